@@ -1,0 +1,67 @@
+#include "app/cli/number_parse.h"
+
+#include "core/errors.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+namespace zp::cli {
+namespace {
+
+bool parse_double(const std::string& text, double& out) {
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
+    char* end = nullptr;
+    out = std::strtod(text.c_str(), &end);
+    return end == text.c_str() + text.size() && std::isfinite(out);
+}
+
+}  // namespace
+
+std::int64_t parse_count(const std::string& text, const std::string& option) {
+    const std::string accepted = " (accepted: a count such as 7e9, 7000000000, 7B, 70b, 1.5T, 125M)";
+    if (text.empty()) throw InputError(option + " needs a value" + accepted);
+    double scale = 1;
+    std::string digits = text;
+    switch (std::toupper(static_cast<unsigned char>(text.back()))) {
+    case 'K': scale = 1e3; break;
+    case 'M': scale = 1e6; break;
+    case 'B':
+    case 'G': scale = 1e9; break;
+    case 'T': scale = 1e12; break;
+    default: break;
+    }
+    if (scale != 1) digits.pop_back();
+    double v = 0;
+    if (!parse_double(digits, v)) throw InputError(option + " '" + text + "' is not a number" + accepted);
+    v *= scale;
+    if (!(v >= 1) || v > 1e15) throw InputError(option + " '" + text + "' must be between 1 and 1e15" + accepted);
+    const double rounded = std::round(v);
+    if (std::fabs(v - rounded) > 1e-6 * v) throw InputError(option + " '" + text + "' is not a whole number" + accepted);
+    return static_cast<std::int64_t>(rounded);
+}
+
+std::int64_t parse_positive_int(const std::string& text, const std::string& option, std::int64_t max) {
+    double v = 0;
+    if (!parse_double(text, v) || v != std::floor(v) || v < 1 || v > static_cast<double>(max))
+        throw InputError(option + " must be a whole number from 1 to " + std::to_string(max) + ", got '" + text + "'");
+    return static_cast<std::int64_t>(v);
+}
+
+double parse_number(const std::string& text, const std::string& option, double min, double max) {
+    double v = 0;
+    if (!parse_double(text, v) || v < min || v > max) {
+        char range[96];
+        std::snprintf(range, sizeof range, "%g to %g", min, max);
+        throw InputError(option + " must be a number from " + range + ", got '" + text + "'");
+    }
+    return v;
+}
+
+bool parse_on_off(const std::string& text, const std::string& option) {
+    if (text == "on" || text == "true" || text == "1") return true;
+    if (text == "off" || text == "false" || text == "0") return false;
+    throw InputError(option + " must be on or off, got '" + text + "'");
+}
+
+}  // namespace zp::cli

@@ -1,0 +1,14 @@
+#pragma once
+// Numbers as people type them on a command line, with the option name in every error.
+#include <cstdint>
+#include <string>
+
+namespace zp::cli {
+
+// "7e9", "7B", "70b", "1.5T", "125M", "2851e6" -> an exact positive count. Suffixes K, M, B (or G), T.
+std::int64_t parse_count(const std::string& text, const std::string& option);
+std::int64_t parse_positive_int(const std::string& text, const std::string& option, std::int64_t max);
+double parse_number(const std::string& text, const std::string& option, double min, double max);
+bool parse_on_off(const std::string& text, const std::string& option);
+
+}  // namespace zp::cli

@@ -1,0 +1,207 @@
+#include "app/cli/scenario_options.h"
+
+#include "app/cli/number_parse.h"
+#include "core/cluster_presets.h"
+#include "core/default_scenario.h"
+#include "core/enum_names.h"
+#include "core/errors.h"
+#include "core/file_io.h"
+#include "core/hf_config.h"
+#include "core/model_presets.h"
+#include "core/scenario_json.h"
+#include "core/units.h"
+
+#include <cmath>
+
+namespace zp::cli {
+
+const std::set<std::string>& scenario_option_names() {
+    static const std::set<std::string> names = {
+        "--session", "--model", "--params", "--hf-config", "--layers", "--hidden", "--heads", "--kv-heads", "--ffn", "--vocab",
+        "--cluster", "--gpus", "--gpus-per-node", "--gpu", "--gpu-mem", "--intra-bw", "--inter-bw", "--pcie-bw", "--cpu-ram",
+        "--nvme", "--nvme-bw", "--precision", "--optimizer", "--seq", "--micro-batch", "--global-batch", "--checkpointing",
+        "--flash-attention", "--cpu-checkpointing", "--stage", "--offload-optimizer", "--offload-param", "--overlap-comm",
+        "--reduce-bucket-size", "--allgather-bucket-size", "--headroom", "--convention", "--mfu", "--cuda-context",
+        "--fragmentation", "--zero-init",
+    };
+    return names;
+}
+
+namespace {
+
+bool any_architecture_option(const Args& a) {
+    for (const char* k : {"--layers", "--hidden", "--heads", "--kv-heads", "--ffn", "--vocab"})
+        if (a.has(k)) return true;
+    return false;
+}
+
+void apply_architecture_overrides(const Args& a, ModelSpec& m) {
+    constexpr std::int64_t kMax = 1 << 24;
+    if (auto v = a.get("--layers")) m.layers = parse_positive_int(*v, "--layers", 100000);
+    if (auto v = a.get("--hidden")) {
+        m.hidden = parse_positive_int(*v, "--hidden", kMax);
+        if (!a.has("--heads") && m.hidden % m.heads == 0) m.head_dim = m.hidden / m.heads;
+    }
+    if (auto v = a.get("--heads")) {
+        m.heads = parse_positive_int(*v, "--heads", kMax);
+        if (!a.has("--kv-heads")) m.kv_heads = m.heads;
+        if (m.hidden % m.heads != 0)
+            throw InputError("--heads " + *v + " does not divide the hidden size " + std::to_string(m.hidden));
+        m.head_dim = m.hidden / m.heads;
+    }
+    if (auto v = a.get("--kv-heads")) m.kv_heads = parse_positive_int(*v, "--kv-heads", kMax);
+    if (auto v = a.get("--ffn")) m.ffn = parse_positive_int(*v, "--ffn", kMax);
+    if (auto v = a.get("--vocab")) m.vocab = parse_positive_int(*v, "--vocab", kMax);
+    m.params_override = 0;
+    m.largest_layer_override = 0;
+    m.synthesized = false;
+    if (m.name.rfind("custom", 0) != 0) m.name += " (modified)";
+}
+
+ModelSpec custom_model(const Args& a) {
+    for (const char* k : {"--layers", "--hidden", "--heads"})
+        if (!a.has(k))
+            throw InputError(std::string("a custom architecture needs --layers, --hidden and --heads (missing ") + k +
+                             "); or give --model NAME, --params N or --hf-config FILE");
+    const std::int64_t hidden = parse_positive_int(*a.get("--hidden"), "--hidden", 1 << 24);
+    ModelSpec m;
+    m.name = "custom";
+    m.family = "custom";
+    m.layers = 1;
+    m.hidden = hidden;
+    m.heads = 1;
+    m.kv_heads = 1;
+    m.head_dim = hidden;
+    m.ffn = 4 * hidden;   // DESIGN.md 7: default 4 x hidden
+    m.vocab = 51200;      // DESIGN.md 7: default vocabulary
+    m.norm = NormKind::LayerNorm;
+    m.tied_embeddings = true;
+    apply_architecture_overrides(a, m);
+    m.name = "custom";
+    return m;
+}
+
+void apply_model(const Args& a, Scenario& s, ScenarioNotes* notes) {
+    const int sources = (a.has("--model") ? 1 : 0) + (a.has("--hf-config") ? 1 : 0);
+    if (sources > 1) throw InputError("give only one of --model and --hf-config");
+    if (a.has("--params") && sources > 0)
+        throw InputError("--params contradicts --model/--hf-config, which fix the parameter count; give one of them");
+    if (auto v = a.get("--model")) s.model = model_preset(*v).spec;
+    if (auto v = a.get("--hf-config")) s.model = import_hf_config(read_text_file(*v), *v);
+    if (sources > 0) {
+        if (any_architecture_option(a)) apply_architecture_overrides(a, s.model);
+    } else if (auto v = a.get("--params")) {
+        const std::int64_t params = parse_count(*v, "--params");
+        if (any_architecture_option(a)) {
+            ModelSpec m = custom_model(a);
+            const double count = static_cast<double>(parameter_count(m));
+            if (std::fabs(count - static_cast<double>(params)) > 0.01 * static_cast<double>(params))
+                throw InputError("--params " + *v + " contradicts the architecture options, which give " +
+                                 std::to_string(parameter_count(m)) + " parameters; drop one of them");
+            m.params_override = params;
+            s.model = m;
+        } else {
+            s.model = synthesize_model(params);
+            if (notes) notes->synthesized = true;
+        }
+    } else if (any_architecture_option(a)) {
+        if (a.has("--session")) apply_architecture_overrides(a, s.model);
+        else s.model = custom_model(a);
+    }
+    validate(s.model);
+}
+
+void apply_cluster(const Args& a, Scenario& s) {
+    Cluster& c = s.cluster;
+    if (auto v = a.get("--cluster")) c = cluster_preset(*v).cluster;
+    if (auto v = a.get("--gpu")) {
+        c.gpu = gpu_preset(*v);
+        c.intra_node_gbytes_per_s = c.gpu.intra_node_gbytes_per_s;
+        c.pcie_gbytes_per_s = c.gpu.pcie_gbytes_per_s;
+    }
+    if (auto v = a.get("--gpu-mem")) {
+        c.gpu.memory_gib = parse_number(*v, "--gpu-mem (GiB)", 0.5, 1e6);
+        c.gpu.name = "custom";
+        c.gpu.display_name = "custom GPU";
+    }
+    std::int64_t per_node = c.gpus_per_node;
+    if (auto v = a.get("--gpus-per-node")) per_node = parse_positive_int(*v, "--gpus-per-node", 1024);
+    if (auto v = a.get("--gpus")) {
+        double total = 0;
+        try {
+            total = parse_number(*v, "--gpus", -1e18, 1e18);
+        } catch (const InputError&) {
+            throw InputError("--gpus must be a whole number of GPUs from 1 to 1000000, got '" + *v + "'");
+        }
+        if (total < 1 || total != std::floor(total) || total > 1e6)
+            throw InputError("--gpus must be a whole number of GPUs from 1 to 1000000, got '" + *v + "'");
+        const auto gpus = static_cast<std::int64_t>(total);
+        if (!a.has("--gpus-per-node") && gpus < per_node) per_node = gpus;
+        if (gpus % per_node != 0)
+            throw InputError("--gpus " + *v + " is not a multiple of " + std::to_string(per_node) +
+                             " GPUs per node; give --gpus-per-node to match your nodes");
+        c.nodes = gpus / per_node;
+    } else if (a.has("--gpus-per-node")) {
+        c.nodes = 1;
+    }
+    c.gpus_per_node = per_node;
+    if (auto v = a.get("--intra-bw")) c.intra_node_gbytes_per_s = parse_number(*v, "--intra-bw (GB/s per GPU)", 0.001, 1e6);
+    if (auto v = a.get("--inter-bw")) c.inter_node_gbits_per_s = parse_number(*v, "--inter-bw (Gbit/s per node)", 0.001, 1e7);
+    if (auto v = a.get("--pcie-bw")) c.pcie_gbytes_per_s = parse_number(*v, "--pcie-bw (GB/s per GPU)", 0.001, 1e6);
+    if (auto v = a.get("--cpu-ram")) c.cpu_ram_bytes_per_node = gib_to_bytes(parse_number(*v, "--cpu-ram (GiB per node)", 0, 1e9));
+    if (auto v = a.get("--nvme")) c.nvme_bytes_per_node = gib_to_bytes(parse_number(*v, "--nvme (GiB per node)", 0, 1e10));
+    if (auto v = a.get("--nvme-bw")) c.nvme_gbytes_per_s = parse_number(*v, "--nvme-bw (GB/s per node)", 0.001, 1e6);
+}
+
+void apply_training(const Args& a, Scenario& s) {
+    Training& t = s.training;
+    if (auto v = a.get("--precision")) t.precision = parse_precision(*v);
+    if (auto v = a.get("--optimizer")) t.optimizer = parse_optimizer(*v);
+    if (auto v = a.get("--seq")) t.seq_len = parse_positive_int(*v, "--seq", 1 << 24);
+    if (auto v = a.get("--micro-batch")) t.micro_batch = parse_positive_int(*v, "--micro-batch", 65536);
+    if (auto v = a.get("--global-batch")) t.global_batch = parse_positive_int(*v, "--global-batch", 1ll << 40);
+    if (auto v = a.get("--checkpointing")) t.checkpointing = parse_checkpointing(*v);
+    if (auto v = a.get("--flash-attention")) t.flash_attention = parse_on_off(*v, "--flash-attention");
+    if (auto v = a.get("--cpu-checkpointing")) t.cpu_checkpointing = parse_on_off(*v, "--cpu-checkpointing");
+}
+
+void apply_zero(const Args& a, Scenario& s) {
+    ZeroSetup& z = s.zero;
+    if (auto v = a.get("--stage")) {
+        if (*v != "0" && *v != "1" && *v != "2" && *v != "3") throw InputError("--stage must be 0, 1, 2 or 3, got '" + *v + "'");
+        z.stage = std::stoi(*v);
+    }
+    if (auto v = a.get("--offload-optimizer")) z.offload_optimizer = parse_offload_device(*v);
+    if (auto v = a.get("--offload-param")) z.offload_param = parse_offload_device(*v);
+    if (auto v = a.get("--overlap-comm")) z.overlap_comm = parse_on_off(*v, "--overlap-comm");
+    if (auto v = a.get("--reduce-bucket-size")) z.reduce_bucket_elems = static_cast<double>(parse_count(*v, "--reduce-bucket-size"));
+    if (auto v = a.get("--allgather-bucket-size"))
+        z.allgather_bucket_elems = static_cast<double>(parse_count(*v, "--allgather-bucket-size"));
+    if (auto v = a.get("--zero-init")) z.zero_init = parse_on_off(*v, "--zero-init");
+}
+
+void apply_assumptions(const Args& a, Scenario& s) {
+    Assumptions& as = s.assumptions;
+    if (auto v = a.get("--headroom")) as.headroom = parse_number(*v, "--headroom (fraction)", 0, 0.95);
+    if (auto v = a.get("--convention")) as.convention = parse_convention(*v);
+    if (auto v = a.get("--mfu")) as.mfu = parse_number(*v, "--mfu (fraction)", 0.01, 1);
+    if (auto v = a.get("--cuda-context")) as.cuda_context_bytes = gib_to_bytes(parse_number(*v, "--cuda-context (GiB)", 0, 1024));
+    if (auto v = a.get("--fragmentation")) as.fragmentation = parse_number(*v, "--fragmentation (fraction)", 0, 0.9);
+}
+
+}  // namespace
+
+Scenario scenario_from_args(const Args& a, ScenarioNotes* notes) {
+    Scenario s = default_scenario();
+    if (auto v = a.get("--session")) s = parse_session(read_text_file(*v), *v);
+    apply_cluster(a, s);
+    apply_model(a, s, notes);
+    if (notes && s.model.synthesized) notes->synthesized = true;
+    apply_training(a, s);
+    apply_zero(a, s);
+    apply_assumptions(a, s);
+    validate(s);
+    return s;
+}
+
+}  // namespace zp::cli

@@ -1,0 +1,22 @@
+#pragma once
+// The scenario options of DESIGN.md 7, shared by every subcommand.
+#include "app/cli/args.h"
+#include "core/scenario.h"
+
+#include <set>
+#include <string>
+
+namespace zp::cli {
+
+const std::set<std::string>& scenario_option_names();
+
+struct ScenarioNotes {
+    bool synthesized = false;  // --params alone: the architecture was made up for activations
+};
+
+// Starts from the default scenario (or --session FILE), then applies the options in a fixed
+// order: cluster, model, architecture overrides, GPUs, links, host, training, ZeRO setup,
+// assumptions. Throws InputError with the option name and what is accepted.
+Scenario scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
+
+}  // namespace zp::cli

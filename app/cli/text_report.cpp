@@ -1,0 +1,118 @@
+#include "app/cli/text_report.h"
+
+#include "core/format.h"
+#include "core/units.h"
+
+#include <cstdio>
+
+namespace zp::cli {
+namespace {
+
+std::string gib(double bytes) { return format_fixed(bytes_to_gib(bytes), 2); }
+
+std::string pad_right(std::string s, std::size_t width) {
+    if (s.size() < width) s.append(width - s.size(), ' ');
+    return s;
+}
+std::string pad_left(std::string s, std::size_t width) {
+    if (s.size() < width) s.insert(0, width - s.size(), ' ');
+    return s;
+}
+
+std::string convention_text(const Scenario& s) {
+    return s.assumptions.convention == Convention::DeepSpeed
+               ? "DeepSpeed implementation (stage 0 20P, stage 1 4P+16P/N, stage 2 2P+18P/N, stage 3 18P/N)"
+               : "ZeRO paper, K=12 (stage 0 16P, stage 1 4P+12P/N, stage 2 2P+14P/N, stage 3 16P/N)";
+}
+
+}  // namespace
+
+std::string scenario_header(const Scenario& s, bool synthesized) {
+    const ModelSpec& m = s.model;
+    const Cluster& c = s.cluster;
+    std::string out;
+    out += "Model:   " + m.name + ": " + format_count(static_cast<double>(parameter_count(m))) + " parameters, largest layer " +
+           format_count(static_cast<double>(largest_layer_params(m))) + "; " + std::to_string(m.layers) + " layers, hidden " +
+           std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " heads (" + std::to_string(m.kv_heads) + " kv), ffn " +
+           std::to_string(m.ffn) + ", vocab " + std::to_string(m.vocab) + "\n";
+    if (synthesized || m.synthesized)
+        out += "         (architecture synthesized from the size alone, hidden = 128 x layers, for activations; give --model or --hf-config for a real one)\n";
+    out += "Cluster: " + std::to_string(c.world_size()) + " x " + c.gpu.display_name + " (" + std::to_string(c.nodes) + " node" +
+           (c.nodes > 1 ? "s" : "") + " x " + std::to_string(c.gpus_per_node) + "), " + format_fixed(c.gpu.memory_gib, 1) +
+           " GiB per GPU; host " + format_bytes(c.cpu_ram_bytes_per_node) + " RAM, " + format_bytes(c.nvme_bytes_per_node) +
+           " NVMe per node\n";
+    const Training& t = s.training;
+    out += "Training: " + std::string(to_string(t.precision)) + ", " + to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) +
+           ", global batch " + std::to_string(effective_global_batch(t, c.world_size())) + ", flash attention " +
+           (t.flash_attention ? "on" : "off") + "\n";
+    out += "Convention: " + convention_text(s) + "\n";
+    return out;
+}
+
+std::string estimate_text(const Scenario& s, const Candidate& c) {
+    const MemoryBreakdown& m = c.memory;
+    std::string out;
+    out += "Setup:   " + setup_label(c.zero) + ", micro batch " + std::to_string(c.micro_batch) + " x " +
+           std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) + "\n\n";
+    out += "Per GPU                 GiB\n";
+    const auto line = [&](const char* name, double bytes) { out += "  " + pad_right(name, 18) + pad_left(gib(bytes), 8) + "\n"; };
+    line("parameters", m.params_bytes);
+    line("gradients", m.gradients_bytes);
+    line("optimizer states", m.optimizer_states_bytes);
+    line("activations", m.activations_bytes);
+    line("buffers", m.buffers_bytes);
+    line("CUDA context", m.cuda_context_bytes);
+    line("fragmentation", m.fragmentation_bytes);
+    line("total", m.total_bytes());
+    out += "  usable            " + pad_left(gib(usable_gpu_bytes(s)), 8) + "  " + (c.fit.gpu ? "fits" : "DOES NOT FIT") + "\n\n";
+    out += "Per node: host RAM " + format_bytes(m.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node) +
+           (c.fit.cpu ? "" : " (DOES NOT FIT)") + ", NVMe " + format_bytes(m.nvme_bytes_per_node) + " of " +
+           format_bytes(s.cluster.nvme_bytes_per_node) + (c.fit.nvme ? "" : " (DOES NOT FIT)") + "\n";
+    const StepTime& st = c.step;
+    out += "Step:    " + format_seconds(st.seconds) + " = compute " + format_seconds(st.compute_seconds) + " + exposed communication " +
+           format_seconds(st.comm_seconds) + " + offload " + format_seconds(st.offload_seconds) + " (" +
+           format_fixed(st.slowdown_percent, 0) + "% over compute)\n";
+    out += "         " + format_count(st.tokens_per_second) + " tokens/s, " + format_fixed(st.model_tflops_per_gpu, 0) +
+           " model TFLOP/s per GPU, MFU " + format_fixed(st.mfu * 100, 1) + "%; " + format_count(s.assumptions.token_budget / 1e9) +
+           "B tokens take " + format_seconds(st.budget_seconds) + " (" + format_count(st.budget_gpu_hours) + " GPU-hours)\n";
+    out += std::string("Fits:    ") + (c.fit.all() ? "yes" : "no") + "\n";
+    return out;
+}
+
+std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) {
+    std::string out = "\n" + pad_right("setup", 40) + pad_left("params", 8) + pad_left("grads", 8) + pad_left("optim", 8) +
+                      pad_left("activ", 8) + pad_left("buffers", 8) + pad_left("overhd", 8) + pad_left("total", 8) +
+                      pad_left("host", 9) + pad_left("nvme", 9) + pad_left("step s", 9) + pad_left("tokens/s", 10) + "  fits\n";
+    for (const Candidate& c : rows) {
+        const MemoryBreakdown& m = c.memory;
+        out += pad_right(setup_label(c.zero), 40) + pad_left(gib(m.params_bytes), 8) + pad_left(gib(m.gradients_bytes), 8) +
+               pad_left(gib(m.optimizer_states_bytes), 8) + pad_left(gib(m.activations_bytes), 8) + pad_left(gib(m.buffers_bytes), 8) +
+               pad_left(gib(m.overhead_bytes()), 8) + pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.cpu_bytes_per_node), 9) +
+               pad_left(gib(m.nvme_bytes_per_node), 9) + pad_left(format_fixed(c.step.seconds, 2), 9) +
+               pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
+               (c.fit.all() ? "yes" : !c.fit.gpu ? "no: GPU" : !c.fit.cpu ? "no: host RAM" : "no: NVMe") + "\n";
+    }
+    out += "\nPer-GPU columns in GiB (usable " + gib(usable_gpu_bytes(s)) + "); host and NVMe in GiB per node.\n";
+    return out;
+}
+
+std::string plan_text(const Scenario& s, const Plan& p) {
+    std::string out;
+    if (p.feasible) {
+        out += "\nRecommended: " + setup_label(p.best.zero) + "\n";
+        for (const auto& w : p.why) out += "  " + w + "\n";
+        out += estimate_text(s, p.best);
+        out += "\nOther setups:\n";
+    } else {
+        out += "\nNothing fits: no stage, offload or recompute setup fits this cluster.\n\nWhy each setup fails:\n";
+    }
+    for (const auto& r : p.rejected) out += "  " + pad_right(r.setup, 40) + r.reason + "\n";
+    if (!p.suggestions.empty()) {
+        out += "\nWhat would make it fit:\n";
+        for (const auto& sgg : p.suggestions) out += "  - " + sgg + "\n";
+    }
+    out += "\n(" + std::to_string(p.candidates_evaluated) + " candidates evaluated)\n";
+    return out;
+}
+
+}  // namespace zp::cli

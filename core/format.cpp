@@ -1,0 +1,43 @@
+#include "core/format.h"
+
+#include "core/units.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace zp {
+
+std::string format_fixed(double value, int decimals) {
+    if (!std::isfinite(value)) return "n/a";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+    return buf;
+}
+
+std::string format_bytes(double bytes) {
+    const double gib = bytes_to_gib(bytes);
+    if (std::fabs(gib) >= 1024.0) return format_fixed(gib / 1024.0, 1) + " TiB";
+    return format_fixed(gib, 1) + " GiB";
+}
+
+std::string format_count(double value) {
+    if (!std::isfinite(value)) return "n/a";
+    const std::string digits = format_fixed(std::fabs(value), 0);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return (value < 0 ? "-" : "") + out;
+}
+
+std::string format_seconds(double seconds) {
+    if (!std::isfinite(seconds)) return "n/a";
+    if (seconds < 1.0) return format_fixed(seconds * 1000.0, 0) + " ms";
+    if (seconds < 120.0) return format_fixed(seconds, 2) + " s";
+    if (seconds < 7200.0) return format_fixed(seconds / 60.0, 1) + " min";
+    if (seconds < 172800.0) return format_fixed(seconds / 3600.0, 1) + " h";
+    return format_fixed(seconds / 86400.0, 1) + " days";
+}
+
+}  // namespace zp

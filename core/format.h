@@ -1,0 +1,12 @@
+#pragma once
+// Numbers in words for messages: "96.2 GiB", "1.7 TiB", "12,345 tokens/s".
+#include <string>
+
+namespace zp {
+
+std::string format_bytes(double bytes);        // GiB below 1 TiB, TiB above, one decimal
+std::string format_fixed(double value, int decimals);
+std::string format_count(double value);        // thousands separators, no decimals
+std::string format_seconds(double seconds);    // "1.23 s", "45 ms", "3.2 days"
+
+}  // namespace zp

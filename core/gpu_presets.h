@@ -1,0 +1,22 @@
+#pragma once
+// Accelerator presets: memory, dense 16-bit tensor throughput, and links.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zp {
+
+struct GpuSpec {
+    std::string name;                   // what --gpu accepts
+    std::string display_name;
+    double memory_gib = 0;              // what the framework can address (nvidia-smi total), GiB
+    double peak_tflops_16bit = 0;       // dense bf16/fp16 tensor core, FP32 accumulate, TFLOP/s
+    double intra_node_gbytes_per_s = 0; // per GPU, one direction, to its peers in the node (NVLink, xGMI or PCIe)
+    double pcie_gbytes_per_s = 0;       // per GPU, one direction, to host memory (offload traffic)
+};
+
+const std::vector<GpuSpec>& gpu_presets();
+const GpuSpec& gpu_preset(std::string_view name);  // throws InputError listing the known names
+std::string gpu_preset_names();
+
+}  // namespace zp

@@ -1,0 +1,100 @@
+// Activation memory: the general per-layer form equals Korthikanti et al.'s closed forms
+// (arXiv 2205.05198 Table 2) for GPT-style layers (tests/data/anchors/korthikanti_activations.json).
+#include "core/activations.h"
+#include "core/model_presets.h"
+#include "test_data.h"
+
+#include <QtTest>
+
+using namespace zp;
+
+namespace {
+ModelSpec gpt_layer(std::int64_t hidden, std::int64_t heads) { return gpt2_style(1, hidden, heads, 50257, 0); }
+}  // namespace
+
+class TestActivations : public QObject {
+    Q_OBJECT
+private slots:
+    void published_gpt3_layer_data() {
+        QTest::addColumn<int>("checkpointing");
+        QTest::addColumn<double>("expectedBytes");
+        const auto ex = load_test_json("anchors/korthikanti_activations.json").at("examples")[2];
+        QTest::newRow("Korthikanti Table 2: GPT-3 layer, no recompute") << int(Checkpointing::None) << ex.at("bytes_no_recompute").get<double>();
+        QTest::newRow("Korthikanti Table 2: GPT-3 layer, selective") << int(Checkpointing::Selective) << ex.at("bytes_selective").get<double>();
+        QTest::newRow("Korthikanti Table 2: GPT-3 layer, full") << int(Checkpointing::Full) << ex.at("bytes_full").get<double>();
+    }
+    void published_gpt3_layer() {
+        QFETCH(int, checkpointing);
+        QFETCH(double, expectedBytes);
+        Training t;
+        t.seq_len = 2048;
+        t.micro_batch = 1;
+        t.flash_attention = false;
+        t.checkpointing = static_cast<Checkpointing>(checkpointing);
+        const ActivationBytes a = activation_bytes(gpt_layer(12288, 96), t);
+        QCOMPARE(a.per_layer_stored, expectedBytes);
+    }
+
+    // s*b*h*(34 + 5as/h), and the split 11sbh + 5as^2b | 19sbh | 4sbh, for several shapes.
+    void closed_forms_data() {
+        QTest::addColumn<qint64>("s");
+        QTest::addColumn<qint64>("b");
+        QTest::addColumn<qint64>("h");
+        QTest::addColumn<qint64>("a");
+        QTest::newRow("GPT-3 175B (Korthikanti Sec. 5)") << qint64(2048) << qint64(1) << qint64(12288) << qint64(96);
+        QTest::newRow("MT-NLG 530B (Korthikanti Sec. 5)") << qint64(2048) << qint64(1) << qint64(20480) << qint64(128);
+        QTest::newRow("GPT-2 small, b=8") << qint64(1024) << qint64(8) << qint64(768) << qint64(12);
+        QTest::newRow("GPT-2 XL, s=4096 b=2") << qint64(4096) << qint64(2) << qint64(1600) << qint64(25);
+    }
+    void closed_forms() {
+        QFETCH(qint64, s);
+        QFETCH(qint64, b);
+        QFETCH(qint64, h);
+        QFETCH(qint64, a);
+        const double sbh = double(s) * double(b) * double(h);
+        const LayerActivationBytes l = layer_activation_bytes(gpt_layer(h, a), s, b);
+        QCOMPARE(l.attention + l.scores, 11 * sbh + 5.0 * double(a) * double(s) * double(s) * double(b));
+        QCOMPARE(l.mlp, 19 * sbh);
+        QCOMPARE(l.norms, 4 * sbh);
+        QCOMPARE(l.total(), sbh * (34 + 5.0 * double(a) * double(s) / double(h)));
+        QCOMPARE(l.attention + l.mlp + l.norms, 34 * sbh);
+    }
+
+    void generalisations() {
+        // Grouped-query attention stores smaller K and V: Llama-2 70B (8 kv heads of 64).
+        const ModelSpec mha = llama_style(1, 8192, 64, 64, 28672, 32000, false);
+        const ModelSpec gqa = llama_style(1, 8192, 64, 8, 28672, 32000, false);
+        const double sb = 4096.0;
+        const auto lm = layer_activation_bytes(mha, 4096, 1), lg = layer_activation_bytes(gqa, 4096, 1);
+        QCOMPARE(lm.attention - lg.attention, sb * 4 * (8192 - 1024));
+        // SwiGLU keeps gate, up, activation and product: 3h + 8f per token.
+        QCOMPARE(lg.mlp, sb * (3 * 8192 + 8 * 28672.0));
+        // Flash attention never stores the scores; selective recompute drops exactly them.
+        Training t;
+        t.seq_len = 4096;
+        t.flash_attention = true;
+        const double flash = activation_bytes(gqa, t).per_layer_stored;
+        t.flash_attention = false;
+        t.checkpointing = Checkpointing::Selective;
+        QCOMPARE(activation_bytes(gqa, t).per_layer_stored, flash);
+    }
+
+    void logits_and_cpu_checkpointing() {
+        // A 128K vocabulary at 4096 tokens: 16-bit logits plus the fp32 copy is gigabytes.
+        const ModelSpec m = model_preset("llama-3-8b").spec;
+        Training t;
+        t.seq_len = 4096;
+        const ActivationBytes a = activation_bytes(m, t);
+        QCOMPARE(a.embedding_and_logits, 4096.0 * (4 * 4096 + 6 * 128256.0));
+        QVERIFY(a.embedding_and_logits > 3e9);
+        t.checkpointing = Checkpointing::Full;
+        const ActivationBytes on_gpu = activation_bytes(m, t);
+        t.cpu_checkpointing = true;
+        const ActivationBytes on_cpu = activation_bytes(m, t);
+        QCOMPARE(on_cpu.cpu_bytes_per_gpu, 32 * 2 * 4096.0 * 4096);
+        QCOMPARE(on_gpu.gpu_bytes - on_cpu.gpu_bytes, 31 * 2 * 4096.0 * 4096);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestActivations)
+#include "tst_activations.moc"

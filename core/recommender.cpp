@@ -130,7 +130,16 @@ Search run_search(const Scenario& base) {
         throw InputError("global batch " + std::to_string(global) + " is not a multiple of the " + std::to_string(world) +
                          " GPUs: DeepSpeed needs train_batch_size = micro batch x gradient accumulation x GPUs");
     s.training.global_batch = global;
-    const std::vector<std::int64_t> micros = micro_batches(global / world);
+    std::vector<Checkpointing> recomputes(kCheckpointing.begin(), kCheckpointing.end());
+    if (!base.training.auto_checkpointing) recomputes = {base.training.checkpointing};
+    std::vector<std::int64_t> micros = micro_batches(global / world);
+    if (!base.training.auto_micro_batch) {
+        if ((global / world) % base.training.micro_batch != 0)
+            throw InputError("micro batch " + std::to_string(base.training.micro_batch) + " does not divide the " +
+                             std::to_string(global / world) + " sequences per GPU of global batch " + std::to_string(global) +
+                             "; choose a divisor or let the planner choose (auto)");
+        micros = {base.training.micro_batch};
+    }
 
     Search out;
     out.per_setup.resize(zero_setups().size());
@@ -143,7 +152,7 @@ Search run_search(const Scenario& base) {
             s.zero.offload_param = zero_setups()[i].offload_param;
             s.zero.reduce_bucket_elems = s.zero.allgather_bucket_elems = b.elems;
             s.zero.overlap_comm = b.overlap;
-            for (Checkpointing ck : kCheckpointing) {
+            for (Checkpointing ck : recomputes) {
                 s.training.checkpointing = ck;
                 for (std::int64_t micro : micros) {
                     s.training.micro_batch = micro;
@@ -233,6 +242,10 @@ Plan recommend(const Scenario& s) {
     Plan plan;
     const Search search = run_search(s);
     plan.candidates_evaluated = search.evaluated;
+    for (const SetupResult& r : search.per_setup) {
+        plan.per_setup.push_back(r.any_feasible ? r.fastest : r.closest);
+        plan.per_setup_feasible.push_back(r.any_feasible);
+    }
 
     if (search.feasible_pool.empty()) {
         for (std::size_t i = 0; i < zero_setups().size(); ++i)
@@ -260,7 +273,10 @@ Plan recommend(const Scenario& s) {
         const SetupResult& r = search.per_setup[i];
         const bool is_best = z.stage == plan.best.zero.stage && z.offload_optimizer == plan.best.zero.offload_optimizer &&
                              z.offload_param == plan.best.zero.offload_param;
-        if (is_best) continue;
+        if (is_best) {
+            plan.per_setup[i] = plan.best;  // the setup's bar shows exactly the recommended candidate
+            continue;
+        }
         if (r.any_feasible) {
             plan.alternatives.push_back(r.fastest);
             const double tps = r.fastest.step.tokens_per_second;

@@ -33,6 +33,10 @@ struct Plan {
     std::vector<std::string> why;         // why the best won, in plain words
     std::vector<std::string> suggestions; // when nothing fits: what would
     std::int64_t candidates_evaluated = 0;
+    // For every zero_setups() entry, in that order: its fastest feasible candidate, or when none
+    // fits, its candidate with the least GPU memory (what the window draws for that setup).
+    std::vector<Candidate> per_setup;
+    std::vector<bool> per_setup_feasible;
 };
 
 // The (stage, offload_optimizer, offload_param) combinations DeepSpeed supports.

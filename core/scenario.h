@@ -33,8 +33,10 @@ struct Training {
     Optimizer optimizer = Optimizer::AdamW;
     std::int64_t seq_len = 4096;
     std::int64_t micro_batch = 1;       // sequences per GPU per forward
+    bool auto_micro_batch = true;       // the recommender searches micro batches; false: only micro_batch
     std::int64_t global_batch = 0;      // sequences per optimizer step; 0 = default_global_batch()
     Checkpointing checkpointing = Checkpointing::None;
+    bool auto_checkpointing = true;     // the recommender searches recompute policies; false: only checkpointing
     bool flash_attention = true;
     bool cpu_checkpointing = false;     // activation_checkpointing.cpu_checkpointing
 };

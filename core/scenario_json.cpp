@@ -113,7 +113,7 @@ json scenario_to_json(const Scenario& s) {
           {"cpu_adam_params_per_second", c.cpu_adam_params_per_second}}},
         {"training",
          {{"precision", to_string(t.precision)}, {"optimizer", to_string(t.optimizer)}, {"seq_len", t.seq_len},
-          {"micro_batch", t.micro_batch}, {"global_batch", t.global_batch}, {"checkpointing", to_string(t.checkpointing)},
+          {"micro_batch", t.micro_batch}, {"auto_micro_batch", t.auto_micro_batch}, {"global_batch", t.global_batch}, {"checkpointing", to_string(t.checkpointing)}, {"auto_checkpointing", t.auto_checkpointing},
           {"flash_attention", t.flash_attention}, {"cpu_checkpointing", t.cpu_checkpointing}}},
         {"zero",
          {{"stage", z.stage}, {"offload_optimizer", to_string(z.offload_optimizer)}, {"offload_param", to_string(z.offload_param)},
@@ -195,8 +195,10 @@ Scenario scenario_from_json(const json& j, const std::string& source) {
     t.choice("optimizer", tr.optimizer, parse_optimizer);
     t.integer("seq_len", tr.seq_len, 1);
     t.integer("micro_batch", tr.micro_batch, 1);
+    t.boolean("auto_micro_batch", tr.auto_micro_batch);
     t.integer("global_batch", tr.global_batch, 0);
     t.choice("checkpointing", tr.checkpointing, parse_checkpointing);
+    t.boolean("auto_checkpointing", tr.auto_checkpointing);
     t.boolean("flash_attention", tr.flash_attention);
     t.boolean("cpu_checkpointing", tr.cpu_checkpointing);
 

@@ -158,9 +158,15 @@ void apply_training(const Args& a, Scenario& s) {
     if (auto v = a.get("--precision")) t.precision = parse_precision(*v);
     if (auto v = a.get("--optimizer")) t.optimizer = parse_optimizer(*v);
     if (auto v = a.get("--seq")) t.seq_len = parse_positive_int(*v, "--seq", 1 << 24);
-    if (auto v = a.get("--micro-batch")) t.micro_batch = parse_positive_int(*v, "--micro-batch", 65536);
+    if (auto v = a.get("--micro-batch")) {
+        t.micro_batch = parse_positive_int(*v, "--micro-batch", 65536);
+        t.auto_micro_batch = false;  // recommend keeps a micro batch the user fixed
+    }
     if (auto v = a.get("--global-batch")) t.global_batch = parse_positive_int(*v, "--global-batch", 1ll << 40);
-    if (auto v = a.get("--checkpointing")) t.checkpointing = parse_checkpointing(*v);
+    if (auto v = a.get("--checkpointing")) {
+        t.checkpointing = parse_checkpointing(*v);
+        t.auto_checkpointing = false;  // recommend keeps a recompute policy the user fixed
+    }
     if (auto v = a.get("--flash-attention")) t.flash_attention = parse_on_off(*v, "--flash-attention");
     if (auto v = a.get("--cpu-checkpointing")) t.cpu_checkpointing = parse_on_off(*v, "--cpu-checkpointing");
 }

@@ -1,0 +1,34 @@
+#pragma once
+// The config preview: the ds_config.json for the recommended setup (or the bar the user
+// clicked), with Copy and Export.
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace zp::ui {
+
+class PlannerDocument;
+
+class ConfigPreview : public QWidget {
+    Q_OBJECT
+public:
+    explicit ConfigPreview(PlannerDocument* doc, QWidget* parent = nullptr);
+    QString configText() const;  // empty when the scenario cannot be exported
+    void copyToClipboard() const;
+
+signals:
+    void exportRequested();
+
+private:
+    void rebuild();
+    PlannerDocument* doc_;
+    QLabel* title_;
+    QPlainTextEdit* text_;
+    QPushButton* copy_;
+    QPushButton* export_;
+    QString config_;
+};
+
+}  // namespace zp::ui

@@ -1,0 +1,210 @@
+#include "ui/memory_view.h"
+
+#include "core/units.h"
+#include "ui/planner_document.h"
+#include "ui/plot_style.h"
+#include "ui/qcustomplot_include.h"
+
+#include <QToolTip>
+#include <QVBoxLayout>
+
+namespace zp::ui {
+
+namespace {
+double sliceBytes(const MemoryBreakdown& m, int slice) {
+    switch (static_cast<Slice>(slice)) {
+    case Slice::Params: return m.params_bytes;
+    case Slice::Gradients: return m.gradients_bytes;
+    case Slice::OptimizerStates: return m.optimizer_states_bytes;
+    case Slice::Activations: return m.activations_bytes;
+    case Slice::Buffers: return m.buffers_bytes;
+    case Slice::Overhead: return m.overhead_bytes();
+    }
+    return 0;
+}
+bool sameSetup(const ZeroSetup& a, const ZeroSetup& b) {
+    return a.stage == b.stage && a.offload_optimizer == b.offload_optimizer && a.offload_param == b.offload_param;
+}
+}  // namespace
+
+MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    plot_->setMinimumSize(360, 260);
+    QCPBars* below = nullptr;
+    for (int i = 0; i < kSliceCount; ++i) {
+        auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+        bars->setName(sliceName(static_cast<Slice>(i)));
+        bars->setWidth(0.62);
+        bars->setStackingGap(0);
+        if (below) bars->moveAbove(below);
+        below = bars;
+        slices_.append(bars);
+    }
+    capacity_ = new QCPItemStraightLine(plot_);
+    usable_ = new QCPItemStraightLine(plot_);
+    plot_->yAxis->setLabel(tr("Memory per GPU (GiB)"));
+    plot_->legend->setVisible(true);
+    QFont legend_font = font();
+    legend_font.setPointSizeF(legend_font.pointSizeF() * 0.9);
+    plot_->legend->setFont(legend_font);
+    placeLegendAbove(plot_);
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const int bar = barAt(e->pos());
+        if (bar < 0) QToolTip::hideText();
+        else QToolTip::showText(e->globalPosition().toPoint(), barTooltip(bar), plot_);
+    });
+    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
+        const int bar = barAt(e->pos());
+        if (bar >= 0) emit setupClicked(bar);
+    });
+    connect(doc_, &PlannerDocument::resultsChanged, this, &MemoryView::rebuild);
+    restyle();
+    rebuild();
+}
+
+int MemoryView::barAt(const QPoint& pos) const {
+    const double x = plot_->xAxis->pixelToCoord(pos.x());
+    const int index = static_cast<int>(std::lround(x)) - 1;
+    if (index < 0 || index >= static_cast<int>(doc_->overview().bars.size()) || std::fabs(x - (index + 1)) > 0.35) return -1;
+    return index;
+}
+
+double MemoryView::sliceGib(int slice, int bar) const {
+    const auto* data = slices_[slice]->data().data();
+    return bar < data->size() ? data->at(bar)->value : 0.0;
+}
+
+QString MemoryView::barTooltip(int index) const {
+    const Overview& o = doc_->overview();
+    if (index < 0 || index >= static_cast<int>(o.bars.size())) return {};
+    const Candidate& c = o.bars[static_cast<std::size_t>(index)];
+    QString html = QStringLiteral("<b>%1</b><table>").arg(QString::fromStdString(setup_label(c.zero)).toHtmlEscaped());
+    for (int i = kSliceCount - 1; i >= 0; --i)
+        html += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>")
+                    .arg(sliceName(static_cast<Slice>(i)))
+                    .arg(bytes_to_gib(sliceBytes(c.memory, i)), 0, 'f', 2);
+    html += QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>&nbsp;%2 GiB</b></td></tr></table>")
+                .arg(tr("Total"))
+                .arg(bytes_to_gib(c.memory.total_bytes()), 0, 'f', 2);
+    html += tr("Host RAM %1 GiB, NVMe %2 GiB per node").arg(bytes_to_gib(c.memory.cpu_bytes_per_node), 0, 'f', 1)
+                .arg(bytes_to_gib(c.memory.nvme_bytes_per_node), 0, 'f', 1);
+    if (!c.fit.all()) html += QStringLiteral("<br><b>") + (!c.fit.gpu ? tr("Does not fit the GPU") : !c.fit.cpu ? tr("Does not fit host RAM") : tr("Does not fit NVMe")) + QStringLiteral("</b>");
+    return html;
+}
+
+void MemoryView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) {
+        restyle();
+        rebuild();
+    }
+}
+
+void MemoryView::restyle() {
+    const QPalette pal = palette();
+    applyPalette(plot_, pal);
+    for (int i = 0; i < kSliceCount; ++i) {
+        const QColor c = sliceColor(static_cast<Slice>(i));
+        slices_[i]->setBrush(c);
+        slices_[i]->setPen(QPen(pal.color(QPalette::Base), 1));
+    }
+    capacity_->setPen(QPen(capacityColor(pal), 2));
+    usable_->setPen(QPen(capacityColor(pal), 1.5, Qt::DashLine));
+}
+
+void MemoryView::rebuild() {
+    const Overview& o = doc_->overview();
+    const Scenario& s = doc_->scenario();
+    const QPalette pal = palette();
+    QVector<double> keys;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < kSliceCount; ++i) slices_[i]->data()->clear();
+    plot_->clearItems();  // removes the labels of the previous rebuild, and the lines: recreate them
+    capacity_ = new QCPItemStraightLine(plot_);
+    usable_ = new QCPItemStraightLine(plot_);
+    restyle();
+
+    highlighted_ = -1;
+    double top = 0;
+    for (std::size_t b = 0; b < o.bars.size(); ++b) {
+        const Candidate& c = o.bars[b];
+        const double key = static_cast<double>(b + 1);
+        for (int i = 0; i < kSliceCount; ++i) slices_[i]->addData(key, bytes_to_gib(sliceBytes(c.memory, i)));
+        const double total = bytes_to_gib(c.memory.total_bytes());
+        top = std::max(top, total);
+        // "ZeRO-2+CPU" on two lines, so seven labels fit under the bars.
+        QString label = QString::fromStdString(short_setup_label(c.zero)).replace(QLatin1Char('+'), QStringLiteral("\n+"));
+        const bool recommended = o.plan_valid && o.plan.feasible && sameSetup(c.zero, o.plan.best.zero) &&
+                                 doc_->selectionFollowsPlan();
+        const bool selected = sameSetup(c.zero, doc_->selectedSetup());
+        if (recommended) highlighted_ = static_cast<int>(b);
+        ticker->addTick(key, label);
+        auto* text = new QCPItemText(plot_);
+        text->position->setType(QCPItemPosition::ptPlotCoords);
+        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        text->position->setCoords(key, std::min(total, 4.0 * s.cluster.gpu.memory_gib));
+        text->setPadding(QMargins(2, 0, 2, 3));
+        QColor label_bg = pal.color(QPalette::Base);
+        label_bg.setAlpha(200);
+        text->setBrush(label_bg);
+        QString caption = QString::number(total, 'f', total < 100 ? 1 : 0);
+        if (!c.fit.all()) {
+            caption += QStringLiteral("\n\u2717 ") + (!c.fit.gpu ? tr("GPU") : !c.fit.cpu ? tr("host RAM") : tr("NVMe"));
+            text->setColor(capacityColor(pal));
+        } else if (recommended) {
+            caption += QStringLiteral("\n\u2605 ") + tr("best");
+            text->setColor(highlightColor(pal));
+        } else {
+            text->setColor(pal.color(QPalette::WindowText));
+        }
+        QFont f = font();
+        f.setBold(recommended || selected);
+        text->setFont(f);
+        text->setText(caption);
+        if (selected || recommended) {
+            auto* frame = new QCPItemRect(plot_);
+            frame->setLayer(QStringLiteral("background"));
+            frame->topLeft->setType(QCPItemPosition::ptPlotCoords);
+            frame->bottomRight->setType(QCPItemPosition::ptPlotCoords);
+            frame->topLeft->setCoords(key - 0.45, total * 1.0 + 0.0001);
+            frame->bottomRight->setCoords(key + 0.45, 0);
+            QColor fill = highlightColor(pal);
+            fill.setAlpha(40);
+            frame->setBrush(fill);
+            frame->setPen(QPen(highlightColor(pal), 2));
+        }
+    }
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setRange(0.4, static_cast<double>(o.bars.size()) + 0.6);
+    const double capacity = s.cluster.gpu.memory_gib;
+    const double usable = capacity * (1.0 - s.assumptions.headroom);
+    capacity_->point1->setCoords(0, capacity);
+    capacity_->point2->setCoords(1, capacity);
+    usable_->point1->setCoords(0, usable);
+    usable_->point2->setCoords(1, usable);
+    // Keep the capacity line and the tallest bar in view, but do not let one huge bar (DDP of a
+    // 2T model) squash the rest: cap the axis at 4x capacity and say the bar is cut.
+    const double cap = 4.0 * capacity;
+    double y_max = std::max(capacity * 1.15, std::min(top, cap) * 1.18);
+    plot_->yAxis->setRange(0, y_max);
+    if (top > cap) {
+        auto* note = new QCPItemText(plot_);
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        note->position->setCoords(0.01, 0.01);
+        note->setColor(pal.color(QPalette::WindowText));
+        note->setText(tr("Axis cut at 4x GPU memory; bar labels give the totals"));
+    }
+    auto* cap_label = new QCPItemText(plot_);
+    cap_label->position->setType(QCPItemPosition::ptPlotCoords);
+    cap_label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    cap_label->position->setCoords(static_cast<double>(o.bars.size()) + 0.55, capacity);
+    cap_label->setColor(capacityColor(pal));
+    cap_label->setText(tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace zp::ui

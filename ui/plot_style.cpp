@@ -1,0 +1,98 @@
+#include "ui/plot_style.h"
+
+#include "ui/qcustomplot_include.h"
+
+#include <cmath>
+
+namespace zp::ui {
+
+QString sliceName(Slice s) {
+    switch (s) {
+    case Slice::Params: return QObject::tr("Parameters");
+    case Slice::Gradients: return QObject::tr("Gradients");
+    case Slice::OptimizerStates: return QObject::tr("Optimizer states");
+    case Slice::Activations: return QObject::tr("Activations");
+    case Slice::Buffers: return QObject::tr("Buffers");
+    case Slice::Overhead: return QObject::tr("Overhead");
+    }
+    return {};
+}
+
+QColor sliceColor(Slice s) {
+    switch (s) {
+    case Slice::Params: return QColor(0x4e, 0x79, 0xa7);
+    case Slice::Gradients: return QColor(0xf2, 0x8e, 0x2b);
+    case Slice::OptimizerStates: return QColor(0xe1, 0x57, 0x59);
+    case Slice::Activations: return QColor(0x76, 0xb7, 0xb2);
+    case Slice::Buffers: return QColor(0x59, 0xa1, 0x4f);
+    case Slice::Overhead: return QColor(0xba, 0xb0, 0xac);
+    }
+    return Qt::gray;
+}
+
+QString timePartName(TimePart p) {
+    switch (p) {
+    case TimePart::Compute: return QObject::tr("Compute");
+    case TimePart::Communication: return QObject::tr("Exposed communication");
+    case TimePart::Offload: return QObject::tr("Offload");
+    }
+    return {};
+}
+
+QColor timePartColor(TimePart p) {
+    switch (p) {
+    case TimePart::Compute: return QColor(0x4e, 0x79, 0xa7);
+    case TimePart::Communication: return QColor(0xf2, 0x8e, 0x2b);
+    case TimePart::Offload: return QColor(0xb0, 0x7a, 0xa1);
+    }
+    return Qt::gray;
+}
+
+namespace {
+double luminance(const QColor& c) {
+    const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+}
+bool isDark(const QPalette& p) { return p.color(QPalette::Base).lightness() < 128; }
+}  // namespace
+
+double contrastRatio(const QColor& a, const QColor& b) {
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QColor capacityColor(const QPalette& p) { return isDark(p) ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc0, 0x1c, 0x28); }
+QColor warningColor(const QPalette& p) { return isDark(p) ? QColor(0xff, 0xa0, 0x40) : QColor(0xb3, 0x4d, 0x00); }
+QColor highlightColor(const QPalette& p) { return p.color(QPalette::Highlight); }
+
+void placeLegendAbove(QCustomPlot* plot) {
+    plot->legend->setVisible(true);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, plot->legend);
+    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot->legend->setWrap(4);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot->legend->setMargins(QMargins(4, 2, 4, 2));
+}
+
+void applyPalette(QCustomPlot* plot, const QPalette& palette) {
+    const QColor text = palette.color(QPalette::WindowText);
+    const QColor base = palette.color(QPalette::Base);
+    QColor grid = text;
+    grid.setAlpha(45);
+    plot->setBackground(base);
+    for (QCPAxis* axis : plot->axisRect()->axes()) {
+        axis->setBasePen(QPen(text));
+        axis->setTickPen(QPen(text));
+        axis->setSubTickPen(QPen(text));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+        axis->grid()->setSubGridVisible(false);
+    }
+    plot->legend->setBrush(QBrush(base));
+    plot->legend->setBorderPen(QPen(grid));
+    plot->legend->setTextColor(text);
+}
+
+}  // namespace zp::ui

@@ -1,0 +1,35 @@
+#pragma once
+// One colour per memory slice and per time component, used by every view, and plot chrome
+// taken from the palette so a dark theme stays readable.
+#include <QColor>
+#include <QPalette>
+#include <QString>
+
+class QCustomPlot;
+
+namespace zp::ui {
+
+enum class Slice { Params, Gradients, OptimizerStates, Activations, Buffers, Overhead };
+inline constexpr int kSliceCount = 6;
+
+QString sliceName(Slice s);
+// Mid-saturation colours that read on white and on near-black backgrounds (Tableau 10).
+QColor sliceColor(Slice s);
+
+enum class TimePart { Compute, Communication, Offload };
+QString timePartName(TimePart p);
+QColor timePartColor(TimePart p);
+
+// Axes, grid, legend and background from the palette.
+void applyPalette(QCustomPlot* plot, const QPalette& palette);
+QColor capacityColor(const QPalette& palette);
+QColor warningColor(const QPalette& palette);
+QColor highlightColor(const QPalette& palette);
+
+// Moves the legend out of the axis rect into one row above it, so it never hides a bar.
+void placeLegendAbove(QCustomPlot* plot);
+
+// WCAG relative-luminance contrast ratio, for tests and for picking readable text.
+double contrastRatio(const QColor& a, const QColor& b);
+
+}  // namespace zp::ui

@@ -1,0 +1,103 @@
+#include "ui/scaling_view.h"
+
+#include "core/units.h"
+#include "ui/planner_document.h"
+#include "ui/plot_style.h"
+#include "ui/qcustomplot_include.h"
+
+#include <QVBoxLayout>
+
+namespace zp::ui {
+
+namespace {
+// One colour per stage, distinct from each other on light and dark backgrounds.
+QColor stageColor(int stage) {
+    static const QColor colors[] = {QColor(0x9c, 0x75, 0x5f), QColor(0xed, 0xc9, 0x48), QColor(0x59, 0xa1, 0x4f), QColor(0x4e, 0x79, 0xa7)};
+    return colors[stage];
+}
+}  // namespace
+
+ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    plot_->setMinimumSize(360, 260);
+    plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    ticker->setLogBase(4);
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setNumberFormat(QStringLiteral("f"));
+    plot_->xAxis->setNumberPrecision(0);
+    plot_->xAxis->setLabel(tr("GPUs (log scale)"));
+    plot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> yticker(new QCPAxisTickerLog);
+    yticker->setLogBase(2);  // 8, 16, 32, 64 ... GiB: labels every doubling
+    plot_->yAxis->setTicker(yticker);
+    plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
+    plot_->yAxis->setLabel(tr("Memory per GPU (GiB, log scale)"));
+    plot_->legend->setVisible(true);
+    QFont legend_font = font();
+    legend_font.setPointSizeF(legend_font.pointSizeF() * 0.9);
+    plot_->legend->setFont(legend_font);
+    connect(doc_, &PlannerDocument::resultsChanged, this, &ScalingView::rebuild);
+    rebuild();
+}
+
+void ScalingView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) rebuild();
+}
+
+void ScalingView::rebuild() {
+    const Overview& o = doc_->overview();
+    const Scenario& s = doc_->scenario();
+    const QPalette pal = palette();
+    plot_->clearGraphs();
+    plot_->clearItems();
+    applyPalette(plot_, pal);
+    double lo = 1e300, hi = 0;
+    for (const ScalingSeries& series : o.scaling) {
+        QCPGraph* g = plot_->addGraph();
+        g->setName(series.stage == 0 ? tr("DDP") : tr("ZeRO-%1").arg(series.stage));
+        g->setPen(QPen(stageColor(series.stage), 2.2));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, stageColor(series.stage), 4));
+        for (const ScalingPoint& p : series.points) {
+            const double gib = bytes_to_gib(p.total_bytes);
+            g->addData(static_cast<double>(p.gpus), gib);
+            lo = std::min(lo, gib);
+            hi = std::max(hi, gib);
+        }
+    }
+    const double capacity = s.cluster.gpu.memory_gib;
+    auto* cap = new QCPItemStraightLine(plot_);
+    cap->setPen(QPen(capacityColor(pal), 2));
+    cap->point1->setCoords(1, capacity);
+    cap->point2->setCoords(4096, capacity);
+    auto* cap_label = new QCPItemText(plot_);
+    cap_label->position->setCoords(1.1, capacity);
+    cap_label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    cap_label->setColor(capacityColor(pal));
+    cap_label->setText(tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
+
+    marker_gpus_ = static_cast<double>(s.cluster.world_size());
+    auto* marker = new QCPItemStraightLine(plot_);
+    marker->setPen(QPen(highlightColor(pal), 2, Qt::DashLine));
+    marker->point1->setCoords(marker_gpus_, 1);
+    marker->point2->setCoords(marker_gpus_, 10);
+    auto* marker_label = new QCPItemText(plot_);
+    marker_label->position->setType(QCPItemPosition::ptPlotCoords);
+    marker_label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    marker_label->position->setCoords(marker_gpus_, 0.02);
+    marker_label->setPositionAlignment((marker_gpus_ > 512 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    marker_label->setPadding(QMargins(4, 0, 4, 0));
+    marker_label->setColor(highlightColor(pal));
+    marker_label->setText(tr("%1 GPUs").arg(s.cluster.world_size()));
+
+    plot_->xAxis->setRange(0.8, 5000);
+    lo = std::min(lo, capacity);
+    hi = std::max(hi, capacity);
+    plot_->yAxis->setRange(std::max(lo / 1.5, 1e-3), hi * 1.5);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace zp::ui

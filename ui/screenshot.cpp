@@ -1,0 +1,79 @@
+#include "ui/screenshot.h"
+
+#include "ui/config_preview.h"
+#include "ui/main_window.h"
+#include "ui/memory_view.h"
+#include "ui/planner_document.h"
+#include "ui/scaling_view.h"
+#include "ui/time_view.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QFont>
+#include <QSaveFile>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTabWidget>
+
+namespace zp::ui {
+
+QStringList screenshotViews() {
+    return {QStringLiteral("window"), QStringLiteral("memory"), QStringLiteral("scaling"), QStringLiteral("time"), QStringLiteral("config")};
+}
+
+void pinAppearance(QApplication& app) {
+    app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    app.setPalette(app.style()->standardPalette());
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPointSizeF(9);
+    font.setStyleHint(QFont::SansSerif);
+    app.setFont(font);
+}
+
+QImage renderView(const Scenario& scenario, const QString& view, const QSize& size, QString* error) {
+    if (!screenshotViews().contains(view)) {
+        *error = QObject::tr("unknown view '%1'; views: %2").arg(view, screenshotViews().join(QStringLiteral(", ")));
+        return {};
+    }
+    MainWindow window(false);
+    window.document()->reset(scenario);
+    if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
+    QWidget* target = &window;
+    if (view == QLatin1String("memory")) target = window.memoryView();
+    else if (view == QLatin1String("scaling")) target = window.scalingView();
+    else if (view == QLatin1String("time")) target = window.timeView();
+    else if (view == QLatin1String("config")) target = window.configPreview();
+    if (target == &window) {
+        window.resize(size);
+    } else {
+        // One view alone: detach it into its own top-level widget of the requested size.
+        target->setParent(nullptr);
+        target->resize(size);
+    }
+    target->setAttribute(Qt::WA_DontShowOnScreen, true);
+    target->show();
+    QCoreApplication::processEvents();
+    window.flushPending();
+    QCoreApplication::processEvents();
+    window.flushPending();
+    QImage image = target->grab().toImage();
+    if (target != &window) {
+        target->hide();
+        delete target;
+    }
+    return image;
+}
+
+bool saveScreenshot(const Scenario& scenario, const QString& view, const QSize& size, const QString& path, QString* error) {
+    const QImage image = renderView(scenario, view, size, error);
+    if (image.isNull()) return false;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
+        *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+        file.cancelWriting();
+        return false;
+    }
+    return true;
+}
+
+}  // namespace zp::ui

@@ -1,0 +1,27 @@
+#pragma once
+// Deterministic renders of the window or one view, for `zero-planner screenshot`, the headless
+// start and the tutorials: the same scenario gives the same pixels on the same machine.
+#include "core/scenario.h"
+
+#include <QImage>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+class QApplication;
+
+namespace zp::ui {
+
+QStringList screenshotViews();  // memory, scaling, time, config, window
+
+// Fusion style, its standard palette, DejaVu Sans 9 pt: nothing from the desktop. Call before
+// creating widgets.
+void pinAppearance(QApplication& app);
+
+// Renders `view` of a fresh, non-persistent window for `scenario`. Throws nothing; returns a
+// null image and sets *error on an unknown view.
+QImage renderView(const Scenario& scenario, const QString& view, const QSize& size, QString* error);
+// Renders and writes a PNG atomically.
+bool saveScreenshot(const Scenario& scenario, const QString& view, const QSize& size, const QString& path, QString* error);
+
+}  // namespace zp::ui

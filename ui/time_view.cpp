@@ -1,0 +1,97 @@
+#include "ui/time_view.h"
+
+#include "core/format.h"
+#include "ui/planner_document.h"
+#include "ui/plot_style.h"
+#include "ui/qcustomplot_include.h"
+
+#include <QVBoxLayout>
+
+namespace zp::ui {
+
+TimeView::TimeView(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    plot_->setMinimumSize(360, 260);
+    QCPBars* below = nullptr;
+    for (TimePart p : {TimePart::Compute, TimePart::Communication, TimePart::Offload}) {
+        auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+        bars->setName(timePartName(p));
+        bars->setWidth(0.62);
+        bars->setBrush(timePartColor(p));
+        if (below) bars->moveAbove(below);
+        below = bars;
+        parts_.append(bars);
+    }
+    plot_->yAxis->setLabel(tr("Seconds per optimizer step"));
+    plot_->legend->setVisible(true);
+    QFont legend_font = font();
+    legend_font.setPointSizeF(legend_font.pointSizeF() * 0.9);
+    plot_->legend->setFont(legend_font);
+    placeLegendAbove(plot_);
+    connect(doc_, &PlannerDocument::resultsChanged, this, &TimeView::rebuild);
+    rebuild();
+}
+
+void TimeView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) rebuild();
+}
+
+void TimeView::rebuild() {
+    const Overview& o = doc_->overview();
+    const QPalette pal = palette();
+    applyPalette(plot_, pal);
+    plot_->clearItems();
+    for (QCPBars* b : parts_) {
+        b->data()->clear();
+        b->setPen(QPen(pal.color(QPalette::Base), 1));
+    }
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double top = 0;
+    for (std::size_t i = 0; i < o.bars.size(); ++i) {
+        const Candidate& c = o.bars[i];
+        const double key = static_cast<double>(i + 1);
+        ticker->addTick(key, QString::fromStdString(short_setup_label(c.zero)).replace(QLatin1Char('+'), QStringLiteral("\n+")));
+        if (!o.step_valid) continue;
+        parts_[0]->addData(key, c.step.compute_seconds);
+        parts_[1]->addData(key, c.step.comm_seconds);
+        parts_[2]->addData(key, c.step.offload_seconds);
+        top = std::max(top, c.step.seconds);
+    }
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setRange(0.4, static_cast<double>(o.bars.size()) + 0.6);
+    if (!o.step_valid) {
+        auto* note = new QCPItemText(plot_);
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setCoords(0.5, 0.4);
+        note->setColor(warningColor(pal));
+        note->setText(QString::fromStdString(o.step_error));
+        plot_->yAxis->setRange(0, 1);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    // Offload-heavy setups can be 100x slower: cap the axis at 4x the fastest fitting setup.
+    double fastest = 0;
+    for (const Candidate& c : o.bars)
+        if (c.fit.all() && (fastest == 0 || c.step.seconds < fastest)) fastest = c.step.seconds;
+    const double cap = fastest > 0 ? 4 * fastest : top;
+    const double y_max = std::min(top, cap) * 1.25;
+    plot_->yAxis->setRange(0, y_max > 0 ? y_max : 1);
+    for (std::size_t i = 0; i < o.bars.size(); ++i) {
+        const Candidate& c = o.bars[i];
+        auto* text = new QCPItemText(plot_);
+        text->position->setCoords(static_cast<double>(i + 1), std::min(c.step.seconds, cap));
+        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        text->setPadding(QMargins(0, 0, 0, 3));
+        text->setColor(c.fit.all() ? pal.color(QPalette::WindowText) : capacityColor(pal));
+        QString caption = QString::fromStdString(format_seconds(c.step.seconds)) + QStringLiteral("\n") +
+                          tr("%1 tok/s").arg(QString::fromStdString(format_count(c.step.tokens_per_second)));
+        if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + tr("no fit");
+        text->setText(caption);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace zp::ui

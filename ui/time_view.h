@@ -1,0 +1,29 @@
+#pragma once
+// Time view: step time per setup split into compute, exposed communication and offload,
+// with tokens/s above each bar.
+#include <QWidget>
+
+class QCustomPlot;
+class QCPBars;
+
+namespace zp::ui {
+
+class PlannerDocument;
+
+class TimeView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimeView(PlannerDocument* doc, QWidget* parent = nullptr);
+    QCustomPlot* plot() const { return plot_; }
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    void rebuild();
+    PlannerDocument* doc_;
+    QCustomPlot* plot_;
+    QList<QCPBars*> parts_;
+};
+
+}  // namespace zp::ui

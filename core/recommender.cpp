@@ -79,10 +79,39 @@ int offload_count(const ZeroSetup& z) {
            (z.offload_optimizer == OffloadDevice::Nvme ? 1 : 0) + (z.offload_param == OffloadDevice::Nvme ? 1 : 0);
 }
 
+// One searched point, small enough that the search keeps every feasible one.
+struct Point {
+    std::uint8_t setup = 0;   // index into zero_setups()
+    std::uint8_t bucket = 0;  // index into kBuckets
+    Checkpointing checkpointing = Checkpointing::None;
+    std::int64_t micro = 1;
+    double tokens_per_second = 0;
+    double gpu_bytes = 0;
+};
+
 // Lower is simpler: no offload before offload, then lower stage, less recompute, default buckets.
-auto simplicity(const Candidate& c) {
-    const bool default_buckets = c.zero.reduce_bucket_elems == kBuckets[0].elems && c.zero.overlap_comm;
-    return std::make_tuple(offload_count(c.zero), c.zero.stage, static_cast<int>(c.checkpointing), default_buckets ? 0 : 1);
+auto simplicity(const Point& p) {
+    const ZeroSetup& z = zero_setups()[p.setup];
+    return std::make_tuple(offload_count(z), z.stage, static_cast<int>(p.checkpointing), p.bucket == 0 ? 0 : 1);
+}
+
+// Turns `s` (a copy of the search's base scenario) into the scenario a point stands for.
+void apply(Scenario& s, const ZeroSetup& base_zero, const Point& p) {
+    const ZeroSetup& z = zero_setups()[p.setup];
+    s.zero = base_zero;
+    s.zero.stage = z.stage;
+    s.zero.offload_optimizer = z.offload_optimizer;
+    s.zero.offload_param = z.offload_param;
+    s.zero.reduce_bucket_elems = s.zero.allgather_bucket_elems = kBuckets[p.bucket].elems;
+    s.zero.overlap_comm = kBuckets[p.bucket].overlap;
+    s.training.checkpointing = p.checkpointing;
+    s.training.micro_batch = p.micro;
+}
+
+Scenario at(const Scenario& base, const Point& p) {
+    Scenario s = base;
+    apply(s, base.zero, p);
+    return s;
 }
 
 std::vector<std::int64_t> micro_batches(std::int64_t per_gpu_sequences) {
@@ -111,59 +140,61 @@ std::string memory_reason(const Scenario& s, const Candidate& c) {
 
 struct SetupResult {
     bool any_feasible = false;
-    Candidate fastest;   // fastest feasible
-    Candidate closest;   // when none is feasible: the candidate with the least GPU memory
+    Point fastest;   // fastest feasible
+    Point closest;   // when none is feasible: the point with the least GPU memory
     bool has_closest = false;
 };
 
 struct Search {
+    Scenario base;                      // the scenario with the exact global batch filled in
     std::vector<SetupResult> per_setup;
-    std::vector<Candidate> feasible_pool;  // the fastest few per setup are enough for the 2% rule
+    std::vector<Point> feasible;
     std::int64_t evaluated = 0;
 };
 
-Search run_search(const Scenario& base) {
-    Scenario s = base;
-    const std::int64_t world = s.cluster.world_size();
-    const std::int64_t global = effective_global_batch(Training{.micro_batch = 1, .global_batch = base.training.global_batch}, world);
+Search run_search(const Scenario& input) {
+    Search out;
+    out.base = input;
+    Scenario& base = out.base;
+    const std::int64_t world = base.cluster.world_size();
+    const std::int64_t global = effective_global_batch(Training{.micro_batch = 1, .global_batch = input.training.global_batch}, world);
     if (global % world != 0)
         throw InputError("global batch " + std::to_string(global) + " is not a multiple of the " + std::to_string(world) +
                          " GPUs: DeepSpeed needs train_batch_size = micro batch x gradient accumulation x GPUs");
-    s.training.global_batch = global;
+    base.training.global_batch = global;
     std::vector<Checkpointing> recomputes(kCheckpointing.begin(), kCheckpointing.end());
-    if (!base.training.auto_checkpointing) recomputes = {base.training.checkpointing};
+    if (!input.training.auto_checkpointing) recomputes = {input.training.checkpointing};
     std::vector<std::int64_t> micros = micro_batches(global / world);
-    if (!base.training.auto_micro_batch) {
-        if ((global / world) % base.training.micro_batch != 0)
-            throw InputError("micro batch " + std::to_string(base.training.micro_batch) + " does not divide the " +
+    if (!input.training.auto_micro_batch) {
+        if ((global / world) % input.training.micro_batch != 0)
+            throw InputError("micro batch " + std::to_string(input.training.micro_batch) + " does not divide the " +
                              std::to_string(global / world) + " sequences per GPU of global batch " + std::to_string(global) +
                              "; choose a divisor or let the planner choose (auto)");
-        micros = {base.training.micro_batch};
+        micros = {input.training.micro_batch};
     }
 
-    Search out;
     out.per_setup.resize(zero_setups().size());
+    out.feasible.reserve(zero_setups().size() * kBuckets.size() * recomputes.size() * micros.size());
+    Scenario s = base;
     for (std::size_t i = 0; i < zero_setups().size(); ++i) {
         SetupResult& r = out.per_setup[i];
-        for (const BucketChoice& b : kBuckets) {
-            s.zero = base.zero;
-            s.zero.stage = zero_setups()[i].stage;
-            s.zero.offload_optimizer = zero_setups()[i].offload_optimizer;
-            s.zero.offload_param = zero_setups()[i].offload_param;
-            s.zero.reduce_bucket_elems = s.zero.allgather_bucket_elems = b.elems;
-            s.zero.overlap_comm = b.overlap;
+        for (std::size_t b = 0; b < kBuckets.size(); ++b) {
             for (Checkpointing ck : recomputes) {
-                s.training.checkpointing = ck;
                 for (std::int64_t micro : micros) {
-                    s.training.micro_batch = micro;
-                    Candidate c = evaluate(s);
+                    const Point p{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(b), ck, micro, 0, 0};
+                    apply(s, base.zero, p);  // in place: no copy of the model's strings per point
+                    // Memory decides feasibility; step time only for what fits.
+                    const MemoryBreakdown m = estimate_memory(s);
                     ++out.evaluated;
-                    if (c.fit.all()) {
-                        if (!r.any_feasible || c.step.tokens_per_second > r.fastest.step.tokens_per_second) r.fastest = c;
+                    Point q = p;
+                    q.gpu_bytes = m.total_bytes();
+                    if (check_fit(s, m).all()) {
+                        q.tokens_per_second = estimate_step(s).tokens_per_second;
+                        if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
                         r.any_feasible = true;
-                        out.feasible_pool.push_back(c);
-                    } else if (!r.any_feasible && (!r.has_closest || c.memory.total_bytes() < r.closest.memory.total_bytes())) {
-                        r.closest = c;
+                        out.feasible.push_back(q);
+                    } else if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
+                        r.closest = q;
                         r.has_closest = true;
                     }
                 }
@@ -178,11 +209,10 @@ std::string percent_slower(double fast, double slow) {
     return format_fixed(pct, pct < 10 ? 1 : 0) + "%";
 }
 
-void explain_nothing_fits(const Scenario& s, const Search& search, Plan& plan) {
+void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan) {
     // Host RAM or NVMe short while the GPU side fits somewhere: say how much is needed.
     double min_cpu = 1e300, min_nvme = 1e300;
-    for (const auto& r : search.per_setup) {
-        const Candidate& c = r.closest;
+    for (const Candidate& c : plan_so_far.per_setup) {
         if (!c.fit.gpu) continue;
         if (c.fit.nvme && !c.fit.cpu) min_cpu = std::min(min_cpu, c.memory.cpu_bytes_per_node);
         if (c.fit.cpu && !c.fit.nvme) min_nvme = std::min(min_nvme, c.memory.nvme_bytes_per_node);
@@ -242,44 +272,41 @@ Plan recommend(const Scenario& s) {
     Plan plan;
     const Search search = run_search(s);
     plan.candidates_evaluated = search.evaluated;
+    // Materialise only the points worth showing: one per setup, and the winner.
     for (const SetupResult& r : search.per_setup) {
-        plan.per_setup.push_back(r.any_feasible ? r.fastest : r.closest);
+        plan.per_setup.push_back(evaluate(at(search.base, r.any_feasible ? r.fastest : r.closest)));
         plan.per_setup_feasible.push_back(r.any_feasible);
     }
 
-    if (search.feasible_pool.empty()) {
+    if (search.feasible.empty()) {
         for (std::size_t i = 0; i < zero_setups().size(); ++i)
-            plan.rejected.push_back({setup_label(zero_setups()[i]), memory_reason(s, search.per_setup[i].closest)});
-        explain_nothing_fits(s, search, plan);
+            plan.rejected.push_back({setup_label(zero_setups()[i]), memory_reason(s, plan.per_setup[i])});
+        explain_nothing_fits(s, plan, plan);
         return plan;
     }
 
     // Fastest feasible, then the simplest within 2% of it.
     double best_tps = 0;
-    for (const auto& c : search.feasible_pool) best_tps = std::max(best_tps, c.step.tokens_per_second);
-    const Candidate* best = nullptr;
-    for (const auto& c : search.feasible_pool) {
-        if (c.step.tokens_per_second < 0.98 * best_tps) continue;
-        if (!best || simplicity(c) < simplicity(*best) ||
-            (simplicity(c) == simplicity(*best) && c.step.tokens_per_second > best->step.tokens_per_second))
-            best = &c;
+    for (const Point& p : search.feasible) best_tps = std::max(best_tps, p.tokens_per_second);
+    const Point* best = nullptr;
+    for (const Point& p : search.feasible) {
+        if (p.tokens_per_second < 0.98 * best_tps) continue;
+        if (!best || simplicity(p) < simplicity(*best) ||
+            (simplicity(p) == simplicity(*best) && p.tokens_per_second > best->tokens_per_second))
+            best = &p;
     }
     plan.feasible = true;
-    plan.best = *best;
+    plan.best = evaluate(at(search.base, *best));
+    plan.per_setup[best->setup] = plan.best;  // the setup's bar shows exactly the recommended candidate
 
     const std::string best_label = setup_label(plan.best.zero);
     for (std::size_t i = 0; i < zero_setups().size(); ++i) {
         const ZeroSetup& z = zero_setups()[i];
-        const SetupResult& r = search.per_setup[i];
-        const bool is_best = z.stage == plan.best.zero.stage && z.offload_optimizer == plan.best.zero.offload_optimizer &&
-                             z.offload_param == plan.best.zero.offload_param;
-        if (is_best) {
-            plan.per_setup[i] = plan.best;  // the setup's bar shows exactly the recommended candidate
-            continue;
-        }
-        if (r.any_feasible) {
-            plan.alternatives.push_back(r.fastest);
-            const double tps = r.fastest.step.tokens_per_second;
+        if (i == best->setup) continue;
+        const Candidate& c = plan.per_setup[i];
+        if (plan.per_setup_feasible[i]) {
+            plan.alternatives.push_back(c);
+            const double tps = c.step.tokens_per_second;
             if (tps > plan.best.step.tokens_per_second)
                 plan.rejected.push_back({setup_label(z), "fits and is within 2% (" + format_count(tps) + " tokens/s), but " +
                                                              best_label + " is simpler"});
@@ -288,7 +315,7 @@ Plan recommend(const Scenario& s) {
                                                              " slower (" + format_count(tps) + " vs " +
                                                              format_count(plan.best.step.tokens_per_second) + " tokens/s)"});
         } else {
-            plan.rejected.push_back({setup_label(z), memory_reason(s, r.closest)});
+            plan.rejected.push_back({setup_label(z), memory_reason(s, c)});
         }
     }
     std::stable_sort(plan.alternatives.begin(), plan.alternatives.end(),

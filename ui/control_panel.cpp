@@ -46,6 +46,15 @@ QGroupBox* group(const QString& title, QFormLayout*& form) {
     return box;
 }
 
+// Only touch a widget whose value really changes: an unchanged setValue still repaints it.
+template <typename W, typename V>
+void setIfChanged(W* w, V value) {
+    if (w->value() != value) w->setValue(value);
+}
+void setIndexIfChanged(QComboBox* box, int index) {
+    if (box->currentIndex() != index) box->setCurrentIndex(index);
+}
+
 template <typename W>
 W* tip(W* w, const QString& text) {
     w->setToolTip(text);
@@ -72,6 +81,9 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     f->addRow(tr("Size"), size_);
     model_info_ = new QLabel;
     model_info_->setWordWrap(true);
+    // Two lines reserved, so a new model never re-lays out the panel.
+    model_info_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    model_info_->setFixedHeight(2 * model_info_->fontMetrics().lineSpacing() + 4);
     f->addRow(model_info_);
 
     // GPUs
@@ -278,19 +290,20 @@ void ControlPanel::syncFromDocument() {
         b9(global_batch_), b10(micro_batch_), b11(checkpointing_), b12(flash_), b13(headroom_), b14(convention_);
     int model_index = model_->findData(QString::fromStdString(s.model.name));
     if (model_index < 0) model_index = model_->findData(QString::fromLatin1(kCustomModel));
-    model_->setCurrentIndex(model_index);
+    setIndexIfChanged(model_, model_index);
     const double params = static_cast<double>(parameter_count(s.model));
     size_->setValue(params / 1e9);
-    model_info_->setText(tr("%1 parameters, %2 layers, hidden %3%4")
+    const QString info = (tr("%1 parameters, %2 layers, hidden %3%4")
                              .arg(QString::fromStdString(format_count(params)))
                              .arg(s.model.layers)
                              .arg(s.model.hidden)
                              .arg(s.model.synthesized ? tr(" (architecture synthesized from the size)") : QString()));
+    if (model_info_->text() != info) model_info_->setText(info);
     gpus_->setValue(static_cast<double>(s.cluster.world_size()));
-    if (s.cluster.nodes > 1 || node_size_->value() < s.cluster.gpus_per_node) node_size_->setValue(static_cast<int>(s.cluster.gpus_per_node));
+    if (s.cluster.nodes > 1 || node_size_->value() < s.cluster.gpus_per_node) setIfChanged(node_size_, static_cast<int>(s.cluster.gpus_per_node));
     int gpu_index = gpu_->findData(QString::fromStdString(s.cluster.gpu.name));
     if (gpu_index < 0) gpu_index = gpu_->findData(QStringLiteral("custom"));
-    gpu_->setCurrentIndex(gpu_index);
+    setIndexIfChanged(gpu_, gpu_index);
     gpu_mem_->setValue(s.cluster.gpu.memory_gib);
     inter_bw_->setValue(s.cluster.inter_node_gbits_per_s);
     int intra_index = intra_bw_->findData(s.cluster.intra_node_gbytes_per_s);
@@ -298,18 +311,18 @@ void ControlPanel::syncFromDocument() {
         intra_bw_->addItem(tr("%1 GB/s").arg(s.cluster.intra_node_gbytes_per_s), s.cluster.intra_node_gbytes_per_s);
         intra_index = intra_bw_->count() - 1;
     }
-    intra_bw_->setCurrentIndex(intra_index);
-    cpu_ram_->setValue(bytes_to_gib(s.cluster.cpu_ram_bytes_per_node));
-    nvme_->setValue(bytes_to_gib(s.cluster.nvme_bytes_per_node));
-    precision_->setCurrentIndex(precision_->findData(QString::fromLatin1(to_string(s.training.precision))));
-    optimizer_->setCurrentIndex(optimizer_->findData(QString::fromLatin1(to_string(s.training.optimizer))));
+    setIndexIfChanged(intra_bw_, intra_index);
+    setIfChanged(cpu_ram_, bytes_to_gib(s.cluster.cpu_ram_bytes_per_node));
+    setIfChanged(nvme_, bytes_to_gib(s.cluster.nvme_bytes_per_node));
+    setIndexIfChanged(precision_, precision_->findData(QString::fromLatin1(to_string(s.training.precision))));
+    setIndexIfChanged(optimizer_, optimizer_->findData(QString::fromLatin1(to_string(s.training.optimizer))));
     seq_->setValue(static_cast<double>(s.training.seq_len));
-    global_batch_->setValue(static_cast<int>(s.training.global_batch));
-    micro_batch_->setValue(s.training.auto_micro_batch ? 0 : static_cast<int>(s.training.micro_batch));
-    checkpointing_->setCurrentIndex(s.training.auto_checkpointing ? 0 : checkpointing_->findData(QString::fromLatin1(to_string(s.training.checkpointing))));
-    flash_->setChecked(s.training.flash_attention);
-    headroom_->setValue(s.assumptions.headroom * 100.0);
-    convention_->setCurrentIndex(convention_->findData(QString::fromLatin1(to_string(s.assumptions.convention))));
+    setIfChanged(global_batch_, static_cast<int>(s.training.global_batch));
+    setIfChanged(micro_batch_, s.training.auto_micro_batch ? 0 : static_cast<int>(s.training.micro_batch));
+    setIndexIfChanged(checkpointing_, s.training.auto_checkpointing ? 0 : checkpointing_->findData(QString::fromLatin1(to_string(s.training.checkpointing))));
+    if (flash_->isChecked() != s.training.flash_attention) flash_->setChecked(s.training.flash_attention);
+    setIfChanged(headroom_, s.assumptions.headroom * 100.0);
+    setIndexIfChanged(convention_, convention_->findData(QString::fromLatin1(to_string(s.assumptions.convention))));
 }
 
 }  // namespace zp::ui

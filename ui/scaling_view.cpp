@@ -12,7 +12,7 @@ namespace zp::ui {
 namespace {
 // One colour per stage, distinct from each other on light and dark backgrounds.
 QColor stageColor(int stage) {
-    static const QColor colors[] = {QColor(0x9c, 0x75, 0x5f), QColor(0xed, 0xc9, 0x48), QColor(0x59, 0xa1, 0x4f), QColor(0x4e, 0x79, 0xa7)};
+    static const QColor colors[] = {QColor(0xb0, 0x7a, 0xa1), QColor(0xe1, 0x57, 0x59), QColor(0x59, 0xa1, 0x4f), QColor(0x4e, 0x79, 0xa7)};
     return colors[stage];
 }
 }  // namespace
@@ -22,6 +22,9 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent) : QWidget(parent
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     plot_->setMinimumSize(360, 260);
+    plot_->setAttribute(Qt::WA_OpaquePaintEvent);  // it fills its background: parents need not repaint beneath it
+    plot_->setNotAntialiasedElements(QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeLegend | QCP::aeItems);
+    plot_->setPlottingHint(QCP::phFastPolylines, true);
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
     ticker->setLogBase(4);

@@ -1,0 +1,60 @@
+// bench_core: ns per estimate (memory + step time) and us per full recommend search, for a
+// representative scenario: Llama-2 7B on one DGX A100 (8 x A100 80GB), bf16 AdamW, 4096 tokens,
+// global batch 512 sequences. Run pinned to one core: taskset -c 0 build/release/benchmarks/bench_core
+#include "core/default_scenario.h"
+#include "core/memory_model.h"
+#include "core/recommender.h"
+#include "core/step_time.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+using namespace zp;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+volatile double g_sink = 0;
+
+template <typename F>
+double median_ns_per_call(F&& f, int calls_per_round, int rounds) {
+    std::vector<double> samples;
+    for (int r = 0; r < rounds; ++r) {
+        const auto t0 = Clock::now();
+        for (int i = 0; i < calls_per_round; ++i) f(i);
+        const auto t1 = Clock::now();
+        samples.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / calls_per_round);
+    }
+    std::sort(samples.begin(), samples.end());
+    return samples[samples.size() / 2];
+}
+}  // namespace
+
+int main() {
+    Scenario s = default_scenario();
+    s.training.global_batch = 512;
+    // Vary the micro batch so the compiler cannot hoist the work out of the loop.
+    const double estimate_ns = median_ns_per_call(
+        [&](int i) {
+            s.training.micro_batch = std::int64_t{1} << (i & 3);
+            const MemoryBreakdown m = estimate_memory(s);
+            const StepTime t = estimate_step(s);
+            g_sink = g_sink + m.total_bytes() + t.seconds;
+        },
+        100000, 21);
+    s.training.micro_batch = 1;
+    std::int64_t candidates = 0;
+    const double search_ns = median_ns_per_call(
+        [&](int) {
+            const Plan p = recommend(s);
+            candidates = p.candidates_evaluated;
+            g_sink = g_sink + p.best.step.seconds;
+        },
+        200, 21);
+    std::printf("scenario: llama-2-7b, 8 x A100 80GB, bf16 AdamW, seq 4096, global batch 512\n");
+    std::printf("estimate (memory + step time): %.0f ns per call\n", estimate_ns);
+    std::printf("recommend (full search):       %.1f us per search, %lld candidates (%.0f ns per candidate)\n", search_ns / 1000.0,
+                static_cast<long long>(candidates), search_ns / static_cast<double>(candidates));
+    return 0;
+}

@@ -1,0 +1,195 @@
+// The window, offscreen: controls drive the core, views follow, undo restores, sessions and
+// exports round-trip, a dark palette stays readable.
+#include "core/ds_config_export.h"
+#include "core/file_io.h"
+#include "core/scenario_json.h"
+#include "ui/config_preview.h"
+#include "ui/control_panel.h"
+#include "ui/log_slider.h"
+#include "ui/main_window.h"
+#include "ui/memory_view.h"
+#include "ui/planner_document.h"
+#include "ui/plot_style.h"
+#include "ui/qcustomplot_include.h"
+#include "ui/recommendation_card.h"
+#include "ui/scaling_view.h"
+#include "ui/screenshot.h"
+
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace zp;
+using namespace zp::ui;
+
+namespace {
+
+// Everything the views show, to compare before and after.
+struct ViewState {
+    QList<double> slices;
+    double marker = 0;
+    QString card, config;
+    int highlighted = -1;
+    bool operator==(const ViewState& o) const {
+        return slices == o.slices && marker == o.marker && card == o.card && config == o.config && highlighted == o.highlighted;
+    }
+};
+
+ViewState capture(MainWindow& w) {
+    w.flushPending();
+    ViewState s;
+    for (int slice = 0; slice < kSliceCount; ++slice)
+        for (int bar = 0; bar < 7; ++bar) s.slices << w.memoryView()->sliceGib(slice, bar);
+    s.marker = w.scalingView()->markerGpus();
+    s.card = w.card()->plainText();
+    s.config = w.configPreview()->configText();
+    s.highlighted = w.memoryView()->highlightedBar();
+    return s;
+}
+
+void moveSliderTo(QSlider* slider, int position) {
+    slider->setSliderDown(true);
+    slider->setValue(position);  // what a drag does: valueChanged from the user
+    slider->setSliderDown(false);
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+public:
+    static void initMain() {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        qputenv("QT_FONT_DPI", "96");
+    }
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void default_scenario_is_plotted_and_recommended() {
+        MainWindow w(false);
+        w.flushPending();
+        QVERIFY(w.document()->overview().plan.feasible);
+        QVERIFY(w.memoryView()->highlightedBar() >= 0);
+        QVERIFY(w.card()->plainText().startsWith(QStringLiteral("Recommended:")));
+        QVERIFY(w.configPreview()->configText().contains(QStringLiteral("\"zero_optimization\"")));
+    }
+
+    void gpu_slider_moves_every_view_and_undo_restores_them() {
+        MainWindow w(false);
+        w.resize(1480, 920);
+        const ViewState before = capture(w);
+        QCOMPARE(before.marker, 8.0);
+        QSlider* slider = w.controls()->gpuCountSlider()->slider();
+        // Drag in several steps: one undo step for the whole drag.
+        const int start = slider->value();
+        for (int pos = start + 50; pos <= start + 300; pos += 50) moveSliderTo(slider, pos);
+        const ViewState after = capture(w);
+        QVERIFY(after.marker > before.marker);
+        QCOMPARE(after.marker, static_cast<double>(w.document()->scenario().cluster.world_size()));
+        QVERIFY(after.slices != before.slices);
+        QVERIFY(after.card != before.card);
+        QCOMPARE(w.document()->undoStack()->count(), 1);
+        w.document()->undoStack()->undo();
+        QVERIFY(capture(w) == before);
+        QCOMPARE(w.controls()->gpuCountSlider()->value(), 8.0);
+        w.document()->undoStack()->redo();
+        QVERIFY(capture(w) == after);
+    }
+
+    void keyboard_on_the_slider_reaches_4096_gpus() {
+        MainWindow w(false);
+        QSlider* slider = w.controls()->gpuCountSlider()->slider();
+        slider->setFocus();
+        QTest::keyClick(slider, Qt::Key_End);
+        w.flushPending();
+        QCOMPARE(w.document()->scenario().cluster.world_size(), std::int64_t(4096));
+        QCOMPARE(w.scalingView()->markerGpus(), 4096.0);
+    }
+
+    void session_round_trip() {
+        QTemporaryDir dir;
+        MainWindow w(false);
+        moveSliderTo(w.controls()->gpuCountSlider()->slider(), 700);
+        w.controls()->modelCombo()->setCurrentIndex(w.controls()->modelCombo()->findData(QStringLiteral("mixtral-8x7b")));
+        w.flushPending();
+        const std::string saved = session_text(w.document()->scenario());
+        QString error;
+        const QString path = dir.filePath(QStringLiteral("plan.zplan"));
+        QVERIFY2(w.saveSession(path, &error), qPrintable(error));
+        MainWindow other(false);
+        QVERIFY2(other.openSession(path, &error), qPrintable(error));
+        QCOMPARE(QString::fromStdString(session_text(other.document()->scenario())), QString::fromStdString(saved));
+        other.flushPending();
+        w.flushPending();
+        QCOMPARE(other.configPreview()->configText(), w.configPreview()->configText());
+    }
+
+    void malformed_session_leaves_the_current_one() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("broken.zplan"));
+        write_file_atomically(path.toStdString(), "{\"version\": 1, \"training\": {\"seq_len\": \"long\"}}");
+        MainWindow w(false);
+        const std::string before = session_text(w.document()->scenario());
+        QString error;
+        QVERIFY(!w.openSession(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("training.seq_len")), qPrintable(error));
+        QCOMPARE(QString::fromStdString(session_text(w.document()->scenario())), QString::fromStdString(before));
+    }
+
+    void export_writes_the_previewed_config() {
+        QTemporaryDir dir;
+        MainWindow w(false);
+        w.flushPending();
+        const QString path = dir.filePath(QStringLiteral("ds_config.json"));
+        QString error;
+        QVERIFY2(w.exportConfig(path, &error), qPrintable(error));
+        QCOMPARE(QString::fromStdString(read_text_file(path.toStdString())), w.configPreview()->configText());
+    }
+
+    void clicking_a_bar_previews_its_config() {
+        MainWindow w(false);
+        w.flushPending();
+        emit w.memoryView()->setupClicked(3);  // ZeRO-3
+        QVERIFY(w.configPreview()->configText().contains(QStringLiteral("\"stage\": 3")));
+        QVERIFY(!w.document()->selectionFollowsPlan());
+    }
+
+    void dark_palette_is_readable() {
+        MainWindow w(false);
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::Base, QColor(0x12, 0x12, 0x12));
+        dark.setColor(QPalette::WindowText, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::Text, QColor(0xe8, 0xe8, 0xe8));
+        dark.setColor(QPalette::Highlight, QColor(0x3d, 0xae, 0xe9));
+        w.setPalette(dark);
+        w.flushPending();
+        QCustomPlot* plot = w.memoryView()->plot();
+        const QColor background = plot->axisRect()->backgroundBrush().color();
+        QCOMPARE(background, dark.color(QPalette::Base));
+        QVERIFY(contrastRatio(plot->yAxis->tickLabelColor(), background) >= 4.5);
+        QVERIFY(contrastRatio(plot->legend->textColor(), background) >= 4.5);
+        QVERIFY(contrastRatio(capacityColor(dark), background) >= 3.0);
+        for (int i = 0; i < kSliceCount; ++i) QVERIFY(contrastRatio(sliceColor(static_cast<Slice>(i)), background) >= 3.0);
+        QCOMPARE(w.scalingView()->plot()->axisRect()->backgroundBrush().color(), background);
+    }
+
+    void screenshot_is_deterministic() {
+        Scenario s = w_default();
+        QString error;
+        const QImage a = renderView(s, QStringLiteral("memory"), QSize(640, 400), &error);
+        const QImage b = renderView(s, QStringLiteral("memory"), QSize(640, 400), &error);
+        QVERIFY(!a.isNull());
+        QCOMPARE(a, b);
+        QVERIFY(renderView(s, QStringLiteral("nonsense"), QSize(640, 400), &error).isNull());
+        QVERIFY(error.contains(QStringLiteral("unknown view")));
+    }
+
+private:
+    static Scenario w_default() { return MainWindow(false).document()->scenario(); }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

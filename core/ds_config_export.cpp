@@ -87,6 +87,8 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
         // Dynamic loss scaling (loss_scale 0) with DeepSpeed's documented defaults.
         j["fp16"] = {{"enabled", true}, {"loss_scale", 0}, {"initial_scale_power", 16}, {"loss_scale_window", 1000},
                      {"hysteresis", 2}, {"min_loss_scale", 1}};
+    } else {
+        j["bf16"] = {{"enabled", false}};  // fp32 training, said explicitly so an import reads it back
     }
 
     ordered_json zo;

@@ -69,9 +69,11 @@ struct BucketChoice {
     double elems;
     bool overlap;
 };
-// Default first: 2e8 with overlap_comm (Hugging Face's recommended ZeRO-2 values), then
-// DeepSpeed's 5e8 default, then small buckets that trade speed for memory.
-constexpr std::array<BucketChoice, 6> kBuckets = {{{2e8, true}, {5e8, true}, {5e7, true}, {2e8, false}, {5e8, false}, {5e7, false}}};
+// Default first: 2e8 with overlap_comm (Hugging Face's recommended ZeRO-2 values), then small
+// buckets that trade speed for memory, and DeepSpeed's 5e8 default only without overlap_comm:
+// with it the buckets cost 9 GB (x4.5) for a latency gain far below the 2% the search ignores,
+// and the linter warns about exactly that.
+constexpr std::array<BucketChoice, 5> kBuckets = {{{2e8, true}, {5e7, true}, {2e8, false}, {5e8, false}, {5e7, false}}};
 constexpr std::array<Checkpointing, 3> kCheckpointing = {Checkpointing::None, Checkpointing::Selective, Checkpointing::Full};
 
 int offload_count(const ZeroSetup& z) {

@@ -5,13 +5,19 @@
 #include "app/cli/scenario_options.h"
 #include "app/cli/text_report.h"
 #include "core/cluster_presets.h"
+#include "core/ds_config_export.h"
 #include "core/ds_estimator.h"
+#include "core/ds_lint.h"
+#include "core/file_io.h"
+#include "core/format.h"
+#include "core/framework_exports.h"
 #include "core/errors.h"
 #include "core/gpu_presets.h"
 #include "core/hf_config.h"
 #include "core/model_presets.h"
 #include "core/report_json.h"
 
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -98,10 +104,95 @@ int cmd_ds_estimate(const Args& a, std::ostream& out) {
     return kExitOk;
 }
 
+bool setup_given(const Args& a) {
+    return a.has("--stage") || a.has("--offload-optimizer") || a.has("--offload-param");
+}
+
+// The recommended setup, or the one the user gave (exported even when it does not fit, with a
+// warning saying by how much it misses).
+Scenario export_scenario(const Args& a, std::ostream& err) {
+    Scenario s = scenario_from_args(a);
+    if (setup_given(a)) {
+        const Candidate c = evaluate(s);
+        if (!c.fit.gpu)
+            err << "zero-planner: warning: " << setup_label(s.zero) << " does not fit: it needs " << format_bytes(c.memory.total_bytes())
+                << " per GPU, " << format_bytes(usable_gpu_bytes(s)) << " usable (misses by "
+                << format_bytes(c.memory.total_bytes() - usable_gpu_bytes(s)) << ")\n";
+        if (!c.fit.cpu)
+            err << "zero-planner: warning: it needs " << format_bytes(c.memory.cpu_bytes_per_node) << " host RAM per node, "
+                << format_bytes(s.cluster.cpu_ram_bytes_per_node) << " available\n";
+        if (!c.fit.nvme)
+            err << "zero-planner: warning: it needs " << format_bytes(c.memory.nvme_bytes_per_node) << " NVMe per node, "
+                << format_bytes(s.cluster.nvme_bytes_per_node) << " available\n";
+        s.training.global_batch = effective_global_batch(s.training, s.cluster.world_size());
+        return s;
+    }
+    const Plan p = recommend(s);
+    if (!p.feasible) {
+        std::string what;
+        for (const auto& sg : p.suggestions) what += (what.empty() ? "" : "; ") + sg;
+        throw InputError("nothing fits this cluster, so there is no plan to export (" + what + "); give --stage to export a setup anyway");
+    }
+    s.zero = p.best.zero;
+    s.training.micro_batch = p.best.micro_batch;
+    s.training.checkpointing = p.best.checkpointing;
+    s.training.global_batch = p.best.micro_batch * p.best.gradient_accumulation_steps * s.cluster.world_size();
+    return s;
+}
+
+int cmd_export(const Args& a, std::ostream& out, std::ostream& err) {
+    const std::string format = a.get("--format").value_or("deepspeed");
+    static const std::set<std::string> formats = {"deepspeed", "hf-trainer", "hf-args", "accelerate", "launch"};
+    if (!formats.count(format)) throw InputError("--format must be one of deepspeed, hf-trainer, hf-args, accelerate, launch; got '" + format + "'");
+    const auto file = a.get("-o");
+    const Scenario s = export_scenario(a, err);
+    std::string text, extra;
+    if (format == "deepspeed") text = deepspeed_config_text(s);
+    else if (format == "hf-trainer") {
+        text = hf_trainer_config_text(s);
+        if (file) extra = hf_training_arguments_text(s, {}, *file);
+    } else if (format == "hf-args") text = hf_training_arguments_text(s);
+    else if (format == "accelerate") text = accelerate_config_yaml(s);
+    else text = launch_script(s, "ds_config.json");
+    if (file) {
+        write_file_atomically(*file, text);
+        out << extra;
+    } else {
+        out << text;
+    }
+    return kExitOk;
+}
+
+int cmd_lint(const Args& a, std::ostream& out) {
+    if (a.positionals.size() != 1) throw InputError("lint needs exactly one FILE: zero-planner lint ds_config.json [--world-size N]");
+    std::optional<std::int64_t> world;
+    if (auto w = a.get("--world-size")) world = parse_positive_int(*w, "--world-size", 1000000);
+    const std::string& path = a.positionals.front();
+    const LintResult r = lint_ds_config(read_text_file(path), world, path);
+    if (a.flag("--json")) {
+        out << diagnostics_json(r).dump(2) << "\n";
+    } else {
+        for (const Diagnostic& d : r.diagnostics) {
+            out << path << ": " << to_string(d.severity) << ": " << (d.path.empty() ? "" : d.path + ": ") << d.message;
+            if (!d.suggestion.empty()) out << " (" << d.suggestion << ")";
+            out << "\n";
+        }
+        std::size_t errors = 0, warnings = 0;
+        for (const Diagnostic& d : r.diagnostics) {
+            errors += d.severity == Severity::Error;
+            warnings += d.severity == Severity::Warning;
+        }
+        out << path << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings << " warning" << (warnings == 1 ? "" : "s")
+            << (world ? " (world size " + std::to_string(*world) + ")" : std::string(" (no --world-size: batch rule checked for consistency only)")) << "\n";
+    }
+    return r.has_errors() ? kExitFindings : kExitOk;
+}
+
 }  // namespace
 
 bool is_headless_command(const std::string& command) {
-    return command == "estimate" || command == "compare" || command == "recommend" || command == "ds-estimate";
+    return command == "estimate" || command == "compare" || command == "recommend" || command == "ds-estimate" || command == "export" ||
+           command == "lint";
 }
 
 std::string version_text() { return std::string("zero-planner ") + ZP_VERSION + "\n"; }
@@ -117,6 +208,9 @@ std::string help_text() {
            "  recommend     search stage, offload, recompute, micro batch and buckets; the fastest that fits\n"
            "  ds-estimate   DeepSpeed's own estimator table: --params P --largest-layer L --gpus-per-node G\n"
            "                --nodes K --stage 2|3 [--formula current|legacy]\n"
+           "  export        --format deepspeed|hf-trainer|hf-args|accelerate|launch [-o FILE]: the recommended setup,\n"
+           "                or the one given with --stage/--offload-*\n"
+           "  lint FILE     check a ds_config.json [--world-size N]; exit 1 when it has errors\n"
            "  screenshot    render the window to --out FILE.png [--view memory|scaling|time|config|window] [--size WxH]\n"
            "\n"
            "Output: text by default, one JSON document with --json. Exit 0 on success, 2 on bad input.\n"
@@ -161,6 +255,8 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
             }
         std::set<std::string> values;
         if (command == "ds-estimate") values = {"--params", "--largest-layer", "--gpus-per-node", "--nodes", "--stage", "--formula"};
+        else if (command == "lint") values = {"--world-size"};
+        else if (command == "export") values = with_scenario({"--format"});
         else values = with_scenario({});
         const Args a = parse_args(argv, values, kFlags);
         if (a.flag("--help") || a.flag("-h")) {
@@ -171,13 +267,16 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
             out << version_text();
             return kExitOk;
         }
-        if (!a.positionals.empty()) throw InputError("unexpected argument '" + a.positionals.front() + "'; see zero-planner --help");
+        if (!a.positionals.empty() && a.command != "lint")
+            throw InputError("unexpected argument '" + a.positionals.front() + "'; see zero-planner --help");
         std::ostringstream buffer;  // nothing reaches `out` unless the command succeeds
         int rc = kExitOk;
         if (a.command == "estimate") rc = cmd_estimate(a, buffer);
         else if (a.command == "compare") rc = cmd_compare(a, buffer);
         else if (a.command == "recommend") rc = cmd_recommend(a, buffer);
         else if (a.command == "ds-estimate") rc = cmd_ds_estimate(a, buffer);
+        else if (a.command == "export") rc = cmd_export(a, buffer, err);
+        else if (a.command == "lint") rc = cmd_lint(a, buffer);
         else throw InputError("unknown command '" + a.command + "'; commands: estimate, compare, recommend, ds-estimate, screenshot");
         out << buffer.str();
         return rc;

@@ -1,0 +1,125 @@
+// Every export format for every stage and offload combination: allowed keys, integer types,
+// the batch rule, stage-specific keys, "auto" where transformers fills it, and the round trip
+// export -> lint (no error, no warning) -> import restores the setup.
+#include "core/default_scenario.h"
+#include "core/ds_config_export.h"
+#include "core/ds_lint.h"
+#include "core/framework_exports.h"
+#include "core/recommender.h"
+
+#include <QtTest>
+#include <yaml-cpp/yaml.h>
+
+using namespace zp;
+
+namespace {
+Scenario with(const ZeroSetup& z, Precision p, std::int64_t nodes) {
+    Scenario s = default_scenario();
+    s.cluster.nodes = nodes;
+    s.zero.stage = z.stage;
+    s.zero.offload_optimizer = z.offload_optimizer;
+    s.zero.offload_param = z.offload_param;
+    s.training.precision = p;
+    s.training.micro_batch = 2;
+    s.training.global_batch = 2 * 4 * s.cluster.world_size();
+    return s;
+}
+void all_integers_are_integers(const nlohmann::ordered_json& j, const std::string& path) {
+    for (const auto& [k, v] : j.items()) {
+        const std::string full = path.empty() ? k : path + "." + k;
+        if (v.is_object()) all_integers_are_integers(v, full);
+        if (v.is_number_float() && k != "gradient_clipping" && path.rfind("optimizer", 0) != 0)
+            QFAIL(qPrintable(QString::fromStdString("float where DeepSpeed wants an integer: " + full + " = " + v.dump())));
+    }
+}
+}  // namespace
+
+class TestExports : public QObject {
+    Q_OBJECT
+private slots:
+    void every_setup_data() {
+        QTest::addColumn<int>("setup");
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<qint64>("nodes");
+        for (std::size_t i = 0; i < zero_setups().size(); ++i)
+            for (Precision p : {Precision::Bf16, Precision::Fp16, Precision::Fp32})
+                for (qint64 nodes : {1, 4}) {
+                    if (p == Precision::Fp32 && zero_setups()[i].offload_optimizer != OffloadDevice::None) continue;
+                    QTest::newRow(qPrintable(QString("%1 %2 %3 nodes").arg(QString::fromStdString(setup_label(zero_setups()[i])), to_string(p)).arg(nodes)))
+                        << int(i) << int(p) << nodes;
+                }
+    }
+    void every_setup() {
+        QFETCH(int, setup);
+        QFETCH(int, precision);
+        QFETCH(qint64, nodes);
+        const ZeroSetup& z = zero_setups()[static_cast<std::size_t>(setup)];
+        const Scenario s = with(z, static_cast<Precision>(precision), nodes);
+        const nlohmann::ordered_json ds = deepspeed_config(s);
+        all_integers_are_integers(ds, "");
+        QCOMPARE(ds["train_batch_size"].get<std::int64_t>(), ds["train_micro_batch_size_per_gpu"].get<std::int64_t>() *
+                                                                 ds["gradient_accumulation_steps"].get<std::int64_t>() * s.cluster.world_size());
+        const auto& zo = ds["zero_optimization"];
+        QCOMPARE(zo.contains("stage3_prefetch_bucket_size"), z.stage == 3);
+        QCOMPARE(zo.contains("offload_param"), z.offload_param != OffloadDevice::None);
+        for (const char* sub : {"offload_param", "offload_optimizer"})
+            if (zo.contains(sub) && zo[sub]["device"] == "nvme") QVERIFY(zo[sub].contains("nvme_path"));
+        QCOMPARE(ds.contains("aio"), z.offload_optimizer == OffloadDevice::Nvme || z.offload_param == OffloadDevice::Nvme);
+        QVERIFY(!(ds.contains("fp16") && ds.contains("bf16")));
+
+        // Round trip: lints clean for its own world size, and importing restores the setup.
+        const LintResult r = lint_ds_config(ds.dump(2), s.cluster.world_size());
+        QVERIFY2(!r.has_errors() && !r.has_warnings(), qPrintable(QString::fromStdString(diagnostics_json(r).dump(2))));
+        const Scenario back = apply_ds_config(nlohmann::json::parse(ds.dump()), default_scenario());
+        QCOMPARE(back.zero.stage, z.stage);
+        QCOMPARE(back.zero.offload_optimizer, z.offload_optimizer);
+        QCOMPARE(back.zero.offload_param, z.offload_param);
+        QCOMPARE(back.zero.overlap_comm, s.zero.stage == 0 ? default_scenario().zero.overlap_comm : s.zero.overlap_comm);
+        QCOMPARE(back.training.micro_batch, s.training.micro_batch);
+        QCOMPARE(back.training.global_batch, s.training.global_batch);
+        QCOMPARE(back.training.precision, s.training.precision);
+        QCOMPARE(back.training.optimizer, s.training.optimizer);
+
+        // Hugging Face: "auto" exactly where transformers fills it.
+        const nlohmann::ordered_json hf = hf_trainer_config(s);
+        for (const char* k : {"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "gradient_clipping"})
+            QCOMPARE(hf[k], nlohmann::ordered_json("auto"));
+        for (const auto& [k, v] : hf["optimizer"]["params"].items()) QCOMPARE(v, nlohmann::ordered_json("auto"));
+        QCOMPARE(hf["zero_optimization"].value("stage3_prefetch_bucket_size", nlohmann::ordered_json()) == "auto", z.stage == 3);
+        QCOMPARE(hf["zero_optimization"].value("stage3_max_live_parameters", nlohmann::ordered_json()) == "auto", false);
+
+        // Accelerate: the keys `accelerate config` writes, sorted.
+        const YAML::Node y = YAML::Load(accelerate_config_yaml(s));
+        QCOMPARE(y["distributed_type"].as<std::string>(), std::string("DEEPSPEED"));
+        QCOMPARE(y["num_processes"].as<std::int64_t>(), s.cluster.world_size());
+        QCOMPARE(y["num_machines"].as<std::int64_t>(), nodes);
+        QCOMPARE(y["deepspeed_config"]["zero_stage"].as<int>(), z.stage);
+        QCOMPARE(y["deepspeed_config"]["offload_optimizer_device"].as<std::string>(), std::string(to_string(z.offload_optimizer)));
+        QCOMPARE(y["deepspeed_config"]["zero3_init_flag"].IsDefined(), z.stage == 3);
+        std::vector<std::string> keys;
+        for (const auto& kv : y) keys.push_back(kv.first.as<std::string>());
+        QVERIFY(std::is_sorted(keys.begin(), keys.end()));
+
+        const std::string launch = launch_script(s);
+        if (nodes == 1) QVERIFY(launch.find("deepspeed --num_gpus 8 train.py --deepspeed ds_config.json") != std::string::npos);
+        else QVERIFY(launch.find("node-3 slots=8") != std::string::npos && launch.find("--hostfile hostfile --num_nodes 4") != std::string::npos);
+    }
+
+    void recommended_plan_exports_clean() {
+        Scenario s = default_scenario();
+        const Plan p = recommend(s);
+        QVERIFY(p.feasible);
+        s.zero = p.best.zero;
+        s.training.micro_batch = p.best.micro_batch;
+        s.training.checkpointing = p.best.checkpointing;
+        s.training.global_batch = p.best.micro_batch * p.best.gradient_accumulation_steps * 8;
+        const LintResult r = lint_ds_config(deepspeed_config_text(s), 8);
+        QVERIFY(!r.has_errors() && !r.has_warnings());
+        // The buffers the memory model counted are the buckets exported.
+        const auto j = nlohmann::json::parse(deepspeed_config_text(s));
+        if (s.zero.stage >= 1) QCOMPARE(j["zero_optimization"]["reduce_bucket_size"].get<double>(), s.zero.reduce_bucket_elems);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExports)
+#include "tst_exports.moc"

@@ -1,0 +1,80 @@
+// The linter: a corpus of configs with golden diagnostics (tests/data/lint), DeepSpeed's batch
+// rule (tests/data/anchors/deepspeed_batch_rule.json), and key suggestions.
+#include "core/ds_lint.h"
+#include "core/errors.h"
+#include "test_data.h"
+
+#include <QDir>
+#include <QtTest>
+
+using namespace zp;
+
+class TestLint : public QObject {
+    Q_OBJECT
+private slots:
+    void corpus_data() {
+        QTest::addColumn<QString>("file");
+        const QDir dir(QString::fromStdString(test_data_path("lint")));
+        for (const QString& f : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            if (!f.endsWith(QLatin1String(".expected.json"))) QTest::newRow(qPrintable(f)) << f;
+    }
+    // Severity, path, message and suggestion of every diagnostic, in order, as the golden file says.
+    void corpus() {
+        QFETCH(QString, file);
+        const std::string base = "lint/" + file.chopped(5).toStdString();
+        const LintResult r = lint_ds_config(read_text_file(test_data_path(base + ".json")), 8);
+        QCOMPARE(QString::fromStdString(diagnostics_json(r).dump(2)),
+                 QString::fromStdString(load_test_json(base + ".expected.json").dump(2)));
+    }
+
+    void deepspeed_batch_rule_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("error");
+        const auto cases = load_test_json("anchors/deepspeed_batch_rule.json").at("cases");
+        int i = 0;
+        for (const auto& c : cases) {
+            nlohmann::json cfg = {{"bf16", {{"enabled", true}}}};
+            if (!c.at("train_batch_size").is_null()) cfg["train_batch_size"] = c.at("train_batch_size");
+            if (!c.at("micro").is_null()) cfg["train_micro_batch_size_per_gpu"] = c.at("micro");
+            if (!c.at("gas").is_null()) cfg["gradient_accumulation_steps"] = c.at("gas");
+            QTest::newRow(qPrintable(QString("deepspeed_batch_rule.json case %1").arg(i++))) << QString::fromStdString(cfg.dump())
+                                                                                             << QString::fromStdString(c.value("error", ""));
+        }
+    }
+    void deepspeed_batch_rule() {
+        QFETCH(QString, config);
+        QFETCH(QString, error);
+        const LintResult r = lint_ds_config(config.toStdString(), 8);
+        QStringList errors;
+        for (const Diagnostic& d : r.diagnostics)
+            if (d.severity == Severity::Error) errors << QString::fromStdString(d.message);
+        if (error.isEmpty()) QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QLatin1Char('\n'))));
+        else QCOMPARE(errors, QStringList{error});
+    }
+
+    void syntax_error_has_line_and_column() {
+        try {
+            lint_ds_config("{\n  \"zero_optimization\": {\n    \"stage\": 2,,\n  }\n}", 8);
+            QFAIL("accepted broken JSON");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("line 3, column 16")), e.what());
+        }
+    }
+
+    void nearest_key_data() {
+        QTest::addColumn<QString>("typo");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("cut off") << "stage3_prefetch_bucket" << "stage3_prefetch_bucket_size";
+        QTest::newRow("swapped letters") << "overlap_comn" << "overlap_comm";
+        QTest::newRow("nothing close") << "learning_rate_schedule" << "";
+    }
+    void nearest_key() {
+        QFETCH(QString, typo);
+        QFETCH(QString, expected);
+        const std::vector<std::string> keys = {"stage", "overlap_comm", "stage3_prefetch_bucket_size", "reduce_bucket_size"};
+        QCOMPARE(QString::fromStdString(zp::nearest_key(typo.toStdString(), keys)), expected);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLint)
+#include "tst_lint.moc"

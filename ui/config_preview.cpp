@@ -1,11 +1,13 @@
 #include "ui/config_preview.h"
 
 #include "core/ds_config_export.h"
+#include "core/framework_exports.h"
 #include "core/errors.h"
 #include "ui/planner_document.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -16,13 +18,20 @@
 namespace zp::ui {
 
 ConfigPreview::ConfigPreview(PlannerDocument* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), title_(new QLabel(this)), text_(new QPlainTextEdit(this)), copy_(new QPushButton(tr("Copy"), this)),
+    : QWidget(parent), doc_(doc), title_(new QLabel(this)), format_(new QComboBox(this)), text_(new QPlainTextEdit(this)), copy_(new QPushButton(tr("Copy"), this)),
       export_(new QPushButton(tr("Export..."), this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* top = new QHBoxLayout;
     title_->setWordWrap(true);
     top->addWidget(title_, 1);
+    format_->addItem(tr("DeepSpeed ds_config.json"), QStringLiteral("deepspeed"));
+    format_->addItem(tr("HF Trainer ds_config.json (auto)"), QStringLiteral("hf-trainer"));
+    format_->addItem(tr("HF TrainingArguments"), QStringLiteral("hf-args"));
+    format_->addItem(tr("Accelerate config YAML"), QStringLiteral("accelerate"));
+    format_->addItem(tr("Launch script"), QStringLiteral("launch"));
+    format_->setToolTip(tr("What to preview, copy and export"));
+    top->addWidget(format_);
     top->addWidget(copy_);
     top->addWidget(export_);
     layout->addLayout(top);
@@ -30,8 +39,9 @@ ConfigPreview::ConfigPreview(PlannerDocument* doc, QWidget* parent)
     text_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     text_->setLineWrapMode(QPlainTextEdit::NoWrap);
     layout->addWidget(text_, 1);
-    copy_->setToolTip(tr("Copy the ds_config.json to the clipboard"));
-    export_->setToolTip(tr("Save the ds_config.json to a file"));
+    copy_->setToolTip(tr("Copy the previewed file to the clipboard"));
+    export_->setToolTip(tr("Save the previewed file"));
+    connect(format_, &QComboBox::currentIndexChanged, this, &ConfigPreview::rebuild);
     connect(copy_, &QPushButton::clicked, this, &ConfigPreview::copyToClipboard);
     connect(export_, &QPushButton::clicked, this, &ConfigPreview::exportRequested);
     connect(doc_, &PlannerDocument::resultsChanged, this, &ConfigPreview::rebuild);
@@ -39,6 +49,16 @@ ConfigPreview::ConfigPreview(PlannerDocument* doc, QWidget* parent)
 }
 
 QString ConfigPreview::configText() const { return config_; }
+QString ConfigPreview::formatName() const { return format_->currentData().toString(); }
+void ConfigPreview::setFormat(const QString& name) { format_->setCurrentIndex(std::max(0, format_->findData(name))); }
+
+QString ConfigPreview::suggestedFileName() const {
+    const QString f = formatName();
+    if (f == QLatin1String("accelerate")) return QStringLiteral("accelerate_config.yaml");
+    if (f == QLatin1String("launch")) return QStringLiteral("launch.sh");
+    if (f == QLatin1String("hf-args")) return QStringLiteral("training_args.py");
+    return QStringLiteral("ds_config.json");
+}
 
 void ConfigPreview::copyToClipboard() const {
     if (!config_.isEmpty()) QApplication::clipboard()->setText(config_);
@@ -48,9 +68,16 @@ void ConfigPreview::rebuild() {
     const Scenario s = doc_->exportScenario();
     const QString setup = QString::fromStdString(setup_label(s.zero));
     try {
-        config_ = QString::fromStdString(deepspeed_config_text(s));
-        title_->setText(doc_->selectionFollowsPlan() ? tr("<b>ds_config.json</b> for %1 (recommended)").arg(setup)
-                                                     : tr("<b>ds_config.json</b> for %1 (clicked; click the recommended bar to go back)").arg(setup));
+        const QString f = formatName();
+        std::string text;
+        if (f == QLatin1String("hf-trainer")) text = hf_trainer_config_text(s);
+        else if (f == QLatin1String("hf-args")) text = hf_training_arguments_text(s);
+        else if (f == QLatin1String("accelerate")) text = accelerate_config_yaml(s);
+        else if (f == QLatin1String("launch")) text = launch_script(s);
+        else text = deepspeed_config_text(s);
+        config_ = QString::fromStdString(text);
+        title_->setText(doc_->selectionFollowsPlan() ? tr("For <b>%1</b> (recommended)").arg(setup)
+                                                     : tr("For <b>%1</b> (clicked; click the recommended bar to go back)").arg(setup));
     } catch (const InputError& e) {
         config_.clear();
         title_->setText(tr("<b>No config</b>: %1").arg(QString::fromStdString(e.what()).toHtmlEscaped()));

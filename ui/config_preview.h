@@ -3,6 +3,7 @@
 // clicked), with Copy and Export.
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -15,7 +16,10 @@ class ConfigPreview : public QWidget {
     Q_OBJECT
 public:
     explicit ConfigPreview(PlannerDocument* doc, QWidget* parent = nullptr);
-    QString configText() const;  // empty when the scenario cannot be exported
+    QString configText() const;  // the shown format's text; empty when the scenario cannot be exported
+    QString formatName() const;  // deepspeed, hf-trainer, hf-args, accelerate, launch
+    void setFormat(const QString& name);
+    QString suggestedFileName() const;
     void copyToClipboard() const;
 
 signals:
@@ -25,6 +29,7 @@ private:
     void rebuild();
     PlannerDocument* doc_;
     QLabel* title_;
+    QComboBox* format_;
     QPlainTextEdit* text_;
     QPushButton* copy_;
     QPushButton* export_;

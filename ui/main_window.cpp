@@ -1,9 +1,11 @@
 #include "ui/main_window.h"
 
 #include "core/default_scenario.h"
+#include "core/ds_lint.h"
 #include "core/errors.h"
 #include "core/file_io.h"
 #include "core/hf_config.h"
+#include "core/json_errors.h"
 #include "core/scenario_json.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
@@ -143,7 +145,8 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Save Session &As..."), QKeySequence::SaveAs, this, [this] { saveSessionDialog(true); });
     file->addSeparator();
     file->addAction(tr("&Import config.json..."), QKeySequence(tr("Ctrl+I")), this, &MainWindow::importHfDialog);
-    file->addAction(tr("&Export ds_config.json..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
+    file->addAction(tr("Import &ds_config.json..."), QKeySequence(tr("Ctrl+Shift+I")), this, &MainWindow::importDsDialog);
+    file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
     file->addAction(tr("Save Screens&hot..."), QKeySequence(tr("Ctrl+Shift+P")), this, &MainWindow::screenshotDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -216,6 +219,49 @@ bool MainWindow::importHfConfig(const QString& path, QString* error) {
     }
 }
 
+bool MainWindow::importDsConfig(const QString& path, QString* diagnostics, QString* error) {
+    try {
+        const std::string text = read_text_file(path.toStdString());
+        const std::string name = QFileInfo(path).fileName().toStdString();
+        const LintResult lint = lint_ds_config(text, doc_->scenario().cluster.world_size(), name);
+        QStringList lines;
+        for (const Diagnostic& d : lint.diagnostics)
+            lines << QStringLiteral("%1: %2%3%4")
+                         .arg(QString::fromLatin1(to_string(d.severity)), d.path.empty() ? QString() : QString::fromStdString(d.path) + QStringLiteral(": "),
+                              QString::fromStdString(d.message), d.suggestion.empty() ? QString() : QStringLiteral(" (") + QString::fromStdString(d.suggestion) + QStringLiteral(")"));
+        *diagnostics = lines.isEmpty() ? tr("No problems found for %1 GPUs.").arg(doc_->scenario().cluster.world_size()) : lines.join(QLatin1Char('\n'));
+        Scenario s = apply_ds_config(parse_json_text(text, name), doc_->scenario());
+        try {
+            validate(s);
+        } catch (const InputError& e) {
+            // A contradictory config (offload_param at stage 2, ...) is shown, not loaded.
+            *diagnostics += tr("\n\nNot loaded into the controls: %1").arg(QString::fromStdString(e.what()));
+            return true;
+        }
+        doc_->edit(s, tr("Import %1").arg(QFileInfo(path).fileName()));
+        doc_->selectSetup(s.zero);
+        return true;
+    } catch (const InputError& e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+void MainWindow::importDsDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import ds_config.json"), QString(), tr("JSON (*.json);;All files (*)"));
+    if (path.isEmpty()) return;
+    QString diagnostics, error;
+    if (!importDsConfig(path, &diagnostics, &error)) {
+        QMessageBox::warning(this, tr("Cannot import ds_config.json"), error);
+        return;
+    }
+    QMessageBox box(QMessageBox::Information, tr("ds_config.json diagnostics"), tr("%1 loaded into the controls.").arg(QFileInfo(path).fileName()),
+                    QMessageBox::Ok, this);
+    box.setDetailedText(diagnostics);
+    box.setInformativeText(diagnostics.left(600));
+    box.exec();
+}
+
 void MainWindow::newSession() {
     doc_->reset(default_scenario());
     session_path_.clear();
@@ -245,7 +291,7 @@ void MainWindow::importHfDialog() {
 }
 
 void MainWindow::exportDialog() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export ds_config.json"), tr("ds_config.json"), tr("JSON (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), config_->suggestedFileName());
     if (path.isEmpty()) return;
     QString error;
     if (!exportConfig(path, &error)) QMessageBox::warning(this, tr("Cannot export"), error);

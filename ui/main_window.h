@@ -40,6 +40,8 @@ public:
     bool saveSession(const QString& path, QString* error);
     bool exportConfig(const QString& path, QString* error);
     bool importHfConfig(const QString& path, QString* error);
+    // Loads a ds_config.json into the controls (one undo step) and returns its diagnostics.
+    bool importDsConfig(const QString& path, QString* diagnostics, QString* error);
     QString sessionPath() const { return session_path_; }
 
     // Redraws everything now (screenshots, tests, benchmarks).
@@ -55,6 +57,7 @@ private:
     void openSessionDialog();
     void saveSessionDialog(bool ask);
     void importHfDialog();
+    void importDsDialog();
     void exportDialog();
     void screenshotDialog();
     void showHowComputed();

@@ -156,6 +156,34 @@ private slots:
         QVERIFY(!w.document()->selectionFollowsPlan());
     }
 
+    void import_ds_config_loads_the_controls_and_reports() {
+        MainWindow w(false);
+        QString diagnostics, error;
+        QVERIFY2(w.importDsConfig(QStringLiteral(ZP_TEST_DATA_DIR "/lint/clean_stage3.json"), &diagnostics, &error), qPrintable(error));
+        w.flushPending();
+        QCOMPARE(w.document()->scenario().training.micro_batch, std::int64_t(2));
+        QCOMPARE(w.document()->scenario().training.global_batch, std::int64_t(64));
+        QCOMPARE(w.document()->selectedSetup().stage, 3);
+        QVERIFY(w.configPreview()->configText().contains(QStringLiteral("\"stage\": 3")));
+        QCOMPARE(diagnostics, QStringLiteral("No problems found for 8 GPUs."));
+        QVERIFY(w.importDsConfig(QStringLiteral(ZP_TEST_DATA_DIR "/lint/typo_prefetch.json"), &diagnostics, &error));
+        QVERIFY(diagnostics.contains(QStringLiteral("did you mean 'stage3_prefetch_bucket_size'?")));
+        QVERIFY(!w.importDsConfig(QStringLiteral(ZP_TEST_DATA_DIR "/bad/malformed_config.json"), &diagnostics, &error));
+        QVERIFY(error.contains(QStringLiteral("line 3")));
+    }
+
+    void preview_formats() {
+        MainWindow w(false);
+        w.flushPending();
+        for (const char* f : {"hf-trainer", "hf-args", "accelerate", "launch", "deepspeed"}) {
+            w.configPreview()->setFormat(QString::fromLatin1(f));
+            QVERIFY(!w.configPreview()->configText().isEmpty());
+        }
+        w.configPreview()->setFormat(QStringLiteral("accelerate"));
+        QVERIFY(w.configPreview()->configText().contains(QStringLiteral("distributed_type: DEEPSPEED")));
+        QCOMPARE(w.configPreview()->suggestedFileName(), QStringLiteral("accelerate_config.yaml"));
+    }
+
     void dark_palette_is_readable() {
         MainWindow w(false);
         QPalette dark;

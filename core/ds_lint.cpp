@@ -216,9 +216,11 @@ private:
             if (kIntegerPaths.count(full)) {
                 if (value.is_number_float()) {
                     const double d = value.get<double>();
-                    if (!std::isfinite(d) || d != std::floor(d))
+                    if (!std::isfinite(d) || std::fabs(d) > 9e15)
+                        add(Severity::Error, full, "must be an integer DeepSpeed can hold, got " + value.dump());
+                    else if (d != std::floor(d))
                         add(Severity::Error, full, "Input should be a valid integer, got a number with a fractional part (" + value.dump() + ")",
-                            "write a whole number such as " + std::to_string(static_cast<long long>(std::isfinite(d) ? std::floor(d) : 0)));
+                            "write a whole number such as " + std::to_string(static_cast<long long>(std::floor(d))));
                     else
                         add(Severity::Info, full, "written as a float (" + value.dump() + "); DeepSpeed accepts it, an integer is clearer",
                             "write " + std::to_string(static_cast<long long>(d)));

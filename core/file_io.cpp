@@ -22,6 +22,8 @@ std::string read_text_file(const std::string& path) {
     const fs::file_status st = fs::status(path, ec);
     if (ec || !fs::exists(st)) throw InputError(path + ": no such file");
     if (fs::is_directory(st)) throw InputError(path + ": is a directory, not a file");
+    // A device, pipe or socket (/dev/zero, /dev/stdin) could never end: only regular files.
+    if (!fs::is_regular_file(st)) throw InputError(path + ": is not a regular file");
     const auto size = fs::file_size(path, ec);
     if (!ec && size > kMaxInputFileBytes)
         throw InputError(path + ": is larger than " + std::to_string(kMaxInputFileBytes / (1024 * 1024)) + " MiB; not a config file");

@@ -62,6 +62,11 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& source_
         std::string reason = e.what();
         if (const auto p = reason.find("syntax error"); p != std::string::npos) reason = reason.substr(p);
         throw InputError(at(text, e.byte, source_name) + ": " + reason);
+    } catch (const nlohmann::json::exception& e) {
+        // out_of_range 406: a number such as 1e500 that no double can hold.
+        std::string reason = e.what();
+        if (const auto p = reason.find("] "); p != std::string::npos) reason = reason.substr(p + 2);
+        throw InputError(source_name + ": invalid JSON: " + reason);
     }
 }
 

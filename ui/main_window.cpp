@@ -22,7 +22,6 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -34,20 +33,18 @@ namespace zp::ui {
 
 namespace {
 
+// Writes through the core's write-then-rename, which checks every write(2). QSaveFile is not
+// used: under a full disk (RLIMIT_FSIZE) Qt 6.4's QSaveFile::commit() returned true after a
+// short write and replaced the file with a truncated one (tests/ui failed_session_save_*).
 bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+    try {
+        write_file_atomically(path.toStdString(), bytes.toStdString());
+        return true;
+    } catch (const InputError& e) {
+        *error = QString::fromStdString(e.what());
         return false;
     }
-    if (file.write(bytes) != bytes.size() || !file.commit()) {
-        *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
-        file.cancelWriting();
-        return false;
-    }
-    return true;
 }
-
 
 }  // namespace
 

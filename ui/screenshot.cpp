@@ -1,5 +1,7 @@
 #include "ui/screenshot.h"
 
+#include "core/errors.h"
+#include "core/file_io.h"
 #include "ui/config_preview.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
@@ -10,7 +12,6 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QFont>
-#include <QSaveFile>
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTabWidget>
@@ -67,13 +68,21 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
 bool saveScreenshot(const Scenario& scenario, const QString& view, const QSize& size, const QString& path, QString* error) {
     const QImage image = renderView(scenario, view, size, error);
     if (image.isNull()) return false;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-        *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-        file.cancelWriting();
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG")) {
+        *error = QObject::tr("cannot encode the PNG for %1").arg(path);
         return false;
     }
-    return true;
+    // The core's checked write-then-rename (see main_window.cpp for why not QSaveFile).
+    try {
+        write_file_atomically(path.toStdString(), png.toStdString());
+        return true;
+    } catch (const InputError& e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
 }
 
 }  // namespace zp::ui

@@ -36,3 +36,8 @@ else()
     message(FATAL_ERROR "stderr does not mention '${GOLDEN}':\n${err}")
   endif()
 endif()
+
+# An output file that a failed command must not have created.
+if(DEFINED ENV{ZP_MUST_NOT_EXIST} AND EXISTS "$ENV{ZP_MUST_NOT_EXIST}")
+  message(FATAL_ERROR "a failed command created $ENV{ZP_MUST_NOT_EXIST}")
+endif()

@@ -2,6 +2,7 @@
 // exports round-trip, a dark palette stays readable.
 #include "core/ds_config_export.h"
 #include "core/file_io.h"
+#include "core/units.h"
 #include "core/scenario_json.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
@@ -14,8 +15,14 @@
 #include "ui/recommendation_card.h"
 #include "ui/scaling_view.h"
 #include "ui/screenshot.h"
+#include "ui/time_view.h"
+
+#include "core/model_presets.h"
+#include "core/overview.h"
 
 #include <QSlider>
+#include <csignal>
+#include <sys/resource.h>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -182,6 +189,66 @@ private slots:
         w.configPreview()->setFormat(QStringLiteral("accelerate"));
         QVERIFY(w.configPreview()->configText().contains(QStringLiteral("distributed_type: DEEPSPEED")));
         QCOMPARE(w.configPreview()->suggestedFileName(), QStringLiteral("accelerate_config.yaml"));
+    }
+
+    void absurd_but_valid_inputs_render_sanely_data() {
+        QTest::addColumn<qint64>("params");
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("seq");
+        QTest::newRow("100M model on 4096 GPUs") << qint64(100'000'000) << qint64(4096) << qint64(4096);
+        QTest::newRow("2T model on one GPU") << qint64(2'000'000'000'000) << qint64(1) << qint64(4096);
+        QTest::newRow("sequence of 1M tokens") << qint64(7'000'000'000) << qint64(8) << qint64(1 << 20);
+    }
+    void absurd_but_valid_inputs_render_sanely() {
+        QFETCH(qint64, params);
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, seq);
+        MainWindow w(false);
+        w.resize(1480, 920);
+        Scenario s = w.document()->scenario();
+        s.model = synthesize_model(params);
+        s.training.seq_len = seq;
+        s = with_gpu_count(s, gpus, 8);
+        w.document()->reset(s);
+        w.flushPending();
+        for (QCustomPlot* plot : {w.memoryView()->plot(), w.scalingView()->plot(), w.timeView()->plot()}) {
+            const QCPRange y = plot->yAxis->range();
+            QVERIFY(std::isfinite(y.lower) && std::isfinite(y.upper) && y.upper > y.lower);
+            for (int i = 0; i < plot->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(plot->item(i))) {
+                    QVERIFY2(!t->text().contains(QStringLiteral("nan"), Qt::CaseInsensitive) && !t->text().contains(QStringLiteral("inf")),
+                             qPrintable(t->text()));
+                    QVERIFY(t->text().size() < 200);
+                }
+        }
+        // The capacity line stays in view on the memory axis, and the scaling axis covers the curves' ends.
+        QVERIFY(w.memoryView()->plot()->yAxis->range().upper >= s.cluster.gpu.memory_gib);
+        const Overview& o = w.document()->overview();
+        for (const ScalingSeries& series : o.scaling)
+            QVERIFY(w.scalingView()->plot()->yAxis->range().contains(bytes_to_gib(series.points.back().total_bytes)));
+        const QString card = w.card()->plainText();
+        QVERIFY(!card.contains(QStringLiteral("nan")) && !card.contains(QStringLiteral("inf ")));
+    }
+
+    void failed_session_save_keeps_the_old_file() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("plan.zplan"));
+        MainWindow w(false);
+        QString error;
+        QVERIFY(w.saveSession(path, &error));
+        const std::string before = read_text_file(path.toStdString());
+        moveSliderTo(w.controls()->gpuCountSlider()->slider(), 900);
+        std::signal(SIGXFSZ, SIG_IGN);
+        rlimit old{};
+        getrlimit(RLIMIT_FSIZE, &old);
+        rlimit tiny = old;
+        tiny.rlim_cur = 64;  // a full disk, for this process
+        setrlimit(RLIMIT_FSIZE, &tiny);
+        const bool saved = w.saveSession(path, &error);
+        setrlimit(RLIMIT_FSIZE, &old);
+        QVERIFY(!saved);
+        QVERIFY(!error.isEmpty());
+        QCOMPARE(QString::fromStdString(read_text_file(path.toStdString())), QString::fromStdString(before));
     }
 
     void dark_palette_is_readable() {

@@ -1,0 +1,139 @@
+// Robustness: a property test over 100,000 random valid scenarios, and atomic writes that
+// leave an existing file byte-identical when the disk is "full" (RLIMIT_FSIZE).
+#include "core/default_scenario.h"
+#include "core/ds_config_export.h"
+#include "core/ds_lint.h"
+#include "core/errors.h"
+#include "core/file_io.h"
+#include "core/memory_model.h"
+#include "core/model_presets.h"
+#include "core/recommender.h"
+#include "core/step_time.h"
+#include "core/units.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <filesystem>
+#include <random>
+#include <sys/resource.h>
+
+using namespace zp;
+
+namespace {
+
+Scenario random_scenario(std::mt19937_64& rng) {
+    auto pick = [&](auto lo, auto hi) { return std::uniform_int_distribution<long long>(lo, hi)(rng); };
+    auto log_uniform = [&](double lo, double hi) { return std::exp(std::uniform_real_distribution<double>(std::log(lo), std::log(hi))(rng)); };
+    Scenario s = default_scenario();
+    const auto& presets = model_presets();
+    if (pick(0, 3) == 0) s.model = synthesize_model(static_cast<std::int64_t>(log_uniform(1e8, 2e12)));
+    else s.model = presets[static_cast<std::size_t>(pick(0, static_cast<long long>(presets.size()) - 1))].spec;
+    const auto& gpus = gpu_presets();
+    s.cluster.gpu = gpus[static_cast<std::size_t>(pick(0, static_cast<long long>(gpus.size()) - 1))];
+    s.cluster.gpus_per_node = std::int64_t{1} << pick(0, 4);
+    s.cluster.nodes = std::int64_t{1} << pick(0, 9);
+    s.cluster.cpu_ram_bytes_per_node = gib_to_bytes(log_uniform(16, 8192));
+    s.cluster.nvme_bytes_per_node = pick(0, 1) ? 0.0 : gib_to_bytes(log_uniform(100, 60000));
+    s.cluster.inter_node_gbits_per_s = log_uniform(1, 6400);
+    s.training.precision = static_cast<Precision>(pick(0, 2));
+    s.training.optimizer = static_cast<Optimizer>(pick(0, 6));
+    s.training.seq_len = std::int64_t{1} << pick(7, 20);
+    s.training.micro_batch = std::int64_t{1} << pick(0, 4);
+    s.training.global_batch = 0;
+    s.training.checkpointing = static_cast<Checkpointing>(pick(0, 2));
+    s.training.flash_attention = pick(0, 1) == 1;
+    s.training.cpu_checkpointing = pick(0, 3) == 0;
+    const auto& setups = zero_setups();
+    const ZeroSetup& z = setups[static_cast<std::size_t>(pick(0, static_cast<long long>(setups.size()) - 1))];
+    s.zero.stage = z.stage;
+    s.zero.offload_optimizer = s.training.precision == Precision::Fp32 ? OffloadDevice::None : z.offload_optimizer;
+    s.zero.offload_param = s.zero.offload_optimizer == OffloadDevice::None ? OffloadDevice::None : z.offload_param;
+    s.zero.overlap_comm = pick(0, 1) == 1;
+    s.assumptions.convention = static_cast<Convention>(pick(0, 1));
+    s.assumptions.headroom = std::uniform_real_distribution<double>(0, 0.3)(rng);
+    return s;
+}
+
+bool sane(double v) { return std::isfinite(v) && v >= 0; }
+
+}  // namespace
+
+class TestRobustness : public QObject {
+    Q_OBJECT
+private slots:
+    void property_random_scenarios() {
+        std::mt19937_64 rng(20261122);
+        int checked = 0, plans = 0;
+        for (int i = 0; i < 100000; ++i) {
+            const Scenario s = random_scenario(rng);
+            validate(s);
+            const MemoryBreakdown m = estimate_memory(s);
+            for (double v : {m.params_bytes, m.gradients_bytes, m.optimizer_states_bytes, m.activations_bytes, m.buffers_bytes,
+                             m.cuda_context_bytes, m.fragmentation_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node})
+                QVERIFY2(sane(v), qPrintable(QString("scenario %1: a slice is %2").arg(i).arg(v)));
+            QCOMPARE(m.total_bytes(), m.params_bytes + m.gradients_bytes + m.optimizer_states_bytes + m.activations_bytes + m.buffers_bytes +
+                                          m.cuda_context_bytes + m.fragmentation_bytes);
+            const StepTime t = estimate_step(s);
+            QVERIFY(std::isfinite(t.seconds) && t.seconds > 0 && std::isfinite(t.tokens_per_second) && t.mfu > 0 && t.mfu <= 1);
+            // The recommender and the export round trip on every 50th scenario (a search is ~1,000 estimates).
+            if (i % 50 == 0) {
+                const Plan p = recommend(s);
+                if (p.feasible) {
+                    ++plans;
+                    QVERIFY(p.best.fit.all());
+                    Scenario e = s;
+                    e.zero = p.best.zero;
+                    e.training.micro_batch = p.best.micro_batch;
+                    e.training.checkpointing = p.best.checkpointing;
+                    e.training.global_batch = p.best.micro_batch * p.best.gradient_accumulation_steps * s.cluster.world_size();
+                    const LintResult r = lint_ds_config(deepspeed_config_text(e), s.cluster.world_size());
+                    QVERIFY2(!r.has_errors(), qPrintable(QString::fromStdString(diagnostics_json(r).dump())));
+                } else {
+                    QVERIFY(!p.suggestions.empty());
+                }
+            }
+            ++checked;
+        }
+        QCOMPARE(checked, 100000);
+        QVERIFY(plans > 100);
+        qInfo("property test: %d random scenarios, %d recommended plans checked", checked, plans);
+    }
+
+    // A write that fails part-way (here: the file-size limit, as a full disk would) leaves the
+    // existing file byte-identical and no temporary file behind.
+    void atomic_write_survives_a_full_disk() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("ds_config.json")).toStdString();
+        const std::string before = "{\"train_batch_size\": 64}\n";
+        write_file_atomically(path, before);
+        std::signal(SIGXFSZ, SIG_IGN);
+        rlimit old{};
+        getrlimit(RLIMIT_FSIZE, &old);
+        rlimit tiny = old;
+        tiny.rlim_cur = 16;
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &tiny), 0);
+        bool failed = false;
+        try {
+            write_file_atomically(path, std::string(4096, 'x'));
+        } catch (const InputError& e) {
+            failed = true;
+            QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("cannot write")), e.what());
+        }
+        setrlimit(RLIMIT_FSIZE, &old);
+        QVERIFY(failed);
+        QCOMPARE(QString::fromStdString(read_text_file(path)), QString::fromStdString(before));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), qsizetype(1));
+    }
+
+    void atomic_write_into_a_missing_directory() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("no/such/dir/out.json")).toStdString();
+        QVERIFY_THROWS_EXCEPTION(InputError, write_file_atomically(path, "x"));
+        QVERIFY(!std::filesystem::exists(path));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRobustness)
+#include "tst_robustness.moc"

@@ -228,7 +228,8 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
                                    format_bytes(s.cluster.cpu_ram_bytes_per_node) + ")");
 
     // More GPUs: ZeRO-3 divides model states by N; try doubling the node count.
-    auto fits_somewhere = [](const Scenario& trial) {
+    // The first setup (simplest first) that fits the trial scenario, or "" when none does.
+    auto fits_somewhere = [](const Scenario& trial) -> std::string {
         Scenario t = trial;
         t.training.global_batch = 0;  // let the batch follow the GPU count in this what-if
         t.training.micro_batch = 1;
@@ -240,27 +241,27 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
             t.zero.offload_param = z.offload_param;
             t.zero.reduce_bucket_elems = t.zero.allgather_bucket_elems = 5e7;
             const MemoryBreakdown m = estimate_memory(t);
-            if (check_fit(t, m).all()) return true;
+            if (check_fit(t, m).all()) return setup_label(z);
         }
-        return false;
+        return std::string();
     };
     Scenario more = s;
     for (int k = 0; k < 12; ++k) {
         more.cluster.nodes *= 2;
         if (more.cluster.world_size() > 65536) break;
-        if (fits_somewhere(more)) {
+        if (const std::string setup = fits_somewhere(more); !setup.empty()) {
             plan.suggestions.push_back("more GPUs: " + std::to_string(more.cluster.world_size()) + " GPUs (" +
                                        std::to_string(more.cluster.nodes) + " nodes of " + std::to_string(s.cluster.gpus_per_node) +
-                                       ") would fit with ZeRO-3");
+                                       ") would fit " + setup);
             break;
         }
     }
     Scenario shorter = s;
     while (shorter.training.seq_len > 128) {
         shorter.training.seq_len /= 2;
-        if (fits_somewhere(shorter)) {
+        if (const std::string setup = fits_somewhere(shorter); !setup.empty()) {
             plan.suggestions.push_back("a shorter sequence: " + std::to_string(shorter.training.seq_len) + " tokens (now " +
-                                       std::to_string(s.training.seq_len) + ") would fit");
+                                       std::to_string(s.training.seq_len) + ") would fit " + setup);
             break;
         }
     }
@@ -325,7 +326,8 @@ Plan recommend(const Scenario& s) {
 
     const Candidate& b = plan.best;
     plan.why.push_back(best_label + " with micro batch " + std::to_string(b.micro_batch) + " x " +
-                       std::to_string(b.gradient_accumulation_steps) + " accumulation steps and " + to_string(b.checkpointing) +
+                       std::to_string(b.gradient_accumulation_steps) + " accumulation steps and " +
+                       (b.checkpointing == Checkpointing::None ? std::string("no") : std::string(to_string(b.checkpointing))) +
                        " activation recompute is the fastest setup that fits: " + format_count(b.step.tokens_per_second) + " tokens/s.");
     plan.why.push_back("It needs " + format_bytes(b.memory.total_bytes()) + " of " + format_bytes(usable_gpu_bytes(s)) +
                        " usable per GPU, " + format_bytes(b.memory.cpu_bytes_per_node) + " host RAM per node" +

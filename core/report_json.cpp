@@ -82,6 +82,13 @@ json plan_json(const Plan& p) {
     j["why"] = p.why;
     j["suggestions"] = p.suggestions;
     j["candidates_evaluated"] = p.candidates_evaluated;
+    // What the window draws for each setup: its fastest feasible candidate, or its least-memory one.
+    j["per_setup"] = json::array();
+    for (std::size_t i = 0; i < p.per_setup.size(); ++i) {
+        json c = candidate_json(p.per_setup[i]);
+        c["fits"] = p.per_setup_feasible[i];
+        j["per_setup"].push_back(c);
+    }
     return j;
 }
 

@@ -142,7 +142,8 @@ void MemoryView::rebuild() {
         QString label = QString::fromStdString(short_setup_label(c.zero)).replace(QLatin1Char('+'), QStringLiteral("\n+"));
         const bool recommended = o.plan_valid && o.plan.feasible && sameSetup(c.zero, o.plan.best.zero) &&
                                  doc_->selectionFollowsPlan();
-        const bool selected = sameSetup(c.zero, doc_->selectedSetup());
+        // Only a bar the user clicked is "selected"; following the plan, only the recommended one is marked.
+        const bool selected = !doc_->selectionFollowsPlan() && sameSetup(c.zero, doc_->selectedSetup());
         if (recommended) highlighted_ = static_cast<int>(b);
         ticker->addTick(key, label);
         auto* text = new QCPItemText(plot_);

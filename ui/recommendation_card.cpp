@@ -96,6 +96,11 @@ void RecommendationCard::rebuild() {
     for (int i = 0; i < kRows; ++i) {
         keys_[i]->setText(i < keys.size() ? keys[i] : QString());
         values_[i]->setText(i < values.size() ? values[i] : QString());
+        // Rows show or hide only when the plan turns feasible or not, never on an ordinary move.
+        if (keys_[i]->isVisibleTo(this) != (i < keys.size())) {
+            keys_[i]->setVisible(i < keys.size());
+            values_[i]->setVisible(i < keys.size());
+        }
     }
     QString details = why;
     if (o.plan_valid && !o.plan.rejected.empty()) {

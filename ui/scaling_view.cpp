@@ -39,6 +39,8 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent) : QWidget(parent
     plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
     plot_->yAxis->setLabel(tr("Memory per GPU (GiB, log scale)"));
     plot_->legend->setVisible(true);
+    // Bottom left is empty: at one GPU every stage needs the most memory.
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignLeft);
     QFont legend_font = font();
     legend_font.setPointSizeF(legend_font.pointSizeF() * 0.9);
     plot_->legend->setFont(legend_font);

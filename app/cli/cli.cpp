@@ -16,6 +16,7 @@
 #include "core/hf_config.h"
 #include "core/model_presets.h"
 #include "core/report_json.h"
+#include "core/scenario_json.h"
 
 #include <optional>
 #include <ostream>
@@ -163,6 +164,14 @@ int cmd_export(const Args& a, std::ostream& out, std::ostream& err) {
     return kExitOk;
 }
 
+// The scenario the options describe, as a session file (.zplan) the window and --session open.
+int cmd_session(const Args& a, std::ostream& out) {
+    const std::string text = session_text(scenario_from_args(a));
+    if (auto file = a.get("-o")) write_file_atomically(*file, text);
+    else out << text;
+    return kExitOk;
+}
+
 int cmd_lint(const Args& a, std::ostream& out) {
     if (a.positionals.size() != 1) throw InputError("lint needs exactly one FILE: zero-planner lint ds_config.json [--world-size N]");
     std::optional<std::int64_t> world;
@@ -192,7 +201,7 @@ int cmd_lint(const Args& a, std::ostream& out) {
 
 bool is_headless_command(const std::string& command) {
     return command == "estimate" || command == "compare" || command == "recommend" || command == "ds-estimate" || command == "export" ||
-           command == "lint";
+           command == "lint" || command == "session";
 }
 
 std::string version_text() { return std::string("zero-planner ") + ZP_VERSION + "\n"; }
@@ -210,6 +219,7 @@ std::string help_text() {
            "                --nodes K --stage 2|3 [--formula current|legacy]\n"
            "  export        --format deepspeed|hf-trainer|hf-args|accelerate|launch [-o FILE]: the recommended setup,\n"
            "                or the one given with --stage/--offload-*\n"
+           "  session       write the scenario the options describe as a .zplan session [-o FILE]\n"
            "  lint FILE     check a ds_config.json [--world-size N]; exit 1 when it has errors\n"
            "  screenshot    render the window to --out FILE.png [--view memory|scaling|time|config|window] [--size WxH]\n"
            "\n"
@@ -240,6 +250,7 @@ std::string help_text() {
            "  --headroom FRACTION (0.05)   --convention deepspeed|paper   --mfu FRACTION (0.45)\n"
            "  --cuda-context GIB (1)   --fragmentation FRACTION (0.10)\n"
            "  --session FILE       start from a saved .zplan session; other options override it\n"
+           "  --ds-config FILE     take stage, offload, batch, precision and buckets from a ds_config.json\n"
            "\n"
            "  --help, --version\n";
 }
@@ -277,6 +288,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
         else if (a.command == "ds-estimate") rc = cmd_ds_estimate(a, buffer);
         else if (a.command == "export") rc = cmd_export(a, buffer, err);
         else if (a.command == "lint") rc = cmd_lint(a, buffer);
+        else if (a.command == "session") rc = cmd_session(a, buffer);
         else throw InputError("unknown command '" + a.command + "'; commands: estimate, compare, recommend, ds-estimate, screenshot");
         out << buffer.str();
         return rc;

@@ -3,6 +3,8 @@
 #include "app/cli/number_parse.h"
 #include "core/cluster_presets.h"
 #include "core/default_scenario.h"
+#include "core/ds_lint.h"
+#include "core/json_errors.h"
 #include "core/enum_names.h"
 #include "core/errors.h"
 #include "core/file_io.h"
@@ -22,7 +24,7 @@ const std::set<std::string>& scenario_option_names() {
         "--nvme", "--nvme-bw", "--precision", "--optimizer", "--seq", "--micro-batch", "--global-batch", "--checkpointing",
         "--flash-attention", "--cpu-checkpointing", "--stage", "--offload-optimizer", "--offload-param", "--overlap-comm",
         "--reduce-bucket-size", "--allgather-bucket-size", "--headroom", "--convention", "--mfu", "--cuda-context",
-        "--fragmentation", "--zero-init",
+        "--fragmentation", "--zero-init", "--ds-config",
     };
     return names;
 }
@@ -204,6 +206,9 @@ Scenario scenario_from_args(const Args& a, ScenarioNotes* notes) {
     apply_model(a, s, notes);
     if (notes && s.model.synthesized) notes->synthesized = true;
     apply_training(a, s);
+    // An existing ds_config.json: its stage, offload, batch, precision, optimizer and buckets
+    // (what File > Import ds_config.json does in the window); options given beside it still win.
+    if (auto v = a.get("--ds-config")) s = apply_ds_config(parse_json_text(read_text_file(*v), *v), s);
     apply_zero(a, s);
     apply_assumptions(a, s);
     validate(s);

@@ -1,0 +1,16 @@
+# Renders every image listed in docs/screenshots.txt from its session (target docs-screenshots).
+cmake_minimum_required(VERSION 3.25)
+file(STRINGS "${DOCS}/screenshots.txt" lines REGEX "^[^#]")
+foreach(line IN LISTS lines)
+  string(REGEX REPLACE "[ \t]+" ";" fields "${line}")
+  list(GET fields 0 image)
+  list(GET fields 1 session)
+  list(GET fields 2 view)
+  list(GET fields 3 size)
+  execute_process(COMMAND ${EXE} screenshot --session ${DOCS}/${session} --view ${view} --size ${size} --out ${DOCS}/${image}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "rendering ${image} failed: ${err}")
+  endif()
+  message(STATUS "rendered ${image}")
+endforeach()

@@ -1,0 +1,100 @@
+// The tutorials' pictures: every image the docs reference exists and is listed in
+// docs/screenshots.txt, and each regenerates from its session to within a small pixel
+// tolerance of the committed file (same offscreen platform, pinned font and DPI).
+#include "core/file_io.h"
+#include "core/scenario_json.h"
+#include "ui/screenshot.h"
+
+#include <QApplication>
+#include <QDirIterator>
+#include <QRegularExpression>
+#include <QtTest>
+
+using namespace zp;
+
+namespace {
+const QString kDocs = QStringLiteral(ZP_SOURCE_DIR "/docs");
+
+struct Shot {
+    QString image, session, view;
+    QSize size;
+};
+
+QList<Shot> manifest() {
+    QList<Shot> shots;
+    const QString text = QString::fromStdString(read_text_file((kDocs + QStringLiteral("/screenshots.txt")).toStdString()));
+    for (const QString& line : text.split(QLatin1Char('\n'))) {
+        if (line.trimmed().isEmpty() || line.startsWith(QLatin1Char('#'))) continue;
+        const QStringList f = line.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
+        const QStringList wh = f.value(3).split(QLatin1Char('x'));
+        shots.append({f.value(0), f.value(1), f.value(2), QSize(wh.value(0).toInt(), wh.value(1).toInt())});
+    }
+    return shots;
+}
+}  // namespace
+
+class TestDocs : public QObject {
+    Q_OBJECT
+public:
+    static void initMain() {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        qputenv("QT_FONT_DPI", "96");
+        qputenv("QT_SCALE_FACTOR", "1");
+        qputenv("QT_ENABLE_HIGHDPI_SCALING", "0");
+    }
+
+private slots:
+    void initTestCase() { ui::pinAppearance(*qApp); }
+
+    void every_referenced_image_exists_and_has_a_session() {
+        QStringList listed;
+        for (const Shot& s : manifest()) listed << QDir::cleanPath(kDocs + QLatin1Char('/') + s.image);
+        const QRegularExpression image_ref(QStringLiteral("!\\[[^\\]]*\\]\\(([^)]+\\.png)\\)"));
+        QStringList files{QStringLiteral(ZP_SOURCE_DIR "/README.md")};
+        QDirIterator it(kDocs, {QStringLiteral("*.md")}, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) files << it.next();
+        int references = 0;
+        for (const QString& md : files) {
+            const QString text = QString::fromStdString(read_text_file(md.toStdString()));
+            for (auto m = image_ref.globalMatch(text); m.hasNext();) {
+                const QString path = QDir::cleanPath(QFileInfo(md).absolutePath() + QLatin1Char('/') + m.next().captured(1));
+                QVERIFY2(QFileInfo::exists(path), qPrintable(md + QStringLiteral(" references a missing image: ") + path));
+                QVERIFY2(listed.contains(path), qPrintable(path + QStringLiteral(" is not rendered from a session in docs/screenshots.txt")));
+                ++references;
+            }
+        }
+        QVERIFY(references >= 9);
+    }
+
+    void regenerates_from_its_session_data() {
+        QTest::addColumn<int>("index");
+        const QList<Shot> shots = manifest();
+        for (int i = 0; i < shots.size(); ++i) QTest::newRow(qPrintable(shots[i].image)) << i;
+    }
+    void regenerates_from_its_session() {
+        QFETCH(int, index);
+        const Shot shot = manifest()[index];
+        const Scenario s = parse_session(read_text_file((kDocs + QLatin1Char('/') + shot.session).toStdString()), shot.session.toStdString());
+        QString error;
+        const QImage fresh = ui::renderView(s, shot.view, shot.size, &error).convertToFormat(QImage::Format_RGB32);
+        QVERIFY2(!fresh.isNull(), qPrintable(error));
+        const QImage committed = QImage(kDocs + QLatin1Char('/') + shot.image).convertToFormat(QImage::Format_RGB32);
+        QVERIFY2(!committed.isNull(), qPrintable(shot.image));
+        QCOMPARE(fresh.size(), committed.size());
+        // Tolerance: a pixel differs when a channel moves by more than 24; at most 0.5% may differ.
+        qint64 differing = 0;
+        for (int y = 0; y < fresh.height(); ++y) {
+            const QRgb* a = reinterpret_cast<const QRgb*>(fresh.constScanLine(y));
+            const QRgb* b = reinterpret_cast<const QRgb*>(committed.constScanLine(y));
+            for (int x = 0; x < fresh.width(); ++x)
+                if (std::abs(qRed(a[x]) - qRed(b[x])) > 24 || std::abs(qGreen(a[x]) - qGreen(b[x])) > 24 || std::abs(qBlue(a[x]) - qBlue(b[x])) > 24)
+                    ++differing;
+        }
+        const double fraction = static_cast<double>(differing) / (fresh.width() * fresh.height());
+        QVERIFY2(fraction <= 0.005, qPrintable(QString("%1: %2% of pixels differ; run the docs-screenshots target if the change is intended")
+                                                   .arg(shot.image).arg(fraction * 100, 0, 'f', 2)));
+    }
+};
+
+QTEST_MAIN(TestDocs)
+#include "tst_docs.moc"

@@ -39,6 +39,20 @@ void prepare_offscreen() {
     qputenv("QT_ENABLE_HIGHDPI_SCALING", "0");
 }
 
+// The one way pictures are made: offscreen, pinned appearance, written atomically.
+int render_offscreen(int argc, char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path) {
+    prepare_offscreen();
+    QApplication app(argc, argv);
+    set_application_names();
+    ui::pinAppearance(app);
+    QString error;
+    if (!ui::saveScreenshot(s, view, size, path, &error)) {
+        std::cerr << "zero-planner: " << error.toStdString() << "\n";
+        return cli::kExitBadInput;
+    }
+    return cli::kExitOk;
+}
+
 QSize parse_size(const std::string& text) {
     const auto x = text.find('x');
     if (x == std::string::npos) throw InputError("--size must be WIDTHxHEIGHT, e.g. 1480x920, got '" + text + "'");
@@ -71,16 +85,7 @@ int screenshot_command(int argc, char** argv) {
         std::cerr << "zero-planner: " << e.what() << "\n";
         return cli::kExitBadInput;
     }
-    prepare_offscreen();
-    QApplication app(argc, argv);
-    set_application_names();
-    ui::pinAppearance(app);
-    QString error;
-    if (!ui::saveScreenshot(scenario, QString::fromStdString(view), size, QString::fromStdString(out), &error)) {
-        std::cerr << "zero-planner: " << error.toStdString() << "\n";
-        return cli::kExitBadInput;
-    }
-    return cli::kExitOk;
+    return render_offscreen(argc, argv, scenario, QString::fromStdString(view), size, QString::fromStdString(out));
 }
 
 // No display: say what the window would have shown, and leave its picture and config behind.
@@ -94,16 +99,8 @@ int headless_start(int argc, char** argv) {
         std::cerr << "zero-planner: cannot create " << folder.toStdString() << "\n";
         return cli::kExitBadInput;
     }
-    prepare_offscreen();
-    QApplication app(argc, argv);
-    set_application_names();
-    ui::pinAppearance(app);
-    QString error;
     const QString png = folder + QStringLiteral("/window.png");
-    if (!ui::saveScreenshot(s, QStringLiteral("window"), QSize(1480, 920), png, &error)) {
-        std::cerr << "zero-planner: " << error.toStdString() << "\n";
-        return cli::kExitBadInput;
-    }
+    if (const int rc = render_offscreen(argc, argv, s, QStringLiteral("window"), QSize(1480, 920), png); rc != cli::kExitOk) return rc;
     Scenario best = s;
     if (plan.feasible) {
         best.zero = plan.best.zero;

@@ -6,24 +6,16 @@
 
 namespace zp {
 
+namespace {
+// Indices into zero_setups(): DDP, ZeRO-1, -2, -3, ZeRO-2 + CPU optimizer, ZeRO-3 + CPU optimizer
+// and parameters, ZeRO-3 + NVMe optimizer and parameters.
+constexpr std::size_t kOverviewIndices[] = {0, 1, 2, 3, 5, 7, 11};
+}  // namespace
+
 const std::vector<ZeroSetup>& overview_setups() {
     static const std::vector<ZeroSetup> setups = [] {
-        using D = OffloadDevice;
         std::vector<ZeroSetup> v;
-        const auto add = [&](int stage, D opt, D param) {
-            ZeroSetup z;
-            z.stage = stage;
-            z.offload_optimizer = opt;
-            z.offload_param = param;
-            v.push_back(z);
-        };
-        add(0, D::None, D::None);
-        add(1, D::None, D::None);
-        add(2, D::None, D::None);
-        add(3, D::None, D::None);
-        add(2, D::Cpu, D::None);
-        add(3, D::Cpu, D::Cpu);
-        add(3, D::Nvme, D::Nvme);
+        for (std::size_t i : kOverviewIndices) v.push_back(zero_setups()[i]);
         return v;
     }();
     return setups;
@@ -69,17 +61,13 @@ Overview compute_overview(const Scenario& s) {
         o.plan_valid = false;
         o.plan_error = e.what();
     }
-    for (const ZeroSetup& z : overview_setups()) {
+    for (std::size_t i : kOverviewIndices) {
         if (o.plan_valid) {
-            const auto& all = zero_setups();
-            for (std::size_t i = 0; i < all.size(); ++i)
-                if (all[i].stage == z.stage && all[i].offload_optimizer == z.offload_optimizer && all[i].offload_param == z.offload_param) {
-                    o.bars.push_back(o.plan.per_setup[i]);
-                    o.bar_searched.push_back(true);
-                }
+            o.bars.push_back(o.plan.per_setup[i]);
+            o.bar_searched.push_back(true);
             continue;
         }
-        const Scenario v = with_setup(s, z);
+        const Scenario v = with_setup(s, zero_setups()[i]);
         Candidate c;
         if (o.step_valid) {
             c = evaluate(v);

@@ -75,6 +75,10 @@ void validate(const Scenario& s) {
         non_negative(v, "bucket and buffer sizes");
 }
 
+bool same_setup(const ZeroSetup& a, const ZeroSetup& b) {
+    return a.stage == b.stage && a.offload_optimizer == b.offload_optimizer && a.offload_param == b.offload_param;
+}
+
 const char* to_string(Precision p) {
     switch (p) {
     case Precision::Bf16: return "bf16";

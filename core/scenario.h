@@ -61,6 +61,9 @@ struct ZeroSetup {
     bool zero_init = true;  // zero.Init: parameters are partitioned as they are created (Trainer does this at stage 3)
 };
 
+// Same stage and offload devices (bucket sizes and the rest may differ): the same "setup".
+bool same_setup(const ZeroSetup& a, const ZeroSetup& b);
+
 // Model-state accounting: DeepSpeed's implementation (default) or the ZeRO paper's K = 12.
 enum class Convention { DeepSpeed, Paper };
 

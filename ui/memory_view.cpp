@@ -22,19 +22,10 @@ double sliceBytes(const MemoryBreakdown& m, int slice) {
     }
     return 0;
 }
-bool sameSetup(const ZeroSetup& a, const ZeroSetup& b) {
-    return a.stage == b.stage && a.offload_optimizer == b.offload_optimizer && a.offload_param == b.offload_param;
-}
 }  // namespace
 
 MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
-    plot_->setMinimumSize(360, 260);
-    plot_->setAttribute(Qt::WA_OpaquePaintEvent);  // it fills its background: parents need not repaint beneath it
-    // Axis-aligned bars and grid look the same without antialiasing and draw several times faster.
-    plot_->setNotAntialiasedElements(QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeLegend | QCP::aeFills | QCP::aeItems);
+    embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeLegend | QCP::aeFills | QCP::aeItems);
     QCPBars* below = nullptr;
     for (int i = 0; i < kSliceCount; ++i) {
         auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
@@ -140,10 +131,10 @@ void MemoryView::rebuild() {
         top = std::max(top, total);
         // "ZeRO-2+CPU" on two lines, so seven labels fit under the bars.
         QString label = QString::fromStdString(short_setup_label(c.zero)).replace(QLatin1Char('+'), QStringLiteral("\n+"));
-        const bool recommended = o.plan_valid && o.plan.feasible && sameSetup(c.zero, o.plan.best.zero) &&
+        const bool recommended = o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero) &&
                                  doc_->selectionFollowsPlan();
         // Only a bar the user clicked is "selected"; following the plan, only the recommended one is marked.
-        const bool selected = !doc_->selectionFollowsPlan() && sameSetup(c.zero, doc_->selectedSetup());
+        const bool selected = !doc_->selectionFollowsPlan() && same_setup(c.zero, doc_->selectedSetup());
         if (recommended) highlighted_ = static_cast<int>(b);
         ticker->addTick(key, label);
         auto* text = new QCPItemText(plot_);

@@ -31,10 +31,6 @@ private:
     int id_;
 };
 
-bool same_setup(const ZeroSetup& a, const ZeroSetup& b) {
-    return a.stage == b.stage && a.offload_optimizer == b.offload_optimizer && a.offload_param == b.offload_param;
-}
-
 }  // namespace
 
 PlannerDocument::PlannerDocument(QObject* parent) : QObject(parent), scenario_(default_scenario()) {

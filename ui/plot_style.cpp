@@ -2,6 +2,8 @@
 
 #include "ui/qcustomplot_include.h"
 
+#include <QVBoxLayout>
+
 #include <cmath>
 
 namespace zp::ui {
@@ -64,6 +66,15 @@ double contrastRatio(const QColor& a, const QColor& b) {
 QColor capacityColor(const QPalette& p) { return isDark(p) ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc0, 0x1c, 0x28); }
 QColor warningColor(const QPalette& p) { return isDark(p) ? QColor(0xff, 0xa0, 0x40) : QColor(0xb3, 0x4d, 0x00); }
 QColor highlightColor(const QPalette& p) { return p.color(QPalette::Highlight); }
+
+void embedPlot(QWidget* host, QCustomPlot* plot, int plainElements) {
+    auto* layout = new QVBoxLayout(host);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot);
+    plot->setMinimumSize(360, 260);
+    plot->setAttribute(Qt::WA_OpaquePaintEvent);
+    plot->setNotAntialiasedElements(static_cast<QCP::AntialiasedElements>(plainElements));
+}
 
 void placeLegendAbove(QCustomPlot* plot) {
     plot->legend->setVisible(true);

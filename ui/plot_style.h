@@ -26,6 +26,11 @@ QColor capacityColor(const QPalette& palette);
 QColor warningColor(const QPalette& palette);
 QColor highlightColor(const QPalette& palette);
 
+// Puts `plot` alone in `host` and sets what every view wants: a minimum size, an opaque
+// widget (it paints its own background, so parents need not repaint beneath it), and no
+// antialiasing for `plain` elements (axis-aligned shapes look the same and draw faster).
+void embedPlot(QWidget* host, QCustomPlot* plot, int plainElements);
+
 // Moves the legend out of the axis rect into one row above it, so it never hides a bar.
 void placeLegendAbove(QCustomPlot* plot);
 

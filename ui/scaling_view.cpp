@@ -18,12 +18,7 @@ QColor stageColor(int stage) {
 }  // namespace
 
 ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
-    plot_->setMinimumSize(360, 260);
-    plot_->setAttribute(Qt::WA_OpaquePaintEvent);  // it fills its background: parents need not repaint beneath it
-    plot_->setNotAntialiasedElements(QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeLegend | QCP::aeItems);
+    embedPlot(this, plot_, QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeLegend | QCP::aeItems);  // curves stay smooth
     plot_->setPlottingHint(QCP::phFastPolylines, true);
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);

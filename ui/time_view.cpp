@@ -10,13 +10,7 @@
 namespace zp::ui {
 
 TimeView::TimeView(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
-    plot_->setMinimumSize(360, 260);
-    plot_->setAttribute(Qt::WA_OpaquePaintEvent);  // it fills its background: parents need not repaint beneath it
-    // Axis-aligned bars and grid look the same without antialiasing and draw several times faster.
-    plot_->setNotAntialiasedElements(QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeLegend | QCP::aeFills | QCP::aeItems);
+    embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeLegend | QCP::aeFills | QCP::aeItems);
     QCPBars* below = nullptr;
     for (TimePart p : {TimePart::Compute, TimePart::Communication, TimePart::Offload}) {
         auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);

@@ -20,6 +20,7 @@
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QIcon>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -50,6 +51,7 @@ bool writeAtomically(const QString& path, const QByteArray& bytes, QString* erro
 
 MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), doc_(new PlannerDocument(this)), persistent_(persistent) {
     setObjectName(QStringLiteral("MainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/zero-planner.png")));
     // Latin labels need no complex shaping; skipping HarfBuzz halves the cost of every redraw
     // (text is most of what a slider move repaints).
     QFont f = font();

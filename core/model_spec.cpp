@@ -8,61 +8,66 @@
 namespace zp {
 namespace {
 
-std::int64_t norm_params(const ModelSpec& m) { return m.norm == NormKind::LayerNorm ? 2 * m.hidden : m.hidden; }
-std::int64_t attn_inner(const ModelSpec& m) { return m.heads * m.head_dim; }
-std::int64_t kv_inner(const ModelSpec& m) { return m.kv_heads * m.head_dim; }
+// The counting formulas, written once over the number type: int64 for the exact count, double
+// for validate() to check the magnitude before any int64 arithmetic could overflow.
+template <typename T>
+T norm_params(const ModelSpec& m) { return m.norm == NormKind::LayerNorm ? T(2) * T(m.hidden) : T(m.hidden); }
 
 // q, k, v and output projections with their biases.
-std::int64_t attention_params(const ModelSpec& m) {
-    const std::int64_t h = m.hidden, q = attn_inner(m), kv = kv_inner(m);
-    std::int64_t n = h * q + 2 * h * kv + q * h;
-    if (m.qkv_bias) n += q + 2 * kv;
+template <typename T>
+T attention_params(const ModelSpec& m) {
+    const T h = T(m.hidden), q = T(m.heads) * T(m.head_dim), kv = T(m.kv_heads) * T(m.head_dim);
+    T n = h * q + T(2) * h * kv + q * h;
+    if (m.qkv_bias) n += q + T(2) * kv;
     if (m.out_bias) n += h;
     return n;
 }
 
 // One expert's MLP: up (and gate) h x f, down f x h.
-std::int64_t mlp_params(const ModelSpec& m) {
-    const std::int64_t h = m.hidden, f = m.ffn;
-    std::int64_t n = (m.gated_mlp ? 3 : 2) * h * f;
-    if (m.mlp_bias) n += (m.gated_mlp ? 2 * f : f) + h;
+template <typename T>
+T mlp_params(const ModelSpec& m) {
+    const T h = T(m.hidden), f = T(m.ffn);
+    T n = T(m.gated_mlp ? 3 : 2) * h * f;
+    if (m.mlp_bias) n += (m.gated_mlp ? T(2) * f : f) + h;
     return n;
 }
 
-std::int64_t moe_mlp_params(const ModelSpec& m) {
-    const std::int64_t router = m.experts > 1 ? m.hidden * m.experts : 0;  // Mixtral gate: h x E, no bias
-    return m.experts * mlp_params(m) + router;
+template <typename T>
+T moe_mlp_params(const ModelSpec& m) {
+    const T router = m.experts > 1 ? T(m.hidden) * T(m.experts) : T(0);  // Mixtral gate: h x E, no bias
+    return T(m.experts) * mlp_params<T>(m) + router;
 }
 
-std::int64_t decoder_block_params(const ModelSpec& m) {
-    return attention_params(m) + moe_mlp_params(m) + m.norms_per_layer * norm_params(m);
+template <typename T>
+T count(const ModelSpec& m) {
+    const T h = T(m.hidden);
+    T n = T(m.vocab) * h + T(m.positions) * h;
+    if (m.embedding_norm) n += norm_params<T>(m);
+    if (m.encoder_decoder) {
+        // T5: encoder block = self-attention + MLP + 2 norms; decoder block adds cross-attention
+        // and a third norm; each stack has a final norm and a relative-position bias table.
+        const T per_stack = T(m.layers / 2);
+        const T encoder = attention_params<T>(m) + moe_mlp_params<T>(m) + T(2) * norm_params<T>(m);
+        const T decoder = T(2) * attention_params<T>(m) + moe_mlp_params<T>(m) + T(3) * norm_params<T>(m);
+        n += per_stack * (encoder + decoder) + T(2) * norm_params<T>(m) + T(2) * T(m.relative_attention_buckets) * T(m.heads);
+    } else {
+        n += T(m.layers) * (attention_params<T>(m) + moe_mlp_params<T>(m) + T(m.norms_per_layer) * norm_params<T>(m)) + norm_params<T>(m);
+    }
+    if (!m.tied_embeddings) n += T(m.vocab) * h;
+    if (m.lm_head_bias) n += T(m.vocab);
+    return n;
 }
 
 }  // namespace
 
 std::int64_t parameter_count(const ModelSpec& m) {
     if (m.params_override > 0) return m.params_override;
-    const std::int64_t h = m.hidden;
-    std::int64_t n = m.vocab * h + m.positions * h;
-    if (m.embedding_norm) n += norm_params(m);
-    if (m.encoder_decoder) {
-        // T5: encoder block = self-attention + MLP + 2 norms; decoder block adds cross-attention
-        // and a third norm; each stack has a final norm and a relative-position bias table.
-        const std::int64_t per_stack = m.layers / 2;
-        const std::int64_t encoder = attention_params(m) + moe_mlp_params(m) + 2 * norm_params(m);
-        const std::int64_t decoder = 2 * attention_params(m) + moe_mlp_params(m) + 3 * norm_params(m);
-        n += per_stack * (encoder + decoder) + 2 * norm_params(m) + 2 * m.relative_attention_buckets * m.heads;
-    } else {
-        n += m.layers * decoder_block_params(m) + norm_params(m);
-    }
-    if (!m.tied_embeddings) n += m.vocab * h;
-    if (m.lm_head_bias) n += m.vocab;
-    return n;
+    return count<std::int64_t>(m);
 }
 
 std::int64_t largest_layer_params(const ModelSpec& m) {
     if (m.largest_layer_override > 0) return m.largest_layer_override;
-    const std::int64_t h = m.hidden, f = m.ffn, q = attn_inner(m), kv = kv_inner(m);
+    const std::int64_t h = m.hidden, f = m.ffn, q = m.heads * m.head_dim, kv = m.kv_heads * m.head_dim;
     std::int64_t largest = m.vocab * h;                                   // token embedding
     largest = std::max(largest, m.positions * h);                        // learned positions
     if (!m.tied_embeddings) largest = std::max(largest, m.vocab * h + (m.lm_head_bias ? m.vocab : 0));
@@ -122,10 +127,18 @@ void validate(const ModelSpec& m) {
         throw InputError("experts_per_token (" + std::to_string(m.experts_per_token) + ") cannot exceed experts (" + std::to_string(m.experts) + ")");
     if (m.encoder_decoder && m.layers % 2 != 0)
         throw InputError("an encoder-decoder model needs an even number of layers (encoder + decoder)");
-    // Keep every count far from int64 overflow: 2T parameters is the planner's upper end.
+    // Keep every count far from int64 overflow: bound each dimension, then the total in double
+    // precision before anything counts in int64 (2T parameters is the planner's upper end).
     constexpr std::int64_t kMaxDim = 1 << 20;
-    if (m.hidden > kMaxDim || m.ffn > 16 * kMaxDim || m.vocab > 16 * kMaxDim || m.layers > 100000 || m.heads > kMaxDim || m.experts > 4096)
-        throw InputError("model dimensions are out of range (hidden <= 1048576, layers <= 100000, experts <= 4096)");
+    if (m.hidden > kMaxDim || m.ffn > 16 * kMaxDim || m.vocab > 16 * kMaxDim || m.layers > 100000 || m.heads > kMaxDim ||
+        m.kv_heads > kMaxDim || m.head_dim > kMaxDim || m.experts > 4096 || m.positions > 16 * kMaxDim ||
+        m.relative_attention_buckets > kMaxDim || m.norms_per_layer < 0 || m.norms_per_layer > 16)
+        throw InputError("model dimensions are out of range (hidden, heads and head_dim <= 1048576, layers <= 100000, experts <= 4096)");
+    constexpr double kMaxParams = 1e15;
+    if (count<double>(m) > kMaxParams || static_cast<double>(m.params_override) > kMaxParams)
+        throw InputError("the model has more than 10^15 parameters; the planner covers up to a few trillion");
+    if (m.largest_layer_override < 0 || m.params_override < 0)
+        throw InputError("params_override and largest_layer_override must not be negative");
 }
 
 }  // namespace zp

@@ -38,6 +38,20 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent) : QWidget(parent),
     }
     capacity_ = new QCPItemStraightLine(plot_);
     usable_ = new QCPItemStraightLine(plot_);
+    frame_ = new QCPItemRect(plot_);
+    frame_->setLayer(QStringLiteral("background"));
+    frame_->topLeft->setType(QCPItemPosition::ptPlotCoords);
+    frame_->bottomRight->setType(QCPItemPosition::ptPlotCoords);
+    note_ = new QCPItemText(plot_);
+    note_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    note_->position->setCoords(0.01, 0.01);
+    note_->setText(tr("Axis cut at 4x GPU memory; bar labels give the totals"));
+    cap_label_ = new QCPItemText(plot_);
+    cap_label_->position->setType(QCPItemPosition::ptPlotCoords);
+    cap_label_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    ticker_.reset(new QCPAxisTickerText);
+    plot_->xAxis->setTicker(ticker_);
     plot_->yAxis->setLabel(tr("Memory per GPU (GiB)"));
     plot_->legend->setVisible(true);
     QFont legend_font = font();
@@ -113,13 +127,19 @@ void MemoryView::rebuild() {
     const Overview& o = doc_->overview();
     const Scenario& s = doc_->scenario();
     const QPalette pal = palette();
-    QVector<double> keys;
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    ticker_->clear();
     for (int i = 0; i < kSliceCount; ++i) slices_[i]->data()->clear();
-    plot_->clearItems();  // removes the labels of the previous rebuild, and the lines: recreate them
-    capacity_ = new QCPItemStraightLine(plot_);
-    usable_ = new QCPItemStraightLine(plot_);
-    restyle();
+    while (labels_.size() < static_cast<qsizetype>(o.bars.size())) {
+        auto* text = new QCPItemText(plot_);
+        text->position->setType(QCPItemPosition::ptPlotCoords);
+        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        text->setPadding(QMargins(2, 0, 2, 3));
+        labels_.append(text);
+    }
+    for (qsizetype i = static_cast<qsizetype>(o.bars.size()); i < labels_.size(); ++i) labels_[i]->setVisible(false);
+    frame_->setVisible(false);
+    QColor label_bg = pal.color(QPalette::Base);
+    label_bg.setAlpha(200);
 
     highlighted_ = -1;
     double top = 0;
@@ -136,14 +156,10 @@ void MemoryView::rebuild() {
         // Only a bar the user clicked is "selected"; following the plan, only the recommended one is marked.
         const bool selected = !doc_->selectionFollowsPlan() && same_setup(c.zero, doc_->selectedSetup());
         if (recommended) highlighted_ = static_cast<int>(b);
-        ticker->addTick(key, label);
-        auto* text = new QCPItemText(plot_);
-        text->position->setType(QCPItemPosition::ptPlotCoords);
-        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        ticker_->addTick(key, label);
+        QCPItemText* text = labels_[static_cast<qsizetype>(b)];
+        text->setVisible(true);
         text->position->setCoords(key, std::min(total, 4.0 * s.cluster.gpu.memory_gib));
-        text->setPadding(QMargins(2, 0, 2, 3));
-        QColor label_bg = pal.color(QPalette::Base);
-        label_bg.setAlpha(200);
         text->setBrush(label_bg);
         QString caption = QString::number(total, 'f', total < 100 ? 1 : 0);
         if (!c.fit.all()) {
@@ -160,19 +176,15 @@ void MemoryView::rebuild() {
         text->setFont(f);
         text->setText(caption);
         if (selected || recommended) {
-            auto* frame = new QCPItemRect(plot_);
-            frame->setLayer(QStringLiteral("background"));
-            frame->topLeft->setType(QCPItemPosition::ptPlotCoords);
-            frame->bottomRight->setType(QCPItemPosition::ptPlotCoords);
-            frame->topLeft->setCoords(key - 0.45, total * 1.0 + 0.0001);
-            frame->bottomRight->setCoords(key + 0.45, 0);
+            frame_->setVisible(true);
+            frame_->topLeft->setCoords(key - 0.45, total * 1.0 + 0.0001);
+            frame_->bottomRight->setCoords(key + 0.45, 0);
             QColor fill = highlightColor(pal);
             fill.setAlpha(40);
-            frame->setBrush(fill);
-            frame->setPen(QPen(highlightColor(pal), 2));
+            frame_->setBrush(fill);
+            frame_->setPen(QPen(highlightColor(pal), 2));
         }
     }
-    plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, static_cast<double>(o.bars.size()) + 0.6);
     const double capacity = s.cluster.gpu.memory_gib;
     const double usable = capacity * (1.0 - s.assumptions.headroom);
@@ -185,20 +197,11 @@ void MemoryView::rebuild() {
     const double cap = 4.0 * capacity;
     double y_max = std::max(capacity * 1.15, std::min(top, cap) * 1.18);
     plot_->yAxis->setRange(0, y_max);
-    if (top > cap) {
-        auto* note = new QCPItemText(plot_);
-        note->position->setType(QCPItemPosition::ptAxisRectRatio);
-        note->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        note->position->setCoords(0.01, 0.01);
-        note->setColor(pal.color(QPalette::WindowText));
-        note->setText(tr("Axis cut at 4x GPU memory; bar labels give the totals"));
-    }
-    auto* cap_label = new QCPItemText(plot_);
-    cap_label->position->setType(QCPItemPosition::ptPlotCoords);
-    cap_label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    cap_label->position->setCoords(static_cast<double>(o.bars.size()) + 0.55, capacity);
-    cap_label->setColor(capacityColor(pal));
-    cap_label->setText(tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
+    note_->setVisible(top > cap);
+    note_->setColor(pal.color(QPalette::WindowText));
+    cap_label_->position->setCoords(static_cast<double>(o.bars.size()) + 0.55, capacity);
+    cap_label_->setColor(capacityColor(pal));
+    cap_label_->setText(tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -2,11 +2,15 @@
 // Memory view: one stacked bar per setup (DDP, ZeRO-1, -2, -3, -2+CPU, -3+CPU, -3+NVMe),
 // slices in their fixed colours, lines at capacity and at capacity minus headroom, setups
 // that do not fit marked, the recommended one highlighted, exact GiB per slice on hover.
+#include <QSharedPointer>
 #include <QWidget>
 
 class QCustomPlot;
 class QCPBars;
+class QCPItemRect;
 class QCPItemStraightLine;
+class QCPItemText;
+class QCPAxisTickerText;
 
 namespace zp::ui {
 
@@ -39,6 +43,12 @@ private:
     QList<QCPBars*> slices_;
     QCPItemStraightLine* capacity_ = nullptr;
     QCPItemStraightLine* usable_ = nullptr;
+    // Created once and updated: creating items on every slider move cost a third of the redraw.
+    QList<QCPItemText*> labels_;
+    QCPItemRect* frame_ = nullptr;
+    QCPItemText* note_ = nullptr;
+    QCPItemText* cap_label_ = nullptr;
+    QSharedPointer<QCPAxisTickerText> ticker_;
     int highlighted_ = -1;
 };
 

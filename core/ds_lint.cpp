@@ -1,5 +1,6 @@
 #include "core/ds_lint.h"
 
+#include "core/batch_rule.h"
 #include "core/buffers.h"
 #include "core/enum_names.h"
 #include "core/errors.h"
@@ -258,34 +259,12 @@ private:
                     "give --world-size to check it against your GPU count");
             return;
         }
-        const std::int64_t w = *world_;
-        if (train && micro && gas) {
-        } else if (train && micro) {
-            gas = *micro > 0 && w > 0 ? (*train / *micro) / w : 0;
-        } else if (train && gas) {
-            micro = *gas > 0 && w > 0 ? (*train / w) / *gas : 0;
-        } else if (micro && gas) {
-            train = *micro * *gas * w;
-        } else if (train) {
-            gas = 1;
-            micro = *train / w;
-        } else if (micro) {
-            train = *micro * w;
-            gas = 1;
-        } else {
-            add(Severity::Error, "train_batch_size", "Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided");
-            return;
-        }
-        if (*train <= 0) return add(Severity::Error, "train_batch_size", "Train batch size: " + std::to_string(*train) + " has to be greater than 0");
-        if (*micro <= 0)
-            return add(Severity::Error, "train_micro_batch_size_per_gpu", "Micro batch size per gpu: " + std::to_string(*micro) + " has to be greater than 0");
-        if (*gas <= 0)
-            return add(Severity::Error, "gradient_accumulation_steps", "Gradient accumulation steps: " + std::to_string(*gas) + " has to be greater than 0");
-        if (*train != *micro * *gas * w)
-            add(Severity::Error, "train_batch_size",
-                "Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size " +
-                    std::to_string(*train) + " != " + std::to_string(*micro) + " * " + std::to_string(*gas) + " * " + std::to_string(w),
-                "set train_batch_size to " + std::to_string(*micro * *gas * w) + " or drop it and let DeepSpeed compute it");
+        const BatchRule r = deepspeed_batch_rule(train, micro, gas, *world_);
+        if (r.error.empty()) return;
+        std::string suggestion;
+        if (r.micro > 0 && r.gas > 0 && r.train > 0)
+            suggestion = "set train_batch_size to " + std::to_string(r.micro * r.gas * *world_) + " or drop it and let DeepSpeed compute it";
+        add(Severity::Error, r.field, r.error, suggestion);
     }
 
     int stage() const {

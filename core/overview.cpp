@@ -64,7 +64,6 @@ Overview compute_overview(const Scenario& s) {
     for (std::size_t i : kOverviewIndices) {
         if (o.plan_valid) {
             o.bars.push_back(o.plan.per_setup[i]);
-            o.bar_searched.push_back(true);
             continue;
         }
         const Scenario v = with_setup(s, zero_setups()[i]);
@@ -79,7 +78,6 @@ Overview compute_overview(const Scenario& s) {
             c.fit = check_fit(v, c.memory);
         }
         o.bars.push_back(c);
-        o.bar_searched.push_back(false);
     }
     // The scaling curves use the recommended micro batch and recompute (or the least-memory
     // ones, micro batch 1 and full recompute, when nothing fits) so they match the bars.

@@ -22,7 +22,6 @@ struct Overview {
     // overview_setups(), in order: each setup at the micro batch, recompute and buckets the
     // search found best for it (or, when none fits, its least-memory candidate).
     std::vector<Candidate> bars;
-    std::vector<bool> bar_searched;     // false: the plan failed, the bar uses the scenario's own settings
     bool step_valid = true;             // false when the batch cannot be split (step fields are zero)
     std::string step_error;
     std::vector<ScalingSeries> scaling; // stages 0..3 without offload

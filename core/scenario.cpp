@@ -1,5 +1,6 @@
 #include "core/scenario.h"
 
+#include "core/batch_rule.h"
 #include "core/errors.h"
 
 #include <cmath>
@@ -15,18 +16,11 @@ std::int64_t effective_global_batch(const Training& t, std::int64_t world_size) 
 
 std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_size) {
     const std::int64_t global = effective_global_batch(t, world_size);
-    const std::int64_t per_step = t.micro_batch * world_size;
-    const std::int64_t gas = global / per_step;
-    // Messages as DeepSpeed's runtime/config.py _batch_assertion prints them.
-    if (gas <= 0)
-        throw InputError("Gradient accumulation steps: " + std::to_string(gas) + " has to be greater than 0 (global batch " +
-                         std::to_string(global) + " < micro batch " + std::to_string(t.micro_batch) + " x " +
-                         std::to_string(world_size) + " GPUs)");
-    if (gas * per_step != global)
-        throw InputError("Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size " +
-                         std::to_string(global) + " != " + std::to_string(t.micro_batch) + " * " + std::to_string(gas) + " * " +
-                         std::to_string(world_size));
-    return gas;
+    const BatchRule r = deepspeed_batch_rule(global, t.micro_batch, std::nullopt, world_size);
+    if (!r.error.empty())
+        throw InputError(r.error + " (global batch " + std::to_string(global) + ", micro batch " + std::to_string(t.micro_batch) + ", " +
+                         std::to_string(world_size) + " GPUs: make the global batch a multiple of micro batch x GPUs)");
+    return r.gas;
 }
 
 void validate(const Scenario& s) {

@@ -56,7 +56,7 @@ private:
 
 // Merge ids, one per control, so one slider drag is one undo step.
 enum EditId : int {
-    EditModel = 1, EditModelSize, EditGpus, EditNodeSize, EditGpu, EditGpuMemory, EditInterBw, EditIntraBw, EditCpuRam, EditNvme,
+    EditModel = 1, EditModelSize, EditGpus, EditGpu, EditGpuMemory, EditInterBw, EditIntraBw, EditCpuRam, EditNvme,
     EditPrecision, EditOptimizer, EditSeq, EditGlobalBatch, EditMicroBatch, EditCheckpointing, EditFlash, EditHeadroom, EditConvention
 };
 

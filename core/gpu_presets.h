@@ -13,6 +13,8 @@ struct GpuSpec {
     double peak_tflops_16bit = 0;       // dense bf16/fp16 tensor core, FP32 accumulate, TFLOP/s
     double intra_node_gbytes_per_s = 0; // per GPU, one direction, to its peers in the node (NVLink, xGMI or PCIe)
     double pcie_gbytes_per_s = 0;       // per GPU, one direction, to host memory (offload traffic)
+
+    friend bool operator==(const GpuSpec&, const GpuSpec&) = default;
 };
 
 const std::vector<GpuSpec>& gpu_presets();

@@ -40,6 +40,8 @@ struct ModelSpec {
     bool synthesized = false;
     std::int64_t params_override = 0;
     std::int64_t largest_layer_override = 0;
+
+    friend bool operator==(const ModelSpec&, const ModelSpec&) = default;
 };
 
 // Exact parameter count (params_override when set).

@@ -22,6 +22,8 @@ struct Cluster {
     double cpu_adam_params_per_second = 4.5e9;  // per node (ZeRO-Offload Table 4: 1B params in 0.22 s on a DGX-2)
 
     std::int64_t world_size() const { return nodes * gpus_per_node; }
+
+    friend bool operator==(const Cluster&, const Cluster&) = default;
 };
 
 enum class Precision { Bf16, Fp16, Fp32 };
@@ -39,6 +41,8 @@ struct Training {
     bool auto_checkpointing = true;     // the recommender searches recompute policies; false: only checkpointing
     bool flash_attention = true;
     bool cpu_checkpointing = false;     // activation_checkpointing.cpu_checkpointing
+
+    friend bool operator==(const Training&, const Training&) = default;
 };
 
 enum class OffloadDevice { None, Cpu, Nvme };
@@ -59,6 +63,8 @@ struct ZeroSetup {
     double offload_param_buffer_size = 1e8;
     std::int64_t offload_optimizer_buffer_count = 4;
     bool zero_init = true;  // zero.Init: parameters are partitioned as they are created (Trainer does this at stage 3)
+
+    friend bool operator==(const ZeroSetup&, const ZeroSetup&) = default;
 };
 
 // Same stage and offload devices (bucket sizes and the rest may differ): the same "setup".
@@ -77,6 +83,8 @@ struct Assumptions {
     double comm_overlap_fraction = 0.8;     // share of communication hidden behind backward when overlap_comm is on
     double collective_latency_seconds = 30e-6;  // per bucketed NCCL launch (small-message latency, nccl-tests)
     double token_budget = 1e12;             // tokens to train on, for time and GPU-hours
+
+    friend bool operator==(const Assumptions&, const Assumptions&) = default;
 };
 
 struct Scenario {
@@ -85,6 +93,8 @@ struct Scenario {
     Training training;
     ZeroSetup zero;
     Assumptions assumptions;
+
+    friend bool operator==(const Scenario&, const Scenario&) = default;
 };
 
 // Sequences per optimizer step: the given global batch, or 64 raised to a multiple of micro x GPUs.

@@ -1,6 +1,7 @@
 #include "ui/memory_view.h"
 
 #include "core/units.h"
+#include "ui/legend_strip.h"
 #include "ui/planner_document.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
@@ -24,8 +25,12 @@ double sliceBytes(const MemoryBreakdown& m, int slice) {
 }
 }  // namespace
 
-MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)) {
-    embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeLegend | QCP::aeFills | QCP::aeItems);
+MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
+    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)) {
+    embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
+    QList<LegendStrip::Entry> entries;
+    for (int i = 0; i < kSliceCount; ++i) entries.append({sliceName(static_cast<Slice>(i)), sliceColor(static_cast<Slice>(i))});
+    legend_->setEntries(entries);
     QCPBars* below = nullptr;
     for (int i = 0; i < kSliceCount; ++i) {
         auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
@@ -53,11 +58,6 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent) : QWidget(parent),
     ticker_.reset(new QCPAxisTickerText);
     plot_->xAxis->setTicker(ticker_);
     plot_->yAxis->setLabel(tr("Memory per GPU (GiB)"));
-    plot_->legend->setVisible(true);
-    QFont legend_font = font();
-    legend_font.setPointSizeF(legend_font.pointSizeF() * 0.9);
-    plot_->legend->setFont(legend_font);
-    placeLegendAbove(plot_);
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         const int bar = barAt(e->pos());

@@ -14,6 +14,7 @@ class QCPAxisTickerText;
 
 namespace zp::ui {
 
+class LegendStrip;
 class PlannerDocument;
 
 class MemoryView : public QWidget {
@@ -21,6 +22,7 @@ class MemoryView : public QWidget {
 public:
     explicit MemoryView(PlannerDocument* doc, QWidget* parent = nullptr);
     QCustomPlot* plot() const { return plot_; }
+    LegendStrip* legend() const { return legend_; }
     // The text the hover tooltip shows for bar `index` (tests read it).
     QString barTooltip(int index) const;
     // Plotted slice height in GiB for tests: slice 0..5, bar 0..6.
@@ -40,6 +42,7 @@ private:
 
     PlannerDocument* doc_;
     QCustomPlot* plot_;
+    LegendStrip* legend_;
     QList<QCPBars*> slices_;
     QCPItemStraightLine* capacity_ = nullptr;
     QCPItemStraightLine* usable_ = nullptr;

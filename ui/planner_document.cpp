@@ -1,15 +1,12 @@
 #include "ui/planner_document.h"
 
 #include "core/default_scenario.h"
-#include "core/scenario_json.h"
 
 #include <QMetaObject>
 #include <QUndoCommand>
 
 namespace zp::ui {
 namespace {
-
-bool same(const Scenario& a, const Scenario& b) { return scenario_to_json(a) == scenario_to_json(b); }
 
 class ScenarioCommand : public QUndoCommand {
 public:
@@ -21,7 +18,7 @@ public:
     bool mergeWith(const QUndoCommand* other) override {
         if (other->id() != id_ || id_ < 0) return false;
         after_ = static_cast<const ScenarioCommand*>(other)->after_;
-        if (same(before_, after_)) setObsolete(true);
+        if (before_ == after_) setObsolete(true);
         return true;
     }
 
@@ -38,7 +35,7 @@ PlannerDocument::PlannerDocument(QObject* parent) : QObject(parent), scenario_(d
 }
 
 void PlannerDocument::edit(const Scenario& next, const QString& description, int mergeId) {
-    if (same(next, scenario_)) return;
+    if (next == scenario_) return;  // field by field (comparing JSON cost more than the rest of an edit)
     undo_.push(new ScenarioCommand(this, scenario_, next, description, mergeId));
 }
 

@@ -1,5 +1,6 @@
 #include "ui/plot_style.h"
 
+#include "ui/legend_strip.h"
 #include "ui/qcustomplot_include.h"
 
 #include <QVBoxLayout>
@@ -67,23 +68,20 @@ QColor capacityColor(const QPalette& p) { return isDark(p) ? QColor(0xff, 0x6b, 
 QColor warningColor(const QPalette& p) { return isDark(p) ? QColor(0xff, 0xa0, 0x40) : QColor(0xb3, 0x4d, 0x00); }
 QColor highlightColor(const QPalette& p) { return p.color(QPalette::Highlight); }
 
-void embedPlot(QWidget* host, QCustomPlot* plot, int plainElements) {
+void embedPlot(QWidget* host, QCustomPlot* plot, int plainElements, LegendStrip* legend) {
     auto* layout = new QVBoxLayout(host);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot);
+    layout->setSpacing(0);
+    if (legend) layout->addWidget(legend);
+    layout->addWidget(plot, 1);
+    plot->legend->setVisible(false);
+    plot->setAutoAddPlottableToLegend(false);
     plot->setMinimumSize(360, 260);
     plot->setAttribute(Qt::WA_OpaquePaintEvent);
     plot->setNotAntialiasedElements(static_cast<QCP::AntialiasedElements>(plainElements));
-}
-
-void placeLegendAbove(QCustomPlot* plot) {
-    plot->legend->setVisible(true);
-    plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, plot->legend);
-    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    plot->legend->setWrap(4);
-    plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    plot->legend->setMargins(QMargins(4, 2, 4, 2));
+    // QCustomPlot buffers its "overlay" layer separately (for selection rectangles, which these
+    // plots do not use); that costs a transparent buffer to clear and alpha-blend on every paint.
+    plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
 }
 
 void applyPalette(QCustomPlot* plot, const QPalette& palette) {
@@ -102,9 +100,6 @@ void applyPalette(QCustomPlot* plot, const QPalette& palette) {
         axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
         axis->grid()->setSubGridVisible(false);
     }
-    plot->legend->setBrush(QBrush(base));
-    plot->legend->setBorderPen(QPen(grid));
-    plot->legend->setTextColor(text);
 }
 
 }  // namespace zp::ui

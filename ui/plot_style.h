@@ -6,6 +6,7 @@
 #include <QString>
 
 class QCustomPlot;
+class QWidget;
 
 namespace zp::ui {
 
@@ -20,19 +21,19 @@ enum class TimePart { Compute, Communication, Offload };
 QString timePartName(TimePart p);
 QColor timePartColor(TimePart p);
 
-// Axes, grid, legend and background from the palette.
+// Axes, grid and background from the palette.
 void applyPalette(QCustomPlot* plot, const QPalette& palette);
 QColor capacityColor(const QPalette& palette);
 QColor warningColor(const QPalette& palette);
 QColor highlightColor(const QPalette& palette);
 
-// Puts `plot` alone in `host` and sets what every view wants: a minimum size, an opaque
+class LegendStrip;
+
+// Puts `plot` in `host` below `legend` (a widget of its own, so it never hides a bar and is
+// not redrawn with every replot) and sets what every view wants: a minimum size, an opaque
 // widget (it paints its own background, so parents need not repaint beneath it), and no
 // antialiasing for `plain` elements (axis-aligned shapes look the same and draw faster).
-void embedPlot(QWidget* host, QCustomPlot* plot, int plainElements);
-
-// Moves the legend out of the axis rect into one row above it, so it never hides a bar.
-void placeLegendAbove(QCustomPlot* plot);
+void embedPlot(QWidget* host, QCustomPlot* plot, int plainElements, LegendStrip* legend);
 
 // WCAG relative-luminance contrast ratio, for tests and for picking readable text.
 double contrastRatio(const QColor& a, const QColor& b);

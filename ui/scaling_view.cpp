@@ -1,6 +1,7 @@
 #include "ui/scaling_view.h"
 
 #include "core/units.h"
+#include "ui/legend_strip.h"
 #include "ui/planner_document.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
@@ -15,10 +16,15 @@ QColor stageColor(int stage) {
     static const QColor colors[] = {QColor(0xb0, 0x7a, 0xa1), QColor(0xe1, 0x57, 0x59), QColor(0x59, 0xa1, 0x4f), QColor(0x4e, 0x79, 0xa7)};
     return colors[stage];
 }
+QString stageName(int stage) { return stage == 0 ? QObject::tr("DDP") : QObject::tr("ZeRO-%1").arg(stage); }
 }  // namespace
 
-ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)) {
-    embedPlot(this, plot_, QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeLegend | QCP::aeItems);  // curves stay smooth
+ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
+    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)) {
+    embedPlot(this, plot_, QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeItems, legend_);  // curves stay smooth
+    QList<LegendStrip::Entry> entries;
+    for (int stage = 0; stage <= 3; ++stage) entries.append({stageName(stage), stageColor(stage), LegendStrip::Swatch::Line});
+    legend_->setEntries(entries);
     plot_->setPlottingHint(QCP::phFastPolylines, true);
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
@@ -33,12 +39,6 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent) : QWidget(parent
     plot_->yAxis->setTicker(yticker);
     plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
     plot_->yAxis->setLabel(tr("Memory per GPU (GiB, log scale)"));
-    plot_->legend->setVisible(true);
-    // Bottom left is empty: at one GPU every stage needs the most memory.
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignLeft);
-    QFont legend_font = font();
-    legend_font.setPointSizeF(legend_font.pointSizeF() * 0.9);
-    plot_->legend->setFont(legend_font);
     connect(doc_, &PlannerDocument::resultsChanged, this, &ScalingView::rebuild);
     rebuild();
 }
@@ -58,7 +58,7 @@ void ScalingView::rebuild() {
     double lo = 1e300, hi = 0;
     for (const ScalingSeries& series : o.scaling) {
         QCPGraph* g = plot_->addGraph();
-        g->setName(series.stage == 0 ? tr("DDP") : tr("ZeRO-%1").arg(series.stage));
+        g->setName(stageName(series.stage));
         g->setPen(QPen(stageColor(series.stage), 2.2));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, stageColor(series.stage), 4));
         for (const ScalingPoint& p : series.points) {

@@ -7,6 +7,7 @@ class QCustomPlot;
 
 namespace zp::ui {
 
+class LegendStrip;
 class PlannerDocument;
 
 class ScalingView : public QWidget {
@@ -14,6 +15,7 @@ class ScalingView : public QWidget {
 public:
     explicit ScalingView(PlannerDocument* doc, QWidget* parent = nullptr);
     QCustomPlot* plot() const { return plot_; }
+    LegendStrip* legend() const { return legend_; }
     double markerGpus() const { return marker_gpus_; }
 
 protected:
@@ -23,6 +25,7 @@ private:
     void rebuild();
     PlannerDocument* doc_;
     QCustomPlot* plot_;
+    LegendStrip* legend_;
     double marker_gpus_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "ui/time_view.h"
 
 #include "core/format.h"
+#include "ui/legend_strip.h"
 #include "ui/planner_document.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
@@ -9,10 +10,13 @@
 
 namespace zp::ui {
 
-TimeView::TimeView(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)) {
-    embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeLegend | QCP::aeFills | QCP::aeItems);
+TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
+    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)) {
+    embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
     QCPBars* below = nullptr;
+    QList<LegendStrip::Entry> entries;
     for (TimePart p : {TimePart::Compute, TimePart::Communication, TimePart::Offload}) {
+        entries.append({timePartName(p), timePartColor(p)});
         auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
         bars->setName(timePartName(p));
         bars->setWidth(0.62);
@@ -22,11 +26,7 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent) : QWidget(parent), doc
         parts_.append(bars);
     }
     plot_->yAxis->setLabel(tr("Seconds per optimizer step"));
-    plot_->legend->setVisible(true);
-    QFont legend_font = font();
-    legend_font.setPointSizeF(legend_font.pointSizeF() * 0.9);
-    plot_->legend->setFont(legend_font);
-    placeLegendAbove(plot_);
+    legend_->setEntries(entries);
     connect(doc_, &PlannerDocument::resultsChanged, this, &TimeView::rebuild);
     rebuild();
 }

@@ -8,6 +8,7 @@ class QCPBars;
 
 namespace zp::ui {
 
+class LegendStrip;
 class PlannerDocument;
 
 class TimeView : public QWidget {
@@ -15,6 +16,7 @@ class TimeView : public QWidget {
 public:
     explicit TimeView(PlannerDocument* doc, QWidget* parent = nullptr);
     QCustomPlot* plot() const { return plot_; }
+    LegendStrip* legend() const { return legend_; }
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -23,6 +25,7 @@ private:
     void rebuild();
     PlannerDocument* doc_;
     QCustomPlot* plot_;
+    LegendStrip* legend_;
     QList<QCPBars*> parts_;
 };
 

@@ -6,6 +6,7 @@
 #include "core/scenario_json.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
+#include "ui/legend_strip.h"
 #include "ui/log_slider.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
@@ -265,7 +266,8 @@ private slots:
         const QColor background = plot->axisRect()->backgroundBrush().color();
         QCOMPARE(background, dark.color(QPalette::Base));
         QVERIFY(contrastRatio(plot->yAxis->tickLabelColor(), background) >= 4.5);
-        QVERIFY(contrastRatio(plot->legend->textColor(), background) >= 4.5);
+        QVERIFY(contrastRatio(w.memoryView()->legend()->textColor(), background) >= 4.5);
+        QCOMPARE(w.memoryView()->legend()->palette().color(QPalette::Base), background);
         QVERIFY(contrastRatio(capacityColor(dark), background) >= 3.0);
         for (int i = 0; i < kSliceCount; ++i) QVERIFY(contrastRatio(sliceColor(static_cast<Slice>(i)), background) >= 3.0);
         QCOMPARE(w.scalingView()->plot()->axisRect()->backgroundBrush().color(), background);

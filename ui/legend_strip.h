@@ -1,0 +1,47 @@
+#pragma once
+// A plot legend as its own widget above the plot. QCustomPlot's legend is laid out and its
+// text shaped and drawn again on every replot, although it never changes while a slider
+// moves: that was a tenth of the work of a slider change. This one paints only when its
+// entries, font or palette change.
+#include <QColor>
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+namespace zp::ui {
+
+class LegendStrip : public QWidget {
+    Q_OBJECT
+public:
+    enum class Swatch { Box, Line };  // a filled box (bar slices) or a line with a dot (curves)
+    struct Entry {
+        QString name;
+        QColor color;
+        Swatch swatch = Swatch::Box;
+    };
+
+    explicit LegendStrip(QWidget* parent = nullptr);
+    void setEntries(const QList<Entry>& entries);
+    const QList<Entry>& entries() const { return entries_; }
+    // The colour the names are drawn in (tests check its contrast with the background).
+    QColor textColor() const;
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+
+private:
+    // Entries in reading order at their natural widths, wrapped into rows that fit `width`;
+    // the space left in a row is shared out between its entries. One rectangle per entry.
+    QList<QRect> layoutFor(int width) const;
+    int entryWidth(const Entry& e) const;
+    int rowHeight() const;
+
+    QList<Entry> entries_;
+};
+
+}  // namespace zp::ui

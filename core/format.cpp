@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace zp {
 
@@ -29,6 +30,21 @@ std::string format_count(double value) {
         out += digits[i];
     }
     return (value < 0 ? "-" : "") + out;
+}
+
+std::string format_compact(double value) {
+    if (!std::isfinite(value)) return "n/a";
+    static const char* const suffixes[] = {"", "k", "M", "G", "T"};
+    double scaled = std::fabs(value);
+    for (const char* suffix : suffixes) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3g", scaled);
+        // Move to the next unit when rounding reached 1000 ("999.95" prints as "1e+03").
+        if (std::strtod(buf, nullptr) < 1000.0) return (value < 0 ? "-" : "") + std::string(buf) + suffix;
+        if (*suffix == 'T') return (value < 0 ? "-" : "") + format_fixed(scaled, 0) + suffix;
+        scaled /= 1000.0;
+    }
+    return "n/a";
 }
 
 std::string format_seconds(double seconds) {

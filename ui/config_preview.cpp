@@ -3,6 +3,7 @@
 #include "core/ds_config_export.h"
 #include "core/framework_exports.h"
 #include "core/errors.h"
+#include "ui/plain_text_update.h"
 #include "ui/planner_document.h"
 
 #include <QApplication>
@@ -82,7 +83,7 @@ void ConfigPreview::rebuild() {
         config_.clear();
         title_->setText(tr("<b>No config</b>: %1").arg(QString::fromStdString(e.what()).toHtmlEscaped()));
     }
-    text_->setPlainText(config_);
+    replacePlainText(text_, config_);
     copy_->setEnabled(!config_.isEmpty());
     export_->setEnabled(!config_.isEmpty());
 }

@@ -3,6 +3,7 @@
 #include "core/units.h"
 #include "ui/legend_strip.h"
 #include "ui/planner_document.h"
+#include "ui/plot_label.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
 
@@ -47,14 +48,18 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     frame_->setLayer(QStringLiteral("background"));
     frame_->topLeft->setType(QCPItemPosition::ptPlotCoords);
     frame_->bottomRight->setType(QCPItemPosition::ptPlotCoords);
-    note_ = new QCPItemText(plot_);
+    note_ = new PlotLabel(plot_);
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
     note_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     note_->position->setCoords(0.01, 0.01);
     note_->setText(tr("Axis cut at 4x GPU memory; bar labels give the totals"));
-    cap_label_ = new QCPItemText(plot_);
-    cap_label_->position->setType(QCPItemPosition::ptPlotCoords);
-    cap_label_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
+    capacity_ticker_.reset(new QCPAxisTickerText);
+    plot_->yAxis2->setVisible(true);
+    plot_->yAxis2->setTicker(capacity_ticker_);
+    plot_->yAxis2->setSubTicks(false);
+    plot_->yAxis2->setTickLength(0, 4);
+    plot_->yAxis2->grid()->setVisible(false);
     ticker_.reset(new QCPAxisTickerText);
     plot_->xAxis->setTicker(ticker_);
     plot_->yAxis->setLabel(tr("Memory per GPU (GiB)"));
@@ -120,6 +125,9 @@ void MemoryView::restyle() {
         slices_[i]->setPen(QPen(pal.color(QPalette::Base), 1));
     }
     capacity_->setPen(QPen(capacityColor(pal), 2));
+    plot_->yAxis2->setBasePen(Qt::NoPen);
+    plot_->yAxis2->setTickPen(QPen(capacityColor(pal), 2));
+    plot_->yAxis2->setTickLabelColor(capacityColor(pal));
     usable_->setPen(QPen(capacityColor(pal), 1.5, Qt::DashLine));
 }
 
@@ -130,7 +138,7 @@ void MemoryView::rebuild() {
     ticker_->clear();
     for (int i = 0; i < kSliceCount; ++i) slices_[i]->data()->clear();
     while (labels_.size() < static_cast<qsizetype>(o.bars.size())) {
-        auto* text = new QCPItemText(plot_);
+        auto* text = new PlotLabel(plot_);
         text->position->setType(QCPItemPosition::ptPlotCoords);
         text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         text->setPadding(QMargins(2, 0, 2, 3));
@@ -199,9 +207,9 @@ void MemoryView::rebuild() {
     plot_->yAxis->setRange(0, y_max);
     note_->setVisible(top > cap);
     note_->setColor(pal.color(QPalette::WindowText));
-    cap_label_->position->setCoords(static_cast<double>(o.bars.size()) + 0.55, capacity);
-    cap_label_->setColor(capacityColor(pal));
-    cap_label_->setText(tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
+    capacity_ticker_->clear();
+    capacity_ticker_->addTick(capacity, tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
+    plot_->yAxis2->setRange(plot_->yAxis->range());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

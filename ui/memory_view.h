@@ -50,8 +50,8 @@ private:
     QList<QCPItemText*> labels_;
     QCPItemRect* frame_ = nullptr;
     QCPItemText* note_ = nullptr;
-    QCPItemText* cap_label_ = nullptr;
     QSharedPointer<QCPAxisTickerText> ticker_;
+    QSharedPointer<QCPAxisTickerText> capacity_ticker_;  // the right-hand axis: one tick at GPU capacity
     int highlighted_ = -1;
 };
 

@@ -90,7 +90,8 @@ void applyPalette(QCustomPlot* plot, const QPalette& palette) {
     QColor grid = text;
     grid.setAlpha(45);
     plot->setBackground(base);
-    plot->axisRect()->setBackground(QBrush(base));
+    // The axis rect is not filled again: the plot background beneath it is already Base.
+    plot->axisRect()->setBackground(Qt::NoBrush);
     for (QCPAxis* axis : plot->axisRect()->axes()) {
         axis->setBasePen(QPen(text));
         axis->setTickPen(QPen(text));

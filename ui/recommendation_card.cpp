@@ -1,6 +1,7 @@
 #include "ui/recommendation_card.h"
 
 #include "core/format.h"
+#include "ui/plain_text_update.h"
 #include "ui/planner_document.h"
 #include "ui/text_line.h"
 
@@ -65,6 +66,16 @@ QString RecommendationCard::plainText() const {
     return parts.join(QLatin1Char('\n'));
 }
 
+namespace {
+// "12.56 s = compute 10.76 s + offload 1.80 s": the parts that are not zero, short enough for one row.
+std::string stepParts(const StepTime& t) {
+    std::string text = format_seconds(t.seconds) + " = compute " + format_seconds(t.compute_seconds);
+    if (t.comm_seconds > 0) text += " + comm. " + format_seconds(t.comm_seconds);
+    if (t.offload_seconds > 0) text += " + offload " + format_seconds(t.offload_seconds);
+    return text;
+}
+}  // namespace
+
 void RecommendationCard::rebuild() {
     const Overview& o = doc_->overview();
     const Scenario& s = doc_->scenario();
@@ -86,8 +97,7 @@ void RecommendationCard::rebuild() {
                << q(format_bytes(b.memory.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node))
                << q("micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) + " accumulation x " +
                     std::to_string(s.cluster.world_size()) + " GPUs, recompute " + to_string(b.checkpointing))
-               << q(format_seconds(b.step.seconds) + " (compute " + format_seconds(b.step.compute_seconds) + ", communication " +
-                    format_seconds(b.step.comm_seconds) + ", offload " + format_seconds(b.step.offload_seconds) + ")")
+               << q(stepParts(b.step))
                << q(format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%");
         QStringList lines;
         for (const auto& w : o.plan.why) lines << q(w);
@@ -113,7 +123,7 @@ void RecommendationCard::rebuild() {
     if (s.assumptions.convention == Convention::Paper)
         warnings << tr("ZeRO paper convention (16 bytes/param at stage 0): DeepSpeed itself allocates more (20 bytes/param).");
     if (!warnings.isEmpty()) details += QStringLiteral("\n\n") + tr("Warnings:") + QStringLiteral("\n\u2022 ") + warnings.join(QStringLiteral("\n\u2022 "));
-    details_->setPlainText(details);
+    replacePlainText(details_, details);
 }
 
 }  // namespace zp::ui

@@ -3,6 +3,7 @@
 #include "core/units.h"
 #include "ui/legend_strip.h"
 #include "ui/planner_document.h"
+#include "ui/plot_label.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
 
@@ -20,11 +21,26 @@ QString stageName(int stage) { return stage == 0 ? QObject::tr("DDP") : QObject:
 }  // namespace
 
 ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)) {
+    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)),
+      capacity_(new QCPItemStraightLine(plot_)), capacity_label_(new PlotLabel(plot_)), marker_(new QCPItemStraightLine(plot_)),
+      marker_label_(new PlotLabel(plot_)) {
     embedPlot(this, plot_, QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeItems, legend_);  // curves stay smooth
     QList<LegendStrip::Entry> entries;
-    for (int stage = 0; stage <= 3; ++stage) entries.append({stageName(stage), stageColor(stage), LegendStrip::Swatch::Line});
+    for (int stage = 0; stage <= 3; ++stage) {
+        entries.append({stageName(stage), stageColor(stage), LegendStrip::Swatch::Line});
+        QCPGraph* g = plot_->addGraph();
+        g->setName(stageName(stage));
+        g->setPen(QPen(stageColor(stage), 2.2));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, stageColor(stage), 4));
+        graphs_.append(g);
+    }
     legend_->setEntries(entries);
+    // Right end, above the line: the curves there are below capacity unless nothing fits.
+    capacity_label_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    capacity_label_->setPadding(QMargins(2, 0, 4, 1));
+    marker_label_->position->setType(QCPItemPosition::ptPlotCoords);
+    marker_label_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    marker_label_->setPadding(QMargins(4, 0, 4, 0));
     plot_->setPlottingHint(QCP::phFastPolylines, true);
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
@@ -52,15 +68,12 @@ void ScalingView::rebuild() {
     const Overview& o = doc_->overview();
     const Scenario& s = doc_->scenario();
     const QPalette pal = palette();
-    plot_->clearGraphs();
-    plot_->clearItems();
     applyPalette(plot_, pal);
     double lo = 1e300, hi = 0;
+    for (QCPGraph* g : graphs_) g->data()->clear();
     for (const ScalingSeries& series : o.scaling) {
-        QCPGraph* g = plot_->addGraph();
-        g->setName(stageName(series.stage));
-        g->setPen(QPen(stageColor(series.stage), 2.2));
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, stageColor(series.stage), 4));
+        if (series.stage < 0 || series.stage >= graphs_.size()) continue;
+        QCPGraph* g = graphs_[series.stage];
         for (const ScalingPoint& p : series.points) {
             const double gib = bytes_to_gib(p.total_bytes);
             g->addData(static_cast<double>(p.gpus), gib);
@@ -69,29 +82,21 @@ void ScalingView::rebuild() {
         }
     }
     const double capacity = s.cluster.gpu.memory_gib;
-    auto* cap = new QCPItemStraightLine(plot_);
-    cap->setPen(QPen(capacityColor(pal), 2));
-    cap->point1->setCoords(1, capacity);
-    cap->point2->setCoords(4096, capacity);
-    auto* cap_label = new QCPItemText(plot_);
-    cap_label->position->setCoords(1.1, capacity);
-    cap_label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-    cap_label->setColor(capacityColor(pal));
-    cap_label->setText(tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
+    capacity_->setPen(QPen(capacityColor(pal), 2));
+    capacity_->point1->setCoords(1, capacity);
+    capacity_->point2->setCoords(4096, capacity);
+    capacity_label_->position->setCoords(4096, capacity);
+    capacity_label_->setColor(capacityColor(pal));
+    capacity_label_->setText(tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
 
     marker_gpus_ = static_cast<double>(s.cluster.world_size());
-    auto* marker = new QCPItemStraightLine(plot_);
-    marker->setPen(QPen(highlightColor(pal), 2, Qt::DashLine));
-    marker->point1->setCoords(marker_gpus_, 1);
-    marker->point2->setCoords(marker_gpus_, 10);
-    auto* marker_label = new QCPItemText(plot_);
-    marker_label->position->setType(QCPItemPosition::ptPlotCoords);
-    marker_label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    marker_label->position->setCoords(marker_gpus_, 0.02);
-    marker_label->setPositionAlignment((marker_gpus_ > 512 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
-    marker_label->setPadding(QMargins(4, 0, 4, 0));
-    marker_label->setColor(highlightColor(pal));
-    marker_label->setText(tr("%1 GPUs").arg(s.cluster.world_size()));
+    marker_->setPen(QPen(highlightColor(pal), 2, Qt::DashLine));
+    marker_->point1->setCoords(marker_gpus_, 1);
+    marker_->point2->setCoords(marker_gpus_, 10);
+    marker_label_->position->setCoords(marker_gpus_, 0.02);
+    marker_label_->setPositionAlignment((marker_gpus_ > 512 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    marker_label_->setColor(highlightColor(pal));
+    marker_label_->setText(tr("%1 GPUs").arg(s.cluster.world_size()));
 
     plot_->xAxis->setRange(0.8, 5000);
     lo = std::min(lo, capacity);

@@ -4,11 +4,14 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QCPGraph;
+class QCPItemStraightLine;
 
 namespace zp::ui {
 
 class LegendStrip;
 class PlannerDocument;
+class PlotLabel;
 
 class ScalingView : public QWidget {
     Q_OBJECT
@@ -26,6 +29,12 @@ private:
     PlannerDocument* doc_;
     QCustomPlot* plot_;
     LegendStrip* legend_;
+    // Created once and updated on every change (see memory_view.h).
+    QList<QCPGraph*> graphs_;  // one per stage, 0-3
+    QCPItemStraightLine* capacity_;
+    PlotLabel* capacity_label_;
+    QCPItemStraightLine* marker_;
+    PlotLabel* marker_label_;
     double marker_gpus_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #include "core/format.h"
 #include "ui/legend_strip.h"
 #include "ui/planner_document.h"
+#include "ui/plot_label.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
 
@@ -11,7 +12,7 @@
 namespace zp::ui {
 
 TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)) {
+    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)), note_(new PlotLabel(plot_)) {
     embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
     QCPBars* below = nullptr;
     QList<LegendStrip::Entry> entries;
@@ -27,6 +28,8 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     }
     plot_->yAxis->setLabel(tr("Seconds per optimizer step"));
     legend_->setEntries(entries);
+    note_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note_->position->setCoords(0.5, 0.4);
     connect(doc_, &PlannerDocument::resultsChanged, this, &TimeView::rebuild);
     rebuild();
 }
@@ -40,7 +43,8 @@ void TimeView::rebuild() {
     const Overview& o = doc_->overview();
     const QPalette pal = palette();
     applyPalette(plot_, pal);
-    plot_->clearItems();
+    for (PlotLabel* label : labels_) label->setVisible(false);
+    note_->setVisible(false);
     for (QCPBars* b : parts_) {
         b->data()->clear();
         b->setPen(QPen(pal.color(QPalette::Base), 1));
@@ -60,11 +64,9 @@ void TimeView::rebuild() {
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, static_cast<double>(o.bars.size()) + 0.6);
     if (!o.step_valid) {
-        auto* note = new QCPItemText(plot_);
-        note->position->setType(QCPItemPosition::ptAxisRectRatio);
-        note->position->setCoords(0.5, 0.4);
-        note->setColor(warningColor(pal));
-        note->setText(QString::fromStdString(o.step_error));
+        note_->setVisible(true);
+        note_->setColor(warningColor(pal));
+        note_->setText(QString::fromStdString(o.step_error));
         plot_->yAxis->setRange(0, 1);
         plot_->replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -78,13 +80,18 @@ void TimeView::rebuild() {
     plot_->yAxis->setRange(0, y_max > 0 ? y_max : 1);
     for (std::size_t i = 0; i < o.bars.size(); ++i) {
         const Candidate& c = o.bars[i];
-        auto* text = new QCPItemText(plot_);
+        while (labels_.size() <= static_cast<qsizetype>(i)) {
+            auto* label = new PlotLabel(plot_);
+            label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+            label->setPadding(QMargins(0, 0, 0, 3));
+            labels_.append(label);
+        }
+        PlotLabel* text = labels_[static_cast<qsizetype>(i)];
+        text->setVisible(true);
         text->position->setCoords(static_cast<double>(i + 1), std::min(c.step.seconds, cap));
-        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        text->setPadding(QMargins(0, 0, 0, 3));
         text->setColor(c.fit.all() ? pal.color(QPalette::WindowText) : capacityColor(pal));
         QString caption = QString::fromStdString(format_seconds(c.step.seconds)) + QStringLiteral("\n") +
-                          tr("%1 tok/s").arg(QString::fromStdString(format_count(c.step.tokens_per_second)));
+                          tr("%1 tok/s").arg(QString::fromStdString(format_compact(c.step.tokens_per_second)));
         if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + tr("no fit");
         text->setText(caption);
     }

@@ -10,6 +10,7 @@ namespace zp::ui {
 
 class LegendStrip;
 class PlannerDocument;
+class PlotLabel;
 
 class TimeView : public QWidget {
     Q_OBJECT
@@ -27,6 +28,9 @@ private:
     QCustomPlot* plot_;
     LegendStrip* legend_;
     QList<QCPBars*> parts_;
+    // Created once and updated on every change (see memory_view.h).
+    QList<PlotLabel*> labels_;  // one per bar
+    PlotLabel* note_;           // why there are no times
 };
 
 }  // namespace zp::ui

@@ -60,6 +60,8 @@ private slots:
                                 QVERIFY(c.memory.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node);
                                 QVERIFY(c.memory.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node);
                                 QCOMPARE(p.best.micro_batch * p.best.gradient_accumulation_steps * gpus, std::int64_t(256));
+                                // A tie is never explained as "0.0% slower": the simpler setup won it.
+                                for (const Rejection& r : p.rejected) QVERIFY2(r.reason.rfind("fits, but is 0.0% slower", 0) != 0, r.reason.c_str());
                             }
         QVERIFY(scenarios >= 1000);
         QVERIFY(feasible > 100);
@@ -76,6 +78,17 @@ private slots:
         bool explained = false;
         for (const auto& r : p.rejected)
             if (r.setup == "ZeRO-3 + CPU optimizer and params") explained = r.reason.find("host RAM") != std::string::npos;
+        QVERIFY(explained);
+    }
+
+    // Llama-2 7B on 8 x A100 80GB: ZeRO-1 and ZeRO-3 reach the same 24,372 tokens/s.
+    void the_default_tie_goes_to_the_simpler_setup() {
+        const Plan p = recommend(default_scenario());
+        QVERIFY(p.feasible);
+        QCOMPARE(p.best.zero.stage, 1);
+        bool explained = false;
+        for (const Rejection& r : p.rejected)
+            if (r.setup == "ZeRO-3") explained = r.reason == "fits and is within 2% (24,372 tokens/s), but ZeRO-1 is simpler";
         QVERIFY(explained);
     }
 

@@ -3,6 +3,7 @@
 #include "core/ds_config_export.h"
 #include "core/framework_exports.h"
 #include "core/errors.h"
+#include "ui/flat_scroll_bar_style.h"
 #include "ui/plain_text_update.h"
 #include "ui/planner_document.h"
 
@@ -13,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -39,6 +41,8 @@ ConfigPreview::ConfigPreview(PlannerDocument* doc, QWidget* parent)
     text_->setReadOnly(true);
     text_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     text_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    makeFlat(text_->verticalScrollBar());
+    makeFlat(text_->horizontalScrollBar());
     layout->addWidget(text_, 1);
     copy_->setToolTip(tr("Copy the previewed file to the clipboard"));
     export_->setToolTip(tr("Save the previewed file"));

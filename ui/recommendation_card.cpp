@@ -1,6 +1,7 @@
 #include "ui/recommendation_card.h"
 
 #include "core/format.h"
+#include "ui/flat_scroll_bar_style.h"
 #include "ui/plain_text_update.h"
 #include "ui/planner_document.h"
 #include "ui/text_line.h"
@@ -9,6 +10,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 namespace zp::ui {
@@ -53,6 +55,7 @@ RecommendationCard::RecommendationCard(PlannerDocument* doc, QWidget* parent) : 
     details_->setFrameShape(QFrame::NoFrame);
     // A scroll bar that comes and goes with the text length would re-lay out the card each time.
     details_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    makeFlat(details_->verticalScrollBar());
     layout->addWidget(details_, 1);
     connect(doc_, &PlannerDocument::resultsChanged, this, &RecommendationCard::rebuild);
     rebuild();

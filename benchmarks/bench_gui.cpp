@@ -1,7 +1,7 @@
 // bench_gui: drives 1,000 slider changes through the real window offscreen (set the value, let
-// the event loop recompute and replot) and reports p50/p99 ms per change, the time from process
-// start to the first painted frame, and peak RSS.
-//   QT_QPA_PLATFORM=offscreen taskset -c 0 build/release/benchmarks/bench_gui [CHANGES]
+// the event loop recompute, replot and repaint) and reports p50/p99 ms per change, the time
+// from process start to the first painted frame, and peak RSS.
+//   QT_QPA_PLATFORM=offscreen build/release/benchmarks/bench_gui [CHANGES]
 // CHANGES (default 1000) is there so a profiler run can be short:
 //   valgrind --tool=callgrind build/release/benchmarks/bench_gui 100
 #include "ui/control_panel.h"

@@ -295,8 +295,10 @@ private slots:
         w.flushPending();
         QCustomPlot* plot = w.memoryView()->plot();
         const QColor background = dark.color(QPalette::Base);
-        // What is on screen: the plot's corner and the legend strip above it are the dark base.
-        QCOMPARE(plot->grab().toImage().pixelColor(1, 1), background);
+        // What is on screen: the plot's corners and the legend strip above it are the dark base.
+        const QImage shot = plot->grab().toImage();
+        for (const QPoint& corner : {QPoint(0, 0), QPoint(0, shot.height() - 1), QPoint(shot.width() - 1, shot.height() - 1)})
+            QCOMPARE(shot.pixelColor(corner), background);
         QCOMPARE(w.memoryView()->legend()->grab().toImage().pixelColor(1, 1), background);
         QVERIFY(contrastRatio(plot->yAxis->tickLabelColor(), background) >= 4.5);
         QVERIFY(contrastRatio(w.memoryView()->legend()->textColor(), background) >= 4.5);

@@ -1,5 +1,6 @@
 #include "ui/scaling_view.h"
 
+#include "core/overview.h"
 #include "core/units.h"
 #include "ui/legend_strip.h"
 #include "ui/planner_document.h"
@@ -17,7 +18,12 @@ QColor stageColor(int stage) {
     static const QColor colors[] = {QColor(0xb0, 0x7a, 0xa1), QColor(0xe1, 0x57, 0x59), QColor(0x59, 0xa1, 0x4f), QColor(0x4e, 0x79, 0xa7)};
     return colors[stage];
 }
-QString stageName(int stage) { return stage == 0 ? QObject::tr("DDP") : QObject::tr("ZeRO-%1").arg(stage); }
+// The same names as the memory and time views' bars: the core's label for the stage alone.
+QString stageName(int stage) {
+    ZeroSetup z;
+    z.stage = stage;
+    return QString::fromStdString(short_setup_label(z));
+}
 }  // namespace
 
 ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)

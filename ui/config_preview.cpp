@@ -1,8 +1,8 @@
 #include "ui/config_preview.h"
 
-#include "core/ds_config_export.h"
-#include "core/framework_exports.h"
-#include "core/errors.h"
+#include "core/deepspeed/config_export.h"
+#include "core/deepspeed/framework_exports.h"
+#include "core/model/errors.h"
 #include "ui/flat_scroll_bar_style.h"
 #include "ui/plain_text_update.h"
 #include "ui/planner_document.h"

@@ -1,11 +1,11 @@
 #include "ui/control_panel.h"
 
-#include "core/enum_names.h"
-#include "core/errors.h"
-#include "core/format.h"
-#include "core/gpu_presets.h"
-#include "core/model_presets.h"
-#include "core/units.h"
+#include "core/model/enum_names.h"
+#include "core/model/errors.h"
+#include "core/io/format.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
+#include "core/model/units.h"
 #include "ui/log_slider.h"
 #include "ui/planner_document.h"
 

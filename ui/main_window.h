@@ -1,7 +1,7 @@
 #pragma once
 // The main window: controls on the left, memory / scaling / time views and the recommendation
 // card with the config preview on the right; File, Edit and Help menus; state kept in QSettings.
-#include "core/scenario.h"
+#include "core/model/scenario.h"
 
 #include <QMainWindow>
 

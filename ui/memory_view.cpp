@@ -1,6 +1,6 @@
 #include "ui/memory_view.h"
 
-#include "core/units.h"
+#include "core/model/units.h"
 #include "ui/legend_strip.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"

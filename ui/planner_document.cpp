@@ -1,6 +1,6 @@
 #include "ui/planner_document.h"
 
-#include "core/default_scenario.h"
+#include "core/model/default_scenario.h"
 
 #include <QMetaObject>
 #include <QUndoCommand>

@@ -3,7 +3,7 @@
 // Every edit goes through an undo command; consecutive edits of one control merge into one
 // step. A change schedules one recompute on the next event-loop turn, however many edits
 // arrive before it; views redraw on resultsChanged().
-#include "core/overview.h"
+#include "core/search/overview.h"
 
 #include <QObject>
 #include <QString>

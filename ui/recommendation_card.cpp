@@ -1,6 +1,6 @@
 #include "ui/recommendation_card.h"
 
-#include "core/format.h"
+#include "core/io/format.h"
 #include "ui/flat_scroll_bar_style.h"
 #include "ui/plain_text_update.h"
 #include "ui/planner_document.h"

@@ -1,7 +1,7 @@
 #include "ui/scaling_view.h"
 
-#include "core/overview.h"
-#include "core/units.h"
+#include "core/search/overview.h"
+#include "core/model/units.h"
 #include "ui/legend_strip.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"

@@ -1,7 +1,7 @@
 #include "ui/screenshot.h"
 
-#include "core/errors.h"
-#include "core/file_io.h"
+#include "core/model/errors.h"
+#include "core/io/file_io.h"
 #include "ui/config_preview.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"

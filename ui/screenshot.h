@@ -1,7 +1,7 @@
 #pragma once
 // Deterministic renders of the window or one view, for `zero-planner screenshot`, the headless
 // start and the tutorials: the same scenario gives the same pixels on the same machine.
-#include "core/scenario.h"
+#include "core/model/scenario.h"
 
 #include <QImage>
 #include <QSize>

@@ -1,6 +1,6 @@
 #include "app/cli/args.h"
 
-#include "core/errors.h"
+#include "core/model/errors.h"
 
 namespace zp::cli {
 

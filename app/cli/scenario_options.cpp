@@ -1,17 +1,17 @@
 #include "app/cli/scenario_options.h"
 
 #include "app/cli/number_parse.h"
-#include "core/cluster_presets.h"
-#include "core/default_scenario.h"
-#include "core/ds_lint.h"
-#include "core/json_errors.h"
-#include "core/enum_names.h"
-#include "core/errors.h"
-#include "core/file_io.h"
-#include "core/hf_config.h"
-#include "core/model_presets.h"
-#include "core/scenario_json.h"
-#include "core/units.h"
+#include "core/presets/cluster_presets.h"
+#include "core/model/default_scenario.h"
+#include "core/deepspeed/lint.h"
+#include "core/io/json_errors.h"
+#include "core/model/enum_names.h"
+#include "core/model/errors.h"
+#include "core/io/file_io.h"
+#include "core/io/hf_config.h"
+#include "core/presets/model_presets.h"
+#include "core/io/scenario_json.h"
+#include "core/model/units.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The scenario options of DESIGN.md 7, shared by every subcommand.
 #include "app/cli/args.h"
-#include "core/scenario.h"
+#include "core/model/scenario.h"
 
 #include <set>
 #include <string>

@@ -1,7 +1,7 @@
 #include "app/cli/text_report.h"
 
-#include "core/format.h"
-#include "core/units.h"
+#include "core/io/format.h"
+#include "core/model/units.h"
 
 #include <cstdio>
 

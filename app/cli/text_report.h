@@ -1,6 +1,6 @@
 #pragma once
 // The human-readable output of the subcommands.
-#include "core/recommender.h"
+#include "core/search/recommender.h"
 
 #include <string>
 

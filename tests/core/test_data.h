@@ -1,6 +1,6 @@
 #pragma once
 // Loading the published figures in tests/data (a copy of shared/anchors) for data-driven rows.
-#include "core/file_io.h"
+#include "core/io/file_io.h"
 
 #include <nlohmann/json.hpp>
 

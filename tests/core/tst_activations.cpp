@@ -1,7 +1,7 @@
 // Activation memory: the general per-layer form equals Korthikanti et al.'s closed forms
 // (arXiv 2205.05198 Table 2) for GPT-style layers (tests/data/anchors/korthikanti_activations.json).
-#include "core/activations.h"
-#include "core/model_presets.h"
+#include "core/memory/activations.h"
+#include "core/presets/model_presets.h"
 #include "test_data.h"
 
 #include <QtTest>

@@ -1,9 +1,9 @@
 // DeepSpeed's estimators, reproduced byte for byte and character for character
 // (tests/data/anchors/deepspeed_estimator.json).
-#include "core/ds_estimator.h"
-#include "core/memory_model.h"
-#include "core/model_presets.h"
-#include "core/model_states.h"
+#include "core/deepspeed/estimator.h"
+#include "core/memory/memory_model.h"
+#include "core/presets/model_presets.h"
+#include "core/memory/model_states.h"
 #include "test_data.h"
 
 #include <QtTest>

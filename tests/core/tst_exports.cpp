@@ -1,11 +1,11 @@
 // Every export format for every stage and offload combination: allowed keys, integer types,
 // the batch rule, stage-specific keys, "auto" where transformers fills it, and the round trip
 // export -> lint (no error, no warning) -> import restores the setup.
-#include "core/default_scenario.h"
-#include "core/ds_config_export.h"
-#include "core/ds_lint.h"
-#include "core/framework_exports.h"
-#include "core/recommender.h"
+#include "core/model/default_scenario.h"
+#include "core/deepspeed/config_export.h"
+#include "core/deepspeed/lint.h"
+#include "core/deepspeed/framework_exports.h"
+#include "core/search/recommender.h"
 
 #include <QtTest>
 #include <yaml-cpp/yaml.h>

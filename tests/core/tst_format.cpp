@@ -1,5 +1,5 @@
 // Numbers as the window and the CLI print them: one row per case, the exact text expected.
-#include "core/format.h"
+#include "core/io/format.h"
 
 #include <QTest>
 

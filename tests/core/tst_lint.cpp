@@ -1,7 +1,7 @@
 // The linter: a corpus of configs with golden diagnostics (tests/data/lint), DeepSpeed's batch
 // rule (tests/data/anchors/deepspeed_batch_rule.json), and key suggestions.
-#include "core/ds_lint.h"
-#include "core/errors.h"
+#include "core/deepspeed/lint.h"
+#include "core/model/errors.h"
 #include "test_data.h"
 
 #include <QDir>

@@ -1,9 +1,9 @@
 // The memory model: published relations and invariants over the whole input range.
-#include "core/buffers.h"
-#include "core/default_scenario.h"
-#include "core/memory_model.h"
-#include "core/model_presets.h"
-#include "core/recommender.h"
+#include "core/memory/buffers.h"
+#include "core/model/default_scenario.h"
+#include "core/memory/memory_model.h"
+#include "core/presets/model_presets.h"
+#include "core/search/recommender.h"
 
 #include <QtTest>
 #include <cmath>

@@ -1,9 +1,9 @@
 // Exact parameter counts: the presets, the Hugging Face configs in tests/data/anchors/hf and
 // more of their kin, each against the count published for the checkpoint.
-#include "core/errors.h"
-#include "core/file_io.h"
-#include "core/hf_config.h"
-#include "core/model_presets.h"
+#include "core/model/errors.h"
+#include "core/io/file_io.h"
+#include "core/io/hf_config.h"
+#include "core/presets/model_presets.h"
 #include "test_data.h"
 
 #include <QtTest>

@@ -1,10 +1,10 @@
 // The recommender: never an infeasible plan, host RAM respected, deterministic, and the
 // textbook answers for the textbook cases.
-#include "core/cluster_presets.h"
-#include "core/default_scenario.h"
-#include "core/model_presets.h"
-#include "core/recommender.h"
-#include "core/units.h"
+#include "core/presets/cluster_presets.h"
+#include "core/model/default_scenario.h"
+#include "core/presets/model_presets.h"
+#include "core/search/recommender.h"
+#include "core/model/units.h"
 
 #include <QtTest>
 

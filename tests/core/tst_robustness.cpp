@@ -1,15 +1,16 @@
 // Robustness: a property test over 100,000 random valid scenarios, and atomic writes that
 // leave an existing file byte-identical when the disk is "full" (RLIMIT_FSIZE).
-#include "core/default_scenario.h"
-#include "core/ds_config_export.h"
-#include "core/ds_lint.h"
-#include "core/errors.h"
-#include "core/file_io.h"
-#include "core/memory_model.h"
-#include "core/model_presets.h"
-#include "core/recommender.h"
-#include "core/step_time.h"
-#include "core/units.h"
+#include "core/presets/gpu_presets.h"
+#include "core/model/default_scenario.h"
+#include "core/deepspeed/config_export.h"
+#include "core/deepspeed/lint.h"
+#include "core/model/errors.h"
+#include "core/io/file_io.h"
+#include "core/memory/memory_model.h"
+#include "core/presets/model_presets.h"
+#include "core/search/recommender.h"
+#include "core/time/step_time.h"
+#include "core/model/units.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

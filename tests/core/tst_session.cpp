@@ -1,8 +1,8 @@
 // Session files (.zplan): every field round-trips; malformed files name what is wrong.
-#include "core/default_scenario.h"
-#include "core/errors.h"
-#include "core/model_presets.h"
-#include "core/scenario_json.h"
+#include "core/model/default_scenario.h"
+#include "core/model/errors.h"
+#include "core/presets/model_presets.h"
+#include "core/io/scenario_json.h"
 
 #include <QtTest>
 

@@ -1,9 +1,9 @@
 // Step time: communication volume (ZeRO paper Sec. 7, nccl-tests), FLOPs (Korthikanti Eq. 7,
 // Narayanan Eq. 3) and the effect of gradient accumulation.
-#include "core/collectives.h"
-#include "core/default_scenario.h"
-#include "core/flops.h"
-#include "core/step_time.h"
+#include "core/time/collectives.h"
+#include "core/model/default_scenario.h"
+#include "core/time/flops.h"
+#include "core/time/step_time.h"
 
 #include <QtTest>
 #include <cmath>

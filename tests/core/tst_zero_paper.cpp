@@ -1,6 +1,6 @@
 // The ZeRO paper's Table 1 (arXiv 1910.02054): per-device model-state GB (1e9) for K = 12.
-#include "core/model_states.h"
-#include "core/units.h"
+#include "core/memory/model_states.h"
+#include "core/model/units.h"
 #include "test_data.h"
 
 #include <QtTest>

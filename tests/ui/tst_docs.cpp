@@ -1,8 +1,8 @@
 // The tutorials' pictures: every image the docs reference exists and is listed in
 // docs/screenshots.txt, and each regenerates from its session to within a small pixel
 // tolerance of the committed file (same offscreen platform, pinned font and DPI).
-#include "core/file_io.h"
-#include "core/scenario_json.h"
+#include "core/io/file_io.h"
+#include "core/io/scenario_json.h"
 #include "ui/screenshot.h"
 
 #include <QApplication>

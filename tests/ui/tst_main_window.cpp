@@ -1,9 +1,9 @@
 // The window, offscreen: controls drive the core, views follow, undo restores, sessions and
 // exports round-trip, a dark palette stays readable.
-#include "core/ds_config_export.h"
-#include "core/file_io.h"
-#include "core/units.h"
-#include "core/scenario_json.h"
+#include "core/deepspeed/config_export.h"
+#include "core/io/file_io.h"
+#include "core/model/units.h"
+#include "core/io/scenario_json.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/legend_strip.h"
@@ -19,8 +19,8 @@
 #include "ui/screenshot.h"
 #include "ui/time_view.h"
 
-#include "core/model_presets.h"
-#include "core/overview.h"
+#include "core/presets/model_presets.h"
+#include "core/search/overview.h"
 
 #include <QSlider>
 #include <csignal>

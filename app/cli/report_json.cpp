@@ -1,0 +1,95 @@
+#include "app/cli/report_json.h"
+
+#include <cmath>
+
+namespace zp {
+
+using nlohmann::json;
+
+namespace {
+// JSON has no NaN or infinity; a number we cannot compute is null, never a broken document.
+json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json bytes(double v) { return std::isfinite(v) ? json(static_cast<std::int64_t>(std::llround(v))) : json(nullptr); }
+}  // namespace
+
+json model_summary_json(const ModelSpec& m) {
+    json j = {{"params", parameter_count(m)}, {"largest_layer_params", largest_layer_params(m)}, {"layers", m.layers},
+              {"hidden", m.hidden}, {"heads", m.heads}, {"kv_heads", m.kv_heads}, {"ffn", m.ffn}, {"vocab", m.vocab},
+              {"name", m.name}, {"family", m.family}, {"gated_mlp", m.gated_mlp}, {"experts", m.experts},
+              {"synthesized", m.synthesized}};
+    return j;
+}
+
+json per_gpu_json(const MemoryBreakdown& m) {
+    return {{"params", bytes(m.params_bytes)}, {"gradients", bytes(m.gradients_bytes)},
+            {"optimizer_states", bytes(m.optimizer_states_bytes)}, {"activations", bytes(m.activations_bytes)},
+            {"buffers", bytes(m.buffers_bytes)}, {"overhead", bytes(m.overhead_bytes())},
+            {"cuda_context", bytes(m.cuda_context_bytes)}, {"fragmentation", bytes(m.fragmentation_bytes)},
+            {"total", bytes(m.total_bytes())}};
+}
+
+json step_json(const StepTime& s) {
+    return {{"seconds", num(s.seconds)}, {"compute_seconds", num(s.compute_seconds)}, {"comm_seconds", num(s.comm_seconds)},
+            {"offload_seconds", num(s.offload_seconds)}, {"tokens_per_second", num(s.tokens_per_second)}, {"mfu", num(s.mfu)},
+            {"model_tflops_per_gpu", num(s.model_tflops_per_gpu)}, {"slowdown_percent", num(s.slowdown_percent)},
+            {"tokens_per_step", num(s.tokens_per_step)}, {"gradient_accumulation_steps", s.gradient_accumulation_steps},
+            {"budget_tokens_seconds", num(s.budget_seconds)}, {"budget_gpu_hours", num(s.budget_gpu_hours)}};
+}
+
+json setup_json(const ZeroSetup& z) {
+    return {{"stage", z.stage}, {"offload_optimizer", to_string(z.offload_optimizer)}, {"offload_param", to_string(z.offload_param)}};
+}
+
+json estimate_json(const Scenario& s, const Candidate& c) {
+    return {{"model", model_summary_json(s.model)},
+            {"setup", setup_json(c.zero)},
+            {"convention", to_string(s.assumptions.convention)},
+            {"per_gpu_bytes", per_gpu_json(c.memory)},
+            {"cpu_bytes_per_node", bytes(c.memory.cpu_bytes_per_node)},
+            {"nvme_bytes_per_node", bytes(c.memory.nvme_bytes_per_node)},
+            {"usable_gpu_bytes", bytes(usable_gpu_bytes(s))},
+            {"fits", c.fit.all()},
+            {"fits_detail", {{"gpu", c.fit.gpu}, {"cpu", c.fit.cpu}, {"nvme", c.fit.nvme}}},
+            {"step", step_json(c.step)}};
+}
+
+namespace {
+json candidate_json(const Candidate& c) {
+    return {{"stage", c.zero.stage},
+            {"offload_optimizer", to_string(c.zero.offload_optimizer)},
+            {"offload_param", to_string(c.zero.offload_param)},
+            {"checkpointing", to_string(c.checkpointing)},
+            {"micro_batch", c.micro_batch},
+            {"gradient_accumulation_steps", c.gradient_accumulation_steps},
+            {"overlap_comm", c.zero.overlap_comm},
+            {"reduce_bucket_size", bytes(c.zero.reduce_bucket_elems)},
+            {"allgather_bucket_size", bytes(c.zero.allgather_bucket_elems)},
+            {"per_gpu_bytes", per_gpu_json(c.memory)},
+            {"cpu_bytes_per_node", bytes(c.memory.cpu_bytes_per_node)},
+            {"nvme_bytes_per_node", bytes(c.memory.nvme_bytes_per_node)},
+            {"step", step_json(c.step)}};
+}
+}  // namespace
+
+json plan_json(const Plan& p) {
+    json j;
+    j["feasible"] = p.feasible;
+    j["best"] = p.feasible ? candidate_json(p.best) : json(nullptr);
+    j["alternatives"] = json::array();
+    for (const auto& c : p.alternatives) j["alternatives"].push_back(candidate_json(c));
+    j["rejected"] = json::array();
+    for (const auto& r : p.rejected) j["rejected"].push_back({{"setup", r.setup}, {"reason", r.reason}});
+    j["why"] = p.why;
+    j["suggestions"] = p.suggestions;
+    j["candidates_evaluated"] = p.candidates_evaluated;
+    // What the window draws for each setup: its fastest feasible candidate, or its least-memory one.
+    j["per_setup"] = json::array();
+    for (std::size_t i = 0; i < p.per_setup.size(); ++i) {
+        json c = candidate_json(p.per_setup[i]);
+        c["fits"] = p.per_setup_feasible[i];
+        j["per_setup"].push_back(c);
+    }
+    return j;
+}
+
+}  // namespace zp

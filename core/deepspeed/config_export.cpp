@@ -1,0 +1,136 @@
+#include "core/deepspeed/config_export.h"
+
+#include <cmath>
+
+namespace zp {
+
+using nlohmann::ordered_json;
+
+const char* deepspeed_optimizer_type(Optimizer o) {
+    // deepspeed/runtime/config.py DEEPSPEED_OPTIMIZERS; other names fall through to torch.optim.
+    switch (o) {
+    case Optimizer::AdamW: return "AdamW";
+    case Optimizer::Adam: return "Adam";
+    case Optimizer::Lamb: return "Lamb";
+    case Optimizer::Lion: return "Lion";
+    case Optimizer::Adagrad: return "Adagrad";
+    case Optimizer::SgdMomentum:
+    case Optimizer::Sgd: return "SGD";
+    }
+    return "AdamW";
+}
+
+namespace {
+
+// DeepSpeed's fields are pydantic ints: a float such as 15099494.4 or 1.5e7 is rejected.
+std::int64_t as_int(double v) { return static_cast<std::int64_t>(std::llround(v)); }
+
+ordered_json optimizer_block(const Training& t, const ExportOptions& o) {
+    ordered_json params;
+    params["lr"] = o.learning_rate;
+    switch (t.optimizer) {
+    case Optimizer::Sgd:
+        break;
+    case Optimizer::SgdMomentum:
+        params["momentum"] = 0.9;
+        break;
+    case Optimizer::Adagrad:
+        params["eps"] = o.eps;
+        break;
+    case Optimizer::Lion:
+        params["betas"] = {o.beta1, 0.99};  // Lion's paper default beta2 (Chen et al. 2023)
+        break;
+    default:
+        params["betas"] = {o.beta1, o.beta2};
+        params["eps"] = o.eps;
+        break;
+    }
+    params["weight_decay"] = t.optimizer == Optimizer::Sgd || t.optimizer == Optimizer::SgdMomentum ? 0.0 : o.weight_decay;
+    return {{"type", deepspeed_optimizer_type(t.optimizer)}, {"params", params}};
+}
+
+ordered_json offload_block(OffloadDevice d, bool param, const ZeroSetup& z, const ExportOptions& o) {
+    ordered_json b;
+    b["device"] = to_string(d);
+    if (d == OffloadDevice::Nvme) {
+        b["nvme_path"] = o.nvme_path;
+        if (param) {
+            b["buffer_count"] = z.offload_param_buffer_count;
+            b["buffer_size"] = as_int(z.offload_param_buffer_size);
+        } else {
+            b["buffer_count"] = z.offload_optimizer_buffer_count;
+        }
+    }
+    b["pin_memory"] = true;  // pinned host buffers: without them offload copies run at a fraction of PCIe speed
+    return b;
+}
+
+}  // namespace
+
+nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& o) {
+    const std::int64_t world = s.cluster.world_size();
+    const std::int64_t gas = gradient_accumulation_steps(s.training, world);
+    const Training& t = s.training;
+    const ZeroSetup& z = s.zero;
+
+    ordered_json j;
+    j["train_batch_size"] = t.micro_batch * gas * world;
+    j["train_micro_batch_size_per_gpu"] = t.micro_batch;
+    j["gradient_accumulation_steps"] = gas;
+    j["gradient_clipping"] = o.gradient_clipping;
+    j["steps_per_print"] = o.steps_per_print;
+    j["wall_clock_breakdown"] = false;
+    j["optimizer"] = optimizer_block(t, o);
+    if (t.precision == Precision::Bf16) {
+        j["bf16"] = {{"enabled", true}};
+    } else if (t.precision == Precision::Fp16) {
+        // Dynamic loss scaling (loss_scale 0) with DeepSpeed's documented defaults.
+        j["fp16"] = {{"enabled", true}, {"loss_scale", 0}, {"initial_scale_power", 16}, {"loss_scale_window", 1000},
+                     {"hysteresis", 2}, {"min_loss_scale", 1}};
+    } else {
+        j["bf16"] = {{"enabled", false}};  // fp32 training, said explicitly so an import reads it back
+    }
+
+    ordered_json zo;
+    zo["stage"] = z.stage;
+    if (z.stage >= 1) {
+        zo["overlap_comm"] = z.overlap_comm;
+        zo["contiguous_gradients"] = true;
+        zo["reduce_bucket_size"] = as_int(z.reduce_bucket_elems);
+    }
+    if (z.stage == 1 || z.stage == 2) {
+        zo["allgather_partitions"] = true;
+        zo["allgather_bucket_size"] = as_int(z.allgather_bucket_elems);
+        zo["reduce_scatter"] = true;
+    }
+    if (z.stage == 3) {
+        zo["stage3_prefetch_bucket_size"] = as_int(z.stage3_prefetch_bucket_elems);
+        zo["stage3_param_persistence_threshold"] = as_int(z.stage3_param_persistence_threshold);
+        zo["stage3_max_live_parameters"] = as_int(z.stage3_max_live_parameters);
+        zo["stage3_max_reuse_distance"] = 1000000000;  // DeepSpeed default (zero/config.py)
+        zo["sub_group_size"] = as_int(z.sub_group_size);
+        zo["stage3_gather_16bit_weights_on_model_save"] = true;
+    }
+    if (z.offload_optimizer != OffloadDevice::None) zo["offload_optimizer"] = offload_block(z.offload_optimizer, false, z, o);
+    if (z.stage == 3 && z.offload_param != OffloadDevice::None) zo["offload_param"] = offload_block(z.offload_param, true, z, o);
+    j["zero_optimization"] = zo;
+
+    if (t.checkpointing == Checkpointing::Full) {
+        // deepspeed.checkpointing (Megatron-style models); Hugging Face models use gradient_checkpointing instead.
+        j["activation_checkpointing"] = {{"partition_activations", false},
+                                         {"cpu_checkpointing", t.cpu_checkpointing},
+                                         {"contiguous_memory_optimization", false},
+                                         {"synchronize_checkpoint_boundary", false},
+                                         {"profile", false}};
+    }
+    if (z.offload_optimizer == OffloadDevice::Nvme || z.offload_param == OffloadDevice::Nvme) {
+        // deepspeed/runtime/swap_tensor/constants.py defaults.
+        j["aio"] = {{"block_size", 1048576}, {"queue_depth", 8}, {"intra_op_parallelism", 1}, {"single_submit", false},
+                    {"overlap_events", true}};
+    }
+    return j;
+}
+
+std::string deepspeed_config_text(const Scenario& s, const ExportOptions& o) { return deepspeed_config(s, o).dump(2) + "\n"; }
+
+}  // namespace zp

@@ -1,0 +1,30 @@
+#pragma once
+// The ds_config.json DeepSpeed accepts as is for a planned setup (DESIGN.md 6):
+// only keys DeepSpeed's pydantic models accept, integers as JSON integers, the batch rule
+// train_batch_size = micro x gas x world size, stage-3 keys only at stage 3, offload_param only
+// at stage 3, nvme_path whenever a device is nvme. Keys come in DeepSpeed's documentation order.
+#include "core/model/scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace zp {
+
+struct ExportOptions {
+    std::string nvme_path = "/local_nvme";
+    double learning_rate = 3e-4;   // Llama-2 paper (Touvron et al. 2023) Sec. 2.2 for 7B/13B
+    double weight_decay = 0.1;     // ibid.
+    double beta1 = 0.9, beta2 = 0.95, eps = 1e-8;
+    double gradient_clipping = 1.0;
+    int steps_per_print = 100;
+};
+
+// The DeepSpeed optimizer type name ("AdamW", "Lion", ...).
+const char* deepspeed_optimizer_type(Optimizer o);
+
+// Throws InputError when the batch rule cannot be satisfied for the scenario's world size.
+nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& options = {});
+std::string deepspeed_config_text(const Scenario& s, const ExportOptions& options = {});  // 2-space indent, newline-terminated
+
+}  // namespace zp

@@ -1,0 +1,142 @@
+#include "core/deepspeed/framework_exports.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdio>
+#include <map>
+
+namespace zp {
+
+using nlohmann::ordered_json;
+
+nlohmann::ordered_json hf_trainer_config(const Scenario& s, const ExportOptions& o) {
+    ordered_json j = deepspeed_config(s, o);
+    // trainer_config_process: batch sizes, clipping, optimizer params, fp16/bf16 enabled.
+    j["train_batch_size"] = "auto";
+    j["train_micro_batch_size_per_gpu"] = "auto";
+    j["gradient_accumulation_steps"] = "auto";
+    j["gradient_clipping"] = "auto";
+    for (auto& [key, value] : j["optimizer"]["params"].items()) value = "auto";
+    // warmup_min_lr is filled with 0, warmup_max_lr with the learning rate, the step counts in
+    // trainer_config_finalize.
+    j["scheduler"] = {{"type", "WarmupDecayLR"},
+                      {"params", {{"warmup_min_lr", "auto"}, {"warmup_max_lr", "auto"}, {"warmup_num_steps", "auto"}, {"total_num_steps", "auto"}}}};
+    if (j.contains("bf16") && s.training.precision == Precision::Bf16) j["bf16"]["enabled"] = "auto";
+    if (j.contains("fp16")) j["fp16"]["enabled"] = "auto";
+    // trainer_config_finalize fills these from the model's hidden size (h*h, 0.9*h*h, 10*h).
+    auto& z = j["zero_optimization"];
+    if (z.contains("reduce_bucket_size")) z["reduce_bucket_size"] = "auto";
+    if (s.zero.stage == 3) {
+        z["stage3_prefetch_bucket_size"] = "auto";
+        z["stage3_param_persistence_threshold"] = "auto";
+    }
+    return j;
+}
+
+std::string hf_trainer_config_text(const Scenario& s, const ExportOptions& o) { return hf_trainer_config(s, o).dump(2) + "\n"; }
+
+namespace {
+std::string number(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+}  // namespace
+
+std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o, const std::string& config_path) {
+    const std::int64_t gas = gradient_accumulation_steps(s.training, s.cluster.world_size());
+    std::string py;
+    py += "from transformers import TrainingArguments\n\n";
+    py += "# The values transformers copies into the \"auto\" fields of " + config_path + ".\n";
+    py += "# \"auto\" reduce_bucket_size becomes hidden_size^2 (the planner sized " + number(s.zero.reduce_bucket_elems) +
+          "): replace it with an integer to keep the planned buffers.\n";
+    py += "args = TrainingArguments(\n";
+    py += "    output_dir=\"output\",\n";
+    py += "    deepspeed=\"" + config_path + "\",\n";
+    py += "    per_device_train_batch_size=" + std::to_string(s.training.micro_batch) + ",\n";
+    py += "    gradient_accumulation_steps=" + std::to_string(gas) + ",  # x " + std::to_string(s.cluster.world_size()) +
+          " GPUs = " + std::to_string(s.training.micro_batch * gas * s.cluster.world_size()) + " sequences per step\n";
+    py += "    learning_rate=" + number(o.learning_rate) + ",\n";
+    py += "    weight_decay=" + number(o.weight_decay) + ",\n";
+    py += "    adam_beta1=" + number(o.beta1) + ",\n";
+    py += "    adam_beta2=" + number(o.beta2) + ",\n";
+    py += "    adam_epsilon=" + number(o.eps) + ",\n";
+    py += "    max_grad_norm=" + number(o.gradient_clipping) + ",\n";
+    py += std::string("    bf16=") + (s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";
+    py += std::string("    fp16=") + (s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
+    py += std::string("    gradient_checkpointing=") + (s.training.checkpointing == Checkpointing::None ? "False" : "True") + ",\n";
+    py += ")\n";
+    return py;
+}
+
+std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o) {
+    const std::int64_t gas = gradient_accumulation_steps(s.training, s.cluster.world_size());
+    const ZeroSetup& z = s.zero;
+    // std::map: keys sorted, as accelerate's yaml.safe_dump(sort_keys=True) writes them.
+    std::map<std::string, YAML::Node> ds;
+    ds["gradient_accumulation_steps"] = YAML::Node(gas);
+    ds["gradient_clipping"] = YAML::Node(o.gradient_clipping);
+    ds["offload_optimizer_device"] = YAML::Node(std::string(to_string(z.offload_optimizer)));
+    ds["offload_param_device"] = YAML::Node(std::string(z.stage == 3 ? to_string(z.offload_param) : "none"));
+    if (z.offload_optimizer == OffloadDevice::Nvme) ds["offload_optimizer_nvme_path"] = YAML::Node(o.nvme_path);
+    if (z.stage == 3 && z.offload_param == OffloadDevice::Nvme) ds["offload_param_nvme_path"] = YAML::Node(o.nvme_path);
+    if (z.stage == 3) {
+        ds["zero3_init_flag"] = YAML::Node(z.zero_init);
+        ds["zero3_save_16bit_model"] = YAML::Node(true);
+    }
+    ds["zero_stage"] = YAML::Node(z.stage);
+
+    std::map<std::string, YAML::Node> top;
+    top["compute_environment"] = YAML::Node(std::string("LOCAL_MACHINE"));
+    top["debug"] = YAML::Node(false);
+    YAML::Node dsnode(YAML::NodeType::Map);
+    for (const auto& [k, v] : ds) dsnode[k] = v;
+    top["deepspeed_config"] = dsnode;
+    top["distributed_type"] = YAML::Node(std::string("DEEPSPEED"));
+    top["machine_rank"] = YAML::Node(0);
+    top["main_training_function"] = YAML::Node(std::string("main"));
+    top["mixed_precision"] = YAML::Node(std::string(s.training.precision == Precision::Fp32 ? "no" : to_string(s.training.precision)));
+    top["num_machines"] = YAML::Node(s.cluster.nodes);
+    top["num_processes"] = YAML::Node(s.cluster.world_size());
+    top["rdzv_backend"] = YAML::Node(std::string("static"));
+    top["same_network"] = YAML::Node(true);
+    top["use_cpu"] = YAML::Node(false);
+    if (s.cluster.nodes > 1) {
+        top["main_process_ip"] = YAML::Node(std::string("node-0"));
+        top["main_process_port"] = YAML::Node(29500);
+    }
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    bool downcast_written = false;
+    for (const auto& [k, v] : top) {
+        // accelerate writes downcast_bf16: 'no' quoted: a bare no is the boolean false in YAML 1.1.
+        if (!downcast_written && k > "downcast_bf16") {
+            out << YAML::Key << "downcast_bf16" << YAML::Value << YAML::SingleQuoted << "no";
+            downcast_written = true;
+        }
+        out << YAML::Key << k << YAML::Value << v;
+    }
+    out << YAML::EndMap;
+    return std::string(out.c_str()) + "\n";
+}
+
+std::string launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
+    const std::int64_t g = s.cluster.gpus_per_node, n = s.cluster.nodes;
+    std::string sh = "#!/usr/bin/env bash\n# Launch the planned run: " + std::to_string(n * g) + " GPUs (" + std::to_string(n) + " node" +
+                     (n > 1 ? "s" : "") + " x " + std::to_string(g) + ").\nset -euo pipefail\n\n";
+    if (n == 1) {
+        sh += "deepspeed --num_gpus " + std::to_string(g) + " " + script + " --deepspeed " + config_path + "\n";
+    } else {
+        sh += "# One line per node: host name and GPU slots (DeepSpeed's hostfile format). Edit the names.\n";
+        sh += "cat > hostfile <<'HOSTS'\n";
+        for (std::int64_t i = 0; i < n; ++i) sh += "node-" + std::to_string(i) + " slots=" + std::to_string(g) + "\n";
+        sh += "HOSTS\n\n";
+        sh += "deepspeed --hostfile hostfile --num_nodes " + std::to_string(n) + " --num_gpus " + std::to_string(g) + " " + script +
+              " --deepspeed " + config_path + "\n";
+    }
+    sh += "\n# Or with Accelerate (zero-planner export --format accelerate -o accelerate_config.yaml):\n";
+    sh += "# accelerate launch --config_file accelerate_config.yaml " + script + "\n";
+    return sh;
+}
+
+}  // namespace zp

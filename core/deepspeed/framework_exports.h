@@ -1,0 +1,27 @@
+#pragma once
+// The same plan for the Hugging Face stack and for launching it (DESIGN.md 6):
+//   - the Trainer's ds_config, "auto" exactly where transformers fills it
+//     (integrations/deepspeed.py trainer_config_process / trainer_config_finalize),
+//   - the matching TrainingArguments,
+//   - the YAML `accelerate config` writes for DeepSpeed (keys sorted, as yaml.safe_dump does),
+//   - the deepspeed / accelerate launch commands and a hostfile.
+#include "core/deepspeed/config_export.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace zp {
+
+nlohmann::ordered_json hf_trainer_config(const Scenario& s, const ExportOptions& options = {});
+std::string hf_trainer_config_text(const Scenario& s, const ExportOptions& options = {});
+std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& options = {}, const std::string& config_path = "ds_config.json");
+
+std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& options = {});
+
+// A bash script: one node runs `deepspeed --num_gpus G`; several write a hostfile
+// (node-0 slots=G, ...) and run `deepspeed --hostfile`; then the accelerate alternative.
+std::string launch_script(const Scenario& s, const std::string& config_path = "ds_config.json",
+                          const std::string& script = "train.py");
+
+}  // namespace zp

@@ -1,0 +1,46 @@
+#pragma once
+// Lint an existing ds_config.json the way DeepSpeed would read it (DESIGN.md 6): syntax with
+// line and column, duplicate keys, unknown keys with the nearest valid one, types, the batch
+// rule with DeepSpeed's own messages, contradictions, deprecated keys, and memory and speed
+// warnings computed by the core for the config's own settings.
+#include "core/model/scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zp {
+
+enum class Severity { Error, Warning, Info };
+const char* to_string(Severity s);
+
+struct Diagnostic {
+    Severity severity = Severity::Error;
+    std::string path;        // "zero_optimization.reduce_bucket_size"; "" for the whole file
+    std::string message;
+    std::string suggestion;  // may be empty
+};
+
+struct LintResult {
+    std::vector<Diagnostic> diagnostics;
+    bool has_errors() const;
+    bool has_warnings() const;
+};
+
+// Throws InputError (line and column) when the text is not JSON at all. world_size: the GPU
+// count to check the batch rule against; without it the rule is checked only for consistency.
+LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name = "ds_config.json");
+
+// The nearest of `candidates` to `key` (edit distance, a prefix counts as close), or "".
+std::string nearest_key(const std::string& key, const std::vector<std::string>& candidates);
+
+// Applies what a ds_config.json says (stage, offload devices, batch, precision, optimizer,
+// buckets, overlap_comm) onto a scenario; "auto" and missing values keep the scenario's.
+Scenario apply_ds_config(const nlohmann::json& config, Scenario s);
+
+nlohmann::json diagnostics_json(const LintResult& r);
+
+}  // namespace zp

@@ -1,0 +1,213 @@
+#include "core/io/hf_config.h"
+
+#include "core/model/errors.h"
+#include "core/io/json_errors.h"
+#include "core/presets/model_presets.h"
+
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace zp {
+namespace {
+
+using nlohmann::json;
+
+// Field access that names the field in every error.
+class Fields {
+public:
+    Fields(const json& j, std::string source, std::string type) : j_(j), source_(std::move(source)), type_(std::move(type)) {}
+
+    bool has(const char* key) const { return j_.contains(key) && !j_.at(key).is_null(); }
+
+    std::int64_t integer(const char* key) const {
+        if (!has(key)) throw InputError(source_ + ": field '" + key + "' is missing (needed for model_type '" + type_ + "')");
+        return to_integer(key, j_.at(key));
+    }
+    // The first of several spellings that is present (Falcon's old configs say n_head, new ones num_attention_heads).
+    std::int64_t integer_any(std::initializer_list<const char*> keys) const {
+        for (const char* k : keys)
+            if (has(k)) return integer(k);
+        throw InputError(source_ + ": field '" + *keys.begin() + "' is missing (needed for model_type '" + type_ + "')");
+    }
+    std::int64_t integer_or(const char* key, std::int64_t fallback) const { return has(key) ? integer(key) : fallback; }
+
+    bool boolean_or(const char* key, bool fallback) const {
+        if (!has(key)) return fallback;
+        const json& v = j_.at(key);
+        if (!v.is_boolean()) throw InputError(source_ + ": field '" + key + "' must be true or false, got " + v.dump());
+        return v.get<bool>();
+    }
+
+private:
+    std::int64_t to_integer(const char* key, const json& v) const {
+        double d = 0;
+        if (v.is_number_integer()) {
+            if (v.is_number_unsigned() && v.get<std::uint64_t>() > (1ull << 40)) d = 1e300;
+            else d = static_cast<double>(v.get<std::int64_t>());
+        } else if (v.is_number_float()) {
+            d = v.get<double>();
+        } else {
+            throw InputError(source_ + ": field '" + key + "' must be a positive integer, got " + v.dump());
+        }
+        if (!std::isfinite(d) || d != std::floor(d) || d <= 0 || d > static_cast<double>(1ll << 40))
+            throw InputError(source_ + ": field '" + key + "' must be a positive integer, got " + v.dump());
+        return static_cast<std::int64_t>(d);
+    }
+
+    const json& j_;
+    std::string source_;
+    std::string type_;
+};
+
+void set_head_dim(ModelSpec& m, const Fields& f) {
+    m.head_dim = f.integer_or("head_dim", 0);
+    if (m.head_dim == 0) {
+        if (m.hidden % m.heads != 0) throw InputError("hidden size " + std::to_string(m.hidden) + " is not divisible by the " + std::to_string(m.heads) + " attention heads; give head_dim");
+        m.head_dim = m.hidden / m.heads;
+    }
+}
+
+// Llama and its kin: RMSNorm, RoPE, gated MLP (transformers models/llama/modeling_llama.py).
+ModelSpec llama_kin(const Fields& f, const std::string& family, bool default_tied, bool qkv_bias_default) {
+    const std::int64_t heads = f.integer("num_attention_heads");
+    ModelSpec m = llama_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), heads,
+                              f.integer_or("num_key_value_heads", heads), f.integer("intermediate_size"),
+                              f.integer("vocab_size"), f.boolean_or("tie_word_embeddings", default_tied));
+    m.family = family;
+    set_head_dim(m, f);
+    const bool attention_bias = f.boolean_or("attention_bias", qkv_bias_default);
+    m.qkv_bias = attention_bias;
+    // Qwen2 puts a bias on q/k/v but not on o_proj; Llama's attention_bias covers all four.
+    m.out_bias = attention_bias && family != "qwen2";
+    m.mlp_bias = f.boolean_or("mlp_bias", false);
+    return m;
+}
+
+ModelSpec from_gpt2(const Fields& f) {
+    ModelSpec m = gpt2_style(f.integer("n_layer"), f.integer("n_embd"), f.integer("n_head"), f.integer("vocab_size"),
+                             f.integer("n_positions"));
+    if (f.has("n_inner")) m.ffn = f.integer("n_inner");
+    m.tied_embeddings = f.boolean_or("tie_word_embeddings", true);
+    return m;
+}
+
+// GPT-NeoX / Pythia (models/gpt_neox): fused qkv, LayerNorm, biases, untied embed_out.
+ModelSpec from_gpt_neox(const Fields& f) {
+    ModelSpec m = gpt2_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), f.integer("num_attention_heads"),
+                             f.integer("vocab_size"), 0);
+    m.family = "gpt_neox";
+    m.ffn = f.integer("intermediate_size");
+    const bool bias = f.boolean_or("attention_bias", true);
+    m.qkv_bias = m.out_bias = bias;
+    m.tied_embeddings = f.boolean_or("tie_word_embeddings", false);
+    return m;
+}
+
+// Falcon (models/falcon): fused qkv; 7B style is multi-query with one shared LayerNorm,
+// new_decoder_architecture (40B, 180B) has num_kv_heads and two LayerNorms.
+ModelSpec from_falcon(const Fields& f) {
+    const std::int64_t hidden = f.integer_any({"hidden_size", "n_embd"});
+    const std::int64_t heads = f.integer_any({"num_attention_heads", "n_head"});
+    ModelSpec m = gpt2_style(f.integer_any({"num_hidden_layers", "n_layer"}), hidden, heads, f.integer("vocab_size"), 0);
+    m.family = "falcon";
+    m.ffn = f.integer_or("ffn_hidden_size", 4 * hidden);
+    const bool new_arch = f.boolean_or("new_decoder_architecture", false);
+    if (new_arch) {
+        m.kv_heads = f.integer_or("num_kv_heads", heads);
+        m.norms_per_layer = static_cast<int>(f.integer_or("num_ln_in_parallel_attn", 2));
+    } else {
+        m.kv_heads = f.boolean_or("multi_query", true) ? 1 : heads;
+        m.norms_per_layer = f.boolean_or("parallel_attn", true) ? 1 : 2;
+    }
+    const bool bias = f.boolean_or("bias", false);
+    m.qkv_bias = m.out_bias = m.mlp_bias = bias;
+    m.tied_embeddings = f.boolean_or("tie_word_embeddings", true);
+    return m;
+}
+
+// Phi-1/1.5/2 (models/phi): separate q/k/v with bias, LayerNorm shared by parallel attention
+// and MLP, GELU MLP with bias, untied head with bias.
+ModelSpec from_phi(const Fields& f) {
+    const std::int64_t heads = f.integer("num_attention_heads");
+    ModelSpec m = gpt2_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), heads, f.integer("vocab_size"), 0);
+    m.family = "phi";
+    m.kv_heads = f.integer_or("num_key_value_heads", heads);
+    m.ffn = f.integer("intermediate_size");
+    m.fused_qkv = false;
+    m.norms_per_layer = 1;
+    m.tied_embeddings = f.boolean_or("tie_word_embeddings", false);
+    m.lm_head_bias = true;
+    return m;
+}
+
+// Phi-3 (models/phi3): fused qkv_proj and gate_up_proj, RMSNorm, no biases.
+ModelSpec from_phi3(const Fields& f) {
+    ModelSpec m = llama_kin(f, "phi3", false, false);
+    m.fused_qkv = true;
+    m.fused_gate_up = true;
+    return m;
+}
+
+ModelSpec from_gemma(const Fields& f, const std::string& type) {
+    ModelSpec m = llama_kin(f, type, true, false);
+    if (type == "gemma2") m.norms_per_layer = 4;  // pre/post attention and pre/post feed-forward norms
+    return m;
+}
+
+ModelSpec from_mixtral(const Fields& f) {
+    ModelSpec m = llama_kin(f, "mixtral", false, false);
+    m.experts = f.integer("num_local_experts");
+    m.experts_per_token = f.integer("num_experts_per_tok");
+    return m;
+}
+
+using Importer = std::function<ModelSpec(const Fields&)>;
+
+const std::map<std::string, Importer>& importers() {
+    static const std::map<std::string, Importer> table = {
+        {"llama", [](const Fields& f) { return llama_kin(f, "llama", false, false); }},
+        {"mistral", [](const Fields& f) { return llama_kin(f, "mistral", false, false); }},
+        {"mixtral", from_mixtral},
+        {"qwen2", [](const Fields& f) { return llama_kin(f, "qwen2", false, true); }},
+        {"gemma", [](const Fields& f) { return from_gemma(f, "gemma"); }},
+        {"gemma2", [](const Fields& f) { return from_gemma(f, "gemma2"); }},
+        {"gpt2", from_gpt2},
+        {"gpt_neox", from_gpt_neox},
+        {"falcon", from_falcon},
+        {"RefinedWeb", from_falcon},
+        {"RefinedWebModel", from_falcon},
+        {"phi", from_phi},
+        {"phi3", from_phi3},
+    };
+    return table;
+}
+
+}  // namespace
+
+std::string supported_hf_model_types() {
+    std::string s;
+    for (const auto& [type, importer] : importers()) s += (s.empty() ? "" : ", ") + type;
+    return s;
+}
+
+ModelSpec import_hf_config(std::string_view json_text, const std::string& source_name) {
+    const json j = parse_json_text(json_text, source_name);
+    if (!j.is_object()) throw InputError(source_name + ": a config.json must be a JSON object, got " + std::string(j.type_name()));
+    if (!j.contains("model_type") || !j.at("model_type").is_string())
+        throw InputError(source_name + ": field 'model_type' is missing or not a string; supported: " + supported_hf_model_types());
+    const std::string type = j.at("model_type").get<std::string>();
+    const auto it = importers().find(type);
+    if (it == importers().end())
+        throw InputError(source_name + ": model_type '" + type + "' is not supported; supported: " + supported_hf_model_types());
+    ModelSpec m = it->second(Fields(j, source_name, type));
+    m.name = "hf:" + type;
+    try {
+        validate(m);
+    } catch (const InputError& e) {
+        throw InputError(source_name + ": " + e.what());
+    }
+    return m;
+}
+
+}  // namespace zp

@@ -1,0 +1,67 @@
+#include "core/memory/activations.h"
+
+namespace zp {
+
+LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch) {
+    const double sb = static_cast<double>(seq) * static_cast<double>(micro_batch);  // tokens
+    const double h = static_cast<double>(m.hidden);
+    const double q = static_cast<double>(m.heads * m.head_dim);       // query / attention-output width
+    const double kv = static_cast<double>(m.kv_heads * m.head_dim);   // key and value width (GQA: smaller)
+    const double f = static_cast<double>(m.ffn);
+    const double a = static_cast<double>(m.heads);
+    const double s = static_cast<double>(seq);
+
+    LayerActivationBytes l;
+    // Attention (paper: 11sbh + 5as^2b): QKV input 2h, Q 2q, K 2kv, V 2kv, output-projection input 2q,
+    // output dropout mask h  ->  3h + 4q + 4kv per token = 11h for multi-head attention with q = kv = h.
+    l.attention = sb * (3 * h + 4 * q + 4 * kv);
+    // QK^T softmax output 2as^2b, its dropout mask as^2b, dropout output 2as^2b.
+    l.scores = 5.0 * a * s * sb;
+    // MLP (paper: 19sbh for f = 4h): input 2h, first-projection output 2f, activation output 2f,
+    // dropout mask h. Gated (SwiGLU): gate 2f, up 2f, activation 2f, product 2f. MoE: each token
+    // passes through experts_per_token experts.
+    const double per_expert = (m.gated_mlp ? 8.0 : 4.0) * f;
+    l.mlp = sb * (3 * h + per_expert * static_cast<double>(m.experts_per_token));
+    // Two layer norms, each keeping its 16-bit input: 4sbh.
+    l.norms = sb * 4 * h;
+    return l;
+}
+
+ActivationBytes activation_bytes(const ModelSpec& m, const Training& t) {
+    const LayerActivationBytes layer = layer_activation_bytes(m, t.seq_len, t.micro_batch);
+    const double L = static_cast<double>(m.layers);
+    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch);
+    const double h = static_cast<double>(m.hidden);
+    // Flash attention never materialises the a*s^2 scores (it recomputes them in backward).
+    const double scores = t.flash_attention ? 0.0 : layer.scores;
+    const double full_layer = layer.attention + layer.mlp + layer.norms + scores;
+
+    ActivationBytes out;
+    // The final norm's input and the LM head's input (2sbh each), the 16-bit logits 2sbV and
+    // the fp32 copy the cross-entropy loss keeps, 4sbV (Korthikanti Sec. 4.3).
+    out.embedding_and_logits = sb * (4 * h + 6 * static_cast<double>(m.vocab));
+    switch (t.checkpointing) {
+    case Checkpointing::None:
+        out.per_layer_stored = full_layer;
+        break;
+    case Checkpointing::Selective:
+        // Recompute the attention core (Table 2, 34sbh): the score tensors are never kept.
+        out.per_layer_stored = layer.attention + layer.mlp + layer.norms;
+        break;
+    case Checkpointing::Full:
+        // Keep each layer's 16-bit input (2sbh) and rebuild one layer at a time in backward.
+        out.per_layer_stored = 2 * sb * h;
+        out.recompute_working = full_layer;
+        break;
+    }
+    const double kept = L * out.per_layer_stored;
+    if (t.cpu_checkpointing && t.checkpointing == Checkpointing::Full) {
+        out.cpu_bytes_per_gpu = kept;
+        out.gpu_bytes = out.per_layer_stored + out.recompute_working + out.embedding_and_logits;
+    } else {
+        out.gpu_bytes = kept + out.recompute_working + out.embedding_and_logits;
+    }
+    return out;
+}
+
+}  // namespace zp

@@ -1,0 +1,19 @@
+#pragma once
+// Communication buckets and the ZeRO-3 gathered working set, per GPU (DESIGN.md 3.4).
+#include "core/model/scenario.h"
+
+namespace zp {
+
+struct BufferBytes {
+    double buckets = 0;        // gradient reduce / parameter all-gather buckets
+    double gathered = 0;       // ZeRO-3: largest module gathered (4 Lp) and the prefetch bucket
+    double total() const { return buckets + gathered; }
+};
+
+// Hugging Face DeepSpeed guide: "overlap_comm uses 4.5x the allgather_bucket_size and
+// reduce_bucket_size values": 5e8 each costs 5e8 x 2 bytes x 2 x 4.5 = 9 GB.
+inline constexpr double kOverlapCommBucketFactor = 4.5;
+
+BufferBytes buffer_bytes(const ModelSpec& m, const Training& t, const ZeroSetup& z);
+
+}  // namespace zp

@@ -1,0 +1,43 @@
+#include "core/memory/memory_model.h"
+
+#include "core/memory/activations.h"
+#include "core/memory/buffers.h"
+#include "core/memory/host_memory.h"
+#include "core/memory/model_states.h"
+#include "core/model/units.h"
+
+namespace zp {
+
+MemoryBreakdown estimate_memory(const Scenario& s) {
+    const double P = static_cast<double>(parameter_count(s.model));
+    const ModelStateBytes states = model_state_bytes(P, s.cluster.world_size(), s.training, s.zero, s.assumptions.convention);
+    const ActivationBytes acts = activation_bytes(s.model, s.training);
+    const BufferBytes bufs = buffer_bytes(s.model, s.training, s.zero);
+    const HostBytes host = host_bytes(s.model, s.cluster, s.training, s.zero, s.assumptions.host_buffer_factor);
+
+    MemoryBreakdown m;
+    m.params_bytes = states.params;
+    m.gradients_bytes = states.gradients;
+    m.optimizer_states_bytes = states.optimizer_states;
+    m.activations_bytes = acts.gpu_bytes;
+    m.buffers_bytes = bufs.total();
+    m.cuda_context_bytes = s.assumptions.cuda_context_bytes;
+    m.fragmentation_bytes = s.assumptions.fragmentation * m.allocated_bytes();
+    m.cpu_bytes_per_node = host.cpu_per_node + acts.cpu_bytes_per_gpu * static_cast<double>(s.cluster.gpus_per_node);
+    m.nvme_bytes_per_node = host.nvme_per_node;
+    return m;
+}
+
+double usable_gpu_bytes(const Scenario& s) {
+    return gib_to_bytes(s.cluster.gpu.memory_gib) * (1.0 - s.assumptions.headroom);
+}
+
+Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
+    Fit f;
+    f.gpu = m.total_bytes() <= usable_gpu_bytes(s);
+    f.cpu = m.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node;
+    f.nvme = m.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
+    return f;
+}
+
+}  // namespace zp

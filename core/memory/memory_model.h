@@ -1,0 +1,20 @@
+#pragma once
+// The per-GPU memory estimate: one function, every slice, with its source in the slice's own file.
+#include "core/memory/memory_breakdown.h"
+#include "core/model/scenario.h"
+
+namespace zp {
+
+MemoryBreakdown estimate_memory(const Scenario& s);
+
+struct Fit {
+    bool gpu = false;
+    bool cpu = false;
+    bool nvme = false;
+    bool all() const { return gpu && cpu && nvme; }
+};
+
+double usable_gpu_bytes(const Scenario& s);  // capacity x (1 - headroom)
+Fit check_fit(const Scenario& s, const MemoryBreakdown& m);
+
+}  // namespace zp

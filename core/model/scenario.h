@@ -1,0 +1,115 @@
+#pragma once
+// The plain value types every estimate starts from. A Scenario is everything needed to
+// reproduce one view: model, cluster, training settings, ZeRO setup and assumptions.
+#include "core/model/gpu_spec.h"
+#include "core/model/model_spec.h"
+
+#include <cstdint>
+#include <string>
+
+namespace zp {
+
+struct Cluster {
+    std::int64_t nodes = 1;
+    std::int64_t gpus_per_node = 8;
+    GpuSpec gpu;
+    double intra_node_gbytes_per_s = 300;   // per GPU, one direction (NVLink / PCIe)
+    double inter_node_gbits_per_s = 1600;   // per node, all NICs together (8 x 200 Gb/s HDR on a DGX A100)
+    double pcie_gbytes_per_s = 32;          // per GPU to host memory, one direction
+    double cpu_ram_bytes_per_node = 0;
+    double nvme_bytes_per_node = 0;
+    double nvme_gbytes_per_s = 6;           // per node, aggregate read/write
+    double cpu_adam_params_per_second = 4.5e9;  // per node (ZeRO-Offload Table 4: 1B params in 0.22 s on a DGX-2)
+
+    std::int64_t world_size() const { return nodes * gpus_per_node; }
+
+    friend bool operator==(const Cluster&, const Cluster&) = default;
+};
+
+enum class Precision { Bf16, Fp16, Fp32 };
+enum class Optimizer { AdamW, Adam, Lamb, Lion, Adagrad, SgdMomentum, Sgd };
+enum class Checkpointing { None, Selective, Full };
+
+struct Training {
+    Precision precision = Precision::Bf16;
+    Optimizer optimizer = Optimizer::AdamW;
+    std::int64_t seq_len = 4096;
+    std::int64_t micro_batch = 1;       // sequences per GPU per forward
+    bool auto_micro_batch = true;       // the recommender searches micro batches; false: only micro_batch
+    std::int64_t global_batch = 0;      // sequences per optimizer step; 0 = default_global_batch()
+    Checkpointing checkpointing = Checkpointing::None;
+    bool auto_checkpointing = true;     // the recommender searches recompute policies; false: only checkpointing
+    bool flash_attention = true;
+    bool cpu_checkpointing = false;     // activation_checkpointing.cpu_checkpointing
+
+    friend bool operator==(const Training&, const Training&) = default;
+};
+
+enum class OffloadDevice { None, Cpu, Nvme };
+
+// The DeepSpeed zero_optimization block the plan stands for. Bucket sizes are elements.
+struct ZeroSetup {
+    int stage = 0;
+    OffloadDevice offload_optimizer = OffloadDevice::None;
+    OffloadDevice offload_param = OffloadDevice::None;
+    bool overlap_comm = true;
+    double reduce_bucket_elems = 2e8;      // Hugging Face's recommended ZeRO-2 config; DeepSpeed's default is 5e8
+    double allgather_bucket_elems = 2e8;
+    double stage3_prefetch_bucket_elems = 5e7;       // DeepSpeed zero/config.py defaults
+    double stage3_max_live_parameters = 1e9;
+    double stage3_param_persistence_threshold = 1e5;
+    double sub_group_size = 1e9;
+    std::int64_t offload_param_buffer_count = 5;      // zero/offload_config.py
+    double offload_param_buffer_size = 1e8;
+    std::int64_t offload_optimizer_buffer_count = 4;
+    bool zero_init = true;  // zero.Init: parameters are partitioned as they are created (Trainer does this at stage 3)
+
+    friend bool operator==(const ZeroSetup&, const ZeroSetup&) = default;
+};
+
+// Same stage and offload devices (bucket sizes and the rest may differ): the same "setup".
+bool same_setup(const ZeroSetup& a, const ZeroSetup& b);
+
+// Model-state accounting: DeepSpeed's implementation (default) or the ZeRO paper's K = 12.
+enum class Convention { DeepSpeed, Paper };
+
+struct Assumptions {
+    Convention convention = Convention::DeepSpeed;
+    double headroom = 0.05;                 // fraction of GPU memory kept free
+    double cuda_context_bytes = 1024.0 * 1024.0 * 1024.0;  // CUDA context, cuBLAS and NCCL workspaces
+    double fragmentation = 0.10;            // allocator reserve on top of allocated bytes
+    double host_buffer_factor = 1.5;        // DeepSpeed's additional_buffer_factor for host memory
+    double mfu = 0.45;                      // model FLOPs utilisation (Narayanan et al. 2021 Table 1: 43-52% on A100)
+    double comm_overlap_fraction = 0.8;     // share of communication hidden behind backward when overlap_comm is on
+    double collective_latency_seconds = 30e-6;  // per bucketed NCCL launch (small-message latency, nccl-tests)
+    double token_budget = 1e12;             // tokens to train on, for time and GPU-hours
+
+    friend bool operator==(const Assumptions&, const Assumptions&) = default;
+};
+
+struct Scenario {
+    ModelSpec model;
+    Cluster cluster;
+    Training training;
+    ZeroSetup zero;
+    Assumptions assumptions;
+
+    friend bool operator==(const Scenario&, const Scenario&) = default;
+};
+
+// Sequences per optimizer step: the given global batch, or 64 raised to a multiple of micro x GPUs.
+std::int64_t effective_global_batch(const Training& t, std::int64_t world_size);
+// Gradient accumulation steps; throws InputError with DeepSpeed's batch-rule message when the
+// global batch is not micro x gas x world size for a whole gas >= 1.
+std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_size);
+
+// Throws InputError naming the first invalid field (GPUs, sequence, stage/offload combination, ...).
+void validate(const Scenario& s);
+
+const char* to_string(Precision p);
+const char* to_string(Optimizer o);
+const char* to_string(Checkpointing c);
+const char* to_string(OffloadDevice d);
+const char* to_string(Convention c);
+
+}  // namespace zp

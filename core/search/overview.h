@@ -1,0 +1,46 @@
+#pragma once
+// Everything the window shows for one scenario, computed in one call: the memory and time
+// bars of the standard setups, per-GPU memory against GPU count for each stage, and the plan.
+#include "core/search/recommender.h"
+
+#include <string>
+#include <vector>
+
+namespace zp {
+
+struct ScalingPoint {
+    std::int64_t gpus = 1;
+    double total_bytes = 0;
+};
+
+struct ScalingSeries {
+    int stage = 0;
+    std::vector<ScalingPoint> points;  // 1, 2, 4, ... 4096 GPUs
+};
+
+struct Overview {
+    // overview_setups(), in order: each setup at the micro batch, recompute and buckets the
+    // search found best for it (or, when none fits, its least-memory candidate).
+    std::vector<Candidate> bars;
+    bool step_valid = true;             // false when the batch cannot be split (step fields are zero)
+    std::string step_error;
+    std::vector<ScalingSeries> scaling; // stages 0..3 without offload
+    Plan plan;
+    bool plan_valid = true;
+    std::string plan_error;
+};
+
+// DDP, ZeRO-1, ZeRO-2, ZeRO-3, ZeRO-2 + CPU, ZeRO-3 + CPU, ZeRO-3 + NVMe (optimizer and parameters).
+const std::vector<ZeroSetup>& overview_setups();
+std::string short_setup_label(const ZeroSetup& z);  // "ZeRO-3+CPU"
+
+// Runs the search once; the bars are its per-setup results.
+Overview compute_overview(const Scenario& s);
+
+// The scenario with another setup applied (stage and offload devices; the rest unchanged).
+Scenario with_setup(const Scenario& s, const ZeroSetup& z);
+// The scenario with a GPU count: nodes of min(count, node size) GPUs. Throws InputError when
+// the count does not split into whole nodes.
+Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_size);
+
+}  // namespace zp

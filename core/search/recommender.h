@@ -1,0 +1,54 @@
+#pragma once
+// The recommender (DESIGN.md 5): search every ZeRO stage, offload device, recompute policy,
+// micro batch and bucket setting; keep what fits GPU, host RAM and NVMe; pick the fastest,
+// preferring the simpler setup within 2%.
+#include "core/memory/memory_model.h"
+#include "core/time/step_time.h"
+
+#include <string>
+#include <vector>
+
+namespace zp {
+
+struct Candidate {
+    ZeroSetup zero;
+    Checkpointing checkpointing = Checkpointing::None;
+    std::int64_t micro_batch = 1;
+    std::int64_t gradient_accumulation_steps = 1;
+    MemoryBreakdown memory;
+    StepTime step;
+    Fit fit;
+};
+
+struct Rejection {
+    std::string setup;   // "ZeRO-1", "ZeRO-3 + CPU offload", ...
+    std::string reason;  // "needs 96.2 GiB per GPU, 76.0 GiB available"
+};
+
+struct Plan {
+    bool feasible = false;
+    Candidate best;                       // meaningful only when feasible
+    std::vector<Candidate> alternatives;  // the fastest feasible candidate of every other setup, fastest first
+    std::vector<Rejection> rejected;      // every setup that lost, with why
+    std::vector<std::string> why;         // why the best won, in plain words
+    std::vector<std::string> suggestions; // when nothing fits: what would
+    std::int64_t candidates_evaluated = 0;
+    // For every zero_setups() entry, in that order: its fastest feasible candidate, or when none
+    // fits, its candidate with the least GPU memory (what the window draws for that setup).
+    std::vector<Candidate> per_setup;
+    std::vector<bool> per_setup_feasible;
+};
+
+// The (stage, offload_optimizer, offload_param) combinations DeepSpeed supports.
+const std::vector<ZeroSetup>& zero_setups();
+std::string setup_label(const ZeroSetup& z);
+
+// Searches around `s` (its model, cluster, precision, optimizer, sequence, global batch, flash
+// attention and assumptions are kept; stage, offload, recompute, micro batch and buckets are chosen).
+// Throws InputError when the global batch cannot be split over the GPUs at all.
+Plan recommend(const Scenario& s);
+
+// Evaluates one fully specified scenario the way the search does.
+Candidate evaluate(const Scenario& s);
+
+}  // namespace zp

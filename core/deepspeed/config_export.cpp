@@ -107,7 +107,7 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
         zo["stage3_prefetch_bucket_size"] = as_int(z.stage3_prefetch_bucket_elems);
         zo["stage3_param_persistence_threshold"] = as_int(z.stage3_param_persistence_threshold);
         zo["stage3_max_live_parameters"] = as_int(z.stage3_max_live_parameters);
-        zo["stage3_max_reuse_distance"] = 1000000000;  // DeepSpeed default (zero/config.py)
+        zo["stage3_max_reuse_distance"] = as_int(deepspeed::defaults::kStage3MaxReuseDistance);
         zo["sub_group_size"] = as_int(z.sub_group_size);
         zo["stage3_gather_16bit_weights_on_model_save"] = true;
     }

@@ -332,10 +332,11 @@ private:
         const int st = stage();
         ZeroSetup setup;
         setup.stage = st;
-        // DeepSpeed's defaults when a key is missing (zero/config.py): buckets 5e8, overlap_comm on only at stage 3.
-        setup.reduce_bucket_elems = number_at(z, "reduce_bucket_size", 5e8);
-        setup.allgather_bucket_elems = number_at(z, "allgather_bucket_size", 5e8);
-        setup.overlap_comm = z.contains("overlap_comm") && z.at("overlap_comm").is_boolean() ? z.at("overlap_comm").get<bool>() : st == 3;
+        // DeepSpeed's defaults when a key is missing.
+        setup.reduce_bucket_elems = number_at(z, "reduce_bucket_size", deepspeed::defaults::kReduceBucketElems);
+        setup.allgather_bucket_elems = number_at(z, "allgather_bucket_size", deepspeed::defaults::kAllgatherBucketElems);
+        setup.overlap_comm = z.contains("overlap_comm") && z.at("overlap_comm").is_boolean() ? z.at("overlap_comm").get<bool>()
+                                                                                            : deepspeed::defaults::overlap_comm_for_stage(st);
         Training t;
         t.precision = is_object("fp16") || is_object("bf16") ? Precision::Bf16 : Precision::Fp32;
         if ((st == 1 || st == 2) && setup.overlap_comm) {

@@ -1,6 +1,7 @@
 #pragma once
 // The plain value types every estimate starts from. A Scenario is everything needed to
 // reproduce one view: model, cluster, training settings, ZeRO setup and assumptions.
+#include "core/deepspeed/defaults.h"
 #include "core/model/gpu_spec.h"
 #include "core/model/model_spec.h"
 
@@ -53,15 +54,17 @@ struct ZeroSetup {
     OffloadDevice offload_optimizer = OffloadDevice::None;
     OffloadDevice offload_param = OffloadDevice::None;
     bool overlap_comm = true;
-    double reduce_bucket_elems = 2e8;      // Hugging Face's recommended ZeRO-2 config; DeepSpeed's default is 5e8
-    double allgather_bucket_elems = 2e8;
-    double stage3_prefetch_bucket_elems = 5e7;       // DeepSpeed zero/config.py defaults
-    double stage3_max_live_parameters = 1e9;
-    double stage3_param_persistence_threshold = 1e5;
-    double sub_group_size = 1e9;
-    std::int64_t offload_param_buffer_count = 5;      // zero/offload_config.py
-    double offload_param_buffer_size = 1e8;
-    std::int64_t offload_optimizer_buffer_count = 4;
+    // The buckets start at Hugging Face's recommended 2e8, the rest at DeepSpeed's defaults
+    // (core/deepspeed/defaults.h names both, with their source files).
+    double reduce_bucket_elems = deepspeed::recommended::kBucketElems;
+    double allgather_bucket_elems = deepspeed::recommended::kBucketElems;
+    double stage3_prefetch_bucket_elems = deepspeed::defaults::kStage3PrefetchBucketElems;
+    double stage3_max_live_parameters = deepspeed::defaults::kStage3MaxLiveParameters;
+    double stage3_param_persistence_threshold = deepspeed::defaults::kStage3ParamPersistenceThreshold;
+    double sub_group_size = deepspeed::defaults::kSubGroupElems;
+    std::int64_t offload_param_buffer_count = deepspeed::defaults::kOffloadParamBufferCount;
+    double offload_param_buffer_size = deepspeed::defaults::kOffloadParamBufferElems;
+    std::int64_t offload_optimizer_buffer_count = deepspeed::defaults::kOffloadOptimizerBufferCount;
     bool zero_init = true;  // zero.Init: parameters are partitioned as they are created (Trainer does this at stage 3)
 
     friend bool operator==(const ZeroSetup&, const ZeroSetup&) = default;

@@ -73,7 +73,12 @@ struct BucketChoice {
 // buckets that trade speed for memory, and DeepSpeed's 5e8 default only without overlap_comm:
 // with it the buckets cost 9 GB (x4.5) for a latency gain far below the 2% the search ignores,
 // and the linter warns about exactly that.
-constexpr std::array<BucketChoice, 5> kBuckets = {{{2e8, true}, {5e7, true}, {2e8, false}, {5e8, false}, {5e7, false}}};
+namespace rec = deepspeed::recommended;
+constexpr std::array<BucketChoice, 5> kBuckets = {{{rec::kBucketElems, true},
+                                                   {rec::kSmallBucketElems, true},
+                                                   {rec::kBucketElems, false},
+                                                   {deepspeed::defaults::kReduceBucketElems, false},
+                                                   {rec::kSmallBucketElems, false}}};
 constexpr std::array<Checkpointing, 3> kCheckpointing = {Checkpointing::None, Checkpointing::Selective, Checkpointing::Full};
 
 int offload_count(const ZeroSetup& z) {
@@ -239,7 +244,7 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
             t.zero.stage = z.stage;
             t.zero.offload_optimizer = z.offload_optimizer;
             t.zero.offload_param = z.offload_param;
-            t.zero.reduce_bucket_elems = t.zero.allgather_bucket_elems = 5e7;
+            t.zero.reduce_bucket_elems = t.zero.allgather_bucket_elems = deepspeed::recommended::kSmallBucketElems;
             const MemoryBreakdown m = estimate_memory(t);
             if (check_fit(t, m).all()) return setup_label(z);
         }

@@ -1,0 +1,40 @@
+#pragma once
+// DeepSpeed's defaults for the keys the planner models, in one place. A ds_config that omits a
+// key gets these; the planner's own starting values (the Hugging Face recommendations) are named
+// separately so the two are never confused. Sources are DeepSpeed's pydantic config models:
+//   deepspeed/runtime/zero/config.py          (DeepSpeedZeroConfig)
+//   deepspeed/runtime/zero/offload_config.py  (DeepSpeedZeroOffloadParamConfig, ...OptimizerConfig)
+// Sizes are elements (parameters), not bytes, exactly as DeepSpeed reads them.
+#include <cstdint>
+
+namespace zp::deepspeed::defaults {
+
+// zero/config.py
+inline constexpr double kReduceBucketElems = 5e8;                // reduce_bucket_size
+inline constexpr double kAllgatherBucketElems = 5e8;             // allgather_bucket_size
+inline constexpr double kStage3PrefetchBucketElems = 5e7;        // stage3_prefetch_bucket_size
+inline constexpr double kStage3MaxLiveParameters = 1e9;          // stage3_max_live_parameters
+inline constexpr double kStage3MaxReuseDistance = 1e9;           // stage3_max_reuse_distance
+inline constexpr double kStage3ParamPersistenceThreshold = 1e5;  // stage3_param_persistence_threshold
+inline constexpr double kSubGroupElems = 1e9;                    // sub_group_size
+// overlap_comm: unset means on at stage 3 only (zero/config.py, overlap_comm_valid).
+inline constexpr bool overlap_comm_for_stage(int stage) { return stage == 3; }
+
+// zero/offload_config.py
+inline constexpr std::int64_t kOffloadParamBufferCount = 5;      // offload_param.buffer_count
+inline constexpr double kOffloadParamBufferElems = 1e8;          // offload_param.buffer_size
+inline constexpr double kOffloadParamMaxInCpuElems = 1e9;        // offload_param.max_in_cpu
+inline constexpr std::int64_t kOffloadOptimizerBufferCount = 4;  // offload_optimizer.buffer_count
+
+}  // namespace zp::deepspeed::defaults
+
+namespace zp::deepspeed::recommended {
+
+// Hugging Face's recommended ZeRO-2 config (transformers docs, "DeepSpeed" guide, ZeRO-2 example):
+// reduce/allgather buckets of 2e8 with overlap_comm on, which the planner starts from because
+// DeepSpeed's 5e8 with overlap_comm costs 9 GB of buffers (see core/memory/buffers.h).
+inline constexpr double kBucketElems = 2e8;
+// The smallest bucket the recommender tries, and the linter's "too small" threshold.
+inline constexpr double kSmallBucketElems = 5e7;
+
+}  // namespace zp::deepspeed::recommended

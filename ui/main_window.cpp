@@ -1,6 +1,7 @@
 #include "ui/main_window.h"
 
 #include "core/model/default_scenario.h"
+#include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
 #include "core/model/errors.h"
 #include "core/io/file_io.h"

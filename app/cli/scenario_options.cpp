@@ -3,6 +3,7 @@
 #include "app/cli/number_parse.h"
 #include "core/presets/cluster_presets.h"
 #include "core/model/default_scenario.h"
+#include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
 #include "core/io/json_errors.h"
 #include "core/model/enum_names.h"

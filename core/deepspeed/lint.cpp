@@ -1,8 +1,8 @@
 #include "core/deepspeed/lint.h"
 
 #include "core/deepspeed/batch_rule.h"
+#include "core/deepspeed/config_schema.h"
 #include "core/memory/buffers.h"
-#include "core/model/enum_names.h"
 #include "core/model/errors.h"
 #include "core/io/json_errors.h"
 
@@ -31,65 +31,6 @@ bool LintResult::has_warnings() const {
 }
 
 namespace {
-
-// Keys DeepSpeed's pydantic models accept (extra="forbid"); DeepSpeed at the 2025 mirror:
-// runtime/zero/config.py (fields and their stage3_ aliases), runtime/zero/offload_config.py,
-// runtime/constants.py (fp16, bf16).
-const std::vector<std::string> kZeroKeys = {
-    "stage", "contiguous_gradients", "reduce_scatter", "reduce_bucket_size", "use_multi_rank_bucket_allreduce",
-    "allgather_partitions", "allgather_bucket_size", "overlap_comm", "load_from_fp32_weights", "elastic_checkpoint",
-    "offload_param", "offload_optimizer", "sub_group_size", "cpu_offload_param", "cpu_offload_use_pin_memory", "cpu_offload",
-    "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold", "stage3_model_persistence_threshold",
-    "stage3_max_live_parameters", "stage3_max_reuse_distance", "stage3_gather_16bit_weights_on_model_save",
-    "stage3_module_granularity_threshold", "stage3_use_all_reduce_for_fetch_params", "stage3_gather_fp16_weights_on_model_save",
-    "ignore_unused_parameters", "legacy_stage1", "round_robin_gradients", "zero_hpz_partition_size", "zero_quantized_weights",
-    "zero_quantized_nontrainable_weights", "zero_quantized_gradients", "zeropp_loco_param", "mics_shard_size",
-    "mics_hierarchical_params_gather", "memory_efficient_linear", "pipeline_loading_checkpoint", "override_module_apply",
-    "log_trace_cache_warnings"};
-const std::vector<std::string> kOffloadParamKeys = {"device", "nvme_path", "buffer_count", "buffer_size", "max_in_cpu", "pin_memory"};
-const std::vector<std::string> kOffloadOptimizerKeys = {"device", "nvme_path", "buffer_count", "pin_memory", "pipeline_read",
-                                                        "pipeline_write", "fast_init", "ratio"};
-const std::vector<std::string> kFp16Keys = {"enabled", "auto_cast", "loss_scale", "initial_scale_power", "loss_scale_window",
-                                            "hysteresis", "consecutive_hysteresis", "min_loss_scale", "fp16_master_weights_and_grads"};
-const std::vector<std::string> kBf16Keys = {"enabled", "immediate_grad_update"};
-// Top-level keys DeepSpeed reads (runtime/constants.py and the feature configs); others are ignored silently.
-const std::vector<std::string> kTopKeys = {
-    "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "optimizer", "scheduler", "fp16", "bf16",
-    "bfloat16", "amp", "gradient_clipping", "zero_optimization", "activation_checkpointing", "aio", "steps_per_print",
-    "wall_clock_breakdown", "dump_state", "prescale_gradients", "gradient_predivide_factor", "sparse_gradients",
-    "zero_allow_untested_optimizer", "zero_force_ds_cpu_optimizer", "communication_data_type", "seq_parallel_communication_data_type",
-    "flops_profiler", "tensorboard", "wandb", "csv_monitor", "comet", "elasticity", "checkpoint", "data_types", "compile",
-    "data_efficiency", "curriculum_learning", "autotuning", "pipeline", "comms_logger", "memory_breakdown", "nebula",
-    "compression_training", "sparse_attention", "weight_quantization", "quantize_training", "eigenvalue", "progressive_layer_drop",
-    "hybrid_engine", "torch_autocast", "tensor_parallel", "disable_allgather", "timers", "graph_harvesting",
-    "use_data_before_expert_parallelism", "dataloader_drop_last", "zero_quantized_weights", "gradient_accumulation_dtype"};
-
-// pydantic int fields (and DeepSpeed's integer scalars).
-const std::set<std::string> kIntegerPaths = {
-    "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "steps_per_print",
-    "zero_optimization.stage", "zero_optimization.reduce_bucket_size", "zero_optimization.allgather_bucket_size",
-    "zero_optimization.sub_group_size", "zero_optimization.stage3_prefetch_bucket_size",
-    "zero_optimization.stage3_param_persistence_threshold", "zero_optimization.stage3_model_persistence_threshold",
-    "zero_optimization.stage3_max_live_parameters", "zero_optimization.stage3_max_reuse_distance",
-    "zero_optimization.offload_param.buffer_count", "zero_optimization.offload_param.buffer_size",
-    "zero_optimization.offload_param.max_in_cpu", "zero_optimization.offload_optimizer.buffer_count", "fp16.initial_scale_power",
-    "fp16.loss_scale_window", "fp16.hysteresis"};
-const std::set<std::string> kBooleanPaths = {
-    "zero_optimization.overlap_comm", "zero_optimization.contiguous_gradients", "zero_optimization.reduce_scatter",
-    "zero_optimization.allgather_partitions", "zero_optimization.offload_param.pin_memory",
-    "zero_optimization.offload_optimizer.pin_memory", "fp16.enabled", "bf16.enabled", "wall_clock_breakdown",
-    "zero_optimization.stage3_gather_16bit_weights_on_model_save"};
-
-struct Deprecated {
-    const char* key;
-    const char* replacement;
-};
-const Deprecated kDeprecated[] = {
-    {"cpu_offload", "offload_optimizer: {\"device\": \"cpu\"}"},
-    {"cpu_offload_param", "offload_param: {\"device\": \"cpu\"}"},
-    {"cpu_offload_use_pin_memory", "\"pin_memory\": true inside offload_optimizer / offload_param"},
-    {"stage3_gather_fp16_weights_on_model_save", "stage3_gather_16bit_weights_on_model_save"},
-};
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
     std::vector<std::size_t> row(b.size() + 1);
@@ -172,18 +113,18 @@ public:
             add(Severity::Error, "", "a DeepSpeed config must be a JSON object, got " + std::string(j_.type_name()));
             return;
         }
-        check_keys(j_, "", kTopKeys, Severity::Warning, "DeepSpeed ignores unknown top-level keys silently, so a typo here does nothing");
+        check_keys(j_, "", ds_schema::top_level_keys(), Severity::Warning, "DeepSpeed ignores unknown top-level keys silently, so a typo here does nothing");
         if (is_object("zero_optimization")) {
             const json& z = j_.at("zero_optimization");
-            check_keys(z, "zero_optimization", kZeroKeys, Severity::Error, "DeepSpeed rejects unknown keys here (extra fields forbidden)");
+            check_keys(z, "zero_optimization", ds_schema::zero_optimization_keys(), Severity::Error, "DeepSpeed rejects unknown keys here (extra fields forbidden)");
             for (const char* sub : {"offload_param", "offload_optimizer"})
                 if (z.contains(sub) && z.at(sub).is_object())
                     check_keys(z.at(sub), std::string("zero_optimization.") + sub,
-                               std::string(sub) == "offload_param" ? kOffloadParamKeys : kOffloadOptimizerKeys, Severity::Error,
+                               std::string(sub) == "offload_param" ? ds_schema::offload_param_keys() : ds_schema::offload_optimizer_keys(), Severity::Error,
                                "DeepSpeed rejects unknown keys here (extra fields forbidden)");
         }
-        if (is_object("fp16")) check_keys(j_.at("fp16"), "fp16", kFp16Keys, Severity::Error, "DeepSpeed rejects unknown keys here");
-        if (is_object("bf16")) check_keys(j_.at("bf16"), "bf16", kBf16Keys, Severity::Error, "DeepSpeed rejects unknown keys here");
+        if (is_object("fp16")) check_keys(j_.at("fp16"), "fp16", ds_schema::fp16_keys(), Severity::Error, "DeepSpeed rejects unknown keys here");
+        if (is_object("bf16")) check_keys(j_.at("bf16"), "bf16", ds_schema::bf16_keys(), Severity::Error, "DeepSpeed rejects unknown keys here");
         check_types(j_, "");
         check_batch();
         check_contradictions();
@@ -214,7 +155,7 @@ private:
                 add(Severity::Info, full, "\"auto\": filled in by the Hugging Face Trainer or Accelerate, not by DeepSpeed itself");
                 continue;
             }
-            if (kIntegerPaths.count(full)) {
+            if (ds_schema::integer_paths().count(full)) {
                 if (value.is_number_float()) {
                     const double d = value.get<double>();
                     if (!std::isfinite(d) || std::fabs(d) > 9e15)
@@ -230,7 +171,7 @@ private:
                 } else if (value.is_number_integer() && value.get<std::int64_t>() < 0) {
                     add(Severity::Error, full, "must not be negative, got " + value.dump());
                 }
-            } else if (kBooleanPaths.count(full) && !value.is_boolean()) {
+            } else if (ds_schema::boolean_paths().count(full) && !value.is_boolean()) {
                 add(Severity::Error, full, "must be true or false, got " + value.dump());
             }
             if (value.is_object()) check_types(value, full);
@@ -277,15 +218,12 @@ private:
         const int st = stage();
         if (is_object("zero_optimization")) {
             const json& z = j_.at("zero_optimization");
-            const auto device = [&](const char* sub) -> std::string {
-                if (!z.contains(sub) || !z.at(sub).is_object() || !z.at(sub).contains("device") || !z.at(sub).at("device").is_string()) return "none";
-                return z.at(sub).at("device").get<std::string>();
-            };
+            const auto device = [&](const char* sub) { return ds_schema::offload_device_name(z, sub); };
             if (device("offload_param") != "none" && st != 3)
                 add(Severity::Error, "zero_optimization.offload_param", "offload_param is valid only with ZeRO stage 3 (stage is " + std::to_string(st) + ")",
                     "remove offload_param or set stage 3");
-            if (z.contains("offload_optimizer") && z.at("offload_optimizer").is_object() && z.at("offload_optimizer").contains("ratio") &&
-                z.at("offload_optimizer").at("ratio").is_number() && z.at("offload_optimizer").at("ratio").get<double>() < 1.0 && st != 3)
+            const json ratio = z.contains("/offload_optimizer/ratio"_json_pointer) ? z.at("/offload_optimizer/ratio"_json_pointer) : json();
+            if (ratio.is_number() && ratio.get<double>() < 1.0 && st != 3)
                 add(Severity::Error, "zero_optimization.offload_optimizer.ratio", "Partial offloading only supported for ZeRO Stage 3.",
                     "use ratio 1.0 or stage 3");
             for (const char* sub : {"offload_param", "offload_optimizer"}) {
@@ -301,13 +239,9 @@ private:
                         "use stage 3 for NVMe offload, or device cpu");
             }
         }
-        const auto enabled = [&](const char* k) {
-            return is_object(k) && j_.at(k).contains("enabled") && j_.at(k).at("enabled").is_boolean() && j_.at(k).at("enabled").get<bool>();
-        };
-        if (enabled("fp16") && enabled("bf16"))
+        if (ds_schema::block_enabled(j_, "fp16") && ds_schema::block_enabled(j_, "bf16"))
             add(Severity::Error, "bf16.enabled", "bfloat16 and fp16 modes cannot be simultaneously enabled", "enable one of them");
-        if (is_object("optimizer") && j_.at("optimizer").contains("params") && j_.at("optimizer").at("params").is_object() &&
-            j_.at("optimizer").at("params").contains("max_grad_norm"))
+        if (j_.contains("/optimizer/params/max_grad_norm"_json_pointer))
             add(Severity::Error, "optimizer.params.max_grad_norm",
                 "'max_grad_norm' is not supported as an optimizer parameter, please switch to using the deepspeed parameter 'gradient_clipping'",
                 "move it to the top level as \"gradient_clipping\"");
@@ -316,7 +250,7 @@ private:
     void check_deprecated() {
         if (!is_object("zero_optimization")) return;
         const json& z = j_.at("zero_optimization");
-        for (const Deprecated& d : kDeprecated)
+        for (const ds_schema::DeprecatedKey& d : ds_schema::deprecated_zero_keys())
             if (z.contains(d.key))
                 add(Severity::Warning, std::string("zero_optimization.") + d.key, std::string("'") + d.key + "' is deprecated", std::string("use ") + d.replacement);
     }
@@ -399,77 +333,6 @@ nlohmann::json diagnostics_json(const LintResult& r) {
     for (const Diagnostic& d : r.diagnostics)
         a.push_back({{"severity", to_string(d.severity)}, {"path", d.path}, {"message", d.message}, {"suggestion", d.suggestion}});
     return a;
-}
-
-Scenario apply_ds_config(const json& c, Scenario s) {
-    if (!c.is_object()) return s;
-    const auto integer = [](const json& obj, const char* key) -> std::optional<std::int64_t> {
-        if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_number()) return std::nullopt;
-        const double d = obj.at(key).get<double>();
-        if (!std::isfinite(d) || d < 0 || d > 9e15) return std::nullopt;
-        return static_cast<std::int64_t>(d);
-    };
-    if (auto v = integer(c, "train_micro_batch_size_per_gpu"); v && *v > 0) {
-        s.training.micro_batch = *v;
-        s.training.auto_micro_batch = false;
-    }
-    if (auto v = integer(c, "train_batch_size"); v && *v > 0) s.training.global_batch = *v;
-    else if (auto g = integer(c, "gradient_accumulation_steps"); g && *g > 0)
-        s.training.global_batch = s.training.micro_batch * *g * s.cluster.world_size();
-    const auto enabled = [&](const char* k) {
-        return c.contains(k) && c.at(k).is_object() && c.at(k).contains("enabled") && c.at(k).at("enabled") == true;
-    };
-    if (enabled("bf16")) s.training.precision = Precision::Bf16;
-    else if (enabled("fp16")) s.training.precision = Precision::Fp16;
-    else if (c.contains("bf16") || c.contains("fp16")) s.training.precision = Precision::Fp32;
-    if (c.contains("optimizer") && c.at("optimizer").is_object() && c.at("optimizer").contains("type") && c.at("optimizer").at("type").is_string()) {
-        std::string type = c.at("optimizer").at("type").get<std::string>();
-        std::transform(type.begin(), type.end(), type.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-        if (type == "sgd") {
-            const json& p = c.at("optimizer").contains("params") ? c.at("optimizer").at("params") : json::object();
-            s.training.optimizer = p.is_object() && p.contains("momentum") && p.at("momentum") != 0 ? Optimizer::SgdMomentum : Optimizer::Sgd;
-        } else {
-            try {
-                s.training.optimizer = parse_optimizer(type);
-            } catch (const InputError&) {
-            }
-        }
-    }
-    if (c.contains("zero_optimization") && c.at("zero_optimization").is_object()) {
-        const json& z = c.at("zero_optimization");
-        if (auto v = integer(z, "stage"); v && *v <= 3) s.zero.stage = static_cast<int>(*v);
-        if (z.contains("overlap_comm") && z.at("overlap_comm").is_boolean()) s.zero.overlap_comm = z.at("overlap_comm").get<bool>();
-        if (auto v = integer(z, "reduce_bucket_size")) s.zero.reduce_bucket_elems = static_cast<double>(*v);
-        if (auto v = integer(z, "allgather_bucket_size")) s.zero.allgather_bucket_elems = static_cast<double>(*v);
-        if (auto v = integer(z, "stage3_prefetch_bucket_size")) s.zero.stage3_prefetch_bucket_elems = static_cast<double>(*v);
-        if (auto v = integer(z, "stage3_max_live_parameters")) s.zero.stage3_max_live_parameters = static_cast<double>(*v);
-        if (auto v = integer(z, "stage3_param_persistence_threshold")) s.zero.stage3_param_persistence_threshold = static_cast<double>(*v);
-        if (auto v = integer(z, "sub_group_size")) s.zero.sub_group_size = static_cast<double>(*v);
-        const auto device = [&](const char* sub) {
-            if (!z.contains(sub) || !z.at(sub).is_object() || !z.at(sub).contains("device") || !z.at(sub).at("device").is_string())
-                return OffloadDevice::None;
-            try {
-                return parse_offload_device(z.at(sub).at("device").get<std::string>());
-            } catch (const InputError&) {
-                return OffloadDevice::None;
-            }
-        };
-        s.zero.offload_optimizer = s.zero.stage >= 1 ? device("offload_optimizer") : OffloadDevice::None;
-        s.zero.offload_param = s.zero.stage == 3 ? device("offload_param") : OffloadDevice::None;
-        if (z.contains("offload_param") && z.at("offload_param").is_object()) {
-            if (auto v = integer(z.at("offload_param"), "buffer_count")) s.zero.offload_param_buffer_count = *v;
-            if (auto v = integer(z.at("offload_param"), "buffer_size")) s.zero.offload_param_buffer_size = static_cast<double>(*v);
-        }
-        if (z.contains("offload_optimizer") && z.at("offload_optimizer").is_object())
-            if (auto v = integer(z.at("offload_optimizer"), "buffer_count")) s.zero.offload_optimizer_buffer_count = *v;
-    }
-    if (c.contains("activation_checkpointing") && c.at("activation_checkpointing").is_object()) {
-        s.training.checkpointing = Checkpointing::Full;
-        s.training.auto_checkpointing = false;
-        const json& a = c.at("activation_checkpointing");
-        s.training.cpu_checkpointing = a.contains("cpu_checkpointing") && a.at("cpu_checkpointing") == true;
-    }
-    return s;
 }
 
 }  // namespace zp

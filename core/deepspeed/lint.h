@@ -37,10 +37,6 @@ LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> wor
 // The nearest of `candidates` to `key` (edit distance, a prefix counts as close), or "".
 std::string nearest_key(const std::string& key, const std::vector<std::string>& candidates);
 
-// Applies what a ds_config.json says (stage, offload devices, batch, precision, optimizer,
-// buckets, overlap_comm) onto a scenario; "auto" and missing values keep the scenario's.
-Scenario apply_ds_config(const nlohmann::json& config, Scenario s);
-
 nlohmann::json diagnostics_json(const LintResult& r);
 
 }  // namespace zp

@@ -3,6 +3,7 @@
 // export -> lint (no error, no warning) -> import restores the setup.
 #include "core/model/default_scenario.h"
 #include "core/deepspeed/config_export.h"
+#include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
 #include "core/deepspeed/framework_exports.h"
 #include "core/search/recommender.h"

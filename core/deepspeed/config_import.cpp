@@ -1,0 +1,82 @@
+#include "core/deepspeed/config_import.h"
+
+#include "core/deepspeed/config_schema.h"
+#include "core/model/enum_names.h"
+#include "core/model/errors.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <optional>
+
+namespace zp {
+
+using nlohmann::json;
+
+Scenario apply_ds_config(const json& c, Scenario s) {
+    if (!c.is_object()) return s;
+    const auto integer = [](const json& obj, const char* key) -> std::optional<std::int64_t> {
+        if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_number()) return std::nullopt;
+        const double d = obj.at(key).get<double>();
+        if (!std::isfinite(d) || d < 0 || d > 9e15) return std::nullopt;
+        return static_cast<std::int64_t>(d);
+    };
+    if (auto v = integer(c, "train_micro_batch_size_per_gpu"); v && *v > 0) {
+        s.training.micro_batch = *v;
+        s.training.auto_micro_batch = false;
+    }
+    if (auto v = integer(c, "train_batch_size"); v && *v > 0) s.training.global_batch = *v;
+    else if (auto g = integer(c, "gradient_accumulation_steps"); g && *g > 0)
+        s.training.global_batch = s.training.micro_batch * *g * s.cluster.world_size();
+    if (ds_schema::block_enabled(c, "bf16")) s.training.precision = Precision::Bf16;
+    else if (ds_schema::block_enabled(c, "fp16")) s.training.precision = Precision::Fp16;
+    else if (c.contains("bf16") || c.contains("fp16")) s.training.precision = Precision::Fp32;
+    if (c.contains("optimizer") && c.at("optimizer").is_object() && c.at("optimizer").contains("type") && c.at("optimizer").at("type").is_string()) {
+        std::string type = c.at("optimizer").at("type").get<std::string>();
+        std::transform(type.begin(), type.end(), type.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        if (type == "sgd") {
+            const json& p = c.at("optimizer").contains("params") ? c.at("optimizer").at("params") : json::object();
+            s.training.optimizer = p.is_object() && p.contains("momentum") && p.at("momentum") != 0 ? Optimizer::SgdMomentum : Optimizer::Sgd;
+        } else {
+            try {
+                s.training.optimizer = parse_optimizer(type);
+            } catch (const InputError&) {
+            }
+        }
+    }
+    if (c.contains("zero_optimization") && c.at("zero_optimization").is_object()) {
+        const json& z = c.at("zero_optimization");
+        if (auto v = integer(z, "stage"); v && *v <= 3) s.zero.stage = static_cast<int>(*v);
+        if (z.contains("overlap_comm") && z.at("overlap_comm").is_boolean()) s.zero.overlap_comm = z.at("overlap_comm").get<bool>();
+        if (auto v = integer(z, "reduce_bucket_size")) s.zero.reduce_bucket_elems = static_cast<double>(*v);
+        if (auto v = integer(z, "allgather_bucket_size")) s.zero.allgather_bucket_elems = static_cast<double>(*v);
+        if (auto v = integer(z, "stage3_prefetch_bucket_size")) s.zero.stage3_prefetch_bucket_elems = static_cast<double>(*v);
+        if (auto v = integer(z, "stage3_max_live_parameters")) s.zero.stage3_max_live_parameters = static_cast<double>(*v);
+        if (auto v = integer(z, "stage3_param_persistence_threshold")) s.zero.stage3_param_persistence_threshold = static_cast<double>(*v);
+        if (auto v = integer(z, "sub_group_size")) s.zero.sub_group_size = static_cast<double>(*v);
+        const auto device = [&](const char* sub) {
+            try {
+                return parse_offload_device(ds_schema::offload_device_name(z, sub));
+            } catch (const InputError&) {
+                return OffloadDevice::None;  // the linter reports an unknown device; the import keeps none
+            }
+        };
+        s.zero.offload_optimizer = s.zero.stage >= 1 ? device("offload_optimizer") : OffloadDevice::None;
+        s.zero.offload_param = s.zero.stage == 3 ? device("offload_param") : OffloadDevice::None;
+        if (z.contains("offload_param") && z.at("offload_param").is_object()) {
+            if (auto v = integer(z.at("offload_param"), "buffer_count")) s.zero.offload_param_buffer_count = *v;
+            if (auto v = integer(z.at("offload_param"), "buffer_size")) s.zero.offload_param_buffer_size = static_cast<double>(*v);
+        }
+        if (z.contains("offload_optimizer") && z.at("offload_optimizer").is_object())
+            if (auto v = integer(z.at("offload_optimizer"), "buffer_count")) s.zero.offload_optimizer_buffer_count = *v;
+    }
+    if (c.contains("activation_checkpointing") && c.at("activation_checkpointing").is_object()) {
+        s.training.checkpointing = Checkpointing::Full;
+        s.training.auto_checkpointing = false;
+        const json& a = c.at("activation_checkpointing");
+        s.training.cpu_checkpointing = a.contains("cpu_checkpointing") && a.at("cpu_checkpointing") == true;
+    }
+    return s;
+}
+
+}  // namespace zp

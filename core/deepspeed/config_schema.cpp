@@ -1,0 +1,89 @@
+#include "core/deepspeed/config_schema.h"
+
+namespace zp::ds_schema {
+
+using nlohmann::json;
+
+namespace {
+
+// Keys DeepSpeed's pydantic models accept (extra="forbid"); DeepSpeed at the 2025 mirror:
+// runtime/zero/config.py (fields and their stage3_ aliases), runtime/zero/offload_config.py,
+// runtime/constants.py (fp16, bf16).
+const std::vector<std::string> kZeroKeys = {
+    "stage", "contiguous_gradients", "reduce_scatter", "reduce_bucket_size", "use_multi_rank_bucket_allreduce",
+    "allgather_partitions", "allgather_bucket_size", "overlap_comm", "load_from_fp32_weights", "elastic_checkpoint",
+    "offload_param", "offload_optimizer", "sub_group_size", "cpu_offload_param", "cpu_offload_use_pin_memory", "cpu_offload",
+    "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold", "stage3_model_persistence_threshold",
+    "stage3_max_live_parameters", "stage3_max_reuse_distance", "stage3_gather_16bit_weights_on_model_save",
+    "stage3_module_granularity_threshold", "stage3_use_all_reduce_for_fetch_params", "stage3_gather_fp16_weights_on_model_save",
+    "ignore_unused_parameters", "legacy_stage1", "round_robin_gradients", "zero_hpz_partition_size", "zero_quantized_weights",
+    "zero_quantized_nontrainable_weights", "zero_quantized_gradients", "zeropp_loco_param", "mics_shard_size",
+    "mics_hierarchical_params_gather", "memory_efficient_linear", "pipeline_loading_checkpoint", "override_module_apply",
+    "log_trace_cache_warnings"};
+const std::vector<std::string> kOffloadParamKeys = {"device", "nvme_path", "buffer_count", "buffer_size", "max_in_cpu", "pin_memory"};
+const std::vector<std::string> kOffloadOptimizerKeys = {"device", "nvme_path", "buffer_count", "pin_memory", "pipeline_read",
+                                                        "pipeline_write", "fast_init", "ratio"};
+const std::vector<std::string> kFp16Keys = {"enabled", "auto_cast", "loss_scale", "initial_scale_power", "loss_scale_window",
+                                            "hysteresis", "consecutive_hysteresis", "min_loss_scale", "fp16_master_weights_and_grads"};
+const std::vector<std::string> kBf16Keys = {"enabled", "immediate_grad_update"};
+// Top-level keys DeepSpeed reads (runtime/constants.py and the feature configs); others are ignored silently.
+const std::vector<std::string> kTopKeys = {
+    "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "optimizer", "scheduler", "fp16", "bf16",
+    "bfloat16", "amp", "gradient_clipping", "zero_optimization", "activation_checkpointing", "aio", "steps_per_print",
+    "wall_clock_breakdown", "dump_state", "prescale_gradients", "gradient_predivide_factor", "sparse_gradients",
+    "zero_allow_untested_optimizer", "zero_force_ds_cpu_optimizer", "communication_data_type", "seq_parallel_communication_data_type",
+    "flops_profiler", "tensorboard", "wandb", "csv_monitor", "comet", "elasticity", "checkpoint", "data_types", "compile",
+    "data_efficiency", "curriculum_learning", "autotuning", "pipeline", "comms_logger", "memory_breakdown", "nebula",
+    "compression_training", "sparse_attention", "weight_quantization", "quantize_training", "eigenvalue", "progressive_layer_drop",
+    "hybrid_engine", "torch_autocast", "tensor_parallel", "disable_allgather", "timers", "graph_harvesting",
+    "use_data_before_expert_parallelism", "dataloader_drop_last", "zero_quantized_weights", "gradient_accumulation_dtype"};
+
+// pydantic int fields (and DeepSpeed's integer scalars).
+const std::set<std::string> kIntegerPaths = {
+    "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "steps_per_print",
+    "zero_optimization.stage", "zero_optimization.reduce_bucket_size", "zero_optimization.allgather_bucket_size",
+    "zero_optimization.sub_group_size", "zero_optimization.stage3_prefetch_bucket_size",
+    "zero_optimization.stage3_param_persistence_threshold", "zero_optimization.stage3_model_persistence_threshold",
+    "zero_optimization.stage3_max_live_parameters", "zero_optimization.stage3_max_reuse_distance",
+    "zero_optimization.offload_param.buffer_count", "zero_optimization.offload_param.buffer_size",
+    "zero_optimization.offload_param.max_in_cpu", "zero_optimization.offload_optimizer.buffer_count", "fp16.initial_scale_power",
+    "fp16.loss_scale_window", "fp16.hysteresis"};
+const std::set<std::string> kBooleanPaths = {
+    "zero_optimization.overlap_comm", "zero_optimization.contiguous_gradients", "zero_optimization.reduce_scatter",
+    "zero_optimization.allgather_partitions", "zero_optimization.offload_param.pin_memory",
+    "zero_optimization.offload_optimizer.pin_memory", "fp16.enabled", "bf16.enabled", "wall_clock_breakdown",
+    "zero_optimization.stage3_gather_16bit_weights_on_model_save"};
+
+const DeprecatedKey kDeprecated[] = {
+    {"cpu_offload", "offload_optimizer: {\"device\": \"cpu\"}"},
+    {"cpu_offload_param", "offload_param: {\"device\": \"cpu\"}"},
+    {"cpu_offload_use_pin_memory", "\"pin_memory\": true inside offload_optimizer / offload_param"},
+    {"stage3_gather_fp16_weights_on_model_save", "stage3_gather_16bit_weights_on_model_save"},
+};
+
+}  // namespace
+
+const std::vector<std::string>& zero_optimization_keys() { return kZeroKeys; }
+const std::vector<std::string>& offload_param_keys() { return kOffloadParamKeys; }
+const std::vector<std::string>& offload_optimizer_keys() { return kOffloadOptimizerKeys; }
+const std::vector<std::string>& fp16_keys() { return kFp16Keys; }
+const std::vector<std::string>& bf16_keys() { return kBf16Keys; }
+const std::vector<std::string>& top_level_keys() { return kTopKeys; }
+const std::set<std::string>& integer_paths() { return kIntegerPaths; }
+const std::set<std::string>& boolean_paths() { return kBooleanPaths; }
+std::span<const DeprecatedKey> deprecated_zero_keys() { return kDeprecated; }
+
+std::string offload_device_name(const json& zero_optimization, const char* sub) {
+    const json device = zero_optimization.is_object() && zero_optimization.contains(sub) && zero_optimization.at(sub).is_object()
+                            ? zero_optimization.at(sub).value("device", json())
+                            : json();
+    return device.is_string() ? device.get<std::string>() : "none";
+}
+
+bool block_enabled(const json& config, const char* key) {
+    if (!config.is_object() || !config.contains(key) || !config.at(key).is_object()) return false;
+    const json enabled = config.at(key).value("enabled", json());
+    return enabled.is_boolean() && enabled.get<bool>();
+}
+
+}  // namespace zp::ds_schema

@@ -1,0 +1,41 @@
+#pragma once
+// The ds_config.json schema as DeepSpeed reads it: which keys each block accepts, which values
+// must be integers or booleans, which keys are deprecated, and small readers for the blocks the
+// planner looks at. The linter (lint.h) and the import (config_import.h) share it.
+#include "core/model/scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zp::ds_schema {
+
+// Keys DeepSpeed's pydantic models accept in each block (extra="forbid" there).
+const std::vector<std::string>& zero_optimization_keys();
+const std::vector<std::string>& offload_param_keys();
+const std::vector<std::string>& offload_optimizer_keys();
+const std::vector<std::string>& fp16_keys();
+const std::vector<std::string>& bf16_keys();
+// Top-level keys DeepSpeed reads; it ignores any other silently.
+const std::vector<std::string>& top_level_keys();
+
+// Dotted paths whose values DeepSpeed reads as integers (pydantic int) or booleans.
+const std::set<std::string>& integer_paths();
+const std::set<std::string>& boolean_paths();
+
+struct DeprecatedKey {
+    const char* key;          // inside zero_optimization
+    const char* replacement;  // what to write instead
+};
+std::span<const DeprecatedKey> deprecated_zero_keys();
+
+// The offload device a zero_optimization block names for `sub` ("offload_param" or
+// "offload_optimizer"): the device string as written, or "none" when absent or not a string.
+std::string offload_device_name(const nlohmann::json& zero_optimization, const char* sub);
+// Whether the top-level block `key` ("fp16", "bf16") says "enabled": true.
+bool block_enabled(const nlohmann::json& config, const char* key);
+
+}  // namespace zp::ds_schema

@@ -16,8 +16,9 @@ std::string format_fixed(double value, int decimals) {
 }
 
 std::string format_bytes(double bytes) {
+    constexpr double kGibPerTib = 1024.0;
     const double gib = bytes_to_gib(bytes);
-    if (std::fabs(gib) >= 1024.0) return format_fixed(gib / 1024.0, 1) + " TiB";
+    if (std::fabs(gib) >= kGibPerTib) return format_fixed(gib / kGibPerTib, 1) + " TiB";
     return format_fixed(gib, 1) + " GiB";
 }
 

@@ -19,6 +19,8 @@ public:
     Fields(const json& j, std::string source, std::string type) : j_(j), source_(std::move(source)), type_(std::move(type)) {}
 
     bool has(const char* key) const { return j_.contains(key) && !j_.at(key).is_null(); }
+    // An error about the config as a whole, prefixed with its source like every field error.
+    [[noreturn]] void fail(const std::string& message) const { throw InputError(source_ + ": " + message); }
 
     std::int64_t integer(const char* key) const {
         if (!has(key)) throw InputError(source_ + ": field '" + key + "' is missing (needed for model_type '" + type_ + "')");
@@ -63,7 +65,8 @@ private:
 void set_head_dim(ModelSpec& m, const Fields& f) {
     m.head_dim = f.integer_or("head_dim", 0);
     if (m.head_dim == 0) {
-        if (m.hidden % m.heads != 0) throw InputError("hidden size " + std::to_string(m.hidden) + " is not divisible by the " + std::to_string(m.heads) + " attention heads; give head_dim");
+        if (m.hidden % m.heads != 0)
+            f.fail("hidden size " + std::to_string(m.hidden) + " is not divisible by the " + std::to_string(m.heads) + " attention heads; give head_dim");
         m.head_dim = m.hidden / m.heads;
     }
 }

@@ -1,12 +1,14 @@
 #include "core/time/collectives.h"
 
+#include "core/model/units.h"
+
 #include <algorithm>
 
 namespace zp {
 
 double reduce_scatter_seconds(double bytes, double ranks, double bus_gbytes_per_s) {
     if (ranks <= 1) return 0;
-    return (ranks - 1) / ranks * bytes / (bus_gbytes_per_s * 1e9);
+    return (ranks - 1) / ranks * bytes / (bus_gbytes_per_s * kBytesPerGB);
 }
 
 double allgather_seconds(double bytes, double ranks, double bus_gbytes_per_s) {

@@ -3,6 +3,7 @@
 #include "core/time/collectives.h"
 #include "core/time/flops.h"
 #include "core/memory/model_states.h"
+#include "core/model/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -94,18 +95,18 @@ StepTime estimate_step(const Scenario& s) {
     if (s.zero.offload_optimizer != OffloadDevice::None) {
         const double partition = P / N;
         const double pcie_bytes = 2.0 * partition * G + 2.0 * partition;
-        st.offload_seconds += pcie_bytes / (c.pcie_gbytes_per_s * 1e9);
+        st.offload_seconds += pcie_bytes / (c.pcie_gbytes_per_s * kBytesPerGB);
         st.offload_seconds += (P / n) / c.cpu_adam_params_per_second;
         if (s.zero.offload_optimizer == OffloadDevice::Nvme) {
             const double state_bytes = (8.0 + optimizer_moment_bytes_per_param(s.training.optimizer)) * P / n;
-            st.offload_seconds += 2.0 * state_bytes / (c.nvme_gbytes_per_s * 1e9);  // read and write back
+            st.offload_seconds += 2.0 * state_bytes / (c.nvme_gbytes_per_s * kBytesPerGB);  // read and write back
         }
     }
     if (s.zero.offload_param != OffloadDevice::None) {
         // Each rank brings its 16-bit partition to the GPU for forward and for backward, every micro step.
-        st.offload_seconds += 2.0 * 2.0 * (P / N) * G / (c.pcie_gbytes_per_s * 1e9);
+        st.offload_seconds += 2.0 * 2.0 * (P / N) * G / (c.pcie_gbytes_per_s * kBytesPerGB);
         if (s.zero.offload_param == OffloadDevice::Nvme)
-            st.offload_seconds += (2.0 * 2.0 * P / n * G + 2.0 * P / n) / (c.nvme_gbytes_per_s * 1e9);
+            st.offload_seconds += (2.0 * 2.0 * P / n * G + 2.0 * P / n) / (c.nvme_gbytes_per_s * kBytesPerGB);
     }
 
     st.seconds = st.compute_seconds + st.comm_seconds + st.offload_seconds;

@@ -9,7 +9,7 @@
 #include "core/deepspeed/config_export.h"
 #include "core/model/errors.h"
 #include "core/io/file_io.h"
-#include "core/search/recommender.h"
+#include "core/search/scenario_edits.h"
 #include "ui/main_window.h"
 #include "ui/screenshot.h"
 
@@ -101,12 +101,7 @@ int headless_start(int argc, char** argv) {
     }
     const QString png = folder + QStringLiteral("/window.png");
     if (const int rc = render_offscreen(argc, argv, s, QStringLiteral("window"), QSize(1480, 920), png); rc != cli::kExitOk) return rc;
-    Scenario best = s;
-    if (plan.feasible) {
-        best.zero = plan.best.zero;
-        best.training.micro_batch = plan.best.micro_batch;
-        best.training.checkpointing = plan.best.checkpointing;
-    }
+    const Scenario best = plan.feasible ? with_candidate(s, plan.best) : s;
     const std::string config_path = (folder + QStringLiteral("/ds_config.json")).toStdString();
     try {
         write_file_atomically(config_path, deepspeed_config_text(best));

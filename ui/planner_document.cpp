@@ -85,11 +85,7 @@ void PlannerDocument::followPlan() {
 Scenario PlannerDocument::exportScenario() const {
     Scenario s = scenario_;
     if (follow_plan_ && overview_.plan_valid && overview_.plan.feasible) {
-        const Candidate& best = overview_.plan.best;
-        s.zero = best.zero;
-        s.training.micro_batch = best.micro_batch;
-        s.training.checkpointing = best.checkpointing;
-        s.training.global_batch = best.micro_batch * best.gradient_accumulation_steps * s.cluster.world_size();
+        s = with_candidate(s, overview_.plan.best);
     } else {
         s = with_setup(s, selected_);
     }

@@ -17,6 +17,7 @@
 #include "core/presets/model_presets.h"
 #include "app/cli/report_json.h"
 #include "core/io/scenario_json.h"
+#include "core/search/scenario_edits.h"
 
 #include <optional>
 #include <ostream>
@@ -58,11 +59,7 @@ int cmd_compare(const Args& a, std::ostream& out) {
     const Scenario base = scenario_from_args(a, &notes);
     std::vector<Candidate> rows;
     for (const ZeroSetup& z : zero_setups()) {
-        Scenario s = base;
-        s.zero.stage = z.stage;
-        s.zero.offload_optimizer = z.offload_optimizer;
-        s.zero.offload_param = z.offload_param;
-        rows.push_back(evaluate(s));
+        rows.push_back(evaluate(with_setup(base, z)));
     }
     if (a.flag("--json")) {
         nlohmann::json j = nlohmann::json::array();
@@ -134,11 +131,7 @@ Scenario export_scenario(const Args& a, std::ostream& err) {
         for (const auto& sg : p.suggestions) what += (what.empty() ? "" : "; ") + sg;
         throw InputError("nothing fits this cluster, so there is no plan to export (" + what + "); give --stage to export a setup anyway");
     }
-    s.zero = p.best.zero;
-    s.training.micro_batch = p.best.micro_batch;
-    s.training.checkpointing = p.best.checkpointing;
-    s.training.global_batch = p.best.micro_batch * p.best.gradient_accumulation_steps * s.cluster.world_size();
-    return s;
+    return with_candidate(s, p.best);
 }
 
 int cmd_export(const Args& a, std::ostream& out, std::ostream& err) {

@@ -13,13 +13,12 @@ using nlohmann::json;
 
 namespace {
 
-const char* norm_name(NormKind k) { return k == NormKind::LayerNorm ? "layernorm" : "rmsnorm"; }
 
 json model_json(const ModelSpec& m) {
     return {{"name", m.name}, {"family", m.family}, {"layers", m.layers}, {"hidden", m.hidden}, {"heads", m.heads},
             {"kv_heads", m.kv_heads}, {"head_dim", m.head_dim}, {"ffn", m.ffn}, {"gated_mlp", m.gated_mlp}, {"vocab", m.vocab},
             {"tied_embeddings", m.tied_embeddings}, {"positions", m.positions}, {"experts", m.experts},
-            {"experts_per_token", m.experts_per_token}, {"norm", norm_name(m.norm)}, {"qkv_bias", m.qkv_bias},
+            {"experts_per_token", m.experts_per_token}, {"norm", to_string(m.norm)}, {"qkv_bias", m.qkv_bias},
             {"out_bias", m.out_bias}, {"mlp_bias", m.mlp_bias}, {"lm_head_bias", m.lm_head_bias}, {"fused_qkv", m.fused_qkv},
             {"fused_gate_up", m.fused_gate_up}, {"norms_per_layer", m.norms_per_layer}, {"embedding_norm", m.embedding_norm},
             {"encoder_decoder", m.encoder_decoder}, {"relative_attention_buckets", m.relative_attention_buckets},
@@ -155,10 +154,7 @@ Scenario scenario_from_json(const json& j, const std::string& source) {
     m.integer("positions", ms.positions);
     m.integer("experts", ms.experts, 1);
     m.integer("experts_per_token", ms.experts_per_token, 1);
-    std::string norm = norm_name(ms.norm);
-    m.text("norm", norm);
-    if (norm != "layernorm" && norm != "rmsnorm") m.fail("norm", "must be layernorm or rmsnorm, got '" + norm + "'");
-    ms.norm = norm == "layernorm" ? NormKind::LayerNorm : NormKind::RmsNorm;
+    m.choice("norm", ms.norm, parse_norm_kind);
     m.boolean("qkv_bias", ms.qkv_bias);
     m.boolean("out_bias", ms.out_bias);
     m.boolean("mlp_bias", ms.mlp_bias);

@@ -1,42 +1,22 @@
 #include "core/model/enum_names.h"
 
-#include "core/model/errors.h"
-
-#include <array>
-#include <string>
-
 namespace zp {
 namespace {
 
-template <typename E, std::size_t K>
-E parse(std::string_view s, const std::array<E, K>& values, const char* what) {
-    std::string accepted;
-    for (E v : values) {
-        if (s == to_string(v)) return v;
-        accepted += (accepted.empty() ? "" : "|") + std::string(to_string(v));
-    }
-    throw InputError(std::string(what) + " must be one of " + accepted + ", got '" + std::string(s) + "'");
+template <class E>
+const char* name_of(E value) {
+    for (const auto& n : EnumVocabulary<E>::names)
+        if (n.value == value) return n.name;
+    return "?";  // only for a value cast from an out-of-range integer
 }
 
 }  // namespace
 
-Precision parse_precision(std::string_view s) {
-    return parse(s, std::array{Precision::Bf16, Precision::Fp16, Precision::Fp32}, "precision");
-}
-Optimizer parse_optimizer(std::string_view s) {
-    if (s == "sgd_momentum" || s == "momentum") return Optimizer::SgdMomentum;
-    return parse(s, std::array{Optimizer::AdamW, Optimizer::Adam, Optimizer::Lamb, Optimizer::Lion, Optimizer::Adagrad,
-                               Optimizer::SgdMomentum, Optimizer::Sgd},
-                 "optimizer");
-}
-Checkpointing parse_checkpointing(std::string_view s) {
-    return parse(s, std::array{Checkpointing::None, Checkpointing::Selective, Checkpointing::Full}, "checkpointing");
-}
-OffloadDevice parse_offload_device(std::string_view s) {
-    return parse(s, std::array{OffloadDevice::None, OffloadDevice::Cpu, OffloadDevice::Nvme}, "offload device");
-}
-Convention parse_convention(std::string_view s) {
-    return parse(s, std::array{Convention::DeepSpeed, Convention::Paper}, "convention");
-}
+const char* to_string(Precision p) { return name_of(p); }
+const char* to_string(Optimizer o) { return name_of(o); }
+const char* to_string(Checkpointing c) { return name_of(c); }
+const char* to_string(OffloadDevice d) { return name_of(d); }
+const char* to_string(Convention c) { return name_of(c); }
+const char* to_string(NormKind n) { return name_of(n); }
 
 }  // namespace zp

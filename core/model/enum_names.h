@@ -1,16 +1,111 @@
 #pragma once
-// Parsing the lowercase names of the scenario enums (the inverse of to_string in scenario.h).
+// The one table of names for every scenario enum. to_string, the parsers, the CLI help, the
+// window's combo boxes, the session reader and the README's lists all come from here; adding an
+// optimizer means adding one row below (and its model in core/memory and core/time).
+#include "core/model/errors.h"
 #include "core/model/scenario.h"
 
+#include <array>
+#include <string>
 #include <string_view>
 
 namespace zp {
 
-// Each throws InputError "<what> must be one of a|b|c, got 'x'".
-Precision parse_precision(std::string_view s);
-Optimizer parse_optimizer(std::string_view s);
-Checkpointing parse_checkpointing(std::string_view s);
-OffloadDevice parse_offload_device(std::string_view s);
-Convention parse_convention(std::string_view s);
+template <class E>
+struct EnumName {
+    E value;
+    const char* name;  // lowercase, what files and the command line spell
+};
+
+// One specialisation per enum: `what` names the field in error messages, `names` lists every
+// value once in display order, `aliases` are extra spellings the parser also accepts.
+template <class E>
+struct EnumVocabulary;
+
+template <>
+struct EnumVocabulary<Precision> {
+    static constexpr const char* what = "precision";
+    static constexpr std::array<EnumName<Precision>, 3> names{
+        {{Precision::Bf16, "bf16"}, {Precision::Fp16, "fp16"}, {Precision::Fp32, "fp32"}}};
+    static constexpr std::array<EnumName<Precision>, 0> aliases{};
+};
+
+template <>
+struct EnumVocabulary<Optimizer> {
+    static constexpr const char* what = "optimizer";
+    static constexpr std::array<EnumName<Optimizer>, 7> names{{{Optimizer::AdamW, "adamw"},
+                                                               {Optimizer::Adam, "adam"},
+                                                               {Optimizer::Lamb, "lamb"},
+                                                               {Optimizer::Lion, "lion"},
+                                                               {Optimizer::Adagrad, "adagrad"},
+                                                               {Optimizer::SgdMomentum, "sgd-momentum"},
+                                                               {Optimizer::Sgd, "sgd"}}};
+    static constexpr std::array<EnumName<Optimizer>, 2> aliases{
+        {{Optimizer::SgdMomentum, "sgd_momentum"}, {Optimizer::SgdMomentum, "momentum"}}};
+};
+
+template <>
+struct EnumVocabulary<Checkpointing> {
+    static constexpr const char* what = "checkpointing";
+    static constexpr std::array<EnumName<Checkpointing>, 3> names{
+        {{Checkpointing::None, "none"}, {Checkpointing::Selective, "selective"}, {Checkpointing::Full, "full"}}};
+    static constexpr std::array<EnumName<Checkpointing>, 0> aliases{};
+};
+
+template <>
+struct EnumVocabulary<OffloadDevice> {
+    static constexpr const char* what = "offload device";
+    static constexpr std::array<EnumName<OffloadDevice>, 3> names{
+        {{OffloadDevice::None, "none"}, {OffloadDevice::Cpu, "cpu"}, {OffloadDevice::Nvme, "nvme"}}};
+    static constexpr std::array<EnumName<OffloadDevice>, 0> aliases{};
+};
+
+template <>
+struct EnumVocabulary<Convention> {
+    static constexpr const char* what = "convention";
+    static constexpr std::array<EnumName<Convention>, 2> names{{{Convention::DeepSpeed, "deepspeed"}, {Convention::Paper, "paper"}}};
+    static constexpr std::array<EnumName<Convention>, 0> aliases{};
+};
+
+template <>
+struct EnumVocabulary<NormKind> {
+    static constexpr const char* what = "norm";
+    static constexpr std::array<EnumName<NormKind>, 2> names{{{NormKind::LayerNorm, "layernorm"}, {NormKind::RmsNorm, "rmsnorm"}}};
+    static constexpr std::array<EnumName<NormKind>, 0> aliases{};
+};
+
+// Every value with its name, in display order.
+template <class E>
+constexpr const auto& enum_names() {
+    return EnumVocabulary<E>::names;
+}
+
+// "bf16|fp16|fp32" (or with another separator): the accepted spellings for help and errors.
+template <class E>
+std::string choice_list(std::string_view separator = "|") {
+    std::string out;
+    for (const auto& n : EnumVocabulary<E>::names) {
+        if (!out.empty()) out += separator;
+        out += n.name;
+    }
+    return out;
+}
+
+// The value named `s` (a name or an alias); throws InputError "<what> must be one of a|b|c, got 'x'".
+template <class E>
+E parse_enum(std::string_view s) {
+    for (const auto& n : EnumVocabulary<E>::names)
+        if (s == n.name) return n.value;
+    for (const auto& n : EnumVocabulary<E>::aliases)
+        if (s == n.name) return n.value;
+    throw InputError(std::string(EnumVocabulary<E>::what) + " must be one of " + choice_list<E>() + ", got '" + std::string(s) + "'");
+}
+
+inline Precision parse_precision(std::string_view s) { return parse_enum<Precision>(s); }
+inline Optimizer parse_optimizer(std::string_view s) { return parse_enum<Optimizer>(s); }
+inline Checkpointing parse_checkpointing(std::string_view s) { return parse_enum<Checkpointing>(s); }
+inline OffloadDevice parse_offload_device(std::string_view s) { return parse_enum<OffloadDevice>(s); }
+inline Convention parse_convention(std::string_view s) { return parse_enum<Convention>(s); }
+inline NormKind parse_norm_kind(std::string_view s) { return parse_enum<NormKind>(s); }
 
 }  // namespace zp

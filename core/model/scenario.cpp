@@ -69,46 +69,4 @@ void validate(const Scenario& s) {
         non_negative(v, "bucket and buffer sizes");
 }
 
-bool same_setup(const ZeroSetup& a, const ZeroSetup& b) {
-    return a.stage == b.stage && a.offload_optimizer == b.offload_optimizer && a.offload_param == b.offload_param;
-}
-
-const char* to_string(Precision p) {
-    switch (p) {
-    case Precision::Bf16: return "bf16";
-    case Precision::Fp16: return "fp16";
-    case Precision::Fp32: return "fp32";
-    }
-    return "?";
-}
-const char* to_string(Optimizer o) {
-    switch (o) {
-    case Optimizer::AdamW: return "adamw";
-    case Optimizer::Adam: return "adam";
-    case Optimizer::Lamb: return "lamb";
-    case Optimizer::Lion: return "lion";
-    case Optimizer::Adagrad: return "adagrad";
-    case Optimizer::SgdMomentum: return "sgd-momentum";
-    case Optimizer::Sgd: return "sgd";
-    }
-    return "?";
-}
-const char* to_string(Checkpointing c) {
-    switch (c) {
-    case Checkpointing::None: return "none";
-    case Checkpointing::Selective: return "selective";
-    case Checkpointing::Full: return "full";
-    }
-    return "?";
-}
-const char* to_string(OffloadDevice d) {
-    switch (d) {
-    case OffloadDevice::None: return "none";
-    case OffloadDevice::Cpu: return "cpu";
-    case OffloadDevice::Nvme: return "nvme";
-    }
-    return "?";
-}
-const char* to_string(Convention c) { return c == Convention::DeepSpeed ? "deepspeed" : "paper"; }
-
 }  // namespace zp

@@ -70,8 +70,20 @@ struct ZeroSetup {
     friend bool operator==(const ZeroSetup&, const ZeroSetup&) = default;
 };
 
+// What makes a setup that setup: the stage and where optimizer states and parameters live.
+// Buckets, prefetch and the rest are tuning of the same setup.
+struct SetupKey {
+    int stage = 0;
+    OffloadDevice offload_optimizer = OffloadDevice::None;
+    OffloadDevice offload_param = OffloadDevice::None;
+
+    friend bool operator==(const SetupKey&, const SetupKey&) = default;
+};
+
+inline SetupKey setup_key(const ZeroSetup& z) { return {z.stage, z.offload_optimizer, z.offload_param}; }
+
 // Same stage and offload devices (bucket sizes and the rest may differ): the same "setup".
-bool same_setup(const ZeroSetup& a, const ZeroSetup& b);
+inline bool same_setup(const ZeroSetup& a, const ZeroSetup& b) { return setup_key(a) == setup_key(b); }
 
 // Model-state accounting: DeepSpeed's implementation (default) or the ZeRO paper's K = 12.
 enum class Convention { DeepSpeed, Paper };
@@ -109,10 +121,12 @@ std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_s
 // Throws InputError naming the first invalid field (GPUs, sequence, stage/offload combination, ...).
 void validate(const Scenario& s);
 
+// Names from the tables in core/model/enum_names.h.
 const char* to_string(Precision p);
 const char* to_string(Optimizer o);
 const char* to_string(Checkpointing c);
 const char* to_string(OffloadDevice d);
 const char* to_string(Convention c);
+const char* to_string(NormKind n);
 
 }  // namespace zp

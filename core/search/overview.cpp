@@ -1,51 +1,11 @@
 #include "core/search/overview.h"
 
 #include "core/model/errors.h"
+#include "core/search/scenario_edits.h"
 
 #include <algorithm>
 
 namespace zp {
-
-namespace {
-// Indices into zero_setups(): DDP, ZeRO-1, -2, -3, ZeRO-2 + CPU optimizer, ZeRO-3 + CPU optimizer
-// and parameters, ZeRO-3 + NVMe optimizer and parameters.
-constexpr std::size_t kOverviewIndices[] = {0, 1, 2, 3, 5, 7, 11};
-}  // namespace
-
-const std::vector<ZeroSetup>& overview_setups() {
-    static const std::vector<ZeroSetup> setups = [] {
-        std::vector<ZeroSetup> v;
-        for (std::size_t i : kOverviewIndices) v.push_back(zero_setups()[i]);
-        return v;
-    }();
-    return setups;
-}
-
-std::string short_setup_label(const ZeroSetup& z) {
-    std::string s = z.stage == 0 ? "DDP" : "ZeRO-" + std::to_string(z.stage);
-    if (z.offload_optimizer == OffloadDevice::Cpu || z.offload_param == OffloadDevice::Cpu) s += "+CPU";
-    if (z.offload_optimizer == OffloadDevice::Nvme || z.offload_param == OffloadDevice::Nvme) s += "+NVMe";
-    return s;
-}
-
-Scenario with_setup(const Scenario& s, const ZeroSetup& z) {
-    Scenario out = s;
-    out.zero.stage = z.stage;
-    out.zero.offload_optimizer = z.offload_optimizer;
-    out.zero.offload_param = z.offload_param;
-    return out;
-}
-
-Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_size) {
-    if (gpus < 1 || node_size < 1) throw InputError("the GPU count and the GPUs per node must be at least 1");
-    const std::int64_t per_node = std::min(gpus, node_size);
-    if (gpus % per_node != 0)
-        throw InputError(std::to_string(gpus) + " GPUs do not split into nodes of " + std::to_string(per_node) + " GPUs");
-    Scenario out = s;
-    out.cluster.gpus_per_node = per_node;
-    out.cluster.nodes = gpus / per_node;
-    return out;
-}
 
 Overview compute_overview(const Scenario& s) {
     Overview o;
@@ -61,7 +21,9 @@ Overview compute_overview(const Scenario& s) {
         o.plan_valid = false;
         o.plan_error = e.what();
     }
-    for (std::size_t i : kOverviewIndices) {
+    const auto rows = zero_setup_rows();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!rows[i].in_overview) continue;
         if (o.plan_valid) {
             o.bars.push_back(o.plan.per_setup[i]);
             continue;

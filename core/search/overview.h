@@ -2,6 +2,8 @@
 // Everything the window shows for one scenario, computed in one call: the memory and time
 // bars of the standard setups, per-GPU memory against GPU count for each stage, and the plan.
 #include "core/search/recommender.h"
+#include "core/search/scenario_edits.h"
+#include "core/search/zero_setups.h"
 
 #include <string>
 #include <vector>
@@ -30,17 +32,9 @@ struct Overview {
     std::string plan_error;
 };
 
-// DDP, ZeRO-1, ZeRO-2, ZeRO-3, ZeRO-2 + CPU, ZeRO-3 + CPU, ZeRO-3 + NVMe (optimizer and parameters).
-const std::vector<ZeroSetup>& overview_setups();
-std::string short_setup_label(const ZeroSetup& z);  // "ZeRO-3+CPU"
 
 // Runs the search once; the bars are its per-setup results.
 Overview compute_overview(const Scenario& s);
 
-// The scenario with another setup applied (stage and offload devices; the rest unchanged).
-Scenario with_setup(const Scenario& s, const ZeroSetup& z);
-// The scenario with a GPU count: nodes of min(count, node size) GPUs. Throws InputError when
-// the count does not split into whole nodes.
-Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_size);
 
 }  // namespace zp

@@ -1,6 +1,7 @@
 #include "core/search/recommender.h"
 
 #include "core/model/errors.h"
+#include "core/search/scenario_edits.h"
 #include "core/io/format.h"
 #include "core/model/units.h"
 
@@ -10,46 +11,6 @@
 #include <tuple>
 
 namespace zp {
-
-const std::vector<ZeroSetup>& zero_setups() {
-    static const std::vector<ZeroSetup> setups = [] {
-        std::vector<ZeroSetup> v;
-        auto add = [&](int stage, OffloadDevice opt, OffloadDevice param) {
-            ZeroSetup z;
-            z.stage = stage;
-            z.offload_optimizer = opt;
-            z.offload_param = param;
-            v.push_back(z);
-        };
-        using D = OffloadDevice;
-        add(0, D::None, D::None);
-        add(1, D::None, D::None);
-        add(2, D::None, D::None);
-        add(3, D::None, D::None);
-        add(1, D::Cpu, D::None);
-        add(2, D::Cpu, D::None);
-        add(3, D::Cpu, D::None);
-        add(3, D::Cpu, D::Cpu);
-        add(3, D::Nvme, D::None);
-        add(3, D::Nvme, D::Cpu);
-        add(3, D::Cpu, D::Nvme);
-        add(3, D::Nvme, D::Nvme);
-        return v;
-    }();
-    return setups;
-}
-
-std::string setup_label(const ZeroSetup& z) {
-    std::string s = z.stage == 0 ? "DDP (ZeRO-0)" : "ZeRO-" + std::to_string(z.stage);
-    const auto dev = [](OffloadDevice d) { return d == OffloadDevice::Cpu ? std::string("CPU") : std::string("NVMe"); };
-    if (z.offload_optimizer != OffloadDevice::None && z.offload_param == OffloadDevice::None)
-        s += " + " + dev(z.offload_optimizer) + " optimizer";
-    else if (z.offload_optimizer != OffloadDevice::None && z.offload_optimizer == z.offload_param)
-        s += " + " + dev(z.offload_optimizer) + " optimizer and params";
-    else if (z.offload_optimizer != OffloadDevice::None)
-        s += " + " + dev(z.offload_optimizer) + " optimizer, " + dev(z.offload_param) + " params";
-    return s;
-}
 
 Candidate evaluate(const Scenario& s) {
     Candidate c;
@@ -104,11 +65,8 @@ auto simplicity(const Point& p) {
 
 // Turns `s` (a copy of the search's base scenario) into the scenario a point stands for.
 void apply(Scenario& s, const ZeroSetup& base_zero, const Point& p) {
-    const ZeroSetup& z = zero_setups()[p.setup];
     s.zero = base_zero;
-    s.zero.stage = z.stage;
-    s.zero.offload_optimizer = z.offload_optimizer;
-    s.zero.offload_param = z.offload_param;
+    s = with_setup(s, zero_setups()[p.setup]);
     s.zero.reduce_bucket_elems = s.zero.allgather_bucket_elems = kBuckets[p.bucket].elems;
     s.zero.overlap_comm = kBuckets[p.bucket].overlap;
     s.training.checkpointing = p.checkpointing;
@@ -241,9 +199,7 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
         t.training.checkpointing = Checkpointing::Full;
         for (const ZeroSetup& z : zero_setups()) {
             t.zero = trial.zero;
-            t.zero.stage = z.stage;
-            t.zero.offload_optimizer = z.offload_optimizer;
-            t.zero.offload_param = z.offload_param;
+            t = with_setup(t, z);
             t.zero.reduce_bucket_elems = t.zero.allgather_bucket_elems = deepspeed::recommended::kSmallBucketElems;
             const MemoryBreakdown m = estimate_memory(t);
             if (check_fit(t, m).all()) return setup_label(z);

@@ -3,6 +3,7 @@
 // micro batch and bucket setting; keep what fits GPU, host RAM and NVMe; pick the fastest,
 // preferring the simpler setup within 2%.
 #include "core/memory/memory_model.h"
+#include "core/search/zero_setups.h"
 #include "core/time/step_time.h"
 
 #include <string>
@@ -39,9 +40,6 @@ struct Plan {
     std::vector<bool> per_setup_feasible;
 };
 
-// The (stage, offload_optimizer, offload_param) combinations DeepSpeed supports.
-const std::vector<ZeroSetup>& zero_setups();
-std::string setup_label(const ZeroSetup& z);
 
 // Searches around `s` (its model, cluster, precision, optimizer, sequence, global batch, flash
 // attention and assumptions are kept; stage, offload, recompute, micro batch and buckets are chosen).

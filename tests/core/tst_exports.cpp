@@ -2,6 +2,7 @@
 // the batch rule, stage-specific keys, "auto" where transformers fills it, and the round trip
 // export -> lint (no error, no warning) -> import restores the setup.
 #include "core/model/default_scenario.h"
+#include "core/search/scenario_edits.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
@@ -15,11 +16,8 @@ using namespace zp;
 
 namespace {
 Scenario with(const ZeroSetup& z, Precision p, std::int64_t nodes) {
-    Scenario s = default_scenario();
+    Scenario s = with_setup(default_scenario(), z);
     s.cluster.nodes = nodes;
-    s.zero.stage = z.stage;
-    s.zero.offload_optimizer = z.offload_optimizer;
-    s.zero.offload_param = z.offload_param;
     s.training.precision = p;
     s.training.micro_batch = 2;
     s.training.global_batch = 2 * 4 * s.cluster.world_size();
@@ -107,13 +105,10 @@ private slots:
     }
 
     void recommended_plan_exports_clean() {
-        Scenario s = default_scenario();
-        const Plan p = recommend(s);
+        const Plan p = recommend(default_scenario());
         QVERIFY(p.feasible);
-        s.zero = p.best.zero;
-        s.training.micro_batch = p.best.micro_batch;
-        s.training.checkpointing = p.best.checkpointing;
-        s.training.global_batch = p.best.micro_batch * p.best.gradient_accumulation_steps * 8;
+        const Scenario s = with_candidate(default_scenario(), p.best);
+        QCOMPARE(s.training.global_batch, p.best.micro_batch * p.best.gradient_accumulation_steps * 8);
         const LintResult r = lint_ds_config(deepspeed_config_text(s), 8);
         QVERIFY(!r.has_errors() && !r.has_warnings());
         // The buffers the memory model counted are the buckets exported.

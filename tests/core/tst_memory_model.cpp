@@ -1,6 +1,7 @@
 // The memory model: published relations and invariants over the whole input range.
 #include "core/memory/buffers.h"
 #include "core/model/default_scenario.h"
+#include "core/search/scenario_edits.h"
 #include "core/memory/memory_model.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
@@ -84,12 +85,10 @@ private slots:
                         double previous_states = INFINITY;
                         for (const ZeroSetup& z : zero_setups()) {
                             if (p == Precision::Fp32 && z.offload_optimizer != OffloadDevice::None) continue;
-                            Scenario s = scenario(m, gpus, z.stage);
+                            Scenario s = with_setup(scenario(m, gpus, z.stage), z);
                             s.training.precision = p;
                             s.training.optimizer = o;
                             s.assumptions.convention = c;
-                            s.zero.offload_optimizer = z.offload_optimizer;
-                            s.zero.offload_param = z.offload_param;
                             const MemoryBreakdown b = estimate_memory(s);
                             for (double v : {b.params_bytes, b.gradients_bytes, b.optimizer_states_bytes, b.activations_bytes, b.buffers_bytes,
                                              b.cuda_context_bytes, b.fragmentation_bytes, b.cpu_bytes_per_node, b.nvme_bytes_per_node})

@@ -2,6 +2,7 @@
 // textbook answers for the textbook cases.
 #include "core/presets/cluster_presets.h"
 #include "core/model/default_scenario.h"
+#include "core/search/scenario_edits.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
 #include "core/model/units.h"
@@ -50,11 +51,7 @@ private slots:
                                 }
                                 ++feasible;
                                 // Re-evaluate the chosen setup from scratch: it must fit every tier.
-                                Scenario chosen = s;
-                                chosen.zero = p.best.zero;
-                                chosen.training.checkpointing = p.best.checkpointing;
-                                chosen.training.micro_batch = p.best.micro_batch;
-                                const Candidate c = evaluate(chosen);
+                                const Candidate c = evaluate(with_candidate(s, p.best));
                                 QVERIFY(c.fit.all());
                                 QVERIFY(c.memory.total_bytes() <= usable_gpu_bytes(s));
                                 QVERIFY(c.memory.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node);

@@ -2,6 +2,7 @@
 // leave an existing file byte-identical when the disk is "full" (RLIMIT_FSIZE).
 #include "core/presets/gpu_presets.h"
 #include "core/model/default_scenario.h"
+#include "core/search/scenario_edits.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/lint.h"
 #include "core/model/errors.h"
@@ -84,11 +85,7 @@ private slots:
                 if (p.feasible) {
                     ++plans;
                     QVERIFY(p.best.fit.all());
-                    Scenario e = s;
-                    e.zero = p.best.zero;
-                    e.training.micro_batch = p.best.micro_batch;
-                    e.training.checkpointing = p.best.checkpointing;
-                    e.training.global_batch = p.best.micro_batch * p.best.gradient_accumulation_steps * s.cluster.world_size();
+                    const Scenario e = with_candidate(s, p.best);
                     const LintResult r = lint_ds_config(deepspeed_config_text(e), s.cluster.world_size());
                     QVERIFY2(!r.has_errors(), qPrintable(QString::fromStdString(diagnostics_json(r).dump())));
                 } else {

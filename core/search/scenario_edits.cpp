@@ -1,0 +1,38 @@
+#include "core/search/scenario_edits.h"
+
+#include "core/model/errors.h"
+
+#include <algorithm>
+#include <string>
+
+namespace zp {
+
+Scenario with_setup(const Scenario& s, const SetupKey& k) {
+    Scenario out = s;
+    out.zero.stage = k.stage;
+    out.zero.offload_optimizer = k.offload_optimizer;
+    out.zero.offload_param = k.offload_param;
+    return out;
+}
+
+Scenario with_candidate(const Scenario& s, const Candidate& c) {
+    Scenario out = s;
+    out.zero = c.zero;
+    out.training.micro_batch = c.micro_batch;
+    out.training.checkpointing = c.checkpointing;
+    out.training.global_batch = c.micro_batch * c.gradient_accumulation_steps * s.cluster.world_size();
+    return out;
+}
+
+Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_size) {
+    if (gpus < 1 || node_size < 1) throw InputError("the GPU count and the GPUs per node must be at least 1");
+    const std::int64_t per_node = std::min(gpus, node_size);
+    if (gpus % per_node != 0)
+        throw InputError(std::to_string(gpus) + " GPUs do not split into nodes of " + std::to_string(per_node) + " GPUs");
+    Scenario out = s;
+    out.cluster.gpus_per_node = per_node;
+    out.cluster.nodes = gpus / per_node;
+    return out;
+}
+
+}  // namespace zp

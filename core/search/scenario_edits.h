@@ -1,0 +1,23 @@
+#pragma once
+// Named transformations of a Scenario: the one place that says what "apply this setup",
+// "apply the recommended plan" and "use N GPUs" change. The window, the command line, the
+// exports and the tests all go through these instead of assigning fields by hand.
+#include "core/search/recommender.h"
+
+#include <cstdint>
+
+namespace zp {
+
+// The stage and offload devices of `k`; buckets and every other field unchanged.
+Scenario with_setup(const Scenario& s, const SetupKey& k);
+inline Scenario with_setup(const Scenario& s, const ZeroSetup& z) { return with_setup(s, setup_key(z)); }
+
+// The whole candidate: its zero_optimization block, micro batch, recompute policy, and the
+// global batch it stands for (micro x accumulation x GPUs), so an export states what was planned.
+Scenario with_candidate(const Scenario& s, const Candidate& c);
+
+// The scenario with a GPU count: nodes of min(count, node size) GPUs. Throws InputError when
+// the count does not split into whole nodes.
+Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_size);
+
+}  // namespace zp

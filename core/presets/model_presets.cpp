@@ -4,18 +4,29 @@
 
 namespace zp {
 
-// GPT-2 family (GPT-2 paper; HF gpt2 config.json): learned positions, LayerNorm with bias,
-// fused Conv1D c_attn with bias, 4h GELU MLP with bias, tied LM head.
-ModelSpec gpt2_style(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab, std::int64_t positions) {
+namespace {
+
+// The dimensions every decoder-only preset states; each family below adds its own choices.
+ModelSpec decoder(const char* family, std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t kv_heads,
+                  std::int64_t ffn, std::int64_t vocab) {
     ModelSpec m;
-    m.family = "gpt2";
+    m.family = family;
     m.layers = layers;
     m.hidden = hidden;
     m.heads = heads;
-    m.kv_heads = heads;
+    m.kv_heads = kv_heads;
     m.head_dim = hidden / heads;
-    m.ffn = 4 * hidden;
+    m.ffn = ffn;
     m.vocab = vocab;
+    return m;
+}
+
+}  // namespace
+
+// GPT-2 family (GPT-2 paper; HF gpt2 config.json): learned positions, LayerNorm with bias,
+// fused Conv1D c_attn with bias, 4h GELU MLP with bias, tied LM head.
+ModelSpec gpt2_style(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab, std::int64_t positions) {
+    ModelSpec m = decoder("gpt2", layers, hidden, heads, heads, 4 * hidden, vocab);
     m.positions = positions;
     m.tied_embeddings = true;
     m.norm = NormKind::LayerNorm;
@@ -27,16 +38,8 @@ ModelSpec gpt2_style(std::int64_t layers, std::int64_t hidden, std::int64_t head
 // Llama family (HF LlamaForCausalLM): RMSNorm, RoPE, SwiGLU, no biases.
 ModelSpec llama_style(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t kv_heads,
                       std::int64_t ffn, std::int64_t vocab, bool tied) {
-    ModelSpec m;
-    m.family = "llama";
-    m.layers = layers;
-    m.hidden = hidden;
-    m.heads = heads;
-    m.kv_heads = kv_heads;
-    m.head_dim = hidden / heads;
-    m.ffn = ffn;
+    ModelSpec m = decoder("llama", layers, hidden, heads, kv_heads, ffn, vocab);
     m.gated_mlp = true;
-    m.vocab = vocab;
     m.tied_embeddings = tied;
     m.norm = NormKind::RmsNorm;
     return m;

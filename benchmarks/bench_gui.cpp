@@ -5,7 +5,7 @@
 // CHANGES (default 1000) is there so a profiler run can be short:
 //   valgrind --tool=callgrind build/release/benchmarks/bench_gui 100
 #include "ui/control_panel.h"
-#include "ui/log_slider.h"
+#include "ui/scaled_slider.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
 #include "ui/planner_document.h"

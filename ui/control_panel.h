@@ -1,27 +1,38 @@
 #pragma once
-// The controls on the left. Each edit becomes one undoable document edit; the panel
-// re-reads the document after every change (undo included) without emitting edits.
+// The controls on the left. Each user edit becomes one undoable document edit; the panel
+// re-reads the document after every change (undo included). The controls connect only
+// signals that user edits fire (QComboBox::activated, QAbstractButton::clicked, the
+// valueEdited of ScaledSlider and the Edit*SpinBox wrappers), so showing the document's
+// values emits no edit and needs no QSignalBlocker. Their ranges and lists come from the core:
+// core/model/limits.h, core/model/enum_names.h and the preset tables.
 #include <QWidget>
+
+#include <functional>
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
-class QSpinBox;
+
+namespace zp {
+struct Scenario;
+}
 
 namespace zp::ui {
 
-class LogSlider;
+class EditDoubleSpinBox;
+class EditSpinBox;
 class PlannerDocument;
+class ScaledSlider;
 
 class ControlPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ControlPanel(PlannerDocument* doc, QWidget* parent = nullptr);
 
-    // Exposed for tests and the benchmark, which drive the real widgets.
-    LogSlider* gpuCountSlider() const { return gpus_; }
-    LogSlider* modelSizeSlider() const { return size_; }
+    // Exposed for tests and the benchmark, which drive the real widgets. Every control also
+    // has an objectName (its scenario field: "micro_batch", "precision", ...) for findChild.
+    ScaledSlider* gpuCountSlider() const { return gpus_; }
+    ScaledSlider* modelSizeSlider() const { return size_; }
     QComboBox* modelCombo() const { return model_; }
     QComboBox* gpuCombo() const { return gpu_; }
 
@@ -29,30 +40,33 @@ signals:
     void importHfConfigRequested();
 
 private:
-    void syncFromDocument();
+    // One undoable edit: the document's scenario changed by `mutate`, described as `text`;
+    // consecutive edits with the same merge `id` (one per control) become one undo step.
+    void edit(int id, const QString& text, const std::function<void(Scenario&)>& mutate);
     void editGpuCount(double gpus, int nodeSize);
+    void syncFromDocument();
 
     PlannerDocument* doc_;
     QComboBox* model_;
-    LogSlider* size_;
+    ScaledSlider* size_;
     QLabel* model_info_;
-    LogSlider* gpus_;
-    QSpinBox* node_size_;
+    ScaledSlider* gpus_;
+    EditSpinBox* node_size_;
     QLabel* gpu_error_;
     QComboBox* gpu_;
-    LogSlider* gpu_mem_;
-    LogSlider* inter_bw_;
+    ScaledSlider* gpu_mem_;
+    ScaledSlider* inter_bw_;
     QComboBox* intra_bw_;
-    QDoubleSpinBox* cpu_ram_;
-    QDoubleSpinBox* nvme_;
+    EditDoubleSpinBox* cpu_ram_;
+    EditDoubleSpinBox* nvme_;
     QComboBox* precision_;
     QComboBox* optimizer_;
-    LogSlider* seq_;
-    QSpinBox* global_batch_;
-    QSpinBox* micro_batch_;
+    ScaledSlider* seq_;
+    EditDoubleSpinBox* global_batch_;
+    EditSpinBox* micro_batch_;
     QComboBox* checkpointing_;
     QCheckBox* flash_;
-    QDoubleSpinBox* headroom_;
+    EditDoubleSpinBox* headroom_;
     QComboBox* convention_;
 };
 

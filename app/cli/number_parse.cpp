@@ -58,6 +58,13 @@ double parse_number(const std::string& text, const std::string& option, double m
     return v;
 }
 
+double parse_number(const std::string& text, const std::string& option, const limits::RealRange& r) {
+    double v = 0;
+    if (!parse_double(text, v) || !r.contains(v))
+        throw InputError(option + " must be a number " + limits::describe(r) + ", got '" + text + "'");
+    return v;
+}
+
 bool parse_on_off(const std::string& text, const std::string& option) {
     if (text == "on" || text == "true" || text == "1") return true;
     if (text == "off" || text == "false" || text == "0") return false;

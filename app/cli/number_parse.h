@@ -1,5 +1,7 @@
 #pragma once
 // Numbers as people type them on a command line, with the option name in every error.
+#include "core/model/limits.h"
+
 #include <cstdint>
 #include <string>
 
@@ -9,6 +11,8 @@ namespace zp::cli {
 std::int64_t parse_count(const std::string& text, const std::string& option);
 std::int64_t parse_positive_int(const std::string& text, const std::string& option, std::int64_t max);
 double parse_number(const std::string& text, const std::string& option, double min, double max);
+// A number in `r` (core/model/limits.h): "--headroom must be a number in [0, 1), got '1'".
+double parse_number(const std::string& text, const std::string& option, const limits::RealRange& r);
 bool parse_on_off(const std::string& text, const std::string& option);
 
 }  // namespace zp::cli

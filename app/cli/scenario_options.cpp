@@ -8,6 +8,7 @@
 #include "core/io/json_errors.h"
 #include "core/model/enum_names.h"
 #include "core/model/errors.h"
+#include "core/model/limits.h"
 #include "core/io/file_io.h"
 #include "core/io/hf_config.h"
 #include "core/presets/model_presets.h"
@@ -39,22 +40,22 @@ bool any_architecture_option(const Args& a) {
 }
 
 void apply_architecture_overrides(const Args& a, ModelSpec& m) {
-    constexpr std::int64_t kMax = 1 << 24;
-    if (auto v = a.get("--layers")) m.layers = parse_positive_int(*v, "--layers", 100000);
+    using namespace limits;
+    if (auto v = a.get("--layers")) m.layers = parse_positive_int(*v, "--layers", kLayers.max);
     if (auto v = a.get("--hidden")) {
-        m.hidden = parse_positive_int(*v, "--hidden", kMax);
+        m.hidden = parse_positive_int(*v, "--hidden", kModelWidth.max);
         if (!a.has("--heads") && m.hidden % m.heads == 0) m.head_dim = m.hidden / m.heads;
     }
     if (auto v = a.get("--heads")) {
-        m.heads = parse_positive_int(*v, "--heads", kMax);
+        m.heads = parse_positive_int(*v, "--heads", kModelWidth.max);
         if (!a.has("--kv-heads")) m.kv_heads = m.heads;
         if (m.hidden % m.heads != 0)
             throw InputError("--heads " + *v + " does not divide the hidden size " + std::to_string(m.hidden));
         m.head_dim = m.hidden / m.heads;
     }
-    if (auto v = a.get("--kv-heads")) m.kv_heads = parse_positive_int(*v, "--kv-heads", kMax);
-    if (auto v = a.get("--ffn")) m.ffn = parse_positive_int(*v, "--ffn", kMax);
-    if (auto v = a.get("--vocab")) m.vocab = parse_positive_int(*v, "--vocab", kMax);
+    if (auto v = a.get("--kv-heads")) m.kv_heads = parse_positive_int(*v, "--kv-heads", kModelWidth.max);
+    if (auto v = a.get("--ffn")) m.ffn = parse_positive_int(*v, "--ffn", kModelTable.max);
+    if (auto v = a.get("--vocab")) m.vocab = parse_positive_int(*v, "--vocab", kModelTable.max);
     m.params_override = 0;
     m.largest_layer_override = 0;
     m.synthesized = false;
@@ -66,7 +67,7 @@ ModelSpec custom_model(const Args& a) {
         if (!a.has(k))
             throw InputError(std::string("a custom architecture needs --layers, --hidden and --heads (missing ") + k +
                              "); or give --model NAME, --params N or --hf-config FILE");
-    const std::int64_t hidden = parse_positive_int(*a.get("--hidden"), "--hidden", 1 << 24);
+    const std::int64_t hidden = parse_positive_int(*a.get("--hidden"), "--hidden", limits::kModelWidth.max);
     ModelSpec m;
     m.name = "custom";
     m.family = "custom";
@@ -115,29 +116,22 @@ void apply_model(const Args& a, Scenario& s, ScenarioNotes* notes) {
 }
 
 void apply_cluster(const Args& a, Scenario& s) {
+    using namespace limits;
     Cluster& c = s.cluster;
     if (auto v = a.get("--cluster")) c = cluster_preset(*v).cluster;
-    if (auto v = a.get("--gpu")) {
-        c.gpu = gpu_preset(*v);
-        c.intra_node_gbytes_per_s = c.gpu.intra_node_gbytes_per_s;
-        c.pcie_gbytes_per_s = c.gpu.pcie_gbytes_per_s;
-    }
-    if (auto v = a.get("--gpu-mem")) {
-        c.gpu.memory_gib = parse_number(*v, "--gpu-mem (GiB)", 0.5, 1e6);
-        c.gpu.name = "custom";
-        c.gpu.display_name = "custom GPU";
-    }
+    if (auto v = a.get("--gpu")) c.use_gpu(gpu_preset(*v));
+    if (auto v = a.get("--gpu-mem")) c.gpu = custom_gpu(c.gpu, parse_number(*v, "--gpu-mem (GiB)", kGpuMemoryGib));
     std::int64_t per_node = c.gpus_per_node;
-    if (auto v = a.get("--gpus-per-node")) per_node = parse_positive_int(*v, "--gpus-per-node", 1024);
+    if (auto v = a.get("--gpus-per-node")) per_node = parse_positive_int(*v, "--gpus-per-node", kGpusPerNode.max);
     if (auto v = a.get("--gpus")) {
+        const std::string accepted = "--gpus must be a whole number of GPUs from 1 to " + format_limit(kWorldSize.max) + ", got '" + *v + "'";
         double total = 0;
         try {
             total = parse_number(*v, "--gpus", -1e18, 1e18);
         } catch (const InputError&) {
-            throw InputError("--gpus must be a whole number of GPUs from 1 to 1000000, got '" + *v + "'");
+            throw InputError(accepted);
         }
-        if (total < 1 || total != std::floor(total) || total > 1e6)
-            throw InputError("--gpus must be a whole number of GPUs from 1 to 1000000, got '" + *v + "'");
+        if (total < 1 || total != std::floor(total) || total > static_cast<double>(kWorldSize.max)) throw InputError(accepted);
         const auto gpus = static_cast<std::int64_t>(total);
         if (!a.has("--gpus-per-node") && gpus < per_node) per_node = gpus;
         if (gpus % per_node != 0)
@@ -148,24 +142,25 @@ void apply_cluster(const Args& a, Scenario& s) {
         c.nodes = 1;
     }
     c.gpus_per_node = per_node;
-    if (auto v = a.get("--intra-bw")) c.intra_node_gbytes_per_s = parse_number(*v, "--intra-bw (GB/s per GPU)", 0.001, 1e6);
-    if (auto v = a.get("--inter-bw")) c.inter_node_gbits_per_s = parse_number(*v, "--inter-bw (Gbit/s per node)", 0.001, 1e7);
-    if (auto v = a.get("--pcie-bw")) c.pcie_gbytes_per_s = parse_number(*v, "--pcie-bw (GB/s per GPU)", 0.001, 1e6);
-    if (auto v = a.get("--cpu-ram")) c.cpu_ram_bytes_per_node = gib_to_bytes(parse_number(*v, "--cpu-ram (GiB per node)", 0, 1e9));
-    if (auto v = a.get("--nvme")) c.nvme_bytes_per_node = gib_to_bytes(parse_number(*v, "--nvme (GiB per node)", 0, 1e10));
-    if (auto v = a.get("--nvme-bw")) c.nvme_gbytes_per_s = parse_number(*v, "--nvme-bw (GB/s per node)", 0.001, 1e6);
+    if (auto v = a.get("--intra-bw")) c.intra_node_gbytes_per_s = parse_number(*v, "--intra-bw (GB/s per GPU)", kIntraNodeGBytesPerS);
+    if (auto v = a.get("--inter-bw")) c.inter_node_gbits_per_s = parse_number(*v, "--inter-bw (Gbit/s per node)", kInterNodeGbitsPerS);
+    if (auto v = a.get("--pcie-bw")) c.pcie_gbytes_per_s = parse_number(*v, "--pcie-bw (GB/s per GPU)", kPcieGBytesPerS);
+    if (auto v = a.get("--cpu-ram")) c.cpu_ram_bytes_per_node = gib_to_bytes(parse_number(*v, "--cpu-ram (GiB per node)", kCpuRamGib));
+    if (auto v = a.get("--nvme")) c.nvme_bytes_per_node = gib_to_bytes(parse_number(*v, "--nvme (GiB per node)", kNvmeGib));
+    if (auto v = a.get("--nvme-bw")) c.nvme_gbytes_per_s = parse_number(*v, "--nvme-bw (GB/s per node)", kNvmeGBytesPerS);
 }
 
 void apply_training(const Args& a, Scenario& s) {
     Training& t = s.training;
     if (auto v = a.get("--precision")) t.precision = parse_precision(*v);
     if (auto v = a.get("--optimizer")) t.optimizer = parse_optimizer(*v);
-    if (auto v = a.get("--seq")) t.seq_len = parse_positive_int(*v, "--seq", 1 << 24);
+    if (auto v = a.get("--seq")) t.seq_len = parse_positive_int(*v, "--seq", limits::kSeqLen.max);
     if (auto v = a.get("--micro-batch")) {
-        t.micro_batch = parse_positive_int(*v, "--micro-batch", 65536);
+        t.micro_batch = parse_positive_int(*v, "--micro-batch", limits::kMicroBatch.max);
         t.auto_micro_batch = false;  // recommend keeps a micro batch the user fixed
     }
-    if (auto v = a.get("--global-batch")) t.global_batch = parse_positive_int(*v, "--global-batch", 1ll << 40);
+    // 0 (automatic) is what leaving the option out means, so the option takes 1 and up.
+    if (auto v = a.get("--global-batch")) t.global_batch = parse_positive_int(*v, "--global-batch", limits::kGlobalBatch.max);
     if (auto v = a.get("--checkpointing")) {
         t.checkpointing = parse_checkpointing(*v);
         t.auto_checkpointing = false;  // recommend keeps a recompute policy the user fixed
@@ -190,12 +185,13 @@ void apply_zero(const Args& a, Scenario& s) {
 }
 
 void apply_assumptions(const Args& a, Scenario& s) {
+    using namespace limits;
     Assumptions& as = s.assumptions;
-    if (auto v = a.get("--headroom")) as.headroom = parse_number(*v, "--headroom (fraction)", 0, 0.95);
+    if (auto v = a.get("--headroom")) as.headroom = parse_number(*v, "--headroom (fraction)", kHeadroom);
     if (auto v = a.get("--convention")) as.convention = parse_convention(*v);
-    if (auto v = a.get("--mfu")) as.mfu = parse_number(*v, "--mfu (fraction)", 0.01, 1);
-    if (auto v = a.get("--cuda-context")) as.cuda_context_bytes = gib_to_bytes(parse_number(*v, "--cuda-context (GiB)", 0, 1024));
-    if (auto v = a.get("--fragmentation")) as.fragmentation = parse_number(*v, "--fragmentation (fraction)", 0, 0.9);
+    if (auto v = a.get("--mfu")) as.mfu = parse_number(*v, "--mfu (fraction)", kMfu);
+    if (auto v = a.get("--cuda-context")) as.cuda_context_bytes = gib_to_bytes(parse_number(*v, "--cuda-context (GiB)", kCudaContextGib));
+    if (auto v = a.get("--fragmentation")) as.fragmentation = parse_number(*v, "--fragmentation (fraction)", kFragmentation);
 }
 
 }  // namespace

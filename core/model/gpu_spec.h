@@ -16,4 +16,17 @@ struct GpuSpec {
     friend bool operator==(const GpuSpec&, const GpuSpec&) = default;
 };
 
+// The name of a GPU that is not a preset (its memory was typed in by hand). Sessions store
+// it, the command line reports it, and the window's GPU combo shows it as "Custom".
+inline constexpr const char* kCustomGpuName = "custom";
+
+// `gpu` with another memory size. It is no longer the preset it came from, so it is named
+// custom; its throughput and links stay, because only the memory was changed.
+inline GpuSpec custom_gpu(GpuSpec gpu, double memory_gib) {
+    gpu.memory_gib = memory_gib;
+    gpu.name = kCustomGpuName;
+    gpu.display_name = "custom GPU";
+    return gpu;
+}
+
 }  // namespace zp

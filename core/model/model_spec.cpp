@@ -1,6 +1,7 @@
 #include "core/model/model_spec.h"
 
 #include "core/model/errors.h"
+#include "core/model/limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -129,13 +130,15 @@ void validate(const ModelSpec& m) {
         throw InputError("an encoder-decoder model needs an even number of layers (encoder + decoder)");
     // Keep every count far from int64 overflow: bound each dimension, then the total in double
     // precision before anything counts in int64 (2T parameters is the planner's upper end).
-    constexpr std::int64_t kMaxDim = 1 << 20;
-    if (m.hidden > kMaxDim || m.ffn > 16 * kMaxDim || m.vocab > 16 * kMaxDim || m.layers > 100000 || m.heads > kMaxDim ||
-        m.kv_heads > kMaxDim || m.head_dim > kMaxDim || m.experts > 4096 || m.positions > 16 * kMaxDim ||
-        m.relative_attention_buckets > kMaxDim || m.norms_per_layer < 0 || m.norms_per_layer > 16)
-        throw InputError("model dimensions are out of range (hidden, heads and head_dim <= 1048576, layers <= 100000, experts <= 4096)");
-    constexpr double kMaxParams = 1e15;
-    if (count<double>(m) > kMaxParams || static_cast<double>(m.params_override) > kMaxParams)
+    // The bounds are core/model/limits.h's, which the command line's options share.
+    using namespace limits;
+    if (!kModelWidth.contains(m.hidden) || !kModelTable.contains(m.ffn) || !kModelTable.contains(m.vocab) || !kLayers.contains(m.layers) ||
+        !kModelWidth.contains(m.heads) || !kModelWidth.contains(m.kv_heads) || !kModelWidth.contains(m.head_dim) ||
+        !kExperts.contains(m.experts) || !kPositions.contains(m.positions) || !kRelativeBuckets.contains(m.relative_attention_buckets) ||
+        !kNormsPerLayer.contains(m.norms_per_layer))
+        throw InputError("model dimensions are out of range (hidden, heads and head_dim <= " + format_limit(kModelWidth.max) +
+                         ", layers <= " + format_limit(kLayers.max) + ", experts <= " + format_limit(kExperts.max) + ")");
+    if (count<double>(m) > kParams.max || static_cast<double>(m.params_override) > kParams.max)
         throw InputError("the model has more than 10^15 parameters; the planner covers up to a few trillion");
     if (m.largest_layer_override < 0 || m.params_override < 0)
         throw InputError("params_override and largest_layer_override must not be negative");

@@ -2,6 +2,8 @@
 
 #include "core/deepspeed/batch_rule.h"
 #include "core/model/errors.h"
+#include "core/model/limits.h"
+#include "core/model/units.h"
 
 #include <cmath>
 
@@ -23,32 +25,39 @@ std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_s
     return r.gas;
 }
 
+namespace {
+
+// Throws "<what> must be [kind ]<range>[unit]" unless `v` is in `r` (core/model/limits.h).
+template <class T>
+void check(const limits::Range<T>& r, T v, const std::string& what, const std::string& unit = "", const std::string& kind = "") {
+    if (!r.contains(v)) throw InputError(what + " must be " + kind + limits::describe(r) + unit);
+}
+
+}  // namespace
+
 void validate(const Scenario& s) {
     validate(s.model);
     const Cluster& c = s.cluster;
     if (c.nodes <= 0 || c.gpus_per_node <= 0) throw InputError("the cluster needs at least one node with at least one GPU");
-    if (c.world_size() > 1'000'000) throw InputError("at most 1,000,000 GPUs are supported");
-    auto positive = [](double v, const char* what) {
-        if (!(v > 0) || !std::isfinite(v)) throw InputError(std::string(what) + " must be a positive number");
-    };
-    auto non_negative = [](double v, const char* what) {
-        if (!(v >= 0) || !std::isfinite(v)) throw InputError(std::string(what) + " must be zero or more");
-    };
-    positive(c.gpu.memory_gib, "GPU memory");
-    positive(c.gpu.peak_tflops_16bit, "GPU peak TFLOP/s");
-    positive(c.intra_node_gbytes_per_s, "intra-node bandwidth");
-    positive(c.inter_node_gbits_per_s, "inter-node bandwidth");
-    positive(c.pcie_gbytes_per_s, "PCIe bandwidth");
-    non_negative(c.cpu_ram_bytes_per_node, "CPU RAM per node");
-    non_negative(c.nvme_bytes_per_node, "NVMe capacity per node");
-    positive(c.nvme_gbytes_per_s, "NVMe bandwidth");
-    positive(c.cpu_adam_params_per_second, "CPU Adam throughput");
+    check(limits::kGpusPerNode, c.gpus_per_node, "GPUs per node");
+    check(limits::kNodes, c.nodes, "the node count");
+    if (!limits::kWorldSize.contains(c.world_size()))
+        throw InputError("at most " + limits::format_limit(limits::kWorldSize.max) + " GPUs are supported (nodes x GPUs per node)");
+    check(limits::kGpuMemoryGib, c.gpu.memory_gib, "GPU memory", " GiB");
+    check(limits::kPeakTflops, c.gpu.peak_tflops_16bit, "GPU peak TFLOP/s");
+    check(limits::kIntraNodeGBytesPerS, c.intra_node_gbytes_per_s, "intra-node bandwidth", " GB/s");
+    check(limits::kInterNodeGbitsPerS, c.inter_node_gbits_per_s, "inter-node bandwidth", " Gbit/s");
+    check(limits::kPcieGBytesPerS, c.pcie_gbytes_per_s, "PCIe bandwidth", " GB/s");
+    check(limits::kCpuRamGib, bytes_to_gib(c.cpu_ram_bytes_per_node), "CPU RAM per node", " GiB");
+    check(limits::kNvmeGib, bytes_to_gib(c.nvme_bytes_per_node), "NVMe capacity per node", " GiB");
+    check(limits::kNvmeGBytesPerS, c.nvme_gbytes_per_s, "NVMe bandwidth", " GB/s");
+    check(limits::kCpuAdamParamsPerSecond, c.cpu_adam_params_per_second, "CPU Adam throughput");
     const Training& t = s.training;
-    if (t.seq_len <= 0 || t.seq_len > (1 << 24)) throw InputError("sequence length must be between 1 and 16777216");
-    if (t.micro_batch <= 0 || t.micro_batch > 65536) throw InputError("micro batch must be between 1 and 65536");
-    if (t.global_batch < 0 || t.global_batch > (1ll << 40)) throw InputError("global batch must be positive");
+    check(limits::kSeqLen, t.seq_len, "sequence length");
+    check(limits::kMicroBatch, t.micro_batch, "micro batch");
+    check(limits::kGlobalBatch, t.global_batch, "global batch", " (0: automatic)");
     const ZeroSetup& z = s.zero;
-    if (z.stage < 0 || z.stage > 3) throw InputError("ZeRO stage must be 0, 1, 2 or 3");
+    if (!limits::kZeroStage.contains(z.stage)) throw InputError("ZeRO stage must be 0, 1, 2 or 3");
     if (z.offload_optimizer != OffloadDevice::None && z.stage == 0)
         throw InputError("offload_optimizer needs ZeRO stage 1, 2 or 3 (DeepSpeed ignores it at stage 0)");
     if (z.offload_param != OffloadDevice::None && z.stage != 3)
@@ -60,13 +69,13 @@ void validate(const Scenario& s) {
     if (t.precision == Precision::Fp32 && z.offload_optimizer != OffloadDevice::None)
         throw InputError("optimizer offload needs mixed precision (bf16 or fp16): DeepSpeed's CPU Adam updates fp32 masters of 16-bit weights");
     const Assumptions& a = s.assumptions;
-    if (!(a.headroom >= 0 && a.headroom < 1)) throw InputError("headroom must be a fraction in [0, 1)");
-    if (!(a.fragmentation >= 0 && a.fragmentation < 1)) throw InputError("fragmentation must be a fraction in [0, 1)");
-    non_negative(a.cuda_context_bytes, "CUDA context");
-    if (!(a.mfu > 0 && a.mfu <= 1)) throw InputError("MFU must be a fraction in (0, 1]");
+    check(limits::kHeadroom, a.headroom, "headroom", "", "a fraction ");
+    check(limits::kFragmentation, a.fragmentation, "fragmentation", "", "a fraction ");
+    check(limits::kCudaContextGib, bytes_to_gib(a.cuda_context_bytes), "CUDA context", " GiB");
+    check(limits::kMfu, a.mfu, "MFU", "", "a fraction ");
     for (double v : {z.reduce_bucket_elems, z.allgather_bucket_elems, z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters,
                      z.stage3_param_persistence_threshold, z.sub_group_size, z.offload_param_buffer_size})
-        non_negative(v, "bucket and buffer sizes");
+        check(limits::kBucketElems, v, "bucket and buffer sizes");
 }
 
 }  // namespace zp

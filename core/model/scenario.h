@@ -24,6 +24,15 @@ struct Cluster {
 
     std::int64_t world_size() const { return nodes * gpus_per_node; }
 
+    // Selects `g` together with the links it is built with (its NVLink, xGMI or PCIe
+    // generation, core/presets/gpu_presets.cpp): the one step behind --gpu, the window's GPU
+    // combo and the cluster presets. A link edited afterwards stays edited.
+    void use_gpu(const GpuSpec& g) {
+        gpu = g;
+        intra_node_gbytes_per_s = g.intra_node_gbytes_per_s;
+        pcie_gbytes_per_s = g.pcie_gbytes_per_s;
+    }
+
     friend bool operator==(const Cluster&, const Cluster&) = default;
 };
 

@@ -1,6 +1,6 @@
 #include "core/presets/cluster_presets.h"
 
-#include "core/model/errors.h"
+#include "core/presets/preset_table.h"
 #include "core/model/units.h"
 
 namespace zp {
@@ -8,10 +8,8 @@ namespace {
 
 Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, double ram_gib, double nvme_gib, double nvme_gbytes_per_s) {
     Cluster c;
-    c.gpu = gpu_preset(gpu);
+    c.use_gpu(gpu_preset(gpu));
     c.gpus_per_node = gpus;
-    c.intra_node_gbytes_per_s = c.gpu.intra_node_gbytes_per_s;
-    c.pcie_gbytes_per_s = c.gpu.pcie_gbytes_per_s;
     c.inter_node_gbits_per_s = inter_gbits;
     c.cpu_ram_bytes_per_node = gib_to_bytes(ram_gib);
     c.nvme_bytes_per_node = gib_to_bytes(nvme_gib);
@@ -42,16 +40,8 @@ const std::vector<ClusterPreset>& cluster_presets() {
     return presets;
 }
 
-std::string cluster_preset_names() {
-    std::string names;
-    for (const auto& c : cluster_presets()) names += (names.empty() ? "" : ", ") + c.name;
-    return names;
-}
+std::string cluster_preset_names() { return preset_names(cluster_presets()); }
 
-const ClusterPreset& cluster_preset(std::string_view name) {
-    for (const auto& c : cluster_presets())
-        if (c.name == name) return c;
-    throw InputError("unknown cluster '" + std::string(name) + "'; known clusters: " + cluster_preset_names());
-}
+const ClusterPreset& cluster_preset(std::string_view name) { return find_preset(cluster_presets(), name, "cluster", "clusters"); }
 
 }  // namespace zp

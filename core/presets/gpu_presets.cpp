@@ -1,8 +1,29 @@
 #include "core/presets/gpu_presets.h"
 
-#include "core/model/errors.h"
+#include "core/presets/preset_table.h"
+
+#include <array>
 
 namespace zp {
+
+// Links, one direction per GPU. NVLink: the V100, A100 and H100 datasheets give 300, 600 and
+// 900 GB/s per GPU counting both directions (NVLink 2, 3, 4; H200 as H100), so 150, 300, 450.
+// PCIe x16, per direction: 3.0 16 GB/s, 4.0 32, 5.0 64 (PCI-SIG; ~15.75 GB/s after encoding
+// for 3.0, rounded as vendors do). AMD Infinity Fabric: MI250X 800 GB/s peak aggregate per
+// package -> 200 per GCD per direction; MI300X 7 links x 64 GB/s = 448 (AMD data sheets).
+std::span<const IntraNodeLink> intra_node_links() {
+    static constexpr std::array<IntraNodeLink, 8> table{{
+        {"PCIe 3.0 x16 (16 GB/s)", links::kPcie3x16},
+        {"PCIe 4.0 x16 (32 GB/s)", links::kPcie4x16},
+        {"PCIe 5.0 x16 (64 GB/s)", links::kPcie5x16},
+        {"NVLink 2 (150 GB/s)", links::kNvLink2},
+        {"NVLink 3 (300 GB/s)", links::kNvLink3},
+        {"NVLink 4 (450 GB/s)", links::kNvLink4},
+        {"Infinity Fabric (200 GB/s)", links::kInfinityFabricMi250x},
+        {"Infinity Fabric (448 GB/s)", links::kInfinityFabricMi300x},
+    }};
+    return table;
+}
 
 // Sources. Memory: vendor spec sheets (GiB as nvidia-smi / rocm-smi report them).
 // TFLOP/s: dense, no sparsity, 16-bit inputs with FP32 accumulate, the rate PyTorch matmuls run at:
@@ -12,38 +33,29 @@ namespace zp {
 //   Appendix A (165.2 with FP32 accumulate). A10G: AWS EC2 G5 documentation (~70, A10 silicon at lower
 //   clocks). MI250X: AMD Instinct MI250X data sheet (383 per package = 191.5 per GCD; each GCD is one
 //   device). MI300X: AMD Instinct MI300X data sheet (1307.4).
-// Links, one direction per GPU: NVLink2 150 GB/s (V100 SXM2), NVLink3 300 (A100 SXM), NVLink4 450
-//   (H100/H200 SXM), PCIe 3.0 x16 16, 4.0 x16 32, 5.0 x16 64; AMD Infinity Fabric: MI250X 800 GB/s
-//   peak aggregate per package -> 200 per GCD per direction, MI300X 7 x 64 GB/s = 448.
+// Links: the named speeds in gpu_presets.h, with their sources above intra_node_links().
 const std::vector<GpuSpec>& gpu_presets() {
+    using namespace links;
     static const std::vector<GpuSpec> presets = {
-        {"v100-16gb", "V100 16GB (SXM2)", 16.0, 125.0, 150.0, 16.0},
-        {"v100-32gb", "V100 32GB (SXM2)", 32.0, 125.0, 150.0, 16.0},
-        {"a100-40gb", "A100 40GB (SXM)", 40.0, 312.0, 300.0, 32.0},
-        {"a100-80gb", "A100 80GB (SXM)", 80.0, 312.0, 300.0, 32.0},
-        {"h100-80gb", "H100 80GB (SXM)", 79.6, 989.0, 450.0, 64.0},   // 81559 MiB
-        {"h100-pcie", "H100 80GB (PCIe)", 79.6, 756.0, 64.0, 64.0},
-        {"h200-141gb", "H200 141GB (SXM)", 140.4, 989.0, 450.0, 64.0},  // 143771 MiB
-        {"l40s", "L40S 48GB", 45.0, 362.0, 32.0, 32.0},                 // 46068 MiB
-        {"rtx-3090", "GeForce RTX 3090 24GB", 24.0, 35.6, 32.0, 32.0},
-        {"rtx-4090", "GeForce RTX 4090 24GB", 24.0, 165.2, 32.0, 32.0},
-        {"a10g", "A10G 24GB (AWS)", 22.5, 70.0, 32.0, 32.0},            // 23028 MiB
-        {"mi250x", "MI250X (one 64GB GCD)", 64.0, 191.5, 200.0, 32.0},
-        {"mi300x", "MI300X 192GB", 192.0, 1307.4, 448.0, 64.0},
+        {"v100-16gb", "V100 16GB (SXM2)", 16.0, 125.0, kNvLink2, kPcie3x16},
+        {"v100-32gb", "V100 32GB (SXM2)", 32.0, 125.0, kNvLink2, kPcie3x16},
+        {"a100-40gb", "A100 40GB (SXM)", 40.0, 312.0, kNvLink3, kPcie4x16},
+        {"a100-80gb", "A100 80GB (SXM)", 80.0, 312.0, kNvLink3, kPcie4x16},
+        {"h100-80gb", "H100 80GB (SXM)", 79.6, 989.0, kNvLink4, kPcie5x16},   // 81559 MiB
+        {"h100-pcie", "H100 80GB (PCIe)", 79.6, 756.0, kPcie5x16, kPcie5x16},
+        {"h200-141gb", "H200 141GB (SXM)", 140.4, 989.0, kNvLink4, kPcie5x16},  // 143771 MiB
+        {"l40s", "L40S 48GB", 45.0, 362.0, kPcie4x16, kPcie4x16},                 // 46068 MiB
+        {"rtx-3090", "GeForce RTX 3090 24GB", 24.0, 35.6, kPcie4x16, kPcie4x16},
+        {"rtx-4090", "GeForce RTX 4090 24GB", 24.0, 165.2, kPcie4x16, kPcie4x16},
+        {"a10g", "A10G 24GB (AWS)", 22.5, 70.0, kPcie4x16, kPcie4x16},            // 23028 MiB
+        {"mi250x", "MI250X (one 64GB GCD)", 64.0, 191.5, kInfinityFabricMi250x, kPcie4x16},
+        {"mi300x", "MI300X 192GB", 192.0, 1307.4, kInfinityFabricMi300x, kPcie5x16},
     };
     return presets;
 }
 
-std::string gpu_preset_names() {
-    std::string names;
-    for (const auto& g : gpu_presets()) names += (names.empty() ? "" : ", ") + g.name;
-    return names;
-}
+std::string gpu_preset_names() { return preset_names(gpu_presets()); }
 
-const GpuSpec& gpu_preset(std::string_view name) {
-    for (const auto& g : gpu_presets())
-        if (g.name == name) return g;
-    throw InputError("unknown GPU '" + std::string(name) + "'; known GPUs: " + gpu_preset_names());
-}
+const GpuSpec& gpu_preset(std::string_view name) { return find_preset(gpu_presets(), name, "GPU", "GPUs"); }
 
 }  // namespace zp

@@ -1,6 +1,6 @@
 #include "core/presets/model_presets.h"
 
-#include "core/model/errors.h"
+#include "core/presets/preset_table.h"
 
 namespace zp {
 
@@ -125,16 +125,8 @@ const std::vector<ModelPreset>& model_presets() {
     return presets;
 }
 
-std::string model_preset_names() {
-    std::string names;
-    for (const auto& p : model_presets()) names += (names.empty() ? "" : ", ") + p.name;
-    return names;
-}
+std::string model_preset_names() { return preset_names(model_presets()); }
 
-const ModelPreset& model_preset(std::string_view name) {
-    for (const auto& p : model_presets())
-        if (p.name == name) return p;
-    throw InputError("unknown model '" + std::string(name) + "'; known models: " + model_preset_names());
-}
+const ModelPreset& model_preset(std::string_view name) { return find_preset(model_presets(), name, "model", "models"); }
 
 }  // namespace zp

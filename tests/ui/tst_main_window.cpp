@@ -7,7 +7,7 @@
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/legend_strip.h"
-#include "ui/log_slider.h"
+#include "ui/scaled_slider.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
 #include "ui/planner_document.h"
@@ -22,6 +22,7 @@
 #include "core/presets/model_presets.h"
 #include "core/search/overview.h"
 
+#include <QComboBox>
 #include <QSlider>
 #include <csignal>
 #include <sys/resource.h>
@@ -121,7 +122,9 @@ private slots:
         QTemporaryDir dir;
         MainWindow w(false);
         moveSliderTo(w.controls()->gpuCountSlider()->slider(), 700);
-        w.controls()->modelCombo()->setCurrentIndex(w.controls()->modelCombo()->findData(QStringLiteral("mixtral-8x7b")));
+        QComboBox* model = w.controls()->modelCombo();
+        model->setCurrentIndex(model->findData(QStringLiteral("mixtral-8x7b")));
+        emit model->activated(model->currentIndex());  // what choosing it does: the panel edits on user activation only
         w.flushPending();
         const std::string saved = session_text(w.document()->scenario());
         QString error;

@@ -1,0 +1,262 @@
+// The control panel on its own, offscreen: it shows every valid value unclamped, its lists are
+// the core's tables, a user edit is one undo step, and showing the document is none.
+#include "core/model/enum_names.h"
+#include "core/model/limits.h"
+#include "core/model/units.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
+#include "core/search/scenario_edits.h"
+#include "ui/control_panel.h"
+#include "ui/edit_spin_box.h"
+#include "ui/planner_document.h"
+#include "ui/scaled_slider.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QSlider>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <functional>
+
+using namespace zp;
+using namespace zp::ui;
+
+namespace {
+
+// The value a control shows, whatever its kind.
+double shown(QWidget* control) {
+    if (auto* s = qobject_cast<ScaledSlider*>(control)) return s->value();
+    if (auto* s = qobject_cast<EditDoubleSpinBox*>(control)) return s->value();
+    if (auto* s = qobject_cast<EditSpinBox*>(control)) return s->value();
+    qFatal("no value to read on %s", qPrintable(control->objectName()));
+}
+
+QStringList itemData(const QComboBox* box) {
+    QStringList data;
+    for (int i = 0; i < box->count(); ++i) data << box->itemData(i).toString();
+    return data;
+}
+
+template <class E>
+QStringList enumNames() {
+    QStringList names;
+    for (const auto& n : enum_names<E>()) names << QString::fromLatin1(n.name);
+    return names;
+}
+
+struct ShownRow {
+    const char* name;
+    const char* control;
+    std::function<void(Scenario&)> set;
+    double expected;
+};
+
+// Valid values beyond the ranges the window's controls used to have (micro batch 4096,
+// sequence 1M, headroom 50%, GPUs per node 64, GPU count 4096, global batch 2^24).
+const std::vector<ShownRow>& shownRows() {
+    static const std::vector<ShownRow> rows = {
+        {"micro batch 8192", "micro_batch",
+         [](Scenario& s) {
+             s.training.micro_batch = 8192;
+             s.training.auto_micro_batch = false;
+         },
+         8192},
+        {"micro batch at the limit", "micro_batch",
+         [](Scenario& s) {
+             s.training.micro_batch = limits::kMicroBatch.max;
+             s.training.auto_micro_batch = false;
+         },
+         static_cast<double>(limits::kMicroBatch.max)},
+        {"sequence of 16M tokens", "seq_len", [](Scenario& s) { s.training.seq_len = limits::kSeqLen.max; }, static_cast<double>(limits::kSeqLen.max)},
+        {"sequence of 64 tokens", "seq_len", [](Scenario& s) { s.training.seq_len = 64; }, 64},
+        {"headroom 90%", "headroom", [](Scenario& s) { s.assumptions.headroom = 0.9; }, 90},
+        {"72 GPUs per node", "gpus_per_node", [](Scenario& s) { s = with_gpu_count(s, 144, 72); }, 72},
+        {"16384 GPUs", "gpu_count", [](Scenario& s) { s = with_gpu_count(s, 16384, 8); }, 16384},
+        {"global batch 2^31", "global_batch", [](Scenario& s) { s.training.global_batch = std::int64_t{1} << 31; }, 2147483648.0},
+        {"GPU memory 512 GiB", "gpu_memory", [](Scenario& s) { s.cluster.gpu = custom_gpu(s.cluster.gpu, 512); }, 512},
+        {"inter-node 12800 Gbit/s", "inter_node_bandwidth", [](Scenario& s) { s.cluster.inter_node_gbits_per_s = 12800; }, 12800},
+        {"CPU RAM 100000 GiB", "cpu_ram", [](Scenario& s) { s.cluster.cpu_ram_bytes_per_node = gib_to_bytes(100000); }, 100000},
+        {"NVMe 2000000 GiB", "nvme", [](Scenario& s) { s.cluster.nvme_bytes_per_node = gib_to_bytes(2e6); }, 2e6},
+    };
+    return rows;
+}
+
+// What a person does to each control; each changes the default scenario.
+struct EditRow {
+    const char* control;
+    std::function<void(QWidget*)> act;
+};
+
+void pressKey(QWidget* w, Qt::Key key) { QTest::keyClick(w, key); }
+
+const std::vector<EditRow>& editRows() {
+    const auto down = [](QWidget* w) { pressKey(w, Qt::Key_Down); };  // a closed combo: the next item, activated
+    const auto up = [](QWidget* w) { pressKey(w, Qt::Key_Up); };      // a spin box: one step up
+    const auto end = [](QWidget* w) { pressKey(qobject_cast<ScaledSlider*>(w)->slider(), Qt::Key_End); };
+    static const std::vector<EditRow> rows = {
+        {"model", down},
+        {"model_size", end},
+        {"gpu_count", end},
+        {"gpu", down},
+        {"gpu_memory", end},
+        {"inter_node_bandwidth", end},
+        {"intra_node_bandwidth", down},
+        {"cpu_ram", up},
+        {"nvme", up},
+        {"precision", down},
+        {"optimizer", down},
+        {"seq_len", end},
+        {"global_batch",
+         [](QWidget* w) {
+             auto* box = qobject_cast<QAbstractSpinBox*>(w);
+             box->selectAll();
+             QTest::keyClicks(box, QStringLiteral("128"));
+             QTest::keyClick(box, Qt::Key_Return);
+         }},
+        {"micro_batch", up},
+        {"checkpointing", down},
+        {"flash_attention", [](QWidget* w) { pressKey(w, Qt::Key_Space); }},
+        {"headroom", up},
+        {"convention", down},
+    };
+    return rows;
+}
+
+}  // namespace
+
+class TestControlPanel : public QObject {
+    Q_OBJECT
+public:
+    static void initMain() {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        qputenv("QT_FONT_DPI", "96");
+    }
+
+private slots:
+    void a_valid_session_shows_unclamped_data() {
+        QTest::addColumn<int>("row");
+        for (int i = 0; i < static_cast<int>(shownRows().size()); ++i) QTest::newRow(shownRows()[i].name) << i;
+    }
+    void a_valid_session_shows_unclamped() {
+        QFETCH(int, row);
+        const ShownRow& r = shownRows()[static_cast<std::size_t>(row)];
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        Scenario s = doc.scenario();
+        r.set(s);
+        validate(s);  // the value is valid, so the control must be able to show it
+        doc.reset(s);
+        auto* control = panel.findChild<QWidget*>(QLatin1String(r.control));
+        QVERIFY2(control, r.control);
+        QCOMPARE(shown(control), r.expected);
+        QCOMPARE(doc.undoStack()->count(), 0);
+    }
+
+    void control_ranges_are_the_core_limits() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        auto* micro = panel.findChild<EditSpinBox*>(QStringLiteral("micro_batch"));
+        QCOMPARE(micro->maximum(), limits::kMicroBatch.max);
+        QCOMPARE(micro->minimum(), 0);  // "auto"
+        auto* node = panel.findChild<EditSpinBox*>(QStringLiteral("gpus_per_node"));
+        QCOMPARE(node->minimum(), limits::kGpusPerNode.min);
+        QCOMPARE(node->maximum(), limits::kGpusPerNode.max);
+        auto* global = panel.findChild<EditDoubleSpinBox*>(QStringLiteral("global_batch"));
+        QCOMPARE(global->maximum(), static_cast<double>(limits::kGlobalBatch.max));
+        auto* headroom = panel.findChild<EditDoubleSpinBox*>(QStringLiteral("headroom"));
+        QCOMPARE(headroom->minimum(), 0.0);
+        QCOMPARE(headroom->maximum(), 99.0);  // [0, 1) in whole percent
+        auto* ram = panel.findChild<EditDoubleSpinBox*>(QStringLiteral("cpu_ram"));
+        QCOMPARE(ram->maximum(), limits::kCpuRamGib.max);
+    }
+
+    void every_combo_lists_the_core_table() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        const auto combo = [&](const char* name) { return panel.findChild<QComboBox*>(QLatin1String(name)); };
+        QCOMPARE(itemData(combo("precision")), enumNames<Precision>());
+        QCOMPARE(itemData(combo("optimizer")), enumNames<Optimizer>());
+        QCOMPARE(itemData(combo("convention")), enumNames<Convention>());
+        QCOMPARE(itemData(combo("checkpointing")), QStringList{QStringLiteral("auto")} + enumNames<Checkpointing>());
+        QStringList models;
+        for (const auto& p : model_presets()) models << QString::fromStdString(p.name);
+        models << QStringLiteral("__custom__");
+        QCOMPARE(itemData(combo("model")), models);
+        QStringList gpus;
+        for (const auto& g : gpu_presets()) gpus << QString::fromStdString(g.name);
+        gpus << QLatin1String(kCustomGpuName);
+        QCOMPARE(itemData(combo("gpu")), gpus);
+        QComboBox* intra = combo("intra_node_bandwidth");
+        QCOMPARE(intra->count(), static_cast<int>(intra_node_links().size()));
+        for (int i = 0; i < intra->count(); ++i) {
+            QCOMPARE(intra->itemText(i), QString::fromUtf8(intra_node_links()[static_cast<std::size_t>(i)].name));
+            QCOMPARE(intra->itemData(i).toDouble(), intra_node_links()[static_cast<std::size_t>(i)].gbytes_per_s);
+        }
+    }
+
+    void a_user_edit_pushes_one_undo_command_data() {
+        QTest::addColumn<int>("row");
+        for (int i = 0; i < static_cast<int>(editRows().size()); ++i) QTest::newRow(editRows()[i].control) << i;
+    }
+    void a_user_edit_pushes_one_undo_command() {
+        QFETCH(int, row);
+        const EditRow& r = editRows()[static_cast<std::size_t>(row)];
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        const Scenario before = doc.scenario();
+        auto* control = panel.findChild<QWidget*>(QLatin1String(r.control));
+        QVERIFY2(control, r.control);
+        r.act(control);
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QVERIFY(!(doc.scenario() == before));
+        doc.undoStack()->undo();
+        QVERIFY(doc.scenario() == before);
+        QCOMPARE(doc.undoStack()->count(), 1);
+    }
+
+    void showing_the_document_pushes_none() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        // Every control changes at once: another model, GPU, links, host, training and assumptions.
+        // Several values are finer than their control shows (headroom 12.3% in whole percent,
+        // RAM in whole GiB, ...), so a control that echoed its shown value back as an edit
+        // would push a command here, not just rewrite the same value.
+        Scenario s = with_gpu_count(doc.scenario(), 64, 8);
+        s.model = model_preset("mixtral-8x7b").spec;
+        s.cluster.use_gpu(gpu_preset("h100-80gb"));
+        s.cluster.gpu = custom_gpu(s.cluster.gpu, 95.55);
+        s.cluster.inter_node_gbits_per_s = 3200.4;
+        s.cluster.intra_node_gbytes_per_s = 123;  // not in the link table: the combo gains an item
+        s.cluster.cpu_ram_bytes_per_node = gib_to_bytes(4096.5);
+        s.cluster.nvme_bytes_per_node = gib_to_bytes(100.25);
+        s.training.precision = Precision::Fp16;
+        s.training.optimizer = Optimizer::Lion;
+        s.training.seq_len = 8192;
+        s.training.global_batch = 512;
+        s.training.micro_batch = 8192;
+        s.training.auto_micro_batch = false;
+        s.training.checkpointing = Checkpointing::Full;
+        s.training.auto_checkpointing = false;
+        s.training.flash_attention = false;
+        s.assumptions.headroom = 0.123;
+        s.assumptions.convention = Convention::Paper;
+        validate(s);
+        doc.edit(s, QStringLiteral("everything"));
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QVERIFY(doc.scenario() == s);
+        QCOMPARE(shown(panel.findChild<QWidget*>(QStringLiteral("micro_batch"))), 8192.0);
+        QCOMPARE(panel.findChild<QComboBox*>(QStringLiteral("convention"))->currentData().toString(), QStringLiteral("paper"));
+        doc.undoStack()->undo();
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(shown(panel.findChild<QWidget*>(QStringLiteral("micro_batch"))), 0.0);  // auto again
+        doc.undoStack()->redo();
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QVERIFY(doc.scenario() == s);
+        doc.reset(s);
+        QCOMPARE(doc.undoStack()->count(), 0);
+    }
+};
+
+QTEST_MAIN(TestControlPanel)
+#include "tst_control_panel.moc"

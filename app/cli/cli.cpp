@@ -280,9 +280,10 @@ std::string help_text() {
            "Plan a DeepSpeed ZeRO training run: per-GPU memory, host RAM, NVMe and step time for every\n"
            "ZeRO stage and offload choice, and the fastest setup that fits.\n"
            "\n"
-           "The command comes first. Without one: the window, for the scenario the options (or the session\n"
-           "file) describe; with no display, its plan as text, a picture and a ds_config.json in\n"
-           "./zero-planner-output. A first word that is no command is an error.\n"
+           "The command comes first. Without one, the window opens on the scenario the options (or\n"
+           "SESSION.zplan) describe; with no display, that scenario's plan is printed instead and its\n"
+           "picture and ds_config.json are written to ./zero-planner-output. Any other first word is an\n"
+           "unknown command.\n"
            "\n"
            "Commands:\n" +
            commands_help +

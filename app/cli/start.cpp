@@ -120,10 +120,10 @@ Start decide_start(const std::vector<std::string>& args, const DisplayEnvironmen
             if (!start.scenario) start.scenario = default_scenario();
         }
         return start;
-    } catch (const InputError& e) {
+    } catch (const std::exception& e) {
         Start error;
         error.kind = StartKind::Error;
-        error.error = e.what();
+        error.error = dynamic_cast<const InputError*>(&e) ? std::string(e.what()) : std::string("internal error: ") + e.what();
         return error;
     }
 }

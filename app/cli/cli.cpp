@@ -187,7 +187,6 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
     return r.has_errors() ? kExitFindings : kExitOk;
 }
 
-
 std::string pad_right(std::string s, std::size_t width) {
     if (s.size() < width) s.append(width - s.size(), ' ');
     return s;
@@ -203,8 +202,10 @@ std::string command_names() {
 // window for options alone (app/cli/start.h), so they arrive here only from tests and fuzzing.
 int run_without_command(const std::vector<std::string>& argv, std::ostream& out) {
     if (argv.empty()) throw InputError("no command; see zero-planner --help");
-    if (argv.front().empty() || argv.front()[0] != '-') throw InputError(unknown_command_message(argv.front()));
-    const Args a = parse_args(argv, scenario_option_names(), kFlags);
+    const std::string& first = argv.front();
+    const bool session_file = first.ends_with(".zplan");  // the window's: zero-planner plan.zplan --help
+    if (!session_file && (first.empty() || first[0] != '-')) throw InputError(unknown_command_message(first));
+    const Args a = parse_args({argv.begin() + (session_file ? 1 : 0), argv.end()}, scenario_option_names(), kFlags);
     if (a.flag("--help") || a.flag("-h")) {
         out << help_text();
         return kExitOk;

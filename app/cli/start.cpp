@@ -90,7 +90,7 @@ Start decide_start(const std::vector<std::string>& args, const DisplayEnvironmen
             start.kind = StartKind::Command;
             return start;
         }
-        if (command) {  // the window's own command
+        if (command) {  // screenshot, the only Window command (another would need its own StartKind)
             const Args a = parse_args({args.begin() + 1, args.end()}, command->options, command->flags);
             if (a.flag("--help") || a.flag("-h")) {
                 start.kind = StartKind::Command;

@@ -163,6 +163,7 @@ private slots:
 
     void start_help_and_version_anywhere() {
         for (const QStringList& args : {QStringList{QStringLiteral("--help")}, QStringList{QStringLiteral("-h")},
+                                        QStringList{QStringLiteral(ZP_TEST_DATA_DIR "/bad/negative_seq.zplan"), QStringLiteral("--help")},
                                         QStringList{QStringLiteral("--model"), QStringLiteral("gpt2"), QStringLiteral("--version")},
                                         QStringList{QStringLiteral("screenshot"), QStringLiteral("--help")}}) {
             QCOMPARE(cli::decide_start(to_std(args), kDisplay).kind, cli::StartKind::Command);

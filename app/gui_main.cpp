@@ -1,28 +1,28 @@
 #include "app/gui_main.h"
 
-#include "app/cli/args.h"
 #include "app/cli/cli.h"
-#include "app/cli/number_parse.h"
-#include "app/cli/scenario_options.h"
+#include "app/cli/start.h"
 #include "app/cli/text_report.h"
-#include "core/model/default_scenario.h"
 #include "core/deepspeed/config_export.h"
-#include "core/model/errors.h"
 #include "core/io/file_io.h"
+#include "core/model/errors.h"
 #include "core/search/scenario_edits.h"
 #include "ui/main_window.h"
+#include "ui/platform_messages.h"
 #include "ui/screenshot.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QMessageBox>
 
-#include <cstdlib>
 #include <iostream>
-#include <vector>
 
 namespace zp::app {
 namespace {
+
+// Qt is given the program name only: every argument is ours and already parsed (Qt would take
+// --session for its X11 session manager).
+constexpr int kQtArgc = 1;
 
 void set_application_names() {
     QCoreApplication::setOrganizationName(QStringLiteral("ZeRO Planner"));
@@ -39,9 +39,12 @@ void prepare_offscreen() {
     qputenv("QT_ENABLE_HIGHDPI_SCALING", "0");
 }
 
-// The one way pictures are made: offscreen, pinned appearance, written atomically.
-int render_offscreen(int argc, char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path) {
+// The one way pictures are made: offscreen, pinned appearance, written atomically, and without
+// Qt's notes about the offscreen platform on stderr.
+int render_offscreen(char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path) {
+    const ui::QuietPlatformMessages quiet;
     prepare_offscreen();
+    int argc = kQtArgc;
     QApplication app(argc, argv);
     set_application_names();
     ui::pinAppearance(app);
@@ -53,54 +56,23 @@ int render_offscreen(int argc, char** argv, const Scenario& s, const QString& vi
     return cli::kExitOk;
 }
 
-QSize parse_size(const std::string& text) {
-    const auto x = text.find('x');
-    if (x == std::string::npos) throw InputError("--size must be WIDTHxHEIGHT, e.g. 1480x920, got '" + text + "'");
-    const auto w = cli::parse_positive_int(text.substr(0, x), "--size width", 8000);
-    const auto h = cli::parse_positive_int(text.substr(x + 1), "--size height", 8000);
-    if (w < 200 || h < 150) throw InputError("--size must be at least 200x150, got '" + text + "'");
-    return {static_cast<int>(w), static_cast<int>(h)};
-}
-
-int screenshot_command(int argc, char** argv) {
-    std::vector<std::string> args(argv + 1, argv + argc);
-    Scenario scenario;
-    std::string out, view = "window";
-    QSize size(1480, 920);
-    try {
-        std::set<std::string> values = cli::scenario_option_names();
-        values.insert({"--out", "--view", "--size"});
-        const cli::Args a = cli::parse_args(args, values, {"--help", "-h"});
-        if (a.flag("--help") || a.flag("-h")) {
-            std::cout << cli::help_text();
-            return cli::kExitOk;
-        }
-        if (!a.positionals.empty()) throw InputError("unexpected argument '" + a.positionals.front() + "'");
-        if (!a.has("--out")) throw InputError("screenshot needs --out FILE.png");
-        out = *a.get("--out");
-        view = a.get("--view").value_or("window");
-        if (auto s = a.get("--size")) size = parse_size(*s);
-        scenario = cli::scenario_from_args(a);
-    } catch (const InputError& e) {
-        std::cerr << "zero-planner: " << e.what() << "\n";
-        return cli::kExitBadInput;
-    }
-    return render_offscreen(argc, argv, scenario, QString::fromStdString(view), size, QString::fromStdString(out));
+int screenshot(char** argv, const cli::ScreenshotRequest& r) {
+    return render_offscreen(argv, r.scenario, QString::fromStdString(r.view), QSize(r.width, r.height), QString::fromStdString(r.out));
 }
 
 // No display: say what the window would have shown, and leave its picture and config behind.
-int headless_start(int argc, char** argv) {
-    const Scenario s = default_scenario();
+int headless_start(char** argv, const cli::Start& start) {
+    const Scenario& s = *start.scenario;
     const Plan plan = recommend(s);
     const QString folder = QDir::current().absoluteFilePath(QStringLiteral("zero-planner-output"));
-    std::cout << "No display (neither DISPLAY nor WAYLAND_DISPLAY is set): showing the default plan here instead of the window.\n"
-              << cli::scenario_header(s, false) << cli::plan_text(s, plan);
+    std::cout << "No display (" << start.no_display_reason << "): showing the plan here instead of the window.\n"
+              << cli::scenario_header(s, start.notes.synthesized) << cli::plan_text(s, plan);
     if (!QDir().mkpath(folder)) {
         std::cerr << "zero-planner: cannot create " << folder.toStdString() << "\n";
         return cli::kExitBadInput;
     }
     const QString png = folder + QStringLiteral("/window.png");
-    if (const int rc = render_offscreen(argc, argv, s, QStringLiteral("window"), QSize(1480, 920), png); rc != cli::kExitOk) return rc;
+    if (const int rc = render_offscreen(argv, s, QStringLiteral("window"), QSize(1480, 920), png); rc != cli::kExitOk) return rc;
     const Scenario best = plan.feasible ? with_candidate(s, plan.best) : s;
     const std::string config_path = (folder + QStringLiteral("/ds_config.json")).toStdString();
     try {
@@ -114,24 +86,33 @@ int headless_start(int argc, char** argv) {
     return cli::kExitOk;
 }
 
-}  // namespace
-
-int gui_main(int argc, char** argv) {
-    if (argc > 1 && std::string(argv[1]) == "screenshot") return screenshot_command(argc - 1, argv + 1);
-    const bool has_display = qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
-    const bool platform_forced = qEnvironmentVariableIsSet("QT_QPA_PLATFORM");
-    if (!has_display && !platform_forced) return headless_start(argc, argv);
-
+int window(char** argv, const cli::Start& start) {
+    int argc = kQtArgc;
     QApplication app(argc, argv);
     set_application_names();
     ui::MainWindow window;
-    if (argc > 1) {
+    if (!start.session_path.empty()) {
         QString error;
-        const QString path = QString::fromLocal8Bit(argv[1]);
-        if (!window.openSession(path, &error)) QMessageBox::warning(&window, QObject::tr("Cannot open session"), error);
+        if (!window.openSession(QString::fromStdString(start.session_path), &error))
+            QMessageBox::warning(&window, QObject::tr("Cannot open session"), error);
+    } else if (start.scenario) {
+        window.startUntitled(*start.scenario);
     }
     window.show();
     return app.exec();
+}
+
+}  // namespace
+
+int gui_main(char** argv, const cli::Start& start) {
+    switch (start.kind) {
+    case cli::StartKind::Screenshot: return screenshot(argv, start.screenshot);
+    case cli::StartKind::Headless: return headless_start(argv, start);
+    case cli::StartKind::Window: return window(argv, start);
+    case cli::StartKind::Command:
+    case cli::StartKind::Error: break;
+    }
+    return cli::kExitBadInput;  // app/main.cpp handles these
 }
 
 }  // namespace zp::app

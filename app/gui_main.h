@@ -1,7 +1,13 @@
 #pragma once
-// Starting the window, the `screenshot` command, and the no-display start.
+// The Qt side of a start (app/cli/start.h): the window, the `screenshot` command, and the
+// start without a display.
+namespace zp::cli {
+struct Start;
+}
+
 namespace zp::app {
 
-int gui_main(int argc, char** argv);
+// argv: the program's own (Qt is given its name only).
+int gui_main(char** argv, const cli::Start& start);
 
 }  // namespace zp::app

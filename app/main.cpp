@@ -1,5 +1,7 @@
-// zero-planner: the headless subcommands run without Qt; everything else starts the window.
+// zero-planner: app/cli/start.h decides what the arguments start; commands run without Qt,
+// the window and its offscreen renders are app/gui_main.cpp's.
 #include "app/cli/cli.h"
+#include "app/cli/start.h"
 
 #include <iostream>
 #include <string>
@@ -11,14 +13,17 @@
 
 int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
-    const std::string first = args.empty() ? std::string() : args.front();
-    const bool meta = first == "--help" || first == "-h" || first == "--version";
-    if (zp::cli::is_headless_command(first) || meta) return zp::cli::run(args, std::cout, std::cerr);
+    const zp::cli::Start start = zp::cli::decide_start(args, zp::cli::DisplayEnvironment::from_process());
+    switch (start.kind) {
+    case zp::cli::StartKind::Command: return zp::cli::run(args, std::cout, std::cerr);
+    case zp::cli::StartKind::Error: std::cerr << "zero-planner: " << start.error << "\n"; return zp::cli::kExitBadInput;
+    case zp::cli::StartKind::Screenshot:
+    case zp::cli::StartKind::Window:
+    case zp::cli::StartKind::Headless: break;
+    }
 #ifdef ZP_WITH_GUI
-    if (!first.empty() && first != "screenshot" && first[0] == '-') return zp::cli::run(args, std::cout, std::cerr);
-    return zp::app::gui_main(argc, argv);
+    return zp::app::gui_main(argv, start);
 #else
-    if (!first.empty() && first != "screenshot") return zp::cli::run(args, std::cout, std::cerr);
     std::cerr << "zero-planner: this build has no window (ZP_BUILD_GUI=OFF); use a command, see --help\n";
     return zp::cli::kExitBadInput;
 #endif

@@ -1,7 +1,6 @@
 #include "ui/config_preview.h"
 
-#include "core/deepspeed/config_export.h"
-#include "core/deepspeed/framework_exports.h"
+#include "core/deepspeed/export_formats.h"
 #include "core/model/errors.h"
 #include "ui/flat_scroll_bar_style.h"
 #include "ui/plain_text_update.h"
@@ -28,11 +27,9 @@ ConfigPreview::ConfigPreview(PlannerDocument* doc, QWidget* parent)
     auto* top = new QHBoxLayout;
     title_->setWordWrap(true);
     top->addWidget(title_, 1);
-    format_->addItem(tr("DeepSpeed ds_config.json"), QStringLiteral("deepspeed"));
-    format_->addItem(tr("HF Trainer ds_config.json (auto)"), QStringLiteral("hf-trainer"));
-    format_->addItem(tr("HF TrainingArguments"), QStringLiteral("hf-args"));
-    format_->addItem(tr("Accelerate config YAML"), QStringLiteral("accelerate"));
-    format_->addItem(tr("Launch script"), QStringLiteral("launch"));
+    for (const ExportFormat& f : export_formats())
+        format_->addItem(QCoreApplication::translate("zp::ExportFormat", std::string(f.label).c_str()),
+                         QString::fromUtf8(f.id.data(), static_cast<qsizetype>(f.id.size())));
     format_->setToolTip(tr("What to preview, copy and export"));
     top->addWidget(format_);
     top->addWidget(copy_);
@@ -57,12 +54,16 @@ QString ConfigPreview::configText() const { return config_; }
 QString ConfigPreview::formatName() const { return format_->currentData().toString(); }
 void ConfigPreview::setFormat(const QString& name) { format_->setCurrentIndex(std::max(0, format_->findData(name))); }
 
+namespace {
+const ExportFormat& formatNamed(const QString& id) {
+    const ExportFormat* f = find_export_format(id.toStdString());
+    return f ? *f : export_formats().front();
+}
+}  // namespace
+
 QString ConfigPreview::suggestedFileName() const {
-    const QString f = formatName();
-    if (f == QLatin1String("accelerate")) return QStringLiteral("accelerate_config.yaml");
-    if (f == QLatin1String("launch")) return QStringLiteral("launch.sh");
-    if (f == QLatin1String("hf-args")) return QStringLiteral("training_args.py");
-    return QStringLiteral("ds_config.json");
+    const std::string_view name = formatNamed(formatName()).file_name;
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
 void ConfigPreview::copyToClipboard() const {
@@ -73,14 +74,7 @@ void ConfigPreview::rebuild() {
     const Scenario s = doc_->exportScenario();
     const QString setup = QString::fromStdString(setup_label(s.zero));
     try {
-        const QString f = formatName();
-        std::string text;
-        if (f == QLatin1String("hf-trainer")) text = hf_trainer_config_text(s);
-        else if (f == QLatin1String("hf-args")) text = hf_training_arguments_text(s);
-        else if (f == QLatin1String("accelerate")) text = accelerate_config_yaml(s);
-        else if (f == QLatin1String("launch")) text = launch_script(s);
-        else text = deepspeed_config_text(s);
-        config_ = QString::fromStdString(text);
+        config_ = QString::fromStdString(formatNamed(formatName()).render(s));
         title_->setText(doc_->selectionFollowsPlan() ? tr("For <b>%1</b> (recommended)").arg(setup)
                                                      : tr("For <b>%1</b> (clicked; click the recommended bar to go back)").arg(setup));
     } catch (const InputError& e) {

@@ -17,7 +17,7 @@ class ConfigPreview : public QWidget {
 public:
     explicit ConfigPreview(PlannerDocument* doc, QWidget* parent = nullptr);
     QString configText() const;  // the shown format's text; empty when the scenario cannot be exported
-    QString formatName() const;  // deepspeed, hf-trainer, hf-args, accelerate, launch
+    QString formatName() const;  // an ExportFormat id (core/deepspeed/export_formats.h)
     void setFormat(const QString& name);
     QString suggestedFileName() const;
     void copyToClipboard() const;

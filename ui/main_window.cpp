@@ -262,8 +262,10 @@ void MainWindow::importDsDialog() {
     box.exec();
 }
 
-void MainWindow::newSession() {
-    doc_->reset(default_scenario());
+void MainWindow::newSession() { startUntitled(default_scenario()); }
+
+void MainWindow::startUntitled(const Scenario& s) {
+    doc_->reset(s);
     session_path_.clear();
     updateTitle();
 }

@@ -42,6 +42,8 @@ public:
     bool importHfConfig(const QString& path, QString* error);
     // Loads a ds_config.json into the controls (one undo step) and returns its diagnostics.
     bool importDsConfig(const QString& path, QString* diagnostics, QString* error);
+    // An untitled session showing `s` (the scenario the command-line options describe).
+    void startUntitled(const Scenario& s);
     QString sessionPath() const { return session_path_; }
 
     // Redraws everything now (screenshots, tests, benchmarks).

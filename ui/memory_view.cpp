@@ -13,17 +13,7 @@
 namespace zp::ui {
 
 namespace {
-double sliceBytes(const MemoryBreakdown& m, int slice) {
-    switch (static_cast<Slice>(slice)) {
-    case Slice::Params: return m.params_bytes;
-    case Slice::Gradients: return m.gradients_bytes;
-    case Slice::OptimizerStates: return m.optimizer_states_bytes;
-    case Slice::Activations: return m.activations_bytes;
-    case Slice::Buffers: return m.buffers_bytes;
-    case Slice::Overhead: return m.overhead_bytes();
-    }
-    return 0;
-}
+double sliceBytes(const MemoryBreakdown& m, int slice) { return memory_slices()[static_cast<std::size_t>(slice)].bytes(m); }
 }  // namespace
 
 MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)

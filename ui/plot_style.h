@@ -1,6 +1,8 @@
 #pragma once
 // One colour per memory slice and per time component, used by every view, and plot chrome
 // taken from the palette so a dark theme stays readable.
+#include "core/memory/memory_slices.h"
+
 #include <QColor>
 #include <QPalette>
 #include <QString>
@@ -10,8 +12,9 @@ class QWidget;
 
 namespace zp::ui {
 
-enum class Slice { Params, Gradients, OptimizerStates, Activations, Buffers, Overhead };
-inline constexpr int kSliceCount = 6;
+// The memory slices come from the core's table (core/memory/memory_slices.h), in stacking order.
+using Slice = SliceId;
+inline constexpr int kSliceCount = static_cast<int>(memory_slices().size());
 
 QString sliceName(Slice s);
 // Mid-saturation colours that read on white and on near-black backgrounds (Tableau 10).

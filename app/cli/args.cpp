@@ -1,6 +1,9 @@
 #include "app/cli/args.h"
 
+#include "core/io/suggest.h"
 #include "core/model/errors.h"
+
+#include <vector>
 
 namespace zp::cli {
 
@@ -9,6 +12,16 @@ std::optional<std::string> Args::get(const std::string& key) const {
     if (it == values.end()) return std::nullopt;
     return it->second;
 }
+
+namespace {
+// "unknown option '--gpux' (did you mean '--gpus'?); see zero-planner --help"
+[[noreturn]] void unknown_option(const std::string& key, const std::set<std::string>& known_values, const std::set<std::string>& known_flags) {
+    std::vector<std::string> known(known_values.begin(), known_values.end());
+    known.insert(known.end(), known_flags.begin(), known_flags.end());
+    const auto near = closest_name(key, known);
+    throw InputError("unknown option '" + key + "'" + (near ? " (did you mean '" + *near + "'?)" : std::string()) + "; see zero-planner --help");
+}
+}  // namespace
 
 Args parse_args(const std::vector<std::string>& argv, const std::set<std::string>& known_values,
                 const std::set<std::string>& known_flags) {
@@ -28,7 +41,7 @@ Args parse_args(const std::vector<std::string>& argv, const std::set<std::string
                 a.flags.insert(key);
                 continue;
             }
-            if (!known_values.count(key)) throw InputError("unknown option '" + key + "'; see zero-planner --help");
+            if (!known_values.count(key)) unknown_option(key, known_values, known_flags);
             if (!inline_value) {
                 if (i + 1 >= argv.size()) throw InputError("option " + key + " needs a value");
                 value = argv[++i];
@@ -39,14 +52,12 @@ Args parse_args(const std::vector<std::string>& argv, const std::set<std::string
             if (i + 1 >= argv.size()) throw InputError("option -o needs a file name");
             if (a.values.count("-o")) throw InputError("option -o is given twice");
             a.values["-o"] = argv[++i];
-        } else if (a.command.empty() && a.positionals.empty() && !arg.empty() && arg[0] != '-') {
-            a.command = arg;
         } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
             if (known_flags.count(arg)) {
                 a.flags.insert(arg);
                 continue;
             }
-            throw InputError("unknown option '" + arg + "'; see zero-planner --help");
+            unknown_option(arg, known_values, known_flags);
         } else {
             a.positionals.push_back(arg);
         }

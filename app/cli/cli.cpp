@@ -2,21 +2,23 @@
 
 #include "app/cli/args.h"
 #include "app/cli/number_parse.h"
+#include "app/cli/report_json.h"
 #include "app/cli/scenario_options.h"
 #include "app/cli/text_report.h"
-#include "core/presets/cluster_presets.h"
-#include "core/deepspeed/config_export.h"
 #include "core/deepspeed/estimator.h"
+#include "core/deepspeed/export_formats.h"
 #include "core/deepspeed/lint.h"
 #include "core/io/file_io.h"
 #include "core/io/format.h"
-#include "core/deepspeed/framework_exports.h"
-#include "core/model/errors.h"
-#include "core/presets/gpu_presets.h"
 #include "core/io/hf_config.h"
-#include "core/presets/model_presets.h"
-#include "app/cli/report_json.h"
 #include "core/io/scenario_json.h"
+#include "core/io/suggest.h"
+#include "core/model/enum_names.h"
+#include "core/model/errors.h"
+#include "core/model/limits.h"
+#include "core/presets/cluster_presets.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
 
 #include <optional>
@@ -38,8 +40,10 @@ std::set<std::string> with_scenario(std::initializer_list<const char*> extra) {
     return s;
 }
 
+std::set<std::string> options(std::initializer_list<const char*> names) { return {names.begin(), names.end()}; }
+
 // Every output is built completely in memory first, so a failure never leaves half a document.
-int cmd_estimate(const Args& a, std::ostream& out) {
+int cmd_estimate(const Args& a, std::ostream& out, std::ostream&) {
     ScenarioNotes notes;
     const Scenario s = scenario_from_args(a, &notes);
     const Candidate c = evaluate(s);
@@ -54,7 +58,7 @@ int cmd_estimate(const Args& a, std::ostream& out) {
     return kExitOk;
 }
 
-int cmd_compare(const Args& a, std::ostream& out) {
+int cmd_compare(const Args& a, std::ostream& out, std::ostream&) {
     ScenarioNotes notes;
     const Scenario base = scenario_from_args(a, &notes);
     std::vector<Candidate> rows;
@@ -71,7 +75,7 @@ int cmd_compare(const Args& a, std::ostream& out) {
     return kExitOk;
 }
 
-int cmd_recommend(const Args& a, std::ostream& out) {
+int cmd_recommend(const Args& a, std::ostream& out, std::ostream&) {
     ScenarioNotes notes;
     const Scenario s = scenario_from_args(a, &notes);
     const Plan p = recommend(s);
@@ -80,14 +84,14 @@ int cmd_recommend(const Args& a, std::ostream& out) {
     return kExitOk;
 }
 
-int cmd_ds_estimate(const Args& a, std::ostream& out) {
+int cmd_ds_estimate(const Args& a, std::ostream& out, std::ostream&) {
     for (const char* k : {"--params", "--largest-layer", "--stage"})
         if (!a.has(k)) throw InputError(std::string("ds-estimate needs ") + k + "; e.g. ds-estimate --params 2851e6 --largest-layer 32e6 --gpus-per-node 8 --nodes 1 --stage 3");
     deepspeed::EstimatorInput in;
     in.total_params = static_cast<double>(parse_count(*a.get("--params"), "--params"));
     in.largest_layer_params = static_cast<double>(parse_count(*a.get("--largest-layer"), "--largest-layer"));
-    in.num_gpus_per_node = a.has("--gpus-per-node") ? parse_positive_int(*a.get("--gpus-per-node"), "--gpus-per-node", 1024) : 1;
-    in.num_nodes = a.has("--nodes") ? parse_positive_int(*a.get("--nodes"), "--nodes", 100000) : 1;
+    in.num_gpus_per_node = a.has("--gpus-per-node") ? parse_positive_int(*a.get("--gpus-per-node"), "--gpus-per-node", limits::kGpusPerNode.max) : 1;
+    in.num_nodes = a.has("--nodes") ? parse_positive_int(*a.get("--nodes"), "--nodes", limits::kNodes.max) : 1;
     const std::string stage = *a.get("--stage");
     const std::string formula = a.get("--formula").value_or("current");
     if (formula != "current" && formula != "legacy") throw InputError("--formula must be current or legacy, got '" + formula + "'");
@@ -135,19 +139,13 @@ Scenario export_scenario(const Args& a, std::ostream& err) {
 }
 
 int cmd_export(const Args& a, std::ostream& out, std::ostream& err) {
-    const std::string format = a.get("--format").value_or("deepspeed");
-    static const std::set<std::string> formats = {"deepspeed", "hf-trainer", "hf-args", "accelerate", "launch"};
-    if (!formats.count(format)) throw InputError("--format must be one of deepspeed, hf-trainer, hf-args, accelerate, launch; got '" + format + "'");
+    const std::string id = a.get("--format").value_or(std::string(export_formats().front().id));
+    const ExportFormat* format = find_export_format(id);
+    if (!format) throw InputError("--format must be one of " + export_format_ids() + "; got '" + id + "'");
     const auto file = a.get("-o");
     const Scenario s = export_scenario(a, err);
-    std::string text, extra;
-    if (format == "deepspeed") text = deepspeed_config_text(s);
-    else if (format == "hf-trainer") {
-        text = hf_trainer_config_text(s);
-        if (file) extra = hf_training_arguments_text(s, {}, *file);
-    } else if (format == "hf-args") text = hf_training_arguments_text(s);
-    else if (format == "accelerate") text = accelerate_config_yaml(s);
-    else text = launch_script(s, "ds_config.json");
+    const std::string text = format->render(s);
+    const std::string extra = file && format->after_writing ? format->after_writing(s, *file) : std::string();
     if (file) {
         write_file_atomically(*file, text);
         out << extra;
@@ -158,17 +156,17 @@ int cmd_export(const Args& a, std::ostream& out, std::ostream& err) {
 }
 
 // The scenario the options describe, as a session file (.zplan) the window and --session open.
-int cmd_session(const Args& a, std::ostream& out) {
+int cmd_session(const Args& a, std::ostream& out, std::ostream&) {
     const std::string text = session_text(scenario_from_args(a));
     if (auto file = a.get("-o")) write_file_atomically(*file, text);
     else out << text;
     return kExitOk;
 }
 
-int cmd_lint(const Args& a, std::ostream& out) {
+int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
     if (a.positionals.size() != 1) throw InputError("lint needs exactly one FILE: zero-planner lint ds_config.json [--world-size N]");
     std::optional<std::int64_t> world;
-    if (auto w = a.get("--world-size")) world = parse_positive_int(*w, "--world-size", 1000000);
+    if (auto w = a.get("--world-size")) world = parse_positive_int(*w, "--world-size", limits::kWorldSize.max);
     const std::string& path = a.positionals.front();
     const LintResult r = lint_ds_config(read_text_file(path), world, path);
     if (a.flag("--json")) {
@@ -190,31 +188,107 @@ int cmd_lint(const Args& a, std::ostream& out) {
     return r.has_errors() ? kExitFindings : kExitOk;
 }
 
+std::string pad_right(std::string s, std::size_t width) {
+    if (s.size() < width) s.append(width - s.size(), ' ');
+    return s;
+}
+
+std::string command_names() {
+    std::string out;
+    for (const Command& c : commands()) out += (out.empty() ? "" : ", ") + c.name;
+    return out;
+}
+
+// No command first: only --help and --version mean something here; app/main.cpp starts the
+// window for options alone (app/cli/start.h), so they arrive here only from tests and fuzzing.
+int run_without_command(const std::vector<std::string>& argv, std::ostream& out) {
+    if (argv.empty()) throw InputError("no command; see zero-planner --help");
+    const std::string& first = argv.front();
+    const bool session_file = first.ends_with(".zplan");  // the window's: zero-planner plan.zplan --help
+    if (!session_file && (first.empty() || first[0] != '-')) throw InputError(unknown_command_message(first));
+    const Args a = parse_args({argv.begin() + (session_file ? 1 : 0), argv.end()}, scenario_option_names(), kFlags);
+    if (a.flag("--help") || a.flag("-h")) {
+        out << help_text();
+        return kExitOk;
+    }
+    if (a.flag("--version")) {
+        out << version_text();
+        return kExitOk;
+    }
+    throw InputError("options without a command start the window; to run a command, give it first: zero-planner COMMAND [OPTIONS]");
+}
+
 }  // namespace
 
-bool is_headless_command(const std::string& command) {
-    return command == "estimate" || command == "compare" || command == "recommend" || command == "ds-estimate" || command == "export" ||
-           command == "lint" || command == "session";
+const std::vector<Command>& commands() {
+    static const std::vector<Command> table = {
+        {"estimate", "estimate", "one setup (--stage, --offload-optimizer, --offload-param)", CommandKind::Headless,
+         with_scenario({}), kFlags, false, cmd_estimate},
+        {"compare", "compare", "every stage and offload combination", CommandKind::Headless, with_scenario({}), kFlags, false,
+         cmd_compare},
+        {"recommend", "recommend", "search stage, offload, recompute, micro batch and buckets; the fastest that fits",
+         CommandKind::Headless, with_scenario({}), kFlags, false, cmd_recommend},
+        {"ds-estimate", "ds-estimate",
+         "DeepSpeed's own estimator table: --params P --largest-layer L --gpus-per-node G\n"
+         "--nodes K --stage 2|3 [--formula current|legacy]",
+         CommandKind::Headless, options({"--params", "--largest-layer", "--gpus-per-node", "--nodes", "--stage", "--formula"}), kFlags,
+         false, cmd_ds_estimate},
+        {"export", "export",
+         "--format " + export_format_ids("|") + " [-o FILE]: the recommended setup,\nor the one given with --stage/--offload-*",
+         CommandKind::Headless, with_scenario({"--format"}), kFlags, false, cmd_export},
+        {"session", "session", "write the scenario the options describe as a .zplan session [-o FILE]", CommandKind::Headless,
+         with_scenario({}), kFlags, false, cmd_session},
+        {"lint", "lint FILE", "check a ds_config.json [--world-size N]; exit 1 when it has errors", CommandKind::Headless,
+         options({"--world-size"}), kFlags, true, cmd_lint},
+        {"screenshot", "screenshot",
+         "render the window to --out FILE.png [--view memory|scaling|time|config|window] [--size WxH]", CommandKind::Window,
+         with_scenario({"--out", "--view", "--size"}), options({"--help", "-h"}), false, nullptr},
+    };
+    return table;
+}
+
+const Command* find_command(std::string_view name) {
+    for (const Command& c : commands())
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+bool is_headless_command(std::string_view name) {
+    const Command* c = find_command(name);
+    return c && c->kind == CommandKind::Headless;
+}
+
+std::string unknown_command_message(std::string_view word) {
+    std::vector<std::string_view> names;
+    for (const Command& c : commands()) names.push_back(c.name);
+    const std::string quoted = "unknown command '" + std::string(word) + "'";
+    if (const auto near = closest_name(word, names)) return quoted + " (did you mean '" + *near + "'?)";
+    return quoted + "; commands: " + command_names();
 }
 
 std::string version_text() { return std::string("zero-planner ") + ZP_VERSION + "\n"; }
 
 std::string help_text() {
-    return "Usage: zero-planner [COMMAND] [OPTIONS]\n"
+    std::string commands_help;
+    for (const Command& c : commands()) {
+        std::string summary = c.summary;
+        for (std::size_t at = summary.find('\n'); at != std::string::npos; at = summary.find('\n', at + 1))
+            summary.insert(at + 1, std::string(16, ' '));
+        commands_help += "  " + pad_right(c.usage, 12) + "  " + summary + "\n";
+    }
+    const std::string offload = choice_list<OffloadDevice>();
+    return "Usage: zero-planner COMMAND [OPTIONS]\n"
+           "       zero-planner [SESSION.zplan] [OPTIONS]\n"
            "Plan a DeepSpeed ZeRO training run: per-GPU memory, host RAM, NVMe and step time for every\n"
-           "ZeRO stage and offload choice, and the fastest setup that fits. Without a command: the window.\n"
+           "ZeRO stage and offload choice, and the fastest setup that fits.\n"
            "\n"
-           "Commands:\n"
-           "  estimate      one setup (--stage, --offload-optimizer, --offload-param)\n"
-           "  compare       every stage and offload combination\n"
-           "  recommend     search stage, offload, recompute, micro batch and buckets; the fastest that fits\n"
-           "  ds-estimate   DeepSpeed's own estimator table: --params P --largest-layer L --gpus-per-node G\n"
-           "                --nodes K --stage 2|3 [--formula current|legacy]\n"
-           "  export        --format deepspeed|hf-trainer|hf-args|accelerate|launch [-o FILE]: the recommended setup,\n"
-           "                or the one given with --stage/--offload-*\n"
-           "  session       write the scenario the options describe as a .zplan session [-o FILE]\n"
-           "  lint FILE     check a ds_config.json [--world-size N]; exit 1 when it has errors\n"
-           "  screenshot    render the window to --out FILE.png [--view memory|scaling|time|config|window] [--size WxH]\n"
+           "The command comes first. Without one, the window opens on the scenario the options (or\n"
+           "SESSION.zplan) describe; with no display, that scenario's plan is printed instead and its\n"
+           "picture and ds_config.json are written to ./zero-planner-output. Any other first word is an\n"
+           "unknown command.\n"
+           "\n"
+           "Commands:\n" +
+           commands_help +
            "\n"
            "Output: text by default, one JSON document with --json. Exit 0 on success, 2 on bad input.\n"
            "\n"
@@ -233,14 +307,14 @@ std::string help_text() {
            "  --pcie-bw GBPS       host link GB/s per GPU       --nvme-bw GBPS     NVMe GB/s per node\n"
            "  --cpu-ram GIB        host RAM per node, GiB       --nvme GIB         NVMe per node, GiB\n"
            "Training:\n"
-           "  --precision bf16|fp16|fp32   --optimizer adamw|adam|lamb|lion|adagrad|sgd-momentum|sgd\n"
+           "  --precision " + choice_list<Precision>() + "   --optimizer " + choice_list<Optimizer>() + "\n"
            "  --seq S (4096)   --micro-batch B (1)   --global-batch GB (64, raised to a multiple of micro x GPUs)\n"
-           "  --checkpointing none|selective|full   --flash-attention on|off   --cpu-checkpointing on|off\n"
+           "  --checkpointing " + choice_list<Checkpointing>() + "   --flash-attention on|off   --cpu-checkpointing on|off\n"
            "ZeRO:\n"
-           "  --stage 0..3   --offload-optimizer none|cpu|nvme   --offload-param none|cpu|nvme\n"
+           "  --stage 0..3   --offload-optimizer " + offload + "   --offload-param " + offload + "\n"
            "  --overlap-comm on|off   --reduce-bucket-size N   --allgather-bucket-size N   --zero-init on|off\n"
            "Assumptions:\n"
-           "  --headroom FRACTION (0.05)   --convention deepspeed|paper   --mfu FRACTION (0.45)\n"
+           "  --headroom FRACTION (0.05)   --convention " + choice_list<Convention>() + "   --mfu FRACTION (0.45)\n"
            "  --cuda-context GIB (1)   --fragmentation FRACTION (0.10)\n"
            "  --session FILE       start from a saved .zplan session; other options override it\n"
            "  --ds-config FILE     take stage, offload, batch, precision and buckets from a ds_config.json\n"
@@ -250,19 +324,9 @@ std::string help_text() {
 
 int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
     try {
-        // First pass: find the command to know which options it accepts.
-        std::string command;
-        for (const auto& arg : argv)
-            if (!arg.empty() && arg[0] != '-') {
-                command = arg;
-                break;
-            }
-        std::set<std::string> values;
-        if (command == "ds-estimate") values = {"--params", "--largest-layer", "--gpus-per-node", "--nodes", "--stage", "--formula"};
-        else if (command == "lint") values = {"--world-size"};
-        else if (command == "export") values = with_scenario({"--format"});
-        else values = with_scenario({});
-        const Args a = parse_args(argv, values, kFlags);
+        const Command* command = argv.empty() ? nullptr : find_command(argv.front());
+        if (!command) return run_without_command(argv, out);
+        const Args a = parse_args({argv.begin() + 1, argv.end()}, command->options, command->flags);
         if (a.flag("--help") || a.flag("-h")) {
             out << help_text();
             return kExitOk;
@@ -271,18 +335,11 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
             out << version_text();
             return kExitOk;
         }
-        if (!a.positionals.empty() && a.command != "lint")
+        if (!command->handler) throw InputError(command->name + " needs the window, which this build does not have (ZP_BUILD_GUI=OFF)");
+        if (!command->takes_file && !a.positionals.empty())
             throw InputError("unexpected argument '" + a.positionals.front() + "'; see zero-planner --help");
         std::ostringstream buffer;  // nothing reaches `out` unless the command succeeds
-        int rc = kExitOk;
-        if (a.command == "estimate") rc = cmd_estimate(a, buffer);
-        else if (a.command == "compare") rc = cmd_compare(a, buffer);
-        else if (a.command == "recommend") rc = cmd_recommend(a, buffer);
-        else if (a.command == "ds-estimate") rc = cmd_ds_estimate(a, buffer);
-        else if (a.command == "export") rc = cmd_export(a, buffer, err);
-        else if (a.command == "lint") rc = cmd_lint(a, buffer);
-        else if (a.command == "session") rc = cmd_session(a, buffer);
-        else throw InputError("unknown command '" + a.command + "'; commands: estimate, compare, recommend, ds-estimate, screenshot");
+        const int rc = command->handler(a, buffer, err);
         out << buffer.str();
         return rc;
     } catch (const InputError& e) {

@@ -1,5 +1,7 @@
 #include "app/cli/report_json.h"
 
+#include "core/memory/memory_slices.h"
+
 #include <cmath>
 
 namespace zp {
@@ -9,7 +11,8 @@ using nlohmann::json;
 namespace {
 // JSON has no NaN or infinity; a number we cannot compute is null, never a broken document.
 json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-json bytes(double v) { return std::isfinite(v) ? json(static_cast<std::int64_t>(std::llround(v))) : json(nullptr); }
+// A count (bytes, bucket elements) as a JSON integer, rounded to the nearest whole number.
+json whole(double v) { return std::isfinite(v) ? json(static_cast<std::int64_t>(std::llround(v))) : json(nullptr); }
 }  // namespace
 
 json model_summary_json(const ModelSpec& m) {
@@ -21,11 +24,13 @@ json model_summary_json(const ModelSpec& m) {
 }
 
 json per_gpu_json(const MemoryBreakdown& m) {
-    return {{"params", bytes(m.params_bytes)}, {"gradients", bytes(m.gradients_bytes)},
-            {"optimizer_states", bytes(m.optimizer_states_bytes)}, {"activations", bytes(m.activations_bytes)},
-            {"buffers", bytes(m.buffers_bytes)}, {"overhead", bytes(m.overhead_bytes())},
-            {"cuda_context", bytes(m.cuda_context_bytes)}, {"fragmentation", bytes(m.fragmentation_bytes)},
-            {"total", bytes(m.total_bytes())}};
+    json j = json::object();  // keys sorted on output (nlohmann::json is a std::map)
+    for (const MemorySlice& slice : memory_slices()) {
+        j[std::string(slice.key)] = whole(slice.bytes(m));
+        for (const MemoryPart& part : slice.parts) j[std::string(part.key)] = whole(part.bytes(m));
+    }
+    j["total"] = whole(m.total_bytes());
+    return j;
 }
 
 json step_json(const StepTime& s) {
@@ -45,9 +50,9 @@ json estimate_json(const Scenario& s, const Candidate& c) {
             {"setup", setup_json(c.zero)},
             {"convention", to_string(s.assumptions.convention)},
             {"per_gpu_bytes", per_gpu_json(c.memory)},
-            {"cpu_bytes_per_node", bytes(c.memory.cpu_bytes_per_node)},
-            {"nvme_bytes_per_node", bytes(c.memory.nvme_bytes_per_node)},
-            {"usable_gpu_bytes", bytes(usable_gpu_bytes(s))},
+            {"cpu_bytes_per_node", whole(c.memory.cpu_bytes_per_node)},
+            {"nvme_bytes_per_node", whole(c.memory.nvme_bytes_per_node)},
+            {"usable_gpu_bytes", whole(usable_gpu_bytes(s))},
             {"fits", c.fit.all()},
             {"fits_detail", {{"gpu", c.fit.gpu}, {"cpu", c.fit.cpu}, {"nvme", c.fit.nvme}}},
             {"step", step_json(c.step)}};
@@ -62,11 +67,11 @@ json candidate_json(const Candidate& c) {
             {"micro_batch", c.micro_batch},
             {"gradient_accumulation_steps", c.gradient_accumulation_steps},
             {"overlap_comm", c.zero.overlap_comm},
-            {"reduce_bucket_size", bytes(c.zero.reduce_bucket_elems)},
-            {"allgather_bucket_size", bytes(c.zero.allgather_bucket_elems)},
+            {"reduce_bucket_size", whole(c.zero.reduce_bucket_elems)},
+            {"allgather_bucket_size", whole(c.zero.allgather_bucket_elems)},
             {"per_gpu_bytes", per_gpu_json(c.memory)},
-            {"cpu_bytes_per_node", bytes(c.memory.cpu_bytes_per_node)},
-            {"nvme_bytes_per_node", bytes(c.memory.nvme_bytes_per_node)},
+            {"cpu_bytes_per_node", whole(c.memory.cpu_bytes_per_node)},
+            {"nvme_bytes_per_node", whole(c.memory.nvme_bytes_per_node)},
             {"step", step_json(c.step)}};
 }
 }  // namespace

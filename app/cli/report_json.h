@@ -1,6 +1,7 @@
 #pragma once
-// The JSON documents of the command-line contract (DESIGN.md 7), built in one place so the
-// CLI, the window and the tests agree to the byte.
+// The JSON documents `--json` prints: estimate and compare rows, recommend's plan. They are the
+// command line's contract (tests/cli/golden/*.json pin them byte for byte); only the CLI uses
+// them, the window shows the same figures straight from the core.
 #include "core/search/recommender.h"
 
 #include <nlohmann/json.hpp>

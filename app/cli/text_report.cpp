@@ -1,6 +1,7 @@
 #include "app/cli/text_report.h"
 
 #include "core/io/format.h"
+#include "core/memory/memory_slices.h"
 #include "core/model/units.h"
 
 #include <cstdio>
@@ -55,14 +56,11 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     out += "Setup:   " + setup_label(c.zero) + ", micro batch " + std::to_string(c.micro_batch) + " x " +
            std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) + "\n\n";
     out += "Per GPU                 GiB\n";
-    const auto line = [&](const char* name, double bytes) { out += "  " + pad_right(name, 18) + pad_left(gib(bytes), 8) + "\n"; };
-    line("parameters", m.params_bytes);
-    line("gradients", m.gradients_bytes);
-    line("optimizer states", m.optimizer_states_bytes);
-    line("activations", m.activations_bytes);
-    line("buffers", m.buffers_bytes);
-    line("CUDA context", m.cuda_context_bytes);
-    line("fragmentation", m.fragmentation_bytes);
+    const auto line = [&](std::string_view name, double bytes) { out += "  " + pad_right(std::string(name), 18) + pad_left(gib(bytes), 8) + "\n"; };
+    for (const MemorySlice& slice : memory_slices()) {
+        if (slice.parts.empty()) line(slice.name, slice.bytes(m));
+        for (const MemoryPart& part : slice.parts) line(part.name, part.bytes(m));
+    }
     line("total", m.total_bytes());
     out += "  usable            " + pad_left(gib(usable_gpu_bytes(s)), 8) + "  " + (c.fit.gpu ? "fits" : "DOES NOT FIT") + "\n\n";
     out += "Per node: host RAM " + format_bytes(m.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node) +
@@ -80,14 +78,14 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
 }
 
 std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) {
-    std::string out = "\n" + pad_right("setup", 40) + pad_left("params", 8) + pad_left("grads", 8) + pad_left("optim", 8) +
-                      pad_left("activ", 8) + pad_left("buffers", 8) + pad_left("overhd", 8) + pad_left("total", 8) +
-                      pad_left("host", 9) + pad_left("nvme", 9) + pad_left("step s", 9) + pad_left("tokens/s", 10) + "  fits\n";
+    std::string out = "\n" + pad_right("setup", 40);
+    for (const MemorySlice& slice : memory_slices()) out += pad_left(std::string(slice.column), 8);
+    out += pad_left("total", 8) + pad_left("host", 9) + pad_left("nvme", 9) + pad_left("step s", 9) + pad_left("tokens/s", 10) + "  fits\n";
     for (const Candidate& c : rows) {
         const MemoryBreakdown& m = c.memory;
-        out += pad_right(setup_label(c.zero), 40) + pad_left(gib(m.params_bytes), 8) + pad_left(gib(m.gradients_bytes), 8) +
-               pad_left(gib(m.optimizer_states_bytes), 8) + pad_left(gib(m.activations_bytes), 8) + pad_left(gib(m.buffers_bytes), 8) +
-               pad_left(gib(m.overhead_bytes()), 8) + pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.cpu_bytes_per_node), 9) +
+        out += pad_right(setup_label(c.zero), 40);
+        for (const MemorySlice& slice : memory_slices()) out += pad_left(gib(slice.bytes(m)), 8);
+        out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.cpu_bytes_per_node), 9) +
                pad_left(gib(m.nvme_bytes_per_node), 9) + pad_left(format_fixed(c.step.seconds, 2), 9) +
                pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
                (c.fit.all() ? "yes" : !c.fit.gpu ? "no: GPU" : !c.fit.cpu ? "no: host RAM" : "no: NVMe") + "\n";

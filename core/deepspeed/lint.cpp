@@ -5,6 +5,7 @@
 #include "core/memory/buffers.h"
 #include "core/model/errors.h"
 #include "core/io/json_errors.h"
+#include "core/io/suggest.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,21 +32,6 @@ bool LintResult::has_warnings() const {
 }
 
 namespace {
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diag = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
 
 // Detects duplicate keys, which Python's json keeps silently but DeepSpeed rejects
 // (runtime/config.py dict_raise_error_on_duplicate_keys).
@@ -304,17 +290,8 @@ private:
 }  // namespace
 
 std::string nearest_key(const std::string& key, const std::vector<std::string>& candidates) {
-    std::string best;
-    std::size_t best_distance = std::string::npos;
-    for (const std::string& c : candidates) {
-        std::size_t d = edit_distance(key, c);
-        if (c.rfind(key, 0) == 0) d = std::min<std::size_t>(d, 1);  // the key is the start of a valid one: a cut-off name
-        if (d < best_distance) {
-            best_distance = d;
-            best = c;
-        }
-    }
-    return best_distance <= std::max<std::size_t>(3, key.size() / 3) ? best : std::string();
+    // Config keys are long snake_case names: allow three typos, or a third of a longer key.
+    return closest_name(key, candidates, std::max<std::size_t>(3, key.size() / 3)).value_or(std::string());
 }
 
 LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name) {

@@ -34,7 +34,8 @@ struct LintResult {
 // count to check the batch rule against; without it the rule is checked only for consistency.
 LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name = "ds_config.json");
 
-// The nearest of `candidates` to `key` (edit distance, a prefix counts as close), or "".
+// The nearest of `candidates` to `key` by closest_name (core/io/suggest.h) with the linter's
+// allowance for long keys, or "".
 std::string nearest_key(const std::string& key, const std::vector<std::string>& candidates);
 
 nlohmann::json diagnostics_json(const LintResult& r);

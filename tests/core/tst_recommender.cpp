@@ -15,7 +15,7 @@ namespace {
 Scenario on(const char* model, const char* gpu, std::int64_t gpus) {
     Scenario s = default_scenario();
     s.model = model_preset(model).spec;
-    s.cluster.gpu = gpu_preset(gpu);
+    s.cluster.use_gpu(gpu_preset(gpu));
     s.cluster.gpus_per_node = std::min<std::int64_t>(gpus, 8);
     s.cluster.nodes = gpus / s.cluster.gpus_per_node;
     return s;

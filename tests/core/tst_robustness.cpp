@@ -33,7 +33,7 @@ Scenario random_scenario(std::mt19937_64& rng) {
     if (pick(0, 3) == 0) s.model = synthesize_model(static_cast<std::int64_t>(log_uniform(1e8, 2e12)));
     else s.model = presets[static_cast<std::size_t>(pick(0, static_cast<long long>(presets.size()) - 1))].spec;
     const auto& gpus = gpu_presets();
-    s.cluster.gpu = gpus[static_cast<std::size_t>(pick(0, static_cast<long long>(gpus.size()) - 1))];
+    s.cluster.use_gpu(gpus[static_cast<std::size_t>(pick(0, static_cast<long long>(gpus.size()) - 1))]);
     s.cluster.gpus_per_node = std::int64_t{1} << pick(0, 4);
     s.cluster.nodes = std::int64_t{1} << pick(0, 9);
     s.cluster.cpu_ram_bytes_per_node = gib_to_bytes(log_uniform(16, 8192));

@@ -1,6 +1,8 @@
-// libFuzzer: the command-line parser and subcommands. The input is split into arguments at
-// newlines. Options that write files (-o) are dropped so the fuzzer cannot write anywhere.
+// libFuzzer: the command-line parser, the commands and the start decision. The input is split
+// into arguments at newlines. Options that write files (-o) are dropped so the fuzzer cannot
+// write anywhere.
 #include "app/cli/cli.h"
+#include "app/cli/start.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -33,5 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const int rc = zp::cli::run(safe, out, err);
     if (rc != 0 && rc != 1 && rc != 2) std::abort();
     if (rc == 2 && !out.str().empty()) std::abort();  // bad input prints nothing on stdout
+    // What a start without a command decides: reads the files the options name, writes nothing.
+    const zp::cli::Start start = zp::cli::decide_start(safe, {false, false, "offscreen"});
+    if (start.kind == zp::cli::StartKind::Error && start.error.empty()) std::abort();
+    if (start.kind == zp::cli::StartKind::Headless && !start.scenario) std::abort();
     return 0;
 }

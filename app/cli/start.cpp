@@ -1,0 +1,131 @@
+#include "app/cli/start.h"
+
+#include "app/cli/cli.h"
+#include "app/cli/number_parse.h"
+#include "core/model/default_scenario.h"
+#include "core/io/file_io.h"
+#include "core/model/errors.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+namespace zp::cli {
+
+DisplayEnvironment DisplayEnvironment::from_process() {
+    const auto set = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v != nullptr && *v != '\0';
+    };
+    const char* platform = std::getenv("QT_QPA_PLATFORM");
+    return {set("DISPLAY"), set("WAYLAND_DISPLAY"), platform ? platform : ""};
+}
+
+std::string no_display_reason(const DisplayEnvironment& env) {
+    const std::string platform = env.qt_platform.substr(0, env.qt_platform.find(':'));  // "offscreen:fontengine=..."
+    if (platform == "offscreen" || platform == "minimal") return "QT_QPA_PLATFORM=" + platform;
+    if (!platform.empty() || env.x11 || env.wayland) return {};
+    return "neither DISPLAY nor WAYLAND_DISPLAY is set";
+}
+
+namespace {
+
+bool is_meta(const std::string& arg) { return arg == "--help" || arg == "-h" || arg == "--version"; }
+bool is_option(const std::string& arg) { return arg.size() > 1 && arg[0] == '-'; }
+
+// A .zplan file, as the file manager passes it (packaging/*.desktop: Exec=zero-planner %f).
+// One that cannot be read is named as such rather than as an unknown command.
+bool is_session_file(const std::string& word) {
+    if (!word.ends_with(".zplan")) return false;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(word, ec)) read_text_file(word);  // throws: no such file, a directory, ...
+    return true;
+}
+
+std::pair<int, int> parse_size(const std::string& text) {
+    const auto x = text.find('x');
+    if (x == std::string::npos) throw InputError("--size must be WIDTHxHEIGHT, e.g. 1480x920, got '" + text + "'");
+    const auto w = parse_positive_int(text.substr(0, x), "--size width", 8000);
+    const auto h = parse_positive_int(text.substr(x + 1), "--size height", 8000);
+    if (w < 200 || h < 150) throw InputError("--size must be at least 200x150, got '" + text + "'");
+    return {static_cast<int>(w), static_cast<int>(h)};
+}
+
+// The scenario `options` describe, for the window or the headless plan; throws InputError.
+Start window_with_options(const std::vector<std::string>& options, const std::string& session_file) {
+    const Args a = parse_args(options, scenario_option_names(), {});
+    for (const std::string& word : a.positionals) {
+        if (find_command(word)) throw InputError("the command comes first: zero-planner " + word + " [OPTIONS]");
+        throw InputError("unexpected argument '" + word + "'; see zero-planner --help");
+    }
+    if (a.has("-o")) throw InputError("-o needs a command that writes a file: export or session");
+    if (!session_file.empty() && a.has("--session")) throw InputError("give the session once: " + session_file + " or --session");
+    Args with_session = a;
+    if (!session_file.empty()) with_session.values["--session"] = session_file;
+    Start start;
+    start.scenario = scenario_from_args(with_session, &start.notes);
+    return start;
+}
+
+}  // namespace
+
+ScreenshotRequest parse_screenshot(const Args& a) {
+    if (!a.positionals.empty()) throw InputError("unexpected argument '" + a.positionals.front() + "'; see zero-planner --help");
+    if (!a.has("--out")) throw InputError("screenshot needs --out FILE.png");
+    ScreenshotRequest r;
+    r.out = *a.get("--out");
+    r.view = a.get("--view").value_or("window");
+    if (auto size = a.get("--size")) std::tie(r.width, r.height) = parse_size(*size);
+    r.scenario = scenario_from_args(a);
+    return r;
+}
+
+Start decide_start(const std::vector<std::string>& args, const DisplayEnvironment& env) {
+    Start start;
+    try {
+        const std::string first = args.empty() ? std::string() : args.front();
+        const Command* command = find_command(first);
+        const bool meta = std::any_of(args.begin(), args.end(), is_meta);
+        if (command && command->kind == CommandKind::Headless) {
+            start.kind = StartKind::Command;
+            return start;
+        }
+        if (command) {  // screenshot, the only Window command (another would need its own StartKind)
+            const Args a = parse_args({args.begin() + 1, args.end()}, command->options, command->flags);
+            if (a.flag("--help") || a.flag("-h")) {
+                start.kind = StartKind::Command;
+                return start;
+            }
+            start.kind = StartKind::Screenshot;
+            start.screenshot = parse_screenshot(a);
+            return start;
+        }
+        if (!first.empty() && !is_option(first) && !is_session_file(first)) throw InputError(unknown_command_message(first));
+        if (meta) {
+            start.kind = StartKind::Command;
+            return start;
+        }
+        const bool session_first = !first.empty() && !is_option(first);
+        const std::string reason = no_display_reason(env);
+        if (session_first && args.size() == 1 && reason.empty()) {
+            start.session_path = first;  // the window opens it as its file, and says so if it cannot
+        } else if (!args.empty()) {
+            start = window_with_options({args.begin() + (session_first ? 1 : 0), args.end()}, session_first ? first : std::string());
+        }
+        if (reason.empty()) {
+            start.kind = StartKind::Window;
+        } else {
+            start.kind = StartKind::Headless;
+            start.no_display_reason = reason;
+            if (!start.scenario) start.scenario = default_scenario();
+        }
+        return start;
+    } catch (const std::exception& e) {
+        Start error;
+        error.kind = StartKind::Error;
+        error.error = dynamic_cast<const InputError*>(&e) ? std::string(e.what()) : std::string("internal error: ") + e.what();
+        return error;
+    }
+}
+
+}  // namespace zp::cli

@@ -1,0 +1,50 @@
+#include "core/deepspeed/export_formats.h"
+
+#include "core/deepspeed/config_export.h"
+#include "core/deepspeed/framework_exports.h"
+
+#include <array>
+
+namespace zp {
+namespace {
+
+constexpr std::string_view kDeepSpeedFile = "ds_config.json";
+constexpr std::string_view kHfTrainerFile = "ds_config_hf.json";
+
+std::string deepspeed_text(const Scenario& s) { return deepspeed_config_text(s); }
+std::string hf_trainer_text(const Scenario& s) { return hf_trainer_config_text(s); }
+std::string hf_trainer_arguments_for(const Scenario& s, const std::string& path) { return hf_training_arguments_text(s, {}, path); }
+// TrainingArguments point at the Trainer's config, the one with "auto" fields.
+std::string hf_args_text(const Scenario& s) { return hf_training_arguments_text(s, {}, std::string(kHfTrainerFile)); }
+std::string accelerate_text(const Scenario& s) { return accelerate_config_yaml(s); }
+// The launch script runs DeepSpeed with the plain config.
+std::string launch_text(const Scenario& s) { return launch_script(s, std::string(kDeepSpeedFile)); }
+
+constexpr std::array<ExportFormat, 5> kFormats{{
+    {"deepspeed", "DeepSpeed ds_config.json", kDeepSpeedFile, deepspeed_text, nullptr},
+    {"hf-trainer", "HF Trainer ds_config.json (auto)", kHfTrainerFile, hf_trainer_text, hf_trainer_arguments_for},
+    {"hf-args", "HF TrainingArguments", "training_args.py", hf_args_text, nullptr},
+    {"accelerate", "Accelerate config YAML", "accelerate_config.yaml", accelerate_text, nullptr},
+    {"launch", "Launch script", "launch.sh", launch_text, nullptr},
+}};
+
+}  // namespace
+
+std::span<const ExportFormat> export_formats() { return kFormats; }
+
+const ExportFormat* find_export_format(std::string_view id) {
+    for (const ExportFormat& f : kFormats)
+        if (f.id == id) return &f;
+    return nullptr;
+}
+
+std::string export_format_ids(std::string_view separator) {
+    std::string out;
+    for (const ExportFormat& f : kFormats) {
+        if (!out.empty()) out += separator;
+        out += f.id;
+    }
+    return out;
+}
+
+}  // namespace zp

@@ -14,9 +14,10 @@ namespace zp::ui {
 TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)), note_(new PlotLabel(plot_)) {
     embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
-    QCPBars* below = nullptr;
     QList<LegendStrip::Entry> entries;
-    for (TimePart p : {TimePart::Compute, TimePart::Communication, TimePart::Offload}) {
+    QCPBars* below = nullptr;
+    // Bottom to top: compute, exposed communication, offload.
+    const auto addPart = [&](TimePart p) {
         entries.append({timePartName(p), timePartColor(p)});
         auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
         bars->setName(timePartName(p));
@@ -24,8 +25,13 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
         bars->setBrush(timePartColor(p));
         if (below) bars->moveAbove(below);
         below = bars;
-        parts_.append(bars);
-    }
+        return bars;
+    };
+    compute_ = addPart(TimePart::Compute);
+    comm_ = addPart(TimePart::Communication);
+    offload_ = addPart(TimePart::Offload);
+    ticker_.reset(new QCPAxisTickerText);
+    plot_->xAxis->setTicker(ticker_);
     plot_->yAxis->setLabel(tr("Seconds per optimizer step"));
     legend_->setEntries(entries);
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -45,23 +51,22 @@ void TimeView::rebuild() {
     applyPalette(plot_, pal);
     for (PlotLabel* label : labels_) label->setVisible(false);
     note_->setVisible(false);
-    for (QCPBars* b : parts_) {
+    for (QCPBars* b : {compute_, comm_, offload_}) {
         b->data()->clear();
         b->setPen(QPen(pal.color(QPalette::Base), 1));
     }
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    ticker_->clear();
     double top = 0;
     for (std::size_t i = 0; i < o.bars.size(); ++i) {
         const Candidate& c = o.bars[i];
         const double key = static_cast<double>(i + 1);
-        ticker->addTick(key, QString::fromStdString(short_setup_label(c.zero)).replace(QLatin1Char('+'), QStringLiteral("\n+")));
+        ticker_->addTick(key, QString::fromStdString(short_setup_label(c.zero)).replace(QLatin1Char('+'), QStringLiteral("\n+")));
         if (!o.step_valid) continue;
-        parts_[0]->addData(key, c.step.compute_seconds);
-        parts_[1]->addData(key, c.step.comm_seconds);
-        parts_[2]->addData(key, c.step.offload_seconds);
+        compute_->addData(key, c.step.compute_seconds);
+        comm_->addData(key, c.step.comm_seconds);
+        offload_->addData(key, c.step.offload_seconds);
         top = std::max(top, c.step.seconds);
     }
-    plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setRange(0.4, static_cast<double>(o.bars.size()) + 0.6);
     if (!o.step_valid) {
         note_->setVisible(true);

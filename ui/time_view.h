@@ -1,9 +1,11 @@
 #pragma once
 // Time view: step time per setup split into compute, exposed communication and offload,
 // with tokens/s above each bar.
+#include <QSharedPointer>
 #include <QWidget>
 
 class QCustomPlot;
+class QCPAxisTickerText;
 class QCPBars;
 
 namespace zp::ui {
@@ -27,7 +29,11 @@ private:
     PlannerDocument* doc_;
     QCustomPlot* plot_;
     LegendStrip* legend_;
-    QList<QCPBars*> parts_;
+    // The stacked parts of each bar (TimePart in plot_style.h).
+    QCPBars* compute_;
+    QCPBars* comm_;
+    QCPBars* offload_;
+    QSharedPointer<QCPAxisTickerText> ticker_;  // kept across rebuilds, like the memory view's
     // Created once and updated on every change (see memory_view.h).
     QList<PlotLabel*> labels_;  // one per bar
     PlotLabel* note_;           // why there are no times

@@ -37,6 +37,7 @@ protected:
 
 private:
     void rebuild();
+    void showSelection();
     void restyle();
     int barAt(const QPoint& pos) const;
 

@@ -193,6 +193,32 @@ private slots:
         QVERIFY(w.configPreview()->configText().contains(QStringLiteral("\"stage\": 3")));
     }
 
+    // An imported setup is the recommended one or not by the imported scenario's plan: micro
+    // batch 2 makes ZeRO-2 the best instead of the default's ZeRO-1.
+    void imported_setup_is_judged_against_the_imported_plan_data() {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("follows_plan");
+        QTest::newRow("ZeRO-1, the best before the import and not after") << 1 << false;
+        QTest::newRow("ZeRO-2, the best only after the import") << 2 << true;
+    }
+    void imported_setup_is_judged_against_the_imported_plan() {
+        QFETCH(int, stage);
+        QFETCH(bool, follows_plan);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("ds_config.json"));
+        write_file_atomically(path.toStdString(), "{\"train_batch_size\": 64, \"train_micro_batch_size_per_gpu\": 2, \"bf16\": {\"enabled\": true}, "
+                                                  "\"zero_optimization\": {\"stage\": " + std::to_string(stage) + "}}");
+        MainWindow w(MainWindow::Ephemeral);
+        w.flushPending();
+        QCOMPARE(w.document()->overview().plan.best.zero.stage, 1);
+        QString diagnostics, error;
+        QVERIFY2(w.importDsConfig(path, &diagnostics, &error), qPrintable(error));
+        w.flushPending();
+        QCOMPARE(w.document()->overview().plan.best.zero.stage, 2);
+        QCOMPARE(w.document()->selectedSetup().stage, stage);
+        QCOMPARE(w.document()->selectionFollowsPlan(), follows_plan);
+    }
+
     void import_ds_config_loads_the_controls_and_reports() {
         MainWindow w(MainWindow::Ephemeral);
         QString diagnostics, error;

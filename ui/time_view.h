@@ -1,11 +1,11 @@
 #pragma once
 // Time view: step time per setup split into compute, exposed communication and offload,
 // with tokens/s above each bar.
-#include <QSharedPointer>
+#include "ui/setup_bar_chart.h"
+
 #include <QWidget>
 
 class QCustomPlot;
-class QCPAxisTickerText;
 class QCPBars;
 
 namespace zp::ui {
@@ -29,14 +29,12 @@ private:
     PlannerDocument* doc_;
     QCustomPlot* plot_;
     LegendStrip* legend_;
+    SetupBarChart chart_;  // bars, setup ticks, bar labels, x range
     // The stacked parts of each bar (TimePart in plot_style.h).
     QCPBars* compute_;
     QCPBars* comm_;
     QCPBars* offload_;
-    QSharedPointer<QCPAxisTickerText> ticker_;  // kept across rebuilds, like the memory view's
-    // Created once and updated on every change (see memory_view.h).
-    QList<PlotLabel*> labels_;  // one per bar
-    PlotLabel* note_;           // why there are no times
+    PlotLabel* note_;  // why there are no times; created once and updated
 };
 
 }  // namespace zp::ui

@@ -141,11 +141,12 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
         const QByteArray last = settings.value(kLastSessionKey).toByteArray();
         if (!last.isEmpty()) {
             // The last session comes back untitled and unmodified, not under the file it was
-            // last saved to: this copy is a snapshot, and the file may have changed on disk
-            // since or never held these edits. Under the old name even a "modified" title would
-            // make Save overwrite that file with the snapshot without asking. Unmodified is
-            // honest too: closing asked about unsaved edits already, so nothing in it is
-            // unsaved that the user has not decided about; Save asks for a file name.
+            // last saved to. It is the window as it was closed, not that file: the file may have
+            // changed on disk since, or never held these edits (Discard on closing keeps them
+            // here, not there). Under the old name, even marked modified, Save would overwrite
+            // the file with this copy without asking for a name; marked modified and untitled,
+            // every quit would ask again about edits already asked about when they were made.
+            // Untitled and unmodified claims nothing, and Save asks for a file name.
             try {
                 doc_->reset(parse_session(last.toStdString(), "last session"));
             } catch (const InputError&) {

@@ -158,8 +158,9 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
 }
 
 // Ownership order instead of a disconnect: the widgets that show the document go first, while
-// the window and the document are whole (hiding a window can still send a focus-out edit);
-// the document, a member, goes after them and announces nothing (see planner_document.h).
+// the window and the document are whole (a spin box with typed text commits it on the focus-out
+// that hiding the window sends: tests/ui window_goes_with_edits_in_flight); the document, a
+// member, goes after them and announces nothing (see planner_document.h).
 MainWindow::~MainWindow() { delete takeCentralWidget(); }
 
 void MainWindow::buildMenus() {

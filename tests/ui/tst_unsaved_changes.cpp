@@ -8,6 +8,7 @@
 #include "ui/main_window.h"
 #include "ui/planner_document.h"
 
+#include <QAbstractSpinBox>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
@@ -282,6 +283,32 @@ private slots:
         QVERIFY(second.windowTitle().startsWith(QStringLiteral("Untitled[*]")));
         QVERIFY(!second.isWindowModified());
         QSettings().clear();
+    }
+
+    // The window goes with unsaved edits, a queued recompute and a spin box that has focus and
+    // half-typed text: nothing reaches a destroyed document or a half-destroyed window (the
+    // ASan preset runs this).
+    void window_goes_with_edits_in_flight() {
+        auto* w = new MainWindow(MainWindow::Ephemeral);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w));
+        // A spin box that commits on focus out (no keyboard tracking), with typed text.
+        QAbstractSpinBox* spin = nullptr;
+        for (QAbstractSpinBox* s : w->findChildren<QAbstractSpinBox*>())
+            if (!s->keyboardTracking() && s->isVisible()) spin = s;
+        QVERIFY(spin);
+        spin->activateWindow();
+        spin->setFocus();
+        QVERIFY(QTest::qWaitForWindowActive(w));
+        QTRY_VERIFY(spin->hasFocus());
+        spin->selectAll();
+        QTest::keyClicks(spin, QStringLiteral("3"));
+        w->document()->edit(edited(w->document()->scenario()), QStringLiteral("seq"));  // recompute queued
+        QVERIFY(w->document()->isModified());
+        QSignalSpy gone(w->document(), &QObject::destroyed);
+        delete w;
+        QCOMPARE(gone.count(), 1);
+        QCoreApplication::processEvents();
     }
 
 private:

@@ -13,7 +13,6 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QMessageBox>
 
 #include <iostream>
 
@@ -24,11 +23,15 @@ namespace {
 // --session for its X11 session manager).
 constexpr int kQtArgc = 1;
 
+// QSettings go to ~/.config/zeroplanner/zero-planner.conf (no space in the folder name). The
+// desktop file name is the app id packaging installs the .desktop file under (ZP_APP_ID in
+// packaging/CMakeLists.txt), so Wayland matches the window with its entry and icon.
 void set_application_names() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ZeRO Planner"));
-    QCoreApplication::setOrganizationDomain(QStringLiteral("zero-planner.org"));
+    QCoreApplication::setOrganizationName(QStringLiteral("zeroplanner"));
+    QCoreApplication::setOrganizationDomain(QStringLiteral("zeroplanner.github.io"));
     QCoreApplication::setApplicationName(QStringLiteral("zero-planner"));
     QCoreApplication::setApplicationVersion(QStringLiteral(ZP_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.zeroplanner.ZeroPlanner"));
 }
 
 // Offscreen rendering with pinned DPI, so pictures do not depend on the desktop.
@@ -90,14 +93,12 @@ int window(char** argv, const cli::Start& start) {
     int argc = kQtArgc;
     QApplication app(argc, argv);
     set_application_names();
-    ui::MainWindow window;
-    if (!start.session_path.empty()) {
-        QString error;
-        if (!window.openSession(QString::fromStdString(start.session_path), &error))
-            QMessageBox::warning(&window, QObject::tr("Cannot open session"), error);
-    } else if (start.scenario) {
-        window.startUntitled(*start.scenario);
-    }
+    ui::MainWindow window(ui::MainWindow::Persistent);
+    // A session named on the command line (how the file manager opens a .zplan) goes the way of
+    // File > Open: confirmSave first (a restored last session is unmodified, so nothing is
+    // asked), and a message box says why when the file cannot be read.
+    if (!start.session_path.empty()) window.openFile(QString::fromStdString(start.session_path));
+    else if (start.scenario) window.startUntitled(*start.scenario);
     window.show();
     return app.exec();
 }

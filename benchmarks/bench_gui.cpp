@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
     }
     // One counter per plot: a change is done when each plot has replotted and then painted.
     PaintCounter painted[3];
-    zp::ui::MainWindow window(false);
+    zp::ui::MainWindow window(zp::ui::MainWindow::Ephemeral);
     window.resize(1480, 920);
     QCustomPlot* plots[3] = {window.memoryView()->plot(), window.scalingView()->plot(), window.timeView()->plot()};
     int replots[3] = {0, 0, 0};

@@ -47,6 +47,7 @@ ConfigPreview::ConfigPreview(PlannerDocument* doc, QWidget* parent)
     connect(copy_, &QPushButton::clicked, this, &ConfigPreview::copyToClipboard);
     connect(export_, &QPushButton::clicked, this, &ConfigPreview::exportRequested);
     connect(doc_, &PlannerDocument::resultsChanged, this, &ConfigPreview::rebuild);
+    connect(doc_, &PlannerDocument::selectionChanged, this, &ConfigPreview::rebuild);
     rebuild();
 }
 

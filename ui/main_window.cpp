@@ -1,6 +1,5 @@
 #include "ui/main_window.h"
 
-#include "core/model/default_scenario.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
 #include "core/model/errors.h"
@@ -8,6 +7,8 @@
 #include "core/io/hf_config.h"
 #include "core/io/json_errors.h"
 #include "core/io/scenario_json.h"
+#include "core/memory/buffers.h"
+#include "core/model/units.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/memory_view.h"
@@ -19,25 +20,31 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QUndoStack>
+#include <QUrl>
 
 namespace zp::ui {
 
 namespace {
 
-// Writes through the core's write-then-rename, which checks every write(2). QSaveFile is not
-// used: under a full disk (RLIMIT_FSIZE) Qt 6.4's QSaveFile::commit() returned true after a
-// short write and replaced the file with a truncated one (tests/ui failed_session_save_*).
+// The QSettings keys, named once.
+constexpr QLatin1String kGeometryKey("window/geometry");
+constexpr QLatin1String kLastSessionKey("session/last");
+
+// Writes through the core's checked write-then-rename (see PlannerDocument::save for why not QSaveFile).
 bool writeAtomically(const QString& path, const QByteArray& bytes, QString* error) {
     try {
         write_file_atomically(path.toStdString(), bytes.toStdString());
@@ -48,28 +55,40 @@ bool writeAtomically(const QString& path, const QByteArray& bytes, QString* erro
     }
 }
 
+// The one local .zplan file a drag carries, or empty.
+QString draggedSession(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls() || mime->urls().size() != 1) return {};
+    const QUrl url = mime->urls().constFirst();
+    if (!url.isLocalFile() || !url.toLocalFile().endsWith(QLatin1String(".zplan"), Qt::CaseInsensitive)) return {};
+    return url.toLocalFile();
+}
+
 }  // namespace
 
-MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), doc_(new PlannerDocument(this)), persistent_(persistent) {
+MainWindow::MainWindow(Persistence persistence, QWidget* parent)
+    : QMainWindow(parent), doc_(std::make_unique<PlannerDocument>()), persistence_(persistence) {
     setObjectName(QStringLiteral("MainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/zero-planner.png")));
+    setAcceptDrops(true);
+    save_changes_prompt_ = [this] { return askSaveChanges(); };
     // Latin labels need no complex shaping; skipping HarfBuzz halves the cost of every redraw
     // (text is most of what a slider move repaints).
     QFont f = font();
     f.setStyleStrategy(QFont::PreferNoShaping);
     setFont(f);
-    controls_ = new ControlPanel(doc_);
+    PlannerDocument* doc = doc_.get();
+    controls_ = new ControlPanel(doc);
     auto* scroll = new QScrollArea;
     scroll->setWidget(controls_);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setMinimumWidth(controls_->sizeHint().width() + 24);
 
-    memory_ = new MemoryView(doc_);
-    scaling_ = new ScalingView(doc_);
-    time_ = new TimeView(doc_);
-    card_ = new RecommendationCard(doc_);
-    config_ = new ConfigPreview(doc_);
+    memory_ = new MemoryView(doc);
+    scaling_ = new ScalingView(doc);
+    time_ = new TimeView(doc);
+    card_ = new RecommendationCard(doc);
+    config_ = new ConfigPreview(doc);
     tabs_ = new QTabWidget;
     tabs_->addTab(card_, tr("Recommendation"));
     tabs_->addTab(config_, tr("ds_config.json"));
@@ -103,8 +122,9 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
         doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]);
         tabs_->setCurrentWidget(config_);
     });
-    connect(doc_->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
-    connect(doc_, &PlannerDocument::resultsChanged, this, [this] {
+    connect(doc, &PlannerDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(doc, &PlannerDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(doc, &PlannerDocument::resultsChanged, this, [this] {
         const Overview& o = doc_->overview();
         if (o.plan_valid && o.plan.feasible)
             statusBar()->showMessage(tr("Recommended: %1. %2 candidates evaluated.")
@@ -115,41 +135,47 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
     });
 
     resize(1480, 920);
-    if (persistent_) {
+    if (persistence_ == Persistent) {
         QSettings settings;
-        restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-        restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-        const QByteArray last = settings.value(QStringLiteral("session/last")).toByteArray();
+        restoreGeometry(settings.value(kGeometryKey).toByteArray());
+        const QByteArray last = settings.value(kLastSessionKey).toByteArray();
         if (!last.isEmpty()) {
+            // The last session comes back untitled and unmodified, not under the file it was
+            // last saved to. It is the window as it was closed, not that file: the file may have
+            // changed on disk since, or never held these edits (Discard on closing keeps them
+            // here, not there). Under the old name, even marked modified, Save would overwrite
+            // the file with this copy without asking for a name; marked modified and untitled,
+            // every quit would ask again about edits already asked about when they were made.
+            // Untitled and unmodified claims nothing, and Save asks for a file name.
             try {
                 doc_->reset(parse_session(last.toStdString(), "last session"));
             } catch (const InputError&) {
                 // A last session this build cannot read is dropped; the defaults stand.
             }
         }
-        session_path_ = settings.value(QStringLiteral("session/path")).toString();
     }
     updateTitle();
 }
 
-MainWindow::~MainWindow() {
-    // QUndoStack announces cleanChanged while it is destroyed; the window is gone by then.
-    doc_->undoStack()->disconnect(this);
-}
+// Ownership order instead of a disconnect: the widgets that show the document go first, while
+// the window and the document are whole (a spin box with typed text commits it on the focus-out
+// that hiding the window sends: tests/ui window_goes_with_edits_in_flight); the document, a
+// member, goes after them and announces nothing (see planner_document.h).
+MainWindow::~MainWindow() { delete takeCentralWidget(); }
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newSession);
-    file->addAction(tr("&Open Session..."), QKeySequence::Open, this, &MainWindow::openSessionDialog);
-    file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] { saveSessionDialog(false); });
-    file->addAction(tr("Save Session &As..."), QKeySequence::SaveAs, this, [this] { saveSessionDialog(true); });
+    file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newSession)->setObjectName(QStringLiteral("actionNew"));
+    file->addAction(tr("&Open Session..."), QKeySequence::Open, this, &MainWindow::openSessionDialog)->setObjectName(QStringLiteral("actionOpen"));
+    file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] { saveSessionDialog(false); })->setObjectName(QStringLiteral("actionSave"));
+    file->addAction(tr("Save Session &As..."), QKeySequence::SaveAs, this, [this] { saveSessionDialog(true); })->setObjectName(QStringLiteral("actionSaveAs"));
     file->addSeparator();
     file->addAction(tr("&Import config.json..."), QKeySequence(tr("Ctrl+I")), this, &MainWindow::importHfDialog);
     file->addAction(tr("Import &ds_config.json..."), QKeySequence(tr("Ctrl+Shift+I")), this, &MainWindow::importDsDialog);
     file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
     file->addAction(tr("Save Screens&hot..."), QKeySequence(tr("Ctrl+Shift+P")), this, &MainWindow::screenshotDialog);
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close)->setObjectName(QStringLiteral("actionQuit"));
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = doc_->undoStack()->createUndoAction(this, tr("&Undo"));
@@ -167,8 +193,11 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::updateTitle() {
-    const QString name = session_path_.isEmpty() ? tr("Untitled") : QFileInfo(session_path_).fileName();
-    setWindowTitle(tr("%1%2 \u2014 ZeRO Planner").arg(name, doc_->undoStack()->isClean() ? QString() : QStringLiteral("*")));
+    const QString path = doc_->filePath();
+    setWindowFilePath(path);
+    // "[*]" is where Qt puts the modified marker, shown while isWindowModified().
+    setWindowTitle(tr("%1[*] \u2014 ZeRO Planner").arg(path.isEmpty() ? tr("Untitled") : QFileInfo(path).fileName()));
+    setWindowModified(doc_->isModified());
 }
 
 void MainWindow::flushPending() {
@@ -176,25 +205,44 @@ void MainWindow::flushPending() {
     for (QCustomPlot* p : {memory_->plot(), scaling_->plot(), time_->plot()}) p->replot(QCustomPlot::rpImmediateRefresh);
 }
 
-bool MainWindow::openSession(const QString& path, QString* error) {
-    try {
-        const Scenario s = parse_session(read_text_file(path.toStdString()), QFileInfo(path).fileName().toStdString());
-        doc_->reset(s);
-        session_path_ = path;
-        updateTitle();
-        return true;
-    } catch (const InputError& e) {
-        *error = QString::fromStdString(e.what());
-        return false;
+void MainWindow::setSaveChangesPrompt(std::function<SaveChoice()> prompt) { save_changes_prompt_ = std::move(prompt); }
+
+// Tiled's MainWindow::confirmSave: nothing to ask when unmodified; Save goes through Save (or
+// Save As for an untitled document) and a cancelled or failed save stops what was asked for.
+bool MainWindow::confirmSave() {
+    if (!doc_->isModified()) return true;
+    switch (save_changes_prompt_()) {
+    case SaveChoice::Save: return saveSessionDialog(false);
+    case SaveChoice::Discard: return true;
+    case SaveChoice::Cancel: break;
+    }
+    return false;
+}
+
+MainWindow::SaveChoice MainWindow::askSaveChanges() {
+    const QString path = doc_->filePath();
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved Changes"),
+                    tr("Save changes to %1?").arg(path.isEmpty() ? tr("Untitled") : QFileInfo(path).fileName()),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setInformativeText(tr("Edits that are not saved are lost."));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save: return SaveChoice::Save;
+    case QMessageBox::Discard: return SaveChoice::Discard;
+    default: return SaveChoice::Cancel;
     }
 }
 
-bool MainWindow::saveSession(const QString& path, QString* error) {
-    if (!writeAtomically(path, QByteArray::fromStdString(session_text(doc_->scenario())), error)) return false;
-    session_path_ = path;
-    doc_->undoStack()->setClean();
-    updateTitle();
-    return true;
+bool MainWindow::openFile(const QString& path) {
+    if (!confirmSave()) return false;
+    return openWithoutAsking(path);
+}
+
+bool MainWindow::openWithoutAsking(const QString& path) {
+    QString error;
+    if (doc_->open(path, &error)) return true;
+    QMessageBox::warning(this, tr("Cannot open session"), error + tr("\n\nThe current session is unchanged."));
+    return false;
 }
 
 bool MainWindow::exportConfig(const QString& path, QString* error) {
@@ -239,6 +287,8 @@ bool MainWindow::importDsConfig(const QString& path, QString* diagnostics, QStri
             return true;
         }
         doc_->edit(s, tr("Import %1").arg(QFileInfo(path).fileName()));
+        // The edit has scheduled a recompute; the document holds this selection until it has
+        // run, so "is it the recommended setup" is judged against the imported scenario's plan.
         doc_->selectSetup(s.zero);
         return true;
     } catch (const InputError& e) {
@@ -262,27 +312,26 @@ void MainWindow::importDsDialog() {
     box.exec();
 }
 
-void MainWindow::newSession() { startUntitled(default_scenario()); }
-
-void MainWindow::startUntitled(const Scenario& s) {
-    doc_->reset(s);
-    session_path_.clear();
-    updateTitle();
+void MainWindow::newSession() {
+    if (confirmSave()) doc_->newDocument();
 }
+
+void MainWindow::startUntitled(const Scenario& s) { doc_->reset(s); }
 
 void MainWindow::openSessionDialog() {
+    if (!confirmSave()) return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), QString(), tr("ZeRO Planner sessions (*.zplan);;All files (*)"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!openSession(path, &error)) QMessageBox::warning(this, tr("Cannot open session"), error + tr("\n\nThe current session is unchanged."));
+    if (!path.isEmpty()) openWithoutAsking(path);
 }
 
-void MainWindow::saveSessionDialog(bool ask) {
-    QString path = session_path_;
+bool MainWindow::saveSessionDialog(bool ask) {
+    QString path = doc_->filePath();
     if (ask || path.isEmpty()) path = QFileDialog::getSaveFileName(this, tr("Save Session"), path.isEmpty() ? tr("plan.zplan") : path, tr("ZeRO Planner sessions (*.zplan)"));
-    if (path.isEmpty()) return;
+    if (path.isEmpty()) return false;
     QString error;
-    if (!saveSession(path, &error)) QMessageBox::warning(this, tr("Cannot save session"), error);
+    if (doc_->save(path, &error)) return true;
+    QMessageBox::warning(this, tr("Cannot save session"), error);
+    return false;
 }
 
 void MainWindow::importHfDialog() {
@@ -308,6 +357,9 @@ void MainWindow::screenshotDialog() {
 }
 
 void MainWindow::showHowComputed() {
+    // The assumptions' values from the core's defaults, so this text cannot drift from them.
+    const Assumptions a;
+    const auto number = [](double v) { return QString::number(v, 'g', 4); };
     QMessageBox box(this);
     box.setWindowTitle(tr("How the numbers are computed"));
     box.setTextFormat(Qt::RichText);
@@ -320,12 +372,14 @@ void MainWindow::showHowComputed() {
         "The ZeRO paper's K = 12 convention counts 16 bytes per parameter instead.</p>"
         "<p><b>Activations</b>: Korthikanti et al. 2022, s b h (34 + 5 a s / h) bytes per layer, generalised to gated MLPs, "
         "grouped-query attention and flash attention, plus the logits (16-bit and the fp32 copy for the loss).</p>"
-        "<p><b>Buffers</b>: reduce and all-gather buckets (x4.5 with overlap_comm, after the Hugging Face DeepSpeed guide), "
-        "the ZeRO-3 gathered working set. <b>Overhead</b>: CUDA context (1 GiB) and 10% allocator fragmentation.</p>"
-        "<p><b>Host RAM and NVMe</b>: DeepSpeed's estimators with additional_buffer_factor 1.5.</p>"
-        "<h3>Step time</h3><p>6 P tokens + 12 L h s tokens FLOPs at 45% of peak; ring collectives "
+        "<p><b>Buffers</b>: reduce and all-gather buckets (x%1 with overlap_comm, after the Hugging Face DeepSpeed guide), "
+        "the ZeRO-3 gathered working set. <b>Overhead</b>: CUDA context (%2 GiB) and %3% allocator fragmentation.</p>"
+        "<p><b>Host RAM and NVMe</b>: DeepSpeed's estimators with additional_buffer_factor %4.</p>"
+        "<h3>Step time</h3><p>6 P tokens + 12 L h s tokens FLOPs at %5% of peak; ring collectives "
         "(nccl-tests bus bandwidth) on the slowest link; offload PCIe, CPU Adam and NVMe time.</p>"
-        "<p>The README lists every formula with its source.</p>"));
+        "<p>The README lists every formula with its source.</p>")
+                    .arg(number(kOverlapCommBucketFactor), number(bytes_to_gib(a.cuda_context_bytes)), number(a.fragmentation * 100),
+                         number(a.host_buffer_factor), number(a.mfu * 100)));
     box.exec();
 }
 
@@ -337,14 +391,28 @@ void MainWindow::showAbout() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
-    if (persistent_) {
+    if (!confirmSave()) {
+        e->ignore();
+        return;
+    }
+    if (persistence_ == Persistent) {
         QSettings settings;
-        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-        settings.setValue(QStringLiteral("window/state"), saveState());
-        settings.setValue(QStringLiteral("session/last"), QByteArray::fromStdString(session_text(doc_->scenario())));
-        settings.setValue(QStringLiteral("session/path"), session_path_);
+        settings.setValue(kGeometryKey, saveGeometry());
+        settings.setValue(kLastSessionKey, QByteArray::fromStdString(session_text(doc_->scenario())));
     }
     e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (!draggedSession(e->mimeData()).isEmpty()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const QString path = draggedSession(e->mimeData());
+    if (path.isEmpty()) return;
+    e->acceptProposedAction();
+    // Asked and opened after the drop has finished: the drag source is not kept waiting by a dialog.
+    QMetaObject::invokeMethod(this, [this, path] { openFile(path); }, Qt::QueuedConnection);
 }
 
 }  // namespace zp::ui

@@ -1,9 +1,14 @@
 #pragma once
 // The main window: controls on the left, memory / scaling / time views and the recommendation
-// card with the config preview on the right; File, Edit and Help menus; state kept in QSettings.
+// card with the config preview on the right; File, Edit and Help menus. The document owns the
+// session file; the window shows its name and modified state in the title ("[*]") and asks
+// before unsaved edits would be lost (confirmSave, as in Tiled).
 #include "core/model/scenario.h"
 
 #include <QMainWindow>
+
+#include <functional>
+#include <memory>
 
 class QTabWidget;
 
@@ -20,12 +25,16 @@ class TimeView;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // persistent: restore geometry and the last session from QSettings and save them on close
-    // (off for screenshots and tests).
-    explicit MainWindow(bool persistent = true, QWidget* parent = nullptr);
+    // Persistent: restore the geometry and the last session from QSettings and save them on
+    // close. Ephemeral: neither (screenshots, tests, benchmarks).
+    enum Persistence { Persistent, Ephemeral };
+    // The answer to "Save changes?".
+    enum class SaveChoice { Save, Discard, Cancel };
+
+    explicit MainWindow(Persistence persistence = Persistent, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    PlannerDocument* document() const { return doc_; }
+    PlannerDocument* document() const { return doc_.get(); }
     ControlPanel* controls() const { return controls_; }
     MemoryView* memoryView() const { return memory_; }
     ScalingView* scalingView() const { return scaling_; }
@@ -34,30 +43,41 @@ public:
     ConfigPreview* configPreview() const { return config_; }
     QTabWidget* sideTabs() const { return tabs_; }
 
-    // File operations without dialogs (the menu actions ask for a path, then call these).
+    // Opens a session the way File > Open does after its file dialog (the command line and a
+    // dropped file come here): asks about unsaved edits first, and says why in a message box
+    // when the file cannot be read. Returns whether the file is now open.
+    bool openFile(const QString& path);
+    // Asks "Save changes?" when the document has unsaved edits, and saves when told to.
+    // Returns true when it is fine to go on (saved, discarded, or nothing to save).
+    bool confirmSave();
+    // Replaces the QMessageBox confirmSave shows (tests answer it without a dialog).
+    void setSaveChangesPrompt(std::function<SaveChoice()> prompt);
+
+    // Operations without dialogs (the menu actions ask for a path, then call these).
     // Each returns false and sets *error with what went wrong; the current session is untouched.
-    bool openSession(const QString& path, QString* error);
-    bool saveSession(const QString& path, QString* error);
     bool exportConfig(const QString& path, QString* error);
     bool importHfConfig(const QString& path, QString* error);
     // Loads a ds_config.json into the controls (one undo step) and returns its diagnostics.
     bool importDsConfig(const QString& path, QString* diagnostics, QString* error);
-    // An untitled session showing `s` (the scenario the command-line options describe).
+    // An untitled, unmodified session showing `s` (the scenario the command-line options describe).
     void startUntitled(const Scenario& s);
-    QString sessionPath() const { return session_path_; }
 
     // Redraws everything now (screenshots, tests, benchmarks).
     void flushPending();
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
 
 private:
     void buildMenus();
     void updateTitle();
+    SaveChoice askSaveChanges();
+    bool openWithoutAsking(const QString& path);
     void newSession();
     void openSessionDialog();
-    void saveSessionDialog(bool ask);
+    bool saveSessionDialog(bool ask);
     void importHfDialog();
     void importDsDialog();
     void exportDialog();
@@ -65,7 +85,10 @@ private:
     void showHowComputed();
     void showAbout();
 
-    PlannerDocument* doc_;
+    // Declared first, so destroyed before the views (children, deleted later by ~QWidget): its
+    // connections to them are cut then, and it announces nothing while it goes (see
+    // planner_document.h), so no slot runs on a half-destroyed window.
+    std::unique_ptr<PlannerDocument> doc_;
     ControlPanel* controls_;
     MemoryView* memory_;
     ScalingView* scaling_;
@@ -73,8 +96,8 @@ private:
     RecommendationCard* card_;
     ConfigPreview* config_;
     QTabWidget* tabs_;
-    QString session_path_;
-    bool persistent_;
+    Persistence persistence_;
+    std::function<SaveChoice()> save_changes_prompt_;
 };
 
 }  // namespace zp::ui

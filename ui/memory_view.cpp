@@ -1,5 +1,6 @@
 #include "ui/memory_view.h"
 
+#include "core/memory/memory_model.h"
 #include "core/model/units.h"
 #include "ui/legend_strip.h"
 #include "ui/planner_document.h"
@@ -17,19 +18,14 @@ double sliceBytes(const MemoryBreakdown& m, int slice) { return memory_slices()[
 }  // namespace
 
 MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)) {
+    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)), chart_(plot_, QMargins(2, 0, 2, 3)) {
     embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
     QList<LegendStrip::Entry> entries;
     for (int i = 0; i < kSliceCount; ++i) entries.append({sliceName(static_cast<Slice>(i)), sliceColor(static_cast<Slice>(i))});
     legend_->setEntries(entries);
-    QCPBars* below = nullptr;
     for (int i = 0; i < kSliceCount; ++i) {
-        auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
-        bars->setName(sliceName(static_cast<Slice>(i)));
-        bars->setWidth(0.62);
+        QCPBars* bars = chart_.addPart(sliceName(static_cast<Slice>(i)));
         bars->setStackingGap(0);
-        if (below) bars->moveAbove(below);
-        below = bars;
         slices_.append(bars);
     }
     capacity_ = new QCPItemStraightLine(plot_);
@@ -50,29 +46,21 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     plot_->yAxis2->setSubTicks(false);
     plot_->yAxis2->setTickLength(0, 4);
     plot_->yAxis2->grid()->setVisible(false);
-    ticker_.reset(new QCPAxisTickerText);
-    plot_->xAxis->setTicker(ticker_);
     plot_->yAxis->setLabel(tr("Memory per GPU (GiB)"));
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
-        const int bar = barAt(e->pos());
+        const int bar = chart_.barAt(e->pos());
         if (bar < 0) QToolTip::hideText();
         else QToolTip::showText(e->globalPosition().toPoint(), barTooltip(bar), plot_);
     });
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
-        const int bar = barAt(e->pos());
+        const int bar = chart_.barAt(e->pos());
         if (bar >= 0) emit setupClicked(bar);
     });
     connect(doc_, &PlannerDocument::resultsChanged, this, &MemoryView::rebuild);
+    connect(doc_, &PlannerDocument::selectionChanged, this, &MemoryView::showSelection);
     restyle();
     rebuild();
-}
-
-int MemoryView::barAt(const QPoint& pos) const {
-    const double x = plot_->xAxis->pixelToCoord(pos.x());
-    const int index = static_cast<int>(std::lround(x)) - 1;
-    if (index < 0 || index >= static_cast<int>(doc_->overview().bars.size()) || std::fabs(x - (index + 1)) > 0.35) return -1;
-    return index;
 }
 
 double MemoryView::sliceGib(int slice, int bar) const {
@@ -124,40 +112,54 @@ void MemoryView::restyle() {
 void MemoryView::rebuild() {
     const Overview& o = doc_->overview();
     const Scenario& s = doc_->scenario();
-    const QPalette pal = palette();
-    ticker_->clear();
-    for (int i = 0; i < kSliceCount; ++i) slices_[i]->data()->clear();
-    while (labels_.size() < static_cast<qsizetype>(o.bars.size())) {
-        auto* text = new PlotLabel(plot_);
-        text->position->setType(QCPItemPosition::ptPlotCoords);
-        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        text->setPadding(QMargins(2, 0, 2, 3));
-        labels_.append(text);
-    }
-    for (qsizetype i = static_cast<qsizetype>(o.bars.size()); i < labels_.size(); ++i) labels_[i]->setVisible(false);
-    frame_->setVisible(false);
-    QColor label_bg = pal.color(QPalette::Base);
-    label_bg.setAlpha(200);
-
-    highlighted_ = -1;
+    chart_.setSetups(o.bars);
+    chart_.hideLabelsFrom(o.bars.size());
     double top = 0;
     for (std::size_t b = 0; b < o.bars.size(); ++b) {
         const Candidate& c = o.bars[b];
-        const double key = static_cast<double>(b + 1);
+        const double key = SetupBarChart::key(b);
         for (int i = 0; i < kSliceCount; ++i) slices_[i]->addData(key, bytes_to_gib(sliceBytes(c.memory, i)));
         const double total = bytes_to_gib(c.memory.total_bytes());
         top = std::max(top, total);
-        // "ZeRO-2+CPU" on two lines, so seven labels fit under the bars.
-        QString label = QString::fromStdString(short_setup_label(c.zero)).replace(QLatin1Char('+'), QStringLiteral("\n+"));
+        chart_.label(b)->position->setCoords(key, std::min(total, 4.0 * s.cluster.gpu.memory_gib));
+    }
+    const double capacity = s.cluster.gpu.memory_gib;
+    const double usable = bytes_to_gib(usable_gpu_bytes(s));
+    capacity_->point1->setCoords(0, capacity);
+    capacity_->point2->setCoords(1, capacity);
+    usable_->point1->setCoords(0, usable);
+    usable_->point2->setCoords(1, usable);
+    // Keep the capacity line and the tallest bar in view, but do not let one huge bar (DDP of a
+    // 2T model) squash the rest: cap the axis at 4x capacity and say the bar is cut.
+    const double cap = 4.0 * capacity;
+    double y_max = std::max(capacity * 1.15, std::min(top, cap) * 1.18);
+    plot_->yAxis->setRange(0, y_max);
+    note_->setVisible(top > cap);
+    note_->setColor(palette().color(QPalette::WindowText));
+    capacity_ticker_->clear();
+    capacity_ticker_->addTick(capacity, tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
+    plot_->yAxis2->setRange(plot_->yAxis->range());
+    showSelection();
+}
+
+// What depends on the selection: the bar labels' captions, colours and weight, and the frame.
+void MemoryView::showSelection() {
+    const Overview& o = doc_->overview();
+    const QPalette pal = palette();
+    QColor label_bg = pal.color(QPalette::Base);
+    label_bg.setAlpha(200);
+    frame_->setVisible(false);
+    highlighted_ = -1;
+    for (std::size_t b = 0; b < o.bars.size(); ++b) {
+        const Candidate& c = o.bars[b];
+        const double key = SetupBarChart::key(b);
+        const double total = bytes_to_gib(c.memory.total_bytes());
         const bool recommended = o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero) &&
                                  doc_->selectionFollowsPlan();
         // Only a bar the user clicked is "selected"; following the plan, only the recommended one is marked.
         const bool selected = !doc_->selectionFollowsPlan() && same_setup(c.zero, doc_->selectedSetup());
         if (recommended) highlighted_ = static_cast<int>(b);
-        ticker_->addTick(key, label);
-        QCPItemText* text = labels_[static_cast<qsizetype>(b)];
-        text->setVisible(true);
-        text->position->setCoords(key, std::min(total, 4.0 * s.cluster.gpu.memory_gib));
+        PlotLabel* text = chart_.label(b);
         text->setBrush(label_bg);
         QString caption = QString::number(total, 'f', total < 100 ? 1 : 0);
         if (!c.fit.all()) {
@@ -175,7 +177,7 @@ void MemoryView::rebuild() {
         text->setText(caption);
         if (selected || recommended) {
             frame_->setVisible(true);
-            frame_->topLeft->setCoords(key - 0.45, total * 1.0 + 0.0001);
+            frame_->topLeft->setCoords(key - 0.45, total);
             frame_->bottomRight->setCoords(key + 0.45, 0);
             QColor fill = highlightColor(pal);
             fill.setAlpha(40);
@@ -183,23 +185,6 @@ void MemoryView::rebuild() {
             frame_->setPen(QPen(highlightColor(pal), 2));
         }
     }
-    plot_->xAxis->setRange(0.4, static_cast<double>(o.bars.size()) + 0.6);
-    const double capacity = s.cluster.gpu.memory_gib;
-    const double usable = capacity * (1.0 - s.assumptions.headroom);
-    capacity_->point1->setCoords(0, capacity);
-    capacity_->point2->setCoords(1, capacity);
-    usable_->point1->setCoords(0, usable);
-    usable_->point2->setCoords(1, usable);
-    // Keep the capacity line and the tallest bar in view, but do not let one huge bar (DDP of a
-    // 2T model) squash the rest: cap the axis at 4x capacity and say the bar is cut.
-    const double cap = 4.0 * capacity;
-    double y_max = std::max(capacity * 1.15, std::min(top, cap) * 1.18);
-    plot_->yAxis->setRange(0, y_max);
-    note_->setVisible(top > cap);
-    note_->setColor(pal.color(QPalette::WindowText));
-    capacity_ticker_->clear();
-    capacity_ticker_->addTick(capacity, tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
-    plot_->yAxis2->setRange(plot_->yAxis->range());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

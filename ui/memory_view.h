@@ -2,6 +2,8 @@
 // Memory view: one stacked bar per setup (DDP, ZeRO-1, -2, -3, -2+CPU, -3+CPU, -3+NVMe),
 // slices in their fixed colours, lines at capacity and at capacity minus headroom, setups
 // that do not fit marked, the recommended one highlighted, exact GiB per slice on hover.
+#include "ui/setup_bar_chart.h"
+
 #include <QSharedPointer>
 #include <QWidget>
 
@@ -37,8 +39,8 @@ protected:
 
 private:
     void rebuild();
+    void showSelection();
     void restyle();
-    int barAt(const QPoint& pos) const;
 
     PlannerDocument* doc_;
     QCustomPlot* plot_;
@@ -47,10 +49,9 @@ private:
     QCPItemStraightLine* capacity_ = nullptr;
     QCPItemStraightLine* usable_ = nullptr;
     // Created once and updated: creating items on every slider move cost a third of the redraw.
-    QList<QCPItemText*> labels_;
     QCPItemRect* frame_ = nullptr;
     QCPItemText* note_ = nullptr;
-    QSharedPointer<QCPAxisTickerText> ticker_;
+    SetupBarChart chart_;  // bars, setup ticks, bar labels, x range
     QSharedPointer<QCPAxisTickerText> capacity_ticker_;  // the right-hand axis: one tick at GPU capacity
     int highlighted_ = -1;
 };

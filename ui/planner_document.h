@@ -1,13 +1,25 @@
 #pragma once
-// The document: the current Scenario, its undo history, and the core's answers for it.
+// The document: the current Scenario, the session file it belongs to, its undo history, and
+// the core's answers for it. Like Tiled's Document it keeps track of a file and its undo
+// history: filePath(), open(), save(), and isModified()/modifiedChanged(), which follow the
+// undo stack's clean state (undoing back to what was saved is unmodified again).
 // Every edit goes through an undo command; consecutive edits of one control merge into one
 // step. A change schedules one recompute on the next event-loop turn, however many edits
-// arrive before it; views redraw on resultsChanged().
+// arrive before it.
+// Signals, so each view redraws only what changed:
+//   scenarioChanged   the inputs changed (the controls follow them);
+//   resultsChanged    the overview was recomputed; the selection may have moved with the plan;
+//   selectionChanged  only the selection changed (a bar click): the overview is the same, so
+//                     views that do not show the selection need not rebuild;
+//   modifiedChanged, filePathChanged  the file state (the window title follows them).
 #include "core/search/overview.h"
 
 #include <QObject>
 #include <QString>
-#include <QUndoStack>
+
+#include <optional>
+
+class QUndoStack;
 
 namespace zp::ui {
 
@@ -15,43 +27,70 @@ class PlannerDocument : public QObject {
     Q_OBJECT
 public:
     explicit PlannerDocument(QObject* parent = nullptr);
+    ~PlannerDocument() override;
 
     const Scenario& scenario() const { return scenario_; }
     const Overview& overview() const { return overview_; }
-    QUndoStack* undoStack() { return &undo_; }
+    QUndoStack* undoStack() const { return undo_; }
+
+    // The session file: empty until the document is saved or opened from one.
+    QString filePath() const { return file_path_; }
+    // True when the scenario differs from the file (or, untitled, from how it was started).
+    bool isModified() const;
+    // The default scenario, untitled, with an empty history.
+    void newDocument();
+    // Reads a .zplan with the core's session reader. On success it becomes this document's file
+    // with an empty history; on failure returns false, sets *error and changes nothing.
+    bool open(const QString& path, QString* error);
+    // Writes the scenario with the core's session writer, atomically. On success `path` is the
+    // document's file and the document is unmodified; on failure the file on disk is untouched.
+    bool save(const QString& path, QString* error);
 
     // Undoable edit. Edits with the same non-negative mergeId in a row become one undo step.
     void edit(const Scenario& next, const QString& description, int mergeId = -1);
-    // Replaces the scenario and clears the history (New, Open).
+    // Replaces the scenario and clears the history; untitled and unmodified (screenshots,
+    // tests, the window's restored last session).
     void reset(const Scenario& s);
 
     // The setup the config preview shows: the recommended one unless the user clicked a bar.
     const ZeroSetup& selectedSetup() const { return selected_; }
     bool selectionFollowsPlan() const { return follow_plan_; }
+    // Selects a setup, judging "is it the recommended one" against the current overview: while
+    // a recompute is pending (right after an edit) the selection waits for it.
     void selectSetup(const ZeroSetup& z);
     void followPlan();
     // The scenario with the selected setup and, when following the plan, its micro batch and recompute.
     Scenario exportScenario() const;
 
-    // Applies a scenario without touching the history (used by the undo command).
-    void setScenarioFromUndo(const Scenario& s);
     // Runs the pending recompute now (tests, screenshots).
     void recomputeNow();
 
 signals:
     void scenarioChanged();
     void resultsChanged();
+    void selectionChanged();
+    void modifiedChanged(bool modified);
+    void filePathChanged(const QString& path);
 
 private:
+    class ScenarioCommand;  // the undo command; the only caller of setScenario besides reset
+
+    void setScenario(const Scenario& s);
+    void setFilePath(const QString& path);
     void scheduleRecompute();
     void syncSelection();
+    void applySelection(const ZeroSetup& z);
 
     Scenario scenario_;
     Overview overview_;
-    QUndoStack undo_;
+    // A child, not a member: QObject cuts this document's connections before it deletes its
+    // children, so the stack's last cleanChanged (sent while it is destroyed) reaches nobody.
+    QUndoStack* undo_;
+    QString file_path_;
     bool recompute_pending_ = false;
     ZeroSetup selected_;
     bool follow_plan_ = true;
+    std::optional<ZeroSetup> pending_selection_;  // selectSetup() while a recompute was pending
 };
 
 // Merge ids, one per control, so one slider drag is one undo step.

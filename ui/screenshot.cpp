@@ -36,7 +36,7 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
         *error = QObject::tr("unknown view '%1'; views: %2").arg(view, screenshotViews().join(QStringLiteral(", ")));
         return {};
     }
-    MainWindow window(false);
+    MainWindow window(MainWindow::Ephemeral);
     window.document()->reset(scenario);
     if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
     QWidget* target = &window;

@@ -12,20 +12,20 @@
 namespace zp::ui {
 
 TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)), note_(new PlotLabel(plot_)) {
+    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)), chart_(plot_, QMargins(0, 0, 0, 3)),
+      note_(new PlotLabel(plot_)) {
     embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
-    QCPBars* below = nullptr;
     QList<LegendStrip::Entry> entries;
-    for (TimePart p : {TimePart::Compute, TimePart::Communication, TimePart::Offload}) {
+    // Bottom to top: compute, exposed communication, offload.
+    const auto addPart = [&](TimePart p) {
         entries.append({timePartName(p), timePartColor(p)});
-        auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
-        bars->setName(timePartName(p));
-        bars->setWidth(0.62);
+        QCPBars* bars = chart_.addPart(timePartName(p));
         bars->setBrush(timePartColor(p));
-        if (below) bars->moveAbove(below);
-        below = bars;
-        parts_.append(bars);
-    }
+        return bars;
+    };
+    compute_ = addPart(TimePart::Compute);
+    comm_ = addPart(TimePart::Communication);
+    offload_ = addPart(TimePart::Offload);
     plot_->yAxis->setLabel(tr("Seconds per optimizer step"));
     legend_->setEntries(entries);
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -43,27 +43,20 @@ void TimeView::rebuild() {
     const Overview& o = doc_->overview();
     const QPalette pal = palette();
     applyPalette(plot_, pal);
-    for (PlotLabel* label : labels_) label->setVisible(false);
     note_->setVisible(false);
-    for (QCPBars* b : parts_) {
-        b->data()->clear();
-        b->setPen(QPen(pal.color(QPalette::Base), 1));
-    }
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    chart_.setSetups(o.bars);
+    for (QCPBars* b : {compute_, comm_, offload_}) b->setPen(QPen(pal.color(QPalette::Base), 1));
     double top = 0;
-    for (std::size_t i = 0; i < o.bars.size(); ++i) {
+    for (std::size_t i = 0; o.step_valid && i < o.bars.size(); ++i) {
         const Candidate& c = o.bars[i];
-        const double key = static_cast<double>(i + 1);
-        ticker->addTick(key, QString::fromStdString(short_setup_label(c.zero)).replace(QLatin1Char('+'), QStringLiteral("\n+")));
-        if (!o.step_valid) continue;
-        parts_[0]->addData(key, c.step.compute_seconds);
-        parts_[1]->addData(key, c.step.comm_seconds);
-        parts_[2]->addData(key, c.step.offload_seconds);
+        const double key = SetupBarChart::key(i);
+        compute_->addData(key, c.step.compute_seconds);
+        comm_->addData(key, c.step.comm_seconds);
+        offload_->addData(key, c.step.offload_seconds);
         top = std::max(top, c.step.seconds);
     }
-    plot_->xAxis->setTicker(ticker);
-    plot_->xAxis->setRange(0.4, static_cast<double>(o.bars.size()) + 0.6);
     if (!o.step_valid) {
+        chart_.hideLabelsFrom(0);
         note_->setVisible(true);
         note_->setColor(warningColor(pal));
         note_->setText(QString::fromStdString(o.step_error));
@@ -78,17 +71,11 @@ void TimeView::rebuild() {
     const double cap = fastest > 0 ? 4 * fastest : top;
     const double y_max = std::min(top, cap) * 1.25;
     plot_->yAxis->setRange(0, y_max > 0 ? y_max : 1);
+    chart_.hideLabelsFrom(o.bars.size());
     for (std::size_t i = 0; i < o.bars.size(); ++i) {
         const Candidate& c = o.bars[i];
-        while (labels_.size() <= static_cast<qsizetype>(i)) {
-            auto* label = new PlotLabel(plot_);
-            label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-            label->setPadding(QMargins(0, 0, 0, 3));
-            labels_.append(label);
-        }
-        PlotLabel* text = labels_[static_cast<qsizetype>(i)];
-        text->setVisible(true);
-        text->position->setCoords(static_cast<double>(i + 1), std::min(c.step.seconds, cap));
+        PlotLabel* text = chart_.label(i);
+        text->position->setCoords(SetupBarChart::key(i), std::min(c.step.seconds, cap));
         text->setColor(c.fit.all() ? pal.color(QPalette::WindowText) : capacityColor(pal));
         QString caption = QString::fromStdString(format_seconds(c.step.seconds)) + QStringLiteral("\n") +
                           tr("%1 tok/s").arg(QString::fromStdString(format_compact(c.step.tokens_per_second)));

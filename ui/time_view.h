@@ -1,6 +1,8 @@
 #pragma once
 // Time view: step time per setup split into compute, exposed communication and offload,
 // with tokens/s above each bar.
+#include "ui/setup_bar_chart.h"
+
 #include <QWidget>
 
 class QCustomPlot;
@@ -27,10 +29,12 @@ private:
     PlannerDocument* doc_;
     QCustomPlot* plot_;
     LegendStrip* legend_;
-    QList<QCPBars*> parts_;
-    // Created once and updated on every change (see memory_view.h).
-    QList<PlotLabel*> labels_;  // one per bar
-    PlotLabel* note_;           // why there are no times
+    SetupBarChart chart_;  // bars, setup ticks, bar labels, x range
+    // The stacked parts of each bar (TimePart in plot_style.h).
+    QCPBars* compute_;
+    QCPBars* comm_;
+    QCPBars* offload_;
+    PlotLabel* note_;  // why there are no times; created once and updated
 };
 
 }  // namespace zp::ui

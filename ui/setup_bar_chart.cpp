@@ -1,0 +1,58 @@
+#include "ui/setup_bar_chart.h"
+
+#include "core/search/overview.h"
+#include "ui/plot_label.h"
+#include "ui/qcustomplot_include.h"
+
+#include <cmath>
+
+namespace zp::ui {
+
+SetupBarChart::SetupBarChart(QCustomPlot* plot, const QMargins& labelPadding)
+    : plot_(plot), label_padding_(labelPadding), ticker_(new QCPAxisTickerText) {
+    plot_->xAxis->setTicker(ticker_);
+}
+
+QCPBars* SetupBarChart::addPart(const QString& name) {
+    auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+    bars->setName(name);
+    bars->setWidth(0.62);
+    if (!parts_.isEmpty()) bars->moveAbove(parts_.back());
+    parts_.append(bars);
+    return bars;
+}
+
+void SetupBarChart::setSetups(const std::vector<Candidate>& bars) {
+    bars_ = bars.size();
+    for (QCPBars* part : parts_) part->data()->clear();
+    ticker_->clear();
+    for (std::size_t b = 0; b < bars.size(); ++b)
+        ticker_->addTick(key(b), QString::fromStdString(short_setup_label(bars[b].zero)).replace(QLatin1Char('+'), QStringLiteral("\n+")));
+    plot_->xAxis->setRange(0.4, static_cast<double>(bars.size()) + 0.6);
+}
+
+PlotLabel* SetupBarChart::label(std::size_t bar) {
+    while (labels_.size() <= static_cast<qsizetype>(bar)) {
+        auto* label = new PlotLabel(plot_);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setPadding(label_padding_);
+        labels_.append(label);
+    }
+    PlotLabel* label = labels_[static_cast<qsizetype>(bar)];
+    label->setVisible(true);
+    return label;
+}
+
+void SetupBarChart::hideLabelsFrom(std::size_t first) {
+    for (qsizetype i = static_cast<qsizetype>(first); i < labels_.size(); ++i) labels_[i]->setVisible(false);
+}
+
+int SetupBarChart::barAt(const QPoint& pos) const {
+    const double x = plot_->xAxis->pixelToCoord(pos.x());
+    const int index = static_cast<int>(std::lround(x)) - 1;
+    if (index < 0 || index >= static_cast<int>(bars_) || std::fabs(x - (index + 1)) > 0.35) return -1;
+    return index;
+}
+
+}  // namespace zp::ui

@@ -1,0 +1,57 @@
+#pragma once
+// What the memory and time views share: one stacked bar per setup of the overview, at
+// x = 1, 2, ... in the overview's order, with
+//   - the setups' short names as x ticks, "ZeRO-2+CPU" on two lines so seven fit, in one
+//     ticker kept across rebuilds;
+//   - a pool of labels above the bars, made on first use and hidden when not needed (creating
+//     items on every slider move cost a third of the redraw);
+//   - the x range, and which bar a mouse position is on.
+// The views keep what differs: the parts, their colours, the labels' text and the y axis.
+#include <QList>
+#include <QMargins>
+#include <QSharedPointer>
+
+#include <cstddef>
+#include <vector>
+
+class QCustomPlot;
+class QCPAxisTickerText;
+class QCPBars;
+class QPoint;
+class QString;
+
+namespace zp {
+struct Candidate;
+}
+
+namespace zp::ui {
+
+class PlotLabel;
+
+class SetupBarChart {
+public:
+    // Every label above a bar gets `labelPadding`.
+    SetupBarChart(QCustomPlot* plot, const QMargins& labelPadding);
+
+    // A part of every bar, stacked on the parts added before it.
+    QCPBars* addPart(const QString& name);
+    // New bars: clears every part's data, names the ticks after the setups and fits the x range.
+    void setSetups(const std::vector<Candidate>& bars);
+    static double key(std::size_t bar) { return static_cast<double>(bar + 1); }
+    // The label above `bar`, made visible.
+    PlotLabel* label(std::size_t bar);
+    // Hides the labels of bars `first` and after.
+    void hideLabelsFrom(std::size_t first);
+    // The bar under the pixel position (within most of its width), or -1.
+    int barAt(const QPoint& pos) const;
+
+private:
+    QCustomPlot* plot_;
+    QMargins label_padding_;
+    QList<QCPBars*> parts_;
+    QSharedPointer<QCPAxisTickerText> ticker_;
+    QList<PlotLabel*> labels_;
+    std::size_t bars_ = 0;
+};
+
+}  // namespace zp::ui

@@ -35,7 +35,11 @@ private slots:
         QTest::addColumn<QString>("mustMention");
         QTest::newRow("truncated") << R"({"version": 1, "model": {)" << "invalid JSON at line 1";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
-        QTest::newRow("future version") << R"({"version": 99})" << "session version 99 is not supported";
+        QTest::newRow("future version") << R"({"version": 99})"
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 2); upgrade zero-planner";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 2)";
+        QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
+        QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";
         QTest::newRow("string for a count") << R"({"version": 1, "training": {"seq_len": "long"}})" << "training.seq_len must be an integer";
         QTest::newRow("negative GPUs") << R"({"version": 1, "cluster": {"nodes": -1}})" << "cluster.nodes must be an integer >= 1";
         QTest::newRow("bad enum") << R"({"version": 1, "zero": {"offload_param": "disk"}})" << "zero.offload_param offload device must be one of";

@@ -8,6 +8,7 @@
 #include "core/io/hf_config.h"
 #include "core/io/json_errors.h"
 #include "core/io/scenario_json.h"
+#include "core/io/session_version.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/memory_view.h"
@@ -120,14 +121,22 @@ MainWindow::MainWindow(bool persistent, QWidget* parent) : QMainWindow(parent), 
         restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
         restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
         const QByteArray last = settings.value(QStringLiteral("session/last")).toByteArray();
+        bool restored = true;
         if (!last.isEmpty()) {
             try {
                 doc_->reset(parse_session(last.toStdString(), "last session"));
+            } catch (const NewerSessionError&) {
+                // Saved by a newer zero-planner: kept for it, not overwritten on close.
+                restored = false;
+                keep_newer_last_session_ = true;
             } catch (const InputError&) {
                 // A last session this build cannot read is dropped; the defaults stand.
+                restored = false;
             }
         }
-        session_path_ = settings.value(QStringLiteral("session/path")).toString();
+        // The path belongs to the last session: with the defaults in its place, Save would write
+        // them over that file.
+        if (restored) session_path_ = settings.value(QStringLiteral("session/path")).toString();
     }
     updateTitle();
 }
@@ -339,8 +348,10 @@ void MainWindow::closeEvent(QCloseEvent* e) {
         QSettings settings;
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
         settings.setValue(QStringLiteral("window/state"), saveState());
-        settings.setValue(QStringLiteral("session/last"), QByteArray::fromStdString(session_text(doc_->scenario())));
-        settings.setValue(QStringLiteral("session/path"), session_path_);
+        if (!keep_newer_last_session_) {
+            settings.setValue(QStringLiteral("session/last"), QByteArray::fromStdString(session_text(doc_->scenario())));
+            settings.setValue(QStringLiteral("session/path"), session_path_);
+        }
     }
     e->accept();
 }

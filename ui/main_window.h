@@ -73,6 +73,7 @@ private:
     QTabWidget* tabs_;
     QString session_path_;
     bool persistent_;
+    bool keep_newer_last_session_ = false;  // the remembered last session is a newer format: leave it
 };
 
 }  // namespace zp::ui

@@ -1,7 +1,5 @@
 #include "core/io/session_version.h"
 
-#include "core/model/errors.h"
-
 #include <cstdint>
 
 namespace zp {
@@ -31,7 +29,7 @@ json upgrade_session(json doc, const std::string& source) {
     if (!doc.contains("version")) throw InputError(source + ": field 'version' is missing: this is not a ZeRO Planner session");
     const json& v = doc.at("version");
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(kSessionVersion))
-        throw InputError(source + ": session format version " + v.dump() + " is newer than this zero-planner reads (up to " +
+        throw NewerSessionError(source + ": session format version " + v.dump() + " is newer than this zero-planner reads (up to " +
                          std::to_string(kSessionVersion) + "); upgrade zero-planner");
     if (!v.is_number_integer() || v.get<std::int64_t>() < kOldestSessionVersion)
         throw InputError(source + ": session version " + v.dump() + " is not supported (this zero-planner reads versions " +

@@ -11,6 +11,8 @@
 // field means: bump kSessionVersion, add a step to upgrade_session that fills the field the way
 // the previous version behaved, and add a frozen file of the previous version to
 // tests/data/sessions/.
+#include "core/model/errors.h"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -20,8 +22,15 @@ namespace zp {
 inline constexpr int kSessionVersion = 2;
 inline constexpr int kOldestSessionVersion = 1;
 
+// A session of a format version newer than kSessionVersion. Whoever tried to open it must leave
+// it as it is: not write over the file, nor over the window's remembered last session.
+class NewerSessionError : public InputError {
+public:
+    using InputError::InputError;
+};
+
 // The session document brought up to kSessionVersion: checks "version" and applies each
-// migration step in turn. Throws InputError naming `source_name`:
+// migration step in turn. Throws InputError (NewerSessionError for the second) naming `source_name`:
 //   "<source>: field 'version' is missing: this is not a ZeRO Planner session"
 //   "<source>: session format version 3 is newer than this zero-planner reads (up to 2); upgrade zero-planner"
 //   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 2)"

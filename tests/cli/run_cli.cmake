@@ -21,7 +21,7 @@ if(NOT EXPECTED_RC EQUAL 2)
     if(FROZEN)  # the .actual goes to the build tree: nothing is written beside a frozen oracle
       get_filename_component(golden_name "${GOLDEN}" NAME)
       file(WRITE "${ACTUAL_DIR}/${golden_name}.actual" "${out}")
-      message(FATAL_ERROR "stdout differs from ${GOLDEN}, what an earlier release printed: fix the code, never this file "
+      message(FATAL_ERROR "frozen_oracle_differs: stdout differs from ${GOLDEN}, what an earlier release printed: fix the code, never this file "
                           "(actual output in ${ACTUAL_DIR}/${golden_name}.actual)")
     endif()
     file(WRITE "${GOLDEN}.actual" "${out}")

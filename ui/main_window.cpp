@@ -9,6 +9,7 @@
 #include "core/io/scenario_json.h"
 #include "core/memory/buffers.h"
 #include "core/model/units.h"
+#include "core/io/session_version.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/memory_view.h"
@@ -149,6 +150,9 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
             // Untitled and unmodified claims nothing, and Save asks for a file name.
             try {
                 doc_->reset(parse_session(last.toStdString(), "last session"));
+            } catch (const NewerSessionError&) {
+                // Saved by a newer zero-planner: kept for it, not overwritten on close.
+                keep_newer_last_session_ = true;
             } catch (const InputError&) {
                 // A last session this build cannot read is dropped; the defaults stand.
             }
@@ -398,7 +402,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     if (persistence_ == Persistent) {
         QSettings settings;
         settings.setValue(kGeometryKey, saveGeometry());
-        settings.setValue(kLastSessionKey, QByteArray::fromStdString(session_text(doc_->scenario())));
+        if (!keep_newer_last_session_) settings.setValue(kLastSessionKey, QByteArray::fromStdString(session_text(doc_->scenario())));
     }
     e->accept();
 }

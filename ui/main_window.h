@@ -98,6 +98,7 @@ private:
     QTabWidget* tabs_;
     Persistence persistence_;
     std::function<SaveChoice()> save_changes_prompt_;
+    bool keep_newer_last_session_ = false;  // the remembered last session is a newer format: leave it
 };
 
 }  // namespace zp::ui

@@ -2,6 +2,8 @@ cmake_minimum_required(VERSION 3.25)
 # Runs one zero-planner invocation for a CTest case.
 #   exit 0 or 1 (lint findings): stdout must equal the GOLDEN file (set ZP_UPDATE_GOLDEN=1 in the environment to rewrite);
 #           otherwise a text the single stderr line must contain (error cases).
+#   FROZEN: the GOLDEN file is an oracle recorded from an earlier release (tests/data/sessions) and
+#           is never rewritten, ZP_UPDATE_GOLDEN or not.
 # Data files are given relative to tests/data, so outputs that name them are the same on every clone.
 string(REPLACE "@DATA@/" "" ARGS "${ARGS}")
 string(REPLACE "@DATA@" "." ARGS "${ARGS}")
@@ -11,11 +13,17 @@ if(NOT rc EQUAL EXPECTED_RC)
   message(FATAL_ERROR "exit code ${rc}, expected ${EXPECTED_RC}\nstdout:\n${out}\nstderr:\n${err}")
 endif()
 if(NOT EXPECTED_RC EQUAL 2)
-  if(DEFINED ENV{ZP_UPDATE_GOLDEN})
+  if(DEFINED ENV{ZP_UPDATE_GOLDEN} AND NOT FROZEN)
     file(WRITE "${GOLDEN}" "${out}")
   endif()
   file(READ "${GOLDEN}" expected)
   if(NOT out STREQUAL expected)
+    if(FROZEN)  # the .actual goes to the build tree: nothing is written beside a frozen oracle
+      get_filename_component(golden_name "${GOLDEN}" NAME)
+      file(WRITE "${ACTUAL_DIR}/${golden_name}.actual" "${out}")
+      message(FATAL_ERROR "frozen_oracle_differs: stdout differs from ${GOLDEN}, what an earlier release printed: fix the code, never this file "
+                          "(actual output in ${ACTUAL_DIR}/${golden_name}.actual)")
+    endif()
     file(WRITE "${GOLDEN}.actual" "${out}")
     message(FATAL_ERROR "stdout differs from ${GOLDEN} (actual output in ${GOLDEN}.actual)")
   endif()

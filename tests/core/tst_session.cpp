@@ -1,44 +1,414 @@
-// Session files (.zplan): every field round-trips; malformed files name what is wrong.
+// Session files (.zplan): the field list covers every Scenario member; every field round-trips
+// (each perturbed alone and all at once, compared with operator==); the sessions 0.1.0 wrote
+// open into the scenario 0.1.0 read; newer and malformed files are refused naming what is wrong.
+#include "core/io/file_io.h"
+#include "core/io/scenario_json.h"
+#include "core/io/session_fields.h"
+#include "core/io/session_version.h"
 #include "core/model/default_scenario.h"
+#include "core/model/enum_names.h"
 #include "core/model/errors.h"
 #include "core/presets/model_presets.h"
-#include "core/io/scenario_json.h"
+#include "test_data.h"
 
+#include <QDir>
 #include <QtTest>
 
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <vector>
+
 using namespace zp;
+using nlohmann::json;
+
+namespace {
+
+// ---- How many members a struct has, from the struct itself -------------------------------
+// An aggregate accepts as many brace initializers as it has members; AnyMember converts to
+// any member type, so the largest N for which T{AnyMember x N} compiles is the member count.
+struct AnyMember {
+    template <class T>
+    operator T() const;  // never called: only used in unevaluated requires-expressions
+};
+
+template <class T, class... Seen>
+constexpr std::size_t member_count() {
+    if constexpr (requires { T{Seen{}..., AnyMember{}}; }) return member_count<T, Seen..., AnyMember>();
+    else return sizeof...(Seen);
+}
+
+// Scenario's members as the session stores them: Cluster's GpuSpec is stored member by member.
+constexpr std::size_t kScenarioLeafMembers = member_count<ModelSpec>() + (member_count<Cluster>() - 1) + member_count<GpuSpec>() +
+                                             member_count<Training>() + member_count<ZeroSetup>() + member_count<Assumptions>();
+
+// The keys the field list must visit, in order. Written out here, not derived from
+// session_fields.h: a member added to a struct fails the count below until it gets a line
+// there and here.
+const std::vector<std::string> kExpectedKeys = {
+    "model.name", "model.family", "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.ffn",
+    "model.gated_mlp", "model.vocab", "model.tied_embeddings", "model.positions", "model.experts", "model.experts_per_token",
+    "model.norm", "model.qkv_bias", "model.out_bias", "model.mlp_bias", "model.lm_head_bias", "model.fused_qkv",
+    "model.fused_gate_up", "model.norms_per_layer", "model.embedding_norm", "model.encoder_decoder",
+    "model.relative_attention_buckets", "model.synthesized", "model.params_override", "model.largest_layer_override",
+    "cluster.nodes", "cluster.gpus_per_node", "cluster.gpu_name", "cluster.gpu_display_name", "cluster.gpu_memory_gib",
+    "cluster.gpu_peak_tflops_16bit", "cluster.gpu_intra_node_gbytes_per_s", "cluster.gpu_pcie_gbytes_per_s",
+    "cluster.intra_node_gbytes_per_s", "cluster.inter_node_gbits_per_s", "cluster.pcie_gbytes_per_s",
+    "cluster.cpu_ram_bytes_per_node", "cluster.nvme_bytes_per_node", "cluster.nvme_gbytes_per_s",
+    "cluster.cpu_adam_params_per_second",
+    "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
+    "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
+    "training.cpu_checkpointing",
+    "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
+    "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
+    "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
+    "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
+    "assumptions.convention", "assumptions.headroom", "assumptions.cuda_context_bytes", "assumptions.fragmentation",
+    "assumptions.host_buffer_factor", "assumptions.mfu", "assumptions.comm_overlap_fraction",
+    "assumptions.collective_latency_seconds", "assumptions.token_budget"};
+constexpr std::size_t kFieldCount = 76;
+
+// ---- Visitors over the field list --------------------------------------------------------
+
+template <class T>
+json as_json(const T& v) {
+    if constexpr (std::is_enum_v<T>) return to_string(v);
+    else return v;
+}
+
+// "section.key", the member's address and its value, for every visited field.
+struct Enumerate {
+    struct Field {
+        std::string key;
+        const void* address;
+        json value;
+    };
+    std::vector<Field> fields;
+    template <class T>
+    void operator()(const char* section, const char* key, const T& member, FieldRule = {}) {
+        fields.push_back({std::string(section) + "." + key, &member, as_json(member)});
+    }
+};
+
+std::vector<Enumerate::Field> fields_of(const Scenario& s) {
+    Enumerate e;
+    visit_fields(s, e);
+    return e.fields;
+}
+
+// Values to try instead of `v`, in order.
+template <class T>
+std::vector<T> candidates(const T& v, FieldRule rule) {
+    if constexpr (std::is_same_v<T, std::string>) return {v + "-perturbed", "perturbed"};
+    else if constexpr (std::is_same_v<T, bool>) return {!v};
+    else if constexpr (std::is_enum_v<T>) {
+        std::vector<T> out;
+        for (const auto& n : enum_names<T>()) out.push_back(n.value);
+        return out;
+    } else if constexpr (std::is_same_v<T, double>) return {v * 1.5, v + 1, v / 2, v * 0.9, v + 0.25};
+    else {
+        std::vector<T> out;
+        for (T c : {T(v + 1), T(v * 2), T(v / 2), T(v - 1), T(v + 2), T(v * 4), T(v + 3)})
+            if (c >= rule.min) out.push_back(c);
+        return out;
+    }
+}
+
+// Sets the field numbered `target` (in visiting order) to the first candidate that differs from
+// its current value and from the default scenario's value, and keeps the scenario valid. The
+// default matters: a field the reader skipped would come back as the default, so a perturbed
+// value equal to it would hide the loss.
+struct Perturb {
+    std::size_t target;
+    const std::vector<Enumerate::Field>& defaults;
+    Scenario* scenario = nullptr;
+    std::size_t index = 0;
+    bool done = false;
+    std::string key;
+
+    template <class T>
+    void operator()(const char* section, const char* name, T& member, FieldRule rule = {}) {
+        if (index++ != target) return;
+        key = std::string(section) + "." + name;
+        const T original = member;
+        for (const T& c : candidates(member, rule)) {
+            if (c == original || as_json(c) == defaults[target].value) continue;
+            member = c;
+            try {
+                validate(*scenario);
+                done = true;
+                return;
+            } catch (const InputError&) {
+            }
+        }
+        member = original;
+    }
+};
+
+// The scenario the perturbations start from: away from the defaults where a field can only
+// move one way (MoE experts, stage 3 with CPU optimizer offload).
+Scenario perturbation_base() {
+    Scenario s = default_scenario();
+    s.model = model_preset("mixtral-8x7b").spec;
+    s.zero.stage = 3;
+    s.zero.offload_optimizer = OffloadDevice::Cpu;
+    s.cluster.cpu_ram_bytes_per_node = 2e12;
+    return s;
+}
+
+// The fields that differ between two scenarios, for failure messages.
+QByteArray differing_fields(const Scenario& a, const Scenario& b) {
+    const auto fa = fields_of(a);
+    const auto fb = fields_of(b);
+    std::string out;
+    for (std::size_t i = 0; i < fa.size() && i < fb.size(); ++i)
+        if (fa[i].value != fb[i].value) out += fa[i].key + ": " + fa[i].value.dump() + " vs " + fb[i].value.dump() + "; ";
+    return QByteArray::fromStdString(out.empty() ? "(no stored field differs)" : out);
+}
+
+// Every Scenario member by C++ member path, as tests/data/sessions/tools/scenario_dump_0.1.0.cpp
+// recorded what 0.1.0 read. Written out member by member, independent of the field list.
+json flatten(const Scenario& s) {
+    const ModelSpec& m = s.model;
+    const Cluster& c = s.cluster;
+    const Training& t = s.training;
+    const ZeroSetup& z = s.zero;
+    const Assumptions& a = s.assumptions;
+    return {
+        {"model.name", m.name},
+        {"model.family", m.family},
+        {"model.layers", m.layers},
+        {"model.hidden", m.hidden},
+        {"model.heads", m.heads},
+        {"model.kv_heads", m.kv_heads},
+        {"model.head_dim", m.head_dim},
+        {"model.ffn", m.ffn},
+        {"model.gated_mlp", m.gated_mlp},
+        {"model.vocab", m.vocab},
+        {"model.tied_embeddings", m.tied_embeddings},
+        {"model.positions", m.positions},
+        {"model.experts", m.experts},
+        {"model.experts_per_token", m.experts_per_token},
+        {"model.norm", to_string(m.norm)},
+        {"model.qkv_bias", m.qkv_bias},
+        {"model.out_bias", m.out_bias},
+        {"model.mlp_bias", m.mlp_bias},
+        {"model.lm_head_bias", m.lm_head_bias},
+        {"model.fused_qkv", m.fused_qkv},
+        {"model.fused_gate_up", m.fused_gate_up},
+        {"model.norms_per_layer", m.norms_per_layer},
+        {"model.embedding_norm", m.embedding_norm},
+        {"model.encoder_decoder", m.encoder_decoder},
+        {"model.relative_attention_buckets", m.relative_attention_buckets},
+        {"model.synthesized", m.synthesized},
+        {"model.params_override", m.params_override},
+        {"model.largest_layer_override", m.largest_layer_override},
+        {"cluster.nodes", c.nodes},
+        {"cluster.gpus_per_node", c.gpus_per_node},
+        {"cluster.gpu.name", c.gpu.name},
+        {"cluster.gpu.display_name", c.gpu.display_name},
+        {"cluster.gpu.memory_gib", c.gpu.memory_gib},
+        {"cluster.gpu.peak_tflops_16bit", c.gpu.peak_tflops_16bit},
+        {"cluster.gpu.intra_node_gbytes_per_s", c.gpu.intra_node_gbytes_per_s},
+        {"cluster.gpu.pcie_gbytes_per_s", c.gpu.pcie_gbytes_per_s},
+        {"cluster.intra_node_gbytes_per_s", c.intra_node_gbytes_per_s},
+        {"cluster.inter_node_gbits_per_s", c.inter_node_gbits_per_s},
+        {"cluster.pcie_gbytes_per_s", c.pcie_gbytes_per_s},
+        {"cluster.cpu_ram_bytes_per_node", c.cpu_ram_bytes_per_node},
+        {"cluster.nvme_bytes_per_node", c.nvme_bytes_per_node},
+        {"cluster.nvme_gbytes_per_s", c.nvme_gbytes_per_s},
+        {"cluster.cpu_adam_params_per_second", c.cpu_adam_params_per_second},
+        {"training.precision", to_string(t.precision)},
+        {"training.optimizer", to_string(t.optimizer)},
+        {"training.seq_len", t.seq_len},
+        {"training.micro_batch", t.micro_batch},
+        {"training.auto_micro_batch", t.auto_micro_batch},
+        {"training.global_batch", t.global_batch},
+        {"training.checkpointing", to_string(t.checkpointing)},
+        {"training.auto_checkpointing", t.auto_checkpointing},
+        {"training.flash_attention", t.flash_attention},
+        {"training.cpu_checkpointing", t.cpu_checkpointing},
+        {"zero.stage", z.stage},
+        {"zero.offload_optimizer", to_string(z.offload_optimizer)},
+        {"zero.offload_param", to_string(z.offload_param)},
+        {"zero.overlap_comm", z.overlap_comm},
+        {"zero.reduce_bucket_elems", z.reduce_bucket_elems},
+        {"zero.allgather_bucket_elems", z.allgather_bucket_elems},
+        {"zero.stage3_prefetch_bucket_elems", z.stage3_prefetch_bucket_elems},
+        {"zero.stage3_max_live_parameters", z.stage3_max_live_parameters},
+        {"zero.stage3_param_persistence_threshold", z.stage3_param_persistence_threshold},
+        {"zero.sub_group_size", z.sub_group_size},
+        {"zero.offload_param_buffer_count", z.offload_param_buffer_count},
+        {"zero.offload_param_buffer_size", z.offload_param_buffer_size},
+        {"zero.offload_optimizer_buffer_count", z.offload_optimizer_buffer_count},
+        {"zero.zero_init", z.zero_init},
+        {"assumptions.convention", to_string(a.convention)},
+        {"assumptions.headroom", a.headroom},
+        {"assumptions.cuda_context_bytes", a.cuda_context_bytes},
+        {"assumptions.fragmentation", a.fragmentation},
+        {"assumptions.host_buffer_factor", a.host_buffer_factor},
+        {"assumptions.mfu", a.mfu},
+        {"assumptions.comm_overlap_fraction", a.comm_overlap_fraction},
+        {"assumptions.collective_latency_seconds", a.collective_latency_seconds},
+        {"assumptions.token_budget", a.token_budget},
+    };
+}
+
+const QString kFrozenDir = QStringLiteral(ZP_TEST_DATA_DIR "/sessions");
+
+}  // namespace
 
 class TestSession : public QObject {
     Q_OBJECT
 private slots:
-    void round_trip() {
+    // The field list visits every member of the structs once, under the expected keys.
+    void field_list_covers_every_member() {
+        QCOMPARE(kScenarioLeafMembers, kFieldCount);
+        QCOMPARE(kExpectedKeys.size(), kFieldCount);
+        QCOMPARE(flatten(default_scenario()).size(), kFieldCount);
+        Scenario s = default_scenario();
+        const auto fields = fields_of(s);
+        std::vector<std::string> keys;
+        std::set<const void*> addresses;
+        for (const auto& f : fields) {
+            keys.push_back(f.key);
+            addresses.insert(f.address);
+            const auto* at = static_cast<const char*>(f.address);
+            QVERIFY2(at >= reinterpret_cast<const char*>(&s) && at < reinterpret_cast<const char*>(&s + 1), f.key.c_str());
+        }
+        QCOMPARE(keys, kExpectedKeys);
+        QCOMPARE(addresses.size(), kFieldCount);  // no member visited twice under two keys
+    }
+
+    void every_field_round_trips_alone_data() {
+        QTest::addColumn<int>("index");
+        const auto fields = fields_of(perturbation_base());
+        for (std::size_t i = 0; i < fields.size(); ++i) QTest::newRow(fields[i].key.c_str()) << static_cast<int>(i);
+    }
+    // One field away from both the base and the default scenario; parse(write(s)) == s.
+    void every_field_round_trips_alone() {
+        QFETCH(int, index);
+        const Scenario base = perturbation_base();
+        Scenario s = base;
+        const auto defaults = fields_of(default_scenario());
+        Perturb p{static_cast<std::size_t>(index), defaults};
+        p.scenario = &s;
+        visit_fields(s, p);
+        QVERIFY2(p.done, ("no valid value found for " + p.key).c_str());
+        QVERIFY2(!(s == base), ("perturbing " + p.key + " changed nothing operator== sees").c_str());
+        const Scenario back = parse_session(session_text(s), "t.zplan");
+        QVERIFY2(back == s, differing_fields(back, s).constData());
+    }
+
+    // Every field perturbed at once, last field first (so stage 3 is settled by the offload
+    // devices, and an encoder-decoder flag by the layer count, before they are tried). A field
+    // that can no longer move must already differ from the default, which is what makes a
+    // dropped field fail: the reader would leave the default there.
+    void all_fields_round_trip_together() {
+        const Scenario base = perturbation_base();
+        Scenario s = base;
+        const auto defaults = fields_of(default_scenario());
+        std::vector<std::string> unmoved;
+        for (std::size_t i = kFieldCount; i-- > 0;) {
+            Perturb p{i, defaults};
+            p.scenario = &s;
+            visit_fields(s, p);
+            if (!p.done) unmoved.push_back(p.key);
+        }
+        QCOMPARE(unmoved, std::vector<std::string>{"zero.stage"});  // offload_param cpu needs stage 3, the base's
+        const auto after = fields_of(s);
+        for (std::size_t i = 0; i < kFieldCount; ++i)
+            QVERIFY2(after[i].value != defaults[i].value, (after[i].key + " is still the default").c_str());
+        const std::string text = session_text(s);
+        const Scenario back = parse_session(text, "t.zplan");
+        QVERIFY2(back == s, differing_fields(back, s).constData());
+        QCOMPARE(QString::fromStdString(session_text(back)), QString::fromStdString(text));
+    }
+
+    void writes_the_current_version() {
+        const json j = scenario_to_json(default_scenario());
+        QCOMPARE(j.at("version").get<int>(), kSessionVersion);
+        QCOMPARE(kSessionVersion, 2);
+    }
+
+    // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
+    void frozen_0_1_0_data() {
+        QTest::addColumn<QString>("name");
+        const QStringList files = QDir(kFrozenDir).entryList({QStringLiteral("v0.1.0-*.zplan")}, QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 10);
+        for (const QString& f : files) {
+            const QString name = f.chopped(6);
+            QTest::newRow(qPrintable(name)) << name;
+        }
+    }
+    void frozen_0_1_0() {
+        QFETCH(QString, name);
+        const std::string base = "sessions/" + name.toStdString();
+        const std::string text = read_text_file(test_data_path(base + ".zplan"));
+        QCOMPARE(json::parse(text).at("version").get<int>(), 1);  // so the migration is what is tested
+        const Scenario s = parse_session(text, name.toStdString() + ".zplan");
+        const json expected = load_test_json(base + ".scenario.json");
+        const json actual = flatten(s);
+        QCOMPARE(expected.size(), kFieldCount);
+        for (const auto& [key, value] : expected.items()) {
+            QVERIFY2(actual.contains(key), key.c_str());
+            QVERIFY2(actual.at(key) == value, (key + ": read " + actual.at(key).dump() + ", 0.1.0 read " + value.dump()).c_str());
+        }
+        QCOMPARE(actual.size(), expected.size());
+        // And a version 2 file written from it reads back the same.
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
+    void text_is_stable() {
         Scenario s = default_scenario();
         s.model = model_preset("mixtral-8x7b").spec;
         s.cluster.nodes = 4;
-        s.cluster.cpu_ram_bytes_per_node = 123456789;
-        s.training.precision = Precision::Fp16;
         s.training.optimizer = Optimizer::Lion;
-        s.training.seq_len = 8192;
-        s.training.checkpointing = Checkpointing::Selective;
         s.zero.stage = 3;
         s.zero.offload_optimizer = OffloadDevice::Nvme;
         s.zero.offload_param = OffloadDevice::Cpu;
         s.assumptions.convention = Convention::Paper;
-        s.assumptions.headroom = 0.1;
         const std::string text = session_text(s);
-        const Scenario back = parse_session(text, "t.zplan");
-        QCOMPARE(QString::fromStdString(session_text(back)), QString::fromStdString(text));
+        QCOMPARE(QString::fromStdString(session_text(parse_session(text, "t.zplan"))), QString::fromStdString(text));
+    }
+
+    // A version this build does not know is refused in one line naming it.
+    void newer_version_refused() {
+        const std::string text = read_text_file(test_data_path("sessions/from-a-newer-version.zplan"));
+        try {
+            parse_session(text, "plan.zplan");
+            QFAIL("accepted a session of a newer format version");
+        } catch (const InputError& e) {
+            QCOMPARE(QString::fromUtf8(e.what()),
+                     QStringLiteral("plan.zplan: session format version 3 is newer than this zero-planner reads (up to 2); "
+                                    "upgrade zero-planner"));
+        }
     }
 
     void malformed_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("mustMention");
         QTest::newRow("truncated") << R"({"version": 1, "model": {)" << "invalid JSON at line 1";
+        QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
-        QTest::newRow("future version") << R"({"version": 99})" << "session version 99 is not supported";
+        QTest::newRow("future version") << R"({"version": 99})"
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 2); upgrade zero-planner";
+        QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 2)";
+        QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
+        QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
+        QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";
         QTest::newRow("string for a count") << R"({"version": 1, "training": {"seq_len": "long"}})" << "training.seq_len must be an integer";
         QTest::newRow("negative GPUs") << R"({"version": 1, "cluster": {"nodes": -1}})" << "cluster.nodes must be an integer >= 1";
+        QTest::newRow("section not an object") << R"({"version": 2, "zero": 3})" << "s.zplan: zero must be an object";
+        QTest::newRow("v1 cluster not an object") << R"({"version": 1, "cluster": []})" << "s.zplan: cluster must be an object";
+        QTest::newRow("negative link") << R"({"version": 2, "cluster": {"gpu_pcie_gbytes_per_s": -1}})"
+                                       << "cluster.gpu_pcie_gbytes_per_s must be a finite number >= 0, got -1";
         QTest::newRow("bad enum") << R"({"version": 1, "zero": {"offload_param": "disk"}})" << "zero.offload_param offload device must be one of";
+        QTest::newRow("bad norm") << R"({"version": 1, "model": {"norm": "batchnorm"}})"
+                                  << "model.norm norm must be one of layernorm|rmsnorm, got 'batchnorm'";
         QTest::newRow("contradiction") << R"({"version": 1, "zero": {"stage": 2, "offload_param": "cpu"}})" << "offload_param is valid only with ZeRO stage 3";
     }
     void malformed() {
@@ -50,6 +420,19 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(QString::fromStdString(e.what()).contains(mustMention), e.what());
         }
+    }
+
+    // Version 1 did not store the GPU's own link speeds; 0.1.0 always read those of its default
+    // GPU (A100 80GB SXM), whatever the file said, and so does the migration.
+    void version_1_gpu_links_as_0_1_0_read_them() {
+        const Scenario s = parse_session(
+            R"({"version": 1, "cluster": {"gpu_name": "h100-80gb", "gpu_intra_node_gbytes_per_s": 450, "gpu_pcie_gbytes_per_s": 64}})", "v1.zplan");
+        QCOMPARE(s.cluster.gpu.intra_node_gbytes_per_s, 300.0);
+        QCOMPARE(s.cluster.gpu.pcie_gbytes_per_s, 32.0);
+        const Scenario v2 = parse_session(
+            R"({"version": 2, "cluster": {"gpu_name": "h100-80gb", "gpu_intra_node_gbytes_per_s": 450, "gpu_pcie_gbytes_per_s": 64}})", "v2.zplan");
+        QCOMPARE(v2.cluster.gpu.intra_node_gbytes_per_s, 450.0);
+        QCOMPARE(v2.cluster.gpu.pcie_gbytes_per_s, 64.0);
     }
 };
 

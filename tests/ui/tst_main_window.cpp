@@ -4,6 +4,7 @@
 #include "core/io/file_io.h"
 #include "core/model/units.h"
 #include "core/io/scenario_json.h"
+#include "core/model/default_scenario.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/legend_strip.h"
@@ -23,6 +24,7 @@
 #include "core/search/overview.h"
 
 #include <QComboBox>
+#include <QSettings>
 #include <QSlider>
 #include <csignal>
 #include <sys/resource.h>
@@ -148,6 +150,38 @@ private slots:
         QVERIFY(!w.document()->open(path, &error));
         QVERIFY2(error.contains(QStringLiteral("training.seq_len")), qPrintable(error));
         QCOMPARE(QString::fromStdString(session_text(w.document()->scenario())), QString::fromStdString(before));
+    }
+
+    // A session of a newer format version is refused and left alone: opening the file, and the
+    // last session a newer zero-planner left in the settings (closing must not write over it).
+    void newer_session_left_unchanged() {
+        QTemporaryDir dir;
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+        const std::string newer = read_text_file(ZP_TEST_DATA_DIR "/sessions/from-a-newer-version.zplan");
+        const QString path = dir.filePath(QStringLiteral("plan.zplan"));
+        write_file_atomically(path.toStdString(), newer);
+        {
+            MainWindow w(MainWindow::Ephemeral);
+            QString error;
+            QVERIFY(!w.document()->open(path, &error));
+            QCOMPARE(error, QStringLiteral("plan.zplan: session format version 3 is newer than this zero-planner reads (up to 2); "
+                                           "upgrade zero-planner"));
+            QVERIFY(!w.windowTitle().contains(QStringLiteral("plan.zplan")));
+        }
+        {
+            QSettings settings;
+            settings.setValue(QStringLiteral("session/last"), QByteArray::fromStdString(newer));
+        }
+        {
+            MainWindow w(MainWindow::Persistent);
+            QVERIFY(w.document()->scenario() == default_scenario());
+            QVERIFY2(w.windowTitle().startsWith(QStringLiteral("Untitled")), qPrintable(w.windowTitle()));
+            QVERIFY(w.close());
+        }
+        QSettings settings;
+        QCOMPARE(settings.value(QStringLiteral("session/last")).toByteArray(), QByteArray::fromStdString(newer));
+        QCOMPARE(read_text_file(path.toStdString()), newer);
     }
 
     void export_writes_the_previewed_config() {

@@ -1,0 +1,120 @@
+#pragma once
+// The session file's one field list: every Scenario member the .zplan file stores, one line each,
+// with its section, its key and what the reader accepts. The writer (scenario_to_json), the reader
+// (scenario_from_json) and the round-trip test all walk this list, so a member cannot be written
+// and not read, or read and not written; tests/core/tst_session.cpp fails when a Scenario member
+// is missing here.
+//
+// A visitor is called as v(section, key, member) or v(section, key, member, FieldRule{...}), with
+// `member` a std::string, bool, int, std::int64_t, double or a scenario enum (named by the table
+// in core/model/enum_names.h). What each type accepts on reading:
+//   text      a JSON string
+//   boolean   true or false
+//   integer   a whole JSON number from rule.min to 9e15
+//   number    a finite JSON number >= 0
+//   enum      one of the names (or aliases) in core/model/enum_names.h
+// Fields left out of a file keep the default scenario's value. Adding a field here changes the
+// format: bump kSessionVersion and add the migration step (core/io/session_version.h).
+#include "core/model/scenario.h"
+
+#include <concepts>
+#include <cstdint>
+#include <type_traits>
+
+namespace zp {
+
+struct FieldRule {
+    std::int64_t min = 0;  // integers: the smallest value accepted
+};
+
+template <class S, class V>
+    requires std::same_as<std::remove_const_t<S>, Scenario>
+void visit_fields(S& s, V& v) {
+    auto& m = s.model;
+    v("model", "name", m.name);
+    v("model", "family", m.family);
+    v("model", "layers", m.layers, FieldRule{.min = 1});
+    v("model", "hidden", m.hidden, FieldRule{.min = 1});
+    v("model", "heads", m.heads, FieldRule{.min = 1});
+    v("model", "kv_heads", m.kv_heads, FieldRule{.min = 1});
+    v("model", "head_dim", m.head_dim, FieldRule{.min = 1});
+    v("model", "ffn", m.ffn, FieldRule{.min = 1});
+    v("model", "gated_mlp", m.gated_mlp);
+    v("model", "vocab", m.vocab, FieldRule{.min = 1});
+    v("model", "tied_embeddings", m.tied_embeddings);
+    v("model", "positions", m.positions, FieldRule{.min = 0});
+    v("model", "experts", m.experts, FieldRule{.min = 1});
+    v("model", "experts_per_token", m.experts_per_token, FieldRule{.min = 1});
+    v("model", "norm", m.norm);
+    v("model", "qkv_bias", m.qkv_bias);
+    v("model", "out_bias", m.out_bias);
+    v("model", "mlp_bias", m.mlp_bias);
+    v("model", "lm_head_bias", m.lm_head_bias);
+    v("model", "fused_qkv", m.fused_qkv);
+    v("model", "fused_gate_up", m.fused_gate_up);
+    v("model", "norms_per_layer", m.norms_per_layer, FieldRule{.min = 0});
+    v("model", "embedding_norm", m.embedding_norm);
+    v("model", "encoder_decoder", m.encoder_decoder);
+    v("model", "relative_attention_buckets", m.relative_attention_buckets, FieldRule{.min = 0});
+    v("model", "synthesized", m.synthesized);
+    v("model", "params_override", m.params_override, FieldRule{.min = 0});
+    v("model", "largest_layer_override", m.largest_layer_override, FieldRule{.min = 0});
+
+    auto& c = s.cluster;
+    v("cluster", "nodes", c.nodes, FieldRule{.min = 1});
+    v("cluster", "gpus_per_node", c.gpus_per_node, FieldRule{.min = 1});
+    v("cluster", "gpu_name", c.gpu.name);
+    v("cluster", "gpu_display_name", c.gpu.display_name);
+    v("cluster", "gpu_memory_gib", c.gpu.memory_gib);
+    v("cluster", "gpu_peak_tflops_16bit", c.gpu.peak_tflops_16bit);
+    v("cluster", "gpu_intra_node_gbytes_per_s", c.gpu.intra_node_gbytes_per_s);  // since version 2
+    v("cluster", "gpu_pcie_gbytes_per_s", c.gpu.pcie_gbytes_per_s);              // since version 2
+    v("cluster", "intra_node_gbytes_per_s", c.intra_node_gbytes_per_s);
+    v("cluster", "inter_node_gbits_per_s", c.inter_node_gbits_per_s);
+    v("cluster", "pcie_gbytes_per_s", c.pcie_gbytes_per_s);
+    v("cluster", "cpu_ram_bytes_per_node", c.cpu_ram_bytes_per_node);
+    v("cluster", "nvme_bytes_per_node", c.nvme_bytes_per_node);
+    v("cluster", "nvme_gbytes_per_s", c.nvme_gbytes_per_s);
+    v("cluster", "cpu_adam_params_per_second", c.cpu_adam_params_per_second);
+
+    auto& t = s.training;
+    v("training", "precision", t.precision);
+    v("training", "optimizer", t.optimizer);
+    v("training", "seq_len", t.seq_len, FieldRule{.min = 1});
+    v("training", "micro_batch", t.micro_batch, FieldRule{.min = 1});
+    v("training", "auto_micro_batch", t.auto_micro_batch);
+    v("training", "global_batch", t.global_batch, FieldRule{.min = 0});
+    v("training", "checkpointing", t.checkpointing);
+    v("training", "auto_checkpointing", t.auto_checkpointing);
+    v("training", "flash_attention", t.flash_attention);
+    v("training", "cpu_checkpointing", t.cpu_checkpointing);
+
+    auto& z = s.zero;
+    v("zero", "stage", z.stage, FieldRule{.min = 0});
+    v("zero", "offload_optimizer", z.offload_optimizer);
+    v("zero", "offload_param", z.offload_param);
+    v("zero", "overlap_comm", z.overlap_comm);
+    v("zero", "reduce_bucket_elems", z.reduce_bucket_elems);
+    v("zero", "allgather_bucket_elems", z.allgather_bucket_elems);
+    v("zero", "stage3_prefetch_bucket_elems", z.stage3_prefetch_bucket_elems);
+    v("zero", "stage3_max_live_parameters", z.stage3_max_live_parameters);
+    v("zero", "stage3_param_persistence_threshold", z.stage3_param_persistence_threshold);
+    v("zero", "sub_group_size", z.sub_group_size);
+    v("zero", "offload_param_buffer_count", z.offload_param_buffer_count, FieldRule{.min = 0});
+    v("zero", "offload_param_buffer_size", z.offload_param_buffer_size);
+    v("zero", "offload_optimizer_buffer_count", z.offload_optimizer_buffer_count, FieldRule{.min = 0});
+    v("zero", "zero_init", z.zero_init);
+
+    auto& a = s.assumptions;
+    v("assumptions", "convention", a.convention);
+    v("assumptions", "headroom", a.headroom);
+    v("assumptions", "cuda_context_bytes", a.cuda_context_bytes);
+    v("assumptions", "fragmentation", a.fragmentation);
+    v("assumptions", "host_buffer_factor", a.host_buffer_factor);
+    v("assumptions", "mfu", a.mfu);
+    v("assumptions", "comm_overlap_fraction", a.comm_overlap_fraction);
+    v("assumptions", "collective_latency_seconds", a.collective_latency_seconds);
+    v("assumptions", "token_budget", a.token_budget);
+}
+
+}  // namespace zp

@@ -1,0 +1,46 @@
+#include "core/io/session_version.h"
+
+#include <cstdint>
+
+namespace zp {
+
+using nlohmann::json;
+
+namespace {
+
+// Version 1 (0.1.0) did not store the GPU's own link speeds: 0.1.0 read every session into its
+// default scenario, so they were always those of its default GPU, the A100 80GB (SXM): NVLink3
+// 300 GB/s and PCIe 4.0 x16 32 GB/s, whatever gpu_name said, and whatever the file held under
+// these keys (0.1.0 ignored unknown keys). The numbers are written out rather than taken from
+// today's presets or default scenario, so a 0.1.0 file opens the same when those change. No
+// estimate reads them: the link speeds the estimates use are cluster.intra_node_gbytes_per_s and
+// cluster.pcie_gbytes_per_s, which version 1 stores.
+void upgrade_1_to_2(json& doc) {
+    if (doc.contains("cluster") && !doc.at("cluster").is_object()) return;  // the reader names the error
+    json& cluster = doc["cluster"];
+    cluster["gpu_intra_node_gbytes_per_s"] = 300.0;
+    cluster["gpu_pcie_gbytes_per_s"] = 32.0;
+}
+
+}  // namespace
+
+json upgrade_session(json doc, const std::string& source) {
+    if (!doc.is_object()) throw InputError(source + ": a session must be a JSON object");
+    if (!doc.contains("version")) throw InputError(source + ": field 'version' is missing: this is not a ZeRO Planner session");
+    const json& v = doc.at("version");
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(kSessionVersion))
+        throw NewerSessionError(source + ": session format version " + v.dump() + " is newer than this zero-planner reads (up to " +
+                         std::to_string(kSessionVersion) + "); upgrade zero-planner");
+    if (!v.is_number_integer() || v.get<std::int64_t>() < kOldestSessionVersion)
+        throw InputError(source + ": session version " + v.dump() + " is not supported (this zero-planner reads versions " +
+                         std::to_string(kOldestSessionVersion) + " to " + std::to_string(kSessionVersion) + ")");
+    int version = static_cast<int>(v.get<std::int64_t>());
+    if (version == 1) {
+        upgrade_1_to_2(doc);
+        version = 2;
+    }
+    doc["version"] = version;
+    return doc;
+}
+
+}  // namespace zp

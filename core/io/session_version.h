@@ -1,0 +1,39 @@
+#pragma once
+// The session file's format version and the steps that bring an older file up to it.
+//
+//   version 1  zero-planner 0.1.0. Every Scenario field except the GPU's own link speeds
+//              (cluster.gpu_intra_node_gbytes_per_s, cluster.gpu_pcie_gbytes_per_s).
+//   version 2  adds those two, so a session reopens into the Scenario it was saved from
+//              (operator==), custom GPUs included.
+//
+// A file with no "version" was never a session (0.1.0 refused it too); a version newer than
+// kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
+// field means: bump kSessionVersion, add a step to upgrade_session that fills the field the way
+// the previous version behaved, and add a frozen file of the previous version to
+// tests/data/sessions/.
+#include "core/model/errors.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace zp {
+
+inline constexpr int kSessionVersion = 2;
+inline constexpr int kOldestSessionVersion = 1;
+
+// A session of a format version newer than kSessionVersion. Whoever tried to open it must leave
+// it as it is: not write over the file, nor over the window's remembered last session.
+class NewerSessionError : public InputError {
+public:
+    using InputError::InputError;
+};
+
+// The session document brought up to kSessionVersion: checks "version" and applies each
+// migration step in turn. Throws InputError (NewerSessionError for the second) naming `source_name`:
+//   "<source>: field 'version' is missing: this is not a ZeRO Planner session"
+//   "<source>: session format version 3 is newer than this zero-planner reads (up to 2); upgrade zero-planner"
+//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 2)"
+nlohmann::json upgrade_session(nlohmann::json doc, const std::string& source_name);
+
+}  // namespace zp

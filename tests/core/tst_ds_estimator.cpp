@@ -1,5 +1,6 @@
 // DeepSpeed's estimators, reproduced byte for byte and character for character
-// (tests/data/anchors/deepspeed_estimator.json).
+// (tests/data/anchors/deepspeed_estimator.json). Covers core/deepspeed/estimator.cpp, and
+// core/memory/model_states.cpp against it.
 #include "core/deepspeed/estimator.h"
 #include "core/memory/memory_model.h"
 #include "core/presets/model_presets.h"
@@ -114,7 +115,7 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<int>("gpus");
         for (const char* m : {"llama-2-7b", "t5-3b", "llama-2-70b", "gpt2"})
-            for (int n : {1, 8, 64}) QTest::newRow((std::string(m) + " x" + std::to_string(n)).c_str()) << QString(m) << n;
+            for (int n : {1, 8, 64}) QTest::newRow((std::string(m) + " x" + std::to_string(n)).c_str()) << QString::fromLatin1(m) << n;
     }
     void memory_model_matches_estimator() {
         QFETCH(QString, model);

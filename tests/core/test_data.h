@@ -14,7 +14,8 @@ inline nlohmann::json load_test_json(const std::string& relative) {
 }
 
 // The element of a JSON array whose `key` is `value` (anchor rows are selected by name, never by
-// position). Throws std::out_of_range naming the value when there is none.
+// position). Throws std::out_of_range naming the value when there is none. The reference points
+// into `rows`: keep the array alive (not a temporary from load_test_json(...).at(...)).
 inline const nlohmann::json& json_row(const nlohmann::json& rows, const std::string& key, const std::string& value) {
     for (const auto& row : rows)
         if (row.contains(key) && row.at(key) == value) return row;

@@ -104,8 +104,8 @@ private slots:
         const auto c = load_test_json("anchors/deepspeed_estimator.json").at("cases")[caseIndex];
         const std::string expected = c.at(table.toStdString()).get<std::string>() + "\n";
         std::string actual;
-        if (table == "zero3_printed") actual = zero3_table(input(c));
-        else actual = zero2_table(input(c), table == "zero2_current_printed" ? Zero2Formula::Current : Zero2Formula::Legacy);
+        if (table == QLatin1String("zero3_printed")) actual = zero3_table(input(c));
+        else actual = zero2_table(input(c), table == QLatin1String("zero2_current_printed") ? Zero2Formula::Current : Zero2Formula::Legacy);
         QCOMPARE(QString::fromStdString(actual), QString::fromStdString(expected));
     }
 

@@ -3,6 +3,8 @@
 #include "core/io/suggest.h"
 #include "core/model/errors.h"
 
+#include <algorithm>
+#include <string_view>
 #include <vector>
 
 namespace zp::cli {
@@ -14,11 +16,23 @@ std::optional<std::string> Args::get(const std::string& key) const {
 }
 
 namespace {
-// "unknown option '--gpux' (did you mean '--gpus'?); see zero-planner --help"
+std::string_view without_dashes(std::string_view option) { return option.substr(std::min(option.find_first_not_of('-'), option.size())); }
+
+// "unknown option '--gpux' (did you mean '--gpus'?); see zero-planner --help". Names are compared
+// without their dashes, which every option shares ("-x" is not a typo of "-h", "--" of nothing);
+// the typos allowed are counted on the option as typed, as for every other name.
 [[noreturn]] void unknown_option(const std::string& key, const std::set<std::string>& known_values, const std::set<std::string>& known_flags) {
-    std::vector<std::string> known(known_values.begin(), known_values.end());
-    known.insert(known.end(), known_flags.begin(), known_flags.end());
-    const auto near = closest_name(key, known);
+    std::vector<std::string_view> names;
+    std::vector<const std::string*> options;
+    for (const auto* set : {&known_values, &known_flags})
+        for (const std::string& o : *set) {
+            names.push_back(without_dashes(o));
+            options.push_back(&o);
+        }
+    std::optional<std::string> near;
+    if (const auto name = closest_name(without_dashes(key), names, typo_allowance(key)))
+        for (std::size_t i = 0; i < names.size() && !near; ++i)
+            if (names[i] == *name) near = *options[i];
     throw InputError("unknown option '" + key + "'" + (near ? " (did you mean '" + *near + "'?)" : std::string()) + "; see zero-planner --help");
 }
 }  // namespace

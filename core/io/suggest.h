@@ -21,15 +21,16 @@ std::size_t name_distance(std::string_view word, std::string_view candidate);
 // ("estimat" -> 2, "foo" -> 1).
 inline std::size_t typo_allowance(std::string_view word) { return std::max<std::size_t>(1, word.size() / 3); }
 
-// The candidate nearest to `word` by name_distance, if it is at most `max_distance` away; on a
-// tie the earlier candidate. `candidates`: any range of things convertible to std::string_view.
+// The candidate nearest to `word` by name_distance, if it is at most `max_distance` away and
+// keeps something of the word (a distance below its length: "x" does not suggest "h", nor the
+// empty word anything); on a tie the earlier candidate. `candidates`: any range of things convertible to std::string_view.
 template <class Range>
 std::optional<std::string> closest_name(std::string_view word, const Range& candidates, std::size_t max_distance) {
     std::optional<std::string> best;
     std::size_t best_distance = max_distance + 1;
     for (const auto& candidate : candidates) {
         const std::string_view c(candidate);
-        if (const std::size_t d = name_distance(word, c); d < best_distance) {
+        if (const std::size_t d = name_distance(word, c); d < best_distance && d < word.size()) {
             best_distance = d;
             best = std::string(c);
         }

@@ -409,6 +409,8 @@ private slots:
                                                    << QStringList{QStringLiteral("abxy"), QStringLiteral("abcx")} << 3
                                                    << QStringLiteral("abcx");
         QTest::newRow("no candidates") << QStringLiteral("estimate") << QStringList{} << 5 << QString();
+        QTest::newRow("one letter keeps nothing of another") << QStringLiteral("x") << QStringList{QStringLiteral("h")} << 1 << QString();
+        QTest::newRow("the empty word suggests nothing") << QString() << commands << 3 << QString();
         QTest::newRow("option") << QStringLiteral("--modle") << QStringList{QStringLiteral("--gpus"), QStringLiteral("--model")} << -1
                                 << QStringLiteral("--model");
     }

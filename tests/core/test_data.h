@@ -4,10 +4,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include <stdexcept>
 #include <string>
 
 inline std::string test_data_path(const std::string& relative) { return std::string(ZP_TEST_DATA_DIR) + "/" + relative; }
 
 inline nlohmann::json load_test_json(const std::string& relative) {
     return nlohmann::json::parse(zp::read_text_file(test_data_path(relative)));
+}
+
+// The element of a JSON array whose `key` is `value` (anchor rows are selected by name, never by
+// position). Throws std::out_of_range naming the value when there is none. The reference points
+// into `rows`: keep the array alive (not a temporary from load_test_json(...).at(...)).
+inline const nlohmann::json& json_row(const nlohmann::json& rows, const std::string& key, const std::string& value) {
+    for (const auto& row : rows)
+        if (row.contains(key) && row.at(key) == value) return row;
+    throw std::out_of_range("no row with " + key + " = \"" + value + "\"");
 }

@@ -1,5 +1,7 @@
-// Activation memory: the general per-layer form equals Korthikanti et al.'s closed forms
-// (arXiv 2205.05198 Table 2) for GPT-style layers (tests/data/anchors/korthikanti_activations.json).
+// Activation memory (core/memory/activations.cpp): the general per-layer form equals Korthikanti et
+// al.'s closed forms (arXiv 2205.05198 Table 2) for GPT-style layers
+// (tests/data/anchors/korthikanti_activations.json), and its generalisations (GQA, SwiGLU, flash
+// attention, logits, CPU checkpointing).
 #include "core/memory/activations.h"
 #include "core/presets/model_presets.h"
 #include "test_data.h"
@@ -16,23 +18,34 @@ class TestActivations : public QObject {
     Q_OBJECT
 private slots:
     void published_gpt3_layer_data() {
+        QTest::addColumn<qint64>("s");
+        QTest::addColumn<qint64>("h");
+        QTest::addColumn<qint64>("a");
         QTest::addColumn<int>("checkpointing");
         QTest::addColumn<double>("expectedBytes");
-        const auto ex = load_test_json("anchors/korthikanti_activations.json").at("examples")[2];
-        QTest::newRow("Korthikanti Table 2: GPT-3 layer, no recompute") << int(Checkpointing::None) << ex.at("bytes_no_recompute").get<double>();
-        QTest::newRow("Korthikanti Table 2: GPT-3 layer, selective") << int(Checkpointing::Selective) << ex.at("bytes_selective").get<double>();
-        QTest::newRow("Korthikanti Table 2: GPT-3 layer, full") << int(Checkpointing::Full) << ex.at("bytes_full").get<double>();
+        const auto examples = load_test_json("anchors/korthikanti_activations.json").at("examples");
+        const auto& shape = json_row(examples, "model", "GPT-3 175B");
+        const auto& bytes = json_row(examples, "model", "GPT-3 175B per layer, b=1, t=1");
+        const qint64 s = shape.at("s"), h = shape.at("h"), a = shape.at("a");
+        QTest::newRow("Korthikanti Table 2: GPT-3 layer, no recompute")
+            << s << h << a << int(Checkpointing::None) << bytes.at("bytes_no_recompute").get<double>();
+        QTest::newRow("Korthikanti Table 2: GPT-3 layer, selective")
+            << s << h << a << int(Checkpointing::Selective) << bytes.at("bytes_selective").get<double>();
+        QTest::newRow("Korthikanti Table 2: GPT-3 layer, full") << s << h << a << int(Checkpointing::Full) << bytes.at("bytes_full").get<double>();
     }
     void published_gpt3_layer() {
+        QFETCH(qint64, s);
+        QFETCH(qint64, h);
+        QFETCH(qint64, a);
         QFETCH(int, checkpointing);
         QFETCH(double, expectedBytes);
         Training t;
-        t.seq_len = 2048;
+        t.seq_len = s;
         t.micro_batch = 1;
         t.flash_attention = false;
         t.checkpointing = static_cast<Checkpointing>(checkpointing);
-        const ActivationBytes a = activation_bytes(gpt_layer(12288, 96), t);
-        QCOMPARE(a.per_layer_stored, expectedBytes);
+        const ActivationBytes bytes = activation_bytes(gpt_layer(h, a), t);
+        QCOMPARE(bytes.per_layer_stored, expectedBytes);
     }
 
     // s*b*h*(34 + 5as/h), and the split 11sbh + 5as^2b | 19sbh | 4sbh, for several shapes.
@@ -61,14 +74,17 @@ private slots:
     }
 
     void generalisations() {
-        // Grouped-query attention stores smaller K and V: Llama-2 70B (8 kv heads of 64).
+        // Grouped-query attention stores smaller K and V: Llama-2 70B (8 kv heads of 128, so K and V
+        // are 1024 wide instead of 8192). 16-bit K and V: 2 x 2 x (8192 - 1024) = 28,672 bytes per
+        // token fewer, x 4096 tokens = 117,440,512.
         const ModelSpec mha = llama_style(1, 8192, 64, 64, 28672, 32000, false);
         const ModelSpec gqa = llama_style(1, 8192, 64, 8, 28672, 32000, false);
-        const double sb = 4096.0;
         const auto lm = layer_activation_bytes(mha, 4096, 1), lg = layer_activation_bytes(gqa, 4096, 1);
-        QCOMPARE(lm.attention - lg.attention, sb * 4 * (8192 - 1024));
-        // SwiGLU keeps gate, up, activation and product: 3h + 8f per token.
-        QCOMPARE(lg.mlp, sb * (3 * 8192 + 8 * 28672.0));
+        QCOMPARE(lm.attention - lg.attention, 117440512.0);
+        // SwiGLU, per token: the 16-bit input 2h, gate 2f, up 2f, SiLU output 2f, product 2f (the down
+        // projection's input) and the 1-byte dropout mask h: 3 x 8192 + 8 x 28672 = 253,952 bytes,
+        // x 4096 tokens = 1,040,187,392.
+        QCOMPARE(lg.mlp, 1040187392.0);
         // Flash attention never stores the scores; selective recompute drops exactly them.
         Training t;
         t.seq_len = 4096;
@@ -80,19 +96,21 @@ private slots:
     }
 
     void logits_and_cpu_checkpointing() {
-        // A 128K vocabulary at 4096 tokens: 16-bit logits plus the fp32 copy is gigabytes.
+        // A 128K vocabulary at 4096 tokens: the final norm's and the head's 16-bit inputs (2 x 2h) and
+        // the 16-bit logits plus their fp32 copy (6V) are 4096 x (16,384 + 769,536) = 3,219,128,320 bytes.
         const ModelSpec m = model_preset("llama-3-8b").spec;
         Training t;
         t.seq_len = 4096;
         const ActivationBytes a = activation_bytes(m, t);
-        QCOMPARE(a.embedding_and_logits, 4096.0 * (4 * 4096 + 6 * 128256.0));
-        QVERIFY(a.embedding_and_logits > 3e9);
+        QCOMPARE(a.embedding_and_logits, 3219128320.0);
         t.checkpointing = Checkpointing::Full;
         const ActivationBytes on_gpu = activation_bytes(m, t);
         t.cpu_checkpointing = true;
         const ActivationBytes on_cpu = activation_bytes(m, t);
-        QCOMPARE(on_cpu.cpu_bytes_per_gpu, 32 * 2 * 4096.0 * 4096);
-        QCOMPARE(on_gpu.gpu_bytes - on_cpu.gpu_bytes, 31 * 2 * 4096.0 * 4096);
+        // Full recompute keeps each layer's 16-bit input, 2sbh = 2 x 4096 x 4096 = 33,554,432 bytes: 32
+        // layers are 1,073,741,824 on the host; the GPU still stages one, so it saves 31 of them.
+        QCOMPARE(on_cpu.cpu_bytes_per_gpu, 1073741824.0);
+        QCOMPARE(on_gpu.gpu_bytes - on_cpu.gpu_bytes, 1040187392.0);
     }
 };
 

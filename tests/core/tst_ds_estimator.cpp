@@ -1,5 +1,6 @@
 // DeepSpeed's estimators, reproduced byte for byte and character for character
-// (tests/data/anchors/deepspeed_estimator.json).
+// (tests/data/anchors/deepspeed_estimator.json). Covers core/deepspeed/estimator.cpp, and
+// core/memory/model_states.cpp against it.
 #include "core/deepspeed/estimator.h"
 #include "core/memory/memory_model.h"
 #include "core/presets/model_presets.h"
@@ -103,8 +104,8 @@ private slots:
         const auto c = load_test_json("anchors/deepspeed_estimator.json").at("cases")[caseIndex];
         const std::string expected = c.at(table.toStdString()).get<std::string>() + "\n";
         std::string actual;
-        if (table == "zero3_printed") actual = zero3_table(input(c));
-        else actual = zero2_table(input(c), table == "zero2_current_printed" ? Zero2Formula::Current : Zero2Formula::Legacy);
+        if (table == QLatin1String("zero3_printed")) actual = zero3_table(input(c));
+        else actual = zero2_table(input(c), table == QLatin1String("zero2_current_printed") ? Zero2Formula::Current : Zero2Formula::Legacy);
         QCOMPARE(QString::fromStdString(actual), QString::fromStdString(expected));
     }
 
@@ -114,7 +115,7 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<int>("gpus");
         for (const char* m : {"llama-2-7b", "t5-3b", "llama-2-70b", "gpt2"})
-            for (int n : {1, 8, 64}) QTest::newRow((std::string(m) + " x" + std::to_string(n)).c_str()) << QString(m) << n;
+            for (int n : {1, 8, 64}) QTest::newRow((std::string(m) + " x" + std::to_string(n)).c_str()) << QString::fromLatin1(m) << n;
     }
     void memory_model_matches_estimator() {
         QFETCH(QString, model);

@@ -1,6 +1,8 @@
 // Every export format for every stage and offload combination: allowed keys, integer types,
 // the batch rule, stage-specific keys, "auto" where transformers fills it, and the round trip
 // export -> lint (no error, no warning) -> import restores the setup.
+// Covers core/deepspeed/config_export.cpp and core/deepspeed/framework_exports.cpp (HF Trainer,
+// Accelerate, launch script), with core/deepspeed/config_import.cpp and lint.cpp as oracles.
 #include "core/model/default_scenario.h"
 #include "core/search/scenario_edits.h"
 #include "core/deepspeed/config_export.h"
@@ -44,7 +46,9 @@ private slots:
             for (Precision p : {Precision::Bf16, Precision::Fp16, Precision::Fp32})
                 for (qint64 nodes : {1, 4}) {
                     if (p == Precision::Fp32 && zero_setups()[i].offload_optimizer != OffloadDevice::None) continue;
-                    QTest::newRow(qPrintable(QString("%1 %2 %3 nodes").arg(QString::fromStdString(setup_label(zero_setups()[i])), to_string(p)).arg(nodes)))
+                    QTest::newRow(qPrintable(QStringLiteral("%1 %2 %3 nodes")
+                                                 .arg(QString::fromStdString(setup_label(zero_setups()[i])), QLatin1String(to_string(p)))
+                                                 .arg(nodes)))
                         << int(i) << int(p) << nodes;
                 }
     }
@@ -56,8 +60,10 @@ private slots:
         const Scenario s = with(z, static_cast<Precision>(precision), nodes);
         const nlohmann::ordered_json ds = deepspeed_config(s);
         all_integers_are_integers(ds, "");
-        QCOMPARE(ds["train_batch_size"].get<std::int64_t>(), ds["train_micro_batch_size_per_gpu"].get<std::int64_t>() *
-                                                                 ds["gradient_accumulation_steps"].get<std::int64_t>() * s.cluster.world_size());
+        // The scenario asks for micro batch 2 and 4 accumulation steps on 8 GPUs per node.
+        QCOMPARE(ds["train_micro_batch_size_per_gpu"].get<std::int64_t>(), std::int64_t(2));
+        QCOMPARE(ds["gradient_accumulation_steps"].get<std::int64_t>(), std::int64_t(4));
+        QCOMPARE(ds["train_batch_size"].get<std::int64_t>(), std::int64_t(2 * 4 * 8 * nodes));
         const auto& zo = ds["zero_optimization"];
         QCOMPARE(zo.contains("stage3_prefetch_bucket_size"), z.stage == 3);
         QCOMPARE(zo.contains("offload_param"), z.offload_param != OffloadDevice::None);
@@ -108,7 +114,9 @@ private slots:
         const Plan p = recommend(default_scenario());
         QVERIFY(p.feasible);
         const Scenario s = with_candidate(default_scenario(), p.best);
-        QCOMPARE(s.training.global_batch, p.best.micro_batch * p.best.gradient_accumulation_steps * 8);
+        // The default global batch is 64 sequences (64 is already a multiple of the 8 GPUs); the plan keeps it.
+        QCOMPARE(s.training.global_batch, std::int64_t(64));
+        QCOMPARE(p.best.micro_batch * p.best.gradient_accumulation_steps * 8, std::int64_t(64));
         const LintResult r = lint_ds_config(deepspeed_config_text(s), 8);
         QVERIFY(!r.has_errors() && !r.has_warnings());
         // The buffers the memory model counted are the buckets exported.

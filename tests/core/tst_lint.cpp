@@ -1,5 +1,6 @@
 // The linter: a corpus of configs with golden diagnostics (tests/data/lint), DeepSpeed's batch
 // rule (tests/data/anchors/deepspeed_batch_rule.json), and key suggestions.
+// Covers core/deepspeed/lint.cpp, core/deepspeed/batch_rule.cpp and core/deepspeed/config_schema.cpp.
 #include "core/deepspeed/lint.h"
 #include "core/model/errors.h"
 #include "test_data.h"
@@ -37,7 +38,7 @@ private slots:
             if (!c.at("train_batch_size").is_null()) cfg["train_batch_size"] = c.at("train_batch_size");
             if (!c.at("micro").is_null()) cfg["train_micro_batch_size_per_gpu"] = c.at("micro");
             if (!c.at("gas").is_null()) cfg["gradient_accumulation_steps"] = c.at("gas");
-            QTest::newRow(qPrintable(QString("deepspeed_batch_rule.json case %1").arg(i++))) << QString::fromStdString(cfg.dump())
+            QTest::newRow(qPrintable(QStringLiteral("deepspeed_batch_rule.json case %1").arg(i++))) << QString::fromStdString(cfg.dump())
                                                                                              << QString::fromStdString(c.value("error", ""));
         }
     }

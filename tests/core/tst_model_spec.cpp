@@ -1,5 +1,6 @@
 // Exact parameter counts: the presets, the Hugging Face configs in tests/data/anchors/hf and
 // more of their kin, each against the count published for the checkpoint.
+// Covers core/model/model_spec.cpp, core/presets/model_presets.cpp and core/io/hf_config.cpp.
 #include "core/model/errors.h"
 #include "core/io/file_io.h"
 #include "core/io/hf_config.h"

@@ -1,4 +1,5 @@
 // The ZeRO paper's Table 1 (arXiv 1910.02054): per-device model-state GB (1e9) for K = 12.
+// Covers core/memory/model_states.cpp (both conventions).
 #include "core/memory/model_states.h"
 #include "core/model/units.h"
 #include "test_data.h"
@@ -41,7 +42,7 @@ private slots:
         z.stage = stage;
         const double gb = model_state_bytes(psi, gpus, t, z, Convention::Paper).total() / kBytesPerGB;
         QVERIFY2(std::fabs(gb - expectedGb) <= toleranceGb,
-                 qPrintable(QString("computed %1 GB, paper %2 GB").arg(gb).arg(expectedGb)));
+                 qPrintable(QStringLiteral("computed %1 GB, paper %2 GB").arg(gb).arg(expectedGb)));
     }
     // Baseline data parallelism is 16 bytes per parameter in the paper, 20 in DeepSpeed's code.
     void stage0_bytes_per_param_data() {

@@ -1,0 +1,208 @@
+// The window's one-call summary (core/search/overview.cpp): the bars are the seven overview setups
+// in their fixed order; when the plan or the batch split is invalid the bars fall back to plain
+// estimates; the scaling series run 1, 2, 4 ... 4096 GPUs for stages 0-3. Literal per-GPU totals
+// for GPT-2 124M are worked out by hand in tests/hand_calculations.py.
+#include "core/presets/model_presets.h"
+#include "core/search/overview.h"
+#include "test_util.h"
+
+#include <QtTest>
+
+using namespace zp;
+
+namespace {
+// GPT-2 124M on one node of 8 A100-80GB-like GPUs, sequence 1024, bf16 AdamW, no flash attention,
+// 2e8 buckets with overlap_comm, DeepSpeed's accounting: every input the totals depend on is set here.
+Scenario gpt2_on_8() {
+    Scenario s;
+    s.model = model_preset("gpt2").spec;
+    s.cluster.nodes = 1;
+    s.cluster.gpus_per_node = 8;
+    s.cluster.gpu.memory_gib = 80;
+    s.cluster.gpu.peak_tflops_16bit = 312;
+    s.cluster.cpu_ram_bytes_per_node = 2048.0 * 1024 * 1024 * 1024;
+    s.cluster.nvme_bytes_per_node = 30720.0 * 1024 * 1024 * 1024;
+    s.training.precision = Precision::Bf16;
+    s.training.optimizer = Optimizer::AdamW;
+    s.training.seq_len = 1024;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 64;
+    s.training.checkpointing = Checkpointing::None;
+    s.training.flash_attention = false;
+    s.zero.overlap_comm = true;
+    s.zero.reduce_bucket_elems = s.zero.allgather_bucket_elems = 2e8;
+    s.zero.stage3_prefetch_bucket_elems = 5e7;
+    s.zero.stage3_max_live_parameters = 1e9;
+    s.assumptions.convention = Convention::DeepSpeed;
+    s.assumptions.cuda_context_bytes = 1024.0 * 1024 * 1024;
+    s.assumptions.fragmentation = 0.10;
+    return s;
+}
+
+// The seven bars of the memory and time views, in order (DESIGN.md 8): DDP, ZeRO-1, -2, -3,
+// ZeRO-2 + CPU, ZeRO-3 + CPU (optimizer and parameters), ZeRO-3 + NVMe (both).
+const SetupKey kBars[] = {
+    {0, OffloadDevice::None, OffloadDevice::None}, {1, OffloadDevice::None, OffloadDevice::None},
+    {2, OffloadDevice::None, OffloadDevice::None}, {3, OffloadDevice::None, OffloadDevice::None},
+    {2, OffloadDevice::Cpu, OffloadDevice::None},  {3, OffloadDevice::Cpu, OffloadDevice::Cpu},
+    {3, OffloadDevice::Nvme, OffloadDevice::Nvme},
+};
+
+bool same_candidate(const Candidate& a, const Candidate& b) {
+    return a.zero == b.zero && a.checkpointing == b.checkpointing && a.micro_batch == b.micro_batch &&
+           a.gradient_accumulation_steps == b.gradient_accumulation_steps && a.memory.total_bytes() == b.memory.total_bytes() &&
+           a.step.seconds == b.step.seconds;
+}
+}  // namespace
+
+class TestOverview : public QObject {
+    Q_OBJECT
+private slots:
+    // A valid plan: each bar is exactly the plan's candidate for that setup.
+    void bars_are_the_overview_setups_in_order() {
+        const Scenario s = gpt2_on_8();
+        const Overview o = compute_overview(s);
+        QVERIFY(o.step_valid);
+        QVERIFY(o.plan_valid);
+        QVERIFY(o.step_error.empty());
+        QVERIFY(o.plan_error.empty());
+        QVERIFY(o.plan.feasible);
+        QCOMPARE(o.bars.size(), std::size(kBars));
+        for (std::size_t i = 0; i < o.bars.size(); ++i) {
+            QCOMPARE(setup_key(o.bars[i].zero), kBars[i]);
+            bool found = false;
+            for (const Candidate& c : o.plan.per_setup)
+                if (setup_key(c.zero) == kBars[i]) {
+                    QVERIFY2(same_candidate(o.bars[i], c), setup_label(kBars[i]).c_str());
+                    found = true;
+                }
+            QVERIFY(found);
+            QVERIFY(o.bars[i].step.seconds > 0);
+            QCOMPARE(o.bars[i].micro_batch * o.bars[i].gradient_accumulation_steps * 8, std::int64_t(64));
+        }
+    }
+
+    // The scaling curves with micro batch 1 and no recompute (the only ones the search may use
+    // here), at 1, 8 and 4096 GPUs. Per GPU: 1.1 x (model states + activations + buffers) + 1 GiB, with
+    // P = 124,439,808, activations 1,387,763,712 (12 x 1024 x 768 x 114 + 1024 x (4 x 768 + 6 x 50257)),
+    // buffers 4e8 (DDP), 3.6e9 (ZeRO-1/2, 2 x 4e8 x 4.5), 654,389,504 (ZeRO-3: 4 Lp + 1e8 + 4e8).
+    // ZeRO-2 at 8 GPUs: 1.1 x (2P + 18P/8 + 1,387,763,712 + 3.6e9) + 2^30 = 7,142,038,009.6 bytes.
+    void scaling_series_data() {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<double>("at1");
+        QTest::addColumn<double>("at8");
+        QTest::addColumn<double>("at4096");
+        QTest::newRow("DDP: 20P whatever the GPU count") << 0 << 5777957683.2 << 5777957683.2 << 5777957683.2;
+        QTest::newRow("ZeRO-1: 4P + 16P/N") << 1 << 9297957683.2 << 7381584640.0 << 7108351764.7;
+        QTest::newRow("ZeRO-2: 2P + 18P/N") << 2 << 9297957683.2 << 7142038009.6 << 6834651024.8875;
+        QTest::newRow("ZeRO-3: 18P/N") << 3 << 5784018560.0 << 3628098886.4 << 3320711901.6875;
+    }
+    void scaling_series() {
+        QFETCH(int, stage);
+        QFETCH(double, at1);
+        QFETCH(double, at8);
+        QFETCH(double, at4096);
+        Scenario s = gpt2_on_8();
+        s.training.auto_micro_batch = false;
+        s.training.auto_checkpointing = false;
+        const Overview o = compute_overview(s);
+        QVERIFY(o.plan_valid && o.plan.feasible);
+        QCOMPARE(o.scaling.size(), std::size_t(4));
+        const ScalingSeries& series = o.scaling[static_cast<std::size_t>(stage)];
+        QCOMPARE(series.stage, stage);
+        QCOMPARE(series.points.size(), std::size_t(13));
+        for (std::size_t i = 0; i < series.points.size(); ++i) QCOMPARE(series.points[i].gpus, std::int64_t(1) << i);
+        ZP_COMPARE_NEAR(series.points[0].total_bytes, at1);
+        ZP_COMPARE_NEAR(series.points[3].total_bytes, at8);
+        ZP_COMPARE_NEAR(series.points[12].total_bytes, at4096);
+    }
+
+    // Nodes of 6 GPUs do not divide 8, 16, ...: those points use nodes of one GPU instead of failing.
+    void scaling_with_an_odd_node_size() {
+        Scenario s = gpt2_on_8();
+        s.cluster.gpus_per_node = 6;
+        s.training.global_batch = 72;
+        const Overview o = compute_overview(s);
+        QVERIFY(o.plan_valid);
+        QCOMPARE(o.scaling.size(), std::size_t(4));
+        for (const ScalingSeries& series : o.scaling) QCOMPARE(series.points.size(), std::size_t(13));
+    }
+
+    // Global batch 16 with micro batch 4 on 8 GPUs is not a whole number of accumulation steps, but
+    // the search can still use micro batch 1 or 2: the bars are the plan's, the step is flagged.
+    void invalid_step_keeps_the_plan() {
+        Scenario s = gpt2_on_8();
+        s.training.global_batch = 16;
+        s.training.micro_batch = 4;
+        const Overview o = compute_overview(s);
+        QVERIFY(!o.step_valid);
+        QVERIFY(!o.step_error.empty());
+        QVERIFY(o.plan_valid);
+        QCOMPARE(o.bars.size(), std::size(kBars));
+        for (std::size_t i = 0; i < o.bars.size(); ++i) {
+            QCOMPARE(setup_key(o.bars[i].zero), kBars[i]);
+            QVERIFY(o.bars[i].step.seconds > 0);
+            QCOMPARE(o.bars[i].micro_batch * o.bars[i].gradient_accumulation_steps * 8, std::int64_t(16));
+        }
+    }
+
+    // A fixed micro batch of 3 does not divide the 8 sequences per GPU the search starts from (64 on 8
+    // GPUs), so there is no plan; the step alone is valid (global 72 = 3 x 3 x 8). Each bar is its setup
+    // evaluated as given: micro batch 3, 3 accumulation steps. Activations at micro batch 3:
+    // 3 x 1,387,763,712 = 4,163,291,136; DDP 1.1 x (20P + 4,163,291,136 + 4e8) + 2^30 = 8,831,037,849.6;
+    // ZeRO-3 1.1 x (18P/8 + 4,163,291,136 + 654,389,504) + 2^30 = 6,681,179,052.8. The scaling curves
+    // keep micro batch 3 (auto is off), so DDP's is flat at the same 8,831,037,849.6.
+    void invalid_plan_falls_back_to_the_scenario() {
+        Scenario s = gpt2_on_8();
+        s.training.global_batch = 0;
+        s.training.micro_batch = 3;
+        s.training.auto_micro_batch = false;
+        const Overview o = compute_overview(s);
+        QVERIFY(o.step_valid);
+        QVERIFY(!o.plan_valid);
+        QVERIFY2(o.plan_error.find("micro batch 3") != std::string::npos, o.plan_error.c_str());
+        QCOMPARE(o.bars.size(), std::size(kBars));
+        for (std::size_t i = 0; i < o.bars.size(); ++i) {
+            QCOMPARE(setup_key(o.bars[i].zero), kBars[i]);
+            QCOMPARE(o.bars[i].micro_batch, std::int64_t(3));
+            QCOMPARE(o.bars[i].gradient_accumulation_steps, std::int64_t(3));
+            QVERIFY(o.bars[i].step.seconds > 0);
+        }
+        ZP_COMPARE_NEAR(o.bars[0].memory.total_bytes(), 8831037849.6);
+        ZP_COMPARE_NEAR(o.bars[3].memory.total_bytes(), 6681179052.8);
+        ZP_COMPARE_NEAR(o.scaling[0].points[0].total_bytes, 8831037849.6);
+        ZP_COMPARE_NEAR(o.scaling[0].points[12].total_bytes, 8831037849.6);
+    }
+
+    // Global batch 12 on 8 GPUs: neither the step nor any plan exists. The bars are memory-only
+    // estimates of the scenario as given (micro batch 1, no recompute), with every step field zero:
+    // DDP 5,777,957,683.2 bytes, ZeRO-3 + CPU 1.1 x (1,387,763,712 + 654,389,504) + 2^30 = 3,320,110,361.6.
+    // The scaling curves use the least-memory settings instead, micro batch 1 with full recompute:
+    // activations 12 x 2sbh + one whole layer + logits = 18,874,368 + 89,653,248 + 311,924,736 = 420,452,352,
+    // so DDP is 1.1 x (20P + 420,452,352 + 4e8) + 2^30 = 4,713,915,187.2 and ZeRO-3 at 4096 GPUs 2,256,669,405.6875.
+    void nothing_valid_falls_back_to_memory_only() {
+        Scenario s = gpt2_on_8();
+        s.training.global_batch = 12;
+        const Overview o = compute_overview(s);
+        QVERIFY(!o.step_valid);
+        QVERIFY(!o.plan_valid);
+        QVERIFY(!o.step_error.empty());
+        QVERIFY(!o.plan_error.empty());
+        QCOMPARE(o.bars.size(), std::size(kBars));
+        for (std::size_t i = 0; i < o.bars.size(); ++i) {
+            QCOMPARE(setup_key(o.bars[i].zero), kBars[i]);
+            QCOMPARE(o.bars[i].micro_batch, std::int64_t(1));
+            QCOMPARE(o.bars[i].checkpointing, Checkpointing::None);
+            QCOMPARE(o.bars[i].step.seconds, 0.0);
+            QCOMPARE(o.bars[i].step.tokens_per_second, 0.0);
+            QVERIFY(o.bars[i].fit.gpu);
+        }
+        ZP_COMPARE_NEAR(o.bars[0].memory.total_bytes(), 5777957683.2);
+        ZP_COMPARE_NEAR(o.bars[5].memory.total_bytes(), 3320110361.6);
+        ZP_COMPARE_NEAR(o.scaling[0].points[0].total_bytes, 4713915187.2);
+        ZP_COMPARE_NEAR(o.scaling[3].points[12].total_bytes, 2256669405.6875);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestOverview)
+#include "tst_overview.moc"

@@ -1,0 +1,74 @@
+#pragma once
+// Helpers shared by the test suites (tests/core, tests/app, and tests/ui when it adopts them):
+//   - scenario builders: a preset model on a preset GPU, a model on N GPUs;
+//   - FileSizeLimit, an RAII guard that makes the disk look full (RLIMIT_FSIZE) for this process;
+//   - near(), a relative comparison for literal expectations written with a dozen digits.
+// Qt-free on purpose, so any test can include it.
+#include "core/model/default_scenario.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
+#include "core/search/scenario_edits.h"
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <sys/resource.h>
+
+namespace zp::test {
+
+// default_scenario() (Llama-2 7B on a DGX A100, ZeRO-2) with `model` on `gpus` GPUs in nodes of up
+// to `node_size` (8, a DGX) and ZeRO `stage`. Everything else keeps the default scenario's value.
+inline Scenario model_scenario(const ModelSpec& model, std::int64_t gpus, int stage = 2, std::int64_t node_size = 8) {
+    Scenario s = default_scenario();
+    s.model = model;
+    s.zero.stage = stage;
+    return with_gpu_count(s, gpus, node_size);
+}
+
+// A preset model on `gpus` preset GPUs (nodes of up to 8), everything else as default_scenario().
+inline Scenario preset_scenario(const char* model, const char* gpu, std::int64_t gpus) {
+    Scenario s = model_scenario(model_preset(model).spec, gpus);
+    s.cluster.use_gpu(gpu_preset(gpu));
+    return s;
+}
+
+// While alive, writes past `bytes` fail with EFBIG instead of raising SIGXFSZ: a full disk, for
+// this process only. Restores the previous limit and signal disposition when destroyed.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        previous_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+        if (getrlimit(RLIMIT_FSIZE, &previous_) != 0) return;
+        rlimit limited = previous_;
+        limited.rlim_cur = std::min<rlim_t>(bytes, previous_.rlim_max);
+        active_ = setrlimit(RLIMIT_FSIZE, &limited) == 0;
+    }
+    ~FileSizeLimit() {
+        if (active_) setrlimit(RLIMIT_FSIZE, &previous_);
+        std::signal(SIGXFSZ, previous_handler_);
+    }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+    // False when the limit could not be set (the test should fail rather than pass vacuously).
+    bool active() const { return active_; }
+
+private:
+    rlimit previous_{};
+    void (*previous_handler_)(int) = SIG_DFL;
+    bool active_ = false;
+};
+
+// |actual - expected| <= rel x |expected|: for literals computed by hand and printed with about
+// twelve significant digits (QCOMPARE's fuzzy compare wants agreement to ~1e-12).
+inline bool near(double actual, double expected, double rel = 1e-9) {
+    return std::isfinite(actual) && std::fabs(actual - expected) <= rel * std::fabs(expected);
+}
+
+}  // namespace zp::test
+
+// In a Qt Test slot: near(actual, expected), printing both to 17 digits when they differ.
+#define ZP_COMPARE_NEAR(actual, expected)                                                                         \
+    QVERIFY2(::zp::test::near((actual), (expected)),                                                              \
+             qPrintable(QString::fromLatin1(#actual " = %1, expected %2").arg((actual), 0, 'g', 17).arg((expected), 0, 'g', 17)))

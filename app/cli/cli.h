@@ -1,6 +1,7 @@
 #pragma once
-// The headless subcommands of zero-planner (DESIGN.md 7): estimate, compare, recommend,
-// ds-estimate. Qt-free; app/main.cpp hands everything except the GUI and `screenshot` here.
+// The headless subcommands of zero-planner (docs/design.md §8): estimate, compare, recommend,
+// ds-estimate, export, lint, session. Qt-free; app/main.cpp hands everything except the GUI and
+// `screenshot` here.
 #include <iosfwd>
 #include <string>
 #include <vector>

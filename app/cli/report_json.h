@@ -1,6 +1,6 @@
 #pragma once
-// The JSON documents of the command-line contract (DESIGN.md 7), built in one place so the
-// CLI, the window and the tests agree to the byte.
+// The JSON documents of the command-line contract (docs/design.md §8.4), built in one place;
+// only the CLI prints them, and tests/cli/golden pins them byte for byte.
 #include "core/search/recommender.h"
 
 #include <nlohmann/json.hpp>

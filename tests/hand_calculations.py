@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hand calculations behind the literal expectations in tests/core.
 
-Written from DESIGN.md sections 3 and 4, nccl-tests doc/PERFORMANCE.md, Korthikanti et al. 2022
+Written from docs/design.md §4 (memory) and §5 (step time), nccl-tests doc/PERFORMANCE.md, Korthikanti et al. 2022
 (arXiv 2205.05198), the ZeRO, ZeRO-Offload and ZeRO-Infinity papers and DeepSpeed's estimators and
 swap buffers -- never from the C++ sources, and never by printing what the code returns. Run it to
 see the numbers the tests hold as literals:
@@ -36,13 +36,13 @@ for N in (1, 2, 3, 8, 64):
     print(N, repr(ring('allreduce', 1e9, N, 100)), repr(ring('rs', 1e9, N, 100)))
 
 def flops(P_matmul, layers, hid, seq, tokens, ckpt):
-    # DESIGN 4 / Kaplan 2.1 / Korthikanti Eq. 7: 6 P T + 12 L h s T; full recompute adds one layer forward.
+    # docs/design.md §5 / Kaplan 2.1 / Korthikanti Eq. 7: 6 P T + 12 L h s T; full recompute adds one layer forward.
     layer_forward = 2 * (P_matmul - V*hid) * tokens + 4 * layers * hid * seq * tokens
     model = 6 * P_matmul * tokens + 12 * layers * hid * seq * tokens
     hw = model + (layer_forward if ckpt == 'full' else 0)
     return model, hw
 
-# One optimizer step (DESIGN.md 4). Where DESIGN.md leaves a choice to "a documented fraction" or a
+# One optimizer step (docs/design.md §5). Where the design leaves a choice to "a documented fraction" or a
 # setting, the documented planner assumption is used and named: 30 us per bucketed launch and 80%
 # of backward (2/3 of compute) for overlap (core/model/scenario.h Assumptions); the per-stage overlap
 # windows (stage 0 none, stage 1 the last micro step's backward, stage 2 the reduce-scatter only,
@@ -117,7 +117,7 @@ print("== memory breakdowns, GPT-2 124M, seq 1024, bf16 AdamW, DeepSpeed convent
 def acts(s, b, ckpt, flash):
     sbh = s * b * h
     full_layer = sbh * 34 + (0 if flash else 5 * a * s * s * b)   # Korthikanti Table 2
-    emb = s * b * (4 * h + 6 * V)                                     # DESIGN 3.3: final norm + head inputs, 16-bit + fp32 logits
+    emb = s * b * (4 * h + 6 * V)                                     # docs/design.md §4.3: final norm + head inputs, 16-bit + fp32 logits
     if ckpt == 'none': return L * full_layer + emb
     if ckpt == 'selective': return L * 34 * sbh + emb
     return L * 2 * sbh + full_layer + emb                             # full: 2sbh kept per layer + one layer rebuilt
@@ -151,7 +151,7 @@ mem('M2 1x8 ZeRO-3 micro 2 full recompute flash', 1, 8, 3, 'none', 'none', 2, 'f
 mem('M3 2x8 ZeRO-3+CPU both, micro 4 selective', 2, 8, 3, 'cpu', 'cpu', 4, 'selective', False)
 mem('M4 1x1 DDP micro 1 none flash', 1, 1, 0, 'none', 'none', 1, 'none', True)
 
-print("== host RAM and NVMe per node (DESIGN 3.2; DeepSpeed swap_tensor buffers), Adam unless noted, factor 1.5")
+print("== host RAM and NVMe per node (docs/design.md §4.6; DeepSpeed swap_tensor buffers), Adam unless noted, factor 1.5")
 def host(P, Lp, g, n, stage, oo, op, zero_init=True, moments=8, sub_group=1e9, opt_buffers=4, param_buffers=5, param_buffer=1e8):
     N = g * n
     per_param_opt = 4 + moments + 4           # fp32 master + moments + fp32 gradients

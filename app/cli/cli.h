@@ -1,7 +1,7 @@
 #pragma once
 // The commands of zero-planner, in one table: the dispatch, the help text, the "unknown
 // command" message and app/main.cpp's choice between running a command and starting the
-// window (app/cli/start.h) all read it. Qt-free: the core + CLI build (ZP_BUILD_GUI=OFF) runs
+// window (app/cli/start.h) all read it (docs/design.md §8). Qt-free: the core + CLI build (ZP_BUILD_GUI=OFF) runs
 // every Headless command; Window commands are rendered by app/gui_main.cpp.
 #include "app/cli/args.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // The JSON documents `--json` prints: estimate and compare rows, recommend's plan. They are the
-// command line's contract (tests/cli/golden/*.json pin them byte for byte); only the CLI uses
+// command line's contract (docs/design.md §8.4; tests/cli/golden/*.json pin them byte for byte); only the CLI uses
 // them, the window shows the same figures straight from the core.
 #include "core/search/recommender.h"
 

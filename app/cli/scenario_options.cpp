@@ -76,8 +76,8 @@ ModelSpec custom_model(const Args& a) {
     m.heads = 1;
     m.kv_heads = 1;
     m.head_dim = hidden;
-    m.ffn = 4 * hidden;   // DESIGN.md 7: default 4 x hidden
-    m.vocab = 51200;      // DESIGN.md 7: default vocabulary
+    m.ffn = 4 * hidden;   // docs/design.md §8.3: default 4 x hidden
+    m.vocab = 51200;      // docs/design.md §8.3: default vocabulary
     m.norm = NormKind::LayerNorm;
     m.tied_embeddings = true;
     apply_architecture_overrides(a, m);

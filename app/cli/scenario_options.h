@@ -1,5 +1,5 @@
 #pragma once
-// The scenario options of DESIGN.md 7, shared by every subcommand.
+// The scenario options of docs/design.md §8.3, shared by every command that takes a scenario.
 #include "app/cli/args.h"
 #include "core/model/scenario.h"
 

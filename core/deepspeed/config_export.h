@@ -1,5 +1,5 @@
 #pragma once
-// The ds_config.json DeepSpeed accepts as is for a planned setup (DESIGN.md 6):
+// The ds_config.json DeepSpeed accepts as is for a planned setup (docs/design.md §7.5):
 // only keys DeepSpeed's pydantic models accept, integers as JSON integers, the batch rule
 // train_batch_size = micro x gas x world size, stage-3 keys only at stage 3, offload_param only
 // at stage 3, nvme_path whenever a device is nvme. Keys come in DeepSpeed's documentation order.

@@ -1,5 +1,5 @@
 #pragma once
-// The same plan for the Hugging Face stack and for launching it (DESIGN.md 6):
+// The same plan for the Hugging Face stack and for launching it (docs/design.md §7.5):
 //   - the Trainer's ds_config, "auto" exactly where transformers fills it
 //     (integrations/deepspeed.py trainer_config_process / trainer_config_finalize),
 //   - the matching TrainingArguments,

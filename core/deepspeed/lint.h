@@ -1,5 +1,5 @@
 #pragma once
-// Lint an existing ds_config.json the way DeepSpeed would read it (DESIGN.md 6): syntax with
+// Lint an existing ds_config.json the way DeepSpeed would read it (docs/design.md §7.4): syntax with
 // line and column, duplicate keys, unknown keys with the nearest valid one, types, the batch
 // rule with DeepSpeed's own messages, contradictions, deprecated keys, and memory and speed
 // warnings computed by the core for the config's own settings.

@@ -1,5 +1,5 @@
 #pragma once
-// Communication buckets and the ZeRO-3 gathered working set, per GPU (DESIGN.md 3.4).
+// Communication buckets and the ZeRO-3 gathered working set, per GPU (docs/design.md §4.4).
 #include "core/model/scenario.h"
 
 namespace zp {

@@ -1,5 +1,5 @@
 #pragma once
-// Host RAM and NVMe per node for a ZeRO setup (DESIGN.md 3.2).
+// Host RAM and NVMe per node for a ZeRO setup (docs/design.md §4.6).
 #include "core/model/scenario.h"
 
 namespace zp {

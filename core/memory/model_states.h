@@ -1,5 +1,5 @@
 #pragma once
-// Bytes per GPU for parameters, gradients and optimizer states (DESIGN.md 3.1, 3.2).
+// Bytes per GPU for parameters, gradients and optimizer states (docs/design.md §4.1, §4.2).
 #include "core/model/scenario.h"
 
 namespace zp {

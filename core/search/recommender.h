@@ -1,5 +1,5 @@
 #pragma once
-// The recommender (DESIGN.md 5): search every ZeRO stage, offload device, recompute policy,
+// The recommender (docs/design.md §6): search every ZeRO stage, offload device, recompute policy,
 // micro batch and bucket setting; keep what fits GPU, host RAM and NVMe; pick the fastest,
 // preferring the simpler setup within 2%.
 #include "core/memory/memory_model.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Time per optimizer step (DESIGN.md 4): compute, exposed communication, offload.
+// Time per optimizer step (docs/design.md §5): compute, exposed communication, offload.
 #include "core/model/scenario.h"
 
 namespace zp {

@@ -1,5 +1,7 @@
 #pragma once
-// Loading the published figures in tests/data (a copy of shared/anchors) for data-driven rows.
+// Loading files from tests/data (ZP_TEST_DATA_DIR) for data-driven rows: the published figures in
+// tests/data/anchors (each file names its source; copied into the repository when the tests were
+// written, docs/design.md §11), the lint corpus and the Hugging Face configs.
 #include "core/io/file_io.h"
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// Host RAM and NVMe per node (core/memory/host_memory.cpp, DESIGN.md 3.2).
+// Host RAM and NVMe per node (core/memory/host_memory.cpp, docs/design.md §4.6).
 // CPU rows: DeepSpeed's own estimator numbers (tests/data/anchors/deepspeed_estimator.json, rows
 // selected by case name). NVMe rows: worked out by hand (tests/hand_calculations.py) from ZeRO-Infinity's
 // layout: the states live on NVMe, the host keeps DeepSpeed's pinned swap buffers

@@ -88,7 +88,7 @@ private slots:
         QCOMPARE(estimate_memory(s).cpu_bytes_per_node, P * 18 / 4 * 1.5);
     }
 
-    // One breakdown per setup family, worked out by hand from DESIGN.md 3 (tests/hand_calculations.py).
+    // One breakdown per setup family, worked out by hand from docs/design.md §4 (tests/hand_calculations.py).
     // GPT-2 124M: P = 124,439,808, largest module (the tied wte) Lp = 50257 x 768 = 38,597,376,
     // L = 12, h = 768, a = 12, V = 50257, s = 1024. Row "1 x 8 ZeRO-2":
     //   params 2P = 248,879,616; gradients 2P/8 + 4P/8 = 93,329,856; optimizer (4 + 8)P/8 = 186,659,712

@@ -39,7 +39,7 @@ Scenario gpt2_on_8() {
     return s;
 }
 
-// The seven bars of the memory and time views, in order (DESIGN.md 8): DDP, ZeRO-1, -2, -3,
+// The seven bars of the memory and time views, in order (docs/design.md §6.4): DDP, ZeRO-1, -2, -3,
 // ZeRO-2 + CPU, ZeRO-3 + CPU (optimizer and parameters), ZeRO-3 + NVMe (both).
 const SetupKey kBars[] = {
     {0, OffloadDevice::None, OffloadDevice::None}, {1, OffloadDevice::None, OffloadDevice::None},

@@ -168,7 +168,7 @@ private slots:
         }
     }
 
-    // One step of GPT-2 124M worked out by hand from DESIGN.md 4 (tests/hand_calculations.py):
+    // One step of GPT-2 124M worked out by hand from docs/design.md §5 (tests/hand_calculations.py):
     //   tokens T = 64 x 1024 = 65,536; G = 64 / (micro x N).
     //   model FLOPs = 6 x (P - 1024 x 768) x T + 12 L h s T      (the position table is a lookup)
     //               = 6 x 123,653,376 x 65,536 + 12 x 12 x 768 x 1024 x 65,536

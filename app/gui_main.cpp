@@ -12,6 +12,7 @@
 #include "core/search/recommender.h"
 #include "ui/main_window.h"
 #include "ui/screenshot.h"
+#include "zp_version.h"
 
 #include <QApplication>
 #include <QDir>

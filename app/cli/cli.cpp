@@ -17,14 +17,11 @@
 #include "core/presets/model_presets.h"
 #include "app/cli/report_json.h"
 #include "core/io/scenario_json.h"
+#include "zp_version.h"
 
 #include <optional>
 #include <ostream>
 #include <sstream>
-
-#ifndef ZP_VERSION
-#define ZP_VERSION "0.0.0"
-#endif
 
 namespace zp::cli {
 namespace {

@@ -11,10 +11,17 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     $<$<BOOL:${ZP_WERROR}>:-Werror>)
 endif()
 
-# Harmless in the Qt-free targets, and in the Qt ones they turn implicit 8-bit string conversions,
-# foreach, narrowing in connect() and API deprecated before Qt 6.4 (Debian 12's Qt) into errors.
+# TODO(tests): these test executables still build QStrings from char literals (QString("x"),
+# qstring == "x", .arg("x")), which QT_NO_CAST_FROM_ASCII rejects, so they compile without it for
+# now. Remove each name once its test uses QStringLiteral/QLatin1String, then this variable.
+set(ZP_TESTS_STILL_CASTING_FROM_ASCII
+  tst_ds_estimator tst_exports tst_lint tst_recommender tst_robustness tst_step_time tst_zero_paper
+  tst_docs)
+
+# Harmless in the Qt-free targets; in the Qt ones they make implicit 8-bit string conversions,
+# foreach, narrowing in connect() and API deprecated before Qt 6.4 (Debian 12's Qt) compile errors.
 target_compile_definitions(zp_project_options INTERFACE
-  QT_NO_CAST_FROM_ASCII
+  "$<$<NOT:$<IN_LIST:$<TARGET_PROPERTY:NAME>,${ZP_TESTS_STILL_CASTING_FROM_ASCII}>>:QT_NO_CAST_FROM_ASCII>"
   QT_NO_CAST_TO_ASCII
   QT_NO_CAST_FROM_BYTEARRAY
   QT_NO_FOREACH

@@ -10,6 +10,7 @@
 #include "ui/main_window.h"
 #include "ui/platform_messages.h"
 #include "ui/screenshot.h"
+#include "zp_version.h"
 
 #include <QApplication>
 #include <QDir>

@@ -58,7 +58,7 @@ QList<QRect> LegendStrip::layoutFor(int width) const {
     for (int r = 0; r < rows.size(); ++r) {
         int natural = 0;
         for (int w : rows[r]) natural += w;
-        const int extra = rows.size() > 1 || natural > usable ? 0 : (usable - natural) / std::max<int>(1, rows[r].size());
+        const int extra = rows.size() > 1 || natural > usable ? 0 : (usable - natural) / std::max(1, static_cast<int>(rows[r].size()));
         int x = kMargin;
         for (int w : rows[r]) {
             rects.append(QRect(x, kMargin + r * rowHeight(), w + extra, rowHeight()));

@@ -64,8 +64,8 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
 }
 
 double MemoryView::sliceGib(int slice, int bar) const {
-    const auto* data = slices_[slice]->data().data();
-    return bar < data->size() ? data->at(bar)->value : 0.0;
+    const auto* points = slices_[slice]->data().data();  // not "data": QWidget::data
+    return bar < points->size() ? points->at(bar)->value : 0.0;
 }
 
 QString MemoryView::barTooltip(int index) const {

@@ -1,9 +1,13 @@
 #pragma once
-// qcustomplot.h does not compile with QT_NO_FOREACH or QT_NO_CAST_FROM_ASCII: include it here only.
-#pragma push_macro("QT_NO_FOREACH")
-#pragma push_macro("QT_NO_CAST_FROM_ASCII")
-#undef QT_NO_FOREACH
-#undef QT_NO_CAST_FROM_ASCII
+// Include qcustomplot.h only through this header. QCustomPlot 2.1 uses Qt's foreach in two
+// inline templates (plottableAt, itemAt), and QT_NO_FOREACH (cmake/ProjectOptions.cmake) takes
+// foreach away. Undefining QT_NO_FOREACH here would not bring it back once any Qt header has
+// been read (qforeach.h has an include guard), so lend the header a range-based for instead and
+// take it back afterwards: the project's own code still cannot use foreach.
+#ifdef QT_NO_FOREACH
+#define foreach(variable, container) for (variable : container)
 #include <qcustomplot.h>
-#pragma pop_macro("QT_NO_CAST_FROM_ASCII")
-#pragma pop_macro("QT_NO_FOREACH")
+#undef foreach
+#else
+#include <qcustomplot.h>
+#endif

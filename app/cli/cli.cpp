@@ -20,14 +20,11 @@
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
+#include "zp_version.h"
 
 #include <optional>
 #include <ostream>
 #include <sstream>
-
-#ifndef ZP_VERSION
-#define ZP_VERSION "0.0.0"
-#endif
 
 namespace zp::cli {
 namespace {

@@ -126,7 +126,7 @@ struct Perturb {
     Scenario* scenario = nullptr;
     std::size_t index = 0;
     bool done = false;
-    std::string key;
+    std::string key = {};
 
     template <class T>
     void operator()(const char* section, const char* name, T& member, FieldRule rule = {}) {
@@ -293,8 +293,7 @@ private slots:
         const Scenario base = perturbation_base();
         Scenario s = base;
         const auto defaults = fields_of(default_scenario());
-        Perturb p{static_cast<std::size_t>(index), defaults};
-        p.scenario = &s;
+        Perturb p{.target = static_cast<std::size_t>(index), .defaults = defaults, .scenario = &s};
         visit_fields(s, p);
         QVERIFY2(p.done, ("no valid value found for " + p.key).c_str());
         QVERIFY2(!(s == base), ("perturbing " + p.key + " changed nothing operator== sees").c_str());
@@ -312,8 +311,7 @@ private slots:
         const auto defaults = fields_of(default_scenario());
         std::vector<std::string> unmoved;
         for (std::size_t i = kFieldCount; i-- > 0;) {
-            Perturb p{i, defaults};
-            p.scenario = &s;
+            Perturb p{.target = i, .defaults = defaults, .scenario = &s};
             visit_fields(s, p);
             if (!p.done) unmoved.push_back(p.key);
         }

@@ -91,7 +91,7 @@ private slots:
                     ++differing;
         }
         const double fraction = static_cast<double>(differing) / (fresh.width() * fresh.height());
-        QVERIFY2(fraction <= 0.005, qPrintable(QString("%1: %2% of pixels differ; run the docs-screenshots target if the change is intended")
+        QVERIFY2(fraction <= 0.005, qPrintable(QStringLiteral("%1: %2% of pixels differ; run the docs-screenshots target if the change is intended")
                                                    .arg(shot.image).arg(fraction * 100, 0, 'f', 2)));
     }
 };

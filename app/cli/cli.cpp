@@ -196,6 +196,14 @@ std::string command_names() {
     return out;
 }
 
+// --help and --version answer before anything else is checked, with or without a command.
+bool answered_help_or_version(const Args& a, std::ostream& out) {
+    if (a.flag("--help") || a.flag("-h")) out << help_text();
+    else if (a.flag("--version")) out << version_text();
+    else return false;
+    return true;
+}
+
 // No command first: only --help and --version mean something here; app/main.cpp starts the
 // window for options alone (app/cli/start.h), so they arrive here only from tests and fuzzing.
 int run_without_command(const std::vector<std::string>& argv, std::ostream& out) {
@@ -204,14 +212,7 @@ int run_without_command(const std::vector<std::string>& argv, std::ostream& out)
     const bool session_file = first.ends_with(".zplan");  // the window's: zero-planner plan.zplan --help
     if (!session_file && (first.empty() || first[0] != '-')) throw InputError(unknown_command_message(first));
     const Args a = parse_args({argv.begin() + (session_file ? 1 : 0), argv.end()}, scenario_option_names(), kFlags);
-    if (a.flag("--help") || a.flag("-h")) {
-        out << help_text();
-        return kExitOk;
-    }
-    if (a.flag("--version")) {
-        out << version_text();
-        return kExitOk;
-    }
+    if (answered_help_or_version(a, out)) return kExitOk;
     throw InputError("options without a command start the window; to run a command, give it first: zero-planner COMMAND [OPTIONS]");
 }
 
@@ -324,14 +325,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
         const Command* command = argv.empty() ? nullptr : find_command(argv.front());
         if (!command) return run_without_command(argv, out);
         const Args a = parse_args({argv.begin() + 1, argv.end()}, command->options, command->flags);
-        if (a.flag("--help") || a.flag("-h")) {
-            out << help_text();
-            return kExitOk;
-        }
-        if (a.flag("--version")) {
-            out << version_text();
-            return kExitOk;
-        }
+        if (answered_help_or_version(a, out)) return kExitOk;
         if (!command->handler) throw InputError(command->name + " needs the window, which this build does not have (ZP_BUILD_GUI=OFF)");
         if (!command->takes_file && !a.positionals.empty())
             throw InputError("unexpected argument '" + a.positionals.front() + "'; see zero-planner --help");

@@ -202,10 +202,11 @@ Scenario scenario_from_args(const Args& a, ScenarioNotes* notes) {
     apply_cluster(a, s);
     apply_model(a, s, notes);
     if (notes && s.model.synthesized) notes->synthesized = true;
-    apply_training(a, s);
     // An existing ds_config.json: its stage, offload, batch, precision, optimizer and buckets
-    // (what File > Import ds_config.json does in the window); options given beside it still win.
+    // (what File > Import ds_config.json does in the window). It reads the cluster (its batch
+    // rule needs the world size); every training and ZeRO option given beside it wins.
     if (auto v = a.get("--ds-config")) s = apply_ds_config(parse_json_text(read_text_file(*v), *v), s);
+    apply_training(a, s);
     apply_zero(a, s);
     apply_assumptions(a, s);
     validate(s);

@@ -71,10 +71,11 @@ StepTime estimate_step(const Scenario& s) {
                             allgather_seconds(v.allgather_bytes, N, bus);
     if (N > 1) st.comm_total_seconds += static_cast<double>(v.collectives) * s.assumptions.collective_latency_seconds;
 
-    // What overlap_comm can hide: backward is 2/3 of compute. Stage 0 (DeepSpeed's engine) and
-    // stage 1 reduce at the accumulation boundary, so only the last micro step's backward hides
-    // it; stage 2 hides each micro step's reduce-scatter in that step's backward but not the
-    // final all-gather; stage 3 prefetches in forward and reduces in backward.
+    // What overlap_comm can hide: backward is 2/3 of compute. Stage 0 hides nothing (DeepSpeed's
+    // engine all-reduces the gradients after backward; overlap_comm is a ZeRO setting). Stage 1
+    // reduces at the accumulation boundary, so only the last micro step's backward hides it;
+    // stage 2 hides each micro step's reduce-scatter in that step's backward but not the final
+    // all-gather; stage 3 prefetches in forward and reduces in backward.
     double window = 0;
     if (s.zero.overlap_comm && N > 1) {
         const double f = s.assumptions.comm_overlap_fraction;

@@ -5,6 +5,7 @@ cmake_minimum_required(VERSION 3.25)
 #   FROZEN: the GOLDEN file is an oracle recorded from an earlier release (tests/data/sessions) and
 #           is never rewritten, ZP_UPDATE_GOLDEN or not.
 # Data files are given relative to tests/data, so outputs that name them are the same on every clone.
+include(${CMAKE_CURRENT_LIST_DIR}/expect_refusal.cmake)
 string(REPLACE "@DATA@/" "" ARGS "${ARGS}")
 string(REPLACE "@DATA@" "." ARGS "${ARGS}")
 string(REPLACE "|" ";" ARGS "${ARGS}")
@@ -31,18 +32,7 @@ if(NOT EXPECTED_RC EQUAL 2)
     message(FATAL_ERROR "unexpected stderr: ${err}")
   endif()
 else()
-  if(NOT out STREQUAL "")
-    message(FATAL_ERROR "bad input must print nothing on stdout, got:\n${out}")
-  endif()
-  string(REGEX MATCHALL "\n" newlines "${err}")
-  list(LENGTH newlines lines)
-  if(NOT lines EQUAL 1)
-    message(FATAL_ERROR "expected exactly one line on stderr, got ${lines}:\n${err}")
-  endif()
-  string(FIND "${err}" "${GOLDEN}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "stderr does not mention '${GOLDEN}':\n${err}")
-  endif()
+  zp_expect_refusal("${out}" "${err}" "${GOLDEN}")
 endif()
 
 # An output file that a failed command must not have created.

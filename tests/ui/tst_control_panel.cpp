@@ -10,6 +10,7 @@
 #include "ui/edit_spin_box.h"
 #include "ui/planner_document.h"
 #include "ui/scaled_slider.h"
+#include "tests/ui/offscreen.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -128,10 +129,7 @@ const std::vector<EditRow>& editRows() {
 class TestControlPanel : public QObject {
     Q_OBJECT
 public:
-    static void initMain() {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        qputenv("QT_FONT_DPI", "96");
-    }
+    static void initMain() { zp::test::use_offscreen_platform(); }
 
 private slots:
     void a_valid_session_shows_unclamped_data() {

@@ -4,6 +4,7 @@
 #include "core/io/file_io.h"
 #include "core/io/scenario_json.h"
 #include "ui/screenshot.h"
+#include "tests/ui/offscreen.h"
 
 #include <QApplication>
 #include <QDirIterator>
@@ -37,8 +38,7 @@ class TestDocs : public QObject {
     Q_OBJECT
 public:
     static void initMain() {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        qputenv("QT_FONT_DPI", "96");
+        zp::test::use_offscreen_platform();
         qputenv("QT_SCALE_FACTOR", "1");
         qputenv("QT_ENABLE_HIGHDPI_SCALING", "0");
     }

@@ -22,6 +22,7 @@
 
 #include "core/presets/model_presets.h"
 #include "core/search/overview.h"
+#include "tests/ui/offscreen.h"
 
 #include <QComboBox>
 #include <QSettings>
@@ -71,10 +72,7 @@ void moveSliderTo(QSlider* slider, int position) {
 class TestMainWindow : public QObject {
     Q_OBJECT
 public:
-    static void initMain() {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        qputenv("QT_FONT_DPI", "96");
-    }
+    static void initMain() { zp::test::use_offscreen_platform(); }
 
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }

@@ -7,6 +7,7 @@
 #include "core/model/default_scenario.h"
 #include "ui/main_window.h"
 #include "ui/planner_document.h"
+#include "tests/ui/offscreen.h"
 
 #include <QAbstractSpinBox>
 #include <QMessageBox>
@@ -54,10 +55,7 @@ void dropFile(MainWindow& w, const QString& path) {
 class TestUnsavedChanges : public QObject {
     Q_OBJECT
 public:
-    static void initMain() {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        qputenv("QT_FONT_DPI", "96");
-    }
+    static void initMain() { zp::test::use_offscreen_platform(); }
 
 private slots:
     void initTestCase() {

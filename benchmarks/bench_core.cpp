@@ -1,8 +1,8 @@
 // bench_core: ns per estimate (memory + step time) and us per full recommend search, for a
 // representative scenario: Llama-2 7B on one DGX A100 (8 x A100 80GB), bf16 AdamW, 4096 tokens,
 // global batch 512 sequences. Run pinned to one core: taskset -c 0 build/release/benchmarks/bench_core
-#include "core/model/default_scenario.h"
 #include "core/memory/memory_model.h"
+#include "core/model/default_scenario.h"
 #include "core/search/recommender.h"
 #include "core/time/step_time.h"
 

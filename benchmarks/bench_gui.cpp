@@ -5,11 +5,11 @@
 // CHANGES (default 1000) is there so a profiler run can be short:
 //   valgrind --tool=callgrind build/release/benchmarks/bench_gui 100
 #include "ui/control_panel.h"
-#include "ui/scaled_slider.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
 #include "ui/planner_document.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/scaled_slider.h"
 #include "ui/scaling_view.h"
 #include "ui/time_view.h"
 
@@ -38,8 +38,7 @@ public:
         if (e->type() == QEvent::Paint) {
             ++paints;
             if (first_ms < 0)
-                first_ms =
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g_process_start).count();
+                first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g_process_start).count();
         }
         return QObject::eventFilter(o, e);
     }
@@ -107,8 +106,7 @@ int main(int argc, char** argv) {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     const auto at = [&ms](double q) { return ms[static_cast<std::size_t>(q * static_cast<double>(ms.size()))]; };
-    std::printf("slider changes: %d, p50 %.2f ms, p99 %.2f ms, max %.2f ms per change\n", changes, at(0.50), at(0.99),
-                ms.back());
+    std::printf("slider changes: %d, p50 %.2f ms, p99 %.2f ms, max %.2f ms per change\n", changes, at(0.50), at(0.99), ms.back());
     std::printf("first painted frame: %.0f ms after process start\n", painted[0].first_ms);
     std::printf("peak RSS: %.1f MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
     return 0;

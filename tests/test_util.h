@@ -9,11 +9,11 @@
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
 
+#include <sys/resource.h>
 #include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdint>
-#include <sys/resource.h>
 
 namespace zp::test {
 
@@ -69,6 +69,6 @@ inline bool near(double actual, double expected, double rel = 1e-9) {
 }  // namespace zp::test
 
 // In a Qt Test slot: near(actual, expected), printing both to 17 digits when they differ.
-#define ZP_COMPARE_NEAR(actual, expected)                                                                         \
-    QVERIFY2(::zp::test::near((actual), (expected)),                                                              \
+#define ZP_COMPARE_NEAR(actual, expected)            \
+    QVERIFY2(::zp::test::near((actual), (expected)), \
              qPrintable(QString::fromLatin1(#actual " = %1, expected %2").arg((actual), 0, 'g', 17).arg((expected), 0, 'g', 17)))

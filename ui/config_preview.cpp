@@ -13,14 +13,19 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QScrollBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 namespace zp::ui {
 
 ConfigPreview::ConfigPreview(PlannerDocument* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), title_(new QLabel(this)), format_(new QComboBox(this)), text_(new QPlainTextEdit(this)), copy_(new QPushButton(tr("Copy"), this)),
+    : QWidget(parent),
+      doc_(doc),
+      title_(new QLabel(this)),
+      format_(new QComboBox(this)),
+      text_(new QPlainTextEdit(this)),
+      copy_(new QPushButton(tr("Copy"), this)),
       export_(new QPushButton(tr("Export..."), this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

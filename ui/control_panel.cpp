@@ -81,7 +81,9 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
 
     // Model
     layout->addWidget(group(tr("Model"), f));
-    model_ = named(tip(new QComboBox, tr("A model with its exact parameter count and architecture. Changes every memory slice and the step time.")), "model");
+    model_ = named(
+        tip(new QComboBox, tr("A model with its exact parameter count and architecture. Changes every memory slice and the step time.")),
+        "model");
     for (const auto& p : model_presets()) model_->addItem(QString::fromStdString(p.display_name), QString::fromStdString(p.name));
     model_->addItem(tr("Custom size (synthesized)"), kCustomModel);
     f->addRow(tr("Preset"), model_);
@@ -90,8 +92,9 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     // The slider spans 100M to 2T parameters; the spin box takes any size the core accepts.
     size_ = named(new ScaledSlider(0.1, 2000, 2, tr(" B params"), Scale::Logarithmic), "model_size");
     setValidRange(size_, limits::kParams, 2, 1e-9);
-    size_->setToolTips(tr("Model size in billions of parameters (log scale, 100M to 2T). Moving it synthesizes an architecture "
-                          "of that size (hidden = 128 x layers)."));
+    size_->setToolTips(
+        tr("Model size in billions of parameters (log scale, 100M to 2T). Moving it synthesizes an architecture "
+           "of that size (hidden = 128 x layers)."));
     f->addRow(tr("Size"), size_);
     model_info_ = new QLabel;
     model_info_->setWordWrap(true);
@@ -107,8 +110,9 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     gpus_->setPowerOfTwoSnapping(true);
     gpus_->setToolTips(tr("Data-parallel GPUs in total (log scale). ZeRO partitions model states across all of them."));
     f->addRow(tr("GPU count"), gpus_);
-    node_size_ = named(tip(new EditSpinBox, tr("GPUs in one node. Communication inside a node uses the intra-node link, across nodes the network.")),
-                       "gpus_per_node");
+    node_size_ =
+        named(tip(new EditSpinBox, tr("GPUs in one node. Communication inside a node uses the intra-node link, across nodes the network.")),
+              "gpus_per_node");
     node_size_->setRange(static_cast<int>(limits::kGpusPerNode.min), static_cast<int>(limits::kGpusPerNode.max));
     f->addRow(tr("GPUs per node"), node_size_);
     gpu_error_ = new QLabel;
@@ -128,8 +132,9 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     layout->addWidget(group(tr("Network"), f));
     inter_bw_ = named(new ScaledSlider(1, 6400, 0, tr(" Gbit/s"), Scale::Logarithmic), "inter_node_bandwidth");
     setValidRange(inter_bw_, limits::kInterNodeGbitsPerS, 0);
-    inter_bw_->setToolTips(tr("Network bandwidth per node, all NICs together (a DGX A100 has 8 x 200 Gbit/s). "
-                              "Limits communication when there is more than one node."));
+    inter_bw_->setToolTips(
+        tr("Network bandwidth per node, all NICs together (a DGX A100 has 8 x 200 Gbit/s). "
+           "Limits communication when there is more than one node."));
     f->addRow(tr("Inter-node"), inter_bw_);
     intra_bw_ = named(tip(new QComboBox, tr("Link between GPUs in a node, one direction per GPU. Limits communication on one node.")),
                       "intra_node_bandwidth");
@@ -139,7 +144,8 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
 
     // Host
     layout->addWidget(group(tr("Host (per node)"), f));
-    cpu_ram_ = named(tip(new EditDoubleSpinBox, tr("Host RAM per node. CPU offload keeps optimizer states (and parameters) here.")), "cpu_ram");
+    cpu_ram_ =
+        named(tip(new EditDoubleSpinBox, tr("Host RAM per node. CPU offload keeps optimizer states (and parameters) here.")), "cpu_ram");
     cpu_ram_->setDecimals(0);
     setValidRange(cpu_ram_, limits::kCpuRamGib);
     cpu_ram_->setSuffix(tr(" GiB"));
@@ -155,7 +161,8 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     precision_ = named(tip(new QComboBox, tr("bf16/fp16: mixed precision with fp32 master weights; fp32: no master copy.")), "precision");
     addEnumItems<Precision>(precision_);
     f->addRow(tr("Precision"), precision_);
-    optimizer_ = named(tip(new QComboBox, tr("Optimizer state per parameter: Adam/AdamW/LAMB 8 bytes, Lion/Adagrad/SGD+momentum 4, SGD 0.")), "optimizer");
+    optimizer_ = named(
+        tip(new QComboBox, tr("Optimizer state per parameter: Adam/AdamW/LAMB 8 bytes, Lion/Adagrad/SGD+momentum 4, SGD 0.")), "optimizer");
     addEnumItems<Optimizer>(optimizer_);
     f->addRow(tr("Optimizer"), optimizer_);
     // The slider spans 128 to 1M tokens; the spin box takes every valid length.
@@ -166,32 +173,41 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     f->addRow(tr("Sequence"), seq_);
     // A double spin box with no decimals: a QSpinBox holds at most 2^31 - 1, the limit is 2^40
     // (doubles count exactly up to 2^53).
-    global_batch_ = named(tip(new EditDoubleSpinBox, tr("Sequences per optimizer step (DeepSpeed's train_batch_size). Auto: 64, raised to a multiple of micro batch x GPUs.")),
-                          "global_batch");
+    global_batch_ =
+        named(tip(new EditDoubleSpinBox,
+                  tr("Sequences per optimizer step (DeepSpeed's train_batch_size). Auto: 64, raised to a multiple of micro batch x GPUs.")),
+              "global_batch");
     global_batch_->setDecimals(0);
     global_batch_->setRange(static_cast<double>(limits::kAutomaticGlobalBatch), static_cast<double>(limits::kGlobalBatch.max));
     global_batch_->setSpecialValueText(tr("auto"));
     f->addRow(tr("Global batch"), global_batch_);
-    micro_batch_ = named(tip(new EditSpinBox, tr("Sequences per GPU per forward pass. Auto: the recommender picks it for every setup; a number fixes it.")),
-                         "micro_batch");
+    micro_batch_ = named(
+        tip(new EditSpinBox, tr("Sequences per GPU per forward pass. Auto: the recommender picks it for every setup; a number fixes it.")),
+        "micro_batch");
     micro_batch_->setRange(0, static_cast<int>(limits::kMicroBatch.max));  // 0 shows "auto": the recommender searches it
     micro_batch_->setSpecialValueText(tr("auto"));
     f->addRow(tr("Micro batch"), micro_batch_);
-    checkpointing_ = named(tip(new QComboBox, tr("Activation recompute: none, selective (recompute attention scores) or full (keep only layer inputs). "
-                                                 "Auto: the recommender picks it for every setup.")),
-                           "checkpointing");
+    checkpointing_ =
+        named(tip(new QComboBox, tr("Activation recompute: none, selective (recompute attention scores) or full (keep only layer inputs). "
+                                    "Auto: the recommender picks it for every setup.")),
+              "checkpointing");
     checkpointing_->addItem(tr("auto"), QStringLiteral("auto"));
     addEnumItems<Checkpointing>(checkpointing_);
     f->addRow(tr("Recompute"), checkpointing_);
-    flash_ = named(tip(new QCheckBox(tr("Flash attention")), tr("Flash attention never stores the attention scores (5 a s\u00b2 b bytes per layer).")), "flash_attention");
+    flash_ = named(
+        tip(new QCheckBox(tr("Flash attention")), tr("Flash attention never stores the attention scores (5 a s\u00b2 b bytes per layer).")),
+        "flash_attention");
     f->addRow(flash_);
-    headroom_ = named(tip(new EditDoubleSpinBox, tr("GPU memory kept free: a setup fits when its total is below capacity minus headroom.")), "headroom");
+    headroom_ = named(tip(new EditDoubleSpinBox, tr("GPU memory kept free: a setup fits when its total is below capacity minus headroom.")),
+                      "headroom");
     headroom_->setDecimals(0);
     setValidRange(headroom_, limits::kHeadroom, 100);
     headroom_->setSuffix(tr(" %"));
     f->addRow(tr("Headroom"), headroom_);
-    convention_ = named(tip(new QComboBox, tr("Model-state accounting: DeepSpeed's implementation (20 bytes/param at stage 0) or the ZeRO paper's K = 12 (16 bytes/param).")),
-                        "convention");
+    convention_ = named(
+        tip(new QComboBox,
+            tr("Model-state accounting: DeepSpeed's implementation (20 bytes/param at stage 0) or the ZeRO paper's K = 12 (16 bytes/param).")),
+        "convention");
     const auto conventionLabel = [this](Convention c) {
         switch (c) {
         case Convention::DeepSpeed: return tr("DeepSpeed implementation");
@@ -208,7 +224,8 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     connect(model_, &QComboBox::activated, this, [this](int index) {
         const QString name = model_->itemData(index).toString();
         if (name == kCustomModel) return;
-        edit(EditModel, tr("Choose model %1").arg(model_->itemText(index)), [&](Scenario& s) { s.model = model_preset(name.toStdString()).spec; });
+        edit(EditModel, tr("Choose model %1").arg(model_->itemText(index)),
+             [&](Scenario& s) { s.model = model_preset(name.toStdString()).spec; });
     });
     connect(size_, &ScaledSlider::valueEdited, this, [this](double billions) {
         edit(EditModelSize, tr("Change model size"),
@@ -219,7 +236,8 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     connect(gpu_, &QComboBox::activated, this, [this](int index) {
         const QString name = gpu_->itemData(index).toString();
         if (name == QLatin1String(kCustomGpuName)) return;
-        edit(EditGpu, tr("Choose GPU %1").arg(gpu_->itemText(index)), [&](Scenario& s) { s.cluster.use_gpu(gpu_preset(name.toStdString())); });
+        edit(EditGpu, tr("Choose GPU %1").arg(gpu_->itemText(index)),
+             [&](Scenario& s) { s.cluster.use_gpu(gpu_preset(name.toStdString())); });
     });
     connect(gpu_mem_, &ScaledSlider::valueEdited, this, [this](double gib) {
         edit(EditGpuMemory, tr("Change GPU memory"), [&](Scenario& s) { s.cluster.gpu = custom_gpu(s.cluster.gpu, gib); });
@@ -228,7 +246,8 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
         edit(EditInterBw, tr("Change inter-node bandwidth"), [&](Scenario& s) { s.cluster.inter_node_gbits_per_s = v; });
     });
     connect(intra_bw_, &QComboBox::activated, this, [this](int index) {
-        edit(EditIntraBw, tr("Change intra-node link"), [&](Scenario& s) { s.cluster.intra_node_gbytes_per_s = intra_bw_->itemData(index).toDouble(); });
+        edit(EditIntraBw, tr("Change intra-node link"),
+             [&](Scenario& s) { s.cluster.intra_node_gbytes_per_s = intra_bw_->itemData(index).toDouble(); });
     });
     connect(cpu_ram_, &EditDoubleSpinBox::valueEdited, this, [this](double gib) {
         edit(EditCpuRam, tr("Change host RAM"), [&](Scenario& s) { s.cluster.cpu_ram_bytes_per_node = gib_to_bytes(gib); });
@@ -260,7 +279,8 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
         edit(EditSeq, tr("Change sequence length"), [&](Scenario& s) { s.training.seq_len = static_cast<std::int64_t>(std::llround(v)); });
     });
     connect(global_batch_, &EditDoubleSpinBox::valueEdited, this, [this](double v) {
-        edit(EditGlobalBatch, tr("Change global batch"), [&](Scenario& s) { s.training.global_batch = static_cast<std::int64_t>(std::llround(v)); });
+        edit(EditGlobalBatch, tr("Change global batch"),
+             [&](Scenario& s) { s.training.global_batch = static_cast<std::int64_t>(std::llround(v)); });
     });
     connect(micro_batch_, &EditSpinBox::valueEdited, this, [this](int v) {
         edit(EditMicroBatch, tr("Change micro batch"), [&](Scenario& s) {
@@ -268,12 +288,10 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
             s.training.micro_batch = v == 0 ? 1 : v;
         });
     });
-    connect(flash_, &QCheckBox::clicked, this, [this](bool on) {
-        edit(EditFlash, tr("Toggle flash attention"), [&](Scenario& s) { s.training.flash_attention = on; });
-    });
-    connect(headroom_, &EditDoubleSpinBox::valueEdited, this, [this](double pct) {
-        edit(EditHeadroom, tr("Change headroom"), [&](Scenario& s) { s.assumptions.headroom = pct / 100.0; });
-    });
+    connect(flash_, &QCheckBox::clicked, this,
+            [this](bool on) { edit(EditFlash, tr("Toggle flash attention"), [&](Scenario& s) { s.training.flash_attention = on; }); });
+    connect(headroom_, &EditDoubleSpinBox::valueEdited, this,
+            [this](double pct) { edit(EditHeadroom, tr("Change headroom"), [&](Scenario& s) { s.assumptions.headroom = pct / 100.0; }); });
 
     connect(doc_, &PlannerDocument::scenarioChanged, this, &ControlPanel::syncFromDocument);
     syncFromDocument();
@@ -305,13 +323,14 @@ void ControlPanel::syncFromDocument() {
     const double params = static_cast<double>(parameter_count(s.model));
     size_->setValue(params / 1e9);
     const QString info = (tr("%1 parameters, %2 layers, hidden %3%4")
-                             .arg(QString::fromStdString(format_count(params)))
-                             .arg(s.model.layers)
-                             .arg(s.model.hidden)
-                             .arg(s.model.synthesized ? tr(" (architecture synthesized from the size)") : QString()));
+                              .arg(QString::fromStdString(format_count(params)))
+                              .arg(s.model.layers)
+                              .arg(s.model.hidden)
+                              .arg(s.model.synthesized ? tr(" (architecture synthesized from the size)") : QString()));
     if (model_info_->text() != info) model_info_->setText(info);
     gpus_->setValue(static_cast<double>(s.cluster.world_size()));
-    if (s.cluster.nodes > 1 || node_size_->value() < s.cluster.gpus_per_node) node_size_->showValue(static_cast<int>(s.cluster.gpus_per_node));
+    if (s.cluster.nodes > 1 || node_size_->value() < s.cluster.gpus_per_node)
+        node_size_->showValue(static_cast<int>(s.cluster.gpus_per_node));
     int gpu_index = gpu_->findData(QString::fromStdString(s.cluster.gpu.name));
     if (gpu_index < 0) gpu_index = gpu_->findData(QLatin1String(kCustomGpuName));
     setIndexIfChanged(gpu_, gpu_index);
@@ -331,7 +350,9 @@ void ControlPanel::syncFromDocument() {
     seq_->setValue(static_cast<double>(s.training.seq_len));
     global_batch_->showValue(static_cast<double>(s.training.global_batch));
     micro_batch_->showValue(s.training.auto_micro_batch ? 0 : static_cast<int>(s.training.micro_batch));
-    setIndexIfChanged(checkpointing_, s.training.auto_checkpointing ? 0 : checkpointing_->findData(QString::fromLatin1(to_string(s.training.checkpointing))));
+    setIndexIfChanged(checkpointing_, s.training.auto_checkpointing
+                                          ? 0
+                                          : checkpointing_->findData(QString::fromLatin1(to_string(s.training.checkpointing))));
     if (flash_->isChecked() != s.training.flash_attention) flash_->setChecked(s.training.flash_attention);
     headroom_->showValue(s.assumptions.headroom * 100.0);
     setIndexIfChanged(convention_, convention_->findData(QString::fromLatin1(to_string(s.assumptions.convention))));

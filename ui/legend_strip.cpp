@@ -7,8 +7,8 @@
 namespace zp::ui {
 
 namespace {
-constexpr int kMargin = 4;     // pixels around the strip
-constexpr int kGap = 6;        // between swatch and name
+constexpr int kMargin = 4;  // pixels around the strip
+constexpr int kGap = 6;     // between swatch and name
 }  // namespace
 
 LegendStrip::LegendStrip(QWidget* parent) : QWidget(parent) {

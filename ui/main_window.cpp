@@ -2,14 +2,14 @@
 
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
-#include "core/model/errors.h"
 #include "core/io/file_io.h"
 #include "core/io/hf_config.h"
 #include "core/io/json_errors.h"
 #include "core/io/scenario_json.h"
-#include "core/memory/buffers.h"
-#include "core/model/units.h"
 #include "core/io/session_version.h"
+#include "core/memory/buffers.h"
+#include "core/model/errors.h"
+#include "core/model/units.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/memory_view.h"
@@ -131,8 +131,7 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
             statusBar()->showMessage(tr("Recommended: %1. %2 candidates evaluated.")
                                          .arg(QString::fromStdString(setup_label(o.plan.best.zero)))
                                          .arg(o.plan.candidates_evaluated));
-        else
-            statusBar()->showMessage(tr("Nothing fits: see the recommendation card for what would."));
+        else statusBar()->showMessage(tr("Nothing fits: see the recommendation card for what would."));
     });
 
     resize(1480, 920);
@@ -170,9 +169,12 @@ MainWindow::~MainWindow() { delete takeCentralWidget(); }
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newSession)->setObjectName(QStringLiteral("actionNew"));
-    file->addAction(tr("&Open Session..."), QKeySequence::Open, this, &MainWindow::openSessionDialog)->setObjectName(QStringLiteral("actionOpen"));
-    file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] { saveSessionDialog(false); })->setObjectName(QStringLiteral("actionSave"));
-    file->addAction(tr("Save Session &As..."), QKeySequence::SaveAs, this, [this] { saveSessionDialog(true); })->setObjectName(QStringLiteral("actionSaveAs"));
+    file->addAction(tr("&Open Session..."), QKeySequence::Open, this, &MainWindow::openSessionDialog)
+        ->setObjectName(QStringLiteral("actionOpen"));
+    file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] { saveSessionDialog(false); })
+        ->setObjectName(QStringLiteral("actionSave"));
+    file->addAction(tr("Save Session &As..."), QKeySequence::SaveAs, this, [this] { saveSessionDialog(true); })
+        ->setObjectName(QStringLiteral("actionSaveAs"));
     file->addSeparator();
     file->addAction(tr("&Import config.json..."), QKeySequence(tr("Ctrl+I")), this, &MainWindow::importHfDialog);
     file->addAction(tr("Import &ds_config.json..."), QKeySequence(tr("Ctrl+Shift+I")), this, &MainWindow::importDsDialog);
@@ -279,9 +281,13 @@ bool MainWindow::importDsConfig(const QString& path, QString* diagnostics, QStri
         QStringList lines;
         for (const Diagnostic& d : lint.diagnostics)
             lines << QStringLiteral("%1: %2%3%4")
-                         .arg(QString::fromLatin1(to_string(d.severity)), d.path.empty() ? QString() : QString::fromStdString(d.path) + QStringLiteral(": "),
-                              QString::fromStdString(d.message), d.suggestion.empty() ? QString() : QStringLiteral(" (") + QString::fromStdString(d.suggestion) + QStringLiteral(")"));
-        *diagnostics = lines.isEmpty() ? tr("No problems found for %1 GPUs.").arg(doc_->scenario().cluster.world_size()) : lines.join(QLatin1Char('\n'));
+                         .arg(QString::fromLatin1(to_string(d.severity)),
+                              d.path.empty() ? QString() : QString::fromStdString(d.path) + QStringLiteral(": "),
+                              QString::fromStdString(d.message),
+                              d.suggestion.empty() ? QString()
+                                                   : QStringLiteral(" (") + QString::fromStdString(d.suggestion) + QStringLiteral(")"));
+        *diagnostics = lines.isEmpty() ? tr("No problems found for %1 GPUs.").arg(doc_->scenario().cluster.world_size())
+                                       : lines.join(QLatin1Char('\n'));
         Scenario s = apply_ds_config(parse_json_text(text, name), doc_->scenario());
         try {
             validate(s);
@@ -309,8 +315,8 @@ void MainWindow::importDsDialog() {
         QMessageBox::warning(this, tr("Cannot import ds_config.json"), error);
         return;
     }
-    QMessageBox box(QMessageBox::Information, tr("ds_config.json diagnostics"), tr("%1 loaded into the controls.").arg(QFileInfo(path).fileName()),
-                    QMessageBox::Ok, this);
+    QMessageBox box(QMessageBox::Information, tr("ds_config.json diagnostics"),
+                    tr("%1 loaded into the controls.").arg(QFileInfo(path).fileName()), QMessageBox::Ok, this);
     box.setDetailedText(diagnostics);
     box.setInformativeText(diagnostics.left(600));
     box.exec();
@@ -324,13 +330,16 @@ void MainWindow::startUntitled(const Scenario& s) { doc_->reset(s); }
 
 void MainWindow::openSessionDialog() {
     if (!confirmSave()) return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), QString(), tr("ZeRO Planner sessions (*.zplan);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Session"), QString(), tr("ZeRO Planner sessions (*.zplan);;All files (*)"));
     if (!path.isEmpty()) openWithoutAsking(path);
 }
 
 bool MainWindow::saveSessionDialog(bool ask) {
     QString path = doc_->filePath();
-    if (ask || path.isEmpty()) path = QFileDialog::getSaveFileName(this, tr("Save Session"), path.isEmpty() ? tr("plan.zplan") : path, tr("ZeRO Planner sessions (*.zplan)"));
+    if (ask || path.isEmpty())
+        path = QFileDialog::getSaveFileName(this, tr("Save Session"), path.isEmpty() ? tr("plan.zplan") : path,
+                                            tr("ZeRO Planner sessions (*.zplan)"));
     if (path.isEmpty()) return false;
     QString error;
     if (doc_->save(path, &error)) return true;
@@ -339,7 +348,8 @@ bool MainWindow::saveSessionDialog(bool ask) {
 }
 
 void MainWindow::importHfDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import Hugging Face config.json"), QString(), tr("JSON (*.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import Hugging Face config.json"), QString(), tr("JSON (*.json);;All files (*)"));
     if (path.isEmpty()) return;
     QString error;
     if (!importHfConfig(path, &error)) QMessageBox::warning(this, tr("Cannot import config.json"), error);
@@ -367,21 +377,20 @@ void MainWindow::showHowComputed() {
     QMessageBox box(this);
     box.setWindowTitle(tr("How the numbers are computed"));
     box.setTextFormat(Qt::RichText);
-    box.setText(tr(
-        "<h3>Per-GPU memory</h3>"
-        "<p><b>Model states</b> (DeepSpeed's implementation, bf16/fp16 with Adam): 16-bit parameters 2P, 16-bit gradients 2P, "
-        "fp32 gradients 4P, fp32 master weights 4P, Adam moments 8P = 20 bytes per parameter without ZeRO. "
-        "ZeRO-1 partitions the fp32 states over N GPUs (4P + 16P/N), ZeRO-2 also the gradients (2P + 18P/N, DeepSpeed's "
-        "estimate_zero2_model_states_mem_needs), ZeRO-3 also the parameters (18P/N plus 4 x the largest layer). "
-        "The ZeRO paper's K = 12 convention counts 16 bytes per parameter instead.</p>"
-        "<p><b>Activations</b>: Korthikanti et al. 2022, s b h (34 + 5 a s / h) bytes per layer, generalised to gated MLPs, "
-        "grouped-query attention and flash attention, plus the logits (16-bit and the fp32 copy for the loss).</p>"
-        "<p><b>Buffers</b>: reduce and all-gather buckets (x%1 with overlap_comm, after the Hugging Face DeepSpeed guide), "
-        "the ZeRO-3 gathered working set. <b>Overhead</b>: CUDA context (%2 GiB) and %3% allocator fragmentation.</p>"
-        "<p><b>Host RAM and NVMe</b>: DeepSpeed's estimators with additional_buffer_factor %4.</p>"
-        "<h3>Step time</h3><p>6 P tokens + 12 L h s tokens FLOPs at %5% of peak; ring collectives "
-        "(nccl-tests bus bandwidth) on the slowest link; offload PCIe, CPU Adam and NVMe time.</p>"
-        "<p>The README lists every formula with its source.</p>")
+    box.setText(tr("<h3>Per-GPU memory</h3>"
+                   "<p><b>Model states</b> (DeepSpeed's implementation, bf16/fp16 with Adam): 16-bit parameters 2P, 16-bit gradients 2P, "
+                   "fp32 gradients 4P, fp32 master weights 4P, Adam moments 8P = 20 bytes per parameter without ZeRO. "
+                   "ZeRO-1 partitions the fp32 states over N GPUs (4P + 16P/N), ZeRO-2 also the gradients (2P + 18P/N, DeepSpeed's "
+                   "estimate_zero2_model_states_mem_needs), ZeRO-3 also the parameters (18P/N plus 4 x the largest layer). "
+                   "The ZeRO paper's K = 12 convention counts 16 bytes per parameter instead.</p>"
+                   "<p><b>Activations</b>: Korthikanti et al. 2022, s b h (34 + 5 a s / h) bytes per layer, generalised to gated MLPs, "
+                   "grouped-query attention and flash attention, plus the logits (16-bit and the fp32 copy for the loss).</p>"
+                   "<p><b>Buffers</b>: reduce and all-gather buckets (x%1 with overlap_comm, after the Hugging Face DeepSpeed guide), "
+                   "the ZeRO-3 gathered working set. <b>Overhead</b>: CUDA context (%2 GiB) and %3% allocator fragmentation.</p>"
+                   "<p><b>Host RAM and NVMe</b>: DeepSpeed's estimators with additional_buffer_factor %4.</p>"
+                   "<h3>Step time</h3><p>6 P tokens + 12 L h s tokens FLOPs at %5% of peak; ring collectives "
+                   "(nccl-tests bus bandwidth) on the slowest link; offload PCIe, CPU Adam and NVMe time.</p>"
+                   "<p>The README lists every formula with its source.</p>")
                     .arg(number(kOverlapCommBucketFactor), number(bytes_to_gib(a.cuda_context_bytes)), number(a.fragmentation * 100),
                          number(a.host_buffer_factor), number(a.mfu * 100)));
     box.exec();
@@ -416,7 +425,8 @@ void MainWindow::dropEvent(QDropEvent* e) {
     if (path.isEmpty()) return;
     e->acceptProposedAction();
     // Asked and opened after the drop has finished: the drag source is not kept waiting by a dialog.
-    QMetaObject::invokeMethod(this, [this, path] { openFile(path); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, path] { openFile(path); }, Qt::QueuedConnection);
 }
 
 }  // namespace zp::ui

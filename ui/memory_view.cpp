@@ -80,9 +80,15 @@ QString MemoryView::barTooltip(int index) const {
     html += QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>&nbsp;%2 GiB</b></td></tr></table>")
                 .arg(tr("Total"))
                 .arg(bytes_to_gib(c.memory.total_bytes()), 0, 'f', 2);
-    html += tr("Host RAM %1 GiB, NVMe %2 GiB per node").arg(bytes_to_gib(c.memory.cpu_bytes_per_node), 0, 'f', 1)
+    html += tr("Host RAM %1 GiB, NVMe %2 GiB per node")
+                .arg(bytes_to_gib(c.memory.cpu_bytes_per_node), 0, 'f', 1)
                 .arg(bytes_to_gib(c.memory.nvme_bytes_per_node), 0, 'f', 1);
-    if (!c.fit.all()) html += QStringLiteral("<br><b>") + (!c.fit.gpu ? tr("Does not fit the GPU") : !c.fit.cpu ? tr("Does not fit host RAM") : tr("Does not fit NVMe")) + QStringLiteral("</b>");
+    if (!c.fit.all())
+        html += QStringLiteral("<br><b>") +
+                (!c.fit.gpu   ? tr("Does not fit the GPU")
+                 : !c.fit.cpu ? tr("Does not fit host RAM")
+                              : tr("Does not fit NVMe")) +
+                QStringLiteral("</b>");
     return html;
 }
 
@@ -154,8 +160,7 @@ void MemoryView::showSelection() {
         const Candidate& c = o.bars[b];
         const double key = SetupBarChart::key(b);
         const double total = bytes_to_gib(c.memory.total_bytes());
-        const bool recommended = o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero) &&
-                                 doc_->selectionFollowsPlan();
+        const bool recommended = o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero) && doc_->selectionFollowsPlan();
         // Only a bar the user clicked is "selected"; following the plan, only the recommended one is marked.
         const bool selected = !doc_->selectionFollowsPlan() && same_setup(c.zero, doc_->selectedSetup());
         if (recommended) highlighted_ = static_cast<int>(b);

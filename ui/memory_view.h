@@ -51,7 +51,7 @@ private:
     // Created once and updated: creating items on every slider move cost a third of the redraw.
     QCPItemRect* frame_ = nullptr;
     QCPItemText* note_ = nullptr;
-    SetupBarChart chart_;  // bars, setup ticks, bar labels, x range
+    SetupBarChart chart_;                                // bars, setup ticks, bar labels, x range
     QSharedPointer<QCPAxisTickerText> capacity_ticker_;  // the right-hand axis: one tick at GPU capacity
     int highlighted_ = -1;
 };

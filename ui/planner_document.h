@@ -95,8 +95,24 @@ private:
 
 // Merge ids, one per control, so one slider drag is one undo step.
 enum EditId : int {
-    EditModel = 1, EditModelSize, EditGpus, EditGpu, EditGpuMemory, EditInterBw, EditIntraBw, EditCpuRam, EditNvme,
-    EditPrecision, EditOptimizer, EditSeq, EditGlobalBatch, EditMicroBatch, EditCheckpointing, EditFlash, EditHeadroom, EditConvention
+    EditModel = 1,
+    EditModelSize,
+    EditGpus,
+    EditGpu,
+    EditGpuMemory,
+    EditInterBw,
+    EditIntraBw,
+    EditCpuRam,
+    EditNvme,
+    EditPrecision,
+    EditOptimizer,
+    EditSeq,
+    EditGlobalBatch,
+    EditMicroBatch,
+    EditCheckpointing,
+    EditFlash,
+    EditHeadroom,
+    EditConvention
 };
 
 }  // namespace zp::ui

@@ -94,7 +94,8 @@ void RecommendationCard::rebuild() {
     } else {
         const Candidate& b = o.plan.best;
         title_->setText(tr("Recommended: %1").arg(q(setup_label(b.zero))));
-        keys << tr("Memory per GPU") << tr("Host RAM per node") << tr("NVMe per node") << tr("Batch") << tr("Step time") << tr("Throughput");
+        keys << tr("Memory per GPU") << tr("Host RAM per node") << tr("NVMe per node") << tr("Batch") << tr("Step time")
+             << tr("Throughput");
         values << q(format_bytes(b.memory.total_bytes()) + " of " + format_bytes(usable_gpu_bytes(s)) + " usable")
                << q(format_bytes(b.memory.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node))
                << q(format_bytes(b.memory.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node))
@@ -122,10 +123,13 @@ void RecommendationCard::rebuild() {
     }
     QStringList warnings;
     if (!o.step_valid) warnings << q(o.step_error);
-    if (s.model.synthesized) warnings << tr("The architecture was synthesized from the size (hidden = 128 x layers); import a config.json for exact activations.");
+    if (s.model.synthesized)
+        warnings << tr(
+            "The architecture was synthesized from the size (hidden = 128 x layers); import a config.json for exact activations.");
     if (s.assumptions.convention == Convention::Paper)
         warnings << tr("ZeRO paper convention (16 bytes/param at stage 0): DeepSpeed itself allocates more (20 bytes/param).");
-    if (!warnings.isEmpty()) details += QStringLiteral("\n\n") + tr("Warnings:") + QStringLiteral("\n\u2022 ") + warnings.join(QStringLiteral("\n\u2022 "));
+    if (!warnings.isEmpty())
+        details += QStringLiteral("\n\n") + tr("Warnings:") + QStringLiteral("\n\u2022 ") + warnings.join(QStringLiteral("\n\u2022 "));
     replacePlainText(details_, details);
 }
 

@@ -16,7 +16,11 @@ constexpr int kSteps = 1000;
 }
 
 ScaledSlider::ScaledSlider(double low, double high, int decimals, const QString& suffix, Scale scale, QWidget* parent)
-    : QWidget(parent), slider_(new QSlider(Qt::Horizontal, this)), spin_(new EditDoubleSpinBox(this)), low_(low), high_(high),
+    : QWidget(parent),
+      slider_(new QSlider(Qt::Horizontal, this)),
+      spin_(new EditDoubleSpinBox(this)),
+      low_(low),
+      high_(high),
       scale_(scale) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -1,7 +1,7 @@
 #include "ui/scaling_view.h"
 
-#include "core/search/overview.h"
 #include "core/model/units.h"
+#include "core/search/overview.h"
 #include "ui/legend_strip.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"
@@ -27,8 +27,13 @@ QString stageName(int stage) {
 }  // namespace
 
 ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)),
-      capacity_(new QCPItemStraightLine(plot_)), capacity_label_(new PlotLabel(plot_)), marker_(new QCPItemStraightLine(plot_)),
+    : QWidget(parent),
+      doc_(doc),
+      plot_(new QCustomPlot(this)),
+      legend_(new LegendStrip(this)),
+      capacity_(new QCPItemStraightLine(plot_)),
+      capacity_label_(new PlotLabel(plot_)),
+      marker_(new QCPItemStraightLine(plot_)),
       marker_label_(new PlotLabel(plot_)) {
     embedPlot(this, plot_, QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeItems, legend_);  // curves stay smooth
     QList<LegendStrip::Entry> entries;

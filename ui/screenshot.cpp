@@ -1,7 +1,7 @@
 #include "ui/screenshot.h"
 
-#include "core/model/errors.h"
 #include "core/io/file_io.h"
+#include "core/model/errors.h"
 #include "ui/config_preview.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
@@ -19,7 +19,8 @@
 namespace zp::ui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"), QStringLiteral("memory"), QStringLiteral("scaling"), QStringLiteral("time"), QStringLiteral("config")};
+    return {QStringLiteral("window"), QStringLiteral("memory"), QStringLiteral("scaling"), QStringLiteral("time"),
+            QStringLiteral("config")};
 }
 
 void pinAppearance(QApplication& app) {

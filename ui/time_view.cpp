@@ -12,7 +12,11 @@
 namespace zp::ui {
 
 TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)), chart_(plot_, QMargins(0, 0, 0, 3)),
+    : QWidget(parent),
+      doc_(doc),
+      plot_(new QCustomPlot(this)),
+      legend_(new LegendStrip(this)),
+      chart_(plot_, QMargins(0, 0, 0, 3)),
       note_(new PlotLabel(plot_)) {
     embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
     QList<LegendStrip::Entry> entries;

@@ -21,7 +21,8 @@ std::string_view without_dashes(std::string_view option) { return option.substr(
 // "unknown option '--gpux' (did you mean '--gpus'?); see zero-planner --help". Names are compared
 // without their dashes, which every option shares ("-x" is not a typo of "-h", "--" of nothing);
 // the typos allowed are counted on the option as typed, as for every other name.
-[[noreturn]] void unknown_option(const std::string& key, const std::set<std::string>& known_values, const std::set<std::string>& known_flags) {
+[[noreturn]] void unknown_option(const std::string& key, const std::set<std::string>& known_values,
+                                 const std::set<std::string>& known_flags) {
     std::vector<std::string_view> names;
     std::vector<const std::string*> options;
     for (const auto* set : {&known_values, &known_flags})
@@ -33,12 +34,12 @@ std::string_view without_dashes(std::string_view option) { return option.substr(
     if (const auto name = closest_name(without_dashes(key), names, typo_allowance(key)))
         for (std::size_t i = 0; i < names.size() && !near; ++i)
             if (names[i] == *name) near = *options[i];
-    throw InputError("unknown option '" + key + "'" + (near ? " (did you mean '" + *near + "'?)" : std::string()) + "; see zero-planner --help");
+    throw InputError("unknown option '" + key + "'" + (near ? " (did you mean '" + *near + "'?)" : std::string()) +
+                     "; see zero-planner --help");
 }
 }  // namespace
 
-Args parse_args(const std::vector<std::string>& argv, const std::set<std::string>& known_values,
-                const std::set<std::string>& known_flags) {
+Args parse_args(const std::vector<std::string>& argv, const std::set<std::string>& known_values, const std::set<std::string>& known_flags) {
     Args a;
     for (std::size_t i = 0; i < argv.size(); ++i) {
         const std::string& arg = argv[i];

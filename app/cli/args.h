@@ -23,7 +23,6 @@ struct Args {
 // Known flags take no value; every other "--name" takes one; "-o FILE" is always accepted.
 // Throws InputError on an option that is not in `known_values` or `known_flags` (naming the
 // nearest known one when it is close), a missing value or a repeated option.
-Args parse_args(const std::vector<std::string>& argv, const std::set<std::string>& known_values,
-                const std::set<std::string>& known_flags);
+Args parse_args(const std::vector<std::string>& argv, const std::set<std::string>& known_values, const std::set<std::string>& known_flags);
 
 }  // namespace zp::cli

@@ -83,11 +83,14 @@ int cmd_recommend(const Args& a, std::ostream& out, std::ostream&) {
 
 int cmd_ds_estimate(const Args& a, std::ostream& out, std::ostream&) {
     for (const char* k : {"--params", "--largest-layer", "--stage"})
-        if (!a.has(k)) throw InputError(std::string("ds-estimate needs ") + k + "; e.g. ds-estimate --params 2851e6 --largest-layer 32e6 --gpus-per-node 8 --nodes 1 --stage 3");
+        if (!a.has(k))
+            throw InputError(std::string("ds-estimate needs ") + k +
+                             "; e.g. ds-estimate --params 2851e6 --largest-layer 32e6 --gpus-per-node 8 --nodes 1 --stage 3");
     deepspeed::EstimatorInput in;
     in.total_params = static_cast<double>(parse_count(*a.get("--params"), "--params"));
     in.largest_layer_params = static_cast<double>(parse_count(*a.get("--largest-layer"), "--largest-layer"));
-    in.num_gpus_per_node = a.has("--gpus-per-node") ? parse_positive_int(*a.get("--gpus-per-node"), "--gpus-per-node", limits::kGpusPerNode.max) : 1;
+    in.num_gpus_per_node =
+        a.has("--gpus-per-node") ? parse_positive_int(*a.get("--gpus-per-node"), "--gpus-per-node", limits::kGpusPerNode.max) : 1;
     in.num_nodes = a.has("--nodes") ? parse_positive_int(*a.get("--nodes"), "--nodes", limits::kNodes.max) : 1;
     const std::string stage = *a.get("--stage");
     const std::string formula = a.get("--formula").value_or("current");
@@ -103,9 +106,7 @@ int cmd_ds_estimate(const Args& a, std::ostream& out, std::ostream&) {
     return kExitOk;
 }
 
-bool setup_given(const Args& a) {
-    return a.has("--stage") || a.has("--offload-optimizer") || a.has("--offload-param");
-}
+bool setup_given(const Args& a) { return a.has("--stage") || a.has("--offload-optimizer") || a.has("--offload-param"); }
 
 // The recommended setup, or the one the user gave (exported even when it does not fit, with a
 // warning saying by how much it misses).
@@ -179,8 +180,11 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
             errors += d.severity == Severity::Error;
             warnings += d.severity == Severity::Warning;
         }
-        out << path << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings << " warning" << (warnings == 1 ? "" : "s")
-            << (world ? " (world size " + std::to_string(*world) + ")" : std::string(" (no --world-size: batch rule checked for consistency only)")) << "\n";
+        out << path << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings << " warning"
+            << (warnings == 1 ? "" : "s")
+            << (world ? " (world size " + std::to_string(*world) + ")"
+                      : std::string(" (no --world-size: batch rule checked for consistency only)"))
+            << "\n";
     }
     return r.has_errors() ? kExitFindings : kExitOk;
 }
@@ -220,10 +224,9 @@ int run_without_command(const std::vector<std::string>& argv, std::ostream& out)
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> table = {
-        {"estimate", "estimate", "one setup (--stage, --offload-optimizer, --offload-param)", CommandKind::Headless,
-         with_scenario({}), kFlags, false, cmd_estimate},
-        {"compare", "compare", "every stage and offload combination", CommandKind::Headless, with_scenario({}), kFlags, false,
-         cmd_compare},
+        {"estimate", "estimate", "one setup (--stage, --offload-optimizer, --offload-param)", CommandKind::Headless, with_scenario({}),
+         kFlags, false, cmd_estimate},
+        {"compare", "compare", "every stage and offload combination", CommandKind::Headless, with_scenario({}), kFlags, false, cmd_compare},
         {"recommend", "recommend", "search stage, offload, recompute, micro batch and buckets; the fastest that fits",
          CommandKind::Headless, with_scenario({}), kFlags, false, cmd_recommend},
         {"ds-estimate", "ds-estimate",
@@ -238,9 +241,8 @@ const std::vector<Command>& commands() {
          with_scenario({}), kFlags, false, cmd_session},
         {"lint", "lint FILE", "check a ds_config.json [--world-size N]; exit 1 when it has errors", CommandKind::Headless,
          options({"--world-size"}), kFlags, true, cmd_lint},
-        {"screenshot", "screenshot",
-         "render the window to --out FILE.png [--view memory|scaling|time|config|window] [--size WxH]", CommandKind::Window,
-         with_scenario({"--out", "--view", "--size"}), options({"--help", "-h"}), false, nullptr},
+        {"screenshot", "screenshot", "render the window to --out FILE.png [--view memory|scaling|time|config|window] [--size WxH]",
+         CommandKind::Window, with_scenario({"--out", "--view", "--size"}), options({"--help", "-h"}), false, nullptr},
     };
     return table;
 }
@@ -266,6 +268,7 @@ std::string unknown_command_message(std::string_view word) {
 
 std::string version_text() { return std::string("zero-planner ") + ZP_VERSION + "\n"; }
 
+// clang-format off
 std::string help_text() {
     std::string commands_help;
     for (const Command& c : commands()) {
@@ -319,6 +322,7 @@ std::string help_text() {
            "\n"
            "  --help, --version\n";
 }
+// clang-format on
 
 int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
     try {

@@ -35,8 +35,8 @@ struct Command {
     int (*handler)(const Args& a, std::ostream& out, std::ostream& err) = nullptr;
 };
 
-const std::vector<Command>& commands();                // in the order the help lists them
-const Command* find_command(std::string_view name);    // null when `name` is not a command
+const std::vector<Command>& commands();              // in the order the help lists them
+const Command* find_command(std::string_view name);  // null when `name` is not a command
 bool is_headless_command(std::string_view name);
 // "unknown command 'estimat' (did you mean 'estimate'?)", or with the list of commands when no
 // command is close.

@@ -16,9 +16,18 @@ json whole(double v) { return std::isfinite(v) ? json(static_cast<std::int64_t>(
 }  // namespace
 
 json model_summary_json(const ModelSpec& m) {
-    json j = {{"params", parameter_count(m)}, {"largest_layer_params", largest_layer_params(m)}, {"layers", m.layers},
-              {"hidden", m.hidden}, {"heads", m.heads}, {"kv_heads", m.kv_heads}, {"ffn", m.ffn}, {"vocab", m.vocab},
-              {"name", m.name}, {"family", m.family}, {"gated_mlp", m.gated_mlp}, {"experts", m.experts},
+    json j = {{"params", parameter_count(m)},
+              {"largest_layer_params", largest_layer_params(m)},
+              {"layers", m.layers},
+              {"hidden", m.hidden},
+              {"heads", m.heads},
+              {"kv_heads", m.kv_heads},
+              {"ffn", m.ffn},
+              {"vocab", m.vocab},
+              {"name", m.name},
+              {"family", m.family},
+              {"gated_mlp", m.gated_mlp},
+              {"experts", m.experts},
               {"synthesized", m.synthesized}};
     return j;
 }
@@ -34,11 +43,18 @@ json per_gpu_json(const MemoryBreakdown& m) {
 }
 
 json step_json(const StepTime& s) {
-    return {{"seconds", num(s.seconds)}, {"compute_seconds", num(s.compute_seconds)}, {"comm_seconds", num(s.comm_seconds)},
-            {"offload_seconds", num(s.offload_seconds)}, {"tokens_per_second", num(s.tokens_per_second)}, {"mfu", num(s.mfu)},
-            {"model_tflops_per_gpu", num(s.model_tflops_per_gpu)}, {"slowdown_percent", num(s.slowdown_percent)},
-            {"tokens_per_step", num(s.tokens_per_step)}, {"gradient_accumulation_steps", s.gradient_accumulation_steps},
-            {"budget_tokens_seconds", num(s.budget_seconds)}, {"budget_gpu_hours", num(s.budget_gpu_hours)}};
+    return {{"seconds", num(s.seconds)},
+            {"compute_seconds", num(s.compute_seconds)},
+            {"comm_seconds", num(s.comm_seconds)},
+            {"offload_seconds", num(s.offload_seconds)},
+            {"tokens_per_second", num(s.tokens_per_second)},
+            {"mfu", num(s.mfu)},
+            {"model_tflops_per_gpu", num(s.model_tflops_per_gpu)},
+            {"slowdown_percent", num(s.slowdown_percent)},
+            {"tokens_per_step", num(s.tokens_per_step)},
+            {"gradient_accumulation_steps", s.gradient_accumulation_steps},
+            {"budget_tokens_seconds", num(s.budget_seconds)},
+            {"budget_gpu_hours", num(s.budget_gpu_hours)}};
 }
 
 json setup_json(const ZeroSetup& z) {

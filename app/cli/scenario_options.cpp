@@ -1,24 +1,25 @@
 #include "app/cli/scenario_options.h"
 
 #include "app/cli/number_parse.h"
-#include "core/presets/cluster_presets.h"
-#include "core/model/default_scenario.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
+#include "core/io/file_io.h"
+#include "core/io/hf_config.h"
 #include "core/io/json_errors.h"
+#include "core/io/scenario_json.h"
+#include "core/model/default_scenario.h"
 #include "core/model/enum_names.h"
 #include "core/model/errors.h"
 #include "core/model/limits.h"
-#include "core/io/file_io.h"
-#include "core/io/hf_config.h"
-#include "core/presets/model_presets.h"
-#include "core/io/scenario_json.h"
 #include "core/model/units.h"
+#include "core/presets/cluster_presets.h"
+#include "core/presets/model_presets.h"
 
 #include <cmath>
 
 namespace zp::cli {
 
+// clang-format off
 const std::set<std::string>& scenario_option_names() {
     static const std::set<std::string> names = {
         "--session", "--model", "--params", "--hf-config", "--layers", "--hidden", "--heads", "--kv-heads", "--ffn", "--vocab",
@@ -30,6 +31,7 @@ const std::set<std::string>& scenario_option_names() {
     };
     return names;
 }
+// clang-format on
 
 namespace {
 
@@ -49,8 +51,7 @@ void apply_architecture_overrides(const Args& a, ModelSpec& m) {
     if (auto v = a.get("--heads")) {
         m.heads = parse_positive_int(*v, "--heads", kModelWidth.max);
         if (!a.has("--kv-heads")) m.kv_heads = m.heads;
-        if (m.hidden % m.heads != 0)
-            throw InputError("--heads " + *v + " does not divide the hidden size " + std::to_string(m.hidden));
+        if (m.hidden % m.heads != 0) throw InputError("--heads " + *v + " does not divide the hidden size " + std::to_string(m.hidden));
         m.head_dim = m.hidden / m.heads;
     }
     if (auto v = a.get("--kv-heads")) m.kv_heads = parse_positive_int(*v, "--kv-heads", kModelWidth.max);
@@ -76,8 +77,8 @@ ModelSpec custom_model(const Args& a) {
     m.heads = 1;
     m.kv_heads = 1;
     m.head_dim = hidden;
-    m.ffn = 4 * hidden;   // docs/design.md §8.3: default 4 x hidden
-    m.vocab = 51200;      // docs/design.md §8.3: default vocabulary
+    m.ffn = 4 * hidden;  // docs/design.md §8.3: default 4 x hidden
+    m.vocab = 51200;     // docs/design.md §8.3: default vocabulary
     m.norm = NormKind::LayerNorm;
     m.tied_embeddings = true;
     apply_architecture_overrides(a, m);
@@ -124,7 +125,8 @@ void apply_cluster(const Args& a, Scenario& s) {
     std::int64_t per_node = c.gpus_per_node;
     if (auto v = a.get("--gpus-per-node")) per_node = parse_positive_int(*v, "--gpus-per-node", kGpusPerNode.max);
     if (auto v = a.get("--gpus")) {
-        const std::string accepted = "--gpus must be a whole number of GPUs from 1 to " + format_limit(kWorldSize.max) + ", got '" + *v + "'";
+        const std::string accepted =
+            "--gpus must be a whole number of GPUs from 1 to " + format_limit(kWorldSize.max) + ", got '" + *v + "'";
         double total = 0;
         try {
             total = parse_number(*v, "--gpus", -1e18, 1e18);

@@ -2,8 +2,8 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/number_parse.h"
-#include "core/model/default_scenario.h"
 #include "core/io/file_io.h"
+#include "core/model/default_scenario.h"
 #include "core/model/errors.h"
 
 #include <algorithm>

@@ -37,7 +37,8 @@ std::string scenario_header(const Scenario& s, bool synthesized) {
            std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " heads (" + std::to_string(m.kv_heads) + " kv), ffn " +
            std::to_string(m.ffn) + ", vocab " + std::to_string(m.vocab) + "\n";
     if (synthesized || m.synthesized)
-        out += "         (architecture synthesized from the size alone, hidden = 128 x layers, for activations; give --model or --hf-config for a real one)\n";
+        out +=
+            "         (architecture synthesized from the size alone, hidden = 128 x layers, for activations; give --model or --hf-config for a real one)\n";
     out += "Cluster: " + std::to_string(c.world_size()) + " x " + c.gpu.display_name + " (" + std::to_string(c.nodes) + " node" +
            (c.nodes > 1 ? "s" : "") + " x " + std::to_string(c.gpus_per_node) + "), " + format_fixed(c.gpu.memory_gib, 1) +
            " GiB per GPU; host " + format_bytes(c.cpu_ram_bytes_per_node) + " RAM, " + format_bytes(c.nvme_bytes_per_node) +
@@ -56,7 +57,9 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     out += "Setup:   " + setup_label(c.zero) + ", micro batch " + std::to_string(c.micro_batch) + " x " +
            std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) + "\n\n";
     out += "Per GPU                 GiB\n";
-    const auto line = [&](std::string_view name, double bytes) { out += "  " + pad_right(std::string(name), 18) + pad_left(gib(bytes), 8) + "\n"; };
+    const auto line = [&](std::string_view name, double bytes) {
+        out += "  " + pad_right(std::string(name), 18) + pad_left(gib(bytes), 8) + "\n";
+    };
     for (const MemorySlice& slice : memory_slices()) {
         if (slice.parts.empty()) line(slice.name, slice.bytes(m));
         for (const MemoryPart& part : slice.parts) line(part.name, part.bytes(m));
@@ -85,10 +88,13 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
         const MemoryBreakdown& m = c.memory;
         out += pad_right(setup_label(c.zero), 40);
         for (const MemorySlice& slice : memory_slices()) out += pad_left(gib(slice.bytes(m)), 8);
-        out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.cpu_bytes_per_node), 9) +
-               pad_left(gib(m.nvme_bytes_per_node), 9) + pad_left(format_fixed(c.step.seconds, 2), 9) +
-               pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
-               (c.fit.all() ? "yes" : !c.fit.gpu ? "no: GPU" : !c.fit.cpu ? "no: host RAM" : "no: NVMe") + "\n";
+        out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.cpu_bytes_per_node), 9) + pad_left(gib(m.nvme_bytes_per_node), 9) +
+               pad_left(format_fixed(c.step.seconds, 2), 9) + pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
+               (c.fit.all()  ? "yes"
+                : !c.fit.gpu ? "no: GPU"
+                : !c.fit.cpu ? "no: host RAM"
+                             : "no: NVMe") +
+               "\n";
     }
     out += "\nPer-GPU columns in GiB (usable " + gib(usable_gpu_bytes(s)) + "); host and NVMe in GiB per node.\n";
     return out;

@@ -29,14 +29,9 @@ ordered_json optimizer_block(const Training& t, const ExportOptions& o) {
     ordered_json params;
     params["lr"] = o.learning_rate;
     switch (t.optimizer) {
-    case Optimizer::Sgd:
-        break;
-    case Optimizer::SgdMomentum:
-        params["momentum"] = 0.9;
-        break;
-    case Optimizer::Adagrad:
-        params["eps"] = o.eps;
-        break;
+    case Optimizer::Sgd: break;
+    case Optimizer::SgdMomentum: params["momentum"] = 0.9; break;
+    case Optimizer::Adagrad: params["eps"] = o.eps; break;
     case Optimizer::Lion:
         params["betas"] = {o.beta1, 0.99};  // Lion's paper default beta2 (Chen et al. 2023)
         break;
@@ -85,8 +80,8 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
         j["bf16"] = {{"enabled", true}};
     } else if (t.precision == Precision::Fp16) {
         // Dynamic loss scaling (loss_scale 0) with DeepSpeed's documented defaults.
-        j["fp16"] = {{"enabled", true}, {"loss_scale", 0}, {"initial_scale_power", 16}, {"loss_scale_window", 1000},
-                     {"hysteresis", 2}, {"min_loss_scale", 1}};
+        j["fp16"] = {{"enabled", true},           {"loss_scale", 0}, {"initial_scale_power", 16},
+                     {"loss_scale_window", 1000}, {"hysteresis", 2}, {"min_loss_scale", 1}};
     } else {
         j["bf16"] = {{"enabled", false}};  // fp32 training, said explicitly so an import reads it back
     }
@@ -125,8 +120,8 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
     }
     if (z.offload_optimizer == OffloadDevice::Nvme || z.offload_param == OffloadDevice::Nvme) {
         // deepspeed/runtime/swap_tensor/constants.py defaults.
-        j["aio"] = {{"block_size", 1048576}, {"queue_depth", 8}, {"intra_op_parallelism", 1}, {"single_submit", false},
-                    {"overlap_events", true}};
+        j["aio"] = {
+            {"block_size", 1048576}, {"queue_depth", 8}, {"intra_op_parallelism", 1}, {"single_submit", false}, {"overlap_events", true}};
     }
     return j;
 }

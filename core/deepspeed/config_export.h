@@ -13,8 +13,8 @@ namespace zp {
 
 struct ExportOptions {
     std::string nvme_path = "/local_nvme";
-    double learning_rate = 3e-4;   // Llama-2 paper (Touvron et al. 2023) Sec. 2.2 for 7B/13B
-    double weight_decay = 0.1;     // ibid.
+    double learning_rate = 3e-4;  // Llama-2 paper (Touvron et al. 2023) Sec. 2.2 for 7B/13B
+    double weight_decay = 0.1;    // ibid.
     double beta1 = 0.9, beta2 = 0.95, eps = 1e-8;
     double gradient_clipping = 1.0;
     int steps_per_print = 100;

@@ -31,12 +31,14 @@ Scenario apply_ds_config(const json& c, Scenario s) {
     if (ds_schema::block_enabled(c, "bf16")) s.training.precision = Precision::Bf16;
     else if (ds_schema::block_enabled(c, "fp16")) s.training.precision = Precision::Fp16;
     else if (c.contains("bf16") || c.contains("fp16")) s.training.precision = Precision::Fp32;
-    if (c.contains("optimizer") && c.at("optimizer").is_object() && c.at("optimizer").contains("type") && c.at("optimizer").at("type").is_string()) {
+    if (c.contains("optimizer") && c.at("optimizer").is_object() && c.at("optimizer").contains("type") &&
+        c.at("optimizer").at("type").is_string()) {
         std::string type = c.at("optimizer").at("type").get<std::string>();
         std::transform(type.begin(), type.end(), type.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
         if (type == "sgd") {
             const json& p = c.at("optimizer").contains("params") ? c.at("optimizer").at("params") : json::object();
-            s.training.optimizer = p.is_object() && p.contains("momentum") && p.at("momentum") != 0 ? Optimizer::SgdMomentum : Optimizer::Sgd;
+            s.training.optimizer =
+                p.is_object() && p.contains("momentum") && p.at("momentum") != 0 ? Optimizer::SgdMomentum : Optimizer::Sgd;
         } else {
             try {
                 s.training.optimizer = parse_optimizer(type);

@@ -6,6 +6,7 @@ using nlohmann::json;
 
 namespace {
 
+// clang-format off
 // Keys DeepSpeed's pydantic models accept (extra="forbid"); DeepSpeed at the 2025 mirror:
 // runtime/zero/config.py (fields and their stage3_ aliases), runtime/zero/offload_config.py,
 // runtime/constants.py (fp16, bf16).
@@ -60,6 +61,7 @@ const DeprecatedKey kDeprecated[] = {
     {"cpu_offload_use_pin_memory", "\"pin_memory\": true inside offload_optimizer / offload_param"},
     {"stage3_gather_fp16_weights_on_model_save", "stage3_gather_16bit_weights_on_model_save"},
 };
+// clang-format on
 
 }  // namespace
 

@@ -44,10 +44,8 @@ EstimatorResult zero2(const EstimatorInput& in, bool cpu_offload, Zero2Formula f
         gpu = 2 * P;
         cpu = P * std::max(4 * total_gpus, 16.0) * in.additional_buffer_factor;
     } else {
-        if (formula == Zero2Formula::Current)
-            gpu = 2 * P + static_cast<double>(py_int(18 * P / total_gpus));
-        else
-            gpu = 4 * P + static_cast<double>(py_int(16 * P / total_gpus));
+        if (formula == Zero2Formula::Current) gpu = 2 * P + static_cast<double>(py_int(18 * P / total_gpus));
+        else gpu = 4 * P + static_cast<double>(py_int(16 * P / total_gpus));
         cpu = P * 4 * static_cast<double>(in.num_gpus_per_node) * in.additional_buffer_factor;
     }
     return {py_int(cpu), py_int(gpu)};
@@ -78,8 +76,7 @@ EstimatorResult zero3(const EstimatorInput& in, bool cpu_offload, bool cpu_offlo
 
 std::string zero2_table(const EstimatorInput& in, Zero2Formula formula) {
     std::string s = header(in, false);
-    for (bool offload : {true, false})
-        s += row(zero2(in, offload, formula), std::string("offload_optimizer=") + device(offload));
+    for (bool offload : {true, false}) s += row(zero2(in, offload, formula), std::string("offload_optimizer=") + device(offload));
     return s;
 }
 
@@ -89,9 +86,8 @@ std::string zero3_table(const EstimatorInput& in) {
         for (bool params : {true, false}) {
             if (!offload && params) continue;
             for (bool init : {true, false})
-                s += row(zero3(in, offload, params, init), std::string("offload_param=") + device(params) +
-                                                              ", offload_optimizer=" + device(offload) +
-                                                              ", zero_init=" + (init ? "1" : "0"));
+                s += row(zero3(in, offload, params, init), std::string("offload_param=") + device(params) + ", offload_optimizer=" +
+                                                               device(offload) + ", zero_init=" + (init ? "1" : "0"));
         }
     return s;
 }

@@ -15,7 +15,7 @@ enum class Zero2Formula {
 };
 
 struct EstimatorInput {
-    double total_params = 0;          // may be fractional-free float, as Python accepts 2851e6
+    double total_params = 0;  // may be fractional-free float, as Python accepts 2851e6
     double largest_layer_params = 0;
     std::int64_t num_gpus_per_node = 1;
     std::int64_t num_nodes = 1;

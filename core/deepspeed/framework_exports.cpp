@@ -19,8 +19,9 @@ nlohmann::ordered_json hf_trainer_config(const Scenario& s, const ExportOptions&
     for (auto& [key, value] : j["optimizer"]["params"].items()) value = "auto";
     // warmup_min_lr is filled with 0, warmup_max_lr with the learning rate, the step counts in
     // trainer_config_finalize.
-    j["scheduler"] = {{"type", "WarmupDecayLR"},
-                      {"params", {{"warmup_min_lr", "auto"}, {"warmup_max_lr", "auto"}, {"warmup_num_steps", "auto"}, {"total_num_steps", "auto"}}}};
+    j["scheduler"] = {
+        {"type", "WarmupDecayLR"},
+        {"params", {{"warmup_min_lr", "auto"}, {"warmup_max_lr", "auto"}, {"warmup_num_steps", "auto"}, {"total_num_steps", "auto"}}}};
     if (j.contains("bf16") && s.training.precision == Precision::Bf16) j["bf16"]["enabled"] = "auto";
     if (j.contains("fp16")) j["fp16"]["enabled"] = "auto";
     // trainer_config_finalize fills these from the model's hidden size (h*h, 0.9*h*h, 10*h).

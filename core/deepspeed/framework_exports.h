@@ -15,13 +15,13 @@ namespace zp {
 
 nlohmann::ordered_json hf_trainer_config(const Scenario& s, const ExportOptions& options = {});
 std::string hf_trainer_config_text(const Scenario& s, const ExportOptions& options = {});
-std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& options = {}, const std::string& config_path = "ds_config.json");
+std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& options = {},
+                                       const std::string& config_path = "ds_config.json");
 
 std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& options = {});
 
 // A bash script: one node runs `deepspeed --num_gpus G`; several write a hostfile
 // (node-0 slots=G, ...) and run `deepspeed --hostfile`; then the accelerate alternative.
-std::string launch_script(const Scenario& s, const std::string& config_path = "ds_config.json",
-                          const std::string& script = "train.py");
+std::string launch_script(const Scenario& s, const std::string& config_path = "ds_config.json", const std::string& script = "train.py");
 
 }  // namespace zp

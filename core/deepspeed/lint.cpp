@@ -2,10 +2,10 @@
 
 #include "core/deepspeed/batch_rule.h"
 #include "core/deepspeed/config_schema.h"
-#include "core/memory/buffers.h"
-#include "core/model/errors.h"
 #include "core/io/json_errors.h"
 #include "core/io/suggest.h"
+#include "core/memory/buffers.h"
+#include "core/model/errors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -99,18 +99,22 @@ public:
             add(Severity::Error, "", "a DeepSpeed config must be a JSON object, got " + std::string(j_.type_name()));
             return;
         }
-        check_keys(j_, "", ds_schema::top_level_keys(), Severity::Warning, "DeepSpeed ignores unknown top-level keys silently, so a typo here does nothing");
+        check_keys(j_, "", ds_schema::top_level_keys(), Severity::Warning,
+                   "DeepSpeed ignores unknown top-level keys silently, so a typo here does nothing");
         if (is_object("zero_optimization")) {
             const json& z = j_.at("zero_optimization");
-            check_keys(z, "zero_optimization", ds_schema::zero_optimization_keys(), Severity::Error, "DeepSpeed rejects unknown keys here (extra fields forbidden)");
+            check_keys(z, "zero_optimization", ds_schema::zero_optimization_keys(), Severity::Error,
+                       "DeepSpeed rejects unknown keys here (extra fields forbidden)");
             for (const char* sub : {"offload_param", "offload_optimizer"})
                 if (z.contains(sub) && z.at(sub).is_object())
                     check_keys(z.at(sub), std::string("zero_optimization.") + sub,
-                               std::string(sub) == "offload_param" ? ds_schema::offload_param_keys() : ds_schema::offload_optimizer_keys(), Severity::Error,
-                               "DeepSpeed rejects unknown keys here (extra fields forbidden)");
+                               std::string(sub) == "offload_param" ? ds_schema::offload_param_keys() : ds_schema::offload_optimizer_keys(),
+                               Severity::Error, "DeepSpeed rejects unknown keys here (extra fields forbidden)");
         }
-        if (is_object("fp16")) check_keys(j_.at("fp16"), "fp16", ds_schema::fp16_keys(), Severity::Error, "DeepSpeed rejects unknown keys here");
-        if (is_object("bf16")) check_keys(j_.at("bf16"), "bf16", ds_schema::bf16_keys(), Severity::Error, "DeepSpeed rejects unknown keys here");
+        if (is_object("fp16"))
+            check_keys(j_.at("fp16"), "fp16", ds_schema::fp16_keys(), Severity::Error, "DeepSpeed rejects unknown keys here");
+        if (is_object("bf16"))
+            check_keys(j_.at("bf16"), "bf16", ds_schema::bf16_keys(), Severity::Error, "DeepSpeed rejects unknown keys here");
         check_types(j_, "");
         check_batch();
         check_contradictions();
@@ -123,7 +127,8 @@ public:
 private:
     bool is_object(const char* key) const { return j_.contains(key) && j_.at(key).is_object(); }
 
-    void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& known, Severity severity, const std::string& why) {
+    void check_keys(const json& obj, const std::string& path, const std::vector<std::string>& known, Severity severity,
+                    const std::string& why) {
         for (const auto& [key, value] : obj.items()) {
             if (std::find(known.begin(), known.end(), key) != known.end()) continue;
             const std::string near = nearest_key(key, known);
@@ -147,7 +152,8 @@ private:
                     if (!std::isfinite(d) || std::fabs(d) > 9e15)
                         add(Severity::Error, full, "must be an integer DeepSpeed can hold, got " + value.dump());
                     else if (d != std::floor(d))
-                        add(Severity::Error, full, "Input should be a valid integer, got a number with a fractional part (" + value.dump() + ")",
+                        add(Severity::Error, full,
+                            "Input should be a valid integer, got a number with a fractional part (" + value.dump() + ")",
                             "write a whole number such as " + std::to_string(static_cast<long long>(std::floor(d))));
                     else
                         add(Severity::Info, full, "written as a float (" + value.dump() + "); DeepSpeed accepts it, an integer is clearer",
@@ -168,7 +174,8 @@ private:
         if (!j_.contains(key) || j_.at(key).is_null()) return std::nullopt;
         const json& v = j_.at(key);
         if (v.is_number_integer()) return v.get<std::int64_t>();
-        if (v.is_number_float() && std::isfinite(v.get<double>()) && std::fabs(v.get<double>()) < 9e15) return static_cast<std::int64_t>(v.get<double>());
+        if (v.is_number_float() && std::isfinite(v.get<double>()) && std::fabs(v.get<double>()) < 9e15)
+            return static_cast<std::int64_t>(v.get<double>());
         auto_batch_ = auto_batch_ || (v.is_string() && v.get<std::string>() == "auto");
         return std::nullopt;
     }
@@ -181,8 +188,9 @@ private:
         if (auto_batch_) return;  // the Trainer fills and checks them
         if (!world_) {
             if (train && micro && gas && (*micro) * (*gas) > 0 && *train % ((*micro) * (*gas)) != 0)
-                add(Severity::Error, "train_batch_size", "train_batch_size " + std::to_string(*train) + " is not micro batch x gradient accumulation (" +
-                    std::to_string(*micro) + " x " + std::to_string(*gas) + ") times any whole number of GPUs",
+                add(Severity::Error, "train_batch_size",
+                    "train_batch_size " + std::to_string(*train) + " is not micro batch x gradient accumulation (" +
+                        std::to_string(*micro) + " x " + std::to_string(*gas) + ") times any whole number of GPUs",
                     "give --world-size to check it against your GPU count");
             return;
         }
@@ -190,7 +198,8 @@ private:
         if (r.error.empty()) return;
         std::string suggestion;
         if (r.micro > 0 && r.gas > 0 && r.train > 0)
-            suggestion = "set train_batch_size to " + std::to_string(r.micro * r.gas * *world_) + " or drop it and let DeepSpeed compute it";
+            suggestion =
+                "set train_batch_size to " + std::to_string(r.micro * r.gas * *world_) + " or drop it and let DeepSpeed compute it";
         add(Severity::Error, r.field, r.error, suggestion);
     }
 
@@ -206,7 +215,8 @@ private:
             const json& z = j_.at("zero_optimization");
             const auto device = [&](const char* sub) { return ds_schema::offload_device_name(z, sub); };
             if (device("offload_param") != "none" && st != 3)
-                add(Severity::Error, "zero_optimization.offload_param", "offload_param is valid only with ZeRO stage 3 (stage is " + std::to_string(st) + ")",
+                add(Severity::Error, "zero_optimization.offload_param",
+                    "offload_param is valid only with ZeRO stage 3 (stage is " + std::to_string(st) + ")",
                     "remove offload_param or set stage 3");
             const json ratio = z.contains("/offload_optimizer/ratio"_json_pointer) ? z.at("/offload_optimizer/ratio"_json_pointer) : json();
             if (ratio.is_number() && ratio.get<double>() < 1.0 && st != 3)
@@ -215,10 +225,11 @@ private:
             for (const char* sub : {"offload_param", "offload_optimizer"}) {
                 const std::string dev = device(sub);
                 if (dev != "none" && dev != "cpu" && dev != "nvme")
-                    add(Severity::Error, std::string("zero_optimization.") + sub + ".device", "device must be none, cpu or nvme, got '" + dev + "'");
+                    add(Severity::Error, std::string("zero_optimization.") + sub + ".device",
+                        "device must be none, cpu or nvme, got '" + dev + "'");
                 if (dev == "nvme" && (!z.at(sub).contains("nvme_path") || z.at(sub).at("nvme_path").is_null()))
-                    add(Severity::Error, std::string("zero_optimization.") + sub + ".nvme_path", std::string(sub) + " device nvme needs nvme_path",
-                        "add \"nvme_path\": \"/local_nvme\" (a fast local NVMe mount)");
+                    add(Severity::Error, std::string("zero_optimization.") + sub + ".nvme_path",
+                        std::string(sub) + " device nvme needs nvme_path", "add \"nvme_path\": \"/local_nvme\" (a fast local NVMe mount)");
                 if (dev == "nvme" && std::string(sub) == "offload_optimizer" && st != 3)
                     add(Severity::Warning, "zero_optimization.offload_optimizer.device",
                         "at stage " + std::to_string(st) + " DeepSpeed offloads the optimizer to the CPU, not to NVMe (stage_1_and_2.py)",
@@ -238,7 +249,8 @@ private:
         const json& z = j_.at("zero_optimization");
         for (const ds_schema::DeprecatedKey& d : ds_schema::deprecated_zero_keys())
             if (z.contains(d.key))
-                add(Severity::Warning, std::string("zero_optimization.") + d.key, std::string("'") + d.key + "' is deprecated", std::string("use ") + d.replacement);
+                add(Severity::Warning, std::string("zero_optimization.") + d.key, std::string("'") + d.key + "' is deprecated",
+                    std::string("use ") + d.replacement);
     }
 
     double number_at(const json& obj, const char* key, double fallback) const {
@@ -255,8 +267,9 @@ private:
         // DeepSpeed's defaults when a key is missing.
         setup.reduce_bucket_elems = number_at(z, "reduce_bucket_size", deepspeed::defaults::kReduceBucketElems);
         setup.allgather_bucket_elems = number_at(z, "allgather_bucket_size", deepspeed::defaults::kAllgatherBucketElems);
-        setup.overlap_comm = z.contains("overlap_comm") && z.at("overlap_comm").is_boolean() ? z.at("overlap_comm").get<bool>()
-                                                                                            : deepspeed::defaults::overlap_comm_for_stage(st);
+        setup.overlap_comm = z.contains("overlap_comm") && z.at("overlap_comm").is_boolean()
+                                 ? z.at("overlap_comm").get<bool>()
+                                 : deepspeed::defaults::overlap_comm_for_stage(st);
         Training t;
         t.precision = is_object("fp16") || is_object("bf16") ? Precision::Bf16 : Precision::Fp32;
         if ((st == 1 || st == 2) && setup.overlap_comm) {
@@ -269,7 +282,8 @@ private:
         }
         if ((st == 2 || st == 3) && !setup.overlap_comm)
             add(Severity::Warning, "zero_optimization.overlap_comm",
-                "overlap_comm is off: gradient communication waits for the backward pass instead of running beside it", "set \"overlap_comm\": true");
+                "overlap_comm is off: gradient communication waits for the backward pass instead of running beside it",
+                "set \"overlap_comm\": true");
         for (const char* key : {"reduce_bucket_size", "allgather_bucket_size", "stage3_prefetch_bucket_size"})
             if (z.contains(key) && z.at(key).is_number() && z.at(key).get<double>() > 0 && z.at(key).get<double>() < 1e7)
                 add(Severity::Warning, std::string("zero_optimization.") + key,
@@ -300,7 +314,8 @@ LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> wor
     DuplicateFinder dup;
     json::sax_parse(text.begin(), text.end(), &dup);
     for (const std::string& path : dup.duplicates)
-        linter.add(Severity::Error, path, "duplicate key '" + path + "': DeepSpeed rejects configs with duplicate keys", "keep one of them");
+        linter.add(Severity::Error, path, "duplicate key '" + path + "': DeepSpeed rejects configs with duplicate keys",
+                   "keep one of them");
     linter.run();
     return linter.out;
 }

@@ -19,7 +19,7 @@ const char* to_string(Severity s);
 
 struct Diagnostic {
     Severity severity = Severity::Error;
-    std::string path;        // "zero_optimization.reduce_bucket_size"; "" for the whole file
+    std::string path;  // "zero_optimization.reduce_bucket_size"; "" for the whole file
     std::string message;
     std::string suggestion;  // may be empty
 };

@@ -4,10 +4,10 @@
 
 namespace zp {
 
-std::string format_bytes(double bytes);        // GiB below 1 TiB, TiB above, one decimal
+std::string format_bytes(double bytes);  // GiB below 1 TiB, TiB above, one decimal
 std::string format_fixed(double value, int decimals);
-std::string format_count(double value);        // thousands separators, no decimals
-std::string format_compact(double value);      // three significant digits and k/M/G/T: "24.4k", "1.5M" (plot labels)
-std::string format_seconds(double seconds);    // "1.23 s", "45 ms", "3.2 days"
+std::string format_count(double value);      // thousands separators, no decimals
+std::string format_compact(double value);    // three significant digits and k/M/G/T: "24.4k", "1.5M" (plot labels)
+std::string format_seconds(double seconds);  // "1.23 s", "45 ms", "3.2 days"
 
 }  // namespace zp

@@ -1,7 +1,7 @@
 #include "core/io/hf_config.h"
 
-#include "core/model/errors.h"
 #include "core/io/json_errors.h"
+#include "core/model/errors.h"
 #include "core/presets/model_presets.h"
 
 #include <cmath>
@@ -66,7 +66,8 @@ void set_head_dim(ModelSpec& m, const Fields& f) {
     m.head_dim = f.integer_or("head_dim", 0);
     if (m.head_dim == 0) {
         if (m.hidden % m.heads != 0)
-            f.fail("hidden size " + std::to_string(m.hidden) + " is not divisible by the " + std::to_string(m.heads) + " attention heads; give head_dim");
+            f.fail("hidden size " + std::to_string(m.hidden) + " is not divisible by the " + std::to_string(m.heads) +
+                   " attention heads; give head_dim");
         m.head_dim = m.hidden / m.heads;
     }
 }
@@ -74,9 +75,8 @@ void set_head_dim(ModelSpec& m, const Fields& f) {
 // Llama and its kin: RMSNorm, RoPE, gated MLP (transformers models/llama/modeling_llama.py).
 ModelSpec llama_kin(const Fields& f, const std::string& family, bool default_tied, bool qkv_bias_default) {
     const std::int64_t heads = f.integer("num_attention_heads");
-    ModelSpec m = llama_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), heads,
-                              f.integer_or("num_key_value_heads", heads), f.integer("intermediate_size"),
-                              f.integer("vocab_size"), f.boolean_or("tie_word_embeddings", default_tied));
+    ModelSpec m = llama_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), heads, f.integer_or("num_key_value_heads", heads),
+                              f.integer("intermediate_size"), f.integer("vocab_size"), f.boolean_or("tie_word_embeddings", default_tied));
     m.family = family;
     set_head_dim(m, f);
     const bool attention_bias = f.boolean_or("attention_bias", qkv_bias_default);
@@ -88,8 +88,8 @@ ModelSpec llama_kin(const Fields& f, const std::string& family, bool default_tie
 }
 
 ModelSpec from_gpt2(const Fields& f) {
-    ModelSpec m = gpt2_style(f.integer("n_layer"), f.integer("n_embd"), f.integer("n_head"), f.integer("vocab_size"),
-                             f.integer("n_positions"));
+    ModelSpec m =
+        gpt2_style(f.integer("n_layer"), f.integer("n_embd"), f.integer("n_head"), f.integer("vocab_size"), f.integer("n_positions"));
     if (f.has("n_inner")) m.ffn = f.integer("n_inner");
     m.tied_embeddings = f.boolean_or("tie_word_embeddings", true);
     return m;
@@ -97,8 +97,8 @@ ModelSpec from_gpt2(const Fields& f) {
 
 // GPT-NeoX / Pythia (models/gpt_neox): fused qkv, LayerNorm, biases, untied embed_out.
 ModelSpec from_gpt_neox(const Fields& f) {
-    ModelSpec m = gpt2_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), f.integer("num_attention_heads"),
-                             f.integer("vocab_size"), 0);
+    ModelSpec m =
+        gpt2_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), f.integer("num_attention_heads"), f.integer("vocab_size"), 0);
     m.family = "gpt_neox";
     m.ffn = f.integer("intermediate_size");
     const bool bias = f.boolean_or("attention_bias", true);

@@ -1,11 +1,11 @@
 #include "core/io/scenario_json.h"
 
-#include "core/model/default_scenario.h"
-#include "core/model/enum_names.h"
-#include "core/model/errors.h"
 #include "core/io/json_errors.h"
 #include "core/io/session_fields.h"
 #include "core/io/session_version.h"
+#include "core/model/default_scenario.h"
+#include "core/model/enum_names.h"
+#include "core/model/errors.h"
 
 #include <cmath>
 #include <cstdint>

@@ -28,7 +28,7 @@ struct FieldRule {
 };
 
 template <class S, class V>
-    requires std::same_as<std::remove_const_t<S>, Scenario>
+requires std::same_as<std::remove_const_t<S>, Scenario>
 void visit_fields(S& s, V& v) {
     auto& m = s.model;
     v("model", "name", m.name);

@@ -30,7 +30,7 @@ json upgrade_session(json doc, const std::string& source) {
     const json& v = doc.at("version");
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(kSessionVersion))
         throw NewerSessionError(source + ": session format version " + v.dump() + " is newer than this zero-planner reads (up to " +
-                         std::to_string(kSessionVersion) + "); upgrade zero-planner");
+                                std::to_string(kSessionVersion) + "); upgrade zero-planner");
     if (!v.is_number_integer() || v.get<std::int64_t>() < kOldestSessionVersion)
         throw InputError(source + ": session version " + v.dump() + " is not supported (this zero-planner reads versions " +
                          std::to_string(kOldestSessionVersion) + " to " + std::to_string(kSessionVersion) + ")");

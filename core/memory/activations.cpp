@@ -5,8 +5,8 @@ namespace zp {
 LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch) {
     const double sb = static_cast<double>(seq) * static_cast<double>(micro_batch);  // tokens
     const double h = static_cast<double>(m.hidden);
-    const double q = static_cast<double>(m.heads * m.head_dim);       // query / attention-output width
-    const double kv = static_cast<double>(m.kv_heads * m.head_dim);   // key and value width (GQA: smaller)
+    const double q = static_cast<double>(m.heads * m.head_dim);      // query / attention-output width
+    const double kv = static_cast<double>(m.kv_heads * m.head_dim);  // key and value width (GQA: smaller)
     const double f = static_cast<double>(m.ffn);
     const double a = static_cast<double>(m.heads);
     const double s = static_cast<double>(seq);
@@ -41,9 +41,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t) {
     // the fp32 copy the cross-entropy loss keeps, 4sbV (Korthikanti Sec. 4.3).
     out.embedding_and_logits = sb * (4 * h + 6 * static_cast<double>(m.vocab));
     switch (t.checkpointing) {
-    case Checkpointing::None:
-        out.per_layer_stored = full_layer;
-        break;
+    case Checkpointing::None: out.per_layer_stored = full_layer; break;
     case Checkpointing::Selective:
         // Recompute the attention core (Table 2, 34sbh): the score tensors are never kept.
         out.per_layer_stored = layer.attention + layer.mlp + layer.norms;

@@ -16,8 +16,7 @@ BufferBytes buffer_bytes(const ModelSpec& m, const Training& t, const ZeroSetup&
     case 2:
         // ZeRO-1/2 allocate the reduce (ipg) and all-gather buckets at full size, whatever the
         // model size; overlap_comm multiplies them (see kOverlapCommBucketFactor).
-        b.buckets = elem * (z.reduce_bucket_elems + z.allgather_bucket_elems) *
-                    (z.overlap_comm ? kOverlapCommBucketFactor : 1.0);
+        b.buckets = elem * (z.reduce_bucket_elems + z.allgather_bucket_elems) * (z.overlap_comm ? kOverlapCommBucketFactor : 1.0);
         break;
     default: {
         // ZeRO-3: the gathered largest module, 16-bit parameter + gradient = 4 Lp as in DeepSpeed's

@@ -5,8 +5,8 @@
 namespace zp {
 
 struct BufferBytes {
-    double buckets = 0;        // gradient reduce / parameter all-gather buckets
-    double gathered = 0;       // ZeRO-3: largest module gathered (4 Lp) and the prefetch bucket
+    double buckets = 0;   // gradient reduce / parameter all-gather buckets
+    double gathered = 0;  // ZeRO-3: largest module gathered (4 Lp) and the prefetch bucket
     double total() const { return buckets + gathered; }
 };
 

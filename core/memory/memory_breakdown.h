@@ -10,9 +10,9 @@ struct MemoryBreakdown {
     double gradients_bytes = 0;         // 16-bit gradients plus the fp32 gradient partition
     double optimizer_states_bytes = 0;  // fp32 master weights plus optimizer moments
     double activations_bytes = 0;
-    double buffers_bytes = 0;           // communication buckets, ZeRO-3 gathered working set
-    double cuda_context_bytes = 0;      // CUDA context, cuBLAS and NCCL workspaces
-    double fragmentation_bytes = 0;     // allocator reserve: "reserved" minus "allocated"
+    double buffers_bytes = 0;        // communication buckets, ZeRO-3 gathered working set
+    double cuda_context_bytes = 0;   // CUDA context, cuBLAS and NCCL workspaces
+    double fragmentation_bytes = 0;  // allocator reserve: "reserved" minus "allocated"
 
     // Per node.
     double cpu_bytes_per_node = 0;

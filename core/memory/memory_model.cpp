@@ -28,9 +28,7 @@ MemoryBreakdown estimate_memory(const Scenario& s) {
     return m;
 }
 
-double usable_gpu_bytes(const Scenario& s) {
-    return gib_to_bytes(s.cluster.gpu.memory_gib) * (1.0 - s.assumptions.headroom);
-}
+double usable_gpu_bytes(const Scenario& s) { return gib_to_bytes(s.cluster.gpu.memory_gib) * (1.0 - s.assumptions.headroom); }
 
 Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
     Fit f;

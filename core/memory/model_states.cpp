@@ -27,9 +27,9 @@ ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const 
     const double grad_share = z.stage >= 2 ? 1.0 / N : 1.0;
     const double param_share = z.stage >= 3 ? 1.0 / N : 1.0;
 
-    const double weight_bytes = mixed ? 2.0 : 4.0;        // the weights the GPU computes with
-    const double master_bytes = mixed ? 4.0 : 0.0;        // fp32 master copy, mixed precision only
-    const double low_grad_bytes = mixed ? 2.0 : 4.0;      // gradients in the compute precision
+    const double weight_bytes = mixed ? 2.0 : 4.0;    // the weights the GPU computes with
+    const double master_bytes = mixed ? 4.0 : 0.0;    // fp32 master copy, mixed precision only
+    const double low_grad_bytes = mixed ? 2.0 : 4.0;  // gradients in the compute precision
 
     ModelStateBytes b;
     if (c == Convention::Paper) {

@@ -72,9 +72,9 @@ inline constexpr RealRange kCudaContextGib{0, 1024};
 // Each dimension is bounded before anything counts parameters in int64; the total is bounded
 // separately (kParams) in double precision.
 inline constexpr CountRange kLayers{1, 100000};
-inline constexpr CountRange kModelWidth{1, std::int64_t{1} << 20};        // hidden, heads, kv_heads, head_dim
-inline constexpr CountRange kModelTable{1, std::int64_t{16} << 20};       // ffn, vocab
-inline constexpr CountRange kPositions{0, std::int64_t{16} << 20};        // 0: no position table (RoPE, ALiBi)
+inline constexpr CountRange kModelWidth{1, std::int64_t{1} << 20};       // hidden, heads, kv_heads, head_dim
+inline constexpr CountRange kModelTable{1, std::int64_t{16} << 20};      // ffn, vocab
+inline constexpr CountRange kPositions{0, std::int64_t{16} << 20};       // 0: no position table (RoPE, ALiBi)
 inline constexpr CountRange kRelativeBuckets{0, std::int64_t{1} << 20};  // T5 relative attention
 inline constexpr CountRange kExperts{1, 4096};
 inline constexpr CountRange kNormsPerLayer{0, 16};

@@ -12,7 +12,9 @@ namespace {
 // The counting formulas, written once over the number type: int64 for the exact count, double
 // for validate() to check the magnitude before any int64 arithmetic could overflow.
 template <typename T>
-T norm_params(const ModelSpec& m) { return m.norm == NormKind::LayerNorm ? T(2) * T(m.hidden) : T(m.hidden); }
+T norm_params(const ModelSpec& m) {
+    return m.norm == NormKind::LayerNorm ? T(2) * T(m.hidden) : T(m.hidden);
+}
 
 // q, k, v and output projections with their biases.
 template <typename T>
@@ -69,8 +71,8 @@ std::int64_t parameter_count(const ModelSpec& m) {
 std::int64_t largest_layer_params(const ModelSpec& m) {
     if (m.largest_layer_override > 0) return m.largest_layer_override;
     const std::int64_t h = m.hidden, f = m.ffn, q = m.heads * m.head_dim, kv = m.kv_heads * m.head_dim;
-    std::int64_t largest = m.vocab * h;                                   // token embedding
-    largest = std::max(largest, m.positions * h);                        // learned positions
+    std::int64_t largest = m.vocab * h;            // token embedding
+    largest = std::max(largest, m.positions * h);  // learned positions
     if (!m.tied_embeddings) largest = std::max(largest, m.vocab * h + (m.lm_head_bias ? m.vocab : 0));
     if (m.fused_qkv) {
         largest = std::max(largest, h * (q + 2 * kv) + (m.qkv_bias ? q + 2 * kv : 0));
@@ -125,7 +127,8 @@ void validate(const ModelSpec& m) {
     if (m.heads % m.kv_heads != 0)
         throw InputError("kv_heads (" + std::to_string(m.kv_heads) + ") must divide heads (" + std::to_string(m.heads) + ")");
     if (m.experts_per_token > m.experts)
-        throw InputError("experts_per_token (" + std::to_string(m.experts_per_token) + ") cannot exceed experts (" + std::to_string(m.experts) + ")");
+        throw InputError("experts_per_token (" + std::to_string(m.experts_per_token) + ") cannot exceed experts (" +
+                         std::to_string(m.experts) + ")");
     if (m.encoder_decoder && m.layers % 2 != 0)
         throw InputError("an encoder-decoder model needs an even number of layers (encoder + decoder)");
     // Keep every count far from int64 overflow: bound each dimension, then the total in double

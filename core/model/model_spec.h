@@ -9,30 +9,30 @@ namespace zp {
 enum class NormKind { LayerNorm, RmsNorm };  // LayerNorm has a bias (2h), RMSNorm only a weight (h)
 
 struct ModelSpec {
-    std::string name;            // preset name or a description ("custom", "hf:llama")
-    std::string family;          // gpt2, llama, mixtral, t5, bloom, falcon, phi, gemma, ...
-    std::int64_t layers = 0;     // transformer blocks (encoder + decoder for T5)
-    std::int64_t hidden = 0;     // h
-    std::int64_t heads = 0;      // a
-    std::int64_t kv_heads = 0;   // grouped-query attention; == heads for multi-head
-    std::int64_t head_dim = 0;   // usually hidden / heads (Gemma: 256)
-    std::int64_t ffn = 0;        // MLP inner width
-    bool gated_mlp = false;      // SwiGLU/GeGLU: gate and up projections, then down
+    std::string name;           // preset name or a description ("custom", "hf:llama")
+    std::string family;         // gpt2, llama, mixtral, t5, bloom, falcon, phi, gemma, ...
+    std::int64_t layers = 0;    // transformer blocks (encoder + decoder for T5)
+    std::int64_t hidden = 0;    // h
+    std::int64_t heads = 0;     // a
+    std::int64_t kv_heads = 0;  // grouped-query attention; == heads for multi-head
+    std::int64_t head_dim = 0;  // usually hidden / heads (Gemma: 256)
+    std::int64_t ffn = 0;       // MLP inner width
+    bool gated_mlp = false;     // SwiGLU/GeGLU: gate and up projections, then down
     std::int64_t vocab = 0;
     bool tied_embeddings = false;
-    std::int64_t positions = 0;  // learned position embeddings (GPT-2: n_positions); 0 for RoPE/ALiBi
-    std::int64_t experts = 1;    // MoE experts per layer (Mixtral: 8)
+    std::int64_t positions = 0;          // learned position embeddings (GPT-2: n_positions); 0 for RoPE/ALiBi
+    std::int64_t experts = 1;            // MoE experts per layer (Mixtral: 8)
     std::int64_t experts_per_token = 1;  // routed experts per token (Mixtral: 2)
     NormKind norm = NormKind::RmsNorm;
-    bool qkv_bias = false;       // bias on q, k, v projections
-    bool out_bias = false;       // bias on the attention output projection
-    bool mlp_bias = false;       // bias on MLP projections
-    bool lm_head_bias = false;   // phi-2
-    bool fused_qkv = false;      // one q/k/v module (GPT-2 c_attn, NeoX, Falcon): matters for the largest layer
-    bool fused_gate_up = false;  // one gate+up module (Phi-3)
-    int norms_per_layer = 2;     // falcon-7b and phi share one norm for attention and MLP
-    bool embedding_norm = false; // BLOOM's word_embeddings_layernorm
-    bool encoder_decoder = false;  // T5: layers/2 encoder + layers/2 decoder blocks with cross-attention
+    bool qkv_bias = false;                        // bias on q, k, v projections
+    bool out_bias = false;                        // bias on the attention output projection
+    bool mlp_bias = false;                        // bias on MLP projections
+    bool lm_head_bias = false;                    // phi-2
+    bool fused_qkv = false;                       // one q/k/v module (GPT-2 c_attn, NeoX, Falcon): matters for the largest layer
+    bool fused_gate_up = false;                   // one gate+up module (Phi-3)
+    int norms_per_layer = 2;                      // falcon-7b and phi share one norm for attention and MLP
+    bool embedding_norm = false;                  // BLOOM's word_embeddings_layernorm
+    bool encoder_decoder = false;                 // T5: layers/2 encoder + layers/2 decoder blocks with cross-attention
     std::int64_t relative_attention_buckets = 0;  // T5 relative position bias (first block of each stack)
 
     // Set when only a size was given: the architecture was synthesized for activations and the

@@ -14,12 +14,12 @@ struct Cluster {
     std::int64_t nodes = 1;
     std::int64_t gpus_per_node = 8;
     GpuSpec gpu;
-    double intra_node_gbytes_per_s = 300;   // per GPU, one direction (NVLink / PCIe)
-    double inter_node_gbits_per_s = 1600;   // per node, all NICs together (8 x 200 Gb/s HDR on a DGX A100)
-    double pcie_gbytes_per_s = 32;          // per GPU to host memory, one direction
+    double intra_node_gbytes_per_s = 300;  // per GPU, one direction (NVLink / PCIe)
+    double inter_node_gbits_per_s = 1600;  // per node, all NICs together (8 x 200 Gb/s HDR on a DGX A100)
+    double pcie_gbytes_per_s = 32;         // per GPU to host memory, one direction
     double cpu_ram_bytes_per_node = 0;
     double nvme_bytes_per_node = 0;
-    double nvme_gbytes_per_s = 6;           // per node, aggregate read/write
+    double nvme_gbytes_per_s = 6;               // per node, aggregate read/write
     double cpu_adam_params_per_second = 4.5e9;  // per node (ZeRO-Offload Table 4: 1B params in 0.22 s on a DGX-2)
 
     std::int64_t world_size() const { return nodes * gpus_per_node; }
@@ -44,13 +44,13 @@ struct Training {
     Precision precision = Precision::Bf16;
     Optimizer optimizer = Optimizer::AdamW;
     std::int64_t seq_len = 4096;
-    std::int64_t micro_batch = 1;       // sequences per GPU per forward
-    bool auto_micro_batch = true;       // the recommender searches micro batches; false: only micro_batch
-    std::int64_t global_batch = 0;      // sequences per optimizer step; 0 = default_global_batch()
+    std::int64_t micro_batch = 1;   // sequences per GPU per forward
+    bool auto_micro_batch = true;   // the recommender searches micro batches; false: only micro_batch
+    std::int64_t global_batch = 0;  // sequences per optimizer step; 0 = default_global_batch()
     Checkpointing checkpointing = Checkpointing::None;
-    bool auto_checkpointing = true;     // the recommender searches recompute policies; false: only checkpointing
+    bool auto_checkpointing = true;  // the recommender searches recompute policies; false: only checkpointing
     bool flash_attention = true;
-    bool cpu_checkpointing = false;     // activation_checkpointing.cpu_checkpointing
+    bool cpu_checkpointing = false;  // activation_checkpointing.cpu_checkpointing
 
     friend bool operator==(const Training&, const Training&) = default;
 };
@@ -99,14 +99,14 @@ enum class Convention { DeepSpeed, Paper };
 
 struct Assumptions {
     Convention convention = Convention::DeepSpeed;
-    double headroom = 0.05;                 // fraction of GPU memory kept free
+    double headroom = 0.05;                                // fraction of GPU memory kept free
     double cuda_context_bytes = 1024.0 * 1024.0 * 1024.0;  // CUDA context, cuBLAS and NCCL workspaces
-    double fragmentation = 0.10;            // allocator reserve on top of allocated bytes
-    double host_buffer_factor = 1.5;        // DeepSpeed's additional_buffer_factor for host memory
-    double mfu = 0.45;                      // model FLOPs utilisation (Narayanan et al. 2021 Table 1: 43-52% on A100)
-    double comm_overlap_fraction = 0.8;     // share of communication hidden behind backward when overlap_comm is on
-    double collective_latency_seconds = 30e-6;  // per bucketed NCCL launch (small-message latency, nccl-tests)
-    double token_budget = 1e12;             // tokens to train on, for time and GPU-hours
+    double fragmentation = 0.10;                           // allocator reserve on top of allocated bytes
+    double host_buffer_factor = 1.5;                       // DeepSpeed's additional_buffer_factor for host memory
+    double mfu = 0.45;                                     // model FLOPs utilisation (Narayanan et al. 2021 Table 1: 43-52% on A100)
+    double comm_overlap_fraction = 0.8;                    // share of communication hidden behind backward when overlap_comm is on
+    double collective_latency_seconds = 30e-6;             // per bucketed NCCL launch (small-message latency, nccl-tests)
+    double token_budget = 1e12;                            // tokens to train on, for time and GPU-hours
 
     friend bool operator==(const Assumptions&, const Assumptions&) = default;
 };

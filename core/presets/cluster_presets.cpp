@@ -1,7 +1,7 @@
 #include "core/presets/cluster_presets.h"
 
-#include "core/presets/preset_table.h"
 #include "core/model/units.h"
+#include "core/presets/preset_table.h"
 
 namespace zp {
 namespace {

@@ -12,7 +12,7 @@ namespace zp {
 struct ClusterPreset {
     std::string name;  // what --cluster accepts
     std::string display_name;
-    Cluster cluster;   // one node; the GPU count option multiplies nodes
+    Cluster cluster;  // one node; the GPU count option multiplies nodes
 };
 
 const std::vector<ClusterPreset>& cluster_presets();

@@ -41,13 +41,13 @@ const std::vector<GpuSpec>& gpu_presets() {
         {"v100-32gb", "V100 32GB (SXM2)", 32.0, 125.0, kNvLink2, kPcie3x16},
         {"a100-40gb", "A100 40GB (SXM)", 40.0, 312.0, kNvLink3, kPcie4x16},
         {"a100-80gb", "A100 80GB (SXM)", 80.0, 312.0, kNvLink3, kPcie4x16},
-        {"h100-80gb", "H100 80GB (SXM)", 79.6, 989.0, kNvLink4, kPcie5x16},   // 81559 MiB
+        {"h100-80gb", "H100 80GB (SXM)", 79.6, 989.0, kNvLink4, kPcie5x16},  // 81559 MiB
         {"h100-pcie", "H100 80GB (PCIe)", 79.6, 756.0, kPcie5x16, kPcie5x16},
         {"h200-141gb", "H200 141GB (SXM)", 140.4, 989.0, kNvLink4, kPcie5x16},  // 143771 MiB
-        {"l40s", "L40S 48GB", 45.0, 362.0, kPcie4x16, kPcie4x16},                 // 46068 MiB
+        {"l40s", "L40S 48GB", 45.0, 362.0, kPcie4x16, kPcie4x16},               // 46068 MiB
         {"rtx-3090", "GeForce RTX 3090 24GB", 24.0, 35.6, kPcie4x16, kPcie4x16},
         {"rtx-4090", "GeForce RTX 4090 24GB", 24.0, 165.2, kPcie4x16, kPcie4x16},
-        {"a10g", "A10G 24GB (AWS)", 22.5, 70.0, kPcie4x16, kPcie4x16},            // 23028 MiB
+        {"a10g", "A10G 24GB (AWS)", 22.5, 70.0, kPcie4x16, kPcie4x16},  // 23028 MiB
         {"mi250x", "MI250X (one 64GB GCD)", 64.0, 191.5, kInfinityFabricMi250x, kPcie4x16},
         {"mi300x", "MI300X 192GB", 192.0, 1307.4, kInfinityFabricMi300x, kPcie5x16},
     };

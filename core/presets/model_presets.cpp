@@ -7,8 +7,8 @@ namespace zp {
 namespace {
 
 // The dimensions every decoder-only preset states; each family below adds its own choices.
-ModelSpec decoder(const char* family, std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t kv_heads,
-                  std::int64_t ffn, std::int64_t vocab) {
+ModelSpec decoder(const char* family, std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t kv_heads, std::int64_t ffn,
+                  std::int64_t vocab) {
     ModelSpec m;
     m.family = family;
     m.layers = layers;
@@ -36,8 +36,8 @@ ModelSpec gpt2_style(std::int64_t layers, std::int64_t hidden, std::int64_t head
 }
 
 // Llama family (HF LlamaForCausalLM): RMSNorm, RoPE, SwiGLU, no biases.
-ModelSpec llama_style(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t kv_heads,
-                      std::int64_t ffn, std::int64_t vocab, bool tied) {
+ModelSpec llama_style(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t kv_heads, std::int64_t ffn,
+                      std::int64_t vocab, bool tied) {
     ModelSpec m = decoder("llama", layers, hidden, heads, kv_heads, ffn, vocab);
     m.gated_mlp = true;
     m.tied_embeddings = tied;

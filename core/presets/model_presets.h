@@ -22,7 +22,7 @@ std::string model_preset_names();  // "gpt2, gpt2-xl, ..."
 
 // Builders shared by the presets and the Hugging Face importer.
 ModelSpec gpt2_style(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab, std::int64_t positions);
-ModelSpec llama_style(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t kv_heads,
-                      std::int64_t ffn, std::int64_t vocab, bool tied);
+ModelSpec llama_style(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t kv_heads, std::int64_t ffn,
+                      std::int64_t vocab, bool tied);
 
 }  // namespace zp

@@ -32,7 +32,8 @@ template <NamedPreset P>
 const P& find_preset(const std::vector<P>& presets, std::string_view name, std::string_view kind, std::string_view kinds) {
     for (const P& p : presets)
         if (p.name == name) return p;
-    throw InputError("unknown " + std::string(kind) + " '" + std::string(name) + "'; known " + std::string(kinds) + ": " + preset_names(presets));
+    throw InputError("unknown " + std::string(kind) + " '" + std::string(name) + "'; known " + std::string(kinds) + ": " +
+                     preset_names(presets));
 }
 
 }  // namespace zp

@@ -24,17 +24,15 @@ struct Overview {
     // overview_setups(), in order: each setup at the micro batch, recompute and buckets the
     // search found best for it (or, when none fits, its least-memory candidate).
     std::vector<Candidate> bars;
-    bool step_valid = true;             // false when the batch cannot be split (step fields are zero)
+    bool step_valid = true;  // false when the batch cannot be split (step fields are zero)
     std::string step_error;
-    std::vector<ScalingSeries> scaling; // stages 0..3 without offload
+    std::vector<ScalingSeries> scaling;  // stages 0..3 without offload
     Plan plan;
     bool plan_valid = true;
     std::string plan_error;
 };
 
-
 // Runs the search once; the bars are its per-setup results.
 Overview compute_overview(const Scenario& s);
-
 
 }  // namespace zp

@@ -1,9 +1,9 @@
 #include "core/search/recommender.h"
 
-#include "core/model/errors.h"
-#include "core/search/scenario_edits.h"
 #include "core/io/format.h"
+#include "core/model/errors.h"
 #include "core/model/units.h"
+#include "core/search/scenario_edits.h"
 
 #include <algorithm>
 #include <array>
@@ -105,13 +105,13 @@ std::string memory_reason(const Scenario& s, const Candidate& c) {
 
 struct SetupResult {
     bool any_feasible = false;
-    Point fastest;   // fastest feasible
-    Point closest;   // when none is feasible: the point with the least GPU memory
+    Point fastest;  // fastest feasible
+    Point closest;  // when none is feasible: the point with the least GPU memory
     bool has_closest = false;
 };
 
 struct Search {
-    Scenario base;                      // the scenario with the exact global batch filled in
+    Scenario base;  // the scenario with the exact global batch filled in
     std::vector<SetupResult> per_setup;
     std::vector<Point> feasible;
     std::int64_t evaluated = 0;
@@ -226,7 +226,8 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
             break;
         }
     }
-    if (plan.suggestions.empty()) plan.suggestions.push_back("a GPU with more memory: no setup fits on this cluster at any sequence length we tried");
+    if (plan.suggestions.empty())
+        plan.suggestions.push_back("a GPU with more memory: no setup fits on this cluster at any sequence length we tried");
 }
 
 }  // namespace
@@ -273,8 +274,8 @@ Plan recommend(const Scenario& s) {
             const double tps = c.step.tokens_per_second;
             // Faster, or as fast to the 0.1% printed below: the simpler setup won, not the speed.
             if (tps >= 0.9995 * plan.best.step.tokens_per_second)
-                plan.rejected.push_back({setup_label(z), "fits and is within 2% (" + format_count(tps) + " tokens/s), but " +
-                                                             best_label + " is simpler"});
+                plan.rejected.push_back(
+                    {setup_label(z), "fits and is within 2% (" + format_count(tps) + " tokens/s), but " + best_label + " is simpler"});
             else
                 plan.rejected.push_back({setup_label(z), "fits, but is " + percent_slower(plan.best.step.tokens_per_second, tps) +
                                                              " slower (" + format_count(tps) + " vs " +
@@ -291,10 +292,10 @@ Plan recommend(const Scenario& s) {
                        std::to_string(b.gradient_accumulation_steps) + " accumulation steps and " +
                        (b.checkpointing == Checkpointing::None ? std::string("no") : std::string(to_string(b.checkpointing))) +
                        " activation recompute is the fastest setup that fits: " + format_count(b.step.tokens_per_second) + " tokens/s.");
-    plan.why.push_back("It needs " + format_bytes(b.memory.total_bytes()) + " of " + format_bytes(usable_gpu_bytes(s)) +
-                       " usable per GPU, " + format_bytes(b.memory.cpu_bytes_per_node) + " host RAM per node" +
-                       (b.memory.nvme_bytes_per_node > 0 ? ", " + format_bytes(b.memory.nvme_bytes_per_node) + " NVMe per node" : std::string()) +
-                       ".");
+    plan.why.push_back(
+        "It needs " + format_bytes(b.memory.total_bytes()) + " of " + format_bytes(usable_gpu_bytes(s)) + " usable per GPU, " +
+        format_bytes(b.memory.cpu_bytes_per_node) + " host RAM per node" +
+        (b.memory.nvme_bytes_per_node > 0 ? ", " + format_bytes(b.memory.nvme_bytes_per_node) + " NVMe per node" : std::string()) + ".");
     if (b.step.comm_seconds > 0.1 * b.step.seconds)
         plan.why.push_back("Exposed communication is " + format_fixed(b.step.comm_seconds / b.step.seconds * 100, 0) +
                            "% of the step: a faster network would help more than a faster GPU.");

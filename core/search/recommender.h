@@ -28,18 +28,17 @@ struct Rejection {
 
 struct Plan {
     bool feasible = false;
-    Candidate best;                       // meaningful only when feasible
-    std::vector<Candidate> alternatives;  // the fastest feasible candidate of every other setup, fastest first
-    std::vector<Rejection> rejected;      // every setup that lost, with why
-    std::vector<std::string> why;         // why the best won, in plain words
-    std::vector<std::string> suggestions; // when nothing fits: what would
+    Candidate best;                        // meaningful only when feasible
+    std::vector<Candidate> alternatives;   // the fastest feasible candidate of every other setup, fastest first
+    std::vector<Rejection> rejected;       // every setup that lost, with why
+    std::vector<std::string> why;          // why the best won, in plain words
+    std::vector<std::string> suggestions;  // when nothing fits: what would
     std::int64_t candidates_evaluated = 0;
     // For every zero_setups() entry, in that order: its fastest feasible candidate, or when none
     // fits, its candidate with the least GPU memory (what the window draws for that setup).
     std::vector<Candidate> per_setup;
     std::vector<bool> per_setup_feasible;
 };
-
 
 // Searches around `s` (its model, cluster, precision, optimizer, sequence, global batch, flash
 // attention and assumptions are kept; stage, offload, recompute, micro batch and buckets are chosen).

@@ -2,8 +2,8 @@
 
 namespace zp {
 
-StepFlops transformer_step_flops(double layer_params, double head_params, double layers, double hidden, double seq,
-                                 double tokens, Checkpointing recompute) {
+StepFlops transformer_step_flops(double layer_params, double head_params, double layers, double hidden, double seq, double tokens,
+                                 Checkpointing recompute) {
     const double layer_forward = 2 * layer_params * tokens + 4 * layers * hidden * seq * tokens;  // matmuls + QK^T and AV
     const double head_forward = 2 * head_params * tokens;
     StepFlops f;
@@ -33,8 +33,7 @@ double layer_matmul_params(const ModelSpec& m) {
 
 StepFlops step_flops(const ModelSpec& m, const Training& t, double tokens_per_step) {
     return transformer_step_flops(layer_matmul_params(m), head_matmul_params(m), static_cast<double>(m.layers),
-                                  static_cast<double>(m.hidden), static_cast<double>(t.seq_len), tokens_per_step,
-                                  t.checkpointing);
+                                  static_cast<double>(m.hidden), static_cast<double>(t.seq_len), tokens_per_step, t.checkpointing);
 }
 
 }  // namespace zp

@@ -16,8 +16,8 @@ struct StepFlops {
 
 // The formula on its own, for the published closed forms. layer_params: matmul parameters of the
 // transformer layers (12 L h^2 for GPT); head_params: the LM head's (V h).
-StepFlops transformer_step_flops(double layer_params, double head_params, double layers, double hidden, double seq,
-                                 double tokens, Checkpointing recompute);
+StepFlops transformer_step_flops(double layer_params, double head_params, double layers, double hidden, double seq, double tokens,
+                                 Checkpointing recompute);
 
 // Active matmul parameters of a model: without the input embedding and position table (lookups,
 // no FLOPs) and, for MoE, with only experts_per_token of the experts.

@@ -1,9 +1,9 @@
 #include "core/time/step_time.h"
 
-#include "core/time/collectives.h"
-#include "core/time/flops.h"
 #include "core/memory/model_states.h"
 #include "core/model/units.h"
+#include "core/time/collectives.h"
+#include "core/time/flops.h"
 
 #include <algorithm>
 #include <cmath>

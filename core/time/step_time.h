@@ -17,19 +17,19 @@ CommVolume comm_volume(double params, int stage, std::int64_t gas, const Trainin
 
 struct StepTime {
     double compute_seconds = 0;
-    double comm_seconds = 0;       // exposed (not hidden behind compute)
-    double comm_total_seconds = 0; // before overlap
-    double offload_seconds = 0;    // PCIe, CPU optimizer and NVMe time not hidden
+    double comm_seconds = 0;        // exposed (not hidden behind compute)
+    double comm_total_seconds = 0;  // before overlap
+    double offload_seconds = 0;     // PCIe, CPU optimizer and NVMe time not hidden
     double seconds = 0;
     double tokens_per_second = 0;
     double model_tflops_per_gpu = 0;
-    double mfu = 0;                // model FLOPs / (step time x GPUs x peak)
-    double slowdown_percent = 0;   // step time against compute alone
+    double mfu = 0;               // model FLOPs / (step time x GPUs x peak)
+    double slowdown_percent = 0;  // step time against compute alone
     double model_flops = 0;
     double hardware_flops = 0;
     double tokens_per_step = 0;
     std::int64_t gradient_accumulation_steps = 1;
-    double budget_seconds = 0;     // time to train on Assumptions::token_budget tokens
+    double budget_seconds = 0;  // time to train on Assumptions::token_budget tokens
     double budget_gpu_hours = 0;
 };
 

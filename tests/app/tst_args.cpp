@@ -25,14 +25,15 @@ QString describe(const Args& a) {
     for (const std::string& p : a.positionals) positionals << QString::fromStdString(p);
     for (const auto& [k, v] : a.values) values << QString::fromStdString(k + "=" + v);
     for (const std::string& f : a.flags) flags << QString::fromStdString(f);
-    return positionals.join(QLatin1Char(' ')) + QLatin1Char('|') +
-           values.join(QLatin1Char(' ')) + QLatin1Char('|') + flags.join(QLatin1Char(' '));
+    return positionals.join(QLatin1Char(' ')) + QLatin1Char('|') + values.join(QLatin1Char(' ')) + QLatin1Char('|') +
+           flags.join(QLatin1Char(' '));
 }
 }  // namespace
 
 class TestArgs : public QObject {
     Q_OBJECT
 private slots:
+    // clang-format off
     void parses_data() {
         QTest::addColumn<QStringList>("argv");
         QTest::addColumn<QString>("parsed");  // positionals|values|flags
@@ -57,6 +58,7 @@ private slots:
         QTest::newRow("several positionals") << QStringList{QStringLiteral("a.json"), QStringLiteral("b.json")}
                                              << "a.json b.json||";
     }
+    // clang-format on
     void parses() {
         QFETCH(QStringList, argv);
         QFETCH(QString, parsed);
@@ -73,6 +75,7 @@ private slots:
         QVERIFY(!a.flag("--gpus"));
     }
 
+    // clang-format off
     void errors_data() {
         QTest::addColumn<QStringList>("argv");
         QTest::addColumn<QString>("error");
@@ -112,6 +115,7 @@ private slots:
                                        << "option --json is given twice"
                                        << "accepted: args.h promises an error on any repeated option, args.cpp checks values only";
     }
+    // clang-format on
     void errors() {
         QFETCH(QStringList, argv);
         QFETCH(QString, error);

@@ -27,6 +27,7 @@ class TestNumberParse : public QObject {
     Q_OBJECT
 private slots:
     // "7e9", "7B", "70b", "1.5T", "125M", "2851e6" -> an exact positive count (number_parse.h).
+    // clang-format off
     void count_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<qint64>("value");
@@ -50,6 +51,7 @@ private slots:
         QTest::newRow("the largest, 1e15") << "1e15" << qint64(1'000'000'000'000'000);
         QTest::newRow("the largest with a suffix, 1000T") << "1000T" << qint64(1'000'000'000'000'000);
     }
+    // clang-format on
     void count() {
         QFETCH(QString, text);
         QFETCH(qint64, value);
@@ -57,6 +59,7 @@ private slots:
     }
 
     // The error names the option and what was typed; `message` is a part of the expected text.
+    // clang-format off
     void count_errors_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
@@ -85,6 +88,7 @@ private slots:
         QTest::newRow("every error lists what is accepted") << "7X" << "(accepted: a count such as 7e9, 7000000000, 7B, 70b, 1.5T, 125M)"
                                                             << "";
     }
+    // clang-format on
     void count_errors() {
         QFETCH(QString, text);
         QFETCH(QString, message);
@@ -94,6 +98,7 @@ private slots:
         QVERIFY2(error.contains(message), qPrintable(QStringLiteral("error: \"%1\"").arg(error)));
     }
 
+    // clang-format off
     void positive_int_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<qint64>("max");
@@ -114,6 +119,7 @@ private slots:
         QTest::newRow("leading space") << " 8" << qint64(1024) << qint64(0);
         QTest::newRow("trailing garbage") << "8 GPUs" << qint64(1024) << qint64(0);
     }
+    // clang-format on
     void positive_int() {
         QFETCH(QString, text);
         QFETCH(qint64, max);
@@ -127,6 +133,7 @@ private slots:
         }
     }
 
+    // clang-format off
     void number_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<double>("min");
@@ -147,6 +154,7 @@ private slots:
         QTest::newRow("infinity") << "inf" << 0.0 << 1e300 << 0.0 << "--headroom must be a number from 0 to 1e+300, got 'inf'";
         QTest::newRow("empty") << "" << 0.0 << 1.0 << 0.0 << "--headroom must be a number from 0 to 1, got ''";
     }
+    // clang-format on
     void number() {
         QFETCH(QString, text);
         QFETCH(double, min);
@@ -158,6 +166,7 @@ private slots:
         else QCOMPARE(error_of([&] { parse_number(t, "--headroom", min, max); }), error);
     }
 
+    // clang-format off
     void on_off_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<int>("value");  // 1 on, 0 off, -1 an error
@@ -171,13 +180,15 @@ private slots:
         QTest::newRow("case matters") << "ON" << -1;
         QTest::newRow("empty") << "" << -1;
     }
+    // clang-format on
     void on_off() {
         QFETCH(QString, text);
         QFETCH(int, value);
         const std::string t = text.toStdString();
         if (value >= 0) QCOMPARE(parse_on_off(t, "--flash-attention"), value == 1);
-        else QCOMPARE(error_of([&] { parse_on_off(t, "--flash-attention"); }),
-                      QStringLiteral("--flash-attention must be on or off, got '%1'").arg(text));
+        else
+            QCOMPARE(error_of([&] { parse_on_off(t, "--flash-attention"); }),
+                     QStringLiteral("--flash-attention must be on or off, got '%1'").arg(text));
     }
 };
 

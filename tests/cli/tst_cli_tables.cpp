@@ -16,9 +16,9 @@
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 
+#include <yaml-cpp/yaml.h>
 #include <QTemporaryDir>
 #include <QtTest>
-#include <yaml-cpp/yaml.h>
 
 #include <set>
 #include <sstream>
@@ -34,13 +34,13 @@ std::vector<std::string> to_std(const QStringList& list) {
 }
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-const QStringList kCommands = {QStringLiteral("estimate"), QStringLiteral("compare"), QStringLiteral("recommend"),
-                               QStringLiteral("ds-estimate"), QStringLiteral("export"), QStringLiteral("session"),
-                               QStringLiteral("lint"), QStringLiteral("screenshot")};
+const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("compare"),   QStringLiteral("recommend"),
+                               QStringLiteral("ds-estimate"), QStringLiteral("export"),    QStringLiteral("session"),
+                               QStringLiteral("lint"),        QStringLiteral("screenshot")};
 const QStringList kFormats = {QStringLiteral("deepspeed"), QStringLiteral("hf-trainer"), QStringLiteral("hf-args"),
                               QStringLiteral("accelerate"), QStringLiteral("launch")};
-const QStringList kSliceKeys = {QStringLiteral("params"), QStringLiteral("gradients"), QStringLiteral("optimizer_states"),
-                                QStringLiteral("activations"), QStringLiteral("buffers"), QStringLiteral("overhead")};
+const QStringList kSliceKeys = {QStringLiteral("params"),      QStringLiteral("gradients"), QStringLiteral("optimizer_states"),
+                                QStringLiteral("activations"), QStringLiteral("buffers"),   QStringLiteral("overhead")};
 
 const cli::DisplayEnvironment kDisplay{true, false, ""};
 const cli::DisplayEnvironment kOffscreen{false, false, "offscreen"};
@@ -72,8 +72,9 @@ private slots:
         QTest::newRow("compare") << QStringLiteral("compare") << QStringList{model, gpt2} << cli::kExitOk;
         QTest::newRow("recommend") << QStringLiteral("recommend") << QStringList{model, gpt2} << cli::kExitOk;
         QTest::newRow("ds-estimate") << QStringLiteral("ds-estimate")
-                                     << QStringList{QStringLiteral("--params"), QStringLiteral("2851e6"), QStringLiteral("--largest-layer"),
-                                                    QStringLiteral("32e6"), QStringLiteral("--stage"), QStringLiteral("3")}
+                                     << QStringList{QStringLiteral("--params"),        QStringLiteral("2851e6"),
+                                                    QStringLiteral("--largest-layer"), QStringLiteral("32e6"),
+                                                    QStringLiteral("--stage"),         QStringLiteral("3")}
                                      << cli::kExitOk;
         QTest::newRow("export") << QStringLiteral("export") << QStringList{model, gpt2} << cli::kExitOk;
         QTest::newRow("session") << QStringLiteral("session") << QStringList{model, gpt2} << cli::kExitOk;
@@ -238,9 +239,10 @@ private slots:
         QTest::newRow("X11") << true << false << QString() << QString();
         QTest::newRow("Wayland") << false << true << QString() << QString();
         QTest::newRow("offscreen") << false << false << QStringLiteral("offscreen") << QStringLiteral("QT_QPA_PLATFORM=offscreen");
-        QTest::newRow("offscreen beside X11") << true << false << QStringLiteral("offscreen") << QStringLiteral("QT_QPA_PLATFORM=offscreen");
-        QTest::newRow("offscreen with options") << false << false << QStringLiteral("offscreen:fontengine=freetype")
-                                                << QStringLiteral("QT_QPA_PLATFORM=offscreen");
+        QTest::newRow("offscreen beside X11") << true << false << QStringLiteral("offscreen")
+                                              << QStringLiteral("QT_QPA_PLATFORM=offscreen");
+        QTest::newRow("offscreen with options")
+            << false << false << QStringLiteral("offscreen:fontengine=freetype") << QStringLiteral("QT_QPA_PLATFORM=offscreen");
         QTest::newRow("minimal") << false << false << QStringLiteral("minimal") << QStringLiteral("QT_QPA_PLATFORM=minimal");
         QTest::newRow("forced eglfs") << false << false << QStringLiteral("eglfs") << QString();
     }
@@ -253,7 +255,8 @@ private slots:
     }
 
     void screenshot_request() {
-        const cli::Start s = cli::decide_start({"screenshot", "--out", "a.png", "--view", "memory", "--size", "800x600", "--gpus", "16"}, kOffscreen);
+        const cli::Start s =
+            cli::decide_start({"screenshot", "--out", "a.png", "--view", "memory", "--size", "800x600", "--gpus", "16"}, kOffscreen);
         QCOMPARE(s.kind, cli::StartKind::Screenshot);
         QCOMPARE(QString::fromStdString(s.screenshot.out), QStringLiteral("a.png"));
         QCOMPARE(QString::fromStdString(s.screenshot.view), QStringLiteral("memory"));
@@ -345,8 +348,7 @@ private slots:
 
     void slices_sum_to_the_total_data() {
         QTest::addColumn<int>("setup");
-        for (std::size_t i = 0; i < zero_setups().size(); ++i)
-            QTest::newRow(setup_label(zero_setups()[i]).c_str()) << static_cast<int>(i);
+        for (std::size_t i = 0; i < zero_setups().size(); ++i) QTest::newRow(setup_label(zero_setups()[i]).c_str()) << static_cast<int>(i);
     }
     void slices_sum_to_the_total() {
         QFETCH(int, setup);
@@ -381,9 +383,9 @@ private slots:
         QCOMPARE(edit_distance("abc", ""), std::size_t(3));
         QCOMPARE(edit_distance("same", "same"), std::size_t(0));
         QCOMPARE(edit_distance("estimte", "estimate"), std::size_t(1));
-        QCOMPARE(edit_distance("comapre", "compare"), std::size_t(2));  // a swap is two edits
+        QCOMPARE(edit_distance("comapre", "compare"), std::size_t(2));                              // a swap is two edits
         QCOMPARE(name_distance("stage3_prefetch", "stage3_prefetch_bucket_size"), std::size_t(1));  // cut off
-        QCOMPARE(name_distance("", "anything"), std::size_t(1));  // every name starts with ""
+        QCOMPARE(name_distance("", "anything"), std::size_t(1));                                    // every name starts with ""
         QCOMPARE(typo_allowance("foo"), std::size_t(1));
         QCOMPARE(typo_allowance("estimat"), std::size_t(2));
         QCOMPARE(typo_allowance(""), std::size_t(1));
@@ -392,7 +394,7 @@ private slots:
     void closest_name_data() {
         QTest::addColumn<QString>("word");
         QTest::addColumn<QStringList>("candidates");
-        QTest::addColumn<int>("max");  // -1: typo_allowance(word)
+        QTest::addColumn<int>("max");           // -1: typo_allowance(word)
         QTest::addColumn<QString>("expected");  // empty: no suggestion
         const QStringList commands = kCommands;
         QTest::newRow("missing letter") << QStringLiteral("estimat") << commands << -1 << QStringLiteral("estimate");
@@ -405,9 +407,8 @@ private slots:
         QTest::newRow("max 0 allows no typo") << QStringLiteral("lnt") << commands << 0 << QString();
         QTest::newRow("tie: the earlier") << QStringLiteral("ab") << QStringList{QStringLiteral("ax"), QStringLiteral("xb")} << 1
                                           << QStringLiteral("ax");
-        QTest::newRow("nearest wins over earlier") << QStringLiteral("abcd")
-                                                   << QStringList{QStringLiteral("abxy"), QStringLiteral("abcx")} << 3
-                                                   << QStringLiteral("abcx");
+        QTest::newRow("nearest wins over earlier")
+            << QStringLiteral("abcd") << QStringList{QStringLiteral("abxy"), QStringLiteral("abcx")} << 3 << QStringLiteral("abcx");
         QTest::newRow("no candidates") << QStringLiteral("estimate") << QStringList{} << 5 << QString();
         QTest::newRow("one letter keeps nothing of another") << QStringLiteral("x") << QStringList{QStringLiteral("h")} << 1 << QString();
         QTest::newRow("the empty word suggests nothing") << QString() << commands << 3 << QString();

@@ -31,7 +31,8 @@ private slots:
             << s << h << a << int(Checkpointing::None) << bytes.at("bytes_no_recompute").get<double>();
         QTest::newRow("Korthikanti Table 2: GPT-3 layer, selective")
             << s << h << a << int(Checkpointing::Selective) << bytes.at("bytes_selective").get<double>();
-        QTest::newRow("Korthikanti Table 2: GPT-3 layer, full") << s << h << a << int(Checkpointing::Full) << bytes.at("bytes_full").get<double>();
+        QTest::newRow("Korthikanti Table 2: GPT-3 layer, full")
+            << s << h << a << int(Checkpointing::Full) << bytes.at("bytes_full").get<double>();
     }
     void published_gpt3_layer() {
         QFETCH(qint64, s);

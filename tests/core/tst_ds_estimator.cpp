@@ -3,8 +3,8 @@
 // core/memory/model_states.cpp against it.
 #include "core/deepspeed/estimator.h"
 #include "core/memory/memory_model.h"
-#include "core/presets/model_presets.h"
 #include "core/memory/model_states.h"
+#include "core/presets/model_presets.h"
 #include "test_data.h"
 
 #include <QtTest>
@@ -37,11 +37,11 @@ private slots:
             for (const char* key : {"zero2_current", "zero2_legacy_pre_v0.14.3"})
                 for (const auto& row : c.at(key)) {
                     const bool offload = row.at("offload_optimizer") == "cpu";
-                    const std::string name = c.at("name").get<std::string>() + " / " + key + " / offload_optimizer=" +
-                                             row.at("offload_optimizer").get<std::string>();
-                    QTest::newRow(name.c_str()) << i << offload << (std::string(key) != "zero2_current")
-                                                << qint64(row.at("cpu_bytes").get<std::int64_t>())
-                                                << qint64(row.at("gpu_bytes").get<std::int64_t>());
+                    const std::string name = c.at("name").get<std::string>() + " / " + key +
+                                             " / offload_optimizer=" + row.at("offload_optimizer").get<std::string>();
+                    QTest::newRow(name.c_str())
+                        << i << offload << (std::string(key) != "zero2_current") << qint64(row.at("cpu_bytes").get<std::int64_t>())
+                        << qint64(row.at("gpu_bytes").get<std::int64_t>());
                 }
         }
     }
@@ -68,7 +68,8 @@ private slots:
         for (int i = 0; i < static_cast<int>(cases.size()); ++i) {
             const auto& c = cases[i];
             for (const auto& row : c.at("zero3")) {
-                const std::string name = c.at("name").get<std::string>() + " / offload_param=" + row.at("offload_param").get<std::string>() +
+                const std::string name = c.at("name").get<std::string>() +
+                                         " / offload_param=" + row.at("offload_param").get<std::string>() +
                                          " offload_optimizer=" + row.at("offload_optimizer").get<std::string>() +
                                          " zero_init=" + std::to_string(row.at("zero_init").get<int>());
                 QTest::newRow(name.c_str()) << i << (row.at("offload_param") == "cpu") << (row.at("offload_optimizer") == "cpu")

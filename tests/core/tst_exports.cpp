@@ -3,16 +3,16 @@
 // export -> lint (no error, no warning) -> import restores the setup.
 // Covers core/deepspeed/config_export.cpp and core/deepspeed/framework_exports.cpp (HF Trainer,
 // Accelerate, launch script), with core/deepspeed/config_import.cpp and lint.cpp as oracles.
-#include "core/model/default_scenario.h"
-#include "core/search/scenario_edits.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/config_import.h"
-#include "core/deepspeed/lint.h"
 #include "core/deepspeed/framework_exports.h"
+#include "core/deepspeed/lint.h"
+#include "core/model/default_scenario.h"
 #include "core/search/recommender.h"
+#include "core/search/scenario_edits.h"
 
-#include <QtTest>
 #include <yaml-cpp/yaml.h>
+#include <QtTest>
 
 using namespace zp;
 
@@ -107,7 +107,9 @@ private slots:
 
         const std::string launch = launch_script(s);
         if (nodes == 1) QVERIFY(launch.find("deepspeed --num_gpus 8 train.py --deepspeed ds_config.json") != std::string::npos);
-        else QVERIFY(launch.find("node-3 slots=8") != std::string::npos && launch.find("--hostfile hostfile --num_nodes 4") != std::string::npos);
+        else
+            QVERIFY(launch.find("node-3 slots=8") != std::string::npos &&
+                    launch.find("--hostfile hostfile --num_nodes 4") != std::string::npos);
     }
 
     void recommended_plan_exports_clean() {

@@ -19,6 +19,7 @@ const double kInf = std::numeric_limits<double>::infinity();
 class TestFormat : public QObject {
     Q_OBJECT
 private slots:
+    // clang-format off
     void compact_data() {
         QTest::addColumn<double>("value");
         QTest::addColumn<QString>("text");
@@ -36,12 +37,14 @@ private slots:
         QTest::newRow("not a number") << kNaN << "n/a";
         QTest::newRow("infinite") << kInf << "n/a";
     }
+    // clang-format on
     void compact() {
         QFETCH(double, value);
         QFETCH(QString, text);
         QCOMPARE(QString::fromStdString(zp::format_compact(value)), text);
     }
 
+    // clang-format off
     void count_data() {
         QTest::addColumn<double>("value");
         QTest::addColumn<QString>("text");
@@ -56,6 +59,7 @@ private slots:
         QTest::newRow("a negative rounding to zero") << -0.4 << "0" << "prints \"-0\": the sign is taken before rounding";
         QTest::newRow("not a number") << kNaN << "n/a" << "";
     }
+    // clang-format on
     void count() {
         QFETCH(double, value);
         QFETCH(QString, text);
@@ -64,6 +68,7 @@ private slots:
         QCOMPARE(QString::fromStdString(zp::format_count(value)), text);
     }
 
+    // clang-format off
     void bytes_data() {
         QTest::addColumn<double>("bytes");
         QTest::addColumn<QString>("text");
@@ -88,6 +93,7 @@ private slots:
         QTest::newRow("not a number") << kNaN << "n/a" << "prints \"n/a GiB\": the unit is appended to format_fixed's n/a";
         QTest::newRow("infinite") << kInf << "n/a" << "prints \"n/a TiB\"";
     }
+    // clang-format on
     void bytes() {
         QFETCH(double, bytes);
         QFETCH(QString, text);
@@ -97,6 +103,7 @@ private slots:
     }
 
     // printf's "%.*f": rounding to nearest on the binary value, ties to even.
+    // clang-format off
     void fixed_data() {
         QTest::addColumn<double>("value");
         QTest::addColumn<int>("decimals");
@@ -116,6 +123,7 @@ private slots:
         QTest::newRow("infinite") << kInf << 2 << "n/a" << "";
         QTest::newRow("minus infinity") << -kInf << 0 << "n/a" << "";
     }
+    // clang-format on
     void fixed() {
         QFETCH(double, value);
         QFETCH(int, decimals);
@@ -125,6 +133,7 @@ private slots:
         QCOMPARE(QString::fromStdString(zp::format_fixed(value, decimals)), text);
     }
 
+    // clang-format off
     void seconds_data() {
         QTest::addColumn<double>("seconds");
         QTest::addColumn<QString>("text");
@@ -138,6 +147,7 @@ private slots:
             << 0.9996 << "1.00 s" << "prints \"1000 ms\": the unit is chosen before rounding (as in format_bytes)";
         QTest::newRow("not a number") << kNaN << "n/a" << "";
     }
+    // clang-format on
     void seconds() {
         QFETCH(double, seconds);
         QFETCH(QString, text);

@@ -36,6 +36,7 @@ class TestHostMemory : public QObject {
     Q_OBJECT
 private slots:
     // DeepSpeed's estimate_zero2/zero3_model_states_mem_needs "per CPU" column, additional_buffer_factor 1.5.
+    // clang-format off
     void deepspeed_estimator_cpu_data() {
         QTest::addColumn<QString>("caseName");
         QTest::addColumn<int>("stage");
@@ -63,6 +64,7 @@ private slots:
             }
         }
     }
+    // clang-format on
     void deepspeed_estimator_cpu() {
         QFETCH(QString, caseName);
         QFETCH(int, stage);
@@ -93,6 +95,7 @@ private slots:
     //         = 128,000,000,000, more than loading one module per rank (4 Lp x 8 x 1.5 = 12,582,912,000).
     // Parameters on NVMe add 2P to NVMe and 8 x 5 x 1e8 x 2 = 8,000,000,000 of pinned buffers; on the
     // CPU they add 2P/n x 1.5. An optimizer on the CPU is 16P/n x 1.5 of host RAM.
+    // clang-format off
     void nvme_data() {
         QTest::addColumn<double>("params");
         QTest::addColumn<double>("largestLayer");
@@ -136,6 +139,7 @@ private slots:
             << P70 << Lp70 << qint64(4) << adam << "nvme" << "nvme" << true << 5e8 << qint64(2) << qint64(8) << 2e8 << 57600000000.0
             << 310394916864.0;
     }
+    // clang-format on
     void nvme() {
         QFETCH(double, params);
         QFETCH(double, largestLayer);

@@ -13,12 +13,14 @@ using namespace zp;
 class TestLint : public QObject {
     Q_OBJECT
 private slots:
+    // clang-format off
     void corpus_data() {
         QTest::addColumn<QString>("file");
         const QDir dir(QString::fromStdString(test_data_path("lint")));
         for (const QString& f : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
             if (!f.endsWith(QLatin1String(".expected.json"))) QTest::newRow(qPrintable(f)) << f;
     }
+    // clang-format on
     // Severity, path, message and suggestion of every diagnostic, in order, as the golden file says.
     void corpus() {
         QFETCH(QString, file);
@@ -28,6 +30,7 @@ private slots:
                  QString::fromStdString(load_test_json(base + ".expected.json").dump(2)));
     }
 
+    // clang-format off
     void deepspeed_batch_rule_data() {
         QTest::addColumn<QString>("config");
         QTest::addColumn<QString>("error");
@@ -42,6 +45,7 @@ private slots:
                                                                                              << QString::fromStdString(c.value("error", ""));
         }
     }
+    // clang-format on
     void deepspeed_batch_rule() {
         QFETCH(QString, config);
         QFETCH(QString, error);
@@ -62,6 +66,7 @@ private slots:
         }
     }
 
+    // clang-format off
     void nearest_key_data() {
         QTest::addColumn<QString>("typo");
         QTest::addColumn<QString>("expected");
@@ -69,6 +74,7 @@ private slots:
         QTest::newRow("swapped letters") << "overlap_comn" << "overlap_comm";
         QTest::newRow("nothing close") << "learning_rate_schedule" << "";
     }
+    // clang-format on
     void nearest_key() {
         QFETCH(QString, typo);
         QFETCH(QString, expected);

@@ -196,8 +196,9 @@ private slots:
                             s.training.optimizer = o;
                             s.assumptions.convention = c;
                             const MemoryBreakdown b = estimate_memory(s);
-                            for (double v : {b.params_bytes, b.gradients_bytes, b.optimizer_states_bytes, b.activations_bytes, b.buffers_bytes,
-                                             b.cuda_context_bytes, b.fragmentation_bytes, b.cpu_bytes_per_node, b.nvme_bytes_per_node})
+                            for (double v :
+                                 {b.params_bytes, b.gradients_bytes, b.optimizer_states_bytes, b.activations_bytes, b.buffers_bytes,
+                                  b.cuda_context_bytes, b.fragmentation_bytes, b.cpu_bytes_per_node, b.nvme_bytes_per_node})
                                 QVERIFY(std::isfinite(v) && v >= 0);
                             QVERIFY(std::isfinite(b.total_bytes()));
                             if (z.offload_optimizer == OffloadDevice::None) {

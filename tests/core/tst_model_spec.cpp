@@ -1,9 +1,9 @@
 // Exact parameter counts: the presets, the Hugging Face configs in tests/data/anchors/hf and
 // more of their kin, each against the count published for the checkpoint.
 // Covers core/model/model_spec.cpp, core/presets/model_presets.cpp and core/io/hf_config.cpp.
-#include "core/model/errors.h"
 #include "core/io/file_io.h"
 #include "core/io/hf_config.h"
+#include "core/model/errors.h"
 #include "core/presets/model_presets.h"
 #include "test_data.h"
 
@@ -14,6 +14,7 @@ using namespace zp;
 class TestModelSpec : public QObject {
     Q_OBJECT
 private slots:
+    // clang-format off
     void presets_data() {
         QTest::addColumn<QString>("preset");
         QTest::addColumn<qint64>("params");
@@ -32,6 +33,7 @@ private slots:
         QTest::newRow("bigscience/bloom") << "bloom-176b" << qint64(176247271424);
         QTest::newRow("t5-3b (DeepSpeed memory.rst)") << "t5-3b" << qint64(2851598336);
     }
+    // clang-format on
     void presets() {
         QFETCH(QString, preset);
         QFETCH(qint64, params);
@@ -45,6 +47,7 @@ private slots:
         QVERIFY(std::fabs(p - 175.0e9) / 175.0e9 < 0.005);
     }
 
+    // clang-format off
     void largest_layer_data() {
         QTest::addColumn<QString>("preset");
         QTest::addColumn<qint64>("largest");
@@ -52,12 +55,14 @@ private slots:
         QTest::newRow("llama-2-7b embedding (anchors/hf/expected.json)") << "llama-2-7b" << qint64(131072000);
         QTest::newRow("gpt2 wte (anchors/hf/expected.json)") << "gpt2" << qint64(38597376);
     }
+    // clang-format on
     void largest_layer() {
         QFETCH(QString, preset);
         QFETCH(qint64, largest);
         QCOMPARE(qint64(largest_layer_params(model_preset(preset.toStdString()).spec)), largest);
     }
 
+    // clang-format off
     void hf_anchor_configs_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<qint64>("params");
@@ -67,6 +72,7 @@ private slots:
             QTest::newRow(("anchors/hf/" + file).c_str()) << QString::fromStdString(file) << qint64(e.at("params").get<std::int64_t>())
                                                           << qint64(e.at("largest_layer_params").get<std::int64_t>());
     }
+    // clang-format on
     void hf_anchor_configs() {
         QFETCH(QString, file);
         QFETCH(qint64, params);
@@ -76,6 +82,7 @@ private slots:
         QCOMPARE(qint64(largest_layer_params(m)), largest);
     }
 
+    // clang-format off
     void hf_kin_data() {
         QTest::addColumn<QString>("config");
         QTest::addColumn<qint64>("params");
@@ -101,12 +108,14 @@ private slots:
             << R"({"model_type":"mixtral","hidden_size":4096,"num_attention_heads":32,"num_key_value_heads":8,"num_hidden_layers":32,"intermediate_size":14336,"vocab_size":32000,"num_local_experts":8,"num_experts_per_tok":2})"
             << qint64(46702792704);
     }
+    // clang-format on
     void hf_kin() {
         QFETCH(QString, config);
         QFETCH(qint64, params);
         QCOMPARE(qint64(parameter_count(import_hf_config(config.toStdString()))), params);
     }
 
+    // clang-format off
     void hf_errors_data() {
         QTest::addColumn<QString>("config");
         QTest::addColumn<QString>("mustMention");
@@ -120,6 +129,7 @@ private slots:
                                          << "'n_layer' must be a positive integer";
         QTest::newRow("not an object") << "[1, 2]" << "must be a JSON object";
     }
+    // clang-format on
     void hf_errors() {
         QFETCH(QString, config);
         QFETCH(QString, mustMention);

@@ -15,9 +15,10 @@ using zp::test::preset_scenario;
 
 namespace {
 bool same_plan(const Plan& a, const Plan& b) {
-    return a.feasible == b.feasible && a.best.zero.stage == b.best.zero.stage && a.best.zero.offload_optimizer == b.best.zero.offload_optimizer &&
-           a.best.zero.offload_param == b.best.zero.offload_param && a.best.micro_batch == b.best.micro_batch &&
-           a.best.checkpointing == b.best.checkpointing && a.best.step.seconds == b.best.step.seconds && a.rejected.size() == b.rejected.size();
+    return a.feasible == b.feasible && a.best.zero.stage == b.best.zero.stage &&
+           a.best.zero.offload_optimizer == b.best.zero.offload_optimizer && a.best.zero.offload_param == b.best.zero.offload_param &&
+           a.best.micro_batch == b.best.micro_batch && a.best.checkpointing == b.best.checkpointing &&
+           a.best.step.seconds == b.best.step.seconds && a.rejected.size() == b.rejected.size();
 }
 }  // namespace
 
@@ -52,7 +53,8 @@ private slots:
                                 QVERIFY(c.memory.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node);
                                 QCOMPARE(p.best.micro_batch * p.best.gradient_accumulation_steps * gpus, std::int64_t(256));
                                 // A tie is never explained as "0.0% slower": the simpler setup won it.
-                                for (const Rejection& r : p.rejected) QVERIFY2(r.reason.rfind("fits, but is 0.0% slower", 0) != 0, r.reason.c_str());
+                                for (const Rejection& r : p.rejected)
+                                    QVERIFY2(r.reason.rfind("fits, but is 0.0% slower", 0) != 0, r.reason.c_str());
                             }
         QVERIFY(scenarios >= 1000);
         QVERIFY(feasible > 100);
@@ -99,16 +101,15 @@ private slots:
 
     // The cluster column names a cluster preset: the GPUs, their count and the host come with it.
     void textbook_cases_data() {
-        QTest::addColumn<QString>("model");    // a preset name
-        QTest::addColumn<qint64>("params");    // or, when non-zero, a bare synthesized model of this size
+        QTest::addColumn<QString>("model");  // a preset name
+        QTest::addColumn<qint64>("params");  // or, when non-zero, a bare synthesized model of this size
         QTest::addColumn<QString>("cluster");
         QTest::addColumn<bool>("offloads");
         QTest::newRow("7B on 8 x A100-80GB, bf16: no offload") << "llama-2-7b" << qint64(0) << "dgx-a100" << false;
         QTest::newRow("GPT-2 XL 1.5B on one 24 GB GPU: partitioning cannot help, offload")
             << "gpt2-xl" << qint64(0) << "workstation" << true;
         // 20 bytes/param of DeepSpeed model states for 1.3B is 26 GB, more than a 24 GB card.
-        QTest::newRow("bare 1.3B on one 24 GB GPU: 26 GB of model states, offload")
-            << "" << qint64(1'300'000'000) << "workstation" << true;
+        QTest::newRow("bare 1.3B on one 24 GB GPU: 26 GB of model states, offload") << "" << qint64(1'300'000'000) << "workstation" << true;
     }
     void textbook_cases() {
         QFETCH(QString, model);

@@ -1,18 +1,18 @@
 // Robustness: a property test over 100,000 random valid scenarios (estimate_memory, estimate_step,
 // recommend, the DeepSpeed export and lint), and core/io/file_io.cpp's atomic writes, which leave an
 // existing file byte-identical when the disk is "full" (RLIMIT_FSIZE).
-#include "core/presets/gpu_presets.h"
-#include "core/model/default_scenario.h"
-#include "core/search/scenario_edits.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/lint.h"
-#include "core/model/errors.h"
 #include "core/io/file_io.h"
 #include "core/memory/memory_model.h"
+#include "core/model/default_scenario.h"
+#include "core/model/errors.h"
+#include "core/model/units.h"
+#include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
+#include "core/search/scenario_edits.h"
 #include "core/time/step_time.h"
-#include "core/model/units.h"
 #include "test_util.h"
 
 #include <QTemporaryDir>
@@ -27,7 +27,9 @@ namespace {
 
 Scenario random_scenario(std::mt19937_64& rng) {
     auto pick = [&](auto lo, auto hi) { return std::uniform_int_distribution<long long>(lo, hi)(rng); };
-    auto log_uniform = [&](double lo, double hi) { return std::exp(std::uniform_real_distribution<double>(std::log(lo), std::log(hi))(rng)); };
+    auto log_uniform = [&](double lo, double hi) {
+        return std::exp(std::uniform_real_distribution<double>(std::log(lo), std::log(hi))(rng));
+    };
     Scenario s = default_scenario();
     const auto& presets = model_presets();
     if (pick(0, 3) == 0) s.model = synthesize_model(static_cast<std::int64_t>(log_uniform(1e8, 2e12)));

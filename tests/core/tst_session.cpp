@@ -47,6 +47,7 @@ constexpr std::size_t kScenarioLeafMembers = member_count<ModelSpec>() + (member
 // The keys the field list must visit, in order. Written out here, not derived from
 // session_fields.h: a member added to a struct fails the count below until it gets a line
 // there and here.
+// clang-format off
 const std::vector<std::string> kExpectedKeys = {
     "model.name", "model.family", "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.ffn",
     "model.gated_mlp", "model.vocab", "model.tied_embeddings", "model.positions", "model.experts", "model.experts_per_token",
@@ -68,6 +69,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.convention", "assumptions.headroom", "assumptions.cuda_context_bytes", "assumptions.fragmentation",
     "assumptions.host_buffer_factor", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
+// clang-format on
 constexpr std::size_t kFieldCount = 76;
 
 // ---- Visitors over the field list --------------------------------------------------------
@@ -282,11 +284,13 @@ private slots:
         QCOMPARE(addresses.size(), kFieldCount);  // no member visited twice under two keys
     }
 
+    // clang-format off
     void every_field_round_trips_alone_data() {
         QTest::addColumn<int>("index");
         const auto fields = fields_of(perturbation_base());
         for (std::size_t i = 0; i < fields.size(); ++i) QTest::newRow(fields[i].key.c_str()) << static_cast<int>(i);
     }
+    // clang-format on
     // One field away from both the base and the default scenario; parse(write(s)) == s.
     void every_field_round_trips_alone() {
         QFETCH(int, index);
@@ -332,6 +336,7 @@ private slots:
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
+    // clang-format off
     void frozen_0_1_0_data() {
         QTest::addColumn<QString>("name");
         const QStringList files = QDir(kFrozenDir).entryList({QStringLiteral("v0.1.0-*.zplan")}, QDir::Files, QDir::Name);
@@ -341,6 +346,7 @@ private slots:
             QTest::newRow(qPrintable(name)) << name;
         }
     }
+    // clang-format on
     void frozen_0_1_0() {
         QFETCH(QString, name);
         const std::string base = "sessions/" + name.toStdString();
@@ -385,6 +391,7 @@ private slots:
         }
     }
 
+    // clang-format off
     void malformed_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("mustMention");
@@ -409,6 +416,7 @@ private slots:
                                   << "model.norm norm must be one of layernorm|rmsnorm, got 'batchnorm'";
         QTest::newRow("contradiction") << R"({"version": 1, "zero": {"stage": 2, "offload_param": "cpu"}})" << "offload_param is valid only with ZeRO stage 3";
     }
+    // clang-format on
     void malformed() {
         QFETCH(QString, text);
         QFETCH(QString, mustMention);
@@ -424,11 +432,13 @@ private slots:
     // GPU (A100 80GB SXM), whatever the file said, and so does the migration.
     void version_1_gpu_links_as_0_1_0_read_them() {
         const Scenario s = parse_session(
-            R"({"version": 1, "cluster": {"gpu_name": "h100-80gb", "gpu_intra_node_gbytes_per_s": 450, "gpu_pcie_gbytes_per_s": 64}})", "v1.zplan");
+            R"({"version": 1, "cluster": {"gpu_name": "h100-80gb", "gpu_intra_node_gbytes_per_s": 450, "gpu_pcie_gbytes_per_s": 64}})",
+            "v1.zplan");
         QCOMPARE(s.cluster.gpu.intra_node_gbytes_per_s, 300.0);
         QCOMPARE(s.cluster.gpu.pcie_gbytes_per_s, 32.0);
         const Scenario v2 = parse_session(
-            R"({"version": 2, "cluster": {"gpu_name": "h100-80gb", "gpu_intra_node_gbytes_per_s": 450, "gpu_pcie_gbytes_per_s": 64}})", "v2.zplan");
+            R"({"version": 2, "cluster": {"gpu_name": "h100-80gb", "gpu_intra_node_gbytes_per_s": 450, "gpu_pcie_gbytes_per_s": 64}})",
+            "v2.zplan");
         QCOMPARE(v2.cluster.gpu.intra_node_gbytes_per_s, 450.0);
         QCOMPARE(v2.cluster.gpu.pcie_gbytes_per_s, 64.0);
     }

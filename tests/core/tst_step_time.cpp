@@ -25,8 +25,8 @@ double elements_per_gpu(const CommVolume& v, double N) {
 // 312 TFLOP/s at MFU 0.45, 300 GB/s NVLink per GPU, 1600 Gbit/s per node, PCIe 32 GB/s, CPU Adam
 // 4.5e9 params/s and NVMe 6 GB/s per node, 30 us per bucketed launch, 80% of backward usable for
 // overlap, 2e8-element buckets, 5e7 prefetch, a budget of 1e12 tokens.
-Scenario gpt2_step(std::int64_t nodes, std::int64_t gpus_per_node, int stage, OffloadDevice optimizer, OffloadDevice param,
-                   bool overlap, std::int64_t micro, Checkpointing recompute) {
+Scenario gpt2_step(std::int64_t nodes, std::int64_t gpus_per_node, int stage, OffloadDevice optimizer, OffloadDevice param, bool overlap,
+                   std::int64_t micro, Checkpointing recompute) {
     Scenario s;
     s.model = model_preset("gpt2").spec;
     s.cluster.nodes = nodes;
@@ -162,8 +162,8 @@ private slots:
             const CommVolume g1 = comm_volume(P, stage, 1, Training{}, ZeroSetup{});
             const CommVolume g8 = comm_volume(P, stage, 8, Training{}, ZeroSetup{});
             const double v1 = elements_per_gpu(g1, 64), v8 = elements_per_gpu(g8, 64);
-            if (stage <= 1) QCOMPARE(v8, v1);           // all-reduce once per optimizer step
-            if (stage == 3) QCOMPARE(v8, 8 * v1);       // gathers and reduces every micro step
+            if (stage <= 1) QCOMPARE(v8, v1);      // all-reduce once per optimizer step
+            if (stage == 3) QCOMPARE(v8, 8 * v1);  // gathers and reduces every micro step
             if (stage == 2) QVERIFY(v8 > v1 && v8 < 8 * v1);
         }
     }

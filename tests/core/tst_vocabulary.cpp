@@ -33,8 +33,8 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 template <class E>
 void addEnumRows(const char* kind) {
     for (const auto& n : EnumVocabulary<E>::names)
-        QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(kind), QLatin1String(n.name)))) << QString::fromLatin1(kind)
-                                                                                                         << QString::fromLatin1(n.name) << false;
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(kind), QLatin1String(n.name))))
+            << QString::fromLatin1(kind) << QString::fromLatin1(n.name) << false;
     for (const auto& n : EnumVocabulary<E>::aliases)
         QTest::newRow(qPrintable(QStringLiteral("%1 %2 (alias)").arg(QLatin1String(kind), QLatin1String(n.name))))
             << QString::fromLatin1(kind) << QString::fromLatin1(n.name) << true;
@@ -235,8 +235,10 @@ private slots:
     void preset_round_trips_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("name");
-        for (const auto& g : gpu_presets()) QTest::newRow(qPrintable(QStringLiteral("GPU ") + qs(g.name))) << QStringLiteral("gpu") << qs(g.name);
-        for (const auto& m : model_presets()) QTest::newRow(qPrintable(QStringLiteral("model ") + qs(m.name))) << QStringLiteral("model") << qs(m.name);
+        for (const auto& g : gpu_presets())
+            QTest::newRow(qPrintable(QStringLiteral("GPU ") + qs(g.name))) << QStringLiteral("gpu") << qs(g.name);
+        for (const auto& m : model_presets())
+            QTest::newRow(qPrintable(QStringLiteral("model ") + qs(m.name))) << QStringLiteral("model") << qs(m.name);
         for (const auto& c : cluster_presets())
             QTest::newRow(qPrintable(QStringLiteral("cluster ") + qs(c.name))) << QStringLiteral("cluster") << qs(c.name);
     }
@@ -279,8 +281,10 @@ private slots:
             return QString();
         };
         QCOMPARE(message([] { gpu_preset("tpu-v5"); }), QStringLiteral("unknown GPU 'tpu-v5'; known GPUs: ") + qs(gpu_preset_names()));
-        QCOMPARE(message([] { model_preset("llama-9b"); }), QStringLiteral("unknown model 'llama-9b'; known models: ") + qs(model_preset_names()));
-        QCOMPARE(message([] { cluster_preset("dgx-z"); }), QStringLiteral("unknown cluster 'dgx-z'; known clusters: ") + qs(cluster_preset_names()));
+        QCOMPARE(message([] { model_preset("llama-9b"); }),
+                 QStringLiteral("unknown model 'llama-9b'; known models: ") + qs(model_preset_names()));
+        QCOMPARE(message([] { cluster_preset("dgx-z"); }),
+                 QStringLiteral("unknown cluster 'dgx-z'; known clusters: ") + qs(cluster_preset_names()));
     }
 
     void every_gpu_link_is_in_the_link_table() {

@@ -25,8 +25,8 @@ private slots:
             for (const auto& r : rows)
                 for (int col = 1; col <= 3; ++col) {
                     const int stage = col == 1 ? 1 : col == 2 ? 2 : 3;  // os, os+g, os+g+p
-                    const std::string name = "Table 1 " + model + " N=" + std::to_string(r[0].get<int>()) + " " +
-                                             t.at("columns")[col].get<std::string>();
+                    const std::string name =
+                        "Table 1 " + model + " N=" + std::to_string(r[0].get<int>()) + " " + t.at("columns")[col].get<std::string>();
                     QTest::newRow(name.c_str()) << psi.at(model) << r[0].get<int>() << stage << r[col].get<double>() << tol;
                 }
         }

@@ -1,7 +1,7 @@
 // libFuzzer: session (.zplan) loading, then a full overview (estimate, step time, search).
+#include "core/io/scenario_json.h"
 #include "core/model/errors.h"
 #include "core/search/overview.h"
-#include "core/io/scenario_json.h"
 
 #include <cmath>
 #include <cstdint>

@@ -6,11 +6,11 @@
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
+#include "tests/ui/offscreen.h"
 #include "ui/control_panel.h"
 #include "ui/edit_spin_box.h"
 #include "ui/planner_document.h"
 #include "ui/scaled_slider.h"
-#include "tests/ui/offscreen.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -69,7 +69,8 @@ const std::vector<ShownRow>& shownRows() {
              s.training.auto_micro_batch = false;
          },
          static_cast<double>(limits::kMicroBatch.max)},
-        {"sequence of 16M tokens", "seq_len", [](Scenario& s) { s.training.seq_len = limits::kSeqLen.max; }, static_cast<double>(limits::kSeqLen.max)},
+        {"sequence of 16M tokens", "seq_len", [](Scenario& s) { s.training.seq_len = limits::kSeqLen.max; },
+         static_cast<double>(limits::kSeqLen.max)},
         {"sequence of 64 tokens", "seq_len", [](Scenario& s) { s.training.seq_len = 64; }, 64},
         {"headroom 90%", "headroom", [](Scenario& s) { s.assumptions.headroom = 0.9; }, 90},
         {"72 GPUs per node", "gpus_per_node", [](Scenario& s) { s = with_gpu_count(s, 144, 72); }, 72},

@@ -3,8 +3,8 @@
 // tolerance of the committed file (same offscreen platform, pinned font and DPI).
 #include "core/io/file_io.h"
 #include "core/io/scenario_json.h"
-#include "ui/screenshot.h"
 #include "tests/ui/offscreen.h"
+#include "ui/screenshot.h"
 
 #include <QApplication>
 #include <QDirIterator>
@@ -59,7 +59,8 @@ private slots:
             for (auto m = image_ref.globalMatch(text); m.hasNext();) {
                 const QString path = QDir::cleanPath(QFileInfo(md).absolutePath() + QLatin1Char('/') + m.next().captured(1));
                 QVERIFY2(QFileInfo::exists(path), qPrintable(md + QStringLiteral(" references a missing image: ") + path));
-                QVERIFY2(listed.contains(path), qPrintable(path + QStringLiteral(" is not rendered from a session in docs/screenshots.txt")));
+                QVERIFY2(listed.contains(path),
+                         qPrintable(path + QStringLiteral(" is not rendered from a session in docs/screenshots.txt")));
                 ++references;
             }
         }
@@ -74,7 +75,8 @@ private slots:
     void regenerates_from_its_session() {
         QFETCH(int, index);
         const Shot shot = manifest()[index];
-        const Scenario s = parse_session(read_text_file((kDocs + QLatin1Char('/') + shot.session).toStdString()), shot.session.toStdString());
+        const Scenario s =
+            parse_session(read_text_file((kDocs + QLatin1Char('/') + shot.session).toStdString()), shot.session.toStdString());
         QString error;
         const QImage fresh = ui::renderView(s, shot.view, shot.size, &error).convertToFormat(QImage::Format_RGB32);
         QVERIFY2(!fresh.isNull(), qPrintable(error));
@@ -87,12 +89,15 @@ private slots:
             const QRgb* a = reinterpret_cast<const QRgb*>(fresh.constScanLine(y));
             const QRgb* b = reinterpret_cast<const QRgb*>(committed.constScanLine(y));
             for (int x = 0; x < fresh.width(); ++x)
-                if (std::abs(qRed(a[x]) - qRed(b[x])) > 24 || std::abs(qGreen(a[x]) - qGreen(b[x])) > 24 || std::abs(qBlue(a[x]) - qBlue(b[x])) > 24)
+                if (std::abs(qRed(a[x]) - qRed(b[x])) > 24 || std::abs(qGreen(a[x]) - qGreen(b[x])) > 24 ||
+                    std::abs(qBlue(a[x]) - qBlue(b[x])) > 24)
                     ++differing;
         }
         const double fraction = static_cast<double>(differing) / (fresh.width() * fresh.height());
-        QVERIFY2(fraction <= 0.005, qPrintable(QStringLiteral("%1: %2% of pixels differ; run the docs-screenshots target if the change is intended")
-                                                   .arg(shot.image).arg(fraction * 100, 0, 'f', 2)));
+        QVERIFY2(fraction <= 0.005,
+                 qPrintable(QStringLiteral("%1: %2% of pixels differ; run the docs-screenshots target if the change is intended")
+                                .arg(shot.image)
+                                .arg(fraction * 100, 0, 'f', 2)));
     }
 };
 

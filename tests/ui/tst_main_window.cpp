@@ -2,13 +2,12 @@
 // exports round-trip, a dark palette stays readable.
 #include "core/deepspeed/config_export.h"
 #include "core/io/file_io.h"
-#include "core/model/units.h"
 #include "core/io/scenario_json.h"
 #include "core/model/default_scenario.h"
+#include "core/model/units.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/legend_strip.h"
-#include "ui/scaled_slider.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
 #include "ui/planner_document.h"
@@ -16,6 +15,7 @@
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
 #include "ui/recommendation_card.h"
+#include "ui/scaled_slider.h"
 #include "ui/scaling_view.h"
 #include "ui/screenshot.h"
 #include "ui/time_view.h"
@@ -24,14 +24,14 @@
 #include "core/search/overview.h"
 #include "tests/ui/offscreen.h"
 
+#include <sys/resource.h>
 #include <QComboBox>
 #include <QSettings>
 #include <QSlider>
-#include <csignal>
-#include <sys/resource.h>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+#include <csignal>
 
 using namespace zp;
 using namespace zp::ui;
@@ -209,7 +209,8 @@ private slots:
         const int bar = 3;  // ZeRO-3, at x = 4
         double total = 0;
         for (int slice = 0; slice < kSliceCount; ++slice) total += w.memoryView()->sliceGib(slice, bar);
-        const QPoint at(qRound(plot->xAxis->coordToPixel(bar + 1)), qRound(plot->yAxis->coordToPixel(std::min(total, plot->yAxis->range().upper) / 2)));
+        const QPoint at(qRound(plot->xAxis->coordToPixel(bar + 1)),
+                        qRound(plot->yAxis->coordToPixel(std::min(total, plot->yAxis->range().upper) / 2)));
         QVERIFY(qobject_cast<QCPBars*>(plot->plottableAt(at)));
         QSignalSpy results(w.document(), &PlannerDocument::resultsChanged);
         QSignalSpy selection(w.document(), &PlannerDocument::selectionChanged);
@@ -241,8 +242,10 @@ private slots:
         QFETCH(bool, follows_plan);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("ds_config.json"));
-        write_file_atomically(path.toStdString(), "{\"train_batch_size\": 64, \"train_micro_batch_size_per_gpu\": 2, \"bf16\": {\"enabled\": true}, "
-                                                  "\"zero_optimization\": {\"stage\": " + std::to_string(stage) + "}}");
+        write_file_atomically(path.toStdString(),
+                              "{\"train_batch_size\": 64, \"train_micro_batch_size_per_gpu\": 2, \"bf16\": {\"enabled\": true}, "
+                              "\"zero_optimization\": {\"stage\": " +
+                                  std::to_string(stage) + "}}");
         MainWindow w(MainWindow::Ephemeral);
         w.flushPending();
         QCOMPARE(w.document()->overview().plan.best.zero.stage, 1);
@@ -323,7 +326,11 @@ private slots:
 
     // Look at the window: every number drawn on a plot stands apart from the others and
     // inside the plot (the time view's "24,372 tok/s" labels used to run into each other).
-    void plot_labels_neither_overlap_nor_leave_the_plot_data() { absurd_but_valid_inputs_render_sanely_data(); QTest::newRow("Llama-2 7B on 8 GPUs (the default)") << qint64(0) << qint64(8) << qint64(4096); QTest::newRow("70B on 64 GPUs") << qint64(70'000'000'000) << qint64(64) << qint64(4096); }
+    void plot_labels_neither_overlap_nor_leave_the_plot_data() {
+        absurd_but_valid_inputs_render_sanely_data();
+        QTest::newRow("Llama-2 7B on 8 GPUs (the default)") << qint64(0) << qint64(8) << qint64(4096);
+        QTest::newRow("70B on 64 GPUs") << qint64(70'000'000'000) << qint64(64) << qint64(4096);
+    }
     void plot_labels_neither_overlap_nor_leave_the_plot() {
         QFETCH(qint64, params);
         QFETCH(qint64, gpus);
@@ -341,7 +348,8 @@ private slots:
         for (QCustomPlot* plot : {w.memoryView()->plot(), w.scalingView()->plot(), w.timeView()->plot()}) {
             QList<PlotLabel*> labels;
             for (int i = 0; i < plot->itemCount(); ++i)
-                if (auto* label = qobject_cast<PlotLabel*>(plot->item(i)); label && label->visible() && !label->text().isEmpty()) labels << label;
+                if (auto* label = qobject_cast<PlotLabel*>(plot->item(i)); label && label->visible() && !label->text().isEmpty())
+                    labels << label;
             QVERIFY(!labels.isEmpty());
             for (PlotLabel* a : labels) {
                 QVERIFY2(QRectF(plot->rect()).contains(a->drawnBox()), qPrintable(a->text()));

@@ -22,13 +22,15 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::addColumn<bool>("chatter");
         QTest::newRow("XDG_RUNTIME_DIR") << int(QtWarningMsg) << QStringLiteral("default")
-                                         << QStringLiteral("QStandardPaths: XDG_RUNTIME_DIR not set, defaulting to '/tmp/runtime-root'") << true;
+                                         << QStringLiteral("QStandardPaths: XDG_RUNTIME_DIR not set, defaulting to '/tmp/runtime-root'")
+                                         << true;
         QTest::newRow("propagateSizeHints") << int(QtWarningMsg) << QStringLiteral("default")
                                             << QStringLiteral("This plugin does not support propagateSizeHints()") << true;
         QTest::newRow("qt.qpa warning") << int(QtWarningMsg) << QStringLiteral("qt.qpa.fonts") << QStringLiteral("anything") << true;
         QTest::newRow("qt.qpa info") << int(QtInfoMsg) << QStringLiteral("qt.qpa.xcb") << QStringLiteral("anything") << true;
         QTest::newRow("qt critical") << int(QtCriticalMsg) << QStringLiteral("qt.qpa.fonts") << QStringLiteral("anything") << false;
-        QTest::newRow("ours") << int(QtWarningMsg) << QStringLiteral("default") << QStringLiteral("zero-planner: cannot write x.png") << false;
+        QTest::newRow("ours") << int(QtWarningMsg) << QStringLiteral("default") << QStringLiteral("zero-planner: cannot write x.png")
+                              << false;
         QTest::newRow("ours, categorised") << int(QtWarningMsg) << QStringLiteral("zp.render") << QStringLiteral("anything") << false;
         QTest::newRow("'qt' is not 'qt.'") << int(QtWarningMsg) << QStringLiteral("qtx") << QStringLiteral("anything") << false;
     }

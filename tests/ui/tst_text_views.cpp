@@ -12,6 +12,7 @@ using namespace zp::ui;
 class TestTextViews : public QObject {
     Q_OBJECT
 private slots:
+    // clang-format off
     void replace_plain_text_data() {
         QTest::addColumn<QString>("before");
         QTest::addColumn<QString>("after");
@@ -27,6 +28,7 @@ private slots:
         QTest::newRow("trailing newline") << "a\nb\n" << "a\nb";
         QTest::newRow("non-ASCII") << "\u2022 ZeRO-3\n\u2717 GPU" << "\u2022 ZeRO-2\n\u2605 best\n\u2717 NVMe";
     }
+    // clang-format on
     void replace_plain_text() {
         QFETCH(QString, before);
         QFETCH(QString, after);
@@ -40,6 +42,7 @@ private slots:
         QVERIFY(!edit.document()->isUndoAvailable());
     }
 
+    // clang-format off
     void legend_entries_fit_and_do_not_overlap_data() {
         QTest::addColumn<int>("width");
         QTest::addColumn<bool>("wraps");
@@ -47,6 +50,7 @@ private slots:
         QTest::newRow("narrow: several rows") << 260 << true;
         QTest::newRow("narrower than one entry") << 40 << true;
     }
+    // clang-format on
     void legend_entries_fit_and_do_not_overlap() {
         QFETCH(int, width);
         QFETCH(bool, wraps);

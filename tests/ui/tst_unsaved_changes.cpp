@@ -5,9 +5,9 @@
 #include "core/io/file_io.h"
 #include "core/io/scenario_json.h"
 #include "core/model/default_scenario.h"
+#include "tests/ui/offscreen.h"
 #include "ui/main_window.h"
 #include "ui/planner_document.h"
-#include "tests/ui/offscreen.h"
 
 #include <QAbstractSpinBox>
 #include <QMessageBox>
@@ -180,8 +180,7 @@ private slots:
         QCOMPARE(asked, 1);
         const auto answer = static_cast<SaveChoice>(choice);
         // Save wrote the edit into the file; Discard and Cancel left the file alone.
-        QCOMPARE(QString::fromStdString(fileText(path)),
-                 QString::fromStdString(answer == SaveChoice::Save ? session_text(edit) : onDisk));
+        QCOMPARE(QString::fromStdString(fileText(path)), QString::fromStdString(answer == SaveChoice::Save ? session_text(edit) : onDisk));
         if (answer == SaveChoice::Cancel) {
             QVERIFY(w.document()->scenario() == edit);
             QVERIFY(w.document()->isModified());

@@ -150,6 +150,11 @@ private slots:
         QTest::newRow("missing session") << QStringList{QStringLiteral("nowhere/plan.zplan")}
                                          << QStringLiteral("nowhere/plan.zplan: no such file");
         QTest::newRow("screenshot without --out") << QStringList{QStringLiteral("screenshot")} << QStringLiteral("needs --out");
+        // Found by fuzz_cli: a NUL at the start of the name ended what() there, an empty error.
+        QTest::newRow("a NUL in a session name")
+            << QStringList{QString::fromLatin1("\0x.zplan", 8)} << QStringLiteral("\\x00x.zplan: no such file");
+        QTest::newRow("a newline in a session name stays one line")
+            << QStringList{QStringLiteral("a\nb.zplan")} << QStringLiteral("a\\x0ab.zplan: no such file");
     }
     // The same error with and without a display: no window, no headless plan.
     void start_errors() {

@@ -327,17 +327,10 @@ ModelSpec model_from_dims(const CaseReader& r, MeasuredCase& c) {
     if (contains(l, "t5") || contains(l, "encoder-decoder")) {
         // T5: RMS-style norm without bias, no biases, 32 relative-attention buckets; v1.0 (ungated
         // ReLU MLP) ties the head to the embedding, v1.1 and Flan-T5 (gated GELU) do not.
+        spec = llama_style(layers, hidden, heads, kv_heads, ffn, vocab, false);  // RMSNorm, no biases
         spec.family = "t5";
-        spec.layers = layers;
-        spec.hidden = hidden;
-        spec.heads = heads;
-        spec.kv_heads = kv_heads;
-        spec.head_dim = hidden / heads;
-        spec.ffn = ffn;
-        spec.vocab = vocab;
         spec.gated_mlp = ffn != 4 * hidden;
         spec.tied_embeddings = !spec.gated_mlp;
-        spec.norm = NormKind::RmsNorm;
         spec.encoder_decoder = true;
         spec.relative_attention_buckets = 32;
         c.notes.push_back("model: encoder-decoder built from the dimensions");

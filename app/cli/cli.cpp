@@ -5,6 +5,7 @@
 #include "app/cli/report_json.h"
 #include "app/cli/scenario_options.h"
 #include "app/cli/text_report.h"
+#include "app/cli/validation_report.h"
 #include "core/deepspeed/estimator.h"
 #include "core/deepspeed/export_formats.h"
 #include "core/deepspeed/lint.h"
@@ -189,6 +190,17 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
     return r.has_errors() ? kExitFindings : kExitOk;
 }
 
+// The planner against measured runs: FILE, or the bundled measured_runs.json. Accuracy is
+// information, not failure: exit 0 whenever the file could be read.
+int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
+    if (a.positionals.size() > 1) throw InputError("validate takes at most one FILE: zero-planner validate [FILE] [--json]");
+    const std::string path = a.positionals.empty() ? bundled_measured_runs_path() : a.positionals.front();
+    const validation::ValidationReport r = validation::validate_cases(validation::parse_measured_runs(read_text_file(path), path));
+    if (a.flag("--json")) out << validation_json(r, path).dump(2) << "\n";
+    else out << validation_text(r, path);
+    return kExitOk;
+}
+
 std::string pad_right(std::string s, std::size_t width) {
     if (s.size() < width) s.append(width - s.size(), ' ');
     return s;
@@ -241,6 +253,8 @@ const std::vector<Command>& commands() {
          with_scenario({}), kFlags, false, cmd_session},
         {"lint", "lint FILE", "check a ds_config.json [--world-size N]; exit 1 when it has errors", CommandKind::Headless,
          options({"--world-size"}), kFlags, true, cmd_lint},
+        {"validate", "validate [FILE]", "the planner against measured runs (default: the bundled measured_runs.json)",
+         CommandKind::Headless, options({}), kFlags, true, cmd_validate},
         {"screenshot", "screenshot", "render the window to --out FILE.png [--view memory|scaling|time|config|window] [--size WxH]",
          CommandKind::Window, with_scenario({"--out", "--view", "--size"}), options({"--help", "-h"}), false, nullptr},
     };

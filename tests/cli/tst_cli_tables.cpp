@@ -34,9 +34,9 @@ std::vector<std::string> to_std(const QStringList& list) {
 }
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("compare"),   QStringLiteral("recommend"),
-                               QStringLiteral("ds-estimate"), QStringLiteral("export"),    QStringLiteral("session"),
-                               QStringLiteral("lint"),        QStringLiteral("screenshot")};
+const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("compare"),  QStringLiteral("recommend"),
+                               QStringLiteral("ds-estimate"), QStringLiteral("export"),   QStringLiteral("session"),
+                               QStringLiteral("lint"),        QStringLiteral("validate"), QStringLiteral("screenshot")};
 const QStringList kFormats = {QStringLiteral("deepspeed"), QStringLiteral("hf-trainer"), QStringLiteral("hf-args"),
                               QStringLiteral("accelerate"), QStringLiteral("launch")};
 const QStringList kSliceKeys = {QStringLiteral("params"),      QStringLiteral("gradients"), QStringLiteral("optimizer_states"),
@@ -82,6 +82,7 @@ private slots:
                               << QStringList{QStringLiteral(ZP_TEST_DATA_DIR "/lint/clean_stage3.json"), QStringLiteral("--world-size"),
                                              QStringLiteral("8")}
                               << cli::kExitOk;
+        QTest::newRow("validate") << QStringLiteral("validate") << QStringList{} << cli::kExitOk;  // the bundled measured runs
         // Rendered by app/gui_main.cpp: run() has no handler for it, the start decides it.
         QTest::newRow("screenshot") << QStringLiteral("screenshot") << QStringList{QStringLiteral("--out"), QStringLiteral("x.png")}
                                     << cli::kExitBadInput;

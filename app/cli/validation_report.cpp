@@ -1,0 +1,171 @@
+#include "app/cli/validation_report.h"
+
+#include "core/io/format.h"
+#include "core/model/errors.h"
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <system_error>
+
+namespace zp::cli {
+
+std::string bundled_measured_runs_path() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path installed = exe.parent_path() / ZP_DATADIR_FROM_BINDIR / "measured_runs.json";
+        if (fs::is_regular_file(installed, ec)) return installed.lexically_normal().string();
+    }
+    const fs::path source_tree = ZP_SOURCE_MEASURED_RUNS;
+    if (fs::is_regular_file(source_tree, ec)) return source_tree.string();
+    throw InputError("the bundled measured_runs.json is not installed beside this zero-planner; pass FILE: zero-planner validate FILE");
+}
+
+namespace {
+
+using validation::CaseResult;
+using validation::Quantity;
+using validation::quantity_info;
+
+const char* unit_name(Quantity q) {
+    switch (q) {
+    case Quantity::StepSeconds: return "seconds";
+    case Quantity::SamplesPerSecond: return "samples/s";
+    case Quantity::TflopsPerGpu: return "FLOP/s per GPU";
+    default: return "bytes";
+    }
+}
+
+std::string value_text(Quantity q, double v) {
+    switch (q) {
+    case Quantity::StepSeconds: return format_fixed(v, 2) + " s";
+    case Quantity::SamplesPerSecond: return format_fixed(v, 1) + " samples/s";
+    case Quantity::TflopsPerGpu: return format_fixed(v / 1e12, 1) + " TFLOP/s";
+    default: return format_bytes(v);
+    }
+}
+
+std::string pad(std::string s, std::size_t width) {
+    if (s.size() < width) s.append(width - s.size(), ' ');
+    return s;
+}
+
+std::string percent(double fraction) { return format_fixed(100 * fraction, 1) + "%"; }
+
+double rounded(double v, int decimals) {
+    const double f = std::pow(10.0, decimals);
+    return std::round(v * f) / f;
+}
+
+const char* kKinds[] = {"peak_memory", "fits_or_oom", "throughput", "host_ram"};
+
+const validation::MeasuredCase* find_case(const validation::ValidationReport& r, const std::string& id) {
+    for (const auto& c : r.cases)
+        if (c.id == id) return &c;
+    return nullptr;
+}
+
+}  // namespace
+
+std::string validation_text(const validation::ValidationReport& r, const std::string& source) {
+    std::string out = "Measured runs: " + source + " (" + std::to_string(r.cases.size()) + " cases, " +
+                      std::to_string(r.cases.size() - r.not_representable.size()) + " checked, " +
+                      std::to_string(r.not_representable.size()) + " not representable)\n";
+    for (const char* kind : kKinds) {
+        bool header = false;
+        for (const CaseResult& c : r.rows) {
+            if (c.kind != kind) continue;
+            if (!header) {
+                out += "\n" + std::string(kind) + "\n  " + pad("id", 6) + pad("what", 26) + pad("measured", 18) + pad("predicted", 18) +
+                       pad("ratio", 7) + "ok\n";
+                header = true;
+            }
+            std::string what, measured, predicted;
+            if (c.quantity == Quantity::Fit) {
+                what = "fit, micro batch " + std::to_string(c.micro_batch) + (c.plain_data_parallel ? " DDP" : "");
+                measured = c.fits_measured ? "fits" : "OOM";
+                predicted = std::string(c.fits_predicted ? "fits" : "OOM") + " " + format_bytes(c.predicted);
+            } else {
+                what = quantity_info(c.quantity).name;
+                measured = value_text(c.quantity, c.measured);
+                predicted = value_text(c.quantity, c.predicted);
+            }
+            out += "  " + pad(c.id, 6) + pad(what, 26) + pad(measured, 18) + pad(predicted, 18) + pad(format_fixed(c.ratio, 2), 7) +
+                   (c.ok ? "yes" : "no") + "\n";
+        }
+    }
+    out += "\nAggregate\n  " + pad("group", 34) + pad("rows", 6) + pad("tolerance", 11) + pad("within / right", 16) + "median |error|\n";
+    for (const auto& g : r.groups) {
+        const bool fits = g.tolerance == 0;
+        const std::string ok =
+            std::to_string(g.ok) + " of " + std::to_string(g.count) + (fits ? "" : " (" + format_fixed(100.0 * g.ok / g.count, 0) + "%)");
+        out += "  " + pad(g.group, 34) + pad(std::to_string(g.count), 6) +
+               pad(fits ? "fit call" : format_fixed(100 * g.tolerance, 0) + "%", 11) + pad(ok, 16) +
+               (fits ? "-" : percent(g.median_abs_error)) + "\n";
+    }
+    if (!r.not_representable.empty()) {
+        out += "\nNot representable\n";
+        for (const auto& n : r.not_representable) out += "  " + pad(n.id, 6) + n.reason + "\n";
+    }
+    bool assumed_header = false;
+    for (const auto& c : r.cases) {
+        if (c.assumed.empty() || !c.not_representable.empty()) continue;
+        if (!assumed_header) out += "\nAssumed (missing in the file)\n";
+        assumed_header = true;
+        std::string list;
+        for (const auto& a : c.assumed) list += (list.empty() ? "" : ", ") + a;
+        out += "  " + pad(c.id, 6) + list + "\n";
+    }
+    return out;
+}
+
+nlohmann::json validation_json(const validation::ValidationReport& r, const std::string& source) {
+    nlohmann::json j;
+    j["source"] = source;
+    j["cases"] = nlohmann::json::array();
+    for (const CaseResult& c : r.rows) {
+        nlohmann::json row;
+        row["id"] = c.id;
+        row["kind"] = c.kind;
+        row["quantity"] = quantity_info(c.quantity).name;
+        if (c.quantity == Quantity::Fit) {
+            row["micro_batch"] = c.micro_batch;
+            if (c.plain_data_parallel) row["plain_data_parallel"] = true;
+            row["measured"] = c.fits_measured ? "fits" : "oom";
+            row["predicted"] = c.fits_predicted ? "fits" : "oom";
+            row["predicted_bytes"] = std::round(c.predicted);
+            row["usable_bytes"] = std::round(c.usable_bytes);
+        } else {
+            row["unit"] = unit_name(c.quantity);
+            row["measured"] = rounded(c.measured, 4);
+            row["predicted"] = rounded(c.predicted, 4);
+            row["tolerance"] = quantity_info(c.quantity).tolerance;
+        }
+        row["ratio"] = rounded(c.ratio, 4);
+        row["ok"] = c.ok;
+        if (const auto* mc = find_case(r, c.id)) {
+            row["gpu"] = mc->gpu_label;
+            row["assumed"] = mc->assumed;
+            row["notes"] = mc->notes;
+        }
+        j["cases"].push_back(row);
+    }
+    nlohmann::json agg = nlohmann::json::array();
+    for (const auto& g : r.groups) {
+        nlohmann::json a{{"group", g.group}, {"rows", g.count}, {"ok", g.ok}};
+        if (g.tolerance > 0) {
+            a["tolerance"] = g.tolerance;
+            a["share_within_tolerance"] = rounded(static_cast<double>(g.ok) / g.count, 4);
+            a["median_abs_error"] = rounded(g.median_abs_error, 4);
+        }
+        agg.push_back(a);
+    }
+    j["aggregate"] = agg;
+    j["not_representable"] = nlohmann::json::array();
+    for (const auto& n : r.not_representable) j["not_representable"].push_back({{"id", n.id}, {"reason", n.reason}});
+    return j;
+}
+
+}  // namespace zp::cli

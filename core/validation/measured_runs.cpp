@@ -1,0 +1,531 @@
+#include "core/validation/measured_runs.h"
+
+#include "core/io/json_errors.h"
+#include "core/model/default_scenario.h"
+#include "core/model/enum_names.h"
+#include "core/model/errors.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <regex>
+
+namespace zp::validation {
+
+// clang-format off
+const std::vector<QuantityInfo>& quantity_table() {
+    // Tolerances: issue 13's targets (allocated within 15%, reserved and nvidia-smi within 20%)
+    // and 15% for step time and host RAM (issues 14 and 18).
+    static const std::vector<QuantityInfo> table = {
+        {Quantity::Allocated,        "allocated",        "max_allocated",  "GPU memory, allocated",         0.15},
+        {Quantity::Reserved,         "reserved",         "max_reserved",   "GPU memory, reserved/nvidia-smi", 0.20},
+        {Quantity::NvidiaSmi,        "nvidia-smi",       "nvidia-smi",     "GPU memory, reserved/nvidia-smi", 0.20},
+        {Quantity::Fit,              "fits",             "",               "fits / OOM",                    0.0},
+        {Quantity::StepSeconds,      "step_seconds",     "step_s",         "step time",                     0.15},
+        {Quantity::SamplesPerSecond, "samples_per_s",    "samples_per_s",  "step time",                     0.15},
+        {Quantity::TflopsPerGpu,     "tflops_per_gpu",   "tflops_per_gpu", "step time",                     0.15},
+        {Quantity::HostRam,          "host_ram",         "host_ram",       "host RAM per node",             0.15},
+    };
+    return table;
+}
+// clang-format on
+
+const QuantityInfo& quantity_info(Quantity q) {
+    for (const QuantityInfo& i : quantity_table())
+        if (i.quantity == q) return i;
+    return quantity_table().front();
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// Lowercase letters and digits only: "V100-SXM3 32GB" -> "v100sxm332gb".
+std::string squeezed(std::string_view s) {
+    std::string out;
+    for (char c : s)
+        if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool contains(std::string_view haystack, std::string_view needle) { return haystack.find(needle) != std::string_view::npos; }
+
+std::string trimmed(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t");
+    if (b == std::string_view::npos) return {};
+    return std::string(s.substr(b, s.find_last_not_of(" \t") - b + 1));
+}
+
+}  // namespace
+
+std::optional<Unit> parse_unit(std::string_view text) {
+    const std::string u = trimmed(text);
+    const std::string l = lower(u);
+    const bool binary_in_parens = contains(u, "(") && (contains(u.substr(u.find('(')), "MiB") || contains(u.substr(u.find('(')), "GiB"));
+    auto starts = [&](std::string_view p) { return u.rfind(p, 0) == 0; };
+    if (starts("KiB")) return Unit{Dimension::Bytes, 1024.0};
+    if (starts("MiB")) return Unit{Dimension::Bytes, 1024.0 * 1024.0};
+    if (starts("GiB")) return Unit{Dimension::Bytes, 1024.0 * 1024.0 * 1024.0};
+    if (starts("TiB")) return Unit{Dimension::Bytes, 1024.0 * 1024.0 * 1024.0 * 1024.0};
+    if (starts("MB")) {
+        if (binary_in_parens) return Unit{Dimension::Bytes, 1024.0 * 1024.0};
+        return Unit{Dimension::Bytes, 1e6};
+    }
+    if (starts("GB")) {
+        if (binary_in_parens) return Unit{Dimension::Bytes, 1024.0 * 1024.0 * 1024.0};
+        return Unit{Dimension::Bytes, 1e9};
+    }
+    if (starts("TB")) return Unit{Dimension::Bytes, 1e12};
+    if (l.rfind("ms", 0) == 0) return Unit{Dimension::Seconds, 1e-3};
+    if (l.rfind("samples/s", 0) == 0) return Unit{Dimension::PerSecond, 1.0};
+    if (l.rfind("tflops", 0) == 0) return Unit{Dimension::FlopsPerSecond, 1e12};
+    if (l == "s" || l.rfind("s/", 0) == 0 || l.rfind("s ", 0) == 0 || l.rfind("seconds", 0) == 0) return Unit{Dimension::Seconds, 1.0};
+    return std::nullopt;
+}
+
+std::vector<FitCheck> parse_fit_text(std::string_view text, std::int64_t micro_batch, std::vector<std::string>* unchecked) {
+    static const std::regex fits_at(R"(^fits at micro_batch (\d+))");
+    static const std::regex max_fitting(R"(^max fitting micro_batch (\d+))");
+    static const std::regex oom_at(R"(^oom at (?:micro_batch )?(\d+))");
+    std::vector<FitCheck> checks;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find(';', start), text.size());
+        const std::string raw = trimmed(text.substr(start, end - start));
+        start = end + 1;
+        if (raw.empty()) continue;
+        std::string clause = lower(raw);
+        FitCheck c;
+        if (clause.rfind("ddp ", 0) == 0) {  // the same run without ZeRO: plain data parallel
+            c.plain_data_parallel = true;
+            clause = trimmed(clause.substr(4));
+        }
+        std::smatch m;
+        if (std::regex_search(clause, m, fits_at) || std::regex_search(clause, m, max_fitting)) {
+            c.micro_batch = std::stoll(m[1].str());
+            c.fits = true;
+        } else if (std::regex_search(clause, m, oom_at)) {
+            c.micro_batch = std::stoll(m[1].str());
+            c.fits = false;
+        } else if (clause == "fits" || clause == "oom") {
+            c.micro_batch = micro_batch;
+            c.fits = clause == "fits";
+        } else {
+            if (unchecked) unchecked->push_back(raw);
+            continue;
+        }
+        checks.push_back(c);
+    }
+    return checks;
+}
+
+namespace {
+
+// GPU types by name fragments (all must appear, letters and digits only, lowercase); the first
+// row that matches wins, so the more specific rows come first. A row without a preset of its
+// own starts from `preset` and overrides what differs.
+struct GpuTypeRow {
+    std::vector<const char*> fragments;
+    const char* preset;
+    bool own_preset;           // false: a GPU the presets do not have, built from `preset`
+    double peak_tflops_16bit;  // 0: the preset's
+    double intra_node_gbytes_per_s;
+    double pcie_gbytes_per_s;
+};
+
+// clang-format off
+const std::vector<GpuTypeRow>& gpu_type_rows() {
+    static const std::vector<GpuTypeRow> rows = {
+        {{"v100", "16gb"}, "v100-16gb",  true,  0, 0, 0},
+        {{"v100"},         "v100-32gb",  true,  0, 0, 0},
+        {{"a100", "40gb"}, "a100-40gb",  true,  0, 0, 0},
+        {{"a100"},         "a100-80gb",  true,  0, 0, 0},
+        // A800: the A100 for China with NVLink cut to 400 GB/s both directions (NVIDIA A800 datasheet).
+        {{"a800"},         "a100-80gb",  false, 0, 200, 0},
+        {{"h100", "pcie"}, "h100-pcie",  true,  0, 0, 0},
+        {{"h100"},         "h100-80gb",  true,  0, 0, 0},
+        {{"h200"},         "h200-141gb", true,  0, 0, 0},
+        {{"l40s"},         "l40s",       true,  0, 0, 0},
+        {{"a10g"},         "a10g",       true,  0, 0, 0},
+        {{"rtx3090"},      "rtx-3090",   true,  0, 0, 0},
+        {{"rtx4090"},      "rtx-4090",   true,  0, 0, 0},
+        // Titan RTX (Turing TU102): 130 TFLOP/s fp16 tensor with FP32 accumulate, PCIe 3.0 x16
+        // (NVIDIA Titan RTX datasheet); no NVLink assumed.
+        {{"titanrtx"},     "rtx-3090",   false, 130.0, links::kPcie3x16, links::kPcie3x16},
+        {{"mi250x"},       "mi250x",     true,  0, 0, 0},
+        {{"mi300x"},       "mi300x",     true,  0, 0, 0},
+    };
+    return rows;
+}
+// clang-format on
+
+}  // namespace
+
+std::optional<GpuSpec> match_gpu_type(std::string_view type, double memory_gib, std::string* label) {
+    const std::string t = squeezed(type);
+    for (const GpuTypeRow& row : gpu_type_rows()) {
+        if (!std::all_of(row.fragments.begin(), row.fragments.end(), [&](const char* f) { return contains(t, f); })) continue;
+        GpuSpec g = gpu_preset(row.preset);
+        if (row.peak_tflops_16bit > 0) g.peak_tflops_16bit = row.peak_tflops_16bit;
+        if (row.intra_node_gbytes_per_s > 0) g.intra_node_gbytes_per_s = row.intra_node_gbytes_per_s;
+        if (row.pcie_gbytes_per_s > 0) g.pcie_gbytes_per_s = row.pcie_gbytes_per_s;
+        const bool same_memory = memory_gib <= 0 || std::abs(memory_gib - g.memory_gib) < 0.005;
+        if (row.own_preset && same_memory) {
+            if (label) *label = row.preset;
+            return g;
+        }
+        if (!row.own_preset) g.display_name = std::string(type);
+        if (label) *label = row.own_preset ? std::string(row.preset) + " with the case's memory" : "custom from " + std::string(row.preset);
+        return custom_gpu(g, memory_gib > 0 ? memory_gib : g.memory_gib);
+    }
+    return std::nullopt;
+}
+
+std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions) {
+    if (lora) return "LoRA/QLoRA (" + *lora + "): the planner models full fine-tuning only";
+    const std::string a = lower(assumptions);
+    if (contains(a, "zero++") || contains(a, "zero_quantized") || contains(a, "zero_hpz") || contains(a, "hpz"))
+        return "ZeRO++ (quantized weights/gradients, hpZ secondary partition): not modelled";
+    static const std::regex tp(R"((?:\btp\s*=\s*|tensor-model-parallel-size[\s=]+|tensor_parallel_size[\s=:]+)(\d+))");
+    static const std::regex pp(R"((?:\bpp\s*=\s*|pipeline-model-parallel-size[\s=]+|pipeline_parallel_size[\s=:]+)(\d+))");
+    std::smatch m;
+    std::string why;
+    for (auto [re, name] : {std::pair{&tp, "tensor"}, std::pair{&pp, "pipeline"}}) {
+        for (auto it = std::sregex_iterator(a.begin(), a.end(), *re); it != std::sregex_iterator(); ++it) {
+            if (std::stoll((*it)[1].str()) > 1) {
+                why += (why.empty() ? "" : " and ") + std::string(name) + " parallelism of " + (*it)[1].str();
+                break;
+            }
+        }
+    }
+    if (!why.empty()) return why + ": the planner models data parallelism only";
+    return {};
+}
+
+namespace {
+
+// Reads one case's fields; every error names the source, the case and the field.
+class CaseReader {
+public:
+    CaseReader(const nlohmann::json& j, std::string where) : j_(j), where_(std::move(where)) {}
+
+    [[noreturn]] void fail(const std::string& field, const std::string& what) const {
+        throw InputError(where_ + ": " + field + " " + what);
+    }
+    const nlohmann::json* find(const char* key) const {
+        auto it = j_.find(key);
+        return it == j_.end() || it->is_null() ? nullptr : &*it;
+    }
+    const nlohmann::json& object(const char* key) const {
+        const nlohmann::json* v = find(key);
+        if (!v || !v->is_object()) fail(key, "must be an object");
+        return *v;
+    }
+    std::optional<std::string> optional_text(const char* key) const {
+        const nlohmann::json* v = find(key);
+        if (!v) return std::nullopt;
+        if (!v->is_string()) fail(key, "must be text");
+        return v->get<std::string>();
+    }
+    std::string text(const char* key) const {
+        auto v = optional_text(key);
+        if (!v) fail(key, "is missing");
+        return *v;
+    }
+    std::optional<std::int64_t> optional_integer(const char* key, std::int64_t min) const {
+        const nlohmann::json* v = find(key);
+        if (!v) return std::nullopt;
+        if (!v->is_number_integer() || v->get<std::int64_t>() < min)
+            fail(key, "must be an integer >= " + std::to_string(min) + ", got " + v->dump());
+        return v->get<std::int64_t>();
+    }
+    std::int64_t integer(const char* key, std::int64_t min) const {
+        auto v = optional_integer(key, min);
+        if (!v) fail(key, "is missing");
+        return *v;
+    }
+    std::optional<bool> optional_bool(const char* key) const {
+        const nlohmann::json* v = find(key);
+        if (!v) return std::nullopt;
+        if (!v->is_boolean()) fail(key, "must be true or false");
+        return v->get<bool>();
+    }
+    CaseReader nested(const char* key) const { return CaseReader(object(key), where_ + ": " + key); }
+    const nlohmann::json& json() const { return j_; }
+
+private:
+    const nlohmann::json& j_;
+    std::string where_;
+};
+
+Precision precision_from_text(const CaseReader& r, const std::string& t) {
+    const std::string l = lower(t);
+    if (contains(l, "bf16") || contains(l, "bfloat16")) return Precision::Bf16;
+    if (contains(l, "fp16") || contains(l, "float16") || contains(l, "half")) return Precision::Fp16;
+    if (contains(l, "fp32") || contains(l, "float32")) return Precision::Fp32;
+    r.fail("precision", "'" + t + "' names none of bf16, fp16, fp32");
+}
+
+Optimizer optimizer_from_text(const CaseReader& r, const std::string& t) {
+    const std::string l = lower(t);
+    // AdamW before Adam: "FusedAdam (AdamW mode)" and "AdamW (DeepSpeed CPU Adam)" are AdamW.
+    if (contains(l, "adamw")) return Optimizer::AdamW;
+    if (contains(l, "adam")) return Optimizer::Adam;
+    if (contains(l, "lamb")) return Optimizer::Lamb;
+    if (contains(l, "lion")) return Optimizer::Lion;
+    if (contains(l, "adagrad")) return Optimizer::Adagrad;
+    if (contains(l, "sgd")) return contains(l, "momentum") ? Optimizer::SgdMomentum : Optimizer::Sgd;
+    r.fail("optimizer", "'" + t + "' names none of AdamW, Adam, Lamb, Lion, Adagrad, SGD");
+}
+
+template <typename E>
+E enum_field(const CaseReader& r, const char* key, E fallback, MeasuredCase& c) {
+    const auto v = r.optional_text(key);
+    if (!v) {
+        c.assumed.push_back(std::string(key) + " = " + to_string(fallback));
+        return fallback;
+    }
+    try {
+        return parse_enum<E>(*v);
+    } catch (const InputError& e) {
+        r.fail(key, e.what());
+    }
+}
+
+// The architecture from the case's dimensions; a preset only when its name appears in the case's
+// model name and its dimensions agree.
+ModelSpec model_from_dims(const CaseReader& r, MeasuredCase& c) {
+    const CaseReader m = r.nested("model");
+    const std::string name = m.optional_text("name").value_or("custom");
+    const std::int64_t layers = m.integer("layers", 1), hidden = m.integer("hidden", 1), heads = m.integer("heads", 1);
+    const std::int64_t kv_heads = m.optional_integer("kv_heads", 1).value_or(heads);
+    const std::int64_t ffn = m.optional_integer("ffn", 1).value_or(4 * hidden);
+    const std::int64_t vocab = m.integer("vocab", 1);
+    const std::optional<std::int64_t> params = m.optional_integer("params", 1);
+
+    const std::string key = squeezed(name);
+    const ModelPreset* named = nullptr;
+    for (const ModelPreset& p : model_presets())
+        if (contains(key, squeezed(p.name)) && (!named || p.name.size() > named->name.size())) named = &p;
+    if (named) {
+        const ModelSpec& s = named->spec;
+        if (s.layers == layers && s.hidden == hidden && s.heads == heads && s.kv_heads == kv_heads && s.ffn == ffn && s.vocab == vocab) {
+            c.notes.push_back("model: preset " + named->name);
+            return s;
+        }
+        c.notes.push_back("model: the name suggests preset " + named->name + " but the dimensions differ; built from the dimensions");
+    }
+
+    ModelSpec spec;
+    const std::string l = lower(name);
+    if (contains(l, "t5") || contains(l, "encoder-decoder")) {
+        // T5: RMS-style norm without bias, no biases, 32 relative-attention buckets; v1.0 (ungated
+        // ReLU MLP) ties the head to the embedding, v1.1 and Flan-T5 (gated GELU) do not.
+        spec = llama_style(layers, hidden, heads, kv_heads, ffn, vocab, false);  // RMSNorm, no biases
+        spec.family = "t5";
+        spec.gated_mlp = ffn != 4 * hidden;
+        spec.tied_embeddings = !spec.gated_mlp;
+        spec.encoder_decoder = true;
+        spec.relative_attention_buckets = 32;
+        c.notes.push_back("model: encoder-decoder built from the dimensions");
+    } else if (ffn == 4 * hidden) {
+        spec = gpt2_style(layers, hidden, heads, vocab, 0);  // GPT-2/OPT/BLOOM shape: 4h MLP, LayerNorm, biases
+        spec.kv_heads = kv_heads;
+        c.notes.push_back("model: GPT-style (4h MLP, LayerNorm) built from the dimensions");
+    } else {
+        spec = llama_style(layers, hidden, heads, kv_heads, ffn, vocab, false);
+        c.notes.push_back("model: Llama-style (gated MLP, RMSNorm) built from the dimensions");
+    }
+    spec.name = name;
+    if (params) {
+        const double built = static_cast<double>(parameter_count(spec));
+        if (std::abs(built / static_cast<double>(*params) - 1.0) > 0.01) {
+            spec.params_override = *params;
+            c.notes.push_back("model: the dimensions count " + std::to_string(static_cast<std::int64_t>(built)) +
+                              " parameters, the case states " + std::to_string(*params) + "; the stated count is used");
+        }
+    }
+    try {
+        validate(spec);
+    } catch (const InputError& e) {
+        r.fail("model", e.what());
+    }
+    return spec;
+}
+
+Cluster cluster_from_case(const CaseReader& r, std::int64_t gpus, MeasuredCase& c) {
+    Cluster cl = default_scenario().cluster;
+    const nlohmann::json* g = r.find("gpu");
+    if (!g) {
+        cl.use_gpu(gpu_preset(kAssumedGpuPreset));
+        c.gpu_label = kAssumedGpuPreset;
+        c.assumed.push_back(std::string("gpu = ") + kAssumedGpuPreset);
+    } else {
+        const CaseReader gr = r.nested("gpu");
+        const std::string type = gr.text("type");
+        double memory_gib = 0;
+        if (const nlohmann::json* mem = gr.find("memory_gib")) {
+            if (!mem->is_number() || mem->get<double>() <= 0) gr.fail("memory_gib", "must be a positive number of GiB");
+            memory_gib = mem->get<double>();
+        }
+        auto spec = match_gpu_type(type, memory_gib, &c.gpu_label);
+        if (!spec) {
+            if (memory_gib <= 0) gr.fail("type", "'" + type + "' matches no GPU preset and no memory_gib is given");
+            spec = custom_gpu(gpu_preset(kAssumedGpuPreset), memory_gib);
+            c.gpu_label = "custom";
+            c.assumed.push_back("gpu throughput and links of " + std::string(kAssumedGpuPreset) + " ('" + type + "' matches no preset)");
+        }
+        cl.use_gpu(*spec);
+    }
+    std::int64_t per_node = 0;
+    if (auto v = r.optional_integer("gpus_per_node", 1)) {
+        per_node = *v;
+    } else {
+        per_node = std::min(gpus, kAssumedGpusPerNodeMax);
+        c.assumed.push_back("gpus_per_node = " + std::to_string(per_node));
+    }
+    std::int64_t nodes = 0;
+    if (auto v = r.optional_integer("nodes", 1)) {
+        nodes = *v;
+    } else {
+        nodes = (gpus + per_node - 1) / per_node;
+        c.assumed.push_back("nodes = " + std::to_string(nodes));
+    }
+    if (gpus % nodes != 0 || gpus / nodes > per_node)
+        r.fail("gpus",
+               std::to_string(gpus) + " cannot be spread over " + std::to_string(nodes) + " node(s) of " + std::to_string(per_node));
+    if (gpus / nodes < per_node)
+        c.notes.push_back(std::to_string(gpus / nodes) + " of the " + std::to_string(per_node) + " GPUs per node used");
+    cl.nodes = nodes;
+    cl.gpus_per_node = gpus / nodes;
+    return cl;
+}
+
+Measurement measurement_from_case(const CaseReader& r, const std::string& kind, std::int64_t micro_batch, MeasuredCase& c) {
+    const CaseReader m = r.nested("measured");
+    Measurement out;
+    out.kind = kind;
+    out.what = m.optional_text("what").value_or("");
+    const nlohmann::json* value = m.find("value");
+    if (!value) m.fail("value", "is missing");
+    if (kind == "fits_or_oom") {
+        out.quantity = Quantity::Fit;
+        if (!value->is_string()) m.fail("value", "must be text (OOM, fits, fits at micro_batch N; OOM at M) for kind fits_or_oom");
+        std::vector<std::string> unchecked;
+        out.fit_checks = parse_fit_text(value->get<std::string>(), micro_batch, &unchecked);
+        if (out.fit_checks.empty())
+            m.fail("value", "'" + value->get<std::string>() + "' is neither OOM, fits nor 'fits at micro_batch N; OOM at M'");
+        for (const std::string& u : unchecked) c.notes.push_back("not checked: '" + u + "'");
+        return out;
+    }
+    const QuantityInfo* q = nullptr;
+    const std::string what = lower(out.what);
+    for (const QuantityInfo& i : quantity_table())
+        if (*i.what_prefix && what.rfind(i.what_prefix, 0) == 0) q = &i;
+    if (!q)
+        m.fail("what",
+               "'" + out.what +
+                   "' starts with none of max_allocated, max_reserved, nvidia-smi, host_ram, step_s, samples_per_s, tflops_per_gpu");
+    out.quantity = q->quantity;
+    const bool memory = out.quantity == Quantity::Allocated || out.quantity == Quantity::Reserved || out.quantity == Quantity::NvidiaSmi ||
+                        out.quantity == Quantity::HostRam;
+    if ((kind == "peak_memory" && (!memory || out.quantity == Quantity::HostRam)) ||
+        (kind == "host_ram" && out.quantity != Quantity::HostRam) || (kind == "throughput" && memory))
+        m.fail("what", "'" + out.what + "' is not a measurement of kind " + kind);
+    if (!value->is_number() || value->get<double>() <= 0)
+        m.fail("value", "must be a positive number for kind " + kind + ", got " + value->dump());
+    const std::string unit_text = m.text("unit");
+    const auto unit = parse_unit(unit_text);
+    const Dimension wanted = memory                                   ? Dimension::Bytes
+                             : out.quantity == Quantity::StepSeconds  ? Dimension::Seconds
+                             : out.quantity == Quantity::TflopsPerGpu ? Dimension::FlopsPerSecond
+                                                                      : Dimension::PerSecond;
+    if (!unit || unit->dimension != wanted)
+        m.fail("unit", "'" + unit_text + "' is not a unit of " + quantity_info(out.quantity).name +
+                           " (MiB, MB (MiB), GB, GiB, ms, s/iteration, samples/s, TFLOPs)");
+    out.value = value->get<double>() * unit->factor;
+    return out;
+}
+
+MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const std::string& source_name) {
+    if (!j.is_object()) throw InputError(source_name + ": cases[" + std::to_string(index) + "] must be an object");
+    MeasuredCase c;
+    {
+        auto it = j.find("id");
+        if (it == j.end() || !it->is_string() || it->get<std::string>().empty())
+            throw InputError(source_name + ": cases[" + std::to_string(index) + "]: id is missing");
+        c.id = it->get<std::string>();
+    }
+    const CaseReader r(j, source_name + ": case " + c.id);
+    const std::string kind = r.text("kind");
+    if (kind != "peak_memory" && kind != "fits_or_oom" && kind != "throughput" && kind != "host_ram")
+        r.fail("kind", "'" + kind + "' is none of peak_memory, fits_or_oom, throughput, host_ram");
+    c.not_representable = not_representable_reason(r.optional_text("lora"), r.optional_text("assumptions").value_or(""));
+    if (contains(lower(r.optional_text("assumptions").value_or("")), "fsdp"))
+        c.notes.push_back("PyTorch FSDP full-shard modelled as ZeRO-3");
+
+    Scenario s = default_scenario();
+    s.model = model_from_dims(r, c);
+    const std::int64_t gpus = r.integer("gpus", 1);
+    s.cluster = cluster_from_case(r, gpus, c);
+
+    const auto stage = r.integer("stage", 0);
+    if (stage > 3) r.fail("stage", "must be 0, 1, 2 or 3");
+    s.zero.stage = static_cast<int>(stage);
+    s.zero.offload_optimizer = enum_field<OffloadDevice>(r, "offload_optimizer", OffloadDevice::None, c);
+    s.zero.offload_param = enum_field<OffloadDevice>(r, "offload_param", OffloadDevice::None, c);
+
+    Training& t = s.training;
+    if (auto p = r.optional_text("precision")) t.precision = precision_from_text(r, *p);
+    else c.assumed.push_back(std::string("precision = ") + to_string(t.precision));
+    if (auto o = r.optional_text("optimizer")) t.optimizer = optimizer_from_text(r, *o);
+    else c.assumed.push_back(std::string("optimizer = ") + to_string(t.optimizer));
+    auto with_default = [&](const char* key, std::int64_t fallback) {
+        if (auto v = r.optional_integer(key, 1)) return *v;
+        c.assumed.push_back(std::string(key) + " = " + std::to_string(fallback));
+        return fallback;
+    };
+    t.micro_batch = with_default("micro_batch", kAssumedMicroBatch);
+    const std::int64_t grad_accum = with_default("grad_accum", kAssumedGradAccum);
+    t.seq_len = with_default("seq", kAssumedSeqLen);
+    t.global_batch = t.micro_batch * grad_accum * gpus;
+    t.auto_micro_batch = false;
+    t.checkpointing = enum_field<Checkpointing>(r, "checkpointing", Checkpointing::None, c);
+    t.auto_checkpointing = false;
+    if (auto f = r.optional_bool("flash_attention")) t.flash_attention = *f;
+    else c.assumed.push_back(std::string("flash_attention = ") + (t.flash_attention ? "true" : "false"));
+
+    c.measurement = measurement_from_case(r, kind, t.micro_batch, c);
+    // A well-formed case the planner refuses (fp32 with CPU Adam, ...) is reported, not an error.
+    try {
+        validate(s);
+    } catch (const InputError& e) {
+        if (c.not_representable.empty()) c.not_representable = std::string("the planner refuses the configuration: ") + e.what();
+    }
+    c.scenario = s;
+    return c;
+}
+
+}  // namespace
+
+std::vector<MeasuredCase> parse_measured_runs(std::string_view json_text, const std::string& source_name) {
+    const nlohmann::json doc = parse_json_text(json_text, source_name);
+    if (!doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array())
+        throw InputError(source_name + ": expected an object with a 'cases' array");
+    std::vector<MeasuredCase> cases;
+    for (std::size_t i = 0; i < doc["cases"].size(); ++i) {
+        cases.push_back(case_from_json(doc["cases"][i], i, source_name));
+        for (std::size_t k = 0; k + 1 < cases.size(); ++k)
+            if (cases[k].id == cases.back().id) throw InputError(source_name + ": case " + cases.back().id + ": id appears twice");
+    }
+    if (cases.empty()) throw InputError(source_name + ": 'cases' is empty");
+    return cases;
+}
+
+}  // namespace zp::validation

@@ -1,0 +1,116 @@
+#include "core/validation/validate.h"
+
+#include "core/memory/memory_model.h"
+#include "core/time/step_time.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace zp::validation {
+
+double predicted_gpu_bytes(const Scenario& s, Quantity q) {
+    const MemoryBreakdown m = estimate_memory(s);
+    return q == Quantity::Allocated ? m.allocated_bytes() : m.total_bytes();
+}
+
+namespace {
+
+double predicted_value(const MeasuredCase& c) {
+    const Scenario& s = c.scenario;
+    switch (c.measurement.quantity) {
+    case Quantity::Allocated:
+    case Quantity::Reserved:
+    case Quantity::NvidiaSmi: return predicted_gpu_bytes(s, c.measurement.quantity);
+    case Quantity::HostRam: return estimate_memory(s).cpu_bytes_per_node;
+    case Quantity::StepSeconds: return estimate_step(s).seconds;
+    case Quantity::SamplesPerSecond: {
+        const StepTime st = estimate_step(s);
+        return static_cast<double>(effective_global_batch(s.training, s.cluster.world_size())) / st.seconds;
+    }
+    case Quantity::TflopsPerGpu: {
+        const StepTime st = estimate_step(s);
+        return st.hardware_flops / st.seconds / static_cast<double>(s.cluster.world_size());
+    }
+    case Quantity::Fit: break;
+    }
+    return 0;
+}
+
+CaseResult fit_row(const MeasuredCase& c, const FitCheck& check) {
+    Scenario s = c.scenario;
+    const std::int64_t gas = s.training.global_batch / (s.training.micro_batch * s.cluster.world_size());
+    s.training.micro_batch = check.micro_batch;
+    s.training.global_batch = check.micro_batch * gas * s.cluster.world_size();
+    if (check.plain_data_parallel) {
+        s.zero.stage = 0;
+        s.zero.offload_optimizer = OffloadDevice::None;
+        s.zero.offload_param = OffloadDevice::None;
+    }
+    const MemoryBreakdown m = estimate_memory(s);
+    CaseResult r;
+    r.id = c.id;
+    r.kind = c.measurement.kind;
+    r.quantity = Quantity::Fit;
+    r.micro_batch = check.micro_batch;
+    r.plain_data_parallel = check.plain_data_parallel;
+    r.fits_measured = check.fits;
+    r.fits_predicted = check_fit(s, m).gpu;
+    r.predicted = predicted_gpu_bytes(s, Quantity::Reserved);
+    r.usable_bytes = usable_gpu_bytes(s);
+    r.ratio = r.predicted / r.usable_bytes;
+    r.ok = r.fits_predicted == r.fits_measured;
+    return r;
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+ValidationReport validate_cases(std::vector<MeasuredCase> cases) {
+    ValidationReport report;
+    for (const MeasuredCase& c : cases) {
+        if (!c.not_representable.empty()) {
+            report.not_representable.push_back({c.id, c.not_representable});
+            continue;
+        }
+        if (c.measurement.quantity == Quantity::Fit) {
+            for (const FitCheck& f : c.measurement.fit_checks) report.rows.push_back(fit_row(c, f));
+            continue;
+        }
+        CaseResult r;
+        r.id = c.id;
+        r.kind = c.measurement.kind;
+        r.quantity = c.measurement.quantity;
+        r.measured = c.measurement.value;
+        r.predicted = predicted_value(c);
+        r.ratio = r.predicted / r.measured;
+        r.ok = std::abs(r.ratio - 1) <= quantity_info(r.quantity).tolerance;
+        report.rows.push_back(r);
+    }
+    // Groups in the order of the quantity table, each once.
+    for (const QuantityInfo& info : quantity_table()) {
+        if (std::any_of(report.groups.begin(), report.groups.end(), [&](const GroupAggregate& g) { return g.group == info.group; }))
+            continue;
+        GroupAggregate g;
+        g.group = info.group;
+        g.tolerance = info.tolerance;
+        std::vector<double> errors;
+        for (const CaseResult& r : report.rows) {
+            if (std::string(quantity_info(r.quantity).group) != info.group) continue;
+            ++g.count;
+            g.ok += r.ok;
+            if (r.quantity != Quantity::Fit) errors.push_back(std::abs(r.ratio - 1));
+        }
+        g.median_abs_error = median(errors);
+        if (g.count > 0) report.groups.push_back(g);
+    }
+    report.cases = std::move(cases);
+    return report;
+}
+
+}  // namespace zp::validation

@@ -1,0 +1,55 @@
+#pragma once
+// The planner held against measured runs (core/validation/measured_runs.h): per case the
+// prediction, the measurement, their ratio and whether it is within the quantity's tolerance;
+// per fits/OOM boundary whether the fit call is right; aggregates per quantity group.
+#include "core/validation/measured_runs.h"
+
+#include <string>
+#include <vector>
+
+namespace zp::validation {
+
+// The planner's per-GPU bytes for a memory quantity: allocated for max_allocated, the total
+// (allocated + context + allocator reserve) for reserved and nvidia-smi. The one place the
+// step's peak (issue 13: peak_allocated_bytes / peak_reserved_bytes) plugs in.
+double predicted_gpu_bytes(const Scenario& s, Quantity q);
+
+struct CaseResult {
+    std::string id;
+    std::string kind;
+    Quantity quantity = Quantity::Allocated;
+    double measured = 0;   // bytes, seconds, samples/s or FLOP/s per GPU; fits: 0
+    double predicted = 0;  // same unit; fits: the predicted per-GPU total bytes
+    double ratio = 0;      // predicted / measured; fits: predicted / usable bytes
+    bool ok = false;       // within tolerance, or the fit call right
+    // Fits/OOM rows only.
+    std::int64_t micro_batch = 0;
+    bool plain_data_parallel = false;
+    bool fits_measured = false;
+    bool fits_predicted = false;
+    double usable_bytes = 0;
+};
+
+struct GroupAggregate {
+    std::string group;            // QuantityInfo::group
+    int count = 0;                // rows (fit checks for fits / OOM)
+    int ok = 0;                   // within tolerance, or fit calls right
+    double median_abs_error = 0;  // |ratio - 1|; 0 for fits
+    double tolerance = 0;
+};
+
+struct NotRepresentable {
+    std::string id;
+    std::string reason;
+};
+
+struct ValidationReport {
+    std::vector<CaseResult> rows;  // in the order of the cases; a boundary gives one row per side
+    std::vector<GroupAggregate> groups;
+    std::vector<NotRepresentable> not_representable;
+    std::vector<MeasuredCase> cases;
+};
+
+ValidationReport validate_cases(std::vector<MeasuredCase> cases);
+
+}  // namespace zp::validation

@@ -1,0 +1,249 @@
+// core/validation: measured runs read into scenarios and measurements by generic rules (units by
+// name, fits/OOM text, GPU type fragments), malformed documents refused naming case and field,
+// and no rule keyed by a case id.
+#include "core/io/file_io.h"
+#include "core/model/errors.h"
+#include "core/validation/measured_runs.h"
+#include "core/validation/validate.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QtTest>
+
+using namespace zp;
+using namespace zp::validation;
+
+Q_DECLARE_METATYPE(zp::validation::Dimension)
+
+namespace {
+
+const double kMiB = 1024.0 * 1024.0;
+const double kGiB = 1024.0 * kMiB;
+
+// One well-formed case; `patch` replaces fields (JSON text spliced in).
+std::string document(const std::string& patch = "") {
+    return R"({"cases": [{"id": "X1", "kind": "peak_memory",
+        "model": {"name": "Llama-2-7b", "params": 6738415616, "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 32, "ffn": 11008, "vocab": 32000},
+        "gpus": 8, "gpus_per_node": 8, "nodes": 1, "gpu": {"type": "A100 80GB", "memory_gib": 79.15},
+        "stage": 3, "offload_optimizer": "none", "offload_param": "none", "precision": "bf16", "optimizer": "AdamW",
+        "micro_batch": 1, "grad_accum": 1, "seq": 2048, "checkpointing": "full", "flash_attention": true, "lora": null,
+        "measured": {"value": 20000, "unit": "MiB", "what": "max_allocated"}, "assumptions": ""
+        )" +
+           patch + "}]}";
+}
+
+}  // namespace
+
+class TestValidation : public QObject {
+    Q_OBJECT
+private slots:
+    void unit_conversion_data() {
+        QTest::addColumn<QString>("unit");
+        QTest::addColumn<zp::validation::Dimension>("dimension");
+        QTest::addColumn<double>("factor");
+        QTest::newRow("MiB is 2^20 bytes") << QStringLiteral("MiB") << Dimension::Bytes << kMiB;
+        QTest::newRow("MB (MiB) is MiB") << QStringLiteral("MB (MiB)") << Dimension::Bytes << kMiB;
+        QTest::newRow("MB is 1e6 bytes") << QStringLiteral("MB") << Dimension::Bytes << 1e6;
+        QTest::newRow("GB is 1e9 bytes") << QStringLiteral("GB") << Dimension::Bytes << 1e9;
+        QTest::newRow("GB with a remark is GB") << QStringLiteral("GB (approx., max RSS)") << Dimension::Bytes << 1e9;
+        QTest::newRow("GB (GiB) is GiB") << QStringLiteral("GB (GiB)") << Dimension::Bytes << kGiB;
+        QTest::newRow("GiB is 2^30 bytes") << QStringLiteral("GiB") << Dimension::Bytes << kGiB;
+        QTest::newRow("ms is 1e-3 s") << QStringLiteral("ms per iteration") << Dimension::Seconds << 1e-3;
+        QTest::newRow("s/iteration is seconds") << QStringLiteral("s/iteration (10 samples)") << Dimension::Seconds << 1.0;
+        QTest::newRow("samples/s") << QStringLiteral("samples/s (global)") << Dimension::PerSecond << 1.0;
+        QTest::newRow("TFLOPs per GPU is 1e12 FLOP/s") << QStringLiteral("TFLOPs per GPU") << Dimension::FlopsPerSecond << 1e12;
+    }
+    void unit_conversion() {
+        QFETCH(QString, unit);
+        QFETCH(zp::validation::Dimension, dimension);
+        QFETCH(double, factor);
+        const auto u = parse_unit(unit.toStdString());
+        QVERIFY(u);
+        QCOMPARE(u->dimension, dimension);
+        QCOMPARE(u->factor, factor);
+    }
+    void unknown_units() {
+        for (const char* u : {"", "furlongs", "G", "per cent"}) QVERIFY2(!parse_unit(u), u);
+    }
+
+    void fit_text_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("checks");  // "mb:fits|oom[:ddp]" separated by spaces
+        QTest::newRow("bare OOM at the case's micro batch") << QStringLiteral("OOM") << QStringLiteral("3:oom");
+        QTest::newRow("bare fits") << QStringLiteral("fits") << QStringLiteral("3:fits");
+        QTest::newRow("fits with a remark") << QStringLiteral("fits; ~13 G per card") << QStringLiteral("3:fits");
+        QTest::newRow("boundary pair is two checks")
+            << QStringLiteral("fits at micro_batch 20; OOM at 30") << QStringLiteral("20:fits 30:oom");
+        QTest::newRow("max fitting micro batch")
+            << QStringLiteral("max fitting micro_batch 40 (ZeRO-2); DDP max 16 fp32 / 20 fp16") << QStringLiteral("40:fits");
+        QTest::newRow("DDP clause is plain data parallel")
+            << QStringLiteral("fits at micro_batch 16 (ZeRO-3 + CPU offload); DDP OOM at 1") << QStringLiteral("16:fits 1:oom:ddp");
+        QTest::newRow("fits at with a remark") << QStringLiteral("fits at micro_batch 1 (105 h for 3 epochs)") << QStringLiteral("1:fits");
+        QTest::newRow("nothing readable") << QStringLiteral("it ran, mostly") << QString();
+    }
+    void fit_text() {
+        QFETCH(QString, text);
+        QFETCH(QString, checks);
+        QStringList got;
+        for (const FitCheck& c : parse_fit_text(text.toStdString(), 3))
+            got << QString::number(c.micro_batch) + (c.fits ? QStringLiteral(":fits") : QStringLiteral(":oom")) +
+                       (c.plain_data_parallel ? QStringLiteral(":ddp") : QString());
+        QCOMPARE(got.join(QLatin1Char(' ')), checks);
+    }
+
+    void gpu_type_data() {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<double>("memory_gib");
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<double>("tflops");
+        QTest::newRow("V100 SXM3 32GB is the 32 GB V100")
+            << QStringLiteral("V100-SXM3 32GB (DGX-2)") << 31.72 << QStringLiteral("v100-32gb with the case's memory") << 125.0;
+        QTest::newRow("V100 16GB") << QStringLiteral("V100 16GB (AWS p3)") << 16.0 << QStringLiteral("v100-16gb") << 125.0;
+        QTest::newRow("A100 80GB") << QStringLiteral("A100 80GB") << 80.0 << QStringLiteral("a100-80gb") << 312.0;
+        QTest::newRow("A100 40GB") << QStringLiteral("A100-SXM4-40GB") << 0.0 << QStringLiteral("a100-40gb") << 312.0;
+        QTest::newRow("A800 is a custom A100") << QStringLiteral("A800 80GB") << 79.35 << QStringLiteral("custom from a100-80gb") << 312.0;
+        QTest::newRow("H100 PCIe") << QStringLiteral("H100 PCIe 80GB") << 0.0 << QStringLiteral("h100-pcie") << 756.0;
+        QTest::newRow("H100") << QStringLiteral("H100 80GB") << 0.0 << QStringLiteral("h100-80gb") << 989.0;
+        QTest::newRow("RTX 3090") << QStringLiteral("RTX 3090 24GB") << 24.0 << QStringLiteral("rtx-3090") << 35.6;
+        QTest::newRow("Titan RTX is custom") << QStringLiteral("Titan RTX 24GB") << 23.65 << QStringLiteral("custom from rtx-3090")
+                                             << 130.0;
+        QTest::newRow("unknown type") << QStringLiteral("TPU v5e") << 16.0 << QString() << 0.0;
+    }
+    void gpu_type() {
+        QFETCH(QString, type);
+        QFETCH(double, memory_gib);
+        QFETCH(QString, label);
+        QFETCH(double, tflops);
+        std::string got_label;
+        const auto g = match_gpu_type(type.toStdString(), memory_gib, &got_label);
+        if (label.isEmpty()) {
+            QVERIFY(!g);
+            return;
+        }
+        QVERIFY(g);
+        QCOMPARE(QString::fromStdString(got_label), label);
+        QCOMPARE(g->peak_tflops_16bit, tflops);
+        if (memory_gib > 0) QCOMPARE(g->memory_gib, memory_gib);
+    }
+
+    void not_representable_data() {
+        QTest::addColumn<QString>("lora");
+        QTest::addColumn<QString>("assumptions");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("plain run") << QString() << QStringLiteral("stage 3, buckets default") << QString();
+        QTest::newRow("LoRA") << QStringLiteral("LoRA r=8") << QString() << QStringLiteral("LoRA");
+        QTest::newRow("ZeRO++ by name") << QString() << QStringLiteral("ZeRO++ ON (qwZ + hpZ=16)") << QStringLiteral("ZeRO++");
+        QTest::newRow("ZeRO++ by key") << QString() << QStringLiteral("zero_quantized_weights true") << QStringLiteral("ZeRO++");
+        QTest::newRow("TP and PP") << QString() << QStringLiteral("TP=4, PP=12, DP=8") << QStringLiteral("tensor parallelism of 4");
+        QTest::newRow("TP 1 and PP 1 are data parallel")
+            << QString() << QStringLiteral("--tensor-model-parallel-size 1 --pipeline-model-parallel-size 1") << QString();
+        QTest::newRow("PP by flag") << QString() << QStringLiteral("--pipeline-model-parallel-size 2") << QStringLiteral("pipeline");
+    }
+    void not_representable() {
+        QFETCH(QString, lora);
+        QFETCH(QString, assumptions);
+        QFETCH(QString, reason);
+        const std::optional<std::string> l = lora.isEmpty() ? std::nullopt : std::optional(lora.toStdString());
+        const QString got = QString::fromStdString(not_representable_reason(l, assumptions.toStdString()));
+        if (reason.isEmpty()) QVERIFY2(got.isEmpty(), qPrintable(got));
+        else QVERIFY2(got.contains(reason), qPrintable(got));
+    }
+
+    void malformed_document_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("error");
+        const auto doc = [](const char* patch) { return QString::fromStdString(document(patch)); };
+        QTest::newRow("syntax error has line and column") << QStringLiteral("{\n \"cases\": [,]}") << QStringLiteral("line 2, column");
+        QTest::newRow("no cases array") << QStringLiteral("{\"runs\": []}") << QStringLiteral("'cases' array");
+        QTest::newRow("empty cases") << QStringLiteral("{\"cases\": []}") << QStringLiteral("'cases' is empty");
+        QTest::newRow("missing id") << QStringLiteral("{\"cases\": [{\"kind\": \"peak_memory\"}]}")
+                                    << QStringLiteral("cases[0]: id is missing");
+        QTest::newRow("unknown kind") << doc(R"(, "kind": "vibes")") << QStringLiteral("case X1: kind 'vibes'");
+        QTest::newRow("layers not an integer") << doc(R"(, "model": {"layers": "32", "hidden": 4096, "heads": 32, "vocab": 32000})")
+                                               << QStringLiteral("case X1: model: layers must be an integer");
+        QTest::newRow("missing gpus") << doc(R"(, "gpus": null)") << QStringLiteral("case X1: gpus is missing");
+        QTest::newRow("stage 4") << doc(R"(, "stage": 4)") << QStringLiteral("case X1: stage must be 0, 1, 2 or 3");
+        QTest::newRow("unknown offload") << doc(R"(, "offload_param": "disk")") << QStringLiteral("case X1: offload_param");
+        QTest::newRow("unreadable precision") << doc(R"(, "precision": "int4")") << QStringLiteral("case X1: precision 'int4'");
+        QTest::newRow("unreadable optimizer") << doc(R"(, "optimizer": "Shampoo")") << QStringLiteral("case X1: optimizer 'Shampoo'");
+        QTest::newRow("unknown unit") << doc(R"(, "measured": {"value": 1, "unit": "furlongs", "what": "max_allocated"})")
+                                      << QStringLiteral("case X1: measured: unit 'furlongs'");
+        QTest::newRow("time unit for memory") << doc(R"(, "measured": {"value": 1, "unit": "ms", "what": "max_allocated"})")
+                                              << QStringLiteral("case X1: measured: unit 'ms'");
+        QTest::newRow("unknown what") << doc(R"(, "measured": {"value": 1, "unit": "MiB", "what": "vibes"})")
+                                      << QStringLiteral("case X1: measured: what 'vibes'");
+        QTest::newRow("text value for memory") << doc(R"(, "measured": {"value": "OOM", "unit": "MiB", "what": "max_allocated"})")
+                                               << QStringLiteral("case X1: measured: value must be a positive number");
+        QTest::newRow("unreadable fit text")
+            << doc(R"(, "kind": "fits_or_oom", "measured": {"value": "ran fine", "unit": null, "what": "fits"})")
+            << QStringLiteral("case X1: measured: value 'ran fine' is neither");
+        QTest::newRow("gpus over nodes") << doc(R"(, "gpus": 12, "gpus_per_node": 8, "nodes": 1)")
+                                         << QStringLiteral("case X1: gpus 12 cannot");
+        QTest::newRow("unknown GPU without memory")
+            << doc(R"(, "gpu": {"type": "TPU v5e"})") << QStringLiteral("case X1: gpu: type 'TPU v5e'");
+    }
+    void malformed_document() {
+        QFETCH(QString, text);
+        QFETCH(QString, error);
+        try {
+            parse_measured_runs(text.toStdString(), "runs.json");
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            const QString got = QString::fromUtf8(e.what());
+            QVERIFY2(got.startsWith(QStringLiteral("runs.json: ")) && got.contains(error), qPrintable(got));
+        }
+    }
+
+    void a_case_becomes_a_scenario() {
+        const auto cases = parse_measured_runs(document(R"(, "micro_batch": 2, "grad_accum": 4, "seq": null)"), "runs.json");
+        QCOMPARE(cases.size(), std::size_t(1));
+        const MeasuredCase& c = cases.front();
+        QCOMPARE(QString::fromStdString(c.scenario.model.name), QStringLiteral("llama-2-7b"));  // name and dims agree: the preset
+        QCOMPARE(c.scenario.training.global_batch, std::int64_t(2 * 4 * 8));
+        QCOMPARE(c.scenario.training.seq_len, kAssumedSeqLen);
+        QCOMPARE(c.assumed, std::vector<std::string>{"seq = 1024"});
+        QCOMPARE(c.measurement.value, 20000 * kMiB);
+        QCOMPARE(c.measurement.quantity, Quantity::Allocated);
+        const ValidationReport r = validate_cases(cases);
+        QCOMPARE(r.rows.size(), std::size_t(1));
+        QCOMPARE(r.rows.front().predicted, predicted_gpu_bytes(c.scenario, Quantity::Allocated));
+    }
+
+    void preset_only_when_dims_agree() {
+        const auto cases = parse_measured_runs(
+            document(
+                R"j(, "model": {"name": "Llama-2-7b (wide)", "layers": 32, "hidden": 4096, "heads": 32, "ffn": 14336, "vocab": 32000})j"),
+            "runs.json");
+        QCOMPARE(QString::fromStdString(cases.front().scenario.model.name), QStringLiteral("Llama-2-7b (wide)"));
+        QCOMPARE(cases.front().scenario.model.ffn, std::int64_t(14336));
+    }
+
+    // Every case of the bundled file is read; the ones the planner cannot plan say why.
+    void bundled_measured_runs() {
+        const std::string path = ZP_TEST_DATA_DIR "/anchors/measured_runs.json";
+        const auto cases = parse_measured_runs(read_text_file(path), path);
+        QCOMPARE(cases.size(), std::size_t(30));
+        const ValidationReport r = validate_cases(cases);
+        QVERIFY(!r.rows.empty());
+        for (const auto& n : r.not_representable) QVERIFY(!n.reason.empty());
+        for (const auto& row : r.rows) QVERIFY2(std::isfinite(row.ratio) && row.ratio > 0, row.id.c_str());
+    }
+
+    // Generic rules only: core/validation never names a case of the measured runs.
+    void no_rule_keyed_by_a_case_id() {
+        const QDir dir(QStringLiteral(ZP_SOURCE_DIR "/core/validation"));
+        const QStringList files = dir.entryList({QStringLiteral("*.h"), QStringLiteral("*.cpp")}, QDir::Files);
+        QVERIFY(files.size() >= 4);
+        const QRegularExpression id(QStringLiteral("\\bM\\d{2}\\b"));
+        for (const QString& f : files) {
+            QFile file(dir.filePath(f));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(file.readAll());
+            const auto m = id.match(text);
+            QVERIFY2(!m.hasMatch(), qPrintable(f + QStringLiteral(" names case ") + m.captured()));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestValidation)
+#include "tst_validation.moc"

@@ -325,6 +325,8 @@ std::string help_text() {
            "  --precision " + choice_list<Precision>() + "   --optimizer " + choice_list<Optimizer>() + "\n"
            "  --seq S (4096)   --micro-batch B (1)   --global-batch GB (64, raised to a multiple of micro x GPUs)\n"
            "  --checkpointing " + choice_list<Checkpointing>() + "   --flash-attention on|off   --cpu-checkpointing on|off\n"
+           "  --loss-upcast on|off (on: fp32 logits in the loss)   --loss-kernel " + choice_list<LossKernel>() + " (chunked: Liger)\n"
+           "  --fused-optimizer on|off (on: DeepSpeed's FusedAdam; off: torch.optim, with temporaries)\n"
            "ZeRO:\n"
            "  --stage 0..3   --offload-optimizer " + offload + "   --offload-param " + offload + "\n"
            "  --overlap-comm on|off   --reduce-bucket-size N   --allgather-bucket-size N   --zero-init on|off\n"

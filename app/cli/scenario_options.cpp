@@ -27,7 +27,7 @@ const std::set<std::string>& scenario_option_names() {
         "--nvme", "--nvme-bw", "--precision", "--optimizer", "--seq", "--micro-batch", "--global-batch", "--checkpointing",
         "--flash-attention", "--cpu-checkpointing", "--stage", "--offload-optimizer", "--offload-param", "--overlap-comm",
         "--reduce-bucket-size", "--allgather-bucket-size", "--headroom", "--convention", "--mfu", "--cuda-context",
-        "--fragmentation", "--zero-init", "--ds-config",
+        "--fragmentation", "--zero-init", "--ds-config", "--loss-upcast", "--loss-kernel", "--fused-optimizer",
     };
     return names;
 }
@@ -169,6 +169,9 @@ void apply_training(const Args& a, Scenario& s) {
     }
     if (auto v = a.get("--flash-attention")) t.flash_attention = parse_on_off(*v, "--flash-attention");
     if (auto v = a.get("--cpu-checkpointing")) t.cpu_checkpointing = parse_on_off(*v, "--cpu-checkpointing");
+    if (auto v = a.get("--loss-upcast")) t.loss_fp32_upcast = parse_on_off(*v, "--loss-upcast");
+    if (auto v = a.get("--loss-kernel")) t.loss_kernel = parse_loss_kernel(*v);
+    if (auto v = a.get("--fused-optimizer")) t.fused_optimizer = parse_on_off(*v, "--fused-optimizer");
 }
 
 void apply_zero(const Args& a, Scenario& s) {

@@ -88,6 +88,9 @@ void visit_fields(S& s, V& v) {
     v("training", "auto_checkpointing", t.auto_checkpointing);
     v("training", "flash_attention", t.flash_attention);
     v("training", "cpu_checkpointing", t.cpu_checkpointing);
+    v("training", "loss_fp32_upcast", t.loss_fp32_upcast);
+    v("training", "loss_kernel", t.loss_kernel);
+    v("training", "fused_optimizer", t.fused_optimizer);
 
     auto& z = s.zero;
     v("zero", "stage", z.stage, FieldRule{.min = 0});

@@ -22,6 +22,17 @@ void upgrade_1_to_2(json& doc) {
     cluster["gpu_pcie_gbytes_per_s"] = 32.0;
 }
 
+// Version 2 had no loss or optimizer kernel: its estimates stood for transformers' default loss
+// (fp32 up-cast over the whole logits) and the fused Adam DeepSpeed builds from its optimizer
+// block, which are the defaults the fields take when a file leaves them out.
+void upgrade_2_to_3(json& doc) {
+    if (doc.contains("training") && !doc.at("training").is_object()) return;  // the reader names the error
+    json& training = doc["training"];
+    training["loss_fp32_upcast"] = true;
+    training["loss_kernel"] = "full";
+    training["fused_optimizer"] = true;
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -38,6 +49,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 1) {
         upgrade_1_to_2(doc);
         version = 2;
+    }
+    if (version == 2) {
+        upgrade_2_to_3(doc);
+        version = 3;
     }
     doc["version"] = version;
     return doc;

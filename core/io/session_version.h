@@ -5,6 +5,8 @@
 //              (cluster.gpu_intra_node_gbytes_per_s, cluster.gpu_pcie_gbytes_per_s).
 //   version 2  adds those two, so a session reopens into the Scenario it was saved from
 //              (operator==), custom GPUs included.
+//   version 3  adds the loss and optimizer kernels (training.loss_fp32_upcast, loss_kernel,
+//              fused_optimizer) that the step's peak memory depends on.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -19,7 +21,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 2;
+inline constexpr int kSessionVersion = 3;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -1,11 +1,18 @@
 #pragma once
-// Per-GPU memory split into the slices the window stacks, plus host RAM and NVMe per node.
-// All figures are bytes.
+// Per-GPU memory split into the slices the window stacks, plus host RAM and NVMe per node, and
+// the step's peak. All figures are bytes.
+//
+// Two readings of "memory per GPU". The slices are the steady state: model states, activations,
+// buffers and overhead as they are summed in docs/design.md §4 (0.1.0's accounting). The peak
+// is the largest moment of the step's timeline (core/memory/step_timeline.h) as
+// torch.cuda.max_memory_allocated and as reserved memory (core/memory/allocator.h); whether a
+// setup fits is decided on the peak.
+#include "core/memory/step_timeline.h"
 
 namespace zp {
 
 struct MemoryBreakdown {
-    // Per GPU.
+    // Per GPU, steady state.
     double params_bytes = 0;            // 16-bit (or fp32) weights resident on the GPU
     double gradients_bytes = 0;         // 16-bit gradients plus the fp32 gradient partition
     double optimizer_states_bytes = 0;  // fp32 master weights plus optimizer moments
@@ -13,6 +20,13 @@ struct MemoryBreakdown {
     double buffers_bytes = 0;        // communication buckets, ZeRO-3 gathered working set
     double cuda_context_bytes = 0;   // CUDA context, cuBLAS and NCCL workspaces
     double fragmentation_bytes = 0;  // allocator reserve: "reserved" minus "allocated"
+
+    // Per GPU, the step's peak.
+    double peak_allocated_bytes = 0;  // torch.cuda.max_memory_allocated
+    double peak_reserved_bytes = 0;   // max_memory_reserved plus the CUDA context: what nvidia-smi shows
+    double peak_required_bytes = 0;   // allocated + the reserve the allocator cannot free + CUDA context: must fit
+    StepMoment peak;                  // the moment of the allocated peak, with its slices
+    StepPhase required_phase = StepPhase::StartUp;  // the moment of the required peak: where it fails
 
     // Per node.
     double cpu_bytes_per_node = 0;

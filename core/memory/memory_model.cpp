@@ -1,12 +1,23 @@
 #include "core/memory/memory_model.h"
 
 #include "core/memory/activations.h"
+#include "core/memory/allocator.h"
 #include "core/memory/buffers.h"
 #include "core/memory/host_memory.h"
 #include "core/memory/model_states.h"
 #include "core/model/units.h"
 
 namespace zp {
+
+void set_step_peak(const Scenario& s, const std::vector<StepMoment>& timeline, MemoryBreakdown& m) {
+    const double context = s.assumptions.cuda_context_bytes;
+    const StepPeak p = step_peak(timeline, s.zero.stage, gib_to_bytes(s.cluster.gpu.memory_gib) - context);
+    m.peak = p.moment;
+    m.peak_allocated_bytes = p.allocated_bytes;
+    m.peak_reserved_bytes = p.reserved_bytes + context;
+    m.peak_required_bytes = p.required_bytes + context;
+    m.required_phase = p.required_phase;
+}
 
 MemoryBreakdown estimate_memory(const Scenario& s) {
     const double P = static_cast<double>(parameter_count(s.model));
@@ -25,6 +36,7 @@ MemoryBreakdown estimate_memory(const Scenario& s) {
     m.fragmentation_bytes = s.assumptions.fragmentation * m.allocated_bytes();
     m.cpu_bytes_per_node = host.cpu_per_node + acts.cpu_bytes_per_gpu * static_cast<double>(s.cluster.gpus_per_node);
     m.nvme_bytes_per_node = host.nvme_per_node;
+    set_step_peak(s, step_timeline(s, TimelineDetail::PeakCandidates), m);
     return m;
 }
 
@@ -32,7 +44,8 @@ double usable_gpu_bytes(const Scenario& s) { return gib_to_bytes(s.cluster.gpu.m
 
 Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
     Fit f;
-    f.gpu = m.total_bytes() <= usable_gpu_bytes(s);
+    // The step's peak, with what the allocator cannot give back, must fit in the usable memory.
+    f.gpu = m.peak_required_bytes <= usable_gpu_bytes(s);
     f.cpu = m.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node;
     f.nvme = m.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
     return f;

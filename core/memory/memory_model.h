@@ -7,6 +7,9 @@ namespace zp {
 
 MemoryBreakdown estimate_memory(const Scenario& s);
 
+// Fills the peak fields of `m` from a timeline of `s` (either detail gives the same peak).
+void set_step_peak(const Scenario& s, const std::vector<StepMoment>& timeline, MemoryBreakdown& m);
+
 struct Fit {
     bool gpu = false;
     bool cpu = false;
@@ -15,6 +18,7 @@ struct Fit {
 };
 
 double usable_gpu_bytes(const Scenario& s);  // capacity x (1 - headroom)
+// GPU: the step's required peak (MemoryBreakdown::peak_required_bytes) within the usable memory.
 Fit check_fit(const Scenario& s, const MemoryBreakdown& m);
 
 }  // namespace zp

@@ -18,5 +18,7 @@ const char* to_string(Checkpointing c) { return name_of(c); }
 const char* to_string(OffloadDevice d) { return name_of(d); }
 const char* to_string(Convention c) { return name_of(c); }
 const char* to_string(NormKind n) { return name_of(n); }
+const char* to_string(LossKernel k) { return name_of(k); }
+const char* to_string(StepPhase p) { return name_of(p); }
 
 }  // namespace zp

@@ -74,6 +74,27 @@ struct EnumVocabulary<NormKind> {
     static constexpr std::array<EnumName<NormKind>, 0> aliases{};
 };
 
+template <>
+struct EnumVocabulary<LossKernel> {
+    static constexpr const char* what = "loss kernel";
+    static constexpr std::array<EnumName<LossKernel>, 2> names{{{LossKernel::Full, "full"}, {LossKernel::Chunked, "chunked"}}};
+    // Liger-Kernel's fused linear cross-entropy is the chunked loss people use.
+    static constexpr std::array<EnumName<LossKernel>, 2> aliases{{{LossKernel::Chunked, "liger"}, {LossKernel::Chunked, "fused"}}};
+};
+
+template <>
+struct EnumVocabulary<StepPhase> {
+    static constexpr const char* what = "step phase";
+    static constexpr std::array<EnumName<StepPhase>, 7> names{{{StepPhase::StartUp, "start-up"},
+                                                               {StepPhase::Forward, "forward"},
+                                                               {StepPhase::Loss, "loss"},
+                                                               {StepPhase::Backward, "backward"},
+                                                               {StepPhase::GradientReduce, "gradient reduce"},
+                                                               {StepPhase::OptimizerStep, "optimizer step"},
+                                                               {StepPhase::ParameterGather, "parameter gather"}}};
+    static constexpr std::array<EnumName<StepPhase>, 0> aliases{};
+};
+
 // Every value with its name, in display order.
 template <class E>
 constexpr const auto& enum_names() {
@@ -107,5 +128,6 @@ inline Checkpointing parse_checkpointing(std::string_view s) { return parse_enum
 inline OffloadDevice parse_offload_device(std::string_view s) { return parse_enum<OffloadDevice>(s); }
 inline Convention parse_convention(std::string_view s) { return parse_enum<Convention>(s); }
 inline NormKind parse_norm_kind(std::string_view s) { return parse_enum<NormKind>(s); }
+inline LossKernel parse_loss_kernel(std::string_view s) { return parse_enum<LossKernel>(s); }
 
 }  // namespace zp

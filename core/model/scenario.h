@@ -4,6 +4,7 @@
 #include "core/deepspeed/defaults.h"
 #include "core/model/gpu_spec.h"
 #include "core/model/model_spec.h"
+#include "core/model/step_phase.h"
 
 #include <cstdint>
 #include <string>
@@ -39,6 +40,9 @@ struct Cluster {
 enum class Precision { Bf16, Fp16, Fp32 };
 enum class Optimizer { AdamW, Adam, Lamb, Lion, Adagrad, SgdMomentum, Sgd };
 enum class Checkpointing { None, Selective, Full };
+// How the causal-LM loss is computed: over the whole logits tensor (transformers' ForCausalLMLoss)
+// or chunk by chunk without materialising the logits (Liger-Kernel's fused linear cross-entropy).
+enum class LossKernel { Full, Chunked };
 
 struct Training {
     Precision precision = Precision::Bf16;
@@ -51,6 +55,9 @@ struct Training {
     bool auto_checkpointing = true;  // the recommender searches recompute policies; false: only checkpointing
     bool flash_attention = true;
     bool cpu_checkpointing = false;  // activation_checkpointing.cpu_checkpointing
+    bool loss_fp32_upcast = true;    // the loss up-casts the 16-bit logits to fp32 (transformers' default)
+    LossKernel loss_kernel = LossKernel::Full;
+    bool fused_optimizer = true;  // DeepSpeed's FusedAdam (its "optimizer" block); false: torch.optim's, with temporaries
 
     friend bool operator==(const Training&, const Training&) = default;
 };
@@ -137,5 +144,7 @@ const char* to_string(Checkpointing c);
 const char* to_string(OffloadDevice d);
 const char* to_string(Convention c);
 const char* to_string(NormKind n);
+const char* to_string(LossKernel k);
+const char* to_string(StepPhase p);
 
 }  // namespace zp

@@ -284,6 +284,14 @@ Optimizer optimizer_from_text(const CaseReader& r, const std::string& t) {
     r.fail("optimizer", "'" + t + "' names none of AdamW, Adam, Lamb, Lion, Adagrad, SGD");
 }
 
+// Whose optimizer kernel: torch.optim (with its temporaries) when the text names torch or the
+// Hugging Face Trainer (which builds torch.optim.AdamW unless the DeepSpeed config has an
+// "optimizer" block); DeepSpeed's FusedAdam / CPU Adam otherwise.
+bool fused_optimizer_from_text(const std::string& t) {
+    const std::string l = lower(t);
+    return !(contains(l, "torch") || contains(l, "hf trainer"));
+}
+
 template <typename E>
 E enum_field(const CaseReader& r, const char* key, E fallback, MeasuredCase& c) {
     const auto v = r.optional_text(key);
@@ -484,7 +492,10 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     Training& t = s.training;
     if (auto p = r.optional_text("precision")) t.precision = precision_from_text(r, *p);
     else c.assumed.push_back(std::string("precision = ") + to_string(t.precision));
-    if (auto o = r.optional_text("optimizer")) t.optimizer = optimizer_from_text(r, *o);
+    if (auto o = r.optional_text("optimizer")) {
+        t.optimizer = optimizer_from_text(r, *o);
+        t.fused_optimizer = fused_optimizer_from_text(*o);
+    }
     else c.assumed.push_back(std::string("optimizer = ") + to_string(t.optimizer));
     auto with_default = [&](const char* key, std::int64_t fallback) {
         if (auto v = r.optional_integer(key, 1)) return *v;

@@ -10,7 +10,11 @@ namespace zp::validation {
 
 double predicted_gpu_bytes(const Scenario& s, Quantity q) {
     const MemoryBreakdown m = estimate_memory(s);
-    return q == Quantity::Allocated ? m.allocated_bytes() : m.total_bytes();
+    switch (q) {
+    case Quantity::Allocated: return m.peak_allocated_bytes;
+    case Quantity::Reserved: return m.peak_reserved_bytes - m.cuda_context_bytes;  // max_memory_reserved has no context
+    default: return m.peak_reserved_bytes;                                          // nvidia-smi
+    }
 }
 
 namespace {
@@ -55,7 +59,7 @@ CaseResult fit_row(const MeasuredCase& c, const FitCheck& check) {
     r.plain_data_parallel = check.plain_data_parallel;
     r.fits_measured = check.fits;
     r.fits_predicted = check_fit(s, m).gpu;
-    r.predicted = predicted_gpu_bytes(s, Quantity::Reserved);
+    r.predicted = m.peak_required_bytes;
     r.usable_bytes = usable_gpu_bytes(s);
     r.ratio = r.predicted / r.usable_bytes;
     r.ok = r.fits_predicted == r.fits_measured;

@@ -9,9 +9,8 @@
 
 namespace zp::validation {
 
-// The planner's per-GPU bytes for a memory quantity: allocated for max_allocated, the total
-// (allocated + context + allocator reserve) for reserved and nvidia-smi. The one place the
-// step's peak (issue 13: peak_allocated_bytes / peak_reserved_bytes) plugs in.
+// The planner's per-GPU bytes for a memory quantity, from the step's peak: peak allocated for
+// max_allocated, the peak reserve for max_reserved, and the reserve plus the CUDA context for nvidia-smi.
 double predicted_gpu_bytes(const Scenario& s, Quantity q);
 
 struct CaseResult {
@@ -19,7 +18,7 @@ struct CaseResult {
     std::string kind;
     Quantity quantity = Quantity::Allocated;
     double measured = 0;   // bytes, seconds, samples/s or FLOP/s per GPU; fits: 0
-    double predicted = 0;  // same unit; fits: the predicted per-GPU total bytes
+    double predicted = 0;  // same unit; fits: the per-GPU bytes that must fit (peak_required_bytes)
     double ratio = 0;      // predicted / measured; fits: predicted / usable bytes
     bool ok = false;       // within tolerance, or the fit call right
     // Fits/OOM rows only.

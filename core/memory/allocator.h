@@ -1,0 +1,57 @@
+#pragma once
+// PyTorch's caching allocator on top of the step timeline (core/memory/step_timeline.h): how much
+// it reserves (torch.cuda.max_memory_reserved; nvidia-smi adds the CUDA context) and how much of
+// that it cannot give back when an allocation fails, which is what must fit.
+//
+// Why a share of the *cycling* bytes. The allocator keeps freed blocks for reuse
+// (c10/cuda/CUDACachingAllocator.cpp): bytes allocated for the whole run are one set of blocks,
+// but activations, their gradients, gradient buckets, loss tensors, optimizer temporaries and
+// (ZeRO-3) gathered parameters are allocated and freed every step in blocks of many sizes, and a
+// block freed in one phase serves another phase's request only if it is large enough (blocks
+// are split, never merged across segments). So the reserve grows with the bytes that cycle, and
+// more under ZeRO-3, whose every module's parameters are gathered and released in their own
+// sizes each micro step. On an out-of-memory the allocator frees its unused cached segments and
+// retries (release_cached_blocks), so only segments still partly in use, split by the cycling
+// blocks, stay reserved: a smaller share, the one the fit is decided on.
+//
+// The shares are global (not per run), read off the measured allocated/reserved pairs of
+// tests/data/anchors/measured_runs.json (docs/design.md §4.7 shows the fit); the reserve is
+// capped at the card, since the allocator cannot reserve more than the GPU has.
+#include "core/memory/step_timeline.h"
+
+#include <vector>
+
+namespace zp {
+
+struct AllocatorShares {
+    double cached;        // reserved beyond allocated, as a share of the cycling bytes
+    double unreleasable;  // of which the allocator cannot free when a request fails
+};
+
+// ZeRO-0/1/2 and ZeRO-3.
+inline constexpr AllocatorShares kAllocatorShares{0.6, 0.12};
+inline constexpr AllocatorShares kAllocatorSharesZero3{1.2, 0.24};
+
+const AllocatorShares& allocator_shares(int stage);
+
+// The reserve at one moment if nothing had been reserved before it, without the CUDA context,
+// capped at `reservable_bytes` (the card minus the context).
+double reserved_bytes(const StepMoment& m, int stage, double reservable_bytes);
+
+// What the allocator must hold at one moment for the next request to succeed: allocated plus
+// the unreleasable share of the cycling bytes (without the context).
+double required_bytes(const StepMoment& m, int stage);
+
+struct StepPeak {
+    StepMoment moment;           // the moment of the largest allocation
+    double allocated_bytes = 0;  // torch.cuda.max_memory_allocated
+    double reserved_bytes = 0;   // torch.cuda.max_memory_reserved (no CUDA context)
+    double required_bytes = 0;   // the largest required_bytes over the step (no CUDA context)
+    StepPhase required_phase = StepPhase::StartUp;  // where that is: the phase that would fail
+};
+
+// Reserved memory only grows over a step (the allocator does not return segments unless a
+// request fails), so the peak reserve is the largest of the moments' reserves.
+StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes);
+
+}  // namespace zp

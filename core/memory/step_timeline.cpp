@@ -1,0 +1,293 @@
+#include "core/memory/step_timeline.h"
+
+#include "core/memory/activations.h"
+#include "core/memory/buffers.h"
+#include "core/memory/model_states.h"
+
+#include <algorithm>
+
+// Code paths are DeepSpeed v0.16 (deepspeed/runtime/...), PyTorch 2.x (torch/optim/...),
+// transformers 4.46+ (loss/loss_utils.py) and Liger-Kernel (ops/fused_linear_cross_entropy.py).
+
+namespace zp {
+namespace {
+
+// The byte counts the moments are built from, computed once per scenario.
+struct Terms {
+    double layers = 1;
+    double weights = 0;        // 16-bit weights resident for the whole run
+    double optimizer = 0;      // fp32 master + moments on the GPU
+    double grads_full = 0;     // stage 0/1: every parameter's 16-bit .grad (autograd's AccumulateGrad)
+    double grads_partition = 0;  // stage 2/3: the 16-bit gradient partition buffer, allocated once
+    double grads_fp32_kept = 0;  // stage 0 bf16: BF16_Optimizer's fp32 gradient accumulators
+    double grads_fp32_step = 0;  // the fp32 gradient of the partition being stepped
+    double grads_at_reduce = 0;  // stage 1: the flat 16-bit partition made at the boundary
+    double grads_at_step = 0;    // 16-bit gradients still allocated during the step
+    double held_across_micro_steps = 0;  // stage 0/1 with accumulation: .grad kept between micro steps
+    double optimizer_temporary = 0;      // torch.optim's temporary of the stepped partition
+    double startup_extra = 0;            // what start-up allocates beyond the run's persistent bytes
+    double startup_total = -1;           // ZeRO-3 without zero.Init: the whole 16-bit model (else < 0)
+    const char* startup_cause = "";
+    double backward_buckets = 0;         // gradient buckets in flight during backward
+    double boundary_bucket = 0;          // stage 0/1: the bucket of the reduce at the boundary
+    double persistent_buffers = 0;       // stage 3: the flat reduce bucket allocated at start-up
+    double gathered = 0;                 // stage 3: gathered parameters (largest module + prefetch)
+    double stored_per_layer = 0;         // activations kept per layer for backward
+    double forward_working = 0;          // one layer's activations while a checkpointed layer runs
+    double backward_working = 0;         // one layer's activation gradients (+ its recompute)
+    double head_inputs = 0;              // final norm and LM head inputs
+    double loss_forward = 0;             // logits and loss tensors at the loss
+    double loss_backward = 0;            // ... while the loss's gradient is formed
+    const char* loss_cause = "";
+};
+
+Terms terms(const Scenario& s) {
+    const ModelSpec& m = s.model;
+    const Training& t = s.training;
+    const ZeroSetup& z = s.zero;
+    Terms x;
+    const double P = static_cast<double>(parameter_count(m));
+    const double N = static_cast<double>(s.cluster.world_size());
+    const bool mixed = t.precision != Precision::Fp32;
+    const double k = mixed ? 2.0 : 4.0;  // bytes of a weight, gradient or activation element
+    const bool offload_optimizer = z.offload_optimizer != OffloadDevice::None;
+    const ModelStateBytes states = model_state_bytes(P, s.cluster.world_size(), t, z, s.assumptions.convention);
+    // Micro steps per optimizer step (without the batch rule's check: estimates of invalid batches are asked for too).
+    const std::int64_t per_micro_step = std::max<std::int64_t>(t.micro_batch * s.cluster.world_size(), 1);
+    const std::int64_t gas = std::max<std::int64_t>(effective_global_batch(t, s.cluster.world_size()) / per_micro_step, 1);
+    x.layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+
+    // Weights and fp32 optimizer states: as the memory slices count them (model_states.cpp).
+    x.weights = states.params;
+    x.optimizer = states.optimizer_states;
+    // ZeRO-1/2/3 make their fp32 partition with .clone().float() (stage_1_and_2.py
+    // single_partition_of_fp32_groups, stage3.py _create_fp32_partitions): in fp32 training too,
+    // where it is a second copy of the rank's partition that the slices do not count.
+    const double partition_elems = z.stage >= 1 ? P / N : P;
+    if (!mixed && z.stage >= 1 && !offload_optimizer) x.optimizer += 4.0 * partition_elems;
+
+    // The elements of the partition the optimizer steps at once: the rank's partition under
+    // ZeRO-1/2 (one flat tensor per group: stage_1_and_2.py single_partition_of_fp32_groups), one
+    // sub-group of it under ZeRO-3 (stage3.py _optimizer_step per sub_group_size), everything at stage 0.
+    const double partition = partition_elems;
+    const double stepped = z.stage == 3 ? std::min(z.sub_group_size, partition) : partition;
+
+    if (!offload_optimizer) {
+        switch (z.stage) {
+        case 0:
+            if (t.precision == Precision::Bf16) {
+                // bf16_optimizer.py: fp32 gradient accumulators for every parameter, allocated in
+                // __init__ (fp32_groups_gradients_flat); .grad is added into them after each micro
+                // step (update_hp_grads) and freed.
+                x.grads_full = k * P;
+                x.grads_fp32_kept = 4.0 * P;
+            } else {
+                // fused_optimizer.py FP16_Optimizer.step: the 16-bit .grad accumulate over the
+                // micro steps; the step flattens them into an fp32 gradient of every parameter.
+                x.grads_full = k * P;
+                x.held_across_micro_steps = gas > 1 ? k * P : 0;
+                x.grads_fp32_step = mixed ? 4.0 * P : 0;
+                x.grads_at_step = k * P;
+            }
+            x.boundary_bucket = k * z.reduce_bucket_elems;  // engine.py allreduce_gradients, bucketed
+            break;
+        case 1:
+            // stage_1_and_2.py, partition_gradients off: .grad stays whole until the boundary, where
+            // the rank's part is reduced and flattened (averaged_gradients), then the step makes the
+            // fp32 gradient partition (single_grad_partition ... .to(fp32)).
+            x.grads_full = k * P;
+            x.held_across_micro_steps = gas > 1 ? k * P : 0;
+            x.grads_at_reduce = x.grads_at_step = k * partition;
+            x.grads_fp32_step = 4.0 * partition;  // flatten_dense_tensors_aligned copies, fp32 or not
+            x.boundary_bucket = k * z.reduce_bucket_elems;
+            break;
+        case 2:
+            // stage_1_and_2.py with contiguous_gradients: each bucket is reduced from the ipg buffer
+            // into grads_in_partition (allocated at the first reduce, kept); .grad is freed.
+            x.grads_partition = k * partition;
+            x.grads_fp32_step = 4.0 * partition;
+            break;
+        default:
+            // stage3.py: grad_partitions_flat_buffer (16-bit, the rank's partition) allocated in
+            // __init__; _prepare_fp32_grad_for_sub_group makes the fp32 gradient of one sub-group.
+            x.grads_partition = k * partition;
+            x.grads_fp32_step = 4.0 * stepped;
+            break;
+        }
+    }
+    // stage 0/1 with CPU/NVMe offload do not exist in DeepSpeed (offload needs ZeRO-1+); stage 1/2
+    // offload: gradients go from the ipg buffer to pinned host memory (async_accumulate_grad_in_cpu_via_gpu).
+
+    // torch.optim's Adam/AdamW (foreach path, _multi_tensor_adam): _foreach_sqrt(exp_avg_sqs) is a
+    // new fp32 tensor the size of the stepped partition; the single-tensor path's
+    // "denom = (exp_avg_sq.sqrt() / ...)" allocates the same. Lion (exp_avg.clone()), Adagrad
+    // (state_sum.sqrt()) and LAMB likewise make one; SGD updates in place. DeepSpeed's FusedAdam /
+    // FusedLamb (multi_tensor_apply kernels) and CPU Adam make none.
+    const bool makes_temporary = t.optimizer != Optimizer::Sgd && t.optimizer != Optimizer::SgdMomentum;
+    if (!t.fused_optimizer && makes_temporary && !offload_optimizer) x.optimizer_temporary = 4.0 * stepped;
+
+    // Start-up.
+    if (z.stage == 3 && !z.zero_init) {
+        // engine.py _configure_distributed_model moves the whole (16-bit) module to the GPU before
+        // stage3.py partitions it: every parameter is on every GPU once.
+        x.startup_total = k * P;
+        x.startup_cause = "whole 16-bit model on the GPU before ZeRO-3 partitions it (no zero.Init)";
+    } else if (!offload_optimizer && (mixed || z.stage >= 1)) {
+        // initialize_optimizer_states (stage_1_and_2.py and stage3.py): a zeroed fp32 gradient of
+        // the stepped partition and one optimizer step create the moments beside the fp32 master.
+        x.startup_extra = 4.0 * stepped;
+        x.startup_cause = "fp32 master partition, optimizer states and a zeroed fp32 gradient (initialize_optimizer_states)";
+    } else {
+        x.startup_cause = "16-bit weights";
+    }
+
+    // Buckets. Stage 2: the ipg buffers (two with overlap_comm, so one fills while the other is
+    // reduced: stage_1_and_2.py ipg_buffer). Stage 3: __ipg_bucket_flat_buffer, reduce_bucket_size
+    // elements allocated in __init__, and the gathered working set (buffers.cpp).
+    if (z.stage == 2) x.backward_buckets = k * z.reduce_bucket_elems * (z.overlap_comm ? 2.0 : 1.0);
+    if (z.stage == 3) {
+        const BufferBytes b = buffer_bytes(m, t, z);
+        x.persistent_buffers = b.buckets;
+        x.gathered = b.gathered;
+    }
+
+    // Activations (activations.cpp): what each layer keeps, and the one layer that runs whole.
+    const ActivationBytes a = activation_bytes(m, t);
+    const LayerActivationBytes layer = layer_activation_bytes(m, t.seq_len, t.micro_batch);
+    const double full_layer = layer.attention + layer.mlp + layer.norms + (t.flash_attention ? 0.0 : layer.scores);
+    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch);
+    const double h = static_cast<double>(m.hidden);
+    const double V = static_cast<double>(m.vocab);
+    x.stored_per_layer = a.per_layer_stored;
+    // A checkpointed layer's forward builds its whole activations and drops them (torch.utils.checkpoint).
+    x.forward_working = t.checkpointing == Checkpointing::Full ? full_layer : 0.0;
+    // Backward through a layer makes the gradients of its activations (as many bytes as the
+    // activations); a checkpointed layer first recomputes them.
+    x.backward_working = full_layer + a.recompute_working;
+    x.head_inputs = 4.0 * sb * h;  // final norm input and LM head input, 2sbh each (Korthikanti Sec. 4.3)
+
+    switch (t.loss_kernel) {
+    case LossKernel::Full: {
+        // transformers loss_utils.py ForCausalLMLoss: logits (16-bit, held by the model output),
+        // "logits = logits.float()" (the up-cast), then cross_entropy's log_softmax output, kept
+        // for backward. Its backward makes the log-softmax input gradient and, up-cast, casts it
+        // back to 16 bits.
+        const double up = mixed && t.loss_fp32_upcast ? 4.0 : k;
+        x.loss_forward = sb * V * (k + (mixed && t.loss_fp32_upcast ? 4.0 : 0.0) + up);
+        x.loss_backward = sb * V * (k + up + up + (mixed && t.loss_fp32_upcast ? k : 0.0));
+        x.loss_cause = mixed && t.loss_fp32_upcast ? "logits, their fp32 up-cast and log-softmax" : "logits and log-softmax";
+        break;
+    }
+    case LossKernel::Chunked:
+        // Liger's fused linear cross-entropy: logits are made chunk by chunk with a chunk of about
+        // sb*h logits (chunk_size = next_power_of_2(BT / ceil(V/H))), fp32, with their gradient,
+        // and the hidden states' gradient computed in the forward.
+        x.loss_forward = x.loss_backward = sb * h * (4.0 + 4.0 + k);
+        x.loss_cause = "one chunk of logits (chunked linear cross-entropy)";
+        break;
+    }
+    return x;
+}
+
+StepMoment moment(const Terms& x, StepPhase phase, std::int64_t layer, const char* cause) {
+    StepMoment mo;
+    mo.phase = phase;
+    mo.layer = layer;
+    mo.cause = cause;
+    mo.params_bytes = x.weights;
+    mo.optimizer_states_bytes = x.optimizer;
+    mo.gradients_bytes = x.grads_partition + x.grads_fp32_kept;
+    mo.buffers_bytes = x.persistent_buffers;
+    mo.persistent_bytes = x.weights + x.optimizer + x.grads_partition + x.grads_fp32_kept + x.persistent_buffers;
+    return mo;
+}
+
+}  // namespace
+
+std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) {
+    const Terms x = terms(s);
+    const std::int64_t L = std::max<std::int64_t>(s.model.layers, 1);
+    const bool every = detail == TimelineDetail::EveryLayer;
+    std::vector<StepMoment> out;
+    out.reserve(every ? static_cast<std::size_t>(2 * L + 8) : 10);
+
+    // Start-up (deepspeed.initialize).
+    if (x.startup_total >= 0) {
+        StepMoment mo = moment(x, StepPhase::StartUp, 0, x.startup_cause);
+        mo.params_bytes = x.startup_total;
+        mo.optimizer_states_bytes = mo.gradients_bytes = mo.buffers_bytes = 0;
+        mo.persistent_bytes = 0;  // freed as ZeRO-3 partitions it
+        out.push_back(mo);
+    } else {
+        StepMoment mo = moment(x, StepPhase::StartUp, 0, x.startup_cause);
+        mo.buffers_bytes += x.startup_extra;
+        out.push_back(mo);
+    }
+
+    // Forward: layer l keeps l layers' activations; stage 3 holds its gathered parameters.
+    auto forward = [&](std::int64_t l) {
+        StepMoment mo = moment(x, StepPhase::Forward, l, "stored activations");
+        mo.gradients_bytes += x.held_across_micro_steps;
+        mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + x.forward_working;
+        mo.buffers_bytes += x.gathered;
+        if (x.gathered > 0) mo.cause = "stored activations and gathered ZeRO-3 parameters";
+        out.push_back(mo);
+    };
+    if (every)
+        for (std::int64_t l = 1; l <= L; ++l) forward(l);
+    else
+        forward(L);
+
+    // The loss: every layer's activations, the head's inputs and the loss tensors.
+    for (const double loss : {x.loss_forward, x.loss_backward}) {
+        StepMoment mo = moment(x, StepPhase::Loss, 0, x.loss_cause);
+        mo.gradients_bytes += x.held_across_micro_steps;
+        mo.activations_bytes = static_cast<double>(L) * x.stored_per_layer + x.head_inputs + loss;
+        mo.buffers_bytes += x.gathered;
+        out.push_back(mo);
+    }
+
+    // Backward from layer L down to 1: activations are released layer by layer while gradients
+    // arrive (stage 0/1: .grad of each layer's parameters; stage 2: through the ipg buffers).
+    auto backward = [&](std::int64_t l) {
+        StepMoment mo = moment(x, StepPhase::Backward, l, "activations and their gradients");
+        const double done = static_cast<double>(L - l + 1) / static_cast<double>(L);
+        mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full * done);
+        mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + x.backward_working;
+        mo.buffers_bytes += x.backward_buckets + x.gathered;
+        if (x.backward_buckets > 0) mo.cause = "activations, their gradients and the ipg gradient buckets";
+        if (x.gathered > 0) mo.cause = "activations, their gradients and gathered ZeRO-3 parameters";
+        out.push_back(mo);
+    };
+    if (every)
+        for (std::int64_t l = L; l >= 1; --l) backward(l);
+    else {
+        backward(L);
+        backward(1);
+    }
+
+    // The reduce at the accumulation boundary (stage 0/1 reduce here; stage 2/3 reduced in backward).
+    {
+        StepMoment mo = moment(x, StepPhase::GradientReduce, 0, "gradients and the reduce bucket");
+        mo.gradients_bytes += x.grads_full + x.grads_at_reduce;
+        mo.buffers_bytes += x.boundary_bucket;
+        out.push_back(mo);
+    }
+
+    // The optimizer step.
+    {
+        StepMoment mo = moment(x, StepPhase::OptimizerStep, 0, "fp32 gradient partition");
+        mo.gradients_bytes += x.grads_at_step + x.grads_fp32_step;
+        mo.buffers_bytes += x.optimizer_temporary;
+        if (x.optimizer_temporary > 0) mo.cause = "fp32 gradient partition and torch.optim's temporaries";
+        if (s.zero.offload_optimizer != OffloadDevice::None) mo.cause = "the step runs on the host (DeepSpeed CPU Adam)";
+        out.push_back(mo);
+    }
+
+    // After the step: ZeRO-1/2 all-gather the updated 16-bit partitions into the flat buffer in
+    // place (stage_1_and_2.py all_gather_dp_groups); ZeRO-3 keeps only its partitions.
+    out.push_back(moment(x, StepPhase::ParameterGather, 0, s.zero.stage == 3 ? "partitions only" : "16-bit parameters gathered in place"));
+    return out;
+}
+
+}  // namespace zp

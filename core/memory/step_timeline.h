@@ -1,0 +1,45 @@
+#pragma once
+// The memory of one GPU along one training step, moment by moment: what
+// torch.cuda.memory_allocated() would read at start-up, after each forward layer, in the loss,
+// at each backward layer, at the reduce, in the optimizer step and after it. Every term is in
+// step_timeline.cpp with the DeepSpeed, PyTorch or transformers code path it models;
+// docs/design.md §4.7 lists them. The peak allocated memory is the largest moment; the caching
+// allocator's reserve on top of it is core/memory/allocator.h.
+#include "core/model/scenario.h"
+#include "core/model/step_phase.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace zp {
+
+// Allocated bytes on one GPU at one moment, split as the memory slices are.
+struct StepMoment {
+    StepPhase phase = StepPhase::StartUp;
+    std::int64_t layer = 0;             // forward/backward: the transformer layer, 1 = first; else 0
+    double params_bytes = 0;            // 16-bit weights resident (ZeRO-3: the partition)
+    double gradients_bytes = 0;         // 16-bit gradients held; the fp32 gradient partition in the step
+    double optimizer_states_bytes = 0;  // fp32 master weights and optimizer moments on the GPU
+    double activations_bytes = 0;       // stored activations, the layer being computed, loss tensors
+    double buffers_bytes = 0;           // buckets, ZeRO-3 gathered parameters, optimizer and start-up temporaries
+    double persistent_bytes = 0;        // the part of the above allocated for the whole run
+    const char* cause = "";             // what is allocated at this moment, in a few words
+
+    double allocated_bytes() const {
+        return params_bytes + gradients_bytes + optimizer_states_bytes + activations_bytes + buffers_bytes;
+    }
+    // Bytes allocated and freed within a step: what the caching allocator recycles.
+    double cycling_bytes() const { return allocated_bytes() - persistent_bytes; }
+};
+
+enum class TimelineDetail {
+    PeakCandidates,  // only the moments where a maximum can lie (each phase's largest): for the peak
+    EveryLayer       // every forward and backward layer too: for the drawn timeline and --json
+};
+
+// The moments of one optimizer step in the order they happen. Within the forward (backward) pass
+// the allocation grows (shrinks) linearly layer by layer, so the first and last layer of each
+// pass and the other phases are enough for the maximum (TimelineDetail::PeakCandidates).
+std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail);
+
+}  // namespace zp

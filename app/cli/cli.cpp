@@ -77,7 +77,7 @@ int cmd_recommend(const Args& a, std::ostream& out, std::ostream&) {
     ScenarioNotes notes;
     const Scenario s = scenario_from_args(a, &notes);
     const Plan p = recommend(s);
-    if (a.flag("--json")) out << plan_json(p).dump(2) << "\n";
+    if (a.flag("--json")) out << plan_json(s, p).dump(2) << "\n";
     else out << scenario_header(s, notes.synthesized) << plan_text(s, p);
     return kExitOk;
 }

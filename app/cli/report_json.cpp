@@ -1,6 +1,9 @@
 #include "app/cli/report_json.h"
 
+#include "core/memory/allocator.h"
 #include "core/memory/memory_slices.h"
+#include "core/model/units.h"
+#include "core/search/scenario_edits.h"
 
 #include <cmath>
 
@@ -39,7 +42,35 @@ json per_gpu_json(const MemoryBreakdown& m) {
         for (const MemoryPart& part : slice.parts) j[std::string(part.key)] = whole(part.bytes(m));
     }
     j["total"] = whole(m.total_bytes());
+    // The step's peak (core/memory/step_timeline.h, allocator.h); "total" above is the steady state.
+    j["peak_allocated"] = whole(m.peak_allocated_bytes);
+    j["peak_reserved"] = whole(m.peak_reserved_bytes);
+    j["peak_required"] = whole(m.peak_required_bytes);
+    j["peak_phase"] = to_string(m.peak.phase);
+    j["peak_cause"] = m.peak.cause;
     return j;
+}
+
+json timeline_json(const Scenario& s) {
+    const double reservable = gib_to_bytes(s.cluster.gpu.memory_gib) - s.assumptions.cuda_context_bytes;
+    json out = json::array();
+    double reserved = 0;  // the reserve only grows over the step (allocator.h)
+    for (const StepMoment& mo : step_timeline(s, TimelineDetail::EveryLayer)) {
+        reserved = std::max(reserved, reserved_bytes(mo, s.zero.stage, reservable));
+        json e = {{"phase", to_string(mo.phase)},
+                  {"allocated", whole(mo.allocated_bytes())},
+                  {"reserved", whole(std::max(reserved, mo.allocated_bytes()) + s.assumptions.cuda_context_bytes)},
+                  {"bytes",
+                   {{"params", whole(mo.params_bytes)},
+                    {"gradients", whole(mo.gradients_bytes)},
+                    {"optimizer_states", whole(mo.optimizer_states_bytes)},
+                    {"activations", whole(mo.activations_bytes)},
+                    {"buffers", whole(mo.buffers_bytes)}}},
+                  {"cause", mo.cause}};
+        if (mo.layer > 0) e["layer"] = mo.layer;
+        out.push_back(e);
+    }
+    return out;
 }
 
 json step_json(const StepTime& s) {
@@ -71,11 +102,12 @@ json estimate_json(const Scenario& s, const Candidate& c) {
             {"usable_gpu_bytes", whole(usable_gpu_bytes(s))},
             {"fits", c.fit.all()},
             {"fits_detail", {{"gpu", c.fit.gpu}, {"cpu", c.fit.cpu}, {"nvme", c.fit.nvme}}},
-            {"step", step_json(c.step)}};
+            {"step", step_json(c.step)},
+            {"timeline", timeline_json(with_candidate(s, c))}};
 }
 
 namespace {
-json candidate_json(const Candidate& c) {
+json candidate_json(const Scenario& s, const Candidate& c) {
     return {{"stage", c.zero.stage},
             {"offload_optimizer", to_string(c.zero.offload_optimizer)},
             {"offload_param", to_string(c.zero.offload_param)},
@@ -88,16 +120,17 @@ json candidate_json(const Candidate& c) {
             {"per_gpu_bytes", per_gpu_json(c.memory)},
             {"cpu_bytes_per_node", whole(c.memory.cpu_bytes_per_node)},
             {"nvme_bytes_per_node", whole(c.memory.nvme_bytes_per_node)},
-            {"step", step_json(c.step)}};
+            {"step", step_json(c.step)},
+            {"timeline", timeline_json(with_candidate(s, c))}};
 }
 }  // namespace
 
-json plan_json(const Plan& p) {
+json plan_json(const Scenario& s, const Plan& p) {
     json j;
     j["feasible"] = p.feasible;
-    j["best"] = p.feasible ? candidate_json(p.best) : json(nullptr);
+    j["best"] = p.feasible ? candidate_json(s, p.best) : json(nullptr);
     j["alternatives"] = json::array();
-    for (const auto& c : p.alternatives) j["alternatives"].push_back(candidate_json(c));
+    for (const auto& c : p.alternatives) j["alternatives"].push_back(candidate_json(s, c));
     j["rejected"] = json::array();
     for (const auto& r : p.rejected) j["rejected"].push_back({{"setup", r.setup}, {"reason", r.reason}});
     j["why"] = p.why;
@@ -106,7 +139,7 @@ json plan_json(const Plan& p) {
     // What the window draws for each setup: its fastest feasible candidate, or its least-memory one.
     j["per_setup"] = json::array();
     for (std::size_t i = 0; i < p.per_setup.size(); ++i) {
-        json c = candidate_json(p.per_setup[i]);
+        json c = candidate_json(s, p.per_setup[i]);
         c["fits"] = p.per_setup_feasible[i];
         j["per_setup"].push_back(c);
     }

@@ -13,6 +13,8 @@ nlohmann::json per_gpu_json(const MemoryBreakdown& m);
 nlohmann::json step_json(const StepTime& s);
 nlohmann::json setup_json(const ZeroSetup& z);
 nlohmann::json estimate_json(const Scenario& s, const Candidate& c);  // estimate / compare rows
-nlohmann::json plan_json(const Plan& p);
+// One entry per moment of the step (core/memory/step_timeline.h, every layer) for `s` as it stands.
+nlohmann::json timeline_json(const Scenario& s);
+nlohmann::json plan_json(const Scenario& s, const Plan& p);
 
 }  // namespace zp

@@ -56,7 +56,7 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     std::string out;
     out += "Setup:   " + setup_label(c.zero) + ", micro batch " + std::to_string(c.micro_batch) + " x " +
            std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) + "\n\n";
-    out += "Per GPU                 GiB\n";
+    out += "Per GPU, steady state   GiB\n";
     const auto line = [&](std::string_view name, double bytes) {
         out += "  " + pad_right(std::string(name), 18) + pad_left(gib(bytes), 8) + "\n";
     };
@@ -65,6 +65,16 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
         for (const MemoryPart& part : slice.parts) line(part.name, part.bytes(m));
     }
     line("total", m.total_bytes());
+    out += "Per GPU, step peak      GiB\n";
+    line("peak allocated", m.peak_allocated_bytes);
+    out.pop_back();
+    out += std::string("  in the ") + to_string(m.peak.phase) + ": " + m.peak.cause + " (torch.cuda.max_memory_allocated)\n";
+    line("peak reserved", m.peak_reserved_bytes);
+    out.pop_back();
+    out += "  with the allocator's cache and the CUDA context, as nvidia-smi shows\n";
+    line("needed to fit", m.peak_required_bytes);
+    out.pop_back();
+    out += std::string("  what the allocator cannot free, at the ") + to_string(m.required_phase) + "\n";
     out += "  usable            " + pad_left(gib(usable_gpu_bytes(s)), 8) + "  " + (c.fit.gpu ? "fits" : "DOES NOT FIT") + "\n\n";
     out += "Per node: host RAM " + format_bytes(m.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node) +
            (c.fit.cpu ? "" : " (DOES NOT FIT)") + ", NVMe " + format_bytes(m.nvme_bytes_per_node) + " of " +
@@ -83,12 +93,12 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
 std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) {
     std::string out = "\n" + pad_right("setup", 40);
     for (const MemorySlice& slice : memory_slices()) out += pad_left(std::string(slice.column), 8);
-    out += pad_left("total", 8) + pad_left("host", 9) + pad_left("nvme", 9) + pad_left("step s", 9) + pad_left("tokens/s", 10) + "  fits\n";
+    out += pad_left("steady", 8) + pad_left("peak", 8) + pad_left("host", 9) + pad_left("nvme", 9) + pad_left("step s", 9) + pad_left("tokens/s", 10) + "  fits\n";
     for (const Candidate& c : rows) {
         const MemoryBreakdown& m = c.memory;
         out += pad_right(setup_label(c.zero), 40);
         for (const MemorySlice& slice : memory_slices()) out += pad_left(gib(slice.bytes(m)), 8);
-        out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.cpu_bytes_per_node), 9) + pad_left(gib(m.nvme_bytes_per_node), 9) +
+        out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.peak_reserved_bytes), 8) + pad_left(gib(m.cpu_bytes_per_node), 9) + pad_left(gib(m.nvme_bytes_per_node), 9) +
                pad_left(format_fixed(c.step.seconds, 2), 9) + pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
                (c.fit.all()  ? "yes"
                 : !c.fit.gpu ? "no: GPU"
@@ -96,7 +106,9 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
                              : "no: NVMe") +
                "\n";
     }
-    out += "\nPer-GPU columns in GiB (usable " + gib(usable_gpu_bytes(s)) + "); host and NVMe in GiB per node.\n";
+    out += "\nPer-GPU columns in GiB (usable " + gib(usable_gpu_bytes(s)) +
+           "): the steady-state slices and their total, and the step's peak reserved (nvidia-smi); fits is decided on the peak;\n"
+           "host and NVMe in GiB per node.\n";
     return out;
 }
 

@@ -29,8 +29,8 @@ struct AllocatorShares {
 };
 
 // ZeRO-0/1/2 and ZeRO-3.
-inline constexpr AllocatorShares kAllocatorShares{0.6, 0.12};
-inline constexpr AllocatorShares kAllocatorSharesZero3{1.2, 0.24};
+inline constexpr AllocatorShares kAllocatorShares{2.8, 0.16};
+inline constexpr AllocatorShares kAllocatorSharesZero3{1.9, 0.11};
 
 const AllocatorShares& allocator_shares(int stage);
 

@@ -221,6 +221,9 @@ std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) 
     } else {
         StepMoment mo = moment(x, StepPhase::StartUp, 0, x.startup_cause);
         mo.buffers_bytes += x.startup_extra;
+        // The zeroed gradient is freed and its block serves the step's fp32 gradient of the same
+        // size: it does not cycle through the cache.
+        mo.persistent_bytes += x.startup_extra;
         out.push_back(mo);
     }
 

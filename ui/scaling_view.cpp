@@ -65,7 +65,7 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
     yticker->setLogBase(2);  // 8, 16, 32, 64 ... GiB: labels every doubling
     plot_->yAxis->setTicker(yticker);
     plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
-    plot_->yAxis->setLabel(tr("Memory per GPU (GiB, log scale)"));
+    plot_->yAxis->setLabel(tr("Needed per GPU at the step's peak (GiB, log scale)"));
     connect(doc_, &PlannerDocument::resultsChanged, this, &ScalingView::rebuild);
     rebuild();
 }
@@ -86,7 +86,7 @@ void ScalingView::rebuild() {
         if (series.stage < 0 || series.stage >= graphs_.size()) continue;
         QCPGraph* g = graphs_[series.stage];
         for (const ScalingPoint& p : series.points) {
-            const double gib = bytes_to_gib(p.total_bytes);
+            const double gib = bytes_to_gib(p.required_bytes);
             g->addData(static_cast<double>(p.gpus), gib);
             lo = std::min(lo, gib);
             hi = std::max(hi, gib);

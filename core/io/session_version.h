@@ -34,8 +34,8 @@ public:
 // The session document brought up to kSessionVersion: checks "version" and applies each
 // migration step in turn. Throws InputError (NewerSessionError for the second) naming `source_name`:
 //   "<source>: field 'version' is missing: this is not a ZeRO Planner session"
-//   "<source>: session format version 3 is newer than this zero-planner reads (up to 2); upgrade zero-planner"
-//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 2)"
+//   "<source>: session format version 4 is newer than this zero-planner reads (up to 3); upgrade zero-planner"
+//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 3)"
 nlohmann::json upgrade_session(nlohmann::json doc, const std::string& source_name);
 
 }  // namespace zp

@@ -10,7 +10,9 @@ double reserved_bytes(const StepMoment& m, int stage, double reservable_bytes) {
     return std::min(reservable_bytes, m.allocated_bytes() + allocator_shares(stage).cached * m.cycling_bytes());
 }
 
-double required_bytes(const StepMoment& m, int stage) { return m.allocated_bytes() + allocator_shares(stage).unreleasable * m.cycling_bytes(); }
+double required_bytes(const StepMoment& m, int stage) {
+    return m.allocated_bytes() + allocator_shares(stage).unreleasable * m.cycling_bytes();
+}
 
 StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes) {
     StepPeak p;

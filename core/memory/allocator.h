@@ -43,10 +43,10 @@ double reserved_bytes(const StepMoment& m, int stage, double reservable_bytes);
 double required_bytes(const StepMoment& m, int stage);
 
 struct StepPeak {
-    StepMoment moment;           // the moment of the largest allocation
-    double allocated_bytes = 0;  // torch.cuda.max_memory_allocated
-    double reserved_bytes = 0;   // torch.cuda.max_memory_reserved (no CUDA context)
-    double required_bytes = 0;   // the largest required_bytes over the step (no CUDA context)
+    StepMoment moment;                              // the moment of the largest allocation
+    double allocated_bytes = 0;                     // torch.cuda.max_memory_allocated
+    double reserved_bytes = 0;                      // torch.cuda.max_memory_reserved (no CUDA context)
+    double required_bytes = 0;                      // the largest required_bytes over the step (no CUDA context)
     StepPhase required_phase = StepPhase::StartUp;  // where that is: the phase that would fail
 };
 

@@ -22,10 +22,10 @@ struct MemoryBreakdown {
     double fragmentation_bytes = 0;  // allocator reserve: "reserved" minus "allocated"
 
     // Per GPU, the step's peak.
-    double peak_allocated_bytes = 0;  // torch.cuda.max_memory_allocated
-    double peak_reserved_bytes = 0;   // max_memory_reserved plus the CUDA context: what nvidia-smi shows
-    double peak_required_bytes = 0;   // allocated + the reserve the allocator cannot free + CUDA context: must fit
-    StepMoment peak;                  // the moment of the allocated peak, with its slices
+    double peak_allocated_bytes = 0;                // torch.cuda.max_memory_allocated
+    double peak_reserved_bytes = 0;                 // max_memory_reserved plus the CUDA context: what nvidia-smi shows
+    double peak_required_bytes = 0;                 // allocated + the reserve the allocator cannot free + CUDA context: must fit
+    StepMoment peak;                                // the moment of the allocated peak, with its slices
     StepPhase required_phase = StepPhase::StartUp;  // the moment of the required peak: where it fails
 
     // Per node.

@@ -15,29 +15,29 @@ namespace {
 // The byte counts the moments are built from, computed once per scenario.
 struct Terms {
     double layers = 1;
-    double weights = 0;        // 16-bit weights resident for the whole run
-    double optimizer = 0;      // fp32 master + moments on the GPU
-    double grads_full = 0;     // stage 0/1: every parameter's 16-bit .grad (autograd's AccumulateGrad)
-    double grads_partition = 0;  // stage 2/3: the 16-bit gradient partition buffer, allocated once
-    double grads_fp32_kept = 0;  // stage 0 bf16: BF16_Optimizer's fp32 gradient accumulators
-    double grads_fp32_step = 0;  // the fp32 gradient of the partition being stepped
-    double grads_at_reduce = 0;  // stage 1: the flat 16-bit partition made at the boundary
-    double grads_at_step = 0;    // 16-bit gradients still allocated during the step
+    double weights = 0;                  // 16-bit weights resident for the whole run
+    double optimizer = 0;                // fp32 master + moments on the GPU
+    double grads_full = 0;               // stage 0/1: every parameter's 16-bit .grad (autograd's AccumulateGrad)
+    double grads_partition = 0;          // stage 2/3: the 16-bit gradient partition buffer, allocated once
+    double grads_fp32_kept = 0;          // stage 0 bf16: BF16_Optimizer's fp32 gradient accumulators
+    double grads_fp32_step = 0;          // the fp32 gradient of the partition being stepped
+    double grads_at_reduce = 0;          // stage 1: the flat 16-bit partition made at the boundary
+    double grads_at_step = 0;            // 16-bit gradients still allocated during the step
     double held_across_micro_steps = 0;  // stage 0/1 with accumulation: .grad kept between micro steps
     double optimizer_temporary = 0;      // torch.optim's temporary of the stepped partition
     double startup_extra = 0;            // what start-up allocates beyond the run's persistent bytes
     double startup_total = -1;           // ZeRO-3 without zero.Init: the whole 16-bit model (else < 0)
     const char* startup_cause = "";
-    double backward_buckets = 0;         // gradient buckets in flight during backward
-    double boundary_bucket = 0;          // stage 0/1: the bucket of the reduce at the boundary
-    double persistent_buffers = 0;       // stage 3: the flat reduce bucket allocated at start-up
-    double gathered = 0;                 // stage 3: gathered parameters (largest module + prefetch)
-    double stored_per_layer = 0;         // activations kept per layer for backward
-    double forward_working = 0;          // one layer's activations while a checkpointed layer runs
-    double backward_working = 0;         // one layer's activation gradients (+ its recompute)
-    double head_inputs = 0;              // final norm and LM head inputs
-    double loss_forward = 0;             // logits and loss tensors at the loss
-    double loss_backward = 0;            // ... while the loss's gradient is formed
+    double backward_buckets = 0;    // gradient buckets in flight during backward
+    double boundary_bucket = 0;     // stage 0/1: the bucket of the reduce at the boundary
+    double persistent_buffers = 0;  // stage 3: the flat reduce bucket allocated at start-up
+    double gathered = 0;            // stage 3: gathered parameters (largest module + prefetch)
+    double stored_per_layer = 0;    // activations kept per layer for backward
+    double forward_working = 0;     // one layer's activations while a checkpointed layer runs
+    double backward_working = 0;    // one layer's activation gradients (+ its recompute)
+    double head_inputs = 0;         // final norm and LM head inputs
+    double loss_forward = 0;        // logits and loss tensors at the loss
+    double loss_backward = 0;       // ... while the loss's gradient is formed
     const char* loss_cause = "";
 };
 
@@ -238,8 +238,7 @@ std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) 
     };
     if (every)
         for (std::int64_t l = 1; l <= L; ++l) forward(l);
-    else
-        forward(L);
+    else forward(L);
 
     // The loss: every layer's activations, the head's inputs and the loss tensors.
     for (const double loss : {x.loss_forward, x.loss_backward}) {

@@ -25,9 +25,7 @@ struct StepMoment {
     double persistent_bytes = 0;        // the part of the above allocated for the whole run
     const char* cause = "";             // what is allocated at this moment, in a few words
 
-    double allocated_bytes() const {
-        return params_bytes + gradients_bytes + optimizer_states_bytes + activations_bytes + buffers_bytes;
-    }
+    double allocated_bytes() const { return params_bytes + gradients_bytes + optimizer_states_bytes + activations_bytes + buffers_bytes; }
     // Bytes allocated and freed within a step: what the caching allocator recycles.
     double cycling_bytes() const { return allocated_bytes() - persistent_bytes; }
 };

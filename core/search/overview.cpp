@@ -62,7 +62,8 @@ Overview compute_overview(const Scenario& s) {
             // Powers of two split into nodes of a power-of-two size; other node sizes use one node per GPU group.
             const std::int64_t per_node = gpus % std::min(gpus, node_size) == 0 ? node_size : 1;
             v = with_gpu_count(v, gpus, per_node);
-            series.points.push_back({gpus, estimate_memory(v).total_bytes()});
+            const MemoryBreakdown m = estimate_memory(v);
+            series.points.push_back({gpus, m.total_bytes(), m.peak_required_bytes});
         }
         o.scaling.push_back(std::move(series));
     }

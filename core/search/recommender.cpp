@@ -89,9 +89,9 @@ std::vector<std::int64_t> micro_batches(std::int64_t per_gpu_sequences) {
 std::string memory_reason(const Scenario& s, const Candidate& c) {
     std::vector<std::string> missing;
     if (!c.fit.gpu)
-        missing.push_back(format_bytes(c.memory.total_bytes()) + " per GPU, " + format_bytes(usable_gpu_bytes(s)) + " available (" +
-                          format_fixed(s.cluster.gpu.memory_gib, 1) + " GiB less " + format_fixed(s.assumptions.headroom * 100, 0) +
-                          "% headroom)");
+        missing.push_back(format_bytes(c.memory.peak_required_bytes) + " per GPU at its peak (" + to_string(c.memory.required_phase) +
+                          "), " + format_bytes(usable_gpu_bytes(s)) + " available (" + format_fixed(s.cluster.gpu.memory_gib, 1) +
+                          " GiB less " + format_fixed(s.assumptions.headroom * 100, 0) + "% headroom)");
     if (!c.fit.cpu)
         missing.push_back(format_bytes(c.memory.cpu_bytes_per_node) + " host RAM per node, " +
                           format_bytes(s.cluster.cpu_ram_bytes_per_node) + " available");
@@ -152,7 +152,7 @@ Search run_search(const Scenario& input) {
                     const MemoryBreakdown m = estimate_memory(s);
                     ++out.evaluated;
                     Point q = p;
-                    q.gpu_bytes = m.total_bytes();
+                    q.gpu_bytes = m.peak_required_bytes;
                     if (check_fit(s, m).all()) {
                         q.tokens_per_second = estimate_step(s).tokens_per_second;
                         if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
@@ -293,8 +293,10 @@ Plan recommend(const Scenario& s) {
                        (b.checkpointing == Checkpointing::None ? std::string("no") : std::string(to_string(b.checkpointing))) +
                        " activation recompute is the fastest setup that fits: " + format_count(b.step.tokens_per_second) + " tokens/s.");
     plan.why.push_back(
-        "It needs " + format_bytes(b.memory.total_bytes()) + " of " + format_bytes(usable_gpu_bytes(s)) + " usable per GPU, " +
-        format_bytes(b.memory.cpu_bytes_per_node) + " host RAM per node" +
+        "It peaks in the " + std::string(to_string(b.memory.peak.phase)) + " (" + b.memory.peak.cause +
+        "): " + format_bytes(b.memory.peak_allocated_bytes) + " allocated, " + format_bytes(b.memory.peak_reserved_bytes) +
+        " reserved with the CUDA context (nvidia-smi), " + format_bytes(b.memory.peak_required_bytes) + " that must fit of " +
+        format_bytes(usable_gpu_bytes(s)) + " usable per GPU; " + format_bytes(b.memory.cpu_bytes_per_node) + " host RAM per node" +
         (b.memory.nvme_bytes_per_node > 0 ? ", " + format_bytes(b.memory.nvme_bytes_per_node) + " NVMe per node" : std::string()) + ".");
     if (b.step.comm_seconds > 0.1 * b.step.seconds)
         plan.why.push_back("Exposed communication is " + format_fixed(b.step.comm_seconds / b.step.seconds * 100, 0) +

@@ -495,8 +495,7 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     if (auto o = r.optional_text("optimizer")) {
         t.optimizer = optimizer_from_text(r, *o);
         t.fused_optimizer = fused_optimizer_from_text(*o);
-    }
-    else c.assumed.push_back(std::string("optimizer = ") + to_string(t.optimizer));
+    } else c.assumed.push_back(std::string("optimizer = ") + to_string(t.optimizer));
     auto with_default = [&](const char* key, std::int64_t fallback) {
         if (auto v = r.optional_integer(key, 1)) return *v;
         c.assumed.push_back(std::string(key) + " = " + std::to_string(fallback));

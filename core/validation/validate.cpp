@@ -13,7 +13,7 @@ double predicted_gpu_bytes(const Scenario& s, Quantity q) {
     switch (q) {
     case Quantity::Allocated: return m.peak_allocated_bytes;
     case Quantity::Reserved: return m.peak_reserved_bytes - m.cuda_context_bytes;  // max_memory_reserved has no context
-    default: return m.peak_reserved_bytes;                                          // nvidia-smi
+    default: return m.peak_reserved_bytes;                                         // nvidia-smi
     }
 }
 

@@ -3,7 +3,8 @@ cmake_minimum_required(VERSION 3.25)
 #   exit 0 or 1 (lint findings): stdout must equal the GOLDEN file (set ZP_UPDATE_GOLDEN=1 in the environment to rewrite);
 #           otherwise a text the single stderr line must contain (error cases).
 #   FROZEN: the GOLDEN file is an oracle recorded from an earlier release (tests/data/sessions) and
-#           is never rewritten, ZP_UPDATE_GOLDEN or not.
+#           is never rewritten, ZP_UPDATE_GOLDEN or not; COMPARE (frozen_compare) holds the output
+#           against it value by value, with the changes listed in CHANGES for SESSION.
 # Data files are given relative to tests/data, so outputs that name them are the same on every clone.
 include(${CMAKE_CURRENT_LIST_DIR}/expect_refusal.cmake)
 string(REPLACE "@DATA@/" "" ARGS "${ARGS}")
@@ -16,6 +17,20 @@ endif()
 if(NOT EXPECTED_RC EQUAL 2)
   if(DEFINED ENV{ZP_UPDATE_GOLDEN} AND NOT FROZEN)
     file(WRITE "${GOLDEN}" "${out}")
+  endif()
+  if(FROZEN)  # the .actual goes to the build tree: nothing is written beside a frozen oracle
+    get_filename_component(golden_name "${GOLDEN}" NAME)
+    file(WRITE "${ACTUAL_DIR}/${golden_name}.actual" "${out}")
+    execute_process(COMMAND ${COMPARE} ${GOLDEN} ${ACTUAL_DIR}/${golden_name}.actual ${CHANGES} ${SESSION}
+                    RESULT_VARIABLE compare_rc ERROR_VARIABLE compare_err)
+    if(NOT compare_rc EQUAL 0)
+      message(FATAL_ERROR "frozen_oracle_differs: the output differs from ${GOLDEN}, what an earlier release printed: fix the code, "
+                          "never this file, or list the change with its issue in ${CHANGES}:\n${compare_err}")
+    endif()
+    if(NOT err STREQUAL "")
+      message(FATAL_ERROR "unexpected stderr: ${err}")
+    endif()
+    return()
   endif()
   file(READ "${GOLDEN}" expected)
   if(NOT out STREQUAL expected)

@@ -115,6 +115,8 @@ private slots:
         ZP_COMPARE_NEAR(series.points[0].total_bytes, at1);
         ZP_COMPARE_NEAR(series.points[3].total_bytes, at8);
         ZP_COMPARE_NEAR(series.points[12].total_bytes, at4096);
+        // What the view draws is the step's peak that must fit, the quantity the fit is decided on.
+        for (const ScalingPoint& p : series.points) QVERIFY(p.required_bytes > 0 && p.required_bytes < p.total_bytes * 4);
     }
 
     // Nodes of 6 GPUs do not divide 8, 16, ...: those points use nodes of one GPU instead of failing.

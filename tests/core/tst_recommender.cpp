@@ -48,7 +48,7 @@ private slots:
                                 // Re-evaluate the chosen setup from scratch: it must fit every tier.
                                 const Candidate c = evaluate(with_candidate(s, p.best));
                                 QVERIFY(c.fit.all());
-                                QVERIFY(c.memory.total_bytes() <= usable_gpu_bytes(s));
+                                QVERIFY(c.memory.peak_required_bytes <= usable_gpu_bytes(s));
                                 QVERIFY(c.memory.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node);
                                 QVERIFY(c.memory.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node);
                                 QCOMPARE(p.best.micro_batch * p.best.gradient_accumulation_steps * gpus, std::int64_t(256));

@@ -61,7 +61,7 @@ const std::vector<std::string> kExpectedKeys = {
     "cluster.cpu_adam_params_per_second",
     "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
-    "training.cpu_checkpointing",
+    "training.cpu_checkpointing", "training.loss_fp32_upcast", "training.loss_kernel", "training.fused_optimizer",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
@@ -70,7 +70,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_buffer_factor", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 76;
+constexpr std::size_t kFieldCount = 79;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -232,6 +232,9 @@ json flatten(const Scenario& s) {
         {"training.auto_checkpointing", t.auto_checkpointing},
         {"training.flash_attention", t.flash_attention},
         {"training.cpu_checkpointing", t.cpu_checkpointing},
+        {"training.loss_fp32_upcast", t.loss_fp32_upcast},
+        {"training.loss_kernel", to_string(t.loss_kernel)},
+        {"training.fused_optimizer", t.fused_optimizer},
         {"zero.stage", z.stage},
         {"zero.offload_optimizer", to_string(z.offload_optimizer)},
         {"zero.offload_param", to_string(z.offload_param)},
@@ -332,7 +335,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 2);
+        QCOMPARE(kSessionVersion, 3);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -355,13 +358,35 @@ private slots:
         const Scenario s = parse_session(text, name.toStdString() + ".zplan");
         const json expected = load_test_json(base + ".scenario.json");
         const json actual = flatten(s);
-        QCOMPARE(expected.size(), kFieldCount);
+        // Members added after 0.1.0 (session version 3) take what the migration fills in.
+        const json added_later = {
+            {"training.loss_fp32_upcast", true}, {"training.loss_kernel", "full"}, {"training.fused_optimizer", true}};
+        QCOMPARE(expected.size() + added_later.size(), kFieldCount);
         for (const auto& [key, value] : expected.items()) {
             QVERIFY2(actual.contains(key), key.c_str());
             QVERIFY2(actual.at(key) == value, (key + ": read " + actual.at(key).dump() + ", 0.1.0 read " + value.dump()).c_str());
         }
-        QCOMPARE(actual.size(), expected.size());
+        for (const auto& [key, value] : added_later.items()) QCOMPARE(actual.at(key), value);
+        QCOMPARE(actual.size(), kFieldCount);
         // And a version 2 file written from it reads back the same.
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
+    // A version 2 session (written by the build before the loss and optimizer kernels were
+    // stored) opens with transformers' default loss and DeepSpeed's fused Adam, as version 2 estimated.
+    void frozen_version_2() {
+        const std::string text = read_text_file(test_data_path("sessions/v2-llama-13b-zero3.zplan"));
+        QCOMPARE(json::parse(text).at("version").get<int>(), 2);
+        const Scenario s = parse_session(text, "v2-llama-13b-zero3.zplan");
+        QCOMPARE(s.model.name, std::string("llama-2-13b"));
+        QCOMPARE(s.cluster.world_size(), std::int64_t{16});
+        QCOMPARE(s.zero.stage, 3);
+        QCOMPARE(s.zero.offload_optimizer, OffloadDevice::Cpu);
+        QCOMPARE(s.training.micro_batch, std::int64_t{2});
+        QCOMPARE(s.training.checkpointing, Checkpointing::Selective);
+        QCOMPARE(s.training.loss_fp32_upcast, true);
+        QCOMPARE(s.training.loss_kernel, LossKernel::Full);
+        QCOMPARE(s.training.fused_optimizer, true);
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
@@ -386,7 +411,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 3 is newer than this zero-planner reads (up to 2); "
+                     QStringLiteral("plan.zplan: session format version 4 is newer than this zero-planner reads (up to 3); "
                                     "upgrade zero-planner"));
         }
     }
@@ -399,9 +424,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 2); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 3); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 2)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 3)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

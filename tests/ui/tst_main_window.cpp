@@ -163,7 +163,7 @@ private slots:
             MainWindow w(MainWindow::Ephemeral);
             QString error;
             QVERIFY(!w.document()->open(path, &error));
-            QCOMPARE(error, QStringLiteral("plan.zplan: session format version 3 is newer than this zero-planner reads (up to 2); "
+            QCOMPARE(error, QStringLiteral("plan.zplan: session format version 4 is newer than this zero-planner reads (up to 3); "
                                            "upgrade zero-planner"));
             QVERIFY(!w.windowTitle().contains(QStringLiteral("plan.zplan")));
         }
@@ -319,7 +319,7 @@ private slots:
         QVERIFY(w.memoryView()->plot()->yAxis->range().upper >= s.cluster.gpu.memory_gib);
         const Overview& o = w.document()->overview();
         for (const ScalingSeries& series : o.scaling)
-            QVERIFY(w.scalingView()->plot()->yAxis->range().contains(bytes_to_gib(series.points.back().total_bytes)));
+            QVERIFY(w.scalingView()->plot()->yAxis->range().contains(bytes_to_gib(series.points.back().required_bytes)));
         const QString card = w.card()->plainText();
         QVERIFY(!card.contains(QStringLiteral("nan")) && !card.contains(QStringLiteral("inf ")));
     }

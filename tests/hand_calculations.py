@@ -202,3 +202,14 @@ for st in range(4):
 print('micro 3 none, 8 GPUs: DDP', repr(total(0, 8, a_none_3)), 'ZeRO-3', repr(total(3, 8, a_none_3)))
 # ZeRO-3 + CPU optimizer and params (no model states on the GPU), micro 1 none:
 print('fallback ZeRO-3+CPU micro1 none', repr(1.1 * (a_none_1 + bufs(3)) + GiB), 'DDP', repr(total(0, 8, a_none_1)))
+
+print("== step timeline (tests/core/tst_step_timeline.cpp)")
+P7 = 6738415616
+print('torch AdamW temporary, LLaMA-7B ZeRO-2 on 8:', 4 * P7 / 8, 'bytes =', round(4 * P7 / 8 / GiB, 2), 'GiB (the trace: 3.14 GiB)')
+for N in (8, 64):
+    print('ZeRO-1/2 start-up on', N, ': fp32 gradient zeros 4P/N =', 4 * P7 / N, ', weights + master + moments 2P + 12P/N =', 2 * P7 + 12 * P7 / N)
+P13 = 13015864320
+print('ZeRO-3 llama-2-13b on 64, no zero.Init: 2P =', 2 * P13, '; zero.Init: 20P/64 + 2 x 2e8 =', 20 * P13 / 64 + 2 * 2e8)
+sbV = 8192 * 128256
+print('Llama-3-8B loss at 8192 tokens: sbV =', sbV, '; up-cast backward 12 sbV =', 12 * sbV, '; without 6 sbV =', 6 * sbV)
+print('ZeRO-2 ipg buffers with overlap_comm, 2e8 elements:', 2 * 2 * 2e8)

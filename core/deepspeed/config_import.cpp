@@ -31,6 +31,8 @@ Scenario apply_ds_config(const json& c, Scenario s) {
     if (ds_schema::block_enabled(c, "bf16")) s.training.precision = Precision::Bf16;
     else if (ds_schema::block_enabled(c, "fp16")) s.training.precision = Precision::Fp16;
     else if (c.contains("bf16") || c.contains("fp16")) s.training.precision = Precision::Fp32;
+    // No "optimizer" block: the client's torch.optim optimizer (config_export.cpp).
+    s.training.fused_optimizer = c.contains("optimizer");
     if (c.contains("optimizer") && c.at("optimizer").is_object() && c.at("optimizer").contains("type") &&
         c.at("optimizer").at("type").is_string()) {
         std::string type = c.at("optimizer").at("type").get<std::string>();

@@ -16,7 +16,8 @@ nlohmann::ordered_json hf_trainer_config(const Scenario& s, const ExportOptions&
     j["train_micro_batch_size_per_gpu"] = "auto";
     j["gradient_accumulation_steps"] = "auto";
     j["gradient_clipping"] = "auto";
-    for (auto& [key, value] : j["optimizer"]["params"].items()) value = "auto";
+    if (j.contains("optimizer"))
+        for (auto& [key, value] : j["optimizer"]["params"].items()) value = "auto";
     // warmup_min_lr is filled with 0, warmup_max_lr with the learning rate, the step counts in
     // trainer_config_finalize.
     j["scheduler"] = {
@@ -66,6 +67,10 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     py += std::string("    bf16=") + (s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";
     py += std::string("    fp16=") + (s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
     py += std::string("    gradient_checkpointing=") + (s.training.checkpointing == Checkpointing::None ? "False" : "True") + ",\n";
+    if (!s.training.fused_optimizer && s.zero.offload_optimizer == OffloadDevice::None)
+        py += "    optim=\"adamw_torch\",  # torch.optim.AdamW: the DeepSpeed config has no \"optimizer\" block\n";
+    if (s.training.loss_kernel == LossKernel::Chunked)
+        py += "    use_liger_kernel=True,  # Liger's fused linear cross-entropy: the full logits are never made\n";
     py += ")\n";
     return py;
 }

@@ -37,6 +37,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t) {
     const double full_layer = layer.attention + layer.mlp + layer.norms + scores;
 
     ActivationBytes out;
+    out.whole_layer = full_layer;
     // The final norm's input and the LM head's input (2sbh each), the 16-bit logits 2sbV and
     // the fp32 copy the cross-entropy loss keeps, 4sbV (Korthikanti Sec. 4.3).
     out.embedding_and_logits = sb * (4 * h + 6 * static_cast<double>(m.vocab));

@@ -20,6 +20,7 @@ LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq
 struct ActivationBytes {
     double per_layer_stored = 0;      // what each layer keeps for backward under the chosen recompute
     double recompute_working = 0;     // full recompute: one layer's activations rebuilt during backward
+    double whole_layer = 0;           // one layer's activations with nothing recomputed (flash attention: no scores)
     double embedding_and_logits = 0;  // final norm/head inputs and the logits (16-bit + fp32 for the loss)
     double gpu_bytes = 0;             // total on the GPU
     double cpu_bytes_per_gpu = 0;     // cpu_checkpointing: the kept checkpoints live in host memory

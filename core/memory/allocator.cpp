@@ -14,23 +14,31 @@ double required_bytes(const StepMoment& m, int stage) {
     return m.allocated_bytes() + allocator_shares(stage).unreleasable * m.cycling_bytes();
 }
 
-StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes) {
-    StepPeak p;
-    for (const StepMoment& m : timeline) {
-        if (m.allocated_bytes() > p.allocated_bytes) {
-            p.allocated_bytes = m.allocated_bytes();
-            p.moment = m;
-        }
-        p.reserved_bytes = std::max(p.reserved_bytes, reserved_bytes(m, stage, reservable_bytes));
-        const double required = required_bytes(m, stage);
-        if (required > p.required_bytes) {
-            p.required_bytes = required;
-            p.required_phase = m.phase;
-        }
+void StepPeakAccumulator::add(const StepMoment& m) {
+    const double allocated = m.allocated_bytes();
+    if (allocated > peak_.allocated_bytes) {
+        peak_.allocated_bytes = allocated;
+        peak_.moment = m;
     }
+    peak_.reserved_bytes = std::max(peak_.reserved_bytes, reserved_bytes(m, stage_, reservable_));
+    const double required = required_bytes(m, stage_);
+    if (required > peak_.required_bytes) {
+        peak_.required_bytes = required;
+        peak_.required_phase = m.phase;
+    }
+}
+
+StepPeak StepPeakAccumulator::result() const {
+    StepPeak p = peak_;
     // The reserve holds at least what is allocated, even beyond the card (a run that does not fit).
     p.reserved_bytes = std::max(p.reserved_bytes, p.allocated_bytes);
     return p;
+}
+
+StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes) {
+    StepPeakAccumulator acc(stage, reservable_bytes);
+    for (const StepMoment& m : timeline) acc.add(m);
+    return acc.result();
 }
 
 }  // namespace zp

@@ -51,7 +51,20 @@ struct StepPeak {
 };
 
 // Reserved memory only grows over a step (the allocator does not return segments unless a
-// request fails), so the peak reserve is the largest of the moments' reserves.
+// request fails), so the peak reserve is the largest of the moments' reserves. Fed one moment
+// at a time (add), so the search needs no stored timeline.
+class StepPeakAccumulator {
+public:
+    StepPeakAccumulator(int stage, double reservable_bytes) : stage_(stage), reservable_(reservable_bytes) {}
+    void add(const StepMoment& m);
+    StepPeak result() const;
+
+private:
+    int stage_;
+    double reservable_;
+    StepPeak peak_;
+};
+
 StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes);
 
 }  // namespace zp

@@ -9,21 +9,22 @@
 
 namespace zp {
 
-void set_step_peak(const Scenario& s, const std::vector<StepMoment>& timeline, MemoryBreakdown& m) {
+namespace {
+void set_step_peak(const Scenario& s, const StepPeak& p, MemoryBreakdown& m) {
     const double context = s.assumptions.cuda_context_bytes;
-    const StepPeak p = step_peak(timeline, s.zero.stage, gib_to_bytes(s.cluster.gpu.memory_gib) - context);
     m.peak = p.moment;
     m.peak_allocated_bytes = p.allocated_bytes;
     m.peak_reserved_bytes = p.reserved_bytes + context;
     m.peak_required_bytes = p.required_bytes + context;
     m.required_phase = p.required_phase;
 }
+}  // namespace
 
 MemoryBreakdown estimate_memory(const Scenario& s) {
-    const double P = static_cast<double>(parameter_count(s.model));
-    const ModelStateBytes states = model_state_bytes(P, s.cluster.world_size(), s.training, s.zero, s.assumptions.convention);
-    const ActivationBytes acts = activation_bytes(s.model, s.training);
-    const BufferBytes bufs = buffer_bytes(s.model, s.training, s.zero);
+    const TimelineInputs in = timeline_inputs(s);
+    const ModelStateBytes& states = in.states;
+    const ActivationBytes& acts = in.activations;
+    const BufferBytes& bufs = in.buffers;
     const HostBytes host = host_bytes(s.model, s.cluster, s.training, s.zero, s.assumptions.host_buffer_factor);
 
     MemoryBreakdown m;
@@ -36,7 +37,10 @@ MemoryBreakdown estimate_memory(const Scenario& s) {
     m.fragmentation_bytes = s.assumptions.fragmentation * m.allocated_bytes();
     m.cpu_bytes_per_node = host.cpu_per_node + acts.cpu_bytes_per_gpu * static_cast<double>(s.cluster.gpus_per_node);
     m.nvme_bytes_per_node = host.nvme_per_node;
-    set_step_peak(s, step_timeline(s, TimelineDetail::PeakCandidates), m);
+    // The step's peak from the moments where a maximum can lie, without storing them.
+    StepPeakAccumulator peak(s.zero.stage, gib_to_bytes(s.cluster.gpu.memory_gib) - s.assumptions.cuda_context_bytes);
+    visit_step_moments(s, in, TimelineDetail::PeakCandidates, [&](const StepMoment& mo) { peak.add(mo); });
+    set_step_peak(s, peak.result(), m);
     return m;
 }
 

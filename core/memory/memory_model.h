@@ -7,9 +7,6 @@ namespace zp {
 
 MemoryBreakdown estimate_memory(const Scenario& s);
 
-// Fills the peak fields of `m` from a timeline of `s` (either detail gives the same peak).
-void set_step_peak(const Scenario& s, const std::vector<StepMoment>& timeline, MemoryBreakdown& m);
-
 struct Fit {
     bool gpu = false;
     bool cpu = false;

@@ -41,17 +41,17 @@ struct Terms {
     const char* loss_cause = "";
 };
 
-Terms terms(const Scenario& s) {
+Terms terms(const Scenario& s, const TimelineInputs& in) {
     const ModelSpec& m = s.model;
     const Training& t = s.training;
     const ZeroSetup& z = s.zero;
     Terms x;
-    const double P = static_cast<double>(parameter_count(m));
+    const double P = in.params;
     const double N = static_cast<double>(s.cluster.world_size());
     const bool mixed = t.precision != Precision::Fp32;
     const double k = mixed ? 2.0 : 4.0;  // bytes of a weight, gradient or activation element
     const bool offload_optimizer = z.offload_optimizer != OffloadDevice::None;
-    const ModelStateBytes states = model_state_bytes(P, s.cluster.world_size(), t, z, s.assumptions.convention);
+    const ModelStateBytes& states = in.states;
     // Micro steps per optimizer step (without the batch rule's check: estimates of invalid batches are asked for too).
     const std::int64_t per_micro_step = std::max<std::int64_t>(t.micro_batch * s.cluster.world_size(), 1);
     const std::int64_t gas = std::max<std::int64_t>(effective_global_batch(t, s.cluster.world_size()) / per_micro_step, 1);
@@ -146,15 +146,13 @@ Terms terms(const Scenario& s) {
     // elements allocated in __init__, and the gathered working set (buffers.cpp).
     if (z.stage == 2) x.backward_buckets = k * z.reduce_bucket_elems * (z.overlap_comm ? 2.0 : 1.0);
     if (z.stage == 3) {
-        const BufferBytes b = buffer_bytes(m, t, z);
-        x.persistent_buffers = b.buckets;
-        x.gathered = b.gathered;
+        x.persistent_buffers = in.buffers.buckets;
+        x.gathered = in.buffers.gathered;
     }
 
     // Activations (activations.cpp): what each layer keeps, and the one layer that runs whole.
-    const ActivationBytes a = activation_bytes(m, t);
-    const LayerActivationBytes layer = layer_activation_bytes(m, t.seq_len, t.micro_batch);
-    const double full_layer = layer.attention + layer.mlp + layer.norms + (t.flash_attention ? 0.0 : layer.scores);
+    const ActivationBytes& a = in.activations;
+    const double full_layer = a.whole_layer;
     const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch);
     const double h = static_cast<double>(m.hidden);
     const double V = static_cast<double>(m.vocab);
@@ -204,12 +202,28 @@ StepMoment moment(const Terms& x, StepPhase phase, std::int64_t layer, const cha
 
 }  // namespace
 
+TimelineInputs timeline_inputs(const Scenario& s) {
+    TimelineInputs in;
+    in.params = static_cast<double>(parameter_count(s.model));
+    in.states = model_state_bytes(in.params, s.cluster.world_size(), s.training, s.zero, s.assumptions.convention);
+    in.activations = activation_bytes(s.model, s.training);
+    in.buffers = buffer_bytes(s.model, s.training, s.zero);
+    return in;
+}
+
 std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) {
-    const Terms x = terms(s);
+    std::vector<StepMoment> out;
+    const bool every = detail == TimelineDetail::EveryLayer;
+    out.reserve(every ? static_cast<std::size_t>(2 * std::max<std::int64_t>(s.model.layers, 1) + 8) : 10);
+    visit_step_moments(s, timeline_inputs(s), detail, [&](const StepMoment& m) { out.push_back(m); });
+    return out;
+}
+
+void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDetail detail,
+                        const std::function<void(const StepMoment&)>& visit) {
+    const Terms x = terms(s, in);
     const std::int64_t L = std::max<std::int64_t>(s.model.layers, 1);
     const bool every = detail == TimelineDetail::EveryLayer;
-    std::vector<StepMoment> out;
-    out.reserve(every ? static_cast<std::size_t>(2 * L + 8) : 10);
 
     // Start-up (deepspeed.initialize).
     if (x.startup_total >= 0) {
@@ -217,14 +231,14 @@ std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) 
         mo.params_bytes = x.startup_total;
         mo.optimizer_states_bytes = mo.gradients_bytes = mo.buffers_bytes = 0;
         mo.persistent_bytes = 0;  // freed as ZeRO-3 partitions it
-        out.push_back(mo);
+        visit(mo);
     } else {
         StepMoment mo = moment(x, StepPhase::StartUp, 0, x.startup_cause);
         mo.buffers_bytes += x.startup_extra;
         // The zeroed gradient is freed and its block serves the step's fp32 gradient of the same
         // size: it does not cycle through the cache.
         mo.persistent_bytes += x.startup_extra;
-        out.push_back(mo);
+        visit(mo);
     }
 
     // Forward: layer l keeps l layers' activations; stage 3 holds its gathered parameters.
@@ -234,7 +248,7 @@ std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) 
         mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + x.forward_working;
         mo.buffers_bytes += x.gathered;
         if (x.gathered > 0) mo.cause = "stored activations and gathered ZeRO-3 parameters";
-        out.push_back(mo);
+        visit(mo);
     };
     if (every)
         for (std::int64_t l = 1; l <= L; ++l) forward(l);
@@ -246,7 +260,7 @@ std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) 
         mo.gradients_bytes += x.held_across_micro_steps;
         mo.activations_bytes = static_cast<double>(L) * x.stored_per_layer + x.head_inputs + loss;
         mo.buffers_bytes += x.gathered;
-        out.push_back(mo);
+        visit(mo);
     }
 
     // Backward from layer L down to 1: activations are released layer by layer while gradients
@@ -259,7 +273,7 @@ std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) 
         mo.buffers_bytes += x.backward_buckets + x.gathered;
         if (x.backward_buckets > 0) mo.cause = "activations, their gradients and the ipg gradient buckets";
         if (x.gathered > 0) mo.cause = "activations, their gradients and gathered ZeRO-3 parameters";
-        out.push_back(mo);
+        visit(mo);
     };
     if (every)
         for (std::int64_t l = L; l >= 1; --l) backward(l);
@@ -273,7 +287,7 @@ std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) 
         StepMoment mo = moment(x, StepPhase::GradientReduce, 0, "gradients and the reduce bucket");
         mo.gradients_bytes += x.grads_full + x.grads_at_reduce;
         mo.buffers_bytes += x.boundary_bucket;
-        out.push_back(mo);
+        visit(mo);
     }
 
     // The optimizer step.
@@ -283,13 +297,12 @@ std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) 
         mo.buffers_bytes += x.optimizer_temporary;
         if (x.optimizer_temporary > 0) mo.cause = "fp32 gradient partition and torch.optim's temporaries";
         if (s.zero.offload_optimizer != OffloadDevice::None) mo.cause = "the step runs on the host (DeepSpeed CPU Adam)";
-        out.push_back(mo);
+        visit(mo);
     }
 
     // After the step: ZeRO-1/2 all-gather the updated 16-bit partitions into the flat buffer in
     // place (stage_1_and_2.py all_gather_dp_groups); ZeRO-3 keeps only its partitions.
-    out.push_back(moment(x, StepPhase::ParameterGather, 0, s.zero.stage == 3 ? "partitions only" : "16-bit parameters gathered in place"));
-    return out;
+    visit(moment(x, StepPhase::ParameterGather, 0, s.zero.stage == 3 ? "partitions only" : "16-bit parameters gathered in place"));
 }
 
 }  // namespace zp

@@ -5,8 +5,13 @@
 // step_timeline.cpp with the DeepSpeed, PyTorch or transformers code path it models;
 // docs/design.md §4.7 lists them. The peak allocated memory is the largest moment; the caching
 // allocator's reserve on top of it is core/memory/allocator.h.
+#include "core/memory/activations.h"
+#include "core/memory/buffers.h"
+#include "core/memory/model_states.h"
 #include "core/model/scenario.h"
 #include "core/model/step_phase.h"
+
+#include <functional>
 
 #include <cstdint>
 #include <vector>
@@ -34,6 +39,21 @@ enum class TimelineDetail {
     PeakCandidates,  // only the moments where a maximum can lie (each phase's largest): for the peak
     EveryLayer       // every forward and backward layer too: for the drawn timeline and --json
 };
+
+// What the timeline is built from, computed by the slices' own functions (estimate_memory
+// computes them once for both).
+struct TimelineInputs {
+    double params = 0;  // parameter_count
+    ModelStateBytes states;
+    ActivationBytes activations;
+    BufferBytes buffers;
+};
+TimelineInputs timeline_inputs(const Scenario& s);
+
+// Calls `visit` with each moment of one optimizer step in order (nothing is stored: the peak
+// in the recommender's search goes through here).
+void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDetail detail,
+                        const std::function<void(const StepMoment&)>& visit);
 
 // The moments of one optimizer step in the order they happen. Within the forward (backward) pass
 // the allocation grows (shrinks) linearly layer by layer, so the first and last layer of each

@@ -38,6 +38,38 @@ void all_integers_are_integers(const nlohmann::ordered_json& j, const std::strin
 class TestExports : public QObject {
     Q_OBJECT
 private slots:
+    // The optimizer and loss kernels (issue 13): torch.optim means no "optimizer" block, so the
+    // Hugging Face Trainer passes its own (optim="adamw_torch"); a chunked loss is Trainer's
+    // use_liger_kernel. Offload keeps the block: DeepSpeed's CPU Adam runs the step.
+    void optimizer_and_loss_kernels_data() {
+        QTest::addColumn<bool>("fused");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<int>("offload");
+        QTest::addColumn<bool>("block");
+        QTest::newRow("DeepSpeed FusedAdam, full loss") << true << int(LossKernel::Full) << int(OffloadDevice::None) << true;
+        QTest::newRow("torch.optim, Liger loss") << false << int(LossKernel::Chunked) << int(OffloadDevice::None) << false;
+        QTest::newRow("torch.optim asked, CPU offload: CPU Adam") << false << int(LossKernel::Full) << int(OffloadDevice::Cpu) << true;
+    }
+    void optimizer_and_loss_kernels() {
+        QFETCH(bool, fused);
+        QFETCH(int, kernel);
+        QFETCH(int, offload);
+        QFETCH(bool, block);
+        Scenario s = default_scenario();
+        s.zero.stage = 2;
+        s.training.fused_optimizer = fused;
+        s.training.loss_kernel = static_cast<LossKernel>(kernel);
+        s.zero.offload_optimizer = static_cast<OffloadDevice>(offload);
+        const nlohmann::ordered_json ds = deepspeed_config(s);
+        QCOMPARE(ds.contains("optimizer"), block);
+        QCOMPARE(hf_trainer_config(s).contains("optimizer"), block);
+        QCOMPARE(apply_ds_config(nlohmann::json::parse(ds.dump()), default_scenario()).training.fused_optimizer, block);
+        const QString args = QString::fromStdString(hf_training_arguments_text(s, ExportOptions{}, "ds_config.json"));
+        QCOMPARE(args.contains(QStringLiteral("optim=\"adamw_torch\"")), !block);
+        QCOMPARE(args.contains(QStringLiteral("use_liger_kernel=True")), kernel == int(LossKernel::Chunked));
+        QVERIFY(!lint_ds_config(ds.dump(2), s.cluster.world_size()).has_errors());
+    }
+
     void every_setup_data() {
         QTest::addColumn<int>("setup");
         QTest::addColumn<int>("precision");
@@ -84,6 +116,7 @@ private slots:
         QCOMPARE(back.training.global_batch, s.training.global_batch);
         QCOMPARE(back.training.precision, s.training.precision);
         QCOMPARE(back.training.optimizer, s.training.optimizer);
+        QCOMPARE(back.training.fused_optimizer, s.training.fused_optimizer);
 
         // Hugging Face: "auto" exactly where transformers fills it.
         const nlohmann::ordered_json hf = hf_trainer_config(s);

@@ -1,0 +1,279 @@
+// The step's memory timeline and its peak (core/memory/step_timeline.cpp, allocator.cpp), held
+// against what the sources print: the size of a failing allocation in an out-of-memory trace, the
+// phase a run dies in, and the structural facts of DeepSpeed's allocations. Each row names its
+// source; the arithmetic is in tests/hand_calculations.py.
+#include "core/memory/allocator.h"
+#include "core/memory/memory_model.h"
+#include "core/memory/step_timeline.h"
+#include "core/model/enum_names.h"
+#include "core/model/units.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
+#include "core/search/scenario_edits.h"
+#include "core/validation/measured_runs.h"
+#include "core/validation/validate.h"
+#include "test_data.h"
+#include "test_util.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace zp;
+using zp::test::preset_scenario;
+
+namespace {
+
+// The moment of `phase` (the first, or the one of `layer`).
+StepMoment at(const std::vector<StepMoment>& t, StepPhase phase, std::int64_t layer = 0) {
+    for (const StepMoment& m : t)
+        if (m.phase == phase && (layer == 0 || m.layer == layer)) return m;
+    throw std::out_of_range(std::string("no moment ") + to_string(phase));
+}
+
+// LLaMA-7B, ZeRO-2 on 8 x V100 32GB, fp16, micro batch 1 x 1024, full recompute, buckets 5e8
+// without overlap_comm, the Hugging Face Trainer's torch.optim AdamW (LLaMA-Factory README's
+// ZeRO-2 example of October 2023).
+Scenario llama7b_zero2_v100(bool fused) {
+    Scenario s = preset_scenario("llama-2-7b", "v100-32gb", 8);
+    s.training.precision = Precision::Fp16;
+    s.training.seq_len = 1024;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 8;
+    s.training.checkpointing = Checkpointing::Full;
+    s.training.flash_attention = false;
+    s.training.fused_optimizer = fused;
+    s.zero.overlap_comm = false;
+    s.zero.reduce_bucket_elems = s.zero.allgather_bucket_elems = 5e8;
+    return s;
+}
+
+}  // namespace
+
+class TestStepTimeline : public QObject {
+    Q_OBJECT
+private slots:
+    // LLaMA-Factory issue (measured_runs.json, ZeRO-2 LLaMA-7B on V100s): "Tried to allocate
+    // 3.14 GiB" inside torch.optim.AdamW's "denom = (exp_avg_sq.sqrt() ...": the temporary is the
+    // fp32 size of the rank's partition, 4 x 6,738,415,616 / 8 = 3,369,207,808 bytes = 3.14 GiB.
+    void torch_adam_temporary_is_the_failing_request() {
+        const double P = 6738415616.0;
+        const auto torch_optim = step_timeline(llama7b_zero2_v100(false), TimelineDetail::PeakCandidates);
+        const auto fused = step_timeline(llama7b_zero2_v100(true), TimelineDetail::PeakCandidates);
+        const double temporary =
+            at(torch_optim, StepPhase::OptimizerStep).buffers_bytes - at(fused, StepPhase::OptimizerStep).buffers_bytes;
+        QCOMPARE(temporary, 4 * P / 8);
+        QCOMPARE(QString::number(bytes_to_gib(temporary), 'f', 2), QStringLiteral("3.14"));
+        // And the run dies there: the step is the peak, and it does not fit on the 32 GB card.
+        const MemoryBreakdown m = estimate_memory(llama7b_zero2_v100(false));
+        QCOMPARE(m.peak.phase, StepPhase::OptimizerStep);
+        QVERIFY(!check_fit(llama7b_zero2_v100(false), m).gpu);
+    }
+
+    // stage_1_and_2.py initialize_optimizer_states: at start-up a zeroed fp32 gradient of the
+    // partition (4P/N) stands beside the fp32 master and the moments: the request that fails when
+    // the model states alone do not fit is exactly 4P/N.
+    void start_up_allocates_the_fp32_gradient_partition_data() {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<qint64>("gpus");
+        QTest::newRow("ZeRO-1 on 8") << 1 << qint64(8);
+        QTest::newRow("ZeRO-2 on 8") << 2 << qint64(8);
+        QTest::newRow("ZeRO-2 on 64") << 2 << qint64(64);
+    }
+    void start_up_allocates_the_fp32_gradient_partition() {
+        QFETCH(int, stage);
+        QFETCH(qint64, gpus);
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", gpus);
+        s.zero.stage = stage;
+        const double P = static_cast<double>(parameter_count(s.model));
+        const StepMoment start = step_timeline(s, TimelineDetail::PeakCandidates).front();
+        QCOMPARE(start.phase, StepPhase::StartUp);
+        QCOMPARE(start.buffers_bytes, 4 * P / static_cast<double>(gpus));
+        // 16-bit weights whole (2P), fp32 master and Adam's moments partitioned (12P/N).
+        QCOMPARE(start.params_bytes + start.optimizer_states_bytes, 2 * P + 12 * P / static_cast<double>(gpus));
+    }
+
+    // Without zero.Init, engine.py moves the whole 16-bit module to every GPU before ZeRO-3
+    // partitions it: start-up needs 2P per GPU, whatever the GPU count.
+    void zero3_without_zero_init_starts_with_the_whole_model() {
+        Scenario s = preset_scenario("llama-2-13b", "a100-80gb", 64);
+        s.zero.stage = 3;
+        s.zero.zero_init = false;
+        const double P = static_cast<double>(parameter_count(s.model));
+        const StepMoment start = step_timeline(s, TimelineDetail::PeakCandidates).front();
+        QCOMPARE(start.allocated_bytes(), 2 * P);
+        // zero.Init: partitions as the modules are built; start-up holds the 16-bit parameter and
+        // gradient partitions (2 + 2)P/N, fp32 master and moments 12P/N, the zeroed fp32 gradient
+        // of the sub-group 4P/N (P/N < sub_group_size) and the flat reduce bucket.
+        s.zero.zero_init = true;
+        QCOMPARE(step_timeline(s, TimelineDetail::PeakCandidates).front().allocated_bytes(), 20 * P / 64 + 2 * s.zero.reduce_bucket_elems);
+    }
+
+    // Issue 13 / DeepSpeed's contiguous_gradients: ZeRO-2 peaks above ZeRO-1 on the same run when
+    // activations dominate, because its ipg buffers (reduce_bucket_size x 2 bytes x 2 with
+    // overlap_comm) and the 16-bit gradient partition are allocated when backward starts, while
+    // ZeRO-1 then holds only the last layer's .grad. Llama-2 7B at 4096 tokens without recompute,
+    // a chunked loss (so the logits do not make the peak).
+    void zero2_peaks_above_zero1_when_backward_starts() {
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
+        s.training.seq_len = 4096;
+        s.training.micro_batch = 1;
+        s.training.global_batch = 8;
+        s.training.checkpointing = Checkpointing::None;
+        s.training.loss_kernel = LossKernel::Chunked;
+        s.zero.stage = 1;
+        const MemoryBreakdown one = estimate_memory(s);
+        s.zero.stage = 2;
+        const MemoryBreakdown two = estimate_memory(s);
+        QCOMPARE(two.peak.phase, StepPhase::Backward);
+        QVERIFY2(two.peak_allocated_bytes > one.peak_allocated_bytes, qPrintable(QStringLiteral("ZeRO-2 %1 GiB, ZeRO-1 %2 GiB")
+                                                                                     .arg(bytes_to_gib(two.peak_allocated_bytes))
+                                                                                     .arg(bytes_to_gib(one.peak_allocated_bytes))));
+        const StepMoment b = at(step_timeline(s, TimelineDetail::PeakCandidates), StepPhase::Backward);
+        QCOMPARE(b.buffers_bytes, 2.0 * 2.0 * s.zero.reduce_bucket_elems);
+    }
+
+    // transformers' ForCausalLMLoss up-casts the logits and keeps the log-softmax: at a 128k
+    // vocabulary the loss is the peak; a chunked (Liger) loss never makes the logits and moves it.
+    // Llama-3-8B at 8192 tokens: 16-bit logits + fp32 copy + fp32 log-softmax = 10 sbV forward,
+    // 2 + 4 + 4 + 2 = 12 sbV while its gradient is formed.
+    void loss_dominates_at_128k_vocabulary_data() {
+        QTest::addColumn<bool>("upcast");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<double>("bytesPerLogit");  // at the loss's backward moment
+        QTest::newRow("transformers, fp32 up-cast: 12 bytes per logit") << true << int(LossKernel::Full) << 12.0;
+        QTest::newRow("no up-cast: 16-bit logits, log-softmax and gradient") << false << int(LossKernel::Full) << 6.0;
+    }
+    void loss_dominates_at_128k_vocabulary() {
+        QFETCH(bool, upcast);
+        QFETCH(int, kernel);
+        QFETCH(double, bytesPerLogit);
+        Scenario s = preset_scenario("llama-3-8b", "h100-80gb", 8);
+        s.zero.stage = 3;
+        s.training.seq_len = 8192;
+        s.training.micro_batch = 1;
+        s.training.checkpointing = Checkpointing::Full;
+        s.training.loss_fp32_upcast = upcast;
+        s.training.loss_kernel = static_cast<LossKernel>(kernel);
+        const auto t = step_timeline(s, TimelineDetail::PeakCandidates);
+        const StepMoment loss_backward = t[3];  // start-up, forward L, loss, loss backward
+        QCOMPARE(loss_backward.phase, StepPhase::Loss);
+        const double sbV = 8192.0 * 128256.0;
+        const double head_inputs = 4.0 * 8192.0 * 4096.0;
+        QCOMPARE(loss_backward.activations_bytes - 32 * 2.0 * 8192.0 * 4096.0 - head_inputs, bytesPerLogit * sbV);
+        if (upcast) QCOMPARE(estimate_memory(s).peak.phase, StepPhase::Loss);
+        s.training.loss_kernel = LossKernel::Chunked;
+        QVERIFY(estimate_memory(s).peak.phase != StepPhase::Loss);
+    }
+
+    // The search evaluates only the moments where a maximum can lie; within a pass the
+    // allocation is linear in the layer, so they give the same peaks as every layer.
+    void peak_candidates_give_the_every_layer_peak_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<int>("offload");
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<qint64>("micro");
+        for (const char* model : {"gpt2", "llama-2-7b", "llama-3-8b", "mixtral-8x7b", "t5-3b"})
+            for (int stage = 0; stage <= 3; ++stage)
+                for (int offload = 0; offload <= 1; ++offload) {
+                    if (stage == 0 && offload) continue;
+                    for (int recompute = 0; recompute <= 2; ++recompute)
+                        QTest::addRow("%s stage %d offload %d recompute %d", model, stage, offload, recompute)
+                            << QString::fromUtf8(model) << stage << offload << recompute << qint64(recompute + 1);
+                }
+    }
+    void peak_candidates_give_the_every_layer_peak() {
+        QFETCH(QString, model);
+        QFETCH(int, stage);
+        QFETCH(int, offload);
+        QFETCH(int, recompute);
+        QFETCH(qint64, micro);
+        Scenario s = preset_scenario(model.toStdString().c_str(), "a100-80gb", 16);
+        s.zero.stage = stage;
+        s.zero.offload_optimizer = offload ? OffloadDevice::Cpu : OffloadDevice::None;
+        s.training.checkpointing = static_cast<Checkpointing>(recompute);
+        s.training.micro_batch = micro;
+        s.training.global_batch = 32 * micro;  // two accumulation steps: .grad is held across them
+        s.training.fused_optimizer = recompute != 1;
+        const double reservable = gib_to_bytes(80) - s.assumptions.cuda_context_bytes;
+        const auto every = step_timeline(s, TimelineDetail::EveryLayer);
+        const auto candidates = step_timeline(s, TimelineDetail::PeakCandidates);
+        QCOMPARE(every.size(), std::size_t(2 * s.model.layers + 6));
+        const StepPeak a = step_peak(every, stage, reservable);
+        const StepPeak b = step_peak(candidates, stage, reservable);
+        QCOMPARE(a.allocated_bytes, b.allocated_bytes);
+        QCOMPARE(a.reserved_bytes, b.reserved_bytes);
+        QCOMPARE(a.required_bytes, b.required_bytes);
+        QCOMPARE(a.moment.phase, b.moment.phase);
+        // Phases in the order they happen; every moment at least its persistent bytes.
+        for (std::size_t i = 1; i < every.size(); ++i) QVERIFY(every[i - 1].phase <= every[i].phase);
+        for (const StepMoment& m : every) {
+            QVERIFY(m.allocated_bytes() >= m.persistent_bytes);
+            QVERIFY(std::isfinite(m.allocated_bytes()));
+        }
+        // And estimate_memory reports the same peak.
+        const MemoryBreakdown m = estimate_memory(s);
+        QCOMPARE(m.peak_allocated_bytes, a.allocated_bytes);
+        QCOMPARE(m.peak_reserved_bytes, a.reserved_bytes + s.assumptions.cuda_context_bytes);
+        QCOMPARE(m.peak_required_bytes, a.required_bytes + s.assumptions.cuda_context_bytes);
+    }
+
+    // The caching allocator: reserved = allocated + a share of the bytes that cycle within the
+    // step, larger under ZeRO-3, never beyond the card; what must fit lies between the two.
+    void allocator_reserve_follows_the_cycling_bytes() {
+        StepMoment m;
+        m.params_bytes = 10e9;
+        m.activations_bytes = 20e9;
+        m.persistent_bytes = 10e9;
+        for (int stage : {0, 2, 3}) {
+            const AllocatorShares& a = allocator_shares(stage);
+            QCOMPARE(reserved_bytes(m, stage, 1e12), 30e9 + a.cached * 20e9);
+            QCOMPARE(required_bytes(m, stage), 30e9 + a.unreleasable * 20e9);
+            QCOMPARE(reserved_bytes(m, stage, 40e9), 40e9);
+            QVERIFY(a.unreleasable < a.cached);
+        }
+        QVERIFY(allocator_shares(3).cached > allocator_shares(2).cached * 0.5);
+        QCOMPARE(&allocator_shares(0), &allocator_shares(2));
+    }
+
+    // The measured runs in tests/data/anchors/measured_runs.json: every fits/OOM call but the one
+    // named in the README (T5-3B at micro batch 20) comes out right on the peak, and the
+    // nvidia-smi readings are within 20%.
+    void measured_runs_on_the_peak() {
+        const auto report = validation::validate_cases(
+            validation::parse_measured_runs(read_text_file(test_data_path("anchors/measured_runs.json")), "measured_runs.json"));
+        int fit_rows = 0, fit_right = 0, smi_rows = 0, smi_ok = 0;
+        for (const auto& r : report.rows) {
+            if (r.quantity == validation::Quantity::Fit) {
+                ++fit_rows;
+                fit_right += r.ok;
+            }
+            if (r.quantity == validation::Quantity::NvidiaSmi || r.quantity == validation::Quantity::Reserved) {
+                ++smi_rows;
+                smi_ok += std::abs(r.ratio - 1) <= 0.20;
+            }
+        }
+        QCOMPARE(fit_rows, 14);
+        QVERIFY2(fit_right >= 13, qPrintable(QStringLiteral("%1 of %2 fit calls right").arg(fit_right).arg(fit_rows)));
+        QCOMPARE(smi_ok, smi_rows);
+    }
+
+    // No calibration constant is keyed by a run: core/memory names no case id (the shares in
+    // allocator.h are global).
+    void no_calibration_names_a_run() {
+        const QDir dir(QStringLiteral(ZP_SOURCE_DIR "/core/memory"));
+        const QStringList files = dir.entryList({QStringLiteral("*.h"), QStringLiteral("*.cpp")}, QDir::Files);
+        QVERIFY(files.contains(QStringLiteral("allocator.h")));
+        const QRegularExpression id(QStringLiteral("\\bM\\d{2}\\b"));
+        for (const QString& f : files) {
+            QFile file(dir.filePath(f));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const auto m = id.match(QString::fromUtf8(file.readAll()));
+            QVERIFY2(!m.hasMatch(), qPrintable(f + QStringLiteral(" names case ") + m.captured()));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestStepTimeline)
+#include "tst_step_timeline.moc"

@@ -65,7 +65,7 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
     yticker->setLogBase(2);  // 8, 16, 32, 64 ... GiB: labels every doubling
     plot_->yAxis->setTicker(yticker);
     plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
-    plot_->yAxis->setLabel(tr("Memory per GPU (GiB, log scale)"));
+    plot_->yAxis->setLabel(tr("Steady-state memory per GPU (GiB, log scale)"));
     connect(doc_, &PlannerDocument::resultsChanged, this, &ScalingView::rebuild);
     rebuild();
 }

@@ -41,7 +41,12 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     MainWindow window(MainWindow::Ephemeral);
     window.document()->reset(scenario);
     if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
-    if (view == QLatin1String("step")) window.plotTabs()->setCurrentWidget(window.stepView());
+    if (view == QLatin1String("step")) {
+        // The step of the scenario's own setup, not of the recommended one.
+        window.document()->recomputeNow();
+        window.document()->selectSetup(scenario.zero);
+        window.plotTabs()->setCurrentWidget(window.stepView());
+    }
     QWidget* target = &window;
     if (view == QLatin1String("memory")) target = window.memoryView();
     else if (view == QLatin1String("scaling")) target = window.scalingView();

@@ -96,6 +96,7 @@ StepView::StepView(PlannerDocument* doc, QWidget* parent)
         label->position->setType(QCPItemPosition::ptPlotCoords);
         label->setPadding(QMargins(4, 1, 4, 1));
     }
+    reserved_label_->setPadding(QMargins(4, 1, 4, 4));  // clear of the capacity line it may sit on
     note_ = new PlotLabel(plot_);
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
     note_->position->setCoords(0.5, 0.4);
@@ -150,7 +151,7 @@ void StepView::restyle() {
     }
     const QColor text = pal.color(QPalette::WindowText);
     reserved_->setPen(QPen(text, 2));
-    peaks_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 2), pal.color(QPalette::Base), 8));
+    peaks_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), pal.color(QPalette::Base), 7));
     QList<LegendStrip::Entry> entries = legend_->entries();
     entries.back().color = text;
     legend_->setEntries(entries);
@@ -171,7 +172,7 @@ void StepView::restyle() {
 
 void StepView::styleBands() {
     QColor band = palette().color(QPalette::WindowText);
-    band.setAlpha(16);
+    band.setAlpha(10);
     for (int i = 0; i < bands_.size(); ++i) bands_[i]->setBrush(i % 2 == 1 ? QBrush(band) : QBrush(Qt::NoBrush));
 }
 
@@ -250,7 +251,11 @@ void StepView::rebuild() {
     const auto side = [n](int index) { return index * 2 >= n - 1 ? Qt::AlignRight : Qt::AlignLeft; };
     allocated_label_->position->setCoords(allocated_peak, allocated_y);
     allocated_label_->setPositionAlignment(side(allocated_peak) | Qt::AlignTop);
-    reserved_label_->position->setCoords(reserved_peak, reserved[reserved_peak]);
+    // Just below the capacity line, the label goes above the line instead of across it.
+    const double y_max = std::max({reserved[reserved_peak], allocated_y, capacity_gib_}) * 1.22;
+    double reserved_label_y = reserved[reserved_peak];
+    if (capacity_gib_ >= reserved_label_y && capacity_gib_ - reserved_label_y < 0.08 * y_max) reserved_label_y = capacity_gib_;
+    reserved_label_->position->setCoords(reserved_peak, reserved_label_y);
     reserved_label_->setPositionAlignment(side(reserved_peak) | Qt::AlignBottom);
     for (PlotLabel* label : {allocated_label_, reserved_label_}) label->setVisible(true);
 
@@ -295,8 +300,7 @@ void StepView::rebuild() {
         caption += tr(" (does not fit: %1 GiB must fit, %2 GiB usable)").arg(gib(m.peak_required_bytes)).arg(usable_gib_, 0, 'f', 1);
     plot_->xAxis->setLabel(caption);
     plot_->xAxis->setLabelColor(shown.fits ? pal.color(QPalette::WindowText) : capacityColor(pal));
-    const double top = std::max({reserved[reserved_peak], allocated_y, capacity_gib_});
-    plot_->yAxis->setRange(0, top * 1.22);
+    plot_->yAxis->setRange(0, y_max);
     plot_->yAxis2->setRange(plot_->yAxis->range());
     capacity_->point1->setCoords(0, capacity_gib_);
     capacity_->point2->setCoords(1, capacity_gib_);

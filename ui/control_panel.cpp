@@ -198,6 +198,31 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
         tip(new QCheckBox(tr("Flash attention")), tr("Flash attention never stores the attention scores (5 a s\u00b2 b bytes per layer).")),
         "flash_attention");
     f->addRow(flash_);
+    loss_upcast_ = named(tip(new QCheckBox(tr("fp32 loss up-cast")),
+                             tr("The loss up-casts the 16-bit logits to fp32 (transformers' default): an fp32 copy of the logits "
+                                "at the loss, often the step's peak.")),
+                         "loss_fp32_upcast");
+    loss_upcast_->setAccessibleName(tr("fp32 loss up-cast"));
+    f->addRow(loss_upcast_);
+    loss_kernel_ = named(tip(new QComboBox, tr("Full: the logits of the whole micro batch at once. Chunked (Liger's fused linear "
+                                               "cross-entropy): the loss in chunks, without the full logits.")),
+                         "loss_kernel");
+    const auto lossKernelLabel = [this](LossKernel k) {
+        switch (k) {
+        case LossKernel::Full: return tr("full");
+        case LossKernel::Chunked: return tr("chunked (Liger)");
+        }
+        return QString::fromLatin1(to_string(k));
+    };
+    for (const auto& n : enum_names<LossKernel>()) loss_kernel_->addItem(lossKernelLabel(n.value), QString::fromLatin1(n.name));
+    loss_kernel_->setAccessibleName(tr("Loss kernel"));
+    f->addRow(tr("Loss kernel"), loss_kernel_);
+    fused_optimizer_ = named(tip(new QCheckBox(tr("Fused optimizer (DeepSpeed FusedAdam)")),
+                                 tr("DeepSpeed's fused optimizer (its \"optimizer\" block). Off: torch.optim's, whose step allocates "
+                                    "temporaries the size of the fp32 partition.")),
+                             "fused_optimizer");
+    fused_optimizer_->setAccessibleName(tr("Fused optimizer (DeepSpeed FusedAdam)"));
+    f->addRow(fused_optimizer_);
     headroom_ = named(tip(new EditDoubleSpinBox, tr("GPU memory kept free: a setup fits when its total is below capacity minus headroom.")),
                       "headroom");
     headroom_->setDecimals(0);
@@ -290,6 +315,14 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     });
     connect(flash_, &QCheckBox::clicked, this,
             [this](bool on) { edit(EditFlash, tr("Toggle flash attention"), [&](Scenario& s) { s.training.flash_attention = on; }); });
+    connect(loss_upcast_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditLossUpcast, tr("Toggle fp32 loss up-cast"), [&](Scenario& s) { s.training.loss_fp32_upcast = on; });
+    });
+    onActivated(loss_kernel_, EditLossKernel, tr("Change loss kernel"),
+                [](Scenario& s, const std::string& v) { s.training.loss_kernel = parse_enum<LossKernel>(v); });
+    connect(fused_optimizer_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditFusedOptimizer, tr("Toggle fused optimizer"), [&](Scenario& s) { s.training.fused_optimizer = on; });
+    });
     connect(headroom_, &EditDoubleSpinBox::valueEdited, this,
             [this](double pct) { edit(EditHeadroom, tr("Change headroom"), [&](Scenario& s) { s.assumptions.headroom = pct / 100.0; }); });
 
@@ -354,6 +387,9 @@ void ControlPanel::syncFromDocument() {
                                           ? 0
                                           : checkpointing_->findData(QString::fromLatin1(to_string(s.training.checkpointing))));
     if (flash_->isChecked() != s.training.flash_attention) flash_->setChecked(s.training.flash_attention);
+    if (loss_upcast_->isChecked() != s.training.loss_fp32_upcast) loss_upcast_->setChecked(s.training.loss_fp32_upcast);
+    setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
+    if (fused_optimizer_->isChecked() != s.training.fused_optimizer) fused_optimizer_->setChecked(s.training.fused_optimizer);
     headroom_->showValue(s.assumptions.headroom * 100.0);
     setIndexIfChanged(convention_, convention_->findData(QString::fromLatin1(to_string(s.assumptions.convention))));
 }

@@ -66,6 +66,9 @@ private:
     EditSpinBox* micro_batch_;
     QComboBox* checkpointing_;
     QCheckBox* flash_;
+    QCheckBox* loss_upcast_;
+    QComboBox* loss_kernel_;
+    QCheckBox* fused_optimizer_;
     EditDoubleSpinBox* headroom_;
     QComboBox* convention_;
 };

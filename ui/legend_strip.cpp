@@ -96,6 +96,9 @@ void LegendStrip::paintEvent(QPaintEvent*) {
         const QRect swatch(r.x(), r.y() + 2, swatch_width, r.height() - 4);
         if (e.swatch == Swatch::Box) {
             p.fillRect(swatch.adjusted(0, 1, 0, -1), e.color);
+        } else if (e.swatch == Swatch::Outline) {
+            p.setPen(QPen(e.color, 1.5, Qt::DashLine));
+            p.drawRect(QRectF(swatch.adjusted(1, 1, -1, -1)));
         } else {
             p.setPen(QPen(e.color, 2.2));
             const int mid = swatch.center().y();

@@ -13,7 +13,8 @@ namespace zp::ui {
 class LegendStrip : public QWidget {
     Q_OBJECT
 public:
-    enum class Swatch { Box, Line };  // a filled box (bar slices) or a line with a dot (curves)
+    // A filled box (bar slices), a line with a dot (curves), a dashed outline (the peak marker).
+    enum class Swatch { Box, Line, Outline };
     struct Entry {
         QString name;
         QColor color;

@@ -7,6 +7,7 @@
 #include "core/io/json_errors.h"
 #include "core/io/scenario_json.h"
 #include "core/io/session_version.h"
+#include "core/memory/allocator.h"
 #include "core/memory/buffers.h"
 #include "core/model/errors.h"
 #include "core/model/units.h"
@@ -17,6 +18,7 @@
 #include "ui/qcustomplot_include.h"
 #include "ui/recommendation_card.h"
 #include "ui/scaling_view.h"
+#include "ui/step_view.h"
 #include "ui/time_view.h"
 
 #include <QApplication>
@@ -88,15 +90,23 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     memory_ = new MemoryView(doc);
     scaling_ = new ScalingView(doc);
     time_ = new TimeView(doc);
+    step_ = new StepView(doc);
     card_ = new RecommendationCard(doc);
     config_ = new ConfigPreview(doc);
     tabs_ = new QTabWidget;
     tabs_->addTab(card_, tr("Recommendation"));
     tabs_->addTab(config_, tr("ds_config.json"));
 
+    // The step view shares a place with the scaling view: beside the memory bars, so a clicked
+    // bar's step is in view with it. It draws only while its tab is shown.
+    plot_tabs_ = new QTabWidget;
+    plot_tabs_->setObjectName(QStringLiteral("plotTabs"));
+    plot_tabs_->setDocumentMode(true);
+    plot_tabs_->addTab(scaling_, tr("Memory vs GPU count"));
+    plot_tabs_->addTab(step_, tr("Memory over one step"));
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(memory_);
-    top->addWidget(scaling_);
+    top->addWidget(plot_tabs_);
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
     auto* bottom = new QSplitter(Qt::Horizontal);
@@ -208,7 +218,8 @@ void MainWindow::updateTitle() {
 
 void MainWindow::flushPending() {
     doc_->recomputeNow();
-    for (QCustomPlot* p : {memory_->plot(), scaling_->plot(), time_->plot()}) p->replot(QCustomPlot::rpImmediateRefresh);
+    step_->flush();
+    for (QCustomPlot* p : {memory_->plot(), scaling_->plot(), time_->plot(), step_->plot()}) p->replot(QCustomPlot::rpImmediateRefresh);
 }
 
 void MainWindow::setSaveChangesPrompt(std::function<SaveChoice()> prompt) { save_changes_prompt_ = std::move(prompt); }
@@ -386,21 +397,33 @@ void MainWindow::showHowComputed() {
                    "<p><b>Activations</b>: Korthikanti et al. 2022, s b h (34 + 5 a s / h) bytes per layer, generalised to gated MLPs, "
                    "grouped-query attention and flash attention, plus the logits (16-bit and the fp32 copy for the loss).</p>"
                    "<p><b>Buffers</b>: reduce and all-gather buckets (x%1 with overlap_comm, after the Hugging Face DeepSpeed guide), "
-                   "the ZeRO-3 gathered working set. <b>Overhead</b>: CUDA context (%2 GiB) and %3% allocator fragmentation.</p>"
+                   "the ZeRO-3 gathered working set. <b>Overhead</b>: CUDA context (%2 GiB) and %3% allocator fragmentation. "
+                   "These slices are the steady state the bars stack.</p>"
+                   "<h3>Peak and fit</h3>"
+                   "<p>Whether a setup fits is decided on the step's peak, not on the bars: the memory allocated at every moment of "
+                   "one step (start-up, each forward layer, the loss, each backward layer, the gradient reduce, the optimizer step, "
+                   "the parameter gather), with PyTorch's caching allocator reserving on top of it a share of the bytes allocated "
+                   "and freed within the step (x%6, ZeRO-3 x%7). <b>Peak reserved</b> plus the CUDA context is what nvidia-smi "
+                   "shows (the dashed box, and the line in Memory over one step). <b>What must fit</b> is the peak of allocated "
+                   "memory plus the part of the reserve the allocator cannot free when a request fails (%8% of the cycling bytes, "
+                   "ZeRO-3 %9%) plus the CUDA context, within capacity minus headroom.</p>"
                    "<p><b>Host RAM and NVMe</b>: DeepSpeed's estimators with additional_buffer_factor %4.</p>"
                    "<h3>Step time</h3><p>6 P tokens + 12 L h s tokens FLOPs at %5% of peak; ring collectives "
                    "(nccl-tests bus bandwidth) on the slowest link; offload PCIe, CPU Adam and NVMe time.</p>"
                    "<p>The README lists every formula with its source.</p>")
                     .arg(number(kOverlapCommBucketFactor), number(bytes_to_gib(a.cuda_context_bytes)), number(a.fragmentation * 100),
-                         number(a.host_buffer_factor), number(a.mfu * 100)));
+                         number(a.host_buffer_factor), number(a.mfu * 100), number(kAllocatorShares.cached),
+                         number(kAllocatorSharesZero3.cached), number(kAllocatorShares.unreleasable * 100),
+                         number(kAllocatorSharesZero3.unreleasable * 100)));
     box.exec();
 }
 
 void MainWindow::showAbout() {
-    QMessageBox::about(this, tr("About ZeRO Planner"),
-                       tr("<b>ZeRO Planner %1</b><p>Plan DeepSpeed ZeRO training runs: memory per GPU, host RAM, NVMe and step time "
-                          "for every stage and offload choice, and a ds_config.json DeepSpeed accepts.</p>")
-                           .arg(QCoreApplication::applicationVersion()));
+    QMessageBox::about(
+        this, tr("About ZeRO Planner"),
+        tr("<b>ZeRO Planner %1</b><p>Plan DeepSpeed ZeRO training runs: steady-state and peak memory per GPU, host RAM, NVMe and step time "
+           "for every stage and offload choice, and a ds_config.json DeepSpeed accepts.</p>")
+            .arg(QCoreApplication::applicationVersion()));
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

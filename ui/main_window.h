@@ -1,6 +1,6 @@
 #pragma once
-// The main window: controls on the left, memory / scaling / time views and the recommendation
-// card with the config preview on the right; File, Edit and Help menus. The document owns the
+// The main window: controls on the left, memory / scaling (tabbed with memory over one step) /
+// time views and the recommendation card with the config preview on the right; File, Edit and Help menus. The document owns the
 // session file; the window shows its name and modified state in the title ("[*]") and asks
 // before unsaved edits would be lost (confirmSave, as in Tiled).
 #include "core/model/scenario.h"
@@ -20,6 +20,7 @@ class MemoryView;
 class PlannerDocument;
 class RecommendationCard;
 class ScalingView;
+class StepView;
 class TimeView;
 
 class MainWindow : public QMainWindow {
@@ -39,9 +40,12 @@ public:
     MemoryView* memoryView() const { return memory_; }
     ScalingView* scalingView() const { return scaling_; }
     TimeView* timeView() const { return time_; }
+    StepView* stepView() const { return step_; }
     RecommendationCard* card() const { return card_; }
     ConfigPreview* configPreview() const { return config_; }
     QTabWidget* sideTabs() const { return tabs_; }
+    // The scaling view and the step view ("Memory over one step"), top right.
+    QTabWidget* plotTabs() const { return plot_tabs_; }
 
     // Opens a session the way File > Open does after its file dialog (the command line and a
     // dropped file come here): asks about unsaved edits first, and says why in a message box
@@ -93,9 +97,11 @@ private:
     MemoryView* memory_;
     ScalingView* scaling_;
     TimeView* time_;
+    StepView* step_;
     RecommendationCard* card_;
     ConfigPreview* config_;
     QTabWidget* tabs_;
+    QTabWidget* plot_tabs_;
     Persistence persistence_;
     std::function<SaveChoice()> save_changes_prompt_;
     bool keep_newer_last_session_ = false;  // the remembered last session is a newer format: leave it

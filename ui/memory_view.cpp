@@ -1,6 +1,7 @@
 #include "ui/memory_view.h"
 
 #include "core/memory/memory_model.h"
+#include "core/model/enum_names.h"
 #include "core/model/units.h"
 #include "ui/legend_strip.h"
 #include "ui/planner_document.h"
@@ -15,6 +16,8 @@ namespace zp::ui {
 
 namespace {
 double sliceBytes(const MemoryBreakdown& m, int slice) { return memory_slices()[static_cast<std::size_t>(slice)].bytes(m); }
+// The top of a bar: its steady-state stack or the step's peak reserve, whichever is higher.
+double barTopGib(const MemoryBreakdown& m) { return bytes_to_gib(std::max(m.total_bytes(), m.peak_reserved_bytes)); }
 }  // namespace
 
 MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
@@ -22,12 +25,21 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
     QList<LegendStrip::Entry> entries;
     for (int i = 0; i < kSliceCount; ++i) entries.append({sliceName(static_cast<Slice>(i)), sliceColor(static_cast<Slice>(i))});
+    entries.append({tr("Peak reserved (nvidia-smi)"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Outline});
     legend_->setEntries(entries);
+    // Made before the slices, so drawn beneath them: the hatch shows only above the stack.
+    peak_fill_ = new QCPBars(plot_->xAxis, plot_->yAxis);
+    peak_fill_->setName(tr("Peak reserved (nvidia-smi)"));
+    peak_fill_->setWidth(0.62);
     for (int i = 0; i < kSliceCount; ++i) {
         QCPBars* bars = chart_.addPart(sliceName(static_cast<Slice>(i)));
         bars->setStackingGap(0);
         slices_.append(bars);
     }
+    peak_outline_ = new QCPBars(plot_->xAxis, plot_->yAxis);
+    peak_outline_->setName(tr("Peak reserved (nvidia-smi)"));
+    peak_outline_->setWidth(0.62);
+    peak_outline_->setBrush(Qt::NoBrush);
     capacity_ = new QCPItemStraightLine(plot_);
     usable_ = new QCPItemStraightLine(plot_);
     frame_ = new QCPItemRect(plot_);
@@ -38,7 +50,7 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
     note_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     note_->position->setCoords(0.01, 0.01);
-    note_->setText(tr("Axis cut at 4x GPU memory; bar labels give the totals"));
+    note_->setText(tr("Axis cut at 4x GPU memory; bar labels give the peaks"));
     // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
     capacity_ticker_.reset(new QCPAxisTickerText);
     plot_->yAxis2->setVisible(true);
@@ -46,7 +58,7 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     plot_->yAxis2->setSubTicks(false);
     plot_->yAxis2->setTickLength(0, 4);
     plot_->yAxis2->grid()->setVisible(false);
-    plot_->yAxis->setLabel(tr("Memory per GPU (GiB)"));
+    plot_->yAxis->setLabel(tr("GiB per GPU: steady state (bars), peak reserved (dashed)"));
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         const int bar = chart_.barAt(e->pos());
@@ -68,6 +80,11 @@ double MemoryView::sliceGib(int slice, int bar) const {
     return bar < points->size() ? points->at(bar)->value : 0.0;
 }
 
+double MemoryView::peakReservedGib(int bar) const {
+    const auto* points = peak_outline_->data().data();
+    return bar < points->size() ? points->at(bar)->value : 0.0;
+}
+
 QString MemoryView::barTooltip(int index) const {
     const Overview& o = doc_->overview();
     if (index < 0 || index >= static_cast<int>(o.bars.size())) return {};
@@ -77,9 +94,19 @@ QString MemoryView::barTooltip(int index) const {
         html += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>")
                     .arg(sliceName(static_cast<Slice>(i)))
                     .arg(bytes_to_gib(sliceBytes(c.memory, i)), 0, 'f', 2);
-    html += QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>&nbsp;%2 GiB</b></td></tr></table>")
-                .arg(tr("Total"))
+    html += QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>&nbsp;%2 GiB</b></td></tr>")
+                .arg(tr("Steady state total"))
                 .arg(bytes_to_gib(c.memory.total_bytes()), 0, 'f', 2);
+    const auto row = [](const QString& name, double bytes) {
+        return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>").arg(name).arg(bytes_to_gib(bytes), 0, 'f', 2);
+    };
+    html += row(tr("Peak allocated (max_memory_allocated)"), c.memory.peak_allocated_bytes);
+    html += row(tr("Peak reserved (nvidia-smi)"), c.memory.peak_reserved_bytes);
+    html += row(tr("Must fit (peak required)"), c.memory.peak_required_bytes);
+    html += QStringLiteral("</table>");
+    html += tr("Peaks in the %1: %2")
+                .arg(QString::fromLatin1(to_string(c.memory.peak.phase)), QString::fromUtf8(c.memory.peak.cause).toHtmlEscaped()) +
+            QStringLiteral("<br>");
     html += tr("Host RAM %1 GiB, NVMe %2 GiB per node")
                 .arg(bytes_to_gib(c.memory.cpu_bytes_per_node), 0, 'f', 1)
                 .arg(bytes_to_gib(c.memory.nvme_bytes_per_node), 0, 'f', 1);
@@ -108,6 +135,15 @@ void MemoryView::restyle() {
         slices_[i]->setBrush(c);
         slices_[i]->setPen(QPen(pal.color(QPalette::Base), 1));
     }
+    const QColor text = pal.color(QPalette::WindowText);
+    QColor hatch = text;
+    hatch.setAlpha(150);
+    peak_fill_->setBrush(QBrush(hatch, Qt::BDiagPattern));
+    peak_fill_->setPen(Qt::NoPen);
+    peak_outline_->setPen(QPen(text, 1.5, Qt::DashLine));
+    QList<LegendStrip::Entry> entries = legend_->entries();
+    entries.back().color = text;
+    legend_->setEntries(entries);
     capacity_->setPen(QPen(capacityColor(pal), 2));
     plot_->yAxis2->setBasePen(Qt::NoPen);
     plot_->yAxis2->setTickPen(QPen(capacityColor(pal), 2));
@@ -120,14 +156,19 @@ void MemoryView::rebuild() {
     const Scenario& s = doc_->scenario();
     chart_.setSetups(o.bars);
     chart_.hideLabelsFrom(o.bars.size());
+    peak_fill_->data()->clear();
+    peak_outline_->data()->clear();
     double top = 0;
     for (std::size_t b = 0; b < o.bars.size(); ++b) {
         const Candidate& c = o.bars[b];
         const double key = SetupBarChart::key(b);
         for (int i = 0; i < kSliceCount; ++i) slices_[i]->addData(key, bytes_to_gib(sliceBytes(c.memory, i)));
-        const double total = bytes_to_gib(c.memory.total_bytes());
-        top = std::max(top, total);
-        chart_.label(b)->position->setCoords(key, std::min(total, 4.0 * s.cluster.gpu.memory_gib));
+        const double peak = bytes_to_gib(c.memory.peak_reserved_bytes);
+        peak_fill_->addData(key, peak);
+        peak_outline_->addData(key, peak);
+        const double bar_top = barTopGib(c.memory);
+        top = std::max(top, bar_top);
+        chart_.label(b)->position->setCoords(key, std::min(bar_top, 4.0 * s.cluster.gpu.memory_gib));
     }
     const double capacity = s.cluster.gpu.memory_gib;
     const double usable = bytes_to_gib(usable_gpu_bytes(s));
@@ -159,14 +200,16 @@ void MemoryView::showSelection() {
     for (std::size_t b = 0; b < o.bars.size(); ++b) {
         const Candidate& c = o.bars[b];
         const double key = SetupBarChart::key(b);
-        const double total = bytes_to_gib(c.memory.total_bytes());
+        const double total = barTopGib(c.memory);
+        // The caption is the peak reserve (the dashed box), what the fit follows; the tooltip has the steady state.
+        const double peak = bytes_to_gib(c.memory.peak_reserved_bytes);
         const bool recommended = o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero) && doc_->selectionFollowsPlan();
         // Only a bar the user clicked is "selected"; following the plan, only the recommended one is marked.
         const bool selected = !doc_->selectionFollowsPlan() && same_setup(c.zero, doc_->selectedSetup());
         if (recommended) highlighted_ = static_cast<int>(b);
         PlotLabel* text = chart_.label(b);
         text->setBrush(label_bg);
-        QString caption = QString::number(total, 'f', total < 100 ? 1 : 0);
+        QString caption = QString::number(peak, 'f', peak < 100 ? 1 : 0);
         if (!c.fit.all()) {
             caption += QStringLiteral("\n\u2717 ") + (!c.fit.gpu ? tr("GPU") : !c.fit.cpu ? tr("host RAM") : tr("NVMe"));
             text->setColor(capacityColor(pal));

@@ -1,7 +1,9 @@
 #pragma once
 // Memory view: one stacked bar per setup (DDP, ZeRO-1, -2, -3, -2+CPU, -3+CPU, -3+NVMe),
-// slices in their fixed colours, lines at capacity and at capacity minus headroom, setups
-// that do not fit marked, the recommended one highlighted, exact GiB per slice on hover.
+// slices in their fixed colours (the steady state), a dashed box per setup at the step's peak
+// reserved memory (what nvidia-smi shows; hatched where it rises above the slices), lines at
+// capacity and at capacity minus headroom, setups that do not fit (judged on the peak) marked,
+// the recommended one highlighted, exact GiB per slice and the peaks on hover.
 #include "ui/setup_bar_chart.h"
 
 #include <QSharedPointer>
@@ -29,6 +31,8 @@ public:
     QString barTooltip(int index) const;
     // Plotted slice height in GiB for tests: slice 0..5, bar 0..6.
     double sliceGib(int slice, int bar) const;
+    // Plotted peak reserved memory (the dashed box's top) in GiB, bar 0..6.
+    double peakReservedGib(int bar) const;
     int highlightedBar() const { return highlighted_; }
 
 signals:
@@ -46,6 +50,10 @@ private:
     QCustomPlot* plot_;
     LegendStrip* legend_;
     QList<QCPBars*> slices_;
+    // The step's peak reserved per setup: hatched behind the slices (visible where the peak rises
+    // above them) and a dashed outline in front (visible where it is below their top).
+    QCPBars* peak_fill_ = nullptr;
+    QCPBars* peak_outline_ = nullptr;
     QCPItemStraightLine* capacity_ = nullptr;
     QCPItemStraightLine* usable_ = nullptr;
     // Created once and updated: creating items on every slider move cost a third of the redraw.

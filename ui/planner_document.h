@@ -112,7 +112,10 @@ enum EditId : int {
     EditCheckpointing,
     EditFlash,
     EditHeadroom,
-    EditConvention
+    EditConvention,
+    EditLossUpcast,
+    EditLossKernel,
+    EditFusedOptimizer
 };
 
 }  // namespace zp::ui

@@ -1,6 +1,7 @@
 #include "ui/recommendation_card.h"
 
 #include "core/io/format.h"
+#include "core/model/enum_names.h"
 #include "ui/flat_scroll_bar_style.h"
 #include "ui/plain_text_update.h"
 #include "ui/planner_document.h"
@@ -17,7 +18,7 @@ namespace zp::ui {
 
 namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
-constexpr int kRows = 6;
+constexpr int kRows = 7;
 
 QLabel* plainLabel(bool wrap = true) {
     auto* l = new QLabel;
@@ -94,9 +95,12 @@ void RecommendationCard::rebuild() {
     } else {
         const Candidate& b = o.plan.best;
         title_->setText(tr("Recommended: %1").arg(q(setup_label(b.zero))));
-        keys << tr("Memory per GPU") << tr("Host RAM per node") << tr("NVMe per node") << tr("Batch") << tr("Step time")
-             << tr("Throughput");
-        values << q(format_bytes(b.memory.total_bytes()) + " of " + format_bytes(usable_gpu_bytes(s)) + " usable")
+        // "Per GPU" always says which figure: the peak reserve nvidia-smi shows, and what must fit.
+        keys << tr("Peak reserved per GPU") << tr("Must fit per GPU") << tr("Host RAM per node") << tr("NVMe per node") << tr("Batch")
+             << tr("Step time") << tr("Throughput");
+        values << tr("%1 (nvidia-smi); peak allocated %2")
+                      .arg(q(format_bytes(b.memory.peak_reserved_bytes)), q(format_bytes(b.memory.peak_allocated_bytes)))
+               << tr("%1 of %2 usable").arg(q(format_bytes(b.memory.peak_required_bytes)), q(format_bytes(usable_gpu_bytes(s))))
                << q(format_bytes(b.memory.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node))
                << q(format_bytes(b.memory.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node))
                << q("micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) + " accumulation x " +
@@ -106,6 +110,15 @@ void RecommendationCard::rebuild() {
         QStringList lines;
         for (const auto& w : o.plan.why) lines << q(w);
         why = lines.join(QLatin1Char(' '));
+        // Where the step peaks and what is allocated then (core/memory/step_timeline.h).
+        const StepMoment& peak = b.memory.peak;
+        QString peak_text =
+            tr("Peaks in the %1: %2, %3 on top of what stays allocated all run.")
+                .arg(QString::fromLatin1(to_string(peak.phase)), QString::fromUtf8(peak.cause), q(format_bytes(peak.cycling_bytes())));
+        if (b.memory.required_phase != peak.phase)
+            peak_text +=
+                QLatin1Char(' ') + tr("What must fit is largest in the %1.").arg(QString::fromLatin1(to_string(b.memory.required_phase)));
+        why = peak_text + QStringLiteral("\n\n") + why;
     }
     for (int i = 0; i < kRows; ++i) {
         keys_[i]->setText(i < keys.size() ? keys[i] : QString());

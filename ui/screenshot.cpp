@@ -7,6 +7,7 @@
 #include "ui/memory_view.h"
 #include "ui/planner_document.h"
 #include "ui/scaling_view.h"
+#include "ui/step_view.h"
 #include "ui/time_view.h"
 
 #include <QApplication>
@@ -19,8 +20,8 @@
 namespace zp::ui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"), QStringLiteral("memory"), QStringLiteral("scaling"), QStringLiteral("time"),
-            QStringLiteral("config")};
+    return {QStringLiteral("window"), QStringLiteral("memory"), QStringLiteral("scaling"),
+            QStringLiteral("time"),   QStringLiteral("config"), QStringLiteral("step")};
 }
 
 void pinAppearance(QApplication& app) {
@@ -40,11 +41,18 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     MainWindow window(MainWindow::Ephemeral);
     window.document()->reset(scenario);
     if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
+    if (view == QLatin1String("step")) {
+        // The step of the scenario's own setup, not of the recommended one.
+        window.document()->recomputeNow();
+        window.document()->selectSetup(scenario.zero);
+        window.plotTabs()->setCurrentWidget(window.stepView());
+    }
     QWidget* target = &window;
     if (view == QLatin1String("memory")) target = window.memoryView();
     else if (view == QLatin1String("scaling")) target = window.scalingView();
     else if (view == QLatin1String("time")) target = window.timeView();
     else if (view == QLatin1String("config")) target = window.configPreview();
+    else if (view == QLatin1String("step")) target = window.stepView();
     if (target == &window) {
         window.resize(size);
     } else {

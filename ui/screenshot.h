@@ -12,13 +12,14 @@ class QApplication;
 
 namespace zp::ui {
 
-QStringList screenshotViews();  // memory, scaling, time, config, window
+QStringList screenshotViews();  // window, memory, scaling, time, config, step (memory over one step)
 
 // Fusion style, its standard palette, DejaVu Sans 9 pt: nothing from the desktop. Call before
 // creating widgets.
 void pinAppearance(QApplication& app);
 
-// Renders `view` of a fresh, non-persistent window for `scenario`. Throws nothing; returns a
+// Renders `view` of a fresh, non-persistent window for `scenario`; the step view shows the
+// scenario's own setup (as if its bar had been clicked), the others follow the plan. Throws nothing; returns a
 // null image and sets *error on an unknown view.
 QImage renderView(const Scenario& scenario, const QString& view, const QSize& size, QString* error);
 // Renders and writes a PNG atomically.

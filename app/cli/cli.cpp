@@ -255,7 +255,7 @@ const std::vector<Command>& commands() {
          options({"--world-size"}), kFlags, true, cmd_lint},
         {"validate", "validate [FILE]", "the planner against measured runs (default: the bundled measured_runs.json)",
          CommandKind::Headless, options({}), kFlags, true, cmd_validate},
-        {"screenshot", "screenshot", "render the window to --out FILE.png [--view memory|scaling|time|config|window] [--size WxH]",
+        {"screenshot", "screenshot", "render the window to --out FILE.png [--view memory|scaling|time|step|config|window] [--size WxH]",
          CommandKind::Window, with_scenario({"--out", "--view", "--size"}), options({"--help", "-h"}), false, nullptr},
     };
     return table;

@@ -52,14 +52,15 @@ json per_gpu_json(const MemoryBreakdown& m) {
 }
 
 json timeline_json(const Scenario& s) {
-    const double reservable = gib_to_bytes(s.cluster.gpu.memory_gib) - s.assumptions.cuda_context_bytes;
+    const double context = s.assumptions.cuda_context_bytes;
+    const std::vector<StepMoment> timeline = step_timeline(s, TimelineDetail::EveryLayer);
+    const std::vector<double> reserved = reserved_along(timeline, s.zero.stage, gib_to_bytes(s.cluster.gpu.memory_gib) - context, context);
     json out = json::array();
-    double reserved = 0;  // the reserve only grows over the step (allocator.h)
-    for (const StepMoment& mo : step_timeline(s, TimelineDetail::EveryLayer)) {
-        reserved = std::max(reserved, reserved_bytes(mo, s.zero.stage, reservable));
+    for (std::size_t i = 0; i < timeline.size(); ++i) {
+        const StepMoment& mo = timeline[i];
         json e = {{"phase", to_string(mo.phase)},
                   {"allocated", whole(mo.allocated_bytes())},
-                  {"reserved", whole(std::max(reserved, mo.allocated_bytes()) + s.assumptions.cuda_context_bytes)},
+                  {"reserved", whole(reserved[i])},
                   {"bytes",
                    {{"params", whole(mo.params_bytes)},
                     {"gradients", whole(mo.gradients_bytes)},

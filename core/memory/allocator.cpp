@@ -35,6 +35,17 @@ StepPeak StepPeakAccumulator::result() const {
     return p;
 }
 
+std::vector<double> reserved_along(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes, double context_bytes) {
+    std::vector<double> out;
+    out.reserve(timeline.size());
+    double running = 0;
+    for (const StepMoment& m : timeline) {
+        running = std::max(running, reserved_bytes(m, stage, reservable_bytes));
+        out.push_back(std::max(running, m.allocated_bytes()) + context_bytes);
+    }
+    return out;
+}
+
 StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes) {
     StepPeakAccumulator acc(stage, reservable_bytes);
     for (const StepMoment& m : timeline) acc.add(m);

@@ -67,4 +67,9 @@ private:
 
 StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes);
 
+// The reserve after each moment of `timeline` as nvidia-smi would show it: the running maximum
+// of reserved_bytes (it only grows over a step), at least what is allocated, plus the CUDA
+// context. What the JSON timeline and the window's step view draw.
+std::vector<double> reserved_along(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes, double context_bytes);
+
 }  // namespace zp

@@ -119,6 +119,9 @@ const std::vector<EditRow>& editRows() {
         {"micro_batch", up},
         {"checkpointing", down},
         {"flash_attention", [](QWidget* w) { pressKey(w, Qt::Key_Space); }},
+        {"loss_fp32_upcast", [](QWidget* w) { pressKey(w, Qt::Key_Space); }},
+        {"loss_kernel", down},
+        {"fused_optimizer", [](QWidget* w) { pressKey(w, Qt::Key_Space); }},
         {"headroom", up},
         {"convention", down},
     };
@@ -177,6 +180,7 @@ private slots:
         QCOMPARE(itemData(combo("precision")), enumNames<Precision>());
         QCOMPARE(itemData(combo("optimizer")), enumNames<Optimizer>());
         QCOMPARE(itemData(combo("convention")), enumNames<Convention>());
+        QCOMPARE(itemData(combo("loss_kernel")), enumNames<LossKernel>());
         QCOMPARE(itemData(combo("checkpointing")), QStringList{QStringLiteral("auto")} + enumNames<Checkpointing>());
         QStringList models;
         for (const auto& p : model_presets()) models << QString::fromStdString(p.name);
@@ -214,6 +218,46 @@ private slots:
         QCOMPARE(doc.undoStack()->count(), 1);
     }
 
+    // The loss and optimizer-kernel controls: each click or choice is one named undo step that
+    // changes its training field, undo restores it and the control follows; each has an
+    // accessible name.
+    void loss_and_optimizer_kernel_controls_data() {
+        QTest::addColumn<QString>("control");
+        QTest::addColumn<QString>("undoText");
+        QTest::newRow("fp32 loss up-cast") << QStringLiteral("loss_fp32_upcast") << QStringLiteral("Toggle fp32 loss up-cast");
+        QTest::newRow("loss kernel") << QStringLiteral("loss_kernel") << QStringLiteral("Change loss kernel");
+        QTest::newRow("fused optimizer") << QStringLiteral("fused_optimizer") << QStringLiteral("Toggle fused optimizer");
+    }
+    void loss_and_optimizer_kernel_controls() {
+        QFETCH(QString, control);
+        QFETCH(QString, undoText);
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        const Training before = doc.scenario().training;
+        auto* w = panel.findChild<QWidget*>(control);
+        QVERIFY2(w, qPrintable(control));
+        QVERIFY(!w->accessibleName().isEmpty());
+        if (auto* box = qobject_cast<QComboBox*>(w)) {
+            const int chunked = box->findData(QStringLiteral("chunked"));
+            QVERIFY(chunked >= 0);
+            box->setCurrentIndex(chunked);
+            emit box->activated(chunked);  // what choosing it does
+        } else {
+            qobject_cast<QCheckBox*>(w)->click();
+        }
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(doc.undoStack()->text(0), undoText);
+        const Training& after = doc.scenario().training;
+        if (control == QLatin1String("loss_fp32_upcast")) QCOMPARE(after.loss_fp32_upcast, !before.loss_fp32_upcast);
+        if (control == QLatin1String("loss_kernel")) QVERIFY(after.loss_kernel == LossKernel::Chunked);
+        if (control == QLatin1String("fused_optimizer")) QCOMPARE(after.fused_optimizer, !before.fused_optimizer);
+        doc.undoStack()->undo();
+        QVERIFY(doc.scenario().training == before);
+        if (auto* box = qobject_cast<QComboBox*>(w)) QCOMPARE(box->currentData().toString(), QStringLiteral("full"));
+        if (control == QLatin1String("loss_fp32_upcast")) QCOMPARE(qobject_cast<QCheckBox*>(w)->isChecked(), before.loss_fp32_upcast);
+        if (control == QLatin1String("fused_optimizer")) QCOMPARE(qobject_cast<QCheckBox*>(w)->isChecked(), before.fused_optimizer);
+    }
+
     void showing_the_document_pushes_none() {
         PlannerDocument doc;
         ControlPanel panel(&doc);
@@ -238,6 +282,9 @@ private slots:
         s.training.checkpointing = Checkpointing::Full;
         s.training.auto_checkpointing = false;
         s.training.flash_attention = false;
+        s.training.loss_fp32_upcast = false;
+        s.training.loss_kernel = LossKernel::Chunked;
+        s.training.fused_optimizer = false;
         s.assumptions.headroom = 0.123;
         s.assumptions.convention = Convention::Paper;
         validate(s);
@@ -246,6 +293,9 @@ private slots:
         QVERIFY(doc.scenario() == s);
         QCOMPARE(shown(panel.findChild<QWidget*>(QStringLiteral("micro_batch"))), 8192.0);
         QCOMPARE(panel.findChild<QComboBox*>(QStringLiteral("convention"))->currentData().toString(), QStringLiteral("paper"));
+        QCOMPARE(panel.findChild<QComboBox*>(QStringLiteral("loss_kernel"))->currentData().toString(), QStringLiteral("chunked"));
+        QVERIFY(!panel.findChild<QCheckBox*>(QStringLiteral("loss_fp32_upcast"))->isChecked());
+        QVERIFY(!panel.findChild<QCheckBox*>(QStringLiteral("fused_optimizer"))->isChecked());
         doc.undoStack()->undo();
         QCOMPARE(doc.undoStack()->count(), 1);
         QCOMPARE(shown(panel.findChild<QWidget*>(QStringLiteral("micro_batch"))), 0.0);  // auto again

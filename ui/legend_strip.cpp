@@ -97,7 +97,7 @@ void LegendStrip::paintEvent(QPaintEvent*) {
         if (e.swatch == Swatch::Box) {
             p.fillRect(swatch.adjusted(0, 1, 0, -1), e.color);
         } else if (e.swatch == Swatch::Outline) {
-            p.setPen(QPen(e.color, 1.5, Qt::DashLine));
+            p.setPen(QPen(e.color, 1));
             p.drawRect(QRectF(swatch.adjusted(1, 1, -1, -1)));
         } else {
             p.setPen(QPen(e.color, 2.2));

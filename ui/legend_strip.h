@@ -13,7 +13,7 @@ namespace zp::ui {
 class LegendStrip : public QWidget {
     Q_OBJECT
 public:
-    // A filled box (bar slices), a line with a dot (curves), a dashed outline (the peak marker).
+    // A filled box (bar slices), a line with a dot (curves), an outline (the peak marker).
     enum class Swatch { Box, Line, Outline };
     struct Entry {
         QString name;

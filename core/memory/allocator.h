@@ -32,15 +32,20 @@ struct AllocatorShares {
 inline constexpr AllocatorShares kAllocatorShares{2.8, 0.16};
 inline constexpr AllocatorShares kAllocatorSharesZero3{1.9, 0.11};
 
-const AllocatorShares& allocator_shares(int stage);
+inline const AllocatorShares& allocator_shares(int stage) { return stage == 3 ? kAllocatorSharesZero3 : kAllocatorShares; }
 
 // The reserve at one moment if nothing had been reserved before it, without the CUDA context,
 // capped at `reservable_bytes` (the card minus the context).
-double reserved_bytes(const StepMoment& m, int stage, double reservable_bytes);
+inline double reserved_bytes(const StepMoment& m, int stage, double reservable_bytes) {
+    const double r = m.allocated_bytes() + allocator_shares(stage).cached * m.cycling_bytes();
+    return r < reservable_bytes ? r : reservable_bytes;
+}
 
 // What the allocator must hold at one moment for the next request to succeed: allocated plus
 // the unreleasable share of the cycling bytes (without the context).
-double required_bytes(const StepMoment& m, int stage);
+inline double required_bytes(const StepMoment& m, int stage) {
+    return m.allocated_bytes() + allocator_shares(stage).unreleasable * m.cycling_bytes();
+}
 
 struct StepPeak {
     StepMoment moment;                              // the moment of the largest allocation
@@ -56,7 +61,20 @@ struct StepPeak {
 class StepPeakAccumulator {
 public:
     StepPeakAccumulator(int stage, double reservable_bytes) : stage_(stage), reservable_(reservable_bytes) {}
-    void add(const StepMoment& m);
+    void add(const StepMoment& m) {
+        const double allocated = m.allocated_bytes();
+        if (allocated > peak_.allocated_bytes) {
+            peak_.allocated_bytes = allocated;
+            peak_.moment = m;
+        }
+        const double reserved = reserved_bytes(m, stage_, reservable_);
+        if (reserved > peak_.reserved_bytes) peak_.reserved_bytes = reserved;
+        const double required = required_bytes(m, stage_);
+        if (required > peak_.required_bytes) {
+            peak_.required_bytes = required;
+            peak_.required_phase = m.phase;
+        }
+    }
     StepPeak result() const;
 
 private:
@@ -66,6 +84,10 @@ private:
 };
 
 StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes);
+
+// The same peak straight from the scenario, without storing the timeline (the search's path;
+// defined in step_timeline.cpp beside the moments it walks).
+StepPeak step_peak(const Scenario& s, const TimelineInputs& in, double reservable_bytes);
 
 // The reserve after each moment of `timeline` as nvidia-smi would show it: the running maximum
 // of reserved_bytes (it only grows over a step), at least what is allocated, plus the CUDA

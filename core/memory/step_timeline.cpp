@@ -1,5 +1,7 @@
 #include "core/memory/step_timeline.h"
 
+#include "core/memory/allocator.h"
+
 #include "core/memory/activations.h"
 #include "core/memory/buffers.h"
 #include "core/memory/model_states.h"
@@ -211,16 +213,11 @@ TimelineInputs timeline_inputs(const Scenario& s) {
     return in;
 }
 
-std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) {
-    std::vector<StepMoment> out;
-    const bool every = detail == TimelineDetail::EveryLayer;
-    out.reserve(every ? static_cast<std::size_t>(2 * std::max<std::int64_t>(s.model.layers, 1) + 8) : 10);
-    visit_step_moments(s, timeline_inputs(s), detail, [&](const StepMoment& m) { out.push_back(m); });
-    return out;
-}
+namespace {
 
-void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDetail detail,
-                        const std::function<void(const StepMoment&)>& visit) {
+// Calls `visit` with each moment of one optimizer step in order.
+template <class Visit>
+void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDetail detail, Visit&& visit) {
     const Terms x = terms(s, in);
     const std::int64_t L = std::max<std::int64_t>(s.model.layers, 1);
     const bool every = detail == TimelineDetail::EveryLayer;
@@ -303,6 +300,22 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
     // After the step: ZeRO-1/2 all-gather the updated 16-bit partitions into the flat buffer in
     // place (stage_1_and_2.py all_gather_dp_groups); ZeRO-3 keeps only its partitions.
     visit(moment(x, StepPhase::ParameterGather, 0, s.zero.stage == 3 ? "partitions only" : "16-bit parameters gathered in place"));
+}
+
+}  // namespace
+
+std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) {
+    std::vector<StepMoment> out;
+    const bool every = detail == TimelineDetail::EveryLayer;
+    out.reserve(every ? static_cast<std::size_t>(2 * std::max<std::int64_t>(s.model.layers, 1) + 8) : 10);
+    visit_step_moments(s, timeline_inputs(s), detail, [&](const StepMoment& m) { out.push_back(m); });
+    return out;
+}
+
+StepPeak step_peak(const Scenario& s, const TimelineInputs& in, double reservable_bytes) {
+    StepPeakAccumulator peak(s.zero.stage, reservable_bytes);
+    visit_step_moments(s, in, TimelineDetail::PeakCandidates, [&](const StepMoment& m) { peak.add(m); });
+    return peak.result();
 }
 
 }  // namespace zp

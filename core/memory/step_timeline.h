@@ -11,8 +11,6 @@
 #include "core/model/scenario.h"
 #include "core/model/step_phase.h"
 
-#include <functional>
-
 #include <cstdint>
 #include <vector>
 
@@ -49,11 +47,6 @@ struct TimelineInputs {
     BufferBytes buffers;
 };
 TimelineInputs timeline_inputs(const Scenario& s);
-
-// Calls `visit` with each moment of one optimizer step in order (nothing is stored: the peak
-// in the recommender's search goes through here).
-void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDetail detail,
-                        const std::function<void(const StepMoment&)>& visit);
 
 // The moments of one optimizer step in the order they happen. Within the forward (backward) pass
 // the allocation grows (shrinks) linearly layer by layer, so the first and last layer of each

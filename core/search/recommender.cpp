@@ -141,6 +141,10 @@ Search run_search(const Scenario& input) {
     out.per_setup.resize(zero_setups().size());
     out.feasible.reserve(zero_setups().size() * kBuckets.size() * recomputes.size() * micros.size());
     Scenario s = base;
+    // The model is the same for every candidate: count it once (parameter_count and
+    // largest_layer_params return the overrides), the same numbers without the walk per candidate.
+    s.model.params_override = parameter_count(s.model);
+    s.model.largest_layer_override = largest_layer_params(s.model);
     for (std::size_t i = 0; i < zero_setups().size(); ++i) {
         SetupResult& r = out.per_setup[i];
         for (std::size_t b = 0; b < kBuckets.size(); ++b) {

@@ -49,6 +49,10 @@ Scenario random_scenario(std::mt19937_64& rng) {
     s.training.checkpointing = static_cast<Checkpointing>(pick(0, 2));
     s.training.flash_attention = pick(0, 1) == 1;
     s.training.cpu_checkpointing = pick(0, 3) == 0;
+    s.training.loss_fp32_upcast = pick(0, 1) == 1;
+    s.training.loss_kernel = static_cast<LossKernel>(pick(0, 1));
+    s.training.fused_optimizer = pick(0, 1) == 1;
+    s.zero.zero_init = pick(0, 3) != 0;
     const auto& setups = zero_setups();
     const ZeroSetup& z = setups[static_cast<std::size_t>(pick(0, static_cast<long long>(setups.size()) - 1))];
     s.zero.stage = z.stage;
@@ -78,6 +82,12 @@ private slots:
                              m.cuda_context_bytes, m.fragmentation_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node})
                 QVERIFY2(sane(v), qPrintable(QStringLiteral("scenario %1: a slice is %2").arg(i).arg(v)));
             QVERIFY2(sane(m.total_bytes()), qPrintable(QStringLiteral("scenario %1: the total is %2").arg(i).arg(m.total_bytes())));
+            // The step's peak: finite, ordered (allocated <= required; the reserve holds at least
+            // what is allocated), and the fit decided on it.
+            QVERIFY2(sane(m.peak_allocated_bytes) && m.peak_allocated_bytes > 0, qPrintable(QStringLiteral("scenario %1").arg(i)));
+            QVERIFY(m.peak_required_bytes >= m.peak_allocated_bytes + m.cuda_context_bytes);
+            QVERIFY(m.peak_reserved_bytes >= m.peak_allocated_bytes + m.cuda_context_bytes);
+            QCOMPARE(check_fit(s, m).gpu, m.peak_required_bytes <= usable_gpu_bytes(s));
             const StepTime t = estimate_step(s);
             QVERIFY(std::isfinite(t.seconds) && t.seconds > 0 && std::isfinite(t.tokens_per_second) && t.mfu > 0 && t.mfu <= 1);
             // The recommender and the export round trip on every 50th scenario (a search is ~1,000 estimates).

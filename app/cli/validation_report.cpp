@@ -1,6 +1,7 @@
 #include "app/cli/validation_report.h"
 
 #include "core/io/format.h"
+#include "core/model/enum_names.h"
 #include "core/model/errors.h"
 
 #include <cmath>
@@ -79,7 +80,7 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
             if (c.kind != kind) continue;
             if (!header) {
                 out += "\n" + std::string(kind) + "\n  " + pad("id", 6) + pad("what", 26) + pad("measured", 18) + pad("predicted", 18) +
-                       pad("ratio", 7) + "ok\n";
+                       pad("ratio", 7) + (c.phase ? pad("ok", 5) + "peaks in" : std::string("ok")) + "\n";
                 header = true;
             }
             std::string what, measured, predicted;
@@ -93,7 +94,7 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
                 predicted = value_text(c.quantity, c.predicted);
             }
             out += "  " + pad(c.id, 6) + pad(what, 26) + pad(measured, 18) + pad(predicted, 18) + pad(format_fixed(c.ratio, 2), 7) +
-                   (c.ok ? "yes" : "no") + "\n";
+                   (c.phase ? pad(c.ok ? "yes" : "no", 5) + to_string(*c.phase) : std::string(c.ok ? "yes" : "no")) + "\n";
         }
     }
     out += "\nAggregate\n  " + pad("group", 34) + pad("rows", 6) + pad("tolerance", 11) + pad("within / right", 16) + "median |error|\n";
@@ -145,6 +146,7 @@ nlohmann::json validation_json(const validation::ValidationReport& r, const std:
         }
         row["ratio"] = rounded(c.ratio, 4);
         row["ok"] = c.ok;
+        if (c.phase) row["peak_phase"] = to_string(*c.phase);
         if (const auto* mc = find_case(r, c.id)) {
             row["gpu"] = mc->gpu_label;
             row["assumed"] = mc->assumed;

@@ -59,6 +59,7 @@ CaseResult fit_row(const MeasuredCase& c, const FitCheck& check) {
     r.plain_data_parallel = check.plain_data_parallel;
     r.fits_measured = check.fits;
     r.fits_predicted = check_fit(s, m).gpu;
+    r.phase = m.required_phase;
     r.predicted = m.peak_required_bytes;
     r.usable_bytes = usable_gpu_bytes(s);
     r.ratio = r.predicted / r.usable_bytes;
@@ -92,6 +93,8 @@ ValidationReport validate_cases(std::vector<MeasuredCase> cases) {
         r.quantity = c.measurement.quantity;
         r.measured = c.measurement.value;
         r.predicted = predicted_value(c);
+        if (r.quantity == Quantity::Allocated || r.quantity == Quantity::Reserved || r.quantity == Quantity::NvidiaSmi)
+            r.phase = estimate_memory(c.scenario).peak.phase;
         r.ratio = r.predicted / r.measured;
         r.ok = std::abs(r.ratio - 1) <= quantity_info(r.quantity).tolerance;
         report.rows.push_back(r);

@@ -4,6 +4,7 @@
 // per fits/OOM boundary whether the fit call is right; aggregates per quantity group.
 #include "core/validation/measured_runs.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct CaseResult {
     double predicted = 0;  // same unit; fits: the per-GPU bytes that must fit (peak_required_bytes)
     double ratio = 0;      // predicted / measured; fits: predicted / usable bytes
     bool ok = false;       // within tolerance, or the fit call right
+    // GPU memory and fit rows: where in the step the prediction peaks (the required peak for fits).
+    std::optional<StepPhase> phase;
     // Fits/OOM rows only.
     std::int64_t micro_batch = 0;
     bool plain_data_parallel = false;

@@ -116,9 +116,10 @@ Scenario export_scenario(const Args& a, std::ostream& err) {
     if (setup_given(a)) {
         const Candidate c = evaluate(s);
         if (!c.fit.gpu)
-            err << "zero-planner: warning: " << setup_label(s.zero) << " does not fit: it needs " << format_bytes(c.memory.total_bytes())
-                << " per GPU, " << format_bytes(usable_gpu_bytes(s)) << " usable (misses by "
-                << format_bytes(c.memory.total_bytes() - usable_gpu_bytes(s)) << ")\n";
+            err << "zero-planner: warning: " << setup_label(s.zero) << " does not fit: it needs "
+                << format_bytes(c.memory.peak_required_bytes) << " per GPU at its peak (" << to_string(c.memory.required_phase) << "), "
+                << format_bytes(usable_gpu_bytes(s)) << " usable (misses by "
+                << format_bytes(c.memory.peak_required_bytes - usable_gpu_bytes(s)) << ")\n";
         if (!c.fit.cpu)
             err << "zero-planner: warning: it needs " << format_bytes(c.memory.cpu_bytes_per_node) << " host RAM per node, "
                 << format_bytes(s.cluster.cpu_ram_bytes_per_node) << " available\n";

@@ -56,6 +56,24 @@ Scenario planned_scenario() {
 class TestCliTables : public QObject {
     Q_OBJECT
 private slots:
+    // Exporting a setup that does not fit warns with the figure the fit is decided on: the step's
+    // peak that must fit, and where in the step it is (LLaMA-7B ZeRO-2 with torch.optim on 8 x
+    // V100 32GB dies in the optimizer step, tutorial 05).
+    void export_warns_with_the_peak() {
+        const std::vector<std::string> argv = {"export",    "--model",       "llama-2-7b", "--gpus",          "8",    "--gpu",
+                                               "v100-32gb", "--stage",       "2",          "--precision",     "fp16", "--seq",
+                                               "1024",      "--micro-batch", "1",          "--checkpointing", "full", "--fused-optimizer",
+                                               "off"};
+        std::ostringstream out, err;
+        QCOMPARE(cli::run(argv, out, err), 0);
+        const QString warning = QString::fromStdString(err.str());
+        QVERIFY2(warning.startsWith(QStringLiteral("zero-planner: warning: ZeRO-2 does not fit: it needs 31.8 GiB per GPU at its peak "
+                                                   "(optimizer step), 30.4 GiB usable")),
+                 qPrintable(warning));
+        QVERIFY(QString::fromStdString(out.str()).contains(QStringLiteral("\"stage\": 2")));
+        QVERIFY(!QString::fromStdString(out.str()).contains(QStringLiteral("\"optimizer\"")));  // torch.optim: no block
+    }
+
     // ---- commands ---------------------------------------------------------------------
     void command_table_lists_the_commands() {
         QStringList names;

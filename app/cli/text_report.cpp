@@ -97,15 +97,15 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
 std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) {
     std::string out = "\n" + pad_right("setup", 40);
     for (const MemorySlice& slice : memory_slices()) out += pad_left(std::string(slice.column), 8);
-    out += pad_left("steady", 8) + pad_left("peak", 8) + pad_left("host", 9) + pad_left("nvme", 9) + pad_left("step s", 9) +
-           pad_left("tokens/s", 10) + "  fits\n";
+    out += pad_left("steady", 8) + pad_left("peak", 8) + pad_left("needed", 8) + pad_left("host", 9) + pad_left("nvme", 9) +
+           pad_left("step s", 9) + pad_left("tokens/s", 10) + "  fits\n";
     for (const Candidate& c : rows) {
         const MemoryBreakdown& m = c.memory;
         out += pad_right(setup_label(c.zero), 40);
         for (const MemorySlice& slice : memory_slices()) out += pad_left(gib(slice.bytes(m)), 8);
-        out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.peak_reserved_bytes), 8) + pad_left(gib(m.cpu_bytes_per_node), 9) +
-               pad_left(gib(m.nvme_bytes_per_node), 9) + pad_left(format_fixed(c.step.seconds, 2), 9) +
-               pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
+        out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.peak_reserved_bytes), 8) + pad_left(gib(m.peak_required_bytes), 8) +
+               pad_left(gib(m.cpu_bytes_per_node), 9) + pad_left(gib(m.nvme_bytes_per_node), 9) +
+               pad_left(format_fixed(c.step.seconds, 2), 9) + pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
                (c.fit.all()  ? "yes"
                 : !c.fit.gpu ? "no: GPU"
                 : !c.fit.cpu ? "no: host RAM"
@@ -113,7 +113,8 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
                "\n";
     }
     out += "\nPer-GPU columns in GiB (usable " + gib(usable_gpu_bytes(s)) +
-           "): the steady-state slices and their total, and the step's peak reserved (nvidia-smi); fits is decided on the peak;\n"
+           "): the steady-state slices and their total; the step's peak reserved (nvidia-smi) and what must fit of it\n"
+           "(needed), on which fits is decided;\n"
            "host and NVMe in GiB per node.\n";
     return out;
 }

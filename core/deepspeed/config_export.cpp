@@ -77,8 +77,10 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
     j["wall_clock_breakdown"] = false;
     // DeepSpeed builds its own optimizer (FusedAdam, CPU Adam with offload) from this block; without
     // it the client's torch.optim optimizer is used (engine.py _configure_optimizer), the choice
-    // Training::fused_optimizer stands for. Offload always uses DeepSpeed's CPU Adam.
-    if (t.fused_optimizer || z.offload_optimizer != OffloadDevice::None) j["optimizer"] = optimizer_block(t, o);
+    // Training::fused_optimizer stands for. Offload always uses DeepSpeed's CPU optimizer, and LAMB
+    // has no Trainer equivalent, so those keep the block.
+    if (t.fused_optimizer || z.offload_optimizer != OffloadDevice::None || t.optimizer == Optimizer::Lamb)
+        j["optimizer"] = optimizer_block(t, o);
     if (t.precision == Precision::Bf16) {
         j["bf16"] = {{"enabled", true}};
     } else if (t.precision == Precision::Fp16) {

@@ -31,8 +31,19 @@ Scenario apply_ds_config(const json& c, Scenario s) {
     if (ds_schema::block_enabled(c, "bf16")) s.training.precision = Precision::Bf16;
     else if (ds_schema::block_enabled(c, "fp16")) s.training.precision = Precision::Fp16;
     else if (c.contains("bf16") || c.contains("fp16")) s.training.precision = Precision::Fp32;
-    // No "optimizer" block: the client's torch.optim optimizer (config_export.cpp).
+    // Whose optimizer kernel (engine.py _configure_basic_optimizer): no "optimizer" block means the
+    // client's torch.optim one; in the block, "torch_adam": true, Adagrad and SGD are torch.optim too.
     s.training.fused_optimizer = c.contains("optimizer");
+    if (c.contains("optimizer") && c.at("optimizer").is_object()) {
+        const json& block = c.at("optimizer");
+        const json params = block.contains("params") && block.at("params").is_object() ? block.at("params") : json::object();
+        if (params.contains("torch_adam") && params.at("torch_adam") == true) s.training.fused_optimizer = false;
+        if (block.contains("type") && block.at("type").is_string()) {
+            std::string type = block.at("type").get<std::string>();
+            std::transform(type.begin(), type.end(), type.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+            if (type == "adagrad" || type == "sgd") s.training.fused_optimizer = false;
+        }
+    }
     if (c.contains("optimizer") && c.at("optimizer").is_object() && c.at("optimizer").contains("type") &&
         c.at("optimizer").at("type").is_string()) {
         std::string type = c.at("optimizer").at("type").get<std::string>();

@@ -67,8 +67,18 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     py += std::string("    bf16=") + (s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";
     py += std::string("    fp16=") + (s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
     py += std::string("    gradient_checkpointing=") + (s.training.checkpointing == Checkpointing::None ? "False" : "True") + ",\n";
-    if (!s.training.fused_optimizer && s.zero.offload_optimizer == OffloadDevice::None)
-        py += "    optim=\"adamw_torch\",  # torch.optim.AdamW: the DeepSpeed config has no \"optimizer\" block\n";
+    if (!deepspeed_config(s, o).contains("optimizer")) {
+        // The Trainer's own optimizer (training_args.py OptimizerNames) for the planned one.
+        const char* optim = "adamw_torch";
+        switch (s.training.optimizer) {
+        case Optimizer::Sgd:
+        case Optimizer::SgdMomentum: optim = "sgd"; break;
+        case Optimizer::Adagrad: optim = "adagrad"; break;
+        case Optimizer::Lion: optim = "lion_32bit"; break;
+        default: break;
+        }
+        py += "    optim=\"" + std::string(optim) + "\",  # torch.optim: the DeepSpeed config has no \"optimizer\" block\n";
+    }
     if (s.training.loss_kernel == LossKernel::Chunked)
         py += "    use_liger_kernel=True,  # Liger's fused linear cross-entropy: the full logits are never made\n";
     py += ")\n";

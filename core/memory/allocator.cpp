@@ -16,8 +16,8 @@ std::vector<double> reserved_along(const std::vector<StepMoment>& timeline, int 
     out.reserve(timeline.size());
     double running = 0;
     for (const StepMoment& m : timeline) {
-        running = std::max(running, reserved_bytes(m, stage, reservable_bytes));
-        out.push_back(std::max(running, m.allocated_bytes()) + context_bytes);
+        running = std::max({running, reserved_bytes(m, stage, reservable_bytes), m.allocated_bytes()});
+        out.push_back(running + context_bytes);
     }
     return out;
 }

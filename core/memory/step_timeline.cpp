@@ -74,6 +74,13 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     const double partition = partition_elems;
     const double stepped = z.stage == 3 ? std::min(z.sub_group_size, partition) : partition;
 
+    if (offload_optimizer && z.stage == 1) {
+        // ZeRO-1 with offload: .grad still stays whole on the GPU until the boundary, where the
+        // rank's part is reduced and copied to the host; the fp32 terms live on the host.
+        x.grads_full = k * P;
+        x.held_across_micro_steps = gas > 1 ? k * P : 0;
+        x.boundary_bucket = k * std::min(z.reduce_bucket_elems, P);
+    }
     if (!offload_optimizer) {
         switch (z.stage) {
         case 0:
@@ -91,7 +98,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
                 x.grads_fp32_step = mixed ? 4.0 * P : 0;
                 x.grads_at_step = k * P;
             }
-            x.boundary_bucket = k * z.reduce_bucket_elems;  // engine.py allreduce_gradients, bucketed
+            x.boundary_bucket = k * std::min(z.reduce_bucket_elems, P);  // engine.py allreduce_gradients, bucketed
             break;
         case 1:
             // stage_1_and_2.py, partition_gradients off: .grad stays whole until the boundary, where
@@ -100,8 +107,8 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
             x.grads_full = k * P;
             x.held_across_micro_steps = gas > 1 ? k * P : 0;
             x.grads_at_reduce = x.grads_at_step = k * partition;
-            x.grads_fp32_step = 4.0 * partition;  // flatten_dense_tensors_aligned copies, fp32 or not
-            x.boundary_bucket = k * z.reduce_bucket_elems;
+            x.grads_fp32_step = 4.0 * partition;                         // flatten_dense_tensors_aligned copies, fp32 or not
+            x.boundary_bucket = k * std::min(z.reduce_bucket_elems, P);  // a bucket holds at most the model
             break;
         case 2:
             // stage_1_and_2.py with contiguous_gradients: each bucket is reduced from the ipg buffer
@@ -125,8 +132,10 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     // "denom = (exp_avg_sq.sqrt() / ...)" allocates the same. Lion (exp_avg.clone()), Adagrad
     // (state_sum.sqrt()) and LAMB likewise make one; SGD updates in place. DeepSpeed's FusedAdam /
     // FusedLamb (multi_tensor_apply kernels) and CPU Adam make none.
+    // DeepSpeed builds Adagrad as torch.optim.Adagrad on the GPU (engine.py _configure_basic_optimizer).
     const bool makes_temporary = t.optimizer != Optimizer::Sgd && t.optimizer != Optimizer::SgdMomentum;
-    if (!t.fused_optimizer && makes_temporary && !offload_optimizer) x.optimizer_temporary = 4.0 * stepped;
+    const bool torch_kernel = !t.fused_optimizer || t.optimizer == Optimizer::Adagrad;
+    if (torch_kernel && makes_temporary && !offload_optimizer) x.optimizer_temporary = 4.0 * stepped;
 
     // Start-up.
     if (z.stage == 3 && !z.zero_init) {
@@ -134,7 +143,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
         // stage3.py partitions it: every parameter is on every GPU once.
         x.startup_total = k * P;
         x.startup_cause = "whole 16-bit model on the GPU before ZeRO-3 partitions it (no zero.Init)";
-    } else if (!offload_optimizer && (mixed || z.stage >= 1)) {
+    } else if (!offload_optimizer && (mixed || z.stage >= 1) && x.grads_fp32_kept == 0) {
         // initialize_optimizer_states (stage_1_and_2.py and stage3.py): a zeroed fp32 gradient of
         // the stepped partition and one optimizer step create the moments beside the fp32 master.
         x.startup_extra = 4.0 * stepped;
@@ -227,7 +236,9 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         StepMoment mo = moment(x, StepPhase::StartUp, 0, x.startup_cause);
         mo.params_bytes = x.startup_total;
         mo.optimizer_states_bytes = mo.gradients_bytes = mo.buffers_bytes = 0;
-        mo.persistent_bytes = 0;  // freed as ZeRO-3 partitions it
+        // Loaded once and freed as ZeRO-3 partitions it; its blocks serve the partitions and states
+        // that follow, so it does not cycle through the cache.
+        mo.persistent_bytes = x.startup_total;
         visit(mo);
     } else {
         StepMoment mo = moment(x, StepPhase::StartUp, 0, x.startup_cause);

@@ -30,7 +30,9 @@ json load(const char* path) {
 void differences(const json& oracle, const json& actual, const std::string& at, std::set<std::string>& out) {
     if (oracle.is_object() && actual.is_object()) {
         for (const auto& [key, value] : oracle.items()) {
-            const std::string here = at + "/" + key;
+            std::string escaped;  // RFC 6901: ~ and / in a key
+            for (char ch : key) escaped += ch == '~' ? std::string("~0") : ch == '/' ? std::string("~1") : std::string(1, ch);
+            const std::string here = at + "/" + escaped;
             if (!actual.contains(key)) out.insert(here);
             else differences(value, actual.at(key), here, out);
         }

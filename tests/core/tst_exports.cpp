@@ -50,6 +50,21 @@ private slots:
         QTest::newRow("torch.optim, Liger loss") << false << int(LossKernel::Chunked) << int(OffloadDevice::None) << false;
         QTest::newRow("torch.optim asked, CPU offload: CPU Adam") << false << int(LossKernel::Full) << int(OffloadDevice::Cpu) << true;
     }
+    // engine.py _configure_basic_optimizer: "torch_adam": true, Adagrad and SGD are torch.optim.
+    void import_reads_whose_optimizer_kernel_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<bool>("fused");
+        QTest::newRow("AdamW: FusedAdam") << QStringLiteral(R"({"optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}})") << true;
+        QTest::newRow("torch_adam") << QStringLiteral(R"({"optimizer": {"type": "AdamW", "params": {"torch_adam": true}}})") << false;
+        QTest::newRow("Adagrad: torch.optim") << QStringLiteral(R"({"optimizer": {"type": "Adagrad"}})") << false;
+        QTest::newRow("no block: the client's") << QStringLiteral(R"({"train_batch_size": 64})") << false;
+    }
+    void import_reads_whose_optimizer_kernel() {
+        QFETCH(QString, config);
+        QFETCH(bool, fused);
+        QCOMPARE(apply_ds_config(nlohmann::json::parse(config.toStdString()), default_scenario()).training.fused_optimizer, fused);
+    }
+
     void optimizer_and_loss_kernels() {
         QFETCH(bool, fused);
         QFETCH(int, kernel);

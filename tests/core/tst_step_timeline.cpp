@@ -166,6 +166,48 @@ private slots:
         QVERIFY(estimate_memory(s).peak.phase != StepPhase::Loss);
     }
 
+    // Review findings, each a fact of DeepSpeed's code:
+    // BF16_Optimizer (stage 0, bf16) allocates its fp32 gradient accumulators in __init__ and has
+    // no separate zeroed gradient: start-up is 2P + 4P + 12P = 18P, not 22P.
+    void bf16_stage0_start_up_has_no_second_fp32_gradient() {
+        Scenario s = preset_scenario("gpt2", "a100-80gb", 1);
+        s.zero.stage = 0;
+        s.training.precision = Precision::Bf16;
+        const double P = static_cast<double>(parameter_count(s.model));
+        QCOMPARE(step_timeline(s, TimelineDetail::PeakCandidates).front().allocated_bytes(), 18 * P);
+    }
+    // ZeRO-1 with the optimizer offloaded still keeps every .grad on the GPU until the boundary.
+    void zero1_offload_keeps_its_gradients_until_the_boundary() {
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
+        s.zero.stage = 1;
+        s.zero.offload_optimizer = OffloadDevice::Cpu;
+        const double P = static_cast<double>(parameter_count(s.model));
+        const StepMoment reduce = at(step_timeline(s, TimelineDetail::PeakCandidates), StepPhase::GradientReduce);
+        QCOMPARE(reduce.gradients_bytes, 2 * P);
+        QCOMPARE(reduce.buffers_bytes, 2 * s.zero.reduce_bucket_elems);
+    }
+    // A bucket holds at most the model: GPT-2's 124M parameters with 2e8-element buckets.
+    void the_reduce_bucket_is_at_most_the_model() {
+        Scenario s = preset_scenario("gpt2", "a100-80gb", 8);
+        s.zero.stage = 1;
+        s.zero.reduce_bucket_elems = 2e8;
+        const double P = static_cast<double>(parameter_count(s.model));
+        QCOMPARE(at(step_timeline(s, TimelineDetail::PeakCandidates), StepPhase::GradientReduce).buffers_bytes, 2 * P);
+    }
+    // The reserve never shrinks within a step, also after a moment that does not fit the card.
+    void the_reserve_curve_never_shrinks() {
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 1);
+        s.zero.stage = 2;
+        s.training.precision = Precision::Fp32;
+        s.training.optimizer = Optimizer::Sgd;
+        const auto t = step_timeline(s, TimelineDetail::EveryLayer);
+        const double context = s.assumptions.cuda_context_bytes;
+        const auto r = reserved_along(t, s.zero.stage, gib_to_bytes(80) - context, context);
+        for (std::size_t i = 1; i < r.size(); ++i) QVERIFY(r[i] >= r[i - 1]);
+        for (std::size_t i = 0; i < r.size(); ++i) QVERIFY(r[i] >= t[i].allocated_bytes() + context);
+        QCOMPARE(r.back(), estimate_memory(s).peak_reserved_bytes);
+    }
+
     // The search evaluates only the moments where a maximum can lie; within a pass the
     // allocation is linear in the layer, so they give the same peaks as every layer.
     void peak_candidates_give_the_every_layer_peak_data() {

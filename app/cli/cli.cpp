@@ -6,6 +6,7 @@
 #include "app/cli/scenario_options.h"
 #include "app/cli/text_report.h"
 #include "app/cli/validation_report.h"
+#include "core/calibration/calibrate.h"
 #include "core/deepspeed/estimator.h"
 #include "core/deepspeed/export_formats.h"
 #include "core/deepspeed/lint.h"
@@ -17,12 +18,16 @@
 #include "core/model/enum_names.h"
 #include "core/model/errors.h"
 #include "core/model/limits.h"
+#include "core/model/units.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
 #include "zp_version.h"
 
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -202,6 +207,77 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     return kExitOk;
 }
 
+// Today as YYYY-MM-DD, or the day of SOURCE_DATE_EPOCH when it is set (reproducible output).
+std::string today() {
+    std::time_t t = std::time(nullptr);
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) t = static_cast<std::time_t>(std::strtoll(epoch, nullptr, 10));
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[16];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+    return buf;
+}
+
+// Fit the scenario's compute efficiency to one measured run (core/calibration/calibrate.h):
+// from a log (--log FILE) or typed numbers (--measured-*); prints before / measured / after and
+// writes the calibrated session with -o. A refused measurement writes nothing.
+int cmd_calibrate(const Args& a, std::ostream& out, std::ostream&) {
+    const auto pad_right = [](std::string text, std::size_t width) {
+        if (text.size() < width) text.append(width - text.size(), ' ');
+        return text;
+    };
+    const Scenario s = scenario_from_args(a);
+    calibration::RunLog m;
+    std::string source = "the command line";
+    if (auto file = a.get("--log")) {
+        m = calibration::read_run_log(read_text_file(*file), *file);
+        source = *file;
+    }
+    if (auto v = a.get("--measured-step-s")) m.step_seconds = parse_number(*v, "--measured-step-s (seconds)", 1e-6, 1e9);
+    if (auto v = a.get("--measured-samples-per-s")) m.samples_per_second = parse_number(*v, "--measured-samples-per-s", 1e-9, 1e12);
+    if (auto v = a.get("--measured-max-allocated-gib"))
+        m.max_allocated_bytes = gib_to_bytes(parse_number(*v, "--measured-max-allocated-gib", 1e-6, 1e6));
+    if (auto v = a.get("--measured-reserved-gib"))
+        m.max_reserved_bytes = gib_to_bytes(parse_number(*v, "--measured-reserved-gib", 1e-6, 1e6));
+    if (!a.has("--log") && !m.step_seconds && !m.samples_per_second)
+        throw InputError("calibrate needs a measured run: --log FILE, --measured-step-s S or --measured-samples-per-s X");
+    const calibration::CalibrationResult r = calibration::calibrate(s, m, source, today());
+    if (auto file = a.get("-o")) write_file_atomically(*file, session_text(r.calibrated));
+    if (a.flag("--json")) {
+        nlohmann::json j = {{"source", source},
+                            {"read", m.read},
+                            {"mfu_before", r.mfu_before},
+                            {"mfu_after", r.mfu_after},
+                            {"step_seconds",
+                             {{"predicted_before", r.step_before_seconds},
+                              {"measured", r.step_measured_seconds},
+                              {"predicted_after", r.step_after_seconds}}},
+                            {"calibration", r.calibrated.assumptions.calibration}};
+        if (r.max_allocated_measured_bytes)
+            j["max_allocated_bytes"] = {{"measured", *r.max_allocated_measured_bytes}, {"predicted", *r.max_allocated_predicted_bytes}};
+        if (r.max_reserved_measured_bytes)
+            j["max_reserved_bytes"] = {{"measured", *r.max_reserved_measured_bytes}, {"predicted", *r.max_reserved_predicted_bytes}};
+        out << j.dump(2) << "\n";
+        return kExitOk;
+    }
+    out << "Calibrated from " << source << "\n";
+    for (const std::string& line : m.read) out << "  read " << line << "\n";
+    out << "                  predicted before  measured    predicted after\n";
+    out << "  step time       " << pad_right(format_seconds(r.step_before_seconds), 18)
+        << pad_right(format_seconds(r.step_measured_seconds), 12) << format_seconds(r.step_after_seconds) << "\n";
+    out << "  compute efficiency (MFU) " << format_fixed(100 * r.mfu_before, 1) << "% -> " << format_fixed(100 * r.mfu_after, 1) << "%\n";
+    if (r.max_allocated_measured_bytes)
+        out << "  max allocated   " << pad_right(format_bytes(*r.max_allocated_predicted_bytes), 18)
+            << format_bytes(*r.max_allocated_measured_bytes) << "  (compared, not fitted)\n";
+    if (r.max_reserved_measured_bytes)
+        out << "  max reserved    " << pad_right(format_bytes(*r.max_reserved_predicted_bytes), 18)
+            << format_bytes(*r.max_reserved_measured_bytes) << "  (compared, not fitted)\n";
+    if (auto file = a.get("-o"))
+        out << "Session written to " << *file << "; estimates and recommendations from it use the fitted efficiency.\n";
+    else out << "Add -o plan.zplan to keep the calibrated scenario as a session.\n";
+    return kExitOk;
+}
+
 std::string pad_right(std::string s, std::size_t width) {
     if (s.size() < width) s.append(width - s.size(), ' ');
     return s;
@@ -254,6 +330,13 @@ const std::vector<Command>& commands() {
          with_scenario({}), kFlags, false, cmd_session},
         {"lint", "lint FILE", "check a ds_config.json [--world-size N]; exit 1 when it has errors", CommandKind::Headless,
          options({"--world-size"}), kFlags, true, cmd_lint},
+        {"calibrate", "calibrate",
+         "fit the compute efficiency to a measured run: --log FILE (DeepSpeed, Megatron or Trainer output)\n"
+         "or --measured-step-s S / --measured-samples-per-s X [--measured-max-allocated-gib G] [-o plan.zplan]",
+         CommandKind::Headless,
+         with_scenario(
+             {"--log", "--measured-step-s", "--measured-samples-per-s", "--measured-max-allocated-gib", "--measured-reserved-gib", "-o"}),
+         kFlags, false, cmd_calibrate},
         {"validate", "validate [FILE]", "the planner against measured runs (default: the bundled measured_runs.json)",
          CommandKind::Headless, options({}), kFlags, true, cmd_validate},
         {"screenshot", "screenshot", "render the window to --out FILE.png [--view memory|scaling|time|step|config|window] [--size WxH]",

@@ -52,6 +52,7 @@ std::string scenario_header(const Scenario& s, bool synthesized) {
                                                  : std::string("16-bit")) +
            ", " + (t.fused_optimizer ? "fused optimizer" : "torch.optim optimizer") + "\n";
     out += "Convention: " + convention_text(s) + "\n";
+    if (!s.assumptions.calibration.empty()) out += "Calibration: " + s.assumptions.calibration + "\n";
     return out;
 }
 

@@ -113,6 +113,7 @@ void visit_fields(S& s, V& v) {
     v("assumptions", "headroom", a.headroom);
     v("assumptions", "cuda_context_bytes", a.cuda_context_bytes);
     v("assumptions", "fragmentation", a.fragmentation);
+    v("assumptions", "calibration", a.calibration);
     v("assumptions", "host_buffer_factor", a.host_buffer_factor);
     v("assumptions", "mfu", a.mfu);
     v("assumptions", "comm_overlap_fraction", a.comm_overlap_fraction);

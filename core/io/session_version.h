@@ -6,7 +6,8 @@
 //   version 2  adds those two, so a session reopens into the Scenario it was saved from
 //              (operator==), custom GPUs included.
 //   version 3  adds the loss and optimizer kernels (training.loss_fp32_upcast, loss_kernel,
-//              fused_optimizer) that the step's peak memory depends on.
+//              fused_optimizer) that the step's peak memory depends on, and
+//              assumptions.calibration (where a calibrated mfu came from; empty before).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a

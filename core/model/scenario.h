@@ -114,6 +114,7 @@ struct Assumptions {
     double comm_overlap_fraction = 0.8;                    // share of communication hidden behind backward when overlap_comm is on
     double collective_latency_seconds = 30e-6;             // per bucketed NCCL launch (small-message latency, nccl-tests)
     double token_budget = 1e12;                            // tokens to train on, for time and GPU-hours
+    std::string calibration;  // empty, or where mfu came from: "calibrated from run.log on 2026-11-23: ..." (core/calibration)
 
     friend bool operator==(const Assumptions&, const Assumptions&) = default;
 };

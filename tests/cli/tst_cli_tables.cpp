@@ -34,9 +34,10 @@ std::vector<std::string> to_std(const QStringList& list) {
 }
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("compare"),  QStringLiteral("recommend"),
-                               QStringLiteral("ds-estimate"), QStringLiteral("export"),   QStringLiteral("session"),
-                               QStringLiteral("lint"),        QStringLiteral("validate"), QStringLiteral("screenshot")};
+const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("compare"),   QStringLiteral("recommend"),
+                               QStringLiteral("ds-estimate"), QStringLiteral("export"),    QStringLiteral("session"),
+                               QStringLiteral("lint"),        QStringLiteral("calibrate"), QStringLiteral("validate"),
+                               QStringLiteral("screenshot")};
 const QStringList kFormats = {QStringLiteral("deepspeed"), QStringLiteral("hf-trainer"), QStringLiteral("hf-args"),
                               QStringLiteral("accelerate"), QStringLiteral("launch")};
 const QStringList kSliceKeys = {QStringLiteral("params"),      QStringLiteral("gradients"), QStringLiteral("optimizer_states"),

@@ -66,11 +66,11 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
-    "assumptions.convention", "assumptions.headroom", "assumptions.cuda_context_bytes", "assumptions.fragmentation",
+    "assumptions.convention", "assumptions.headroom", "assumptions.cuda_context_bytes", "assumptions.fragmentation", "assumptions.calibration",
     "assumptions.host_buffer_factor", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 79;
+constexpr std::size_t kFieldCount = 80;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -253,6 +253,7 @@ json flatten(const Scenario& s) {
         {"assumptions.headroom", a.headroom},
         {"assumptions.cuda_context_bytes", a.cuda_context_bytes},
         {"assumptions.fragmentation", a.fragmentation},
+        {"assumptions.calibration", a.calibration},
         {"assumptions.host_buffer_factor", a.host_buffer_factor},
         {"assumptions.mfu", a.mfu},
         {"assumptions.comm_overlap_fraction", a.comm_overlap_fraction},
@@ -359,8 +360,10 @@ private slots:
         const json expected = load_test_json(base + ".scenario.json");
         const json actual = flatten(s);
         // Members added after 0.1.0 (session version 3) take what the migration fills in.
-        const json added_later = {
-            {"training.loss_fp32_upcast", true}, {"training.loss_kernel", "full"}, {"training.fused_optimizer", true}};
+        const json added_later = {{"training.loss_fp32_upcast", true},
+                                  {"training.loss_kernel", "full"},
+                                  {"training.fused_optimizer", true},
+                                  {"assumptions.calibration", ""}};
         QCOMPARE(expected.size() + added_later.size(), kFieldCount);
         for (const auto& [key, value] : expected.items()) {
             QVERIFY2(actual.contains(key), key.c_str());

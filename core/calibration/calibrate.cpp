@@ -1,0 +1,72 @@
+#include "core/calibration/calibrate.h"
+
+#include "core/io/format.h"
+#include "core/memory/memory_model.h"
+#include "core/model/errors.h"
+#include "core/time/step_time.h"
+
+#include <cmath>
+
+namespace zp::calibration {
+namespace {
+
+double step_at(Scenario s, double mfu) {
+    s.assumptions.mfu = mfu;
+    return estimate_step(s).seconds;
+}
+
+}  // namespace
+
+CalibrationResult calibrate(const Scenario& s, const RunLog& m, const std::string& source, const std::string& date) {
+    const std::int64_t world = s.cluster.world_size();
+    const std::int64_t global = effective_global_batch(s.training, world);
+    if (m.world_size && *m.world_size != world)
+        throw InputError(source + ": the run used " + std::to_string(*m.world_size) + " GPUs, the scenario has " + std::to_string(world) +
+                         ": give --gpus " + std::to_string(*m.world_size));
+    if (m.global_batch && *m.global_batch != global)
+        throw InputError(source + ": the run's global batch size is " + std::to_string(*m.global_batch) + ", the scenario's " +
+                         std::to_string(global) + ": give --global-batch " + std::to_string(*m.global_batch));
+    std::optional<double> measured = m.step_seconds;
+    if (!measured && m.samples_per_second && *m.samples_per_second > 0) measured = static_cast<double>(global) / *m.samples_per_second;
+    if (!measured || !(*measured > 0))
+        throw InputError(source + ": no step time or throughput to calibrate from (memory readings alone are compared, not fitted)");
+
+    CalibrationResult r;
+    r.mfu_before = s.assumptions.mfu;
+    r.step_before_seconds = estimate_step(s).seconds;
+    r.step_measured_seconds = *measured;
+    // The step time falls as the efficiency rises (compute shrinks, and the exposed communication
+    // with it: the window that hides it is a share of compute), so bisection finds the one mfu.
+    double lo = 1e-3, hi = 1.0;
+    if (*measured < step_at(s, hi))
+        throw InputError(source + ": a step of " + format_seconds(*measured) + " is faster than the scenario allows even at 100% compute " +
+                         "efficiency (" + format_seconds(step_at(s, hi)) + " on " + s.cluster.gpu.display_name +
+                         ", with its communication and offload): check --gpu, --gpus, --inter-bw and the model");
+    if (*measured > step_at(s, lo))
+        throw InputError(source + ": a step of " + format_seconds(*measured) +
+                         " needs a compute efficiency below 0.1%: check the scenario");
+    for (int i = 0; i < 100; ++i) {
+        const double mid = std::sqrt(lo * hi);
+        (step_at(s, mid) > *measured ? lo : hi) = mid;
+    }
+    r.calibrated = s;
+    r.calibrated.assumptions.mfu = std::sqrt(lo * hi);
+    r.mfu_after = r.calibrated.assumptions.mfu;
+    r.step_after_seconds = estimate_step(r.calibrated).seconds;
+    const MemoryBreakdown mem = estimate_memory(s);
+    if (m.max_allocated_bytes) {
+        r.max_allocated_measured_bytes = m.max_allocated_bytes;
+        r.max_allocated_predicted_bytes = mem.peak_allocated_bytes;
+    }
+    if (m.max_reserved_bytes) {
+        r.max_reserved_measured_bytes = m.max_reserved_bytes;
+        r.max_reserved_predicted_bytes = mem.peak_reserved_bytes - mem.cuda_context_bytes;
+    }
+    r.calibrated.assumptions.calibration = "calibrated from " + source + " on " + date + ": step " + format_seconds(*measured) +
+                                           " measured, " + format_seconds(r.step_before_seconds) + " predicted at MFU " +
+                                           format_fixed(100 * r.mfu_before, 1) + "%; compute efficiency " +
+                                           format_fixed(100 * r.mfu_after, 1) + "%";
+    return r;
+}
+
+}  // namespace zp::calibration

@@ -1,0 +1,31 @@
+#pragma once
+// Fitting the scenario to one measured run (issue 14, item 4): the compute efficiency
+// (Assumptions::mfu) is solved so that the predicted step equals the measured one, the rest of
+// the time model (communication, offload) unchanged; the result says by how much it moved and is
+// stored with the scenario ("calibrated from <source> on <date>"). Memory readings are compared,
+// not fitted: the allocator's shares are global (core/memory/allocator.h).
+#include "core/calibration/run_log.h"
+#include "core/model/scenario.h"
+
+#include <optional>
+#include <string>
+
+namespace zp::calibration {
+
+struct CalibrationResult {
+    Scenario calibrated;  // the scenario with the fitted mfu and its note
+    double mfu_before = 0;
+    double mfu_after = 0;
+    double step_before_seconds = 0;  // predicted with the scenario as given
+    double step_measured_seconds = 0;
+    double step_after_seconds = 0;  // predicted with the fitted mfu
+    std::optional<double> max_allocated_measured_bytes, max_allocated_predicted_bytes;
+    std::optional<double> max_reserved_measured_bytes, max_reserved_predicted_bytes;
+};
+
+// Throws InputError (nothing changed) when the measurement is for another world size or global
+// batch than the scenario, has no step time or throughput, or needs an efficiency outside (0, 1]
+// (a step faster than the scenario allows at 100% efficiency: the wrong --gpu or network?).
+CalibrationResult calibrate(const Scenario& s, const RunLog& measured, const std::string& source, const std::string& date);
+
+}  // namespace zp::calibration

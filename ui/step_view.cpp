@@ -212,8 +212,7 @@ void StepView::rebuild() {
     }
 
     // The reserve curve (core/memory/allocator.h reserved_along), as the JSON timeline has it.
-    const double context = s.assumptions.cuda_context_bytes;
-    const std::vector<double> reserve = reserved_along(timeline, s.zero.stage, gib_to_bytes(s.cluster.gpu.memory_gib) - context, context);
+    const std::vector<double> reserve = reserved_along(s, timeline);
     const int n = static_cast<int>(timeline.size());
     QVector<double> keys(n), reserved(n);
     std::array<QVector<double>, 5> stacked;

@@ -2,7 +2,6 @@
 
 #include "core/memory/allocator.h"
 #include "core/memory/memory_slices.h"
-#include "core/model/units.h"
 #include "core/search/scenario_edits.h"
 
 #include <cmath>
@@ -52,9 +51,8 @@ json per_gpu_json(const MemoryBreakdown& m) {
 }
 
 json timeline_json(const Scenario& s) {
-    const double context = s.assumptions.cuda_context_bytes;
     const std::vector<StepMoment> timeline = step_timeline(s, TimelineDetail::EveryLayer);
-    const std::vector<double> reserved = reserved_along(timeline, s.zero.stage, gib_to_bytes(s.cluster.gpu.memory_gib) - context, context);
+    const std::vector<double> reserved = reserved_along(s, timeline);
     json out = json::array();
     for (std::size_t i = 0; i < timeline.size(); ++i) {
         const StepMoment& mo = timeline[i];

@@ -101,6 +101,8 @@ RunLog read_run_log(std::string_view text, const std::string& source) {
         throw InputError(source +
                          ": no line zero-planner can read (DeepSpeed's RunningAvgSamplesPerSec or MaxMemAllocated, see_memory_usage, "
                          "Megatron's 'elapsed time per iteration (ms)', the Trainer's train_samples_per_second)");
+    // A running average over the whole run and a median of iterations differ by the warm-up and the
+    // logging steps; beyond 20% apart they are not the same run's steady state.
     if (log.step_seconds && log.samples_per_second && log.global_batch) {
         const double from_throughput = static_cast<double>(*log.global_batch) / *log.samples_per_second;
         if (std::abs(from_throughput / *log.step_seconds - 1) > 0.2)

@@ -1,5 +1,7 @@
 #include "core/memory/allocator.h"
 
+#include "core/model/units.h"
+
 #include <algorithm>
 
 namespace zp {
@@ -11,7 +13,12 @@ StepPeak StepPeakAccumulator::result() const {
     return p;
 }
 
-std::vector<double> reserved_along(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes, double context_bytes) {
+double reservable_gpu_bytes(const Scenario& s) { return gib_to_bytes(s.cluster.gpu.memory_gib) - s.assumptions.cuda_context_bytes; }
+
+std::vector<double> reserved_along(const Scenario& s, const std::vector<StepMoment>& timeline) {
+    const int stage = s.zero.stage;
+    const double reservable_bytes = reservable_gpu_bytes(s);
+    const double context_bytes = s.assumptions.cuda_context_bytes;
     std::vector<double> out;
     out.reserve(timeline.size());
     double running = 0;

@@ -89,9 +89,12 @@ StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double re
 // defined in step_timeline.cpp beside the moments it walks).
 StepPeak step_peak(const Scenario& s, const TimelineInputs& in, double reservable_bytes);
 
-// The reserve after each moment of `timeline` as nvidia-smi would show it: the running maximum
-// of reserved_bytes (it only grows over a step), at least what is allocated, plus the CUDA
-// context. What the JSON timeline and the window's step view draw.
-std::vector<double> reserved_along(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes, double context_bytes);
+// What the allocator can reserve on one GPU of `s`: the card less the CUDA context.
+double reservable_gpu_bytes(const Scenario& s);
+
+// The reserve after each moment of `timeline` (a timeline of `s`) as nvidia-smi would show it:
+// the running maximum of reserved_bytes (it only grows over a step), at least what is allocated,
+// plus the CUDA context. What the JSON timeline and the window's step view draw.
+std::vector<double> reserved_along(const Scenario& s, const std::vector<StepMoment>& timeline);
 
 }  // namespace zp

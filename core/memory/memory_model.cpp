@@ -38,7 +38,7 @@ MemoryBreakdown estimate_memory(const Scenario& s) {
     m.cpu_bytes_per_node = host.cpu_per_node + acts.cpu_bytes_per_gpu * static_cast<double>(s.cluster.gpus_per_node);
     m.nvme_bytes_per_node = host.nvme_per_node;
     // The step's peak from the moments where a maximum can lie, without storing them.
-    set_step_peak(s, step_peak(s, in, gib_to_bytes(s.cluster.gpu.memory_gib) - s.assumptions.cuda_context_bytes), m);
+    set_step_peak(s, step_peak(s, in, reservable_gpu_bytes(s)), m);
     return m;
 }
 

@@ -16,7 +16,6 @@ namespace {
 
 // The byte counts the moments are built from, computed once per scenario.
 struct Terms {
-    double layers = 1;
     double weights = 0;                  // 16-bit weights resident for the whole run
     double optimizer = 0;                // fp32 master + moments on the GPU
     double grads_full = 0;               // stage 0/1: every parameter's 16-bit .grad (autograd's AccumulateGrad)
@@ -57,7 +56,6 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     // Micro steps per optimizer step (without the batch rule's check: estimates of invalid batches are asked for too).
     const std::int64_t per_micro_step = std::max<std::int64_t>(t.micro_batch * s.cluster.world_size(), 1);
     const std::int64_t gas = std::max<std::int64_t>(effective_global_batch(t, s.cluster.world_size()) / per_micro_step, 1);
-    x.layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
 
     // Weights and fp32 optimizer states: as the memory slices count them (model_states.cpp).
     x.weights = states.params;

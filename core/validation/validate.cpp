@@ -8,8 +8,9 @@
 
 namespace zp::validation {
 
-double predicted_gpu_bytes(const Scenario& s, Quantity q) {
-    const MemoryBreakdown m = estimate_memory(s);
+double predicted_gpu_bytes(const Scenario& s, Quantity q) { return predicted_gpu_bytes(estimate_memory(s), q); }
+
+double predicted_gpu_bytes(const MemoryBreakdown& m, Quantity q) {
     switch (q) {
     case Quantity::Allocated: return m.peak_allocated_bytes;
     case Quantity::Reserved: return m.peak_reserved_bytes - m.cuda_context_bytes;  // max_memory_reserved has no context
@@ -24,7 +25,7 @@ double predicted_value(const MeasuredCase& c) {
     switch (c.measurement.quantity) {
     case Quantity::Allocated:
     case Quantity::Reserved:
-    case Quantity::NvidiaSmi: return predicted_gpu_bytes(s, c.measurement.quantity);
+    case Quantity::NvidiaSmi: break;  // validate_cases: with the peak's phase, from one estimate
     case Quantity::HostRam: return estimate_memory(s).cpu_bytes_per_node;
     case Quantity::StepSeconds: return estimate_step(s).seconds;
     case Quantity::SamplesPerSecond: {
@@ -92,9 +93,13 @@ ValidationReport validate_cases(std::vector<MeasuredCase> cases) {
         r.kind = c.measurement.kind;
         r.quantity = c.measurement.quantity;
         r.measured = c.measurement.value;
-        r.predicted = predicted_value(c);
-        if (r.quantity == Quantity::Allocated || r.quantity == Quantity::Reserved || r.quantity == Quantity::NvidiaSmi)
-            r.phase = estimate_memory(c.scenario).peak.phase;
+        if (r.quantity == Quantity::Allocated || r.quantity == Quantity::Reserved || r.quantity == Quantity::NvidiaSmi) {
+            const MemoryBreakdown m = estimate_memory(c.scenario);
+            r.predicted = predicted_gpu_bytes(m, r.quantity);
+            r.phase = m.peak.phase;
+        } else {
+            r.predicted = predicted_value(c);
+        }
         r.ratio = r.predicted / r.measured;
         r.ok = std::abs(r.ratio - 1) <= quantity_info(r.quantity).tolerance;
         report.rows.push_back(r);

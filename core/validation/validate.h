@@ -2,6 +2,7 @@
 // The planner held against measured runs (core/validation/measured_runs.h): per case the
 // prediction, the measurement, their ratio and whether it is within the quantity's tolerance;
 // per fits/OOM boundary whether the fit call is right; aggregates per quantity group.
+#include "core/memory/memory_breakdown.h"
 #include "core/validation/measured_runs.h"
 
 #include <optional>
@@ -13,6 +14,7 @@ namespace zp::validation {
 // The planner's per-GPU bytes for a memory quantity, from the step's peak: peak allocated for
 // max_allocated, the peak reserve for max_reserved, and the reserve plus the CUDA context for nvidia-smi.
 double predicted_gpu_bytes(const Scenario& s, Quantity q);
+double predicted_gpu_bytes(const MemoryBreakdown& m, Quantity q);
 
 struct CaseResult {
     std::string id;

@@ -202,7 +202,7 @@ private slots:
         s.training.optimizer = Optimizer::Sgd;
         const auto t = step_timeline(s, TimelineDetail::EveryLayer);
         const double context = s.assumptions.cuda_context_bytes;
-        const auto r = reserved_along(t, s.zero.stage, gib_to_bytes(80) - context, context);
+        const auto r = reserved_along(s, t);
         for (std::size_t i = 1; i < r.size(); ++i) QVERIFY(r[i] >= r[i - 1]);
         for (std::size_t i = 0; i < r.size(); ++i) QVERIFY(r[i] >= t[i].allocated_bytes() + context);
         QCOMPARE(r.back(), estimate_memory(s).peak_reserved_bytes);

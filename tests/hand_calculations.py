@@ -9,7 +9,7 @@ see the numbers the tests hold as literals:
   tst_step_time.cpp      nccl_tests_times, hand_computed_step        ("collectives", "steps")
   tst_memory_model.cpp   hand_computed_breakdown                     ("memory breakdowns")
   tst_overview.cpp       scaling_series and the fallback bars        ("overview scaling")
-  tst_host_memory.cpp    nvme                                        ("host RAM and NVMe")
+  tst_host_memory.cpp    phases, nvme, pinned rounding               ("host RAM over a run")
 
 When a test and this script disagree, decide which one is wrong from the sources above; do not
 copy the code's output into either.
@@ -137,49 +137,88 @@ def mem(name, nodes, g, stage, oo, op, micro, ckpt, flash, overlap=True):
     alloc = params + grads + opt + act + buf
     frag = 0.1 * alloc
     total = alloc + GiB + frag
-    zero_init = stage == 3
-    loading = 4 * (Lp if zero_init else P) * g * 1.5
-    steady = 0
-    if oo == 'cpu': steady += 16 * P / n * 1.5
-    if op == 'cpu': steady += 2 * P / n * 1.5
-    cpu = max(loading, steady)
+    cpu = max(host_run(P, Lp, g, n, stage, oo, op, factor=tensor_factor(768, 12, 12, 3072, 50257, 12, N, 2, fused_qkv=True)).values())
     print(name)
     for k, v in dict(params=params, grads=grads, opt=opt, act=act, buf=buf, frag=frag, total=total, cpu=cpu).items():
         print('   ', k, repr(v))
+
+print("== host RAM over a run, per node (docs/design.md §4.6): DeepSpeed v0.19.6 allocations, transformers from_pretrained")
+# Read from DeepSpeed's stage_1_and_2.py / stage3.py / swap_tensor, transformers' modeling_utils.py and
+# PyTorch's CachingHostAllocator (power-of-two rounding of pinned blocks); see docs/design.md §4.6.
+PROC, WORKER, SHARD = 2.06e9, 0.322e9, 5e9
+def pow2(x):
+    if x <= 1: return max(x, 0)
+    p = 1
+    while p < x: p *= 2
+    return p
+def pinned(x, pin): return pow2(x) if pin else x
+def tensor_factor(hid, heads, kv, ffn, vocab, layers, parts, w, fused_qkv=False, gated=False, hd=None):
+    hd = hd or hid // heads
+    mats = ([hid * (heads + 2 * kv) * hd] if fused_qkv else [hid * heads * hd, hid * kv * hd, hid * kv * hd]) + [heads * hd * hid]
+    mats += [hid * ffn] * (2 if gated else 1) + [ffn * hid]
+    plain = sum(layers * ceil(m / parts) * w for m in mats) + ceil(vocab * hid / parts) * w
+    pin = sum(layers * pow2(ceil(m / parts) * w) for m in mats) + pow2(ceil(vocab * hid / parts) * w)
+    return pin / plain
+def host_run(P, Lp, g, n, stage, oo, op, w=2, pin=True, gas=1, zero_init=True, load16=False, lowmem=False, workers=0,
+             moments=8, gpu_gib=80.0, ctx=2**30, factor=1.0, sub_group=1e9, gather=True):
+    N = g * n; Pr = P / N
+    proc = g * PROC
+    model = P * (2 if load16 else 4); shard = min(model, SHARD)
+    if stage == 3 and zero_init:
+        loading = proc + g * shard + (g * w * Pr * (factor if pin else 1) if op != 'none' else 0)
+    else:
+        loading = proc + g * (model + (0 if lowmem else shard))
+    last = 0; nvme = 0; moment_bytes = 0
+    if stage in (1, 2) and oo == 'cpu':
+        last = g * (pinned(4 * Pr, pin) + pinned(4 * Pr, pin) + pinned(w * Pr, pin) + pinned(w * Lp, pin))
+        moment_bytes = g * moments * Pr
+        if gas > 1: last += g * w * Pr * (factor if pin else 1)
+    if stage == 3:
+        full = int(Pr // sub_group) if Pr > sub_group else 0
+        rem = Pr - full * sub_group
+        largest = sub_group if full else rem
+        if op == 'cpu':
+            last += g * pow2(w * Pr) + (g * w * Pr * factor if pin else 0)
+        if oo == 'cpu':
+            moment_bytes = g * moments * Pr
+            last += g * 4 * Pr + g * (full * pinned(4 * sub_group, pin) + pinned(4 * rem, pin)) + g * pinned(w * Pr, pin)
+        if oo == 'nvme':
+            last += g * 4 * largest * 4 + g * 4 * largest + g * pinned(w * Pr, pin)
+            nvme += g * (4 + moments + 4) * Pr
+    training = proc + g * workers * WORKER + last + moment_bytes
+    trans = 0
+    if oo == 'cpu':
+        trans = 4 * largest * 2 if stage == 3 else (4 * Pr if pin else 0)
+    if stage in (1, 2) and 2 * w * P + ctx > gpu_gib * GiB: trans = max(trans, 2 * w * P)
+    init = proc + last + g * trans
+    model_save = (w * P if gather else 0) if stage == 3 else g * w * P
+    opt_save = g * 4 * Pr if (oo == 'none' and stage > 0) else 0
+    save = training + max(model_save, opt_save)
+    return dict(loading=loading, initialize=init, training=training, save=save, nvme=nvme)
+P_t5_3b, Lp_t5_3b = 2_851_598_336, 32128 * 1024
+P_t5_11b = 11_307_321_344
+print('T5-3B per-tensor factor, 1 part (d_kv 128):', repr(tensor_factor(1024, 32, 32, 16384, 32128, 48, 1, 2, hd=128)))
+for name, args in [
+    ('H1 t5-3b 1x1 ZeRO-2 cpu, pinned, gas 1 (M21 today)', dict(P=P_t5_3b, Lp=Lp_t5_3b, g=1, n=1, stage=2, oo='cpu', op='none', gpu_gib=24.0)),
+    ('H2 t5-3b 1x1 ZeRO-2 cpu, pageable, gas 1 (M21 in 2021)', dict(P=P_t5_3b, Lp=Lp_t5_3b, g=1, n=1, stage=2, oo='cpu', op='none', pin=False, gpu_gib=24.0)),
+    ('H3 t5-11b 1x1 ZeRO-2 cpu, pageable, gas 1 (H01)', dict(P=P_t5_11b, Lp=Lp_t5_3b, g=1, n=1, stage=2, oo='cpu', op='none', pin=False, gpu_gib=40.0)),
+    ('H4 gpt2 1x8 ZeRO-2 no offload', dict(P=P_gpt2, Lp=Lp_gpt2, g=8, n=1, stage=2, oo='none', op='none')),
+    ('H5 gpt2 1x8 ZeRO-3 no offload, zero.Init', dict(P=P_gpt2, Lp=Lp_gpt2, g=8, n=1, stage=3, oo='none', op='none')),
+    ('H6 gpt2 2x8 ZeRO-3 cpu both, pinned', dict(P=P_gpt2, Lp=Lp_gpt2, g=8, n=2, stage=3, oo='cpu', op='cpu',
+                                                factor=tensor_factor(768, 12, 12, 3072, 50257, 12, 16, 2, fused_qkv=True))),
+    ('H7 llama-2-70b 1x8 ZeRO-3 opt nvme, zero.Init', dict(P=68_976_648_192, Lp=32000 * 8192, g=8, n=1, stage=3, oo='nvme', op='none')),
+    ('H8 gpt2 1x8 ZeRO-2 no offload, 16-bit load, low_cpu_mem_usage, 2 workers', dict(P=P_gpt2, Lp=Lp_gpt2, g=8, n=1, stage=2, oo='none', op='none', load16=True, lowmem=True, workers=2)),
+]:
+    print(name, {k: repr(v) for k, v in host_run(**args).items()})
+f70 = tensor_factor(8192, 64, 8, 28672, 32000, 80, 8, 2, gated=True)
+print('H9 llama-2-70b 1x8 ZeRO-3 cpu both, pinned (tst_recommender)', f70,
+      {k: repr(v / 2**40) + ' TiB' for k, v in host_run(P=68_976_648_192, Lp=32000 * 8192, g=8, n=1, stage=3, oo='cpu', op='cpu', factor=f70).items()})
+print('GPT-2 per-tensor factor, 16 parts:', repr(tensor_factor(768, 12, 12, 3072, 50257, 12, 16, 2, fused_qkv=True)))
+
 mem('M1 1x8 ZeRO-2 micro 1 no recompute no flash', 1, 8, 2, 'none', 'none', 1, 'none', False)
 mem('M2 1x8 ZeRO-3 micro 2 full recompute flash', 1, 8, 3, 'none', 'none', 2, 'full', True)
 mem('M3 2x8 ZeRO-3+CPU both, micro 4 selective', 2, 8, 3, 'cpu', 'cpu', 4, 'selective', False)
 mem('M4 1x1 DDP micro 1 none flash', 1, 1, 0, 'none', 'none', 1, 'none', True)
-
-print("== host RAM and NVMe per node (docs/design.md §4.6; DeepSpeed swap_tensor buffers), Adam unless noted, factor 1.5")
-def host(P, Lp, g, n, stage, oo, op, zero_init=True, moments=8, sub_group=1e9, opt_buffers=4, param_buffers=5, param_buffer=1e8):
-    N = g * n
-    per_param_opt = 4 + moments + 4           # fp32 master + moments + fp32 gradients
-    loading = 4 * (Lp if (stage == 3 and zero_init) else P) * g * 1.5
-    steady = 0; nvme = 0
-    if oo == 'cpu': steady += per_param_opt * P / n * 1.5
-    if oo == 'nvme':
-        steady += g * opt_buffers * min(sub_group, P / N) * 4    # pinned fp32 swap buffers per rank
-        nvme += per_param_opt * P / n
-    if op == 'cpu': steady += 2 * P / n * 1.5
-    if op == 'nvme':
-        steady += g * param_buffers * param_buffer * 2           # pinned 16-bit parameter buffers per rank
-        nvme += 2 * P / n
-    return max(loading, steady), nvme
-P70, Lp70 = 68_976_648_192, 32000 * 8192
-P3, Lp3 = 2_851_598_336, 32_899_072
-for name, args in [
-    ('N1 70B 1x8 opt nvme', dict(P=P70, Lp=Lp70, g=8, n=1, stage=3, oo='nvme', op='none')),
-    ('N2 70B 1x8 opt nvme param nvme', dict(P=P70, Lp=Lp70, g=8, n=1, stage=3, oo='nvme', op='nvme')),
-    ('N3 70B 1x8 opt cpu param nvme', dict(P=P70, Lp=Lp70, g=8, n=1, stage=3, oo='cpu', op='nvme')),
-    ('N4 70B 1x8 opt nvme param cpu', dict(P=P70, Lp=Lp70, g=8, n=1, stage=3, oo='nvme', op='cpu')),
-    ('N5 t5-3b 2x8 opt nvme param nvme', dict(P=P3, Lp=Lp3, g=8, n=2, stage=3, oo='nvme', op='nvme')),
-    ('N6 70B 1x8 sgd opt nvme', dict(P=P70, Lp=Lp70, g=8, n=1, stage=3, oo='nvme', op='none', moments=0)),
-    ('N7 70B 1x8 opt nvme no zero.Init', dict(P=P70, Lp=Lp70, g=8, n=1, stage=3, oo='nvme', op='none', zero_init=False)),
-    ('N8 70B 4x8 nvme both, custom buffers', dict(P=P70, Lp=Lp70, g=8, n=4, stage=3, oo='nvme', op='nvme', sub_group=5e8, opt_buffers=2, param_buffers=8, param_buffer=2e8)),
-]:
-    cpu, nvme = host(**args)
-    print(name, repr(cpu), repr(nvme))
 
 print("== overview scaling, GPT-2 124M, seq 1024, no flash, buckets 2e8 + overlap, per-GPU total = 1.1 x allocated + 1 GiB")
 def states(stage, N, P=P_gpt2):

@@ -13,6 +13,7 @@
 #include "core/model/units.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
+#include "ui/host_view.h"
 #include "ui/memory_view.h"
 #include "ui/planner_document.h"
 #include "ui/qcustomplot_include.h"
@@ -91,19 +92,21 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     scaling_ = new ScalingView(doc);
     time_ = new TimeView(doc);
     step_ = new StepView(doc);
+    host_ = new HostView(doc);
     card_ = new RecommendationCard(doc);
     config_ = new ConfigPreview(doc);
     tabs_ = new QTabWidget;
     tabs_->addTab(card_, tr("Recommendation"));
     tabs_->addTab(config_, tr("ds_config.json"));
 
-    // The step view shares a place with the scaling view: beside the memory bars, so a clicked
-    // bar's step is in view with it. It draws only while its tab is shown.
+    // The step and host views share a place with the scaling view: beside the memory bars, so a
+    // clicked bar's step is in view with it. They draw only while their tab is shown.
     plot_tabs_ = new QTabWidget;
     plot_tabs_->setObjectName(QStringLiteral("plotTabs"));
     plot_tabs_->setDocumentMode(true);
     plot_tabs_->addTab(scaling_, tr("Memory vs GPU count"));
     plot_tabs_->addTab(step_, tr("Memory over one step"));
+    plot_tabs_->addTab(host_, tr("Host RAM"));
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(memory_);
     top->addWidget(plot_tabs_);
@@ -130,6 +133,10 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     connect(controls_, &ControlPanel::importHfConfigRequested, this, &MainWindow::importHfDialog);
     connect(config_, &ConfigPreview::exportRequested, this, &MainWindow::exportDialog);
     connect(memory_, &MemoryView::setupClicked, this, [this](int index) {
+        doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]);
+        tabs_->setCurrentWidget(config_);
+    });
+    connect(host_, &HostView::setupClicked, this, [this](int index) {
         doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]);
         tabs_->setCurrentWidget(config_);
     });
@@ -219,7 +226,9 @@ void MainWindow::updateTitle() {
 void MainWindow::flushPending() {
     doc_->recomputeNow();
     step_->flush();
-    for (QCustomPlot* p : {memory_->plot(), scaling_->plot(), time_->plot(), step_->plot()}) p->replot(QCustomPlot::rpImmediateRefresh);
+    host_->flush();
+    for (QCustomPlot* p : {memory_->plot(), scaling_->plot(), time_->plot(), step_->plot(), host_->plot()})
+        p->replot(QCustomPlot::rpImmediateRefresh);
 }
 
 void MainWindow::setSaveChangesPrompt(std::function<SaveChoice()> prompt) { save_changes_prompt_ = std::move(prompt); }
@@ -407,12 +416,15 @@ void MainWindow::showHowComputed() {
                    "shows (the dashed box, and the line in Memory over one step). <b>What must fit</b> is the peak of allocated "
                    "memory plus the part of the reserve the allocator cannot free when a request fails (%8% of the cycling bytes, "
                    "ZeRO-3 %9%) plus the CUDA context, within capacity minus headroom.</p>"
-                   "<p><b>Host RAM and NVMe</b>: DeepSpeed's estimators with additional_buffer_factor %4.</p>"
+                   "<p><b>Host RAM and NVMe</b>: each node over the whole run (loading the model, deepspeed.initialize, "
+                   "training, saving a checkpoint): %4 GB per training process, the model as each process loads it, the "
+                   "offloaded states and DeepSpeed's pinned buffers (rounded up to a power of two, as PyTorch pins them), the NVMe "
+                   "swap pools and the 16-bit model copied to the host on save; the bar is the largest of the four.</p>"
                    "<h3>Step time</h3><p>6 P tokens + 12 L h s tokens FLOPs at %5% of peak; ring collectives "
                    "(nccl-tests bus bandwidth) on the slowest link; offload PCIe, CPU Adam and NVMe time.</p>"
                    "<p>The README lists every formula with its source.</p>")
                     .arg(number(kOverlapCommBucketFactor), number(bytes_to_gib(a.cuda_context_bytes)), number(a.fragmentation * 100),
-                         number(a.host_buffer_factor), number(a.mfu * 100), number(kAllocatorShares.cached),
+                         number(a.host_process_bytes / 1e9), number(a.mfu * 100), number(kAllocatorShares.cached),
                          number(kAllocatorSharesZero3.cached), number(kAllocatorShares.unreleasable * 100),
                          number(kAllocatorSharesZero3.unreleasable * 100)));
     box.exec();

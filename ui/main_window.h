@@ -21,6 +21,7 @@ class PlannerDocument;
 class RecommendationCard;
 class ScalingView;
 class StepView;
+class HostView;
 class TimeView;
 
 class MainWindow : public QMainWindow {
@@ -41,6 +42,7 @@ public:
     ScalingView* scalingView() const { return scaling_; }
     TimeView* timeView() const { return time_; }
     StepView* stepView() const { return step_; }
+    HostView* hostView() const { return host_; }
     RecommendationCard* card() const { return card_; }
     ConfigPreview* configPreview() const { return config_; }
     QTabWidget* sideTabs() const { return tabs_; }
@@ -98,6 +100,7 @@ private:
     ScalingView* scaling_;
     TimeView* time_;
     StepView* step_;
+    HostView* host_;
     RecommendationCard* card_;
     ConfigPreview* config_;
     QTabWidget* tabs_;

@@ -33,6 +33,51 @@ QColor sliceColor(Slice s) {
     return Qt::gray;
 }
 
+QString hostSliceName(int slice) {
+    switch (slice) {
+    case 0: return QObject::tr("Processes");
+    case 1: return QObject::tr("Model copy");
+    case 2: return QObject::tr("Parameters");
+    case 3: return QObject::tr("Gradients");
+    case 4: return QObject::tr("Optimizer states");
+    case 5: return QObject::tr("Buffers");
+    }
+    return {};
+}
+
+// The GPU slices' colours where the host slice is the same kind of thing.
+QColor hostSliceColor(int slice) {
+    switch (slice) {
+    case 0: return sliceColor(Slice::Overhead);
+    case 1: return QColor(0xb0, 0x7a, 0xa1);
+    case 2: return sliceColor(Slice::Params);
+    case 3: return sliceColor(Slice::Gradients);
+    case 4: return sliceColor(Slice::OptimizerStates);
+    case 5: return sliceColor(Slice::Buffers);
+    }
+    return Qt::gray;
+}
+
+QString hostPhaseName(HostPhase p) {
+    switch (p) {
+    case HostPhase::Loading: return QObject::tr("Loading the model");
+    case HostPhase::Initialize: return QObject::tr("deepspeed.initialize");
+    case HostPhase::Training: return QObject::tr("Training");
+    case HostPhase::CheckpointSave: return QObject::tr("Saving a checkpoint");
+    }
+    return {};
+}
+
+QString hostPhaseShortName(HostPhase p) {
+    switch (p) {
+    case HostPhase::Loading: return QObject::tr("loading");
+    case HostPhase::Initialize: return QObject::tr("at init");
+    case HostPhase::Training: return QObject::tr("training");
+    case HostPhase::CheckpointSave: return QObject::tr("saving");
+    }
+    return {};
+}
+
 QString timePartName(TimePart p) {
     switch (p) {
     case TimePart::Compute: return QObject::tr("Compute");

@@ -20,6 +20,12 @@ QString sliceName(Slice s);
 // Mid-saturation colours that read on white and on near-black backgrounds (Tableau 10).
 QColor sliceColor(Slice s);
 
+// The host slices (core/memory/host_slices.h), by index, and the host phases' names.
+QString hostSliceName(int slice);
+QColor hostSliceColor(int slice);
+QString hostPhaseName(HostPhase p);       // "Loading the model"
+QString hostPhaseShortName(HostPhase p);  // "loading", for bar captions
+
 enum class TimePart { Compute, Communication, Offload };
 QString timePartName(TimePart p);
 QColor timePartColor(TimePart p);

@@ -5,6 +5,7 @@
 #include "ui/flat_scroll_bar_style.h"
 #include "ui/plain_text_update.h"
 #include "ui/planner_document.h"
+#include "ui/plot_style.h"
 #include "ui/text_line.h"
 
 #include <QFormLayout>
@@ -101,7 +102,9 @@ void RecommendationCard::rebuild() {
         values << tr("%1 (nvidia-smi); peak allocated %2")
                       .arg(q(format_bytes(b.memory.peak_reserved_bytes)), q(format_bytes(b.memory.peak_allocated_bytes)))
                << tr("%1 of %2 usable").arg(q(format_bytes(b.memory.peak_required_bytes)), q(format_bytes(usable_gpu_bytes(s))))
-               << q(format_bytes(b.memory.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node))
+               << tr("%1 of %2, peaks %3")
+                      .arg(q(format_bytes(b.memory.cpu_bytes_per_node)), q(format_bytes(s.cluster.cpu_ram_bytes_per_node)),
+                           hostPhaseShortName(b.memory.host.peak_phase))
                << q(format_bytes(b.memory.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node))
                << q("micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) + " accumulation x " +
                     std::to_string(s.cluster.world_size()) + " GPUs, recompute " + to_string(b.checkpointing))

@@ -3,6 +3,7 @@
 #include "core/io/file_io.h"
 #include "core/model/errors.h"
 #include "ui/config_preview.h"
+#include "ui/host_view.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
 #include "ui/planner_document.h"
@@ -20,8 +21,8 @@
 namespace zp::ui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"), QStringLiteral("memory"), QStringLiteral("scaling"),
-            QStringLiteral("time"),   QStringLiteral("config"), QStringLiteral("step")};
+    return {QStringLiteral("window"), QStringLiteral("memory"), QStringLiteral("scaling"), QStringLiteral("time"),
+            QStringLiteral("config"), QStringLiteral("step"),   QStringLiteral("host")};
 }
 
 void pinAppearance(QApplication& app) {
@@ -41,6 +42,7 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     MainWindow window(MainWindow::Ephemeral);
     window.document()->reset(scenario);
     if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
+    if (view == QLatin1String("host")) window.plotTabs()->setCurrentWidget(window.hostView());
     if (view == QLatin1String("step")) {
         // The step of the scenario's own setup, not of the recommended one.
         window.document()->recomputeNow();
@@ -53,6 +55,7 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     else if (view == QLatin1String("time")) target = window.timeView();
     else if (view == QLatin1String("config")) target = window.configPreview();
     else if (view == QLatin1String("step")) target = window.stepView();
+    else if (view == QLatin1String("host")) target = window.hostView();
     if (target == &window) {
         window.resize(size);
     } else {

@@ -1,6 +1,7 @@
 #include "app/cli/report_json.h"
 
 #include "core/memory/allocator.h"
+#include "core/memory/host_slices.h"
 #include "core/memory/memory_slices.h"
 #include "core/search/scenario_edits.h"
 
@@ -48,6 +49,21 @@ json per_gpu_json(const MemoryBreakdown& m) {
     j["peak_phase"] = to_string(m.peak.phase);
     j["peak_cause"] = m.peak.cause;
     return j;
+}
+
+json host_json(const HostMemory& h) {
+    json phases = json::array();
+    for (const HostMoment& mo : h.moments) {
+        json bytes = json::object();
+        for (const HostSlice& slice : host_slices()) bytes[std::string(slice.key)] = whole(slice.bytes(mo.bytes));
+        phases.push_back({{"phase", to_string(mo.phase)},
+                          {"total", whole(mo.bytes.total())},
+                          {"pinned_rounding", whole(mo.pinned_rounding_bytes)},
+                          {"cause", mo.cause},
+                          {"bytes", bytes}});
+    }
+    return {{"peak_bytes", whole(h.peak_bytes())}, {"peak_phase", to_string(h.peak_phase)}, {"peak_when", host_phase_words(h.peak_phase)},
+            {"peak_cause", h.peak().cause},        {"nvme_bytes", whole(h.nvme_bytes)},     {"phases", phases}};
 }
 
 json timeline_json(const Scenario& s) {
@@ -98,6 +114,7 @@ json estimate_json(const Scenario& s, const Candidate& c) {
             {"per_gpu_bytes", per_gpu_json(c.memory)},
             {"cpu_bytes_per_node", whole(c.memory.cpu_bytes_per_node)},
             {"nvme_bytes_per_node", whole(c.memory.nvme_bytes_per_node)},
+            {"host_per_node", host_json(c.memory.host)},
             {"usable_gpu_bytes", whole(usable_gpu_bytes(s))},
             {"fits", c.fit.all()},
             {"fits_detail", {{"gpu", c.fit.gpu}, {"cpu", c.fit.cpu}, {"nvme", c.fit.nvme}}},
@@ -119,6 +136,7 @@ json candidate_json(const Scenario& s, const Candidate& c) {
             {"per_gpu_bytes", per_gpu_json(c.memory)},
             {"cpu_bytes_per_node", whole(c.memory.cpu_bytes_per_node)},
             {"nvme_bytes_per_node", whole(c.memory.nvme_bytes_per_node)},
+            {"host_per_node", host_json(c.memory.host)},
             {"step", step_json(c.step)},
             {"timeline", timeline_json(with_candidate(s, c))}};
 }

@@ -15,6 +15,8 @@ nlohmann::json setup_json(const ZeroSetup& z);
 nlohmann::json estimate_json(const Scenario& s, const Candidate& c);  // estimate / compare rows
 // One entry per moment of the step (core/memory/step_timeline.h, every layer) for `s` as it stands.
 nlohmann::json timeline_json(const Scenario& s);
+// A node's host memory phase by phase, its peak and when (core/memory/host_memory.h).
+nlohmann::json host_json(const HostMemory& h);
 nlohmann::json plan_json(const Scenario& s, const Plan& p);
 
 }  // namespace zp

@@ -28,6 +28,7 @@ const std::set<std::string>& scenario_option_names() {
         "--flash-attention", "--cpu-checkpointing", "--stage", "--offload-optimizer", "--offload-param", "--overlap-comm",
         "--reduce-bucket-size", "--allgather-bucket-size", "--headroom", "--convention", "--mfu", "--cuda-context",
         "--fragmentation", "--zero-init", "--ds-config", "--loss-upcast", "--loss-kernel", "--fused-optimizer",
+        "--load-dtype", "--low-cpu-mem-usage", "--dataloader-workers", "--pin-memory", "--save-16bit-model",
     };
     return names;
 }
@@ -172,6 +173,16 @@ void apply_training(const Args& a, Scenario& s) {
     if (auto v = a.get("--loss-upcast")) t.loss_fp32_upcast = parse_on_off(*v, "--loss-upcast");
     if (auto v = a.get("--loss-kernel")) t.loss_kernel = parse_loss_kernel(*v);
     if (auto v = a.get("--fused-optimizer")) t.fused_optimizer = parse_on_off(*v, "--fused-optimizer");
+    if (auto v = a.get("--load-dtype")) {
+        if (*v != "fp32" && *v != "16bit") throw InputError("--load-dtype must be fp32 or 16bit, got '" + *v + "'");
+        t.load_in_16bit = *v == "16bit";
+    }
+    if (auto v = a.get("--low-cpu-mem-usage")) t.low_cpu_mem_usage = parse_on_off(*v, "--low-cpu-mem-usage");
+    if (auto v = a.get("--dataloader-workers")) {
+        const double n = parse_number(*v, "--dataloader-workers", 0.0, static_cast<double>(limits::kDataloaderWorkers.max));
+        if (n != std::floor(n)) throw InputError("--dataloader-workers must be a whole number, got '" + *v + "'");
+        t.dataloader_workers = static_cast<std::int64_t>(n);
+    }
 }
 
 void apply_zero(const Args& a, Scenario& s) {
@@ -187,6 +198,8 @@ void apply_zero(const Args& a, Scenario& s) {
     if (auto v = a.get("--allgather-bucket-size"))
         z.allgather_bucket_elems = static_cast<double>(parse_count(*v, "--allgather-bucket-size"));
     if (auto v = a.get("--zero-init")) z.zero_init = parse_on_off(*v, "--zero-init");
+    if (auto v = a.get("--pin-memory")) z.pin_memory = parse_on_off(*v, "--pin-memory");
+    if (auto v = a.get("--save-16bit-model")) z.gather_16bit_weights_on_model_save = parse_on_off(*v, "--save-16bit-model");
 }
 
 void apply_assumptions(const Args& a, Scenario& s) {

@@ -1,6 +1,7 @@
 #include "app/cli/text_report.h"
 
 #include "core/io/format.h"
+#include "core/memory/host_slices.h"
 #include "core/memory/memory_slices.h"
 #include "core/model/units.h"
 
@@ -24,6 +25,33 @@ std::string convention_text(const Scenario& s) {
     return s.assumptions.convention == Convention::DeepSpeed
                ? "DeepSpeed implementation (stage 0 20P, stage 1 4P+16P/N, stage 2 2P+18P/N, stage 3 18P/N)"
                : "ZeRO paper, K=12 (stage 0 16P, stage 1 4P+12P/N, stage 2 2P+14P/N, stage 3 16P/N)";
+}
+
+// A node's host memory phase by phase, the peak marked with when and why (core/memory/host_memory.h).
+std::string host_text(const Scenario& s, const Candidate& c) {
+    const HostMemory& h = c.memory.host;
+    const Training& t = s.training;
+    std::string out = "Per node, host RAM      GiB  (loading " + std::string(t.load_in_16bit ? "16-bit" : "fp32") +
+                      (t.low_cpu_mem_usage ? " with low_cpu_mem_usage" : "") +
+                      (s.zero.stage == 3 && s.zero.zero_init ? " under zero.Init" : "") + "; offload buffers " +
+                      (s.zero.pin_memory ? "pinned" : "pageable") + ")\n";
+    for (const HostMoment& mo : h.moments) {
+        out += "  " + pad_right(to_string(mo.phase), 18) + pad_left(gib(mo.bytes.total()), 8);
+        if (mo.phase == h.peak_phase) out += "  <- peak: " + std::string(mo.cause);
+        out += "\n";
+    }
+    const HostMoment& peak = h.peak();
+    std::string parts;
+    for (const HostSlice& slice : host_slices()) {
+        const double b = slice.bytes(peak.bytes);
+        if (b <= 0) continue;
+        parts += (parts.empty() ? "" : ", ") + std::string(slice.name) + " " + gib(b);
+    }
+    out += "  at the peak: " + parts;
+    if (peak.pinned_rounding_bytes > 0) out += " (of which " + gib(peak.pinned_rounding_bytes) + " pinned power-of-two rounding)";
+    out += "\n  available         " + pad_left(gib(s.cluster.cpu_ram_bytes_per_node), 8) + "  " +
+           (c.fit.cpu ? "fits" : std::string("DOES NOT FIT ") + host_phase_words(h.peak_phase)) + "\n";
+    return out;
 }
 
 }  // namespace
@@ -81,9 +109,9 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     out.pop_back();
     out += std::string("  what the allocator cannot free, at the ") + to_string(m.required_phase) + "\n";
     out += "  usable            " + pad_left(gib(usable_gpu_bytes(s)), 8) + "  " + (c.fit.gpu ? "fits" : "DOES NOT FIT") + "\n\n";
-    out += "Per node: host RAM " + format_bytes(m.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node) +
-           (c.fit.cpu ? "" : " (DOES NOT FIT)") + ", NVMe " + format_bytes(m.nvme_bytes_per_node) + " of " +
-           format_bytes(s.cluster.nvme_bytes_per_node) + (c.fit.nvme ? "" : " (DOES NOT FIT)") + "\n";
+    out += host_text(s, c);
+    out += "Per node: NVMe " + format_bytes(m.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node) +
+           (c.fit.nvme ? "" : " (DOES NOT FIT)") + "\n";
     const StepTime& st = c.step;
     out += "Step:    " + format_seconds(st.seconds) + " = compute " + format_seconds(st.compute_seconds) + " + exposed communication " +
            format_seconds(st.comm_seconds) + " + offload " + format_seconds(st.offload_seconds) + " (" +

@@ -80,7 +80,7 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
             if (c.kind != kind) continue;
             if (!header) {
                 out += "\n" + std::string(kind) + "\n  " + pad("id", 6) + pad("what", 26) + pad("measured", 18) + pad("predicted", 18) +
-                       pad("ratio", 7) + (c.phase ? pad("ok", 5) + "peaks in" : std::string("ok")) + "\n";
+                       pad("ratio", 7) + (c.phase || c.host_phase ? pad("ok", 5) + "peaks in" : std::string("ok")) + "\n";
                 header = true;
             }
             std::string what, measured, predicted;
@@ -94,7 +94,12 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
                 predicted = value_text(c.quantity, c.predicted);
             }
             out += "  " + pad(c.id, 6) + pad(what, 26) + pad(measured, 18) + pad(predicted, 18) + pad(format_fixed(c.ratio, 2), 7) +
-                   (c.phase ? pad(c.ok ? "yes" : "no", 5) + to_string(*c.phase) : std::string(c.ok ? "yes" : "no")) + "\n";
+                   (c.phase ? pad(c.ok ? "yes" : "no", 5) + to_string(*c.phase)
+                    : c.host_phase
+                        ? pad(c.ok ? "yes" : "no", 5) + to_string(*c.host_phase) + "; DeepSpeed's estimator " +
+                              value_text(c.quantity, c.deepspeed_estimate) + " (" + format_fixed(c.deepspeed_estimate / c.measured, 2) + ")"
+                        : std::string(c.ok ? "yes" : "no")) +
+                   "\n";
         }
     }
     out += "\nAggregate\n  " + pad("group", 34) + pad("rows", 6) + pad("tolerance", 11) + pad("within / right", 16) + "median |error|\n";
@@ -106,6 +111,10 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
                pad(fits ? "fit call" : format_fixed(100 * g.tolerance, 0) + "%", 11) + pad(ok, 16) +
                (fits ? "-" : percent(g.median_abs_error)) + "\n";
     }
+    if (r.deepspeed_host_estimator.count > 0)
+        out += "  " + pad("host RAM, DeepSpeed's estimator", 34) + pad(std::to_string(r.deepspeed_host_estimator.count), 6) + pad("", 11) +
+               pad("", 16) + percent(r.deepspeed_host_estimator.median_abs_error) +
+               " (estimate_zero*_all_cold, buffer factor 1.5, on the same rows)\n";
     if (!r.not_representable.empty()) {
         out += "\nNot representable\n";
         for (const auto& n : r.not_representable) out += "  " + pad(n.id, 6) + n.reason + "\n";
@@ -147,6 +156,10 @@ nlohmann::json validation_json(const validation::ValidationReport& r, const std:
         row["ratio"] = rounded(c.ratio, 4);
         row["ok"] = c.ok;
         if (c.phase) row["peak_phase"] = to_string(*c.phase);
+        if (c.host_phase) {
+            row["peak_phase"] = to_string(*c.host_phase);
+            row["deepspeed_estimator"] = rounded(c.deepspeed_estimate, 4);
+        }
         if (const auto* mc = find_case(r, c.id)) {
             row["gpu"] = mc->gpu_label;
             row["assumed"] = mc->assumed;
@@ -165,6 +178,9 @@ nlohmann::json validation_json(const validation::ValidationReport& r, const std:
         agg.push_back(a);
     }
     j["aggregate"] = agg;
+    if (r.deepspeed_host_estimator.count > 0)
+        j["deepspeed_host_estimator"] = {{"rows", r.deepspeed_host_estimator.count},
+                                         {"median_abs_error", rounded(r.deepspeed_host_estimator.median_abs_error, 4)}};
     j["not_representable"] = nlohmann::json::array();
     for (const auto& n : r.not_representable) j["not_representable"].push_back({{"id", n.id}, {"reason", n.reason}});
     return j;

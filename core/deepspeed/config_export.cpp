@@ -56,7 +56,9 @@ ordered_json offload_block(OffloadDevice d, bool param, const ZeroSetup& z, cons
             b["buffer_count"] = z.offload_optimizer_buffer_count;
         }
     }
-    b["pin_memory"] = true;  // pinned host buffers: without them offload copies run at a fraction of PCIe speed
+    // Pinned host buffers: without them offload copies run at a fraction of PCIe speed; pinned
+    // tensors cost host RAM rounded up to a power of two (core/memory/host_memory.cpp).
+    b["pin_memory"] = z.pin_memory;
     return b;
 }
 
@@ -109,7 +111,7 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
         zo["stage3_max_live_parameters"] = as_int(z.stage3_max_live_parameters);
         zo["stage3_max_reuse_distance"] = as_int(deepspeed::defaults::kStage3MaxReuseDistance);
         zo["sub_group_size"] = as_int(z.sub_group_size);
-        zo["stage3_gather_16bit_weights_on_model_save"] = true;
+        zo["stage3_gather_16bit_weights_on_model_save"] = z.gather_16bit_weights_on_model_save;
     }
     if (z.offload_optimizer != OffloadDevice::None) zo["offload_optimizer"] = offload_block(z.offload_optimizer, false, z, o);
     if (z.stage == 3 && z.offload_param != OffloadDevice::None) zo["offload_param"] = offload_block(z.offload_param, true, z, o);

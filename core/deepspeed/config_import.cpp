@@ -84,6 +84,15 @@ Scenario apply_ds_config(const json& c, Scenario s) {
         }
         if (z.contains("offload_optimizer") && z.at("offload_optimizer").is_object())
             if (auto v = integer(z.at("offload_optimizer"), "buffer_count")) s.zero.offload_optimizer_buffer_count = *v;
+        // pin_memory: the offloaded optimizer's block decides (the parameters' follows it in
+        // practice); a block without the key takes DeepSpeed's default, true since v0.19.5.
+        for (const char* sub : {"offload_param", "offload_optimizer"})
+            if (z.contains(sub) && z.at(sub).is_object() && z.at(sub).contains("pin_memory") && z.at(sub).at("pin_memory").is_boolean())
+                s.zero.pin_memory = z.at(sub).at("pin_memory").get<bool>();
+        // Left out, DeepSpeed does not gather (zero/config.py: gather_16bit_weights_on_model_save False).
+        s.zero.gather_16bit_weights_on_model_save = false;
+        for (const char* key : {"stage3_gather_16bit_weights_on_model_save", "stage3_gather_fp16_weights_on_model_save"})
+            if (z.contains(key) && z.at(key).is_boolean()) s.zero.gather_16bit_weights_on_model_save = z.at(key).get<bool>();
     }
     if (c.contains("activation_checkpointing") && c.at("activation_checkpointing").is_object()) {
         s.training.checkpointing = Checkpointing::Full;

@@ -91,6 +91,9 @@ void visit_fields(S& s, V& v) {
     v("training", "loss_fp32_upcast", t.loss_fp32_upcast);
     v("training", "loss_kernel", t.loss_kernel);
     v("training", "fused_optimizer", t.fused_optimizer);
+    v("training", "load_in_16bit", t.load_in_16bit);                                 // since version 4
+    v("training", "low_cpu_mem_usage", t.low_cpu_mem_usage);                         // since version 4
+    v("training", "dataloader_workers", t.dataloader_workers, FieldRule{.min = 0});  // since version 4
 
     auto& z = s.zero;
     v("zero", "stage", z.stage, FieldRule{.min = 0});
@@ -107,6 +110,8 @@ void visit_fields(S& s, V& v) {
     v("zero", "offload_param_buffer_size", z.offload_param_buffer_size);
     v("zero", "offload_optimizer_buffer_count", z.offload_optimizer_buffer_count, FieldRule{.min = 0});
     v("zero", "zero_init", z.zero_init);
+    v("zero", "pin_memory", z.pin_memory);                                                  // since version 4
+    v("zero", "gather_16bit_weights_on_model_save", z.gather_16bit_weights_on_model_save);  // since version 4
 
     auto& a = s.assumptions;
     v("assumptions", "convention", a.convention);
@@ -114,7 +119,8 @@ void visit_fields(S& s, V& v) {
     v("assumptions", "cuda_context_bytes", a.cuda_context_bytes);
     v("assumptions", "fragmentation", a.fragmentation);
     v("assumptions", "calibration", a.calibration);
-    v("assumptions", "host_buffer_factor", a.host_buffer_factor);
+    v("assumptions", "host_process_bytes", a.host_process_bytes);  // since version 4 (replaces host_buffer_factor)
+    v("assumptions", "host_worker_bytes", a.host_worker_bytes);    // since version 4
     v("assumptions", "mfu", a.mfu);
     v("assumptions", "comm_overlap_fraction", a.comm_overlap_fraction);
     v("assumptions", "collective_latency_seconds", a.collective_latency_seconds);

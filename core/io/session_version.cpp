@@ -33,6 +33,26 @@ void upgrade_2_to_3(json& doc) {
     training["fused_optimizer"] = true;
 }
 
+// Version 3 sized host RAM with DeepSpeed's estimators times assumptions.host_buffer_factor; version
+// 4 models a node's host memory over the whole run (core/memory/host_memory.cpp) and has no such
+// factor. A version-3 file gets the new fields at DeepSpeed's and transformers' defaults, which are
+// what the planner's exports and a plain Trainer run use: pinned offload buffers, the 16-bit model
+// gathered on save, fp32 loading without low_cpu_mem_usage, no dataloader workers.
+void upgrade_3_to_4(json& doc) {
+    if (doc.contains("assumptions") && doc.at("assumptions").is_object()) doc["assumptions"].erase("host_buffer_factor");
+    if (!doc.contains("training") || doc.at("training").is_object()) {
+        json& training = doc["training"];
+        training["load_in_16bit"] = false;
+        training["low_cpu_mem_usage"] = false;
+        training["dataloader_workers"] = 0;
+    }
+    if (!doc.contains("zero") || doc.at("zero").is_object()) {
+        json& zero = doc["zero"];
+        zero["pin_memory"] = true;
+        zero["gather_16bit_weights_on_model_save"] = true;
+    }
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -53,6 +73,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 2) {
         upgrade_2_to_3(doc);
         version = 3;
+    }
+    if (version == 3) {
+        upgrade_3_to_4(doc);
+        version = 4;
     }
     doc["version"] = version;
     return doc;

@@ -8,6 +8,9 @@
 //   version 3  adds the loss and optimizer kernels (training.loss_fp32_upcast, loss_kernel,
 //              fused_optimizer) that the step's peak memory depends on, and
 //              assumptions.calibration (where a calibrated mfu came from; empty before).
+//   version 4  host memory over the whole run: training.load_in_16bit, low_cpu_mem_usage,
+//              dataloader_workers; zero.pin_memory, gather_16bit_weights_on_model_save;
+//              assumptions.host_process_bytes, host_worker_bytes; host_buffer_factor is gone.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -22,7 +25,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 3;
+inline constexpr int kSessionVersion = 4;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave
@@ -35,8 +38,8 @@ public:
 // The session document brought up to kSessionVersion: checks "version" and applies each
 // migration step in turn. Throws InputError (NewerSessionError for the second) naming `source_name`:
 //   "<source>: field 'version' is missing: this is not a ZeRO Planner session"
-//   "<source>: session format version 4 is newer than this zero-planner reads (up to 3); upgrade zero-planner"
-//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 3)"
+//   "<source>: session format version 4 is newer than this zero-planner reads (up to 4); upgrade zero-planner"
+//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 4)"
 nlohmann::json upgrade_session(nlohmann::json doc, const std::string& source_name);
 
 }  // namespace zp

@@ -3,50 +3,310 @@
 #include "core/memory/model_states.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+// Host memory per node, phase by phase. Notation: P parameters, N ranks, n nodes, g ranks per
+// node, P_r = P / N a rank's partition, w bytes per element of the model's weights (2 for
+// bf16/fp16, 4 for fp32), Lp the largest module. Every per-rank term is counted g times on a node.
+// Line numbers are DeepSpeed v0.19.6 (commit edaa7221); transformers is v4.48's modeling_utils.py.
+//
+// Each process: its CUDA context and libraries, assumptions.host_process_bytes (pytorch#113326:
+// 2.06 GB max RSS for a CUDA-initialised torch), and dataloader workers at host_worker_bytes each
+// once training starts.
+//
+// Loading (before deepspeed.initialize), per process:
+//   zero.Init (stage 3): parameters are created on the GPU and partitioned as each module's
+//     __init__ returns (partition_parameters.py zero_wrapper_for_fp_tensor_constructor L257,
+//     _post_init_method L1218), so the model is never whole on the host; each rank still reads one
+//     checkpoint shard at a time (modeling_utils.py load_state_dict: safe_load_file on every rank);
+//     with offload_param cpu the 16-bit partitions are made on the host, each pinned on its own
+//     (_partition_param L1808-1815).
+//   otherwise: from_pretrained builds the whole model in its dtype (fp32 unless torch_dtype says,
+//     "set fp32 as the default dtype for BC") and copies the checkpoint in shard by shard
+//     (_load_pretrained_model): the model plus one shard; with low_cpu_mem_usage the model is built
+//     on the meta device and takes the loaded tensors (init_empty_weights): the model alone.
+//     deepspeed.initialize then casts it to 16-bit on the host parameter by parameter
+//     (engine.py _configure_distributed_model L1541-1544) and moves it to the GPU (L1768), which
+//     frees the host copy: loading is the peak of this path.
+//
+// Initialize:
+//   ZeRO-1/2 flatten on the host when the GPU has no room for a second 16-bit copy of the model
+//     (stage_1_and_2.py DeepSpeedZeroOptimizer.__init__ L402-456: param.cpu_data plus the flat
+//     buffer, 2 w P, freed once the flat buffer is on the GPU).
+//   With offload, the fp32 master partition is made pageable and then copied into pinned memory
+//     (L492-497: .pin_memory() makes a new tensor): the lasting states so far plus one pageable copy.
+//   ZeRO-3 offload: the fp32 partition is converted sub-group by sub-group and a gradient buffer of
+//     the largest sub-group is made (stage3.py _create_fp32_partitions L1108-1110, L1254-1256).
+//
+// Training, per rank, from the first optimizer step on (CPU Adam makes its moments lazily,
+// ops/adam/cpu_adam.py step L151/L154):
+//   ZeRO-1/2, offload_optimizer cpu (stage_1_and_2.py):
+//     fp32 master 4 P_r, pinned (L492-497); 16-bit staging copy w P_r, pinned (L499-507);
+//     fp32 gradient partition 4 P_r, pinned (initialize_optimizer_states L840-843);
+//     moments (8 P_r for Adam), pageable; temp_grad_buffer_for_cpu_offload w Lp, pinned (L585-590);
+//     with gradient accumulation, accumulated_grads_in_cpu: each parameter the rank owns in full,
+//     w per element, pinned one by one (async_accumulate_grad_in_cpu_via_gpu L1516-1560, L1656).
+//   ZeRO-3 (stage3.py):
+//     offload_param cpu: the flat 16-bit partition w P_r, pinned whatever pin_memory says
+//       (_create_param_groups_fp16_flat_cpu_memory L839-862); the per-parameter pinned partitions it
+//       was copied from stay in PyTorch's host cache (freed pinned blocks are kept, never split,
+//       and DeepSpeed does not empty that cache), w P_r rounded per tensor.
+//     offload_param nvme: the swap pool, buffer_count x buffer_size x w, page-locked at its exact
+//       size (swap_tensor/partitioned_param_swapper.py _configure_aio L83-134); up to max_in_cpu
+//       elements stay in the pinned flat buffer on the host (stage3.py L845-850), the rest on NVMe.
+//     offload_optimizer cpu: fp32 master 4 P_r, pageable (L1108-1110); fp32 gradients 4 P_r pinned
+//       per sub-group (initialize_optimizer_states L1287-1292); grad_partitions_flat_buffer w P_r in
+//       the model's dtype, pinned (_setup_for_real_optimizer L737-751); moments.
+//     offload_optimizer nvme: the swap pool buffer_count x largest sub-group x 4 bytes, page-locked
+//       (swap_tensor/optimizer_utils.py OptimizerSwapper L165-190, utils.py SwapBufferManager),
+//       the fp32 gradient buffer of one sub-group (L1254-1256, lasting as .grad, L1294), the pinned
+//       grad_partitions_flat_buffer; master, moments and fp32 gradients live on NVMe.
+//   CPU activation checkpoints (activation_checkpointing.cpu_checkpointing).
+//
+// Checkpoint save, on node 0, on top of training's memory:
+//   ZeRO-3 with stage3_gather_16bit_weights_on_model_save: rank 0 gathers the whole 16-bit model
+//     on the host (engine.py _zero3_consolidated_16bit_state_dict L5491-5560, .cpu() at L5535).
+//   ZeRO-0/1/2 through the Trainer: accelerate's get_state_dict clones the 16-bit state dict to the
+//     host on every rank (deepspeed/checkpoint/utils.py clone_tensors_for_torch_save L41-59).
+//   engine.save_checkpoint writes GPU-resident optimizer partitions with torch.save, which copies
+//     each storage to the host in turn: the fp32 partition 4 P_r per rank at a time.
+//
+// Pinned tensors are allocated by PyTorch's CachingHostAllocator rounded up to a power of two
+// (CachingHostAllocator.h allocate: PowerOf2Ceil) and count in the resident set (RssShmem).
 
 namespace zp {
 
-// DeepSpeed's estimators (stage_1_and_2.py, stage3.py estimate_zero{2,3}_model_states_mem_needs)
-// with additional_buffer_factor = buffer_factor, written per node:
-//   loading without zero.Init: every local rank materialises the fp32 model, 4 P x g;
-//   loading with zero.Init (stage 3): only the largest layer, 4 Lp x g;
-//   offloaded optimizer: fp32 master 4 + moments + fp32 gradients 4 per parameter of the
-//   node's share P/n (16 P/n for Adam); offloaded parameters add their 16-bit copy, 2 P/n.
-// DeepSpeed's ZeRO-2 code multiplies by all GPUs, max(4 N, 16) P, where its docs and its ZeRO-3
-// code use GPUs per node; the two agree on one node. We use the per-node form on every node count.
-HostBytes host_bytes(const ModelSpec& m, const Cluster& c, const Training& t, const ZeroSetup& z, double buffer_factor) {
+double pinned_allocation_bytes(double bytes) {
+    if (!(bytes > 1)) return std::max(bytes, 0.0);
+    if (bytes >= 9.2e18) return bytes;  // beyond 2^63: no such allocation; keep the value finite
+    return static_cast<double>(std::bit_ceil(static_cast<std::uint64_t>(std::ceil(bytes))));
+}
+
+double per_tensor_pinned_factor(const ModelSpec& m, double parts, double bytes_per_element) {
+    const double h = static_cast<double>(m.hidden);
+    const double hd = static_cast<double>(m.head_dim > 0 ? m.head_dim : (m.heads > 0 ? m.hidden / m.heads : 0));
+    const double q = static_cast<double>(m.heads) * hd, kv = static_cast<double>(m.kv_heads) * hd;
+    const double ffn = static_cast<double>(m.ffn);
+    if (h <= 0 || q <= 0 || kv <= 0 || ffn <= 0 || parts < 1) return 1.0;  // a model known only by its size
+    // A layer's weight matrices as modules hold them (norms and biases are small), and the embedding.
+    double numels[8];
+    int count = 0;
+    if (m.fused_qkv) {
+        numels[count++] = h * (q + 2 * kv);
+    } else {
+        numels[count++] = h * q;
+        numels[count++] = h * kv;
+        numels[count++] = h * kv;
+    }
+    numels[count++] = q * h;
+    if (m.gated_mlp && m.fused_gate_up) numels[count++] = 2 * h * ffn;
+    else {
+        numels[count++] = h * ffn;
+        if (m.gated_mlp) numels[count++] = h * ffn;
+    }
+    numels[count++] = ffn * h;
+    const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+    double plain = 0, pinned = 0;
+    for (int i = 0; i < count; ++i) {
+        const double piece = std::ceil(numels[i] / parts) * bytes_per_element;
+        plain += layers * piece;
+        pinned += layers * pinned_allocation_bytes(piece);
+    }
+    const double embedding = std::ceil(static_cast<double>(m.vocab) * h / parts) * bytes_per_element;
+    plain += embedding;
+    pinned += pinned_allocation_bytes(embedding);
+    return plain > 0 ? pinned / plain : 1.0;
+}
+
+namespace {
+
+// A pinned tensor of `bytes`: what it costs and the part of it that is rounding.
+struct Pinned {
+    double bytes = 0;
+    double rounding = 0;
+};
+
+Pinned pinned(double bytes, bool pin) {
+    if (!pin) return {bytes, 0};
+    const double b = pinned_allocation_bytes(bytes);
+    return {b, b - bytes};
+}
+
+// Elements in each of a rank's ZeRO-3 sub-groups (stage3.py _create_fp16_sub_groups L1160-1183:
+// groups of sub_group_size, the last one the remainder), as full groups and the remainder.
+struct SubGroups {
+    double full = 0;  // how many of size `size`
+    double size = 0;
+    double remainder = 0;  // elements of the last, partial one
+    double largest() const { return full > 0 ? size : remainder; }
+};
+
+SubGroups sub_groups(double partition, double sub_group_size) {
+    SubGroups g;
+    if (sub_group_size <= 0 || partition <= sub_group_size) {
+        g.remainder = partition;
+        return g;
+    }
+    g.size = sub_group_size;
+    g.full = std::floor(partition / sub_group_size);
+    g.remainder = partition - g.full * sub_group_size;
+    return g;
+}
+
+Pinned pinned_sub_groups(const SubGroups& sg, double bytes_per_element, bool pin) {
+    const Pinned one = pinned(sg.size * bytes_per_element, pin);
+    const Pinned last = pinned(sg.remainder * bytes_per_element, pin);
+    return {sg.full * one.bytes + last.bytes, sg.full * one.rounding + last.rounding};
+}
+
+}  // namespace
+
+HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
+    const ModelSpec& m = s.model;
+    const Cluster& c = s.cluster;
+    const Training& t = s.training;
+    const ZeroSetup& z = s.zero;
+    const Assumptions& a = s.assumptions;
     const double P = static_cast<double>(parameter_count(m));
     const double Lp = static_cast<double>(largest_layer_params(m));
     const double g = static_cast<double>(c.gpus_per_node);
-    const double n = static_cast<double>(c.nodes);
     const double N = static_cast<double>(c.world_size());
-    const double F = buffer_factor;
-    const double optimizer_per_param = 4.0 + optimizer_moment_bytes_per_param(t.optimizer) + 4.0;
-    const double param16_per_param = 2.0;
+    const double Pr = P / N;
+    const double w = t.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double moments_per_param = optimizer_moment_bytes_per_param(t.optimizer);
+    const bool pin = z.pin_memory;
+    // Gradient accumulation steps > 1 (a batch DeepSpeed would refuse is refused elsewhere).
+    const bool accumulating = effective_global_batch(t, c.world_size()) > t.micro_batch * c.world_size();
 
-    const bool zero_init = z.stage == 3 && z.zero_init;
-    const double loading = zero_init ? 4.0 * Lp * g * F : 4.0 * P * g * F;
+    HostMemory out;
+    const double processes = g * a.host_process_bytes;
+    const double workers = g * static_cast<double>(t.dataloader_workers) * a.host_worker_bytes;
 
-    double steady = 0;
-    HostBytes h;
-    if (z.offload_optimizer == OffloadDevice::Cpu) {
-        steady += optimizer_per_param * P / n * F;
-    } else if (z.offload_optimizer == OffloadDevice::Nvme) {
-        // ZeRO-Infinity: optimizer partitions swapped through pinned buffers
-        // (swap_tensor/optimizer_utils.py: buffer_count buffers of the largest sub-group, fp32).
-        const double sub_group = std::min(z.sub_group_size, P / N);
-        steady += g * static_cast<double>(z.offload_optimizer_buffer_count) * sub_group * 4.0;
-        h.nvme_per_node += optimizer_per_param * P / n;
+    // Loading.
+    {
+        HostMoment& mo = out.moments[static_cast<std::size_t>(HostPhase::Loading)];
+        mo.phase = HostPhase::Loading;
+        mo.bytes.processes = processes;
+        const double model_bytes = P * (t.load_in_16bit ? 2.0 : 4.0);
+        const double shard = std::min(model_bytes, kCheckpointShardBytes);
+        if (z.stage == 3 && z.zero_init) {
+            mo.bytes.model_copy = g * shard;
+            mo.cause = "each process reads one checkpoint shard; zero.Init partitions the model on the GPUs";
+            if (z.offload_param != OffloadDevice::None) {
+                const double partitions = w * Pr;
+                const double factor = pin ? per_tensor_pinned_factor(m, N, w) : 1.0;
+                mo.bytes.parameters = g * partitions * factor;
+                mo.pinned_rounding_bytes = g * partitions * (factor - 1.0);
+            }
+        } else {
+            mo.bytes.model_copy = g * (model_bytes + (t.low_cpu_mem_usage ? 0.0 : shard));
+            mo.cause = t.low_cpu_mem_usage ? "every process builds the whole model on the host, with low_cpu_mem_usage"
+                                           : "every process builds the whole model on the host and reads a checkpoint shard into it";
+        }
     }
-    if (z.offload_param == OffloadDevice::Cpu) {
-        steady += param16_per_param * P / n * F;
-    } else if (z.offload_param == OffloadDevice::Nvme) {
-        // swap_tensor/partitioned_param_swapper.py: buffer_count x buffer_size 16-bit elements, pinned.
-        steady += g * static_cast<double>(z.offload_param_buffer_count) * z.offload_param_buffer_size * 2.0;
-        h.nvme_per_node += param16_per_param * P / n;
+
+    // Training: the lasting offloaded states, from the first optimizer step on.
+    HostSlices lasting;
+    double lasting_rounding = 0;
+    const auto add = [&](double& slice, Pinned p) {
+        slice += g * p.bytes;
+        lasting_rounding += g * p.rounding;
+    };
+    if (z.stage == 1 || z.stage == 2) {
+        if (z.offload_optimizer != OffloadDevice::None) {
+            add(lasting.optimizer_states, pinned(4.0 * Pr, pin));
+            lasting.optimizer_states += g * moments_per_param * Pr;
+            add(lasting.gradients, pinned(4.0 * Pr, pin));
+            add(lasting.buffers, pinned(w * Pr, pin));
+            add(lasting.buffers, pinned(w * Lp, pin));
+            if (accumulating) {
+                const double factor = pin ? per_tensor_pinned_factor(m, 1.0, w) : 1.0;
+                add(lasting.gradients, {w * Pr * factor, w * Pr * (factor - 1.0)});
+            }
+        }
+    } else if (z.stage == 3) {
+        const SubGroups sg = sub_groups(Pr, z.sub_group_size);
+        if (z.offload_param == OffloadDevice::Cpu) {
+            add(lasting.parameters, pinned(w * Pr, true));
+            if (pin) {
+                const double factor = per_tensor_pinned_factor(m, N, w);
+                add(lasting.buffers, {w * Pr * factor, w * Pr * (factor - 1.0)});
+            }
+        } else if (z.offload_param == OffloadDevice::Nvme) {
+            const double in_cpu = std::min(Pr, deepspeed::defaults::kOffloadParamMaxInCpuElems);
+            add(lasting.parameters, pinned(w * in_cpu, true));
+            lasting.buffers += g * static_cast<double>(z.offload_param_buffer_count) * z.offload_param_buffer_size * w;
+            out.nvme_bytes += g * w * (Pr - in_cpu);
+        }
+        if (z.offload_optimizer == OffloadDevice::Cpu) {
+            lasting.optimizer_states += g * (4.0 + moments_per_param) * Pr;
+            add(lasting.gradients, pinned_sub_groups(sg, 4.0, pin));
+            add(lasting.gradients, pinned(w * Pr, pin));
+        } else if (z.offload_optimizer == OffloadDevice::Nvme) {
+            lasting.buffers += g * static_cast<double>(z.offload_optimizer_buffer_count) * sg.largest() * 4.0;
+            lasting.gradients += g * 4.0 * sg.largest();
+            add(lasting.gradients, pinned(w * Pr, pin));
+            out.nvme_bytes += g * (4.0 + moments_per_param + 4.0) * Pr;
+        }
     }
-    h.cpu_per_node = std::max(loading, steady);
-    return h;
+    {
+        HostMoment& mo = out.moments[static_cast<std::size_t>(HostPhase::Training)];
+        mo.phase = HostPhase::Training;
+        mo.bytes = lasting;
+        mo.bytes.processes = processes + workers;
+        mo.bytes.buffers += g * cpu_checkpoint_bytes_per_gpu;
+        mo.pinned_rounding_bytes = lasting_rounding;
+        mo.cause = lasting.optimizer_states > 0 ? "the offloaded fp32 master weights, gradients and optimizer moments"
+                   : lasting.total() > 0        ? "the offloaded parameters and swap buffers"
+                                                : "the training processes alone: nothing is offloaded";
+    }
+
+    // Initialize: the lasting states without the moments (made at the first step), plus the transients.
+    {
+        HostMoment& mo = out.moments[static_cast<std::size_t>(HostPhase::Initialize)];
+        mo.phase = HostPhase::Initialize;
+        mo.bytes = lasting;
+        mo.bytes.processes = processes;
+        mo.pinned_rounding_bytes = lasting_rounding;
+        double transient = 0;
+        mo.cause = "the offloaded partitions being made";
+        if (z.offload_optimizer == OffloadDevice::Cpu) {
+            mo.bytes.optimizer_states -= g * moments_per_param * Pr;
+            if (z.stage == 3) transient = 4.0 * sub_groups(Pr, z.sub_group_size).largest() * 2.0;  // converted + gradient_buffer
+            else transient = pin ? 4.0 * Pr : 0.0;  // the pageable master before .pin_memory() copies it
+        }
+        const bool flatten_on_host = (z.stage == 1 || z.stage == 2) && 2.0 * w * P + a.cuda_context_bytes > c.gpu.memory_gib * 1073741824.0;
+        if (flatten_on_host && 2.0 * w * P > transient) {
+            transient = 2.0 * w * P;
+            mo.cause = "the 16-bit model flattened on the host: the GPU has no room for a second copy";
+        }
+        mo.bytes.buffers += g * transient;
+        if (lasting.total() == 0 && transient == 0) mo.cause = "the training processes alone";
+    }
+
+    // Checkpoint save on node 0.
+    {
+        HostMoment& mo = out.moments[static_cast<std::size_t>(HostPhase::CheckpointSave)];
+        mo = out.moments[static_cast<std::size_t>(HostPhase::Training)];
+        mo.phase = HostPhase::CheckpointSave;
+        double model_save = 0;
+        if (z.stage == 3) model_save = z.gather_16bit_weights_on_model_save ? w * P : 0.0;
+        else model_save = g * w * P;
+        const double optimizer_save = z.offload_optimizer == OffloadDevice::None && z.stage > 0 ? g * 4.0 * Pr : 0.0;
+        mo.bytes.model_copy = std::max(model_save, optimizer_save);
+        mo.cause = model_save >= optimizer_save
+                       ? (z.stage == 3 ? "rank 0 gathers the whole 16-bit model, stage3_gather_16bit_weights_on_model_save"
+                                       : "every process copies the 16-bit model to the host, the Trainer's get_state_dict")
+                       : "torch.save copies each rank's fp32 optimizer partition to the host";
+    }
+
+    HostPhase peak = HostPhase::Loading;
+    for (const HostMoment& mo : out.moments)
+        if (mo.bytes.total() > out.moment(peak).bytes.total()) peak = mo.phase;
+    out.peak_phase = peak;
+    return out;
 }
 
 }  // namespace zp

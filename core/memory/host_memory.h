@@ -1,15 +1,58 @@
 #pragma once
-// Host RAM and NVMe per node for a ZeRO setup (docs/design.md §4.6).
+// Host RAM and NVMe per node over a whole run (docs/design.md §4.6): what a node's processes hold
+// while loading the model, in deepspeed.initialize, during training and while saving a
+// checkpoint, term by term with the DeepSpeed, transformers or PyTorch code path each models
+// (host_memory.cpp). The node's peak is the largest of the four; NVMe holds what ZeRO-Infinity
+// swaps out. Figures are for the busiest node (node 0, where rank 0 gathers the model on save).
 #include "core/model/scenario.h"
+
+#include <array>
 
 namespace zp {
 
-struct HostBytes {
-    double cpu_per_node = 0;
-    double nvme_per_node = 0;
+// Bytes on one node at one moment, in the slices the window stacks (bottom first).
+struct HostSlices {
+    double processes = 0;         // each training process's CUDA context and libraries, dataloader workers
+    double model_copy = 0;        // the model or its checkpoint materialised on the host (loading, saving)
+    double parameters = 0;        // offloaded 16-bit parameters (ZeRO-3 offload_param)
+    double gradients = 0;         // offloaded fp32 gradient partitions and 16-bit gradient buffers
+    double optimizer_states = 0;  // offloaded fp32 master weights and optimizer moments
+    double buffers = 0;           // pinned staging and NVMe swap buffers, CPU activation checkpoints, start-up copies
+
+    double total() const { return processes + model_copy + parameters + gradients + optimizer_states + buffers; }
 };
 
-// Model states only (activation checkpoints kept on the CPU are added by estimate_memory).
-HostBytes host_bytes(const ModelSpec& m, const Cluster& c, const Training& t, const ZeroSetup& z, double buffer_factor);
+struct HostMoment {
+    HostPhase phase = HostPhase::Loading;
+    HostSlices bytes;
+    double pinned_rounding_bytes = 0;  // of the total: pinned tensors rounded up to a power of two (PyTorch's host allocator)
+    const char* cause = "";            // what dominates this moment, in a few words
+};
+
+struct HostMemory {
+    std::array<HostMoment, 4> moments;  // indexed by HostPhase
+    HostPhase peak_phase = HostPhase::Loading;
+    double nvme_bytes = 0;  // per node: what ZeRO-Infinity keeps on NVMe
+
+    const HostMoment& moment(HostPhase p) const { return moments[static_cast<std::size_t>(p)]; }
+    const HostMoment& peak() const { return moment(peak_phase); }
+    double peak_bytes() const { return peak().bytes.total(); }
+};
+
+// `cpu_checkpoint_bytes_per_gpu`: activation checkpoints kept on the host (cpu_checkpointing),
+// per GPU, from the activation model; they live during training.
+HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu = 0);
+
+// `bytes` rounded up to the next power of two: what PyTorch's CachingHostAllocator allocates for
+// a pinned tensor of `bytes` (aten/src/ATen/core/CachingHostAllocator.h, allocate: PowerOf2Ceil).
+double pinned_allocation_bytes(double bytes);
+
+// The ratio pinned / plain over a model's weight tensors split `parts` ways and pinned one by one
+// (each rounded up on its own): >= 1, exactly 1 when every piece is a power of two in bytes.
+double per_tensor_pinned_factor(const ModelSpec& m, double parts, double bytes_per_element);
+
+// transformers' save_pretrained shards checkpoints at max_shard_size "5GB" (modeling_utils.py),
+// so loading reads at most one shard of this size at a time.
+inline constexpr double kCheckpointShardBytes = 5e9;
 
 }  // namespace zp

@@ -7,6 +7,7 @@
 // is the largest moment of the step's timeline (core/memory/step_timeline.h) as
 // torch.cuda.max_memory_allocated and as reserved memory (core/memory/allocator.h); whether a
 // setup fits is decided on the peak.
+#include "core/memory/host_memory.h"
 #include "core/memory/step_timeline.h"
 
 namespace zp {
@@ -28,9 +29,10 @@ struct MemoryBreakdown {
     StepMoment peak;                                // the moment of the allocated peak, with its slices
     StepPhase required_phase = StepPhase::StartUp;  // the moment of the required peak: where it fails
 
-    // Per node.
+    // Per node: host RAM at its peak over the run (host.peak()), and NVMe.
     double cpu_bytes_per_node = 0;
     double nvme_bytes_per_node = 0;
+    HostMemory host;  // the node's host memory phase by phase
 
     double model_states_bytes() const { return params_bytes + gradients_bytes + optimizer_states_bytes; }
     double allocated_bytes() const { return model_states_bytes() + activations_bytes + buffers_bytes; }

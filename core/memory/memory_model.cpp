@@ -25,7 +25,6 @@ MemoryBreakdown estimate_memory(const Scenario& s) {
     const ModelStateBytes& states = in.states;
     const ActivationBytes& acts = in.activations;
     const BufferBytes& bufs = in.buffers;
-    const HostBytes host = host_bytes(s.model, s.cluster, s.training, s.zero, s.assumptions.host_buffer_factor);
 
     MemoryBreakdown m;
     m.params_bytes = states.params;
@@ -35,8 +34,9 @@ MemoryBreakdown estimate_memory(const Scenario& s) {
     m.buffers_bytes = bufs.total();
     m.cuda_context_bytes = s.assumptions.cuda_context_bytes;
     m.fragmentation_bytes = s.assumptions.fragmentation * m.allocated_bytes();
-    m.cpu_bytes_per_node = host.cpu_per_node + acts.cpu_bytes_per_gpu * static_cast<double>(s.cluster.gpus_per_node);
-    m.nvme_bytes_per_node = host.nvme_per_node;
+    m.host = host_memory(s, acts.cpu_bytes_per_gpu);
+    m.cpu_bytes_per_node = m.host.peak_bytes();
+    m.nvme_bytes_per_node = m.host.nvme_bytes;
     // The step's peak from the moments where a maximum can lie, without storing them.
     set_step_peak(s, step_peak(s, in, reservable_gpu_bytes(s)), m);
     return m;

@@ -20,5 +20,16 @@ const char* to_string(Convention c) { return name_of(c); }
 const char* to_string(NormKind n) { return name_of(n); }
 const char* to_string(LossKernel k) { return name_of(k); }
 const char* to_string(StepPhase p) { return name_of(p); }
+const char* to_string(HostPhase p) { return name_of(p); }
+
+const char* host_phase_words(HostPhase p) {
+    switch (p) {
+    case HostPhase::Loading: return "while loading the model";
+    case HostPhase::Initialize: return "in deepspeed.initialize";
+    case HostPhase::Training: return "during training (from the first optimizer step on)";
+    case HostPhase::CheckpointSave: return "while saving a checkpoint";
+    }
+    return "?";
+}
 
 }  // namespace zp

@@ -95,6 +95,16 @@ struct EnumVocabulary<StepPhase> {
     static constexpr std::array<EnumName<StepPhase>, 0> aliases{};
 };
 
+template <>
+struct EnumVocabulary<HostPhase> {
+    static constexpr const char* what = "host phase";
+    static constexpr std::array<EnumName<HostPhase>, 4> names{{{HostPhase::Loading, "loading"},
+                                                               {HostPhase::Initialize, "initialize"},
+                                                               {HostPhase::Training, "training"},
+                                                               {HostPhase::CheckpointSave, "checkpoint save"}}};
+    static constexpr std::array<EnumName<HostPhase>, 0> aliases{};
+};
+
 // Every value with its name, in display order.
 template <class E>
 constexpr const auto& enum_names() {

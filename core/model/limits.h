@@ -57,6 +57,7 @@ inline constexpr CountRange kMicroBatch{1, 65536};
 // 0 stands for "automatic" (effective_global_batch in core/model/scenario.h).
 inline constexpr CountRange kGlobalBatch{0, std::int64_t{1} << 40};
 inline constexpr std::int64_t kAutomaticGlobalBatch = 0;
+inline constexpr CountRange kDataloaderWorkers{0, 1024};  // per training process
 
 // --- ZeRO ----------------------------------------------------------------------------------
 inline constexpr CountRange kZeroStage{0, 3};
@@ -67,6 +68,7 @@ inline constexpr RealRange kHeadroom{0, 1, false, true};       // fraction of GP
 inline constexpr RealRange kFragmentation{0, 1, false, true};  // allocator reserve, fraction
 inline constexpr RealRange kMfu{0, 1, true, false};            // model FLOPs utilisation
 inline constexpr RealRange kCudaContextGib{0, 1024};
+inline constexpr RealRange kHostProcessGib{0, 1024};  // host memory of one training process or dataloader worker
 
 // --- Model (core/model/model_spec.cpp validate) ---------------------------------------------
 // Each dimension is bounded before anything counts parameters in int64; the total is bounded

@@ -56,6 +56,7 @@ void validate(const Scenario& s) {
     check(limits::kSeqLen, t.seq_len, "sequence length");
     check(limits::kMicroBatch, t.micro_batch, "micro batch");
     check(limits::kGlobalBatch, t.global_batch, "global batch", " (0: automatic)");
+    check(limits::kDataloaderWorkers, t.dataloader_workers, "dataloader workers per process");
     const ZeroSetup& z = s.zero;
     if (!limits::kZeroStage.contains(z.stage)) throw InputError("ZeRO stage must be 0, 1, 2 or 3");
     if (z.offload_optimizer != OffloadDevice::None && z.stage == 0)
@@ -74,6 +75,8 @@ void validate(const Scenario& s) {
     check(limits::kFragmentation, a.fragmentation, "fragmentation", "", "a fraction ");
     check(limits::kCudaContextGib, bytes_to_gib(a.cuda_context_bytes), "CUDA context", " GiB");
     check(limits::kMfu, a.mfu, "MFU", "", "a fraction ");
+    check(limits::kHostProcessGib, bytes_to_gib(a.host_process_bytes), "host memory per training process", " GiB");
+    check(limits::kHostProcessGib, bytes_to_gib(a.host_worker_bytes), "host memory per dataloader worker", " GiB");
     for (double v : {z.reduce_bucket_elems, z.allgather_bucket_elems, z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters,
                      z.stage3_param_persistence_threshold, z.sub_group_size, z.offload_param_buffer_size})
         check(limits::kBucketElems, v, "bucket and buffer sizes");

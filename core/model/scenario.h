@@ -3,6 +3,7 @@
 // reproduce one view: model, cluster, training settings, ZeRO setup and assumptions.
 #include "core/deepspeed/defaults.h"
 #include "core/model/gpu_spec.h"
+#include "core/model/host_phase.h"
 #include "core/model/model_spec.h"
 #include "core/model/step_phase.h"
 
@@ -58,6 +59,11 @@ struct Training {
     bool loss_fp32_upcast = true;    // the loss up-casts the 16-bit logits to fp32 (transformers' default)
     LossKernel loss_kernel = LossKernel::Full;
     bool fused_optimizer = true;  // DeepSpeed's FusedAdam (its "optimizer" block); false: torch.optim's, with temporaries
+    // How each process brings the model to deepspeed.initialize (transformers' from_pretrained;
+    // core/memory/host_memory.cpp): the dtype it is built in and whether it is built on the meta device.
+    bool load_in_16bit = false;           // torch_dtype=bf16/fp16 (or "auto" on a 16-bit checkpoint); false: transformers' fp32 default
+    bool low_cpu_mem_usage = false;       // from_pretrained(low_cpu_mem_usage=True): no second copy while loading
+    std::int64_t dataloader_workers = 0;  // per training process (TrainingArguments.dataloader_num_workers)
 
     friend bool operator==(const Training&, const Training&) = default;
 };
@@ -82,6 +88,10 @@ struct ZeroSetup {
     double offload_param_buffer_size = deepspeed::defaults::kOffloadParamBufferElems;
     std::int64_t offload_optimizer_buffer_count = deepspeed::defaults::kOffloadOptimizerBufferCount;
     bool zero_init = true;  // zero.Init: parameters are partitioned as they are created (Trainer does this at stage 3)
+    // offload_optimizer.pin_memory / offload_param.pin_memory: DeepSpeed's default since v0.19.5
+    // (zero/offload_config.py) and what the exports write. Pinned host tensors are rounded up to a power of two.
+    bool pin_memory = true;
+    bool gather_16bit_weights_on_model_save = true;  // stage3_gather_16bit_weights_on_model_save (stage 3; the exports write true)
 
     friend bool operator==(const ZeroSetup&, const ZeroSetup&) = default;
 };
@@ -109,11 +119,15 @@ struct Assumptions {
     double headroom = 0.05;                                // fraction of GPU memory kept free
     double cuda_context_bytes = 1024.0 * 1024.0 * 1024.0;  // CUDA context, cuBLAS and NCCL workspaces
     double fragmentation = 0.10;                           // allocator reserve on top of allocated bytes
-    double host_buffer_factor = 1.5;                       // DeepSpeed's additional_buffer_factor for host memory
-    double mfu = 0.45;                                     // model FLOPs utilisation (Narayanan et al. 2021 Table 1: 43-52% on A100)
-    double comm_overlap_fraction = 0.8;                    // share of communication hidden behind backward when overlap_comm is on
-    double collective_latency_seconds = 30e-6;             // per bucketed NCCL launch (small-message latency, nccl-tests)
-    double token_budget = 1e12;                            // tokens to train on, for time and GPU-hours
+    // Host memory of one training process before any model state: CUDA-initialised PyTorch, max RSS
+    // 2.06 GB with CUDA 11.8 (pytorch/pytorch#113326); and of one dataloader worker, a Python process
+    // that imported torch (322 MB, the same measurement).
+    double host_process_bytes = 2.06e9;
+    double host_worker_bytes = 0.322e9;
+    double mfu = 0.45;                          // model FLOPs utilisation (Narayanan et al. 2021 Table 1: 43-52% on A100)
+    double comm_overlap_fraction = 0.8;         // share of communication hidden behind backward when overlap_comm is on
+    double collective_latency_seconds = 30e-6;  // per bucketed NCCL launch (small-message latency, nccl-tests)
+    double token_budget = 1e12;                 // tokens to train on, for time and GPU-hours
     std::string calibration;  // empty, or where mfu came from: "calibrated from run.log on 2026-11-23: ..." (core/calibration)
 
     friend bool operator==(const Assumptions&, const Assumptions&) = default;
@@ -147,5 +161,8 @@ const char* to_string(Convention c);
 const char* to_string(NormKind n);
 const char* to_string(LossKernel k);
 const char* to_string(StepPhase p);
+const char* to_string(HostPhase p);
+// "while loading the model", "while saving a checkpoint": the phase in a sentence.
+const char* host_phase_words(HostPhase p);
 
 }  // namespace zp

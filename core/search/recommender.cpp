@@ -1,5 +1,7 @@
 #include "core/search/recommender.h"
 
+#include "core/search/host_advice.h"
+
 #include "core/io/format.h"
 #include "core/model/errors.h"
 #include "core/model/units.h"
@@ -92,9 +94,13 @@ std::string memory_reason(const Scenario& s, const Candidate& c) {
         missing.push_back(format_bytes(c.memory.peak_required_bytes) + " per GPU at its peak (" + to_string(c.memory.required_phase) +
                           "), " + format_bytes(usable_gpu_bytes(s)) + " available (" + format_fixed(s.cluster.gpu.memory_gib, 1) +
                           " GiB less " + format_fixed(s.assumptions.headroom * 100, 0) + "% headroom)");
-    if (!c.fit.cpu)
-        missing.push_back(format_bytes(c.memory.cpu_bytes_per_node) + " host RAM per node, " +
-                          format_bytes(s.cluster.cpu_ram_bytes_per_node) + " available");
+    if (!c.fit.cpu) {
+        std::string host = format_bytes(c.memory.cpu_bytes_per_node) + " host RAM per node " + host_phase_words(c.memory.host.peak_phase) +
+                           ", " + format_bytes(s.cluster.cpu_ram_bytes_per_node) + " available";
+        if (c.fit.gpu)  // the host is the limit: say what frees it
+            if (const std::string fix = cheapest_host_fix(with_candidate(s, c)); !fix.empty()) host += "; the cheapest fix: " + fix;
+        missing.push_back(host);
+    }
     if (!c.fit.nvme)
         missing.push_back(format_bytes(c.memory.nvme_bytes_per_node) + " NVMe per node, " + format_bytes(s.cluster.nvme_bytes_per_node) +
                           " available");
@@ -193,6 +199,19 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
     if (min_cpu < 1e300)
         plan.suggestions.push_back("host RAM: " + format_bytes(min_cpu) + " per node would fit the CPU-offload setup (now " +
                                    format_bytes(s.cluster.cpu_ram_bytes_per_node) + ")");
+    // Host RAM is the limit where the GPU side fits: what frees it, cheapest first, for the setup
+    // that needs least host RAM among those.
+    const Candidate* host_limited = nullptr;
+    for (const Candidate& c : plan_so_far.per_setup)
+        if (c.fit.gpu && !c.fit.cpu && (!host_limited || c.memory.cpu_bytes_per_node < host_limited->memory.cpu_bytes_per_node))
+            host_limited = &c;
+    if (host_limited) {
+        for (const HostFix& f : host_ram_fixes(with_candidate(s, *host_limited))) {
+            plan.suggestions.push_back(setup_label(host_limited->zero) + ": " + f.change + " frees " + format_bytes(f.freed_bytes) +
+                                       " per node" + (f.fits ? " and fits" : ""));
+            if (f.fits) break;
+        }
+    }
 
     // More GPUs: ZeRO-3 divides model states by N; try doubling the node count.
     // The first setup (simplest first) that fits the trial scenario, or "" when none does.
@@ -296,12 +315,14 @@ Plan recommend(const Scenario& s) {
                        std::to_string(b.gradient_accumulation_steps) + " accumulation steps and " +
                        (b.checkpointing == Checkpointing::None ? std::string("no") : std::string(to_string(b.checkpointing))) +
                        " activation recompute is the fastest setup that fits: " + format_count(b.step.tokens_per_second) + " tokens/s.");
+    plan.why.push_back("It peaks in the " + std::string(to_string(b.memory.peak.phase)) + " (" + b.memory.peak.cause +
+                       "): " + format_bytes(b.memory.peak_allocated_bytes) + " allocated, " + format_bytes(b.memory.peak_reserved_bytes) +
+                       " reserved with the CUDA context (nvidia-smi), " + format_bytes(b.memory.peak_required_bytes) +
+                       " that must fit of " + format_bytes(usable_gpu_bytes(s)) + " usable per GPU.");
     plan.why.push_back(
-        "It peaks in the " + std::string(to_string(b.memory.peak.phase)) + " (" + b.memory.peak.cause +
-        "): " + format_bytes(b.memory.peak_allocated_bytes) + " allocated, " + format_bytes(b.memory.peak_reserved_bytes) +
-        " reserved with the CUDA context (nvidia-smi), " + format_bytes(b.memory.peak_required_bytes) + " that must fit of " +
-        format_bytes(usable_gpu_bytes(s)) + " usable per GPU; " + format_bytes(b.memory.cpu_bytes_per_node) + " host RAM per node" +
-        (b.memory.nvme_bytes_per_node > 0 ? ", " + format_bytes(b.memory.nvme_bytes_per_node) + " NVMe per node" : std::string()) + ".");
+        "Host RAM peaks " + std::string(host_phase_words(b.memory.host.peak_phase)) + " (" + b.memory.host.peak().cause +
+        "): " + format_bytes(b.memory.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node) + " per node" +
+        (b.memory.nvme_bytes_per_node > 0 ? "; " + format_bytes(b.memory.nvme_bytes_per_node) + " NVMe per node" : std::string()) + ".");
     if (b.step.comm_seconds > 0.1 * b.step.seconds)
         plan.why.push_back("Exposed communication is " + format_fixed(b.step.comm_seconds / b.step.seconds * 100, 0) +
                            "% of the step: a faster network would help more than a faster GPU.");

@@ -511,6 +511,17 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     if (auto f = r.optional_bool("flash_attention")) t.flash_attention = *f;
     else c.assumed.push_back(std::string("flash_attention = ") + (t.flash_attention ? "true" : "false"));
 
+    // pin_memory of the offload blocks: a case that does not state it ran with DeepSpeed's default
+    // of its day, false up to v0.19.4 (zero/offload_config.py; true since v0.19.5, 2026-08), which
+    // every bundled case predates. It decides whether the offloaded buffers are pinned, and so
+    // rounded up to a power of two (core/memory/host_memory.cpp).
+    if (auto p = r.optional_bool("pin_memory")) s.zero.pin_memory = *p;
+    else {
+        s.zero.pin_memory = false;
+        if (s.zero.offload_optimizer != OffloadDevice::None || s.zero.offload_param != OffloadDevice::None)
+            c.assumed.push_back("pin_memory = false (DeepSpeed's default before v0.19.5)");
+    }
+
     c.measurement = measurement_from_case(r, kind, t.micro_batch, c);
     // A well-formed case the planner refuses (fp32 with CPU Adam, ...) is reported, not an error.
     try {

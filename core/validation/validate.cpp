@@ -1,5 +1,6 @@
 #include "core/validation/validate.h"
 
+#include "core/deepspeed/estimator.h"
 #include "core/memory/memory_model.h"
 #include "core/time/step_time.h"
 
@@ -26,7 +27,7 @@ double predicted_value(const MeasuredCase& c) {
     case Quantity::Allocated:
     case Quantity::Reserved:
     case Quantity::NvidiaSmi: break;  // validate_cases: with the peak's phase, from one estimate
-    case Quantity::HostRam: return estimate_memory(s).cpu_bytes_per_node;
+    case Quantity::HostRam: break;    // validate_cases: with the peak's phase and DeepSpeed's estimate
     case Quantity::StepSeconds: return estimate_step(s).seconds;
     case Quantity::SamplesPerSecond: {
         const StepTime st = estimate_step(s);
@@ -68,6 +69,20 @@ CaseResult fit_row(const MeasuredCase& c, const FitCheck& check) {
     return r;
 }
 
+// DeepSpeed's estimate_zero{2,3}_model_states_mem_needs "per CPU" for the case's setup, as its
+// *_all_cold helpers compute it (core/deepspeed/estimator.h).
+double deepspeed_host_estimate(const Scenario& s) {
+    deepspeed::EstimatorInput in;
+    in.total_params = static_cast<double>(parameter_count(s.model));
+    in.largest_layer_params = static_cast<double>(largest_layer_params(s.model));
+    in.num_gpus_per_node = s.cluster.gpus_per_node;
+    in.num_nodes = s.cluster.nodes;
+    const bool offload_optimizer = s.zero.offload_optimizer != OffloadDevice::None;
+    if (s.zero.stage < 3) return static_cast<double>(deepspeed::zero2(in, offload_optimizer, deepspeed::Zero2Formula::Current).cpu_bytes);
+    return static_cast<double>(
+        deepspeed::zero3(in, offload_optimizer, s.zero.offload_param != OffloadDevice::None, s.zero.zero_init).cpu_bytes);
+}
+
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
@@ -97,6 +112,11 @@ ValidationReport validate_cases(std::vector<MeasuredCase> cases) {
             const MemoryBreakdown m = estimate_memory(c.scenario);
             r.predicted = predicted_gpu_bytes(m, r.quantity);
             r.phase = m.peak.phase;
+        } else if (r.quantity == Quantity::HostRam) {
+            const MemoryBreakdown m = estimate_memory(c.scenario);
+            r.predicted = m.cpu_bytes_per_node;
+            r.host_phase = m.host.peak_phase;
+            r.deepspeed_estimate = deepspeed_host_estimate(c.scenario);
         } else {
             r.predicted = predicted_value(c);
         }
@@ -121,6 +141,10 @@ ValidationReport validate_cases(std::vector<MeasuredCase> cases) {
         g.median_abs_error = median(errors);
         if (g.count > 0) report.groups.push_back(g);
     }
+    std::vector<double> estimator_errors;
+    for (const CaseResult& r : report.rows)
+        if (r.quantity == Quantity::HostRam) estimator_errors.push_back(std::abs(r.deepspeed_estimate / r.measured - 1));
+    report.deepspeed_host_estimator = {static_cast<int>(estimator_errors.size()), median(estimator_errors)};
     report.cases = std::move(cases);
     return report;
 }

@@ -26,6 +26,10 @@ struct CaseResult {
     bool ok = false;       // within tolerance, or the fit call right
     // GPU memory and fit rows: where in the step the prediction peaks (the required peak for fits).
     std::optional<StepPhase> phase;
+    // Host RAM rows: when the node peaks, and DeepSpeed's own cold estimator for the same setup
+    // (estimate_zero{2,3}_model_states_mem_needs, additional_buffer_factor 1.5), for comparison.
+    std::optional<HostPhase> host_phase;
+    double deepspeed_estimate = 0;
     // Fits/OOM rows only.
     std::int64_t micro_batch = 0;
     bool plain_data_parallel = false;
@@ -47,9 +51,16 @@ struct NotRepresentable {
     std::string reason;
 };
 
+// DeepSpeed's cold estimator against the host RAM rows: its median |ratio - 1| and how many rows.
+struct EstimatorAggregate {
+    int count = 0;
+    double median_abs_error = 0;
+};
+
 struct ValidationReport {
     std::vector<CaseResult> rows;  // in the order of the cases; a boundary gives one row per side
     std::vector<GroupAggregate> groups;
+    EstimatorAggregate deepspeed_host_estimator;  // on the host RAM rows
     std::vector<NotRepresentable> not_representable;
     std::vector<MeasuredCase> cases;
 };

@@ -1,173 +1,250 @@
-// Host RAM and NVMe per node (core/memory/host_memory.cpp, docs/design.md §4.6).
-// CPU rows: DeepSpeed's own estimator numbers (tests/data/anchors/deepspeed_estimator.json, rows
-// selected by case name). NVMe rows: worked out by hand (tests/hand_calculations.py) from ZeRO-Infinity's
-// layout: the states live on NVMe, the host keeps DeepSpeed's pinned swap buffers
-// (swap_tensor/optimizer_utils.py: buffer_count fp32 buffers of the largest sub-group, which is at
-// most a rank's partition P/N; swap_tensor/partitioned_param_swapper.py: buffer_count 16-bit
-// buffers of buffer_size elements), one set per GPU of the node.
+// Host RAM and NVMe per node over a run (core/memory/host_memory.cpp, docs/design.md §4.6), and
+// what frees it (core/search/host_advice.cpp). The literals are worked out by hand in
+// tests/hand_calculations.py ("host RAM over a run") from DeepSpeed v0.19.6's allocations,
+// transformers' from_pretrained and PyTorch's pinned-memory rounding, not from this code.
 #include "core/memory/host_memory.h"
-#include "test_data.h"
+#include "core/memory/memory_model.h"
+#include "core/model/enum_names.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
+#include "core/search/host_advice.h"
+#include "test_util.h"
 
 #include <QtTest>
 
 using namespace zp;
 
 namespace {
-ModelSpec sized(double params, double largest_layer) {
-    ModelSpec m;
-    m.params_override = static_cast<std::int64_t>(params);
-    m.largest_layer_override = static_cast<std::int64_t>(largest_layer);
+
+ModelSpec t5_11b() {
+    ModelSpec m = model_preset("t5-3b").spec;
+    m.name = "t5-11b";
+    m.heads = m.kv_heads = 128;
+    m.head_dim = 128;
+    m.ffn = 65536;
+    m.params_override = 11307321344;  // HF model card
+    m.largest_layer_override = 32128 * 1024;
     return m;
 }
-Cluster nodes_of(std::int64_t nodes, std::int64_t gpus_per_node) {
-    Cluster c;
-    c.nodes = nodes;
-    c.gpus_per_node = gpus_per_node;
-    return c;
+
+ModelSpec model_named(const std::string& name) { return name == "t5-11b" ? t5_11b() : model_preset(name).spec; }
+
+// One optimizer step per micro batch (no gradient accumulation), DeepSpeed's other defaults.
+Scenario run(const std::string& model, const std::string& gpu, qint64 nodes, qint64 gpus_per_node, int stage, const std::string& oo,
+             const std::string& op) {
+    Scenario s;
+    s.model = model_named(model);
+    s.cluster.nodes = nodes;
+    s.cluster.gpus_per_node = gpus_per_node;
+    s.cluster.use_gpu(gpu_preset(gpu));
+    s.cluster.cpu_ram_bytes_per_node = 4e12;
+    s.training.precision = Precision::Fp16;
+    s.training.micro_batch = 1;
+    s.training.global_batch = nodes * gpus_per_node;
+    s.training.seq_len = 1024;
+    s.zero.stage = stage;
+    s.zero.offload_optimizer = parse_offload_device(oo);
+    s.zero.offload_param = parse_offload_device(op);
+    return s;
 }
-OffloadDevice device(const std::string& name) {
-    if (name == "cpu") return OffloadDevice::Cpu;
-    if (name == "nvme") return OffloadDevice::Nvme;
-    return OffloadDevice::None;
-}
+
 }  // namespace
 
 class TestHostMemory : public QObject {
     Q_OBJECT
 private slots:
-    // DeepSpeed's estimate_zero2/zero3_model_states_mem_needs "per CPU" column, additional_buffer_factor 1.5.
-    // clang-format off
-    void deepspeed_estimator_cpu_data() {
-        QTest::addColumn<QString>("caseName");
-        QTest::addColumn<int>("stage");
-        QTest::addColumn<QString>("offloadOptimizer");
-        QTest::addColumn<QString>("offloadParam");
-        QTest::addColumn<bool>("zeroInit");
-        QTest::addColumn<double>("cpuBytes");
-        const auto cases = load_test_json("anchors/deepspeed_estimator.json").at("cases");
-        for (const char* name : {"t5-3b live (docs memory.rst)", "bigscience/T0_3B live, 1 GPU (transformers docs)"}) {
-            const auto& c = json_row(cases, "name", name);
-            for (const auto& r : c.at("zero2_current")) {
-                const std::string oo = r.at("offload_optimizer");
-                QTest::newRow((std::string(name) + " / ZeRO-2 offload_optimizer=" + oo).c_str())
-                    << QString::fromLatin1(name) << 2 << QString::fromStdString(oo) << QStringLiteral("none") << false
-                    << r.at("cpu_bytes").get<double>();
-            }
-            for (const auto& r : c.at("zero3")) {
-                const std::string oo = r.at("offload_optimizer"), op = r.at("offload_param");
-                const bool init = r.at("zero_init").get<int>() == 1;
-                QTest::newRow((std::string(name) + " / ZeRO-3 offload_optimizer=" + oo + " offload_param=" + op +
-                               " zero_init=" + (init ? "1" : "0"))
-                                  .c_str())
-                    << QString::fromLatin1(name) << 3 << QString::fromStdString(oo) << QString::fromStdString(op) << init
-                    << r.at("cpu_bytes").get<double>();
-            }
-        }
+    // PyTorch's CachingHostAllocator rounds every pinned block up to a power of two.
+    void pinned_rounding_data() {
+        QTest::addColumn<double>("bytes");
+        QTest::addColumn<double>("allocated");
+        QTest::newRow("t5-3b's fp32 partition on one GPU, 4 x 2,851,598,336 -> 16 GiB") << 11406393344.0 << 17179869184.0;
+        QTest::newRow("exactly 1 GiB stays 1 GiB") << 1073741824.0 << 1073741824.0;
+        QTest::newRow("1 GiB and one byte -> 2 GiB") << 1073741825.0 << 2147483648.0;
+        QTest::newRow("nothing") << 0.0 << 0.0;
     }
-    // clang-format on
-    void deepspeed_estimator_cpu() {
-        QFETCH(QString, caseName);
-        QFETCH(int, stage);
-        QFETCH(QString, offloadOptimizer);
-        QFETCH(QString, offloadParam);
-        QFETCH(bool, zeroInit);
-        QFETCH(double, cpuBytes);
-        const nlohmann::json cases = load_test_json("anchors/deepspeed_estimator.json").at("cases");
-        const auto& c = json_row(cases, "name", caseName.toStdString());
-        ZeroSetup z;
-        z.stage = stage;
-        z.offload_optimizer = device(offloadOptimizer.toStdString());
-        z.offload_param = device(offloadParam.toStdString());
-        z.zero_init = zeroInit;
-        const HostBytes h = host_bytes(sized(c.at("total_params"), c.at("largest_layer_params")),
-                                       nodes_of(c.at("num_nodes"), c.at("num_gpus_per_node")), Training{}, z, 1.5);
-        QCOMPARE(h.cpu_per_node, cpuBytes);
-        QCOMPARE(h.nvme_per_node, 0.0);
+    void pinned_rounding() {
+        QFETCH(double, bytes);
+        QFETCH(double, allocated);
+        QCOMPARE(pinned_allocation_bytes(bytes), allocated);
     }
 
-    // NVMe offload at stage 3, Adam (16 bytes of states per parameter: fp32 master, m, v, fp32
-    // gradients), DeepSpeed's defaults unless the row says: sub_group_size 1e9, optimizer
-    // buffer_count 4, parameter buffer_count 5 of 1e8 elements, zero.Init, buffer factor 1.5.
-    // Llama-2 70B: P = 68,976,648,192, largest module Lp = 32000 x 8192 = 262,144,000. One DGX node
-    // (8 GPUs), optimizer on NVMe ("70B, optimizer NVMe"):
-    //   NVMe: 16 x P = 1,103,626,371,072 bytes
-    //   host: the partition P/8 = 8.6e9 exceeds a sub-group, so 8 GPUs x 4 buffers x 1e9 x 4 bytes
-    //         = 128,000,000,000, more than loading one module per rank (4 Lp x 8 x 1.5 = 12,582,912,000).
-    // Parameters on NVMe add 2P to NVMe and 8 x 5 x 1e8 x 2 = 8,000,000,000 of pinned buffers; on the
-    // CPU they add 2P/n x 1.5. An optimizer on the CPU is 16P/n x 1.5 of host RAM.
+    // Pinned one tensor at a time, each rounded on its own: GPT-2's 16-way ZeRO-3 partitions
+    // (fused c_attn 768 x 2304, c_proj, MLP 768 x 3072 twice, wte 50257 x 768) cost 1.6637x.
+    void per_tensor_factor() {
+        ZP_COMPARE_NEAR(per_tensor_pinned_factor(model_preset("gpt2").spec, 16, 2), 1.6637052971005932);
+        ZP_COMPARE_NEAR(per_tensor_pinned_factor(model_preset("t5-3b").spec, 1, 2), 1.0002676229727561);
+        ModelSpec sized;
+        sized.params_override = 7'000'000'000;
+        QCOMPARE(per_tensor_pinned_factor(sized, 8, 2), 1.0);  // known only by its size: no rounding claimed
+    }
+
+    // Each phase of the node's run, hand-computed (tests/hand_calculations.py rows H1-H8).
     // clang-format off
-    void nvme_data() {
-        QTest::addColumn<double>("params");
-        QTest::addColumn<double>("largestLayer");
+    void phases_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("gpu");
         QTest::addColumn<qint64>("nodes");
-        QTest::addColumn<int>("optimizer");
-        QTest::addColumn<QString>("offloadOptimizer");
-        QTest::addColumn<QString>("offloadParam");
-        QTest::addColumn<bool>("zeroInit");
-        QTest::addColumn<double>("subGroup");
-        QTest::addColumn<qint64>("optimizerBuffers");
-        QTest::addColumn<qint64>("paramBuffers");
-        QTest::addColumn<double>("paramBufferElems");
-        QTest::addColumn<double>("cpuBytes");
-        QTest::addColumn<double>("nvmeBytes");
-        const double P70 = 68976648192.0, Lp70 = 262144000.0, P3 = 2851598336.0, Lp3 = 32899072.0;
-        const int adam = int(Optimizer::AdamW), sgd = int(Optimizer::Sgd);
-        QTest::newRow("70B, optimizer NVMe") << P70 << Lp70 << qint64(1) << adam << "nvme" << "none" << true << 1e9 << qint64(4)
-                                             << qint64(5) << 1e8 << 128000000000.0 << 1103626371072.0;
-        QTest::newRow("70B, optimizer and params NVMe: + 8e9 pinned, + 2P on NVMe")
-            << P70 << Lp70 << qint64(1) << adam << "nvme" << "nvme" << true << 1e9 << qint64(4) << qint64(5) << 1e8 << 136000000000.0
-            << 1241579667456.0;
-        QTest::newRow("70B, optimizer CPU, params NVMe: 16P x 1.5 + 8e9")
-            << P70 << Lp70 << qint64(1) << adam << "cpu" << "nvme" << true << 1e9 << qint64(4) << qint64(5) << 1e8 << 1663439556608.0
-            << 137953296384.0;
-        QTest::newRow("70B, optimizer NVMe, params CPU: 128e9 + 2P x 1.5")
-            << P70 << Lp70 << qint64(1) << adam << "nvme" << "cpu" << true << 1e9 << qint64(4) << qint64(5) << 1e8 << 334929944576.0
-            << 1103626371072.0;
-        // t5-3b on 2 x 8: a rank's partition P/16 = 178,224,896 is smaller than a sub-group, so the
-        // buffers are 8 x 4 x 178,224,896 x 4 + 8e9 = 30,812,786,688; NVMe 18P / 2 = 25,664,385,024.
-        QTest::newRow("t5-3b on 2 nodes, both NVMe: the partition caps the sub-group")
-            << P3 << Lp3 << qint64(2) << adam << "nvme" << "nvme" << true << 1e9 << qint64(4) << qint64(5) << 1e8 << 30812786688.0
-            << 25664385024.0;
-        QTest::newRow("70B, SGD without momentum: 8 bytes of states per parameter on NVMe")
-            << P70 << Lp70 << qint64(1) << sgd << "nvme" << "none" << true << 1e9 << qint64(4) << qint64(5) << 1e8 << 128000000000.0
-            << 551813185536.0;
-        QTest::newRow("70B without zero.Init: every rank loads the fp32 model, 4P x 8 x 1.5")
-            << P70 << Lp70 << qint64(1) << adam << "nvme" << "none" << false << 1e9 << qint64(4) << qint64(5) << 1e8
-            << 3310879113216.0 << 1103626371072.0;
-        // 4 nodes: 8 x 2 x 5e8 x 4 + 8 x 8 x 2e8 x 2 = 32e9 + 25.6e9; NVMe 18P / 4.
-        QTest::newRow("70B on 4 nodes, both NVMe, custom buffers")
-            << P70 << Lp70 << qint64(4) << adam << "nvme" << "nvme" << true << 5e8 << qint64(2) << qint64(8) << 2e8 << 57600000000.0
-            << 310394916864.0;
+        QTest::addColumn<qint64>("gpusPerNode");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<QString>("oo");
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<bool>("pin");
+        QTest::addColumn<bool>("load16");
+        QTest::addColumn<bool>("lowMem");
+        QTest::addColumn<qint64>("workers");
+        QTest::addColumn<double>("loading");
+        QTest::addColumn<double>("initialize");
+        QTest::addColumn<double>("training");
+        QTest::addColumn<double>("save");
+        QTest::addColumn<double>("nvme");
+        QTest::addColumn<QString>("peak");
+        QTest::newRow("H1 t5-3b, one RTX 3090, ZeRO-2 + CPU Adam, pinned: 16 GiB master, 16 GiB gradients, 8 GiB staging")
+            << "t5-3b" << "rtx-3090" << qint64(1) << qint64(1) << 2 << "cpu" << "none" << true << false << false << qint64(0)
+            << 18466393344.0 << 56483175168.0 << 67889568512.0 << 73592765184.0 << 0.0 << "checkpoint save";
+        QTest::newRow("H2 the same, pageable (pin_memory false, DeepSpeed's default before v0.19.5; M21)")
+            << "t5-3b" << "rtx-3090" << qint64(1) << qint64(1) << 2 << "cpu" << "none" << false << false << false << qint64(0)
+            << 18466393344.0 << 30641781504.0 << 53454568192.0 << 59157764864.0 << 0.0 << "checkpoint save";
+        QTest::newRow("H3 t5-11b, one A100 40GB, ZeRO-2 + CPU Adam, pageable (transformers#9996)")
+            << "t5-11b" << "a100-40gb" << qint64(1) << qint64(1) << 2 << "cpu" << "none" << false << false << false << qint64(0)
+            << 52289285376.0 << 160428296960.0 << 205657582336.0 << 228272225024.0 << 0.0 << "checkpoint save";
+        QTest::newRow("H4 GPT-2 on 8 GPUs, ZeRO-2: eight fp32 copies and shards while loading")
+            << "gpt2" << "a100-80gb" << qint64(1) << qint64(8) << 2 << "none" << "none" << true << false << false << qint64(0)
+            << 24444147712.0 << 16480000000.0 << 16480000000.0 << 18471036928.0 << 0.0 << "loading";
+        QTest::newRow("H5 GPT-2 on 8 GPUs, ZeRO-3 under zero.Init: one shard per process")
+            << "gpt2" << "a100-80gb" << qint64(1) << qint64(8) << 3 << "none" << "none" << true << false << false << qint64(0)
+            << 20462073856.0 << 16480000000.0 << 16480000000.0 << 16977759232.0 << 0.0 << "loading";
+        QTest::newRow("H6 GPT-2 on 2 x 8, ZeRO-3, optimizer and parameters on the CPU, pinned partitions cached")
+            << "gpt2" << "a100-80gb" << qint64(2) << qint64(8) << 3 << "cpu" << "cpu" << true << false << false << qint64(0)
+            << 20669105023.73978 << 17970540927.73978 << 17970540927.73978 << 18219420543.73978 << 0.0 << "loading";
+        QTest::newRow("H7 Llama-2 70B on 8 GPUs, ZeRO-3, optimizer on NVMe: swap pool, gradient buffer, flat 16-bit gradients")
+            << "llama-2-70b" << "a100-80gb" << qint64(1) << qint64(8) << 3 << "nvme" << "none" << true << false << false << qint64(0)
+            << 56480000000.0 << 451357906944.0 << 451357906944.0 << 589311203328.0 << 1103626371072.0 << "checkpoint save";
+        QTest::newRow("H8 GPT-2 on 8 GPUs, ZeRO-2, 16-bit load with low_cpu_mem_usage, 2 dataloader workers each")
+            << "gpt2" << "a100-80gb" << qint64(1) << qint64(8) << 2 << "none" << "none" << true << true << true << qint64(2)
+            << 18471036928.0 << 16480000000.0 << 21632000000.0 << 23623036928.0 << 0.0 << "checkpoint save";
     }
     // clang-format on
-    void nvme() {
-        QFETCH(double, params);
-        QFETCH(double, largestLayer);
+    void phases() {
+        QFETCH(QString, model);
+        QFETCH(QString, gpu);
         QFETCH(qint64, nodes);
-        QFETCH(int, optimizer);
-        QFETCH(QString, offloadOptimizer);
-        QFETCH(QString, offloadParam);
-        QFETCH(bool, zeroInit);
-        QFETCH(double, subGroup);
-        QFETCH(qint64, optimizerBuffers);
-        QFETCH(qint64, paramBuffers);
-        QFETCH(double, paramBufferElems);
-        QFETCH(double, cpuBytes);
-        QFETCH(double, nvmeBytes);
-        Training t;
-        t.optimizer = static_cast<Optimizer>(optimizer);
-        ZeroSetup z;
-        z.stage = 3;
-        z.offload_optimizer = device(offloadOptimizer.toStdString());
-        z.offload_param = device(offloadParam.toStdString());
-        z.zero_init = zeroInit;
-        z.sub_group_size = subGroup;
-        z.offload_optimizer_buffer_count = optimizerBuffers;
-        z.offload_param_buffer_count = paramBuffers;
-        z.offload_param_buffer_size = paramBufferElems;
-        const HostBytes h = host_bytes(sized(params, largestLayer), nodes_of(nodes, 8), t, z, 1.5);
-        QCOMPARE(h.cpu_per_node, cpuBytes);
-        QCOMPARE(h.nvme_per_node, nvmeBytes);
+        QFETCH(qint64, gpusPerNode);
+        QFETCH(int, stage);
+        QFETCH(QString, oo);
+        QFETCH(QString, op);
+        QFETCH(bool, pin);
+        QFETCH(bool, load16);
+        QFETCH(bool, lowMem);
+        QFETCH(qint64, workers);
+        QFETCH(double, loading);
+        QFETCH(double, initialize);
+        QFETCH(double, training);
+        QFETCH(double, save);
+        QFETCH(double, nvme);
+        QFETCH(QString, peak);
+        Scenario s = run(model.toStdString(), gpu.toStdString(), nodes, gpusPerNode, stage, oo.toStdString(), op.toStdString());
+        s.zero.pin_memory = pin;
+        s.training.load_in_16bit = load16;
+        s.training.low_cpu_mem_usage = lowMem;
+        s.training.dataloader_workers = workers;
+        validate(s);
+        const HostMemory h = host_memory(s);
+        ZP_COMPARE_NEAR(h.moment(HostPhase::Loading).bytes.total(), loading);
+        ZP_COMPARE_NEAR(h.moment(HostPhase::Initialize).bytes.total(), initialize);
+        ZP_COMPARE_NEAR(h.moment(HostPhase::Training).bytes.total(), training);
+        ZP_COMPARE_NEAR(h.moment(HostPhase::CheckpointSave).bytes.total(), save);
+        QCOMPARE(h.nvme_bytes, nvme);
+        QCOMPARE(QString::fromLatin1(to_string(h.peak_phase)), peak);
+        // The memory model reports the same node peak.
+        const MemoryBreakdown m = estimate_memory(s);
+        QCOMPARE(m.cpu_bytes_per_node, h.peak_bytes());
+        QCOMPARE(m.nvme_bytes_per_node, nvme);
+    }
+
+    // Gradient accumulation makes ZeRO-1/2 offload keep each owned parameter's 16-bit gradient on
+    // the host (accumulated_grads_in_cpu): + 2P/N, pinned one tensor at a time.
+    void accumulation_keeps_16bit_gradients() {
+        Scenario s = run("t5-3b", "rtx-3090", 1, 1, 2, "cpu", "none");
+        const double one_step = host_memory(s).moment(HostPhase::Training).bytes.total();
+        s.training.global_batch = 8;  // 8 micro batches per step
+        const double accumulating = host_memory(s).moment(HostPhase::Training).bytes.total();
+        ZP_COMPARE_NEAR(accumulating - one_step, 2.0 * 2851598336.0 * 1.0002676229727561);
+    }
+
+    // The GPU has no room for a second 16-bit copy: ZeRO-1/2 flatten on the host (2 x 2P) and
+    // that is when the node peaks. Llama-2 70B in 16-bit is 138 GB, more than half of any card.
+    void flattening_on_the_host() {
+        Scenario s = run("llama-2-70b", "a100-80gb", 1, 8, 1, "none", "none");
+        s.training.load_in_16bit = true;
+        s.training.low_cpu_mem_usage = true;
+        const HostMemory h = host_memory(s);
+        ZP_COMPARE_NEAR(h.moment(HostPhase::Initialize).bytes.total(), 8 * 2.06e9 + 8 * 4 * 68976648192.0);
+        QCOMPARE(h.peak_phase, HostPhase::Initialize);
+    }
+
+    // What the options do, on every setup: pinning never lowers host RAM, low_cpu_mem_usage and a
+    // 16-bit load never raise it, zero.Init never raises the loading phase, twice the nodes never
+    // raise training's per-node states, and the peak is the largest phase.
+    void monotone_in_the_options() {
+        int checked = 0;
+        for (const char* model : {"gpt2", "llama-2-7b", "mixtral-8x7b"})
+            for (qint64 nodes : {1, 4})
+                for (int stage = 0; stage <= 3; ++stage)
+                    for (const char* oo : {"none", "cpu", "nvme"})
+                        for (const char* op : {"none", "cpu", "nvme"}) {
+                            Scenario s = run(model, "a100-80gb", nodes, 8, stage, oo, op);
+                            try {
+                                validate(s);
+                            } catch (const InputError&) {
+                                continue;  // not a DeepSpeed setup
+                            }
+                            const HostMemory base = host_memory(s);
+                            double top = 0;
+                            for (const HostMoment& mo : base.moments) top = std::max(top, mo.bytes.total());
+                            QCOMPARE(base.peak_bytes(), top);
+                            Scenario x = s;
+                            x.zero.pin_memory = false;
+                            QVERIFY(host_memory(x).peak_bytes() <= base.peak_bytes());
+                            x = s;
+                            x.training.low_cpu_mem_usage = true;
+                            QVERIFY(host_memory(x).peak_bytes() <= base.peak_bytes());
+                            x = s;
+                            x.training.load_in_16bit = true;
+                            QVERIFY(host_memory(x).peak_bytes() <= base.peak_bytes());
+                            x = s;
+                            x.zero.zero_init = false;
+                            QVERIFY(host_memory(x).moment(HostPhase::Loading).bytes.total() >=
+                                    base.moment(HostPhase::Loading).bytes.total());
+                            x = s;
+                            x.cluster.nodes *= 2;
+                            x.training.global_batch *= 2;
+                            const auto states = [](const HostMemory& h) {
+                                const HostSlices& b = h.moment(HostPhase::Training).bytes;
+                                return b.parameters + b.gradients + b.optimizer_states;
+                            };
+                            QVERIFY(states(host_memory(x)) <= states(base) * (1 + 1e-12));
+                            ++checked;
+                        }
+        QVERIFY(checked >= 30);
+    }
+
+    // The advice when host RAM is the limit: the fixes that lower the peak, settings first, each
+    // with what it frees. GPT-2 on 8 GPUs at ZeRO-2 peaks while loading (H4: 24.44 GB); on a node
+    // with 20 GiB, low_cpu_mem_usage frees the eight 497,759,232-byte shards and fits.
+    void advice_names_the_cheapest_fix() {
+        Scenario s = run("gpt2", "a100-80gb", 1, 8, 2, "none", "none");
+        s.cluster.cpu_ram_bytes_per_node = 20.0 * 1073741824.0;
+        const std::vector<HostFix> fixes = host_ram_fixes(s);
+        QVERIFY(fixes.size() >= 2);
+        QVERIFY(QString::fromStdString(fixes[0].change).contains(QStringLiteral("low_cpu_mem_usage=True")));
+        // The peak moves to loading without the shard: 24,444,147,712 - 8 x 497,759,232.
+        ZP_COMPARE_NEAR(fixes[0].peak_bytes, 24444147712.0 - 8 * 497759232.0);
+        ZP_COMPARE_NEAR(fixes[0].freed_bytes, 8 * 497759232.0);
+        QVERIFY(fixes[0].fits);
+        QVERIFY(QString::fromStdString(cheapest_host_fix(s)).startsWith(QStringLiteral("from_pretrained(..., low_cpu_mem_usage=True)")));
+        // Nothing to free below what the processes themselves need: no fix fits, the advice says so.
+        s.cluster.cpu_ram_bytes_per_node = 1e9;
+        QVERIFY(QString::fromStdString(cheapest_host_fix(s)).contains(QStringLiteral("still does not fit")));
     }
 };
 

@@ -62,15 +62,17 @@ const std::vector<std::string> kExpectedKeys = {
     "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
     "training.cpu_checkpointing", "training.loss_fp32_upcast", "training.loss_kernel", "training.fused_optimizer",
+    "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
+    "zero.pin_memory", "zero.gather_16bit_weights_on_model_save",
     "assumptions.convention", "assumptions.headroom", "assumptions.cuda_context_bytes", "assumptions.fragmentation", "assumptions.calibration",
-    "assumptions.host_buffer_factor", "assumptions.mfu", "assumptions.comm_overlap_fraction",
+    "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 80;
+constexpr std::size_t kFieldCount = 86;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -235,6 +237,9 @@ json flatten(const Scenario& s) {
         {"training.loss_fp32_upcast", t.loss_fp32_upcast},
         {"training.loss_kernel", to_string(t.loss_kernel)},
         {"training.fused_optimizer", t.fused_optimizer},
+        {"training.load_in_16bit", t.load_in_16bit},
+        {"training.low_cpu_mem_usage", t.low_cpu_mem_usage},
+        {"training.dataloader_workers", t.dataloader_workers},
         {"zero.stage", z.stage},
         {"zero.offload_optimizer", to_string(z.offload_optimizer)},
         {"zero.offload_param", to_string(z.offload_param)},
@@ -249,12 +254,15 @@ json flatten(const Scenario& s) {
         {"zero.offload_param_buffer_size", z.offload_param_buffer_size},
         {"zero.offload_optimizer_buffer_count", z.offload_optimizer_buffer_count},
         {"zero.zero_init", z.zero_init},
+        {"zero.pin_memory", z.pin_memory},
+        {"zero.gather_16bit_weights_on_model_save", z.gather_16bit_weights_on_model_save},
         {"assumptions.convention", to_string(a.convention)},
         {"assumptions.headroom", a.headroom},
         {"assumptions.cuda_context_bytes", a.cuda_context_bytes},
         {"assumptions.fragmentation", a.fragmentation},
         {"assumptions.calibration", a.calibration},
-        {"assumptions.host_buffer_factor", a.host_buffer_factor},
+        {"assumptions.host_process_bytes", a.host_process_bytes},
+        {"assumptions.host_worker_bytes", a.host_worker_bytes},
         {"assumptions.mfu", a.mfu},
         {"assumptions.comm_overlap_fraction", a.comm_overlap_fraction},
         {"assumptions.collective_latency_seconds", a.collective_latency_seconds},
@@ -336,7 +344,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 3);
+        QCOMPARE(kSessionVersion, 4);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -359,13 +367,26 @@ private slots:
         const Scenario s = parse_session(text, name.toStdString() + ".zplan");
         const json expected = load_test_json(base + ".scenario.json");
         const json actual = flatten(s);
-        // Members added after 0.1.0 (session version 3) take what the migration fills in.
+        // Members added after 0.1.0 (session versions 3 and 4) take what the migrations fill in;
+        // host_buffer_factor is gone (version 4 models host RAM without it).
         const json added_later = {{"training.loss_fp32_upcast", true},
                                   {"training.loss_kernel", "full"},
                                   {"training.fused_optimizer", true},
-                                  {"assumptions.calibration", ""}};
-        QCOMPARE(expected.size() + added_later.size(), kFieldCount);
+                                  {"assumptions.calibration", ""},
+                                  {"training.load_in_16bit", false},
+                                  {"training.low_cpu_mem_usage", false},
+                                  {"training.dataloader_workers", 0},
+                                  {"zero.pin_memory", true},
+                                  {"zero.gather_16bit_weights_on_model_save", true},
+                                  {"assumptions.host_process_bytes", 2.06e9},
+                                  {"assumptions.host_worker_bytes", 0.322e9}};
+        const std::set<std::string> removed_later = {"assumptions.host_buffer_factor"};
+        QCOMPARE(expected.size() - removed_later.size() + added_later.size(), kFieldCount);
         for (const auto& [key, value] : expected.items()) {
+            if (removed_later.count(key)) {
+                QVERIFY2(!actual.contains(key), key.c_str());
+                continue;
+            }
             QVERIFY2(actual.contains(key), key.c_str());
             QVERIFY2(actual.at(key) == value, (key + ": read " + actual.at(key).dump() + ", 0.1.0 read " + value.dump()).c_str());
         }
@@ -393,6 +414,26 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version 3 session (docs/sessions/oom-after.zplan as the version-3 build wrote it) opens
+    // without host_buffer_factor and with the host settings a plain Trainer run has.
+    void frozen_version_3() {
+        const std::string text = read_text_file(test_data_path("sessions/v3-oom-after.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 3);
+        QVERIFY(doc.at("assumptions").contains("host_buffer_factor"));
+        const Scenario s = parse_session(text, "v3-oom-after.zplan");
+        QCOMPARE(s.zero.pin_memory, true);
+        QCOMPARE(s.zero.gather_16bit_weights_on_model_save, true);
+        QCOMPARE(s.training.load_in_16bit, false);
+        QCOMPARE(s.training.low_cpu_mem_usage, false);
+        QCOMPARE(s.training.dataloader_workers, std::int64_t{0});
+        QCOMPARE(s.assumptions.host_process_bytes, 2.06e9);
+        QCOMPARE(s.training.loss_fp32_upcast, doc.at("training").at("loss_fp32_upcast").get<bool>());
+        QCOMPARE(s.zero.stage, doc.at("zero").at("stage").get<int>());
+        QVERIFY(!scenario_to_json(s).at("assumptions").contains("host_buffer_factor"));
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     void text_is_stable() {
         Scenario s = default_scenario();
         s.model = model_preset("mixtral-8x7b").spec;
@@ -414,7 +455,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 4 is newer than this zero-planner reads (up to 3); "
+                     QStringLiteral("plan.zplan: session format version 5 is newer than this zero-planner reads (up to 4); "
                                     "upgrade zero-planner"));
         }
     }
@@ -427,9 +468,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 3); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 4); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 3)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 4)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

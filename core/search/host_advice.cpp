@@ -1,0 +1,79 @@
+#include "core/search/host_advice.h"
+
+#include "core/io/format.h"
+#include "core/memory/host_memory.h"
+
+#include <functional>
+
+namespace zp {
+
+std::vector<HostFix> host_ram_fixes(const Scenario& s) {
+    const HostMemory given = host_memory(s);
+    const double before = given.peak_bytes();
+    const ZeroSetup& z = s.zero;
+    const Training& t = s.training;
+    const bool builds_whole_model = !(z.stage == 3 && z.zero_init);
+    struct Candidate {
+        bool applies;
+        const char* change;
+        std::function<void(Scenario&)> edit;
+    };
+    // clang-format off
+    const Candidate candidates[] = {
+        {builds_whole_model && !t.low_cpu_mem_usage, "from_pretrained(..., low_cpu_mem_usage=True): no checkpoint shard beside the model",
+         [](Scenario& x) { x.training.low_cpu_mem_usage = true; }},
+        {builds_whole_model && !t.load_in_16bit, "from_pretrained(..., torch_dtype=torch.bfloat16): load the model in 16-bit, not fp32",
+         [](Scenario& x) { x.training.load_in_16bit = true; }},
+        {z.stage == 3 && !z.zero_init, "zero.Init (zero3_init_flag: true): partition the model as it is built",
+         [](Scenario& x) { x.zero.zero_init = true; }},
+        {z.stage == 3 && z.gather_16bit_weights_on_model_save,
+         "stage3_gather_16bit_weights_on_model_save: false (consolidate with zero_to_fp32.py after training)",
+         [](Scenario& x) { x.zero.gather_16bit_weights_on_model_save = false; }},
+        {z.pin_memory && (z.offload_optimizer != OffloadDevice::None || z.offload_param != OffloadDevice::None),
+         "pin_memory: false (no power-of-two rounding; slower offload copies)", [](Scenario& x) { x.zero.pin_memory = false; }},
+        {z.stage == 3 && z.offload_optimizer == OffloadDevice::Cpu, "offload_optimizer nvme (ZeRO-Infinity)",
+         [](Scenario& x) { x.zero.offload_optimizer = OffloadDevice::Nvme; }},
+        {true, "twice the nodes", [](Scenario& x) { x.cluster.nodes *= 2; }},
+    };
+    // clang-format on
+    std::vector<HostFix> fixes;
+    for (const Candidate& c : candidates) {
+        if (!c.applies) continue;
+        Scenario x = s;
+        c.edit(x);
+        const HostMemory after = host_memory(x);
+        if (after.peak_bytes() >= before) continue;
+        HostFix f;
+        f.change = c.change;
+        if (&c == &candidates[std::size(candidates) - 1])
+            f.change = std::to_string(x.cluster.nodes) + " nodes instead of " + std::to_string(s.cluster.nodes) +
+                       " (the same global batch over twice the GPUs)";
+        f.freed_bytes = before - after.peak_bytes();
+        f.peak_bytes = after.peak_bytes();
+        f.peak_phase = after.peak_phase;
+        // Moving the optimizer to NVMe needs the NVMe: say how much, and it fits only if that is there too.
+        if (after.nvme_bytes > given.nvme_bytes)
+            f.change.insert(f.change.size() - 1, ", needs " + format_bytes(after.nvme_bytes) + " of NVMe per node, " +
+                                                     format_bytes(x.cluster.nvme_bytes_per_node) + " there");
+        f.fits = after.peak_bytes() <= x.cluster.cpu_ram_bytes_per_node && after.nvme_bytes <= x.cluster.nvme_bytes_per_node;
+        fixes.push_back(f);
+    }
+    return fixes;
+}
+
+std::string cheapest_host_fix(const Scenario& s) {
+    const std::vector<HostFix> fixes = host_ram_fixes(s);
+    if (fixes.empty()) return {};
+    const HostFix* pick = nullptr;
+    for (const HostFix& f : fixes)
+        if (f.fits) {
+            pick = &f;
+            break;
+        }
+    if (pick) return pick->change + " frees " + format_bytes(pick->freed_bytes) + " per node and fits";
+    for (const HostFix& f : fixes)
+        if (!pick || f.freed_bytes > pick->freed_bytes) pick = &f;
+    return pick->change + " frees the most, " + format_bytes(pick->freed_bytes) + " per node, and still does not fit";
+}
+
+}  // namespace zp

@@ -488,6 +488,13 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     s.zero.stage = static_cast<int>(stage);
     s.zero.offload_optimizer = enum_field<OffloadDevice>(r, "offload_optimizer", OffloadDevice::None, c);
     s.zero.offload_param = enum_field<OffloadDevice>(r, "offload_param", OffloadDevice::None, c);
+    // Throughput cases: overlap_comm as the run's DeepSpeed had it: as stated, else DeepSpeed's
+    // default for the stage (on at stage 3 only: core/deepspeed/defaults.h); it decides what the
+    // step time hides. (Memory cases keep the planner's default, which their allocator fit used.)
+    if (kind == "throughput") {
+        if (auto o = r.optional_bool("overlap_comm")) s.zero.overlap_comm = *o;
+        else s.zero.overlap_comm = deepspeed::defaults::overlap_comm_for_stage(s.zero.stage);
+    }
 
     Training& t = s.training;
     if (auto p = r.optional_text("precision")) t.precision = precision_from_text(r, *p);

@@ -4,6 +4,7 @@
 #include "core/model/default_scenario.h"
 #include "core/model/enum_names.h"
 #include "core/model/errors.h"
+#include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 
@@ -390,6 +391,14 @@ Cluster cluster_from_case(const CaseReader& r, std::int64_t gpus, MeasuredCase& 
             c.assumed.push_back("gpu throughput and links of " + std::string(kAssumedGpuPreset) + " ('" + type + "' matches no preset)");
         }
         cl.use_gpu(*spec);
+        // CPU Adam runs at the host memory bandwidth of the node this GPU comes in (the cluster
+        // preset built with it: DGX-2 for V100 32GB, DGX A100 for A100 80GB), when there is one.
+        for (const ClusterPreset& p : cluster_presets())
+            if (p.cluster.gpu.name == spec->name ||
+                (spec->name == kCustomGpuName && p.cluster.gpu.peak_tflops_16bit == spec->peak_tflops_16bit)) {
+                cl.cpu_adam_params_per_second = p.cluster.cpu_adam_params_per_second;
+                break;
+            }
     }
     std::int64_t per_node = 0;
     if (auto v = r.optional_integer("gpus_per_node", 1)) {

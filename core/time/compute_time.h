@@ -37,10 +37,11 @@ struct ComputeTime {
 // Global parameters of the compute model (not per GPU, not per run).
 namespace compute_model {
 // Host time to issue one kernel from PyTorch eager (Python module call, dispatcher, autograd,
-// cudaLaunchKernel). FITTED to the two small-model runs that are launch-bound (M06 GPT-2 1.5B at
-// micro batch 1 on V100, M15 OPT-1.3B): 60 us. Bare cudaLaunchKernel is ~5 us (CUDA C
-// Programming Guide), PyTorch's per-op CPU overhead 10-20 us (PyTorch "Performance Tuning
-// Guide"); DeepSpeed's module hooks and Python autograd functions add the rest.
+// the launch itself). FITTED to the launch-bound small-model runs (M06 GPT-2 1.5B at micro batch
+// 1 on V100; M15 OPT-1.3B): 100 us. That is several times the bare launch latency (a few us) and
+// the few-us-per-op dispatcher overhead usually quoted for PyTorch eager: it also carries the
+// Python of the model code, Megatron's/Hugging Face's unfused ops and DeepSpeed's hooks, and is
+// the least physical number of the model (docs/design.md §5).
 inline constexpr double kHostSecondsPerKernel = 100e-6;
 // Kernels per layer forward (count of a Megatron/Hugging Face GPT layer: 2 norms, 4-7 matmuls,
 // bias/activation/dropout/residual, attention's scale/mask/softmax/dropout/transposes).

@@ -21,10 +21,10 @@ CommVolume comm_volume(double params, int stage, std::int64_t gas, const Trainin
 // forward and backward hooks on every module; partitioned_param_coordinator.py fetch_sub_module /
 // release_sub_module: one all-gather per module whose parameters are partitioned).
 namespace zero3_costs {
-// Host time of one module's hook pair in one pass (trace bookkeeping, fetch, release, Python).
-// ASSUMED: tens of microseconds per module is what DeepSpeed's own profiling of the hooks shows
-// (ZeRO-Infinity, arXiv 2104.07857 Sec. 6.2, on why it overlaps fetches); not fitted (no
-// ZeRO-3 DeepSpeed run in the set is hook-bound).
+// Host time of one module's hooks in one pass (trace bookkeeping, fetch, release: Python).
+// ASSUMED, not measured here and not fitted: tens of microseconds is the order of a few Python
+// calls with tensor bookkeeping; no ZeRO-3 DeepSpeed run in the validation set is hook-bound,
+// so nothing constrains it better. A DeepSpeed profile of a small ZeRO-3 model would.
 inline constexpr double kHookSecondsPerModule = 40e-6;
 // Module containers per layer that carry hooks besides the linears and norms: the layer, its
 // attention and its MLP.

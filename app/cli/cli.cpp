@@ -196,14 +196,37 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
     return r.has_errors() ? kExitFindings : kExitOk;
 }
 
-// The planner against measured runs: FILE, or the bundled measured_runs.json. Accuracy is
+// The planner against measured runs: FILE, or the bundled measured_runs.json with the bundled
+// host_ram_runs.json, and then the bundled paper_throughput.json (published throughput figures,
+// with their own aggregate). Accuracy is
 // information, not failure: exit 0 whenever the file could be read.
 int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     if (a.positionals.size() > 1) throw InputError("validate takes at most one FILE: zero-planner validate [FILE] [--json]");
-    const std::string path = a.positionals.empty() ? bundled_measured_runs_path() : a.positionals.front();
-    const validation::ValidationReport r = validation::validate_cases(validation::parse_measured_runs(read_text_file(path), path));
-    if (a.flag("--json")) out << validation_json(r, path).dump(2) << "\n";
-    else out << validation_text(r, path);
+    const bool bundled = a.positionals.empty();
+    std::string path = bundled ? bundled_measured_runs_path() : a.positionals.front();
+    std::vector<validation::MeasuredCase> cases = validation::parse_measured_runs(read_text_file(path), path);
+    if (bundled) {
+        // The project's further host-RAM measurements join the shared runs in one report, so the
+        // host RAM aggregate is over all of them.
+        const std::string host_path = bundled_host_ram_runs_path();
+        for (auto& c : validation::parse_measured_runs(read_text_file(host_path), host_path)) cases.push_back(std::move(c));
+        path += " + " + host_path;
+    }
+    const validation::ValidationReport r = validation::validate_cases(std::move(cases));
+    std::optional<validation::ValidationReport> papers;
+    std::string paper_path;
+    if (bundled) {
+        paper_path = bundled_paper_throughput_path();
+        papers = validation::validate_cases(validation::parse_measured_runs(read_text_file(paper_path), paper_path));
+    }
+    if (a.flag("--json")) {
+        nlohmann::json j = validation_json(r, path);
+        if (papers) j["paper_throughput"] = validation_json(*papers, paper_path);
+        out << j.dump(2) << "\n";
+    } else {
+        out << validation_text(r, path);
+        if (papers) out << "\n" << validation_text(*papers, paper_path, "Published throughput");
+    }
     return kExitOk;
 }
 
@@ -248,6 +271,8 @@ int cmd_calibrate(const Args& a, std::ostream& out, std::ostream&) {
                             {"read", m.read},
                             {"mfu_before", r.mfu_before},
                             {"mfu_after", r.mfu_after},
+                            {"compute_scale_before", r.scale_before},
+                            {"compute_scale_after", r.scale_after},
                             {"step_seconds",
                              {{"predicted_before", r.step_before_seconds},
                               {"measured", r.step_measured_seconds},
@@ -265,7 +290,8 @@ int cmd_calibrate(const Args& a, std::ostream& out, std::ostream&) {
     out << "                  predicted before  measured    predicted after\n";
     out << "  step time       " << pad_right(format_seconds(r.step_before_seconds), 18)
         << pad_right(format_seconds(r.step_measured_seconds), 12) << format_seconds(r.step_after_seconds) << "\n";
-    out << "  compute efficiency (MFU) " << format_fixed(100 * r.mfu_before, 1) << "% -> " << format_fixed(100 * r.mfu_after, 1) << "%\n";
+    out << "  compute-efficiency scale x" << format_fixed(r.scale_before, 2) << " -> x" << format_fixed(r.scale_after, 2)
+        << " (stored as mfu " << format_fixed(r.mfu_before, 3) << " -> " << format_fixed(r.mfu_after, 3) << ")\n";
     if (r.max_allocated_measured_bytes)
         out << "  max allocated   " << pad_right(format_bytes(*r.max_allocated_predicted_bytes), 18)
             << format_bytes(*r.max_allocated_measured_bytes) << "  (compared, not fitted)\n";

@@ -1,9 +1,12 @@
 #include "app/cli/text_report.h"
 
+#include "core/time/step_explain.h"
+
 #include "core/io/format.h"
 #include "core/memory/host_slices.h"
 #include "core/memory/memory_slices.h"
 #include "core/model/units.h"
+#include "core/time/step_explain.h"
 
 #include <cstdio>
 
@@ -153,6 +156,7 @@ std::string plan_text(const Scenario& s, const Plan& p) {
     if (p.feasible) {
         out += "\nRecommended: " + setup_label(p.best.zero) + "\n";
         for (const auto& w : p.why) out += "  " + w + "\n";
+        out += "  What decides its step: " + explain_step_line(p.best.step) + ".\n";
         out += estimate_text(s, p.best);
         out += "\nOther setups:\n";
     } else {

@@ -11,18 +11,29 @@
 
 namespace zp::cli {
 
-std::string bundled_measured_runs_path() {
+namespace {
+
+std::string bundled_path(const char* name, const char* source_tree_path) {
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        const fs::path installed = exe.parent_path() / ZP_DATADIR_FROM_BINDIR / "measured_runs.json";
+        const fs::path installed = exe.parent_path() / ZP_DATADIR_FROM_BINDIR / name;
         if (fs::is_regular_file(installed, ec)) return installed.lexically_normal().string();
     }
-    const fs::path source_tree = ZP_SOURCE_MEASURED_RUNS;
+    const fs::path source_tree = source_tree_path;
     if (fs::is_regular_file(source_tree, ec)) return source_tree.string();
-    throw InputError("the bundled measured_runs.json is not installed beside this zero-planner; pass FILE: zero-planner validate FILE");
+    throw InputError(std::string("the bundled ") + name +
+                     " is not installed beside this zero-planner; pass FILE: zero-planner validate FILE");
 }
+
+}  // namespace
+
+std::string bundled_measured_runs_path() { return bundled_path("measured_runs.json", ZP_SOURCE_MEASURED_RUNS); }
+
+std::string bundled_paper_throughput_path() { return bundled_path("paper_throughput.json", ZP_SOURCE_PAPER_THROUGHPUT); }
+
+std::string bundled_host_ram_runs_path() { return bundled_path("host_ram_runs.json", ZP_SOURCE_HOST_RAM_RUNS); }
 
 namespace {
 
@@ -70,8 +81,8 @@ const validation::MeasuredCase* find_case(const validation::ValidationReport& r,
 
 }  // namespace
 
-std::string validation_text(const validation::ValidationReport& r, const std::string& source) {
-    std::string out = "Measured runs: " + source + " (" + std::to_string(r.cases.size()) + " cases, " +
+std::string validation_text(const validation::ValidationReport& r, const std::string& source, const std::string& title) {
+    std::string out = title + ": " + source + " (" + std::to_string(r.cases.size()) + " cases, " +
                       std::to_string(r.cases.size() - r.not_representable.size()) + " checked, " +
                       std::to_string(r.not_representable.size()) + " not representable)\n";
     for (const char* kind : kKinds) {

@@ -35,8 +35,9 @@ CalibrationResult calibrate(const Scenario& s, const RunLog& m, const std::strin
     r.mfu_before = s.assumptions.mfu;
     r.step_before_seconds = estimate_step(s).seconds;
     r.step_measured_seconds = *measured;
-    // The step time falls as the efficiency rises (compute shrinks, and the exposed communication
-    // with it: the window that hides it is a share of compute), so bisection finds the one mfu.
+    // The step time falls as the efficiency rises (compute shrinks; the exposed communication can
+    // only grow as the windows that hide it shrink, never enough to undo the compute's share), so
+    // bisection finds the one mfu.
     double lo = 1e-3, hi = 1.0;
     if (*measured < step_at(s, hi))
         throw InputError(source + ": a step of " + format_seconds(*measured) + " is faster than the scenario allows even at 100% compute " +
@@ -52,6 +53,8 @@ CalibrationResult calibrate(const Scenario& s, const RunLog& m, const std::strin
     r.calibrated = s;
     r.calibrated.assumptions.mfu = std::sqrt(lo * hi);
     r.mfu_after = r.calibrated.assumptions.mfu;
+    r.scale_before = r.mfu_before / kReferenceMfu;
+    r.scale_after = r.mfu_after / kReferenceMfu;
     r.step_after_seconds = estimate_step(r.calibrated).seconds;
     const MemoryBreakdown mem = estimate_memory(s);
     if (m.max_allocated_bytes) {
@@ -63,9 +66,8 @@ CalibrationResult calibrate(const Scenario& s, const RunLog& m, const std::strin
         r.max_reserved_predicted_bytes = mem.peak_reserved_bytes - mem.cuda_context_bytes;
     }
     r.calibrated.assumptions.calibration = "calibrated from " + source + " on " + date + ": step " + format_seconds(*measured) +
-                                           " measured, " + format_seconds(r.step_before_seconds) + " predicted at MFU " +
-                                           format_fixed(100 * r.mfu_before, 1) + "%; compute efficiency " +
-                                           format_fixed(100 * r.mfu_after, 1) + "%";
+                                           " measured, " + format_seconds(r.step_before_seconds) + " predicted at compute scale x" +
+                                           format_fixed(r.scale_before, 2) + "; compute scale x" + format_fixed(r.scale_after, 2);
     return r;
 }
 

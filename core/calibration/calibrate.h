@@ -1,7 +1,8 @@
 #pragma once
-// Fitting the scenario to one measured run (issue 14, item 4): the compute efficiency
-// (Assumptions::mfu) is solved so that the predicted step equals the measured one, the rest of
-// the time model (communication, offload) unchanged; the result says by how much it moved and is
+// Fitting the scenario to one measured run (issue 14, item 4): the compute-efficiency scale of the
+// time model (Assumptions::mfu / kReferenceMfu, core/time/compute_time.h: it divides every compute
+// term, GEMMs, attention, memory-bound kernels and launch overhead) is solved so that the predicted
+// step equals the measured one, the rest of the time model (communication, offload) unchanged; the result says by how much it moved and is
 // stored with the scenario ("calibrated from <source> on <date>"). Memory readings are compared,
 // not fitted: the allocator's shares are global (core/memory/allocator.h).
 #include "core/calibration/run_log.h"
@@ -13,9 +14,11 @@
 namespace zp::calibration {
 
 struct CalibrationResult {
-    Scenario calibrated;  // the scenario with the fitted mfu and its note
-    double mfu_before = 0;
+    Scenario calibrated;    // the scenario with the fitted mfu and its note
+    double mfu_before = 0;  // Assumptions::mfu, the stored field
     double mfu_after = 0;
+    double scale_before = 0;  // the compute-efficiency scale it stands for: mfu / kReferenceMfu
+    double scale_after = 0;
     double step_before_seconds = 0;  // predicted with the scenario as given
     double step_measured_seconds = 0;
     double step_after_seconds = 0;  // predicted with the fitted mfu

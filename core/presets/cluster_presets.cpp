@@ -2,12 +2,15 @@
 
 #include "core/model/units.h"
 #include "core/presets/preset_table.h"
+#include "core/time/host_rates.h"
 
 namespace zp {
 namespace {
 
-Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, double ram_gib, double nvme_gib, double nvme_gbytes_per_s) {
+Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, double ram_gib, double nvme_gib, double nvme_gbytes_per_s,
+             double host_memory_gbytes_per_s) {
     Cluster c;
+    c.cpu_adam_params_per_second = host_rates::cpu_adam_params_per_second(host_memory_gbytes_per_s);
     c.use_gpu(gpu_preset(gpu));
     c.gpus_per_node = gpus;
     c.inter_node_gbits_per_s = inter_gbits;
@@ -23,13 +26,18 @@ Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, double ram_
 // NVMe throughput: PCIe 4.0 U.2 drives read ~6-7 GB/s each, aggregated across a RAID-0 of 4-8;
 // ZeRO-Infinity (arXiv 2104.07857 Sec. 7) reports ~25 GB/s on a DGX-2. The 4090 box and the
 // workstation are typical builds, not a vendor SKU: edit RAM and NVMe to match yours.
+// Host memory bandwidth (CPU Adam's rate, core/time/host_rates.h), channels x MT/s x 8 bytes:
+// DGX A100 2x AMD EPYC 7742, 8 channels DDR4-3200 each = 409.6 GB/s; DGX H100 2x Xeon Platinum
+// 8480C, 8 channels DDR5-4800 each = 614.4 GB/s; DGX-2 2x Xeon Platinum 8168, 6 channels
+// DDR4-2666 each = 256 GB/s (vendor CPU spec sheets); the 4090 server one 8-channel DDR4-3200
+// socket = 204.8 GB/s; the workstation 2 channels DDR5-5600 = 89.6 GB/s.
 std::vector<ClusterPreset> build() {
     return {
-        {"dgx-a100", "DGX A100 (8x A100 80GB)", node("a100-80gb", 8, 1600, 2048, 30720, 25)},
-        {"dgx-h100", "DGX H100 (8x H100 SXM)", node("h100-80gb", 8, 3200, 2048, 30720, 50)},
-        {"dgx-2", "DGX-2 (16x V100 32GB)", node("v100-32gb", 16, 800, 1536, 30720, 25)},
-        {"rtx4090-box", "8x RTX 4090 PCIe server", node("rtx-4090", 8, 100, 512, 3800, 7)},
-        {"workstation", "Workstation (1x RTX 4090)", node("rtx-4090", 1, 10, 128, 1900, 7)},
+        {"dgx-a100", "DGX A100 (8x A100 80GB)", node("a100-80gb", 8, 1600, 2048, 30720, 25, 409.6)},
+        {"dgx-h100", "DGX H100 (8x H100 SXM)", node("h100-80gb", 8, 3200, 2048, 30720, 50, 614.4)},
+        {"dgx-2", "DGX-2 (16x V100 32GB)", node("v100-32gb", 16, 800, 1536, 30720, 25, 256)},
+        {"rtx4090-box", "8x RTX 4090 PCIe server", node("rtx-4090", 8, 100, 512, 3800, 7, 204.8)},
+        {"workstation", "Workstation (1x RTX 4090)", node("rtx-4090", 1, 10, 128, 1900, 7, 89.6)},
     };
 }
 

@@ -54,6 +54,70 @@ const std::vector<GpuSpec>& gpu_presets() {
     return presets;
 }
 
+namespace {
+
+struct TraitsRow {
+    const char* preset;
+    GpuTimeTraits traits;
+};
+
+// HBM (or GDDR) bandwidth, GB/s, from the vendor datasheets: Tesla V100 SXM2 900; A100 40GB SXM
+// 1555, A100 80GB SXM 2039 (A100 datasheet); H100 SXM 3350, H100 PCIe 2000 (H100 datasheet);
+// H200 4800 (H200 datasheet); L40S 864 (L40S datasheet); RTX 3090 936 (GA102 whitepaper Table
+// 9); RTX 4090 1008 (Ada whitepaper Appendix A); A10G 600 (NVIDIA A10 datasheet, same GA102
+// memory system); MI250X 3276.8 per package = 1638.4 per GCD (AMD MI250X data sheet); MI300X
+// 5300 (AMD MI300X data sheet).
+//
+// GEMM efficiency: the fraction of the dense peak a training step's matmuls reach. FITTED per
+// generation, and only where the validation set (tests/data/anchors/measured_runs.json,
+// paper_throughput.json) has runs: Volta to M02, M06, M08 and ZeRO-Offload's single-V100 run;
+// Ampere (A100) to M47, M50 and Narayanan et al. 2021 Table 1's first row. The others are
+// ASSUMED, not fitted (no public run of theirs is in the set): Hopper 0.60 (FP8-less bf16
+// training reports 40-55% MFU end to end), consumer Ampere/Ada and A10G 0.60, CDNA 2/3 0.45
+// (ROCm GEMMs reach about half of the quoted peak). docs/design.md lists the fits.
+constexpr double kVoltaGemm = 0.45;
+constexpr double kAmpereGemm = 0.70;
+constexpr double kHopperGemm = 0.60;
+constexpr double kConsumerGemm = 0.60;
+constexpr double kCdnaGemm = 0.45;
+
+// clang-format off
+constexpr std::array<TraitsRow, 13> kTraits{{
+    {"v100-16gb",  {900,    kVoltaGemm,    "Volta"}},
+    {"v100-32gb",  {900,    kVoltaGemm,    "Volta"}},
+    {"a100-40gb",  {1555,   kAmpereGemm,   "Ampere"}},
+    {"a100-80gb",  {2039,   kAmpereGemm,   "Ampere"}},
+    {"h100-80gb",  {3350,   kHopperGemm,   "Hopper"}},
+    {"h100-pcie",  {2000,   kHopperGemm,   "Hopper"}},
+    {"h200-141gb", {4800,   kHopperGemm,   "Hopper"}},
+    {"l40s",       {864,    kConsumerGemm, "Ada"}},
+    {"rtx-3090",   {936,    kConsumerGemm, "Ampere (GA102)"}},
+    {"rtx-4090",   {1008,   kConsumerGemm, "Ada"}},
+    {"a10g",       {600,    kConsumerGemm, "Ampere (GA102)"}},
+    {"mi250x",     {1638.4, kCdnaGemm,     "CDNA 2"}},
+    {"mi300x",     {5300,   kCdnaGemm,     "CDNA 3"}},
+}};
+// clang-format on
+
+// A GPU none of the presets is: bandwidth in proportion to its peak at the A100's ratio
+// (2039 GB/s for 312 TFLOP/s), Ampere's efficiency.
+GpuTimeTraits generic_traits(const GpuSpec& g) { return {g.peak_tflops_16bit * 2039.0 / 312.0, kAmpereGemm, "unknown"}; }
+
+}  // namespace
+
+GpuTimeTraits gpu_time_traits(const GpuSpec& g) {
+    // kTraits is in the order of gpu_presets() (tests/core/tst_step_time checks it).
+    const std::vector<GpuSpec>& presets = gpu_presets();
+    for (std::size_t i = 0; i < presets.size() && i < kTraits.size(); ++i)
+        if (g.name == presets[i].name) return kTraits[i].traits;
+    // A custom GPU keeps the throughput of the preset it came from: find that preset by its peak.
+    for (std::size_t i = 0; i < presets.size() && i < kTraits.size(); ++i)
+        if (presets[i].peak_tflops_16bit == g.peak_tflops_16bit) return kTraits[i].traits;
+    return generic_traits(g);
+}
+
+const char* gpu_time_traits_preset(std::size_t i) { return i < kTraits.size() ? kTraits[i].preset : ""; }
+
 std::string gpu_preset_names() { return preset_names(gpu_presets()); }
 
 const GpuSpec& gpu_preset(std::string_view name) { return find_preset(gpu_presets(), name, "GPU", "GPUs"); }

@@ -1,6 +1,7 @@
 #include "core/time/collectives.h"
 
 #include "core/model/units.h"
+#include "core/presets/gpu_presets.h"
 
 #include <algorithm>
 
@@ -19,10 +20,18 @@ double allreduce_seconds(double bytes, double ranks, double bus_gbytes_per_s) {
     return 2 * reduce_scatter_seconds(bytes, ranks, bus_gbytes_per_s);
 }
 
+double intra_node_bus_gbytes_per_s(const Cluster& c) {
+    const bool pcie = c.intra_node_gbytes_per_s <= links::kPcie5x16;
+    return c.intra_node_gbytes_per_s * (pcie ? nccl::kPcieBusEfficiency : nccl::kNvLinkBusEfficiency);
+}
+
+double inter_node_bus_gbytes_per_s(const Cluster& c) {
+    return c.inter_node_gbits_per_s / 8.0 / static_cast<double>(c.gpus_per_node) * nccl::kNetworkBusEfficiency;
+}
+
 double bottleneck_gbytes_per_s(const Cluster& c) {
-    if (c.nodes <= 1) return c.intra_node_gbytes_per_s;
-    const double network_share = c.inter_node_gbits_per_s / 8.0 / static_cast<double>(c.gpus_per_node);
-    return std::min(c.intra_node_gbytes_per_s, network_share);
+    if (c.nodes <= 1) return intra_node_bus_gbytes_per_s(c);
+    return std::min(intra_node_bus_gbytes_per_s(c), inter_node_bus_gbytes_per_s(c));
 }
 
 }  // namespace zp

@@ -4,6 +4,7 @@
 #include "core/model/units.h"
 #include "core/time/collectives.h"
 #include "core/time/flops.h"
+#include "core/time/host_rates.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,6 +48,63 @@ CommVolume comm_volume(double params, int stage, std::int64_t gas, const Trainin
     return v;
 }
 
+LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z) {
+    const double h = static_cast<double>(m.hidden);
+    const double heads = static_cast<double>(std::max<std::int64_t>(m.heads, 1));
+    const double dh = m.head_dim > 0 ? static_cast<double>(m.head_dim) : h / heads;
+    const double q = heads * dh, kv = static_cast<double>(m.kv_heads > 0 ? m.kv_heads : m.heads) * dh;
+    const double ffn = static_cast<double>(m.ffn);
+    const double experts = static_cast<double>(std::max<std::int64_t>(m.experts, 1));
+    // The linears: q, k, v (one module when fused), the output projection, and the MLP's
+    // up (+ gate, one module when fused) and down, per expert.
+    double sizes[8];
+    int n = 0;
+    if (m.fused_qkv) sizes[n++] = h * (q + 2 * kv);
+    else {
+        sizes[n++] = h * q;
+        sizes[n++] = h * kv;
+        sizes[n++] = h * kv;
+    }
+    sizes[n++] = q * h;
+    const double mlp_modules_before = n;
+    if (m.gated_mlp && !m.fused_gate_up) {
+        sizes[n++] = h * ffn;
+        sizes[n++] = h * ffn;
+    } else sizes[n++] = h * ffn * (m.gated_mlp ? 2.0 : 1.0);
+    sizes[n++] = ffn * h;
+    LayerModules l;
+    const double mlp_modules = n - mlp_modules_before;
+    for (int i = 0; i < n; ++i) {
+        const double copies = i >= mlp_modules_before ? experts : 1.0;
+        l.layer_params += sizes[i] * copies;
+        l.largest_params = std::max(l.largest_params, sizes[i]);
+        if (sizes[i] >= z.stage3_param_persistence_threshold) l.gathered += copies;
+    }
+    l.hooked = (n - mlp_modules) + mlp_modules * experts + static_cast<double>(m.norms_per_layer) + zero3_costs::kContainersPerLayer;
+    return l;
+}
+
+// Exposed time of each collective, by how DeepSpeed schedules it (docs/design.md §5.2):
+//   stage 0   DeepSpeedEngine.allreduce_gradients (deepspeed/runtime/engine.py) after the last
+//             backward: exposed.
+//   stage 1   with overlap_comm, stage_1_and_2.py registers backward hooks and reduces bucket by
+//             bucket on reduction_stream (reduce_ipg_grads / average_tensor) during the boundary
+//             micro step's backward: hidden up to f x that backward; without, reduce_gradients
+//             after it: exposed.
+//   stage 2   the same hooks reduce-scatter every micro step's gradients during its backward
+//             (hidden up to f x each backward); step() then all-gathers the updated 16-bit
+//             partitions (all_gather_dp_groups): exposed.
+//   stage 3   partitioned_param_coordinator.py fetch_sub_module prefetches the next modules'
+//             parameters up to stage3_prefetch_bucket_size while the current one computes, in
+//             forward and backward; the gradients are reduce-scattered from backward hooks on a
+//             separate stream (stage3.py __reduce_and_partition_ipg_grads). Hidden up to f x the
+//             pass, times the share of a layer the prefetch bucket and max_live_parameters let run
+//             ahead; each module's gather is one launch (its latency, collective_latency_seconds,
+//             waits when nothing is prefetched), and every module's hooks take host time
+//             (zero3_costs::kHookSecondsPerModule) that the GPU only hides when its own work per
+//             layer is longer.
+// f = Assumptions::comm_overlap_fraction: the share of a compute window a collective on another
+// stream can use (NCCL kernels take SMs and HBM bandwidth from the compute they overlap).
 StepTime estimate_step(const Scenario& s) {
     const Cluster& c = s.cluster;
     const double N = static_cast<double>(c.world_size());
@@ -54,61 +112,106 @@ StepTime estimate_step(const Scenario& s) {
     const double P = static_cast<double>(parameter_count(s.model));
     StepTime st;
     st.gradient_accumulation_steps = gradient_accumulation_steps(s.training, c.world_size());
-    const double G = static_cast<double>(st.gradient_accumulation_steps);
+    const std::int64_t gas = st.gradient_accumulation_steps;
+    const double G = static_cast<double>(gas);
     const double global = static_cast<double>(effective_global_batch(s.training, c.world_size()));
     st.tokens_per_step = global * static_cast<double>(s.training.seq_len);
 
     const StepFlops flops = step_flops(s.model, s.training, st.tokens_per_step);
     st.model_flops = flops.model;
     st.hardware_flops = flops.hardware;
-    const double peak_flops = c.gpu.peak_tflops_16bit * 1e12 * (s.training.precision == Precision::Fp32 ? 0.5 : 1.0);
-    st.compute_seconds = flops.hardware / (N * peak_flops * s.assumptions.mfu);
+
+    // Compute. The GPU optimizer updates this GPU's partition (all of P at stage 0).
+    const bool cpu_optimizer = s.zero.offload_optimizer != OffloadDevice::None;
+    const double gpu_optimizer_params = cpu_optimizer ? 0.0 : (s.zero.stage == 0 ? P : P / N);
+    const double scale = s.assumptions.mfu / kReferenceMfu;
+    const int stage = s.zero.stage;
+    LayerModules modules;
+    double hook_seconds = 0;
+    if (stage == 3) {
+        modules = layer_modules(s.model, s.zero);
+        hook_seconds = modules.hooked * zero3_costs::kHookSecondsPerModule;
+    }
+    st.compute = compute_time(s.model, s.training, c.gpu, gas, gpu_optimizer_params, scale, hook_seconds);
+    if (stage == 3 && hook_seconds > 0) {
+        // What the hooks add over the same compute without them counts as ZeRO-3 overhead.
+        const ComputeTime plain = compute_time(s.model, s.training, c.gpu, gas, gpu_optimizer_params, scale);
+        st.zero3_overhead_seconds = st.compute.total_seconds - plain.total_seconds;
+        st.compute = plain;
+    }
+    st.compute_seconds = st.compute.total_seconds;
+    const double forward = st.compute.forward_seconds, backward = st.compute.backward_seconds;
 
     // Communication on the bottleneck link, plus a launch latency per bucket.
     const double bus = bottleneck_gbytes_per_s(c);
-    const CommVolume v = comm_volume(P, s.zero.stage, st.gradient_accumulation_steps, s.training, s.zero);
-    st.comm_total_seconds = allreduce_seconds(v.allreduce_bytes, N, bus) + reduce_scatter_seconds(v.reduce_scatter_bytes, N, bus) +
-                            allgather_seconds(v.allgather_bytes, N, bus);
-    if (N > 1) st.comm_total_seconds += static_cast<double>(v.collectives) * s.assumptions.collective_latency_seconds;
+    const CommVolume v = comm_volume(P, stage, gas, s.training, s.zero);
+    const double lat = N > 1 ? s.assumptions.collective_latency_seconds : 0.0;
+    const double ar = allreduce_seconds(v.allreduce_bytes, N, bus);
+    const double rs = reduce_scatter_seconds(v.reduce_scatter_bytes, N, bus);
+    const double ag = allgather_seconds(v.allgather_bytes, N, bus);
+    st.comm_total_seconds = ar + rs + ag + static_cast<double>(v.collectives) * lat;
 
-    // What overlap_comm can hide: backward is 2/3 of compute. Stage 0 hides nothing (DeepSpeed's
-    // engine all-reduces the gradients after backward; overlap_comm is a ZeRO setting). Stage 1
-    // reduces at the accumulation boundary, so only the last micro step's backward hides it;
-    // stage 2 hides each micro step's reduce-scatter in that step's backward but not the final
-    // all-gather; stage 3 prefetches in forward and reduces in backward.
-    double window = 0;
-    if (s.zero.overlap_comm && N > 1) {
-        const double f = s.assumptions.comm_overlap_fraction;
-        const double backward = st.compute_seconds * 2.0 / 3.0;
-        switch (s.zero.stage) {
-        case 0: window = 0; break;
-        case 1: window = f * backward / G; break;
-        case 2: window = std::min(f * backward, reduce_scatter_seconds(v.reduce_scatter_bytes, N, bus)); break;
-        default: window = f * st.compute_seconds; break;
+    const double f = s.zero.overlap_comm ? s.assumptions.comm_overlap_fraction : 0.0;
+    auto exposed = [](double comm, double window) { return std::max(0.0, comm - window); };
+    if (N > 1) {
+        switch (stage) {
+        case 0: st.exposed_allreduce_seconds = ar + static_cast<double>(v.collectives) * lat; break;
+        case 1: st.exposed_allreduce_seconds = exposed(ar + static_cast<double>(v.collectives) * lat, f * backward); break;
+        case 2: {
+            const double buckets = static_cast<double>(launches(P, s.zero.reduce_bucket_elems));
+            st.exposed_reduce_scatter_seconds = G * exposed(rs / G + buckets * lat, f * backward);
+            st.exposed_allgather_seconds = ag + static_cast<double>(launches(P, s.zero.allgather_bucket_elems)) * lat;
+            break;
+        }
+        default: {
+            // Per micro step: a gather of S in forward, a gather of S and a reduce-scatter of S in backward.
+            const double ahead = std::min({1.0, s.zero.stage3_prefetch_bucket_elems / std::max(modules.layer_params, 1.0),
+                                           s.zero.stage3_max_live_parameters / std::max(2 * modules.layer_params, 1.0)});
+            const double L = static_cast<double>(s.model.layers);
+            const double gathers = modules.gathered * L;  // per pass
+            const double ag_pass = ag / (2 * G);
+            const double rs_micro = rs / G;
+            const double fwd = exposed(ag_pass, f * ahead * forward);
+            const double bwd_ag = exposed(ag_pass, f * ahead * backward);
+            const double bwd_rs = exposed(rs_micro, std::max(0.0, f * backward - (ag_pass - bwd_ag)));
+            st.exposed_allgather_seconds = G * (fwd + bwd_ag);
+            st.exposed_reduce_scatter_seconds = G * bwd_rs;
+            // Launch latency of each module's gather, waited on for the part not prefetched.
+            st.zero3_overhead_seconds += G * 2 * gathers * lat * (1 - ahead * f);
+            break;
+        }
         }
     }
-    st.comm_seconds = std::max(0.0, st.comm_total_seconds - window);
+    st.comm_seconds =
+        st.exposed_allreduce_seconds + st.exposed_reduce_scatter_seconds + st.exposed_allgather_seconds + st.zero3_overhead_seconds;
 
-    // Offload (ZeRO-Offload Sec. 3.3; ZeRO-Infinity): 16-bit gradients down every micro step and
-    // 16-bit parameters up once per step over each GPU's PCIe link (4 bytes per parameter of its
-    // partition with G = 1); the CPU optimizer over the node's share; NVMe reads and writes of the
-    // swapped states. Counted as exposed: DeepSpeed runs the CPU step after backward.
-    if (s.zero.offload_optimizer != OffloadDevice::None) {
+    // Offload (ZeRO-Offload arXiv 2101.06840 Sec. 4; ZeRO-Infinity arXiv 2104.07857 Sec. 5-6).
+    const double pcie = c.pcie_gbytes_per_s * kBytesPerGB * host_rates::kPinnedPcieEfficiency;
+    const double nvme = c.nvme_gbytes_per_s * kBytesPerGB;
+    if (cpu_optimizer) {
+        // 16-bit gradients of the partition go down from the reduction hooks every micro step
+        // (stage_1_and_2.py async_inplace_copy_grad_to_fp32_buffer_from_gpu, on the copy stream:
+        // hidden up to f x backward); the CPU step (csrc/adam/cpu_adam_impl.cpp) runs after backward
+        // on the node's share, then the updated 16-bit partition comes up: exposed.
         const double partition = P / N;
-        const double pcie_bytes = 2.0 * partition * G + 2.0 * partition;
-        st.offload_seconds += pcie_bytes / (c.pcie_gbytes_per_s * kBytesPerGB);
-        st.offload_seconds += (P / n) / c.cpu_adam_params_per_second;
+        const double down = 2.0 * partition / pcie;
+        st.pcie_seconds += G * exposed(down, f * backward) + 2.0 * partition / pcie;
+        st.cpu_optimizer_seconds = (P / n) / c.cpu_adam_params_per_second;
         if (s.zero.offload_optimizer == OffloadDevice::Nvme) {
-            const double state_bytes = (8.0 + optimizer_moment_bytes_per_param(s.training.optimizer)) * P / n;
-            st.offload_seconds += 2.0 * state_bytes / (c.nvme_gbytes_per_s * kBytesPerGB);  // read and write back
+            // ZeRO-Infinity swaps the fp32 master and the moments in and out around the CPU step
+            // (deepspeed/runtime/swap_tensor/partitioned_optimizer_swapper.py). DeepSpeed's default
+            // pipeline_read/pipeline_write = false (zero/offload_config.py) runs them in turn.
+            const double state_bytes = (4.0 + optimizer_moment_bytes_per_param(s.training.optimizer)) * P / n;
+            st.nvme_seconds += 2.0 * state_bytes / nvme;
         }
     }
     if (s.zero.offload_param != OffloadDevice::None) {
-        // Each rank brings its 16-bit partition to the GPU for forward and for backward, every micro step.
-        st.offload_seconds += 2.0 * 2.0 * (P / N) * G / (c.pcie_gbytes_per_s * kBytesPerGB);
-        if (s.zero.offload_param == OffloadDevice::Nvme)
-            st.offload_seconds += (2.0 * 2.0 * P / n * G + 2.0 * P / n) / (c.nvme_gbytes_per_s * kBytesPerGB);
+        // Each rank brings its 16-bit partition to the GPU for forward and for backward, every
+        // micro step (parameter_offload.py, on the gather path: not hidden).
+        st.pcie_seconds += 2.0 * 2.0 * (P / N) * G / pcie;
+        if (s.zero.offload_param == OffloadDevice::Nvme) st.nvme_seconds += (2.0 * 2.0 * P / n * G + 2.0 * P / n) / nvme;
     }
+    st.offload_seconds = st.pcie_seconds + st.cpu_optimizer_seconds + st.nvme_seconds;
 
     st.seconds = st.compute_seconds + st.comm_seconds + st.offload_seconds;
     st.tokens_per_second = st.tokens_per_step / st.seconds;

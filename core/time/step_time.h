@@ -1,6 +1,8 @@
 #pragma once
-// Time per optimizer step (docs/design.md §5): compute, exposed communication, offload.
+// Time per optimizer step (docs/design.md §5): compute (core/time/compute_time.h), the exposed
+// part of each collective by how DeepSpeed overlaps it, ZeRO-3's per-module overhead, offload.
 #include "core/model/scenario.h"
+#include "core/time/compute_time.h"
 
 namespace zp {
 
@@ -15,11 +17,44 @@ struct CommVolume {
 
 CommVolume comm_volume(double params, int stage, std::int64_t gas, const Training& t, const ZeroSetup& z);
 
+// ZeRO-3's costs per module (DeepSpeed deepspeed/runtime/zero/parameter_offload.py: pre/post
+// forward and backward hooks on every module; partitioned_param_coordinator.py fetch_sub_module /
+// release_sub_module: one all-gather per module whose parameters are partitioned).
+namespace zero3_costs {
+// Host time of one module's hooks in one pass (trace bookkeeping, fetch, release: Python).
+// ASSUMED, not measured here and not fitted: tens of microseconds is the order of a few Python
+// calls with tensor bookkeeping; no ZeRO-3 DeepSpeed run in the validation set is hook-bound,
+// so nothing constrains it better. A DeepSpeed profile of a small ZeRO-3 model would.
+inline constexpr double kHookSecondsPerModule = 40e-6;
+// Module containers per layer that carry hooks besides the linears and norms: the layer, its
+// attention and its MLP.
+inline constexpr double kContainersPerLayer = 3;
+}  // namespace zero3_costs
+
+// Modules per transformer layer with hooks, and those of them gathered (parameters above
+// stage3_param_persistence_threshold stay resident: norms and biases of any real model).
+struct LayerModules {
+    double hooked = 0;
+    double gathered = 0;
+    double largest_params = 0;  // the largest gathered module's parameters
+    double layer_params = 0;
+};
+LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z);
+
 struct StepTime {
     double compute_seconds = 0;
-    double comm_seconds = 0;        // exposed (not hidden behind compute)
+    double comm_seconds = 0;        // exposed (not hidden behind compute), ZeRO-3 overhead included
     double comm_total_seconds = 0;  // before overlap
     double offload_seconds = 0;     // PCIe, CPU optimizer and NVMe time not hidden
+    // The breakdown (docs/design.md §5): what each term adds to `seconds`.
+    ComputeTime compute;                   // compute_seconds = compute.total_seconds
+    double exposed_allreduce_seconds = 0;  // stage 0/1 gradient all-reduce
+    double exposed_reduce_scatter_seconds = 0;
+    double exposed_allgather_seconds = 0;  // stage 2: after the step; stage 3: parameter gathers
+    double zero3_overhead_seconds = 0;     // hooks and per-module gather latency (in comm_seconds)
+    double pcie_seconds = 0;               // exposed offload transfers
+    double cpu_optimizer_seconds = 0;
+    double nvme_seconds = 0;
     double seconds = 0;
     double tokens_per_second = 0;
     double model_tflops_per_gpu = 0;

@@ -4,6 +4,7 @@
 #include "core/model/default_scenario.h"
 #include "core/model/enum_names.h"
 #include "core/model/errors.h"
+#include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 
@@ -390,6 +391,14 @@ Cluster cluster_from_case(const CaseReader& r, std::int64_t gpus, MeasuredCase& 
             c.assumed.push_back("gpu throughput and links of " + std::string(kAssumedGpuPreset) + " ('" + type + "' matches no preset)");
         }
         cl.use_gpu(*spec);
+        // CPU Adam runs at the host memory bandwidth of the node this GPU comes in (the cluster
+        // preset built with it: DGX-2 for V100 32GB, DGX A100 for A100 80GB), when there is one.
+        for (const ClusterPreset& p : cluster_presets())
+            if (p.cluster.gpu.name == spec->name ||
+                (spec->name == kCustomGpuName && p.cluster.gpu.peak_tflops_16bit == spec->peak_tflops_16bit)) {
+                cl.cpu_adam_params_per_second = p.cluster.cpu_adam_params_per_second;
+                break;
+            }
     }
     std::int64_t per_node = 0;
     if (auto v = r.optional_integer("gpus_per_node", 1)) {
@@ -488,6 +497,13 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     s.zero.stage = static_cast<int>(stage);
     s.zero.offload_optimizer = enum_field<OffloadDevice>(r, "offload_optimizer", OffloadDevice::None, c);
     s.zero.offload_param = enum_field<OffloadDevice>(r, "offload_param", OffloadDevice::None, c);
+    // Throughput cases: overlap_comm as the run's DeepSpeed had it: as stated, else DeepSpeed's
+    // default for the stage (on at stage 3 only: core/deepspeed/defaults.h); it decides what the
+    // step time hides. (Memory cases keep the planner's default, which their allocator fit used.)
+    if (kind == "throughput") {
+        if (auto o = r.optional_bool("overlap_comm")) s.zero.overlap_comm = *o;
+        else s.zero.overlap_comm = deepspeed::defaults::overlap_comm_for_stage(s.zero.stage);
+    }
 
     Training& t = s.training;
     if (auto p = r.optional_text("precision")) t.precision = precision_from_text(r, *p);

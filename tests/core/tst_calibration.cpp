@@ -3,11 +3,13 @@
 // the fitted efficiency reproducing the measured step.
 #include "core/calibration/calibrate.h"
 #include "core/calibration/run_log.h"
+#include "core/io/file_io.h"
 #include "core/io/scenario_json.h"
 #include "core/model/errors.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/time/step_time.h"
+#include "core/validation/measured_runs.h"
 #include "test_util.h"
 
 #include <QtTest>
@@ -135,6 +137,44 @@ private slots:
                     .startsWith(QStringLiteral("calibrated from run.log on 2026-11-23")));
         // And the session keeps it.
         QVERIFY(parse_session(session_text(r.calibrated), "plan.zplan") == r.calibrated);
+    }
+
+    // A published scaling statement on the same cluster: ZeRO-Offload (arXiv 2101.06840, abstract)
+    // "is also designed to scale on multiple-GPUs when available, offering near linear speedup on
+    // up to 128 GPUs". Calibrated on the DeepSpeed ZeRO-Offload tutorial's measured single-V100
+    // step (measured_runs.json M02: 10B, ZeRO-2 + CPU Adam, micro batch 10, 25.77 s), the same
+    // setup on 128 V100s (8 DGX-2 nodes of 16) must speed up near-linearly: the per-GPU throughput
+    // within 0.8x-1.25x of one GPU's (each node's CPU Adam and each GPU's PCIe share shrink, the
+    // gradient reduce-scatter and the parameter all-gather over the network appear).
+    void calibrated_prediction_scales_like_zero_offload_data() {
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<double>("minPerGpu");
+        QTest::addColumn<double>("maxPerGpu");
+        QTest::newRow("ZeRO-Offload abstract: near linear to 16 GPUs (one DGX-2)") << qint64(16) << 0.8 << 1.25;
+        QTest::newRow("ZeRO-Offload abstract: near linear to 128 GPUs") << qint64(128) << 0.8 << 1.25;
+    }
+    void calibrated_prediction_scales_like_zero_offload() {
+        QFETCH(qint64, gpus);
+        QFETCH(double, minPerGpu);
+        QFETCH(double, maxPerGpu);
+        const std::string path = ZP_TEST_DATA_DIR "/anchors/measured_runs.json";
+        const auto cases = validation::parse_measured_runs(read_text_file(path), path);
+        const validation::MeasuredCase* run = nullptr;
+        for (const auto& c : cases)
+            if (c.id == "M02") run = &c;
+        QVERIFY(run != nullptr);
+        RunLog m;
+        m.step_seconds = run->measurement.value;
+        const CalibrationResult r = calibrate(run->scenario, m, "zero-offload tutorial", "2026-11-23");
+        QVERIFY(std::abs(r.step_after_seconds / *m.step_seconds - 1) <= 0.03);
+        Scenario wide = r.calibrated;
+        wide.cluster.gpus_per_node = std::min<std::int64_t>(gpus, 16);
+        wide.cluster.nodes = gpus / wide.cluster.gpus_per_node;
+        wide.training.global_batch = wide.training.micro_batch * gpus;
+        validate(wide);
+        const double one = 1.0 / r.step_after_seconds;  // steps per second of one GPU's micro batch
+        const double per_gpu = 1.0 / estimate_step(wide).seconds;
+        QVERIFY2(per_gpu / one >= minPerGpu && per_gpu / one <= maxPerGpu, qPrintable(QString::number(per_gpu / one)));
     }
 
     void refuses_a_run_of_another_shape_data() {

@@ -82,17 +82,18 @@ private slots:
         QVERIFY(explained);
     }
 
-    // Llama-2 7B on 8 x A100 80GB: ZeRO-1 and ZeRO-3 both hide their communication and reach the
-    // compute bound, 8 x 312e12 x 0.45 FLOP/s over 6 x 6,607,343,616 (P without the input embedding)
-    // + 12 x 32 x 4096 x 4096 = 46,086,512,640 FLOPs per token = 24,371.6 tokens/s.
-    void the_default_tie_goes_to_the_simpler_setup() {
+    // Llama-2 7B on 8 x A100 80GB: ZeRO-1 hides its one all-reduce in the last backward and wins;
+    // ZeRO-3 gathers the same parameters every micro step and pays its module hooks
+    // (parameter_offload.py), so it is slower, though by less than the 2% the search ignores
+    // only when it would be simpler, which it is not.
+    void the_default_prefers_zero1_over_zero3() {
         const Plan p = recommend(default_scenario());
         QVERIFY(p.feasible);
         QCOMPARE(p.best.zero.stage, 1);
-        bool explained = false;
+        bool slower = false;
         for (const Rejection& r : p.rejected)
-            if (r.setup == "ZeRO-3") explained = r.reason == "fits and is within 2% (24,372 tokens/s), but ZeRO-1 is simpler";
-        QVERIFY(explained);
+            if (r.setup == "ZeRO-3") slower = r.reason.rfind("fits, but is ", 0) == 0 && r.reason.find("slower") != std::string::npos;
+        QVERIFY(slower);
     }
 
     void deterministic() {

@@ -6,6 +6,9 @@
 #include "core/validation/measured_runs.h"
 #include "core/validation/validate.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QDir>
 #include <QRegularExpression>
 #include <QtTest>
@@ -227,6 +230,72 @@ private slots:
         QVERIFY(!r.rows.empty());
         for (const auto& n : r.not_representable) QVERIFY(!n.reason.empty());
         for (const auto& row : r.rows) QVERIFY2(std::isfinite(row.ratio) && row.ratio > 0, row.id.c_str());
+    }
+
+    // Issue 14's targets for the step-time model over the bundled throughput cases: median
+    // |predicted / measured - 1| <= 15%, and no run off by more than 1.6x. The 1.6x bound is held
+    // over the runs that state their GPU: a run whose GPU type its source does not give is
+    // predicted on the assumed preset (kAssumedGpuPreset), and its ratio says more about that
+    // assumption than about the model (measured_runs.json says so of its one such run).
+    void throughput_targets_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("minimumRows");
+        QTest::newRow("measured_runs.json: public DeepSpeed and FSDP runs") << QStringLiteral("measured_runs.json") << 5;
+        QTest::newRow("paper_throughput.json: Narayanan et al. 2021 Table 1, ZeRO-Offload abstract")
+            << QStringLiteral("paper_throughput.json") << 2;
+    }
+    void throughput_targets() {
+        QFETCH(QString, file);
+        QFETCH(int, minimumRows);
+        const std::string path = ZP_TEST_DATA_DIR "/anchors/" + file.toStdString();
+        const auto cases = parse_measured_runs(read_text_file(path), path);
+        const ValidationReport r = validate_cases(cases);
+        std::vector<double> errors;
+        for (const CaseResult& row : r.rows) {
+            if (row.kind != "throughput") continue;
+            errors.push_back(std::abs(row.ratio - 1));
+            bool gpu_stated = true;
+            for (const MeasuredCase& c : r.cases)
+                if (c.id == row.id)
+                    for (const std::string& a : c.assumed) gpu_stated = gpu_stated && a.rfind("gpu = ", 0) != 0;
+            if (gpu_stated)
+                QVERIFY2(row.ratio <= 1.6 && row.ratio >= 1 / 1.6,
+                         qPrintable(QString::fromStdString(row.id) + QStringLiteral(" ratio ") + QString::number(row.ratio)));
+        }
+        QVERIFY(static_cast<int>(errors.size()) >= minimumRows);
+        std::sort(errors.begin(), errors.end());
+        const std::size_t n = errors.size();
+        const double median = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+        QVERIFY2(median <= 0.15, qPrintable(QStringLiteral("median |error| ") + QString::number(median)));
+    }
+
+    // Issue 18's target for host RAM over the bundled host-RAM runs (measured_runs.json and the
+    // project's host_ram_runs.json together, as `validate` reads them): median |error| <= 15%, and
+    // no worse than DeepSpeed's own cold estimator on the same rows. Each row says when the node peaks.
+    void host_ram_targets() {
+        std::vector<MeasuredCase> cases;
+        for (const char* file : {"measured_runs.json", "host_ram_runs.json"}) {
+            const std::string path = std::string(ZP_TEST_DATA_DIR "/anchors/") + file;
+            for (auto& c : parse_measured_runs(read_text_file(path), path)) cases.push_back(std::move(c));
+        }
+        const ValidationReport r = validate_cases(cases);
+        int rows = 0;
+        for (const CaseResult& row : r.rows) {
+            if (row.quantity != Quantity::HostRam) continue;
+            ++rows;
+            QVERIFY(row.host_phase.has_value());
+            QVERIFY(std::isfinite(row.ratio) && row.deepspeed_estimate > 0);
+        }
+        QVERIFY(rows >= 2);
+        const auto group =
+            std::find_if(r.groups.begin(), r.groups.end(), [](const GroupAggregate& g) { return g.group == "host RAM per node"; });
+        QVERIFY(group != r.groups.end());
+        QCOMPARE(group->count, rows);
+        QVERIFY2(group->median_abs_error <= 0.15, qPrintable(QString::number(group->median_abs_error)));
+        QCOMPARE(r.deepspeed_host_estimator.count, rows);
+        QVERIFY2(group->median_abs_error <= r.deepspeed_host_estimator.median_abs_error,
+                 qPrintable(QString::number(group->median_abs_error) + QStringLiteral(" vs DeepSpeed's ") +
+                            QString::number(r.deepspeed_host_estimator.median_abs_error)));
     }
 
     // Generic rules only: core/validation never names a case of the measured runs.

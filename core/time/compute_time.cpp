@@ -1,0 +1,102 @@
+#include "core/time/compute_time.h"
+
+#include "core/presets/gpu_presets.h"
+
+#include <algorithm>
+
+namespace zp {
+namespace {
+
+using namespace compute_model;
+
+// Share of the datasheet HBM bandwidth a streaming kernel reaches (BabelStream/STREAM-like
+// copies reach 80-90% on V100, A100 and H100: Deakin et al., "BabelStream" results). Assumed.
+constexpr double kHbmEfficiency = 0.85;
+
+struct Rates {
+    double flops_per_s;  // achieved GEMM rate
+    double bytes_per_s;  // achieved HBM rate
+};
+
+double gemm_seconds(double M, double K, double N, double elem_bytes, const Rates& r) {
+    const double flops = 2 * M * K * N;
+    const double bytes = elem_bytes * (M * K + K * N + M * N);
+    return std::max(flops / r.flops_per_s, bytes / r.bytes_per_s);
+}
+
+}  // namespace
+
+ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
+                         double hook_seconds_per_layer_pass) {
+    const GpuTimeTraits traits = gpu_time_traits(gpu);
+    const bool fp32 = t.precision == Precision::Fp32;
+    const double elem = fp32 ? 4.0 : 2.0;
+    const Rates r{gpu.peak_tflops_16bit * 1e12 * (fp32 ? 0.5 : 1.0) * traits.gemm_efficiency,
+                  traits.hbm_gbytes_per_s * 1e9 * kHbmEfficiency};
+
+    const double b = static_cast<double>(t.micro_batch);
+    const double s = static_cast<double>(t.seq_len);
+    const double T = b * s;
+    const double h = static_cast<double>(m.hidden);
+    const double heads = static_cast<double>(std::max<std::int64_t>(m.heads, 1));
+    const double dh = m.head_dim > 0 ? static_cast<double>(m.head_dim) : h / heads;
+    const double q = heads * dh;
+    const double kv = static_cast<double>(m.kv_heads > 0 ? m.kv_heads : m.heads) * dh;
+    const double k_experts = m.experts > 1 ? static_cast<double>(m.experts_per_token) : 1.0;
+    const double ffn = static_cast<double>(m.ffn) * k_experts;
+
+    // One layer, forward.
+    const double gemm_f = gemm_seconds(T, h, q + 2 * kv, elem, r) + gemm_seconds(T, q, h, elem, r) +
+                          gemm_seconds(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0), elem, r) + gemm_seconds(T, ffn, h, elem, r);
+    const double attn_flops_f = 4 * b * s * s * q;  // QK^T and AV
+    const double scores = b * heads * s * s;
+    double attn_f = 0, attn_b = 0;
+    if (t.flash_attention) {
+        attn_f = attn_flops_f / (r.flops_per_s * kFlashAttentionShare);
+        attn_b = 2.5 * attn_f;  // FlashAttention-2 Sec. 3.1.2: backward recomputes S and P, 5 matmuls to forward's 2
+    } else {
+        attn_f = attn_flops_f / r.flops_per_s + scores * kScoreBytesForward / r.bytes_per_s;
+        attn_b = 2 * attn_flops_f / r.flops_per_s + scores * kScoreBytesBackward / r.bytes_per_s;
+    }
+    const double ffn_passes = m.gated_mlp ? kFfnPassesGated : kFfnPasses;
+    const double elem_f = elem * (kHiddenPasses * T * h + ffn_passes * T * ffn) / r.bytes_per_s;
+
+    const double kernels_f = t.flash_attention ? kKernelsPerLayerForwardFlash : kKernelsPerLayerForwardEager;
+    const double gpu_f = gemm_f + attn_f + elem_f;
+    const double gpu_b = 2 * gemm_f + attn_b + 2 * elem_f;
+    const double layer_f = std::max(gpu_f, kernels_f * kHostSecondsPerKernel + hook_seconds_per_layer_pass);
+    const double layer_b = std::max(gpu_b, 2 * kernels_f * kHostSecondsPerKernel + hook_seconds_per_layer_pass);
+    double recompute = 0, recompute_gpu = 0;
+    if (t.checkpointing == Checkpointing::Full) {
+        recompute = layer_f;
+        recompute_gpu = gpu_f;
+    } else if (t.checkpointing == Checkpointing::Selective) {
+        recompute = attn_f;
+        recompute_gpu = attn_f;
+    }
+
+    // LM head and loss, once per micro step: the logits GEMM (forward, then 2x backward) and the
+    // loss's passes over the T x V logits (up-cast to fp32, log-softmax, its gradient): 24 bytes
+    // per logit with the fp32 up-cast, 12 without.
+    const double V = static_cast<double>(m.vocab);
+    const double head_f = gemm_seconds(T, h, V, elem, r);
+    const double loss = T * V * (t.loss_fp32_upcast ? 24.0 : 12.0) / r.bytes_per_s;
+
+    const double L = static_cast<double>(m.layers);
+    const double G = static_cast<double>(gas);
+    const double full = t.checkpointing == Checkpointing::Full ? 1.0 : 0.0;
+    ComputeTime c;
+    // Per micro step, then x G; everything / scale.
+    c.forward_seconds = (L * layer_f + head_f + loss / 3) / scale;
+    c.backward_seconds = (L * (layer_b + recompute) + 2 * head_f + 2 * loss / 3) / scale;
+    c.micro_step_seconds = c.forward_seconds + c.backward_seconds;
+    c.optimizer_seconds = optimizer_params * kGpuAdamBytesPerParam / r.bytes_per_s / scale;
+    c.gemm_seconds = G * (L * (3 + full) * gemm_f + 3 * head_f) / scale;
+    c.attention_seconds = G * L * (attn_f + attn_b + (t.checkpointing == Checkpointing::None ? 0 : attn_f)) / scale;
+    c.memory_seconds = G * (L * (3 + full) * elem_f + loss) / scale + c.optimizer_seconds;
+    c.launch_seconds = G * L * ((layer_f - gpu_f) + (layer_b - gpu_b) + (recompute - recompute_gpu)) / scale;
+    c.total_seconds = G * c.micro_step_seconds + c.optimizer_seconds;
+    return c;
+}
+
+}  // namespace zp

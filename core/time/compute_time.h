@@ -1,0 +1,82 @@
+#pragma once
+// GPU time of one micro step (forward + backward, with recompute) and of the optimizer's own
+// kernels, from the shapes of the kernels a transformer layer runs (docs/design.md §5.1):
+//
+//   GEMM      max(2 M K N / (peak x e_gen), 2 (MK + KN + MN) bytes / HBM)   roofline (Williams et
+//             al. 2009) with e_gen the generation's achieved fraction of the dense 16-bit peak
+//             (core/presets/gpu_presets.cpp, fitted per generation)
+//   attention with flash attention: its FLOPs at kFlashAttentionShare of the GEMM rate (Dao 2023,
+//             FlashAttention-2 Sec. 4.1: 50-73% of A100 peak against cuBLAS's ~80-90%);
+//             without: the two batched GEMMs plus the score matrix (b x heads x s x s) written,
+//             masked, soft-maxed and dropped out in HBM (Megatron's FusedScaleMaskSoftmax
+//             reads and writes it once; dropout reads, writes and keeps a mask), kScoreBytes*
+//   elementwise  norms, residual adds, dropouts, bias and activation: HBM traffic per token of
+//             hidden and ffn width (kHiddenPasses, kFfnPasses below)
+//   launch    each layer's pass takes at least (kernels x host time per kernel): PyTorch eager
+//             launches one kernel after another from Python; when the GPU work of a kernel is
+//             shorter than the host's time to issue it the GPU waits (FITTED, see compute_time.cpp)
+//
+// Backward runs 2x the forward's GEMM FLOPs and about 2x its traffic and kernels (Narayanan
+// et al. 2021 Sec. 5.1); full recompute re-runs the layer forward, selective only attention.
+#include "core/model/scenario.h"
+
+namespace zp {
+
+struct ComputeTime {
+    double gemm_seconds = 0;       // the layers' and the LM head's matmuls
+    double attention_seconds = 0;  // score/softmax/AV (flash or not)
+    double memory_seconds = 0;     // elementwise and norm traffic, loss, optimizer kernels
+    double launch_seconds = 0;     // what the host's kernel issue adds above the GPU work
+    double forward_seconds = 0;    // of one micro step, recompute excluded
+    double backward_seconds = 0;   // of one micro step, recompute included
+    double micro_step_seconds = 0;
+    double optimizer_seconds = 0;  // the GPU optimizer's memory-bound update (0 when offloaded)
+    double total_seconds = 0;      // G micro steps + the optimizer
+};
+
+// Global parameters of the compute model (not per GPU, not per run).
+namespace compute_model {
+// Host time to issue one kernel from PyTorch eager (Python module call, dispatcher, autograd,
+// the launch itself). FITTED to the launch-bound small-model runs (M06 GPT-2 1.5B at micro batch
+// 1 on V100; M15 OPT-1.3B): 100 us. That is several times the bare launch latency (a few us) and
+// the few-us-per-op dispatcher overhead usually quoted for PyTorch eager: it also carries the
+// Python of the model code, Megatron's/Hugging Face's unfused ops and DeepSpeed's hooks, and is
+// the least physical number of the model (docs/design.md §5).
+inline constexpr double kHostSecondsPerKernel = 100e-6;
+// Kernels per layer forward (count of a Megatron/Hugging Face GPT layer: 2 norms, 4-7 matmuls,
+// bias/activation/dropout/residual, attention's scale/mask/softmax/dropout/transposes).
+// Backward launches about twice as many.
+inline constexpr double kKernelsPerLayerForwardFlash = 18;
+inline constexpr double kKernelsPerLayerForwardEager = 26;
+// FlashAttention-2 (Dao 2023, Sec. 4.1, Fig. 5): forward up to 73%, backward up to 63% of the
+// A100's peak where cuBLAS GEMMs reach 80-90%: about 0.8 of the GEMM rate.
+inline constexpr double kFlashAttentionShare = 0.8;
+// Bytes per score element without flash attention, forward: QK^T writes 2, scale-mask-softmax
+// reads 2 and writes 2, dropout reads 2, writes 2 and a 1-byte mask, AV reads 2 = 13; backward
+// about twice (the softmax and dropout gradients read the saved tensors and the incoming grad).
+inline constexpr double kScoreBytesForward = 13;
+inline constexpr double kScoreBytesBackward = 26;
+// 16-bit passes over the hidden-width activation per layer forward: 2 norms (read + write),
+// 2 residual adds (2 reads, 1 write), 2 dropouts (read, write, mask), bias adds, the q/k/v
+// reshape copies: ~20; over the ffn-width activation: bias + activation (+ gate product): 4 (6 gated).
+inline constexpr double kHiddenPasses = 20;
+inline constexpr double kFfnPasses = 4;
+inline constexpr double kFfnPassesGated = 6;
+// Fused Adam on the GPU (DeepSpeed FusedAdam, csrc/adam/multi_tensor_adam.cu): reads and
+// writes the fp32 master, both moments, reads the fp32 gradient and writes the 16-bit copy.
+inline constexpr double kGpuAdamBytesPerParam = 4 * 2 * 3 + 4 + 2;
+}  // namespace compute_model
+
+// `scale` divides the whole: Assumptions::mfu / kReferenceMfu (1 unless calibrated).
+// `optimizer_params`: parameters this GPU's optimizer updates (0 when it runs on the CPU).
+// `hook_seconds_per_layer_pass`: host time ZeRO-3's module hooks add to each layer's forward and
+// backward (core/time/step_time.h zero3_costs; 0 at stages 0-2).
+ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
+                         double hook_seconds_per_layer_pass = 0);
+
+// What Assumptions::mfu meant when it was the whole model (0.45): calibration now scales the
+// compute model by mfu / kReferenceMfu, so an unchanged 0.45 leaves it as it is and an old
+// session's calibrated mfu keeps its relative correction.
+inline constexpr double kReferenceMfu = 0.45;
+
+}  // namespace zp

@@ -1,0 +1,26 @@
+#pragma once
+// Host-side rates of the offload path (docs/design.md §5.3).
+//
+// CPU Adam is bound by host memory bandwidth: DeepSpeed's csrc/adam/cpu_adam_impl.cpp
+// (Adam_Optimizer::Step_AVX / Step_1) streams, per parameter, the fp32 gradient, parameter and
+// both moments in (16 bytes) and the parameter and moments out (12 bytes): 28 bytes. A two-socket
+// node reaches about half of its DIMMs' theoretical bandwidth on such a multi-stream kernel
+// across NUMA nodes; 0.5 is FITTED to ZeRO-Offload (arXiv 2101.06840) Table 4's DGX-2 figure
+// (1B parameters in 0.22 s = 4.5e9 params/s: 2 x 6 channels DDR4-2666 = 256 GB/s x 0.5 / 28 = 4.6e9).
+//
+// Pinned host memory over PCIe: cudaMemcpyAsync from page-locked memory reaches ~12-13 GB/s on
+// PCIe 3.0 x16 and ~25 GB/s on 4.0 x16 (CUDA samples bandwidthTest, NVIDIA's published runs):
+// 0.8 of the per-direction rate. Assumed, not fitted.
+namespace zp::host_rates {
+
+inline constexpr double kCpuAdamBytesPerParam = 28;
+inline constexpr double kHostMemoryEfficiency = 0.5;
+inline constexpr double kPinnedPcieEfficiency = 0.8;
+
+// CPU Adam parameters per second for a node whose DIMMs give `host_memory_gbytes_per_s` (channels
+// x MT/s x 8 bytes, all sockets).
+constexpr double cpu_adam_params_per_second(double host_memory_gbytes_per_s) {
+    return host_memory_gbytes_per_s * 1e9 * kHostMemoryEfficiency / kCpuAdamBytesPerParam;
+}
+
+}  // namespace zp::host_rates

@@ -1,0 +1,62 @@
+#include "core/time/step_explain.h"
+
+#include <cmath>
+
+namespace zp {
+
+const char* step_term_label(StepTerm t) {
+    switch (t) {
+    case StepTerm::Gemm: return "matmuls";
+    case StepTerm::Attention: return "attention";
+    case StepTerm::MemoryBound: return "memory-bound kernels (elementwise, norms, loss, optimizer)";
+    case StepTerm::KernelLaunch: return "kernel launch overhead";
+    case StepTerm::AllReduce: return "exposed gradient all-reduce";
+    case StepTerm::ReduceScatter: return "exposed gradient reduce-scatter";
+    case StepTerm::AllGather: return "exposed parameter all-gathers";
+    case StepTerm::Zero3Overhead: return "ZeRO-3 module hooks and gather latency";
+    case StepTerm::Pcie: return "offload transfers over PCIe";
+    case StepTerm::CpuOptimizer: return "CPU optimizer step";
+    case StepTerm::Nvme: return "NVMe swapping";
+    }
+    return "";
+}
+
+StepExplanation explain_step(const StepTime& t) {
+    const double seconds[kStepTermCount] = {
+        t.compute.gemm_seconds,
+        t.compute.attention_seconds,
+        t.compute.memory_seconds,
+        t.compute.launch_seconds,
+        t.exposed_allreduce_seconds,
+        t.exposed_reduce_scatter_seconds,
+        t.exposed_allgather_seconds,
+        t.zero3_overhead_seconds,
+        t.pcie_seconds,
+        t.cpu_optimizer_seconds,
+        t.nvme_seconds,
+    };
+    StepExplanation e;
+    const double step = t.seconds > 0 ? t.seconds : 1.0;
+    for (std::size_t i = 0; i < kStepTermCount; ++i) {
+        e.terms[i] = {static_cast<StepTerm>(i), seconds[i], seconds[i] / step};
+        if (i == 0 || seconds[i] > e.dominant.seconds) e.dominant = e.terms[i];
+    }
+    e.compute_bound = e.terms[0].share + e.terms[1].share > 0.5;
+    return e;
+}
+
+namespace {
+std::string percent(double share) { return std::to_string(static_cast<int>(std::lround(100 * share))) + "%"; }
+}  // namespace
+
+std::string explain_step_line(const StepTime& t) {
+    const StepExplanation e = explain_step(t);
+    if (e.compute_bound) return "compute-bound: matmuls and attention are " + percent(e.terms[0].share + e.terms[1].share) + " of the step";
+    const double compute = t.seconds > 0 ? t.compute_seconds / t.seconds : 0;
+    std::string lead = step_term_label(e.dominant.term);
+    if (e.dominant.term == StepTerm::KernelLaunch) lead = "launch-bound (the host issues kernels slower than the GPU runs them)";
+    if (e.dominant.term == StepTerm::MemoryBound) lead = "memory-bound kernels";
+    return lead + ": " + percent(e.dominant.share) + " of the step (compute " + percent(compute) + ")";
+}
+
+}  // namespace zp

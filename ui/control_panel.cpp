@@ -155,6 +155,25 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     setValidRange(nvme_, limits::kNvmeGib);
     nvme_->setSuffix(tr(" GiB"));
     f->addRow(tr("NVMe"), nvme_);
+    // How each process loads the model and whether offload buffers are pinned: what host RAM
+    // peaks on (core/memory/host_memory.cpp; the Host RAM tab shows each phase).
+    pin_memory_ = named(tip(new QCheckBox(tr("Pinned offload buffers")),
+                            tr("offload_*.pin_memory: faster copies, but PyTorch rounds each pinned buffer up to a power of two.")),
+                        "pin_memory");
+    pin_memory_->setAccessibleName(tr("Pinned offload buffers"));
+    f->addRow(pin_memory_);
+    load_16bit_ = named(tip(new QCheckBox(tr("Load the model in 16-bit")),
+                            tr("from_pretrained(torch_dtype=torch.bfloat16). Off: transformers' fp32 default, twice the host RAM "
+                               "in every process while loading.")),
+                        "load_in_16bit");
+    load_16bit_->setAccessibleName(tr("Load the model in 16-bit"));
+    f->addRow(load_16bit_);
+    low_cpu_mem_ = named(tip(new QCheckBox(tr("low_cpu_mem_usage")),
+                             tr("from_pretrained(low_cpu_mem_usage=True): the model is built on the meta device, so no checkpoint "
+                                "shard is held beside it while loading.")),
+                         "low_cpu_mem_usage");
+    low_cpu_mem_->setAccessibleName(tr("low_cpu_mem_usage"));
+    f->addRow(low_cpu_mem_);
 
     // Training
     layout->addWidget(group(tr("Training"), f));
@@ -320,6 +339,14 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     });
     onActivated(loss_kernel_, EditLossKernel, tr("Change loss kernel"),
                 [](Scenario& s, const std::string& v) { s.training.loss_kernel = parse_enum<LossKernel>(v); });
+    connect(pin_memory_, &QCheckBox::clicked, this,
+            [this](bool on) { edit(EditPinMemory, tr("Toggle pinned offload buffers"), [&](Scenario& s) { s.zero.pin_memory = on; }); });
+    connect(load_16bit_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditLoad16bit, tr("Toggle 16-bit model loading"), [&](Scenario& s) { s.training.load_in_16bit = on; });
+    });
+    connect(low_cpu_mem_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditLowCpuMemUsage, tr("Toggle low_cpu_mem_usage"), [&](Scenario& s) { s.training.low_cpu_mem_usage = on; });
+    });
     connect(fused_optimizer_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditFusedOptimizer, tr("Toggle fused optimizer"), [&](Scenario& s) { s.training.fused_optimizer = on; });
     });
@@ -390,6 +417,9 @@ void ControlPanel::syncFromDocument() {
     if (loss_upcast_->isChecked() != s.training.loss_fp32_upcast) loss_upcast_->setChecked(s.training.loss_fp32_upcast);
     setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
     if (fused_optimizer_->isChecked() != s.training.fused_optimizer) fused_optimizer_->setChecked(s.training.fused_optimizer);
+    if (pin_memory_->isChecked() != s.zero.pin_memory) pin_memory_->setChecked(s.zero.pin_memory);
+    if (load_16bit_->isChecked() != s.training.load_in_16bit) load_16bit_->setChecked(s.training.load_in_16bit);
+    if (low_cpu_mem_->isChecked() != s.training.low_cpu_mem_usage) low_cpu_mem_->setChecked(s.training.low_cpu_mem_usage);
     headroom_->showValue(s.assumptions.headroom * 100.0);
     setIndexIfChanged(convention_, convention_->findData(QString::fromLatin1(to_string(s.assumptions.convention))));
 }

@@ -59,6 +59,9 @@ private:
     QComboBox* intra_bw_;
     EditDoubleSpinBox* cpu_ram_;
     EditDoubleSpinBox* nvme_;
+    QCheckBox* pin_memory_;
+    QCheckBox* load_16bit_;
+    QCheckBox* low_cpu_mem_;
     QComboBox* precision_;
     QComboBox* optimizer_;
     ScaledSlider* seq_;

@@ -115,7 +115,10 @@ enum EditId : int {
     EditConvention,
     EditLossUpcast,
     EditLossKernel,
-    EditFusedOptimizer
+    EditFusedOptimizer,
+    EditPinMemory,
+    EditLoad16bit,
+    EditLowCpuMemUsage
 };
 
 }  // namespace zp::ui

@@ -106,6 +106,9 @@ const std::vector<EditRow>& editRows() {
         {"intra_node_bandwidth", down},
         {"cpu_ram", up},
         {"nvme", up},
+        {"pin_memory", [](QWidget* w) { pressKey(w, Qt::Key_Space); }},
+        {"load_in_16bit", [](QWidget* w) { pressKey(w, Qt::Key_Space); }},
+        {"low_cpu_mem_usage", [](QWidget* w) { pressKey(w, Qt::Key_Space); }},
         {"precision", down},
         {"optimizer", down},
         {"seq_len", end},
@@ -258,6 +261,39 @@ private slots:
         if (control == QLatin1String("fused_optimizer")) QCOMPARE(qobject_cast<QCheckBox*>(w)->isChecked(), before.fused_optimizer);
     }
 
+    // The host controls: each click is one named undo step that changes its field, undo restores it
+    // and the box follows; each has an accessible name.
+    void host_controls_data() {
+        QTest::addColumn<QString>("control");
+        QTest::addColumn<QString>("undoText");
+        QTest::newRow("pinned offload buffers") << QStringLiteral("pin_memory") << QStringLiteral("Toggle pinned offload buffers");
+        QTest::newRow("16-bit loading") << QStringLiteral("load_in_16bit") << QStringLiteral("Toggle 16-bit model loading");
+        QTest::newRow("low_cpu_mem_usage") << QStringLiteral("low_cpu_mem_usage") << QStringLiteral("Toggle low_cpu_mem_usage");
+    }
+    void host_controls() {
+        QFETCH(QString, control);
+        QFETCH(QString, undoText);
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        const Scenario before = doc.scenario();
+        auto* box = panel.findChild<QCheckBox*>(control);
+        QVERIFY2(box, qPrintable(control));
+        QVERIFY(!box->accessibleName().isEmpty());
+        box->click();
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(doc.undoStack()->text(0), undoText);
+        const Scenario& after = doc.scenario();
+        if (control == QLatin1String("pin_memory")) QCOMPARE(after.zero.pin_memory, !before.zero.pin_memory);
+        if (control == QLatin1String("load_in_16bit")) QCOMPARE(after.training.load_in_16bit, !before.training.load_in_16bit);
+        if (control == QLatin1String("low_cpu_mem_usage")) QCOMPARE(after.training.low_cpu_mem_usage, !before.training.low_cpu_mem_usage);
+        doc.undoStack()->undo();
+        QVERIFY(doc.scenario() == before);
+        const bool was = control == QLatin1String("pin_memory")      ? before.zero.pin_memory
+                         : control == QLatin1String("load_in_16bit") ? before.training.load_in_16bit
+                                                                     : before.training.low_cpu_mem_usage;
+        QCOMPARE(box->isChecked(), was);
+    }
+
     void showing_the_document_pushes_none() {
         PlannerDocument doc;
         ControlPanel panel(&doc);
@@ -285,6 +321,9 @@ private slots:
         s.training.loss_fp32_upcast = false;
         s.training.loss_kernel = LossKernel::Chunked;
         s.training.fused_optimizer = false;
+        s.training.load_in_16bit = true;
+        s.training.low_cpu_mem_usage = true;
+        s.zero.pin_memory = false;
         s.assumptions.headroom = 0.123;
         s.assumptions.convention = Convention::Paper;
         validate(s);
@@ -296,6 +335,9 @@ private slots:
         QCOMPARE(panel.findChild<QComboBox*>(QStringLiteral("loss_kernel"))->currentData().toString(), QStringLiteral("chunked"));
         QVERIFY(!panel.findChild<QCheckBox*>(QStringLiteral("loss_fp32_upcast"))->isChecked());
         QVERIFY(!panel.findChild<QCheckBox*>(QStringLiteral("fused_optimizer"))->isChecked());
+        QVERIFY(!panel.findChild<QCheckBox*>(QStringLiteral("pin_memory"))->isChecked());
+        QVERIFY(panel.findChild<QCheckBox*>(QStringLiteral("load_in_16bit"))->isChecked());
+        QVERIFY(panel.findChild<QCheckBox*>(QStringLiteral("low_cpu_mem_usage"))->isChecked());
         doc.undoStack()->undo();
         QCOMPARE(doc.undoStack()->count(), 1);
         QCOMPARE(shown(panel.findChild<QWidget*>(QStringLiteral("micro_batch"))), 0.0);  // auto again

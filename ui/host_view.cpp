@@ -8,8 +8,6 @@
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
 
-#include <QToolTip>
-
 namespace zp::ui {
 
 namespace {
@@ -28,25 +26,12 @@ HostView::HostView(PlannerDocument* doc, QWidget* parent)
     }
     legend_->setEntries(entries);
     capacity_ = new QCPItemStraightLine(plot_);
-    capacity_ticker_.reset(new QCPAxisTickerText);
-    plot_->yAxis2->setVisible(true);
-    plot_->yAxis2->setTicker(capacity_ticker_);
-    plot_->yAxis2->setSubTicks(false);
-    plot_->yAxis2->setTickLength(0, 4);
-    plot_->yAxis2->grid()->setVisible(false);
+    capacity_ticker_ = chart_.addCapacityAxis();
     plot_->yAxis->setLabel(tr("GiB of host RAM per node, at the run's peak"));
-    plot_->setMouseTracking(true);
     setAccessibleName(tr("Host RAM per node"));
     setAccessibleDescription(tr("For each setup, a node's host memory when it peaks over the run, by slice, against the node's RAM"));
-    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
-        const int bar = chart_.barAt(e->pos());
-        if (bar < 0) QToolTip::hideText();
-        else QToolTip::showText(e->globalPosition().toPoint(), barTooltip(bar), plot_);
-    });
-    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
-        const int bar = chart_.barAt(e->pos());
-        if (bar >= 0) emit setupClicked(bar);
-    });
+    chart_.onBars(
+        this, [this](int bar) { return barTooltip(bar); }, [this](int bar) { emit setupClicked(bar); });
     connect(doc_, &PlannerDocument::resultsChanged, this, &HostView::documentChanged);
     connect(doc_, &PlannerDocument::selectionChanged, this, &HostView::documentChanged);
     restyle();

@@ -9,7 +9,6 @@
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
 
-#include <QToolTip>
 #include <QVBoxLayout>
 
 namespace zp::ui {
@@ -52,23 +51,10 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     note_->position->setCoords(0.01, 0.01);
     note_->setText(tr("Axis cut at 4x GPU memory; bar labels give the peaks"));
     // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
-    capacity_ticker_.reset(new QCPAxisTickerText);
-    plot_->yAxis2->setVisible(true);
-    plot_->yAxis2->setTicker(capacity_ticker_);
-    plot_->yAxis2->setSubTicks(false);
-    plot_->yAxis2->setTickLength(0, 4);
-    plot_->yAxis2->grid()->setVisible(false);
+    capacity_ticker_ = chart_.addCapacityAxis();
     plot_->yAxis->setLabel(tr("GiB per GPU: steady state (bars), peak reserved (outlined)"));
-    plot_->setMouseTracking(true);
-    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
-        const int bar = chart_.barAt(e->pos());
-        if (bar < 0) QToolTip::hideText();
-        else QToolTip::showText(e->globalPosition().toPoint(), barTooltip(bar), plot_);
-    });
-    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
-        const int bar = chart_.barAt(e->pos());
-        if (bar >= 0) emit setupClicked(bar);
-    });
+    chart_.onBars(
+        this, [this](int bar) { return barTooltip(bar); }, [this](int bar) { emit setupClicked(bar); });
     connect(doc_, &PlannerDocument::resultsChanged, this, &MemoryView::rebuild);
     connect(doc_, &PlannerDocument::selectionChanged, this, &MemoryView::showSelection);
     restyle();

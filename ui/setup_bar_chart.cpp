@@ -4,6 +4,8 @@
 #include "ui/plot_label.h"
 #include "ui/qcustomplot_include.h"
 
+#include <QToolTip>
+
 #include <cmath>
 
 namespace zp::ui {
@@ -53,6 +55,29 @@ int SetupBarChart::barAt(const QPoint& pos) const {
     const int index = static_cast<int>(std::lround(x)) - 1;
     if (index < 0 || index >= static_cast<int>(bars_) || std::fabs(x - (index + 1)) > 0.35) return -1;
     return index;
+}
+
+void SetupBarChart::onBars(QObject* context, std::function<QString(int)> tooltip, std::function<void(int)> clicked) {
+    plot_->setMouseTracking(true);
+    QObject::connect(plot_, &QCustomPlot::mouseMove, context, [this, tooltip = std::move(tooltip)](QMouseEvent* e) {
+        const int bar = barAt(e->pos());
+        if (bar < 0) QToolTip::hideText();
+        else QToolTip::showText(e->globalPosition().toPoint(), tooltip(bar), plot_);
+    });
+    QObject::connect(plot_, &QCustomPlot::mousePress, context, [this, clicked = std::move(clicked)](QMouseEvent* e) {
+        const int bar = barAt(e->pos());
+        if (bar >= 0) clicked(bar);
+    });
+}
+
+QSharedPointer<QCPAxisTickerText> SetupBarChart::addCapacityAxis() {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    plot_->yAxis2->setVisible(true);
+    plot_->yAxis2->setTicker(ticker);
+    plot_->yAxis2->setSubTicks(false);
+    plot_->yAxis2->setTickLength(0, 4);
+    plot_->yAxis2->grid()->setVisible(false);
+    return ticker;
 }
 
 }  // namespace zp::ui

@@ -12,11 +12,13 @@
 #include <QSharedPointer>
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 class QCustomPlot;
 class QCPAxisTickerText;
 class QCPBars;
+class QObject;
 class QPoint;
 class QString;
 
@@ -44,6 +46,10 @@ public:
     void hideLabelsFrom(std::size_t first);
     // The bar under the pixel position (within most of its width), or -1.
     int barAt(const QPoint& pos) const;
+    // Hovering a bar shows tooltip(bar); pressing one calls clicked(bar). `context` owns the connections.
+    void onBars(QObject* context, std::function<QString(int)> tooltip, std::function<void(int)> clicked);
+    // A right-hand axis with no line and no grid, for one named tick (a capacity): the ticker to fill.
+    QSharedPointer<QCPAxisTickerText> addCapacityAxis();
 
 private:
     QCustomPlot* plot_;

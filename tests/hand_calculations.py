@@ -187,12 +187,13 @@ def host_run(P, Lp, g, n, stage, oo, op, w=2, pin=True, gas=1, zero_init=True, l
             nvme += g * (4 + moments + 4) * Pr
     training = proc + g * workers * WORKER + last + moment_bytes
     trans = 0
-    if oo == 'cpu':
-        trans = 4 * largest * 2 if stage == 3 else (4 * Pr if pin else 0)
+    if oo == 'cpu' and stage == 3: trans = 4 * largest * 2           # conversion + gradient buffer
+    if oo == 'cpu' and stage in (1, 2) and pin:                       # pinned master beside its pageable copy,
+        trans = max(0, pow2(4 * Pr) + 4 * Pr - last / g)              # before the other partitions exist
     if stage in (1, 2) and 2 * w * P + ctx > gpu_gib * GiB: trans = max(trans, 2 * w * P)
     init = proc + last + g * trans
     model_save = (w * P if gather else 0) if stage == 3 else g * w * P
-    opt_save = g * 4 * Pr if (oo == 'none' and stage > 0) else 0
+    opt_save = (g * 4 * Pr if stage > 0 else 4 * P) if oo == 'none' else 0
     save = training + max(model_save, opt_save)
     return dict(loading=loading, initialize=init, training=training, save=save, nvme=nvme)
 P_t5_3b, Lp_t5_3b = 2_851_598_336, 32128 * 1024

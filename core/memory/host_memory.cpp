@@ -36,7 +36,8 @@
 //     (stage_1_and_2.py DeepSpeedZeroOptimizer.__init__ L402-456: param.cpu_data plus the flat
 //     buffer, 2 w P, freed once the flat buffer is on the GPU).
 //   With offload, the fp32 master partition is made pageable and then copied into pinned memory
-//     (L492-497: .pin_memory() makes a new tensor): the lasting states so far plus one pageable copy.
+//     (L492-497: .pin_memory() makes a new tensor): the pinned master and its pageable original
+//     for a moment, or the partitions at the end of initialize (without the moments), whichever is more.
 //   ZeRO-3 offload: the fp32 partition is converted sub-group by sub-group and a gradient buffer of
 //     the largest sub-group is made (stage3.py _create_fp32_partitions L1108-1110, L1254-1256).
 //
@@ -71,7 +72,8 @@
 //   ZeRO-0/1/2 through the Trainer: accelerate's get_state_dict clones the 16-bit state dict to the
 //     host on every rank (deepspeed/checkpoint/utils.py clone_tensors_for_torch_save L41-59).
 //   engine.save_checkpoint writes GPU-resident optimizer partitions with torch.save, which copies
-//     each storage to the host in turn: the fp32 partition 4 P_r per rank at a time.
+//     each storage to the host in turn: the fp32 partition 4 P_r per rank at a time (at stage 0
+//     rank 0's whole fp32 master, 4 P).
 //
 // Pinned tensors are allocated by PyTorch's CachingHostAllocator rounded up to a power of two
 // (CachingHostAllocator.h allocate: PowerOf2Ceil) and count in the resident set (RssShmem).
@@ -274,8 +276,14 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
         mo.cause = "the offloaded partitions being made";
         if (z.offload_optimizer == OffloadDevice::Cpu) {
             mo.bytes.optimizer_states -= g * moments_per_param * Pr;
-            if (z.stage == 3) transient = 4.0 * sub_groups(Pr, z.sub_group_size).largest() * 2.0;  // converted + gradient_buffer
-            else transient = pin ? 4.0 * Pr : 0.0;  // the pageable master before .pin_memory() copies it
+            if (z.stage == 3) {
+                transient = 4.0 * sub_groups(Pr, z.sub_group_size).largest() * 2.0;  // converted + gradient_buffer, at most
+            } else if (pin) {
+                // The pinned master beside its pageable original, before the other partitions exist:
+                // above the end of initialize only when that is smaller (no gradient partition yet counts).
+                const double per_rank_lasting = (mo.bytes.total() - processes) / g;
+                transient = std::max(0.0, pinned(4.0 * Pr, true).bytes + 4.0 * Pr - per_rank_lasting);
+            }
         }
         const bool flatten_on_host = (z.stage == 1 || z.stage == 2) && 2.0 * w * P + a.cuda_context_bytes > c.gpu.memory_gib * 1073741824.0;
         if (flatten_on_host && 2.0 * w * P > transient) {
@@ -294,7 +302,10 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
         double model_save = 0;
         if (z.stage == 3) model_save = z.gather_16bit_weights_on_model_save ? w * P : 0.0;
         else model_save = g * w * P;
-        const double optimizer_save = z.offload_optimizer == OffloadDevice::None && z.stage > 0 ? g * 4.0 * Pr : 0.0;
+        // torch.save copies a GPU-resident fp32 partition to the host one storage at a time: every
+        // rank's at ZeRO-1/2/3 (_save_zero_checkpoint), rank 0's whole fp32 master at stage 0.
+        double optimizer_save = 0;
+        if (z.offload_optimizer == OffloadDevice::None) optimizer_save = z.stage > 0 ? g * 4.0 * Pr : 4.0 * P;
         mo.bytes.model_copy = std::max(model_save, optimizer_save);
         mo.cause = model_save >= optimizer_save
                        ? (z.stage == 3 ? "rank 0 gathers the whole 16-bit model, stage3_gather_16bit_weights_on_model_save"

@@ -6,6 +6,8 @@
 #include "core/memory/host_slices.h"
 #include "core/memory/memory_slices.h"
 #include "core/model/units.h"
+#include "core/search/host_advice.h"
+#include "core/search/scenario_edits.h"
 #include "core/time/step_explain.h"
 
 #include <cstdio>
@@ -54,6 +56,13 @@ std::string host_text(const Scenario& s, const Candidate& c) {
     if (peak.pinned_rounding_bytes > 0) out += " (of which " + gib(peak.pinned_rounding_bytes) + " pinned power-of-two rounding)";
     out += "\n  available         " + pad_left(gib(s.cluster.cpu_ram_bytes_per_node), 8) + "  " +
            (c.fit.cpu ? "fits" : std::string("DOES NOT FIT ") + host_phase_words(h.peak_phase)) + "\n";
+    if (!c.fit.cpu) {
+        const std::vector<HostFix> fixes = host_ram_fixes(with_candidate(s, c));
+        if (!fixes.empty()) out += "  what frees host RAM, cheapest first:\n";
+        for (const HostFix& f : fixes)
+            out += "    - " + f.change + ": frees " + format_bytes(f.freed_bytes) + ", peak " + format_bytes(f.peak_bytes) + " " +
+                   host_phase_words(f.peak_phase) + (f.fits ? ", fits" : ", still short") + "\n";
+    }
     return out;
 }
 

@@ -19,6 +19,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <exception>
 
 namespace zp::ui {
@@ -79,7 +80,11 @@ CalibrateDialog::CalibrateDialog(PlannerDocument* doc, QWidget* parent) : QDialo
     reserved_gib_ = measurementBox(tr(" GiB"), 2, 1e5, tr("Measured max reserved GiB per GPU"));
     step_s_->setObjectName(QStringLiteral("measuredStep"));
     samples_s_->setObjectName(QStringLiteral("measuredSamples"));
+    int width = 0;  // one width for the four boxes, so they line up
+    for (QDoubleSpinBox* box : {step_s_, samples_s_, allocated_gib_, reserved_gib_}) width = std::max(width, box->sizeHint().width());
+    for (QDoubleSpinBox* box : {step_s_, samples_s_, allocated_gib_, reserved_gib_}) box->setMinimumWidth(width);
     auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // numbers, not sentences
     form->addRow(tr("Measured &step time:"), step_s_);
     form->addRow(tr("or t&hroughput:"), samples_s_);
     form->addRow(tr("Max allo&cated per GPU:"), allocated_gib_);
@@ -272,7 +277,8 @@ void CalibrateDialog::showResult() {
                              q(format_fixed(r.mfu_after, 3)));
     if (r.max_allocated_measured_bytes || r.max_reserved_measured_bytes)
         moved += QLatin1Char(' ') + tr("Memory is compared, not fitted: the allocator's shares are the same for every run.");
-    moved += QLatin1Char(' ') + tr("Apply keeps it in the session: %1").arg(q(r.calibrated.assumptions.calibration));
+    // The stored note carries today's date; the dialog names only the source, so its picture is the same every day.
+    moved += QLatin1Char(' ') + tr("Apply keeps it in the session as calibrated from %1.").arg(logSource());
     moved_->setText(moved);
 }
 

@@ -43,6 +43,7 @@ QDoubleSpinBox* measurementBox(const QString& suffix, int decimals, double max, 
     box->setSuffix(suffix);
     box->setSpecialValueText(QObject::tr("not given"));
     box->setAccessibleName(accessibleName);
+    box->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);  // a small dialog shrinks the log box, not these
     return box;
 }
 }  // namespace
@@ -64,6 +65,7 @@ CalibrateDialog::CalibrateDialog(PlannerDocument* doc, QWidget* parent) : QDialo
     log_->setPlaceholderText(tr("[timer.py:154:stop] 0/1251, SamplesPerSec=11.66 ..."));
     log_->setAccessibleName(tr("Run log"));
     log_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    log_->setMinimumHeight(fontMetrics().lineSpacing() * 4);
     log_label->setBuddy(log_);
     open_ = new QPushButton(tr("&Open Log File..."));
     open_->setAccessibleName(tr("Open log file"));
@@ -127,6 +129,7 @@ CalibrateDialog::CalibrateDialog(PlannerDocument* doc, QWidget* parent) : QDialo
         }
     }
     grid->setColumnStretch(4, 1);
+    layout->addSpacing(6);
     layout->addLayout(grid);
     moved_ = plainLabel();
     moved_->setWordWrap(true);
@@ -214,7 +217,7 @@ void CalibrateDialog::recalculate() {
     const QString text = log_->toPlainText();
     const bool typed_time = step_s_->value() > 0 || samples_s_->value() > 0;
     if (text.trimmed().isEmpty() && !typed_time) {
-        problem_->setText(tr("Paste a log, open one, or type a measured step time or throughput."));
+        read_->setText(tr("Paste a log, open one, or type a measured step time or throughput."));  // a hint, not a refusal
         showResult();
         return;
     }
@@ -252,6 +255,7 @@ void CalibrateDialog::recalculate() {
 }
 
 void CalibrateDialog::showResult() {
+    problem_->setVisible(!problem_->text().isEmpty());  // no empty gap above the table
     for (auto& row : cells_)
         for (QLabel* cell : row) cell->setText(kNone);
     applyButton()->setEnabled(result_.has_value());

@@ -34,7 +34,7 @@ public:
 
     // The current result; empty while the input is missing or refused.
     const std::optional<calibration::CalibrationResult>& result() const { return result_; }
-    // The core's one-line reason for a refusal, or the hint while nothing is given; empty otherwise.
+    // The core's one-line reason for a refusal; empty otherwise (while nothing is given, readText() says what to give).
     QString problem() const;
     QPushButton* applyButton() const;
 

@@ -19,6 +19,8 @@
 #include <QStyleFactory>
 #include <QTabWidget>
 
+#include <algorithm>
+
 namespace zp::ui {
 
 QStringList screenshotViews() {
@@ -42,7 +44,10 @@ QImage renderCalibrateDialog(const Scenario& scenario, const QSize& size, const 
     doc.reset(scenario);
     CalibrateDialog dialog(&doc);
     dialog.setLogText(logText, logName);
-    dialog.resize(size);
+    // As a window manager would: never below what its layout needs, wrapped text included.
+    QSize fitted = size.expandedTo(dialog.minimumSizeHint());
+    if (dialog.hasHeightForWidth()) fitted.setHeight(std::max(fitted.height(), dialog.heightForWidth(fitted.width())));
+    dialog.resize(fitted);
     dialog.setAttribute(Qt::WA_DontShowOnScreen, true);
     dialog.show();
     QCoreApplication::processEvents();

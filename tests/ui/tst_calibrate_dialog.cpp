@@ -83,7 +83,8 @@ private slots:
         doc.reset(tutorialScenario());
         CalibrateDialog dialog(&doc);
         QVERIFY(!dialog.applyButton()->isEnabled());  // nothing given yet
-        QVERIFY(!dialog.problem().isEmpty());
+        QVERIFY(dialog.problem().isEmpty());          // nothing refused: the dialog says what to give
+        QVERIFY(!dialog.readText().isEmpty());
         auto* step = dialog.findChild<QDoubleSpinBox*>(QStringLiteral("measuredStep"));
         QVERIFY(step);
         step->setValue(0.686);

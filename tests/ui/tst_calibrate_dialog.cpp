@@ -16,6 +16,7 @@
 #include "ui/recommendation_card.h"
 
 #include <QDoubleSpinBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QUndoStack>
 #include <QtTest>
@@ -103,6 +104,10 @@ private slots:
         QTest::newRow("contradicting lines") << QStringLiteral(
             "iteration 10/ 100 | elapsed time per iteration (ms): 700.0 | global batch size:     8 |\n"
             "iteration 20/ 100 | elapsed time per iteration (ms): 700.0 | global batch size:    16 |\n");
+        // DeepSpeed's flops profiler summary of a 16-GPU run with this run's throughput line: not these 8 GPUs.
+        QTest::newRow("another world size") << QStringLiteral(
+            "world size:                                                   16\n"
+            "[timer.py:154:stop] 0/1251, SamplesPerSec=11.66402004446845 (step=1251)\n");
         // Megatron's iteration line for a global batch of 768: not this 8-sequence run.
         QTest::newRow("another run's batch") << QStringLiteral(
             "iteration      199/  317892 | elapsed time per iteration (ms): 14287.5 | global batch size:   768 |\n");
@@ -161,6 +166,26 @@ private slots:
         dialog.reject();
         QCOMPARE(session_text(doc.scenario()), before);
         QCOMPARE(doc.undoStack()->count(), 0);
+    }
+
+    void keyboard_moves_through_the_inputs_in_order() {
+        PlannerDocument doc;
+        doc.reset(tutorialScenario());
+        CalibrateDialog dialog(&doc);
+        QList<QWidget*> order;
+        for (QWidget* w = dialog.findChild<QPlainTextEdit*>(); w && !order.contains(w); w = w->nextInFocusChain())
+            if (w->focusPolicy() & Qt::TabFocus) order << w;
+        const QStringList want{QStringLiteral("Run log"),
+                               QStringLiteral("Open log file"),
+                               QStringLiteral("Measured step time in seconds"),
+                               QStringLiteral("Measured throughput in samples per second"),
+                               QStringLiteral("Measured max allocated GiB per GPU"),
+                               QStringLiteral("Measured max reserved GiB per GPU"),
+                               QStringLiteral("Apply the calibrated scenario")};
+        QStringList got;
+        for (QWidget* w : order)
+            if (!w->accessibleName().isEmpty()) got << w->accessibleName();
+        QCOMPARE(got.mid(0, want.size()), want);
     }
 
     void window_has_the_action() {

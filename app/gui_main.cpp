@@ -45,7 +45,8 @@ void prepare_offscreen() {
 
 // The one way pictures are made: offscreen, pinned appearance, written atomically, and without
 // Qt's notes about the offscreen platform on stderr.
-int render_offscreen(char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path) {
+int render_offscreen(char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path,
+                     const QString& logText = QString(), const QString& logName = QString()) {
     const ui::QuietPlatformMessages quiet;
     prepare_offscreen();
     int argc = kQtArgc;
@@ -53,7 +54,7 @@ int render_offscreen(char** argv, const Scenario& s, const QString& view, const 
     set_application_names();
     ui::pinAppearance(app);
     QString error;
-    if (!ui::saveScreenshot(s, view, size, path, &error)) {
+    if (!ui::saveScreenshot(s, view, size, path, &error, logText, logName)) {
         std::cerr << "zero-planner: " << error.toStdString() << "\n";
         return cli::kExitBadInput;
     }
@@ -61,7 +62,8 @@ int render_offscreen(char** argv, const Scenario& s, const QString& view, const 
 }
 
 int screenshot(char** argv, const cli::ScreenshotRequest& r) {
-    return render_offscreen(argv, r.scenario, QString::fromStdString(r.view), QSize(r.width, r.height), QString::fromStdString(r.out));
+    return render_offscreen(argv, r.scenario, QString::fromStdString(r.view), QSize(r.width, r.height), QString::fromStdString(r.out),
+                            QString::fromStdString(r.log_text), QString::fromStdString(r.log_name));
 }
 
 // No display: say what the window would have shown, and leave its picture and config behind.

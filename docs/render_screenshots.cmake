@@ -7,7 +7,14 @@ foreach(line IN LISTS lines)
   list(GET fields 1 session)
   list(GET fields 2 view)
   list(GET fields 3 size)
-  execute_process(COMMAND ${EXE} screenshot --session ${DOCS}/${session} --view ${view} --size ${size} --out ${DOCS}/${image}
+  # An optional fifth field: the run log the calibrate view shows.
+  set(log_args "")
+  list(LENGTH fields field_count)
+  if(field_count GREATER 4)
+    list(GET fields 4 log)
+    set(log_args --log ${DOCS}/${log})
+  endif()
+  execute_process(COMMAND ${EXE} screenshot --session ${DOCS}/${session} --view ${view} --size ${size} ${log_args} --out ${DOCS}/${image}
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "rendering ${image} failed: ${err}")

@@ -11,6 +11,7 @@
 #include "core/memory/buffers.h"
 #include "core/model/errors.h"
 #include "core/model/units.h"
+#include "ui/calibrate_dialog.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/host_view.h"
@@ -197,6 +198,8 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Import &ds_config.json..."), QKeySequence(tr("Ctrl+Shift+I")), this, &MainWindow::importDsDialog);
     file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
     file->addAction(tr("Save Screens&hot..."), QKeySequence(tr("Ctrl+Shift+P")), this, &MainWindow::screenshotDialog);
+    file->addAction(tr("&Calibrate from a Run..."), QKeySequence(tr("Ctrl+Shift+L")), this, &MainWindow::calibrateDialog)
+        ->setObjectName(QStringLiteral("actionCalibrate"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close)->setObjectName(QStringLiteral("actionQuit"));
 
@@ -373,6 +376,13 @@ void MainWindow::importHfDialog() {
     if (path.isEmpty()) return;
     QString error;
     if (!importHfConfig(path, &error)) QMessageBox::warning(this, tr("Cannot import config.json"), error);
+}
+
+// Issue 14, item 4: the dialog fits the scenario to a measured run and, on Apply, edits the
+// document through its undo stack itself, so Cancel or a refused log leaves the session as it was.
+void MainWindow::calibrateDialog() {
+    CalibrateDialog dialog(doc_.get(), this);
+    dialog.exec();
 }
 
 void MainWindow::exportDialog() {

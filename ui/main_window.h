@@ -88,6 +88,7 @@ private:
     void importDsDialog();
     void exportDialog();
     void screenshotDialog();
+    void calibrateDialog();
     void showHowComputed();
     void showAbout();
 

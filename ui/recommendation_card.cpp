@@ -2,6 +2,7 @@
 
 #include "core/io/format.h"
 #include "core/model/enum_names.h"
+#include "core/time/step_explain.h"
 #include "ui/flat_scroll_bar_style.h"
 #include "ui/plain_text_update.h"
 #include "ui/planner_document.h"
@@ -121,7 +122,9 @@ void RecommendationCard::rebuild() {
         if (b.memory.required_phase != peak.phase)
             peak_text +=
                 QLatin1Char(' ') + tr("What must fit is largest in the %1.").arg(QString::fromLatin1(to_string(b.memory.required_phase)));
-        why = peak_text + QStringLiteral("\n\n") + why;
+        // What the ranking's step time rests on (core/time/step_explain.h), as `recommend` prints it.
+        const QString decides = tr("What decides its step: %1.").arg(q(explain_step_line(b.step)));
+        why = peak_text + QLatin1Char('\n') + decides + QStringLiteral("\n\n") + why;
     }
     for (int i = 0; i < kRows; ++i) {
         keys_[i]->setText(i < keys.size() ? keys[i] : QString());

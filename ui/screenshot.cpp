@@ -2,6 +2,7 @@
 
 #include "core/io/file_io.h"
 #include "core/model/errors.h"
+#include "ui/calibrate_dialog.h"
 #include "ui/config_preview.h"
 #include "ui/host_view.h"
 #include "ui/main_window.h"
@@ -18,11 +19,13 @@
 #include <QStyleFactory>
 #include <QTabWidget>
 
+#include <algorithm>
+
 namespace zp::ui {
 
 QStringList screenshotViews() {
     return {QStringLiteral("window"), QStringLiteral("memory"), QStringLiteral("scaling"), QStringLiteral("time"),
-            QStringLiteral("config"), QStringLiteral("step"),   QStringLiteral("host")};
+            QStringLiteral("config"), QStringLiteral("step"),   QStringLiteral("host"),    QStringLiteral("calibrate")};
 }
 
 void pinAppearance(QApplication& app) {
@@ -34,11 +37,33 @@ void pinAppearance(QApplication& app) {
     app.setFont(font);
 }
 
-QImage renderView(const Scenario& scenario, const QString& view, const QSize& size, QString* error) {
+namespace {
+// The dialog over the scenario's document, with the log pasted as the user would.
+QImage renderCalibrateDialog(const Scenario& scenario, const QSize& size, const QString& logText, const QString& logName) {
+    PlannerDocument doc;
+    doc.reset(scenario);
+    CalibrateDialog dialog(&doc);
+    dialog.setLogText(logText, logName);
+    // As a window manager would: never below what its layout needs, wrapped text included.
+    QSize fitted = size.expandedTo(dialog.minimumSizeHint());
+    if (dialog.hasHeightForWidth()) fitted.setHeight(std::max(fitted.height(), dialog.heightForWidth(fitted.width())));
+    dialog.resize(fitted);
+    dialog.setAttribute(Qt::WA_DontShowOnScreen, true);
+    dialog.show();
+    QCoreApplication::processEvents();
+    QImage image = dialog.grab().toImage();
+    dialog.hide();
+    return image;
+}
+}  // namespace
+
+QImage renderView(const Scenario& scenario, const QString& view, const QSize& size, QString* error, const QString& logText,
+                  const QString& logName) {
     if (!screenshotViews().contains(view)) {
         *error = QObject::tr("unknown view '%1'; views: %2").arg(view, screenshotViews().join(QStringLiteral(", ")));
         return {};
     }
+    if (view == QLatin1String("calibrate")) return renderCalibrateDialog(scenario, size, logText, logName);
     MainWindow window(MainWindow::Ephemeral);
     window.document()->reset(scenario);
     if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
@@ -77,8 +102,9 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     return image;
 }
 
-bool saveScreenshot(const Scenario& scenario, const QString& view, const QSize& size, const QString& path, QString* error) {
-    const QImage image = renderView(scenario, view, size, error);
+bool saveScreenshot(const Scenario& scenario, const QString& view, const QSize& size, const QString& path, QString* error,
+                    const QString& logText, const QString& logName) {
+    const QImage image = renderView(scenario, view, size, error, logText, logName);
     if (image.isNull()) return false;
     QByteArray png;
     QBuffer buffer(&png);

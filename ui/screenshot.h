@@ -12,7 +12,7 @@ class QApplication;
 
 namespace zp::ui {
 
-QStringList screenshotViews();  // window, memory, scaling, time, config, step (memory over one step)
+QStringList screenshotViews();  // window, memory, scaling, time, config, step (memory over one step), host, calibrate
 
 // Fusion style, its standard palette, DejaVu Sans 9 pt: nothing from the desktop. Call before
 // creating widgets.
@@ -21,8 +21,11 @@ void pinAppearance(QApplication& app);
 // Renders `view` of a fresh, non-persistent window for `scenario`; the step view shows the
 // scenario's own setup (as if its bar had been clicked), the others follow the plan. Throws nothing; returns a
 // null image and sets *error on an unknown view.
-QImage renderView(const Scenario& scenario, const QString& view, const QSize& size, QString* error);
+// The calibrate view is the Calibrate from a Run dialog with `logText` pasted, cited as `logName`.
+QImage renderView(const Scenario& scenario, const QString& view, const QSize& size, QString* error, const QString& logText = QString(),
+                  const QString& logName = QString());
 // Renders and writes a PNG atomically.
-bool saveScreenshot(const Scenario& scenario, const QString& view, const QSize& size, const QString& path, QString* error);
+bool saveScreenshot(const Scenario& scenario, const QString& view, const QSize& size, const QString& path, QString* error,
+                    const QString& logText = QString(), const QString& logName = QString());
 
 }  // namespace zp::ui

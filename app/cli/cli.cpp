@@ -365,8 +365,10 @@ const std::vector<Command>& commands() {
          kFlags, false, cmd_calibrate},
         {"validate", "validate [FILE]", "the planner against measured runs (default: the bundled measured_runs.json)",
          CommandKind::Headless, options({}), kFlags, true, cmd_validate},
-        {"screenshot", "screenshot", "render the window to --out FILE.png [--view memory|scaling|time|step|config|window] [--size WxH]",
-         CommandKind::Window, with_scenario({"--out", "--view", "--size"}), options({"--help", "-h"}), false, nullptr},
+        {"screenshot", "screenshot",
+         "render the window to --out FILE.png [--view memory|scaling|time|step|host|config|window|calibrate]\n"
+         "[--size WxH] [--log FILE: the run log the calibrate view shows]",
+         CommandKind::Window, with_scenario({"--out", "--view", "--size", "--log"}), options({"--help", "-h"}), false, nullptr},
     };
     return table;
 }

@@ -76,6 +76,11 @@ ScreenshotRequest parse_screenshot(const Args& a) {
     r.out = *a.get("--out");
     r.view = a.get("--view").value_or("window");
     if (auto size = a.get("--size")) std::tie(r.width, r.height) = parse_size(*size);
+    if (a.has("--log") && r.view != "calibrate") throw InputError("--log is for --view calibrate (the run log its dialog shows)");
+    if (auto log = a.get("--log")) {
+        r.log_text = read_text_file(*log);
+        r.log_name = std::filesystem::path(*log).filename().string();
+    }
     r.scenario = scenario_from_args(a);
     return r;
 }

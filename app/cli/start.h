@@ -32,6 +32,7 @@ struct ScreenshotRequest {
     std::string out;              // --out FILE.png
     std::string view = "window";  // --view; ui/screenshot.h checks the name
     int width = 1480, height = 920;
+    std::string log_text, log_name;  // --log FILE for the calibrate view: its text and file name
 };
 
 enum class StartKind {

@@ -19,6 +19,7 @@ const QString kDocs = QStringLiteral(ZP_SOURCE_DIR "/docs");
 struct Shot {
     QString image, session, view;
     QSize size;
+    QString log;  // the run log the calibrate view shows (an optional fifth field)
 };
 
 QList<Shot> manifest() {
@@ -28,7 +29,7 @@ QList<Shot> manifest() {
         if (line.trimmed().isEmpty() || line.startsWith(QLatin1Char('#'))) continue;
         const QStringList f = line.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts);
         const QStringList wh = f.value(3).split(QLatin1Char('x'));
-        shots.append({f.value(0), f.value(1), f.value(2), QSize(wh.value(0).toInt(), wh.value(1).toInt())});
+        shots.append({f.value(0), f.value(1), f.value(2), QSize(wh.value(0).toInt(), wh.value(1).toInt()), f.value(4)});
     }
     return shots;
 }
@@ -78,7 +79,10 @@ private slots:
         const Scenario s =
             parse_session(read_text_file((kDocs + QLatin1Char('/') + shot.session).toStdString()), shot.session.toStdString());
         QString error;
-        const QImage fresh = ui::renderView(s, shot.view, shot.size, &error).convertToFormat(QImage::Format_RGB32);
+        QString log_text;
+        if (!shot.log.isEmpty()) log_text = QString::fromStdString(read_text_file((kDocs + QLatin1Char('/') + shot.log).toStdString()));
+        const QImage fresh =
+            ui::renderView(s, shot.view, shot.size, &error, log_text, QFileInfo(shot.log).fileName()).convertToFormat(QImage::Format_RGB32);
         QVERIFY2(!fresh.isNull(), qPrintable(error));
         const QImage committed = QImage(kDocs + QLatin1Char('/') + shot.image).convertToFormat(QImage::Format_RGB32);
         QVERIFY2(!committed.isNull(), qPrintable(shot.image));

@@ -165,7 +165,7 @@ def host_run(P, Lp, g, n, stage, oo, op, w=2, pin=True, gas=1, zero_init=True, l
     proc = g * PROC
     model = P * (2 if load16 else 4); shard = min(model, SHARD)
     if stage == 3 and zero_init:
-        loading = proc + g * shard + (g * w * Pr * (factor if pin else 1) if op != 'none' else 0)
+        loading = proc + g * shard + (g * w * Pr * (factor if pin else 1) if op == 'cpu' else 0)
     else:
         loading = proc + g * (model + (0 if lowmem else shard))
     last = 0; nvme = 0; moment_bytes = 0

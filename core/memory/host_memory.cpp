@@ -22,7 +22,7 @@
 //     _post_init_method L1218), so the model is never whole on the host; each rank still reads one
 //     checkpoint shard at a time (modeling_utils.py load_state_dict: safe_load_file on every rank);
 //     with offload_param cpu the 16-bit partitions are made on the host, each pinned on its own
-//     (_partition_param L1808-1815).
+//     (_partition_param L1808-1815); with nvme they are swapped out to it as they are made.
 //   otherwise: from_pretrained builds the whole model in its dtype (fp32 unless torch_dtype says,
 //     "set fp32 as the default dtype for BC") and copies the checkpoint in shard by shard
 //     (_load_pretrained_model): the model plus one shard; with low_cpu_mem_usage the model is built
@@ -196,7 +196,7 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
         if (z.stage == 3 && z.zero_init) {
             mo.bytes.model_copy = g * shard;
             mo.cause = "each process reads one checkpoint shard; zero.Init partitions the model on the GPUs";
-            if (z.offload_param != OffloadDevice::None) {
+            if (z.offload_param == OffloadDevice::Cpu) {  // on NVMe they are swapped out as they are made
                 const double partitions = w * Pr;
                 const double factor = pin ? per_tensor_pinned_factor(m, N, w) : 1.0;
                 mo.bytes.parameters = g * partitions * factor;

@@ -353,3 +353,12 @@ dense = 16 * 3 * (2048 + 10944)
 experts = 26 * 64 * 3 * 16 * (2048 + 1408)
 shared = 26 * 3 * 16 * (2048 + 2 * 1408)
 print('deepseek-v2-lite r16 all-linear', att, dense, experts, shared, att + dense + experts + shared)
+
+# H12 ZeRO-3 keeps gathered what it reuses within stage3_max_reuse_distance (1e9 numel):
+# partitioned_param_coordinator.py __params_to_release. Forward then backward, so the last 5e8
+# numel of the forward are still gathered at the loss, less the running layer (16-bit, 2 bytes).
+def retained_at_loss(P, L, reuse=1e9, w_bytes=2):
+    layers = min(L, reuse / 2 / (P / L))
+    return w_bytes * P / L * min(max(layers - 1, 0), L - 1)
+for name, P, L in [('gpt2', 124_439_808, 12), ('llama-2-7b', 6_738_415_616, 32), ('llama-2-70b', 68_976_648_192, 80)]:
+    print('H12 retained at the loss,', name, repr(retained_at_loss(P, L)))

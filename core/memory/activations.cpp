@@ -7,7 +7,8 @@
 
 namespace zp {
 
-LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch) {
+LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, double element_bytes) {
+    const double e = element_bytes;  // a stored tensor's element; dropout masks are 1 byte whatever the dtype
     const double sb = static_cast<double>(seq) * static_cast<double>(micro_batch);  // tokens
     const double h = static_cast<double>(m.hidden);
     const double q = static_cast<double>(m.heads * m.head_dim);      // query / attention-output width
@@ -16,30 +17,33 @@ LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq
     const double s = static_cast<double>(seq);
 
     LayerActivationBytes l;
-    // Attention (paper: 11sbh + 5as^2b): QKV input 2h, Q 2q, K 2kv, V 2kv, output-projection input 2q,
-    // output dropout mask h  ->  3h + 4q + 4kv per token = 11h for multi-head attention with q = kv = h.
-    l.attention = sb * (3 * h + 4 * q + 4 * kv);
-    // QK^T softmax output 2as^2b, its dropout mask as^2b, dropout output 2as^2b.
-    l.scores = 5.0 * a * s * sb;
-    // MLP (paper: 19sbh for f = 4h): input 2h, first-projection output 2f, activation output 2f,
-    // dropout mask h. Gated (SwiGLU): gate 2f, up 2f, activation 2f, product 2f. MoE: each token
+    // Attention (paper: 11sbh + 5as^2b in 16 bits): QKV input eh, Q eq, K ekv, V ekv, output-projection
+    // input eq, output dropout mask h  ->  e(h + 2q + 2kv) + h per token = 11h for multi-head attention
+    // with q = kv = h and e = 2.
+    l.attention = sb * (e * (h + 2 * q + 2 * kv) + h);
+    // QK^T softmax output e*as^2b, its dropout mask as^2b, dropout output e*as^2b (5as^2b in 16 bits).
+    l.scores = (2 * e + 1) * a * s * sb;
+    // MLP (paper: 19sbh for f = 4h in 16 bits): input eh, first-projection output ef, activation output
+    // ef, dropout mask h. Gated (SwiGLU): gate, up, activation and product, ef each. MoE: each token
     // passes through experts_per_token experts.
-    l.mlp = sb * (3 * h + (m.gated_mlp ? 8.0 : 4.0) * mlp_width_per_token(m));
-    // Two layer norms, each keeping its 16-bit input: 4sbh.
-    l.norms = sb * 4 * h;
+    l.mlp = sb * (e * h + h + (m.gated_mlp ? 4.0 : 2.0) * e * mlp_width_per_token(m));
+    // Two layer norms, each keeping its input: 2e sbh (4sbh in 16 bits).
+    l.norms = sb * 2 * e * h;
     return l;
 }
 
-LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, const FineTune& f) {
-    LayerActivationBytes l = layer_activation_bytes(m, seq, micro_batch);
+LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, const FineTune& f,
+                                                   double element_bytes) {
+    const double e = element_bytes;
+    LayerActivationBytes l = layer_activation_bytes(m, seq, micro_batch, e);
     const double sb = static_cast<double>(seq) * static_cast<double>(micro_batch);
     const double h = static_cast<double>(m.hidden);
     const double q = static_cast<double>(m.heads * m.head_dim);
     const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
-    // Not kept: the q/k/v input 2h and the output projection's input 2q; the MLP's input 2h and
-    // its down projection's input 2f per routed expert.
-    l.attention -= sb * (2 * h + 2 * q);
-    l.mlp -= sb * (2 * h + 2 * mlp_width_per_token(m));
+    // Not kept: the q/k/v input eh and the output projection's input eq; the MLP's input eh and
+    // its down projection's input ef per routed expert.
+    l.attention -= sb * e * (h + q);
+    l.mlp -= sb * e * (h + mlp_width_per_token(m));
     if (!f.adapters()) return l;
 
     // Adapters, per layer: on a module of input width d, per token.
@@ -51,23 +55,26 @@ LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int6
         // Instances per layer, times the share of the layer's tokens each computes.
         const double per_layer = static_cast<double>(mod.count) / L * mod.token_share;
         const double d = static_cast<double>(mod.in);
-        double bytes = per_layer * 2 * r;         // lora_A's output, kept for lora_B's weight gradient
-        if (dropout) bytes += per_layer * 3 * d;  // dropout output (16-bit) and mask (1 byte)
+        double bytes = per_layer * e * r;               // lora_A's output, kept for lora_B's weight gradient
+        if (dropout) bytes += per_layer * (e + 1) * d;  // dropout output and its 1-byte mask
         else if (inputs_kept.insert(mod.role == LinearRole::Router ? LinearRole::MlpInput : mod.role).second)
             // The down projections' input: the whole MLP width a token passes through (routed and
             // shared experts, mlp_width_per_token), or the attention/MLP input.
-            bytes += 2 * (mod.role == LinearRole::MlpOutput ? mlp_width_per_token(m) : d);
+            bytes += e * (mod.role == LinearRole::MlpOutput ? mlp_width_per_token(m) : d);
         const bool attention = mod.role == LinearRole::AttentionInput || mod.role == LinearRole::AttentionOutput;
         (attention ? l.attention : l.mlp) += sb * bytes;
     }
     return l;
 }
 
+double activation_element_bytes(Precision p) { return p == Precision::Fp32 ? 4.0 : 2.0; }
+
 ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const FineTune& f) {
-    const LayerActivationBytes trained = layer_activation_bytes(m, t.seq_len, t.micro_batch);
+    const double e = activation_element_bytes(t.precision);
+    const LayerActivationBytes trained = layer_activation_bytes(m, t.seq_len, t.micro_batch, e);
     const bool all_frozen = f.adapters();
     const std::int64_t frozen_layers = all_frozen ? m.layers : std::clamp<std::int64_t>(f.freeze_layers, 0, m.layers);
-    const LayerActivationBytes layer = all_frozen ? frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f) : trained;
+    const LayerActivationBytes layer = all_frozen ? frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f, e) : trained;
     const double L = static_cast<double>(m.layers);
     const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch);
     const double h = static_cast<double>(m.hidden);
@@ -77,9 +84,10 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
 
     ActivationBytes out;
     out.whole_layer = full_layer;
-    // The final norm's input and the LM head's input (2sbh each), the 16-bit logits 2sbV and
-    // the fp32 copy the cross-entropy loss keeps, 4sbV (Korthikanti Sec. 4.3).
-    out.embedding_and_logits = sb * (4 * h + 6 * static_cast<double>(m.vocab));
+    // The final norm's input and the LM head's input (2sbh each in 16 bits), the logits (2sbV) and,
+    // in mixed precision, the fp32 copy the cross-entropy loss keeps, 4sbV (Korthikanti Sec. 4.3).
+    const double fp32_copy = t.precision == Precision::Fp32 ? 0.0 : 4.0;
+    out.embedding_and_logits = sb * (2 * e * h + (e + fp32_copy) * static_cast<double>(m.vocab));
     switch (t.checkpointing) {
     case Checkpointing::None: out.per_layer_stored = full_layer; break;
     case Checkpointing::Selective:
@@ -87,15 +95,15 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
         out.per_layer_stored = layer.attention + layer.mlp + layer.norms;
         break;
     case Checkpointing::Full:
-        // Keep each layer's 16-bit input (2sbh) and rebuild one layer at a time in backward.
-        out.per_layer_stored = 2 * sb * h;
+        // Keep each layer's input (2sbh in 16 bits) and rebuild one layer at a time in backward.
+        out.per_layer_stored = e * sb * h;
         out.recompute_working = full_layer;
         break;
     }
     if (!all_frozen && frozen_layers > 0) {
         // Full training with the first layers frozen: they keep a frozen layer's activations, or
         // none when the embedding is frozen too; per_layer_stored becomes the average.
-        const LayerActivationBytes fl = frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f);
+        const LayerActivationBytes fl = frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f, e);
         const double fz = static_cast<double>(frozen_layers);
         double frozen_kept = 0;
         if (!f.freeze_embeddings) {

@@ -5,8 +5,9 @@
 
 namespace zp {
 
-// One transformer layer's stored activations in bytes for s tokens x b sequences, 16-bit
-// tensors and 1-byte dropout masks. Split as the paper does (Sec. 4.1).
+// One transformer layer's stored activations in bytes for s tokens x b sequences, tensors of
+// `element_bytes` (the paper's 2: 16-bit training; 4 in fp32 training, where autograd saves fp32
+// tensors) and 1-byte dropout masks. Split as the paper does (Sec. 4.1).
 struct LayerActivationBytes {
     double attention = 0;  // everything in the attention block except the a*s^2 score tensors
     double scores = 0;     // softmax output, dropout mask and dropout output: 5*a*s^2*b
@@ -15,7 +16,10 @@ struct LayerActivationBytes {
     double total() const { return attention + scores + mlp + norms; }
 };
 
-LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch);
+LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, double element_bytes = 2.0);
+
+// The element of a stored activation under `p`: 2 bytes in fp16/bf16 mixed precision, 4 in fp32.
+double activation_element_bytes(Precision p);
 
 // The same layer with frozen weights (LoRA's base, or a frozen block of full training): a
 // frozen Linear keeps no input for a weight gradient (autograd saves a matmul's input only when
@@ -24,13 +28,14 @@ LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq
 // the MLP's pre-activations, the norms' inputs) still is. Each adapter adds what it keeps: its
 // input (once per distinct input with lora_dropout 0, PEFT's nn.Identity; with dropout, each
 // adapter's dropout output and its 1-byte mask) and lora_A's r-wide output.
-LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, const FineTune& f);
+LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, const FineTune& f,
+                                                   double element_bytes = 2.0);
 
 struct ActivationBytes {
     double per_layer_stored = 0;      // what each layer keeps for backward under the chosen recompute
     double recompute_working = 0;     // full recompute: one layer's activations rebuilt during backward
     double whole_layer = 0;           // one layer's activations with nothing recomputed (flash attention: no scores)
-    double embedding_and_logits = 0;  // final norm/head inputs and the logits (16-bit + fp32 for the loss)
+    double embedding_and_logits = 0;  // final norm/head inputs and the logits (16-bit + fp32 for the loss; fp32 only in fp32 training)
     double gpu_bytes = 0;             // total on the GPU
     double cpu_bytes_per_gpu = 0;     // cpu_checkpointing: the kept checkpoints live in host memory
 };

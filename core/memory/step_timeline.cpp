@@ -30,17 +30,19 @@ struct Terms {
     double startup_extra = 0;            // what start-up allocates beyond the run's persistent bytes
     double startup_total = -1;           // ZeRO-3 without zero.Init: the whole 16-bit model (else < 0)
     const char* startup_cause = "";
-    double backward_buckets = 0;    // gradient buckets in flight during backward
-    double boundary_bucket = 0;     // stage 0/1: the bucket of the reduce at the boundary
-    double persistent_buffers = 0;  // stage 3: the flat reduce bucket allocated at start-up
-    double gathered = 0;            // stage 3: gathered parameters (largest module + prefetch)
-    double dequantized = 0;         // QLoRA: the Linear being computed, dequantised (buffers.h)
-    double stored_per_layer = 0;    // activations kept per layer for backward
-    double forward_working = 0;     // one layer's activations while a checkpointed layer runs
-    double backward_working = 0;    // one layer's activation gradients (+ its recompute)
-    double head_inputs = 0;         // final norm and LM head inputs
-    double loss_forward = 0;        // logits and loss tensors at the loss
-    double loss_backward = 0;       // ... while the loss's gradient is formed
+    double backward_buckets = 0;     // gradient buckets in flight during backward
+    double boundary_bucket = 0;      // stage 0/1: the bucket of the reduce at the boundary
+    double persistent_buffers = 0;   // stage 3: the flat reduce bucket allocated at start-up
+    double gathered = 0;             // stage 3: gathered parameters (largest module + prefetch)
+    double retained_layers = 0;      // stage 3: layers whose gathered weights stay for their reuse (max_reuse_distance)
+    double layer_weights_bytes = 0;  // stage 3: one layer's gathered weights (the model's average)
+    double dequantized = 0;          // QLoRA: the Linear being computed, dequantised (buffers.h)
+    double stored_per_layer = 0;     // activations kept per layer for backward
+    double forward_working = 0;      // one layer's activations while a checkpointed layer runs
+    double backward_working = 0;     // one layer's activation gradients (+ its recompute)
+    double head_inputs = 0;          // final norm and LM head inputs
+    double loss_forward = 0;         // logits and loss tensors at the loss
+    double loss_backward = 0;        // ... while the loss's gradient is formed
     const char* loss_cause = "";
 };
 
@@ -159,6 +161,18 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     if (z.stage == 3) {
         x.persistent_buffers = in.buffers.buckets;
         x.gathered = in.buffers.gathered;
+        // partitioned_param_coordinator.py __params_to_release: once the module trace is complete
+        // (from the second step), a module's parameters are not released if they are used again
+        // within stage3_max_reuse_distance numel of the trace. The trace runs forward then backward,
+        // so a layer w layers before the end of the forward comes back after ~2w layers: the last
+        // max_reuse_distance / 2 numel of the forward stay gathered into the backward, and the
+        // first ones stay from the end of a backward (to the next micro step; step() releases all,
+        // stage3.py _partition_all_parameters). A model under max_reuse_distance / 2 stays whole.
+        // The planner exports DeepSpeed's default (defaults.h), so the scenario takes it too.
+        const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+        const double per_layer_numel = std::max(in.whole_params / layers, 1.0);
+        x.retained_layers = std::min(layers, deepspeed::defaults::kStage3MaxReuseDistance / 2.0 / per_layer_numel);
+        x.layer_weights_bytes = in.whole_weights_bytes / layers;
     }
     x.dequantized = in.buffers.dequantized;
 
@@ -174,7 +188,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     // Backward through a layer makes the gradients of its activations (as many bytes as the
     // activations); a checkpointed layer first recomputes them.
     x.backward_working = full_layer + a.recompute_working;
-    x.head_inputs = 4.0 * sb * h;  // final norm input and LM head input, 2sbh each (Korthikanti Sec. 4.3)
+    x.head_inputs = 2.0 * k * sb * h;  // final norm input and LM head input, 2sbh each in 16 bits (Korthikanti Sec. 4.3)
 
     switch (t.loss_kernel) {
     case LossKernel::Full: {
@@ -220,6 +234,7 @@ TimelineInputs timeline_inputs(const Scenario& s) {
     // training); the weights add the frozen base as stored (model_states.h).
     const ParameterSplit split = parameter_split(s);
     in.params = split.trainable;
+    in.whole_params = split.trainable + split.frozen;
     in.whole_weights_bytes =
         (s.training.precision == Precision::Fp32 ? 4.0 : 2.0) * split.trainable + split.frozen_bytes + split.quant_state_bytes;
     in.states = model_state_bytes(s, split);
@@ -236,6 +251,16 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
     const Terms x = terms(s, in);
     const std::int64_t L = std::max<std::int64_t>(s.model.layers, 1);
     const bool every = detail == TimelineDetail::EveryLayer;
+    // ZeRO-3's retained layers (terms above) at layer l: the forward's last retained_layers stay
+    // behind the running layer (the running one is in `gathered`), and in backward those not yet
+    // reached plus the first retained_layers already passed.
+    const double Ld = static_cast<double>(L);
+    auto retained_behind = [&](std::int64_t l) {
+        return x.layer_weights_bytes * std::clamp(static_cast<double>(l) - 1.0 - (Ld - x.retained_layers), 0.0, Ld - 1.0);
+    };
+    auto retained_passed = [&](std::int64_t l) {
+        return x.layer_weights_bytes * std::clamp(x.retained_layers - static_cast<double>(l), 0.0, Ld - 1.0);
+    };
 
     // Start-up (deepspeed.initialize).
     if (x.startup_total >= 0) {
@@ -260,7 +285,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         StepMoment mo = moment(x, StepPhase::Forward, l, "stored activations");
         mo.gradients_bytes += x.held_across_micro_steps;
         mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + x.forward_working;
-        mo.buffers_bytes += x.gathered + x.dequantized;
+        mo.buffers_bytes += x.gathered + retained_behind(l) + x.dequantized;
         if (x.gathered > 0) mo.cause = "stored activations and gathered ZeRO-3 parameters";
         visit(mo);
     };
@@ -273,7 +298,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         StepMoment mo = moment(x, StepPhase::Loss, 0, x.loss_cause);
         mo.gradients_bytes += x.held_across_micro_steps;
         mo.activations_bytes = static_cast<double>(L) * x.stored_per_layer + x.head_inputs + loss;
-        mo.buffers_bytes += x.gathered;
+        mo.buffers_bytes += x.gathered + retained_behind(L);
         visit(mo);
     }
 
@@ -284,7 +309,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         const double done = static_cast<double>(L - l + 1) / static_cast<double>(L);
         mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full * done);
         mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + x.backward_working;
-        mo.buffers_bytes += x.backward_buckets + x.gathered + x.dequantized;
+        mo.buffers_bytes += x.backward_buckets + x.gathered + retained_behind(l) + retained_passed(l) + x.dequantized;
         if (x.backward_buckets > 0) mo.cause = "activations, their gradients and the ipg gradient buckets";
         if (x.gathered > 0) mo.cause = "activations, their gradients and gathered ZeRO-3 parameters";
         visit(mo);

@@ -43,6 +43,7 @@ enum class TimelineDetail {
 struct TimelineInputs {
     double params = 0;               // trainable parameters (parameter_count in plain full training)
     double whole_weights_bytes = 0;  // every weight as stored: the model on one GPU before ZeRO-3 partitions it
+    double whole_params = 0;         // every parameter, trainable and frozen
     ModelStateBytes states;
     ActivationBytes activations;
     BufferBytes buffers;

@@ -74,6 +74,28 @@ private slots:
         QCOMPARE(l.attention + l.mlp + l.norms, 34 * sbh);
     }
 
+    // fp32 training: autograd saves fp32 tensors, so every stored tensor is 4 bytes an element and
+    // the three dropout masks stay 1 byte: for f = 4h, attention 4(h + 2h + 2h) + h = 21sbh + 9as^2b,
+    // MLP 37sbh, norms 8sbh (the paper's 11, 19, 4 with 2-byte tensors).
+    void fp32_tensors_masks_stay_bytes() {
+        const qint64 s = 1024, b = 8, h = 1600, a = 25;
+        const double sbh = double(s) * double(b) * double(h);
+        const LayerActivationBytes l = layer_activation_bytes(gpt_layer(h, a), s, b, activation_element_bytes(Precision::Fp32));
+        QCOMPARE(l.attention + l.scores, 21 * sbh + 9.0 * double(a) * double(s) * double(s) * double(b));
+        QCOMPARE(l.mlp, 37 * sbh);
+        QCOMPARE(l.norms, 8 * sbh);
+        Training t;
+        t.seq_len = s;
+        t.micro_batch = b;
+        t.precision = Precision::Fp32;
+        t.checkpointing = Checkpointing::Full;
+        // A checkpoint is the layer's fp32 input, 4sbh; the logits have no fp32 copy: 8sbh + 4sbV.
+        const ModelSpec m = gpt_layer(h, a);
+        const ActivationBytes fp32 = activation_bytes(m, t);
+        QCOMPARE(fp32.per_layer_stored, 4 * sbh);
+        QCOMPARE(fp32.embedding_and_logits, 8 * sbh + 4.0 * double(s) * double(b) * double(m.vocab));
+    }
+
     void generalisations() {
         // Grouped-query attention stores smaller K and V: Llama-2 70B (8 kv heads of 128, so K and V
         // are 1024 wide instead of 8192). 16-bit K and V: 2 x 2 x (8192 - 1024) = 28,672 bytes per

@@ -3,6 +3,7 @@
 // phase a run dies in, and the structural facts of DeepSpeed's allocations. Each row names its
 // source; the arithmetic is in tests/hand_calculations.py.
 #include "core/memory/allocator.h"
+#include "core/memory/buffers.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
 #include "core/model/enum_names.h"
@@ -107,6 +108,31 @@ private slots:
         // of the sub-group 4P/N (P/N < sub_group_size) and the flat reduce bucket.
         s.zero.zero_init = true;
         QCOMPARE(step_timeline(s, TimelineDetail::PeakCandidates).front().allocated_bytes(), 20 * P / 64 + 2 * s.zero.reduce_bucket_elems);
+    }
+
+    // partitioned_param_coordinator.py __params_to_release: from the second step a module's
+    // parameters stay gathered when the trace uses them again within stage3_max_reuse_distance
+    // (1e9) numel, so the last 5e8 numel of the forward (counted from the layer before the running
+    // one) are still there at the loss: 16-bit bytes 2 x 5e8 less one average layer 2P/L, the whole
+    // model less a layer when it is under 5e8, none when one layer is over it (tests/hand_calculations.py H12).
+    void zero3_keeps_what_it_reuses_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<double>("retainedBytes");
+        QTest::newRow("GPT-2 124M: 11 of 12 layers, 11/12 x 2 x 124,439,808") << QStringLiteral("gpt2") << 228139648.0;
+        QTest::newRow("Llama-2 7B: 1e9 - 2 x 6,738,415,616 / 32") << QStringLiteral("llama-2-7b") << 578849024.0;
+        QTest::newRow("Llama-2 70B: a layer is 862M numel, over 5e8") << QStringLiteral("llama-2-70b") << 0.0;
+    }
+    void zero3_keeps_what_it_reuses() {
+        QFETCH(QString, model);
+        QFETCH(double, retainedBytes);
+        Scenario s = preset_scenario(model.toStdString().c_str(), "a100-80gb", 16);
+        s.zero.stage = 3;
+        const BufferBytes b = buffer_bytes(s);
+        const StepMoment loss = at(step_timeline(s, TimelineDetail::PeakCandidates), StepPhase::Loss);
+        QCOMPARE(loss.buffers_bytes - b.buckets - b.gathered + 1.0, retainedBytes + 1.0);
+        // ZeRO-2 gathers nothing.
+        s.zero.stage = 2;
+        QCOMPARE(at(step_timeline(s, TimelineDetail::PeakCandidates), StepPhase::Loss).buffers_bytes, 0.0);
     }
 
     // Issue 13 / DeepSpeed's contiguous_gradients: ZeRO-2 peaks above ZeRO-1 on the same run when

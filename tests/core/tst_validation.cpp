@@ -200,18 +200,31 @@ private slots:
     }
 
     void a_case_becomes_a_scenario() {
-        const auto cases = parse_measured_runs(document(R"(, "micro_batch": 2, "grad_accum": 4, "seq": null)"), "runs.json");
+        const auto cases = parse_measured_runs(document(R"(, "micro_batch": 2, "grad_accum": null)"), "runs.json");
         QCOMPARE(cases.size(), std::size_t(1));
         const MeasuredCase& c = cases.front();
         QCOMPARE(QString::fromStdString(c.scenario.model.name), QStringLiteral("llama-2-7b"));  // name and dims agree: the preset
-        QCOMPARE(c.scenario.training.global_batch, std::int64_t(2 * 4 * 8));
-        QCOMPARE(c.scenario.training.seq_len, kAssumedSeqLen);
-        QCOMPARE(c.assumed, std::vector<std::string>{"seq = 1024"});
+        QCOMPARE(c.scenario.training.global_batch, std::int64_t(2 * kAssumedGradAccum * 8));
+        QCOMPARE(c.scenario.training.seq_len, std::int64_t(2048));
+        QCOMPARE(c.assumed, std::vector<std::string>{"grad_accum = 1"});
         QCOMPARE(c.measurement.value, 20000 * kMiB);
         QCOMPARE(c.measurement.quantity, Quantity::Allocated);
         const ValidationReport r = validate_cases(cases);
         QCOMPARE(r.rows.size(), std::size_t(1));
         QCOMPARE(r.rows.front().predicted, predicted_gpu_bytes(c.scenario, Quantity::Allocated));
+    }
+
+    // A peak-memory figure without its sequence length (PEFT's T0_3B row, padded to the longest
+    // tweet of each batch) would be decided by the assumed length: it is listed, not checked. A
+    // fit case keeps the assumption.
+    void peak_without_sequence_is_not_checked() {
+        const auto peak = parse_measured_runs(document(R"(, "seq": null)"), "runs.json");
+        QVERIFY(QString::fromStdString(peak.front().not_representable).contains(QStringLiteral("sequence length is not stated")));
+        QCOMPARE(validate_cases(peak).rows.size(), std::size_t(0));
+        const auto fit = parse_measured_runs(
+            document(R"(, "seq": null, "kind": "fits_or_oom", "measured": {"value": "OOM", "unit": null, "what": "fits"})"), "runs.json");
+        QVERIFY(fit.front().not_representable.empty());
+        QCOMPARE(fit.front().assumed, std::vector<std::string>{"seq = 1024"});
     }
 
     void preset_only_when_dims_agree() {

@@ -22,14 +22,13 @@ double barTopGib(const MemoryBreakdown& m) { return bytes_to_gib(std::max(m.tota
 MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)), chart_(plot_, QMargins(2, 0, 2, 3)) {
     embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
-    QList<LegendStrip::Entry> entries;
-    for (int i = 0; i < kSliceCount; ++i) entries.append({sliceName(static_cast<Slice>(i)), sliceColor(static_cast<Slice>(i))});
-    entries.append({tr("Peak reserved (nvidia-smi)"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Outline});
-    legend_->setEntries(entries);
+    setLegend(false);
     // Made before the slices, so drawn beneath them: the hatch shows only above the stack.
     peak_fill_ = new QCPBars(plot_->xAxis, plot_->yAxis);
     peak_fill_->setName(tr("Peak reserved (nvidia-smi)"));
     peak_fill_->setWidth(0.62);
+    frozen_ = chart_.addPart(tr("Frozen weights"));
+    frozen_->setStackingGap(0);
     for (int i = 0; i < kSliceCount; ++i) {
         QCPBars* bars = chart_.addPart(sliceName(static_cast<Slice>(i)));
         bars->setStackingGap(0);
@@ -61,9 +60,27 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     rebuild();
 }
 
+void MemoryView::setLegend(bool withFrozen) {
+    frozen_in_legend_ = withFrozen;
+    QList<LegendStrip::Entry> entries;
+    if (withFrozen) entries.append({tr("Frozen weights"), frozenWeightsColor()});
+    for (int i = 0; i < kSliceCount; ++i)
+        entries.append({withFrozen && i == static_cast<int>(Slice::Params) ? tr("Trained weights") : sliceName(static_cast<Slice>(i)),
+                        sliceColor(static_cast<Slice>(i))});
+    entries.append({tr("Peak reserved (nvidia-smi)"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Outline});
+    legend_->setEntries(entries);
+}
+
 double MemoryView::sliceGib(int slice, int bar) const {
     const auto* points = slices_[slice]->data().data();  // not "data": QWidget::data
-    return bar < points->size() ? points->at(bar)->value : 0.0;
+    const double own = bar < points->size() ? points->at(bar)->value : 0.0;
+    return slice == static_cast<int>(Slice::Params) ? own + frozenGib(bar) : own;
+}
+
+double MemoryView::frozenGib(int bar) const {
+    const auto* points = frozen_->data().data();
+    const auto at = points->findBegin(SetupBarChart::key(static_cast<std::size_t>(bar)), false);
+    return at != points->constEnd() && at->key == SetupBarChart::key(static_cast<std::size_t>(bar)) ? at->value : 0.0;
 }
 
 double MemoryView::peakReservedGib(int bar) const {
@@ -76,10 +93,15 @@ QString MemoryView::barTooltip(int index) const {
     if (index < 0 || index >= static_cast<int>(o.bars.size())) return {};
     const Candidate& c = o.bars[static_cast<std::size_t>(index)];
     QString html = QStringLiteral("<b>%1</b><table>").arg(QString::fromStdString(setup_label(c.zero)).toHtmlEscaped());
-    for (int i = kSliceCount - 1; i >= 0; --i)
+    for (int i = kSliceCount - 1; i >= 0; --i) {
         html += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>")
                     .arg(sliceName(static_cast<Slice>(i)))
                     .arg(bytes_to_gib(sliceBytes(c.memory, i)), 0, 'f', 2);
+        if (i == static_cast<int>(Slice::Params) && c.memory.frozen_params_bytes > 0)
+            html += QStringLiteral("<tr><td>&nbsp;&nbsp;%1</td><td align=right>&nbsp;%2 GiB</td></tr>")
+                        .arg(tr("of which frozen"))
+                        .arg(bytes_to_gib(c.memory.frozen_params_bytes), 0, 'f', 2);
+    }
     html += QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>&nbsp;%2 GiB</b></td></tr>")
                 .arg(tr("Steady state total"))
                 .arg(bytes_to_gib(c.memory.total_bytes()), 0, 'f', 2);
@@ -121,6 +143,8 @@ void MemoryView::restyle() {
         slices_[i]->setBrush(c);
         slices_[i]->setPen(QPen(pal.color(QPalette::Base), 1));
     }
+    frozen_->setBrush(frozenWeightsColor());
+    frozen_->setPen(QPen(pal.color(QPalette::Base), 1));
     const QColor text = pal.color(QPalette::WindowText);
     // An opaque tint (text mixed into the background) and a solid outline: a pattern brush, a
     // translucent fill or a dashed wide pen is blended span by span, which Qt 6.4 spreads over its
@@ -148,10 +172,15 @@ void MemoryView::rebuild() {
     peak_fill_->data()->clear();
     peak_outline_->data()->clear();
     double top = 0;
+    bool any_frozen = false;
     for (std::size_t b = 0; b < o.bars.size(); ++b) {
         const Candidate& c = o.bars[b];
         const double key = SetupBarChart::key(b);
-        for (int i = 0; i < kSliceCount; ++i) slices_[i]->addData(key, bytes_to_gib(sliceBytes(c.memory, i)));
+        const double frozen = c.memory.frozen_params_bytes;
+        any_frozen = any_frozen || frozen > 0;
+        if (frozen > 0) frozen_->addData(key, bytes_to_gib(frozen));  // a zero-height bar would still draw its pen
+        for (int i = 0; i < kSliceCount; ++i)
+            slices_[i]->addData(key, bytes_to_gib(sliceBytes(c.memory, i) - (i == static_cast<int>(Slice::Params) ? frozen : 0.0)));
         const double peak = bytes_to_gib(c.memory.peak_reserved_bytes);
         peak_fill_->addData(key, peak);
         peak_outline_->addData(key, peak);
@@ -175,6 +204,7 @@ void MemoryView::rebuild() {
     capacity_ticker_->clear();
     capacity_ticker_->addTick(capacity, tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
     plot_->yAxis2->setRange(plot_->yAxis->range());
+    if (any_frozen != frozen_in_legend_) setLegend(any_frozen);
     showSelection();
 }
 

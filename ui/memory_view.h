@@ -29,8 +29,10 @@ public:
     LegendStrip* legend() const { return legend_; }
     // The text the hover tooltip shows for bar `index` (tests read it).
     QString barTooltip(int index) const;
-    // Plotted slice height in GiB for tests: slice 0..5, bar 0..6.
+    // Plotted slice height in GiB for tests: slice 0..5, bar 0..6 (the parameters: frozen and trained together).
     double sliceGib(int slice, int bar) const;
+    // Of the parameters slice, the frozen base's part (drawn beneath the trained weights), GiB.
+    double frozenGib(int bar) const;
     // Plotted peak reserved memory (the dashed box's top) in GiB, bar 0..6.
     double peakReservedGib(int bar) const;
     int highlightedBar() const { return highlighted_; }
@@ -45,11 +47,16 @@ private:
     void rebuild();
     void showSelection();
     void restyle();
+    void setLegend(bool withFrozen);
 
     PlannerDocument* doc_;
     QCustomPlot* plot_;
     LegendStrip* legend_;
     QList<QCPBars*> slices_;
+    // Fine-tuning: the frozen base as stored, stacked under the parameters slice, which then
+    // holds only the trained weights; named in the legend only while some bar has it.
+    QCPBars* frozen_ = nullptr;
+    bool frozen_in_legend_ = false;
     // The step's peak reserved per setup: hatched behind the slices (visible where the peak rises
     // above them) and a dashed outline in front (visible where it is below their top).
     QCPBars* peak_fill_ = nullptr;

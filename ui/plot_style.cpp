@@ -33,6 +33,8 @@ QColor sliceColor(Slice s) {
     return Qt::gray;
 }
 
+QColor frozenWeightsColor() { return QColor(0xa0, 0xcb, 0xe8); }
+
 QString hostSliceName(int slice) {
     switch (slice) {
     case 0: return QObject::tr("Processes");

@@ -19,6 +19,8 @@ inline constexpr int kSliceCount = static_cast<int>(memory_slices().size());
 QString sliceName(Slice s);
 // Mid-saturation colours that read on white and on near-black backgrounds (Tableau 10).
 QColor sliceColor(Slice s);
+// The frozen base's part of the parameters slice (fine-tuning): the parameters' hue, lighter.
+QColor frozenWeightsColor();
 
 // The host slices (core/memory/host_slices.h), by index, and the host phases' names.
 QString hostSliceName(int slice);

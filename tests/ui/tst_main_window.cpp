@@ -236,6 +236,39 @@ private slots:
         QVERIFY(w.configPreview()->configText().contains(QStringLiteral("\"stage\": 3")));
     }
 
+    // Issue 15: with a frozen base the parameters bar splits into the frozen weights (beneath) and
+    // the trained ones, each the core's figure, and the legend names both only while a bar has a
+    // frozen part.
+    void memory_bars_split_frozen_from_trained_weights() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1480, 920);
+        const auto legendNames = [&] {
+            QStringList names;
+            for (const LegendStrip::Entry& e : w.memoryView()->legend()->entries()) names << e.name;
+            return names;
+        };
+        w.flushPending();
+        QVERIFY(!legendNames().contains(QStringLiteral("Frozen weights")));
+        Scenario s = w.document()->scenario();
+        s.finetune.method = FineTuneMethod::Lora;
+        w.document()->reset(s);
+        w.flushPending();
+        QVERIFY(legendNames().contains(QStringLiteral("Frozen weights")));
+        const Overview& o = w.document()->overview();
+        for (std::size_t b = 0; b < o.bars.size(); ++b) {
+            const MemoryBreakdown& m = o.bars[b].memory;
+            QVERIFY(m.frozen_params_bytes > 0 || m.params_bytes == 0);  // offloaded parameters leave no bar
+            QCOMPARE(w.memoryView()->frozenGib(static_cast<int>(b)), bytes_to_gib(m.frozen_params_bytes));
+            QCOMPARE(w.memoryView()->sliceGib(static_cast<int>(Slice::Params), static_cast<int>(b)), bytes_to_gib(m.params_bytes));
+        }
+        QVERIFY(w.memoryView()->barTooltip(0).contains(QStringLiteral("of which frozen")));
+        s.finetune.method = FineTuneMethod::Full;
+        w.document()->reset(s);
+        w.flushPending();
+        QVERIFY(!legendNames().contains(QStringLiteral("Frozen weights")));
+        QCOMPARE(w.memoryView()->frozenGib(0), 0.0);
+    }
+
     // An imported setup is the recommended one or not by the imported scenario's plan: micro
     // batch 2 makes ZeRO-2 the best instead of the default's ZeRO-1.
     void imported_setup_is_judged_against_the_imported_plan_data() {

@@ -173,7 +173,9 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
     std::optional<std::int64_t> world;
     if (auto w = a.get("--world-size")) world = parse_positive_int(*w, "--world-size", limits::kWorldSize.max);
     const std::string& path = a.positionals.front();
-    const LintResult r = lint_ds_config(read_text_file(path), world, path);
+    std::optional<FineTune> finetune;
+    if (a.has("--finetune")) finetune = finetune_from_args(a);
+    const LintResult r = lint_ds_config(read_text_file(path), world, path, finetune);
     if (a.flag("--json")) {
         out << diagnostics_json(r).dump(2) << "\n";
     } else {
@@ -354,8 +356,10 @@ const std::vector<Command>& commands() {
          CommandKind::Headless, with_scenario({"--format"}), kFlags, false, cmd_export},
         {"session", "session", "write the scenario the options describe as a .zplan session [-o FILE]", CommandKind::Headless,
          with_scenario({}), kFlags, false, cmd_session},
-        {"lint", "lint FILE", "check a ds_config.json [--world-size N]; exit 1 when it has errors", CommandKind::Headless,
-         options({"--world-size"}), kFlags, true, cmd_lint},
+        {"lint", "lint FILE",
+         "check a ds_config.json [--world-size N] [--finetune qlora --base-precision nf4 --quant-storage DTYPE: the script's "
+         "PEFT/bitsandbytes settings]; exit 1 when it has errors",
+         CommandKind::Headless, options({"--world-size", "--finetune", "--base-precision", "--quant-storage"}), kFlags, true, cmd_lint},
         {"calibrate", "calibrate",
          "fit the compute efficiency to a measured run: --log FILE (DeepSpeed, Megatron or Trainer output)\n"
          "or --measured-step-s S / --measured-samples-per-s X [--measured-max-allocated-gib G] [-o plan.zplan]",

@@ -291,4 +291,10 @@ Scenario scenario_from_args(const Args& a, ScenarioNotes* notes) {
     return s;
 }
 
+FineTune finetune_from_args(const Args& a) {
+    Scenario s = default_scenario();
+    apply_finetune(a, s);
+    return s.finetune;
+}
+
 }  // namespace zp::cli

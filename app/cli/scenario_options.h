@@ -19,4 +19,8 @@ struct ScenarioNotes {
 // assumptions. Throws InputError with the option name and what is accepted.
 Scenario scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
 
+// Only the fine-tuning options (--finetune, --base-precision, --quant-storage, ...) over the
+// default method: what lint checks a ds_config against.
+FineTune finetune_from_args(const Args& a);
+
 }  // namespace zp::cli

@@ -5,7 +5,9 @@
 #include "core/io/json_errors.h"
 #include "core/io/suggest.h"
 #include "core/memory/buffers.h"
+#include "core/model/enum_names.h"
 #include "core/model/errors.h"
+#include "core/model/trainable_params.h"
 
 #include <algorithm>
 #include <cmath>
@@ -88,7 +90,8 @@ private:
 
 class Linter {
 public:
-    Linter(const json& j, std::optional<std::int64_t> world) : j_(j), world_(world) {}
+    Linter(const json& j, std::optional<std::int64_t> world, std::optional<FineTune> finetune)
+        : j_(j), world_(world), finetune_(std::move(finetune)) {}
 
     void add(Severity s, std::string path, std::string message, std::string suggestion = {}) {
         out.diagnostics.push_back({s, std::move(path), std::move(message), std::move(suggestion)});
@@ -120,6 +123,7 @@ public:
         check_contradictions();
         check_deprecated();
         check_performance();
+        check_finetune();
     }
 
     LintResult out;
@@ -296,8 +300,34 @@ private:
                     "pin_memory is off: offload copies go through pageable memory at a fraction of PCIe speed", "set \"pin_memory\": true");
     }
 
+    // Fine-tuning combinations the config alone cannot show. QLoRA under ZeRO-3: bitsandbytes packs
+    // the 4-bit weights into tensors of bnb_4bit_quant_storage, and ZeRO-3 flattens and partitions
+    // them with the other parameters, which must share one dtype: PEFT's DeepSpeed guide
+    // (docs/source/accelerate/deepspeed.md, "QLoRA with DeepSpeed ZeRO3") sets the storage to the
+    // compute dtype, bf16 with a bf16 config (trainable_params.cpp resolved_quant_storage).
+    void check_finetune() {
+        if (!finetune_ || finetune_->method != FineTuneMethod::Qlora || stage() != 3) return;
+        const BasePrecision base = finetune_->base_precision;
+        if (base != BasePrecision::Nf4 && base != BasePrecision::Fp4 && base != BasePrecision::Auto) return;
+        const Precision compute = ds_schema::block_enabled(j_, "bf16")   ? Precision::Bf16
+                                  : ds_schema::block_enabled(j_, "fp16") ? Precision::Fp16
+                                                                         : Precision::Fp32;
+        const QuantStorage storage = resolved_quant_storage(*finetune_, 3, compute);
+        const QuantStorage wanted = resolved_quant_storage(FineTune{}, 3, compute);
+        if (storage == wanted) return;
+        add(Severity::Warning, "zero_optimization.stage",
+            std::string("QLoRA under ZeRO-3 with bnb_4bit_quant_storage ") + to_string(storage) + ", not the compute dtype " +
+                to_string(wanted) + ": ZeRO-3 partitions the packed 4-bit weights with the other parameters, which need one dtype",
+            std::string("set bnb_4bit_quant_storage=torch.") +
+                (wanted == QuantStorage::Bf16   ? "bfloat16"
+                 : wanted == QuantStorage::Fp16 ? "float16"
+                                                : "float32") +
+                " in BitsAndBytesConfig (PEFT's DeepSpeed guide)");
+    }
+
     const json& j_;
     std::optional<std::int64_t> world_;
+    std::optional<FineTune> finetune_;
     bool auto_batch_ = false;
 };
 
@@ -308,9 +338,10 @@ std::string nearest_key(const std::string& key, const std::vector<std::string>& 
     return closest_name(key, candidates, std::max<std::size_t>(3, key.size() / 3)).value_or(std::string());
 }
 
-LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name) {
+LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name,
+                          const std::optional<FineTune>& finetune) {
     const json j = parse_json_text(text, source_name);
-    Linter linter(j, world_size);
+    Linter linter(j, world_size, finetune);
     DuplicateFinder dup;
     json::sax_parse(text.begin(), text.end(), &dup);
     for (const std::string& path : dup.duplicates)

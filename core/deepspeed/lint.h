@@ -32,7 +32,10 @@ struct LintResult {
 
 // Throws InputError (line and column) when the text is not JSON at all. world_size: the GPU
 // count to check the batch rule against; without it the rule is checked only for consistency.
-LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name = "ds_config.json");
+// finetune: what the training script does beside the config (PEFT and bitsandbytes settings,
+// which a ds_config does not hold), for the checks of combinations known to fail; none without it.
+LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name = "ds_config.json",
+                          const std::optional<FineTune>& finetune = std::nullopt);
 
 // The nearest of `candidates` to `key` by closest_name (core/io/suggest.h) with the linter's
 // allowance for long keys, or "".

@@ -3,6 +3,7 @@
 // Covers core/deepspeed/lint.cpp, core/deepspeed/batch_rule.cpp and core/deepspeed/config_schema.cpp.
 #include "core/deepspeed/lint.h"
 #include "core/model/errors.h"
+#include "core/model/finetune.h"
 #include "test_data.h"
 
 #include <QDir>
@@ -64,6 +65,50 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("line 3, column 16")), e.what());
         }
+    }
+
+    // PEFT's DeepSpeed guide ("QLoRA with DeepSpeed ZeRO3"): bnb_4bit_quant_storage must be the
+    // compute dtype, which the config's bf16/fp16 block names; the planner's CLI refuses the
+    // scenario (exit 2), the linter warns about a config used with it.
+    void qlora_zero3_quant_storage_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<int>("method");
+        QTest::addColumn<int>("storage");
+        QTest::addColumn<bool>("warns");
+        const QString z3bf16 =
+            QStringLiteral(R"({"bf16": {"enabled": true}, "zero_optimization": {"stage": 3}, "train_micro_batch_size_per_gpu": 1})");
+        const QString z3fp16 =
+            QStringLiteral(R"({"fp16": {"enabled": true}, "zero_optimization": {"stage": 3}, "train_micro_batch_size_per_gpu": 1})");
+        const QString z2bf16 =
+            QStringLiteral(R"({"bf16": {"enabled": true}, "zero_optimization": {"stage": 2}, "train_micro_batch_size_per_gpu": 1})");
+        const int qlora = static_cast<int>(FineTuneMethod::Qlora), lora = static_cast<int>(FineTuneMethod::Lora);
+        QTest::newRow("ZeRO-3 bf16, storage uint8 (bitsandbytes' default)") << z3bf16 << qlora << int(QuantStorage::Uint8) << true;
+        QTest::newRow("ZeRO-3 bf16, storage bf16 (PEFT's guide)") << z3bf16 << qlora << int(QuantStorage::Bf16) << false;
+        QTest::newRow("ZeRO-3 bf16, storage auto (the planner's exports: bf16)") << z3bf16 << qlora << int(QuantStorage::Auto) << false;
+        QTest::newRow("ZeRO-3 fp16, storage bf16") << z3fp16 << qlora << int(QuantStorage::Bf16) << true;
+        QTest::newRow("ZeRO-2 keeps whole weights: any storage") << z2bf16 << qlora << int(QuantStorage::Uint8) << false;
+        QTest::newRow("LoRA has no quantised base") << z3bf16 << lora << int(QuantStorage::Uint8) << false;
+    }
+    void qlora_zero3_quant_storage() {
+        QFETCH(QString, config);
+        QFETCH(int, method);
+        QFETCH(int, storage);
+        QFETCH(bool, warns);
+        FineTune f;
+        f.method = static_cast<FineTuneMethod>(method);
+        f.base_precision = f.method == FineTuneMethod::Qlora ? BasePrecision::Nf4 : BasePrecision::Auto;
+        f.quant_storage = static_cast<QuantStorage>(storage);
+        const LintResult r = lint_ds_config(config.toStdString(), 1, "ds_config.json", f);
+        QStringList found;
+        for (const Diagnostic& d : r.diagnostics)
+            if (QString::fromStdString(d.message).contains(QStringLiteral("bnb_4bit_quant_storage"))) {
+                found << QString::fromStdString(d.message);
+                QCOMPARE(d.severity, Severity::Warning);
+            }
+        QCOMPARE(!found.isEmpty(), warns);
+        // Without the script's settings the config alone says nothing about it.
+        for (const Diagnostic& d : lint_ds_config(config.toStdString(), 1).diagnostics)
+            QVERIFY(!QString::fromStdString(d.message).contains(QStringLiteral("bnb_4bit_quant_storage")));
     }
 
     // clang-format off

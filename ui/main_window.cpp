@@ -407,36 +407,38 @@ void MainWindow::showHowComputed() {
     QMessageBox box(this);
     box.setWindowTitle(tr("How the numbers are computed"));
     box.setTextFormat(Qt::RichText);
-    box.setText(tr("<h3>Per-GPU memory</h3>"
-                   "<p><b>Model states</b> (DeepSpeed's implementation, bf16/fp16 with Adam): 16-bit parameters 2P, 16-bit gradients 2P, "
-                   "fp32 gradients 4P, fp32 master weights 4P, Adam moments 8P = 20 bytes per parameter without ZeRO. "
-                   "ZeRO-1 partitions the fp32 states over N GPUs (4P + 16P/N), ZeRO-2 also the gradients (2P + 18P/N, DeepSpeed's "
-                   "estimate_zero2_model_states_mem_needs), ZeRO-3 also the parameters (18P/N plus 4 x the largest layer). "
-                   "The ZeRO paper's K = 12 convention counts 16 bytes per parameter instead.</p>"
-                   "<p><b>Activations</b>: Korthikanti et al. 2022, s b h (34 + 5 a s / h) bytes per layer, generalised to gated MLPs, "
-                   "grouped-query attention and flash attention, plus the logits (16-bit and the fp32 copy for the loss).</p>"
-                   "<p><b>Buffers</b>: reduce and all-gather buckets (x%1 with overlap_comm, after the Hugging Face DeepSpeed guide), "
-                   "the ZeRO-3 gathered working set. <b>Overhead</b>: CUDA context (%2 GiB) and %3% allocator fragmentation. "
-                   "These slices are the steady state the bars stack.</p>"
-                   "<h3>Peak and fit</h3>"
-                   "<p>Whether a setup fits is decided on the step's peak, not on the bars: the memory allocated at every moment of "
-                   "one step (start-up, each forward layer, the loss, each backward layer, the gradient reduce, the optimizer step, "
-                   "the parameter gather), with PyTorch's caching allocator reserving on top of it a share of the bytes allocated "
-                   "and freed within the step (x%6, ZeRO-3 x%7). <b>Peak reserved</b> plus the CUDA context is what nvidia-smi "
-                   "shows (the dashed box, and the line in Memory over one step). <b>What must fit</b> is the peak of allocated "
-                   "memory plus the part of the reserve the allocator cannot free when a request fails (%8% of the cycling bytes, "
-                   "ZeRO-3 %9%) plus the CUDA context, within capacity minus headroom.</p>"
-                   "<p><b>Host RAM and NVMe</b>: each node over the whole run (loading the model, deepspeed.initialize, "
-                   "training, saving a checkpoint): %4 GB per training process, the model as each process loads it, the "
-                   "offloaded states and DeepSpeed's pinned buffers (rounded up to a power of two, as PyTorch pins them), the NVMe "
-                   "swap pools and the 16-bit model copied to the host on save; the bar is the largest of the four.</p>"
-                   "<h3>Step time</h3><p>6 P tokens + 12 L h s tokens FLOPs at %5% of peak; ring collectives "
-                   "(nccl-tests bus bandwidth) on the slowest link; offload PCIe, CPU Adam and NVMe time.</p>"
-                   "<p>The README lists every formula with its source.</p>")
-                    .arg(number(kOverlapCommBucketFactor), number(bytes_to_gib(a.cuda_context_bytes)), number(a.fragmentation * 100),
-                         number(a.host_process_bytes / 1e9), number(a.mfu * 100), number(kAllocatorShares.cached),
-                         number(kAllocatorSharesZero3.cached), number(kAllocatorShares.unreleasable * 100),
-                         number(kAllocatorSharesZero3.unreleasable * 100)));
+    box.setText(
+        tr("<h3>Per-GPU memory</h3>"
+           "<p><b>Model states</b> (DeepSpeed's implementation, bf16/fp16 with Adam): 16-bit parameters 2P, 16-bit gradients 2P, "
+           "fp32 gradients 4P, fp32 master weights 4P, Adam moments 8P = 20 bytes per parameter without ZeRO. "
+           "ZeRO-1 partitions the fp32 states over N GPUs (4P + 16P/N), ZeRO-2 also the gradients (2P + 18P/N, DeepSpeed's "
+           "estimate_zero2_model_states_mem_needs), ZeRO-3 also the parameters (18P/N plus 4 x the largest layer). "
+           "The ZeRO paper's K = 12 convention counts 16 bytes per parameter instead.</p>"
+           "<p><b>Activations</b>: Korthikanti et al. 2022, s b h (34 + 5 a s / h) bytes per layer, generalised to gated MLPs, "
+           "grouped-query attention and flash attention, plus the logits (16-bit and the fp32 copy for the loss).</p>"
+           "<p><b>Buffers</b>: reduce and all-gather buckets (x%1 with overlap_comm, after the Hugging Face DeepSpeed guide), "
+           "the ZeRO-3 gathered working set. <b>Overhead</b>: CUDA context (%2 GiB) and %3% allocator fragmentation. "
+           "These slices are the steady state the bars stack.</p>"
+           "<h3>Peak and fit</h3>"
+           "<p>Whether a setup fits is decided on the step's peak, not on the bars: the memory allocated at every moment of "
+           "one step (start-up, each forward layer, the loss, each backward layer, the gradient reduce, the optimizer step, "
+           "the parameter gather), with PyTorch's caching allocator reserving on top of it a share of the bytes allocated "
+           "and freed within the step (x%6, ZeRO-3 x%7; activations, allocated in the same sizes every micro step, x%10). <b>Peak reserved</b> plus the CUDA context is what nvidia-smi "
+           "shows (the dashed box, and the line in Memory over one step). <b>What must fit</b> is the peak of allocated "
+           "memory plus the part of the reserve the allocator cannot free when a request fails (%8% of the cycling bytes, "
+           "ZeRO-3 %9%) plus the CUDA context, within capacity minus headroom.</p>"
+           "<p><b>Host RAM and NVMe</b>: each node over the whole run (loading the model, deepspeed.initialize, "
+           "training, saving a checkpoint): %4 GB per training process, the model as each process loads it, the "
+           "offloaded states and DeepSpeed's pinned buffers (rounded up to a power of two, as PyTorch pins them), the NVMe "
+           "swap pools and the 16-bit model copied to the host on save; the bar is the largest of the four.</p>"
+           "<h3>Step time</h3><p>6 P tokens + 12 L h s tokens FLOPs at %5% of peak; ring collectives "
+           "(nccl-tests bus bandwidth) on the slowest link; offload PCIe, CPU Adam and NVMe time.</p>"
+           "<p>The README lists every formula with its source.</p>")
+            .arg(number(kOverlapCommBucketFactor), number(bytes_to_gib(a.cuda_context_bytes)), number(a.fragmentation * 100),
+                 number(a.host_process_bytes / 1e9), number(a.mfu * 100), number(kAllocatorShares.cached),
+                 number(kAllocatorSharesZero3.cached), number(kAllocatorShares.unreleasable * 100),
+                 number(kAllocatorSharesZero3.unreleasable * 100))
+            .arg(number(kAllocatorSharesActivations.cached)));
     box.exec();
 }
 

@@ -14,6 +14,12 @@
 // retries (release_cached_blocks), so only segments still partly in use, split by the cycling
 // blocks, stay reserved: a smaller share, the one the fit is decided on.
 //
+// Activations are the exception: every micro step allocates them in the same sizes and order
+// (the same layers, the same tokens), so the allocator serves each from the block its twin freed
+// the micro step before (best-fit reuse in the same size class) and caches little beyond them.
+// The blocks that spread the cache are the ones whose sizes vary: ZeRO-3's gathered modules,
+// buckets, the loss's tensors, optimizer temporaries. So activations get their own, smaller share.
+//
 // The shares are global (not per run), read off the measured allocated/reserved pairs of
 // tests/data/anchors/measured_runs.json (docs/design.md §4.7 shows the fit); the reserve is
 // capped at the card, since the allocator cannot reserve more than the GPU has.
@@ -28,23 +34,34 @@ struct AllocatorShares {
     double unreleasable;  // of which the allocator cannot free when a request fails
 };
 
-// ZeRO-0/1/2 and ZeRO-3.
+// The cycling bytes other than activations: ZeRO-0/1/2 and ZeRO-3.
 inline constexpr AllocatorShares kAllocatorShares{2.8, 0.16};
 inline constexpr AllocatorShares kAllocatorSharesZero3{1.9, 0.11};
+// Activations, every stage: read off PEFT's LoRA Llama-2 70B ZeRO-3 run on 8 H100s (its
+// DeepSpeed guide: 64 GB in nvidia-smi, at 51.7 GiB allocated of which the cycling bytes are
+// nearly all activations); the unreleasable share scaled with it as ZeRO-3's is (0.11 / 1.9).
+inline constexpr AllocatorShares kAllocatorSharesActivations{0.17, 0.17 * 0.11 / 1.9};
 
 inline const AllocatorShares& allocator_shares(int stage) { return stage == 3 ? kAllocatorSharesZero3 : kAllocatorShares; }
+
+// The share `pick` (cached or unreleasable) of one moment's cycling bytes: activations at theirs,
+// the rest at the stage's.
+inline double cycling_share_bytes(const StepMoment& m, int stage, double AllocatorShares::*pick) {
+    const double activations = m.activations_bytes;
+    return allocator_shares(stage).*pick * (m.cycling_bytes() - activations) + kAllocatorSharesActivations.*pick * activations;
+}
 
 // The reserve at one moment if nothing had been reserved before it, without the CUDA context,
 // capped at `reservable_bytes` (the card minus the context).
 inline double reserved_bytes(const StepMoment& m, int stage, double reservable_bytes) {
-    const double r = m.allocated_bytes() + allocator_shares(stage).cached * m.cycling_bytes();
+    const double r = m.allocated_bytes() + cycling_share_bytes(m, stage, &AllocatorShares::cached);
     return r < reservable_bytes ? r : reservable_bytes;
 }
 
 // What the allocator must hold at one moment for the next request to succeed: allocated plus
 // the unreleasable share of the cycling bytes (without the context).
 inline double required_bytes(const StepMoment& m, int stage) {
-    return m.allocated_bytes() + allocator_shares(stage).unreleasable * m.cycling_bytes();
+    return m.allocated_bytes() + cycling_share_bytes(m, stage, &AllocatorShares::unreleasable);
 }
 
 struct StepPeak {

@@ -449,6 +449,8 @@ std::string help_text() {
            "  --stage 0..3   --offload-optimizer " + offload + "   --offload-param " + offload + "\n"
            "  --overlap-comm on|off   --reduce-bucket-size N   --allgather-bucket-size N   --zero-init on|off\n"
            "  --pin-memory on|off (on: pinned offload buffers)   --save-16bit-model on|off (stage 3: gather on save)\n"
+           "  --zeropp on|off (ZeRO++ at stage 3: hpZ over the node, int8 weights, int4 gradients)\n"
+           "  --hpz K (zero_hpz_partition_size, 1 = off)   --quantized-weights on|off   --quantized-gradients on|off\n"
            "Assumptions:\n"
            "  --headroom FRACTION (0.05)   --convention " + choice_list<Convention>() + "   --mfu FRACTION (0.45)\n"
            "  --cuda-context GIB (1)   --fragmentation FRACTION (0.10)\n"

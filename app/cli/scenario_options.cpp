@@ -33,7 +33,7 @@ const std::set<std::string>& scenario_option_names() {
         "--fragmentation", "--zero-init", "--ds-config", "--loss-upcast", "--loss-kernel", "--fused-optimizer",
         "--load-dtype", "--low-cpu-mem-usage", "--dataloader-workers", "--pin-memory", "--save-16bit-model",
         "--finetune", "--lora-rank", "--lora-alpha", "--lora-dropout", "--lora-targets", "--lora-train", "--base-precision",
-        "--double-quant", "--quant-storage", "--freeze",
+        "--double-quant", "--quant-storage", "--freeze", "--zeropp", "--hpz", "--quantized-weights", "--quantized-gradients",
     };
     return names;
 }
@@ -205,6 +205,16 @@ void apply_zero(const Args& a, Scenario& s) {
     if (auto v = a.get("--zero-init")) z.zero_init = parse_on_off(*v, "--zero-init");
     if (auto v = a.get("--pin-memory")) z.pin_memory = parse_on_off(*v, "--pin-memory");
     if (auto v = a.get("--save-16bit-model")) z.gather_16bit_weights_on_model_save = parse_on_off(*v, "--save-16bit-model");
+    // ZeRO++: --zeropp on turns on all three as DeepSpeed's tutorial does (hpZ over the node's
+    // GPUs); the single switches given beside it win.
+    if (auto v = a.get("--zeropp")) {
+        const bool on = parse_on_off(*v, "--zeropp");
+        z.hpz_partition_size = on ? s.cluster.gpus_per_node : 1;
+        z.quantized_weights = z.quantized_gradients = on;
+    }
+    if (auto v = a.get("--hpz")) z.hpz_partition_size = parse_positive_int(*v, "--hpz", limits::kWorldSize.max);
+    if (auto v = a.get("--quantized-weights")) z.quantized_weights = parse_on_off(*v, "--quantized-weights");
+    if (auto v = a.get("--quantized-gradients")) z.quantized_gradients = parse_on_off(*v, "--quantized-gradients");
 }
 
 std::vector<std::string> split_list(const std::string& list) {

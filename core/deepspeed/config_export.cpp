@@ -112,6 +112,10 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
         zo["stage3_max_reuse_distance"] = as_int(deepspeed::defaults::kStage3MaxReuseDistance);
         zo["sub_group_size"] = as_int(z.sub_group_size);
         zo["stage3_gather_16bit_weights_on_model_save"] = z.gather_16bit_weights_on_model_save;
+        // ZeRO++ (zero/config.py): written only when on, as the DeepSpeed tutorial writes them.
+        if (z.hpz_partition_size > 1) zo["zero_hpz_partition_size"] = z.hpz_partition_size;
+        if (z.quantized_weights) zo["zero_quantized_weights"] = true;
+        if (z.quantized_gradients) zo["zero_quantized_gradients"] = true;
     }
     if (z.offload_optimizer != OffloadDevice::None) zo["offload_optimizer"] = offload_block(z.offload_optimizer, false, z, o);
     if (z.stage == 3 && z.offload_param != OffloadDevice::None) zo["offload_param"] = offload_block(z.offload_param, true, z, o);

@@ -70,6 +70,10 @@ Scenario apply_ds_config(const json& c, Scenario s) {
         if (auto v = integer(z, "stage3_max_live_parameters")) s.zero.stage3_max_live_parameters = static_cast<double>(*v);
         if (auto v = integer(z, "stage3_param_persistence_threshold")) s.zero.stage3_param_persistence_threshold = static_cast<double>(*v);
         if (auto v = integer(z, "sub_group_size")) s.zero.sub_group_size = static_cast<double>(*v);
+        if (auto v = integer(z, "zero_hpz_partition_size"); v && *v >= 1) s.zero.hpz_partition_size = *v;
+        for (auto [key, flag] : {std::pair{"zero_quantized_weights", &s.zero.quantized_weights},
+                                 std::pair{"zero_quantized_gradients", &s.zero.quantized_gradients}})
+            if (z.contains(key) && z.at(key).is_boolean()) *flag = z.at(key).get<bool>();
         const auto device = [&](const char* sub) {
             try {
                 return parse_offload_device(ds_schema::offload_device_name(z, sub));

@@ -239,6 +239,25 @@ private:
                         "at stage " + std::to_string(st) + " DeepSpeed offloads the optimizer to the CPU, not to NVMe (stage_1_and_2.py)",
                         "use stage 3 for NVMe offload, or device cpu");
             }
+            // ZeRO++ (zero/config.py; read only by stage3.py and partition_parameters.py).
+            const bool on = (z.contains("zero_quantized_weights") && z.at("zero_quantized_weights") == true) ||
+                            (z.contains("zero_quantized_gradients") && z.at("zero_quantized_gradients") == true) ||
+                            (z.contains("zero_hpz_partition_size") && z.at("zero_hpz_partition_size").is_number_integer() &&
+                             z.at("zero_hpz_partition_size").get<std::int64_t>() > 1);
+            if (on && st != 3)
+                add(Severity::Warning, "zero_optimization.stage",
+                    "ZeRO++ (zero_hpz_partition_size, zero_quantized_weights/gradients) works only at stage 3: at stage " +
+                        std::to_string(st) + " DeepSpeed ignores it",
+                    "set stage 3 or remove the ZeRO++ keys");
+            if (z.contains("zero_hpz_partition_size") && z.at("zero_hpz_partition_size").is_number_integer() && world_) {
+                const std::int64_t hpz = z.at("zero_hpz_partition_size").get<std::int64_t>();
+                // utils/groups.py _create_zero_param_parallel_group: groups of min(hpz, world size)
+                // consecutive ranks (a node), which must divide the world size.
+                if (hpz > 1 && *world_ % std::min(hpz, *world_) != 0)
+                    add(Severity::Error, "zero_optimization.zero_hpz_partition_size",
+                        "zero_hpz_partition_size " + std::to_string(hpz) + " does not divide the world size " + std::to_string(*world_),
+                        "use the number of GPUs per node");
+            }
         }
         if (ds_schema::block_enabled(j_, "fp16") && ds_schema::block_enabled(j_, "bf16"))
             add(Severity::Error, "bf16.enabled", "bfloat16 and fp16 modes cannot be simultaneously enabled", "enable one of them");

@@ -121,6 +121,9 @@ void visit_fields(S& s, V& v) {
     v("zero", "zero_init", z.zero_init);
     v("zero", "pin_memory", z.pin_memory);                                                  // since version 4
     v("zero", "gather_16bit_weights_on_model_save", z.gather_16bit_weights_on_model_save);  // since version 4
+    v("zero", "hpz_partition_size", z.hpz_partition_size, FieldRule{.min = 1});             // since version 7
+    v("zero", "quantized_weights", z.quantized_weights);                                    // since version 7
+    v("zero", "quantized_gradients", z.quantized_gradients);                                // since version 7
 
     auto& f = s.finetune;  // since version 5
     v("finetune", "method", f.method);

@@ -74,6 +74,15 @@ void upgrade_5_to_6(json& doc) {
     model["qk_norm"] = false;
 }
 
+// Version 6 had no ZeRO++: its runs gathered and reduced as plain ZeRO-3.
+void upgrade_6_to_7(json& doc) {
+    if (doc.contains("zero") && !doc.at("zero").is_object()) return;  // the reader names the error
+    json& zero = doc["zero"];
+    zero["hpz_partition_size"] = 1;
+    zero["quantized_weights"] = false;
+    zero["quantized_gradients"] = false;
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -106,6 +115,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 5) {
         upgrade_5_to_6(doc);
         version = 6;
+    }
+    if (version == 6) {
+        upgrade_6_to_7(doc);
+        version = 7;
     }
     doc["version"] = version;
     return doc;

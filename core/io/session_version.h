@@ -16,6 +16,8 @@
 //   version 6  the model's multi-head latent attention, mixture layout and QK-norm fields
 //              (model.q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim,
 //              moe_ffn, shared_experts, first_dense_layers, qk_norm) for DeepSeek-V2 and OLMo-2.
+//   version 7  ZeRO++: zero.hpz_partition_size, quantized_weights, quantized_gradients; a
+//              version-6 file has them off (1, false, false).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -30,7 +32,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 6;
+inline constexpr int kSessionVersion = 7;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave
@@ -43,8 +45,8 @@ public:
 // The session document brought up to kSessionVersion: checks "version" and applies each
 // migration step in turn. Throws InputError (NewerSessionError for the second) naming `source_name`:
 //   "<source>: field 'version' is missing: this is not a ZeRO Planner session"
-//   "<source>: session format version 7 is newer than this zero-planner reads (up to 6); upgrade zero-planner"
-//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 6)"
+//   "<source>: session format version 999 is newer than this zero-planner reads (up to 7); upgrade zero-planner"
+//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 7)"
 nlohmann::json upgrade_session(nlohmann::json doc, const std::string& source_name);
 
 }  // namespace zp

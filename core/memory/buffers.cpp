@@ -38,18 +38,34 @@ BufferBytes buffer_bytes(const Scenario& s) {
     const ZeroSetup& z = s.zero;
     const FineTune& f = s.finetune;
     BufferBytes b = buffer_bytes(s.model, s.training, z);
-    if (!f.adapters()) return b;
     const double elem = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
-    if (z.stage == 3) {
-        const double largest = static_cast<double>(largest_layer_params(s.model));
-        b.gathered = elem * largest + elem * std::min(z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters);
+    const double largest = static_cast<double>(largest_layer_params(s.model));
+    const double prefetch = std::min(z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters);
+    if (f.adapters()) {
+        if (z.stage == 3) b.gathered = elem * largest + elem * prefetch;
+        if (f.method == FineTuneMethod::Qlora) {
+            double largest_linear = 0;
+            for (const LinearModule& l : linear_modules(s.model))
+                if (l.role != LinearRole::Head)
+                    largest_linear = std::max(largest_linear, static_cast<double>(l.in) * static_cast<double>(l.out));
+            b.dequantized = elem * largest_linear;
+        }
     }
-    if (f.method == FineTuneMethod::Qlora) {
-        double largest_linear = 0;
-        for (const LinearModule& l : linear_modules(s.model))
-            if (l.role != LinearRole::Head)
-                largest_linear = std::max(largest_linear, static_cast<double>(l.in) * static_cast<double>(l.out));
-        b.dequantized = elem * largest_linear;
+    const ZeroPlusPlus zpp = effective_zeropp(s);
+    if (zpp.quantized_weights) {
+        // qwZ (partition_parameters.py all_gather_coalesced with quantize): each module is gathered
+        // as int8 (1 byte an element, its scales negligible) and dequantised into the 16-bit
+        // parameter, so the gathered set has an int8 twin while it lands.
+        b.gathered += largest + prefetch;
+    }
+    if (zpp.quantized_gradients) {
+        // qgZ (runtime/comm/coalesced_collectives.py all_to_all_quant_reduce), per reduce bucket:
+        // the int4 swizzled copy and the intra-node all-to-all output (0.5 byte an element each),
+        // the reduced int4 partition and its inter-node output (0.5 / GPUs per node each), and the
+        // dequantised fp16 result of the node's share (2 / nodes).
+        const double g = static_cast<double>(std::max<std::int64_t>(s.cluster.gpus_per_node, 1));
+        const double n = static_cast<double>(std::max<std::int64_t>(s.cluster.nodes, 1));
+        b.quantized_reduce = z.reduce_bucket_elems * (0.5 + 0.5 + 2 * 0.5 / g + 2.0 / n);
     }
     return b;
 }

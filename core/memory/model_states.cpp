@@ -73,6 +73,16 @@ ModelStateBytes model_state_bytes(const Scenario& s, const ParameterSplit& p) {
     if (z.stage >= 3) frozen /= static_cast<double>(s.cluster.world_size());
     b.frozen = frozen + p.quant_state_bytes;
     b.params += b.frozen;
+    // ZeRO++ hpZ: every parameter also keeps a secondary partition over the hpZ group of its node,
+    // in the parameter's dtype, on the GPU (partition_parameters.py _partition_param_sec:
+    // torch.empty(tensor_size // num_ranks_in_param_group, dtype=param.dtype, device=remote_device)),
+    // kept for the whole run; the backward gathers from it.
+    const ZeroPlusPlus zpp = effective_zeropp(s);
+    if (zpp.hpz_partition_size > 1) {
+        const double weight_bytes = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
+        b.hpz_secondary = (weight_bytes * p.trainable + p.frozen_bytes) / static_cast<double>(zpp.hpz_partition_size);
+        b.params += b.hpz_secondary;
+    }
     return b;
 }
 

@@ -7,7 +7,8 @@ namespace zp {
 
 struct ModelStateBytes {
     double params = 0;
-    double frozen = 0;  // of params: frozen base weights as stored, with bitsandbytes' quantisation state
+    double frozen = 0;         // of params: frozen base weights as stored, with bitsandbytes' quantisation state
+    double hpz_secondary = 0;  // of params: ZeRO++ hpZ's secondary partition of every weight (trainable and frozen)
     double gradients = 0;
     double optimizer_states = 0;
     double total() const { return params + gradients + optimizer_states; }

@@ -161,6 +161,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     if (z.stage == 3) {
         x.persistent_buffers = in.buffers.buckets;
         x.gathered = in.buffers.gathered;
+        x.backward_buckets = in.buffers.quantized_reduce;  // ZeRO++ qgZ: made and freed per bucket in backward
         // partitioned_param_coordinator.py __params_to_release: once the module trace is complete
         // (from the second step), a module's parameters are not released if they are used again
         // within stage3_max_reuse_distance numel of the trace. The trace runs forward then backward,

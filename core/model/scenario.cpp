@@ -68,6 +68,14 @@ void validate(const Scenario& s) {
     if (z.offload_optimizer == OffloadDevice::Nvme && z.stage != 3)
         throw InputError(
             "offload_optimizer nvme needs ZeRO stage 3 (ZeRO-Infinity); at stage 1 and 2 DeepSpeed silently offloads to the CPU instead (stage_1_and_2.py)");
+    // ZeRO++: hpZ's secondary partition lives within a node (partition_parameters.py
+    // _create_zero_param_parallel_group groups consecutive ranks). The switches take effect at
+    // stage 3 only (effective_zeropp), so other stages are not an error: DeepSpeed ignores them.
+    if (z.hpz_partition_size < 1) throw InputError("zero_hpz_partition_size must be 1 (off) or more");
+    if (z.hpz_partition_size > 1 && s.cluster.gpus_per_node % z.hpz_partition_size != 0)
+        throw InputError("zero_hpz_partition_size " + std::to_string(z.hpz_partition_size) + " must divide the " +
+                         std::to_string(s.cluster.gpus_per_node) +
+                         " GPUs per node: hpZ's secondary partition lives within a node (usually the node's GPU count)");
     // fp32 with offload is allowed: stage_1_and_2.py and stage3.py make their fp32 partition with
     // .clone().float() whatever the weights' dtype (PEFT's ZeRO-3 offload examples train in fp32).
     validate_finetune(s);
@@ -81,6 +89,18 @@ void validate(const Scenario& s) {
     for (double v : {z.reduce_bucket_elems, z.allgather_bucket_elems, z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters,
                      z.stage3_param_persistence_threshold, z.sub_group_size, z.offload_param_buffer_size})
         check(limits::kBucketElems, v, "bucket and buffer sizes");
+}
+
+ZeroPlusPlus effective_zeropp(const Scenario& s) {
+    const ZeroSetup& z = s.zero;
+    ZeroPlusPlus out;
+    if (z.stage != 3) return out;
+    out.quantized_weights = z.quantized_weights;
+    out.quantized_gradients = z.quantized_gradients;
+    const bool hpz_fits = z.hpz_partition_size > 1 && s.cluster.gpus_per_node % z.hpz_partition_size == 0;
+    if (hpz_fits && z.offload_param == OffloadDevice::None && z.hpz_partition_size < s.cluster.world_size())
+        out.hpz_partition_size = z.hpz_partition_size;
+    return out;
 }
 
 }  // namespace zp

@@ -93,6 +93,13 @@ struct ZeroSetup {
     // (zero/offload_config.py) and what the exports write. Pinned host tensors are rounded up to a power of two.
     bool pin_memory = true;
     bool gather_16bit_weights_on_model_save = true;  // stage3_gather_16bit_weights_on_model_save (stage 3; the exports write true)
+    // ZeRO++ (arXiv 2306.10209; DeepSpeed zero/config.py), stage 3 only. hpZ: every rank also keeps
+    // a secondary 16-bit partition over zero_hpz_partition_size ranks of its node, and the backward
+    // gathers from it (1 = off). qwZ: forward gathers in int8 (zero_quantized_weights). qgZ:
+    // gradients reduce by a hierarchical int4 all-to-all (zero_quantized_gradients).
+    std::int64_t hpz_partition_size = 1;
+    bool quantized_weights = false;
+    bool quantized_gradients = false;
 
     friend bool operator==(const ZeroSetup&, const ZeroSetup&) = default;
 };
@@ -112,6 +119,15 @@ inline SetupKey setup_key(const ZeroSetup& z) { return {z.stage, z.offload_optim
 // Same stage and offload devices (bucket sizes and the rest may differ): the same "setup".
 inline bool same_setup(const ZeroSetup& a, const ZeroSetup& b) { return setup_key(a) == setup_key(b); }
 
+// The ZeRO++ switches where they take effect: stage 3 only; hpZ when it divides the node, is
+// smaller than the world (a secondary partition over every rank is the primary one) and the
+// parameters are not offloaded (the planner does not model a host secondary partition).
+struct ZeroPlusPlus {
+    std::int64_t hpz_partition_size = 1;
+    bool quantized_weights = false;
+    bool quantized_gradients = false;
+    bool any() const { return hpz_partition_size > 1 || quantized_weights || quantized_gradients; }
+};
 // Model-state accounting: DeepSpeed's implementation (default) or the ZeRO paper's K = 12.
 enum class Convention { DeepSpeed, Paper };
 
@@ -153,6 +169,9 @@ std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_s
 
 // Throws InputError naming the first invalid field (GPUs, sequence, stage/offload combination, ...).
 void validate(const Scenario& s);
+
+// The ZeRO++ switches of `s` where they take effect (see ZeroPlusPlus).
+ZeroPlusPlus effective_zeropp(const Scenario& s);
 
 // Names from the tables in core/model/enum_names.h.
 const char* to_string(Precision p);

@@ -75,6 +75,10 @@ inline constexpr double kGpuAdamBytesPerParam = 4 * 2 * 3 + 4 + 2;
 inline constexpr double kKernelsPerAdapterForward = 4;
 }  // namespace compute_model
 
+// What a streaming (memory-bound) kernel reads and writes per second on `gpu`: the datasheet HBM
+// bandwidth at the share copies reach (compute_time.cpp kHbmEfficiency).
+double streaming_bytes_per_second(const GpuSpec& gpu);
+
 // `scale` divides the whole: Assumptions::mfu / kReferenceMfu (1 unless calibrated).
 // `optimizer_params`: parameters this GPU's optimizer updates (0 when it runs on the CPU).
 // `hook_seconds_per_layer_pass`: host time ZeRO-3's module hooks add to each layer's forward and

@@ -155,8 +155,38 @@ StepTime estimate_step(const Scenario& s) {
     if (stage == 3) v.allgather_bytes = 2 * whole_weights * G;  // frozen weights are gathered too, as stored
     const double lat = N > 1 ? s.assumptions.collective_latency_seconds : 0.0;
     const double ar = allreduce_seconds(v.allreduce_bytes, N, bus);
-    const double rs = reduce_scatter_seconds(v.reduce_scatter_bytes, N, bus);
-    const double ag = allgather_seconds(v.allgather_bytes, N, bus);
+    double rs = reduce_scatter_seconds(v.reduce_scatter_bytes, N, bus);
+    double ag = allgather_seconds(v.allgather_bytes, N, bus);
+    // ZeRO++ (arXiv 2306.10209 Sec. 3-4) replaces ZeRO-3's three collectives per micro step:
+    //   qwZ  the gathers move int8 (1 byte an element instead of weight_elem), then dequantise;
+    //   hpZ  the backward gathers from the secondary partition over the hpZ group (intra-node bus,
+    //        16-bit), not from every rank;
+    //   qgZ  gradients reduce by an int4 all-to-all inside the node, then an int4 all-to-all of each
+    //        GPU's 1/g share across nodes (coalesced_collectives.py all_to_all_quant_reduce).
+    // The (de)quantisation kernels stream their tensors through HBM on the compute stream
+    // (csrc/quantization): about 3 bytes an element per gather (read int8, write 16-bit) and per
+    // gradient reduce (quantise, reduce, dequantise): added as exposed ZeRO-3 overhead.
+    const ZeroPlusPlus zpp = effective_zeropp(s);
+    double zeropp_kernel_seconds = 0;
+    if (stage == 3 && zpp.any() && N > 1) {
+        const double q = zpp.quantized_weights ? 1.0 / weight_elem : 1.0;
+        const double elems = whole_weights / weight_elem;
+        const double fwd_gather = allgather_seconds(whole_weights * q * G, N, bus);
+        const double bwd_gather =
+            zpp.hpz_partition_size > 1
+                ? allgather_seconds(whole_weights * G, static_cast<double>(zpp.hpz_partition_size), intra_node_bus_gbytes_per_s(c))
+                : fwd_gather;
+        ag = fwd_gather + bwd_gather;
+        const double hbm = streaming_bytes_per_second(c.gpu);
+        if (zpp.quantized_weights) zeropp_kernel_seconds += (zpp.hpz_partition_size > 1 ? 1.0 : 2.0) * G * 3.0 * elems / hbm;
+        if (zpp.quantized_gradients) {
+            const double g = static_cast<double>(c.gpus_per_node);
+            const double int4_bytes = v.reduce_scatter_bytes / weight_elem * 0.5;
+            rs = reduce_scatter_seconds(int4_bytes, g, intra_node_bus_gbytes_per_s(c)) +
+                 (n > 1 ? reduce_scatter_seconds(int4_bytes / g, n, inter_node_bus_gbytes_per_s(c)) : 0.0);
+            zeropp_kernel_seconds += 3.0 * v.reduce_scatter_bytes / weight_elem / hbm;
+        }
+    }
     st.comm_total_seconds = ar + rs + ag + static_cast<double>(v.collectives) * lat;
 
     const double f = s.zero.overlap_comm ? s.assumptions.comm_overlap_fraction : 0.0;
@@ -185,7 +215,7 @@ StepTime estimate_step(const Scenario& s) {
             st.exposed_allgather_seconds = G * (fwd + bwd_ag);
             st.exposed_reduce_scatter_seconds = G * bwd_rs;
             // Launch latency of each module's gather, waited on for the part not prefetched.
-            st.zero3_overhead_seconds += G * 2 * gathers * lat * (1 - ahead * f);
+            st.zero3_overhead_seconds += G * 2 * gathers * lat * (1 - ahead * f) + zeropp_kernel_seconds;
             break;
         }
         }

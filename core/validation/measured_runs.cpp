@@ -210,11 +210,23 @@ std::optional<FineTune> finetune_from_text(const std::string& text) {
     return f;
 }
 
+std::optional<ZeroPlusPlus> zeropp_from_text(std::string_view assumptions) {
+    const std::string a = lower(assumptions);
+    ZeroPlusPlus z;
+    static const std::regex hpz(R"((?:zero_hpz_partition_size|hpz)\s*[=:]?\s*(\d+))");
+    std::smatch m;
+    if (std::regex_search(a, m, hpz)) z.hpz_partition_size = std::max<std::int64_t>(1, std::stoll(m[1].str()));
+    z.quantized_weights = contains(a, "zero_quantized_weights true") || std::regex_search(a, std::regex(R"(\bqwz\b)"));
+    z.quantized_gradients = contains(a, "zero_quantized_gradients true") || std::regex_search(a, std::regex(R"(\bqgz\b)"));
+    if (!z.any()) return std::nullopt;
+    return z;
+}
+
 std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions) {
     if (lora && !finetune_from_text(*lora)) return "LoRA/QLoRA (" + *lora + "): states no rank (r=...)";
     const std::string a = lower(assumptions);
-    if (contains(a, "zero++") || contains(a, "zero_quantized") || contains(a, "zero_hpz") || contains(a, "hpz"))
-        return "ZeRO++ (quantized weights/gradients, hpZ secondary partition): not modelled";
+    if ((contains(a, "zero++") || contains(a, "zero_quantized") || contains(a, "zero_hpz")) && !zeropp_from_text(assumptions))
+        return "ZeRO++ named without its switches (zero_hpz_partition_size, zero_quantized_weights/gradients)";
     static const std::regex tp(R"((?:\btp\s*=\s*|tensor-model-parallel-size[\s=]+|tensor_parallel_size[\s=:]+)(\d+))");
     static const std::regex pp(R"((?:\bpp\s*=\s*|pipeline-model-parallel-size[\s=]+|pipeline_parallel_size[\s=:]+)(\d+))");
     std::smatch m;
@@ -524,6 +536,13 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     s.zero.stage = static_cast<int>(stage);
     s.zero.offload_optimizer = enum_field<OffloadDevice>(r, "offload_optimizer", OffloadDevice::None, c);
     s.zero.offload_param = enum_field<OffloadDevice>(r, "offload_param", OffloadDevice::None, c);
+    if (auto zpp = zeropp_from_text(r.optional_text("assumptions").value_or(""))) {
+        s.zero.hpz_partition_size = zpp->hpz_partition_size;
+        s.zero.quantized_weights = zpp->quantized_weights;
+        s.zero.quantized_gradients = zpp->quantized_gradients;
+        c.notes.push_back("ZeRO++: hpZ " + std::to_string(zpp->hpz_partition_size) + (zpp->quantized_weights ? ", qwZ" : "") +
+                          (zpp->quantized_gradients ? ", qgZ" : ""));
+    }
     // Throughput cases: overlap_comm as the run's DeepSpeed had it: as stated, else DeepSpeed's
     // default for the stage (on at stage 3 only: core/deepspeed/defaults.h); it decides what the
     // step time hides. (Memory cases keep the planner's default, which their allocator fit used.)

@@ -95,7 +95,11 @@ std::vector<FitCheck> parse_fit_text(std::string_view text, std::int64_t micro_b
 // The preset a `gpu.type` names ("V100-SXM3 32GB (DGX-2)" -> v100-32gb), with `memory_gib` when
 // given (then it is a custom GPU of that preset's throughput and links). Label in *label.
 std::optional<GpuSpec> match_gpu_type(std::string_view type, double memory_gib, std::string* label = nullptr);
-// Why a case cannot be planned (LoRA, ZeRO++, tensor or pipeline parallelism); empty if it can.
+// The ZeRO++ switches an assumptions text names ("zero_hpz_partition_size 16",
+// "zero_quantized_weights true", "hpZ=16", "qwZ", "qgZ"), or nothing when it names none.
+std::optional<ZeroPlusPlus> zeropp_from_text(std::string_view assumptions);
+// Why a case cannot be planned (LoRA without a rank, ZeRO++ without its switches, tensor or
+// pipeline parallelism); empty if it can.
 std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions);
 
 }  // namespace zp::validation

@@ -70,7 +70,8 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
-    "zero.pin_memory", "zero.gather_16bit_weights_on_model_save",
+    "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
+    "zero.quantized_gradients",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
     "finetune.double_quant", "finetune.quant_block_size", "finetune.quant_storage", "finetune.freeze_embeddings",
@@ -79,7 +80,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 109;
+constexpr std::size_t kFieldCount = 112;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -276,6 +277,9 @@ json flatten(const Scenario& s) {
         {"zero.zero_init", z.zero_init},
         {"zero.pin_memory", z.pin_memory},
         {"zero.gather_16bit_weights_on_model_save", z.gather_16bit_weights_on_model_save},
+        {"zero.hpz_partition_size", z.hpz_partition_size},
+        {"zero.quantized_weights", z.quantized_weights},
+        {"zero.quantized_gradients", z.quantized_gradients},
         {"finetune.method", to_string(s.finetune.method)},
         {"finetune.lora_rank", s.finetune.lora_rank},
         {"finetune.lora_alpha", s.finetune.lora_alpha},
@@ -380,7 +384,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 6);
+        QCOMPARE(kSessionVersion, 7);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -403,7 +407,7 @@ private slots:
         const Scenario s = parse_session(text, name.toStdString() + ".zplan");
         const json expected = load_test_json(base + ".scenario.json");
         const json actual = flatten(s);
-        // Members added after 0.1.0 (session versions 3 to 6) take what the migrations fill in;
+        // Members added after 0.1.0 (session versions 3 to 7) take what the migrations fill in;
         // host_buffer_factor is gone (version 4 models host RAM without it).
         const json added_later = {{"training.loss_fp32_upcast", true},
                                   {"training.loss_kernel", "full"},
@@ -414,6 +418,9 @@ private slots:
                                   {"training.dataloader_workers", 0},
                                   {"zero.pin_memory", true},
                                   {"zero.gather_16bit_weights_on_model_save", true},
+                                  {"zero.hpz_partition_size", 1},
+                                  {"zero.quantized_weights", false},
+                                  {"zero.quantized_gradients", false},
                                   {"assumptions.host_process_bytes", 2.06e9},
                                   {"assumptions.host_worker_bytes", 0.322e9},
                                   {"finetune.method", "full"},
@@ -528,6 +535,22 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version 6 session (before ZeRO++ was stored) opens with ZeRO++ off, and its plan is plain
+    // ZeRO-3's.
+    void frozen_version_6() {
+        const std::string text = read_text_file(test_data_path("sessions/v6-llama-13b-zero3.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 6);
+        QVERIFY(!doc.at("zero").contains("hpz_partition_size"));
+        const Scenario s = parse_session(text, "v6-llama-13b-zero3.zplan");
+        QCOMPARE(s.zero.hpz_partition_size, std::int64_t{1});
+        QCOMPARE(s.zero.quantized_weights, false);
+        QCOMPARE(s.zero.quantized_gradients, false);
+        QVERIFY(!effective_zeropp(s).any());
+        QCOMPARE(s.cluster.world_size(), std::int64_t{32});
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     void text_is_stable() {
         Scenario s = default_scenario();
         s.model = model_preset("mixtral-8x7b").spec;
@@ -549,7 +572,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 7 is newer than this zero-planner reads (up to 6); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 7); "
                                     "upgrade zero-planner"));
         }
     }
@@ -562,9 +585,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 6); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 7); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 6)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 7)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -137,8 +137,9 @@ private slots:
         QTest::newRow("LoRA with a rank is modelled")
             << QStringLiteral("LoRA r=8, alpha 32, default T5 targets (q,v)") << QString() << QString();
         QTest::newRow("LoRA without a rank") << QStringLiteral("LoRA on the attention") << QString() << QStringLiteral("states no rank");
-        QTest::newRow("ZeRO++ by name") << QString() << QStringLiteral("ZeRO++ ON (qwZ + hpZ=16)") << QStringLiteral("ZeRO++");
-        QTest::newRow("ZeRO++ by key") << QString() << QStringLiteral("zero_quantized_weights true") << QStringLiteral("ZeRO++");
+        QTest::newRow("ZeRO++ with its switches is modelled") << QString() << QStringLiteral("ZeRO++ ON (qwZ + hpZ=16)") << QString();
+        QTest::newRow("ZeRO++ by key") << QString() << QStringLiteral("zero_quantized_weights true") << QString();
+        QTest::newRow("ZeRO++ without switches") << QString() << QStringLiteral("ZeRO++ was on") << QStringLiteral("without its switches");
         QTest::newRow("TP and PP") << QString() << QStringLiteral("TP=4, PP=12, DP=8") << QStringLiteral("tensor parallelism of 4");
         QTest::newRow("TP 1 and PP 1 are data parallel")
             << QString() << QStringLiteral("--tensor-model-parallel-size 1 --pipeline-model-parallel-size 1") << QString();
@@ -152,6 +153,32 @@ private slots:
         const QString got = QString::fromStdString(not_representable_reason(l, assumptions.toStdString()));
         if (reason.isEmpty()) QVERIFY2(got.isEmpty(), qPrintable(got));
         else QVERIFY2(got.contains(reason), qPrintable(got));
+    }
+
+    // The DeepSpeed ZeRO++ tutorial's runs (measured_runs.json M12, M13) state their switches both ways.
+    void zeropp_switches_from_text_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("hpz");
+        QTest::addColumn<bool>("qwz");
+        QTest::addColumn<bool>("qgz");
+        QTest::newRow("ds_config keys")
+            << QStringLiteral(
+                   "ZeRO++ ON: zero_quantized_weights true, zero_hpz_partition_size 16 (secondary intra-node copy), zero_quantized_gradients true")
+            << qint64(16) << true << true;
+        QTest::newRow("paper names") << QStringLiteral("ZeRO++ ON (qwZ + hpZ=16 + qgZ)") << qint64(16) << true << true;
+        QTest::newRow("hpZ alone") << QStringLiteral("zero_hpz_partition_size: 8") << qint64(8) << false << false;
+    }
+    void zeropp_switches_from_text() {
+        QFETCH(QString, text);
+        QFETCH(qint64, hpz);
+        QFETCH(bool, qwz);
+        QFETCH(bool, qgz);
+        const auto z = zeropp_from_text(text.toStdString());
+        QVERIFY(z.has_value());
+        QCOMPARE(z->hpz_partition_size, hpz);
+        QCOMPARE(z->quantized_weights, qwz);
+        QCOMPARE(z->quantized_gradients, qgz);
+        QVERIFY(!zeropp_from_text("stage 3, hpZ's secondary partition is not used"));
     }
 
     void malformed_document_data() {

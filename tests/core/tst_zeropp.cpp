@@ -1,0 +1,172 @@
+// ZeRO++ (arXiv 2306.10209; DeepSpeed zero_hpz_partition_size, zero_quantized_weights,
+// zero_quantized_gradients): the secondary partition's memory, the quantised buffers, the
+// collectives it replaces, where the switches take effect, the config keys both ways, and the
+// DeepSpeed ZeRO++ tutorial's measured run. Covers core/memory/model_states.cpp, buffers.cpp,
+// core/time/step_time.cpp, core/model/scenario.cpp effective_zeropp, core/deepspeed config export,
+// import and lint, and the validation cases.
+#include "core/deepspeed/config_export.h"
+#include "core/deepspeed/config_import.h"
+#include "core/deepspeed/lint.h"
+#include "core/memory/buffers.h"
+#include "core/memory/memory_model.h"
+#include "core/model/errors.h"
+#include "core/model/trainable_params.h"
+#include "core/time/collectives.h"
+#include "core/time/step_time.h"
+#include "core/validation/measured_runs.h"
+#include "core/validation/validate.h"
+#include "test_data.h"
+#include "test_util.h"
+
+#include <QtTest>
+
+using namespace zp;
+using zp::test::preset_scenario;
+
+namespace {
+
+// Llama-2 13B, ZeRO-3 on 4 nodes of 8 A100s.
+Scenario zero3_4x8() {
+    Scenario s = preset_scenario("llama-2-13b", "a100-80gb", 32);
+    s.zero.stage = 3;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 32;
+    return s;
+}
+
+Scenario with_zeropp(Scenario s, std::int64_t hpz, bool qwz, bool qgz) {
+    s.zero.hpz_partition_size = hpz;
+    s.zero.quantized_weights = qwz;
+    s.zero.quantized_gradients = qgz;
+    return s;
+}
+
+}  // namespace
+
+class TestZeroPlusPlus : public QObject {
+    Q_OBJECT
+private slots:
+    // partition_parameters.py _partition_param_sec: every parameter keeps a secondary partition of
+    // numel / hpZ elements in its own dtype on the GPU: 2 x 13,015,864,320 / 8 bytes = 3.03 GiB.
+    void hpz_keeps_a_secondary_partition() {
+        const Scenario plain = zero3_4x8();
+        const Scenario hpz = with_zeropp(plain, 8, false, false);
+        const double P = static_cast<double>(parameter_count(plain.model));
+        QCOMPARE(P, 13015864320.0);
+        QCOMPARE(estimate_memory(hpz).params_bytes - estimate_memory(plain).params_bytes, 2.0 * P / 8.0);
+        QCOMPARE(estimate_memory(hpz).peak_allocated_bytes - estimate_memory(plain).peak_allocated_bytes, 2.0 * P / 8.0);
+    }
+
+    // The switches take effect at stage 3 only (stage3.py reads them); hpZ needs to divide the node,
+    // be smaller than the world and the parameters on the GPU.
+    void where_the_switches_take_effect_data() {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<int>("offloadParam");
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("hpz");
+        QTest::addColumn<bool>("quantised");
+        QTest::newRow("stage 3, 4 nodes: all") << 3 << 0 << qint64(32) << qint64(8) << true;
+        QTest::newRow("stage 2: none") << 2 << 0 << qint64(32) << qint64(1) << false;
+        QTest::newRow("parameters on the CPU: no hpZ") << 3 << 1 << qint64(32) << qint64(1) << true;
+        QTest::newRow("one node of 8: hpZ over the world is the primary partition") << 3 << 0 << qint64(8) << qint64(1) << true;
+    }
+    void where_the_switches_take_effect() {
+        QFETCH(int, stage);
+        QFETCH(int, offloadParam);
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, hpz);
+        QFETCH(bool, quantised);
+        Scenario s = with_zeropp(preset_scenario("llama-2-13b", "a100-80gb", gpus), 8, true, true);
+        s.zero.stage = stage;
+        if (offloadParam) s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Cpu;
+        validate(s);
+        const ZeroPlusPlus z = effective_zeropp(s);
+        QCOMPARE(z.hpz_partition_size, hpz);
+        QCOMPARE(z.quantized_weights, quantised);
+        QCOMPARE(z.quantized_gradients, quantised);
+    }
+
+    void hpz_must_divide_the_node() {
+        Scenario s = with_zeropp(zero3_4x8(), 16, false, false);
+        try {
+            validate(s);
+            QFAIL("hpZ 16 accepted on nodes of 8");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("must divide the 8 GPUs per node")), e.what());
+        }
+    }
+
+    // qwZ: the forward and (without hpZ) the backward gathers move int8, half the 16-bit bytes;
+    // hpZ: the backward gathers 16-bit from the secondary partition over the node's NVLink.
+    void gathers_move_fewer_bytes() {
+        const Scenario plain = zero3_4x8();
+        const Cluster& c = plain.cluster;
+        const double W = 2.0 * static_cast<double>(parameter_count(plain.model));
+        const double N = 32, bus = bottleneck_gbytes_per_s(c);
+        const StepTime p = estimate_step(plain);
+        const StepTime q = estimate_step(with_zeropp(plain, 1, true, false));
+        QCOMPARE(p.comm_total_seconds - q.comm_total_seconds, allgather_seconds(W, N, bus));  // 2 gathers of W, now W/2 each
+        const StepTime h = estimate_step(with_zeropp(plain, 8, false, false));
+        QCOMPARE(p.comm_total_seconds - h.comm_total_seconds,
+                 allgather_seconds(W, N, bus) - allgather_seconds(W, 8, intra_node_bus_gbytes_per_s(c)));
+        QVERIFY(h.seconds < p.seconds);
+    }
+
+    // qgZ (coalesced_collectives.py all_to_all_quant_reduce): an int4 all-to-all inside the node
+    // (a quarter of the 16-bit bytes), then each GPU's 1/8 of that across the 4 nodes.
+    void gradients_reduce_in_int4() {
+        const Scenario plain = zero3_4x8();
+        const Cluster& c = plain.cluster;
+        const double S = 2.0 * static_cast<double>(parameter_count(plain.model));
+        const StepTime p = estimate_step(plain);
+        const StepTime g = estimate_step(with_zeropp(plain, 1, false, true));
+        const double plain_rs = reduce_scatter_seconds(S, 32, bottleneck_gbytes_per_s(c));
+        const double int4 = reduce_scatter_seconds(S / 4, 8, intra_node_bus_gbytes_per_s(c)) +
+                            reduce_scatter_seconds(S / 4 / 8, 4, inter_node_bus_gbytes_per_s(c));
+        QCOMPARE(p.comm_total_seconds - g.comm_total_seconds, plain_rs - int4);
+        // Its buffers live in backward: the int4 copies of a bucket and the dequantised share.
+        const BufferBytes b = buffer_bytes(with_zeropp(plain, 1, false, true));
+        QCOMPARE(b.quantized_reduce, plain.zero.reduce_bucket_elems * (0.5 + 0.5 + 2 * 0.5 / 8 + 2.0 / 4));
+    }
+
+    // The ds_config keys, written only when on, read back into the same switches; lint knows them.
+    void config_keys_round_trip() {
+        const Scenario s = with_zeropp(zero3_4x8(), 8, true, true);
+        const auto cfg = deepspeed_config(s);
+        const auto& z = cfg.at("zero_optimization");
+        QCOMPARE(z.at("zero_hpz_partition_size").get<std::int64_t>(), std::int64_t{8});
+        QCOMPARE(z.at("zero_quantized_weights").get<bool>(), true);
+        QCOMPARE(z.at("zero_quantized_gradients").get<bool>(), true);
+        QVERIFY(!deepspeed_config(zero3_4x8()).at("zero_optimization").contains("zero_hpz_partition_size"));
+        const Scenario back = apply_ds_config(nlohmann::json::parse(cfg.dump()), zero3_4x8());
+        QCOMPARE(back.zero.hpz_partition_size, std::int64_t{8});
+        QVERIFY(back.zero.quantized_weights && back.zero.quantized_gradients);
+        const LintResult clean = lint_ds_config(cfg.dump(), 32);
+        QVERIFY2(!clean.has_errors() && !clean.has_warnings(), diagnostics_json(clean).dump().c_str());
+        const LintResult bad = lint_ds_config(R"({"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 2,
+            "zero_hpz_partition_size": 3, "zero_quantized_weights": true}})",
+                                              32);
+        QStringList paths;
+        for (const Diagnostic& d : bad.diagnostics) paths << QString::fromStdString(d.path);
+        QVERIFY2(paths.contains(QStringLiteral("zero_optimization.stage")), qPrintable(paths.join(QLatin1Char(' '))));
+        QVERIFY2(paths.contains(QStringLiteral("zero_optimization.zero_hpz_partition_size")), qPrintable(paths.join(QLatin1Char(' '))));
+    }
+
+    // DeepSpeed's ZeRO++ tutorial (docs/_tutorials/zeropp.md; measured_runs.json): an 18B GPT on
+    // 4 DGX-2 nodes, qwZ + hpZ 16 + qgZ: 10.02 GiB max allocated, 3.68 s per iteration. Both within
+    // validate's 15%.
+    void deepspeed_tutorial_run() {
+        const auto report = validation::validate_cases(
+            validation::parse_measured_runs(read_text_file(test_data_path("anchors/measured_runs.json")), "measured_runs.json"));
+        int seen = 0;
+        for (const auto& r : report.rows)
+            if (r.id == "M12" || r.id == "M13") {
+                ++seen;
+                QVERIFY2(r.ok, qPrintable(QString::fromStdString(r.id) + QStringLiteral(" ratio %1").arg(r.ratio)));
+            }
+        QCOMPARE(seen, 2);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestZeroPlusPlus)
+#include "tst_zeropp.moc"

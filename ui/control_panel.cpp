@@ -19,6 +19,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -142,6 +143,24 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     // The link names are English only, like the preset names.
     for (const IntraNodeLink& l : intra_node_links()) intra_bw_->addItem(QString::fromUtf8(l.name), l.gbytes_per_s);
     f->addRow(tr("Intra-node"), intra_bw_);
+
+    // ZeRO++ (core/model/scenario.h ZeroPlusPlus): switches for the ZeRO-3 setups.
+    layout->addWidget(group(tr("ZeRO++ (ZeRO-3 setups)"), f));
+    hpz_ = named(tip(new QComboBox, tr("zero_hpz_partition_size: a second 16-bit partition over this many GPUs of a node, so the "
+                                       "backward gathers over NVLink instead of the network. Costs 2P/size bytes per GPU.")),
+                 "hpz_partition_size");
+    hpz_->setAccessibleName(tr("hpZ partition size"));
+    f->addRow(tr("hpZ"), hpz_);
+    quantized_weights_ = named(tip(new QCheckBox(tr("Quantized weights (qwZ)")),
+                                   tr("zero_quantized_weights: parameter gathers move int8, half the 16-bit bytes.")),
+                               "quantized_weights");
+    quantized_weights_->setAccessibleName(tr("Quantized weights (qwZ)"));
+    f->addRow(quantized_weights_);
+    quantized_gradients_ = named(tip(new QCheckBox(tr("Quantized gradients (qgZ)")),
+                                     tr("zero_quantized_gradients: gradients reduce as int4, inside the node first, then across nodes.")),
+                                 "quantized_gradients");
+    quantized_gradients_->setAccessibleName(tr("Quantized gradients (qgZ)"));
+    f->addRow(quantized_gradients_);
 
     // Host
     layout->addWidget(group(tr("Host (per node)"), f));
@@ -390,6 +409,16 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     });
     onActivated(loss_kernel_, EditLossKernel, tr("Change loss kernel"),
                 [](Scenario& s, const std::string& v) { s.training.loss_kernel = parse_enum<LossKernel>(v); });
+    connect(hpz_, &QComboBox::activated, this, [this](int index) {
+        const auto size = static_cast<std::int64_t>(hpz_->itemData(index).toLongLong());
+        edit(EditHpz, tr("Change hpZ partition size"), [&](Scenario& s) { s.zero.hpz_partition_size = size; });
+    });
+    connect(quantized_weights_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditQuantizedWeights, tr("Toggle quantized weights"), [&](Scenario& s) { s.zero.quantized_weights = on; });
+    });
+    connect(quantized_gradients_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditQuantizedGradients, tr("Toggle quantized gradients"), [&](Scenario& s) { s.zero.quantized_gradients = on; });
+    });
     connect(pin_memory_, &QCheckBox::clicked, this,
             [this](bool on) { edit(EditPinMemory, tr("Toggle pinned offload buffers"), [&](Scenario& s) { s.zero.pin_memory = on; }); });
     connect(load_16bit_, &QCheckBox::clicked, this, [this](bool on) {
@@ -469,6 +498,18 @@ void ControlPanel::syncFromDocument() {
     setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
     if (fused_optimizer_->isChecked() != s.training.fused_optimizer) fused_optimizer_->setChecked(s.training.fused_optimizer);
     if (pin_memory_->isChecked() != s.zero.pin_memory) pin_memory_->setChecked(s.zero.pin_memory);
+    // hpZ: off or a divisor of the node's GPU count, listed for the current node size.
+    QList<std::int64_t> sizes{1};
+    for (std::int64_t k = 2; k <= s.cluster.gpus_per_node; ++k)
+        if (s.cluster.gpus_per_node % k == 0) sizes.append(k);
+    if (hpz_->count() != sizes.size() || hpz_->itemData(hpz_->count() - 1).toLongLong() != sizes.back()) {
+        const QSignalBlocker block(hpz_);
+        hpz_->clear();
+        for (std::int64_t k : sizes) hpz_->addItem(k == 1 ? tr("off") : tr("%1 GPUs").arg(k), QVariant::fromValue<qlonglong>(k));
+    }
+    setIndexIfChanged(hpz_, std::max(0, hpz_->findData(QVariant::fromValue<qlonglong>(s.zero.hpz_partition_size))));
+    if (quantized_weights_->isChecked() != s.zero.quantized_weights) quantized_weights_->setChecked(s.zero.quantized_weights);
+    if (quantized_gradients_->isChecked() != s.zero.quantized_gradients) quantized_gradients_->setChecked(s.zero.quantized_gradients);
     if (load_16bit_->isChecked() != s.training.load_in_16bit) load_16bit_->setChecked(s.training.load_in_16bit);
     if (low_cpu_mem_->isChecked() != s.training.low_cpu_mem_usage) low_cpu_mem_->setChecked(s.training.low_cpu_mem_usage);
     headroom_->showValue(s.assumptions.headroom * 100.0);

@@ -60,6 +60,9 @@ private:
     EditDoubleSpinBox* cpu_ram_;
     EditDoubleSpinBox* nvme_;
     QCheckBox* pin_memory_;
+    QComboBox* hpz_;
+    QCheckBox* quantized_weights_;
+    QCheckBox* quantized_gradients_;
     QCheckBox* load_16bit_;
     QCheckBox* low_cpu_mem_;
     QComboBox* precision_;

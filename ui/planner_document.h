@@ -122,7 +122,10 @@ enum EditId : int {
     EditFineTuneMethod,
     EditLoraRank,
     EditLoraTargets,
-    EditBasePrecision
+    EditBasePrecision,
+    EditHpz,
+    EditQuantizedWeights,
+    EditQuantizedGradients
 };
 
 }  // namespace zp::ui

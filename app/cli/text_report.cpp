@@ -127,7 +127,11 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     const MemoryBreakdown& m = c.memory;
     std::string out;
     out += "Setup:   " + setup_label(c.zero) + ", micro batch " + std::to_string(c.micro_batch) + " x " +
-           std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) + "\n\n";
+           std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) + "\n";
+    if (const std::string zpp = zeropp_words(effective_zeropp(with_candidate(s, c))); !zpp.empty())
+        out += "ZeRO++:  " + zpp +
+               (m.hpz_secondary_bytes > 0 ? "; secondary partition " + gib(m.hpz_secondary_bytes) + " GiB per GPU" : "") + "\n";
+    out += "\n";
     out += "Per GPU, steady state   GiB\n";
     const auto line = [&](std::string_view name, double bytes) {
         out += "  " + pad_right(std::string(name), 18) + pad_left(gib(bytes), 8) + "\n";

@@ -16,6 +16,7 @@ struct MemoryBreakdown {
     // Per GPU, steady state.
     double params_bytes = 0;            // 16-bit (or fp32) weights resident on the GPU
     double frozen_params_bytes = 0;     // of params_bytes: the frozen base as stored (fine-tuning), quantisation state included
+    double hpz_secondary_bytes = 0;     // of params_bytes: ZeRO++ hpZ's secondary partition
     double gradients_bytes = 0;         // 16-bit gradients plus the fp32 gradient partition
     double optimizer_states_bytes = 0;  // fp32 master weights plus optimizer moments
     double activations_bytes = 0;

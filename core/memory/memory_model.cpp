@@ -29,6 +29,7 @@ MemoryBreakdown estimate_memory(const Scenario& s) {
     MemoryBreakdown m;
     m.params_bytes = states.params;
     m.frozen_params_bytes = states.frozen;
+    m.hpz_secondary_bytes = states.hpz_secondary;
     m.gradients_bytes = states.gradients;
     m.optimizer_states_bytes = states.optimizer_states;
     m.activations_bytes = acts.gpu_bytes;

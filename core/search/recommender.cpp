@@ -335,6 +335,11 @@ Plan recommend(const Scenario& s) {
                        std::to_string(b.gradient_accumulation_steps) + " accumulation steps and " +
                        (b.checkpointing == Checkpointing::None ? std::string("no") : std::string(to_string(b.checkpointing))) +
                        " activation recompute is the fastest setup that fits: " + format_count(b.step.tokens_per_second) + " tokens/s.");
+    if (const std::string zpp = zeropp_words(effective_zeropp(with_candidate(s, b))); !zpp.empty())
+        plan.why.push_back("With ZeRO++: " + zpp +
+                           (b.memory.hpz_secondary_bytes > 0
+                                ? "; the secondary partition takes " + format_bytes(b.memory.hpz_secondary_bytes) + " per GPU."
+                                : "."));
     plan.why.push_back("It peaks in the " + std::string(to_string(b.memory.peak.phase)) + " (" + b.memory.peak.cause +
                        "): " + format_bytes(b.memory.peak_allocated_bytes) + " allocated, " + format_bytes(b.memory.peak_reserved_bytes) +
                        " reserved with the CUDA context (nvidia-smi), " + format_bytes(b.memory.peak_required_bytes) +

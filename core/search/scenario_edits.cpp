@@ -3,6 +3,7 @@
 #include "core/model/errors.h"
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 
 namespace zp {
@@ -32,6 +33,9 @@ Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_
     Scenario out = s;
     out.cluster.gpus_per_node = per_node;
     out.cluster.nodes = gpus / per_node;
+    // ZeRO++ hpZ groups the ranks of a node: on other nodes it keeps the largest group that divides
+    // both (8 on nodes of 4 becomes 4).
+    out.zero.hpz_partition_size = std::gcd(std::max<std::int64_t>(out.zero.hpz_partition_size, 1), per_node);
     return out;
 }
 

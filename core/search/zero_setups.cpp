@@ -68,4 +68,13 @@ std::string short_setup_label(const SetupKey& k) {
     return s;
 }
 
+std::string zeropp_words(const ZeroPlusPlus& z) {
+    std::string out;
+    const auto add = [&](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+    if (z.hpz_partition_size > 1) add("hpZ over " + std::to_string(z.hpz_partition_size) + " GPUs");
+    if (z.quantized_weights) add("int8 weight gathers (qwZ)");
+    if (z.quantized_gradients) add("int4 gradient reduce (qgZ)");
+    return out;
+}
+
 }  // namespace zp

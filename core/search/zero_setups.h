@@ -28,6 +28,9 @@ const std::vector<ZeroSetup>& overview_setups();
 std::string setup_label(const SetupKey& k);        // "ZeRO-3 + CPU optimizer and params"
 std::string short_setup_label(const SetupKey& k);  // "ZeRO-3+CPU"
 inline std::string setup_label(const ZeroSetup& z) { return setup_label(setup_key(z)); }
+// The ZeRO++ switches in effect, in words: "hpZ over 8 GPUs, int8 weight gathers (qwZ), int4
+// gradient reduce (qgZ)"; empty when none is.
+std::string zeropp_words(const ZeroPlusPlus& z);
 inline std::string short_setup_label(const ZeroSetup& z) { return short_setup_label(setup_key(z)); }
 
 }  // namespace zp

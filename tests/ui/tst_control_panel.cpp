@@ -294,6 +294,34 @@ private slots:
         QCOMPARE(box->isChecked(), was);
     }
 
+    // ZeRO++: the hpZ list is off and the divisors of the node's GPU count; each switch is one
+    // named undo step; moving to nodes of 4 keeps hpZ a divisor (with_gpu_count).
+    void zeropp_controls() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        auto* hpz = panel.findChild<QComboBox*>(QStringLiteral("hpz_partition_size"));
+        QVERIFY(hpz && !hpz->accessibleName().isEmpty());
+        QCOMPARE(doc.scenario().cluster.gpus_per_node, std::int64_t{8});
+        QStringList sizes;
+        for (int i = 0; i < hpz->count(); ++i) sizes << hpz->itemData(i).toString();
+        QCOMPARE(sizes, (QStringList{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8")}));
+        QTest::keyClick(hpz, Qt::Key_End);  // the last size, as a user picks it from the keyboard
+        QCOMPARE(doc.scenario().zero.hpz_partition_size, std::int64_t{8});
+        QCOMPARE(doc.undoStack()->text(doc.undoStack()->count() - 1), QStringLiteral("Change hpZ partition size"));
+        for (const char* name : {"quantized_weights", "quantized_gradients"}) {
+            auto* box = panel.findChild<QCheckBox*>(QLatin1String(name));
+            QVERIFY2(box && !box->accessibleName().isEmpty(), name);
+            box->click();
+        }
+        QVERIFY(doc.scenario().zero.quantized_weights && doc.scenario().zero.quantized_gradients);
+        doc.edit(with_gpu_count(doc.scenario(), 16, 4), QStringLiteral("nodes of 4"));
+        QCOMPARE(doc.scenario().zero.hpz_partition_size, std::int64_t{4});
+        QCOMPARE(hpz->currentData().toLongLong(), 4LL);
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QVERIFY(!doc.scenario().zero.quantized_gradients);
+    }
+
     void showing_the_document_pushes_none() {
         PlannerDocument doc;
         ControlPanel panel(&doc);

@@ -300,7 +300,7 @@ bool MainWindow::importDsConfig(const QString& path, QString* diagnostics, QStri
     try {
         const std::string text = read_text_file(path.toStdString());
         const std::string name = QFileInfo(path).fileName().toStdString();
-        const LintResult lint = lint_ds_config(text, doc_->scenario().cluster.world_size(), name);
+        const LintResult lint = lint_ds_config(text, data_parallel_size(doc_->scenario()), name);
         QStringList lines;
         for (const Diagnostic& d : lint.diagnostics)
             lines << QStringLiteral("%1: %2%3%4")

@@ -131,7 +131,7 @@ Scenario export_scenario(const Args& a, std::ostream& err) {
         if (!c.fit.nvme)
             err << "zero-planner: warning: it needs " << format_bytes(c.memory.nvme_bytes_per_node) << " NVMe per node, "
                 << format_bytes(s.cluster.nvme_bytes_per_node) << " available\n";
-        s.training.global_batch = effective_global_batch(s.training, s.cluster.world_size());
+        s.training.global_batch = effective_global_batch(s.training, data_parallel_size(s));
         return s;
     }
     const Plan p = recommend(s);
@@ -451,6 +451,9 @@ std::string help_text() {
            "  --pin-memory on|off (on: pinned offload buffers)   --save-16bit-model on|off (stage 3: gather on save)\n"
            "  --zeropp on|off (ZeRO++ at stage 3: hpZ over the node, int8 weights, int4 gradients)\n"
            "  --hpz K (zero_hpz_partition_size, 1 = off)   --quantized-weights on|off   --quantized-gradients on|off\n"
+           "Model parallelism (Megatron-DeepSpeed):\n"
+           "  --tp T (tensor, inside a node)   --pp P (pipeline; ZeRO 0/1)   --virtual-stages V (interleaved 1F1B)\n"
+           "  --sequence-parallel on|off (Megatron's, with --tp)\n"
            "Assumptions:\n"
            "  --headroom FRACTION (0.05)   --convention " + choice_list<Convention>() + "   --mfu FRACTION (0.45)\n"
            "  --cuda-context GIB (1)   --fragmentation FRACTION (0.10)\n"

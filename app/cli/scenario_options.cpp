@@ -34,6 +34,7 @@ const std::set<std::string>& scenario_option_names() {
         "--load-dtype", "--low-cpu-mem-usage", "--dataloader-workers", "--pin-memory", "--save-16bit-model",
         "--finetune", "--lora-rank", "--lora-alpha", "--lora-dropout", "--lora-targets", "--lora-train", "--base-precision",
         "--double-quant", "--quant-storage", "--freeze", "--zeropp", "--hpz", "--quantized-weights", "--quantized-gradients",
+        "--tp", "--pp", "--virtual-stages", "--sequence-parallel",
     };
     return names;
 }
@@ -217,6 +218,15 @@ void apply_zero(const Args& a, Scenario& s) {
     if (auto v = a.get("--quantized-gradients")) z.quantized_gradients = parse_on_off(*v, "--quantized-gradients");
 }
 
+// Megatron-DeepSpeed's model parallelism (core/model/scenario.h Parallelism).
+void apply_parallel(const Args& a, Scenario& s) {
+    Parallelism& p = s.parallel;
+    if (auto v = a.get("--tp")) p.tensor = parse_positive_int(*v, "--tp", limits::kWorldSize.max);
+    if (auto v = a.get("--pp")) p.pipeline = parse_positive_int(*v, "--pp", limits::kWorldSize.max);
+    if (auto v = a.get("--virtual-stages")) p.virtual_stages = parse_positive_int(*v, "--virtual-stages", limits::kLayers.max);
+    if (auto v = a.get("--sequence-parallel")) p.sequence_parallel = parse_on_off(*v, "--sequence-parallel");
+}
+
 std::vector<std::string> split_list(const std::string& list) {
     std::vector<std::string> items;
     std::size_t start = 0;
@@ -295,6 +305,7 @@ Scenario scenario_from_args(const Args& a, ScenarioNotes* notes) {
     if (auto v = a.get("--ds-config")) s = apply_ds_config(parse_json_text(read_text_file(*v), *v), s);
     apply_training(a, s);
     apply_zero(a, s);
+    apply_parallel(a, s);
     apply_finetune(a, s);
     apply_assumptions(a, s);
     validate(s);

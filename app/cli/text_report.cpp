@@ -111,7 +111,7 @@ std::string scenario_header(const Scenario& s, bool synthesized) {
            " NVMe per node\n";
     const Training& t = s.training;
     out += "Training: " + std::string(to_string(t.precision)) + ", " + to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) +
-           ", global batch " + std::to_string(effective_global_batch(t, c.world_size())) + ", flash attention " +
+           ", global batch " + std::to_string(effective_global_batch(t, data_parallel_size(s))) + ", flash attention " +
            (t.flash_attention ? "on" : "off") + ", loss " +
            (t.loss_kernel == LossKernel::Chunked ? std::string("chunked")
             : t.loss_fp32_upcast                 ? std::string("fp32 up-cast")

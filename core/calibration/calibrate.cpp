@@ -18,7 +18,7 @@ double step_at(Scenario s, double mfu) {
 }  // namespace
 
 CalibrationResult calibrate(const Scenario& s, const RunLog& m, const std::string& source, const std::string& date) {
-    const std::int64_t world = s.cluster.world_size();
+    const std::int64_t world = data_parallel_size(s);
     const std::int64_t global = effective_global_batch(s.training, world);
     if (m.world_size && *m.world_size != world)
         throw InputError(source + ": the run used " + std::to_string(*m.world_size) + " GPUs, the scenario has " + std::to_string(world) +

@@ -65,7 +65,7 @@ ordered_json offload_block(OffloadDevice d, bool param, const ZeroSetup& z, cons
 }  // namespace
 
 nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& o) {
-    const std::int64_t world = s.cluster.world_size();
+    const std::int64_t world = data_parallel_size(s);  // DeepSpeed's batch rule counts data-parallel ranks
     const std::int64_t gas = gradient_accumulation_steps(s.training, world);
     const Training& t = s.training;
     const ZeroSetup& z = s.zero;

@@ -28,7 +28,7 @@ Scenario apply_ds_config(const json& c, Scenario s) {
     }
     if (auto v = integer(c, "train_batch_size"); v && *v > 0) s.training.global_batch = *v;
     else if (auto g = integer(c, "gradient_accumulation_steps"); g && *g > 0)
-        s.training.global_batch = s.training.micro_batch * *g * s.cluster.world_size();
+        s.training.global_batch = s.training.micro_batch * *g * data_parallel_size(s);
     if (ds_schema::block_enabled(c, "bf16")) s.training.precision = Precision::Bf16;
     else if (ds_schema::block_enabled(c, "fp16")) s.training.precision = Precision::Fp16;
     else if (c.contains("bf16") || c.contains("fp16")) s.training.precision = Precision::Fp32;

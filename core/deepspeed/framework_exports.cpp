@@ -44,7 +44,7 @@ std::string number(double v) { return format_general(v); }
 }  // namespace
 
 std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o, const std::string& config_path) {
-    const std::int64_t gas = gradient_accumulation_steps(s.training, s.cluster.world_size());
+    const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
     std::string py;
     py += "from transformers import TrainingArguments\n\n";
     py += "# The values transformers copies into the \"auto\" fields of " + config_path + ".\n";
@@ -55,7 +55,7 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     py += "    deepspeed=\"" + config_path + "\",\n";
     py += "    per_device_train_batch_size=" + std::to_string(s.training.micro_batch) + ",\n";
     py += "    gradient_accumulation_steps=" + std::to_string(gas) + ",  # x " + std::to_string(s.cluster.world_size()) +
-          " GPUs = " + std::to_string(s.training.micro_batch * gas * s.cluster.world_size()) + " sequences per step\n";
+          " GPUs = " + std::to_string(s.training.micro_batch * gas * data_parallel_size(s)) + " sequences per step\n";
     py += "    learning_rate=" + number(o.learning_rate) + ",\n";
     py += "    weight_decay=" + number(o.weight_decay) + ",\n";
     py += "    adam_beta1=" + number(o.beta1) + ",\n";
@@ -88,7 +88,7 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
 }
 
 std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o) {
-    const std::int64_t gas = gradient_accumulation_steps(s.training, s.cluster.world_size());
+    const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
     const ZeroSetup& z = s.zero;
     // std::map: keys sorted, as accelerate's yaml.safe_dump(sort_keys=True) writes them.
     std::map<std::string, YAML::Node> ds;

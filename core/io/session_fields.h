@@ -125,6 +125,12 @@ void visit_fields(S& s, V& v) {
     v("zero", "quantized_weights", z.quantized_weights);                                    // since version 7
     v("zero", "quantized_gradients", z.quantized_gradients);                                // since version 7
 
+    auto& par = s.parallel;  // since version 8
+    v("parallel", "tensor", par.tensor, FieldRule{.min = 1});
+    v("parallel", "pipeline", par.pipeline, FieldRule{.min = 1});
+    v("parallel", "virtual_stages", par.virtual_stages, FieldRule{.min = 1});
+    v("parallel", "sequence_parallel", par.sequence_parallel);
+
     auto& f = s.finetune;  // since version 5
     v("finetune", "method", f.method);
     v("finetune", "lora_rank", f.lora_rank, FieldRule{.min = 1});

@@ -83,6 +83,12 @@ void upgrade_6_to_7(json& doc) {
     zero["quantized_gradients"] = false;
 }
 
+// Version 7 planned data parallelism only.
+void upgrade_7_to_8(json& doc) {
+    if (doc.contains("parallel") && !doc.at("parallel").is_object()) return;  // the reader names the error
+    doc["parallel"] = {{"tensor", 1}, {"pipeline", 1}, {"virtual_stages", 1}, {"sequence_parallel", false}};
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -119,6 +125,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 6) {
         upgrade_6_to_7(doc);
         version = 7;
+    }
+    if (version == 7) {
+        upgrade_7_to_8(doc);
+        version = 8;
     }
     doc["version"] = version;
     return doc;

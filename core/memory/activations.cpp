@@ -3,12 +3,19 @@
 #include "core/model/trainable_params.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace zp {
 
-LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, double element_bytes) {
+LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, double element_bytes,
+                                            const TensorSplit& split) {
     const double e = element_bytes;  // a stored tensor's element; dropout masks are 1 byte whatever the dtype
+    // Tensor parallelism (Korthikanti Sec. 4.2.1): the attention heads' tensors and the MLP's ffn-wide
+    // ones are split over t ranks; the layer norms' and dropouts' h-wide tensors are whole on every
+    // rank unless sequence parallelism splits them along the sequence (Sec. 4.2.2).
+    const double t = static_cast<double>(std::max<std::int64_t>(split.tensor, 1));
+    const double rep = split.sequence_parallel ? 1.0 / t : 1.0;
     const double sb = static_cast<double>(seq) * static_cast<double>(micro_batch);  // tokens
     const double h = static_cast<double>(m.hidden);
     const double q = static_cast<double>(m.heads * m.head_dim);      // query / attention-output width
@@ -20,30 +27,32 @@ LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq
     // Attention (paper: 11sbh + 5as^2b in 16 bits): QKV input eh, Q eq, K ekv, V ekv, output-projection
     // input eq, output dropout mask h  ->  e(h + 2q + 2kv) + h per token = 11h for multi-head attention
     // with q = kv = h and e = 2.
-    l.attention = sb * (e * (h + 2 * q + 2 * kv) + h);
+    l.attention = sb * ((e * h + h) * rep + e * (2 * q + 2 * kv) / t);
     // QK^T softmax output e*as^2b, its dropout mask as^2b, dropout output e*as^2b (5as^2b in 16 bits).
-    l.scores = (2 * e + 1) * a * s * sb;
+    l.scores = (2 * e + 1) * a * s * sb / t;
     // MLP (paper: 19sbh for f = 4h in 16 bits): input eh, first-projection output ef, activation output
     // ef, dropout mask h. Gated (SwiGLU): gate, up, activation and product, ef each. MoE: each token
     // passes through experts_per_token experts.
-    l.mlp = sb * (e * h + h + (m.gated_mlp ? 4.0 : 2.0) * e * mlp_width_per_token(m));
+    l.mlp = sb * ((e * h + h) * rep + (m.gated_mlp ? 4.0 : 2.0) * e * mlp_width_per_token(m) / t);
     // Two layer norms, each keeping its input: 2e sbh (4sbh in 16 bits).
-    l.norms = sb * 2 * e * h;
+    l.norms = sb * 2 * e * h * rep;
     return l;
 }
 
 LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, const FineTune& f,
-                                                   double element_bytes) {
+                                                   double element_bytes, const TensorSplit& split) {
     const double e = element_bytes;
-    LayerActivationBytes l = layer_activation_bytes(m, seq, micro_batch, e);
+    LayerActivationBytes l = layer_activation_bytes(m, seq, micro_batch, e, split);
+    const double t = static_cast<double>(std::max<std::int64_t>(split.tensor, 1));
+    const double rep = split.sequence_parallel ? 1.0 / t : 1.0;
     const double sb = static_cast<double>(seq) * static_cast<double>(micro_batch);
     const double h = static_cast<double>(m.hidden);
     const double q = static_cast<double>(m.heads * m.head_dim);
     const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     // Not kept: the q/k/v input eh and the output projection's input eq; the MLP's input eh and
     // its down projection's input ef per routed expert.
-    l.attention -= sb * e * (h + q);
-    l.mlp -= sb * e * (h + mlp_width_per_token(m));
+    l.attention -= sb * e * (h * rep + q / t);
+    l.mlp -= sb * e * (h * rep + mlp_width_per_token(m) / t);
     if (!f.adapters()) return l;
 
     // Adapters, per layer: on a module of input width d, per token.
@@ -69,12 +78,15 @@ LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int6
 
 double activation_element_bytes(Precision p) { return p == Precision::Fp32 ? 4.0 : 2.0; }
 
-ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const FineTune& f) {
+ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const FineTune& f, const Parallelism& par) {
     const double e = activation_element_bytes(t.precision);
-    const LayerActivationBytes trained = layer_activation_bytes(m, t.seq_len, t.micro_batch, e);
+    const TensorSplit split{par.tensor, par.sequence_parallel};
+    const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
+    const double rep = par.sequence_parallel ? 1.0 / tp : 1.0;
+    const LayerActivationBytes trained = layer_activation_bytes(m, t.seq_len, t.micro_batch, e, split);
     const bool all_frozen = f.adapters();
     const std::int64_t frozen_layers = all_frozen ? m.layers : std::clamp<std::int64_t>(f.freeze_layers, 0, m.layers);
-    const LayerActivationBytes layer = all_frozen ? frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f, e) : trained;
+    const LayerActivationBytes layer = all_frozen ? frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f, e, split) : trained;
     const double L = static_cast<double>(m.layers);
     const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch);
     const double h = static_cast<double>(m.hidden);
@@ -86,8 +98,13 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
     out.whole_layer = full_layer;
     // The final norm's input and the LM head's input (2sbh each in 16 bits), the logits (2sbV) and,
     // in mixed precision, the fp32 copy the cross-entropy loss keeps, 4sbV (Korthikanti Sec. 4.3).
+    // With tensor parallelism the logits are vocabulary-parallel (each rank t-th of V) and the head's
+    // inputs sequence-split with sequence parallelism. With pipeline parallelism the most loaded
+    // stage is the first (below), which holds no logits: only the embedding's 1-byte dropout mask
+    // of each micro batch in flight (Korthikanti Sec. 4.3).
     const double fp32_copy = t.precision == Precision::Fp32 ? 0.0 : 4.0;
-    out.embedding_and_logits = sb * (2 * e * h + (e + fp32_copy) * static_cast<double>(m.vocab));
+    out.embedding_and_logits = par.pipeline > 1 ? sb * h * rep * static_cast<double>(par.pipeline)
+                                                : sb * (2 * e * h * rep + (e + fp32_copy) * static_cast<double>(m.vocab) / tp);
     switch (t.checkpointing) {
     case Checkpointing::None: out.per_layer_stored = full_layer; break;
     case Checkpointing::Selective:
@@ -95,15 +112,16 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
         out.per_layer_stored = layer.attention + layer.mlp + layer.norms;
         break;
     case Checkpointing::Full:
-        // Keep each layer's input (2sbh in 16 bits) and rebuild one layer at a time in backward.
-        out.per_layer_stored = e * sb * h;
+        // Keep each layer's input (2sbh in 16 bits; sequence-split with sequence parallelism) and
+        // rebuild one layer at a time in backward.
+        out.per_layer_stored = e * sb * h * rep;
         out.recompute_working = full_layer;
         break;
     }
     if (!all_frozen && frozen_layers > 0) {
         // Full training with the first layers frozen: they keep a frozen layer's activations, or
         // none when the embedding is frozen too; per_layer_stored becomes the average.
-        const LayerActivationBytes fl = frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f, e);
+        const LayerActivationBytes fl = frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f, e, split);
         const double fz = static_cast<double>(frozen_layers);
         double frozen_kept = 0;
         if (!f.freeze_embeddings) {
@@ -114,6 +132,15 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
             }
         }
         out.per_layer_stored = ((L - fz) * out.per_layer_stored + fz * frozen_kept) / L;
+    }
+    // Pipeline parallelism: the first stage runs L/p layers but, in 1F1B, holds p micro batches in
+    // flight before its first backward: L layers' worth, as without pipelining (Korthikanti Sec.
+    // 4.2.3); the interleaved schedule holds 1 + (p-1)/(p v) times that (v model chunks per rank).
+    // With layers that do not divide, the first stage's ceil(L/p) layers, p times.
+    if (par.pipeline > 1) {
+        const double p = static_cast<double>(par.pipeline);
+        out.per_layer_stored *= p * std::ceil(L / p) / L;
+        if (par.virtual_stages > 1) out.per_layer_stored *= 1.0 + (p - 1.0) / (p * static_cast<double>(par.virtual_stages));
     }
     const double kept = L * out.per_layer_stored;
     if (t.cpu_checkpointing && t.checkpointing == Checkpointing::Full) {

@@ -16,7 +16,15 @@ struct LayerActivationBytes {
     double total() const { return attention + scores + mlp + norms; }
 };
 
-LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, double element_bytes = 2.0);
+// How tensor parallelism splits a layer's activations (Korthikanti et al. Sec. 4.2, Table 2):
+// t ranks; with Megatron's sequence parallelism the norms' and dropouts' tensors are split too.
+struct TensorSplit {
+    std::int64_t tensor = 1;
+    bool sequence_parallel = false;
+};
+
+LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, double element_bytes = 2.0,
+                                            const TensorSplit& split = {});
 
 // The element of a stored activation under `p`: 2 bytes in fp16/bf16 mixed precision, 4 in fp32.
 double activation_element_bytes(Precision p);
@@ -29,7 +37,7 @@ double activation_element_bytes(Precision p);
 // input (once per distinct input with lora_dropout 0, PEFT's nn.Identity; with dropout, each
 // adapter's dropout output and its 1-byte mask) and lora_A's r-wide output.
 LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, const FineTune& f,
-                                                   double element_bytes = 2.0);
+                                                   double element_bytes = 2.0, const TensorSplit& split = {});
 
 struct ActivationBytes {
     double per_layer_stored = 0;      // what each layer keeps for backward under the chosen recompute
@@ -43,6 +51,8 @@ struct ActivationBytes {
 // `f`: the fine-tuning method; LoRA's layers are frozen layers with adapters, and in full training
 // the frozen first layers keep what a frozen layer keeps, or nothing when the embedding is frozen
 // too (no gradient flows into them). per_layer_stored is then the average over the layers.
-ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const FineTune& f = {});
+// `par`: tensor, sequence and pipeline parallelism; the bytes are the most loaded rank's (the first
+// pipeline stage's when there is more than one).
+ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const FineTune& f = {}, const Parallelism& par = {});
 
 }  // namespace zp

@@ -39,8 +39,12 @@ BufferBytes buffer_bytes(const Scenario& s) {
     const FineTune& f = s.finetune;
     BufferBytes b = buffer_bytes(s.model, s.training, z);
     const double elem = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
-    const double largest = static_cast<double>(largest_layer_params(s.model));
+    // Tensor parallelism splits every linear and the vocabulary-parallel embedding: a rank's
+    // largest module is a t-th of the model's.
+    const double largest =
+        static_cast<double>(largest_layer_params(s.model)) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
     const double prefetch = std::min(z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters);
+    if (z.stage == 3 && s.parallel.tensor > 1) b.gathered = 2.0 * elem * largest + elem * prefetch;
     if (f.adapters()) {
         if (z.stage == 3) b.gathered = elem * largest + elem * prefetch;
         if (f.method == FineTuneMethod::Qlora) {

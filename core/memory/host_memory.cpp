@@ -1,6 +1,7 @@
 #include "core/memory/host_memory.h"
 
 #include "core/memory/model_states.h"
+#include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 
 #include <algorithm>
@@ -179,16 +180,19 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
     const Training& t = s.training;
     const ZeroSetup& z = s.zero;
     const Assumptions& a = s.assumptions;
-    const double P = static_cast<double>(parameter_count(m));
-    const double Lp = static_cast<double>(largest_layer_params(m));
+    // Under tensor/pipeline parallelism (Megatron-DeepSpeed) each process builds, holds and saves
+    // its rank's share of the model, and ZeRO partitions that over the data-parallel ranks.
+    const double share = model_parallel_share(s);
+    const double P = static_cast<double>(parameter_count(m)) * share;
+    const double Lp = static_cast<double>(largest_layer_params(m)) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
     const double g = static_cast<double>(c.gpus_per_node);
-    const double N = static_cast<double>(c.world_size());
+    const double N = static_cast<double>(data_parallel_size(s));
     const double Pr = P / N;
     const double w = t.precision == Precision::Fp32 ? 4.0 : 2.0;
     // Fine-tuning (core/model/trainable_params.h): the optimizer's states, gradients and flat
     // buffers are the trainable parameters' (T, T_r per rank); the frozen base is stored as it is
     // (16-bit or quantised), partitioned by ZeRO-3 like any parameter. T = P in plain full training.
-    const ParameterSplit split = parameter_split(s);
+    const ParameterSplit split = rank_parameter_split(s);
     const double T = split.trainable;
     const double Tr = T / N;
     const double Lt = std::min(Lp, T);  // the largest trainable tensor, at most
@@ -198,7 +202,7 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
     const double moments_per_param = optimizer_moment_bytes_per_param(t.optimizer);
     const bool pin = z.pin_memory;
     // Gradient accumulation steps > 1 (a batch DeepSpeed would refuse is refused elsewhere).
-    const bool accumulating = effective_global_batch(t, c.world_size()) > t.micro_batch * c.world_size();
+    const bool accumulating = effective_global_batch(t, data_parallel_size(s)) > t.micro_batch * data_parallel_size(s);
 
     HostMemory out;
     const double processes = g * a.host_process_bytes;

@@ -5,6 +5,7 @@
 #include "core/memory/activations.h"
 #include "core/memory/buffers.h"
 #include "core/memory/model_states.h"
+#include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 
 #include <algorithm>
@@ -52,14 +53,14 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     const ZeroSetup& z = s.zero;
     Terms x;
     const double P = in.params;
-    const double N = static_cast<double>(s.cluster.world_size());
+    const double N = static_cast<double>(data_parallel_size(s));  // ZeRO partitions over the data-parallel ranks
     const bool mixed = t.precision != Precision::Fp32;
     const double k = mixed ? 2.0 : 4.0;  // bytes of a weight, gradient or activation element
     const bool offload_optimizer = z.offload_optimizer != OffloadDevice::None;
     const ModelStateBytes& states = in.states;
     // Micro steps per optimizer step (without the batch rule's check: estimates of invalid batches are asked for too).
-    const std::int64_t per_micro_step = std::max<std::int64_t>(t.micro_batch * s.cluster.world_size(), 1);
-    const std::int64_t gas = std::max<std::int64_t>(effective_global_batch(t, s.cluster.world_size()) / per_micro_step, 1);
+    const std::int64_t per_micro_step = std::max<std::int64_t>(t.micro_batch * data_parallel_size(s), 1);
+    const std::int64_t gas = std::max<std::int64_t>(effective_global_batch(t, data_parallel_size(s)) / per_micro_step, 1);
 
     // Weights and fp32 optimizer states: as the memory slices count them (model_states.cpp).
     x.weights = states.params;
@@ -211,6 +212,22 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
         x.loss_cause = "one chunk of logits (chunked linear cross-entropy)";
         break;
     }
+    // Tensor parallelism: the logits are vocabulary-parallel (megatron/core/tensor_parallel/
+    // cross_entropy.py), the head's inputs sequence-split with sequence parallelism. Pipeline
+    // parallelism: the most loaded (first) stage computes no loss; its embedding's dropout mask is
+    // in the stored activations (activations.cpp).
+    const Parallelism& par = s.parallel;
+    if (par.pipeline > 1) {
+        x.head_inputs = x.loss_forward = x.loss_backward = 0;
+        x.loss_cause = "the first pipeline stage holds no logits";
+    } else if (par.tensor > 1) {
+        const double tp = static_cast<double>(par.tensor);
+        x.head_inputs /= par.sequence_parallel ? tp : 1.0;
+        if (t.loss_kernel == LossKernel::Full) {
+            x.loss_forward /= tp;
+            x.loss_backward /= tp;
+        }
+    }
     return x;
 }
 
@@ -233,13 +250,13 @@ TimelineInputs timeline_inputs(const Scenario& s) {
     TimelineInputs in;
     // Gradients and optimizer states are the trainable parameters' (all of them in plain full
     // training); the weights add the frozen base as stored (model_states.h).
-    const ParameterSplit split = parameter_split(s);
+    const ParameterSplit split = rank_parameter_split(s);  // the most loaded rank's share under tensor/pipeline parallelism
     in.params = split.trainable;
     in.whole_params = split.trainable + split.frozen;
     in.whole_weights_bytes =
         (s.training.precision == Precision::Fp32 ? 4.0 : 2.0) * split.trainable + split.frozen_bytes + split.quant_state_bytes;
     in.states = model_state_bytes(s, split);
-    in.activations = activation_bytes(s.model, s.training, s.finetune);
+    in.activations = activation_bytes(s.model, s.training, s.finetune, s.parallel);
     in.buffers = buffer_bytes(s);
     return in;
 }

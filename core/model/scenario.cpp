@@ -6,9 +6,14 @@
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace zp {
+
+std::int64_t data_parallel_size(const Scenario& s) {
+    return std::max<std::int64_t>(s.cluster.world_size() / std::max<std::int64_t>(s.parallel.model_parallel(), 1), 1);
+}
 
 std::int64_t effective_global_batch(const Training& t, std::int64_t world_size) {
     if (t.global_batch > 0) return t.global_batch;
@@ -32,6 +37,37 @@ namespace {
 template <class T>
 void check(const limits::Range<T>& r, T v, const std::string& what, const std::string& unit = "", const std::string& kind = "") {
     if (!r.contains(v)) throw InputError(what + " must be " + kind + limits::describe(r) + unit);
+}
+
+// Megatron-DeepSpeed's constraints (megatron/arguments.py, mpu/initialize.py; DeepSpeed
+// runtime/pipe/engine.py).
+void validate_parallelism(const Scenario& s) {
+    const Parallelism& p = s.parallel;
+    const ModelSpec& m = s.model;
+    const std::int64_t N = s.cluster.world_size();
+    if (p.tensor < 1 || p.pipeline < 1 || p.virtual_stages < 1)
+        throw InputError("tensor, pipeline and virtual pipeline sizes must be at least 1");
+    if (N % p.model_parallel() != 0)
+        throw InputError(std::to_string(N) + " GPUs do not split into tensor " + std::to_string(p.tensor) + " x pipeline " +
+                         std::to_string(p.pipeline) + " x data-parallel groups: the GPU count must be a multiple of " +
+                         std::to_string(p.model_parallel()));
+    if (p.tensor > 1 && s.cluster.gpus_per_node % p.tensor != 0)
+        throw InputError("tensor parallelism " + std::to_string(p.tensor) + " must divide the " + std::to_string(s.cluster.gpus_per_node) +
+                         " GPUs per node: its all-reduces run every layer and need NVLink");
+    if (m.heads % p.tensor != 0 || m.kv_heads % p.tensor != 0)
+        throw InputError("tensor parallelism " + std::to_string(p.tensor) + " must divide the attention heads (" + std::to_string(m.heads) +
+                         ") and key/value heads (" + std::to_string(m.kv_heads) + ")");
+    // DeepSpeed's PipelineModule spreads layers unevenly when they do not divide (the most loaded
+    // stage takes the ceiling); Megatron's interleaved schedule needs equal chunks.
+    if (p.virtual_stages > 1 && m.layers % (p.pipeline * p.virtual_stages) != 0)
+        throw InputError("pipeline " + std::to_string(p.pipeline) + " x virtual stages " + std::to_string(p.virtual_stages) +
+                         " must divide the " + std::to_string(m.layers) + " layers");
+    if (p.pipeline > 1 && s.zero.stage >= 2)
+        throw InputError(
+            "pipeline parallelism works with ZeRO stage 0 or 1 only: DeepSpeed's PipelineEngine asserts "
+            "\"ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\"");
+    if (p.sequence_parallel && p.tensor < 2) throw InputError("Megatron sequence parallelism needs tensor parallelism of 2 or more");
+    if (p.virtual_stages > 1 && p.pipeline < 2) throw InputError("virtual pipeline stages need pipeline parallelism of 2 or more");
 }
 
 }  // namespace
@@ -76,6 +112,7 @@ void validate(const Scenario& s) {
         throw InputError("zero_hpz_partition_size " + std::to_string(z.hpz_partition_size) + " must divide the " +
                          std::to_string(s.cluster.gpus_per_node) +
                          " GPUs per node: hpZ's secondary partition lives within a node (usually the node's GPU count)");
+    validate_parallelism(s);
     // fp32 with offload is allowed: stage_1_and_2.py and stage3.py make their fp32 partition with
     // .clone().float() whatever the weights' dtype (PEFT's ZeRO-3 offload examples train in fp32).
     validate_finetune(s);
@@ -98,7 +135,7 @@ ZeroPlusPlus effective_zeropp(const Scenario& s) {
     out.quantized_weights = z.quantized_weights;
     out.quantized_gradients = z.quantized_gradients;
     const bool hpz_fits = z.hpz_partition_size > 1 && s.cluster.gpus_per_node % z.hpz_partition_size == 0;
-    if (hpz_fits && z.offload_param == OffloadDevice::None && z.hpz_partition_size < s.cluster.world_size())
+    if (hpz_fits && z.offload_param == OffloadDevice::None && z.hpz_partition_size < data_parallel_size(s))
         out.hpz_partition_size = z.hpz_partition_size;
     return out;
 }

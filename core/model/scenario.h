@@ -150,18 +150,36 @@ struct Assumptions {
     friend bool operator==(const Assumptions&, const Assumptions&) = default;
 };
 
+// Megatron-DeepSpeed's model parallelism around ZeRO's data parallelism (Shoeybi et al. 2019,
+// Narayanan et al. arXiv 2104.04473, Korthikanti et al. arXiv 2205.05198): the world is
+// tensor x pipeline x data-parallel ranks; tensor-parallel ranks sit inside a node.
+struct Parallelism {
+    std::int64_t tensor = 1;          // --tensor-model-parallel-size
+    std::int64_t pipeline = 1;        // --pipeline-model-parallel-size
+    std::int64_t virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline rank (1 = plain 1F1B)
+    bool sequence_parallel = false;   // Megatron's --sequence-parallel (with tensor parallelism)
+    std::int64_t model_parallel() const { return tensor * pipeline; }
+    friend bool operator==(const Parallelism&, const Parallelism&) = default;
+};
+
 struct Scenario {
     ModelSpec model;
     Cluster cluster;
     Training training;
     ZeroSetup zero;
     FineTune finetune;
+    Parallelism parallel;
     Assumptions assumptions;
 
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };
 
+// The data-parallel ranks: the world over tensor x pipeline (ZeRO partitions over them, and the
+// batch rule counts them).
+std::int64_t data_parallel_size(const Scenario& s);
+
 // Sequences per optimizer step: the given global batch, or 64 raised to a multiple of micro x GPUs.
+// `world_size`: the data-parallel ranks (data_parallel_size).
 std::int64_t effective_global_batch(const Training& t, std::int64_t world_size);
 // Gradient accumulation steps; throws InputError with DeepSpeed's batch-rule message when the
 // global batch is not micro x gas x world size for a whole gas >= 1.

@@ -10,7 +10,7 @@ namespace zp {
 Overview compute_overview(const Scenario& s) {
     Overview o;
     try {
-        gradient_accumulation_steps(s.training, s.cluster.world_size());
+        gradient_accumulation_steps(s.training, data_parallel_size(s));
     } catch (const InputError& e) {
         o.step_valid = false;
         o.step_error = e.what();

@@ -127,7 +127,7 @@ Search run_search(const Scenario& input) {
     Search out;
     out.base = input;
     Scenario& base = out.base;
-    const std::int64_t world = base.cluster.world_size();
+    const std::int64_t world = data_parallel_size(base);
     const std::int64_t global = effective_global_batch(Training{.micro_batch = 1, .global_batch = input.training.global_batch}, world);
     if (global % world != 0)
         throw InputError("global batch " + std::to_string(global) + " is not a multiple of the " + std::to_string(world) +

@@ -1,6 +1,7 @@
 #include "core/time/step_time.h"
 
 #include "core/memory/model_states.h"
+#include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
 #include "core/time/collectives.h"
@@ -108,20 +109,23 @@ LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z) {
 // stream can use (NCCL kernels take SMs and HBM bandwidth from the compute they overlap).
 StepTime estimate_step(const Scenario& s) {
     const Cluster& c = s.cluster;
-    const double N = static_cast<double>(c.world_size());
-    const double n = static_cast<double>(c.nodes);
+    const double world = static_cast<double>(c.world_size());
+    // ZeRO's collectives and partitions run over the data-parallel ranks (the world without
+    // tensor/pipeline parallelism); P below is the most loaded rank's share of the model.
+    const double N = static_cast<double>(data_parallel_size(s));
+    const double g = static_cast<double>(c.gpus_per_node);
     // Fine-tuning: the optimizer, the gradient collectives and the offloaded states are the
     // trainable parameters' (P in plain full training); ZeRO-3 gathers, and offload_param moves,
     // every weight as stored (core/model/trainable_params.h).
-    const ParameterSplit split = parameter_split(s);
+    const ParameterSplit split = rank_parameter_split(s);
     const double P = split.trainable;
     const double weight_elem = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
     const double whole_weights = weight_elem * P + split.frozen_bytes + split.quant_state_bytes;
     StepTime st;
-    st.gradient_accumulation_steps = gradient_accumulation_steps(s.training, c.world_size());
+    st.gradient_accumulation_steps = gradient_accumulation_steps(s.training, data_parallel_size(s));
     const std::int64_t gas = st.gradient_accumulation_steps;
     const double G = static_cast<double>(gas);
-    const double global = static_cast<double>(effective_global_batch(s.training, c.world_size()));
+    const double global = static_cast<double>(effective_global_batch(s.training, data_parallel_size(s)));
     st.tokens_per_step = global * static_cast<double>(s.training.seq_len);
 
     const StepFlops flops = step_flops(s, st.tokens_per_step);
@@ -146,7 +150,25 @@ StepTime estimate_step(const Scenario& s) {
         st.zero3_overhead_seconds = st.compute.total_seconds - plain.total_seconds;
         st.compute = plain;
     }
-    st.compute_seconds = st.compute.total_seconds;
+    const Parallelism& par = s.parallel;
+    const double tp = static_cast<double>(par.tensor), pp = static_cast<double>(par.pipeline);
+    const double layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
+    const double stage_layers = std::ceil(layers / pp);  // the most loaded stage's (DeepSpeed's PipelineModule may spread unevenly)
+    if (par.model_parallel() > 1) {
+        // Each rank computes its stage's layers at 1/t of their width (Megatron's column/row-parallel
+        // linears and attention heads): the model's micro step times ceil(L/p)/L / t.
+        ComputeTime& ct = st.compute;
+        for (double* v : {&ct.gemm_seconds, &ct.attention_seconds, &ct.memory_seconds, &ct.launch_seconds, &ct.forward_seconds,
+                          &ct.backward_seconds, &ct.micro_step_seconds})
+            *v *= stage_layers / layers / tp;
+        ct.total_seconds = G * ct.micro_step_seconds + ct.optimizer_seconds;
+    }
+    if (par.pipeline > 1) {
+        // 1F1B's bubble: (p-1) micro steps of a stage per step, (p-1)/v with v interleaved model
+        // chunks (Narayanan et al. 2021 Sec. 2.2.1-2.2.2: bubble fraction (p-1)/m, (p-1)/(v m)).
+        st.pipeline_bubble_seconds = (pp - 1.0) / static_cast<double>(par.virtual_stages) * st.compute.micro_step_seconds;
+    }
+    st.compute_seconds = st.compute.total_seconds + st.pipeline_bubble_seconds;
     const double forward = st.compute.forward_seconds, backward = st.compute.backward_seconds;
 
     // Communication on the bottleneck link, plus a launch latency per bucket.
@@ -180,7 +202,7 @@ StepTime estimate_step(const Scenario& s) {
         const double hbm = streaming_bytes_per_second(c.gpu);
         if (zpp.quantized_weights) zeropp_kernel_seconds += (zpp.hpz_partition_size > 1 ? 1.0 : 2.0) * G * 3.0 * elems / hbm;
         if (zpp.quantized_gradients) {
-            const double g = static_cast<double>(c.gpus_per_node);
+            const double n = static_cast<double>(c.nodes);
             const double int4_bytes = v.reduce_scatter_bytes / weight_elem * 0.5;
             rs = reduce_scatter_seconds(int4_bytes, g, intra_node_bus_gbytes_per_s(c)) +
                  (n > 1 ? reduce_scatter_seconds(int4_bytes / g, n, inter_node_bus_gbytes_per_s(c)) : 0.0);
@@ -220,8 +242,28 @@ StepTime estimate_step(const Scenario& s) {
         }
         }
     }
-    st.comm_seconds =
-        st.exposed_allreduce_seconds + st.exposed_reduce_scatter_seconds + st.exposed_allgather_seconds + st.zero3_overhead_seconds;
+    // Megatron's tensor-parallel collectives run on the compute stream, every layer (Shoeybi et al.
+    // 2019 Sec. 3: two all-reduces in forward, two in backward, two more when a layer is recomputed;
+    // with sequence parallelism each becomes an all-gather and a reduce-scatter of the same bytes,
+    // Korthikanti Sec. 4.2.2), over the t GPUs of a node: exposed.
+    const double layer_activation = weight_elem * static_cast<double>(s.training.seq_len) * static_cast<double>(s.training.micro_batch) *
+                                    static_cast<double>(s.model.hidden);
+    if (par.tensor > 1) {
+        const double per_layer = 4.0 + (s.training.checkpointing == Checkpointing::Full ? 2.0 : 0.0);
+        const double count = per_layer * stage_layers * G;
+        st.tensor_parallel_seconds =
+            count * (allreduce_seconds(layer_activation, tp, intra_node_bus_gbytes_per_s(c)) + s.assumptions.collective_latency_seconds);
+    }
+    if (par.pipeline > 1) {
+        // Point-to-point between stages, each micro step: the activation forward and its gradient
+        // backward, a t-th of it per rank with Megatron's scatter/gather (Narayanan Sec. 4.1). Stages
+        // are N/p ranks apart (pipeline outermost): across the network once a stage fills a node.
+        const bool crosses_nodes = c.nodes > 1 && c.world_size() / par.pipeline >= c.gpus_per_node;
+        const double link = crosses_nodes ? inter_node_bus_gbytes_per_s(c) : intra_node_bus_gbytes_per_s(c);
+        st.pipeline_p2p_seconds = G * 2.0 * (layer_activation / tp / (link * kBytesPerGB) + s.assumptions.collective_latency_seconds);
+    }
+    st.comm_seconds = st.exposed_allreduce_seconds + st.exposed_reduce_scatter_seconds + st.exposed_allgather_seconds +
+                      st.zero3_overhead_seconds + st.tensor_parallel_seconds + st.pipeline_p2p_seconds;
 
     // Offload (ZeRO-Offload arXiv 2101.06840 Sec. 4; ZeRO-Infinity arXiv 2104.07857 Sec. 5-6).
     const double pcie = c.pcie_gbytes_per_s * kBytesPerGB * host_rates::kPinnedPcieEfficiency;
@@ -234,12 +276,12 @@ StepTime estimate_step(const Scenario& s) {
         const double partition = P / N;
         const double down = 2.0 * partition / pcie;
         st.pcie_seconds += G * exposed(down, f * backward) + 2.0 * partition / pcie;
-        st.cpu_optimizer_seconds = (P / n) / c.cpu_adam_params_per_second;
+        st.cpu_optimizer_seconds = (partition * g) / c.cpu_adam_params_per_second;  // the node's g ranks' partitions
         if (s.zero.offload_optimizer == OffloadDevice::Nvme) {
             // ZeRO-Infinity swaps the fp32 master and the moments in and out around the CPU step
             // (deepspeed/runtime/swap_tensor/partitioned_optimizer_swapper.py). DeepSpeed's default
             // pipeline_read/pipeline_write = false (zero/offload_config.py) runs them in turn.
-            const double state_bytes = (4.0 + optimizer_moment_bytes_per_param(s.training.optimizer)) * P / n;
+            const double state_bytes = (4.0 + optimizer_moment_bytes_per_param(s.training.optimizer)) * partition * g;
             st.nvme_seconds += 2.0 * state_bytes / nvme;
         }
     }
@@ -247,17 +289,18 @@ StepTime estimate_step(const Scenario& s) {
         // Each rank brings its 16-bit partition to the GPU for forward and for backward, every
         // micro step (parameter_offload.py, on the gather path: not hidden).
         st.pcie_seconds += 2.0 * (whole_weights / N) * G / pcie;
-        if (s.zero.offload_param == OffloadDevice::Nvme) st.nvme_seconds += (2.0 * whole_weights / n * G + weight_elem * P / n) / nvme;
+        if (s.zero.offload_param == OffloadDevice::Nvme)
+            st.nvme_seconds += (2.0 * whole_weights / N * g * G + weight_elem * P / N * g) / nvme;
     }
     st.offload_seconds = st.pcie_seconds + st.cpu_optimizer_seconds + st.nvme_seconds;
 
     st.seconds = st.compute_seconds + st.comm_seconds + st.offload_seconds;
     st.tokens_per_second = st.tokens_per_step / st.seconds;
-    st.model_tflops_per_gpu = st.model_flops / st.seconds / N / 1e12;
+    st.model_tflops_per_gpu = st.model_flops / st.seconds / world / 1e12;
     st.mfu = st.model_tflops_per_gpu / c.gpu.peak_tflops_16bit;
     st.slowdown_percent = (st.seconds / st.compute_seconds - 1.0) * 100.0;
     st.budget_seconds = s.assumptions.token_budget / st.tokens_per_second;
-    st.budget_gpu_hours = st.budget_seconds * N / 3600.0;
+    st.budget_gpu_hours = st.budget_seconds * world / 3600.0;
     return st;
 }
 

@@ -52,6 +52,9 @@ struct StepTime {
     double exposed_reduce_scatter_seconds = 0;
     double exposed_allgather_seconds = 0;  // stage 2: after the step; stage 3: parameter gathers
     double zero3_overhead_seconds = 0;     // hooks and per-module gather latency (in comm_seconds)
+    double tensor_parallel_seconds = 0;    // Megatron's per-layer all-reduces (in comm_seconds)
+    double pipeline_p2p_seconds = 0;       // activations and gradients between pipeline stages (in comm_seconds)
+    double pipeline_bubble_seconds = 0;    // 1F1B's idle warm-up and cool-down (in compute_seconds)
     double pcie_seconds = 0;               // exposed offload transfers
     double cpu_optimizer_seconds = 0;
     double nvme_seconds = 0;

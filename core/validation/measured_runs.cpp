@@ -227,20 +227,18 @@ std::string not_representable_reason(const std::optional<std::string>& lora, std
     const std::string a = lower(assumptions);
     if ((contains(a, "zero++") || contains(a, "zero_quantized") || contains(a, "zero_hpz")) && !zeropp_from_text(assumptions))
         return "ZeRO++ named without its switches (zero_hpz_partition_size, zero_quantized_weights/gradients)";
+    return {};
+}
+
+Parallelism parallelism_from_text(std::string_view assumptions) {
+    const std::string a = lower(assumptions);
     static const std::regex tp(R"((?:\btp\s*=\s*|tensor-model-parallel-size[\s=]+|tensor_parallel_size[\s=:]+)(\d+))");
     static const std::regex pp(R"((?:\bpp\s*=\s*|pipeline-model-parallel-size[\s=]+|pipeline_parallel_size[\s=:]+)(\d+))");
+    Parallelism out;
     std::smatch m;
-    std::string why;
-    for (auto [re, name] : {std::pair{&tp, "tensor"}, std::pair{&pp, "pipeline"}}) {
-        for (auto it = std::sregex_iterator(a.begin(), a.end(), *re); it != std::sregex_iterator(); ++it) {
-            if (std::stoll((*it)[1].str()) > 1) {
-                why += (why.empty() ? "" : " and ") + std::string(name) + " parallelism of " + (*it)[1].str();
-                break;
-            }
-        }
-    }
-    if (!why.empty()) return why + ": the planner models data parallelism only";
-    return {};
+    if (std::regex_search(a, m, tp)) out.tensor = std::max<std::int64_t>(1, std::stoll(m[1].str()));
+    if (std::regex_search(a, m, pp)) out.pipeline = std::max<std::int64_t>(1, std::stoll(m[1].str()));
+    return out;
 }
 
 namespace {
@@ -536,6 +534,10 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     s.zero.stage = static_cast<int>(stage);
     s.zero.offload_optimizer = enum_field<OffloadDevice>(r, "offload_optimizer", OffloadDevice::None, c);
     s.zero.offload_param = enum_field<OffloadDevice>(r, "offload_param", OffloadDevice::None, c);
+    s.parallel = parallelism_from_text(r.optional_text("assumptions").value_or(""));
+    if (s.parallel.model_parallel() > 1)
+        c.notes.push_back("Megatron-DeepSpeed: tensor " + std::to_string(s.parallel.tensor) + " x pipeline " +
+                          std::to_string(s.parallel.pipeline) + " x data " + std::to_string(gpus / s.parallel.model_parallel()));
     if (auto zpp = zeropp_from_text(r.optional_text("assumptions").value_or(""))) {
         s.zero.hpz_partition_size = zpp->hpz_partition_size;
         s.zero.quantized_weights = zpp->quantized_weights;
@@ -577,7 +579,7 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     if (kind == "peak_memory" && !r.optional_integer("seq", 1) && c.not_representable.empty())
         c.not_representable = "the sequence length is not stated, and the peak's activations scale with it: not checked";
     t.seq_len = with_default("seq", kAssumedSeqLen);
-    t.global_batch = t.micro_batch * grad_accum * gpus;
+    t.global_batch = t.micro_batch * grad_accum * data_parallel_size(s);
     t.auto_micro_batch = false;
     t.checkpointing = enum_field<Checkpointing>(r, "checkpointing", Checkpointing::None, c);
     t.auto_checkpointing = false;

@@ -98,8 +98,10 @@ std::optional<GpuSpec> match_gpu_type(std::string_view type, double memory_gib, 
 // The ZeRO++ switches an assumptions text names ("zero_hpz_partition_size 16",
 // "zero_quantized_weights true", "hpZ=16", "qwZ", "qgZ"), or nothing when it names none.
 std::optional<ZeroPlusPlus> zeropp_from_text(std::string_view assumptions);
-// Why a case cannot be planned (LoRA without a rank, ZeRO++ without its switches, tensor or
-// pipeline parallelism); empty if it can.
+// The tensor and pipeline parallel sizes an assumptions text names ("TP=4, PP=12",
+// "--tensor-model-parallel-size 2"); 1 each when it names none.
+Parallelism parallelism_from_text(std::string_view assumptions);
+// Why a case cannot be planned (LoRA without a rank, ZeRO++ without its switches); empty if it can.
 std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions);
 
 }  // namespace zp::validation

@@ -31,7 +31,7 @@ double predicted_value(const MeasuredCase& c) {
     case Quantity::StepSeconds: return estimate_step(s).seconds;
     case Quantity::SamplesPerSecond: {
         const StepTime st = estimate_step(s);
-        return static_cast<double>(effective_global_batch(s.training, s.cluster.world_size())) / st.seconds;
+        return static_cast<double>(effective_global_batch(s.training, data_parallel_size(s))) / st.seconds;
     }
     case Quantity::TflopsPerGpu: {
         const StepTime st = estimate_step(s);
@@ -44,9 +44,9 @@ double predicted_value(const MeasuredCase& c) {
 
 CaseResult fit_row(const MeasuredCase& c, const FitCheck& check) {
     Scenario s = c.scenario;
-    const std::int64_t gas = s.training.global_batch / (s.training.micro_batch * s.cluster.world_size());
+    const std::int64_t gas = s.training.global_batch / (s.training.micro_batch * data_parallel_size(s));
     s.training.micro_batch = check.micro_batch;
-    s.training.global_batch = check.micro_batch * gas * s.cluster.world_size();
+    s.training.global_batch = check.micro_batch * gas * data_parallel_size(s);
     if (check.plain_data_parallel) {
         s.zero.stage = 0;
         s.zero.offload_optimizer = OffloadDevice::None;

@@ -43,7 +43,7 @@ constexpr std::size_t member_count() {
 // Scenario's members as the session stores them: Cluster's GpuSpec is stored member by member.
 constexpr std::size_t kScenarioLeafMembers = member_count<ModelSpec>() + (member_count<Cluster>() - 1) + member_count<GpuSpec>() +
                                              member_count<Training>() + member_count<FineTune>() + member_count<ZeroSetup>() +
-                                             member_count<Assumptions>();
+                                             member_count<Parallelism>() + member_count<Assumptions>();
 
 // The keys the field list must visit, in order. Written out here, not derived from
 // session_fields.h: a member added to a struct fails the count below until it gets a line
@@ -71,7 +71,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
-    "zero.quantized_gradients",
+    "zero.quantized_gradients", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
     "finetune.double_quant", "finetune.quant_block_size", "finetune.quant_storage", "finetune.freeze_embeddings",
@@ -80,7 +80,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 112;
+constexpr std::size_t kFieldCount = 116;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -171,6 +171,18 @@ Scenario perturbation_base() {
     s.zero.stage = 3;
     s.zero.offload_optimizer = OffloadDevice::Cpu;
     s.cluster.cpu_ram_bytes_per_node = 2e12;
+    s.parallel.tensor = 2;  // so that sequence parallelism can turn on
+    return s;
+}
+
+// Pipeline parallelism needs ZeRO stage 0 or 1 (DeepSpeed's PipelineEngine), the base above stage
+// 3: its two fields move from a stage-1 base (virtual stages from a pipeline of 2).
+Scenario perturbation_base_for(const std::string& key) {
+    Scenario s = perturbation_base();
+    if (key == "parallel.pipeline" || key == "parallel.virtual_stages") {
+        s.zero.stage = 1;
+        if (key == "parallel.virtual_stages") s.parallel.pipeline = 2;
+    }
     return s;
 }
 
@@ -280,6 +292,10 @@ json flatten(const Scenario& s) {
         {"zero.hpz_partition_size", z.hpz_partition_size},
         {"zero.quantized_weights", z.quantized_weights},
         {"zero.quantized_gradients", z.quantized_gradients},
+        {"parallel.tensor", s.parallel.tensor},
+        {"parallel.pipeline", s.parallel.pipeline},
+        {"parallel.virtual_stages", s.parallel.virtual_stages},
+        {"parallel.sequence_parallel", s.parallel.sequence_parallel},
         {"finetune.method", to_string(s.finetune.method)},
         {"finetune.lora_rank", s.finetune.lora_rank},
         {"finetune.lora_alpha", s.finetune.lora_alpha},
@@ -344,7 +360,7 @@ private slots:
     // One field away from both the base and the default scenario; parse(write(s)) == s.
     void every_field_round_trips_alone() {
         QFETCH(int, index);
-        const Scenario base = perturbation_base();
+        const Scenario base = perturbation_base_for(fields_of(perturbation_base())[static_cast<std::size_t>(index)].key);
         Scenario s = base;
         const auto defaults = fields_of(default_scenario());
         Perturb p{.target = static_cast<std::size_t>(index), .defaults = defaults, .scenario = &s};
@@ -371,10 +387,13 @@ private slots:
         }
         std::string unmoved_list;
         for (const std::string& k : unmoved) unmoved_list += k + " ";
-        QVERIFY2(unmoved == std::vector<std::string>{"zero.stage"}, unmoved_list.c_str());  // offload_param cpu needs stage 3, the base's
+        // offload_param cpu needs stage 3, the base's, and pipeline parallelism (with its virtual
+        // stages) stage 0 or 1: the test above moves those two from a stage-1 base.
+        QVERIFY2((unmoved == std::vector<std::string>{"parallel.virtual_stages", "parallel.pipeline", "zero.stage"}), unmoved_list.c_str());
         const auto after = fields_of(s);
         for (std::size_t i = 0; i < kFieldCount; ++i)
-            QVERIFY2(after[i].value != defaults[i].value, (after[i].key + " is still the default").c_str());
+            if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages")
+                QVERIFY2(after[i].value != defaults[i].value, (after[i].key + " is still the default").c_str());
         const std::string text = session_text(s);
         const Scenario back = parse_session(text, "t.zplan");
         QVERIFY2(back == s, differing_fields(back, s).constData());
@@ -384,7 +403,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 7);
+        QCOMPARE(kSessionVersion, 8);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -407,7 +426,7 @@ private slots:
         const Scenario s = parse_session(text, name.toStdString() + ".zplan");
         const json expected = load_test_json(base + ".scenario.json");
         const json actual = flatten(s);
-        // Members added after 0.1.0 (session versions 3 to 7) take what the migrations fill in;
+        // Members added after 0.1.0 (session versions 3 to 8) take what the migrations fill in;
         // host_buffer_factor is gone (version 4 models host RAM without it).
         const json added_later = {{"training.loss_fp32_upcast", true},
                                   {"training.loss_kernel", "full"},
@@ -421,6 +440,10 @@ private slots:
                                   {"zero.hpz_partition_size", 1},
                                   {"zero.quantized_weights", false},
                                   {"zero.quantized_gradients", false},
+                                  {"parallel.tensor", 1},
+                                  {"parallel.pipeline", 1},
+                                  {"parallel.virtual_stages", 1},
+                                  {"parallel.sequence_parallel", false},
                                   {"assumptions.host_process_bytes", 2.06e9},
                                   {"assumptions.host_worker_bytes", 0.322e9},
                                   {"finetune.method", "full"},
@@ -551,6 +574,21 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version 7 session (ZeRO++, before tensor and pipeline parallelism were stored) opens data
+    // parallel, its ZeRO++ switches kept.
+    void frozen_version_7() {
+        const std::string text = read_text_file(test_data_path("sessions/v7-llama-13b-zeropp.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 7);
+        QVERIFY(!doc.contains("parallel"));
+        const Scenario s = parse_session(text, "v7-llama-13b-zeropp.zplan");
+        QVERIFY(s.parallel == Parallelism{});
+        QCOMPARE(data_parallel_size(s), std::int64_t{32});
+        QCOMPARE(s.zero.hpz_partition_size, std::int64_t{8});
+        QVERIFY(s.zero.quantized_weights && s.zero.quantized_gradients);
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     void text_is_stable() {
         Scenario s = default_scenario();
         s.model = model_preset("mixtral-8x7b").spec;
@@ -572,7 +610,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 7); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 8); "
                                     "upgrade zero-planner"));
         }
     }
@@ -585,9 +623,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 7); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 8); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 7)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 8)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -140,10 +140,7 @@ private slots:
         QTest::newRow("ZeRO++ with its switches is modelled") << QString() << QStringLiteral("ZeRO++ ON (qwZ + hpZ=16)") << QString();
         QTest::newRow("ZeRO++ by key") << QString() << QStringLiteral("zero_quantized_weights true") << QString();
         QTest::newRow("ZeRO++ without switches") << QString() << QStringLiteral("ZeRO++ was on") << QStringLiteral("without its switches");
-        QTest::newRow("TP and PP") << QString() << QStringLiteral("TP=4, PP=12, DP=8") << QStringLiteral("tensor parallelism of 4");
-        QTest::newRow("TP 1 and PP 1 are data parallel")
-            << QString() << QStringLiteral("--tensor-model-parallel-size 1 --pipeline-model-parallel-size 1") << QString();
-        QTest::newRow("PP by flag") << QString() << QStringLiteral("--pipeline-model-parallel-size 2") << QStringLiteral("pipeline");
+        QTest::newRow("TP and PP are modelled") << QString() << QStringLiteral("TP=4, PP=12, DP=8") << QString();
     }
     void not_representable() {
         QFETCH(QString, lora);
@@ -179,6 +176,24 @@ private slots:
         QCOMPARE(z->quantized_weights, qwz);
         QCOMPARE(z->quantized_gradients, qgz);
         QVERIFY(!zeropp_from_text("stage 3, hpZ's secondary partition is not used"));
+    }
+
+    void parallelism_from_text_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("tp");
+        QTest::addColumn<qint64>("pp");
+        QTest::newRow("BLOOM's replica setup") << QStringLiteral("TP=4, PP=12, DP=8 (README 'Replica setup')") << qint64(4) << qint64(12);
+        QTest::newRow("Megatron flags") << QStringLiteral("--tensor-model-parallel-size 1 --pipeline-model-parallel-size 2") << qint64(1)
+                                        << qint64(2);
+        QTest::newRow("none") << QStringLiteral("stage 3, buckets default") << qint64(1) << qint64(1);
+    }
+    void parallelism_from_text() {
+        QFETCH(QString, text);
+        QFETCH(qint64, tp);
+        QFETCH(qint64, pp);
+        const Parallelism p = zp::validation::parallelism_from_text(text.toStdString());
+        QCOMPARE(p.tensor, tp);
+        QCOMPARE(p.pipeline, pp);
     }
 
     void malformed_document_data() {

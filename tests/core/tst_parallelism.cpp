@@ -1,0 +1,159 @@
+// Megatron-DeepSpeed's tensor and pipeline parallelism (Scenario::parallel): Korthikanti et al.
+// 2022 Table 2's activation forms with tensor and sequence parallelism, the most loaded rank's
+// share of the parameters, ZeRO over the data-parallel ranks, the pipeline's in-flight micro
+// batches and bubble, the constraints, and BLOOM-176B's measured throughput. Covers
+// core/memory/activations.cpp, core/model/parallel_layout.cpp, core/time/step_time.cpp and
+// core/model/scenario.cpp validate_parallelism.
+#include "core/memory/activations.h"
+#include "core/memory/memory_model.h"
+#include "core/model/errors.h"
+#include "core/model/parallel_layout.h"
+#include "core/presets/model_presets.h"
+#include "core/time/step_time.h"
+#include "core/validation/measured_runs.h"
+#include "core/validation/validate.h"
+#include "test_data.h"
+#include "test_util.h"
+
+#include <QtTest>
+
+using namespace zp;
+using zp::test::preset_scenario;
+
+namespace {
+
+// A GPT layer as Korthikanti et al. count it: 4h MLP, multi-head attention.
+ModelSpec gpt(std::int64_t h, std::int64_t a, std::int64_t layers = 1) {
+    ModelSpec m = model_preset("gpt2").spec;
+    m.hidden = h;
+    m.heads = m.kv_heads = a;
+    m.head_dim = h / a;
+    m.ffn = 4 * h;
+    m.layers = layers;
+    return m;
+}
+
+}  // namespace
+
+class TestParallelism : public QObject {
+    Q_OBJECT
+private slots:
+    // Korthikanti et al. Table 2, per layer: tensor parallel sbh(10 + 24/t + 5as/(ht)); with
+    // sequence parallelism sbh(34/t + 5as/(ht)); selective recompute drops the 5as/(ht) term.
+    void korthikanti_table_2_data() {
+        QTest::addColumn<qint64>("t");
+        QTest::addColumn<bool>("sp");
+        QTest::addColumn<double>("sbhFactor");  // the s*b*h coefficient besides the scores
+        QTest::newRow("no parallelism: 34") << qint64(1) << false << 34.0;
+        QTest::newRow("tensor parallel t=8: 10 + 24/8") << qint64(8) << false << 10.0 + 24.0 / 8;
+        QTest::newRow("tensor + sequence parallel t=8: 34/8") << qint64(8) << true << 34.0 / 8;
+        QTest::newRow("tensor parallel t=4: 10 + 24/4") << qint64(4) << false << 10.0 + 24.0 / 4;
+    }
+    void korthikanti_table_2() {
+        QFETCH(qint64, t);
+        QFETCH(bool, sp);
+        QFETCH(double, sbhFactor);
+        // GPT-3 175B's layer (Korthikanti Sec. 5): s 2048, h 12288, a 96, b 1.
+        const double s = 2048, b = 1, h = 12288, a = 96;
+        const LayerActivationBytes l = layer_activation_bytes(gpt(12288, 96), 2048, 1, 2.0, TensorSplit{t, sp});
+        QCOMPARE(l.attention + l.mlp + l.norms, s * b * h * sbhFactor);
+        QCOMPARE(l.scores, 5.0 * a * s * s * b / static_cast<double>(t));
+    }
+
+    // The 1F1B schedule's first stage holds p micro batches of its L/p layers: as many stored
+    // activations as the whole model without pipelining (Korthikanti Sec. 4.2.3); the interleaved
+    // schedule 1 + (p-1)/(p v) times that.
+    void pipeline_first_stage_holds_l_layers() {
+        Training tr;
+        tr.seq_len = 2048;
+        tr.checkpointing = Checkpointing::Selective;
+        const ModelSpec m = gpt(12288, 96, 96);
+        Parallelism one;
+        one.tensor = 8;
+        one.sequence_parallel = true;
+        Parallelism piped = one;
+        piped.pipeline = 8;
+        const double flat = activation_bytes(m, tr, {}, one).per_layer_stored;
+        QCOMPARE(activation_bytes(m, tr, {}, piped).per_layer_stored, flat);
+        piped.virtual_stages = 3;
+        QCOMPARE(activation_bytes(m, tr, {}, piped).per_layer_stored, flat * (1.0 + 7.0 / 24.0));
+    }
+
+    // The most loaded rank: without pipelining a t-th of the model; with it, the first or last
+    // stage (the embedding or the output layer on top of L/p layers), a t-th of that.
+    void most_loaded_rank_share() {
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 16);
+        s.parallel.tensor = 4;
+        QCOMPARE(model_parallel_share(s), 0.25);
+        s.parallel.pipeline = 2;
+        const ModelSpec& m = s.model;
+        const double P = static_cast<double>(parameter_count(m));
+        const double word = 32000.0 * 4096.0;
+        const double layers = P - 2 * word;  // untied input embedding and output layer
+        QCOMPARE(model_parallel_share(s), (word + layers / 2) / 4 / P);
+        // ZeRO-1's optimizer states of that share, partitioned over 16 / 8 = 2 data-parallel ranks.
+        s.zero.stage = 1;
+        QCOMPARE(data_parallel_size(s), std::int64_t{2});
+        const MemoryBreakdown mb = estimate_memory(s);
+        QCOMPARE(mb.optimizer_states_bytes, 12.0 * P * model_parallel_share(s) / 2);
+    }
+
+    // Narayanan et al. 2021 Sec. 2.2: the bubble is (p-1) micro steps of a stage, (p-1)/v interleaved.
+    void pipeline_bubble() {
+        Scenario s = preset_scenario("llama-2-13b", "a100-80gb", 64);
+        s.zero.stage = 1;
+        s.training.micro_batch = 1;
+        s.training.global_batch = 64;
+        s.parallel.tensor = 8;
+        s.parallel.pipeline = 4;
+        const StepTime st = estimate_step(s);
+        QCOMPARE(st.pipeline_bubble_seconds, 3.0 * st.compute.micro_step_seconds);
+        s.parallel.virtual_stages = 2;
+        QCOMPARE(estimate_step(s).pipeline_bubble_seconds, 1.5 * estimate_step(s).compute.micro_step_seconds);
+        QVERIFY(st.tensor_parallel_seconds > 0 && st.pipeline_p2p_seconds > 0);
+    }
+
+    void constraints_data() {
+        QTest::addColumn<qint64>("tp");
+        QTest::addColumn<qint64>("pp");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("TP across nodes") << qint64(16) << qint64(1) << 1 << QStringLiteral("must divide the 8 GPUs per node");
+        QTest::newRow("PP with ZeRO-2") << qint64(1) << qint64(2) << 2 << QStringLiteral("incompatible with pipeline parallelism");
+        QTest::newRow("GPUs not a multiple") << qint64(8) << qint64(3) << 1 << QStringLiteral("must be a multiple of 24");
+        QTest::newRow("TP 8 with ZeRO-3 is allowed") << qint64(8) << qint64(1) << 3 << QString();
+    }
+    void constraints() {
+        QFETCH(qint64, tp);
+        QFETCH(qint64, pp);
+        QFETCH(int, stage);
+        QFETCH(QString, error);
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 32);
+        s.parallel.tensor = tp;
+        s.parallel.pipeline = pp;
+        s.zero.stage = stage;
+        try {
+            validate(s);
+            QVERIFY2(error.isEmpty(), "accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(!error.isEmpty() && QString::fromUtf8(e.what()).contains(error), e.what());
+        }
+    }
+
+    // BLOOM-176B (bigscience tr11 chronicles, measured_runs.json): TP 4 x PP 12 x DP 8 on 384
+    // A100s, 149 TFLOP/s per GPU measured; within validate's 15%.
+    void bloom_176b() {
+        const auto report = validation::validate_cases(
+            validation::parse_measured_runs(read_text_file(test_data_path("anchors/measured_runs.json")), "measured_runs.json"));
+        bool seen = false;
+        for (const auto& r : report.rows)
+            if (r.id == "M52") {
+                seen = true;
+                QVERIFY2(r.ok, qPrintable(QStringLiteral("ratio %1").arg(r.ratio)));
+            }
+        QVERIFY(seen);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestParallelism)
+#include "tst_parallelism.moc"

@@ -503,10 +503,11 @@ void MainWindow::exportViewDialog(const QString& id, PictureFormat preferred) {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export View: %1").arg(v->title), id + pictureFormatSuffix(preferred),
                                                       filters.join(QStringLiteral(";;")), &selected);
     if (path.isEmpty()) return;
-    // The filter chosen decides (both PNG filters match .png); a typed .svg or .pdf wins over it.
+    // A typed .svg, .pdf or @2x.png decides; for any other name, the filter chosen (both PNG
+    // filters match .png).
     PictureFormat format = pictureFormatForPath(path);
     for (PictureFormat f : pictureFormats())
-        if (selected == pictureFormatFilter(f) && (format == PictureFormat::Png || format == PictureFormat::Png2x)) format = f;
+        if (selected == pictureFormatFilter(f) && format == PictureFormat::Png) format = f;
     QString error;
     if (!exportView(id, path, format, &error)) QMessageBox::warning(this, tr("Cannot export the view"), error);
     else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);

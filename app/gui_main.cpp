@@ -8,6 +8,7 @@
 #include "core/model/errors.h"
 #include "core/search/scenario_edits.h"
 #include "ui/main_window.h"
+#include "ui/planner_document.h"
 #include "ui/platform_messages.h"
 #include "ui/screenshot.h"
 #include "zp_version.h"
@@ -55,6 +56,28 @@ int render_offscreen(char** argv, const Scenario& s, const QString& view, const 
     ui::pinAppearance(app);
     QString error;
     if (!ui::saveScreenshot(s, view, size, path, &error, logText, logName)) {
+        std::cerr << "zero-planner: " << error.toStdString() << "\n";
+        return cli::kExitBadInput;
+    }
+    return cli::kExitOk;
+}
+
+// `zero-planner report`: the window's File > Export Report..., offscreen, at the screenshot's size.
+int report(char** argv, const cli::ReportRequest& r) {
+    const ui::QuietPlatformMessages quiet;
+    prepare_offscreen();
+    int argc = kQtArgc;
+    QApplication app(argc, argv);
+    set_application_names();
+    ui::pinAppearance(app);
+    ui::MainWindow window(ui::MainWindow::Ephemeral);
+    window.document()->reset(r.scenario);
+    window.resize(1480, 920);
+    window.setAttribute(Qt::WA_DontShowOnScreen, true);
+    window.show();
+    QCoreApplication::processEvents();
+    QString error;
+    if (!window.exportReport(QString::fromStdString(r.out), r.markdown, &error)) {
         std::cerr << "zero-planner: " << error.toStdString() << "\n";
         return cli::kExitBadInput;
     }
@@ -111,6 +134,7 @@ int window(char** argv, const cli::Start& start) {
 int gui_main(char** argv, const cli::Start& start) {
     switch (start.kind) {
     case cli::StartKind::Screenshot: return screenshot(argv, start.screenshot);
+    case cli::StartKind::Report: return report(argv, start.report);
     case cli::StartKind::Headless: return headless_start(argv, start);
     case cli::StartKind::Window: return window(argv, start);
     case cli::StartKind::Command:

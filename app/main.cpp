@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     case zp::cli::StartKind::Command: return zp::cli::run(args, std::cout, std::cerr);
     case zp::cli::StartKind::Error: std::cerr << "zero-planner: " << start.error << "\n"; return zp::cli::kExitBadInput;
     case zp::cli::StartKind::Screenshot:
+    case zp::cli::StartKind::Report:
     case zp::cli::StartKind::Window:
     case zp::cli::StartKind::Headless: break;
     }

@@ -87,9 +87,15 @@ QSize LegendStrip::minimumSizeHint() const {
 
 void LegendStrip::paintEvent(QPaintEvent*) {
     QPainter p(this);
+    paintEntries(p, width());
+}
+
+void LegendStrip::paintEntries(QPainter& p, int width) const {
+    p.save();
+    p.setFont(font());
     p.setRenderHint(QPainter::Antialiasing);
     const int swatch_width = 2 * fontMetrics().height();
-    const QList<QRect> rects = layoutFor(width());
+    const QList<QRect> rects = layoutFor(width);
     for (int i = 0; i < entries_.size(); ++i) {
         const Entry& e = entries_[i];
         const QRect& r = rects[i];
@@ -111,6 +117,7 @@ void LegendStrip::paintEvent(QPaintEvent*) {
         p.drawText(QRect(swatch.right() + kGap, r.y(), r.width() - swatch_width - kGap, r.height()), Qt::AlignLeft | Qt::AlignVCenter,
                    e.name);
     }
+    p.restore();
 }
 
 }  // namespace zp::ui

@@ -31,6 +31,9 @@ public:
     QSize minimumSizeHint() const override;
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
+    // Paints the entries laid out for `width` with `p` (the window, or an exported picture: the
+    // same strokes on any device, so SVG and PDF keep them as vectors).
+    void paintEntries(QPainter& p, int width) const;
 
 protected:
     void paintEvent(QPaintEvent* e) override;

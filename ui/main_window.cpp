@@ -5,6 +5,8 @@
 #include "core/io/file_io.h"
 #include "core/io/hf_config.h"
 #include "core/io/json_errors.h"
+#include "core/io/report.h"
+#include "core/io/report_markdown.h"
 #include "core/io/scenario_json.h"
 #include "core/io/session_version.h"
 #include "core/memory/allocator.h"
@@ -19,17 +21,21 @@
 #include "ui/planner_document.h"
 #include "ui/qcustomplot_include.h"
 #include "ui/recommendation_card.h"
+#include "ui/report_pdf.h"
 #include "ui/scaling_view.h"
 #include "ui/step_view.h"
 #include "ui/time_view.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -130,6 +136,24 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     main->setStretchFactor(1, 1);
     setCentralWidget(main);
 
+    // The plot views in the order the report shows them.
+    plot_views_ = {
+        {QStringLiteral("memory"), tr("Memory per GPU"), memory_, {memory_->plot(), memory_->legend()}, true},
+        {QStringLiteral("step"), tr("Memory over one step"), step_, {step_->plot(), step_->legend()}, false},
+        {QStringLiteral("scaling"), tr("Memory vs GPU count"), scaling_, {scaling_->plot(), scaling_->legend()}, false},
+        {QStringLiteral("time"), tr("Step time"), time_, {time_->plot(), time_->legend()}, true},
+        {QStringLiteral("host"), tr("Host RAM per node"), host_, {host_->plot(), host_->legend()}, true},
+    };
+    for (const PlotView& v : plot_views_) {
+        v.picture.plot->installEventFilter(this);
+        v.picture.plot->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(v.picture.plot, &QWidget::customContextMenuRequested, this, [this, id = v.id, plot = v.picture.plot](const QPoint& at) {
+            QMenu* menu = plotContextMenu(id, this);
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            menu->popup(plot->mapToGlobal(at));
+        });
+    }
+
     buildMenus();
     connect(controls_, &ControlPanel::importHfConfigRequested, this, &MainWindow::importHfDialog);
     connect(config_, &ConfigPreview::exportRequested, this, &MainWindow::exportDialog);
@@ -198,6 +222,11 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Import &ds_config.json..."), QKeySequence(tr("Ctrl+Shift+I")), this, &MainWindow::importDsDialog);
     file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
     file->addAction(tr("Save Screens&hot..."), QKeySequence(tr("Ctrl+Shift+P")), this, &MainWindow::screenshotDialog);
+    file->addAction(tr("Export &View..."), QKeySequence(tr("Ctrl+Shift+E")), this,
+                    [this] { exportViewDialog(currentPlotView(), PictureFormat::Png); })
+        ->setObjectName(QStringLiteral("actionExportView"));
+    file->addAction(tr("Export &Report..."), QKeySequence(tr("Ctrl+Shift+R")), this, &MainWindow::exportReportDialog)
+        ->setObjectName(QStringLiteral("actionExportReport"));
     file->addAction(tr("&Calibrate from a Run..."), QKeySequence(tr("Ctrl+Shift+L")), this, &MainWindow::calibrateDialog)
         ->setObjectName(QStringLiteral("actionCalibrate"));
     file->addSeparator();
@@ -398,6 +427,130 @@ void MainWindow::screenshotDialog() {
     if (path.isEmpty()) return;
     flushPending();
     if (!grab().save(path, "PNG")) QMessageBox::warning(this, tr("Cannot save screenshot"), tr("Cannot write %1").arg(path));
+}
+
+QStringList MainWindow::plotViewIds() const {
+    QStringList ids;
+    for (const PlotView& v : plot_views_) ids << v.id;
+    return ids;
+}
+
+const MainWindow::PlotView* MainWindow::plotView(const QString& id) const {
+    for (const PlotView& v : plot_views_)
+        if (v.id == id) return &v;
+    return nullptr;
+}
+
+QString MainWindow::plotViewTitle(const QString& id) const {
+    const PlotView* v = plotView(id);
+    return v ? v->title : QString();
+}
+
+QString MainWindow::currentPlotView() const {
+    const PlotView* last = plotView(last_plot_);
+    if (!last) return QStringLiteral("memory");
+    if (last->view->isVisibleTo(this)) return last->id;
+    // Its tab was left since: the view shown in its place.
+    for (const PlotView& v : plot_views_)
+        if (v.view == plot_tabs_->currentWidget()) return v.id;
+    return QStringLiteral("memory");
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* e) {
+    if (e->type() == QEvent::MouseButtonPress || e->type() == QEvent::ContextMenu)
+        for (const PlotView& v : plot_views_)
+            if (v.picture.plot == watched) last_plot_ = v.id;
+    return QMainWindow::eventFilter(watched, e);
+}
+
+bool MainWindow::exportView(const QString& id, const QString& path, PictureFormat format, QString* error) {
+    const PlotView* v = plotView(id);
+    if (!v) {
+        *error = tr("unknown view '%1'; views: %2").arg(id, plotViewIds().join(QStringLiteral(", ")));
+        return false;
+    }
+    flushPending();
+    return exportPicture(v->picture, path, format, error, v->title);
+}
+
+QMenu* MainWindow::plotContextMenu(const QString& id, QWidget* parent) {
+    auto* menu = new QMenu(parent);
+    for (PictureFormat f : pictureFormats())
+        menu->addAction(tr("Export as %1...").arg(pictureFormatName(f)), this, [this, id, f] { exportViewDialog(id, f); });
+    const PlotView* v = plotView(id);
+    if (v && v->per_setup) {
+        menu->addSeparator();
+        menu->addAction(tr("Copy Table as Markdown"), this, [this] { QApplication::clipboard()->setText(setupsMarkdown()); })
+            ->setObjectName(QStringLiteral("actionCopyMarkdown"));
+    }
+    return menu;
+}
+
+QString MainWindow::setupsMarkdown() const {
+    try {
+        return QString::fromStdString(markdown_table(memory_table(compare_rows(doc_->scenario()))));
+    } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+void MainWindow::exportViewDialog(const QString& id, PictureFormat preferred) {
+    const PlotView* v = plotView(id);
+    if (!v) return;
+    QStringList filters;
+    for (PictureFormat f : pictureFormats()) filters << pictureFormatFilter(f);
+    QString selected = pictureFormatFilter(preferred);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export View: %1").arg(v->title), id + pictureFormatSuffix(preferred),
+                                                      filters.join(QStringLiteral(";;")), &selected);
+    if (path.isEmpty()) return;
+    // A typed .svg, .pdf or @2x.png decides; for any other name, the filter chosen (both PNG
+    // filters match .png).
+    PictureFormat format = pictureFormatForPath(path);
+    for (PictureFormat f : pictureFormats())
+        if (selected == pictureFormatFilter(f) && format == PictureFormat::Png) format = f;
+    QString error;
+    if (!exportView(id, path, format, &error)) QMessageBox::warning(this, tr("Cannot export the view"), error);
+    else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+}
+
+bool MainWindow::exportReport(const QString& path, bool markdown, QString* error) {
+    flushPending();
+    Report report;
+    try {
+        report = make_report(doc_->scenario());
+    } catch (const InputError& e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+    if (!markdown) {
+        QList<ReportPlot> plots;
+        for (const PlotView& v : plot_views_) plots.append({v.title, v.picture});
+        return writeAtomically(path, reportPdf(report, plots), error);
+    }
+    // The pictures first, the page that links them last: a failure leaves no page pointing at
+    // missing pictures.
+    const QFileInfo md(path);
+    std::vector<ReportPicture> pictures;
+    for (const PlotView& v : plot_views_) {
+        const QString name = md.completeBaseName() + QLatin1Char('-') + v.id + QStringLiteral(".png");
+        if (!exportPicture(v.picture, md.dir().filePath(name), PictureFormat::Png, error, v.title, v.picture.sizeFor(960, 480)))
+            return false;
+        pictures.push_back({v.title.toStdString(), name.toStdString()});
+    }
+    return writeAtomically(path, QByteArray::fromStdString(report_markdown(report, pictures)), error);
+}
+
+void MainWindow::exportReportDialog() {
+    QString selected;
+    const QString pdf = tr("PDF (*.pdf)"), md = tr("Markdown (*.md)");
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export Report"), tr("zero-planner-report.pdf"), pdf + QStringLiteral(";;") + md, &selected);
+    if (path.isEmpty()) return;
+    const bool markdown = path.endsWith(QLatin1String(".md"), Qt::CaseInsensitive) ||
+                          (selected == md && !path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive));
+    QString error;
+    if (!exportReport(path, markdown, &error)) QMessageBox::warning(this, tr("Cannot export the report"), error);
+    else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }
 
 void MainWindow::showHowComputed() {

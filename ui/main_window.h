@@ -4,12 +4,14 @@
 // session file; the window shows its name and modified state in the title ("[*]") and asks
 // before unsaved edits would be lost (confirmSave, as in Tiled).
 #include "core/model/scenario.h"
+#include "ui/plot_export.h"
 
 #include <QMainWindow>
 
 #include <functional>
 #include <memory>
 
+class QMenu;
 class QTabWidget;
 
 namespace zp::ui {
@@ -65,6 +67,22 @@ public:
     bool importHfConfig(const QString& path, QString* error);
     // Loads a ds_config.json into the controls (one undo step) and returns its diagnostics.
     bool importDsConfig(const QString& path, QString* diagnostics, QString* error);
+    // The plot views, by the names `screenshot --view` uses: memory, scaling, step, host, time.
+    QStringList plotViewIds() const;
+    QString plotViewTitle(const QString& id) const;
+    // What File > Export View... exports: the plot view last clicked (any button), or, when that
+    // one's tab is no longer shown, the view shown in its place; the memory view before any click.
+    QString currentPlotView() const;
+    // Writes plot view `id` as `format` at its size on screen (docs/design.md §10).
+    bool exportView(const QString& id, const QString& path, PictureFormat format, QString* error);
+    // The right-click menu of plot view `id`: export as each picture format, and for the views
+    // with a bar per setup, Copy Table as Markdown. The caller owns it.
+    QMenu* plotContextMenu(const QString& id, QWidget* parent);
+    // The memory table of every setup (core/io/report.h, compare's figures) as a GitHub table.
+    QString setupsMarkdown() const;
+    // File > Export Report...: `markdown` writes the .md and its PNGs beside it (<stem>-<view>.png),
+    // otherwise one PDF page. Nothing is written when the report cannot be made.
+    bool exportReport(const QString& path, bool markdown, QString* error);
     // An untitled, unmodified session showing `s` (the scenario the command-line options describe).
     void startUntitled(const Scenario& s);
 
@@ -72,6 +90,7 @@ public:
     void flushPending();
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
     void closeEvent(QCloseEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
@@ -88,6 +107,8 @@ private:
     void importDsDialog();
     void exportDialog();
     void screenshotDialog();
+    void exportViewDialog(const QString& id, PictureFormat preferred);
+    void exportReportDialog();
     void calibrateDialog();
     void showHowComputed();
     void showAbout();
@@ -109,6 +130,15 @@ private:
     Persistence persistence_;
     std::function<SaveChoice()> save_changes_prompt_;
     bool keep_newer_last_session_ = false;  // the remembered last session is a newer format: leave it
+    struct PlotView {
+        QString id, title;
+        QWidget* view;
+        PlotPicture picture;
+        bool per_setup;  // a bar per setup: its menu copies the setups' table
+    };
+    QList<PlotView> plot_views_;
+    const PlotView* plotView(const QString& id) const;
+    QString last_plot_;  // the plot view last clicked
 };
 
 }  // namespace zp::ui

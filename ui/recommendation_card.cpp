@@ -1,6 +1,7 @@
 #include "ui/recommendation_card.h"
 
 #include "core/io/format.h"
+#include "core/io/report_markdown.h"
 #include "core/model/enum_names.h"
 #include "core/time/step_explain.h"
 #include "ui/flat_scroll_bar_style.h"
@@ -9,8 +10,11 @@
 #include "ui/plot_style.h"
 #include "ui/text_line.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QFormLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -61,7 +65,34 @@ RecommendationCard::RecommendationCard(PlannerDocument* doc, QWidget* parent) : 
     makeFlat(details_->verticalScrollBar());
     layout->addWidget(details_, 1);
     connect(doc_, &PlannerDocument::resultsChanged, this, &RecommendationCard::rebuild);
+    // Copy as Markdown, on the card and beside the text view's own Copy and Select All.
+    setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(this, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) { showMenu(this, at); });
+    details_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(details_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) { showMenu(details_, at); });
     rebuild();
+}
+
+void RecommendationCard::showMenu(QWidget* on, const QPoint& at) {
+    QMenu* menu = on == details_ ? details_->createStandardContextMenu() : new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->addSeparator();
+    menu->addAction(tr("Copy as Markdown"), this, [this] { QApplication::clipboard()->setText(markdown()); });
+    menu->popup(on->mapToGlobal(at));
+}
+
+QString RecommendationCard::markdown() const {
+    TextTable figures{{"", title_->text().toStdString()}, {false, false}, {}};
+    for (int i = 0; i < kRows; ++i)
+        if (!keys_[i]->text().isEmpty()) figures.rows.push_back({keys_[i]->text().toStdString(), values_[i]->text().toStdString()});
+    std::string text = markdown_table(figures);
+    const Overview& o = doc_->overview();
+    if (o.plan_valid && !o.plan.rejected.empty()) {
+        TextTable others{{"setup", o.plan.feasible ? "why not" : "why it does not fit"}, {false, false}, {}};
+        for (const auto& r : o.plan.rejected) others.rows.push_back({r.setup, r.reason});
+        text += "\n" + markdown_table(others);
+    }
+    return QString::fromStdString(text);
 }
 
 QString RecommendationCard::plainText() const {

@@ -21,9 +21,13 @@ class RecommendationCard : public QWidget {
 public:
     explicit RecommendationCard(PlannerDocument* doc, QWidget* parent = nullptr);
     QString plainText() const;
+    // The card's figures, and why the other setups lost, as GitHub pipe tables (core's
+    // markdown_table): what its context menu's Copy as Markdown puts on the clipboard.
+    QString markdown() const;
 
 private:
     void rebuild();
+    void showMenu(QWidget* on, const QPoint& at);
     PlannerDocument* doc_;
     TextLine* title_;
     QList<QLabel*> keys_;

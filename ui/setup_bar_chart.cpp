@@ -65,6 +65,7 @@ void SetupBarChart::onBars(QObject* context, std::function<QString(int)> tooltip
         else QToolTip::showText(e->globalPosition().toPoint(), tooltip(bar), plot_);
     });
     QObject::connect(plot_, &QCustomPlot::mousePress, context, [this, clicked = std::move(clicked)](QMouseEvent* e) {
+        if (e->button() != Qt::LeftButton) return;  // the right button opens the plot's menu (ui/main_window.cpp)
         const int bar = barAt(e->pos());
         if (bar >= 0) clicked(bar);
     });

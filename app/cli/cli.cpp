@@ -373,6 +373,10 @@ const std::vector<Command>& commands() {
          "render the window to --out FILE.png [--view memory|scaling|time|step|host|config|window|calibrate]\n"
          "[--size WxH] [--log FILE: the run log the calibrate view shows]",
          CommandKind::Window, with_scenario({"--out", "--view", "--size", "--log"}), options({"--help", "-h"}), false, nullptr},
+        {"report", "report",
+         "--format pdf|md -o FILE: the plan as one PDF page, or Markdown with its plots as PNGs\n"
+         "beside it: scenario, recommendation and why, memory table, plots, ds_config.json",
+         CommandKind::Window, with_scenario({"--format", "-o"}), options({"--help", "-h"}), false, nullptr},
     };
     return table;
 }

@@ -85,6 +85,24 @@ ScreenshotRequest parse_screenshot(const Args& a) {
     return r;
 }
 
+ReportRequest parse_report(const Args& a) {
+    if (!a.positionals.empty()) throw InputError("unexpected argument '" + a.positionals.front() + "'; see zero-planner --help");
+    if (!a.has("-o")) throw InputError("report needs -o FILE (a .pdf or .md file)");
+    ReportRequest r;
+    r.out = *a.get("-o");
+    if (r.out.empty()) throw InputError("report needs -o FILE (a .pdf or .md file), got an empty name");
+    std::string format = a.get("--format").value_or("");
+    if (format.empty()) {
+        if (r.out.ends_with(".md")) format = "md";
+        else if (r.out.ends_with(".pdf")) format = "pdf";
+        else throw InputError("report needs --format pdf|md (or -o FILE ending in .pdf or .md), got -o '" + r.out + "'");
+    }
+    if (format != "pdf" && format != "md") throw InputError("--format must be pdf or md, got '" + format + "'");
+    r.markdown = format == "md";
+    r.scenario = scenario_from_args(a);
+    return r;
+}
+
 Start decide_start(const std::vector<std::string>& args, const DisplayEnvironment& env) {
     Start start;
     try {
@@ -95,14 +113,19 @@ Start decide_start(const std::vector<std::string>& args, const DisplayEnvironmen
             start.kind = StartKind::Command;
             return start;
         }
-        if (command) {  // screenshot, the only Window command (another would need its own StartKind)
+        if (command) {  // screenshot and report, the Window commands (another needs its own StartKind)
             const Args a = parse_args({args.begin() + 1, args.end()}, command->options, command->flags);
             if (a.flag("--help") || a.flag("-h")) {
                 start.kind = StartKind::Command;
                 return start;
             }
-            start.kind = StartKind::Screenshot;
-            start.screenshot = parse_screenshot(a);
+            if (command->name == "report") {
+                start.kind = StartKind::Report;
+                start.report = parse_report(a);
+            } else {
+                start.kind = StartKind::Screenshot;
+                start.screenshot = parse_screenshot(a);
+            }
             return start;
         }
         if (!first.empty() && !is_option(first) && !is_session_file(first)) throw InputError(unknown_command_message(first));

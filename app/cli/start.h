@@ -35,9 +35,18 @@ struct ScreenshotRequest {
     std::string log_text, log_name;  // --log FILE for the calibrate view: its text and file name
 };
 
+// `zero-planner report` after the command word: the plan as one PDF page or Markdown with its
+// pictures (docs/design.md §10), drawn offscreen.
+struct ReportRequest {
+    Scenario scenario;
+    std::string out;        // -o FILE
+    bool markdown = false;  // --format md; else pdf
+};
+
 enum class StartKind {
     Command,     // hand the arguments to run() (cli.h): a headless command, or --help/--version
     Screenshot,  // render `screenshot` offscreen
+    Report,      // write `report` offscreen
     Window,      // show the window
     Headless,    // no display: print the window's plan, write its picture and config
     Error,       // print `error` and exit with kExitBadInput
@@ -56,6 +65,7 @@ struct Start {
     std::string no_display_reason;  // Headless: why
 
     ScreenshotRequest screenshot;  // Screenshot
+    ReportRequest report;          // Report
 };
 
 // `args`: argv without the program name. The rules:
@@ -69,5 +79,7 @@ Start decide_start(const std::vector<std::string>& args, const DisplayEnvironmen
 
 // Throws InputError, naming the option.
 ScreenshotRequest parse_screenshot(const Args& a);
+// --format pdf|md (or the suffix of -o when --format is not given) and -o FILE; throws InputError.
+ReportRequest parse_report(const Args& a);
 
 }  // namespace zp::cli

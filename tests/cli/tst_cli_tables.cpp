@@ -37,7 +37,7 @@ QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<q
 const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("compare"),   QStringLiteral("recommend"),
                                QStringLiteral("ds-estimate"), QStringLiteral("export"),    QStringLiteral("session"),
                                QStringLiteral("lint"),        QStringLiteral("calibrate"), QStringLiteral("validate"),
-                               QStringLiteral("screenshot")};
+                               QStringLiteral("screenshot"),  QStringLiteral("report")};
 const QStringList kFormats = {QStringLiteral("deepspeed"),  QStringLiteral("hf-trainer"), QStringLiteral("hf-args"),
                               QStringLiteral("accelerate"), QStringLiteral("launch"),     QStringLiteral("peft")};
 const QStringList kSliceKeys = {QStringLiteral("params"),      QStringLiteral("gradients"), QStringLiteral("optimizer_states"),
@@ -105,6 +105,10 @@ private slots:
         // Rendered by app/gui_main.cpp: run() has no handler for it, the start decides it.
         QTest::newRow("screenshot") << QStringLiteral("screenshot") << QStringList{QStringLiteral("--out"), QStringLiteral("x.png")}
                                     << cli::kExitBadInput;
+        QTest::newRow("report") << QStringLiteral("report")
+                                << QStringList{QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("-o"),
+                                               QStringLiteral("x.md")}
+                                << cli::kExitBadInput;
     }
     // Every command is found by its name, dispatches, is in the help, and is what a one-letter
     // typo of it suggests.
@@ -131,7 +135,7 @@ private slots:
             QVERIFY(!c->handler);
             QVERIFY(!cli::is_headless_command(n));
             QVERIFY2(err.str().find("needs the window") != std::string::npos, err.str().c_str());
-            QCOMPARE(start.kind, cli::StartKind::Screenshot);
+            QCOMPARE(start.kind, name == QLatin1String("report") ? cli::StartKind::Report : cli::StartKind::Screenshot);
         }
 
         const QString help = QString::fromStdString(cli::help_text());
@@ -170,6 +174,11 @@ private slots:
         QTest::newRow("missing session") << QStringList{QStringLiteral("nowhere/plan.zplan")}
                                          << QStringLiteral("nowhere/plan.zplan: no such file");
         QTest::newRow("screenshot without --out") << QStringList{QStringLiteral("screenshot")} << QStringLiteral("needs --out");
+        QTest::newRow("report without -o") << QStringList{QStringLiteral("report"), QStringLiteral("--format"), QStringLiteral("pdf")}
+                                           << QStringLiteral("report needs -o FILE");
+        QTest::newRow("report in an unknown format") << QStringList{QStringLiteral("report"), QStringLiteral("--format"),
+                                                                    QStringLiteral("docx"), QStringLiteral("-o"), QStringLiteral("x.docx")}
+                                                     << QStringLiteral("--format must be pdf or md, got 'docx'");
         // Found by fuzz_cli: a NUL at the start of the name ended what() there, an empty error.
         QTest::newRow("a NUL in a session name")
             << QStringList{QString::fromLatin1("\0x.zplan", 8)} << QStringLiteral("\\x00x.zplan: no such file");

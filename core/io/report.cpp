@@ -1,0 +1,132 @@
+#include "core/io/report.h"
+
+#include "core/deepspeed/config_export.h"
+#include "core/io/format.h"
+#include "core/memory/memory_slices.h"
+#include "core/model/enum_names.h"
+#include "core/model/trainable_params.h"
+#include "core/model/units.h"
+#include "core/search/scenario_edits.h"
+#include "core/time/step_explain.h"
+
+namespace zp {
+namespace {
+
+// GiB with two decimals: compare's columns (app/cli/text_report.cpp).
+std::string gib(double bytes) { return format_fixed(bytes_to_gib(bytes), 2); }
+
+std::string on_off(bool on) { return on ? "on" : "off"; }
+
+std::string model_row(const ModelSpec& m) {
+    std::string text = m.name + ": " + format_count(static_cast<double>(parameter_count(m))) + " parameters; " + std::to_string(m.layers) +
+                       " layers, hidden " + std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " heads (" +
+                       std::to_string(m.kv_heads) + " kv), ffn " + std::to_string(m.ffn) + ", vocab " + std::to_string(m.vocab);
+    if (m.synthesized) text += " (architecture synthesized from the size)";
+    return text;
+}
+
+std::string cluster_row(const Cluster& c) {
+    return std::to_string(c.world_size()) + " x " + c.gpu.display_name + " (" + std::to_string(c.nodes) + " node" +
+           (c.nodes > 1 ? "s" : "") + " x " + std::to_string(c.gpus_per_node) + "), " + format_fixed(c.gpu.memory_gib, 1) +
+           " GiB per GPU; host " + format_bytes(c.cpu_ram_bytes_per_node) + " RAM, " + format_bytes(c.nvme_bytes_per_node) +
+           " NVMe per node";
+}
+
+std::string training_row(const Scenario& s) {
+    const Training& t = s.training;
+    return std::string(to_string(t.precision)) + ", " + to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) +
+           ", global batch " + std::to_string(effective_global_batch(t, s.cluster.world_size())) + ", flash attention " +
+           on_off(t.flash_attention) + ", loss " +
+           (t.loss_kernel == LossKernel::Chunked ? "chunked"
+            : t.loss_fp32_upcast                 ? "fp32 up-cast"
+                                                 : "16-bit") +
+           ", " + (t.fused_optimizer ? "fused optimizer" : "torch.optim optimizer");
+}
+
+// Empty for full training of every weight.
+std::string finetune_row(const Scenario& s) {
+    const FineTune& f = s.finetune;
+    if (!f.adapters() && f.freeze_layers == 0 && !f.freeze_embeddings) return {};
+    const ParameterSplit p = parameter_split(s);
+    std::string what = f.method == FineTuneMethod::Qlora ? "QLoRA" : f.method == FineTuneMethod::Lora ? "LoRA" : "full, parts frozen";
+    if (f.adapters()) what += " r " + std::to_string(f.lora_rank) + ", alpha " + format_general(f.lora_alpha);
+    return what + "; trainable params " + format_count(p.trainable) + " of " + format_count(p.peft_all()) + " (" +
+           format_fixed(100.0 * p.trainable / p.peft_all(), 4) + "%)";
+}
+
+std::string fits_word(const Fit& f) { return f.all() ? "yes" : !f.gpu ? "no: GPU" : !f.cpu ? "no: host RAM" : "no: NVMe"; }
+
+}  // namespace
+
+std::vector<Candidate> compare_rows(const Scenario& s) {
+    std::vector<Candidate> rows;
+    for (const ZeroSetup& z : zero_setups()) rows.push_back(evaluate(with_setup(s, z)));
+    return rows;
+}
+
+TextTable memory_table(const std::vector<Candidate>& rows) {
+    TextTable t;
+    t.header.push_back("setup");
+    for (const MemorySlice& slice : memory_slices()) t.header.emplace_back(slice.name);
+    for (const char* h : {"steady", "peak reserved", "must fit", "host RAM", "NVMe", "step s", "tokens/s", "fits"})
+        t.header.emplace_back(h);
+    t.right_aligned.assign(t.header.size(), true);
+    t.right_aligned.front() = false;
+    t.right_aligned.back() = false;
+    for (const Candidate& c : rows) {
+        const MemoryBreakdown& m = c.memory;
+        std::vector<std::string> row{setup_label(c.zero)};
+        for (const MemorySlice& slice : memory_slices()) row.push_back(gib(slice.bytes(m)));
+        for (double bytes : {m.total_bytes(), m.peak_reserved_bytes, m.peak_required_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node})
+            row.push_back(gib(bytes));
+        row.push_back(format_fixed(c.step.seconds, 2));
+        row.push_back(format_count(c.step.tokens_per_second));
+        row.push_back(fits_word(c.fit));
+        t.rows.push_back(std::move(row));
+    }
+    return t;
+}
+
+Report make_report(const Scenario& s) {
+    const Plan p = recommend(s);
+    Report r;
+    r.title = s.model.name + " on " + std::to_string(s.cluster.world_size()) + " x " + s.cluster.gpu.display_name;
+    r.scenario = {{"Model", model_row(s.model)}, {"Cluster", cluster_row(s.cluster)}, {"Training", training_row(s)}};
+    if (const std::string ft = finetune_row(s); !ft.empty()) r.scenario.emplace_back("Fine-tuning", ft);
+    if (const std::string zpp = zeropp_words(effective_zeropp(p.feasible ? with_candidate(s, p.best) : s)); !zpp.empty())
+        r.scenario.emplace_back("ZeRO++", zpp);
+    r.scenario.emplace_back("Convention",
+                            s.assumptions.convention == Convention::DeepSpeed ? "DeepSpeed implementation" : "ZeRO paper (K = 12)");
+    if (!s.assumptions.calibration.empty()) r.scenario.emplace_back("Calibration", s.assumptions.calibration);
+
+    r.feasible = p.feasible;
+    if (p.feasible) {
+        const Candidate& b = p.best;
+        const MemoryBreakdown& m = b.memory;
+        r.recommended = setup_label(b.zero);
+        r.key_figures = {
+            {"Peak reserved per GPU",
+             format_bytes(m.peak_reserved_bytes) + " (nvidia-smi); peak allocated " + format_bytes(m.peak_allocated_bytes)},
+            {"Must fit per GPU", format_bytes(m.peak_required_bytes) + " of " + format_bytes(usable_gpu_bytes(s)) + " usable"},
+            {"Host RAM per node", format_bytes(m.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node) +
+                                      ", peaks " + to_string(m.host.peak_phase)},
+            {"NVMe per node", format_bytes(m.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node)},
+            {"Batch", "micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) +
+                          " accumulation x " + std::to_string(s.cluster.world_size()) + " GPUs, recompute " + to_string(b.checkpointing)},
+            {"Step time", format_seconds(b.step.seconds)},
+            {"Throughput", format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%"},
+        };
+        r.why = p.why;
+        r.why.push_back("What decides its step: " + explain_step_line(b.step) + ".");
+        r.ds_config = deepspeed_config_text(with_candidate(s, b));
+    }
+    r.others.header = {"setup", p.feasible ? "why not" : "why it does not fit"};
+    r.others.right_aligned = {false, false};
+    for (const Rejection& x : p.rejected) r.others.rows.push_back({x.setup, x.reason});
+    r.suggestions = p.suggestions;
+    r.memory = memory_table(compare_rows(s));
+    r.candidates_evaluated = p.candidates_evaluated;
+    return r;
+}
+
+}  // namespace zp

@@ -123,6 +123,15 @@ struct Search {
     std::int64_t evaluated = 0;
 };
 
+// DeepSpeed's PipelineEngine takes ZeRO stage 0 or 1 only (runtime/pipe/engine.py asserts it):
+// with a pipeline, the ZeRO-2/3 setups are never recommended, whatever their memory.
+bool layout_allows(const Scenario& s, const ZeroSetup& z) { return s.parallel.pipeline <= 1 || z.stage <= 1; }
+constexpr const char* kPipelineNeedsZero01 = "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)";
+
+std::string rejection_reason(const Scenario& s, const ZeroSetup& z, const Candidate& c) {
+    return layout_allows(s, z) ? memory_reason(s, c) : std::string(kPipelineNeedsZero01);
+}
+
 Search run_search(const Scenario& input) {
     Search out;
     out.base = input;
@@ -163,7 +172,7 @@ Search run_search(const Scenario& input) {
                     ++out.evaluated;
                     Point q = p;
                     q.gpu_bytes = m.peak_required_bytes;
-                    if (check_fit(s, m).all()) {
+                    if (check_fit(s, m).all() && layout_allows(s, s.zero)) {
                         q.tokens_per_second = estimate_step(s).tokens_per_second;
                         if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
                         r.any_feasible = true;
@@ -225,7 +234,7 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
             t = with_setup(t, z);
             t.zero.reduce_bucket_elems = t.zero.allgather_bucket_elems = deepspeed::recommended::kSmallBucketElems;
             const MemoryBreakdown m = estimate_memory(t);
-            if (check_fit(t, m).all()) return setup_label(z);
+            if (check_fit(t, m).all() && layout_allows(t, z)) return setup_label(z);
         }
         return std::string();
     };
@@ -288,7 +297,7 @@ Plan recommend(const Scenario& s) {
 
     if (search.feasible.empty()) {
         for (std::size_t i = 0; i < zero_setups().size(); ++i)
-            plan.rejected.push_back({setup_label(zero_setups()[i]), memory_reason(s, plan.per_setup[i])});
+            plan.rejected.push_back({setup_label(zero_setups()[i]), rejection_reason(s, zero_setups()[i], plan.per_setup[i])});
         explain_nothing_fits(s, plan, plan);
         return plan;
     }
@@ -324,7 +333,7 @@ Plan recommend(const Scenario& s) {
                                                              " slower (" + format_count(tps) + " vs " +
                                                              format_count(plan.best.step.tokens_per_second) + " tokens/s)"});
         } else {
-            plan.rejected.push_back({setup_label(z), memory_reason(s, c)});
+            plan.rejected.push_back({setup_label(z), rejection_reason(s, z, c)});
         }
     }
     std::stable_sort(plan.alternatives.begin(), plan.alternatives.end(),

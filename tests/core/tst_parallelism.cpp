@@ -9,6 +9,7 @@
 #include "core/model/errors.h"
 #include "core/model/parallel_layout.h"
 #include "core/presets/model_presets.h"
+#include "core/search/recommender.h"
 #include "core/time/step_time.h"
 #include "core/validation/measured_runs.h"
 #include "core/validation/validate.h"
@@ -111,6 +112,21 @@ private slots:
         s.parallel.virtual_stages = 2;
         QCOMPARE(estimate_step(s).pipeline_bubble_seconds, 1.5 * estimate_step(s).compute.micro_step_seconds);
         QVERIFY(st.tensor_parallel_seconds > 0 && st.pipeline_p2p_seconds > 0);
+    }
+
+    // With a pipeline the recommender keeps to ZeRO 0/1 and says why not the others.
+    void recommender_keeps_pipelines_on_zero_0_1() {
+        Scenario s = preset_scenario("llama-2-13b", "a100-80gb", 64);
+        s.parallel.tensor = 8;
+        s.parallel.pipeline = 2;
+        s.zero.stage = 1;
+        const Plan plan = recommend(s);
+        QVERIFY(plan.feasible);
+        QVERIFY(plan.best.zero.stage <= 1);
+        int refused = 0;
+        for (const auto& r : plan.rejected)
+            if (r.reason.find("ZeRO stage 0 or 1 only") != std::string::npos) ++refused;
+        QCOMPARE(refused, 9);  // ZeRO-2, ZeRO-2 + CPU optimizer and the seven ZeRO-3 setups
     }
 
     void constraints_data() {

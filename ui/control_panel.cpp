@@ -144,6 +144,34 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     for (const IntraNodeLink& l : intra_node_links()) intra_bw_->addItem(QString::fromUtf8(l.name), l.gbytes_per_s);
     f->addRow(tr("Intra-node"), intra_bw_);
 
+    // Model parallelism (core/model/scenario.h Parallelism, Megatron-DeepSpeed's layout).
+    layout->addWidget(group(tr("Model parallelism"), f));
+    tensor_parallel_ = named(tip(new QComboBox, tr("Tensor parallelism: each layer's matrices split over this many GPUs of a node "
+                                                   "(Megatron). Off: 1.")),
+                             "tensor_parallel");
+    tensor_parallel_->setAccessibleName(tr("Tensor parallel size"));
+    f->addRow(tr("Tensor"), tensor_parallel_);
+    pipeline_parallel_ = named(tip(new EditSpinBox, tr("Pipeline parallelism: the layers split into this many stages (1F1B). "
+                                                       "DeepSpeed runs it with ZeRO stage 0 or 1 only.")),
+                               "pipeline_parallel");
+    pipeline_parallel_->setRange(1, static_cast<int>(limits::kLayers.max));
+    pipeline_parallel_->setAccessibleName(tr("Pipeline parallel size"));
+    f->addRow(tr("Pipeline"), pipeline_parallel_);
+    virtual_stages_ = named(tip(new EditSpinBox, tr("Interleaved 1F1B: model chunks per pipeline GPU; shrinks the bubble, adds "
+                                                    "communication. 1: plain 1F1B.")),
+                            "virtual_stages");
+    virtual_stages_->setRange(1, static_cast<int>(limits::kLayers.max));
+    virtual_stages_->setAccessibleName(tr("Virtual pipeline stages"));
+    f->addRow(tr("Virtual stages"), virtual_stages_);
+    sequence_parallel_ = named(tip(new QCheckBox(tr("Sequence parallelism (Megatron)")),
+                                   tr("Splits the layer norms' and dropouts' activations over the tensor-parallel GPUs too.")),
+                               "sequence_parallel");
+    sequence_parallel_->setAccessibleName(tr("Sequence parallelism (Megatron)"));
+    f->addRow(sequence_parallel_);
+    layout_info_ = new QLabel;
+    layout_info_->setWordWrap(true);
+    f->addRow(layout_info_);
+
     // ZeRO++ (core/model/scenario.h ZeroPlusPlus): switches for the ZeRO-3 setups.
     layout->addWidget(group(tr("ZeRO++ (ZeRO-3 setups)"), f));
     hpz_ = named(tip(new QComboBox, tr("zero_hpz_partition_size: a second 16-bit partition over this many GPUs of a node, so the "
@@ -409,6 +437,25 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     });
     onActivated(loss_kernel_, EditLossKernel, tr("Change loss kernel"),
                 [](Scenario& s, const std::string& v) { s.training.loss_kernel = parse_enum<LossKernel>(v); });
+    connect(tensor_parallel_, &QComboBox::activated, this, [this](int index) {
+        const auto size = static_cast<std::int64_t>(tensor_parallel_->itemData(index).toLongLong());
+        edit(EditTensorParallel, tr("Change tensor parallelism"), [&](Scenario& s) {
+            s.parallel.tensor = size;
+            if (size < 2) s.parallel.sequence_parallel = false;
+        });
+    });
+    connect(pipeline_parallel_, &EditSpinBox::valueEdited, this, [this](int v) {
+        edit(EditPipelineParallel, tr("Change pipeline parallelism"), [&](Scenario& s) {
+            s.parallel.pipeline = v;
+            if (v < 2) s.parallel.virtual_stages = 1;
+        });
+    });
+    connect(virtual_stages_, &EditSpinBox::valueEdited, this, [this](int v) {
+        edit(EditVirtualStages, tr("Change virtual pipeline stages"), [&](Scenario& s) { s.parallel.virtual_stages = v; });
+    });
+    connect(sequence_parallel_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditSequenceParallel, tr("Toggle sequence parallelism"), [&](Scenario& s) { s.parallel.sequence_parallel = on; });
+    });
     connect(hpz_, &QComboBox::activated, this, [this](int index) {
         const auto size = static_cast<std::int64_t>(hpz_->itemData(index).toLongLong());
         edit(EditHpz, tr("Change hpZ partition size"), [&](Scenario& s) { s.zero.hpz_partition_size = size; });
@@ -498,6 +545,35 @@ void ControlPanel::syncFromDocument() {
     setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
     if (fused_optimizer_->isChecked() != s.training.fused_optimizer) fused_optimizer_->setChecked(s.training.fused_optimizer);
     if (pin_memory_->isChecked() != s.zero.pin_memory) pin_memory_->setChecked(s.zero.pin_memory);
+    // Tensor parallelism: 1 and the divisors of the node's GPUs that divide the heads too.
+    {
+        QList<std::int64_t> tp_sizes{1};
+        for (std::int64_t k = 2; k <= s.cluster.gpus_per_node; ++k)
+            if (s.cluster.gpus_per_node % k == 0 && s.model.heads % k == 0 && s.model.kv_heads % k == 0) tp_sizes.append(k);
+        QList<std::int64_t> shown;
+        for (int i = 0; i < tensor_parallel_->count(); ++i) shown.append(tensor_parallel_->itemData(i).toLongLong());
+        if (shown != tp_sizes) {
+            const QSignalBlocker block(tensor_parallel_);
+            tensor_parallel_->clear();
+            for (std::int64_t k : tp_sizes)
+                tensor_parallel_->addItem(k == 1 ? tr("off") : tr("%1 GPUs").arg(k), QVariant::fromValue<qlonglong>(k));
+        }
+        setIndexIfChanged(tensor_parallel_, std::max(0, tensor_parallel_->findData(QVariant::fromValue<qlonglong>(s.parallel.tensor))));
+    }
+    pipeline_parallel_->showValue(static_cast<int>(s.parallel.pipeline));
+    virtual_stages_->showValue(static_cast<int>(s.parallel.virtual_stages));
+    virtual_stages_->setEnabled(s.parallel.pipeline > 1);
+    if (sequence_parallel_->isChecked() != s.parallel.sequence_parallel) sequence_parallel_->setChecked(s.parallel.sequence_parallel);
+    sequence_parallel_->setEnabled(s.parallel.tensor > 1);
+    {
+        QString layout = tr("%1 data-parallel groups of %2 GPUs").arg(data_parallel_size(s)).arg(s.parallel.model_parallel());
+        try {
+            validate_parallelism(s);
+        } catch (const InputError& e) {
+            layout = QString::fromStdString(e.what());
+        }
+        if (layout_info_->text() != layout) layout_info_->setText(layout);
+    }
     // hpZ: off or a divisor of the node's GPU count, listed for the current node size.
     QList<std::int64_t> sizes{1};
     for (std::int64_t k = 2; k <= s.cluster.gpus_per_node; ++k)

@@ -61,6 +61,11 @@ private:
     EditDoubleSpinBox* nvme_;
     QCheckBox* pin_memory_;
     QComboBox* hpz_;
+    QComboBox* tensor_parallel_;
+    EditSpinBox* pipeline_parallel_;
+    EditSpinBox* virtual_stages_;
+    QCheckBox* sequence_parallel_;
+    QLabel* layout_info_;
     QCheckBox* quantized_weights_;
     QCheckBox* quantized_gradients_;
     QCheckBox* load_16bit_;

@@ -230,7 +230,10 @@ void MemoryView::showSelection() {
         text->setBrush(label_bg);
         QString caption = QString::number(peak, 'f', peak < 100 ? 1 : 0);
         if (!c.fit.all()) {
-            caption += QStringLiteral("\n\u2717 ") + (!c.fit.gpu ? tr("GPU") : !c.fit.cpu ? tr("host") : tr("NVMe"));
+            caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout ? tr("pipeline")
+                                                      : !c.fit.gpu  ? tr("GPU")
+                                                      : !c.fit.cpu  ? tr("host")
+                                                                    : tr("NVMe"));
             text->setColor(capacityColor(pal));
         } else if (recommended) {
             caption += QStringLiteral("\n\u2605 ") + tr("best");

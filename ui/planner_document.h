@@ -125,7 +125,11 @@ enum EditId : int {
     EditBasePrecision,
     EditHpz,
     EditQuantizedWeights,
-    EditQuantizedGradients
+    EditQuantizedGradients,
+    EditTensorParallel,
+    EditPipelineParallel,
+    EditVirtualStages,
+    EditSequenceParallel
 };
 
 }  // namespace zp::ui

@@ -139,7 +139,10 @@ void RecommendationCard::rebuild() {
                            hostPhaseShortName(b.memory.host.peak_phase))
                << q(format_bytes(b.memory.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node))
                << q("micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) + " accumulation x " +
-                    std::to_string(s.cluster.world_size()) + " GPUs, recompute " + to_string(b.checkpointing))
+                    (s.parallel.model_parallel() > 1 ? std::to_string(data_parallel_size(s)) + " data-parallel groups of " +
+                                                           std::to_string(s.parallel.model_parallel()) + " GPUs"
+                                                     : std::to_string(s.cluster.world_size()) + " GPUs") +
+                    ", recompute " + to_string(b.checkpointing))
                << q(stepParts(b.step))
                << q(format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%");
         QStringList lines;

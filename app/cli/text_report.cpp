@@ -179,10 +179,11 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
         out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.peak_reserved_bytes), 8) + pad_left(gib(m.peak_required_bytes), 8) +
                pad_left(gib(m.cpu_bytes_per_node), 9) + pad_left(gib(m.nvme_bytes_per_node), 9) +
                pad_left(format_fixed(c.step.seconds, 2), 9) + pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
-               (c.fit.all()  ? "yes"
-                : !c.fit.gpu ? "no: GPU"
-                : !c.fit.cpu ? "no: host RAM"
-                             : "no: NVMe") +
+               (c.fit.all()     ? "yes"
+                : !c.fit.layout ? "no: pipeline"
+                : !c.fit.gpu    ? "no: GPU"
+                : !c.fit.cpu    ? "no: host RAM"
+                                : "no: NVMe") +
                "\n";
     }
     out += "\nPer-GPU columns in GiB (usable " + gib(usable_gpu_bytes(s)) +

@@ -54,7 +54,9 @@ std::string finetune_row(const Scenario& s) {
            format_fixed(100.0 * p.trainable / p.peft_all(), 4) + "%)";
 }
 
-std::string fits_word(const Fit& f) { return f.all() ? "yes" : !f.gpu ? "no: GPU" : !f.cpu ? "no: host RAM" : "no: NVMe"; }
+std::string fits_word(const Fit& f) {
+    return f.all() ? "yes" : !f.layout ? "no: pipeline" : !f.gpu ? "no: GPU" : !f.cpu ? "no: host RAM" : "no: NVMe";
+}
 
 }  // namespace
 

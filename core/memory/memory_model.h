@@ -11,7 +11,8 @@ struct Fit {
     bool gpu = false;
     bool cpu = false;
     bool nvme = false;
-    bool all() const { return gpu && cpu && nvme; }
+    bool layout = true;  // the stage runs with the model-parallel layout (a pipeline takes ZeRO 0/1 only)
+    bool all() const { return gpu && cpu && nvme && layout; }
 };
 
 double usable_gpu_bytes(const Scenario& s);  // capacity x (1 - headroom)

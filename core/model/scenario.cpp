@@ -39,6 +39,8 @@ void check(const limits::Range<T>& r, T v, const std::string& what, const std::s
     if (!r.contains(v)) throw InputError(what + " must be " + kind + limits::describe(r) + unit);
 }
 
+}  // namespace
+
 // Megatron-DeepSpeed's constraints (megatron/arguments.py, mpu/initialize.py; DeepSpeed
 // runtime/pipe/engine.py).
 void validate_parallelism(const Scenario& s) {
@@ -69,8 +71,6 @@ void validate_parallelism(const Scenario& s) {
     if (p.sequence_parallel && p.tensor < 2) throw InputError("Megatron sequence parallelism needs tensor parallelism of 2 or more");
     if (p.virtual_stages > 1 && p.pipeline < 2) throw InputError("virtual pipeline stages need pipeline parallelism of 2 or more");
 }
-
-}  // namespace
 
 void validate(const Scenario& s) {
     validate(s.model);

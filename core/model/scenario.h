@@ -187,6 +187,8 @@ std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_s
 
 // Throws InputError naming the first invalid field (GPUs, sequence, stage/offload combination, ...).
 void validate(const Scenario& s);
+// The tensor/pipeline layout's part of validate: throws InputError naming the broken constraint.
+void validate_parallelism(const Scenario& s);
 
 // The ZeRO++ switches of `s` where they take effect (see ZeroPlusPlus).
 ZeroPlusPlus effective_zeropp(const Scenario& s);

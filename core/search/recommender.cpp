@@ -172,7 +172,7 @@ Search run_search(const Scenario& input) {
                     ++out.evaluated;
                     Point q = p;
                     q.gpu_bytes = m.peak_required_bytes;
-                    if (check_fit(s, m).all() && layout_allows(s, s.zero)) {
+                    if (check_fit(s, m).all()) {  // memory, and the stage with the layout (Fit::layout)
                         q.tokens_per_second = estimate_step(s).tokens_per_second;
                         if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
                         r.any_feasible = true;
@@ -234,7 +234,7 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
             t = with_setup(t, z);
             t.zero.reduce_bucket_elems = t.zero.allgather_bucket_elems = deepspeed::recommended::kSmallBucketElems;
             const MemoryBreakdown m = estimate_memory(t);
-            if (check_fit(t, m).all() && layout_allows(t, z)) return setup_label(z);
+            if (check_fit(t, m).all()) return setup_label(z);
         }
         return std::string();
     };

@@ -36,6 +36,12 @@ Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_
     // ZeRO++ hpZ groups the ranks of a node: on other nodes it keeps the largest group that divides
     // both (8 on nodes of 4 becomes 4).
     out.zero.hpz_partition_size = std::gcd(std::max<std::int64_t>(out.zero.hpz_partition_size, 1), per_node);
+    // Tensor parallelism stays inside a node and the layout must divide the GPUs: each size keeps
+    // its largest divisor that still fits (tensor 8 on nodes of 4 becomes 4).
+    Parallelism& par = out.parallel;
+    par.tensor = std::gcd(std::max<std::int64_t>(par.tensor, 1), per_node);
+    par.pipeline = std::gcd(std::max<std::int64_t>(par.pipeline, 1), gpus / par.tensor);
+    if (par.pipeline < 2) par.virtual_stages = 1;
     return out;
 }
 

@@ -322,6 +322,32 @@ private slots:
         QVERIFY(!doc.scenario().zero.quantized_gradients);
     }
 
+    // Model parallelism: tensor sizes are the node's divisors that divide the heads; sequence
+    // parallelism needs a tensor size; a GPU count the layout no longer divides keeps a divisor.
+    void model_parallel_controls() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        auto* tensor = panel.findChild<QComboBox*>(QStringLiteral("tensor_parallel"));
+        auto* sp = panel.findChild<QCheckBox*>(QStringLiteral("sequence_parallel"));
+        auto* pipeline = panel.findChild<EditSpinBox*>(QStringLiteral("pipeline_parallel"));
+        QVERIFY(tensor && sp && pipeline && !tensor->accessibleName().isEmpty());
+        QVERIFY(!sp->isEnabled());
+        QTest::keyClick(tensor, Qt::Key_End);
+        QCOMPARE(doc.scenario().parallel.tensor, std::int64_t{8});
+        QVERIFY(sp->isEnabled());
+        sp->click();
+        QVERIFY(doc.scenario().parallel.sequence_parallel);
+        doc.edit(with_gpu_count(doc.scenario(), 16, 4), QStringLiteral("nodes of 4"));
+        QCOMPARE(doc.scenario().parallel.tensor, std::int64_t{4});
+        QCOMPARE(tensor->currentData().toLongLong(), 4LL);
+        pipeline->setFocus();
+        pipeline->selectAll();
+        QTest::keyClicks(pipeline, QStringLiteral("2"));
+        QTest::keyClick(pipeline, Qt::Key_Return);
+        QCOMPARE(doc.scenario().parallel.pipeline, std::int64_t{2});
+        QCOMPARE(doc.undoStack()->text(doc.undoStack()->count() - 1), QStringLiteral("Change pipeline parallelism"));
+    }
+
     void showing_the_document_pushes_none() {
         PlannerDocument doc;
         ControlPanel panel(&doc);

@@ -2,6 +2,7 @@
 
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/framework_exports.h"
+#include "core/deepspeed/megatron_launch.h"
 #include "core/deepspeed/peft_export.h"
 
 #include <array>
@@ -21,14 +22,16 @@ std::string accelerate_text(const Scenario& s) { return accelerate_config_yaml(s
 // The launch script runs DeepSpeed with the plain config.
 std::string launch_text(const Scenario& s) { return launch_script(s, std::string(kDeepSpeedFile)); }
 std::string peft_text(const Scenario& s) { return peft_model_text(s); }
+std::string megatron_text(const Scenario& s) { return megatron_launch_script(s, std::string(kDeepSpeedFile)); }
 
-constexpr std::array<ExportFormat, 6> kFormats{{
+constexpr std::array<ExportFormat, 7> kFormats{{
     {"deepspeed", "DeepSpeed ds_config.json", kDeepSpeedFile, deepspeed_text, nullptr},
     {"hf-trainer", "HF Trainer ds_config.json (auto)", kHfTrainerFile, hf_trainer_text, hf_trainer_arguments_for},
     {"hf-args", "HF TrainingArguments", "training_args.py", hf_args_text, nullptr},
     {"accelerate", "Accelerate config YAML", "accelerate_config.yaml", accelerate_text, nullptr},
     {"launch", "Launch script", "launch.sh", launch_text, nullptr},
     {"peft", "Model and PEFT (LoRA/QLoRA)", "model_peft.py", peft_text, nullptr},
+    {"megatron", "Megatron-DeepSpeed launch", "megatron_launch.sh", megatron_text, nullptr},
 }};
 
 }  // namespace

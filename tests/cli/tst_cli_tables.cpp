@@ -39,7 +39,8 @@ const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("co
                                QStringLiteral("lint"),        QStringLiteral("calibrate"), QStringLiteral("validate"),
                                QStringLiteral("screenshot"),  QStringLiteral("report")};
 const QStringList kFormats = {QStringLiteral("deepspeed"),  QStringLiteral("hf-trainer"), QStringLiteral("hf-args"),
-                              QStringLiteral("accelerate"), QStringLiteral("launch"),     QStringLiteral("peft")};
+                              QStringLiteral("accelerate"), QStringLiteral("launch"),     QStringLiteral("peft"),
+                              QStringLiteral("megatron")};
 const QStringList kSliceKeys = {QStringLiteral("params"),      QStringLiteral("gradients"), QStringLiteral("optimizer_states"),
                                 QStringLiteral("activations"), QStringLiteral("buffers"),   QStringLiteral("overhead")};
 
@@ -348,7 +349,9 @@ private slots:
             QVERIFY(text.find("deepspeed=\"" + std::string(find_export_format("hf-trainer")->file_name) + "\"") != std::string::npos);
         } else if (file.ends_with(".sh")) {
             QVERIFY(text.starts_with("#!/usr/bin/env bash\n"));
-            QVERIFY(text.find("--deepspeed " + std::string(find_export_format("deepspeed")->file_name)) != std::string::npos);
+            // Megatron-DeepSpeed reads it through --deepspeed_config, a training script through --deepspeed.
+            const std::string config_flag = id == QStringLiteral("megatron") ? "--deepspeed_config " : "--deepspeed ";
+            QVERIFY(text.find(config_flag + std::string(find_export_format("deepspeed")->file_name)) != std::string::npos);
         } else {
             QFAIL(qPrintable(QStringLiteral("no syntax check for ") + q(f->file_name)));
         }

@@ -7,9 +7,11 @@
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/framework_exports.h"
 #include "core/deepspeed/lint.h"
+#include "core/deepspeed/megatron_launch.h"
 #include "core/model/default_scenario.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
+#include "test_util.h"
 
 #include <yaml-cpp/yaml.h>
 #include <QtTest>
@@ -194,6 +196,33 @@ private slots:
         // The buffers the memory model counted are the buckets exported.
         const auto j = nlohmann::json::parse(deepspeed_config_text(s));
         if (s.zero.stage >= 1) QCOMPARE(j["zero_optimization"]["reduce_bucket_size"].get<double>(), s.zero.reduce_bucket_elems);
+    }
+
+    // Megatron-DeepSpeed's launch (issue 16): BLOOM-176B's replica setup, TP 4 x PP 12 x DP 8 on
+    // 48 nodes, with the batch DeepSpeed's rule counts over the data-parallel ranks.
+    void megatron_launch_for_bloom() {
+        Scenario s = zp::test::preset_scenario("bloom-176b", "a100-80gb", 384);
+        s.parallel.tensor = 4;
+        s.parallel.pipeline = 12;
+        s.zero.stage = 1;
+        s.training.seq_len = 2048;
+        s.training.micro_batch = 2;
+        s.training.global_batch = 2048;
+        s.training.checkpointing = Checkpointing::Full;
+        const std::string sh = megatron_launch_script(s);
+        for (const char* wanted :
+             {"--hostfile hostfile --num_nodes 48 --num_gpus 8 pretrain_gpt.py", "node-47 slots=8", "--tensor-model-parallel-size 4",
+              "--pipeline-model-parallel-size 12", "--num-layers 70", "--micro-batch-size 2", "--global-batch-size 2048", "--zero-stage 1",
+              "--bf16", "--deepspeed --deepspeed_config ds_config.json"})
+            QVERIFY2(sh.find(wanted) != std::string::npos, wanted);
+        QVERIFY(sh.find("--no-pipeline-parallel") == std::string::npos);
+        // train_batch_size = micro x accumulation x data-parallel ranks: 2 x 128 x 8.
+        const auto cfg = deepspeed_config(s);
+        QCOMPARE(cfg.at("train_batch_size").get<std::int64_t>(), std::int64_t{2048});
+        QCOMPARE(cfg.at("gradient_accumulation_steps").get<std::int64_t>(), std::int64_t{128});
+        // Without a pipeline: DeepSpeed's plain engine.
+        s.parallel.pipeline = 1;
+        QVERIFY(megatron_launch_script(s).find("--no-pipeline-parallel") != std::string::npos);
     }
 };
 

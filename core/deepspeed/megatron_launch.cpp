@@ -1,0 +1,50 @@
+#include "core/deepspeed/megatron_launch.h"
+
+#include "core/model/enum_names.h"
+
+namespace zp {
+
+std::string megatron_launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
+    const Cluster& c = s.cluster;
+    const Parallelism& p = s.parallel;
+    const ModelSpec& m = s.model;
+    const Training& t = s.training;
+    const std::int64_t g = c.gpus_per_node, n = c.nodes;
+    const auto flag = [](const std::string& name, std::int64_t v) { return " \\\n  --" + name + " " + std::to_string(v); };
+    std::string sh = "#!/usr/bin/env bash\n# Megatron-DeepSpeed: tensor " + std::to_string(p.tensor) + " x pipeline " +
+                     std::to_string(p.pipeline) + " x data " + std::to_string(data_parallel_size(s)) + " on " +
+                     std::to_string(c.world_size()) + " GPUs (" + std::to_string(n) + " node" + (n > 1 ? "s" : "") + " x " +
+                     std::to_string(g) + ").\nset -euo pipefail\n\n";
+    std::string launcher = "deepspeed --num_gpus " + std::to_string(g);
+    if (n > 1) {
+        sh += "# One line per node: host name and GPU slots (DeepSpeed's hostfile format). Edit the names.\n";
+        sh += "cat > hostfile <<'HOSTS'\n";
+        for (std::int64_t i = 0; i < n; ++i) sh += "node-" + std::to_string(i) + " slots=" + std::to_string(g) + "\n";
+        sh += "HOSTS\n\n";
+        launcher = "deepspeed --hostfile hostfile --num_nodes " + std::to_string(n) + " --num_gpus " + std::to_string(g);
+    }
+    sh += launcher + " " + script;
+    sh += flag("tensor-model-parallel-size", p.tensor) + flag("pipeline-model-parallel-size", p.pipeline);
+    // Without a pipeline Megatron-DeepSpeed must be told to use DeepSpeed's plain engine.
+    if (p.pipeline == 1) sh += " \\\n  --no-pipeline-parallel";
+    if (p.virtual_stages > 1) sh += flag("num-layers-per-virtual-pipeline-stage", m.layers / (p.pipeline * p.virtual_stages));
+    if (p.sequence_parallel) sh += " \\\n  --sequence-parallel";
+    sh += flag("num-layers", m.layers) + flag("hidden-size", m.hidden) + flag("ffn-hidden-size", m.ffn) +
+          flag("num-attention-heads", m.heads);
+    if (m.kv_heads != m.heads) sh += flag("num-key-value-heads", m.kv_heads);
+    if (m.gated_mlp) sh += " \\\n  --swiglu";
+    if (m.norm == NormKind::RmsNorm) sh += " \\\n  --normalization rmsnorm";
+    if (!m.tied_embeddings) sh += " \\\n  --untie-embeddings-and-output-weights";
+    sh += flag("seq-length", t.seq_len) + flag("max-position-embeddings", t.seq_len) + flag("micro-batch-size", t.micro_batch) +
+          flag("global-batch-size", effective_global_batch(t, data_parallel_size(s)));
+    if (t.precision == Precision::Bf16) sh += " \\\n  --bf16";
+    if (t.precision == Precision::Fp16) sh += " \\\n  --fp16";
+    if (t.checkpointing == Checkpointing::Full)
+        sh += " \\\n  --recompute-granularity full --recompute-method uniform --deepspeed-activation-checkpointing";
+    if (t.checkpointing == Checkpointing::Selective) sh += " \\\n  --recompute-granularity selective";
+    if (t.flash_attention) sh += " \\\n  --use-flash-attn-v2";
+    sh += flag("zero-stage", s.zero.stage) + " \\\n  --deepspeed --deepspeed_config " + config_path + "\n";
+    return sh;
+}
+
+}  // namespace zp

@@ -38,6 +38,7 @@ BufferBytes buffer_bytes(const Scenario& s) {
     const ZeroSetup& z = s.zero;
     const FineTune& f = s.finetune;
     BufferBytes b = buffer_bytes(s.model, s.training, z);
+    if (z.stage != 3 && !f.adapters()) return b;  // nothing below depends on more (the search's common case)
     const double elem = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
     // Tensor parallelism splits every linear and the vocabulary-parallel embedding: a rank's
     // largest module is a t-th of the model's.

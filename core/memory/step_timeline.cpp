@@ -59,8 +59,9 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     const bool offload_optimizer = z.offload_optimizer != OffloadDevice::None;
     const ModelStateBytes& states = in.states;
     // Micro steps per optimizer step (without the batch rule's check: estimates of invalid batches are asked for too).
-    const std::int64_t per_micro_step = std::max<std::int64_t>(t.micro_batch * data_parallel_size(s), 1);
-    const std::int64_t gas = std::max<std::int64_t>(effective_global_batch(t, data_parallel_size(s)) / per_micro_step, 1);
+    const std::int64_t dp = data_parallel_size(s);
+    const std::int64_t per_micro_step = std::max<std::int64_t>(t.micro_batch * dp, 1);
+    const std::int64_t gas = std::max<std::int64_t>(effective_global_batch(t, dp) / per_micro_step, 1);
 
     // Weights and fp32 optimizer states: as the memory slices count them (model_states.cpp).
     x.weights = states.params;

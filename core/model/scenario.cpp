@@ -11,10 +11,6 @@
 
 namespace zp {
 
-std::int64_t data_parallel_size(const Scenario& s) {
-    return std::max<std::int64_t>(s.cluster.world_size() / std::max<std::int64_t>(s.parallel.model_parallel(), 1), 1);
-}
-
 std::int64_t effective_global_batch(const Training& t, std::int64_t world_size) {
     if (t.global_batch > 0) return t.global_batch;
     const std::int64_t per_step = t.micro_batch * world_size;

@@ -8,6 +8,7 @@
 #include "core/model/model_spec.h"
 #include "core/model/step_phase.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -176,7 +177,10 @@ struct Scenario {
 
 // The data-parallel ranks: the world over tensor x pipeline (ZeRO partitions over them, and the
 // batch rule counts them).
-std::int64_t data_parallel_size(const Scenario& s);
+inline std::int64_t data_parallel_size(const Scenario& s) {
+    const std::int64_t mp = s.parallel.model_parallel();
+    return mp <= 1 ? s.cluster.world_size() : std::max<std::int64_t>(s.cluster.world_size() / mp, 1);
+}
 
 // Sequences per optimizer step: the given global batch, or 64 raised to a multiple of micro x GPUs.
 // `world_size`: the data-parallel ranks (data_parallel_size).

@@ -44,16 +44,25 @@ void prepare_offscreen() {
     qputenv("QT_ENABLE_HIGHDPI_SCALING", "0");
 }
 
-// The one way pictures are made: offscreen, pinned appearance, written atomically, and without
-// Qt's notes about the offscreen platform on stderr.
+// The application pictures and reports are made in: offscreen, with the pinned appearance, and
+// without Qt's notes about the offscreen platform on stderr.
+class OffscreenApplication {
+public:
+    explicit OffscreenApplication(char** argv) : app_((prepare_offscreen(), argc_), argv) {
+        set_application_names();
+        ui::pinAppearance(app_);
+    }
+
+private:
+    const ui::QuietPlatformMessages quiet_;
+    int argc_ = kQtArgc;
+    QApplication app_;
+};
+
+// The one way pictures are made: in an OffscreenApplication, written atomically.
 int render_offscreen(char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path,
                      const QString& logText = QString(), const QString& logName = QString()) {
-    const ui::QuietPlatformMessages quiet;
-    prepare_offscreen();
-    int argc = kQtArgc;
-    QApplication app(argc, argv);
-    set_application_names();
-    ui::pinAppearance(app);
+    const OffscreenApplication app(argv);
     QString error;
     if (!ui::saveScreenshot(s, view, size, path, &error, logText, logName)) {
         std::cerr << "zero-planner: " << error.toStdString() << "\n";
@@ -64,12 +73,7 @@ int render_offscreen(char** argv, const Scenario& s, const QString& view, const 
 
 // `zero-planner report`: the window's File > Export Report..., offscreen, at the screenshot's size.
 int report(char** argv, const cli::ReportRequest& r) {
-    const ui::QuietPlatformMessages quiet;
-    prepare_offscreen();
-    int argc = kQtArgc;
-    QApplication app(argc, argv);
-    set_application_names();
-    ui::pinAppearance(app);
+    const OffscreenApplication app(argv);
     ui::MainWindow window(ui::MainWindow::Ephemeral);
     window.document()->reset(r.scenario);
     window.resize(1480, 920);

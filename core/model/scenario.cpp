@@ -55,6 +55,9 @@ void validate_parallelism(const Scenario& s) {
     if (m.heads % p.tensor != 0 || m.kv_heads % p.tensor != 0)
         throw InputError("tensor parallelism " + std::to_string(p.tensor) + " must divide the attention heads (" + std::to_string(m.heads) +
                          ") and key/value heads (" + std::to_string(m.kv_heads) + ")");
+    if (p.pipeline > m.layers)
+        throw InputError("pipeline " + std::to_string(p.pipeline) + " has more stages than the model's " + std::to_string(m.layers) +
+                         " layers");
     // DeepSpeed's PipelineModule spreads layers unevenly when they do not divide (the most loaded
     // stage takes the ceiling); Megatron's interleaved schedule needs equal chunks.
     if (p.virtual_stages > 1 && m.layers % (p.pipeline * p.virtual_stages) != 0)

@@ -137,6 +137,7 @@ private slots:
         QTest::newRow("TP across nodes") << qint64(16) << qint64(1) << 1 << QStringLiteral("must divide the 8 GPUs per node");
         QTest::newRow("PP with ZeRO-2") << qint64(1) << qint64(2) << 2 << QStringLiteral("incompatible with pipeline parallelism");
         QTest::newRow("GPUs not a multiple") << qint64(8) << qint64(3) << 1 << QStringLiteral("must be a multiple of 24");
+        QTest::newRow("more stages than layers") << qint64(1) << qint64(32) << 1 << QString();  // 32 layers: one a stage
         QTest::newRow("TP 8 with ZeRO-3 is allowed") << qint64(8) << qint64(1) << 3 << QString();
     }
     void constraints() {

@@ -113,6 +113,10 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     plot_tabs_ = new QTabWidget;
     plot_tabs_->setObjectName(QStringLiteral("plotTabs"));
     plot_tabs_->setDocumentMode(true);
+    // Four tabs in a third of the window: elided names keep every tab in sight (scroll buttons
+    // hid the fourth).
+    plot_tabs_->setElideMode(Qt::ElideRight);
+    plot_tabs_->setUsesScrollButtons(false);
     plot_tabs_->addTab(scaling_, tr("Memory vs GPU count"));
     plot_tabs_->addTab(step_, tr("Memory over one step"));
     plot_tabs_->addTab(host_, tr("Host RAM"));

@@ -14,6 +14,7 @@
 
 #include <QUndoStack>
 
+#include <QTabBar>
 #include <QTabWidget>
 #include <QtTest>
 
@@ -58,6 +59,12 @@ private slots:
         QVERIFY(index >= 0);
         QCOMPARE(w.plotTabs()->tabText(index), QStringLiteral("GPU layout"));
         QCOMPARE(w.plotTabs()->indexOf(w.hostView()) + 1, index);
+        // Every tab is in sight at the window's default size (names elided, no scroll buttons).
+        w.resize(1480, 920);
+        w.show();
+        QCoreApplication::processEvents();
+        const QTabBar* bar = w.plotTabs()->tabBar();
+        for (int i = 0; i < bar->count(); ++i) QVERIFY2(bar->rect().contains(bar->tabRect(i)), qPrintable(bar->tabText(i)));
     }
 
     void draws_the_layout_data() {

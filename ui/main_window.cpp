@@ -16,6 +16,7 @@
 #include "ui/calibrate_dialog.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
+#include "ui/gpu_layout_view.h"
 #include "ui/host_view.h"
 #include "ui/memory_view.h"
 #include "ui/planner_document.h"
@@ -100,20 +101,26 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     time_ = new TimeView(doc);
     step_ = new StepView(doc);
     host_ = new HostView(doc);
+    layout_ = new GpuLayoutView(doc);
     card_ = new RecommendationCard(doc);
     config_ = new ConfigPreview(doc);
     tabs_ = new QTabWidget;
     tabs_->addTab(card_, tr("Recommendation"));
     tabs_->addTab(config_, tr("ds_config.json"));
 
-    // The step and host views share a place with the scaling view: beside the memory bars, so a
-    // clicked bar's step is in view with it. They draw only while their tab is shown.
+    // The step, host and GPU layout views share a place with the scaling view: beside the memory
+    // bars, so a clicked bar's step is in view with it. They draw only while their tab is shown.
     plot_tabs_ = new QTabWidget;
     plot_tabs_->setObjectName(QStringLiteral("plotTabs"));
     plot_tabs_->setDocumentMode(true);
+    // Four tabs in a third of the window: elided names keep every tab in sight (scroll buttons
+    // hid the fourth).
+    plot_tabs_->setElideMode(Qt::ElideRight);
+    plot_tabs_->setUsesScrollButtons(false);
     plot_tabs_->addTab(scaling_, tr("Memory vs GPU count"));
     plot_tabs_->addTab(step_, tr("Memory over one step"));
     plot_tabs_->addTab(host_, tr("Host RAM"));
+    plot_tabs_->addTab(layout_, tr("GPU layout"));
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(memory_);
     top->addWidget(plot_tabs_);
@@ -259,6 +266,7 @@ void MainWindow::flushPending() {
     doc_->recomputeNow();
     step_->flush();
     host_->flush();
+    layout_->flush();
     for (QCustomPlot* p : {memory_->plot(), scaling_->plot(), time_->plot(), step_->plot(), host_->plot()})
         p->replot(QCustomPlot::rpImmediateRefresh);
 }

@@ -24,6 +24,7 @@ class RecommendationCard;
 class ScalingView;
 class StepView;
 class HostView;
+class GpuLayoutView;
 class TimeView;
 
 class MainWindow : public QMainWindow {
@@ -45,10 +46,11 @@ public:
     TimeView* timeView() const { return time_; }
     StepView* stepView() const { return step_; }
     HostView* hostView() const { return host_; }
+    GpuLayoutView* layoutView() const { return layout_; }
     RecommendationCard* card() const { return card_; }
     ConfigPreview* configPreview() const { return config_; }
     QTabWidget* sideTabs() const { return tabs_; }
-    // The scaling view and the step view ("Memory over one step"), top right.
+    // The scaling, step ("Memory over one step"), host and GPU layout views, top right.
     QTabWidget* plotTabs() const { return plot_tabs_; }
 
     // Opens a session the way File > Open does after its file dialog (the command line and a
@@ -123,6 +125,7 @@ private:
     TimeView* time_;
     StepView* step_;
     HostView* host_;
+    GpuLayoutView* layout_;
     RecommendationCard* card_;
     ConfigPreview* config_;
     QTabWidget* tabs_;

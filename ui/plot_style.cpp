@@ -5,6 +5,7 @@
 
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace zp::ui {
@@ -78,6 +79,11 @@ QString hostPhaseShortName(HostPhase p) {
     case HostPhase::CheckpointSave: return QObject::tr("saving");
     }
     return {};
+}
+
+QColor pipelineStageColor(int stage, int stages, bool lighter) {
+    const int hue = (210 + stage * 360 / std::max(stages, 1)) % 360;
+    return lighter ? QColor::fromHsv(hue, 110, 240) : QColor::fromHsv(hue, 170, 200);
 }
 
 QString timePartName(TimePart p) {

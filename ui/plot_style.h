@@ -28,6 +28,10 @@ QColor hostSliceColor(int slice);
 QString hostPhaseName(HostPhase p);       // "Loading the model"
 QString hostPhaseShortName(HostPhase p);  // "loading", for bar captions
 
+// The GPU layout view's pipeline stages: hues spread evenly from the parameters' blue, mid
+// saturation so they read on light and dark bases; `lighter` for odd data-parallel replicas.
+QColor pipelineStageColor(int stage, int stages, bool lighter);
+
 enum class TimePart { Compute, Communication, Offload };
 QString timePartName(TimePart p);
 QColor timePartColor(TimePart p);

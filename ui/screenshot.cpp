@@ -4,6 +4,7 @@
 #include "core/model/errors.h"
 #include "ui/calibrate_dialog.h"
 #include "ui/config_preview.h"
+#include "ui/gpu_layout_view.h"
 #include "ui/host_view.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
@@ -24,8 +25,9 @@
 namespace zp::ui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"), QStringLiteral("memory"), QStringLiteral("scaling"), QStringLiteral("time"),
-            QStringLiteral("config"), QStringLiteral("step"),   QStringLiteral("host"),    QStringLiteral("calibrate")};
+    return {QStringLiteral("window"), QStringLiteral("memory"), QStringLiteral("scaling"),
+            QStringLiteral("time"),   QStringLiteral("config"), QStringLiteral("step"),
+            QStringLiteral("host"),   QStringLiteral("layout"), QStringLiteral("calibrate")};
 }
 
 void pinAppearance(QApplication& app) {
@@ -68,6 +70,7 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     window.document()->reset(scenario);
     if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
     if (view == QLatin1String("host")) window.plotTabs()->setCurrentWidget(window.hostView());
+    if (view == QLatin1String("layout")) window.plotTabs()->setCurrentWidget(window.layoutView());
     if (view == QLatin1String("step")) {
         // The step of the scenario's own setup, not of the recommended one.
         window.document()->recomputeNow();
@@ -81,6 +84,7 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     else if (view == QLatin1String("config")) target = window.configPreview();
     else if (view == QLatin1String("step")) target = window.stepView();
     else if (view == QLatin1String("host")) target = window.hostView();
+    else if (view == QLatin1String("layout")) target = window.layoutView();
     if (target == &window) {
         window.resize(size);
     } else {

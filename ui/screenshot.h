@@ -12,7 +12,7 @@ class QApplication;
 
 namespace zp::ui {
 
-QStringList screenshotViews();  // window, memory, scaling, time, config, step (memory over one step), host, calibrate
+QStringList screenshotViews();  // window, memory, scaling, time, config, step (memory over one step), host, layout (GPU layout), calibrate
 
 // Fusion style, its standard palette, DejaVu Sans 9 pt: nothing from the desktop. Call before
 // creating widgets.

@@ -370,7 +370,7 @@ const std::vector<Command>& commands() {
         {"validate", "validate [FILE]", "the planner against measured runs (default: the bundled measured_runs.json)",
          CommandKind::Headless, options({}), kFlags, true, cmd_validate},
         {"screenshot", "screenshot",
-         "render the window to --out FILE.png [--view memory|scaling|time|step|host|config|window|calibrate]\n"
+         "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|config|window|calibrate]\n"
          "[--size WxH] [--log FILE: the run log the calibrate view shows]",
          CommandKind::Window, with_scenario({"--out", "--view", "--size", "--log"}), options({"--help", "-h"}), false, nullptr},
         {"report", "report",

@@ -40,4 +40,69 @@ ParameterSplit rank_parameter_split(const Scenario& s) {
     return out;
 }
 
+RankCoordinates rank_coordinates(const Scenario& s, std::int64_t rank) {
+    const std::int64_t t = std::max<std::int64_t>(s.parallel.tensor, 1);
+    const std::int64_t d = data_parallel_size(s);
+    return {rank % t, (rank / t) % d, rank / (t * d)};
+}
+
+std::int64_t node_of_rank(const Scenario& s, std::int64_t rank) { return rank / std::max<std::int64_t>(s.cluster.gpus_per_node, 1); }
+
+namespace {
+
+std::int64_t rank_at(const Scenario& s, const RankCoordinates& c) {
+    const std::int64_t t = std::max<std::int64_t>(s.parallel.tensor, 1);
+    return c.pp * t * data_parallel_size(s) + c.dp * t + c.tp;
+}
+
+// A group of more than one rank lies in one node when its lowest and highest ranks do (ranks fill
+// the nodes in order).
+GroupLink span_link(const Scenario& s, std::int64_t first, std::int64_t last) {
+    if (first == last) return GroupLink::None;
+    return node_of_rank(s, first) == node_of_rank(s, last) ? GroupLink::IntraNode : GroupLink::InterNode;
+}
+
+GroupLink worse(GroupLink a, GroupLink b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
+
+}  // namespace
+
+GroupLinks rank_links(const Scenario& s, std::int64_t rank) {
+    const Parallelism& par = s.parallel;
+    const std::int64_t p = std::max<std::int64_t>(par.pipeline, 1);
+    const std::int64_t d = data_parallel_size(s);
+    const RankCoordinates c = rank_coordinates(s, rank);
+    GroupLinks out;
+    out.tensor = span_link(s, rank_at(s, {0, c.dp, c.pp}), rank_at(s, {std::max<std::int64_t>(par.tensor, 1) - 1, c.dp, c.pp}));
+    out.data = span_link(s, rank_at(s, {c.tp, 0, c.pp}), rank_at(s, {c.tp, d - 1, c.pp}));
+    const bool ring = par.virtual_stages > 1;
+    for (const std::int64_t next : {c.pp - 1, c.pp + 1}) {
+        std::int64_t stage = next;
+        if (ring) stage = (next + p) % p;
+        if (stage < 0 || stage >= p || stage == c.pp) continue;
+        out.pipeline = worse(out.pipeline, span_link(s, rank, rank_at(s, {c.tp, c.dp, stage})));
+    }
+    return out;
+}
+
+GroupLinks layout_links(const Scenario& s) {
+    GroupLinks out;
+    const std::int64_t world = s.cluster.world_size();
+    for (std::int64_t r = 0; r < world; ++r) {
+        const GroupLinks l = rank_links(s, r);
+        out.tensor = worse(out.tensor, l.tensor);
+        out.data = worse(out.data, l.data);
+        out.pipeline = worse(out.pipeline, l.pipeline);
+    }
+    return out;
+}
+
+const char* data_parallel_traffic(const Scenario& s) {
+    switch (s.zero.stage) {
+    case 0: return "gradient all-reduce";
+    case 1:
+    case 2: return "gradient reduce-scatter and all-gather of the updated parameters";
+    default: return "parameter all-gathers (forward and backward) and gradient reduce-scatter";
+    }
+}
+
 }  // namespace zp

@@ -17,4 +17,36 @@ double model_parallel_share(const Scenario& s);
 // parameter_split(s) on the most loaded rank (every field times model_parallel_share).
 ParameterSplit rank_parameter_split(const Scenario& s);
 
+// Where a rank sits in the t x d x p grid. Megatron-DeepSpeed's order (megatron/mpu/initialize.py,
+// initialize_model_parallel's 16-GPU example; DeepSpeed's PipeModelDataParallelTopology, axes
+// pipe, data, model): tensor-parallel ranks consecutive, then data-parallel, pipeline outermost,
+// rank = pp * (t d) + dp * t + tp. Ranks fill the nodes in order (gpus_per_node per node).
+struct RankCoordinates {
+    std::int64_t tp = 0, dp = 0, pp = 0;
+    friend bool operator==(const RankCoordinates&, const RankCoordinates&) = default;
+};
+RankCoordinates rank_coordinates(const Scenario& s, std::int64_t rank);
+std::int64_t node_of_rank(const Scenario& s, std::int64_t rank);
+
+// Which links a group's traffic takes: none (the group is the rank alone), NVLink inside a node,
+// or the network between nodes.
+enum class GroupLink { None, IntraNode, InterNode };
+struct GroupLinks {
+    GroupLink tensor = GroupLink::None;    // the all-reduces of every layer (Shoeybi et al. Sec. 3)
+    GroupLink data = GroupLink::None;      // ZeRO's gradient reduction and parameter gathers
+    GroupLink pipeline = GroupLink::None;  // point-to-point sends to the neighbouring stages
+    friend bool operator==(const GroupLinks&, const GroupLinks&) = default;
+};
+// The links of `rank`'s tensor-parallel group, data-parallel group and pipeline neighbours (the
+// previous and next stage; with virtual stages the last stage also sends to the first, Megatron's
+// interleaved schedule passing the next model chunk around the ring).
+GroupLinks rank_links(const Scenario& s, std::int64_t rank);
+// Over every rank: a kind crosses the network when any rank's group of that kind does.
+GroupLinks layout_links(const Scenario& s);
+// What the data-parallel group exchanges each step at the scenario's ZeRO stage (DeepSpeed's
+// engine: an all-reduce of the gradients at stage 0; stage_1_and_2.py's reduce-scatter of the
+// gradients and all-gather of the updated partitions; stage3.py's parameter all-gathers in the
+// forward and backward passes and the gradients' reduce-scatter).
+const char* data_parallel_traffic(const Scenario& s);
+
 }  // namespace zp

@@ -3,6 +3,7 @@
 #include "core/io/format.h"
 #include "core/io/report_markdown.h"
 #include "core/model/enum_names.h"
+#include "core/model/parallel_layout.h"
 #include "core/time/step_explain.h"
 #include "ui/flat_scroll_bar_style.h"
 #include "ui/plain_text_update.h"
@@ -139,10 +140,7 @@ void RecommendationCard::rebuild() {
                            hostPhaseShortName(b.memory.host.peak_phase))
                << q(format_bytes(b.memory.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node))
                << q("micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) + " accumulation x " +
-                    (s.parallel.model_parallel() > 1 ? std::to_string(data_parallel_size(s)) + " data-parallel groups of " +
-                                                           std::to_string(s.parallel.model_parallel()) + " GPUs"
-                                                     : std::to_string(s.cluster.world_size()) + " GPUs") +
-                    ", recompute " + to_string(b.checkpointing))
+                    data_parallel_words(s) + ", recompute " + to_string(b.checkpointing))
                << q(stepParts(b.step))
                << q(format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%");
         QStringList lines;

@@ -135,10 +135,26 @@ json finetune_json(const Scenario& s) {
     return j;
 }
 
+// The model-parallel layout and the ZeRO++ switches in effect (docs/design.md §4.10-4.11).
+json parallel_json(const Scenario& s) {
+    const Parallelism& p = s.parallel;
+    const ZeroPlusPlus z = effective_zeropp(s);
+    return {{"tensor", p.tensor},
+            {"pipeline", p.pipeline},
+            {"virtual_stages", p.virtual_stages},
+            {"sequence_parallel", p.sequence_parallel},
+            {"data_parallel", data_parallel_size(s)},
+            {"zeropp",
+             {{"hpz_partition_size", z.hpz_partition_size},
+              {"quantized_weights", z.quantized_weights},
+              {"quantized_gradients", z.quantized_gradients}}}};
+}
+
 json estimate_json(const Scenario& s, const Candidate& c) {
     return {{"model", model_summary_json(s.model)},
             {"finetune", finetune_json(s)},
             {"setup", setup_json(c.zero)},
+            {"parallel", parallel_json(with_candidate(s, c))},
             {"convention", to_string(s.assumptions.convention)},
             {"per_gpu_bytes", per_gpu_json(c.memory)},
             {"cpu_bytes_per_node", whole(c.memory.cpu_bytes_per_node)},

@@ -3,6 +3,7 @@
 #include "core/io/format.h"
 #include "core/memory/host_slices.h"
 #include "core/memory/memory_slices.h"
+#include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
 #include "core/search/host_advice.h"
@@ -118,6 +119,7 @@ std::string scenario_header(const Scenario& s, bool synthesized) {
                                                  : std::string("16-bit")) +
            ", " + (t.fused_optimizer ? "fused optimizer" : "torch.optim optimizer") + "\n";
     if (const std::string ft = finetune_text(s); !ft.empty()) out += ft;
+    if (const std::string layout = layout_words(s); !layout.empty()) out += "Parallel: " + layout + " (Megatron-DeepSpeed)\n";
     out += "Convention: " + convention_text(s) + "\n";
     if (!s.assumptions.calibration.empty()) out += "Calibration: " + s.assumptions.calibration + "\n";
     return out;

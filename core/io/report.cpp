@@ -1,4 +1,5 @@
 #include "core/io/report.h"
+#include "core/model/parallel_layout.h"
 
 #include "core/deepspeed/config_export.h"
 #include "core/io/format.h"
@@ -95,6 +96,7 @@ Report make_report(const Scenario& s) {
     r.title = s.model.name + " on " + std::to_string(s.cluster.world_size()) + " x " + s.cluster.gpu.display_name;
     r.scenario = {{"Model", model_row(s.model)}, {"Cluster", cluster_row(s.cluster)}, {"Training", training_row(s)}};
     if (const std::string ft = finetune_row(s); !ft.empty()) r.scenario.emplace_back("Fine-tuning", ft);
+    if (const std::string layout = layout_words(s); !layout.empty()) r.scenario.emplace_back("Parallelism", layout);
     if (const std::string zpp = zeropp_words(effective_zeropp(p.feasible ? with_candidate(s, p.best) : s)); !zpp.empty())
         r.scenario.emplace_back("ZeRO++", zpp);
     r.scenario.emplace_back("Convention",
@@ -114,7 +116,7 @@ Report make_report(const Scenario& s) {
                                       ", peaks " + to_string(m.host.peak_phase)},
             {"NVMe per node", format_bytes(m.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node)},
             {"Batch", "micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) +
-                          " accumulation x " + std::to_string(s.cluster.world_size()) + " GPUs, recompute " + to_string(b.checkpointing)},
+                          " accumulation x " + data_parallel_words(s) + ", recompute " + to_string(b.checkpointing)},
             {"Step time", format_seconds(b.step.seconds)},
             {"Throughput", format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%"},
         };

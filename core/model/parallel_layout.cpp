@@ -105,4 +105,19 @@ const char* data_parallel_traffic(const Scenario& s) {
     }
 }
 
+std::string layout_words(const Scenario& s) {
+    const Parallelism& p = s.parallel;
+    if (p.model_parallel() <= 1) return {};
+    std::string out = "tensor " + std::to_string(p.tensor) + " x pipeline " + std::to_string(p.pipeline) + " x data " +
+                      std::to_string(data_parallel_size(s));
+    if (p.sequence_parallel) out += ", sequence parallel";
+    if (p.virtual_stages > 1) out += ", " + std::to_string(p.virtual_stages) + " virtual stages";
+    return out;
+}
+
+std::string data_parallel_words(const Scenario& s) {
+    if (s.parallel.model_parallel() <= 1) return std::to_string(s.cluster.world_size()) + " GPUs";
+    return std::to_string(data_parallel_size(s)) + " data-parallel groups of " + std::to_string(s.parallel.model_parallel()) + " GPUs";
+}
+
 }  // namespace zp

@@ -5,6 +5,8 @@
 #include "core/model/scenario.h"
 #include "core/model/trainable_params.h"
 
+#include <string>
+
 namespace zp {
 
 // The share of the model's parameters on the most loaded rank: the pipeline stage with the
@@ -13,6 +15,12 @@ namespace zp {
 // transformer layers L/p, all divided by the tensor-parallel size (column/row-parallel linears,
 // vocabulary-parallel embedding; the layer norms, replicated, are neglected). 1 without model parallelism.
 double model_parallel_share(const Scenario& s);
+
+// "tensor 4 x pipeline 12 x data 8" (with ", sequence parallel", ", 2 virtual stages"); empty
+// without model parallelism.
+std::string layout_words(const Scenario& s);
+// What the batch is multiplied by: "384 GPUs", or "8 data-parallel groups of 48 GPUs".
+std::string data_parallel_words(const Scenario& s);
 
 // parameter_split(s) on the most loaded rank (every field times model_parallel_share).
 ParameterSplit rank_parameter_split(const Scenario& s);

@@ -4,6 +4,7 @@
 #include "core/model/enum_names.h"
 #include "core/model/errors.h"
 #include "core/model/limits.h"
+#include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
 #include "core/presets/gpu_presets.h"
@@ -42,6 +43,20 @@ QGroupBox* group(const QString& title, QFormLayout*& form) {
 
 void setIndexIfChanged(QComboBox* box, int index) {
     if (box->currentIndex() != index) box->setCurrentIndex(index);
+}
+
+// A combo of GPU group sizes ("off" for 1, "8 GPUs"): refilled only when the list changes, the
+// current size selected. Shows, never edits.
+void showGpuGroupSizes(QComboBox* box, const std::vector<std::int64_t>& sizes, std::int64_t current) {
+    bool same = box->count() == static_cast<int>(sizes.size());
+    for (int i = 0; same && i < box->count(); ++i) same = box->itemData(i).toLongLong() == sizes[static_cast<std::size_t>(i)];
+    if (!same) {
+        const QSignalBlocker block(box);
+        box->clear();
+        for (std::int64_t k : sizes)
+            box->addItem(k == 1 ? ControlPanel::tr("off") : ControlPanel::tr("%1 GPUs").arg(k), QVariant::fromValue<qlonglong>(k));
+    }
+    setIndexIfChanged(box, std::max(0, box->findData(QVariant::fromValue<qlonglong>(current))));
 }
 
 template <typename W>
@@ -545,21 +560,8 @@ void ControlPanel::syncFromDocument() {
     setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
     if (fused_optimizer_->isChecked() != s.training.fused_optimizer) fused_optimizer_->setChecked(s.training.fused_optimizer);
     if (pin_memory_->isChecked() != s.zero.pin_memory) pin_memory_->setChecked(s.zero.pin_memory);
-    // Tensor parallelism: 1 and the divisors of the node's GPUs that divide the heads too.
-    {
-        QList<std::int64_t> tp_sizes{1};
-        for (std::int64_t k = 2; k <= s.cluster.gpus_per_node; ++k)
-            if (s.cluster.gpus_per_node % k == 0 && s.model.heads % k == 0 && s.model.kv_heads % k == 0) tp_sizes.append(k);
-        QList<std::int64_t> shown;
-        for (int i = 0; i < tensor_parallel_->count(); ++i) shown.append(tensor_parallel_->itemData(i).toLongLong());
-        if (shown != tp_sizes) {
-            const QSignalBlocker block(tensor_parallel_);
-            tensor_parallel_->clear();
-            for (std::int64_t k : tp_sizes)
-                tensor_parallel_->addItem(k == 1 ? tr("off") : tr("%1 GPUs").arg(k), QVariant::fromValue<qlonglong>(k));
-        }
-        setIndexIfChanged(tensor_parallel_, std::max(0, tensor_parallel_->findData(QVariant::fromValue<qlonglong>(s.parallel.tensor))));
-    }
+    // The sizes core accepts (core/model/parallel_layout.h), "off" for 1.
+    showGpuGroupSizes(tensor_parallel_, tensor_parallel_sizes(s), s.parallel.tensor);
     pipeline_parallel_->showValue(static_cast<int>(s.parallel.pipeline));
     virtual_stages_->showValue(static_cast<int>(s.parallel.virtual_stages));
     virtual_stages_->setEnabled(s.parallel.pipeline > 1);
@@ -574,16 +576,7 @@ void ControlPanel::syncFromDocument() {
         }
         if (layout_info_->text() != layout) layout_info_->setText(layout);
     }
-    // hpZ: off or a divisor of the node's GPU count, listed for the current node size.
-    QList<std::int64_t> sizes{1};
-    for (std::int64_t k = 2; k <= s.cluster.gpus_per_node; ++k)
-        if (s.cluster.gpus_per_node % k == 0) sizes.append(k);
-    if (hpz_->count() != sizes.size() || hpz_->itemData(hpz_->count() - 1).toLongLong() != sizes.back()) {
-        const QSignalBlocker block(hpz_);
-        hpz_->clear();
-        for (std::int64_t k : sizes) hpz_->addItem(k == 1 ? tr("off") : tr("%1 GPUs").arg(k), QVariant::fromValue<qlonglong>(k));
-    }
-    setIndexIfChanged(hpz_, std::max(0, hpz_->findData(QVariant::fromValue<qlonglong>(s.zero.hpz_partition_size))));
+    showGpuGroupSizes(hpz_, node_group_sizes(s.cluster), s.zero.hpz_partition_size);
     if (quantized_weights_->isChecked() != s.zero.quantized_weights) quantized_weights_->setChecked(s.zero.quantized_weights);
     if (quantized_gradients_->isChecked() != s.zero.quantized_gradients) quantized_gradients_->setChecked(s.zero.quantized_gradients);
     if (load_16bit_->isChecked() != s.training.load_in_16bit) load_16bit_->setChecked(s.training.load_in_16bit);

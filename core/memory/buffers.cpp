@@ -45,9 +45,10 @@ BufferBytes buffer_bytes(const Scenario& s) {
     const double largest =
         static_cast<double>(largest_layer_params(s.model)) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
     const double prefetch = std::min(z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters);
-    if (z.stage == 3 && s.parallel.tensor > 1) b.gathered = 2.0 * elem * largest + elem * prefetch;
+    // ZeRO-3's gathered set on this rank: the largest module's parameter and gradient (only the
+    // parameter when the base is frozen: it makes no gradient) and the prefetch bucket.
+    if (z.stage == 3) b.gathered = (f.adapters() ? 1.0 : 2.0) * elem * largest + elem * prefetch;
     if (f.adapters()) {
-        if (z.stage == 3) b.gathered = elem * largest + elem * prefetch;
         if (f.method == FineTuneMethod::Qlora) {
             double largest_linear = 0;
             for (const LinearModule& l : linear_modules(s.model))

@@ -52,8 +52,7 @@ Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
     f.gpu = m.peak_required_bytes <= usable_gpu_bytes(s);
     f.cpu = m.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node;
     f.nvme = m.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
-    // DeepSpeed's PipelineEngine takes ZeRO stage 0 or 1 only (runtime/pipe/engine.py asserts it).
-    f.layout = s.parallel.pipeline <= 1 || s.zero.stage <= 1;
+    f.layout = pipeline_runs_stage(s.parallel, s.zero.stage);
     return f;
 }
 

@@ -120,4 +120,18 @@ std::string data_parallel_words(const Scenario& s) {
     return std::to_string(data_parallel_size(s)) + " data-parallel groups of " + std::to_string(s.parallel.model_parallel()) + " GPUs";
 }
 
+std::vector<std::int64_t> node_group_sizes(const Cluster& c) {
+    std::vector<std::int64_t> out{1};
+    for (std::int64_t k = 2; k <= c.gpus_per_node; ++k)
+        if (c.gpus_per_node % k == 0) out.push_back(k);
+    return out;
+}
+
+std::vector<std::int64_t> tensor_parallel_sizes(const Scenario& s) {
+    std::vector<std::int64_t> out;
+    for (std::int64_t k : node_group_sizes(s.cluster))
+        if (s.model.heads % k == 0 && s.model.kv_heads % k == 0) out.push_back(k);
+    return out;
+}
+
 }  // namespace zp

@@ -5,7 +5,9 @@
 #include "core/model/scenario.h"
 #include "core/model/trainable_params.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace zp {
 
@@ -15,6 +17,12 @@ namespace zp {
 // transformer layers L/p, all divided by the tensor-parallel size (column/row-parallel linears,
 // vocabulary-parallel embedding; the layer norms, replicated, are neglected). 1 without model parallelism.
 double model_parallel_share(const Scenario& s);
+
+// The sizes a node's GPUs split into: 1 and every divisor of gpus_per_node (hpZ groups).
+std::vector<std::int64_t> node_group_sizes(const Cluster& c);
+// The tensor-parallel sizes validate_parallelism accepts for `s`: node group sizes that divide the
+// attention and key/value heads.
+std::vector<std::int64_t> tensor_parallel_sizes(const Scenario& s);
 
 // "tensor 4 x pipeline 12 x data 8" (with ", sequence parallel", ", 2 virtual stages"); empty
 // without model parallelism.

@@ -63,10 +63,10 @@ void validate_parallelism(const Scenario& s) {
     if (p.virtual_stages > 1 && m.layers % (p.pipeline * p.virtual_stages) != 0)
         throw InputError("pipeline " + std::to_string(p.pipeline) + " x virtual stages " + std::to_string(p.virtual_stages) +
                          " must divide the " + std::to_string(m.layers) + " layers");
-    if (p.pipeline > 1 && s.zero.stage >= 2)
+    if (!pipeline_runs_stage(p, s.zero.stage))
         throw InputError(
             "pipeline parallelism works with ZeRO stage 0 or 1 only: DeepSpeed's PipelineEngine asserts "
-            "\"ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\"");
+            "\"ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\"; use --stage 0 or 1, or no pipeline");
     if (p.sequence_parallel && p.tensor < 2) throw InputError("Megatron sequence parallelism needs tensor parallelism of 2 or more");
     if (p.virtual_stages > 1 && p.pipeline < 2) throw InputError("virtual pipeline stages need pipeline parallelism of 2 or more");
 }

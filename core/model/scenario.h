@@ -175,6 +175,10 @@ struct Scenario {
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };
 
+// DeepSpeed's PipelineEngine takes ZeRO stage 0 or 1 only (runtime/pipe/engine.py asserts "ZeRO-2
+// and ZeRO-3 are incompatible with pipeline parallelism"): whether `stage` runs with `p`.
+inline bool pipeline_runs_stage(const Parallelism& p, int stage) { return p.pipeline <= 1 || stage <= 1; }
+
 // The data-parallel ranks: the world over tensor x pipeline (ZeRO partitions over them, and the
 // batch rule counts them).
 inline std::int64_t data_parallel_size(const Scenario& s) {

@@ -123,13 +123,10 @@ struct Search {
     std::int64_t evaluated = 0;
 };
 
-// DeepSpeed's PipelineEngine takes ZeRO stage 0 or 1 only (runtime/pipe/engine.py asserts it):
-// with a pipeline, the ZeRO-2/3 setups are never recommended, whatever their memory.
-bool layout_allows(const Scenario& s, const ZeroSetup& z) { return s.parallel.pipeline <= 1 || z.stage <= 1; }
-constexpr const char* kPipelineNeedsZero01 = "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)";
-
-std::string rejection_reason(const Scenario& s, const ZeroSetup& z, const Candidate& c) {
-    return layout_allows(s, z) ? memory_reason(s, c) : std::string(kPipelineNeedsZero01);
+// A setup the layout cannot run (Fit::layout: a pipeline takes ZeRO 0/1) is refused for that,
+// whatever its memory.
+std::string rejection_reason(const Scenario& s, const Candidate& c) {
+    return c.fit.layout ? memory_reason(s, c) : "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)";
 }
 
 Search run_search(const Scenario& input) {
@@ -297,7 +294,7 @@ Plan recommend(const Scenario& s) {
 
     if (search.feasible.empty()) {
         for (std::size_t i = 0; i < zero_setups().size(); ++i)
-            plan.rejected.push_back({setup_label(zero_setups()[i]), rejection_reason(s, zero_setups()[i], plan.per_setup[i])});
+            plan.rejected.push_back({setup_label(zero_setups()[i]), rejection_reason(s, plan.per_setup[i])});
         explain_nothing_fits(s, plan, plan);
         return plan;
     }
@@ -333,7 +330,7 @@ Plan recommend(const Scenario& s) {
                                                              " slower (" + format_count(tps) + " vs " +
                                                              format_count(plan.best.step.tokens_per_second) + " tokens/s)"});
         } else {
-            plan.rejected.push_back({setup_label(z), rejection_reason(s, z, c)});
+            plan.rejected.push_back({setup_label(z), rejection_reason(s, c)});
         }
     }
     std::stable_sort(plan.alternatives.begin(), plan.alternatives.end(),

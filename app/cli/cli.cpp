@@ -198,15 +198,20 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
     return r.has_errors() ? kExitFindings : kExitOk;
 }
 
-// The planner against measured runs: FILE, or the bundled measured_runs.json with the bundled
-// host_ram_runs.json, and then the bundled paper_throughput.json (published throughput figures,
+// The planner against measured runs: FILE, or the bundled measured_runs.json (with the facts of
+// measured_runs_facts.json) and the bundled host_ram_runs.json, and then the bundled paper_throughput.json (published throughput figures,
 // with their own aggregate). Accuracy is
 // information, not failure: exit 0 whenever the file could be read.
 int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     if (a.positionals.size() > 1) throw InputError("validate takes at most one FILE: zero-planner validate [FILE] [--json]");
     const bool bundled = a.positionals.empty();
     std::string path = bundled ? bundled_measured_runs_path() : a.positionals.front();
-    std::vector<validation::MeasuredCase> cases = validation::parse_measured_runs(read_text_file(path), path);
+    // The bundled runs come with the facts their own sources state where the file leaves a
+    // field null (measured_runs_facts.json); a user's FILE is read as it is.
+    const std::string facts_path = bundled ? bundled_measured_runs_facts_path() : std::string();
+    const std::string facts_text = bundled ? read_text_file(facts_path) : std::string();
+    const validation::SourceFacts facts{facts_text, facts_path};
+    std::vector<validation::MeasuredCase> cases = validation::parse_measured_runs(read_text_file(path), path, bundled ? &facts : nullptr);
     if (bundled) {
         // The project's further host-RAM measurements join the shared runs in one report, so the
         // host RAM aggregate is over all of them.

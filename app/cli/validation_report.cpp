@@ -33,6 +33,8 @@ std::string bundled_measured_runs_path() { return bundled_path("measured_runs.js
 
 std::string bundled_paper_throughput_path() { return bundled_path("paper_throughput.json", ZP_SOURCE_PAPER_THROUGHPUT); }
 
+std::string bundled_measured_runs_facts_path() { return bundled_path("measured_runs_facts.json", ZP_SOURCE_MEASURED_RUNS_FACTS); }
+
 std::string bundled_host_ram_runs_path() { return bundled_path("host_ram_runs.json", ZP_SOURCE_HOST_RAM_RUNS); }
 
 namespace {
@@ -130,6 +132,13 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
         out += "\nNot representable\n";
         for (const auto& n : r.not_representable) out += "  " + pad(n.id, 6) + n.reason + "\n";
     }
+    bool source_header = false;
+    for (const auto& c : r.cases) {
+        if (c.from_source.empty()) continue;
+        if (!source_header) out += "\nFrom the run's own source (measured_runs_facts.json)\n";
+        source_header = true;
+        for (const auto& f : c.from_source) out += "  " + pad(c.id, 6) + f + "\n";
+    }
     bool assumed_header = false;
     for (const auto& c : r.cases) {
         if (c.assumed.empty() || !c.not_representable.empty()) continue;
@@ -174,6 +183,7 @@ nlohmann::json validation_json(const validation::ValidationReport& r, const std:
         if (const auto* mc = find_case(r, c.id)) {
             row["gpu"] = mc->gpu_label;
             row["assumed"] = mc->assumed;
+            if (!mc->from_source.empty()) row["from_source"] = mc->from_source;
             row["notes"] = mc->notes;
         }
         j["cases"].push_back(row);

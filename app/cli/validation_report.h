@@ -16,6 +16,7 @@ std::string bundled_measured_runs_path();
 std::string bundled_paper_throughput_path();
 // The project's own host RAM measurements (tests/data/anchors/host_ram_runs.json), bundled the same way.
 std::string bundled_host_ram_runs_path();
+std::string bundled_measured_runs_facts_path();
 
 // `title` heads the text: "Measured runs" or "Published throughput".
 std::string validation_text(const validation::ValidationReport& r, const std::string& source, const std::string& title = "Measured runs");

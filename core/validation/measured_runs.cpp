@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <regex>
 
 namespace zp::validation {
@@ -608,15 +609,67 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     return c;
 }
 
+// Applies `facts` (see SourceFacts) to the cases; returns, per case id, the lines that say what
+// was filled or corrected and from where.
+std::map<std::string, std::vector<std::string>> apply_source_facts(nlohmann::json& doc, const SourceFacts& facts) {
+    const nlohmann::json f = parse_json_text(facts.json_text, facts.source_name);
+    if (!f.is_object() || !f.contains("facts") || !f["facts"].is_array())
+        throw InputError(facts.source_name + ": expected an object with a 'facts' array");
+    const auto shown = [](const nlohmann::json& v) {
+        const nlohmann::json& s = v.is_object() && v.contains("type") ? v["type"] : v;
+        return s.is_string() ? s.get<std::string>() : s.dump();
+    };
+    std::map<std::string, std::vector<std::string>> applied;
+    for (const char* list : {"facts", "corrections"}) {
+        if (!f.contains(list)) continue;
+        const bool correction = std::string_view(list) == "corrections";
+        if (!f[list].is_array()) throw InputError(facts.source_name + ": '" + list + "' must be an array");
+        for (std::size_t i = 0; i < f[list].size(); ++i) {
+            const nlohmann::json& fact = f[list][i];
+            const std::string where = facts.source_name + ": " + list + "[" + std::to_string(i) + "]";
+            if (!fact.is_object() || !fact.contains("ids") || !fact["ids"].is_array() || !fact.contains("fields") ||
+                !fact["fields"].is_object() || fact["fields"].empty() || !fact.contains("source") || !fact["source"].is_string())
+                throw InputError(where + ": needs 'ids' (an array), 'fields' (a non-empty object) and 'source' (text)");
+            if (correction && (!fact.contains("was") || !fact["was"].is_object() || !fact.contains("why") || !fact["why"].is_string()))
+                throw InputError(where + ": a correction needs 'was' (the file's values it replaces) and 'why'");
+            for (const nlohmann::json& id : fact["ids"]) {
+                if (!id.is_string()) throw InputError(where + ": ids must be text");
+                const std::string case_id = id.get<std::string>();
+                nlohmann::json* target = nullptr;
+                for (nlohmann::json& c : doc["cases"])
+                    if (c.is_object() && c.value("id", "") == case_id) target = &c;
+                if (!target) throw InputError(where + ": case " + case_id + " is not in the runs document");
+                std::string what;
+                for (const auto& [key, value] : fact["fields"].items()) {
+                    auto it = target->find(key);
+                    const bool stated = it != target->end() && !it->is_null();
+                    if (!correction && stated)
+                        throw InputError(where + ": case " + case_id + " states " + key + " itself; a fact only fills a missing value");
+                    if (correction && (!stated || !fact["was"].contains(key) || *it != fact["was"][key]))
+                        throw InputError(where + ": case " + case_id + "'s " + key + " is not the value the correction replaces ('was')");
+                    what += (what.empty() ? "" : ", ") + key + " = " + shown(value) +
+                            (correction ? " (the file says " + shown(fact["was"][key]) + ")" : "");
+                    (*target)[key] = value;
+                }
+                applied[case_id].push_back(what + ": " + fact["source"].get<std::string>() +
+                                           (correction ? "; " + fact["why"].get<std::string>() : ""));
+            }
+        }
+    }
+    return applied;
+}
+
 }  // namespace
 
-std::vector<MeasuredCase> parse_measured_runs(std::string_view json_text, const std::string& source_name) {
-    const nlohmann::json doc = parse_json_text(json_text, source_name);
+std::vector<MeasuredCase> parse_measured_runs(std::string_view json_text, const std::string& source_name, const SourceFacts* facts) {
+    nlohmann::json doc = parse_json_text(json_text, source_name);
     if (!doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array())
         throw InputError(source_name + ": expected an object with a 'cases' array");
+    const auto applied = facts ? apply_source_facts(doc, *facts) : std::map<std::string, std::vector<std::string>>{};
     std::vector<MeasuredCase> cases;
     for (std::size_t i = 0; i < doc["cases"].size(); ++i) {
         cases.push_back(case_from_json(doc["cases"][i], i, source_name));
+        if (auto it = applied.find(cases.back().id); it != applied.end()) cases.back().from_source = it->second;
         for (std::size_t k = 0; k + 1 < cases.size(); ++k)
             if (cases[k].id == cases.back().id) throw InputError(source_name + ": case " + cases.back().id + ": id appears twice");
     }

@@ -57,10 +57,11 @@ struct MeasuredCase {
     std::string id;
     Scenario scenario;
     Measurement measurement;
-    std::string gpu_label;             // the matched preset, or "custom (<type>)"
-    std::vector<std::string> assumed;  // fields that were missing and took a default
-    std::vector<std::string> notes;    // model and GPU matching, FSDP, unchecked fit clauses
-    std::string not_representable;     // why the planner cannot model it; empty when it can
+    std::string gpu_label;                 // the matched preset, or "custom (<type>)"
+    std::vector<std::string> assumed;      // fields that were missing and took a default
+    std::vector<std::string> from_source;  // what a SourceFacts document filled in or corrected, and from where
+    std::vector<std::string> notes;        // model and GPU matching, FSDP, unchecked fit clauses
+    std::string not_representable;         // why the planner cannot model it; empty when it can
     // Host RAM sampled around the training loop only (PEFT's examples' TorchTracemalloc context:
     // psutil RSS peak between entering and leaving the epoch), so it is compared with the
     // training phase, not with the whole run's peak (core/memory/host_memory.h).
@@ -75,9 +76,23 @@ inline constexpr std::int64_t kAssumedGradAccum = 1;
 inline constexpr std::int64_t kAssumedGpusPerNodeMax = 8;  // gpus_per_node missing: min(gpus, 8)
 inline constexpr const char* kAssumedGpuPreset = "a100-80gb";
 
+// What the run's own cited source states where the case file is silent or says otherwise:
+// tests/data/anchors/measured_runs_facts.json,
+//   {"facts": [{"ids": [...], "fields": {...}, "source": "...", "quote": "..."}],
+//    "corrections": [{"ids": [...], "fields": {...}, "was": {...}, "source": "...", "quote": "...", "why": "..."}]}.
+// A fact only fills a field that is missing or null (the GPU type of a training log whose README
+// names the cluster); a correction only replaces the exact value it names in "was" (a launch
+// flag the case's own cited script sets), so a corrected or changed file makes it an error rather
+// than a silent override. Every applied line is listed by `validate`.
+struct SourceFacts {
+    std::string_view json_text;
+    std::string source_name;
+};
+
 // Throws InputError naming the source, the case id and the field for a malformed document;
 // "<source>: invalid JSON at line L, column C" for a syntax error.
-std::vector<MeasuredCase> parse_measured_runs(std::string_view json_text, const std::string& source_name);
+std::vector<MeasuredCase> parse_measured_runs(std::string_view json_text, const std::string& source_name,
+                                              const SourceFacts* facts = nullptr);
 
 // The pieces, for tests.
 enum class Dimension { Bytes, Seconds, PerSecond, FlopsPerSecond };

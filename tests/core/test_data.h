@@ -3,6 +3,7 @@
 // tests/data/anchors (each file names its source; copied into the repository when the tests were
 // written, docs/design.md §11), the lint corpus and the Hugging Face configs.
 #include "core/io/file_io.h"
+#include "core/validation/measured_runs.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,4 +23,13 @@ inline const nlohmann::json& json_row(const nlohmann::json& rows, const std::str
     for (const auto& row : rows)
         if (row.contains(key) && row.at(key) == value) return row;
     throw std::out_of_range("no row with " + key + " = \"" + value + "\"");
+}
+
+// The bundled measured runs as `zero-planner validate` reads them: measured_runs.json with what
+// each case's own source states (measured_runs_facts.json).
+inline std::vector<zp::validation::MeasuredCase> bundled_measured_runs() {
+    const std::string facts_text = zp::read_text_file(test_data_path("anchors/measured_runs_facts.json"));
+    const zp::validation::SourceFacts facts{facts_text, "measured_runs_facts.json"};
+    return zp::validation::parse_measured_runs(zp::read_text_file(test_data_path("anchors/measured_runs.json")), "measured_runs.json",
+                                               &facts);
 }

@@ -160,8 +160,7 @@ private slots:
     // BLOOM-176B (bigscience tr11 chronicles, measured_runs.json): TP 4 x PP 12 x DP 8 on 384
     // A100s, 149 TFLOP/s per GPU measured; within validate's 15%.
     void bloom_176b() {
-        const auto report = validation::validate_cases(
-            validation::parse_measured_runs(read_text_file(test_data_path("anchors/measured_runs.json")), "measured_runs.json"));
+        const auto report = validation::validate_cases(bundled_measured_runs());
         bool seen = false;
         for (const auto& r : report.rows)
             if (r.id == "M52") {

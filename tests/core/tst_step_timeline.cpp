@@ -315,8 +315,7 @@ private slots:
     // activations cycle at their own share), and the nvidia-smi readings are within 20% (two of
     // the three are the readings the shares were read off: README, validation).
     void measured_runs_on_the_peak() {
-        const auto report = validation::validate_cases(
-            validation::parse_measured_runs(read_text_file(test_data_path("anchors/measured_runs.json")), "measured_runs.json"));
+        const auto report = validation::validate_cases(bundled_measured_runs());
         int fit_rows = 0, fit_right = 0, smi_rows = 0, smi_ok = 0;
         for (const auto& r : report.rows) {
             if (r.quantity == validation::Quantity::Fit) {

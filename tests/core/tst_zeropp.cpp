@@ -156,8 +156,7 @@ private slots:
     // 4 DGX-2 nodes, qwZ + hpZ 16 + qgZ: 10.02 GiB max allocated, 3.68 s per iteration. Both within
     // validate's 15%.
     void deepspeed_tutorial_run() {
-        const auto report = validation::validate_cases(
-            validation::parse_measured_runs(read_text_file(test_data_path("anchors/measured_runs.json")), "measured_runs.json"));
+        const auto report = validation::validate_cases(bundled_measured_runs());
         int seen = 0;
         for (const auto& r : report.rows)
             if (r.id == "M12" || r.id == "M13") {

@@ -44,25 +44,36 @@ inline constexpr AllocatorShares kAllocatorSharesActivations{0.17, 0.17 * 0.11 /
 
 inline const AllocatorShares& allocator_shares(int stage) { return stage == 3 ? kAllocatorSharesZero3 : kAllocatorShares; }
 
-// The share `pick` (cached or unreleasable) of one moment's cycling bytes: activations at theirs,
-// the rest at the stage's.
-inline double cycling_share_bytes(const StepMoment& m, int stage, double AllocatorShares::*pick) {
+// The stage's shares, taken once: activations at theirs, the other cycling bytes at the stage's.
+struct CyclingShares {
+    double cached_other, cached_activations, unreleasable_other, unreleasable_activations;
+    explicit CyclingShares(int stage)
+        : cached_other(allocator_shares(stage).cached),
+          cached_activations(kAllocatorSharesActivations.cached),
+          unreleasable_other(allocator_shares(stage).unreleasable),
+          unreleasable_activations(kAllocatorSharesActivations.unreleasable) {}
+};
+
+// One moment's reserve and requirement, both without the CUDA context. Reserved: the reserve if
+// nothing had been reserved before it, allocated plus the cached share of the cycling bytes,
+// capped at `reservable_bytes` (the card minus the context). Required: what the allocator must
+// hold for the next request to succeed, allocated plus the unreleasable share.
+struct MomentReserve {
+    double allocated, reserved, required;
+};
+inline MomentReserve moment_reserve(const StepMoment& m, const CyclingShares& k, double reservable_bytes) {
+    const double allocated = m.allocated_bytes();
     const double activations = m.activations_bytes;
-    return allocator_shares(stage).*pick * (m.cycling_bytes() - activations) + kAllocatorSharesActivations.*pick * activations;
+    const double other = allocated - m.persistent_bytes - activations;
+    const double reserved = allocated + (k.cached_other * other + k.cached_activations * activations);
+    return {allocated, reserved < reservable_bytes ? reserved : reservable_bytes,
+            allocated + (k.unreleasable_other * other + k.unreleasable_activations * activations)};
 }
 
-// The reserve at one moment if nothing had been reserved before it, without the CUDA context,
-// capped at `reservable_bytes` (the card minus the context).
 inline double reserved_bytes(const StepMoment& m, int stage, double reservable_bytes) {
-    const double r = m.allocated_bytes() + cycling_share_bytes(m, stage, &AllocatorShares::cached);
-    return r < reservable_bytes ? r : reservable_bytes;
+    return moment_reserve(m, CyclingShares(stage), reservable_bytes).reserved;
 }
-
-// What the allocator must hold at one moment for the next request to succeed: allocated plus
-// the unreleasable share of the cycling bytes (without the context).
-inline double required_bytes(const StepMoment& m, int stage) {
-    return m.allocated_bytes() + cycling_share_bytes(m, stage, &AllocatorShares::unreleasable);
-}
+inline double required_bytes(const StepMoment& m, int stage) { return moment_reserve(m, CyclingShares(stage), 0).required; }
 
 struct StepPeak {
     StepMoment moment;                              // the moment of the largest allocation
@@ -77,25 +88,23 @@ struct StepPeak {
 // at a time (add), so the search needs no stored timeline.
 class StepPeakAccumulator {
 public:
-    StepPeakAccumulator(int stage, double reservable_bytes) : stage_(stage), reservable_(reservable_bytes) {}
+    StepPeakAccumulator(int stage, double reservable_bytes) : shares_(stage), reservable_(reservable_bytes) {}
     void add(const StepMoment& m) {
-        const double allocated = m.allocated_bytes();
-        if (allocated > peak_.allocated_bytes) {
-            peak_.allocated_bytes = allocated;
+        const MomentReserve r = moment_reserve(m, shares_, reservable_);
+        if (r.allocated > peak_.allocated_bytes) {
+            peak_.allocated_bytes = r.allocated;
             peak_.moment = m;
         }
-        const double reserved = reserved_bytes(m, stage_, reservable_);
-        if (reserved > peak_.reserved_bytes) peak_.reserved_bytes = reserved;
-        const double required = required_bytes(m, stage_);
-        if (required > peak_.required_bytes) {
-            peak_.required_bytes = required;
+        if (r.reserved > peak_.reserved_bytes) peak_.reserved_bytes = r.reserved;
+        if (r.required > peak_.required_bytes) {
+            peak_.required_bytes = r.required;
             peak_.required_phase = m.phase;
         }
     }
     StepPeak result() const;
 
 private:
-    int stage_;
+    CyclingShares shares_;
     double reservable_;
     StepPeak peak_;
 };

@@ -82,6 +82,23 @@
 
 namespace zp {
 
+namespace {
+// Gradient accumulation steps > 1 (a batch DeepSpeed would refuse is refused elsewhere).
+bool accumulates(const Scenario& s) {
+    return effective_global_batch(s.training, data_parallel_size(s)) > s.training.micro_batch * data_parallel_size(s);
+}
+}  // namespace
+
+const HostMemory& host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu, HostMemoryMemo& memo) {
+    HostMemoryMemo::Slot& slot = memo.by_accumulating[accumulates(s) ? 1 : 0];
+    if (!slot.valid || slot.cpu_checkpoint_bytes_per_gpu != cpu_checkpoint_bytes_per_gpu) {
+        slot.value = host_memory(s, cpu_checkpoint_bytes_per_gpu);
+        slot.cpu_checkpoint_bytes_per_gpu = cpu_checkpoint_bytes_per_gpu;
+        slot.valid = true;
+    }
+    return slot.value;
+}
+
 double pinned_allocation_bytes(double bytes) {
     if (!(bytes > 1)) return std::max(bytes, 0.0);
     if (bytes >= 9.2e18) return bytes;  // beyond 2^63: no such allocation; keep the value finite
@@ -201,8 +218,7 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
     const bool qlora = s.finetune.method == FineTuneMethod::Qlora;
     const double moments_per_param = optimizer_moment_bytes_per_param(t.optimizer);
     const bool pin = z.pin_memory;
-    // Gradient accumulation steps > 1 (a batch DeepSpeed would refuse is refused elsewhere).
-    const bool accumulating = effective_global_batch(t, data_parallel_size(s)) > t.micro_batch * data_parallel_size(s);
+    const bool accumulating = accumulates(s);
 
     HostMemory out;
     const double processes = g * a.host_process_bytes;

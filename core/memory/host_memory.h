@@ -43,6 +43,21 @@ struct HostMemory {
 // per GPU, from the activation model; they live during training.
 HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu = 0);
 
+// host_memory reads the micro batch only through whether micro steps accumulate, and neither the
+// buckets nor the recompute policy except through the CPU checkpoint bytes. A caller that varies
+// only those (the recommender, one ZeRO setup at a time) keeps one memo and gets the same result
+// without recomputing it when the checkpoint bytes repeat for the same accumulation regime (one
+// slot each). Reset it when anything else changes.
+struct HostMemoryMemo {
+    struct Slot {
+        bool valid = false;
+        double cpu_checkpoint_bytes_per_gpu = 0;
+        HostMemory value;
+    };
+    std::array<Slot, 2> by_accumulating;  // [0]: one micro step per optimizer step, [1]: accumulating
+};
+const HostMemory& host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu, HostMemoryMemo& memo);
+
 // `bytes` rounded up to the next power of two: what PyTorch's CachingHostAllocator allocates for
 // a pinned tensor of `bytes` (aten/src/ATen/core/CachingHostAllocator.h, allocate: PowerOf2Ceil).
 double pinned_allocation_bytes(double bytes);

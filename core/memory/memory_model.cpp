@@ -21,6 +21,11 @@ void set_step_peak(const Scenario& s, const StepPeak& p, MemoryBreakdown& m) {
 }  // namespace
 
 MemoryBreakdown estimate_memory(const Scenario& s) {
+    HostMemoryMemo fresh;
+    return estimate_memory(s, fresh);
+}
+
+MemoryBreakdown estimate_memory(const Scenario& s, HostMemoryMemo& host_memo) {
     const TimelineInputs in = timeline_inputs(s);
     const ModelStateBytes& states = in.states;
     const ActivationBytes& acts = in.activations;
@@ -36,7 +41,7 @@ MemoryBreakdown estimate_memory(const Scenario& s) {
     m.buffers_bytes = bufs.total();
     m.cuda_context_bytes = s.assumptions.cuda_context_bytes;
     m.fragmentation_bytes = s.assumptions.fragmentation * m.allocated_bytes();
-    m.host = host_memory(s, acts.cpu_bytes_per_gpu);
+    m.host = host_memory(s, acts.cpu_bytes_per_gpu, host_memo);
     m.cpu_bytes_per_node = m.host.peak_bytes();
     m.nvme_bytes_per_node = m.host.nvme_bytes;
     // The step's peak from the moments where a maximum can lie, without storing them.

@@ -1,11 +1,15 @@
 #pragma once
 // The per-GPU memory estimate: one function, every slice, with its source in the slice's own file.
+#include "core/memory/host_memory.h"
 #include "core/memory/memory_breakdown.h"
 #include "core/model/scenario.h"
 
 namespace zp {
 
 MemoryBreakdown estimate_memory(const Scenario& s);
+// The same, reusing the host side through `host_memo` (see HostMemoryMemo: only for scenarios
+// that differ in the micro batch, the buckets or the recompute policy since the memo was reset).
+MemoryBreakdown estimate_memory(const Scenario& s, HostMemoryMemo& host_memo);
 
 struct Fit {
     bool gpu = false;

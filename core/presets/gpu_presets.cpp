@@ -108,8 +108,11 @@ GpuTimeTraits generic_traits(const GpuSpec& g) { return {g.peak_tflops_16bit * 2
 GpuTimeTraits gpu_time_traits(const GpuSpec& g) {
     // kTraits is in the order of gpu_presets() (tests/core/tst_step_time checks it).
     const std::vector<GpuSpec>& presets = gpu_presets();
+    // The peak first: a cheap test that rules out most presets before the name is compared.
     for (std::size_t i = 0; i < presets.size() && i < kTraits.size(); ++i)
-        if (g.name == presets[i].name) return kTraits[i].traits;
+        if (presets[i].peak_tflops_16bit == g.peak_tflops_16bit && g.name == presets[i].name) return kTraits[i].traits;
+    for (std::size_t i = 0; i < presets.size() && i < kTraits.size(); ++i)
+        if (g.name == presets[i].name) return kTraits[i].traits;  // a preset's name with an edited peak
     // A custom GPU keeps the throughput of the preset it came from: find that preset by its peak.
     for (std::size_t i = 0; i < presets.size() && i < kTraits.size(); ++i)
         if (presets[i].peak_tflops_16bit == g.peak_tflops_16bit) return kTraits[i].traits;

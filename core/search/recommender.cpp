@@ -68,7 +68,7 @@ auto simplicity(const Point& p) {
 // Turns `s` (a copy of the search's base scenario) into the scenario a point stands for.
 void apply(Scenario& s, const ZeroSetup& base_zero, const Point& p) {
     s.zero = base_zero;
-    s = with_setup(s, zero_setups()[p.setup]);
+    apply_setup(s.zero, setup_key(zero_setups()[p.setup]));
     s.zero.reduce_bucket_elems = s.zero.allgather_bucket_elems = kBuckets[p.bucket].elems;
     s.zero.overlap_comm = kBuckets[p.bucket].overlap;
     s.training.checkpointing = p.checkpointing;
@@ -120,7 +120,8 @@ struct Search {
     Scenario base;  // the scenario with the exact global batch filled in
     std::vector<SetupResult> per_setup;
     std::vector<Point> feasible;
-    std::int64_t evaluated = 0;
+    std::int64_t evaluated = 0;  // covered: estimated or bounded out
+    std::int64_t estimated = 0;
 };
 
 // A setup the layout cannot run (Fit::layout: a pipeline takes ZeRO 0/1) is refused for that,
@@ -129,7 +130,7 @@ std::string rejection_reason(const Scenario& s, const Candidate& c) {
     return c.fit.layout ? memory_reason(s, c) : "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)";
 }
 
-Search run_search(const Scenario& input) {
+Search run_search(const Scenario& input, SearchPruning pruning) {
     Search out;
     out.base = input;
     Scenario& base = out.base;
@@ -159,14 +160,20 @@ Search run_search(const Scenario& input) {
     s.model.largest_layer_override = largest_layer_params(s.model);
     for (std::size_t i = 0; i < zero_setups().size(); ++i) {
         SetupResult& r = out.per_setup[i];
+        HostMemoryMemo host;  // one setup: buckets, recompute and micro batch vary below
         for (std::size_t b = 0; b < kBuckets.size(); ++b) {
             for (Checkpointing ck : recomputes) {
+                bool line_ended = false;  // a micro batch with accumulation did not fit: larger ones cannot
                 for (std::int64_t micro : micros) {
+                    ++out.evaluated;
+                    const bool accumulating = micro != micros.back();
+                    if (line_ended && accumulating) continue;
                     const Point p{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(b), ck, micro, 0, 0};
                     apply(s, base.zero, p);  // in place: no copy of the model's strings per point
                     // Memory decides feasibility; step time only for what fits.
-                    const MemoryBreakdown m = estimate_memory(s);
-                    ++out.evaluated;
+                    if (pruning == SearchPruning::Exhaustive) host = {};  // every candidate from scratch
+                    const MemoryBreakdown m = estimate_memory(s, host);
+                    ++out.estimated;
                     Point q = p;
                     q.gpu_bytes = m.peak_required_bytes;
                     if (check_fit(s, m).all()) {  // memory, and the stage with the layout (Fit::layout)
@@ -174,9 +181,12 @@ Search run_search(const Scenario& input) {
                         if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
                         r.any_feasible = true;
                         out.feasible.push_back(q);
-                    } else if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
-                        r.closest = q;
-                        r.has_closest = true;
+                    } else {
+                        if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
+                            r.closest = q;
+                            r.has_closest = true;
+                        }
+                        line_ended = pruning == SearchPruning::Bounds && accumulating;
                     }
                 }
             }
@@ -281,11 +291,12 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
 
 }  // namespace
 
-Plan recommend(const Scenario& s) {
+Plan recommend(const Scenario& s, SearchPruning pruning) {
     validate(s.model);
     Plan plan;
-    const Search search = run_search(s);
+    const Search search = run_search(s, pruning);
     plan.candidates_evaluated = search.evaluated;
+    plan.candidates_estimated = search.estimated;
     // Materialise only the points worth showing: one per setup, and the winner.
     for (const SetupResult& r : search.per_setup) {
         plan.per_setup.push_back(evaluate(at(search.base, r.any_feasible ? r.fastest : r.closest)));

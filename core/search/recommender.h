@@ -28,22 +28,33 @@ struct Rejection {
 
 struct Plan {
     bool feasible = false;
-    Candidate best;                        // meaningful only when feasible
-    std::vector<Candidate> alternatives;   // the fastest feasible candidate of every other setup, fastest first
-    std::vector<Rejection> rejected;       // every setup that lost, with why
-    std::vector<std::string> why;          // why the best won, in plain words
-    std::vector<std::string> suggestions;  // when nothing fits: what would
-    std::int64_t candidates_evaluated = 0;
+    Candidate best;                         // meaningful only when feasible
+    std::vector<Candidate> alternatives;    // the fastest feasible candidate of every other setup, fastest first
+    std::vector<Rejection> rejected;        // every setup that lost, with why
+    std::vector<std::string> why;           // why the best won, in plain words
+    std::vector<std::string> suggestions;   // when nothing fits: what would
+    std::int64_t candidates_evaluated = 0;  // the searched space: every candidate, estimated or bounded out
+    std::int64_t candidates_estimated = 0;  // of them, the ones whose memory was estimated (see SearchPruning)
     // For every zero_setups() entry, in that order: its fastest feasible candidate, or when none
     // fits, its candidate with the least GPU memory (what the window draws for that setup).
     std::vector<Candidate> per_setup;
     std::vector<bool> per_setup_feasible;
 };
 
+// How the search skips candidates. Bounds: along the micro batches of one setup, bucket and
+// recompute policy that accumulate gradients (gradient accumulation > 1), every fit dimension
+// grows with the micro batch (activations and logits on the GPU, CPU checkpoints on the host; the
+// rest does not depend on it), so the first micro batch that does not fit ends that line; the
+// micro batch without accumulation is always estimated (its buffers differ); and the host side is
+// computed once per setup and accumulation regime (HostMemoryMemo). Exhaustive estimates every
+// candidate from scratch: the property test that both give the same plan (tst_robustness) keeps
+// the bound and the memo honest.
+enum class SearchPruning { Bounds, Exhaustive };
+
 // Searches around `s` (its model, cluster, precision, optimizer, sequence, global batch, flash
 // attention and assumptions are kept; stage, offload, recompute, micro batch and buckets are chosen).
 // Throws InputError when the global batch cannot be split over the GPUs at all.
-Plan recommend(const Scenario& s);
+Plan recommend(const Scenario& s, SearchPruning pruning = SearchPruning::Bounds);
 
 // Evaluates one fully specified scenario the way the search does.
 Candidate evaluate(const Scenario& s);

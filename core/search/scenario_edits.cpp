@@ -8,11 +8,15 @@
 
 namespace zp {
 
+void apply_setup(ZeroSetup& z, const SetupKey& k) {
+    z.stage = k.stage;
+    z.offload_optimizer = k.offload_optimizer;
+    z.offload_param = k.offload_param;
+}
+
 Scenario with_setup(const Scenario& s, const SetupKey& k) {
     Scenario out = s;
-    out.zero.stage = k.stage;
-    out.zero.offload_optimizer = k.offload_optimizer;
-    out.zero.offload_param = k.offload_param;
+    apply_setup(out.zero, k);
     return out;
 }
 

@@ -10,6 +10,8 @@ namespace zp {
 
 // The stage and offload devices of `k`; buckets and every other field unchanged.
 Scenario with_setup(const Scenario& s, const SetupKey& k);
+// The same edit in place (the search's inner loop: no copy of the scenario).
+void apply_setup(ZeroSetup& z, const SetupKey& k);
 inline Scenario with_setup(const Scenario& s, const ZeroSetup& z) { return with_setup(s, setup_key(z)); }
 
 // The whole candidate: its zero_optimization block, micro batch, recompute policy, and the

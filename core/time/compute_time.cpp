@@ -27,14 +27,18 @@ double gemm_seconds(double M, double K, double N, double elem_bytes, const Rates
 
 }  // namespace
 
-double streaming_bytes_per_second(const GpuSpec& gpu) { return gpu_time_traits(gpu).hbm_gbytes_per_s * 1e9 * kHbmEfficiency; }
+namespace {
+double streaming_bytes_per_second(const GpuTimeTraits& traits) { return traits.hbm_gbytes_per_s * 1e9 * kHbmEfficiency; }
+}  // namespace
+
+double streaming_bytes_per_second(const GpuSpec& gpu) { return streaming_bytes_per_second(gpu_time_traits(gpu)); }
 
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          double hook_seconds_per_layer_pass, const FineTune& f) {
     const GpuTimeTraits traits = gpu_time_traits(gpu);
     const bool fp32 = t.precision == Precision::Fp32;
     const double elem = fp32 ? 4.0 : 2.0;
-    const Rates r{gpu.peak_tflops_16bit * 1e12 * (fp32 ? 0.5 : 1.0) * traits.gemm_efficiency, streaming_bytes_per_second(gpu)};
+    const Rates r{gpu.peak_tflops_16bit * 1e12 * (fp32 ? 0.5 : 1.0) * traits.gemm_efficiency, streaming_bytes_per_second(traits)};
 
     const double b = static_cast<double>(t.micro_batch);
     const double s = static_cast<double>(t.seq_len);

@@ -73,7 +73,7 @@ class TestRobustness : public QObject {
 private slots:
     void property_random_scenarios() {
         std::mt19937_64 rng(20261122);
-        int checked = 0, plans = 0;
+        int checked = 0, plans = 0, compared = 0;
         for (int i = 0; i < 100000; ++i) {
             const Scenario s = random_scenario(rng);
             validate(s);
@@ -102,12 +102,32 @@ private slots:
                 } else {
                     QVERIFY(!p.suggestions.empty());
                 }
+                // The search's bound (SearchPruning::Bounds) skips only what the exhaustive search
+                // would also reject: the same plan, setup by setup.
+                if (i % 100 == 0) {
+                    const Plan all = recommend(s, SearchPruning::Exhaustive);
+                    QCOMPARE(all.candidates_evaluated, p.candidates_evaluated);
+                    QVERIFY(p.candidates_estimated <= all.candidates_estimated);
+                    QCOMPARE(all.feasible, p.feasible);
+                    QCOMPARE(all.per_setup_feasible, p.per_setup_feasible);
+                    for (std::size_t k = 0; k < p.per_setup.size(); ++k) {
+                        const Candidate &a = all.per_setup[k], &b = p.per_setup[k];
+                        QVERIFY2(
+                            a.micro_batch == b.micro_batch && a.checkpointing == b.checkpointing &&
+                                a.zero.reduce_bucket_elems == b.zero.reduce_bucket_elems && a.zero.overlap_comm == b.zero.overlap_comm,
+                            qPrintable(QStringLiteral("scenario %1, setup %2: the bounded search chose another candidate").arg(i).arg(k)));
+                    }
+                    if (p.feasible) QCOMPARE(all.best.step.seconds, p.best.step.seconds);
+                    ++compared;
+                }
             }
             ++checked;
         }
         QCOMPARE(checked, 100000);
         QVERIFY(plans > 100);
-        qInfo("property test: %d random scenarios, %d recommended plans checked", checked, plans);
+        QCOMPARE(compared, 1000);
+        qInfo("property test: %d random scenarios, %d recommended plans checked, %d searches bounded = exhaustive", checked, plans,
+              compared);
     }
 
     // A write that fails part-way (here: the file-size limit, as a full disk would) leaves the

@@ -25,7 +25,7 @@ Scenario with_candidate(const Scenario& s, const Candidate& c) {
     out.zero = c.zero;
     out.training.micro_batch = c.micro_batch;
     out.training.checkpointing = c.checkpointing;
-    out.training.global_batch = c.micro_batch * c.gradient_accumulation_steps * s.cluster.world_size();
+    out.training.global_batch = c.micro_batch * c.gradient_accumulation_steps * data_parallel_size(out);  // the batch rule's ranks
     return out;
 }
 

@@ -10,6 +10,7 @@
 #include "core/model/parallel_layout.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
+#include "core/search/scenario_edits.h"
 #include "core/time/step_time.h"
 #include "core/validation/measured_runs.h"
 #include "core/validation/validate.h"
@@ -39,6 +40,20 @@ ModelSpec gpt(std::int64_t h, std::int64_t a, std::int64_t layers = 1) {
 class TestParallelism : public QObject {
     Q_OBJECT
 private slots:
+    // The recommended candidate applied to a layout keeps the user's global batch: micro x
+    // accumulation x the data-parallel ranks (not every GPU), as train_batch_size counts them.
+    void candidate_keeps_the_global_batch_under_a_layout() {
+        Scenario s = preset_scenario("bloom-176b", "a100-80gb", 384);
+        s.parallel.tensor = 4;
+        s.parallel.pipeline = 12;
+        s.zero.stage = 1;
+        s.training.global_batch = 2048;
+        s.training.seq_len = 2048;
+        const Plan p = recommend(s);
+        QVERIFY(p.feasible);
+        QCOMPARE(with_candidate(s, p.best).training.global_batch, std::int64_t(2048));
+    }
+
     // Korthikanti et al. Table 2, per layer: tensor parallel sbh(10 + 24/t + 5as/(ht)); with
     // sequence parallelism sbh(34/t + 5as/(ht)); selective recompute drops the 5as/(ht) term.
     void korthikanti_table_2_data() {

@@ -1,5 +1,7 @@
 #include "app/gui_main.h"
 
+#include "app/window_start.h"
+
 #include "app/cli/cli.h"
 #include "app/cli/start.h"
 #include "app/cli/text_report.h"
@@ -123,14 +125,7 @@ int window(char** argv, const cli::Start& start) {
     int argc = kQtArgc;
     QApplication app(argc, argv);
     set_application_names();
-    ui::MainWindow window(ui::MainWindow::Persistent);
-    // A session named on the command line (how the file manager opens a .zplan) goes the way of
-    // File > Open: confirmSave first (a restored last session is unmodified, so nothing is
-    // asked), and a message box says why when the file cannot be read.
-    if (!start.session_path.empty()) window.openFile(QString::fromStdString(start.session_path));
-    else if (start.scenario) window.startUntitled(*start.scenario);
-    window.show();
-    return app.exec();
+    return run_window(start);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "ui/memory_view.h"
 #include "ui/planner_document.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/recent_files.h"
 #include "ui/recommendation_card.h"
 #include "ui/report_pdf.h"
 #include "ui/scaling_view.h"
@@ -220,6 +221,10 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newSession)->setObjectName(QStringLiteral("actionNew"));
     file->addAction(tr("&Open Session..."), QKeySequence::Open, this, &MainWindow::openSessionDialog)
         ->setObjectName(QStringLiteral("actionOpen"));
+    recent_ = new RecentFiles(persistence_ == Persistent, this);
+    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFile);
+    connect(doc_.get(), &PlannerDocument::filePathChanged, recent_, &RecentFiles::add);  // opened or saved
+    file->addMenu(recent_->menu());
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] { saveSessionDialog(false); })
         ->setObjectName(QStringLiteral("actionSave"));
     file->addAction(tr("Save Session &As..."), QKeySequence::SaveAs, this, [this] { saveSessionDialog(true); })

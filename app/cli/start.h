@@ -17,6 +17,9 @@ struct DisplayEnvironment {
     bool x11 = false;         // DISPLAY is set
     bool wayland = false;     // WAYLAND_DISPLAY is set
     std::string qt_platform;  // QT_QPA_PLATFORM, "" when unset
+    // ZP_FORCE_WINDOW=1: the window starts even offscreen, so tests can run, kill and restart a
+    // real window process (tests/ui/tst_keep_work.cpp).
+    bool force_window = false;
 
     static DisplayEnvironment from_process();
 };

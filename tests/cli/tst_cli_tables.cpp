@@ -289,6 +289,14 @@ private slots:
         QCOMPARE(QString::fromStdString(cli::no_display_reason({x11, wayland, platform.toStdString()})), reason);
     }
 
+    // The test hook that runs a real window process offscreen (tests/ui/tst_keep_work.cpp).
+    void forced_window_starts_offscreen() {
+        const cli::DisplayEnvironment forced{false, false, "offscreen", true};
+        QCOMPARE(cli::no_display_reason(forced), std::string());
+        QCOMPARE(cli::decide_start({}, forced).kind, cli::StartKind::Window);
+        QCOMPARE(cli::decide_start({}, kOffscreen).kind, cli::StartKind::Headless);
+    }
+
     void screenshot_request() {
         const cli::Start s =
             cli::decide_start({"screenshot", "--out", "a.png", "--view", "memory", "--size", "800x600", "--gpus", "16"}, kOffscreen);

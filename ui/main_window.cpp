@@ -13,6 +13,7 @@
 #include "core/memory/buffers.h"
 #include "core/model/errors.h"
 #include "core/model/units.h"
+#include "ui/accessibility.h"
 #include "ui/calibrate_dialog.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
@@ -154,6 +155,7 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     };
     for (const PlotView& v : plot_views_) {
         v.picture.plot->installEventFilter(this);
+        describeForScreenReaders(v.picture.plot, v.title);
         v.picture.plot->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(v.picture.plot, &QWidget::customContextMenuRequested, this, [this, id = v.id, plot = v.picture.plot](const QPoint& at) {
             QMenu* menu = plotContextMenu(id, this);
@@ -163,6 +165,7 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     }
 
     buildMenus();
+    makeKeyboardAndScreenReaderFriendly(this);
     connect(controls_, &ControlPanel::importHfConfigRequested, this, &MainWindow::importHfDialog);
     connect(config_, &ConfigPreview::exportRequested, this, &MainWindow::exportDialog);
     connect(memory_, &MemoryView::setupClicked, this, [this](int index) {

@@ -1,0 +1,95 @@
+// The window at 1280x720, at whatever QT_SCALE_FACTOR the test runs under (CTest runs it at 1 and
+// at 2: a 2560x1440 screen at 2x scaling is 1280x720 of layout): it takes that size, no label,
+// button or tab is cut short of the size it asks for, and the widgets a layout places side by
+// side do not overlap. The window is saved as window-1280x720@<scale>x.png beside the test, to
+// look at.
+#include "ui/main_window.h"
+
+#include "tests/ui/offscreen.h"
+
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLayout>
+#include <QStyle>
+#include <QTabBar>
+#include <QtTest>
+
+using namespace zp::ui;
+
+namespace {
+
+QString describe(const QWidget* w) {
+    const auto* label = qobject_cast<const QLabel*>(w);
+    const auto* button = qobject_cast<const QAbstractButton*>(w);
+    return QStringLiteral("%1 '%2' %3x%4 (wants %5x%6)")
+        .arg(QString::fromLatin1(w->metaObject()->className()), label    ? label->text()
+                                                                : button ? button->text()
+                                                                         : w->objectName())
+        .arg(w->width())
+        .arg(w->height())
+        .arg(w->sizeHint().width())
+        .arg(w->sizeHint().height());
+}
+
+}  // namespace
+
+class TestWindowFits : public QObject {
+    Q_OBJECT
+public:
+    static void initMain() { zp::test::use_offscreen_platform(); }
+
+private slots:
+    void fits_1280x720() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.flushPending();
+        QCoreApplication::processEvents();
+        QCOMPARE(w.size(), QSize(1280, 720));
+
+        QStringList cut;
+        for (QWidget* c : w.findChildren<QWidget*>()) {
+            if (!c->isVisible()) continue;
+            const auto* label = qobject_cast<const QLabel*>(c);
+            const bool text = (label && !label->wordWrap() && !label->text().isEmpty()) || qobject_cast<const QAbstractButton*>(c) ||
+                              qobject_cast<const QComboBox*>(c);
+            if (text && (c->width() < c->sizeHint().width() || c->height() < c->sizeHint().height())) cut << describe(c);
+        }
+        for (QTabBar* bar : w.findChildren<QTabBar*>()) {
+            if (!bar->isVisible()) continue;
+            for (int i = 0; i < bar->count(); ++i) {
+                // What QTabBar::tabSizeHint asks for a text tab: the text and the style's margins.
+                const int wanted = bar->fontMetrics().horizontalAdvance(bar->tabText(i)) +
+                                   bar->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, bar);
+                if (bar->tabRect(i).width() < wanted)
+                    cut << QStringLiteral("tab '%1' %2 wide (wants %3)").arg(bar->tabText(i)).arg(bar->tabRect(i).width()).arg(wanted);
+                if (!bar->rect().contains(bar->tabRect(i))) cut << QStringLiteral("tab '%1' outside its bar").arg(bar->tabText(i));
+            }
+        }
+        QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QLatin1Char('\n'))));
+
+        QStringList overlapping;
+        for (QWidget* parent : w.findChildren<QWidget*>()) {
+            if (!parent->isVisible() || !parent->layout()) continue;
+            QList<QWidget*> placed;
+            for (QWidget* c : parent->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+                if (c->isVisible() && !c->isWindow() && parent->layout()->indexOf(c) >= 0) placed << c;
+            for (int i = 0; i < placed.size(); ++i)
+                for (int j = i + 1; j < placed.size(); ++j)
+                    if (placed[i]->geometry().intersects(placed[j]->geometry()))
+                        overlapping << describe(placed[i]) + QStringLiteral(" overlaps ") + describe(placed[j]);
+        }
+        QVERIFY2(overlapping.isEmpty(), qPrintable(overlapping.join(QLatin1Char('\n'))));
+
+        const QImage picture = w.grab().toImage();
+        const qreal scale = w.devicePixelRatioF();
+        QCOMPARE(picture.size(), QSize(qRound(1280 * scale), qRound(720 * scale)));
+        QVERIFY(picture.save(QStringLiteral("window-1280x720@%1x.png").arg(scale)));
+    }
+};
+
+QTEST_MAIN(TestWindowFits)
+#include "tst_window_fits.moc"

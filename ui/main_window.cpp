@@ -14,6 +14,7 @@
 #include "core/model/errors.h"
 #include "core/model/units.h"
 #include "ui/accessibility.h"
+#include "ui/axis_label_fit.h"
 #include "ui/calibrate_dialog.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
@@ -115,14 +116,20 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     plot_tabs_ = new QTabWidget;
     plot_tabs_->setObjectName(QStringLiteral("plotTabs"));
     plot_tabs_->setDocumentMode(true);
-    // Four tabs in a third of the window: elided names keep every tab in sight (scroll buttons
-    // hid the fourth).
+    // Four tabs in a third of the window: short names fit whole down to 1280x720
+    // (tests/ui/tst_window_fits.cpp), the full ones in the tooltips and for screen readers;
+    // eliding stays for narrower splits (scroll buttons hid the fourth tab).
     plot_tabs_->setElideMode(Qt::ElideRight);
     plot_tabs_->setUsesScrollButtons(false);
-    plot_tabs_->addTab(scaling_, tr("Memory vs GPU count"));
-    plot_tabs_->addTab(step_, tr("Memory over one step"));
+    const QString scalingTitle = tr("Memory vs GPU count"), stepTitle = tr("Memory over one step");
+    plot_tabs_->addTab(scaling_, tr("GPU count"));
+    plot_tabs_->addTab(step_, tr("One step"));
     plot_tabs_->addTab(host_, tr("Host RAM"));
     plot_tabs_->addTab(layout_, tr("GPU layout"));
+    plot_tabs_->setTabToolTip(0, scalingTitle);
+    plot_tabs_->setTabToolTip(1, stepTitle);
+    scaling_->setAccessibleName(scalingTitle);
+    step_->setAccessibleName(stepTitle);
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(memory_);
     top->addWidget(plot_tabs_);
@@ -156,6 +163,7 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     for (const PlotView& v : plot_views_) {
         v.picture.plot->installEventFilter(this);
         describeForScreenReaders(v.picture.plot, v.title);
+        fitAxisLabels(v.picture.plot);
         v.picture.plot->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(v.picture.plot, &QWidget::customContextMenuRequested, this, [this, id = v.id, plot = v.picture.plot](const QPoint& at) {
             QMenu* menu = plotContextMenu(id, this);

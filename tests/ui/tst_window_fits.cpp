@@ -47,7 +47,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.flushPending();
-        QCoreApplication::processEvents();
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();  // the queued replots after a title is refitted
         QCOMPARE(w.size(), QSize(1280, 720));
 
         QStringList cut;

@@ -13,6 +13,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 class QCustomPlot;
 class QMainWindow;
 class QWidget;
@@ -25,6 +27,11 @@ QString describePlot(QCustomPlot* plot, const QString& title);
 
 // Names the plot `title` and keeps its accessible description equal to describePlot().
 void describeForScreenReaders(QCustomPlot* plot, const QString& title);
+
+// A bar plot operated from the keyboard as by clicks: Left and Right (Home, End) on the focused
+// plot choose the bar beside (first, last) the one `current` names (-1: none), by calling
+// `choose` as a click on it does.
+void chooseBarsWithKeys(QCustomPlot* plot, int barCount, std::function<int()> current, std::function<void(int)> choose);
 
 // The focusable widgets under `root` in the order its layouts place them: a box or form layout
 // row by row, a splitter or tab widget page by page (a tab widget's tab bar first), a scroll

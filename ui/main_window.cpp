@@ -176,14 +176,21 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     makeKeyboardAndScreenReaderFriendly(this);
     connect(controls_, &ControlPanel::importHfConfigRequested, this, &MainWindow::importHfDialog);
     connect(config_, &ConfigPreview::exportRequested, this, &MainWindow::exportDialog);
-    connect(memory_, &MemoryView::setupClicked, this, [this](int index) {
+    const auto showSetup = [this](int index) {
         doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]);
         tabs_->setCurrentWidget(config_);
-    });
-    connect(host_, &HostView::setupClicked, this, [this](int index) {
-        doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]);
-        tabs_->setCurrentWidget(config_);
-    });
+    };
+    connect(memory_, &MemoryView::setupClicked, this, showSetup);
+    connect(host_, &HostView::setupClicked, this, showSetup);
+    // The same from the keyboard: Left and Right on the focused memory or host RAM plot.
+    const auto shownSetup = [this] {
+        const auto& setups = overview_setups();
+        for (std::size_t i = 0; i < setups.size(); ++i)
+            if (short_setup_label(setups[i]) == short_setup_label(doc_->selectedSetup())) return static_cast<int>(i);
+        return -1;
+    };
+    for (QCustomPlot* p : {memory_->plot(), host_->plot()})
+        chooseBarsWithKeys(p, static_cast<int>(overview_setups().size()), shownSetup, showSetup);
     connect(doc, &PlannerDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(doc, &PlannerDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(doc, &PlannerDocument::resultsChanged, this, [this] {

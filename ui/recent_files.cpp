@@ -14,7 +14,7 @@ constexpr QLatin1String kRecentKey("recent/files");
 }
 
 RecentFiles::RecentFiles(bool persistent, QWidget* parent)
-    : QObject(parent), persistent_(persistent), menu_(new QMenu(tr("Open &Recent"), parent)) {
+    : QObject(parent), persistent_(persistent), menu_(new QMenu(tr("O&pen Recent"), parent)) {
     menu_->setObjectName(QStringLiteral("menuRecent"));
     menu_->setToolTipsVisible(true);
     connect(menu_, &QMenu::aboutToShow, this, &RecentFiles::rebuildMenu);  // another window may have added one

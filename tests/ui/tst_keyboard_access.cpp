@@ -3,7 +3,9 @@
 // widget is named, and the plots describe their own numbers as text.
 #include "core/model/default_scenario.h"
 #include "core/search/overview.h"
+#include "core/search/zero_setups.h"
 #include "ui/accessibility.h"
+#include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
@@ -16,6 +18,8 @@
 #include "tests/ui/offscreen.h"
 
 #include <QGroupBox>
+#include <QMenu>
+#include <QMenuBar>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QtTest>
@@ -132,6 +136,59 @@ private slots:
             if (g->isAncestorOf(w.controls()->modelCombo())) w.controls()->gpuCombo()->setFocus();
             QTest::keyClick(&w, letter.toLatin1(), Qt::AltModifier);
             QVERIFY2(g->isAncestorOf(QApplication::focusWidget()), qPrintable(title));
+        }
+    }
+
+    // The bar a click would choose, from the keyboard: Right, Left, End, Home on the memory plot.
+    void arrow_keys_choose_a_setup_on_the_memory_plot() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.show();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.flushPending();
+        const auto& setups = overview_setups();
+        const auto shown = [&] { return QString::fromStdString(short_setup_label(w.document()->selectedSetup())); };
+        const auto name = [&](std::size_t i) { return QString::fromStdString(short_setup_label(setups[i])); };
+        std::size_t at = 0;
+        while (at < setups.size() && name(at) != shown()) ++at;
+        QVERIFY(at + 1 < setups.size());
+        QCustomPlot* plot = w.memoryView()->plot();
+        plot->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(plot, Qt::Key_Right);
+        QCOMPARE(shown(), name(at + 1));
+        QCOMPARE(w.sideTabs()->currentWidget(), static_cast<QWidget*>(w.configPreview()));
+        QTest::keyClick(plot, Qt::Key_Left);
+        QCOMPARE(shown(), name(at));
+        QTest::keyClick(plot, Qt::Key_End);
+        QCOMPARE(shown(), name(setups.size() - 1));
+        QTest::keyClick(plot, Qt::Key_Right);  // stays on the last
+        QCOMPARE(shown(), name(setups.size() - 1));
+        QTest::keyClick(plot, Qt::Key_Home);
+        QCOMPARE(shown(), name(0));
+    }
+
+    // In each menu, every entry's Alt letter is its own.
+    void menu_mnemonics_are_unique() {
+        MainWindow w(MainWindow::Ephemeral);
+        QString bar;
+        for (QAction* menu : w.menuBar()->actions()) {
+            const auto letters = [](const QList<QAction*>& actions, QStringList* clashes) {
+                QString taken;
+                for (QAction* a : actions) {
+                    const qsizetype at = a->text().indexOf(QLatin1Char('&'));
+                    if (at < 0 || at + 1 >= a->text().size()) continue;
+                    const QChar c = a->text()[at + 1].toLower();
+                    if (taken.contains(c)) *clashes << a->text();
+                    taken += c;
+                }
+            };
+            QStringList clashes;
+            letters(menu->menu()->actions(), &clashes);
+            QVERIFY2(clashes.isEmpty(), qPrintable(menu->text() + QStringLiteral(": ") + clashes.join(QStringLiteral(", "))));
+            for (QMenu* sub : menu->menu()->findChildren<QMenu*>()) {
+                letters(sub->actions(), &clashes);
+                QVERIFY2(clashes.isEmpty(), qPrintable(sub->title() + QStringLiteral(": ") + clashes.join(QStringLiteral(", "))));
+            }
         }
     }
 

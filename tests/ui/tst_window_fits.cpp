@@ -3,7 +3,9 @@
 // button or tab is cut short of the size it asks for, and the widgets a layout places side by
 // side do not overlap. The window is saved as window-1280x720@<scale>x.png beside the test, to
 // look at.
+#include "core/model/default_scenario.h"
 #include "ui/main_window.h"
+#include "ui/screenshot.h"
 
 #include "tests/ui/offscreen.h"
 
@@ -88,6 +90,20 @@ private slots:
         const qreal scale = w.devicePixelRatioF();
         QCOMPARE(picture.size(), QSize(qRound(1280 * scale), qRound(720 * scale)));
         QVERIFY(picture.save(QStringLiteral("window-1280x720@%1x.png").arg(scale)));
+    }
+
+    // `zero-planner screenshot`'s renderer at 1280x720 draws at the scale it runs under: 2x gives
+    // the 2560x1440 pixels of a 2x screen, not a 1280x720 picture blown up.
+    void screenshot_at_1280x720() {
+        const qreal scale = qApp->devicePixelRatio();
+        QString error;
+        const QString path = QStringLiteral("screenshot-1280x720@%1x.png").arg(scale);
+        QVERIFY2(saveScreenshot(zp::default_scenario(), QStringLiteral("window"), QSize(1280, 720), path, &error), qPrintable(error));
+        const QImage picture(path);
+        QCOMPARE(picture.size(), QSize(qRound(1280 * scale), qRound(720 * scale)));
+        QSet<QRgb> colours;  // a window drawn, not an empty canvas
+        for (int x = 0; x < picture.width(); x += 3) colours.insert(picture.pixel(x, picture.height() / 3));
+        QVERIFY2(colours.size() > 10, qPrintable(QString::number(colours.size())));
     }
 };
 

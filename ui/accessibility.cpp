@@ -1,8 +1,10 @@
 #include "ui/accessibility.h"
 
+#include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/legend_strip.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/recommendation_card.h"
 
 #include <QAbstractScrollArea>
 #include <QCoreApplication>
@@ -137,8 +139,14 @@ void nameFormFields(QWidget* root) {
             if (!l || !field || !field->widget()) continue;
             const QString name = withoutMnemonic(l->text());
             nameIfUnnamed(field->widget(), name);
-            for (QWidget* part : field->widget()->findChildren<QWidget*>())
-                if (part->focusPolicy() & Qt::TabFocus) nameIfUnnamed(part, name);
+            QWidget* whole = field->widget();
+            for (QWidget* part : whole->findChildren<QWidget*>()) {
+                if (!(part->focusPolicy() & Qt::TabFocus)) continue;
+                nameIfUnnamed(part, name);
+                // A composite (a slider and its spin box) is described as its parts' tool tip says.
+                if (whole->toolTip().isEmpty() && whole->accessibleDescription().isEmpty() && !part->toolTip().isEmpty())
+                    whole->setAccessibleDescription(part->toolTip());
+            }
         }
     }
 }
@@ -217,9 +225,10 @@ void describeForScreenReaders(QCustomPlot* plot, const QString& title) {
     nameIfUnnamed(view, title);
     LegendStrip* legend = view ? view->findChild<LegendStrip*>() : nullptr;
     nameIfUnnamed(legend, tr("%1 legend").arg(title));
-    const auto update = [plot, title, legend] {
+    const auto update = [plot, title, legend, view] {
         const QString text = describePlot(plot, title);
         if (text != plot->accessibleDescription()) plot->setAccessibleDescription(text);
+        if (view && text != view->accessibleDescription()) view->setAccessibleDescription(text);
         if (!legend) return;
         QStringList names;
         for (const LegendStrip::Entry& e : legend->entries()) names << e.name;
@@ -277,7 +286,14 @@ void makeKeyboardAndScreenReaderFriendly(QMainWindow* window) {
     // Read-only text boxes pass Tab on instead of keeping it (a trap for keyboard users).
     for (QPlainTextEdit* e : central->findChildren<QPlainTextEdit*>()) e->setTabChangesFocus(true);
     for (QTextEdit* e : central->findChildren<QTextEdit*>()) e->setTabChangesFocus(true);
-    for (ControlPanel* panel : central->findChildren<ControlPanel*>()) nameIfUnnamed(panel, tr("Controls"));
+    for (ControlPanel* panel : central->findChildren<ControlPanel*>()) {
+        nameIfUnnamed(panel, tr("Controls"));
+        panel->setAccessibleDescription(tr("The scenario: model, GPUs, network, parallelism, host, fine-tuning and training"));
+    }
+    for (RecommendationCard* card : central->findChildren<RecommendationCard*>())
+        card->setAccessibleDescription(tr("The recommended setup, its figures, and why it won and the others lost"));
+    for (ConfigPreview* config : central->findChildren<ConfigPreview*>())
+        config->setAccessibleDescription(tr("The DeepSpeed config of the selected setup in the chosen format, with Copy and Export"));
     nameFormFields(central);
     for (QTabWidget* tabs : central->findChildren<QTabWidget*>())
         for (int i = 0; i < tabs->count(); ++i) nameIfUnnamed(tabs->widget(i), withoutMnemonic(tabs->tabText(i)));

@@ -45,14 +45,16 @@ int run_window(const cli::Start& start) {
         if (SingleInstance::forward(path)) return cli::kExitOk;
     }
     // The first window listens and keeps the autosave; a second one (started with options while
-    // the first is open) does neither, so the two never write over each other's files.
+    // the first is open) does neither, so the two never write over each other's files. A socket
+    // that cannot be made costs only the forwarding, not the autosave.
     SingleInstance instance;
-    const bool primary = (forwardable || !SingleInstance::running()) && instance.listen();
+    const bool primary = forwardable || !SingleInstance::running();
+    if (primary && !instance.listen()) qWarning("zero-planner: cannot listen on %s", qPrintable(SingleInstance::socketPath()));
 
     ui::MainWindow window(ui::MainWindow::Persistent);
     ui::PlannerDocument* doc = window.document();
     if (start.scenario) {
-        if (hook("ZP_OPTIONS_AS_EDIT")) doc->edit(*start.scenario, QStringLiteral("Command-line options"));
+        if (hook("ZP_OPTIONS_AS_EDIT")) doc->edit(*start.scenario, QCoreApplication::translate("WindowStart", "Command-line options"));
         else window.startUntitled(*start.scenario);
     }
     window.show();

@@ -173,7 +173,6 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     }
 
     buildMenus();
-    makeKeyboardAndScreenReaderFriendly(this);
     connect(controls_, &ControlPanel::importHfConfigRequested, this, &MainWindow::importHfDialog);
     connect(config_, &ConfigPreview::exportRequested, this, &MainWindow::exportDialog);
     const auto showSetup = [this](int index) {
@@ -225,6 +224,8 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
             }
         }
     }
+    // Last, once every widget and menu exists: Tab order, names, descriptions, mnemonics.
+    makeKeyboardAndScreenReaderFriendly(this);
     updateTitle();
 }
 

@@ -78,6 +78,9 @@ ScreenshotRequest parse_screenshot(const Args& a) {
     r.out = *a.get("--out");
     r.view = a.get("--view").value_or("window");
     if (auto size = a.get("--size")) std::tie(r.width, r.height) = parse_size(*size);
+    if (auto scale = a.get("--scale")) {
+        r.scale = static_cast<int>(parse_positive_int(*scale, "--scale", 2));
+    }
     if (a.has("--log") && r.view != "calibrate") throw InputError("--log is for --view calibrate (the run log its dialog shows)");
     if (auto log = a.get("--log")) {
         r.log_text = read_text_file(*log);

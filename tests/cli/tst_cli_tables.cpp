@@ -305,6 +305,10 @@ private slots:
         QCOMPARE(QString::fromStdString(s.screenshot.view), QStringLiteral("memory"));
         QCOMPARE(s.screenshot.width, 800);
         QCOMPARE(s.screenshot.height, 600);
+        QCOMPARE(s.screenshot.scale, 1);
+        QCOMPARE(cli::decide_start({"screenshot", "--out", "a.png", "--scale", "2"}, kOffscreen).screenshot.scale, 2);
+        for (const char* bad : {"0", "3", "1.5", "x"})
+            QCOMPARE(cli::decide_start({"screenshot", "--out", "a.png", "--scale", bad}, kOffscreen).kind, cli::StartKind::Error);
         QCOMPARE(s.screenshot.scenario.cluster.world_size(), std::int64_t(16));
         const cli::Start stray = cli::decide_start({"screenshot", "stray", "--out", "a.png"}, kOffscreen);
         QCOMPARE(stray.kind, cli::StartKind::Error);

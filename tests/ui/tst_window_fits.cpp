@@ -14,8 +14,10 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLayout>
+#include <QProcess>
 #include <QStyle>
 #include <QTabBar>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace zp::ui;
@@ -104,6 +106,18 @@ private slots:
         QSet<QRgb> colours;  // a window drawn, not an empty canvas
         for (int x = 0; x < picture.width(); x += 3) colours.insert(picture.pixel(x, picture.height() / 3));
         QVERIFY2(colours.size() > 10, qPrintable(QString::number(colours.size())));
+    }
+
+    // The same from the command line: `zero-planner screenshot --size 1280x720 --scale 2`.
+    void screenshot_command_at_2x() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("w.png"));
+        QProcess p;
+        p.start(QStringLiteral(ZP_APP), {QStringLiteral("screenshot"), QStringLiteral("--out"), path, QStringLiteral("--size"),
+                                         QStringLiteral("1280x720"), QStringLiteral("--scale"), QStringLiteral("2")});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(QImage(path).size(), QSize(2560, 1440));
     }
 };
 

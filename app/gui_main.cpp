@@ -1,5 +1,7 @@
 #include "app/gui_main.h"
 
+#include "app/window_start.h"
+
 #include "app/cli/cli.h"
 #include "app/cli/start.h"
 #include "app/cli/text_report.h"
@@ -36,11 +38,12 @@ void set_application_names() {
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.zeroplanner.ZeroPlanner"));
 }
 
-// Offscreen rendering with pinned DPI, so pictures do not depend on the desktop.
-void prepare_offscreen() {
+// Offscreen rendering with pinned DPI, so pictures do not depend on the desktop; `scale` device
+// pixels per point (screenshot --scale).
+void prepare_offscreen(int scale = 1) {
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     qputenv("QT_FONT_DPI", "96");
-    qputenv("QT_SCALE_FACTOR", "1");
+    qputenv("QT_SCALE_FACTOR", QByteArray::number(scale));
     qputenv("QT_ENABLE_HIGHDPI_SCALING", "0");
 }
 
@@ -48,7 +51,7 @@ void prepare_offscreen() {
 // without Qt's notes about the offscreen platform on stderr.
 class OffscreenApplication {
 public:
-    explicit OffscreenApplication(char** argv) : app_((prepare_offscreen(), argc_), argv) {
+    explicit OffscreenApplication(char** argv, int scale = 1) : app_((prepare_offscreen(scale), argc_), argv) {
         set_application_names();
         ui::pinAppearance(app_);
     }
@@ -61,8 +64,8 @@ private:
 
 // The one way pictures are made: in an OffscreenApplication, written atomically.
 int render_offscreen(char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path,
-                     const QString& logText = QString(), const QString& logName = QString()) {
-    const OffscreenApplication app(argv);
+                     const QString& logText = QString(), const QString& logName = QString(), int scale = 1) {
+    const OffscreenApplication app(argv, scale);
     QString error;
     if (!ui::saveScreenshot(s, view, size, path, &error, logText, logName)) {
         std::cerr << "zero-planner: " << error.toStdString() << "\n";
@@ -90,7 +93,7 @@ int report(char** argv, const cli::ReportRequest& r) {
 
 int screenshot(char** argv, const cli::ScreenshotRequest& r) {
     return render_offscreen(argv, r.scenario, QString::fromStdString(r.view), QSize(r.width, r.height), QString::fromStdString(r.out),
-                            QString::fromStdString(r.log_text), QString::fromStdString(r.log_name));
+                            QString::fromStdString(r.log_text), QString::fromStdString(r.log_name), r.scale);
 }
 
 // No display: say what the window would have shown, and leave its picture and config behind.
@@ -123,14 +126,7 @@ int window(char** argv, const cli::Start& start) {
     int argc = kQtArgc;
     QApplication app(argc, argv);
     set_application_names();
-    ui::MainWindow window(ui::MainWindow::Persistent);
-    // A session named on the command line (how the file manager opens a .zplan) goes the way of
-    // File > Open: confirmSave first (a restored last session is unmodified, so nothing is
-    // asked), and a message box says why when the file cannot be read.
-    if (!start.session_path.empty()) window.openFile(QString::fromStdString(start.session_path));
-    else if (start.scenario) window.startUntitled(*start.scenario);
-    window.show();
-    return app.exec();
+    return run_window(start);
 }
 
 }  // namespace

@@ -13,6 +13,8 @@
 #include "core/memory/buffers.h"
 #include "core/model/errors.h"
 #include "core/model/units.h"
+#include "ui/accessibility.h"
+#include "ui/axis_label_fit.h"
 #include "ui/calibrate_dialog.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
@@ -21,6 +23,7 @@
 #include "ui/memory_view.h"
 #include "ui/planner_document.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/recent_files.h"
 #include "ui/recommendation_card.h"
 #include "ui/report_pdf.h"
 #include "ui/scaling_view.h"
@@ -113,14 +116,20 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     plot_tabs_ = new QTabWidget;
     plot_tabs_->setObjectName(QStringLiteral("plotTabs"));
     plot_tabs_->setDocumentMode(true);
-    // Four tabs in a third of the window: elided names keep every tab in sight (scroll buttons
-    // hid the fourth).
+    // Four tabs in a third of the window: short names fit whole down to 1280x720
+    // (tests/ui/tst_window_fits.cpp), the full ones in the tooltips and for screen readers;
+    // eliding stays for narrower splits (scroll buttons hid the fourth tab).
     plot_tabs_->setElideMode(Qt::ElideRight);
     plot_tabs_->setUsesScrollButtons(false);
-    plot_tabs_->addTab(scaling_, tr("Memory vs GPU count"));
-    plot_tabs_->addTab(step_, tr("Memory over one step"));
+    const QString scalingTitle = tr("Memory vs GPU count"), stepTitle = tr("Memory over one step");
+    plot_tabs_->addTab(scaling_, tr("GPU count"));
+    plot_tabs_->addTab(step_, tr("One step"));
     plot_tabs_->addTab(host_, tr("Host RAM"));
     plot_tabs_->addTab(layout_, tr("GPU layout"));
+    plot_tabs_->setTabToolTip(0, scalingTitle);
+    plot_tabs_->setTabToolTip(1, stepTitle);
+    scaling_->setAccessibleName(scalingTitle);
+    step_->setAccessibleName(stepTitle);
     auto* top = new QSplitter(Qt::Horizontal);
     top->addWidget(memory_);
     top->addWidget(plot_tabs_);
@@ -153,6 +162,8 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     };
     for (const PlotView& v : plot_views_) {
         v.picture.plot->installEventFilter(this);
+        describeForScreenReaders(v.picture.plot, v.title);
+        fitAxisLabels(v.picture.plot);
         v.picture.plot->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(v.picture.plot, &QWidget::customContextMenuRequested, this, [this, id = v.id, plot = v.picture.plot](const QPoint& at) {
             QMenu* menu = plotContextMenu(id, this);
@@ -164,14 +175,21 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     buildMenus();
     connect(controls_, &ControlPanel::importHfConfigRequested, this, &MainWindow::importHfDialog);
     connect(config_, &ConfigPreview::exportRequested, this, &MainWindow::exportDialog);
-    connect(memory_, &MemoryView::setupClicked, this, [this](int index) {
+    const auto showSetup = [this](int index) {
         doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]);
         tabs_->setCurrentWidget(config_);
-    });
-    connect(host_, &HostView::setupClicked, this, [this](int index) {
-        doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]);
-        tabs_->setCurrentWidget(config_);
-    });
+    };
+    connect(memory_, &MemoryView::setupClicked, this, showSetup);
+    connect(host_, &HostView::setupClicked, this, showSetup);
+    // The same from the keyboard: Left and Right on the focused memory or host RAM plot.
+    const auto shownSetup = [this] {
+        const auto& setups = overview_setups();
+        for (std::size_t i = 0; i < setups.size(); ++i)
+            if (short_setup_label(setups[i]) == short_setup_label(doc_->selectedSetup())) return static_cast<int>(i);
+        return -1;
+    };
+    for (QCustomPlot* p : {memory_->plot(), host_->plot()})
+        chooseBarsWithKeys(p, static_cast<int>(overview_setups().size()), shownSetup, showSetup);
     connect(doc, &PlannerDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(doc, &PlannerDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(doc, &PlannerDocument::resultsChanged, this, [this] {
@@ -206,6 +224,8 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
             }
         }
     }
+    // Last, once every widget and menu exists: Tab order, names, descriptions, mnemonics.
+    makeKeyboardAndScreenReaderFriendly(this);
     updateTitle();
 }
 
@@ -220,6 +240,10 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&New"), QKeySequence::New, this, &MainWindow::newSession)->setObjectName(QStringLiteral("actionNew"));
     file->addAction(tr("&Open Session..."), QKeySequence::Open, this, &MainWindow::openSessionDialog)
         ->setObjectName(QStringLiteral("actionOpen"));
+    recent_ = new RecentFiles(persistence_ == Persistent, this);
+    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openFile);
+    connect(doc_.get(), &PlannerDocument::filePathChanged, recent_, &RecentFiles::add);  // opened or saved
+    file->addMenu(recent_->menu());
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] { saveSessionDialog(false); })
         ->setObjectName(QStringLiteral("actionSave"));
     file->addAction(tr("Save Session &As..."), QKeySequence::SaveAs, this, [this] { saveSessionDialog(true); })

@@ -20,6 +20,7 @@ class ConfigPreview;
 class ControlPanel;
 class MemoryView;
 class PlannerDocument;
+class RecentFiles;
 class RecommendationCard;
 class ScalingView;
 class StepView;
@@ -52,6 +53,8 @@ public:
     QTabWidget* sideTabs() const { return tabs_; }
     // The scaling, step ("Memory over one step"), host and GPU layout views, top right.
     QTabWidget* plotTabs() const { return plot_tabs_; }
+    // File > Open Recent (ui/recent_files.h).
+    RecentFiles* recentFiles() const { return recent_; }
 
     // Opens a session the way File > Open does after its file dialog (the command line and a
     // dropped file come here): asks about unsaved edits first, and says why in a message box
@@ -130,6 +133,7 @@ private:
     ConfigPreview* config_;
     QTabWidget* tabs_;
     QTabWidget* plot_tabs_;
+    RecentFiles* recent_ = nullptr;
     Persistence persistence_;
     std::function<SaveChoice()> save_changes_prompt_;
     bool keep_newer_last_session_ = false;  // the remembered last session is a newer format: leave it

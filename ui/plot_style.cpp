@@ -129,7 +129,9 @@ void embedPlot(QWidget* host, QCustomPlot* plot, int plainElements, LegendStrip*
     layout->addWidget(plot, 1);
     plot->legend->setVisible(false);
     plot->setAutoAddPlottableToLegend(false);
-    plot->setMinimumSize(360, 260);
+    // 200 high: the memory and time rows, with their legends, menus and status bar, fit 720
+    // (tests/ui/tst_window_fits.cpp).
+    plot->setMinimumSize(360, 200);
     plot->setAttribute(Qt::WA_OpaquePaintEvent);
     plot->setNotAntialiasedElements(static_cast<QCP::AntialiasedElements>(plainElements));
     // QCustomPlot buffers its "overlay" layer separately (for selection rectangles, which these

@@ -15,6 +15,7 @@ void TextLine::setText(const QString& text) {
     if (text == text_) return;
     text_ = text;
     setToolTip(text);
+    setAccessibleName(text);  // painted, not a QLabel: screen readers read it from here
     update();
 }
 

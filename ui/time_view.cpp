@@ -7,7 +7,10 @@
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
 
+#include <QFontMetrics>
+
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace zp::ui {
 
@@ -35,7 +38,15 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
     note_->position->setCoords(0.5, 0.4);
     connect(doc_, &PlannerDocument::resultsChanged, this, &TimeView::rebuild);
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        if (captionsRoomy() != roomy_) rebuild();
+    });
     rebuild();
+}
+
+bool TimeView::captionsRoomy() const {
+    const double pitch = plot_->xAxis->coordToPixel(SetupBarChart::key(1)) - plot_->xAxis->coordToPixel(SetupBarChart::key(0));
+    return pitch >= widest_tokens_ + 2;
 }
 
 void TimeView::changeEvent(QEvent* e) {
@@ -76,13 +87,19 @@ void TimeView::rebuild() {
     const double y_max = std::min(top, cap) * 1.25;
     plot_->yAxis->setRange(0, y_max > 0 ? y_max : 1);
     chart_.hideLabelsFrom(o.bars.size());
+    const auto tokens = [this](const Candidate& c) {
+        return tr("%1 tok/s").arg(QString::fromStdString(format_compact(c.step.tokens_per_second)));
+    };
+    widest_tokens_ = 0;
+    for (const Candidate& c : o.bars) widest_tokens_ = std::max(widest_tokens_, QFontMetrics(plot_->font()).horizontalAdvance(tokens(c)));
+    roomy_ = captionsRoomy();
     for (std::size_t i = 0; i < o.bars.size(); ++i) {
         const Candidate& c = o.bars[i];
         PlotLabel* text = chart_.label(i);
         text->position->setCoords(SetupBarChart::key(i), std::min(c.step.seconds, cap));
         text->setColor(c.fit.all() ? pal.color(QPalette::WindowText) : capacityColor(pal));
-        QString caption = QString::fromStdString(format_seconds(c.step.seconds)) + QStringLiteral("\n") +
-                          tr("%1 tok/s").arg(QString::fromStdString(format_compact(c.step.tokens_per_second)));
+        QString caption = QString::fromStdString(format_seconds(c.step.seconds));
+        if (roomy_) caption += QStringLiteral("\n") + tokens(c);
         if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + tr("no fit");
         text->setText(caption);
     }

@@ -35,6 +35,11 @@ private:
     QCPBars* comm_;
     QCPBars* offload_;
     PlotLabel* note_;  // why there are no times; created once and updated
+    // Whether the bars are far enough apart for the tokens/s line under each time (not at
+    // 1280x720, where neighbouring captions overlapped); judged again after each layout.
+    bool captionsRoomy() const;
+    bool roomy_ = true;
+    int widest_tokens_ = 0;  // pixels of the widest tokens/s line
 };
 
 }  // namespace zp::ui

@@ -376,8 +376,8 @@ const std::vector<Command>& commands() {
          CommandKind::Headless, options({}), kFlags, true, cmd_validate},
         {"screenshot", "screenshot",
          "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|config|window|calibrate]\n"
-         "[--size WxH] [--log FILE: the run log the calibrate view shows]",
-         CommandKind::Window, with_scenario({"--out", "--view", "--size", "--log"}), options({"--help", "-h"}), false, nullptr},
+         "[--size WxH] [--scale 1|2: device pixels per point] [--log FILE: the run log the calibrate view shows]",
+         CommandKind::Window, with_scenario({"--out", "--view", "--size", "--scale", "--log"}), options({"--help", "-h"}), false, nullptr},
         {"report", "report",
          "--format pdf|md -o FILE: the plan as one PDF page, or Markdown with its plots as PNGs\n"
          "beside it: scenario, recommendation and why, memory table, plots, ds_config.json",

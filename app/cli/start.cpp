@@ -18,10 +18,12 @@ DisplayEnvironment DisplayEnvironment::from_process() {
         return v != nullptr && *v != '\0';
     };
     const char* platform = std::getenv("QT_QPA_PLATFORM");
-    return {set("DISPLAY"), set("WAYLAND_DISPLAY"), platform ? platform : ""};
+    const char* force = std::getenv("ZP_FORCE_WINDOW");
+    return {set("DISPLAY"), set("WAYLAND_DISPLAY"), platform ? platform : "", force != nullptr && std::string(force) == "1"};
 }
 
 std::string no_display_reason(const DisplayEnvironment& env) {
+    if (env.force_window) return {};
     const std::string platform = env.qt_platform.substr(0, env.qt_platform.find(':'));  // "offscreen:fontengine=..."
     if (platform == "offscreen" || platform == "minimal") return "QT_QPA_PLATFORM=" + platform;
     if (!platform.empty() || env.x11 || env.wayland) return {};
@@ -76,6 +78,9 @@ ScreenshotRequest parse_screenshot(const Args& a) {
     r.out = *a.get("--out");
     r.view = a.get("--view").value_or("window");
     if (auto size = a.get("--size")) std::tie(r.width, r.height) = parse_size(*size);
+    if (auto scale = a.get("--scale")) {
+        r.scale = static_cast<int>(parse_positive_int(*scale, "--scale", 2));
+    }
     if (a.has("--log") && r.view != "calibrate") throw InputError("--log is for --view calibrate (the run log its dialog shows)");
     if (auto log = a.get("--log")) {
         r.log_text = read_text_file(*log);

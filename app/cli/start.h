@@ -17,6 +17,9 @@ struct DisplayEnvironment {
     bool x11 = false;         // DISPLAY is set
     bool wayland = false;     // WAYLAND_DISPLAY is set
     std::string qt_platform;  // QT_QPA_PLATFORM, "" when unset
+    // ZP_FORCE_WINDOW=1: the window starts even offscreen, so tests can run, kill and restart a
+    // real window process (tests/ui/tst_keep_work.cpp).
+    bool force_window = false;
 
     static DisplayEnvironment from_process();
 };
@@ -32,6 +35,7 @@ struct ScreenshotRequest {
     std::string out;              // --out FILE.png
     std::string view = "window";  // --view; ui/screenshot.h checks the name
     int width = 1480, height = 920;
+    int scale = 1;                   // --scale: device pixels per point (2: as on a 2x screen, width*2 x height*2 pixels)
     std::string log_text, log_name;  // --log FILE for the calibrate view: its text and file name
 };
 

@@ -289,6 +289,14 @@ private slots:
         QCOMPARE(QString::fromStdString(cli::no_display_reason({x11, wayland, platform.toStdString()})), reason);
     }
 
+    // The test hook that runs a real window process offscreen (tests/ui/tst_keep_work.cpp).
+    void forced_window_starts_offscreen() {
+        const cli::DisplayEnvironment forced{false, false, "offscreen", true};
+        QCOMPARE(cli::no_display_reason(forced), std::string());
+        QCOMPARE(cli::decide_start({}, forced).kind, cli::StartKind::Window);
+        QCOMPARE(cli::decide_start({}, kOffscreen).kind, cli::StartKind::Headless);
+    }
+
     void screenshot_request() {
         const cli::Start s =
             cli::decide_start({"screenshot", "--out", "a.png", "--view", "memory", "--size", "800x600", "--gpus", "16"}, kOffscreen);
@@ -297,6 +305,10 @@ private slots:
         QCOMPARE(QString::fromStdString(s.screenshot.view), QStringLiteral("memory"));
         QCOMPARE(s.screenshot.width, 800);
         QCOMPARE(s.screenshot.height, 600);
+        QCOMPARE(s.screenshot.scale, 1);
+        QCOMPARE(cli::decide_start({"screenshot", "--out", "a.png", "--scale", "2"}, kOffscreen).screenshot.scale, 2);
+        for (const char* bad : {"0", "3", "1.5", "x"})
+            QCOMPARE(cli::decide_start({"screenshot", "--out", "a.png", "--scale", bad}, kOffscreen).kind, cli::StartKind::Error);
         QCOMPARE(s.screenshot.scenario.cluster.world_size(), std::int64_t(16));
         const cli::Start stray = cli::decide_start({"screenshot", "stray", "--out", "a.png"}, kOffscreen);
         QCOMPARE(stray.kind, cli::StartKind::Error);

@@ -91,7 +91,8 @@ private slots:
         QTabWidget* tabs = w.plotTabs();
         const int index = tabs->indexOf(w.stepView());
         QVERIFY(index >= 0);
-        QCOMPARE(tabs->tabText(index), QStringLiteral("Memory over one step"));
+        QCOMPARE(tabs->tabText(index), QStringLiteral("One step"));
+        QCOMPARE(tabs->tabToolTip(index), QStringLiteral("Memory over one step"));
         QCOMPARE(tabs->currentIndex(), tabs->indexOf(w.scalingView()));
     }
 

@@ -1,0 +1,251 @@
+// Keyboard and screen readers (issue 17, item 5): Tab visits every control top to bottom and
+// then the views, never trapped; group mnemonics focus their group; every plot and custom
+// widget is named, and the plots describe their own numbers as text.
+#include "core/model/default_scenario.h"
+#include "core/search/overview.h"
+#include "core/search/zero_setups.h"
+#include "ui/accessibility.h"
+#include "ui/config_preview.h"
+#include "ui/control_panel.h"
+#include "ui/main_window.h"
+#include "ui/memory_view.h"
+#include "ui/planner_document.h"
+#include "ui/plot_style.h"
+#include "ui/qcustomplot_include.h"
+#include "ui/scaling_view.h"
+#include "ui/step_view.h"
+
+#include "tests/ui/offscreen.h"
+
+#include <QGroupBox>
+#include <QMenu>
+#include <QMenuBar>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QtTest>
+
+using namespace zp;
+using namespace zp::ui;
+
+namespace {
+
+// What Tab can land on: shown, enabled, taking Tab focus, and not a part that hands its focus to
+// another widget (a spin box's line edit).
+bool tabbable(const QWidget* w) {
+    return w->isVisible() && w->isEnabled() && (w->focusPolicy() & Qt::TabFocus) && !w->focusProxy() &&
+           !qobject_cast<const QScrollArea*>(w);
+}
+
+// The widgets Tab visits from `first` until it comes back; *back says whether it did (not
+// within 1000 presses: a trap).
+QList<QWidget*> tabCycle(QWidget* first, bool* back) {
+    first->setFocus(Qt::TabFocusReason);
+    QList<QWidget*> visited;
+    *back = false;
+    for (int i = 0; i < 1000 && !*back; ++i) {
+        QWidget* now = QApplication::focusWidget();
+        if (!now) break;
+        visited << now;
+        QTest::keyClick(now, Qt::Key_Tab);
+        *back = QApplication::focusWidget() == first;
+    }
+    return visited;
+}
+
+QString describe(const QWidget* w) {
+    return QStringLiteral("%1 '%2' (%3)").arg(QString::fromLatin1(w->metaObject()->className()), w->objectName(), w->accessibleName());
+}
+
+}  // namespace
+
+class TestKeyboardAccess : public QObject {
+    Q_OBJECT
+public:
+    static void initMain() { zp::test::use_offscreen_platform(); }
+
+private slots:
+    void tab_visits_every_control_top_to_bottom_then_the_views() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1480, 920);
+        w.show();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QWidget* first = w.controls()->modelCombo();
+        bool back = false;
+        const QList<QWidget*> visited = tabCycle(first, &back);
+        QVERIFY(!visited.isEmpty());
+        QCOMPARE(visited.first(), first);
+        QVERIFY2(back, qPrintable(describe(visited.last())));  // came back to the first control: Tab is trapped nowhere
+        QCOMPARE(QSet<QWidget*>(visited.begin(), visited.end()).size(), visited.size());  // each once
+
+        // Every control and view that can take focus is on the way.
+        QStringList missed;
+        for (QWidget* c : w.centralWidget()->findChildren<QWidget*>())
+            if (tabbable(c) && !visited.contains(c)) missed << describe(c);
+        QVERIFY2(missed.isEmpty(), qPrintable(missed.join(QStringLiteral("\n"))));
+
+        // The controls first, top to bottom (left to right within a row), then the views,
+        // starting with the memory bars.
+        int controls = 0;
+        while (controls < visited.size() && w.controls()->isAncestorOf(visited[controls])) ++controls;
+        for (int i = controls; i < visited.size(); ++i) QVERIFY2(!w.controls()->isAncestorOf(visited[i]), qPrintable(describe(visited[i])));
+        for (int i = 1; i < controls; ++i) {
+            const QRect a(visited[i - 1]->mapTo(w.controls(), QPoint()), visited[i - 1]->size());
+            const QRect b(visited[i]->mapTo(w.controls(), QPoint()), visited[i]->size());
+            const bool sameRow = b.top() < a.bottom() && a.top() < b.bottom();
+            QVERIFY2(sameRow ? b.left() > a.left() : b.top() >= a.bottom(),
+                     qPrintable(describe(visited[i - 1]) + QStringLiteral(" before ") + describe(visited[i])));
+        }
+        QCOMPARE(visited.value(controls), static_cast<QWidget*>(w.memoryView()->plot()));
+    }
+
+    // The order is the one the layouts give, whatever the order the widgets were made in.
+    void layout_order_reads_rows_top_to_bottom() {
+        QWidget root;
+        auto* form = new QFormLayout(&root);
+        auto* second = new QLineEdit;
+        auto* first = new QLineEdit;
+        auto* box = new QGroupBox(QStringLiteral("Group"));
+        auto* inner = new QVBoxLayout(box);
+        auto* third = new QCheckBox(QStringLiteral("third"));
+        inner->addWidget(third);
+        form->addRow(QStringLiteral("First"), first);
+        form->addRow(QStringLiteral("Second"), second);
+        form->addRow(box);
+        QCOMPARE(layoutOrder(&root), (QList<QWidget*>{first, second, third}));
+    }
+
+    // Alt+letter focuses a group's first control; the letters differ from each other and from
+    // the menu bar's.
+    void group_mnemonics_focus_their_group() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.show();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QString taken = QStringLiteral("feh");  // File, Edit, Help
+        const QList<QGroupBox*> groups = w.controls()->findChildren<QGroupBox*>();
+        QVERIFY(groups.size() >= 8);
+        for (QGroupBox* g : groups) {
+            const QString title = g->title();
+            const qsizetype at = title.indexOf(QLatin1Char('&'));
+            QVERIFY2(at >= 0 && title.count(QLatin1Char('&')) == 1, qPrintable(title));
+            const QChar letter = title[at + 1].toLower();
+            QVERIFY2(!taken.contains(letter), qPrintable(title));
+            taken += letter;
+            w.controls()->modelCombo()->setFocus();
+            if (g->isAncestorOf(w.controls()->modelCombo())) w.controls()->gpuCombo()->setFocus();
+            QTest::keyClick(&w, letter.toLatin1(), Qt::AltModifier);
+            QVERIFY2(g->isAncestorOf(QApplication::focusWidget()), qPrintable(title));
+        }
+    }
+
+    // The bar a click would choose, from the keyboard: Right, Left, End, Home on the memory plot.
+    void arrow_keys_choose_a_setup_on_the_memory_plot() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.show();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.flushPending();
+        const auto& setups = overview_setups();
+        const auto shown = [&] { return QString::fromStdString(short_setup_label(w.document()->selectedSetup())); };
+        const auto name = [&](std::size_t i) { return QString::fromStdString(short_setup_label(setups[i])); };
+        std::size_t at = 0;
+        while (at < setups.size() && name(at) != shown()) ++at;
+        QVERIFY(at + 1 < setups.size());
+        QCustomPlot* plot = w.memoryView()->plot();
+        plot->setFocus(Qt::TabFocusReason);
+        QTest::keyClick(plot, Qt::Key_Right);
+        QCOMPARE(shown(), name(at + 1));
+        QCOMPARE(w.sideTabs()->currentWidget(), static_cast<QWidget*>(w.configPreview()));
+        QTest::keyClick(plot, Qt::Key_Left);
+        QCOMPARE(shown(), name(at));
+        QTest::keyClick(plot, Qt::Key_End);
+        QCOMPARE(shown(), name(setups.size() - 1));
+        QTest::keyClick(plot, Qt::Key_Right);  // stays on the last
+        QCOMPARE(shown(), name(setups.size() - 1));
+        QTest::keyClick(plot, Qt::Key_Home);
+        QCOMPARE(shown(), name(0));
+    }
+
+    // In each menu, every entry's Alt letter is its own.
+    void menu_mnemonics_are_unique() {
+        MainWindow w(MainWindow::Ephemeral);
+        QString bar;
+        for (QAction* menu : w.menuBar()->actions()) {
+            const auto letters = [](const QList<QAction*>& actions, QStringList* clashes) {
+                QString taken;
+                for (QAction* a : actions) {
+                    const qsizetype at = a->text().indexOf(QLatin1Char('&'));
+                    if (at < 0 || at + 1 >= a->text().size()) continue;
+                    const QChar c = a->text()[at + 1].toLower();
+                    if (taken.contains(c)) *clashes << a->text();
+                    taken += c;
+                }
+            };
+            QStringList clashes;
+            letters(menu->menu()->actions(), &clashes);
+            QVERIFY2(clashes.isEmpty(), qPrintable(menu->text() + QStringLiteral(": ") + clashes.join(QStringLiteral(", "))));
+            for (QMenu* sub : menu->menu()->findChildren<QMenu*>()) {
+                letters(sub->actions(), &clashes);
+                QVERIFY2(clashes.isEmpty(), qPrintable(sub->title() + QStringLiteral(": ") + clashes.join(QStringLiteral(", "))));
+            }
+        }
+    }
+
+    // Named and described (or with a tool tip, which Qt reads out in its place).
+    void plots_and_custom_widgets_are_named() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.show();
+        w.flushPending();
+        QStringList unnamed;
+        for (QWidget* c : w.centralWidget()->findChildren<QWidget*>()) {
+            const bool custom = QByteArray(c->metaObject()->className()).startsWith("zp::ui::") || qobject_cast<QCustomPlot*>(c);
+            // Qt gives screen readers the tool tip when there is no description.
+            if (custom && (c->accessibleName().isEmpty() || (c->accessibleDescription().isEmpty() && c->toolTip().isEmpty())))
+                unnamed << describe(c);
+        }
+        QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(QStringLiteral("\n"))));
+        for (QCustomPlot* p : w.centralWidget()->findChildren<QCustomPlot*>())
+            if (p->isVisible()) QVERIFY2(!p->accessibleDescription().isEmpty(), qPrintable(describe(p)));
+    }
+
+    // The memory plot's text names each setup with the GiB its bar stacks up to, and follows edits.
+    void plot_description_carries_its_numbers() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.show();
+        const auto check = [&w](QString* described) {
+            w.flushPending();
+            const QString text = w.memoryView()->plot()->accessibleDescription();
+            *described = text;
+            QVERIFY2(text.startsWith(QStringLiteral("Memory per GPU.")), qPrintable(text));
+            const auto setups = overview_setups();
+            for (int bar = 0; bar < int(setups.size()); ++bar) {
+                double total = 0;
+                for (int slice = 0; slice < kSliceCount; ++slice) total += w.memoryView()->sliceGib(slice, bar);
+                const QString expected = QString::fromStdString(short_setup_label(setups[std::size_t(bar)])) + QLatin1Char(' ') +
+                                         QLocale().toString(total, 'f', 1);
+                QVERIFY2(text.contains(expected), qPrintable(expected + QStringLiteral(" not in: ") + text));
+                const QString peak = QLocale().toString(w.memoryView()->peakReservedGib(bar), 'f', 1);
+                QVERIFY2(text.section(QStringLiteral("Peak reserved"), 1).contains(peak),
+                         qPrintable(peak + QStringLiteral(" not in: ") + text));
+            }
+        };
+        QString before, after;
+        check(&before);
+        Scenario s = w.document()->scenario();
+        s.training.seq_len *= 2;
+        w.document()->edit(s, QStringLiteral("seq"));
+        check(&after);
+        QVERIFY(after != before);
+
+        // A curve: each stage's line, point by point.
+        const QString scaling = w.scalingView()->plot()->accessibleDescription();
+        for (int i = 0; i < w.scalingView()->plot()->graphCount(); ++i) {
+            const QCPGraph* g = w.scalingView()->plot()->graph(i);
+            if (g->visible() && !g->name().isEmpty()) QVERIFY2(scaling.contains(g->name() + QStringLiteral(" (")), qPrintable(scaling));
+        }
+    }
+};
+
+QTEST_MAIN(TestKeyboardAccess)
+#include "tst_keyboard_access.moc"

@@ -1,0 +1,50 @@
+#include "ui/axis_label_fit.h"
+
+#include "ui/qcustomplot_include.h"
+
+#include <QFontMetrics>
+#include <QPointer>
+
+#include <cstdlib>
+
+namespace zp::ui {
+
+QString twoLineTitle(const QString& title) {
+    const qsizetype middle = title.size() / 2;
+    qsizetype best = -1;
+    const auto consider = [&](qsizetype at) {
+        if (at > 0 && at < title.size() && (best < 0 || std::abs(at - middle) < std::abs(best - middle))) best = at;
+    };
+    for (qsizetype i = 0; i + 1 < title.size(); ++i) {
+        if ((title[i] == QLatin1Char(',') || title[i] == QLatin1Char(':')) && title[i + 1] == QLatin1Char(' ')) consider(i + 1);
+        if (title[i] == QLatin1Char(' ') && title[i + 1] == QLatin1Char('(')) consider(i);
+    }
+    if (best < 0)
+        for (qsizetype i = 0; i < title.size(); ++i)
+            if (title[i] == QLatin1Char(' ')) consider(i);
+    if (best < 0) return title;
+    return title.left(best).trimmed() + QLatin1Char('\n') + title.mid(best).trimmed();
+}
+
+void fitAxisLabels(QCustomPlot* plot) {
+    QObject::connect(plot, &QCustomPlot::afterReplot, plot, [p = QPointer<QCustomPlot>(plot)] {
+        if (!p) return;
+        bool changed = false;
+        for (QCPAxis* axis : {p->yAxis, p->yAxis2}) {
+            if (!axis || !axis->visible() || axis->label().isEmpty()) continue;
+            // The title as the view set it: what is shown, unless it is our two-line form.
+            QString full = axis->property("zpFullLabel").toString();
+            if (axis->label() != full && axis->label() != twoLineTitle(full)) full = axis->label();
+            axis->setProperty("zpFullLabel", full);
+            const bool fits = QFontMetrics(axis->labelFont()).horizontalAdvance(full) <= axis->axisRect()->height();
+            const QString shown = fits ? full : twoLineTitle(full);
+            if (shown != axis->label()) {
+                axis->setLabel(shown);
+                changed = true;
+            }
+        }
+        if (changed) p->replot(QCustomPlot::rpQueuedReplot);
+    });
+}
+
+}  // namespace zp::ui

@@ -11,6 +11,7 @@
 #include "ui/planner_document.h"
 #include "ui/platform_messages.h"
 #include "ui/screenshot.h"
+#include "ui/translations.h"
 #include "zp_version.h"
 
 #include <QApplication>
@@ -51,6 +52,9 @@ public:
     explicit OffscreenApplication(char** argv) : app_((prepare_offscreen(), argc_), argv) {
         set_application_names();
         ui::pinAppearance(app_);
+        // Pictures and reports speak the system's language (LANG=zh_CN.UTF-8 zero-planner
+        // screenshot), not the one chosen in Preferences: a command's output follows its environment.
+        ui::applyLanguage(QLocale::system());
     }
 
 private:
@@ -123,6 +127,7 @@ int window(char** argv, const cli::Start& start) {
     int argc = kQtArgc;
     QApplication app(argc, argv);
     set_application_names();
+    ui::applyLanguage(ui::preferredLocale());
     ui::MainWindow window(ui::MainWindow::Persistent);
     // A session named on the command line (how the file manager opens a .zplan) goes the way of
     // File > Open: confirmSave first (a restored last session is unmodified, so nothing is

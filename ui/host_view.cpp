@@ -3,6 +3,7 @@
 #include "core/memory/host_slices.h"
 #include "core/model/units.h"
 #include "ui/legend_strip.h"
+#include "ui/phrase_text.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"
 #include "ui/plot_style.h"
@@ -107,7 +108,7 @@ QString HostView::barTooltip(int bar) const {
     if (bar < 0 || bar >= static_cast<int>(o.bars.size())) return {};
     const Candidate& c = o.bars[static_cast<std::size_t>(bar)];
     const HostMemory& h = c.memory.host;
-    QString html = QStringLiteral("<b>%1</b><table>").arg(QString::fromStdString(setup_label(c.zero)).toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b><table>").arg(translated(setup_phrase(c.zero)).toHtmlEscaped());
     for (const HostMoment& mo : h.moments) {
         const bool peak = mo.phase == h.peak_phase;
         html += QStringLiteral("<tr><td>%1%2%3</td><td align=right>&nbsp;%4 GiB</td></tr>")
@@ -115,7 +116,7 @@ QString HostView::barTooltip(int bar) const {
                     .arg(bytes_to_gib(mo.bytes.total()), 0, 'f', 1);
     }
     html += QStringLiteral("</table>");
-    html += tr("Peaks %1: %2").arg(QString::fromLatin1(host_phase_words(h.peak_phase)), QString::fromUtf8(h.peak().cause).toHtmlEscaped());
+    html += tr("Peaks %1: %2").arg(translatedCore(host_phase_words(h.peak_phase)), translatedCore(h.peak().cause).toHtmlEscaped());
     if (h.peak().pinned_rounding_bytes > 0)
         html +=
             QStringLiteral("<br>") +

@@ -4,6 +4,7 @@
 #include "core/model/enum_names.h"
 #include "core/model/units.h"
 #include "ui/legend_strip.h"
+#include "ui/phrase_text.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"
 #include "ui/plot_style.h"
@@ -92,7 +93,7 @@ QString MemoryView::barTooltip(int index) const {
     const Overview& o = doc_->overview();
     if (index < 0 || index >= static_cast<int>(o.bars.size())) return {};
     const Candidate& c = o.bars[static_cast<std::size_t>(index)];
-    QString html = QStringLiteral("<b>%1</b><table>").arg(QString::fromStdString(setup_label(c.zero)).toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b><table>").arg(translated(setup_phrase(c.zero)).toHtmlEscaped());
     for (int i = kSliceCount - 1; i >= 0; --i) {
         html += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>")
                     .arg(sliceName(static_cast<Slice>(i)))
@@ -112,9 +113,9 @@ QString MemoryView::barTooltip(int index) const {
     html += row(tr("Peak reserved (nvidia-smi)"), c.memory.peak_reserved_bytes);
     html += row(tr("Must fit (peak required)"), c.memory.peak_required_bytes);
     html += QStringLiteral("</table>");
-    html += tr("Peaks in the %1: %2")
-                .arg(QString::fromLatin1(to_string(c.memory.peak.phase)), QString::fromUtf8(c.memory.peak.cause).toHtmlEscaped()) +
-            QStringLiteral("<br>");
+    html +=
+        tr("Peaks in the %1: %2").arg(translatedCore(to_string(c.memory.peak.phase)), translatedCore(c.memory.peak.cause).toHtmlEscaped()) +
+        QStringLiteral("<br>");
     html += tr("Host RAM %1 GiB, NVMe %2 GiB per node")
                 .arg(bytes_to_gib(c.memory.cpu_bytes_per_node), 0, 'f', 1)
                 .arg(bytes_to_gib(c.memory.nvme_bytes_per_node), 0, 'f', 1);

@@ -8,6 +8,7 @@
 #include "core/model/units.h"
 #include "core/search/overview.h"
 #include "ui/legend_strip.h"
+#include "ui/phrase_text.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"
 #include "ui/plot_style.h"
@@ -217,8 +218,7 @@ void StepView::rebuild() {
     // to; each reads away from the nearer edge, the reserved one above its point and the
     // allocated one below, so they never cover each other.
     const MemoryBreakdown& m = shown.memory;
-    allocated_label_->setText(
-        tr("peak allocated %1 GiB, %2").arg(gib(m.peak_allocated_bytes), QString::fromLatin1(to_string(m.peak.phase))));
+    allocated_label_->setText(tr("peak allocated %1 GiB, %2").arg(gib(m.peak_allocated_bytes), translatedCore(to_string(m.peak.phase))));
     reserved_label_->setText(tr("peak reserved %1 GiB (nvidia-smi)").arg(gib(m.peak_reserved_bytes)));
     const auto side = [n](int index) { return index * 2 >= n - 1 ? Qt::AlignRight : Qt::AlignLeft; };
     allocated_label_->position->setCoords(allocated_peak, allocated_y);
@@ -254,7 +254,7 @@ void StepView::rebuild() {
         band->topLeft->setCoords(first - 0.5, 0);
         band->bottomRight->setCoords(last + 0.5, 1);
         phase_middles_.append((first + last) / 2.0);
-        phase_names_.append(QString::fromLatin1(to_string(timeline[static_cast<std::size_t>(first)].phase)));
+        phase_names_.append(translatedCore(to_string(timeline[static_cast<std::size_t>(first)].phase)));
         ++bands;
         first = last + 1;
     }
@@ -263,11 +263,11 @@ void StepView::rebuild() {
 
     // Axes: every moment, the capacity line and the labels above the highest point in view.
     plot_->xAxis->setRange(-0.5, n - 0.5);
-    const QString setup = QString::fromStdString(setup_label(s.zero));
+    const QString setup = translated(setup_phrase(s.zero));
     QString caption = tr("%1, micro batch %2, recompute %3: moments of one step")
                           .arg(setup)
                           .arg(s.training.micro_batch)
-                          .arg(QString::fromLatin1(to_string(s.training.checkpointing)));
+                          .arg(translatedCore(to_string(s.training.checkpointing)));
     if (!shown.fits)
         caption += tr(" (does not fit: %1 GiB must fit, %2 GiB usable)").arg(gib(m.peak_required_bytes)).arg(usable_gib_, 0, 'f', 1);
     plot_->xAxis->setLabel(caption);

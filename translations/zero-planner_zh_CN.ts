@@ -225,7 +225,7 @@
     </message>
     <message>
         <source>%1 nodes instead of %2 (the same global batch over twice the GPUs)</source>
-        <translation>%1 个节点而非 %2 个（同样的全局批次分摊到两倍的 GPU 上）</translation>
+        <translation>%1 个节点而非 %2 个（同样的全局批量分摊到两倍的 GPU 上）</translation>
     </message>
     <message>
         <source>%1, with %2 of NVMe per node (%3 there)</source>
@@ -241,7 +241,7 @@
     </message>
     <message>
         <source>%1 per GPU at its peak (%2), %3 available (%4 GiB less %5% headroom)</source>
-        <translation>每 GPU 峰值需要 %1（%2），可用 %3（%4 GiB 减去 %5% 余量）</translation>
+        <translation>每 GPU 峰值 %1（%2），可用 %3（%4 GiB 减去 %5% 余量）</translation>
     </message>
     <message>
         <source>%1 host RAM per node %2, %3 available</source>
@@ -257,11 +257,11 @@
     </message>
     <message>
         <source>%1; and %2</source>
-        <translation>%1；以及 %2</translation>
+        <translation>%1；以及%2</translation>
     </message>
     <message>
         <source>needs %1</source>
-        <translation>需要 %1</translation>
+        <translation>需要%1</translation>
     </message>
     <message>
         <source>pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed&apos;s PipelineEngine)</source>
@@ -317,7 +317,7 @@
     </message>
     <message>
         <source>%1 with micro batch %2 x %3 accumulation steps and %4 activation recompute is the fastest setup that fits: %5 tokens/s.</source>
-        <translation>%1（微批次 %2 × 梯度累积 %3 步，激活重计算：%4）是放得下的方案中最快的：%5 tokens/s。</translation>
+        <translation>%1（微批量 %2 × 梯度累积 %3 步，激活重计算：%4）是放得下的方案中最快的：%5 tokens/s。</translation>
     </message>
     <message>
         <source>no</source>
@@ -369,15 +369,15 @@
     </message>
     <message>
         <source>hpZ over %1 GPUs</source>
-        <translation>hpZ 分层分区（%1 个 GPU）</translation>
+        <translation>hpZ 分层分割存储（%1 个 GPU）</translation>
     </message>
     <message>
         <source>int8 weight gathers (qwZ)</source>
-        <translation>int8 量化权重聚合（qwZ）</translation>
+        <translation>int8 权重量化聚合（qwZ）</translation>
     </message>
     <message>
         <source>int4 gradient reduce (qgZ)</source>
-        <translation>int4 量化梯度归约（qgZ）</translation>
+        <translation>int4 梯度量化归约（qgZ）</translation>
     </message>
     <message>
         <source>matmuls</source>
@@ -583,7 +583,7 @@
     </message>
     <message>
         <source>Each setup at the scenario&apos;s own micro batch and recompute, as zero-planner compare prints it (the recommendation&apos;s own figures are above). Per GPU in GiB: the steady-state slices and their total; the step&apos;s peak reserved (nvidia-smi) and what must fit of it, on which fits is decided. Host RAM and NVMe in GiB per node. %1 candidates evaluated.</source>
-        <translation>每个方案都使用场景自身的微批次和重计算设置，与 zero-planner compare 的输出一致（推荐方案自身的数字见上文）。每 GPU 显存以 GiB 计：稳态各部分及其合计；单步峰值保留量（nvidia-smi）以及其中须容纳的部分，是否放得下即据此判断。主机内存和 NVMe 以每节点 GiB 计。共评估了 %1 个候选。</translation>
+        <translation>每个方案都使用场景自身的微批量和重计算设置，与 zero-planner compare 的输出一致（推荐方案自身的数字见上文）。每 GPU 显存以 GiB 计：稳态各部分及其合计；单步峰值保留量（nvidia-smi）以及其中须容纳的部分，是否放得下即据此判断。主机内存和 NVMe 以每节点 GiB 计。共评估了 %1 个候选。</translation>
     </message>
     <message>
         <source>ds_config.json (%1)</source>
@@ -984,7 +984,7 @@
     </message>
     <message>
         <source>hpZ partition size</source>
-        <translation>hpZ 分区规模</translation>
+        <translation>hpZ 分层分割规模</translation>
     </message>
     <message>
         <source>hpZ</source>
@@ -992,7 +992,7 @@
     </message>
     <message>
         <source>Quantized weights (qwZ)</source>
-        <translation>量化权重（qwZ）</translation>
+        <translation>权重量化（qwZ）</translation>
     </message>
     <message>
         <source>zero_quantized_weights: parameter gathers move int8, half the 16-bit bytes.</source>
@@ -1000,7 +1000,7 @@
     </message>
     <message>
         <source>Quantized gradients (qgZ)</source>
-        <translation>量化梯度（qgZ）</translation>
+        <translation>梯度量化（qgZ）</translation>
     </message>
     <message>
         <source>zero_quantized_gradients: gradients reduce as int4, inside the node first, then across nodes.</source>
@@ -1144,7 +1144,7 @@
     </message>
     <message>
         <source>Sequences per optimizer step (DeepSpeed&apos;s train_batch_size). Auto: 64, raised to a multiple of micro batch x GPUs.</source>
-        <translation>每次优化器步骤的序列数（DeepSpeed 的 train_batch_size）。自动：64，并向上取为 微批次 x GPU 数 的倍数。</translation>
+        <translation>每次优化器步骤的序列数（DeepSpeed 的 train_batch_size）。自动：64，并向上取为 微批量 x GPU 数 的倍数。</translation>
     </message>
     <message>
         <source>auto</source>
@@ -1152,7 +1152,7 @@
     </message>
     <message>
         <source>Global batch</source>
-        <translation>全局批次</translation>
+        <translation>全局批量</translation>
     </message>
     <message>
         <source>Sequences per GPU per forward pass. Auto: the recommender picks it for every setup; a number fixes it.</source>
@@ -1160,7 +1160,7 @@
     </message>
     <message>
         <source>Micro batch</source>
-        <translation>微批次</translation>
+        <translation>微批量</translation>
     </message>
     <message>
         <source>Activation recompute: none, selective (recompute attention scores) or full (keep only layer inputs). Auto: the recommender picks it for every setup.</source>
@@ -1188,7 +1188,7 @@
     </message>
     <message>
         <source>Full: the logits of the whole micro batch at once. Chunked (Liger&apos;s fused linear cross-entropy): the loss in chunks, without the full logits.</source>
-        <translation>完整：一次计算整个微批次的 logits。分块（Liger 的融合线性交叉熵）：分块计算损失，不生成完整的 logits。</translation>
+        <translation>完整：一次计算整个微批量的 logits。分块（Liger 的融合线性交叉熵）：分块计算损失，不生成完整的 logits。</translation>
     </message>
     <message>
         <source>chunked (Liger)</source>
@@ -1304,11 +1304,11 @@
     </message>
     <message>
         <source>Change global batch</source>
-        <translation>更改全局批次</translation>
+        <translation>更改全局批量</translation>
     </message>
     <message>
         <source>Change micro batch</source>
-        <translation>更改微批次</translation>
+        <translation>更改微批量</translation>
     </message>
     <message>
         <source>Toggle flash attention</source>
@@ -1340,15 +1340,15 @@
     </message>
     <message>
         <source>Change hpZ partition size</source>
-        <translation>更改 hpZ 分区规模</translation>
+        <translation>更改 hpZ 分层分割规模</translation>
     </message>
     <message>
         <source>Toggle quantized weights</source>
-        <translation>切换量化权重</translation>
+        <translation>切换权重量化</translation>
     </message>
     <message>
         <source>Toggle quantized gradients</source>
-        <translation>切换量化梯度</translation>
+        <translation>切换梯度量化</translation>
     </message>
     <message>
         <source>Toggle pinned offload buffers</source>
@@ -2028,7 +2028,7 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>Batch</source>
-        <translation>批次</translation>
+        <translation>批量</translation>
     </message>
     <message>
         <source>Step time</source>
@@ -2056,7 +2056,7 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>micro %1 x %2 accumulation x %3, recompute %4</source>
-        <translation>微批次 %1 × 累积 %2 × %3，重计算：%4</translation>
+        <translation>微批量 %1 × 累积 %2 × %3，重计算：%4</translation>
     </message>
     <message>
         <source>%1 tokens/s, MFU %2%</source>
@@ -2134,7 +2134,7 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>%1, micro batch %2, recompute %3: moments of one step</source>
-        <translation>%1，微批次 %2，重计算：%3：单步内的各个时刻</translation>
+        <translation>%1，微批量 %2，重计算：%3：单步内的各个时刻</translation>
     </message>
     <message>
         <source> (does not fit: %1 GiB must fit, %2 GiB usable)</source>

@@ -11,6 +11,7 @@
 #include "ui/planner_document.h"
 #include "ui/plot_style.h"
 #include "ui/text_line.h"
+#include "ui/translations.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -143,11 +144,11 @@ void RecommendationCard::rebuild() {
                            hostPhaseShortName(b.memory.host.peak_phase))
                << tr("%1 of %2").arg(q(format_bytes(b.memory.nvme_bytes_per_node)), q(format_bytes(s.cluster.nvme_bytes_per_node)))
                << tr("micro %1 x %2 accumulation x %3, recompute %4")
-                      .arg(QLocale().toString(static_cast<qlonglong>(b.micro_batch)),
-                           QLocale().toString(static_cast<qlonglong>(b.gradient_accumulation_steps)), translated(data_parallel_phrase(s)),
+                      .arg(localeNumber(static_cast<double>(b.micro_batch), 0),
+                           localeNumber(static_cast<double>(b.gradient_accumulation_steps), 0), translated(data_parallel_phrase(s)),
                            translatedCore(to_string(b.checkpointing)))
                << stepParts(b.step)
-               << tr("%1 tokens/s, MFU %2%").arg(q(format_count(b.step.tokens_per_second)), QLocale().toString(b.step.mfu * 100, 'f', 1));
+               << tr("%1 tokens/s, MFU %2%").arg(q(format_count(b.step.tokens_per_second)), localeNumber(b.step.mfu * 100, 1));
         QStringList lines;
         for (const auto& w : o.plan.why_phrases) lines << translated(w);
         why = lines.join(QLatin1Char(' '));

@@ -13,6 +13,7 @@
 #include "ui/plot_label.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/translations.h"
 
 #include <QFontMetrics>
 
@@ -53,7 +54,7 @@ Shown selectedSetup(const PlannerDocument& doc) {
     return {e, m, check_fit(e, m).gpu};
 }
 
-QString gib(double bytes) { return QString::number(bytes_to_gib(bytes), 'f', 1); }
+QString gib(double bytes) { return localeNumber(bytes_to_gib(bytes), 1); }
 
 }  // namespace
 
@@ -269,7 +270,7 @@ void StepView::rebuild() {
                           .arg(s.training.micro_batch)
                           .arg(translatedCore(to_string(s.training.checkpointing)));
     if (!shown.fits)
-        caption += tr(" (does not fit: %1 GiB must fit, %2 GiB usable)").arg(gib(m.peak_required_bytes)).arg(usable_gib_, 0, 'f', 1);
+        caption += tr(" (does not fit: %1 GiB must fit, %2 GiB usable)").arg(gib(m.peak_required_bytes), localeNumber(usable_gib_, 1));
     plot_->xAxis->setLabel(caption);
     plot_->xAxis->setLabelColor(shown.fits ? pal.color(QPalette::WindowText) : capacityColor(pal));
     plot_->yAxis->setRange(0, y_max);
@@ -279,10 +280,10 @@ void StepView::rebuild() {
     usable_->point1->setCoords(0, usable_gib_);
     usable_->point2->setCoords(1, usable_gib_);
     capacity_ticker_->clear();
-    capacity_ticker_->addTick(capacity_gib_, tr("GPU %1 GiB").arg(capacity_gib_, 0, 'f', 0));
+    capacity_ticker_->addTick(capacity_gib_, tr("GPU %1 GiB").arg(localeNumber(capacity_gib_, 0)));
     // The usable line is named only where its name does not run into the capacity's.
     if (capacity_gib_ - usable_gib_ > 0.06 * plot_->yAxis->range().size())
-        capacity_ticker_->addTick(usable_gib_, tr("usable %1").arg(usable_gib_, 0, 'f', 1));
+        capacity_ticker_->addTick(usable_gib_, tr("usable %1").arg(localeNumber(usable_gib_, 1)));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -70,4 +70,10 @@ bool applyLanguage(const QLocale& locale) {
     return true;
 }
 
+QString localeNumber(double value, int decimals) {
+    QLocale locale;
+    locale.setNumberOptions(locale.numberOptions() | QLocale::OmitGroupSeparator);
+    return locale.toString(value, 'f', decimals);
+}
+
 }  // namespace zp::ui

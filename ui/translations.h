@@ -1,5 +1,5 @@
 #pragma once
-// The language the window speaks (docs/design.md §12): the one chosen in Preferences, kept in
+// The language the window speaks (docs/design.md §10.2): the one chosen in Preferences, kept in
 // QSettings, or else the system's (LANG=zh_CN.UTF-8 -> Simplified Chinese). The window's own
 // strings come from :/i18n/zero-planner_<locale>.qm (translations/*.ts, built by
 // qt_add_translations), Qt's standard buttons and dialogs from Qt's qtbase_<locale>.qm.
@@ -29,5 +29,9 @@ QLocale preferredLocale();
 // makes it the default QLocale (numbers in the window). Returns whether the window's own
 // translation was found; English needs none and returns true.
 bool applyLanguage(const QLocale& locale);
+
+// A number as the window shows it: the default QLocale's digits and decimal point, `decimals`
+// after it, no group separator (as the core's figures beside it: "1288", not "1,288").
+QString localeNumber(double value, int decimals);
 
 }  // namespace zp::ui

@@ -2090,6 +2090,11 @@ Not loaded into the controls: %1</source>
         <source>Warnings:</source>
         <translation>警告：</translation>
     </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences, one after the other</comment>
+        <translation>%1%2</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::ScalingView</name>
@@ -2134,7 +2139,7 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>%1, micro batch %2, recompute %3: moments of one step</source>
-        <translation>%1，微批量 %2，重计算：%3：单步内的各个时刻</translation>
+        <translation>%1，微批量 %2，重计算 %3：单步内的各个时刻</translation>
     </message>
     <message>
         <source> (does not fit: %1 GiB must fit, %2 GiB usable)</source>

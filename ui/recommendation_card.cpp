@@ -151,7 +151,8 @@ void RecommendationCard::rebuild() {
                << tr("%1 tokens/s, MFU %2%").arg(q(format_count(b.step.tokens_per_second)), localeNumber(b.step.mfu * 100, 1));
         QStringList lines;
         for (const auto& w : o.plan.why_phrases) lines << translated(w);
-        why = lines.join(QLatin1Char(' '));
+        // Sentences one after the other: a space in English, none after a Chinese full stop.
+        for (const QString& line : lines) why = why.isEmpty() ? line : tr("%1 %2", "two sentences, one after the other").arg(why, line);
         // Where the step peaks and what is allocated then (core/memory/step_timeline.h).
         const StepMoment& peak = b.memory.peak;
         QString peak_text =

@@ -77,6 +77,29 @@ bool checked(const QWidget* w) {
     return qobject_cast<const QLabel*>(w) || qobject_cast<const QAbstractButton*>(w) || qobject_cast<const QGroupBox*>(w);
 }
 
+// Every checked widget under `root` that is cut (by its own size, or sideways by what clips it:
+// the control panel's scroll area has no horizontal scroll bar) or overlaps a checked sibling.
+QStringList problemsIn(QWidget* root, int* looked_at) {
+    QStringList problems;
+    for (QWidget* w : root->findChildren<QWidget*>()) {
+        if (!checked(w) || !shown(w, root)) continue;
+        ++*looked_at;
+        if (const QString why = cut(w); !why.isEmpty()) problems << QStringLiteral("cut: %1 %2").arg(describe(w), why);
+        const QRect visible = w->visibleRegion().boundingRect();
+        if (!visible.isEmpty() && visible.width() < std::min(w->width(), w->sizeHint().width()) - 1)
+            problems << QStringLiteral("cut: %1 shows %2 px of its width").arg(describe(w)).arg(visible.width());
+        const QWidget* parent = w->parentWidget();
+        if (!parent) continue;
+        for (QObject* o : parent->children()) {
+            auto* other = qobject_cast<QWidget*>(o);
+            if (!other || other <= w || !checked(other) || !shown(other, root)) continue;
+            if (w->geometry().intersects(other->geometry()))
+                problems << QStringLiteral("overlap: %1 and %2").arg(describe(w), describe(other));
+        }
+    }
+    return problems;
+}
+
 }  // namespace
 
 class TestZhLayout : public QObject {
@@ -96,6 +119,26 @@ private slots:
                  "no Simplified Chinese font: install fonts-wqy-microhei (scripts/quickstart does)");
     }
     void cleanupTestCase() { applyLanguage(QLocale(QLocale::English, QLocale::UnitedStates)); }
+
+    // The check itself: a label narrower than its text, and two labels on top of each other.
+    void the_check_finds_cut_and_overlapping_labels() {
+        QWidget page;
+        page.resize(400, 200);
+        auto* narrow = new QLabel(QStringLiteral("每 GPU 峰值保留"), &page);
+        narrow->setGeometry(10, 10, 30, 20);
+        auto* first = new QLabel(QStringLiteral("显存"), &page);
+        first->setGeometry(10, 100, 120, 30);
+        auto* second = new QLabel(QStringLiteral("主机内存"), &page);
+        second->setGeometry(60, 110, 120, 30);
+        page.setAttribute(Qt::WA_DontShowOnScreen, true);
+        page.show();
+        QCoreApplication::processEvents();
+        int looked_at = 0;
+        const QStringList problems = problemsIn(&page, &looked_at);
+        QCOMPARE(looked_at, 3);
+        QCOMPARE(problems.filter(QStringLiteral("cut:")).size(), 1);
+        QCOMPARE(problems.filter(QStringLiteral("overlap:")).size(), 1);
+    }
 
     void nothing_cut_or_overlapping_data() {
         QTest::addColumn<QString>("session");
@@ -122,23 +165,8 @@ private slots:
         QVERIFY(window.menuBar()->actions().constFirst()->text().startsWith(QStringLiteral("文件")));
         QVERIFY(window.card()->plainText().contains(QStringLiteral("推荐")) || window.card()->plainText().contains(QStringLiteral("放")));
 
-        QStringList problems;
         int looked_at = 0;
-        const QList<QWidget*> all = window.findChildren<QWidget*>();
-        for (QWidget* w : all) {
-            if (!checked(w) || !shown(w, &window)) continue;
-            ++looked_at;
-            if (const QString why = cut(w); !why.isEmpty()) problems << QStringLiteral("cut: %1 %2").arg(describe(w), why);
-            // Siblings of the same parent that are checked too must not overlap.
-            const QWidget* parent = w->parentWidget();
-            if (!parent) continue;
-            for (QObject* o : parent->children()) {
-                auto* other = qobject_cast<QWidget*>(o);
-                if (!other || other <= w || !checked(other) || !shown(other, &window)) continue;
-                if (w->geometry().intersects(other->geometry()))
-                    problems << QStringLiteral("overlap: %1 and %2").arg(describe(w), describe(other));
-            }
-        }
+        const QStringList problems = problemsIn(&window, &looked_at);
         QVERIFY(looked_at > 40);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }

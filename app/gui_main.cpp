@@ -52,9 +52,6 @@ public:
     explicit OffscreenApplication(char** argv) : app_((prepare_offscreen(), argc_), argv) {
         set_application_names();
         ui::pinAppearance(app_);
-        // Pictures and reports speak the system's language (LANG=zh_CN.UTF-8 zero-planner
-        // screenshot), not the one chosen in Preferences: a command's output follows its environment.
-        ui::applyLanguage(QLocale::system());
     }
 
 private:
@@ -67,6 +64,10 @@ private:
 int render_offscreen(char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path,
                      const QString& logText = QString(), const QString& logName = QString()) {
     const OffscreenApplication app(argv);
+    // Pictures speak the system's language (LANG=zh_CN.UTF-8 zero-planner screenshot), not the one
+    // chosen in Preferences: a command's output follows its environment. `report` stays English,
+    // as the command line's text and the core's sentences it holds.
+    ui::applyLanguage(QLocale::system());
     QString error;
     if (!ui::saveScreenshot(s, view, size, path, &error, logText, logName)) {
         std::cerr << "zero-planner: " << error.toStdString() << "\n";
@@ -78,6 +79,7 @@ int render_offscreen(char** argv, const Scenario& s, const QString& view, const 
 // `zero-planner report`: the window's File > Export Report..., offscreen, at the screenshot's size.
 int report(char** argv, const cli::ReportRequest& r) {
     const OffscreenApplication app(argv);
+    ui::applyLanguage(QLocale(QLocale::English, QLocale::UnitedStates));  // English whatever LANG says (see render_offscreen)
     ui::MainWindow window(ui::MainWindow::Ephemeral);
     window.document()->reset(r.scenario);
     window.resize(1480, 920);

@@ -4,11 +4,15 @@
 // translation, the core's phrases included, reaches the window through applyLanguage.
 #include "core/model/phrase.h"
 #include "offscreen.h"
+#include "ui/main_window.h"
 #include "ui/phrase_text.h"
 #include "ui/preferences_dialog.h"
 #include "ui/translations.h"
 
+#include <QAction>
 #include <QComboBox>
+#include <QMenu>
+#include <QMenuBar>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
@@ -156,6 +160,11 @@ private slots:
         dialog.apply();
         QVERIFY(ui::storedLanguage().isEmpty());
         QCOMPARE(ui::preferredLocale(), QLocale::system());
+        // Reached from the window's Edit menu.
+        ui::MainWindow window(ui::MainWindow::Ephemeral);
+        auto* preferences = window.findChild<QAction*>(QStringLiteral("actionPreferences"));
+        QVERIFY(preferences);
+        QVERIFY(window.menuBar()->actions().at(1)->menu()->actions().contains(preferences));
     }
 };
 

@@ -856,7 +856,7 @@
     </message>
     <message>
         <source>GPUs</source>
-        <translation>GPU 数</translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source> GPUs</source>

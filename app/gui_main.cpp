@@ -13,6 +13,7 @@
 #include "ui/planner_document.h"
 #include "ui/platform_messages.h"
 #include "ui/screenshot.h"
+#include "ui/translations.h"
 #include "zp_version.h"
 
 #include <QApplication>
@@ -66,6 +67,10 @@ private:
 int render_offscreen(char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path,
                      const QString& logText = QString(), const QString& logName = QString(), int scale = 1) {
     const OffscreenApplication app(argv, scale);
+    // Pictures speak the system's language (LANG=zh_CN.UTF-8 zero-planner screenshot), not the one
+    // chosen in Preferences: a command's output follows its environment. `report` stays English,
+    // as the command line's text and the core's sentences it holds.
+    ui::applyLanguage(QLocale::system());
     QString error;
     if (!ui::saveScreenshot(s, view, size, path, &error, logText, logName)) {
         std::cerr << "zero-planner: " << error.toStdString() << "\n";
@@ -77,6 +82,7 @@ int render_offscreen(char** argv, const Scenario& s, const QString& view, const 
 // `zero-planner report`: the window's File > Export Report..., offscreen, at the screenshot's size.
 int report(char** argv, const cli::ReportRequest& r) {
     const OffscreenApplication app(argv);
+    ui::applyLanguage(QLocale(QLocale::English, QLocale::UnitedStates));  // English whatever LANG says (see render_offscreen)
     ui::MainWindow window(ui::MainWindow::Ephemeral);
     window.document()->reset(r.scenario);
     window.resize(1480, 920);
@@ -126,6 +132,7 @@ int window(char** argv, const cli::Start& start) {
     int argc = kQtArgc;
     QApplication app(argc, argv);
     set_application_names();
+    ui::applyLanguage(ui::preferredLocale());
     return run_window(start);
 }
 

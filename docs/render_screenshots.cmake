@@ -14,7 +14,14 @@ foreach(line IN LISTS lines)
     list(GET fields 4 log)
     set(log_args --log ${DOCS}/${log})
   endif()
-  execute_process(COMMAND ${EXE} screenshot --session ${DOCS}/${session} --view ${view} --size ${size} ${log_args} --out ${DOCS}/${image}
+  # The window's language from the image's name: NAME-zh_CN.png in Simplified Chinese, every other
+  # image in English, whatever the locale of the shell that runs this.
+  set(lang C.UTF-8)
+  if(image MATCHES "-(zh_CN)\\.png$")
+    set(lang ${CMAKE_MATCH_1}.UTF-8)
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=LC_ALL --unset=LC_MESSAGES --unset=LANGUAGE LANG=${lang}
+                          ${EXE} screenshot --session ${DOCS}/${session} --view ${view} --size ${size} ${log_args} --out ${DOCS}/${image}
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "rendering ${image} failed: ${err}")

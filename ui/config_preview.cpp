@@ -3,6 +3,7 @@
 #include "core/deepspeed/export_formats.h"
 #include "core/model/errors.h"
 #include "ui/flat_scroll_bar_style.h"
+#include "ui/phrase_text.h"
 #include "ui/plain_text_update.h"
 #include "ui/planner_document.h"
 
@@ -78,7 +79,7 @@ void ConfigPreview::copyToClipboard() const {
 
 void ConfigPreview::rebuild() {
     const Scenario s = doc_->exportScenario();
-    const QString setup = QString::fromStdString(setup_label(s.zero));
+    const QString setup = translated(setup_phrase(s.zero));
     try {
         config_ = QString::fromStdString(formatNamed(formatName()).render(s));
         title_->setText(doc_->selectionFollowsPlan() ? tr("For <b>%1</b> (recommended)").arg(setup)

@@ -11,6 +11,7 @@
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
 #include "ui/edit_spin_box.h"
+#include "ui/phrase_text.h"
 #include "ui/planner_document.h"
 #include "ui/scaled_slider.h"
 
@@ -74,7 +75,8 @@ W* named(W* w, const char* objectName) {
 // One item per name in the core's table (core/model/enum_names.h), the name as item data.
 template <class E>
 void addEnumItems(QComboBox* box) {
-    for (const auto& n : enum_names<E>()) box->addItem(QString::fromLatin1(n.name), QString::fromLatin1(n.name));
+    // Shown in the window's language where core marks the name translatable (recompute: none, full, ...).
+    for (const auto& n : enum_names<E>()) box->addItem(translatedCore(n.name), QString::fromLatin1(n.name));
 }
 
 // The valid range of a limit as a spin box with `decimals` can offer it, times `factor`

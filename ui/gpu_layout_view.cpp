@@ -2,6 +2,7 @@
 
 #include "core/model/errors.h"
 #include "core/model/parallel_layout.h"
+#include "ui/phrase_text.h"
 #include "ui/planner_document.h"
 #include "ui/plot_style.h"
 
@@ -278,7 +279,7 @@ void GpuLayoutView::rebuild() {
     const QStringList lines = {
         legendLine(tensor.arg(par.tensor), links.tensor, pal),
         legendLine(pipeline.arg(par.pipeline), links.pipeline, pal),
-        legendLine(replicas.arg(d).arg(QString::fromUtf8(data_parallel_traffic(s))), links.data, pal),
+        legendLine(replicas.arg(d).arg(translatedCore(data_parallel_traffic(s))), links.data, pal),
     };
     QString stages = tr("Stages:");
     const int shown = static_cast<int>(std::min<std::int64_t>(par.pipeline, 16));
@@ -300,7 +301,7 @@ void GpuLayoutView::rebuild() {
             .arg(par.tensor)
             .arg(par.tensor * d)
             .arg(d)
-            .arg(linkWords(links.tensor), linkWords(links.pipeline), QString::fromUtf8(data_parallel_traffic(s)), linkWords(links.data));
+            .arg(linkWords(links.tensor), linkWords(links.pipeline), translatedCore(data_parallel_traffic(s)), linkWords(links.data));
     setAccessibleDescription(description);
     canvas_->setAccessibleDescription(description);
 }

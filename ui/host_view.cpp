@@ -3,10 +3,12 @@
 #include "core/memory/host_slices.h"
 #include "core/model/units.h"
 #include "ui/legend_strip.h"
+#include "ui/phrase_text.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/translations.h"
 
 namespace zp::ui {
 
@@ -82,7 +84,7 @@ void HostView::rebuild() {
     const double shown = cap > 0 ? std::min(top, cap) : top;
     plot_->yAxis->setRange(0, std::max({capacity * 1.15, shown * 1.22, 1.0}));
     capacity_ticker_->clear();
-    capacity_ticker_->addTick(capacity, tr("RAM %1 GiB").arg(capacity, 0, 'f', 0));
+    capacity_ticker_->addTick(capacity, tr("RAM %1 GiB").arg(localeNumber(capacity, 0)));
     plot_->yAxis2->setRange(plot_->yAxis->range());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -97,7 +99,7 @@ QString HostView::barCaption(int bar) const {
     if (bar < 0 || bar >= static_cast<int>(o.bars.size())) return {};
     const Candidate& c = o.bars[static_cast<std::size_t>(bar)];
     const double gib = bytes_to_gib(c.memory.cpu_bytes_per_node);
-    QString caption = QString::number(gib, 'f', gib < 100 ? 1 : 0) + QLatin1Char('\n') + hostPhaseShortName(c.memory.host.peak_phase);
+    QString caption = localeNumber(gib, gib < 100 ? 1 : 0) + QLatin1Char('\n') + hostPhaseShortName(c.memory.host.peak_phase);
     if (!c.fit.cpu) caption = QStringLiteral("\u2717 ") + caption;
     return caption;
 }
@@ -107,20 +109,19 @@ QString HostView::barTooltip(int bar) const {
     if (bar < 0 || bar >= static_cast<int>(o.bars.size())) return {};
     const Candidate& c = o.bars[static_cast<std::size_t>(bar)];
     const HostMemory& h = c.memory.host;
-    QString html = QStringLiteral("<b>%1</b><table>").arg(QString::fromStdString(setup_label(c.zero)).toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b><table>").arg(translated(setup_phrase(c.zero)).toHtmlEscaped());
     for (const HostMoment& mo : h.moments) {
         const bool peak = mo.phase == h.peak_phase;
         html += QStringLiteral("<tr><td>%1%2%3</td><td align=right>&nbsp;%4 GiB</td></tr>")
                     .arg(peak ? QStringLiteral("<b>") : QString(), hostPhaseName(mo.phase), peak ? QStringLiteral("</b>") : QString())
-                    .arg(bytes_to_gib(mo.bytes.total()), 0, 'f', 1);
+                    .arg(localeNumber(bytes_to_gib(mo.bytes.total()), 1));
     }
     html += QStringLiteral("</table>");
-    html += tr("Peaks %1: %2").arg(QString::fromLatin1(host_phase_words(h.peak_phase)), QString::fromUtf8(h.peak().cause).toHtmlEscaped());
+    html += tr("Peaks %1: %2").arg(translatedCore(host_phase_words(h.peak_phase)), translatedCore(h.peak().cause).toHtmlEscaped());
     if (h.peak().pinned_rounding_bytes > 0)
-        html +=
-            QStringLiteral("<br>") +
-            tr("%1 GiB of it is pinned memory rounded up to a power of two").arg(bytes_to_gib(h.peak().pinned_rounding_bytes), 0, 'f', 1);
-    if (h.nvme_bytes > 0) html += QStringLiteral("<br>") + tr("NVMe %1 GiB per node").arg(bytes_to_gib(h.nvme_bytes), 0, 'f', 1);
+        html += QStringLiteral("<br>") + tr("%1 GiB of it is pinned memory rounded up to a power of two")
+                                             .arg(localeNumber(bytes_to_gib(h.peak().pinned_rounding_bytes), 1));
+    if (h.nvme_bytes > 0) html += QStringLiteral("<br>") + tr("NVMe %1 GiB per node").arg(localeNumber(bytes_to_gib(h.nvme_bytes), 1));
     if (!c.fit.cpu) html += QStringLiteral("<br><b>") + tr("Does not fit the node's RAM") + QStringLiteral("</b>");
     return html;
 }

@@ -21,7 +21,9 @@
 #include "ui/gpu_layout_view.h"
 #include "ui/host_view.h"
 #include "ui/memory_view.h"
+#include "ui/phrase_text.h"
 #include "ui/planner_document.h"
+#include "ui/preferences_dialog.h"
 #include "ui/qcustomplot_include.h"
 #include "ui/recent_files.h"
 #include "ui/recommendation_card.h"
@@ -196,7 +198,7 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
         const Overview& o = doc_->overview();
         if (o.plan_valid && o.plan.feasible)
             statusBar()->showMessage(tr("Recommended: %1. %2 candidates evaluated.")
-                                         .arg(QString::fromStdString(setup_label(o.plan.best.zero)))
+                                         .arg(translated(setup_phrase(o.plan.best.zero)))
                                          .arg(o.plan.candidates_evaluated));
         else statusBar()->showMessage(tr("Nothing fits: see the recommendation card for what would."));
     });
@@ -272,6 +274,10 @@ void MainWindow::buildMenus() {
     edit->addAction(redo);
     edit->addSeparator();
     edit->addAction(tr("&Copy Config"), QKeySequence(tr("Ctrl+Shift+C")), config_, &ConfigPreview::copyToClipboard);
+    edit->addSeparator();
+    QAction* preferences = edit->addAction(tr("&Preferences..."), this, [this] { PreferencesDialog(this).exec(); });
+    preferences->setObjectName(QStringLiteral("actionPreferences"));
+    preferences->setMenuRole(QAction::PreferencesRole);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&How the numbers are computed"), QKeySequence::HelpContents, this, &MainWindow::showHowComputed);

@@ -4,10 +4,12 @@
 #include "core/model/enum_names.h"
 #include "core/model/units.h"
 #include "ui/legend_strip.h"
+#include "ui/phrase_text.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/translations.h"
 
 #include <QVBoxLayout>
 
@@ -92,32 +94,32 @@ QString MemoryView::barTooltip(int index) const {
     const Overview& o = doc_->overview();
     if (index < 0 || index >= static_cast<int>(o.bars.size())) return {};
     const Candidate& c = o.bars[static_cast<std::size_t>(index)];
-    QString html = QStringLiteral("<b>%1</b><table>").arg(QString::fromStdString(setup_label(c.zero)).toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b><table>").arg(translated(setup_phrase(c.zero)).toHtmlEscaped());
     for (int i = kSliceCount - 1; i >= 0; --i) {
         html += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>")
                     .arg(sliceName(static_cast<Slice>(i)))
-                    .arg(bytes_to_gib(sliceBytes(c.memory, i)), 0, 'f', 2);
+                    .arg(localeNumber(bytes_to_gib(sliceBytes(c.memory, i)), 2));
         if (i == static_cast<int>(Slice::Params) && c.memory.frozen_params_bytes > 0)
             html += QStringLiteral("<tr><td>&nbsp;&nbsp;%1</td><td align=right>&nbsp;%2 GiB</td></tr>")
                         .arg(tr("of which frozen"))
-                        .arg(bytes_to_gib(c.memory.frozen_params_bytes), 0, 'f', 2);
+                        .arg(localeNumber(bytes_to_gib(c.memory.frozen_params_bytes), 2));
     }
     html += QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>&nbsp;%2 GiB</b></td></tr>")
                 .arg(tr("Steady state total"))
-                .arg(bytes_to_gib(c.memory.total_bytes()), 0, 'f', 2);
+                .arg(localeNumber(bytes_to_gib(c.memory.total_bytes()), 2));
     const auto row = [](const QString& name, double bytes) {
-        return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>").arg(name).arg(bytes_to_gib(bytes), 0, 'f', 2);
+        return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>").arg(name, localeNumber(bytes_to_gib(bytes), 2));
     };
     html += row(tr("Peak allocated (max_memory_allocated)"), c.memory.peak_allocated_bytes);
     html += row(tr("Peak reserved (nvidia-smi)"), c.memory.peak_reserved_bytes);
     html += row(tr("Must fit (peak required)"), c.memory.peak_required_bytes);
     html += QStringLiteral("</table>");
-    html += tr("Peaks in the %1: %2")
-                .arg(QString::fromLatin1(to_string(c.memory.peak.phase)), QString::fromUtf8(c.memory.peak.cause).toHtmlEscaped()) +
-            QStringLiteral("<br>");
-    html += tr("Host RAM %1 GiB, NVMe %2 GiB per node")
-                .arg(bytes_to_gib(c.memory.cpu_bytes_per_node), 0, 'f', 1)
-                .arg(bytes_to_gib(c.memory.nvme_bytes_per_node), 0, 'f', 1);
+    html +=
+        tr("Peaks in the %1: %2").arg(translatedCore(to_string(c.memory.peak.phase)), translatedCore(c.memory.peak.cause).toHtmlEscaped()) +
+        QStringLiteral("<br>");
+    html +=
+        tr("Host RAM %1 GiB, NVMe %2 GiB per node")
+            .arg(localeNumber(bytes_to_gib(c.memory.cpu_bytes_per_node), 1), localeNumber(bytes_to_gib(c.memory.nvme_bytes_per_node), 1));
     if (!c.fit.all())
         html += QStringLiteral("<br><b>") +
                 (!c.fit.gpu   ? tr("Does not fit the GPU")
@@ -202,7 +204,7 @@ void MemoryView::rebuild() {
     note_->setVisible(top > cap);
     note_->setColor(palette().color(QPalette::WindowText));
     capacity_ticker_->clear();
-    capacity_ticker_->addTick(capacity, tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
+    capacity_ticker_->addTick(capacity, tr("GPU %1 GiB").arg(localeNumber(capacity, 0)));
     plot_->yAxis2->setRange(plot_->yAxis->range());
     if (any_frozen != frozen_in_legend_) setLegend(any_frozen);
     showSelection();
@@ -228,7 +230,7 @@ void MemoryView::showSelection() {
         if (recommended) highlighted_ = static_cast<int>(b);
         PlotLabel* text = chart_.label(b);
         text->setBrush(label_bg);
-        QString caption = QString::number(peak, 'f', peak < 100 ? 1 : 0);
+        QString caption = localeNumber(peak, peak < 100 ? 1 : 0);
         if (!c.fit.all()) {
             caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout ? tr("pipeline")
                                                       : !c.fit.gpu  ? tr("GPU")

@@ -6,10 +6,12 @@
 #include "core/model/parallel_layout.h"
 #include "core/time/step_explain.h"
 #include "ui/flat_scroll_bar_style.h"
+#include "ui/phrase_text.h"
 #include "ui/plain_text_update.h"
 #include "ui/planner_document.h"
 #include "ui/plot_style.h"
 #include "ui/text_line.h"
+#include "ui/translations.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -89,8 +91,10 @@ QString RecommendationCard::markdown() const {
     std::string text = markdown_table(figures);
     const Overview& o = doc_->overview();
     if (o.plan_valid && !o.plan.rejected.empty()) {
-        TextTable others{{"setup", o.plan.feasible ? "why not" : "why it does not fit"}, {false, false}, {}};
-        for (const auto& r : o.plan.rejected) others.rows.push_back({r.setup, r.reason});
+        TextTable others{
+            {tr("setup").toStdString(), (o.plan.feasible ? tr("why not") : tr("why it does not fit")).toStdString()}, {false, false}, {}};
+        for (const auto& r : o.plan.rejected)
+            others.rows.push_back({translated(r.setup_phrase).toStdString(), translated(r.reason_phrase).toStdString()});
         text += "\n" + markdown_table(others);
     }
     return QString::fromStdString(text);
@@ -106,10 +110,10 @@ QString RecommendationCard::plainText() const {
 
 namespace {
 // "12.56 s = compute 10.76 s + offload 1.80 s": the parts that are not zero, short enough for one row.
-std::string stepParts(const StepTime& t) {
-    std::string text = format_seconds(t.seconds) + " = compute " + format_seconds(t.compute_seconds);
-    if (t.comm_seconds > 0) text += " + comm. " + format_seconds(t.comm_seconds);
-    if (t.offload_seconds > 0) text += " + offload " + format_seconds(t.offload_seconds);
+QString stepParts(const StepTime& t) {
+    QString text = RecommendationCard::tr("%1 = compute %2").arg(q(format_seconds(t.seconds)), q(format_seconds(t.compute_seconds)));
+    if (t.comm_seconds > 0) text += RecommendationCard::tr(" + comm. %1").arg(q(format_seconds(t.comm_seconds)));
+    if (t.offload_seconds > 0) text += RecommendationCard::tr(" + offload %1").arg(q(format_seconds(t.offload_seconds)));
     return text;
 }
 }  // namespace
@@ -125,10 +129,10 @@ void RecommendationCard::rebuild() {
     } else if (!o.plan.feasible) {
         title_->setText(tr("Nothing fits"));
         why = tr("No stage, offload or recompute setup fits this cluster. What would make it fit:");
-        for (const auto& sg : o.plan.suggestions) why += QStringLiteral("\n\u2022 ") + q(sg);
+        for (const auto& sg : o.plan.suggestion_phrases) why += QStringLiteral("\n\u2022 ") + translated(sg);
     } else {
         const Candidate& b = o.plan.best;
-        title_->setText(tr("Recommended: %1").arg(q(setup_label(b.zero))));
+        title_->setText(tr("Recommended: %1").arg(translated(setup_phrase(b.zero))));
         // "Per GPU" always says which figure: the peak reserve nvidia-smi shows, and what must fit.
         keys << tr("Peak reserved per GPU") << tr("Must fit per GPU") << tr("Host RAM per node") << tr("NVMe per node") << tr("Batch")
              << tr("Step time") << tr("Throughput");
@@ -138,24 +142,27 @@ void RecommendationCard::rebuild() {
                << tr("%1 of %2, peaks %3")
                       .arg(q(format_bytes(b.memory.cpu_bytes_per_node)), q(format_bytes(s.cluster.cpu_ram_bytes_per_node)),
                            hostPhaseShortName(b.memory.host.peak_phase))
-               << q(format_bytes(b.memory.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node))
-               << q("micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) + " accumulation x " +
-                    data_parallel_words(s) + ", recompute " + to_string(b.checkpointing))
-               << q(stepParts(b.step))
-               << q(format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%");
+               << tr("%1 of %2").arg(q(format_bytes(b.memory.nvme_bytes_per_node)), q(format_bytes(s.cluster.nvme_bytes_per_node)))
+               << tr("micro %1 x %2 accumulation x %3, recompute %4")
+                      .arg(localeNumber(static_cast<double>(b.micro_batch), 0),
+                           localeNumber(static_cast<double>(b.gradient_accumulation_steps), 0), translated(data_parallel_phrase(s)),
+                           translatedCore(to_string(b.checkpointing)))
+               << stepParts(b.step)
+               << tr("%1 tokens/s, MFU %2%").arg(q(format_count(b.step.tokens_per_second)), localeNumber(b.step.mfu * 100, 1));
         QStringList lines;
-        for (const auto& w : o.plan.why) lines << q(w);
-        why = lines.join(QLatin1Char(' '));
+        for (const auto& w : o.plan.why_phrases) lines << translated(w);
+        // Sentences one after the other: a space in English, none after a Chinese full stop.
+        for (const QString& line : lines) why = why.isEmpty() ? line : tr("%1 %2", "two sentences, one after the other").arg(why, line);
         // Where the step peaks and what is allocated then (core/memory/step_timeline.h).
         const StepMoment& peak = b.memory.peak;
         QString peak_text =
             tr("Peaks in the %1: %2, %3 on top of what stays allocated all run.")
-                .arg(QString::fromLatin1(to_string(peak.phase)), QString::fromUtf8(peak.cause), q(format_bytes(peak.cycling_bytes())));
+                .arg(translatedCore(to_string(peak.phase)), translatedCore(peak.cause), q(format_bytes(peak.cycling_bytes())));
         if (b.memory.required_phase != peak.phase)
             peak_text +=
-                QLatin1Char(' ') + tr("What must fit is largest in the %1.").arg(QString::fromLatin1(to_string(b.memory.required_phase)));
+                QLatin1Char(' ') + tr("What must fit is largest in the %1.").arg(translatedCore(to_string(b.memory.required_phase)));
         // What the ranking's step time rests on (core/time/step_explain.h), as `recommend` prints it.
-        const QString decides = tr("What decides its step: %1.").arg(q(explain_step_line(b.step)));
+        const QString decides = tr("What decides its step: %1.").arg(translated(explain_step_phrase(b.step)));
         why = peak_text + QLatin1Char('\n') + decides + QStringLiteral("\n\n") + why;
     }
     for (int i = 0; i < kRows; ++i) {
@@ -170,7 +177,8 @@ void RecommendationCard::rebuild() {
     QString details = why;
     if (o.plan_valid && !o.plan.rejected.empty()) {
         details += QStringLiteral("\n\n") + tr("Why not the others:");
-        for (const auto& r : o.plan.rejected) details += QStringLiteral("\n\u2022 ") + q(r.setup) + QStringLiteral(": ") + q(r.reason);
+        for (const auto& r : o.plan.rejected)
+            details += QStringLiteral("\n\u2022 ") + translated(r.setup_phrase) + QStringLiteral(": ") + translated(r.reason_phrase);
     }
     QStringList warnings;
     if (!o.step_valid) warnings << q(o.step_error);

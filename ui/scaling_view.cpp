@@ -7,6 +7,7 @@
 #include "ui/plot_label.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/translations.h"
 
 #include <QVBoxLayout>
 
@@ -98,7 +99,7 @@ void ScalingView::rebuild() {
     capacity_->point2->setCoords(4096, capacity);
     capacity_label_->position->setCoords(4096, capacity);
     capacity_label_->setColor(capacityColor(pal));
-    capacity_label_->setText(tr("GPU %1 GiB").arg(capacity, 0, 'f', 0));
+    capacity_label_->setText(tr("GPU %1 GiB").arg(localeNumber(capacity, 0)));
 
     marker_gpus_ = static_cast<double>(s.cluster.world_size());
     marker_->setPen(QPen(highlightColor(pal), 2, Qt::DashLine));

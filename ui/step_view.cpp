@@ -8,10 +8,12 @@
 #include "core/model/units.h"
 #include "core/search/overview.h"
 #include "ui/legend_strip.h"
+#include "ui/phrase_text.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/translations.h"
 
 #include <QFontMetrics>
 
@@ -52,7 +54,7 @@ Shown selectedSetup(const PlannerDocument& doc) {
     return {e, m, check_fit(e, m).gpu};
 }
 
-QString gib(double bytes) { return QString::number(bytes_to_gib(bytes), 'f', 1); }
+QString gib(double bytes) { return localeNumber(bytes_to_gib(bytes), 1); }
 
 }  // namespace
 
@@ -217,8 +219,7 @@ void StepView::rebuild() {
     // to; each reads away from the nearer edge, the reserved one above its point and the
     // allocated one below, so they never cover each other.
     const MemoryBreakdown& m = shown.memory;
-    allocated_label_->setText(
-        tr("peak allocated %1 GiB, %2").arg(gib(m.peak_allocated_bytes), QString::fromLatin1(to_string(m.peak.phase))));
+    allocated_label_->setText(tr("peak allocated %1 GiB, %2").arg(gib(m.peak_allocated_bytes), translatedCore(to_string(m.peak.phase))));
     reserved_label_->setText(tr("peak reserved %1 GiB (nvidia-smi)").arg(gib(m.peak_reserved_bytes)));
     const auto side = [n](int index) { return index * 2 >= n - 1 ? Qt::AlignRight : Qt::AlignLeft; };
     allocated_label_->position->setCoords(allocated_peak, allocated_y);
@@ -254,7 +255,7 @@ void StepView::rebuild() {
         band->topLeft->setCoords(first - 0.5, 0);
         band->bottomRight->setCoords(last + 0.5, 1);
         phase_middles_.append((first + last) / 2.0);
-        phase_names_.append(QString::fromLatin1(to_string(timeline[static_cast<std::size_t>(first)].phase)));
+        phase_names_.append(translatedCore(to_string(timeline[static_cast<std::size_t>(first)].phase)));
         ++bands;
         first = last + 1;
     }
@@ -263,13 +264,13 @@ void StepView::rebuild() {
 
     // Axes: every moment, the capacity line and the labels above the highest point in view.
     plot_->xAxis->setRange(-0.5, n - 0.5);
-    const QString setup = QString::fromStdString(setup_label(s.zero));
+    const QString setup = translated(setup_phrase(s.zero));
     QString caption = tr("%1, micro batch %2, recompute %3: moments of one step")
                           .arg(setup)
                           .arg(s.training.micro_batch)
-                          .arg(QString::fromLatin1(to_string(s.training.checkpointing)));
+                          .arg(translatedCore(to_string(s.training.checkpointing)));
     if (!shown.fits)
-        caption += tr(" (does not fit: %1 GiB must fit, %2 GiB usable)").arg(gib(m.peak_required_bytes)).arg(usable_gib_, 0, 'f', 1);
+        caption += tr(" (does not fit: %1 GiB must fit, %2 GiB usable)").arg(gib(m.peak_required_bytes), localeNumber(usable_gib_, 1));
     plot_->xAxis->setLabel(caption);
     plot_->xAxis->setLabelColor(shown.fits ? pal.color(QPalette::WindowText) : capacityColor(pal));
     plot_->yAxis->setRange(0, y_max);
@@ -279,10 +280,10 @@ void StepView::rebuild() {
     usable_->point1->setCoords(0, usable_gib_);
     usable_->point2->setCoords(1, usable_gib_);
     capacity_ticker_->clear();
-    capacity_ticker_->addTick(capacity_gib_, tr("GPU %1 GiB").arg(capacity_gib_, 0, 'f', 0));
+    capacity_ticker_->addTick(capacity_gib_, tr("GPU %1 GiB").arg(localeNumber(capacity_gib_, 0)));
     // The usable line is named only where its name does not run into the capacity's.
     if (capacity_gib_ - usable_gib_ > 0.06 * plot_->yAxis->range().size())
-        capacity_ticker_->addTick(usable_gib_, tr("usable %1").arg(usable_gib_, 0, 'f', 1));
+        capacity_ticker_->addTick(usable_gib_, tr("usable %1").arg(localeNumber(usable_gib_, 1)));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

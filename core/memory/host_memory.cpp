@@ -2,6 +2,7 @@
 
 #include "core/memory/model_states.h"
 #include "core/model/parallel_layout.h"
+#include "core/model/phrase.h"
 #include "core/model/trainable_params.h"
 
 #include <algorithm>
@@ -235,9 +236,10 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
             mo.bytes.model_copy = g * shard;
             // A bitsandbytes base is quantised as each shard goes to the GPU (transformers loads a
             // quantised model with low_cpu_mem_usage): the host holds a shard, as under zero.Init.
-            mo.cause = qlora && !(z.stage == 3 && z.zero_init)
-                           ? "each process reads one checkpoint shard; bitsandbytes quantises it on the GPU"
-                           : "each process reads one checkpoint shard; zero.Init partitions the model on the GPUs";
+            mo.cause =
+                qlora && !(z.stage == 3 && z.zero_init)
+                    ? QT_TRANSLATE_NOOP("Core", "each process reads one checkpoint shard; bitsandbytes quantises it on the GPU")
+                    : QT_TRANSLATE_NOOP("Core", "each process reads one checkpoint shard; zero.Init partitions the model on the GPUs");
             if (z.offload_param == OffloadDevice::Cpu) {
                 const double partitions = w * Tr + frozen_r;
                 const double factor = pin ? per_tensor_pinned_factor(m, N, w) : 1.0;
@@ -251,8 +253,10 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
             }
         } else {
             mo.bytes.model_copy = g * (model_bytes + (t.low_cpu_mem_usage ? 0.0 : shard));
-            mo.cause = t.low_cpu_mem_usage ? "every process builds the whole model on the host, with low_cpu_mem_usage"
-                                           : "every process builds the whole model on the host and reads a checkpoint shard into it";
+            mo.cause =
+                t.low_cpu_mem_usage
+                    ? QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host, with low_cpu_mem_usage")
+                    : QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host and reads a checkpoint shard into it");
         }
     }
 
@@ -312,9 +316,10 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
         mo.bytes.processes = processes + workers;
         mo.bytes.buffers += g * cpu_checkpoint_bytes_per_gpu;
         mo.pinned_rounding_bytes = lasting_rounding;
-        mo.cause = lasting.optimizer_states > 0 ? "the offloaded fp32 master weights, gradients and optimizer moments"
-                   : lasting.total() > 0        ? "the offloaded parameters and swap buffers"
-                                                : "the training processes alone: nothing is offloaded";
+        mo.cause = lasting.optimizer_states > 0
+                       ? QT_TRANSLATE_NOOP("Core", "the offloaded fp32 master weights, gradients and optimizer moments")
+                   : lasting.total() > 0 ? QT_TRANSLATE_NOOP("Core", "the offloaded parameters and swap buffers")
+                                         : QT_TRANSLATE_NOOP("Core", "the training processes alone: nothing is offloaded");
     }
 
     // Initialize: the lasting states without the moments (made at the first step) and without the
@@ -327,7 +332,7 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
         mo.bytes.processes = processes;
         mo.bytes.gradients -= accumulated.bytes;
         mo.pinned_rounding_bytes = lasting_rounding - accumulated.rounding;
-        mo.cause = "the offloaded partitions being made";
+        mo.cause = QT_TRANSLATE_NOOP("Core", "the offloaded partitions being made");
         if (z.offload_optimizer == OffloadDevice::Cpu) mo.bytes.optimizer_states -= g * moments_per_param * Tr;
         const double per_rank_end = (mo.bytes.total() - processes) / g;
         // Per rank, the most the transients reach: on top of the partitions (ZeRO-3), or at a moment
@@ -347,10 +352,10 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
         const bool flatten_on_host = (z.stage == 1 || z.stage == 2) && 2.0 * w * T + a.cuda_context_bytes > c.gpu.memory_gib * 1073741824.0;
         if (flatten_on_host && 2.0 * w * T > per_rank_top) {
             per_rank_top = 2.0 * w * T;
-            mo.cause = "the 16-bit model flattened on the host: the GPU has no room for a second copy";
+            mo.cause = QT_TRANSLATE_NOOP("Core", "the 16-bit model flattened on the host: the GPU has no room for a second copy");
         }
         mo.bytes.buffers += g * (per_rank_top - per_rank_end);
-        if (mo.bytes.total() == processes) mo.cause = "the training processes alone";
+        if (mo.bytes.total() == processes) mo.cause = QT_TRANSLATE_NOOP("Core", "the training processes alone");
     }
 
     // Checkpoint save on node 0.
@@ -366,10 +371,12 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
         double optimizer_save = 0;
         if (z.offload_optimizer == OffloadDevice::None) optimizer_save = z.stage > 0 ? g * 4.0 * Tr : 4.0 * T;
         mo.bytes.model_copy = std::max(model_save, optimizer_save);
-        mo.cause = model_save >= optimizer_save
-                       ? (z.stage == 3 ? "rank 0 gathers the whole 16-bit model, stage3_gather_16bit_weights_on_model_save"
-                                       : "every process copies the 16-bit model to the host, the Trainer's get_state_dict")
-                       : "torch.save copies each rank's fp32 optimizer partition to the host";
+        mo.cause =
+            model_save >= optimizer_save
+                ? (z.stage == 3
+                       ? QT_TRANSLATE_NOOP("Core", "rank 0 gathers the whole 16-bit model, stage3_gather_16bit_weights_on_model_save")
+                       : QT_TRANSLATE_NOOP("Core", "every process copies the 16-bit model to the host, the Trainer's get_state_dict"))
+                : QT_TRANSLATE_NOOP("Core", "torch.save copies each rank's fp32 optimizer partition to the host");
     }
 
     HostPhase peak = HostPhase::Loading;

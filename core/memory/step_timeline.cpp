@@ -6,6 +6,7 @@
 #include "core/memory/buffers.h"
 #include "core/memory/model_states.h"
 #include "core/model/parallel_layout.h"
+#include "core/model/phrase.h"
 #include "core/model/trainable_params.h"
 
 #include <algorithm>
@@ -146,14 +147,15 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
         // engine.py _configure_distributed_model moves the whole (16-bit) module to the GPU before
         // stage3.py partitions it: every parameter is on every GPU once.
         x.startup_total = in.whole_weights_bytes;
-        x.startup_cause = "whole 16-bit model on the GPU before ZeRO-3 partitions it (no zero.Init)";
+        x.startup_cause = QT_TRANSLATE_NOOP("Core", "whole 16-bit model on the GPU before ZeRO-3 partitions it (no zero.Init)");
     } else if (!offload_optimizer && (mixed || z.stage >= 1) && x.grads_fp32_kept == 0) {
         // initialize_optimizer_states (stage_1_and_2.py and stage3.py): a zeroed fp32 gradient of
         // the stepped partition and one optimizer step create the moments beside the fp32 master.
         x.startup_extra = 4.0 * stepped;
-        x.startup_cause = "fp32 master partition, optimizer states and a zeroed fp32 gradient (initialize_optimizer_states)";
+        x.startup_cause =
+            QT_TRANSLATE_NOOP("Core", "fp32 master partition, optimizer states and a zeroed fp32 gradient (initialize_optimizer_states)");
     } else {
-        x.startup_cause = "16-bit weights";
+        x.startup_cause = QT_TRANSLATE_NOOP("Core", "16-bit weights");
     }
 
     // Buckets. Stage 2: the ipg buffers (two with overlap_comm, so one fills while the other is
@@ -202,7 +204,8 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
         const double up = mixed && t.loss_fp32_upcast ? 4.0 : k;
         x.loss_forward = sb * V * (k + (mixed && t.loss_fp32_upcast ? 4.0 : 0.0) + up);
         x.loss_backward = sb * V * (k + up + up + (mixed && t.loss_fp32_upcast ? k : 0.0));
-        x.loss_cause = mixed && t.loss_fp32_upcast ? "logits, their fp32 up-cast and log-softmax" : "logits and log-softmax";
+        x.loss_cause = mixed && t.loss_fp32_upcast ? QT_TRANSLATE_NOOP("Core", "logits, their fp32 up-cast and log-softmax")
+                                                   : QT_TRANSLATE_NOOP("Core", "logits and log-softmax");
         break;
     }
     case LossKernel::Chunked:
@@ -210,7 +213,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
         // sb*h logits (chunk_size = next_power_of_2(BT / ceil(V/H))), fp32, with their gradient,
         // and the hidden states' gradient computed in the forward.
         x.loss_forward = x.loss_backward = sb * h * (4.0 + 4.0 + k);
-        x.loss_cause = "one chunk of logits (chunked linear cross-entropy)";
+        x.loss_cause = QT_TRANSLATE_NOOP("Core", "one chunk of logits (chunked linear cross-entropy)");
         break;
     }
     // Tensor parallelism: the logits are vocabulary-parallel (megatron/core/tensor_parallel/
@@ -220,7 +223,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     const Parallelism& par = s.parallel;
     if (par.pipeline > 1) {
         x.head_inputs = x.loss_forward = x.loss_backward = 0;
-        x.loss_cause = "the first pipeline stage holds no logits";
+        x.loss_cause = QT_TRANSLATE_NOOP("Core", "the first pipeline stage holds no logits");
     } else if (par.tensor > 1) {
         const double tp = static_cast<double>(par.tensor);
         x.head_inputs /= par.sequence_parallel ? tp : 1.0;
@@ -301,11 +304,11 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
 
     // Forward: layer l keeps l layers' activations; stage 3 holds its gathered parameters.
     auto forward = [&](std::int64_t l) {
-        StepMoment mo = moment(x, StepPhase::Forward, l, "stored activations");
+        StepMoment mo = moment(x, StepPhase::Forward, l, QT_TRANSLATE_NOOP("Core", "stored activations"));
         mo.gradients_bytes += x.held_across_micro_steps;
         mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + x.forward_working;
         mo.buffers_bytes += x.gathered + retained_behind(l) + x.dequantized;
-        if (x.gathered > 0) mo.cause = "stored activations and gathered ZeRO-3 parameters";
+        if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "stored activations and gathered ZeRO-3 parameters");
         visit(mo);
     };
     if (every)
@@ -324,13 +327,13 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
     // Backward from layer L down to 1: activations are released layer by layer while gradients
     // arrive (stage 0/1: .grad of each layer's parameters; stage 2: through the ipg buffers).
     auto backward = [&](std::int64_t l) {
-        StepMoment mo = moment(x, StepPhase::Backward, l, "activations and their gradients");
+        StepMoment mo = moment(x, StepPhase::Backward, l, QT_TRANSLATE_NOOP("Core", "activations and their gradients"));
         const double done = static_cast<double>(L - l + 1) / static_cast<double>(L);
         mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full * done);
         mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + x.backward_working;
         mo.buffers_bytes += x.backward_buckets + x.gathered + retained_behind(l) + retained_passed(l) + x.dequantized;
-        if (x.backward_buckets > 0) mo.cause = "activations, their gradients and the ipg gradient buckets";
-        if (x.gathered > 0) mo.cause = "activations, their gradients and gathered ZeRO-3 parameters";
+        if (x.backward_buckets > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and the ipg gradient buckets");
+        if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and gathered ZeRO-3 parameters");
         visit(mo);
     };
     if (every)
@@ -342,7 +345,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
 
     // The reduce at the accumulation boundary (stage 0/1 reduce here; stage 2/3 reduced in backward).
     {
-        StepMoment mo = moment(x, StepPhase::GradientReduce, 0, "gradients and the reduce bucket");
+        StepMoment mo = moment(x, StepPhase::GradientReduce, 0, QT_TRANSLATE_NOOP("Core", "gradients and the reduce bucket"));
         mo.gradients_bytes += x.grads_full + x.grads_at_reduce;
         mo.buffers_bytes += x.boundary_bucket;
         visit(mo);
@@ -350,17 +353,20 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
 
     // The optimizer step.
     {
-        StepMoment mo = moment(x, StepPhase::OptimizerStep, 0, "fp32 gradient partition");
+        StepMoment mo = moment(x, StepPhase::OptimizerStep, 0, QT_TRANSLATE_NOOP("Core", "fp32 gradient partition"));
         mo.gradients_bytes += x.grads_at_step + x.grads_fp32_step;
         mo.buffers_bytes += x.optimizer_temporary;
-        if (x.optimizer_temporary > 0) mo.cause = "fp32 gradient partition and torch.optim's temporaries";
-        if (s.zero.offload_optimizer != OffloadDevice::None) mo.cause = "the step runs on the host (DeepSpeed CPU Adam)";
+        if (x.optimizer_temporary > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "fp32 gradient partition and torch.optim's temporaries");
+        if (s.zero.offload_optimizer != OffloadDevice::None)
+            mo.cause = QT_TRANSLATE_NOOP("Core", "the step runs on the host (DeepSpeed CPU Adam)");
         visit(mo);
     }
 
     // After the step: ZeRO-1/2 all-gather the updated 16-bit partitions into the flat buffer in
     // place (stage_1_and_2.py all_gather_dp_groups); ZeRO-3 keeps only its partitions.
-    visit(moment(x, StepPhase::ParameterGather, 0, s.zero.stage == 3 ? "partitions only" : "16-bit parameters gathered in place"));
+    visit(moment(x, StepPhase::ParameterGather, 0,
+                 s.zero.stage == 3 ? QT_TRANSLATE_NOOP("Core", "partitions only")
+                                   : QT_TRANSLATE_NOOP("Core", "16-bit parameters gathered in place")));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "core/model/enum_names.h"
+#include "core/model/phrase.h"
 
 namespace zp {
 namespace {
@@ -28,10 +29,10 @@ const char* to_string(QuantStorage q) { return name_of(q); }
 
 const char* host_phase_words(HostPhase p) {
     switch (p) {
-    case HostPhase::Loading: return "while loading the model";
-    case HostPhase::Initialize: return "in deepspeed.initialize";
-    case HostPhase::Training: return "during training (from the first optimizer step on)";
-    case HostPhase::CheckpointSave: return "while saving a checkpoint";
+    case HostPhase::Loading: return QT_TRANSLATE_NOOP("Core", "while loading the model");
+    case HostPhase::Initialize: return QT_TRANSLATE_NOOP("Core", "in deepspeed.initialize");
+    case HostPhase::Training: return QT_TRANSLATE_NOOP("Core", "during training (from the first optimizer step on)");
+    case HostPhase::CheckpointSave: return QT_TRANSLATE_NOOP("Core", "while saving a checkpoint");
     }
     return "?";
 }

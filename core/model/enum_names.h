@@ -3,6 +3,7 @@
 // window's combo boxes, the session reader and the README's lists all come from here; adding an
 // optimizer means adding one row below (and its model in core/memory and core/time).
 #include "core/model/errors.h"
+#include "core/model/phrase.h"
 #include "core/model/scenario.h"
 
 #include <array>
@@ -47,8 +48,9 @@ struct EnumVocabulary<Optimizer> {
 template <>
 struct EnumVocabulary<Checkpointing> {
     static constexpr const char* what = "checkpointing";
-    static constexpr std::array<EnumName<Checkpointing>, 3> names{
-        {{Checkpointing::None, "none"}, {Checkpointing::Selective, "selective"}, {Checkpointing::Full, "full"}}};
+    static constexpr std::array<EnumName<Checkpointing>, 3> names{{{Checkpointing::None, QT_TRANSLATE_NOOP("Core", "none")},
+                                                                   {Checkpointing::Selective, QT_TRANSLATE_NOOP("Core", "selective")},
+                                                                   {Checkpointing::Full, QT_TRANSLATE_NOOP("Core", "full")}}};
     static constexpr std::array<EnumName<Checkpointing>, 0> aliases{};
 };
 
@@ -85,13 +87,14 @@ struct EnumVocabulary<LossKernel> {
 template <>
 struct EnumVocabulary<StepPhase> {
     static constexpr const char* what = "step phase";
-    static constexpr std::array<EnumName<StepPhase>, 7> names{{{StepPhase::StartUp, "start-up"},
-                                                               {StepPhase::Forward, "forward"},
-                                                               {StepPhase::Loss, "loss"},
-                                                               {StepPhase::Backward, "backward"},
-                                                               {StepPhase::GradientReduce, "gradient reduce"},
-                                                               {StepPhase::OptimizerStep, "optimizer step"},
-                                                               {StepPhase::ParameterGather, "parameter gather"}}};
+    static constexpr std::array<EnumName<StepPhase>, 7> names{
+        {{StepPhase::StartUp, QT_TRANSLATE_NOOP("Core", "start-up")},
+         {StepPhase::Forward, QT_TRANSLATE_NOOP("Core", "forward")},
+         {StepPhase::Loss, QT_TRANSLATE_NOOP("Core", "loss")},
+         {StepPhase::Backward, QT_TRANSLATE_NOOP("Core", "backward")},
+         {StepPhase::GradientReduce, QT_TRANSLATE_NOOP("Core", "gradient reduce")},
+         {StepPhase::OptimizerStep, QT_TRANSLATE_NOOP("Core", "optimizer step")},
+         {StepPhase::ParameterGather, QT_TRANSLATE_NOOP("Core", "parameter gather")}}};
     static constexpr std::array<EnumName<StepPhase>, 0> aliases{};
 };
 

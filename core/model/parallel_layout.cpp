@@ -98,10 +98,10 @@ GroupLinks layout_links(const Scenario& s) {
 
 const char* data_parallel_traffic(const Scenario& s) {
     switch (s.zero.stage) {
-    case 0: return "gradient all-reduce";
+    case 0: return QT_TRANSLATE_NOOP("Core", "gradient all-reduce");
     case 1:
-    case 2: return "gradient reduce-scatter and all-gather of the updated parameters";
-    default: return "parameter all-gathers (forward and backward) and gradient reduce-scatter";
+    case 2: return QT_TRANSLATE_NOOP("Core", "gradient reduce-scatter and all-gather of the updated parameters");
+    default: return QT_TRANSLATE_NOOP("Core", "parameter all-gathers (forward and backward) and gradient reduce-scatter");
     }
 }
 
@@ -115,9 +115,12 @@ std::string layout_words(const Scenario& s) {
     return out;
 }
 
-std::string data_parallel_words(const Scenario& s) {
-    if (s.parallel.model_parallel() <= 1) return std::to_string(s.cluster.world_size()) + " GPUs";
-    return std::to_string(data_parallel_size(s)) + " data-parallel groups of " + std::to_string(s.parallel.model_parallel()) + " GPUs";
+std::string data_parallel_words(const Scenario& s) { return english(data_parallel_phrase(s)); }
+
+Phrase data_parallel_phrase(const Scenario& s) {
+    if (s.parallel.model_parallel() <= 1) return phrase(QT_TRANSLATE_NOOP("Core", "%1 GPUs"), {std::to_string(s.cluster.world_size())});
+    return phrase(QT_TRANSLATE_NOOP("Core", "%1 data-parallel groups of %2 GPUs"),
+                  {std::to_string(data_parallel_size(s)), std::to_string(s.parallel.model_parallel())});
 }
 
 std::vector<std::int64_t> node_group_sizes(const Cluster& c) {

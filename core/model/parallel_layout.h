@@ -2,6 +2,7 @@
 // How Megatron-DeepSpeed's tensor and pipeline parallelism (Scenario::parallel) divide the model
 // among the ranks: the parameters on the most loaded rank, what ZeRO then partitions over the
 // data-parallel ranks (docs/design.md §4.11).
+#include "core/model/phrase.h"
 #include "core/model/scenario.h"
 #include "core/model/trainable_params.h"
 
@@ -29,6 +30,7 @@ std::vector<std::int64_t> tensor_parallel_sizes(const Scenario& s);
 std::string layout_words(const Scenario& s);
 // What the batch is multiplied by: "384 GPUs", or "8 data-parallel groups of 48 GPUs".
 std::string data_parallel_words(const Scenario& s);
+Phrase data_parallel_phrase(const Scenario& s);  // data_parallel_words, translatable
 
 // parameter_split(s) on the most loaded rank (every field times model_parallel_share).
 ParameterSplit rank_parameter_split(const Scenario& s);

@@ -17,33 +17,33 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
     const bool offloads = z.offload_optimizer != OffloadDevice::None || z.offload_param != OffloadDevice::None;
     struct Candidate {
         bool applies;
-        std::string change;
+        Phrase change;
         std::function<void(Scenario&)> edit;
     };
     // clang-format off
     const Candidate candidates[] = {
-        {builds_whole_model && !t.low_cpu_mem_usage, "from_pretrained(..., low_cpu_mem_usage=True): no checkpoint shard beside the model",
+        {builds_whole_model && !t.low_cpu_mem_usage, phrase(QT_TRANSLATE_NOOP("Core", "from_pretrained(..., low_cpu_mem_usage=True): no checkpoint shard beside the model")),
          [](Scenario& x) { x.training.low_cpu_mem_usage = true; }},
-        {builds_whole_model && !t.load_in_16bit, "from_pretrained(..., torch_dtype=torch.bfloat16): load the model in 16-bit, not fp32",
+        {builds_whole_model && !t.load_in_16bit, phrase(QT_TRANSLATE_NOOP("Core", "from_pretrained(..., torch_dtype=torch.bfloat16): load the model in 16-bit, not fp32")),
          [](Scenario& x) { x.training.load_in_16bit = true; }},
-        {z.stage == 3 && !z.zero_init, "zero.Init (zero3_init_flag: true): partition the model as it is built",
+        {z.stage == 3 && !z.zero_init, phrase(QT_TRANSLATE_NOOP("Core", "zero.Init (zero3_init_flag: true): partition the model as it is built")),
          [](Scenario& x) { x.zero.zero_init = true; }},
         {z.stage == 3 && z.gather_16bit_weights_on_model_save,
-         "stage3_gather_16bit_weights_on_model_save: false (consolidate with zero_to_fp32.py after training)",
+         phrase(QT_TRANSLATE_NOOP("Core", "stage3_gather_16bit_weights_on_model_save: false (consolidate with zero_to_fp32.py after training)")),
          [](Scenario& x) { x.zero.gather_16bit_weights_on_model_save = false; }},
-        {z.pin_memory && offloads, "pin_memory: false (no power-of-two rounding; slower offload copies)",
+        {z.pin_memory && offloads, phrase(QT_TRANSLATE_NOOP("Core", "pin_memory: false (no power-of-two rounding; slower offload copies)")),
          [](Scenario& x) { x.zero.pin_memory = false; }},
-        {t.cpu_checkpointing, "activation_checkpointing.cpu_checkpointing: false (the checkpoints stay in GPU memory)",
+        {t.cpu_checkpointing, phrase(QT_TRANSLATE_NOOP("Core", "activation_checkpointing.cpu_checkpointing: false (the checkpoints stay in GPU memory)")),
          [](Scenario& x) { x.training.cpu_checkpointing = false; }},
         // Optimizer states go to NVMe at stage 3 only: stage_1_and_2.py takes any offload_optimizer
         // device as the CPU; swapping is stage3.py's (_configure_tensor_swapping).
-        {z.stage == 3 && z.offload_optimizer == OffloadDevice::Cpu, "offload_optimizer: nvme (ZeRO-Infinity)",
+        {z.stage == 3 && z.offload_optimizer == OffloadDevice::Cpu, phrase(QT_TRANSLATE_NOOP("Core", "offload_optimizer: nvme (ZeRO-Infinity)")),
          [](Scenario& x) { x.zero.offload_optimizer = OffloadDevice::Nvme; }},
         {(z.stage == 1 || z.stage == 2) && z.offload_optimizer == OffloadDevice::Cpu,
-         "ZeRO-3 under zero.Init with offload_optimizer: nvme (ZeRO-Infinity; NVMe offload needs stage 3)",
+         phrase(QT_TRANSLATE_NOOP("Core", "ZeRO-3 under zero.Init with offload_optimizer: nvme (ZeRO-Infinity; NVMe offload needs stage 3)")),
          [](Scenario& x) { x.zero.stage = 3; x.zero.zero_init = true; x.zero.offload_optimizer = OffloadDevice::Nvme; }},
-        {true, std::to_string(2 * s.cluster.nodes) + " nodes instead of " + std::to_string(s.cluster.nodes) +
-                   " (the same global batch over twice the GPUs)",
+        {true, phrase(QT_TRANSLATE_NOOP("Core", "%1 nodes instead of %2 (the same global batch over twice the GPUs)"),
+                     {std::to_string(2 * s.cluster.nodes), std::to_string(s.cluster.nodes)}),
          [](Scenario& x) { x.cluster.nodes *= 2; }},
     };
     // clang-format on
@@ -55,14 +55,15 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
         const HostMemory after = estimate_memory(x).host;
         if (after.peak_bytes() >= before) continue;
         HostFix f;
-        f.change = c.change;
+        f.change_phrase = c.change;
         f.freed_bytes = before - after.peak_bytes();
         f.peak_bytes = after.peak_bytes();
         f.peak_phase = after.peak_phase;
         // Moving the optimizer to NVMe needs the NVMe: say how much, and it fits only if that is there too.
         if (after.nvme_bytes > given.nvme_bytes)
-            f.change += ", with " + format_bytes(after.nvme_bytes) + " of NVMe per node (" + format_bytes(x.cluster.nvme_bytes_per_node) +
-                        " there)";
+            f.change_phrase = phrase(QT_TRANSLATE_NOOP("Core", "%1, with %2 of NVMe per node (%3 there)"),
+                                     {f.change_phrase, format_bytes(after.nvme_bytes), format_bytes(x.cluster.nvme_bytes_per_node)});
+        f.change = english(f.change_phrase);
         f.fits = after.peak_bytes() <= x.cluster.cpu_ram_bytes_per_node && after.nvme_bytes <= x.cluster.nvme_bytes_per_node;
         fixes.push_back(f);
     }
@@ -70,6 +71,11 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
 }
 
 std::string cheapest_host_fix(const Scenario& s) {
+    const Phrase fix = cheapest_host_fix_phrase(s);
+    return fix.text.empty() ? std::string() : english(fix);
+}
+
+Phrase cheapest_host_fix_phrase(const Scenario& s) {
     const std::vector<HostFix> fixes = host_ram_fixes(s);
     if (fixes.empty()) return {};
     const HostFix* pick = nullptr;
@@ -78,10 +84,12 @@ std::string cheapest_host_fix(const Scenario& s) {
             pick = &f;
             break;
         }
-    if (pick) return pick->change + " frees " + format_bytes(pick->freed_bytes) + " per node and fits";
+    if (pick)
+        return phrase(QT_TRANSLATE_NOOP("Core", "%1 frees %2 per node and fits"), {pick->change_phrase, format_bytes(pick->freed_bytes)});
     for (const HostFix& f : fixes)
         if (!pick || f.freed_bytes > pick->freed_bytes) pick = &f;
-    return pick->change + " frees the most, " + format_bytes(pick->freed_bytes) + " per node, and still does not fit";
+    return phrase(QT_TRANSLATE_NOOP("Core", "%1 frees the most, %2 per node, and still does not fit"),
+                  {pick->change_phrase, format_bytes(pick->freed_bytes)});
 }
 
 }  // namespace zp

@@ -3,6 +3,7 @@
 // change the user could make, how much it frees at the node's peak, and whether the setup then
 // fits. Listed cheapest first: settings before hardware (loading options, zero.Init, the
 // save-time gather, pinned buffers, CPU activation checkpoints), then NVMe for the optimizer, then more nodes.
+#include "core/model/phrase.h"
 #include "core/model/scenario.h"
 
 #include <string>
@@ -12,6 +13,7 @@ namespace zp {
 
 struct HostFix {
     std::string change;      // "from_pretrained(..., low_cpu_mem_usage=True)"
+    Phrase change_phrase;    // the same, translatable (english(change_phrase) == change)
     double freed_bytes = 0;  // at the node's peak, against the scenario as given
     double peak_bytes = 0;   // the node's peak after the change
     HostPhase peak_phase = HostPhase::Loading;
@@ -24,5 +26,6 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s);
 // The first fix that fits, in a sentence ("low_cpu_mem_usage=True in from_pretrained frees
 // 25.1 GiB and fits"), or the one that frees most when none fits; empty when there is none.
 std::string cheapest_host_fix(const Scenario& s);
+Phrase cheapest_host_fix_phrase(const Scenario& s);  // the same, translatable; empty text when there is none
 
 }  // namespace zp

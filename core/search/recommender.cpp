@@ -88,25 +88,28 @@ std::vector<std::int64_t> micro_batches(std::int64_t per_gpu_sequences) {
     return v;
 }
 
-std::string memory_reason(const Scenario& s, const Candidate& c) {
-    std::vector<std::string> missing;
+Phrase memory_reason(const Scenario& s, const Candidate& c) {
+    std::vector<Phrase> missing;
     if (!c.fit.gpu)
-        missing.push_back(format_bytes(c.memory.peak_required_bytes) + " per GPU at its peak (" + to_string(c.memory.required_phase) +
-                          "), " + format_bytes(usable_gpu_bytes(s)) + " available (" + format_fixed(s.cluster.gpu.memory_gib, 1) +
-                          " GiB less " + format_fixed(s.assumptions.headroom * 100, 0) + "% headroom)");
+        missing.push_back(phrase(
+            QT_TRANSLATE_NOOP("Core", "%1 per GPU at its peak (%2), %3 available (%4 GiB less %5% headroom)"),
+            {format_bytes(c.memory.peak_required_bytes), phrase(to_string(c.memory.required_phase)), format_bytes(usable_gpu_bytes(s)),
+             format_fixed(s.cluster.gpu.memory_gib, 1), format_fixed(s.assumptions.headroom * 100, 0)}));
     if (!c.fit.cpu) {
-        std::string host = format_bytes(c.memory.cpu_bytes_per_node) + " host RAM per node " + host_phase_words(c.memory.host.peak_phase) +
-                           ", " + format_bytes(s.cluster.cpu_ram_bytes_per_node) + " available";
+        Phrase host = phrase(QT_TRANSLATE_NOOP("Core", "%1 host RAM per node %2, %3 available"),
+                             {format_bytes(c.memory.cpu_bytes_per_node), phrase(host_phase_words(c.memory.host.peak_phase)),
+                              format_bytes(s.cluster.cpu_ram_bytes_per_node)});
         if (c.fit.gpu)  // the host is the limit: say what frees it
-            if (const std::string fix = cheapest_host_fix(with_candidate(s, c)); !fix.empty()) host += "; the cheapest fix: " + fix;
+            if (Phrase fix = cheapest_host_fix_phrase(with_candidate(s, c)); !fix.text.empty())
+                host = phrase(QT_TRANSLATE_NOOP("Core", "%1; the cheapest fix: %2"), {host, fix});
         missing.push_back(host);
     }
     if (!c.fit.nvme)
-        missing.push_back(format_bytes(c.memory.nvme_bytes_per_node) + " NVMe per node, " + format_bytes(s.cluster.nvme_bytes_per_node) +
-                          " available");
-    std::string out = "needs ";
-    for (std::size_t i = 0; i < missing.size(); ++i) out += (i == 0 ? "" : "; and ") + missing[i];
-    return out;
+        missing.push_back(phrase(QT_TRANSLATE_NOOP("Core", "%1 NVMe per node, %2 available"),
+                                 {format_bytes(c.memory.nvme_bytes_per_node), format_bytes(s.cluster.nvme_bytes_per_node)}));
+    Phrase all = missing.empty() ? Phrase(std::string()) : missing[0];
+    for (std::size_t i = 1; i < missing.size(); ++i) all = phrase(QT_TRANSLATE_NOOP("Core", "%1; and %2"), {all, missing[i]});
+    return phrase(QT_TRANSLATE_NOOP("Core", "needs %1"), {all});
 }
 
 struct SetupResult {
@@ -126,8 +129,21 @@ struct Search {
 
 // A setup the layout cannot run (Fit::layout: a pipeline takes ZeRO 0/1) is refused for that,
 // whatever its memory.
-std::string rejection_reason(const Scenario& s, const Candidate& c) {
-    return c.fit.layout ? memory_reason(s, c) : "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)";
+Phrase rejection_reason(const Scenario& s, const Candidate& c) {
+    return c.fit.layout
+               ? memory_reason(s, c)
+               : phrase(QT_TRANSLATE_NOOP("Core", "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)"));
+}
+
+// A sentence in both forms: the English the command line prints, and the phrase the window translates.
+void add(std::vector<std::string>& texts, std::vector<Phrase>& phrases, Phrase p) {
+    texts.push_back(english(p));
+    phrases.push_back(std::move(p));
+}
+
+Rejection rejection(const SetupKey& setup, Phrase reason) {
+    const Phrase label = setup_phrase(setup);
+    return {english(label), english(reason), label, reason};
 }
 
 Search run_search(const Scenario& input, SearchPruning pruning) {
@@ -210,11 +226,13 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
         if (!c.fit.cpu && !c.fit.nvme) min_cpu = std::min(min_cpu, c.memory.cpu_bytes_per_node);
     }
     if (min_nvme < 1e300)
-        plan.suggestions.push_back("NVMe: " + format_bytes(min_nvme) + " per node would let ZeRO-3 offload states to NVMe (now " +
-                                   format_bytes(s.cluster.nvme_bytes_per_node) + ")");
+        add(plan.suggestions, plan.suggestion_phrases,
+            phrase(QT_TRANSLATE_NOOP("Core", "NVMe: %1 per node would let ZeRO-3 offload states to NVMe (now %2)"),
+                   {format_bytes(min_nvme), format_bytes(s.cluster.nvme_bytes_per_node)}));
     if (min_cpu < 1e300)
-        plan.suggestions.push_back("host RAM: " + format_bytes(min_cpu) + " per node would fit the CPU-offload setup (now " +
-                                   format_bytes(s.cluster.cpu_ram_bytes_per_node) + ")");
+        add(plan.suggestions, plan.suggestion_phrases,
+            phrase(QT_TRANSLATE_NOOP("Core", "host RAM: %1 per node would fit the CPU-offload setup (now %2)"),
+                   {format_bytes(min_cpu), format_bytes(s.cluster.cpu_ram_bytes_per_node)}));
     // Host RAM is the limit where the GPU side fits: what frees it, cheapest first, for the setup
     // that needs least host RAM among those.
     const Candidate* host_limited = nullptr;
@@ -223,15 +241,17 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
             host_limited = &c;
     if (host_limited) {
         for (const HostFix& f : host_ram_fixes(with_candidate(s, *host_limited))) {
-            plan.suggestions.push_back(setup_label(host_limited->zero) + ": " + f.change + " frees " + format_bytes(f.freed_bytes) +
-                                       " per node" + (f.fits ? " and fits" : ""));
+            add(plan.suggestions, plan.suggestion_phrases,
+                phrase(f.fits ? QT_TRANSLATE_NOOP("Core", "%1: %2 frees %3 per node and fits")
+                              : QT_TRANSLATE_NOOP("Core", "%1: %2 frees %3 per node"),
+                       {setup_phrase(host_limited->zero), f.change_phrase, format_bytes(f.freed_bytes)}));
             if (f.fits) break;
         }
     }
 
     // More GPUs: ZeRO-3 divides model states by N; try doubling the node count.
     // The first setup (simplest first) that fits the trial scenario, or "" when none does.
-    auto fits_somewhere = [](const Scenario& trial) -> std::string {
+    auto fits_somewhere = [](const Scenario& trial) -> Phrase {
         Scenario t = trial;
         t.training.global_batch = 0;  // let the batch follow the GPU count in this what-if
         t.training.micro_batch = 1;
@@ -241,27 +261,29 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
             t = with_setup(t, z);
             t.zero.reduce_bucket_elems = t.zero.allgather_bucket_elems = deepspeed::recommended::kSmallBucketElems;
             const MemoryBreakdown m = estimate_memory(t);
-            if (check_fit(t, m).all()) return setup_label(z);
+            if (check_fit(t, m).all()) return setup_phrase(z);
         }
-        return std::string();
+        return Phrase();
     };
     Scenario more = s;
     for (int k = 0; k < 12; ++k) {
         more.cluster.nodes *= 2;
         if (more.cluster.world_size() > 65536) break;
-        if (const std::string setup = fits_somewhere(more); !setup.empty()) {
-            plan.suggestions.push_back("more GPUs: " + std::to_string(more.cluster.world_size()) + " GPUs (" +
-                                       std::to_string(more.cluster.nodes) + " nodes of " + std::to_string(s.cluster.gpus_per_node) +
-                                       ") would fit " + setup);
+        if (const Phrase setup = fits_somewhere(more); !setup.text.empty()) {
+            add(plan.suggestions, plan.suggestion_phrases,
+                phrase(QT_TRANSLATE_NOOP("Core", "more GPUs: %1 GPUs (%2 nodes of %3) would fit %4"),
+                       {std::to_string(more.cluster.world_size()), std::to_string(more.cluster.nodes),
+                        std::to_string(s.cluster.gpus_per_node), setup}));
             break;
         }
     }
     Scenario shorter = s;
     while (shorter.training.seq_len > 128) {
         shorter.training.seq_len /= 2;
-        if (const std::string setup = fits_somewhere(shorter); !setup.empty()) {
-            plan.suggestions.push_back("a shorter sequence: " + std::to_string(shorter.training.seq_len) + " tokens (now " +
-                                       std::to_string(s.training.seq_len) + ") would fit " + setup);
+        if (const Phrase setup = fits_somewhere(shorter); !setup.text.empty()) {
+            add(plan.suggestions, plan.suggestion_phrases,
+                phrase(QT_TRANSLATE_NOOP("Core", "a shorter sequence: %1 tokens (now %2) would fit %3"),
+                       {std::to_string(shorter.training.seq_len), std::to_string(s.training.seq_len), setup}));
             break;
         }
     }
@@ -276,17 +298,21 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
             tuned.finetune.lora_rank = 16;
             tuned.finetune.targets = LoraTargets::AllLinear;
             tuned.finetune.freeze_layers = 0;
-            if (const std::string setup = fits_somewhere(tuned); !setup.empty()) {
-                plan.suggestions.push_back(std::string("fine-tuning with adapters instead of full training: ") +
-                                           (method == FineTuneMethod::Lora ? "LoRA on a 16-bit base" : "QLoRA on an NF4 base") +
-                                           " (r 16, all linear layers; --finetune " + to_string(method) +
-                                           " --lora-rank 16 --lora-targets all-linear) would fit " + setup);
+            if (const Phrase setup = fits_somewhere(tuned); !setup.text.empty()) {
+                add(plan.suggestions, plan.suggestion_phrases,
+                    phrase(QT_TRANSLATE_NOOP("Core",
+                                             "fine-tuning with adapters instead of full training: %1 (r 16, all linear layers; "
+                                             "--finetune %2 --lora-rank 16 --lora-targets all-linear) would fit %3"),
+                           {phrase(method == FineTuneMethod::Lora ? QT_TRANSLATE_NOOP("Core", "LoRA on a 16-bit base")
+                                                                  : QT_TRANSLATE_NOOP("Core", "QLoRA on an NF4 base")),
+                            std::string(to_string(method)), setup}));
                 break;
             }
         }
     }
     if (plan.suggestions.empty())
-        plan.suggestions.push_back("a GPU with more memory: no setup fits on this cluster at any sequence length we tried");
+        add(plan.suggestions, plan.suggestion_phrases,
+            phrase(QT_TRANSLATE_NOOP("Core", "a GPU with more memory: no setup fits on this cluster at any sequence length we tried")));
 }
 
 }  // namespace
@@ -305,7 +331,7 @@ Plan recommend(const Scenario& s, SearchPruning pruning) {
 
     if (search.feasible.empty()) {
         for (std::size_t i = 0; i < zero_setups().size(); ++i)
-            plan.rejected.push_back({setup_label(zero_setups()[i]), rejection_reason(s, plan.per_setup[i])});
+            plan.rejected.push_back(rejection(setup_key(zero_setups()[i]), rejection_reason(s, plan.per_setup[i])));
         explain_nothing_fits(s, plan, plan);
         return plan;
     }
@@ -324,7 +350,7 @@ Plan recommend(const Scenario& s, SearchPruning pruning) {
     plan.best = evaluate(at(search.base, *best));
     plan.per_setup[best->setup] = plan.best;  // the setup's bar shows exactly the recommended candidate
 
-    const std::string best_label = setup_label(plan.best.zero);
+    const Phrase best_label = setup_phrase(plan.best.zero);
     for (std::size_t i = 0; i < zero_setups().size(); ++i) {
         const ZeroSetup& z = zero_setups()[i];
         if (i == best->setup) continue;
@@ -335,42 +361,56 @@ Plan recommend(const Scenario& s, SearchPruning pruning) {
             // Faster, or as fast to the 0.1% printed below: the simpler setup won, not the speed.
             if (tps >= 0.9995 * plan.best.step.tokens_per_second)
                 plan.rejected.push_back(
-                    {setup_label(z), "fits and is within 2% (" + format_count(tps) + " tokens/s), but " + best_label + " is simpler"});
+                    rejection(setup_key(z), phrase(QT_TRANSLATE_NOOP("Core", "fits and is within 2% (%1 tokens/s), but %2 is simpler"),
+                                                   {format_count(tps), best_label})));
             else
-                plan.rejected.push_back({setup_label(z), "fits, but is " + percent_slower(plan.best.step.tokens_per_second, tps) +
-                                                             " slower (" + format_count(tps) + " vs " +
-                                                             format_count(plan.best.step.tokens_per_second) + " tokens/s)"});
+                plan.rejected.push_back(
+                    rejection(setup_key(z), phrase(QT_TRANSLATE_NOOP("Core", "fits, but is %1 slower (%2 vs %3 tokens/s)"),
+                                                   {percent_slower(plan.best.step.tokens_per_second, tps), format_count(tps),
+                                                    format_count(plan.best.step.tokens_per_second)})));
         } else {
-            plan.rejected.push_back({setup_label(z), rejection_reason(s, c)});
+            plan.rejected.push_back(rejection(setup_key(z), rejection_reason(s, c)));
         }
     }
     std::stable_sort(plan.alternatives.begin(), plan.alternatives.end(),
                      [](const Candidate& a, const Candidate& b) { return a.step.tokens_per_second > b.step.tokens_per_second; });
 
     const Candidate& b = plan.best;
-    plan.why.push_back(best_label + " with micro batch " + std::to_string(b.micro_batch) + " x " +
-                       std::to_string(b.gradient_accumulation_steps) + " accumulation steps and " +
-                       (b.checkpointing == Checkpointing::None ? std::string("no") : std::string(to_string(b.checkpointing))) +
-                       " activation recompute is the fastest setup that fits: " + format_count(b.step.tokens_per_second) + " tokens/s.");
-    if (const std::string zpp = zeropp_words(effective_zeropp(with_candidate(s, b))); !zpp.empty())
-        plan.why.push_back("With ZeRO++: " + zpp +
-                           (b.memory.hpz_secondary_bytes > 0
-                                ? "; the secondary partition takes " + format_bytes(b.memory.hpz_secondary_bytes) + " per GPU."
-                                : "."));
-    plan.why.push_back("It peaks in the " + std::string(to_string(b.memory.peak.phase)) + " (" + b.memory.peak.cause +
-                       "): " + format_bytes(b.memory.peak_allocated_bytes) + " allocated, " + format_bytes(b.memory.peak_reserved_bytes) +
-                       " reserved with the CUDA context (nvidia-smi), " + format_bytes(b.memory.peak_required_bytes) +
-                       " that must fit of " + format_bytes(usable_gpu_bytes(s)) + " usable per GPU.");
-    plan.why.push_back(
-        "Host RAM peaks " + std::string(host_phase_words(b.memory.host.peak_phase)) + " (" + b.memory.host.peak().cause +
-        "): " + format_bytes(b.memory.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node) + " per node" +
-        (b.memory.nvme_bytes_per_node > 0 ? "; " + format_bytes(b.memory.nvme_bytes_per_node) + " NVMe per node" : std::string()) + ".");
+    add(plan.why, plan.why_phrases,
+        phrase(QT_TRANSLATE_NOOP("Core",
+                                 "%1 with micro batch %2 x %3 accumulation steps and %4 activation recompute is the fastest "
+                                 "setup that fits: %5 tokens/s."),
+               {best_label, std::to_string(b.micro_batch), std::to_string(b.gradient_accumulation_steps),
+                phrase(b.checkpointing == Checkpointing::None ? QT_TRANSLATE_NOOP("Core", "no") : to_string(b.checkpointing)),
+                format_count(b.step.tokens_per_second)}));
+    if (Phrase zpp = zeropp_phrase(effective_zeropp(with_candidate(s, b))); !zpp.text.empty())
+        add(plan.why, plan.why_phrases,
+            b.memory.hpz_secondary_bytes > 0
+                ? phrase(QT_TRANSLATE_NOOP("Core", "With ZeRO++: %1; the secondary partition takes %2 per GPU."),
+                         {zpp, format_bytes(b.memory.hpz_secondary_bytes)})
+                : phrase(QT_TRANSLATE_NOOP("Core", "With ZeRO++: %1."), {zpp}));
+    add(plan.why, plan.why_phrases,
+        phrase(
+            QT_TRANSLATE_NOOP("Core",
+                              "It peaks in the %1 (%2): %3 allocated, %4 reserved with the CUDA context (nvidia-smi), %5 "
+                              "that must fit of %6 usable per GPU."),
+            {phrase(to_string(b.memory.peak.phase)), phrase(b.memory.peak.cause), format_bytes(b.memory.peak_allocated_bytes),
+             format_bytes(b.memory.peak_reserved_bytes), format_bytes(b.memory.peak_required_bytes), format_bytes(usable_gpu_bytes(s))}));
+    add(plan.why, plan.why_phrases,
+        phrase(b.memory.nvme_bytes_per_node > 0 ? QT_TRANSLATE_NOOP("Core", "Host RAM peaks %1 (%2): %3 of %4 per node; %5 NVMe per node.")
+                                                : QT_TRANSLATE_NOOP("Core", "Host RAM peaks %1 (%2): %3 of %4 per node."),
+               {phrase(host_phase_words(b.memory.host.peak_phase)), phrase(b.memory.host.peak().cause),
+                format_bytes(b.memory.cpu_bytes_per_node), format_bytes(s.cluster.cpu_ram_bytes_per_node),
+                format_bytes(b.memory.nvme_bytes_per_node)}));
     if (b.step.comm_seconds > 0.1 * b.step.seconds)
-        plan.why.push_back("Exposed communication is " + format_fixed(b.step.comm_seconds / b.step.seconds * 100, 0) +
-                           "% of the step: a faster network would help more than a faster GPU.");
+        add(plan.why, plan.why_phrases,
+            phrase(
+                QT_TRANSLATE_NOOP("Core", "Exposed communication is %1% of the step: a faster network would help more than a faster GPU."),
+                {format_fixed(b.step.comm_seconds / b.step.seconds * 100, 0)}));
     if (b.step.offload_seconds > 0.1 * b.step.seconds)
-        plan.why.push_back("Offload costs " + format_fixed(b.step.offload_seconds / b.step.seconds * 100, 0) +
-                           "% of the step (PCIe, CPU optimizer, NVMe).");
+        add(plan.why, plan.why_phrases,
+            phrase(QT_TRANSLATE_NOOP("Core", "Offload costs %1% of the step (PCIe, CPU optimizer, NVMe)."),
+                   {format_fixed(b.step.offload_seconds / b.step.seconds * 100, 0)}));
     return plan;
 }
 

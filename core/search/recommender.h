@@ -24,6 +24,9 @@ struct Candidate {
 struct Rejection {
     std::string setup;   // "ZeRO-1", "ZeRO-3 + CPU offload", ...
     std::string reason;  // "needs 96.2 GiB per GPU, 76.0 GiB available"
+    // The same two, translatable (core/model/phrase.h): english(setup_phrase) == setup, ...
+    Phrase setup_phrase;
+    Phrase reason_phrase;
 };
 
 struct Plan {
@@ -33,6 +36,9 @@ struct Plan {
     std::vector<Rejection> rejected;        // every setup that lost, with why
     std::vector<std::string> why;           // why the best won, in plain words
     std::vector<std::string> suggestions;   // when nothing fits: what would
+    // why and suggestions, translatable (core/model/phrase.h): english(why_phrases[i]) == why[i].
+    std::vector<Phrase> why_phrases;
+    std::vector<Phrase> suggestion_phrases;
     std::int64_t candidates_evaluated = 0;  // the searched space: every candidate, estimated or bounded out
     std::int64_t candidates_estimated = 0;  // of them, the ones whose memory was estimated (see SearchPruning)
     // For every zero_setups() entry, in that order: its fastest feasible candidate, or when none

@@ -50,15 +50,18 @@ const std::vector<ZeroSetup>& overview_setups() {
     return setups;
 }
 
-std::string setup_label(const SetupKey& k) {
-    std::string s = k.stage == 0 ? "DDP (ZeRO-0)" : "ZeRO-" + std::to_string(k.stage);
+std::string setup_label(const SetupKey& k) { return english(setup_phrase(k)); }
+
+Phrase setup_phrase(const SetupKey& k) {
+    const Phrase stage = k.stage == 0 ? std::string("DDP (ZeRO-0)") : "ZeRO-" + std::to_string(k.stage);
     if (k.offload_optimizer != OffloadDevice::None && k.offload_param == OffloadDevice::None)
-        s += " + " + device_label(k.offload_optimizer) + " optimizer";
-    else if (k.offload_optimizer != OffloadDevice::None && k.offload_optimizer == k.offload_param)
-        s += " + " + device_label(k.offload_optimizer) + " optimizer and params";
-    else if (k.offload_optimizer != OffloadDevice::None)
-        s += " + " + device_label(k.offload_optimizer) + " optimizer, " + device_label(k.offload_param) + " params";
-    return s;
+        return phrase(QT_TRANSLATE_NOOP("Core", "%1 + %2 optimizer"), {stage, device_label(k.offload_optimizer)});
+    if (k.offload_optimizer != OffloadDevice::None && k.offload_optimizer == k.offload_param)
+        return phrase(QT_TRANSLATE_NOOP("Core", "%1 + %2 optimizer and params"), {stage, device_label(k.offload_optimizer)});
+    if (k.offload_optimizer != OffloadDevice::None)
+        return phrase(QT_TRANSLATE_NOOP("Core", "%1 + %2 optimizer, %3 params"),
+                      {stage, device_label(k.offload_optimizer), device_label(k.offload_param)});
+    return stage;
 }
 
 std::string short_setup_label(const SetupKey& k) {
@@ -69,11 +72,18 @@ std::string short_setup_label(const SetupKey& k) {
 }
 
 std::string zeropp_words(const ZeroPlusPlus& z) {
-    std::string out;
-    const auto add = [&](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
-    if (z.hpz_partition_size > 1) add("hpZ over " + std::to_string(z.hpz_partition_size) + " GPUs");
-    if (z.quantized_weights) add("int8 weight gathers (qwZ)");
-    if (z.quantized_gradients) add("int4 gradient reduce (qgZ)");
+    const Phrase p = zeropp_phrase(z);
+    return p.text.empty() ? std::string() : english(p);
+}
+
+Phrase zeropp_phrase(const ZeroPlusPlus& z) {
+    Phrase out;
+    const auto add = [&](Phrase part) {
+        out = out.text.empty() ? std::move(part) : phrase(QT_TRANSLATE_NOOP("Core", "%1, %2"), {out, std::move(part)});
+    };
+    if (z.hpz_partition_size > 1) add(phrase(QT_TRANSLATE_NOOP("Core", "hpZ over %1 GPUs"), {std::to_string(z.hpz_partition_size)}));
+    if (z.quantized_weights) add(phrase(QT_TRANSLATE_NOOP("Core", "int8 weight gathers (qwZ)")));
+    if (z.quantized_gradients) add(phrase(QT_TRANSLATE_NOOP("Core", "int4 gradient reduce (qgZ)")));
     return out;
 }
 

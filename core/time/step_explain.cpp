@@ -6,17 +6,17 @@ namespace zp {
 
 const char* step_term_label(StepTerm t) {
     switch (t) {
-    case StepTerm::Gemm: return "matmuls";
-    case StepTerm::Attention: return "attention";
-    case StepTerm::MemoryBound: return "memory-bound kernels (elementwise, norms, loss, optimizer)";
-    case StepTerm::KernelLaunch: return "kernel launch overhead";
-    case StepTerm::AllReduce: return "exposed gradient all-reduce";
-    case StepTerm::ReduceScatter: return "exposed gradient reduce-scatter";
-    case StepTerm::AllGather: return "exposed parameter all-gathers";
-    case StepTerm::Zero3Overhead: return "ZeRO-3 module hooks and gather latency";
-    case StepTerm::Pcie: return "offload transfers over PCIe";
-    case StepTerm::CpuOptimizer: return "CPU optimizer step";
-    case StepTerm::Nvme: return "NVMe swapping";
+    case StepTerm::Gemm: return QT_TRANSLATE_NOOP("Core", "matmuls");
+    case StepTerm::Attention: return QT_TRANSLATE_NOOP("Core", "attention");
+    case StepTerm::MemoryBound: return QT_TRANSLATE_NOOP("Core", "memory-bound kernels (elementwise, norms, loss, optimizer)");
+    case StepTerm::KernelLaunch: return QT_TRANSLATE_NOOP("Core", "kernel launch overhead");
+    case StepTerm::AllReduce: return QT_TRANSLATE_NOOP("Core", "exposed gradient all-reduce");
+    case StepTerm::ReduceScatter: return QT_TRANSLATE_NOOP("Core", "exposed gradient reduce-scatter");
+    case StepTerm::AllGather: return QT_TRANSLATE_NOOP("Core", "exposed parameter all-gathers");
+    case StepTerm::Zero3Overhead: return QT_TRANSLATE_NOOP("Core", "ZeRO-3 module hooks and gather latency");
+    case StepTerm::Pcie: return QT_TRANSLATE_NOOP("Core", "offload transfers over PCIe");
+    case StepTerm::CpuOptimizer: return QT_TRANSLATE_NOOP("Core", "CPU optimizer step");
+    case StepTerm::Nvme: return QT_TRANSLATE_NOOP("Core", "NVMe swapping");
     }
     return "";
 }
@@ -49,14 +49,19 @@ namespace {
 std::string percent(double share) { return std::to_string(static_cast<int>(std::lround(100 * share))) + "%"; }
 }  // namespace
 
-std::string explain_step_line(const StepTime& t) {
+std::string explain_step_line(const StepTime& t) { return english(explain_step_phrase(t)); }
+
+Phrase explain_step_phrase(const StepTime& t) {
     const StepExplanation e = explain_step(t);
-    if (e.compute_bound) return "compute-bound: matmuls and attention are " + percent(e.terms[0].share + e.terms[1].share) + " of the step";
+    if (e.compute_bound)
+        return phrase(QT_TRANSLATE_NOOP("Core", "compute-bound: matmuls and attention are %1 of the step"),
+                      {percent(e.terms[0].share + e.terms[1].share)});
     const double compute = t.seconds > 0 ? t.compute_seconds / t.seconds : 0;
-    std::string lead = step_term_label(e.dominant.term);
-    if (e.dominant.term == StepTerm::KernelLaunch) lead = "launch-bound (the host issues kernels slower than the GPU runs them)";
-    if (e.dominant.term == StepTerm::MemoryBound) lead = "memory-bound kernels";
-    return lead + ": " + percent(e.dominant.share) + " of the step (compute " + percent(compute) + ")";
+    Phrase lead = phrase(step_term_label(e.dominant.term));
+    if (e.dominant.term == StepTerm::KernelLaunch)
+        lead = phrase(QT_TRANSLATE_NOOP("Core", "launch-bound (the host issues kernels slower than the GPU runs them)"));
+    if (e.dominant.term == StepTerm::MemoryBound) lead = phrase(QT_TRANSLATE_NOOP("Core", "memory-bound kernels"));
+    return phrase(QT_TRANSLATE_NOOP("Core", "%1: %2 of the step (compute %3)"), {lead, percent(e.dominant.share), percent(compute)});
 }
 
 }  // namespace zp

@@ -2,6 +2,7 @@
 // What dominates a step (issue 14, item 5): the largest term of the step-time breakdown
 // (core/time/step_time.h) named in words, with the share it takes, and every term for a
 // breakdown view. Pure: no allocation beyond the returned text of one_line.
+#include "core/model/phrase.h"
 #include "core/time/step_time.h"
 
 #include <array>
@@ -44,5 +45,6 @@ const char* step_term_label(StepTerm t);
 // One line: "compute-bound: matmuls and attention are 86% of the step (largest: matmuls, 71%)"
 // or "exposed gradient all-reduce: 38% of the step (compute 55%)".
 std::string explain_step_line(const StepTime& t);
+Phrase explain_step_phrase(const StepTime& t);  // the same line, translatable
 
 }  // namespace zp

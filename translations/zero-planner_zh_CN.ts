@@ -1,0 +1,2172 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Core</name>
+    <message>
+        <source>each process reads one checkpoint shard; bitsandbytes quantises it on the GPU</source>
+        <translation>每个进程读取一个检查点分片；bitsandbytes 在 GPU 上将其量化</translation>
+    </message>
+    <message>
+        <source>each process reads one checkpoint shard; zero.Init partitions the model on the GPUs</source>
+        <translation>每个进程读取一个检查点分片；zero.Init 在各 GPU 上对模型分区</translation>
+    </message>
+    <message>
+        <source>every process builds the whole model on the host, with low_cpu_mem_usage</source>
+        <translation>每个进程都在主机上构建完整模型（启用 low_cpu_mem_usage）</translation>
+    </message>
+    <message>
+        <source>every process builds the whole model on the host and reads a checkpoint shard into it</source>
+        <translation>每个进程都在主机上构建完整模型，并向其中读入一个检查点分片</translation>
+    </message>
+    <message>
+        <source>the offloaded fp32 master weights, gradients and optimizer moments</source>
+        <translation>卸载的 fp32 主权重、梯度和优化器动量</translation>
+    </message>
+    <message>
+        <source>the offloaded parameters and swap buffers</source>
+        <translation>卸载的参数和交换缓冲区</translation>
+    </message>
+    <message>
+        <source>the training processes alone: nothing is offloaded</source>
+        <translation>仅训练进程本身：没有卸载任何内容</translation>
+    </message>
+    <message>
+        <source>the offloaded partitions being made</source>
+        <translation>正在创建的卸载分区</translation>
+    </message>
+    <message>
+        <source>the 16-bit model flattened on the host: the GPU has no room for a second copy</source>
+        <translation>在主机上展平的 16 位模型：GPU 显存放不下第二份副本</translation>
+    </message>
+    <message>
+        <source>the training processes alone</source>
+        <translation>仅训练进程本身</translation>
+    </message>
+    <message>
+        <source>rank 0 gathers the whole 16-bit model, stage3_gather_16bit_weights_on_model_save</source>
+        <translation>rank 0 聚合完整的 16 位模型（stage3_gather_16bit_weights_on_model_save）</translation>
+    </message>
+    <message>
+        <source>every process copies the 16-bit model to the host, the Trainer&apos;s get_state_dict</source>
+        <translation>每个进程都把 16 位模型复制到主机（Trainer 的 get_state_dict）</translation>
+    </message>
+    <message>
+        <source>torch.save copies each rank&apos;s fp32 optimizer partition to the host</source>
+        <translation>torch.save 把每个 rank 的 fp32 优化器分区复制到主机</translation>
+    </message>
+    <message>
+        <source>whole 16-bit model on the GPU before ZeRO-3 partitions it (no zero.Init)</source>
+        <translation>ZeRO-3 分区之前完整的 16 位模型位于 GPU 上（未使用 zero.Init）</translation>
+    </message>
+    <message>
+        <source>fp32 master partition, optimizer states and a zeroed fp32 gradient (initialize_optimizer_states)</source>
+        <translation>fp32 主权重分区、优化器状态和一份清零的 fp32 梯度（initialize_optimizer_states）</translation>
+    </message>
+    <message>
+        <source>16-bit weights</source>
+        <translation>16 位权重</translation>
+    </message>
+    <message>
+        <source>logits, their fp32 up-cast and log-softmax</source>
+        <translation>logits、其 fp32 上转型副本和 log-softmax</translation>
+    </message>
+    <message>
+        <source>logits and log-softmax</source>
+        <translation>logits 和 log-softmax</translation>
+    </message>
+    <message>
+        <source>one chunk of logits (chunked linear cross-entropy)</source>
+        <translation>一块 logits（分块线性交叉熵）</translation>
+    </message>
+    <message>
+        <source>the first pipeline stage holds no logits</source>
+        <translation>流水线第一级不持有 logits</translation>
+    </message>
+    <message>
+        <source>stored activations</source>
+        <translation>保存的激活值</translation>
+    </message>
+    <message>
+        <source>stored activations and gathered ZeRO-3 parameters</source>
+        <translation>保存的激活值和聚合的 ZeRO-3 参数</translation>
+    </message>
+    <message>
+        <source>activations and their gradients</source>
+        <translation>激活值及其梯度</translation>
+    </message>
+    <message>
+        <source>activations, their gradients and the ipg gradient buckets</source>
+        <translation>激活值、其梯度和 ipg 梯度桶</translation>
+    </message>
+    <message>
+        <source>activations, their gradients and gathered ZeRO-3 parameters</source>
+        <translation>激活值、其梯度和聚合的 ZeRO-3 参数</translation>
+    </message>
+    <message>
+        <source>gradients and the reduce bucket</source>
+        <translation>梯度和归约桶</translation>
+    </message>
+    <message>
+        <source>fp32 gradient partition</source>
+        <translation>fp32 梯度分区</translation>
+    </message>
+    <message>
+        <source>fp32 gradient partition and torch.optim&apos;s temporaries</source>
+        <translation>fp32 梯度分区和 torch.optim 的临时张量</translation>
+    </message>
+    <message>
+        <source>the step runs on the host (DeepSpeed CPU Adam)</source>
+        <translation>优化器步骤在主机上运行（DeepSpeed CPU Adam）</translation>
+    </message>
+    <message>
+        <source>partitions only</source>
+        <translation>仅分区</translation>
+    </message>
+    <message>
+        <source>16-bit parameters gathered in place</source>
+        <translation>原地聚合的 16 位参数</translation>
+    </message>
+    <message>
+        <source>while loading the model</source>
+        <translation>于加载模型时</translation>
+    </message>
+    <message>
+        <source>in deepspeed.initialize</source>
+        <translation>于 deepspeed.initialize 中</translation>
+    </message>
+    <message>
+        <source>during training (from the first optimizer step on)</source>
+        <translation>于训练期间（从第一次优化器步骤起）</translation>
+    </message>
+    <message>
+        <source>while saving a checkpoint</source>
+        <translation>于保存检查点时</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <translation>选择性</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <source>start-up</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>gradient reduce</source>
+        <translation>梯度归约</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>优化器步骤</translation>
+    </message>
+    <message>
+        <source>parameter gather</source>
+        <translation>参数聚合</translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation>%1 个 GPU</translation>
+    </message>
+    <message>
+        <source>%1 data-parallel groups of %2 GPUs</source>
+        <translation>%1 个数据并行组，每组 %2 个 GPU</translation>
+    </message>
+    <message>
+        <source>from_pretrained(..., low_cpu_mem_usage=True): no checkpoint shard beside the model</source>
+        <translation>from_pretrained(..., low_cpu_mem_usage=True)：模型旁不再另存检查点分片</translation>
+    </message>
+    <message>
+        <source>from_pretrained(..., torch_dtype=torch.bfloat16): load the model in 16-bit, not fp32</source>
+        <translation>from_pretrained(..., torch_dtype=torch.bfloat16)：以 16 位而非 fp32 加载模型</translation>
+    </message>
+    <message>
+        <source>zero.Init (zero3_init_flag: true): partition the model as it is built</source>
+        <translation>zero.Init（zero3_init_flag: true）：在构建模型时即分区</translation>
+    </message>
+    <message>
+        <source>stage3_gather_16bit_weights_on_model_save: false (consolidate with zero_to_fp32.py after training)</source>
+        <translation>stage3_gather_16bit_weights_on_model_save: false（训练后用 zero_to_fp32.py 合并）</translation>
+    </message>
+    <message>
+        <source>pin_memory: false (no power-of-two rounding; slower offload copies)</source>
+        <translation>pin_memory: false（不再向上取整到 2 的幂；卸载复制变慢）</translation>
+    </message>
+    <message>
+        <source>activation_checkpointing.cpu_checkpointing: false (the checkpoints stay in GPU memory)</source>
+        <translation>activation_checkpointing.cpu_checkpointing: false（检查点留在显存中）</translation>
+    </message>
+    <message>
+        <source>offload_optimizer: nvme (ZeRO-Infinity)</source>
+        <translation>offload_optimizer: nvme（ZeRO-Infinity）</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 under zero.Init with offload_optimizer: nvme (ZeRO-Infinity; NVMe offload needs stage 3)</source>
+        <translation>使用 zero.Init 的 ZeRO-3 加 offload_optimizer: nvme（ZeRO-Infinity；卸载到 NVMe 需要 stage 3）</translation>
+    </message>
+    <message>
+        <source>%1 nodes instead of %2 (the same global batch over twice the GPUs)</source>
+        <translation>%1 个节点而非 %2 个（同样的全局批量分摊到两倍的 GPU 上）</translation>
+    </message>
+    <message>
+        <source>%1, with %2 of NVMe per node (%3 there)</source>
+        <translation>%1，每节点需要 %2 NVMe（现有 %3）</translation>
+    </message>
+    <message>
+        <source>%1 frees %2 per node and fits</source>
+        <translation>%1 每节点释放 %2，可以放下</translation>
+    </message>
+    <message>
+        <source>%1 frees the most, %2 per node, and still does not fit</source>
+        <translation>%1 释放最多（每节点 %2），但仍放不下</translation>
+    </message>
+    <message>
+        <source>%1 per GPU at its peak (%2), %3 available (%4 GiB less %5% headroom)</source>
+        <translation>每 GPU 峰值 %1（%2），可用 %3（%4 GiB 减去 %5% 余量）</translation>
+    </message>
+    <message>
+        <source>%1 host RAM per node %2, %3 available</source>
+        <translation>每节点主机内存 %1（%2），可用 %3</translation>
+    </message>
+    <message>
+        <source>%1; the cheapest fix: %2</source>
+        <translation>%1；代价最小的修正：%2</translation>
+    </message>
+    <message>
+        <source>%1 NVMe per node, %2 available</source>
+        <translation>每节点 NVMe %1，可用 %2</translation>
+    </message>
+    <message>
+        <source>%1; and %2</source>
+        <translation>%1；以及%2</translation>
+    </message>
+    <message>
+        <source>needs %1</source>
+        <translation>需要%1</translation>
+    </message>
+    <message>
+        <source>pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed&apos;s PipelineEngine)</source>
+        <translation>流水线并行只能与 ZeRO stage 0 或 1 一起使用（DeepSpeed 的 PipelineEngine）</translation>
+    </message>
+    <message>
+        <source>NVMe: %1 per node would let ZeRO-3 offload states to NVMe (now %2)</source>
+        <translation>NVMe：每节点 %1 即可让 ZeRO-3 把状态卸载到 NVMe（现有 %2）</translation>
+    </message>
+    <message>
+        <source>host RAM: %1 per node would fit the CPU-offload setup (now %2)</source>
+        <translation>主机内存：每节点 %1 即可放下 CPU 卸载方案（现有 %2）</translation>
+    </message>
+    <message>
+        <source>%1: %2 frees %3 per node and fits</source>
+        <translation>%1：%2 每节点释放 %3，可以放下</translation>
+    </message>
+    <message>
+        <source>%1: %2 frees %3 per node</source>
+        <translation>%1：%2 每节点释放 %3</translation>
+    </message>
+    <message>
+        <source>more GPUs: %1 GPUs (%2 nodes of %3) would fit %4</source>
+        <translation>更多 GPU：%1 个 GPU（%2 个节点，每节点 %3 个）可放下 %4</translation>
+    </message>
+    <message>
+        <source>a shorter sequence: %1 tokens (now %2) would fit %3</source>
+        <translation>更短的序列：%1 个 token（现为 %2）可放下 %3</translation>
+    </message>
+    <message>
+        <source>fine-tuning with adapters instead of full training: %1 (r 16, all linear layers; --finetune %2 --lora-rank 16 --lora-targets all-linear) would fit %3</source>
+        <translation>用适配器微调代替全量训练：%1（r 16，所有线性层；--finetune %2 --lora-rank 16 --lora-targets all-linear）可放下 %3</translation>
+    </message>
+    <message>
+        <source>LoRA on a 16-bit base</source>
+        <translation>16 位基座上的 LoRA</translation>
+    </message>
+    <message>
+        <source>QLoRA on an NF4 base</source>
+        <translation>NF4 基座上的 QLoRA</translation>
+    </message>
+    <message>
+        <source>a GPU with more memory: no setup fits on this cluster at any sequence length we tried</source>
+        <translation>显存更大的 GPU：在所尝试的任何序列长度下，此集群都放不下任何方案</translation>
+    </message>
+    <message>
+        <source>fits and is within 2% (%1 tokens/s), but %2 is simpler</source>
+        <translation>可以放下且速度相差不到 2%（%1 tokens/s），但 %2 更简单</translation>
+    </message>
+    <message>
+        <source>fits, but is %1 slower (%2 vs %3 tokens/s)</source>
+        <translation>可以放下，但慢 %1（%2 对 %3 tokens/s）</translation>
+    </message>
+    <message>
+        <source>%1 with micro batch %2 x %3 accumulation steps and %4 activation recompute is the fastest setup that fits: %5 tokens/s.</source>
+        <translation>%1（微批量 %2 × 梯度累积 %3 步，激活重计算：%4）是放得下的方案中最快的：%5 tokens/s。</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>With ZeRO++: %1; the secondary partition takes %2 per GPU.</source>
+        <translation>启用 ZeRO++：%1；二级分区每 GPU 占用 %2。</translation>
+    </message>
+    <message>
+        <source>With ZeRO++: %1.</source>
+        <translation>启用 ZeRO++：%1。</translation>
+    </message>
+    <message>
+        <source>It peaks in the %1 (%2): %3 allocated, %4 reserved with the CUDA context (nvidia-smi), %5 that must fit of %6 usable per GPU.</source>
+        <translation>峰值出现在%1阶段（%2）：已分配 %3，含 CUDA 上下文的保留量 %4（nvidia-smi），每 GPU 可用 %6 中须容纳 %5。</translation>
+    </message>
+    <message>
+        <source>Host RAM peaks %1 (%2): %3 of %4 per node; %5 NVMe per node.</source>
+        <translation>主机内存峰值出现%1（%2）：每节点 %3 / %4；每节点 NVMe %5。</translation>
+    </message>
+    <message>
+        <source>Host RAM peaks %1 (%2): %3 of %4 per node.</source>
+        <translation>主机内存峰值出现%1（%2）：每节点 %3 / %4。</translation>
+    </message>
+    <message>
+        <source>Exposed communication is %1% of the step: a faster network would help more than a faster GPU.</source>
+        <translation>未被重叠的通信占单步时间的 %1%：更快的网络比更快的 GPU 更有帮助。</translation>
+    </message>
+    <message>
+        <source>Offload costs %1% of the step (PCIe, CPU optimizer, NVMe).</source>
+        <translation>卸载占单步时间的 %1%（PCIe、CPU 优化器、NVMe）。</translation>
+    </message>
+    <message>
+        <source>%1 + %2 optimizer</source>
+        <translation>%1 + %2 卸载优化器</translation>
+    </message>
+    <message>
+        <source>%1 + %2 optimizer and params</source>
+        <translation>%1 + %2 卸载优化器和参数</translation>
+    </message>
+    <message>
+        <source>%1 + %2 optimizer, %3 params</source>
+        <translation>%1 + %2 卸载优化器、%3 卸载参数</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1、%2</translation>
+    </message>
+    <message>
+        <source>hpZ over %1 GPUs</source>
+        <translation>hpZ 分层分割存储（%1 个 GPU）</translation>
+    </message>
+    <message>
+        <source>int8 weight gathers (qwZ)</source>
+        <translation>int8 权重量化聚合（qwZ）</translation>
+    </message>
+    <message>
+        <source>int4 gradient reduce (qgZ)</source>
+        <translation>int4 梯度量化归约（qgZ）</translation>
+    </message>
+    <message>
+        <source>matmuls</source>
+        <translation>矩阵乘</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>memory-bound kernels (elementwise, norms, loss, optimizer)</source>
+        <translation>访存受限的内核（逐元素运算、归一化、损失、优化器）</translation>
+    </message>
+    <message>
+        <source>kernel launch overhead</source>
+        <translation>内核启动开销</translation>
+    </message>
+    <message>
+        <source>exposed gradient all-reduce</source>
+        <translation>未重叠的梯度 all-reduce</translation>
+    </message>
+    <message>
+        <source>exposed gradient reduce-scatter</source>
+        <translation>未重叠的梯度 reduce-scatter</translation>
+    </message>
+    <message>
+        <source>exposed parameter all-gathers</source>
+        <translation>未重叠的参数 all-gather</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 module hooks and gather latency</source>
+        <translation>ZeRO-3 模块钩子和聚合延迟</translation>
+    </message>
+    <message>
+        <source>offload transfers over PCIe</source>
+        <translation>经 PCIe 的卸载传输</translation>
+    </message>
+    <message>
+        <source>CPU optimizer step</source>
+        <translation>CPU 优化器步骤</translation>
+    </message>
+    <message>
+        <source>NVMe swapping</source>
+        <translation>NVMe 换入换出</translation>
+    </message>
+    <message>
+        <source>compute-bound: matmuls and attention are %1 of the step</source>
+        <translation>计算受限：矩阵乘和注意力占单步时间的 %1</translation>
+    </message>
+    <message>
+        <source>launch-bound (the host issues kernels slower than the GPU runs them)</source>
+        <translation>启动受限（主机发出内核的速度慢于 GPU 执行的速度）</translation>
+    </message>
+    <message>
+        <source>memory-bound kernels</source>
+        <translation>访存受限的内核</translation>
+    </message>
+    <message>
+        <source>%1: %2 of the step (compute %3)</source>
+        <translation>%1：占单步时间的 %2（计算 %3）</translation>
+    </message>
+    <message>
+        <source>gradient all-reduce</source>
+        <translation>梯度 all-reduce</translation>
+    </message>
+    <message>
+        <source>gradient reduce-scatter and all-gather of the updated parameters</source>
+        <translation>梯度 reduce-scatter 和更新后参数的 all-gather</translation>
+    </message>
+    <message>
+        <source>parameter all-gathers (forward and backward) and gradient reduce-scatter</source>
+        <translation>参数 all-gather（前向和反向）和梯度 reduce-scatter</translation>
+    </message>
+</context>
+<context>
+    <name>Preferences</name>
+    <message>
+        <source>System language</source>
+        <translation>系统语言</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>not given</source>
+        <translation>未提供</translation>
+    </message>
+    <message>
+        <source>PNG</source>
+        <translation>PNG</translation>
+    </message>
+    <message>
+        <source>PNG at 2x</source>
+        <translation>PNG（2 倍）</translation>
+    </message>
+    <message>
+        <source>SVG</source>
+        <translation>SVG</translation>
+    </message>
+    <message>
+        <source>PDF</source>
+        <translation>PDF</translation>
+    </message>
+    <message>
+        <source>cannot draw the %1 for %2</source>
+        <translation>无法为 %2 绘制%1</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>Buffers</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <source>Overhead</source>
+        <translation>开销</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Model copy</source>
+        <translation>模型副本</translation>
+    </message>
+    <message>
+        <source>Loading the model</source>
+        <translation>加载模型</translation>
+    </message>
+    <message>
+        <source>deepspeed.initialize</source>
+        <translation>deepspeed.initialize</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Saving a checkpoint</source>
+        <translation>保存检查点</translation>
+    </message>
+    <message>
+        <source>loading</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>at init</source>
+        <translation>初始化</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>saving</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Exposed communication</source>
+        <translation>未重叠的通信</translation>
+    </message>
+    <message>
+        <source>Offload</source>
+        <translation>卸载</translation>
+    </message>
+    <message>
+        <source>ZeRO Planner: %1</source>
+        <translation>ZeRO Planner：%1</translation>
+    </message>
+    <message>
+        <source>Recommended: %1</source>
+        <translation>推荐：%1</translation>
+    </message>
+    <message>
+        <source>Why not the others</source>
+        <translation>为什么不选其他方案</translation>
+    </message>
+    <message>
+        <source>Nothing fits</source>
+        <translation>没有放得下的方案</translation>
+    </message>
+    <message>
+        <source>Memory per setup</source>
+        <translation>各方案的内存</translation>
+    </message>
+    <message>
+        <source>Each setup at the scenario&apos;s own micro batch and recompute, as zero-planner compare prints it (the recommendation&apos;s own figures are above). Per GPU in GiB: the steady-state slices and their total; the step&apos;s peak reserved (nvidia-smi) and what must fit of it, on which fits is decided. Host RAM and NVMe in GiB per node. %1 candidates evaluated.</source>
+        <translation>每个方案都使用场景自身的微批量和重计算设置，与 zero-planner compare 的输出一致（推荐方案自身的数字见上文）。每 GPU 显存以 GiB 计：稳态各部分及其合计；单步峰值保留量（nvidia-smi）以及其中须容纳的部分，是否放得下即据此判断。主机内存和 NVMe 以每节点 GiB 计。共评估了 %1 个候选。</translation>
+    </message>
+    <message>
+        <source>ds_config.json (%1)</source>
+        <translation>ds_config.json（%1）</translation>
+    </message>
+    <message>
+        <source>unknown view &apos;%1&apos;; views: %2</source>
+        <translation>未知视图“%1”；可用视图：%2</translation>
+    </message>
+    <message>
+        <source>cannot encode the PNG for %1</source>
+        <translation>无法为 %1 编码 PNG</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::CalibrateDialog</name>
+    <message>
+        <source>Calibrate from a Run</source>
+        <translation>根据实际运行校准</translation>
+    </message>
+    <message>
+        <source>Paste what your run printed (DeepSpeed, Megatron or Hugging Face Trainer lines), open its log, or type what it measured. The planner fits its compute efficiency so that the predicted step equals the measured one.</source>
+        <translation>粘贴训练运行的输出（DeepSpeed、Megatron 或 Hugging Face Trainer 的日志行），打开其日志文件，或直接输入测得的数值。规划器会拟合计算效率，使预测的单步时间与实测值相等。</translation>
+    </message>
+    <message>
+        <source>&amp;Log:</source>
+        <translation>日志(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>[timer.py:154:stop] 0/1251, SamplesPerSec=11.66 ...</source>
+        <translation>[timer.py:154:stop] 0/1251, SamplesPerSec=11.66 ...</translation>
+    </message>
+    <message>
+        <source>Run log</source>
+        <translation>运行日志</translation>
+    </message>
+    <message>
+        <source>&amp;Open Log File...</source>
+        <translation>打开日志文件(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>Open log file</source>
+        <translation>打开日志文件</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Measured step time in seconds</source>
+        <translation>实测单步时间（秒）</translation>
+    </message>
+    <message>
+        <source> samples/s</source>
+        <translation> 样本/秒</translation>
+    </message>
+    <message>
+        <source>Measured throughput in samples per second</source>
+        <translation>实测吞吐量（样本/秒）</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>Measured max allocated GiB per GPU</source>
+        <translation>实测每 GPU 最大已分配显存（GiB）</translation>
+    </message>
+    <message>
+        <source>Measured max reserved GiB per GPU</source>
+        <translation>实测每 GPU 最大保留显存（GiB）</translation>
+    </message>
+    <message>
+        <source>Measured &amp;step time:</source>
+        <translation>实测单步时间(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>or t&amp;hroughput:</source>
+        <translation>或吞吐量(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Max allo&amp;cated per GPU:</source>
+        <translation>每 GPU 最大已分配(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Max &amp;reserved per GPU:</source>
+        <translation>每 GPU 最大保留(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>What was read</source>
+        <translation>读取到的内容</translation>
+    </message>
+    <message>
+        <source>Why it cannot calibrate</source>
+        <translation>无法校准的原因</translation>
+    </message>
+    <message>
+        <source>Predicted before</source>
+        <translation>校准前预测</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Predicted after</source>
+        <translation>校准后预测</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>Max allocated per GPU</source>
+        <translation>每 GPU 最大已分配</translation>
+    </message>
+    <message>
+        <source>Max reserved per GPU</source>
+        <translation>每 GPU 最大保留</translation>
+    </message>
+    <message>
+        <source>What moved</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>应用(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Apply the calibrated scenario</source>
+        <translation>应用校准后的场景</translation>
+    </message>
+    <message>
+        <source>Open Run Log</source>
+        <translation>打开运行日志</translation>
+    </message>
+    <message>
+        <source>Logs and text (*.log *.txt *.out);;All files (*)</source>
+        <translation>日志和文本 (*.log *.txt *.out);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>numbers typed in the window</source>
+        <translation>窗口中输入的数值</translation>
+    </message>
+    <message>
+        <source>a pasted log</source>
+        <translation>粘贴的日志</translation>
+    </message>
+    <message>
+        <source>Paste a log, open one, or type a measured step time or throughput.</source>
+        <translation>粘贴日志、打开日志文件，或输入实测的单步时间或吞吐量。</translation>
+    </message>
+    <message>
+        <source>typed step time</source>
+        <translation>输入的单步时间</translation>
+    </message>
+    <message>
+        <source>typed throughput</source>
+        <translation>输入的吞吐量</translation>
+    </message>
+    <message>
+        <source>typed max allocated</source>
+        <translation>输入的最大已分配</translation>
+    </message>
+    <message>
+        <source>typed max reserved</source>
+        <translation>输入的最大保留</translation>
+    </message>
+    <message>
+        <source>Read: %1</source>
+        <translation>已读取：%1</translation>
+    </message>
+    <message>
+        <source>What moved: the compute-efficiency scale x%1 -&gt; x%2 (stored as MFU %3 -&gt; %4).</source>
+        <translation>变化：计算效率系数 x%1 -&gt; x%2（保存为 MFU %3 -&gt; %4）。</translation>
+    </message>
+    <message>
+        <source>Memory is compared, not fitted: the allocator&apos;s shares are the same for every run.</source>
+        <translation>内存只做比较，不做拟合：分配器的比例对每次运行都相同。</translation>
+    </message>
+    <message>
+        <source>Apply keeps it in the session as calibrated from %1.</source>
+        <translation>应用后会在会话中记为根据 %1 校准。</translation>
+    </message>
+    <message>
+        <source>Calibrate from %1</source>
+        <translation>根据 %1 校准</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::ConfigPreview</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Export...</source>
+        <translation>导出...</translation>
+    </message>
+    <message>
+        <source>What to preview, copy and export</source>
+        <translation>要预览、复制和导出的内容</translation>
+    </message>
+    <message>
+        <source>Copy the previewed file to the clipboard</source>
+        <translation>将预览的文件复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Save the previewed file</source>
+        <translation>保存预览的文件</translation>
+    </message>
+    <message>
+        <source>For &lt;b&gt;%1&lt;/b&gt; (recommended)</source>
+        <translation>适用于 &lt;b&gt;%1&lt;/b&gt;（推荐）</translation>
+    </message>
+    <message>
+        <source>For &lt;b&gt;%1&lt;/b&gt; (clicked; click the recommended bar to go back)</source>
+        <translation>适用于 &lt;b&gt;%1&lt;/b&gt;（已点选；点击推荐的柱形可返回）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No config&lt;/b&gt;: %1</source>
+        <translation>&lt;b&gt;无配置&lt;/b&gt;：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::ControlPanel</name>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation>%1 个 GPU</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>A model with its exact parameter count and architecture. Changes every memory slice and the step time.</source>
+        <translation>具有确切参数量和架构的模型。会改变每一部分内存和单步时间。</translation>
+    </message>
+    <message>
+        <source>Custom size (synthesized)</source>
+        <translation>自定义规模（合成）</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Import config.json...</source>
+        <translation>导入 config.json...</translation>
+    </message>
+    <message>
+        <source>Read a Hugging Face config.json for the exact architecture</source>
+        <translation>读取 Hugging Face 的 config.json 以获得确切架构</translation>
+    </message>
+    <message>
+        <source> B params</source>
+        <translation> B 参数</translation>
+    </message>
+    <message>
+        <source>Model size in billions of parameters (log scale, 100M to 2T). Moving it synthesizes an architecture of that size (hidden = 128 x layers).</source>
+        <translation>模型规模，单位为十亿参数（对数刻度，100M 到 2T）。拖动时会合成该规模的架构（hidden = 128 x 层数）。</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>规模</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source> GPUs</source>
+        <translation> 个 GPU</translation>
+    </message>
+    <message>
+        <source>Data-parallel GPUs in total (log scale). ZeRO partitions model states across all of them.</source>
+        <translation>数据并行的 GPU 总数（对数刻度）。ZeRO 在所有这些 GPU 上对模型状态分区。</translation>
+    </message>
+    <message>
+        <source>GPU count</source>
+        <translation>GPU 数量</translation>
+    </message>
+    <message>
+        <source>GPUs in one node. Communication inside a node uses the intra-node link, across nodes the network.</source>
+        <translation>每个节点的 GPU 数。节点内通信使用节点内互联，跨节点通信使用网络。</translation>
+    </message>
+    <message>
+        <source>GPUs per node</source>
+        <translation>每节点 GPU</translation>
+    </message>
+    <message>
+        <source>GPU model: sets memory, peak 16-bit TFLOP/s and the intra-node link.</source>
+        <translation>GPU 型号：决定显存、16 位峰值 TFLOP/s 和节点内互联。</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>Memory per GPU. The capacity line in the memory view.</source>
+        <translation>每 GPU 显存，即内存视图中的容量线。</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source> Gbit/s</source>
+        <translation> Gbit/s</translation>
+    </message>
+    <message>
+        <source>Network bandwidth per node, all NICs together (a DGX A100 has 8 x 200 Gbit/s). Limits communication when there is more than one node.</source>
+        <translation>每节点的网络带宽，所有网卡合计（DGX A100 为 8 x 200 Gbit/s）。多于一个节点时限制通信。</translation>
+    </message>
+    <message>
+        <source>Inter-node</source>
+        <translation>节点间</translation>
+    </message>
+    <message>
+        <source>Link between GPUs in a node, one direction per GPU. Limits communication on one node.</source>
+        <translation>节点内 GPU 之间的互联，按每 GPU 单向计。限制单节点内的通信。</translation>
+    </message>
+    <message>
+        <source>Intra-node</source>
+        <translation>节点内</translation>
+    </message>
+    <message>
+        <source>Model parallelism</source>
+        <translation>模型并行</translation>
+    </message>
+    <message>
+        <source>Tensor parallelism: each layer&apos;s matrices split over this many GPUs of a node (Megatron). Off: 1.</source>
+        <translation>张量并行：每层的矩阵切分到一个节点内这么多个 GPU 上（Megatron）。关闭：1。</translation>
+    </message>
+    <message>
+        <source>Tensor parallel size</source>
+        <translation>张量并行规模</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Pipeline parallelism: the layers split into this many stages (1F1B). DeepSpeed runs it with ZeRO stage 0 or 1 only.</source>
+        <translation>流水线并行：各层切分为这么多级（1F1B）。DeepSpeed 只能与 ZeRO stage 0 或 1 一起运行。</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel size</source>
+        <translation>流水线并行规模</translation>
+    </message>
+    <message>
+        <source>Pipeline</source>
+        <translation>流水线</translation>
+    </message>
+    <message>
+        <source>Interleaved 1F1B: model chunks per pipeline GPU; shrinks the bubble, adds communication. 1: plain 1F1B.</source>
+        <translation>交错式 1F1B：每个流水线 GPU 上的模型块数；缩小气泡，但增加通信。1：普通 1F1B。</translation>
+    </message>
+    <message>
+        <source>Virtual pipeline stages</source>
+        <translation>虚拟流水线级数</translation>
+    </message>
+    <message>
+        <source>Virtual stages</source>
+        <translation>虚拟级数</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism (Megatron)</source>
+        <translation>序列并行（Megatron）</translation>
+    </message>
+    <message>
+        <source>Splits the layer norms&apos; and dropouts&apos; activations over the tensor-parallel GPUs too.</source>
+        <translation>把层归一化和 dropout 的激活值也切分到张量并行的各 GPU 上。</translation>
+    </message>
+    <message>
+        <source>ZeRO++ (ZeRO-3 setups)</source>
+        <translation>ZeRO++（ZeRO-3 方案）</translation>
+    </message>
+    <message>
+        <source>zero_hpz_partition_size: a second 16-bit partition over this many GPUs of a node, so the backward gathers over NVLink instead of the network. Costs 2P/size bytes per GPU.</source>
+        <translation>zero_hpz_partition_size：在一个节点内这么多个 GPU 上保留第二份 16 位分区，使反向传播经 NVLink 而非网络聚合参数。每 GPU 额外占用 2P/size 字节。</translation>
+    </message>
+    <message>
+        <source>hpZ partition size</source>
+        <translation>hpZ 分层分割规模</translation>
+    </message>
+    <message>
+        <source>hpZ</source>
+        <translation>hpZ</translation>
+    </message>
+    <message>
+        <source>Quantized weights (qwZ)</source>
+        <translation>权重量化（qwZ）</translation>
+    </message>
+    <message>
+        <source>zero_quantized_weights: parameter gathers move int8, half the 16-bit bytes.</source>
+        <translation>zero_quantized_weights：参数聚合传输 int8，字节数为 16 位的一半。</translation>
+    </message>
+    <message>
+        <source>Quantized gradients (qgZ)</source>
+        <translation>梯度量化（qgZ）</translation>
+    </message>
+    <message>
+        <source>zero_quantized_gradients: gradients reduce as int4, inside the node first, then across nodes.</source>
+        <translation>zero_quantized_gradients：梯度以 int4 归约，先在节点内，再跨节点。</translation>
+    </message>
+    <message>
+        <source>Host (per node)</source>
+        <translation>主机（每节点）</translation>
+    </message>
+    <message>
+        <source>Host RAM per node. CPU offload keeps optimizer states (and parameters) here.</source>
+        <translation>每节点主机内存。CPU 卸载把优化器状态（和参数）放在这里。</translation>
+    </message>
+    <message>
+        <source>CPU RAM</source>
+        <translation>CPU 内存</translation>
+    </message>
+    <message>
+        <source>NVMe capacity per node. ZeRO-Infinity (stage 3) can offload states here.</source>
+        <translation>每节点 NVMe 容量。ZeRO-Infinity（stage 3）可以把状态卸载到这里。</translation>
+    </message>
+    <message>
+        <source>NVMe</source>
+        <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>Pinned offload buffers</source>
+        <translation>锁页卸载缓冲区</translation>
+    </message>
+    <message>
+        <source>offload_*.pin_memory: faster copies, but PyTorch rounds each pinned buffer up to a power of two.</source>
+        <translation>offload_*.pin_memory：复制更快，但 PyTorch 会把每个锁页缓冲区向上取整到 2 的幂。</translation>
+    </message>
+    <message>
+        <source>Load the model in 16-bit</source>
+        <translation>以 16 位加载模型</translation>
+    </message>
+    <message>
+        <source>from_pretrained(torch_dtype=torch.bfloat16). Off: transformers&apos; fp32 default, twice the host RAM in every process while loading.</source>
+        <translation>from_pretrained(torch_dtype=torch.bfloat16)。关闭：transformers 默认的 fp32，加载时每个进程占用两倍主机内存。</translation>
+    </message>
+    <message>
+        <source>low_cpu_mem_usage</source>
+        <translation>low_cpu_mem_usage</translation>
+    </message>
+    <message>
+        <source>from_pretrained(low_cpu_mem_usage=True): the model is built on the meta device, so no checkpoint shard is held beside it while loading.</source>
+        <translation>from_pretrained(low_cpu_mem_usage=True)：模型在 meta 设备上构建，加载时不会在模型旁另存检查点分片。</translation>
+    </message>
+    <message>
+        <source>Fine-tuning</source>
+        <translation>微调</translation>
+    </message>
+    <message>
+        <source>Full: every weight trained. LoRA: adapters on a frozen 16-bit base (PEFT). QLoRA: adapters on a base quantised to 4 or 8 bits (bitsandbytes).</source>
+        <translation>全量：训练所有权重。LoRA：在冻结的 16 位基座上训练适配器（PEFT）。QLoRA：在量化为 4 或 8 位的基座上训练适配器（bitsandbytes）。</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>全量</translation>
+    </message>
+    <message>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <source>QLoRA</source>
+        <translation>QLoRA</translation>
+    </message>
+    <message>
+        <source>Fine-tuning method</source>
+        <translation>微调方法</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>LoRA rank r: each adapted Linear(in, out) trains r x (in + out) parameters.</source>
+        <translation>LoRA 秩 r：每个加了适配器的 Linear(in, out) 训练 r x (in + out) 个参数。</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>Which Linear modules get adapters: PEFT&apos;s default for the model type, every attention projection, or every Linear but the output layer (all-linear).</source>
+        <translation>哪些 Linear 模块加适配器：PEFT 对该模型类型的默认值、所有注意力投影，或除输出层外的所有 Linear（all-linear）。</translation>
+    </message>
+    <message>
+        <source>LoRA target modules</source>
+        <translation>LoRA 目标模块</translation>
+    </message>
+    <message>
+        <source>Targets</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>How the frozen base is stored: auto (the training dtype; NF4 for QLoRA), 16-bit, LLM.int8 or 4-bit NF4/FP4.</source>
+        <translation>冻结基座的存储方式：auto（训练的数据类型；QLoRA 为 NF4）、16 位、LLM.int8 或 4 位 NF4/FP4。</translation>
+    </message>
+    <message>
+        <source>Base precision</source>
+        <translation>基座精度</translation>
+    </message>
+    <message>
+        <source>Base</source>
+        <translation>基座</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>bf16/fp16: mixed precision with fp32 master weights; fp32: no master copy.</source>
+        <translation>bf16/fp16：带 fp32 主权重的混合精度；fp32：没有主权重副本。</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Optimizer state per parameter: Adam/AdamW/LAMB 8 bytes, Lion/Adagrad/SGD+momentum 4, SGD 0.</source>
+        <translation>每个参数的优化器状态：Adam/AdamW/LAMB 8 字节，Lion/Adagrad/带动量 SGD 4 字节，SGD 0。</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> token</translation>
+    </message>
+    <message>
+        <source>Sequence length. Activations grow with it (quadratically without flash attention).</source>
+        <translation>序列长度。激活值随之增长（不用 flash attention 时呈平方增长）。</translation>
+    </message>
+    <message>
+        <source>Sequence</source>
+        <translation>序列</translation>
+    </message>
+    <message>
+        <source>Sequences per optimizer step (DeepSpeed&apos;s train_batch_size). Auto: 64, raised to a multiple of micro batch x GPUs.</source>
+        <translation>每次优化器步骤的序列数（DeepSpeed 的 train_batch_size）。自动：64，并向上取为 微批量 x GPU 数 的倍数。</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Global batch</source>
+        <translation>全局批量</translation>
+    </message>
+    <message>
+        <source>Sequences per GPU per forward pass. Auto: the recommender picks it for every setup; a number fixes it.</source>
+        <translation>每 GPU 每次前向的序列数。自动：由推荐器为每个方案选择；填入数值则固定。</translation>
+    </message>
+    <message>
+        <source>Micro batch</source>
+        <translation>微批量</translation>
+    </message>
+    <message>
+        <source>Activation recompute: none, selective (recompute attention scores) or full (keep only layer inputs). Auto: the recommender picks it for every setup.</source>
+        <translation>激活重计算：无、选择性（重算注意力分数）或完全（只保留各层输入）。自动：由推荐器为每个方案选择。</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash attention</translation>
+    </message>
+    <message>
+        <source>Flash attention never stores the attention scores (5 a s² b bytes per layer).</source>
+        <translation>Flash attention 从不保存注意力分数（每层 5 a s² b 字节）。</translation>
+    </message>
+    <message>
+        <source>fp32 loss up-cast</source>
+        <translation>fp32 损失上转型</translation>
+    </message>
+    <message>
+        <source>The loss up-casts the 16-bit logits to fp32 (transformers&apos; default): an fp32 copy of the logits at the loss, often the step&apos;s peak.</source>
+        <translation>损失函数把 16 位 logits 上转为 fp32（transformers 的默认行为）：在损失处多一份 fp32 的 logits 副本，常常是单步的峰值。</translation>
+    </message>
+    <message>
+        <source>Full: the logits of the whole micro batch at once. Chunked (Liger&apos;s fused linear cross-entropy): the loss in chunks, without the full logits.</source>
+        <translation>完整：一次计算整个微批量的 logits。分块（Liger 的融合线性交叉熵）：分块计算损失，不生成完整的 logits。</translation>
+    </message>
+    <message>
+        <source>chunked (Liger)</source>
+        <translation>分块（Liger）</translation>
+    </message>
+    <message>
+        <source>Loss kernel</source>
+        <translation>损失内核</translation>
+    </message>
+    <message>
+        <source>Fused optimizer (DeepSpeed FusedAdam)</source>
+        <translation>融合优化器（DeepSpeed FusedAdam）</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s fused optimizer (its &quot;optimizer&quot; block). Off: torch.optim&apos;s, whose step allocates temporaries the size of the fp32 partition.</source>
+        <translation>DeepSpeed 的融合优化器（其 &quot;optimizer&quot; 配置块）。关闭：使用 torch.optim 的优化器，其步骤会分配与 fp32 分区同样大小的临时张量。</translation>
+    </message>
+    <message>
+        <source>GPU memory kept free: a setup fits when its total is below capacity minus headroom.</source>
+        <translation>保持空闲的显存：方案的总量低于容量减去余量时才算放得下。</translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <source>Headroom</source>
+        <translation>余量</translation>
+    </message>
+    <message>
+        <source>Model-state accounting: DeepSpeed&apos;s implementation (20 bytes/param at stage 0) or the ZeRO paper&apos;s K = 12 (16 bytes/param).</source>
+        <translation>模型状态的计算口径：DeepSpeed 的实现（stage 0 时每参数 20 字节）或 ZeRO 论文的 K = 12（每参数 16 字节）。</translation>
+    </message>
+    <message>
+        <source>DeepSpeed implementation</source>
+        <translation>DeepSpeed 实现</translation>
+    </message>
+    <message>
+        <source>ZeRO paper (K = 12)</source>
+        <translation>ZeRO 论文（K = 12）</translation>
+    </message>
+    <message>
+        <source>Convention</source>
+        <translation>口径</translation>
+    </message>
+    <message>
+        <source>Choose model %1</source>
+        <translation>选择模型 %1</translation>
+    </message>
+    <message>
+        <source>Change model size</source>
+        <translation>更改模型规模</translation>
+    </message>
+    <message>
+        <source>Choose GPU %1</source>
+        <translation>选择 GPU %1</translation>
+    </message>
+    <message>
+        <source>Change GPU memory</source>
+        <translation>更改显存</translation>
+    </message>
+    <message>
+        <source>Change inter-node bandwidth</source>
+        <translation>更改节点间带宽</translation>
+    </message>
+    <message>
+        <source>Change intra-node link</source>
+        <translation>更改节点内互联</translation>
+    </message>
+    <message>
+        <source>Change host RAM</source>
+        <translation>更改主机内存</translation>
+    </message>
+    <message>
+        <source>Change NVMe capacity</source>
+        <translation>更改 NVMe 容量</translation>
+    </message>
+    <message>
+        <source>Change precision</source>
+        <translation>更改精度</translation>
+    </message>
+    <message>
+        <source>Change fine-tuning method</source>
+        <translation>更改微调方法</translation>
+    </message>
+    <message>
+        <source>Change LoRA targets</source>
+        <translation>更改 LoRA 目标</translation>
+    </message>
+    <message>
+        <source>Change base precision</source>
+        <translation>更改基座精度</translation>
+    </message>
+    <message>
+        <source>Change LoRA rank</source>
+        <translation>更改 LoRA 秩</translation>
+    </message>
+    <message>
+        <source>Change optimizer</source>
+        <translation>更改优化器</translation>
+    </message>
+    <message>
+        <source>Change recompute</source>
+        <translation>更改重计算</translation>
+    </message>
+    <message>
+        <source>Change convention</source>
+        <translation>更改口径</translation>
+    </message>
+    <message>
+        <source>Change sequence length</source>
+        <translation>更改序列长度</translation>
+    </message>
+    <message>
+        <source>Change global batch</source>
+        <translation>更改全局批量</translation>
+    </message>
+    <message>
+        <source>Change micro batch</source>
+        <translation>更改微批量</translation>
+    </message>
+    <message>
+        <source>Toggle flash attention</source>
+        <translation>切换 flash attention</translation>
+    </message>
+    <message>
+        <source>Toggle fp32 loss up-cast</source>
+        <translation>切换 fp32 损失上转型</translation>
+    </message>
+    <message>
+        <source>Change loss kernel</source>
+        <translation>更改损失内核</translation>
+    </message>
+    <message>
+        <source>Change tensor parallelism</source>
+        <translation>更改张量并行</translation>
+    </message>
+    <message>
+        <source>Change pipeline parallelism</source>
+        <translation>更改流水线并行</translation>
+    </message>
+    <message>
+        <source>Change virtual pipeline stages</source>
+        <translation>更改虚拟流水线级数</translation>
+    </message>
+    <message>
+        <source>Toggle sequence parallelism</source>
+        <translation>切换序列并行</translation>
+    </message>
+    <message>
+        <source>Change hpZ partition size</source>
+        <translation>更改 hpZ 分层分割规模</translation>
+    </message>
+    <message>
+        <source>Toggle quantized weights</source>
+        <translation>切换权重量化</translation>
+    </message>
+    <message>
+        <source>Toggle quantized gradients</source>
+        <translation>切换梯度量化</translation>
+    </message>
+    <message>
+        <source>Toggle pinned offload buffers</source>
+        <translation>切换锁页卸载缓冲区</translation>
+    </message>
+    <message>
+        <source>Toggle 16-bit model loading</source>
+        <translation>切换 16 位模型加载</translation>
+    </message>
+    <message>
+        <source>Toggle low_cpu_mem_usage</source>
+        <translation>切换 low_cpu_mem_usage</translation>
+    </message>
+    <message>
+        <source>Toggle fused optimizer</source>
+        <translation>切换融合优化器</translation>
+    </message>
+    <message>
+        <source>Change headroom</source>
+        <translation>更改余量</translation>
+    </message>
+    <message>
+        <source>Change GPU count</source>
+        <translation>更改 GPU 数量</translation>
+    </message>
+    <message>
+        <source>: change the GPU count or the GPUs per node.</source>
+        <translation>：请更改 GPU 数量或每节点 GPU 数。</translation>
+    </message>
+    <message>
+        <source>%1 parameters, %2 layers, hidden %3%4</source>
+        <translation>%1 参数，%2 层，hidden %3%4</translation>
+    </message>
+    <message>
+        <source> (architecture synthesized from the size)</source>
+        <translation>（架构由规模合成）</translation>
+    </message>
+    <message>
+        <source>%1 GB/s</source>
+        <translation>%1 GB/s</translation>
+    </message>
+    <message>
+        <source>%1 data-parallel groups of %2 GPUs</source>
+        <translation>%1 个数据并行组，每组 %2 个 GPU</translation>
+    </message>
+    <message>
+        <source>modules: %1</source>
+        <translation>模块：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::GpuLayoutView</name>
+    <message>
+        <source>Node %1, GPU %2: rank %3
+tensor rank %4, data-parallel rank %5, pipeline stage %6</source>
+        <translation>节点 %1，GPU %2：rank %3
+张量并行 rank %4，数据并行 rank %5，流水线第 %6 级</translation>
+    </message>
+    <message>
+        <source>no traffic</source>
+        <translation>无通信</translation>
+    </message>
+    <message>
+        <source>inside a node (NVLink)</source>
+        <translation>节点内（NVLink）</translation>
+    </message>
+    <message>
+        <source>crosses the network</source>
+        <translation>跨网络</translation>
+    </message>
+    <message>
+        <source>GPU layout</source>
+        <translation>GPU 布局</translation>
+    </message>
+    <message>
+        <source>GPU layout drawing: nodes and their GPUs by parallel group</source>
+        <translation>GPU 布局图：按并行组显示各节点及其 GPU</translation>
+    </message>
+    <message>
+        <source>No layout: %1</source>
+        <translation>无布局：%1</translation>
+    </message>
+    <message>
+        <source>TP %1 x PP %2 x DP %3</source>
+        <translation>TP %1 x PP %2 x DP %3</translation>
+    </message>
+    <message>
+        <source>, %1 virtual stages</source>
+        <translation>，%1 个虚拟级</translation>
+    </message>
+    <message>
+        <source>, sequence parallel</source>
+        <translation>，序列并行</translation>
+    </message>
+    <message>
+        <source> on 1 node x %2 GPUs</source>
+        <translation>，1 个节点 x %2 个 GPU</translation>
+    </message>
+    <message>
+        <source> on %1 nodes x %2 GPUs</source>
+        <translation>，%1 个节点 x %2 个 GPU</translation>
+    </message>
+    <message>
+        <source>Tensor parallel %1 (outlined): all-gather and reduce-scatter every layer</source>
+        <translation>张量并行 %1（描边）：每层 all-gather 和 reduce-scatter</translation>
+    </message>
+    <message>
+        <source>Tensor parallel %1 (outlined): all-reduce every layer</source>
+        <translation>张量并行 %1（描边）：每层 all-reduce</translation>
+    </message>
+    <message>
+        <source>Pipeline %1 (colour by stage): point-to-point sends between stages</source>
+        <translation>流水线并行 %1（按级着色）：各级之间点对点发送</translation>
+    </message>
+    <message>
+        <source>Data parallel %1 (shade alternates by replica): %2</source>
+        <translation>数据并行 %1（按副本交替深浅）：%2</translation>
+    </message>
+    <message>
+        <source>Stages:</source>
+        <translation>级：</translation>
+    </message>
+    <message>
+        <source>%1 GPUs in %2 nodes of %3. %4. Tensor-parallel groups are %5 consecutive GPUs; pipeline stages are %6 ranks apart; data-parallel groups have %7 ranks, %5 apart. Tensor-parallel traffic: %8. Pipeline traffic: %9. Data-parallel traffic (%10): %11.</source>
+        <translation>%1 个 GPU，分布在 %2 个节点上，每节点 %3 个。%4。张量并行组由 %5 个连续的 GPU 组成；流水线各级相隔 %6 个 rank；数据并行组有 %7 个 rank，相隔 %5。张量并行通信：%8。流水线通信：%9。数据并行通信（%10）：%11。</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::HostView</name>
+    <message>
+        <source>GiB of host RAM per node, at the run&apos;s peak</source>
+        <translation>每节点主机内存 GiB（运行期间峰值）</translation>
+    </message>
+    <message>
+        <source>Host RAM per node</source>
+        <translation>每节点主机内存</translation>
+    </message>
+    <message>
+        <source>For each setup, a node&apos;s host memory when it peaks over the run, by slice, against the node&apos;s RAM</source>
+        <translation>每个方案在运行期间节点主机内存达到峰值时的各部分，与节点内存容量对比</translation>
+    </message>
+    <message>
+        <source>RAM %1 GiB</source>
+        <translation>内存 %1 GiB</translation>
+    </message>
+    <message>
+        <source>Peaks %1: %2</source>
+        <translation>峰值出现%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 GiB of it is pinned memory rounded up to a power of two</source>
+        <translation>其中 %1 GiB 是向上取整到 2 的幂的锁页内存</translation>
+    </message>
+    <message>
+        <source>NVMe %1 GiB per node</source>
+        <translation>每节点 NVMe %1 GiB</translation>
+    </message>
+    <message>
+        <source>Does not fit the node&apos;s RAM</source>
+        <translation>超出节点内存</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::MainWindow</name>
+    <message>
+        <source>Recommendation</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <source>ds_config.json</source>
+        <translation>ds_config.json</translation>
+    </message>
+    <message>
+        <source>Memory vs GPU count</source>
+        <translation>显存与 GPU 数量</translation>
+    </message>
+    <message>
+        <source>Memory over one step</source>
+        <translation>单步内的显存</translation>
+    </message>
+    <message>
+        <source>Host RAM</source>
+        <translation>主机内存</translation>
+    </message>
+    <message>
+        <source>GPU layout</source>
+        <translation>GPU 布局</translation>
+    </message>
+    <message>
+        <source>Memory per GPU</source>
+        <translation>每 GPU 显存</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>Host RAM per node</source>
+        <translation>每节点主机内存</translation>
+    </message>
+    <message>
+        <source>Recommended: %1. %2 candidates evaluated.</source>
+        <translation>推荐：%1。共评估 %2 个候选。</translation>
+    </message>
+    <message>
+        <source>Nothing fits: see the recommendation card for what would.</source>
+        <translation>没有放得下的方案：如何才能放下，请见推荐卡片。</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open Session...</source>
+        <translation>打开会话(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>&amp;Save Session</source>
+        <translation>保存会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save Session &amp;As...</source>
+        <translation>会话另存为(&amp;A)...</translation>
+    </message>
+    <message>
+        <source>&amp;Import config.json...</source>
+        <translation>导入 config.json(&amp;I)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+I</source>
+        <translation>Ctrl+I</translation>
+    </message>
+    <message>
+        <source>Import &amp;ds_config.json...</source>
+        <translation>导入 ds_config.json(&amp;D)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+I</source>
+        <translation>Ctrl+Shift+I</translation>
+    </message>
+    <message>
+        <source>&amp;Export...</source>
+        <translation>导出(&amp;E)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Save Screens&amp;hot...</source>
+        <translation>保存截图(&amp;H)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <source>Export &amp;View...</source>
+        <translation>导出视图(&amp;V)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <source>Export &amp;Report...</source>
+        <translation>导出报告(&amp;R)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+R</source>
+        <translation>Ctrl+Shift+R</translation>
+    </message>
+    <message>
+        <source>&amp;Calibrate from a Run...</source>
+        <translation>根据实际运行校准(&amp;C)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+L</source>
+        <translation>Ctrl+Shift+L</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Config</source>
+        <translation>复制配置(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences...</source>
+        <translation>首选项(&amp;P)...</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;How the numbers are computed</source>
+        <translation>数字是如何计算的(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About ZeRO Planner</source>
+        <translation>关于 ZeRO Planner(&amp;A)</translation>
+    </message>
+    <message>
+        <source>%1[*] — ZeRO Planner</source>
+        <translation>%1[*] — ZeRO Planner</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Unsaved Changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>Save changes to %1?</source>
+        <translation>保存对 %1 的更改吗？</translation>
+    </message>
+    <message>
+        <source>Edits that are not saved are lost.</source>
+        <translation>未保存的编辑将会丢失。</translation>
+    </message>
+    <message>
+        <source>Cannot open session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <source>
+
+The current session is unchanged.</source>
+        <translation>
+
+当前会话未作更改。</translation>
+    </message>
+    <message>
+        <source>There is no config to export for this scenario.</source>
+        <translation>此场景没有可导出的配置。</translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>导入 %1</translation>
+    </message>
+    <message>
+        <source>No problems found for %1 GPUs.</source>
+        <translation>针对 %1 个 GPU 未发现问题。</translation>
+    </message>
+    <message>
+        <source>
+
+Not loaded into the controls: %1</source>
+        <translation>
+
+未载入到控件：%1</translation>
+    </message>
+    <message>
+        <source>Import ds_config.json</source>
+        <translation>导入 ds_config.json</translation>
+    </message>
+    <message>
+        <source>JSON (*.json);;All files (*)</source>
+        <translation>JSON (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot import ds_config.json</source>
+        <translation>无法导入 ds_config.json</translation>
+    </message>
+    <message>
+        <source>ds_config.json diagnostics</source>
+        <translation>ds_config.json 诊断</translation>
+    </message>
+    <message>
+        <source>%1 loaded into the controls.</source>
+        <translation>%1 已载入到控件。</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>ZeRO Planner sessions (*.zplan);;All files (*)</source>
+        <translation>ZeRO Planner 会话 (*.zplan);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>plan.zplan</source>
+        <translation>plan.zplan</translation>
+    </message>
+    <message>
+        <source>ZeRO Planner sessions (*.zplan)</source>
+        <translation>ZeRO Planner 会话 (*.zplan)</translation>
+    </message>
+    <message>
+        <source>Cannot save session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <source>Import Hugging Face config.json</source>
+        <translation>导入 Hugging Face config.json</translation>
+    </message>
+    <message>
+        <source>Cannot import config.json</source>
+        <translation>无法导入 config.json</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Cannot export</source>
+        <translation>无法导出</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Save Screenshot</source>
+        <translation>保存截图</translation>
+    </message>
+    <message>
+        <source>zero-planner.png</source>
+        <translation>zero-planner.png</translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>Cannot save screenshot</source>
+        <translation>无法保存截图</translation>
+    </message>
+    <message>
+        <source>Cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>unknown view &apos;%1&apos;; views: %2</source>
+        <translation>未知视图“%1”；可用视图：%2</translation>
+    </message>
+    <message>
+        <source>Export as %1...</source>
+        <translation>导出为 %1...</translation>
+    </message>
+    <message>
+        <source>Copy Table as Markdown</source>
+        <translation>将表格复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>Export View: %1</source>
+        <translation>导出视图：%1</translation>
+    </message>
+    <message>
+        <source>Cannot export the view</source>
+        <translation>无法导出视图</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Export Report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>zero-planner-report.pdf</source>
+        <translation>zero-planner-report.pdf</translation>
+    </message>
+    <message>
+        <source>Cannot export the report</source>
+        <translation>无法导出报告</translation>
+    </message>
+    <message>
+        <source>How the numbers are computed</source>
+        <translation>数字是如何计算的</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Per-GPU memory&lt;/h3&gt;&lt;p&gt;&lt;b&gt;Model states&lt;/b&gt; (DeepSpeed&apos;s implementation, bf16/fp16 with Adam): 16-bit parameters 2P, 16-bit gradients 2P, fp32 gradients 4P, fp32 master weights 4P, Adam moments 8P = 20 bytes per parameter without ZeRO. ZeRO-1 partitions the fp32 states over N GPUs (4P + 16P/N), ZeRO-2 also the gradients (2P + 18P/N, DeepSpeed&apos;s estimate_zero2_model_states_mem_needs), ZeRO-3 also the parameters (18P/N plus 4 x the largest layer). The ZeRO paper&apos;s K = 12 convention counts 16 bytes per parameter instead.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Activations&lt;/b&gt;: Korthikanti et al. 2022, s b h (34 + 5 a s / h) bytes per layer, generalised to gated MLPs, grouped-query attention and flash attention, plus the logits (16-bit and the fp32 copy for the loss).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Buffers&lt;/b&gt;: reduce and all-gather buckets (x%1 with overlap_comm, after the Hugging Face DeepSpeed guide), the ZeRO-3 gathered working set. &lt;b&gt;Overhead&lt;/b&gt;: CUDA context (%2 GiB) and %3% allocator fragmentation. These slices are the steady state the bars stack.&lt;/p&gt;&lt;h3&gt;Peak and fit&lt;/h3&gt;&lt;p&gt;Whether a setup fits is decided on the step&apos;s peak, not on the bars: the memory allocated at every moment of one step (start-up, each forward layer, the loss, each backward layer, the gradient reduce, the optimizer step, the parameter gather), with PyTorch&apos;s caching allocator reserving on top of it a share of the bytes allocated and freed within the step (x%6, ZeRO-3 x%7; activations, allocated in the same sizes every micro step, x%10). &lt;b&gt;Peak reserved&lt;/b&gt; plus the CUDA context is what nvidia-smi shows (the dashed box, and the line in Memory over one step). &lt;b&gt;What must fit&lt;/b&gt; is the peak of allocated memory plus the part of the reserve the allocator cannot free when a request fails (%8% of the cycling bytes, ZeRO-3 %9%) plus the CUDA context, within capacity minus headroom.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Host RAM and NVMe&lt;/b&gt;: each node over the whole run (loading the model, deepspeed.initialize, training, saving a checkpoint): %4 GB per training process, the model as each process loads it, the offloaded states and DeepSpeed&apos;s pinned buffers (rounded up to a power of two, as PyTorch pins them), the NVMe swap pools and the 16-bit model copied to the host on save; the bar is the largest of the four.&lt;/p&gt;&lt;h3&gt;Step time&lt;/h3&gt;&lt;p&gt;6 P tokens + 12 L h s tokens FLOPs at %5% of peak; ring collectives (nccl-tests bus bandwidth) on the slowest link; offload PCIe, CPU Adam and NVMe time.&lt;/p&gt;&lt;p&gt;The README lists every formula with its source.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;每 GPU 显存&lt;/h3&gt;&lt;p&gt;&lt;b&gt;模型状态&lt;/b&gt;（DeepSpeed 的实现，bf16/fp16 配合 Adam）：16 位参数 2P、16 位梯度 2P、fp32 梯度 4P、fp32 主权重 4P、Adam 动量 8P，不用 ZeRO 时每参数共 20 字节。ZeRO-1 把 fp32 状态分区到 N 个 GPU 上（4P + 16P/N），ZeRO-2 再分区梯度（2P + 18P/N，即 DeepSpeed 的 estimate_zero2_model_states_mem_needs），ZeRO-3 再分区参数（18P/N 加上 4 x 最大层）。ZeRO 论文的 K = 12 口径则按每参数 16 字节计。&lt;/p&gt;&lt;p&gt;&lt;b&gt;激活值&lt;/b&gt;：Korthikanti 等 2022，每层 s b h (34 + 5 a s / h) 字节，推广到门控 MLP、分组查询注意力和 flash attention，另加 logits（16 位，以及损失所用的 fp32 副本）。&lt;/p&gt;&lt;p&gt;&lt;b&gt;缓冲区&lt;/b&gt;：归约和 all-gather 桶（启用 overlap_comm 时 x%1，依据 Hugging Face 的 DeepSpeed 指南），以及 ZeRO-3 聚合的工作集。&lt;b&gt;开销&lt;/b&gt;：CUDA 上下文（%2 GiB）和 %3% 的分配器碎片。这些部分就是柱形堆叠的稳态。&lt;/p&gt;&lt;h3&gt;峰值与能否放下&lt;/h3&gt;&lt;p&gt;方案能否放下取决于单步的峰值，而不是柱形：即一步中每个时刻（启动、每个前向层、损失、每个反向层、梯度归约、优化器步骤、参数聚合）已分配的显存，PyTorch 的缓存分配器还会在其上额外保留一步内分配又释放的字节的一部分（x%6，ZeRO-3 x%7；每个微步以相同大小分配的激活值 x%10）。&lt;b&gt;峰值保留量&lt;/b&gt;加上 CUDA 上下文就是 nvidia-smi 显示的数值（虚线框，以及“单步内的显存”中的线）。&lt;b&gt;须容纳的量&lt;/b&gt;是已分配显存的峰值，加上请求失败时分配器无法释放的那部分保留量（循环字节的 %8%，ZeRO-3 为 %9%），再加上 CUDA 上下文，须在容量减去余量之内。&lt;/p&gt;&lt;p&gt;&lt;b&gt;主机内存和 NVMe&lt;/b&gt;：每个节点在整个运行过程中（加载模型、deepspeed.initialize、训练、保存检查点）：每个训练进程 %4 GB、每个进程加载的模型、卸载的状态和 DeepSpeed 的锁页缓冲区（像 PyTorch 锁页时那样向上取整到 2 的幂）、NVMe 交换池，以及保存时复制到主机的 16 位模型；柱形取四者中的最大值。&lt;/p&gt;&lt;h3&gt;单步时间&lt;/h3&gt;&lt;p&gt;6 P tokens + 12 L h s tokens FLOPs，按峰值的 %5% 计算；环形集合通信（nccl-tests 总线带宽）按最慢的链路计；另加卸载的 PCIe、CPU Adam 和 NVMe 时间。&lt;/p&gt;&lt;p&gt;README 列出了每个公式及其出处。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About ZeRO Planner</source>
+        <translation>关于 ZeRO Planner</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;ZeRO Planner %1&lt;/b&gt;&lt;p&gt;Plan DeepSpeed ZeRO training runs: steady-state and peak memory per GPU, host RAM, NVMe and step time for every stage and offload choice, and a ds_config.json DeepSpeed accepts.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;ZeRO Planner %1&lt;/b&gt;&lt;p&gt;规划 DeepSpeed ZeRO 训练：针对每个 stage 和卸载选择，给出每 GPU 的稳态和峰值显存、主机内存、NVMe 和单步时间，以及一份 DeepSpeed 可直接使用的 ds_config.json。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::MemoryView</name>
+    <message>
+        <source>Peak reserved (nvidia-smi)</source>
+        <translation>峰值保留量（nvidia-smi）</translation>
+    </message>
+    <message>
+        <source>Frozen weights</source>
+        <translation>冻结权重</translation>
+    </message>
+    <message>
+        <source>Axis cut at 4x GPU memory; bar labels give the peaks</source>
+        <translation>坐标轴截断在 4 倍显存处；柱形标签给出峰值</translation>
+    </message>
+    <message>
+        <source>GiB per GPU: steady state (bars), peak reserved (outlined)</source>
+        <translation>每 GPU GiB：稳态（柱形），峰值保留量（描边）</translation>
+    </message>
+    <message>
+        <source>Trained weights</source>
+        <translation>训练的权重</translation>
+    </message>
+    <message>
+        <source>of which frozen</source>
+        <translation>其中冻结</translation>
+    </message>
+    <message>
+        <source>Steady state total</source>
+        <translation>稳态合计</translation>
+    </message>
+    <message>
+        <source>Peak allocated (max_memory_allocated)</source>
+        <translation>峰值已分配（max_memory_allocated）</translation>
+    </message>
+    <message>
+        <source>Must fit (peak required)</source>
+        <translation>须容纳（峰值需求）</translation>
+    </message>
+    <message>
+        <source>Peaks in the %1: %2</source>
+        <translation>峰值出现在%1阶段：%2</translation>
+    </message>
+    <message>
+        <source>Host RAM %1 GiB, NVMe %2 GiB per node</source>
+        <translation>每节点主机内存 %1 GiB，NVMe %2 GiB</translation>
+    </message>
+    <message>
+        <source>Does not fit the GPU</source>
+        <translation>超出显存</translation>
+    </message>
+    <message>
+        <source>Does not fit host RAM</source>
+        <translation>超出主机内存</translation>
+    </message>
+    <message>
+        <source>Does not fit NVMe</source>
+        <translation>超出 NVMe</translation>
+    </message>
+    <message>
+        <source>GPU %1 GiB</source>
+        <translation>GPU %1 GiB</translation>
+    </message>
+    <message>
+        <source>pipeline</source>
+        <translation>流水线</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>NVMe</source>
+        <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>The new language is used from the next start of ZeRO Planner.</source>
+        <translation>新的语言将在下次启动 ZeRO Planner 时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::RecommendationCard</name>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>setup</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>why not</source>
+        <translation>未选原因</translation>
+    </message>
+    <message>
+        <source>why it does not fit</source>
+        <translation>放不下的原因</translation>
+    </message>
+    <message>
+        <source>%1 = compute %2</source>
+        <translation>%1 = 计算 %2</translation>
+    </message>
+    <message>
+        <source> + comm. %1</source>
+        <translation> + 通信 %1</translation>
+    </message>
+    <message>
+        <source> + offload %1</source>
+        <translation> + 卸载 %1</translation>
+    </message>
+    <message>
+        <source>No plan</source>
+        <translation>无法规划</translation>
+    </message>
+    <message>
+        <source>Nothing fits</source>
+        <translation>没有放得下的方案</translation>
+    </message>
+    <message>
+        <source>No stage, offload or recompute setup fits this cluster. What would make it fit:</source>
+        <translation>没有任何 stage、卸载或重计算方案能放进这个集群。以下改动可以放下：</translation>
+    </message>
+    <message>
+        <source>Recommended: %1</source>
+        <translation>推荐：%1</translation>
+    </message>
+    <message>
+        <source>Peak reserved per GPU</source>
+        <translation>每 GPU 峰值保留</translation>
+    </message>
+    <message>
+        <source>Must fit per GPU</source>
+        <translation>每 GPU 须容纳</translation>
+    </message>
+    <message>
+        <source>Host RAM per node</source>
+        <translation>每节点主机内存</translation>
+    </message>
+    <message>
+        <source>NVMe per node</source>
+        <translation>每节点 NVMe</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批量</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>%1 (nvidia-smi); peak allocated %2</source>
+        <translation>%1（nvidia-smi）；峰值已分配 %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 usable</source>
+        <translation>%1 / 可用 %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2, peaks %3</source>
+        <translation>%1 / %2，峰值在%3时</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>micro %1 x %2 accumulation x %3, recompute %4</source>
+        <translation>微批量 %1 × 累积 %2 × %3，重计算：%4</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s, MFU %2%</source>
+        <translation>%1 tokens/s，MFU %2%</translation>
+    </message>
+    <message>
+        <source>Peaks in the %1: %2, %3 on top of what stays allocated all run.</source>
+        <translation>峰值出现在%1阶段：%2，在全程常驻的显存之上另加 %3。</translation>
+    </message>
+    <message>
+        <source>What must fit is largest in the %1.</source>
+        <translation>须容纳的量在%1阶段最大。</translation>
+    </message>
+    <message>
+        <source>What decides its step: %1.</source>
+        <translation>决定单步时间的因素：%1。</translation>
+    </message>
+    <message>
+        <source>Why not the others:</source>
+        <translation>为什么不选其他方案：</translation>
+    </message>
+    <message>
+        <source>The architecture was synthesized from the size (hidden = 128 x layers); import a config.json for exact activations.</source>
+        <translation>架构是根据规模合成的（hidden = 128 x 层数）；导入 config.json 可得到准确的激活值。</translation>
+    </message>
+    <message>
+        <source>ZeRO paper convention (16 bytes/param at stage 0): DeepSpeed itself allocates more (20 bytes/param).</source>
+        <translation>ZeRO 论文口径（stage 0 时每参数 16 字节）：DeepSpeed 实际分配得更多（每参数 20 字节）。</translation>
+    </message>
+    <message>
+        <source>Warnings:</source>
+        <translation>警告：</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>two sentences, one after the other</comment>
+        <translation>%1%2</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::ScalingView</name>
+    <message>
+        <source>GPUs (log scale)</source>
+        <translation>GPU 数（对数刻度）</translation>
+    </message>
+    <message>
+        <source>Needed per GPU at the step&apos;s peak (GiB, log scale)</source>
+        <translation>单步峰值时每 GPU 所需（GiB，对数刻度）</translation>
+    </message>
+    <message>
+        <source>GPU %1 GiB</source>
+        <translation>GPU %1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation>%1 个 GPU</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::StepView</name>
+    <message>
+        <source>Reserved + CUDA context (nvidia-smi)</source>
+        <translation>保留量 + CUDA 上下文（nvidia-smi）</translation>
+    </message>
+    <message>
+        <source>GiB per GPU: allocated (stacked), reserved (line)</source>
+        <translation>每 GPU GiB：已分配（堆叠），保留量（线）</translation>
+    </message>
+    <message>
+        <source>No timeline for this scenario</source>
+        <translation>此场景没有时间线</translation>
+    </message>
+    <message>
+        <source>peak allocated %1 GiB, %2</source>
+        <translation>峰值已分配 %1 GiB，%2</translation>
+    </message>
+    <message>
+        <source>peak reserved %1 GiB (nvidia-smi)</source>
+        <translation>峰值保留 %1 GiB（nvidia-smi）</translation>
+    </message>
+    <message>
+        <source>%1, micro batch %2, recompute %3: moments of one step</source>
+        <translation>%1，微批量 %2，重计算 %3：单步内的各个时刻</translation>
+    </message>
+    <message>
+        <source> (does not fit: %1 GiB must fit, %2 GiB usable)</source>
+        <translation>（放不下：须容纳 %1 GiB，可用 %2 GiB）</translation>
+    </message>
+    <message>
+        <source>GPU %1 GiB</source>
+        <translation>GPU %1 GiB</translation>
+    </message>
+    <message>
+        <source>usable %1</source>
+        <translation>可用 %1</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::TimeView</name>
+    <message>
+        <source>Seconds per optimizer step</source>
+        <translation>每次优化器步骤的秒数</translation>
+    </message>
+    <message>
+        <source>%1 tok/s</source>
+        <translation>%1 tok/s</translation>
+    </message>
+    <message>
+        <source>no fit</source>
+        <translation>放不下</translation>
+    </message>
+</context>
+</TS>

@@ -61,10 +61,10 @@ private:
 
 // The one way pictures are made: in an OffscreenApplication, written atomically.
 int render_offscreen(char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path,
-                     const QString& logText = QString(), const QString& logName = QString()) {
+                     const QString& logText = QString(), const QString& logName = QString(), const std::vector<PlanPin>& pins = {}) {
     const OffscreenApplication app(argv);
     QString error;
-    if (!ui::saveScreenshot(s, view, size, path, &error, logText, logName)) {
+    if (!ui::saveScreenshot(s, view, size, path, &error, logText, logName, pins)) {
         std::cerr << "zero-planner: " << error.toStdString() << "\n";
         return cli::kExitBadInput;
     }
@@ -90,7 +90,7 @@ int report(char** argv, const cli::ReportRequest& r) {
 
 int screenshot(char** argv, const cli::ScreenshotRequest& r) {
     return render_offscreen(argv, r.scenario, QString::fromStdString(r.view), QSize(r.width, r.height), QString::fromStdString(r.out),
-                            QString::fromStdString(r.log_text), QString::fromStdString(r.log_name));
+                            QString::fromStdString(r.log_text), QString::fromStdString(r.log_name), r.pins);
 }
 
 // No display: say what the window would have shown, and leave its picture and config behind.

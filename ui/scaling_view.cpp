@@ -45,6 +45,7 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, stageColor(stage), 4));
         graphs_.append(g);
     }
+    base_legend_ = entries;
     legend_->setEntries(entries);
     // Right end, above the line: the curves there are below capacity unless nothing fits.
     capacity_label_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
@@ -67,7 +68,40 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
     plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
     plot_->yAxis->setLabel(tr("Needed per GPU at the step's peak (GiB, log scale)"));
     connect(doc_, &PlannerDocument::resultsChanged, this, &ScalingView::rebuild);
+    connect(doc_, &PlannerDocument::pinsChanged, this, &ScalingView::showPins);
+    showPins();
     rebuild();
+}
+
+// Each pin's own stage as a dashed line in its colour: the pinned plan's memory against GPU count.
+void ScalingView::showPins() {
+    const std::vector<PinnedPlan>& pins = doc_->pins();
+    while (pin_lines_.size() < static_cast<qsizetype>(pins.size())) {
+        QCPGraph* g = plot_->addGraph();
+        g->setPen(QPen(pinColor(static_cast<int>(pin_lines_.size())), 1.6, Qt::DashLine));
+        pin_lines_.append(g);
+    }
+    QList<LegendStrip::Entry> entries = base_legend_;
+    for (qsizetype p = 0; p < pin_lines_.size(); ++p) {
+        QCPGraph* g = pin_lines_[p];
+        g->data()->clear();
+        g->setVisible(p < static_cast<qsizetype>(pins.size()));
+        if (!g->visible()) continue;
+        const PinnedPlan& pin = pins[static_cast<std::size_t>(p)];
+        for (const ScalingSeries& series : pin.overview.scaling) {
+            if (series.stage != pin.pin.scenario.zero.stage) continue;
+            for (const ScalingPoint& point : series.points) g->addData(static_cast<double>(point.gpus), bytes_to_gib(point.required_bytes));
+        }
+        entries.append({tr("Pinned: %1 (%2)").arg(QString::fromStdString(pin.pin.name), stageName(pin.pin.scenario.zero.stage)),
+                        pinColor(static_cast<int>(p)), LegendStrip::Swatch::Line});
+    }
+    legend_->setEntries(entries);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int ScalingView::pinLinePoints(int pin) const {
+    if (pin < 0 || pin >= pin_lines_.size() || !pin_lines_[pin]->visible()) return 0;
+    return pin_lines_[pin]->data()->size();
 }
 
 void ScalingView::changeEvent(QEvent* e) {

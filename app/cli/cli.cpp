@@ -370,8 +370,8 @@ const std::vector<Command>& commands() {
         {"validate", "validate [FILE]", "the planner against measured runs (default: the bundled measured_runs.json)",
          CommandKind::Headless, options({}), kFlags, true, cmd_validate},
         {"screenshot", "screenshot",
-         "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|config|window|calibrate]\n"
-         "[--size WxH] [--log FILE: the run log the calibrate view shows]",
+         "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|config|window|calibrate|compare]\n"
+         "[--size WxH] [--log FILE: the run log the calibrate view shows] (a --session file's pinned plans are drawn too)",
          CommandKind::Window, with_scenario({"--out", "--view", "--size", "--log"}), options({"--help", "-h"}), false, nullptr},
         {"report", "report",
          "--format pdf|md -o FILE: the plan as one PDF page, or Markdown with its plots as PNGs\n"

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -88,9 +89,9 @@ ComparePanel::ComparePanel(PlannerDocument* doc, QWidget* parent)
     layout->addLayout(buttons);
     layout->addWidget(empty_);
     layout->addLayout(pin_rows_);
-    layout->addWidget(figures_, 3);
+    layout->addWidget(figures_);
     layout->addWidget(config_title_);
-    layout->addWidget(config_, 2);
+    layout->addWidget(config_, 1);
     connect(pin_button_, &QPushButton::clicked, this, &ComparePanel::pinRequested);
     connect(copy_button_, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(markdown()); });
     connect(doc_, &PlannerDocument::resultsChanged, this, &ComparePanel::documentChanged);
@@ -163,9 +164,9 @@ void ComparePanel::rebuild() {
             QString tip = tr("GPU-hours to train on each plan's token budget (Assumptions: token budget).");
             for (const PinnedPlan& p : pins)
                 if (p.figures.token_budget != live_.token_budget)
-                    tip += QLatin1Char('\n') + tr("%1: %2 tokens")
-                                                   .arg(QString::fromStdString(p.pin.name),
-                                                        QString::fromStdString(format_compact(p.figures.token_budget)));
+                    tip += QLatin1Char('\n') +
+                           tr("%1: %2 tokens")
+                               .arg(QString::fromStdString(p.pin.name), QString::fromStdString(format_compact(p.figures.token_budget)));
             name->setToolTip(tip);
         }
         figures_->setItem(row, 0, name);
@@ -182,6 +183,10 @@ void ComparePanel::rebuild() {
             if (c > 0) figures_->item(row, c)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         }
     }
+
+    // Every figure in sight: the table is as tall as its rows; the config keys scroll.
+    figures_->setFixedHeight(figures_->verticalHeader()->length() + figures_->horizontalHeader()->sizeHint().height() +
+                             2 * figures_->frameWidth() + figures_->horizontalScrollBar()->sizeHint().height());
 
     std::vector<PlanFigures> pinned;
     for (const PinnedPlan& p : pins) pinned.push_back(p.figures);

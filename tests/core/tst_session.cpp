@@ -627,7 +627,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 8); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 9); "
                                     "upgrade zero-planner"));
         }
     }

@@ -40,9 +40,15 @@ QString metricName(CompareMetric m) {
     return {};
 }
 
+// A figure as the core writes it; whether it fits in the window's language.
+QString valueText(const PlanFigures& f, CompareMetric m) {
+    if (m == CompareMetric::Fits && f.valid) return f.fits ? ComparePanel::tr("yes") : ComparePanel::tr("no");
+    return QString::fromStdString(metric_text(f, m));
+}
+
 // A pin's cell: its figure and, when it differs, its difference to the live plan.
 QString pinCell(const PlanFigures& pin, const PlanFigures& live, CompareMetric m) {
-    const QString value = QString::fromStdString(metric_text(pin, m));
+    const QString value = valueText(pin, m);
     const std::string delta = metric_delta(pin, live, m);
     return delta.empty() ? value : QStringLiteral("%1 (%2)").arg(value, QString::fromStdString(delta));
 }
@@ -81,6 +87,7 @@ ComparePanel::ComparePanel(PlannerDocument* doc, QWidget* parent)
     figures_->setAccessibleName(tr("Pinned and live plan figures"));
     config_->setAccessibleName(tr("ds_config.json keys that differ"));
     empty_->setWordWrap(true);
+    empty_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(pin_button_);
     buttons->addWidget(copy_button_);
@@ -136,6 +143,7 @@ void ComparePanel::rebuildPinRows() {
     }
     const bool any = !pins.empty();
     empty_->setVisible(!any);
+    copy_button_->setEnabled(any);
     figures_->setVisible(any);
     config_title_->setVisible(any);
     config_->setVisible(any);
@@ -170,7 +178,7 @@ void ComparePanel::rebuild() {
             name->setToolTip(tip);
         }
         figures_->setItem(row, 0, name);
-        figures_->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(metric_text(live_, m))));
+        figures_->setItem(row, 1, new QTableWidgetItem(valueText(live_, m)));
         for (std::size_t p = 0; p < pins.size(); ++p) {
             figures_->setItem(row, static_cast<int>(p) + 2, new QTableWidgetItem(pinCell(pins[p].figures, live_, m)));
             differs = differs || metric_differs(pins[p].figures, live_, m);

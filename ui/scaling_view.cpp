@@ -69,11 +69,11 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
     plot_->yAxis->setLabel(tr("Needed per GPU at the step's peak (GiB, log scale)"));
     connect(doc_, &PlannerDocument::resultsChanged, this, &ScalingView::rebuild);
     connect(doc_, &PlannerDocument::pinsChanged, this, &ScalingView::showPins);
-    showPins();
-    rebuild();
+    showPins();  // and rebuild()
 }
 
-// Each pin's own stage as a dashed line in its colour: the pinned plan's memory against GPU count.
+// Each pin's own stage as a dashed line in its colour: the pinned plan's memory against GPU
+// count. Then rebuild(), whose axis range takes the lines in.
 void ScalingView::showPins() {
     const std::vector<PinnedPlan>& pins = doc_->pins();
     while (pin_lines_.size() < static_cast<qsizetype>(pins.size())) {
@@ -96,7 +96,7 @@ void ScalingView::showPins() {
                         pinColor(static_cast<int>(p)), LegendStrip::Swatch::Line});
     }
     legend_->setEntries(entries);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    rebuild();
 }
 
 int ScalingView::pinLinePoints(int pin) const {
@@ -124,6 +124,14 @@ void ScalingView::rebuild() {
             g->addData(static_cast<double>(p.gpus), gib);
             lo = std::min(lo, gib);
             hi = std::max(hi, gib);
+        }
+    }
+    // The pins' dashed lines stay in view too.
+    for (const QCPGraph* g : pin_lines_) {
+        if (!g->visible()) continue;
+        for (const QCPGraphData& p : *g->data()) {
+            lo = std::min(lo, p.value);
+            hi = std::max(hi, p.value);
         }
     }
     const double capacity = s.cluster.gpu.memory_gib;

@@ -272,6 +272,18 @@ private slots:
         QVERIFY(other.pins().empty());
     }
 
+    // Ctrl+D pins, as the Edit menu says.
+    void shortcut_pins() {
+        MainWindow w(MainWindow::Ephemeral);
+        QCOMPARE(pinAction(w)->shortcut(), QKeySequence(QStringLiteral("Ctrl+D")));
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QTest::keyClick(&w, Qt::Key_D, Qt::ControlModifier);
+        QCOMPARE(w.document()->pins().size(), std::size_t{1});
+        QVERIFY(w.statusBar()->currentMessage().contains(QString::fromStdString(w.document()->pins()[0].pin.name)));
+    }
+
     // `screenshot --view compare`: the window with the Compare tab in front.
     void screenshot_compare_view() {
         QVERIFY(screenshotViews().contains(QStringLiteral("compare")));

@@ -24,6 +24,7 @@
 #include <QAction>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -270,6 +271,29 @@ private slots:
         QVERIFY(!other.isModified());
         other.newDocument();
         QVERIFY(other.pins().empty());
+    }
+
+    // The window's remembered last session keeps the pins: closed with two, it comes back with them.
+    void last_session_keeps_the_pins() {
+        QTemporaryDir dir;
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+        std::vector<PlanPin> pinned;
+        {
+            MainWindow w(MainWindow::Persistent);
+            w.setSaveChangesPrompt([] { return MainWindow::SaveChoice::Discard; });
+            editGpus(w.document(), 8);
+            pinAction(w)->trigger();
+            editGpus(w.document(), 16);
+            pinAction(w)->trigger();
+            for (const PinnedPlan& p : w.document()->pins()) pinned.push_back(p.pin);
+            QVERIFY(w.close());
+        }
+        MainWindow again(MainWindow::Persistent);
+        QCOMPARE(again.document()->pins().size(), std::size_t{2});
+        for (std::size_t i = 0; i < pinned.size(); ++i) QVERIFY(again.document()->pins()[i].pin == pinned[i]);
+        QVERIFY(!again.document()->isModified());
+        QSettings().clear();
     }
 
     // Ctrl+D pins, as the Edit menu says.

@@ -126,7 +126,7 @@ void ComparePanel::rebuildPinRows() {
         const int index = static_cast<int>(i);
         auto* swatch = new QLabel;
         swatch->setFixedSize(14, 14);
-        swatch->setStyleSheet(QStringLiteral("background: %1; border: 1px solid %1;").arg(pinColor(index).name()));
+        swatch->setStyleSheet(QStringLiteral("background: %1; border: 1px solid %1;").arg(pinColor(index, palette()).name()));
         auto* name = new QLineEdit(QString::fromStdString(pins[i].pin.name));
         name->setObjectName(QStringLiteral("pinName%1").arg(index));
         name->setAccessibleName(tr("Name of pinned plan %1").arg(index + 1));
@@ -160,7 +160,7 @@ void ComparePanel::rebuild() {
     QStringList header{QString(), tr("Live plan")};
     for (const PinnedPlan& p : pins) header << QString::fromStdString(p.pin.name);
     figures_->setHorizontalHeaderLabels(header);
-    for (int c = 2; c < figures_->columnCount(); ++c) figures_->horizontalHeaderItem(c)->setForeground(pinColor(c - 2));
+    for (int c = 2; c < figures_->columnCount(); ++c) figures_->horizontalHeaderItem(c)->setForeground(pinColor(c - 2, palette()));
     for (std::size_t r = 0; r < metrics.size(); ++r) {
         const CompareMetric m = metrics[r];
         const int row = static_cast<int>(r);

@@ -33,8 +33,8 @@ QString hostPhaseShortName(HostPhase p);  // "loading", for bar captions
 QColor pipelineStageColor(int stage, int stages, bool lighter);
 
 // The pinned plans (the Compare panel): one colour each, apart from the slices' hues, for their
-// ghosted bars, dashed lines and the panel's column headers.
-QColor pinColor(int pin);
+// ghosted bars, dashed lines and the panel's column headers; lighter on a dark base.
+QColor pinColor(int pin, const QPalette& palette);
 
 enum class TimePart { Compute, Communication, Offload };
 QString timePartName(TimePart p);

@@ -78,12 +78,12 @@ void ScalingView::showPins() {
     const std::vector<PinnedPlan>& pins = doc_->pins();
     while (pin_lines_.size() < static_cast<qsizetype>(pins.size())) {
         QCPGraph* g = plot_->addGraph();
-        g->setPen(QPen(pinColor(static_cast<int>(pin_lines_.size())), 1.6, Qt::DashLine));
         pin_lines_.append(g);
     }
     QList<LegendStrip::Entry> entries = base_legend_;
     for (qsizetype p = 0; p < pin_lines_.size(); ++p) {
         QCPGraph* g = pin_lines_[p];
+        g->setPen(QPen(pinColor(static_cast<int>(p), palette()), 1.6, Qt::DashLine));
         g->data()->clear();
         g->setVisible(p < static_cast<qsizetype>(pins.size()));
         if (!g->visible()) continue;
@@ -93,7 +93,7 @@ void ScalingView::showPins() {
             for (const ScalingPoint& point : series.points) g->addData(static_cast<double>(point.gpus), bytes_to_gib(point.required_bytes));
         }
         entries.append({tr("Pinned: %1 (%2)").arg(QString::fromStdString(pin.pin.name), stageName(pin.pin.scenario.zero.stage)),
-                        pinColor(static_cast<int>(p)), LegendStrip::Swatch::Line});
+                        pinColor(static_cast<int>(p), palette()), LegendStrip::Swatch::Line});
     }
     legend_->setEntries(entries);
     rebuild();
@@ -106,7 +106,7 @@ int ScalingView::pinLinePoints(int pin) const {
 
 void ScalingView::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
-    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) rebuild();
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) showPins();  // and rebuild()
 }
 
 void ScalingView::rebuild() {

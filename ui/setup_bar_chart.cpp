@@ -89,15 +89,16 @@ void SetupBarChart::setGhosts(const std::vector<std::vector<double>>& tops) {
         // On the grid layer: beneath every part and label of the live bars.
         bars->setLayer(QStringLiteral("grid"));
         bars->setWidth(0.94 - 0.08 * pin);
-        QColor fill = pinColor(pin);
-        fill.setAlpha(45);
-        bars->setBrush(fill);
-        bars->setPen(QPen(pinColor(pin), 1.5));
         bars->setAntialiased(false);
         ghosts_.append(bars);
     }
     for (qsizetype pin = 0; pin < ghosts_.size(); ++pin) {
         QCPBars* bars = ghosts_[pin];
+        const QColor color = pinColor(static_cast<int>(pin), plot_->palette());  // the palette may have changed
+        QColor fill = color;
+        fill.setAlpha(45);
+        bars->setBrush(fill);
+        bars->setPen(QPen(color, 1.5));
         bars->data()->clear();
         bars->setVisible(pin < static_cast<qsizetype>(tops.size()));
         if (pin >= static_cast<qsizetype>(tops.size())) continue;

@@ -39,7 +39,7 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     connect(doc_, &PlannerDocument::pinsChanged, this, [this] {
         QList<LegendStrip::Entry> pinned = base_legend_;
         for (std::size_t p = 0; p < doc_->pins().size(); ++p)
-            pinned.append({tr("Pinned: %1").arg(QString::fromStdString(doc_->pins()[p].pin.name)), pinColor(static_cast<int>(p)),
+            pinned.append({tr("Pinned: %1").arg(QString::fromStdString(doc_->pins()[p].pin.name)), pinColor(static_cast<int>(p), palette()),
                            LegendStrip::Swatch::Outline});
         legend_->setEntries(pinned);
         rebuild();

@@ -17,6 +17,7 @@
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
 #include "ui/planner_document.h"
+#include "ui/plot_style.h"
 #include "ui/scaling_view.h"
 #include "ui/screenshot.h"
 #include "ui/time_view.h"
@@ -294,6 +295,19 @@ private slots:
         for (std::size_t i = 0; i < pinned.size(); ++i) QVERIFY(again.document()->pins()[i].pin == pinned[i]);
         QVERIFY(!again.document()->isModified());
         QSettings().clear();
+    }
+
+    // Every pin's colour reads on a light and on a dark base (outlines, names in the headers).
+    void pin_colours_keep_contrast() {
+        QPalette light;
+        light.setColor(QPalette::Base, Qt::white);
+        QPalette dark;
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        for (int pin = 0; pin < static_cast<int>(kMaxPins); ++pin) {
+            QVERIFY2(contrastRatio(pinColor(pin, light), Qt::white) >= 3.0, qPrintable(QString::number(pin)));
+            QVERIFY2(contrastRatio(pinColor(pin, dark), QColor(0x1e, 0x1e, 0x1e)) >= 3.0, qPrintable(QString::number(pin)));
+            for (int other = 0; other < pin; ++other) QVERIFY(pinColor(pin, light) != pinColor(other, light));
+        }
     }
 
     // Ctrl+D pins, as the Edit menu says.

@@ -26,6 +26,7 @@ namespace {
 QString metricName(CompareMetric m) {
     switch (m) {
     case CompareMetric::Setup: return ComparePanel::tr("Setup");
+    case CompareMetric::Batch: return ComparePanel::tr("Micro batch x accumulation");
     case CompareMetric::Fits: return ComparePanel::tr("Fits");
     case CompareMetric::SteadyMemory: return ComparePanel::tr("Steady state per GPU");
     case CompareMetric::PeakReserved: return ComparePanel::tr("Peak reserved per GPU");
@@ -218,12 +219,12 @@ void ComparePanel::rebuild() {
 }
 
 QString ComparePanel::markdown() const {
-    const auto table = [](const QTableWidget* t) {
+    const auto table = [](const QTableWidget* t, bool numbers) {
         TextTable out;
         for (int c = 0; c < t->columnCount(); ++c) {
             const QTableWidgetItem* h = t->horizontalHeaderItem(c);
             out.header.push_back(h ? h->text().toStdString() : std::string());
-            out.right_aligned.push_back(false);
+            out.right_aligned.push_back(numbers && c > 0);
         }
         for (int r = 0; r < t->rowCount(); ++r) {
             std::vector<std::string> row;
@@ -233,7 +234,8 @@ QString ComparePanel::markdown() const {
         return QString::fromStdString(markdown_table(out));
     };
     if (doc_->pins().empty()) return {};
-    return QStringLiteral("### %1\n\n%2\n### %3\n\n%4").arg(tr("Compared plans"), table(figures_), config_title_->text(), table(config_));
+    return QStringLiteral("### %1\n\n%2\n### %3\n\n%4")
+        .arg(tr("Compared plans"), table(figures_, true), config_title_->text(), table(config_, false));
 }
 
 }  // namespace zp::ui

@@ -99,9 +99,9 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     target->show();
     QCoreApplication::processEvents();
     if (view == QLatin1String("compare")) {
-        // The Compare panel's tables are wide: give its side of the bottom row half the width.
+        // The Compare panel's tables are wide: give its side of the bottom row three fifths of the width.
         if (auto* row = qobject_cast<QSplitter*>(window.sideTabs()->parentWidget())) {
-            row->setSizes({row->width() / 2, row->width() / 2});
+            row->setSizes({row->width() * 2 / 5, row->width() * 3 / 5});
             if (auto* rows = qobject_cast<QSplitter*>(row->parentWidget())) rows->setSizes({rows->height() / 2, rows->height() / 2});
         }
     }

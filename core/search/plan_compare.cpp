@@ -19,6 +19,9 @@ PlanFigures plan_figures(const Scenario& s) {
         const Candidate c = evaluate(s);
         f.setup = short_setup_label(c.zero);
         f.fits = c.fit.all();
+        f.micro_batch = c.micro_batch;
+        f.gradient_accumulation_steps = c.gradient_accumulation_steps;
+        f.checkpointing = c.checkpointing;
         f.steady_bytes = c.memory.total_bytes();
         f.peak_reserved_bytes = c.memory.peak_reserved_bytes;
         f.peak_required_bytes = c.memory.peak_required_bytes;
@@ -43,10 +46,10 @@ PlanFigures plan_figures(const Scenario& s) {
 }
 
 std::span<const CompareMetric> compare_metrics() {
-    static constexpr std::array kAll{CompareMetric::Setup,           CompareMetric::Fits,         CompareMetric::SteadyMemory,
-                                     CompareMetric::PeakReserved,    CompareMetric::PeakRequired, CompareMetric::PeakPhase,
-                                     CompareMetric::HostRam,         CompareMetric::Nvme,         CompareMetric::StepTime,
-                                     CompareMetric::TokensPerSecond, CompareMetric::GpuHours};
+    static constexpr std::array kAll{CompareMetric::Setup,        CompareMetric::Batch,           CompareMetric::Fits,
+                                     CompareMetric::SteadyMemory, CompareMetric::PeakReserved,    CompareMetric::PeakRequired,
+                                     CompareMetric::PeakPhase,    CompareMetric::HostRam,         CompareMetric::Nvme,
+                                     CompareMetric::StepTime,     CompareMetric::TokensPerSecond, CompareMetric::GpuHours};
     return kAll;
 }
 
@@ -79,6 +82,9 @@ std::string metric_text(const PlanFigures& f, CompareMetric m) {
     if (!f.valid) return "n/a";
     switch (m) {
     case CompareMetric::Setup: return f.setup;
+    case CompareMetric::Batch:
+        return std::to_string(f.micro_batch) + " x " + std::to_string(f.gradient_accumulation_steps) + ", " +
+               (f.checkpointing == Checkpointing::None ? std::string("no") : std::string(to_string(f.checkpointing))) + " recompute";
     case CompareMetric::Fits: return f.fits ? "yes" : "no";
     case CompareMetric::PeakPhase: return to_string(f.peak_phase);
     case CompareMetric::StepTime: return format_seconds(f.step_seconds);

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+
 #include <span>
 #include <string>
 #include <vector>
@@ -19,6 +21,9 @@ struct PlanFigures {
     std::string error;
     std::string setup;  // short_setup_label(): "ZeRO-3+CPU"
     bool fits = false;
+    std::int64_t micro_batch = 1;
+    std::int64_t gradient_accumulation_steps = 1;
+    Checkpointing checkpointing = Checkpointing::None;
     // Per GPU: the steady state (MemoryBreakdown::total_bytes), the step's peak reserved (what
     // nvidia-smi shows) and what must fit (peak required), and the moment the step peaks.
     double steady_bytes = 0;
@@ -40,6 +45,7 @@ PlanFigures plan_figures(const Scenario& s);
 
 enum class CompareMetric {
     Setup,
+    Batch,  // micro batch x accumulation steps and the recompute policy
     Fits,
     SteadyMemory,
     PeakReserved,
@@ -54,7 +60,8 @@ enum class CompareMetric {
 // Every metric, in the order the panel lists them.
 std::span<const CompareMetric> compare_metrics();
 
-// The figure as text: "41.20 GiB", "backward", "1.23 s", "12,345" (tokens/s, GPU-hours), "yes";
+// The figure as text: "41.20 GiB", "backward", "1.23 s", "12,345" (tokens/s, GPU-hours), "yes",
+// "1 x 8, no recompute" (micro batch x accumulation steps; "selective" or "full" recompute);
 // "n/a" for an invalid plan.
 std::string metric_text(const PlanFigures& f, CompareMetric m);
 // Whether the two plans' texts differ.

@@ -7,6 +7,7 @@
 #include "core/io/plan_pins.h"
 #include "core/io/scenario_json.h"
 #include "core/model/default_scenario.h"
+#include "core/model/enum_names.h"
 #include "core/model/errors.h"
 #include "core/search/plan_compare.h"
 #include "core/search/recommender.h"
@@ -97,6 +98,14 @@ private slots:
         QCOMPARE(f.tokens_per_second, c.step.tokens_per_second);
         QCOMPARE(f.gpu_hours, c.step.budget_gpu_hours);
         QCOMPARE(f.token_budget, s.assumptions.token_budget);
+        QCOMPARE(f.micro_batch, c.micro_batch);
+        QCOMPARE(f.gradient_accumulation_steps, c.gradient_accumulation_steps);
+        QCOMPARE(f.checkpointing, c.checkpointing);
+        QCOMPARE(QString::fromStdString(metric_text(f, CompareMetric::Batch)),
+                 QStringLiteral("%1 x %2, %3 recompute")
+                     .arg(c.micro_batch)
+                     .arg(c.gradient_accumulation_steps)
+                     .arg(c.checkpointing == Checkpointing::None ? QStringLiteral("no") : QString::fromLatin1(to_string(c.checkpointing))));
         QVERIFY(f.gpu_hours > 0);
         QVERIFY(f.ds_config == deepspeed_config(s));
     }

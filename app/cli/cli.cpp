@@ -13,6 +13,7 @@
 #include "core/io/file_io.h"
 #include "core/io/format.h"
 #include "core/io/hf_config.h"
+#include "core/io/plan_pins.h"
 #include "core/io/scenario_json.h"
 #include "core/io/suggest.h"
 #include "core/model/enum_names.h"
@@ -161,8 +162,11 @@ int cmd_export(const Args& a, std::ostream& out, std::ostream& err) {
 }
 
 // The scenario the options describe, as a session file (.zplan) the window and --session open.
+// The pinned plans of a --session file are kept: rewriting a session loses none of it.
 int cmd_session(const Args& a, std::ostream& out, std::ostream&) {
-    const std::string text = session_text(scenario_from_args(a));
+    SessionFile f{scenario_from_args(a), {}};
+    if (auto session = a.get("--session")) f.pins = parse_session_file(read_text_file(*session), *session).pins;
+    const std::string text = session_file_text(f);
     if (auto file = a.get("-o")) write_file_atomically(*file, text);
     else out << text;
     return kExitOk;

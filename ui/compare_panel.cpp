@@ -142,6 +142,15 @@ void ComparePanel::rebuildPinRows() {
         pin_rows_->addWidget(remove, index, 2);
         pin_row_widgets_ << swatch << name << remove;
     }
+    // Keyboard order as on screen: the buttons, each pin's name and Remove, then the tables.
+    QWidget* previous = copy_button_;
+    for (QWidget* w : std::as_const(pin_row_widgets_)) {
+        if (w->focusPolicy() == Qt::NoFocus) continue;
+        setTabOrder(previous, w);
+        previous = w;
+    }
+    setTabOrder(previous, figures_);
+    setTabOrder(figures_, config_);
     const bool any = !pins.empty();
     empty_->setVisible(!any);
     copy_button_->setEnabled(any);

@@ -310,6 +310,28 @@ private slots:
         }
     }
 
+    // Tab goes through the panel as it reads: Pin, Copy, each pin's name and Remove, the tables.
+    void tab_order() {
+        MainWindow w(MainWindow::Ephemeral);
+        pinAction(w)->trigger();
+        editGpus(w.document(), 16);
+        pinAction(w)->trigger();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);  // the rows of one pin, replaced
+        ComparePanel* panel = w.comparePanel();
+        QList<QWidget*> expected{panel->pinButton(), panel->findChild<QPushButton*>(QStringLiteral("copyCompareMarkdown"))};
+        for (int i = 0; i < 2; ++i)
+            expected << panel->findChild<QLineEdit*>(QStringLiteral("pinName%1").arg(i))
+                     << panel->findChild<QToolButton*>(QStringLiteral("removePin%1").arg(i));
+        expected << panel->figuresTable() << panel->configTable();
+        // Along the focus chain (a table's viewport follows the table), the next of these widgets.
+        for (qsizetype i = 0; i + 1 < expected.size(); ++i) {
+            QVERIFY(expected[i]);
+            QWidget* next = expected[i]->nextInFocusChain();
+            while (next != expected[i] && !expected.contains(next)) next = next->nextInFocusChain();
+            QCOMPARE(next, expected[i + 1]);
+        }
+    }
+
     // Ctrl+D pins, as the Edit menu says.
     void shortcut_pins() {
         MainWindow w(MainWindow::Ephemeral);

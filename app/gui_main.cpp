@@ -65,14 +65,15 @@ private:
 
 // The one way pictures are made: in an OffscreenApplication, written atomically.
 int render_offscreen(char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path,
-                     const QString& logText = QString(), const QString& logName = QString(), int scale = 1) {
+                     const QString& logText = QString(), const QString& logName = QString(), int scale = 1,
+                     const std::vector<PlanPin>& pins = {}) {
     const OffscreenApplication app(argv, scale);
     // Pictures speak the system's language (LANG=zh_CN.UTF-8 zero-planner screenshot), not the one
     // chosen in Preferences: a command's output follows its environment. `report` stays English,
     // as the command line's text and the core's sentences it holds.
     ui::applyLanguage(QLocale::system());
     QString error;
-    if (!ui::saveScreenshot(s, view, size, path, &error, logText, logName)) {
+    if (!ui::saveScreenshot(s, view, size, path, &error, logText, logName, pins)) {
         std::cerr << "zero-planner: " << error.toStdString() << "\n";
         return cli::kExitBadInput;
     }
@@ -99,7 +100,7 @@ int report(char** argv, const cli::ReportRequest& r) {
 
 int screenshot(char** argv, const cli::ScreenshotRequest& r) {
     return render_offscreen(argv, r.scenario, QString::fromStdString(r.view), QSize(r.width, r.height), QString::fromStdString(r.out),
-                            QString::fromStdString(r.log_text), QString::fromStdString(r.log_name), r.scale);
+                            QString::fromStdString(r.log_text), QString::fromStdString(r.log_name), r.scale, r.pins);
 }
 
 // No display: say what the window would have shown, and leave its picture and config behind.

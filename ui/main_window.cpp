@@ -16,6 +16,7 @@
 #include "ui/accessibility.h"
 #include "ui/axis_label_fit.h"
 #include "ui/calibrate_dialog.h"
+#include "ui/compare_panel.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/gpu_layout_view.h"
@@ -112,6 +113,8 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     tabs_ = new QTabWidget;
     tabs_->addTab(card_, tr("Recommendation"));
     tabs_->addTab(config_, tr("ds_config.json"));
+    compare_ = new ComparePanel(doc);
+    tabs_->addTab(compare_, tr("Compare"));
 
     // The step, host and GPU layout views share a place with the scaling view: beside the memory
     // bars, so a clicked bar's step is in view with it. They draw only while their tab is shown.
@@ -177,6 +180,7 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     buildMenus();
     connect(controls_, &ControlPanel::importHfConfigRequested, this, &MainWindow::importHfDialog);
     connect(config_, &ConfigPreview::exportRequested, this, &MainWindow::exportDialog);
+    connect(compare_, &ComparePanel::pinRequested, this, &MainWindow::pinPlan);
     const auto showSetup = [this](int index) {
         doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]);
         tabs_->setCurrentWidget(config_);
@@ -217,7 +221,8 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
             // every quit would ask again about edits already asked about when they were made.
             // Untitled and unmodified claims nothing, and Save asks for a file name.
             try {
-                doc_->reset(parse_session(last.toStdString(), "last session"));
+                const SessionFile restored = parse_session_file(last.toStdString(), "last session");
+                doc_->reset(restored.scenario, restored.pins);
             } catch (const NewerSessionError&) {
                 // Saved by a newer zero-planner: kept for it, not overwritten on close.
                 keep_newer_last_session_ = true;
@@ -278,6 +283,8 @@ void MainWindow::buildMenus() {
     QAction* preferences = edit->addAction(tr("&Preferences..."), this, [this] { PreferencesDialog(this).exec(); });
     preferences->setObjectName(QStringLiteral("actionPreferences"));
     preferences->setMenuRole(QAction::PreferencesRole);
+    edit->addAction(tr("&Pin Plan for Comparison"), QKeySequence(tr("Ctrl+D")), this, &MainWindow::pinPlan)
+        ->setObjectName(QStringLiteral("actionPinPlan"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&How the numbers are computed"), QKeySequence::HelpContents, this, &MainWindow::showHowComputed);
@@ -295,10 +302,22 @@ void MainWindow::updateTitle() {
 void MainWindow::flushPending() {
     doc_->recomputeNow();
     step_->flush();
+    compare_->flush();
     host_->flush();
     layout_->flush();
     for (QCustomPlot* p : {memory_->plot(), scaling_->plot(), time_->plot(), step_->plot(), host_->plot()})
         p->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+void MainWindow::pinPlan() {
+    QString refusal;
+    if (!doc_->pinPlan(&refusal)) {
+        statusBar()->showMessage(refusal);
+        return;
+    }
+    statusBar()->showMessage(
+        tr("Pinned \u201c%1\u201d: change the controls to compare with it.").arg(QString::fromStdString(doc_->pins().back().pin.name)));
+    tabs_->setCurrentWidget(compare_);
 }
 
 void MainWindow::setSaveChangesPrompt(std::function<SaveChoice()> prompt) { save_changes_prompt_ = std::move(prompt); }
@@ -649,7 +668,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     if (persistence_ == Persistent) {
         QSettings settings;
         settings.setValue(kGeometryKey, saveGeometry());
-        if (!keep_newer_last_session_) settings.setValue(kLastSessionKey, QByteArray::fromStdString(session_text(doc_->scenario())));
+        if (!keep_newer_last_session_) settings.setValue(kLastSessionKey, QByteArray::fromStdString(doc_->sessionText()));
     }
     e->accept();
 }

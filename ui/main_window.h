@@ -16,6 +16,7 @@ class QTabWidget;
 
 namespace zp::ui {
 
+class ComparePanel;
 class ConfigPreview;
 class ControlPanel;
 class MemoryView;
@@ -50,6 +51,10 @@ public:
     GpuLayoutView* layoutView() const { return layout_; }
     RecommendationCard* card() const { return card_; }
     ConfigPreview* configPreview() const { return config_; }
+    ComparePanel* comparePanel() const { return compare_; }
+    // Edit > Pin Plan for Comparison and the Compare panel's button: pins the plan shown, or says
+    // in the status bar why not (four pinned already).
+    void pinPlan();
     QTabWidget* sideTabs() const { return tabs_; }
     // The scaling, step ("Memory over one step"), host and GPU layout views, top right.
     QTabWidget* plotTabs() const { return plot_tabs_; }
@@ -131,6 +136,7 @@ private:
     GpuLayoutView* layout_;
     RecommendationCard* card_;
     ConfigPreview* config_;
+    ComparePanel* compare_;
     QTabWidget* tabs_;
     QTabWidget* plot_tabs_;
     RecentFiles* recent_ = nullptr;

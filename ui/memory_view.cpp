@@ -58,6 +58,10 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
         this, [this](int bar) { return barTooltip(bar); }, [this](int bar) { emit setupClicked(bar); });
     connect(doc_, &PlannerDocument::resultsChanged, this, &MemoryView::rebuild);
     connect(doc_, &PlannerDocument::selectionChanged, this, &MemoryView::showSelection);
+    connect(doc_, &PlannerDocument::pinsChanged, this, [this] {
+        setLegend(frozen_in_legend_);
+        rebuild();
+    });
     restyle();
     rebuild();
 }
@@ -70,6 +74,9 @@ void MemoryView::setLegend(bool withFrozen) {
         entries.append({withFrozen && i == static_cast<int>(Slice::Params) ? tr("Trained weights") : sliceName(static_cast<Slice>(i)),
                         sliceColor(static_cast<Slice>(i))});
     entries.append({tr("Peak reserved (nvidia-smi)"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Outline});
+    for (std::size_t p = 0; p < doc_->pins().size(); ++p)
+        entries.append({tr("Pinned: %1").arg(QString::fromStdString(doc_->pins()[p].pin.name)), pinColor(static_cast<int>(p), palette()),
+                        LegendStrip::Swatch::Outline});
     legend_->setEntries(entries);
 }
 
@@ -84,6 +91,8 @@ double MemoryView::frozenGib(int bar) const {
     const auto at = points->findBegin(SetupBarChart::key(static_cast<std::size_t>(bar)), false);
     return at != points->constEnd() && at->key == SetupBarChart::key(static_cast<std::size_t>(bar)) ? at->value : 0.0;
 }
+
+double MemoryView::ghostGib(int pin, int bar) const { return chart_.ghostValue(pin, bar); }
 
 double MemoryView::peakReservedGib(int bar) const {
     const auto* points = peak_outline_->data().data();
@@ -156,9 +165,7 @@ void MemoryView::restyle() {
     peak_fill_->setBrush(QColor(mix(base.red(), text.red()), mix(base.green(), text.green()), mix(base.blue(), text.blue())));
     peak_fill_->setPen(Qt::NoPen);
     peak_outline_->setPen(QPen(text, 1));
-    QList<LegendStrip::Entry> entries = legend_->entries();
-    entries.back().color = text;
-    legend_->setEntries(entries);
+    setLegend(frozen_in_legend_);
     capacity_->setPen(QPen(capacityColor(pal), 2));
     plot_->yAxis2->setBasePen(Qt::NoPen);
     plot_->yAxis2->setTickPen(QPen(capacityColor(pal), 2));
@@ -190,6 +197,17 @@ void MemoryView::rebuild() {
         top = std::max(top, bar_top);
         chart_.label(b)->position->setCoords(key, std::min(bar_top, 4.0 * s.cluster.gpu.memory_gib));
     }
+    // The pins' bars, ghosted behind the live ones, at their tops as the live bars are drawn.
+    std::vector<std::vector<double>> ghosts;
+    for (const PinnedPlan& p : doc_->pins()) {
+        std::vector<double> tops;
+        for (const Candidate& c : p.overview.bars) {
+            tops.push_back(barTopGib(c.memory));
+            top = std::max(top, tops.back());
+        }
+        ghosts.push_back(std::move(tops));
+    }
+    chart_.setGhosts(ghosts);
     const double capacity = s.cluster.gpu.memory_gib;
     const double usable = bytes_to_gib(usable_gpu_bytes(s));
     capacity_->point1->setCoords(0, capacity);

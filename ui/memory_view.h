@@ -3,7 +3,8 @@
 // slices in their fixed colours (the steady state), a dashed box per setup at the step's peak
 // reserved memory (what nvidia-smi shows; hatched where it rises above the slices), lines at
 // capacity and at capacity minus headroom, setups that do not fit (judged on the peak) marked,
-// the recommended one highlighted, exact GiB per slice and the peaks on hover.
+// the recommended one highlighted, exact GiB per slice and the peaks on hover; each pinned plan's
+// bars ghosted behind (outlined, translucent, in the pin's colour).
 #include "ui/setup_bar_chart.h"
 
 #include <QSharedPointer>
@@ -36,6 +37,8 @@ public:
     // Plotted peak reserved memory (the dashed box's top) in GiB, bar 0..6.
     double peakReservedGib(int bar) const;
     int highlightedBar() const { return highlighted_; }
+    // Pin `pin`'s ghosted bar for setup `bar` (its top, GiB), 0 when not drawn.
+    double ghostGib(int pin, int bar) const;
 
 signals:
     void setupClicked(int index);

@@ -33,6 +33,23 @@ private:
     int id_;
 };
 
+// The pins before and after a pin, rename or remove, with their computed figures (no recompute on undo).
+class PlannerDocument::PinsCommand : public QUndoCommand {
+public:
+    PinsCommand(PlannerDocument* doc, std::vector<PinnedPlan> before, std::vector<PinnedPlan> after, const QString& text)
+        : QUndoCommand(text), doc_(doc), before_(std::move(before)), after_(std::move(after)) {}
+    void undo() override { doc_->setPins(before_); }
+    void redo() override { doc_->setPins(after_); }
+
+private:
+    PlannerDocument* doc_;
+    std::vector<PinnedPlan> before_, after_;
+};
+
+namespace {
+PinnedPlan pinned(const PlanPin& pin) { return {pin, compute_overview(pin.scenario), plan_figures(pin.scenario)}; }
+}  // namespace
+
 PlannerDocument::PlannerDocument(QObject* parent) : QObject(parent), scenario_(default_scenario()), undo_(new QUndoStack(this)) {
     connect(undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
     recomputeNow();
@@ -45,14 +62,14 @@ bool PlannerDocument::isModified() const { return !undo_->isClean(); }
 void PlannerDocument::newDocument() { reset(default_scenario()); }
 
 bool PlannerDocument::open(const QString& path, QString* error) {
-    Scenario s;
+    SessionFile f;
     try {
-        s = parse_session(read_text_file(path.toStdString()), QFileInfo(path).fileName().toStdString());
+        f = parse_session_file(read_text_file(path.toStdString()), QFileInfo(path).fileName().toStdString());
     } catch (const InputError& e) {
         *error = QString::fromStdString(e.what());
         return false;
     }
-    reset(s);
+    reset(f.scenario, f.pins);
     setFilePath(path);
     return true;
 }
@@ -62,7 +79,7 @@ bool PlannerDocument::open(const QString& path, QString* error) {
 // short write and replaced the file with a truncated one (tests/ui failed_session_save_*).
 bool PlannerDocument::save(const QString& path, QString* error) {
     try {
-        write_file_atomically(path.toStdString(), session_text(scenario_));
+        write_file_atomically(path.toStdString(), sessionText());
     } catch (const InputError& e) {
         *error = QString::fromStdString(e.what());
         return false;
@@ -70,6 +87,12 @@ bool PlannerDocument::save(const QString& path, QString* error) {
     setFilePath(path);
     undo_->setClean();
     return true;
+}
+
+std::string PlannerDocument::sessionText() const {
+    SessionFile f{scenario_, {}};
+    for (const PinnedPlan& p : pins_) f.pins.push_back(p.pin);
+    return session_file_text(f);
 }
 
 void PlannerDocument::setFilePath(const QString& path) {
@@ -83,12 +106,55 @@ void PlannerDocument::edit(const Scenario& next, const QString& description, int
     undo_->push(new ScenarioCommand(this, scenario_, next, description, mergeId));
 }
 
-void PlannerDocument::reset(const Scenario& s) {
+void PlannerDocument::reset(const Scenario& s, const std::vector<PlanPin>& pins) {
     undo_->clear();
     follow_plan_ = true;
     pending_selection_.reset();
     setFilePath(QString());
+    std::vector<PinnedPlan> computed;
+    for (const PlanPin& p : pins) computed.push_back(pinned(p));
+    setPins(computed);
     setScenario(s);
+}
+
+void PlannerDocument::setPins(const std::vector<PinnedPlan>& pins) {
+    if (pins.empty() && pins_.empty()) return;
+    pins_ = pins;
+    emit pinsChanged();
+}
+
+void PlannerDocument::editPins(const std::vector<PinnedPlan>& next, const QString& description) {
+    undo_->push(new PinsCommand(this, pins_, next, description));
+}
+
+bool PlannerDocument::pinPlan(QString* refusal) {
+    if (pins_.size() >= kMaxPins) {
+        *refusal = tr("Already %1 plans pinned: remove one in the Compare panel to pin another.").arg(static_cast<int>(kMaxPins));
+        return false;
+    }
+    if (recompute_pending_) recomputeNow();  // the plan of the scenario as it is now
+    const Scenario s = exportScenario();
+    std::vector<PinnedPlan> next = pins_;
+    next.push_back(pinned(PlanPin{default_pin_name(s), s}));
+    editPins(next, tr("Pin %1").arg(QString::fromStdString(next.back().pin.name)));
+    return true;
+}
+
+void PlannerDocument::renamePin(int index, const QString& name) {
+    if (index < 0 || index >= static_cast<int>(pins_.size())) return;
+    const std::string text = name.trimmed().toStdString();
+    if (text.empty() || text == pins_[static_cast<std::size_t>(index)].pin.name) return;
+    std::vector<PinnedPlan> next = pins_;
+    next[static_cast<std::size_t>(index)].pin.name = text;
+    editPins(next, tr("Rename pin to %1").arg(name.trimmed()));
+}
+
+void PlannerDocument::removePin(int index) {
+    if (index < 0 || index >= static_cast<int>(pins_.size())) return;
+    std::vector<PinnedPlan> next = pins_;
+    const QString name = QString::fromStdString(next[static_cast<std::size_t>(index)].pin.name);
+    next.erase(next.begin() + index);
+    editPins(next, tr("Remove pin %1").arg(name));
 }
 
 void PlannerDocument::setScenario(const Scenario& s) {

@@ -11,17 +11,28 @@
 //   resultsChanged    the overview was recomputed; the selection may have moved with the plan;
 //   selectionChanged  only the selection changed (a bar click): the overview is the same, so
 //                     views that do not show the selection need not rebuild;
-//   modifiedChanged, filePathChanged  the file state (the window title follows them).
+//   modifiedChanged, filePathChanged  the file state (the window title follows them);
+//   pinsChanged       a plan was pinned, renamed or removed (the Compare panel, the ghosts).
+#include "core/io/plan_pins.h"
 #include "core/search/overview.h"
+#include "core/search/plan_compare.h"
 
 #include <QObject>
 #include <QString>
 
 #include <optional>
+#include <vector>
 
 class QUndoStack;
 
 namespace zp::ui {
+
+// A pinned plan with what the views draw for it, computed once when it is pinned or read.
+struct PinnedPlan {
+    PlanPin pin;
+    Overview overview;    // compute_overview(pin.scenario): the ghosted bars and lines
+    PlanFigures figures;  // plan_figures(pin.scenario): the Compare panel's column
+};
 
 class PlannerDocument : public QObject {
     Q_OBJECT
@@ -45,12 +56,22 @@ public:
     // Writes the scenario with the core's session writer, atomically. On success `path` is the
     // document's file and the document is unmodified; on failure the file on disk is untouched.
     bool save(const QString& path, QString* error);
+    // What save() writes: the scenario and its pins as a session file.
+    std::string sessionText() const;
 
     // Undoable edit. Edits with the same non-negative mergeId in a row become one undo step.
     void edit(const Scenario& next, const QString& description, int mergeId = -1);
-    // Replaces the scenario and clears the history; untitled and unmodified (screenshots,
-    // tests, the window's restored last session).
-    void reset(const Scenario& s);
+    // Replaces the scenario (and the pins) and clears the history; untitled and unmodified
+    // (screenshots, tests, the window's restored last session).
+    void reset(const Scenario& s, const std::vector<PlanPin>& pins = {});
+
+    // Pinned plans, oldest first; saved in the session and undoable like an edit.
+    const std::vector<PinnedPlan>& pins() const { return pins_; }
+    // Pins the plan the config preview shows (exportScenario()) under default_pin_name(). With
+    // kMaxPins pinned already, pins nothing and returns false with the reason in *refusal.
+    bool pinPlan(QString* refusal);
+    void renamePin(int index, const QString& name);
+    void removePin(int index);
 
     // The setup the config preview shows: the recommended one unless the user clicked a bar.
     const ZeroSetup& selectedSetup() const { return selected_; }
@@ -71,9 +92,14 @@ signals:
     void selectionChanged();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);
+    void pinsChanged();
 
 private:
     class ScenarioCommand;  // the undo command; the only caller of setScenario besides reset
+    class PinsCommand;      // pin, rename, remove: the only caller of setPins besides reset
+
+    void setPins(const std::vector<PinnedPlan>& pins);
+    void editPins(const std::vector<PinnedPlan>& next, const QString& description);
 
     void setScenario(const Scenario& s);
     void setFilePath(const QString& path);
@@ -91,6 +117,7 @@ private:
     ZeroSetup selected_;
     bool follow_plan_ = true;
     std::optional<ZeroSetup> pending_selection_;  // selectSetup() while a recompute was pending
+    std::vector<PinnedPlan> pins_;
 };
 
 // Merge ids, one per control, so one slider drag is one undo step.

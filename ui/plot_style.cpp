@@ -36,6 +36,14 @@ QColor sliceColor(Slice s) {
 
 QColor frozenWeightsColor() { return QColor(0xa0, 0xcb, 0xe8); }
 
+QColor pinColor(int pin, const QPalette& palette) {
+    // Darker than the slices, so a ghost's outline stands out against them; on a dark base the
+    // same hues lightened, so outlines and names keep their contrast.
+    static const QColor colors[] = {QColor(0x5b, 0x3a, 0x96), QColor(0x1b, 0x7a, 0x5a), QColor(0xa6, 0x4b, 0x00), QColor(0x4a, 0x4a, 0x4a)};
+    const QColor c = colors[static_cast<std::size_t>(pin) % std::size(colors)];
+    return palette.color(QPalette::Base).lightness() < 128 ? c.lighter(200) : c;
+}
+
 QString hostSliceName(int slice) {
     switch (slice) {
     case 0: return QObject::tr("Processes");

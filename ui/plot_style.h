@@ -32,6 +32,10 @@ QString hostPhaseShortName(HostPhase p);  // "loading", for bar captions
 // saturation so they read on light and dark bases; `lighter` for odd data-parallel replicas.
 QColor pipelineStageColor(int stage, int stages, bool lighter);
 
+// The pinned plans (the Compare panel): one colour each, apart from the slices' hues, for their
+// ghosted bars, dashed lines and the panel's column headers; lighter on a dark base.
+QColor pinColor(int pin, const QPalette& palette);
+
 enum class TimePart { Compute, Communication, Offload };
 QString timePartName(TimePart p);
 QColor timePartColor(TimePart p);

@@ -46,6 +46,7 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, stageColor(stage), 4));
         graphs_.append(g);
     }
+    base_legend_ = entries;
     legend_->setEntries(entries);
     // Right end, above the line: the curves there are below capacity unless nothing fits.
     capacity_label_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
@@ -68,12 +69,45 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
     plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
     plot_->yAxis->setLabel(tr("Needed per GPU at the step's peak (GiB, log scale)"));
     connect(doc_, &PlannerDocument::resultsChanged, this, &ScalingView::rebuild);
+    connect(doc_, &PlannerDocument::pinsChanged, this, &ScalingView::showPins);
+    showPins();  // and rebuild()
+}
+
+// Each pin's own stage as a dashed line in its colour: the pinned plan's memory against GPU
+// count. Then rebuild(), whose axis range takes the lines in.
+void ScalingView::showPins() {
+    const std::vector<PinnedPlan>& pins = doc_->pins();
+    while (pin_lines_.size() < static_cast<qsizetype>(pins.size())) {
+        QCPGraph* g = plot_->addGraph();
+        pin_lines_.append(g);
+    }
+    QList<LegendStrip::Entry> entries = base_legend_;
+    for (qsizetype p = 0; p < pin_lines_.size(); ++p) {
+        QCPGraph* g = pin_lines_[p];
+        g->setPen(QPen(pinColor(static_cast<int>(p), palette()), 1.6, Qt::DashLine));
+        g->data()->clear();
+        g->setVisible(p < static_cast<qsizetype>(pins.size()));
+        if (!g->visible()) continue;
+        const PinnedPlan& pin = pins[static_cast<std::size_t>(p)];
+        for (const ScalingSeries& series : pin.overview.scaling) {
+            if (series.stage != pin.pin.scenario.zero.stage) continue;
+            for (const ScalingPoint& point : series.points) g->addData(static_cast<double>(point.gpus), bytes_to_gib(point.required_bytes));
+        }
+        entries.append({tr("Pinned: %1 (%2)").arg(QString::fromStdString(pin.pin.name), stageName(pin.pin.scenario.zero.stage)),
+                        pinColor(static_cast<int>(p), palette()), LegendStrip::Swatch::Line});
+    }
+    legend_->setEntries(entries);
     rebuild();
+}
+
+int ScalingView::pinLinePoints(int pin) const {
+    if (pin < 0 || pin >= pin_lines_.size() || !pin_lines_[pin]->visible()) return 0;
+    return pin_lines_[pin]->data()->size();
 }
 
 void ScalingView::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
-    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) rebuild();
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) showPins();  // and rebuild()
 }
 
 void ScalingView::rebuild() {
@@ -91,6 +125,14 @@ void ScalingView::rebuild() {
             g->addData(static_cast<double>(p.gpus), gib);
             lo = std::min(lo, gib);
             hi = std::max(hi, gib);
+        }
+    }
+    // The pins' dashed lines stay in view too.
+    for (const QCPGraph* g : pin_lines_) {
+        if (!g->visible()) continue;
+        for (const QCPGraphData& p : *g->data()) {
+            lo = std::min(lo, p.value);
+            hi = std::max(hi, p.value);
         }
     }
     const double capacity = s.cluster.gpu.memory_gib;

@@ -3,6 +3,7 @@
 #include "core/io/file_io.h"
 #include "core/model/errors.h"
 #include "ui/calibrate_dialog.h"
+#include "ui/compare_panel.h"
 #include "ui/config_preview.h"
 #include "ui/gpu_layout_view.h"
 #include "ui/host_view.h"
@@ -16,6 +17,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QFont>
+#include <QSplitter>
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTabWidget>
@@ -25,9 +27,9 @@
 namespace zp::ui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"), QStringLiteral("memory"), QStringLiteral("scaling"),
-            QStringLiteral("time"),   QStringLiteral("config"), QStringLiteral("step"),
-            QStringLiteral("host"),   QStringLiteral("layout"), QStringLiteral("calibrate")};
+    return {QStringLiteral("window"),    QStringLiteral("memory"), QStringLiteral("scaling"), QStringLiteral("time"),
+            QStringLiteral("config"),    QStringLiteral("step"),   QStringLiteral("host"),    QStringLiteral("layout"),
+            QStringLiteral("calibrate"), QStringLiteral("compare")};
 }
 
 void pinAppearance(QApplication& app) {
@@ -60,14 +62,15 @@ QImage renderCalibrateDialog(const Scenario& scenario, const QSize& size, const 
 }  // namespace
 
 QImage renderView(const Scenario& scenario, const QString& view, const QSize& size, QString* error, const QString& logText,
-                  const QString& logName) {
+                  const QString& logName, const std::vector<PlanPin>& pins) {
     if (!screenshotViews().contains(view)) {
         *error = QObject::tr("unknown view '%1'; views: %2").arg(view, screenshotViews().join(QStringLiteral(", ")));
         return {};
     }
     if (view == QLatin1String("calibrate")) return renderCalibrateDialog(scenario, size, logText, logName);
     MainWindow window(MainWindow::Ephemeral);
-    window.document()->reset(scenario);
+    window.document()->reset(scenario, pins);
+    if (view == QLatin1String("compare")) window.sideTabs()->setCurrentWidget(window.comparePanel());
     if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
     if (view == QLatin1String("host")) window.plotTabs()->setCurrentWidget(window.hostView());
     if (view == QLatin1String("layout")) window.plotTabs()->setCurrentWidget(window.layoutView());
@@ -95,6 +98,13 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     target->setAttribute(Qt::WA_DontShowOnScreen, true);
     target->show();
     QCoreApplication::processEvents();
+    if (view == QLatin1String("compare")) {
+        // The Compare panel's tables are wide: give its side of the bottom row three fifths of the width.
+        if (auto* row = qobject_cast<QSplitter*>(window.sideTabs()->parentWidget())) {
+            row->setSizes({row->width() * 2 / 5, row->width() * 3 / 5});
+            if (auto* rows = qobject_cast<QSplitter*>(row->parentWidget())) rows->setSizes({rows->height() / 2, rows->height() / 2});
+        }
+    }
     window.flushPending();
     QCoreApplication::processEvents();
     window.flushPending();
@@ -107,8 +117,8 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
 }
 
 bool saveScreenshot(const Scenario& scenario, const QString& view, const QSize& size, const QString& path, QString* error,
-                    const QString& logText, const QString& logName) {
-    const QImage image = renderView(scenario, view, size, error, logText, logName);
+                    const QString& logText, const QString& logName, const std::vector<PlanPin>& pins) {
+    const QImage image = renderView(scenario, view, size, error, logText, logName, pins);
     if (image.isNull()) return false;
     QByteArray png;
     QBuffer buffer(&png);

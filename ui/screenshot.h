@@ -1,6 +1,7 @@
 #pragma once
 // Deterministic renders of the window or one view, for `zero-planner screenshot`, the headless
 // start and the tutorials: the same scenario gives the same pixels on the same machine.
+#include "core/io/plan_pins.h"
 #include "core/model/scenario.h"
 
 #include <QImage>
@@ -8,11 +9,15 @@
 #include <QString>
 #include <QStringList>
 
+#include <vector>
+
 class QApplication;
 
 namespace zp::ui {
 
-QStringList screenshotViews();  // window, memory, scaling, time, config, step (memory over one step), host, layout (GPU layout), calibrate
+// window, memory, scaling, time, config, step (memory over one step), host, layout (GPU layout),
+// calibrate, compare (the window with the Compare panel shown)
+QStringList screenshotViews();
 
 // Fusion style, its standard palette, DejaVu Sans 9 pt: nothing from the desktop. Call before
 // creating widgets.
@@ -22,10 +27,11 @@ void pinAppearance(QApplication& app);
 // scenario's own setup (as if its bar had been clicked), the others follow the plan. Throws nothing; returns a
 // null image and sets *error on an unknown view.
 // The calibrate view is the Calibrate from a Run dialog with `logText` pasted, cited as `logName`.
+// `pins` are the session's pinned plans: the views ghost them and the compare view lists them.
 QImage renderView(const Scenario& scenario, const QString& view, const QSize& size, QString* error, const QString& logText = QString(),
-                  const QString& logName = QString());
+                  const QString& logName = QString(), const std::vector<PlanPin>& pins = {});
 // Renders and writes a PNG atomically.
 bool saveScreenshot(const Scenario& scenario, const QString& view, const QSize& size, const QString& path, QString* error,
-                    const QString& logText = QString(), const QString& logName = QString());
+                    const QString& logText = QString(), const QString& logName = QString(), const std::vector<PlanPin>& pins = {});
 
 }  // namespace zp::ui

@@ -2,6 +2,7 @@
 
 #include "core/search/overview.h"
 #include "ui/plot_label.h"
+#include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
 
 #include <QToolTip>
@@ -79,6 +80,37 @@ QSharedPointer<QCPAxisTickerText> SetupBarChart::addCapacityAxis() {
     plot_->yAxis2->setTickLength(0, 4);
     plot_->yAxis2->grid()->setVisible(false);
     return ticker;
+}
+
+void SetupBarChart::setGhosts(const std::vector<std::vector<double>>& tops) {
+    while (ghosts_.size() < static_cast<qsizetype>(tops.size())) {
+        const int pin = static_cast<int>(ghosts_.size());
+        auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+        // On the grid layer: beneath every part and label of the live bars.
+        bars->setLayer(QStringLiteral("grid"));
+        bars->setWidth(0.94 - 0.08 * pin);
+        bars->setAntialiased(false);
+        ghosts_.append(bars);
+    }
+    for (qsizetype pin = 0; pin < ghosts_.size(); ++pin) {
+        QCPBars* bars = ghosts_[pin];
+        const QColor color = pinColor(static_cast<int>(pin), plot_->palette());  // the palette may have changed
+        QColor fill = color;
+        fill.setAlpha(45);
+        bars->setBrush(fill);
+        bars->setPen(QPen(color, 1.5));
+        bars->data()->clear();
+        bars->setVisible(pin < static_cast<qsizetype>(tops.size()));
+        if (pin >= static_cast<qsizetype>(tops.size())) continue;
+        const std::vector<double>& values = tops[static_cast<std::size_t>(pin)];
+        for (std::size_t b = 0; b < values.size(); ++b) bars->addData(key(b), values[b]);
+    }
+}
+
+double SetupBarChart::ghostValue(int pin, int bar) const {
+    if (pin < 0 || pin >= ghosts_.size() || !ghosts_[pin]->visible()) return 0;
+    const auto* points = ghosts_[pin]->data().data();
+    return bar >= 0 && bar < points->size() ? points->at(bar)->value : 0.0;
 }
 
 }  // namespace zp::ui

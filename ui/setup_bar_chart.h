@@ -50,6 +50,12 @@ public:
     void onBars(QObject* context, std::function<QString(int)> tooltip, std::function<void(int)> clicked);
     // A right-hand axis with no line and no grid, for one named tick (a capacity): the ticker to fill.
     QSharedPointer<QCPAxisTickerText> addCapacityAxis();
+    // Pinned plans, ghosted behind the live bars: per pin one outlined, translucent bar per setup
+    // of height tops[pin][bar], each pin a little narrower than the one before so every outline
+    // shows around the live bar. Bars past `tops` are cleared.
+    void setGhosts(const std::vector<std::vector<double>>& tops);
+    // The ghost's height for tests: 0 when there is none.
+    double ghostValue(int pin, int bar) const;
 
 private:
     QCustomPlot* plot_;
@@ -57,6 +63,7 @@ private:
     QList<QCPBars*> parts_;
     QSharedPointer<QCPAxisTickerText> ticker_;
     QList<PlotLabel*> labels_;
+    QList<QCPBars*> ghosts_;  // one per pin, made on first use
     std::size_t bars_ = 0;
 };
 

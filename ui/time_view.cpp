@@ -34,12 +34,21 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     comm_ = addPart(TimePart::Communication);
     offload_ = addPart(TimePart::Offload);
     plot_->yAxis->setLabel(tr("Seconds per optimizer step"));
+    base_legend_ = entries;
     legend_->setEntries(entries);
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
     note_->position->setCoords(0.5, 0.4);
     connect(doc_, &PlannerDocument::resultsChanged, this, &TimeView::rebuild);
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
         if (captionsRoomy() != roomy_) rebuild();
+    });
+    connect(doc_, &PlannerDocument::pinsChanged, this, [this] {
+        QList<LegendStrip::Entry> pinned = base_legend_;
+        for (std::size_t p = 0; p < doc_->pins().size(); ++p)
+            pinned.append({tr("Pinned: %1").arg(QString::fromStdString(doc_->pins()[p].pin.name)), pinColor(static_cast<int>(p), palette()),
+                           LegendStrip::Swatch::Outline});
+        legend_->setEntries(pinned);
+        rebuild();
     });
     rebuild();
 }
@@ -70,6 +79,15 @@ void TimeView::rebuild() {
         offload_->addData(key, c.step.offload_seconds);
         top = std::max(top, c.step.seconds);
     }
+    // The pins' step times, ghosted behind the live bars.
+    std::vector<std::vector<double>> ghosts;
+    for (const PinnedPlan& p : doc_->pins()) {
+        std::vector<double> seconds;
+        for (std::size_t i = 0; p.overview.step_valid && i < p.overview.bars.size(); ++i)
+            seconds.push_back(p.overview.bars[i].step.seconds);
+        ghosts.push_back(std::move(seconds));
+    }
+    chart_.setGhosts(ghosts);
     if (!o.step_valid) {
         chart_.hideLabelsFrom(0);
         note_->setVisible(true);

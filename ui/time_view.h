@@ -1,8 +1,11 @@
 #pragma once
 // Time view: step time per setup split into compute, exposed communication and offload,
-// with tokens/s above each bar.
+// with tokens/s above each bar; each pinned plan's step times ghosted behind.
 #include "ui/setup_bar_chart.h"
 
+#include "ui/legend_strip.h"
+
+#include <QList>
 #include <QWidget>
 
 class QCustomPlot;
@@ -20,6 +23,8 @@ public:
     explicit TimeView(PlannerDocument* doc, QWidget* parent = nullptr);
     QCustomPlot* plot() const { return plot_; }
     LegendStrip* legend() const { return legend_; }
+    // Pin `pin`'s ghosted step time for setup `bar` (seconds), 0 when not drawn.
+    double ghostSeconds(int pin, int bar) const { return chart_.ghostValue(pin, bar); }
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -40,6 +45,7 @@ private:
     bool captionsRoomy() const;
     bool roomy_ = true;
     int widest_tokens_ = 0;  // pixels of the widest tokens/s line
+    QList<LegendStrip::Entry> base_legend_;  // the parts; each pin's entry follows them
 };
 
 }  // namespace zp::ui

@@ -13,6 +13,7 @@
 #include "core/io/file_io.h"
 #include "core/io/format.h"
 #include "core/io/hf_config.h"
+#include "core/io/plan_pins.h"
 #include "core/io/scenario_json.h"
 #include "core/io/suggest.h"
 #include "core/model/enum_names.h"
@@ -161,8 +162,11 @@ int cmd_export(const Args& a, std::ostream& out, std::ostream& err) {
 }
 
 // The scenario the options describe, as a session file (.zplan) the window and --session open.
+// The pinned plans of a --session file are kept: rewriting a session loses none of it.
 int cmd_session(const Args& a, std::ostream& out, std::ostream&) {
-    const std::string text = session_text(scenario_from_args(a));
+    SessionFile f{scenario_from_args(a), {}};
+    if (auto session = a.get("--session")) f.pins = parse_session_file(read_text_file(*session), *session).pins;
+    const std::string text = session_file_text(f);
     if (auto file = a.get("-o")) write_file_atomically(*file, text);
     else out << text;
     return kExitOk;
@@ -375,8 +379,9 @@ const std::vector<Command>& commands() {
         {"validate", "validate [FILE]", "the planner against measured runs (default: the bundled measured_runs.json)",
          CommandKind::Headless, options({}), kFlags, true, cmd_validate},
         {"screenshot", "screenshot",
-         "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|config|window|calibrate]\n"
-         "[--size WxH] [--scale 1|2: device pixels per point] [--log FILE: the run log the calibrate view shows]",
+         "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|config|window|calibrate|compare]\n"
+         "[--size WxH] [--scale 1|2: device pixels per point] [--log FILE: the run log the calibrate view shows]\n"
+         "(a --session file's pinned plans are drawn too)",
          CommandKind::Window, with_scenario({"--out", "--view", "--size", "--scale", "--log"}), options({"--help", "-h"}), false, nullptr},
         {"report", "report",
          "--format pdf|md -o FILE: the plan as one PDF page, or Markdown with its plots as PNGs\n"

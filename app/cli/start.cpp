@@ -87,6 +87,7 @@ ScreenshotRequest parse_screenshot(const Args& a) {
         r.log_name = std::filesystem::path(*log).filename().string();
     }
     r.scenario = scenario_from_args(a);
+    if (auto session = a.get("--session")) r.pins = parse_session_file(read_text_file(*session), *session).pins;
     return r;
 }
 

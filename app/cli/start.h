@@ -4,6 +4,7 @@
 // effects beyond reading the files the options name, so tests can call it; app/main.cpp acts on
 // the answer and app/gui_main.cpp does the Qt part.
 #include "app/cli/scenario_options.h"
+#include "core/io/plan_pins.h"
 #include "core/model/scenario.h"
 
 #include <optional>
@@ -37,6 +38,7 @@ struct ScreenshotRequest {
     int width = 1480, height = 920;
     int scale = 1;                   // --scale: device pixels per point (2: as on a 2x screen, width*2 x height*2 pixels)
     std::string log_text, log_name;  // --log FILE for the calibrate view: its text and file name
+    std::vector<PlanPin> pins;       // the --session file's pinned plans (the compare view)
 };
 
 // `zero-planner report` after the command word: the plan as one PDF page or Markdown with its

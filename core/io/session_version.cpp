@@ -89,6 +89,9 @@ void upgrade_7_to_8(json& doc) {
     doc["parallel"] = {{"tensor", 1}, {"pipeline", 1}, {"virtual_stages", 1}, {"sequence_parallel", false}};
 }
 
+// Version 8 had no pinned plans.
+void upgrade_8_to_9(json& doc) { doc["pins"] = json::array(); }
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -129,6 +132,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 7) {
         upgrade_7_to_8(doc);
         version = 8;
+    }
+    if (version == 8) {
+        upgrade_8_to_9(doc);
+        version = 9;
     }
     doc["version"] = version;
     return doc;

@@ -20,6 +20,8 @@
 //              version-6 file has them off (1, false, false).
 //   version 8  tensor and pipeline parallelism: the "parallel" section (tensor, pipeline,
 //              virtual_stages, sequence_parallel); a version-7 file is data parallel only.
+//   version 9  pinned plans: the "pins" list (core/io/plan_pins.h), each pin a name and a whole
+//              session document of its own version; a version-8 file has an empty list.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -34,7 +36,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 8;
+inline constexpr int kSessionVersion = 9;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave
@@ -47,8 +49,8 @@ public:
 // The session document brought up to kSessionVersion: checks "version" and applies each
 // migration step in turn. Throws InputError (NewerSessionError for the second) naming `source_name`:
 //   "<source>: field 'version' is missing: this is not a ZeRO Planner session"
-//   "<source>: session format version 999 is newer than this zero-planner reads (up to 8); upgrade zero-planner"
-//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 8)"
+//   "<source>: session format version 999 is newer than this zero-planner reads (up to 9); upgrade zero-planner"
+//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 9)"
 nlohmann::json upgrade_session(nlohmann::json doc, const std::string& source_name);
 
 }  // namespace zp

@@ -8,6 +8,7 @@
 #include "app/cli/start.h"
 #include "core/deepspeed/export_formats.h"
 #include "core/io/file_io.h"
+#include "core/io/plan_pins.h"
 #include "core/io/scenario_json.h"
 #include "core/io/suggest.h"
 #include "core/memory/memory_slices.h"
@@ -234,6 +235,29 @@ private slots:
         }
         const cli::Start synthesized = cli::decide_start({"--params", "13B"}, kOffscreen);
         QVERIFY(synthesized.notes.synthesized);
+    }
+
+    // `session --session F` keeps F's pinned plans (and with --gpus changes only the live scenario).
+    void session_command_keeps_the_pins() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        SessionFile f;
+        f.scenario = default_scenario();
+        Scenario pinned = default_scenario();
+        pinned.cluster.nodes = 2;
+        f.pins.push_back({"two nodes", pinned});
+        const std::string in = (dir.path() + QStringLiteral("/in.zplan")).toStdString();
+        const std::string out_path = (dir.path() + QStringLiteral("/out.zplan")).toStdString();
+        write_file_atomically(in, session_file_text(f));
+        std::ostringstream out, err;
+        QCOMPARE(cli::run({"session", "--session", in, "--gpus", "16", "-o", out_path}, out, err), cli::kExitOk);
+        const SessionFile back = parse_session_file(read_text_file(out_path), "out.zplan");
+        QVERIFY(back.pins == f.pins);
+        QCOMPARE(back.scenario.cluster.world_size(), std::int64_t(16));
+        // Without --session there are no pins, and the text is session_text's.
+        std::ostringstream plain;
+        QCOMPARE(cli::run({"session", "--gpus", "16"}, plain, err), cli::kExitOk);
+        QCOMPARE(QString::fromStdString(plain.str()), QString::fromStdString(session_text(back.scenario)));
     }
 
     void start_with_a_session_file() {

@@ -2,6 +2,7 @@
 // (each perturbed alone and all at once, compared with operator==); the sessions 0.1.0 wrote
 // open into the scenario 0.1.0 read; newer and malformed files are refused naming what is wrong.
 #include "core/io/file_io.h"
+#include "core/io/plan_pins.h"
 #include "core/io/scenario_json.h"
 #include "core/io/session_fields.h"
 #include "core/io/session_version.h"
@@ -403,7 +404,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 8);
+        QCOMPARE(kSessionVersion, 9);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -589,6 +590,22 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version 8 session (tensor and pipeline parallelism, before pinned plans were stored) opens
+    // with its layout and no pins.
+    void frozen_version_8() {
+        const std::string text = read_text_file(test_data_path("sessions/v8-llama-13b-tp2.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 8);
+        QVERIFY(!doc.contains("pins"));
+        QVERIFY(upgrade_session(doc, "v8.zplan").at("pins") == json::array());
+        const SessionFile f = parse_session_file(text, "v8-llama-13b-tp2.zplan");
+        QVERIFY(f.pins.empty());
+        QCOMPARE(f.scenario.parallel.tensor, std::int64_t{2});
+        QCOMPARE(f.scenario.cluster.world_size(), std::int64_t{16});
+        QVERIFY(parse_session(text, "v8-llama-13b-tp2.zplan") == f.scenario);
+        QVERIFY(parse_session(session_text(f.scenario), "again.zplan") == f.scenario);
+    }
+
     void text_is_stable() {
         Scenario s = default_scenario();
         s.model = model_preset("mixtral-8x7b").spec;
@@ -610,7 +627,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 8); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 9); "
                                     "upgrade zero-planner"));
         }
     }
@@ -623,9 +640,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 8); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 9); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 8)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 9)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -1,7 +1,10 @@
-// libFuzzer: session (.zplan) loading, then a full overview (estimate, step time, search).
+// libFuzzer: session (.zplan) loading, then a full overview (estimate, step time, search), and
+// the pinned plans' figures.
+#include "core/io/plan_pins.h"
 #include "core/io/scenario_json.h"
 #include "core/model/errors.h"
 #include "core/search/overview.h"
+#include "core/search/plan_compare.h"
 
 #include <cmath>
 #include <cstdint>
@@ -16,6 +19,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (const auto& c : o.bars)
             if (!std::isfinite(c.memory.total_bytes()) || c.memory.total_bytes() < 0) std::abort();
         if (o.plan_valid && o.plan.feasible && !o.plan.best.fit.all()) std::abort();  // never an infeasible plan
+        for (const zp::PlanPin& p : zp::parse_session_file(text, "fuzz.zplan").pins) {
+            const zp::PlanFigures f = zp::plan_figures(p.scenario);
+            if (f.valid && (!std::isfinite(f.steady_bytes) || f.steady_bytes < 0)) std::abort();
+        }
     } catch (const zp::InputError&) {
     }
     return 0;

@@ -2,6 +2,7 @@
 // docs/screenshots.txt, and each regenerates from its session to within a small pixel
 // tolerance of the committed file (same offscreen platform, pinned font and DPI).
 #include "core/io/file_io.h"
+#include "core/io/plan_pins.h"
 #include "core/io/scenario_json.h"
 #include "tests/ui/offscreen.h"
 #include "ui/screenshot.h"
@@ -77,8 +78,9 @@ private slots:
     void regenerates_from_its_session() {
         QFETCH(int, index);
         const Shot shot = manifest()[index];
-        const Scenario s =
-            parse_session(read_text_file((kDocs + QLatin1Char('/') + shot.session).toStdString()), shot.session.toStdString());
+        const SessionFile session =
+            parse_session_file(read_text_file((kDocs + QLatin1Char('/') + shot.session).toStdString()), shot.session.toStdString());
+        const Scenario& s = session.scenario;
         QString error;
         QString log_text;
         if (!shot.log.isEmpty()) log_text = QString::fromStdString(read_text_file((kDocs + QLatin1Char('/') + shot.log).toStdString()));
@@ -86,7 +88,7 @@ private slots:
         const bool chinese = shot.image.endsWith(QLatin1String("-zh_CN.png"));
         if (chinese) QVERIFY(ui::applyLanguage(QLocale(QStringLiteral("zh_CN"))));
         const QImage fresh =
-            ui::renderView(s, shot.view, shot.size, &error, log_text, QFileInfo(shot.log).fileName()).convertToFormat(QImage::Format_RGB32);
+            ui::renderView(s, shot.view, shot.size, &error, log_text, QFileInfo(shot.log).fileName(), session.pins).convertToFormat(QImage::Format_RGB32);
         if (chinese) ui::applyLanguage(QLocale(QLocale::English, QLocale::UnitedStates));
         QVERIFY2(!fresh.isNull(), qPrintable(error));
         const QImage committed = QImage(kDocs + QLatin1Char('/') + shot.image).convertToFormat(QImage::Format_RGB32);

@@ -2,6 +2,37 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Autosave</name>
+    <message>
+        <source>Restore Unsaved Work</source>
+        <translation>恢复未保存的工作</translation>
+    </message>
+    <message>
+        <source>ZeRO Planner did not quit normally. Restore the unsaved edits?</source>
+        <translation>ZeRO Planner 上次没有正常退出。要恢复未保存的修改吗？</translation>
+    </message>
+    <message>
+        <source>ZeRO Planner did not quit normally. Restore the unsaved edits to %1?</source>
+        <translation>ZeRO Planner 上次没有正常退出。要恢复对 %1 的未保存修改吗？</translation>
+    </message>
+    <message>
+        <source>Discard deletes them.</source>
+        <translation>选择“丢弃”将删除这些修改。</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>丢弃(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Restore unsaved edits</source>
+        <translation>恢复未保存的修改</translation>
+    </message>
+</context>
+<context>
     <name>Core</name>
     <message>
         <source>each process reads one checkpoint shard; bitsandbytes quantises it on the GPU</source>
@@ -599,6 +630,40 @@
     </message>
 </context>
 <context>
+    <name>zp::ui</name>
+    <message>
+        <source>%1 points from %2 to %3, highest %4 at %5.</source>
+        <translation>%1 个点，从 %2 到 %3，最高 %4，位于 %5。</translation>
+    </message>
+    <message>
+        <source>%1 legend</source>
+        <translation>%1 图例</translation>
+    </message>
+    <message>
+        <source>Controls</source>
+        <translation>控件</translation>
+    </message>
+    <message>
+        <source>The scenario: model, GPUs, network, parallelism, host, fine-tuning and training</source>
+        <translation>场景：模型、GPU、网络、并行、主机、微调与训练</translation>
+    </message>
+    <message>
+        <source>The recommended setup, its figures, and why it won and the others lost</source>
+        <translation>推荐方案、其各项数值，以及它胜出和其他方案落选的原因</translation>
+    </message>
+    <message>
+        <source>The DeepSpeed config of the selected setup in the chosen format, with Copy and Export</source>
+        <translation>所选方案的 DeepSpeed 配置（所选格式），可复制和导出</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::Autosave</name>
+    <message>
+        <source>Cannot autosave: %1</source>
+        <translation>无法自动保存：%1</translation>
+    </message>
+</context>
+<context>
     <name>zp::ui::CalibrateDialog</name>
     <message>
         <source>Calibrate from a Run</source>
@@ -771,6 +836,143 @@
     <message>
         <source>Calibrate from %1</source>
         <translation>根据 %1 校准</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::ComparePanel</name>
+    <message>
+        <source>Setup</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>Micro batch x accumulation</source>
+        <translation>微批量 × 梯度累积</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>能否放下</translation>
+    </message>
+    <message>
+        <source>Steady state per GPU</source>
+        <translation>每 GPU 稳态</translation>
+    </message>
+    <message>
+        <source>Peak reserved per GPU</source>
+        <translation>每 GPU 峰值保留</translation>
+    </message>
+    <message>
+        <source>Must fit per GPU</source>
+        <translation>每 GPU 须容纳</translation>
+    </message>
+    <message>
+        <source>Peaks in</source>
+        <translation>峰值出现在</translation>
+    </message>
+    <message>
+        <source>Host RAM per node</source>
+        <translation>每节点主机内存</translation>
+    </message>
+    <message>
+        <source>NVMe per node</source>
+        <translation>每节点 NVMe</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>GPU-hours (token budget)</source>
+        <translation>GPU 时（token 预算）</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>&amp;Pin Current Plan</source>
+        <translation>固定当前计划(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>No plan is pinned. Pin the current plan (Ctrl+D), then change the controls: the pinned plan stays in the views, ghosted, and its figures stay here beside the live plan&apos;s.</source>
+        <translation>尚未固定任何计划。先固定当前计划（Ctrl+D），再调整控件：固定的计划以半透明形式留在各视图中，其数值也留在这里，与当前计划并列。</translation>
+    </message>
+    <message>
+        <source>ds_config.json keys that differ</source>
+        <translation>不同的 ds_config.json 键</translation>
+    </message>
+    <message>
+        <source>Pin the plan the views show now (Ctrl+D); up to four</source>
+        <translation>固定各视图当前显示的计划（Ctrl+D），最多四个</translation>
+    </message>
+    <message>
+        <source>Pinned and live plan figures</source>
+        <translation>固定计划与当前计划的数值</translation>
+    </message>
+    <message>
+        <source>Name of pinned plan %1</source>
+        <translation>固定计划 %1 的名称</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove this pinned plan</source>
+        <translation>移除这个固定计划</translation>
+    </message>
+    <message>
+        <source>Live plan</source>
+        <translation>当前计划</translation>
+    </message>
+    <message>
+        <source>GPU-hours for %1 tokens</source>
+        <translation>%1 tokens 所需 GPU 时</translation>
+    </message>
+    <message>
+        <source>GPU-hours to train on each plan&apos;s token budget (Assumptions: token budget).</source>
+        <translation>按各计划的 token 预算训练所需的 GPU 时（假设：token 预算）。</translation>
+    </message>
+    <message>
+        <source>%1: %2 tokens</source>
+        <translation>%1：%2 tokens</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>not set</source>
+        <translation>未设置</translation>
+    </message>
+    <message>
+        <source>ds_config.json: the same keys and values in every plan</source>
+        <translation>ds_config.json：所有计划的键和值都相同</translation>
+    </message>
+    <message numerus="yes">
+        <source>ds_config.json keys that differ (%n)</source>
+        <translation>
+            <numerusform>不同的 ds_config.json 键（%n 个）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compared plans</source>
+        <translation>对比的计划</translation>
+    </message>
+    <message>
+        <source>The pinned plans beside the live one: their figures and the ds_config.json keys that differ</source>
+        <translation>固定的计划与当前计划并列：各项数值以及不同的 ds_config.json 键</translation>
     </message>
 </context>
 <context>
@@ -1865,6 +2067,30 @@ Not loaded into the controls: %1</source>
         <source>&lt;b&gt;ZeRO Planner %1&lt;/b&gt;&lt;p&gt;Plan DeepSpeed ZeRO training runs: steady-state and peak memory per GPU, host RAM, NVMe and step time for every stage and offload choice, and a ds_config.json DeepSpeed accepts.&lt;/p&gt;</source>
         <translation>&lt;b&gt;ZeRO Planner %1&lt;/b&gt;&lt;p&gt;规划 DeepSpeed ZeRO 训练：针对每个 stage 和卸载选择，给出每 GPU 的稳态和峰值显存、主机内存、NVMe 和单步时间，以及一份 DeepSpeed 可直接使用的 ds_config.json。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>GPU count</source>
+        <translation>GPU 数量</translation>
+    </message>
+    <message>
+        <source>One step</source>
+        <translation>单步</translation>
+    </message>
+    <message>
+        <source>Ctrl+D</source>
+        <translation>Ctrl+D</translation>
+    </message>
+    <message>
+        <source>Pinned “%1”: change the controls to compare with it.</source>
+        <translation>已固定“%1”：调整控件即可与它对比。</translation>
+    </message>
+    <message>
+        <source>Pi&amp;n Plan for Comparison</source>
+        <translation>固定计划以便对比(&amp;N)</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::MemoryView</name>
@@ -1948,6 +2174,29 @@ Not loaded into the controls: %1</source>
         <source>best</source>
         <translation>最佳</translation>
     </message>
+    <message>
+        <source>Pinned: %1</source>
+        <translation>已固定：%1</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::PlannerDocument</name>
+    <message>
+        <source>Already %1 plans pinned: remove one in the Compare panel to pin another.</source>
+        <translation>已固定 %1 个计划：请先在“对比”面板中移除一个，再固定新的计划。</translation>
+    </message>
+    <message>
+        <source>Pin %1</source>
+        <translation>固定 %1</translation>
+    </message>
+    <message>
+        <source>Rename pin to %1</source>
+        <translation>将固定计划重命名为 %1</translation>
+    </message>
+    <message>
+        <source>Remove pin %1</source>
+        <translation>移除固定计划 %1</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::PreferencesDialog</name>
@@ -1962,6 +2211,25 @@ Not loaded into the controls: %1</source>
     <message>
         <source>The new language is used from the next start of ZeRO Planner.</source>
         <translation>新的语言将在下次启动 ZeRO Planner 时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::RecentFiles</name>
+    <message>
+        <source>O&amp;pen Recent</source>
+        <translation>最近打开(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Open Recent</source>
+        <translation>最近打开</translation>
+    </message>
+    <message>
+        <source>%1 no longer exists. It is removed from Open Recent.</source>
+        <translation>%1 已不存在，已从“最近打开”中移除。</translation>
+    </message>
+    <message>
+        <source>&amp;Clear Menu</source>
+        <translation>清空菜单(&amp;C)</translation>
     </message>
 </context>
 <context>
@@ -2114,6 +2382,10 @@ Not loaded into the controls: %1</source>
         <source>%1 GPUs</source>
         <translation>%1 个 GPU</translation>
     </message>
+    <message>
+        <source>Pinned: %1 (%2)</source>
+        <translation>已固定：%1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::StepView</name>
@@ -2167,6 +2439,10 @@ Not loaded into the controls: %1</source>
     <message>
         <source>no fit</source>
         <translation>放不下</translation>
+    </message>
+    <message>
+        <source>Pinned: %1</source>
+        <translation>已固定：%1</translation>
     </message>
 </context>
 </TS>

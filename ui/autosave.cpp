@@ -73,7 +73,7 @@ bool Autosave::writeNow(QString* error) {
         // The file name first: a session without it would be restored untitled, which is safe;
         // a name without its session would restore an older autosave onto the wrong file.
         writeFile(companionPath(path_), doc_->filePath().toStdString());
-        writeFile(path_, session_text(doc_->scenario()));
+        writeFile(path_, doc_->sessionText());  // the scenario and its pins
         return true;
     } catch (const InputError& e) {
         *error = tr("Cannot autosave: %1").arg(QString::fromStdString(e.what()));
@@ -91,7 +91,9 @@ std::optional<AutosavedSession> readAutosave(const QString& path, QString* error
     if (!QFileInfo::exists(path)) return std::nullopt;
     AutosavedSession s;
     try {
-        s.scenario = parse_session(read_text_file(path.toStdString()), "autosave.zplan");
+        SessionFile f = parse_session_file(read_text_file(path.toStdString()), "autosave.zplan");
+        s.scenario = std::move(f.scenario);
+        s.pins = std::move(f.pins);
     } catch (const NewerSessionError& e) {
         *error = QString::fromStdString(e.what());
         if (newer) *newer = true;
@@ -132,7 +134,7 @@ RestoreAnswer askRestore(QWidget* parent, const AutosavedSession& session) {
 void restoreSession(PlannerDocument* doc, const AutosavedSession& session) {
     QString ignored;  // a file gone or changed beyond reading: the edits come back untitled
     if (!session.file.isEmpty()) doc->open(session.file, &ignored);
-    doc->edit(session.scenario, QCoreApplication::translate("Autosave", "Restore unsaved edits"));
+    doc->editSession(session.scenario, session.pins, QCoreApplication::translate("Autosave", "Restore unsaved edits"));
 }
 
 std::optional<RestoreAnswer> offerRestore(PlannerDocument* doc, QWidget* parent, const QString& path) {

@@ -6,6 +6,7 @@
 //
 // Two files: `autosave.zplan`, the session, and `autosave.zplan.file`, the session file the
 // edits belong to (empty when untitled), so the session format stays as it is.
+#include "core/io/plan_pins.h"
 #include "core/model/scenario.h"
 
 #include <QObject>
@@ -13,6 +14,7 @@
 #include <QTimer>
 
 #include <optional>
+#include <vector>
 
 class QWidget;
 
@@ -55,7 +57,8 @@ private:
 // What an earlier window left behind.
 struct AutosavedSession {
     Scenario scenario;
-    QString file;  // the session file the edits were made to; empty when untitled
+    QString file;               // the session file the edits were made to; empty when untitled
+    std::vector<PlanPin> pins;  // the pinned plans (session format 9)
 };
 
 // The session an earlier window left at `path`, or nullopt when there is none or it cannot be

@@ -283,7 +283,7 @@ void MainWindow::buildMenus() {
     QAction* preferences = edit->addAction(tr("&Preferences..."), this, [this] { PreferencesDialog(this).exec(); });
     preferences->setObjectName(QStringLiteral("actionPreferences"));
     preferences->setMenuRole(QAction::PreferencesRole);
-    edit->addAction(tr("&Pin Plan for Comparison"), QKeySequence(tr("Ctrl+D")), this, &MainWindow::pinPlan)
+    edit->addAction(tr("Pi&n Plan for Comparison"), QKeySequence(tr("Ctrl+D")), this, &MainWindow::pinPlan)
         ->setObjectName(QStringLiteral("actionPinPlan"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));

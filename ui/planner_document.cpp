@@ -149,6 +149,17 @@ void PlannerDocument::renamePin(int index, const QString& name) {
     editPins(next, tr("Rename pin to %1").arg(name.trimmed()));
 }
 
+void PlannerDocument::editSession(const Scenario& next, const std::vector<PlanPin>& pins, const QString& description) {
+    std::vector<PinnedPlan> computed;
+    for (const PlanPin& p : pins) computed.push_back(pinned(p));
+    bool same_pins = computed.size() == pins_.size();
+    for (std::size_t i = 0; same_pins && i < computed.size(); ++i) same_pins = computed[i].pin == pins_[i].pin;
+    undo_->beginMacro(description);
+    edit(next, description);
+    if (!same_pins) editPins(computed, description);
+    undo_->endMacro();
+}
+
 void PlannerDocument::removePin(int index) {
     if (index < 0 || index >= static_cast<int>(pins_.size())) return;
     std::vector<PinnedPlan> next = pins_;

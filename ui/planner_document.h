@@ -72,6 +72,8 @@ public:
     bool pinPlan(QString* refusal);
     void renamePin(int index, const QString& name);
     void removePin(int index);
+    // The scenario and the pins together as one undo step (a restored autosave).
+    void editSession(const Scenario& next, const std::vector<PlanPin>& pins, const QString& description);
 
     // The setup the config preview shows: the recommended one unless the user clicked a bar.
     const ZeroSetup& selectedSetup() const { return selected_; }

@@ -44,7 +44,7 @@ private:
     // 1280x720, where neighbouring captions overlapped); judged again after each layout.
     bool captionsRoomy() const;
     bool roomy_ = true;
-    int widest_tokens_ = 0;  // pixels of the widest tokens/s line
+    int widest_tokens_ = 0;                  // pixels of the widest tokens/s line
     QList<LegendStrip::Entry> base_legend_;  // the parts; each pin's entry follows them
 };
 

@@ -31,11 +31,11 @@ struct Rejection {
 
 struct Plan {
     bool feasible = false;
-    Candidate best;                         // meaningful only when feasible
-    std::vector<Candidate> alternatives;    // the fastest feasible candidate of every other setup, fastest first
-    std::vector<Rejection> rejected;        // every setup that lost, with why
-    std::vector<std::string> why;           // why the best won, in plain words
-    std::vector<std::string> suggestions;   // when nothing fits: what would
+    Candidate best;                        // meaningful only when feasible
+    std::vector<Candidate> alternatives;   // the fastest feasible candidate of every other setup, fastest first
+    std::vector<Rejection> rejected;       // every setup that lost, with why
+    std::vector<std::string> why;          // why the best won, in plain words
+    std::vector<std::string> suggestions;  // when nothing fits: what would
     // why and suggestions, translatable (core/model/phrase.h): english(why_phrases[i]) == why[i].
     std::vector<Phrase> why_phrases;
     std::vector<Phrase> suggestion_phrases;

@@ -87,8 +87,8 @@ private slots:
         // NAME-zh_CN.png is rendered in Simplified Chinese (docs/render_screenshots.cmake).
         const bool chinese = shot.image.endsWith(QLatin1String("-zh_CN.png"));
         if (chinese) QVERIFY(ui::applyLanguage(QLocale(QStringLiteral("zh_CN"))));
-        const QImage fresh =
-            ui::renderView(s, shot.view, shot.size, &error, log_text, QFileInfo(shot.log).fileName(), session.pins).convertToFormat(QImage::Format_RGB32);
+        const QImage fresh = ui::renderView(s, shot.view, shot.size, &error, log_text, QFileInfo(shot.log).fileName(), session.pins)
+                                 .convertToFormat(QImage::Format_RGB32);
         if (chinese) ui::applyLanguage(QLocale(QLocale::English, QLocale::UnitedStates));
         QVERIFY2(!fresh.isNull(), qPrintable(error));
         const QImage committed = QImage(kDocs + QLatin1Char('/') + shot.image).convertToFormat(QImage::Format_RGB32);

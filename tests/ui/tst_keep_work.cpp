@@ -235,6 +235,32 @@ private slots:
         QVERIFY(!QFile::exists(path));
     }
 
+    // The pinned plans are part of the session: autosaved with it and restored with the edits, in
+    // one undo step.
+    void autosave_keeps_the_pinned_plans() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("autosave.zplan"));
+        PlannerDocument doc;
+        Autosave autosave(&doc, path, 10);
+        QString refusal;
+        QVERIFY(doc.pinPlan(&refusal));
+        doc.edit(edited(doc.scenario()), QStringLiteral("seq"));
+        QString error;
+        QVERIFY(autosave.writeNow(&error));
+        const std::optional<AutosavedSession> saved = readAutosave(path, &error);
+        QVERIFY2(saved, qPrintable(error));
+        QCOMPARE(saved->pins.size(), std::size_t(1));
+        QVERIFY(saved->pins.front() == doc.pins().front().pin);
+
+        PlannerDocument restored;
+        restoreSession(&restored, *saved);
+        QCOMPARE(restored.pins().size(), std::size_t(1));
+        QVERIFY(restored.scenario() == doc.scenario());
+        restored.undoStack()->undo();
+        QVERIFY(restored.pins().empty());
+        QVERIFY(!restored.isModified());
+    }
+
     // A full disk or a read-only home: the edits stay in the window and the failure is said.
     void autosave_that_cannot_be_written_says_so() {
         QTemporaryDir dir;
@@ -258,7 +284,7 @@ private slots:
         const Scenario onDisk = default_scenario();
         write_file_atomically(plan.toStdString(), session_text(onDisk));
         PlannerDocument doc;
-        restoreSession(&doc, {edited(onDisk), plan});
+        restoreSession(&doc, {edited(onDisk), plan, {}});
         QCOMPARE(doc.filePath(), plan);
         QVERIFY(doc.isModified());
         QVERIFY(doc.scenario() == edited(onDisk));
@@ -268,7 +294,7 @@ private slots:
 
         QFile::remove(plan);  // gone since: the edits come back untitled
         PlannerDocument other;
-        restoreSession(&other, {edited(onDisk), plan});
+        restoreSession(&other, {edited(onDisk), plan, {}});
         QCOMPARE(other.filePath(), QString());
         QVERIFY(other.isModified());
         QVERIFY(other.scenario() == edited(onDisk));

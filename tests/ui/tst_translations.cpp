@@ -44,7 +44,8 @@ QList<Entry> readTs(const QString& path) {
         else if (xml.name() == QLatin1String("source")) e.source = xml.readElementText();
         else if (xml.name() == QLatin1String("translation")) {
             e.type = xml.attributes().value(QLatin1String("type")).toString();
-            e.translation = xml.readElementText();
+            // A plural (%n) entry holds its forms in <numerusform> children: their text.
+            e.translation = xml.readElementText(QXmlStreamReader::IncludeChildElements);
             out.append(e);
         }
     }

@@ -81,8 +81,11 @@ int cmd_compare(const Args& a, std::ostream& out, std::ostream&) {
 
 int cmd_recommend(const Args& a, std::ostream& out, std::ostream&) {
     ScenarioNotes notes;
-    const Scenario s = scenario_from_args(a, &notes);
-    const Plan p = recommend(s);
+    SearchSpace space;
+    Scenario s = scenario_from_args(a, &notes, &space);
+    const Plan p = recommend(s, space);
+    // A layout the search chose is the plan's: the header and the text name it.
+    if (p.feasible) s.parallel = p.best.parallel;
     if (a.flag("--json")) out << plan_json(s, p).dump(2) << "\n";
     else out << scenario_header(s, notes.synthesized) << plan_text(s, p);
     return kExitOk;
@@ -118,8 +121,11 @@ bool setup_given(const Args& a) { return a.has("--stage") || a.has("--offload-op
 // The recommended setup, or the one the user gave (exported even when it does not fit, with a
 // warning saying by how much it misses).
 Scenario export_scenario(const Args& a, std::ostream& err) {
-    Scenario s = scenario_from_args(a);
+    SearchSpace space;
+    Scenario s = scenario_from_args(a, nullptr, &space);
     if (setup_given(a)) {
+        if (space.auto_tensor || space.auto_pipeline)
+            throw InputError("--tp auto and --pp auto let the recommender choose the layout; with --stage give the sizes (--tp N --pp N)");
         const Candidate c = evaluate(s);
         if (!c.fit.gpu)
             err << "zero-planner: warning: " << setup_label(s.zero) << " does not fit: it needs "
@@ -135,7 +141,7 @@ Scenario export_scenario(const Args& a, std::ostream& err) {
         s.training.global_batch = effective_global_batch(s.training, data_parallel_size(s));
         return s;
     }
-    const Plan p = recommend(s);
+    const Plan p = recommend(s, space);
     if (!p.feasible) {
         std::string what;
         for (const auto& sg : p.suggestions) what += (what.empty() ? "" : "; ") + sg;
@@ -466,7 +472,8 @@ std::string help_text() {
            "  --zeropp on|off (ZeRO++ at stage 3: hpZ over the node, int8 weights, int4 gradients)\n"
            "  --hpz K (zero_hpz_partition_size, 1 = off)   --quantized-weights on|off   --quantized-gradients on|off\n"
            "Model parallelism (Megatron-DeepSpeed):\n"
-           "  --tp T (tensor, inside a node)   --pp P (pipeline; ZeRO 0/1)   --virtual-stages V (interleaved 1F1B)\n"
+           "  --tp T|auto (tensor, inside a node)   --pp P|auto (pipeline; ZeRO 0/1)   --virtual-stages V (interleaved 1F1B)\n"
+           "                       auto (recommend, export): the search chooses among every layout that fits the GPUs\n"
            "  --sequence-parallel on|off (Megatron's, with --tp)\n"
            "Assumptions:\n"
            "  --headroom FRACTION (0.05)   --convention " + choice_list<Convention>() + "   --mfu FRACTION (0.45)\n"

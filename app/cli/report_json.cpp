@@ -170,6 +170,7 @@ json estimate_json(const Scenario& s, const Candidate& c) {
 namespace {
 json candidate_json(const Scenario& s, const Candidate& c) {
     return {{"stage", c.zero.stage},
+            {"parallel", parallel_json(with_candidate(s, c))},  // the layout it runs on (the search's choice with --tp/--pp auto)
             {"offload_optimizer", to_string(c.zero.offload_optimizer)},
             {"offload_param", to_string(c.zero.offload_param)},
             {"checkpointing", to_string(c.checkpointing)},

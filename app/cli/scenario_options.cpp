@@ -293,6 +293,16 @@ void apply_assumptions(const Args& a, Scenario& s) {
 
 }  // namespace
 
+Scenario scenario_from_args(const Args& a, ScenarioNotes* notes, SearchSpace* space) {
+    Args rest = a;
+    for (const auto& [option, chosen] : {std::pair{"--tp", &SearchSpace::auto_tensor}, std::pair{"--pp", &SearchSpace::auto_pipeline}})
+        if (a.get(option) == "auto") {
+            space->*chosen = true;
+            rest.values.erase(option);
+        }
+    return scenario_from_args(rest, notes);
+}
+
 Scenario scenario_from_args(const Args& a, ScenarioNotes* notes) {
     Scenario s = default_scenario();
     if (auto v = a.get("--session")) s = parse_session(read_text_file(*v), *v);

@@ -2,6 +2,7 @@
 // The scenario options of docs/design.md §8.3, shared by every command that takes a scenario.
 #include "app/cli/args.h"
 #include "core/model/scenario.h"
+#include "core/search/recommender.h"
 
 #include <set>
 #include <string>
@@ -18,6 +19,10 @@ struct ScenarioNotes {
 // order: cluster, model, architecture overrides, GPUs, links, host, training, ZeRO setup,
 // assumptions. Throws InputError with the option name and what is accepted.
 Scenario scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
+// For the commands that search (recommend, export without --stage): `--tp auto` and `--pp auto`
+// become the search's choices in *space and the scenario keeps its own sizes; the other
+// commands refuse "auto" (the number parser names the option).
+Scenario scenario_from_args(const Args& a, ScenarioNotes* notes, SearchSpace* space);
 
 // Only the fine-tuning options (--finetune, --base-precision, --quant-storage, ...) over the
 // default method: what lint checks a ds_config against.

@@ -34,6 +34,7 @@ Overview compute_overview(const Scenario& s) {
             c = evaluate(v);
         } else {
             c.zero = v.zero;
+            c.parallel = v.parallel;
             c.checkpointing = v.training.checkpointing;
             c.micro_batch = v.training.micro_batch;
             c.memory = estimate_memory(v);

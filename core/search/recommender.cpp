@@ -4,12 +4,14 @@
 
 #include "core/io/format.h"
 #include "core/model/errors.h"
+#include "core/model/parallel_layout.h"
 #include "core/model/units.h"
 #include "core/search/scenario_edits.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <tuple>
 
 namespace zp {
@@ -17,6 +19,7 @@ namespace zp {
 Candidate evaluate(const Scenario& s) {
     Candidate c;
     c.zero = s.zero;
+    c.parallel = s.parallel;
     c.checkpointing = s.training.checkpointing;
     c.micro_batch = s.training.micro_batch;
     c.memory = estimate_memory(s);
@@ -51,18 +54,20 @@ int offload_count(const ZeroSetup& z) {
 
 // One searched point, small enough that the search keeps every feasible one.
 struct Point {
-    std::uint8_t setup = 0;   // index into zero_setups()
-    std::uint8_t bucket = 0;  // index into kBuckets
+    std::uint8_t setup = 0;    // index into zero_setups()
+    std::uint8_t bucket = 0;   // index into kBuckets
+    std::uint16_t layout = 0;  // index into Search::bases
     Checkpointing checkpointing = Checkpointing::None;
     std::int64_t micro = 1;
     double tokens_per_second = 0;
     double gpu_bytes = 0;
 };
 
-// Lower is simpler: no offload before offload, then lower stage, less recompute, default buckets.
-auto simplicity(const Point& p) {
+// Lower is simpler: less model parallelism (the layout's tensor x pipeline), no offload before
+// offload, then lower stage, less recompute, default buckets.
+auto simplicity(const Point& p, std::int64_t model_parallel) {
     const ZeroSetup& z = zero_setups()[p.setup];
-    return std::make_tuple(offload_count(z), z.stage, static_cast<int>(p.checkpointing), p.bucket == 0 ? 0 : 1);
+    return std::make_tuple(model_parallel, offload_count(z), z.stage, static_cast<int>(p.checkpointing), p.bucket == 0 ? 0 : 1);
 }
 
 // Turns `s` (a copy of the search's base scenario) into the scenario a point stands for.
@@ -120,7 +125,7 @@ struct SetupResult {
 };
 
 struct Search {
-    Scenario base;  // the scenario with the exact global batch filled in
+    std::vector<Scenario> bases;  // per layout: the scenario on it, with the exact global batch filled in
     std::vector<SetupResult> per_setup;
     std::vector<Point> feasible;
     std::int64_t evaluated = 0;  // covered: estimated or bounded out
@@ -146,68 +151,96 @@ Rejection rejection(const SetupKey& setup, Phrase reason) {
     return {english(label), english(reason), label, reason};
 }
 
-Search run_search(const Scenario& input, SearchPruning pruning) {
-    Search out;
-    out.base = input;
-    Scenario& base = out.base;
-    const std::int64_t world = data_parallel_size(base);
+// The global batch the search runs `input` at on its layout (the given one, or the default
+// raised to a multiple of the data-parallel ranks); nullopt when the given one does not divide.
+std::optional<std::int64_t> layout_global_batch(const Scenario& input) {
+    const std::int64_t world = data_parallel_size(input);
     const std::int64_t global = effective_global_batch(Training{.micro_batch = 1, .global_batch = input.training.global_batch}, world);
-    if (global % world != 0)
-        throw InputError("global batch " + std::to_string(global) + " is not a multiple of the " + std::to_string(world) +
-                         " GPUs: DeepSpeed needs train_batch_size = micro batch x gradient accumulation x GPUs");
-    base.training.global_batch = global;
+    if (global % world != 0) return std::nullopt;
+    return global;
+}
+
+Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts, SearchPruning pruning) {
+    Search out;
     std::vector<Checkpointing> recomputes(kCheckpointing.begin(), kCheckpointing.end());
     if (!input.training.auto_checkpointing) recomputes = {input.training.checkpointing};
-    std::vector<std::int64_t> micros = micro_batches(global / world);
-    if (!input.training.auto_micro_batch) {
-        if ((global / world) % input.training.micro_batch != 0)
-            throw InputError("micro batch " + std::to_string(input.training.micro_batch) + " does not divide the " +
-                             std::to_string(global / world) + " sequences per GPU of global batch " + std::to_string(global) +
-                             "; choose a divisor or let the planner choose (auto)");
-        micros = {input.training.micro_batch};
-    }
-
     out.per_setup.resize(zero_setups().size());
-    out.feasible.reserve(zero_setups().size() * kBuckets.size() * recomputes.size() * micros.size());
-    Scenario s = base;
-    // The model is the same for every candidate: count it once (parameter_count and
-    // largest_layer_params return the overrides), the same numbers without the walk per candidate.
-    s.model.params_override = parameter_count(s.model);
-    s.model.largest_layer_override = largest_layer_params(s.model);
-    for (std::size_t i = 0; i < zero_setups().size(); ++i) {
-        SetupResult& r = out.per_setup[i];
-        HostMemoryMemo host;  // one setup: buckets, recompute and micro batch vary below
-        for (std::size_t b = 0; b < kBuckets.size(); ++b) {
-            for (Checkpointing ck : recomputes) {
-                bool line_ended = false;  // a micro batch with accumulation did not fit: larger ones cannot
-                for (std::int64_t micro : micros) {
-                    ++out.evaluated;
-                    const bool accumulating = micro != micros.back();
-                    if (line_ended && accumulating) continue;
-                    const Point p{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(b), ck, micro, 0, 0};
-                    apply(s, base.zero, p);  // in place: no copy of the model's strings per point
-                    // Memory decides feasibility; step time only for what fits.
-                    if (pruning == SearchPruning::Exhaustive) host = {};  // every candidate from scratch
-                    const MemoryBreakdown m = estimate_memory(s, host);
-                    ++out.estimated;
-                    Point q = p;
-                    q.gpu_bytes = m.peak_required_bytes;
-                    if (check_fit(s, m).all()) {  // memory, and the stage with the layout (Fit::layout)
-                        q.tokens_per_second = estimate_step(s).tokens_per_second;
-                        if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
-                        r.any_feasible = true;
-                        out.feasible.push_back(q);
-                    } else {
-                        if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
-                            r.closest = q;
-                            r.has_closest = true;
+    // A stage a pipeline cannot run is estimated on a pipelined layout only when no layout of the
+    // search runs it (then its bar shows why, as with a layout the user fixed).
+    std::array<bool, 4> some_layout_runs{};
+    for (const Parallelism& l : layouts)
+        for (int stage = 0; stage < 4; ++stage) some_layout_runs[static_cast<std::size_t>(stage)] |= pipeline_runs_stage(l, stage);
+
+    for (std::size_t li = 0; li < layouts.size(); ++li) {
+        Scenario base = input;
+        base.parallel = layouts[li];
+        const std::int64_t world = data_parallel_size(base);
+        const std::optional<std::int64_t> global = layout_global_batch(base);
+        if (!global)
+            throw InputError("global batch " + std::to_string(input.training.global_batch) + " is not a multiple of the " +
+                             std::to_string(world) +
+                             " GPUs: DeepSpeed needs train_batch_size = micro batch x gradient accumulation x GPUs");
+        base.training.global_batch = *global;
+        std::vector<std::int64_t> micros = micro_batches(*global / world);
+        if (!input.training.auto_micro_batch) {
+            if ((*global / world) % input.training.micro_batch != 0) {
+                if (layouts.size() > 1) continue;  // this layout's per-GPU batch: another may take the micro batch
+                throw InputError("micro batch " + std::to_string(input.training.micro_batch) + " does not divide the " +
+                                 std::to_string(*global / world) + " sequences per GPU of global batch " + std::to_string(*global) +
+                                 "; choose a divisor or let the planner choose (auto)");
+            }
+            micros = {input.training.micro_batch};
+        }
+        out.bases.push_back(base);
+        const auto layout_index = static_cast<std::uint16_t>(out.bases.size() - 1);
+        Scenario s = base;
+        // The model is the same for every candidate: count it once (parameter_count and
+        // largest_layer_params return the overrides), the same numbers without the walk per candidate.
+        s.model.params_override = parameter_count(s.model);
+        s.model.largest_layer_override = largest_layer_params(s.model);
+        for (std::size_t i = 0; i < zero_setups().size(); ++i) {
+            SetupResult& r = out.per_setup[i];
+            const int stage = zero_setups()[i].stage;
+            if (!pipeline_runs_stage(base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
+                out.evaluated += static_cast<std::int64_t>(kBuckets.size() * recomputes.size() * micros.size());
+                continue;
+            }
+            HostMemoryMemo host;  // one setup: buckets, recompute and micro batch vary below
+            for (std::size_t b = 0; b < kBuckets.size(); ++b) {
+                for (Checkpointing ck : recomputes) {
+                    bool line_ended = false;  // a micro batch with accumulation did not fit: larger ones cannot
+                    for (std::int64_t micro : micros) {
+                        ++out.evaluated;
+                        const bool accumulating = micro != micros.back();
+                        if (line_ended && accumulating) continue;
+                        const Point p{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(b), layout_index, ck, micro, 0, 0};
+                        apply(s, base.zero, p);  // in place: no copy of the model's strings per point
+                        // Memory decides feasibility; step time only for what fits.
+                        if (pruning == SearchPruning::Exhaustive) host = {};  // every candidate from scratch
+                        const MemoryBreakdown m = estimate_memory(s, host);
+                        ++out.estimated;
+                        Point q = p;
+                        q.gpu_bytes = m.peak_required_bytes;
+                        if (check_fit(s, m).all()) {  // memory, and the stage with the layout (Fit::layout)
+                            q.tokens_per_second = estimate_step(s).tokens_per_second;
+                            if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
+                            r.any_feasible = true;
+                            out.feasible.push_back(q);
+                        } else {
+                            if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
+                                r.closest = q;
+                                r.has_closest = true;
+                            }
+                            line_ended = pruning == SearchPruning::Bounds && accumulating;
                         }
-                        line_ended = pruning == SearchPruning::Bounds && accumulating;
                     }
                 }
             }
         }
     }
+    if (out.bases.empty())
+        throw InputError("micro batch " + std::to_string(input.training.micro_batch) +
+                         " divides the per-GPU sequences of no layout; choose another or let the planner choose (auto)");
     return out;
 }
 
@@ -317,15 +350,51 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
 
 }  // namespace
 
-Plan recommend(const Scenario& s, SearchPruning pruning) {
+std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& space) {
+    if (!space.auto_tensor && !space.auto_pipeline) return {s.parallel};
+    const std::int64_t world = s.cluster.world_size();
+    std::vector<std::int64_t> tensors = space.auto_tensor ? tensor_parallel_sizes(s) : std::vector<std::int64_t>{s.parallel.tensor};
+    std::vector<Parallelism> out;
+    for (std::int64_t t : tensors) {
+        std::vector<std::int64_t> pipelines{s.parallel.pipeline};
+        if (space.auto_pipeline) {
+            pipelines.clear();
+            for (std::int64_t p = 1; p <= s.model.layers && p * t <= world; ++p)
+                if ((world / t) % p == 0 && world % t == 0) pipelines.push_back(p);
+        }
+        for (std::int64_t p : pipelines) {
+            Scenario l = s;
+            l.parallel.tensor = t;
+            l.parallel.pipeline = p;
+            if (space.auto_pipeline) l.parallel.virtual_stages = 1;
+            if (space.auto_tensor) l.parallel.sequence_parallel = t > 1;  // Megatron's default with TP: less activation memory
+            l.zero.stage = 0;  // the layout alone: the search chooses the stage (a pipeline's are 0/1)
+            try {
+                validate_parallelism(l);
+            } catch (const InputError&) {
+                continue;
+            }
+            if (layout_global_batch(l)) out.push_back(l.parallel);
+        }
+    }
+    if (out.empty()) out.push_back(s.parallel);  // nothing else divides: the scenario's own (its error says why)
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Parallelism& a, const Parallelism& b) { return a.model_parallel() < b.model_parallel(); });
+    return out;
+}
+
+Plan recommend(const Scenario& s, SearchPruning pruning) { return recommend(s, SearchSpace{}, pruning); }
+
+Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning pruning) {
     validate(s.model);
     Plan plan;
-    const Search search = run_search(s, pruning);
+    const Search search = run_search(s, searched_layouts(s, space), pruning);
     plan.candidates_evaluated = search.evaluated;
     plan.candidates_estimated = search.estimated;
     // Materialise only the points worth showing: one per setup, and the winner.
     for (const SetupResult& r : search.per_setup) {
-        plan.per_setup.push_back(evaluate(at(search.base, r.any_feasible ? r.fastest : r.closest)));
+        const Point& shown = r.any_feasible ? r.fastest : r.closest;
+        plan.per_setup.push_back(evaluate(at(search.bases[shown.layout], shown)));
         plan.per_setup_feasible.push_back(r.any_feasible);
     }
 
@@ -342,12 +411,12 @@ Plan recommend(const Scenario& s, SearchPruning pruning) {
     const Point* best = nullptr;
     for (const Point& p : search.feasible) {
         if (p.tokens_per_second < 0.98 * best_tps) continue;
-        if (!best || simplicity(p) < simplicity(*best) ||
-            (simplicity(p) == simplicity(*best) && p.tokens_per_second > best->tokens_per_second))
+        const auto simpler = [&](const Point& x) { return simplicity(x, search.bases[x.layout].parallel.model_parallel()); };
+        if (!best || simpler(p) < simpler(*best) || (simpler(p) == simpler(*best) && p.tokens_per_second > best->tokens_per_second))
             best = &p;
     }
     plan.feasible = true;
-    plan.best = evaluate(at(search.base, *best));
+    plan.best = evaluate(at(search.bases[best->layout], *best));
     plan.per_setup[best->setup] = plan.best;  // the setup's bar shows exactly the recommended candidate
 
     const Phrase best_label = setup_phrase(plan.best.zero);

@@ -13,6 +13,7 @@ namespace zp {
 
 struct Candidate {
     ZeroSetup zero;
+    Parallelism parallel;  // the layout it runs on (the scenario's own unless the search chose it)
     Checkpointing checkpointing = Checkpointing::None;
     std::int64_t micro_batch = 1;
     std::int64_t gradient_accumulation_steps = 1;
@@ -57,10 +58,25 @@ struct Plan {
 // the bound and the memo honest.
 enum class SearchPruning { Bounds, Exhaustive };
 
+// Which model-parallel sizes the search chooses ("auto") instead of taking the scenario's.
+struct SearchSpace {
+    bool auto_tensor = false;    // every tensor size that fits a node and divides the heads (Megatron SP on when > 1)
+    bool auto_pipeline = false;  // every pipeline size that divides the GPUs left and is at most the layers
+};
+
+// The layouts a search covers: the scenario's own, or with auto sizes every factorisation
+// tensor x pipeline x data of the GPUs that validate_parallelism accepts and whose data-parallel
+// size divides the global batch (any, when the batch is chosen), plain data parallelism first.
+std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& space);
+
 // Searches around `s` (its model, cluster, precision, optimizer, sequence, global batch, flash
 // attention and assumptions are kept; stage, offload, recompute, micro batch and buckets are chosen).
 // Throws InputError when the global batch cannot be split over the GPUs at all.
+// With auto sizes in `space` it searches the layouts too (searched_layouts): a stage a pipeline
+// cannot run (ZeRO-2/3) is not estimated on that layout when another layout runs it, and within
+// 2% the layout with less model parallelism wins.
 Plan recommend(const Scenario& s, SearchPruning pruning = SearchPruning::Bounds);
+Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning pruning = SearchPruning::Bounds);
 
 // Evaluates one fully specified scenario the way the search does.
 Candidate evaluate(const Scenario& s);

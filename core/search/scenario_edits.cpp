@@ -23,6 +23,7 @@ Scenario with_setup(const Scenario& s, const SetupKey& k) {
 Scenario with_candidate(const Scenario& s, const Candidate& c) {
     Scenario out = s;
     out.zero = c.zero;
+    out.parallel = c.parallel;
     out.training.micro_batch = c.micro_batch;
     out.training.checkpointing = c.checkpointing;
     out.training.global_batch = c.micro_batch * c.gradient_accumulation_steps * data_parallel_size(out);  // the batch rule's ranks

@@ -40,6 +40,55 @@ ModelSpec gpt(std::int64_t h, std::int64_t a, std::int64_t layers = 1) {
 class TestParallelism : public QObject {
     Q_OBJECT
 private slots:
+    // The layouts an auto search covers for BLOOM's cluster (384 A100s in nodes of 8, global batch
+    // 2048): tensor inside a node dividing the 112 heads, pipeline at most the 70 layers, and a
+    // data-parallel size dividing 2048, so the pipeline carries the factor 3 of 384. BLOOM's own
+    // TP 4 x PP 12 is one of them.
+    void auto_layouts_of_bloom() {
+        Scenario s = preset_scenario("bloom-176b", "a100-80gb", 384);
+        s.training.global_batch = 2048;
+        const std::vector<Parallelism> layouts = searched_layouts(s, SearchSpace{true, true});
+        QCOMPARE(layouts.size(), std::size_t(20));
+        bool bloom = false;
+        for (const Parallelism& l : layouts) {
+            Scenario t = s;
+            t.parallel = l;
+            t.zero.stage = 1;
+            validate_parallelism(t);  // throws on a layout DeepSpeed/Megatron would refuse
+            QCOMPARE(2048 % data_parallel_size(t), std::int64_t(0));
+            QCOMPARE(l.sequence_parallel, l.tensor > 1);
+            bloom = bloom || (l.tensor == 4 && l.pipeline == 12);
+        }
+        QVERIFY(bloom);
+        for (std::size_t i = 1; i < layouts.size(); ++i) QVERIFY(layouts[i - 1].model_parallel() <= layouts[i].model_parallel());
+        // Fixed sizes stay fixed: the scenario's own layout only.
+        QCOMPARE(searched_layouts(s, SearchSpace{}).size(), std::size_t(1));
+    }
+
+    // Issue 16's check: `recommend --model bloom-176b --gpus 384 --gpu a100-80gb --seq 2048
+    // --global-batch 2048 --tp auto --pp auto` proposes a 3D layout that fits, with its step time;
+    // the bounded search picks what the exhaustive one picks.
+    void auto_search_proposes_a_3d_layout_for_bloom() {
+        Scenario s = preset_scenario("bloom-176b", "a100-80gb", 384);
+        s.training.global_batch = 2048;
+        s.training.seq_len = 2048;
+        const Plan p = recommend(s, SearchSpace{true, true});
+        QVERIFY(p.feasible);
+        QVERIFY(p.best.fit.all());
+        QVERIFY(p.best.parallel.tensor > 1 && p.best.parallel.pipeline > 1);
+        QVERIFY(p.best.zero.stage <= 1);  // a pipeline runs ZeRO 0/1 only
+        QVERIFY(p.best.step.seconds > 0 && std::isfinite(p.best.step.seconds));
+        QCOMPARE(with_candidate(s, p.best).training.global_batch, std::int64_t(2048));
+        QVERIFY(p.candidates_evaluated > 20 * 1000);
+        const Plan all = recommend(s, SearchSpace{true, true}, SearchPruning::Exhaustive);
+        QVERIFY(all.best.parallel == p.best.parallel);
+        QCOMPARE(all.best.micro_batch, p.best.micro_batch);
+        QCOMPARE(all.best.step.seconds, p.best.step.seconds);
+        // Plain data parallelism alone cannot hold BLOOM with a 2048 batch on 384 GPUs at all
+        // (2048 is not a multiple of 384): the search without auto sizes refuses the batch.
+        QVERIFY_THROWS_EXCEPTION(InputError, recommend(s));
+    }
+
     // The recommended candidate applied to a layout keeps the user's global batch: micro x
     // accumulation x the data-parallel ranks (not every GPU), as train_batch_size counts them.
     void candidate_keeps_the_global_batch_under_a_layout() {

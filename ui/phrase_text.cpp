@@ -1,7 +1,8 @@
 #include "ui/phrase_text.h"
 
 #include <QCoreApplication>
-#include <QStringList>
+#include <string>
+#include <vector>
 
 namespace zp::ui {
 
@@ -12,25 +13,12 @@ QString translatedCore(const char* english) {
 
 QString translated(const Phrase& p) {
     if (p.literal) return QString::fromStdString(p.text);
-    const QString templ = translatedCore(p.text.c_str());
-    QStringList args;
-    for (const Phrase& a : p.args) args << translated(a);
-    // One pass, as fill_placeholders: a % in an argument is never read as a placeholder.
-    QString out;
-    out.reserve(templ.size());
-    for (qsizetype i = 0; i < templ.size(); ++i) {
-        const QChar c = templ[i];
-        if (c == QLatin1Char('%') && i + 1 < templ.size() && templ[i + 1] >= QLatin1Char('1') && templ[i + 1] <= QLatin1Char('9')) {
-            const qsizetype n = templ[i + 1].unicode() - '1';
-            if (n < args.size()) {
-                out += args[n];
-                ++i;
-                continue;
-            }
-        }
-        out += c;
-    }
-    return out;
+    std::vector<std::string> args;
+    args.reserve(p.args.size());
+    for (const Phrase& a : p.args) args.push_back(translated(a).toStdString());
+    // The core's one pass (UTF-8 through; the placeholders are ASCII): a % in an argument is never
+    // read as a placeholder.
+    return QString::fromStdString(fill_placeholders(translatedCore(p.text.c_str()).toStdString(), args));
 }
 
 }  // namespace zp::ui

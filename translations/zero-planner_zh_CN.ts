@@ -1593,10 +1593,6 @@
         <translation>%1 GB/s</translation>
     </message>
     <message>
-        <source>%1 data-parallel groups of %2 GPUs</source>
-        <translation>%1 个数据并行组，每组 %2 个 GPU</translation>
-    </message>
-    <message>
         <source>modules: %1</source>
         <translation>模块：%1</translation>
     </message>

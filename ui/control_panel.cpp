@@ -570,7 +570,7 @@ void ControlPanel::syncFromDocument() {
     if (sequence_parallel_->isChecked() != s.parallel.sequence_parallel) sequence_parallel_->setChecked(s.parallel.sequence_parallel);
     sequence_parallel_->setEnabled(s.parallel.tensor > 1);
     {
-        QString layout = tr("%1 data-parallel groups of %2 GPUs").arg(data_parallel_size(s)).arg(s.parallel.model_parallel());
+        QString layout = translated(data_parallel_phrase(s));  // the core's words: "8 GPUs", "8 data-parallel groups of 48 GPUs"
         try {
             validate_parallelism(s);
         } catch (const InputError& e) {

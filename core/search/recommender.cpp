@@ -194,6 +194,7 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
         out.bases.push_back(base);
         const auto layout_index = static_cast<std::uint16_t>(out.bases.size() - 1);
         Scenario s = base;
+        ComputeTimeMemo compute;  // one layout: the model, GPU, fine-tuning and assumptions stay
         // The model is the same for every candidate: count it once (parameter_count and
         // largest_layer_params return the overrides), the same numbers without the walk per candidate.
         s.model.params_override = parameter_count(s.model);
@@ -206,23 +207,24 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
                 continue;
             }
             HostMemoryMemo host;  // one setup: buckets, recompute and micro batch vary below
-            for (std::size_t b = 0; b < kBuckets.size(); ++b) {
-                for (Checkpointing ck : recomputes) {
-                    bool line_ended = false;  // a micro batch with accumulation did not fit: larger ones cannot
-                    for (std::int64_t micro : micros) {
+            // Buckets innermost: the candidates in a row share their compute (ComputeTimeMemo).
+            for (Checkpointing ck : recomputes) {
+                std::array<bool, kBuckets.size()> line_ended{};  // per bucket: an accumulating micro batch did not fit
+                for (std::int64_t micro : micros) {
+                    const bool accumulating = micro != micros.back();
+                    for (std::size_t b = 0; b < kBuckets.size(); ++b) {
                         ++out.evaluated;
-                        const bool accumulating = micro != micros.back();
-                        if (line_ended && accumulating) continue;
+                        if (line_ended[b] && accumulating) continue;
                         const Point p{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(b), layout_index, ck, micro, 0, 0};
                         apply(s, base.zero, p);  // in place: no copy of the model's strings per point
                         // Memory decides feasibility; step time only for what fits.
-                        if (pruning == SearchPruning::Exhaustive) host = {};  // every candidate from scratch
+                        if (pruning == SearchPruning::Exhaustive) host = {}, compute = {};  // every candidate from scratch
                         const MemoryBreakdown m = estimate_memory(s, host);
                         ++out.estimated;
                         Point q = p;
                         q.gpu_bytes = m.peak_required_bytes;
                         if (check_fit(s, m).all()) {  // memory, and the stage with the layout (Fit::layout)
-                            q.tokens_per_second = estimate_step(s).tokens_per_second;
+                            q.tokens_per_second = estimate_step(s, compute).tokens_per_second;
                             if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
                             r.any_feasible = true;
                             out.feasible.push_back(q);
@@ -231,7 +233,7 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
                                 r.closest = q;
                                 r.has_closest = true;
                             }
-                            line_ended = pruning == SearchPruning::Bounds && accumulating;
+                            line_ended[b] = pruning == SearchPruning::Bounds && accumulating;
                         }
                     }
                 }

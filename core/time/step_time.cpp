@@ -108,6 +108,11 @@ LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z) {
 // f = Assumptions::comm_overlap_fraction: the share of a compute window a collective on another
 // stream can use (NCCL kernels take SMs and HBM bandwidth from the compute they overlap).
 StepTime estimate_step(const Scenario& s) {
+    ComputeTimeMemo fresh;
+    return estimate_step(s, fresh);
+}
+
+StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     const Cluster& c = s.cluster;
     const double world = static_cast<double>(c.world_size());
     // ZeRO's collectives and partitions run over the data-parallel ranks (the world without
@@ -143,10 +148,24 @@ StepTime estimate_step(const Scenario& s) {
         modules = layer_modules(s.model, s.zero);
         hook_seconds = modules.hooked * zero3_costs::kHookSecondsPerModule;
     }
-    st.compute = compute_time(s.model, s.training, c.gpu, gas, gpu_optimizer_params, scale, hook_seconds, s.finetune);
+    const auto compute = [&](double hooks) {
+        ComputeTimeMemo::Entry& e = memo.entries[hooks > 0 ? 1 : 0];
+        if (!e.valid || e.gas != gas || e.optimizer_params != gpu_optimizer_params || e.scale != scale || e.hook_seconds != hooks ||
+            !(e.training == s.training)) {
+            e = {true,
+                 s.training,
+                 gas,
+                 gpu_optimizer_params,
+                 scale,
+                 hooks,
+                 compute_time(s.model, s.training, c.gpu, gas, gpu_optimizer_params, scale, hooks, s.finetune)};
+        }
+        return e.value;
+    };
+    st.compute = compute(hook_seconds);
     if (stage == 3 && hook_seconds > 0) {
         // What the hooks add over the same compute without them counts as ZeRO-3 overhead.
-        const ComputeTime plain = compute_time(s.model, s.training, c.gpu, gas, gpu_optimizer_params, scale, 0, s.finetune);
+        const ComputeTime plain = compute(0);
         st.zero3_overhead_seconds = st.compute.total_seconds - plain.total_seconds;
         st.compute = plain;
     }

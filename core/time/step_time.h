@@ -4,6 +4,8 @@
 #include "core/model/scenario.h"
 #include "core/time/compute_time.h"
 
+#include <array>
+
 namespace zp {
 
 // Bytes each GPU's collectives move per optimizer step, by kind, and how much of it can hide
@@ -73,5 +75,21 @@ struct StepTime {
 
 // Throws InputError when the batch does not satisfy DeepSpeed's rule.
 StepTime estimate_step(const Scenario& s);
+
+// compute_time reads the training, the accumulation steps, the GPU optimizer's parameters, the
+// calibration scale and ZeRO-3's hook time, besides the model, GPU and fine-tuning. A caller
+// that keeps those three fixed (the recommender, one search) keeps one memo, and candidates that
+// differ only in what compute_time does not read (buckets, overlap) reuse its result.
+struct ComputeTimeMemo {
+    struct Entry {
+        bool valid = false;
+        Training training;
+        std::int64_t gas = 0;
+        double optimizer_params = 0, scale = 0, hook_seconds = 0;
+        ComputeTime value;
+    };
+    std::array<Entry, 2> entries;  // ZeRO-3 asks twice: with its hooks and without
+};
+StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo);
 
 }  // namespace zp

@@ -2170,10 +2170,6 @@ Not loaded into the controls: %1</source>
         <source>best</source>
         <translation>最佳</translation>
     </message>
-    <message>
-        <source>Pinned: %1</source>
-        <translation>已固定：%1</translation>
-    </message>
 </context>
 <context>
     <name>zp::ui::PlannerDocument</name>
@@ -2384,6 +2380,13 @@ Not loaded into the controls: %1</source>
     </message>
 </context>
 <context>
+    <name>zp::ui::SetupBarChart</name>
+    <message>
+        <source>Pinned: %1</source>
+        <translation>已固定：%1</translation>
+    </message>
+</context>
+<context>
     <name>zp::ui::StepView</name>
     <message>
         <source>Reserved + CUDA context (nvidia-smi)</source>
@@ -2435,10 +2438,6 @@ Not loaded into the controls: %1</source>
     <message>
         <source>no fit</source>
         <translation>放不下</translation>
-    </message>
-    <message>
-        <source>Pinned: %1</source>
-        <translation>已固定：%1</translation>
     </message>
 </context>
 </TS>

@@ -74,9 +74,7 @@ void MemoryView::setLegend(bool withFrozen) {
         entries.append({withFrozen && i == static_cast<int>(Slice::Params) ? tr("Trained weights") : sliceName(static_cast<Slice>(i)),
                         sliceColor(static_cast<Slice>(i))});
     entries.append({tr("Peak reserved (nvidia-smi)"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Outline});
-    for (std::size_t p = 0; p < doc_->pins().size(); ++p)
-        entries.append({tr("Pinned: %1").arg(QString::fromStdString(doc_->pins()[p].pin.name)), pinColor(static_cast<int>(p), palette()),
-                        LegendStrip::Swatch::Outline});
+    SetupBarChart::appendGhostLegend(entries, doc_->pins(), palette());
     legend_->setEntries(entries);
 }
 

@@ -1,10 +1,12 @@
 #include "ui/setup_bar_chart.h"
 
 #include "core/search/overview.h"
+#include "ui/planner_document.h"
 #include "ui/plot_label.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
 
+#include <QCoreApplication>
 #include <QToolTip>
 
 #include <cmath>
@@ -111,6 +113,12 @@ double SetupBarChart::ghostValue(int pin, int bar) const {
     if (pin < 0 || pin >= ghosts_.size() || !ghosts_[pin]->visible()) return 0;
     const auto* points = ghosts_[pin]->data().data();
     return bar >= 0 && bar < points->size() ? points->at(bar)->value : 0.0;
+}
+
+void SetupBarChart::appendGhostLegend(QList<LegendStrip::Entry>& entries, const std::vector<PinnedPlan>& pins, const QPalette& palette) {
+    for (std::size_t p = 0; p < pins.size(); ++p)
+        entries.append({QCoreApplication::translate("zp::ui::SetupBarChart", "Pinned: %1").arg(QString::fromStdString(pins[p].pin.name)),
+                        pinColor(static_cast<int>(p), palette), LegendStrip::Swatch::Outline});
 }
 
 }  // namespace zp::ui

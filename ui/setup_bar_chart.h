@@ -7,6 +7,8 @@
 //     items on every slider move cost a third of the redraw);
 //   - the x range, and which bar a mouse position is on.
 // The views keep what differs: the parts, their colours, the labels' text and the y axis.
+#include "ui/legend_strip.h"
+
 #include <QList>
 #include <QMargins>
 #include <QSharedPointer>
@@ -19,6 +21,7 @@ class QCustomPlot;
 class QCPAxisTickerText;
 class QCPBars;
 class QObject;
+class QPalette;
 class QPoint;
 class QString;
 
@@ -29,6 +32,7 @@ struct Candidate;
 namespace zp::ui {
 
 class PlotLabel;
+struct PinnedPlan;
 
 class SetupBarChart {
 public:
@@ -56,6 +60,8 @@ public:
     void setGhosts(const std::vector<std::vector<double>>& tops);
     // The ghost's height for tests: 0 when there is none.
     double ghostValue(int pin, int bar) const;
+    // The legend's entries for the ghosts: "Pinned: <name>", outlined in the pin's colour.
+    static void appendGhostLegend(QList<LegendStrip::Entry>& entries, const std::vector<PinnedPlan>& pins, const QPalette& palette);
 
 private:
     QCustomPlot* plot_;

@@ -44,9 +44,7 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     });
     connect(doc_, &PlannerDocument::pinsChanged, this, [this] {
         QList<LegendStrip::Entry> pinned = base_legend_;
-        for (std::size_t p = 0; p < doc_->pins().size(); ++p)
-            pinned.append({tr("Pinned: %1").arg(QString::fromStdString(doc_->pins()[p].pin.name)), pinColor(static_cast<int>(p), palette()),
-                           LegendStrip::Swatch::Outline});
+        SetupBarChart::appendGhostLegend(pinned, doc_->pins(), palette());
         legend_->setEntries(pinned);
         rebuild();
     });

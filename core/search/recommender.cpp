@@ -218,7 +218,10 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
                         const Point p{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(b), layout_index, ck, micro, 0, 0};
                         apply(s, base.zero, p);  // in place: no copy of the model's strings per point
                         // Memory decides feasibility; step time only for what fits.
-                        if (pruning == SearchPruning::Exhaustive) host = {}, compute = {};  // every candidate from scratch
+                        if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch
+                            host = {};
+                            compute = {};
+                        }
                         const MemoryBreakdown m = estimate_memory(s, host);
                         ++out.estimated;
                         Point q = p;
@@ -362,7 +365,7 @@ std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& 
         if (space.auto_pipeline) {
             pipelines.clear();
             for (std::int64_t p = 1; p <= s.model.layers && p * t <= world; ++p)
-                if ((world / t) % p == 0 && world % t == 0) pipelines.push_back(p);
+                if ((world / t) % p == 0) pipelines.push_back(p);  // validate_parallelism checks the rest
         }
         for (std::int64_t p : pipelines) {
             Scenario l = s;

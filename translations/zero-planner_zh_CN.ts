@@ -1133,20 +1133,12 @@
         <translation>模型并行</translation>
     </message>
     <message>
-        <source>Tensor parallelism: each layer&apos;s matrices split over this many GPUs of a node (Megatron). Off: 1.</source>
-        <translation>张量并行：每层的矩阵切分到一个节点内这么多个 GPU 上（Megatron）。关闭：1。</translation>
-    </message>
-    <message>
         <source>Tensor parallel size</source>
         <translation>张量并行规模</translation>
     </message>
     <message>
         <source>Tensor</source>
         <translation>张量</translation>
-    </message>
-    <message>
-        <source>Pipeline parallelism: the layers split into this many stages (1F1B). DeepSpeed runs it with ZeRO stage 0 or 1 only.</source>
-        <translation>流水线并行：各层切分为这么多级（1F1B）。DeepSpeed 只能与 ZeRO stage 0 或 1 一起运行。</translation>
     </message>
     <message>
         <source>Pipeline parallel size</source>
@@ -1595,6 +1587,18 @@
     <message>
         <source>modules: %1</source>
         <translation>模块：%1</translation>
+    </message>
+    <message>
+        <source>Tensor parallelism: each layer&apos;s matrices split over this many GPUs of a node (Megatron). Off: 1. Auto: the recommender chooses.</source>
+        <translation>张量并行：每层的矩阵切分到一个节点内这么多个 GPU 上（Megatron）。关闭：1。自动：由推荐器选择。</translation>
+    </message>
+    <message>
+        <source>Pipeline parallelism: the layers split into this many stages (1F1B). DeepSpeed runs it with ZeRO stage 0 or 1 only. Auto: the recommender chooses.</source>
+        <translation>流水线并行：各层切分为这么多级（1F1B）。DeepSpeed 只能与 ZeRO stage 0 或 1 一起运行。自动：由推荐器选择。</translation>
+    </message>
+    <message>
+        <source>Chosen: tensor %1 x pipeline %2, %3</source>
+        <translation>已选：张量 %1 x 流水线 %2，%3</translation>
     </message>
 </context>
 <context>

@@ -48,6 +48,7 @@ void setIndexIfChanged(QComboBox* box, int index) {
 
 // A combo of GPU group sizes ("off" for 1, "8 GPUs"): refilled only when the list changes, the
 // current size selected. Shows, never edits.
+// `sizes` with 0 first shows an "auto" item for it (the recommender chooses).
 void showGpuGroupSizes(QComboBox* box, const std::vector<std::int64_t>& sizes, std::int64_t current) {
     bool same = box->count() == static_cast<int>(sizes.size());
     for (int i = 0; same && i < box->count(); ++i) same = box->itemData(i).toLongLong() == sizes[static_cast<std::size_t>(i)];
@@ -55,7 +56,10 @@ void showGpuGroupSizes(QComboBox* box, const std::vector<std::int64_t>& sizes, s
         const QSignalBlocker block(box);
         box->clear();
         for (std::int64_t k : sizes)
-            box->addItem(k == 1 ? ControlPanel::tr("off") : ControlPanel::tr("%1 GPUs").arg(k), QVariant::fromValue<qlonglong>(k));
+            box->addItem(k == 0   ? ControlPanel::tr("auto")
+                         : k == 1 ? ControlPanel::tr("off")
+                                  : ControlPanel::tr("%1 GPUs").arg(k),
+                         QVariant::fromValue<qlonglong>(k));
     }
     setIndexIfChanged(box, std::max(0, box->findData(QVariant::fromValue<qlonglong>(current))));
 }
@@ -164,14 +168,15 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     // Model parallelism (core/model/scenario.h Parallelism, Megatron-DeepSpeed's layout).
     layout->addWidget(group(tr("Model parallelism"), f));
     tensor_parallel_ = named(tip(new QComboBox, tr("Tensor parallelism: each layer's matrices split over this many GPUs of a node "
-                                                   "(Megatron). Off: 1.")),
+                                                   "(Megatron). Off: 1. Auto: the recommender chooses.")),
                              "tensor_parallel");
     tensor_parallel_->setAccessibleName(tr("Tensor parallel size"));
     f->addRow(tr("Tensor"), tensor_parallel_);
     pipeline_parallel_ = named(tip(new EditSpinBox, tr("Pipeline parallelism: the layers split into this many stages (1F1B). "
-                                                       "DeepSpeed runs it with ZeRO stage 0 or 1 only.")),
+                                                       "DeepSpeed runs it with ZeRO stage 0 or 1 only. Auto: the recommender chooses.")),
                                "pipeline_parallel");
-    pipeline_parallel_->setRange(1, static_cast<int>(limits::kLayers.max));
+    pipeline_parallel_->setRange(0, static_cast<int>(limits::kLayers.max));  // 0 shows "auto" (Parallelism::auto_pipeline)
+    pipeline_parallel_->setSpecialValueText(tr("auto"));
     pipeline_parallel_->setAccessibleName(tr("Pipeline parallel size"));
     f->addRow(tr("Pipeline"), pipeline_parallel_);
     virtual_stages_ = named(tip(new EditSpinBox, tr("Interleaved 1F1B: model chunks per pipeline GPU; shrinks the bubble, adds "
@@ -457,12 +462,16 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     connect(tensor_parallel_, &QComboBox::activated, this, [this](int index) {
         const auto size = static_cast<std::int64_t>(tensor_parallel_->itemData(index).toLongLong());
         edit(EditTensorParallel, tr("Change tensor parallelism"), [&](Scenario& s) {
+            s.parallel.auto_tensor = size == 0;
+            if (size == 0) return;
             s.parallel.tensor = size;
             if (size < 2) s.parallel.sequence_parallel = false;
         });
     });
     connect(pipeline_parallel_, &EditSpinBox::valueEdited, this, [this](int v) {
         edit(EditPipelineParallel, tr("Change pipeline parallelism"), [&](Scenario& s) {
+            s.parallel.auto_pipeline = v == 0;
+            if (v == 0) return;
             s.parallel.pipeline = v;
             if (v < 2) s.parallel.virtual_stages = 1;
         });
@@ -498,6 +507,7 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
             [this](double pct) { edit(EditHeadroom, tr("Change headroom"), [&](Scenario& s) { s.assumptions.headroom = pct / 100.0; }); });
 
     connect(doc_, &PlannerDocument::scenarioChanged, this, &ControlPanel::syncFromDocument);
+    connect(doc_, &PlannerDocument::resultsChanged, this, &ControlPanel::showLayoutInfo);
     syncFromDocument();
 }
 
@@ -519,6 +529,27 @@ void ControlPanel::editGpuCount(double gpus, int nodeSize) {
 }
 
 // Shows the document. Nothing here emits an edit: the panel listens only to user signals.
+// The data-parallel groups of the layout; with a size on auto, the layout the plan chose.
+void ControlPanel::showLayoutInfo() {
+    const Scenario& s = doc_->scenario();
+    QString layout;
+    try {
+        validate_parallelism(s);
+        if (s.parallel.auto_tensor || s.parallel.auto_pipeline) {
+            const Scenario chosen = doc_->exportScenario();  // the recommended candidate's layout
+            layout = tr("Chosen: tensor %1 x pipeline %2, %3")
+                         .arg(chosen.parallel.tensor)
+                         .arg(chosen.parallel.pipeline)
+                         .arg(translated(data_parallel_phrase(chosen)));
+        } else {
+            layout = translated(data_parallel_phrase(s));  // the core's words: "8 GPUs", "8 data-parallel groups of 48 GPUs"
+        }
+    } catch (const InputError& e) {
+        layout = QString::fromStdString(e.what());
+    }
+    if (layout_info_->text() != layout) layout_info_->setText(layout);
+}
+
 void ControlPanel::syncFromDocument() {
     const Scenario& s = doc_->scenario();
     int model_index = model_->findData(QString::fromStdString(s.model.name));
@@ -563,21 +594,19 @@ void ControlPanel::syncFromDocument() {
     if (fused_optimizer_->isChecked() != s.training.fused_optimizer) fused_optimizer_->setChecked(s.training.fused_optimizer);
     if (pin_memory_->isChecked() != s.zero.pin_memory) pin_memory_->setChecked(s.zero.pin_memory);
     // The sizes core accepts (core/model/parallel_layout.h), "off" for 1.
-    showGpuGroupSizes(tensor_parallel_, tensor_parallel_sizes(s), s.parallel.tensor);
-    pipeline_parallel_->showValue(static_cast<int>(s.parallel.pipeline));
-    virtual_stages_->showValue(static_cast<int>(s.parallel.virtual_stages));
-    virtual_stages_->setEnabled(s.parallel.pipeline > 1);
-    if (sequence_parallel_->isChecked() != s.parallel.sequence_parallel) sequence_parallel_->setChecked(s.parallel.sequence_parallel);
-    sequence_parallel_->setEnabled(s.parallel.tensor > 1);
     {
-        QString layout = translated(data_parallel_phrase(s));  // the core's words: "8 GPUs", "8 data-parallel groups of 48 GPUs"
-        try {
-            validate_parallelism(s);
-        } catch (const InputError& e) {
-            layout = QString::fromStdString(e.what());
-        }
-        if (layout_info_->text() != layout) layout_info_->setText(layout);
+        std::vector<std::int64_t> tensor_sizes = tensor_parallel_sizes(s);
+        tensor_sizes.insert(tensor_sizes.begin(), 0);
+        showGpuGroupSizes(tensor_parallel_, tensor_sizes, s.parallel.auto_tensor ? 0 : s.parallel.tensor);
     }
+    pipeline_parallel_->showValue(s.parallel.auto_pipeline ? 0 : static_cast<int>(s.parallel.pipeline));
+    // With a size searched, the search also chooses the virtual stages and Megatron's sequence
+    // parallelism (searched_layouts).
+    virtual_stages_->showValue(static_cast<int>(s.parallel.virtual_stages));
+    virtual_stages_->setEnabled(s.parallel.pipeline > 1 && !s.parallel.auto_pipeline);
+    if (sequence_parallel_->isChecked() != s.parallel.sequence_parallel) sequence_parallel_->setChecked(s.parallel.sequence_parallel);
+    sequence_parallel_->setEnabled(s.parallel.tensor > 1 && !s.parallel.auto_tensor);
+    showLayoutInfo();
     showGpuGroupSizes(hpz_, node_group_sizes(s.cluster), s.zero.hpz_partition_size);
     if (quantized_weights_->isChecked() != s.zero.quantized_weights) quantized_weights_->setChecked(s.zero.quantized_weights);
     if (quantized_gradients_->isChecked() != s.zero.quantized_gradients) quantized_gradients_->setChecked(s.zero.quantized_gradients);

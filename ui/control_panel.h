@@ -45,6 +45,7 @@ private:
     void edit(int id, const QString& text, const std::function<void(Scenario&)>& mutate);
     void editGpuCount(double gpus, int nodeSize);
     void syncFromDocument();
+    void showLayoutInfo();
 
     PlannerDocument* doc_;
     QComboBox* model_;

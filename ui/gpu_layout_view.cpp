@@ -224,8 +224,9 @@ GpuLayoutView::GpuLayoutView(PlannerDocument* doc, QWidget* parent)
     setAutoFillBackground(true);
     setAccessibleName(tr("GPU layout"));
     canvas_->setAccessibleName(tr("GPU layout drawing: nodes and their GPUs by parallel group"));
-    // The layout depends on the scenario only, not on the overview.
+    // The scenario's layout, or with a size on auto the one the plan chose (the overview's).
     connect(doc_, &PlannerDocument::scenarioChanged, this, &GpuLayoutView::documentChanged);
+    connect(doc_, &PlannerDocument::resultsChanged, this, &GpuLayoutView::documentChanged);
     restyle();
 }
 
@@ -234,7 +235,8 @@ GpuLayoutView::GpuLayoutView(PlannerDocument* doc, QWidget* parent)
 void GpuLayoutView::restyle() { canvas_->update(); }
 
 void GpuLayoutView::rebuild() {
-    const Scenario& s = doc_->scenario();
+    Scenario s = doc_->scenario();
+    s.parallel = doc_->exportScenario().parallel;  // with a size on auto, the layout the plan chose
     const Parallelism& par = s.parallel;
     const QPalette pal = palette();
     try {

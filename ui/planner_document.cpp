@@ -50,7 +50,7 @@ namespace {
 PinnedPlan pinned(const PlanPin& pin) { return {pin, compute_overview(pin.scenario), plan_figures(pin.scenario)}; }
 }  // namespace
 
-PlannerDocument::PlannerDocument(QObject* parent) : QObject(parent), scenario_(default_scenario()), undo_(new QUndoStack(this)) {
+PlannerDocument::PlannerDocument(QObject* parent) : QObject(parent), scenario_(default_plan_scenario()), undo_(new QUndoStack(this)) {
     connect(undo_, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
     recomputeNow();
 }
@@ -59,7 +59,7 @@ PlannerDocument::~PlannerDocument() = default;
 
 bool PlannerDocument::isModified() const { return !undo_->isClean(); }
 
-void PlannerDocument::newDocument() { reset(default_scenario()); }
+void PlannerDocument::newDocument() { reset(default_plan_scenario()); }
 
 bool PlannerDocument::open(const QString& path, QString* error) {
     SessionFile f;

@@ -81,9 +81,8 @@ int cmd_compare(const Args& a, std::ostream& out, std::ostream&) {
 
 int cmd_recommend(const Args& a, std::ostream& out, std::ostream&) {
     ScenarioNotes notes;
-    SearchSpace space;
-    Scenario s = scenario_from_args(a, &notes, &space);
-    const Plan p = recommend(s, space);
+    Scenario s = plan_scenario_from_args(a, &notes);
+    const Plan p = recommend(s);
     // A layout the search chose is the plan's: the header and the text name it.
     if (p.feasible) s.parallel = p.best.parallel;
     if (a.flag("--json")) out << plan_json(s, p).dump(2) << "\n";
@@ -118,13 +117,20 @@ int cmd_ds_estimate(const Args& a, std::ostream& out, std::ostream&) {
 
 bool setup_given(const Args& a) { return a.has("--stage") || a.has("--offload-optimizer") || a.has("--offload-param"); }
 
+// The Hugging Face formats run under the Trainer or Accelerate with DeepSpeed: data parallel
+// only (Megatron's tensor and pipeline parallelism need Megatron-DeepSpeed's model code).
+bool data_parallel_only_format(std::string_view id) { return id == "hf-trainer" || id == "hf-args" || id == "accelerate" || id == "peft"; }
+
 // The recommended setup, or the one the user gave (exported even when it does not fit, with a
 // warning saying by how much it misses).
-Scenario export_scenario(const Args& a, std::ostream& err) {
-    SearchSpace space;
-    Scenario s = scenario_from_args(a, nullptr, &space);
+Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream& err) {
+    Scenario s = plan_scenario_from_args(a);
+    if (data_parallel_only_format(format_id) && !layout_search_given(a)) {
+        s.parallel.auto_tensor = false;
+        s.parallel.auto_pipeline = false;
+    }
     if (setup_given(a)) {
-        if (space.auto_tensor || space.auto_pipeline)
+        if (layout_search_given(a))
             throw InputError("--tp auto and --pp auto let the recommender choose the layout; with --stage give the sizes (--tp N --pp N)");
         const Candidate c = evaluate(s);
         if (!c.fit.gpu)
@@ -141,7 +147,7 @@ Scenario export_scenario(const Args& a, std::ostream& err) {
         s.training.global_batch = effective_global_batch(s.training, data_parallel_size(s));
         return s;
     }
-    const Plan p = recommend(s, space);
+    const Plan p = recommend(s);
     if (!p.feasible) {
         std::string what;
         for (const auto& sg : p.suggestions) what += (what.empty() ? "" : "; ") + sg;
@@ -155,7 +161,7 @@ int cmd_export(const Args& a, std::ostream& out, std::ostream& err) {
     const ExportFormat* format = find_export_format(id);
     if (!format) throw InputError("--format must be one of " + export_format_ids() + "; got '" + id + "'");
     const auto file = a.get("-o");
-    const Scenario s = export_scenario(a, err);
+    const Scenario s = export_scenario(a, format->id, err);
     const std::string text = format->render(s);
     const std::string extra = file && format->after_writing ? format->after_writing(s, *file) : std::string();
     if (file) {
@@ -170,7 +176,7 @@ int cmd_export(const Args& a, std::ostream& out, std::ostream& err) {
 // The scenario the options describe, as a session file (.zplan) the window and --session open.
 // The pinned plans of a --session file are kept: rewriting a session loses none of it.
 int cmd_session(const Args& a, std::ostream& out, std::ostream&) {
-    SessionFile f{scenario_from_args(a), {}};
+    SessionFile f{plan_scenario_from_args(a), {}};
     if (auto session = a.get("--session")) f.pins = parse_session_file(read_text_file(*session), *session).pins;
     const std::string text = session_file_text(f);
     if (auto file = a.get("-o")) write_file_atomically(*file, text);

@@ -2,7 +2,9 @@
 
 #include "core/memory/allocator.h"
 #include "core/memory/host_slices.h"
+#include "core/memory/memory_model.h"
 #include "core/memory/memory_slices.h"
+#include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/search/scenario_edits.h"
 
@@ -135,19 +137,43 @@ json finetune_json(const Scenario& s) {
     return j;
 }
 
-// The model-parallel layout and the ZeRO++ switches in effect (docs/design.md §4.10-4.11).
+// The model-parallel layout and the ZeRO++ switches in effect (docs/design.md §4.10-4.11): tp,
+// pp and dp multiply to the GPUs; "searched" says which sizes the recommender chose (--tp/--pp auto).
 json parallel_json(const Scenario& s) {
     const Parallelism& p = s.parallel;
     const ZeroPlusPlus z = effective_zeropp(s);
-    return {{"tensor", p.tensor},
-            {"pipeline", p.pipeline},
+    return {{"tp", p.tensor},
+            {"pp", p.pipeline},
+            {"dp", data_parallel_size(s)},
             {"virtual_stages", p.virtual_stages},
             {"sequence_parallel", p.sequence_parallel},
-            {"data_parallel", data_parallel_size(s)},
+            {"searched", {{"tp", p.auto_tensor}, {"pp", p.auto_pipeline}}},
             {"zeropp",
              {{"hpz_partition_size", z.hpz_partition_size},
               {"quantized_weights", z.quantized_weights},
               {"quantized_gradients", z.quantized_gradients}}}};
+}
+
+// Pipeline parallelism: each stage's rank, first to last (pipeline_stage_memory); the per-GPU
+// figures above are the most loaded rank's. Empty without pipelining.
+json pipeline_stages_json(const Scenario& s) {
+    json stages = json::array();
+    if (s.parallel.pipeline <= 1) return stages;
+    const std::vector<MemoryBreakdown> per_stage = pipeline_stage_memory(s);
+    for (std::size_t i = 0; i < per_stage.size(); ++i) {
+        const MemoryBreakdown& m = per_stage[i];
+        stages.push_back({{"stage", i},
+                          {"layers", stage_layers(s.model.layers, s.parallel.pipeline, static_cast<std::int64_t>(i))},
+                          {"params", whole(m.params_bytes)},
+                          {"gradients", whole(m.gradients_bytes)},
+                          {"optimizer_states", whole(m.optimizer_states_bytes)},
+                          {"activations", whole(m.activations_bytes)},
+                          {"peak_allocated", whole(m.peak_allocated_bytes)},
+                          {"peak_required", whole(m.peak_required_bytes)},
+                          {"peak_phase", to_string(m.peak.phase)},
+                          {"fits", check_fit(s, m).gpu}});
+    }
+    return stages;
 }
 
 json estimate_json(const Scenario& s, const Candidate& c) {
@@ -157,6 +183,7 @@ json estimate_json(const Scenario& s, const Candidate& c) {
             {"parallel", parallel_json(with_candidate(s, c))},
             {"convention", to_string(s.assumptions.convention)},
             {"per_gpu_bytes", per_gpu_json(c.memory)},
+            {"pipeline_stages", pipeline_stages_json(with_candidate(s, c))},
             {"cpu_bytes_per_node", whole(c.memory.cpu_bytes_per_node)},
             {"nvme_bytes_per_node", whole(c.memory.nvme_bytes_per_node)},
             {"host_per_node", host_json(c.memory.host)},
@@ -180,6 +207,7 @@ json candidate_json(const Scenario& s, const Candidate& c) {
             {"reduce_bucket_size", whole(c.zero.reduce_bucket_elems)},
             {"allgather_bucket_size", whole(c.zero.allgather_bucket_elems)},
             {"per_gpu_bytes", per_gpu_json(c.memory)},
+            {"pipeline_stages", pipeline_stages_json(with_candidate(s, c))},
             {"cpu_bytes_per_node", whole(c.memory.cpu_bytes_per_node)},
             {"nvme_bytes_per_node", whole(c.memory.nvme_bytes_per_node)},
             {"host_per_node", host_json(c.memory.host)},

@@ -293,14 +293,17 @@ void apply_assumptions(const Args& a, Scenario& s) {
 
 }  // namespace
 
-Scenario scenario_from_args(const Args& a, ScenarioNotes* notes, SearchSpace* space) {
+bool layout_search_given(const Args& a) { return a.get("--tp") == "auto" || a.get("--pp") == "auto"; }
+
+Scenario plan_scenario_from_args(const Args& a, ScenarioNotes* notes) {
     Args rest = a;
-    for (const auto& [option, chosen] : {std::pair{"--tp", &SearchSpace::auto_tensor}, std::pair{"--pp", &SearchSpace::auto_pipeline}})
-        if (a.get(option) == "auto") {
-            space->*chosen = true;
-            rest.values.erase(option);
-        }
-    return scenario_from_args(rest, notes);
+    for (const char* option : {"--tp", "--pp"})
+        if (a.get(option) == "auto") rest.values.erase(option);
+    Scenario s = scenario_from_args(rest, notes);
+    if (!a.has("--session")) search_layouts_by_default(s);
+    if (a.has("--tp")) s.parallel.auto_tensor = a.get("--tp") == "auto";
+    if (a.has("--pp")) s.parallel.auto_pipeline = a.get("--pp") == "auto";
+    return s;
 }
 
 Scenario scenario_from_args(const Args& a, ScenarioNotes* notes) {

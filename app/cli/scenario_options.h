@@ -19,10 +19,14 @@ struct ScenarioNotes {
 // order: cluster, model, architecture overrides, GPUs, links, host, training, ZeRO setup,
 // assumptions. Throws InputError with the option name and what is accepted.
 Scenario scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
-// For the commands that search (recommend, export without --stage): `--tp auto` and `--pp auto`
-// become the search's choices in *space and the scenario keeps its own sizes; the other
-// commands refuse "auto" (the number parser names the option).
-Scenario scenario_from_args(const Args& a, ScenarioNotes* notes, SearchSpace* space);
+// For the commands that plan (recommend, export, session, report, screenshot and the window):
+// `--tp auto` / `--pp auto` set Parallelism::auto_tensor / auto_pipeline and the scenario keeps
+// its own sizes. Without --session, a size not given is auto when search_layouts_by_default says
+// so (full training); a number fixes it. The other commands refuse "auto" (the number parser
+// names the option).
+Scenario plan_scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
+// Whether the options ask for a layout search themselves (--tp auto or --pp auto).
+bool layout_search_given(const Args& a);
 
 // Only the fine-tuning options (--finetune, --base-precision, --quant-storage, ...) over the
 // default method: what lint checks a ds_config against.

@@ -5,6 +5,7 @@
 #include "core/io/file_io.h"
 #include "core/model/default_scenario.h"
 #include "core/model/errors.h"
+#include "core/search/recommender.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -65,7 +66,7 @@ Start window_with_options(const std::vector<std::string>& options, const std::st
     Args with_session = a;
     if (!session_file.empty()) with_session.values["--session"] = session_file;
     Start start;
-    start.scenario = scenario_from_args(with_session, &start.notes);
+    start.scenario = plan_scenario_from_args(with_session, &start.notes);
     return start;
 }
 
@@ -86,7 +87,7 @@ ScreenshotRequest parse_screenshot(const Args& a) {
         r.log_text = read_text_file(*log);
         r.log_name = std::filesystem::path(*log).filename().string();
     }
-    r.scenario = scenario_from_args(a);
+    r.scenario = plan_scenario_from_args(a);
     if (auto session = a.get("--session")) r.pins = parse_session_file(read_text_file(*session), *session).pins;
     return r;
 }
@@ -105,7 +106,7 @@ ReportRequest parse_report(const Args& a) {
     }
     if (format != "pdf" && format != "md") throw InputError("--format must be pdf or md, got '" + format + "'");
     r.markdown = format == "md";
-    r.scenario = scenario_from_args(a);
+    r.scenario = plan_scenario_from_args(a);
     return r;
 }
 
@@ -151,7 +152,7 @@ Start decide_start(const std::vector<std::string>& args, const DisplayEnvironmen
         } else {
             start.kind = StartKind::Headless;
             start.no_display_reason = reason;
-            if (!start.scenario) start.scenario = default_scenario();
+            if (!start.scenario) start.scenario = default_plan_scenario();
         }
         return start;
     } catch (const std::exception& e) {

@@ -92,6 +92,13 @@ void upgrade_7_to_8(json& doc) {
 // Version 8 had no pinned plans.
 void upgrade_8_to_9(json& doc) { doc["pins"] = json::array(); }
 
+// Version 9 planned the layout it stored: its sizes stay fixed.
+void upgrade_9_to_10(json& doc) {
+    if (!doc.contains("parallel") || !doc.at("parallel").is_object()) return;  // the reader names the error
+    doc["parallel"]["auto_tensor"] = false;
+    doc["parallel"]["auto_pipeline"] = false;
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -136,6 +143,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 8) {
         upgrade_8_to_9(doc);
         version = 9;
+    }
+    if (version == 9) {
+        upgrade_9_to_10(doc);
+        version = 10;
     }
     doc["version"] = version;
     return doc;

@@ -22,6 +22,8 @@
 //              virtual_stages, sequence_parallel); a version-7 file is data parallel only.
 //   version 9  pinned plans: the "pins" list (core/io/plan_pins.h), each pin a name and a whole
 //              session document of its own version; a version-8 file has an empty list.
+//   version 10 the layout search: parallel.auto_tensor, auto_pipeline (the recommender chooses
+//              the tensor/pipeline sizes); a version-9 file keeps its sizes fixed.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -36,7 +38,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 9;
+inline constexpr int kSessionVersion = 10;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave
@@ -49,8 +51,8 @@ public:
 // The session document brought up to kSessionVersion: checks "version" and applies each
 // migration step in turn. Throws InputError (NewerSessionError for the second) naming `source_name`:
 //   "<source>: field 'version' is missing: this is not a ZeRO Planner session"
-//   "<source>: session format version 999 is newer than this zero-planner reads (up to 9); upgrade zero-planner"
-//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 9)"
+//   "<source>: session format version 999 is newer than this zero-planner reads (up to 10); upgrade zero-planner"
+//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 10)"
 nlohmann::json upgrade_session(nlohmann::json doc, const std::string& source_name);
 
 }  // namespace zp

@@ -1,5 +1,6 @@
 #include "core/memory/activations.h"
 
+#include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 
 #include <algorithm>
@@ -137,7 +138,23 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
     // flight before its first backward: L layers' worth, as without pipelining (Korthikanti Sec.
     // 4.2.3); the interleaved schedule holds 1 + (p-1)/(p v) times that (v model chunks per rank).
     // With layers that do not divide, the first stage's ceil(L/p) layers, p times.
-    if (par.pipeline > 1) {
+    // One stage (Parallelism::pipeline_rank i): its own layers, with the micro batches in flight
+    // before its first backward: p - i in 1F1B; interleaved, (p - i - 1) 2 + (v - 1) p + 1 model
+    // chunks of 1/v of its layers (Megatron's forward_backward_pipelining_with_interleaving,
+    // num_warmup_microbatches, plus the one in its steady state). Only the first stage keeps the
+    // embedding's dropout masks, only the last the logits (one micro batch: it runs each backward
+    // right after its forward).
+    if (par.pipeline > 1 && par.pipeline_rank >= 0) {
+        const std::int64_t i = std::min(par.pipeline_rank, par.pipeline - 1);
+        const double p = static_cast<double>(par.pipeline);
+        const double v = static_cast<double>(std::max<std::int64_t>(par.virtual_stages, 1));
+        const double di = static_cast<double>(i);
+        const double in_flight = v > 1 ? ((p - di - 1.0) * 2.0 + (v - 1.0) * p + 1.0) / v : p - di;
+        out.per_layer_stored *= in_flight * static_cast<double>(stage_layers(m.layers, par.pipeline, i)) / L;
+        out.embedding_and_logits =
+            (i == 0 ? sb * h * rep * in_flight : 0.0) +
+            (i == par.pipeline - 1 ? sb * (2 * e * h * rep + (e + fp32_copy) * static_cast<double>(m.vocab) / tp) : 0.0);
+    } else if (par.pipeline > 1) {
         const double p = static_cast<double>(par.pipeline);
         out.per_layer_stored *= p * std::ceil(L / p) / L;
         if (par.virtual_stages > 1) out.per_layer_stored *= 1.0 + (p - 1.0) / (p * static_cast<double>(par.virtual_stages));

@@ -49,6 +49,17 @@ MemoryBreakdown estimate_memory(const Scenario& s, HostMemoryMemo& host_memo) {
     return m;
 }
 
+std::vector<MemoryBreakdown> pipeline_stage_memory(const Scenario& s) {
+    if (s.parallel.pipeline <= 1) return {estimate_memory(s)};
+    std::vector<MemoryBreakdown> out;
+    Scenario stage = s;
+    for (std::int64_t i = 0; i < s.parallel.pipeline; ++i) {
+        stage.parallel.pipeline_rank = i;
+        out.push_back(estimate_memory(stage));
+    }
+    return out;
+}
+
 double usable_gpu_bytes(const Scenario& s) { return gib_to_bytes(s.cluster.gpu.memory_gib) * (1.0 - s.assumptions.headroom); }
 
 Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {

@@ -4,12 +4,19 @@
 #include "core/memory/memory_breakdown.h"
 #include "core/model/scenario.h"
 
+#include <vector>
+
 namespace zp {
 
 MemoryBreakdown estimate_memory(const Scenario& s);
 // The same, reusing the host side through `host_memo` (see HostMemoryMemo: only for scenarios
 // that differ in the micro batch, the buckets or the recompute policy since the memo was reset).
 MemoryBreakdown estimate_memory(const Scenario& s, HostMemoryMemo& host_memo);
+
+// Pipeline parallelism: estimate_memory for the rank of each stage, first to last
+// (Parallelism::pipeline_rank): its layers, the micro batches it holds in flight, the embedding on
+// the first, the output layer and the loss on the last. One element without pipelining.
+std::vector<MemoryBreakdown> pipeline_stage_memory(const Scenario& s);
 
 struct Fit {
     bool gpu = false;

@@ -219,9 +219,10 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     // Tensor parallelism: the logits are vocabulary-parallel (megatron/core/tensor_parallel/
     // cross_entropy.py), the head's inputs sequence-split with sequence parallelism. Pipeline
     // parallelism: the most loaded (first) stage computes no loss; its embedding's dropout mask is
-    // in the stored activations (activations.cpp).
+    // in the stored activations (activations.cpp). The last stage (Parallelism::pipeline_rank)
+    // computes it as without pipelining.
     const Parallelism& par = s.parallel;
-    if (par.pipeline > 1) {
+    if (par.pipeline > 1 && par.pipeline_rank != par.pipeline - 1) {
         x.head_inputs = x.loss_forward = x.loss_backward = 0;
         x.loss_cause = QT_TRANSLATE_NOOP("Core", "the first pipeline stage holds no logits");
     } else if (par.tensor > 1) {

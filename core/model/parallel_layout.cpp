@@ -19,7 +19,12 @@ double model_parallel_share(const Scenario& s) {
     const double head = m.tied_embeddings ? 0.0 : word;
     const double layers = std::max(0.0, P - input - head);
     double stage = P;
-    if (p.pipeline > 1) {
+    if (p.pipeline > 1 && p.pipeline_rank >= 0) {
+        const std::int64_t i = std::min(p.pipeline_rank, p.pipeline - 1);
+        const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+        stage = (i == 0 ? input : 0.0) + layers * static_cast<double>(stage_layers(m.layers, p.pipeline, i)) / L +
+                (i == p.pipeline - 1 ? word : 0.0);
+    } else if (p.pipeline > 1) {
         // The most loaded stage's layers: the ceiling of L/p when they do not divide.
         const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
         const double stage_layers = layers * std::ceil(L / static_cast<double>(p.pipeline)) / L;
@@ -28,6 +33,12 @@ double model_parallel_share(const Scenario& s) {
         stage = std::max(first, last);
     }
     return stage / static_cast<double>(p.tensor) / P;
+}
+
+std::int64_t stage_layers(std::int64_t layers, std::int64_t pipeline, std::int64_t stage) {
+    if (pipeline <= 1) return layers;
+    const std::int64_t base = layers / pipeline;
+    return base + (stage < layers % pipeline ? 1 : 0);
 }
 
 ParameterSplit rank_parameter_split(const Scenario& s) {

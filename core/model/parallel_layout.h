@@ -17,7 +17,13 @@ namespace zp {
 // than one stage a second copy of the word embedding, Megatron's shared embedding group), its
 // transformer layers L/p, all divided by the tensor-parallel size (column/row-parallel linears,
 // vocabulary-parallel embedding; the layer norms, replicated, are neglected). 1 without model parallelism.
+// With Parallelism::pipeline_rank set, that stage's share instead.
 double model_parallel_share(const Scenario& s);
+
+// The transformer layers of pipeline stage `stage` (0-based) of `pipeline`: DeepSpeed's
+// partition_uniform (deepspeed/runtime/utils.py), floor(L/p) each and one more on each of the
+// first L mod p stages.
+std::int64_t stage_layers(std::int64_t layers, std::int64_t pipeline, std::int64_t stage);
 
 // The sizes a node's GPUs split into: 1 and every divisor of gpus_per_node (hpZ groups).
 std::vector<std::int64_t> node_group_sizes(const Cluster& c);

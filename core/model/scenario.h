@@ -159,6 +159,15 @@ struct Parallelism {
     std::int64_t pipeline = 1;        // --pipeline-model-parallel-size
     std::int64_t virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline rank (1 = plain 1F1B)
     bool sequence_parallel = false;   // Megatron's --sequence-parallel (with tensor parallelism)
+    // What the recommender chooses instead of taking the sizes above ("auto"): every tensor size
+    // that fits a node and divides the heads, every pipeline size up to the layers (searched_layouts
+    // in core/search/recommender.h). estimate and compare use the sizes above as they are.
+    bool auto_tensor = false;
+    bool auto_pipeline = false;
+    // Which pipeline stage's rank estimate_memory describes: -1 the most loaded (the first stage's
+    // activations, the larger of the first and last stages' parameters); 0..pipeline-1 that stage
+    // (pipeline_stage_memory in core/memory/memory_model.h). Never stored in a session.
+    std::int64_t pipeline_rank = -1;
     std::int64_t model_parallel() const { return tensor * pipeline; }
     friend bool operator==(const Parallelism&, const Parallelism&) = default;
 };

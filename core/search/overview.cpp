@@ -42,10 +42,12 @@ Overview compute_overview(const Scenario& s) {
         }
         o.bars.push_back(c);
     }
-    // The scaling curves use the recommended micro batch and recompute (or the least-memory
-    // ones, micro batch 1 and full recompute, when nothing fits) so they match the bars.
+    // The scaling curves use the recommended layout, micro batch and recompute (or the least-memory
+    // ones, micro batch 1 and full recompute, when nothing fits) so they match the bars; each GPU
+    // count keeps the largest tensor and pipeline sizes that fit it (with_gpu_count).
     Scenario scaling_base = s;
     if (o.plan_valid && o.plan.feasible) {
+        scaling_base.parallel = o.plan.best.parallel;
         scaling_base.training.micro_batch = o.plan.best.micro_batch;
         scaling_base.training.checkpointing = o.plan.best.checkpointing;
     } else if (s.training.auto_micro_batch && s.training.auto_checkpointing) {

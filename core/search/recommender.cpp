@@ -3,6 +3,7 @@
 #include "core/search/host_advice.h"
 
 #include "core/io/format.h"
+#include "core/model/default_scenario.h"
 #include "core/model/errors.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/units.h"
@@ -388,12 +389,28 @@ std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& 
     return out;
 }
 
+SearchSpace search_space_of(const Scenario& s) { return {s.parallel.auto_tensor, s.parallel.auto_pipeline}; }
+
+void search_layouts_by_default(Scenario& s) {
+    const bool search = s.finetune.method == FineTuneMethod::Full && s.cluster.nodes > 1;
+    s.parallel.auto_tensor = search;
+    s.parallel.auto_pipeline = search;
+}
+
+Scenario default_plan_scenario() {
+    Scenario s = default_scenario();
+    search_layouts_by_default(s);
+    return s;
+}
+
 Plan recommend(const Scenario& s, SearchPruning pruning) { return recommend(s, SearchSpace{}, pruning); }
 
 Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning pruning) {
     validate(s.model);
     Plan plan;
-    const Search search = run_search(s, searched_layouts(s, space), pruning);
+    const SearchSpace own = search_space_of(s);
+    const SearchSpace searched{space.auto_tensor || own.auto_tensor, space.auto_pipeline || own.auto_pipeline};
+    const Search search = run_search(s, searched_layouts(s, searched), pruning);
     plan.candidates_evaluated = search.evaluated;
     plan.candidates_estimated = search.estimated;
     // Materialise only the points worth showing: one per setup, and the winner.

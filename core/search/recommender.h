@@ -58,7 +58,8 @@ struct Plan {
 // the bound and the memo honest.
 enum class SearchPruning { Bounds, Exhaustive };
 
-// Which model-parallel sizes the search chooses ("auto") instead of taking the scenario's.
+// Which model-parallel sizes the search chooses ("auto") instead of taking the scenario's: the
+// scenario's own Parallelism::auto_* flags, or more.
 struct SearchSpace {
     bool auto_tensor = false;    // every tensor size that fits a node and divides the heads (Megatron SP on when > 1)
     bool auto_pipeline = false;  // every pipeline size that divides the GPUs left and is at most the layers
@@ -68,11 +69,23 @@ struct SearchSpace {
 // tensor x pipeline x data of the GPUs that validate_parallelism accepts and whose data-parallel
 // size divides the global batch (any, when the batch is chosen), plain data parallelism first.
 std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& space);
+// The scenario's own Parallelism::auto_* flags.
+SearchSpace search_space_of(const Scenario& s);
+
+// A new plan's layout search, where the user fixes no size: Megatron-DeepSpeed's tensor and
+// pipeline sizes are searched for full training across more than one node, where data
+// parallelism alone stops being how large models train (BLOOM-176B: TP 4 x PP 12 over 48 nodes).
+// Inside one node, and for fine-tuning with PEFT (LoRA, QLoRA), which runs under the Trainer or
+// Accelerate (peft's docs/source/accelerate/deepspeed.md shards with ZeRO only), the plan stays
+// data parallel unless a size is set to auto.
+void search_layouts_by_default(Scenario& s);
+// default_scenario() as a new plan starts: with search_layouts_by_default.
+Scenario default_plan_scenario();
 
 // Searches around `s` (its model, cluster, precision, optimizer, sequence, global batch, flash
 // attention and assumptions are kept; stage, offload, recompute, micro batch and buckets are chosen).
 // Throws InputError when the global batch cannot be split over the GPUs at all.
-// With auto sizes in `space` it searches the layouts too (searched_layouts): a stage a pipeline
+// With auto sizes in `space` or in the scenario (search_space_of) it searches the layouts too (searched_layouts): a stage a pipeline
 // cannot run (ZeRO-2/3) is not estimated on that layout when another layout runs it, and within
 // 2% the layout with less model parallelism wins.
 Plan recommend(const Scenario& s, SearchPruning pruning = SearchPruning::Bounds);

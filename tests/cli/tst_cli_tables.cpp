@@ -218,7 +218,7 @@ private slots:
         const cli::Start headless = cli::decide_start({}, kOffscreen);
         QCOMPARE(headless.kind, cli::StartKind::Headless);
         QVERIFY(headless.scenario);
-        QCOMPARE(session_text(*headless.scenario), session_text(default_scenario()));
+        QCOMPARE(session_text(*headless.scenario), session_text(default_plan_scenario()));
         QCOMPARE(QString::fromStdString(headless.no_display_reason), QStringLiteral("QT_QPA_PLATFORM=offscreen"));
     }
 
@@ -257,7 +257,10 @@ private slots:
         // Without --session there are no pins, and the text is session_text's.
         std::ostringstream plain;
         QCOMPARE(cli::run({"session", "--gpus", "16"}, plain, err), cli::kExitOk);
-        QCOMPARE(QString::fromStdString(plain.str()), QString::fromStdString(session_text(back.scenario)));
+        // ... and a new plan searches the layouts (search_layouts_by_default), as the window's does.
+        Scenario fresh = back.scenario;
+        search_layouts_by_default(fresh);
+        QCOMPARE(QString::fromStdString(plain.str()), QString::fromStdString(session_text(fresh)));
     }
 
     void start_with_a_session_file() {

@@ -163,6 +163,62 @@ private slots:
         QCOMPARE(mb.optimizer_states_bytes, 12.0 * P * model_parallel_share(s) / 2);
     }
 
+    // DeepSpeed's partition_uniform (deepspeed/runtime/utils.py): floor(L/p) layers per stage, one
+    // more on each of the first L mod p. BLOOM's 70 layers on 12 stages: ten of 6, two of 5.
+    void stage_layers_data() {
+        QTest::addColumn<qlonglong>("layers");
+        QTest::addColumn<qlonglong>("pipeline");
+        QTest::addColumn<QList<qlonglong>>("expected");
+        QTest::newRow("BLOOM 70 layers on 12 stages") << 70LL << 12LL << QList<qlonglong>{6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 5, 5};
+        QTest::newRow("GPT-3 96 layers on 8 stages") << 96LL << 8LL << QList<qlonglong>{12, 12, 12, 12, 12, 12, 12, 12};
+        QTest::newRow("Llama-2-7b 32 layers on 3 stages") << 32LL << 3LL << QList<qlonglong>{11, 11, 10};
+        QTest::newRow("no pipeline") << 32LL << 1LL << QList<qlonglong>{32};
+    }
+    void stage_layers() {
+        QFETCH(qlonglong, layers);
+        QFETCH(qlonglong, pipeline);
+        QFETCH(QList<qlonglong>, expected);
+        QList<qlonglong> got;
+        for (std::int64_t i = 0; i < pipeline; ++i) got.push_back(zp::stage_layers(layers, pipeline, i));
+        QCOMPARE(got, expected);
+    }
+
+    // Each stage's rank (pipeline_stage_memory), BLOOM as it ran (TP 4 x PP 12 x DP 8, ZeRO-1,
+    // micro batch 2, full recompute): the stages' parameters add up to the model (with the tied
+    // embedding's second copy on the last stage, Megatron's shared embedding group); in 1F1B stage
+    // i keeps p - i micro batches of its own layers (Megatron's num_warmup_microbatches + 1); only
+    // the last stage computes the loss; no stage's peak exceeds the most loaded rank's estimate.
+    void pipeline_stages_of_bloom() {
+        Scenario s = preset_scenario("bloom-176b", "a100-80gb", 384);
+        s.training.seq_len = 2048;
+        s.training.global_batch = 2048;
+        s.training.micro_batch = 2;
+        s.training.checkpointing = Checkpointing::Full;
+        s.parallel.tensor = 4;
+        s.parallel.pipeline = 12;
+        s.parallel.sequence_parallel = false;
+        s.zero.stage = 1;
+        const std::vector<MemoryBreakdown> stages = pipeline_stage_memory(s);
+        QCOMPARE(stages.size(), std::size_t{12});
+        double params = 0;
+        for (const MemoryBreakdown& m : stages) params += m.params_bytes;
+        const double word = 250880.0 * 14336.0;
+        QVERIFY(qAbs(params * 4 / 2 - (static_cast<double>(parameter_count(s.model)) + word)) < 1e-6 * params);
+        const MemoryBreakdown most = estimate_memory(s);
+        const double layer_input = 2.0 * 2048 * 2 * 14336;  // 2sbh kept per layer with full recompute
+        for (std::size_t i = 0; i < stages.size(); ++i) {
+            const double in_flight = 12.0 - static_cast<double>(i);
+            const double layers = static_cast<double>(zp::stage_layers(70, 12, static_cast<std::int64_t>(i)));
+            Scenario one = s;
+            one.parallel.pipeline_rank = static_cast<std::int64_t>(i);
+            QCOMPARE(activation_bytes(one.model, one.training, {}, one.parallel).per_layer_stored * 70, in_flight * layers * layer_input);
+            QVERIFY2(
+                stages[i].peak_required_bytes <= most.peak_required_bytes * (1 + 1e-9),
+                qPrintable(QStringLiteral("stage %1: %2 > %3").arg(i).arg(stages[i].peak_required_bytes).arg(most.peak_required_bytes)));
+            if (i != 11) QVERIFY(stages[i].peak.phase != StepPhase::Loss);
+        }
+    }
+
     // Narayanan et al. 2021 Sec. 2.2: the bubble is (p-1) micro steps of a stage, (p-1)/v interleaved.
     void pipeline_bubble() {
         Scenario s = preset_scenario("llama-2-13b", "a100-80gb", 64);

@@ -10,6 +10,7 @@
 #include "core/model/enum_names.h"
 #include "core/model/errors.h"
 #include "core/presets/model_presets.h"
+#include "core/search/recommender.h"
 #include "test_data.h"
 
 #include <QDir>
@@ -41,10 +42,11 @@ constexpr std::size_t member_count() {
     else return sizeof...(Seen);
 }
 
-// Scenario's members as the session stores them: Cluster's GpuSpec is stored member by member.
+// Scenario's members as the session stores them: Cluster's GpuSpec is stored member by member;
+// Parallelism::pipeline_rank only picks which stage's rank estimate_memory describes (never stored).
 constexpr std::size_t kScenarioLeafMembers = member_count<ModelSpec>() + (member_count<Cluster>() - 1) + member_count<GpuSpec>() +
                                              member_count<Training>() + member_count<FineTune>() + member_count<ZeroSetup>() +
-                                             member_count<Parallelism>() + member_count<Assumptions>();
+                                             (member_count<Parallelism>() - 1) + member_count<Assumptions>();
 
 // The keys the field list must visit, in order. Written out here, not derived from
 // session_fields.h: a member added to a struct fails the count below until it gets a line
@@ -73,6 +75,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
     "zero.quantized_gradients", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
+    "parallel.auto_tensor", "parallel.auto_pipeline",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
     "finetune.double_quant", "finetune.quant_block_size", "finetune.quant_storage", "finetune.freeze_embeddings",
@@ -81,7 +84,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 116;
+constexpr std::size_t kFieldCount = 118;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -297,6 +300,8 @@ json flatten(const Scenario& s) {
         {"parallel.pipeline", s.parallel.pipeline},
         {"parallel.virtual_stages", s.parallel.virtual_stages},
         {"parallel.sequence_parallel", s.parallel.sequence_parallel},
+        {"parallel.auto_tensor", s.parallel.auto_tensor},
+        {"parallel.auto_pipeline", s.parallel.auto_pipeline},
         {"finetune.method", to_string(s.finetune.method)},
         {"finetune.lora_rank", s.finetune.lora_rank},
         {"finetune.lora_alpha", s.finetune.lora_alpha},
@@ -404,7 +409,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 9);
+        QCOMPARE(kSessionVersion, 10);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -445,6 +450,8 @@ private slots:
                                   {"parallel.pipeline", 1},
                                   {"parallel.virtual_stages", 1},
                                   {"parallel.sequence_parallel", false},
+                                  {"parallel.auto_tensor", false},
+                                  {"parallel.auto_pipeline", false},
                                   {"assumptions.host_process_bytes", 2.06e9},
                                   {"assumptions.host_worker_bytes", 0.322e9},
                                   {"finetune.method", "full"},
@@ -606,6 +613,34 @@ private slots:
         QVERIFY(parse_session(session_text(f.scenario), "again.zplan") == f.scenario);
     }
 
+    // A version 9 session (pinned plans, before the layout search was stored) opens with its
+    // tensor and pipeline sizes fixed: the recommender keeps BLOOM's 4 x 12.
+    void frozen_version_9() {
+        const std::string text = read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 9);
+        QVERIFY(!doc.at("parallel").contains("auto_tensor"));
+        const Scenario s = parse_session(text, "v9-bloom-tp4-pp12.zplan");
+        QVERIFY(!s.parallel.auto_tensor && !s.parallel.auto_pipeline);
+        QCOMPARE(s.parallel.tensor, std::int64_t{4});
+        QCOMPARE(s.parallel.pipeline, std::int64_t{12});
+        const Plan p = recommend(s);
+        QVERIFY(p.feasible);
+        QCOMPARE(p.best.parallel.tensor, std::int64_t{4});
+        QCOMPARE(p.best.parallel.pipeline, std::int64_t{12});
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
+    // Version 10 stores the layout search; a session with it searches again when reopened.
+    void layout_search_round_trips() {
+        Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
+        s.parallel.auto_tensor = true;
+        s.parallel.auto_pipeline = true;
+        const Scenario again = parse_session(session_text(s), "again.zplan");
+        QVERIFY(again == s);
+        QVERIFY(recommend(again).best.parallel.pipeline != 12);  // the search's own choice, not the stored size
+    }
+
     void text_is_stable() {
         Scenario s = default_scenario();
         s.model = model_preset("mixtral-8x7b").spec;
@@ -627,7 +662,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 9); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 10); "
                                     "upgrade zero-planner"));
         }
     }
@@ -640,9 +675,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 9); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 10); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 9)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 10)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

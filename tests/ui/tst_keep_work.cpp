@@ -7,6 +7,7 @@
 #include "core/io/scenario_json.h"
 #include "core/io/session_version.h"
 #include "core/model/default_scenario.h"
+#include "core/search/recommender.h"
 #include "ui/autosave.h"
 #include "ui/main_window.h"
 #include "ui/planner_document.h"
@@ -128,7 +129,7 @@ private slots:
     // (restore brings the edits back unsaved; later keeps them; discard deletes them).
     void killed_window_offers_its_edits_back() {
         Sandbox box;
-        const Scenario before = default_scenario();
+        const Scenario before = default_plan_scenario();
         {
             auto a = box.start({QStringLiteral("--model"), QStringLiteral("llama-2-13b"), QStringLiteral("--gpus"), QStringLiteral("32")},
                                {QStringLiteral("ZP_OPTIONS_AS_EDIT=1")});

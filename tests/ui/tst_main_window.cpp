@@ -6,6 +6,7 @@
 #include "core/io/session_version.h"
 #include "core/model/default_scenario.h"
 #include "core/model/units.h"
+#include "core/search/recommender.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"
 #include "ui/legend_strip.h"
@@ -180,7 +181,7 @@ private slots:
         }
         {
             MainWindow w(MainWindow::Persistent);
-            QVERIFY(w.document()->scenario() == default_scenario());
+            QVERIFY(w.document()->scenario() == default_plan_scenario());
             QVERIFY2(w.windowTitle().startsWith(QStringLiteral("Untitled")), qPrintable(w.windowTitle()));
             QVERIFY(w.close());
         }

@@ -5,6 +5,7 @@
 #include "core/io/file_io.h"
 #include "core/io/scenario_json.h"
 #include "core/model/default_scenario.h"
+#include "core/search/recommender.h"
 #include "tests/ui/offscreen.h"
 #include "ui/main_window.h"
 #include "ui/planner_document.h"
@@ -110,7 +111,7 @@ private slots:
         other.newDocument();
         QVERIFY(other.filePath().isEmpty());
         QVERIFY(!other.isModified());
-        QVERIFY(other.scenario() == default_scenario());
+        QVERIFY(other.scenario() == default_plan_scenario());
     }
 
     void title_shows_the_file_and_the_modified_marker() {
@@ -192,7 +193,7 @@ private slots:
         }
         // Went on.
         if (action == QLatin1String("new")) {
-            QVERIFY(w.document()->scenario() == default_scenario());
+            QVERIFY(w.document()->scenario() == default_plan_scenario());
             QVERIFY(w.document()->filePath().isEmpty());
         } else if (action == QLatin1String("close")) {
             QVERIFY(closed);

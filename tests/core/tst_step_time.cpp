@@ -284,6 +284,23 @@ private slots:
         QCOMPARE(gpu_time_traits(custom_gpu(gpu_preset("v100-32gb"), 12)).hbm_gbytes_per_s, 900.0);  // Tesla V100 datasheet
         QCOMPARE(gpu_time_traits(gpu_preset("a100-80gb")).hbm_gbytes_per_s, 2039.0);                 // A100 datasheet
     }
+    // A custom GPU of a peak two presets share takes the traits of the one nearest in memory: the
+    // A100 80GB given as the 79.15 GiB torch reports keeps its HBM2e, a 40GB card its HBM2 (A100
+    // datasheet: 2039 and 1555 GB/s; both 312 TFLOP/s).
+    void custom_gpu_traits_by_nearest_memory_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<double>("memoryGib");
+        QTest::addColumn<double>("hbmGbytesPerS");
+        QTest::newRow("A100 80GB as torch reports it (79.15 GiB)") << QStringLiteral("a100-80gb") << 79.15 << 2039.0;
+        QTest::newRow("A100 40GB as torch reports it (39.39 GiB)") << QStringLiteral("a100-80gb") << 39.39 << 1555.0;
+        QTest::newRow("A100 80GB with a memory limit of 70 GiB") << QStringLiteral("a100-80gb") << 70.0 << 2039.0;
+    }
+    void custom_gpu_traits_by_nearest_memory() {
+        QFETCH(QString, preset);
+        QFETCH(double, memoryGib);
+        QFETCH(double, hbmGbytesPerS);
+        QCOMPARE(gpu_time_traits(custom_gpu(gpu_preset(preset.toStdString()), memoryGib)).hbm_gbytes_per_s, hbmGbytesPerS);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestStepTime)

@@ -4,6 +4,7 @@
 // (communication volume per stage, what each stage exposes, ZeRO-3's per-module costs, offload).
 // Expected values are published relations or figures, or literals worked out by hand, never the
 // code's own formula. The throughput targets against measured runs are in tst_validation.
+#include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/time/collectives.h"
@@ -294,6 +295,28 @@ private slots:
         QTest::newRow("A100 80GB as torch reports it (79.15 GiB)") << QStringLiteral("a100-80gb") << 79.15 << 2039.0;
         QTest::newRow("A100 40GB as torch reports it (39.39 GiB)") << QStringLiteral("a100-80gb") << 39.39 << 1555.0;
         QTest::newRow("A100 80GB with a memory limit of 70 GiB") << QStringLiteral("a100-80gb") << 70.0 << 2039.0;
+    }
+    // A ring's latency grows with its hops (NCCL src/graph/tuning.cc ncclTopoTuneModel, ring
+    // Simple protocol: 3.4 us a hop over NVLink, 9.6 us over the network): one node keeps the
+    // launch latency; each further node of 8 GPUs adds one network hop and 7 NVLink hops.
+    void ring_latency_grows_with_the_nodes_data() {
+        QTest::addColumn<qint64>("nodes");
+        QTest::addColumn<qint64>("ranks");
+        QTest::addColumn<double>("expectedUs");
+        QTest::newRow("one GPU: no collective") << qint64(1) << qint64(1) << 0.0;
+        QTest::newRow("one node of 8: the launch latency") << qint64(1) << qint64(8) << 30.0;
+        QTest::newRow("2 nodes: + 9.6 + 7 x 3.4 us") << qint64(2) << qint64(16) << 30.0 + 33.4;
+        QTest::newRow("192 nodes (Narayanan Table 2, 1,536 GPUs)") << qint64(192) << qint64(1536) << 30.0 + 191 * 33.4;
+        QTest::newRow("a data-parallel group of 4 over 4 nodes: one GPU each") << qint64(4) << qint64(4) << 30.0 + 3 * 9.6;
+    }
+    void ring_latency_grows_with_the_nodes() {
+        QFETCH(qint64, nodes);
+        QFETCH(qint64, ranks);
+        QFETCH(double, expectedUs);
+        Cluster c = cluster_preset("dgx-a100").cluster;
+        c.nodes = nodes;
+        QVERIFY2(std::abs(ring_latency_seconds(c, static_cast<double>(ranks), 30e-6) * 1e6 - expectedUs) < 1e-6,
+                 qPrintable(QString::number(ring_latency_seconds(c, static_cast<double>(ranks), 30e-6) * 1e6)));
     }
     void custom_gpu_traits_by_nearest_memory() {
         QFETCH(QString, preset);

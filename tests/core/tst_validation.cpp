@@ -374,10 +374,8 @@ private slots:
 
     // Issue 16's checks, one row per published figure (tests/data/anchors/paper_throughput.json,
     // read as `validate` reads it): Narayanan et al. 2021 Table 1's measured TFLOP/s per GPU within
-    // 20%; its Table 2 (PTD-P and ZeRO-3 at three GPU counts each) and Korthikanti et al. 2022
-    // Table 5's iteration times within the tolerance in the row. ZeRO-3 at micro batch 1 over
-    // 192-280 nodes is held at 30%: the planner charges one launch latency per module gather
-    // whatever the ring's length, and those runs lose more (docs/design.md §5).
+    // 20%, its Table 2 (PTD-P and ZeRO-3 at three GPU counts each) within 20%, and Korthikanti et
+    // al. 2022 Table 5's iteration times within 15%.
     void paper_rows_within_target_data() {
         QTest::addColumn<QString>("id");
         QTest::addColumn<double>("tolerance");
@@ -388,13 +386,13 @@ private slots:
                 << QString::fromLatin1(table1_ids[i]) << 0.20;
         QTest::newRow("Narayanan 2021 Table 2, ZeRO-3 175B, 384 GPUs") << QStringLiteral("P12") << 0.20;
         QTest::newRow("Narayanan 2021 Table 2, ZeRO-3 175B, 768 GPUs") << QStringLiteral("P13") << 0.20;
-        QTest::newRow("Narayanan 2021 Table 2, ZeRO-3 175B, 1536 GPUs") << QStringLiteral("P14") << 0.30;
+        QTest::newRow("Narayanan 2021 Table 2, ZeRO-3 175B, 1536 GPUs") << QStringLiteral("P14") << 0.20;
         QTest::newRow("Narayanan 2021 Table 2, PTD-P 175B, 384 GPUs") << QStringLiteral("P15") << 0.20;
         QTest::newRow("Narayanan 2021 Table 2, PTD-P 175B, 768 GPUs") << QStringLiteral("P16") << 0.20;
         QTest::newRow("Narayanan 2021 Table 2, PTD-P 175B, 1536 GPUs") << QStringLiteral("P17") << 0.20;
         QTest::newRow("Narayanan 2021 Table 2, ZeRO-3 530B, 640 GPUs") << QStringLiteral("P18") << 0.20;
         QTest::newRow("Narayanan 2021 Table 2, ZeRO-3 530B, 1120 GPUs") << QStringLiteral("P19") << 0.20;
-        QTest::newRow("Narayanan 2021 Table 2, ZeRO-3 530B, 2240 GPUs") << QStringLiteral("P20") << 0.30;
+        QTest::newRow("Narayanan 2021 Table 2, ZeRO-3 530B, 2240 GPUs") << QStringLiteral("P20") << 0.20;
         QTest::newRow("Narayanan 2021 Table 2, PTD-P 530B, 560 GPUs") << QStringLiteral("P21") << 0.20;
         QTest::newRow("Narayanan 2021 Table 2, PTD-P 530B, 1120 GPUs") << QStringLiteral("P22") << 0.20;
         QTest::newRow("Narayanan 2021 Table 2, PTD-P 530B, 2240 GPUs") << QStringLiteral("P23") << 0.20;

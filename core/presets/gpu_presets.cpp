@@ -3,6 +3,7 @@
 #include "core/presets/preset_table.h"
 
 #include <array>
+#include <cmath>
 
 namespace zp {
 
@@ -113,10 +114,16 @@ GpuTimeTraits gpu_time_traits(const GpuSpec& g) {
         if (presets[i].peak_tflops_16bit == g.peak_tflops_16bit && g.name == presets[i].name) return kTraits[i].traits;
     for (std::size_t i = 0; i < presets.size() && i < kTraits.size(); ++i)
         if (g.name == presets[i].name) return kTraits[i].traits;  // a preset's name with an edited peak
-    // A custom GPU keeps the throughput of the preset it came from: find that preset by its peak.
+    // A custom GPU keeps the throughput of the preset it came from: find that preset by its peak,
+    // and among presets of the same peak by the nearest memory. The A100 40GB and 80GB share the
+    // 312 TFLOP/s peak but not the memory system (HBM2 1555 GB/s, HBM2e 2039 GB/s: A100
+    // datasheet), and an 80GB card read as the 79.15 GiB torch reports is the 80GB part.
+    std::size_t best = kTraits.size();
     for (std::size_t i = 0; i < presets.size() && i < kTraits.size(); ++i)
-        if (presets[i].peak_tflops_16bit == g.peak_tflops_16bit) return kTraits[i].traits;
-    return generic_traits(g);
+        if (presets[i].peak_tflops_16bit == g.peak_tflops_16bit &&
+            (best == kTraits.size() || std::abs(presets[i].memory_gib - g.memory_gib) < std::abs(presets[best].memory_gib - g.memory_gib)))
+            best = i;
+    return best < kTraits.size() ? kTraits[best].traits : generic_traits(g);
 }
 
 const char* gpu_time_traits_preset(std::size_t i) { return i < kTraits.size() ? kTraits[i].preset : ""; }

@@ -34,4 +34,12 @@ double bottleneck_gbytes_per_s(const Cluster& c) {
     return std::min(intra_node_bus_gbytes_per_s(c), inter_node_bus_gbytes_per_s(c));
 }
 
+double ring_latency_seconds(const Cluster& c, double ranks, double one_node_seconds) {
+    if (ranks <= 1) return 0;
+    const double nodes = std::min(static_cast<double>(c.nodes), ranks);
+    if (nodes <= 1) return one_node_seconds;
+    const double per_node = ranks / nodes;
+    return one_node_seconds + (nodes - 1) * (nccl::kRingNetworkHopSeconds + (per_node - 1) * nccl::kRingNvLinkHopSeconds);
+}
+
 }  // namespace zp

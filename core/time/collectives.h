@@ -34,4 +34,18 @@ double inter_node_bus_gbytes_per_s(const Cluster& c);
 // The slower of the two (the intra-node link alone on one node).
 double bottleneck_gbytes_per_s(const Cluster& c);
 
+// Latency of one ring collective over `ranks` data-parallel ranks: `one_node_seconds`
+// (Assumptions::collective_latency_seconds, a launch within one node) plus the hops a longer ring
+// adds. NCCL's own model (src/graph/tuning.cc, ncclTopoTuneModel: ring all-gather and
+// reduce-scatter latency = baseLat + (nsteps - nInterSteps) x intraLat + nInterSteps x interLat,
+// nsteps = ranks - 1, nInterSteps = nodes - 1; Simple protocol, the one large messages use: 3.4 us
+// a hop over NVLink, 9.6 us over the network) puts each further node at one network hop and its
+// g - 1 NVLink hops. The ranks span min(nodes, ranks) nodes (tensor and pipeline groups inside
+// them). One node: `one_node_seconds` alone.
+namespace nccl {
+inline constexpr double kRingNvLinkHopSeconds = 3.4e-6;
+inline constexpr double kRingNetworkHopSeconds = 9.6e-6;
+}  // namespace nccl
+double ring_latency_seconds(const Cluster& c, double ranks, double one_node_seconds);
+
 }  // namespace zp

@@ -193,8 +193,8 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     // Communication on the bottleneck link, plus a launch latency per bucket.
     const double bus = bottleneck_gbytes_per_s(c);
     CommVolume v = comm_volume(P, stage, gas, s.training, s.zero);
-    if (stage == 3) v.allgather_bytes = 2 * whole_weights * G;  // frozen weights are gathered too, as stored
-    const double lat = N > 1 ? s.assumptions.collective_latency_seconds : 0.0;
+    if (stage == 3) v.allgather_bytes = 2 * whole_weights * G;                                // frozen weights are gathered too, as stored
+    const double lat = ring_latency_seconds(c, N, s.assumptions.collective_latency_seconds);  // a longer ring, more hops
     const double ar = allreduce_seconds(v.allreduce_bytes, N, bus);
     double rs = reduce_scatter_seconds(v.reduce_scatter_bytes, N, bus);
     double ag = allgather_seconds(v.allgather_bytes, N, bus);

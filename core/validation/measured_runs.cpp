@@ -503,6 +503,19 @@ Measurement measurement_from_case(const CaseReader& r, const std::string& kind, 
     return out;
 }
 
+// The tensor/pipeline layout: the explicit fields "tensor_parallel", "pipeline_parallel",
+// "virtual_stages" (interleaved 1F1B model chunks per pipeline rank) and "sequence_parallel"
+// (Megatron's --sequence-parallel) where the case states them, else what its assumptions text
+// names (parallelism_from_text). Consistency with the GPUs, heads and layers is validate()'s.
+Parallelism parallelism_from_case(const CaseReader& r) {
+    Parallelism p = parallelism_from_text(r.optional_text("assumptions").value_or(""));
+    if (auto v = r.optional_integer("tensor_parallel", 1)) p.tensor = *v;
+    if (auto v = r.optional_integer("pipeline_parallel", 1)) p.pipeline = *v;
+    if (auto v = r.optional_integer("virtual_stages", 1)) p.virtual_stages = *v;
+    if (auto v = r.optional_bool("sequence_parallel")) p.sequence_parallel = *v;
+    return p;
+}
+
 MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const std::string& source_name) {
     if (!j.is_object()) throw InputError(source_name + ": cases[" + std::to_string(index) + "] must be an object");
     MeasuredCase c;
@@ -535,10 +548,12 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     s.zero.stage = static_cast<int>(stage);
     s.zero.offload_optimizer = enum_field<OffloadDevice>(r, "offload_optimizer", OffloadDevice::None, c);
     s.zero.offload_param = enum_field<OffloadDevice>(r, "offload_param", OffloadDevice::None, c);
-    s.parallel = parallelism_from_text(r.optional_text("assumptions").value_or(""));
+    s.parallel = parallelism_from_case(r);
     if (s.parallel.model_parallel() > 1)
-        c.notes.push_back("Megatron-DeepSpeed: tensor " + std::to_string(s.parallel.tensor) + " x pipeline " +
-                          std::to_string(s.parallel.pipeline) + " x data " + std::to_string(gpus / s.parallel.model_parallel()));
+        c.notes.push_back("Megatron: tensor " + std::to_string(s.parallel.tensor) + " x pipeline " + std::to_string(s.parallel.pipeline) +
+                          " x data " + std::to_string(gpus / s.parallel.model_parallel()) +
+                          (s.parallel.virtual_stages > 1 ? ", interleaved " + std::to_string(s.parallel.virtual_stages) + " chunks" : "") +
+                          (s.parallel.sequence_parallel ? ", sequence parallel" : ""));
     if (auto zpp = zeropp_from_text(r.optional_text("assumptions").value_or(""))) {
         s.zero.hpz_partition_size = zpp->hpz_partition_size;
         s.zero.quantized_weights = zpp->quantized_weights;

@@ -121,7 +121,9 @@ private:
 class FieldWriter {
 public:
     template <class T>
-    void operator()(const char* section, const char* key, const T& member, FieldRule = {}) {
+    void operator()(const char* section, const char* key, const T& member, FieldRule rule = {}) {
+        if constexpr (std::is_arithmetic_v<T>)
+            if (rule.written_only_when_changed && static_cast<double>(member) == rule.unchanged) return;
         if constexpr (std::is_enum_v<T>) out[section][key] = to_string(member);
         else out[section][key] = member;
     }

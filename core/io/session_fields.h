@@ -25,6 +25,10 @@ namespace zp {
 
 struct FieldRule {
     std::int64_t min = 0;  // integers: the smallest value accepted
+    // A field added without a format version bump yet (the lead bumps once at merge): written only
+    // when it differs from this default, so a file without it reads the same in an older planner.
+    bool written_only_when_changed = false;
+    double unchanged = 0;
 };
 
 template <class S, class V>
@@ -103,6 +107,7 @@ void visit_fields(S& s, V& v) {
     v("training", "load_in_16bit", t.load_in_16bit);                                 // since version 4
     v("training", "low_cpu_mem_usage", t.low_cpu_mem_usage);                         // since version 4
     v("training", "dataloader_workers", t.dataloader_workers, FieldRule{.min = 0});  // since version 4
+    v("training", "capacity_factor", t.capacity_factor, FieldRule{.written_only_when_changed = true, .unchanged = 1.0});
 
     auto& z = s.zero;
     v("zero", "stage", z.stage, FieldRule{.min = 0});
@@ -130,6 +135,7 @@ void visit_fields(S& s, V& v) {
     v("parallel", "pipeline", par.pipeline, FieldRule{.min = 1});
     v("parallel", "virtual_stages", par.virtual_stages, FieldRule{.min = 1});
     v("parallel", "sequence_parallel", par.sequence_parallel);
+    v("parallel", "expert", par.expert, FieldRule{.min = 1, .written_only_when_changed = true, .unchanged = 1});
 
     auto& f = s.finetune;  // since version 5
     v("finetune", "method", f.method);

@@ -185,7 +185,7 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
                pad_left(gib(m.cpu_bytes_per_node), 9) + pad_left(gib(m.nvme_bytes_per_node), 9) +
                pad_left(format_fixed(c.step.seconds, 2), 9) + pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
                (c.fit.all()     ? "yes"
-                : !c.fit.layout ? (pipeline_runs_stage(s.parallel, c.zero.stage) ? "no: experts" : "no: pipeline")
+                : !c.fit.layout ? (pipeline_runs_stage(c.parallel, c.zero.stage) ? "no: experts" : "no: pipeline")
                 : !c.fit.gpu    ? "no: GPU"
                 : !c.fit.cpu    ? "no: host RAM"
                                 : "no: NVMe") +

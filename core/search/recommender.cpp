@@ -136,7 +136,7 @@ struct Search {
 // whatever its memory.
 Phrase rejection_reason(const Scenario& s, const Candidate& c) {
     if (c.fit.layout) return memory_reason(s, c);
-    if (!pipeline_runs_stage(s.parallel, c.zero.stage))
+    if (!pipeline_runs_stage(c.parallel, c.zero.stage))  // the candidate's layout (the search's choice with auto sizes)
         return phrase(QT_TRANSLATE_NOOP("Core", "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)"));
     return phrase(QT_TRANSLATE_NOOP("Core", "expert parallelism works with ZeRO stage 0, 1 or 2 only (DeepSpeed's MoE layer)"));
 }

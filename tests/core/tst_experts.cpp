@@ -3,6 +3,9 @@
 // sharded_moe.py, the dispatch/combine all-to-alls, and the constraints DeepSpeed asserts. Covers
 // core/model/experts.cpp, core/model/parallel_layout.cpp rank_parameter_split,
 // core/memory/model_states.cpp, core/time/step_time.cpp and the recommender's --ep auto.
+#include "core/deepspeed/config_export.h"
+#include "core/deepspeed/framework_exports.h"
+#include "core/deepspeed/megatron_launch.h"
 #include "core/io/scenario_json.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/model_states.h"
@@ -277,6 +280,29 @@ private slots:
         QCOMPARE(back.parallel.expert, std::int64_t(8));
         QCOMPARE(back.training.capacity_factor, 1.25);
         QVERIFY(back == s);
+    }
+
+    // Exports: ep_size is a model-code argument (moe/layer.py MoE), not a ds_config key; the
+    // Megatron-DeepSpeed launch carries its MoE flags (megatron/arguments.py).
+    void exports_name_the_experts_data() {
+        QTest::addColumn<QString>("flag");
+        QTest::newRow("arguments.py --num-experts") << "--num-experts 8 \\";
+        QTest::newRow("arguments.py --moe-expert-parallel-size") << "--moe-expert-parallel-size 8 \\";
+        QTest::newRow("arguments.py --topk") << "--topk 2 \\";
+        QTest::newRow("arguments.py --expert-interval (default 2)") << "--expert-interval 1 \\";
+        QTest::newRow("arguments.py --moe-train-capacity-factor") << "--moe-train-capacity-factor 1.25 \\";
+        QTest::newRow("arguments.py --moe-min-capacity") << "--moe-min-capacity 4 \\";
+        QTest::newRow("arguments.py --create-moe-param-group (for ZeRO)") << "--create-moe-param-group \\";
+    }
+    void exports_name_the_experts() {
+        QFETCH(QString, flag);
+        Scenario s = mixtral(16, 8, 2);
+        s.training.capacity_factor = 1.25;
+        const std::string sh = megatron_launch_script(s);
+        QVERIFY2(sh.find(flag.toStdString()) != std::string::npos, sh.c_str());
+        QVERIFY(sh.find("--disable-moe-token-dropping") == std::string::npos);
+        QVERIFY(launch_script(s).find("not a ds_config key") != std::string::npos);
+        QVERIFY(deepspeed_config_text(s).find("ep_size") == std::string::npos);
     }
 
     // The recommender with a fixed EP never proposes ZeRO-3 (DeepSpeed refuses it) and says why.

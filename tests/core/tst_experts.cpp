@@ -15,6 +15,7 @@
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
 #include "core/time/collectives.h"
+#include "core/time/step_explain.h"
 #include "core/time/step_time.h"
 #include "test_util.h"
 
@@ -191,8 +192,13 @@ private slots:
         lite.parallel.expert = 16;
         validate(lite);
         QVERIFY(!expert_group_inside_node(lite));
+        // Across the network the all-to-alls decide DeepSeek-V2-Lite's step (explain_step names them).
+        const StepTime across = estimate_step(lite);
+        QVERIFY(across.expert_all_to_all_seconds > 0.5 * across.seconds);
+        QCOMPARE(explain_step(across).dominant.term, StepTerm::ExpertAllToAll);
         lite.parallel.expert = 8;
         QVERIFY(expert_group_inside_node(lite));
+        QVERIFY(estimate_step(lite).expert_all_to_all_seconds < 0.5 * across.expert_all_to_all_seconds);
     }
 
     // expert_group_inside_node against the rank order of rank_coordinates, group by group: the

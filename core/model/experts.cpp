@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace zp {
 
@@ -117,6 +118,7 @@ std::string expert_routing_words(const Scenario& s) {
     const ExpertRouting r = expert_routing(s);
     char factor[32];
     std::snprintf(factor, sizeof factor, "%g", s.training.capacity_factor);
+    if (std::string(factor).find_first_of(".e") == std::string::npos) std::strcat(factor, ".0");  // "1.0", as DeepSpeed writes it
     std::string out = std::to_string(local_experts(s)) + " of " + std::to_string(s.model.experts) + " experts per GPU, capacity " +
                       std::to_string(r.capacity) + " tokens per expert a micro batch (capacity factor " + factor + ", top-" +
                       std::to_string(s.model.experts_per_token) + "); ";

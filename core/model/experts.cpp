@@ -9,8 +9,6 @@
 
 namespace zp {
 
-bool uses_expert_parallelism(const Scenario& s) { return s.parallel.expert > 1 && s.model.experts > 1; }
-
 std::int64_t local_experts(const Scenario& s) {
     const std::int64_t ep = std::max<std::int64_t>(s.parallel.expert, 1);
     return std::max<std::int64_t>(s.model.experts / ep, 1);
@@ -56,6 +54,7 @@ double routed_slots_per_token(const Scenario& s) { return routed_slots_per_token
 
 double zero_partition_elems(const Scenario& s, const ParameterSplit& split) {
     if (s.zero.stage < 1) return split.trainable;
+    if (split.expert <= 0) return split.trainable / static_cast<double>(data_parallel_size(s));
     const double dense = split.trainable - split.expert;
     return dense / static_cast<double>(data_parallel_size(s)) + split.expert / static_cast<double>(expert_data_parallel_size(s));
 }

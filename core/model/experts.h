@@ -41,8 +41,8 @@ inline constexpr double kCapacityFactor = 1.0;    // MoE(capacity_factor=1.0); -
 inline constexpr double kMaxCapacityFactor = 64;  // the planner's bound: beyond, every expert takes every token
 }  // namespace deepspeed_moe
 
-// DeepSpeed's MoE layer with ep_size > 1 on a model with routed experts.
-bool uses_expert_parallelism(const Scenario& s);
+// DeepSpeed's MoE layer with ep_size > 1 on a model with routed experts (inline: every estimate asks).
+inline bool uses_expert_parallelism(const Scenario& s) { return s.parallel.expert > 1 && s.model.experts > 1; }
 
 // Routed experts per MoE layer on each rank: experts / ep_size (num_local_experts).
 std::int64_t local_experts(const Scenario& s);

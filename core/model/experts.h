@@ -94,7 +94,8 @@ int all_to_alls_per_layer(const Scenario& s);
 bool expert_group_inside_node(const Scenario& s);
 
 // Throws InputError naming the broken constraint: experts on the model, EP divides the routed
-// experts and the data-parallel size, no ZeRO-3, full training of every layer, the capacity factor.
+// experts and the data-parallel size, no ZeRO-3, no pipeline (Megatron-DeepSpeed's MoE examples:
+// "Currently we don't support PP for MoE"), full training of every layer, the capacity factor.
 void validate_experts(const Scenario& s);
 
 // "capacity 1,024 tokens per expert (factor 1.0), none dropped with balanced routing": one line for

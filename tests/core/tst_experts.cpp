@@ -250,6 +250,7 @@ private slots:
             << "deepseek-v2-lite" << 32 << 1 << false << 1.0 << "must divide the data-parallel size 16";
         QTest::newRow("engine.py: native MoE at ZeRO-3")
             << "mixtral-8x7b" << 8 << 3 << false << 1.0 << "Native DeepSpeed MoE is not supported with ZeRO Stage 3";
+        QTest::newRow("examples_deepspeed/MoE: no pipeline") << "mixtral-8x7b" << 2 << 1 << false << 1.0 << "Currently we don't support PP";
         QTest::newRow("adapters") << "mixtral-8x7b" << 2 << 2 << true << 1.0 << "planned for full training";
         QTest::newRow("capacity factor 0") << "mixtral-8x7b" << 2 << 2 << false << 0.0 << "capacity factor must be above 0";
     }
@@ -264,6 +265,7 @@ private slots:
         s.parallel.expert = ep;
         s.zero.stage = stage;
         s.training.capacity_factor = factor;
+        if (message.contains(QStringLiteral("PP"))) s.parallel.pipeline = 2;
         if (lora) s.finetune.method = FineTuneMethod::Lora;
         try {
             validate(s);

@@ -50,6 +50,10 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     if (m.experts > 1) {
         sh += "# Experts: DeepSpeed-MoE with ep_size " + std::to_string(p.expert) +
               " (a model-code argument, not a ds_config key: --moe-expert-parallel-size below).\n";
+        if (p.pipeline > 1)
+            sh +=
+                "# Warning: Megatron-DeepSpeed's MoE does not run with a pipeline (examples_deepspeed/MoE: \"Currently we don't "
+                "support PP for MoE\"); plan with --pp 1.\n";
         if (m.shared_experts > 0 || m.first_dense_layers > 0)
             sh +=
                 "# --ffn-hidden-size is the experts' width; the shared experts (--mlp-type residual: one MLP of that width) and the first "

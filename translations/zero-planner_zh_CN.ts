@@ -482,6 +482,14 @@
         <source>parameter all-gathers (forward and backward) and gradient reduce-scatter</source>
         <translation>参数 all-gather（前向和反向）和梯度 reduce-scatter</translation>
     </message>
+    <message>
+        <source>expert parallelism works with ZeRO stage 0, 1 or 2 only (DeepSpeed&apos;s MoE layer)</source>
+        <translation>专家并行仅支持 ZeRO stage 0、1 或 2（DeepSpeed 的 MoE 层）</translation>
+    </message>
+    <message>
+        <source>expert dispatch and combine all-to-alls</source>
+        <translation>专家并行的分发与合并 all-to-all</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -131,7 +131,8 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
     }
     if (setup_given(a)) {
         if (layout_search_given(a))
-            throw InputError("--tp auto and --pp auto let the recommender choose the layout; with --stage give the sizes (--tp N --pp N)");
+            throw InputError(
+                "--tp auto, --pp auto and --ep auto let the recommender choose the layout; with --stage give the sizes (--tp N --pp N --ep N)");
         const Candidate c = evaluate(s);
         if (!c.fit.gpu)
             err << "zero-planner: warning: " << setup_label(s.zero) << " does not fit: it needs "
@@ -481,6 +482,9 @@ std::string help_text() {
            "  --tp T|auto (tensor, inside a node)   --pp P|auto (pipeline; ZeRO 0/1)   --virtual-stages V (interleaved 1F1B)\n"
            "                       auto (recommend, export): the search chooses among every layout that fits the GPUs\n"
            "  --sequence-parallel on|off (Megatron's, with --tp)\n"
+           "Experts (DeepSpeed-MoE, models with routed experts):\n"
+           "  --ep E|auto (expert-parallel size: divides the experts and the data-parallel size; ZeRO 0-2)\n"
+           "  --capacity-factor F (1.0: tokens an expert takes a micro batch, x tokens x top-k / experts)\n"
            "Assumptions:\n"
            "  --headroom FRACTION (0.05)   --convention " + choice_list<Convention>() + "   --mfu FRACTION (0.45)\n"
            "  --cuda-context GIB (1)   --fragmentation FRACTION (0.10)\n"

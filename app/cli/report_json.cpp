@@ -99,6 +99,7 @@ json step_json(const StepTime& s) {
             {"compute_seconds", num(s.compute_seconds)},
             {"comm_seconds", num(s.comm_seconds)},
             {"offload_seconds", num(s.offload_seconds)},
+            {"expert_all_to_all_seconds", num(s.expert_all_to_all_seconds)},
             {"tokens_per_second", num(s.tokens_per_second)},
             {"mfu", num(s.mfu)},
             {"model_tflops_per_gpu", num(s.model_tflops_per_gpu)},
@@ -144,6 +145,7 @@ json parallel_json(const Scenario& s) {
     const ZeroPlusPlus z = effective_zeropp(s);
     return {{"tp", p.tensor},
             {"pp", p.pipeline},
+            {"ep", p.expert},  // DeepSpeed-MoE ep_size (core/model/experts.h)
             {"dp", data_parallel_size(s)},
             {"virtual_stages", p.virtual_stages},
             {"sequence_parallel", p.sequence_parallel},

@@ -10,6 +10,7 @@
 #include "core/model/default_scenario.h"
 #include "core/model/enum_names.h"
 #include "core/model/errors.h"
+#include "core/model/experts.h"
 #include "core/model/limits.h"
 #include "core/model/units.h"
 #include "core/presets/cluster_presets.h"
@@ -34,7 +35,7 @@ const std::set<std::string>& scenario_option_names() {
         "--load-dtype", "--low-cpu-mem-usage", "--dataloader-workers", "--pin-memory", "--save-16bit-model",
         "--finetune", "--lora-rank", "--lora-alpha", "--lora-dropout", "--lora-targets", "--lora-train", "--base-precision",
         "--double-quant", "--quant-storage", "--freeze", "--zeropp", "--hpz", "--quantized-weights", "--quantized-gradients",
-        "--tp", "--pp", "--virtual-stages", "--sequence-parallel",
+        "--tp", "--pp", "--virtual-stages", "--sequence-parallel", "--ep", "--capacity-factor",
     };
     return names;
 }
@@ -225,6 +226,10 @@ void apply_parallel(const Args& a, Scenario& s) {
     if (auto v = a.get("--pp")) p.pipeline = parse_positive_int(*v, "--pp", limits::kWorldSize.max);
     if (auto v = a.get("--virtual-stages")) p.virtual_stages = parse_positive_int(*v, "--virtual-stages", limits::kLayers.max);
     if (auto v = a.get("--sequence-parallel")) p.sequence_parallel = parse_on_off(*v, "--sequence-parallel");
+    // DeepSpeed-MoE expert parallelism (core/model/experts.h): ep_size and the training capacity factor.
+    if (auto v = a.get("--ep")) p.expert = parse_positive_int(*v, "--ep", limits::kExperts.max);
+    if (auto v = a.get("--capacity-factor"))
+        s.training.capacity_factor = parse_number(*v, "--capacity-factor", 1e-3, deepspeed_moe::kMaxCapacityFactor);
 }
 
 std::vector<std::string> split_list(const std::string& list) {
@@ -293,16 +298,17 @@ void apply_assumptions(const Args& a, Scenario& s) {
 
 }  // namespace
 
-bool layout_search_given(const Args& a) { return a.get("--tp") == "auto" || a.get("--pp") == "auto"; }
+bool layout_search_given(const Args& a) { return a.get("--tp") == "auto" || a.get("--pp") == "auto" || a.get("--ep") == "auto"; }
 
 Scenario plan_scenario_from_args(const Args& a, ScenarioNotes* notes) {
     Args rest = a;
-    for (const char* option : {"--tp", "--pp"})
+    for (const char* option : {"--tp", "--pp", "--ep"})
         if (a.get(option) == "auto") rest.values.erase(option);
     Scenario s = scenario_from_args(rest, notes);
     if (!a.has("--session")) search_layouts_by_default(s);
     if (a.has("--tp")) s.parallel.auto_tensor = a.get("--tp") == "auto";
     if (a.has("--pp")) s.parallel.auto_pipeline = a.get("--pp") == "auto";
+    if (a.has("--ep")) s.parallel.auto_expert = a.get("--ep") == "auto";
     return s;
 }
 

@@ -25,7 +25,7 @@ Scenario scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
 // so (full training); a number fixes it. The other commands refuse "auto" (the number parser
 // names the option).
 Scenario plan_scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
-// Whether the options ask for a layout search themselves (--tp auto or --pp auto).
+// Whether the options ask for a layout search themselves (--tp, --pp or --ep auto).
 bool layout_search_given(const Args& a);
 
 // Only the fine-tuning options (--finetune, --base-precision, --quant-storage, ...) over the

@@ -3,6 +3,7 @@
 #include "core/io/format.h"
 #include "core/memory/host_slices.h"
 #include "core/memory/memory_slices.h"
+#include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
@@ -133,6 +134,8 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     if (const std::string zpp = zeropp_words(effective_zeropp(with_candidate(s, c))); !zpp.empty())
         out += "ZeRO++:  " + zpp +
                (m.hpz_secondary_bytes > 0 ? "; secondary partition " + gib(m.hpz_secondary_bytes) + " GiB per GPU" : "") + "\n";
+    if (const std::string ex = expert_routing_words(with_candidate(s, c)); !ex.empty())
+        out += "Experts: " + ex + "; dispatch/combine all-to-alls " + format_seconds(c.step.expert_all_to_all_seconds) + " a step\n";
     out += "\n";
     out += "Per GPU, steady state   GiB\n";
     const auto line = [&](std::string_view name, double bytes) {
@@ -182,7 +185,7 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
                pad_left(gib(m.cpu_bytes_per_node), 9) + pad_left(gib(m.nvme_bytes_per_node), 9) +
                pad_left(format_fixed(c.step.seconds, 2), 9) + pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
                (c.fit.all()     ? "yes"
-                : !c.fit.layout ? "no: pipeline"
+                : !c.fit.layout ? (pipeline_runs_stage(c.parallel, c.zero.stage) ? "no: experts" : "no: pipeline")
                 : !c.fit.gpu    ? "no: GPU"
                 : !c.fit.cpu    ? "no: host RAM"
                                 : "no: NVMe") +

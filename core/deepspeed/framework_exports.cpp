@@ -141,7 +141,13 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o) {
 std::string launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
     const std::int64_t g = s.cluster.gpus_per_node, n = s.cluster.nodes;
     std::string sh = "#!/usr/bin/env bash\n# Launch the planned run: " + std::to_string(n * g) + " GPUs (" + std::to_string(n) + " node" +
-                     (n > 1 ? "s" : "") + " x " + std::to_string(g) + ").\nset -euo pipefail\n\n";
+                     (n > 1 ? "s" : "") + " x " + std::to_string(g) + ").\n";
+    if (s.parallel.expert > 1)
+        sh += "# Expert parallelism " + std::to_string(s.parallel.expert) +
+              ": ep_size is an argument of deepspeed.moe.layer.MoE in the model code, not a ds_config key; give the optimizer\n"
+              "# deepspeed.moe.utils.split_params_into_different_moe_groups_for_optimizer(param_groups) so that ZeRO partitions the\n"
+              "# experts over the expert-data-parallel group.\n";
+    sh += "set -euo pipefail\n\n";
     if (n == 1) {
         sh += "deepspeed --num_gpus " + std::to_string(g) + " " + script + " --deepspeed " + config_path + "\n";
     } else {

@@ -1,8 +1,40 @@
 #include "core/deepspeed/megatron_launch.h"
 
 #include "core/model/enum_names.h"
+#include "core/model/experts.h"
+
+#include <cstdio>
 
 namespace zp {
+namespace {
+
+// Megatron-DeepSpeed's MoE arguments (megatron/arguments.py: --num-experts, a list per MoE layer
+// position allowed; --expert-interval, default 2; --topk; --mlp-type residual for an always-on MLP
+// beside the experts, DeepSpeed's use_residual; --moe-expert-parallel-size; --moe-train-capacity-factor;
+// --moe-min-capacity; --create-moe-param-group, which ZeRO needs to partition the experts over the
+// expert-data-parallel group). megatron/model/transformer.py builds DeepSpeed's MoE layer from them.
+std::string moe_flags(const Scenario& s) {
+    const ModelSpec& m = s.model;
+    const auto flag = [](const std::string& name, const std::string& v) { return " \\\n  --" + name + " " + v; };
+    std::string experts = std::to_string(m.experts);
+    if (m.first_dense_layers > 0) {
+        // One entry per layer with --expert-interval 1: the first dense layers have 1 "expert".
+        experts.clear();
+        for (std::int64_t l = 0; l < m.layers; ++l) experts += (l ? " " : "") + std::to_string(l < m.first_dense_layers ? 1 : m.experts);
+    }
+    char factor[32];
+    std::snprintf(factor, sizeof factor, "%g", s.training.capacity_factor);
+    std::string out = flag("num-experts", experts) + flag("expert-interval", "1") + flag("topk", std::to_string(m.experts_per_token)) +
+                      flag("moe-expert-parallel-size", std::to_string(s.parallel.expert)) + flag("moe-train-capacity-factor", factor) +
+                      flag("moe-min-capacity", std::to_string(deepspeed_moe::kMinCapacity)) + " \\\n  --create-moe-param-group";
+    if (m.shared_experts > 0) out += flag("mlp-type", "residual");
+    // Without expert parallelism the plan is the model's own dropless MoE: drop_tokens=False
+    // ("equivalent to infinite capacity", moe/layer.py) is the DeepSpeed layer closest to it.
+    if (s.parallel.expert <= 1) out += " \\\n  --disable-moe-token-dropping";
+    return out;
+}
+
+}  // namespace
 
 std::string megatron_launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
     const Cluster& c = s.cluster;
@@ -14,7 +46,20 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     std::string sh = "#!/usr/bin/env bash\n# Megatron-DeepSpeed: tensor " + std::to_string(p.tensor) + " x pipeline " +
                      std::to_string(p.pipeline) + " x data " + std::to_string(data_parallel_size(s)) + " on " +
                      std::to_string(c.world_size()) + " GPUs (" + std::to_string(n) + " node" + (n > 1 ? "s" : "") + " x " +
-                     std::to_string(g) + ").\nset -euo pipefail\n\n";
+                     std::to_string(g) + ").\n";
+    if (m.experts > 1) {
+        sh += "# Experts: DeepSpeed-MoE with ep_size " + std::to_string(p.expert) +
+              " (a model-code argument, not a ds_config key: --moe-expert-parallel-size below).\n";
+        if (p.pipeline > 1)
+            sh +=
+                "# Warning: Megatron-DeepSpeed's MoE does not run with a pipeline (examples_deepspeed/MoE: \"Currently we don't "
+                "support PP for MoE\"); plan with --pp 1.\n";
+        if (m.shared_experts > 0 || m.first_dense_layers > 0)
+            sh +=
+                "# --ffn-hidden-size is the experts' width; the shared experts (--mlp-type residual: one MLP of that width) and the first "
+                "dense layers are approximations of the model's own.\n";
+    }
+    sh += "set -euo pipefail\n\n";
     std::string launcher = "deepspeed --num_gpus " + std::to_string(g);
     if (n > 1) {
         sh += "# One line per node: host name and GPU slots (DeepSpeed's hostfile format). Edit the names.\n";
@@ -29,7 +74,8 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     if (p.pipeline == 1) sh += " \\\n  --no-pipeline-parallel";
     if (p.virtual_stages > 1) sh += flag("num-layers-per-virtual-pipeline-stage", m.layers / (p.pipeline * p.virtual_stages));
     if (p.sequence_parallel) sh += " \\\n  --sequence-parallel";
-    sh += flag("num-layers", m.layers) + flag("hidden-size", m.hidden) + flag("ffn-hidden-size", m.ffn) +
+    if (m.experts > 1) sh += moe_flags(s);
+    sh += flag("num-layers", m.layers) + flag("hidden-size", m.hidden) + flag("ffn-hidden-size", m.experts > 1 ? expert_ffn(m) : m.ffn) +
           flag("num-attention-heads", m.heads);
     if (m.kv_heads != m.heads) sh += flag("num-key-value-heads", m.kv_heads);
     if (m.gated_mlp) sh += " \\\n  --swiglu";

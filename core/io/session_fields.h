@@ -103,6 +103,7 @@ void visit_fields(S& s, V& v) {
     v("training", "load_in_16bit", t.load_in_16bit);                                 // since version 4
     v("training", "low_cpu_mem_usage", t.low_cpu_mem_usage);                         // since version 4
     v("training", "dataloader_workers", t.dataloader_workers, FieldRule{.min = 0});  // since version 4
+    v("training", "capacity_factor", t.capacity_factor);                             // since version 10
 
     auto& z = s.zero;
     v("zero", "stage", z.stage, FieldRule{.min = 0});
@@ -130,8 +131,10 @@ void visit_fields(S& s, V& v) {
     v("parallel", "pipeline", par.pipeline, FieldRule{.min = 1});
     v("parallel", "virtual_stages", par.virtual_stages, FieldRule{.min = 1});
     v("parallel", "sequence_parallel", par.sequence_parallel);
-    v("parallel", "auto_tensor", par.auto_tensor);      // since version 10
-    v("parallel", "auto_pipeline", par.auto_pipeline);  // since version 10
+    v("parallel", "auto_tensor", par.auto_tensor);             // since version 10
+    v("parallel", "auto_pipeline", par.auto_pipeline);         // since version 10
+    v("parallel", "expert", par.expert, FieldRule{.min = 1});  // since version 10
+    v("parallel", "auto_expert", par.auto_expert);             // since version 10
 
     auto& f = s.finetune;  // since version 5
     v("finetune", "method", f.method);

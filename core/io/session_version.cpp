@@ -92,11 +92,17 @@ void upgrade_7_to_8(json& doc) {
 // Version 8 had no pinned plans.
 void upgrade_8_to_9(json& doc) { doc["pins"] = json::array(); }
 
-// Version 9 planned the layout it stored: its sizes stay fixed.
+// Version 9 planned the layout it stored, its sizes fixed, without expert parallelism; its
+// mixtures ran dropless (a capacity factor of 1 is DeepSpeed's default and unread at expert 1).
 void upgrade_9_to_10(json& doc) {
-    if (!doc.contains("parallel") || !doc.at("parallel").is_object()) return;  // the reader names the error
-    doc["parallel"]["auto_tensor"] = false;
-    doc["parallel"]["auto_pipeline"] = false;
+    if (doc.contains("parallel") && doc.at("parallel").is_object()) {
+        json& par = doc["parallel"];
+        par["auto_tensor"] = false;
+        par["auto_pipeline"] = false;
+        par["expert"] = 1;
+        par["auto_expert"] = false;
+    }
+    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["capacity_factor"] = 1.0;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "core/memory/activations.h"
 
+#include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 
@@ -33,8 +34,17 @@ LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq
     l.scores = (2 * e + 1) * a * s * sb / t;
     // MLP (paper: 19sbh for f = 4h in 16 bits): input eh, first-projection output ef, activation output
     // ef, dropout mask h. Gated (SwiGLU): gate, up, activation and product, ef each. MoE: each token
-    // passes through experts_per_token experts.
-    l.mlp = sb * ((e * h + h) * rep + (m.gated_mlp ? 4.0 : 2.0) * e * mlp_width_per_token(m) / t);
+    // passes through experts_per_token experts; under DeepSpeed's MoE layer (expert parallelism)
+    // the experts run on the capacity-padded (experts, capacity, h) tensor instead, whose rows the
+    // first expert GEMMs keep after the dispatch all-to-all, and whose outputs the gate weighting
+    // keeps for its backward (sharded_moe.py MOELayer.forward, _sparse_decode): 2eh a row, the
+    // rows split over the tensor-parallel ranks (drop_tokens).
+    const bool ds_moe = split.routed_slots_per_token > 0 && m.experts > 1;
+    const double width = ds_moe ? mlp_width_per_token(m, split.routed_slots_per_token) : mlp_width_per_token(m);
+    l.mlp = sb * ((e * h + h) * rep + (m.gated_mlp ? 4.0 : 2.0) * e * width / t);
+    if (ds_moe)
+        l.mlp += sb * split.routed_slots_per_token * 2 * e * h * static_cast<double>(moe_layers(m)) /
+                 static_cast<double>(std::max<std::int64_t>(m.layers, 1)) / t;
     // Two layer norms, each keeping its input: 2e sbh (4sbh in 16 bits).
     l.norms = sb * 2 * e * h * rep;
     return l;
@@ -81,7 +91,7 @@ double activation_element_bytes(Precision p) { return p == Precision::Fp32 ? 4.0
 
 ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const FineTune& f, const Parallelism& par) {
     const double e = activation_element_bytes(t.precision);
-    const TensorSplit split{par.tensor, par.sequence_parallel};
+    const TensorSplit split{par.tensor, par.sequence_parallel, par.expert > 1 ? routed_slots_per_token(m, t, par) : 0.0};
     const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
     const double rep = par.sequence_parallel ? 1.0 / tp : 1.0;
     const LayerActivationBytes trained = layer_activation_bytes(m, t.seq_len, t.micro_batch, e, split);

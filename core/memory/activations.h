@@ -21,6 +21,9 @@ struct LayerActivationBytes {
 struct TensorSplit {
     std::int64_t tensor = 1;
     bool sequence_parallel = false;
+    // Expert parallelism (core/model/experts.h routed_slots_per_token): the capacity-padded expert
+    // rows per token of DeepSpeed's MoE layer; 0 = experts_per_token (the model's own dropless MoE).
+    double routed_slots_per_token = 0;
 };
 
 LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, double element_bytes = 2.0,

@@ -1,6 +1,7 @@
 #include "core/memory/host_memory.h"
 
 #include "core/memory/model_states.h"
+#include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/phrase.h"
 #include "core/model/trainable_params.h"
@@ -201,7 +202,9 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
     // Under tensor/pipeline parallelism (Megatron-DeepSpeed) each process builds, holds and saves
     // its rank's share of the model, and ZeRO partitions that over the data-parallel ranks.
     const double share = model_parallel_share(s);
-    const double P = static_cast<double>(parameter_count(m)) * share;
+    const ParameterSplit split = rank_parameter_split(s);
+    // With expert parallelism a process builds only its local experts (split.base counts them).
+    const double P = split.expert > 0 ? split.base : static_cast<double>(parameter_count(m)) * share;
     const double Lp = static_cast<double>(largest_layer_params(m)) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
     const double g = static_cast<double>(c.gpus_per_node);
     const double N = static_cast<double>(data_parallel_size(s));
@@ -210,10 +213,10 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
     // Fine-tuning (core/model/trainable_params.h): the optimizer's states, gradients and flat
     // buffers are the trainable parameters' (T, T_r per rank); the frozen base is stored as it is
     // (16-bit or quantised), partitioned by ZeRO-3 like any parameter. T = P in plain full training.
-    const ParameterSplit split = rank_parameter_split(s);
     const double T = split.trainable;
-    const double Tr = T / N;
-    const double Lt = std::min(Lp, T);  // the largest trainable tensor, at most
+    const double Tr =
+        split.expert > 0 && z.stage >= 1 ? zero_partition_elems(s, split) : T / N;  // routed experts over DP / EP (core/model/experts.h)
+    const double Lt = std::min(Lp, T);                                              // the largest trainable tensor, at most
     const double frozen_r = split.frozen_bytes / N;
     const double whole_weights = w * T + split.frozen_bytes + split.quant_state_bytes;
     const bool qlora = s.finetune.method == FineTuneMethod::Qlora;

@@ -68,7 +68,7 @@ Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
     f.gpu = m.peak_required_bytes <= usable_gpu_bytes(s);
     f.cpu = m.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node;
     f.nvme = m.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
-    f.layout = pipeline_runs_stage(s.parallel, s.zero.stage);
+    f.layout = layout_runs_stage(s.parallel, s.zero.stage);
     return f;
 }
 

@@ -1,5 +1,7 @@
 #include "core/memory/model_states.h"
 
+#include "core/model/experts.h"
+
 namespace zp {
 
 double optimizer_moment_bytes_per_param(Optimizer o) {
@@ -68,7 +70,19 @@ ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const 
 
 ModelStateBytes model_state_bytes(const Scenario& s, const ParameterSplit& p) {
     const ZeroSetup& z = s.zero;
-    ModelStateBytes b = model_state_bytes(p.trainable, data_parallel_size(s), s.training, z, s.assumptions.convention);
+    ModelStateBytes b = model_state_bytes(p.trainable - p.expert, data_parallel_size(s), s.training, z, s.assumptions.convention);
+    if (p.expert > 0) {
+        // Expert parallelism: the routed experts this rank holds (experts / ep_size of each MoE
+        // layer) are an optimizer group of their own (moe/utils.py
+        // split_params_into_different_moe_groups_for_optimizer), which ZeRO-1/2 partition and reduce
+        // over the expert-data-parallel group of DP / EP ranks (stage_1_and_2.py
+        // _configure_moe_settings: real_dp_process_group = expert_dp_process_group); the rest over DP.
+        // At EP = DP that group is the rank alone: its experts' states stay whole.
+        const ModelStateBytes e = model_state_bytes(p.expert, expert_data_parallel_size(s), s.training, z, s.assumptions.convention);
+        b.params += e.params;
+        b.gradients += e.gradients;
+        b.optimizer_states += e.optimizer_states;
+    }
     double frozen = z.offload_param != OffloadDevice::None ? 0.0 : p.frozen_bytes;
     if (z.stage >= 3) frozen /= static_cast<double>(data_parallel_size(s));
     b.frozen = frozen + p.quant_state_bytes;

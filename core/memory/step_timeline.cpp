@@ -5,6 +5,7 @@
 #include "core/memory/activations.h"
 #include "core/memory/buffers.h"
 #include "core/memory/model_states.h"
+#include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/phrase.h"
 #include "core/model/trainable_params.h"
@@ -54,7 +55,6 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     const ZeroSetup& z = s.zero;
     Terms x;
     const double P = in.params;
-    const double N = static_cast<double>(data_parallel_size(s));  // ZeRO partitions over the data-parallel ranks
     const bool mixed = t.precision != Precision::Fp32;
     const double k = mixed ? 2.0 : 4.0;  // bytes of a weight, gradient or activation element
     const bool offload_optimizer = z.offload_optimizer != OffloadDevice::None;
@@ -70,7 +70,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     // ZeRO-1/2/3 make their fp32 partition with .clone().float() (stage_1_and_2.py
     // single_partition_of_fp32_groups, stage3.py _create_fp32_partitions): in fp32 training too,
     // where it is a second copy of the rank's partition that the slices do not count.
-    const double partition_elems = z.stage >= 1 ? P / N : P;
+    const double partition_elems = in.partition_elems;  // P over the data-parallel ranks (routed experts over DP / EP)
     if (!mixed && z.stage >= 1 && !offload_optimizer) x.optimizer += 4.0 * partition_elems;
 
     // The elements of the partition the optimizer steps at once: the rank's partition under
@@ -258,6 +258,7 @@ TimelineInputs timeline_inputs(const Scenario& s) {
     const ParameterSplit split = rank_parameter_split(s);  // the most loaded rank's share under tensor/pipeline parallelism
     in.params = split.trainable;
     in.whole_params = split.trainable + split.frozen;
+    in.partition_elems = zero_partition_elems(s, split);
     in.whole_weights_bytes =
         (s.training.precision == Precision::Fp32 ? 4.0 : 2.0) * split.trainable + split.frozen_bytes + split.quant_state_bytes;
     in.states = model_state_bytes(s, split);

@@ -44,6 +44,7 @@ struct TimelineInputs {
     double params = 0;               // trainable parameters (parameter_count in plain full training)
     double whole_weights_bytes = 0;  // every weight as stored: the model on one GPU before ZeRO-3 partitions it
     double whole_params = 0;         // every parameter, trainable and frozen
+    double partition_elems = 0;      // ZeRO-1/2's partition of `params` on this rank (experts over their own group: core/model/experts.h)
     ModelStateBytes states;
     ActivationBytes activations;
     BufferBytes buffers;

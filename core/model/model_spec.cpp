@@ -167,11 +167,13 @@ std::int64_t moe_layers(const ModelSpec& m) { return m.experts > 1 ? m.layers - 
 
 std::int64_t mlp_params_per_expert(const ModelSpec& m) { return mlp_params<std::int64_t>(m, expert_ffn(m)); }
 
-double mlp_width_per_token(const ModelSpec& m) {
+double mlp_width_per_token(const ModelSpec& m) { return mlp_width_per_token(m, static_cast<double>(m.experts_per_token)); }
+
+double mlp_width_per_token(const ModelSpec& m, double routed_per_token) {
     if (m.experts <= 1 || m.layers <= 0) return static_cast<double>(m.ffn);
     const double mixture = static_cast<double>(moe_layers(m));
     const double dense = static_cast<double>(m.layers) - mixture;
-    const double per_token = static_cast<double>(m.experts_per_token + m.shared_experts) * static_cast<double>(expert_ffn(m));
+    const double per_token = (routed_per_token + static_cast<double>(m.shared_experts)) * static_cast<double>(expert_ffn(m));
     return (dense * static_cast<double>(m.ffn) + mixture * per_token) / static_cast<double>(m.layers);
 }
 

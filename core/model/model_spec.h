@@ -95,6 +95,9 @@ std::int64_t mlp_params_per_expert(const ModelSpec& m);  // one routed expert's 
 // mixture layer experts_per_token routed experts plus the shared ones, each expert_ffn wide
 // (DeepSeek's first_dense_layers use ffn). What activations and MLP FLOPs scale with.
 double mlp_width_per_token(const ModelSpec& m);
+// The same with `routed_per_token` routed-expert rows a token costs instead of experts_per_token
+// (DeepSpeed's capacity-padded dispatch under expert parallelism, core/model/experts.h).
+double mlp_width_per_token(const ModelSpec& m, double routed_per_token);
 
 // A plausible dense decoder of about `params` parameters: hidden = 128 x layers, the aspect
 // ratio of GPT-3 175B (12288/96) and Llama-2 7B/13B (4096/32, 5120/40); 4h ungated MLP,

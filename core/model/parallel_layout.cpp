@@ -1,5 +1,6 @@
 #include "core/model/parallel_layout.h"
 
+#include "core/model/experts.h"
 #include "core/model/model_spec.h"
 
 #include <algorithm>
@@ -44,10 +45,26 @@ std::int64_t stage_layers(std::int64_t layers, std::int64_t pipeline, std::int64
 ParameterSplit rank_parameter_split(const Scenario& s) {
     ParameterSplit out = parameter_split(s);
     const double f = model_parallel_share(s);
-    if (f == 1.0) return out;
-    for (double* v : {&out.base, &out.adapter, &out.saved_copies, &out.trainable, &out.frozen, &out.quantized, &out.frozen_bytes,
-                      &out.quant_state_bytes})
-        *v *= f;
+    if (f != 1.0) {
+        for (double* v : {&out.base, &out.adapter, &out.saved_copies, &out.trainable, &out.frozen, &out.quantized, &out.frozen_bytes,
+                          &out.quant_state_bytes})
+            *v *= f;
+    }
+    if (uses_expert_parallelism(s)) {
+        // DeepSpeed's MoE layer keeps experts / ep_size routed experts of each MoE layer on a rank
+        // (moe/layer.py num_local_experts), whole on every tensor-parallel rank (its experts are
+        // not tensor-parallel unless enable_expert_tensor_parallelism); the share above counted
+        // them like the rest of the stage's layers, split over the tensor ranks. Every layer is
+        // trained (validate_experts), so the experts are trainable.
+        const Parallelism& p = s.parallel;
+        const double L = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
+        const double stage_layers = p.pipeline > 1 ? std::ceil(L / static_cast<double>(p.pipeline)) / L : 1.0;
+        const double routed = routed_expert_params(s.model) * stage_layers;
+        const double counted = routed / static_cast<double>(std::max<std::int64_t>(p.tensor, 1));
+        out.expert = routed / static_cast<double>(p.expert);
+        out.base += out.expert - counted;
+        out.trainable += out.expert - counted;
+    }
     return out;
 }
 
@@ -118,11 +135,13 @@ const char* data_parallel_traffic(const Scenario& s) {
 
 std::string layout_words(const Scenario& s) {
     const Parallelism& p = s.parallel;
-    if (p.model_parallel() <= 1) return {};
-    std::string out = "tensor " + std::to_string(p.tensor) + " x pipeline " + std::to_string(p.pipeline) + " x data " +
-                      std::to_string(data_parallel_size(s));
+    if (p.model_parallel() <= 1 && p.expert <= 1) return {};
+    std::string out =
+        p.model_parallel() > 1 ? "tensor " + std::to_string(p.tensor) + " x pipeline " + std::to_string(p.pipeline) + " x " : std::string();
+    out += "data " + std::to_string(data_parallel_size(s));
     if (p.sequence_parallel) out += ", sequence parallel";
     if (p.virtual_stages > 1) out += ", " + std::to_string(p.virtual_stages) + " virtual stages";
+    if (p.expert > 1) out += ", expert " + std::to_string(p.expert);
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/deepspeed/batch_rule.h"
 #include "core/model/errors.h"
+#include "core/model/experts.h"
 #include "core/model/limits.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
@@ -69,6 +70,7 @@ void validate_parallelism(const Scenario& s) {
             "\"ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\"; use --stage 0 or 1, or no pipeline");
     if (p.sequence_parallel && p.tensor < 2) throw InputError("Megatron sequence parallelism needs tensor parallelism of 2 or more");
     if (p.virtual_stages > 1 && p.pipeline < 2) throw InputError("virtual pipeline stages need pipeline parallelism of 2 or more");
+    validate_experts(s);
 }
 
 void validate(const Scenario& s) {

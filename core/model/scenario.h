@@ -66,6 +66,10 @@ struct Training {
     bool load_in_16bit = false;           // torch_dtype=bf16/fp16 (or "auto" on a 16-bit checkpoint); false: transformers' fp32 default
     bool low_cpu_mem_usage = false;       // from_pretrained(low_cpu_mem_usage=True): no second copy while loading
     std::int64_t dataloader_workers = 0;  // per training process (TrainingArguments.dataloader_num_workers)
+    // DeepSpeed MoE's training capacity_factor (deepspeed/moe/layer.py MoE, default 1.0): each expert
+    // takes at most ceil(tokens / experts x k x capacity_factor) tokens a micro batch. Read with
+    // expert parallelism (Parallelism::expert > 1), where DeepSpeed's MoE layer replaces the model's own.
+    double capacity_factor = 1.0;
 
     friend bool operator==(const Training&, const Training&) = default;
 };
@@ -159,11 +163,13 @@ struct Parallelism {
     std::int64_t pipeline = 1;        // --pipeline-model-parallel-size
     std::int64_t virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline rank (1 = plain 1F1B)
     bool sequence_parallel = false;   // Megatron's --sequence-parallel (with tensor parallelism)
+    std::int64_t expert = 1;          // DeepSpeed MoE ep_size (deepspeed/moe/layer.py): routed experts over consecutive data-parallel ranks
     // What the recommender chooses instead of taking the sizes above ("auto"): every tensor size
     // that fits a node and divides the heads, every pipeline size up to the layers (searched_layouts
     // in core/search/recommender.h). estimate and compare use the sizes above as they are.
     bool auto_tensor = false;
     bool auto_pipeline = false;
+    bool auto_expert = false;  // every expert-parallel size validate_parallelism accepts (MoE models)
     // Which pipeline stage's rank estimate_memory describes: -1 the most loaded (the first stage's
     // activations, the larger of the first and last stages' parameters); 0..pipeline-1 that stage
     // (pipeline_stage_memory in core/memory/memory_model.h). Never stored in a session.
@@ -187,6 +193,11 @@ struct Scenario {
 // DeepSpeed's PipelineEngine takes ZeRO stage 0 or 1 only (runtime/pipe/engine.py asserts "ZeRO-2
 // and ZeRO-3 are incompatible with pipeline parallelism"): whether `stage` runs with `p`.
 inline bool pipeline_runs_stage(const Parallelism& p, int stage) { return p.pipeline <= 1 || stage <= 1; }
+// DeepSpeed refuses its native MoE layer at ZeRO-3 (runtime/engine.py _validate_zero3_moe_compatibility:
+// "Native DeepSpeed MoE is not supported with ZeRO Stage 3"): whether `stage` runs with `p`'s experts.
+inline bool experts_run_stage(const Parallelism& p, int stage) { return p.expert <= 1 || stage <= 2; }
+// Both: the layout runs `stage` (the recommender skips, and Fit::layout marks, the stages it cannot).
+inline bool layout_runs_stage(const Parallelism& p, int stage) { return pipeline_runs_stage(p, stage) && experts_run_stage(p, stage); }
 
 // The data-parallel ranks: the world over tensor x pipeline (ZeRO partitions over them, and the
 // batch rule counts them).

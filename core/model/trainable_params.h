@@ -21,6 +21,9 @@ struct ParameterSplit {
     // bitsandbytes' quantisation constants, which are module state (quant_state, SCB) and are not.
     double frozen_bytes = 0;
     double quant_state_bytes = 0;
+    // Of trainable: the routed experts this rank holds under expert parallelism, which ZeRO
+    // partitions over the expert-data-parallel group (core/model/experts.h); 0 without it.
+    double expert = 0;
 
     // PEFT's "all params": the base, the adapters and the saved copies (peft_model.py
     // get_nb_trainable_parameters counts a Params4bit as numel x 2 x itemsize: the unpacked count).

@@ -136,9 +136,10 @@ struct Search {
 // A setup the layout cannot run (Fit::layout: a pipeline takes ZeRO 0/1) is refused for that,
 // whatever its memory.
 Phrase rejection_reason(const Scenario& s, const Candidate& c) {
-    return c.fit.layout
-               ? memory_reason(s, c)
-               : phrase(QT_TRANSLATE_NOOP("Core", "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)"));
+    if (c.fit.layout) return memory_reason(s, c);
+    if (!pipeline_runs_stage(c.parallel, c.zero.stage))  // the candidate's layout (the search's choice with auto sizes)
+        return phrase(QT_TRANSLATE_NOOP("Core", "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)"));
+    return phrase(QT_TRANSLATE_NOOP("Core", "expert parallelism works with ZeRO stage 0, 1 or 2 only (DeepSpeed's MoE layer)"));
 }
 
 // A sentence in both forms: the English the command line prints, and the phrase the window translates.
@@ -170,7 +171,7 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
     // search runs it (then its bar shows why, as with a layout the user fixed).
     std::array<bool, 4> some_layout_runs{};
     for (const Parallelism& l : layouts)
-        for (int stage = 0; stage < 4; ++stage) some_layout_runs[static_cast<std::size_t>(stage)] |= pipeline_runs_stage(l, stage);
+        for (int stage = 0; stage < 4; ++stage) some_layout_runs[static_cast<std::size_t>(stage)] |= layout_runs_stage(l, stage);
 
     for (std::size_t li = 0; li < layouts.size(); ++li) {
         Scenario base = input;
@@ -203,7 +204,7 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
         for (std::size_t i = 0; i < zero_setups().size(); ++i) {
             SetupResult& r = out.per_setup[i];
             const int stage = zero_setups()[i].stage;
-            if (!pipeline_runs_stage(base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
+            if (!layout_runs_stage(base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
                 out.evaluated += static_cast<std::int64_t>(kBuckets.size() * recomputes.size() * micros.size());
                 continue;
             }
@@ -357,7 +358,7 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
 }  // namespace
 
 std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& space) {
-    if (!space.auto_tensor && !space.auto_pipeline) return {s.parallel};
+    if (!space.auto_tensor && !space.auto_pipeline && !space.auto_expert) return {s.parallel};
     const std::int64_t world = s.cluster.world_size();
     std::vector<std::int64_t> tensors = space.auto_tensor ? tensor_parallel_sizes(s) : std::vector<std::int64_t>{s.parallel.tensor};
     std::vector<Parallelism> out;
@@ -369,18 +370,29 @@ std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& 
                 if ((world / t) % p == 0) pipelines.push_back(p);  // validate_parallelism checks the rest
         }
         for (std::int64_t p : pipelines) {
-            Scenario l = s;
-            l.parallel.tensor = t;
-            l.parallel.pipeline = p;
-            if (space.auto_pipeline) l.parallel.virtual_stages = 1;
-            if (space.auto_tensor) l.parallel.sequence_parallel = t > 1;  // Megatron's default with TP: less activation memory
-            l.zero.stage = 0;  // the layout alone: the search chooses the stage (a pipeline's are 0/1)
-            try {
-                validate_parallelism(l);
-            } catch (const InputError&) {
-                continue;
+            // Expert-parallel sizes: every divisor of the routed experts (validate_experts keeps
+            // those that divide the data-parallel size of this layout).
+            std::vector<std::int64_t> experts{s.parallel.expert};
+            if (space.auto_expert) {
+                experts.clear();
+                for (std::int64_t e = 1; e <= std::max<std::int64_t>(s.model.experts, 1); ++e)
+                    if (s.model.experts % e == 0) experts.push_back(e);
             }
-            if (layout_global_batch(l)) out.push_back(l.parallel);
+            for (std::int64_t e : experts) {
+                Scenario l = s;
+                l.parallel.tensor = t;
+                l.parallel.pipeline = p;
+                l.parallel.expert = e;
+                if (space.auto_pipeline) l.parallel.virtual_stages = 1;
+                if (space.auto_tensor) l.parallel.sequence_parallel = t > 1;  // Megatron's default with TP: less activation memory
+                l.zero.stage = 0;  // the layout alone: the search chooses the stage (a pipeline's are 0/1, experts' 0-2)
+                try {
+                    validate_parallelism(l);
+                } catch (const InputError&) {
+                    continue;
+                }
+                if (layout_global_batch(l)) out.push_back(l.parallel);
+            }
         }
     }
     if (out.empty()) out.push_back(s.parallel);  // nothing else divides: the scenario's own (its error says why)
@@ -389,12 +401,13 @@ std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& 
     return out;
 }
 
-SearchSpace search_space_of(const Scenario& s) { return {s.parallel.auto_tensor, s.parallel.auto_pipeline}; }
+SearchSpace search_space_of(const Scenario& s) { return {s.parallel.auto_tensor, s.parallel.auto_pipeline, s.parallel.auto_expert}; }
 
 void search_layouts_by_default(Scenario& s) {
     const bool search = s.finetune.method == FineTuneMethod::Full && s.cluster.nodes > 1;
     s.parallel.auto_tensor = search;
     s.parallel.auto_pipeline = search;
+    s.parallel.auto_expert = search && s.model.experts > 1;
 }
 
 Scenario default_plan_scenario() {
@@ -409,7 +422,8 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
     validate(s.model);
     Plan plan;
     const SearchSpace own = search_space_of(s);
-    const SearchSpace searched{space.auto_tensor || own.auto_tensor, space.auto_pipeline || own.auto_pipeline};
+    const SearchSpace searched{space.auto_tensor || own.auto_tensor, space.auto_pipeline || own.auto_pipeline,
+                               space.auto_expert || own.auto_expert};
     const Search search = run_search(s, searched_layouts(s, searched), pruning);
     plan.candidates_evaluated = search.evaluated;
     plan.candidates_estimated = search.estimated;

@@ -34,7 +34,7 @@ double streaming_bytes_per_second(const GpuTimeTraits& traits) { return traits.h
 double streaming_bytes_per_second(const GpuSpec& gpu) { return streaming_bytes_per_second(gpu_time_traits(gpu)); }
 
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
-                         double hook_seconds_per_layer_pass, const FineTune& f) {
+                         double hook_seconds_per_layer_pass, const FineTune& f, double routed_slots_per_token) {
     const GpuTimeTraits traits = gpu_time_traits(gpu);
     const bool fp32 = t.precision == Precision::Fp32;
     const double elem = fp32 ? 4.0 : 2.0;
@@ -48,7 +48,8 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double dh = m.head_dim > 0 ? static_cast<double>(m.head_dim) : h / heads;
     const double q = heads * dh;
     const double kv = static_cast<double>(m.kv_heads > 0 ? m.kv_heads : m.heads) * dh;
-    const double ffn = mlp_width_per_token(m);  // routed (and shared) experts' width a token passes through
+    // The routed (and shared) experts' width a token passes through.
+    const double ffn = routed_slots_per_token > 0 ? mlp_width_per_token(m, routed_slots_per_token) : mlp_width_per_token(m);
 
     // One layer, forward.
     const double gemm_f = gemm_seconds(T, h, q + 2 * kv, elem, r) + gemm_seconds(T, q, h, elem, r) +

@@ -84,8 +84,11 @@ double streaming_bytes_per_second(const GpuSpec& gpu);
 // `hook_seconds_per_layer_pass`: host time ZeRO-3's module hooks add to each layer's forward and
 // backward (core/time/step_time.h zero3_costs; 0 at stages 0-2).
 // `f`: the fine-tuning method (frozen weights, adapters, a quantised base).
+// `routed_slots_per_token`: under expert parallelism the capacity-padded expert rows a token costs
+// (core/model/experts.h: DeepSpeed's experts compute every slot of the (experts, capacity, h)
+// tensor, padding included, and skip dropped tokens); 0 = experts_per_token.
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
-                         double hook_seconds_per_layer_pass = 0, const FineTune& f = {});
+                         double hook_seconds_per_layer_pass = 0, const FineTune& f = {}, double routed_slots_per_token = 0);
 
 // What Assumptions::mfu meant when it was the whole model (0.45): calibration now scales the
 // compute model by mfu / kReferenceMfu, so an unchanged 0.45 leaves it as it is and an old

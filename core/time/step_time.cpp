@@ -1,6 +1,7 @@
 #include "core/time/step_time.h"
 
 #include "core/memory/model_states.h"
+#include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
@@ -139,7 +140,11 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
 
     // Compute. The GPU optimizer updates this GPU's partition (all of P at stage 0).
     const bool cpu_optimizer = s.zero.offload_optimizer != OffloadDevice::None;
-    const double gpu_optimizer_params = cpu_optimizer ? 0.0 : (s.zero.stage == 0 ? P : P / N);
+    // Under expert parallelism the partition is the dense parameters over DP and the rank's routed
+    // experts over DP / EP (core/model/experts.h zero_partition_elems).
+    const double partition_elems = zero_partition_elems(s, split);
+    const double gpu_optimizer_params = cpu_optimizer ? 0.0 : partition_elems;
+    const double routed_slots = uses_expert_parallelism(s) ? routed_slots_per_token(s) : 0.0;
     const double scale = s.assumptions.mfu / kReferenceMfu;
     const int stage = s.zero.stage;
     LayerModules modules;
@@ -151,14 +156,11 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     const auto compute = [&](double hooks) {
         ComputeTimeMemo::Entry& e = memo.entries[hooks > 0 ? 1 : 0];
         if (!e.valid || e.gas != gas || e.optimizer_params != gpu_optimizer_params || e.scale != scale || e.hook_seconds != hooks ||
-            !(e.training == s.training)) {
-            e = {true,
-                 s.training,
-                 gas,
-                 gpu_optimizer_params,
-                 scale,
-                 hooks,
-                 compute_time(s.model, s.training, c.gpu, gas, gpu_optimizer_params, scale, hooks, s.finetune)};
+            e.routed_slots != routed_slots || !(e.training == s.training)) {
+            e = {true,         s.training,
+                 gas,          gpu_optimizer_params,
+                 scale,        hooks,
+                 routed_slots, compute_time(s.model, s.training, c.gpu, gas, gpu_optimizer_params, scale, hooks, s.finetune, routed_slots)};
         }
         return e.value;
     };
@@ -195,9 +197,20 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     CommVolume v = comm_volume(P, stage, gas, s.training, s.zero);
     if (stage == 3) v.allgather_bytes = 2 * whole_weights * G;                                // frozen weights are gathered too, as stored
     const double lat = ring_latency_seconds(c, N, s.assumptions.collective_latency_seconds);  // a longer ring, more hops
-    const double ar = allreduce_seconds(v.allreduce_bytes, N, bus);
+    double ar = allreduce_seconds(v.allreduce_bytes, N, bus);
     double rs = reduce_scatter_seconds(v.reduce_scatter_bytes, N, bus);
     double ag = allgather_seconds(v.allgather_bytes, N, bus);
+    if (split.expert > 0 && P > 0) {
+        // Expert parallelism: the routed experts' gradients and updated partitions go over the
+        // expert-data-parallel group of DP / EP ranks (stage_1_and_2.py _configure_moe_settings;
+        // at stage 0 engine.py _reduce_expert_gradients), the rest over DP.
+        const double Ne = static_cast<double>(expert_data_parallel_size(s));
+        const double dense = (P - split.expert) / P, expert = split.expert / P;
+        ar = allreduce_seconds(v.allreduce_bytes * dense, N, bus) + allreduce_seconds(v.allreduce_bytes * expert, Ne, bus);
+        rs = reduce_scatter_seconds(v.reduce_scatter_bytes * dense, N, bus) +
+             reduce_scatter_seconds(v.reduce_scatter_bytes * expert, Ne, bus);
+        ag = allgather_seconds(v.allgather_bytes * dense, N, bus) + allgather_seconds(v.allgather_bytes * expert, Ne, bus);
+    }
     // ZeRO++ (arXiv 2306.10209 Sec. 3-4) replaces ZeRO-3's three collectives per micro step:
     //   qwZ  the gathers move int8 (1 byte an element instead of weight_elem), then dequantise;
     //   hpZ  the backward gathers from the secondary partition over the hpZ group (intra-node bus,
@@ -281,8 +294,22 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
         const double link = crosses_nodes ? inter_node_bus_gbytes_per_s(c) : intra_node_bus_gbytes_per_s(c);
         st.pipeline_p2p_seconds = G * 2.0 * (layer_activation / tp / (link * kBytesPerGB) + s.assumptions.collective_latency_seconds);
     }
+    if (uses_expert_parallelism(s)) {
+        // DeepSpeed-MoE (sharded_moe.py MOELayer.forward; Rajbhandari et al. 2022 Sec. 5, GShard
+        // Algorithm 2): every MoE layer sends the (experts, capacity, h) tensor to the expert-parallel
+        // group and the outputs back, and each backward does both again (_AllToAll.backward): four
+        // per MoE layer and micro step, six with full recompute. They run on the compute stream
+        // between the gate and the experts: exposed. A rank sends (EP-1)/EP of its tensor, which
+        // nccl-tests' all-to-all moves at the link's bus bandwidth (busBw = algBw x (n-1)/n); the group
+        // is EP consecutive data-parallel ranks, inside a node when tensor x EP divides it.
+        const double link = expert_group_inside_node(s) ? intra_node_bus_gbytes_per_s(c) : inter_node_bus_gbytes_per_s(c);
+        const double moe_stage_layers = static_cast<double>(moe_layers(s.model)) * stage_layers / layers;
+        const double count = static_cast<double>(all_to_alls_per_layer(s)) * moe_stage_layers * G;
+        st.expert_all_to_all_seconds = count * (all_to_all_bytes(s) / (link * kBytesPerGB) + s.assumptions.collective_latency_seconds);
+        st.comm_total_seconds += st.expert_all_to_all_seconds;
+    }
     st.comm_seconds = st.exposed_allreduce_seconds + st.exposed_reduce_scatter_seconds + st.exposed_allgather_seconds +
-                      st.zero3_overhead_seconds + st.tensor_parallel_seconds + st.pipeline_p2p_seconds;
+                      st.zero3_overhead_seconds + st.tensor_parallel_seconds + st.pipeline_p2p_seconds + st.expert_all_to_all_seconds;
 
     // Offload (ZeRO-Offload arXiv 2101.06840 Sec. 4; ZeRO-Infinity arXiv 2104.07857 Sec. 5-6).
     const double pcie = c.pcie_gbytes_per_s * kBytesPerGB * host_rates::kPinnedPcieEfficiency;
@@ -292,7 +319,7 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
         // (stage_1_and_2.py async_inplace_copy_grad_to_fp32_buffer_from_gpu, on the copy stream:
         // hidden up to f x backward); the CPU step (csrc/adam/cpu_adam_impl.cpp) runs after backward
         // on the node's share, then the updated 16-bit partition comes up: exposed.
-        const double partition = P / N;
+        const double partition = partition_elems;
         const double down = 2.0 * partition / pcie;
         st.pcie_seconds += G * exposed(down, f * backward) + 2.0 * partition / pcie;
         st.cpu_optimizer_seconds = (partition * g) / c.cpu_adam_params_per_second;  // the node's g ranks' partitions

@@ -56,6 +56,7 @@ struct StepTime {
     double zero3_overhead_seconds = 0;     // hooks and per-module gather latency (in comm_seconds)
     double tensor_parallel_seconds = 0;    // Megatron's per-layer all-reduces (in comm_seconds)
     double pipeline_p2p_seconds = 0;       // activations and gradients between pipeline stages (in comm_seconds)
+    double expert_all_to_all_seconds = 0;  // DeepSpeed MoE's dispatch and combine all-to-alls, every MoE layer (in comm_seconds)
     double pipeline_bubble_seconds = 0;    // 1F1B's idle warm-up and cool-down (in compute_seconds)
     double pcie_seconds = 0;               // exposed offload transfers
     double cpu_optimizer_seconds = 0;
@@ -85,7 +86,7 @@ struct ComputeTimeMemo {
         bool valid = false;
         Training training;
         std::int64_t gas = 0;
-        double optimizer_params = 0, scale = 0, hook_seconds = 0;
+        double optimizer_params = 0, scale = 0, hook_seconds = 0, routed_slots = 0;
         ComputeTime value;
     };
     std::array<Entry, 2> entries;  // ZeRO-3 asks twice: with its hooks and without

@@ -68,14 +68,14 @@ const std::vector<std::string> kExpectedKeys = {
     "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
     "training.cpu_checkpointing", "training.loss_fp32_upcast", "training.loss_kernel", "training.fused_optimizer",
-    "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers",
+    "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
     "zero.quantized_gradients", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
-    "parallel.auto_tensor", "parallel.auto_pipeline",
+    "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
     "finetune.double_quant", "finetune.quant_block_size", "finetune.quant_storage", "finetune.freeze_embeddings",
@@ -84,7 +84,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 118;
+constexpr std::size_t kFieldCount = 121;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -187,6 +187,7 @@ Scenario perturbation_base_for(const std::string& key) {
         s.zero.stage = 1;
         if (key == "parallel.virtual_stages") s.parallel.pipeline = 2;
     }
+    if (key == "parallel.expert") s.zero.stage = 2;  // DeepSpeed's MoE layer refuses ZeRO-3
     return s;
 }
 
@@ -277,6 +278,7 @@ json flatten(const Scenario& s) {
         {"training.load_in_16bit", t.load_in_16bit},
         {"training.low_cpu_mem_usage", t.low_cpu_mem_usage},
         {"training.dataloader_workers", t.dataloader_workers},
+        {"training.capacity_factor", t.capacity_factor},
         {"zero.stage", z.stage},
         {"zero.offload_optimizer", to_string(z.offload_optimizer)},
         {"zero.offload_param", to_string(z.offload_param)},
@@ -302,6 +304,8 @@ json flatten(const Scenario& s) {
         {"parallel.sequence_parallel", s.parallel.sequence_parallel},
         {"parallel.auto_tensor", s.parallel.auto_tensor},
         {"parallel.auto_pipeline", s.parallel.auto_pipeline},
+        {"parallel.expert", s.parallel.expert},
+        {"parallel.auto_expert", s.parallel.auto_expert},
         {"finetune.method", to_string(s.finetune.method)},
         {"finetune.lora_rank", s.finetune.lora_rank},
         {"finetune.lora_alpha", s.finetune.lora_alpha},
@@ -394,11 +398,12 @@ private slots:
         std::string unmoved_list;
         for (const std::string& k : unmoved) unmoved_list += k + " ";
         // offload_param cpu needs stage 3, the base's, and pipeline parallelism (with its virtual
-        // stages) stage 0 or 1: the test above moves those two from a stage-1 base.
-        QVERIFY2((unmoved == std::vector<std::string>{"parallel.virtual_stages", "parallel.pipeline", "zero.stage"}), unmoved_list.c_str());
+        // stages) stage 0 or 1, expert parallelism stage 0-2: the test above moves those three from a stage-1 or -2 base.
+        QVERIFY2((unmoved == std::vector<std::string>{"parallel.expert", "parallel.virtual_stages", "parallel.pipeline", "zero.stage"}),
+                 unmoved_list.c_str());
         const auto after = fields_of(s);
         for (std::size_t i = 0; i < kFieldCount; ++i)
-            if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages")
+            if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages" && after[i].key != "parallel.expert")
                 QVERIFY2(after[i].value != defaults[i].value, (after[i].key + " is still the default").c_str());
         const std::string text = session_text(s);
         const Scenario back = parse_session(text, "t.zplan");
@@ -452,6 +457,9 @@ private slots:
                                   {"parallel.sequence_parallel", false},
                                   {"parallel.auto_tensor", false},
                                   {"parallel.auto_pipeline", false},
+                                  {"parallel.expert", 1},
+                                  {"training.capacity_factor", 1.0},
+                                  {"parallel.auto_expert", false},
                                   {"assumptions.host_process_bytes", 2.06e9},
                                   {"assumptions.host_worker_bytes", 0.322e9},
                                   {"finetune.method", "full"},

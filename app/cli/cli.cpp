@@ -124,8 +124,9 @@ Scenario export_scenario(const Args& a, std::ostream& err) {
     SearchSpace space;
     Scenario s = scenario_from_args(a, nullptr, &space);
     if (setup_given(a)) {
-        if (space.auto_tensor || space.auto_pipeline)
-            throw InputError("--tp auto and --pp auto let the recommender choose the layout; with --stage give the sizes (--tp N --pp N)");
+        if (space.auto_tensor || space.auto_pipeline || space.auto_ulysses)
+            throw InputError(
+                "--tp auto, --pp auto and --sp auto let the recommender choose the layout; with --stage give the sizes (--tp N --pp N --sp N)");
         const Candidate c = evaluate(s);
         if (!c.fit.gpu)
             err << "zero-planner: warning: " << setup_label(s.zero) << " does not fit: it needs "
@@ -475,6 +476,7 @@ std::string help_text() {
            "  --tp T|auto (tensor, inside a node)   --pp P|auto (pipeline; ZeRO 0/1)   --virtual-stages V (interleaved 1F1B)\n"
            "                       auto (recommend, export): the search chooses among every layout that fits the GPUs\n"
            "  --sequence-parallel on|off (Megatron's, with --tp)\n"
+           "  --sp U|auto (DeepSpeed-Ulysses sequence_parallel_size: U divides the heads and the sequence; no --tp/--pp)\n"
            "Assumptions:\n"
            "  --headroom FRACTION (0.05)   --convention " + choice_list<Convention>() + "   --mfu FRACTION (0.45)\n"
            "  --cuda-context GIB (1)   --fragmentation FRACTION (0.10)\n"

@@ -141,6 +141,7 @@ json parallel_json(const Scenario& s) {
     const ZeroPlusPlus z = effective_zeropp(s);
     return {{"tensor", p.tensor},
             {"pipeline", p.pipeline},
+            {"sp", p.ulysses},  // DeepSpeed-Ulysses sequence_parallel_size
             {"virtual_stages", p.virtual_stages},
             {"sequence_parallel", p.sequence_parallel},
             {"data_parallel", data_parallel_size(s)},

@@ -34,7 +34,7 @@ const std::set<std::string>& scenario_option_names() {
         "--load-dtype", "--low-cpu-mem-usage", "--dataloader-workers", "--pin-memory", "--save-16bit-model",
         "--finetune", "--lora-rank", "--lora-alpha", "--lora-dropout", "--lora-targets", "--lora-train", "--base-precision",
         "--double-quant", "--quant-storage", "--freeze", "--zeropp", "--hpz", "--quantized-weights", "--quantized-gradients",
-        "--tp", "--pp", "--virtual-stages", "--sequence-parallel",
+        "--tp", "--pp", "--virtual-stages", "--sequence-parallel", "--sp",
     };
     return names;
 }
@@ -225,6 +225,8 @@ void apply_parallel(const Args& a, Scenario& s) {
     if (auto v = a.get("--pp")) p.pipeline = parse_positive_int(*v, "--pp", limits::kWorldSize.max);
     if (auto v = a.get("--virtual-stages")) p.virtual_stages = parse_positive_int(*v, "--virtual-stages", limits::kLayers.max);
     if (auto v = a.get("--sequence-parallel")) p.sequence_parallel = parse_on_off(*v, "--sequence-parallel");
+    // DeepSpeed-Ulysses' sequence_parallel_size (not Megatron's --sequence-parallel above).
+    if (auto v = a.get("--sp")) p.ulysses = parse_positive_int(*v, "--sp", limits::kWorldSize.max);
 }
 
 std::vector<std::string> split_list(const std::string& list) {
@@ -295,7 +297,8 @@ void apply_assumptions(const Args& a, Scenario& s) {
 
 Scenario scenario_from_args(const Args& a, ScenarioNotes* notes, SearchSpace* space) {
     Args rest = a;
-    for (const auto& [option, chosen] : {std::pair{"--tp", &SearchSpace::auto_tensor}, std::pair{"--pp", &SearchSpace::auto_pipeline}})
+    for (const auto& [option, chosen] : {std::pair{"--tp", &SearchSpace::auto_tensor}, std::pair{"--pp", &SearchSpace::auto_pipeline},
+                                         std::pair{"--sp", &SearchSpace::auto_ulysses}})
         if (a.get(option) == "auto") {
             space->*chosen = true;
             rest.values.erase(option);

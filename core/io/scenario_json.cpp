@@ -134,6 +134,9 @@ json scenario_to_json(const Scenario& s) {
     FieldWriter w;
     w.out["version"] = kSessionVersion;
     visit_fields(s, w);
+    // DeepSpeed-Ulysses came after version 8 without a version of its own: a file without it reads
+    // as 1, and a session without Ulysses is written as before.
+    if (s.parallel.ulysses == 1) w.out["parallel"].erase("ulysses");
     return w.out;
 }
 

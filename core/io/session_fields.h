@@ -130,6 +130,7 @@ void visit_fields(S& s, V& v) {
     v("parallel", "pipeline", par.pipeline, FieldRule{.min = 1});
     v("parallel", "virtual_stages", par.virtual_stages, FieldRule{.min = 1});
     v("parallel", "sequence_parallel", par.sequence_parallel);
+    v("parallel", "ulysses", par.ulysses, FieldRule{.min = 1});  // optional: written only when > 1 (scenario_json.cpp)
 
     auto& f = s.finetune;  // since version 5
     v("finetune", "method", f.method);

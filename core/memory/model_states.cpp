@@ -68,9 +68,9 @@ ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const 
 
 ModelStateBytes model_state_bytes(const Scenario& s, const ParameterSplit& p) {
     const ZeroSetup& z = s.zero;
-    ModelStateBytes b = model_state_bytes(p.trainable, data_parallel_size(s), s.training, z, s.assumptions.convention);
+    ModelStateBytes b = model_state_bytes(p.trainable, zero_partition_size(s), s.training, z, s.assumptions.convention);
     double frozen = z.offload_param != OffloadDevice::None ? 0.0 : p.frozen_bytes;
-    if (z.stage >= 3) frozen /= static_cast<double>(data_parallel_size(s));
+    if (z.stage >= 3) frozen /= static_cast<double>(zero_partition_size(s));
     b.frozen = frozen + p.quant_state_bytes;
     b.params += b.frozen;
     // ZeRO++ hpZ: every parameter also keeps a secondary partition over the hpZ group of its node,

@@ -54,7 +54,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     const ZeroSetup& z = s.zero;
     Terms x;
     const double P = in.params;
-    const double N = static_cast<double>(data_parallel_size(s));  // ZeRO partitions over the data-parallel ranks
+    const double N = static_cast<double>(zero_partition_size(s));  // ZeRO partitions over data-parallel x Ulysses ranks
     const bool mixed = t.precision != Precision::Fp32;
     const double k = mixed ? 2.0 : 4.0;  // bytes of a weight, gradient or activation element
     const bool offload_optimizer = z.offload_optimizer != OffloadDevice::None;
@@ -184,7 +184,8 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     // Activations (activations.cpp): what each layer keeps, and the one layer that runs whole.
     const ActivationBytes& a = in.activations;
     const double full_layer = a.whole_layer;
-    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch);
+    // This rank's tokens: s/u with DeepSpeed-Ulysses (each rank embeds and takes the loss of its shard).
+    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch) / static_cast<double>(ulysses_size(s.parallel));
     const double h = static_cast<double>(m.hidden);
     const double V = static_cast<double>(m.vocab);
     x.stored_per_layer = a.per_layer_stored;

@@ -159,6 +159,7 @@ struct Parallelism {
     std::int64_t pipeline = 1;        // --pipeline-model-parallel-size
     std::int64_t virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline rank (1 = plain 1F1B)
     bool sequence_parallel = false;   // Megatron's --sequence-parallel (with tensor parallelism)
+    std::int64_t ulysses = 1;         // DeepSpeed-Ulysses sequence_parallel_size (docs/design.md §4.12)
     std::int64_t model_parallel() const { return tensor * pipeline; }
     friend bool operator==(const Parallelism&, const Parallelism&) = default;
 };
@@ -179,12 +180,25 @@ struct Scenario {
 // and ZeRO-3 are incompatible with pipeline parallelism"): whether `stage` runs with `p`.
 inline bool pipeline_runs_stage(const Parallelism& p, int stage) { return p.pipeline <= 1 || stage <= 1; }
 
-// The data-parallel ranks: the world over tensor x pipeline (ZeRO partitions over them, and the
-// batch rule counts them).
+// The DeepSpeed-Ulysses degree, at least 1.
+inline std::int64_t ulysses_size(const Parallelism& p) { return std::max<std::int64_t>(p.ulysses, 1); }
+
+// The data-parallel ranks, the ones that split the batch: the world over tensor x pipeline x
+// Ulysses. DeepSpeed's batch rule counts these (runtime/config.py: world_size = mpu's
+// get_data_parallel_world_size(), or dist.get_world_size() / config["sequence_parallel_size"];
+// Megatron-DeepSpeed's arguments.py: data_parallel_size = world / (tp x pp x ds_sequence_parallel_size)).
 inline std::int64_t data_parallel_size(const Scenario& s) {
-    const std::int64_t mp = s.parallel.model_parallel();
+    const std::int64_t mp = s.parallel.model_parallel() * ulysses_size(s.parallel);
     return mp <= 1 ? s.cluster.world_size() : std::max<std::int64_t>(s.cluster.world_size() / mp, 1);
 }
+
+// The ranks ZeRO partitions the model states over and reduces gradients / gathers parameters
+// across: data-parallel x Ulysses. DeepSpeed's engine hands ZeRO seq_data_parallel_group
+// (runtime/engine.py, dp_process_group=self.seq_data_parallel_group; utils/groups.py
+// _get_sequence_data_parallel_group: "the process group for zero sharding and gradient allreduce
+// must be across both dimensions of data and sequence parallelism"). Without Ulysses, the
+// data-parallel ranks.
+inline std::int64_t zero_partition_size(const Scenario& s) { return data_parallel_size(s) * ulysses_size(s.parallel); }
 
 // Sequences per optimizer step: the given global batch, or 64 raised to a multiple of micro x GPUs.
 // `world_size`: the data-parallel ranks (data_parallel_size).

@@ -73,6 +73,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
     "zero.quantized_gradients", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
+    "parallel.ulysses",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
     "finetune.double_quant", "finetune.quant_block_size", "finetune.quant_storage", "finetune.freeze_embeddings",
@@ -81,7 +82,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 116;
+constexpr std::size_t kFieldCount = 117;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -184,6 +185,7 @@ Scenario perturbation_base_for(const std::string& key) {
         s.zero.stage = 1;
         if (key == "parallel.virtual_stages") s.parallel.pipeline = 2;
     }
+    if (key == "parallel.ulysses") s.parallel.tensor = 1;  // DeepSpeed-Ulysses runs without tensor parallelism
     return s;
 }
 
@@ -297,6 +299,7 @@ json flatten(const Scenario& s) {
         {"parallel.pipeline", s.parallel.pipeline},
         {"parallel.virtual_stages", s.parallel.virtual_stages},
         {"parallel.sequence_parallel", s.parallel.sequence_parallel},
+        {"parallel.ulysses", s.parallel.ulysses},
         {"finetune.method", to_string(s.finetune.method)},
         {"finetune.lora_rank", s.finetune.lora_rank},
         {"finetune.lora_alpha", s.finetune.lora_alpha},
@@ -389,11 +392,13 @@ private slots:
         std::string unmoved_list;
         for (const std::string& k : unmoved) unmoved_list += k + " ";
         // offload_param cpu needs stage 3, the base's, and pipeline parallelism (with its virtual
-        // stages) stage 0 or 1: the test above moves those two from a stage-1 base.
-        QVERIFY2((unmoved == std::vector<std::string>{"parallel.virtual_stages", "parallel.pipeline", "zero.stage"}), unmoved_list.c_str());
+        // stages) stage 0 or 1: the test above moves those two from a stage-1 base; Ulysses needs no
+        // tensor parallelism, which the base has, and moves there from tensor 1.
+        QVERIFY2((unmoved == std::vector<std::string>{"parallel.ulysses", "parallel.virtual_stages", "parallel.pipeline", "zero.stage"}),
+                 unmoved_list.c_str());
         const auto after = fields_of(s);
         for (std::size_t i = 0; i < kFieldCount; ++i)
-            if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages")
+            if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages" && after[i].key != "parallel.ulysses")
                 QVERIFY2(after[i].value != defaults[i].value, (after[i].key + " is still the default").c_str());
         const std::string text = session_text(s);
         const Scenario back = parse_session(text, "t.zplan");
@@ -445,6 +450,7 @@ private slots:
                                   {"parallel.pipeline", 1},
                                   {"parallel.virtual_stages", 1},
                                   {"parallel.sequence_parallel", false},
+                                  {"parallel.ulysses", 1},
                                   {"assumptions.host_process_bytes", 2.06e9},
                                   {"assumptions.host_worker_bytes", 0.322e9},
                                   {"finetune.method", "full"},

@@ -482,6 +482,10 @@
         <source>parameter all-gathers (forward and backward) and gradient reduce-scatter</source>
         <translation>参数 all-gather（前向和反向）和梯度 reduce-scatter</translation>
     </message>
+    <message>
+        <source>%1 data-parallel groups of %2 sequence-parallel GPUs</source>
+        <translation>%1 个数据并行组，每组 %2 个序列并行 GPU</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -103,6 +103,14 @@ GroupLinks layout_links(const Scenario& s) {
     return out;
 }
 
+GroupLink ulysses_link(const Scenario& s) {
+    const std::int64_t u = ulysses_size(s.parallel);
+    if (u <= 1) return GroupLink::None;
+    // Tensor ranks (t = 1 with Ulysses, validate_parallelism) would stretch the block to t u ranks.
+    const std::int64_t span = u * std::max<std::int64_t>(s.parallel.tensor, 1);
+    return s.cluster.gpus_per_node % span == 0 ? GroupLink::IntraNode : GroupLink::InterNode;
+}
+
 const char* data_parallel_traffic(const Scenario& s) {
     switch (s.zero.stage) {
     case 0: return QT_TRANSLATE_NOOP("Core", "gradient all-reduce");

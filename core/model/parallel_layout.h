@@ -65,6 +65,10 @@ struct GroupLinks {
 GroupLinks rank_links(const Scenario& s, std::int64_t rank);
 // Over every rank: a kind crosses the network when any rank's group of that kind does.
 GroupLinks layout_links(const Scenario& s);
+// layout_links(s).sequence without the walk over the ranks (the step time asks it per estimate):
+// Ulysses groups are blocks of u consecutive ranks, so one crosses a node unless u divides the
+// GPUs per node.
+GroupLink ulysses_link(const Scenario& s);
 // What the data-parallel group exchanges each step at the scenario's ZeRO stage (DeepSpeed's
 // engine: an all-reduce of the gradients at stage 0; stage_1_and_2.py's reduce-scatter of the
 // gradients and all-gather of the updated partitions; stage3.py's parameter all-gathers in the

@@ -108,7 +108,7 @@ UlyssesTraffic ulysses_traffic(const Scenario& s) {
     if (s.training.checkpointing == Checkpointing::Full) out.recompute_bytes = out.forward_bytes;
     // The Ulysses group's ranks are consecutive (parallel_state_sp.py, Megatron-DeepSpeed's
     // parallel_state.py: ranks i*sp .. (i+1)*sp - 1): NVLink when every group sits in a node.
-    out.link = layout_links(s).sequence;
+    out.link = ulysses_link(s);
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
+#include "core/deepspeed/megatron_launch.h"
 #include "core/io/scenario_json.h"
 #include "core/memory/activations.h"
 #include "core/memory/memory_model.h"
@@ -140,6 +141,13 @@ private slots:
         // Sixteen ranks over two nodes of 8: the group crosses the network.
         QCOMPARE(ulysses_traffic(llama_32k(16, 16)).link, GroupLink::InterNode);
         QCOMPARE(ulysses_traffic(llama_32k(8, 1)).link, GroupLink::None);
+        // The step time's shortcut agrees with the walk over every rank (parallel_layout.cpp).
+        for (const auto& [gpus, per_node, degree] : {std::tuple{8, 8, 8}, {16, 8, 16}, {16, 8, 4}, {24, 8, 3}, {16, 4, 8}, {12, 6, 2}}) {
+            Scenario x = llama_32k(8, degree);
+            x.cluster.gpus_per_node = per_node;
+            x.cluster.nodes = gpus / per_node;
+            QCOMPARE(ulysses_link(x), layout_links(x).sequence);
+        }
     }
 
     // Compute per GPU is the model's FLOPs over the world: a micro step at SP 8 takes an eighth;
@@ -223,6 +231,8 @@ private slots:
         back = apply_ds_config(nlohmann::json::parse(j.dump()), back);
         QCOMPARE(back.parallel.ulysses, std::int64_t(8));
         QCOMPARE(back.training.global_batch, s.training.global_batch);
+        // Megatron-DeepSpeed's launch line (megatron/arguments.py --ds-sequence-parallel-size).
+        QVERIFY(megatron_launch_script(s, "ds_config.json", "pretrain_gpt.py").find("--ds-sequence-parallel-size 8") != std::string::npos);
         // The exported config passes the linter at the GPU count.
         const LintResult r = lint_ds_config(j.dump(), 16);
         for (const Diagnostic& d : r.diagnostics) QVERIFY2(d.severity != Severity::Error, d.message.c_str());

@@ -107,8 +107,10 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
     // Ulysses with flash attention keeps one more q-wide tensor: flash attention saves its output for
     // backward (flash_attn's FlashAttnFunc save_for_backward(q, k, v, out, ...)), and the all-to-all
     // after it (layer.py, _SeqAllToAll of context_layer) makes the output projection's input a new
-    // tensor; without Ulysses the two are one (a reshape). Recomputed with the attention core
-    // (selective recompute), so not kept there.
+    // tensor; without Ulysses the two are one (a reshape). Kept under selective recompute too: it
+    // drops only the score tensors, and Megatron-DeepSpeed does not checkpoint the attention core
+    // under DistributedAttention (megatron/model/transformer.py sets checkpoint_core_attention only
+    // without ds sequence parallelism).
     const double ulysses_out = u > 1 && t.flash_attention ? e * sb * static_cast<double>(m.heads * m.head_dim) / tp : 0.0;
     const double full_layer = layer.attention + layer.mlp + layer.norms + scores + ulysses_out;
 
@@ -128,7 +130,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
     case Checkpointing::None: out.per_layer_stored = full_layer; break;
     case Checkpointing::Selective:
         // Recompute the attention core (Table 2, 34sbh): the score tensors are never kept.
-        out.per_layer_stored = layer.attention + layer.mlp + layer.norms;
+        out.per_layer_stored = layer.attention + layer.mlp + layer.norms + ulysses_out;
         break;
     case Checkpointing::Full:
         // Keep each layer's input (2sbh in 16 bits; sequence-split with sequence parallelism) and
@@ -146,7 +148,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
         if (!f.freeze_embeddings) {
             switch (t.checkpointing) {
             case Checkpointing::None: frozen_kept = fl.total() - (t.flash_attention ? fl.scores : 0.0) + ulysses_out; break;
-            case Checkpointing::Selective: frozen_kept = fl.attention + fl.mlp + fl.norms; break;
+            case Checkpointing::Selective: frozen_kept = fl.attention + fl.mlp + fl.norms + ulysses_out; break;
             case Checkpointing::Full: frozen_kept = out.per_layer_stored; break;
             }
         }

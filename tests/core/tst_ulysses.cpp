@@ -120,6 +120,10 @@ private slots:
         // all-to-all back (a q-wide tensor of the rank's s/4 tokens, 2 bytes each).
         const double flash_out = 2.0 * (32768 / 4) * static_cast<double>(s.model.heads * s.model.head_dim);
         QCOMPARE(a.recompute_working, q.recompute_working + flash_out);
+        // Selective recompute drops only the scores (none with flash attention): the flash output stays.
+        s.training.checkpointing = quarter.training.checkpointing = Checkpointing::Selective;
+        QCOMPARE(activation_bytes(s.model, s.training, s.finetune, s.parallel).per_layer_stored,
+                 activation_bytes(quarter.model, quarter.training, quarter.finetune, quarter.parallel).per_layer_stored + flash_out);
     }
 
     // Jacobs et al. 2023 Sec. 3.2: per layer an all-to-all of q, k, v (3Nh) and of the context (Nh):

@@ -17,6 +17,7 @@ const char* step_term_label(StepTerm t) {
     case StepTerm::Pcie: return QT_TRANSLATE_NOOP("Core", "offload transfers over PCIe");
     case StepTerm::CpuOptimizer: return QT_TRANSLATE_NOOP("Core", "CPU optimizer step");
     case StepTerm::Nvme: return QT_TRANSLATE_NOOP("Core", "NVMe swapping");
+    case StepTerm::UlyssesAllToAll: return QT_TRANSLATE_NOOP("Core", "sequence-parallel all-to-alls (DeepSpeed-Ulysses)");
     }
     return "";
 }
@@ -34,6 +35,7 @@ StepExplanation explain_step(const StepTime& t) {
         t.pcie_seconds,
         t.cpu_optimizer_seconds,
         t.nvme_seconds,
+        t.ulysses_seconds,
     };
     StepExplanation e;
     const double step = t.seconds > 0 ? t.seconds : 1.0;

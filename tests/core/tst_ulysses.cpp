@@ -17,6 +17,7 @@
 #include "core/model/parallel_layout.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
+#include "core/time/step_explain.h"
 #include "core/time/step_time.h"
 #include "test_util.h"
 
@@ -164,6 +165,9 @@ private slots:
         QVERIFY(eight.ulysses_seconds > 0);
         const StepTime across = estimate_step(llama_32k(16, 16));
         QVERIFY(across.ulysses_seconds / 64.0 > eight.ulysses_seconds / 64.0);  // per micro step, gas 64 both
+        // The step's explanation counts them as their own term.
+        const StepExplanation e = explain_step(across);
+        QCOMPARE(e.terms[static_cast<std::size_t>(StepTerm::UlyssesAllToAll)].seconds, across.ulysses_seconds);
     }
 
     // Each constraint's refusal, named after where DeepSpeed or Megatron-DeepSpeed enforces it.

@@ -197,8 +197,12 @@ inline std::int64_t data_parallel_size(const Scenario& s) {
 // (runtime/engine.py, dp_process_group=self.seq_data_parallel_group; utils/groups.py
 // _get_sequence_data_parallel_group: "the process group for zero sharding and gradient allreduce
 // must be across both dimensions of data and sequence parallelism"). Without Ulysses, the
-// data-parallel ranks.
-inline std::int64_t zero_partition_size(const Scenario& s) { return data_parallel_size(s) * ulysses_size(s.parallel); }
+// data-parallel ranks. Counted as the world over tensor x pipeline (= d x u on a valid layout), so
+// that it never exceeds the GPUs on a layout validate_parallelism would refuse (a scaling sweep's).
+inline std::int64_t zero_partition_size(const Scenario& s) {
+    const std::int64_t mp = s.parallel.model_parallel();
+    return mp <= 1 ? s.cluster.world_size() : std::max<std::int64_t>(s.cluster.world_size() / mp, 1);
+}
 
 // Sequences per optimizer step: the given global batch, or 64 raised to a multiple of micro x GPUs.
 // `world_size`: the data-parallel ranks (data_parallel_size).

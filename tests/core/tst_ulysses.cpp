@@ -305,15 +305,26 @@ private slots:
         const Plan chosen = recommend(s, space);
         QVERIFY(chosen.feasible);
         QVERIFY(chosen.best.parallel.ulysses > 1);  // 32k tokens fit only split
-        // The bounded search gives the exhaustive search's plan (tst_robustness's property).
-        for (const std::int64_t seq : {4096, 16384, 32768}) {
-            s.training.seq_len = seq;
-            const Plan bounded = recommend(s, space), all = recommend(s, space, SearchPruning::Exhaustive);
-            QCOMPARE(bounded.feasible, all.feasible);
-            QCOMPARE(bounded.per_setup_feasible, all.per_setup_feasible);
-            QCOMPARE(bounded.best.parallel, all.best.parallel);
-            QCOMPARE(bounded.best.step.seconds, all.best.step.seconds);
-        }
+        // The bounded search gives the exhaustive search's plan (tst_robustness's property), over
+        // models, GPU counts and sequence lengths, with --sp auto.
+        int compared = 0;
+        for (const char* model : {"llama-3-8b", "llama-2-7b", "mixtral-8x7b"})
+            for (const std::int64_t gpus : {8, 16})
+                for (const std::int64_t seq : {4096, 16384, 65536}) {
+                    Scenario x = llama_32k(gpus, 1);
+                    x.model = model_preset(model).spec;
+                    x.training.seq_len = seq;
+                    const Plan bounded = recommend(x, space), all = recommend(x, space, SearchPruning::Exhaustive);
+                    QCOMPARE(bounded.candidates_evaluated, all.candidates_evaluated);
+                    QCOMPARE(bounded.feasible, all.feasible);
+                    QCOMPARE(bounded.per_setup_feasible, all.per_setup_feasible);
+                    if (bounded.feasible) {
+                        QCOMPARE(bounded.best.parallel, all.best.parallel);
+                        QCOMPARE(bounded.best.step.seconds, all.best.step.seconds);
+                    }
+                    ++compared;
+                }
+        QCOMPARE(compared, 18);
     }
 
     // layout_words and the rank placement: Ulysses ranks consecutive (parallel_state_sp.py).

@@ -490,6 +490,14 @@
         <source>expert dispatch and combine all-to-alls</source>
         <translation>专家并行的分发与合并 all-to-all</translation>
     </message>
+    <message>
+        <source>%1 data-parallel groups of %2 sequence-parallel GPUs</source>
+        <translation>%1 个数据并行组，每组 %2 个序列并行 GPU</translation>
+    </message>
+    <message>
+        <source>sequence-parallel all-to-alls (DeepSpeed-Ulysses)</source>
+        <translation>序列并行 all-to-all（DeepSpeed-Ulysses）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -386,7 +386,8 @@ bool MainWindow::importDsConfig(const QString& path, QString* diagnostics, QStri
     try {
         const std::string text = read_text_file(path.toStdString());
         const std::string name = QFileInfo(path).fileName().toStdString();
-        const LintResult lint = lint_ds_config(text, data_parallel_size(doc_->scenario()), name);
+        // The world over tensor x pipeline: the linter divides by the file's sequence_parallel_size itself.
+        const LintResult lint = lint_ds_config(text, zero_partition_size(doc_->scenario()), name);
         QStringList lines;
         for (const Diagnostic& d : lint.diagnostics)
             lines << QStringLiteral("%1: %2%3%4")

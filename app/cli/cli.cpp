@@ -132,7 +132,8 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
     if (setup_given(a)) {
         if (layout_search_given(a))
             throw InputError(
-                "--tp auto, --pp auto and --ep auto let the recommender choose the layout; with --stage give the sizes (--tp N --pp N --ep N)");
+                "--tp, --pp, --ep and --sp auto let the recommender choose the layout; with --stage give the sizes (--tp N "
+                "--pp N --ep N --sp N)");
         const Candidate c = evaluate(s);
         if (!c.fit.gpu)
             err << "zero-planner: warning: " << setup_label(s.zero) << " does not fit: it needs "
@@ -485,6 +486,7 @@ std::string help_text() {
            "Experts (DeepSpeed-MoE, models with routed experts):\n"
            "  --ep E|auto (expert-parallel size: divides the experts and the data-parallel size; ZeRO 0-2)\n"
            "  --capacity-factor F (1.0: tokens an expert takes a micro batch, x tokens x top-k / experts)\n"
+           "  --sp U|auto (DeepSpeed-Ulysses sequence_parallel_size: U divides the heads and the sequence; no --tp/--pp)\n"
            "Assumptions:\n"
            "  --headroom FRACTION (0.05)   --convention " + choice_list<Convention>() + "   --mfu FRACTION (0.45)\n"
            "  --cuda-context GIB (1)   --fragmentation FRACTION (0.10)\n"

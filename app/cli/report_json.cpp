@@ -145,7 +145,8 @@ json parallel_json(const Scenario& s) {
     const ZeroPlusPlus z = effective_zeropp(s);
     return {{"tp", p.tensor},
             {"pp", p.pipeline},
-            {"ep", p.expert},  // DeepSpeed-MoE ep_size (core/model/experts.h)
+            {"ep", p.expert},   // DeepSpeed-MoE ep_size (core/model/experts.h)
+            {"sp", p.ulysses},  // DeepSpeed-Ulysses sequence_parallel_size
             {"dp", data_parallel_size(s)},
             {"virtual_stages", p.virtual_stages},
             {"sequence_parallel", p.sequence_parallel},

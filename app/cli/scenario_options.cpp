@@ -35,7 +35,7 @@ const std::set<std::string>& scenario_option_names() {
         "--load-dtype", "--low-cpu-mem-usage", "--dataloader-workers", "--pin-memory", "--save-16bit-model",
         "--finetune", "--lora-rank", "--lora-alpha", "--lora-dropout", "--lora-targets", "--lora-train", "--base-precision",
         "--double-quant", "--quant-storage", "--freeze", "--zeropp", "--hpz", "--quantized-weights", "--quantized-gradients",
-        "--tp", "--pp", "--virtual-stages", "--sequence-parallel", "--ep", "--capacity-factor",
+        "--tp", "--pp", "--virtual-stages", "--sequence-parallel", "--ep", "--capacity-factor", "--sp",
     };
     return names;
 }
@@ -230,6 +230,8 @@ void apply_parallel(const Args& a, Scenario& s) {
     if (auto v = a.get("--ep")) p.expert = parse_positive_int(*v, "--ep", limits::kExperts.max);
     if (auto v = a.get("--capacity-factor"))
         s.training.capacity_factor = parse_number(*v, "--capacity-factor", 1e-3, deepspeed_moe::kMaxCapacityFactor);
+    // DeepSpeed-Ulysses' sequence_parallel_size (not Megatron's --sequence-parallel above).
+    if (auto v = a.get("--sp")) p.ulysses = parse_positive_int(*v, "--sp", limits::kWorldSize.max);
 }
 
 std::vector<std::string> split_list(const std::string& list) {
@@ -298,17 +300,22 @@ void apply_assumptions(const Args& a, Scenario& s) {
 
 }  // namespace
 
-bool layout_search_given(const Args& a) { return a.get("--tp") == "auto" || a.get("--pp") == "auto" || a.get("--ep") == "auto"; }
+bool layout_search_given(const Args& a) {
+    for (const char* option : {"--tp", "--pp", "--ep", "--sp"})
+        if (a.get(option) == "auto") return true;
+    return false;
+}
 
 Scenario plan_scenario_from_args(const Args& a, ScenarioNotes* notes) {
     Args rest = a;
-    for (const char* option : {"--tp", "--pp", "--ep"})
+    for (const char* option : {"--tp", "--pp", "--ep", "--sp"})
         if (a.get(option) == "auto") rest.values.erase(option);
     Scenario s = scenario_from_args(rest, notes);
     if (!a.has("--session")) search_layouts_by_default(s);
     if (a.has("--tp")) s.parallel.auto_tensor = a.get("--tp") == "auto";
     if (a.has("--pp")) s.parallel.auto_pipeline = a.get("--pp") == "auto";
     if (a.has("--ep")) s.parallel.auto_expert = a.get("--ep") == "auto";
+    if (a.has("--sp")) s.parallel.auto_ulysses = a.get("--sp") == "auto";
     return s;
 }
 

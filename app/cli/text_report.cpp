@@ -120,7 +120,8 @@ std::string scenario_header(const Scenario& s, bool synthesized) {
                                                  : std::string("16-bit")) +
            ", " + (t.fused_optimizer ? "fused optimizer" : "torch.optim optimizer") + "\n";
     if (const std::string ft = finetune_text(s); !ft.empty()) out += ft;
-    if (const std::string layout = layout_words(s); !layout.empty()) out += "Parallel: " + layout + " (Megatron-DeepSpeed)\n";
+    if (const std::string layout = layout_words(s); !layout.empty())
+        out += "Parallel: " + layout + (s.parallel.ulysses > 1 ? " (DeepSpeed-Ulysses)\n" : " (Megatron-DeepSpeed)\n");
     out += "Convention: " + convention_text(s) + "\n";
     if (!s.assumptions.calibration.empty()) out += "Calibration: " + s.assumptions.calibration + "\n";
     return out;

@@ -74,6 +74,9 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
     j["train_batch_size"] = t.micro_batch * gas * world;
     j["train_micro_batch_size_per_gpu"] = t.micro_batch;
     j["gradient_accumulation_steps"] = gas;
+    // DeepSpeed-Ulysses (docs/_tutorials/ulysses-alst-sequence-parallelism.md's ds_config): runtime/config.py
+    // divides the world by it for the batch rule above (train_batch_size counts world / sp ranks).
+    if (s.parallel.ulysses > 1) j["sequence_parallel_size"] = s.parallel.ulysses;
     j["gradient_clipping"] = o.gradient_clipping;
     j["steps_per_print"] = o.steps_per_print;
     j["wall_clock_breakdown"] = false;

@@ -22,6 +22,8 @@ Scenario apply_ds_config(const json& c, Scenario s) {
         if (!std::isfinite(d) || d < 0 || d > 9e15) return std::nullopt;
         return static_cast<std::int64_t>(d);
     };
+    // DeepSpeed-Ulysses' degree first: the batch rule below counts the world over it (runtime/config.py).
+    if (auto v = integer(c, "sequence_parallel_size"); v && *v > 0) s.parallel.ulysses = *v;
     if (auto v = integer(c, "train_micro_batch_size_per_gpu"); v && *v > 0) {
         s.training.micro_batch = *v;
         s.training.auto_micro_batch = false;

@@ -37,11 +37,14 @@ const std::vector<std::string> kTopKeys = {
     "data_efficiency", "curriculum_learning", "autotuning", "pipeline", "comms_logger", "memory_breakdown", "nebula",
     "compression_training", "sparse_attention", "weight_quantization", "quantize_training", "eigenvalue", "progressive_layer_drop",
     "hybrid_engine", "torch_autocast", "tensor_parallel", "disable_allgather", "timers", "graph_harvesting",
-    "use_data_before_expert_parallelism", "dataloader_drop_last", "zero_quantized_weights", "gradient_accumulation_dtype"};
+    "use_data_before_expert_parallelism", "dataloader_drop_last", "zero_quantized_weights", "gradient_accumulation_dtype",
+    // DeepSpeed-Ulysses: runtime/config.py (the batch rule's world_size) and deepspeed/__init__.py
+    // initialize (with data_parallel_size, the device mesh); docs/_tutorials/ulysses-alst-sequence-parallelism.md.
+    "sequence_parallel_size", "data_parallel_size"};
 
 // pydantic int fields (and DeepSpeed's integer scalars).
 const std::set<std::string> kIntegerPaths = {
-    "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "steps_per_print",
+    "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "steps_per_print", "sequence_parallel_size",
     "zero_optimization.stage", "zero_optimization.reduce_bucket_size", "zero_optimization.allgather_bucket_size",
     "zero_optimization.sub_group_size", "zero_optimization.stage3_prefetch_bucket_size",
     "zero_optimization.stage3_param_persistence_threshold", "zero_optimization.stage3_model_persistence_threshold",

@@ -119,6 +119,7 @@ public:
         if (is_object("bf16"))
             check_keys(j_.at("bf16"), "bf16", ds_schema::bf16_keys(), Severity::Error, "DeepSpeed rejects unknown keys here");
         check_types(j_, "");
+        check_sequence_parallel();
         check_batch();
         check_contradictions();
         check_deprecated();
@@ -184,6 +185,31 @@ private:
         return std::nullopt;
     }
 
+    // DeepSpeed-Ulysses' sequence_parallel_size (runtime/config.py DeepSpeedConfig: without an mpu,
+    // world_size = dist.get_world_size() / config["sequence_parallel_size"] for the batch rule;
+    // runtime/sequence_parallel/parallel_state_sp.py initialize_sequence_parallel: "world_size ... is
+    // not divisible by sequence_parallel_size"). The type check above already refused a non-integer.
+    void check_sequence_parallel() {
+        if (!j_.contains("sequence_parallel_size")) return;
+        const json& v = j_.at("sequence_parallel_size");
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() != std::floor(v.get<double>())) return;
+        const double sp = v.get<double>();
+        if (sp < 0) return;  // "must not be negative" above
+        if (sp < 1) {
+            add(Severity::Error, "sequence_parallel_size", "must be at least 1 (1: no sequence parallelism), got " + v.dump());
+            return;
+        }
+        if (!world_) return;
+        if (sp > static_cast<double>(*world_) || *world_ % static_cast<std::int64_t>(sp) != 0) {
+            add(Severity::Error, "sequence_parallel_size",
+                "sequence_parallel_size " + v.dump() + " does not divide the world size " + std::to_string(*world_) +
+                    " (DeepSpeed's parallel_state_sp.py refuses it)",
+                "use a divisor of the GPU count that also divides the attention heads");
+            return;
+        }
+        batch_ranks_ = *world_ / static_cast<std::int64_t>(sp);
+    }
+
     // DeepSpeed runtime/config.py _set_batch_related_parameters and _batch_assertion.
     void check_batch() {
         auto train = batch_value("train_batch_size");
@@ -198,12 +224,13 @@ private:
                     "give --world-size to check it against your GPU count");
             return;
         }
-        const BatchRule r = deepspeed_batch_rule(train, micro, gas, *world_);
+        // The ranks that split the batch: the world over sequence_parallel_size.
+        const std::int64_t ranks = batch_ranks_.value_or(*world_);
+        const BatchRule r = deepspeed_batch_rule(train, micro, gas, ranks);
         if (r.error.empty()) return;
         std::string suggestion;
         if (r.micro > 0 && r.gas > 0 && r.train > 0)
-            suggestion =
-                "set train_batch_size to " + std::to_string(r.micro * r.gas * *world_) + " or drop it and let DeepSpeed compute it";
+            suggestion = "set train_batch_size to " + std::to_string(r.micro * r.gas * ranks) + " or drop it and let DeepSpeed compute it";
         add(Severity::Error, r.field, r.error, suggestion);
     }
 
@@ -347,6 +374,7 @@ private:
     const json& j_;
     std::optional<std::int64_t> world_;
     std::optional<FineTune> finetune_;
+    std::optional<std::int64_t> batch_ranks_;  // world / sequence_parallel_size when the config has a valid one
     bool auto_batch_ = false;
 };
 

@@ -44,9 +44,9 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     const std::int64_t g = c.gpus_per_node, n = c.nodes;
     const auto flag = [](const std::string& name, std::int64_t v) { return " \\\n  --" + name + " " + std::to_string(v); };
     std::string sh = "#!/usr/bin/env bash\n# Megatron-DeepSpeed: tensor " + std::to_string(p.tensor) + " x pipeline " +
-                     std::to_string(p.pipeline) + " x data " + std::to_string(data_parallel_size(s)) + " on " +
-                     std::to_string(c.world_size()) + " GPUs (" + std::to_string(n) + " node" + (n > 1 ? "s" : "") + " x " +
-                     std::to_string(g) + ").\n";
+                     std::to_string(p.pipeline) + (p.ulysses > 1 ? " x sequence " + std::to_string(p.ulysses) : std::string()) +
+                     " x data " + std::to_string(data_parallel_size(s)) + " on " + std::to_string(c.world_size()) + " GPUs (" +
+                     std::to_string(n) + " node" + (n > 1 ? "s" : "") + " x " + std::to_string(g) + ").\n";
     if (m.experts > 1) {
         sh += "# Experts: DeepSpeed-MoE with ep_size " + std::to_string(p.expert) +
               " (a model-code argument, not a ds_config key: --moe-expert-parallel-size below).\n";
@@ -75,6 +75,8 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     if (p.virtual_stages > 1) sh += flag("num-layers-per-virtual-pipeline-stage", m.layers / (p.pipeline * p.virtual_stages));
     if (p.sequence_parallel) sh += " \\\n  --sequence-parallel";
     if (m.experts > 1) sh += moe_flags(s);
+    // DeepSpeed-Ulysses (megatron/arguments.py --ds-sequence-parallel-size).
+    if (p.ulysses > 1) sh += flag("ds-sequence-parallel-size", p.ulysses);
     sh += flag("num-layers", m.layers) + flag("hidden-size", m.hidden) + flag("ffn-hidden-size", m.experts > 1 ? expert_ffn(m) : m.ffn) +
           flag("num-attention-heads", m.heads);
     if (m.kv_heads != m.heads) sh += flag("num-key-value-heads", m.kv_heads);

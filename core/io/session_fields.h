@@ -131,10 +131,12 @@ void visit_fields(S& s, V& v) {
     v("parallel", "pipeline", par.pipeline, FieldRule{.min = 1});
     v("parallel", "virtual_stages", par.virtual_stages, FieldRule{.min = 1});
     v("parallel", "sequence_parallel", par.sequence_parallel);
-    v("parallel", "auto_tensor", par.auto_tensor);             // since version 10
-    v("parallel", "auto_pipeline", par.auto_pipeline);         // since version 10
-    v("parallel", "expert", par.expert, FieldRule{.min = 1});  // since version 10
-    v("parallel", "auto_expert", par.auto_expert);             // since version 10
+    v("parallel", "auto_tensor", par.auto_tensor);               // since version 10
+    v("parallel", "auto_pipeline", par.auto_pipeline);           // since version 10
+    v("parallel", "expert", par.expert, FieldRule{.min = 1});    // since version 10
+    v("parallel", "auto_expert", par.auto_expert);               // since version 10
+    v("parallel", "ulysses", par.ulysses, FieldRule{.min = 1});  // since version 10
+    v("parallel", "auto_ulysses", par.auto_ulysses);             // since version 10
 
     auto& f = s.finetune;  // since version 5
     v("finetune", "method", f.method);

@@ -92,7 +92,8 @@ void upgrade_7_to_8(json& doc) {
 // Version 8 had no pinned plans.
 void upgrade_8_to_9(json& doc) { doc["pins"] = json::array(); }
 
-// Version 9 planned the layout it stored, its sizes fixed, without expert parallelism; its
+// Version 9 planned the layout it stored, its sizes fixed, without expert parallelism or
+// DeepSpeed-Ulysses; its
 // mixtures ran dropless (a capacity factor of 1 is DeepSpeed's default and unread at expert 1).
 void upgrade_9_to_10(json& doc) {
     if (doc.contains("parallel") && doc.at("parallel").is_object()) {
@@ -101,6 +102,8 @@ void upgrade_9_to_10(json& doc) {
         par["auto_pipeline"] = false;
         par["expert"] = 1;
         par["auto_expert"] = false;
+        par["ulysses"] = 1;
+        par["auto_ulysses"] = false;
     }
     if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["capacity_factor"] = 1.0;
 }

@@ -22,9 +22,10 @@
 //              virtual_stages, sequence_parallel); a version-7 file is data parallel only.
 //   version 9  pinned plans: the "pins" list (core/io/plan_pins.h), each pin a name and a whole
 //              session document of its own version; a version-8 file has an empty list.
-//   version 10 the layout search (parallel.auto_tensor, auto_pipeline, auto_expert: the
-//              recommender chooses the size) and expert parallelism (parallel.expert,
-//              training.capacity_factor); a version-9 file keeps its sizes fixed, expert 1.
+//   version 10 the layout search (parallel.auto_tensor, auto_pipeline, auto_expert,
+//              auto_ulysses: the recommender chooses the size), expert parallelism
+//              (parallel.expert, training.capacity_factor) and DeepSpeed-Ulysses
+//              (parallel.ulysses); a version-9 file keeps its sizes fixed, expert and Ulysses 1.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a

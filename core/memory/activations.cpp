@@ -18,7 +18,17 @@ LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq
     // rank unless sequence parallelism splits them along the sequence (Sec. 4.2.2).
     const double t = static_cast<double>(std::max<std::int64_t>(split.tensor, 1));
     const double rep = split.sequence_parallel ? 1.0 / t : 1.0;
-    const double sb = static_cast<double>(seq) * static_cast<double>(micro_batch);  // tokens
+    // DeepSpeed-Ulysses (deepspeed/sequence/layer.py DistributedAttention; Jacobs et al. 2023, arXiv
+    // 2309.14509 Sec. 3.1): outside attention a rank holds s/u of the tokens with every channel
+    // (h wide); the all-to-alls before the attention core trade that for all s tokens of a/u heads,
+    // and the one after trades back. A Q, K or V tensor a rank keeps is then s x (a/u) heads x d =
+    // (s/u) x a x d elements: the same bytes as s/u tokens of the full width. So every sbh term of
+    // Korthikanti's per-layer formula (11sbh + 19sbh + 4sbh = 34sbh) becomes 34(s/u)bh: the formula
+    // with s -> s/u. The score tensors are per head and per pair of tokens: (a/u) x s^2 x b, i.e.
+    // 5as^2b/u, which is NOT the formula's 5a(s/u)^2b (u times that): a*s*sb below with sb already
+    // divided by u gives (a/u) s^2 b.
+    const double sb = static_cast<double>(seq) * static_cast<double>(micro_batch) /
+                      static_cast<double>(std::max<std::int64_t>(split.ulysses, 1));  // this rank's tokens
     const double h = static_cast<double>(m.hidden);
     const double q = static_cast<double>(m.heads * m.head_dim);      // query / attention-output width
     const double kv = static_cast<double>(m.kv_heads * m.head_dim);  // key and value width (GQA: smaller)
@@ -56,7 +66,8 @@ LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int6
     LayerActivationBytes l = layer_activation_bytes(m, seq, micro_batch, e, split);
     const double t = static_cast<double>(std::max<std::int64_t>(split.tensor, 1));
     const double rep = split.sequence_parallel ? 1.0 / t : 1.0;
-    const double sb = static_cast<double>(seq) * static_cast<double>(micro_batch);
+    const double sb = static_cast<double>(seq) * static_cast<double>(micro_batch) /
+                      static_cast<double>(std::max<std::int64_t>(split.ulysses, 1));  // this rank's tokens (Ulysses: s/u)
     const double h = static_cast<double>(m.hidden);
     const double q = static_cast<double>(m.heads * m.head_dim);
     const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
@@ -91,26 +102,36 @@ double activation_element_bytes(Precision p) { return p == Precision::Fp32 ? 4.0
 
 ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const FineTune& f, const Parallelism& par) {
     const double e = activation_element_bytes(t.precision);
-    const TensorSplit split{par.tensor, par.sequence_parallel, par.expert > 1 ? routed_slots_per_token(m, t, par) : 0.0};
+    const TensorSplit split{par.tensor, par.sequence_parallel, par.expert > 1 ? routed_slots_per_token(m, t, par) : 0.0, par.ulysses};
     const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
     const double rep = par.sequence_parallel ? 1.0 / tp : 1.0;
+    const double u = static_cast<double>(ulysses_size(par));
     const LayerActivationBytes trained = layer_activation_bytes(m, t.seq_len, t.micro_batch, e, split);
     const bool all_frozen = f.adapters();
     const std::int64_t frozen_layers = all_frozen ? m.layers : std::clamp<std::int64_t>(f.freeze_layers, 0, m.layers);
     const LayerActivationBytes layer = all_frozen ? frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f, e, split) : trained;
     const double L = static_cast<double>(m.layers);
-    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch);
+    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch) / u;  // this rank's tokens
     const double h = static_cast<double>(m.hidden);
     // Flash attention never materialises the a*s^2 scores (it recomputes them in backward).
     const double scores = t.flash_attention ? 0.0 : layer.scores;
-    const double full_layer = layer.attention + layer.mlp + layer.norms + scores;
+    // Ulysses with flash attention keeps one more q-wide tensor: flash attention saves its output for
+    // backward (flash_attn's FlashAttnFunc save_for_backward(q, k, v, out, ...)), and the all-to-all
+    // after it (layer.py, _SeqAllToAll of context_layer) makes the output projection's input a new
+    // tensor; without Ulysses the two are one (a reshape). Kept under selective recompute too: it
+    // drops only the score tensors, and Megatron-DeepSpeed does not checkpoint the attention core
+    // under DistributedAttention (megatron/model/transformer.py sets checkpoint_core_attention only
+    // without ds sequence parallelism).
+    const double ulysses_out = u > 1 && t.flash_attention ? e * sb * static_cast<double>(m.heads * m.head_dim) / tp : 0.0;
+    const double full_layer = layer.attention + layer.mlp + layer.norms + scores + ulysses_out;
 
     ActivationBytes out;
     out.whole_layer = full_layer;
     // The final norm's input and the LM head's input (2sbh each in 16 bits), the logits (2sbV) and,
     // in mixed precision, the fp32 copy the cross-entropy loss keeps, 4sbV (Korthikanti Sec. 4.3).
     // With tensor parallelism the logits are vocabulary-parallel (each rank t-th of V) and the head's
-    // inputs sequence-split with sequence parallelism. With pipeline parallelism the most loaded
+    // inputs sequence-split with sequence parallelism; with Ulysses each rank embeds, projects and
+    // takes the loss of its s/u tokens (sb above). With pipeline parallelism the most loaded
     // stage is the first (below), which holds no logits: only the embedding's 1-byte dropout mask
     // of each micro batch in flight (Korthikanti Sec. 4.3).
     const double fp32_copy = t.precision == Precision::Fp32 ? 0.0 : 4.0;
@@ -120,7 +141,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
     case Checkpointing::None: out.per_layer_stored = full_layer; break;
     case Checkpointing::Selective:
         // Recompute the attention core (Table 2, 34sbh): the score tensors are never kept.
-        out.per_layer_stored = layer.attention + layer.mlp + layer.norms;
+        out.per_layer_stored = layer.attention + layer.mlp + layer.norms + ulysses_out;
         break;
     case Checkpointing::Full:
         // Keep each layer's input (2sbh in 16 bits; sequence-split with sequence parallelism) and
@@ -137,8 +158,8 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
         double frozen_kept = 0;
         if (!f.freeze_embeddings) {
             switch (t.checkpointing) {
-            case Checkpointing::None: frozen_kept = fl.total() - (t.flash_attention ? fl.scores : 0.0); break;
-            case Checkpointing::Selective: frozen_kept = fl.attention + fl.mlp + fl.norms; break;
+            case Checkpointing::None: frozen_kept = fl.total() - (t.flash_attention ? fl.scores : 0.0) + ulysses_out; break;
+            case Checkpointing::Selective: frozen_kept = fl.attention + fl.mlp + fl.norms + ulysses_out; break;
             case Checkpointing::Full: frozen_kept = out.per_layer_stored; break;
             }
         }

@@ -18,12 +18,15 @@ struct LayerActivationBytes {
 
 // How tensor parallelism splits a layer's activations (Korthikanti et al. Sec. 4.2, Table 2):
 // t ranks; with Megatron's sequence parallelism the norms' and dropouts' tensors are split too.
+// DeepSpeed-Ulysses (`ulysses` ranks) splits the sequence: each rank keeps s/u tokens' worth of
+// every tensor and a/u heads' worth of the s x s scores (activations.cpp shows the algebra).
 struct TensorSplit {
     std::int64_t tensor = 1;
     bool sequence_parallel = false;
     // Expert parallelism (core/model/experts.h routed_slots_per_token): the capacity-padded expert
     // rows per token of DeepSpeed's MoE layer; 0 = experts_per_token (the model's own dropless MoE).
     double routed_slots_per_token = 0;
+    std::int64_t ulysses = 1;
 };
 
 LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, double element_bytes = 2.0,

@@ -207,7 +207,7 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
     const double P = split.expert > 0 ? split.base : static_cast<double>(parameter_count(m)) * share;
     const double Lp = static_cast<double>(largest_layer_params(m)) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
     const double g = static_cast<double>(c.gpus_per_node);
-    const double N = static_cast<double>(data_parallel_size(s));
+    const double N = static_cast<double>(zero_partition_size(s));  // data-parallel x Ulysses ranks
     const double Pr = P / N;
     const double w = t.precision == Precision::Fp32 ? 4.0 : 2.0;
     // Fine-tuning (core/model/trainable_params.h): the optimizer's states, gradients and flat

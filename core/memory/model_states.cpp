@@ -70,7 +70,7 @@ ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const 
 
 ModelStateBytes model_state_bytes(const Scenario& s, const ParameterSplit& p) {
     const ZeroSetup& z = s.zero;
-    ModelStateBytes b = model_state_bytes(p.trainable - p.expert, data_parallel_size(s), s.training, z, s.assumptions.convention);
+    ModelStateBytes b = model_state_bytes(p.trainable - p.expert, zero_partition_size(s), s.training, z, s.assumptions.convention);
     if (p.expert > 0) {
         // Expert parallelism: the routed experts this rank holds (experts / ep_size of each MoE
         // layer) are an optimizer group of their own (moe/utils.py
@@ -84,7 +84,7 @@ ModelStateBytes model_state_bytes(const Scenario& s, const ParameterSplit& p) {
         b.optimizer_states += e.optimizer_states;
     }
     double frozen = z.offload_param != OffloadDevice::None ? 0.0 : p.frozen_bytes;
-    if (z.stage >= 3) frozen /= static_cast<double>(data_parallel_size(s));
+    if (z.stage >= 3) frozen /= static_cast<double>(zero_partition_size(s));
     b.frozen = frozen + p.quant_state_bytes;
     b.params += b.frozen;
     // ZeRO++ hpZ: every parameter also keeps a secondary partition over the hpZ group of its node,

@@ -184,7 +184,8 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     // Activations (activations.cpp): what each layer keeps, and the one layer that runs whole.
     const ActivationBytes& a = in.activations;
     const double full_layer = a.whole_layer;
-    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch);
+    // This rank's tokens: s/u with DeepSpeed-Ulysses (each rank embeds and takes the loss of its shard).
+    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch) / static_cast<double>(ulysses_size(s.parallel));
     const double h = static_cast<double>(m.hidden);
     const double V = static_cast<double>(m.vocab);
     x.stored_per_layer = a.per_layer_stored;

@@ -70,8 +70,9 @@ ParameterSplit rank_parameter_split(const Scenario& s) {
 
 RankCoordinates rank_coordinates(const Scenario& s, std::int64_t rank) {
     const std::int64_t t = std::max<std::int64_t>(s.parallel.tensor, 1);
+    const std::int64_t u = ulysses_size(s.parallel);
     const std::int64_t d = data_parallel_size(s);
-    return {rank % t, (rank / t) % d, rank / (t * d)};
+    return {rank % t, (rank / (t * u)) % d, rank / (t * u * d), (rank / t) % u};
 }
 
 std::int64_t node_of_rank(const Scenario& s, std::int64_t rank) { return rank / std::max<std::int64_t>(s.cluster.gpus_per_node, 1); }
@@ -80,7 +81,8 @@ namespace {
 
 std::int64_t rank_at(const Scenario& s, const RankCoordinates& c) {
     const std::int64_t t = std::max<std::int64_t>(s.parallel.tensor, 1);
-    return c.pp * t * data_parallel_size(s) + c.dp * t + c.tp;
+    const std::int64_t u = ulysses_size(s.parallel);
+    return c.pp * t * u * data_parallel_size(s) + c.dp * t * u + c.sp * t + c.tp;
 }
 
 // A group of more than one rank lies in one node when its lowest and highest ranks do (ranks fill
@@ -98,16 +100,20 @@ GroupLinks rank_links(const Scenario& s, std::int64_t rank) {
     const Parallelism& par = s.parallel;
     const std::int64_t p = std::max<std::int64_t>(par.pipeline, 1);
     const std::int64_t d = data_parallel_size(s);
+    const std::int64_t u = ulysses_size(par);
     const RankCoordinates c = rank_coordinates(s, rank);
     GroupLinks out;
-    out.tensor = span_link(s, rank_at(s, {0, c.dp, c.pp}), rank_at(s, {std::max<std::int64_t>(par.tensor, 1) - 1, c.dp, c.pp}));
-    out.data = span_link(s, rank_at(s, {c.tp, 0, c.pp}), rank_at(s, {c.tp, d - 1, c.pp}));
+    out.tensor = span_link(s, rank_at(s, {0, c.dp, c.pp, c.sp}), rank_at(s, {std::max<std::int64_t>(par.tensor, 1) - 1, c.dp, c.pp, c.sp}));
+    // ZeRO's group is data x Ulysses (seq_data_parallel_group): from sequence rank 0 of the first
+    // data slot to the last sequence rank of the last.
+    out.data = span_link(s, rank_at(s, {c.tp, 0, c.pp, 0}), rank_at(s, {c.tp, d - 1, c.pp, u - 1}));
+    out.sequence = span_link(s, rank_at(s, {c.tp, c.dp, c.pp, 0}), rank_at(s, {c.tp, c.dp, c.pp, u - 1}));
     const bool ring = par.virtual_stages > 1;
     for (const std::int64_t next : {c.pp - 1, c.pp + 1}) {
         std::int64_t stage = next;
         if (ring) stage = (next + p) % p;
         if (stage < 0 || stage >= p || stage == c.pp) continue;
-        out.pipeline = worse(out.pipeline, span_link(s, rank, rank_at(s, {c.tp, c.dp, stage})));
+        out.pipeline = worse(out.pipeline, span_link(s, rank, rank_at(s, {c.tp, c.dp, stage, c.sp})));
     }
     return out;
 }
@@ -120,8 +126,17 @@ GroupLinks layout_links(const Scenario& s) {
         out.tensor = worse(out.tensor, l.tensor);
         out.data = worse(out.data, l.data);
         out.pipeline = worse(out.pipeline, l.pipeline);
+        out.sequence = worse(out.sequence, l.sequence);
     }
     return out;
+}
+
+GroupLink ulysses_link(const Scenario& s) {
+    const std::int64_t u = ulysses_size(s.parallel);
+    if (u <= 1) return GroupLink::None;
+    // Tensor ranks (t = 1 with Ulysses, validate_parallelism) would stretch the block to t u ranks.
+    const std::int64_t span = u * std::max<std::int64_t>(s.parallel.tensor, 1);
+    return s.cluster.gpus_per_node % span == 0 ? GroupLink::IntraNode : GroupLink::InterNode;
 }
 
 const char* data_parallel_traffic(const Scenario& s) {
@@ -135,6 +150,8 @@ const char* data_parallel_traffic(const Scenario& s) {
 
 std::string layout_words(const Scenario& s) {
     const Parallelism& p = s.parallel;
+    // DeepSpeed-Ulysses runs without tensor, pipeline and expert parallelism (validate_parallelism).
+    if (ulysses_size(p) > 1) return "sequence " + std::to_string(ulysses_size(p)) + " x data " + std::to_string(data_parallel_size(s));
     if (p.model_parallel() <= 1 && p.expert <= 1) return {};
     std::string out =
         p.model_parallel() > 1 ? "tensor " + std::to_string(p.tensor) + " x pipeline " + std::to_string(p.pipeline) + " x " : std::string();
@@ -148,6 +165,9 @@ std::string layout_words(const Scenario& s) {
 std::string data_parallel_words(const Scenario& s) { return english(data_parallel_phrase(s)); }
 
 Phrase data_parallel_phrase(const Scenario& s) {
+    if (ulysses_size(s.parallel) > 1)
+        return phrase(QT_TRANSLATE_NOOP("Core", "%1 data-parallel groups of %2 sequence-parallel GPUs"),
+                      {std::to_string(data_parallel_size(s)), std::to_string(ulysses_size(s.parallel))});
     if (s.parallel.model_parallel() <= 1) return phrase(QT_TRANSLATE_NOOP("Core", "%1 GPUs"), {std::to_string(s.cluster.world_size())});
     return phrase(QT_TRANSLATE_NOOP("Core", "%1 data-parallel groups of %2 GPUs"),
                   {std::to_string(data_parallel_size(s)), std::to_string(s.parallel.model_parallel())});

@@ -31,8 +31,8 @@ std::vector<std::int64_t> node_group_sizes(const Cluster& c);
 // attention and key/value heads.
 std::vector<std::int64_t> tensor_parallel_sizes(const Scenario& s);
 
-// "tensor 4 x pipeline 12 x data 8" (with ", sequence parallel", ", 2 virtual stages"); empty
-// without model parallelism.
+// "tensor 4 x pipeline 12 x data 8" (with ", sequence parallel", ", 2 virtual stages"), or with
+// DeepSpeed-Ulysses "sequence 4 x data 2"; empty without model or sequence parallelism.
 std::string layout_words(const Scenario& s);
 // What the batch is multiplied by: "384 GPUs", or "8 data-parallel groups of 48 GPUs".
 std::string data_parallel_words(const Scenario& s);
@@ -45,8 +45,11 @@ ParameterSplit rank_parameter_split(const Scenario& s);
 // initialize_model_parallel's 16-GPU example; DeepSpeed's PipeModelDataParallelTopology, axes
 // pipe, data, model): tensor-parallel ranks consecutive, then data-parallel, pipeline outermost,
 // rank = pp * (t d) + dp * t + tp. Ranks fill the nodes in order (gpus_per_node per node).
+// DeepSpeed-Ulysses' u ranks are consecutive inside a data-parallel slot (parallel_state_sp.py and
+// Megatron-DeepSpeed's parallel_state.py: sequence group i is ranks i*u .. (i+1)*u - 1; there
+// t = p = 1): rank = pp * (t u d) + dp * (t u) + sp * t + tp.
 struct RankCoordinates {
-    std::int64_t tp = 0, dp = 0, pp = 0;
+    std::int64_t tp = 0, dp = 0, pp = 0, sp = 0;
     friend bool operator==(const RankCoordinates&, const RankCoordinates&) = default;
 };
 RankCoordinates rank_coordinates(const Scenario& s, std::int64_t rank);
@@ -57,8 +60,9 @@ std::int64_t node_of_rank(const Scenario& s, std::int64_t rank);
 enum class GroupLink { None, IntraNode, InterNode };
 struct GroupLinks {
     GroupLink tensor = GroupLink::None;    // the all-reduces of every layer (Shoeybi et al. Sec. 3)
-    GroupLink data = GroupLink::None;      // ZeRO's gradient reduction and parameter gathers
+    GroupLink data = GroupLink::None;      // ZeRO's gradient reduction and parameter gathers (over data x Ulysses ranks)
     GroupLink pipeline = GroupLink::None;  // point-to-point sends to the neighbouring stages
+    GroupLink sequence = GroupLink::None;  // DeepSpeed-Ulysses' all-to-alls of every attention layer
     friend bool operator==(const GroupLinks&, const GroupLinks&) = default;
 };
 // The links of `rank`'s tensor-parallel group, data-parallel group and pipeline neighbours (the
@@ -67,6 +71,10 @@ struct GroupLinks {
 GroupLinks rank_links(const Scenario& s, std::int64_t rank);
 // Over every rank: a kind crosses the network when any rank's group of that kind does.
 GroupLinks layout_links(const Scenario& s);
+// layout_links(s).sequence without the walk over the ranks (the step time asks it per estimate):
+// Ulysses groups are blocks of u consecutive ranks, so one crosses a node unless u divides the
+// GPUs per node.
+GroupLink ulysses_link(const Scenario& s);
 // What the data-parallel group exchanges each step at the scenario's ZeRO stage (DeepSpeed's
 // engine: an all-reduce of the gradients at stage 0; stage_1_and_2.py's reduce-scatter of the
 // gradients and all-gather of the updated partitions; stage3.py's parameter all-gathers in the

@@ -36,6 +36,50 @@ void check(const limits::Range<T>& r, T v, const std::string& what, const std::s
     if (!r.contains(v)) throw InputError(what + " must be " + kind + limits::describe(r) + unit);
 }
 
+// DeepSpeed-Ulysses' constraints, each where DeepSpeed or Megatron-DeepSpeed refuses it.
+void validate_ulysses(const Scenario& s) {
+    const Parallelism& p = s.parallel;
+    const ModelSpec& m = s.model;
+    const std::int64_t u = p.ulysses;
+    if (u <= 1) return;
+    const std::string sp = "Ulysses sequence parallelism " + std::to_string(u);
+    // Megatron-DeepSpeed megatron/initialize.py _initialize_distributed: "sequence_parallel_size > 1
+    // enables DeepSpeed's sequence parallel, which is not compatible with Megatron-LM's sequence parallel".
+    if (p.sequence_parallel)
+        throw InputError(sp + " does not combine with Megatron's --sequence-parallel (Megatron-DeepSpeed's initialize.py refuses both)");
+    // Megatron-DeepSpeed megatron/core/parallel_state.py initialize_model_parallel asserts "DeepSpeed's
+    // sequence parallel does not work with tensor parallel or pipeline parallel"; DeepSpeed's own
+    // groups (runtime/sequence_parallel/parallel_state_sp.py) are sequence x data only.
+    if (p.tensor > 1 || p.pipeline > 1)
+        throw InputError(
+            sp + " runs without tensor and pipeline parallelism (Megatron-DeepSpeed: \"DeepSpeed's sequence parallel does not work " +
+            "with tensor parallel or pipeline parallel\"); use --tp 1 --pp 1");
+    // DeepSpeed-MoE's expert groups (utils/groups.py) are built over the data-parallel ranks without
+    // the sequence-parallel ones; the planner does not model the two together.
+    if (p.expert > 1)
+        throw InputError(sp + " with expert parallelism " + std::to_string(p.expert) + " is not modelled; use --ep 1 or --sp 1");
+    // parallel_state_sp.py initialize_sequence_parallel: "world_size ... is not divisible by sequence_parallel_size".
+    const std::int64_t N = s.cluster.world_size();
+    if (N % u != 0)
+        throw InputError(std::to_string(N) + " GPUs do not split into " + sp + " groups: the GPU count must be a multiple of " +
+                         std::to_string(u));
+    // DeepSpeed runtime/sequence_parallel/ulysses_sp.py UlyssesSPAttentionHF: "Attention head count ... is not
+    // divisible by SP size"; each rank attends with heads/SP of them over the whole sequence.
+    if (m.heads % u != 0)
+        throw InputError(sp + " must divide the attention heads (" + std::to_string(m.heads) + "): each rank attends with heads/" +
+                         std::to_string(u));
+    // The same class, GQA: "KV attention head count ... is not divisible by SP size ... or vice versa";
+    // with SP above the key/value heads it replicates them (repeat_interleave) to one per rank.
+    if (m.kv_heads % u != 0 && u % m.kv_heads != 0)
+        throw InputError(sp + " must divide the key/value heads (" + std::to_string(m.kv_heads) +
+                         ") or be a multiple of them (DeepSpeed replicates key/value heads when SP exceeds them)");
+    // Each rank holds seq/SP tokens (ulysses_sp.py: local_seq_length = seq_length // sp; the ALST
+    // tutorial: "it has to be divisible by sequence_parallel_size").
+    if (s.training.seq_len % u != 0)
+        throw InputError(sp + " must divide the sequence length (" + std::to_string(s.training.seq_len) + "): each rank holds seq/" +
+                         std::to_string(u) + " tokens");
+}
+
 }  // namespace
 
 // Megatron-DeepSpeed's constraints (megatron/arguments.py, mpu/initialize.py; DeepSpeed
@@ -44,12 +88,13 @@ void validate_parallelism(const Scenario& s) {
     const Parallelism& p = s.parallel;
     const ModelSpec& m = s.model;
     const std::int64_t N = s.cluster.world_size();
-    if (p.tensor < 1 || p.pipeline < 1 || p.virtual_stages < 1)
-        throw InputError("tensor, pipeline and virtual pipeline sizes must be at least 1");
+    if (p.tensor < 1 || p.pipeline < 1 || p.virtual_stages < 1 || p.ulysses < 1)
+        throw InputError("tensor, pipeline, Ulysses sequence-parallel and virtual pipeline sizes must be at least 1");
     if (N % p.model_parallel() != 0)
         throw InputError(std::to_string(N) + " GPUs do not split into tensor " + std::to_string(p.tensor) + " x pipeline " +
                          std::to_string(p.pipeline) + " x data-parallel groups: the GPU count must be a multiple of " +
                          std::to_string(p.model_parallel()));
+    validate_ulysses(s);
     if (p.tensor > 1 && s.cluster.gpus_per_node % p.tensor != 0)
         throw InputError("tensor parallelism " + std::to_string(p.tensor) + " must divide the " + std::to_string(s.cluster.gpus_per_node) +
                          " GPUs per node: its all-reduces run every layer and need NVLink");
@@ -136,7 +181,7 @@ ZeroPlusPlus effective_zeropp(const Scenario& s) {
     out.quantized_weights = z.quantized_weights;
     out.quantized_gradients = z.quantized_gradients;
     const bool hpz_fits = z.hpz_partition_size > 1 && s.cluster.gpus_per_node % z.hpz_partition_size == 0;
-    if (hpz_fits && z.offload_param == OffloadDevice::None && z.hpz_partition_size < data_parallel_size(s))
+    if (hpz_fits && z.offload_param == OffloadDevice::None && z.hpz_partition_size < zero_partition_size(s))
         out.hpz_partition_size = z.hpz_partition_size;
     return out;
 }

@@ -163,13 +163,16 @@ struct Parallelism {
     std::int64_t pipeline = 1;        // --pipeline-model-parallel-size
     std::int64_t virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline rank (1 = plain 1F1B)
     bool sequence_parallel = false;   // Megatron's --sequence-parallel (with tensor parallelism)
+    std::int64_t ulysses = 1;         // DeepSpeed-Ulysses sequence_parallel_size (docs/design.md §4.12)
     std::int64_t expert = 1;          // DeepSpeed MoE ep_size (deepspeed/moe/layer.py): routed experts over consecutive data-parallel ranks
     // What the recommender chooses instead of taking the sizes above ("auto"): every tensor size
     // that fits a node and divides the heads, every pipeline size up to the layers (searched_layouts
     // in core/search/recommender.h). estimate and compare use the sizes above as they are.
     bool auto_tensor = false;
     bool auto_pipeline = false;
-    bool auto_expert = false;  // every expert-parallel size validate_parallelism accepts (MoE models)
+    bool auto_expert = false;
+    bool auto_ulysses =
+        false;  // every Ulysses degree validate_parallelism accepts (divides heads, sequence, GPUs)  // every expert-parallel size validate_parallelism accepts (MoE models)
     // Which pipeline stage's rank estimate_memory describes: -1 the most loaded (the first stage's
     // activations, the larger of the first and last stages' parameters); 0..pipeline-1 that stage
     // (pipeline_stage_memory in core/memory/memory_model.h). Never stored in a session.
@@ -199,9 +202,26 @@ inline bool experts_run_stage(const Parallelism& p, int stage) { return p.expert
 // Both: the layout runs `stage` (the recommender skips, and Fit::layout marks, the stages it cannot).
 inline bool layout_runs_stage(const Parallelism& p, int stage) { return pipeline_runs_stage(p, stage) && experts_run_stage(p, stage); }
 
-// The data-parallel ranks: the world over tensor x pipeline (ZeRO partitions over them, and the
-// batch rule counts them).
+// The DeepSpeed-Ulysses degree, at least 1.
+inline std::int64_t ulysses_size(const Parallelism& p) { return std::max<std::int64_t>(p.ulysses, 1); }
+
+// The data-parallel ranks, the ones that split the batch: the world over tensor x pipeline x
+// Ulysses. DeepSpeed's batch rule counts these (runtime/config.py: world_size = mpu's
+// get_data_parallel_world_size(), or dist.get_world_size() / config["sequence_parallel_size"];
+// Megatron-DeepSpeed's arguments.py: data_parallel_size = world / (tp x pp x ds_sequence_parallel_size)).
 inline std::int64_t data_parallel_size(const Scenario& s) {
+    const std::int64_t mp = s.parallel.model_parallel() * ulysses_size(s.parallel);
+    return mp <= 1 ? s.cluster.world_size() : std::max<std::int64_t>(s.cluster.world_size() / mp, 1);
+}
+
+// The ranks ZeRO partitions the model states over and reduces gradients / gathers parameters
+// across: data-parallel x Ulysses. DeepSpeed's engine hands ZeRO seq_data_parallel_group
+// (runtime/engine.py, dp_process_group=self.seq_data_parallel_group; utils/groups.py
+// _get_sequence_data_parallel_group: "the process group for zero sharding and gradient allreduce
+// must be across both dimensions of data and sequence parallelism"). Without Ulysses, the
+// data-parallel ranks. Counted as the world over tensor x pipeline (= d x u on a valid layout), so
+// that it never exceeds the GPUs on a layout validate_parallelism would refuse (a scaling sweep's).
+inline std::int64_t zero_partition_size(const Scenario& s) {
     const std::int64_t mp = s.parallel.model_parallel();
     return mp <= 1 ? s.cluster.world_size() : std::max<std::int64_t>(s.cluster.world_size() / mp, 1);
 }

@@ -64,8 +64,11 @@ struct Point {
     double gpu_bytes = 0;
 };
 
-// Lower is simpler: less model parallelism (the layout's tensor x pipeline), no offload before
-// offload, then lower stage, less recompute, default buckets.
+// How far a layout is from plain data parallelism: tensor x pipeline x Ulysses ranks per replica.
+std::int64_t layout_degree(const Parallelism& p) { return p.model_parallel() * ulysses_size(p); }
+
+// Lower is simpler: less model parallelism (the layout's tensor x pipeline x Ulysses), no offload
+// before offload, then lower stage, less recompute, default buckets.
 auto simplicity(const Point& p, std::int64_t model_parallel) {
     const ZeroSetup& z = zero_setups()[p.setup];
     return std::make_tuple(model_parallel, offload_count(z), z.stage, static_cast<int>(p.checkpointing), p.bucket == 0 ? 0 : 1);
@@ -358,9 +361,17 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
 }  // namespace
 
 std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& space) {
-    if (!space.auto_tensor && !space.auto_pipeline && !space.auto_expert) return {s.parallel};
+    if (!space.auto_tensor && !space.auto_pipeline && !space.auto_expert && !space.auto_ulysses) return {s.parallel};
     const std::int64_t world = s.cluster.world_size();
     std::vector<std::int64_t> tensors = space.auto_tensor ? tensor_parallel_sizes(s) : std::vector<std::int64_t>{s.parallel.tensor};
+    // DeepSpeed-Ulysses: every divisor of the GPUs (validate_parallelism keeps those that divide the
+    // heads and the sequence, without tensor or pipeline parallelism).
+    std::vector<std::int64_t> ulysses{s.parallel.ulysses};
+    if (space.auto_ulysses) {
+        ulysses.clear();
+        for (std::int64_t u = 1; u <= world; ++u)
+            if (world % u == 0) ulysses.push_back(u);
+    }
     std::vector<Parallelism> out;
     for (std::int64_t t : tensors) {
         std::vector<std::int64_t> pipelines{s.parallel.pipeline};
@@ -378,30 +389,34 @@ std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& 
                 for (std::int64_t e = 1; e <= std::max<std::int64_t>(s.model.experts, 1); ++e)
                     if (s.model.experts % e == 0) experts.push_back(e);
             }
-            for (std::int64_t e : experts) {
-                Scenario l = s;
-                l.parallel.tensor = t;
-                l.parallel.pipeline = p;
-                l.parallel.expert = e;
-                if (space.auto_pipeline) l.parallel.virtual_stages = 1;
-                if (space.auto_tensor) l.parallel.sequence_parallel = t > 1;  // Megatron's default with TP: less activation memory
-                l.zero.stage = 0;  // the layout alone: the search chooses the stage (a pipeline's are 0/1, experts' 0-2)
-                try {
-                    validate_parallelism(l);
-                } catch (const InputError&) {
-                    continue;
+            for (std::int64_t e : experts)
+                for (std::int64_t u : ulysses) {
+                    Scenario l = s;
+                    l.parallel.tensor = t;
+                    l.parallel.pipeline = p;
+                    l.parallel.expert = e;
+                    l.parallel.ulysses = u;
+                    if (space.auto_pipeline) l.parallel.virtual_stages = 1;
+                    if (space.auto_tensor) l.parallel.sequence_parallel = t > 1;  // Megatron's default with TP: less activation memory
+                    l.zero.stage = 0;  // the layout alone: the search chooses the stage (a pipeline's are 0/1, experts' 0-2)
+                    try {
+                        validate_parallelism(l);
+                    } catch (const InputError&) {
+                        continue;
+                    }
+                    if (layout_global_batch(l)) out.push_back(l.parallel);
                 }
-                if (layout_global_batch(l)) out.push_back(l.parallel);
-            }
         }
     }
     if (out.empty()) out.push_back(s.parallel);  // nothing else divides: the scenario's own (its error says why)
     std::stable_sort(out.begin(), out.end(),
-                     [](const Parallelism& a, const Parallelism& b) { return a.model_parallel() < b.model_parallel(); });
+                     [](const Parallelism& a, const Parallelism& b) { return layout_degree(a) < layout_degree(b); });
     return out;
 }
 
-SearchSpace search_space_of(const Scenario& s) { return {s.parallel.auto_tensor, s.parallel.auto_pipeline, s.parallel.auto_expert}; }
+SearchSpace search_space_of(const Scenario& s) {
+    return {s.parallel.auto_tensor, s.parallel.auto_pipeline, s.parallel.auto_expert, s.parallel.auto_ulysses};
+}
 
 void search_layouts_by_default(Scenario& s) {
     const bool search = s.finetune.method == FineTuneMethod::Full && s.cluster.nodes > 1;
@@ -423,7 +438,7 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
     Plan plan;
     const SearchSpace own = search_space_of(s);
     const SearchSpace searched{space.auto_tensor || own.auto_tensor, space.auto_pipeline || own.auto_pipeline,
-                               space.auto_expert || own.auto_expert};
+                               space.auto_expert || own.auto_expert, space.auto_ulysses || own.auto_ulysses};
     const Search search = run_search(s, searched_layouts(s, searched), pruning);
     plan.candidates_evaluated = search.evaluated;
     plan.candidates_estimated = search.estimated;
@@ -447,7 +462,7 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
     const Point* best = nullptr;
     for (const Point& p : search.feasible) {
         if (p.tokens_per_second < 0.98 * best_tps) continue;
-        const auto simpler = [&](const Point& x) { return simplicity(x, search.bases[x.layout].parallel.model_parallel()); };
+        const auto simpler = [&](const Point& x) { return simplicity(x, layout_degree(search.bases[x.layout].parallel)); };
         if (!best || simpler(p) < simpler(*best) || (simpler(p) == simpler(*best) && p.tokens_per_second > best->tokens_per_second))
             best = &p;
     }

@@ -64,6 +64,7 @@ struct SearchSpace {
     bool auto_tensor = false;    // every tensor size that fits a node and divides the heads (Megatron SP on when > 1)
     bool auto_pipeline = false;  // every pipeline size that divides the GPUs left and is at most the layers
     bool auto_expert = false;    // every expert-parallel size that divides the routed experts and the data-parallel size
+    bool auto_ulysses = false;   // every DeepSpeed-Ulysses degree that validate_parallelism accepts (divides heads, sequence, GPUs)
 };
 
 // The layouts a search covers: the scenario's own, or with auto sizes every factorisation

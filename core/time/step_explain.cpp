@@ -18,6 +18,7 @@ const char* step_term_label(StepTerm t) {
     case StepTerm::CpuOptimizer: return QT_TRANSLATE_NOOP("Core", "CPU optimizer step");
     case StepTerm::Nvme: return QT_TRANSLATE_NOOP("Core", "NVMe swapping");
     case StepTerm::ExpertAllToAll: return QT_TRANSLATE_NOOP("Core", "expert dispatch and combine all-to-alls");
+    case StepTerm::UlyssesAllToAll: return QT_TRANSLATE_NOOP("Core", "sequence-parallel all-to-alls (DeepSpeed-Ulysses)");
     }
     return "";
 }
@@ -36,6 +37,7 @@ StepExplanation explain_step(const StepTime& t) {
         t.cpu_optimizer_seconds,
         t.nvme_seconds,
         t.expert_all_to_all_seconds,
+        t.ulysses_seconds,
     };
     StepExplanation e;
     const double step = t.seconds > 0 ? t.seconds : 1.0;

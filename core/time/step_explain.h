@@ -11,20 +11,21 @@
 namespace zp {
 
 enum class StepTerm {
-    Gemm,            // the matmuls: compute-bound
-    Attention,       // attention kernels (score traffic without flash attention)
-    MemoryBound,     // elementwise, norms, loss and the GPU optimizer: HBM traffic
-    KernelLaunch,    // the host issuing kernels (small models, small micro batches)
-    AllReduce,       // exposed gradient all-reduce (stage 0/1)
-    ReduceScatter,   // exposed gradient reduce-scatter (stage 2/3)
-    AllGather,       // exposed parameter all-gather (stage 2 after the step; stage 3 gathers)
-    Zero3Overhead,   // ZeRO-3 module hooks and per-module gather latency
-    Pcie,            // offload transfers over PCIe
-    CpuOptimizer,    // the CPU optimizer step
-    Nvme,            // NVMe swapping
-    ExpertAllToAll,  // DeepSpeed-MoE's dispatch and combine all-to-alls (expert parallelism)
+    Gemm,             // the matmuls: compute-bound
+    Attention,        // attention kernels (score traffic without flash attention)
+    MemoryBound,      // elementwise, norms, loss and the GPU optimizer: HBM traffic
+    KernelLaunch,     // the host issuing kernels (small models, small micro batches)
+    AllReduce,        // exposed gradient all-reduce (stage 0/1)
+    ReduceScatter,    // exposed gradient reduce-scatter (stage 2/3)
+    AllGather,        // exposed parameter all-gather (stage 2 after the step; stage 3 gathers)
+    Zero3Overhead,    // ZeRO-3 module hooks and per-module gather latency
+    Pcie,             // offload transfers over PCIe
+    CpuOptimizer,     // the CPU optimizer step
+    Nvme,             // NVMe swapping
+    ExpertAllToAll,   // DeepSpeed-MoE's dispatch and combine all-to-alls (expert parallelism)
+    UlyssesAllToAll,  // DeepSpeed-Ulysses' per-layer all-to-alls (StepTime::ulysses_seconds)
 };
-inline constexpr std::size_t kStepTermCount = 12;
+inline constexpr std::size_t kStepTermCount = 13;
 
 struct StepTermShare {
     StepTerm term = StepTerm::Gemm;

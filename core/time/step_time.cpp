@@ -87,6 +87,53 @@ LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z) {
     return l;
 }
 
+UlyssesTraffic ulysses_traffic(const Scenario& s) {
+    UlyssesTraffic out;
+    const double u = static_cast<double>(ulysses_size(s.parallel));
+    if (u <= 1) return out;
+    const ModelSpec& m = s.model;
+    const double e = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double tokens = static_cast<double>(s.training.seq_len) * static_cast<double>(s.training.micro_batch) / u;  // b x s/u
+    const double heads = static_cast<double>(m.heads);
+    // GQA: with u above the key/value heads DeepSpeed replicates them to u (ulysses_sp.py
+    // repeat_interleave by kv_replication_factor) before the all-to-all: max(kv, u) heads move.
+    const double kv_heads = std::max(static_cast<double>(m.kv_heads > 0 ? m.kv_heads : m.heads), u);
+    const double d = static_cast<double>(m.head_dim);
+    // deepspeed/sequence/layer.py DistributedAttention.forward: _SeqAllToAll of query, key and value
+    // (scatter the heads, gather the sequence), then of the context (scatter the sequence, gather the
+    // heads); _SeqAllToAll.backward is the same all-to-all the other way for each gradient. Each rank
+    // holds a b x s/u x (heads x d) tensor and keeps 1/u of it: it sends (u-1)/u of it.
+    const double share = (u - 1.0) / u;
+    out.forward_bytes = share * e * tokens * d * (heads + 2.0 * kv_heads + heads);
+    out.backward_bytes = out.forward_bytes;
+    if (s.training.checkpointing == Checkpointing::Full) out.recompute_bytes = out.forward_bytes;
+    // The Ulysses group's ranks are consecutive (parallel_state_sp.py, Megatron-DeepSpeed's
+    // parallel_state.py: ranks i*sp .. (i+1)*sp - 1): NVLink when every group sits in a node.
+    out.link = ulysses_link(s);
+    return out;
+}
+
+double ulysses_all_to_all_seconds(const Scenario& s) {
+    const UlyssesTraffic x = ulysses_traffic(s);
+    if (x.link == GroupLink::None) return 0.0;
+    const Cluster& c = s.cluster;
+    const double bytes = x.forward_bytes + x.backward_bytes + x.recompute_bytes;
+    // A rank sends an equal chunk to each of the u-1 others: over NVLink to the group's ranks in its
+    // node, over the network to the rest; the two links run at once, the slower one decides.
+    double seconds = bytes / (intra_node_bus_gbytes_per_s(c) * kBytesPerGB);
+    if (x.link == GroupLink::InterNode) {
+        const double u = static_cast<double>(ulysses_size(s.parallel));
+        const double in_node = std::min(u, static_cast<double>(std::max<std::int64_t>(c.gpus_per_node, 1)));
+        const double remote = (u - in_node) / (u - 1.0);
+        seconds = std::max(bytes * (1.0 - remote) / (intra_node_bus_gbytes_per_s(c) * kBytesPerGB),
+                           bytes * remote / (inter_node_bus_gbytes_per_s(c) * kBytesPerGB));
+    }
+    const double layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
+    const double calls = 4.0 * (2.0 + (x.recompute_bytes > 0 ? 1.0 : 0.0));  // per layer: 4 forward, 4 backward, 4 recompute
+    // layer.py's default (no sp_stream) runs them on the compute stream between the layer's kernels: exposed.
+    return layers * (seconds + calls * s.assumptions.collective_latency_seconds);
+}
+
 // Exposed time of each collective, by how DeepSpeed schedules it (docs/design.md §5.2):
 //   stage 0   DeepSpeedEngine.allreduce_gradients (deepspeed/runtime/engine.py) after the last
 //             backward: exposed.
@@ -117,8 +164,9 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     const Cluster& c = s.cluster;
     const double world = static_cast<double>(c.world_size());
     // ZeRO's collectives and partitions run over the data-parallel ranks (the world without
-    // tensor/pipeline parallelism); P below is the most loaded rank's share of the model.
-    const double N = static_cast<double>(data_parallel_size(s));
+    // tensor/pipeline parallelism), times the Ulysses ranks (zero_partition_size); P below is the
+    // most loaded rank's share of the model.
+    const double N = static_cast<double>(zero_partition_size(s));
     const double g = static_cast<double>(c.gpus_per_node);
     // Fine-tuning: the optimizer, the gradient collectives and the offloaded states are the
     // trainable parameters' (P in plain full training); ZeRO-3 gathers, and offload_param moves,
@@ -175,13 +223,16 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     const double tp = static_cast<double>(par.tensor), pp = static_cast<double>(par.pipeline);
     const double layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
     const double stage_layers = std::ceil(layers / pp);  // the most loaded stage's (DeepSpeed's PipelineModule may spread unevenly)
-    if (par.model_parallel() > 1) {
+    const double u = static_cast<double>(ulysses_size(par));
+    if (par.model_parallel() > 1 || u > 1) {
         // Each rank computes its stage's layers at 1/t of their width (Megatron's column/row-parallel
-        // linears and attention heads): the model's micro step times ceil(L/p)/L / t.
+        // linears and attention heads): the model's micro step times ceil(L/p)/L / t. DeepSpeed-Ulysses
+        // splits the same micro step u ways (s/u tokens through the linears, a/u heads of the full
+        // s x s attention): 1/u of its FLOPs, so the model's FLOPs over the world per GPU.
         ComputeTime& ct = st.compute;
         for (double* v : {&ct.gemm_seconds, &ct.attention_seconds, &ct.memory_seconds, &ct.launch_seconds, &ct.forward_seconds,
                           &ct.backward_seconds, &ct.micro_step_seconds})
-            *v *= stage_layers / layers / tp;
+            *v *= stage_layers / layers / tp / u;
         ct.total_seconds = G * ct.micro_step_seconds + ct.optimizer_seconds;
     }
     if (par.pipeline > 1) {
@@ -286,6 +337,7 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
         st.tensor_parallel_seconds =
             count * (allreduce_seconds(layer_activation, tp, intra_node_bus_gbytes_per_s(c)) + s.assumptions.collective_latency_seconds);
     }
+    if (u > 1) st.ulysses_seconds = ulysses_all_to_all_seconds(s) * G;
     if (par.pipeline > 1) {
         // Point-to-point between stages, each micro step: the activation forward and its gradient
         // backward, a t-th of it per rank with Megatron's scatter/gather (Narayanan Sec. 4.1). Stages
@@ -309,7 +361,8 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
         st.comm_total_seconds += st.expert_all_to_all_seconds;
     }
     st.comm_seconds = st.exposed_allreduce_seconds + st.exposed_reduce_scatter_seconds + st.exposed_allgather_seconds +
-                      st.zero3_overhead_seconds + st.tensor_parallel_seconds + st.pipeline_p2p_seconds + st.expert_all_to_all_seconds;
+                      st.zero3_overhead_seconds + st.tensor_parallel_seconds + st.pipeline_p2p_seconds + st.expert_all_to_all_seconds +
+                      st.ulysses_seconds;
 
     // Offload (ZeRO-Offload arXiv 2101.06840 Sec. 4; ZeRO-Infinity arXiv 2104.07857 Sec. 5-6).
     const double pcie = c.pcie_gbytes_per_s * kBytesPerGB * host_rates::kPinnedPcieEfficiency;

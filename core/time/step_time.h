@@ -1,6 +1,7 @@
 #pragma once
 // Time per optimizer step (docs/design.md §5): compute (core/time/compute_time.h), the exposed
 // part of each collective by how DeepSpeed overlaps it, ZeRO-3's per-module overhead, offload.
+#include "core/model/parallel_layout.h"
 #include "core/model/scenario.h"
 #include "core/time/compute_time.h"
 
@@ -43,6 +44,21 @@ struct LayerModules {
 };
 LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z);
 
+// DeepSpeed-Ulysses' all-to-alls of one attention layer, per micro step, bytes one rank sends
+// (deepspeed/sequence/layer.py DistributedAttention; Jacobs et al. 2023, arXiv 2309.14509 Sec. 3.2:
+// q, k, v in and the context out, "aggregate communication volume per link of 4Nh/P"): forward,
+// the gradients' in backward, and the forward again under full recompute. Zero without Ulysses.
+struct UlyssesTraffic {
+    double forward_bytes = 0;
+    double backward_bytes = 0;
+    double recompute_bytes = 0;
+    GroupLink link = GroupLink::None;  // the Ulysses group's links
+};
+UlyssesTraffic ulysses_traffic(const Scenario& s);
+// Their time per micro step over every layer, on the compute stream (exposed), with a launch
+// latency per all-to-all.
+double ulysses_all_to_all_seconds(const Scenario& s);
+
 struct StepTime {
     double compute_seconds = 0;
     double comm_seconds = 0;        // exposed (not hidden behind compute), ZeRO-3 overhead included
@@ -57,6 +73,7 @@ struct StepTime {
     double tensor_parallel_seconds = 0;    // Megatron's per-layer all-reduces (in comm_seconds)
     double pipeline_p2p_seconds = 0;       // activations and gradients between pipeline stages (in comm_seconds)
     double expert_all_to_all_seconds = 0;  // DeepSpeed MoE's dispatch and combine all-to-alls, every MoE layer (in comm_seconds)
+    double ulysses_seconds = 0;            // DeepSpeed-Ulysses' per-layer all-to-alls (in comm_seconds)
     double pipeline_bubble_seconds = 0;    // 1F1B's idle warm-up and cool-down (in compute_seconds)
     double pcie_seconds = 0;               // exposed offload transfers
     double cpu_optimizer_seconds = 0;

@@ -75,7 +75,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
     "zero.quantized_gradients", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
-    "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert",
+    "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
     "finetune.double_quant", "finetune.quant_block_size", "finetune.quant_storage", "finetune.freeze_embeddings",
@@ -84,7 +84,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 121;
+constexpr std::size_t kFieldCount = 123;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -187,7 +187,8 @@ Scenario perturbation_base_for(const std::string& key) {
         s.zero.stage = 1;
         if (key == "parallel.virtual_stages") s.parallel.pipeline = 2;
     }
-    if (key == "parallel.expert") s.zero.stage = 2;  // DeepSpeed's MoE layer refuses ZeRO-3
+    if (key == "parallel.expert") s.zero.stage = 2;        // DeepSpeed's MoE layer refuses ZeRO-3
+    if (key == "parallel.ulysses") s.parallel.tensor = 1;  // DeepSpeed-Ulysses runs without tensor parallelism
     return s;
 }
 
@@ -306,6 +307,8 @@ json flatten(const Scenario& s) {
         {"parallel.auto_pipeline", s.parallel.auto_pipeline},
         {"parallel.expert", s.parallel.expert},
         {"parallel.auto_expert", s.parallel.auto_expert},
+        {"parallel.ulysses", s.parallel.ulysses},
+        {"parallel.auto_ulysses", s.parallel.auto_ulysses},
         {"finetune.method", to_string(s.finetune.method)},
         {"finetune.lora_rank", s.finetune.lora_rank},
         {"finetune.lora_alpha", s.finetune.lora_alpha},
@@ -398,12 +401,15 @@ private slots:
         std::string unmoved_list;
         for (const std::string& k : unmoved) unmoved_list += k + " ";
         // offload_param cpu needs stage 3, the base's, and pipeline parallelism (with its virtual
-        // stages) stage 0 or 1, expert parallelism stage 0-2: the test above moves those three from a stage-1 or -2 base.
-        QVERIFY2((unmoved == std::vector<std::string>{"parallel.expert", "parallel.virtual_stages", "parallel.pipeline", "zero.stage"}),
+        // stages) stage 0 or 1, expert parallelism stage 0-2: the test above moves those three from a stage-1 or -2 base;
+        // Ulysses needs no tensor parallelism, which the base has, and moves there from tensor 1.
+        QVERIFY2((unmoved == std::vector<std::string>{"parallel.ulysses", "parallel.expert", "parallel.virtual_stages", "parallel.pipeline",
+                                                      "zero.stage"}),
                  unmoved_list.c_str());
         const auto after = fields_of(s);
         for (std::size_t i = 0; i < kFieldCount; ++i)
-            if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages" && after[i].key != "parallel.expert")
+            if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages" && after[i].key != "parallel.expert" &&
+                after[i].key != "parallel.ulysses")
                 QVERIFY2(after[i].value != defaults[i].value, (after[i].key + " is still the default").c_str());
         const std::string text = session_text(s);
         const Scenario back = parse_session(text, "t.zplan");
@@ -460,6 +466,8 @@ private slots:
                                   {"parallel.expert", 1},
                                   {"training.capacity_factor", 1.0},
                                   {"parallel.auto_expert", false},
+                                  {"parallel.ulysses", 1},
+                                  {"parallel.auto_ulysses", false},
                                   {"assumptions.host_process_bytes", 2.06e9},
                                   {"assumptions.host_worker_bytes", 0.322e9},
                                   {"finetune.method", "full"},

@@ -1613,8 +1613,44 @@
         <translation>流水线并行：各层切分为这么多级（1F1B）。DeepSpeed 只能与 ZeRO stage 0 或 1 一起运行。自动：由推荐器选择。</translation>
     </message>
     <message>
-        <source>Chosen: tensor %1 x pipeline %2, %3</source>
-        <translation>已选：张量 %1 x 流水线 %2，%3</translation>
+        <source>DeepSpeed-Ulysses (sequence_parallel_size): each sequence split over this many GPUs, all-to-alls around attention; divides the heads. Without tensor or pipeline parallelism.</source>
+        <translation>DeepSpeed-Ulysses（sequence_parallel_size）：每条序列切分到这么多个 GPU 上，注意力前后做 all-to-all；须整除注意力头数。不能与张量并行或流水线并行同用。</translation>
+    </message>
+    <message>
+        <source>Ulysses sequence parallel size</source>
+        <translation>Ulysses 序列并行大小</translation>
+    </message>
+    <message>
+        <source>Ulysses</source>
+        <translation>Ulysses</translation>
+    </message>
+    <message>
+        <source>Expert parallelism (DeepSpeed-MoE ep_size): each GPU holds this share of the experts; divides the experts and the data-parallel GPUs. Models with experts only.</source>
+        <translation>专家并行（DeepSpeed-MoE ep_size）：每个 GPU 持有这部分专家；须整除专家数和数据并行 GPU 数。仅适用于含专家的模型。</translation>
+    </message>
+    <message>
+        <source>Expert parallel size</source>
+        <translation>专家并行大小</translation>
+    </message>
+    <message>
+        <source>Experts</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <source>Change Ulysses sequence parallelism</source>
+        <translation>更改 Ulysses 序列并行</translation>
+    </message>
+    <message>
+        <source>Change expert parallelism</source>
+        <translation>更改专家并行</translation>
+    </message>
+    <message>
+        <source>Chosen: %1</source>
+        <translation>已选：%1</translation>
+    </message>
+    <message>
+        <source>Chosen: %1 (%2)</source>
+        <translation>已选：%1（%2）</translation>
     </message>
 </context>
 <context>

@@ -190,6 +190,16 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
                                "sequence_parallel");
     sequence_parallel_->setAccessibleName(tr("Sequence parallelism (Megatron)"));
     f->addRow(sequence_parallel_);
+    ulysses_ = named(tip(new QComboBox, tr("DeepSpeed-Ulysses (sequence_parallel_size): each sequence split over this many GPUs, "
+                                           "all-to-alls around attention; divides the heads. Without tensor or pipeline parallelism.")),
+                     "ulysses");
+    ulysses_->setAccessibleName(tr("Ulysses sequence parallel size"));
+    f->addRow(tr("Ulysses"), ulysses_);
+    expert_parallel_ = named(tip(new QComboBox, tr("Expert parallelism (DeepSpeed-MoE ep_size): each GPU holds this share of the experts; "
+                                                   "divides the experts and the data-parallel GPUs. Models with experts only.")),
+                             "expert_parallel");
+    expert_parallel_->setAccessibleName(tr("Expert parallel size"));
+    f->addRow(tr("Experts"), expert_parallel_);
     layout_info_ = new QLabel;
     layout_info_->setWordWrap(true);
     f->addRow(layout_info_);
@@ -479,6 +489,20 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     connect(virtual_stages_, &EditSpinBox::valueEdited, this, [this](int v) {
         edit(EditVirtualStages, tr("Change virtual pipeline stages"), [&](Scenario& s) { s.parallel.virtual_stages = v; });
     });
+    connect(ulysses_, &QComboBox::activated, this, [this](int index) {
+        const auto size = static_cast<std::int64_t>(ulysses_->itemData(index).toLongLong());
+        edit(EditUlysses, tr("Change Ulysses sequence parallelism"), [&](Scenario& s) {
+            s.parallel.auto_ulysses = size == 0;
+            if (size > 0) s.parallel.ulysses = size;
+        });
+    });
+    connect(expert_parallel_, &QComboBox::activated, this, [this](int index) {
+        const auto size = static_cast<std::int64_t>(expert_parallel_->itemData(index).toLongLong());
+        edit(EditExpertParallel, tr("Change expert parallelism"), [&](Scenario& s) {
+            s.parallel.auto_expert = size == 0;
+            if (size > 0) s.parallel.expert = size;
+        });
+    });
     connect(sequence_parallel_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditSequenceParallel, tr("Toggle sequence parallelism"), [&](Scenario& s) { s.parallel.sequence_parallel = on; });
     });
@@ -535,12 +559,12 @@ void ControlPanel::showLayoutInfo() {
     QString layout;
     try {
         validate_parallelism(s);
-        if (s.parallel.auto_tensor || s.parallel.auto_pipeline) {
+        const Parallelism& p = s.parallel;
+        if (p.auto_tensor || p.auto_pipeline || p.auto_expert || p.auto_ulysses) {
             const Scenario chosen = doc_->exportScenario();  // the recommended candidate's layout
-            layout = tr("Chosen: tensor %1 x pipeline %2, %3")
-                         .arg(chosen.parallel.tensor)
-                         .arg(chosen.parallel.pipeline)
-                         .arg(translated(data_parallel_phrase(chosen)));
+            const std::string words = layout_words(chosen);  // the core's: "tensor 4 x pipeline 6 x data 16"
+            layout = words.empty() ? tr("Chosen: %1").arg(translated(data_parallel_phrase(chosen)))
+                                   : tr("Chosen: %1 (%2)").arg(QString::fromStdString(words), translated(data_parallel_phrase(chosen)));
         } else {
             layout = translated(data_parallel_phrase(s));  // the core's words: "8 GPUs", "8 data-parallel groups of 48 GPUs"
         }
@@ -606,6 +630,20 @@ void ControlPanel::syncFromDocument() {
     virtual_stages_->setEnabled(s.parallel.pipeline > 1 && !s.parallel.auto_pipeline);
     if (sequence_parallel_->isChecked() != s.parallel.sequence_parallel) sequence_parallel_->setChecked(s.parallel.sequence_parallel);
     sequence_parallel_->setEnabled(s.parallel.tensor > 1 && !s.parallel.auto_tensor);
+    {
+        // Ulysses: "auto", off and the divisors of the GPUs that divide the heads (validate_ulysses
+        // checks the rest and the layout line says why a size is refused).
+        std::vector<std::int64_t> sizes{0};
+        for (std::int64_t u = 1; u <= s.cluster.world_size() && u <= s.model.heads; ++u)
+            if (s.cluster.world_size() % u == 0 && s.model.heads % u == 0) sizes.push_back(u);
+        showGpuGroupSizes(ulysses_, sizes, s.parallel.auto_ulysses ? 0 : s.parallel.ulysses);
+        // Experts: "auto", off and the divisors of the routed experts.
+        std::vector<std::int64_t> experts{0};
+        for (std::int64_t e = 1; e <= std::max<std::int64_t>(s.model.experts, 1); ++e)
+            if (std::max<std::int64_t>(s.model.experts, 1) % e == 0) experts.push_back(e);
+        showGpuGroupSizes(expert_parallel_, experts, s.parallel.auto_expert ? 0 : s.parallel.expert);
+        expert_parallel_->setEnabled(s.model.experts > 1);
+    }
     showLayoutInfo();
     showGpuGroupSizes(hpz_, node_group_sizes(s.cluster), s.zero.hpz_partition_size);
     if (quantized_weights_->isChecked() != s.zero.quantized_weights) quantized_weights_->setChecked(s.zero.quantized_weights);

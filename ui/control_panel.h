@@ -66,6 +66,8 @@ private:
     EditSpinBox* pipeline_parallel_;
     EditSpinBox* virtual_stages_;
     QCheckBox* sequence_parallel_;
+    QComboBox* ulysses_;
+    QComboBox* expert_parallel_;
     QLabel* layout_info_;
     QCheckBox* quantized_weights_;
     QCheckBox* quantized_gradients_;

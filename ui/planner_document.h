@@ -158,7 +158,9 @@ enum EditId : int {
     EditTensorParallel,
     EditPipelineParallel,
     EditVirtualStages,
-    EditSequenceParallel
+    EditSequenceParallel,
+    EditUlysses,
+    EditExpertParallel
 };
 
 }  // namespace zp::ui

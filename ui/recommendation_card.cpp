@@ -145,8 +145,8 @@ void RecommendationCard::rebuild() {
                << tr("%1 of %2").arg(q(format_bytes(b.memory.nvme_bytes_per_node)), q(format_bytes(s.cluster.nvme_bytes_per_node)))
                << tr("micro %1 x %2 accumulation x %3, recompute %4")
                       .arg(localeNumber(static_cast<double>(b.micro_batch), 0),
-                           localeNumber(static_cast<double>(b.gradient_accumulation_steps), 0), translated(data_parallel_phrase(s)),
-                           translatedCore(to_string(b.checkpointing)))
+                           localeNumber(static_cast<double>(b.gradient_accumulation_steps), 0),
+                           translated(data_parallel_phrase(with_candidate(s, b))), translatedCore(to_string(b.checkpointing)))
                << stepParts(b.step)
                << tr("%1 tokens/s, MFU %2%").arg(q(format_count(b.step.tokens_per_second)), localeNumber(b.step.mfu * 100, 1));
         QStringList lines;

@@ -116,7 +116,7 @@ Report make_report(const Scenario& s) {
                                       ", peaks " + to_string(m.host.peak_phase)},
             {"NVMe per node", format_bytes(m.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node)},
             {"Batch", "micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) +
-                          " accumulation x " + data_parallel_words(s) + ", recompute " + to_string(b.checkpointing)},
+                          " accumulation x " + data_parallel_words(with_candidate(s, b)) + ", recompute " + to_string(b.checkpointing)},
             {"Step time", format_seconds(b.step.seconds)},
             {"Throughput", format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%"},
         };

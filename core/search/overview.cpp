@@ -10,16 +10,20 @@ namespace zp {
 Overview compute_overview(const Scenario& s) {
     Overview o;
     try {
-        gradient_accumulation_steps(s.training, data_parallel_size(s));
-    } catch (const InputError& e) {
-        o.step_valid = false;
-        o.step_error = e.what();
-    }
-    try {
         o.plan = recommend(s);
     } catch (const InputError& e) {
         o.plan_valid = false;
         o.plan_error = e.what();
+    }
+    // The batch splits over the data-parallel ranks of the layout the plan runs on (with a searched
+    // size, the one it chose: 2048 sequences do not split over 384 GPUs, but over 16 groups of 24).
+    Scenario batch_layout = s;
+    if (o.plan_valid && o.plan.feasible) batch_layout.parallel = o.plan.best.parallel;
+    try {
+        gradient_accumulation_steps(s.training, data_parallel_size(batch_layout));
+    } catch (const InputError& e) {
+        o.step_valid = false;
+        o.step_error = e.what();
     }
     const auto rows = zero_setup_rows();
     for (std::size_t i = 0; i < rows.size(); ++i) {

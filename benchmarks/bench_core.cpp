@@ -55,30 +55,31 @@ int main() {
         },
         200, 21);
     // Issue 16's large search: GPT-3 175B on 1,024 A100s (128 nodes of 8), sequence 2048, global
-    // batch 1536, every tensor x pipeline x data layout (--tp auto --pp auto).
+    // batch 1536, every tensor x pipeline x Ulysses x data layout (--tp auto --pp auto --sp auto).
     Scenario big = default_scenario();
     big.model = model_preset("gpt3-175b").spec;
     big.cluster.gpus_per_node = 8;
     big.cluster.nodes = 128;
     big.training.seq_len = 2048;
     big.training.global_batch = 1536;
+    const SearchSpace kBigSpace{.auto_tensor = true, .auto_pipeline = true, .auto_ulysses = true};
     std::int64_t big_candidates = 0, big_estimated = 0, big_layouts = 0;
     const double big_ns = median_ns_per_call(
         [&](int) {
-            const Plan p = recommend(big, SearchSpace{true, true});
+            const Plan p = recommend(big, kBigSpace);
             big_candidates = p.candidates_evaluated;
             big_estimated = p.candidates_estimated;
             g_sink = g_sink + p.best.step.seconds;
         },
         3, 7);
-    big_layouts = static_cast<std::int64_t>(searched_layouts(big, SearchSpace{true, true}).size());
+    big_layouts = static_cast<std::int64_t>(searched_layouts(big, kBigSpace).size());
     std::printf("scenario: llama-2-7b, 8 x A100 80GB, bf16 AdamW, seq 4096, global batch 512\n");
     std::printf("estimate (memory + step time): %.0f ns per call\n", estimate_ns);
     std::printf("recommend (full search):       %.1f us per search, %lld candidates, %lld of them estimated (%.0f ns per candidate)\n",
                 search_ns / 1000.0, static_cast<long long>(candidates), static_cast<long long>(estimated),
                 search_ns / static_cast<double>(candidates));
     std::printf(
-        "layout search (gpt3-175b, 1,024 x A100 80GB, --tp auto --pp auto): %.2f ms, %lld layouts, %lld candidates, %lld of them estimated\n",
+        "layout search (gpt3-175b, 1,024 x A100 80GB, --tp auto --pp auto --sp auto): %.2f ms, %lld layouts, %lld candidates, %lld of them estimated\n",
         big_ns / 1e6, static_cast<long long>(big_layouts), static_cast<long long>(big_candidates), static_cast<long long>(big_estimated));
     return 0;
 }

@@ -34,8 +34,8 @@ const std::set<std::string>& scenario_option_names() {
         "--fragmentation", "--zero-init", "--ds-config", "--loss-upcast", "--loss-kernel", "--fused-optimizer",
         "--load-dtype", "--low-cpu-mem-usage", "--dataloader-workers", "--pin-memory", "--save-16bit-model",
         "--finetune", "--lora-rank", "--lora-alpha", "--lora-dropout", "--lora-targets", "--lora-train", "--base-precision",
-        "--double-quant", "--quant-storage", "--freeze", "--zeropp", "--hpz", "--quantized-weights", "--quantized-gradients",
-        "--tp", "--pp", "--virtual-stages", "--sequence-parallel", "--ep", "--capacity-factor", "--sp",
+        "--double-quant", "--quant-storage", "--freeze", "--zeropp", "--hpz", "--hpz-size", "--quantized-weights", "--quantized-gradients",
+        "--tp", "--pp", "--virtual-stages", "--pp-schedule", "--sequence-parallel", "--ep", "--capacity-factor", "--sp",
     };
     return names;
 }
@@ -207,14 +207,18 @@ void apply_zero(const Args& a, Scenario& s) {
     if (auto v = a.get("--zero-init")) z.zero_init = parse_on_off(*v, "--zero-init");
     if (auto v = a.get("--pin-memory")) z.pin_memory = parse_on_off(*v, "--pin-memory");
     if (auto v = a.get("--save-16bit-model")) z.gather_16bit_weights_on_model_save = parse_on_off(*v, "--save-16bit-model");
-    // ZeRO++: --zeropp on turns on all three as DeepSpeed's tutorial does (hpZ over the node's
-    // GPUs); the single switches given beside it win.
+    // ZeRO++: --zeropp on (or hpz+qwz+qgz) turns on all three as DeepSpeed's tutorial does (hpZ over
+    // the node's GPUs), hpz the secondary partition alone; the single switches given beside it win.
     if (auto v = a.get("--zeropp")) {
-        const bool on = parse_on_off(*v, "--zeropp");
-        z.hpz_partition_size = on ? s.cluster.gpus_per_node : 1;
-        z.quantized_weights = z.quantized_gradients = on;
+        const std::string& w = *v;
+        const bool all = w == "on" || w == "hpz+qwz+qgz";
+        if (!all && w != "off" && w != "hpz") throw InputError("--zeropp must be off, hpz, hpz+qwz+qgz (or on, the same), got '" + w + "'");
+        z.hpz_partition_size = all || w == "hpz" ? s.cluster.gpus_per_node : 1;
+        z.quantized_weights = z.quantized_gradients = all;
     }
-    if (auto v = a.get("--hpz")) z.hpz_partition_size = parse_positive_int(*v, "--hpz", limits::kWorldSize.max);
+    if (a.has("--hpz") && a.has("--hpz-size")) throw InputError("give the hpZ size once: --hpz-size (or its short form --hpz)");
+    for (const char* option : {"--hpz", "--hpz-size"})
+        if (auto v = a.get(option)) z.hpz_partition_size = parse_positive_int(*v, option, limits::kWorldSize.max);
     if (auto v = a.get("--quantized-weights")) z.quantized_weights = parse_on_off(*v, "--quantized-weights");
     if (auto v = a.get("--quantized-gradients")) z.quantized_gradients = parse_on_off(*v, "--quantized-gradients");
 }
@@ -225,6 +229,16 @@ void apply_parallel(const Args& a, Scenario& s) {
     if (auto v = a.get("--tp")) p.tensor = parse_positive_int(*v, "--tp", limits::kWorldSize.max);
     if (auto v = a.get("--pp")) p.pipeline = parse_positive_int(*v, "--pp", limits::kWorldSize.max);
     if (auto v = a.get("--virtual-stages")) p.virtual_stages = parse_positive_int(*v, "--virtual-stages", limits::kLayers.max);
+    // --pp-schedule 1f1b | interleaved:V (Megatron's --num-layers-per-virtual-pipeline-stage gives V
+    // model chunks per pipeline rank): the same as --virtual-stages 1 or V.
+    if (auto v = a.get("--pp-schedule")) {
+        if (a.has("--virtual-stages")) throw InputError("give the schedule once: --pp-schedule or --virtual-stages");
+        const std::string& w = *v;
+        if (w == "1f1b") p.virtual_stages = 1;
+        else if (w.starts_with("interleaved:"))
+            p.virtual_stages = parse_positive_int(w.substr(12), "--pp-schedule interleaved:V", limits::kLayers.max);
+        else throw InputError("--pp-schedule must be 1f1b or interleaved:V (V model chunks per pipeline GPU), got '" + w + "'");
+    }
     if (auto v = a.get("--sequence-parallel")) p.sequence_parallel = parse_on_off(*v, "--sequence-parallel");
     // DeepSpeed-MoE expert parallelism (core/model/experts.h): ep_size and the training capacity factor.
     if (auto v = a.get("--ep")) p.expert = parse_positive_int(*v, "--ep", limits::kExperts.max);

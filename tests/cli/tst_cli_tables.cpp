@@ -360,6 +360,46 @@ private slots:
         QVERIFY(!find_export_format(""));
     }
 
+    // Issue 16's spellings of the ZeRO++ and pipeline-schedule options, read into the scenario the
+    // session command writes: --zeropp off|hpz|hpz+qwz+qgz, --hpz-size, --pp-schedule 1f1b|interleaved:V.
+    void layout_spellings_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<qlonglong>("hpz");
+        QTest::addColumn<bool>("quantized");
+        QTest::addColumn<qlonglong>("virtualStages");
+        const auto words = [](std::initializer_list<const char*> list) {
+            QStringList out{QStringLiteral("--model"), QStringLiteral("llama-2-13b"), QStringLiteral("--gpus"), QStringLiteral("32")};
+            for (const char* w : list) out << QString::fromLatin1(w);
+            return out;
+        };
+        QTest::newRow("--zeropp hpz: the secondary partition over the node only")
+            << words({"--stage", "3", "--zeropp", "hpz"}) << 8LL << false << 1LL;
+        QTest::newRow("--zeropp hpz+qwz+qgz: all three") << words({"--stage", "3", "--zeropp", "hpz+qwz+qgz"}) << 8LL << true << 1LL;
+        QTest::newRow("--zeropp on: the same as all three") << words({"--stage", "3", "--zeropp", "on"}) << 8LL << true << 1LL;
+        QTest::newRow("--zeropp off") << words({"--stage", "3", "--zeropp", "off"}) << 1LL << false << 1LL;
+        QTest::newRow("--hpz-size 4 beside --zeropp hpz+qwz+qgz")
+            << words({"--stage", "3", "--zeropp", "hpz+qwz+qgz", "--hpz-size", "4"}) << 4LL << true << 1LL;
+        QTest::newRow("--pp-schedule interleaved:5")
+            << words({"--tp", "2", "--pp", "4", "--stage", "1", "--pp-schedule", "interleaved:5"}) << 1LL << false << 5LL;
+        QTest::newRow("--pp-schedule 1f1b") << words({"--tp", "2", "--pp", "4", "--stage", "1", "--pp-schedule", "1f1b"}) << 1LL << false
+                                            << 1LL;
+    }
+    void layout_spellings() {
+        QFETCH(QStringList, options);
+        QFETCH(qlonglong, hpz);
+        QFETCH(bool, quantized);
+        QFETCH(qlonglong, virtualStages);
+        std::vector<std::string> args{"session"};
+        for (const QString& o : options) args.push_back(o.toStdString());
+        std::ostringstream out, err;
+        QCOMPARE(cli::run(args, out, err), cli::kExitOk);
+        const Scenario s = parse_session(out.str(), "session.zplan");
+        QCOMPARE(static_cast<qlonglong>(s.zero.hpz_partition_size), hpz);
+        QCOMPARE(s.zero.quantized_weights, quantized);
+        QCOMPARE(s.zero.quantized_gradients, quantized);
+        QCOMPARE(static_cast<qlonglong>(s.parallel.virtual_stages), virtualStages);
+    }
+
     void every_format_data() {
         QTest::addColumn<QString>("id");
         for (const QString& id : kFormats) QTest::newRow(qPrintable(id)) << id;

@@ -49,7 +49,9 @@ void setIndexIfChanged(QComboBox* box, int index) {
 // A combo of GPU group sizes ("off" for 1, "8 GPUs"): refilled only when the list changes, the
 // current size selected. Shows, never edits.
 // `sizes` with 0 first shows an "auto" item for it (the recommender chooses).
-void showGpuGroupSizes(QComboBox* box, const std::vector<std::int64_t>& sizes, std::int64_t current) {
+void showGpuGroupSizes(QComboBox* box, std::vector<std::int64_t> sizes, std::int64_t current) {
+    // A size the list does not offer (tensor 8 on nodes of 4) is shown as it is, not as the first item.
+    if (std::find(sizes.begin(), sizes.end(), current) == sizes.end()) sizes.push_back(current);
     bool same = box->count() == static_cast<int>(sizes.size());
     for (int i = 0; same && i < box->count(); ++i) same = box->itemData(i).toLongLong() == sizes[static_cast<std::size_t>(i)];
     if (!same) {
@@ -473,7 +475,11 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
         const auto size = static_cast<std::int64_t>(tensor_parallel_->itemData(index).toLongLong());
         edit(EditTensorParallel, tr("Change tensor parallelism"), [&](Scenario& s) {
             s.parallel.auto_tensor = size == 0;
-            if (size == 0) return;
+            if (size == 0) {  // the search chooses; the stored size starts at 1 so no model or cluster edit refuses it
+                s.parallel.tensor = 1;
+                s.parallel.sequence_parallel = false;
+                return;
+            }
             s.parallel.tensor = size;
             if (size < 2) s.parallel.sequence_parallel = false;
         });
@@ -481,7 +487,11 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     connect(pipeline_parallel_, &EditSpinBox::valueEdited, this, [this](int v) {
         edit(EditPipelineParallel, tr("Change pipeline parallelism"), [&](Scenario& s) {
             s.parallel.auto_pipeline = v == 0;
-            if (v == 0) return;
+            if (v == 0) {
+                s.parallel.pipeline = 1;
+                s.parallel.virtual_stages = 1;
+                return;
+            }
             s.parallel.pipeline = v;
             if (v < 2) s.parallel.virtual_stages = 1;
         });
@@ -493,14 +503,14 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
         const auto size = static_cast<std::int64_t>(ulysses_->itemData(index).toLongLong());
         edit(EditUlysses, tr("Change Ulysses sequence parallelism"), [&](Scenario& s) {
             s.parallel.auto_ulysses = size == 0;
-            if (size > 0) s.parallel.ulysses = size;
+            s.parallel.ulysses = std::max<std::int64_t>(size, 1);
         });
     });
     connect(expert_parallel_, &QComboBox::activated, this, [this](int index) {
         const auto size = static_cast<std::int64_t>(expert_parallel_->itemData(index).toLongLong());
         edit(EditExpertParallel, tr("Change expert parallelism"), [&](Scenario& s) {
             s.parallel.auto_expert = size == 0;
-            if (size > 0) s.parallel.expert = size;
+            s.parallel.expert = std::max<std::int64_t>(size, 1);
         });
     });
     connect(sequence_parallel_, &QCheckBox::clicked, this, [this](bool on) {
@@ -642,7 +652,7 @@ void ControlPanel::syncFromDocument() {
         for (std::int64_t e = 1; e <= std::max<std::int64_t>(s.model.experts, 1); ++e)
             if (std::max<std::int64_t>(s.model.experts, 1) % e == 0) experts.push_back(e);
         showGpuGroupSizes(expert_parallel_, experts, s.parallel.auto_expert ? 0 : s.parallel.expert);
-        expert_parallel_->setEnabled(s.model.experts > 1);
+        expert_parallel_->setEnabled(s.model.experts > 1 || s.parallel.expert > 1);  // a size a dense model refuses can be reset
     }
     showLayoutInfo();
     showGpuGroupSizes(hpz_, node_group_sizes(s.cluster), s.zero.hpz_partition_size);

@@ -125,9 +125,12 @@ bool data_parallel_only_format(std::string_view id) { return id == "hf-trainer" 
 // warning saying by how much it misses).
 Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream& err) {
     Scenario s = plan_scenario_from_args(a);
-    if (data_parallel_only_format(format_id) && !layout_search_given(a)) {
-        s.parallel.auto_tensor = false;
-        s.parallel.auto_pipeline = false;
+    if (data_parallel_only_format(format_id)) {
+        for (const char* option : {"--tp", "--pp", "--ep"})
+            if (a.get(option) == "auto")
+                throw InputError(std::string(format_id) + " runs data parallel under the Trainer or Accelerate: " + option +
+                                 " auto needs Megatron-DeepSpeed (--format deepspeed, megatron or launch)");
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = s.parallel.auto_expert = false;
     }
     if (setup_given(a)) {
         if (layout_search_given(a))

@@ -322,8 +322,12 @@ bool layout_search_given(const Args& a) {
 
 Scenario plan_scenario_from_args(const Args& a, ScenarioNotes* notes) {
     Args rest = a;
+    // A size on auto starts at 1 (with its dependents at their defaults), so a stored size the new
+    // model or cluster no longer takes is not checked: the search chooses it.
     for (const char* option : {"--tp", "--pp", "--ep", "--sp"})
-        if (a.get(option) == "auto") rest.values.erase(option);
+        if (a.get(option) == "auto") rest.values[option] = "1";
+    if (a.get("--tp") == "auto" && !a.has("--sequence-parallel")) rest.values["--sequence-parallel"] = "off";
+    if (a.get("--pp") == "auto" && !a.has("--virtual-stages") && !a.has("--pp-schedule")) rest.values["--virtual-stages"] = "1";
     Scenario s = scenario_from_args(rest, notes);
     if (!a.has("--session")) search_layouts_by_default(s);
     if (a.has("--tp")) s.parallel.auto_tensor = a.get("--tp") == "auto";

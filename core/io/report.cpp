@@ -96,7 +96,8 @@ Report make_report(const Scenario& s) {
     r.title = s.model.name + " on " + std::to_string(s.cluster.world_size()) + " x " + s.cluster.gpu.display_name;
     r.scenario = {{"Model", model_row(s.model)}, {"Cluster", cluster_row(s.cluster)}, {"Training", training_row(s)}};
     if (const std::string ft = finetune_row(s); !ft.empty()) r.scenario.emplace_back("Fine-tuning", ft);
-    if (const std::string layout = layout_words(s); !layout.empty()) r.scenario.emplace_back("Parallelism", layout);
+    if (const std::string layout = layout_words(p.feasible ? with_candidate(s, p.best) : s); !layout.empty())
+        r.scenario.emplace_back("Parallelism", layout);  // the plan's layout (the search's choice with a size on auto)
     if (const std::string zpp = zeropp_words(effective_zeropp(p.feasible ? with_candidate(s, p.best) : s)); !zpp.empty())
         r.scenario.emplace_back("ZeRO++", zpp);
     r.scenario.emplace_back("Convention",

@@ -25,7 +25,42 @@ MemoryBreakdown estimate_memory(const Scenario& s) {
     return estimate_memory(s, fresh);
 }
 
+namespace {
+// The GPU side of one rank: model states, activations, buffers and the step's peak.
+MemoryBreakdown gpu_memory(const Scenario& s, const TimelineInputs& in) {
+    MemoryBreakdown m;
+    m.params_bytes = in.states.params;
+    m.frozen_params_bytes = in.states.frozen;
+    m.hpz_secondary_bytes = in.states.hpz_secondary;
+    m.gradients_bytes = in.states.gradients;
+    m.optimizer_states_bytes = in.states.optimizer_states;
+    m.activations_bytes = in.activations.gpu_bytes;
+    m.buffers_bytes = in.buffers.total();
+    m.cuda_context_bytes = s.assumptions.cuda_context_bytes;
+    m.fragmentation_bytes = s.assumptions.fragmentation * m.allocated_bytes();
+    set_step_peak(s, step_peak(s, in, reservable_gpu_bytes(s)), m);
+    return m;
+}
+}  // namespace
+
 MemoryBreakdown estimate_memory(const Scenario& s, HostMemoryMemo& host_memo) {
+    // Pipeline parallelism without a stage named: the most loaded rank is the first stage (the
+    // embedding, p micro batches in flight) or the last (the output layer, the logits and the
+    // loss), whichever peaks higher; a large vocabulary makes it the last. Host RAM is the rank's
+    // share at pipeline_rank -1 (the larger of the two stages' parameters).
+    if (s.parallel.pipeline > 1 && s.parallel.pipeline_rank < 0) {
+        Scenario first = s, last = s;
+        first.parallel.pipeline_rank = 0;
+        last.parallel.pipeline_rank = s.parallel.pipeline - 1;
+        const TimelineInputs first_in = timeline_inputs(first);
+        const MemoryBreakdown a = gpu_memory(first, first_in);
+        const MemoryBreakdown b = gpu_memory(last, timeline_inputs(last));
+        MemoryBreakdown m = b.peak_required_bytes > a.peak_required_bytes ? b : a;
+        m.host = host_memory(s, first_in.activations.cpu_bytes_per_gpu, host_memo);
+        m.cpu_bytes_per_node = m.host.peak_bytes();
+        m.nvme_bytes_per_node = m.host.nvme_bytes;
+        return m;
+    }
     const TimelineInputs in = timeline_inputs(s);
     const ModelStateBytes& states = in.states;
     const ActivationBytes& acts = in.activations;

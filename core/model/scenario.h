@@ -163,19 +163,20 @@ struct Parallelism {
     std::int64_t pipeline = 1;        // --pipeline-model-parallel-size
     std::int64_t virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline rank (1 = plain 1F1B)
     bool sequence_parallel = false;   // Megatron's --sequence-parallel (with tensor parallelism)
-    std::int64_t ulysses = 1;         // DeepSpeed-Ulysses sequence_parallel_size (docs/design.md §4.12)
+    std::int64_t ulysses = 1;         // DeepSpeed-Ulysses sequence_parallel_size (docs/design.md §4.13)
     std::int64_t expert = 1;          // DeepSpeed MoE ep_size (deepspeed/moe/layer.py): routed experts over consecutive data-parallel ranks
     // What the recommender chooses instead of taking the sizes above ("auto"): every tensor size
-    // that fits a node and divides the heads, every pipeline size up to the layers (searched_layouts
-    // in core/search/recommender.h). estimate and compare use the sizes above as they are.
+    // that fits a node and divides the heads, every pipeline size up to the layers, every expert
+    // size and Ulysses degree validate_parallelism accepts (searched_layouts in
+    // core/search/recommender.h). estimate and compare use the sizes above as they are.
     bool auto_tensor = false;
     bool auto_pipeline = false;
     bool auto_expert = false;
-    bool auto_ulysses =
-        false;  // every Ulysses degree validate_parallelism accepts (divides heads, sequence, GPUs)  // every expert-parallel size validate_parallelism accepts (MoE models)
-    // Which pipeline stage's rank estimate_memory describes: -1 the most loaded (the first stage's
-    // activations, the larger of the first and last stages' parameters); 0..pipeline-1 that stage
-    // (pipeline_stage_memory in core/memory/memory_model.h). Never stored in a session.
+    bool auto_ulysses = false;
+    // Which pipeline stage's rank estimate_memory describes: -1 the most loaded (the larger peak of
+    // the first stage, with the embedding and p micro batches in flight, and the last, with the
+    // output layer and the loss); 0..pipeline-1 that stage (pipeline_stage_memory in
+    // core/memory/memory_model.h). Never stored in a session.
     std::int64_t pipeline_rank = -1;
     std::int64_t model_parallel() const { return tensor * pipeline; }
     friend bool operator==(const Parallelism&, const Parallelism&) = default;

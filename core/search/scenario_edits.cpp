@@ -47,6 +47,9 @@ Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_
     par.tensor = std::gcd(std::max<std::int64_t>(par.tensor, 1), per_node);
     par.pipeline = std::gcd(std::max<std::int64_t>(par.pipeline, 1), gpus / par.tensor);
     if (par.pipeline < 2) par.virtual_stages = 1;
+    // Ulysses keeps a degree that divides the GPUs, experts one that divides the data-parallel ranks.
+    par.ulysses = std::gcd(std::max<std::int64_t>(par.ulysses, 1), gpus);
+    par.expert = std::gcd(std::max<std::int64_t>(par.expert, 1), data_parallel_size(out));
     return out;
 }
 

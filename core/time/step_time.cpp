@@ -337,7 +337,10 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
         st.tensor_parallel_seconds =
             count * (allreduce_seconds(layer_activation, tp, intra_node_bus_gbytes_per_s(c)) + s.assumptions.collective_latency_seconds);
     }
-    if (u > 1) st.ulysses_seconds = ulysses_all_to_all_seconds(s) * G;
+    if (u > 1) {
+        st.ulysses_seconds = ulysses_all_to_all_seconds(s) * G;
+        st.comm_total_seconds += st.ulysses_seconds;
+    }
     if (par.pipeline > 1) {
         // Point-to-point between stages, each micro step: the activation forward and its gradient
         // backward, a t-th of it per rank with Megatron's scatter/gather (Narayanan Sec. 4.1). Stages

@@ -219,6 +219,37 @@ private slots:
         }
     }
 
+    // The most loaded pipeline rank is whichever of the first and last stages peaks higher: with
+    // Llama-3's 128,256-token vocabulary the last stage's logits and loss outweigh the first
+    // stage's micro batches in flight, and the fit check sees them (review of the per-stage work).
+    void most_loaded_stage_is_the_larger_of_first_and_last() {
+        Scenario s = preset_scenario("llama-3-8b", "h100-80gb", 8);
+        s.parallel.pipeline = 4;
+        s.zero.stage = 1;
+        s.training.micro_batch = 16;
+        s.training.global_batch = 64;
+        s.training.checkpointing = Checkpointing::Full;
+        const std::vector<MemoryBreakdown> stages = pipeline_stage_memory(s);
+        double worst = 0;
+        for (const MemoryBreakdown& m : stages) worst = std::max(worst, m.peak_required_bytes);
+        const MemoryBreakdown most = estimate_memory(s);
+        QCOMPARE(most.peak_required_bytes, worst);
+        QVERIFY(stages.back().peak_required_bytes > stages.front().peak_required_bytes);
+        QCOMPARE(most.peak.phase, StepPhase::Loss);
+        QVERIFY(!check_fit(s, most).gpu);
+    }
+
+    // The scaling curves' GPU counts keep a layout that exists there: Ulysses a degree dividing the
+    // GPUs, experts one dividing the data-parallel ranks (with_gpu_count).
+    void fewer_gpus_keep_a_valid_layout() {
+        Scenario s = preset_scenario("llama-3-8b", "h100-80gb", 16);
+        s.parallel.ulysses = 8;
+        QCOMPARE(with_gpu_count(s, 4, 8).parallel.ulysses, std::int64_t{4});
+        Scenario m = preset_scenario("mixtral-8x7b", "h100-80gb", 16);
+        m.parallel.expert = 8;
+        QCOMPARE(with_gpu_count(m, 2, 8).parallel.expert, std::int64_t{2});
+    }
+
     // Narayanan et al. 2021 Sec. 2.2: the bubble is (p-1) micro steps of a stage, (p-1)/v interleaved.
     void pipeline_bubble() {
         Scenario s = preset_scenario("llama-2-13b", "a100-80gb", 64);

@@ -498,6 +498,14 @@
         <source>sequence-parallel all-to-alls (DeepSpeed-Ulysses)</source>
         <translation>序列并行 all-to-all（DeepSpeed-Ulysses）</translation>
     </message>
+    <message>
+        <source>every process builds its rank&apos;s share of the model on the host, with low_cpu_mem_usage</source>
+        <translation>每个进程都在主机上构建本 rank 分到的那部分模型（启用 low_cpu_mem_usage）</translation>
+    </message>
+    <message>
+        <source>every process builds its rank&apos;s share of the model on the host and reads a checkpoint shard into it</source>
+        <translation>每个进程都在主机上构建本 rank 分到的那部分模型，并向其中读入一个检查点分片</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

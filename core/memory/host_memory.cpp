@@ -256,10 +256,20 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
             }
         } else {
             mo.bytes.model_copy = g * (model_bytes + (t.low_cpu_mem_usage ? 0.0 : shard));
-            mo.cause =
-                t.low_cpu_mem_usage
-                    ? QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host, with low_cpu_mem_usage")
-                    : QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host and reads a checkpoint shard into it");
+            // Under model parallelism (tensor, pipeline or expert) a process builds its rank's share.
+            const bool own_share = share < 1.0 || split.expert > 0;
+            if (own_share)
+                mo.cause = t.low_cpu_mem_usage
+                               ? QT_TRANSLATE_NOOP("Core",
+                                                   "every process builds its rank's share of the model on the host, with low_cpu_mem_usage")
+                               : QT_TRANSLATE_NOOP("Core",
+                                                   "every process builds its rank's share of the model on the host and reads a checkpoint "
+                                                   "shard into it");
+            else
+                mo.cause = t.low_cpu_mem_usage
+                               ? QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host, with low_cpu_mem_usage")
+                               : QT_TRANSLATE_NOOP("Core",
+                                                   "every process builds the whole model on the host and reads a checkpoint shard into it");
         }
     }
 

@@ -569,8 +569,7 @@ void ControlPanel::showLayoutInfo() {
     QString layout;
     try {
         validate_parallelism(s);
-        const Parallelism& p = s.parallel;
-        if (p.auto_tensor || p.auto_pipeline || p.auto_expert || p.auto_ulysses) {
+        if (s.parallel.searched()) {
             const Scenario chosen = doc_->exportScenario();  // the recommended candidate's layout
             const std::string words = layout_words(chosen);  // the core's: "tensor 4 x pipeline 6 x data 16"
             layout = words.empty() ? tr("Chosen: %1").arg(translated(data_parallel_phrase(chosen)))
@@ -641,16 +640,12 @@ void ControlPanel::syncFromDocument() {
     if (sequence_parallel_->isChecked() != s.parallel.sequence_parallel) sequence_parallel_->setChecked(s.parallel.sequence_parallel);
     sequence_parallel_->setEnabled(s.parallel.tensor > 1 && !s.parallel.auto_tensor);
     {
-        // Ulysses: "auto", off and the divisors of the GPUs that divide the heads (validate_ulysses
-        // checks the rest and the layout line says why a size is refused).
-        std::vector<std::int64_t> sizes{0};
-        for (std::int64_t u = 1; u <= s.cluster.world_size() && u <= s.model.heads; ++u)
-            if (s.cluster.world_size() % u == 0 && s.model.heads % u == 0) sizes.push_back(u);
+        // "auto" first, then the sizes core offers (the layout line says why one is refused).
+        std::vector<std::int64_t> sizes = ulysses_degrees(s);
+        sizes.insert(sizes.begin(), 0);
         showGpuGroupSizes(ulysses_, sizes, s.parallel.auto_ulysses ? 0 : s.parallel.ulysses);
-        // Experts: "auto", off and the divisors of the routed experts.
-        std::vector<std::int64_t> experts{0};
-        for (std::int64_t e = 1; e <= std::max<std::int64_t>(s.model.experts, 1); ++e)
-            if (std::max<std::int64_t>(s.model.experts, 1) % e == 0) experts.push_back(e);
+        std::vector<std::int64_t> experts = expert_parallel_sizes(s.model);
+        experts.insert(experts.begin(), 0);
         showGpuGroupSizes(expert_parallel_, experts, s.parallel.auto_expert ? 0 : s.parallel.expert);
         expert_parallel_->setEnabled(s.model.experts > 1 || s.parallel.expert > 1);  // a size a dense model refuses can be reset
     }

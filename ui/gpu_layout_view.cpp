@@ -236,9 +236,7 @@ void GpuLayoutView::restyle() { canvas_->update(); }
 
 void GpuLayoutView::rebuild() {
     // The scenario's own layout; with a size on auto, the plan's (its layout and its ZeRO stage).
-    const Parallelism& own = doc_->scenario().parallel;
-    const bool searched = own.auto_tensor || own.auto_pipeline || own.auto_expert || own.auto_ulysses;
-    const Scenario s = searched ? doc_->exportScenario() : doc_->scenario();
+    const Scenario s = doc_->scenario().parallel.searched() ? doc_->exportScenario() : doc_->scenario();
     const Parallelism& par = s.parallel;
     const QPalette pal = palette();
     try {

@@ -26,7 +26,8 @@ MemoryBreakdown estimate_memory(const Scenario& s) {
 }
 
 namespace {
-// The GPU side of one rank: model states, activations, buffers and the step's peak.
+// The GPU side of one rank: model states, activations, buffers and the step's peak (from the
+// moments where a maximum can lie, without storing them).
 MemoryBreakdown gpu_memory(const Scenario& s, const TimelineInputs& in) {
     MemoryBreakdown m;
     m.params_bytes = in.states.params;
@@ -48,6 +49,8 @@ MemoryBreakdown estimate_memory(const Scenario& s, HostMemoryMemo& host_memo) {
     // embedding, p micro batches in flight) or the last (the output layer, the logits and the
     // loss), whichever peaks higher; a large vocabulary makes it the last. Host RAM is the rank's
     // share at pipeline_rank -1 (the larger of the two stages' parameters).
+    MemoryBreakdown m;
+    double cpu_checkpoint_bytes_per_gpu = 0;
     if (s.parallel.pipeline > 1 && s.parallel.pipeline_rank < 0) {
         Scenario first = s, last = s;
         first.parallel.pipeline_rank = 0;
@@ -55,32 +58,16 @@ MemoryBreakdown estimate_memory(const Scenario& s, HostMemoryMemo& host_memo) {
         const TimelineInputs first_in = timeline_inputs(first);
         const MemoryBreakdown a = gpu_memory(first, first_in);
         const MemoryBreakdown b = gpu_memory(last, timeline_inputs(last));
-        MemoryBreakdown m = b.peak_required_bytes > a.peak_required_bytes ? b : a;
-        m.host = host_memory(s, first_in.activations.cpu_bytes_per_gpu, host_memo);
-        m.cpu_bytes_per_node = m.host.peak_bytes();
-        m.nvme_bytes_per_node = m.host.nvme_bytes;
-        return m;
+        m = b.peak_required_bytes > a.peak_required_bytes ? b : a;
+        cpu_checkpoint_bytes_per_gpu = first_in.activations.cpu_bytes_per_gpu;  // the first stage keeps the most checkpoints
+    } else {
+        const TimelineInputs in = timeline_inputs(s);
+        m = gpu_memory(s, in);
+        cpu_checkpoint_bytes_per_gpu = in.activations.cpu_bytes_per_gpu;
     }
-    const TimelineInputs in = timeline_inputs(s);
-    const ModelStateBytes& states = in.states;
-    const ActivationBytes& acts = in.activations;
-    const BufferBytes& bufs = in.buffers;
-
-    MemoryBreakdown m;
-    m.params_bytes = states.params;
-    m.frozen_params_bytes = states.frozen;
-    m.hpz_secondary_bytes = states.hpz_secondary;
-    m.gradients_bytes = states.gradients;
-    m.optimizer_states_bytes = states.optimizer_states;
-    m.activations_bytes = acts.gpu_bytes;
-    m.buffers_bytes = bufs.total();
-    m.cuda_context_bytes = s.assumptions.cuda_context_bytes;
-    m.fragmentation_bytes = s.assumptions.fragmentation * m.allocated_bytes();
-    m.host = host_memory(s, acts.cpu_bytes_per_gpu, host_memo);
+    m.host = host_memory(s, cpu_checkpoint_bytes_per_gpu, host_memo);
     m.cpu_bytes_per_node = m.host.peak_bytes();
     m.nvme_bytes_per_node = m.host.nvme_bytes;
-    // The step's peak from the moments where a maximum can lie, without storing them.
-    set_step_peak(s, step_peak(s, in, reservable_gpu_bytes(s)), m);
     return m;
 }
 

@@ -180,6 +180,22 @@ std::vector<std::int64_t> node_group_sizes(const Cluster& c) {
     return out;
 }
 
+std::vector<std::int64_t> ulysses_degrees(const Scenario& s) {
+    std::vector<std::int64_t> out;
+    const std::int64_t world = s.cluster.world_size();
+    for (std::int64_t u = 1; u <= world && u <= std::max<std::int64_t>(s.model.heads, 1); ++u)
+        if (world % u == 0 && s.model.heads % u == 0) out.push_back(u);
+    return out;
+}
+
+std::vector<std::int64_t> expert_parallel_sizes(const ModelSpec& m) {
+    const std::int64_t experts = std::max<std::int64_t>(m.experts, 1);
+    std::vector<std::int64_t> out;
+    for (std::int64_t e = 1; e <= experts; ++e)
+        if (experts % e == 0) out.push_back(e);
+    return out;
+}
+
 std::vector<std::int64_t> tensor_parallel_sizes(const Scenario& s) {
     std::vector<std::int64_t> out;
     for (std::int64_t k : node_group_sizes(s.cluster))

@@ -31,6 +31,13 @@ std::vector<std::int64_t> node_group_sizes(const Cluster& c);
 // attention and key/value heads.
 std::vector<std::int64_t> tensor_parallel_sizes(const Scenario& s);
 
+// The DeepSpeed-Ulysses degrees for `s`: divisors of the GPUs that divide the heads, 1 first
+// (validate_ulysses checks the rest: key/value heads, the sequence, no tensor or pipeline).
+std::vector<std::int64_t> ulysses_degrees(const Scenario& s);
+// The expert-parallel sizes for `m`: the divisors of its routed experts (1 alone for a dense
+// model; validate_experts checks that a size divides the data-parallel ranks).
+std::vector<std::int64_t> expert_parallel_sizes(const ModelSpec& m);
+
 // "tensor 4 x pipeline 12 x data 8" (with ", sequence parallel", ", 2 virtual stages"), or with
 // DeepSpeed-Ulysses "sequence 4 x data 2"; empty without model or sequence parallelism.
 std::string layout_words(const Scenario& s);

@@ -179,6 +179,7 @@ struct Parallelism {
     // core/memory/memory_model.h). Never stored in a session.
     std::int64_t pipeline_rank = -1;
     std::int64_t model_parallel() const { return tensor * pipeline; }
+    bool searched() const { return auto_tensor || auto_pipeline || auto_expert || auto_ulysses; }  // any size on auto
     friend bool operator==(const Parallelism&, const Parallelism&) = default;
 };
 

@@ -364,14 +364,11 @@ std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& 
     if (!space.auto_tensor && !space.auto_pipeline && !space.auto_expert && !space.auto_ulysses) return {s.parallel};
     const std::int64_t world = s.cluster.world_size();
     std::vector<std::int64_t> tensors = space.auto_tensor ? tensor_parallel_sizes(s) : std::vector<std::int64_t>{s.parallel.tensor};
-    // DeepSpeed-Ulysses: every divisor of the GPUs (validate_parallelism keeps those that divide the
-    // heads and the sequence, without tensor or pipeline parallelism).
-    std::vector<std::int64_t> ulysses{s.parallel.ulysses};
-    if (space.auto_ulysses) {
-        ulysses.clear();
-        for (std::int64_t u = 1; u <= world; ++u)
-            if (world % u == 0) ulysses.push_back(u);
-    }
+    // DeepSpeed-Ulysses degrees and expert-parallel sizes: validate_parallelism keeps those the
+    // layout takes.
+    const std::vector<std::int64_t> ulysses = space.auto_ulysses ? ulysses_degrees(s) : std::vector<std::int64_t>{s.parallel.ulysses};
+    const std::vector<std::int64_t> experts =
+        space.auto_expert ? expert_parallel_sizes(s.model) : std::vector<std::int64_t>{s.parallel.expert};
     std::vector<Parallelism> out;
     for (std::int64_t t : tensors) {
         std::vector<std::int64_t> pipelines{s.parallel.pipeline};
@@ -381,14 +378,6 @@ std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& 
                 if ((world / t) % p == 0) pipelines.push_back(p);  // validate_parallelism checks the rest
         }
         for (std::int64_t p : pipelines) {
-            // Expert-parallel sizes: every divisor of the routed experts (validate_experts keeps
-            // those that divide the data-parallel size of this layout).
-            std::vector<std::int64_t> experts{s.parallel.expert};
-            if (space.auto_expert) {
-                experts.clear();
-                for (std::int64_t e = 1; e <= std::max<std::int64_t>(s.model.experts, 1); ++e)
-                    if (s.model.experts % e == 0) experts.push_back(e);
-            }
             for (std::int64_t e : experts)
                 for (std::int64_t u : ulysses) {
                     Scenario l = s;

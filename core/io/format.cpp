@@ -2,17 +2,23 @@
 
 #include "core/model/units.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <system_error>
 
 namespace zp {
 
 std::string format_fixed(double value, int decimals) {
     if (!std::isfinite(value)) return "n/a";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-    return buf;
+    // std::to_chars rounds the exact binary value as printf's "%.*f" does, without the format
+    // parser: the recommender formats its explanations on every search.
+    char buf[400];  // |value| < 1.8e308 has at most 309 integer digits
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, std::clamp(decimals, 0, 60));
+    if (ec != std::errc()) return "n/a";
+    return std::string(buf, end);
 }
 
 std::string format_general(double value) {

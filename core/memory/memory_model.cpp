@@ -21,7 +21,7 @@ void set_step_peak(const Scenario& s, const StepPeak& p, MemoryBreakdown& m) {
 }  // namespace
 
 MemoryBreakdown estimate_memory(const Scenario& s) {
-    HostMemoryMemo fresh;
+    MemoryMemo fresh;
     return estimate_memory(s, fresh);
 }
 
@@ -44,7 +44,7 @@ MemoryBreakdown gpu_memory(const Scenario& s, const TimelineInputs& in) {
 }
 }  // namespace
 
-MemoryBreakdown estimate_memory(const Scenario& s, HostMemoryMemo& host_memo) {
+MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo) {
     // Pipeline parallelism without a stage named: the most loaded rank is the first stage (the
     // embedding, p micro batches in flight) or the last (the output layer, the logits and the
     // loss), whichever peaks higher; a large vocabulary makes it the last. Host RAM is the rank's
@@ -55,17 +55,17 @@ MemoryBreakdown estimate_memory(const Scenario& s, HostMemoryMemo& host_memo) {
         Scenario first = s, last = s;
         first.parallel.pipeline_rank = 0;
         last.parallel.pipeline_rank = s.parallel.pipeline - 1;
-        const TimelineInputs first_in = timeline_inputs(first);
+        const TimelineInputs first_in = timeline_inputs(first, memo.timeline);
         const MemoryBreakdown a = gpu_memory(first, first_in);
-        const MemoryBreakdown b = gpu_memory(last, timeline_inputs(last));
+        const MemoryBreakdown b = gpu_memory(last, timeline_inputs(last, memo.timeline));
         m = b.peak_required_bytes > a.peak_required_bytes ? b : a;
         cpu_checkpoint_bytes_per_gpu = first_in.activations.cpu_bytes_per_gpu;  // the first stage keeps the most checkpoints
     } else {
-        const TimelineInputs in = timeline_inputs(s);
+        const TimelineInputs in = timeline_inputs(s, memo.timeline);
         m = gpu_memory(s, in);
         cpu_checkpoint_bytes_per_gpu = in.activations.cpu_bytes_per_gpu;
     }
-    m.host = host_memory(s, cpu_checkpoint_bytes_per_gpu, host_memo);
+    m.host = host_memory(s, cpu_checkpoint_bytes_per_gpu, memo.host);
     m.cpu_bytes_per_node = m.host.peak_bytes();
     m.nvme_bytes_per_node = m.host.nvme_bytes;
     return m;

@@ -2,6 +2,7 @@
 // The per-GPU memory estimate: one function, every slice, with its source in the slice's own file.
 #include "core/memory/host_memory.h"
 #include "core/memory/memory_breakdown.h"
+#include "core/memory/step_timeline.h"
 #include "core/model/scenario.h"
 
 #include <vector>
@@ -9,9 +10,16 @@
 namespace zp {
 
 MemoryBreakdown estimate_memory(const Scenario& s);
-// The same, reusing the host side through `host_memo` (see HostMemoryMemo: only for scenarios
-// that differ in the micro batch, the buckets or the recompute policy since the memo was reset).
-MemoryBreakdown estimate_memory(const Scenario& s, HostMemoryMemo& host_memo);
+// What estimate_memory can reuse between scenarios that differ only in the micro batch, the
+// buckets or the recompute policy: the host side (HostMemoryMemo), the rank's model states and
+// its activations (TimelineMemo). Reset it when anything else changes.
+struct MemoryMemo {
+    HostMemoryMemo host;
+    TimelineMemo timeline;
+};
+// The same, reusing what `memo` holds (only for scenarios that differ in the micro batch, the
+// buckets or the recompute policy since the memo was reset).
+MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo);
 
 // Pipeline parallelism: estimate_memory for the rank of each stage, first to last
 // (Parallelism::pipeline_rank): its layers, the micro batches it holds in flight, the embedding on

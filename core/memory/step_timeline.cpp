@@ -252,8 +252,9 @@ StepMoment moment(const Terms& x, StepPhase phase, std::int64_t layer, const cha
 
 }  // namespace
 
-TimelineInputs timeline_inputs(const Scenario& s) {
-    TimelineInputs in;
+namespace {
+// The inputs that do not depend on the micro batch, the buckets or the recompute policy.
+void set_model_states(const Scenario& s, TimelineInputs& in) {
     // Gradients and optimizer states are the trainable parameters' (all of them in plain full
     // training); the weights add the frozen base as stored (model_states.h).
     const ParameterSplit split = rank_parameter_split(s);  // the most loaded rank's share under tensor/pipeline parallelism
@@ -263,7 +264,37 @@ TimelineInputs timeline_inputs(const Scenario& s) {
     in.whole_weights_bytes =
         (s.training.precision == Precision::Fp32 ? 4.0 : 2.0) * split.trainable + split.frozen_bytes + split.quant_state_bytes;
     in.states = model_state_bytes(s, split);
+}
+}  // namespace
+
+TimelineInputs timeline_inputs(const Scenario& s) {
+    TimelineInputs in;
+    set_model_states(s, in);
     in.activations = activation_bytes(s.model, s.training, s.finetune, s.parallel);
+    in.buffers = buffer_bytes(s);
+    return in;
+}
+
+TimelineInputs timeline_inputs(const Scenario& s, TimelineMemo& memo) {
+    TimelineInputs in;
+    const std::int64_t rank = s.parallel.pipeline_rank;
+    const std::size_t slot = rank > 0 ? 1 : 0;
+    TimelineMemo::States& st = memo.states[slot];
+    if (!st.valid || st.pipeline_rank != rank) {
+        set_model_states(s, in);
+        st = {true, rank, in.params, in.whole_weights_bytes, in.whole_params, in.partition_elems, in.states};
+    } else {
+        in.params = st.params;
+        in.whole_weights_bytes = st.whole_weights_bytes;
+        in.whole_params = st.whole_params;
+        in.partition_elems = st.partition_elems;
+        in.states = st.states;
+    }
+    TimelineMemo::Activations& act = memo.activations[slot];
+    if (!act.valid || act.pipeline_rank != rank || act.micro_batch != s.training.micro_batch ||
+        act.checkpointing != s.training.checkpointing)
+        act = {true, rank, s.training.micro_batch, s.training.checkpointing, activation_bytes(s.model, s.training, s.finetune, s.parallel)};
+    in.activations = act.value;
     in.buffers = buffer_bytes(s);
     return in;
 }

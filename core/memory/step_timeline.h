@@ -11,6 +11,7 @@
 #include "core/model/scenario.h"
 #include "core/model/step_phase.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -50,6 +51,32 @@ struct TimelineInputs {
     BufferBytes buffers;
 };
 TimelineInputs timeline_inputs(const Scenario& s);
+
+// The rank's parameter split, ZeRO partition and model states do not depend on the micro batch,
+// the buckets or the recompute policy, and the activations depend on the micro batch and the
+// recompute policy only (activation_bytes takes no ZeroSetup). A caller that varies only those
+// (the recommender, one ZeRO setup at a time; MemoryMemo in core/memory/memory_model.h) keeps one
+// memo and gets the same inputs without recomputing them. One slot per pipeline rank asked for
+// (the first and the last stage of a pipelined rank, or the one rank). Reset it when anything
+// else changes.
+struct TimelineMemo {
+    struct States {
+        bool valid = false;
+        std::int64_t pipeline_rank = 0;
+        double params = 0, whole_weights_bytes = 0, whole_params = 0, partition_elems = 0;
+        ModelStateBytes states;
+    };
+    struct Activations {
+        bool valid = false;
+        std::int64_t pipeline_rank = 0;
+        std::int64_t micro_batch = 0;
+        Checkpointing checkpointing = Checkpointing::None;
+        ActivationBytes value;
+    };
+    std::array<States, 2> states;
+    std::array<Activations, 2> activations;
+};
+TimelineInputs timeline_inputs(const Scenario& s, TimelineMemo& memo);
 
 // The moments of one optimizer step in the order they happen. Within the forward (backward) pass
 // the allocation grows (shrinks) linearly layer by layer, so the first and last layer of each

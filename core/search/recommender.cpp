@@ -211,7 +211,7 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
                 out.evaluated += static_cast<std::int64_t>(kBuckets.size() * recomputes.size() * micros.size());
                 continue;
             }
-            HostMemoryMemo host;  // one setup: buckets, recompute and micro batch vary below
+            MemoryMemo memo;  // one setup: buckets, recompute and micro batch vary below
             // Buckets innermost: the candidates in a row share their compute (ComputeTimeMemo).
             for (Checkpointing ck : recomputes) {
                 std::array<bool, kBuckets.size()> line_ended{};  // per bucket: an accumulating micro batch did not fit
@@ -224,10 +224,10 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
                         apply(s, base.zero, p);  // in place: no copy of the model's strings per point
                         // Memory decides feasibility; step time only for what fits.
                         if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch
-                            host = {};
+                            memo = {};
                             compute = {};
                         }
-                        const MemoryBreakdown m = estimate_memory(s, host);
+                        const MemoryBreakdown m = estimate_memory(s, memo);
                         ++out.estimated;
                         Point q = p;
                         q.gpu_bytes = m.peak_required_bytes;

@@ -53,7 +53,8 @@ struct Plan {
 // grows with the micro batch (activations and logits on the GPU, CPU checkpoints on the host; the
 // rest does not depend on it), so the first micro batch that does not fit ends that line; the
 // micro batch without accumulation is always estimated (its buffers differ); and the host side is
-// computed once per setup and accumulation regime (HostMemoryMemo). Exhaustive estimates every
+// computed once per setup and accumulation regime, the model states once per setup and the
+// activations once per micro batch and recompute policy (MemoryMemo). Exhaustive estimates every
 // candidate from scratch: the property test that both give the same plan (tst_robustness) keeps
 // the bound and the memo honest.
 enum class SearchPruning { Bounds, Exhaustive };

@@ -13,9 +13,26 @@
 // 0.8 of the per-direction rate. Assumed, not fitted.
 namespace zp::host_rates {
 
+//
+// Pageable host memory (offload_optimizer / offload_param pin_memory false): the driver copies
+// through its own pinned staging buffer with the CPU, and a copy from the device to pageable
+// memory returns only once it has completed (CUDA Runtime API, "API synchronization behavior"),
+// so DeepSpeed's non_blocking gradient copies block the host thread that queues the backward. The
+// staged rate is the lower of the pinned rate and one core's memcpy, about 10 GB/s on the server
+// CPUs of 2017-2023 (single-thread STREAM Copy 8-13 GB/s). Assumed, not fitted: no run in the
+// validation set turns pinning off.
 inline constexpr double kCpuAdamBytesPerParam = 28;
 inline constexpr double kHostMemoryEfficiency = 0.5;
 inline constexpr double kPinnedPcieEfficiency = 0.8;
+inline constexpr double kPageableStagingGBytesPerSecond = 10;
+
+// Bytes per second one GPU moves over its host link `pcie_gbytes_per_s` (per direction), from
+// pinned or from pageable host memory.
+constexpr double host_link_bytes_per_second(double pcie_gbytes_per_s, bool pinned) {
+    const double pinned_rate = pcie_gbytes_per_s * kPinnedPcieEfficiency;
+    const double rate = pinned || pinned_rate < kPageableStagingGBytesPerSecond ? pinned_rate : kPageableStagingGBytesPerSecond;
+    return rate * 1e9;
+}
 
 // CPU Adam parameters per second for a node whose DIMMs give `host_memory_gbytes_per_s` (channels
 // x MT/s x 8 bytes, all sockets).

@@ -368,16 +368,18 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
                       st.ulysses_seconds;
 
     // Offload (ZeRO-Offload arXiv 2101.06840 Sec. 4; ZeRO-Infinity arXiv 2104.07857 Sec. 5-6).
-    const double pcie = c.pcie_gbytes_per_s * kBytesPerGB * host_rates::kPinnedPcieEfficiency;
+    const bool pinned = s.zero.pin_memory;
+    const double pcie = host_rates::host_link_bytes_per_second(c.pcie_gbytes_per_s, pinned);
     const double nvme = c.nvme_gbytes_per_s * kBytesPerGB;
     if (cpu_optimizer) {
         // 16-bit gradients of the partition go down from the reduction hooks every micro step
         // (stage_1_and_2.py async_inplace_copy_grad_to_fp32_buffer_from_gpu, on the copy stream:
         // hidden up to f x backward); the CPU step (csrc/adam/cpu_adam_impl.cpp) runs after backward
-        // on the node's share, then the updated 16-bit partition comes up: exposed.
+        // on the node's share, then the updated 16-bit partition comes up: exposed. Into pageable
+        // memory the copy blocks the host (host_rates.h): nothing of it is hidden.
         const double partition = partition_elems;
         const double down = 2.0 * partition / pcie;
-        st.pcie_seconds += G * exposed(down, f * backward) + 2.0 * partition / pcie;
+        st.pcie_seconds += G * (pinned ? exposed(down, f * backward) : down) + 2.0 * partition / pcie;
         st.cpu_optimizer_seconds = (partition * g) / c.cpu_adam_params_per_second;  // the node's g ranks' partitions
         if (s.zero.offload_optimizer == OffloadDevice::Nvme) {
             // ZeRO-Infinity swaps the fp32 master and the moments in and out around the CPU step

@@ -193,6 +193,43 @@ private slots:
         QVERIFY2(std::fabs(seconds / secondsPerBillion - 1) < 0.10, qPrintable(QString::number(seconds)));
     }
 
+    // Pinned or pageable offload buffers (pin_memory; host_rates.h): the rate per direction is 0.8
+    // of the link pinned, and from pageable memory the lower of that and one core's ~10 GB/s
+    // staging copy (CUDA Runtime API, "API synchronization behavior": the driver stages pageable
+    // copies through its own pinned buffer).
+    void host_link_rate_data() {
+        QTest::addColumn<double>("pcieGBps");
+        QTest::addColumn<bool>("pinned");
+        QTest::addColumn<double>("gbytesPerSecond");
+        QTest::newRow("PCIe 4.0 x16 pinned: 0.8 x 32") << 32.0 << true << 25.6;
+        QTest::newRow("PCIe 4.0 x16 pageable: one core's staging copy") << 32.0 << false << 10.0;
+        QTest::newRow("PCIe 3.0 x16 pinned: 0.8 x 16") << 16.0 << true << 12.8;
+        QTest::newRow("PCIe 3.0 x8 pageable: the link is the slower") << 8.0 << false << 6.4;
+    }
+    void host_link_rate() {
+        QFETCH(double, pcieGBps);
+        QFETCH(bool, pinned);
+        QFETCH(double, gbytesPerSecond);
+        QCOMPARE(host_rates::host_link_bytes_per_second(pcieGBps, pinned), gbytesPerSecond * 1e9);
+    }
+
+    // ZeRO-Offload with pageable buffers: the gradient copy-down blocks the host (a device-to-host
+    // copy into pageable memory returns when it completes), so none of it hides behind backward,
+    // and every transfer runs at the staged rate: the step's PCIe time grows, nothing else does.
+    void pageable_offload_exposes_the_copies() {
+        Scenario pinned = gpt2_step(1, 8, 2, OffloadDevice::Cpu, OffloadDevice::None, true, 4, Checkpointing::None);
+        Scenario pageable = pinned;
+        pageable.zero.pin_memory = false;
+        const StepTime a = estimate_step(pinned), b = estimate_step(pageable);
+        const double partition = 124439808.0 / 8;  // elements of this rank's fp32 partition
+        const double G = static_cast<double>(a.gradient_accumulation_steps);
+        // Pageable: G copies of the 16-bit partition down plus one up, all exposed at 10 GB/s.
+        QCOMPARE(b.pcie_seconds, (G + 1) * 2.0 * partition / 10e9);
+        QVERIFY(a.pcie_seconds < b.pcie_seconds);
+        QCOMPARE(b.compute_seconds, a.compute_seconds);
+        QCOMPARE(b.cpu_optimizer_seconds, a.cpu_optimizer_seconds);
+    }
+
     // What each stage exposes (DeepSpeed engine.py allreduce_gradients after backward at stage 0;
     // stage_1_and_2.py reduces in backward hooks on reduction_stream with overlap_comm, and
     // all-gathers after step() at stage 2). GPT-2 124M on two nodes of 8 with 800 Gbit/s each

@@ -171,7 +171,11 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     // Fine-tuning: the optimizer, the gradient collectives and the offloaded states are the
     // trainable parameters' (P in plain full training); ZeRO-3 gathers, and offload_param moves,
     // every weight as stored (core/model/trainable_params.h).
-    const ParameterSplit split = rank_parameter_split(s);
+    if (!memo.split_valid) {
+        memo.split = rank_parameter_split(s);
+        memo.split_valid = true;
+    }
+    const ParameterSplit& split = memo.split;
     const double P = split.trainable;
     const double weight_elem = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
     const double whole_weights = weight_elem * P + split.frozen_bytes + split.quant_state_bytes;
@@ -198,7 +202,12 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     LayerModules modules;
     double hook_seconds = 0;
     if (stage == 3) {
-        modules = layer_modules(s.model, s.zero);
+        if (!memo.modules_valid || memo.modules_persistence_threshold != s.zero.stage3_param_persistence_threshold) {
+            memo.modules = layer_modules(s.model, s.zero);
+            memo.modules_persistence_threshold = s.zero.stage3_param_persistence_threshold;
+            memo.modules_valid = true;
+        }
+        modules = memo.modules;
         hook_seconds = modules.hooked * zero3_costs::kHookSecondsPerModule;
     }
     const auto compute = [&](double hooks) {

@@ -107,6 +107,14 @@ struct ComputeTimeMemo {
         ComputeTime value;
     };
     std::array<Entry, 2> entries;  // ZeRO-3 asks twice: with its hooks and without
+    // What the step reads of the model alone, for a caller that also keeps the layout, the
+    // precision and the cluster fixed (the recommender, one layout): the rank's parameter split,
+    // and ZeRO-3's modules per layer for one persistence threshold.
+    bool split_valid = false;
+    ParameterSplit split;
+    bool modules_valid = false;
+    double modules_persistence_threshold = 0;
+    LayerModules modules;
 };
 StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo);
 

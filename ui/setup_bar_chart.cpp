@@ -1,12 +1,14 @@
 #include "ui/setup_bar_chart.h"
 
 #include "core/search/overview.h"
+#include "ui/axis_label_fit.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
 
 #include <QCoreApplication>
+#include <QFontMetricsF>
 #include <QToolTip>
 
 #include <cmath>
@@ -16,6 +18,39 @@ namespace zp::ui {
 SetupBarChart::SetupBarChart(QCustomPlot* plot, const QMargins& labelPadding)
     : plot_(plot), label_padding_(labelPadding), ticker_(new QCPAxisTickerText) {
     plot_->xAxis->setTicker(ticker_);
+    // Fitted before the replot draws them; a resize changes the pitch during the replot's layout,
+    // so the labels are fitted again and drawn once more.
+    before_replot_ = QObject::connect(plot_, &QCustomPlot::beforeReplot, plot_, [this] { fitLabels(); });
+    after_replot_ = QObject::connect(plot_, &QCustomPlot::afterReplot, plot_, [this] {
+        if (bars_ > 1 && pitchPixels() != fitted_pitch_) plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
+}
+
+SetupBarChart::~SetupBarChart() {
+    QObject::disconnect(before_replot_);
+    QObject::disconnect(after_replot_);
+}
+
+double SetupBarChart::pitchPixels() const { return std::abs(plot_->xAxis->coordToPixel(key(1)) - plot_->xAxis->coordToPixel(key(0))); }
+
+void SetupBarChart::fitLabels() {
+    fitted_pitch_ = pitchPixels();
+    // Room for a label: the pitch less its padding and a gap of a few pixels to the next one.
+    constexpr double kGapPixels = 6;
+    const double room = fitted_pitch_ - label_padding_.left() - label_padding_.right() - kGapPixels;
+    while (full_texts_.size() < labels_.size()) {
+        full_texts_.append(QString());
+        fitted_texts_.append(QString());
+    }
+    for (qsizetype i = 0; i < labels_.size(); ++i) {
+        PlotLabel* label = labels_[i];
+        if (!label->visible()) continue;
+        // A text other than the one fitted last is the view's new text.
+        if (label->text() != fitted_texts_[i]) full_texts_[i] = label->text();
+        const QString fitted = bars_ > 1 ? wrapToWidth(full_texts_[i], QFontMetricsF(label->font()), room) : full_texts_[i];
+        fitted_texts_[i] = fitted;
+        if (fitted != label->text()) label->setText(fitted);
+    }
 }
 
 QCPBars* SetupBarChart::addPart(const QString& name) {

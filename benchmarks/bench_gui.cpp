@@ -9,6 +9,7 @@
 #include "core/model/parallel_layout.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
+#include "core/search/overview.h"
 #include "core/search/scenario_edits.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
@@ -61,7 +62,9 @@ double quantile(const std::vector<double>& sorted, double q) {
 std::string planWords(const zp::ui::MainWindow& window) {
     const zp::Scenario s = window.document()->exportScenario();
     const std::string layout = zp::layout_words(s);
-    return std::to_string(s.cluster.world_size()) + " GPUs, " + (layout.empty() ? std::string("data parallel") : layout);
+    return std::to_string(s.cluster.world_size()) + " GPUs, " + (layout.empty() ? std::string("data parallel") : layout) + ", ZeRO-" +
+           std::to_string(s.zero.stage) + ", " + std::to_string(window.document()->overview().plan.candidates_evaluated) +
+           " candidates searched";
 }
 
 // Moves slider a and slider b in turn between their two positions, `changes` times, and returns
@@ -153,6 +156,7 @@ int main(int argc, char** argv) {
     bloom.parallel.auto_tensor = bloom.parallel.auto_pipeline = true;
     window.document()->reset(bloom);
     window.flushPending();
+    std::printf("search plan before the changes: %s\n", planWords(window).c_str());
     std::set<std::string> searched_visited;
     const std::vector<double> searched = measureChanges(window, gpus, {gpus->value() - 40, gpus->value() + 40}, size,
                                                         {size->value(), size->value() - 60}, changes, replots, painted, searched_visited);

@@ -34,6 +34,11 @@ void wrapLine(const QString& line, const QFontMetricsF& metrics, double width, Q
         out << line;
         return;
     }
+    // "✗ pipeline", "★ best": the mark alone (its colour and the tooltip say the rest).
+    if (line.size() > 2 && line[1] == QLatin1Char(' ') && !line[0].isLetterOrNumber()) {
+        out << line.left(1);
+        return;
+    }
     const qsizetype middle = line.size() / 2;
     qsizetype best = -1;
     for (qsizetype i = 1; i + 1 < line.size(); ++i) {

@@ -16,8 +16,9 @@ void fitAxisLabels(QCustomPlot* plot);
 QString twoLineTitle(const QString& title);
 
 // `text` with every line wider than `width` pixels in `metrics` broken at the space nearest its
-// middle, and the halves again, until each fits or has no space left. A one-character mark ("✗",
-// "★") stays with the word after it. The bar labels' fit (ui/setup_bar_chart.h).
+// middle, and the halves again, until each fits or has no space left. A line that starts with a
+// one-character mark ("✗ pipeline", "★ best") and does not fit becomes the mark alone. The bar
+// labels' fit (ui/setup_bar_chart.h).
 QString wrapToWidth(const QString& text, const QFontMetricsF& metrics, double width);
 
 }  // namespace zp::ui

@@ -11,6 +11,7 @@
 #include <QFontMetricsF>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 namespace zp::ui {
@@ -42,6 +43,13 @@ void SetupBarChart::fitLabels() {
         full_texts_.append(QString());
         fitted_texts_.append(QString());
     }
+    // The setups' names under the bars: turned when the widest would run into its neighbour.
+    const QFontMetricsF tick_metrics(plot_->xAxis->tickLabelFont());
+    double widest_tick = 0;
+    for (const QString& name : ticker_->ticks())
+        for (const QString& line : name.split(QLatin1Char('\n'))) widest_tick = std::max(widest_tick, tick_metrics.horizontalAdvance(line));
+    const double rotation = bars_ > 1 && widest_tick + kGapPixels > fitted_pitch_ ? -45.0 : 0.0;
+    if (plot_->xAxis->tickLabelRotation() != rotation) plot_->xAxis->setTickLabelRotation(rotation);
     for (qsizetype i = 0; i < labels_.size(); ++i) {
         PlotLabel* label = labels_[i];
         if (!label->visible()) continue;

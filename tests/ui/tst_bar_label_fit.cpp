@@ -1,6 +1,7 @@
 // The labels above the memory and time views' bars (ui/setup_bar_chart.h) stay apart: a label
-// wider than the bar pitch is wrapped at its spaces (wrapToWidth, ui/axis_label_fit.h), a mark
-// ("✗", "★") staying with its word, and the view's full text comes back when there is room.
+// wider than the bar pitch is wrapped at its spaces (wrapToWidth, ui/axis_label_fit.h; a "✗ ..."
+// or "★ ..." line that does not fit becomes its mark), the setups' names under the
+// bars are turned when they would meet, and the view's full text comes back when there is room.
 // BLOOM-176B on 384 A100s at the window's default size is where "13.8k tok/s" ran into its
 // neighbours.
 #include "tests/test_util.h"
@@ -46,12 +47,15 @@ private slots:
         QTest::newRow("fits: unchanged") << "5.1 min\n13.8k tok/s"
                                          << "13.8k tok/s"
                                          << "5.1 min\n13.8k tok/s";
-        QTest::newRow("the throughput line in two") << "5 min\n13.8k tok/s\n\u2717 no fit"
-                                                    << "\u2717 no fit"
-                                                    << "5 min\n13.8k\ntok/s\n\u2717 no fit";
-        QTest::newRow("a mark stays with its word") << "9.4\n\u2717 pipeline"
-                                                    << "9.4"
-                                                    << "9.4\n\u2717 pipeline";
+        QTest::newRow("the throughput line in two") << "5\n13.8k tok/s\n\u2717 no fit"
+                                                    << "13.8k"
+                                                    << "5\n13.8k\ntok/s\n\u2717";
+        QTest::newRow("a mark line that fits stays whole") << "9.4\n\u2717 pipeline"
+                                                           << "\u2717 pipeline"
+                                                           << "9.4\n\u2717 pipeline";
+        QTest::newRow("a mark line that does not fit: the mark") << "80.0\n\u2605 best"
+                                                                 << "80.0"
+                                                                 << "80.0\n\u2605";
         QTest::newRow("at the space nearest the middle") << "one two three four"
                                                          << "one two"
                                                          << "one two\nthree\nfour";
@@ -102,12 +106,15 @@ private slots:
         QCoreApplication::processEvents();
         w.flushPending();
         check("1200 x 800");
+        // There the setups' names under the bars would meet: they are turned.
+        QVERIFY(w.memoryView()->plot()->xAxis->tickLabelRotation() != 0);
         w.resize(2400, 1000);
         QCoreApplication::processEvents();
         w.flushPending();
         check("2400 x 1000");
         for (PlotLabel* label : visibleLabels(w.timeView()->plot()))
             QVERIFY2(!label->text().contains(QStringLiteral("\ntok/s")), qPrintable(label->text()));
+        QCOMPARE(w.memoryView()->plot()->xAxis->tickLabelRotation(), 0.0);
     }
 };
 

@@ -10,6 +10,7 @@
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/overview.h"
+#include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
@@ -67,6 +68,21 @@ std::string planWords(const zp::ui::MainWindow& window) {
            " candidates searched";
 }
 
+// The core's share of a change: compute_overview (the recommender with its layout search, the
+// bars, the scaling curves) for `s`, median milliseconds over `runs` calls.
+double overviewMs(const zp::Scenario& s, int runs) {
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+        QElapsedTimer t;
+        t.start();
+        const zp::Overview o = zp::compute_overview(s);
+        ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        if (o.bars.empty()) std::fprintf(stderr, "compute_overview gave no bars\n");
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
 // Moves slider a and slider b in turn between their two positions, `changes` times, and returns
 // the sorted milliseconds per change (empty when a change did not finish). `visited` gets the
 // GPU counts and model sizes the changes went through.
@@ -102,7 +118,8 @@ std::vector<double> measureChanges(const zp::ui::MainWindow& window, QSlider* a,
         ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
         const zp::Scenario& now = window.document()->scenario();
         visited.insert(std::to_string(now.cluster.world_size()) + " GPUs x " +
-                       std::to_string(static_cast<long long>(static_cast<double>(zp::parameter_count(now.model)) / 1e9)) + "B");
+                       std::to_string(static_cast<long long>(static_cast<double>(zp::parameter_count(now.model)) / 1e9)) + "B x " +
+                       std::to_string(now.training.seq_len));
     }
     std::sort(ms.begin(), ms.end());
     return ms;
@@ -145,8 +162,8 @@ int main(int argc, char** argv) {
 
     // The same on a plan whose layout search runs on every change: BLOOM-176B on 384 A100s, global
     // batch 2048, tensor and pipeline sizes on auto (what a new plan of more than one node gets,
-    // search_layouts_by_default). The GPU slider moves between 256 and 512 (powers of two),
-    // the model size between BLOOM and about 60B; every value is several nodes.
+    // search_layouts_by_default), on its 384 GPUs (48 nodes): the sequence slider moves between
+    // 2048 and 4096 tokens (powers of two), the model size between BLOOM and about 100B.
     zp::Scenario bloom = zp::default_scenario();
     bloom.model = zp::model_preset("bloom-176b").spec;
     bloom.cluster.use_gpu(zp::gpu_preset("a100-80gb"));
@@ -157,8 +174,9 @@ int main(int argc, char** argv) {
     window.document()->reset(bloom);
     window.flushPending();
     std::printf("search plan before the changes: %s\n", planWords(window).c_str());
+    QSlider* seq = window.controls()->findChild<zp::ui::ScaledSlider*>(QStringLiteral("seq_len"))->slider();
     std::set<std::string> searched_visited;
-    const std::vector<double> searched = measureChanges(window, gpus, {gpus->value() - 40, gpus->value() + 40}, size,
+    const std::vector<double> searched = measureChanges(window, seq, {seq->value(), seq->value() + 60}, size,
                                                         {size->value(), size->value() - 60}, changes, replots, painted, searched_visited);
     if (searched.empty()) return 1;
     const auto join = [](const std::set<std::string>& v) {
@@ -167,6 +185,11 @@ int main(int argc, char** argv) {
         return out;
     };
     std::printf("  visited without the search: %s\n  visited with the search: %s\n", join(visited).c_str(), join(searched_visited).c_str());
+    // Of a change with the search, the core's part: the last plan's scenario and the default's.
+    std::printf(
+        "  compute_overview alone, median of 50: %.2f ms on the last searched plan, %.2f ms on BLOOM's 384 GPUs, %.2f ms on the "
+        "default plan\n",
+        overviewMs(window.document()->scenario(), 50), overviewMs(bloom, 50), overviewMs(zp::default_plan_scenario(), 50));
     std::printf("with the layout search: %d changes, p50 %.2f ms, p99 %.2f ms, max %.2f ms per change (last plan: %s)\n", changes,
                 quantile(searched, 0.50), quantile(searched, 0.99), searched.back(), planWords(window).c_str());
     rusage usage{};

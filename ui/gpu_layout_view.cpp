@@ -38,12 +38,13 @@ struct LayoutPicture {
     std::vector<GroupRow> rows;
 };
 
-// The group bars' colours, cycled by group ordinal so neighbouring groups differ (Okabe and Ito's
-// colour-blind-safe set without its blues, which a single stage's cells use, and a grey).
+// The group bars' colours, cycled by group ordinal so neighbouring groups differ: Okabe and Ito's
+// colour-blind-safe set (its blue only in the lighter sky shade, the cells being blue), a grey
+// and an olive; eight, so a cluster's first eight groups never share one (the tooltip numbers them).
 QColor groupColor(int ordinal) {
-    static const QColor colors[] = {QColor(0xe6, 0x9f, 0x00), QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
-                                    QColor(0x8c, 0x6d, 0x31), QColor(0xd5, 0x5e, 0x00), QColor(0x7f, 0x7f, 0x7f)};
-    return colors[ordinal % 6];
+    static const QColor colors[] = {QColor(0xe6, 0x9f, 0x00), QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7), QColor(0x8c, 0x6d, 0x31),
+                                    QColor(0xd5, 0x5e, 0x00), QColor(0x7f, 0x7f, 0x7f), QColor(0x56, 0xb4, 0xe9), QColor(0x6b, 0x8e, 0x23)};
+    return colors[ordinal % 8];
 }
 
 // Where the boxes go at a given size: cells of `unit` pixels in a row per node box, or (compact)

@@ -4,6 +4,14 @@
 //   QT_QPA_PLATFORM=offscreen build/release/benchmarks/bench_gui [CHANGES]
 // CHANGES (default 1000) is there so a profiler run can be short:
 //   valgrind --tool=callgrind build/release/benchmarks/bench_gui 100
+#include "core/model/default_scenario.h"
+#include "core/model/model_spec.h"
+#include "core/model/parallel_layout.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
+#include "core/search/overview.h"
+#include "core/search/recommender.h"
+#include "core/search/scenario_edits.h"
 #include "ui/control_panel.h"
 #include "ui/main_window.h"
 #include "ui/memory_view.h"
@@ -20,9 +28,12 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace {
@@ -43,6 +54,76 @@ public:
         return QObject::eventFilter(o, e);
     }
 };
+
+double quantile(const std::vector<double>& sorted, double q) {
+    return sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(q * static_cast<double>(sorted.size())))];
+}
+
+// The plan the window shows: its layout and GPUs, so a reader sees that the search ran.
+std::string planWords(const zp::ui::MainWindow& window) {
+    const zp::Scenario s = window.document()->exportScenario();
+    const std::string layout = zp::layout_words(s);
+    return std::to_string(s.cluster.world_size()) + " GPUs, " + (layout.empty() ? std::string("data parallel") : layout) + ", ZeRO-" +
+           std::to_string(s.zero.stage) + ", " + std::to_string(window.document()->overview().plan.candidates_evaluated) +
+           " candidates searched";
+}
+
+// The core's share of a change: compute_overview (the recommender with its layout search, the
+// bars, the scaling curves) for `s`, median milliseconds over `runs` calls.
+double overviewMs(const zp::Scenario& s, int runs) {
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+        QElapsedTimer t;
+        t.start();
+        const zp::Overview o = zp::compute_overview(s);
+        ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        if (o.bars.empty()) std::fprintf(stderr, "compute_overview gave no bars\n");
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+// Moves slider a and slider b in turn between their two positions, `changes` times, and returns
+// the sorted milliseconds per change (empty when a change did not finish). `visited` gets the
+// GPU counts and model sizes the changes went through.
+std::vector<double> measureChanges(const zp::ui::MainWindow& window, QSlider* a, const std::array<int, 2>& a_positions, QSlider* b,
+                                   const std::array<int, 2>& b_positions, int changes, const int (&replots)[3],
+                                   const PaintCounter (&painted)[3], std::set<std::string>& visited) {
+    std::vector<double> ms;
+    ms.reserve(static_cast<std::size_t>(changes));
+    for (int i = 0; i < changes; ++i) {
+        QSlider* s = (i % 2 == 0) ? a : b;
+        const std::array<int, 2>& positions = (i % 2 == 0) ? a_positions : b_positions;
+        const int target = positions[(i / 2) % 2 == 0 ? 1 : 0];
+        int replots_before[3], paints_before[3];
+        for (int p = 0; p < 3; ++p) {
+            replots_before[p] = replots[p];
+            paints_before[p] = painted[p].paints;
+        }
+        const auto done = [&] {
+            for (int p = 0; p < 3; ++p)
+                if (replots[p] == replots_before[p] || painted[p].paints == paints_before[p]) return false;
+            return true;
+        };
+        QElapsedTimer t;
+        t.start();
+        s->setValue(target);
+        // Recompute and replots are queued and the paint follows them: run the event loop until
+        // every plot has redrawn its content and painted it into the window.
+        while (!done() && t.elapsed() < 5000) QCoreApplication::processEvents(QEventLoop::AllEvents);
+        if (!done()) {
+            std::fprintf(stderr, "change %d did not replot and repaint the three views\n", i);
+            return {};
+        }
+        ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+        const zp::Scenario& now = window.document()->scenario();
+        visited.insert(std::to_string(now.cluster.world_size()) + " GPUs x " +
+                       std::to_string(static_cast<long long>(static_cast<double>(zp::parameter_count(now.model)) / 1e9)) + "B x " +
+                       std::to_string(now.training.seq_len));
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms;
+}
 
 }  // namespace
 
@@ -71,42 +152,48 @@ int main(int argc, char** argv) {
     // (log slider, powers of two) and the model size.
     QSlider* gpus = window.controls()->gpuCountSlider()->slider();
     QSlider* size = window.controls()->modelSizeSlider()->slider();
-    std::vector<double> ms;
-    ms.reserve(static_cast<std::size_t>(changes));
     // Positions that map to different values: 8 <-> 64 GPUs, 6.7B <-> ~30B parameters.
-    const int gpu_positions[2] = {gpus->value(), gpus->value() + 250};
-    const int size_positions[2] = {size->value(), size->value() + 120};
-    for (int i = 0; i < changes; ++i) {
-        QSlider* s = (i % 2 == 0) ? gpus : size;
-        const int* positions = (i % 2 == 0) ? gpu_positions : size_positions;
-        const int target = positions[(i / 2) % 2 == 0 ? 1 : 0];
-        int replots_before[3], paints_before[3];
-        for (int p = 0; p < 3; ++p) {
-            replots_before[p] = replots[p];
-            paints_before[p] = painted[p].paints;
-        }
-        const auto done = [&] {
-            for (int p = 0; p < 3; ++p)
-                if (replots[p] == replots_before[p] || painted[p].paints == paints_before[p]) return false;
-            return true;
-        };
-        QElapsedTimer t;
-        t.start();
-        s->setValue(target);
-        // Recompute and replots are queued and the paint follows them: run the event loop until
-        // every plot has redrawn its content and painted it into the window.
-        while (!done() && t.elapsed() < 5000) QCoreApplication::processEvents(QEventLoop::AllEvents);
-        if (!done()) {
-            std::fprintf(stderr, "change %d did not replot and repaint the three views\n", i);
-            return 1;
-        }
-        ms.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
-    }
-    std::sort(ms.begin(), ms.end());
+    std::set<std::string> visited;
+    const std::vector<double> ms = measureChanges(window, gpus, {gpus->value(), gpus->value() + 250}, size,
+                                                  {size->value(), size->value() + 120}, changes, replots, painted, visited);
+    if (ms.empty()) return 1;
+    std::printf("slider changes: %d, p50 %.2f ms, p99 %.2f ms, max %.2f ms per change (default plan: %s)\n", changes, quantile(ms, 0.50),
+                quantile(ms, 0.99), ms.back(), planWords(window).c_str());
+
+    // The same on a plan whose layout search runs on every change: BLOOM-176B on 384 A100s, global
+    // batch 2048, tensor and pipeline sizes on auto (what a new plan of more than one node gets,
+    // search_layouts_by_default), on its 384 GPUs (48 nodes): the sequence slider moves between
+    // 2048 and 4096 tokens (powers of two), the model size between BLOOM and about 100B.
+    zp::Scenario bloom = zp::default_scenario();
+    bloom.model = zp::model_preset("bloom-176b").spec;
+    bloom.cluster.use_gpu(zp::gpu_preset("a100-80gb"));
+    bloom = zp::with_gpu_count(bloom, 384, 8);
+    bloom.training.seq_len = 2048;
+    bloom.training.global_batch = 2048;
+    bloom.parallel.auto_tensor = bloom.parallel.auto_pipeline = true;
+    window.document()->reset(bloom);
+    window.flushPending();
+    std::printf("search plan before the changes: %s\n", planWords(window).c_str());
+    QSlider* seq = window.controls()->findChild<zp::ui::ScaledSlider*>(QStringLiteral("seq_len"))->slider();
+    std::set<std::string> searched_visited;
+    const std::vector<double> searched = measureChanges(window, seq, {seq->value(), seq->value() + 60}, size,
+                                                        {size->value(), size->value() - 60}, changes, replots, painted, searched_visited);
+    if (searched.empty()) return 1;
+    const auto join = [](const std::set<std::string>& v) {
+        std::string out;
+        for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
+        return out;
+    };
+    std::printf("  visited without the search: %s\n  visited with the search: %s\n", join(visited).c_str(), join(searched_visited).c_str());
+    // Of a change with the search, the core's part: the last plan's scenario and the default's.
+    std::printf(
+        "  compute_overview alone, median of 50: %.2f ms on the last searched plan, %.2f ms on BLOOM's 384 GPUs, %.2f ms on the "
+        "default plan\n",
+        overviewMs(window.document()->scenario(), 50), overviewMs(bloom, 50), overviewMs(zp::default_plan_scenario(), 50));
+    std::printf("with the layout search: %d changes, p50 %.2f ms, p99 %.2f ms, max %.2f ms per change (last plan: %s)\n", changes,
+                quantile(searched, 0.50), quantile(searched, 0.99), searched.back(), planWords(window).c_str());
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
-    const auto at = [&ms](double q) { return ms[static_cast<std::size_t>(q * static_cast<double>(ms.size()))]; };
-    std::printf("slider changes: %d, p50 %.2f ms, p99 %.2f ms, max %.2f ms per change\n", changes, at(0.50), at(0.99), ms.back());
     std::printf("first painted frame: %.0f ms after process start\n", painted[0].first_ms);
     std::printf("peak RSS: %.1f MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
     return 0;

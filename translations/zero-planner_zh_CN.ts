@@ -1737,6 +1737,42 @@ tensor rank %4, data-parallel rank %5, pipeline stage %6</source>
         <source>%1 GPUs in %2 nodes of %3. %4. Tensor-parallel groups are %5 consecutive GPUs; pipeline stages are %6 ranks apart; data-parallel groups have %7 ranks, %5 apart. Tensor-parallel traffic: %8. Pipeline traffic: %9. Data-parallel traffic (%10): %11.</source>
         <translation>%1 个 GPU，分布在 %2 个节点上，每节点 %3 个。%4。张量并行组由 %5 个连续的 GPU 组成；流水线各级相隔 %6 个 rank；数据并行组有 %7 个 rank，相隔 %5。张量并行通信：%8。流水线通信：%9。数据并行通信（%10）：%11。</translation>
     </message>
+    <message>
+        <source>sequence-parallel group</source>
+        <translation>序列并行组</translation>
+    </message>
+    <message>
+        <source>expert-parallel group</source>
+        <translation>专家并行组</translation>
+    </message>
+    <message>
+        <source>SP %1 x DP %2 (DeepSpeed-Ulysses)</source>
+        <translation>SP %1 x DP %2（DeepSpeed-Ulysses）</translation>
+    </message>
+    <message>
+        <source>, EP %1</source>
+        <translation>，EP %1</translation>
+    </message>
+    <message>
+        <source>ZeRO over data x sequence parallel %1 (shade alternates by replica): %2</source>
+        <translation>ZeRO 跨数据 x 序列并行 %1（按副本交替深浅）：%2</translation>
+    </message>
+    <message>
+        <source>Sequence parallel %1 (bar under its GPUs, one colour per group, striped when it spans nodes): four all-to-alls per attention layer</source>
+        <translation>序列并行 %1（GPU 下方的色条，每组一种颜色，跨节点时为斜纹）：每个注意力层四次 all-to-all</translation>
+    </message>
+    <message>
+        <source>Expert parallel %1 (bar under its GPUs, one colour per group, striped when it spans nodes): token dispatch and combine all-to-alls per MoE layer</source>
+        <translation>专家并行 %1（GPU 下方的色条，每组一种颜色，跨节点时为斜纹）：每个 MoE 层的 token 分发与合并 all-to-all</translation>
+    </message>
+    <message>
+        <source>Sequence-parallel groups are %1 consecutive GPUs; their all-to-alls: %2.</source>
+        <translation>序列并行组由 %1 个连续的 GPU 组成；其 all-to-all：%2。</translation>
+    </message>
+    <message>
+        <source>Expert-parallel groups are %1 data-parallel ranks, %2 apart; their all-to-alls: %3.</source>
+        <translation>专家并行组由 %1 个数据并行 rank 组成，相隔 %2；其 all-to-all：%3。</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::HostView</name>
@@ -2487,6 +2523,10 @@ Not loaded into the controls: %1</source>
     <message>
         <source>usable %1</source>
         <translation>可用 %1</translation>
+    </message>
+    <message>
+        <source> on pipeline stage %1 of %2, the one that decides the fit</source>
+        <translation>，流水线第 %1 级（共 %2 级），即决定能否放下的一级</translation>
     </message>
 </context>
 <context>

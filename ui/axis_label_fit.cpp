@@ -4,6 +4,7 @@
 
 #include <QFontMetrics>
 #include <QPointer>
+#include <QStringList>
 
 #include <cstdlib>
 
@@ -24,6 +25,42 @@ QString twoLineTitle(const QString& title) {
             if (title[i] == QLatin1Char(' ')) consider(i);
     if (best < 0) return title;
     return title.left(best).trimmed() + QLatin1Char('\n') + title.mid(best).trimmed();
+}
+
+namespace {
+
+void wrapLine(const QString& line, const QFontMetricsF& metrics, double width, QStringList& out) {
+    if (metrics.horizontalAdvance(line) <= width) {
+        out << line;
+        return;
+    }
+    // "✗ pipeline", "★ best": the mark alone (its colour and the tooltip say the rest).
+    if (line.size() > 2 && line[1] == QLatin1Char(' ') && !line[0].isLetterOrNumber()) {
+        out << line.left(1);
+        return;
+    }
+    const qsizetype middle = line.size() / 2;
+    qsizetype best = -1;
+    for (qsizetype i = 1; i + 1 < line.size(); ++i) {
+        if (line[i] != QLatin1Char(' ')) continue;
+        const qsizetype word_start = line.lastIndexOf(QLatin1Char(' '), i - 1) + 1;
+        if (i - word_start <= 1) continue;  // a mark before its word
+        if (best < 0 || std::abs(i - middle) < std::abs(best - middle)) best = i;
+    }
+    if (best < 0) {
+        out << line;
+        return;
+    }
+    wrapLine(line.left(best), metrics, width, out);
+    wrapLine(line.mid(best + 1), metrics, width, out);
+}
+
+}  // namespace
+
+QString wrapToWidth(const QString& text, const QFontMetricsF& metrics, double width) {
+    QStringList out;
+    for (const QString& line : text.split(QLatin1Char('\n'))) wrapLine(line, metrics, width, out);
+    return out.join(QLatin1Char('\n'));
 }
 
 void fitAxisLabels(QCustomPlot* plot) {

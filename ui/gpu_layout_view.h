@@ -2,7 +2,10 @@
 // GPU layout view ("GPU layout"): the cluster's nodes and GPUs as Megatron-DeepSpeed places the
 // ranks (core/model/parallel_layout.h rank_coordinates): each node a box, each GPU a cell
 // coloured by its pipeline stage (hue; the shade alternates between data-parallel replicas),
-// each tensor-parallel group outlined. Above the drawing the layout ("TP 4 x PP 12 x DP 8"),
+// each tensor-parallel group outlined; under the GPUs a bar row per all-to-all group kind
+// (DeepSpeed-Ulysses, expert parallel; core's ulysses_group_ranks / expert_group_ranks), a
+// colour per group, striped when the group spans nodes. Above the drawing
+// the layout ("TP 4 x PP 12 x DP 8"),
 // below it which collectives cross the network (layout_links). With too many GPUs for cells of
 // kMinCellPixels, or more than kMaxCells, the nodes are drawn as boxes striped by stage only.
 // The layout depends on the scenario alone; like the step view, the view rebuilds only while
@@ -29,8 +32,9 @@ public:
     QString layoutText() const;
     QString legendText() const;
     QWidget* drawing() const;
-    int cellCount() const;     // GPU cells drawn (0 when the nodes are drawn as boxes only)
-    int nodeBoxCount() const;  // node boxes drawn
+    int cellCount() const;      // GPU cells drawn (0 when the nodes are drawn as boxes only)
+    int nodeBoxCount() const;   // node boxes drawn
+    int groupRowCount() const;  // bar rows of all-to-all groups (Ulysses, experts) under the GPUs
 
 private:
     void rebuild() override;

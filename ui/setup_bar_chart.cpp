@@ -1,14 +1,17 @@
 #include "ui/setup_bar_chart.h"
 
 #include "core/search/overview.h"
+#include "ui/axis_label_fit.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"
 #include "ui/plot_style.h"
 #include "ui/qcustomplot_include.h"
 
 #include <QCoreApplication>
+#include <QFontMetricsF>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 namespace zp::ui {
@@ -16,6 +19,46 @@ namespace zp::ui {
 SetupBarChart::SetupBarChart(QCustomPlot* plot, const QMargins& labelPadding)
     : plot_(plot), label_padding_(labelPadding), ticker_(new QCPAxisTickerText) {
     plot_->xAxis->setTicker(ticker_);
+    // Fitted before the replot draws them; a resize changes the pitch during the replot's layout,
+    // so the labels are fitted again and drawn once more.
+    before_replot_ = QObject::connect(plot_, &QCustomPlot::beforeReplot, plot_, [this] { fitLabels(); });
+    after_replot_ = QObject::connect(plot_, &QCustomPlot::afterReplot, plot_, [this] {
+        if (bars_ > 1 && pitchPixels() != fitted_pitch_) plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
+}
+
+SetupBarChart::~SetupBarChart() {
+    QObject::disconnect(before_replot_);
+    QObject::disconnect(after_replot_);
+}
+
+double SetupBarChart::pitchPixels() const { return std::abs(plot_->xAxis->coordToPixel(key(1)) - plot_->xAxis->coordToPixel(key(0))); }
+
+void SetupBarChart::fitLabels() {
+    fitted_pitch_ = pitchPixels();
+    // Room for a label: the pitch less its padding and a gap of a few pixels to the next one.
+    constexpr double kGapPixels = 6;
+    const double room = fitted_pitch_ - label_padding_.left() - label_padding_.right() - kGapPixels;
+    while (full_texts_.size() < labels_.size()) {
+        full_texts_.append(QString());
+        fitted_texts_.append(QString());
+    }
+    // The setups' names under the bars: turned when the widest would run into its neighbour.
+    const QFontMetricsF tick_metrics(plot_->xAxis->tickLabelFont());
+    double widest_tick = 0;
+    for (const QString& name : ticker_->ticks())
+        for (const QString& line : name.split(QLatin1Char('\n'))) widest_tick = std::max(widest_tick, tick_metrics.horizontalAdvance(line));
+    const double rotation = bars_ > 1 && widest_tick + kGapPixels > fitted_pitch_ ? -45.0 : 0.0;
+    if (plot_->xAxis->tickLabelRotation() != rotation) plot_->xAxis->setTickLabelRotation(rotation);
+    for (qsizetype i = 0; i < labels_.size(); ++i) {
+        PlotLabel* label = labels_[i];
+        if (!label->visible()) continue;
+        // A text other than the one fitted last is the view's new text.
+        if (label->text() != fitted_texts_[i]) full_texts_[i] = label->text();
+        const QString fitted = bars_ > 1 ? wrapToWidth(full_texts_[i], QFontMetricsF(label->font()), room) : full_texts_[i];
+        fitted_texts_[i] = fitted;
+        if (fitted != label->text()) label->setText(fitted);
+    }
 }
 
 QCPBars* SetupBarChart::addPart(const QString& name) {

@@ -5,13 +5,17 @@
 //     ticker kept across rebuilds;
 //   - a pool of labels above the bars, made on first use and hidden when not needed (creating
 //     items on every slider move cost a third of the redraw);
-//   - the x range, and which bar a mouse position is on.
+//   - the x range, and which bar a mouse position is on;
+//   - labels kept apart: before each replot a label wider than the bar pitch has its lines
+//     wrapped at spaces (wrapToWidth, ui/axis_label_fit.h); the view's full text is kept.
 // The views keep what differs: the parts, their colours, the labels' text and the y axis.
 #include "ui/legend_strip.h"
 
 #include <QList>
 #include <QMargins>
+#include <QMetaObject>
 #include <QSharedPointer>
+#include <QStringList>
 
 #include <cstddef>
 #include <functional>
@@ -38,6 +42,9 @@ class SetupBarChart {
 public:
     // Every label above a bar gets `labelPadding`.
     SetupBarChart(QCustomPlot* plot, const QMargins& labelPadding);
+    ~SetupBarChart();
+    SetupBarChart(const SetupBarChart&) = delete;
+    SetupBarChart& operator=(const SetupBarChart&) = delete;
 
     // A part of every bar, stacked on the parts added before it.
     QCPBars* addPart(const QString& name);
@@ -64,11 +71,18 @@ public:
     static void appendGhostLegend(QList<LegendStrip::Entry>& entries, const std::vector<PinnedPlan>& pins, const QPalette& palette);
 
 private:
+    double pitchPixels() const;  // between neighbouring bars
+    void fitLabels();            // wraps the labels to the pitch
+
     QCustomPlot* plot_;
     QMargins label_padding_;
     QList<QCPBars*> parts_;
     QSharedPointer<QCPAxisTickerText> ticker_;
     QList<PlotLabel*> labels_;
+    QStringList full_texts_;    // per label: the text the view set
+    QStringList fitted_texts_;  // per label: what fitLabels showed for it
+    double fitted_pitch_ = -1;  // the pitch the labels were fitted to
+    QMetaObject::Connection before_replot_, after_replot_;
     QList<QCPBars*> ghosts_;  // one per pin, made on first use
     std::size_t bars_ = 0;
 };

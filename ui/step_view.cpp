@@ -1,6 +1,7 @@
 #include "ui/step_view.h"
 
 #include "core/memory/allocator.h"
+#include "core/memory/fit_stage.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
 #include "core/model/enum_names.h"
@@ -167,6 +168,9 @@ void StepView::rebuild() {
     Shown shown;
     try {
         shown = selectedSetup(*doc_);
+        // A pipelined plan: the stage whose peak decides the fit (core/memory/fit_stage.h), the
+        // one whose figures the labels carry.
+        shown.scenario = at_fit_deciding_stage(shown.scenario);
         timeline = step_timeline(shown.scenario, TimelineDetail::EveryLayer);
     } catch (const InputError& e) {
         timeline.clear();
@@ -269,6 +273,9 @@ void StepView::rebuild() {
                           .arg(setup)
                           .arg(s.training.micro_batch)
                           .arg(translatedCore(to_string(s.training.checkpointing)));
+    if (s.parallel.pipeline > 1)
+        caption +=
+            tr(" on pipeline stage %1 of %2, the one that decides the fit").arg(s.parallel.pipeline_rank + 1).arg(s.parallel.pipeline);
     if (!shown.fits)
         caption += tr(" (does not fit: %1 GiB must fit, %2 GiB usable)").arg(gib(m.peak_required_bytes), localeNumber(usable_gib_, 1));
     plot_->xAxis->setLabel(caption);

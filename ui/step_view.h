@@ -6,7 +6,8 @@
 // reserved marked and labelled, and the GPU's capacity and usable memory. Phases are shaded
 // bands named below the axis.
 // The selected setup is the one the config preview shows: the recommended candidate while the
-// selection follows the plan, else the clicked setup's bar.
+// selection follows the plan, else the clicked setup's bar. With pipelining, the rank of the
+// stage whose peak decides the fit (core/memory/fit_stage.h), named in the axis caption.
 // The view rebuilds only while it is visible (ui/lazy_view.h).
 #include <QList>
 #include <QSharedPointer>

@@ -96,6 +96,23 @@ GroupLink worse(GroupLink a, GroupLink b) { return static_cast<int>(a) >= static
 
 }  // namespace
 
+std::vector<std::int64_t> ulysses_group_ranks(const Scenario& s, std::int64_t rank) {
+    const std::int64_t u = ulysses_size(s.parallel);
+    const RankCoordinates c = rank_coordinates(s, rank);
+    std::vector<std::int64_t> out;
+    for (std::int64_t i = 0; i < u; ++i) out.push_back(rank_at(s, {c.tp, c.dp, c.pp, i}));
+    return out;
+}
+
+std::vector<std::int64_t> expert_group_ranks(const Scenario& s, std::int64_t rank) {
+    const std::int64_t e = uses_expert_parallelism(s) ? s.parallel.expert : 1;
+    const RankCoordinates c = rank_coordinates(s, rank);
+    const std::int64_t first = c.dp / e * e;
+    std::vector<std::int64_t> out;
+    for (std::int64_t i = 0; i < e; ++i) out.push_back(rank_at(s, {c.tp, first + i, c.pp, c.sp}));
+    return out;
+}
+
 GroupLinks rank_links(const Scenario& s, std::int64_t rank) {
     const Parallelism& par = s.parallel;
     const std::int64_t p = std::max<std::int64_t>(par.pipeline, 1);
@@ -108,6 +125,8 @@ GroupLinks rank_links(const Scenario& s, std::int64_t rank) {
     // data slot to the last sequence rank of the last.
     out.data = span_link(s, rank_at(s, {c.tp, 0, c.pp, 0}), rank_at(s, {c.tp, d - 1, c.pp, u - 1}));
     out.sequence = span_link(s, rank_at(s, {c.tp, c.dp, c.pp, 0}), rank_at(s, {c.tp, c.dp, c.pp, u - 1}));
+    const std::vector<std::int64_t> experts = expert_group_ranks(s, rank);
+    out.expert = span_link(s, experts.front(), experts.back());
     const bool ring = par.virtual_stages > 1;
     for (const std::int64_t next : {c.pp - 1, c.pp + 1}) {
         std::int64_t stage = next;
@@ -127,6 +146,7 @@ GroupLinks layout_links(const Scenario& s) {
         out.data = worse(out.data, l.data);
         out.pipeline = worse(out.pipeline, l.pipeline);
         out.sequence = worse(out.sequence, l.sequence);
+        out.expert = worse(out.expert, l.expert);
     }
     return out;
 }

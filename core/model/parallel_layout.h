@@ -70,8 +70,21 @@ struct GroupLinks {
     GroupLink data = GroupLink::None;      // ZeRO's gradient reduction and parameter gathers (over data x Ulysses ranks)
     GroupLink pipeline = GroupLink::None;  // point-to-point sends to the neighbouring stages
     GroupLink sequence = GroupLink::None;  // DeepSpeed-Ulysses' all-to-alls of every attention layer
+    GroupLink expert = GroupLink::None;    // DeepSpeed-MoE's dispatch and combine all-to-alls of every MoE layer
     friend bool operator==(const GroupLinks&, const GroupLinks&) = default;
 };
+// The ranks of `rank`'s DeepSpeed-Ulysses sequence-parallel group, lowest first: DeepSpeed's
+// initialize_sequence_parallel (runtime/sequence_parallel/parallel_state_sp.py; Megatron-DeepSpeed's
+// parallel_state.py the same), group i is ranks i*u .. (i+1)*u - 1, in the grid above the ranks
+// sharing every coordinate but sp. {rank} alone without Ulysses.
+std::vector<std::int64_t> ulysses_group_ranks(const Scenario& s, std::int64_t rank);
+// The ranks of `rank`'s expert-parallel group, lowest first: DeepSpeed's _get_expert_parallel_ranks
+// (deepspeed/utils/groups.py, used with Megatron's mpu; _create_expert_and_data_parallel's legacy
+// path the same without tensor parallelism): the rank's data-parallel group (same tensor rank and
+// stage) cut into blocks of ep_size consecutive members, so ranks t apart. {rank} alone without
+// expert parallelism (uses_expert_parallelism).
+std::vector<std::int64_t> expert_group_ranks(const Scenario& s, std::int64_t rank);
+
 // The links of `rank`'s tensor-parallel group, data-parallel group and pipeline neighbours (the
 // previous and next stage; with virtual stages the last stage also sends to the first, Megatron's
 // interleaved schedule passing the next model chunk around the ring).

@@ -5,7 +5,10 @@
 // core/memory/activations.cpp, core/model/parallel_layout.cpp, core/time/step_time.cpp and
 // core/model/scenario.cpp validate_parallelism.
 #include "core/memory/activations.h"
+#include "core/memory/allocator.h"
+#include "core/memory/fit_stage.h"
 #include "core/memory/memory_model.h"
+#include "core/memory/step_timeline.h"
 #include "core/model/errors.h"
 #include "core/model/parallel_layout.h"
 #include "core/presets/model_presets.h"
@@ -237,6 +240,55 @@ private slots:
         QVERIFY(stages.back().peak_required_bytes > stages.front().peak_required_bytes);
         QCOMPARE(most.peak.phase, StepPhase::Loss);
         QVERIFY(!check_fit(s, most).gpu);
+    }
+
+    // The rank a one-rank picture (the step view's timeline) draws is the stage whose peak the fit
+    // uses (fit_deciding_stage): its estimate is estimate_memory's, and its timeline's peak is the
+    // reported peak. Llama-3's large vocabulary makes the last stage decide; a small vocabulary
+    // with no recompute leaves it to the first stage's micro batches in flight.
+    void fit_deciding_stage_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("t");
+        QTest::addColumn<qint64>("p");
+        QTest::addColumn<qint64>("micro");
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<qint64>("stage");
+        QTest::newRow("Llama-3-8B PP 4, micro 16, full recompute: the last (logits and loss)")
+            << "llama-3-8b" << qint64(8) << qint64(1) << qint64(4) << qint64(16) << int(Checkpointing::Full) << qint64(3);
+        QTest::newRow("Llama-2-7B PP 4, micro 1, no recompute: the first (4 micro batches in flight)")
+            << "llama-2-7b" << qint64(8) << qint64(1) << qint64(4) << qint64(1) << int(Checkpointing::None) << qint64(0);
+        QTest::newRow("BLOOM-176B TP 4 x PP 12, micro 2, full recompute: the first (12 micro batches in flight)")
+            << "bloom-176b" << qint64(384) << qint64(4) << qint64(12) << qint64(2) << int(Checkpointing::Full) << qint64(0);
+        QTest::newRow("Llama-2-7B without pipelining: no stage")
+            << "llama-2-7b" << qint64(8) << qint64(1) << qint64(1) << qint64(1) << int(Checkpointing::None) << qint64(-1);
+    }
+    void fit_deciding_stage() {
+        QFETCH(QString, model);
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, t);
+        QFETCH(qint64, p);
+        QFETCH(qint64, micro);
+        QFETCH(int, recompute);
+        QFETCH(qint64, stage);
+        Scenario s = preset_scenario(model.toUtf8().constData(), "a100-80gb", gpus);
+        s.parallel.tensor = t;
+        s.parallel.pipeline = p;
+        s.zero.stage = 1;
+        s.training.seq_len = 2048;
+        s.training.micro_batch = micro;
+        s.training.global_batch = micro * 16 * data_parallel_size(s);
+        s.training.checkpointing = static_cast<Checkpointing>(recompute);
+        QCOMPARE(zp::fit_deciding_stage(s), stage);
+        const Scenario at = at_fit_deciding_stage(s);
+        QCOMPARE(at.parallel.pipeline_rank, stage);
+        const MemoryBreakdown most = estimate_memory(s);
+        QCOMPARE(estimate_memory(at).peak_required_bytes, most.peak_required_bytes);
+        const StepPeak peak = step_peak(step_timeline(at, TimelineDetail::EveryLayer), s.zero.stage, reservable_gpu_bytes(at));
+        QCOMPARE(peak.allocated_bytes, most.peak_allocated_bytes);
+        // A stage named stays the one drawn.
+        s.parallel.pipeline_rank = p > 1 ? 1 : -1;
+        QCOMPARE(zp::fit_deciding_stage(s), p > 1 ? qint64(1) : qint64(-1));
     }
 
     // The scaling curves' GPU counts keep a layout that exists there: Ulysses a degree dividing the

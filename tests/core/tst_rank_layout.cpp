@@ -2,6 +2,7 @@
 // which links each group's traffic takes (rank_links, layout_links): Megatron's own 16-GPU
 // example from initialize_model_parallel's docstring, BLOOM-176B's TP 4 x PP 12 x DP 8 on 48
 // DGX nodes (bigscience tr11), and the small layouts whose groups stay on NVLink.
+#include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
 #include "test_util.h"
 
@@ -132,6 +133,84 @@ private slots:
         QCOMPARE(rank_links(s, 0).pipeline, GroupLink::IntraNode);
         s.parallel.virtual_stages = 2;
         QCOMPARE(rank_links(s, 0).pipeline, GroupLink::InterNode);  // rank 15 is on node 1
+    }
+
+    // Which ranks share an all-to-all group (ulysses_group_ranks, expert_group_ranks), one row per
+    // layout, named after the DeepSpeed function whose groups it reproduces.
+    void all_to_all_groups_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("t");
+        QTest::addColumn<qint64>("u");
+        QTest::addColumn<qint64>("ep");
+        QTest::addColumn<qint64>("rank");
+        QTest::addColumn<QList<qint64>>("ulysses");
+        QTest::addColumn<QList<qint64>>("expert");
+        QTest::addColumn<GroupLink>("sequenceLink");
+        QTest::addColumn<GroupLink>("expertLink");
+        using L = QList<qint64>;
+        // parallel_state_sp.py initialize_sequence_parallel: group i is ranks i*u .. (i+1)*u - 1.
+        QTest::newRow("initialize_sequence_parallel: 16 GPUs, SP 8, rank 3")
+            << "llama-3-8b" << qint64(16) << qint64(1) << qint64(8) << qint64(1) << qint64(3) << L{0, 1, 2, 3, 4, 5, 6, 7} << L{3}
+            << GroupLink::IntraNode << GroupLink::None;
+        QTest::newRow("initialize_sequence_parallel: 16 GPUs, SP 8, rank 9")
+            << "llama-3-8b" << qint64(16) << qint64(1) << qint64(8) << qint64(1) << qint64(9) << L{8, 9, 10, 11, 12, 13, 14, 15} << L{9}
+            << GroupLink::IntraNode << GroupLink::None;
+        QTest::newRow("initialize_sequence_parallel: 16 GPUs, SP 4, rank 13")
+            << "llama-3-8b" << qint64(16) << qint64(1) << qint64(4) << qint64(1) << qint64(13) << L{12, 13, 14, 15} << L{13}
+            << GroupLink::IntraNode << GroupLink::None;
+        QTest::newRow("initialize_sequence_parallel: 32 GPUs, SP 16 spans two nodes")
+            << "llama-3-8b" << qint64(32) << qint64(1) << qint64(16) << qint64(1) << qint64(20)
+            << L{16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31} << L{20} << GroupLink::InterNode << GroupLink::None;
+        // groups.py _create_expert_and_data_parallel's docstring (legacy path, no model parallelism):
+        // world 16, ep 2: expert_parallel_group [0, 1], [2, 3], ...
+        QTest::newRow("_create_expert_and_data_parallel: 16 GPUs, EP 2, rank 3")
+            << "mixtral-8x7b" << qint64(16) << qint64(1) << qint64(1) << qint64(2) << qint64(3) << L{3} << L{2, 3} << GroupLink::None
+            << GroupLink::IntraNode;
+        QTest::newRow("_create_expert_and_data_parallel: 16 GPUs, EP 8, rank 12")
+            << "mixtral-8x7b" << qint64(16) << qint64(1) << qint64(1) << qint64(8) << qint64(12) << L{12} << L{8, 9, 10, 11, 12, 13, 14, 15}
+            << GroupLink::None << GroupLink::IntraNode;
+        // groups.py _get_expert_parallel_ranks' docstring (E + M + D): world 16, model degree 2,
+        // expert degree 4: expert_parallel_group [0,2,4,6], [8,10,12,14], [1,3,5,7], [9,11,13,15].
+        QTest::newRow("_get_expert_parallel_ranks: 16 GPUs, TP 2, EP 4, rank 10")
+            << "mixtral-8x7b" << qint64(16) << qint64(2) << qint64(1) << qint64(4) << qint64(10) << L{10} << L{8, 10, 12, 14}
+            << GroupLink::None << GroupLink::IntraNode;
+        QTest::newRow("_get_expert_parallel_ranks: 16 GPUs, TP 2, EP 4, rank 5")
+            << "mixtral-8x7b" << qint64(16) << qint64(2) << qint64(1) << qint64(4) << qint64(5) << L{5} << L{1, 3, 5, 7} << GroupLink::None
+            << GroupLink::IntraNode;
+        // TP 4 x EP 4 is 16 consecutive ranks: every expert group spans the two nodes.
+        QTest::newRow("_get_expert_parallel_ranks: 32 GPUs, TP 4, EP 4, rank 1")
+            << "mixtral-8x7b" << qint64(32) << qint64(4) << qint64(1) << qint64(4) << qint64(1) << L{1} << L{1, 5, 9, 13} << GroupLink::None
+            << GroupLink::InterNode;
+    }
+    void all_to_all_groups() {
+        QFETCH(QString, model);
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, t);
+        QFETCH(qint64, u);
+        QFETCH(qint64, ep);
+        QFETCH(qint64, rank);
+        QFETCH(QList<qint64>, ulysses);
+        QFETCH(QList<qint64>, expert);
+        QFETCH(GroupLink, sequenceLink);
+        QFETCH(GroupLink, expertLink);
+        Scenario s = preset_scenario(model.toUtf8().constData(), "h100-80gb", gpus);
+        s.zero.stage = 1;
+        s.parallel.tensor = t;
+        s.parallel.ulysses = u;
+        s.parallel.expert = ep;
+        validate_parallelism(s);
+        const auto list = [](const std::vector<std::int64_t>& v) { return QList<qint64>(v.begin(), v.end()); };
+        QCOMPARE(list(ulysses_group_ranks(s, rank)), ulysses);
+        QCOMPARE(list(expert_group_ranks(s, rank)), expert);
+        // Every member names the same group.
+        for (qint64 r : ulysses) QCOMPARE(list(ulysses_group_ranks(s, r)), ulysses);
+        for (qint64 r : expert) QCOMPARE(list(expert_group_ranks(s, r)), expert);
+        const GroupLinks l = layout_links(s);
+        QCOMPARE(l.sequence, sequenceLink);
+        QCOMPARE(l.expert, expertLink);
+        QCOMPARE(l.sequence, ulysses_link(s));
+        QCOMPARE(l.expert == GroupLink::InterNode, !expert_group_inside_node(s));
     }
 
     void data_parallel_traffic_follows_the_stage() {

@@ -114,6 +114,68 @@ private slots:
         QVERIFY(description.contains(QString::fromUtf8(data_parallel_traffic(s))));
     }
 
+    // DeepSpeed-Ulysses and expert-parallel groups (core's ulysses_group_ranks, expert_group_ranks)
+    // get a bar row under the GPUs and a legend line saying where their all-to-alls go.
+    void all_to_all_groups_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("t");
+        QTest::addColumn<qint64>("u");
+        QTest::addColumn<qint64>("ep");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("described");
+        QTest::newRow("Llama-3-8B, 16 GPUs, SP 8: a node per group")
+            << "llama-3-8b" << qint64(16) << qint64(1) << qint64(8) << qint64(1) << "SP 8 x DP 2"
+            << "Sequence parallel 8 (bar under its GPUs"
+            << "Sequence-parallel groups are 8 consecutive GPUs; their all-to-alls: inside a node";
+        QTest::newRow("Llama-3-8B, 16 GPUs, SP 16: over both nodes")
+            << "llama-3-8b" << qint64(16) << qint64(1) << qint64(16) << qint64(1) << "SP 16 x DP 1"
+            << "Sequence parallel 16 (bar under its GPUs"
+            << "Sequence-parallel groups are 16 consecutive GPUs; their all-to-alls: crosses";
+        QTest::newRow("Mixtral-8x7B, 16 GPUs, EP 8: a node per group")
+            << "mixtral-8x7b" << qint64(16) << qint64(1) << qint64(1) << qint64(8) << "TP 1 x PP 1 x DP 16, EP 8"
+            << "Expert parallel 8 (bar under its GPUs"
+            << "Expert-parallel groups are 8 data-parallel ranks, 1 apart; their all-to-alls: inside a node";
+        QTest::newRow("Mixtral-8x7B, 32 GPUs, TP 4 x EP 4: over two nodes")
+            << "mixtral-8x7b" << qint64(32) << qint64(4) << qint64(1) << qint64(4) << "TP 4 x PP 1 x DP 8, EP 4"
+            << "Expert parallel 4 (bar under its GPUs"
+            << "Expert-parallel groups are 4 data-parallel ranks, 4 apart; their all-to-alls: crosses";
+    }
+    void all_to_all_groups() {
+        QFETCH(QString, model);
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, t);
+        QFETCH(qint64, u);
+        QFETCH(qint64, ep);
+        QFETCH(QString, text);
+        QFETCH(QString, line);
+        QFETCH(QString, described);
+        Scenario s = zp::test::preset_scenario(model.toUtf8().constData(), "h100-80gb", gpus);
+        s.zero.stage = 1;
+        s.parallel.tensor = t;
+        s.parallel.ulysses = u;
+        s.parallel.expert = ep;
+        validate(s);
+        MainWindow w(MainWindow::Ephemeral);
+        showLayout(w, s);
+        GpuLayoutView* view = w.layoutView();
+        QVERIFY2(view->layoutText().startsWith(text), qPrintable(view->layoutText()));
+        QCOMPARE(view->groupRowCount(), 1);
+        const QString legend = view->legendText();
+        const qsizetype at = legend.indexOf(line);
+        QVERIFY2(at >= 0, qPrintable(legend));
+        // The group's line ends in its link, the network in the warning colour.
+        const QString rest = legend.mid(at, legend.indexOf(QStringLiteral("<br>"), at) - at);
+        const bool network = described.endsWith(QStringLiteral("crosses"));
+        QVERIFY2(rest.contains(network ? kNetwork : QStringLiteral("inside a node")), qPrintable(rest));
+        QVERIFY2(view->accessibleDescription().contains(described), qPrintable(view->accessibleDescription()));
+        // Without Ulysses or experts there is no bar row.
+        s.parallel.ulysses = s.parallel.expert = 1;
+        w.document()->edit(s, QStringLiteral("no all-to-alls"));
+        QCOMPARE(view->groupRowCount(), 0);
+    }
+
     // An edit of the layout redraws the shown tab; while another tab is shown the view waits
     // and catches up when shown again (ui/lazy_view.h).
     void follows_the_document_while_shown() {

@@ -3,6 +3,7 @@
 // capacity and usable lines where the GPU's memory is, and draws something finite for a scenario
 // that does not fit. The recommendation card names the peak's phase, and the memory bars carry
 // the peak reserve.
+#include "core/memory/fit_stage.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
 #include "core/model/default_scenario.h"
@@ -46,6 +47,17 @@ Scenario scenario(const char* model, const char* gpu, std::int64_t gpus, int sta
     return s;
 }
 
+// `pipeline` stages of ZeRO-1, micro batch `micro`, 4 micro batches per step.
+Scenario pipelined(const char* model, const char* gpu, std::int64_t gpus, std::int64_t pipeline, std::int64_t micro) {
+    Scenario s = scenario(model, gpu, gpus, 1, 4096, true);
+    s.parallel.pipeline = pipeline;
+    s.training.micro_batch = micro;
+    s.training.auto_micro_batch = false;
+    s.training.global_batch = micro * 4 * data_parallel_size(s);
+    validate(s);
+    return s;
+}
+
 ZeroSetup stageSetup(int stage) {
     for (const ZeroSetup& z : overview_setups())
         if (z.stage == stage && z.offload_optimizer == OffloadDevice::None && z.offload_param == OffloadDevice::None) return z;
@@ -72,6 +84,8 @@ const std::vector<Row>& rows() {
         {"llama-3-8b, 8 x rtx-3090, ZeRO-3, seq 1024, full recompute", scenario("llama-3-8b", "rtx-3090", 8, 3, 1024, true), 3},
         {"llama-2-7b, 8 x v100-32gb, ZeRO-2, torch.optim", scenario("llama-2-7b", "v100-32gb", 8, 2, 1024, false), 2},
         {"llama-2-70b on one rtx-3090 (does not fit)", scenario("llama-2-70b", "rtx-3090", 1, 0, 4096, true), 0},
+        // The last stage's logits and loss decide the fit: the timeline is that stage's.
+        {"llama-3-8b, 8 x h100-80gb, PP 4, micro 16 (the last stage decides)", pipelined("llama-3-8b", "h100-80gb", 8, 4, 16), 1},
     };
     return r;
 }
@@ -113,7 +127,8 @@ private slots:
         StepView* view = w.stepView();
         const Candidate c = shownCandidate(*w.document());
         QVERIFY(same_setup(c.zero, stageSetup(stage)));
-        const std::vector<StepMoment> timeline = step_timeline(with_candidate(w.document()->scenario(), c), TimelineDetail::EveryLayer);
+        const std::vector<StepMoment> timeline =
+            step_timeline(at_fit_deciding_stage(with_candidate(w.document()->scenario(), c)), TimelineDetail::EveryLayer);
         // One point per moment: every forward and backward layer and the other phases.
         QVERIFY(timeline.size() >= 2 * static_cast<std::size_t>(s.model.layers));
         QCOMPARE(view->pointCount(), static_cast<int>(timeline.size()));
@@ -150,6 +165,10 @@ private slots:
                          qPrintable(t->text()));
         QVERIFY(!plot->xAxis->label().contains(QStringLiteral("nan"), Qt::CaseInsensitive));
         QCOMPARE(plot->xAxis->label().contains(QStringLiteral("does not fit")), !c.fit.gpu);
+        // A pipelined plan names the stage drawn, the one whose peak decides the fit.
+        const std::int64_t drawn = fit_deciding_stage(with_candidate(w.document()->scenario(), c));
+        QCOMPARE(plot->xAxis->label().contains(QStringLiteral("on pipeline stage %1 of %2").arg(drawn + 1).arg(s.parallel.pipeline)),
+                 s.parallel.pipeline > 1);
     }
 
     // Shown in its tab, the labels stand apart and inside the plot.

@@ -1,0 +1,122 @@
+// The labels above the memory and time views' bars (ui/setup_bar_chart.h) stay apart: a label
+// wider than the bar pitch is wrapped at its spaces (wrapToWidth, ui/axis_label_fit.h; a "✗ ..."
+// or "★ ..." line that does not fit becomes its mark), the setups' names under the
+// bars are turned when they would meet, and the view's full text comes back when there is room.
+// BLOOM-176B on 384 A100s at the window's default size is where "13.8k tok/s" ran into its
+// neighbours.
+#include "tests/test_util.h"
+#include "tests/ui/offscreen.h"
+#include "ui/axis_label_fit.h"
+#include "ui/main_window.h"
+#include "ui/memory_view.h"
+#include "ui/planner_document.h"
+#include "ui/plot_label.h"
+#include "ui/qcustomplot_include.h"
+#include "ui/time_view.h"
+
+#include <QFontMetricsF>
+#include <QtTest>
+
+using namespace zp;
+using namespace zp::ui;
+
+namespace {
+
+QList<PlotLabel*> visibleLabels(QCustomPlot* plot) {
+    QList<PlotLabel*> out;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* label = qobject_cast<PlotLabel*>(plot->item(i)); label && label->visible() && !label->text().isEmpty()) out << label;
+    return out;
+}
+
+}  // namespace
+
+class TestBarLabelFit : public QObject {
+    Q_OBJECT
+public:
+    static void initMain() { zp::test::use_offscreen_platform(); }
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // The room is the width of a given text in the default font.
+    void wraps_at_spaces_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("widthOf");  // the room is this text's width
+        QTest::addColumn<QString>("wrapped");
+        QTest::newRow("fits: unchanged") << "5.1 min\n13.8k tok/s"
+                                         << "13.8k tok/s"
+                                         << "5.1 min\n13.8k tok/s";
+        QTest::newRow("the throughput line in two") << "5\n13.8k tok/s\n\u2717 no fit"
+                                                    << "13.8k"
+                                                    << "5\n13.8k\ntok/s\n\u2717";
+        QTest::newRow("a mark line that fits stays whole") << "9.4\n\u2717 pipeline"
+                                                           << "\u2717 pipeline"
+                                                           << "9.4\n\u2717 pipeline";
+        QTest::newRow("a mark line that does not fit: the mark") << "80.0\n\u2605 best"
+                                                                 << "80.0"
+                                                                 << "80.0\n\u2605";
+        QTest::newRow("at the space nearest the middle") << "one two three four"
+                                                         << "one two"
+                                                         << "one two\nthree\nfour";
+        QTest::newRow("no space: as it is") << "14.5k"
+                                            << "1"
+                                            << "14.5k";
+    }
+    void wraps_at_spaces() {
+        QFETCH(QString, text);
+        QFETCH(QString, widthOf);
+        QFETCH(QString, wrapped);
+        const QFontMetricsF metrics{QFont()};
+        QCOMPARE(wrapToWidth(text, metrics, metrics.horizontalAdvance(widthOf)), wrapped);
+    }
+
+    // BLOOM's plan at the default window size and narrower: no two labels of a bar chart meet,
+    // and wider again, the throughput is back on one line.
+    void bloom_labels_stay_apart() {
+        Scenario s = zp::test::preset_scenario("bloom-176b", "a100-80gb", 384);
+        s.training.seq_len = 2048;
+        s.training.global_batch = 2048;
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = true;
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1480, 920);
+        w.show();
+        w.document()->reset(s);
+        w.flushPending();
+        const auto check = [&](const char* where) {
+            for (QCustomPlot* plot : {w.memoryView()->plot(), w.timeView()->plot()}) {
+                plot->replot();  // the queued fit, drawn now
+                const QList<PlotLabel*> labels = visibleLabels(plot);
+                QVERIFY2(labels.size() >= 7, where);
+                if (qEnvironmentVariableIsSet("ZP_DEBUG_LABELS"))
+                    for (PlotLabel* a : labels) qDebug() << where << a->text() << a->drawnBox() << a->font();
+                for (PlotLabel* a : labels)
+                    for (PlotLabel* b : labels)
+                        QVERIFY2(
+                            a == b || !a->drawnBox().intersects(b->drawnBox()),
+                            qPrintable(QString::fromLatin1(where) + QStringLiteral(": ") + a->text() + QStringLiteral(" | ") + b->text()));
+            }
+        };
+        check("1480 x 920");
+        bool wrapped = false;
+        for (PlotLabel* label : visibleLabels(w.timeView()->plot()))
+            wrapped = wrapped || label->text().contains(QStringLiteral("k\ntok/s"));
+        QVERIFY2(wrapped, "the default size wraps BLOOM's throughput");
+        w.resize(1200, 800);
+        QCoreApplication::processEvents();
+        w.flushPending();
+        check("1200 x 800");
+        // There the setups' names under the bars would meet: they are turned.
+        QVERIFY(w.memoryView()->plot()->xAxis->tickLabelRotation() != 0);
+        w.resize(2400, 1000);
+        QCoreApplication::processEvents();
+        w.flushPending();
+        check("2400 x 1000");
+        for (PlotLabel* label : visibleLabels(w.timeView()->plot()))
+            QVERIFY2(!label->text().contains(QStringLiteral("\ntok/s")), qPrintable(label->text()));
+        QCOMPARE(w.memoryView()->plot()->xAxis->tickLabelRotation(), 0.0);
+    }
+};
+
+QTEST_MAIN(TestBarLabelFit)
+#include "tst_bar_label_fit.moc"

@@ -231,20 +231,20 @@ private:
             else
                 add(Severity::Error, path,
                     name + " does not divide the " + std::to_string(*ctx_.heads) +
-                        " attention heads: ulysses_sp.py raises \"Attention head count is not divisible by SP size\" (Megatron-DeepSpeed's "
+                        " attention heads: ulysses_sp.py raises \"Attention head count ... is not divisible by SP size\" (Megatron-DeepSpeed's "
                         "DistributedAttention runs uneven heads, synchronously)",
                     "use a divisor of the heads");
         }
         if (ctx_.kv_heads && *ctx_.kv_heads > 0 && *ctx_.kv_heads % sp != 0 && sp % *ctx_.kv_heads != 0)
             add(Severity::Error, path,
                 name + " and the " + std::to_string(*ctx_.kv_heads) +
-                    " key/value heads: one must divide the other (ulysses_sp.py: \"KV attention head count is not divisible by SP size "
+                    " key/value heads: one must divide the other (ulysses_sp.py: \"KV attention head count ... is not divisible by SP size ... "
                     "or vice versa\")",
                 "use a divisor or a multiple of the key/value heads");
         if (ctx_.seq_len && *ctx_.seq_len > 0 && *ctx_.seq_len % sp != 0)
             add(Severity::Error, path,
                 name + " does not divide the sequence length " + std::to_string(*ctx_.seq_len) +
-                    ": each rank holds seq/SP tokens (ulysses_sp.py: \"batch's seqlen isn't divisible by sp-size\")",
+                    ": each rank holds seq/SP tokens (ulysses_sp.py: \"batch's seqlen=... isn't divisible by sp-size\")",
                 "pad the sequence to a multiple of " + std::to_string(sp));
     }
 

@@ -35,37 +35,39 @@ private slots:
         QTest::addColumn<QString>("error");  // empty: no error or warning on the path
         const QString hpz = QStringLiteral("zero_optimization.zero_hpz_partition_size");
         const QString sp = QStringLiteral("sequence_parallel_size");
-        const char* hpz16 = R"({"zero_optimization": {"stage": 3, "zero_hpz_partition_size": 16}})";
-        const char* hpz8 = R"({"zero_optimization": {"stage": 3, "zero_hpz_partition_size": 8}})";
+        const QString hpz16 = QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "zero_hpz_partition_size": 16}})");
+        const QString hpz8 = QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "zero_hpz_partition_size": 8}})");
         // ZeRO++ tutorial: zero_hpz_partition_size "ideal is number of ranks (gpus) per node".
         QTest::newRow("ZeRO++ tutorial: hpZ 16 on nodes of 8 spans nodes")
-            << hpz16 << qint64(8) << qint64(0) << qint64(0) << qint64(0) << hpz << "does not divide the 8 GPUs per node";
-        QTest::newRow("ZeRO++ tutorial: hpZ 16 on nodes of 16") << hpz16 << qint64(16) << qint64(0) << qint64(0) << qint64(0) << hpz << "";
-        QTest::newRow("hpZ 8 on nodes of 8") << hpz8 << qint64(8) << qint64(0) << qint64(0) << qint64(0) << hpz << "";
+            << hpz16 << qint64(8) << qint64(0) << qint64(0) << qint64(0) << hpz << QString::fromUtf8("does not divide the 8 GPUs per node");
+        QTest::newRow("ZeRO++ tutorial: hpZ 16 on nodes of 16")
+            << hpz16 << qint64(16) << qint64(0) << qint64(0) << qint64(0) << hpz << QString();
+        QTest::newRow("hpZ 8 on nodes of 8") << hpz8 << qint64(8) << qint64(0) << qint64(0) << qint64(0) << hpz << QString();
         QTest::newRow("hpZ 16 without --gpus-per-node: not checked")
-            << hpz16 << qint64(0) << qint64(0) << qint64(0) << qint64(0) << hpz << "";
+            << hpz16 << qint64(0) << qint64(0) << qint64(0) << qint64(0) << hpz << QString();
         // ulysses_sp.py UlyssesSPAttentionHF: "Attention head count ... is not divisible by SP size".
-        const char* sp4 = R"({"sequence_parallel_size": 4})";
-        const char* sp8 = R"({"sequence_parallel_size": 8})";
-        const char* sp64 = R"({"sequence_parallel_size": 64})";
-        QTest::newRow("ulysses_sp.py: 32 heads, SP 8") << sp8 << qint64(0) << qint64(32) << qint64(32) << qint64(0) << sp << "";
-        QTest::newRow("ulysses_sp.py: 12 heads, SP 8")
-            << sp8 << qint64(0) << qint64(12) << qint64(12) << qint64(0) << sp << "does not divide the 12 attention heads";
+        const QString sp4 = QString::fromUtf8(R"({"sequence_parallel_size": 4})");
+        const QString sp8 = QString::fromUtf8(R"({"sequence_parallel_size": 8})");
+        const QString sp64 = QString::fromUtf8(R"({"sequence_parallel_size": 64})");
+        QTest::newRow("ulysses_sp.py: 32 heads, SP 8") << sp8 << qint64(0) << qint64(32) << qint64(32) << qint64(0) << sp << QString();
+        QTest::newRow("ulysses_sp.py: 12 heads, SP 8") << sp8 << qint64(0) << qint64(12) << qint64(12) << qint64(0) << sp
+                                                       << QString::fromUtf8("does not divide the 12 attention heads");
         QTest::newRow("sequence/layer.py: 32 heads, SP 64 (heads must exceed SP)")
-            << sp64 << qint64(0) << qint64(32) << qint64(32) << qint64(0) << sp << "is not below the 32 attention heads";
+            << sp64 << qint64(0) << qint64(32) << qint64(32) << qint64(0) << sp << QString::fromUtf8("is not below the 32 attention heads");
         // The same class, GQA: "KV attention head count ... is not divisible by SP size ... or vice versa".
         QTest::newRow("ulysses_sp.py GQA: 8 kv heads, SP 4 divides them")
-            << sp4 << qint64(0) << qint64(32) << qint64(8) << qint64(0) << sp << "";
+            << sp4 << qint64(0) << qint64(32) << qint64(8) << qint64(0) << sp << QString();
         QTest::newRow("ulysses_sp.py GQA: 8 kv heads, SP 16 a multiple (replicated)")
-            << R"({"sequence_parallel_size": 16})" << qint64(0) << qint64(32) << qint64(8) << qint64(0) << sp << "";
+            << QString::fromUtf8(R"({"sequence_parallel_size": 16})") << qint64(0) << qint64(32) << qint64(8) << qint64(0) << sp
+            << QString();
         QTest::newRow("ulysses_sp.py GQA: 6 kv heads, SP 4 neither")
-            << sp4 << qint64(0) << qint64(24) << qint64(6) << qint64(0) << sp << "one must divide the other";
+            << sp4 << qint64(0) << qint64(24) << qint64(6) << qint64(0) << sp << QString::fromUtf8("one must divide the other");
         // UlyssesSPDataLoaderAdapter: "batch's seqlen=... isn't divisible by sp-size".
-        QTest::newRow("ulysses_sp.py: seq 4096, SP 8") << sp8 << qint64(0) << qint64(0) << qint64(0) << qint64(4096) << sp << "";
-        QTest::newRow("ulysses_sp.py: seq 4100, SP 8")
-            << sp8 << qint64(0) << qint64(0) << qint64(0) << qint64(4100) << sp << "does not divide the sequence length 4100";
+        QTest::newRow("ulysses_sp.py: seq 4096, SP 8") << sp8 << qint64(0) << qint64(0) << qint64(0) << qint64(4096) << sp << QString();
+        QTest::newRow("ulysses_sp.py: seq 4100, SP 8") << sp8 << qint64(0) << qint64(0) << qint64(0) << qint64(4100) << sp
+                                                       << QString::fromUtf8("does not divide the sequence length 4100");
         QTest::newRow("12 heads, SP 8 without the model: not checked")
-            << sp8 << qint64(0) << qint64(0) << qint64(0) << qint64(0) << sp << "";
+            << sp8 << qint64(0) << qint64(0) << qint64(0) << qint64(0) << sp << QString();
     }
     void rules() {
         QFETCH(QString, config);

@@ -98,12 +98,16 @@ private slots:
         QTest::addColumn<bool>("hierarchical");
         QTest::addColumn<qint64>("globalBatch");
         QTest::addColumn<QString>("shardLink");
-        QTest::newRow("shard 8 = a node: gathers on NVLink, 4 replicas") << qint64(8) << false << qint64(32) << "nvlink";
-        QTest::newRow("shard 4, half a node: NVLink, 8 replicas") << qint64(4) << false << qint64(32) << "nvlink";
-        QTest::newRow("shard 8, 4 micro steps: one replica all-reduce a step") << qint64(8) << false << qint64(128) << "nvlink";
-        QTest::newRow("shard 16 over 2 nodes: flat gathers on the network") << qint64(16) << false << qint64(32) << "network";
-        QTest::newRow("mics.py _hierarchical_all_gather_params: 2 nodes, then NVLink") << qint64(16) << true << qint64(32) << "hier";
-        QTest::newRow("shard 32 = world: one group, no replica all-reduce") << qint64(32) << false << qint64(32) << "network";
+        QTest::newRow("shard 8 = a node: gathers on NVLink, 4 replicas") << qint64(8) << false << qint64(32) << QString::fromUtf8("nvlink");
+        QTest::newRow("shard 4, half a node: NVLink, 8 replicas") << qint64(4) << false << qint64(32) << QString::fromUtf8("nvlink");
+        QTest::newRow("shard 8, 4 micro steps: one replica all-reduce a step")
+            << qint64(8) << false << qint64(128) << QString::fromUtf8("nvlink");
+        QTest::newRow("shard 16 over 2 nodes: flat gathers on the network")
+            << qint64(16) << false << qint64(32) << QString::fromUtf8("network");
+        QTest::newRow("mics.py _hierarchical_all_gather_params: 2 nodes, then NVLink")
+            << qint64(16) << true << qint64(32) << QString::fromUtf8("hier");
+        QTest::newRow("shard 32 = world: one group, no replica all-reduce")
+            << qint64(32) << false << qint64(32) << QString::fromUtf8("network");
     }
     void collectives_run_in_the_shard_group() {
         QFETCH(qint64, shard);
@@ -123,10 +127,10 @@ private slots:
         const double launches = static_cast<double>(comm_volume(P, 3, t.gradient_accumulation_steps, s.training, s.zero).collectives);
         double gathers = 0;
         if (shardLink == QLatin1String("hier"))
-            gathers =
-                allgather_seconds(2 * W * G / 8.0, 2, inter_node_bus_gbytes_per_s(c)) + allgather_seconds(2 * W * G, 8, link(c, "nvlink"));
+            gathers = allgather_seconds(2 * W * G / 8.0, 2, inter_node_bus_gbytes_per_s(c)) +
+                      allgather_seconds(2 * W * G, 8, link(c, QStringLiteral("nvlink")));
         else gathers = allgather_seconds(2 * W * G, S, link(c, shardLink));
-        const double bus = shardLink == QLatin1String("hier") ? link(c, "network") : link(c, shardLink);
+        const double bus = shardLink == QLatin1String("hier") ? link(c, QStringLiteral("network")) : link(c, shardLink);
         const double reduce = reduce_scatter_seconds(W * G, S, bus);
         const double replicas = R > 1 ? allreduce_seconds(W / S, R, bottleneck_gbytes_per_s(c)) + lat : 0.0;
         QCOMPARE(t.comm_total_seconds, gathers + reduce + replicas + launches * lat);
@@ -149,27 +153,22 @@ private slots:
         QTest::addColumn<bool>("hierarchical");
         QTest::addColumn<QString>("change");
         QTest::addColumn<QString>("error");  // empty: accepted
-        QTest::newRow("_generate_mics_config: shard 12 does not divide 32") << qint64(12) << false << ""
-                                                                            << "must divide the 32 GPUs";
-        QTest::newRow("shard 64 above the world") << qint64(64) << false << ""
-                                                  << "must divide the 32 GPUs";
-        QTest::newRow("shard 0") << qint64(0) << false << ""
-                                 << "1 (off) or more";
+        QTest::newRow("_generate_mics_config: shard 12 does not divide 32")
+            << qint64(12) << false << QString() << QString::fromUtf8("must divide the 32 GPUs");
+        QTest::newRow("shard 64 above the world") << qint64(64) << false << QString() << QString::fromUtf8("must divide the 32 GPUs");
+        QTest::newRow("shard 0") << qint64(0) << false << QString() << QString::fromUtf8("1 (off) or more");
         QTest::newRow("create_mics_comm_groups: whole-world groups, no tensor parallelism")
-            << qint64(8) << false << "tp2"
-            << "without tensor, pipeline and expert parallelism";
-        QTest::newRow("allreduce_mics_shard_grads: no CPU offloading") << qint64(8) << false << "offload"
-                                                                       << "Local sharding has no support";
-        QTest::newRow("offload with one shard group: nothing to all-reduce") << qint64(32) << false << "offload"
-                                                                             << "";
-        QTest::newRow("MiCS replaces ZeRO++'s gathers") << qint64(8) << false << "hpz"
-                                                        << "do not combine";
-        QTest::newRow("hierarchical within one node: mics_utils.py assert") << qint64(8) << true << ""
-                                                                            << "sharding spans on single node";
-        QTest::newRow("hierarchical over two nodes") << qint64(16) << true << ""
-                                                     << "";
-        QTest::newRow("stage 2 ignores it (engine.py stage-3 branch)") << qint64(12) << true << "stage2"
-                                                                       << "";
+            << qint64(8) << false << QString::fromUtf8("tp2") << QString::fromUtf8("without tensor, pipeline and expert parallelism");
+        QTest::newRow("allreduce_mics_shard_grads: no CPU offloading")
+            << qint64(8) << false << QString::fromUtf8("offload") << QString::fromUtf8("Local sharding has no support");
+        QTest::newRow("offload with one shard group: nothing to all-reduce")
+            << qint64(32) << false << QString::fromUtf8("offload") << QString();
+        QTest::newRow("MiCS replaces ZeRO++'s gathers")
+            << qint64(8) << false << QString::fromUtf8("hpz") << QString::fromUtf8("do not combine");
+        QTest::newRow("hierarchical within one node: mics_utils.py assert")
+            << qint64(8) << true << QString() << QString::fromUtf8("sharding spans on single node");
+        QTest::newRow("hierarchical over two nodes") << qint64(16) << true << QString() << QString();
+        QTest::newRow("stage 2 ignores it (engine.py stage-3 branch)") << qint64(12) << true << QString::fromUtf8("stage2") << QString();
     }
     void refusals() {
         QFETCH(qint64, shard);
@@ -234,38 +233,48 @@ private slots:
         const QString mics = QStringLiteral("zero_optimization.mics_shard_size");
         const QString hier = QStringLiteral("zero_optimization.mics_hierarchical_params_gather");
         QTest::newRow("zero/config.py: -1 is the default, off")
-            << R"({"zero_optimization": {"stage": 3, "mics_shard_size": -1}})" << qint64(32) << qint64(8) << "none" << mics << "";
-        QTest::newRow("pydantic int: a string is refused") << R"({"zero_optimization": {"stage": 3, "mics_shard_size": "8"}})" << qint64(0)
-                                                           << qint64(0) << "error" << mics << "must be an integer";
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": -1}})") << qint64(32) << qint64(8)
+            << QString::fromUtf8("none") << mics << QString();
+        QTest::newRow("pydantic int: a string is refused")
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": "8"}})") << qint64(0) << qint64(0)
+            << QString::fromUtf8("error") << mics << QString::fromUtf8("must be an integer");
         QTest::newRow("pydantic bool: hierarchical must be true or false")
-            << R"({"zero_optimization": {"stage": 3, "mics_shard_size": 16, "mics_hierarchical_params_gather": 1}})" << qint64(0)
-            << qint64(0) << "error" << hier << "must be true or false";
-        QTest::newRow("engine.py: ignored below stage 3") << R"({"zero_optimization": {"stage": 2, "mics_shard_size": 8}})" << qint64(32)
-                                                          << qint64(0) << "warning" << mics << "works only at stage 3";
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 16, "mics_hierarchical_params_gather": 1}})")
+            << qint64(0) << qint64(0) << QString::fromUtf8("error") << hier << QString::fromUtf8("must be true or false");
+        QTest::newRow("engine.py: ignored below stage 3")
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 2, "mics_shard_size": 8}})") << qint64(32) << qint64(0)
+            << QString::fromUtf8("warning") << mics << QString::fromUtf8("works only at stage 3");
         QTest::newRow("_generate_mics_config: 12 does not divide 32")
-            << R"({"zero_optimization": {"stage": 3, "mics_shard_size": 12}})" << qint64(32) << qint64(0) << "error" << mics
-            << "does not divide the world size 32";
-        QTest::newRow("8 divides 32") << R"({"zero_optimization": {"stage": 3, "mics_shard_size": 8}})" << qint64(32) << qint64(0) << "none"
-                                      << mics << "";
-        QTest::newRow("shard 8 on nodes of 8: inside a node") << R"({"zero_optimization": {"stage": 3, "mics_shard_size": 8}})"
-                                                              << qint64(32) << qint64(8) << "info" << mics << "stay inside a node of 8";
-        QTest::newRow("shard 16 on nodes of 8: spans 2 nodes") << R"({"zero_optimization": {"stage": 3, "mics_shard_size": 16}})"
-                                                               << qint64(32) << qint64(8) << "info" << mics << "span 2 nodes";
-        QTest::newRow("shard 3 on nodes of 8: straddles nodes") << R"({"zero_optimization": {"stage": 3, "mics_shard_size": 3}})"
-                                                                << qint64(0) << qint64(8) << "warning" << mics << "straddle the nodes of 8";
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 12}})") << qint64(32) << qint64(0)
+            << QString::fromUtf8("error") << mics << QString::fromUtf8("does not divide the world size 32");
+        QTest::newRow("8 divides 32") << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 8}})") << qint64(32)
+                                      << qint64(0) << QString::fromUtf8("none") << mics << QString();
+        QTest::newRow("shard 8 on nodes of 8: inside a node")
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 8}})") << qint64(32) << qint64(8)
+            << QString::fromUtf8("info") << mics << QString::fromUtf8("stay inside a node of 8");
+        QTest::newRow("shard 16 on nodes of 8: spans 2 nodes")
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 16}})") << qint64(32) << qint64(8)
+            << QString::fromUtf8("info") << mics << QString::fromUtf8("span 2 nodes");
+        QTest::newRow("shard 3 on nodes of 8: straddles nodes")
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 3}})") << qint64(0) << qint64(8)
+            << QString::fromUtf8("warning") << mics << QString::fromUtf8("straddle the nodes of 8");
         QTest::newRow("mics_utils.py: hierarchical inside one node asserts")
-            << R"({"zero_optimization": {"stage": 3, "mics_shard_size": 8, "mics_hierarchical_params_gather": true}})" << qint64(32)
-            << qint64(8) << "error" << hier << "sharding spans on single node";
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 8, "mics_hierarchical_params_gather": true}})")
+            << qint64(32) << qint64(8) << QString::fromUtf8("error") << hier << QString::fromUtf8("sharding spans on single node");
         QTest::newRow("hierarchical over 2 nodes")
-            << R"({"zero_optimization": {"stage": 3, "mics_shard_size": 16, "mics_hierarchical_params_gather": true}})" << qint64(32)
-            << qint64(8) << "none" << hier << "";
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 16, "mics_hierarchical_params_gather": true}})")
+            << qint64(32) << qint64(8) << QString::fromUtf8("none") << hier << QString();
         QTest::newRow("mics.py: no CPU offloading across replicas")
-            << R"({"zero_optimization": {"stage": 3, "mics_shard_size": 8, "offload_optimizer": {"device": "cpu"}}})" << qint64(32)
-            << qint64(0) << "error" << mics << "Local sharding has no support for CPU offloading";
-        QTest::newRow("shard 1: MiCS on, nothing sharded") << R"({"zero_optimization": {"stage": 3, "mics_shard_size": 1}})" << qint64(0)
-                                                           << qint64(0) << "warning" << mics << "groups of one GPU";
-        QTest::newRow("with ZeRO++") << R"({"zero_optimization": {"stage": 3, "mics_shard_size": 8, "zero_quantized_weights": true}})"
-                                     << qint64(0) << qint64(0) << "warning" << mics << "neither quantizes";
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 8, "offload_optimizer": {"device": "cpu"}}})")
+            << qint64(32) << qint64(0) << QString::fromUtf8("error") << mics
+            << QString::fromUtf8("Local sharding has no support for CPU offloading");
+        QTest::newRow("shard 1: MiCS on, nothing sharded")
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 1}})") << qint64(0) << qint64(0)
+            << QString::fromUtf8("warning") << mics << QString::fromUtf8("groups of one GPU");
+        QTest::newRow("with ZeRO++") << QString::fromUtf8(
+                                            R"({"zero_optimization": {"stage": 3, "mics_shard_size": 8, "zero_quantized_weights": true}})")
+                                     << qint64(0) << qint64(0) << QString::fromUtf8("warning") << mics
+                                     << QString::fromUtf8("neither quantizes");
     }
     void lint() {
         QFETCH(QString, config);

@@ -39,6 +39,9 @@ struct LintContext {
     std::optional<std::int64_t> seq_len;        // tokens a sample: sequence_parallel_size divides them
 };
 
+// The context of a planned scenario: its GPUs per node, heads, key/value heads and sequence length.
+LintContext lint_context_of(const Scenario& s);
+
 // Throws InputError (line and column) when the text is not JSON at all. world_size: the GPU
 // count to check the batch rule against; without it the rule is checked only for consistency.
 // finetune: what the training script does beside the config (PEFT and bitsandbytes settings,

@@ -3,6 +3,8 @@
 // key/value heads and the sequence. One row per rule, passing and failing, named after its source;
 // without the context none of these runs.
 #include "core/deepspeed/lint.h"
+#include "core/model/default_scenario.h"
+#include "core/presets/model_presets.h"
 
 #include <QtTest>
 
@@ -87,6 +89,25 @@ private slots:
             QVERIFY2(!has(r, QStringLiteral("error"), path, QString()) && !has(r, QStringLiteral("warning"), path, QString()),
                      diagnostics_json(r).dump().c_str());
         else QVERIFY2(has(r, QStringLiteral("error"), path, error), diagnostics_json(r).dump().c_str());
+    }
+
+    // The window lints an imported config against the plan's node and model (lint_context_of):
+    // Llama-3-8B has 32 heads and 8 key/value heads, so SP 16 passes the heads and the key/value
+    // heads (a multiple), SP 12 fails both.
+    void context_of_a_plan() {
+        Scenario s = default_scenario();
+        s.model = model_preset("llama-3-8b").spec;
+        s.cluster.gpus_per_node = 4;
+        s.training.seq_len = 8192;
+        const LintContext c = lint_context_of(s);
+        QCOMPARE(c.gpus_per_node, std::optional<std::int64_t>(4));
+        QCOMPARE(c.heads, std::optional<std::int64_t>(32));
+        QCOMPARE(c.kv_heads, std::optional<std::int64_t>(8));
+        QCOMPARE(c.seq_len, std::optional<std::int64_t>(8192));
+        const std::string hpz8 = R"({"zero_optimization": {"stage": 3, "zero_hpz_partition_size": 8}})";
+        QVERIFY(lint_ds_config(hpz8, std::nullopt, "ds_config.json", {}, c).has_errors());  // 8 does not divide nodes of 4
+        QVERIFY(!lint_ds_config(R"({"sequence_parallel_size": 16})", std::nullopt, "ds_config.json", {}, c).has_errors());
+        QVERIFY(lint_ds_config(R"({"sequence_parallel_size": 12})", std::nullopt, "ds_config.json", {}, c).has_errors());
     }
 };
 

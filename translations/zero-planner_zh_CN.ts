@@ -506,6 +506,18 @@
         <source>every process builds its rank&apos;s share of the model on the host and reads a checkpoint shard into it</source>
         <translation>每个进程都在主机上构建本 rank 分到的那部分模型，并向其中读入一个检查点分片</translation>
     </message>
+    <message>
+        <source>model states sharded over groups of %1 GPUs, %2 replicas</source>
+        <translation>模型状态分片到每组 %1 个 GPU，共 %2 个副本</translation>
+    </message>
+    <message>
+        <source>%1, hierarchical gather across %2 nodes</source>
+        <translation>%1，跨 %2 个节点分层收集</translation>
+    </message>
+    <message>
+        <source>With MiCS: %1; each GPU holds 1/%2 of the model states and gathers them inside its group.</source>
+        <translation>使用 MiCS：%1；每个 GPU 持有 1/%2 的模型状态，并在组内收集参数。</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -1659,6 +1671,22 @@
     <message>
         <source>Chosen: %1 (%2)</source>
         <translation>已选：%1（%2）</translation>
+    </message>
+    <message>
+        <source>mics_shard_size (MiCS): parameters, gradients and optimizer states are split over groups of this many GPUs and replicated across the groups, so the gathers stay inside a group. ZeRO-3 without offload or ZeRO++.</source>
+        <translation>mics_shard_size（MiCS）：参数、梯度和优化器状态在这么多 GPU 的组内切分，并在各组之间复制，因此参数收集留在组内。仅用于不卸载、不开 ZeRO++ 的 ZeRO-3。</translation>
+    </message>
+    <message>
+        <source>MiCS shard size</source>
+        <translation>MiCS 分片大小</translation>
+    </message>
+    <message>
+        <source>MiCS</source>
+        <translation>MiCS</translation>
+    </message>
+    <message>
+        <source>Change MiCS shard size</source>
+        <translation>更改 MiCS 分片大小</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "core/model/enum_names.h"
 #include "core/model/errors.h"
 #include "core/model/limits.h"
+#include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
@@ -223,6 +224,13 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
                                  "quantized_gradients");
     quantized_gradients_->setAccessibleName(tr("Quantized gradients (qgZ)"));
     f->addRow(quantized_gradients_);
+    // MiCS (core/model/mics.h): the primary partition over a shard group instead of every GPU.
+    mics_shard_ = named(tip(new QComboBox, tr("mics_shard_size (MiCS): parameters, gradients and optimizer states are split over groups "
+                                              "of this many GPUs and replicated across the groups, so the gathers stay inside a group. "
+                                              "ZeRO-3 without offload or ZeRO++.")),
+                        "mics_shard_size");
+    mics_shard_->setAccessibleName(tr("MiCS shard size"));
+    f->addRow(tr("MiCS"), mics_shard_);
 
     // Host
     layout->addWidget(group(tr("Host (per node)"), f));
@@ -516,6 +524,10 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     connect(sequence_parallel_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditSequenceParallel, tr("Toggle sequence parallelism"), [&](Scenario& s) { s.parallel.sequence_parallel = on; });
     });
+    connect(mics_shard_, &QComboBox::activated, this, [this](int index) {
+        const auto size = static_cast<std::int64_t>(mics_shard_->itemData(index).toLongLong());
+        edit(EditMicsShard, tr("Change MiCS shard size"), [&](Scenario& s) { s.zero.mics_shard_size = size; });
+    });
     connect(hpz_, &QComboBox::activated, this, [this](int index) {
         const auto size = static_cast<std::int64_t>(hpz_->itemData(index).toLongLong());
         edit(EditHpz, tr("Change hpZ partition size"), [&](Scenario& s) { s.zero.hpz_partition_size = size; });
@@ -653,6 +665,7 @@ void ControlPanel::syncFromDocument() {
     showGpuGroupSizes(hpz_, node_group_sizes(s.cluster), s.zero.hpz_partition_size);
     if (quantized_weights_->isChecked() != s.zero.quantized_weights) quantized_weights_->setChecked(s.zero.quantized_weights);
     if (quantized_gradients_->isChecked() != s.zero.quantized_gradients) quantized_gradients_->setChecked(s.zero.quantized_gradients);
+    showGpuGroupSizes(mics_shard_, mics_shard_sizes(s.cluster), s.zero.mics_shard_size);
     if (load_16bit_->isChecked() != s.training.load_in_16bit) load_16bit_->setChecked(s.training.load_in_16bit);
     if (low_cpu_mem_->isChecked() != s.training.low_cpu_mem_usage) low_cpu_mem_->setChecked(s.training.low_cpu_mem_usage);
     headroom_->showValue(s.assumptions.headroom * 100.0);

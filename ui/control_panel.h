@@ -71,6 +71,7 @@ private:
     QLabel* layout_info_;
     QCheckBox* quantized_weights_;
     QCheckBox* quantized_gradients_;
+    QComboBox* mics_shard_;
     QCheckBox* load_16bit_;
     QCheckBox* low_cpu_mem_;
     QComboBox* precision_;

@@ -387,7 +387,9 @@ bool MainWindow::importDsConfig(const QString& path, QString* diagnostics, QStri
         const std::string text = read_text_file(path.toStdString());
         const std::string name = QFileInfo(path).fileName().toStdString();
         // The world over tensor x pipeline: the linter divides by the file's sequence_parallel_size itself.
-        const LintResult lint = lint_ds_config(text, zero_partition_size(doc_->scenario()), name);
+        // The node and the model are the plan's (hpZ and MiCS against the node, SP against the heads).
+        const LintResult lint =
+            lint_ds_config(text, zero_partition_size(doc_->scenario()), name, std::nullopt, lint_context_of(doc_->scenario()));
         QStringList lines;
         for (const Diagnostic& d : lint.diagnostics)
             lines << QStringLiteral("%1: %2%3%4")

@@ -160,7 +160,8 @@ enum EditId : int {
     EditVirtualStages,
     EditSequenceParallel,
     EditUlysses,
-    EditExpertParallel
+    EditExpertParallel,
+    EditMicsShard
 };
 
 }  // namespace zp::ui

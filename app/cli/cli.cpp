@@ -196,7 +196,7 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
     const std::string& path = a.positionals.front();
     std::optional<FineTune> finetune;
     if (a.has("--finetune")) finetune = finetune_from_args(a);
-    const LintResult r = lint_ds_config(read_text_file(path), world, path, finetune);
+    const LintResult r = lint_ds_config(read_text_file(path), world, path, finetune, lint_context_from_args(a));
     if (a.flag("--json")) {
         out << diagnostics_json(r).dump(2) << "\n";
     } else {
@@ -384,8 +384,12 @@ const std::vector<Command>& commands() {
          with_scenario({}), kFlags, false, cmd_session},
         {"lint", "lint FILE",
          "check a ds_config.json [--world-size N] [--finetune qlora --base-precision nf4 --quant-storage DTYPE: the script's "
-         "PEFT/bitsandbytes settings]; exit 1 when it has errors",
-         CommandKind::Headless, options({"--world-size", "--finetune", "--base-precision", "--quant-storage"}), kFlags, true, cmd_lint},
+         "PEFT/bitsandbytes settings]\n[--gpus-per-node G: hpZ and MiCS groups against the node] [--model NAME | --hf-config FILE | "
+         "--heads N [--kv-heads N]] [--seq S]:\nsequence_parallel_size against the heads and the sequence; exit 1 when it has errors",
+         CommandKind::Headless,
+         options({"--world-size", "--finetune", "--base-precision", "--quant-storage", "--gpus-per-node", "--model", "--hf-config",
+                  "--heads", "--kv-heads", "--seq"}),
+         kFlags, true, cmd_lint},
         {"calibrate", "calibrate",
          "fit the compute efficiency to a measured run: --log FILE (DeepSpeed, Megatron or Trainer output)\n"
          "or --measured-step-s S / --measured-samples-per-s X [--measured-max-allocated-gib G] [-o plan.zplan]",
@@ -482,6 +486,8 @@ std::string help_text() {
            "  --pin-memory on|off (on: pinned offload buffers)   --save-16bit-model on|off (stage 3: gather on save)\n"
            "  --zeropp off|hpz|hpz+qwz+qgz (ZeRO++ at stage 3: hpZ over the node, int8 weights, int4 gradients; on = all three)\n"
            "  --hpz-size K (zero_hpz_partition_size, 1 = off; also --hpz K)   --quantized-weights on|off   --quantized-gradients on|off\n"
+           "  --mics-shard-size S (MiCS at stage 3: model states over groups of S GPUs, replicated across them; 1 = off)\n"
+           "  --mics-hierarchical-gather on|off (a shard group over two or more nodes gathers across nodes, then inside)\n"
            "Model parallelism (Megatron-DeepSpeed):\n"
            "  --tp T|auto (tensor, inside a node)   --pp P|auto (pipeline; ZeRO 0/1)   --pp-schedule 1f1b|interleaved:V\n"
            "  (--virtual-stages V: the same as interleaved:V)\n"

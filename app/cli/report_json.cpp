@@ -4,6 +4,7 @@
 #include "core/memory/host_slices.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/memory_slices.h"
+#include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/search/scenario_edits.h"
@@ -139,23 +140,31 @@ json finetune_json(const Scenario& s) {
     return j;
 }
 
+// MiCS in effect (core/model/mics.h): shard 1 = off.
+json mics_json(const Scenario& s) {
+    const MicsGroups m = effective_mics(s);
+    return {{"shard_size", m.shard}, {"replicas", m.replicas}, {"crosses_nodes", m.crosses_nodes}, {"hierarchical_gather", m.hierarchical}};
+}
+
 // The model-parallel layout and the ZeRO++ switches in effect (docs/design.md §4.10-4.11): tp,
 // pp and dp multiply to the GPUs; "searched" says which sizes the recommender chose (--tp/--pp auto).
 json parallel_json(const Scenario& s) {
     const Parallelism& p = s.parallel;
     const ZeroPlusPlus z = effective_zeropp(s);
-    return {{"tp", p.tensor},
-            {"pp", p.pipeline},
-            {"ep", p.expert},   // DeepSpeed-MoE ep_size (core/model/experts.h)
-            {"sp", p.ulysses},  // DeepSpeed-Ulysses sequence_parallel_size
-            {"dp", data_parallel_size(s)},
-            {"virtual_stages", p.virtual_stages},
-            {"sequence_parallel", p.sequence_parallel},
-            {"searched", {{"tp", p.auto_tensor}, {"pp", p.auto_pipeline}, {"ep", p.auto_expert}, {"sp", p.auto_ulysses}}},
-            {"zeropp",
-             {{"hpz_partition_size", z.hpz_partition_size},
-              {"quantized_weights", z.quantized_weights},
-              {"quantized_gradients", z.quantized_gradients}}}};
+    json out = {{"tp", p.tensor},
+                {"pp", p.pipeline},
+                {"ep", p.expert},   // DeepSpeed-MoE ep_size (core/model/experts.h)
+                {"sp", p.ulysses},  // DeepSpeed-Ulysses sequence_parallel_size
+                {"dp", data_parallel_size(s)},
+                {"virtual_stages", p.virtual_stages},
+                {"sequence_parallel", p.sequence_parallel},
+                {"searched", {{"tp", p.auto_tensor}, {"pp", p.auto_pipeline}, {"ep", p.auto_expert}, {"sp", p.auto_ulysses}}},
+                {"zeropp",
+                 {{"hpz_partition_size", z.hpz_partition_size},
+                  {"quantized_weights", z.quantized_weights},
+                  {"quantized_gradients", z.quantized_gradients}}}};
+    if (effective_mics(s).on()) out["mics"] = mics_json(s);  // only when on, so that outputs without MiCS keep their form
+    return out;
 }
 
 // Pipeline parallelism: each stage's rank, first to last (pipeline_stage_memory); the per-GPU

@@ -36,6 +36,7 @@ const std::set<std::string>& scenario_option_names() {
         "--finetune", "--lora-rank", "--lora-alpha", "--lora-dropout", "--lora-targets", "--lora-train", "--base-precision",
         "--double-quant", "--quant-storage", "--freeze", "--zeropp", "--hpz", "--hpz-size", "--quantized-weights", "--quantized-gradients",
         "--tp", "--pp", "--virtual-stages", "--pp-schedule", "--sequence-parallel", "--ep", "--capacity-factor", "--sp",
+        "--mics-shard-size", "--mics-hierarchical-gather",
     };
     return names;
 }
@@ -221,6 +222,9 @@ void apply_zero(const Args& a, Scenario& s) {
         if (auto v = a.get(option)) z.hpz_partition_size = parse_positive_int(*v, option, limits::kWorldSize.max);
     if (auto v = a.get("--quantized-weights")) z.quantized_weights = parse_on_off(*v, "--quantized-weights");
     if (auto v = a.get("--quantized-gradients")) z.quantized_gradients = parse_on_off(*v, "--quantized-gradients");
+    // MiCS (core/model/mics.h): mics_shard_size, 1 = off (DeepSpeed's -1), and its hierarchical gather.
+    if (auto v = a.get("--mics-shard-size")) z.mics_shard_size = parse_positive_int(*v, "--mics-shard-size", limits::kWorldSize.max);
+    if (auto v = a.get("--mics-hierarchical-gather")) z.mics_hierarchical_params_gather = parse_on_off(*v, "--mics-hierarchical-gather");
 }
 
 // Megatron-DeepSpeed's model parallelism (core/model/scenario.h Parallelism).
@@ -354,6 +358,26 @@ Scenario scenario_from_args(const Args& a, ScenarioNotes* notes) {
     apply_assumptions(a, s);
     validate(s);
     return s;
+}
+
+LintContext lint_context_from_args(const Args& a) {
+    LintContext c;
+    if (auto v = a.get("--gpus-per-node")) c.gpus_per_node = parse_positive_int(*v, "--gpus-per-node", limits::kGpusPerNode.max);
+    if (a.has("--model") || a.has("--hf-config")) {
+        // The preset or config.json, with --heads / --kv-heads over it as everywhere else.
+        Scenario s = default_scenario();
+        apply_model(a, s, nullptr);
+        c.heads = s.model.heads;
+        c.kv_heads = s.model.kv_heads;
+    } else if (auto v = a.get("--heads")) {
+        c.heads = parse_positive_int(*v, "--heads", limits::kModelWidth.max);
+        c.kv_heads = c.heads;
+        if (auto kv = a.get("--kv-heads")) c.kv_heads = parse_positive_int(*kv, "--kv-heads", limits::kModelWidth.max);
+    } else if (a.has("--kv-heads")) {
+        throw InputError("--kv-heads needs --heads (or --model / --hf-config)");
+    }
+    if (auto v = a.get("--seq")) c.seq_len = parse_positive_int(*v, "--seq", limits::kSeqLen.max);
+    return c;
 }
 
 FineTune finetune_from_args(const Args& a) {

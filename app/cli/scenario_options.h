@@ -1,6 +1,7 @@
 #pragma once
 // The scenario options of docs/design.md §8.3, shared by every command that takes a scenario.
 #include "app/cli/args.h"
+#include "core/deepspeed/lint.h"
 #include "core/model/scenario.h"
 #include "core/search/recommender.h"
 
@@ -31,5 +32,9 @@ bool layout_search_given(const Args& a);
 // Only the fine-tuning options (--finetune, --base-precision, --quant-storage, ...) over the
 // default method: what lint checks a ds_config against.
 FineTune finetune_from_args(const Args& a);
+
+// The node and model lint checks a config against: --gpus-per-node G; --model NAME, --hf-config FILE
+// or --heads N [--kv-heads N]; --seq S. Each left out is not checked.
+LintContext lint_context_from_args(const Args& a);
 
 }  // namespace zp::cli

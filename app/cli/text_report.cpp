@@ -4,6 +4,7 @@
 #include "core/memory/host_slices.h"
 #include "core/memory/memory_slices.h"
 #include "core/model/experts.h"
+#include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
@@ -135,6 +136,9 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     if (const std::string zpp = zeropp_words(effective_zeropp(with_candidate(s, c))); !zpp.empty())
         out += "ZeRO++:  " + zpp +
                (m.hpz_secondary_bytes > 0 ? "; secondary partition " + gib(m.hpz_secondary_bytes) + " GiB per GPU" : "") + "\n";
+    if (const MicsGroups mics = effective_mics(with_candidate(s, c)); mics.on())
+        out += "MiCS:    " + english(mics_phrase(mics)) + "; replica gradient all-reduce " +
+               format_seconds(c.step.exposed_allreduce_seconds) + " exposed a step\n";
     if (const std::string ex = expert_routing_words(with_candidate(s, c)); !ex.empty())
         out += "Experts: " + ex + "; dispatch/combine all-to-alls " + format_seconds(c.step.expert_all_to_all_seconds) + " a step\n";
     out += "\n";

@@ -1,5 +1,7 @@
 #include "core/deepspeed/config_export.h"
 
+#include "core/model/mics.h"
+
 #include <cmath>
 
 namespace zp {
@@ -119,6 +121,11 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
         if (z.hpz_partition_size > 1) zo["zero_hpz_partition_size"] = z.hpz_partition_size;
         if (z.quantized_weights) zo["zero_quantized_weights"] = true;
         if (z.quantized_gradients) zo["zero_quantized_gradients"] = true;
+        // MiCS (zero/config.py mics_shard_size, default -1 = off): written only where it takes effect.
+        if (const MicsGroups mics = effective_mics(s); mics.on()) {
+            zo["mics_shard_size"] = mics.shard;
+            if (mics.hierarchical) zo["mics_hierarchical_params_gather"] = true;
+        }
     }
     if (z.offload_optimizer != OffloadDevice::None) zo["offload_optimizer"] = offload_block(z.offload_optimizer, false, z, o);
     if (z.stage == 3 && z.offload_param != OffloadDevice::None) zo["offload_param"] = offload_block(z.offload_param, true, z, o);

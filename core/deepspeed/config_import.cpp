@@ -73,8 +73,12 @@ Scenario apply_ds_config(const json& c, Scenario s) {
         if (auto v = integer(z, "stage3_param_persistence_threshold")) s.zero.stage3_param_persistence_threshold = static_cast<double>(*v);
         if (auto v = integer(z, "sub_group_size")) s.zero.sub_group_size = static_cast<double>(*v);
         if (auto v = integer(z, "zero_hpz_partition_size"); v && *v >= 1) s.zero.hpz_partition_size = *v;
+        // MiCS: DeepSpeed's default -1 (and any value up to 0) is off, 1 here (engine.py: MiCS when mics_shard_size > 0).
+        if (z.contains("mics_shard_size") && z.at("mics_shard_size").is_number_integer())
+            s.zero.mics_shard_size = std::max<std::int64_t>(z.at("mics_shard_size").get<std::int64_t>(), 1);
         for (auto [key, flag] : {std::pair{"zero_quantized_weights", &s.zero.quantized_weights},
-                                 std::pair{"zero_quantized_gradients", &s.zero.quantized_gradients}})
+                                 std::pair{"zero_quantized_gradients", &s.zero.quantized_gradients},
+                                 std::pair{"mics_hierarchical_params_gather", &s.zero.mics_hierarchical_params_gather}})
             if (z.contains(key) && z.at(key).is_boolean()) *flag = z.at(key).get<bool>();
         const auto device = [&](const char* sub) {
             try {

@@ -56,7 +56,7 @@ const std::set<std::string> kBooleanPaths = {
     "zero_optimization.overlap_comm", "zero_optimization.contiguous_gradients", "zero_optimization.reduce_scatter",
     "zero_optimization.allgather_partitions", "zero_optimization.offload_param.pin_memory",
     "zero_optimization.offload_optimizer.pin_memory", "fp16.enabled", "bf16.enabled", "wall_clock_breakdown",
-    "zero_optimization.stage3_gather_16bit_weights_on_model_save"};
+    "zero_optimization.stage3_gather_16bit_weights_on_model_save", "zero_optimization.mics_hierarchical_params_gather"};
 
 const DeprecatedKey kDeprecated[] = {
     {"cpu_offload", "offload_optimizer: {\"device\": \"cpu\"}"},

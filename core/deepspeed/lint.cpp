@@ -90,8 +90,8 @@ private:
 
 class Linter {
 public:
-    Linter(const json& j, std::optional<std::int64_t> world, std::optional<FineTune> finetune)
-        : j_(j), world_(world), finetune_(std::move(finetune)) {}
+    Linter(const json& j, std::optional<std::int64_t> world, std::optional<FineTune> finetune, LintContext context)
+        : j_(j), world_(world), finetune_(std::move(finetune)), ctx_(context) {}
 
     void add(Severity s, std::string path, std::string message, std::string suggestion = {}) {
         out.diagnostics.push_back({s, std::move(path), std::move(message), std::move(suggestion)});
@@ -122,6 +122,8 @@ public:
         check_sequence_parallel();
         check_batch();
         check_contradictions();
+        check_mics();
+        check_node();
         check_deprecated();
         check_performance();
         check_finetune();
@@ -199,6 +201,7 @@ private:
             add(Severity::Error, "sequence_parallel_size", "must be at least 1 (1: no sequence parallelism), got " + v.dump());
             return;
         }
+        if (sp > 1 && sp < 9e15) check_ulysses_model(static_cast<std::int64_t>(sp));
         if (!world_) return;
         if (sp > static_cast<double>(*world_) || *world_ % static_cast<std::int64_t>(sp) != 0) {
             add(Severity::Error, "sequence_parallel_size",
@@ -208,6 +211,41 @@ private:
             return;
         }
         batch_ranks_ = *world_ / static_cast<std::int64_t>(sp);
+    }
+
+    // DeepSpeed-Ulysses against the model (LintContext), the rules validate_ulysses applies to a plan.
+    // runtime/sequence_parallel/ulysses_sp.py UlyssesSPAttentionHF raises "Attention head count ... is
+    // not divisible by SP size" and "KV attention head count ... is not divisible by SP size ... or vice
+    // versa"; deepspeed/sequence/layer.py DistributedAttention (Megatron-DeepSpeed) instead falls back
+    // to uneven_heads_all2all when the heads do not divide, provided "Number of heads ... must be larger
+    // than sequence parallel size", synchronously. UlyssesSPDataLoaderAdapter: "batch's seqlen=... isn't
+    // divisible by sp-size".
+    void check_ulysses_model(std::int64_t sp) {
+        const std::string path = "sequence_parallel_size", name = "sequence_parallel_size " + std::to_string(sp);
+        if (ctx_.heads && *ctx_.heads > 0 && *ctx_.heads % sp != 0) {
+            if (*ctx_.heads <= sp)
+                add(Severity::Error, path,
+                    name + " is not below the " + std::to_string(*ctx_.heads) +
+                        " attention heads: each rank attends with heads/SP of them (DeepSpeed's Ulysses attention refuses it)",
+                    "use a divisor of the heads");
+            else
+                add(Severity::Error, path,
+                    name + " does not divide the " + std::to_string(*ctx_.heads) +
+                        " attention heads: ulysses_sp.py raises \"Attention head count ... is not divisible by SP size\" (Megatron-DeepSpeed's "
+                        "DistributedAttention runs uneven heads, synchronously)",
+                    "use a divisor of the heads");
+        }
+        if (ctx_.kv_heads && *ctx_.kv_heads > 0 && *ctx_.kv_heads % sp != 0 && sp % *ctx_.kv_heads != 0)
+            add(Severity::Error, path,
+                name + " and the " + std::to_string(*ctx_.kv_heads) +
+                    " key/value heads: one must divide the other (ulysses_sp.py: \"KV attention head count ... is not divisible by SP size ... "
+                    "or vice versa\")",
+                "use a divisor or a multiple of the key/value heads");
+        if (ctx_.seq_len && *ctx_.seq_len > 0 && *ctx_.seq_len % sp != 0)
+            add(Severity::Error, path,
+                name + " does not divide the sequence length " + std::to_string(*ctx_.seq_len) +
+                    ": each rank holds seq/SP tokens (ulysses_sp.py: \"batch's seqlen=... isn't divisible by sp-size\")",
+                "pad the sequence to a multiple of " + std::to_string(sp));
     }
 
     // DeepSpeed runtime/config.py _set_batch_related_parameters and _batch_assertion.
@@ -294,6 +332,110 @@ private:
                 "move it to the top level as \"gradient_clipping\"");
     }
 
+    std::optional<std::int64_t> zero_integer(const char* key) const {
+        if (!is_object("zero_optimization")) return std::nullopt;
+        const json& z = j_.at("zero_optimization");
+        if (!z.contains(key) || !z.at(key).is_number_integer()) return std::nullopt;
+        return z.at(key).get<std::int64_t>();
+    }
+    bool zero_true(const char* key) const {
+        return is_object("zero_optimization") && j_.at("zero_optimization").contains(key) && j_.at("zero_optimization").at(key) == true;
+    }
+
+    // MiCS (runtime/zero/mics.py, mics_utils.py; core/model/mics.h): mics_shard_size is a pydantic int
+    // with default -1; engine.py _configure_zero_optimizer runs MiCS when it is above 0, at stage 3 only.
+    void check_mics() {
+        if (!is_object("zero_optimization")) return;
+        const json& z = j_.at("zero_optimization");
+        const std::string path = "zero_optimization.mics_shard_size";
+        const bool hierarchical = zero_true("mics_hierarchical_params_gather");
+        if (z.contains("mics_shard_size") && !z.at("mics_shard_size").is_number_integer()) {
+            const json& v = z.at("mics_shard_size");
+            if (!(v.is_string() && v.get<std::string>() == "auto"))
+                add(Severity::Error, path, "must be an integer (-1: MiCS off, DeepSpeed's default), got " + v.dump());
+            return;
+        }
+        const std::int64_t S = zero_integer("mics_shard_size").value_or(-1);
+        if (S <= 0) {
+            if (hierarchical)
+                add(Severity::Warning, "zero_optimization.mics_hierarchical_params_gather",
+                    "mics_hierarchical_params_gather does nothing without MiCS (mics_shard_size above 0)",
+                    "remove it or set mics_shard_size");
+            return;
+        }
+        const std::string name = "mics_shard_size " + std::to_string(S);
+        if (stage() != 3) {
+            add(Severity::Warning, path, "MiCS works only at stage 3: at stage " + std::to_string(stage()) + " DeepSpeed ignores " + name,
+                "set stage 3 or remove mics_shard_size");
+            return;
+        }
+        if (S == 1)
+            add(Severity::Warning, path,
+                "mics_shard_size 1 turns MiCS on with groups of one GPU: every GPU keeps all the model states (plain data "
+                "parallelism through ZeRO-3's hooks)",
+                "use -1 for MiCS off, or the GPUs per node");
+        std::optional<std::int64_t> replicas;
+        if (world_) {
+            // mics_utils.py _generate_mics_config: "dp group size is not dividable by dp_shard_size".
+            if (S > *world_ || *world_ % S != 0)
+                add(Severity::Error, path,
+                    name + " does not divide the world size " + std::to_string(*world_) +
+                        " (DeepSpeed's _generate_mics_config: \"dp group size is not dividable by dp_shard_size\")",
+                    "use a divisor of the GPU count, such as the GPUs per node");
+            else replicas = *world_ / S;
+        }
+        // mics.py allreduce_mics_shard_grads: "Local sharding has no support for CPU offloading" once
+        // there is more than one shard group (the gradient partitions live on the host with offload_optimizer).
+        if (ds_schema::offload_device_name(z, "offload_optimizer") != "none" && replicas.value_or(2) > 1)
+            add(Severity::Error, path,
+                "MiCS with offload_optimizer fails in DeepSpeed's mics.py: \"Local sharding has no support for CPU offloading\"",
+                "remove offload_optimizer (and offload_param) or MiCS");
+        if (zero_integer("zero_hpz_partition_size").value_or(1) > 1 || zero_true("zero_quantized_weights") ||
+            zero_true("zero_quantized_gradients"))
+            add(Severity::Warning, path,
+                "MiCS replaces ZeRO-3's parameter gather with its own (mics.py), which neither quantizes (qwZ) nor uses hpZ's secondary "
+                "partition, and MiCS_Optimizer is built without the ZeRO++ switches",
+                "choose MiCS or ZeRO++");
+        if (ctx_.gpus_per_node && *ctx_.gpus_per_node > 0) {
+            const std::int64_t g = *ctx_.gpus_per_node;
+            if (S > g)
+                add(Severity::Info, path,
+                    "shard groups of " + std::to_string(S) + " GPUs span " + std::to_string((S + g - 1) / g) + " nodes of " +
+                        std::to_string(g) + ": every parameter gather crosses the network" +
+                        (hierarchical ? " (hierarchically: across nodes, then inside each)" : ""),
+                    hierarchical ? std::string() : "set mics_hierarchical_params_gather, or a shard size of " + std::to_string(g));
+            else if (g % S != 0)
+                add(Severity::Warning, path,
+                    "shard groups of " + std::to_string(S) + " consecutive GPUs straddle the nodes of " + std::to_string(g) +
+                        ": some gathers cross the network",
+                    "use a divisor of the GPUs per node");
+            else add(Severity::Info, path, "shard groups of " + std::to_string(S) + " GPUs stay inside a node of " + std::to_string(g));
+            // mics_utils.py create_mics_comm_groups with hierarchical_allgather: span_nodes = shard //
+            // GPUs per node; asserts "sharding spans on single node, no need for hierarchy allgather".
+            const std::int64_t span = S / g;
+            if (hierarchical && (span <= 1 || S % span != 0))
+                add(Severity::Error, "zero_optimization.mics_hierarchical_params_gather",
+                    "mics_hierarchical_params_gather needs shard groups over two or more nodes: DeepSpeed asserts \"sharding spans on "
+                    "single node, no need for hierarchy allgather\" (" +
+                        name + ", " + std::to_string(g) + " GPUs per node)",
+                    "turn it off, or use a shard size of 2 x " + std::to_string(g) + " or more");
+        }
+    }
+
+    // Constraints that need the node (LintContext::gpus_per_node). ZeRO++ hpZ: utils/groups.py
+    // _create_zero_param_parallel_group groups consecutive ranks; the secondary partition belongs
+    // inside a node (DeepSpeed's ZeRO++ tutorial: "ideal is number of ranks (gpus) per node").
+    void check_node() {
+        if (!ctx_.gpus_per_node || *ctx_.gpus_per_node <= 0) return;
+        const std::int64_t g = *ctx_.gpus_per_node;
+        const std::int64_t hpz = zero_integer("zero_hpz_partition_size").value_or(1);
+        if (hpz > 1 && g % hpz != 0)
+            add(Severity::Error, "zero_optimization.zero_hpz_partition_size",
+                "zero_hpz_partition_size " + std::to_string(hpz) + " does not divide the " + std::to_string(g) +
+                    " GPUs per node: hpZ's secondary partition would span nodes, and its backward gathers would cross the network",
+                "use " + std::to_string(g) + " (the ZeRO++ tutorial: \"ideal is number of ranks (gpus) per node\")");
+    }
+
     void check_deprecated() {
         if (!is_object("zero_optimization")) return;
         const json& z = j_.at("zero_optimization");
@@ -374,11 +516,14 @@ private:
     const json& j_;
     std::optional<std::int64_t> world_;
     std::optional<FineTune> finetune_;
+    LintContext ctx_;
     std::optional<std::int64_t> batch_ranks_;  // world / sequence_parallel_size when the config has a valid one
     bool auto_batch_ = false;
 };
 
 }  // namespace
+
+LintContext lint_context_of(const Scenario& s) { return {s.cluster.gpus_per_node, s.model.heads, s.model.kv_heads, s.training.seq_len}; }
 
 std::string nearest_key(const std::string& key, const std::vector<std::string>& candidates) {
     // Config keys are long snake_case names: allow three typos, or a third of a longer key.
@@ -386,9 +531,9 @@ std::string nearest_key(const std::string& key, const std::vector<std::string>& 
 }
 
 LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name,
-                          const std::optional<FineTune>& finetune) {
+                          const std::optional<FineTune>& finetune, const LintContext& context) {
     const json j = parse_json_text(text, source_name);
-    Linter linter(j, world_size, finetune);
+    Linter linter(j, world_size, finetune, context);
     DuplicateFinder dup;
     json::sax_parse(text.begin(), text.end(), &dup);
     for (const std::string& path : dup.duplicates)

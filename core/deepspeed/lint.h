@@ -30,12 +30,25 @@ struct LintResult {
     bool has_warnings() const;
 };
 
+// What the config's constraints need beyond the world size and that a ds_config does not hold:
+// the node and the model. Each check runs only when its value is given.
+struct LintContext {
+    std::optional<std::int64_t> gpus_per_node;  // zero_hpz_partition_size divides it; whether a MiCS shard group spans nodes
+    std::optional<std::int64_t> heads;          // attention heads: sequence_parallel_size divides them (DeepSpeed-Ulysses)
+    std::optional<std::int64_t> kv_heads;       // key/value heads (GQA): divide sequence_parallel_size or the other way round
+    std::optional<std::int64_t> seq_len;        // tokens a sample: sequence_parallel_size divides them
+};
+
+// The context of a planned scenario: its GPUs per node, heads, key/value heads and sequence length.
+LintContext lint_context_of(const Scenario& s);
+
 // Throws InputError (line and column) when the text is not JSON at all. world_size: the GPU
 // count to check the batch rule against; without it the rule is checked only for consistency.
 // finetune: what the training script does beside the config (PEFT and bitsandbytes settings,
 // which a ds_config does not hold), for the checks of combinations known to fail; none without it.
+// context: the node and model checks above; none without it.
 LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name = "ds_config.json",
-                          const std::optional<FineTune>& finetune = std::nullopt);
+                          const std::optional<FineTune>& finetune = std::nullopt, const LintContext& context = {});
 
 // The nearest of `candidates` to `key` by closest_name (core/io/suggest.h) with the linter's
 // allowance for long keys, or "".

@@ -5,6 +5,7 @@
 #include "core/io/format.h"
 #include "core/memory/memory_slices.h"
 #include "core/model/enum_names.h"
+#include "core/model/mics.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
 #include "core/search/scenario_edits.h"
@@ -100,6 +101,8 @@ Report make_report(const Scenario& s) {
         r.scenario.emplace_back("Parallelism", layout);  // the plan's layout (the search's choice with a size on auto)
     if (const std::string zpp = zeropp_words(effective_zeropp(p.feasible ? with_candidate(s, p.best) : s)); !zpp.empty())
         r.scenario.emplace_back("ZeRO++", zpp);
+    if (const Phrase m = mics_phrase(effective_mics(p.feasible ? with_candidate(s, p.best) : s)); !m.text.empty())
+        r.scenario.emplace_back("MiCS", english(m));
     r.scenario.emplace_back("Convention",
                             s.assumptions.convention == Convention::DeepSpeed ? "DeepSpeed implementation" : "ZeRO paper (K = 12)");
     if (!s.assumptions.calibration.empty()) r.scenario.emplace_back("Calibration", s.assumptions.calibration);

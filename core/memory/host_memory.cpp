@@ -2,6 +2,7 @@
 
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
+#include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/phrase.h"
 #include "core/model/trainable_params.h"
@@ -207,7 +208,7 @@ HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
     const double P = split.expert > 0 ? split.base : static_cast<double>(parameter_count(m)) * share;
     const double Lp = static_cast<double>(largest_layer_params(m)) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
     const double g = static_cast<double>(c.gpus_per_node);
-    const double N = static_cast<double>(zero_partition_size(s));  // data-parallel x Ulysses ranks
+    const double N = static_cast<double>(zero_shard_size(s));  // data-parallel x Ulysses ranks, or MiCS's shard group
     const double Pr = P / N;
     const double w = t.precision == Precision::Fp32 ? 4.0 : 2.0;
     // Fine-tuning (core/model/trainable_params.h): the optimizer's states, gradients and flat

@@ -1,6 +1,7 @@
 #include "core/memory/model_states.h"
 
 #include "core/model/experts.h"
+#include "core/model/mics.h"
 
 namespace zp {
 
@@ -70,7 +71,10 @@ ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const 
 
 ModelStateBytes model_state_bytes(const Scenario& s, const ParameterSplit& p) {
     const ZeroSetup& z = s.zero;
-    ModelStateBytes b = model_state_bytes(p.trainable - p.expert, zero_partition_size(s), s.training, z, s.assumptions.convention);
+    // MiCS (mics.py MiCS_Optimizer: partition_count = param_shard_size; MiCS_Init.num_partitions):
+    // every state is split over the shard group only, and each shard group holds a whole replica.
+    const std::int64_t shard = zero_shard_size(s);
+    ModelStateBytes b = model_state_bytes(p.trainable - p.expert, shard, s.training, z, s.assumptions.convention);
     if (p.expert > 0) {
         // Expert parallelism: the routed experts this rank holds (experts / ep_size of each MoE
         // layer) are an optimizer group of their own (moe/utils.py
@@ -84,7 +88,7 @@ ModelStateBytes model_state_bytes(const Scenario& s, const ParameterSplit& p) {
         b.optimizer_states += e.optimizer_states;
     }
     double frozen = z.offload_param != OffloadDevice::None ? 0.0 : p.frozen_bytes;
-    if (z.stage >= 3) frozen /= static_cast<double>(zero_partition_size(s));
+    if (z.stage >= 3) frozen /= static_cast<double>(shard);
     b.frozen = frozen + p.quant_state_bytes;
     b.params += b.frozen;
     // ZeRO++ hpZ: every parameter also keeps a secondary partition over the hpZ group of its node,

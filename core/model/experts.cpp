@@ -1,6 +1,7 @@
 #include "core/model/experts.h"
 
 #include "core/model/errors.h"
+#include "core/model/mics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,13 +55,13 @@ double routed_slots_per_token(const Scenario& s) { return routed_slots_per_token
 
 double zero_partition_elems(const Scenario& s, const ParameterSplit& split) {
     if (s.zero.stage < 1) return split.trainable;
-    if (split.expert <= 0) return split.trainable / static_cast<double>(zero_partition_size(s));
+    if (split.expert <= 0) return split.trainable / static_cast<double>(zero_shard_size(s));  // MiCS: the shard group (core/model/mics.h)
     const double dense = split.trainable - split.expert;
     return dense / static_cast<double>(zero_partition_size(s)) + split.expert / static_cast<double>(expert_data_parallel_size(s));
 }
 
 double zero_partition_ranks(const Scenario& s, const ParameterSplit& split) {
-    const double N = static_cast<double>(zero_partition_size(s));
+    const double N = static_cast<double>(zero_shard_size(s));
     if (split.expert <= 0 || split.trainable <= 0 || s.zero.stage < 1) return N;
     return split.trainable / zero_partition_elems(s, split);
 }

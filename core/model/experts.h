@@ -75,8 +75,8 @@ ExpertRouting expert_routing(const Scenario& s);
 double routed_slots_per_token(const Scenario& s);
 double routed_slots_per_token(const ModelSpec& m, const Training& t, const Parallelism& p);
 
-// The elements of ZeRO's partition on a rank (ZeRO-1/2): the dense trainable parameters over the
-// data-parallel ranks, the routed experts the rank holds (split.expert) over the expert-data-
+// The elements of ZeRO's partition on a rank (ZeRO-1/2/3): the dense trainable parameters over the
+// data-parallel ranks (MiCS: its shard group), the routed experts the rank holds (split.expert) over the expert-data-
 // parallel group; the whole split.trainable at stage 0.
 double zero_partition_elems(const Scenario& s, const ParameterSplit& split);
 // The ranks ZeRO effectively partitions `split.trainable` over: trainable / zero_partition_elems

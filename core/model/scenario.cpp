@@ -4,6 +4,7 @@
 #include "core/model/errors.h"
 #include "core/model/experts.h"
 #include "core/model/limits.h"
+#include "core/model/mics.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
 
@@ -159,6 +160,7 @@ void validate(const Scenario& s) {
                          std::to_string(s.cluster.gpus_per_node) +
                          " GPUs per node: hpZ's secondary partition lives within a node (usually the node's GPU count)");
     validate_parallelism(s);
+    validate_mics(s);
     // fp32 with offload is allowed: stage_1_and_2.py and stage3.py make their fp32 partition with
     // .clone().float() whatever the weights' dtype (PEFT's ZeRO-3 offload examples train in fp32).
     validate_finetune(s);

@@ -105,6 +105,13 @@ struct ZeroSetup {
     std::int64_t hpz_partition_size = 1;
     bool quantized_weights = false;
     bool quantized_gradients = false;
+    // MiCS (Zhang et al. arXiv 2205.00119; DeepSpeed zero/config.py mics_shard_size, default -1 =
+    // off), stage 3 only: the model states are partitioned over groups of mics_shard_size
+    // consecutive ranks and replicated across the groups (core/model/mics.h). 1 = off here; the
+    // config import maps DeepSpeed's -1 to 1. mics_hierarchical_params_gather: a shard group that
+    // spans nodes gathers across the nodes first, then inside each node (mics.py).
+    std::int64_t mics_shard_size = 1;
+    bool mics_hierarchical_params_gather = false;
 
     friend bool operator==(const ZeroSetup&, const ZeroSetup&) = default;
 };

@@ -5,6 +5,7 @@
 #include "core/io/format.h"
 #include "core/model/default_scenario.h"
 #include "core/model/errors.h"
+#include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/units.h"
 #include "core/search/scenario_edits.h"
@@ -498,6 +499,10 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
                 ? phrase(QT_TRANSLATE_NOOP("Core", "With ZeRO++: %1; the secondary partition takes %2 per GPU."),
                          {zpp, format_bytes(b.memory.hpz_secondary_bytes)})
                 : phrase(QT_TRANSLATE_NOOP("Core", "With ZeRO++: %1."), {zpp}));
+    if (const MicsGroups mics = effective_mics(with_candidate(s, b)); mics.on())
+        add(plan.why, plan.why_phrases,
+            phrase(QT_TRANSLATE_NOOP("Core", "With MiCS: %1; each GPU holds 1/%2 of the model states and gathers them inside its group."),
+                   {mics_phrase(mics), std::to_string(mics.shard)}));
     add(plan.why, plan.why_phrases,
         phrase(
             QT_TRANSLATE_NOOP("Core",

@@ -41,6 +41,10 @@ Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_
     // ZeRO++ hpZ groups the ranks of a node: on other nodes it keeps the largest group that divides
     // both (8 on nodes of 4 becomes 4).
     out.zero.hpz_partition_size = std::gcd(std::max<std::int64_t>(out.zero.hpz_partition_size, 1), per_node);
+    // MiCS shard groups must divide the GPUs (mics_utils.py _generate_mics_config): the largest that still does.
+    out.zero.mics_shard_size = std::gcd(std::max<std::int64_t>(out.zero.mics_shard_size, 1), gpus);
+    const std::int64_t span = out.zero.mics_shard_size / per_node;  // its hierarchical gather needs two whole nodes or more
+    if (span <= 1 || out.zero.mics_shard_size % span != 0) out.zero.mics_hierarchical_params_gather = false;
     // Tensor parallelism stays inside a node and the layout must divide the GPUs: each size keeps
     // its largest divisor that still fits (tensor 8 on nodes of 4 becomes 4).
     Parallelism& par = out.parallel;

@@ -2,6 +2,7 @@
 
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
+#include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
@@ -255,8 +256,11 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     // Communication on the bottleneck link, plus a launch latency per bucket.
     const double bus = bottleneck_gbytes_per_s(c);
     CommVolume v = comm_volume(P, stage, gas, s.training, s.zero);
-    if (stage == 3) v.allgather_bytes = 2 * whole_weights * G;                                // frozen weights are gathered too, as stored
-    const double lat = ring_latency_seconds(c, N, s.assumptions.collective_latency_seconds);  // a longer ring, more hops
+    if (stage == 3) v.allgather_bytes = 2 * whole_weights * G;  // frozen weights are gathered too, as stored
+    // MiCS: ZeRO-3's rings are the shard groups (core/model/mics.h).
+    const MicsGroups mics = effective_mics(s);
+    const double ring = mics.on() ? static_cast<double>(mics.shard) : N;
+    const double lat = ring_latency_seconds(c, ring, s.assumptions.collective_latency_seconds);  // a longer ring, more hops
     double ar = allreduce_seconds(v.allreduce_bytes, N, bus);
     double rs = reduce_scatter_seconds(v.reduce_scatter_bytes, N, bus);
     double ag = allgather_seconds(v.allgather_bytes, N, bus);
@@ -301,6 +305,38 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
             zeropp_kernel_seconds += 3.0 * v.reduce_scatter_bytes / weight_elem / hbm;
         }
     }
+    // MiCS (mics.py; Zhang et al. arXiv 2205.00119: fewer participants per collective, the global
+    // gradient synchronisation amortised over the accumulation) moves ZeRO-3's collectives into the
+    // shard group of S consecutive ranks, R = world / S groups:
+    //   gathers   every module, forward and backward of each micro step, over the shard group
+    //             (MiCS_Init._flat_all_gather_with_coalescing_manager, group=param_shard_group): on
+    //             NVLink when the group sits in a node. With mics_hierarchical_params_gather and a group
+    //             over span nodes (_hierarchical_all_gather_params): first an all-gather of the partition
+    //             among the span ranks with the same local index (inter-node group, 1/per-node of the
+    //             weights), then one inside each node of the whole weights (intra-node group).
+    //   gradients reduce-scatter every micro step over the shard group (stage3.py reduces over
+    //             dp_process_group, which MiCS_Optimizer.__init__ sets to param_shard_group), then, at
+    //             the gradient accumulation boundary only (allreduce_mics_shard_grads returns unless
+    //             is_gradient_accumulation_boundary()), an all-reduce of the rank's gradient partition
+    //             (P / S elements in the gradient accumulation dtype, the model's by default:
+    //             engine.py get_data_types) across the replicate group of R ranks S apart.
+    double mics_allreduce = 0;
+    if (stage == 3 && mics.on()) {
+        const double S = static_cast<double>(mics.shard), R = static_cast<double>(mics.replicas);
+        const double shard_bus = mics.crosses_nodes ? bus : intra_node_bus_gbytes_per_s(c);
+        if (mics.hierarchical) {
+            const double span = static_cast<double>(mics.span_nodes), per_node = S / span;
+            const double intra = mics.shard % c.gpus_per_node == 0 ? intra_node_bus_gbytes_per_s(c) : bus;
+            ag = allgather_seconds(v.allgather_bytes / per_node, span, inter_node_bus_gbytes_per_s(c)) +
+                 allgather_seconds(v.allgather_bytes, per_node, intra);
+        } else {
+            ag = allgather_seconds(v.allgather_bytes, S, shard_bus);
+        }
+        rs = reduce_scatter_seconds(v.reduce_scatter_bytes, S, shard_bus);
+        // The replicate group's ranks are S apart: on other nodes whenever there is more than one.
+        mics_allreduce = allreduce_seconds(weight_elem * P / S, R, c.nodes > 1 ? bus : intra_node_bus_gbytes_per_s(c));
+        ar = mics_allreduce + (R > 1 ? lat : 0.0);
+    }
     st.comm_total_seconds = ar + rs + ag + static_cast<double>(v.collectives) * lat;
 
     const double f = s.zero.overlap_comm ? s.assumptions.comm_overlap_fraction : 0.0;
@@ -328,6 +364,9 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
             const double bwd_rs = exposed(rs_micro, std::max(0.0, f * backward - (ag_pass - bwd_ag)));
             st.exposed_allgather_seconds = G * (fwd + bwd_ag);
             st.exposed_reduce_scatter_seconds = G * bwd_rs;
+            // MiCS's replica all-reduce runs in the last micro step's gradient reduction, on the same
+            // stream (partition_grads, called from __reduce_and_partition_ipg_grads): what it adds there.
+            if (ar > 0) st.exposed_allreduce_seconds = exposed(rs_micro + ar, std::max(0.0, f * backward - (ag_pass - bwd_ag))) - bwd_rs;
             // Launch latency of each module's gather, waited on for the part not prefetched.
             st.zero3_overhead_seconds += G * 2 * gathers * lat * (1 - ahead * f) + zeropp_kernel_seconds;
             break;

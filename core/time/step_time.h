@@ -66,7 +66,7 @@ struct StepTime {
     double offload_seconds = 0;     // PCIe, CPU optimizer and NVMe time not hidden
     // The breakdown (docs/design.md §5): what each term adds to `seconds`.
     ComputeTime compute;                   // compute_seconds = compute.total_seconds
-    double exposed_allreduce_seconds = 0;  // stage 0/1 gradient all-reduce
+    double exposed_allreduce_seconds = 0;  // stage 0/1 gradient all-reduce; stage 3 with MiCS: across its replicas
     double exposed_reduce_scatter_seconds = 0;
     double exposed_allgather_seconds = 0;  // stage 2: after the step; stage 3: parameter gathers
     double zero3_overhead_seconds = 0;     // hooks and per-module gather latency (in comm_seconds)

@@ -5,6 +5,7 @@
 #include "app/cli/args.h"
 #include "app/cli/scenario_options.h"
 #include "core/model/enum_names.h"
+#include "core/model/errors.h"
 
 #include <QtTest>
 
@@ -48,6 +49,49 @@ private slots:
         QCOMPARE(s.training.micro_batch, microBatch);
         QCOMPARE(s.training.global_batch, globalBatch);
         QCOMPARE(QString::fromStdString(to_string(s.training.precision)), precision);
+    }
+
+    // MiCS beside the file: the config's stage 3 on 8 GPUs, a shard of 4 (core/model/mics.h).
+    void mics_options() {
+        const Scenario s = scenario_of({QStringLiteral("--mics-shard-size"), QStringLiteral("4")});
+        QCOMPARE(s.zero.mics_shard_size, std::int64_t{4});
+        QVERIFY(!s.zero.mics_hierarchical_params_gather);
+        QVERIFY_THROWS_EXCEPTION(InputError, scenario_of({QStringLiteral("--mics-hierarchical-gather"), QStringLiteral("maybe")}));
+    }
+
+    // lint's node and model (lint_context_from_args): each option fills its field, none the others.
+    void lint_context_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<qint64>("gpusPerNode");  // 0: not given
+        QTest::addColumn<qint64>("heads");
+        QTest::addColumn<qint64>("kvHeads");
+        QTest::addColumn<qint64>("seq");
+        QTest::newRow("nothing") << QStringList{} << qint64{0} << qint64{0} << qint64{0} << qint64{0};
+        QTest::newRow("--gpus-per-node 8") << QStringList{QStringLiteral("--gpus-per-node"), QStringLiteral("8")} << qint64{8} << qint64{0}
+                                           << qint64{0} << qint64{0};
+        QTest::newRow("--model llama-3-8b: 32 heads, 8 kv heads")
+            << QStringList{QStringLiteral("--model"), QStringLiteral("llama-3-8b")} << qint64{0} << qint64{32} << qint64{8} << qint64{0};
+        QTest::newRow("--heads 12: kv heads the same")
+            << QStringList{QStringLiteral("--heads"), QStringLiteral("12")} << qint64{0} << qint64{12} << qint64{12} << qint64{0};
+        QTest::newRow("--heads 32 --kv-heads 8 --seq 4096")
+            << QStringList{QStringLiteral("--heads"), QStringLiteral("32"),    QStringLiteral("--kv-heads"),
+                           QStringLiteral("8"),       QStringLiteral("--seq"), QStringLiteral("4096")}
+            << qint64{0} << qint64{32} << qint64{8} << qint64{4096};
+    }
+    void lint_context() {
+        QFETCH(QStringList, options);
+        QFETCH(qint64, gpusPerNode);
+        QFETCH(qint64, heads);
+        QFETCH(qint64, kvHeads);
+        QFETCH(qint64, seq);
+        std::vector<std::string> argv;
+        for (const QString& o : options) argv.push_back(o.toStdString());
+        const LintContext c = cli::lint_context_from_args(cli::parse_args(argv, cli::scenario_option_names(), {}));
+        const auto given = [](qint64 v) { return v > 0 ? std::optional<std::int64_t>(v) : std::nullopt; };
+        QCOMPARE(c.gpus_per_node, given(gpusPerNode));
+        QCOMPARE(c.heads, given(heads));
+        QCOMPARE(c.kv_heads, given(kvHeads));
+        QCOMPARE(c.seq_len, given(seq));
     }
 };
 

@@ -74,7 +74,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
-    "zero.quantized_gradients", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
+    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
     "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
@@ -84,7 +84,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 123;
+constexpr std::size_t kFieldCount = 125;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -189,6 +189,10 @@ Scenario perturbation_base_for(const std::string& key) {
     }
     if (key == "parallel.expert") s.zero.stage = 2;        // DeepSpeed's MoE layer refuses ZeRO-3
     if (key == "parallel.ulysses") s.parallel.tensor = 1;  // DeepSpeed-Ulysses runs without tensor parallelism
+    if (key == "zero.mics_shard_size") {                   // MiCS runs without tensor parallelism and offload (core/model/mics.cpp)
+        s.parallel.tensor = 1;
+        s.zero.offload_optimizer = OffloadDevice::None;
+    }
     return s;
 }
 
@@ -299,6 +303,8 @@ json flatten(const Scenario& s) {
         {"zero.hpz_partition_size", z.hpz_partition_size},
         {"zero.quantized_weights", z.quantized_weights},
         {"zero.quantized_gradients", z.quantized_gradients},
+        {"zero.mics_shard_size", z.mics_shard_size},
+        {"zero.mics_hierarchical_params_gather", z.mics_hierarchical_params_gather},
         {"parallel.tensor", s.parallel.tensor},
         {"parallel.pipeline", s.parallel.pipeline},
         {"parallel.virtual_stages", s.parallel.virtual_stages},
@@ -402,14 +408,15 @@ private slots:
         for (const std::string& k : unmoved) unmoved_list += k + " ";
         // offload_param cpu needs stage 3, the base's, and pipeline parallelism (with its virtual
         // stages) stage 0 or 1, expert parallelism stage 0-2: the test above moves those three from a stage-1 or -2 base;
-        // Ulysses needs no tensor parallelism, which the base has, and moves there from tensor 1.
+        // Ulysses needs no tensor parallelism, which the base has, and moves there from tensor 1; MiCS
+        // also needs no offload and moves from that base.
         QVERIFY2((unmoved == std::vector<std::string>{"parallel.ulysses", "parallel.expert", "parallel.virtual_stages", "parallel.pipeline",
-                                                      "zero.stage"}),
+                                                      "zero.mics_shard_size", "zero.stage"}),
                  unmoved_list.c_str());
         const auto after = fields_of(s);
         for (std::size_t i = 0; i < kFieldCount; ++i)
             if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages" && after[i].key != "parallel.expert" &&
-                after[i].key != "parallel.ulysses")
+                after[i].key != "parallel.ulysses" && after[i].key != "zero.mics_shard_size")
                 QVERIFY2(after[i].value != defaults[i].value, (after[i].key + " is still the default").c_str());
         const std::string text = session_text(s);
         const Scenario back = parse_session(text, "t.zplan");
@@ -457,6 +464,8 @@ private slots:
                                   {"zero.hpz_partition_size", 1},
                                   {"zero.quantized_weights", false},
                                   {"zero.quantized_gradients", false},
+                                  {"zero.mics_shard_size", 1},
+                                  {"zero.mics_hierarchical_params_gather", false},
                                   {"parallel.tensor", 1},
                                   {"parallel.pipeline", 1},
                                   {"parallel.virtual_stages", 1},

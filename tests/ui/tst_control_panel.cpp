@@ -322,6 +322,31 @@ private slots:
         QVERIFY(!doc.scenario().zero.quantized_gradients);
     }
 
+    // MiCS: off, then the divisors of the GPU count (mics_shard_sizes); a choice is one named undo
+    // step; a GPU count the shard no longer divides keeps a divisor (with_gpu_count).
+    void mics_control() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        auto* mics = panel.findChild<QComboBox*>(QStringLiteral("mics_shard_size"));
+        QVERIFY(mics && !mics->accessibleName().isEmpty());
+        QCOMPARE(doc.scenario().cluster.world_size(), std::int64_t{8});
+        QStringList sizes;
+        for (int i = 0; i < mics->count(); ++i) sizes << mics->itemData(i).toString();
+        QCOMPARE(sizes, (QStringList{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8")}));
+        QCOMPARE(mics->currentData().toLongLong(), 1LL);
+        QTest::keyClick(mics, Qt::Key_End);
+        QCOMPARE(doc.scenario().zero.mics_shard_size, std::int64_t{8});
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(doc.undoStack()->text(0), QStringLiteral("Change MiCS shard size"));
+        doc.edit(with_gpu_count(doc.scenario(), 12, 4), QStringLiteral("12 GPUs"));
+        QCOMPARE(doc.scenario().zero.mics_shard_size, std::int64_t{4});
+        QCOMPARE(mics->currentData().toLongLong(), 4LL);
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QCOMPARE(doc.scenario().zero.mics_shard_size, std::int64_t{1});
+        QCOMPARE(mics->currentData().toLongLong(), 1LL);
+    }
+
     // Model parallelism: tensor sizes are the node's divisors that divide the heads; sequence
     // parallelism needs a tensor size; a GPU count the layout no longer divides keeps a divisor.
     void model_parallel_controls() {

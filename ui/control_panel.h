@@ -46,6 +46,7 @@ private:
     void editGpuCount(double gpus, int nodeSize);
     void syncFromDocument();
     void showLayoutInfo();
+    void showZeroppInfo();
 
     PlannerDocument* doc_;
     QComboBox* model_;
@@ -71,6 +72,7 @@ private:
     QLabel* layout_info_;
     QCheckBox* quantized_weights_;
     QCheckBox* quantized_gradients_;
+    QLabel* zeropp_info_;  // with hpZ on auto: what the plan chose
     QCheckBox* load_16bit_;
     QCheckBox* low_cpu_mem_;
     QComboBox* precision_;

@@ -140,10 +140,13 @@ json finetune_json(const Scenario& s) {
 }
 
 // The model-parallel layout and the ZeRO++ switches in effect (docs/design.md §4.10-4.11): tp,
-// pp and dp multiply to the GPUs; "searched" says which sizes the recommender chose (--tp/--pp auto).
+// pp and dp multiply to the GPUs; "searched" says which sizes the recommender chose (--tp/--pp auto)
+// and whether it chose the ZeRO++ switches (--zeropp auto).
 json parallel_json(const Scenario& s) {
     const Parallelism& p = s.parallel;
     const ZeroPlusPlus z = effective_zeropp(s);
+    const json searched = {
+        {"tp", p.auto_tensor}, {"pp", p.auto_pipeline}, {"ep", p.auto_expert}, {"sp", p.auto_ulysses}, {"zeropp", s.zero.auto_zeropp}};
     return {{"tp", p.tensor},
             {"pp", p.pipeline},
             {"ep", p.expert},   // DeepSpeed-MoE ep_size (core/model/experts.h)
@@ -151,7 +154,7 @@ json parallel_json(const Scenario& s) {
             {"dp", data_parallel_size(s)},
             {"virtual_stages", p.virtual_stages},
             {"sequence_parallel", p.sequence_parallel},
-            {"searched", {{"tp", p.auto_tensor}, {"pp", p.auto_pipeline}, {"ep", p.auto_expert}, {"sp", p.auto_ulysses}}},
+            {"searched", searched},
             {"zeropp",
              {{"hpz_partition_size", z.hpz_partition_size},
               {"quantized_weights", z.quantized_weights},

@@ -121,7 +121,9 @@ private:
 class FieldWriter {
 public:
     template <class T>
-    void operator()(const char* section, const char* key, const T& member, FieldRule = {}) {
+    void operator()(const char* section, const char* key, const T& member, FieldRule rule = {}) {
+        if constexpr (std::is_same_v<T, bool>)
+            if (rule.omit_default && !member) return;  // the reader's default (FieldRule::omit_default)
         if constexpr (std::is_enum_v<T>) out[section][key] = to_string(member);
         else out[section][key] = member;
     }

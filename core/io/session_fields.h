@@ -25,6 +25,9 @@ namespace zp {
 
 struct FieldRule {
     std::int64_t min = 0;  // integers: the smallest value accepted
+    // Written only when it differs from the type's zero (false, 0): a field added between two
+    // format versions, so a file that does not use it reads the same in the previous version.
+    bool omit_default = false;
 };
 
 template <class S, class V>
@@ -125,6 +128,7 @@ void visit_fields(S& s, V& v) {
     v("zero", "hpz_partition_size", z.hpz_partition_size, FieldRule{.min = 1});             // since version 7
     v("zero", "quantized_weights", z.quantized_weights);                                    // since version 7
     v("zero", "quantized_gradients", z.quantized_gradients);                                // since version 7
+    v("zero", "auto_zeropp", z.auto_zeropp, FieldRule{.omit_default = true});               // optional, not yet versioned
 
     auto& par = s.parallel;  // since version 8
     v("parallel", "tensor", par.tensor, FieldRule{.min = 1});

@@ -62,16 +62,18 @@ struct Point {
     std::int64_t micro = 1;
     double tokens_per_second = 0;
     double gpu_bytes = 0;
+    ZeroppChoice zeropp = ZeroppChoice::Off;  // with ZeRO++ on auto; Off keeps the base's switches
 };
 
 // How far a layout is from plain data parallelism: tensor x pipeline x Ulysses ranks per replica.
 std::int64_t layout_degree(const Parallelism& p) { return p.model_parallel() * ulysses_size(p); }
 
 // Lower is simpler: less model parallelism (the layout's tensor x pipeline x Ulysses), no offload
-// before offload, then lower stage, less recompute, default buckets.
+// before offload, then lower stage, fewer ZeRO++ switches, less recompute, default buckets.
 auto simplicity(const Point& p, std::int64_t model_parallel) {
     const ZeroSetup& z = zero_setups()[p.setup];
-    return std::make_tuple(model_parallel, offload_count(z), z.stage, static_cast<int>(p.checkpointing), p.bucket == 0 ? 0 : 1);
+    return std::make_tuple(model_parallel, offload_count(z), z.stage, static_cast<int>(p.zeropp), static_cast<int>(p.checkpointing),
+                           p.bucket == 0 ? 0 : 1);
 }
 
 // Turns `s` (a copy of the search's base scenario) into the scenario a point stands for.
@@ -82,6 +84,7 @@ void apply(Scenario& s, const ZeroSetup& base_zero, const Point& p) {
     s.zero.overlap_comm = kBuckets[p.bucket].overlap;
     s.training.checkpointing = p.checkpointing;
     s.training.micro_batch = p.micro;
+    if (p.zeropp != ZeroppChoice::Off) apply_zeropp_choice(s.zero, p.zeropp, s.cluster.gpus_per_node);
 }
 
 Scenario at(const Scenario& base, const Point& p) {
@@ -165,7 +168,46 @@ std::optional<std::int64_t> layout_global_batch(const Scenario& input) {
     return global;
 }
 
-Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts, SearchPruning pruning) {
+// One row of a layout's search: a setup with a ZeRO++ choice.
+struct SetupRow {
+    std::uint8_t setup = 0;  // index into zero_setups()
+    ZeroppChoice zeropp = ZeroppChoice::Off;
+};
+
+// Every setup with the base's ZeRO++ switches: the rows without ZeRO++ on auto.
+const std::vector<SetupRow>& plain_rows() {
+    static const std::vector<SetupRow> rows = [] {
+        std::vector<SetupRow> v;
+        for (std::size_t i = 0; i < zero_setups().size(); ++i) v.push_back({static_cast<std::uint8_t>(i), ZeroppChoice::Off});
+        return v;
+    }();
+    return rows;
+}
+
+// With ZeRO++ on auto across nodes: after each stage-3 setup the layout runs, its ZeRO++ choices
+// that change what runs (effective_zeropp: hpZ needs a secondary partition smaller than the ZeRO
+// group and no parameter offload), each once.
+std::vector<SetupRow> zeropp_rows(const Scenario& base) {
+    std::vector<SetupRow> rows;
+    Scenario probe = base;
+    for (const SetupRow& row : plain_rows()) {
+        rows.push_back(row);
+        const SetupKey& key = zero_setup_rows()[row.setup].key;
+        if (key.stage != 3 || !layout_runs_stage(base.parallel, 3)) continue;
+        apply_setup(probe.zero, key);
+        std::vector<ZeroPlusPlus> seen{ZeroPlusPlus{}};
+        for (ZeroppChoice c : kZeroppChoices) {
+            apply_zeropp_choice(probe.zero, c, probe.cluster.gpus_per_node);
+            const ZeroPlusPlus e = effective_zeropp(probe);
+            if (std::find(seen.begin(), seen.end(), e) != seen.end()) continue;
+            seen.push_back(e);
+            rows.push_back({row.setup, c});
+        }
+    }
+    return rows;
+}
+
+Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts, SearchPruning pruning, bool search_zeropp) {
     Search out;
     std::vector<Checkpointing> recomputes(kCheckpointing.begin(), kCheckpointing.end());
     if (!input.training.auto_checkpointing) recomputes = {input.training.checkpointing};
@@ -186,6 +228,7 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
                              std::to_string(world) +
                              " GPUs: DeepSpeed needs train_batch_size = micro batch x gradient accumulation x GPUs");
         base.training.global_batch = *global;
+        if (search_zeropp) apply_zeropp_choice(base.zero, ZeroppChoice::Off, base.cluster.gpus_per_node);  // the search chooses
         std::vector<std::int64_t> micros = micro_batches(*global / world);
         if (!input.training.auto_micro_batch) {
             if ((*global / world) % input.training.micro_batch != 0) {
@@ -204,7 +247,10 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
         // largest_layer_params return the overrides), the same numbers without the walk per candidate.
         s.model.params_override = parameter_count(s.model);
         s.model.largest_layer_override = largest_layer_params(s.model);
-        for (std::size_t i = 0; i < zero_setups().size(); ++i) {
+        // Inside one node ZeRO++ on auto is off: the gathers never cross the network.
+        const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 ? zeropp_rows(base) : plain_rows();
+        for (const SetupRow& row : rows) {
+            const std::size_t i = row.setup;
             SetupResult& r = out.per_setup[i];
             const int stage = zero_setups()[i].stage;
             if (!layout_runs_stage(base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
@@ -220,7 +266,8 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
                     for (std::size_t b = 0; b < kBuckets.size(); ++b) {
                         ++out.evaluated;
                         if (line_ended[b] && accumulating) continue;
-                        const Point p{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(b), layout_index, ck, micro, 0, 0};
+                        const Point p{
+                            static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(b), layout_index, ck, micro, 0, 0, row.zeropp};
                         apply(s, base.zero, p);  // in place: no copy of the model's strings per point
                         // Memory decides feasibility; step time only for what fits.
                         if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch
@@ -404,7 +451,7 @@ std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& 
 }
 
 SearchSpace search_space_of(const Scenario& s) {
-    return {s.parallel.auto_tensor, s.parallel.auto_pipeline, s.parallel.auto_expert, s.parallel.auto_ulysses};
+    return {s.parallel.auto_tensor, s.parallel.auto_pipeline, s.parallel.auto_expert, s.parallel.auto_ulysses, s.zero.auto_zeropp};
 }
 
 void search_layouts_by_default(Scenario& s) {
@@ -412,6 +459,7 @@ void search_layouts_by_default(Scenario& s) {
     s.parallel.auto_tensor = search;
     s.parallel.auto_pipeline = search;
     s.parallel.auto_expert = search && s.model.experts > 1;
+    s.zero.auto_zeropp = search;
 }
 
 Scenario default_plan_scenario() {
@@ -427,8 +475,9 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
     Plan plan;
     const SearchSpace own = search_space_of(s);
     const SearchSpace searched{space.auto_tensor || own.auto_tensor, space.auto_pipeline || own.auto_pipeline,
-                               space.auto_expert || own.auto_expert, space.auto_ulysses || own.auto_ulysses};
-    const Search search = run_search(s, searched_layouts(s, searched), pruning);
+                               space.auto_expert || own.auto_expert, space.auto_ulysses || own.auto_ulysses,
+                               space.auto_zeropp || own.auto_zeropp};
+    const Search search = run_search(s, searched_layouts(s, searched), pruning, searched.auto_zeropp);
     plan.candidates_evaluated = search.evaluated;
     plan.candidates_estimated = search.estimated;
     // Materialise only the points worth showing: one per setup, and the winner.
@@ -498,6 +547,27 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
                 ? phrase(QT_TRANSLATE_NOOP("Core", "With ZeRO++: %1; the secondary partition takes %2 per GPU."),
                          {zpp, format_bytes(b.memory.hpz_secondary_bytes)})
                 : phrase(QT_TRANSLATE_NOOP("Core", "With ZeRO++: %1."), {zpp}));
+    if (searched.auto_zeropp && b.zero.stage == 3 && s.cluster.nodes > 1) {
+        // ZeRO++ on auto across nodes: why it was chosen (the exposed cross-node gathers it
+        // removes), or why it stayed off.
+        if (best->zeropp != ZeroppChoice::Off) {
+            Point off = *best;
+            off.zeropp = ZeroppChoice::Off;
+            const Candidate without = evaluate(at(search.bases[best->layout], off));
+            add(plan.why, plan.why_phrases,
+                phrase(QT_TRANSLATE_NOOP("Core",
+                                         "ZeRO++ on auto chose --zeropp %1: without it ZeRO-3's gathers and gradient reduce cross "
+                                         "the network, %2 of communication exposed per step instead of %3, and the step is "
+                                         "%4 slower."),
+                       {std::string(to_string(best->zeropp)), format_seconds(without.step.comm_seconds),
+                        format_seconds(b.step.comm_seconds), percent_slower(b.step.tokens_per_second, without.step.tokens_per_second)}));
+        } else {
+            add(plan.why, plan.why_phrases,
+                phrase(QT_TRANSLATE_NOOP("Core",
+                                         "ZeRO++ on auto stays off: with hpZ, or hpZ + qwZ + qgZ, this setup is not 2% "
+                                         "faster or does not fit.")));
+        }
+    }
     add(plan.why, plan.why_phrases,
         phrase(
             QT_TRANSLATE_NOOP("Core",

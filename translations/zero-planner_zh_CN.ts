@@ -506,6 +506,14 @@
         <source>every process builds its rank&apos;s share of the model on the host and reads a checkpoint shard into it</source>
         <translation>每个进程都在主机上构建本 rank 分到的那部分模型，并向其中读入一个检查点分片</translation>
     </message>
+    <message>
+        <source>ZeRO++ on auto chose --zeropp %1: without it ZeRO-3&apos;s gathers and gradient reduce cross the network, %2 of communication exposed per step instead of %3, and the step is %4 slower.</source>
+        <translation>ZeRO++ 自动选择了 --zeropp %1：不启用时 ZeRO-3 的参数聚合与梯度归约都要跨网络，每步暴露的通信为 %2 而非 %3，每步慢 %4。</translation>
+    </message>
+    <message>
+        <source>ZeRO++ on auto stays off: with hpZ, or hpZ + qwZ + qgZ, this setup is not 2% faster or does not fit.</source>
+        <translation>ZeRO++ 自动保持关闭：启用 hpZ 或 hpZ + qwZ + qgZ 后，此方案快不到 2%，或放不下。</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -1197,10 +1205,6 @@
         <translation>ZeRO++（ZeRO-3 方案）</translation>
     </message>
     <message>
-        <source>zero_hpz_partition_size: a second 16-bit partition over this many GPUs of a node, so the backward gathers over NVLink instead of the network. Costs 2P/size bytes per GPU.</source>
-        <translation>zero_hpz_partition_size：在一个节点内这么多个 GPU 上保留第二份 16 位分区，使反向传播经 NVLink 而非网络聚合参数。每 GPU 额外占用 2P/size 字节。</translation>
-    </message>
-    <message>
         <source>hpZ partition size</source>
         <translation>hpZ 分层分割规模</translation>
     </message>
@@ -1659,6 +1663,22 @@
     <message>
         <source>Chosen: %1 (%2)</source>
         <translation>已选：%1（%2）</translation>
+    </message>
+    <message>
+        <source>zero_hpz_partition_size: a second 16-bit partition over this many GPUs of a node, so the backward gathers over NVLink instead of the network. Costs 2P/size bytes per GPU. auto: the plan tries ZeRO++ off, hpZ over the node and hpZ with qwZ and qgZ across nodes, and keeps the fastest that fits.</source>
+        <translation>zero_hpz_partition_size：在一个节点内这么多个 GPU 上保留第二份 16 位分区，使反向传播经 NVLink 而非网络聚合参数。每 GPU 额外占用 2P/size 字节。auto：跨节点时方案依次尝试关闭 ZeRO++、节点内 hpZ、以及 hpZ 加 qwZ 和 qgZ，保留放得下的最快者。</translation>
+    </message>
+    <message>
+        <source>Chosen: off (inside one node the gathers stay on NVLink)</source>
+        <translation>已选：关闭（单节点内参数聚合只走 NVLink）</translation>
+    </message>
+    <message>
+        <source>Chosen: off (ZeRO++ needs ZeRO-3)</source>
+        <translation>已选：关闭（ZeRO++ 需要 ZeRO-3）</translation>
+    </message>
+    <message>
+        <source>Chosen: off (not faster here)</source>
+        <translation>已选：关闭（此处不更快）</translation>
     </message>
 </context>
 <context>

@@ -76,7 +76,8 @@ auto simplicity(const Point& p, std::int64_t model_parallel) {
                            p.bucket == 0 ? 0 : 1);
 }
 
-// Turns `s` (a copy of the search's base scenario) into the scenario a point stands for.
+// Turns `s` (a copy of the search's base scenario) into the scenario a point stands for, on
+// `base_zero` (the search passes its row's, ZeRO++ switches included; at() adds them).
 void apply(Scenario& s, const ZeroSetup& base_zero, const Point& p) {
     s.zero = base_zero;
     apply_setup(s.zero, setup_key(zero_setups()[p.setup]));
@@ -84,12 +85,12 @@ void apply(Scenario& s, const ZeroSetup& base_zero, const Point& p) {
     s.zero.overlap_comm = kBuckets[p.bucket].overlap;
     s.training.checkpointing = p.checkpointing;
     s.training.micro_batch = p.micro;
-    if (p.zeropp != ZeroppChoice::Off) apply_zeropp_choice(s.zero, p.zeropp, s.cluster.gpus_per_node);
 }
 
 Scenario at(const Scenario& base, const Point& p) {
     Scenario s = base;
     apply(s, base.zero, p);
+    if (p.zeropp != ZeroppChoice::Off) apply_zeropp_choice(s.zero, p.zeropp, s.cluster.gpus_per_node);
     return s;
 }
 
@@ -251,6 +252,8 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
         const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 ? zeropp_rows(base) : plain_rows();
         for (const SetupRow& row : rows) {
             const std::size_t i = row.setup;
+            ZeroSetup row_zero = base.zero;  // the row's ZeRO++ switches, once (apply keeps them)
+            if (row.zeropp != ZeroppChoice::Off) apply_zeropp_choice(row_zero, row.zeropp, base.cluster.gpus_per_node);
             SetupResult& r = out.per_setup[i];
             const int stage = zero_setups()[i].stage;
             if (!layout_runs_stage(base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
@@ -268,7 +271,7 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
                         if (line_ended[b] && accumulating) continue;
                         const Point p{
                             static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(b), layout_index, ck, micro, 0, 0, row.zeropp};
-                        apply(s, base.zero, p);  // in place: no copy of the model's strings per point
+                        apply(s, row_zero, p);  // in place: no copy of the model's strings per point
                         // Memory decides feasibility; step time only for what fits.
                         if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch
                             host = {};

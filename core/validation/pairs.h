@@ -16,7 +16,7 @@ namespace zp::validation {
 // (peaks: the bytes the switch adds).
 enum class PairCompare { Ratio, Difference };
 
-// {"name": "...", "base": "M11", "variant": "M13", "compare": "ratio"|"difference",
+// {"name": "...", "base": "<case id>", "variant": "<case id>", "compare": "ratio"|"difference",
 //  "tolerance": 0.15, "why_tolerance": "..."}
 struct PairSpec {
     std::string name;

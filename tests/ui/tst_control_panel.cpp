@@ -352,10 +352,10 @@ private slots:
         doc.recomputeNow();
         QVERIFY2(info->text().startsWith(QStringLiteral("Chosen: hpZ over 8 GPUs")), qPrintable(info->text()));
         doc.undoStack()->undo();  // back to one node
-        doc.undoStack()->undo();  // hpZ 8, fixed
+        doc.undoStack()->undo();  // the hpZ list's edits (8, then auto) are one step: hpZ off, fixed
         QVERIFY(!doc.scenario().zero.auto_zeropp);
-        QCOMPARE(doc.scenario().zero.hpz_partition_size, std::int64_t{8});
-        QCOMPARE(hpz->currentData().toLongLong(), 8LL);
+        QCOMPARE(doc.scenario().zero.hpz_partition_size, std::int64_t{1});
+        QCOMPARE(hpz->currentData().toLongLong(), 1LL);
         QVERIFY(qwz->isEnabled());
         doc.recomputeNow();
         QVERIFY(info->text().isEmpty());

@@ -158,6 +158,17 @@ private slots:
         const Scenario back = apply_ds_config(nlohmann::json::parse(cfg.dump()), zero3_4x8());
         QCOMPARE(back.zero.hpz_partition_size, std::int64_t{8});
         QVERIFY(back.zero.quantized_weights && back.zero.quantized_gradients);
+        // A config that names ZeRO++ fixes it: imported over a plan on auto, and as a new plan's
+        // switches (search_layouts_by_default leaves set switches alone).
+        Scenario on_auto = zero3_4x8();
+        on_auto.zero.auto_zeropp = true;
+        QVERIFY(!apply_ds_config(nlohmann::json::parse(cfg.dump()), on_auto).zero.auto_zeropp);
+        Scenario imported = back;
+        search_layouts_by_default(imported);
+        QVERIFY(!imported.zero.auto_zeropp);
+        Scenario plain = zero3_4x8();
+        search_layouts_by_default(plain);
+        QVERIFY(plain.zero.auto_zeropp);
         const LintResult clean = lint_ds_config(cfg.dump(), 32);
         QVERIFY2(!clean.has_errors() && !clean.has_warnings(), diagnostics_json(clean).dump().c_str());
         const LintResult bad = lint_ds_config(R"({"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 2,

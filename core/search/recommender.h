@@ -1,7 +1,7 @@
 #pragma once
 // The recommender (docs/design.md §6): search every ZeRO stage, offload device, recompute policy,
-// micro batch and bucket setting; keep what fits GPU, host RAM and NVMe; pick the fastest,
-// preferring the simpler setup within 2%.
+// micro batch and bucket setting (and with ZeRO++ on auto across nodes, the ZeRO++ switches);
+// keep what fits GPU, host RAM and NVMe; pick the fastest, preferring the simpler setup within 2%.
 #include "core/memory/memory_model.h"
 #include "core/search/zero_setups.h"
 #include "core/time/step_time.h"

@@ -59,10 +59,10 @@ struct Point {
     std::uint8_t bucket = 0;   // index into kBuckets
     std::uint16_t layout = 0;  // index into Search::bases
     Checkpointing checkpointing = Checkpointing::None;
-    std::int64_t micro = 1;
+    std::int32_t micro = 1;                   // at most limits::kMicroBatch (65,536); 32 bits keep a Point 32 bytes
+    ZeroppChoice zeropp = ZeroppChoice::Off;  // with ZeRO++ on auto; Off keeps the base's switches
     double tokens_per_second = 0;
     double gpu_bytes = 0;
-    ZeroppChoice zeropp = ZeroppChoice::Off;  // with ZeRO++ on auto; Off keeps the base's switches
 };
 
 // How far a layout is from plain data parallelism: tensor x pipeline x Ulysses ranks per replica.
@@ -252,8 +252,9 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
         const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 ? zeropp_rows(base) : plain_rows();
         for (const SetupRow& row : rows) {
             const std::size_t i = row.setup;
-            ZeroSetup row_zero = base.zero;  // the row's ZeRO++ switches, once (apply keeps them)
-            if (row.zeropp != ZeroppChoice::Off) apply_zeropp_choice(row_zero, row.zeropp, base.cluster.gpus_per_node);
+            const ZeroppChoice zeropp = row.zeropp;  // a local: the loop below writes through `s`
+            ZeroSetup row_zero = base.zero;          // the row's ZeRO++ switches, once (apply keeps them)
+            if (zeropp != ZeroppChoice::Off) apply_zeropp_choice(row_zero, zeropp, base.cluster.gpus_per_node);
             SetupResult& r = out.per_setup[i];
             const int stage = zero_setups()[i].stage;
             if (!layout_runs_stage(base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
@@ -269,8 +270,12 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
                     for (std::size_t b = 0; b < kBuckets.size(); ++b) {
                         ++out.evaluated;
                         if (line_ended[b] && accumulating) continue;
-                        const Point p{
-                            static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(b), layout_index, ck, micro, 0, 0, row.zeropp};
+                        const Point p{static_cast<std::uint8_t>(i),
+                                      static_cast<std::uint8_t>(b),
+                                      layout_index,
+                                      ck,
+                                      static_cast<std::int32_t>(micro),
+                                      zeropp};
                         apply(s, row_zero, p);  // in place: no copy of the model's strings per point
                         // Memory decides feasibility; step time only for what fits.
                         if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch

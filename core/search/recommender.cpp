@@ -309,6 +309,14 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
     return out;
 }
 
+// Whether ZeRO++ takes effect on `c`'s setup and layout at all (all three switches on): when it
+// does not, "stays off" would say nothing the plan decided.
+bool zeropp_applies(const Scenario& s, const Candidate& c) {
+    Scenario t = with_candidate(s, c);
+    apply_zeropp_choice(t.zero, ZeroppChoice::HpzQwzQgz, t.cluster.gpus_per_node);
+    return effective_zeropp(t).any();
+}
+
 std::string percent_slower(double fast, double slow) {
     const double pct = (fast / slow - 1.0) * 100.0;
     return format_fixed(pct, pct < 10 ? 1 : 0) + "%";
@@ -571,7 +579,7 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
                                          "%4 slower."),
                        {std::string(to_string(best->zeropp)), format_seconds(without.step.comm_seconds),
                         format_seconds(b.step.comm_seconds), percent_slower(b.step.tokens_per_second, without.step.tokens_per_second)}));
-        } else {
+        } else if (zeropp_applies(s, b)) {
             add(plan.why, plan.why_phrases,
                 phrase(QT_TRANSLATE_NOOP("Core",
                                          "ZeRO++ on auto stays off: with hpZ, or hpZ + qwZ + qgZ, this setup is not 2% "

@@ -1680,6 +1680,10 @@
         <source>Chosen: off (not faster here)</source>
         <translation>已选：关闭（此处不更快）</translation>
     </message>
+    <message>
+        <source>Chosen: off (no plan fits)</source>
+        <translation>已选：关闭（没有能放下的方案）</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::GpuLayoutView</name>

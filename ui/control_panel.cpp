@@ -604,8 +604,10 @@ void ControlPanel::showZeroppInfo() {
     if (s.zero.auto_zeropp) {
         const Scenario chosen = doc_->exportScenario();
         const Phrase words = zeropp_phrase(effective_zeropp(chosen));
+        const Overview& o = doc_->overview();
         if (!words.text.empty()) text = tr("Chosen: %1").arg(translated(words));
         else if (s.cluster.nodes < 2) text = tr("Chosen: off (inside one node the gathers stay on NVLink)");
+        else if (!o.plan_valid || !o.plan.feasible) text = tr("Chosen: off (no plan fits)");
         else if (chosen.zero.stage != 3) text = tr("Chosen: off (ZeRO++ needs ZeRO-3)");
         else text = tr("Chosen: off (not faster here)");
     }

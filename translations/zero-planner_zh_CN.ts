@@ -518,6 +518,14 @@
         <source>With MiCS: %1; each GPU holds 1/%2 of the model states and gathers them inside its group.</source>
         <translation>使用 MiCS：%1；每个 GPU 持有 1/%2 的模型状态，并在组内收集参数。</translation>
     </message>
+    <message>
+        <source>ZeRO++ on auto chose --zeropp %1: without it ZeRO-3&apos;s gathers and gradient reduce cross the network, %2 of communication exposed per step instead of %3, and the step is %4 slower.</source>
+        <translation>ZeRO++ 自动选择了 --zeropp %1：不启用时 ZeRO-3 的参数聚合与梯度归约都要跨网络，每步暴露的通信为 %2 而非 %3，每步慢 %4。</translation>
+    </message>
+    <message>
+        <source>ZeRO++ on auto stays off: with hpZ, or hpZ + qwZ + qgZ, this setup is not 2% faster or does not fit.</source>
+        <translation>ZeRO++ 自动保持关闭：启用 hpZ 或 hpZ + qwZ + qgZ 后，此方案快不到 2%，或放不下。</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -1209,10 +1217,6 @@
         <translation>ZeRO++（ZeRO-3 方案）</translation>
     </message>
     <message>
-        <source>zero_hpz_partition_size: a second 16-bit partition over this many GPUs of a node, so the backward gathers over NVLink instead of the network. Costs 2P/size bytes per GPU.</source>
-        <translation>zero_hpz_partition_size：在一个节点内这么多个 GPU 上保留第二份 16 位分区，使反向传播经 NVLink 而非网络聚合参数。每 GPU 额外占用 2P/size 字节。</translation>
-    </message>
-    <message>
         <source>hpZ partition size</source>
         <translation>hpZ 分层分割规模</translation>
     </message>
@@ -1687,6 +1691,26 @@
     <message>
         <source>Change MiCS shard size</source>
         <translation>更改 MiCS 分片大小</translation>
+    </message>
+    <message>
+        <source>zero_hpz_partition_size: a second 16-bit partition over this many GPUs of a node, so the backward gathers over NVLink instead of the network. Costs 2P/size bytes per GPU. auto: the plan tries ZeRO++ off, hpZ over the node and hpZ with qwZ and qgZ across nodes, and keeps the fastest that fits.</source>
+        <translation>zero_hpz_partition_size：在一个节点内这么多个 GPU 上保留第二份 16 位分区，使反向传播经 NVLink 而非网络聚合参数。每 GPU 额外占用 2P/size 字节。auto：跨节点时方案依次尝试关闭 ZeRO++、节点内 hpZ、以及 hpZ 加 qwZ 和 qgZ，保留放得下的最快者。</translation>
+    </message>
+    <message>
+        <source>Chosen: off (inside one node the gathers stay on NVLink)</source>
+        <translation>已选：关闭（单节点内参数聚合只走 NVLink）</translation>
+    </message>
+    <message>
+        <source>Chosen: off (ZeRO++ needs ZeRO-3)</source>
+        <translation>已选：关闭（ZeRO++ 需要 ZeRO-3）</translation>
+    </message>
+    <message>
+        <source>Chosen: off (not faster here)</source>
+        <translation>已选：关闭（此处不更快）</translation>
+    </message>
+    <message>
+        <source>Chosen: off (no plan fits)</source>
+        <translation>已选：关闭（没有能放下的方案）</translation>
     </message>
 </context>
 <context>

@@ -210,7 +210,9 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     // ZeRO++ (core/model/scenario.h ZeroPlusPlus): switches for the ZeRO-3 setups.
     layout->addWidget(group(tr("ZeRO++ (ZeRO-3 setups)"), f));
     hpz_ = named(tip(new QComboBox, tr("zero_hpz_partition_size: a second 16-bit partition over this many GPUs of a node, so the "
-                                       "backward gathers over NVLink instead of the network. Costs 2P/size bytes per GPU.")),
+                                       "backward gathers over NVLink instead of the network. Costs 2P/size bytes per GPU. "
+                                       "auto: the plan tries ZeRO++ off, hpZ over the node and hpZ with qwZ and qgZ across nodes, "
+                                       "and keeps the fastest that fits.")),
                  "hpz_partition_size");
     hpz_->setAccessibleName(tr("hpZ partition size"));
     f->addRow(tr("hpZ"), hpz_);
@@ -224,6 +226,9 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
                                  "quantized_gradients");
     quantized_gradients_->setAccessibleName(tr("Quantized gradients (qgZ)"));
     f->addRow(quantized_gradients_);
+    zeropp_info_ = named(new QLabel, "zeropp_info");
+    zeropp_info_->setWordWrap(true);
+    f->addRow(zeropp_info_);
     // MiCS (core/model/mics.h): the primary partition over a shard group instead of every GPU.
     mics_shard_ = named(tip(new QComboBox, tr("mics_shard_size (MiCS): parameters, gradients and optimizer states are split over groups "
                                               "of this many GPUs and replicated across the groups, so the gathers stay inside a group. "
@@ -530,7 +535,15 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     });
     connect(hpz_, &QComboBox::activated, this, [this](int index) {
         const auto size = static_cast<std::int64_t>(hpz_->itemData(index).toLongLong());
-        edit(EditHpz, tr("Change hpZ partition size"), [&](Scenario& s) { s.zero.hpz_partition_size = size; });
+        edit(EditHpz, tr("Change hpZ partition size"), [&](Scenario& s) {
+            s.zero.auto_zeropp = size == 0;
+            if (size == 0) {  // the plan chooses all three switches (ZeroSetup::auto_zeropp)
+                s.zero.hpz_partition_size = 1;
+                s.zero.quantized_weights = s.zero.quantized_gradients = false;
+                return;
+            }
+            s.zero.hpz_partition_size = size;
+        });
     });
     connect(quantized_weights_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditQuantizedWeights, tr("Toggle quantized weights"), [&](Scenario& s) { s.zero.quantized_weights = on; });
@@ -554,6 +567,7 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
 
     connect(doc_, &PlannerDocument::scenarioChanged, this, &ControlPanel::syncFromDocument);
     connect(doc_, &PlannerDocument::resultsChanged, this, &ControlPanel::showLayoutInfo);
+    connect(doc_, &PlannerDocument::resultsChanged, this, &ControlPanel::showZeroppInfo);
     syncFromDocument();
 }
 
@@ -593,6 +607,24 @@ void ControlPanel::showLayoutInfo() {
         layout = QString::fromStdString(e.what());
     }
     if (layout_info_->text() != layout) layout_info_->setText(layout);
+}
+
+// With ZeRO++ on auto, the switches the plan chose (core's words), or off and why.
+void ControlPanel::showZeroppInfo() {
+    const Scenario& s = doc_->scenario();
+    QString text;
+    if (s.zero.auto_zeropp) {
+        const Scenario chosen = doc_->exportScenario();
+        const Phrase words = zeropp_phrase(effective_zeropp(chosen));
+        const Overview& o = doc_->overview();
+        if (!words.text.empty()) text = tr("Chosen: %1").arg(translated(words));
+        else if (s.cluster.nodes < 2) text = tr("Chosen: off (inside one node the gathers stay on NVLink)");
+        else if (!o.plan_valid || !o.plan.feasible) text = tr("Chosen: off (no plan fits)");
+        else if (chosen.zero.stage != 3) text = tr("Chosen: off (ZeRO++ needs ZeRO-3)");
+        else text = tr("Chosen: off (not faster here)");
+    }
+    if (zeropp_info_->text() != text) zeropp_info_->setText(text);
+    zeropp_info_->setVisible(!text.isEmpty());
 }
 
 void ControlPanel::syncFromDocument() {
@@ -662,10 +694,17 @@ void ControlPanel::syncFromDocument() {
         expert_parallel_->setEnabled(s.model.experts > 1 || s.parallel.expert > 1);  // a size a dense model refuses can be reset
     }
     showLayoutInfo();
-    showGpuGroupSizes(hpz_, node_group_sizes(s.cluster), s.zero.hpz_partition_size);
+    {
+        std::vector<std::int64_t> sizes = node_group_sizes(s.cluster);
+        sizes.insert(sizes.begin(), 0);  // "auto" first, as the layout sizes
+        showGpuGroupSizes(hpz_, sizes, s.zero.auto_zeropp ? 0 : s.zero.hpz_partition_size);
+    }
     if (quantized_weights_->isChecked() != s.zero.quantized_weights) quantized_weights_->setChecked(s.zero.quantized_weights);
     if (quantized_gradients_->isChecked() != s.zero.quantized_gradients) quantized_gradients_->setChecked(s.zero.quantized_gradients);
     showGpuGroupSizes(mics_shard_, mics_shard_sizes(s.cluster), s.zero.mics_shard_size);
+    quantized_weights_->setEnabled(!s.zero.auto_zeropp);
+    quantized_gradients_->setEnabled(!s.zero.auto_zeropp);
+    showZeroppInfo();
     if (load_16bit_->isChecked() != s.training.load_in_16bit) load_16bit_->setChecked(s.training.load_in_16bit);
     if (low_cpu_mem_->isChecked() != s.training.low_cpu_mem_usage) low_cpu_mem_->setChecked(s.training.low_cpu_mem_usage);
     headroom_->showValue(s.assumptions.headroom * 100.0);

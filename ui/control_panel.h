@@ -46,6 +46,7 @@ private:
     void editGpuCount(double gpus, int nodeSize);
     void syncFromDocument();
     void showLayoutInfo();
+    void showZeroppInfo();
 
     PlannerDocument* doc_;
     QComboBox* model_;
@@ -72,6 +73,7 @@ private:
     QCheckBox* quantized_weights_;
     QCheckBox* quantized_gradients_;
     QComboBox* mics_shard_;
+    QLabel* zeropp_info_;  // with hpZ on auto: what the plan chose
     QCheckBox* load_16bit_;
     QCheckBox* low_cpu_mem_;
     QComboBox* precision_;

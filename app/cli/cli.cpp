@@ -130,13 +130,20 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
             if (a.get(option) == "auto")
                 throw InputError(std::string(format_id) + " runs data parallel under the Trainer or Accelerate: " + option +
                                  " auto needs Megatron-DeepSpeed (--format deepspeed, megatron or launch)");
+        if (a.get("--zeropp") == "auto")
+            throw InputError(std::string(format_id) +
+                             " exports the setup it is given and never searches: --zeropp auto needs --format deepspeed, megatron or "
+                             "launch (or give --zeropp off, hpz or hpz+qwz+qgz)");
         s.parallel.auto_tensor = s.parallel.auto_pipeline = s.parallel.auto_expert = false;
+        s.zero.auto_zeropp = false;
     }
     if (setup_given(a)) {
         if (layout_search_given(a))
             throw InputError(
                 "--tp, --pp, --ep and --sp auto let the recommender choose the layout; with --stage give the sizes (--tp N "
                 "--pp N --ep N --sp N)");
+        if (a.get("--zeropp") == "auto")
+            throw InputError("--zeropp auto lets the recommender choose ZeRO++; with --stage give --zeropp off, hpz or hpz+qwz+qgz");
         const Candidate c = evaluate(s);
         if (!c.fit.gpu)
             err << "zero-planner: warning: " << setup_label(s.zero) << " does not fit: it needs "
@@ -232,7 +239,9 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     const std::string facts_path = bundled ? bundled_measured_runs_facts_path() : std::string();
     const std::string facts_text = bundled ? read_text_file(facts_path) : std::string();
     const validation::SourceFacts facts{facts_text, facts_path};
-    std::vector<validation::MeasuredCase> cases = validation::parse_measured_runs(read_text_file(path), path, bundled ? &facts : nullptr);
+    const std::string runs_text = read_text_file(path);
+    std::vector<validation::MeasuredCase> cases = validation::parse_measured_runs(runs_text, path, bundled ? &facts : nullptr);
+    const std::vector<validation::PairSpec> pair_specs = validation::parse_measured_pairs(runs_text, path);
     if (bundled) {
         // The project's further host-RAM measurements join the shared runs in one report, so the
         // host RAM aggregate is over all of them.
@@ -241,6 +250,7 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
         path += " + " + host_path;
     }
     const validation::ValidationReport r = validation::validate_cases(std::move(cases));
+    const std::vector<validation::PairResult> pairs = validation::validate_pairs(r, pair_specs);
     std::optional<validation::ValidationReport> papers;
     std::string paper_path;
     if (bundled) {
@@ -248,11 +258,11 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
         papers = validation::validate_cases(validation::parse_measured_runs(read_text_file(paper_path), paper_path));
     }
     if (a.flag("--json")) {
-        nlohmann::json j = validation_json(r, path);
+        nlohmann::json j = validation_json(r, path, pairs);
         if (papers) j["paper_throughput"] = validation_json(*papers, paper_path);
         out << j.dump(2) << "\n";
     } else {
-        out << validation_text(r, path);
+        out << validation_text(r, path, "Measured runs", pairs);
         if (papers) out << "\n" << validation_text(*papers, paper_path, "Published throughput");
     }
     return kExitOk;
@@ -484,7 +494,8 @@ std::string help_text() {
            "  --stage 0..3   --offload-optimizer " + offload + "   --offload-param " + offload + "\n"
            "  --overlap-comm on|off   --reduce-bucket-size N   --allgather-bucket-size N   --zero-init on|off\n"
            "  --pin-memory on|off (on: pinned offload buffers)   --save-16bit-model on|off (stage 3: gather on save)\n"
-           "  --zeropp off|hpz|hpz+qwz+qgz (ZeRO++ at stage 3: hpZ over the node, int8 weights, int4 gradients; on = all three)\n"
+           "  --zeropp off|hpz|hpz+qwz+qgz|auto (ZeRO++ at stage 3: hpZ over the node, int8 weights, int4 gradients; on = all three;\n"
+           "    auto: the recommender tries the three across nodes and keeps the fastest; default for full training on > 1 node)\n"
            "  --hpz-size K (zero_hpz_partition_size, 1 = off; also --hpz K)   --quantized-weights on|off   --quantized-gradients on|off\n"
            "  --mics-shard-size S (MiCS at stage 3: model states over groups of S GPUs, replicated across them; 1 = off)\n"
            "  --mics-hierarchical-gather on|off (a shard group over two or more nodes gathers across nodes, then inside)\n"

@@ -147,22 +147,25 @@ json mics_json(const Scenario& s) {
 }
 
 // The model-parallel layout and the ZeRO++ switches in effect (docs/design.md §4.10-4.11): tp,
-// pp and dp multiply to the GPUs; "searched" says which sizes the recommender chose (--tp/--pp auto).
+// pp and dp multiply to the GPUs; "searched" says which sizes the recommender chose (--tp/--pp auto)
+// and whether it chose the ZeRO++ switches (--zeropp auto).
 json parallel_json(const Scenario& s) {
     const Parallelism& p = s.parallel;
     const ZeroPlusPlus z = effective_zeropp(s);
-    json out = {{"tp", p.tensor},
-                {"pp", p.pipeline},
-                {"ep", p.expert},   // DeepSpeed-MoE ep_size (core/model/experts.h)
-                {"sp", p.ulysses},  // DeepSpeed-Ulysses sequence_parallel_size
-                {"dp", data_parallel_size(s)},
-                {"virtual_stages", p.virtual_stages},
-                {"sequence_parallel", p.sequence_parallel},
-                {"searched", {{"tp", p.auto_tensor}, {"pp", p.auto_pipeline}, {"ep", p.auto_expert}, {"sp", p.auto_ulysses}}},
-                {"zeropp",
-                 {{"hpz_partition_size", z.hpz_partition_size},
-                  {"quantized_weights", z.quantized_weights},
-                  {"quantized_gradients", z.quantized_gradients}}}};
+    json out = {
+        {"tp", p.tensor},
+        {"pp", p.pipeline},
+        {"ep", p.expert},   // DeepSpeed-MoE ep_size (core/model/experts.h)
+        {"sp", p.ulysses},  // DeepSpeed-Ulysses sequence_parallel_size
+        {"dp", data_parallel_size(s)},
+        {"virtual_stages", p.virtual_stages},
+        {"sequence_parallel", p.sequence_parallel},
+        {"searched",
+         {{"tp", p.auto_tensor}, {"pp", p.auto_pipeline}, {"ep", p.auto_expert}, {"sp", p.auto_ulysses}, {"zeropp", s.zero.auto_zeropp}}},
+        {"zeropp",
+         {{"hpz_partition_size", z.hpz_partition_size},
+          {"quantized_weights", z.quantized_weights},
+          {"quantized_gradients", z.quantized_gradients}}}};
     if (effective_mics(s).on()) out["mics"] = mics_json(s);  // only when on, so that outputs without MiCS keep their form
     return out;
 }

@@ -212,6 +212,10 @@ void apply_zero(const Args& a, Scenario& s) {
     // the node's GPUs), hpz the secondary partition alone; the single switches given beside it win.
     if (auto v = a.get("--zeropp")) {
         const std::string& w = *v;
+        if (w == "auto")  // plan_scenario_from_args takes it before this
+            throw InputError(
+                "--zeropp auto lets the recommender choose (recommend, export, session, the window); here give off, hpz or "
+                "hpz+qwz+qgz");
         const bool all = w == "on" || w == "hpz+qwz+qgz";
         if (!all && w != "off" && w != "hpz") throw InputError("--zeropp must be off, hpz, hpz+qwz+qgz (or on, the same), got '" + w + "'");
         z.hpz_partition_size = all || w == "hpz" ? s.cluster.gpus_per_node : 1;
@@ -332,8 +336,18 @@ Scenario plan_scenario_from_args(const Args& a, ScenarioNotes* notes) {
         if (a.get(option) == "auto") rest.values[option] = "1";
     if (a.get("--tp") == "auto" && !a.has("--sequence-parallel")) rest.values["--sequence-parallel"] = "off";
     if (a.get("--pp") == "auto" && !a.has("--virtual-stages") && !a.has("--pp-schedule")) rest.values["--virtual-stages"] = "1";
+    // --zeropp auto: the search chooses the three switches (ZeroSetup::auto_zeropp); a switch
+    // given beside it would be ignored, so it is refused. A switch given alone fixes ZeRO++.
+    const bool zeropp_auto = a.get("--zeropp") == "auto";
+    const bool zeropp_switch = a.has("--hpz") || a.has("--hpz-size") || a.has("--quantized-weights") || a.has("--quantized-gradients");
+    if (zeropp_auto && zeropp_switch)
+        throw InputError(
+            "--zeropp auto lets the recommender choose the ZeRO++ switches; give --hpz-size, --quantized-weights and "
+            "--quantized-gradients without it");
+    if (zeropp_auto) rest.values["--zeropp"] = "off";
     Scenario s = scenario_from_args(rest, notes);
     if (!a.has("--session")) search_layouts_by_default(s);
+    if (a.has("--zeropp") || zeropp_switch) s.zero.auto_zeropp = zeropp_auto;
     if (a.has("--tp")) s.parallel.auto_tensor = a.get("--tp") == "auto";
     if (a.has("--pp")) s.parallel.auto_pipeline = a.get("--pp") == "auto";
     if (a.has("--ep")) s.parallel.auto_expert = a.get("--ep") == "auto";

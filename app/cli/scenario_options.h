@@ -23,8 +23,9 @@ Scenario scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
 // For the commands that plan (recommend, export, session, report, screenshot and the window):
 // `--tp auto` / `--pp auto` set Parallelism::auto_tensor / auto_pipeline and the scenario keeps
 // its own sizes. Without --session, a size not given is auto when search_layouts_by_default says
-// so (full training); a number fixes it. The other commands refuse "auto" (the number parser
-// names the option).
+// so (full training); a number fixes it. `--zeropp auto` sets ZeroSetup::auto_zeropp the same
+// way (on by default where the layout search is); --zeropp off|hpz|hpz+qwz+qgz or a single switch
+// fixes it. The other commands refuse "auto" (the number parser names the option).
 Scenario plan_scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
 // Whether the options ask for a layout search themselves (--tp, --pp or --ep auto).
 bool layout_search_given(const Args& a);

@@ -133,9 +133,13 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     std::string out;
     out += "Setup:   " + setup_label(c.zero) + ", micro batch " + std::to_string(c.micro_batch) + " x " +
            std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) + "\n";
+    // With ZeRO++ on auto across nodes, the search's choice at stage 3 (ZeroSetup::auto_zeropp), off included.
+    const bool zeropp_chosen = c.zero.auto_zeropp && c.zero.stage == 3 && s.cluster.nodes > 1;
     if (const std::string zpp = zeropp_words(effective_zeropp(with_candidate(s, c))); !zpp.empty())
         out += "ZeRO++:  " + zpp +
-               (m.hpz_secondary_bytes > 0 ? "; secondary partition " + gib(m.hpz_secondary_bytes) + " GiB per GPU" : "") + "\n";
+               (m.hpz_secondary_bytes > 0 ? "; secondary partition " + gib(m.hpz_secondary_bytes) + " GiB per GPU" : "") +
+               (zeropp_chosen ? " (chosen: auto)" : "") + "\n";
+    else if (zeropp_chosen) out += "ZeRO++:  off (chosen: auto)\n";
     if (const MicsGroups mics = effective_mics(with_candidate(s, c)); mics.on())
         out += "MiCS:    " + english(mics_phrase(mics)) + "; replica gradient all-reduce " +
                format_seconds(c.step.exposed_allreduce_seconds) + " exposed a step\n";

@@ -81,9 +81,16 @@ const validation::MeasuredCase* find_case(const validation::ValidationReport& r,
     return nullptr;
 }
 
+// A pair's measured or predicted value: "2.71x" for a ratio, the quantity's unit for a difference.
+std::string pair_value_text(const validation::PairResult& p, double v) {
+    if (p.spec.compare == validation::PairCompare::Ratio) return format_fixed(v, 2) + "x";
+    return (v >= 0 ? "+" : "") + value_text(p.quantity, v);
+}
+
 }  // namespace
 
-std::string validation_text(const validation::ValidationReport& r, const std::string& source, const std::string& title) {
+std::string validation_text(const validation::ValidationReport& r, const std::string& source, const std::string& title,
+                            const std::vector<validation::PairResult>& pairs) {
     std::string out = title + ": " + source + " (" + std::to_string(r.cases.size()) + " cases, " +
                       std::to_string(r.cases.size() - r.not_representable.size()) + " checked, " +
                       std::to_string(r.not_representable.size()) + " not representable)\n";
@@ -114,6 +121,15 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
                         : std::string(c.ok ? "yes" : "no")) +
                    "\n";
         }
+    }
+    if (!pairs.empty()) {
+        // The same run with and without one switch: what the switch changes (core/validation/pairs.h).
+        out += "\npairs\n  " + pad("base", 6) + pad("with", 6) + pad("what", 52) + pad("measured", 13) + pad("predicted", 13) +
+               pad("error", 8) + pad("tolerance", 11) + "ok\n";
+        for (const auto& p : pairs)
+            out += "  " + pad(p.spec.base, 6) + pad(p.spec.variant, 6) + pad(p.spec.name, 52) + pad(pair_value_text(p, p.measured), 13) +
+                   pad(pair_value_text(p, p.predicted), 13) + pad(percent(p.error), 8) +
+                   pad(format_fixed(100 * p.spec.tolerance, 0) + "%", 11) + (p.ok ? "yes" : "no") + "\n";
     }
     out += "\nAggregate\n  " + pad("group", 34) + pad("rows", 6) + pad("tolerance", 11) + pad("within / right", 16) + "median |error|\n";
     for (const auto& g : r.groups) {
@@ -151,7 +167,8 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
     return out;
 }
 
-nlohmann::json validation_json(const validation::ValidationReport& r, const std::string& source) {
+nlohmann::json validation_json(const validation::ValidationReport& r, const std::string& source,
+                               const std::vector<validation::PairResult>& pairs) {
     nlohmann::json j;
     j["source"] = source;
     j["cases"] = nlohmann::json::array();
@@ -199,6 +216,21 @@ nlohmann::json validation_json(const validation::ValidationReport& r, const std:
         agg.push_back(a);
     }
     j["aggregate"] = agg;
+    if (!pairs.empty()) {
+        j["pairs"] = nlohmann::json::array();
+        for (const auto& p : pairs)
+            j["pairs"].push_back({{"name", p.spec.name},
+                                  {"base", p.spec.base},
+                                  {"variant", p.spec.variant},
+                                  {"compare", p.spec.compare == validation::PairCompare::Ratio ? "ratio" : "difference"},
+                                  {"unit", p.spec.compare == validation::PairCompare::Ratio ? "x" : unit_name(p.quantity)},
+                                  {"measured", rounded(p.measured, 4)},
+                                  {"predicted", rounded(p.predicted, 4)},
+                                  {"error", rounded(p.error, 4)},
+                                  {"tolerance", p.spec.tolerance},
+                                  {"why_tolerance", p.spec.why_tolerance},
+                                  {"ok", p.ok}});
+    }
     if (r.deepspeed_host_estimator.count > 0)
         j["deepspeed_host_estimator"] = {{"rows", r.deepspeed_host_estimator.count},
                                          {"median_abs_error", rounded(r.deepspeed_host_estimator.median_abs_error, 4)}};

@@ -1,6 +1,7 @@
 #pragma once
 // `zero-planner validate [FILE] [--json]`: the planner against measured runs, as text (a table
 // per kind, the aggregates, the cases it cannot represent) or one JSON document.
+#include "core/validation/pairs.h"
 #include "core/validation/validate.h"
 
 #include <nlohmann/json.hpp>
@@ -18,8 +19,11 @@ std::string bundled_paper_throughput_path();
 std::string bundled_host_ram_runs_path();
 std::string bundled_measured_runs_facts_path();
 
-// `title` heads the text: "Measured runs" or "Published throughput".
-std::string validation_text(const validation::ValidationReport& r, const std::string& source, const std::string& title = "Measured runs");
-nlohmann::json validation_json(const validation::ValidationReport& r, const std::string& source);
+// `title` heads the text: "Measured runs" or "Published throughput". `pairs`: the document's
+// pairs of runs (core/validation/pairs.h), a table after the rows.
+std::string validation_text(const validation::ValidationReport& r, const std::string& source, const std::string& title = "Measured runs",
+                            const std::vector<validation::PairResult>& pairs = {});
+nlohmann::json validation_json(const validation::ValidationReport& r, const std::string& source,
+                               const std::vector<validation::PairResult>& pairs = {});
 
 }  // namespace zp::cli

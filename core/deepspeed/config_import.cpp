@@ -80,6 +80,9 @@ Scenario apply_ds_config(const json& c, Scenario s) {
                                  std::pair{"zero_quantized_gradients", &s.zero.quantized_gradients},
                                  std::pair{"mics_hierarchical_params_gather", &s.zero.mics_hierarchical_params_gather}})
             if (z.contains(key) && z.at(key).is_boolean()) *flag = z.at(key).get<bool>();
+        // A config that names a ZeRO++ key fixes ZeRO++ (the search no longer chooses it).
+        for (const char* key : {"zero_hpz_partition_size", "zero_quantized_weights", "zero_quantized_gradients"})
+            if (z.contains(key)) s.zero.auto_zeropp = false;
         const auto device = [&](const char* sub) {
             try {
                 return parse_offload_device(ds_schema::offload_device_name(z, sub));

@@ -121,28 +121,17 @@ private:
 class FieldWriter {
 public:
     template <class T>
-    void operator()(const char* section, const char* key, const T& member, FieldRule rule = {}) {
-        json value;
-        if constexpr (std::is_enum_v<T>) value = to_string(member);
-        else value = member;
-        if (rule.optional && defaults && defaults->contains(section) && defaults->at(section).value(key, json()) == value) return;
-        out[section][key] = std::move(value);
+    void operator()(const char* section, const char* key, const T& member, FieldRule = {}) {
+        if constexpr (std::is_enum_v<T>) out[section][key] = to_string(member);
+        else out[section][key] = member;
     }
     json out = json::object();
-    const json* defaults = nullptr;  // the default scenario as written, for the optional fields
 };
 
 }  // namespace
 
 json scenario_to_json(const Scenario& s) {
-    static const json defaults = [] {
-        FieldWriter d;
-        const Scenario def = default_scenario();
-        visit_fields(def, d);
-        return d.out;
-    }();
     FieldWriter w;
-    w.defaults = &defaults;
     w.out["version"] = kSessionVersion;
     visit_fields(s, w);
     return w.out;

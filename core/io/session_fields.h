@@ -25,9 +25,6 @@ namespace zp {
 
 struct FieldRule {
     std::int64_t min = 0;  // integers: the smallest value accepted
-    // Written only when it differs from the default scenario's value: a field added between format
-    // versions, so that files of the current version stay as they were until the version is bumped.
-    bool optional = false;
 };
 
 template <class S, class V>
@@ -128,9 +125,10 @@ void visit_fields(S& s, V& v) {
     v("zero", "hpz_partition_size", z.hpz_partition_size, FieldRule{.min = 1});             // since version 7
     v("zero", "quantized_weights", z.quantized_weights);                                    // since version 7
     v("zero", "quantized_gradients", z.quantized_gradients);                                // since version 7
-    // MiCS: optional (written when set) until the next format version.
-    v("zero", "mics_shard_size", z.mics_shard_size, FieldRule{.min = 1, .optional = true});
-    v("zero", "mics_hierarchical_params_gather", z.mics_hierarchical_params_gather, FieldRule{.optional = true});
+    // MiCS (since version 11).
+    v("zero", "mics_shard_size", z.mics_shard_size, FieldRule{.min = 1});
+    v("zero", "mics_hierarchical_params_gather", z.mics_hierarchical_params_gather);
+    v("zero", "auto_zeropp", z.auto_zeropp);  // since version 11
 
     auto& par = s.parallel;  // since version 8
     v("parallel", "tensor", par.tensor, FieldRule{.min = 1});

@@ -108,6 +108,17 @@ void upgrade_9_to_10(json& doc) {
     if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["capacity_factor"] = 1.0;
 }
 
+// Version 10 had neither MiCS (its ZeRO-3 partitioned over every data-parallel rank) nor
+// ZeRO++ on "auto" (its switches were fixed).
+void upgrade_10_to_11(json& doc) {
+    if (doc.contains("zero") && doc.at("zero").is_object()) {
+        json& z = doc["zero"];
+        z["mics_shard_size"] = 1;
+        z["mics_hierarchical_params_gather"] = false;
+        z["auto_zeropp"] = false;
+    }
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -156,6 +167,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 9) {
         upgrade_9_to_10(doc);
         version = 10;
+    }
+    if (version == 10) {
+        upgrade_10_to_11(doc);
+        version = 11;
     }
     doc["version"] = version;
     return doc;

@@ -26,6 +26,8 @@
 //              auto_ulysses: the recommender chooses the size), expert parallelism
 //              (parallel.expert, training.capacity_factor) and DeepSpeed-Ulysses
 //              (parallel.ulysses); a version-9 file keeps its sizes fixed, expert and Ulysses 1.
+//   version 11 MiCS (zero.mics_shard_size, mics_hierarchical_params_gather) and ZeRO++ on
+//              "auto" (zero.auto_zeropp); a version-10 file has MiCS off and its switches fixed.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -40,7 +42,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 10;
+inline constexpr int kSessionVersion = 11;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

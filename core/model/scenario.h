@@ -112,6 +112,11 @@ struct ZeroSetup {
     // spans nodes gathers across the nodes first, then inside each node (mics.py).
     std::int64_t mics_shard_size = 1;
     bool mics_hierarchical_params_gather = false;
+    // ZeRO++ on "auto": the recommender chooses the switches above for each stage-3 candidate whose
+    // gathers cross the network (off, hpZ over the node, or hpZ + qwZ + qgZ: zeropp_choices in
+    // core/search/recommender.h) and keeps the fastest that fits; inside one node it means off.
+    // estimate and compare take the switches as they are.
+    bool auto_zeropp = false;
 
     friend bool operator==(const ZeroSetup&, const ZeroSetup&) = default;
 };
@@ -139,6 +144,7 @@ struct ZeroPlusPlus {
     bool quantized_weights = false;
     bool quantized_gradients = false;
     bool any() const { return hpz_partition_size > 1 || quantized_weights || quantized_gradients; }
+    friend bool operator==(const ZeroPlusPlus&, const ZeroPlusPlus&) = default;
 };
 // Model-state accounting: DeepSpeed's implementation (default) or the ZeRO paper's K = 12.
 enum class Convention { DeepSpeed, Paper };

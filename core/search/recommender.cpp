@@ -60,7 +60,8 @@ struct Point {
     std::uint8_t bucket = 0;   // index into kBuckets
     std::uint16_t layout = 0;  // index into Search::bases
     Checkpointing checkpointing = Checkpointing::None;
-    std::int64_t micro = 1;
+    std::int32_t micro = 1;                   // at most limits::kMicroBatch (65,536); 32 bits keep a Point 32 bytes
+    ZeroppChoice zeropp = ZeroppChoice::Off;  // with ZeRO++ on auto; Off keeps the base's switches
     double tokens_per_second = 0;
     double gpu_bytes = 0;
 };
@@ -69,13 +70,15 @@ struct Point {
 std::int64_t layout_degree(const Parallelism& p) { return p.model_parallel() * ulysses_size(p); }
 
 // Lower is simpler: less model parallelism (the layout's tensor x pipeline x Ulysses), no offload
-// before offload, then lower stage, less recompute, default buckets.
+// before offload, then lower stage, fewer ZeRO++ switches, less recompute, default buckets.
 auto simplicity(const Point& p, std::int64_t model_parallel) {
     const ZeroSetup& z = zero_setups()[p.setup];
-    return std::make_tuple(model_parallel, offload_count(z), z.stage, static_cast<int>(p.checkpointing), p.bucket == 0 ? 0 : 1);
+    return std::make_tuple(model_parallel, offload_count(z), z.stage, static_cast<int>(p.zeropp), static_cast<int>(p.checkpointing),
+                           p.bucket == 0 ? 0 : 1);
 }
 
-// Turns `s` (a copy of the search's base scenario) into the scenario a point stands for.
+// Turns `s` (a copy of the search's base scenario) into the scenario a point stands for, on
+// `base_zero` (the search passes its row's, ZeRO++ switches included; at() adds them).
 void apply(Scenario& s, const ZeroSetup& base_zero, const Point& p) {
     s.zero = base_zero;
     apply_setup(s.zero, setup_key(zero_setups()[p.setup]));
@@ -88,6 +91,7 @@ void apply(Scenario& s, const ZeroSetup& base_zero, const Point& p) {
 Scenario at(const Scenario& base, const Point& p) {
     Scenario s = base;
     apply(s, base.zero, p);
+    if (p.zeropp != ZeroppChoice::Off) apply_zeropp_choice(s.zero, p.zeropp, s.cluster.gpus_per_node);
     return s;
 }
 
@@ -166,7 +170,46 @@ std::optional<std::int64_t> layout_global_batch(const Scenario& input) {
     return global;
 }
 
-Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts, SearchPruning pruning) {
+// One row of a layout's search: a setup with a ZeRO++ choice.
+struct SetupRow {
+    std::uint8_t setup = 0;  // index into zero_setups()
+    ZeroppChoice zeropp = ZeroppChoice::Off;
+};
+
+// Every setup with the base's ZeRO++ switches: the rows without ZeRO++ on auto.
+const std::vector<SetupRow>& plain_rows() {
+    static const std::vector<SetupRow> rows = [] {
+        std::vector<SetupRow> v;
+        for (std::size_t i = 0; i < zero_setups().size(); ++i) v.push_back({static_cast<std::uint8_t>(i), ZeroppChoice::Off});
+        return v;
+    }();
+    return rows;
+}
+
+// With ZeRO++ on auto across nodes: after each stage-3 setup the layout runs, its ZeRO++ choices
+// that change what runs (effective_zeropp: hpZ needs a secondary partition smaller than the ZeRO
+// group and no parameter offload), each once.
+std::vector<SetupRow> zeropp_rows(const Scenario& base) {
+    std::vector<SetupRow> rows;
+    Scenario probe = base;
+    for (const SetupRow& row : plain_rows()) {
+        rows.push_back(row);
+        const SetupKey& key = zero_setup_rows()[row.setup].key;
+        if (key.stage != 3 || !layout_runs_stage(base.parallel, 3)) continue;
+        apply_setup(probe.zero, key);
+        std::vector<ZeroPlusPlus> seen{ZeroPlusPlus{}};
+        for (ZeroppChoice c : kZeroppChoices) {
+            apply_zeropp_choice(probe.zero, c, probe.cluster.gpus_per_node);
+            const ZeroPlusPlus e = effective_zeropp(probe);
+            if (std::find(seen.begin(), seen.end(), e) != seen.end()) continue;
+            seen.push_back(e);
+            rows.push_back({row.setup, c});
+        }
+    }
+    return rows;
+}
+
+Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts, SearchPruning pruning, bool search_zeropp) {
     Search out;
     std::vector<Checkpointing> recomputes(kCheckpointing.begin(), kCheckpointing.end());
     if (!input.training.auto_checkpointing) recomputes = {input.training.checkpointing};
@@ -187,6 +230,7 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
                              std::to_string(world) +
                              " GPUs: DeepSpeed needs train_batch_size = micro batch x gradient accumulation x GPUs");
         base.training.global_batch = *global;
+        if (search_zeropp) apply_zeropp_choice(base.zero, ZeroppChoice::Off, base.cluster.gpus_per_node);  // the search chooses
         std::vector<std::int64_t> micros = micro_batches(*global / world);
         if (!input.training.auto_micro_batch) {
             if ((*global / world) % input.training.micro_batch != 0) {
@@ -205,7 +249,13 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
         // largest_layer_params return the overrides), the same numbers without the walk per candidate.
         s.model.params_override = parameter_count(s.model);
         s.model.largest_layer_override = largest_layer_params(s.model);
-        for (std::size_t i = 0; i < zero_setups().size(); ++i) {
+        // Inside one node ZeRO++ on auto is off: the gathers never cross the network.
+        const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 ? zeropp_rows(base) : plain_rows();
+        for (const SetupRow& row : rows) {
+            const std::size_t i = row.setup;
+            const ZeroppChoice zeropp = row.zeropp;  // a local: the loop below writes through `s`
+            ZeroSetup row_zero = base.zero;          // the row's ZeRO++ switches, once (apply keeps them)
+            if (zeropp != ZeroppChoice::Off) apply_zeropp_choice(row_zero, zeropp, base.cluster.gpus_per_node);
             SetupResult& r = out.per_setup[i];
             const int stage = zero_setups()[i].stage;
             if (!layout_runs_stage(base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
@@ -221,8 +271,13 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
                     for (std::size_t b = 0; b < kBuckets.size(); ++b) {
                         ++out.evaluated;
                         if (line_ended[b] && accumulating) continue;
-                        const Point p{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(b), layout_index, ck, micro, 0, 0};
-                        apply(s, base.zero, p);  // in place: no copy of the model's strings per point
+                        const Point p{static_cast<std::uint8_t>(i),
+                                      static_cast<std::uint8_t>(b),
+                                      layout_index,
+                                      ck,
+                                      static_cast<std::int32_t>(micro),
+                                      zeropp};
+                        apply(s, row_zero, p);  // in place: no copy of the model's strings per point
                         // Memory decides feasibility; step time only for what fits.
                         if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch
                             memo = {};
@@ -253,6 +308,14 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
         throw InputError("micro batch " + std::to_string(input.training.micro_batch) +
                          " divides the per-GPU sequences of no layout; choose another or let the planner choose (auto)");
     return out;
+}
+
+// Whether ZeRO++ takes effect on `c`'s setup and layout at all (all three switches on): when it
+// does not, "stays off" would say nothing the plan decided.
+bool zeropp_applies(const Scenario& s, const Candidate& c) {
+    Scenario t = with_candidate(s, c);
+    apply_zeropp_choice(t.zero, ZeroppChoice::HpzQwzQgz, t.cluster.gpus_per_node);
+    return effective_zeropp(t).any();
 }
 
 std::string percent_slower(double fast, double slow) {
@@ -405,7 +468,7 @@ std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& 
 }
 
 SearchSpace search_space_of(const Scenario& s) {
-    return {s.parallel.auto_tensor, s.parallel.auto_pipeline, s.parallel.auto_expert, s.parallel.auto_ulysses};
+    return {s.parallel.auto_tensor, s.parallel.auto_pipeline, s.parallel.auto_expert, s.parallel.auto_ulysses, s.zero.auto_zeropp};
 }
 
 void search_layouts_by_default(Scenario& s) {
@@ -413,6 +476,9 @@ void search_layouts_by_default(Scenario& s) {
     s.parallel.auto_tensor = search;
     s.parallel.auto_pipeline = search;
     s.parallel.auto_expert = search && s.model.experts > 1;
+    // ZeRO++ switches already set (a ds_config's, --hpz-size) are the user's: they stay fixed.
+    const ZeroSetup& z = s.zero;
+    s.zero.auto_zeropp = search && z.hpz_partition_size <= 1 && !z.quantized_weights && !z.quantized_gradients;
 }
 
 Scenario default_plan_scenario() {
@@ -428,8 +494,9 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
     Plan plan;
     const SearchSpace own = search_space_of(s);
     const SearchSpace searched{space.auto_tensor || own.auto_tensor, space.auto_pipeline || own.auto_pipeline,
-                               space.auto_expert || own.auto_expert, space.auto_ulysses || own.auto_ulysses};
-    const Search search = run_search(s, searched_layouts(s, searched), pruning);
+                               space.auto_expert || own.auto_expert, space.auto_ulysses || own.auto_ulysses,
+                               space.auto_zeropp || own.auto_zeropp};
+    const Search search = run_search(s, searched_layouts(s, searched), pruning, searched.auto_zeropp);
     plan.candidates_evaluated = search.evaluated;
     plan.candidates_estimated = search.estimated;
     // Materialise only the points worth showing: one per setup, and the winner.
@@ -503,6 +570,27 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
         add(plan.why, plan.why_phrases,
             phrase(QT_TRANSLATE_NOOP("Core", "With MiCS: %1; each GPU holds 1/%2 of the model states and gathers them inside its group."),
                    {mics_phrase(mics), std::to_string(mics.shard)}));
+    if (searched.auto_zeropp && b.zero.stage == 3 && s.cluster.nodes > 1) {
+        // ZeRO++ on auto across nodes: why it was chosen (the exposed cross-node gathers it
+        // removes), or why it stayed off.
+        if (best->zeropp != ZeroppChoice::Off) {
+            Point off = *best;
+            off.zeropp = ZeroppChoice::Off;
+            const Candidate without = evaluate(at(search.bases[best->layout], off));
+            add(plan.why, plan.why_phrases,
+                phrase(QT_TRANSLATE_NOOP("Core",
+                                         "ZeRO++ on auto chose --zeropp %1: without it ZeRO-3's gathers and gradient reduce cross "
+                                         "the network, %2 of communication exposed per step instead of %3, and the step is "
+                                         "%4 slower."),
+                       {std::string(to_string(best->zeropp)), format_seconds(without.step.comm_seconds),
+                        format_seconds(b.step.comm_seconds), percent_slower(b.step.tokens_per_second, without.step.tokens_per_second)}));
+        } else if (zeropp_applies(s, b)) {
+            add(plan.why, plan.why_phrases,
+                phrase(QT_TRANSLATE_NOOP("Core",
+                                         "ZeRO++ on auto stays off: with hpZ, or hpZ + qwZ + qgZ, this setup is not 2% "
+                                         "faster or does not fit.")));
+        }
+    }
     add(plan.why, plan.why_phrases,
         phrase(
             QT_TRANSLATE_NOOP("Core",

@@ -1,7 +1,7 @@
 #pragma once
 // The recommender (docs/design.md §6): search every ZeRO stage, offload device, recompute policy,
-// micro batch and bucket setting; keep what fits GPU, host RAM and NVMe; pick the fastest,
-// preferring the simpler setup within 2%.
+// micro batch and bucket setting (and with ZeRO++ on auto across nodes, the ZeRO++ switches);
+// keep what fits GPU, host RAM and NVMe; pick the fastest, preferring the simpler setup within 2%.
 #include "core/memory/memory_model.h"
 #include "core/search/zero_setups.h"
 #include "core/time/step_time.h"
@@ -66,6 +66,10 @@ struct SearchSpace {
     bool auto_pipeline = false;  // every pipeline size that divides the GPUs left and is at most the layers
     bool auto_expert = false;    // every expert-parallel size that divides the routed experts and the data-parallel size
     bool auto_ulysses = false;   // every DeepSpeed-Ulysses degree that validate_parallelism accepts (divides heads, sequence, GPUs)
+    // ZeRO++ (ZeroSetup::auto_zeropp): on a cluster of more than one node, each stage-3 candidate
+    // also with hpZ over the node and with hpZ + qwZ + qgZ (kZeroppChoices) where they take effect
+    // (effective_zeropp); elsewhere, and inside one node, ZeRO++ off.
+    bool auto_zeropp = false;
 };
 
 // The layouts a search covers: the scenario's own, or with auto sizes every factorisation
@@ -77,7 +81,9 @@ SearchSpace search_space_of(const Scenario& s);
 
 // A new plan's layout search, where the user fixes no size: Megatron-DeepSpeed's tensor and
 // pipeline sizes are searched for full training across more than one node, where data
-// parallelism alone stops being how large models train (BLOOM-176B: TP 4 x PP 12 over 48 nodes).
+// parallelism alone stops being how large models train (BLOOM-176B: TP 4 x PP 12 over 48 nodes),
+// and so is ZeRO++ (ZeroSetup::auto_zeropp), which multi-node ZeRO-3 runs turn on because the
+// cross-node gathers dominate (arXiv 2306.10209 Sec. 1).
 // Inside one node, and for fine-tuning with PEFT (LoRA, QLoRA), which runs under the Trainer or
 // Accelerate (peft's docs/source/accelerate/deepspeed.md shards with ZeRO only), the plan stays
 // data parallel unless a size is set to auto.

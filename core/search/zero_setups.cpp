@@ -87,4 +87,18 @@ Phrase zeropp_phrase(const ZeroPlusPlus& z) {
     return out;
 }
 
+void apply_zeropp_choice(ZeroSetup& z, ZeroppChoice c, std::int64_t gpus_per_node) {
+    z.hpz_partition_size = c == ZeroppChoice::Off ? 1 : gpus_per_node;
+    z.quantized_weights = z.quantized_gradients = c == ZeroppChoice::HpzQwzQgz;
+}
+
+const char* to_string(ZeroppChoice c) {
+    switch (c) {
+    case ZeroppChoice::Off: return "off";
+    case ZeroppChoice::Hpz: return "hpz";
+    case ZeroppChoice::HpzQwzQgz: return "hpz+qwz+qgz";
+    }
+    return "off";
+}
+
 }  // namespace zp

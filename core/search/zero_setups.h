@@ -5,6 +5,8 @@
 #include "core/model/phrase.h"
 #include "core/model/scenario.h"
 
+#include <array>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,5 +38,15 @@ inline Phrase setup_phrase(const ZeroSetup& z) { return setup_phrase(setup_key(z
 std::string zeropp_words(const ZeroPlusPlus& z);
 Phrase zeropp_phrase(const ZeroPlusPlus& z);  // zeropp_words, translatable; empty text when none is
 inline std::string short_setup_label(const ZeroSetup& z) { return short_setup_label(setup_key(z)); }
+
+// What ZeRO++ on "auto" tries for a stage-3 candidate whose gathers cross nodes, in the command
+// line's --zeropp spellings: off, hpZ over the node alone, and all three as DeepSpeed's ZeRO++
+// tutorial turns them on (docs/_tutorials/zeropp.md: zero_hpz_partition_size = GPUs per node,
+// zero_quantized_weights, zero_quantized_gradients).
+enum class ZeroppChoice : std::uint8_t { Off, Hpz, HpzQwzQgz };
+inline constexpr std::array<ZeroppChoice, 3> kZeroppChoices{ZeroppChoice::Off, ZeroppChoice::Hpz, ZeroppChoice::HpzQwzQgz};
+// Sets the three switches of `z` to `c` on nodes of `gpus_per_node` GPUs (the auto flag unchanged).
+void apply_zeropp_choice(ZeroSetup& z, ZeroppChoice c, std::int64_t gpus_per_node);
+const char* to_string(ZeroppChoice c);  // "off", "hpz", "hpz+qwz+qgz"
 
 }  // namespace zp

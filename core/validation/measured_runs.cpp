@@ -561,6 +561,11 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
         c.notes.push_back("ZeRO++: hpZ " + std::to_string(zpp->hpz_partition_size) + (zpp->quantized_weights ? ", qwZ" : "") +
                           (zpp->quantized_gradients ? ", qgZ" : ""));
     }
+    // The ds_config's zero_optimization.reduce_bucket_size (elements), when the case states it.
+    if (auto v = r.optional_integer("reduce_bucket_size", 1)) {
+        s.zero.reduce_bucket_elems = static_cast<double>(*v);
+        c.notes.push_back("reduce_bucket_size " + std::to_string(*v));
+    }
     // Throughput cases: overlap_comm as the run's DeepSpeed had it: as stated, else DeepSpeed's
     // default for the stage (on at stage 3 only: core/deepspeed/defaults.h); it decides what the
     // step time hides. (Memory cases keep the planner's default, which their allocator fit used.)

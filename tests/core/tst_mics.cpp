@@ -210,15 +210,17 @@ private slots:
         QCOMPARE(import(R"({"zero_optimization": {"stage": 3}})"), std::int64_t{8});  // absent: the scenario's own
     }
 
-    // Optional session fields (core/io/session_fields.h): written only when set, read back when set.
+    // Session format 11 (core/io/session_version.h): both fields are written and read back; a
+    // version-10 file has MiCS off (tst_session frozen_version_10).
     void session_keeps_mics() {
         const Scenario s = zero3_4x8(16, true);
         const nlohmann::json j = scenario_to_json(s);
         QCOMPARE(j.at("zero").at("mics_shard_size").get<std::int64_t>(), std::int64_t{16});
+        QVERIFY(j.at("zero").at("mics_hierarchical_params_gather").get<bool>());
         QCOMPARE(scenario_from_json(j, "mics.zplan").zero, s.zero);
         const nlohmann::json plain = scenario_to_json(zero3_4x8(1));
-        QVERIFY(!plain.at("zero").contains("mics_shard_size"));
-        QVERIFY(!plain.at("zero").contains("mics_hierarchical_params_gather"));
+        QCOMPARE(plain.at("zero").at("mics_shard_size").get<std::int64_t>(), std::int64_t{1});
+        QVERIFY(!plain.at("zero").at("mics_hierarchical_params_gather").get<bool>());
     }
 
     // The linter: the keys' types, where DeepSpeed ignores or refuses them, and with --gpus-per-node

@@ -61,6 +61,7 @@ Scenario random_scenario(std::mt19937_64& rng) {
     s.zero.overlap_comm = pick(0, 1) == 1;
     s.assumptions.convention = static_cast<Convention>(pick(0, 1));
     s.assumptions.headroom = std::uniform_real_distribution<double>(0, 0.3)(rng);
+    s.zero.auto_zeropp = pick(0, 1) == 1;  // ZeRO++ on auto: the search's bound holds over its rows too
     return s;
 }
 

@@ -74,7 +74,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
-    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
+    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
     "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
@@ -84,7 +84,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 125;
+constexpr std::size_t kFieldCount = 126;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -305,6 +305,7 @@ json flatten(const Scenario& s) {
         {"zero.quantized_gradients", z.quantized_gradients},
         {"zero.mics_shard_size", z.mics_shard_size},
         {"zero.mics_hierarchical_params_gather", z.mics_hierarchical_params_gather},
+        {"zero.auto_zeropp", z.auto_zeropp},
         {"parallel.tensor", s.parallel.tensor},
         {"parallel.pipeline", s.parallel.pipeline},
         {"parallel.virtual_stages", s.parallel.virtual_stages},
@@ -427,7 +428,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 10);
+        QCOMPARE(kSessionVersion, 11);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -466,6 +467,7 @@ private slots:
                                   {"zero.quantized_gradients", false},
                                   {"zero.mics_shard_size", 1},
                                   {"zero.mics_hierarchical_params_gather", false},
+                                  {"zero.auto_zeropp", false},
                                   {"parallel.tensor", 1},
                                   {"parallel.pipeline", 1},
                                   {"parallel.virtual_stages", 1},
@@ -656,6 +658,26 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version 10 session (the layout search, before MiCS and ZeRO++ on auto) opens with MiCS off
+    // and its ZeRO++ switches fixed, and plans as it did.
+    void frozen_version_10() {
+        const std::string text = read_text_file(test_data_path("sessions/v10-bloom-384-auto.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 10);
+        QVERIFY(!doc.at("zero").contains("mics_shard_size"));
+        QVERIFY(!doc.at("zero").contains("auto_zeropp"));
+        const Scenario s = parse_session(text, "v10-bloom-384-auto.zplan");
+        QCOMPARE(s.zero.mics_shard_size, std::int64_t{1});
+        QVERIFY(!s.zero.mics_hierarchical_params_gather);
+        QVERIFY(!s.zero.auto_zeropp);
+        QVERIFY(s.parallel.auto_tensor && s.parallel.auto_pipeline);
+        const Plan p = recommend(s);
+        QVERIFY(p.feasible);
+        QCOMPARE(p.best.parallel.tensor, std::int64_t{4});
+        QCOMPARE(p.best.parallel.pipeline, std::int64_t{6});
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -687,7 +709,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 10); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 11); "
                                     "upgrade zero-planner"));
         }
     }
@@ -700,9 +722,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 10); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 11); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 10)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 11)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -4,6 +4,7 @@
 #include "core/io/file_io.h"
 #include "core/model/errors.h"
 #include "core/validation/measured_runs.h"
+#include "core/validation/pairs.h"
 #include "core/validation/validate.h"
 #include "test_data.h"
 
@@ -283,14 +284,16 @@ private slots:
     // fact and correction of measured_runs_facts.json applies to the case it names.
     void every_bundled_case_is_read() {
         const auto cases = bundled_measured_runs();
-        QCOMPARE(cases.size(), std::size_t(30));
+        QCOMPARE(cases.size(), std::size_t(32));
         const ValidationReport r = validate_cases(cases);
         QVERIFY(!r.rows.empty());
         for (const auto& n : r.not_representable) QVERIFY(!n.reason.empty());
         for (const auto& row : r.rows) QVERIFY2(std::isfinite(row.ratio) && row.ratio > 0, row.id.c_str());
         int with_facts = 0;
         for (const auto& c : cases) with_facts += !c.from_source.empty();
-        QCOMPARE(with_facts, 5);  // M14-M16: the GPU their README names; M05/M06: the script's recompute
+        QCOMPARE(
+            with_facts,
+            9);  // M14-M16: the GPU their README names; M05/M06: the script's recompute; M09, M11-M13: the ZeRO++ tutorial's reduce bucket
     }
 
     // The source facts document: a fact fills only what a case leaves null, a correction replaces
@@ -488,6 +491,39 @@ private slots:
         QVERIFY2(group->median_abs_error <= r.deepspeed_host_estimator.median_abs_error,
                  qPrintable(QString::number(group->median_abs_error) + QStringLiteral(" vs DeepSpeed's ") +
                             QString::number(r.deepspeed_host_estimator.median_abs_error)));
+    }
+
+    // A runs file's "pairs" (core/validation/pairs.h): each malformed entry is one error naming
+    // the pair and the field; a pair of a case that is not there names the case.
+    void malformed_pairs_data() {
+        QTest::addColumn<QString>("pairs");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("not an array") << R"("pairs": {})"
+                                      << "pairs must be an array";
+        QTest::newRow("compare word") << R"("pairs": [{"name": "n", "base": "A", "variant": "B", "compare": "sum", "tolerance": 0.1,
+            "why_tolerance": "w"}])"
+                                      << "pairs[0].compare must be ratio or difference, got 'sum'";
+        QTest::newRow("tolerance zero") << R"("pairs": [{"name": "n", "base": "A", "variant": "B", "compare": "ratio", "tolerance": 0,
+            "why_tolerance": "w"}])"
+                                        << "pairs[0].tolerance must be a positive number";
+        QTest::newRow("no justification") << R"("pairs": [{"name": "n", "base": "A", "variant": "B", "compare": "ratio",
+            "tolerance": 0.1}])"
+                                          << "pairs[0].why_tolerance must be a non-empty string";
+        QTest::newRow("missing case") << R"("pairs": [{"name": "n", "base": "A", "variant": "B", "compare": "ratio", "tolerance": 0.1,
+            "why_tolerance": "w"}])"
+                                      << "pair 'n': case A has no checked measurement";
+    }
+    void malformed_pairs() {
+        QFETCH(QString, pairs);
+        QFETCH(QString, error);
+        const std::string text = "{\"cases\": [], " + pairs.toStdString() + "}";
+        try {
+            const auto specs = parse_measured_pairs(text, "p.json");
+            validate_pairs(ValidationReport{}, specs);
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(error), e.what());
+        }
     }
 
     // Generic rules only: core/validation never names a case of the measured runs.

@@ -11,14 +11,18 @@
 #include "core/memory/memory_model.h"
 #include "core/model/errors.h"
 #include "core/model/trainable_params.h"
+#include "core/search/recommender.h"
 #include "core/time/collectives.h"
 #include "core/time/step_time.h"
 #include "core/validation/measured_runs.h"
+#include "core/validation/pairs.h"
 #include "core/validation/validate.h"
 #include "test_data.h"
 #include "test_util.h"
 
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace zp;
 using zp::test::preset_scenario;
@@ -32,6 +36,21 @@ Scenario zero3_4x8() {
     s.training.micro_batch = 1;
     s.training.global_batch = 32;
     return s;
+}
+
+// A measured run's scenario by id (bundled measured_runs.json).
+Scenario measured_scenario(const std::string& id) {
+    for (const auto& c : bundled_measured_runs())
+        if (c.id == id) return c.scenario;
+    throw std::out_of_range("no measured run " + id);
+}
+
+// The ZeRO++ switches of a candidate where they take effect.
+ZeroPlusPlus chosen_zeropp(const Scenario& s, const Candidate& c) {
+    Scenario t = s;
+    t.zero = c.zero;
+    t.parallel = c.parallel;
+    return effective_zeropp(t);
 }
 
 Scenario with_zeropp(Scenario s, std::int64_t hpz, bool qwz, bool qgz) {
@@ -141,6 +160,17 @@ private slots:
         const Scenario back = apply_ds_config(nlohmann::json::parse(cfg.dump()), zero3_4x8());
         QCOMPARE(back.zero.hpz_partition_size, std::int64_t{8});
         QVERIFY(back.zero.quantized_weights && back.zero.quantized_gradients);
+        // A config that names ZeRO++ fixes it: imported over a plan on auto, and as a new plan's
+        // switches (search_layouts_by_default leaves set switches alone).
+        Scenario on_auto = zero3_4x8();
+        on_auto.zero.auto_zeropp = true;
+        QVERIFY(!apply_ds_config(nlohmann::json::parse(cfg.dump()), on_auto).zero.auto_zeropp);
+        Scenario imported = back;
+        search_layouts_by_default(imported);
+        QVERIFY(!imported.zero.auto_zeropp);
+        Scenario plain = zero3_4x8();
+        search_layouts_by_default(plain);
+        QVERIFY(plain.zero.auto_zeropp);
         const LintResult clean = lint_ds_config(cfg.dump(), 32);
         QVERIFY2(!clean.has_errors() && !clean.has_warnings(), diagnostics_json(clean).dump().c_str());
         const LintResult bad = lint_ds_config(R"({"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 2,
@@ -164,6 +194,137 @@ private slots:
                 QVERIFY2(r.ok, qPrintable(QString::fromStdString(r.id) + QStringLiteral(" ratio %1").arg(r.ratio)));
             }
         QCOMPARE(seen, 2);
+    }
+
+    // The same tutorial with and without ZeRO++ (measured_runs.json "pairs"): the step time falls
+    // 9955.9 -> 3680.6 ms (2.70x; M11 / M13) and max allocated grows 8284.73 -> 10258.17 MiB
+    // (+1973 MiB; M09 / M12). The planner's ratio and difference, each within the pair's tolerance.
+    void deepspeed_tutorial_pair_data() {
+        QTest::addColumn<QString>("base");
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<double>("measured");
+        QTest::newRow("step time ZeRO-3 / ZeRO++ (M11 / M13)") << "M11"
+                                                               << "M13" << 9.9559 / 3.6806;
+        QTest::newRow("max allocated ZeRO++ - ZeRO-3 (M12 - M09)") << "M09"
+                                                                   << "M12" << (10258.17 - 8284.73) * 1024.0 * 1024.0;
+    }
+    void deepspeed_tutorial_pair() {
+        QFETCH(QString, base);
+        QFETCH(QString, variant);
+        QFETCH(double, measured);
+        const auto report = validation::validate_cases(bundled_measured_runs());
+        const auto specs = validation::parse_measured_pairs(read_text_file(test_data_path("anchors/measured_runs.json")), "m.json");
+        const auto pairs = validation::validate_pairs(report, specs);
+        int seen = 0;
+        for (const auto& p : pairs) {
+            if (p.spec.base != base.toStdString() || p.spec.variant != variant.toStdString()) continue;
+            ++seen;
+            QVERIFY(std::abs(p.measured / measured - 1) < 1e-9);
+            QVERIFY2(p.ok,
+                     qPrintable(
+                         QStringLiteral("predicted %1, measured %2, tolerance %3").arg(p.predicted).arg(p.measured).arg(p.spec.tolerance)));
+        }
+        QCOMPARE(seen, 1);
+    }
+
+    // ZeRO++ on auto (ZeroSetup::auto_zeropp): across nodes the search keeps ZeRO++ where it is
+    // faster (the tutorial's 18B on 4 DGX-2 nodes: all three switches, as the tutorial runs it),
+    // inside one node never; the bounded search chooses what the exhaustive one does, twice alike.
+    void auto_zeropp_data() {
+        QTest::addColumn<QString>("run");
+        QTest::addColumn<qint64>("gpusPerNode");
+        QTest::addColumn<double>("interGbits");
+        QTest::addColumn<QString>("chosen");  // the --zeropp spelling the plan ends with
+        QTest::newRow("ZeRO++ tutorial, 4 nodes of 16: hpz+qwz+qgz") << "M11" << qint64(16) << 1600.0 << "hpz+qwz+qgz";
+        QTest::newRow("the same 64 GPUs as one node: off, the same search") << "M11" << qint64(64) << 1600.0 << "off";
+        // A network 32x faster leaves too little to hide: the switches cost more than they save.
+        QTest::newRow("4 nodes at 51,200 Gbit/s: off") << "M11" << qint64(16) << 51200.0 << "off";
+    }
+    void auto_zeropp() {
+        QFETCH(QString, run);
+        QFETCH(qint64, gpusPerNode);
+        QFETCH(double, interGbits);
+        QFETCH(QString, chosen);
+        Scenario s = measured_scenario(run.toStdString());
+        s.cluster.gpus_per_node = gpusPerNode;
+        s.cluster.nodes = 64 / gpusPerNode;
+        s.cluster.inter_node_gbits_per_s = interGbits;
+        const Plan fixed = recommend(s);
+        s.zero.auto_zeropp = true;
+        const Plan plan = recommend(s);
+        QVERIFY(plan.feasible && fixed.feasible);
+        const ZeroPlusPlus z = chosen_zeropp(s, plan.best);
+        ZeroSetup expected;
+        if (chosen != QLatin1String("off"))
+            apply_zeropp_choice(expected, chosen == QLatin1String("hpz") ? ZeroppChoice::Hpz : ZeroppChoice::HpzQwzQgz, gpusPerNode);
+        QCOMPARE(z.hpz_partition_size, expected.hpz_partition_size);
+        QCOMPARE(z.quantized_weights, expected.quantized_weights);
+        QCOMPARE(z.quantized_gradients, expected.quantized_gradients);
+        const auto says = [&](const std::string& start) {
+            return std::any_of(plan.why.begin(), plan.why.end(), [&](const std::string& w) { return w.rfind(start, 0) == 0; });
+        };
+        if (z.any()) {
+            QVERIFY(plan.best.step.tokens_per_second > fixed.best.step.tokens_per_second);  // chosen because faster
+            QVERIFY(says("ZeRO++ on auto chose --zeropp " + chosen.toStdString()));
+        } else if (s.cluster.nodes == 1) {
+            // Inside one node auto is off: the very same search, and nothing said about it.
+            QCOMPARE(plan.candidates_evaluated, fixed.candidates_evaluated);
+            QCOMPARE(plan.best.step.seconds, fixed.best.step.seconds);
+            QVERIFY(!says("ZeRO++ on auto"));
+        } else {
+            QVERIFY(plan.candidates_evaluated > fixed.candidates_evaluated);  // tried, and kept off
+            QCOMPARE(plan.best.step.seconds, fixed.best.step.seconds);
+            QVERIFY(says("ZeRO++ on auto stays off"));
+        }
+        const Plan all = recommend(s, SearchPruning::Exhaustive);
+        QVERIFY(all.best.zero == plan.best.zero);
+        QCOMPARE(all.best.micro_batch, plan.best.micro_batch);
+        QCOMPARE(all.best.step.seconds, plan.best.step.seconds);
+        const Plan again = recommend(s);
+        QVERIFY(again.best.zero == plan.best.zero);
+        QCOMPARE(again.best.step.seconds, plan.best.step.seconds);
+        QCOMPARE(again.candidates_evaluated, plan.candidates_evaluated);
+    }
+
+    // Auto tries only what changes the run (effective_zeropp): each of the 3 stage-3 setups with
+    // the parameters on the GPU gains two rows (hpZ; hpZ + qwZ + qgZ), each of the 4 with the
+    // parameters offloaded one (hpZ does not take effect there, qwZ + qgZ do): 12 setups searched
+    // as 22. With auto off the user's switches stay as they are.
+    void auto_zeropp_rows() {
+        Scenario s = measured_scenario("M11");
+        const Plan fixed = recommend(s);
+        s.zero.auto_zeropp = true;
+        QCOMPARE(recommend(s).candidates_evaluated * 12, fixed.candidates_evaluated * 22);
+        s.zero.auto_zeropp = false;
+        s = with_zeropp(s, 16, false, false);
+        const Plan own = recommend(s);
+        QVERIFY(own.feasible);
+        QCOMPARE(own.candidates_evaluated, fixed.candidates_evaluated);
+        QCOMPARE(own.best.zero.hpz_partition_size, std::int64_t(16));
+        QVERIFY(!own.best.zero.quantized_weights && !own.best.zero.quantized_gradients);
+    }
+
+    // A new plan searches ZeRO++ where it searches the layout: full training across nodes; not
+    // inside one node, not for LoRA/QLoRA (search_layouts_by_default).
+    void auto_zeropp_by_default_data() {
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<int>("method");
+        QTest::addColumn<bool>("searched");
+        QTest::newRow("full training, 4 nodes") << qint64(32) << int(FineTuneMethod::Full) << true;
+        QTest::newRow("full training, one node") << qint64(8) << int(FineTuneMethod::Full) << false;
+        QTest::newRow("LoRA, 4 nodes") << qint64(32) << int(FineTuneMethod::Lora) << false;
+        QTest::newRow("QLoRA, 4 nodes") << qint64(32) << int(FineTuneMethod::Qlora) << false;
+    }
+    void auto_zeropp_by_default() {
+        QFETCH(qint64, gpus);
+        QFETCH(int, method);
+        QFETCH(bool, searched);
+        Scenario s = preset_scenario("llama-2-13b", "a100-80gb", gpus);
+        s.finetune.method = static_cast<FineTuneMethod>(method);
+        search_layouts_by_default(s);
+        QCOMPARE(s.zero.auto_zeropp, searched);
+        QCOMPARE(search_space_of(s).auto_zeropp, searched);
+        QVERIFY(!default_plan_scenario().zero.auto_zeropp);  // the default plan is one node
     }
 };
 

@@ -14,6 +14,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QSlider>
 #include <QUndoStack>
 #include <QtTest>
@@ -304,7 +305,8 @@ private slots:
         QCOMPARE(doc.scenario().cluster.gpus_per_node, std::int64_t{8});
         QStringList sizes;
         for (int i = 0; i < hpz->count(); ++i) sizes << hpz->itemData(i).toString();
-        QCOMPARE(sizes, (QStringList{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8")}));
+        QCOMPARE(sizes,
+                 (QStringList{QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("8")}));
         QTest::keyClick(hpz, Qt::Key_End);  // the last size, as a user picks it from the keyboard
         QCOMPARE(doc.scenario().zero.hpz_partition_size, std::int64_t{8});
         QCOMPARE(doc.undoStack()->text(doc.undoStack()->count() - 1), QStringLiteral("Change hpZ partition size"));
@@ -345,6 +347,46 @@ private slots:
         doc.undoStack()->undo();
         QCOMPARE(doc.scenario().zero.mics_shard_size, std::int64_t{1});
         QCOMPARE(mics->currentData().toLongLong(), 1LL);
+    }
+
+    // ZeRO++ on auto (ZeroSetup::auto_zeropp): "auto" heads the hpZ list; choosing it is one undo
+    // step that clears the switches and disables qwZ/qgZ; the "Chosen:" line names what the plan
+    // took (off inside one node; all three for Llama-2-13B on 4 nodes of 8); undo and redo
+    // round-trip it and a size fixes ZeRO++ again.
+    void zeropp_auto_round_trips() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        auto* hpz = panel.findChild<QComboBox*>(QStringLiteral("hpz_partition_size"));
+        auto* qwz = panel.findChild<QCheckBox*>(QStringLiteral("quantized_weights"));
+        auto* info = panel.findChild<QLabel*>(QStringLiteral("zeropp_info"));
+        QVERIFY(hpz && qwz && info);
+        QVERIFY(!doc.scenario().zero.auto_zeropp);  // a new plan on one node
+        QCOMPARE(hpz->itemText(0), QStringLiteral("auto"));
+        QTest::keyClick(hpz, Qt::Key_End);   // hpZ 8, fixed
+        QTest::keyClick(hpz, Qt::Key_Home);  // auto
+        QVERIFY(doc.scenario().zero.auto_zeropp);
+        QCOMPARE(doc.scenario().zero.hpz_partition_size, std::int64_t{1});
+        QCOMPARE(doc.undoStack()->text(doc.undoStack()->count() - 1), QStringLiteral("Change hpZ partition size"));
+        QVERIFY(!qwz->isEnabled());
+        doc.recomputeNow();
+        QVERIFY2(info->text().startsWith(QStringLiteral("Chosen: off")), qPrintable(info->text()));
+        Scenario across = with_gpu_count(doc.scenario(), 32, 8);
+        across.model = model_preset("llama-2-13b").spec;
+        across.parallel = Parallelism{};
+        doc.edit(across, QStringLiteral("Llama-2-13B on 4 nodes"));
+        doc.recomputeNow();
+        QVERIFY2(info->text().startsWith(QStringLiteral("Chosen: hpZ over 8 GPUs")), qPrintable(info->text()));
+        doc.undoStack()->undo();  // back to one node
+        doc.undoStack()->undo();  // the hpZ list's edits (8, then auto) are one step: hpZ off, fixed
+        QVERIFY(!doc.scenario().zero.auto_zeropp);
+        QCOMPARE(doc.scenario().zero.hpz_partition_size, std::int64_t{1});
+        QCOMPARE(hpz->currentData().toLongLong(), 1LL);
+        QVERIFY(qwz->isEnabled());
+        doc.recomputeNow();
+        QVERIFY(info->text().isEmpty());
+        doc.undoStack()->redo();
+        QVERIFY(doc.scenario().zero.auto_zeropp);
+        QCOMPARE(hpz->currentData().toLongLong(), 0LL);
     }
 
     // Model parallelism: tensor sizes are the node's divisors that divide the heads; sequence

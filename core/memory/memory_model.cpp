@@ -49,22 +49,23 @@ MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo) {
     // embedding, p micro batches in flight) or the last (the output layer, the logits and the
     // loss), whichever peaks higher; a large vocabulary makes it the last. Host RAM is the rank's
     // share at pipeline_rank -1 (the larger of the two stages' parameters).
-    MemoryBreakdown m;
     double cpu_checkpoint_bytes_per_gpu = 0;
-    if (s.parallel.pipeline > 1 && s.parallel.pipeline_rank < 0) {
-        Scenario first = s, last = s;
-        first.parallel.pipeline_rank = 0;
-        last.parallel.pipeline_rank = s.parallel.pipeline - 1;
-        const TimelineInputs first_in = timeline_inputs(first, memo.timeline);
-        const MemoryBreakdown a = gpu_memory(first, first_in);
-        const MemoryBreakdown b = gpu_memory(last, timeline_inputs(last, memo.timeline));
-        m = b.peak_required_bytes > a.peak_required_bytes ? b : a;
-        cpu_checkpoint_bytes_per_gpu = first_in.activations.cpu_bytes_per_gpu;  // the first stage keeps the most checkpoints
-    } else {
+    // Built in place (the breakdown is large; the recommender asks for one per candidate).
+    MemoryBreakdown m = [&] {
+        if (s.parallel.pipeline > 1 && s.parallel.pipeline_rank < 0) {
+            Scenario first = s, last = s;
+            first.parallel.pipeline_rank = 0;
+            last.parallel.pipeline_rank = s.parallel.pipeline - 1;
+            const TimelineInputs first_in = timeline_inputs(first, memo.timeline);
+            cpu_checkpoint_bytes_per_gpu = first_in.activations.cpu_bytes_per_gpu;  // the first stage keeps the most checkpoints
+            MemoryBreakdown a = gpu_memory(first, first_in);
+            MemoryBreakdown b = gpu_memory(last, timeline_inputs(last, memo.timeline));
+            return b.peak_required_bytes > a.peak_required_bytes ? b : a;
+        }
         const TimelineInputs in = timeline_inputs(s, memo.timeline);
-        m = gpu_memory(s, in);
         cpu_checkpoint_bytes_per_gpu = in.activations.cpu_bytes_per_gpu;
-    }
+        return gpu_memory(s, in);
+    }();
     m.host = host_memory(s, cpu_checkpoint_bytes_per_gpu, memo.host);
     m.cpu_bytes_per_node = m.host.peak_bytes();
     m.nvme_bytes_per_node = m.host.nvme_bytes;

@@ -538,8 +538,7 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
         edit(EditHpz, tr("Change hpZ partition size"), [&](Scenario& s) {
             s.zero.auto_zeropp = size == 0;
             if (size == 0) {  // the plan chooses all three switches (ZeroSetup::auto_zeropp)
-                s.zero.hpz_partition_size = 1;
-                s.zero.quantized_weights = s.zero.quantized_gradients = false;
+                apply_zeropp_choice(s.zero, ZeroppChoice::Off, s.cluster.gpus_per_node);
                 return;
             }
             s.zero.hpz_partition_size = size;

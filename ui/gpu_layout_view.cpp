@@ -1,6 +1,7 @@
 #include "ui/gpu_layout_view.h"
 
 #include "core/model/errors.h"
+#include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
 #include "ui/phrase_text.h"
 #include "ui/planner_document.h"
@@ -333,7 +334,7 @@ void GpuLayoutView::rebuild() {
     }
     // The all-to-all groups from the core, a bar row each: Ulysses, then experts.
     const std::int64_t u = ulysses_size(par);
-    const auto ep = static_cast<std::int64_t>(expert_group_ranks(s, 0).size());  // 1 without experts (experts.h is not Qt-safe: 'slots')
+    const std::int64_t ep = uses_expert_parallelism(s) ? par.expert : 1;
     const auto addRow = [&](const QString& name, auto&& groupOf) {
         LayoutPicture::GroupRow row;
         row.name = name;

@@ -15,9 +15,11 @@
 #include "core/model/units.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/model_presets.h"
+#include "core/search/zero_setups.h"
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -216,10 +218,12 @@ void apply_zero(const Args& a, Scenario& s) {
             throw InputError(
                 "--zeropp auto lets the recommender choose (recommend, export, session, the window); here give off, hpz or "
                 "hpz+qwz+qgz");
-        const bool all = w == "on" || w == "hpz+qwz+qgz";
-        if (!all && w != "off" && w != "hpz") throw InputError("--zeropp must be off, hpz, hpz+qwz+qgz (or on, the same), got '" + w + "'");
-        z.hpz_partition_size = all || w == "hpz" ? s.cluster.gpus_per_node : 1;
-        z.quantized_weights = z.quantized_gradients = all;
+        std::optional<ZeroppChoice> choice;
+        if (w == "on") choice = ZeroppChoice::HpzQwzQgz;
+        for (ZeroppChoice c : kZeroppChoices)
+            if (w == to_string(c)) choice = c;
+        if (!choice) throw InputError("--zeropp must be off, hpz, hpz+qwz+qgz (or on, the same), got '" + w + "'");
+        apply_zeropp_choice(z, *choice, s.cluster.gpus_per_node);
     }
     if (a.has("--hpz") && a.has("--hpz-size")) throw InputError("give the hpZ size once: --hpz-size (or its short form --hpz)");
     for (const char* option : {"--hpz", "--hpz-size"})

@@ -8,11 +8,7 @@ std::int64_t fit_deciding_stage(const Scenario& s) {
     const Parallelism& p = s.parallel;
     if (p.pipeline <= 1) return -1;
     if (p.pipeline_rank >= 0) return std::min(p.pipeline_rank, p.pipeline - 1);
-    // The same comparison as estimate_memory's (memory_model.cpp), on the same per-stage estimates.
-    Scenario first = s, last = s;
-    first.parallel.pipeline_rank = 0;
-    last.parallel.pipeline_rank = p.pipeline - 1;
-    return estimate_memory(last).peak_required_bytes > estimate_memory(first).peak_required_bytes ? p.pipeline - 1 : 0;
+    return estimate_memory(s).pipeline_stage;  // the stage whose peak estimate_memory reports
 }
 
 Scenario at_fit_deciding_stage(const Scenario& s) {

@@ -30,6 +30,9 @@ struct MemoryBreakdown {
     double peak_required_bytes = 0;                 // allocated + the reserve the allocator cannot free + CUDA context: must fit
     StepMoment peak;                                // the moment of the allocated peak, with its slices
     StepPhase required_phase = StepPhase::StartUp;  // the moment of the required peak: where it fails
+    // Under pipeline parallelism, the stage (0-based) whose rank these figures are: the named
+    // Parallelism::pipeline_rank, or the one estimate_memory found most loaded; -1 without a pipeline.
+    std::int64_t pipeline_stage = -1;
 
     // Per node: host RAM at its peak over the run (host.peak()), and NVMe.
     double cpu_bytes_per_node = 0;

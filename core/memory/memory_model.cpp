@@ -39,6 +39,7 @@ MemoryBreakdown gpu_memory(const Scenario& s, const TimelineInputs& in) {
     m.buffers_bytes = in.buffers.total();
     m.cuda_context_bytes = s.assumptions.cuda_context_bytes;
     m.fragmentation_bytes = s.assumptions.fragmentation * m.allocated_bytes();
+    m.pipeline_stage = s.parallel.pipeline > 1 ? s.parallel.pipeline_rank : -1;
     set_step_peak(s, step_peak(s, in, reservable_gpu_bytes(s)), m);
     return m;
 }

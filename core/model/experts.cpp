@@ -36,9 +36,9 @@ ExpertRouting routing(const ModelSpec& m, const Training& t) {
     ExpertRouting r;
     r.tokens = t.seq_len * t.micro_batch;
     r.capacity = expert_capacity(r.tokens, m.experts, m.experts_per_token, t.capacity_factor);
-    r.slots = static_cast<double>(m.experts) * static_cast<double>(r.capacity);
+    r.capacity_slots = static_cast<double>(m.experts) * static_cast<double>(r.capacity);
     r.routed = static_cast<double>(r.tokens) * static_cast<double>(m.experts_per_token);
-    r.dropped_share = r.routed > 0 ? std::max(0.0, 1.0 - r.slots / r.routed) : 0.0;
+    r.dropped_share = r.routed > 0 ? std::max(0.0, 1.0 - r.capacity_slots / r.routed) : 0.0;
     return r;
 }
 }  // namespace
@@ -48,7 +48,7 @@ ExpertRouting expert_routing(const Scenario& s) { return routing(s.model, s.trai
 double routed_slots_per_token(const ModelSpec& m, const Training& t, const Parallelism& p) {
     if (p.expert <= 1 || m.experts <= 1) return static_cast<double>(m.experts_per_token);
     const ExpertRouting r = routing(m, t);
-    return r.tokens > 0 ? r.slots / static_cast<double>(r.tokens) : static_cast<double>(m.experts_per_token);
+    return r.tokens > 0 ? r.capacity_slots / static_cast<double>(r.tokens) : static_cast<double>(m.experts_per_token);
 }
 
 double routed_slots_per_token(const Scenario& s) { return routed_slots_per_token(s.model, s.training, s.parallel); }
@@ -71,7 +71,7 @@ double all_to_all_bytes(const Scenario& s) {
     const double ep = static_cast<double>(s.parallel.expert);
     const double tp = static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
     const double elem = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
-    return (ep - 1.0) / ep * expert_routing(s).slots / tp * static_cast<double>(s.model.hidden) * elem;
+    return (ep - 1.0) / ep * expert_routing(s).capacity_slots / tp * static_cast<double>(s.model.hidden) * elem;
 }
 
 int all_to_alls_per_layer(const Scenario& s) { return s.training.checkpointing == Checkpointing::Full ? 6 : 4; }

@@ -60,7 +60,7 @@ std::int64_t expert_capacity(std::int64_t tokens, std::int64_t experts, std::int
 struct ExpertRouting {
     std::int64_t tokens = 0;    // the rank's tokens: sequence x micro batch
     std::int64_t capacity = 0;  // per expert (expert_capacity)
-    double slots = 0;           // experts x capacity: rows of the dispatched tensor, and of the expert GEMMs a rank runs
+    double capacity_slots = 0;  // experts x capacity: rows of the dispatched tensor, and of the expert GEMMs a rank runs
     double routed = 0;          // tokens x k: the assignments the gate makes
     // Of the assignments, the share over capacity even with perfectly balanced routing (a
     // capacity factor below 1): DeepSpeed drops them (drop_tokens=True) and the token skips that

@@ -1,6 +1,7 @@
 #include "core/model/mics.h"
 
 #include "core/model/errors.h"
+#include "core/model/parallel_layout.h"
 
 #include <algorithm>
 #include <string>
@@ -12,8 +13,6 @@ namespace {
 // ZeRO++ configured: MiCS replaces ZeRO-3's parameter gather with its own
 // (mics.py MiCS_Init._convert_to_deepspeed_param), which neither quantizes (qwZ) nor reads hpZ's
 // secondary partition, and engine.py _return_mics_optimizer passes no ZeRO++ switch to MiCS_Optimizer.
-bool zeropp_set(const ZeroSetup& z) { return z.hpz_partition_size > 1 || z.quantized_weights || z.quantized_gradients; }
-
 // mics.py MiCS_Optimizer.allreduce_mics_shard_grads raises "Local sharding has no support for CPU
 // offloading" when the gradient partitions are on the host, which stage3.py puts there with
 // offload_optimizer (self.device = cpu); it runs only when there is more than one shard group.
@@ -27,7 +26,7 @@ MicsGroups effective_mics(const Scenario& s) {
     const std::int64_t world = s.cluster.world_size();
     const std::int64_t S = z.mics_shard_size;
     if (z.stage != 3 || S <= 1 || S > world || world % S != 0) return m;
-    if (s.parallel.tensor > 1 || s.parallel.pipeline > 1 || s.parallel.expert > 1 || zeropp_set(z)) return m;
+    if (s.parallel.tensor > 1 || s.parallel.pipeline > 1 || s.parallel.expert > 1 || zeropp_switches(z).any()) return m;
     if (offload_refused(z, world / S)) return m;
     const std::int64_t g = std::max<std::int64_t>(s.cluster.gpus_per_node, 1);
     m.shard = S;
@@ -66,7 +65,7 @@ void validate_mics(const Scenario& s) {
     if (S > world || world % S != 0)
         throw InputError(mics + " must divide the " + std::to_string(world) +
                          " GPUs (DeepSpeed's _generate_mics_config: \"dp group size is not dividable by dp_shard_size\")");
-    if (zeropp_set(z))
+    if (zeropp_switches(z).any())
         throw InputError(mics +
                          " and ZeRO++ do not combine: MiCS replaces ZeRO-3's gather with its own, which neither quantizes nor uses "
                          "hpZ's secondary partition (DeepSpeed's mics.py); turn one of them off");
@@ -85,13 +84,7 @@ void validate_mics(const Scenario& s) {
     }
 }
 
-std::vector<std::int64_t> mics_shard_sizes(const Cluster& c) {
-    const std::int64_t world = std::max<std::int64_t>(c.world_size(), 1);
-    std::vector<std::int64_t> out{1};
-    for (std::int64_t k = 2; k <= world; ++k)
-        if (world % k == 0) out.push_back(k);
-    return out;
-}
+std::vector<std::int64_t> mics_shard_sizes(const Cluster& c) { return divisors(c.world_size()); }
 
 Phrase mics_phrase(const MicsGroups& m) {
     if (!m.on()) return {};

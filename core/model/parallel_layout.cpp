@@ -193,28 +193,23 @@ Phrase data_parallel_phrase(const Scenario& s) {
                   {std::to_string(data_parallel_size(s)), std::to_string(s.parallel.model_parallel())});
 }
 
-std::vector<std::int64_t> node_group_sizes(const Cluster& c) {
+std::vector<std::int64_t> divisors(std::int64_t n) {
     std::vector<std::int64_t> out{1};
-    for (std::int64_t k = 2; k <= c.gpus_per_node; ++k)
-        if (c.gpus_per_node % k == 0) out.push_back(k);
+    for (std::int64_t k = 2; k <= n; ++k)
+        if (n % k == 0) out.push_back(k);
     return out;
 }
+
+std::vector<std::int64_t> node_group_sizes(const Cluster& c) { return divisors(c.gpus_per_node); }
 
 std::vector<std::int64_t> ulysses_degrees(const Scenario& s) {
     std::vector<std::int64_t> out;
-    const std::int64_t world = s.cluster.world_size();
-    for (std::int64_t u = 1; u <= world && u <= std::max<std::int64_t>(s.model.heads, 1); ++u)
-        if (world % u == 0 && s.model.heads % u == 0) out.push_back(u);
+    for (std::int64_t u : divisors(s.cluster.world_size()))
+        if (u <= std::max<std::int64_t>(s.model.heads, 1) && s.model.heads % u == 0) out.push_back(u);
     return out;
 }
 
-std::vector<std::int64_t> expert_parallel_sizes(const ModelSpec& m) {
-    const std::int64_t experts = std::max<std::int64_t>(m.experts, 1);
-    std::vector<std::int64_t> out;
-    for (std::int64_t e = 1; e <= experts; ++e)
-        if (experts % e == 0) out.push_back(e);
-    return out;
-}
+std::vector<std::int64_t> expert_parallel_sizes(const ModelSpec& m) { return divisors(m.experts); }
 
 std::vector<std::int64_t> tensor_parallel_sizes(const Scenario& s) {
     std::vector<std::int64_t> out;

@@ -25,6 +25,9 @@ double model_parallel_share(const Scenario& s);
 // first L mod p stages.
 std::int64_t stage_layers(std::int64_t layers, std::int64_t pipeline, std::int64_t stage);
 
+// 1 and every divisor of n above it, smallest first ({1} for n <= 1).
+std::vector<std::int64_t> divisors(std::int64_t n);
+
 // The sizes a node's GPUs split into: 1 and every divisor of gpus_per_node (hpZ groups).
 std::vector<std::int64_t> node_group_sizes(const Cluster& c);
 // The tensor-parallel sizes validate_parallelism accepts for `s`: node group sizes that divide the

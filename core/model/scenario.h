@@ -146,6 +146,8 @@ struct ZeroPlusPlus {
     bool any() const { return hpz_partition_size > 1 || quantized_weights || quantized_gradients; }
     friend bool operator==(const ZeroPlusPlus&, const ZeroPlusPlus&) = default;
 };
+// The ZeRO++ switches as `z` sets them, whether or not they take effect (effective_zeropp).
+inline ZeroPlusPlus zeropp_switches(const ZeroSetup& z) { return {z.hpz_partition_size, z.quantized_weights, z.quantized_gradients}; }
 // Model-state accounting: DeepSpeed's implementation (default) or the ZeRO paper's K = 12.
 enum class Convention { DeepSpeed, Paper };
 

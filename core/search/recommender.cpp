@@ -477,8 +477,7 @@ void search_layouts_by_default(Scenario& s) {
     s.parallel.auto_pipeline = search;
     s.parallel.auto_expert = search && s.model.experts > 1;
     // ZeRO++ switches already set (a ds_config's, --hpz-size) are the user's: they stay fixed.
-    const ZeroSetup& z = s.zero;
-    s.zero.auto_zeropp = search && z.hpz_partition_size <= 1 && !z.quantized_weights && !z.quantized_gradients;
+    s.zero.auto_zeropp = search && !zeropp_switches(s.zero).any();
 }
 
 Scenario default_plan_scenario() {

@@ -320,7 +320,6 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     //             is_gradient_accumulation_boundary()), an all-reduce of the rank's gradient partition
     //             (P / S elements in the gradient accumulation dtype, the model's by default:
     //             engine.py get_data_types) across the replicate group of R ranks S apart.
-    double mics_allreduce = 0;
     if (stage == 3 && mics.on()) {
         const double S = static_cast<double>(mics.shard), R = static_cast<double>(mics.replicas);
         const double shard_bus = mics.crosses_nodes ? bus : intra_node_bus_gbytes_per_s(c);
@@ -334,8 +333,7 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
         }
         rs = reduce_scatter_seconds(v.reduce_scatter_bytes, S, shard_bus);
         // The replicate group's ranks are S apart: on other nodes whenever there is more than one.
-        mics_allreduce = allreduce_seconds(weight_elem * P / S, R, c.nodes > 1 ? bus : intra_node_bus_gbytes_per_s(c));
-        ar = mics_allreduce + (R > 1 ? lat : 0.0);
+        ar = allreduce_seconds(weight_elem * P / S, R, c.nodes > 1 ? bus : intra_node_bus_gbytes_per_s(c)) + (R > 1 ? lat : 0.0);
     }
     st.comm_total_seconds = ar + rs + ag + static_cast<double>(v.collectives) * lat;
 

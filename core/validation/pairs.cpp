@@ -18,7 +18,8 @@ std::string text_field(const nlohmann::json& p, const char* key, const std::stri
 const CaseResult& row_of(const ValidationReport& r, const std::string& id, const std::string& pair) {
     for (const CaseResult& c : r.rows)
         if (c.id == id && c.quantity != Quantity::Fit) return c;
-    throw InputError("pair '" + pair + "': case " + id + " has no checked measurement (missing or not representable)");
+    throw InputError("pair '" + pair + "': case " + id +
+                     " has no checked measurement (missing or not representable); name a case of this file that validate checks");
 }
 
 }  // namespace
@@ -56,7 +57,8 @@ std::vector<PairResult> validate_pairs(const ValidationReport& report, const std
         const CaseResult& base = row_of(report, spec.base, spec.name);
         const CaseResult& variant = row_of(report, spec.variant, spec.name);
         if (base.quantity != variant.quantity)
-            throw InputError("pair '" + spec.name + "': " + spec.base + " and " + spec.variant + " measure different quantities");
+            throw InputError("pair '" + spec.name + "': " + spec.base + " and " + spec.variant +
+                             " measure different quantities; pair two cases of the same kind (two step times, two peaks)");
         PairResult r;
         r.spec = spec;
         r.quantity = base.quantity;

@@ -5,20 +5,13 @@
 #include "core/deepspeed/lint.h"
 #include "core/model/default_scenario.h"
 #include "core/presets/model_presets.h"
+#include "lint_diagnostics.h"
 
 #include <QtTest>
 
 using namespace zp;
 
 namespace {
-
-bool has(const LintResult& r, const QString& severity, const QString& path, const QString& text) {
-    for (const Diagnostic& d : r.diagnostics)
-        if (QString::fromLatin1(to_string(d.severity)) == severity && QString::fromStdString(d.path) == path &&
-            QString::fromStdString(d.message).contains(text))
-            return true;
-    return false;
-}
 
 std::optional<std::int64_t> given(qint64 v) { return v > 0 ? std::optional<std::int64_t>(v) : std::nullopt; }
 
@@ -86,9 +79,10 @@ private slots:
         ctx.seq_len = given(seq);
         const LintResult r = lint_ds_config(config.toStdString(), std::nullopt, "ds_config.json", {}, ctx);
         if (error.isEmpty())
-            QVERIFY2(!has(r, QStringLiteral("error"), path, QString()) && !has(r, QStringLiteral("warning"), path, QString()),
+            QVERIFY2(!has_diagnostic(r, QStringLiteral("error"), path, QString()) &&
+                         !has_diagnostic(r, QStringLiteral("warning"), path, QString()),
                      diagnostics_json(r).dump().c_str());
-        else QVERIFY2(has(r, QStringLiteral("error"), path, error), diagnostics_json(r).dump().c_str());
+        else QVERIFY2(has_diagnostic(r, QStringLiteral("error"), path, error), diagnostics_json(r).dump().c_str());
     }
 
     // The window lints an imported config against the plan's node and model (lint_context_of):

@@ -13,6 +13,7 @@
 #include "core/model/trainable_params.h"
 #include "core/time/collectives.h"
 #include "core/time/step_time.h"
+#include "lint_diagnostics.h"
 #include "test_util.h"
 
 #include <QtTest>
@@ -37,14 +38,6 @@ double link(const Cluster& c, const QString& name) {
     if (name == QLatin1String("nvlink")) return intra_node_bus_gbytes_per_s(c);
     if (name == QLatin1String("network")) return bottleneck_gbytes_per_s(c);
     return inter_node_bus_gbytes_per_s(c);
-}
-
-bool has(const LintResult& r, const QString& severity, const QString& path, const QString& text) {
-    for (const Diagnostic& d : r.diagnostics)
-        if (QString::fromLatin1(to_string(d.severity)) == severity && QString::fromStdString(d.path) == path &&
-            QString::fromStdString(d.message).contains(text))
-            return true;
-    return false;
 }
 
 }  // namespace
@@ -290,10 +283,11 @@ private slots:
         const LintResult r =
             lint_ds_config(config.toStdString(), world > 0 ? std::optional<std::int64_t>(world) : std::nullopt, "ds_config.json", {}, ctx);
         if (severity == QLatin1String("none")) {
-            QVERIFY2(!has(r, QStringLiteral("error"), path, QString()) && !has(r, QStringLiteral("warning"), path, QString()),
+            QVERIFY2(!has_diagnostic(r, QStringLiteral("error"), path, QString()) &&
+                         !has_diagnostic(r, QStringLiteral("warning"), path, QString()),
                      diagnostics_json(r).dump().c_str());
         } else {
-            QVERIFY2(has(r, severity, path, text), diagnostics_json(r).dump().c_str());
+            QVERIFY2(has_diagnostic(r, severity, path, text), diagnostics_json(r).dump().c_str());
         }
     }
 

@@ -484,6 +484,7 @@ std::string help_text() {
            "  --gpu NAME           " + gpu_preset_names() + "\n"
            "  --gpu-mem GIB        GPU memory, GiB\n"
            "  --intra-bw GBPS      intra-node GB/s per GPU      --inter-bw GBITPS  inter-node Gbit/s per node\n"
+           "  --nics N             the NICs that bandwidth runs over (default: one per GPU; dgx-2 8, rtx4090-box 1)\n"
            "  --pcie-bw GBPS       host link GB/s per GPU       --nvme-bw GBPS     NVMe GB/s per node\n"
            "  --cpu-ram GIB        host RAM per node, GiB       --nvme GIB         NVMe per node, GiB\n"
            "Training:\n"

@@ -29,7 +29,7 @@ namespace zp::cli {
 const std::set<std::string>& scenario_option_names() {
     static const std::set<std::string> names = {
         "--session", "--model", "--params", "--hf-config", "--layers", "--hidden", "--heads", "--kv-heads", "--ffn", "--vocab",
-        "--cluster", "--gpus", "--gpus-per-node", "--gpu", "--gpu-mem", "--intra-bw", "--inter-bw", "--pcie-bw", "--cpu-ram",
+        "--cluster", "--gpus", "--gpus-per-node", "--gpu", "--gpu-mem", "--intra-bw", "--inter-bw", "--nics", "--pcie-bw", "--cpu-ram",
         "--nvme", "--nvme-bw", "--precision", "--optimizer", "--seq", "--micro-batch", "--global-batch", "--checkpointing",
         "--flash-attention", "--cpu-checkpointing", "--stage", "--offload-optimizer", "--offload-param", "--overlap-comm",
         "--reduce-bucket-size", "--allgather-bucket-size", "--headroom", "--convention", "--mfu", "--cuda-context",
@@ -157,6 +157,7 @@ void apply_cluster(const Args& a, Scenario& s) {
     c.gpus_per_node = per_node;
     if (auto v = a.get("--intra-bw")) c.intra_node_gbytes_per_s = parse_number(*v, "--intra-bw (GB/s per GPU)", kIntraNodeGBytesPerS);
     if (auto v = a.get("--inter-bw")) c.inter_node_gbits_per_s = parse_number(*v, "--inter-bw (Gbit/s per node)", kInterNodeGbitsPerS);
+    if (auto v = a.get("--nics")) c.nics_per_node = parse_positive_int(*v, "--nics", kNicsPerNode.max);
     if (auto v = a.get("--pcie-bw")) c.pcie_gbytes_per_s = parse_number(*v, "--pcie-bw (GB/s per GPU)", kPcieGBytesPerS);
     if (auto v = a.get("--cpu-ram")) c.cpu_ram_bytes_per_node = gib_to_bytes(parse_number(*v, "--cpu-ram (GiB per node)", kCpuRamGib));
     if (auto v = a.get("--nvme")) c.nvme_bytes_per_node = gib_to_bytes(parse_number(*v, "--nvme (GiB per node)", kNvmeGib));

@@ -80,6 +80,7 @@ void visit_fields(S& s, V& v) {
     v("cluster", "gpu_pcie_gbytes_per_s", c.gpu.pcie_gbytes_per_s);              // since version 2
     v("cluster", "intra_node_gbytes_per_s", c.intra_node_gbytes_per_s);
     v("cluster", "inter_node_gbits_per_s", c.inter_node_gbits_per_s);
+    v("cluster", "nics_per_node", c.nics_per_node, FieldRule{.min = 0});  // since version 12
     v("cluster", "pcie_gbytes_per_s", c.pcie_gbytes_per_s);
     v("cluster", "cpu_ram_bytes_per_node", c.cpu_ram_bytes_per_node);
     v("cluster", "nvme_bytes_per_node", c.nvme_bytes_per_node);

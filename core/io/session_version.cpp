@@ -119,6 +119,12 @@ void upgrade_10_to_11(json& doc) {
     }
 }
 
+// Version 11 had no NIC count: every node's network was one NIC per GPU, each ring across nodes
+// at the per-GPU share of the node's bandwidth.
+void upgrade_11_to_12(json& doc) {
+    if (doc.contains("cluster") && doc.at("cluster").is_object()) doc["cluster"]["nics_per_node"] = 0;
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -171,6 +177,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 10) {
         upgrade_10_to_11(doc);
         version = 11;
+    }
+    if (version == 11) {
+        upgrade_11_to_12(doc);
+        version = 12;
     }
     doc["version"] = version;
     return doc;

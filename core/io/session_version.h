@@ -28,6 +28,8 @@
 //              (parallel.ulysses); a version-9 file keeps its sizes fixed, expert and Ulysses 1.
 //   version 11 MiCS (zero.mics_shard_size, mics_hierarchical_params_gather) and ZeRO++ on
 //              "auto" (zero.auto_zeropp); a version-10 file has MiCS off and its switches fixed.
+//   version 12 cluster.nics_per_node (the NICs the node's network runs over, 0 = one per GPU;
+//              core/time/collectives.h); a version-11 file has 0, the network it planned with.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -42,7 +44,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 11;
+inline constexpr int kSessionVersion = 12;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave
@@ -55,8 +57,8 @@ public:
 // The session document brought up to kSessionVersion: checks "version" and applies each
 // migration step in turn. Throws InputError (NewerSessionError for the second) naming `source_name`:
 //   "<source>: field 'version' is missing: this is not a ZeRO Planner session"
-//   "<source>: session format version 999 is newer than this zero-planner reads (up to 10); upgrade zero-planner"
-//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 10)"
+//   "<source>: session format version 999 is newer than this zero-planner reads (up to 12); upgrade zero-planner"
+//   "<source>: session version "1" is not supported (this zero-planner reads versions 1 to 12)"
 nlohmann::json upgrade_session(nlohmann::json doc, const std::string& source_name);
 
 }  // namespace zp

@@ -41,6 +41,7 @@ inline constexpr RealRange kNonNegative{0, kUnbounded};
 inline constexpr CountRange kWorldSize{1, 1'000'000};
 inline constexpr CountRange kNodes{1, kWorldSize.max};
 inline constexpr CountRange kGpusPerNode{1, 1024};
+inline constexpr CountRange kNicsPerNode{0, 1024};  // 0: one per GPU
 inline constexpr RealRange kGpuMemoryGib{0.5, 1e6};
 inline constexpr RealRange kPeakTflops = kPositive;
 inline constexpr RealRange kIntraNodeGBytesPerS{0.001, 1e6};  // per GPU, one direction

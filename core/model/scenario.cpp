@@ -131,6 +131,7 @@ void validate(const Scenario& s) {
     check(limits::kPeakTflops, c.gpu.peak_tflops_16bit, "GPU peak TFLOP/s");
     check(limits::kIntraNodeGBytesPerS, c.intra_node_gbytes_per_s, "intra-node bandwidth", " GB/s");
     check(limits::kInterNodeGbitsPerS, c.inter_node_gbits_per_s, "inter-node bandwidth", " Gbit/s");
+    check(limits::kNicsPerNode, c.nics_per_node, "NICs per node", " (0: one per GPU)");
     check(limits::kPcieGBytesPerS, c.pcie_gbytes_per_s, "PCIe bandwidth", " GB/s");
     check(limits::kCpuRamGib, bytes_to_gib(c.cpu_ram_bytes_per_node), "CPU RAM per node", " GiB");
     check(limits::kNvmeGib, bytes_to_gib(c.nvme_bytes_per_node), "NVMe capacity per node", " GiB");

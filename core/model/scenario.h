@@ -20,13 +20,17 @@ struct Cluster {
     GpuSpec gpu;
     double intra_node_gbytes_per_s = 300;  // per GPU, one direction (NVLink / PCIe)
     double inter_node_gbits_per_s = 1600;  // per node, all NICs together (8 x 200 Gb/s HDR on a DGX A100)
-    double pcie_gbytes_per_s = 32;         // per GPU to host memory, one direction
+    // The NICs that carry inter_node_gbits_per_s; 0 = one per GPU (a DGX A100's or H100's rail per
+    // GPU). A DGX-2 has 8 for its 16 GPUs, a PCIe box often one (core/time/collectives.h).
+    std::int64_t nics_per_node = 0;
+    double pcie_gbytes_per_s = 32;  // per GPU to host memory, one direction
     double cpu_ram_bytes_per_node = 0;
     double nvme_bytes_per_node = 0;
     double nvme_gbytes_per_s = 6;               // per node, aggregate read/write
     double cpu_adam_params_per_second = 4.5e9;  // per node (ZeRO-Offload Table 4: 1B params in 0.22 s on a DGX-2)
 
     std::int64_t world_size() const { return nodes * gpus_per_node; }
+    std::int64_t nics() const { return nics_per_node > 0 ? nics_per_node : gpus_per_node; }
 
     // Selects `g` together with the links it is built with (its NVLink, xGMI or PCIe
     // generation, core/presets/gpu_presets.cpp): the one step behind --gpu, the window's GPU

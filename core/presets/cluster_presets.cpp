@@ -7,13 +7,14 @@
 namespace zp {
 namespace {
 
-Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, double ram_gib, double nvme_gib, double nvme_gbytes_per_s,
-             double host_memory_gbytes_per_s) {
+Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, std::int64_t nics, double ram_gib, double nvme_gib,
+             double nvme_gbytes_per_s, double host_memory_gbytes_per_s) {
     Cluster c;
     c.cpu_adam_params_per_second = host_rates::cpu_adam_params_per_second(host_memory_gbytes_per_s);
     c.use_gpu(gpu_preset(gpu));
     c.gpus_per_node = gpus;
     c.inter_node_gbits_per_s = inter_gbits;
+    c.nics_per_node = nics;
     c.cpu_ram_bytes_per_node = gib_to_bytes(ram_gib);
     c.nvme_bytes_per_node = gib_to_bytes(nvme_gib);
     c.nvme_gbytes_per_s = nvme_gbytes_per_s;
@@ -23,6 +24,8 @@ Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, double ram_
 // Sources: NVIDIA DGX A100 user guide (8x A100 80GB, 8x 200 Gb/s HDR for compute, 2 TB RAM,
 // 30 TB NVMe in the 640GB system); DGX H100 user guide (8x H100 SXM, 8x 400 Gb/s NDR, 2 TB RAM,
 // 8x 3.84 TB NVMe); DGX-2 data sheet (16x V100 32GB, 8x 100 Gb/s EDR, 1.5 TB RAM, 30 TB NVMe).
+// NICs: the DGX A100 and H100 have one compute NIC per GPU (nics 0), the DGX-2 one per two GPUs;
+// the 4090 server one 100 Gb/s NIC.
 // NVMe throughput: PCIe 4.0 U.2 drives read ~6-7 GB/s each, aggregated across a RAID-0 of 4-8;
 // ZeRO-Infinity (arXiv 2104.07857 Sec. 7) reports ~25 GB/s on a DGX-2. The 4090 box and the
 // workstation are typical builds, not a vendor SKU: edit RAM and NVMe to match yours.
@@ -33,11 +36,11 @@ Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, double ram_
 // socket = 204.8 GB/s; the workstation 2 channels DDR5-5600 = 89.6 GB/s.
 std::vector<ClusterPreset> build() {
     return {
-        {"dgx-a100", "DGX A100 (8x A100 80GB)", node("a100-80gb", 8, 1600, 2048, 30720, 25, 409.6)},
-        {"dgx-h100", "DGX H100 (8x H100 SXM)", node("h100-80gb", 8, 3200, 2048, 30720, 50, 614.4)},
-        {"dgx-2", "DGX-2 (16x V100 32GB)", node("v100-32gb", 16, 800, 1536, 30720, 25, 256)},
-        {"rtx4090-box", "8x RTX 4090 PCIe server", node("rtx-4090", 8, 100, 512, 3800, 7, 204.8)},
-        {"workstation", "Workstation (1x RTX 4090)", node("rtx-4090", 1, 10, 128, 1900, 7, 89.6)},
+        {"dgx-a100", "DGX A100 (8x A100 80GB)", node("a100-80gb", 8, 1600, 0, 2048, 30720, 25, 409.6)},
+        {"dgx-h100", "DGX H100 (8x H100 SXM)", node("h100-80gb", 8, 3200, 0, 2048, 30720, 50, 614.4)},
+        {"dgx-2", "DGX-2 (16x V100 32GB)", node("v100-32gb", 16, 800, 8, 1536, 30720, 25, 256)},
+        {"rtx4090-box", "8x RTX 4090 PCIe server", node("rtx-4090", 8, 100, 1, 512, 3800, 7, 204.8)},
+        {"workstation", "Workstation (1x RTX 4090)", node("rtx-4090", 1, 10, 1, 128, 1900, 7, 89.6)},
     };
 }
 

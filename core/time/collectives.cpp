@@ -25,13 +25,17 @@ double intra_node_bus_gbytes_per_s(const Cluster& c) {
     return c.intra_node_gbytes_per_s * (pcie ? nccl::kPcieBusEfficiency : nccl::kNvLinkBusEfficiency);
 }
 
-double inter_node_bus_gbytes_per_s(const Cluster& c) {
-    return c.inter_node_gbits_per_s / 8.0 / static_cast<double>(c.gpus_per_node) * nccl::kNetworkBusEfficiency;
+double inter_node_bus_gbytes_per_s(const Cluster& c, double ranks_per_node) {
+    const double node_gbytes_per_s = c.inter_node_gbits_per_s / 8.0;
+    const double g = static_cast<double>(c.gpus_per_node);
+    const double share = node_gbytes_per_s * std::clamp(ranks_per_node, 1.0, g) / g;
+    const double one_nic = node_gbytes_per_s / static_cast<double>(c.nics());
+    return std::min(share, one_nic) * nccl::kNetworkBusEfficiency;
 }
 
-double bottleneck_gbytes_per_s(const Cluster& c) {
+double bottleneck_gbytes_per_s(const Cluster& c, double ranks_per_node) {
     if (c.nodes <= 1) return intra_node_bus_gbytes_per_s(c);
-    return std::min(intra_node_bus_gbytes_per_s(c), inter_node_bus_gbytes_per_s(c));
+    return std::min(intra_node_bus_gbytes_per_s(c), inter_node_bus_gbytes_per_s(c, ranks_per_node));
 }
 
 double ring_latency_seconds(const Cluster& c, double ranks, double one_node_seconds) {

@@ -218,8 +218,12 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     st.compute_seconds = st.compute.total_seconds + st.pipeline_bubble_seconds;
     const double forward = st.compute.forward_seconds, backward = st.compute.backward_seconds;
 
-    // Communication on the bottleneck link, plus a launch latency per bucket.
-    const double bus = bottleneck_gbytes_per_s(c);
+    // Communication on the bottleneck link, plus a launch latency per bucket. The ZeRO group's
+    // ranks in one node (collectives.h): rank order puts the tensor-parallel ranks innermost, then
+    // data (and Ulysses), then pipeline (DeepSpeed's PipeModelDataParallelTopology axes
+    // ['pipe', 'data', 'model']; Megatron's parallel_state.py), so a node holds g / t of them.
+    const double zero_ranks_per_node = std::min(N, std::max(1.0, g / tp));
+    const double bus = bottleneck_gbytes_per_s(c, zero_ranks_per_node);
     CommVolume v = comm_volume(P, stage, gas, s.training, s.zero);
     if (stage == 3) v.allgather_bytes = 2 * whole_weights * G;  // frozen weights are gathered too, as stored
     // MiCS: ZeRO-3's rings are the shard groups (core/model/mics.h).
@@ -297,8 +301,10 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
             ag = allgather_seconds(v.allgather_bytes, S, shard_bus);
         }
         rs = reduce_scatter_seconds(v.reduce_scatter_bytes, S, shard_bus);
-        // The replicate group's ranks are S apart: on other nodes whenever there is more than one.
-        ar = allreduce_seconds(weight_elem * P / S, R, c.nodes > 1 ? bus : intra_node_bus_gbytes_per_s(c)) + (R > 1 ? lat : 0.0);
+        // The replicate group's ranks are S apart (g / S of them in a node): on other nodes whenever
+        // there is more than one.
+        ar = allreduce_seconds(weight_elem * P / S, R, c.nodes > 1 ? bottleneck_gbytes_per_s(c, g / S) : intra_node_bus_gbytes_per_s(c)) +
+             (R > 1 ? lat : 0.0);
     }
     st.comm_total_seconds = ar + rs + ag + static_cast<double>(v.collectives) * lat;
 

@@ -424,12 +424,15 @@ Cluster cluster_from_case(const CaseReader& r, std::int64_t gpus, MeasuredCase& 
             c.assumed.push_back("gpu throughput and links of " + std::string(kAssumedGpuPreset) + " ('" + type + "' matches no preset)");
         }
         cl.use_gpu(*spec);
-        // CPU Adam runs at the host memory bandwidth of the node this GPU comes in (the cluster
-        // preset built with it: DGX-2 for V100 32GB, DGX A100 for A100 80GB), when there is one.
+        // CPU Adam runs at the host memory bandwidth, and the rings across nodes over the network,
+        // of the node this GPU comes in (the cluster preset built with it: DGX-2 for V100 32GB, 800
+        // Gbit/s over 8 EDR NICs; DGX A100 for A100 80GB), when there is one.
         for (const ClusterPreset& p : cluster_presets())
             if (p.cluster.gpu.name == spec->name ||
                 (spec->name == kCustomGpuName && p.cluster.gpu.peak_tflops_16bit == spec->peak_tflops_16bit)) {
                 cl.cpu_adam_params_per_second = p.cluster.cpu_adam_params_per_second;
+                cl.inter_node_gbits_per_s = p.cluster.inter_node_gbits_per_s;
+                cl.nics_per_node = p.cluster.nics_per_node;
                 break;
             }
     }
@@ -454,6 +457,15 @@ Cluster cluster_from_case(const CaseReader& r, std::int64_t gpus, MeasuredCase& 
         c.notes.push_back(std::to_string(gpus / nodes) + " of the " + std::to_string(per_node) + " GPUs per node used");
     cl.nodes = nodes;
     cl.gpus_per_node = gpus / nodes;
+    // The network between nodes, where the source states it (the ZeRO++ blog's 1 x and 4 x 100 Gb/s).
+    if (auto v = r.optional_integer("inter_node_gbits_per_s", 1)) {
+        cl.inter_node_gbits_per_s = static_cast<double>(*v);
+        c.notes.push_back("inter-node " + std::to_string(*v) + " Gbit/s per node");
+    }
+    if (auto v = r.optional_integer("nics_per_node", 1)) {
+        cl.nics_per_node = *v;
+        c.notes.push_back(std::to_string(*v) + " NIC(s) per node");
+    }
     return cl;
 }
 

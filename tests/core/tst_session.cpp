@@ -11,11 +11,13 @@
 #include "core/model/errors.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
+#include "core/time/step_time.h"
 #include "test_data.h"
 
 #include <QDir>
 #include <QtTest>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -62,7 +64,7 @@ const std::vector<std::string> kExpectedKeys = {
     "model.synthesized", "model.params_override", "model.largest_layer_override",
     "cluster.nodes", "cluster.gpus_per_node", "cluster.gpu_name", "cluster.gpu_display_name", "cluster.gpu_memory_gib",
     "cluster.gpu_peak_tflops_16bit", "cluster.gpu_intra_node_gbytes_per_s", "cluster.gpu_pcie_gbytes_per_s",
-    "cluster.intra_node_gbytes_per_s", "cluster.inter_node_gbits_per_s", "cluster.pcie_gbytes_per_s",
+    "cluster.intra_node_gbytes_per_s", "cluster.inter_node_gbits_per_s", "cluster.nics_per_node", "cluster.pcie_gbytes_per_s",
     "cluster.cpu_ram_bytes_per_node", "cluster.nvme_bytes_per_node", "cluster.nvme_gbytes_per_s",
     "cluster.cpu_adam_params_per_second",
     "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
@@ -84,7 +86,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 126;
+constexpr std::size_t kFieldCount = 127;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -262,6 +264,7 @@ json flatten(const Scenario& s) {
         {"cluster.gpu.pcie_gbytes_per_s", c.gpu.pcie_gbytes_per_s},
         {"cluster.intra_node_gbytes_per_s", c.intra_node_gbytes_per_s},
         {"cluster.inter_node_gbits_per_s", c.inter_node_gbits_per_s},
+        {"cluster.nics_per_node", c.nics_per_node},
         {"cluster.pcie_gbytes_per_s", c.pcie_gbytes_per_s},
         {"cluster.cpu_ram_bytes_per_node", c.cpu_ram_bytes_per_node},
         {"cluster.nvme_bytes_per_node", c.nvme_bytes_per_node},
@@ -428,7 +431,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 11);
+        QCOMPARE(kSessionVersion, 12);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -451,7 +454,7 @@ private slots:
         const Scenario s = parse_session(text, name.toStdString() + ".zplan");
         const json expected = load_test_json(base + ".scenario.json");
         const json actual = flatten(s);
-        // Members added after 0.1.0 (session versions 3 to 8) take what the migrations fill in;
+        // Members added after 0.1.0 (session versions 3 to 12) take what the migrations fill in;
         // host_buffer_factor is gone (version 4 models host RAM without it).
         const json added_later = {{"training.loss_fp32_upcast", true},
                                   {"training.loss_kernel", "full"},
@@ -503,7 +506,8 @@ private slots:
                                   {"model.moe_ffn", 0},
                                   {"model.shared_experts", 0},
                                   {"model.first_dense_layers", 0},
-                                  {"model.qk_norm", false}};
+                                  {"model.qk_norm", false},
+                                  {"cluster.nics_per_node", 0}};
         const std::set<std::string> removed_later = {"assumptions.host_buffer_factor"};
         QCOMPARE(expected.size() - removed_later.size() + added_later.size(), kFieldCount);
         for (const auto& [key, value] : expected.items()) {
@@ -678,6 +682,24 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version 11 session (before the NIC count) opens with one NIC per GPU and plans its step as
+    // it did (16.09 s: DGX-2 nodes' 800 Gbit/s as the per-GPU share for ZeRO-3's rings); the DGX-2's
+    // real 8 NICs let a ring of its 16 GPUs run at one EDR NIC's rate, twice that share.
+    void frozen_version_11() {
+        const std::string text = read_text_file(test_data_path("sessions/v11-llama-13b-dgx2-zero3.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 11);
+        QVERIFY(!doc.at("cluster").contains("nics_per_node"));
+        Scenario s = parse_session(text, "v11-llama-13b-dgx2-zero3.zplan");
+        QCOMPARE(s.cluster.nics_per_node, std::int64_t{0});
+        QCOMPARE(s.cluster.nics(), std::int64_t{16});
+        const double as_saved = estimate_step(s).seconds;
+        QVERIFY2(std::abs(as_saved - 16.09) < 0.01, std::to_string(as_saved).c_str());
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+        s.cluster.nics_per_node = 8;
+        QVERIFY(estimate_step(s).seconds < as_saved);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -709,7 +731,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 11); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 12); "
                                     "upgrade zero-planner"));
         }
     }
@@ -722,9 +744,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 11); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 12); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 11)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 12)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -109,31 +109,68 @@ private slots:
     }
 
     // The bus bandwidth a ring sees: NVLink at 0.8 of its rate on one node (nccl-tests: ~230 GB/s
-    // busBw on a DGX A100's 300 GB/s); on several, each GPU's share of its node's network at 0.9
-    // (1600 Gbit/s / 8 bit / 8 GPUs x 0.9 = 22.5 GB/s) unless the intra-node link is slower; PCIe at 0.75.
+    // busBw on a DGX A100's 300 GB/s); on several, min(the ring's share of the node's NICs, one NIC)
+    // at 0.9 (core/time/collectives.h), unless the intra-node link is slower; PCIe at 0.75. With one
+    // NIC per GPU (nics 0) every ring gets the per-GPU share (1600 / 8 bit / 8 GPUs x 0.9 = 22.5 GB/s).
     void bottleneck_link_data() {
         QTest::addColumn<qint64>("nodes");
         QTest::addColumn<qint64>("gpusPerNode");
+        QTest::addColumn<qint64>("nics");
+        QTest::addColumn<double>("ranksPerNode");
         QTest::addColumn<double>("intraGBps");
         QTest::addColumn<double>("interGbits");
         QTest::addColumn<double>("expectedGBps");
-        QTest::newRow("one DGX A100: NVLink 300 x 0.8 = 240 GB/s") << qint64(1) << qint64(8) << 300.0 << 1600.0 << 240.0;
-        QTest::newRow("two DGX A100: 1600 / 8 / 8 x 0.9 = 22.5 GB/s") << qint64(2) << qint64(8) << 300.0 << 1600.0 << 22.5;
-        QTest::newRow("4090 boxes, 100 Gbit/s: 100 / 8 / 8 x 0.9 = 1.40625") << qint64(4) << qint64(8) << 32.0 << 100.0 << 1.40625;
-        QTest::newRow("one GPU per node, 3200 Gbit/s: PCIe 32 x 0.75 = 24 is slower") << qint64(4) << qint64(1) << 32.0 << 3200.0 << 24.0;
+        QTest::newRow("one DGX A100: NVLink 300 x 0.8 = 240 GB/s")
+            << qint64(1) << qint64(8) << qint64(0) << 8.0 << 300.0 << 1600.0 << 240.0;
+        QTest::newRow("two DGX A100, data parallel: one HDR NIC 1600 / 8 / 8 x 0.9 = 22.5 GB/s")
+            << qint64(2) << qint64(8) << qint64(0) << 8.0 << 300.0 << 1600.0 << 22.5;
+        QTest::newRow("two DGX A100, tensor 8: 8 rings side by side, 22.5 each")
+            << qint64(2) << qint64(8) << qint64(0) << 1.0 << 300.0 << 1600.0 << 22.5;
+        QTest::newRow("DGX-2, data parallel: one EDR NIC 800 / 8 / 8 x 0.9 = 11.25 GB/s")
+            << qint64(4) << qint64(16) << qint64(8) << 16.0 << 150.0 << 800.0 << 11.25;
+        QTest::newRow("DGX-2, tensor 16 (the ZeRO paper's MP 16): 800 / 8 / 16 x 0.9 = 5.625 GB/s")
+            << qint64(25) << qint64(16) << qint64(8) << 1.0 << 150.0 << 800.0 << 5.625;
+        QTest::newRow("4090 boxes, one 100 Gbit/s NIC, data parallel: 100 / 8 x 0.9 = 11.25 GB/s")
+            << qint64(4) << qint64(8) << qint64(1) << 8.0 << 32.0 << 100.0 << 11.25;
+        QTest::newRow("4090 boxes, one 100 Gbit/s NIC, one ring per GPU: 100 / 8 / 8 x 0.9 = 1.40625")
+            << qint64(4) << qint64(8) << qint64(1) << 1.0 << 32.0 << 100.0 << 1.40625;
+        QTest::newRow("one GPU per node, 3200 Gbit/s: PCIe 32 x 0.75 = 24 is slower")
+            << qint64(4) << qint64(1) << qint64(0) << 1.0 << 32.0 << 3200.0 << 24.0;
     }
     void bottleneck_link() {
         QFETCH(qint64, nodes);
         QFETCH(qint64, gpusPerNode);
+        QFETCH(qint64, nics);
+        QFETCH(double, ranksPerNode);
         QFETCH(double, intraGBps);
         QFETCH(double, interGbits);
         QFETCH(double, expectedGBps);
         Cluster c;
         c.nodes = nodes;
         c.gpus_per_node = gpusPerNode;
+        c.nics_per_node = nics;
         c.intra_node_gbytes_per_s = intraGBps;
         c.inter_node_gbits_per_s = interGbits;
-        QCOMPARE(bottleneck_gbytes_per_s(c), expectedGBps);
+        QCOMPARE(bottleneck_gbytes_per_s(c, ranksPerNode), expectedGBps);
+    }
+
+    // The step's ZeRO rings see the ranks of their group in a node: on one 100 Gb/s NIC for eight
+    // GPUs, plain data parallelism's ZeRO-3 ring runs at the NIC's rate, while with tensor
+    // parallelism 8 the node's eight rings share it; 0.1.0's per-GPU share charged the first as the
+    // second.
+    void zero_rings_use_the_nic_the_node_has() {
+        Scenario s = default_scenario();
+        s.model = model_preset("llama-2-13b").spec;
+        s.cluster = cluster_preset("rtx4090-box").cluster;
+        s.cluster.nodes = 4;
+        s.training.seq_len = 2048;
+        s.training.checkpointing = Checkpointing::Full;
+        s.zero.stage = 3;
+        const double one_nic = estimate_step(s).exposed_allgather_seconds;
+        s.cluster.nics_per_node = 0;  // one per GPU: the ring gets 1/8 of the node's 100 Gbit/s
+        const double share = estimate_step(s).exposed_allgather_seconds;
+        QVERIFY2(one_nic > 0 && share > 4 * one_nic,
+                 qPrintable(QString::number(one_nic) + QStringLiteral(" vs ") + QString::number(share)));
     }
 
     void published_flops_data() {

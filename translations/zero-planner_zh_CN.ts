@@ -1712,6 +1712,22 @@
         <source>Chosen: off (no plan fits)</source>
         <translation>已选：关闭（没有能放下的方案）</translation>
     </message>
+    <message>
+        <source>Network cards that bandwidth runs over. A ring of a node&apos;s GPUs across nodes runs at its share of them, at most one card&apos;s rate (one per GPU: each GPU its share).</source>
+        <translation>该带宽所经过的网卡数。跨节点的、由一个节点的 GPU 组成的环按其所占网卡份额运行，最多为一块网卡的速率（每 GPU 一块：每个 GPU 得其份额）。</translation>
+    </message>
+    <message>
+        <source>one per GPU</source>
+        <translation>每 GPU 一块</translation>
+    </message>
+    <message>
+        <source>NICs per node</source>
+        <translation>每节点网卡数</translation>
+    </message>
+    <message>
+        <source>Change NICs per node</source>
+        <translation>更改每节点网卡数</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::GpuLayoutView</name>

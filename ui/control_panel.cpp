@@ -162,6 +162,12 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
         tr("Network bandwidth per node, all NICs together (a DGX A100 has 8 x 200 Gbit/s). "
            "Limits communication when there is more than one node."));
     f->addRow(tr("Inter-node"), inter_bw_);
+    nics_ = named(tip(new EditSpinBox, tr("Network cards that bandwidth runs over. A ring of a node's GPUs across nodes runs at "
+                                          "its share of them, at most one card's rate (one per GPU: each GPU its share).")),
+                  "nics_per_node");
+    nics_->setRange(static_cast<int>(limits::kNicsPerNode.min), static_cast<int>(limits::kNicsPerNode.max));
+    nics_->setSpecialValueText(tr("one per GPU"));
+    f->addRow(tr("NICs per node"), nics_);
     intra_bw_ = named(tip(new QComboBox, tr("Link between GPUs in a node, one direction per GPU. Limits communication on one node.")),
                       "intra_node_bandwidth");
     // The link names are English only, like the preset names.
@@ -419,6 +425,8 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     connect(inter_bw_, &ScaledSlider::valueEdited, this, [this](double v) {
         edit(EditInterBw, tr("Change inter-node bandwidth"), [&](Scenario& s) { s.cluster.inter_node_gbits_per_s = v; });
     });
+    connect(nics_, &EditSpinBox::valueEdited, this,
+            [this](int v) { edit(EditNics, tr("Change NICs per node"), [&](Scenario& s) { s.cluster.nics_per_node = v; }); });
     connect(intra_bw_, &QComboBox::activated, this, [this](int index) {
         edit(EditIntraBw, tr("Change intra-node link"),
              [&](Scenario& s) { s.cluster.intra_node_gbytes_per_s = intra_bw_->itemData(index).toDouble(); });
@@ -647,6 +655,7 @@ void ControlPanel::syncFromDocument() {
     setIndexIfChanged(gpu_, gpu_index);
     gpu_mem_->setValue(s.cluster.gpu.memory_gib);
     inter_bw_->setValue(s.cluster.inter_node_gbits_per_s);
+    nics_->showValue(static_cast<int>(s.cluster.nics_per_node));
     int intra_index = intra_bw_->findData(s.cluster.intra_node_gbytes_per_s);
     if (intra_index < 0) {
         // A link speed that is not in the table (typed on the command line, or from a session).

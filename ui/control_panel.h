@@ -58,6 +58,7 @@ private:
     QComboBox* gpu_;
     ScaledSlider* gpu_mem_;
     ScaledSlider* inter_bw_;
+    EditSpinBox* nics_;
     QComboBox* intra_bw_;
     EditDoubleSpinBox* cpu_ram_;
     EditDoubleSpinBox* nvme_;

@@ -130,6 +130,7 @@ enum EditId : int {
     EditGpu,
     EditGpuMemory,
     EditInterBw,
+    EditNics,
     EditIntraBw,
     EditCpuRam,
     EditNvme,

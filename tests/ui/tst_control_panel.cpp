@@ -79,6 +79,7 @@ const std::vector<ShownRow>& shownRows() {
         {"global batch 2^31", "global_batch", [](Scenario& s) { s.training.global_batch = std::int64_t{1} << 31; }, 2147483648.0},
         {"GPU memory 512 GiB", "gpu_memory", [](Scenario& s) { s.cluster.gpu = custom_gpu(s.cluster.gpu, 512); }, 512},
         {"inter-node 12800 Gbit/s", "inter_node_bandwidth", [](Scenario& s) { s.cluster.inter_node_gbits_per_s = 12800; }, 12800},
+        {"one NIC per node", "nics_per_node", [](Scenario& s) { s.cluster.nics_per_node = 1; }, 1},
         {"CPU RAM 100000 GiB", "cpu_ram", [](Scenario& s) { s.cluster.cpu_ram_bytes_per_node = gib_to_bytes(100000); }, 100000},
         {"NVMe 2000000 GiB", "nvme", [](Scenario& s) { s.cluster.nvme_bytes_per_node = gib_to_bytes(2e6); }, 2e6},
     };
@@ -104,6 +105,7 @@ const std::vector<EditRow>& editRows() {
         {"gpu", down},
         {"gpu_memory", end},
         {"inter_node_bandwidth", end},
+        {"nics_per_node", up},
         {"intra_node_bandwidth", down},
         {"cpu_ram", up},
         {"nvme", up},
@@ -168,6 +170,9 @@ private slots:
         auto* node = panel.findChild<EditSpinBox*>(QStringLiteral("gpus_per_node"));
         QCOMPARE(node->minimum(), limits::kGpusPerNode.min);
         QCOMPARE(node->maximum(), limits::kGpusPerNode.max);
+        auto* nics = panel.findChild<EditSpinBox*>(QStringLiteral("nics_per_node"));
+        QCOMPARE(nics->minimum(), limits::kNicsPerNode.min);  // 0: "one per GPU"
+        QCOMPARE(nics->maximum(), limits::kNicsPerNode.max);
         auto* global = panel.findChild<EditDoubleSpinBox*>(QStringLiteral("global_batch"));
         QCOMPARE(global->maximum(), static_cast<double>(limits::kGlobalBatch.max));
         auto* headroom = panel.findChild<EditDoubleSpinBox*>(QStringLiteral("headroom"));

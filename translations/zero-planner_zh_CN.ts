@@ -526,6 +526,22 @@
         <source>ZeRO++ on auto stays off: with hpZ, or hpZ + qwZ + qgZ, this setup is not 2% faster or does not fit.</source>
         <translation>ZeRO++ 自动保持关闭：启用 hpZ 或 hpZ + qwZ + qgZ 后，此方案快不到 2%，或放不下。</translation>
     </message>
+    <message>
+        <source>off (inside one node the gathers stay on NVLink)</source>
+        <translation>关闭（单节点内参数聚合只走 NVLink）</translation>
+    </message>
+    <message>
+        <source>off (no plan fits)</source>
+        <translation>关闭（没有能放下的方案）</translation>
+    </message>
+    <message>
+        <source>off (ZeRO++ needs ZeRO-3)</source>
+        <translation>关闭（ZeRO++ 需要 ZeRO-3）</translation>
+    </message>
+    <message>
+        <source>off (not faster here)</source>
+        <translation>关闭（此处不更快）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -1697,22 +1713,6 @@
         <translation>zero_hpz_partition_size：在一个节点内这么多个 GPU 上保留第二份 16 位分区，使反向传播经 NVLink 而非网络聚合参数。每 GPU 额外占用 2P/size 字节。auto：跨节点时方案依次尝试关闭 ZeRO++、节点内 hpZ、以及 hpZ 加 qwZ 和 qgZ，保留放得下的最快者。</translation>
     </message>
     <message>
-        <source>Chosen: off (inside one node the gathers stay on NVLink)</source>
-        <translation>已选：关闭（单节点内参数聚合只走 NVLink）</translation>
-    </message>
-    <message>
-        <source>Chosen: off (ZeRO++ needs ZeRO-3)</source>
-        <translation>已选：关闭（ZeRO++ 需要 ZeRO-3）</translation>
-    </message>
-    <message>
-        <source>Chosen: off (not faster here)</source>
-        <translation>已选：关闭（此处不更快）</translation>
-    </message>
-    <message>
-        <source>Chosen: off (no plan fits)</source>
-        <translation>已选：关闭（没有能放下的方案）</translation>
-    </message>
-    <message>
         <source>Network cards that bandwidth runs over. A ring of a node&apos;s GPUs across nodes runs at its share of them, at most one card&apos;s rate (one per GPU: each GPU its share).</source>
         <translation>该带宽所经过的网卡数。跨节点的、由一个节点的 GPU 组成的环按其所占网卡份额运行，最多为一块网卡的速率（每 GPU 一块：每个 GPU 得其份额）。</translation>
     </message>
@@ -1727,6 +1727,22 @@
     <message>
         <source>Change NICs per node</source>
         <translation>更改每节点网卡数</translation>
+    </message>
+    <message>
+        <source>Node type</source>
+        <translation>节点类型</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Choose node %1</source>
+        <translation>选择节点 %1</translation>
+    </message>
+    <message>
+        <source>A whole node as sold: its GPU, GPUs per node, network and NICs, host RAM, NVMe and host memory bandwidth. Keeps the GPU count, in whole nodes. Custom: the node differs from every one listed, in a field below or in a rate a session carries (CPU Adam, NVMe, PCIe).</source>
+        <translation>按整机选择节点：其 GPU、每节点 GPU 数、网络与网卡、主机内存、NVMe 和主机内存带宽。保持 GPU 总数（按整节点取整）。自定义：该节点与所列节点都不同，差别在下方某项，或在会话携带的速率中（CPU Adam、NVMe、PCIe）。</translation>
     </message>
 </context>
 <context>

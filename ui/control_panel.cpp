@@ -8,6 +8,7 @@
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/model/units.h"
+#include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
@@ -33,6 +34,7 @@ namespace {
 
 // The model combo's entry for a model that is no preset (synthesized, imported or edited).
 constexpr auto kCustomModel = QLatin1String("__custom__");
+constexpr auto kCustomNode = QLatin1String("__custom__");
 
 using Scale = ScaledSlider::Scale;
 
@@ -131,6 +133,14 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
 
     // GPUs
     layout->addWidget(group(tr("GPUs"), f));
+    node_ = named(tip(new QComboBox, tr("A whole node as sold: its GPU, GPUs per node, network and NICs, host RAM, NVMe and host "
+                                        "memory bandwidth. Keeps the GPU count, in whole nodes. Custom: the node differs from "
+                                        "every one listed, in a field below or in a rate a session carries (CPU Adam, NVMe, PCIe).")),
+                  "node");
+    for (const auto& c : cluster_presets()) node_->addItem(QString::fromStdString(c.display_name), QString::fromStdString(c.name));
+    node_->addItem(tr("Custom"), kCustomNode);
+    node_->setAccessibleName(tr("Node type"));
+    f->addRow(tr("Node"), node_);
     gpus_ = named(new ScaledSlider(1, 4096, 0, tr(" GPUs"), Scale::Logarithmic), "gpu_count");
     gpus_->setValidRange(static_cast<double>(limits::kWorldSize.min), static_cast<double>(limits::kWorldSize.max));
     gpus_->setPowerOfTwoSnapping(true);
@@ -413,6 +423,15 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     });
     connect(gpus_, &ScaledSlider::valueEdited, this, [this](double v) { editGpuCount(v, node_size_->value()); });
     connect(node_size_, &EditSpinBox::valueEdited, this, [this](int v) { editGpuCount(gpus_->value(), v); });
+    connect(node_, &QComboBox::activated, this, [this](int index) {
+        const QString name = node_->itemData(index).toString();
+        if (name == kCustomNode) return;  // the fields below are the node
+        const ClusterPreset& preset = cluster_preset(name.toStdString());
+        node_size_->showValue(static_cast<int>(preset.cluster.gpus_per_node));  // the node's size, also on part of one node
+        gpu_error_->setVisible(false);
+        edit(EditNode, tr("Choose node %1").arg(node_->itemText(index)),
+             [&](Scenario& s) { s = with_node(s, preset.cluster, s.cluster.world_size()); });
+    });
     connect(gpu_, &QComboBox::activated, this, [this](int index) {
         const QString name = gpu_->itemData(index).toString();
         if (name == QLatin1String(kCustomGpuName)) return;
@@ -616,20 +635,10 @@ void ControlPanel::showLayoutInfo() {
     if (layout_info_->text() != layout) layout_info_->setText(layout);
 }
 
-// With ZeRO++ on auto, the switches the plan chose (core's words), or off and why.
+// With ZeRO++ on auto, the switches the plan chose, or off and why (the core's words).
 void ControlPanel::showZeroppInfo() {
-    const Scenario& s = doc_->scenario();
-    QString text;
-    if (s.zero.auto_zeropp) {
-        const Scenario chosen = doc_->exportScenario();
-        const Phrase words = zeropp_phrase(effective_zeropp(chosen));
-        const Overview& o = doc_->overview();
-        if (!words.text.empty()) text = tr("Chosen: %1").arg(translated(words));
-        else if (s.cluster.nodes < 2) text = tr("Chosen: off (inside one node the gathers stay on NVLink)");
-        else if (!o.plan_valid || !o.plan.feasible) text = tr("Chosen: off (no plan fits)");
-        else if (chosen.zero.stage != 3) text = tr("Chosen: off (ZeRO++ needs ZeRO-3)");
-        else text = tr("Chosen: off (not faster here)");
-    }
+    const Phrase outcome = auto_zeropp_outcome(doc_->exportScenario(), doc_->overview());
+    const QString text = outcome.text.empty() ? QString() : tr("Chosen: %1").arg(translated(outcome));
     if (zeropp_info_->text() != text) zeropp_info_->setText(text);
     zeropp_info_->setVisible(!text.isEmpty());
 }
@@ -647,6 +656,8 @@ void ControlPanel::syncFromDocument() {
                               .arg(s.model.hidden)
                               .arg(s.model.synthesized ? tr(" (architecture synthesized from the size)") : QString()));
     if (model_info_->text() != info) model_info_->setText(info);
+    const ClusterPreset* node = cluster_preset_of(s.cluster);
+    setIndexIfChanged(node_, node_->findData(node ? QString::fromStdString(node->name) : QString(kCustomNode)));
     gpus_->setValue(static_cast<double>(s.cluster.world_size()));
     if (s.cluster.nodes > 1 || node_size_->value() < s.cluster.gpus_per_node)
         node_size_->showValue(static_cast<int>(s.cluster.gpus_per_node));

@@ -35,6 +35,7 @@ public:
     ScaledSlider* modelSizeSlider() const { return size_; }
     QComboBox* modelCombo() const { return model_; }
     QComboBox* gpuCombo() const { return gpu_; }
+    QComboBox* nodeCombo() const { return node_; }
 
 signals:
     void importHfConfigRequested();
@@ -52,6 +53,7 @@ private:
     QComboBox* model_;
     ScaledSlider* size_;
     QLabel* model_info_;
+    QComboBox* node_;
     ScaledSlider* gpus_;
     EditSpinBox* node_size_;
     QLabel* gpu_error_;

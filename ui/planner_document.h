@@ -162,7 +162,8 @@ enum EditId : int {
     EditSequenceParallel,
     EditUlysses,
     EditExpertParallel,
-    EditMicsShard
+    EditMicsShard,
+    EditNode
 };
 
 }  // namespace zp::ui

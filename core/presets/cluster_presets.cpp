@@ -55,4 +55,14 @@ std::string cluster_preset_names() { return preset_names(cluster_presets()); }
 
 const ClusterPreset& cluster_preset(std::string_view name) { return find_preset(cluster_presets(), name, "cluster", "clusters"); }
 
+const ClusterPreset* cluster_preset_of(const Cluster& c) {
+    for (const ClusterPreset& p : cluster_presets()) {
+        Cluster node = c;
+        node.nodes = 1;
+        if (c.nodes == 1 && c.gpus_per_node < p.cluster.gpus_per_node) node.gpus_per_node = p.cluster.gpus_per_node;
+        if (node == p.cluster) return &p;
+    }
+    return nullptr;
+}
+
 }  // namespace zp

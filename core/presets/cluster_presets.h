@@ -19,4 +19,9 @@ const std::vector<ClusterPreset>& cluster_presets();
 const ClusterPreset& cluster_preset(std::string_view name);  // throws InputError listing the known names
 std::string cluster_preset_names();
 
+// The preset `c` is a run of: every field of its node as the preset sets it, on any number of
+// nodes, or on one node with fewer of its GPUs (what --cluster with a smaller --gpus gives,
+// core/search/scenario_edits.h with_gpu_count). nullptr once any node field is edited.
+const ClusterPreset* cluster_preset_of(const Cluster& c);
+
 }  // namespace zp

@@ -77,4 +77,15 @@ Overview compute_overview(const Scenario& s) {
     return o;
 }
 
+Phrase auto_zeropp_outcome(const Scenario& chosen, const Overview& o) {
+    if (!chosen.zero.auto_zeropp) return {};
+    if (Phrase words = zeropp_phrase(effective_zeropp(chosen)); !words.text.empty()) return words;
+    // The recommender tries ZeRO++ only for stage-3 candidates whose gathers cross nodes
+    // (recommender.h, kZeroppChoices); everywhere else it stays off.
+    if (chosen.cluster.nodes < 2) return phrase(QT_TRANSLATE_NOOP("Core", "off (inside one node the gathers stay on NVLink)"));
+    if (!o.plan_valid || !o.plan.feasible) return phrase(QT_TRANSLATE_NOOP("Core", "off (no plan fits)"));
+    if (chosen.zero.stage != 3) return phrase(QT_TRANSLATE_NOOP("Core", "off (ZeRO++ needs ZeRO-3)"));
+    return phrase(QT_TRANSLATE_NOOP("Core", "off (not faster here)"));
+}
+
 }  // namespace zp

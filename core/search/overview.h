@@ -36,4 +36,10 @@ struct Overview {
 // Runs the search once; the bars are its per-setup results.
 Overview compute_overview(const Scenario& s);
 
+// With ZeRO++ on auto (ZeroSetup::auto_zeropp), what `chosen` (the setup the window shows and
+// exports, the plan's when one fits) runs with: its ZeRO++ switches in words, or "off" and why
+// (one node, no plan fits, not ZeRO-3, or the search found it no faster). Empty when ZeRO++ is
+// not on auto.
+Phrase auto_zeropp_outcome(const Scenario& chosen, const Overview& o);
+
 }  // namespace zp

@@ -1,6 +1,7 @@
 #include "core/search/scenario_edits.h"
 
 #include "core/model/errors.h"
+#include "core/model/limits.h"
 
 #include <algorithm>
 #include <numeric>
@@ -55,6 +56,19 @@ Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_
     par.ulysses = std::gcd(std::max<std::int64_t>(par.ulysses, 1), gpus);
     par.expert = std::gcd(std::max<std::int64_t>(par.expert, 1), data_parallel_size(out));
     return out;
+}
+
+Scenario with_node(const Scenario& s, const Cluster& node, std::int64_t gpus) {
+    if (gpus < 1) throw InputError("the GPU count must be at least 1");
+    const std::int64_t per_node = std::max<std::int64_t>(node.gpus_per_node, 1);
+    std::int64_t count = gpus;
+    if (gpus > per_node && gpus % per_node != 0) {
+        const std::int64_t nodes = std::max<std::int64_t>(1, (gpus + per_node / 2) / per_node);
+        count = std::min(nodes, limits::kWorldSize.max / per_node) * per_node;
+    }
+    Scenario out = s;
+    out.cluster = node;
+    return with_gpu_count(out, count, per_node);
 }
 
 }  // namespace zp

@@ -22,4 +22,10 @@ Scenario with_candidate(const Scenario& s, const Candidate& c);
 // the count does not split into whole nodes.
 Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_size);
 
+// The scenario on nodes like `node` (a cluster preset's one node: GPU, links, network, host):
+// `gpus` GPUs when they fill whole nodes or part of one, otherwise the nearest whole number of
+// nodes (24 GPUs on DGX-2s of 16 become 2 nodes, 32 GPUs). Everything outside the cluster is kept,
+// with the group sizes with_gpu_count keeps.
+Scenario with_node(const Scenario& s, const Cluster& node, std::int64_t gpus);
+
 }  // namespace zp

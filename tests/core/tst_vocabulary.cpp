@@ -20,9 +20,13 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <set>
 
 using namespace zp;
+
+using ClusterEdit = std::function<void(Cluster&)>;
+Q_DECLARE_METATYPE(ClusterEdit)
 
 namespace {
 
@@ -300,6 +304,67 @@ private slots:
             QVERIFY2(speeds.count(g.intra_node_gbytes_per_s), g.name.c_str());
             QVERIFY2(speeds.count(g.pcie_gbytes_per_s), g.name.c_str());  // host links are PCIe generations
         }
+    }
+
+    // The window's node picker (with_node): the GPU count stays when it fills whole nodes or part
+    // of one, otherwise the nearest whole number of nodes; the result is a run of that preset.
+    void node_presets_keep_the_gpu_count_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("nodes");
+        QTest::addColumn<qint64>("per_node");
+        QTest::newRow("DGX-2, 8 GPUs: part of one node") << QStringLiteral("dgx-2") << qint64(8) << qint64(1) << qint64(8);
+        QTest::newRow("DGX-2, 32 GPUs: two nodes") << QStringLiteral("dgx-2") << qint64(32) << qint64(2) << qint64(16);
+        QTest::newRow("DGX-2, 24 GPUs: rounded to 2 nodes") << QStringLiteral("dgx-2") << qint64(24) << qint64(2) << qint64(16);
+        QTest::newRow("DGX-2, 40 GPUs: rounded to 3 nodes") << QStringLiteral("dgx-2") << qint64(40) << qint64(3) << qint64(16);
+        QTest::newRow("DGX A100, 64 GPUs") << QStringLiteral("dgx-a100") << qint64(64) << qint64(8) << qint64(8);
+        QTest::newRow("4090 server, 12 GPUs: rounded to 2 nodes") << QStringLiteral("rtx4090-box") << qint64(12) << qint64(2) << qint64(8);
+        QTest::newRow("workstation, 4 GPUs: 4 nodes of one") << QStringLiteral("workstation") << qint64(4) << qint64(4) << qint64(1);
+    }
+    void node_presets_keep_the_gpu_count() {
+        QFETCH(QString, preset);
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, nodes);
+        QFETCH(qint64, per_node);
+        const ClusterPreset& p = cluster_preset(preset.toStdString());
+        Scenario s = default_scenario();
+        s.parallel.tensor = 8;
+        const Scenario out = with_node(s, p.cluster, gpus);
+        QCOMPARE(out.cluster.nodes, nodes);
+        QCOMPARE(out.cluster.gpus_per_node, per_node);
+        QCOMPARE(out.cluster.inter_node_gbits_per_s, p.cluster.inter_node_gbits_per_s);
+        QCOMPARE(out.cluster.nics_per_node, p.cluster.nics_per_node);
+        QCOMPARE(out.parallel.tensor, std::gcd(std::int64_t{8}, per_node));  // with_gpu_count's group rule
+        QCOMPARE(out.model.name, s.model.name);
+        QCOMPARE(cluster_preset_of(out.cluster), &p);
+    }
+
+    void cluster_preset_of_a_node_data() {
+        QTest::addColumn<QString>("expected");  // empty: no preset
+        QTest::addColumn<ClusterEdit>("edit");
+        QTest::newRow("the default scenario is a DGX A100") << QStringLiteral("dgx-a100") << ClusterEdit([](Cluster&) {});
+        QTest::newRow("DGX-2, one node of 4 GPUs") << QStringLiteral("dgx-2") << ClusterEdit([](Cluster& c) {
+            c = cluster_preset("dgx-2").cluster;
+            c.gpus_per_node = 4;
+        });
+        QTest::newRow("DGX-2 nodes of 8 GPUs, 2 nodes: not a DGX-2") << QString() << ClusterEdit([](Cluster& c) {
+            c = cluster_preset("dgx-2").cluster;
+            c.gpus_per_node = 8;
+            c.nodes = 2;
+        });
+        QTest::newRow("network edited") << QString() << ClusterEdit([](Cluster& c) { c.inter_node_gbits_per_s = 400; });
+        QTest::newRow("NICs edited") << QString() << ClusterEdit([](Cluster& c) { c.nics_per_node = 4; });
+        QTest::newRow("GPU memory edited") << QString() << ClusterEdit([](Cluster& c) { c.gpu = custom_gpu(c.gpu, 40); });
+        QTest::newRow("host RAM edited") << QString() << ClusterEdit([](Cluster& c) { c.cpu_ram_bytes_per_node /= 2; });
+        QTest::newRow("another GPU") << QString() << ClusterEdit([](Cluster& c) { c.use_gpu(gpu_preset("h100-80gb")); });
+    }
+    void cluster_preset_of_a_node() {
+        QFETCH(QString, expected);
+        QFETCH(ClusterEdit, edit);
+        Cluster c = default_scenario().cluster;
+        edit(c);
+        const ClusterPreset* p = cluster_preset_of(c);
+        QCOMPARE(p ? qs(p->name) : QString(), expected);
     }
 
     void custom_gpu_keeps_throughput_and_links() {

@@ -3,6 +3,7 @@
 #include "core/model/enum_names.h"
 #include "core/model/limits.h"
 #include "core/model/units.h"
+#include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
@@ -101,6 +102,7 @@ const std::vector<EditRow>& editRows() {
     static const std::vector<EditRow> rows = {
         {"model", down},
         {"model_size", end},
+        {"node", down},
         {"gpu_count", end},
         {"gpu", down},
         {"gpu_memory", end},
@@ -199,6 +201,10 @@ private slots:
         for (const auto& g : gpu_presets()) gpus << QString::fromStdString(g.name);
         gpus << QLatin1String(kCustomGpuName);
         QCOMPARE(itemData(combo("gpu")), gpus);
+        QStringList nodes;
+        for (const auto& c : cluster_presets()) nodes << QString::fromStdString(c.name);
+        nodes << QStringLiteral("__custom__");
+        QCOMPARE(itemData(combo("node")), nodes);
         QComboBox* intra = combo("intra_node_bandwidth");
         QCOMPARE(intra->count(), static_cast<int>(intra_node_links().size()));
         for (int i = 0; i < intra->count(); ++i) {
@@ -298,6 +304,38 @@ private slots:
                          : control == QLatin1String("load_in_16bit") ? before.training.load_in_16bit
                                                                      : before.training.low_cpu_mem_usage;
         QCOMPARE(box->isChecked(), was);
+    }
+
+    // The node picker: choosing a node sets its whole cluster and keeps the GPU count in whole
+    // nodes (with_node), as one named undo step; editing a field of the node shows "Custom";
+    // undo brings the preset back.
+    void node_control() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        QComboBox* node = panel.nodeCombo();
+        QVERIFY(!node->accessibleName().isEmpty());
+        QCOMPARE(node->currentData().toString(), QStringLiteral("dgx-a100"));  // the default scenario's node
+        doc.edit(with_gpu_count(doc.scenario(), 24, 8), QStringLiteral("24 GPUs"), EditGpus);
+        node->setCurrentIndex(node->findData(QStringLiteral("dgx-2")));
+        emit node->activated(node->currentIndex());
+        const Cluster& c = doc.scenario().cluster;
+        QCOMPARE(doc.undoStack()->text(doc.undoStack()->count() - 1), QStringLiteral("Choose node DGX-2 (16x V100 32GB)"));
+        QCOMPARE(c.gpus_per_node, std::int64_t{16});
+        QCOMPARE(c.nodes, std::int64_t{2});  // 24 GPUs: the nearest whole number of DGX-2s
+        QCOMPARE(c.nics_per_node, std::int64_t{8});
+        QCOMPARE(c.inter_node_gbits_per_s, 800.0);
+        QCOMPARE(panel.gpuCombo()->currentData().toString(), QStringLiteral("v100-32gb"));
+        QCOMPARE(shown(panel.findChild<QWidget*>(QStringLiteral("gpus_per_node"))), 16.0);
+        QCOMPARE(shown(panel.gpuCountSlider()), 32.0);
+        QCOMPARE(shown(panel.findChild<QWidget*>(QStringLiteral("nics_per_node"))), 8.0);
+        auto* nics = panel.findChild<EditSpinBox*>(QStringLiteral("nics_per_node"));
+        QTest::keyClick(nics, Qt::Key_Up);
+        QCOMPARE(node->currentData().toString(), QStringLiteral("__custom__"));
+        doc.undoStack()->undo();
+        QCOMPARE(node->currentData().toString(), QStringLiteral("dgx-2"));
+        doc.undoStack()->undo();
+        QCOMPARE(node->currentData().toString(), QStringLiteral("dgx-a100"));
+        QCOMPARE(doc.scenario().cluster.world_size(), std::int64_t{24});
     }
 
     // ZeRO++: the hpZ list is off and the divisors of the node's GPU count; each switch is one

@@ -425,7 +425,10 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     connect(node_size_, &EditSpinBox::valueEdited, this, [this](int v) { editGpuCount(gpus_->value(), v); });
     connect(node_, &QComboBox::activated, this, [this](int index) {
         const QString name = node_->itemData(index).toString();
-        if (name == kCustomNode) return;  // the fields below are the node
+        if (name == kCustomNode) {  // the fields below are the node: nothing to apply, the list shows the document's
+            syncFromDocument();
+            return;
+        }
         const ClusterPreset& preset = cluster_preset(name.toStdString());
         node_size_->showValue(static_cast<int>(preset.cluster.gpus_per_node));  // the node's size, also on part of one node
         gpu_error_->setVisible(false);
@@ -434,7 +437,10 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     });
     connect(gpu_, &QComboBox::activated, this, [this](int index) {
         const QString name = gpu_->itemData(index).toString();
-        if (name == QLatin1String(kCustomGpuName)) return;
+        if (name == QLatin1String(kCustomGpuName)) {  // the memory below makes a custom GPU; the list shows the document's
+            syncFromDocument();
+            return;
+        }
         edit(EditGpu, tr("Choose GPU %1").arg(gpu_->itemText(index)),
              [&](Scenario& s) { s.cluster.use_gpu(gpu_preset(name.toStdString())); });
     });

@@ -336,6 +336,16 @@ private slots:
         doc.undoStack()->undo();
         QCOMPARE(node->currentData().toString(), QStringLiteral("dgx-a100"));
         QCOMPARE(doc.scenario().cluster.world_size(), std::int64_t{24});
+        // "Custom" is what the list shows, not a node to apply: choosing it changes nothing and
+        // the list goes back to the document's node; the same for the GPU list.
+        for (QComboBox* box : {node, panel.gpuCombo()}) {
+            const QString was = box->currentData().toString();
+            const int undoIndex = doc.undoStack()->index();
+            box->setCurrentIndex(box->count() - 1);
+            emit box->activated(box->count() - 1);
+            QCOMPARE(doc.undoStack()->index(), undoIndex);
+            QCOMPARE(box->currentData().toString(), was);
+        }
     }
 
     // ZeRO++: the hpZ list is off and the divisors of the node's GPU count; each switch is one

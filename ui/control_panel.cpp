@@ -32,9 +32,9 @@ namespace zp::ui {
 
 namespace {
 
-// The model combo's entry for a model that is no preset (synthesized, imported or edited).
-constexpr auto kCustomModel = QLatin1String("__custom__");
-constexpr auto kCustomNode = QLatin1String("__custom__");
+// The model and node lists' entry for what is no preset (a model synthesized, imported or edited;
+// a node with a field edited).
+constexpr auto kCustomEntry = QLatin1String("__custom__");
 
 using Scale = ScaledSlider::Scale;
 
@@ -113,7 +113,7 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
         tip(new QComboBox, tr("A model with its exact parameter count and architecture. Changes every memory slice and the step time.")),
         "model");
     for (const auto& p : model_presets()) model_->addItem(QString::fromStdString(p.display_name), QString::fromStdString(p.name));
-    model_->addItem(tr("Custom size (synthesized)"), kCustomModel);
+    model_->addItem(tr("Custom size (synthesized)"), kCustomEntry);
     f->addRow(tr("Preset"), model_);
     auto* import = tip(new QPushButton(tr("Import config.json...")), tr("Read a Hugging Face config.json for the exact architecture"));
     f->addRow(QString(), import);
@@ -138,7 +138,7 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
                                         "every one listed, in a field below or in a rate a session carries (CPU Adam, NVMe, PCIe).")),
                   "node");
     for (const auto& c : cluster_presets()) node_->addItem(QString::fromStdString(c.display_name), QString::fromStdString(c.name));
-    node_->addItem(tr("Custom"), kCustomNode);
+    node_->addItem(tr("Custom"), kCustomEntry);
     node_->setAccessibleName(tr("Node type"));
     f->addRow(tr("Node"), node_);
     gpus_ = named(new ScaledSlider(1, 4096, 0, tr(" GPUs"), Scale::Logarithmic), "gpu_count");
@@ -413,7 +413,7 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     connect(import, &QPushButton::clicked, this, &ControlPanel::importHfConfigRequested);
     connect(model_, &QComboBox::activated, this, [this](int index) {
         const QString name = model_->itemData(index).toString();
-        if (name == kCustomModel) return;
+        if (name == kCustomEntry) return;
         edit(EditModel, tr("Choose model %1").arg(model_->itemText(index)),
              [&](Scenario& s) { s.model = model_preset(name.toStdString()).spec; });
     });
@@ -425,7 +425,7 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent) : QWidget(pare
     connect(node_size_, &EditSpinBox::valueEdited, this, [this](int v) { editGpuCount(gpus_->value(), v); });
     connect(node_, &QComboBox::activated, this, [this](int index) {
         const QString name = node_->itemData(index).toString();
-        if (name == kCustomNode) {  // the fields below are the node: nothing to apply, the list shows the document's
+        if (name == kCustomEntry) {  // the fields below are the node: nothing to apply, the list shows the document's
             syncFromDocument();
             return;
         }
@@ -652,7 +652,7 @@ void ControlPanel::showZeroppInfo() {
 void ControlPanel::syncFromDocument() {
     const Scenario& s = doc_->scenario();
     int model_index = model_->findData(QString::fromStdString(s.model.name));
-    if (model_index < 0) model_index = model_->findData(kCustomModel);
+    if (model_index < 0) model_index = model_->findData(kCustomEntry);
     setIndexIfChanged(model_, model_index);
     const double params = static_cast<double>(parameter_count(s.model));
     size_->setValue(params / 1e9);
@@ -663,7 +663,7 @@ void ControlPanel::syncFromDocument() {
                               .arg(s.model.synthesized ? tr(" (architecture synthesized from the size)") : QString()));
     if (model_info_->text() != info) model_info_->setText(info);
     const ClusterPreset* node = cluster_preset_of(s.cluster);
-    setIndexIfChanged(node_, node_->findData(node ? QString::fromStdString(node->name) : QString(kCustomNode)));
+    setIndexIfChanged(node_, node_->findData(node ? QString::fromStdString(node->name) : QString(kCustomEntry)));
     gpus_->setValue(static_cast<double>(s.cluster.world_size()));
     if (s.cluster.nodes > 1 || node_size_->value() < s.cluster.gpus_per_node)
         node_size_->showValue(static_cast<int>(s.cluster.gpus_per_node));

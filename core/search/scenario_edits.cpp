@@ -59,7 +59,7 @@ Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_
 }
 
 Scenario with_node(const Scenario& s, const Cluster& node, std::int64_t gpus) {
-    if (gpus < 1) throw InputError("the GPU count must be at least 1");
+    // A count below 1 falls through to with_gpu_count, which refuses it.
     const std::int64_t per_node = std::max<std::int64_t>(node.gpus_per_node, 1);
     std::int64_t count = gpus;
     if (gpus > per_node && gpus % per_node != 0) {

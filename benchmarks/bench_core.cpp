@@ -2,7 +2,7 @@
 // representative scenario: Llama-2 7B on one DGX A100 (8 x A100 80GB), bf16 AdamW, 4096 tokens,
 // global batch 512 sequences; and issue 16's layout search on 1,024 GPUs. Run pinned to one core: taskset -c 0 build/release/benchmarks/bench_core
 #include "core/memory/memory_model.h"
-#include "core/model/default_scenario.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
 #include "core/time/step_time.h"

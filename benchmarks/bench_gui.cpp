@@ -4,9 +4,9 @@
 //   QT_QPA_PLATFORM=offscreen build/release/benchmarks/bench_gui [CHANGES]
 // CHANGES (default 1000) is there so a profiler run can be short:
 //   valgrind --tool=callgrind build/release/benchmarks/bench_gui 100
-#include "core/model/default_scenario.h"
 #include "core/model/model_spec.h"
 #include "core/model/parallel_layout.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/overview.h"

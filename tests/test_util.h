@@ -4,7 +4,7 @@
 //   - FileSizeLimit, an RAII guard that makes the disk look full (RLIMIT_FSIZE) for this process;
 //   - near(), a relative comparison for literal expectations written with a dozen digits.
 // Qt-free on purpose, so any test can include it.
-#include "core/model/default_scenario.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"

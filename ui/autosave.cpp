@@ -1,9 +1,9 @@
 #include "ui/autosave.h"
 
-#include "core/io/file_io.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
 #include "core/io/scenario_json.h"
 #include "core/io/session_version.h"
-#include "core/model/errors.h"
 #include "ui/planner_document.h"
 
 #include <QDir>

@@ -6,8 +6,8 @@
 //
 // Two files: `autosave.zplan`, the session, and `autosave.zplan.file`, the session file the
 // edits belong to (empty when untitled), so the session format stays as it is.
-#include "core/io/plan_pins.h"
 #include "core/model/scenario.h"
+#include "core/report/plan_pins.h"
 
 #include <QObject>
 #include <QString>

@@ -1,9 +1,9 @@
 #include "ui/calibrate_dialog.h"
 
+#include "core/base/file_io.h"
+#include "core/base/format.h"
+#include "core/base/units.h"
 #include "core/calibration/run_log.h"
-#include "core/io/file_io.h"
-#include "core/io/format.h"
-#include "core/model/units.h"
 #include "ui/planner_document.h"
 
 #include <QDate>

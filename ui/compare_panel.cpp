@@ -1,8 +1,8 @@
 #include "ui/compare_panel.h"
 
-#include "core/io/format.h"
-#include "core/io/report.h"
-#include "core/io/report_markdown.h"
+#include "core/base/format.h"
+#include "core/report/report.h"
+#include "core/report/report_markdown.h"
 #include "ui/planner_document.h"
 #include "ui/plot_style.h"
 

@@ -3,9 +3,9 @@
 // its name to edit, Remove), a table of the figures that matter (memory per GPU, the peak's
 // phase, host RAM and NVMe per node, step time, tokens/s, GPU-hours for the token budget) with
 // each pin's difference to the live plan, and the ds_config.json keys in which they differ.
-// Every figure and difference is the core's (core/search/plan_compare.h); the panel lays them
+// Every figure and difference is the core's (core/report/plan_compare.h); the panel lays them
 // out and names the rows.
-#include "core/search/plan_compare.h"
+#include "core/report/plan_compare.h"
 #include "ui/lazy_view.h"
 
 #include <QList>

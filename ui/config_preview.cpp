@@ -1,7 +1,7 @@
 #include "ui/config_preview.h"
 
+#include "core/base/errors.h"
 #include "core/deepspeed/export_formats.h"
-#include "core/model/errors.h"
 #include "ui/flat_scroll_bar_style.h"
 #include "ui/phrase_text.h"
 #include "ui/plain_text_update.h"

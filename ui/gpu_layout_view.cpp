@@ -1,6 +1,6 @@
 #include "ui/gpu_layout_view.h"
 
-#include "core/model/errors.h"
+#include "core/base/errors.h"
 #include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
 #include "ui/phrase_text.h"

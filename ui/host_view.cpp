@@ -1,7 +1,7 @@
 #include "ui/host_view.h"
 
+#include "core/base/units.h"
 #include "core/memory/host_slices.h"
-#include "core/model/units.h"
 #include "ui/legend_strip.h"
 #include "ui/phrase_text.h"
 #include "ui/planner_document.h"

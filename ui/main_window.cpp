@@ -1,18 +1,18 @@
 #include "ui/main_window.h"
 
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
+#include "core/base/json_errors.h"
+#include "core/base/units.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
-#include "core/io/file_io.h"
 #include "core/io/hf_config.h"
-#include "core/io/json_errors.h"
-#include "core/io/report.h"
-#include "core/io/report_markdown.h"
 #include "core/io/scenario_json.h"
 #include "core/io/session_version.h"
 #include "core/memory/allocator.h"
 #include "core/memory/buffers.h"
-#include "core/model/errors.h"
-#include "core/model/units.h"
+#include "core/report/report.h"
+#include "core/report/report_markdown.h"
 #include "ui/accessibility.h"
 #include "ui/axis_label_fit.h"
 #include "ui/calibrate_dialog.h"
@@ -32,6 +32,8 @@
 #include "ui/scaling_view.h"
 #include "ui/step_view.h"
 #include "ui/time_view.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QApplication>
 #include <QClipboard>

@@ -88,7 +88,7 @@ public:
     // The right-click menu of plot view `id`: export as each picture format, and for the views
     // with a bar per setup, Copy Table as Markdown. The caller owns it.
     QMenu* plotContextMenu(const QString& id, QWidget* parent);
-    // The memory table of every setup (core/io/report.h, compare's figures) as a GitHub table.
+    // The memory table of every setup (core/report/report.h, compare's figures) as a GitHub table.
     QString setupsMarkdown() const;
     // File > Export Report...: `markdown` writes the .md and its PNGs beside it (<stem>-<view>.png),
     // otherwise one PDF page. Nothing is written when the report cannot be made.

@@ -1,8 +1,8 @@
 #include "ui/memory_view.h"
 
+#include "core/base/units.h"
 #include "core/memory/memory_model.h"
 #include "core/model/enum_names.h"
-#include "core/model/units.h"
 #include "ui/legend_strip.h"
 #include "ui/phrase_text.h"
 #include "ui/planner_document.h"

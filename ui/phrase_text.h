@@ -1,8 +1,8 @@
 #pragma once
-// The core's explanations in the window's language: a Phrase (core/model/phrase.h) with its
+// The core's explanations in the window's language: a Phrase (core/base/phrase.h) with its
 // template and every argument translated in the "Core" context, then filled in.
 
-#include "core/model/phrase.h"
+#include "core/base/phrase.h"
 
 #include <QString>
 

@@ -1,9 +1,9 @@
 #include "ui/planner_document.h"
 
-#include "core/io/file_io.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
 #include "core/io/scenario_json.h"
-#include "core/model/default_scenario.h"
-#include "core/model/errors.h"
+#include "core/presets/default_scenario.h"
 
 #include <QFileInfo>
 #include <QMetaObject>

@@ -13,9 +13,9 @@
 //                     views that do not show the selection need not rebuild;
 //   modifiedChanged, filePathChanged  the file state (the window title follows them);
 //   pinsChanged       a plan was pinned, renamed or removed (the Compare panel, the ghosts).
-#include "core/io/plan_pins.h"
+#include "core/report/plan_compare.h"
+#include "core/report/plan_pins.h"
 #include "core/search/overview.h"
-#include "core/search/plan_compare.h"
 
 #include <QObject>
 #include <QString>

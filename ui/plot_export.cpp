@@ -1,7 +1,7 @@
 #include "ui/plot_export.h"
 
-#include "core/io/file_io.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
 #include "ui/legend_strip.h"
 #include "ui/qcustomplot_include.h"
 

@@ -1,9 +1,9 @@
 #include "ui/recommendation_card.h"
 
-#include "core/io/format.h"
-#include "core/io/report_markdown.h"
+#include "core/base/format.h"
 #include "core/model/enum_names.h"
 #include "core/model/parallel_layout.h"
+#include "core/report/report_markdown.h"
 #include "core/time/step_explain.h"
 #include "ui/flat_scroll_bar_style.h"
 #include "ui/phrase_text.h"

@@ -1,10 +1,10 @@
 #pragma once
-// The report (core/io/report.h) as a one-page PDF (QPdfWriter): the scenario, the recommendation
+// The report (core/report/report.h) as a one-page PDF (QPdfWriter): the scenario, the recommendation
 // and its reasons, the memory table, the plots drawn in (as vectors), and the recommended
 // ds_config.json. Laid out on a 1400-pixel-wide canvas, measured first, then scaled to fit one A3
 // portrait page: everything stays on one page however long the reasons are, and stays text, so
 // pdftotext (and a reader's search) finds every figure.
-#include "core/io/report.h"
+#include "core/report/report.h"
 #include "ui/plot_export.h"
 
 #include <QByteArray>

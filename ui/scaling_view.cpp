@@ -1,6 +1,6 @@
 #include "ui/scaling_view.h"
 
-#include "core/model/units.h"
+#include "core/base/units.h"
 #include "core/search/overview.h"
 #include "ui/legend_strip.h"
 #include "ui/planner_document.h"

@@ -1,7 +1,7 @@
 #include "ui/screenshot.h"
 
-#include "core/io/file_io.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
 #include "ui/calibrate_dialog.h"
 #include "ui/compare_panel.h"
 #include "ui/config_preview.h"

@@ -1,8 +1,8 @@
 #pragma once
 // Deterministic renders of the window or one view, for `zero-planner screenshot`, the headless
 // start and the tutorials: the same scenario gives the same pixels on the same machine.
-#include "core/io/plan_pins.h"
 #include "core/model/scenario.h"
+#include "core/report/plan_pins.h"
 
 #include <QImage>
 #include <QSize>

@@ -1,6 +1,6 @@
 #include "ui/time_view.h"
 
-#include "core/io/format.h"
+#include "core/base/format.h"
 #include "ui/legend_strip.h"
 #include "ui/planner_document.h"
 #include "ui/plot_label.h"

@@ -1,7 +1,7 @@
 #include "app/cli/args.h"
 
-#include "core/io/suggest.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
+#include "core/base/suggest.h"
 
 #include <algorithm>
 #include <string_view>

@@ -6,25 +6,27 @@
 #include "app/cli/scenario_options.h"
 #include "app/cli/text_report.h"
 #include "app/cli/validation_report.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
+#include "core/base/format.h"
+#include "core/base/suggest.h"
+#include "core/base/units.h"
 #include "core/calibration/calibrate.h"
 #include "core/deepspeed/estimator.h"
 #include "core/deepspeed/export_formats.h"
 #include "core/deepspeed/lint.h"
-#include "core/io/file_io.h"
-#include "core/io/format.h"
 #include "core/io/hf_config.h"
-#include "core/io/plan_pins.h"
 #include "core/io/scenario_json.h"
-#include "core/io/suggest.h"
 #include "core/model/enum_names.h"
-#include "core/model/errors.h"
 #include "core/model/limits.h"
-#include "core/model/units.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
+#include "core/report/plan_pins.h"
 #include "core/search/scenario_edits.h"
 #include "zp_version.h"
+
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 #include "app/cli/number_parse.h"
 
-#include "core/model/errors.h"
+#include "core/base/errors.h"
 
 #include <cctype>
 #include <cmath>

@@ -9,6 +9,8 @@
 #include "core/model/trainable_params.h"
 #include "core/search/scenario_edits.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 
 namespace zp {

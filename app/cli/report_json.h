@@ -4,7 +4,7 @@
 // them, the window shows the same figures straight from the core.
 #include "core/search/recommender.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace zp {
 

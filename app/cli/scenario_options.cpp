@@ -1,21 +1,23 @@
 #include "app/cli/scenario_options.h"
 
 #include "app/cli/number_parse.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
+#include "core/base/json_errors.h"
+#include "core/base/units.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
-#include "core/io/file_io.h"
 #include "core/io/hf_config.h"
-#include "core/io/json_errors.h"
 #include "core/io/scenario_json.h"
-#include "core/model/default_scenario.h"
 #include "core/model/enum_names.h"
-#include "core/model/errors.h"
 #include "core/model/experts.h"
 #include "core/model/limits.h"
-#include "core/model/units.h"
 #include "core/presets/cluster_presets.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
 #include "core/search/zero_setups.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -2,9 +2,9 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/number_parse.h"
-#include "core/io/file_io.h"
-#include "core/model/default_scenario.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
+#include "core/presets/default_scenario.h"
 #include "core/search/recommender.h"
 
 #include <algorithm>

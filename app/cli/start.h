@@ -4,8 +4,8 @@
 // effects beyond reading the files the options name, so tests can call it; app/main.cpp acts on
 // the answer and app/gui_main.cpp does the Qt part.
 #include "app/cli/scenario_options.h"
-#include "core/io/plan_pins.h"
 #include "core/model/scenario.h"
+#include "core/report/plan_pins.h"
 
 #include <optional>
 #include <string>

@@ -1,8 +1,10 @@
 #include "app/cli/validation_report.h"
 
-#include "core/io/format.h"
+#include "core/base/errors.h"
+#include "core/base/format.h"
 #include "core/model/enum_names.h"
-#include "core/model/errors.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <filesystem>

@@ -5,7 +5,7 @@
 #include "core/validation/pairs.h"
 #include "core/validation/validate.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 

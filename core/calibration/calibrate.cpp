@@ -1,8 +1,8 @@
 #include "core/calibration/calibrate.h"
 
-#include "core/io/format.h"
+#include "core/base/errors.h"
+#include "core/base/format.h"
 #include "core/memory/memory_model.h"
-#include "core/model/errors.h"
 #include "core/time/step_time.h"
 
 #include <cmath>

@@ -1,7 +1,7 @@
 #include "core/calibration/run_log.h"
 
-#include "core/io/format.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
+#include "core/base/format.h"
 
 #include <algorithm>
 #include <cmath>

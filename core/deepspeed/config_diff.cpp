@@ -1,5 +1,7 @@
 #include "core/deepspeed/config_diff.h"
 
+#include <nlohmann/json.hpp>
+
 namespace zp {
 
 using nlohmann::ordered_json;

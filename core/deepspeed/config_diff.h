@@ -3,7 +3,7 @@
 // JSON documents walked key by key. Objects are entered; any other value (arrays included) is
 // compared whole. Pure and order-stable: keys come in the first document's order, then the keys
 // only the second has, in its order.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 #include <vector>

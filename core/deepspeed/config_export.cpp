@@ -2,6 +2,8 @@
 
 #include "core/model/mics.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 
 namespace zp {

@@ -5,7 +5,7 @@
 // at stage 3, nvme_path whenever a device is nvme. Keys come in DeepSpeed's documentation order.
 #include "core/model/scenario.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 

@@ -1,8 +1,10 @@
 #include "core/deepspeed/config_import.h"
 
+#include "core/base/errors.h"
 #include "core/deepspeed/config_schema.h"
 #include "core/model/enum_names.h"
-#include "core/model/errors.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>

@@ -3,7 +3,7 @@
 // on the command line): the keys the planner models, read as DeepSpeed reads them.
 #include "core/model/scenario.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 namespace zp {
 

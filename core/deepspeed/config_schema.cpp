@@ -1,5 +1,7 @@
 #include "core/deepspeed/config_schema.h"
 
+#include <nlohmann/json.hpp>
+
 namespace zp::ds_schema {
 
 using nlohmann::json;

@@ -4,7 +4,7 @@
 // planner looks at. The linter (lint.h) and the import (config_import.h) share it.
 #include "core/model/scenario.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <set>
 #include <span>

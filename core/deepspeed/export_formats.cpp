@@ -5,6 +5,8 @@
 #include "core/deepspeed/megatron_launch.h"
 #include "core/deepspeed/peft_export.h"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 
 namespace zp {

@@ -1,6 +1,8 @@
 #include "core/deepspeed/framework_exports.h"
 
-#include "core/io/format.h"
+#include "core/base/format.h"
+
+#include <nlohmann/json.hpp>
 
 #include <yaml-cpp/yaml.h>
 

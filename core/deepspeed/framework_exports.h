@@ -7,7 +7,7 @@
 //   - the deepspeed / accelerate launch commands and a hostfile.
 #include "core/deepspeed/config_export.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 

@@ -1,13 +1,15 @@
 #include "core/deepspeed/lint.h"
 
-#include "core/deepspeed/batch_rule.h"
+#include "core/base/errors.h"
+#include "core/base/json_errors.h"
+#include "core/base/suggest.h"
 #include "core/deepspeed/config_schema.h"
-#include "core/io/json_errors.h"
-#include "core/io/suggest.h"
 #include "core/memory/buffers.h"
+#include "core/model/batch_rule.h"
 #include "core/model/enum_names.h"
-#include "core/model/errors.h"
 #include "core/model/trainable_params.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // warnings computed by the core for the config's own settings.
 #include "core/model/scenario.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <optional>
 #include <string>
@@ -50,7 +50,7 @@ LintContext lint_context_of(const Scenario& s);
 LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name = "ds_config.json",
                           const std::optional<FineTune>& finetune = std::nullopt, const LintContext& context = {});
 
-// The nearest of `candidates` to `key` by closest_name (core/io/suggest.h) with the linter's
+// The nearest of `candidates` to `key` by closest_name (core/base/suggest.h) with the linter's
 // allowance for long keys, or "".
 std::string nearest_key(const std::string& key, const std::vector<std::string>& candidates);
 

@@ -1,6 +1,6 @@
 #include "core/deepspeed/peft_export.h"
 
-#include "core/io/format.h"
+#include "core/base/format.h"
 #include "core/model/trainable_params.h"
 
 // transformers BitsAndBytesConfig (load_in_4bit, bnb_4bit_quant_type, bnb_4bit_use_double_quant,

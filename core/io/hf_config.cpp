@@ -1,8 +1,10 @@
 #include "core/io/hf_config.h"
 
-#include "core/io/json_errors.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
+#include "core/base/json_errors.h"
 #include "core/presets/model_presets.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <functional>

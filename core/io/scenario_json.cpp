@@ -1,11 +1,13 @@
 #include "core/io/scenario_json.h"
 
-#include "core/io/json_errors.h"
+#include "core/base/errors.h"
+#include "core/base/json_errors.h"
 #include "core/io/session_fields.h"
 #include "core/io/session_version.h"
-#include "core/model/default_scenario.h"
 #include "core/model/enum_names.h"
-#include "core/model/errors.h"
+#include "core/presets/default_scenario.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdint>

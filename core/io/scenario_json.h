@@ -5,7 +5,7 @@
 #include "core/io/session_version.h"
 #include "core/model/scenario.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 #include <string_view>

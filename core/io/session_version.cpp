@@ -1,5 +1,7 @@
 #include "core/io/session_version.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 
 namespace zp {

@@ -20,7 +20,7 @@
 //              version-6 file has them off (1, false, false).
 //   version 8  tensor and pipeline parallelism: the "parallel" section (tensor, pipeline,
 //              virtual_stages, sequence_parallel); a version-7 file is data parallel only.
-//   version 9  pinned plans: the "pins" list (core/io/plan_pins.h), each pin a name and a whole
+//   version 9  pinned plans: the "pins" list (core/report/plan_pins.h), each pin a name and a whole
 //              session document of its own version; a version-8 file has an empty list.
 //   version 10 the layout search (parallel.auto_tensor, auto_pipeline, auto_expert,
 //              auto_ulysses: the recommender chooses the size), expert parallelism
@@ -36,9 +36,9 @@
 // field means: bump kSessionVersion, add a step to upgrade_session that fills the field the way
 // the previous version behaved, and add a frozen file of the previous version to
 // tests/data/sessions/.
-#include "core/model/errors.h"
+#include "core/base/errors.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 

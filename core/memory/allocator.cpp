@@ -1,6 +1,6 @@
 #include "core/memory/allocator.h"
 
-#include "core/model/units.h"
+#include "core/base/units.h"
 
 #include <algorithm>
 

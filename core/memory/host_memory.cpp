@@ -1,10 +1,10 @@
 #include "core/memory/host_memory.h"
 
+#include "core/base/phrase.h"
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
-#include "core/model/phrase.h"
 #include "core/model/trainable_params.h"
 
 #include <algorithm>

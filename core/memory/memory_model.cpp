@@ -1,11 +1,11 @@
 #include "core/memory/memory_model.h"
 
+#include "core/base/units.h"
 #include "core/memory/activations.h"
 #include "core/memory/allocator.h"
 #include "core/memory/buffers.h"
 #include "core/memory/host_memory.h"
 #include "core/memory/model_states.h"
-#include "core/model/units.h"
 
 namespace zp {
 

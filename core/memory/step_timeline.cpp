@@ -2,12 +2,12 @@
 
 #include "core/memory/allocator.h"
 
+#include "core/base/phrase.h"
 #include "core/memory/activations.h"
 #include "core/memory/buffers.h"
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
-#include "core/model/phrase.h"
 #include "core/model/trainable_params.h"
 
 #include <algorithm>

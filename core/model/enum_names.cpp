@@ -1,5 +1,5 @@
 #include "core/model/enum_names.h"
-#include "core/model/phrase.h"
+#include "core/base/phrase.h"
 
 namespace zp {
 namespace {

@@ -2,8 +2,8 @@
 // The one table of names for every scenario enum. to_string, the parsers, the CLI help, the
 // window's combo boxes, the session reader and the README's lists all come from here; adding an
 // optimizer means adding one row below (and its model in core/memory and core/time).
-#include "core/model/errors.h"
-#include "core/model/phrase.h"
+#include "core/base/errors.h"
+#include "core/base/phrase.h"
 #include "core/model/scenario.h"
 
 #include <array>

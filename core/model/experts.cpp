@@ -1,6 +1,6 @@
 #include "core/model/experts.h"
 
-#include "core/model/errors.h"
+#include "core/base/errors.h"
 #include "core/model/mics.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "core/model/mics.h"
 
-#include "core/model/errors.h"
+#include "core/base/errors.h"
 #include "core/model/parallel_layout.h"
 
 #include <algorithm>

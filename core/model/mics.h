@@ -3,7 +3,7 @@
 // arXiv 2205.00119) as DeepSpeed runs it (runtime/zero/mics.py, mics_utils.py): ZeRO-3 whose model
 // states are partitioned over shard groups of mics_shard_size consecutive ranks instead of every
 // data-parallel rank, and replicated across the groups (docs/design.md §4.16).
-#include "core/model/phrase.h"
+#include "core/base/phrase.h"
 #include "core/model/scenario.h"
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // How Megatron-DeepSpeed's tensor and pipeline parallelism (Scenario::parallel) divide the model
 // among the ranks: the parameters on the most loaded rank, what ZeRO then partitions over the
 // data-parallel ranks (docs/design.md §4.11).
-#include "core/model/phrase.h"
+#include "core/base/phrase.h"
 #include "core/model/scenario.h"
 #include "core/model/trainable_params.h"
 

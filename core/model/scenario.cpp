@@ -1,12 +1,12 @@
 #include "core/model/scenario.h"
 
-#include "core/deepspeed/batch_rule.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
+#include "core/base/units.h"
+#include "core/model/batch_rule.h"
 #include "core/model/experts.h"
 #include "core/model/limits.h"
 #include "core/model/mics.h"
 #include "core/model/trainable_params.h"
-#include "core/model/units.h"
 
 #include <algorithm>
 #include <cmath>

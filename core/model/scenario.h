@@ -1,9 +1,9 @@
 #pragma once
 // The plain value types every estimate starts from. A Scenario is everything needed to
 // reproduce one view: model, cluster, training settings, ZeRO setup and assumptions.
-#include "core/deepspeed/defaults.h"
+#include "core/hardware/gpu_spec.h"
+#include "core/model/deepspeed_defaults.h"
 #include "core/model/finetune.h"
-#include "core/model/gpu_spec.h"
 #include "core/model/host_phase.h"
 #include "core/model/model_spec.h"
 #include "core/model/step_phase.h"
@@ -87,7 +87,7 @@ struct ZeroSetup {
     OffloadDevice offload_param = OffloadDevice::None;
     bool overlap_comm = true;
     // The buckets start at Hugging Face's recommended 2e8, the rest at DeepSpeed's defaults
-    // (core/deepspeed/defaults.h names both, with their source files).
+    // (core/model/deepspeed_defaults.h names both, with their source files).
     double reduce_bucket_elems = deepspeed::recommended::kBucketElems;
     double allgather_bucket_elems = deepspeed::recommended::kBucketElems;
     double stage3_prefetch_bucket_elems = deepspeed::defaults::kStage3PrefetchBucketElems;

@@ -1,6 +1,6 @@
 #include "core/model/trainable_params.h"
 
-#include "core/model/errors.h"
+#include "core/base/errors.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 #include "core/presets/cluster_presets.h"
 
-#include "core/model/units.h"
+#include "core/base/units.h"
+#include "core/hardware/host_rates.h"
 #include "core/presets/preset_table.h"
-#include "core/time/host_rates.h"
 
 namespace zp {
 namespace {
@@ -29,7 +29,7 @@ Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, std::int64_
 // NVMe throughput: PCIe 4.0 U.2 drives read ~6-7 GB/s each, aggregated across a RAID-0 of 4-8;
 // ZeRO-Infinity (arXiv 2104.07857 Sec. 7) reports ~25 GB/s on a DGX-2. The 4090 box and the
 // workstation are typical builds, not a vendor SKU: edit RAM and NVMe to match yours.
-// Host memory bandwidth (CPU Adam's rate, core/time/host_rates.h), channels x MT/s x 8 bytes:
+// Host memory bandwidth (CPU Adam's rate, core/hardware/host_rates.h), channels x MT/s x 8 bytes:
 // DGX A100 2x AMD EPYC 7742, 8 channels DDR4-3200 each = 409.6 GB/s; DGX H100 2x Xeon Platinum
 // 8480C, 8 channels DDR5-4800 each = 614.4 GB/s; DGX-2 2x Xeon Platinum 8168, 6 channels
 // DDR4-2666 each = 256 GB/s (vendor CPU spec sheets); the 4090 server one 8-channel DDR4-3200

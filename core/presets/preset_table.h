@@ -1,7 +1,7 @@
 #pragma once
 // Lookup by name in a preset table, written once for the GPU, model and cluster presets (each
 // preset type has a `name` member: what --gpu, --model and --cluster accept).
-#include "core/model/errors.h"
+#include "core/base/errors.h"
 
 #include <concepts>
 #include <string>

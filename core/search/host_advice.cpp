@@ -1,6 +1,6 @@
 #include "core/search/host_advice.h"
 
-#include "core/io/format.h"
+#include "core/base/format.h"
 #include "core/memory/memory_model.h"
 
 #include <functional>

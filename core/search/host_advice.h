@@ -3,7 +3,7 @@
 // change the user could make, how much it frees at the node's peak, and whether the setup then
 // fits. Listed cheapest first: settings before hardware (loading options, zero.Init, the
 // save-time gather, pinned buffers, CPU activation checkpoints), then NVMe for the optimizer, then more nodes.
-#include "core/model/phrase.h"
+#include "core/base/phrase.h"
 #include "core/model/scenario.h"
 
 #include <string>

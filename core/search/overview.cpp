@@ -1,6 +1,6 @@
 #include "core/search/overview.h"
 
-#include "core/model/errors.h"
+#include "core/base/errors.h"
 #include "core/search/scenario_edits.h"
 
 #include <algorithm>

@@ -2,12 +2,12 @@
 
 #include "core/search/host_advice.h"
 
-#include "core/io/format.h"
-#include "core/model/default_scenario.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
+#include "core/base/format.h"
+#include "core/base/units.h"
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
-#include "core/model/units.h"
+#include "core/presets/default_scenario.h"
 #include "core/search/scenario_edits.h"
 
 #include <algorithm>

@@ -25,7 +25,7 @@ struct Candidate {
 struct Rejection {
     std::string setup;   // "ZeRO-1", "ZeRO-3 + CPU offload", ...
     std::string reason;  // "needs 96.2 GiB per GPU, 76.0 GiB available"
-    // The same two, translatable (core/model/phrase.h): english(setup_phrase) == setup, ...
+    // The same two, translatable (core/base/phrase.h): english(setup_phrase) == setup, ...
     Phrase setup_phrase;
     Phrase reason_phrase;
 };
@@ -37,7 +37,7 @@ struct Plan {
     std::vector<Rejection> rejected;       // every setup that lost, with why
     std::vector<std::string> why;          // why the best won, in plain words
     std::vector<std::string> suggestions;  // when nothing fits: what would
-    // why and suggestions, translatable (core/model/phrase.h): english(why_phrases[i]) == why[i].
+    // why and suggestions, translatable (core/base/phrase.h): english(why_phrases[i]) == why[i].
     std::vector<Phrase> why_phrases;
     std::vector<Phrase> suggestion_phrases;
     std::int64_t candidates_evaluated = 0;  // the searched space: every candidate, estimated or bounded out

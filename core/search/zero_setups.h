@@ -2,7 +2,7 @@
 // The ZeRO setups the planner compares: the one table of (stage, offload_optimizer,
 // offload_param) combinations DeepSpeed supports, which of them the window's bar views show,
 // and their labels. The recommender searches them in this order, simplest first.
-#include "core/model/phrase.h"
+#include "core/base/phrase.h"
 #include "core/model/scenario.h"
 
 #include <array>

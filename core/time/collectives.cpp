@@ -1,6 +1,6 @@
 #include "core/time/collectives.h"
 
-#include "core/model/units.h"
+#include "core/base/units.h"
 #include "core/presets/gpu_presets.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // What dominates a step (issue 14, item 5): the largest term of the step-time breakdown
 // (core/time/step_time.h) named in words, with the share it takes, and every term for a
 // breakdown view. Pure: no allocation beyond the returned text of one_line.
-#include "core/model/phrase.h"
+#include "core/base/phrase.h"
 #include "core/time/step_time.h"
 
 #include <array>

@@ -1,15 +1,15 @@
 #include "core/time/step_time.h"
 
+#include "core/base/units.h"
+#include "core/hardware/host_rates.h"
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
 #include "core/model/layer_modules.h"
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
-#include "core/model/units.h"
 #include "core/time/collectives.h"
 #include "core/time/flops.h"
-#include "core/time/host_rates.h"
 
 #include <algorithm>
 #include <cmath>

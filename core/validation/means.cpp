@@ -1,8 +1,10 @@
 #include "core/validation/means.h"
 
-#include "core/io/json_errors.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
+#include "core/base/json_errors.h"
 #include "core/validation/spec_fields.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 

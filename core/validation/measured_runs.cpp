@@ -1,12 +1,14 @@
 #include "core/validation/measured_runs.h"
 
-#include "core/io/json_errors.h"
-#include "core/model/default_scenario.h"
+#include "core/base/errors.h"
+#include "core/base/json_errors.h"
 #include "core/model/enum_names.h"
-#include "core/model/errors.h"
 #include "core/presets/cluster_presets.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -589,7 +591,7 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
             c.notes.push_back(std::string(k.key) + " " + std::to_string(*v));
         }
     // Throughput cases: overlap_comm as the run's DeepSpeed had it: as stated, else DeepSpeed's
-    // default for the stage (on at stage 3 only: core/deepspeed/defaults.h); it decides what the
+    // default for the stage (on at stage 3 only: core/model/deepspeed_defaults.h); it decides what the
     // step time hides. (Memory cases keep the planner's default, which their allocator fit used.)
     if (kind == "throughput") {
         if (auto o = r.optional_bool("overlap_comm")) s.zero.overlap_comm = *o;

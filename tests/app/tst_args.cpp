@@ -3,7 +3,7 @@
 // command word is taken off before parse_args (app/cli/start.cpp), so the rows start after it.
 // Every row is literal: the argv typed and the parse or the error expected.
 #include "app/cli/args.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
 
 #include <QtTest>
 

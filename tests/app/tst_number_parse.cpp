@@ -2,7 +2,7 @@
 // suffixes, bounded whole numbers, bounded reals and on/off, each with the option in its error.
 // Every row is a literal: the text typed, and the value or the error expected.
 #include "app/cli/number_parse.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
 
 #include <QtTest>
 

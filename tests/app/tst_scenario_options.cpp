@@ -4,8 +4,8 @@
 // batch 2, 4 accumulation steps, train_batch_size 64 (on 8 GPUs).
 #include "app/cli/args.h"
 #include "app/cli/scenario_options.h"
+#include "core/base/errors.h"
 #include "core/model/enum_names.h"
-#include "core/model/errors.h"
 
 #include <QtTest>
 

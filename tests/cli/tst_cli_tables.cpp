@@ -1,18 +1,18 @@
 // The vocabulary tables the command line, the window and the reports iterate: the commands
 // (app/cli/cli.h), the export formats (core/deepspeed/export_formats.h), the memory slices
 // (core/memory/memory_slices.h); the closest-name rule behind every "did you mean"
-// (core/io/suggest.h); and what a start decides (app/cli/start.h). Literal lists below, not
+// (core/base/suggest.h); and what a start decides (app/cli/start.h). Literal lists below, not
 // the tables themselves, say what is expected, so a table that loses or renames a row fails.
 #include "app/cli/cli.h"
 #include "app/cli/report_json.h"
 #include "app/cli/start.h"
+#include "core/base/file_io.h"
+#include "core/base/suggest.h"
 #include "core/deepspeed/export_formats.h"
-#include "core/io/file_io.h"
-#include "core/io/plan_pins.h"
 #include "core/io/scenario_json.h"
-#include "core/io/suggest.h"
 #include "core/memory/memory_slices.h"
-#include "core/model/default_scenario.h"
+#include "core/presets/default_scenario.h"
+#include "core/report/plan_pins.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
@@ -552,3 +552,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestCliTables)
 #include "tst_cli_tables.moc"
+
+#include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // Loading files from tests/data (ZP_TEST_DATA_DIR) for data-driven rows: the published figures in
 // tests/data/anchors (each file names its source; copied into the repository when the tests were
 // written, docs/design.md §11), the lint corpus and the Hugging Face configs.
-#include "core/io/file_io.h"
+#include "core/base/file_io.h"
 #include "core/validation/measured_runs.h"
 
 #include <nlohmann/json.hpp>

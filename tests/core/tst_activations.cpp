@@ -139,3 +139,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestActivations)
 #include "tst_activations.moc"
+
+#include <nlohmann/json.hpp>

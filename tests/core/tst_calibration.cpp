@@ -1,11 +1,11 @@
 // Calibrating from a run (core/calibration): the log lines DeepSpeed, Megatron-DeepSpeed and the
 // Hugging Face Trainer print, read into measurements; refusals for logs that cannot be trusted;
 // the fitted efficiency reproducing the measured step.
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
 #include "core/calibration/calibrate.h"
 #include "core/calibration/run_log.h"
-#include "core/io/file_io.h"
 #include "core/io/scenario_json.h"
-#include "core/model/errors.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/time/step_time.h"

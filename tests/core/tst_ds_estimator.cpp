@@ -143,3 +143,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestDsEstimator)
 #include "tst_ds_estimator.moc"
+
+#include <nlohmann/json.hpp>

@@ -3,13 +3,13 @@
 // sharded_moe.py, the dispatch/combine all-to-alls, and the constraints DeepSpeed asserts. Covers
 // core/model/experts.cpp, core/model/parallel_layout.cpp rank_parameter_split,
 // core/memory/model_states.cpp, core/time/step_time.cpp and the recommender's --ep auto.
+#include "core/base/errors.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/framework_exports.h"
 #include "core/deepspeed/megatron_launch.h"
 #include "core/io/scenario_json.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/model_states.h"
-#include "core/model/errors.h"
 #include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
 #include "core/presets/model_presets.h"

@@ -8,7 +8,7 @@
 #include "core/deepspeed/framework_exports.h"
 #include "core/deepspeed/lint.h"
 #include "core/deepspeed/megatron_launch.h"
-#include "core/model/default_scenario.h"
+#include "core/presets/default_scenario.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "test_util.h"
@@ -228,3 +228,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestExports)
 #include "tst_exports.moc"
+
+#include <nlohmann/json.hpp>

@@ -1,8 +1,8 @@
-// Numbers as the window and the CLI print them (core/io/format.cpp): one row per case, the exact
+// Numbers as the window and the CLI print them (core/base/format.cpp): one row per case, the exact
 // text expected. Rows whose `knownBug` column is set are expected failures (QEXPECT_FAIL): the
 // text is what the header promises, the reason says what is printed today. When the bug is fixed
 // the row turns into an unexpected pass and the marker must go.
-#include "core/io/format.h"
+#include "core/base/format.h"
 
 #include <QTest>
 

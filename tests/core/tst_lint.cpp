@@ -1,8 +1,8 @@
 // The linter: a corpus of configs with golden diagnostics (tests/data/lint), DeepSpeed's batch
 // rule (tests/data/anchors/deepspeed_batch_rule.json), and key suggestions.
-// Covers core/deepspeed/lint.cpp, core/deepspeed/batch_rule.cpp and core/deepspeed/config_schema.cpp.
+// Covers core/deepspeed/lint.cpp, core/model/batch_rule.cpp and core/deepspeed/config_schema.cpp.
+#include "core/base/errors.h"
 #include "core/deepspeed/lint.h"
-#include "core/model/errors.h"
 #include "core/model/finetune.h"
 #include "test_data.h"
 
@@ -130,3 +130,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestLint)
 #include "tst_lint.moc"
+
+#include <nlohmann/json.hpp>

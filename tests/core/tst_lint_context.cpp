@@ -3,7 +3,7 @@
 // key/value heads and the sequence. One row per rule, passing and failing, named after its source;
 // without the context none of these runs.
 #include "core/deepspeed/lint.h"
-#include "core/model/default_scenario.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
 #include "lint_diagnostics.h"
 
@@ -107,3 +107,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestLintContext)
 #include "tst_lint_context.moc"
+
+#include <nlohmann/json.hpp>

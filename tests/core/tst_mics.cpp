@@ -3,12 +3,12 @@
 // shard group, the collectives inside it and across its replicas, what DeepSpeed refuses, the
 // config keys both ways and the session. Covers core/model/mics.cpp, core/memory/model_states.cpp,
 // core/time/step_time.cpp, core/deepspeed config export, import and lint, core/io/scenario_json.cpp.
+#include "core/base/errors.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
 #include "core/io/scenario_json.h"
 #include "core/memory/memory_model.h"
-#include "core/model/errors.h"
 #include "core/model/mics.h"
 #include "core/model/trainable_params.h"
 #include "core/time/collectives.h"
@@ -302,3 +302,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestMics)
 #include "tst_mics.moc"
+
+#include <nlohmann/json.hpp>

@@ -1,9 +1,9 @@
 // Exact parameter counts: the presets, the Hugging Face configs in tests/data/anchors/hf and
 // more of their kin, each against the count published for the checkpoint.
 // Covers core/model/model_spec.cpp, core/presets/model_presets.cpp and core/io/hf_config.cpp.
-#include "core/io/file_io.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
 #include "core/io/hf_config.h"
-#include "core/model/errors.h"
 #include "core/presets/model_presets.h"
 #include "test_data.h"
 
@@ -341,3 +341,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestModelSpec)
 #include "tst_model_spec.moc"
+
+#include <nlohmann/json.hpp>

@@ -4,12 +4,12 @@
 // batches and bubble, the constraints, and BLOOM-176B's measured throughput. Covers
 // core/memory/activations.cpp, core/model/parallel_layout.cpp, core/time/step_time.cpp and
 // core/model/scenario.cpp validate_parallelism.
+#include "core/base/errors.h"
 #include "core/memory/activations.h"
 #include "core/memory/allocator.h"
 #include "core/memory/fit_stage.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
-#include "core/model/errors.h"
 #include "core/model/parallel_layout.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"

@@ -1,8 +1,8 @@
 // The recommender (core/search/recommender.cpp): never an infeasible plan, host RAM respected,
 // deterministic, and the textbook answers for the textbook cases.
-#include "core/model/default_scenario.h"
-#include "core/model/units.h"
+#include "core/base/units.h"
 #include "core/presets/cluster_presets.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"

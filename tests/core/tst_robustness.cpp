@@ -1,13 +1,13 @@
 // Robustness: a property test over 100,000 random valid scenarios (estimate_memory, estimate_step,
-// recommend, the DeepSpeed export and lint), and core/io/file_io.cpp's atomic writes, which leave an
+// recommend, the DeepSpeed export and lint), and core/base/file_io.cpp's atomic writes, which leave an
 // existing file byte-identical when the disk is "full" (RLIMIT_FSIZE).
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
+#include "core/base/units.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/lint.h"
-#include "core/io/file_io.h"
 #include "core/memory/memory_model.h"
-#include "core/model/default_scenario.h"
-#include "core/model/errors.h"
-#include "core/model/units.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
@@ -166,3 +166,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestRobustness)
 #include "tst_robustness.moc"
+
+#include <nlohmann/json.hpp>

@@ -1,15 +1,15 @@
 // Session files (.zplan): the field list covers every Scenario member; every field round-trips
 // (each perturbed alone and all at once, compared with operator==); the sessions 0.1.0 wrote
 // open into the scenario 0.1.0 read; newer and malformed files are refused naming what is wrong.
-#include "core/io/file_io.h"
-#include "core/io/plan_pins.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
 #include "core/io/scenario_json.h"
 #include "core/io/session_fields.h"
 #include "core/io/session_version.h"
-#include "core/model/default_scenario.h"
 #include "core/model/enum_names.h"
-#include "core/model/errors.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
+#include "core/report/plan_pins.h"
 #include "core/search/recommender.h"
 #include "core/time/step_time.h"
 #include "test_data.h"
@@ -791,3 +791,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestSession)
 #include "tst_session.moc"
+
+#include <nlohmann/json.hpp>

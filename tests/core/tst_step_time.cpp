@@ -1,16 +1,16 @@
 // Step time. Covers core/time/collectives.cpp (ring formulas, bus efficiency, bottleneck link),
 // core/time/flops.cpp (Korthikanti Eq. 7, Narayanan Eq. 3), core/time/compute_time.cpp (roofline,
-// launch bound), core/time/host_rates.h (CPU Adam from host bandwidth), core/time/step_time.cpp
+// launch bound), core/hardware/host_rates.h (CPU Adam from host bandwidth), core/time/step_time.cpp
 // (communication volume per stage, what each stage exposes, ZeRO-3's per-module costs, offload).
 // Expected values are published relations or figures, or literals worked out by hand, never the
 // code's own formula. The throughput targets against measured runs are in tst_validation.
+#include "core/hardware/host_rates.h"
 #include "core/model/enum_names.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/time/collectives.h"
 #include "core/time/flops.h"
-#include "core/time/host_rates.h"
 #include "core/time/step_time.h"
 #include "test_data.h"
 #include "test_util.h"

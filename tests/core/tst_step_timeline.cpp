@@ -2,12 +2,12 @@
 // against what the sources print: the size of a failing allocation in an out-of-memory trace, the
 // phase a run dies in, and the structural facts of DeepSpeed's allocations. Each row names its
 // source; the arithmetic is in tests/hand_calculations.py.
+#include "core/base/units.h"
 #include "core/memory/allocator.h"
 #include "core/memory/buffers.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
 #include "core/model/enum_names.h"
-#include "core/model/units.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"

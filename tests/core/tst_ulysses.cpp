@@ -6,6 +6,7 @@
 // Covers core/model/scenario.{h,cpp}, core/memory/activations.cpp, core/time/step_time.cpp,
 // core/model/parallel_layout.cpp, core/deepspeed/{config_export,config_import,lint}.cpp,
 // core/io/scenario_json.cpp and core/search/recommender.cpp.
+#include "core/base/errors.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
@@ -13,7 +14,6 @@
 #include "core/io/scenario_json.h"
 #include "core/memory/activations.h"
 #include "core/memory/memory_model.h"
-#include "core/model/errors.h"
 #include "core/model/parallel_layout.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
@@ -343,3 +343,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestUlysses)
 #include "tst_ulysses.moc"
+
+#include <nlohmann/json.hpp>

@@ -1,8 +1,8 @@
 // core/validation: measured runs read into scenarios and measurements by generic rules (units by
 // name, fits/OOM text, GPU type fragments), malformed documents refused naming case and field,
 // and no rule keyed by a case id.
-#include "core/io/file_io.h"
-#include "core/model/errors.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
 #include "core/validation/means.h"
 #include "core/validation/measured_runs.h"
 #include "core/validation/pairs.h"

@@ -1,13 +1,13 @@
 // Every vocabulary the planner keeps in one table, walked row by row: the enum names and their
 // aliases, the presets, the ZeRO setups, the intra-node links and the input limits; and the
 // README's lists of them, which are hand-written and must agree with the tables.
-#include "core/io/file_io.h"
-#include "core/model/default_scenario.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
+#include "core/base/units.h"
 #include "core/model/enum_names.h"
-#include "core/model/errors.h"
 #include "core/model/limits.h"
-#include "core/model/units.h"
 #include "core/presets/cluster_presets.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"

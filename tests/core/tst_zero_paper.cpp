@@ -1,7 +1,7 @@
 // The ZeRO paper's Table 1 (arXiv 1910.02054): per-device model-state GB (1e9) for K = 12.
 // Covers core/memory/model_states.cpp (both conventions).
+#include "core/base/units.h"
 #include "core/memory/model_states.h"
-#include "core/model/units.h"
 #include "test_data.h"
 
 #include <QtTest>
@@ -61,3 +61,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestZeroPaper)
 #include "tst_zero_paper.moc"
+
+#include <nlohmann/json.hpp>

@@ -4,12 +4,12 @@
 // DeepSpeed ZeRO++ tutorial's measured run. Covers core/memory/model_states.cpp, buffers.cpp,
 // core/time/step_time.cpp, core/model/scenario.cpp effective_zeropp, core/deepspeed config export,
 // import and lint, and the validation cases.
+#include "core/base/errors.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
 #include "core/memory/buffers.h"
 #include "core/memory/memory_model.h"
-#include "core/model/errors.h"
 #include "core/model/trainable_params.h"
 #include "core/search/recommender.h"
 #include "core/time/collectives.h"
@@ -337,3 +337,5 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestZeroPlusPlus)
 #include "tst_zeropp.moc"
+
+#include <nlohmann/json.hpp>

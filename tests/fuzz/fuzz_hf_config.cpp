@@ -1,8 +1,8 @@
 // libFuzzer: Hugging Face config.json import, then the memory model on what it produced.
+#include "core/base/errors.h"
 #include "core/io/hf_config.h"
 #include "core/memory/memory_model.h"
-#include "core/model/default_scenario.h"
-#include "core/model/errors.h"
+#include "core/presets/default_scenario.h"
 
 #include <cmath>
 #include <cstdint>

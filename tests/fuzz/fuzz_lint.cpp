@@ -1,6 +1,6 @@
 // libFuzzer: the ds_config linter on arbitrary bytes. Bad input must end in InputError, never a crash.
+#include "core/base/errors.h"
 #include "core/deepspeed/lint.h"
-#include "core/model/errors.h"
 
 #include <cstdint>
 #include <string_view>

@@ -1,10 +1,10 @@
 // libFuzzer: session (.zplan) loading, then a full overview (estimate, step time, search), and
 // the pinned plans' figures.
-#include "core/io/plan_pins.h"
+#include "core/base/errors.h"
 #include "core/io/scenario_json.h"
-#include "core/model/errors.h"
+#include "core/report/plan_compare.h"
+#include "core/report/plan_pins.h"
 #include "core/search/overview.h"
-#include "core/search/plan_compare.h"
 
 #include <cmath>
 #include <cstdint>

@@ -2,12 +2,12 @@
 // before / measured / after for published log excerpts, shows the core's reason and keeps Apply
 // disabled for logs it refuses (the document unchanged), Apply is one undoable edit of the
 // document, and the recommendation card names what decides the recommended step.
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
+#include "core/base/format.h"
 #include "core/calibration/calibrate.h"
 #include "core/calibration/run_log.h"
-#include "core/io/file_io.h"
-#include "core/io/format.h"
 #include "core/io/scenario_json.h"
-#include "core/model/errors.h"
 #include "core/time/step_explain.h"
 #include "tests/ui/offscreen.h"
 #include "ui/calibrate_dialog.h"

@@ -1,14 +1,14 @@
 // Comparing plans in the window (issue 17): pinning from the menu and the Compare tab, the tab's
 // figures against the core's for every pin and the live plan, the ghosted bars and dashed lines,
 // the fifth pin refused, undo and redo, sessions with pins, the screenshot's compare view.
+#include "core/base/file_io.h"
+#include "core/base/format.h"
+#include "core/base/units.h"
 #include "core/deepspeed/config_export.h"
-#include "core/io/file_io.h"
-#include "core/io/format.h"
-#include "core/io/plan_pins.h"
-#include "core/model/default_scenario.h"
-#include "core/model/units.h"
+#include "core/presets/default_scenario.h"
+#include "core/report/plan_compare.h"
+#include "core/report/plan_pins.h"
 #include "core/search/overview.h"
-#include "core/search/plan_compare.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "tests/ui/offscreen.h"

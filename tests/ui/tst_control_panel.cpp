@@ -1,8 +1,8 @@
 // The control panel on its own, offscreen: it shows every valid value unclamped, its lists are
 // the core's tables, a user edit is one undo step, and showing the document is none.
+#include "core/base/units.h"
 #include "core/model/enum_names.h"
 #include "core/model/limits.h"
-#include "core/model/units.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"

@@ -1,9 +1,9 @@
 // The tutorials' pictures: every image the docs reference exists and is listed in
 // docs/screenshots.txt, and each regenerates from its session to within a small pixel
 // tolerance of the committed file (same offscreen platform, pinned font and DPI).
-#include "core/io/file_io.h"
-#include "core/io/plan_pins.h"
+#include "core/base/file_io.h"
 #include "core/io/scenario_json.h"
+#include "core/report/plan_pins.h"
 #include "tests/ui/offscreen.h"
 #include "ui/screenshot.h"
 #include "ui/translations.h"

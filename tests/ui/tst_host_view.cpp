@@ -2,9 +2,9 @@
 // stacks the core's host slices at the moment the node peaks (core/memory/host_memory.h), its
 // caption says when, the line sits at the node's RAM, a setup that does not fit the RAM is
 // marked, and the recommendation card names the host peak's phase.
+#include "core/base/units.h"
 #include "core/memory/host_slices.h"
-#include "core/model/default_scenario.h"
-#include "core/model/units.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"

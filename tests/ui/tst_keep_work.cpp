@@ -3,10 +3,10 @@
 // SIGKILL and started again (app/window_start.h lists the hooks); a second start hands its file
 // to the running window. In process: the autosave follows the document, File > Open Recent,
 // and a session the window cannot read changes nothing and says why in one line.
-#include "core/io/file_io.h"
+#include "core/base/file_io.h"
 #include "core/io/scenario_json.h"
 #include "core/io/session_version.h"
-#include "core/model/default_scenario.h"
+#include "core/presets/default_scenario.h"
 #include "core/search/recommender.h"
 #include "ui/autosave.h"
 #include "ui/main_window.h"

@@ -1,7 +1,7 @@
 // Keyboard and screen readers (issue 17, item 5): Tab visits every control top to bottom and
 // then the views, never trapped; group mnemonics focus their group; every plot and custom
 // widget is named, and the plots describe their own numbers as text.
-#include "core/model/default_scenario.h"
+#include "core/presets/default_scenario.h"
 #include "core/search/overview.h"
 #include "core/search/zero_setups.h"
 #include "ui/accessibility.h"

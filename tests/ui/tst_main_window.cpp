@@ -1,11 +1,11 @@
 // The window, offscreen: controls drive the core, views follow, undo restores, sessions and
 // exports round-trip, a dark palette stays readable.
+#include "core/base/file_io.h"
+#include "core/base/units.h"
 #include "core/deepspeed/config_export.h"
-#include "core/io/file_io.h"
 #include "core/io/scenario_json.h"
 #include "core/io/session_version.h"
-#include "core/model/default_scenario.h"
-#include "core/model/units.h"
+#include "core/presets/default_scenario.h"
 #include "core/search/recommender.h"
 #include "ui/config_preview.h"
 #include "ui/control_panel.h"

@@ -3,11 +3,11 @@
 // Report... writes Markdown whose memory table, recommendation and ds_config are the core's, with
 // its plots as PNGs beside it, and a one-page PDF whose text (pdftotext) holds the same; the
 // tables the window shows copy as GitHub Markdown; a path that cannot be written leaves nothing.
+#include "core/base/format.h"
+#include "core/base/units.h"
 #include "core/deepspeed/config_export.h"
-#include "core/io/format.h"
 #include "core/memory/memory_slices.h"
-#include "core/model/default_scenario.h"
-#include "core/model/units.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"

@@ -3,12 +3,12 @@
 // capacity and usable lines where the GPU's memory is, and draws something finite for a scenario
 // that does not fit. The recommendation card names the peak's phase, and the memory bars carry
 // the peak reserve.
+#include "core/base/units.h"
 #include "core/memory/fit_stage.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
-#include "core/model/default_scenario.h"
 #include "core/model/enum_names.h"
-#include "core/model/units.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/overview.h"

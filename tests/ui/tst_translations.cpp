@@ -2,7 +2,7 @@
 // translations/zero-planner_zh_CN.ts has no unfinished, vanished or obsolete entry; its
 // placeholders match the English; lupdate over today's sources finds no text it lacks; and the
 // translation, the core's phrases included, reaches the window through applyLanguage.
-#include "core/model/phrase.h"
+#include "core/base/phrase.h"
 #include "offscreen.h"
 #include "ui/main_window.h"
 #include "ui/phrase_text.h"

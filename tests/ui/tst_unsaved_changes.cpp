@@ -2,9 +2,9 @@
 // clean state), the title shows both, and New, Open, a dropped session and closing the window
 // ask "Save changes?" before unsaved edits would be lost (Tiled's confirmSave). A last session
 // restored from QSettings is not presented as the file it was once saved to.
-#include "core/io/file_io.h"
+#include "core/base/file_io.h"
 #include "core/io/scenario_json.h"
-#include "core/model/default_scenario.h"
+#include "core/presets/default_scenario.h"
 #include "core/search/recommender.h"
 #include "tests/ui/offscreen.h"
 #include "ui/main_window.h"

@@ -3,7 +3,7 @@
 // button or tab is cut short of the size it asks for, and the widgets a layout places side by
 // side do not overlap. The window is saved as window-1280x720@<scale>x.png beside the test, to
 // look at.
-#include "core/model/default_scenario.h"
+#include "core/presets/default_scenario.h"
 #include "ui/main_window.h"
 #include "ui/screenshot.h"
 

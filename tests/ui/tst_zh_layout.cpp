@@ -2,9 +2,9 @@
 // label cut and none overlapping another: every visible QLabel, QAbstractButton and QGroupBox
 // gets the room its text asks for, and no two such siblings share pixels. Run for the default
 // plan, a plan where nothing fits (the card's longest text) and at the smallest supported size.
-#include "core/io/file_io.h"
+#include "core/base/file_io.h"
 #include "core/io/scenario_json.h"
-#include "core/model/default_scenario.h"
+#include "core/presets/default_scenario.h"
 #include "offscreen.h"
 #include "ui/main_window.h"
 #include "ui/planner_document.h"

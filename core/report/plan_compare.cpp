@@ -1,12 +1,14 @@
-#include "core/search/plan_compare.h"
+#include "core/report/plan_compare.h"
 
+#include "core/base/errors.h"
+#include "core/base/format.h"
+#include "core/base/units.h"
 #include "core/deepspeed/config_diff.h"
 #include "core/deepspeed/config_export.h"
-#include "core/io/format.h"
 #include "core/model/enum_names.h"
-#include "core/model/errors.h"
-#include "core/model/units.h"
 #include "core/search/recommender.h"
+
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <cmath>
@@ -38,7 +40,7 @@ PlanFigures plan_figures(const Scenario& s) {
         return f;
     }
     try {
-        f.ds_config = deepspeed_config(s);
+        f.ds_config = std::make_shared<const nlohmann::ordered_json>(deepspeed_config(s));
     } catch (const InputError&) {
         // No config for this plan: every key of the other plan's config differs.
     }
@@ -119,7 +121,7 @@ std::vector<ConfigKeyRow> config_key_rows(const PlanFigures& live, const std::ve
         return nullptr;
     };
     // A plan with no config (it cannot be exported) differs in every key of the other's.
-    const auto config = [](const PlanFigures& f) { return f.ds_config.is_null() ? nlohmann::ordered_json::object() : f.ds_config; };
+    const auto config = [](const PlanFigures& f) { return f.ds_config ? *f.ds_config : nlohmann::ordered_json::object(); };
     for (std::size_t p = 0; p < pins.size(); ++p) {
         for (const ConfigDifference& d : config_diff(config(live), config(pins[p]))) {
             ConfigKeyRow* row = find(d.key);

@@ -2,7 +2,7 @@
 // One plan as a report (issue 17, part 2; docs/design.md §10): the scenario in rows, the
 // recommendation with its reasons (the plan's `why`, as `recommend` prints it), the memory table
 // of every setup (the figures `compare` prints) and the recommended setup's ds_config.json, all as
-// strings. Pure: core/io/report_markdown.h writes it as Markdown, the window's PDF
+// strings. Pure: core/report/report_markdown.h writes it as Markdown, the window's PDF
 // (ui/report_pdf.h) draws it, and `zero-planner report` does either.
 #include "core/search/recommender.h"
 

@@ -1,6 +1,8 @@
-#include "core/io/json_errors.h"
+#include "core/base/json_errors.h"
 
-#include "core/model/errors.h"
+#include "core/base/errors.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 

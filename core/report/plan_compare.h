@@ -6,10 +6,10 @@
 #include "core/model/scenario.h"
 #include "core/model/step_phase.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
-
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,9 +35,11 @@ struct PlanFigures {
     double nvme_bytes_per_node = 0;
     double step_seconds = 0;
     double tokens_per_second = 0;
-    double token_budget = 0;           // Assumptions::token_budget: the tokens gpu_hours trains on
-    double gpu_hours = 0;              // StepTime::budget_gpu_hours
-    nlohmann::ordered_json ds_config;  // deepspeed_config(); null when it cannot be exported
+    double token_budget = 0;  // Assumptions::token_budget: the tokens gpu_hours trains on
+    double gpu_hours = 0;     // StepTime::budget_gpu_hours
+    // deepspeed_config(); null when it cannot be exported. Held by pointer so that the header needs
+    // only json_fwd.hpp (planner_document.h, in 32 units, includes this one).
+    std::shared_ptr<const nlohmann::ordered_json> ds_config;
 };
 
 // evaluate() of `s` as it stands (its setup, micro batch and recompute), and its ds_config.

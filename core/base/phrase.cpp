@@ -1,4 +1,4 @@
-#include "core/model/phrase.h"
+#include "core/base/phrase.h"
 
 namespace zp {
 

@@ -1,6 +1,6 @@
-#include "core/io/file_io.h"
+#include "core/base/file_io.h"
 
-#include "core/model/errors.h"
+#include "core/base/errors.h"
 
 #include <cerrno>
 #include <cstdio>

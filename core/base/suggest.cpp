@@ -1,4 +1,4 @@
-#include "core/io/suggest.h"
+#include "core/base/suggest.h"
 
 #include <vector>
 

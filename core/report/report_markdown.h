@@ -1,9 +1,9 @@
 #pragma once
-// A report (core/io/report.h) as GitHub-flavoured Markdown: what `zero-planner report --format md`
+// A report (core/report/report.h) as GitHub-flavoured Markdown: what `zero-planner report --format md`
 // writes and File > Export Report... writes for a .md file, and what pastes well into a GitHub
 // issue (pipe tables, a fenced json block). The pictures are written beside the .md by the caller
 // and linked relatively.
-#include "core/io/report.h"
+#include "core/report/report.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "core/deepspeed/batch_rule.h"
+#include "core/model/batch_rule.h"
 
 namespace zp {
 

@@ -2,7 +2,7 @@
 // Parsing JSON text the user gave us, with errors people can act on: line and column for
 // syntax errors (nlohmann reports a byte offset), and a nesting limit so hostile input
 // cannot exhaust the stack.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
 #include <string>

@@ -1,13 +1,13 @@
-#include "core/io/report.h"
+#include "core/report/report.h"
 #include "core/model/parallel_layout.h"
 
+#include "core/base/format.h"
+#include "core/base/units.h"
 #include "core/deepspeed/config_export.h"
-#include "core/io/format.h"
 #include "core/memory/memory_slices.h"
 #include "core/model/enum_names.h"
 #include "core/model/mics.h"
 #include "core/model/trainable_params.h"
-#include "core/model/units.h"
 #include "core/search/scenario_edits.h"
 #include "core/time/step_explain.h"
 

@@ -1,6 +1,6 @@
-#include "core/io/format.h"
+#include "core/base/format.h"
 
-#include "core/model/units.h"
+#include "core/base/units.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "core/io/report_markdown.h"
+#include "core/report/report_markdown.h"
 
 namespace zp {
 namespace {

@@ -1,9 +1,11 @@
-#include "core/io/plan_pins.h"
+#include "core/report/plan_pins.h"
 
-#include "core/io/json_errors.h"
+#include "core/base/errors.h"
+#include "core/base/json_errors.h"
 #include "core/io/scenario_json.h"
-#include "core/model/errors.h"
 #include "core/search/zero_setups.h"
+
+#include <nlohmann/json.hpp>
 
 namespace zp {
 

@@ -1,4 +1,4 @@
-#include "core/model/default_scenario.h"
+#include "core/presets/default_scenario.h"
 
 #include "core/presets/cluster_presets.h"
 #include "core/presets/model_presets.h"

@@ -6,6 +6,8 @@
 #include "core/presets/model_presets.h"
 #include "test_data.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QtTest>
 
 using namespace zp;
@@ -139,5 +141,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestActivations)
 #include "tst_activations.moc"
-
-#include <nlohmann/json.hpp>

@@ -9,7 +9,7 @@
 
 namespace zp::cli {
 
-std::optional<std::string> Args::get(const std::string& key) const {
+std::optional<std::string> Args::get(std::string_view key) const {
     const auto it = values.find(key);
     if (it == values.end()) return std::nullopt;
     return it->second;
@@ -63,16 +63,16 @@ Args parse_args(const std::vector<std::string>& argv, const std::set<std::string
             }
             if (a.values.count(key)) throw InputError("option " + key + " is given twice");
             a.values[key] = value;
-        } else if (arg == "-o") {
-            if (i + 1 >= argv.size()) throw InputError("option -o needs a file name");
-            if (a.values.count("-o")) throw InputError("option -o is given twice");
-            a.values["-o"] = argv[++i];
         } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+            // A short option: a flag ("-h") or one that takes the next word ("-o FILE"); never "-o=FILE".
             if (known_flags.count(arg)) {
                 a.flags.insert(arg);
                 continue;
             }
-            unknown_option(arg, known_values, known_flags);
+            if (!known_values.count(arg)) unknown_option(arg, known_values, known_flags);
+            if (i + 1 >= argv.size()) throw InputError("option " + arg + " needs a value");
+            if (a.values.count(arg)) throw InputError("option " + arg + " is given twice");
+            a.values[arg] = argv[++i];
         } else {
             a.positionals.push_back(arg);
         }

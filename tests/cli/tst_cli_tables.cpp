@@ -20,6 +20,7 @@
 #include <yaml-cpp/yaml.h>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include <set>
 #include <sstream>
@@ -552,5 +553,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestCliTables)
 #include "tst_cli_tables.moc"
-
-#include <nlohmann/json.hpp>

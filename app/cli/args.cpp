@@ -19,7 +19,7 @@ namespace {
 std::string_view without_dashes(std::string_view option) { return option.substr(std::min(option.find_first_not_of('-'), option.size())); }
 
 // "unknown option '--gpux' (did you mean '--gpus'?); see zero-planner --help". Names are compared
-// without their dashes, which every option shares ("-x" is not a typo of "-h", "--" of nothing);
+// without their dashes, which every option shares (-x is not a typo of -h, -- of nothing);
 // the typos allowed are counted on the option as typed, as for every other name.
 [[noreturn]] void unknown_option(const std::string& key, const std::set<std::string>& known_values,
                                  const std::set<std::string>& known_flags) {
@@ -64,7 +64,7 @@ Args parse_args(const std::vector<std::string>& argv, const std::set<std::string
             if (a.values.count(key)) throw InputError("option " + key + " is given twice");
             a.values[key] = value;
         } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
-            // A short option: a flag ("-h") or one that takes the next word ("-o FILE"); never "-o=FILE".
+            // A short option: a flag (-h) or one that takes the next word (-o FILE); never -o=FILE.
             if (known_flags.count(arg)) {
                 a.flags.insert(arg);
                 continue;

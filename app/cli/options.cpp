@@ -69,7 +69,7 @@ constinit const Option offload_param{"--offload-param", "", "where the parameter
 constinit const Option overlap_comm{"--overlap-comm", "on|off", "overlap the gradient reduction with the backward pass", G::Zero, S::Zero};
 constinit const Option reduce_bucket_size{"--reduce-bucket-size", "N", "reduce_bucket_size, elements", G::Zero, S::Zero};
 constinit const Option allgather_bucket_size{"--allgather-bucket-size", "N", "allgather_bucket_size, elements", G::Zero, S::Zero};
-constinit const Option zero_init{"--zero-init", "on|off", "zero.Init: the model is built partitioned", G::Zero, S::Zero};
+constinit const Option zero_init{"--zero-init", "on|off", "zero.Init: parameters are partitioned as they are created", G::Zero, S::Zero};
 constinit const Option pin_memory{"--pin-memory", "on|off", "on: pinned offload buffers", G::Zero, S::Zero};
 constinit const Option save_16bit_model{"--save-16bit-model", "on|off", "stage 3: gather the 16-bit weights on save", G::Zero, S::Zero};
 constinit const Option zeropp{"--zeropp", "off|hpz|hpz+qwz+qgz|auto", "ZeRO++ at stage 3: hpZ over the node, int8 weights, int4 gradients; on = all three; auto: the recommender tries the three across nodes and keeps the fastest (default for full training on > 1 node)", G::Zero, S::Zero};

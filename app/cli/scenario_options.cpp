@@ -288,9 +288,11 @@ std::vector<std::string> split_list(const std::string& list) {
 void apply_finetune(const Args& a, Scenario& s) {
     FineTune& f = s.finetune;
     if (auto v = a.get(opt::finetune)) f.method = parse_finetune_method(*v);
-    if (auto v = a.get(opt::lora_rank)) f.lora_rank = parse_positive_int(*v, option_text(opt::lora_rank), 65536);
-    if (auto v = a.get(opt::lora_alpha)) f.lora_alpha = parse_number(*v, option_text(opt::lora_alpha), 1e-6, 1e6);
-    if (auto v = a.get(opt::lora_dropout)) f.lora_dropout = parse_number(*v, option_text(opt::lora_dropout), 0.0, 0.999);
+    if (auto v = a.get(opt::lora_rank)) f.lora_rank = parse_positive_int(*v, option_text(opt::lora_rank), limits::kLoraRank.max);
+    if (auto v = a.get(opt::lora_alpha))
+        f.lora_alpha = parse_number(*v, option_text(opt::lora_alpha), limits::kLoraAlpha.min, limits::kLoraAlpha.max);
+    if (auto v = a.get(opt::lora_dropout))
+        f.lora_dropout = parse_number(*v, option_text(opt::lora_dropout), limits::kLoraDropout.min, limits::kLoraDropout.max);
     if (auto v = a.get(opt::lora_targets)) {
         if (*v == "default" || *v == "attention" || *v == "all-linear" || *v == "all_linear") {
             f.targets = parse_lora_targets(*v);

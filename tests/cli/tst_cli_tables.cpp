@@ -20,6 +20,7 @@
 #include <yaml-cpp/yaml.h>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include <set>
 #include <sstream>

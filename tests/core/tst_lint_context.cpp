@@ -8,6 +8,7 @@
 #include "lint_diagnostics.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 using namespace zp;
 

@@ -14,6 +14,7 @@
 #include "core/search/scenario_edits.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 using namespace zp;
 using nlohmann::ordered_json;

@@ -17,6 +17,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <random>

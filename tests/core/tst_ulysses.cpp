@@ -22,6 +22,7 @@
 #include "test_util.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 using namespace zp;
 using zp::test::preset_scenario;

@@ -17,6 +17,7 @@
 
 #include <yaml-cpp/yaml.h>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 using namespace zp;
 

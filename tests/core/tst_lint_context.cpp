@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 using namespace zp;
 

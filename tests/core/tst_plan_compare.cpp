@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 using namespace zp;
 using nlohmann::ordered_json;

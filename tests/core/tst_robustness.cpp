@@ -19,6 +19,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <random>

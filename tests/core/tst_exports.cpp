@@ -17,7 +17,6 @@
 
 #include <yaml-cpp/yaml.h>
 #include <QtTest>
-#include <nlohmann/json.hpp>
 
 using namespace zp;
 

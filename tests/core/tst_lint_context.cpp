@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <QtTest>
-#include <nlohmann/json.hpp>
 
 using namespace zp;
 

@@ -19,7 +19,6 @@
 #include <nlohmann/json.hpp>
 
 #include <QtTest>
-#include <nlohmann/json.hpp>
 
 using namespace zp;
 using zp::test::preset_scenario;

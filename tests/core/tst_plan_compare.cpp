@@ -16,7 +16,6 @@
 #include <nlohmann/json.hpp>
 
 #include <QtTest>
-#include <nlohmann/json.hpp>
 
 using namespace zp;
 using nlohmann::ordered_json;

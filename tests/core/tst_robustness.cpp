@@ -19,7 +19,6 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
-#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <random>

@@ -22,7 +22,6 @@
 #include <yaml-cpp/yaml.h>
 #include <QTemporaryDir>
 #include <QtTest>
-#include <nlohmann/json.hpp>
 
 #include <set>
 #include <sstream>

@@ -25,7 +25,7 @@ std::int64_t launches(double elems, double bucket_elems) {
 }  // namespace
 
 CommVolume comm_volume(double params, int stage, std::int64_t gas, const Training& t, const ZeroSetup& z) {
-    const double elem = t.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double elem = bytes_per_element(t.precision);
     const double S = elem * params;
     const double G = static_cast<double>(gas);
     CommVolume v;
@@ -58,7 +58,7 @@ UlyssesTraffic ulysses_traffic(const Scenario& s) {
     const double u = static_cast<double>(ulysses_size(s.parallel));
     if (u <= 1) return out;
     const ModelSpec& m = s.model;
-    const double e = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double e = bytes_per_element(s.training.precision);
     const double tokens = static_cast<double>(s.training.seq_len) * static_cast<double>(s.training.micro_batch) / u;  // b x s/u
     const double heads = static_cast<double>(m.heads);
     // GQA: with u above the key/value heads DeepSpeed replicates them to u (ulysses_sp.py
@@ -469,7 +469,7 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo) {
     x.g = static_cast<double>(c.gpus_per_node);
     x.split = cached_split(memo, s);
     x.P = x.split.trainable;
-    x.weight_elem = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
+    x.weight_elem = bytes_per_element(s.training.precision);
     x.whole_weights = x.weight_elem * x.P + x.split.frozen_bytes + x.split.quant_state_bytes;
     StepTime st;
     const std::int64_t data_parallel = data_parallel_size(s);

@@ -21,7 +21,7 @@ for f in ./usr/bin/zero-planner ./usr/share/applications/$id.desktop ./usr/share
          ./usr/share/icons/hicolor/48x48/apps/$id.png ./usr/share/icons/hicolor/256x256/apps/$id.png \
          ./usr/share/man/man1/zero-planner.1 ./usr/share/zero-planner/measured_runs.json \
          ./usr/share/zero-planner/paper_throughput.json ./usr/share/zero-planner/host_ram_runs.json \
-         ./usr/share/zero-planner/measured_runs_facts.json; do
+         ./usr/share/zero-planner/measured_runs_facts.json ./usr/share/zero-planner/measured_runs_2.json ./usr/share/zero-planner/fitted_constants.json; do
   grep -qF " $f" <<<"$contents" || { echo "missing in the .deb: $f" >&2; exit 1; }
 done
 depends=$(dpkg-deb -f "$deb" Depends)

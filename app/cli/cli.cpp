@@ -16,6 +16,12 @@ namespace {
 
 const std::set<std::string> kFlags = names_of({&opt::json, &opt::help, &opt::help_short, &opt::version});
 
+// The flags every command takes and the ones the command adds.
+std::set<std::string> with_flags(std::initializer_list<const Option*> extra) {
+    std::set<std::string> s = kFlags;
+    s.merge(names_of(extra));
+    return s;
+}
 // A command's value options: the ones it lists, and -o, which every command accepts.
 std::set<std::string> options(std::initializer_list<const Option*> list) {
     std::set<std::string> s = names_of(list);
@@ -94,8 +100,10 @@ const std::vector<Command>& commands() {
          with_scenario({&opt::log, &opt::measured_step_s, &opt::measured_samples_per_s, &opt::measured_max_allocated_gib,
                         &opt::measured_reserved_gib}),
          kFlags, false, cmd_calibrate},
-        {"validate", "validate [FILE]", "the planner against measured runs (default: the bundled measured_runs.json)",
-         CommandKind::Headless, options({}), kFlags, true, cmd_validate},
+        {"validate", "validate [FILE] [--holdout]",
+         "the planner against measured runs (default: the bundled ones); --holdout: each fitted constant re-fitted without "
+         "one cited source at a time, that source's rows predicted with it",
+         CommandKind::Headless, options({}), with_flags({&opt::holdout}), true, cmd_validate},
         {"screenshot", "screenshot",
          "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|config|window|calibrate|compare]\n"
          "[--size WxH] [--scale 1|2: device pixels per point] [--log FILE: the run log the calibrate view shows]\n"

@@ -123,6 +123,7 @@ constinit const Option out{"--out", "FILE.png", "screenshot: the picture to writ
 constinit const Option view{"--view", "VIEW", "screenshot: memory, scaling, time, step, host, layout, config, window (the default), calibrate or compare", G::Command, S::Command};
 constinit const Option size{"--size", "WxH", "screenshot: the window size in points (1480x920)", G::Command, S::Command};
 constinit const Option scale{"--scale", "1|2", "screenshot: device pixels per point", G::Command, S::Command};
+constinit const Option holdout{"--holdout", "", "validate: re-fit the fitted constants leaving out one cited source at a time", G::Command, S::Meta};
 
 constinit const Option json{"--json", "", "one JSON document instead of text", G::General, S::Meta};
 constinit const Option help{"--help", "", "this text", G::General, S::Meta};
@@ -210,7 +211,7 @@ std::span<const Option* const> all_options() {
         &quant_storage,
         &headroom, &convention, &mfu, &cuda_context, &fragmentation, &session, &ds_config,
         &format, &output, &world_size, &largest_layer, &nodes, &formula, &log, &measured_step_s, &measured_samples_per_s,
-        &measured_max_allocated_gib, &measured_reserved_gib, &out, &view, &size, &scale,
+        &measured_max_allocated_gib, &measured_reserved_gib, &out, &view, &size, &scale, &holdout,
         &json, &help, &help_short, &version,
     });
     // clang-format on

@@ -33,6 +33,10 @@ std::string bundled_path(const char* name, const char* source_tree_path) {
 
 std::string bundled_measured_runs_path() { return bundled_path("measured_runs.json", ZP_SOURCE_MEASURED_RUNS); }
 
+std::string bundled_fitted_constants_path() { return bundled_path("fitted_constants.json", ZP_SOURCE_FITTED_CONSTANTS); }
+
+std::string bundled_measured_runs_2_path() { return bundled_path("measured_runs_2.json", ZP_SOURCE_MEASURED_RUNS_2); }
+
 std::string bundled_paper_throughput_path() { return bundled_path("paper_throughput.json", ZP_SOURCE_PAPER_THROUGHPUT); }
 
 std::string bundled_measured_runs_facts_path() { return bundled_path("measured_runs_facts.json", ZP_SOURCE_MEASURED_RUNS_FACTS); }

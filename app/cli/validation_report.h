@@ -14,11 +14,16 @@ namespace zp::cli {
 // The bundled measured_runs.json: beside the installed executable (<bindir>/../share/zero-planner),
 // else in the source tree this binary was built from. Throws InputError saying to pass FILE.
 std::string bundled_measured_runs_path();
+// The second set of measured runs (measured_runs_2.json: runs that played no part in building the
+// model), found the same way.
+std::string bundled_measured_runs_2_path();
 // The bundled paper_throughput.json (published throughput figures: papers and vendor posts), found the same way.
 std::string bundled_paper_throughput_path();
 // The project's own host RAM measurements (tests/data/anchors/host_ram_runs.json), bundled the same way.
 std::string bundled_host_ram_runs_path();
 std::string bundled_measured_runs_facts_path();
+// The rows each fitted constant was read off (fitted_constants.json), bundled the same way.
+std::string bundled_fitted_constants_path();
 
 // `title` heads the text: "Measured runs" or "Published throughput". `pairs`: the document's
 // pairs of runs (core/validation/pairs.h), `means`: its figures stated as a mean over several runs

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -603,6 +604,54 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     else c.assumed.push_back(std::string("flash_attention = ") + (t.flash_attention ? "true" : "false"));
 }
 
+// Every field `validate` reads, at the top of a case and inside its objects. A field outside these
+// lists is refused by name: a run scored without a setting it states (a context_parallel, an
+// expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
+// clang-format off
+constexpr std::array<std::string_view, 35> kCaseFields{
+    "id", "source", "quote", "kind", "assumptions", "engine", "model", "gpus", "gpus_per_node", "gpu", "nodes",
+    "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory",
+    "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "reduce_bucket_size",
+    "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",
+    "overlap_comm", "precision", "optimizer", "micro_batch", "grad_accum", "seq", "checkpointing",
+    "flash_attention", "lora", "measured"};
+constexpr std::array<std::string_view, 8> kModelFields{"name", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab"};
+constexpr std::array<std::string_view, 2> kGpuFields{"type", "memory_gib"};
+constexpr std::array<std::string_view, 3> kMeasuredFields{"value", "unit", "what"};
+// clang-format on
+
+template <std::size_t N>
+void refuse_unknown_fields(const nlohmann::json& j, const std::array<std::string_view, N>& known, const std::string& where) {
+    if (!j.is_object()) return;  // the field's own reader says what it must be
+    for (const auto& [key, value] : j.items()) {
+        if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+        std::string list;
+        for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+        throw InputError(where + ": unknown field '" + key + "' (validate reads " + list +
+                         "); a run scored without a setting it states would be a wrong accuracy figure");
+    }
+}
+
+void refuse_unknown_case_fields(const nlohmann::json& j, const std::string& where) {
+    refuse_unknown_fields(j, kCaseFields, where);
+    if (auto it = j.find("model"); it != j.end()) refuse_unknown_fields(*it, kModelFields, where + ": model");
+    if (auto it = j.find("gpu"); it != j.end()) refuse_unknown_fields(*it, kGpuFields, where + ": gpu");
+    if (auto it = j.find("measured"); it != j.end()) refuse_unknown_fields(*it, kMeasuredFields, where + ": measured");
+}
+
+// The training engine a case ran under: "deepspeed" (also when absent), or PyTorch FSDP ("fsdp",
+// "fsdp2"). FSDP's memory differs from ZeRO-3's (its flat parameters, mixed-precision policy and
+// prefetch: torch/distributed/fsdp/_flat_param.py, _runtime_utils.py) and the planner does not
+// model it yet, so an FSDP run is listed, not scored as a ZeRO-3 look-alike. Empty when it is
+// DeepSpeed; the reason otherwise.
+std::string engine_not_modelled(const CaseReader& r) {
+    const std::string engine = r.optional_text("engine").value_or("deepspeed");
+    if (engine == "deepspeed") return {};
+    if (engine == "fsdp" || engine == "fsdp2")
+        return "engine " + engine + ": PyTorch FSDP is not modelled yet; scored as DeepSpeed ZeRO-3 it would be a wrong accuracy figure";
+    r.fail("engine", "'" + engine + "' is none of deepspeed, fsdp, fsdp2");
+}
+
 MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const std::string& source_name) {
     if (!j.is_object()) throw InputError(source_name + ": cases[" + std::to_string(index) + "] must be an object");
     MeasuredCase c;
@@ -612,18 +661,20 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
             throw InputError(source_name + ": cases[" + std::to_string(index) + "]: id is missing");
         c.id = it->get<std::string>();
     }
+    refuse_unknown_case_fields(j, source_name + ": case " + c.id);
     const CaseReader r(j, source_name + ": case " + c.id);
+    c.source = r.optional_text("source").value_or("");
     const std::string kind = r.text("kind");
     if (kind != "peak_memory" && kind != "fits_or_oom" && kind != "throughput" && kind != "host_ram")
         r.fail("kind", "'" + kind + "' is none of peak_memory, fits_or_oom, throughput, host_ram");
-    c.not_representable = not_representable_reason(r.optional_text("lora"), r.optional_text("assumptions").value_or(""));
+    c.not_representable = engine_not_modelled(r);
+    if (c.not_representable.empty())
+        c.not_representable = not_representable_reason(r.optional_text("lora"), r.optional_text("assumptions").value_or(""));
     if (contains(lower(r.optional_text("assumptions").value_or("")), "torchtracemalloc")) {
         c.host_training_window = true;
         if (kind == "host_ram")
             c.notes.push_back("host RAM sampled around the training loop (TorchTracemalloc): the training phase is compared");
     }
-    if (contains(lower(r.optional_text("assumptions").value_or("")), "fsdp"))
-        c.notes.push_back("PyTorch FSDP full-shard modelled as ZeRO-3");
 
     Scenario s = default_scenario();
     s.model = model_from_dims(r, c);

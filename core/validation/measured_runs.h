@@ -55,6 +55,7 @@ struct Measurement {
 
 struct MeasuredCase {
     std::string id;
+    std::string source;  // the case's cited source as the file states it (validate --holdout groups by it)
     Scenario scenario;
     Measurement measurement;
     std::string gpu_label;                 // the matched preset, or "custom (<type>)"

@@ -3,6 +3,7 @@
 // and no rule keyed by a case id.
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
+#include "core/validation/holdout.h"
 #include "core/validation/means.h"
 #include "core/validation/measured_runs.h"
 #include "core/validation/pairs.h"
@@ -229,6 +230,12 @@ private slots:
             << QStringLiteral("case X1: measured: value 'ran fine' is neither");
         QTest::newRow("gpus over nodes") << doc(R"(, "gpus": 12, "gpus_per_node": 8, "nodes": 1)")
                                          << QStringLiteral("case X1: gpus 12 cannot");
+        // A field validate does not read would leave the run scored as something it was not.
+        QTest::newRow("unknown field") << doc(R"(, "context_parallel": 2)") << QStringLiteral("case X1: unknown field 'context_parallel'");
+        QTest::newRow("unknown model field")
+            << doc(R"(, "model": {"layers": 32, "hidden": 4096, "heads": 32, "vocab": 32000, "experts": 8})")
+            << QStringLiteral("case X1: model: unknown field 'experts'");
+        QTest::newRow("unknown engine") << doc(R"(, "engine": "megatron")") << QStringLiteral("case X1: engine 'megatron' is none of");
         QTest::newRow("unknown GPU without memory")
             << doc(R"(, "gpu": {"type": "TPU v5e"})") << QStringLiteral("case X1: gpu: type 'TPU v5e'");
     }
@@ -270,6 +277,114 @@ private slots:
             document(R"(, "seq": null, "kind": "fits_or_oom", "measured": {"value": "OOM", "unit": null, "what": "fits"})"), "runs.json");
         QVERIFY(fit.front().not_representable.empty());
         QCOMPARE(fit.front().assumed, std::vector<std::string>{"seq = 1024"});
+    }
+
+    // An FSDP run is listed with why, not scored as a DeepSpeed ZeRO-3 look-alike; "deepspeed" is
+    // what an absent engine means.
+    void engine_field_data() {
+        QTest::addColumn<QString>("engine");
+        QTest::addColumn<bool>("scored");
+        QTest::newRow("absent: DeepSpeed") << QString() << true;
+        QTest::newRow("deepspeed") << QStringLiteral("deepspeed") << true;
+        QTest::newRow("fsdp") << QStringLiteral("fsdp") << false;
+        QTest::newRow("fsdp2") << QStringLiteral("fsdp2") << false;
+    }
+    void engine_field() {
+        QFETCH(QString, engine);
+        QFETCH(bool, scored);
+        const std::string patch = engine.isEmpty() ? "" : ", \"engine\": \"" + engine.toStdString() + "\"";
+        const auto cases = parse_measured_runs(document(patch), "runs.json");
+        QCOMPARE(cases.front().not_representable.empty(), scored);
+        if (!scored) QVERIFY(QString::fromStdString(cases.front().not_representable).contains(QStringLiteral("FSDP is not modelled")));
+        QCOMPARE(validate_cases(cases).rows.size(), std::size_t(scored ? 1 : 0));
+    }
+
+    // The rows of one page, issue or paper share a source key, so --holdout leaves them out together.
+    void source_keys_data() {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("key");
+        QTest::newRow("repository page with a URL")
+            << QStringLiteral("github.com/deepspeedai/DeepSpeed docs/_tutorials/zero.md (https://www.deepspeed.ai/tutorials/zero/) + x")
+            << QStringLiteral("github.com/deepspeedai/DeepSpeed docs/_tutorials/zero.md");
+        QTest::newRow("issue with its author") << QStringLiteral("github.com/huggingface/transformers/issues/9996 (stas00, 2021-02-04)")
+                                               << QStringLiteral("github.com/huggingface/transformers/issues/9996");
+        QTest::newRow("paper, two citations alike")
+            << QStringLiteral("Narayanan et al. 2021 (arXiv 2104.04473), Table 2") << QStringLiteral("Narayanan et");
+        QTest::newRow("trailing comma") << QStringLiteral("github.com/bigscience-workshop/bigscience train/chronicles.md, section x")
+                                        << QStringLiteral("github.com/bigscience-workshop/bigscience train/chronicles.md");
+        QTest::newRow("empty") << QString() << QString();
+    }
+    void source_keys() {
+        QFETCH(QString, source);
+        QFETCH(QString, key);
+        QCOMPARE(QString::fromStdString(source_key(source.toStdString())), key);
+    }
+
+    // The fitted-constants document names every constant of the code once, only those, and only
+    // rows that are cases of the bundled files.
+    void fitted_constants_document() {
+        const auto constants = fitted_constants(read_text_file(test_data_path("anchors/fitted_constants.json")), "fitted_constants.json");
+        QVERIFY(constants.size() >= 2);
+        std::vector<std::string> ids;
+        for (const auto& c : bundled_measured_runs()) ids.push_back(c.id);
+        for (const char* file : {"anchors/paper_throughput.json", "anchors/host_ram_runs.json"})
+            for (const auto& c : parse_measured_runs(read_text_file(test_data_path(file)), file)) ids.push_back(c.id);
+        int refitted = 0;
+        for (const auto& k : constants) {
+            QVERIFY2(k.value > 0, k.name.c_str());
+            refitted += !k.generation.empty();
+            QVERIFY2(!k.generation.empty() || !k.not_refitted.empty(), k.name.c_str());
+            for (const auto& id : k.rows) QVERIFY2(std::find(ids.begin(), ids.end(), id) != ids.end(), (k.name + ": " + id).c_str());
+        }
+        QCOMPARE(refitted, 2);
+    }
+    void malformed_fitted_constants_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("no array") << QStringLiteral("{}") << QStringLiteral("'constants' array");
+        QTest::newRow("unknown constant") << QStringLiteral(R"({"constants": [{"name": "luck", "rows": []}]})")
+                                          << QStringLiteral("'luck' is not a fitted constant");
+        QTest::newRow("a constant left out") << QStringLiteral(R"({"constants": [{"name": "GEMM efficiency, Volta", "rows": []}]})")
+                                             << QStringLiteral("says nothing of the fitted constant");
+        QTest::newRow("rows not ids") << QStringLiteral(R"({"constants": [{"name": "GEMM efficiency, Volta", "rows": [2]}]})")
+                                      << QStringLiteral("rows must be case ids");
+    }
+    void malformed_fitted_constants() {
+        QFETCH(QString, text);
+        QFETCH(QString, error);
+        try {
+            fitted_constants(text.toStdString(), "k.json");
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(error), e.what());
+        }
+    }
+
+    // --holdout on the bundled rows: each re-fitted constant, fitted again on all its rows,
+    // lands near the code's value (the code's constant agrees with the rows it names); a row of a
+    // source none of whose rows fitted a constant keeps its in-sample prediction; a source that
+    // held every row of a constant leaves it at its value.
+    void holdout_on_bundled_rows() {
+        const auto constants = fitted_constants(read_text_file(test_data_path("anchors/fitted_constants.json")), "fitted_constants.json");
+        auto cases = bundled_measured_runs();
+        for (const auto& c : parse_measured_runs(read_text_file(test_data_path("anchors/paper_throughput.json")), "p.json"))
+            cases.push_back(c);
+        const HoldoutReport r = validate_holdout(cases, constants);
+        int all_rows_fits = 0;
+        for (const auto& f : r.refits) {
+            if (!f.left_out.empty()) continue;
+            ++all_rows_fits;
+            const auto k = std::find_if(constants.begin(), constants.end(), [&](const FittedConstant& c) { return c.name == f.constant; });
+            QVERIFY(k != constants.end());
+            QVERIFY2(std::abs(f.value / k->value - 1) < 0.15,
+                     qPrintable(QString::fromStdString(f.constant) + QStringLiteral(" re-fits to %1").arg(f.value)));
+        }
+        QCOMPARE(all_rows_fits, 2);
+        for (const auto& row : r.rows) {
+            QVERIFY(std::isfinite(row.held_out_ratio) && row.held_out_ratio > 0);
+            if (row.refitted.empty()) QCOMPARE(row.held_out_ratio, row.in_sample_ratio);
+        }
+        QVERIFY(!r.groups.empty());
     }
 
     void preset_only_when_dims_agree() {

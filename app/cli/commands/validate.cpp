@@ -1,6 +1,7 @@
 // `zero-planner validate [FILE]`: the planner against measured runs.
 #include "app/cli/commands/commands.h"
 
+#include "app/cli/holdout_report.h"
 #include "app/cli/options.h"
 #include "app/cli/validation_report.h"
 #include "core/base/errors.h"
@@ -13,9 +14,10 @@
 namespace zp::cli {
 
 // The planner against measured runs: FILE, or the bundled measured_runs.json (with the facts of
-// measured_runs_facts.json) and the bundled host_ram_runs.json, and then the bundled paper_throughput.json (published throughput figures,
-// with their own aggregate). Accuracy is
-// information, not failure: exit 0 whenever the file could be read.
+// measured_runs_facts.json) and the bundled host_ram_runs.json, then the bundled
+// measured_runs_2.json (runs the model was not built on) and paper_throughput.json (published
+// throughput figures), each with its own aggregate. Accuracy is information, not failure: exit 0
+// whenever the file could be read.
 int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     if (a.positionals.size() > 1) throw InputError("validate takes at most one FILE: zero-planner validate [FILE] [--json]");
     const bool bundled = a.positionals.empty();
@@ -38,6 +40,14 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     }
     const validation::ValidationReport r = validation::validate_cases(std::move(cases));
     const std::vector<validation::PairResult> pairs = validation::validate_pairs(r, pair_specs);
+    // The second set: public runs that played no part in building the model (its own aggregate,
+    // beside the first set's, so in-sample and unseen accuracy read side by side).
+    std::optional<validation::ValidationReport> second;
+    std::string second_path;
+    if (bundled) {
+        second_path = bundled_measured_runs_2_path();
+        second = validation::validate_cases(validation::parse_measured_runs(read_text_file(second_path), second_path));
+    }
     std::optional<validation::ValidationReport> papers;
     std::vector<validation::MeanResult> paper_means;
     std::string paper_path;
@@ -47,13 +57,34 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
         papers = validation::validate_cases(validation::parse_measured_runs(paper_text, paper_path));
         paper_means = validation::validate_means(validation::parse_measured_means(paper_text, paper_path));
     }
+    // The fitted constants with the rows they were read off (bundled with the runs).
+    std::vector<validation::FittedConstant> constants;
+    if (bundled) {
+        const std::string constants_path = bundled_fitted_constants_path();
+        constants = validation::fitted_constants(read_text_file(constants_path), constants_path);
+    }
+    // --holdout: the bundled rows the constants were read off (the first set, the host RAM runs and
+    // the published throughput), each constant re-fitted without one source at a time.
+    std::optional<validation::HoldoutReport> holdout;
+    if (a.flag(opt::holdout)) {
+        if (!bundled) throw InputError("validate --holdout re-fits the constants on the bundled runs they were read off; drop FILE");
+        std::vector<validation::MeasuredCase> in_sample = r.cases;
+        for (const auto& c : papers->cases) in_sample.push_back(c);
+        holdout = validation::validate_holdout(in_sample, constants);
+    }
     if (a.flag(opt::json)) {
         nlohmann::json j = validation_json(r, path, pairs, means);
+        if (bundled) j["fitted_constants"] = fitted_constants_json(constants);
+        if (holdout) j["holdout"] = holdout_json(*holdout);
+        if (second) j["measured_runs_2"] = validation_json(*second, second_path);
         if (papers) j["paper_throughput"] = validation_json(*papers, paper_path, {}, paper_means);
         out << j.dump(2) << "\n";
     } else {
         out << validation_text(r, path, "Measured runs", pairs, means);
+        if (second) out << "\n" << validation_text(*second, second_path, "Measured runs, second set (not used to build the model)");
         if (papers) out << "\n" << validation_text(*papers, paper_path, "Published throughput", {}, paper_means);
+        if (bundled) out << fitted_constants_text(constants);
+        if (holdout) out << holdout_text(*holdout);
     }
     return kExitOk;
 }

@@ -471,12 +471,15 @@ private slots:
         // Two rows miss the 1.6x: the ZeRO++ blog's ZeRO-3 baselines on 4 x and 8 x 100 Gb/s at 1K and
         // 2K tokens (predicted 0.56 and 0.54 of the measured), whose rings reach about twice the one
         // NIC the planner caps a ring at (core/time/collectives.h); the cap that would reach them
-        // takes Narayanan's ZeRO-3 rows beyond 1.6x instead (docs/design.md §5.2). They are held
-        // within 2x, so that a change which moves them further is seen.
+        // takes Narayanan's ZeRO-3 rows beyond 1.6x instead (docs/design.md §5.2).
+        // And ZeRO-Infinity's 5T and 10T runs on 512 V100s with NVMe offload (Figure 5a: 44 and 43
+        // TFLOP/s; predicted 0.57 and 0.46): the planner exposes most of ZeRO-3's gathers over 800
+        // Gb/s and the NVMe swaps, which the paper overlaps with compute; not modelled yet.
         QTest::newRow(
             "paper_throughput.json: Narayanan et al. 2021 Tables 1-2, Korthikanti et al. 2022 Table 5, ZeRO-Offload abstract, ZeRO Sec. 1 + "
-            "Table 5, DeepSpeed on Azure, the ZeRO++ blog")
-            << QStringLiteral("paper_throughput.json") << 47 << QStringList{QStringLiteral("P42"), QStringLiteral("P46")};
+            "Table 5, DeepSpeed on Azure, the ZeRO++ blog, ZeRO-Infinity Table 1 + Figure 5")
+            << QStringLiteral("paper_throughput.json") << 56
+            << QStringList{QStringLiteral("P42"), QStringLiteral("P46"), QStringLiteral("P55"), QStringLiteral("P56")};
     }
     void throughput_targets() {
         QFETCH(QString, file);
@@ -490,7 +493,10 @@ private slots:
         for (const CaseResult& row : r.rows) {
             if (row.kind != "throughput") continue;
             errors.push_back(std::abs(row.ratio - 1));
-            const double limit = knownBeyond.contains(QString::fromStdString(row.id)) ? 2.0 : 1.6;
+            // Known beyond 1.6x: held within 2x (ZeRO-Infinity's NVMe runs at scale 2.5x), so that a
+            // change which moves them further is seen.
+            const QString id = QString::fromStdString(row.id);
+            const double limit = !knownBeyond.contains(id) ? 1.6 : id == QStringLiteral("P55") || id == QStringLiteral("P56") ? 2.5 : 2.0;
             QVERIFY2(row.ratio <= limit && row.ratio >= 1 / limit,
                      qPrintable(QString::fromStdString(row.id) + QStringLiteral(" ratio ") + QString::number(row.ratio)));
         }

@@ -52,7 +52,8 @@ const std::set<std::string> kIntegerPaths = {
     "zero_optimization.stage3_param_persistence_threshold", "zero_optimization.stage3_model_persistence_threshold",
     "zero_optimization.stage3_max_live_parameters", "zero_optimization.stage3_max_reuse_distance",
     "zero_optimization.offload_param.buffer_count", "zero_optimization.offload_param.buffer_size",
-    "zero_optimization.offload_param.max_in_cpu", "zero_optimization.offload_optimizer.buffer_count", "fp16.initial_scale_power",
+    "zero_optimization.offload_param.max_in_cpu", "zero_optimization.offload_optimizer.buffer_count",
+    "zero_optimization.zero_hpz_partition_size", "fp16.initial_scale_power",
     "fp16.loss_scale_window", "fp16.hysteresis"};
 const std::set<std::string> kBooleanPaths = {
     "zero_optimization.overlap_comm", "zero_optimization.contiguous_gradients", "zero_optimization.reduce_scatter",

@@ -1,9 +1,11 @@
 #include "core/deepspeed/lint.h"
 
 #include "core/base/errors.h"
+#include "core/base/format.h"
 #include "core/base/json_errors.h"
 #include "core/base/suggest.h"
 #include "core/base/units.h"
+#include "core/deepspeed/config_domains.h"
 #include "core/deepspeed/config_schema.h"
 #include "core/memory/buffers.h"
 #include "core/model/batch_rule.h"
@@ -13,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -130,6 +133,7 @@ public:
         if (is_object("bf16"))
             check_keys(j_.at("bf16"), "bf16", ds_schema::bf16_keys(), Severity::Error, "DeepSpeed rejects unknown keys here");
         check_types(j_, "");
+        check_domains();
         check_sequence_parallel();
         check_batch();
         check_contradictions();
@@ -178,13 +182,51 @@ private:
                             "write " + std::to_string(static_cast<long long>(d)));
                 } else if (!value.is_number_integer()) {
                     add(Severity::Error, full, "must be an integer, got " + std::string(value.type_name()) + " " + value.dump());
-                } else if (value.is_number_integer() && value.get<std::int64_t>() < 0) {
+                } else if (value.is_number_integer() && value.get<std::int64_t>() < 0 && !has_domain(full)) {
                     add(Severity::Error, full, "must not be negative, got " + value.dump());
                 }
             } else if (ds_schema::boolean_paths().count(full) && !value.is_boolean()) {
                 add(Severity::Error, full, "must be true or false, got " + value.dump());
             }
             if (value.is_object()) check_types(value, full);
+        }
+    }
+
+    static bool has_domain(const std::string& path) {
+        const auto& rows = ds_schema::value_domains();
+        return std::any_of(rows.begin(), rows.end(), [&](const ds_schema::ValueDomain& d) { return path == d.path; });
+    }
+
+    // The values DeepSpeed accepts at each path it constrains (config_domains.h), with its own
+    // wording; "auto" is the Trainer's to fill in (an Info from check_types).
+    void check_domains() {
+        for (const ds_schema::ValueDomain& d : ds_schema::value_domains()) {
+            const json* v = &j_;
+            std::string rest = d.path;
+            while (v && !rest.empty()) {
+                const auto dot = rest.find('.');
+                const std::string key = rest.substr(0, dot);
+                rest = dot == std::string::npos ? std::string() : rest.substr(dot + 1);
+                v = v->is_object() && v->contains(key) ? &v->at(key) : nullptr;
+            }
+            if (!v || v->is_null() || (v->is_string() && v->get<std::string>() == "auto")) continue;
+            // An integer path holding no number already has its type error (check_types).
+            if (d.names.empty() && !v->is_number() && ds_schema::integer_paths().count(d.path)) continue;
+            const std::string problem = ds_schema::domain_violation(d, *v);
+            if (problem.empty()) continue;
+            std::string valid;
+            if (!d.names.empty()) {
+                std::string written = v->is_string() ? v->get<std::string>() : std::string();
+                if (d.names_ignore_case)
+                    std::transform(written.begin(), written.end(), written.begin(), [](unsigned char c) { return std::tolower(c); });
+                const std::string near = written.empty() ? std::string() : nearest_key(written, d.names);
+                valid = near.empty() ? "valid: " + ds_schema::names_list(d.names) + (d.exact_names.empty() ? "" : " or a torch class name")
+                                     : "did you mean '" + near + "'?";
+            } else {
+                valid = d.le ? "valid: " + format_general(*d.ge) + " to " + format_general(*d.le)
+                             : "valid: " + format_general(*d.ge) + " or more";
+            }
+            add(Severity::Error, d.path, problem + " (" + d.source + ")", valid);
         }
     }
 
@@ -304,9 +346,6 @@ private:
                     "use ratio 1.0 or stage 3");
             for (const char* sub : {"offload_param", "offload_optimizer"}) {
                 const std::string dev = device(sub);
-                if (dev != "none" && dev != "cpu" && dev != "nvme")
-                    add(Severity::Error, std::string("zero_optimization.") + sub + ".device",
-                        "device must be none, cpu or nvme, got '" + dev + "'");
                 if (dev == "nvme" && (!z.at(sub).contains("nvme_path") || z.at(sub).at("nvme_path").is_null()))
                     add(Severity::Error, std::string("zero_optimization.") + sub + ".nvme_path",
                         std::string(sub) + " device nvme needs nvme_path", "add \"nvme_path\": \"/local_nvme\" (a fast local NVMe mount)");

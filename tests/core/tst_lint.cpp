@@ -2,11 +2,14 @@
 // rule (tests/data/anchors/deepspeed_batch_rule.json), and key suggestions.
 // Covers core/deepspeed/lint.cpp, core/model/batch_rule.cpp and core/deepspeed/config_schema.cpp.
 #include "core/base/errors.h"
+#include "core/deepspeed/config_domains.h"
 #include "core/deepspeed/lint.h"
 #include "core/model/finetune.h"
 #include "test_data.h"
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 #include <QDir>
 #include <QtTest>
@@ -114,6 +117,84 @@ private slots:
     }
 
     // clang-format off
+    // Every row of DeepSpeed's value domains (core/deepspeed/config_domains.cpp), walked: its valid
+    // value gives no error at the path, its invalid value one error there, in DeepSpeed's words.
+    void value_domains_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<bool>("accepted");
+        QTest::addColumn<QString>("message");
+        for (const auto& d : ds_schema::value_domains()) {
+            QString message = QString::fromLatin1(d.message);
+            const nlohmann::json invalid = nlohmann::json::parse(d.invalid);
+            message.replace(QStringLiteral("{}"), QString::fromStdString(invalid.is_string() ? invalid.get<std::string>() : invalid.dump()));
+            QTest::newRow(qPrintable(QStringLiteral("%1 = %2").arg(QLatin1String(d.path), QLatin1String(d.valid))))
+                << QString::fromLatin1(d.path) << QString::fromLatin1(d.valid) << true << QString();
+            QTest::newRow(qPrintable(QStringLiteral("%1 = %2").arg(QLatin1String(d.path), QLatin1String(d.invalid))))
+                << QString::fromLatin1(d.path) << QString::fromLatin1(d.invalid) << false << message;
+        }
+    }
+    void value_domains() {
+        QFETCH(QString, path);
+        QFETCH(QString, value);
+        QFETCH(bool, accepted);
+        QFETCH(QString, message);
+        // The smallest config that holds the path, at stage 3 (where every ZeRO key applies).
+        nlohmann::json config = {{"train_batch_size", 8}, {"zero_optimization", {{"stage", 3}}}};
+        std::string pointer = "/" + path.toStdString();
+        std::replace(pointer.begin(), pointer.end(), '.', '/');
+        config[nlohmann::json::json_pointer(pointer)] = nlohmann::json::parse(value.toStdString());
+        const LintResult r = lint_ds_config(config.dump(), 8);
+        int errors_here = 0;
+        for (const Diagnostic& d : r.diagnostics)
+            if (d.severity == Severity::Error && QString::fromStdString(d.path) == path) {
+                ++errors_here;
+                QVERIFY2(QString::fromStdString(d.message).contains(message), d.message.c_str());
+            }
+        QCOMPARE(errors_here, accepted ? 0 : 1);
+    }
+
+    // The issue's configs: each an error with DeepSpeed's wording, exit 1 from the command line
+    // (tests/cli); torch.optim's classes by their exact name, DeepSpeed's own in any case.
+    void value_domain_examples_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("stage 5") << QStringLiteral(R"({"train_batch_size": 8, "zero_optimization": {"stage": 5}})")
+                                 << QStringLiteral("Input should be 0, 1, 2 or 3");
+        QTest::newRow("optimizer AdamWW") << QStringLiteral(R"({"train_batch_size": 8, "optimizer": {"type": "AdamWW"}})")
+                                          << QStringLiteral("AdamWW is not a supported DeepSpeed Optimizer");
+        QTest::newRow("torch.optim class in lower case") << QStringLiteral(R"({"train_batch_size": 8, "optimizer": {"type": "rmsprop"}})")
+                                                         << QStringLiteral("rmsprop is not a supported DeepSpeed Optimizer");
+        QTest::newRow("offload device gpu")
+            << QStringLiteral(R"({"train_batch_size": 8, "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "gpu"}}})")
+            << QStringLiteral("Input should be 'none', 'cpu' or 'nvme'");
+        QTest::newRow("negative bucket") << QStringLiteral(R"({"train_batch_size": 8, "zero_optimization": {"stage": 2, "reduce_bucket_size": -5}})")
+                                         << QStringLiteral("Input should be greater than or equal to 0");
+        QTest::newRow("hpZ -1") << QStringLiteral(R"({"train_batch_size": 8, "zero_optimization": {"stage": 3, "zero_hpz_partition_size": -1}})")
+                                << QStringLiteral("Input should be greater than or equal to 0");
+    }
+    void value_domain_examples() {
+        QFETCH(QString, config);
+        QFETCH(QString, error);
+        const LintResult r = lint_ds_config(config.toStdString(), 8);
+        QVERIFY(r.has_errors());
+        bool found = false;
+        for (const Diagnostic& d : r.diagnostics) found = found || QString::fromStdString(d.message).contains(error);
+        QVERIFY2(found, qPrintable(QString::fromStdString(diagnostics_json(r).dump())));
+    }
+    void accepted_names_data() {
+        QTest::addColumn<QString>("config");
+        QTest::newRow("DeepSpeed's Adam in any case") << QStringLiteral(R"({"train_batch_size": 8, "optimizer": {"type": "ADAM"}})");
+        QTest::newRow("torch.optim.RMSprop") << QStringLiteral(R"({"train_batch_size": 8, "optimizer": {"type": "RMSprop"}})");
+        QTest::newRow("torch's OneCycleLR") << QStringLiteral(R"({"train_batch_size": 8, "scheduler": {"type": "OneCycleLR"}})");
+        QTest::newRow("dtype alias") << QStringLiteral(R"({"train_batch_size": 8, "data_types": {"grad_accum_dtype": "bfloat16"}})");
+        QTest::newRow("auto left to the Trainer") << QStringLiteral(R"({"train_batch_size": 8, "optimizer": {"type": "auto"}})");
+    }
+    void accepted_names() {
+        QFETCH(QString, config);
+        QVERIFY2(!lint_ds_config(config.toStdString(), 8).has_errors(), qPrintable(config));
+    }
+
     void nearest_key_data() {
         QTest::addColumn<QString>("typo");
         QTest::addColumn<QString>("expected");

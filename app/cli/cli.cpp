@@ -104,6 +104,10 @@ const std::vector<Command>& commands() {
          "the planner against measured runs (default: the bundled ones); --holdout: each fitted constant re-fitted without "
          "one cited source at a time, that source's rows predicted with it",
          CommandKind::Headless, options({}), with_flags({&opt::holdout}), true, cmd_validate},
+        {"diagnose", "diagnose LOG",
+         "a log that ran out of GPU memory: the moment of the step it failed in, what frees memory there, and with scenario "
+         "options the planner's bytes at that moment",
+         CommandKind::Headless, with_scenario({}), kFlags, true, cmd_diagnose},
         {"screenshot", "screenshot",
          "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|config|window|calibrate|compare]\n"
          "[--size WxH] [--scale 1|2: device pixels per point] [--log FILE: the run log the calibrate view shows]\n"

@@ -37,10 +37,10 @@ std::vector<std::string> to_std(const QStringList& list) {
 }
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("compare"),   QStringLiteral("recommend"),
-                               QStringLiteral("ds-estimate"), QStringLiteral("export"),    QStringLiteral("session"),
-                               QStringLiteral("lint"),        QStringLiteral("calibrate"), QStringLiteral("validate"),
-                               QStringLiteral("screenshot"),  QStringLiteral("report")};
+const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("compare"),    QStringLiteral("recommend"),
+                               QStringLiteral("ds-estimate"), QStringLiteral("export"),     QStringLiteral("session"),
+                               QStringLiteral("lint"),        QStringLiteral("calibrate"),  QStringLiteral("validate"),
+                               QStringLiteral("diagnose"),    QStringLiteral("screenshot"), QStringLiteral("report")};
 const QStringList kFormats = {QStringLiteral("deepspeed"),  QStringLiteral("hf-trainer"), QStringLiteral("hf-args"),
                               QStringLiteral("accelerate"), QStringLiteral("launch"),     QStringLiteral("peft"),
                               QStringLiteral("megatron")};
@@ -106,6 +106,8 @@ private slots:
                                              QStringLiteral("8")}
                               << cli::kExitOk;
         QTest::newRow("validate") << QStringLiteral("validate") << QStringList{} << cli::kExitOk;  // the bundled measured runs
+        QTest::newRow("diagnose") << QStringLiteral("diagnose")
+                                  << QStringList{QStringLiteral(ZP_TEST_DATA_DIR "/oom/zero3_torch_adamw.log")} << cli::kExitOk;
         // Rendered by app/gui_main.cpp: run() has no handler for it, the start decides it.
         QTest::newRow("screenshot") << QStringLiteral("screenshot") << QStringList{QStringLiteral("--out"), QStringLiteral("x.png")}
                                     << cli::kExitBadInput;

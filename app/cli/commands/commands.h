@@ -19,5 +19,6 @@ int cmd_session(const Args& a, std::ostream& out, std::ostream& err);
 int cmd_lint(const Args& a, std::ostream& out, std::ostream& err);
 int cmd_validate(const Args& a, std::ostream& out, std::ostream& err);
 int cmd_calibrate(const Args& a, std::ostream& out, std::ostream& err);
+int cmd_diagnose(const Args& a, std::ostream& out, std::ostream& err);
 
 }  // namespace zp::cli

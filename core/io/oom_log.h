@@ -1,0 +1,69 @@
+#pragma once
+// A training log that ran out of GPU memory, read: PyTorch's out-of-memory messages (both forms,
+// several ranks interleaved) and the traceback's frames, and the moment of the step the frames
+// name. `zero-planner diagnose` holds it against the planner's step timeline.
+//
+// PyTorch's message (c10/cuda/CUDACachingAllocator.cpp, the OutOfMemoryError it raises):
+//   up to 2.0: "CUDA out of memory. Tried to allocate X (GPU N; Y total capacity; Z already
+//     allocated; W free; R reserved in total by PyTorch)" ("cached" before 1.6);
+//   from 2.1:  "CUDA out of memory. Tried to allocate X. GPU N has a total capacity of Y of which W
+//     is free. [Process P has U memory in use.] Including non-PyTorch memory, this process has U
+//     memory in use. Of the allocated memory Z is allocated by PyTorch, and R is reserved by
+//     PyTorch but unallocated."
+// Either may follow "RuntimeError:", "torch.cuda.OutOfMemoryError:" or "torch.OutOfMemoryError:",
+// on the same line or the next, after a "[rankN]:" prefix.
+#include "core/model/step_phase.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zp {
+
+struct OomEvent {
+    std::optional<int> rank;       // the "[rankN]:" prefix of the line
+    std::optional<int> gpu_index;  // "GPU N"
+    double tried_bytes = 0;        // the request that failed
+    std::optional<double> total_bytes, free_bytes;
+    std::optional<double> allocated_bytes;             // allocated by PyTorch when it failed
+    std::optional<double> reserved_bytes;              // up to 2.0: reserved in total (or "cached")
+    std::optional<double> reserved_unallocated_bytes;  // from 2.1: reserved but unallocated
+    std::optional<double> process_bytes;               // from 2.1: this process, non-PyTorch memory included
+    bool new_form = false;                             // the 2.1+ wording
+    // Reserved in total, in either form.
+    std::optional<double> reserved_total_bytes() const;
+};
+
+// Where in a run the failing allocation was made, from the traceback's frames.
+enum class OomMoment {
+    InStep,          // a moment of the training step: `phase`
+    ModelLoad,       // moving or building the model on the GPU (Module.to / .cuda / _apply)
+    CheckpointSave,  // saving or consolidating a checkpoint
+    Unknown          // no frame says
+};
+
+struct OomLog {
+    std::vector<OomEvent> events;     // in the order they appear; one per failing rank and message
+    std::vector<std::string> frames;  // the function names of the first traceback, outermost first
+    OomMoment moment = OomMoment::Unknown;
+    StepPhase phase = StepPhase::StartUp;  // with InStep
+    std::string deciding_frame;            // the frame that named the moment, "" when Unknown
+};
+
+// Throws InputError naming `source_name` when the text holds no out-of-memory message.
+OomLog read_oom_log(std::string_view text, const std::string& source_name);
+
+// What usually frees memory at that moment, cheapest first (each citing the code path it acts
+// on); the planner's own numbers for a given setup are `diagnose`'s.
+std::vector<std::string> oom_remedies(OomMoment moment, StepPhase phase);
+// "the optimizer step", "moving the model onto the GPU", ...
+std::string oom_moment_words(OomMoment moment, StepPhase phase);
+
+// The pieces, for tests.
+// "8.52 GiB", "130.00 MiB", "0 bytes", "12.81 MiB" -> bytes; nullopt when not a size.
+std::optional<double> parse_memory_size(std::string_view text);
+// The moment the frames (outermost first) name, and the frame that named it.
+OomMoment moment_of_frames(const std::vector<std::string>& frames, StepPhase* phase, std::string* deciding_frame);
+
+}  // namespace zp

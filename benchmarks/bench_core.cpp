@@ -1,6 +1,9 @@
 // bench_core: ns per estimate (memory + step time) and us per full recommend search, for a
 // representative scenario: Llama-2 7B on one DGX A100 (8 x A100 80GB), bf16 AdamW, 4096 tokens,
-// global batch 512 sequences; and issue 16's layout search on 1,024 GPUs. Run pinned to one core: taskset -c 0 build/release/benchmarks/bench_core
+// global batch 512 sequences; and the layout search of GPT-3 175B on 1,024 GPUs. Run pinned to one core:
+//   taskset -c 1 build/ci/benchmarks/bench_core
+// For instruction counts, one workload a fixed number of times and no timing:
+//   valgrind --tool=callgrind build/ci/benchmarks/bench_core estimate|recommend|layout [RUNS]
 #include "core/memory/memory_model.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
@@ -10,6 +13,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 using namespace zp;
@@ -30,9 +35,44 @@ double median_ns_per_call(F&& f, int calls_per_round, int rounds) {
     std::sort(samples.begin(), samples.end());
     return samples[samples.size() / 2];
 }
+
+// GPT-3 175B on 1,024 A100s (128 nodes of 8), sequence 2048, global batch 1536, every tensor x
+// pipeline x Ulysses x data layout (--tp auto --pp auto --sp auto).
+Scenario big_scenario() {
+    Scenario big = default_scenario();
+    big.model = model_preset("gpt3-175b").spec;
+    big.cluster.gpus_per_node = 8;
+    big.cluster.nodes = 128;
+    big.training.seq_len = 2048;
+    big.training.global_batch = 1536;
+    return big;
+}
+const SearchSpace kBigSpace{.auto_tensor = true, .auto_pipeline = true, .auto_ulysses = true};
+
+// One workload `runs` times, untimed: what callgrind counts.
+int profile(const char* what, int runs) {
+    Scenario s = default_scenario();
+    s.training.global_batch = 512;
+    if (std::strcmp(what, "estimate") == 0) {
+        for (int i = 0; i < runs; ++i) {
+            s.training.micro_batch = std::int64_t{1} << (i & 3);
+            g_sink = g_sink + estimate_memory(s).total_bytes() + estimate_step(s).seconds;
+        }
+    } else if (std::strcmp(what, "recommend") == 0) {
+        for (int i = 0; i < runs; ++i) g_sink = g_sink + recommend(s).best.step.seconds;
+    } else if (std::strcmp(what, "layout") == 0) {
+        const Scenario big = big_scenario();
+        for (int i = 0; i < runs; ++i) g_sink = g_sink + recommend(big, kBigSpace).best.step.seconds;
+    } else {
+        std::fprintf(stderr, "usage: bench_core [estimate|recommend|layout [RUNS]]\n");
+        return 2;
+    }
+    return 0;
+}
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    if (argc > 1) return profile(argv[1], argc > 2 ? std::atoi(argv[2]) : 1);
     Scenario s = default_scenario();
     s.training.global_batch = 512;
     // Vary the micro batch so the compiler cannot hoist the work out of the loop.
@@ -54,15 +94,7 @@ int main() {
             g_sink = g_sink + p.best.step.seconds;
         },
         200, 21);
-    // Issue 16's large search: GPT-3 175B on 1,024 A100s (128 nodes of 8), sequence 2048, global
-    // batch 1536, every tensor x pipeline x Ulysses x data layout (--tp auto --pp auto --sp auto).
-    Scenario big = default_scenario();
-    big.model = model_preset("gpt3-175b").spec;
-    big.cluster.gpus_per_node = 8;
-    big.cluster.nodes = 128;
-    big.training.seq_len = 2048;
-    big.training.global_batch = 1536;
-    const SearchSpace kBigSpace{.auto_tensor = true, .auto_pipeline = true, .auto_ulysses = true};
+    const Scenario big = big_scenario();
     std::int64_t big_candidates = 0, big_estimated = 0, big_layouts = 0;
     const double big_ns = median_ns_per_call(
         [&](int) {

@@ -9,7 +9,7 @@
 
 namespace zp::cli {
 
-std::optional<std::string> Args::get(const std::string& key) const {
+std::optional<std::string> Args::get(std::string_view key) const {
     const auto it = values.find(key);
     if (it == values.end()) return std::nullopt;
     return it->second;
@@ -19,7 +19,7 @@ namespace {
 std::string_view without_dashes(std::string_view option) { return option.substr(std::min(option.find_first_not_of('-'), option.size())); }
 
 // "unknown option '--gpux' (did you mean '--gpus'?); see zero-planner --help". Names are compared
-// without their dashes, which every option shares ("-x" is not a typo of "-h", "--" of nothing);
+// without their dashes, which every option shares (-x is not a typo of -h, -- of nothing);
 // the typos allowed are counted on the option as typed, as for every other name.
 [[noreturn]] void unknown_option(const std::string& key, const std::set<std::string>& known_values,
                                  const std::set<std::string>& known_flags) {
@@ -63,16 +63,16 @@ Args parse_args(const std::vector<std::string>& argv, const std::set<std::string
             }
             if (a.values.count(key)) throw InputError("option " + key + " is given twice");
             a.values[key] = value;
-        } else if (arg == "-o") {
-            if (i + 1 >= argv.size()) throw InputError("option -o needs a file name");
-            if (a.values.count("-o")) throw InputError("option -o is given twice");
-            a.values["-o"] = argv[++i];
         } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
+            // A short option: a flag (-h) or one that takes the next word (-o FILE); never -o=FILE.
             if (known_flags.count(arg)) {
                 a.flags.insert(arg);
                 continue;
             }
-            unknown_option(arg, known_values, known_flags);
+            if (!known_values.count(arg)) unknown_option(arg, known_values, known_flags);
+            if (i + 1 >= argv.size()) throw InputError("option " + arg + " needs a value");
+            if (a.values.count(arg)) throw InputError("option " + arg + " is given twice");
+            a.values[arg] = argv[++i];
         } else {
             a.positionals.push_back(arg);
         }

@@ -1,16 +1,16 @@
 #pragma once
 // The scenario options of docs/design.md §8.3, shared by every command that takes a scenario.
 #include "app/cli/args.h"
+#include "app/cli/options.h"
 #include "core/deepspeed/lint.h"
 #include "core/model/scenario.h"
 #include "core/search/recommender.h"
 
-#include <set>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace zp::cli {
-
-const std::set<std::string>& scenario_option_names();
 
 struct ScenarioNotes {
     bool synthesized = false;  // --params alone: the architecture was made up for activations
@@ -20,15 +20,29 @@ struct ScenarioNotes {
 // order: cluster, model, architecture overrides, GPUs, links, host, training, ZeRO setup,
 // assumptions. Throws InputError with the option name and what is accepted.
 Scenario scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
+// A layout size as typed (--tp, --pp, --ep, --sp): a number, or auto (std::nullopt: the search
+// chooses it), which only the planning commands take. Elsewhere "auto" is refused by the number
+// parser, naming the option: "--tp must be a whole number ...".
+using SizeOrAuto = std::optional<std::int64_t>;
+SizeOrAuto parse_size_or_auto(const std::string& text, const Option& o, std::int64_t max, bool auto_allowed);
+
+// What the options ask a planning command to search, as typed: for each option given, whether
+// it said auto (true) or fixed the value (false); unset where the option was not given.
+struct SearchAsked {
+    std::optional<bool> tensor, pipeline, expert, ulysses;  // --tp, --pp, --ep, --sp
+    std::optional<bool> zeropp;                             // --zeropp
+    // --tp, --pp, --ep or --sp auto: the options ask for a layout search themselves.
+    bool layout() const { return tensor == true || pipeline == true || expert == true || ulysses == true; }
+};
+
 // For the commands that plan (recommend, export, session, report, screenshot and the window):
 // `--tp auto` / `--pp auto` set Parallelism::auto_tensor / auto_pipeline and the scenario keeps
 // its own sizes. Without --session, a size not given is auto when search_layouts_by_default says
 // so (full training); a number fixes it. `--zeropp auto` sets ZeroSetup::auto_zeropp the same
 // way (on by default where the layout search is); --zeropp off|hpz|hpz+qwz+qgz or a single switch
-// fixes it. The other commands refuse "auto" (the number parser names the option).
-Scenario plan_scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
-// Whether the options ask for a layout search themselves (--tp, --pp or --ep auto).
-bool layout_search_given(const Args& a);
+// fixes it. The other commands refuse "auto" (the number parser names the option). `asked`, when
+// given, receives what the options asked for.
+Scenario plan_scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr, SearchAsked* asked = nullptr);
 
 // Only the fine-tuning options (--finetune, --base-precision, --quant-storage, ...) over the
 // default method: what lint checks a ds_config against.

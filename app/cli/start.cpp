@@ -2,6 +2,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/number_parse.h"
+#include "app/cli/options.h"
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
 #include "core/presets/default_scenario.h"
@@ -33,7 +34,7 @@ std::string no_display_reason(const DisplayEnvironment& env) {
 
 namespace {
 
-bool is_meta(const std::string& arg) { return arg == "--help" || arg == "-h" || arg == "--version"; }
+bool is_meta(const std::string& arg) { return arg == opt::help.name || arg == opt::help_short.name || arg == opt::version.name; }
 bool is_option(const std::string& arg) { return arg.size() > 1 && arg[0] == '-'; }
 
 // A .zplan file, as the file manager passes it (packaging/*.desktop: Exec=zero-planner %f).
@@ -56,15 +57,17 @@ std::pair<int, int> parse_size(const std::string& text) {
 
 // The scenario `options` describe, for the window or the headless plan; throws InputError.
 Start window_with_options(const std::vector<std::string>& options, const std::string& session_file) {
-    const Args a = parse_args(options, scenario_option_names(), {});
+    std::set<std::string> known = scenario_option_names();
+    known.emplace(opt::output.name);  // accepted, to say which commands take it
+    const Args a = parse_args(options, known, {});
     for (const std::string& word : a.positionals) {
         if (find_command(word)) throw InputError("the command comes first: zero-planner " + word + " [OPTIONS]");
         throw InputError("unexpected argument '" + word + "'; see zero-planner --help");
     }
-    if (a.has("-o")) throw InputError("-o needs a command that writes a file: export or session");
-    if (!session_file.empty() && a.has("--session")) throw InputError("give the session once: " + session_file + " or --session");
+    if (a.has(opt::output)) throw InputError("-o needs a command that writes a file: export or session");
+    if (!session_file.empty() && a.has(opt::session)) throw InputError("give the session once: " + session_file + " or --session");
     Args with_session = a;
-    if (!session_file.empty()) with_session.values["--session"] = session_file;
+    if (!session_file.empty()) with_session.values.emplace(opt::session.name, session_file);
     Start start;
     start.scenario = plan_scenario_from_args(with_session, &start.notes);
     return start;
@@ -74,31 +77,31 @@ Start window_with_options(const std::vector<std::string>& options, const std::st
 
 ScreenshotRequest parse_screenshot(const Args& a) {
     if (!a.positionals.empty()) throw InputError("unexpected argument '" + a.positionals.front() + "'; see zero-planner --help");
-    if (!a.has("--out")) throw InputError("screenshot needs --out FILE.png");
+    if (!a.has(opt::out)) throw InputError("screenshot needs --out FILE.png");
     ScreenshotRequest r;
-    r.out = *a.get("--out");
-    r.view = a.get("--view").value_or("window");
-    if (auto size = a.get("--size")) std::tie(r.width, r.height) = parse_size(*size);
-    if (auto scale = a.get("--scale")) {
-        r.scale = static_cast<int>(parse_positive_int(*scale, "--scale", 2));
+    r.out = *a.get(opt::out);
+    r.view = a.get(opt::view).value_or("window");
+    if (auto size = a.get(opt::size)) std::tie(r.width, r.height) = parse_size(*size);
+    if (auto scale = a.get(opt::scale)) {
+        r.scale = static_cast<int>(parse_positive_int(*scale, std::string(opt::scale.name), 2));
     }
-    if (a.has("--log") && r.view != "calibrate") throw InputError("--log is for --view calibrate (the run log its dialog shows)");
-    if (auto log = a.get("--log")) {
+    if (a.has(opt::log) && r.view != "calibrate") throw InputError("--log is for --view calibrate (the run log its dialog shows)");
+    if (auto log = a.get(opt::log)) {
         r.log_text = read_text_file(*log);
         r.log_name = std::filesystem::path(*log).filename().string();
     }
     r.scenario = plan_scenario_from_args(a);
-    if (auto session = a.get("--session")) r.pins = parse_session_file(read_text_file(*session), *session).pins;
+    if (auto session = a.get(opt::session)) r.pins = parse_session_file(read_text_file(*session), *session).pins;
     return r;
 }
 
 ReportRequest parse_report(const Args& a) {
     if (!a.positionals.empty()) throw InputError("unexpected argument '" + a.positionals.front() + "'; see zero-planner --help");
-    if (!a.has("-o")) throw InputError("report needs -o FILE (a .pdf or .md file)");
+    if (!a.has(opt::output)) throw InputError("report needs -o FILE (a .pdf or .md file)");
     ReportRequest r;
-    r.out = *a.get("-o");
+    r.out = *a.get(opt::output);
     if (r.out.empty()) throw InputError("report needs -o FILE (a .pdf or .md file), got an empty name");
-    std::string format = a.get("--format").value_or("");
+    std::string format = a.get(opt::format).value_or("");
     if (format.empty()) {
         if (r.out.ends_with(".md")) format = "md";
         else if (r.out.ends_with(".pdf")) format = "pdf";
@@ -122,7 +125,7 @@ Start decide_start(const std::vector<std::string>& args, const DisplayEnvironmen
         }
         if (command) {  // screenshot and report, the Window commands (another needs its own StartKind)
             const Args a = parse_args({args.begin() + 1, args.end()}, command->options, command->flags);
-            if (a.flag("--help") || a.flag("-h")) {
+            if (a.flag(opt::help) || a.flag(opt::help_short)) {
                 start.kind = StartKind::Command;
                 return start;
             }

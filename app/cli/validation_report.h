@@ -14,7 +14,7 @@ namespace zp::cli {
 // The bundled measured_runs.json: beside the installed executable (<bindir>/../share/zero-planner),
 // else in the source tree this binary was built from. Throws InputError saying to pass FILE.
 std::string bundled_measured_runs_path();
-// The bundled paper_throughput.json (published throughput figures, issue 14), found the same way.
+// The bundled paper_throughput.json (published throughput figures: papers and vendor posts), found the same way.
 std::string bundled_paper_throughput_path();
 // The project's own host RAM measurements (tests/data/anchors/host_ram_runs.json), bundled the same way.
 std::string bundled_host_ram_runs_path();

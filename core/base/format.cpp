@@ -61,13 +61,27 @@ std::string format_compact(double value) {
     return "n/a";
 }
 
+namespace {
+
+// Where a duration moves to the next unit: at two of it, so that a figure never reads as "1.0 h"
+// for 61 minutes and stays at most three digits in the unit below (119 s, 119.9 min, 47.9 h).
+// The planner's own reading choice; the CLI goldens and the window show these units.
+constexpr double kSecondsPerMinute = 60.0;
+constexpr double kSecondsPerHour = 3600.0;
+constexpr double kSecondsPerDay = 86400.0;
+constexpr double kShowMinutesFromSeconds = 2 * kSecondsPerMinute;  // 120 s
+constexpr double kShowHoursFromSeconds = 2 * kSecondsPerHour;      // 7200 s
+constexpr double kShowDaysFromSeconds = 2 * kSecondsPerDay;        // 172800 s
+
+}  // namespace
+
 std::string format_seconds(double seconds) {
     if (!std::isfinite(seconds)) return "n/a";
     if (seconds < 1.0) return format_fixed(seconds * 1000.0, 0) + " ms";
-    if (seconds < 120.0) return format_fixed(seconds, 2) + " s";
-    if (seconds < 7200.0) return format_fixed(seconds / 60.0, 1) + " min";
-    if (seconds < 172800.0) return format_fixed(seconds / 3600.0, 1) + " h";
-    return format_fixed(seconds / 86400.0, 1) + " days";
+    if (seconds < kShowMinutesFromSeconds) return format_fixed(seconds, 2) + " s";
+    if (seconds < kShowHoursFromSeconds) return format_fixed(seconds / kSecondsPerMinute, 1) + " min";
+    if (seconds < kShowDaysFromSeconds) return format_fixed(seconds / kSecondsPerHour, 1) + " h";
+    return format_fixed(seconds / kSecondsPerDay, 1) + " days";
 }
 
 }  // namespace zp

@@ -1,5 +1,5 @@
 #pragma once
-// Fitting the scenario to one measured run (issue 14, item 4): the compute-efficiency scale of the
+// Fitting the scenario to one measured run (a user's own run should correct the planner): the compute-efficiency scale of the
 // time model (Assumptions::mfu / kReferenceMfu, core/time/compute_time.h: it divides every compute
 // term, GEMMs, attention, memory-bound kernels and launch overhead) is solved so that the predicted
 // step equals the measured one, the rest of the time model (communication, offload) unchanged; the result says by how much it moved and is

@@ -2,6 +2,7 @@
 
 #include "core/base/errors.h"
 #include "core/base/format.h"
+#include "core/base/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,8 +10,6 @@
 
 namespace zp::calibration {
 namespace {
-
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 // The number right after `key` in `line` (skipping spaces, '=', ':', quotes), if any.
 std::optional<double> number_after(std::string_view line, std::string_view key) {
@@ -50,10 +49,10 @@ RunLog read_run_log(std::string_view text, const std::string& source) {
         // Its older form (DeepSpeed 0.3-0.5, the ZeRO tutorial's log): "0/1251, SamplesPerSec=11.664 (step=1251)".
         const bool current_timer = line.find("RunningAvgSamplesPerSec") != std::string_view::npos;
         if (auto v = number_after(line, current_timer ? "RunningAvgSamplesPerSec" : "SamplesPerSec=")) running_samples.push_back(*v);
-        if (auto v = number_after(line, "MaxMemAllocated")) max_allocated.push_back(*v * kGiB);
+        if (auto v = number_after(line, "MaxMemAllocated")) max_allocated.push_back(*v * kBytesPerGiB);
         // see_memory_usage (deepspeed/runtime/utils.py): "MA 4.32 GB  Max_MA 5.1 GB  CA 6.0 GB  Max_CA 7 GB" (GiB).
-        if (auto v = number_after(line, "Max_MA")) max_allocated.push_back(*v * kGiB);
-        if (auto v = number_after(line, "Max_CA")) max_reserved.push_back(*v * kGiB);
+        if (auto v = number_after(line, "Max_MA")) max_allocated.push_back(*v * kBytesPerGiB);
+        if (auto v = number_after(line, "Max_CA")) max_reserved.push_back(*v * kBytesPerGiB);
         // Megatron(-DeepSpeed) training_log: "elapsed time per iteration (ms): 14287.5 | ... | global batch size:   768 |".
         if (auto v = number_after(line, "elapsed time per iteration (ms)")) iteration_ms.push_back(*v);
         if (auto v = number_after(line, "global batch size")) global_batches.push_back(static_cast<std::int64_t>(*v));

@@ -1,5 +1,5 @@
 #pragma once
-// Which ds_config.json keys differ between two configs (the Compare panel, issue 17): the two
+// Which ds_config.json keys differ between two configs (the Compare panel shows them): the two
 // JSON documents walked key by key. Objects are entered; any other value (arrays included) is
 // compared whole. Pure and order-stable: keys come in the first document's order, then the keys
 // only the second has, in its order.

@@ -29,12 +29,16 @@ namespace {
 // DeepSpeed's fields are pydantic ints: a float such as 15099494.4 or 1.5e7 is rejected.
 std::int64_t as_int(double v) { return static_cast<std::int64_t>(std::llround(v)); }
 
+// SGD with momentum exports the customary 0.9 (Sutskever et al. 2013; the ResNet recipe, He et al.
+// 2016 Sec. 3.4): torch.optim.SGD's own default, 0, would be plain SGD.
+constexpr double kSgdMomentum = 0.9;
+
 ordered_json optimizer_block(const Training& t, const ExportOptions& o) {
     ordered_json params;
     params["lr"] = o.learning_rate;
     switch (t.optimizer) {
     case Optimizer::Sgd: break;
-    case Optimizer::SgdMomentum: params["momentum"] = 0.9; break;
+    case Optimizer::SgdMomentum: params["momentum"] = kSgdMomentum; break;
     case Optimizer::Adagrad: params["eps"] = o.eps; break;
     case Optimizer::Lion:
         params["betas"] = {o.beta1, 0.99};  // Lion's paper default beta2 (Chen et al. 2023)

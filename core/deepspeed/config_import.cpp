@@ -1,6 +1,7 @@
 #include "core/deepspeed/config_import.h"
 
 #include "core/base/errors.h"
+#include "core/base/units.h"
 #include "core/deepspeed/config_schema.h"
 #include "core/model/enum_names.h"
 
@@ -16,14 +17,19 @@ namespace zp {
 
 using nlohmann::json;
 
-Scenario apply_ds_config(const json& c, Scenario s) {
-    if (!c.is_object()) return s;
-    const auto integer = [](const json& obj, const char* key) -> std::optional<std::int64_t> {
-        if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_number()) return std::nullopt;
-        const double d = obj.at(key).get<double>();
-        if (!std::isfinite(d) || d < 0 || d > 9e15) return std::nullopt;
-        return static_cast<std::int64_t>(d);
-    };
+namespace {
+
+// `obj[key]` as a count: a finite, non-negative JSON number within the range JSON carries exactly;
+// anything else is left to the linter and imports nothing.
+std::optional<std::int64_t> integer(const json& obj, const char* key) {
+    if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_number()) return std::nullopt;
+    const double d = obj.at(key).get<double>();
+    if (!std::isfinite(d) || d < 0 || d > kJsonSafeInteger) return std::nullopt;
+    return static_cast<std::int64_t>(d);
+}
+
+// The batch sizes, with DeepSpeed-Ulysses' degree first, and the precision blocks.
+void import_batch_and_precision(const json& c, Scenario& s) {
     // DeepSpeed-Ulysses' degree first: the batch rule below counts the world over it (runtime/config.py).
     if (auto v = integer(c, "sequence_parallel_size"); v && *v > 0) s.parallel.ulysses = *v;
     if (auto v = integer(c, "train_micro_batch_size_per_gpu"); v && *v > 0) {
@@ -36,6 +42,10 @@ Scenario apply_ds_config(const json& c, Scenario s) {
     if (ds_schema::block_enabled(c, "bf16")) s.training.precision = Precision::Bf16;
     else if (ds_schema::block_enabled(c, "fp16")) s.training.precision = Precision::Fp16;
     else if (c.contains("bf16") || c.contains("fp16")) s.training.precision = Precision::Fp32;
+}
+
+// The optimizer's type and whose kernel runs it.
+void import_optimizer(const json& c, Scenario& s) {
     // Whose optimizer kernel (engine.py _configure_basic_optimizer): no "optimizer" block means the
     // client's torch.optim one; in the block, "torch_adam": true, Adagrad and SGD are torch.optim too.
     s.training.fused_optimizer = c.contains("optimizer");
@@ -64,56 +74,66 @@ Scenario apply_ds_config(const json& c, Scenario s) {
             }
         }
     }
-    if (c.contains("zero_optimization") && c.at("zero_optimization").is_object()) {
-        const json& z = c.at("zero_optimization");
-        if (auto v = integer(z, "stage"); v && *v <= 3) s.zero.stage = static_cast<int>(*v);
-        if (z.contains("overlap_comm") && z.at("overlap_comm").is_boolean()) s.zero.overlap_comm = z.at("overlap_comm").get<bool>();
-        if (auto v = integer(z, "reduce_bucket_size")) s.zero.reduce_bucket_elems = static_cast<double>(*v);
-        if (auto v = integer(z, "allgather_bucket_size")) s.zero.allgather_bucket_elems = static_cast<double>(*v);
-        if (auto v = integer(z, "stage3_prefetch_bucket_size")) s.zero.stage3_prefetch_bucket_elems = static_cast<double>(*v);
-        if (auto v = integer(z, "stage3_max_live_parameters")) s.zero.stage3_max_live_parameters = static_cast<double>(*v);
-        if (auto v = integer(z, "stage3_param_persistence_threshold")) s.zero.stage3_param_persistence_threshold = static_cast<double>(*v);
-        if (auto v = integer(z, "sub_group_size")) s.zero.sub_group_size = static_cast<double>(*v);
-        if (auto v = integer(z, "zero_hpz_partition_size"); v && *v >= 1) s.zero.hpz_partition_size = *v;
-        // MiCS: DeepSpeed's default -1 (and any value up to 0) is off, 1 here (engine.py: MiCS when mics_shard_size > 0).
-        if (z.contains("mics_shard_size") && z.at("mics_shard_size").is_number_integer())
-            s.zero.mics_shard_size = std::max<std::int64_t>(z.at("mics_shard_size").get<std::int64_t>(), 1);
-        for (auto [key, flag] : {std::pair{"zero_quantized_weights", &s.zero.quantized_weights},
-                                 std::pair{"zero_quantized_gradients", &s.zero.quantized_gradients},
-                                 std::pair{"mics_hierarchical_params_gather", &s.zero.mics_hierarchical_params_gather}})
-            if (z.contains(key) && z.at(key).is_boolean()) *flag = z.at(key).get<bool>();
-        // A config that names a ZeRO++ key fixes ZeRO++ (the search no longer chooses it).
-        for (const char* key : {"zero_hpz_partition_size", "zero_quantized_weights", "zero_quantized_gradients"})
-            if (z.contains(key)) s.zero.auto_zeropp = false;
-        const auto device = [&](const char* sub) {
-            try {
-                return parse_offload_device(ds_schema::offload_device_name(z, sub));
-            } catch (const InputError&) {
-                return OffloadDevice::None;  // the linter reports an unknown device; the import keeps none
-            }
-        };
-        s.zero.offload_optimizer = s.zero.stage >= 1 ? device("offload_optimizer") : OffloadDevice::None;
-        s.zero.offload_param = s.zero.stage == 3 ? device("offload_param") : OffloadDevice::None;
-        if (z.contains("offload_param") && z.at("offload_param").is_object()) {
-            if (auto v = integer(z.at("offload_param"), "buffer_count")) s.zero.offload_param_buffer_count = *v;
-            if (auto v = integer(z.at("offload_param"), "buffer_size")) s.zero.offload_param_buffer_size = static_cast<double>(*v);
+}
+
+// The zero_optimization block: stage, buckets, ZeRO++, MiCS, offload and the save switch.
+void import_zero(const json& z, Scenario& s) {
+    if (auto v = integer(z, "stage"); v && *v <= 3) s.zero.stage = static_cast<int>(*v);
+    if (z.contains("overlap_comm") && z.at("overlap_comm").is_boolean()) s.zero.overlap_comm = z.at("overlap_comm").get<bool>();
+    if (auto v = integer(z, "reduce_bucket_size")) s.zero.reduce_bucket_elems = static_cast<double>(*v);
+    if (auto v = integer(z, "allgather_bucket_size")) s.zero.allgather_bucket_elems = static_cast<double>(*v);
+    if (auto v = integer(z, "stage3_prefetch_bucket_size")) s.zero.stage3_prefetch_bucket_elems = static_cast<double>(*v);
+    if (auto v = integer(z, "stage3_max_live_parameters")) s.zero.stage3_max_live_parameters = static_cast<double>(*v);
+    if (auto v = integer(z, "stage3_param_persistence_threshold")) s.zero.stage3_param_persistence_threshold = static_cast<double>(*v);
+    if (auto v = integer(z, "sub_group_size")) s.zero.sub_group_size = static_cast<double>(*v);
+    if (auto v = integer(z, "zero_hpz_partition_size"); v && *v >= 1) s.zero.hpz_partition_size = *v;
+    // MiCS: DeepSpeed's default -1 (and any value up to 0) is off, 1 here (engine.py: MiCS when mics_shard_size > 0).
+    if (z.contains("mics_shard_size") && z.at("mics_shard_size").is_number_integer())
+        s.zero.mics_shard_size = std::max<std::int64_t>(z.at("mics_shard_size").get<std::int64_t>(), 1);
+    for (auto [key, flag] : {std::pair{"zero_quantized_weights", &s.zero.quantized_weights},
+                             std::pair{"zero_quantized_gradients", &s.zero.quantized_gradients},
+                             std::pair{"mics_hierarchical_params_gather", &s.zero.mics_hierarchical_params_gather}})
+        if (z.contains(key) && z.at(key).is_boolean()) *flag = z.at(key).get<bool>();
+    // A config that names a ZeRO++ key fixes ZeRO++ (the search no longer chooses it).
+    for (const char* key : {"zero_hpz_partition_size", "zero_quantized_weights", "zero_quantized_gradients"})
+        if (z.contains(key)) s.zero.auto_zeropp = false;
+    const auto device = [&](const char* sub) {
+        try {
+            return parse_offload_device(ds_schema::offload_device_name(z, sub));
+        } catch (const InputError&) {
+            return OffloadDevice::None;  // the linter reports an unknown device; the import keeps none
         }
-        if (z.contains("offload_optimizer") && z.at("offload_optimizer").is_object())
-            if (auto v = integer(z.at("offload_optimizer"), "buffer_count")) s.zero.offload_optimizer_buffer_count = *v;
-        // pin_memory: read only from a block that offloads (a block with device none pins nothing);
-        // when both do, the optimizer's decides (the parameters' follows it in practice). A block
-        // without the key takes DeepSpeed's default, true since v0.19.5.
-        const std::pair<const char*, OffloadDevice> blocks[] = {{"offload_param", s.zero.offload_param},
-                                                                {"offload_optimizer", s.zero.offload_optimizer}};
-        for (const auto& [sub, dev] : blocks)
-            if (dev != OffloadDevice::None && z.contains(sub) && z.at(sub).is_object() && z.at(sub).contains("pin_memory") &&
-                z.at(sub).at("pin_memory").is_boolean())
-                s.zero.pin_memory = z.at(sub).at("pin_memory").get<bool>();
-        // Left out, DeepSpeed does not gather (zero/config.py: gather_16bit_weights_on_model_save False).
-        s.zero.gather_16bit_weights_on_model_save = false;
-        for (const char* key : {"stage3_gather_16bit_weights_on_model_save", "stage3_gather_fp16_weights_on_model_save"})
-            if (z.contains(key) && z.at(key).is_boolean()) s.zero.gather_16bit_weights_on_model_save = z.at(key).get<bool>();
+    };
+    s.zero.offload_optimizer = s.zero.stage >= 1 ? device("offload_optimizer") : OffloadDevice::None;
+    s.zero.offload_param = s.zero.stage == 3 ? device("offload_param") : OffloadDevice::None;
+    if (z.contains("offload_param") && z.at("offload_param").is_object()) {
+        if (auto v = integer(z.at("offload_param"), "buffer_count")) s.zero.offload_param_buffer_count = *v;
+        if (auto v = integer(z.at("offload_param"), "buffer_size")) s.zero.offload_param_buffer_size = static_cast<double>(*v);
     }
+    if (z.contains("offload_optimizer") && z.at("offload_optimizer").is_object())
+        if (auto v = integer(z.at("offload_optimizer"), "buffer_count")) s.zero.offload_optimizer_buffer_count = *v;
+    // pin_memory: read only from a block that offloads (a block with device none pins nothing);
+    // when both do, the optimizer's decides (the parameters' follows it in practice). A block
+    // without the key takes DeepSpeed's default, true since v0.19.5.
+    const std::pair<const char*, OffloadDevice> blocks[] = {{"offload_param", s.zero.offload_param},
+                                                            {"offload_optimizer", s.zero.offload_optimizer}};
+    for (const auto& [sub, dev] : blocks)
+        if (dev != OffloadDevice::None && z.contains(sub) && z.at(sub).is_object() && z.at(sub).contains("pin_memory") &&
+            z.at(sub).at("pin_memory").is_boolean())
+            s.zero.pin_memory = z.at(sub).at("pin_memory").get<bool>();
+    // Left out, DeepSpeed does not gather (zero/config.py: gather_16bit_weights_on_model_save False).
+    s.zero.gather_16bit_weights_on_model_save = false;
+    for (const char* key : {"stage3_gather_16bit_weights_on_model_save", "stage3_gather_fp16_weights_on_model_save"})
+        if (z.contains(key) && z.at(key).is_boolean()) s.zero.gather_16bit_weights_on_model_save = z.at(key).get<bool>();
+}
+
+}  // namespace
+
+Scenario apply_ds_config(const json& c, Scenario s) {
+    if (!c.is_object()) return s;
+    import_batch_and_precision(c, s);
+    import_optimizer(c, s);
+    if (c.contains("zero_optimization") && c.at("zero_optimization").is_object()) import_zero(c.at("zero_optimization"), s);
     if (c.contains("activation_checkpointing") && c.at("activation_checkpointing").is_object()) {
         s.training.checkpointing = Checkpointing::Full;
         s.training.auto_checkpointing = false;

@@ -1,4 +1,5 @@
 #include "core/deepspeed/estimator.h"
+#include "core/base/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,8 +27,8 @@ std::string header(const EstimatorInput& in, bool with_largest) {
 // f" {cpu_mem/2**30:7.2f}GB | {gpu_mem/2**30:6.2f}GB | {options_str}"
 std::string row(const EstimatorResult& r, const std::string& options) {
     char buf[96];
-    std::snprintf(buf, sizeof buf, " %7.2fGB | %6.2fGB | ", static_cast<double>(r.cpu_bytes) / 1073741824.0,
-                  static_cast<double>(r.gpu_bytes) / 1073741824.0);
+    std::snprintf(buf, sizeof buf, " %7.2fGB | %6.2fGB | ", static_cast<double>(r.cpu_bytes) / kBytesPerGiB,
+                  static_cast<double>(r.gpu_bytes) / kBytesPerGiB);
     return buf + options + "\n";
 }
 

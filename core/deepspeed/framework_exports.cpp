@@ -42,6 +42,12 @@ nlohmann::ordered_json hf_trainer_config(const Scenario& s, const ExportOptions&
 std::string hf_trainer_config_text(const Scenario& s, const ExportOptions& o) { return hf_trainer_config(s, o).dump(2) + "\n"; }
 
 namespace {
+
+// The rendezvous port written for a multi-node Accelerate config: torchrun's default
+// --master-port (torch/distributed/run.py), which Accelerate's launcher also uses when
+// main_process_port is unset (accelerate/utils/launch.py).
+constexpr int kAccelerateMainProcessPort = 29500;
+
 std::string number(double v) { return format_general(v); }
 }  // namespace
 
@@ -123,7 +129,7 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o) {
     top["use_cpu"] = YAML::Node(false);
     if (s.cluster.nodes > 1) {
         top["main_process_ip"] = YAML::Node(std::string("node-0"));
-        top["main_process_port"] = YAML::Node(29500);
+        top["main_process_port"] = YAML::Node(kAccelerateMainProcessPort);
     }
     YAML::Emitter out;
     out << YAML::BeginMap;

@@ -3,6 +3,7 @@
 #include "core/base/errors.h"
 #include "core/base/json_errors.h"
 #include "core/base/suggest.h"
+#include "core/base/units.h"
 #include "core/deepspeed/config_schema.h"
 #include "core/memory/buffers.h"
 #include "core/model/batch_rule.h"
@@ -36,6 +37,14 @@ bool LintResult::has_warnings() const {
 }
 
 namespace {
+
+// Heuristics of the performance warnings, the planner's own (DeepSpeed warns of neither):
+// communication buckets of 8 GB per GPU or more are a tenth of an 80 GB GPU, more than twice the
+// 3.6 GB the suggested 2e8-element buckets take (buffers.cpp's 2 bytes x both buckets x 4.5);
+// a bucket under 1e7 elements (20 MB in 16 bits) splits a 1B-parameter model's gradients into
+// more than 100 collectives, each paying NCCL's launch latency (collectives.h).
+constexpr double kLargeBucketBytesPerGpu = 8e9;
+constexpr double kSmallBucketElems = 1e7;
 
 // Detects duplicate keys, which Python's json keeps silently but DeepSpeed rejects
 // (runtime/config.py dict_raise_error_on_duplicate_keys).
@@ -158,7 +167,7 @@ private:
             if (ds_schema::integer_paths().count(full)) {
                 if (value.is_number_float()) {
                     const double d = value.get<double>();
-                    if (!std::isfinite(d) || std::fabs(d) > 9e15)
+                    if (!std::isfinite(d) || std::fabs(d) > kJsonSafeInteger)
                         add(Severity::Error, full, "must be an integer DeepSpeed can hold, got " + value.dump());
                     else if (d != std::floor(d))
                         add(Severity::Error, full,
@@ -183,7 +192,7 @@ private:
         if (!j_.contains(key) || j_.at(key).is_null()) return std::nullopt;
         const json& v = j_.at(key);
         if (v.is_number_integer()) return v.get<std::int64_t>();
-        if (v.is_number_float() && std::isfinite(v.get<double>()) && std::fabs(v.get<double>()) < 9e15)
+        if (v.is_number_float() && std::isfinite(v.get<double>()) && std::fabs(v.get<double>()) < kJsonSafeInteger)
             return static_cast<std::int64_t>(v.get<double>());
         auto_batch_ = auto_batch_ || (v.is_string() && v.get<std::string>() == "auto");
         return std::nullopt;
@@ -203,7 +212,7 @@ private:
             add(Severity::Error, "sequence_parallel_size", "must be at least 1 (1: no sequence parallelism), got " + v.dump());
             return;
         }
-        if (sp > 1 && sp < 9e15) check_ulysses_model(static_cast<std::int64_t>(sp));
+        if (sp > 1 && sp < kJsonSafeInteger) check_ulysses_model(static_cast<std::int64_t>(sp));
         if (!world_) return;
         if (sp > static_cast<double>(*world_) || *world_ % static_cast<std::int64_t>(sp) != 0) {
             add(Severity::Error, "sequence_parallel_size",
@@ -468,7 +477,7 @@ private:
         t.precision = is_object("fp16") || is_object("bf16") ? Precision::Bf16 : Precision::Fp32;
         if ((st == 1 || st == 2) && setup.overlap_comm) {
             const double bytes = buffer_bytes(ModelSpec{}, t, setup).buckets;
-            if (bytes >= 8e9)
+            if (bytes >= kLargeBucketBytesPerGpu)
                 add(Severity::Warning, "zero_optimization.reduce_bucket_size",
                     "overlap_comm holds about " + std::to_string(static_cast<int>(std::lround(bytes / 1e9))) +
                         " GB per GPU of communication buckets: 2 bytes x (reduce_bucket_size + allgather_bucket_size) x 4.5",
@@ -479,7 +488,7 @@ private:
                 "overlap_comm is off: gradient communication waits for the backward pass instead of running beside it",
                 "set \"overlap_comm\": true");
         for (const char* key : {"reduce_bucket_size", "allgather_bucket_size", "stage3_prefetch_bucket_size"})
-            if (z.contains(key) && z.at(key).is_number() && z.at(key).get<double>() > 0 && z.at(key).get<double>() < 1e7)
+            if (z.contains(key) && z.at(key).is_number() && z.at(key).get<double>() > 0 && z.at(key).get<double>() < kSmallBucketElems)
                 add(Severity::Warning, std::string("zero_optimization.") + key,
                     std::string(key) + " " + z.at(key).dump() + " is so small that communication is serialised into many tiny collectives",
                     "use at least 5e7 elements");

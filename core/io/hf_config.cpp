@@ -189,28 +189,42 @@ ModelSpec from_mixtral(const Fields& f) {
 // first_k_dense_replace 0); q_lora_rank null is a plain q_proj (DeepSeek-V2-Lite), n_routed_experts
 // null a dense model, n_shared_experts null no shared experts. head_dim is the q/k head
 // (qk_nope_head_dim + qk_rope_head_dim); transformers' config.head_dim (the RoPE part) is not a width.
+namespace deepseek_v2_defaults {
+// DeepseekV2Config's defaults for absent keys (transformers models/deepseek_v2/
+// configuration_deepseek_v2.py, as DeepSeek's own configuration_deepseek.py for DeepSeek-V2).
+constexpr std::int64_t kQLoraRank = 1536;
+constexpr std::int64_t kKvLoraRank = 512;
+constexpr std::int64_t kQkNopeHeadDim = 128;
+constexpr std::int64_t kQkRopeHeadDim = 64;
+constexpr std::int64_t kVHeadDim = 128;
+constexpr std::int64_t kRoutedExperts = 64;
+constexpr std::int64_t kSharedExperts = 2;
+constexpr std::int64_t kMoeIntermediateSize = 1407;
+}  // namespace deepseek_v2_defaults
+
 ModelSpec from_deepseek_v2(const Fields& f) {
+    namespace defaults = deepseek_v2_defaults;
     const std::int64_t heads = f.integer("num_attention_heads");
     ModelSpec m = llama_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), heads, f.integer_or("num_key_value_heads", heads),
                               f.integer("intermediate_size"), f.integer("vocab_size"), f.boolean_or("tie_word_embeddings", false));
     m.family = "deepseek_v2";
-    m.q_lora_rank = f.is_null("q_lora_rank") ? 0 : f.integer_or("q_lora_rank", 1536);
-    m.kv_lora_rank = f.integer_or("kv_lora_rank", 512);
-    m.qk_nope_head_dim = f.integer_or("qk_nope_head_dim", 128);
-    m.qk_rope_head_dim = f.integer_or("qk_rope_head_dim", 64);
-    m.v_head_dim = f.integer_or("v_head_dim", 128);
+    m.q_lora_rank = f.is_null("q_lora_rank") ? 0 : f.integer_or("q_lora_rank", defaults::kQLoraRank);
+    m.kv_lora_rank = f.integer_or("kv_lora_rank", defaults::kKvLoraRank);
+    m.qk_nope_head_dim = f.integer_or("qk_nope_head_dim", defaults::kQkNopeHeadDim);
+    m.qk_rope_head_dim = f.integer_or("qk_rope_head_dim", defaults::kQkRopeHeadDim);
+    m.v_head_dim = f.integer_or("v_head_dim", defaults::kVHeadDim);
     m.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;
     const bool attention_bias = f.boolean_or("attention_bias", false);  // q_a_proj, kv_a_proj_with_mqa, o_proj
     m.qkv_bias = m.out_bias = attention_bias;
     m.mlp_bias = f.boolean_or("mlp_bias", false);
-    const std::int64_t routed = f.is_null("n_routed_experts") ? 1 : f.integer_or("n_routed_experts", 64);
+    const std::int64_t routed = f.is_null("n_routed_experts") ? 1 : f.integer_or("n_routed_experts", defaults::kRoutedExperts);
     if (routed > 1) {
         if (f.integer_or("moe_layer_freq", 1) != 1)
             f.fail("moe_layer_freq " + std::to_string(f.integer("moe_layer_freq")) + " is not supported (every checkpoint has 1)");
         m.experts = routed;
         m.experts_per_token = f.integer("num_experts_per_tok");
-        m.moe_ffn = f.integer_or("moe_intermediate_size", 1407);
-        m.shared_experts = f.is_null("n_shared_experts") ? 0 : f.count_or("n_shared_experts", 2);
+        m.moe_ffn = f.integer_or("moe_intermediate_size", defaults::kMoeIntermediateSize);
+        m.shared_experts = f.is_null("n_shared_experts") ? 0 : f.count_or("n_shared_experts", defaults::kSharedExperts);
         m.first_dense_layers = f.count_or("first_k_dense_replace", 0);
     }
     return m;

@@ -2,6 +2,7 @@
 
 #include "core/base/errors.h"
 #include "core/base/json_errors.h"
+#include "core/base/units.h"
 #include "core/io/session_fields.h"
 #include "core/io/session_version.h"
 #include "core/model/enum_names.h"
@@ -34,7 +35,7 @@ public:
         const json* v = get(key);
         if (!v) return;
         const double d = v->is_number() ? v->get<double>() : NAN;
-        if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(min) || d > 9e15)
+        if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(min) || d > kJsonSafeInteger)
             fail(key, "must be an integer >= " + std::to_string(min) + ", got " + v->dump());
         out = static_cast<std::int64_t>(d);
     }

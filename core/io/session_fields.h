@@ -10,7 +10,7 @@
 // in core/model/enum_names.h). What each type accepts on reading:
 //   text      a JSON string
 //   boolean   true or false
-//   integer   a whole JSON number from rule.min to 9e15
+//   integer   a whole JSON number from rule.min to kJsonSafeInteger (core/base/units.h)
 //   number    a finite JSON number >= 0
 //   enum      one of the names (or aliases) in core/model/enum_names.h
 // Fields left out of a file keep the default scenario's value. Adding a field here changes the

@@ -98,10 +98,8 @@ LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int6
     return l;
 }
 
-double activation_element_bytes(Precision p) { return p == Precision::Fp32 ? 4.0 : 2.0; }
-
 ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const FineTune& f, const Parallelism& par) {
-    const double e = activation_element_bytes(t.precision);
+    const double e = bytes_per_element(t.precision);
     const TensorSplit split{par.tensor, par.sequence_parallel, par.expert > 1 ? routed_slots_per_token(m, t, par) : 0.0, par.ulysses};
     const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
     const double rep = par.sequence_parallel ? 1.0 / tp : 1.0;

@@ -32,9 +32,6 @@ struct TensorSplit {
 LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, double element_bytes = 2.0,
                                             const TensorSplit& split = {});
 
-// The element of a stored activation under `p`: 2 bytes in fp16/bf16 mixed precision, 4 in fp32.
-double activation_element_bytes(Precision p);
-
 // The same layer with frozen weights (LoRA's base, or a frozen block of full training): a
 // frozen Linear keeps no input for a weight gradient (autograd saves a matmul's input only when
 // the weight requires grad), so the inputs of q/k/v, the output projection, the MLP's up/gate

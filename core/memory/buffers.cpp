@@ -18,7 +18,7 @@ namespace {
 // (largest module + prefetch) for the terms that scale with it.
 BufferBytes rank_buffer_bytes(const ModelSpec& m, const Training& t, const ZeroSetup& z, double tensor, bool gradients,
                               double* gathered_elems) {
-    const double elem = t.precision == Precision::Fp32 ? 4.0 : 2.0;  // communication dtype
+    const double elem = bytes_per_element(t.precision);  // communication dtype
     BufferBytes b;
     switch (z.stage) {
     case 0:
@@ -57,7 +57,7 @@ BufferBytes buffer_bytes(const Scenario& s) {
     BufferBytes b = rank_buffer_bytes(s.model, s.training, z, static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1)),
                                       !f.adapters(), &gathered_elems);
     if (z.stage != 3 && !f.adapters()) return b;  // nothing below depends on more (the search's common case)
-    const double elem = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double elem = bytes_per_element(s.training.precision);
     if (f.adapters()) {
         if (f.method == FineTuneMethod::Qlora) {
             double largest_linear = 0;

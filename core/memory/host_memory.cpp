@@ -1,6 +1,7 @@
 #include "core/memory/host_memory.h"
 
 #include "core/base/phrase.h"
+#include "core/base/units.h"
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
 #include "core/model/mics.h"
@@ -194,204 +195,262 @@ double param_swap_pool_bytes(const ZeroSetup& z, double bytes_per_element) {
 
 }  // namespace
 
-HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
+namespace {
+
+// What every phase of a node's run reads: the rank's share of the model, its partitions and the
+// per-node process overhead, computed once (notation as at the top of this file).
+struct NodeTerms {
+    double share = 1;  // the rank's share of the model under tensor/pipeline parallelism
+    ParameterSplit split;
+    double P = 0;   // parameters a process builds
+    double g = 0;   // ranks per node
+    double N = 0;   // ranks ZeRO partitions over
+    double Pr = 0;  // a rank's partition, elements
+    double w = 0;   // bytes per element of the model's weights
+    double T = 0;   // trainable parameters
+    double Tr = 0;  // a rank's trainable partition
+    double Lt = 0;  // the largest trainable tensor, at most
+    double frozen_r = 0;
+    double whole_weights = 0;
+    bool qlora = false;
+    double moments_per_param = 0;
+    bool pin = false;
+    double processes = 0;  // per node: the training processes' own memory
+    double workers = 0;    // per node: the dataloader workers, once training starts
+};
+
+NodeTerms node_terms(const Scenario& s) {
     const ModelSpec& m = s.model;
-    const Cluster& c = s.cluster;
     const Training& t = s.training;
     const ZeroSetup& z = s.zero;
-    const Assumptions& a = s.assumptions;
+    NodeTerms q;
     // Under tensor/pipeline parallelism (Megatron-DeepSpeed) each process builds, holds and saves
     // its rank's share of the model, and ZeRO partitions that over the data-parallel ranks.
-    const double share = model_parallel_share(s);
-    const ParameterSplit split = rank_parameter_split(s);
+    q.share = model_parallel_share(s);
+    q.split = rank_parameter_split(s);
     // With expert parallelism a process builds only its local experts (split.base counts them).
-    const double P = split.expert > 0 ? split.base : static_cast<double>(parameter_count(m)) * share;
+    q.P = q.split.expert > 0 ? q.split.base : static_cast<double>(parameter_count(m)) * q.share;
     const double Lp = static_cast<double>(largest_layer_params(m)) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
-    const double g = static_cast<double>(c.gpus_per_node);
-    const double N = static_cast<double>(zero_shard_size(s));  // data-parallel x Ulysses ranks, or MiCS's shard group
-    const double Pr = P / N;
-    const double w = t.precision == Precision::Fp32 ? 4.0 : 2.0;
+    q.g = static_cast<double>(s.cluster.gpus_per_node);
+    q.N = static_cast<double>(zero_shard_size(s));  // data-parallel x Ulysses ranks, or MiCS's shard group
+    q.Pr = q.P / q.N;
+    q.w = bytes_per_element(t.precision);
     // Fine-tuning (core/model/trainable_params.h): the optimizer's states, gradients and flat
     // buffers are the trainable parameters' (T, T_r per rank); the frozen base is stored as it is
     // (16-bit or quantised), partitioned by ZeRO-3 like any parameter. T = P in plain full training.
-    const double T = split.trainable;
-    const double Tr =
-        split.expert > 0 && z.stage >= 1 ? zero_partition_elems(s, split) : T / N;  // routed experts over DP / EP (core/model/experts.h)
-    const double Lt = std::min(Lp, T);                                              // the largest trainable tensor, at most
-    const double frozen_r = split.frozen_bytes / N;
-    const double whole_weights = w * T + split.frozen_bytes + split.quant_state_bytes;
-    const bool qlora = s.finetune.method == FineTuneMethod::Qlora;
-    const double moments_per_param = optimizer_moment_bytes_per_param(t.optimizer);
-    const bool pin = z.pin_memory;
-    const bool accumulating = accumulates(s);
+    q.T = q.split.trainable;
+    q.Tr = q.split.expert > 0 && z.stage >= 1 ? zero_partition_elems(s, q.split)
+                                              : q.T / q.N;  // routed experts over DP / EP (core/model/experts.h)
+    q.Lt = std::min(Lp, q.T);
+    q.frozen_r = q.split.frozen_bytes / q.N;
+    q.whole_weights = q.w * q.T + q.split.frozen_bytes + q.split.quant_state_bytes;
+    q.qlora = s.finetune.method == FineTuneMethod::Qlora;
+    q.moments_per_param = optimizer_moment_bytes_per_param(t.optimizer);
+    q.pin = z.pin_memory;
+    q.processes = q.g * s.assumptions.host_process_bytes;
+    q.workers = q.g * static_cast<double>(t.dataloader_workers) * s.assumptions.host_worker_bytes;
+    return q;
+}
 
-    HostMemory out;
-    const double processes = g * a.host_process_bytes;
-    const double workers = g * static_cast<double>(t.dataloader_workers) * a.host_worker_bytes;
-
-    // Loading.
-    {
-        HostMoment& mo = out.moments[static_cast<std::size_t>(HostPhase::Loading)];
-        mo.phase = HostPhase::Loading;
-        mo.bytes.processes = processes;
-        const double model_bytes = P * (t.load_in_16bit ? 2.0 : 4.0);
-        const double shard = std::min(model_bytes, kCheckpointShardBytes);
-        if ((z.stage == 3 && z.zero_init) || qlora) {
-            mo.bytes.model_copy = g * shard;
-            // A bitsandbytes base is quantised as each shard goes to the GPU (transformers loads a
-            // quantised model with low_cpu_mem_usage): the host holds a shard, as under zero.Init.
-            mo.cause =
-                qlora && !(z.stage == 3 && z.zero_init)
-                    ? QT_TRANSLATE_NOOP("Core", "each process reads one checkpoint shard; bitsandbytes quantises it on the GPU")
-                    : QT_TRANSLATE_NOOP("Core", "each process reads one checkpoint shard; zero.Init partitions the model on the GPUs");
-            if (z.offload_param == OffloadDevice::Cpu) {
-                const double partitions = w * Tr + frozen_r;
-                const double factor = pin ? per_tensor_pinned_factor(m, N, w) : 1.0;
-                mo.bytes.parameters = g * partitions * factor;
-                mo.pinned_rounding_bytes = g * partitions * (factor - 1.0);
-            } else if (z.offload_param == OffloadDevice::Nvme) {
-                // Swapped out as they are made, through the swapper's page-locked pool, which Init
-                // creates before the first module (partition_parameters.py Init.__init__ L1159-1161,
-                // AsyncPartitionedParameterSwapper._configure_aio).
-                mo.bytes.buffers = g * param_swap_pool_bytes(z, w);
-            }
-        } else {
-            mo.bytes.model_copy = g * (model_bytes + (t.low_cpu_mem_usage ? 0.0 : shard));
-            // Under model parallelism (tensor, pipeline or expert) a process builds its rank's share.
-            const bool own_share = share < 1.0 || split.expert > 0;
-            if (own_share)
-                mo.cause = t.low_cpu_mem_usage
-                               ? QT_TRANSLATE_NOOP("Core",
-                                                   "every process builds its rank's share of the model on the host, with low_cpu_mem_usage")
-                               : QT_TRANSLATE_NOOP("Core",
-                                                   "every process builds its rank's share of the model on the host and reads a checkpoint "
-                                                   "shard into it");
-            else
-                mo.cause = t.low_cpu_mem_usage
-                               ? QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host, with low_cpu_mem_usage")
-                               : QT_TRANSLATE_NOOP("Core",
-                                                   "every process builds the whole model on the host and reads a checkpoint shard into it");
+// Loading: the model as each process builds and reads it, before deepspeed.initialize.
+HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
+    const Training& t = s.training;
+    const ZeroSetup& z = s.zero;
+    const double g = q.g;
+    HostMoment mo;
+    mo.phase = HostPhase::Loading;
+    mo.bytes.processes = q.processes;
+    const double model_bytes = q.P * (t.load_in_16bit ? 2.0 : 4.0);
+    const double shard = std::min(model_bytes, kCheckpointShardBytes);
+    if ((z.stage == 3 && z.zero_init) || q.qlora) {
+        mo.bytes.model_copy = g * shard;
+        // A bitsandbytes base is quantised as each shard goes to the GPU (transformers loads a
+        // quantised model with low_cpu_mem_usage): the host holds a shard, as under zero.Init.
+        mo.cause = q.qlora && !(z.stage == 3 && z.zero_init)
+                       ? QT_TRANSLATE_NOOP("Core", "each process reads one checkpoint shard; bitsandbytes quantises it on the GPU")
+                       : QT_TRANSLATE_NOOP("Core", "each process reads one checkpoint shard; zero.Init partitions the model on the GPUs");
+        if (z.offload_param == OffloadDevice::Cpu) {
+            const double partitions = q.w * q.Tr + q.frozen_r;
+            const double factor = q.pin ? per_tensor_pinned_factor(s.model, q.N, q.w) : 1.0;
+            mo.bytes.parameters = g * partitions * factor;
+            mo.pinned_rounding_bytes = g * partitions * (factor - 1.0);
+        } else if (z.offload_param == OffloadDevice::Nvme) {
+            // Swapped out as they are made, through the swapper's page-locked pool, which Init
+            // creates before the first module (partition_parameters.py Init.__init__ L1159-1161,
+            // AsyncPartitionedParameterSwapper._configure_aio).
+            mo.bytes.buffers = g * param_swap_pool_bytes(z, q.w);
         }
+        return mo;
     }
+    mo.bytes.model_copy = g * (model_bytes + (t.low_cpu_mem_usage ? 0.0 : shard));
+    // Under model parallelism (tensor, pipeline or expert) a process builds its rank's share.
+    const bool own_share = q.share < 1.0 || q.split.expert > 0;
+    if (own_share)
+        mo.cause = t.low_cpu_mem_usage
+                       ? QT_TRANSLATE_NOOP("Core", "every process builds its rank's share of the model on the host, with low_cpu_mem_usage")
+                       : QT_TRANSLATE_NOOP("Core",
+                                           "every process builds its rank's share of the model on the host and reads a checkpoint "
+                                           "shard into it");
+    else
+        mo.cause = t.low_cpu_mem_usage
+                       ? QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host, with low_cpu_mem_usage")
+                       : QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host and reads a checkpoint shard into it");
+    return mo;
+}
 
-    // Training: the lasting offloaded states, from the first optimizer step on.
-    HostSlices lasting;
-    double lasting_rounding = 0;
-    Pinned accumulated;  // per node: the 16-bit gradients kept on the host between micro batches
+// The lasting offloaded states, from the first optimizer step on, per node.
+struct LastingStates {
+    HostSlices slices;
+    double rounding = 0;
+    Pinned accumulated;  // the 16-bit gradients kept on the host between micro batches
+    double nvme_bytes = 0;
+};
+
+LastingStates lasting_states(const Scenario& s, const NodeTerms& q) {
+    const ZeroSetup& z = s.zero;
+    const double g = q.g;
+    const double w = q.w;
+    const double Tr = q.Tr;
+    const bool pin = q.pin;
+    LastingStates out;
+    HostSlices& lasting = out.slices;
     const auto add = [&](double& slice, Pinned p) {
         slice += g * p.bytes;
-        lasting_rounding += g * p.rounding;
+        out.rounding += g * p.rounding;
     };
     if (z.stage == 1 || z.stage == 2) {
         if (z.offload_optimizer != OffloadDevice::None) {
             add(lasting.optimizer_states, pinned(4.0 * Tr, pin));
-            lasting.optimizer_states += g * moments_per_param * Tr;
+            lasting.optimizer_states += g * q.moments_per_param * Tr;
             add(lasting.gradients, pinned(4.0 * Tr, pin));
             add(lasting.buffers, pinned(w * Tr, pin));
-            add(lasting.buffers, pinned(w * Lt, pin));
-            if (accumulating) {
-                const double factor = pin ? per_tensor_pinned_factor(m, 1.0, w) : 1.0;
-                accumulated = {g * w * Tr * factor, g * w * Tr * (factor - 1.0)};
-                lasting.gradients += accumulated.bytes;
-                lasting_rounding += accumulated.rounding;
+            add(lasting.buffers, pinned(w * q.Lt, pin));
+            if (accumulates(s)) {
+                const double factor = pin ? per_tensor_pinned_factor(s.model, 1.0, w) : 1.0;
+                out.accumulated = {g * w * Tr * factor, g * w * Tr * (factor - 1.0)};
+                lasting.gradients += out.accumulated.bytes;
+                out.rounding += out.accumulated.rounding;
             }
         }
     } else if (z.stage == 3) {
         const SubGroups sg = sub_groups(Tr, z.sub_group_size);
         if (z.offload_param == OffloadDevice::Cpu) {
             add(lasting.parameters, pinned(w * Tr, true));
-            const double factor = pin ? per_tensor_pinned_factor(m, N, w) : 1.0;
+            const double factor = pin ? per_tensor_pinned_factor(s.model, q.N, w) : 1.0;
             if (pin) add(lasting.buffers, {w * Tr * factor, w * Tr * (factor - 1.0)});
             // Frozen parameters are in no optimizer group: they keep the partitions Init made for
             // them, one (pinned) tensor each.
-            add(lasting.parameters, {frozen_r * factor, frozen_r * (factor - 1.0)});
+            add(lasting.parameters, {q.frozen_r * factor, q.frozen_r * (factor - 1.0)});
         } else if (z.offload_param == OffloadDevice::Nvme) {
             // (every weight, counted at w bytes: a quantised base on NVMe is not modelled apart)
-            const double in_cpu = std::min(Pr, deepspeed::defaults::kOffloadParamMaxInCpuElems);
+            const double in_cpu = std::min(q.Pr, deepspeed::defaults::kOffloadParamMaxInCpuElems);
             add(lasting.parameters, pinned(w * in_cpu, true));
             lasting.buffers += g * param_swap_pool_bytes(z, w);
-            out.nvme_bytes += g * w * (Pr - in_cpu);
+            out.nvme_bytes += g * w * (q.Pr - in_cpu);
         }
         if (z.offload_optimizer == OffloadDevice::Cpu) {
-            lasting.optimizer_states += g * (4.0 + moments_per_param) * Tr;
+            lasting.optimizer_states += g * (4.0 + q.moments_per_param) * Tr;
             add(lasting.gradients, pinned_sub_groups(sg, 4.0, pin));
             add(lasting.gradients, pinned(w * Tr, pin));
         } else if (z.offload_optimizer == OffloadDevice::Nvme) {
             lasting.buffers += g * static_cast<double>(z.offload_optimizer_buffer_count) * sg.largest() * 4.0;
             lasting.gradients += g * 4.0 * sg.largest();
             add(lasting.gradients, pinned(w * Tr, pin));
-            out.nvme_bytes += g * (4.0 + moments_per_param + 4.0) * Tr;
+            out.nvme_bytes += g * (4.0 + q.moments_per_param + 4.0) * Tr;
         }
     }
-    {
-        HostMoment& mo = out.moments[static_cast<std::size_t>(HostPhase::Training)];
-        mo.phase = HostPhase::Training;
-        mo.bytes = lasting;
-        mo.bytes.processes = processes + workers;
-        mo.bytes.buffers += g * cpu_checkpoint_bytes_per_gpu;
-        mo.pinned_rounding_bytes = lasting_rounding;
-        mo.cause = lasting.optimizer_states > 0
-                       ? QT_TRANSLATE_NOOP("Core", "the offloaded fp32 master weights, gradients and optimizer moments")
-                   : lasting.total() > 0 ? QT_TRANSLATE_NOOP("Core", "the offloaded parameters and swap buffers")
-                                         : QT_TRANSLATE_NOOP("Core", "the training processes alone: nothing is offloaded");
-    }
+    return out;
+}
 
-    // Initialize: the lasting states without the moments (made at the first step) and without the
-    // accumulated 16-bit gradients (made in the first backward), or a transient moment before
-    // them, whichever is more.
-    {
-        HostMoment& mo = out.moments[static_cast<std::size_t>(HostPhase::Initialize)];
-        mo.phase = HostPhase::Initialize;
-        mo.bytes = lasting;
-        mo.bytes.processes = processes;
-        mo.bytes.gradients -= accumulated.bytes;
-        mo.pinned_rounding_bytes = lasting_rounding - accumulated.rounding;
-        mo.cause = QT_TRANSLATE_NOOP("Core", "the offloaded partitions being made");
-        if (z.offload_optimizer == OffloadDevice::Cpu) mo.bytes.optimizer_states -= g * moments_per_param * Tr;
-        const double per_rank_end = (mo.bytes.total() - processes) / g;
-        // Per rank, the most the transients reach: on top of the partitions (ZeRO-3), or at a moment
-        // when the partitions made later do not exist yet (ZeRO-1/2, one parameter group at a time).
-        double per_rank_top = per_rank_end;
-        if (z.offload_optimizer == OffloadDevice::Cpu && z.stage == 3) {
-            per_rank_top += 4.0 * sub_groups(Tr, z.sub_group_size).largest() * 2.0;  // converted + gradient_buffer, at most
-        } else if (z.offload_optimizer == OffloadDevice::Cpu && pin) {
-            // The pinned master beside its pageable original, before the 16-bit staging buffer and
-            // the gradient partition exist. (The pageable original of the last group's staging
-            // buffer also lives until __init__ returns; under the Trainer that group is the small
-            // no-decay one, so it is left out.)
-            per_rank_top = std::max(per_rank_top, pinned(4.0 * Tr, true).bytes + 4.0 * Tr);
-        }
-        // The flat buffer is made before any partition of its group: the 16-bit model twice
-        // (param.cpu_data and the flat copy), on its own.
-        const bool flatten_on_host = (z.stage == 1 || z.stage == 2) && 2.0 * w * T + a.cuda_context_bytes > c.gpu.memory_gib * 1073741824.0;
-        if (flatten_on_host && 2.0 * w * T > per_rank_top) {
-            per_rank_top = 2.0 * w * T;
-            mo.cause = QT_TRANSLATE_NOOP("Core", "the 16-bit model flattened on the host: the GPU has no room for a second copy");
-        }
-        mo.bytes.buffers += g * (per_rank_top - per_rank_end);
-        if (mo.bytes.total() == processes) mo.cause = QT_TRANSLATE_NOOP("Core", "the training processes alone");
-    }
+// Training: the lasting states beside the processes, their workers and the CPU checkpoints.
+HostMoment training_moment(const NodeTerms& q, const LastingStates& lasting, double cpu_checkpoint_bytes_per_gpu) {
+    HostMoment mo;
+    mo.phase = HostPhase::Training;
+    mo.bytes = lasting.slices;
+    mo.bytes.processes = q.processes + q.workers;
+    mo.bytes.buffers += q.g * cpu_checkpoint_bytes_per_gpu;
+    mo.pinned_rounding_bytes = lasting.rounding;
+    mo.cause = lasting.slices.optimizer_states > 0
+                   ? QT_TRANSLATE_NOOP("Core", "the offloaded fp32 master weights, gradients and optimizer moments")
+               : lasting.slices.total() > 0 ? QT_TRANSLATE_NOOP("Core", "the offloaded parameters and swap buffers")
+                                            : QT_TRANSLATE_NOOP("Core", "the training processes alone: nothing is offloaded");
+    return mo;
+}
 
-    // Checkpoint save on node 0.
-    {
-        HostMoment& mo = out.moments[static_cast<std::size_t>(HostPhase::CheckpointSave)];
-        mo = out.moments[static_cast<std::size_t>(HostPhase::Training)];
-        mo.phase = HostPhase::CheckpointSave;
-        double model_save = 0;
-        if (z.stage == 3) model_save = z.gather_16bit_weights_on_model_save ? whole_weights : 0.0;
-        else model_save = g * whole_weights;
-        // torch.save copies a GPU-resident fp32 partition to the host one storage at a time: every
-        // rank's at ZeRO-1/2/3 (_save_zero_checkpoint), rank 0's whole fp32 master at stage 0.
-        double optimizer_save = 0;
-        if (z.offload_optimizer == OffloadDevice::None) optimizer_save = z.stage > 0 ? g * 4.0 * Tr : 4.0 * T;
-        mo.bytes.model_copy = std::max(model_save, optimizer_save);
-        mo.cause =
-            model_save >= optimizer_save
-                ? (z.stage == 3
-                       ? QT_TRANSLATE_NOOP("Core", "rank 0 gathers the whole 16-bit model, stage3_gather_16bit_weights_on_model_save")
-                       : QT_TRANSLATE_NOOP("Core", "every process copies the 16-bit model to the host, the Trainer's get_state_dict"))
-                : QT_TRANSLATE_NOOP("Core", "torch.save copies each rank's fp32 optimizer partition to the host");
+// Initialize: the lasting states without the moments (made at the first step) and without the
+// accumulated 16-bit gradients (made in the first backward), or a transient moment before
+// them, whichever is more.
+HostMoment initialize_moment(const Scenario& s, const NodeTerms& q, const LastingStates& lasting) {
+    const ZeroSetup& z = s.zero;
+    const double g = q.g;
+    HostMoment mo;
+    mo.phase = HostPhase::Initialize;
+    mo.bytes = lasting.slices;
+    mo.bytes.processes = q.processes;
+    mo.bytes.gradients -= lasting.accumulated.bytes;
+    mo.pinned_rounding_bytes = lasting.rounding - lasting.accumulated.rounding;
+    mo.cause = QT_TRANSLATE_NOOP("Core", "the offloaded partitions being made");
+    if (z.offload_optimizer == OffloadDevice::Cpu) mo.bytes.optimizer_states -= g * q.moments_per_param * q.Tr;
+    const double per_rank_end = (mo.bytes.total() - q.processes) / g;
+    // Per rank, the most the transients reach: on top of the partitions (ZeRO-3), or at a moment
+    // when the partitions made later do not exist yet (ZeRO-1/2, one parameter group at a time).
+    double per_rank_top = per_rank_end;
+    if (z.offload_optimizer == OffloadDevice::Cpu && z.stage == 3) {
+        per_rank_top += 4.0 * sub_groups(q.Tr, z.sub_group_size).largest() * 2.0;  // converted + gradient_buffer, at most
+    } else if (z.offload_optimizer == OffloadDevice::Cpu && q.pin) {
+        // The pinned master beside its pageable original, before the 16-bit staging buffer and
+        // the gradient partition exist. (The pageable original of the last group's staging
+        // buffer also lives until __init__ returns; under the Trainer that group is the small
+        // no-decay one, so it is left out.)
+        per_rank_top = std::max(per_rank_top, pinned(4.0 * q.Tr, true).bytes + 4.0 * q.Tr);
     }
+    // The flat buffer is made before any partition of its group: the 16-bit model twice
+    // (param.cpu_data and the flat copy), on its own.
+    const double flat_copies = 2.0 * q.w * q.T;
+    const bool flatten_on_host =
+        (z.stage == 1 || z.stage == 2) && flat_copies + s.assumptions.cuda_context_bytes > s.cluster.gpu.memory_gib * kBytesPerGiB;
+    if (flatten_on_host && flat_copies > per_rank_top) {
+        per_rank_top = flat_copies;
+        mo.cause = QT_TRANSLATE_NOOP("Core", "the 16-bit model flattened on the host: the GPU has no room for a second copy");
+    }
+    mo.bytes.buffers += g * (per_rank_top - per_rank_end);
+    if (mo.bytes.total() == q.processes) mo.cause = QT_TRANSLATE_NOOP("Core", "the training processes alone");
+    return mo;
+}
+
+// Checkpoint save on node 0: the training moment plus the model or optimizer copy torch.save makes.
+HostMoment checkpoint_save_moment(const Scenario& s, const NodeTerms& q, const HostMoment& training) {
+    const ZeroSetup& z = s.zero;
+    HostMoment mo = training;
+    mo.phase = HostPhase::CheckpointSave;
+    double model_save = 0;
+    if (z.stage == 3) model_save = z.gather_16bit_weights_on_model_save ? q.whole_weights : 0.0;
+    else model_save = q.g * q.whole_weights;
+    // torch.save copies a GPU-resident fp32 partition to the host one storage at a time: every
+    // rank's at ZeRO-1/2/3 (_save_zero_checkpoint), rank 0's whole fp32 master at stage 0.
+    double optimizer_save = 0;
+    if (z.offload_optimizer == OffloadDevice::None) optimizer_save = z.stage > 0 ? q.g * 4.0 * q.Tr : 4.0 * q.T;
+    mo.bytes.model_copy = std::max(model_save, optimizer_save);
+    mo.cause =
+        model_save >= optimizer_save
+            ? (z.stage == 3 ? QT_TRANSLATE_NOOP("Core", "rank 0 gathers the whole 16-bit model, stage3_gather_16bit_weights_on_model_save")
+                            : QT_TRANSLATE_NOOP("Core", "every process copies the 16-bit model to the host, the Trainer's get_state_dict"))
+            : QT_TRANSLATE_NOOP("Core", "torch.save copies each rank's fp32 optimizer partition to the host");
+    return mo;
+}
+
+}  // namespace
+
+HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
+    const NodeTerms q = node_terms(s);
+    const LastingStates lasting = lasting_states(s, q);
+    HostMemory out;
+    const auto at = [&](HostPhase p) -> HostMoment& { return out.moments[static_cast<std::size_t>(p)]; };
+    at(HostPhase::Loading) = loading_moment(s, q);
+    at(HostPhase::Training) = training_moment(q, lasting, cpu_checkpoint_bytes_per_gpu);
+    at(HostPhase::Initialize) = initialize_moment(s, q, lasting);
+    at(HostPhase::CheckpointSave) = checkpoint_save_moment(s, q, at(HostPhase::Training));
+    out.nvme_bytes = lasting.nvme_bytes;
 
     HostPhase peak = HostPhase::Loading;
     for (const HostMoment& mo : out.moments)

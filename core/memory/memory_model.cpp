@@ -20,11 +20,6 @@ void set_step_peak(const Scenario& s, const StepPeak& p, MemoryBreakdown& m) {
 }
 }  // namespace
 
-MemoryBreakdown estimate_memory(const Scenario& s) {
-    MemoryMemo fresh;
-    return estimate_memory(s, fresh);
-}
-
 namespace {
 // The GPU side of one rank: model states, activations, buffers and the step's peak (from the
 // moments where a maximum can lie, without storing them).
@@ -43,9 +38,12 @@ MemoryBreakdown gpu_memory(const Scenario& s, const TimelineInputs& in) {
     set_step_peak(s, step_peak(s, in, reservable_gpu_bytes(s)), m);
     return m;
 }
-}  // namespace
 
-MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo) {
+// One estimate. With a memo (the recommender, one ZeRO setup) the timeline's inputs and the host
+// side come from it; without (a single estimate) they are computed directly, with no memo to
+// build or compare: the same functions either way.
+MemoryBreakdown estimate_memory_with(const Scenario& s, MemoryMemo* memo) {
+    const auto inputs = [memo](const Scenario& x) { return memo ? timeline_inputs(x, memo->timeline) : timeline_inputs(x); };
     // Pipeline parallelism without a stage named: the most loaded rank is the first stage (the
     // embedding, p micro batches in flight) or the last (the output layer, the logits and the
     // loss), whichever peaks higher; a large vocabulary makes it the last. Host RAM is the rank's
@@ -57,21 +55,26 @@ MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo) {
             Scenario first = s, last = s;
             first.parallel.pipeline_rank = 0;
             last.parallel.pipeline_rank = s.parallel.pipeline - 1;
-            const TimelineInputs first_in = timeline_inputs(first, memo.timeline);
+            const TimelineInputs first_in = inputs(first);
             cpu_checkpoint_bytes_per_gpu = first_in.activations.cpu_bytes_per_gpu;  // the first stage keeps the most checkpoints
             MemoryBreakdown a = gpu_memory(first, first_in);
-            MemoryBreakdown b = gpu_memory(last, timeline_inputs(last, memo.timeline));
+            MemoryBreakdown b = gpu_memory(last, inputs(last));
             return b.peak_required_bytes > a.peak_required_bytes ? b : a;
         }
-        const TimelineInputs in = timeline_inputs(s, memo.timeline);
+        const TimelineInputs in = inputs(s);
         cpu_checkpoint_bytes_per_gpu = in.activations.cpu_bytes_per_gpu;
         return gpu_memory(s, in);
     }();
-    m.host = host_memory(s, cpu_checkpoint_bytes_per_gpu, memo.host);
+    m.host = memo ? host_memory(s, cpu_checkpoint_bytes_per_gpu, memo->host) : host_memory(s, cpu_checkpoint_bytes_per_gpu);
     m.cpu_bytes_per_node = m.host.peak_bytes();
     m.nvme_bytes_per_node = m.host.nvme_bytes;
     return m;
 }
+}  // namespace
+
+MemoryBreakdown estimate_memory(const Scenario& s) { return estimate_memory_with(s, nullptr); }
+
+MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo) { return estimate_memory_with(s, &memo); }
 
 std::vector<MemoryBreakdown> pipeline_stage_memory(const Scenario& s) {
     if (s.parallel.pipeline <= 1) return {estimate_memory(s)};

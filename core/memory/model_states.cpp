@@ -30,9 +30,9 @@ ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const 
     const double grad_share = z.stage >= 2 ? 1.0 / N : 1.0;
     const double param_share = z.stage >= 3 ? 1.0 / N : 1.0;
 
-    const double weight_bytes = mixed ? 2.0 : 4.0;    // the weights the GPU computes with
-    const double master_bytes = mixed ? 4.0 : 0.0;    // fp32 master copy, mixed precision only
-    const double low_grad_bytes = mixed ? 2.0 : 4.0;  // gradients in the compute precision
+    const double weight_bytes = bytes_per_element(t.precision);    // the weights the GPU computes with
+    const double master_bytes = mixed ? 4.0 : 0.0;                 // fp32 master copy, mixed precision only
+    const double low_grad_bytes = bytes_per_element(t.precision);  // gradients in the compute precision
 
     ModelStateBytes b;
     if (c == Convention::Paper) {
@@ -97,7 +97,7 @@ ModelStateBytes model_state_bytes(const Scenario& s, const ParameterSplit& p) {
     // kept for the whole run; the backward gathers from it.
     const ZeroPlusPlus zpp = effective_zeropp(s);
     if (zpp.hpz_partition_size > 1) {
-        const double weight_bytes = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
+        const double weight_bytes = bytes_per_element(s.training.precision);
         b.hpz_secondary = (weight_bytes * p.trainable + p.frozen_bytes) / static_cast<double>(zpp.hpz_partition_size);
         b.params += b.hpz_secondary;
     }

@@ -49,35 +49,56 @@ struct Terms {
     const char* loss_cause = "";
 };
 
-Terms terms(const Scenario& s, const TimelineInputs& in) {
-    const ModelSpec& m = s.model;
+// What every group of terms reads: the precision, the partition and the micro steps.
+struct Basis {
+    double P = 0;                    // parameters on this rank (TimelineInputs::params)
+    bool mixed = false;              // 16-bit training with an fp32 master
+    double k = 0;                    // bytes of a weight, gradient or activation element
+    bool offload_optimizer = false;  // the fp32 states live on the host
+    double partition = 0;            // P over the data-parallel ranks (routed experts over DP / EP)
+    double stepped = 0;              // elements of the partition the optimizer steps at once
+    std::int64_t gas = 1;            // micro steps per optimizer step
+};
+
+Basis basis(const Scenario& s, const TimelineInputs& in) {
     const Training& t = s.training;
     const ZeroSetup& z = s.zero;
-    Terms x;
-    const double P = in.params;
-    const bool mixed = t.precision != Precision::Fp32;
-    const double k = mixed ? 2.0 : 4.0;  // bytes of a weight, gradient or activation element
-    const bool offload_optimizer = z.offload_optimizer != OffloadDevice::None;
-    const ModelStateBytes& states = in.states;
+    Basis b;
+    b.P = in.params;
+    b.mixed = t.precision != Precision::Fp32;
+    b.k = bytes_per_element(t.precision);
+    b.offload_optimizer = z.offload_optimizer != OffloadDevice::None;
     // Micro steps per optimizer step (without the batch rule's check: estimates of invalid batches are asked for too).
     const std::int64_t dp = data_parallel_size(s);
     const std::int64_t per_micro_step = std::max<std::int64_t>(t.micro_batch * dp, 1);
-    const std::int64_t gas = std::max<std::int64_t>(effective_global_batch(t, dp) / per_micro_step, 1);
+    b.gas = std::max<std::int64_t>(effective_global_batch(t, dp) / per_micro_step, 1);
+    b.partition = in.partition_elems;
+    // The elements of the partition the optimizer steps at once: the rank's partition under
+    // ZeRO-1/2 (one flat tensor per group: stage_1_and_2.py single_partition_of_fp32_groups), one
+    // sub-group of it under ZeRO-3 (stage3.py _optimizer_step per sub_group_size), everything at stage 0.
+    b.stepped = z.stage == 3 ? std::min(z.sub_group_size, b.partition) : b.partition;
+    return b;
+}
 
+// Weights, fp32 optimizer states and the gradients each stage keeps, by DeepSpeed's code path.
+void add_state_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const Basis& b) {
+    const Training& t = s.training;
+    const ZeroSetup& z = s.zero;
+    const double P = b.P;
+    const double k = b.k;
+    const bool mixed = b.mixed;
+    const bool offload_optimizer = b.offload_optimizer;
+    const double partition = b.partition;
+    const double stepped = b.stepped;
+    const std::int64_t gas = b.gas;
+    const ModelStateBytes& states = in.states;
     // Weights and fp32 optimizer states: as the memory slices count them (model_states.cpp).
     x.weights = states.params;
     x.optimizer = states.optimizer_states;
     // ZeRO-1/2/3 make their fp32 partition with .clone().float() (stage_1_and_2.py
     // single_partition_of_fp32_groups, stage3.py _create_fp32_partitions): in fp32 training too,
     // where it is a second copy of the rank's partition that the slices do not count.
-    const double partition_elems = in.partition_elems;  // P over the data-parallel ranks (routed experts over DP / EP)
-    if (!mixed && z.stage >= 1 && !offload_optimizer) x.optimizer += 4.0 * partition_elems;
-
-    // The elements of the partition the optimizer steps at once: the rank's partition under
-    // ZeRO-1/2 (one flat tensor per group: stage_1_and_2.py single_partition_of_fp32_groups), one
-    // sub-group of it under ZeRO-3 (stage3.py _optimizer_step per sub_group_size), everything at stage 0.
-    const double partition = partition_elems;
-    const double stepped = z.stage == 3 ? std::min(z.sub_group_size, partition) : partition;
+    if (!mixed && z.stage >= 1 && !offload_optimizer) x.optimizer += 4.0 * partition;
 
     if (offload_optimizer && z.stage == 1) {
         // ZeRO-1 with offload: .grad still stays whole on the GPU until the boundary, where the
@@ -141,8 +162,14 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     const bool makes_temporary = t.optimizer != Optimizer::Sgd && t.optimizer != Optimizer::SgdMomentum;
     const bool torch_kernel = !t.fused_optimizer || t.optimizer == Optimizer::Adagrad;
     if (torch_kernel && makes_temporary && !offload_optimizer) x.optimizer_temporary = 4.0 * stepped;
+}
 
-    // Start-up.
+// What start-up allocates beyond the run's persistent bytes.
+void add_startup_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const Basis& b) {
+    const ZeroSetup& z = s.zero;
+    const bool offload_optimizer = b.offload_optimizer;
+    const bool mixed = b.mixed;
+    const double stepped = b.stepped;
     if (z.stage == 3 && !z.zero_init) {
         // engine.py _configure_distributed_model moves the whole (16-bit) module to the GPU before
         // stage3.py partitions it: every parameter is on every GPU once.
@@ -157,7 +184,12 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     } else {
         x.startup_cause = QT_TRANSLATE_NOOP("Core", "16-bit weights");
     }
+}
 
+// Gradient buckets, ZeRO-3's gathered parameters and QLoRA's dequantised Linear.
+void add_bucket_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const Basis& b) {
+    const ZeroSetup& z = s.zero;
+    const double k = b.k;
     // Buckets. Stage 2: the ipg buffers (two with overlap_comm, so one fills while the other is
     // reduced: stage_1_and_2.py ipg_buffer). Stage 3: __ipg_bucket_flat_buffer, reduce_bucket_size
     // elements allocated in __init__, and the gathered working set (buffers.cpp).
@@ -174,13 +206,20 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
         // first ones stay from the end of a backward (to the next micro step; step() releases all,
         // stage3.py _partition_all_parameters). A model under max_reuse_distance / 2 stays whole.
         // The planner exports DeepSpeed's default (defaults.h), so the scenario takes it too.
-        const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+        const double layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
         const double per_layer_numel = std::max(in.whole_params / layers, 1.0);
         x.retained_layers = std::min(layers, deepspeed::defaults::kStage3MaxReuseDistance / 2.0 / per_layer_numel);
         x.layer_weights_bytes = in.whole_weights_bytes / layers;
     }
     x.dequantized = in.buffers.dequantized;
+}
 
+// Activations, the head's inputs and the loss, on this rank.
+void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const Basis& b) {
+    const ModelSpec& m = s.model;
+    const Training& t = s.training;
+    const double k = b.k;
+    const bool mixed = b.mixed;
     // Activations (activations.cpp): what each layer keeps, and the one layer that runs whole.
     const ActivationBytes& a = in.activations;
     const double full_layer = a.whole_layer;
@@ -234,6 +273,15 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
             x.loss_backward /= tp;
         }
     }
+}
+
+Terms terms(const Scenario& s, const TimelineInputs& in) {
+    const Basis b = basis(s, in);
+    Terms x;
+    add_state_terms(x, s, in, b);
+    add_startup_terms(x, s, in, b);
+    add_bucket_terms(x, s, in, b);
+    add_activation_terms(x, s, in, b);
     return x;
 }
 
@@ -261,8 +309,7 @@ void set_model_states(const Scenario& s, TimelineInputs& in) {
     in.params = split.trainable;
     in.whole_params = split.trainable + split.frozen;
     in.partition_elems = zero_partition_elems(s, split);
-    in.whole_weights_bytes =
-        (s.training.precision == Precision::Fp32 ? 4.0 : 2.0) * split.trainable + split.frozen_bytes + split.quant_state_bytes;
+    in.whole_weights_bytes = bytes_per_element(s.training.precision) * split.trainable + split.frozen_bytes + split.quant_state_bytes;
     in.states = model_state_bytes(s, split);
 }
 }  // namespace

@@ -70,7 +70,7 @@ double all_to_all_bytes(const Scenario& s) {
     if (!uses_expert_parallelism(s)) return 0;
     const double ep = static_cast<double>(s.parallel.expert);
     const double tp = static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
-    const double elem = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double elem = bytes_per_element(s.training.precision);
     return (ep - 1.0) / ep * expert_routing(s).capacity_slots / tp * static_cast<double>(s.model.hidden) * elem;
 }
 

@@ -83,6 +83,14 @@ inline constexpr CountRange kExperts{1, 4096};
 inline constexpr CountRange kNormsPerLayer{0, 16};
 inline constexpr RealRange kParams{1, 1e15};
 
+// --- Fine-tuning (core/model/trainable_params.cpp validate_finetune) -------------------------
+// LoRA's rank r, alpha and dropout (PEFT LoraConfig r, lora_alpha, lora_dropout). Sanity bounds
+// as above: published adapters use r 4-256 and alpha up to a few times r; dropout 1 would drop
+// every adapter input.
+inline constexpr CountRange kLoraRank{1, 65536};
+inline constexpr RealRange kLoraAlpha{1e-6, 1e6};
+inline constexpr RealRange kLoraDropout{0, 0.999};
+
 // --- Helpers -------------------------------------------------------------------------------
 
 // A limit as a person reads it: 1000000, 0.5, 1e+20.

@@ -2,7 +2,7 @@
 // MiCS (Zhang et al., "MiCS: Near-linear Scaling for Training Gigantic Model on Public Cloud",
 // arXiv 2205.00119) as DeepSpeed runs it (runtime/zero/mics.py, mics_utils.py): ZeRO-3 whose model
 // states are partitioned over shard groups of mics_shard_size consecutive ranks instead of every
-// data-parallel rank, and replicated across the groups (docs/design.md §4.16).
+// data-parallel rank, and replicated across the groups (docs/design.md §4.15).
 #include "core/base/phrase.h"
 #include "core/model/scenario.h"
 

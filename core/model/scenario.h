@@ -1,11 +1,13 @@
 #pragma once
 // The plain value types every estimate starts from. A Scenario is everything needed to
 // reproduce one view: model, cluster, training settings, ZeRO setup and assumptions.
+#include "core/base/units.h"
 #include "core/hardware/gpu_spec.h"
 #include "core/model/deepspeed_defaults.h"
 #include "core/model/finetune.h"
 #include "core/model/host_phase.h"
 #include "core/model/model_spec.h"
+#include "core/model/precision.h"
 #include "core/model/step_phase.h"
 
 #include <algorithm>
@@ -44,7 +46,6 @@ struct Cluster {
     friend bool operator==(const Cluster&, const Cluster&) = default;
 };
 
-enum class Precision { Bf16, Fp16, Fp32 };
 enum class Optimizer { AdamW, Adam, Lamb, Lion, Adagrad, SgdMomentum, Sgd };
 enum class Checkpointing { None, Selective, Full };
 // How the causal-LM loss is computed: over the whole logits tensor (transformers' ForCausalLMLoss)
@@ -157,9 +158,9 @@ enum class Convention { DeepSpeed, Paper };
 
 struct Assumptions {
     Convention convention = Convention::DeepSpeed;
-    double headroom = 0.05;                                // fraction of GPU memory kept free
-    double cuda_context_bytes = 1024.0 * 1024.0 * 1024.0;  // CUDA context, cuBLAS and NCCL workspaces
-    double fragmentation = 0.10;                           // allocator reserve on top of allocated bytes
+    double headroom = 0.05;                    // fraction of GPU memory kept free
+    double cuda_context_bytes = kBytesPerGiB;  // CUDA context, cuBLAS and NCCL workspaces
+    double fragmentation = 0.10;               // allocator reserve on top of allocated bytes
     // Host memory of one training process before any model state: CUDA-initialised PyTorch, max RSS
     // 2.06 GB with CUDA 11.8 (pytorch/pytorch#113326); and of one dataloader worker, a Python process
     // that imported torch (322 MB, the same measurement).

@@ -1,6 +1,7 @@
 #include "core/model/trainable_params.h"
 
 #include "core/base/errors.h"
+#include "core/model/limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,8 +17,6 @@
 
 namespace zp {
 namespace {
-
-double weight_bytes(Precision p) { return p == Precision::Fp32 ? 4.0 : 2.0; }
 
 BasePrecision resolved_base(const FineTune& f) {
     if (f.base_precision != BasePrecision::Auto) return f.base_precision;
@@ -121,7 +120,7 @@ std::vector<LinearModule> adapted_modules(const ModelSpec& m, const FineTune& f)
 ParameterSplit parameter_split(const Scenario& s) {
     const ModelSpec& m = s.model;
     const FineTune& f = s.finetune;
-    const double k = weight_bytes(s.training.precision);
+    const double k = bytes_per_element(s.training.precision);
     ParameterSplit out;
     out.base = static_cast<double>(parameter_count(m));
     if (f.method == FineTuneMethod::Full) {
@@ -170,10 +169,10 @@ void validate_finetune(const Scenario& s) {
     const FineTune& f = s.finetune;
     const ModelSpec& m = s.model;
     // The settings' own ranges, whatever the method (a session keeps them for when it changes).
-    if (f.lora_rank < 1 || f.lora_rank > 65536)
-        throw InputError("LoRA rank must be between 1 and 65536, got " + std::to_string(f.lora_rank));
-    if (!(f.lora_alpha > 0) || !std::isfinite(f.lora_alpha)) throw InputError("LoRA alpha must be a positive number");
-    if (!(f.lora_dropout >= 0 && f.lora_dropout < 1)) throw InputError("LoRA dropout must be in [0, 1)");
+    if (!limits::kLoraRank.contains(f.lora_rank))
+        throw InputError("LoRA rank must be " + limits::describe(limits::kLoraRank) + ", got " + std::to_string(f.lora_rank));
+    if (!limits::kLoraAlpha.contains(f.lora_alpha)) throw InputError("LoRA alpha must be " + limits::describe(limits::kLoraAlpha));
+    if (!limits::kLoraDropout.contains(f.lora_dropout)) throw InputError("LoRA dropout must be " + limits::describe(limits::kLoraDropout));
     if (f.quant_block_size < 64 || f.quant_block_size > 4096 || (f.quant_block_size & (f.quant_block_size - 1)) != 0)
         throw InputError("quantisation block size must be a power of two from 64 to 4096 (bitsandbytes), got " +
                          std::to_string(f.quant_block_size));

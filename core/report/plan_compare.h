@@ -1,5 +1,5 @@
 #pragma once
-// Comparing plans (the Compare panel, issue 17): the figures of one fully specified plan (a pin,
+// Comparing plans side by side (the Compare panel): the figures of one fully specified plan (a pin,
 // or the live plan with its chosen setup), each figure as text, a pin's difference to the live
 // plan, and the ds_config.json keys in which the plans differ. Every number the panel shows is
 // made here; the panel lays the text out.

@@ -1,5 +1,5 @@
 #pragma once
-// Pinned plans (the Compare panel, issue 17): up to kMaxPins named, fully specified scenarios
+// Pinned plans (the Compare panel: plans kept to set beside the live one): up to kMaxPins named, fully specified scenarios
 // kept beside the live one and saved in the session file (format version 9, "pins").
 //
 // In the file each pin is {"name": "...", "session": {...}}, the pin's scenario as a whole

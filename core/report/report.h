@@ -1,5 +1,5 @@
 #pragma once
-// One plan as a report (issue 17, part 2; docs/design.md §10): the scenario in rows, the
+// One plan as a report that can be shared without the planner (docs/design.md §10.1): the scenario in rows, the
 // recommendation with its reasons (the plan's `why`, as `recommend` prints it), the memory table
 // of every setup (the figures `compare` prints) and the recommended setup's ds_config.json, all as
 // strings. Pure: core/report/report_markdown.h writes it as Markdown, the window's PDF

@@ -434,6 +434,10 @@ std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& 
     const std::vector<std::int64_t> experts =
         space.auto_expert ? expert_parallel_sizes(s.model) : std::vector<std::int64_t>{s.parallel.expert};
     std::vector<Parallelism> out;
+    // One copy for every candidate layout: the loop below sets each field it varies (a copy per
+    // candidate copied the model's strings thousands of times on 1,024 GPUs).
+    Scenario l = s;
+    l.zero.stage = 0;  // the layout alone: the search chooses the stage (a pipeline's are 0/1, experts' 0-2)
     for (std::int64_t t : tensors) {
         std::vector<std::int64_t> pipelines{s.parallel.pipeline};
         if (space.auto_pipeline) {
@@ -444,14 +448,17 @@ std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& 
         for (std::int64_t p : pipelines) {
             for (std::int64_t e : experts)
                 for (std::int64_t u : ulysses) {
-                    Scenario l = s;
+                    // DeepSpeed-Ulysses runs without tensor and pipeline parallelism (validate_ulysses
+                    // refuses the rest, Megatron-DeepSpeed's parallel_state.py asserts it): skipped
+                    // here without building and throwing validate_parallelism's error, which was
+                    // most of the layout enumeration's time with --sp auto beside --tp/--pp auto.
+                    if (u > 1 && (t > 1 || p > 1)) continue;
                     l.parallel.tensor = t;
                     l.parallel.pipeline = p;
                     l.parallel.expert = e;
                     l.parallel.ulysses = u;
                     if (space.auto_pipeline) l.parallel.virtual_stages = 1;
                     if (space.auto_tensor) l.parallel.sequence_parallel = t > 1;  // Megatron's default with TP: less activation memory
-                    l.zero.stage = 0;  // the layout alone: the search chooses the stage (a pipeline's are 0/1, experts' 0-2)
                     try {
                         validate_parallelism(l);
                     } catch (const InputError&) {

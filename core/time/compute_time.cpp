@@ -37,7 +37,7 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
                          double hook_seconds_per_layer_pass, const FineTune& f, double routed_slots_per_token) {
     const GpuTimeTraits traits = gpu_time_traits(gpu);
     const bool fp32 = t.precision == Precision::Fp32;
-    const double elem = fp32 ? 4.0 : 2.0;
+    const double elem = bytes_per_element(t.precision);
     const Rates r{gpu.peak_tflops_16bit * 1e12 * (fp32 ? 0.5 : 1.0) * traits.gemm_efficiency, streaming_bytes_per_second(traits)};
 
     const double b = static_cast<double>(t.micro_batch);

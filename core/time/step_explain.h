@@ -1,5 +1,5 @@
 #pragma once
-// What dominates a step (issue 14, item 5): the largest term of the step-time breakdown
+// What dominates a step (a plan says what bounds its speed): the largest term of the step-time breakdown
 // (core/time/step_time.h) named in words, with the share it takes, and every term for a
 // breakdown view. Pure: no allocation beyond the returned text of one_line.
 #include "core/base/phrase.h"

@@ -25,7 +25,7 @@ std::int64_t launches(double elems, double bucket_elems) {
 }  // namespace
 
 CommVolume comm_volume(double params, int stage, std::int64_t gas, const Training& t, const ZeroSetup& z) {
-    const double elem = t.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double elem = bytes_per_element(t.precision);
     const double S = elem * params;
     const double G = static_cast<double>(gas);
     CommVolume v;
@@ -58,7 +58,7 @@ UlyssesTraffic ulysses_traffic(const Scenario& s) {
     const double u = static_cast<double>(ulysses_size(s.parallel));
     if (u <= 1) return out;
     const ModelSpec& m = s.model;
-    const double e = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
+    const double e = bytes_per_element(s.training.precision);
     const double tokens = static_cast<double>(s.training.seq_len) * static_cast<double>(s.training.micro_batch) / u;  // b x s/u
     const double heads = static_cast<double>(m.heads);
     // GQA: with u above the key/value heads DeepSpeed replicates them to u (ulysses_sp.py
@@ -121,85 +121,89 @@ double ulysses_all_to_all_seconds(const Scenario& s) {
 //             layer is longer.
 // f = Assumptions::comm_overlap_fraction: the share of a compute window a collective on another
 // stream can use (NCCL kernels take SMs and HBM bandwidth from the compute they overlap).
-StepTime estimate_step(const Scenario& s) {
-    ComputeTimeMemo fresh;
-    return estimate_step(s, fresh);
+namespace {
+
+// The cache around compute_time, the split and ZeRO-3's modules: with a memo (the recommender,
+// one layout) each is computed once for what it reads and reused; without one (a single
+// estimate) computed directly, with no memo to build or compare. The formula does not know
+// which: it asks these three.
+ComputeTime cached_compute_time(ComputeTimeMemo* memo, const Scenario& s, std::int64_t gas, double optimizer_params, double scale,
+                                double hooks, double routed_slots) {
+    if (!memo) return compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots);
+    ComputeTimeMemo::Entry& e = memo->entries[hooks > 0 ? 1 : 0];
+    if (!e.valid || e.gas != gas || e.optimizer_params != optimizer_params || e.scale != scale || e.hook_seconds != hooks ||
+        e.routed_slots != routed_slots || !(e.training == s.training)) {
+        e = {true,         s.training,
+             gas,          optimizer_params,
+             scale,        hooks,
+             routed_slots, compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots)};
+    }
+    return e.value;
 }
 
-StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
-    const Cluster& c = s.cluster;
-    const double world = static_cast<double>(c.world_size());
+ParameterSplit cached_split(ComputeTimeMemo* memo, const Scenario& s) {
+    if (!memo) return rank_parameter_split(s);
+    if (!memo->split_valid) {
+        memo->split = rank_parameter_split(s);
+        memo->split_valid = true;
+    }
+    return memo->split;
+}
+
+LayerModules cached_modules(ComputeTimeMemo* memo, const Scenario& s) {
+    if (!memo) return layer_modules(s.model, s.zero);
+    if (!memo->modules_valid || memo->modules_persistence_threshold != s.zero.stage3_param_persistence_threshold) {
+        memo->modules = layer_modules(s.model, s.zero);
+        memo->modules_persistence_threshold = s.zero.stage3_param_persistence_threshold;
+        memo->modules_valid = true;
+    }
+    return memo->modules;
+}
+
+double exposed_seconds(double comm, double window) { return std::max(0.0, comm - window); }
+
+// What every part of the step reads: the scenario and the rank's sizes.
+struct StepContext {
+    const Scenario& s;
+    const Cluster& c;
     // ZeRO's collectives and partitions run over the data-parallel ranks (the world without
-    // tensor/pipeline parallelism), times the Ulysses ranks (zero_partition_size); P below is the
-    // most loaded rank's share of the model.
-    const double N = static_cast<double>(zero_partition_size(s));
-    const double g = static_cast<double>(c.gpus_per_node);
+    // tensor/pipeline parallelism), times the Ulysses ranks (zero_partition_size); P is the most
+    // loaded rank's share of the model.
+    double N = 0, g = 0;
     // Fine-tuning: the optimizer, the gradient collectives and the offloaded states are the
     // trainable parameters' (P in plain full training); ZeRO-3 gathers, and offload_param moves,
     // every weight as stored (core/model/trainable_params.h).
-    if (!memo.split_valid) {
-        memo.split = rank_parameter_split(s);
-        memo.split_valid = true;
-    }
-    const ParameterSplit& split = memo.split;
-    const double P = split.trainable;
-    const double weight_elem = s.training.precision == Precision::Fp32 ? 4.0 : 2.0;
-    const double whole_weights = weight_elem * P + split.frozen_bytes + split.quant_state_bytes;
-    StepTime st;
-    st.gradient_accumulation_steps = gradient_accumulation_steps(s.training, data_parallel_size(s));
-    const std::int64_t gas = st.gradient_accumulation_steps;
-    const double G = static_cast<double>(gas);
-    const double global = static_cast<double>(effective_global_batch(s.training, data_parallel_size(s)));
-    st.tokens_per_step = global * static_cast<double>(s.training.seq_len);
-
-    const StepFlops flops = step_flops(s, st.tokens_per_step);
-    st.model_flops = flops.model;
-    st.hardware_flops = flops.hardware;
-
-    // Compute. The GPU optimizer updates this GPU's partition (all of P at stage 0).
-    const bool cpu_optimizer = s.zero.offload_optimizer != OffloadDevice::None;
+    ParameterSplit split;
+    double P = 0, weight_elem = 0, whole_weights = 0;
+    std::int64_t gas = 1;
+    double G = 1;
+    int stage = 0;
     // Under expert parallelism the partition is the dense parameters over DP and the rank's routed
     // experts over DP / EP (core/model/experts.h zero_partition_elems).
-    const double partition_elems = zero_partition_elems(s, split);
-    const double gpu_optimizer_params = cpu_optimizer ? 0.0 : partition_elems;
+    double partition_elems = 0;
+    bool cpu_optimizer = false;
+    LayerModules modules;  // stage 3 only
+    double tp = 1, pp = 1, u = 1, layers = 1, stage_layers = 1;
+};
+
+// Compute (core/time/compute_time.h) on this rank: ZeRO-3's hook time split off as overhead, the
+// tensor, pipeline and Ulysses shares, 1F1B's bubble.
+void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
+    const Scenario& s = x.s;
+    // The GPU optimizer updates this GPU's partition (all of P at stage 0).
+    const double gpu_optimizer_params = x.cpu_optimizer ? 0.0 : x.partition_elems;
     const double routed_slots = uses_expert_parallelism(s) ? routed_slots_per_token(s) : 0.0;
     const double scale = s.assumptions.mfu / kReferenceMfu;
-    const int stage = s.zero.stage;
-    LayerModules modules;
-    double hook_seconds = 0;
-    if (stage == 3) {
-        if (!memo.modules_valid || memo.modules_persistence_threshold != s.zero.stage3_param_persistence_threshold) {
-            memo.modules = layer_modules(s.model, s.zero);
-            memo.modules_persistence_threshold = s.zero.stage3_param_persistence_threshold;
-            memo.modules_valid = true;
-        }
-        modules = memo.modules;
-        hook_seconds = modules.hooked * zero3_costs::kHookSecondsPerModule;
-    }
-    const auto compute = [&](double hooks) {
-        ComputeTimeMemo::Entry& e = memo.entries[hooks > 0 ? 1 : 0];
-        if (!e.valid || e.gas != gas || e.optimizer_params != gpu_optimizer_params || e.scale != scale || e.hook_seconds != hooks ||
-            e.routed_slots != routed_slots || !(e.training == s.training)) {
-            e = {true,         s.training,
-                 gas,          gpu_optimizer_params,
-                 scale,        hooks,
-                 routed_slots, compute_time(s.model, s.training, c.gpu, gas, gpu_optimizer_params, scale, hooks, s.finetune, routed_slots)};
-        }
-        return e.value;
-    };
-    st.compute = compute(hook_seconds);
-    if (stage == 3 && hook_seconds > 0) {
+    const double hook_seconds = x.stage == 3 ? x.modules.hooked * zero3_costs::kHookSecondsPerModule : 0.0;
+    st.compute = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, hook_seconds, routed_slots);
+    if (x.stage == 3 && hook_seconds > 0) {
         // What the hooks add over the same compute without them counts as ZeRO-3 overhead.
-        const ComputeTime plain = compute(0);
+        const ComputeTime plain = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, 0, routed_slots);
         st.zero3_overhead_seconds = st.compute.total_seconds - plain.total_seconds;
         st.compute = plain;
     }
     const Parallelism& par = s.parallel;
-    const double tp = static_cast<double>(par.tensor), pp = static_cast<double>(par.pipeline);
-    const double layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
-    const double stage_layers = std::ceil(layers / pp);  // the most loaded stage's (DeepSpeed's PipelineModule may spread unevenly)
-    const double u = static_cast<double>(ulysses_size(par));
-    if (par.model_parallel() > 1 || u > 1) {
+    if (par.model_parallel() > 1 || x.u > 1) {
         // Each rank computes its stage's layers at 1/t of their width (Megatron's column/row-parallel
         // linears and attention heads): the model's micro step times ceil(L/p)/L / t. DeepSpeed-Ulysses
         // splits the same micro step u ways (s/u tokens through the linears, a/u heads of the full
@@ -207,155 +211,192 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
         ComputeTime& ct = st.compute;
         for (double* v : {&ct.gemm_seconds, &ct.attention_seconds, &ct.memory_seconds, &ct.launch_seconds, &ct.forward_seconds,
                           &ct.backward_seconds, &ct.micro_step_seconds})
-            *v *= stage_layers / layers / tp / u;
-        ct.total_seconds = G * ct.micro_step_seconds + ct.optimizer_seconds;
+            *v *= x.stage_layers / x.layers / x.tp / x.u;
+        ct.total_seconds = x.G * ct.micro_step_seconds + ct.optimizer_seconds;
     }
     if (par.pipeline > 1) {
         // 1F1B's bubble: (p-1) micro steps of a stage per step, (p-1)/v with v interleaved model
         // chunks (Narayanan et al. 2021 Sec. 2.2.1-2.2.2: bubble fraction (p-1)/m, (p-1)/(v m)).
-        st.pipeline_bubble_seconds = (pp - 1.0) / static_cast<double>(par.virtual_stages) * st.compute.micro_step_seconds;
+        st.pipeline_bubble_seconds = (x.pp - 1.0) / static_cast<double>(par.virtual_stages) * st.compute.micro_step_seconds;
     }
     st.compute_seconds = st.compute.total_seconds + st.pipeline_bubble_seconds;
-    const double forward = st.compute.forward_seconds, backward = st.compute.backward_seconds;
+}
 
-    // Communication on the bottleneck link, plus a launch latency per bucket. The ZeRO group's
-    // ranks in one node (collectives.h): rank order puts the tensor-parallel ranks innermost, then
-    // data (and Ulysses), then pipeline (DeepSpeed's PipeModelDataParallelTopology axes
-    // ['pipe', 'data', 'model']; Megatron's parallel_state.py), so a node holds g / t of them.
-    const double zero_ranks_per_node = std::min(N, std::max(1.0, g / tp));
-    const double bus = bottleneck_gbytes_per_s(c, zero_ranks_per_node);
-    CommVolume v = comm_volume(P, stage, gas, s.training, s.zero);
-    if (stage == 3) v.allgather_bytes = 2 * whole_weights * G;  // frozen weights are gathered too, as stored
+// ZeRO's collectives before overlap: ring times of the all-reduce, reduce-scatter and gathers,
+// the latency of one launch and the launches.
+struct ZeroCollectives {
+    CommVolume v;
+    double bus = 0, lat = 0;
+    double ar = 0, rs = 0, ag = 0;
+    double zeropp_kernel_seconds = 0;  // ZeRO++'s (de)quantisation kernels, exposed
+};
+
+// ZeRO++ (arXiv 2306.10209 Sec. 3-4) replaces ZeRO-3's three collectives per micro step:
+//   qwZ  the gathers move int8 (1 byte an element instead of weight_elem), then dequantise;
+//   hpZ  the backward gathers from the secondary partition over the hpZ group (intra-node bus,
+//        16-bit), not from every rank;
+//   qgZ  gradients reduce by an int4 all-to-all inside the node, then an int4 all-to-all of each
+//        GPU's 1/g share across nodes (coalesced_collectives.py all_to_all_quant_reduce).
+// The (de)quantisation kernels stream their tensors through HBM on the compute stream
+// (csrc/quantization): about 3 bytes an element per gather (read int8, write 16-bit) and per
+// gradient reduce (quantise, reduce, dequantise): added as exposed ZeRO-3 overhead.
+void apply_zeropp(const StepContext& x, const ZeroPlusPlus& zpp, ZeroCollectives& z) {
+    const Cluster& c = x.c;
+    const double q = zpp.quantized_weights ? 1.0 / x.weight_elem : 1.0;
+    const double elems = x.whole_weights / x.weight_elem;
+    const double fwd_gather = allgather_seconds(x.whole_weights * q * x.G, x.N, z.bus);
+    const double bwd_gather =
+        zpp.hpz_partition_size > 1
+            ? allgather_seconds(x.whole_weights * x.G, static_cast<double>(zpp.hpz_partition_size), intra_node_bus_gbytes_per_s(c))
+            : fwd_gather;
+    z.ag = fwd_gather + bwd_gather;
+    const double hbm = streaming_bytes_per_second(c.gpu);
+    if (zpp.quantized_weights) z.zeropp_kernel_seconds += (zpp.hpz_partition_size > 1 ? 1.0 : 2.0) * x.G * 3.0 * elems / hbm;
+    if (zpp.quantized_gradients) {
+        const double n = static_cast<double>(c.nodes);
+        const double int4_bytes = z.v.reduce_scatter_bytes / x.weight_elem * 0.5;
+        z.rs = reduce_scatter_seconds(int4_bytes, x.g, intra_node_bus_gbytes_per_s(c)) +
+               (n > 1 ? reduce_scatter_seconds(int4_bytes / x.g, n, inter_node_bus_gbytes_per_s(c)) : 0.0);
+        z.zeropp_kernel_seconds += 3.0 * z.v.reduce_scatter_bytes / x.weight_elem / hbm;
+    }
+}
+
+// MiCS (mics.py; Zhang et al. arXiv 2205.00119: fewer participants per collective, the global
+// gradient synchronisation amortised over the accumulation) moves ZeRO-3's collectives into the
+// shard group of S consecutive ranks, R = world / S groups:
+//   gathers   every module, forward and backward of each micro step, over the shard group
+//             (MiCS_Init._flat_all_gather_with_coalescing_manager, group=param_shard_group): on
+//             NVLink when the group sits in a node. With mics_hierarchical_params_gather and a group
+//             over span nodes (_hierarchical_all_gather_params): first an all-gather of the partition
+//             among the span ranks with the same local index (inter-node group, 1/per-node of the
+//             weights), then one inside each node of the whole weights (intra-node group).
+//   gradients reduce-scatter every micro step over the shard group (stage3.py reduces over
+//             dp_process_group, which MiCS_Optimizer.__init__ sets to param_shard_group), then, at
+//             the gradient accumulation boundary only (allreduce_mics_shard_grads returns unless
+//             is_gradient_accumulation_boundary()), an all-reduce of the rank's gradient partition
+//             (P / S elements in the gradient accumulation dtype, the model's by default:
+//             engine.py get_data_types) across the replicate group of R ranks S apart.
+void apply_mics(const StepContext& x, const MicsGroups& mics, ZeroCollectives& z) {
+    const Cluster& c = x.c;
+    const double S = static_cast<double>(mics.shard), R = static_cast<double>(mics.replicas);
+    const double shard_bus = mics.crosses_nodes ? z.bus : intra_node_bus_gbytes_per_s(c);
+    if (mics.hierarchical) {
+        const double span = static_cast<double>(mics.span_nodes), per_node = S / span;
+        const double intra = mics.shard % c.gpus_per_node == 0 ? intra_node_bus_gbytes_per_s(c) : z.bus;
+        z.ag = allgather_seconds(z.v.allgather_bytes / per_node, span, inter_node_bus_gbytes_per_s(c)) +
+               allgather_seconds(z.v.allgather_bytes, per_node, intra);
+    } else {
+        z.ag = allgather_seconds(z.v.allgather_bytes, S, shard_bus);
+    }
+    z.rs = reduce_scatter_seconds(z.v.reduce_scatter_bytes, S, shard_bus);
+    // The replicate group's ranks are S apart (g / S of them in a node): on other nodes whenever
+    // there is more than one.
+    z.ar =
+        allreduce_seconds(x.weight_elem * x.P / S, R, c.nodes > 1 ? bottleneck_gbytes_per_s(c, x.g / S) : intra_node_bus_gbytes_per_s(c)) +
+        (R > 1 ? z.lat : 0.0);
+}
+
+// Communication on the bottleneck link, plus a launch latency per bucket. The ZeRO group's
+// ranks in one node (collectives.h): rank order puts the tensor-parallel ranks innermost, then
+// data (and Ulysses), then pipeline (DeepSpeed's PipeModelDataParallelTopology axes
+// ['pipe', 'data', 'model']; Megatron's parallel_state.py), so a node holds g / t of them.
+ZeroCollectives zero_collectives(const StepContext& x) {
+    const Scenario& s = x.s;
+    const double N = x.N, P = x.P;
+    ZeroCollectives z;
+    const double zero_ranks_per_node = std::min(N, std::max(1.0, x.g / x.tp));
+    z.bus = bottleneck_gbytes_per_s(x.c, zero_ranks_per_node);
+    z.v = comm_volume(P, x.stage, x.gas, s.training, s.zero);
+    if (x.stage == 3) z.v.allgather_bytes = 2 * x.whole_weights * x.G;  // frozen weights are gathered too, as stored
     // MiCS: ZeRO-3's rings are the shard groups (core/model/mics.h).
     const MicsGroups mics = effective_mics(s);
     const double ring = mics.on() ? static_cast<double>(mics.shard) : N;
-    const double lat = ring_latency_seconds(c, ring, s.assumptions.collective_latency_seconds);  // a longer ring, more hops
-    double ar = allreduce_seconds(v.allreduce_bytes, N, bus);
-    double rs = reduce_scatter_seconds(v.reduce_scatter_bytes, N, bus);
-    double ag = allgather_seconds(v.allgather_bytes, N, bus);
-    if (split.expert > 0 && P > 0) {
+    z.lat = ring_latency_seconds(x.c, ring, s.assumptions.collective_latency_seconds);  // a longer ring, more hops
+    z.ar = allreduce_seconds(z.v.allreduce_bytes, N, z.bus);
+    z.rs = reduce_scatter_seconds(z.v.reduce_scatter_bytes, N, z.bus);
+    z.ag = allgather_seconds(z.v.allgather_bytes, N, z.bus);
+    if (x.split.expert > 0 && P > 0) {
         // Expert parallelism: the routed experts' gradients and updated partitions go over the
         // expert-data-parallel group of DP / EP ranks (stage_1_and_2.py _configure_moe_settings;
         // at stage 0 engine.py _reduce_expert_gradients), the rest over DP.
         const double Ne = static_cast<double>(expert_data_parallel_size(s));
-        const double dense = (P - split.expert) / P, expert = split.expert / P;
-        ar = allreduce_seconds(v.allreduce_bytes * dense, N, bus) + allreduce_seconds(v.allreduce_bytes * expert, Ne, bus);
-        rs = reduce_scatter_seconds(v.reduce_scatter_bytes * dense, N, bus) +
-             reduce_scatter_seconds(v.reduce_scatter_bytes * expert, Ne, bus);
-        ag = allgather_seconds(v.allgather_bytes * dense, N, bus) + allgather_seconds(v.allgather_bytes * expert, Ne, bus);
+        const double dense = (P - x.split.expert) / P, expert = x.split.expert / P;
+        z.ar = allreduce_seconds(z.v.allreduce_bytes * dense, N, z.bus) + allreduce_seconds(z.v.allreduce_bytes * expert, Ne, z.bus);
+        z.rs = reduce_scatter_seconds(z.v.reduce_scatter_bytes * dense, N, z.bus) +
+               reduce_scatter_seconds(z.v.reduce_scatter_bytes * expert, Ne, z.bus);
+        z.ag = allgather_seconds(z.v.allgather_bytes * dense, N, z.bus) + allgather_seconds(z.v.allgather_bytes * expert, Ne, z.bus);
     }
-    // ZeRO++ (arXiv 2306.10209 Sec. 3-4) replaces ZeRO-3's three collectives per micro step:
-    //   qwZ  the gathers move int8 (1 byte an element instead of weight_elem), then dequantise;
-    //   hpZ  the backward gathers from the secondary partition over the hpZ group (intra-node bus,
-    //        16-bit), not from every rank;
-    //   qgZ  gradients reduce by an int4 all-to-all inside the node, then an int4 all-to-all of each
-    //        GPU's 1/g share across nodes (coalesced_collectives.py all_to_all_quant_reduce).
-    // The (de)quantisation kernels stream their tensors through HBM on the compute stream
-    // (csrc/quantization): about 3 bytes an element per gather (read int8, write 16-bit) and per
-    // gradient reduce (quantise, reduce, dequantise): added as exposed ZeRO-3 overhead.
-    const ZeroPlusPlus zpp = effective_zeropp(s);
-    double zeropp_kernel_seconds = 0;
-    if (stage == 3 && zpp.any() && N > 1) {
-        const double q = zpp.quantized_weights ? 1.0 / weight_elem : 1.0;
-        const double elems = whole_weights / weight_elem;
-        const double fwd_gather = allgather_seconds(whole_weights * q * G, N, bus);
-        const double bwd_gather =
-            zpp.hpz_partition_size > 1
-                ? allgather_seconds(whole_weights * G, static_cast<double>(zpp.hpz_partition_size), intra_node_bus_gbytes_per_s(c))
-                : fwd_gather;
-        ag = fwd_gather + bwd_gather;
-        const double hbm = streaming_bytes_per_second(c.gpu);
-        if (zpp.quantized_weights) zeropp_kernel_seconds += (zpp.hpz_partition_size > 1 ? 1.0 : 2.0) * G * 3.0 * elems / hbm;
-        if (zpp.quantized_gradients) {
-            const double n = static_cast<double>(c.nodes);
-            const double int4_bytes = v.reduce_scatter_bytes / weight_elem * 0.5;
-            rs = reduce_scatter_seconds(int4_bytes, g, intra_node_bus_gbytes_per_s(c)) +
-                 (n > 1 ? reduce_scatter_seconds(int4_bytes / g, n, inter_node_bus_gbytes_per_s(c)) : 0.0);
-            zeropp_kernel_seconds += 3.0 * v.reduce_scatter_bytes / weight_elem / hbm;
-        }
+    if (x.stage == 3 && N > 1) {
+        const ZeroPlusPlus zpp = effective_zeropp(s);
+        if (zpp.any()) apply_zeropp(x, zpp, z);
     }
-    // MiCS (mics.py; Zhang et al. arXiv 2205.00119: fewer participants per collective, the global
-    // gradient synchronisation amortised over the accumulation) moves ZeRO-3's collectives into the
-    // shard group of S consecutive ranks, R = world / S groups:
-    //   gathers   every module, forward and backward of each micro step, over the shard group
-    //             (MiCS_Init._flat_all_gather_with_coalescing_manager, group=param_shard_group): on
-    //             NVLink when the group sits in a node. With mics_hierarchical_params_gather and a group
-    //             over span nodes (_hierarchical_all_gather_params): first an all-gather of the partition
-    //             among the span ranks with the same local index (inter-node group, 1/per-node of the
-    //             weights), then one inside each node of the whole weights (intra-node group).
-    //   gradients reduce-scatter every micro step over the shard group (stage3.py reduces over
-    //             dp_process_group, which MiCS_Optimizer.__init__ sets to param_shard_group), then, at
-    //             the gradient accumulation boundary only (allreduce_mics_shard_grads returns unless
-    //             is_gradient_accumulation_boundary()), an all-reduce of the rank's gradient partition
-    //             (P / S elements in the gradient accumulation dtype, the model's by default:
-    //             engine.py get_data_types) across the replicate group of R ranks S apart.
-    if (stage == 3 && mics.on()) {
-        const double S = static_cast<double>(mics.shard), R = static_cast<double>(mics.replicas);
-        const double shard_bus = mics.crosses_nodes ? bus : intra_node_bus_gbytes_per_s(c);
-        if (mics.hierarchical) {
-            const double span = static_cast<double>(mics.span_nodes), per_node = S / span;
-            const double intra = mics.shard % c.gpus_per_node == 0 ? intra_node_bus_gbytes_per_s(c) : bus;
-            ag = allgather_seconds(v.allgather_bytes / per_node, span, inter_node_bus_gbytes_per_s(c)) +
-                 allgather_seconds(v.allgather_bytes, per_node, intra);
-        } else {
-            ag = allgather_seconds(v.allgather_bytes, S, shard_bus);
-        }
-        rs = reduce_scatter_seconds(v.reduce_scatter_bytes, S, shard_bus);
-        // The replicate group's ranks are S apart (g / S of them in a node): on other nodes whenever
-        // there is more than one.
-        ar = allreduce_seconds(weight_elem * P / S, R, c.nodes > 1 ? bottleneck_gbytes_per_s(c, g / S) : intra_node_bus_gbytes_per_s(c)) +
-             (R > 1 ? lat : 0.0);
-    }
-    st.comm_total_seconds = ar + rs + ag + static_cast<double>(v.collectives) * lat;
+    if (x.stage == 3 && mics.on()) apply_mics(x, mics, z);
+    return z;
+}
 
+// Overlap: the exposed part of each ZeRO collective (the schedule in the comment above).
+// f = Assumptions::comm_overlap_fraction of each compute window.
+void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z, StepTime& st) {
+    const Scenario& s = x.s;
+    const double G = x.G, ar = z.ar, rs = z.rs, ag = z.ag, lat = z.lat;
+    st.comm_total_seconds = ar + rs + ag + static_cast<double>(z.v.collectives) * lat;
+    if (x.N <= 1) return;
     const double f = s.zero.overlap_comm ? s.assumptions.comm_overlap_fraction : 0.0;
-    auto exposed = [](double comm, double window) { return std::max(0.0, comm - window); };
-    if (N > 1) {
-        switch (stage) {
-        case 0: st.exposed_allreduce_seconds = ar + static_cast<double>(v.collectives) * lat; break;
-        case 1: st.exposed_allreduce_seconds = exposed(ar + static_cast<double>(v.collectives) * lat, f * backward); break;
-        case 2: {
-            const double buckets = static_cast<double>(launches(P, s.zero.reduce_bucket_elems));
-            st.exposed_reduce_scatter_seconds = G * exposed(rs / G + buckets * lat, f * backward);
-            st.exposed_allgather_seconds = ag + static_cast<double>(launches(P, s.zero.allgather_bucket_elems)) * lat;
-            break;
-        }
-        default: {
-            // Per micro step: a gather of S in forward, a gather of S and a reduce-scatter of S in backward.
-            const double lookahead = zero3_prefetch_elems(s.zero, modules.largest_params);
-            const double ahead = std::min({1.0, lookahead / std::max(modules.layer_params, 1.0),
-                                           s.zero.stage3_max_live_parameters / std::max(2 * modules.layer_params, 1.0)});
-            const double L = static_cast<double>(s.model.layers);
-            const double gathers = modules.gathered * L;  // per pass
-            const double ag_pass = ag / (2 * G);
-            const double rs_micro = rs / G;
-            const double fwd = exposed(ag_pass, f * ahead * forward);
-            const double bwd_ag = exposed(ag_pass, f * ahead * backward);
-            const double bwd_rs = exposed(rs_micro, std::max(0.0, f * backward - (ag_pass - bwd_ag)));
-            st.exposed_allgather_seconds = G * (fwd + bwd_ag);
-            st.exposed_reduce_scatter_seconds = G * bwd_rs;
-            // MiCS's replica all-reduce runs in the last micro step's gradient reduction, on the same
-            // stream (partition_grads, called from __reduce_and_partition_ipg_grads): what it adds there.
-            if (ar > 0) st.exposed_allreduce_seconds = exposed(rs_micro + ar, std::max(0.0, f * backward - (ag_pass - bwd_ag))) - bwd_rs;
-            // Launch latency of each module's gather, waited on for the part not prefetched.
-            st.zero3_overhead_seconds += G * 2 * gathers * lat * (1 - ahead * f) + zeropp_kernel_seconds;
-            break;
-        }
-        }
+    const double forward = st.compute.forward_seconds, backward = st.compute.backward_seconds;
+    switch (x.stage) {
+    case 0: st.exposed_allreduce_seconds = ar + static_cast<double>(z.v.collectives) * lat; break;
+    case 1: st.exposed_allreduce_seconds = exposed_seconds(ar + static_cast<double>(z.v.collectives) * lat, f * backward); break;
+    case 2: {
+        const double buckets = static_cast<double>(launches(x.P, s.zero.reduce_bucket_elems));
+        st.exposed_reduce_scatter_seconds = G * exposed_seconds(rs / G + buckets * lat, f * backward);
+        st.exposed_allgather_seconds = ag + static_cast<double>(launches(x.P, s.zero.allgather_bucket_elems)) * lat;
+        break;
     }
+    default: {
+        // Per micro step: a gather of S in forward, a gather of S and a reduce-scatter of S in backward.
+        const LayerModules& modules = x.modules;
+        const double lookahead = zero3_prefetch_elems(s.zero, modules.largest_params);
+        const double ahead = std::min({1.0, lookahead / std::max(modules.layer_params, 1.0),
+                                       s.zero.stage3_max_live_parameters / std::max(2 * modules.layer_params, 1.0)});
+        const double L = static_cast<double>(s.model.layers);
+        const double gathers = modules.gathered * L;  // per pass
+        const double ag_pass = ag / (2 * G);
+        const double rs_micro = rs / G;
+        const double fwd = exposed_seconds(ag_pass, f * ahead * forward);
+        const double bwd_ag = exposed_seconds(ag_pass, f * ahead * backward);
+        const double bwd_rs = exposed_seconds(rs_micro, std::max(0.0, f * backward - (ag_pass - bwd_ag)));
+        st.exposed_allgather_seconds = G * (fwd + bwd_ag);
+        st.exposed_reduce_scatter_seconds = G * bwd_rs;
+        // MiCS's replica all-reduce runs in the last micro step's gradient reduction, on the same
+        // stream (partition_grads, called from __reduce_and_partition_ipg_grads): what it adds there.
+        if (ar > 0)
+            st.exposed_allreduce_seconds = exposed_seconds(rs_micro + ar, std::max(0.0, f * backward - (ag_pass - bwd_ag))) - bwd_rs;
+        // Launch latency of each module's gather, waited on for the part not prefetched.
+        st.zero3_overhead_seconds += G * 2 * gathers * lat * (1 - ahead * f) + z.zeropp_kernel_seconds;
+        break;
+    }
+    }
+}
+
+// Tensor, pipeline, expert and Ulysses communication: on the compute stream, exposed.
+void add_model_parallel_comm(const StepContext& x, StepTime& st) {
+    const Scenario& s = x.s;
+    const Cluster& c = x.c;
+    const Parallelism& par = s.parallel;
+    const double G = x.G;
     // Megatron's tensor-parallel collectives run on the compute stream, every layer (Shoeybi et al.
     // 2019 Sec. 3: two all-reduces in forward, two in backward, two more when a layer is recomputed;
     // with sequence parallelism each becomes an all-gather and a reduce-scatter of the same bytes,
     // Korthikanti Sec. 4.2.2), over the t GPUs of a node: exposed.
-    const double layer_activation = weight_elem * static_cast<double>(s.training.seq_len) * static_cast<double>(s.training.micro_batch) *
+    const double layer_activation = x.weight_elem * static_cast<double>(s.training.seq_len) * static_cast<double>(s.training.micro_batch) *
                                     static_cast<double>(s.model.hidden);
     if (par.tensor > 1) {
         const double per_layer = 4.0 + (s.training.checkpointing == Checkpointing::Full ? 2.0 : 0.0);
-        const double count = per_layer * stage_layers * G;
+        const double count = per_layer * x.stage_layers * G;
         st.tensor_parallel_seconds =
-            count * (allreduce_seconds(layer_activation, tp, intra_node_bus_gbytes_per_s(c)) + s.assumptions.collective_latency_seconds);
+            count * (allreduce_seconds(layer_activation, x.tp, intra_node_bus_gbytes_per_s(c)) + s.assumptions.collective_latency_seconds);
     }
-    if (u > 1) {
+    if (x.u > 1) {
         st.ulysses_seconds = ulysses_all_to_all_seconds(s) * G;
         st.comm_total_seconds += st.ulysses_seconds;
     }
@@ -365,7 +406,7 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
         // are N/p ranks apart (pipeline outermost): across the network once a stage fills a node.
         const bool crosses_nodes = c.nodes > 1 && c.world_size() / par.pipeline >= c.gpus_per_node;
         const double link = crosses_nodes ? inter_node_bus_gbytes_per_s(c) : intra_node_bus_gbytes_per_s(c);
-        st.pipeline_p2p_seconds = G * 2.0 * (layer_activation / tp / (link * kBytesPerGB) + s.assumptions.collective_latency_seconds);
+        st.pipeline_p2p_seconds = G * 2.0 * (layer_activation / x.tp / (link * kBytesPerGB) + s.assumptions.collective_latency_seconds);
     }
     if (uses_expert_parallelism(s)) {
         // DeepSpeed-MoE (sharded_moe.py MOELayer.forward; Rajbhandari et al. 2022 Sec. 5, GShard
@@ -376,28 +417,32 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
         // nccl-tests' all-to-all moves at the link's bus bandwidth (busBw = algBw x (n-1)/n); the group
         // is EP consecutive data-parallel ranks, inside a node when tensor x EP divides it.
         const double link = expert_group_inside_node(s) ? intra_node_bus_gbytes_per_s(c) : inter_node_bus_gbytes_per_s(c);
-        const double moe_stage_layers = static_cast<double>(moe_layers(s.model)) * stage_layers / layers;
+        const double moe_stage_layers = static_cast<double>(moe_layers(s.model)) * x.stage_layers / x.layers;
         const double count = static_cast<double>(all_to_alls_per_layer(s)) * moe_stage_layers * G;
         st.expert_all_to_all_seconds = count * (all_to_all_bytes(s) / (link * kBytesPerGB) + s.assumptions.collective_latency_seconds);
         st.comm_total_seconds += st.expert_all_to_all_seconds;
     }
-    st.comm_seconds = st.exposed_allreduce_seconds + st.exposed_reduce_scatter_seconds + st.exposed_allgather_seconds +
-                      st.zero3_overhead_seconds + st.tensor_parallel_seconds + st.pipeline_p2p_seconds + st.expert_all_to_all_seconds +
-                      st.ulysses_seconds;
+}
 
-    // Offload (ZeRO-Offload arXiv 2101.06840 Sec. 4; ZeRO-Infinity arXiv 2104.07857 Sec. 5-6).
+// Offload (ZeRO-Offload arXiv 2101.06840 Sec. 4; ZeRO-Infinity arXiv 2104.07857 Sec. 5-6).
+void add_offload(const StepContext& x, StepTime& st) {
+    const Scenario& s = x.s;
+    const Cluster& c = x.c;
+    const double G = x.G, g = x.g;
+    const double f = s.zero.overlap_comm ? s.assumptions.comm_overlap_fraction : 0.0;
+    const double backward = st.compute.backward_seconds;
     const bool pinned = s.zero.pin_memory;
     const double pcie = host_rates::host_link_bytes_per_second(c.pcie_gbytes_per_s, pinned);
     const double nvme = c.nvme_gbytes_per_s * kBytesPerGB;
-    if (cpu_optimizer) {
+    if (x.cpu_optimizer) {
         // 16-bit gradients of the partition go down from the reduction hooks every micro step
         // (stage_1_and_2.py async_inplace_copy_grad_to_fp32_buffer_from_gpu, on the copy stream:
         // hidden up to f x backward); the CPU step (csrc/adam/cpu_adam_impl.cpp) runs after backward
         // on the node's share, then the updated 16-bit partition comes up: exposed. Into pageable
         // memory the copy blocks the host (host_rates.h): nothing of it is hidden.
-        const double partition = partition_elems;
+        const double partition = x.partition_elems;
         const double down = 2.0 * partition / pcie;
-        st.pcie_seconds += G * (pinned ? exposed(down, f * backward) : down) + 2.0 * partition / pcie;
+        st.pcie_seconds += G * (pinned ? exposed_seconds(down, f * backward) : down) + 2.0 * partition / pcie;
         st.cpu_optimizer_seconds = (partition * g) / c.cpu_adam_params_per_second;  // the node's g ranks' partitions
         if (s.zero.offload_optimizer == OffloadDevice::Nvme) {
             // ZeRO-Infinity swaps the fp32 master and the moments in and out around the CPU step
@@ -410,12 +455,53 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     if (s.zero.offload_param != OffloadDevice::None) {
         // Each rank brings its 16-bit partition to the GPU for forward and for backward, every
         // micro step (parameter_offload.py, on the gather path: not hidden).
-        st.pcie_seconds += 2.0 * (whole_weights / N) * G / pcie;
+        st.pcie_seconds += 2.0 * (x.whole_weights / x.N) * G / pcie;
         if (s.zero.offload_param == OffloadDevice::Nvme)
-            st.nvme_seconds += (2.0 * whole_weights / N * g * G + weight_elem * P / N * g) / nvme;
+            st.nvme_seconds += (2.0 * x.whole_weights / x.N * g * G + x.weight_elem * x.P / x.N * g) / nvme;
     }
     st.offload_seconds = st.pcie_seconds + st.cpu_optimizer_seconds + st.nvme_seconds;
+}
 
+StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo) {
+    const Cluster& c = s.cluster;
+    StepContext x{.s = s, .c = c, .split = {}, .modules = {}};
+    x.N = static_cast<double>(zero_partition_size(s));
+    x.g = static_cast<double>(c.gpus_per_node);
+    x.split = cached_split(memo, s);
+    x.P = x.split.trainable;
+    x.weight_elem = bytes_per_element(s.training.precision);
+    x.whole_weights = x.weight_elem * x.P + x.split.frozen_bytes + x.split.quant_state_bytes;
+    StepTime st;
+    const std::int64_t data_parallel = data_parallel_size(s);
+    st.gradient_accumulation_steps = gradient_accumulation_steps(s.training, data_parallel);
+    x.gas = st.gradient_accumulation_steps;
+    x.G = static_cast<double>(x.gas);
+    const double global = static_cast<double>(effective_global_batch(s.training, data_parallel));
+    st.tokens_per_step = global * static_cast<double>(s.training.seq_len);
+    const StepFlops flops = step_flops(s, st.tokens_per_step);
+    st.model_flops = flops.model;
+    st.hardware_flops = flops.hardware;
+
+    x.stage = s.zero.stage;
+    x.cpu_optimizer = s.zero.offload_optimizer != OffloadDevice::None;
+    x.partition_elems = zero_partition_elems(s, x.split);
+    if (x.stage == 3) x.modules = cached_modules(memo, s);
+    const Parallelism& par = s.parallel;
+    x.tp = static_cast<double>(par.tensor);
+    x.pp = static_cast<double>(par.pipeline);
+    x.layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
+    x.stage_layers = std::ceil(x.layers / x.pp);  // the most loaded stage's (DeepSpeed's PipelineModule may spread unevenly)
+    x.u = static_cast<double>(ulysses_size(par));
+
+    add_compute(x, memo, st);
+    add_exposed_zero_collectives(x, zero_collectives(x), st);
+    add_model_parallel_comm(x, st);
+    st.comm_seconds = st.exposed_allreduce_seconds + st.exposed_reduce_scatter_seconds + st.exposed_allgather_seconds +
+                      st.zero3_overhead_seconds + st.tensor_parallel_seconds + st.pipeline_p2p_seconds + st.expert_all_to_all_seconds +
+                      st.ulysses_seconds;
+    add_offload(x, st);
+
+    const double world = static_cast<double>(c.world_size());
     st.seconds = st.compute_seconds + st.comm_seconds + st.offload_seconds;
     st.tokens_per_second = st.tokens_per_step / st.seconds;
     st.model_tflops_per_gpu = st.model_flops / st.seconds / world / 1e12;
@@ -425,5 +511,11 @@ StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) {
     st.budget_gpu_hours = st.budget_seconds * world / 3600.0;
     return st;
 }
+
+}  // namespace
+
+StepTime estimate_step(const Scenario& s) { return estimate_step_with(s, nullptr); }
+
+StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) { return estimate_step_with(s, &memo); }
 
 }  // namespace zp

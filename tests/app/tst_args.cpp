@@ -1,5 +1,5 @@
 // The command-line parser (app/cli/args.cpp): positionals, "--key value", "--key=value", flags,
-// "-o FILE", and the errors args.h promises (unknown option, missing value, repeated option). The
+// short options such as "-o FILE", and the errors args.h promises (unknown option, missing value, repeated option). The
 // command word is taken off before parse_args (app/cli/start.cpp), so the rows start after it.
 // Every row is literal: the argv typed and the parse or the error expected.
 #include "app/cli/args.h"
@@ -10,7 +10,8 @@
 using namespace zp::cli;
 
 namespace {
-const std::set<std::string> kValues = {"--model", "--gpus", "--format", "--world-size", "--headroom"};
+// The caller names every option, short ones too (app/cli/options.h): "-o" takes a value because it is listed.
+const std::set<std::string> kValues = {"--model", "--gpus", "--format", "--world-size", "--headroom", "-o"};
 const std::set<std::string> kFlags = {"--json", "--help", "-h"};
 
 std::vector<std::string> to_argv(const QStringList& list) {
@@ -95,10 +96,10 @@ private slots:
         QTest::newRow("missing value before another option")
             << QStringList{QStringLiteral("--model"), QStringLiteral("--json")} << "option --model needs a value"
             << "parses as --model=--json: a value-taking option swallows the next option";
-        QTest::newRow("-o without a file") << QStringList{QStringLiteral("-o")} << "option -o needs a file name"
+        QTest::newRow("-o without a file") << QStringList{QStringLiteral("-o")} << "option -o needs a value"
                                            << "";
         QTest::newRow("-o followed by an option") << QStringList{QStringLiteral("-o"), QStringLiteral("--json")}
-                                                  << "option -o needs a file name"
+                                                  << "option -o needs a value"
                                                   << "parses as -o=--json, like --model --json";
         QTest::newRow("a flag given a value") << QStringList{QStringLiteral("--json=yes")}
                                               << "option --json takes no value" << "";

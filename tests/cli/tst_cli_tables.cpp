@@ -17,6 +17,8 @@
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 
+#include <nlohmann/json.hpp>
+
 #include <yaml-cpp/yaml.h>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -552,5 +554,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestCliTables)
 #include "tst_cli_tables.moc"
-
-#include <nlohmann/json.hpp>

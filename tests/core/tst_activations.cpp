@@ -6,6 +6,8 @@
 #include "core/presets/model_presets.h"
 #include "test_data.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QtTest>
 
 using namespace zp;
@@ -80,7 +82,7 @@ private slots:
     void fp32_tensors_masks_stay_bytes() {
         const qint64 s = 1024, b = 8, h = 1600, a = 25;
         const double sbh = double(s) * double(b) * double(h);
-        const LayerActivationBytes l = layer_activation_bytes(gpt_layer(h, a), s, b, activation_element_bytes(Precision::Fp32));
+        const LayerActivationBytes l = layer_activation_bytes(gpt_layer(h, a), s, b, bytes_per_element(Precision::Fp32));
         QCOMPARE(l.attention + l.scores, 21 * sbh + 9.0 * double(a) * double(s) * double(s) * double(b));
         QCOMPARE(l.mlp, 37 * sbh);
         QCOMPARE(l.norms, 8 * sbh);
@@ -139,5 +141,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestActivations)
 #include "tst_activations.moc"
-
-#include <nlohmann/json.hpp>

@@ -199,7 +199,7 @@ private slots:
         QTest::newRow("Narayanan 2021 Table 2, ZeRO-3 530B: 640 GPUs micro 4 -> 1120 micro 2 (138 -> 98 TFLOP/s)")
             << QStringLiteral("P18") << QStringLiteral("P19") << 1.25;
         // The ZeRO-3 runs at micro batch 1 over 192 and 280 nodes fall further than predicted
-        // (docs/design.md §5.1: what the planner leaves out of ZeRO-3 at that scale).
+        // (docs/design.md §5.4: what the planner leaves out of ZeRO-3 at that scale).
         QTest::newRow("Narayanan 2021 Table 2, ZeRO-3 175B: 384 GPUs micro 4 -> 1536 micro 1 (144 -> 44 TFLOP/s)")
             << QStringLiteral("P12") << QStringLiteral("P14") << 1.25;
         QTest::newRow("Narayanan 2021 Table 2, ZeRO-3 530B: 640 GPUs micro 4 -> 2240 micro 1 (138 -> 48 TFLOP/s)")

@@ -7,6 +7,8 @@
 #include "core/presets/model_presets.h"
 #include "test_data.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QtTest>
 
 using namespace zp;
@@ -143,5 +145,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestDsEstimator)
 #include "tst_ds_estimator.moc"
-
-#include <nlohmann/json.hpp>

@@ -13,6 +13,8 @@
 #include "core/search/scenario_edits.h"
 #include "test_util.h"
 
+#include <nlohmann/json.hpp>
+
 #include <yaml-cpp/yaml.h>
 #include <QtTest>
 
@@ -228,5 +230,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestExports)
 #include "tst_exports.moc"
-
-#include <nlohmann/json.hpp>

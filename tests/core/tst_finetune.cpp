@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using namespace zp;
 
 namespace {
@@ -208,6 +210,47 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(QString::fromStdString(e.what()).contains(message), e.what());
         }
+    }
+
+    // The LoRA ranges are core/model/limits.h's, the ones the command line and the window offer:
+    // validate accepts both ends and refuses just past them (values written out, not read back
+    // from limits.h, so a changed limit fails here).
+    void lora_ranges_data() {
+        QTest::addColumn<qint64>("rank");
+        QTest::addColumn<double>("alpha");
+        QTest::addColumn<double>("dropout");
+        QTest::addColumn<QString>("message");  // empty: accepted
+        QTest::newRow("lowest") << qint64{1} << 1e-6 << 0.0 << QString();
+        QTest::newRow("highest") << qint64{65536} << 1e6 << 0.999 << QString();
+        QTest::newRow("rank 65537") << qint64{65537} << 16.0 << 0.0 << QStringLiteral("LoRA rank must be between 1 and 65536, got 65537");
+        QTest::newRow("alpha 0") << qint64{8} << 0.0 << 0.0 << QStringLiteral("LoRA alpha must be between 1e-06 and 1000000");
+        QTest::newRow("alpha 2e6") << qint64{8} << 2e6 << 0.0 << QStringLiteral("LoRA alpha must be between 1e-06 and 1000000");
+        QTest::newRow("alpha NaN") << qint64{8} << std::nan("") << 0.0 << QStringLiteral("LoRA alpha must be between 1e-06 and 1000000");
+        QTest::newRow("dropout 1") << qint64{8} << 16.0 << 1.0 << QStringLiteral("LoRA dropout must be between 0 and 0.999");
+        QTest::newRow("dropout -0.1") << qint64{8} << 16.0 << -0.1 << QStringLiteral("LoRA dropout must be between 0 and 0.999");
+    }
+    void lora_ranges() {
+        QFETCH(qint64, rank);
+        QFETCH(double, alpha);
+        QFETCH(double, dropout);
+        QFETCH(QString, message);
+        Scenario s = lora(QStringLiteral("llama-2-7b"), "lora", rank, "default");
+        s.finetune.lora_alpha = alpha;
+        s.finetune.lora_dropout = dropout;
+        try {
+            validate_finetune(s);
+            QVERIFY2(message.isEmpty(), "accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(!message.isEmpty(), e.what());
+            QCOMPARE(QString::fromStdString(e.what()), message);
+        }
+    }
+
+    // One home for the element width: 2 bytes in the 16-bit formats, 4 in fp32.
+    void bytes_per_element_of_each_precision() {
+        QCOMPARE(bytes_per_element(Precision::Bf16), 2.0);
+        QCOMPARE(bytes_per_element(Precision::Fp16), 2.0);
+        QCOMPARE(bytes_per_element(Precision::Fp32), 4.0);
     }
 };
 

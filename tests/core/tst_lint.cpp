@@ -6,6 +6,8 @@
 #include "core/model/finetune.h"
 #include "test_data.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QDir>
 #include <QtTest>
 
@@ -130,5 +132,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestLint)
 #include "tst_lint.moc"
-
-#include <nlohmann/json.hpp>

@@ -7,6 +7,8 @@
 #include "core/presets/model_presets.h"
 #include "lint_diagnostics.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QtTest>
 
 using namespace zp;
@@ -107,5 +109,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestLintContext)
 #include "tst_lint_context.moc"
-
-#include <nlohmann/json.hpp>

@@ -16,6 +16,8 @@
 #include "lint_diagnostics.h"
 #include "test_util.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QtTest>
 
 using namespace zp;
@@ -302,5 +304,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestMics)
 #include "tst_mics.moc"
-
-#include <nlohmann/json.hpp>

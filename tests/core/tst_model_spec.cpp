@@ -7,6 +7,8 @@
 #include "core/presets/model_presets.h"
 #include "test_data.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QtTest>
 
 using namespace zp;
@@ -341,5 +343,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestModelSpec)
 #include "tst_model_spec.moc"
-
-#include <nlohmann/json.hpp>

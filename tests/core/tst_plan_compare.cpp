@@ -13,6 +13,8 @@
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QtTest>
 
 using namespace zp;
@@ -235,5 +237,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestPlanCompare)
 #include "tst_plan_compare.moc"
-
-#include <nlohmann/json.hpp>

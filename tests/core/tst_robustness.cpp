@@ -15,6 +15,8 @@
 #include "core/time/step_time.h"
 #include "test_util.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -166,5 +168,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestRobustness)
 #include "tst_robustness.moc"
-
-#include <nlohmann/json.hpp>

@@ -14,6 +14,8 @@
 #include "core/time/step_time.h"
 #include "test_data.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QDir>
 #include <QtTest>
 
@@ -791,5 +793,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestSession)
 #include "tst_session.moc"
-
-#include <nlohmann/json.hpp>

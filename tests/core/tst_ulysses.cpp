@@ -21,6 +21,8 @@
 #include "core/time/step_time.h"
 #include "test_util.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QtTest>
 
 using namespace zp;
@@ -343,5 +345,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestUlysses)
 #include "tst_ulysses.moc"
-
-#include <nlohmann/json.hpp>

@@ -4,6 +4,8 @@
 #include "core/memory/model_states.h"
 #include "test_data.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QtTest>
 
 using namespace zp;
@@ -61,5 +63,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestZeroPaper)
 #include "tst_zero_paper.moc"
-
-#include <nlohmann/json.hpp>

@@ -20,6 +20,8 @@
 #include "test_data.h"
 #include "test_util.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QtTest>
 
 #include <algorithm>
@@ -337,5 +339,3 @@ private slots:
 
 QTEST_APPLESS_MAIN(TestZeroPlusPlus)
 #include "tst_zeropp.moc"
-
-#include <nlohmann/json.hpp>

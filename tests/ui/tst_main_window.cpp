@@ -211,9 +211,22 @@ private slots:
         // tab change (and replots the plots it resizes) is not counted as a redraw below.
         w.sideTabs()->setCurrentWidget(w.configPreview());
         w.flushPending();
-        QTest::qWait(50);  // let the replots queued by showing and laying out the window run
-        QVERIFY(w.document()->selectionFollowsPlan());
         QCustomPlot* plot = w.memoryView()->plot();
+        // Let the replots queued by showing and laying out the window run: wait until 100 ms pass
+        // with none (a fixed wait was too short on a loaded machine or under the sanitizers).
+        {
+            QSignalSpy settling_memory(plot, &QCustomPlot::afterReplot);
+            QSignalSpy settling_scaling(w.scalingView()->plot(), &QCustomPlot::afterReplot);
+            QSignalSpy settling_time(w.timeView()->plot(), &QCustomPlot::afterReplot);
+            for (int round = 0; round < 50; ++round) {
+                settling_memory.clear();
+                settling_scaling.clear();
+                settling_time.clear();
+                QTest::qWait(100);
+                if (settling_memory.isEmpty() && settling_scaling.isEmpty() && settling_time.isEmpty()) break;
+            }
+        }
+        QVERIFY(w.document()->selectionFollowsPlan());
         const int bar = 3;  // ZeRO-3, at x = 4
         double total = 0;
         for (int slice = 0; slice < kSliceCount; ++slice) total += w.memoryView()->sliceGib(slice, bar);

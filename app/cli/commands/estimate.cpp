@@ -1,0 +1,32 @@
+// `zero-planner estimate`: one setup, as text or JSON.
+#include "app/cli/commands/commands.h"
+
+#include "app/cli/options.h"
+#include "app/cli/report_json.h"
+#include "app/cli/scenario_options.h"
+#include "app/cli/text_report.h"
+#include "core/search/recommender.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+namespace zp::cli {
+
+// Every output is built completely in memory first, so a failure never leaves half a document.
+int cmd_estimate(const Args& a, std::ostream& out, std::ostream&) {
+    ScenarioNotes notes;
+    const Scenario s = scenario_from_args(a, &notes);
+    const Candidate c = evaluate(s);
+    if (a.flag(opt::json)) {
+        nlohmann::json j = estimate_json(s, c);
+        j["notes"] = nlohmann::json::array();
+        if (notes.synthesized) j["notes"].push_back("architecture synthesized from the parameter count (hidden = 128 x layers)");
+        out << j.dump(2) << "\n";
+    } else {
+        out << scenario_header(s, notes.synthesized) << estimate_text(s, c);
+    }
+    return kExitOk;
+}
+
+}  // namespace zp::cli

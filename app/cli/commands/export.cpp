@@ -1,0 +1,96 @@
+// `zero-planner export`: the recommended setup, or the one given, in one of the export formats.
+#include "app/cli/commands/commands.h"
+
+#include "app/cli/options.h"
+#include "app/cli/scenario_options.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
+#include "core/base/format.h"
+#include "core/deepspeed/export_formats.h"
+#include "core/model/enum_names.h"
+#include "core/search/recommender.h"
+#include "core/search/scenario_edits.h"
+
+#include <optional>
+#include <ostream>
+#include <utility>
+
+namespace zp::cli {
+namespace {
+
+bool setup_given(const Args& a) { return a.has(opt::stage) || a.has(opt::offload_optimizer) || a.has(opt::offload_param); }
+
+// The Hugging Face formats run under the Trainer or Accelerate with DeepSpeed: data parallel
+// only (Megatron's tensor and pipeline parallelism need Megatron-DeepSpeed's model code).
+bool data_parallel_only_format(std::string_view id) { return id == "hf-trainer" || id == "hf-args" || id == "accelerate" || id == "peft"; }
+
+// The recommended setup, or the one the user gave (exported even when it does not fit, with a
+// warning saying by how much it misses).
+Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream& err) {
+    SearchAsked asked;
+    Scenario s = plan_scenario_from_args(a, nullptr, &asked);
+    if (data_parallel_only_format(format_id)) {
+        const std::pair<const Option*, std::optional<bool>> layout[] = {
+            {&opt::tp, asked.tensor}, {&opt::pp, asked.pipeline}, {&opt::ep, asked.expert}};
+        for (const auto& [option, is_auto] : layout)
+            if (is_auto == true)
+                throw InputError(std::string(format_id) + " runs data parallel under the Trainer or Accelerate: " + option_text(*option) +
+                                 " auto needs Megatron-DeepSpeed (--format deepspeed, megatron or launch)");
+        if (asked.zeropp == true)
+            throw InputError(std::string(format_id) +
+                             " exports the setup it is given and never searches: --zeropp auto needs --format deepspeed, megatron or "
+                             "launch (or give --zeropp off, hpz or hpz+qwz+qgz)");
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = s.parallel.auto_expert = false;
+        s.zero.auto_zeropp = false;
+    }
+    if (setup_given(a)) {
+        if (asked.layout())
+            throw InputError(
+                "--tp, --pp, --ep and --sp auto let the recommender choose the layout; with --stage give the sizes (--tp N "
+                "--pp N --ep N --sp N)");
+        if (asked.zeropp == true)
+            throw InputError("--zeropp auto lets the recommender choose ZeRO++; with --stage give --zeropp off, hpz or hpz+qwz+qgz");
+        const Candidate c = evaluate(s);
+        if (!c.fit.gpu)
+            err << "zero-planner: warning: " << setup_label(s.zero) << " does not fit: it needs "
+                << format_bytes(c.memory.peak_required_bytes) << " per GPU at its peak (" << to_string(c.memory.required_phase) << "), "
+                << format_bytes(usable_gpu_bytes(s)) << " usable (misses by "
+                << format_bytes(c.memory.peak_required_bytes - usable_gpu_bytes(s)) << ")\n";
+        if (!c.fit.cpu)
+            err << "zero-planner: warning: it needs " << format_bytes(c.memory.cpu_bytes_per_node) << " host RAM per node, "
+                << format_bytes(s.cluster.cpu_ram_bytes_per_node) << " available\n";
+        if (!c.fit.nvme)
+            err << "zero-planner: warning: it needs " << format_bytes(c.memory.nvme_bytes_per_node) << " NVMe per node, "
+                << format_bytes(s.cluster.nvme_bytes_per_node) << " available\n";
+        s.training.global_batch = effective_global_batch(s.training, data_parallel_size(s));
+        return s;
+    }
+    const Plan p = recommend(s);
+    if (!p.feasible) {
+        std::string what;
+        for (const auto& sg : p.suggestions) what += (what.empty() ? "" : "; ") + sg;
+        throw InputError("nothing fits this cluster, so there is no plan to export (" + what + "); give --stage to export a setup anyway");
+    }
+    return with_candidate(s, p.best);
+}
+
+}  // namespace
+
+int cmd_export(const Args& a, std::ostream& out, std::ostream& err) {
+    const std::string id = a.get(opt::format).value_or(std::string(export_formats().front().id));
+    const ExportFormat* format = find_export_format(id);
+    if (!format) throw InputError("--format must be one of " + export_format_ids() + "; got '" + id + "'");
+    const auto file = a.get(opt::output);
+    const Scenario s = export_scenario(a, format->id, err);
+    const std::string text = format->render(s);
+    const std::string extra = file && format->after_writing ? format->after_writing(s, *file) : std::string();
+    if (file) {
+        write_file_atomically(*file, text);
+        out << extra;
+    } else {
+        out << text;
+    }
+    return kExitOk;
+}
+
+}  // namespace zp::cli

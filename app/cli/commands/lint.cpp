@@ -1,0 +1,50 @@
+// `zero-planner lint FILE`: a ds_config.json checked against DeepSpeed (core/deepspeed/lint.h).
+#include "app/cli/commands/commands.h"
+
+#include "app/cli/number_parse.h"
+#include "app/cli/options.h"
+#include "app/cli/report_json.h"
+#include "app/cli/scenario_options.h"
+#include "core/base/errors.h"
+#include "core/base/file_io.h"
+#include "core/deepspeed/lint.h"
+#include "core/model/enum_names.h"
+#include "core/model/limits.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+namespace zp::cli {
+
+int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
+    if (a.positionals.size() != 1) throw InputError("lint needs exactly one FILE: zero-planner lint ds_config.json [--world-size N]");
+    std::optional<std::int64_t> world;
+    if (auto w = a.get(opt::world_size)) world = parse_positive_int(*w, option_text(opt::world_size), limits::kWorldSize.max);
+    const std::string& path = a.positionals.front();
+    std::optional<FineTune> finetune;
+    if (a.has(opt::finetune)) finetune = finetune_from_args(a);
+    const LintResult r = lint_ds_config(read_text_file(path), world, path, finetune, lint_context_from_args(a));
+    if (a.flag(opt::json)) {
+        out << diagnostics_json(r).dump(2) << "\n";
+    } else {
+        for (const Diagnostic& d : r.diagnostics) {
+            out << path << ": " << to_string(d.severity) << ": " << (d.path.empty() ? "" : d.path + ": ") << d.message;
+            if (!d.suggestion.empty()) out << " (" << d.suggestion << ")";
+            out << "\n";
+        }
+        std::size_t errors = 0, warnings = 0;
+        for (const Diagnostic& d : r.diagnostics) {
+            errors += d.severity == Severity::Error;
+            warnings += d.severity == Severity::Warning;
+        }
+        out << path << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings << " warning"
+            << (warnings == 1 ? "" : "s")
+            << (world ? " (world size " + std::to_string(*world) + ")"
+                      : std::string(" (no --world-size: batch rule checked for consistency only)"))
+            << "\n";
+    }
+    return r.has_errors() ? kExitFindings : kExitOk;
+}
+
+}  // namespace zp::cli

@@ -1,0 +1,244 @@
+#include "app/cli/options.h"
+
+#include "core/deepspeed/export_formats.h"
+#include "core/io/hf_config.h"
+#include "core/model/enum_names.h"
+#include "core/presets/cluster_presets.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace zp::cli {
+namespace opt {
+namespace {
+using G = OptionGroup;
+using S = ApplyStep;
+template <class E>
+std::string words() {
+    return choice_list<E>();
+}
+}  // namespace
+
+// The defaults named in the help are the default scenario's (core/presets/default_scenario.cpp)
+// and docs/design.md §8.3's; the ranges each option accepts are core/model/limits.h's.
+// clang-format off
+constinit const Option model{"--model", "NAME", "a preset:", G::Model, S::Model, nullptr, model_preset_names};
+constinit const Option params{"--params", "N", "a bare size (7e9, 7B, 70b); the architecture is synthesized", G::Model, S::Model};
+constinit const Option hf_config{"--hf-config", "FILE", "a Hugging Face config.json of a supported model type:", G::Model, S::Model, nullptr, supported_hf_model_types};
+constinit const Option layers{"--layers", "N", "transformer layers (a custom model needs --layers, --hidden and --heads)", G::Model, S::Model};
+constinit const Option hidden{"--hidden", "N", "hidden size", G::Model, S::Model};
+constinit const Option heads{"--heads", "N", "attention heads", G::Model, S::Model};
+constinit const Option kv_heads{"--kv-heads", "N", "key/value heads (default: the attention heads)", G::Model, S::Model};
+constinit const Option ffn{"--ffn", "N", "feed-forward size (default 4 x hidden)", G::Model, S::Model};
+constinit const Option vocab{"--vocab", "N", "vocabulary size (default 51200)", G::Model, S::Model};
+
+constinit const Option cluster{"--cluster", "NAME", "a node preset (default dgx-a100):", G::Cluster, S::Cluster, nullptr, cluster_preset_names};
+constinit const Option gpus{"--gpus", "N", "total GPUs (default 8)", G::Cluster, S::Cluster};
+constinit const Option gpus_per_node{"--gpus-per-node", "G", "GPUs per node", G::Cluster, S::Cluster};
+constinit const Option gpu{"--gpu", "NAME", "a GPU preset:", G::Cluster, S::Cluster, nullptr, gpu_preset_names};
+constinit const Option gpu_mem{"--gpu-mem", "GIB", "GPU memory, GiB", G::Cluster, S::Cluster};
+constinit const Option cpu_ram{"--cpu-ram", "GIB", "host RAM per node, GiB", G::Cluster, S::Cluster};
+constinit const Option nvme{"--nvme", "GIB", "NVMe per node, GiB", G::Cluster, S::Cluster};
+constinit const Option intra_bw{"--intra-bw", "GBPS", "intra-node GB/s per GPU", G::Network, S::Cluster};
+constinit const Option inter_bw{"--inter-bw", "GBITPS", "inter-node Gbit/s per node", G::Network, S::Cluster};
+constinit const Option nics{"--nics", "N", "the NICs that bandwidth runs over (default: one per GPU; dgx-2 8, rtx4090-box 1)", G::Network, S::Cluster};
+constinit const Option pcie_bw{"--pcie-bw", "GBPS", "host link GB/s per GPU", G::Network, S::Cluster};
+constinit const Option nvme_bw{"--nvme-bw", "GBPS", "NVMe GB/s per node", G::Network, S::Cluster};
+
+constinit const Option precision{"--precision", "", "training precision", G::Training, S::Training, words<Precision>};
+constinit const Option optimizer{"--optimizer", "", "the optimizer", G::Training, S::Training, words<Optimizer>};
+constinit const Option seq{"--seq", "S", "sequence length in tokens (4096)", G::Training, S::Training};
+constinit const Option micro_batch{"--micro-batch", "B", "micro batch per GPU (1)", G::Training, S::Training};
+constinit const Option global_batch{"--global-batch", "GB", "global batch (64, raised to a multiple of micro x GPUs)", G::Training, S::Training};
+constinit const Option checkpointing{"--checkpointing", "", "activation recompute", G::Training, S::Training, words<Checkpointing>};
+constinit const Option flash_attention{"--flash-attention", "on|off", "FlashAttention", G::Training, S::Training};
+constinit const Option cpu_checkpointing{"--cpu-checkpointing", "on|off", "checkpointed activations kept in host RAM", G::Training, S::Training};
+constinit const Option loss_upcast{"--loss-upcast", "on|off", "on: fp32 logits in the loss", G::Training, S::Training};
+constinit const Option loss_kernel{"--loss-kernel", "", "the loss kernel (chunked: Liger)", G::Training, S::Training, words<LossKernel>};
+constinit const Option fused_optimizer{"--fused-optimizer", "on|off", "on: DeepSpeed's FusedAdam; off: torch.optim, with temporaries", G::Training, S::Training};
+constinit const Option load_dtype{"--load-dtype", "fp32|16bit", "the dtype the weights load in (fp32: from_pretrained's default)", G::Training, S::Training};
+constinit const Option low_cpu_mem_usage{"--low-cpu-mem-usage", "on|off", "from_pretrained's low_cpu_mem_usage (off)", G::Training, S::Training};
+constinit const Option dataloader_workers{"--dataloader-workers", "N", "data loader worker processes per process (0)", G::Training, S::Training};
+
+constinit const Option stage{"--stage", "0..3", "the ZeRO stage", G::Zero, S::Zero};
+constinit const Option offload_optimizer{"--offload-optimizer", "", "where the optimizer states live", G::Zero, S::Zero, words<OffloadDevice>};
+constinit const Option offload_param{"--offload-param", "", "where the parameters live (stage 3)", G::Zero, S::Zero, words<OffloadDevice>};
+constinit const Option overlap_comm{"--overlap-comm", "on|off", "overlap the gradient reduction with the backward pass", G::Zero, S::Zero};
+constinit const Option reduce_bucket_size{"--reduce-bucket-size", "N", "reduce_bucket_size, elements", G::Zero, S::Zero};
+constinit const Option allgather_bucket_size{"--allgather-bucket-size", "N", "allgather_bucket_size, elements", G::Zero, S::Zero};
+constinit const Option zero_init{"--zero-init", "on|off", "zero.Init: parameters are partitioned as they are created", G::Zero, S::Zero};
+constinit const Option pin_memory{"--pin-memory", "on|off", "on: pinned offload buffers", G::Zero, S::Zero};
+constinit const Option save_16bit_model{"--save-16bit-model", "on|off", "stage 3: gather the 16-bit weights on save", G::Zero, S::Zero};
+constinit const Option zeropp{"--zeropp", "off|hpz|hpz+qwz+qgz|auto", "ZeRO++ at stage 3: hpZ over the node, int8 weights, int4 gradients; on = all three; auto: the recommender tries the three across nodes and keeps the fastest (default for full training on > 1 node)", G::Zero, S::Zero};
+constinit const Option hpz_size{"--hpz-size", "K", "zero_hpz_partition_size (1 = off)", G::Zero, S::Zero};
+constinit const Option hpz{"--hpz", "K", "the same as --hpz-size", G::Zero, S::Zero};
+constinit const Option quantized_weights{"--quantized-weights", "on|off", "ZeRO++ int8 weights (qwZ)", G::Zero, S::Zero};
+constinit const Option quantized_gradients{"--quantized-gradients", "on|off", "ZeRO++ int4 gradients (qgZ)", G::Zero, S::Zero};
+constinit const Option mics_shard_size{"--mics-shard-size", "S", "MiCS at stage 3: model states over groups of S GPUs, replicated across them; 1 = off", G::Zero, S::Zero};
+constinit const Option mics_hierarchical_gather{"--mics-hierarchical-gather", "on|off", "a shard group over two or more nodes gathers across nodes, then inside", G::Zero, S::Zero};
+
+constinit const Option tp{"--tp", "T|auto", "tensor parallel size, inside a node", G::Parallelism, S::Parallel};
+constinit const Option pp{"--pp", "P|auto", "pipeline parallel size (ZeRO 0/1)", G::Parallelism, S::Parallel};
+constinit const Option pp_schedule{"--pp-schedule", "1f1b|interleaved:V", "the pipeline schedule; interleaved: V model chunks per pipeline GPU", G::Parallelism, S::Parallel};
+constinit const Option virtual_stages{"--virtual-stages", "V", "the same as --pp-schedule interleaved:V", G::Parallelism, S::Parallel};
+constinit const Option sequence_parallel{"--sequence-parallel", "on|off", "Megatron's sequence parallelism, with --tp", G::Parallelism, S::Parallel};
+constinit const Option sp{"--sp", "U|auto", "DeepSpeed-Ulysses sequence_parallel_size: U divides the heads and the sequence; no --tp/--pp", G::Parallelism, S::Parallel};
+constinit const Option ep{"--ep", "E|auto", "expert-parallel size: divides the experts and the data-parallel size; ZeRO 0-2", G::Experts, S::Parallel};
+constinit const Option capacity_factor{"--capacity-factor", "F", "tokens an expert takes a micro batch, x tokens x top-k / experts (1.0)", G::Experts, S::Parallel};
+
+constinit const Option finetune{"--finetune", "", "what trains: the whole model, LoRA adapters, or LoRA over a 4-bit base", G::FineTuning, S::FineTune, words<FineTuneMethod>};
+constinit const Option lora_rank{"--lora-rank", "R", "LoRA rank r", G::FineTuning, S::FineTune};
+constinit const Option lora_alpha{"--lora-alpha", "A", "LoRA alpha (the scaling is alpha / r)", G::FineTuning, S::FineTune};
+constinit const Option lora_dropout{"--lora-dropout", "P", "LoRA dropout probability, 0 to 0.999", G::FineTuning, S::FineTune};
+constinit const Option lora_targets{"--lora-targets", "WHICH", "default, attention, all-linear, or module names (comma-separated)", G::FineTuning, S::FineTune};
+constinit const Option lora_train{"--lora-train", "LIST", "also trained in full beside the adapters: embeddings, lm-head or none (comma-separated)", G::FineTuning, S::FineTune};
+constinit const Option freeze{"--freeze", "LIST", "full fine-tuning: embeddings, layers:K (the first K layers) or none (comma-separated)", G::FineTuning, S::FineTune};
+constinit const Option base_precision{"--base-precision", "", "the frozen base's storage (QLoRA: nf4 or fp4)", G::FineTuning, S::FineTune, words<BasePrecision>};
+constinit const Option double_quant{"--double-quant", "on|off", "QLoRA: bitsandbytes double quantization of the 4-bit scales", G::FineTuning, S::FineTune};
+constinit const Option quant_storage{"--quant-storage", "", "QLoRA: bnb_4bit_quant_storage (under ZeRO-3 the compute dtype)", G::FineTuning, S::FineTune, words<QuantStorage>};
+
+constinit const Option headroom{"--headroom", "FRACTION", "GPU memory kept free (0.05)", G::Assumptions, S::Assumptions};
+constinit const Option convention{"--convention", "", "how bytes are counted", G::Assumptions, S::Assumptions, words<Convention>};
+constinit const Option mfu{"--mfu", "FRACTION", "model FLOPs utilization (0.45)", G::Assumptions, S::Assumptions};
+constinit const Option cuda_context{"--cuda-context", "GIB", "CUDA context per GPU, GiB (1)", G::Assumptions, S::Assumptions};
+constinit const Option fragmentation{"--fragmentation", "FRACTION", "allocator fragmentation (0.10)", G::Assumptions, S::Assumptions};
+constinit const Option session{"--session", "FILE", "start from a saved .zplan session; other options override it", G::Start, S::Session};
+constinit const Option ds_config{"--ds-config", "FILE", "take stage, offload, batch, precision and buckets from a ds_config.json", G::Start, S::DsConfig};
+
+constinit const Option format{"--format", "FORMAT", "export: the file to write; report: pdf or md. Export formats:", G::Command, S::Command, nullptr, [] { return export_format_ids(); }};
+constinit const Option output{"-o", "FILE", "export, session, calibrate, report: write to FILE (export and session: else to stdout)", G::Command, S::Command};
+constinit const Option world_size{"--world-size", "N", "lint: the GPUs the config runs on (the batch rule)", G::Command, S::Command};
+constinit const Option largest_layer{"--largest-layer", "L", "ds-estimate: parameters of the largest layer", G::Command, S::Command};
+constinit const Option nodes{"--nodes", "K", "ds-estimate: nodes", G::Command, S::Command};
+constinit const Option formula{"--formula", "current|legacy", "ds-estimate --stage 2: DeepSpeed's current or legacy ZeRO-2 formula", G::Command, S::Command};
+constinit const Option log{"--log", "FILE", "calibrate, screenshot --view calibrate: a DeepSpeed, Megatron or Trainer run log", G::Command, S::Command};
+constinit const Option measured_step_s{"--measured-step-s", "S", "calibrate: the measured step time, seconds", G::Command, S::Command};
+constinit const Option measured_samples_per_s{"--measured-samples-per-s", "X", "calibrate: the measured samples per second", G::Command, S::Command};
+constinit const Option measured_max_allocated_gib{"--measured-max-allocated-gib", "G", "calibrate: torch.cuda.max_memory_allocated, GiB (compared, not fitted)", G::Command, S::Command};
+constinit const Option measured_reserved_gib{"--measured-reserved-gib", "G", "calibrate: torch.cuda.max_memory_reserved, GiB (compared, not fitted)", G::Command, S::Command};
+constinit const Option out{"--out", "FILE.png", "screenshot: the picture to write", G::Command, S::Command};
+constinit const Option view{"--view", "VIEW", "screenshot: memory, scaling, time, step, host, layout, config, window (the default), calibrate or compare", G::Command, S::Command};
+constinit const Option size{"--size", "WxH", "screenshot: the window size in points (1480x920)", G::Command, S::Command};
+constinit const Option scale{"--scale", "1|2", "screenshot: device pixels per point", G::Command, S::Command};
+
+constinit const Option json{"--json", "", "one JSON document instead of text", G::General, S::Meta};
+constinit const Option help{"--help", "", "this text", G::General, S::Meta};
+constinit const Option help_short{"-h", "", "the same as --help", G::General, S::Meta};
+constinit const Option version{"--version", "", "the version", G::General, S::Meta};
+// clang-format on
+}  // namespace opt
+
+namespace {
+
+struct GroupText {
+    OptionGroup group;
+    std::string_view heading;
+    std::string_view note;  // printed under the group's options; "" for none
+};
+
+// clang-format off
+constexpr std::array kGroups = {
+    GroupText{OptionGroup::Model, "Model (one of a preset, a bare size, a config.json or a custom architecture; the architecture\noptions also override a preset or config.json):", ""},
+    GroupText{OptionGroup::Cluster, "Cluster:", ""},
+    GroupText{OptionGroup::Network, "Network:", ""},
+    GroupText{OptionGroup::Training, "Training:", ""},
+    GroupText{OptionGroup::Zero, "ZeRO:", ""},
+    GroupText{OptionGroup::Parallelism, "Model parallelism (Megatron-DeepSpeed):", ""},
+    GroupText{OptionGroup::Experts, "Experts (DeepSpeed-MoE, models with routed experts):",
+              "  auto (recommend, export, session, the window): the search chooses among every layout that fits the GPUs;\n"
+              "  tensor, pipeline and experts default to auto for full training across more than one node, else 1\n"},
+    GroupText{OptionGroup::FineTuning, "Fine-tuning (PEFT LoRA and QLoRA):", ""},
+    GroupText{OptionGroup::Assumptions, "Assumptions:", ""},
+    GroupText{OptionGroup::Start, "Starting points:", ""},
+    GroupText{OptionGroup::Command, "Command options:", ""},
+    GroupText{OptionGroup::General, "General:", ""},
+};
+// clang-format on
+
+constexpr std::size_t kHelpColumn = 34;  // where the one-line help starts
+constexpr std::size_t kHelpWidth = 110;  // lines wrap before this column
+
+std::string value_of(const Option& o) { return o.value_words ? o.value_words() : std::string(o.value_name); }
+
+// "  --tp T|auto                       tensor parallel size, inside a node", wrapped at word
+// boundaries onto lines indented to the help column.
+std::string option_line(const Option& o) {
+    std::string line = "  " + std::string(o.name);
+    if (const std::string value = value_of(o); !value.empty()) line += " " + value;
+    line += line.size() + 2 <= kHelpColumn ? std::string(kHelpColumn - line.size(), ' ') : std::string(2, ' ');
+    std::string text(o.help);
+    if (o.help_list) text += " " + o.help_list();
+    std::size_t column = line.size();
+    bool first = true;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find(' ', start), text.size());
+        const std::string_view word = std::string_view(text).substr(start, end - start);
+        if (!first && column + 1 + word.size() > kHelpWidth) {
+            line += "\n" + std::string(kHelpColumn, ' ');
+            column = kHelpColumn;
+        } else if (!first) {
+            line += ' ';
+            ++column;
+        }
+        line += word;
+        column += word.size();
+        first = false;
+        start = end + 1;
+    }
+    return line + "\n";
+}
+
+}  // namespace
+
+std::span<const Option* const> all_options() {
+    using namespace opt;
+    // clang-format off
+    static constexpr auto table = std::to_array<const Option*>({
+        &model, &params, &hf_config, &layers, &hidden, &heads, &kv_heads, &ffn, &vocab,
+        &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
+        &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
+        &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &cpu_checkpointing,
+        &loss_upcast, &loss_kernel, &fused_optimizer, &load_dtype, &low_cpu_mem_usage, &dataloader_workers,
+        &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
+        &pin_memory, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
+        &mics_hierarchical_gather,
+        &tp, &pp, &pp_schedule, &virtual_stages, &sequence_parallel, &sp, &ep, &capacity_factor,
+        &finetune, &lora_rank, &lora_alpha, &lora_dropout, &lora_targets, &lora_train, &freeze, &base_precision, &double_quant,
+        &quant_storage,
+        &headroom, &convention, &mfu, &cuda_context, &fragmentation, &session, &ds_config,
+        &format, &output, &world_size, &largest_layer, &nodes, &formula, &log, &measured_step_s, &measured_samples_per_s,
+        &measured_max_allocated_gib, &measured_reserved_gib, &out, &view, &size, &scale,
+        &json, &help, &help_short, &version,
+    });
+    // clang-format on
+    return table;
+}
+
+std::set<std::string> scenario_option_names() {
+    std::set<std::string> names;
+    for (const Option* o : all_options())
+        if (o->in_scenario()) names.emplace(o->name);
+    return names;
+}
+
+std::set<std::string> names_of(std::initializer_list<const Option*> options) {
+    std::set<std::string> names;
+    for (const Option* o : options) names.emplace(o->name);
+    return names;
+}
+
+std::string options_help() {
+    std::string text;
+    for (const GroupText& g : kGroups) {
+        text += std::string(g.heading) + "\n";
+        for (const Option* o : all_options())
+            if (o->group == g.group) text += option_line(*o);
+        text += g.note;
+    }
+    return text;
+}
+
+}  // namespace zp::cli

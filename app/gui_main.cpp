@@ -9,11 +9,11 @@
 #include "core/base/file_io.h"
 #include "core/deepspeed/config_export.h"
 #include "core/search/scenario_edits.h"
+#include "ui/dialogs/platform_messages.h"
+#include "ui/document/planner_document.h"
+#include "ui/export/screenshot.h"
+#include "ui/i18n/translations.h"
 #include "ui/main_window.h"
-#include "ui/planner_document.h"
-#include "ui/platform_messages.h"
-#include "ui/screenshot.h"
-#include "ui/translations.h"
 #include "zp_version.h"
 
 #include <QApplication>

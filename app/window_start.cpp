@@ -4,9 +4,9 @@
 #include "app/cli/start.h"
 #include "app/single_instance.h"
 #include "core/io/scenario_json.h"
-#include "ui/autosave.h"
+#include "ui/document/autosave.h"
+#include "ui/document/planner_document.h"
 #include "ui/main_window.h"
-#include "ui/planner_document.h"
 
 #include <QApplication>
 #include <QFileInfo>

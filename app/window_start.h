@@ -1,6 +1,6 @@
 #pragma once
 // The window's start, once QApplication exists: hands a session file to a window already open
-// (app/single_instance.h), offers back the work a crashed or killed window left (ui/autosave.h),
+// (app/single_instance.h), offers back the work a crashed or killed window left (ui/document/autosave.h),
 // opens the session or the scenario the command line names, and runs until the window closes.
 //
 // Test hooks, read from the environment (tests/ui/tst_keep_work.cpp drives a real window process

@@ -12,14 +12,14 @@
 #include "core/search/overview.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
-#include "ui/control_panel.h"
+#include "ui/controls/control_panel.h"
+#include "ui/document/planner_document.h"
 #include "ui/main_window.h"
-#include "ui/memory_view.h"
-#include "ui/planner_document.h"
+#include "ui/plots/memory_view.h"
+#include "ui/plots/scaling_view.h"
+#include "ui/plots/time_view.h"
 #include "ui/qcustomplot_include.h"
-#include "ui/scaled_slider.h"
-#include "ui/scaling_view.h"
-#include "ui/time_view.h"
+#include "ui/widgets/scaled_slider.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,10 +1,10 @@
 #include "ui/accessibility.h"
 
-#include "ui/config_preview.h"
-#include "ui/control_panel.h"
-#include "ui/legend_strip.h"
+#include "ui/controls/control_panel.h"
+#include "ui/panels/config_preview.h"
+#include "ui/panels/recommendation_card.h"
+#include "ui/plots/legend_strip.h"
 #include "ui/qcustomplot_include.h"
-#include "ui/recommendation_card.h"
 
 #include <QAbstractScrollArea>
 #include <QCoreApplication>

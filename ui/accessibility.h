@@ -1,6 +1,6 @@
 #pragma once
-// Keyboard and screen readers (issue 17, item 5), applied to a finished window from outside its
-// widgets, so each view stays about what it draws:
+// Keyboard and screen readers (every control reachable by Tab, every plot readable as text),
+// applied to a finished window from outside its widgets, so each view stays about what it draws:
 //   - every plot is named and described as text for screen readers, from the numbers it plots
 //     (its bars and curves, read back from the plot after each replot, so the text cannot
 //     disagree with the picture);

@@ -4,7 +4,7 @@
 // session file; the window shows its name and modified state in the title ("[*]") and asks
 // before unsaved edits would be lost (confirmSave, as in Tiled).
 #include "core/model/scenario.h"
-#include "ui/plot_export.h"
+#include "ui/export/plot_export.h"
 
 #include <QMainWindow>
 
@@ -58,7 +58,7 @@ public:
     QTabWidget* sideTabs() const { return tabs_; }
     // The scaling, step ("Memory over one step"), host and GPU layout views, top right.
     QTabWidget* plotTabs() const { return plot_tabs_; }
-    // File > Open Recent (ui/recent_files.h).
+    // File > Open Recent (ui/document/recent_files.h).
     RecentFiles* recentFiles() const { return recent_; }
 
     // Opens a session the way File > Open does after its file dialog (the command line and a

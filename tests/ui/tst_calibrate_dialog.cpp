@@ -10,10 +10,10 @@
 #include "core/io/scenario_json.h"
 #include "core/time/step_explain.h"
 #include "tests/ui/offscreen.h"
-#include "ui/calibrate_dialog.h"
+#include "ui/dialogs/calibrate_dialog.h"
+#include "ui/document/planner_document.h"
 #include "ui/main_window.h"
-#include "ui/planner_document.h"
-#include "ui/recommendation_card.h"
+#include "ui/panels/recommendation_card.h"
 
 #include <QDoubleSpinBox>
 #include <QPlainTextEdit>

@@ -12,15 +12,15 @@
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "tests/ui/offscreen.h"
-#include "ui/compare_panel.h"
-#include "ui/legend_strip.h"
+#include "ui/document/planner_document.h"
+#include "ui/export/screenshot.h"
 #include "ui/main_window.h"
-#include "ui/memory_view.h"
-#include "ui/planner_document.h"
-#include "ui/plot_style.h"
-#include "ui/scaling_view.h"
-#include "ui/screenshot.h"
-#include "ui/time_view.h"
+#include "ui/panels/compare_panel.h"
+#include "ui/plots/legend_strip.h"
+#include "ui/plots/memory_view.h"
+#include "ui/plots/plot_style.h"
+#include "ui/plots/scaling_view.h"
+#include "ui/plots/time_view.h"
 
 #include <QAction>
 #include <QLineEdit>

@@ -8,10 +8,10 @@
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
 #include "tests/ui/offscreen.h"
-#include "ui/control_panel.h"
-#include "ui/edit_spin_box.h"
-#include "ui/planner_document.h"
-#include "ui/scaled_slider.h"
+#include "ui/controls/control_panel.h"
+#include "ui/document/planner_document.h"
+#include "ui/widgets/edit_spin_box.h"
+#include "ui/widgets/scaled_slider.h"
 
 #include <QCheckBox>
 #include <QComboBox>

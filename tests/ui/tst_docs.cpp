@@ -5,8 +5,8 @@
 #include "core/io/scenario_json.h"
 #include "core/report/plan_pins.h"
 #include "tests/ui/offscreen.h"
-#include "ui/screenshot.h"
-#include "ui/translations.h"
+#include "ui/export/screenshot.h"
+#include "ui/i18n/translations.h"
 
 #include <QApplication>
 #include <QDirIterator>

@@ -1,16 +1,16 @@
 // The GPU layout tab, offscreen: it states the scenario's tensor x pipeline x data-parallel
 // layout, draws a cell per GPU (few GPUs) or a box per node (many), follows the document's
-// layout while shown and only then (ui/lazy_view.h), says in its legend and accessible
+// layout while shown and only then (ui/widgets/lazy_view.h), says in its legend and accessible
 // description which groups cross the network (core/model/parallel_layout.h layout_links), and
 // paints on the palette's base.
 #include "core/model/parallel_layout.h"
 #include "tests/test_util.h"
 #include "tests/ui/offscreen.h"
-#include "ui/gpu_layout_view.h"
-#include "ui/host_view.h"
+#include "ui/document/planner_document.h"
 #include "ui/main_window.h"
-#include "ui/planner_document.h"
-#include "ui/plot_style.h"
+#include "ui/panels/gpu_layout_view.h"
+#include "ui/plots/host_view.h"
+#include "ui/plots/plot_style.h"
 
 #include <QUndoStack>
 
@@ -177,7 +177,7 @@ private slots:
     }
 
     // An edit of the layout redraws the shown tab; while another tab is shown the view waits
-    // and catches up when shown again (ui/lazy_view.h).
+    // and catches up when shown again (ui/widgets/lazy_view.h).
     void follows_the_document_while_shown() {
         MainWindow w(MainWindow::Ephemeral);
         showLayout(w, layout(16, 2, 2));

@@ -8,10 +8,10 @@
 #include "core/io/session_version.h"
 #include "core/presets/default_scenario.h"
 #include "core/search/recommender.h"
-#include "ui/autosave.h"
+#include "ui/document/autosave.h"
+#include "ui/document/planner_document.h"
+#include "ui/document/recent_files.h"
 #include "ui/main_window.h"
-#include "ui/planner_document.h"
-#include "ui/recent_files.h"
 
 #include "tests/ui/offscreen.h"
 

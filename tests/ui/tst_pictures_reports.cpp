@@ -12,14 +12,14 @@
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
 #include "tests/ui/offscreen.h"
-#include "ui/host_view.h"
+#include "ui/document/planner_document.h"
 #include "ui/main_window.h"
-#include "ui/memory_view.h"
-#include "ui/planner_document.h"
+#include "ui/panels/recommendation_card.h"
+#include "ui/plots/host_view.h"
+#include "ui/plots/memory_view.h"
+#include "ui/plots/scaling_view.h"
+#include "ui/plots/time_view.h"
 #include "ui/qcustomplot_include.h"
-#include "ui/recommendation_card.h"
-#include "ui/scaling_view.h"
-#include "ui/time_view.h"
 
 #include <QClipboard>
 #include <QMenu>

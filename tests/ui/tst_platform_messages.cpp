@@ -1,7 +1,7 @@
-// QuietPlatformMessages (ui/platform_messages.h): while it lives, Qt's notes about its
+// QuietPlatformMessages (ui/dialogs/platform_messages.h): while it lives, Qt's notes about its
 // platform are dropped and every other message reaches the handler that was installed before;
 // afterwards that handler is back.
-#include "ui/platform_messages.h"
+#include "ui/dialogs/platform_messages.h"
 
 #include <QLoggingCategory>
 #include <QtTest>

@@ -14,14 +14,14 @@
 #include "core/search/overview.h"
 #include "core/search/scenario_edits.h"
 #include "tests/ui/offscreen.h"
+#include "ui/document/planner_document.h"
 #include "ui/main_window.h"
-#include "ui/memory_view.h"
-#include "ui/planner_document.h"
-#include "ui/plot_label.h"
+#include "ui/panels/recommendation_card.h"
+#include "ui/plots/memory_view.h"
+#include "ui/plots/plot_label.h"
+#include "ui/plots/scaling_view.h"
+#include "ui/plots/step_view.h"
 #include "ui/qcustomplot_include.h"
-#include "ui/recommendation_card.h"
-#include "ui/scaling_view.h"
-#include "ui/step_view.h"
 
 #include <QTabWidget>
 #include <QtTest>

@@ -4,10 +4,10 @@
 // translation, the core's phrases included, reaches the window through applyLanguage.
 #include "core/base/phrase.h"
 #include "offscreen.h"
+#include "ui/dialogs/preferences_dialog.h"
+#include "ui/i18n/phrase_text.h"
+#include "ui/i18n/translations.h"
 #include "ui/main_window.h"
-#include "ui/phrase_text.h"
-#include "ui/preferences_dialog.h"
-#include "ui/translations.h"
 
 #include <QAction>
 #include <QComboBox>

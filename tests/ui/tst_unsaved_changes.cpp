@@ -7,8 +7,8 @@
 #include "core/presets/default_scenario.h"
 #include "core/search/recommender.h"
 #include "tests/ui/offscreen.h"
+#include "ui/document/planner_document.h"
 #include "ui/main_window.h"
-#include "ui/planner_document.h"
 
 #include <QAbstractSpinBox>
 #include <QMessageBox>

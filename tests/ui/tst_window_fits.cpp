@@ -4,8 +4,8 @@
 // side do not overlap. The window is saved as window-1280x720@<scale>x.png beside the test, to
 // look at.
 #include "core/presets/default_scenario.h"
+#include "ui/export/screenshot.h"
 #include "ui/main_window.h"
-#include "ui/screenshot.h"
 
 #include "tests/ui/offscreen.h"
 

@@ -6,11 +6,11 @@
 #include "core/io/scenario_json.h"
 #include "core/presets/default_scenario.h"
 #include "offscreen.h"
+#include "ui/document/planner_document.h"
+#include "ui/export/screenshot.h"
+#include "ui/i18n/translations.h"
 #include "ui/main_window.h"
-#include "ui/planner_document.h"
-#include "ui/recommendation_card.h"
-#include "ui/screenshot.h"
-#include "ui/translations.h"
+#include "ui/panels/recommendation_card.h"
 
 #include <QAbstractButton>
 #include <QCheckBox>

@@ -1,0 +1,90 @@
+#pragma once
+// What the control panel's groups share: the ControlGroup base (a titled box with a form and the
+// document it edits) and the helpers that build and show their controls.
+//
+// The groups' strings stay in the translation context zp::ui::ControlPanel, where
+// translations/zero-planner_zh_CN.ts has them: each group declares its tr() with
+// Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel), which lupdate and QCoreApplication::translate
+// both read as that context. The groups declare no signals and need no Q_OBJECT (a Q_OBJECT
+// would give their tr() a context of their own, with no translation in it).
+#include "core/model/enum_names.h"
+#include "core/model/limits.h"
+#include "ui/i18n/phrase_text.h"
+#include "ui/widgets/scaled_slider.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QGroupBox>
+#include <QLatin1String>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+class QCheckBox;
+class QFormLayout;
+
+namespace zp {
+struct Scenario;
+}
+
+namespace zp::ui {
+
+class EditDoubleSpinBox;
+class PlannerDocument;
+
+// The model and node lists' entry for what is no preset (a model synthesized, imported or edited;
+// a node with a field edited).
+inline constexpr auto kCustomEntry = QLatin1String("__custom__");
+
+// One box of the panel. Its controls connect only signals that user edits fire (see
+// control_panel.h), each to one edit(); sync() in each group shows the document.
+class ControlGroup : public QGroupBox {
+public:
+    ControlGroup(PlannerDocument* doc, const QString& title);
+
+protected:
+    // One undoable edit: the document's scenario changed by `mutate`, described as `text`;
+    // consecutive edits with the same merge `id` (one per control) become one undo step.
+    void edit(int id, const QString& text, const std::function<void(Scenario&)>& mutate);
+    // An enum combo's edit: the item's data is the core's name for the value, given to `apply`.
+    void onActivated(QComboBox* box, int id, const QString& text, std::function<void(Scenario&, const std::string&)> apply);
+
+    PlannerDocument* doc_;
+    QFormLayout* form_;
+};
+
+template <typename W>
+W* tip(W* w, const QString& text) {
+    w->setToolTip(text);
+    return w;
+}
+
+template <typename W>
+W* named(W* w, const char* objectName) {
+    w->setObjectName(QLatin1String(objectName));
+    return w;
+}
+
+// One item per name in the core's table (core/model/enum_names.h), the name as item data.
+template <class E>
+void addEnumItems(QComboBox* box) {
+    // Shown in the window's language where core marks the name translatable (recompute: none, full, ...).
+    for (const auto& n : enum_names<E>()) box->addItem(translatedCore(n.name), QString::fromLatin1(n.name));
+}
+
+void setIndexIfChanged(QComboBox* box, int index);
+void setCheckedIfChanged(QCheckBox* box, bool on);
+
+// A combo of GPU group sizes ("off" for 1, "8 GPUs"): refilled only when the list changes, the
+// current size selected. Shows, never edits.
+// `sizes` with 0 first shows an "auto" item for it (the recommender chooses).
+void showGpuGroupSizes(QComboBox* box, std::vector<std::int64_t> sizes, std::int64_t current);
+
+// The valid range of a limit as a spin box with `decimals` can offer it, times `factor`
+// (100 for a fraction shown in percent).
+void setValidRange(EditDoubleSpinBox* box, const limits::RealRange& r, double factor = 1);
+void setValidRange(ScaledSlider* slider, const limits::RealRange& r, int decimals, double factor = 1);
+
+}  // namespace zp::ui

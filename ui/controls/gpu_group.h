@@ -1,0 +1,33 @@
+#pragma once
+// The GPUs box: the node as sold, the GPU count and GPUs per node, the GPU and its memory.
+#include "ui/controls/control_group.h"
+
+class QLabel;
+
+namespace zp::ui {
+
+class EditSpinBox;
+
+class GpuGroup : public ControlGroup {
+    Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
+public:
+    explicit GpuGroup(PlannerDocument* doc);
+    void sync(const Scenario& s);
+
+    QComboBox* nodeCombo() const { return node_; }
+    ScaledSlider* gpuCountSlider() const { return gpus_; }
+    QComboBox* gpuCombo() const { return gpu_; }
+
+private:
+    void connectEdits();
+    void editGpuCount(double gpus, int nodeSize);
+
+    QComboBox* node_;
+    ScaledSlider* gpus_;
+    EditSpinBox* node_size_;
+    QLabel* gpu_error_;
+    QComboBox* gpu_;
+    ScaledSlider* gpu_mem_;
+};
+
+}  // namespace zp::ui

@@ -1,0 +1,26 @@
+#pragma once
+// The Host (per node) box: host RAM and NVMe, pinned offload buffers, and how each process
+// loads the model: what host RAM peaks on (core/memory/host_memory.cpp).
+#include "ui/controls/control_group.h"
+
+class QCheckBox;
+
+namespace zp::ui {
+
+class HostGroup : public ControlGroup {
+    Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
+public:
+    explicit HostGroup(PlannerDocument* doc);
+    void sync(const Scenario& s);
+
+private:
+    void connectEdits();
+
+    EditDoubleSpinBox* cpu_ram_;
+    EditDoubleSpinBox* nvme_;
+    QCheckBox* pin_memory_;
+    QCheckBox* load_16bit_;
+    QCheckBox* low_cpu_mem_;
+};
+
+}  // namespace zp::ui

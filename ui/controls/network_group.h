@@ -1,0 +1,23 @@
+#pragma once
+// The Network box: the bandwidth between nodes, the NICs it runs over, the link inside a node.
+#include "ui/controls/control_group.h"
+
+namespace zp::ui {
+
+class EditSpinBox;
+
+class NetworkGroup : public ControlGroup {
+    Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
+public:
+    explicit NetworkGroup(PlannerDocument* doc);
+    void sync(const Scenario& s);
+
+private:
+    void connectEdits();
+
+    ScaledSlider* inter_bw_;
+    EditSpinBox* nics_;
+    QComboBox* intra_bw_;
+};
+
+}  // namespace zp::ui

@@ -1,0 +1,149 @@
+#include "ui/controls/parallelism_group.h"
+
+#include "core/base/errors.h"
+#include "core/model/parallel_layout.h"
+#include "ui/document/planner_document.h"
+#include "ui/i18n/phrase_text.h"
+#include "ui/widgets/edit_spin_box.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QLabel>
+
+#include <algorithm>
+
+namespace zp::ui {
+
+ParallelismGroup::ParallelismGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Model parallelism")) {
+    tensor_parallel_ = named(tip(new QComboBox, tr("Tensor parallelism: each layer's matrices split over this many GPUs of a node "
+                                                   "(Megatron). Off: 1. Auto: the recommender chooses.")),
+                             "tensor_parallel");
+    tensor_parallel_->setAccessibleName(tr("Tensor parallel size"));
+    form_->addRow(tr("Tensor"), tensor_parallel_);
+    pipeline_parallel_ = named(tip(new EditSpinBox, tr("Pipeline parallelism: the layers split into this many stages (1F1B). "
+                                                       "DeepSpeed runs it with ZeRO stage 0 or 1 only. Auto: the recommender chooses.")),
+                               "pipeline_parallel");
+    pipeline_parallel_->setRange(0, static_cast<int>(limits::kLayers.max));  // 0 shows "auto" (Parallelism::auto_pipeline)
+    pipeline_parallel_->setSpecialValueText(tr("auto"));
+    pipeline_parallel_->setAccessibleName(tr("Pipeline parallel size"));
+    form_->addRow(tr("Pipeline"), pipeline_parallel_);
+    virtual_stages_ = named(tip(new EditSpinBox, tr("Interleaved 1F1B: model chunks per pipeline GPU; shrinks the bubble, adds "
+                                                    "communication. 1: plain 1F1B.")),
+                            "virtual_stages");
+    virtual_stages_->setRange(1, static_cast<int>(limits::kLayers.max));
+    virtual_stages_->setAccessibleName(tr("Virtual pipeline stages"));
+    form_->addRow(tr("Virtual stages"), virtual_stages_);
+    sequence_parallel_ = named(tip(new QCheckBox(tr("Sequence parallelism (Megatron)")),
+                                   tr("Splits the layer norms' and dropouts' activations over the tensor-parallel GPUs too.")),
+                               "sequence_parallel");
+    sequence_parallel_->setAccessibleName(tr("Sequence parallelism (Megatron)"));
+    form_->addRow(sequence_parallel_);
+    ulysses_ = named(tip(new QComboBox, tr("DeepSpeed-Ulysses (sequence_parallel_size): each sequence split over this many GPUs, "
+                                           "all-to-alls around attention; divides the heads. Without tensor or pipeline parallelism.")),
+                     "ulysses");
+    ulysses_->setAccessibleName(tr("Ulysses sequence parallel size"));
+    form_->addRow(tr("Ulysses"), ulysses_);
+    expert_parallel_ = named(tip(new QComboBox, tr("Expert parallelism (DeepSpeed-MoE ep_size): each GPU holds this share of the experts; "
+                                                   "divides the experts and the data-parallel GPUs. Models with experts only.")),
+                             "expert_parallel");
+    expert_parallel_->setAccessibleName(tr("Expert parallel size"));
+    form_->addRow(tr("Experts"), expert_parallel_);
+    layout_info_ = new QLabel;
+    layout_info_->setWordWrap(true);
+    form_->addRow(layout_info_);
+    connectEdits();
+    connect(doc_, &PlannerDocument::resultsChanged, this, &ParallelismGroup::showLayoutInfo);
+}
+
+void ParallelismGroup::connectEdits() {
+    connect(tensor_parallel_, &QComboBox::activated, this, [this](int index) {
+        const auto size = static_cast<std::int64_t>(tensor_parallel_->itemData(index).toLongLong());
+        edit(EditTensorParallel, tr("Change tensor parallelism"), [&](Scenario& s) {
+            s.parallel.auto_tensor = size == 0;
+            if (size == 0) {  // the search chooses; the stored size starts at 1 so no model or cluster edit refuses it
+                s.parallel.tensor = 1;
+                s.parallel.sequence_parallel = false;
+                return;
+            }
+            s.parallel.tensor = size;
+            if (size < 2) s.parallel.sequence_parallel = false;
+        });
+    });
+    connect(pipeline_parallel_, &EditSpinBox::valueEdited, this, [this](int v) {
+        edit(EditPipelineParallel, tr("Change pipeline parallelism"), [&](Scenario& s) {
+            s.parallel.auto_pipeline = v == 0;
+            if (v == 0) {
+                s.parallel.pipeline = 1;
+                s.parallel.virtual_stages = 1;
+                return;
+            }
+            s.parallel.pipeline = v;
+            if (v < 2) s.parallel.virtual_stages = 1;
+        });
+    });
+    connect(virtual_stages_, &EditSpinBox::valueEdited, this, [this](int v) {
+        edit(EditVirtualStages, tr("Change virtual pipeline stages"), [&](Scenario& s) { s.parallel.virtual_stages = v; });
+    });
+    connect(ulysses_, &QComboBox::activated, this, [this](int index) {
+        const auto size = static_cast<std::int64_t>(ulysses_->itemData(index).toLongLong());
+        edit(EditUlysses, tr("Change Ulysses sequence parallelism"), [&](Scenario& s) {
+            s.parallel.auto_ulysses = size == 0;
+            s.parallel.ulysses = std::max<std::int64_t>(size, 1);
+        });
+    });
+    connect(expert_parallel_, &QComboBox::activated, this, [this](int index) {
+        const auto size = static_cast<std::int64_t>(expert_parallel_->itemData(index).toLongLong());
+        edit(EditExpertParallel, tr("Change expert parallelism"), [&](Scenario& s) {
+            s.parallel.auto_expert = size == 0;
+            s.parallel.expert = std::max<std::int64_t>(size, 1);
+        });
+    });
+    connect(sequence_parallel_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditSequenceParallel, tr("Toggle sequence parallelism"), [&](Scenario& s) { s.parallel.sequence_parallel = on; });
+    });
+}
+
+// The data-parallel groups of the layout; with a size on auto, the layout the plan chose.
+void ParallelismGroup::showLayoutInfo() {
+    const Scenario& s = doc_->scenario();
+    QString layout;
+    try {
+        validate_parallelism(s);
+        if (s.parallel.searched()) {
+            const Scenario& chosen = doc_->exportScenario();       // the recommended candidate's layout
+            const std::string& words = doc_->exportLayoutWords();  // the core's: "tensor 4 x pipeline 6 x data 16"
+            layout = words.empty() ? tr("Chosen: %1").arg(translated(data_parallel_phrase(chosen)))
+                                   : tr("Chosen: %1 (%2)").arg(QString::fromStdString(words), translated(data_parallel_phrase(chosen)));
+        } else {
+            layout = translated(data_parallel_phrase(s));  // the core's words: "8 GPUs", "8 data-parallel groups of 48 GPUs"
+        }
+    } catch (const InputError& e) {
+        layout = QString::fromStdString(e.what());
+    }
+    if (layout_info_->text() != layout) layout_info_->setText(layout);
+}
+
+void ParallelismGroup::sync(const Scenario& s) {
+    // The sizes core accepts (core/model/parallel_layout.h), "off" for 1, "auto" first.
+    std::vector<std::int64_t> tensor_sizes = tensor_parallel_sizes(s);
+    tensor_sizes.insert(tensor_sizes.begin(), 0);
+    showGpuGroupSizes(tensor_parallel_, tensor_sizes, s.parallel.auto_tensor ? 0 : s.parallel.tensor);
+    pipeline_parallel_->showValue(s.parallel.auto_pipeline ? 0 : static_cast<int>(s.parallel.pipeline));
+    // With a size searched, the search also chooses the virtual stages and Megatron's sequence
+    // parallelism (searched_layouts).
+    virtual_stages_->showValue(static_cast<int>(s.parallel.virtual_stages));
+    virtual_stages_->setEnabled(s.parallel.pipeline > 1 && !s.parallel.auto_pipeline);
+    setCheckedIfChanged(sequence_parallel_, s.parallel.sequence_parallel);
+    sequence_parallel_->setEnabled(s.parallel.tensor > 1 && !s.parallel.auto_tensor);
+    // "auto" first, then the sizes core offers (the layout line says why one is refused).
+    std::vector<std::int64_t> sizes = ulysses_degrees(s);
+    sizes.insert(sizes.begin(), 0);
+    showGpuGroupSizes(ulysses_, sizes, s.parallel.auto_ulysses ? 0 : s.parallel.ulysses);
+    std::vector<std::int64_t> experts = expert_parallel_sizes(s.model);
+    experts.insert(experts.begin(), 0);
+    showGpuGroupSizes(expert_parallel_, experts, s.parallel.auto_expert ? 0 : s.parallel.expert);
+    expert_parallel_->setEnabled(s.model.experts > 1 || s.parallel.expert > 1);  // a size a dense model refuses can be reset
+    showLayoutInfo();
+}
+
+}  // namespace zp::ui

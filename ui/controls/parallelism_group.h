@@ -1,0 +1,33 @@
+#pragma once
+// The Model parallelism box (core/model/scenario.h Parallelism, Megatron-DeepSpeed's layout):
+// tensor, pipeline and its virtual stages, Megatron's sequence parallelism, Ulysses, experts,
+// and a line with the data-parallel groups of the layout.
+#include "ui/controls/control_group.h"
+
+class QCheckBox;
+class QLabel;
+
+namespace zp::ui {
+
+class EditSpinBox;
+
+class ParallelismGroup : public ControlGroup {
+    Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
+public:
+    explicit ParallelismGroup(PlannerDocument* doc);
+    void sync(const Scenario& s);
+
+private:
+    void connectEdits();
+    void showLayoutInfo();
+
+    QComboBox* tensor_parallel_;
+    EditSpinBox* pipeline_parallel_;
+    EditSpinBox* virtual_stages_;
+    QCheckBox* sequence_parallel_;
+    QComboBox* ulysses_;
+    QComboBox* expert_parallel_;
+    QLabel* layout_info_;
+};
+
+}  // namespace zp::ui

@@ -1,0 +1,166 @@
+#include "ui/controls/training_group.h"
+
+#include "ui/document/planner_document.h"
+#include "ui/widgets/edit_spin_box.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+
+#include <cmath>
+
+namespace zp::ui {
+
+using Scale = ScaledSlider::Scale;
+
+TrainingGroup::TrainingGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Training")) {
+    addStepRows();
+    addMemoryRows();
+    connectEdits();
+}
+
+void TrainingGroup::addStepRows() {
+    precision_ = named(tip(new QComboBox, tr("bf16/fp16: mixed precision with fp32 master weights; fp32: no master copy.")), "precision");
+    addEnumItems<Precision>(precision_);
+    form_->addRow(tr("Precision"), precision_);
+    optimizer_ = named(
+        tip(new QComboBox, tr("Optimizer state per parameter: Adam/AdamW/LAMB 8 bytes, Lion/Adagrad/SGD+momentum 4, SGD 0.")), "optimizer");
+    addEnumItems<Optimizer>(optimizer_);
+    form_->addRow(tr("Optimizer"), optimizer_);
+    // The slider spans 128 to 1M tokens; the spin box takes every valid length.
+    seq_ = named(new ScaledSlider(128, 1048576, 0, tr(" tokens"), Scale::Logarithmic), "seq_len");
+    seq_->setValidRange(static_cast<double>(limits::kSeqLen.min), static_cast<double>(limits::kSeqLen.max));
+    seq_->setPowerOfTwoSnapping(true);
+    seq_->setToolTips(tr("Sequence length. Activations grow with it (quadratically without flash attention)."));
+    form_->addRow(tr("Sequence"), seq_);
+    // A double spin box with no decimals: a QSpinBox holds at most 2^31 - 1, the limit is 2^40
+    // (doubles count exactly up to 2^53).
+    global_batch_ =
+        named(tip(new EditDoubleSpinBox,
+                  tr("Sequences per optimizer step (DeepSpeed's train_batch_size). Auto: 64, raised to a multiple of micro batch x GPUs.")),
+              "global_batch");
+    global_batch_->setDecimals(0);
+    global_batch_->setRange(static_cast<double>(limits::kAutomaticGlobalBatch), static_cast<double>(limits::kGlobalBatch.max));
+    global_batch_->setSpecialValueText(tr("auto"));
+    form_->addRow(tr("Global batch"), global_batch_);
+    micro_batch_ = named(
+        tip(new EditSpinBox, tr("Sequences per GPU per forward pass. Auto: the recommender picks it for every setup; a number fixes it.")),
+        "micro_batch");
+    micro_batch_->setRange(0, static_cast<int>(limits::kMicroBatch.max));  // 0 shows "auto": the recommender searches it
+    micro_batch_->setSpecialValueText(tr("auto"));
+    form_->addRow(tr("Micro batch"), micro_batch_);
+    checkpointing_ =
+        named(tip(new QComboBox, tr("Activation recompute: none, selective (recompute attention scores) or full (keep only layer inputs). "
+                                    "Auto: the recommender picks it for every setup.")),
+              "checkpointing");
+    checkpointing_->addItem(tr("auto"), QStringLiteral("auto"));
+    addEnumItems<Checkpointing>(checkpointing_);
+    form_->addRow(tr("Recompute"), checkpointing_);
+}
+
+void TrainingGroup::addMemoryRows() {
+    flash_ = named(
+        tip(new QCheckBox(tr("Flash attention")), tr("Flash attention never stores the attention scores (5 a s\u00b2 b bytes per layer).")),
+        "flash_attention");
+    form_->addRow(flash_);
+    loss_upcast_ = named(tip(new QCheckBox(tr("fp32 loss up-cast")),
+                             tr("The loss up-casts the 16-bit logits to fp32 (transformers' default): an fp32 copy of the logits "
+                                "at the loss, often the step's peak.")),
+                         "loss_fp32_upcast");
+    loss_upcast_->setAccessibleName(tr("fp32 loss up-cast"));
+    form_->addRow(loss_upcast_);
+    loss_kernel_ = named(tip(new QComboBox, tr("Full: the logits of the whole micro batch at once. Chunked (Liger's fused linear "
+                                               "cross-entropy): the loss in chunks, without the full logits.")),
+                         "loss_kernel");
+    const auto lossKernelLabel = [](LossKernel k) {
+        switch (k) {
+        case LossKernel::Full: return tr("full");
+        case LossKernel::Chunked: return tr("chunked (Liger)");
+        }
+        return QString::fromLatin1(to_string(k));
+    };
+    for (const auto& n : enum_names<LossKernel>()) loss_kernel_->addItem(lossKernelLabel(n.value), QString::fromLatin1(n.name));
+    loss_kernel_->setAccessibleName(tr("Loss kernel"));
+    form_->addRow(tr("Loss kernel"), loss_kernel_);
+    fused_optimizer_ = named(tip(new QCheckBox(tr("Fused optimizer (DeepSpeed FusedAdam)")),
+                                 tr("DeepSpeed's fused optimizer (its \"optimizer\" block). Off: torch.optim's, whose step allocates "
+                                    "temporaries the size of the fp32 partition.")),
+                             "fused_optimizer");
+    fused_optimizer_->setAccessibleName(tr("Fused optimizer (DeepSpeed FusedAdam)"));
+    form_->addRow(fused_optimizer_);
+    headroom_ = named(tip(new EditDoubleSpinBox, tr("GPU memory kept free: a setup fits when its total is below capacity minus headroom.")),
+                      "headroom");
+    headroom_->setDecimals(0);
+    setValidRange(headroom_, limits::kHeadroom, 100);
+    headroom_->setSuffix(tr(" %"));
+    form_->addRow(tr("Headroom"), headroom_);
+    convention_ = named(
+        tip(new QComboBox,
+            tr("Model-state accounting: DeepSpeed's implementation (20 bytes/param at stage 0) or the ZeRO paper's K = 12 (16 bytes/param).")),
+        "convention");
+    const auto conventionLabel = [](Convention c) {
+        switch (c) {
+        case Convention::DeepSpeed: return tr("DeepSpeed implementation");
+        case Convention::Paper: return tr("ZeRO paper (K = 12)");
+        }
+        return QString::fromLatin1(to_string(c));
+    };
+    for (const auto& n : enum_names<Convention>()) convention_->addItem(conventionLabel(n.value), QString::fromLatin1(n.name));
+    form_->addRow(tr("Convention"), convention_);
+}
+
+void TrainingGroup::connectEdits() {
+    onActivated(precision_, EditPrecision, tr("Change precision"),
+                [](Scenario& s, const std::string& v) { s.training.precision = parse_enum<Precision>(v); });
+    onActivated(optimizer_, EditOptimizer, tr("Change optimizer"),
+                [](Scenario& s, const std::string& v) { s.training.optimizer = parse_enum<Optimizer>(v); });
+    onActivated(checkpointing_, EditCheckpointing, tr("Change recompute"), [](Scenario& s, const std::string& v) {
+        s.training.auto_checkpointing = v == "auto";
+        if (v != "auto") s.training.checkpointing = parse_enum<Checkpointing>(v);
+    });
+    onActivated(convention_, EditConvention, tr("Change convention"),
+                [](Scenario& s, const std::string& v) { s.assumptions.convention = parse_enum<Convention>(v); });
+    connect(seq_, &ScaledSlider::valueEdited, this, [this](double v) {
+        edit(EditSeq, tr("Change sequence length"), [&](Scenario& s) { s.training.seq_len = static_cast<std::int64_t>(std::llround(v)); });
+    });
+    connect(global_batch_, &EditDoubleSpinBox::valueEdited, this, [this](double v) {
+        edit(EditGlobalBatch, tr("Change global batch"),
+             [&](Scenario& s) { s.training.global_batch = static_cast<std::int64_t>(std::llround(v)); });
+    });
+    connect(micro_batch_, &EditSpinBox::valueEdited, this, [this](int v) {
+        edit(EditMicroBatch, tr("Change micro batch"), [&](Scenario& s) {
+            s.training.auto_micro_batch = v == 0;
+            s.training.micro_batch = v == 0 ? 1 : v;
+        });
+    });
+    connect(flash_, &QCheckBox::clicked, this,
+            [this](bool on) { edit(EditFlash, tr("Toggle flash attention"), [&](Scenario& s) { s.training.flash_attention = on; }); });
+    connect(loss_upcast_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditLossUpcast, tr("Toggle fp32 loss up-cast"), [&](Scenario& s) { s.training.loss_fp32_upcast = on; });
+    });
+    onActivated(loss_kernel_, EditLossKernel, tr("Change loss kernel"),
+                [](Scenario& s, const std::string& v) { s.training.loss_kernel = parse_enum<LossKernel>(v); });
+    connect(fused_optimizer_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditFusedOptimizer, tr("Toggle fused optimizer"), [&](Scenario& s) { s.training.fused_optimizer = on; });
+    });
+    connect(headroom_, &EditDoubleSpinBox::valueEdited, this,
+            [this](double pct) { edit(EditHeadroom, tr("Change headroom"), [&](Scenario& s) { s.assumptions.headroom = pct / 100.0; }); });
+}
+
+void TrainingGroup::sync(const Scenario& s) {
+    setIndexIfChanged(precision_, precision_->findData(QString::fromLatin1(to_string(s.training.precision))));
+    setIndexIfChanged(optimizer_, optimizer_->findData(QString::fromLatin1(to_string(s.training.optimizer))));
+    seq_->setValue(static_cast<double>(s.training.seq_len));
+    global_batch_->showValue(static_cast<double>(s.training.global_batch));
+    micro_batch_->showValue(s.training.auto_micro_batch ? 0 : static_cast<int>(s.training.micro_batch));
+    setIndexIfChanged(checkpointing_, s.training.auto_checkpointing
+                                          ? 0
+                                          : checkpointing_->findData(QString::fromLatin1(to_string(s.training.checkpointing))));
+    setCheckedIfChanged(flash_, s.training.flash_attention);
+    setCheckedIfChanged(loss_upcast_, s.training.loss_fp32_upcast);
+    setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
+    setCheckedIfChanged(fused_optimizer_, s.training.fused_optimizer);
+    headroom_->showValue(s.assumptions.headroom * 100.0);
+    setIndexIfChanged(convention_, convention_->findData(QString::fromLatin1(to_string(s.assumptions.convention))));
+}
+
+}  // namespace zp::ui

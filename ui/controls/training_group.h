@@ -1,0 +1,37 @@
+#pragma once
+// The Training box: precision and optimizer, sequence and batch, recompute, the kernels that
+// set the activation and optimizer peaks, the headroom and the model-state convention.
+#include "ui/controls/control_group.h"
+
+class QCheckBox;
+
+namespace zp::ui {
+
+class EditSpinBox;
+
+class TrainingGroup : public ControlGroup {
+    Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
+public:
+    explicit TrainingGroup(PlannerDocument* doc);
+    void sync(const Scenario& s);
+
+private:
+    void addStepRows();    // precision, optimizer, sequence, batches, recompute
+    void addMemoryRows();  // flash attention, the loss, the fused optimizer, headroom, convention
+    void connectEdits();
+
+    QComboBox* precision_;
+    QComboBox* optimizer_;
+    ScaledSlider* seq_;
+    EditDoubleSpinBox* global_batch_;
+    EditSpinBox* micro_batch_;
+    QComboBox* checkpointing_;
+    QCheckBox* flash_;
+    QCheckBox* loss_upcast_;
+    QComboBox* loss_kernel_;
+    QCheckBox* fused_optimizer_;
+    EditDoubleSpinBox* headroom_;
+    QComboBox* convention_;
+};
+
+}  // namespace zp::ui

@@ -1,0 +1,96 @@
+#include "ui/panels/config_preview.h"
+
+#include "core/base/errors.h"
+#include "core/deepspeed/export_formats.h"
+#include "ui/document/planner_document.h"
+#include "ui/i18n/phrase_text.h"
+#include "ui/widgets/flat_scroll_bar_style.h"
+#include "ui/widgets/plain_text_update.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QVBoxLayout>
+
+namespace zp::ui {
+
+ConfigPreview::ConfigPreview(PlannerDocument* doc, QWidget* parent)
+    : QWidget(parent),
+      doc_(doc),
+      title_(new QLabel(this)),
+      format_(new QComboBox(this)),
+      text_(new QPlainTextEdit(this)),
+      copy_(new QPushButton(tr("Copy"), this)),
+      export_(new QPushButton(tr("Export..."), this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* top = new QHBoxLayout;
+    title_->setWordWrap(true);
+    top->addWidget(title_, 1);
+    for (const ExportFormat& f : export_formats())
+        format_->addItem(QCoreApplication::translate("zp::ExportFormat", std::string(f.label).c_str()),
+                         QString::fromUtf8(f.id.data(), static_cast<qsizetype>(f.id.size())));
+    format_->setToolTip(tr("What to preview, copy and export"));
+    top->addWidget(format_);
+    top->addWidget(copy_);
+    top->addWidget(export_);
+    layout->addLayout(top);
+    text_->setReadOnly(true);
+    text_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    text_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    makeFlat(text_->verticalScrollBar());
+    makeFlat(text_->horizontalScrollBar());
+    layout->addWidget(text_, 1);
+    copy_->setToolTip(tr("Copy the previewed file to the clipboard"));
+    export_->setToolTip(tr("Save the previewed file"));
+    connect(format_, &QComboBox::currentIndexChanged, this, &ConfigPreview::rebuild);
+    connect(copy_, &QPushButton::clicked, this, &ConfigPreview::copyToClipboard);
+    connect(export_, &QPushButton::clicked, this, &ConfigPreview::exportRequested);
+    connect(doc_, &PlannerDocument::resultsChanged, this, &ConfigPreview::rebuild);
+    connect(doc_, &PlannerDocument::selectionChanged, this, &ConfigPreview::rebuild);
+    rebuild();
+}
+
+QString ConfigPreview::configText() const { return config_; }
+QString ConfigPreview::formatName() const { return format_->currentData().toString(); }
+void ConfigPreview::setFormat(const QString& name) { format_->setCurrentIndex(std::max(0, format_->findData(name))); }
+
+namespace {
+const ExportFormat& formatNamed(const QString& id) {
+    const ExportFormat* f = find_export_format(id.toStdString());
+    return f ? *f : export_formats().front();
+}
+}  // namespace
+
+QString ConfigPreview::suggestedFileName() const {
+    const std::string_view name = formatNamed(formatName()).file_name;
+    return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
+}
+
+void ConfigPreview::copyToClipboard() const {
+    if (!config_.isEmpty()) QApplication::clipboard()->setText(config_);
+}
+
+void ConfigPreview::rebuild() {
+    const Scenario& s = doc_->exportScenario();
+    const QString setup = translated(setup_phrase(s.zero));
+    try {
+        config_ = QString::fromStdString(formatNamed(formatName()).render(s));
+        title_->setText(doc_->selectionFollowsPlan() ? tr("For <b>%1</b> (recommended)").arg(setup)
+                                                     : tr("For <b>%1</b> (clicked; click the recommended bar to go back)").arg(setup));
+    } catch (const InputError& e) {
+        config_.clear();
+        title_->setText(tr("<b>No config</b>: %1").arg(QString::fromStdString(e.what()).toHtmlEscaped()));
+    }
+    replacePlainText(text_, config_);
+    copy_->setEnabled(!config_.isEmpty());
+    export_->setEnabled(!config_.isEmpty());
+}
+
+}  // namespace zp::ui

@@ -1,0 +1,87 @@
+#include "ui/plots/axis_label_fit.h"
+
+#include "ui/qcustomplot_include.h"
+
+#include <QFontMetrics>
+#include <QPointer>
+#include <QStringList>
+
+#include <cstdlib>
+
+namespace zp::ui {
+
+QString twoLineTitle(const QString& title) {
+    const qsizetype middle = title.size() / 2;
+    qsizetype best = -1;
+    const auto consider = [&](qsizetype at) {
+        if (at > 0 && at < title.size() && (best < 0 || std::abs(at - middle) < std::abs(best - middle))) best = at;
+    };
+    for (qsizetype i = 0; i + 1 < title.size(); ++i) {
+        if ((title[i] == QLatin1Char(',') || title[i] == QLatin1Char(':')) && title[i + 1] == QLatin1Char(' ')) consider(i + 1);
+        if (title[i] == QLatin1Char(' ') && title[i + 1] == QLatin1Char('(')) consider(i);
+    }
+    if (best < 0)
+        for (qsizetype i = 0; i < title.size(); ++i)
+            if (title[i] == QLatin1Char(' ')) consider(i);
+    if (best < 0) return title;
+    return title.left(best).trimmed() + QLatin1Char('\n') + title.mid(best).trimmed();
+}
+
+namespace {
+
+void wrapLine(const QString& line, const QFontMetricsF& metrics, double width, QStringList& out) {
+    if (metrics.horizontalAdvance(line) <= width) {
+        out << line;
+        return;
+    }
+    // "✗ pipeline", "★ best": the mark alone (its colour and the tooltip say the rest).
+    if (line.size() > 2 && line[1] == QLatin1Char(' ') && !line[0].isLetterOrNumber()) {
+        out << line.left(1);
+        return;
+    }
+    const qsizetype middle = line.size() / 2;
+    qsizetype best = -1;
+    for (qsizetype i = 1; i + 1 < line.size(); ++i) {
+        if (line[i] != QLatin1Char(' ')) continue;
+        const qsizetype word_start = line.lastIndexOf(QLatin1Char(' '), i - 1) + 1;
+        if (i - word_start <= 1) continue;  // a mark before its word
+        if (best < 0 || std::abs(i - middle) < std::abs(best - middle)) best = i;
+    }
+    if (best < 0) {
+        out << line;
+        return;
+    }
+    wrapLine(line.left(best), metrics, width, out);
+    wrapLine(line.mid(best + 1), metrics, width, out);
+}
+
+}  // namespace
+
+QString wrapToWidth(const QString& text, const QFontMetricsF& metrics, double width) {
+    QStringList out;
+    for (const QString& line : text.split(QLatin1Char('\n'))) wrapLine(line, metrics, width, out);
+    return out.join(QLatin1Char('\n'));
+}
+
+void fitAxisLabels(QCustomPlot* plot) {
+    QObject::connect(plot, &QCustomPlot::afterReplot, plot, [p = QPointer<QCustomPlot>(plot)] {
+        if (!p) return;
+        bool changed = false;
+        for (QCPAxis* axis : {p->yAxis, p->yAxis2}) {
+            if (!axis || !axis->visible() || axis->label().isEmpty()) continue;
+            // The title as the view set it: what is shown, unless it is our two-line form.
+            QString full = axis->property("zpFullLabel").toString();
+            if (axis->label() != full && axis->label() != twoLineTitle(full)) full = axis->label();
+            axis->setProperty("zpFullLabel", full);
+            const bool fits = QFontMetrics(axis->labelFont()).horizontalAdvance(full) <= axis->axisRect()->height();
+            const QString shown = fits ? full : twoLineTitle(full);
+            if (shown != axis->label()) {
+                axis->setLabel(shown);
+                changed = true;
+            }
+        }
+        if (changed) p->replot(QCustomPlot::rpQueuedReplot);
+    });
+}
+
+}  // namespace zp::ui

@@ -1,0 +1,123 @@
+#include "ui/plots/legend_strip.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace zp::ui {
+
+namespace {
+constexpr int kMargin = 4;  // pixels around the strip
+constexpr int kGap = 6;     // between swatch and name
+}  // namespace
+
+LegendStrip::LegendStrip(QWidget* parent) : QWidget(parent) {
+    // Same background as the plot beneath it, so legend and plot read as one panel.
+    setBackgroundRole(QPalette::Base);
+    setAutoFillBackground(true);
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 0.9);
+    setFont(f);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+}
+
+void LegendStrip::setEntries(const QList<Entry>& entries) {
+    const bool same = entries.size() == entries_.size() &&
+                      std::equal(entries.begin(), entries.end(), entries_.begin(), [](const Entry& a, const Entry& b) {
+                          return a.name == b.name && a.color == b.color && a.swatch == b.swatch;
+                      });
+    if (same) return;
+    entries_ = entries;
+    updateGeometry();
+    update();
+}
+
+QColor LegendStrip::textColor() const { return palette().color(QPalette::Text); }
+
+int LegendStrip::rowHeight() const { return fontMetrics().height() + 4; }
+
+int LegendStrip::entryWidth(const Entry& e) const {
+    const QFontMetrics fm = fontMetrics();
+    return 2 * fm.height() + kGap + fm.horizontalAdvance(e.name) + 3 * kGap;  // swatch, gap, name, space
+}
+
+QList<QRect> LegendStrip::layoutFor(int width) const {
+    const int usable = std::max(1, width - 2 * kMargin);
+    QList<QList<int>> rows{{}};
+    int used = 0;
+    for (const Entry& e : entries_) {
+        const int w = entryWidth(e);
+        if (!rows.back().isEmpty() && used + w > usable) {
+            rows.append(QList<int>());
+            used = 0;
+        }
+        rows.back().append(w);
+        used += w;
+    }
+    QList<QRect> rects;
+    for (int r = 0; r < rows.size(); ++r) {
+        int natural = 0;
+        for (int w : rows[r]) natural += w;
+        const int extra = rows.size() > 1 || natural > usable ? 0 : (usable - natural) / std::max(1, static_cast<int>(rows[r].size()));
+        int x = kMargin;
+        for (int w : rows[r]) {
+            rects.append(QRect(x, kMargin + r * rowHeight(), w + extra, rowHeight()));
+            x += w + extra;
+        }
+    }
+    return rects;
+}
+
+int LegendStrip::heightForWidth(int width) const {
+    const QList<QRect> rects = layoutFor(width);
+    return rects.isEmpty() ? 2 * kMargin + rowHeight() : rects.back().bottom() + 1 + kMargin;
+}
+
+QSize LegendStrip::sizeHint() const {
+    int width = 2 * kMargin;
+    for (const Entry& e : entries_) width += entryWidth(e);
+    return {width, heightForWidth(width)};
+}
+
+QSize LegendStrip::minimumSizeHint() const {
+    int widest = 0;
+    for (const Entry& e : entries_) widest = std::max(widest, entryWidth(e));
+    return {2 * kMargin + widest, heightForWidth(2 * kMargin + widest)};
+}
+
+void LegendStrip::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    paintEntries(p, width());
+}
+
+void LegendStrip::paintEntries(QPainter& p, int width) const {
+    p.save();
+    p.setFont(font());
+    p.setRenderHint(QPainter::Antialiasing);
+    const int swatch_width = 2 * fontMetrics().height();
+    const QList<QRect> rects = layoutFor(width);
+    for (int i = 0; i < entries_.size(); ++i) {
+        const Entry& e = entries_[i];
+        const QRect& r = rects[i];
+        const QRect swatch(r.x(), r.y() + 2, swatch_width, r.height() - 4);
+        if (e.swatch == Swatch::Box) {
+            p.fillRect(swatch.adjusted(0, 1, 0, -1), e.color);
+        } else if (e.swatch == Swatch::Outline) {
+            p.setPen(QPen(e.color, 1));
+            p.drawRect(QRectF(swatch.adjusted(1, 1, -1, -1)));
+        } else {
+            p.setPen(QPen(e.color, 2.2));
+            const int mid = swatch.center().y();
+            p.drawLine(swatch.left(), mid, swatch.right(), mid);
+            p.setBrush(e.color);
+            p.drawEllipse(QPointF(swatch.center().x(), mid + 0.5), 2.5, 2.5);
+            p.setBrush(Qt::NoBrush);
+        }
+        p.setPen(textColor());
+        p.drawText(QRect(swatch.right() + kGap, r.y(), r.width() - swatch_width - kGap, r.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   e.name);
+    }
+    p.restore();
+}
+
+}  // namespace zp::ui

@@ -1,0 +1,279 @@
+#include "ui/plots/memory_view.h"
+
+#include "core/base/units.h"
+#include "core/memory/memory_model.h"
+#include "core/model/enum_names.h"
+#include "ui/document/planner_document.h"
+#include "ui/i18n/phrase_text.h"
+#include "ui/i18n/translations.h"
+#include "ui/plots/legend_strip.h"
+#include "ui/plots/plot_label.h"
+#include "ui/plots/plot_style.h"
+#include "ui/qcustomplot_include.h"
+
+#include <QVBoxLayout>
+
+namespace zp::ui {
+
+namespace {
+double sliceBytes(const MemoryBreakdown& m, int slice) { return memory_slices()[static_cast<std::size_t>(slice)].bytes(m); }
+// The top of a bar: its steady-state stack or the step's peak reserve, whichever is higher.
+double barTopGib(const MemoryBreakdown& m) { return bytes_to_gib(std::max(m.total_bytes(), m.peak_reserved_bytes)); }
+}  // namespace
+
+MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
+    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)), chart_(plot_, QMargins(2, 0, 2, 3)) {
+    embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
+    setLegend(false);
+    // Made before the slices, so drawn beneath them: the hatch shows only above the stack.
+    peak_fill_ = new QCPBars(plot_->xAxis, plot_->yAxis);
+    peak_fill_->setName(tr("Peak reserved (nvidia-smi)"));
+    peak_fill_->setWidth(0.62);
+    frozen_ = chart_.addPart(tr("Frozen weights"));
+    frozen_->setStackingGap(0);
+    for (int i = 0; i < kSliceCount; ++i) {
+        QCPBars* bars = chart_.addPart(sliceName(static_cast<Slice>(i)));
+        bars->setStackingGap(0);
+        slices_.append(bars);
+    }
+    peak_outline_ = new QCPBars(plot_->xAxis, plot_->yAxis);
+    peak_outline_->setName(tr("Peak reserved (nvidia-smi)"));
+    peak_outline_->setWidth(0.62);
+    peak_outline_->setBrush(Qt::NoBrush);
+    capacity_ = new QCPItemStraightLine(plot_);
+    usable_ = new QCPItemStraightLine(plot_);
+    frame_ = new QCPItemRect(plot_);
+    frame_->setLayer(QStringLiteral("background"));
+    frame_->topLeft->setType(QCPItemPosition::ptPlotCoords);
+    frame_->bottomRight->setType(QCPItemPosition::ptPlotCoords);
+    note_ = new PlotLabel(plot_);
+    note_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    note_->position->setCoords(0.01, 0.01);
+    note_->setText(tr("Axis cut at 4x GPU memory; bar labels give the peaks"));
+    // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
+    capacity_ticker_ = chart_.addCapacityAxis();
+    plot_->yAxis->setLabel(tr("GiB per GPU: steady state (bars), peak reserved (outlined)"));
+    chart_.onBars(
+        this, [this](int bar) { return barTooltip(bar); }, [this](int bar) { emit setupClicked(bar); });
+    connect(doc_, &PlannerDocument::resultsChanged, this, &MemoryView::rebuild);
+    connect(doc_, &PlannerDocument::selectionChanged, this, &MemoryView::showSelection);
+    connect(doc_, &PlannerDocument::pinsChanged, this, [this] {
+        setLegend(frozen_in_legend_);
+        rebuild();
+    });
+    restyle();
+    rebuild();
+}
+
+void MemoryView::setLegend(bool withFrozen) {
+    frozen_in_legend_ = withFrozen;
+    QList<LegendStrip::Entry> entries;
+    if (withFrozen) entries.append({tr("Frozen weights"), frozenWeightsColor()});
+    for (int i = 0; i < kSliceCount; ++i)
+        entries.append({withFrozen && i == static_cast<int>(Slice::Params) ? tr("Trained weights") : sliceName(static_cast<Slice>(i)),
+                        sliceColor(static_cast<Slice>(i))});
+    entries.append({tr("Peak reserved (nvidia-smi)"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Outline});
+    SetupBarChart::appendGhostLegend(entries, doc_->pins(), palette());
+    legend_->setEntries(entries);
+}
+
+double MemoryView::sliceGib(int slice, int bar) const {
+    const auto* points = slices_[slice]->data().data();  // not "data": QWidget::data
+    const double own = bar < points->size() ? points->at(bar)->value : 0.0;
+    return slice == static_cast<int>(Slice::Params) ? own + frozenGib(bar) : own;
+}
+
+double MemoryView::frozenGib(int bar) const {
+    const auto* points = frozen_->data().data();
+    const auto at = points->findBegin(SetupBarChart::key(static_cast<std::size_t>(bar)), false);
+    return at != points->constEnd() && at->key == SetupBarChart::key(static_cast<std::size_t>(bar)) ? at->value : 0.0;
+}
+
+double MemoryView::ghostGib(int pin, int bar) const { return chart_.ghostValue(pin, bar); }
+
+double MemoryView::peakReservedGib(int bar) const {
+    const auto* points = peak_outline_->data().data();
+    return bar < points->size() ? points->at(bar)->value : 0.0;
+}
+
+QString MemoryView::barTooltip(int index) const {
+    const Overview& o = doc_->overview();
+    if (index < 0 || index >= static_cast<int>(o.bars.size())) return {};
+    const Candidate& c = o.bars[static_cast<std::size_t>(index)];
+    QString html = QStringLiteral("<b>%1</b><table>").arg(translated(setup_phrase(c.zero)).toHtmlEscaped());
+    for (int i = kSliceCount - 1; i >= 0; --i) {
+        html += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>")
+                    .arg(sliceName(static_cast<Slice>(i)))
+                    .arg(localeNumber(bytes_to_gib(sliceBytes(c.memory, i)), 2));
+        if (i == static_cast<int>(Slice::Params) && c.memory.frozen_params_bytes > 0)
+            html += QStringLiteral("<tr><td>&nbsp;&nbsp;%1</td><td align=right>&nbsp;%2 GiB</td></tr>")
+                        .arg(tr("of which frozen"))
+                        .arg(localeNumber(bytes_to_gib(c.memory.frozen_params_bytes), 2));
+    }
+    html += QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>&nbsp;%2 GiB</b></td></tr>")
+                .arg(tr("Steady state total"))
+                .arg(localeNumber(bytes_to_gib(c.memory.total_bytes()), 2));
+    const auto row = [](const QString& name, double bytes) {
+        return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>").arg(name, localeNumber(bytes_to_gib(bytes), 2));
+    };
+    html += row(tr("Peak allocated (max_memory_allocated)"), c.memory.peak_allocated_bytes);
+    html += row(tr("Peak reserved (nvidia-smi)"), c.memory.peak_reserved_bytes);
+    html += row(tr("Must fit (peak required)"), c.memory.peak_required_bytes);
+    html += QStringLiteral("</table>");
+    html +=
+        tr("Peaks in the %1: %2").arg(translatedCore(to_string(c.memory.peak.phase)), translatedCore(c.memory.peak.cause).toHtmlEscaped()) +
+        QStringLiteral("<br>");
+    html +=
+        tr("Host RAM %1 GiB, NVMe %2 GiB per node")
+            .arg(localeNumber(bytes_to_gib(c.memory.cpu_bytes_per_node), 1), localeNumber(bytes_to_gib(c.memory.nvme_bytes_per_node), 1));
+    if (!c.fit.all())
+        html += QStringLiteral("<br><b>") +
+                (!c.fit.gpu   ? tr("Does not fit the GPU")
+                 : !c.fit.cpu ? tr("Does not fit host RAM")
+                              : tr("Does not fit NVMe")) +
+                QStringLiteral("</b>");
+    return html;
+}
+
+void MemoryView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) {
+        restyle();
+        rebuild();
+    }
+}
+
+void MemoryView::restyle() {
+    const QPalette pal = palette();
+    applyPalette(plot_, pal);
+    for (int i = 0; i < kSliceCount; ++i) {
+        const QColor c = sliceColor(static_cast<Slice>(i));
+        slices_[i]->setBrush(c);
+        slices_[i]->setPen(QPen(pal.color(QPalette::Base), 1));
+    }
+    frozen_->setBrush(frozenWeightsColor());
+    frozen_->setPen(QPen(pal.color(QPalette::Base), 1));
+    const QColor text = pal.color(QPalette::WindowText);
+    // An opaque tint (text mixed into the background) and a solid outline: a pattern brush, a
+    // translucent fill or a dashed wide pen is blended span by span, which Qt 6.4 spreads over its
+    // thread pool for tall areas, and doubled the slider's p99 in bench_gui.
+    const QColor base = pal.color(QPalette::Base);
+    const auto mix = [](int a, int b) { return (a * 5 + b) / 6; };
+    peak_fill_->setBrush(QColor(mix(base.red(), text.red()), mix(base.green(), text.green()), mix(base.blue(), text.blue())));
+    peak_fill_->setPen(Qt::NoPen);
+    peak_outline_->setPen(QPen(text, 1));
+    setLegend(frozen_in_legend_);
+    capacity_->setPen(QPen(capacityColor(pal), 2));
+    plot_->yAxis2->setBasePen(Qt::NoPen);
+    plot_->yAxis2->setTickPen(QPen(capacityColor(pal), 2));
+    plot_->yAxis2->setTickLabelColor(capacityColor(pal));
+    usable_->setPen(QPen(capacityColor(pal), 1.5, Qt::DashLine));
+}
+
+void MemoryView::rebuild() {
+    const Overview& o = doc_->overview();
+    const Scenario& s = doc_->scenario();
+    chart_.setSetups(o.bars);
+    chart_.hideLabelsFrom(o.bars.size());
+    peak_fill_->data()->clear();
+    peak_outline_->data()->clear();
+    double top = 0;
+    bool any_frozen = false;
+    for (std::size_t b = 0; b < o.bars.size(); ++b) {
+        const Candidate& c = o.bars[b];
+        const double key = SetupBarChart::key(b);
+        const double frozen = c.memory.frozen_params_bytes;
+        any_frozen = any_frozen || frozen > 0;
+        if (frozen > 0) frozen_->addData(key, bytes_to_gib(frozen));  // a zero-height bar would still draw its pen
+        for (int i = 0; i < kSliceCount; ++i)
+            slices_[i]->addData(key, bytes_to_gib(sliceBytes(c.memory, i) - (i == static_cast<int>(Slice::Params) ? frozen : 0.0)));
+        const double peak = bytes_to_gib(c.memory.peak_reserved_bytes);
+        peak_fill_->addData(key, peak);
+        peak_outline_->addData(key, peak);
+        const double bar_top = barTopGib(c.memory);
+        top = std::max(top, bar_top);
+        chart_.label(b)->position->setCoords(key, std::min(bar_top, 4.0 * s.cluster.gpu.memory_gib));
+    }
+    // The pins' bars, ghosted behind the live ones, at their tops as the live bars are drawn.
+    std::vector<std::vector<double>> ghosts;
+    for (const PinnedPlan& p : doc_->pins()) {
+        std::vector<double> tops;
+        for (const Candidate& c : p.overview.bars) {
+            tops.push_back(barTopGib(c.memory));
+            top = std::max(top, tops.back());
+        }
+        ghosts.push_back(std::move(tops));
+    }
+    chart_.setGhosts(ghosts);
+    const double capacity = s.cluster.gpu.memory_gib;
+    const double usable = bytes_to_gib(usable_gpu_bytes(s));
+    capacity_->point1->setCoords(0, capacity);
+    capacity_->point2->setCoords(1, capacity);
+    usable_->point1->setCoords(0, usable);
+    usable_->point2->setCoords(1, usable);
+    // Keep the capacity line and the tallest bar in view, but do not let one huge bar (DDP of a
+    // 2T model) squash the rest: cap the axis at 4x capacity and say the bar is cut.
+    const double cap = 4.0 * capacity;
+    double y_max = std::max(capacity * 1.15, std::min(top, cap) * 1.18);
+    plot_->yAxis->setRange(0, y_max);
+    note_->setVisible(top > cap);
+    note_->setColor(palette().color(QPalette::WindowText));
+    capacity_ticker_->clear();
+    capacity_ticker_->addTick(capacity, tr("GPU %1 GiB").arg(localeNumber(capacity, 0)));
+    plot_->yAxis2->setRange(plot_->yAxis->range());
+    if (any_frozen != frozen_in_legend_) setLegend(any_frozen);
+    showSelection();
+}
+
+// What depends on the selection: the bar labels' captions, colours and weight, and the frame.
+void MemoryView::showSelection() {
+    const Overview& o = doc_->overview();
+    const QPalette pal = palette();
+    QColor label_bg = pal.color(QPalette::Base);
+    label_bg.setAlpha(200);
+    frame_->setVisible(false);
+    highlighted_ = -1;
+    for (std::size_t b = 0; b < o.bars.size(); ++b) {
+        const Candidate& c = o.bars[b];
+        const double key = SetupBarChart::key(b);
+        const double total = barTopGib(c.memory);
+        // The caption is the peak reserve (the outlined box); the tooltip has the steady state and what must fit.
+        const double peak = bytes_to_gib(c.memory.peak_reserved_bytes);
+        const bool recommended = o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero) && doc_->selectionFollowsPlan();
+        // Only a bar the user clicked is "selected"; following the plan, only the recommended one is marked.
+        const bool selected = !doc_->selectionFollowsPlan() && same_setup(c.zero, doc_->selectedSetup());
+        if (recommended) highlighted_ = static_cast<int>(b);
+        PlotLabel* text = chart_.label(b);
+        text->setBrush(label_bg);
+        QString caption = localeNumber(peak, peak < 100 ? 1 : 0);
+        if (!c.fit.all()) {
+            caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout ? tr("pipeline")
+                                                      : !c.fit.gpu  ? tr("GPU")
+                                                      : !c.fit.cpu  ? tr("host")
+                                                                    : tr("NVMe"));
+            text->setColor(capacityColor(pal));
+        } else if (recommended) {
+            caption += QStringLiteral("\n\u2605 ") + tr("best");
+            text->setColor(highlightColor(pal));
+        } else {
+            text->setColor(pal.color(QPalette::WindowText));
+        }
+        QFont f = font();
+        f.setBold(recommended || selected);
+        text->setFont(f);
+        text->setText(caption);
+        if (selected || recommended) {
+            frame_->setVisible(true);
+            frame_->topLeft->setCoords(key - 0.45, total);
+            frame_->bottomRight->setCoords(key + 0.45, 0);
+            QColor fill = highlightColor(pal);
+            fill.setAlpha(40);
+            frame_->setBrush(fill);
+            frame_->setPen(QPen(highlightColor(pal), 2));
+        }
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace zp::ui

@@ -1,0 +1,77 @@
+#pragma once
+// Memory view: one stacked bar per setup (DDP, ZeRO-1, -2, -3, -2+CPU, -3+CPU, -3+NVMe),
+// slices in their fixed colours (the steady state), a dashed box per setup at the step's peak
+// reserved memory (what nvidia-smi shows; hatched where it rises above the slices), lines at
+// capacity and at capacity minus headroom, setups that do not fit (judged on the peak) marked,
+// the recommended one highlighted, exact GiB per slice and the peaks on hover; each pinned plan's
+// bars ghosted behind (outlined, translucent, in the pin's colour).
+#include "ui/plots/setup_bar_chart.h"
+
+#include <QSharedPointer>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPBars;
+class QCPItemRect;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPAxisTickerText;
+
+namespace zp::ui {
+
+class LegendStrip;
+class PlannerDocument;
+
+class MemoryView : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryView(PlannerDocument* doc, QWidget* parent = nullptr);
+    QCustomPlot* plot() const { return plot_; }
+    LegendStrip* legend() const { return legend_; }
+    // The text the hover tooltip shows for bar `index` (tests read it).
+    QString barTooltip(int index) const;
+    // Plotted slice height in GiB for tests: slice 0..5, bar 0..6 (the parameters: frozen and trained together).
+    double sliceGib(int slice, int bar) const;
+    // Of the parameters slice, the frozen base's part (drawn beneath the trained weights), GiB.
+    double frozenGib(int bar) const;
+    // Plotted peak reserved memory (the dashed box's top) in GiB, bar 0..6.
+    double peakReservedGib(int bar) const;
+    int highlightedBar() const { return highlighted_; }
+    // Pin `pin`'s ghosted bar for setup `bar` (its top, GiB), 0 when not drawn.
+    double ghostGib(int pin, int bar) const;
+
+signals:
+    void setupClicked(int index);
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    void rebuild();
+    void showSelection();
+    void restyle();
+    void setLegend(bool withFrozen);
+
+    PlannerDocument* doc_;
+    QCustomPlot* plot_;
+    LegendStrip* legend_;
+    QList<QCPBars*> slices_;
+    // Fine-tuning: the frozen base as stored, stacked under the parameters slice, which then
+    // holds only the trained weights; named in the legend only while some bar has it.
+    QCPBars* frozen_ = nullptr;
+    bool frozen_in_legend_ = false;
+    // The step's peak reserved per setup: hatched behind the slices (visible where the peak rises
+    // above them) and a dashed outline in front (visible where it is below their top).
+    QCPBars* peak_fill_ = nullptr;
+    QCPBars* peak_outline_ = nullptr;
+    QCPItemStraightLine* capacity_ = nullptr;
+    QCPItemStraightLine* usable_ = nullptr;
+    // Created once and updated: creating items on every slider move cost a third of the redraw.
+    QCPItemRect* frame_ = nullptr;
+    QCPItemText* note_ = nullptr;
+    SetupBarChart chart_;                                // bars, setup ticks, bar labels, x range
+    QSharedPointer<QCPAxisTickerText> capacity_ticker_;  // the right-hand axis: one tick at GPU capacity
+    int highlighted_ = -1;
+};
+
+}  // namespace zp::ui

@@ -1,0 +1,162 @@
+#include "ui/plots/scaling_view.h"
+
+#include "core/base/units.h"
+#include "core/search/overview.h"
+#include "ui/document/planner_document.h"
+#include "ui/i18n/translations.h"
+#include "ui/plots/legend_strip.h"
+#include "ui/plots/plot_label.h"
+#include "ui/plots/plot_style.h"
+#include "ui/qcustomplot_include.h"
+
+#include <QVBoxLayout>
+
+namespace zp::ui {
+
+namespace {
+// One colour per stage, distinct from each other on light and dark backgrounds.
+QColor stageColor(int stage) {
+    static const QColor colors[] = {QColor(0xb0, 0x7a, 0xa1), QColor(0xe1, 0x57, 0x59), QColor(0x59, 0xa1, 0x4f), QColor(0x4e, 0x79, 0xa7)};
+    return colors[stage];
+}
+// The same names as the memory and time views' bars: the core's label for the stage alone.
+QString stageName(int stage) {
+    ZeroSetup z;
+    z.stage = stage;
+    return QString::fromStdString(short_setup_label(z));
+}
+}  // namespace
+
+ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
+    : QWidget(parent),
+      doc_(doc),
+      plot_(new QCustomPlot(this)),
+      legend_(new LegendStrip(this)),
+      capacity_(new QCPItemStraightLine(plot_)),
+      capacity_label_(new PlotLabel(plot_)),
+      marker_(new QCPItemStraightLine(plot_)),
+      marker_label_(new PlotLabel(plot_)) {
+    embedPlot(this, plot_, QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeItems, legend_);  // curves stay smooth
+    QList<LegendStrip::Entry> entries;
+    for (int stage = 0; stage <= 3; ++stage) {
+        entries.append({stageName(stage), stageColor(stage), LegendStrip::Swatch::Line});
+        QCPGraph* g = plot_->addGraph();
+        g->setName(stageName(stage));
+        g->setPen(QPen(stageColor(stage), 2.2));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, stageColor(stage), 4));
+        graphs_.append(g);
+    }
+    base_legend_ = entries;
+    legend_->setEntries(entries);
+    // Right end, above the line: the curves there are below capacity unless nothing fits.
+    capacity_label_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    capacity_label_->setPadding(QMargins(2, 0, 4, 1));
+    marker_label_->position->setType(QCPItemPosition::ptPlotCoords);
+    marker_label_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    marker_label_->setPadding(QMargins(4, 0, 4, 0));
+    plot_->setPlottingHint(QCP::phFastPolylines, true);
+    plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    ticker->setLogBase(4);
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setNumberFormat(QStringLiteral("f"));
+    plot_->xAxis->setNumberPrecision(0);
+    plot_->xAxis->setLabel(tr("GPUs (log scale)"));
+    plot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> yticker(new QCPAxisTickerLog);
+    yticker->setLogBase(2);  // 8, 16, 32, 64 ... GiB: labels every doubling
+    plot_->yAxis->setTicker(yticker);
+    plot_->yAxis->setNumberFormat(QStringLiteral("gb"));
+    plot_->yAxis->setLabel(tr("Needed per GPU at the step's peak (GiB, log scale)"));
+    connect(doc_, &PlannerDocument::resultsChanged, this, &ScalingView::rebuild);
+    connect(doc_, &PlannerDocument::pinsChanged, this, &ScalingView::showPins);
+    showPins();  // and rebuild()
+}
+
+// Each pin's own stage as a dashed line in its colour: the pinned plan's memory against GPU
+// count. Then rebuild(), whose axis range takes the lines in.
+void ScalingView::showPins() {
+    const std::vector<PinnedPlan>& pins = doc_->pins();
+    while (pin_lines_.size() < static_cast<qsizetype>(pins.size())) {
+        QCPGraph* g = plot_->addGraph();
+        pin_lines_.append(g);
+    }
+    QList<LegendStrip::Entry> entries = base_legend_;
+    for (qsizetype p = 0; p < pin_lines_.size(); ++p) {
+        QCPGraph* g = pin_lines_[p];
+        g->setPen(QPen(pinColor(static_cast<int>(p), palette()), 1.6, Qt::DashLine));
+        g->data()->clear();
+        g->setVisible(p < static_cast<qsizetype>(pins.size()));
+        if (!g->visible()) continue;
+        const PinnedPlan& pin = pins[static_cast<std::size_t>(p)];
+        for (const ScalingSeries& series : pin.overview.scaling) {
+            if (series.stage != pin.pin.scenario.zero.stage) continue;
+            for (const ScalingPoint& point : series.points) g->addData(static_cast<double>(point.gpus), bytes_to_gib(point.required_bytes));
+        }
+        entries.append({tr("Pinned: %1 (%2)").arg(QString::fromStdString(pin.pin.name), stageName(pin.pin.scenario.zero.stage)),
+                        pinColor(static_cast<int>(p), palette()), LegendStrip::Swatch::Line});
+    }
+    legend_->setEntries(entries);
+    rebuild();
+}
+
+int ScalingView::pinLinePoints(int pin) const {
+    if (pin < 0 || pin >= pin_lines_.size() || !pin_lines_[pin]->visible()) return 0;
+    return pin_lines_[pin]->data()->size();
+}
+
+void ScalingView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) showPins();  // and rebuild()
+}
+
+void ScalingView::rebuild() {
+    const Overview& o = doc_->overview();
+    const Scenario& s = doc_->scenario();
+    const QPalette pal = palette();
+    applyPalette(plot_, pal);
+    double lo = 1e300, hi = 0;
+    for (QCPGraph* g : graphs_) g->data()->clear();
+    for (const ScalingSeries& series : o.scaling) {
+        if (series.stage < 0 || series.stage >= graphs_.size()) continue;
+        QCPGraph* g = graphs_[series.stage];
+        for (const ScalingPoint& p : series.points) {
+            const double gib = bytes_to_gib(p.required_bytes);
+            g->addData(static_cast<double>(p.gpus), gib);
+            lo = std::min(lo, gib);
+            hi = std::max(hi, gib);
+        }
+    }
+    // The pins' dashed lines stay in view too.
+    for (const QCPGraph* g : pin_lines_) {
+        if (!g->visible()) continue;
+        for (const QCPGraphData& p : *g->data()) {
+            lo = std::min(lo, p.value);
+            hi = std::max(hi, p.value);
+        }
+    }
+    const double capacity = s.cluster.gpu.memory_gib;
+    capacity_->setPen(QPen(capacityColor(pal), 2));
+    capacity_->point1->setCoords(1, capacity);
+    capacity_->point2->setCoords(4096, capacity);
+    capacity_label_->position->setCoords(4096, capacity);
+    capacity_label_->setColor(capacityColor(pal));
+    capacity_label_->setText(tr("GPU %1 GiB").arg(localeNumber(capacity, 0)));
+
+    marker_gpus_ = static_cast<double>(s.cluster.world_size());
+    marker_->setPen(QPen(highlightColor(pal), 2, Qt::DashLine));
+    marker_->point1->setCoords(marker_gpus_, 1);
+    marker_->point2->setCoords(marker_gpus_, 10);
+    marker_label_->position->setCoords(marker_gpus_, 0.02);
+    marker_label_->setPositionAlignment((marker_gpus_ > 512 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    marker_label_->setColor(highlightColor(pal));
+    marker_label_->setText(tr("%1 GPUs").arg(s.cluster.world_size()));
+
+    plot_->xAxis->setRange(0.8, 5000);
+    lo = std::min(lo, capacity);
+    hi = std::max(hi, capacity);
+    plot_->yAxis->setRange(std::max(lo / 1.5, 1e-3), hi * 1.5);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace zp::ui

@@ -1,0 +1,167 @@
+#include "ui/plots/setup_bar_chart.h"
+
+#include "core/search/overview.h"
+#include "ui/document/planner_document.h"
+#include "ui/plots/axis_label_fit.h"
+#include "ui/plots/plot_label.h"
+#include "ui/plots/plot_style.h"
+#include "ui/qcustomplot_include.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace zp::ui {
+
+SetupBarChart::SetupBarChart(QCustomPlot* plot, const QMargins& labelPadding)
+    : plot_(plot), label_padding_(labelPadding), ticker_(new QCPAxisTickerText) {
+    plot_->xAxis->setTicker(ticker_);
+    // Fitted before the replot draws them; a resize changes the pitch during the replot's layout,
+    // so the labels are fitted again and drawn once more.
+    before_replot_ = QObject::connect(plot_, &QCustomPlot::beforeReplot, plot_, [this] { fitLabels(); });
+    after_replot_ = QObject::connect(plot_, &QCustomPlot::afterReplot, plot_, [this] {
+        if (bars_ > 1 && pitchPixels() != fitted_pitch_) plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
+}
+
+SetupBarChart::~SetupBarChart() {
+    QObject::disconnect(before_replot_);
+    QObject::disconnect(after_replot_);
+}
+
+double SetupBarChart::pitchPixels() const { return std::abs(plot_->xAxis->coordToPixel(key(1)) - plot_->xAxis->coordToPixel(key(0))); }
+
+void SetupBarChart::fitLabels() {
+    fitted_pitch_ = pitchPixels();
+    // Room for a label: the pitch less its padding and a gap of a few pixels to the next one.
+    constexpr double kGapPixels = 6;
+    const double room = fitted_pitch_ - label_padding_.left() - label_padding_.right() - kGapPixels;
+    while (full_texts_.size() < labels_.size()) {
+        full_texts_.append(QString());
+        fitted_texts_.append(QString());
+    }
+    // The setups' names under the bars: turned when the widest would run into its neighbour.
+    const QFontMetricsF tick_metrics(plot_->xAxis->tickLabelFont());
+    double widest_tick = 0;
+    for (const QString& name : ticker_->ticks())
+        for (const QString& line : name.split(QLatin1Char('\n'))) widest_tick = std::max(widest_tick, tick_metrics.horizontalAdvance(line));
+    const double rotation = bars_ > 1 && widest_tick + kGapPixels > fitted_pitch_ ? -45.0 : 0.0;
+    if (plot_->xAxis->tickLabelRotation() != rotation) plot_->xAxis->setTickLabelRotation(rotation);
+    for (qsizetype i = 0; i < labels_.size(); ++i) {
+        PlotLabel* label = labels_[i];
+        if (!label->visible()) continue;
+        // A text other than the one fitted last is the view's new text.
+        if (label->text() != fitted_texts_[i]) full_texts_[i] = label->text();
+        const QString fitted = bars_ > 1 ? wrapToWidth(full_texts_[i], QFontMetricsF(label->font()), room) : full_texts_[i];
+        fitted_texts_[i] = fitted;
+        if (fitted != label->text()) label->setText(fitted);
+    }
+}
+
+QCPBars* SetupBarChart::addPart(const QString& name) {
+    auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+    bars->setName(name);
+    bars->setWidth(0.62);
+    if (!parts_.isEmpty()) bars->moveAbove(parts_.back());
+    parts_.append(bars);
+    return bars;
+}
+
+void SetupBarChart::setSetups(const std::vector<Candidate>& bars) {
+    bars_ = bars.size();
+    for (QCPBars* part : parts_) part->data()->clear();
+    ticker_->clear();
+    for (std::size_t b = 0; b < bars.size(); ++b)
+        ticker_->addTick(key(b), QString::fromStdString(short_setup_label(bars[b].zero)).replace(QLatin1Char('+'), QStringLiteral("\n+")));
+    plot_->xAxis->setRange(0.4, static_cast<double>(bars.size()) + 0.6);
+}
+
+PlotLabel* SetupBarChart::label(std::size_t bar) {
+    while (labels_.size() <= static_cast<qsizetype>(bar)) {
+        auto* label = new PlotLabel(plot_);
+        label->position->setType(QCPItemPosition::ptPlotCoords);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setPadding(label_padding_);
+        labels_.append(label);
+    }
+    PlotLabel* label = labels_[static_cast<qsizetype>(bar)];
+    label->setVisible(true);
+    return label;
+}
+
+void SetupBarChart::hideLabelsFrom(std::size_t first) {
+    for (qsizetype i = static_cast<qsizetype>(first); i < labels_.size(); ++i) labels_[i]->setVisible(false);
+}
+
+int SetupBarChart::barAt(const QPoint& pos) const {
+    const double x = plot_->xAxis->pixelToCoord(pos.x());
+    const int index = static_cast<int>(std::lround(x)) - 1;
+    if (index < 0 || index >= static_cast<int>(bars_) || std::fabs(x - (index + 1)) > 0.35) return -1;
+    return index;
+}
+
+void SetupBarChart::onBars(QObject* context, std::function<QString(int)> tooltip, std::function<void(int)> clicked) {
+    plot_->setMouseTracking(true);
+    QObject::connect(plot_, &QCustomPlot::mouseMove, context, [this, tooltip = std::move(tooltip)](QMouseEvent* e) {
+        const int bar = barAt(e->pos());
+        if (bar < 0) QToolTip::hideText();
+        else QToolTip::showText(e->globalPosition().toPoint(), tooltip(bar), plot_);
+    });
+    QObject::connect(plot_, &QCustomPlot::mousePress, context, [this, clicked = std::move(clicked)](QMouseEvent* e) {
+        if (e->button() != Qt::LeftButton) return;  // the right button opens the plot's menu (ui/main_window.cpp)
+        const int bar = barAt(e->pos());
+        if (bar >= 0) clicked(bar);
+    });
+}
+
+QSharedPointer<QCPAxisTickerText> SetupBarChart::addCapacityAxis() {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    plot_->yAxis2->setVisible(true);
+    plot_->yAxis2->setTicker(ticker);
+    plot_->yAxis2->setSubTicks(false);
+    plot_->yAxis2->setTickLength(0, 4);
+    plot_->yAxis2->grid()->setVisible(false);
+    return ticker;
+}
+
+void SetupBarChart::setGhosts(const std::vector<std::vector<double>>& tops) {
+    while (ghosts_.size() < static_cast<qsizetype>(tops.size())) {
+        const int pin = static_cast<int>(ghosts_.size());
+        auto* bars = new QCPBars(plot_->xAxis, plot_->yAxis);
+        // On the grid layer: beneath every part and label of the live bars.
+        bars->setLayer(QStringLiteral("grid"));
+        bars->setWidth(0.94 - 0.08 * pin);
+        bars->setAntialiased(false);
+        ghosts_.append(bars);
+    }
+    for (qsizetype pin = 0; pin < ghosts_.size(); ++pin) {
+        QCPBars* bars = ghosts_[pin];
+        const QColor color = pinColor(static_cast<int>(pin), plot_->palette());  // the palette may have changed
+        QColor fill = color;
+        fill.setAlpha(45);
+        bars->setBrush(fill);
+        bars->setPen(QPen(color, 1.5));
+        bars->data()->clear();
+        bars->setVisible(pin < static_cast<qsizetype>(tops.size()));
+        if (pin >= static_cast<qsizetype>(tops.size())) continue;
+        const std::vector<double>& values = tops[static_cast<std::size_t>(pin)];
+        for (std::size_t b = 0; b < values.size(); ++b) bars->addData(key(b), values[b]);
+    }
+}
+
+double SetupBarChart::ghostValue(int pin, int bar) const {
+    if (pin < 0 || pin >= ghosts_.size() || !ghosts_[pin]->visible()) return 0;
+    const auto* points = ghosts_[pin]->data().data();
+    return bar >= 0 && bar < points->size() ? points->at(bar)->value : 0.0;
+}
+
+void SetupBarChart::appendGhostLegend(QList<LegendStrip::Entry>& entries, const std::vector<PinnedPlan>& pins, const QPalette& palette) {
+    for (std::size_t p = 0; p < pins.size(); ++p)
+        entries.append({QCoreApplication::translate("zp::ui::SetupBarChart", "Pinned: %1").arg(QString::fromStdString(pins[p].pin.name)),
+                        pinColor(static_cast<int>(p), palette), LegendStrip::Swatch::Outline});
+}
+
+}  // namespace zp::ui

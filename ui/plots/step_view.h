@@ -1,0 +1,73 @@
+#pragma once
+// Step view ("Memory over one step"): the selected setup's allocated memory per GPU at every
+// moment of one training step (core/memory/step_timeline.h, every layer), stacked in the
+// memory view's slice colours, with the caching allocator's reserve plus the CUDA context as a
+// line (what nvidia-smi would show, core/memory/allocator.h), the peak allocated and the peak
+// reserved marked and labelled, and the GPU's capacity and usable memory. Phases are shaded
+// bands named below the axis.
+// The selected setup is the one the config preview shows: the recommended candidate while the
+// selection follows the plan, else the clicked setup's bar. With pipelining, the rank of the
+// stage whose peak decides the fit (core/memory/fit_stage.h), named in the axis caption.
+// The view rebuilds only while it is visible (ui/widgets/lazy_view.h).
+#include <QList>
+#include <QSharedPointer>
+#include "ui/widgets/lazy_view.h"
+
+class QCustomPlot;
+class QCPAxisTickerText;
+class QCPGraph;
+class QCPItemRect;
+class QCPItemStraightLine;
+
+namespace zp::ui {
+
+class LegendStrip;
+class PlannerDocument;
+class PlotLabel;
+
+class StepView : public LazyView {
+    Q_OBJECT
+public:
+    explicit StepView(PlannerDocument* doc, QWidget* parent = nullptr);
+    QCustomPlot* plot() const { return plot_; }
+    LegendStrip* legend() const { return legend_; }
+
+    // For tests: points per stacked component, the labels, and where the lines are (GiB).
+    int pointCount() const;
+    // Top of the stack (all five components) at moment `index`, in GiB.
+    double stackTopGib(int index) const;
+    double reservedGib(int index) const;
+    QString allocatedPeakLabel() const;
+    QString reservedPeakLabel() const;
+    double capacityGib() const;
+    double usableGib() const;
+    // The phase names on the x axis, in order.
+    QStringList phaseLabels() const;
+
+private:
+    void rebuild() override;
+    void restyle() override;
+    void styleBands();
+    void placePhaseLabels();
+
+    PlannerDocument* doc_;
+    QCustomPlot* plot_;
+    LegendStrip* legend_;
+    QList<QCPGraph*> stack_;  // cumulative: params, + gradients, + optimizer states, + activations, + buffers
+    QCPGraph* reserved_;
+    QCPGraph* peaks_;  // the two peak points
+    QCPItemStraightLine* capacity_;
+    QCPItemStraightLine* usable_;
+    PlotLabel* allocated_label_;
+    PlotLabel* reserved_label_;
+    PlotLabel* note_;              // why nothing is drawn
+    QList<QCPItemRect*> bands_;    // one per phase, every other one shaded; made on first use
+    QList<double> phase_middles_;  // x of each phase's name
+    QStringList phase_names_;      // the names, without the row padding
+    QSharedPointer<QCPAxisTickerText> phase_ticker_;
+    QSharedPointer<QCPAxisTickerText> capacity_ticker_;
+    double capacity_gib_ = 0;
+    double usable_gib_ = 0;
+};
+
+}  // namespace zp::ui

@@ -1,0 +1,125 @@
+#include "ui/plots/time_view.h"
+
+#include "core/base/format.h"
+#include "ui/document/planner_document.h"
+#include "ui/plots/legend_strip.h"
+#include "ui/plots/plot_label.h"
+#include "ui/plots/plot_style.h"
+#include "ui/qcustomplot_include.h"
+
+#include <QFontMetrics>
+
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace zp::ui {
+
+TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
+    : QWidget(parent),
+      doc_(doc),
+      plot_(new QCustomPlot(this)),
+      legend_(new LegendStrip(this)),
+      chart_(plot_, QMargins(0, 0, 0, 3)),
+      note_(new PlotLabel(plot_)) {
+    embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
+    QList<LegendStrip::Entry> entries;
+    // Bottom to top: compute, exposed communication, offload.
+    const auto addPart = [&](TimePart p) {
+        entries.append({timePartName(p), timePartColor(p)});
+        QCPBars* bars = chart_.addPart(timePartName(p));
+        bars->setBrush(timePartColor(p));
+        return bars;
+    };
+    compute_ = addPart(TimePart::Compute);
+    comm_ = addPart(TimePart::Communication);
+    offload_ = addPart(TimePart::Offload);
+    plot_->yAxis->setLabel(tr("Seconds per optimizer step"));
+    base_legend_ = entries;
+    legend_->setEntries(entries);
+    note_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note_->position->setCoords(0.5, 0.4);
+    connect(doc_, &PlannerDocument::resultsChanged, this, &TimeView::rebuild);
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        if (captionsRoomy() != roomy_) rebuild();
+    });
+    connect(doc_, &PlannerDocument::pinsChanged, this, [this] {
+        QList<LegendStrip::Entry> pinned = base_legend_;
+        SetupBarChart::appendGhostLegend(pinned, doc_->pins(), palette());
+        legend_->setEntries(pinned);
+        rebuild();
+    });
+    rebuild();
+}
+
+bool TimeView::captionsRoomy() const {
+    const double pitch = plot_->xAxis->coordToPixel(SetupBarChart::key(1)) - plot_->xAxis->coordToPixel(SetupBarChart::key(0));
+    return pitch >= widest_tokens_ + 2;
+}
+
+void TimeView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) rebuild();
+}
+
+void TimeView::rebuild() {
+    const Overview& o = doc_->overview();
+    const QPalette pal = palette();
+    applyPalette(plot_, pal);
+    note_->setVisible(false);
+    chart_.setSetups(o.bars);
+    for (QCPBars* b : {compute_, comm_, offload_}) b->setPen(QPen(pal.color(QPalette::Base), 1));
+    double top = 0;
+    for (std::size_t i = 0; o.step_valid && i < o.bars.size(); ++i) {
+        const Candidate& c = o.bars[i];
+        const double key = SetupBarChart::key(i);
+        compute_->addData(key, c.step.compute_seconds);
+        comm_->addData(key, c.step.comm_seconds);
+        offload_->addData(key, c.step.offload_seconds);
+        top = std::max(top, c.step.seconds);
+    }
+    // The pins' step times, ghosted behind the live bars.
+    std::vector<std::vector<double>> ghosts;
+    for (const PinnedPlan& p : doc_->pins()) {
+        std::vector<double> seconds;
+        for (std::size_t i = 0; p.overview.step_valid && i < p.overview.bars.size(); ++i)
+            seconds.push_back(p.overview.bars[i].step.seconds);
+        ghosts.push_back(std::move(seconds));
+    }
+    chart_.setGhosts(ghosts);
+    if (!o.step_valid) {
+        chart_.hideLabelsFrom(0);
+        note_->setVisible(true);
+        note_->setColor(warningColor(pal));
+        note_->setText(QString::fromStdString(o.step_error));
+        plot_->yAxis->setRange(0, 1);
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    // Offload-heavy setups can be 100x slower: cap the axis at 4x the fastest fitting setup.
+    double fastest = 0;
+    for (const Candidate& c : o.bars)
+        if (c.fit.all() && (fastest == 0 || c.step.seconds < fastest)) fastest = c.step.seconds;
+    const double cap = fastest > 0 ? 4 * fastest : top;
+    const double y_max = std::min(top, cap) * 1.25;
+    plot_->yAxis->setRange(0, y_max > 0 ? y_max : 1);
+    chart_.hideLabelsFrom(o.bars.size());
+    const auto tokens = [this](const Candidate& c) {
+        return tr("%1 tok/s").arg(QString::fromStdString(format_compact(c.step.tokens_per_second)));
+    };
+    widest_tokens_ = 0;
+    for (const Candidate& c : o.bars) widest_tokens_ = std::max(widest_tokens_, QFontMetrics(plot_->font()).horizontalAdvance(tokens(c)));
+    roomy_ = captionsRoomy();
+    for (std::size_t i = 0; i < o.bars.size(); ++i) {
+        const Candidate& c = o.bars[i];
+        PlotLabel* text = chart_.label(i);
+        text->position->setCoords(SetupBarChart::key(i), std::min(c.step.seconds, cap));
+        text->setColor(c.fit.all() ? pal.color(QPalette::WindowText) : capacityColor(pal));
+        QString caption = QString::fromStdString(format_seconds(c.step.seconds));
+        if (roomy_) caption += QStringLiteral("\n") + tokens(c);
+        if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + tr("no fit");
+        text->setText(caption);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace zp::ui

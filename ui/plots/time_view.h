@@ -1,0 +1,51 @@
+#pragma once
+// Time view: step time per setup split into compute, exposed communication and offload,
+// with tokens/s above each bar; each pinned plan's step times ghosted behind.
+#include "ui/plots/setup_bar_chart.h"
+
+#include "ui/plots/legend_strip.h"
+
+#include <QList>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPBars;
+
+namespace zp::ui {
+
+class LegendStrip;
+class PlannerDocument;
+class PlotLabel;
+
+class TimeView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimeView(PlannerDocument* doc, QWidget* parent = nullptr);
+    QCustomPlot* plot() const { return plot_; }
+    LegendStrip* legend() const { return legend_; }
+    // Pin `pin`'s ghosted step time for setup `bar` (seconds), 0 when not drawn.
+    double ghostSeconds(int pin, int bar) const { return chart_.ghostValue(pin, bar); }
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    void rebuild();
+    PlannerDocument* doc_;
+    QCustomPlot* plot_;
+    LegendStrip* legend_;
+    SetupBarChart chart_;  // bars, setup ticks, bar labels, x range
+    // The stacked parts of each bar (TimePart in plot_style.h).
+    QCPBars* compute_;
+    QCPBars* comm_;
+    QCPBars* offload_;
+    PlotLabel* note_;  // why there are no times; created once and updated
+    // Whether the bars are far enough apart for the tokens/s line under each time (not at
+    // 1280x720, where neighbouring captions overlapped); judged again after each layout.
+    bool captionsRoomy() const;
+    bool roomy_ = true;
+    int widest_tokens_ = 0;                  // pixels of the widest tokens/s line
+    QList<LegendStrip::Entry> base_legend_;  // the parts; each pin's entry follows them
+};
+
+}  // namespace zp::ui

@@ -20,6 +20,7 @@ import re
 import sys
 
 MAX_LINES = 120
+MAX_UI_CONTROLS_LINES = 80
 
 # Functions allowed past MAX_LINES, by "path:name". Each says why.
 ALLOWED = {
@@ -179,7 +180,11 @@ def main():
     listing = "--list" in sys.argv[2:]
     failures = []
     count = 0
-    for path in sorted(root.joinpath("core").rglob("*")):
+    # The window's controls (ui/controls/, the control panel's groups) are held to 80 lines: the
+    # 0.2 code review's "no function over 80 lines" for the split of ControlPanel.
+    paths = [(p, MAX_LINES) for p in sorted(root.joinpath("core").rglob("*"))]
+    paths += [(p, MAX_UI_CONTROLS_LINES) for p in sorted(root.joinpath("ui", "controls").rglob("*"))]
+    for path, limit in paths:
         if path.suffix not in (".cpp", ".h"):
             continue
         rel = path.relative_to(root).as_posix()
@@ -191,8 +196,8 @@ def main():
             short = name.split("::")[-1]
             if listing and length > 60:
                 print(f"{length:5d} {rel}:{first} {name}")
-            if length > MAX_LINES and f"{rel}:{short}" not in ALLOWED:
-                failures.append(f"{rel}:{first}: {name} is {length} lines (at most {MAX_LINES})")
+            if length > limit and f"{rel}:{short}" not in ALLOWED:
+                failures.append(f"{rel}:{first}: {name} is {length} lines (at most {limit})")
     if count < 100:
         # The counter found almost nothing: it is broken, not the code clean.
         print(f"only {count} functions found under {root}/core: the brace counter is broken")
@@ -202,7 +207,7 @@ def main():
         print("Split the function into named parts (one per phase or term), or, for a data table, "
               "add it to ALLOWED in tests/check_function_length.py with the reason.")
         return 1
-    print(f"{count} core functions, none over {MAX_LINES} lines outside the allow-list")
+    print(f"{count} functions in core/ and ui/controls/, none over {MAX_LINES} (ui/controls/: {MAX_UI_CONTROLS_LINES}) lines outside the allow-list")
     return 0
 
 

@@ -34,7 +34,7 @@ std::string no_display_reason(const DisplayEnvironment& env);
 struct ScreenshotRequest {
     Scenario scenario;
     std::string out;              // --out FILE.png
-    std::string view = "window";  // --view; ui/screenshot.h checks the name
+    std::string view = "window";  // --view; ui/export/screenshot.h checks the name
     int width = 1480, height = 920;
     int scale = 1;                   // --scale: device pixels per point (2: as on a 2x screen, width*2 x height*2 pixels)
     std::string log_text, log_name;  // --log FILE for the calibrate view: its text and file name

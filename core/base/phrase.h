@@ -3,7 +3,7 @@
 // §10.2). Every fixed phrase is marked with QT_TRANSLATE_NOOP("Core", ...), which lupdate collects
 // into translations/*.ts; a sentence with numbers or names is a Phrase: an English template with
 // %1..%9 and its arguments, themselves phrases or literals. The command line prints english(p);
-// the window translates the template and each argument (ui/phrase_text.h), then fills them in.
+// the window translates the template and each argument (ui/i18n/phrase_text.h), then fills them in.
 
 #include <string>
 #include <vector>

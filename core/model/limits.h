@@ -1,7 +1,7 @@
 #pragma once
 // The input limits, defined once. validate() (core/model/scenario.cpp, core/model/model_spec.cpp)
 // checks them, the command line parses its options against them (app/cli/scenario_options.cpp),
-// and the window's controls take their ranges from them (ui/control_panel.cpp), so a value one
+// and the window's controls take their ranges from them (ui/controls/*_group.cpp), so a value one
 // of them accepts is never refused or clamped by another. Each limit is in the unit people type:
 // GiB, GB/s, Gbit/s, fractions; validate() converts the scenario's bytes before comparing.
 //

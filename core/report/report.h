@@ -3,7 +3,7 @@
 // recommendation with its reasons (the plan's `why`, as `recommend` prints it), the memory table
 // of every setup (the figures `compare` prints) and the recommended setup's ds_config.json, all as
 // strings. Pure: core/report/report_markdown.h writes it as Markdown, the window's PDF
-// (ui/report_pdf.h) draws it, and `zero-planner report` does either.
+// (ui/export/report_pdf.h) draws it, and `zero-planner report` does either.
 #include "core/search/recommender.h"
 
 #include <cstdint>

@@ -28,7 +28,7 @@ set(core_floors
   "time"
   "search"
   "deepspeed;io"
-  "report;validation;calibration")
+  "report;validation;calibration;diagnose")
 set(floor_of_folder "")
 set(level 0)
 foreach(floor ${core_floors})

@@ -8,6 +8,7 @@
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
 #include "core/base/format.h"
+#include "core/diagnose/log_setup.h"
 #include "core/io/oom_log.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
@@ -50,16 +51,20 @@ bool scenario_given(const Args& a) {
 int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
     if (a.positionals.size() != 1) throw InputError("diagnose takes one LOG: zero-planner diagnose LOG [scenario options] [--json]");
     const std::string path = a.positionals.front();
-    const OomLog log = read_oom_log(read_text_file(path), path);
+    const std::string text = read_text_file(path);
+    const OomLog log = read_oom_log(text, path);
     const OomEvent& first = log.events.front();
     const std::string where = oom_moment_words(log.moment, log.phase);
     const std::vector<std::string> remedies = oom_remedies(log.moment, log.phase);
 
-    // The planner's own bytes at that moment for the setup the options describe.
+    // The planner's own bytes at that moment, for the setup the options describe, else for the one
+    // the log states (DeepSpeed's config dump, the model config, the Trainer's arguments).
     std::optional<double> planned_phase_bytes, planned_required_bytes, usable_bytes;
     std::optional<StepPhase> planned_peak_phase;
-    if (scenario_given(a) && log.moment == OomMoment::InStep) {
-        const Scenario s = scenario_from_args(a);
+    const bool options = scenario_given(a);
+    const LogSetup from_log = setup_from_log(text, log, path);
+    if ((options || from_log.states_anything) && log.moment == OomMoment::InStep) {
+        const Scenario s = options ? scenario_from_args(a) : from_log.scenario;
         double most = 0;
         for (const StepMoment& m : step_timeline(s, TimelineDetail::PeakCandidates))
             if (m.phase == log.phase) most = std::max(most, m.allocated_bytes());
@@ -79,6 +84,7 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
                       : log.moment == OomMoment::CheckpointSave ? std::string("checkpoint_save")
                                                                 : std::string("unknown");
         if (!log.deciding_frame.empty()) j["deciding_frame"] = log.deciding_frame;
+        if (!options) j["setup"] = {{"read", from_log.read}, {"assumed", from_log.assumed}};
         if (planned_phase_bytes)
             j["planner"] = {{"phase_allocated_bytes", *planned_phase_bytes},
                             {"required_peak_bytes", *planned_required_bytes},
@@ -102,8 +108,13 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
     out << "Where: " << where;
     if (!log.deciding_frame.empty()) out << " (frame " << log.deciding_frame << ")";
     out << "\n";
+    if (!options && from_log.states_anything) {
+        out << "The setup, from the log:\n";
+        for (const std::string& r : from_log.read) out << "  read " << r << "\n";
+        for (const std::string& r : from_log.assumed) out << "  assumed " << r << "\n";
+    }
     if (planned_phase_bytes) {
-        out << "The planner, for the setup given: " << format_bytes(*planned_phase_bytes)
+        out << "The planner, for the setup " << (options ? "given" : "the log states") << ": " << format_bytes(*planned_phase_bytes)
             << " allocated at most in that phase; the step needs " << format_bytes(*planned_required_bytes) << " at its peak ("
             << to_string(*planned_peak_phase) << ") of " << format_bytes(*usable_bytes) << " usable\n";
     }

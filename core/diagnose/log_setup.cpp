@@ -1,0 +1,139 @@
+#include "core/diagnose/log_setup.h"
+
+#include "core/base/errors.h"
+#include "core/base/format.h"
+#include "core/base/json_errors.h"
+#include "core/base/units.h"
+#include "core/deepspeed/config_import.h"
+#include "core/io/hf_config.h"
+#include "core/presets/default_scenario.h"
+#include "core/presets/gpu_presets.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <regex>
+
+namespace zp {
+
+namespace {
+
+// The log's lines without "[rankN]:" prefixes (several ranks print the same start-up).
+std::string without_rank_prefixes(std::string_view text) {
+    static const std::regex prefix(R"((^|\n)[ \t]*\[rank[0-9]+\]:[ \t]?)");
+    return std::regex_replace(std::string(text), prefix, "$1");
+}
+
+// The balanced {...} block that starts at the first '{' at or after `from`, or "".
+std::string brace_block(const std::string& text, std::size_t from) {
+    const std::size_t open = text.find('{', from);
+    if (open == std::string::npos) return {};
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = open; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        else if (c == '{') ++depth;
+        else if (c == '}' && --depth == 0) return text.substr(open, i - open + 1);
+    }
+    return {};
+}
+
+std::optional<std::string> first_match(const std::string& text, const char* pattern) {
+    const std::regex re(pattern);
+    std::smatch m;
+    if (!std::regex_search(text, m, re)) return std::nullopt;
+    return m[1].str();
+}
+
+// The preset whose memory is nearest the capacity PyTorch reports (79.32 GiB: an 80 GB card; it
+// reports what the driver exposes, a little under the datasheet's), with that capacity.
+GpuSpec gpu_of_capacity(double total_bytes, std::string* label) {
+    const double gib = total_bytes / kBytesPerGiB;
+    const GpuSpec* best = nullptr;
+    for (const GpuSpec& g : gpu_presets())
+        if (!best || std::abs(g.memory_gib - gib) < std::abs(best->memory_gib - gib)) best = &g;
+    *label = best->display_name + "'s throughput, " + format_fixed(gib, 2) + " GiB as the message says";
+    return custom_gpu(*best, gib);
+}
+
+}  // namespace
+
+LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::string& source_name) {
+    LogSetup out;
+    Scenario& s = out.scenario;
+    s = default_scenario();
+    const std::string text = without_rank_prefixes(raw);
+
+    if (const auto at = text.find("Model config "); at != std::string::npos) {
+        const std::string block = brace_block(text, at);
+        if (!block.empty()) {
+            s.model = import_hf_config(block, source_name + " (Model config)");
+            out.read.push_back("model " + s.model.name + " (the Transformers model config it prints)");
+            out.states_anything = true;
+        }
+    }
+    std::optional<std::int64_t> world;
+    if (auto v = first_match(text, R"(\bworld_size[=: ]+([0-9]+))")) world = std::stoll(*v);
+    else if (auto w = first_match(text, R"(\bWORLD_SIZE=([0-9]+))")) world = std::stoll(*w);
+    if (world && *world > 0) {
+        const std::int64_t per_node = std::min<std::int64_t>(*world, s.cluster.gpus_per_node);
+        s.cluster.gpus_per_node = per_node;
+        s.cluster.nodes = (*world + per_node - 1) / per_node;
+        out.read.push_back(std::to_string(*world) + " GPUs (world_size)");
+        out.states_anything = true;
+    } else {
+        out.assumed.push_back(std::to_string(s.cluster.world_size()) + " GPUs (the default; the log states no world size)");
+    }
+    if (const auto& e = oom.events.front(); e.total_bytes) {
+        std::string label;
+        s.cluster.use_gpu(gpu_of_capacity(*e.total_bytes, &label));
+        out.read.push_back("GPU: " + label);
+    }
+    if (const auto at = text.find("json = {"); at != std::string::npos) {
+        const std::string block = brace_block(text, at);
+        if (!block.empty()) {
+            s = apply_ds_config(parse_json_text(block, source_name + " (DeepSpeed's config dump)"), s);
+            out.read.push_back("ZeRO stage " + std::to_string(s.zero.stage) + ", offload and buckets (DeepSpeed's config dump)");
+            out.states_anything = true;
+        }
+    }
+    if (auto v = first_match(text, R"(\bper_device_train_batch_size=([0-9]+))")) {
+        s.training.micro_batch = std::stoll(*v);
+        s.training.global_batch = s.training.micro_batch * data_parallel_size(s);
+        s.training.auto_micro_batch = false;
+        out.read.push_back("micro batch " + *v + " (TrainingArguments)");
+        out.states_anything = true;
+    }
+    if (auto v = first_match(text, R"(\bgradient_checkpointing=(True|False))")) {
+        s.training.checkpointing = *v == "True" ? Checkpointing::Full : Checkpointing::None;
+        s.training.auto_checkpointing = false;
+        out.read.push_back("gradient_checkpointing " + *v + " (TrainingArguments)");
+    }
+    if (first_match(text, R"(\b(bf16=True))")) s.training.precision = Precision::Bf16;
+    else if (first_match(text, R"(\b(fp16=True))")) s.training.precision = Precision::Fp16;
+    if (auto v = first_match(text, R"(\boptim=([A-Za-z0-9_.]+))")) {
+        // The Trainer's optim names torch's kernels ("adamw_torch", "adamw_torch_fused"); a ds_config
+        // "optimizer" block (DeepSpeed's FusedAdam / CPU Adam) takes precedence over it in the Trainer.
+        if (v->find("torch") != std::string::npos && text.find("\"optimizer\"") == std::string::npos) {
+            s.training.fused_optimizer = false;
+            out.read.push_back("torch.optim's optimizer (TrainingArguments optim=" + *v + ")");
+        }
+    }
+    if (auto v = first_match(text, R"(\b(?:cutoff_len|max_seq_length|max_length|seq_length)[=: ]+([0-9]+))")) {
+        s.training.seq_len = std::stoll(*v);
+        out.read.push_back("sequence " + *v);
+    } else {
+        out.assumed.push_back("sequence " + std::to_string(s.training.seq_len) + " (the default; the log states none)");
+    }
+    if (!first_match(text, R"((Model config ))"))
+        out.assumed.push_back("model " + s.model.name + " (the default; the log prints no model config)");
+    return out;
+}
+
+}  // namespace zp

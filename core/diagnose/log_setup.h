@@ -1,0 +1,31 @@
+#pragma once
+// The run a training log describes, read from what the libraries print at start-up, so that
+// `zero-planner diagnose LOG` can hold the failure against the planner without options:
+// - DeepSpeed's config dump (runtime/config.py DeepSpeedConfig.print_user_config: "json = {...}");
+// - the Transformers model config (configuration_utils.py: "Model config LlamaConfig {...}");
+// - the Trainer's arguments (TrainingArguments.__str__: "per_device_train_batch_size=4,",
+//   "gradient_checkpointing=True,", "bf16=True,", "optim=adamw_torch,"; LLaMA-Factory's cutoff_len,
+//   TRL's max_seq_length / max_length);
+// - the world size (DeepSpeed's "world_size=8", torchrun's WORLD_SIZE, launcher's num_local_procs);
+// - the GPU's capacity from the out-of-memory message itself (core/io/oom_log.h).
+// What the log does not state keeps the default scenario's value and is listed as assumed.
+#include "core/io/oom_log.h"
+#include "core/model/scenario.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zp {
+
+struct LogSetup {
+    Scenario scenario;                 // the default scenario with what the log states applied
+    std::vector<std::string> read;     // "micro batch 4 (TrainingArguments per_device_train_batch_size)"
+    std::vector<std::string> assumed;  // "sequence 4096 (the default; the log states none)"
+    bool states_anything = false;      // at least one fact beside the GPU's capacity
+};
+
+// Throws InputError naming `source_name` for a config block that is there but is not JSON.
+LogSetup setup_from_log(std::string_view text, const OomLog& oom, const std::string& source_name);
+
+}  // namespace zp

@@ -2,6 +2,7 @@
 // frames and the moment they name, one row per public report (tests/data/anchors/oom_reports.json,
 // each with its source) and per form.
 #include "core/base/errors.h"
+#include "core/diagnose/log_setup.h"
 #include "core/io/oom_log.h"
 #include "core/model/enum_names.h"
 #include "test_data.h"
@@ -134,6 +135,36 @@ private slots:
                             : m == OomMoment::Unknown        ? QStringLiteral("unknown")
                                                              : QString::fromLatin1(to_string(phase));
         QCOMPARE(got, moment);
+    }
+
+    // The run a log describes (core/diagnose/log_setup.h): LLaMA-7B under ZeRO-2 with the Trainer's
+    // torch AdamW on 8 V100s, as its model config, DeepSpeed's dump and TrainingArguments print it.
+    void setup_from_a_trainer_log() {
+        const std::string text = read_text_file(test_data_path("oom/llama_zero2_trainer.log"));
+        const OomLog log = read_oom_log(text, "llama.log");
+        const LogSetup setup = setup_from_log(text, log, "llama.log");
+        QVERIFY(setup.states_anything);
+        const Scenario& s = setup.scenario;
+        QCOMPARE(s.model.layers, std::int64_t(32));
+        QCOMPARE(s.model.ffn, std::int64_t(11008));
+        QCOMPARE(s.cluster.world_size(), std::int64_t(8));
+        QCOMPARE(s.zero.stage, 2);
+        QCOMPARE(s.training.micro_batch, std::int64_t(4));
+        QCOMPARE(s.training.seq_len, std::int64_t(1024));
+        QCOMPARE(s.training.checkpointing, Checkpointing::None);
+        QCOMPARE(s.training.precision, Precision::Fp16);
+        QVERIFY(!s.training.fused_optimizer);
+        QCOMPARE(s.cluster.gpu.memory_gib, 31.75);
+        QVERIFY(setup.assumed.empty());
+    }
+    // A log with only the message states nothing: the default scenario, everything assumed.
+    void setup_from_a_bare_message() {
+        const std::string text =
+            "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 23.65 GiB total capacity; "
+            "20.00 GiB already allocated; 0.50 GiB free; 21.00 GiB reserved in total by PyTorch)\n";
+        const LogSetup setup = setup_from_log(text, read_oom_log(text, "x.log"), "x.log");
+        QVERIFY(!setup.states_anything);
+        QVERIFY(setup.assumed.size() >= 2);
     }
 
     void no_message_is_an_error() { QVERIFY_THROWS_EXCEPTION(InputError, read_oom_log("step 1 loss 2.3\n", "run.log")); }

@@ -13,6 +13,8 @@
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
 #include "core/model/enum_names.h"
+#include "core/search/recommender.h"
+#include "core/search/zero_setups.h"
 
 #include <nlohmann/json.hpp>
 
@@ -61,6 +63,7 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
     // the log states (DeepSpeed's config dump, the model config, the Trainer's arguments).
     std::optional<double> planned_phase_bytes, planned_required_bytes, usable_bytes;
     std::optional<StepPhase> planned_peak_phase;
+    std::optional<Plan> plan;  // the planner's fastest setup that fits the same GPUs and batch
     const bool options = scenario_given(a);
     const LogSetup from_log = setup_from_log(text, log, path);
     if ((options || from_log.states_anything) && log.moment == OomMoment::InStep) {
@@ -73,6 +76,18 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
         planned_required_bytes = mb.peak_required_bytes;
         planned_peak_phase = mb.required_phase;
         usable_bytes = usable_gpu_bytes(s);
+        plan = recommend(s);
+    }
+    // The cheapest change the planner finds: its fastest plan that fits, against the run's setup.
+    std::string fix;
+    if (plan && plan->feasible) {
+        const Candidate& b = plan->best;
+        fix = setup_label(b.zero) + ", micro batch " + std::to_string(b.micro_batch) + " x " +
+              std::to_string(b.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(b.checkpointing) + ": " +
+              format_bytes(b.memory.peak_required_bytes) + " at its peak, " + format_seconds(b.step.seconds) + " a step";
+    } else if (plan) {
+        for (const std::string& suggestion : plan->suggestions) fix += (fix.empty() ? "" : "; ") + suggestion;
+        fix = "nothing fits these GPUs" + (fix.empty() ? std::string() : ": " + fix);
     }
 
     if (a.flag(opt::json)) {
@@ -85,6 +100,7 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
                                                                 : std::string("unknown");
         if (!log.deciding_frame.empty()) j["deciding_frame"] = log.deciding_frame;
         if (!options) j["setup"] = {{"read", from_log.read}, {"assumed", from_log.assumed}};
+        if (!fix.empty()) j["planner_fix"] = fix;
         if (planned_phase_bytes)
             j["planner"] = {{"phase_allocated_bytes", *planned_phase_bytes},
                             {"required_peak_bytes", *planned_required_bytes},
@@ -118,6 +134,7 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
             << " allocated at most in that phase; the step needs " << format_bytes(*planned_required_bytes) << " at its peak ("
             << to_string(*planned_peak_phase) << ") of " << format_bytes(*usable_bytes) << " usable\n";
     }
+    if (!fix.empty()) out << "The planner's fastest plan that fits (the same GPUs, model, sequence and batch): " << fix << "\n";
     out << "What frees memory there, cheapest first:\n";
     for (const std::string& r : remedies) out << "  - " << r << "\n";
     return kExitOk;

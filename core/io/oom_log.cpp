@@ -3,6 +3,7 @@
 #include "core/base/errors.h"
 
 #include <array>
+#include <cctype>
 #include <regex>
 
 namespace zp {
@@ -14,7 +15,7 @@ std::optional<double> OomEvent::reserved_total_bytes() const {
 }
 
 std::optional<double> parse_memory_size(std::string_view text) {
-    static const std::regex size(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*(bytes|B|KiB|MiB|GiB|TiB)\s*$)");
+    static const std::regex size(R"(^\s*([0-9]{1,15}(?:\.[0-9]{1,15})?)\s*(bytes|B|KiB|MiB|GiB|TiB)\s*$)");
     const std::string t(text);
     std::smatch m;
     if (!std::regex_match(t, m, size)) return std::nullopt;
@@ -30,8 +31,9 @@ std::optional<double> parse_memory_size(std::string_view text) {
 
 namespace {
 
-// A size in the message: a number and PyTorch's unit (format_size in CUDACachingAllocator.cpp).
-constexpr const char* kSize = R"(([0-9]+(?:\.[0-9]+)? (?:bytes|KiB|MiB|GiB|TiB)))";
+// A size in the message: a number and PyTorch's unit (format_size in CUDACachingAllocator.cpp);
+// digits bounded so that std::stod never overflows.
+constexpr const char* kSize = R"(([0-9]{1,15}(?:\.[0-9]{1,15})? (?:bytes|KiB|MiB|GiB|TiB)))";
 
 std::optional<double> find_size(const std::string& line, const std::string& pattern) {
     const std::regex re(pattern);
@@ -50,12 +52,20 @@ std::optional<OomEvent> event_of_line(const std::string& line, std::optional<int
     const auto tried = find_size(msg, std::string("Tried to allocate ") + kSize);
     if (!tried) return std::nullopt;
     e.tried_bytes = *tried;
-    static const std::regex gpu(R"(GPU ([0-9]+))");
+    static const std::regex gpu(R"(GPU ([0-9]{1,6}))");
     std::smatch m;
     if (std::regex_search(msg, m, gpu)) e.gpu_index = std::stoi(m[1].str());
-    e.new_form = msg.find("has a total capacity of") != std::string::npos;
+    // PyTorch 2.1 printed "total capacty of" (fixed in 2.2); both are the new form.
+    e.new_form = msg.find("has a total capacity of") != std::string::npos || msg.find("has a total capacty of") != std::string::npos;
     if (e.new_form) {
-        e.total_bytes = find_size(msg, std::string("total capacity of ") + kSize);
+        e.total_bytes = find_size(msg, std::string("total capac(?:i)?ty of ") + kSize);
+        // "Process P has U memory in use." once per other process on this GPU
+        // (CUDACachingAllocator.cpp, from the driver's list of the device's processes).
+        for (std::size_t p = msg.find("Process "); p != std::string::npos; p = msg.find("Process ", p + 8)) {
+            std::size_t i = p + 8;
+            while (i < msg.size() && msg[i] >= '0' && msg[i] <= '9') ++i;
+            if (i > p + 8 && msg.compare(i, 5, " has ") == 0) ++e.listed_processes;
+        }
         e.free_bytes = find_size(msg, std::string("of which ") + kSize + " is free");
         e.process_bytes = find_size(msg, std::string("this process has ") + kSize + " memory in use");
         e.allocated_bytes = find_size(msg, std::string("allocated memory ") + kSize + " is allocated by PyTorch");
@@ -82,7 +92,9 @@ struct FrameRule {
 // inside a checkpoint save nothing is the step (runtime/engine.py initialize,
 // _configure_zero_optimizer; zero/stage3.py initialize_optimizer_states, _create_fp32_partitions;
 // engine.py save_checkpoint, _zero3_consolidated_16bit_state_dict; Trainer._save_checkpoint).
-constexpr std::array<FrameRule, 9> kOuterRules{{
+// Generation and evaluation likewise (transformers generation/utils.py generate, _sample;
+// trainer.py evaluate, evaluation_loop, prediction_step).
+constexpr std::array<FrameRule, 14> kOuterRules{{
     {"_configure_zero_optimizer", false, OomMoment::InStep, StepPhase::StartUp},
     {"_configure_optimizer", false, OomMoment::InStep, StepPhase::StartUp},
     {"initialize_optimizer_states", false, OomMoment::InStep, StepPhase::StartUp},
@@ -92,14 +104,20 @@ constexpr std::array<FrameRule, 9> kOuterRules{{
     {"_zero3_consolidated_16bit_state_dict", false, OomMoment::CheckpointSave, StepPhase::StartUp},
     {"get_state_dict", false, OomMoment::CheckpointSave, StepPhase::StartUp},
     {"save_model", false, OomMoment::CheckpointSave, StepPhase::StartUp},
+    {"generate", true, OomMoment::Evaluation, StepPhase::StartUp},
+    {"evaluate", false, OomMoment::Evaluation, StepPhase::StartUp},
+    {"evaluation_loop", false, OomMoment::Evaluation, StepPhase::StartUp},
+    {"prediction_step", false, OomMoment::Evaluation, StepPhase::StartUp},
+    {"prediction_loop", false, OomMoment::Evaluation, StepPhase::StartUp},
 }};
 
 // Then from the innermost frame out, the first that names a moment.
 constexpr std::array<FrameRule, 20> kInnerRules{{
     // The optimizer's step: torch.optim's state and foreach temporaries, DeepSpeed's step.
     {"_init_group", false, OomMoment::InStep, StepPhase::OptimizerStep},
-    {"_multi_tensor_adam", false, OomMoment::InStep, StepPhase::OptimizerStep},
-    {"_single_tensor_adam", false, OomMoment::InStep, StepPhase::OptimizerStep},
+    // torch/optim/adam.py and adamw.py: _multi_tensor_adam(w), _single_tensor_adam(w), _fused_adam(w).
+    {"_multi_tensor_adam", true, OomMoment::InStep, StepPhase::OptimizerStep},
+    {"_single_tensor_adam", true, OomMoment::InStep, StepPhase::OptimizerStep},
     {"_optimizer_step", false, OomMoment::InStep, StepPhase::OptimizerStep},
     {"_take_model_step", false, OomMoment::InStep, StepPhase::OptimizerStep},
     {"unscale_and_clip_grads", false, OomMoment::InStep, StepPhase::OptimizerStep},
@@ -155,6 +173,7 @@ std::string oom_moment_words(OomMoment moment, StepPhase phase) {
     switch (moment) {
     case OomMoment::ModelLoad: return "moving the model onto the GPU (before training)";
     case OomMoment::CheckpointSave: return "saving a checkpoint";
+    case OomMoment::Evaluation: return "generation or evaluation (not the training step)";
     case OomMoment::Unknown: return "a moment no frame of the traceback names";
     case OomMoment::InStep: break;
     }
@@ -180,6 +199,10 @@ std::vector<std::string> oom_remedies(OomMoment moment, StepPhase phase) {
         return {
             "stage3_gather_16bit_weights_on_model_save: false, and zero_to_fp32.py after training (engine.py "
             "_zero3_consolidated_16bit_state_dict gathers the whole model on rank 0)"};
+    case OomMoment::Evaluation:
+        return {"a smaller per_device_eval_batch_size (or eval_accumulation_steps: the Trainer moves predictions to the host)",
+                "shorter generations (max_new_tokens): the KV cache grows with every token generated",
+                "at ZeRO-3 generation gathers every layer's weights each token: a smaller batch or an inference engine (vLLM) for it"};
     case OomMoment::Unknown: return {"pass the whole traceback: its frames say which moment of the step failed"};
     case OomMoment::InStep: break;
     }
@@ -209,23 +232,68 @@ std::vector<std::string> oom_remedies(OomMoment moment, StepPhase phase) {
     return {};
 }
 
+namespace {
+
+// "[rankN]:" at the start of `line` (after blanks): the rank, and `line` without the prefix.
+std::optional<int> strip_rank_prefix(std::string& line) {
+    std::size_t i = line.find_first_not_of(" \t");
+    if (i == std::string::npos || line.compare(i, 5, "[rank") != 0) return std::nullopt;
+    std::size_t d = i + 5;
+    int rank = 0;
+    while (d < line.size() && line[d] >= '0' && line[d] <= '9' && d < i + 12) rank = rank * 10 + (line[d++] - '0');
+    if (d == i + 5 || line.compare(d, 2, "]:") != 0) return std::nullopt;
+    d += 2;
+    if (d < line.size() && line[d] == ' ') ++d;
+    line.erase(0, d);
+    return rank;
+}
+
+// Python's traceback line '  File "PATH", line N, in NAME': NAME, or "" when not one.
+std::string frame_name(const std::string& line) {
+    const std::size_t at = line.find("File \"");
+    if (at == std::string::npos) return {};
+    const std::size_t close = line.find('"', at + 6);
+    if (close == std::string::npos || line.compare(close, 8, "\", line ") != 0) return {};
+    const std::size_t in = line.find(", in ", close + 8);
+    if (in == std::string::npos) return {};
+    std::size_t b = in + 5, e = b;
+    const auto name_char = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '<' || c == '>';
+    };
+    while (e < line.size() && name_char(line[e])) ++e;
+    return line.substr(b, e - b);
+}
+
+std::string trimmed(const std::string& line) {
+    const std::size_t b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos) return {};
+    return line.substr(b, line.find_last_not_of(" \t\r") - b + 1);
+}
+
+// The names called on a source line, in order: "mpu.vocab_parallel_cross_entropy(output.float()"
+// -> vocab_parallel_cross_entropy, float.
+std::vector<std::string> called_names(const std::string& line) {
+    std::vector<std::string> out;
+    for (std::size_t open = line.find('('); open != std::string::npos; open = line.find('(', open + 1)) {
+        std::size_t b = open;
+        while (b > 0 && (std::isalnum(static_cast<unsigned char>(line[b - 1])) || line[b - 1] == '_')) --b;
+        if (b < open) out.push_back(line.substr(b, open - b));
+    }
+    return out;
+}
+
+}  // namespace
+
 OomLog read_oom_log(std::string_view text, const std::string& source_name) {
-    static const std::regex rank_prefix(R"(^\s*\[rank([0-9]+)\]:\s?)");
-    static const std::regex frame_line(R"re(File "[^"]*", line [0-9]+, in ([A-Za-z_<][A-Za-z0-9_.<>]*))re");
     OomLog log;
-    bool in_first_traceback = false, first_traceback_done = false;
+    bool in_first_traceback = false, first_traceback_done = false, after_frame = false;
     std::optional<int> traceback_rank;
     std::size_t start = 0;
     while (start <= text.size()) {
         const std::size_t end = std::min(text.find('\n', start), text.size());
-        std::string line(text.substr(start, end - start));
+        std::string line(text.substr(start, std::min(end - start, kOomLogLineChars)));
         start = end + 1;
-        std::optional<int> rank;
-        std::smatch m;
-        if (std::regex_search(line, m, rank_prefix)) {
-            rank = std::stoi(m[1].str());
-            line = m.suffix().str();
-        }
+        const std::optional<int> rank = strip_rank_prefix(line);
         if (auto e = event_of_line(line, rank)) {
             log.events.push_back(*e);
             if (in_first_traceback) first_traceback_done = true;
@@ -237,17 +305,30 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         if (line.find("Traceback (most recent call last)") != std::string::npos) {
             if (!in_first_traceback) {
                 log.frames.clear();
+                log.failing_line.clear();
                 traceback_rank = rank;
             }
             in_first_traceback = true;
             continue;
         }
         if (rank != traceback_rank) continue;
-        if (std::regex_search(line, m, frame_line)) log.frames.push_back(m[1].str());
+        if (std::string name = frame_name(line); !name.empty()) {
+            log.frames.push_back(std::move(name));
+            log.failing_line.clear();
+            after_frame = true;
+            continue;
+        }
+        // The source line Python prints under a frame is indented; the exception's line is not.
+        if (after_frame && !line.empty() && (line[0] == ' ' || line[0] == '\t')) log.failing_line = trimmed(line);
+        after_frame = false;
     }
     if (log.events.empty())
         throw InputError(source_name + ": no CUDA out-of-memory message (\"CUDA out of memory. Tried to allocate ...\") in the log");
-    log.moment = moment_of_frames(log.frames, &log.phase, &log.deciding_frame);
+    // The functions the failing line calls count as the innermost frames (Megatron's
+    // "loss = mpu.vocab_parallel_cross_entropy(output.float(), labels)" is the loss).
+    std::vector<std::string> frames = log.frames;
+    for (const std::string& call : called_names(log.failing_line)) frames.push_back(call);
+    log.moment = moment_of_frames(frames, &log.phase, &log.deciding_frame);
     return log;
 }
 

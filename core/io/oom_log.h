@@ -7,13 +7,14 @@
 //   up to 2.0: "CUDA out of memory. Tried to allocate X (GPU N; Y total capacity; Z already
 //     allocated; W free; R reserved in total by PyTorch)" ("cached" before 1.6);
 //   from 2.1:  "CUDA out of memory. Tried to allocate X. GPU N has a total capacity of Y of which W
-//     is free. [Process P has U memory in use.] Including non-PyTorch memory, this process has U
+//     is free." (2.1 spelled it "total capacty"); [Process P has U memory in use.] Including non-PyTorch memory, this process has U
 //     memory in use. Of the allocated memory Z is allocated by PyTorch, and R is reserved by
 //     PyTorch but unallocated."
 // Either may follow "RuntimeError:", "torch.cuda.OutOfMemoryError:" or "torch.OutOfMemoryError:",
 // on the same line or the next, after a "[rankN]:" prefix.
 #include "core/model/step_phase.h"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,6 +31,7 @@ struct OomEvent {
     std::optional<double> reserved_bytes;              // up to 2.0: reserved in total (or "cached")
     std::optional<double> reserved_unallocated_bytes;  // from 2.1: reserved but unallocated
     std::optional<double> process_bytes;               // from 2.1: this process, non-PyTorch memory included
+    int listed_processes = 0;                          // from 2.1: "Process P has U memory in use." lines on this GPU
     bool new_form = false;                             // the 2.1+ wording
     // Reserved in total, in either form.
     std::optional<double> reserved_total_bytes() const;
@@ -40,6 +42,7 @@ enum class OomMoment {
     InStep,          // a moment of the training step: `phase`
     ModelLoad,       // moving or building the model on the GPU (Module.to / .cuda / _apply)
     CheckpointSave,  // saving or consolidating a checkpoint
+    Evaluation,      // generation or evaluation (model.generate, Trainer.evaluate / prediction_step)
     Unknown          // no frame says
 };
 
@@ -49,7 +52,12 @@ struct OomLog {
     OomMoment moment = OomMoment::Unknown;
     StepPhase phase = StepPhase::StartUp;  // with InStep
     std::string deciding_frame;            // the frame that named the moment, "" when Unknown
+    std::string failing_line;              // the source line printed under the innermost frame, trimmed
 };
+
+// Lines longer than this are read up to it (PyTorch's message with every process listed is far
+// shorter); it keeps the reader linear on any input.
+inline constexpr std::size_t kOomLogLineChars = 4096;
 
 // Throws InputError naming `source_name` when the text holds no out-of-memory message.
 OomLog read_oom_log(std::string_view text, const std::string& source_name);

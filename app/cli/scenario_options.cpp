@@ -351,8 +351,8 @@ namespace {
 
 // The scenario the options describe; with `asked`, auto sizes and --zeropp auto are taken and
 // recorded there, else refused.
-Scenario build_scenario(const Args& a, ScenarioNotes* notes, SearchAsked* asked) {
-    Scenario s = default_scenario();
+Scenario build_scenario(const Args& a, ScenarioNotes* notes, SearchAsked* asked, const Scenario* base = nullptr) {
+    Scenario s = base ? *base : default_scenario();
     if (auto v = a.get(opt::session)) s = parse_session(read_text_file(*v), *v);
     apply_cluster(a, s);
     apply_model(a, s, notes);
@@ -395,6 +395,8 @@ Scenario plan_scenario_from_args(const Args& a, ScenarioNotes* notes, SearchAske
 }
 
 Scenario scenario_from_args(const Args& a, ScenarioNotes* notes) { return build_scenario(a, notes, nullptr); }
+
+Scenario scenario_from_args_over(const Args& a, const Scenario& base) { return build_scenario(a, nullptr, nullptr, &base); }
 
 LintContext lint_context_from_args(const Args& a) {
     LintContext c;

@@ -20,6 +20,8 @@ struct ScenarioNotes {
 // order: cluster, model, architecture overrides, GPUs, links, host, training, ZeRO setup,
 // assumptions. Throws InputError with the option name and what is accepted.
 Scenario scenario_from_args(const Args& a, ScenarioNotes* notes = nullptr);
+// The same over `base` instead of the default scenario (diagnose: over the run its log states).
+Scenario scenario_from_args_over(const Args& a, const Scenario& base);
 // A layout size as typed (--tp, --pp, --ep, --sp): a number, or auto (std::nullopt: the search
 // chooses it), which only the planning commands take. Elsewhere "auto" is refused by the number
 // parser, naming the option: "--tp must be a whole number ...".

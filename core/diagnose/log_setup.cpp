@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <regex>
 
@@ -75,17 +76,24 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
         if (!block.empty()) {
             s.model = import_hf_config(block, source_name + " (Model config)");
             out.read.push_back("model " + s.model.name + " (the Transformers model config it prints)");
+            out.fields.insert("model");
             out.states_anything = true;
         }
     }
     std::optional<std::int64_t> world;
-    if (auto v = first_match(text, R"(\bworld_size[=: ]+([0-9]+))")) world = std::stoll(*v);
-    else if (auto w = first_match(text, R"(\bWORLD_SIZE=([0-9]+))")) world = std::stoll(*w);
+    // Numbers are read to 7 digits (std::stoll never overflows). The launchers' command lines too:
+    // deepspeed --num_gpus N / --include localhost:0,1,2 (launcher/runner.py), torchrun --nproc_per_node N.
+    if (auto v = first_match(text, R"(\bworld_size[=: ]+([0-9]{1,7}))")) world = std::stoll(*v);
+    else if (auto w = first_match(text, R"(\bWORLD_SIZE=([0-9]{1,7}))")) world = std::stoll(*w);
+    else if (auto n = first_match(text, R"(--(?:num_gpus|nproc_per_node|nproc-per-node)[= ]+([0-9]{1,7}))")) world = std::stoll(*n);
+    else if (auto inc = first_match(text, R"(--include[= ]+localhost:([0-9]{1,4}(?:,[0-9]{1,4}){0,63}))"))
+        world = static_cast<std::int64_t>(std::count(inc->begin(), inc->end(), ',')) + 1;
     if (world && *world > 0) {
         const std::int64_t per_node = std::min<std::int64_t>(*world, s.cluster.gpus_per_node);
         s.cluster.gpus_per_node = per_node;
         s.cluster.nodes = (*world + per_node - 1) / per_node;
         out.read.push_back(std::to_string(*world) + " GPUs (world_size)");
+        out.fields.insert("gpus");
         out.states_anything = true;
     } else {
         out.assumed.push_back(std::to_string(s.cluster.world_size()) + " GPUs (the default; the log states no world size)");
@@ -94,40 +102,65 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
         std::string label;
         s.cluster.use_gpu(gpu_of_capacity(*e.total_bytes, &label));
         out.read.push_back("GPU: " + label);
+        out.fields.insert("gpu");
     }
     if (const auto at = text.find("json = {"); at != std::string::npos) {
         const std::string block = brace_block(text, at);
         if (!block.empty()) {
             s = apply_ds_config(parse_json_text(block, source_name + " (DeepSpeed's config dump)"), s);
             out.read.push_back("ZeRO stage " + std::to_string(s.zero.stage) + ", offload and buckets (DeepSpeed's config dump)");
+            out.fields.insert("zero");
+            if (block.find("train_micro_batch_size_per_gpu") != std::string::npos) out.fields.insert("micro_batch");
+            if (block.find("\"bf16\"") != std::string::npos || block.find("\"fp16\"") != std::string::npos) out.fields.insert("precision");
+            if (block.find("\"optimizer\"") != std::string::npos) out.fields.insert("optimizer");
             out.states_anything = true;
         }
     }
-    if (auto v = first_match(text, R"(\bper_device_train_batch_size=([0-9]+))")) {
+    if (auto v = first_match(text, R"(\bper_device_train_batch_size[= ]+([0-9]{1,7}))")) {
         s.training.micro_batch = std::stoll(*v);
         s.training.global_batch = s.training.micro_batch * data_parallel_size(s);
         s.training.auto_micro_batch = false;
         out.read.push_back("micro batch " + *v + " (TrainingArguments)");
+        out.fields.insert("micro_batch");
         out.states_anything = true;
     }
     if (auto v = first_match(text, R"(\bgradient_checkpointing=(True|False))")) {
         s.training.checkpointing = *v == "True" ? Checkpointing::Full : Checkpointing::None;
         s.training.auto_checkpointing = false;
         out.read.push_back("gradient_checkpointing " + *v + " (TrainingArguments)");
+        out.fields.insert("recompute");
     }
-    if (first_match(text, R"(\b(bf16=True))")) s.training.precision = Precision::Bf16;
-    else if (first_match(text, R"(\b(fp16=True))")) s.training.precision = Precision::Fp16;
+    if (first_match(text, R"((\bbf16=True|--bf16\b))")) {
+        s.training.precision = Precision::Bf16;
+        out.fields.insert("precision");
+    } else if (first_match(text, R"((\bfp16=True|--fp16\b))")) {
+        s.training.precision = Precision::Fp16;
+        out.fields.insert("precision");
+    }
     if (auto v = first_match(text, R"(\boptim=([A-Za-z0-9_.]+))")) {
         // The Trainer's optim names torch's kernels ("adamw_torch", "adamw_torch_fused"); a ds_config
         // "optimizer" block (DeepSpeed's FusedAdam / CPU Adam) takes precedence over it in the Trainer.
         if (v->find("torch") != std::string::npos && text.find("\"optimizer\"") == std::string::npos) {
             s.training.fused_optimizer = false;
             out.read.push_back("torch.optim's optimizer (TrainingArguments optim=" + *v + ")");
+            out.fields.insert("optimizer");
         }
     }
-    if (auto v = first_match(text, R"(\b(?:cutoff_len|max_seq_length|max_length|seq_length)[=: ]+([0-9]+))")) {
+    // A traceback through torch.optim's Adam kernels (torch/optim/adam.py, adamw.py: _init_group,
+    // _multi_tensor_adam(w), _single_tensor_adam(w)) shows torch's optimizer, whatever was set.
+    for (const std::string& f : oom.frames) {
+        if (f != "_init_group" && f.find("_multi_tensor_adam") != 0 && f.find("_single_tensor_adam") != 0) continue;
+        if (s.training.fused_optimizer || !out.fields.count("optimizer")) {
+            s.training.fused_optimizer = false;
+            out.read.push_back("torch.optim's optimizer (the traceback's " + f + ")");
+            out.fields.insert("optimizer");
+        }
+        break;
+    }
+    if (auto v = first_match(text, R"(\b(?:cutoff_len|max_seq_length|max_length|seq_length)[=: ]+([0-9]{1,7}))")) {
         s.training.seq_len = std::stoll(*v);
         out.read.push_back("sequence " + *v);
+        out.fields.insert("sequence");
     } else {
         out.assumed.push_back("sequence " + std::to_string(s.training.seq_len) + " (the default; the log states none)");
     }

@@ -12,6 +12,7 @@
 #include "core/io/oom_log.h"
 #include "core/model/scenario.h"
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,10 @@ struct LogSetup {
     std::vector<std::string> read;     // "micro batch 4 (TrainingArguments per_device_train_batch_size)"
     std::vector<std::string> assumed;  // "sequence 4096 (the default; the log states none)"
     bool states_anything = false;      // at least one fact beside the GPU's capacity
+    // The values the log stated, by name: "model", "gpus", "gpu", "zero", "micro_batch",
+    // "sequence", "recompute", "precision", "optimizer" (`zero-planner diagnose` lists each value's
+    // source: the log, --ds-config, --hf-config, an option, or assumed).
+    std::set<std::string> fields;
 };
 
 // Throws InputError naming `source_name` for a config block that is there but is not JSON.

@@ -1,6 +1,9 @@
-// `zero-planner diagnose LOG [scenario options]`: a training log that ran out of GPU memory,
-// read (core/io/oom_log.h), the moment of the step it failed in, what usually frees memory there,
-// and, for a setup given by options, the planner's own bytes at that moment.
+// `zero-planner diagnose LOG [--ds-config FILE] [--hf-config FILE] [scenario options] [--json]`:
+// a training log that ran out of GPU memory, read (core/io/oom_log.h); the run it describes
+// (core/diagnose/log_setup.h) with --ds-config, --hf-config and the options over it, each value
+// listed with where it came from; what the failure was, the step's term the request is, the
+// planner's bytes at that moment beside the log's, and the changes that fit the same GPUs
+// (core/diagnose/oom_diagnosis.h).
 #include "app/cli/commands/commands.h"
 
 #include "app/cli/options.h"
@@ -8,23 +11,32 @@
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
 #include "core/base/format.h"
+#include "core/base/units.h"
 #include "core/diagnose/log_setup.h"
+#include "core/diagnose/oom_diagnosis.h"
 #include "core/io/oom_log.h"
 #include "core/memory/memory_model.h"
-#include "core/memory/step_timeline.h"
 #include "core/model/enum_names.h"
-#include "core/search/recommender.h"
+#include "core/model/model_spec.h"
 #include "core/search/zero_setups.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <initializer_list>
 #include <ostream>
 
 namespace zp::cli {
 namespace {
 
-std::string size_or_dash(const std::optional<double>& bytes) { return bytes ? format_bytes(*bytes) : std::string("-"); }
+// Two decimals as PyTorch prints sizes (format_size in CUDACachingAllocator.cpp): MiB below 1 GiB.
+std::string gib(double bytes) {
+    if (bytes == 0) return "0 bytes";
+    if (bytes < kBytesPerGiB) return format_fixed(bytes / (kBytesPerGiB / 1024.0), 2) + " MiB";
+    return format_fixed(bytes / kBytesPerGiB, 2) + " GiB";
+}
+std::string size_or_dash(const std::optional<double>& bytes) { return bytes ? gib(*bytes) : std::string("-"); }
 
 nlohmann::json event_json(const OomEvent& e) {
     nlohmann::json j{{"tried_bytes", e.tried_bytes}, {"form", e.new_form ? "torch>=2.1" : "torch<=2.0"}};
@@ -38,105 +50,206 @@ nlohmann::json event_json(const OomEvent& e) {
     put("allocated_bytes", e.allocated_bytes);
     put("reserved_bytes", e.reserved_total_bytes());
     put("process_bytes", e.process_bytes);
+    if (e.listed_processes > 0) j["other_processes"] = e.listed_processes;
     return j;
 }
 
-// The scenario options given on the command line, if any (then the planner's bytes are shown).
+// The scenario options given on the command line, if any.
 bool scenario_given(const Args& a) {
     for (const Option* o : all_options())
         if (o->in_scenario() && a.has(*o)) return true;
     return false;
 }
 
-}  // namespace
+// One value of the reconstructed run and where it came from: log, ds-config, hf-config, option, assumed.
+struct SetupRow {
+    std::string field, value, source;
+};
 
-int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
-    if (a.positionals.size() != 1) throw InputError("diagnose takes one LOG: zero-planner diagnose LOG [scenario options] [--json]");
-    const std::string path = a.positionals.front();
-    const std::string text = read_text_file(path);
-    const OomLog log = read_oom_log(text, path);
+std::string source_of(const Args& a, const LogSetup& log, const char* field, std::initializer_list<const Option*> options,
+                      bool in_ds_config, bool in_hf_config) {
+    for (const Option* o : options)
+        if (a.has(*o)) return "option " + std::string(o->name);
+    if (in_hf_config && a.has(opt::hf_config)) return "hf-config";
+    if (in_ds_config && a.has(opt::ds_config)) return "ds-config";
+    if (log.fields.count(field)) return "log";
+    return "assumed";
+}
+
+std::vector<SetupRow> setup_rows(const Args& a, const LogSetup& log, const Scenario& s) {
+    const Training& t = s.training;
+    const auto row = [&](const char* label, std::string value, const char* field, std::initializer_list<const Option*> options, bool ds,
+                         bool hf) {
+        return SetupRow{label, std::move(value), source_of(a, log, field, options, ds, hf)};
+    };
+    return {
+        row("model", s.model.name + " (" + format_fixed(static_cast<double>(parameter_count(s.model)) / 1e9, 2) + "B parameters)", "model",
+            {&opt::model, &opt::params}, false, true),
+        row("GPUs", std::to_string(s.cluster.world_size()), "gpus", {&opt::gpus, &opt::nodes, &opt::gpus_per_node}, false, false),
+        row("GPU", s.cluster.gpu.display_name + ", " + format_fixed(s.cluster.gpu.memory_gib, 2) + " GiB", "gpu", {&opt::gpu}, false,
+            false),
+        row("ZeRO", setup_label(s.zero), "zero", {&opt::stage, &opt::offload_optimizer, &opt::offload_param}, true, false),
+        row("micro batch", std::to_string(t.micro_batch), "micro_batch", {&opt::micro_batch}, true, false),
+        row("sequence", std::to_string(t.seq_len), "sequence", {&opt::seq}, false, false),
+        row("recompute", to_string(t.checkpointing), "recompute", {&opt::checkpointing}, false, false),
+        row("precision", to_string(t.precision), "precision", {&opt::precision}, true, false),
+        row("optimizer", std::string(to_string(t.optimizer)) + (t.fused_optimizer ? " (DeepSpeed's fused kernel)" : " (torch.optim's)"),
+            "optimizer", {&opt::optimizer, &opt::fused_optimizer}, true, false),
+    };
+}
+
+const char* cause_key(OomCause c) {
+    switch (c) {
+    case OomCause::Capacity: return "capacity";
+    case OomCause::DevicePlacement: return "device_placement";
+    case OomCause::Fragmentation: return "fragmentation";
+    case OomCause::Evaluation: return "evaluation";
+    }
+    return "?";
+}
+
+const char* cause_words(OomCause c) {
+    switch (c) {
+    case OomCause::Capacity: return "capacity: the run needs more memory at that moment than the GPU has";
+    case OomCause::DevicePlacement: return "device placement, not capacity";
+    case OomCause::Fragmentation: return "fragmentation, not capacity";
+    case OomCause::Evaluation: return "generation or evaluation only, not the training step";
+    }
+    return "?";
+}
+
+std::string moment_key(const OomDiagnosis& d) {
+    switch (d.moment) {
+    case OomMoment::InStep: return to_string(d.phase);
+    case OomMoment::ModelLoad: return "model_load";
+    case OomMoment::CheckpointSave: return "checkpoint_save";
+    case OomMoment::Evaluation: return "evaluation";
+    case OomMoment::Unknown: break;
+    }
+    return "unknown";
+}
+
+// "the planner: 90.60 GiB (0.0% above the log's)".
+std::string apart(double planned, double measured) {
+    const double pct = measured > 0 ? 100.0 * (planned - measured) / measured : 0;
+    return format_fixed(std::abs(pct), 1) + "% " + (pct >= 0 ? "above" : "below") + " the log's";
+}
+
+nlohmann::json diagnosis_json(const std::string& path, const OomLog& log, const OomDiagnosis& d, const std::vector<SetupRow>& rows,
+                              const std::string& not_runnable) {
+    nlohmann::json j{{"log", path},
+                     {"frames", log.frames},
+                     {"cause", cause_key(d.cause)},
+                     {"evidence", d.evidence},
+                     {"advice", d.advice},
+                     {"moment", moment_key(d)},
+                     {"where", oom_moment_words(d.moment, d.phase)},
+                     {"remedies", oom_remedies(d.moment, d.phase)}};
+    j["events"] = nlohmann::json::array();
+    for (const OomEvent& e : log.events) j["events"].push_back(event_json(e));
+    if (!d.moment_from.empty()) j["moment_from"] = d.moment_from;
+    if (!log.failing_line.empty()) j["failing_line"] = log.failing_line;
+    j["setup"] = nlohmann::json::array();
+    for (const SetupRow& r : rows) j["setup"].push_back({{"field", r.field}, {"value", r.value}, {"source", r.source}});
+    if (!not_runnable.empty()) j["setup_not_runnable"] = not_runnable;
+    if (d.term) {
+        j["term"] = {{"name", d.term->name}, {"formula", d.term->formula}, {"bytes", d.term->bytes}};
+        if (d.term_error) j["term"]["relative_error"] = *d.term_error;
+    }
+    if (d.planned_bytes) j["planner_moment_bytes"] = *d.planned_bytes;
+    if (d.measured_bytes) j["log_moment_bytes"] = *d.measured_bytes;
+    j["fixes"] = nlohmann::json::array();
+    for (const OomFix& f : d.fixes)
+        j["fixes"].push_back({{"change", f.change}, {"peak_bytes", f.peak_bytes}, {"usable_bytes", f.usable_bytes}, {"fits", f.fits}});
+    return j;
+}
+
+void print_text(std::ostream& out, const std::string& path, const OomLog& log, const OomDiagnosis& d, const std::vector<SetupRow>& rows,
+                const std::string& not_runnable) {
     const OomEvent& first = log.events.front();
-    const std::string where = oom_moment_words(log.moment, log.phase);
-    const std::vector<std::string> remedies = oom_remedies(log.moment, log.phase);
-
-    // The planner's own bytes at that moment, for the setup the options describe, else for the one
-    // the log states (DeepSpeed's config dump, the model config, the Trainer's arguments).
-    std::optional<double> planned_phase_bytes, planned_required_bytes, usable_bytes;
-    std::optional<StepPhase> planned_peak_phase;
-    std::optional<Plan> plan;  // the planner's fastest setup that fits the same GPUs and batch
-    const bool options = scenario_given(a);
-    const LogSetup from_log = setup_from_log(text, log, path);
-    if ((options || from_log.states_anything) && log.moment == OomMoment::InStep) {
-        const Scenario s = options ? scenario_from_args(a) : from_log.scenario;
-        double most = 0;
-        for (const StepMoment& m : step_timeline(s, TimelineDetail::PeakCandidates))
-            if (m.phase == log.phase) most = std::max(most, m.allocated_bytes());
-        planned_phase_bytes = most;
-        const MemoryBreakdown mb = estimate_memory(s);
-        planned_required_bytes = mb.peak_required_bytes;
-        planned_peak_phase = mb.required_phase;
-        usable_bytes = usable_gpu_bytes(s);
-        plan = recommend(s);
-    }
-    // The cheapest change the planner finds: its fastest plan that fits, against the run's setup.
-    std::string fix;
-    if (plan && plan->feasible) {
-        const Candidate& b = plan->best;
-        fix = setup_label(b.zero) + ", micro batch " + std::to_string(b.micro_batch) + " x " +
-              std::to_string(b.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(b.checkpointing) + ": " +
-              format_bytes(b.memory.peak_required_bytes) + " at its peak, " + format_seconds(b.step.seconds) + " a step";
-    } else if (plan) {
-        for (const std::string& suggestion : plan->suggestions) fix += (fix.empty() ? "" : "; ") + suggestion;
-        fix = "nothing fits these GPUs" + (fix.empty() ? std::string() : ": " + fix);
-    }
-
-    if (a.flag(opt::json)) {
-        nlohmann::json j{{"log", path}, {"frames", log.frames}, {"remedies", remedies}, {"where", where}};
-        j["events"] = nlohmann::json::array();
-        for (const OomEvent& e : log.events) j["events"].push_back(event_json(e));
-        j["moment"] = log.moment == OomMoment::InStep           ? std::string(to_string(log.phase))
-                      : log.moment == OomMoment::ModelLoad      ? std::string("model_load")
-                      : log.moment == OomMoment::CheckpointSave ? std::string("checkpoint_save")
-                                                                : std::string("unknown");
-        if (!log.deciding_frame.empty()) j["deciding_frame"] = log.deciding_frame;
-        if (!options) j["setup"] = {{"read", from_log.read}, {"assumed", from_log.assumed}};
-        if (!fix.empty()) j["planner_fix"] = fix;
-        if (planned_phase_bytes)
-            j["planner"] = {{"phase_allocated_bytes", *planned_phase_bytes},
-                            {"required_peak_bytes", *planned_required_bytes},
-                            {"required_peak_phase", to_string(*planned_peak_phase)},
-                            {"usable_bytes", *usable_bytes}};
-        out << j.dump(2) << "\n";
-        return kExitOk;
-    }
     std::vector<int> ranks;
     for (const OomEvent& e : log.events)
         if (e.rank && std::find(ranks.begin(), ranks.end(), *e.rank) == ranks.end()) ranks.push_back(*e.rank);
     out << "Out of memory in " << path << ": " << log.events.size() << " message" << (log.events.size() == 1 ? "" : "s");
-    if (!ranks.empty()) {
-        out << " from rank" << (ranks.size() == 1 ? " " : "s ");
-        for (std::size_t i = 0; i < ranks.size(); ++i) out << (i ? ", " : "") << ranks[i];
-    }
+    for (std::size_t i = 0; i < ranks.size(); ++i) out << (i ? ", " : (ranks.size() == 1 ? " from rank " : " from ranks ")) << ranks[i];
     out << "\n  GPU " << (first.gpu_index ? std::to_string(*first.gpu_index) : std::string("?")) << ": tried to allocate "
-        << format_bytes(first.tried_bytes) << " with " << size_or_dash(first.allocated_bytes) << " allocated, "
+        << gib(first.tried_bytes) << " with " << size_or_dash(first.allocated_bytes) << " allocated, "
         << size_or_dash(first.reserved_total_bytes()) << " reserved, " << size_or_dash(first.free_bytes) << " free of "
         << size_or_dash(first.total_bytes) << "\n";
-    out << "Where: " << where;
-    if (!log.deciding_frame.empty()) out << " (frame " << log.deciding_frame << ")";
+    out << "What it is: " << cause_words(d.cause) << "\n";
+    for (const std::string& e : d.evidence) out << "  " << e << "\n";
+    out << "Where: " << oom_moment_words(d.moment, d.phase);
+    if (!d.moment_from.empty()) out << " (" << d.moment_from << ")";
     out << "\n";
-    if (!options && from_log.states_anything) {
-        out << "The setup, from the log:\n";
-        for (const std::string& r : from_log.read) out << "  read " << r << "\n";
-        for (const std::string& r : from_log.assumed) out << "  assumed " << r << "\n";
+    if (d.term && d.term_error) {
+        out << "The request: " << gib(first.tried_bytes) << " = " << d.term->name << ": " << d.term->formula << " = " << gib(d.term->bytes)
+            << " (" << format_fixed(100.0 * *d.term_error, 1) << "% from the request; matched within "
+            << format_fixed(100.0 * kOomTermTolerance, 0) << "%)\n";
+    } else if (d.term) {
+        out << "The request: " << gib(first.tried_bytes) << " of " << d.term->name << ", as the failing line says (" << log.failing_line
+            << "); for this setup the planner has it at " << d.term->formula << " = " << gib(d.term->bytes) << "\n";
     }
-    if (planned_phase_bytes) {
-        out << "The planner, for the setup " << (options ? "given" : "the log states") << ": " << format_bytes(*planned_phase_bytes)
-            << " allocated at most in that phase; the step needs " << format_bytes(*planned_required_bytes) << " at its peak ("
-            << to_string(*planned_peak_phase) << ") of " << format_bytes(*usable_bytes) << " usable\n";
+    if (d.planned_bytes && d.measured_bytes)
+        out << "At that moment: the log " << gib(*first.allocated_bytes) << " allocated + " << gib(first.tried_bytes)
+            << " requested = " << gib(*d.measured_bytes) << "; the planner " << gib(*d.planned_bytes) << " ("
+            << apart(*d.planned_bytes, *d.measured_bytes) << ")\n";
+    else if (d.planned_bytes) out << "At that moment the planner has " << gib(*d.planned_bytes) << " allocated\n";
+    out << "The run (value, then where it came from):\n";
+    for (const SetupRow& r : rows) out << "  " << r.field << ": " << r.value << " [" << r.source << "]\n";
+    if (!not_runnable.empty()) out << "  the planner cannot run this setup: " << not_runnable << "\n";
+    if (!d.advice.empty()) {
+        out << "What to change instead:\n";
+        for (const std::string& a : d.advice) out << "  - " << a << "\n";
     }
-    if (!fix.empty()) out << "The planner's fastest plan that fits (the same GPUs, model, sequence and batch): " << fix << "\n";
-    out << "What frees memory there, cheapest first:\n";
-    for (const std::string& r : remedies) out << "  - " << r << "\n";
+    if (!d.fixes.empty()) {
+        out << "What the planner finds on the same GPUs (peak of usable):\n";
+        for (const OomFix& f : d.fixes)
+            out << "  - " << f.change << ": " << gib(f.peak_bytes) << " of " << gib(f.usable_bytes) << ", "
+                << (f.fits ? "fits" : "does not fit") << (f.step_seconds > 0 ? ", " + format_seconds(f.step_seconds) + " a step" : "")
+                << "\n";
+    }
+    if (d.cause == OomCause::Capacity) {
+        out << "What frees memory there, cheapest first:\n";
+        for (const std::string& r : oom_remedies(d.moment, d.phase)) out << "  - " << r << "\n";
+    }
+}
+
+}  // namespace
+
+int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
+    if (a.positionals.size() != 1)
+        throw InputError(
+            "diagnose takes one LOG: zero-planner diagnose LOG [--ds-config FILE] [--hf-config FILE] [scenario options] [--json]");
+    const std::string path = a.positionals.front();
+    const std::string text = read_text_file(path);
+    if (text.empty()) throw InputError(path + ": the file is empty, not a training log");
+    if (text.find('\0') != std::string::npos) throw InputError(path + ": a binary file (it holds NUL bytes), not a training log");
+    const OomLog log = read_oom_log(text, path);
+
+    // The run the log states, with --ds-config, --hf-config and the options over it.
+    const LogSetup from_log = setup_from_log(text, log, path);
+    Scenario s = from_log.scenario;
+    std::string not_runnable;
+    try {
+        s = scenario_from_args_over(a, from_log.scenario);
+    } catch (const InputError& e) {
+        if (scenario_given(a)) throw;  // the options' own error
+        not_runnable = e.what();       // what the log states is not a run the planner takes: diagnose without it
+    }
+    OomDiagnosis d;
+    if (not_runnable.empty()) d = diagnose_oom(log, s);
+    else {
+        d.cause = oom_cause(log, &d.evidence, &d.advice);
+        d.moment = log.moment;
+        d.phase = log.phase;
+        if (!log.deciding_frame.empty()) d.moment_from = "frame " + log.deciding_frame;
+    }
+    const std::vector<SetupRow> rows = setup_rows(a, from_log, s);
+    if (a.flag(opt::json)) {
+        out << diagnosis_json(path, log, d, rows, not_runnable).dump(2) << "\n";
+        return kExitOk;
+    }
+    print_text(out, path, log, d, rows, not_runnable);
     return kExitOk;
 }
 

@@ -1,0 +1,285 @@
+#include "core/diagnose/oom_diagnosis.h"
+
+#include "core/base/errors.h"
+#include "core/base/format.h"
+#include "core/base/units.h"
+#include "core/memory/memory_model.h"
+#include "core/memory/model_states.h"
+#include "core/memory/step_timeline.h"
+#include "core/model/enum_names.h"
+#include "core/model/precision.h"
+#include "core/search/recommender.h"
+#include "core/search/zero_setups.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace zp {
+
+namespace {
+
+// Two decimals as PyTorch prints sizes (format_size in CUDACachingAllocator.cpp): MiB below 1 GiB.
+std::string gib(double bytes) {
+    if (bytes < kBytesPerGiB) return format_fixed(bytes / (kBytesPerGiB / 1024.0), 2) + " MiB";
+    return format_fixed(bytes / kBytesPerGiB, 2) + " GiB";
+}
+
+// "13.90B", "7.62M": a parameter count as the formulas print it.
+std::string billions(double n) {
+    if (n >= 1e9) return format_fixed(n / 1e9, 2) + "B";
+    if (n >= 1e6) return format_fixed(n / 1e6, 2) + "M";
+    return format_count(n);
+}
+
+// Reserved but unallocated: printed from 2.1, reserved minus allocated before.
+std::optional<double> unallocated_reserve(const OomEvent& e) {
+    if (e.reserved_unallocated_bytes) return e.reserved_unallocated_bytes;
+    if (e.reserved_bytes && e.allocated_bytes) return std::max(0.0, *e.reserved_bytes - *e.allocated_bytes);
+    return std::nullopt;
+}
+
+// Several processes on one GPU: the 2.1+ message lists each other process on the device; or
+// several ranks that each ran out on the same GPU index.
+bool device_placement(const OomLog& log, std::vector<std::string>* evidence) {
+    for (const OomEvent& e : log.events) {
+        if (e.listed_processes < 2) continue;
+        std::string why = "GPU " + (e.gpu_index ? std::to_string(*e.gpu_index) : std::string("?")) + " lists " +
+                          std::to_string(e.listed_processes) + " other processes";
+        if (e.allocated_bytes && e.total_bytes)
+            why += " while this one has " + gib(*e.allocated_bytes) + " of its " + gib(*e.total_bytes) + " allocated";
+        evidence->push_back(why + ": several processes share the GPU");
+        return true;
+    }
+    std::set<int> ranks;
+    std::optional<int> gpu;
+    for (const OomEvent& e : log.events) {
+        if (!e.rank || !e.gpu_index) continue;
+        if (gpu && *gpu != *e.gpu_index) return false;
+        gpu = e.gpu_index;
+        ranks.insert(*e.rank);
+    }
+    if (ranks.size() < 2) return false;
+    evidence->push_back(std::to_string(ranks.size()) + " ranks ran out of memory on the same GPU " + std::to_string(*gpu));
+    return true;
+}
+
+}  // namespace
+
+OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice) {
+    if (device_placement(log, evidence)) {
+        // What puts every rank on one device: torch.cuda.set_device never called with LOCAL_RANK
+        // (deepspeed/accelerate launchers set it), .to("cuda") or device_map="auto" in every process.
+        advice->push_back(
+            "each rank on its own GPU: launch with torchrun, deepspeed or accelerate (they set LOCAL_RANK) and call "
+            "torch.cuda.set_device(local_rank) before the model is built; .to(\"cuda\") or device_map=\"auto\" in every process "
+            "puts each rank's copy on GPU 0");
+        advice->push_back(
+            "a model ZeRO-3 does not partition (a reference or generation model built outside zero.Init) is whole on every rank: "
+            "build it under the same DeepSpeed config");
+        return OomCause::DevicePlacement;
+    }
+    if (log.moment == OomMoment::Evaluation) {
+        evidence->push_back("the frames are generation or evaluation (" + log.deciding_frame + "), not the training step");
+        *advice = oom_remedies(OomMoment::Evaluation, log.phase);
+        return OomCause::Evaluation;
+    }
+    for (const OomEvent& e : log.events) {
+        const auto spare = unallocated_reserve(e);
+        if (!spare) continue;
+        const bool large = *spare >= e.tried_bytes || (e.total_bytes && *spare >= kFragmentedFractionOfCard * *e.total_bytes);
+        if (!large) continue;
+        evidence->push_back(gib(*spare) + " reserved by PyTorch but unallocated, the request " + gib(e.tried_bytes) +
+                            ": the cache held enough memory, in pieces");
+        // c10/cuda/CUDACachingAllocator.cpp: the message's own hint; expandable segments grow one
+        // mapping instead of caching fixed blocks (docs/notes/cuda.rst, "Environment variables").
+        advice->push_back("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch's remedy for fragmentation)");
+        advice->push_back("or PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512 on PyTorch before 2.1");
+        return OomCause::Fragmentation;
+    }
+    return OomCause::Capacity;
+}
+
+std::vector<OomTerm> oom_request_terms(const Scenario& s) {
+    // The byte counts are step_timeline.cpp's (Terms, basis): its code paths are cited there.
+    const TimelineInputs in = timeline_inputs(s);
+    const Training& t = s.training;
+    const ZeroSetup& z = s.zero;
+    const std::int64_t dp = data_parallel_size(s);
+    const double k = bytes_per_element(t.precision);
+    const bool mixed = t.precision != Precision::Fp32;
+    const bool offload = z.offload_optimizer != OffloadDevice::None;
+    const double stepped = z.stage == 3 ? std::min(z.sub_group_size, in.partition_elems) : in.partition_elems;
+    const std::string share = z.stage == 3 && stepped < in.partition_elems
+                                  ? billions(stepped) + " elements (one sub_group_size of the rank's partition)"
+                              : z.stage >= 1 ? billions(in.params) + " parameters / " + std::to_string(dp) + (dp == 1 ? " rank" : " ranks")
+                                             : billions(in.params) + " parameters";
+    std::vector<OomTerm> out;
+    out.push_back({"the whole 16-bit model on one GPU", format_fixed(k, 0) + " bytes x " + billions(in.whole_params) + " parameters",
+                   in.whole_weights_bytes, StepPhase::StartUp});
+    if (!offload && (mixed || z.stage >= 1))
+        out.push_back({"the fp32 master partition", "4 bytes x " + share, 4.0 * stepped, StepPhase::StartUp});
+    if (!offload && optimizer_moment_bytes_per_param(t.optimizer) > 0)
+        out.push_back({"an optimizer moment (exp_avg or exp_avg_sq) of the partition", "4 bytes x " + share, 4.0 * stepped,
+                       StepPhase::OptimizerStep});
+    if (z.stage <= 1)
+        out.push_back({"the 16-bit gradients of every parameter", format_fixed(k, 0) + " bytes x " + billions(in.params) + " parameters",
+                       k * in.params, StepPhase::Backward});
+    const double vocab = static_cast<double>(s.model.vocab) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
+    const double logit_bytes = t.loss_fp32_upcast ? 4.0 : k;
+    out.push_back({t.loss_fp32_upcast ? "the fp32 logits" : "the logits",
+                   format_fixed(logit_bytes, 0) + " bytes x micro batch " + std::to_string(t.micro_batch) + " x " +
+                       std::to_string(t.seq_len) + " tokens x " + format_count(vocab) + " vocabulary",
+                   logit_bytes * static_cast<double>(t.micro_batch) * static_cast<double>(t.seq_len) * vocab, StepPhase::Loss});
+    if (z.stage >= 1)
+        out.push_back({"a gradient reduce bucket",
+                       format_fixed(k, 0) + " bytes x reduce_bucket_size " + format_count(z.reduce_bucket_elems), k * z.reduce_bucket_elems,
+                       StepPhase::GradientReduce});
+    if (!offload && (!t.fused_optimizer || t.optimizer == Optimizer::Adagrad) && optimizer_moment_bytes_per_param(t.optimizer) > 0)
+        out.push_back(
+            {"torch.optim's temporary (exp_avg_sq.sqrt() / _foreach_sqrt)", "4 bytes x " + share, 4.0 * stepped, StepPhase::OptimizerStep});
+    return out;
+}
+
+std::optional<OomTerm> match_request(double request_bytes, const std::vector<OomTerm>& terms, double* error) {
+    std::optional<OomTerm> best;
+    double best_error = kOomTermTolerance;
+    for (const OomTerm& term : terms) {
+        if (request_bytes <= 0 || term.bytes <= 0) continue;
+        const double e = std::abs(term.bytes - request_bytes) / request_bytes;
+        if (e <= best_error && (!best || e < best_error)) {
+            best = term;
+            best_error = e;
+        }
+    }
+    if (best && error) *error = best_error;
+    return best;
+}
+
+namespace {
+
+// The term the failing source line names (torch/optim/adam.py, adamw.py: "denom =
+// (exp_avg_sq.sqrt() / ...)", "exp_avg_sq_sqrt = torch._foreach_sqrt(...)";
+// state["exp_avg_sq"] = torch.zeros_like(...) in _init_group), whatever the scenario's optimizer.
+std::optional<OomTerm> term_of_line(const std::string& line, const std::vector<OomTerm>& terms, const Scenario& s) {
+    const auto named = [&](const char* prefix) -> std::optional<OomTerm> {
+        for (const OomTerm& t : terms)
+            if (t.name.rfind(prefix, 0) == 0) return t;
+        return std::nullopt;
+    };
+    if (line.find("sqrt") != std::string::npos && line.find("exp_avg_sq") != std::string::npos) {
+        if (auto t = named("torch.optim's temporary")) return t;
+        Scenario torch_optim = s;  // the log shows torch's kernel even where the setup said fused
+        torch_optim.training.fused_optimizer = false;
+        torch_optim.zero.offload_optimizer = OffloadDevice::None;
+        for (const OomTerm& t : oom_request_terms(torch_optim))
+            if (t.name.rfind("torch.optim's temporary", 0) == 0) return t;
+    }
+    if (line.find("zeros_like") != std::string::npos && line.find("exp_avg") != std::string::npos) return named("an optimizer moment");
+    return std::nullopt;
+}
+
+// The planner's peak for `changed` on the run's GPUs, or nothing when the change is not a valid run.
+std::optional<OomFix> fix_of(const std::string& change, Scenario changed) {
+    try {
+        validate(changed);
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+    const MemoryBreakdown m = estimate_memory(changed);
+    OomFix f{change, changed, m.peak_required_bytes, usable_gpu_bytes(changed), check_fit(changed, m).gpu, 0};
+    return f;
+}
+
+// The cheapest changes for the failing moment, then the recommender's fastest plan on the same GPUs.
+std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std::optional<OomTerm>& term) {
+    std::vector<std::optional<OomFix>> out;
+    const bool temporary = term && term->name.rfind("torch.optim's temporary", 0) == 0;
+    if (!s.training.fused_optimizer || temporary) {
+        Scenario f = s;
+        f.training.fused_optimizer = true;
+        out.push_back(fix_of("DeepSpeed's fused Adam (an \"optimizer\" block in ds_config) instead of torch.optim's", f));
+    }
+    if ((phase == StepPhase::Forward || phase == StepPhase::Backward || phase == StepPhase::Loss) && s.training.micro_batch > 1) {
+        Scenario f = s;
+        f.training.micro_batch = std::max<std::int64_t>(s.training.micro_batch / 2, 1);
+        f.training.auto_micro_batch = false;
+        out.push_back(fix_of("micro batch " + std::to_string(f.training.micro_batch) + " with twice the accumulation", f));
+    }
+    if (s.training.checkpointing != Checkpointing::Full && phase != StepPhase::StartUp && phase != StepPhase::OptimizerStep) {
+        Scenario f = s;
+        f.training.checkpointing = Checkpointing::Full;
+        f.training.auto_checkpointing = false;
+        out.push_back(fix_of("activation checkpointing (gradient_checkpointing=True)", f));
+    }
+    if (s.zero.stage < 3) {
+        Scenario f = s;
+        f.zero.stage = 3;
+        out.push_back(fix_of("ZeRO-3 instead of ZeRO-" + std::to_string(s.zero.stage), f));
+    }
+    if (s.zero.offload_optimizer == OffloadDevice::None && s.zero.stage >= 1) {
+        Scenario f = s;
+        f.zero.offload_optimizer = OffloadDevice::Cpu;
+        out.push_back(fix_of("offload_optimizer device cpu (ZeRO-Offload)", f));
+    }
+    std::vector<OomFix> fixes;
+    for (auto& f : out)
+        if (f) fixes.push_back(std::move(*f));
+    const Plan plan = recommend(s);
+    if (plan.feasible) {
+        const Candidate& b = plan.best;
+        Scenario f = s;
+        f.zero = b.zero;
+        f.parallel = b.parallel;
+        f.training.checkpointing = b.checkpointing;
+        f.training.micro_batch = b.micro_batch;
+        fixes.push_back({"the planner's fastest plan: " + setup_label(b.zero) + ", micro batch " + std::to_string(b.micro_batch) + " x " +
+                             std::to_string(b.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(b.checkpointing),
+                         f, b.memory.peak_required_bytes, usable_gpu_bytes(s), b.fit.gpu, b.step.seconds});
+    }
+    return fixes;
+}
+
+}  // namespace
+
+OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s) {
+    OomDiagnosis d;
+    d.cause = oom_cause(log, &d.evidence, &d.advice);
+    d.moment = log.moment;
+    d.phase = log.phase;
+    if (!log.deciding_frame.empty()) d.moment_from = "frame " + log.deciding_frame;
+    const OomEvent& first = log.events.front();
+    const std::vector<OomTerm> terms = oom_request_terms(s);
+    if (auto t = term_of_line(log.failing_line, terms, s)) {
+        d.term = t;
+    } else {
+        // Terms of the moment the frames name first: at the optimizer step a partition-sized
+        // request is a moment, not the start-up's fp32 master of the same size.
+        std::vector<OomTerm> of_phase;
+        for (const OomTerm& candidate : terms)
+            if (log.moment == OomMoment::InStep && candidate.phase == log.phase) of_phase.push_back(candidate);
+        double error = 0;
+        auto m = match_request(first.tried_bytes, of_phase, &error);
+        if (!m) m = match_request(first.tried_bytes, terms, &error);
+        if (m) {
+            d.term = m;
+            d.term_error = error;
+        }
+    }
+    if (d.moment == OomMoment::Unknown && d.term) {
+        d.moment = OomMoment::InStep;
+        d.phase = d.term->phase;
+        d.moment_from = d.term_error ? "the requested size" : "the failing line";
+    }
+    if (d.moment == OomMoment::InStep) {
+        double most = 0;
+        for (const StepMoment& m : step_timeline(s, TimelineDetail::PeakCandidates))
+            if (m.phase == d.phase) most = std::max(most, m.allocated_bytes());
+        d.planned_bytes = most;
+        if (first.allocated_bytes) d.measured_bytes = *first.allocated_bytes + first.tried_bytes;
+    }
+    if (d.cause == OomCause::Capacity && d.moment == OomMoment::InStep) d.fixes = capacity_fixes(s, d.phase, d.term);
+    return d;
+}
+
+}  // namespace zp

@@ -1,0 +1,76 @@
+#pragma once
+// What a training log's out-of-memory failure was (core/io/oom_log.h) held against the planner's
+// step for the run it describes (core/diagnose/log_setup.h or the options): whether it is a
+// shortage of capacity at all, the step timeline's term the failing request is
+// (core/memory/step_timeline.cpp: "12.94 GiB = the fp32 master partition: 4 bytes x 13.90B
+// parameters / 4 ranks"), the planner's allocated bytes at that moment beside the log's, and the
+// changes the planner confirms fit the same GPUs.
+#include "core/io/oom_log.h"
+#include "core/model/scenario.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zp {
+
+enum class OomCause {
+    Capacity,         // the step needs more than the GPU holds: change the setup
+    DevicePlacement,  // several processes on one GPU (every rank on GPU 0): not capacity
+    Fragmentation,    // the allocator reserves enough but in pieces: not capacity
+    Evaluation        // generation or evaluation ran out, not the training step
+};
+
+// A term of the step timeline a failing request can be, with its formula in the run's numbers.
+struct OomTerm {
+    std::string name;     // "the fp32 master partition"
+    std::string formula;  // "4 bytes x 13.90B parameters / 4 ranks"
+    double bytes = 0;
+    StepPhase phase = StepPhase::StartUp;
+};
+
+// One change to the run and the planner's peak for it on the same GPUs.
+struct OomFix {
+    std::string change;  // "ZeRO-3", "DeepSpeed's fused Adam instead of torch.optim's", ...
+    Scenario scenario;   // the run with the change
+    double peak_bytes = 0;
+    double usable_bytes = 0;
+    bool fits = false;
+    double step_seconds = 0;  // for the recommender's plan, else 0
+};
+
+struct OomDiagnosis {
+    OomCause cause = OomCause::Capacity;
+    std::vector<std::string> evidence;  // what in the message says so
+    std::vector<std::string> advice;    // for a cause other than capacity: what to change instead
+    OomMoment moment = OomMoment::Unknown;
+    StepPhase phase = StepPhase::StartUp;
+    std::string moment_from;           // "frame _init_group", "the requested size", "the failing line"
+    std::optional<OomTerm> term;       // the term the request (or the failing line) is
+    std::optional<double> term_error;  // |term - request| / request when matched by size
+    // The planner's allocated bytes at the failing moment (the most in that phase) and the log's
+    // allocated bytes plus the request: what the moment needed.
+    std::optional<double> planned_bytes, measured_bytes;
+    std::vector<OomFix> fixes;  // capacity only: cheapest first, then the recommender's plan
+};
+
+// A request matches a term when they differ by at most this fraction of the request: PyTorch
+// prints two decimals (12.94 GiB is 12.935-12.945) and a parameter count stated to three
+// significant figures (13.9B) is 0.4% off, so 2% covers both and still tells the fp32 master of a
+// rank (4 B x P / N) from a 16-bit copy of the whole model (2 B x P) unless N is 2.
+inline constexpr double kOomTermTolerance = 0.02;
+// Reserved but unallocated memory at least this fraction of the card, or at least the request:
+// the allocator held enough, in pieces (PyTorch's hint: "If reserved but unallocated memory is
+// large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True").
+inline constexpr double kFragmentedFractionOfCard = 0.10;
+
+// The cause the message and frames show (capacity unless something says otherwise).
+OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice);
+// The terms of `s`'s step a single request can be, in the order the step allocates them.
+std::vector<OomTerm> oom_request_terms(const Scenario& s);
+// The term nearest `request_bytes` within kOomTermTolerance (the first of equal ones), if any.
+std::optional<OomTerm> match_request(double request_bytes, const std::vector<OomTerm>& terms, double* error);
+// The whole diagnosis of `log` for the run `s`.
+OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s);
+
+}  // namespace zp

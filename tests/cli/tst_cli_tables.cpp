@@ -107,7 +107,8 @@ private slots:
                               << cli::kExitOk;
         QTest::newRow("validate") << QStringLiteral("validate") << QStringList{} << cli::kExitOk;  // the bundled measured runs
         QTest::newRow("diagnose") << QStringLiteral("diagnose")
-                                  << QStringList{QStringLiteral(ZP_TEST_DATA_DIR "/oom/zero3_torch_adamw.log")} << cli::kExitOk;
+                                  << QStringList{QStringLiteral(ZP_TEST_DATA_DIR "/oom/llamafactory7532_zero3_torch_adamw.log")}
+                                  << cli::kExitOk;
         // Rendered by app/gui_main.cpp: run() has no handler for it, the start decides it.
         QTest::newRow("screenshot") << QStringLiteral("screenshot") << QStringList{QStringLiteral("--out"), QStringLiteral("x.png")}
                                     << cli::kExitBadInput;

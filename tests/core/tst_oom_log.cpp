@@ -140,7 +140,7 @@ private slots:
     // The run a log describes (core/diagnose/log_setup.h): LLaMA-7B under ZeRO-2 with the Trainer's
     // torch AdamW on 8 V100s, as its model config, DeepSpeed's dump and TrainingArguments print it.
     void setup_from_a_trainer_log() {
-        const std::string text = read_text_file(test_data_path("oom/llama_zero2_trainer.log"));
+        const std::string text = read_text_file(test_data_path("log_setup/llama_zero2_trainer.log"));
         const OomLog log = read_oom_log(text, "llama.log");
         const LogSetup setup = setup_from_log(text, log, "llama.log");
         QVERIFY(setup.states_anything);

@@ -121,6 +121,11 @@ private slots:
         QTest::newRow("reduce inside backward")
             << QStringList{QStringLiteral("backward"), QStringLiteral("reduce_ipg_grads"), QStringLiteral("average_tensor")}
             << QStringLiteral("gradient reduce");
+        // transformers#7158 (https://github.com/huggingface/transformers/issues/7158): its frames,
+        // the message not in the excerpt seen: evaluation, not the training step.
+        QTest::newRow("Trainer.evaluate, transformers#7158") << QStringList{QStringLiteral("<module>"), QStringLiteral("main"),
+                                                                            QStringLiteral("evaluate"), QStringLiteral("prediction_loop")}
+                                                             << QStringLiteral("evaluation");
         QTest::newRow("no frame") << QStringList{} << QStringLiteral("unknown");
     }
     void moments() {
@@ -131,6 +136,7 @@ private slots:
         StepPhase phase = StepPhase::StartUp;
         const OomMoment m = moment_of_frames(f, &phase, nullptr);
         const QString got = m == OomMoment::ModelLoad        ? QStringLiteral("model_load")
+                            : m == OomMoment::Evaluation     ? QStringLiteral("evaluation")
                             : m == OomMoment::CheckpointSave ? QStringLiteral("checkpoint_save")
                             : m == OomMoment::Unknown        ? QStringLiteral("unknown")
                                                              : QString::fromLatin1(to_string(phase));

@@ -7,6 +7,13 @@
 
 namespace zp {
 
+namespace {
+
+// The bars and scaling curves of `o` for `s` (see compute_overview).
+void add_bars_and_scaling(const Scenario& s, Overview& o);
+
+}  // namespace
+
 Overview compute_overview(const Scenario& s) {
     Overview o;
     try {
@@ -25,6 +32,22 @@ Overview compute_overview(const Scenario& s) {
         o.step_valid = false;
         o.step_error = e.what();
     }
+    // A scenario the core refuses outright (not only its batch split: a LoRA target the model
+    // lacks, say) has no memory to draw either: no bars, no curves, the refusal in plan_error.
+    try {
+        add_bars_and_scaling(s, o);
+    } catch (const InputError& e) {
+        o.bars.clear();
+        o.scaling.clear();
+        o.plan_valid = false;
+        if (o.plan_error.empty()) o.plan_error = e.what();
+    }
+    return o;
+}
+
+namespace {
+
+void add_bars_and_scaling(const Scenario& s, Overview& o) {
     const auto rows = zero_setup_rows();
     for (std::size_t i = 0; i < rows.size(); ++i) {
         if (!rows[i].in_overview) continue;
@@ -74,8 +97,9 @@ Overview compute_overview(const Scenario& s) {
         }
         o.scaling.push_back(std::move(series));
     }
-    return o;
 }
+
+}  // namespace
 
 Phrase auto_zeropp_outcome(const Scenario& chosen, const Overview& o) {
     if (!chosen.zero.auto_zeropp) return {};

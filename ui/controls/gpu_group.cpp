@@ -36,6 +36,7 @@ GpuGroup::GpuGroup(PlannerDocument* doc) : ControlGroup(doc, tr("GPUs")) {
     node_size_->setRange(static_cast<int>(limits::kGpusPerNode.min), static_cast<int>(limits::kGpusPerNode.max));
     form_->addRow(tr("GPUs per node"), node_size_);
     gpu_error_ = new QLabel;
+    gpu_error_->setObjectName(QStringLiteral("gpu_count_error"));  // the refusal of a GPU count (tests find it by name)
     gpu_error_->setWordWrap(true);
     gpu_error_->setVisible(false);
     form_->addRow(gpu_error_);

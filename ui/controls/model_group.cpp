@@ -43,7 +43,10 @@ ModelGroup::ModelGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Model")) {
 void ModelGroup::connectEdits() {
     connect(model_, &QComboBox::activated, this, [this](int index) {
         const QString name = model_->itemData(index).toString();
-        if (name == kCustomEntry) return;
+        if (name == kCustomEntry) {  // the size slider below makes a custom model; the list shows the document's
+            sync(doc_->scenario());
+            return;
+        }
         edit(EditModel, tr("Choose model %1").arg(model_->itemText(index)),
              [&](Scenario& s) { s.model = model_preset(name.toStdString()).spec; });
     });

@@ -66,9 +66,13 @@ GpuSpec gpu_of_capacity(double total_bytes, std::string* label) {
 }  // namespace
 
 LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::string& source_name) {
+    return setup_from_log(raw, oom, source_name, default_scenario());
+}
+
+LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::string& source_name, const Scenario& base) {
     LogSetup out;
     Scenario& s = out.scenario;
-    s = default_scenario();
+    s = base;
     const std::string text = without_rank_prefixes(raw);
 
     if (const auto at = text.find("Model config "); at != std::string::npos) {
@@ -96,7 +100,7 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
         out.fields.insert("gpus");
         out.states_anything = true;
     } else {
-        out.assumed.push_back(std::to_string(s.cluster.world_size()) + " GPUs (the default; the log states no world size)");
+        out.assumed.push_back(std::to_string(s.cluster.world_size()) + " GPUs (not in the log: it states no world size)");
     }
     if (const auto& e = oom.events.front(); e.total_bytes) {
         std::string label;
@@ -162,10 +166,10 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
         out.read.push_back("sequence " + *v);
         out.fields.insert("sequence");
     } else {
-        out.assumed.push_back("sequence " + std::to_string(s.training.seq_len) + " (the default; the log states none)");
+        out.assumed.push_back("sequence " + std::to_string(s.training.seq_len) + " (not in the log: it states none)");
     }
     if (!first_match(text, R"((Model config ))"))
-        out.assumed.push_back("model " + s.model.name + " (the default; the log prints no model config)");
+        out.assumed.push_back("model " + s.model.name + " (not in the log: it prints no model config)");
     return out;
 }
 

@@ -8,7 +8,8 @@
 //   TRL's max_seq_length / max_length);
 // - the world size (DeepSpeed's "world_size=8", torchrun's WORLD_SIZE, launcher's num_local_procs);
 // - the GPU's capacity from the out-of-memory message itself (core/io/oom_log.h).
-// What the log does not state keeps the default scenario's value and is listed as assumed.
+// What the log does not state keeps the base scenario's value (the default scenario's for the
+// command line, the window's for File > Diagnose a Training Log...) and is listed as assumed.
 #include "core/io/oom_log.h"
 #include "core/model/scenario.h"
 
@@ -20,7 +21,7 @@
 namespace zp {
 
 struct LogSetup {
-    Scenario scenario;                 // the default scenario with what the log states applied
+    Scenario scenario;                 // the base scenario with what the log states applied
     std::vector<std::string> read;     // "micro batch 4 (TrainingArguments per_device_train_batch_size)"
     std::vector<std::string> assumed;  // "sequence 4096 (the default; the log states none)"
     bool states_anything = false;      // at least one fact beside the GPU's capacity
@@ -32,5 +33,7 @@ struct LogSetup {
 
 // Throws InputError naming `source_name` for a config block that is there but is not JSON.
 LogSetup setup_from_log(std::string_view text, const OomLog& oom, const std::string& source_name);
+// The same over `base` instead of the default scenario.
+LogSetup setup_from_log(std::string_view text, const OomLog& oom, const std::string& source_name, const Scenario& base);
 
 }  // namespace zp

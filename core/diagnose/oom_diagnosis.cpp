@@ -3,6 +3,7 @@
 #include "core/base/errors.h"
 #include "core/base/format.h"
 #include "core/base/units.h"
+#include "core/memory/allocator.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/model_states.h"
 #include "core/memory/step_timeline.h"
@@ -272,10 +273,16 @@ OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s) {
         d.moment_from = d.term_error ? "the requested size" : "the failing line";
     }
     if (d.moment == OomMoment::InStep) {
-        double most = 0;
-        for (const StepMoment& m : step_timeline(s, TimelineDetail::PeakCandidates))
-            if (m.phase == d.phase) most = std::max(most, m.allocated_bytes());
+        double most = 0, reserved = 0;
+        const std::vector<StepMoment> timeline = step_timeline(s, TimelineDetail::PeakCandidates);
+        const std::vector<double> reserve = reserved_along(s, timeline);
+        for (std::size_t i = 0; i < timeline.size(); ++i) {
+            if (timeline[i].phase != d.phase) continue;
+            most = std::max(most, timeline[i].allocated_bytes());
+            reserved = std::max(reserved, reserve[i] - s.assumptions.cuda_context_bytes);
+        }
         d.planned_bytes = most;
+        d.planned_reserved_bytes = reserved;
         if (first.allocated_bytes) d.measured_bytes = *first.allocated_bytes + first.tried_bytes;
     }
     if (d.cause == OomCause::Capacity && d.moment == OomMoment::InStep) d.fixes = capacity_fixes(s, d.phase, d.term);

@@ -51,6 +51,9 @@ struct OomDiagnosis {
     // The planner's allocated bytes at the failing moment (the most in that phase) and the log's
     // allocated bytes plus the request: what the moment needed.
     std::optional<double> planned_bytes, measured_bytes;
+    // The planner's reserve by PyTorch at that moment (core/memory/allocator.h reserved_along,
+    // without the CUDA context), beside the message's "reserved in total by PyTorch".
+    std::optional<double> planned_reserved_bytes;
     std::vector<OomFix> fixes;  // capacity only: cheapest first, then the recommender's plan
 };
 

@@ -12,6 +12,7 @@
 #include "core/base/file_io.h"
 #include "core/base/format.h"
 #include "core/base/units.h"
+#include "core/diagnose/log_diagnosis.h"
 #include "core/diagnose/log_setup.h"
 #include "core/diagnose/oom_diagnosis.h"
 #include "core/io/oom_log.h"
@@ -24,7 +25,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <initializer_list>
 #include <ostream>
 
 namespace zp::cli {
@@ -66,8 +66,8 @@ struct SetupRow {
     std::string field, value, source;
 };
 
-std::string source_of(const Args& a, const LogSetup& log, const char* field, std::initializer_list<const Option*> options,
-                      bool in_ds_config, bool in_hf_config) {
+std::string source_of(const Args& a, const LogSetup& log, const char* field, const std::vector<const Option*>& options, bool in_ds_config,
+                      bool in_hf_config) {
     for (const Option* o : options)
         if (a.has(*o)) return "option " + std::string(o->name);
     if (in_hf_config && a.has(opt::hf_config)) return "hf-config";
@@ -77,56 +77,27 @@ std::string source_of(const Args& a, const LogSetup& log, const char* field, std
 }
 
 std::vector<SetupRow> setup_rows(const Args& a, const LogSetup& log, const Scenario& s) {
-    const Training& t = s.training;
-    const auto row = [&](const char* label, std::string value, const char* field, std::initializer_list<const Option*> options, bool ds,
-                         bool hf) {
-        return SetupRow{label, std::move(value), source_of(a, log, field, options, ds, hf)};
+    // The options, and whether --ds-config / --hf-config can set each value, in setup_values' order.
+    struct Given {
+        std::vector<const Option*> options;
+        bool ds, hf;
     };
-    return {
-        row("model", s.model.name + " (" + format_fixed(static_cast<double>(parameter_count(s.model)) / 1e9, 2) + "B parameters)", "model",
-            {&opt::model, &opt::params}, false, true),
-        row("GPUs", std::to_string(s.cluster.world_size()), "gpus", {&opt::gpus, &opt::nodes, &opt::gpus_per_node}, false, false),
-        row("GPU", s.cluster.gpu.display_name + ", " + format_fixed(s.cluster.gpu.memory_gib, 2) + " GiB", "gpu", {&opt::gpu}, false,
-            false),
-        row("ZeRO", setup_label(s.zero), "zero", {&opt::stage, &opt::offload_optimizer, &opt::offload_param}, true, false),
-        row("micro batch", std::to_string(t.micro_batch), "micro_batch", {&opt::micro_batch}, true, false),
-        row("sequence", std::to_string(t.seq_len), "sequence", {&opt::seq}, false, false),
-        row("recompute", to_string(t.checkpointing), "recompute", {&opt::checkpointing}, false, false),
-        row("precision", to_string(t.precision), "precision", {&opt::precision}, true, false),
-        row("optimizer", std::string(to_string(t.optimizer)) + (t.fused_optimizer ? " (DeepSpeed's fused kernel)" : " (torch.optim's)"),
-            "optimizer", {&opt::optimizer, &opt::fused_optimizer}, true, false),
+    const std::vector<Given> given{
+        {{&opt::model, &opt::params}, false, true},
+        {{&opt::gpus, &opt::nodes, &opt::gpus_per_node}, false, false},
+        {{&opt::gpu}, false, false},
+        {{&opt::stage, &opt::offload_optimizer, &opt::offload_param}, true, false},
+        {{&opt::micro_batch}, true, false},
+        {{&opt::seq}, false, false},
+        {{&opt::checkpointing}, false, false},
+        {{&opt::precision}, true, false},
+        {{&opt::optimizer, &opt::fused_optimizer}, true, false},
     };
-}
-
-const char* cause_key(OomCause c) {
-    switch (c) {
-    case OomCause::Capacity: return "capacity";
-    case OomCause::DevicePlacement: return "device_placement";
-    case OomCause::Fragmentation: return "fragmentation";
-    case OomCause::Evaluation: return "evaluation";
-    }
-    return "?";
-}
-
-const char* cause_words(OomCause c) {
-    switch (c) {
-    case OomCause::Capacity: return "capacity: the run needs more memory at that moment than the GPU has";
-    case OomCause::DevicePlacement: return "device placement, not capacity";
-    case OomCause::Fragmentation: return "fragmentation, not capacity";
-    case OomCause::Evaluation: return "generation or evaluation only, not the training step";
-    }
-    return "?";
-}
-
-std::string moment_key(const OomDiagnosis& d) {
-    switch (d.moment) {
-    case OomMoment::InStep: return to_string(d.phase);
-    case OomMoment::ModelLoad: return "model_load";
-    case OomMoment::CheckpointSave: return "checkpoint_save";
-    case OomMoment::Evaluation: return "evaluation";
-    case OomMoment::Unknown: break;
-    }
-    return "unknown";
+    const std::vector<SetupValue> values = setup_values(s);
+    std::vector<SetupRow> rows;
+    for (std::size_t i = 0; i < values.size() && i < given.size(); ++i)
+        rows.push_back({values[i].label, values[i].value, source_of(a, log, values[i].field, given[i].options, given[i].ds, given[i].hf)});
+    return rows;
 }
 
 // "the planner: 90.60 GiB (0.0% above the log's)".
@@ -139,10 +110,10 @@ nlohmann::json diagnosis_json(const std::string& path, const OomLog& log, const 
                               const std::string& not_runnable) {
     nlohmann::json j{{"log", path},
                      {"frames", log.frames},
-                     {"cause", cause_key(d.cause)},
+                     {"cause", oom_cause_key(d.cause)},
                      {"evidence", d.evidence},
                      {"advice", d.advice},
-                     {"moment", moment_key(d)},
+                     {"moment", oom_moment_key(d)},
                      {"where", oom_moment_words(d.moment, d.phase)},
                      {"remedies", oom_remedies(d.moment, d.phase)}};
     j["events"] = nlohmann::json::array();
@@ -176,7 +147,7 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
         << gib(first.tried_bytes) << " with " << size_or_dash(first.allocated_bytes) << " allocated, "
         << size_or_dash(first.reserved_total_bytes()) << " reserved, " << size_or_dash(first.free_bytes) << " free of "
         << size_or_dash(first.total_bytes) << "\n";
-    out << "What it is: " << cause_words(d.cause) << "\n";
+    out << "What it is: " << oom_cause_words(d.cause) << "\n";
     for (const std::string& e : d.evidence) out << "  " << e << "\n";
     out << "Where: " << oom_moment_words(d.moment, d.phase);
     if (!d.moment_from.empty()) out << " (" << d.moment_from << ")";
@@ -222,9 +193,7 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
             "diagnose takes one LOG: zero-planner diagnose LOG [--ds-config FILE] [--hf-config FILE] [scenario options] [--json]");
     const std::string path = a.positionals.front();
     const std::string text = read_text_file(path);
-    if (text.empty()) throw InputError(path + ": the file is empty, not a training log");
-    if (text.find('\0') != std::string::npos) throw InputError(path + ": a binary file (it holds NUL bytes), not a training log");
-    const OomLog log = read_oom_log(text, path);
+    const OomLog log = read_training_log(text, path);
 
     // The run the log states, with --ds-config, --hf-config and the options over it.
     const LogSetup from_log = setup_from_log(text, log, path);
@@ -236,14 +205,7 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
         if (scenario_given(a)) throw;  // the options' own error
         not_runnable = e.what();       // what the log states is not a run the planner takes: diagnose without it
     }
-    OomDiagnosis d;
-    if (not_runnable.empty()) d = diagnose_oom(log, s);
-    else {
-        d.cause = oom_cause(log, &d.evidence, &d.advice);
-        d.moment = log.moment;
-        d.phase = log.phase;
-        if (!log.deciding_frame.empty()) d.moment_from = "frame " + log.deciding_frame;
-    }
+    const OomDiagnosis d = diagnose_log(log, s, not_runnable);
     const std::vector<SetupRow> rows = setup_rows(a, from_log, s);
     if (a.flag(opt::json)) {
         out << diagnosis_json(path, log, d, rows, not_runnable).dump(2) << "\n";

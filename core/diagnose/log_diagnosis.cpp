@@ -1,0 +1,103 @@
+#include "core/diagnose/log_diagnosis.h"
+
+#include "core/base/errors.h"
+#include "core/base/format.h"
+#include "core/base/phrase.h"
+#include "core/model/enum_names.h"
+#include "core/model/model_spec.h"
+#include "core/presets/default_scenario.h"
+#include "core/search/zero_setups.h"
+
+namespace zp {
+
+OomLog read_training_log(std::string_view text, const std::string& source_name) {
+    if (text.empty()) throw InputError(source_name + ": the file is empty, not a training log");
+    if (text.find('\0') != std::string_view::npos)
+        throw InputError(source_name + ": a binary file (it holds NUL bytes), not a training log");
+    return read_oom_log(text, source_name);
+}
+
+OomDiagnosis diagnose_log(const OomLog& log, const Scenario& s, const std::string& not_runnable) {
+    if (not_runnable.empty()) return diagnose_oom(log, s);
+    OomDiagnosis d;
+    d.cause = oom_cause(log, &d.evidence, &d.advice);
+    d.moment = log.moment;
+    d.phase = log.phase;
+    if (!log.deciding_frame.empty()) d.moment_from = "frame " + log.deciding_frame;
+    return d;
+}
+
+TrainingLogDiagnosis diagnose_training_log(std::string_view text, const std::string& source_name, const Scenario& base) {
+    TrainingLogDiagnosis out;
+    out.log = read_training_log(text, source_name);
+    out.setup = setup_from_log(text, out.log, source_name, base);
+    try {
+        validate(out.setup.scenario);
+    } catch (const InputError& e) {
+        out.not_runnable = e.what();
+    }
+    out.diagnosis = diagnose_log(out.log, out.setup.scenario, out.not_runnable);
+    return out;
+}
+
+std::vector<SetupValue> setup_values(const Scenario& s) {
+    const Training& t = s.training;
+    return {
+        {"model", QT_TRANSLATE_NOOP("Core", "model"),
+         s.model.name + " (" + format_fixed(static_cast<double>(parameter_count(s.model)) / 1e9, 2) + "B parameters)"},
+        {"gpus", QT_TRANSLATE_NOOP("Core", "GPUs"), std::to_string(s.cluster.world_size())},
+        {"gpu", QT_TRANSLATE_NOOP("Core", "GPU"), s.cluster.gpu.display_name + ", " + format_fixed(s.cluster.gpu.memory_gib, 2) + " GiB"},
+        {"zero", QT_TRANSLATE_NOOP("Core", "ZeRO"), setup_label(s.zero)},
+        {"micro_batch", QT_TRANSLATE_NOOP("Core", "micro batch"), std::to_string(t.micro_batch)},
+        {"sequence", QT_TRANSLATE_NOOP("Core", "sequence"), std::to_string(t.seq_len)},
+        {"recompute", QT_TRANSLATE_NOOP("Core", "recompute"), to_string(t.checkpointing)},
+        {"precision", QT_TRANSLATE_NOOP("Core", "precision"), to_string(t.precision)},
+        {"optimizer", QT_TRANSLATE_NOOP("Core", "optimizer"),
+         std::string(to_string(t.optimizer)) + (t.fused_optimizer ? " (DeepSpeed's fused kernel)" : " (torch.optim's)")},
+    };
+}
+
+ValueSource setup_value_source(const LogSetup& setup, const SetupValue& v) {
+    if (setup.fields.count(v.field)) return ValueSource::Log;
+    for (const SetupValue& d : setup_values(default_scenario()))
+        if (std::string_view(d.field) == v.field) return d.value == v.value ? ValueSource::Assumed : ValueSource::Given;
+    return ValueSource::Assumed;
+}
+
+const char* oom_cause_key(OomCause c) {
+    switch (c) {
+    case OomCause::Capacity: return "capacity";
+    case OomCause::DevicePlacement: return "device_placement";
+    case OomCause::Fragmentation: return "fragmentation";
+    case OomCause::Evaluation: return "evaluation";
+    }
+    return "?";
+}
+
+const char* oom_cause_words(OomCause c) {
+    switch (c) {
+    case OomCause::Capacity: return QT_TRANSLATE_NOOP("Core", "capacity: the run needs more memory at that moment than the GPU has");
+    case OomCause::DevicePlacement: return QT_TRANSLATE_NOOP("Core", "device placement, not capacity");
+    case OomCause::Fragmentation: return QT_TRANSLATE_NOOP("Core", "fragmentation, not capacity");
+    case OomCause::Evaluation: return QT_TRANSLATE_NOOP("Core", "generation or evaluation only, not the training step");
+    }
+    return "?";
+}
+
+std::string oom_moment_key(const OomDiagnosis& d) {
+    switch (d.moment) {
+    case OomMoment::InStep: return to_string(d.phase);
+    case OomMoment::ModelLoad: return "model_load";
+    case OomMoment::CheckpointSave: return "checkpoint_save";
+    case OomMoment::Evaluation: return "evaluation";
+    case OomMoment::Unknown: break;
+    }
+    return "unknown";
+}
+
+std::optional<double> planner_gap(const OomDiagnosis& d) {
+    if (!d.planned_bytes || !d.measured_bytes || *d.measured_bytes <= 0) return std::nullopt;
+    return (*d.planned_bytes - *d.measured_bytes) / *d.measured_bytes;
+}
+
+}  // namespace zp

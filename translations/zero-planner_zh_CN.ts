@@ -542,6 +542,58 @@
         <source>off (not faster here)</source>
         <translation>关闭（此处不更快）</translation>
     </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>ZeRO</source>
+        <translation>ZeRO</translation>
+    </message>
+    <message>
+        <source>micro batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>sequence</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>capacity: the run needs more memory at that moment than the GPU has</source>
+        <translation>容量不足：该时刻训练所需显存超过 GPU 容量</translation>
+    </message>
+    <message>
+        <source>device placement, not capacity</source>
+        <translation>设备放置问题，而非容量不足</translation>
+    </message>
+    <message>
+        <source>fragmentation, not capacity</source>
+        <translation>显存碎片，而非容量不足</translation>
+    </message>
+    <message>
+        <source>generation or evaluation only, not the training step</source>
+        <translation>仅在生成或评估时出现，而非训练步</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -1746,6 +1798,149 @@
     </message>
 </context>
 <context>
+    <name>zp::ui::DiagnosisPanel</name>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>Out of memory in %1</source>
+        <translation>%1 中的显存不足</translation>
+    </message>
+    <message>
+        <source>&amp;Close Diagnosis</source>
+        <translation>关闭诊断(&amp;C)</translation>
+    </message>
+    <message>
+        <source>GPU %1 tried to allocate %2 with %3 allocated and %4 reserved by PyTorch, %5 free of %6.</source>
+        <translation>GPU %1 尝试分配 %2，此时 PyTorch 已分配 %3、保留 %4，%6 中空闲 %5。</translation>
+    </message>
+    <message>
+        <source>What it is: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <source>What to change instead:</source>
+        <translation>应改为：</translation>
+    </message>
+    <message>
+        <source>Where: %1</source>
+        <translation>位置：%1</translation>
+    </message>
+    <message>
+        <source> (from %1)</source>
+        <translation>（依据 %1）</translation>
+    </message>
+    <message>
+        <source>The request: %1 = %2: %3 = %4 (%5% from the request)</source>
+        <translation>该请求：%1 = %2：%3 = %4（与请求相差 %5%）</translation>
+    </message>
+    <message>
+        <source>The request: %1 of %2, as the failing line says; the planner has it at %3 = %4</source>
+        <translation>该请求：%2 的 %1（如出错的代码行所示）；规划器算得 %3 = %4</translation>
+    </message>
+    <message>
+        <source>The request matches no term of the planner&apos;s step for this run.</source>
+        <translation>该请求与规划器对此运行的训练步中任何一项都不匹配。</translation>
+    </message>
+    <message>
+        <source>At that moment</source>
+        <translation>该时刻</translation>
+    </message>
+    <message>
+        <source>The log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>The planner</source>
+        <translation>规划器</translation>
+    </message>
+    <message>
+        <source>Requested</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Allocated + requested</source>
+        <translation>已分配 + 请求</translation>
+    </message>
+    <message>
+        <source>Reserved by PyTorch</source>
+        <translation>PyTorch 保留</translation>
+    </message>
+    <message>
+        <source>The planner&apos;s need is %1% above the log&apos;s.</source>
+        <translation>规划器的需求比日志高 %1%。</translation>
+    </message>
+    <message>
+        <source>The planner&apos;s need is %1% below the log&apos;s.</source>
+        <translation>规划器的需求比日志低 %1%。</translation>
+    </message>
+    <message>
+        <source>The run</source>
+        <translation>运行配置</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>the log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>the window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>assumed</source>
+        <translation>假定</translation>
+    </message>
+    <message>
+        <source>The planner cannot run this setup: %1</source>
+        <translation>规划器无法计算此配置：%1</translation>
+    </message>
+    <message>
+        <source>What fits on the same GPUs (peak of usable)</source>
+        <translation>在相同 GPU 上可容纳的方案（峰值 / 可用）</translation>
+    </message>
+    <message>
+        <source>No change to try: the planner has no step for this moment.</source>
+        <translation>无可尝试的修改：规划器的训练步不含此时刻。</translation>
+    </message>
+    <message>
+        <source>No change to the setup: the cause is not capacity (see above).</source>
+        <translation>无需修改配置：原因不是容量不足（见上文）。</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1, fits</source>
+        <translation>%1，可容纳</translation>
+    </message>
+    <message>
+        <source>%1, does not fit</source>
+        <translation>%1，无法容纳</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Apply: %1</source>
+        <translation>应用：%1</translation>
+    </message>
+    <message>
+        <source>Apply %1</source>
+        <translation>应用 %1</translation>
+    </message>
+</context>
+<context>
     <name>zp::ui::GpuLayoutView</name>
     <message>
         <source>Node %1, GPU %2: rank %3
@@ -2270,6 +2465,38 @@ Not loaded into the controls: %1</source>
     <message>
         <source>Pi&amp;n Plan for Comparison</source>
         <translation>固定计划以便对比(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Dia&amp;gnose a Training Log...</source>
+        <translation>诊断训练日志(&amp;G)...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+G</source>
+        <translation>Ctrl+Shift+G</translation>
+    </message>
+    <message>
+        <source>Diagnose %1</source>
+        <translation>诊断 %1</translation>
+    </message>
+    <message>
+        <source>Diagnosis</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <source>Out of memory here: %1</source>
+        <translation>此处显存不足：%1</translation>
+    </message>
+    <message>
+        <source>Cannot diagnose the log</source>
+        <translation>无法诊断该日志</translation>
+    </message>
+    <message>
+        <source>Diagnose a Training Log</source>
+        <translation>诊断训练日志</translation>
+    </message>
+    <message>
+        <source>Training logs (*.log *.txt);;All files (*)</source>
+        <translation>训练日志 (*.log *.txt);;所有文件 (*)</translation>
     </message>
 </context>
 <context>

@@ -6,11 +6,13 @@
 #include "core/base/units.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
+#include "core/diagnose/log_diagnosis.h"
 #include "core/io/hf_config.h"
 #include "core/io/scenario_json.h"
 #include "core/io/session_version.h"
 #include "core/memory/allocator.h"
 #include "core/memory/buffers.h"
+#include "core/model/enum_names.h"
 #include "core/report/report.h"
 #include "core/report/report_markdown.h"
 #include "ui/accessibility.h"
@@ -23,6 +25,7 @@
 #include "ui/i18n/phrase_text.h"
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/config_preview.h"
+#include "ui/panels/diagnosis_panel.h"
 #include "ui/panels/gpu_layout_view.h"
 #include "ui/panels/recommendation_card.h"
 #include "ui/plots/axis_label_fit.h"
@@ -75,13 +78,19 @@ bool writeAtomically(const QString& path, const QByteArray& bytes, QString* erro
     }
 }
 
-// The one local .zplan file a drag carries, or empty.
-QString draggedSession(const QMimeData* mime) {
+// The one local file a drag carries when it is a session (.zplan) or a training log to diagnose
+// (.log, .txt), or empty.
+QString draggedFile(const QMimeData* mime) {
     if (!mime || !mime->hasUrls() || mime->urls().size() != 1) return {};
     const QUrl url = mime->urls().constFirst();
-    if (!url.isLocalFile() || !url.toLocalFile().endsWith(QLatin1String(".zplan"), Qt::CaseInsensitive)) return {};
-    return url.toLocalFile();
+    if (!url.isLocalFile()) return {};
+    const QString path = url.toLocalFile();
+    for (const char* suffix : {".zplan", ".log", ".txt"})
+        if (path.endsWith(QLatin1String(suffix), Qt::CaseInsensitive)) return path;
+    return {};
 }
+
+bool isSession(const QString& path) { return path.endsWith(QLatin1String(".zplan"), Qt::CaseInsensitive); }
 
 }  // namespace
 
@@ -269,6 +278,8 @@ void MainWindow::buildMenus() {
         ->setObjectName(QStringLiteral("actionExportReport"));
     file->addAction(tr("&Calibrate from a Run..."), QKeySequence(tr("Ctrl+Shift+L")), this, &MainWindow::calibrateDialog)
         ->setObjectName(QStringLiteral("actionCalibrate"));
+    file->addAction(tr("Dia&gnose a Training Log..."), QKeySequence(tr("Ctrl+Shift+G")), this, &MainWindow::diagnoseDialog)
+        ->setObjectName(QStringLiteral("actionDiagnose"));
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close)->setObjectName(QStringLiteral("actionQuit"));
 
@@ -476,6 +487,71 @@ void MainWindow::calibrateDialog() {
     dialog.exec();
 }
 
+// Issue 36, item 5: the log is read and diagnosed by the core over the document's scenario (what
+// the log does not state keeps the window's value); the run it states becomes the document's as one
+// undo step, so Undo returns to what the window showed before.
+bool MainWindow::diagnose(const std::string& text, const QString& name, QString* error) {
+    TrainingLogDiagnosis d;
+    try {
+        d = diagnose_training_log(text, name.toStdString(), doc_->scenario());
+    } catch (const InputError& e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+    if (d.not_runnable.empty()) {
+        doc_->edit(d.setup.scenario, tr("Diagnose %1").arg(name));
+        // The step view shows the diagnosed setup's step, not the recommended one's.
+        doc_->selectSetup(d.setup.scenario.zero);
+    }
+    if (!diagnosis_) {
+        diagnosis_ = new DiagnosisPanel(doc_.get());
+        connect(diagnosis_, &DiagnosisPanel::closeRequested, this, &MainWindow::closeDiagnosis);
+    }
+    diagnosis_->showDiagnosis(d, name);
+    if (tabs_->indexOf(diagnosis_) < 0) tabs_->addTab(diagnosis_, tr("Diagnosis"));
+    tabs_->setCurrentWidget(diagnosis_);
+    const OomDiagnosis& o = d.diagnosis;
+    if (o.moment == OomMoment::InStep && d.not_runnable.empty()) {
+        const QString what = o.term ? QString::fromStdString(o.term->name) : translatedCore(to_string(o.phase));
+        step_->setFailingPhase(o.phase, tr("Out of memory here: %1").arg(what));
+        plot_tabs_->setCurrentWidget(step_);
+    } else {
+        step_->setFailingPhase(std::nullopt);
+    }
+    return true;
+}
+
+bool MainWindow::diagnoseLogText(const QString& text, const QString& name, QString* error) {
+    return diagnose(text.toStdString(), name, error);
+}
+
+bool MainWindow::diagnoseLog(const QString& path, QString* error) {
+    std::string text;
+    try {
+        text = read_text_file(path.toStdString());
+    } catch (const InputError& e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+    return diagnose(text, QFileInfo(path).fileName(), error);
+}
+
+void MainWindow::diagnoseAndTell(const QString& path) {
+    QString error;
+    if (!diagnoseLog(path, &error)) QMessageBox::warning(this, tr("Cannot diagnose the log"), error);
+}
+
+void MainWindow::diagnoseDialog() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Diagnose a Training Log"), QString(), tr("Training logs (*.log *.txt);;All files (*)"));
+    if (!path.isEmpty()) diagnoseAndTell(path);
+}
+
+void MainWindow::closeDiagnosis() {
+    if (const int index = tabs_->indexOf(diagnosis_); index >= 0) tabs_->removeTab(index);
+    step_->setFailingPhase(std::nullopt);
+}
+
 void MainWindow::exportDialog() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export"), config_->suggestedFileName());
     if (path.isEmpty()) return;
@@ -679,16 +755,21 @@ void MainWindow::closeEvent(QCloseEvent* e) {
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
-    if (!draggedSession(e->mimeData()).isEmpty()) e->acceptProposedAction();
+    if (!draggedFile(e->mimeData()).isEmpty()) e->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* e) {
-    const QString path = draggedSession(e->mimeData());
+    const QString path = draggedFile(e->mimeData());
     if (path.isEmpty()) return;
     e->acceptProposedAction();
     // Asked and opened after the drop has finished: the drag source is not kept waiting by a dialog.
     QMetaObject::invokeMethod(
-        this, [this, path] { openFile(path); }, Qt::QueuedConnection);
+        this,
+        [this, path] {
+            if (isSession(path)) openFile(path);
+            else diagnoseAndTell(path);
+        },
+        Qt::QueuedConnection);
 }
 
 }  // namespace zp::ui

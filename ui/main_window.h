@@ -19,6 +19,7 @@ namespace zp::ui {
 class ComparePanel;
 class ConfigPreview;
 class ControlPanel;
+class DiagnosisPanel;
 class MemoryView;
 class PlannerDocument;
 class RecentFiles;
@@ -65,6 +66,17 @@ public:
     // dropped file come here): asks about unsaved edits first, and says why in a message box
     // when the file cannot be read. Returns whether the file is now open.
     bool openFile(const QString& path);
+    // File > Diagnose a Training Log... after its file dialog (and a dropped .log or .txt): reads
+    // the log with the core (core/diagnose/log_diagnosis.h) over the document's scenario, makes the
+    // run it states the document's as one undo step, marks the failing moment in "Memory over one
+    // step" and shows the Diagnosis tab. A file the core refuses (no out-of-memory message, empty,
+    // binary, unreadable): false with the core's one line in *error, and nothing changes.
+    bool diagnoseLog(const QString& path, QString* error);
+    // The same for a log's text; `name` is the file name the tab cites.
+    bool diagnoseLogText(const QString& text, const QString& name, QString* error);
+    // The Diagnosis tab, once a log was diagnosed; else null.
+    DiagnosisPanel* diagnosisPanel() const { return diagnosis_; }
+
     // Asks "Save changes?" when the document has unsaved edits, and saves when told to.
     // Returns true when it is fine to go on (saved, discarded, or nothing to save).
     bool confirmSave();
@@ -120,6 +132,10 @@ private:
     void exportViewDialog(const QString& id, PictureFormat preferred);
     void exportReportDialog();
     void calibrateDialog();
+    void diagnoseDialog();
+    void diagnoseAndTell(const QString& path);
+    bool diagnose(const std::string& text, const QString& name, QString* error);
+    void closeDiagnosis();
     void showHowComputed();
     void showAbout();
 
@@ -137,6 +153,7 @@ private:
     RecommendationCard* card_;
     ConfigPreview* config_;
     ComparePanel* compare_;
+    DiagnosisPanel* diagnosis_ = nullptr;
     QTabWidget* tabs_;
     QTabWidget* plot_tabs_;
     RecentFiles* recent_ = nullptr;

@@ -79,6 +79,16 @@ StepView::StepView(PlannerDocument* doc, QWidget* parent)
     note_ = new PlotLabel(plot_);
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
     note_->position->setCoords(0.5, 0.4);
+    failing_band_ = new QCPItemRect(plot_);
+    failing_band_->setLayer(QStringLiteral("background"));
+    failing_band_->setVisible(false);
+    failing_label_ = new PlotLabel(plot_);
+    failing_label_->setPadding(QMargins(4, 2, 4, 2));
+    failing_label_->setVisible(false);
+    for (QCPItemPosition* p : {failing_band_->topLeft, failing_band_->bottomRight, failing_label_->position}) {
+        p->setTypeX(QCPItemPosition::ptPlotCoords);
+        p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    }
 
     plot_->xAxis->setTicker(phase_ticker_);
     plot_->xAxis->setSubTicks(false);
@@ -124,6 +134,13 @@ void StepView::restyle() {
         label->setColor(text);
     }
     note_->setColor(warningColor(pal));
+    QColor failing = warningColor(pal);
+    failing_band_->setPen(QPen(failing, 1.5, Qt::DashLine));
+    failing.setAlpha(45);
+    failing_band_->setBrush(failing);
+    failing_label_->setColor(warningColor(pal));
+    failing_label_->setBrush(label_bg);
+    failing_label_->setPen(QPen(warningColor(pal), 1));
     styleBands();
 }
 
@@ -153,6 +170,7 @@ void StepView::rebuild() {
         if (note_->text().isEmpty()) note_->setText(tr("No timeline for this scenario"));
         for (QCPItemRect* band : bands_) band->setVisible(false);
         for (PlotLabel* label : {allocated_label_, reserved_label_}) label->setVisible(false);
+        placeFailingMarker(timeline);
         phase_middles_.clear();
         phase_names_.clear();
         plot_->xAxis->setLabel(QString());
@@ -234,6 +252,7 @@ void StepView::rebuild() {
     }
     for (int i = bands; i < bands_.size(); ++i) bands_[i]->setVisible(false);
     styleBands();
+    placeFailingMarker(timeline);
 
     // Axes: every moment, the capacity line and the labels above the highest point in view.
     plot_->xAxis->setRange(-0.5, n - 0.5);
@@ -262,6 +281,39 @@ void StepView::rebuild() {
         capacity_ticker_->addTick(usable_gib_, tr("usable %1").arg(localeNumber(usable_gib_, 1)));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
+
+void StepView::setFailingPhase(std::optional<StepPhase> phase, const QString& label) {
+    failing_phase_ = phase;
+    failing_text_ = label;
+    documentChanged();
+}
+
+// The failing phase's moments (the first run of them) under a dashed, tinted band, named at its
+// top, reading away from the nearer edge.
+void StepView::placeFailingMarker(const std::vector<StepMoment>& timeline) {
+    failing_moments_ = {-1, -1};
+    const int n = static_cast<int>(timeline.size());
+    for (int i = 0; failing_phase_ && i < n; ++i) {
+        if (timeline[static_cast<std::size_t>(i)].phase != *failing_phase_) {
+            if (failing_moments_.first >= 0) break;
+            continue;
+        }
+        if (failing_moments_.first < 0) failing_moments_.first = i;
+        failing_moments_.second = i;
+    }
+    const bool shown = failing_moments_.first >= 0;
+    failing_band_->setVisible(shown);
+    failing_label_->setVisible(shown && !failing_text_.isEmpty());
+    if (!shown) return;
+    failing_band_->topLeft->setCoords(failing_moments_.first - 0.5, 0);
+    failing_band_->bottomRight->setCoords(failing_moments_.second + 0.5, 1);
+    failing_label_->setText(failing_text_);
+    const bool left = failing_moments_.first + failing_moments_.second < n - 1;
+    failing_label_->position->setCoords(left ? failing_moments_.first - 0.5 : failing_moments_.second + 0.5, 0.01);
+    failing_label_->setPositionAlignment((left ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+}
+
+QString StepView::failingLabel() const { return failing_label_->visible() ? failing_label_->text() : QString(); }
 
 // Phase names below the axis at their phases' middles; a name that would run into the one
 // before it goes one row lower (the last phases are one moment each).

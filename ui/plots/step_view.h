@@ -9,15 +9,26 @@
 // selection follows the plan, else the clicked setup's bar. With pipelining, the rank of the
 // stage whose peak decides the fit (core/memory/fit_stage.h), named in the axis caption.
 // The view rebuilds only while it is visible (ui/widgets/lazy_view.h).
+// A diagnosed training log (File > Diagnose a Training Log...) marks the moment it ran out of
+// memory: that phase's moments highlighted and named.
+#include "core/model/step_phase.h"
+
 #include <QList>
+#include <QPair>
 #include <QSharedPointer>
 #include "ui/widgets/lazy_view.h"
+
+#include <optional>
 
 class QCustomPlot;
 class QCPAxisTickerText;
 class QCPGraph;
 class QCPItemRect;
 class QCPItemStraightLine;
+
+namespace zp {
+struct StepMoment;
+}
 
 namespace zp::ui {
 
@@ -44,11 +55,20 @@ public:
     // The phase names on the x axis, in order.
     QStringList phaseLabels() const;
 
+    // The failing moment of a diagnosed log: `phase`'s moments highlighted and named with
+    // `label`; nullopt clears it.
+    void setFailingPhase(std::optional<StepPhase> phase, const QString& label = QString());
+    std::optional<StepPhase> failingPhase() const { return failing_phase_; }
+    // For tests: the first and last highlighted moment, or (-1, -1) when nothing is highlighted.
+    QPair<int, int> failingMoments() const { return failing_moments_; }
+    QString failingLabel() const;
+
 private:
     void rebuild() override;
     void restyle() override;
     void styleBands();
     void placePhaseLabels();
+    void placeFailingMarker(const std::vector<StepMoment>& timeline);
 
     PlannerDocument* doc_;
     QCustomPlot* plot_;
@@ -68,6 +88,11 @@ private:
     QSharedPointer<QCPAxisTickerText> capacity_ticker_;
     double capacity_gib_ = 0;
     double usable_gib_ = 0;
+    std::optional<StepPhase> failing_phase_;
+    QString failing_text_;
+    QCPItemRect* failing_band_ = nullptr;
+    PlotLabel* failing_label_ = nullptr;
+    QPair<int, int> failing_moments_{-1, -1};
 };
 
 }  // namespace zp::ui

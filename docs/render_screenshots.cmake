@@ -7,7 +7,7 @@ foreach(line IN LISTS lines)
   list(GET fields 1 session)
   list(GET fields 2 view)
   list(GET fields 3 size)
-  # An optional fifth field: the run log the calibrate view shows.
+  # An optional fifth field: the run log the calibrate view shows, or the log the diagnose views diagnose.
   set(log_args "")
   list(LENGTH fields field_count)
   if(field_count GREATER 4)

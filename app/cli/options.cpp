@@ -114,13 +114,13 @@ constinit const Option world_size{"--world-size", "N", "lint: the GPUs the confi
 constinit const Option largest_layer{"--largest-layer", "L", "ds-estimate: parameters of the largest layer", G::Command, S::Command};
 constinit const Option nodes{"--nodes", "K", "ds-estimate: nodes", G::Command, S::Command};
 constinit const Option formula{"--formula", "current|legacy", "ds-estimate --stage 2: DeepSpeed's current or legacy ZeRO-2 formula", G::Command, S::Command};
-constinit const Option log{"--log", "FILE", "calibrate, screenshot --view calibrate: a DeepSpeed, Megatron or Trainer run log", G::Command, S::Command};
+constinit const Option log{"--log", "FILE", "calibrate, screenshot --view calibrate: a DeepSpeed, Megatron or Trainer run log; screenshot --view diagnose, diagnosis or diagnose-step: a log that ran out of memory", G::Command, S::Command};
 constinit const Option measured_step_s{"--measured-step-s", "S", "calibrate: the measured step time, seconds", G::Command, S::Command};
 constinit const Option measured_samples_per_s{"--measured-samples-per-s", "X", "calibrate: the measured samples per second", G::Command, S::Command};
 constinit const Option measured_max_allocated_gib{"--measured-max-allocated-gib", "G", "calibrate: torch.cuda.max_memory_allocated, GiB (compared, not fitted)", G::Command, S::Command};
 constinit const Option measured_reserved_gib{"--measured-reserved-gib", "G", "calibrate: torch.cuda.max_memory_reserved, GiB (compared, not fitted)", G::Command, S::Command};
 constinit const Option out{"--out", "FILE.png", "screenshot: the picture to write", G::Command, S::Command};
-constinit const Option view{"--view", "VIEW", "screenshot: memory, scaling, time, step, host, layout, config, window (the default), calibrate or compare", G::Command, S::Command};
+constinit const Option view{"--view", "VIEW", "screenshot: memory, scaling, time, step, host, layout, config, window (the default), calibrate, compare, diagnose (the window after File > Diagnose a Training Log), diagnosis (its panel) or diagnose-step (the step with the failing moment)", G::Command, S::Command};
 constinit const Option size{"--size", "WxH", "screenshot: the window size in points (1480x920)", G::Command, S::Command};
 constinit const Option scale{"--scale", "1|2", "screenshot: device pixels per point", G::Command, S::Command};
 constinit const Option holdout{"--holdout", "", "validate: re-fit the fitted constants leaving out one cited source at a time", G::Command, S::Meta};

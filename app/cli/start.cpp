@@ -85,7 +85,10 @@ ScreenshotRequest parse_screenshot(const Args& a) {
     if (auto scale = a.get(opt::scale)) {
         r.scale = static_cast<int>(parse_positive_int(*scale, std::string(opt::scale.name), 2));
     }
-    if (a.has(opt::log) && r.view != "calibrate") throw InputError("--log is for --view calibrate (the run log its dialog shows)");
+    const bool diagnose_view = r.view == "diagnose" || r.view == "diagnosis" || r.view == "diagnose-step";
+    if (a.has(opt::log) && r.view != "calibrate" && !diagnose_view)
+        throw InputError("--log is for --view calibrate (the run log its dialog shows) and the diagnose views (the log diagnosed)");
+    if (diagnose_view && !a.has(opt::log)) throw InputError("--view " + r.view + " needs --log FILE (the log that ran out of memory)");
     if (auto log = a.get(opt::log)) {
         r.log_text = read_text_file(*log);
         r.log_name = std::filesystem::path(*log).filename().string();

@@ -7,6 +7,7 @@
 #include "ui/main_window.h"
 #include "ui/panels/compare_panel.h"
 #include "ui/panels/config_preview.h"
+#include "ui/panels/diagnosis_panel.h"
 #include "ui/panels/gpu_layout_view.h"
 #include "ui/plots/host_view.h"
 #include "ui/plots/memory_view.h"
@@ -27,9 +28,10 @@
 namespace zp::ui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"),    QStringLiteral("memory"), QStringLiteral("scaling"), QStringLiteral("time"),
-            QStringLiteral("config"),    QStringLiteral("step"),   QStringLiteral("host"),    QStringLiteral("layout"),
-            QStringLiteral("calibrate"), QStringLiteral("compare")};
+    return {QStringLiteral("window"),       QStringLiteral("memory"),  QStringLiteral("scaling"),  QStringLiteral("time"),
+            QStringLiteral("config"),       QStringLiteral("step"),    QStringLiteral("host"),     QStringLiteral("layout"),
+            QStringLiteral("calibrate"),    QStringLiteral("compare"), QStringLiteral("diagnose"), QStringLiteral("diagnosis"),
+            QStringLiteral("diagnose-step")};
 }
 
 void pinAppearance(QApplication& app) {
@@ -74,6 +76,7 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
     if (view == QLatin1String("host")) window.plotTabs()->setCurrentWidget(window.hostView());
     if (view == QLatin1String("layout")) window.plotTabs()->setCurrentWidget(window.layoutView());
+    if (view.startsWith(QLatin1String("diagnos")) && !window.diagnoseLogText(logText, logName, error)) return {};
     if (view == QLatin1String("step")) {
         // The step of the scenario's own setup, not of the recommended one.
         window.document()->recomputeNow();
@@ -88,6 +91,8 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     else if (view == QLatin1String("step")) target = window.stepView();
     else if (view == QLatin1String("host")) target = window.hostView();
     else if (view == QLatin1String("layout")) target = window.layoutView();
+    else if (view == QLatin1String("diagnose-step")) target = window.stepView();
+    else if (view == QLatin1String("diagnosis")) target = window.diagnosisPanel();
     if (target == &window) {
         window.resize(size);
     } else {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 #include <system_error>
 
 namespace zp {
@@ -18,7 +19,12 @@ std::string format_fixed(double value, int decimals) {
     char buf[400];  // |value| < 1.8e308 has at most 309 integer digits
     const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed, std::clamp(decimals, 0, 60));
     if (ec != std::errc()) return "n/a";
-    return std::string(buf, end);
+    // A value that rounds to zero has no sign: -0.0 (a spin box given "-0") and -0.04 at one
+    // decimal print "0.0", as no figure or difference is "minus nothing".
+    const std::string_view text(buf, static_cast<std::size_t>(end - buf));
+    if (text.size() > 1 && text.front() == '-' && text.find_first_not_of("0.", 1) == std::string_view::npos)
+        return std::string(text.substr(1));
+    return std::string(text);
 }
 
 std::string format_general(double value) {
@@ -30,6 +36,7 @@ std::string format_general(double value) {
 
 std::string format_bytes(double bytes) {
     constexpr double kGibPerTib = 1024.0;
+    if (!std::isfinite(bytes)) return "n/a";  // no unit after "n/a"
     const double gib = bytes_to_gib(bytes);
     if (std::fabs(gib) >= kGibPerTib) return format_fixed(gib / kGibPerTib, 1) + " TiB";
     return format_fixed(gib, 1) + " GiB";
@@ -43,7 +50,7 @@ std::string format_count(double value) {
         if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
         out += digits[i];
     }
-    return (value < 0 ? "-" : "") + out;
+    return (value < 0 && out != "0" ? "-" : "") + out;  // -0.4 rounds to 0, which has no sign
 }
 
 std::string format_compact(double value) {

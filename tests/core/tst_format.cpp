@@ -56,7 +56,7 @@ private slots:
         QTest::newRow("thousands") << 24372.0 << "24,372" << "";
         QTest::newRow("Llama-2 7B parameters") << 6738415616.0 << "6,738,415,616" << "";
         QTest::newRow("negative") << -1234.0 << "-1,234" << "";
-        QTest::newRow("a negative rounding to zero") << -0.4 << "0" << "prints \"-0\": the sign is taken before rounding";
+        QTest::newRow("a negative rounding to zero") << -0.4 << "0" << "";
         QTest::newRow("not a number") << kNaN << "n/a" << "";
     }
     // clang-format on
@@ -88,10 +88,10 @@ private slots:
         QTest::newRow("1024 TiB stays TiB") << 1024.0 * kTiB << "1024.0 TiB" << "";
         QTest::newRow("negative: a shortfall of 2 GiB") << -2.0 * kGiB << "-2.0 GiB" << "";
         QTest::newRow("negative TiB") << -1.5 * kTiB << "-1.5 TiB" << "";
-        QTest::newRow("negative zero") << -0.0 << "0.0 GiB" << "prints \"-0.0 GiB\" (printf keeps the sign of -0.0)";
-        QTest::newRow("a tiny negative rounds to zero") << -1.0 << "0.0 GiB" << "prints \"-0.0 GiB\"";
-        QTest::newRow("not a number") << kNaN << "n/a" << "prints \"n/a GiB\": the unit is appended to format_fixed's n/a";
-        QTest::newRow("infinite") << kInf << "n/a" << "prints \"n/a TiB\"";
+        QTest::newRow("negative zero") << -0.0 << "0.0 GiB" << "";
+        QTest::newRow("a tiny negative rounds to zero") << -1.0 << "0.0 GiB" << "";
+        QTest::newRow("not a number") << kNaN << "n/a" << "";
+        QTest::newRow("infinite") << kInf << "n/a" << "";
     }
     // clang-format on
     void bytes() {
@@ -117,8 +117,8 @@ private slots:
         QTest::newRow("2.675 is 2.67499999... in binary") << 2.675 << 2 << "2.67" << "";
         QTest::newRow("large") << 1e20 << 0 << "100000000000000000000" << "";
         QTest::newRow("negative") << -3.14159 << 2 << "-3.14" << "";
-        QTest::newRow("negative zero") << -0.0 << 1 << "0.0" << "prints \"-0.0\"";
-        QTest::newRow("a small negative rounding to zero") << -0.04 << 1 << "0.0" << "prints \"-0.0\"";
+        QTest::newRow("negative zero") << -0.0 << 1 << "0.0" << "";
+        QTest::newRow("a small negative rounding to zero") << -0.04 << 1 << "0.0" << "";
         QTest::newRow("not a number") << kNaN << 1 << "n/a" << "";
         QTest::newRow("infinite") << kInf << 2 << "n/a" << "";
         QTest::newRow("minus infinity") << -kInf << 0 << "n/a" << "";

@@ -21,7 +21,9 @@ void EditSpinBox::showValue(int v) {
 EditDoubleSpinBox::EditDoubleSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
     setKeyboardTracking(false);
     connect(this, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-        if (!showing_) emit valueEdited(v);
+        // "-0" typed is -0.0, which passes every ">= 0" check and would be stored with its sign:
+        // adding +0.0 makes it zero (IEEE 754: -0 + +0 = +0 when rounding to nearest).
+        if (!showing_) emit valueEdited(v + 0.0);
     });
 }
 

@@ -223,7 +223,8 @@ public:
         if (n < 79) return tabs();
         if (n < 85) return clickBar();
         if (n < 86) return exportSomething();
-        if (n < 91) return session();
+        if (n < 90) return session();
+        if (n < 91) return diagnose();
         if (n < 93) return language();
         if (n < 95) return resize();
         return menuAction();
@@ -485,6 +486,22 @@ private:
             return QStringLiteral("open the session %1").arg(how);
         }
         }
+    }
+
+    // File > Diagnose a Training Log... on a public report (tests/data/oom/) or on a file that is
+    // not one: the Diagnosis tab's Apply and Close buttons are then among those the monkey clicks.
+    QString diagnose() {
+        static const QStringList logs = {QStringLiteral("llamafactory1158_baichuan2_13b_zero2.log"),
+                                         QStringLiteral("trl3172_grpo_seven_processes_gpu0.log"),
+                                         QStringLiteral("mgfn35_fragmentation.log"), QStringLiteral("megatron92_fp32_logits.log"),
+                                         QStringLiteral("baichuan2-13b-chat.llama-form.config.json")};  // no OOM in it: refused
+        const QString name = logs[pick(static_cast<int>(logs.size()))];
+        QString error;
+        const Scenario before = w_.document()->scenario();
+        const bool read = w_.diagnoseLog(QStringLiteral(ZP_TEST_DATA_DIR "/oom/") + name, &error);
+        if (!read && !(w_.document()->scenario() == before))
+            return QStringLiteral("FAILED: a log that could not be diagnosed (%1) changed the document").arg(name);
+        return QStringLiteral("diagnose %1%2").arg(name, read ? QString() : QStringLiteral(" (refused)"));
     }
 
     QString language() {

@@ -579,6 +579,10 @@
         <translation>优化器</translation>
     </message>
     <message>
+        <source>fine-tuning</source>
+        <translation>微调</translation>
+    </message>
+    <message>
         <source>capacity: the run needs more memory at that moment than the GPU has</source>
         <translation>容量不足：该时刻训练所需显存超过 GPU 容量</translation>
     </message>

@@ -42,7 +42,7 @@ TrainingLogDiagnosis diagnose_training_log(std::string_view text, const std::str
 
 std::vector<SetupValue> setup_values(const Scenario& s) {
     const Training& t = s.training;
-    return {
+    std::vector<SetupValue> out{
         {"model", QT_TRANSLATE_NOOP("Core", "model"),
          s.model.name + " (" + format_fixed(static_cast<double>(parameter_count(s.model)) / 1e9, 2) + "B parameters)"},
         {"gpus", QT_TRANSLATE_NOOP("Core", "GPUs"), std::to_string(s.cluster.world_size())},
@@ -55,6 +55,12 @@ std::vector<SetupValue> setup_values(const Scenario& s) {
         {"optimizer", QT_TRANSLATE_NOOP("Core", "optimizer"),
          std::string(to_string(t.optimizer)) + (t.fused_optimizer ? " (DeepSpeed's fused kernel)" : " (torch.optim's)")},
     };
+    // Only when adapters train (PEFT's line in the log, or the window's or options' setting).
+    if (s.finetune.adapters())
+        out.push_back({"finetune", QT_TRANSLATE_NOOP("Core", "fine-tuning"),
+                       std::string(s.finetune.method == FineTuneMethod::Qlora ? "QLoRA" : "LoRA") + " rank " +
+                           std::to_string(s.finetune.lora_rank) + ", " + to_string(s.finetune.targets)});
+    return out;
 }
 
 ValueSource setup_value_source(const LogSetup& setup, const SetupValue& v) {

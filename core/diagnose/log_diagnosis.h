@@ -40,7 +40,8 @@ struct SetupValue {
     const char* label;  // "model", "GPUs", ... (marked for translation in the "Core" context)
     std::string value;  // "Baichuan2-13B (13.90B parameters)"
 };
-// model, GPUs, GPU, ZeRO, micro batch, sequence, recompute, precision, optimizer.
+// model, GPUs, GPU, ZeRO, micro batch, sequence, recompute, precision, optimizer; and fine-tuning
+// when the run trains adapters (LoRA or QLoRA).
 std::vector<SetupValue> setup_values(const Scenario& s);
 
 // Where a value of the run came from when no option names it: the log stated it; else assumed

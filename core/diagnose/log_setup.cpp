@@ -6,6 +6,8 @@
 #include "core/base/units.h"
 #include "core/deepspeed/config_import.h"
 #include "core/io/hf_config.h"
+#include "core/model/enum_names.h"
+#include "core/model/trainable_params.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 
@@ -63,7 +65,85 @@ GpuSpec gpu_of_capacity(double total_bytes, std::string* label) {
     return custom_gpu(*best, gib);
 }
 
+// "4,194,304" or "4194304" (15 digits at most: a count, and under kJsonSafeInteger) -> the count.
+std::optional<std::int64_t> count_of(const std::string& digits) {
+    std::string plain;
+    for (char c : digits)
+        if (c != ',') plain += c;
+    if (plain.empty() || plain.size() > 15) return std::nullopt;
+    return std::stoll(plain);
+}
+
+// The PEFT line as the run's fine-tuning method: LoRA, its rank and targets when a count matches,
+// "all params" held against the model's.
+void apply_peft_line(const std::string& text, LogSetup& out) {
+    const auto counts = read_peft_trainable_line(text);
+    if (!counts) return;
+    Scenario& s = out.scenario;
+    out.peft_trainable = counts->first;
+    out.peft_all = counts->second;
+    out.fields.insert("finetune");
+    out.states_anything = true;
+    const std::string printed = format_count(static_cast<double>(counts->first));
+    if (auto lora = lora_of_trainable_count(s, counts->first)) {
+        s = *lora;
+        out.peft_notes.push_back("rank " + std::to_string(s.finetune.lora_rank) + ", " + to_string(s.finetune.targets) + ": " + printed +
+                                 " trainable, as PEFT printed");
+        out.read.push_back("LoRA " + out.peft_notes.back() + " (its trainable params line)");
+    } else {
+        s.finetune.method = FineTuneMethod::Lora;
+        out.read.push_back("LoRA (PEFT's trainable params line: " + printed + " trainable)");
+        out.peft_notes.push_back("no rank up to 1024 with PEFT's default, attention or all-linear targets gives the " + printed +
+                                 " trainable PEFT printed: assumed rank " + std::to_string(s.finetune.lora_rank) + ", " +
+                                 to_string(s.finetune.targets) + " (" + format_count(parameter_split(s).trainable) + " trainable)");
+        out.assumed.push_back("LoRA " + out.peft_notes.back());
+    }
+    const double all = parameter_split(s).peft_all();
+    const double gap = (static_cast<double>(counts->second) - all) / all;
+    if (std::abs(gap) > 0.01) {
+        out.peft_notes.push_back("all params " + format_count(static_cast<double>(counts->second)) + " is " +
+                                 format_fixed(100.0 * std::abs(gap), 1) + "% " + (gap > 0 ? "more" : "fewer") + " than " + s.model.name +
+                                 " with these adapters (" + format_count(all) + "): the model is not the one the log ran");
+        out.assumed.push_back("model " + s.model.name + " (" + out.peft_notes.back() + ")");
+    }
+}
+
 }  // namespace
+
+std::optional<std::pair<std::int64_t, std::int64_t>> read_peft_trainable_line(std::string_view raw) {
+    static const std::regex re(R"(^trainable params: ([0-9][0-9,]{0,24}) \|\| all params: ([0-9][0-9,]{0,24}) \|\| trainable%)");
+    std::optional<std::pair<std::int64_t, std::int64_t>> last;  // the last one: a run that re-wraps its model prints it again
+    for (std::size_t at = raw.find("trainable params: "); at != std::string_view::npos; at = raw.find("trainable params: ", at + 1)) {
+        const std::string line(raw.substr(at, std::min<std::size_t>(raw.find('\n', at) - at, 512)));
+        std::smatch m;
+        if (!std::regex_search(line, m, re)) continue;
+        const auto trainable = count_of(m[1].str()), all = count_of(m[2].str());
+        if (trainable && all && *all > 0) last = std::make_pair(*trainable, *all);
+    }
+    return last;
+}
+
+std::optional<Scenario> lora_of_trainable_count(const Scenario& base, std::int64_t trainable) {
+    std::vector<std::int64_t> ranks;
+    for (std::int64_t r = 1; r <= 1024; r *= 2) ranks.push_back(r);
+    for (std::int64_t r : {12, 24, 48, 96}) ranks.push_back(r);
+    std::sort(ranks.begin(), ranks.end());
+    Scenario s = base;
+    s.finetune.method = FineTuneMethod::Lora;
+    // PEFT's default targets first: rank 8 on q_proj and v_proj is rank 4 on all four attention
+    // projections too (4,194,304 on Llama-2-7B), and the default is what a run that names none gets.
+    for (LoraTargets t : {LoraTargets::Default, LoraTargets::Attention, LoraTargets::AllLinear})
+        for (std::int64_t r : ranks) {
+            s.finetune.lora_rank = r;
+            s.finetune.targets = t;
+            try {
+                if (parameter_split(s).trainable == static_cast<double>(trainable)) return s;
+            } catch (const InputError&) {
+                // a target set this model does not have
+            }
+        }
+    return std::nullopt;
+}
 
 LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::string& source_name) {
     return setup_from_log(raw, oom, source_name, default_scenario());
@@ -168,6 +248,7 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
     } else {
         out.assumed.push_back("sequence " + std::to_string(s.training.seq_len) + " (not in the log: it states none)");
     }
+    apply_peft_line(text, out);
     if (!first_match(text, R"((Model config ))"))
         out.assumed.push_back("model " + s.model.name + " (not in the log: it prints no model config)");
     return out;

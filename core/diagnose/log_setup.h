@@ -6,6 +6,10 @@
 // - the Trainer's arguments (TrainingArguments.__str__: "per_device_train_batch_size=4,",
 //   "gradient_checkpointing=True,", "bf16=True,", "optim=adamw_torch,"; LLaMA-Factory's cutoff_len,
 //   TRL's max_seq_length / max_length);
+// - PEFT's print_trainable_parameters (peft_model.py: f"trainable params: {trainable_params:,d} ||
+//   all params: {all_param:,d} || trainable%: {100 * trainable_params / all_param:.4f}"; before
+//   0.5 without separators): a LoRA fine-tune, its rank and targets the ones whose trainable count
+//   (core/model/trainable_params.h) is the printed one exactly;
 // - the world size (DeepSpeed's "world_size=8", torchrun's WORLD_SIZE, launcher's num_local_procs);
 // - the GPU's capacity from the out-of-memory message itself (core/io/oom_log.h).
 // What the log does not state keeps the base scenario's value (the default scenario's for the
@@ -13,9 +17,12 @@
 #include "core/io/oom_log.h"
 #include "core/model/scenario.h"
 
+#include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace zp {
@@ -29,7 +36,21 @@ struct LogSetup {
     // "sequence", "recompute", "precision", "optimizer" (`zero-planner diagnose` lists each value's
     // source: the log, --ds-config, --hf-config, an option, or assumed).
     std::set<std::string> fields;
+    // PEFT's printed "trainable params" and "all params", when the log has the line.
+    std::optional<std::int64_t> peft_trainable, peft_all;
+    // What the line says about the run: the rank and targets that match it or that none does, and
+    // "all params" against the model's count when they differ by more than 1%.
+    std::vector<std::string> peft_notes;
 };
+
+// PEFT's line in `text` ("trainable params: 4,194,304 || all params: 6,742,609,920 || trainable%:
+// 0.0622", separators or none): the two counts, or nullopt.
+std::optional<std::pair<std::int64_t, std::int64_t>> read_peft_trainable_line(std::string_view text);
+
+// The LoRA rank and targets (ranks 1, 2, 4, ..., 1024 and 12, 24, 48, 96; PEFT's default targets,
+// every attention projection, all-linear) whose trainable count for `s`'s model is `trainable`
+// exactly, in that order of targets, smallest rank first; `s` with method LoRA and that rank and targets, or nullopt.
+std::optional<Scenario> lora_of_trainable_count(const Scenario& s, std::int64_t trainable);
 
 // Throws InputError naming `source_name` for a config block that is there but is not JSON.
 LogSetup setup_from_log(std::string_view text, const OomLog& oom, const std::string& source_name);

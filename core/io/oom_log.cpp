@@ -1,6 +1,7 @@
 #include "core/io/oom_log.h"
 
 #include "core/base/errors.h"
+#include "core/base/units.h"
 
 #include <array>
 #include <cctype>
@@ -284,8 +285,32 @@ std::vector<std::string> called_names(const std::string& line) {
 
 }  // namespace
 
+std::optional<DsMemoryUsage> parse_memory_usage_line(std::string_view line) {
+    if (line.find("Max_MA") == std::string_view::npos) return std::nullopt;
+    static const std::regex re(
+        R"((?:^|[^A-Za-z_])MA ([0-9]{1,7}(?:\.[0-9]{1,6})?) GB\s+Max_MA ([0-9]{1,7}(?:\.[0-9]{1,6})?) GB\s+CA ([0-9]{1,7}(?:\.[0-9]{1,6})?) GB\s+Max_CA ([0-9]{1,7}(?:\.[0-9]{1,6})?) GB)");
+    std::match_results<std::string_view::const_iterator> m;
+    if (!std::regex_search(line.begin(), line.end(), m, re)) return std::nullopt;
+    const auto gb = [&](int i) { return std::stod(m[i].str()) * kBytesPerGiB; };
+    DsMemoryUsage u;
+    u.allocated_bytes = gb(1);
+    u.max_allocated_bytes = gb(2);
+    u.reserved_bytes = gb(3);
+    u.max_reserved_bytes = gb(4);
+    return u;
+}
+
+namespace {
+// A see_memory_usage message line without the logger's "[time] [INFO] [utils.py:800:see_memory_usage] ".
+std::string memory_usage_message(const std::string& line) {
+    const std::size_t at = line.find("see_memory_usage] ");
+    return trimmed(at == std::string::npos ? line : line.substr(at + 18));
+}
+}  // namespace
+
 OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     OomLog log;
+    std::string previous_line;  // for see_memory_usage's message
     bool in_first_traceback = false, first_traceback_done = false, after_frame = false;
     std::optional<int> traceback_rank;
     std::size_t start = 0;
@@ -294,6 +319,13 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         std::string line(text.substr(start, std::min(end - start, kOomLogLineChars)));
         start = end + 1;
         const std::optional<int> rank = strip_rank_prefix(line);
+        if (log.events.empty()) {
+            if (auto u = parse_memory_usage_line(line)) {
+                u->message = memory_usage_message(previous_line);
+                log.memory_usage = std::move(*u);
+            }
+            if (line.find_first_not_of(" \t\r") != std::string::npos) previous_line = line;
+        }
         if (auto e = event_of_line(line, rank)) {
             log.events.push_back(*e);
             if (in_first_traceback) first_traceback_done = true;

@@ -37,6 +37,22 @@ struct OomEvent {
     std::optional<double> reserved_total_bytes() const;
 };
 
+// DeepSpeed's see_memory_usage (deepspeed/runtime/utils.py): a message line, then
+//   logger.info(f"MA {round(get_accelerator().memory_allocated() / (1024 * 1024 * 1024),2 )} GB [backslash]
+//       Max_MA {round(get_accelerator().max_memory_allocated() / (1024 * 1024 * 1024),2)} GB [backslash]
+//       CA {round(torch_memory_reserved() / (1024 * 1024 * 1024),2)} GB [backslash]
+//       Max_CA {round(torch_max_memory_reserved() / (1024 * 1024 * 1024))} GB ")
+// (the backslashes keep the continuation lines' blanks: "MA 4.36 GB         Max_MA 4.39 GB ..."),
+// then "CPU Virtual Memory:  used = ... GB, percent = ...%". "GB" is 2^30 bytes (it divides by
+// 1024^3); MA, Max_MA and CA have two decimals, Max_CA none. Rank 0's, as DeepSpeed prints it.
+struct DsMemoryUsage {
+    std::string message;             // the line before, logger prefix dropped: "After initializing optimizer states"
+    double allocated_bytes = 0;      // MA: torch.cuda.memory_allocated()
+    double max_allocated_bytes = 0;  // Max_MA: the peak since the previous see_memory_usage
+    double reserved_bytes = 0;       // CA: torch.cuda.memory_reserved()
+    double max_reserved_bytes = 0;   // Max_CA, rounded to whole GB
+};
+
 // Where in a run the failing allocation was made, from the traceback's frames.
 enum class OomMoment {
     InStep,          // a moment of the training step: `phase`
@@ -53,6 +69,9 @@ struct OomLog {
     StepPhase phase = StepPhase::StartUp;  // with InStep
     std::string deciding_frame;            // the frame that named the moment, "" when Unknown
     std::string failing_line;              // the source line printed under the innermost frame, trimmed
+    // The last see_memory_usage before the first out-of-memory message, if the log has one:
+    // measured evidence of what the run held at a known moment before it failed.
+    std::optional<DsMemoryUsage> memory_usage;
 };
 
 // Lines longer than this are read up to it (PyTorch's message with every process listed is far
@@ -71,6 +90,9 @@ std::string oom_moment_words(OomMoment moment, StepPhase phase);
 // The pieces, for tests.
 // "8.52 GiB", "130.00 MiB", "0 bytes", "12.81 MiB" -> bytes; nullopt when not a size.
 std::optional<double> parse_memory_size(std::string_view text);
+// "MA 4.36 GB         Max_MA 4.39 GB         CA 5.27 GB         Max_CA 5 GB " anywhere in `line`
+// (after a logger's prefix) -> its four figures in bytes, message empty; nullopt when not one.
+std::optional<DsMemoryUsage> parse_memory_usage_line(std::string_view line);
 // The moment the frames (outermost first) name, and the frame that named it.
 OomMoment moment_of_frames(const std::vector<std::string>& frames, StepPhase* phase, std::string* deciding_frame);
 

@@ -173,6 +173,123 @@ private slots:
         QVERIFY(setup.assumed.size() >= 2);
     }
 
+    // DeepSpeed's see_memory_usage line as public logs print it (deepspeed/runtime/utils.py: MA,
+    // Max_MA, CA to two decimals, Max_CA whole, each / 1024^3 and labelled "GB").
+    void memory_usage_line_data() {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<double>("ma");
+        QTest::addColumn<double>("max_ma");
+        QTest::addColumn<double>("ca");
+        QTest::addColumn<double>("max_ca");
+        // https://github.com/hiyouga/LlamaFactory/issues/2949 (DeepSpeed 0.14, a trailing blank)
+        QTest::newRow("LLaMA-Factory#2949")
+            << QStringLiteral(
+                   "[2024-03-24 04:09:30,752] [INFO] [utils.py:801:see_memory_usage] MA 4.36 GB         Max_MA 4.39 GB         "
+                   "CA 5.27 GB         Max_CA 5 GB ")
+            << 4.36 << 4.39 << 5.27 << 5.0;
+        // https://github.com/nebuly-ai/optimate/issues/242 (DeepSpeed 0.8, no trailing blank)
+        QTest::newRow("optimate#242")
+            << QStringLiteral(
+                   "[2023-03-10 08:16:32,535] [INFO] [utils.py:832:see_memory_usage] MA 1.0 GB         Max_MA 1.0 GB         "
+                   "CA 13.8 GB         Max_CA 14 GB")
+            << 1.0 << 1.0 << 13.8 << 14.0;
+        // https://github.com/deepspeedai/DeepSpeed/issues/6679 (ZeRO-3 with everything offloaded: all zero)
+        QTest::newRow("DeepSpeed#6679")
+            << QStringLiteral(
+                   "[2024-10-28 17:59:22,056] [INFO] [utils.py:801:see_memory_usage] MA 0.0 GB         Max_MA 0.0 GB         "
+                   "CA 0.0 GB         Max_CA 0 GB ")
+            << 0.0 << 0.0 << 0.0 << 0.0;
+    }
+    void memory_usage_line() {
+        QFETCH(QString, line);
+        QFETCH(double, ma);
+        QFETCH(double, max_ma);
+        QFETCH(double, ca);
+        QFETCH(double, max_ca);
+        const auto u = parse_memory_usage_line(line.toStdString());
+        QVERIFY(u.has_value());
+        QCOMPARE(u->allocated_bytes, ma * kGiB);
+        QCOMPARE(u->max_allocated_bytes, max_ma * kGiB);
+        QCOMPARE(u->reserved_bytes, ca * kGiB);
+        QCOMPARE(u->max_reserved_bytes, max_ca * kGiB);
+        // Its CPU line and a Megatron "max allocated" line are not one.
+        QVERIFY(!parse_memory_usage_line("[INFO] [utils.py:808:see_memory_usage] CPU Virtual Memory:  used = 5.33 GB, percent = 17.0%"));
+        QVERIFY(!parse_memory_usage_line("MA 1.0 KB         Max_MA 1.0 KB         CA 2.0 KB         Max_CA 2 KB"));
+    }
+    // The last see_memory_usage before the first message, with its message line; none after it.
+    void memory_usage_before_the_oom() {
+        const std::string text =
+            "[2024-03-24 04:09:30,750] [INFO] [utils.py:800:see_memory_usage] After initializing optimizer states\n"
+            "[2024-03-24 04:09:30,752] [INFO] [utils.py:801:see_memory_usage] MA 4.36 GB         Max_MA 4.39 GB         CA 5.27 GB"
+            "         Max_CA 5 GB \n"
+            "[2024-03-24 04:09:31,401] [INFO] [utils.py:800:see_memory_usage] After initializing ZeRO optimizer\n"
+            "[2024-03-24 04:09:31,402] [INFO] [utils.py:801:see_memory_usage] MA 4.38 GB         Max_MA 4.38 GB         CA 5.27 GB"
+            "         Max_CA 5 GB \n"
+            "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 23.65 GiB total capacity; "
+            "20.00 GiB already allocated; 0.50 GiB free; 21.00 GiB reserved in total by PyTorch)\n"
+            "[2024-03-24 04:09:32,000] [INFO] [utils.py:800:see_memory_usage] after the failure\n"
+            "[2024-03-24 04:09:32,001] [INFO] [utils.py:801:see_memory_usage] MA 9.00 GB         Max_MA 9.00 GB         CA 9.00 GB"
+            "         Max_CA 9 GB \n";
+        const OomLog log = read_oom_log(text, "x.log");
+        QVERIFY(log.memory_usage.has_value());
+        QCOMPARE(log.memory_usage->message, std::string("After initializing ZeRO optimizer"));
+        QCOMPARE(log.memory_usage->allocated_bytes, 4.38 * kGiB);
+        QVERIFY(!read_oom_log(text.substr(text.find("RuntimeError")), "y.log").memory_usage);
+    }
+    // PEFT's print_trainable_parameters as public logs print it, with and without separators.
+    void peft_line_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("trainable");
+        QTest::addColumn<qint64>("all");
+        // https://github.com/huggingface/peft/issues/1514 (TinyLlama, peft 0.9: separators, trainable% unrounded)
+        QTest::newRow("peft#1514") << QStringLiteral(
+                                          "trainable params: 50,462,720 || all params: 1,150,511,104 || trainable%: 4.386113252149889")
+                                   << qint64(50462720) << qint64(1150511104);
+        // peft 0.2's f-string had no ",d" (peft/peft_model.py print_trainable_parameters before 0.5):
+        // the line PEFT's own README showed for bigscience/mt0-large, r 8.
+        QTest::newRow("peft 0.2 README, no separators")
+            << QStringLiteral("trainable params: 2359296 || all params: 1231940608 || trainable%: 0.19151053100118282") << qint64(2359296)
+            << qint64(1231940608);
+        // After a logger's prefix (LLaMA-Factory's llamafactory.model.loader).
+        QTest::newRow("after a prefix") << QStringLiteral(
+                                               "[INFO|2025-01-05 10:00:00] llamafactory.model.loader:143 >> trainable params: "
+                                               "4,194,304 || all params: 6,742,609,920 || trainable%: 0.0622")
+                                        << qint64(4194304) << qint64(6742609920);
+    }
+    void peft_line() {
+        QFETCH(QString, text);
+        QFETCH(qint64, trainable);
+        QFETCH(qint64, all);
+        const auto counts = read_peft_trainable_line(text.toStdString());
+        QVERIFY(counts.has_value());
+        QCOMPARE(counts->first, std::int64_t(trainable));
+        QCOMPARE(counts->second, std::int64_t(all));
+    }
+    // The LoRA whose count is the printed one: Llama-2-7B's shape (the setup log's model config)
+    // with rank 16 on every Linear is 39,976,960 (PEFT's count), with PEFT's default (q_proj,
+    // v_proj) at rank 8 4,194,304; a count no rank and target set gives keeps LoRA's defaults.
+    void peft_line_sets_lora() {
+        std::string text = read_text_file(test_data_path("log_setup/llama_zero2_trainer.log"));
+        const auto with = [&](const std::string& line) {
+            const std::string t = line + "\n" + text;
+            return setup_from_log(t, read_oom_log(t, "x.log"), "x.log");
+        };
+        const LogSetup all_linear = with("trainable params: 39,976,960 || all params: 6,778,392,576 || trainable%: 0.5898");
+        QCOMPARE(all_linear.scenario.finetune.method, FineTuneMethod::Lora);
+        QCOMPARE(all_linear.scenario.finetune.lora_rank, std::int64_t(16));
+        QCOMPARE(all_linear.scenario.finetune.targets, LoraTargets::AllLinear);
+        QVERIFY(all_linear.fields.count("finetune"));
+        QCOMPARE(all_linear.peft_notes.size(), std::size_t(1));
+        const LogSetup q_v = with("trainable params: 4194304 || all params: 6742609920 || trainable%: 0.06220594176090199");
+        QCOMPARE(q_v.scenario.finetune.lora_rank, std::int64_t(8));
+        QCOMPARE(q_v.scenario.finetune.targets, LoraTargets::Default);
+        const LogSetup odd = with("trainable params: 1,234,567 || all params: 9,000,000,000 || trainable%: 0.0137");
+        QCOMPARE(odd.scenario.finetune.method, FineTuneMethod::Lora);
+        QCOMPARE(odd.scenario.finetune.lora_rank, std::int64_t(8));
+        QCOMPARE(odd.peft_notes.size(), std::size_t(2));  // no match; all params 33% more than the model's
+        QVERIFY(odd.peft_notes[1].find("all params 9,000,000,000") == 0);
+    }
+
     void no_message_is_an_error() { QVERIFY_THROWS_EXCEPTION(InputError, read_oom_log("step 1 loss 2.3\n", "run.log")); }
 };
 

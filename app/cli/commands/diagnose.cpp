@@ -92,6 +92,7 @@ std::vector<SetupRow> setup_rows(const Args& a, const LogSetup& log, const Scena
         {{&opt::checkpointing}, false, false},
         {{&opt::precision}, true, false},
         {{&opt::optimizer, &opt::fused_optimizer}, true, false},
+        {{&opt::finetune, &opt::lora_rank, &opt::lora_targets}, false, false},
     };
     const std::vector<SetupValue> values = setup_values(s);
     std::vector<SetupRow> rows;
@@ -107,7 +108,7 @@ std::string apart(double planned, double measured) {
 }
 
 nlohmann::json diagnosis_json(const std::string& path, const OomLog& log, const OomDiagnosis& d, const std::vector<SetupRow>& rows,
-                              const std::string& not_runnable) {
+                              const LogSetup& from_log, const std::string& not_runnable) {
     nlohmann::json j{{"log", path},
                      {"frames", log.frames},
                      {"cause", oom_cause_key(d.cause)},
@@ -123,6 +124,14 @@ nlohmann::json diagnosis_json(const std::string& path, const OomLog& log, const 
     j["setup"] = nlohmann::json::array();
     for (const SetupRow& r : rows) j["setup"].push_back({{"field", r.field}, {"value", r.value}, {"source", r.source}});
     if (!not_runnable.empty()) j["setup_not_runnable"] = not_runnable;
+    if (const auto& u = log.memory_usage)
+        j["memory_usage"] = {{"message", u->message},
+                             {"allocated_bytes", u->allocated_bytes},
+                             {"max_allocated_bytes", u->max_allocated_bytes},
+                             {"reserved_bytes", u->reserved_bytes},
+                             {"max_reserved_bytes", u->max_reserved_bytes}};
+    if (from_log.peft_trainable && from_log.peft_all)
+        j["peft"] = {{"trainable", *from_log.peft_trainable}, {"all", *from_log.peft_all}, {"notes", from_log.peft_notes}};
     if (d.term) {
         j["term"] = {{"name", d.term->name}, {"formula", d.term->formula}, {"bytes", d.term->bytes}};
         if (d.term_error) j["term"]["relative_error"] = *d.term_error;
@@ -135,8 +144,16 @@ nlohmann::json diagnosis_json(const std::string& path, const OomLog& log, const 
     return j;
 }
 
+// DeepSpeed's last see_memory_usage before the failure: measured, beside the message's figures.
+void print_memory_usage(std::ostream& out, const DsMemoryUsage& u) {
+    out << "Before it, DeepSpeed's see_memory_usage";
+    if (!u.message.empty()) out << " (\"" << u.message << "\")";
+    out << ": " << gib(u.allocated_bytes) << " allocated (peak " << gib(u.max_allocated_bytes) << "), " << gib(u.reserved_bytes)
+        << " reserved (peak " << gib(u.max_reserved_bytes) << ")\n";
+}
+
 void print_text(std::ostream& out, const std::string& path, const OomLog& log, const OomDiagnosis& d, const std::vector<SetupRow>& rows,
-                const std::string& not_runnable) {
+                const LogSetup& from_log, const std::string& not_runnable) {
     const OomEvent& first = log.events.front();
     std::vector<int> ranks;
     for (const OomEvent& e : log.events)
@@ -165,8 +182,10 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
             << " requested = " << gib(*d.measured_bytes) << "; the planner " << gib(*d.planned_bytes) << " ("
             << apart(*d.planned_bytes, *d.measured_bytes) << ")\n";
     else if (d.planned_bytes) out << "At that moment the planner has " << gib(*d.planned_bytes) << " allocated\n";
+    if (log.memory_usage) print_memory_usage(out, *log.memory_usage);
     out << "The run (value, then where it came from):\n";
     for (const SetupRow& r : rows) out << "  " << r.field << ": " << r.value << " [" << r.source << "]\n";
+    for (const std::string& n : from_log.peft_notes) out << "  PEFT's trainable params line: " << n << "\n";
     if (!not_runnable.empty()) out << "  the planner cannot run this setup: " << not_runnable << "\n";
     if (!d.advice.empty()) {
         out << "What to change instead:\n";
@@ -208,10 +227,10 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
     const OomDiagnosis d = diagnose_log(log, s, not_runnable);
     const std::vector<SetupRow> rows = setup_rows(a, from_log, s);
     if (a.flag(opt::json)) {
-        out << diagnosis_json(path, log, d, rows, not_runnable).dump(2) << "\n";
+        out << diagnosis_json(path, log, d, rows, from_log, not_runnable).dump(2) << "\n";
         return kExitOk;
     }
-    print_text(out, path, log, d, rows, not_runnable);
+    print_text(out, path, log, d, rows, from_log, not_runnable);
     return kExitOk;
 }
 

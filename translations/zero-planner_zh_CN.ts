@@ -1908,8 +1908,8 @@
         <translation>规划器无法计算此配置：%1</translation>
     </message>
     <message>
-        <source>What fits on the same GPUs (peak of usable)</source>
-        <translation>在相同 GPU 上可容纳的方案（峰值 / 可用）</translation>
+        <source>What would fit (peak of usable; the same GPUs unless a row says more)</source>
+        <translation>可容纳的方案（峰值 / 可用；除非某行写明更多 GPU，均为相同 GPU）</translation>
     </message>
     <message>
         <source>No change to try: the planner has no step for this moment.</source>

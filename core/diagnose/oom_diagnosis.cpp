@@ -10,6 +10,7 @@
 #include "core/model/enum_names.h"
 #include "core/model/precision.h"
 #include "core/search/recommender.h"
+#include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 
 #include <algorithm>
@@ -213,6 +214,13 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
         f.training.auto_checkpointing = false;
         out.push_back(fix_of("activation checkpointing (gradient_checkpointing=True)", f));
     }
+    // A chunked loss (Liger-Kernel's fused linear cross-entropy) never holds the whole logits
+    // (core/model/scenario.h LossKernel; the step timeline's loss moment).
+    if (phase == StepPhase::Loss && s.training.loss_kernel == LossKernel::Full) {
+        Scenario f = s;
+        f.training.loss_kernel = LossKernel::Chunked;
+        out.push_back(fix_of("a chunked loss (Liger-Kernel's fused linear cross-entropy) instead of the whole logits", f));
+    }
     if (s.zero.stage < 3) {
         Scenario f = s;
         f.zero.stage = 3;
@@ -222,6 +230,17 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
         Scenario f = s;
         f.zero.offload_optimizer = OffloadDevice::Cpu;
         out.push_back(fix_of("offload_optimizer device cpu (ZeRO-Offload)", f));
+    }
+    // More GPUs: ZeRO's partitions shrink with the data-parallel size (stages 1-3), the batch per
+    // GPU stays; the last resort, after every change on the same GPUs.
+    if (s.zero.stage >= 1) {
+        try {
+            const std::int64_t gpus = s.cluster.world_size();
+            const Scenario f = with_gpu_count(s, 2 * gpus, s.cluster.gpus_per_node);
+            out.push_back(
+                fix_of(std::to_string(2 * gpus) + " GPUs instead of " + std::to_string(gpus) + " (the same micro batch per GPU)", f));
+        } catch (const InputError&) {
+        }
     }
     std::vector<OomFix> fixes;
     for (auto& f : out)

@@ -192,7 +192,7 @@ QWidget* DiagnosisPanel::buildFixes() {
     auto* box = new QWidget;
     auto* grid = new QGridLayout(box);
     grid->setContentsMargins(0, 6, 0, 0);
-    grid->addWidget(heading(tr("What fits on the same GPUs (peak of usable)")), 0, 0, 1, 3);
+    grid->addWidget(heading(tr("What would fit (peak of usable; the same GPUs unless a row says more)")), 0, 0, 1, 3);
     if (fixes.empty())
         grid->addWidget(textLabel(diagnosis_.diagnosis.cause == OomCause::Capacity
                                       ? tr("No change to try: the planner has no step for this moment.")

@@ -192,7 +192,7 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
         for (const std::string& a : d.advice) out << "  - " << a << "\n";
     }
     if (!d.fixes.empty()) {
-        out << "What the planner finds on the same GPUs (peak of usable):\n";
+        out << "What the planner finds (peak of usable; on the same GPUs unless a line says more):\n";
         for (const OomFix& f : d.fixes)
             out << "  - " << f.change << ": " << gib(f.peak_bytes) << " of " << gib(f.usable_bytes) << ", "
                 << (f.fits ? "fits" : "does not fit") << (f.step_seconds > 0 ? ", " + format_seconds(f.step_seconds) + " a step" : "")

@@ -5,9 +5,9 @@
 // for the shown setup). At the end, undoing everything restores the scenario the history began
 // with, exactly.
 //
-//   ZP_MONKEY_ACTIONS=N   how many actions (default 20000; CTest runs the sanitizer tree's with 1000
-//                         through ZP_MONKEY_DEFAULT_ACTIONS, which this overrides: a longer run)
-//   ZP_MONKEY_SEED=S      the seed (default: from the clock, printed); a failure prints the seed
+//   ZP_MONKEY_ACTIONS=N   how many actions (default 20000; CTest runs four of 5,000, the sanitizer
+//                         tree two of 500, through ZP_MONKEY_DEFAULT_ACTIONS, which this overrides)
+//   ZP_MONKEY_SEED=S      the seed (default: CTest's fixed one per run, else the clock's; printed); a failure prints the seed
 //                         and the action's number, and the same seed replays the same run
 //   ZP_MONKEY_TRACE=1     print every action as it is done
 #include "core/base/errors.h"
@@ -573,9 +573,14 @@ private slots:
         const auto restoreHandler = qScopeGuard([] { qInstallMessageHandler(qtTestHandler); });
         const int actions = envInt("ZP_MONKEY_ACTIONS", envInt("ZP_MONKEY_DEFAULT_ACTIONS", 20000));
         bool seeded = false;
-        const quint64 seed = qEnvironmentVariable("ZP_MONKEY_SEED").toULongLong(&seeded);
-        const quint64 used =
-            seeded ? seed : static_cast<quint64>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007ULL;
+        // CTest gives each run a fixed seed (ZP_MONKEY_DEFAULT_SEED), so CI is the same on every
+        // machine; ZP_MONKEY_SEED overrides it, and without either the clock chooses.
+        const QString given = qEnvironmentVariable("ZP_MONKEY_SEED", qEnvironmentVariable("ZP_MONKEY_DEFAULT_SEED"));
+        const quint64 seed = given.toULongLong(&seeded);
+        // Without a seed, the clock's, offset by the run's number (CTest starts several runs at once).
+        const quint64 run = static_cast<quint64>(envInt("ZP_MONKEY_RUN", 0));
+        const quint64 clock = static_cast<quint64>(std::chrono::system_clock::now().time_since_epoch().count());
+        const quint64 used = seeded ? seed : (clock + run * 7919ULL) % 1000000007ULL;
         qInfo().noquote()
             << QStringLiteral("monkey: %1 actions, seed %2 (replay: ZP_MONKEY_SEED=%2 ZP_MONKEY_ACTIONS=%1)").arg(actions).arg(used);
 

@@ -34,7 +34,7 @@ double streaming_bytes_per_second(const GpuTimeTraits& traits) { return traits.h
 double streaming_bytes_per_second(const GpuSpec& gpu) { return streaming_bytes_per_second(gpu_time_traits(gpu)); }
 
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
-                         double hook_seconds_per_layer_pass, const FineTune& f, double routed_slots_per_token) {
+                         double hook_seconds_per_layer_pass, const FineTune& f, double routed_slots_per_token, const RankShare& share) {
     const GpuTimeTraits traits = gpu_time_traits(gpu);
     const bool fp32 = t.precision == Precision::Fp32;
     const double elem = bytes_per_element(t.precision);
@@ -42,7 +42,11 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
 
     const double b = static_cast<double>(t.micro_batch);
     const double s = static_cast<double>(t.seq_len);
-    const double T = b * s;
+    const double tp = std::max(share.tensor, 1.0), u = std::max(share.ulysses, 1.0);
+    const double T = b * s / u;  // tokens through this rank's linears
+    // The hidden-width elementwise passes: whole on every tensor-parallel rank unless Megatron's
+    // sequence parallelism splits their tokens (RankShare).
+    const double T_hidden = share.sequence_parallel ? T / tp : T;
     const double h = static_cast<double>(m.hidden);
     const double heads = static_cast<double>(std::max<std::int64_t>(m.heads, 1));
     const double dh = m.head_dim > 0 ? static_cast<double>(m.head_dim) : h / heads;
@@ -52,10 +56,10 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double ffn = routed_slots_per_token > 0 ? mlp_width_per_token(m, routed_slots_per_token) : mlp_width_per_token(m);
 
     // One layer, forward.
-    const double gemm_f = gemm_seconds(T, h, q + 2 * kv, elem, r) + gemm_seconds(T, q, h, elem, r) +
-                          gemm_seconds(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0), elem, r) + gemm_seconds(T, ffn, h, elem, r);
-    const double attn_flops_f = 4 * b * s * s * q;  // QK^T and AV
-    const double scores = b * heads * s * s;
+    const double gemm_f = gemm_seconds(T, h, (q + 2 * kv) / tp, elem, r) + gemm_seconds(T, q / tp, h, elem, r) +
+                          gemm_seconds(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0) / tp, elem, r) + gemm_seconds(T, ffn / tp, h, elem, r);
+    const double attn_flops_f = 4 * b * s * s * q / (tp * u);  // QK^T and AV of this rank's heads
+    const double scores = b * heads * s * s / (tp * u);
     double attn_f = 0, attn_b = 0;
     if (t.flash_attention) {
         attn_f = attn_flops_f / (r.flops_per_s * kFlashAttentionShare);
@@ -65,7 +69,10 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
         attn_b = 2 * attn_flops_f / r.flops_per_s + scores * kScoreBytesBackward / r.bytes_per_s;
     }
     const double ffn_passes = m.gated_mlp ? kFfnPassesGated : kFfnPasses;
-    const double elem_f = elem * (kHiddenPasses * T * h + ffn_passes * T * ffn) / r.bytes_per_s;
+    const double elem_f =
+        elem *
+        (kHiddenPassesReplicated * T_hidden * h + (kHiddenPasses - kHiddenPassesReplicated) * T * h / tp + ffn_passes * T * ffn / tp) /
+        r.bytes_per_s;
 
     double kernels_f = t.flash_attention ? kKernelsPerLayerForwardFlash : kKernelsPerLayerForwardEager;
     const double L = static_cast<double>(m.layers);
@@ -81,7 +88,7 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
             if (mod.role == LinearRole::Head) continue;
             const double per_layer = static_cast<double>(mod.count) / L;
             const double tokens = T * mod.token_share;  // a routed expert sees its share of the tokens
-            const double in = static_cast<double>(mod.in), o = static_cast<double>(mod.out);
+            const double in = static_cast<double>(mod.in), o = static_cast<double>(mod.out) / tp;
             adapter_f += per_layer * (gemm_seconds(tokens, in, rank, elem, r) + gemm_seconds(tokens, rank, o, elem, r));
             adapter_kernels_f += per_layer * (kKernelsPerAdapterForward + (f.lora_dropout > 0 ? 1.0 : 0.0));
         }
@@ -90,7 +97,8 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
             for (const LinearModule& mod : linear_modules(m)) {
                 if (mod.role == LinearRole::Head) continue;
                 const double per_layer = static_cast<double>(mod.count) / L;
-                dequant_f += per_layer * static_cast<double>(mod.in) * static_cast<double>(mod.out) * (weight_in + elem) / r.bytes_per_s;
+                dequant_f +=
+                    per_layer * static_cast<double>(mod.in) * static_cast<double>(mod.out) / tp * (weight_in + elem) / r.bytes_per_s;
                 dequant_kernels += per_layer;
             }
         }
@@ -114,8 +122,8 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     // loss's passes over the T x V logits (up-cast to fp32, log-softmax, its gradient): 24 bytes
     // per logit with the fp32 up-cast, 12 without.
     const double V = static_cast<double>(m.vocab);
-    const double head_f = gemm_seconds(T, h, V, elem, r);
-    const double loss = T * V * (t.loss_fp32_upcast ? 24.0 : 12.0) / r.bytes_per_s;
+    const double head_f = gemm_seconds(T, h, V / tp, elem, r);  // vocabulary-parallel under tensor parallelism
+    const double loss = T * V / tp * (t.loss_fp32_upcast ? 24.0 : 12.0) / r.bytes_per_s;
 
     const double G = static_cast<double>(gas);
     const double full = t.checkpointing == Checkpointing::Full ? 1.0 : 0.0;

@@ -65,6 +65,15 @@ inline constexpr double kScoreBytesBackward = 26;
 // 2 residual adds (2 reads, 1 write), 2 dropouts (read, write, mask), bias adds, the q/k/v
 // reshape copies: ~20; over the ffn-width activation: bias + activation (+ gate product): 4 (6 gated).
 inline constexpr double kHiddenPasses = 20;
+// Of those, the passes of the ops Megatron runs whole on every tensor-parallel rank without
+// sequence parallelism (Korthikanti et al. 2022 Sec. 4.2.2: the layer norms and the dropouts with
+// their residual adds); the bias adds and the q/k/v copies work on the rank's split tensors.
+// FITTED to Korthikanti's Table 4 (a published figure, not a bundled row): sequence parallelism
+// alone, which splits exactly these ops 8 ways, saves 3% of a 22B layer at tensor 8 (19.6 -> 19.0
+// ms), about 6 of the 20 passes at the HBM rate here. Counting each fused op's tensors (2 norms x
+// read + write, 2 bias-dropout-adds x 3.5) would say 11: Megatron's fused kernels move less than
+// their operands' full size through HBM. tests/core/tst_step_time.cpp holds the model to Table 4.
+inline constexpr double kHiddenPassesReplicated = 6;
 inline constexpr double kFfnPasses = 4;
 inline constexpr double kFfnPassesGated = 6;
 // Fused Adam on the GPU (DeepSpeed FusedAdam, csrc/adam/multi_tensor_adam.cu): reads and
@@ -74,6 +83,23 @@ inline constexpr double kGpuAdamBytesPerParam = 4 * 2 * 3 + 4 + 2;
 // lora_B, "* scaling", the add into the result; dropout one more); backward about twice.
 inline constexpr double kKernelsPerAdapterForward = 4;
 }  // namespace compute_model
+
+// How one rank's micro step is cut by model parallelism (docs/design.md §5.1). Megatron's tensor
+// parallelism splits the linears' widths, the attention heads and the vocabulary t ways
+// (Shoeybi et al. 2019 Sec. 3; megatron/core/tensor_parallel/layers.py Column/RowParallelLinear,
+// VocabParallelEmbedding); without its sequence parallelism the layer norms, dropouts and residual
+// adds over the hidden width run whole on every rank (Korthikanti et al. 2022 Sec. 4.2.2: "the
+// layer-norm and the dropouts ... are not parallelized ... replicated across the tensor parallel
+// group"; transformer.py ParallelTransformerLayer), with it they take a t-th of the tokens.
+// DeepSpeed-Ulysses gives each rank s/u tokens through the linears and a/u heads of the whole
+// sequence in attention (arXiv 2309.14509 Sec. 3.1). Every rank launches every kernel: the host's
+// issue time is not divided.
+struct RankShare {
+    double tensor = 1;
+    double ulysses = 1;
+    bool sequence_parallel = false;  // Megatron's --sequence-parallel
+    bool operator==(const RankShare&) const = default;
+};
 
 // What a streaming (memory-bound) kernel reads and writes per second on `gpu`: the datasheet HBM
 // bandwidth at the share copies reach (compute_time.cpp kHbmEfficiency).
@@ -87,8 +113,11 @@ double streaming_bytes_per_second(const GpuSpec& gpu);
 // `routed_slots_per_token`: under expert parallelism the capacity-padded expert rows a token costs
 // (core/model/experts.h: DeepSpeed's experts compute every slot of the (experts, capacity, h)
 // tensor, padding included, and skip dropped tokens); 0 = experts_per_token.
+// `share`: this rank's cut of each layer (RankShare); the times are of the whole model's layers at
+// that cut (a pipeline stage's share of the layers is the caller's).
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
-                         double hook_seconds_per_layer_pass = 0, const FineTune& f = {}, double routed_slots_per_token = 0);
+                         double hook_seconds_per_layer_pass = 0, const FineTune& f = {}, double routed_slots_per_token = 0,
+                         const RankShare& share = {});
 
 // What Assumptions::mfu meant when it was the whole model (0.45): calibration now scales the
 // compute model by mfu / kReferenceMfu, so an unchanged 0.45 leaves it as it is and an old

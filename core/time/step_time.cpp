@@ -129,14 +129,17 @@ namespace {
 // which: it asks these three.
 ComputeTime cached_compute_time(ComputeTimeMemo* memo, const Scenario& s, std::int64_t gas, double optimizer_params, double scale,
                                 double hooks, double routed_slots) {
-    if (!memo) return compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots);
+    const RankShare share{.tensor = static_cast<double>(s.parallel.tensor),
+                          .ulysses = static_cast<double>(ulysses_size(s.parallel)),
+                          .sequence_parallel = s.parallel.sequence_parallel};
+    const auto compute = [&] {
+        return compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots, share);
+    };
+    if (!memo) return compute();
     ComputeTimeMemo::Entry& e = memo->entries[hooks > 0 ? 1 : 0];
     if (!e.valid || e.gas != gas || e.optimizer_params != optimizer_params || e.scale != scale || e.hook_seconds != hooks ||
-        e.routed_slots != routed_slots || !(e.training == s.training)) {
-        e = {true,         s.training,
-             gas,          optimizer_params,
-             scale,        hooks,
-             routed_slots, compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots)};
+        e.routed_slots != routed_slots || !(e.share == share) || !(e.training == s.training)) {
+        e = {true, s.training, gas, optimizer_params, scale, hooks, routed_slots, share, compute()};
     }
     return e.value;
 }
@@ -203,15 +206,13 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
         st.compute = plain;
     }
     const Parallelism& par = s.parallel;
-    if (par.model_parallel() > 1 || x.u > 1) {
-        // Each rank computes its stage's layers at 1/t of their width (Megatron's column/row-parallel
-        // linears and attention heads): the model's micro step times ceil(L/p)/L / t. DeepSpeed-Ulysses
-        // splits the same micro step u ways (s/u tokens through the linears, a/u heads of the full
-        // s x s attention): 1/u of its FLOPs, so the model's FLOPs over the world per GPU.
+    if (par.pipeline > 1) {
+        // A pipeline stage computes its ceil(L/p) of the L layers (compute_time has cut each layer
+        // by tensor and Ulysses parallelism already: RankShare).
         ComputeTime& ct = st.compute;
         for (double* v : {&ct.gemm_seconds, &ct.attention_seconds, &ct.memory_seconds, &ct.launch_seconds, &ct.forward_seconds,
                           &ct.backward_seconds, &ct.micro_step_seconds})
-            *v *= x.stage_layers / x.layers / x.tp / x.u;
+            *v *= x.stage_layers / x.layers;
         ct.total_seconds = x.G * ct.micro_step_seconds + ct.optimizer_seconds;
     }
     if (par.pipeline > 1) {

@@ -7,6 +7,7 @@
 #include "core/memory/allocator.h"
 #include "core/presets/gpu_presets.h"
 #include "core/time/compute_time.h"
+#include "core/time/step_time.h"
 
 #include <algorithm>
 #include <cmath>
@@ -45,6 +46,10 @@ std::vector<FittedConstant> code_constants() {
         c("GEMM efficiency, Ampere", gemm_efficiency_of("a100-80gb"), "core/presets/gpu_presets.cpp kAmpereGemm", "Ampere", "", true),
         c("host seconds per kernel", compute_model::kHostSecondsPerKernel, "core/time/compute_time.h kHostSecondsPerKernel", "",
           kNotRuntime, true),
+        c("ZeRO-3 host seconds per module hook", zero3_costs::kHookSecondsPerModule, "core/time/step_time.h kHookSecondsPerModule", "",
+          kNotRuntime, true),
+        c("hidden-width passes replicated under tensor parallelism", compute_model::kHiddenPassesReplicated,
+          "core/time/compute_time.h kHiddenPassesReplicated", "", "read off a figure that is not a bundled row", true),
         c("CPU Adam share of host memory bandwidth", host_rates::kHostMemoryEfficiency, "core/hardware/host_rates.h kHostMemoryEfficiency",
           "", "read off a figure that is not a bundled row", true),
         c("allocator cached share, ZeRO-0/1/2", kAllocatorShares.cached, "core/memory/allocator.h kAllocatorShares", "", kNotRuntime,

@@ -327,7 +327,7 @@ private slots:
         QVERIFY(constants.size() >= 2);
         std::vector<std::string> ids;
         for (const auto& c : bundled_measured_runs()) ids.push_back(c.id);
-        for (const char* file : {"anchors/paper_throughput.json", "anchors/host_ram_runs.json"})
+        for (const char* file : {"anchors/paper_throughput.json", "anchors/host_ram_runs.json", "anchors/measured_runs_2.json"})
             for (const auto& c : parse_measured_runs(read_text_file(test_data_path(file)), file)) ids.push_back(c.id);
         int refitted = 0;
         for (const auto& k : constants) {

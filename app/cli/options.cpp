@@ -71,6 +71,10 @@ constinit const Option reduce_bucket_size{"--reduce-bucket-size", "N", "reduce_b
 constinit const Option allgather_bucket_size{"--allgather-bucket-size", "N", "allgather_bucket_size, elements", G::Zero, S::Zero};
 constinit const Option zero_init{"--zero-init", "on|off", "zero.Init: parameters are partitioned as they are created", G::Zero, S::Zero};
 constinit const Option pin_memory{"--pin-memory", "on|off", "on: pinned offload buffers", G::Zero, S::Zero};
+constinit const Option host_grad_buffer{"--host-grad-buffer", "on|off",
+                                        "stage 3 with optimizer offload: DeepSpeed >= 0.6's 16-bit gradient buffer in host RAM (on); off: the "
+                                        "2021 releases ZeRO-Infinity was measured on",
+                                        G::Zero, S::Zero};
 constinit const Option save_16bit_model{"--save-16bit-model", "on|off", "stage 3: gather the 16-bit weights on save", G::Zero, S::Zero};
 constinit const Option zeropp{"--zeropp", "off|hpz|hpz+qwz+qgz|auto", "ZeRO++ at stage 3: hpZ over the node, int8 weights, int4 gradients; on = all three; auto: the recommender tries the three across nodes and keeps the fastest (default for full training on > 1 node)", G::Zero, S::Zero};
 constinit const Option hpz_size{"--hpz-size", "K", "zero_hpz_partition_size (1 = off)", G::Zero, S::Zero};
@@ -204,7 +208,7 @@ std::span<const Option* const> all_options() {
         &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &cpu_checkpointing,
         &loss_upcast, &loss_kernel, &fused_optimizer, &load_dtype, &low_cpu_mem_usage, &dataloader_workers,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
-        &pin_memory, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
+        &pin_memory, &host_grad_buffer, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
         &mics_hierarchical_gather,
         &tp, &pp, &pp_schedule, &virtual_stages, &sequence_parallel, &sp, &ep, &capacity_factor,
         &finetune, &lora_rank, &lora_alpha, &lora_dropout, &lora_targets, &lora_train, &freeze, &base_precision, &double_quant,

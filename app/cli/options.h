@@ -62,7 +62,8 @@ extern const Option precision, optimizer, seq, micro_batch, global_batch, checkp
     loss_kernel, fused_optimizer, load_dtype, low_cpu_mem_usage, dataloader_workers;
 // ZeRO, ZeRO++ and MiCS
 extern const Option stage, offload_optimizer, offload_param, overlap_comm, reduce_bucket_size, allgather_bucket_size, zero_init, pin_memory,
-    save_16bit_model, zeropp, hpz_size, hpz, quantized_weights, quantized_gradients, mics_shard_size, mics_hierarchical_gather;
+    host_grad_buffer, save_16bit_model, zeropp, hpz_size, hpz, quantized_weights, quantized_gradients, mics_shard_size,
+    mics_hierarchical_gather;
 // Model parallelism and experts
 extern const Option tp, pp, pp_schedule, virtual_stages, sequence_parallel, sp, ep, capacity_factor;
 // Fine-tuning

@@ -129,7 +129,8 @@ void visit_fields(S& s, V& v) {
     // MiCS (since version 11).
     v("zero", "mics_shard_size", z.mics_shard_size, FieldRule{.min = 1});
     v("zero", "mics_hierarchical_params_gather", z.mics_hierarchical_params_gather);
-    v("zero", "auto_zeropp", z.auto_zeropp);  // since version 11
+    v("zero", "auto_zeropp", z.auto_zeropp);                                // since version 11
+    v("zero", "zero3_host_gradient_buffer", z.zero3_host_gradient_buffer);  // since version 13
 
     auto& par = s.parallel;  // since version 8
     v("parallel", "tensor", par.tensor, FieldRule{.min = 1});

@@ -127,6 +127,12 @@ void upgrade_11_to_12(json& doc) {
     if (doc.contains("cluster") && doc.at("cluster").is_object()) doc["cluster"]["nics_per_node"] = 0;
 }
 
+// Version 12 had no choice of DeepSpeed release: its host memory held stage 3's 16-bit gradient
+// buffer whenever the optimizer was offloaded (DeepSpeed >= 0.6).
+void upgrade_12_to_13(json& doc) {
+    if (doc.contains("zero") && doc.at("zero").is_object()) doc["zero"]["zero3_host_gradient_buffer"] = true;
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -183,6 +189,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 11) {
         upgrade_11_to_12(doc);
         version = 12;
+    }
+    if (version == 12) {
+        upgrade_12_to_13(doc);
+        version = 13;
     }
     doc["version"] = version;
     return doc;

@@ -30,6 +30,9 @@
 //              "auto" (zero.auto_zeropp); a version-10 file has MiCS off and its switches fixed.
 //   version 12 cluster.nics_per_node (the NICs the node's network runs over, 0 = one per GPU;
 //              core/time/collectives.h); a version-11 file has 0, the network it planned with.
+//   version 13 zero.zero3_host_gradient_buffer (DeepSpeed >= 0.6's 16-bit gradient buffer on the
+//              host with optimizer offload; false: the releases ZeRO-Infinity was measured on);
+//              a version-12 file has true, the host memory it planned with.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -44,7 +47,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 12;
+inline constexpr int kSessionVersion = 13;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -70,6 +70,8 @@
 //       (swap_tensor/optimizer_utils.py OptimizerSwapper L165-190, utils.py SwapBufferManager),
 //       the fp32 gradient buffer of one sub-group (L1254-1256, lasting as .grad, L1294), the pinned
 //       grad_partitions_flat_buffer; master, moments and fp32 gradients live on NVMe.
+//     Releases before v0.6.0 (ZeroSetup::zero3_host_gradient_buffer false) had no
+//       grad_partitions_flat_buffer, with either device.
 //   CPU activation checkpoints (activation_checkpointing.cpu_checkpointing).
 //
 // Checkpoint save, on node 0, on top of training's memory:
@@ -351,11 +353,11 @@ LastingStates lasting_states(const Scenario& s, const NodeTerms& q) {
         if (z.offload_optimizer == OffloadDevice::Cpu) {
             lasting.optimizer_states += g * (4.0 + q.moments_per_param) * Tr;
             add(lasting.gradients, pinned_sub_groups(sg, 4.0, pin));
-            add(lasting.gradients, pinned(w * Tr, pin));
+            if (z.zero3_host_gradient_buffer) add(lasting.gradients, pinned(w * Tr, pin));
         } else if (z.offload_optimizer == OffloadDevice::Nvme) {
             lasting.buffers += g * static_cast<double>(z.offload_optimizer_buffer_count) * sg.largest() * 4.0;
             lasting.gradients += g * 4.0 * sg.largest();
-            add(lasting.gradients, pinned(w * Tr, pin));
+            if (z.zero3_host_gradient_buffer) add(lasting.gradients, pinned(w * Tr, pin));
             out.nvme_bytes += g * (4.0 + q.moments_per_param + 4.0) * Tr;
         }
     }

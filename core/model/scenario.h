@@ -103,6 +103,14 @@ struct ZeroSetup {
     // (zero/offload_config.py) and what the exports write. Pinned host tensors are rounded up to a power of two.
     bool pin_memory = true;
     bool gather_16bit_weights_on_model_save = true;  // stage3_gather_16bit_weights_on_model_save (stage 3; the exports write true)
+    // Not a config key but a property of the DeepSpeed release. Since v0.6.0 (PR #1453, 2022-01,
+    // "Various ZeRO Stage3 Optimizations"), stage 3 with any offload_optimizer keeps a 16-bit
+    // gradient buffer of the rank's whole partition on the host, pinned with pin_memory
+    // (stage3.py _setup_for_real_optimizer: grad_partitions_flat_buffer, device = cpu). The releases
+    // ZeRO-Infinity was measured on (v0.3.x, 2021) had none: the reduced gradients went into the fp32
+    // sub-group gradient (CPU) or were swapped to NVMe as they came (swap_out_gradients). false
+    // models those releases; the exports do not depend on it.
+    bool zero3_host_gradient_buffer = true;
     // ZeRO++ (arXiv 2306.10209; DeepSpeed zero/config.py), stage 3 only. hpZ: every rank also keeps
     // a secondary 16-bit partition over zero_hpz_partition_size ranks of its node, and the backward
     // gathers from it (1 = off). qwZ: forward gathers in int8 (zero_quantized_weights). qgZ:

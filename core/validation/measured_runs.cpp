@@ -17,6 +17,7 @@
 #include <cmath>
 #include <map>
 #include <regex>
+#include <sstream>
 
 namespace zp::validation {
 
@@ -608,9 +609,9 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
 // lists is refused by name: a run scored without a setting it states (a context_parallel, an
 // expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
 // clang-format off
-constexpr std::array<std::string_view, 35> kCaseFields{
+constexpr std::array<std::string_view, 36> kCaseFields{
     "id", "source", "quote", "kind", "assumptions", "engine", "model", "gpus", "gpus_per_node", "gpu", "nodes",
-    "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory",
+    "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory", "deepspeed_version",
     "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "reduce_bucket_size",
     "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",
     "overlap_comm", "precision", "optimizer", "micro_batch", "grad_accum", "seq", "checkpointing",
@@ -704,6 +705,18 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
         s.zero.pin_memory = false;
         if (s.zero.offload_optimizer != OffloadDevice::None || s.zero.offload_param != OffloadDevice::None)
             c.assumed.push_back("pin_memory = false (DeepSpeed's default before v0.19.5)");
+    }
+
+    // The DeepSpeed release the run used, where the case states it ("0.3"): before v0.6.0 stage 3
+    // kept no 16-bit gradient buffer on the host with optimizer offload (ZeroSetup::
+    // zero3_host_gradient_buffer). Absent: a release since, as DeepSpeed is today.
+    if (auto v = r.optional_text("deepspeed_version")) {
+        int major = 0, minor = 0;
+        char dot = 0;
+        std::istringstream in(*v);
+        if (!(in >> major >> dot >> minor) || dot != '.' || major < 0 || minor < 0)
+            r.fail("deepspeed_version", "must be a release like \"0.3\" or \"0.14.2\", got \"" + *v + "\"");
+        s.zero.zero3_host_gradient_buffer = major > 0 || minor >= 6;
     }
 
     c.measurement = measurement_from_case(r, kind, s.training.micro_batch, c);

@@ -210,6 +210,7 @@ private slots:
                                                 "--low-cpu-mem-usage",
                                                 "--dataloader-workers",
                                                 "--pin-memory",
+                                                "--host-grad-buffer",
                                                 "--save-16bit-model",
                                                 "--finetune",
                                                 "--lora-rank",
@@ -236,7 +237,7 @@ private slots:
                                                 "--sp",
                                                 "--mics-shard-size",
                                                 "--mics-hierarchical-gather"};
-        QCOMPARE(expected.size(), std::size_t{76});
+        QCOMPARE(expected.size(), std::size_t{77});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -6,6 +6,7 @@
 #include "core/io/scenario_json.h"
 #include "core/io/session_fields.h"
 #include "core/io/session_version.h"
+#include "core/memory/host_memory.h"
 #include "core/model/enum_names.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
@@ -78,7 +79,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
-    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
+    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
     "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
@@ -88,7 +89,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 127;
+constexpr std::size_t kFieldCount = 128;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -311,6 +312,7 @@ json flatten(const Scenario& s) {
         {"zero.mics_shard_size", z.mics_shard_size},
         {"zero.mics_hierarchical_params_gather", z.mics_hierarchical_params_gather},
         {"zero.auto_zeropp", z.auto_zeropp},
+        {"zero.zero3_host_gradient_buffer", z.zero3_host_gradient_buffer},
         {"parallel.tensor", s.parallel.tensor},
         {"parallel.pipeline", s.parallel.pipeline},
         {"parallel.virtual_stages", s.parallel.virtual_stages},
@@ -433,7 +435,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 12);
+        QCOMPARE(kSessionVersion, 13);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -473,6 +475,7 @@ private slots:
                                   {"zero.mics_shard_size", 1},
                                   {"zero.mics_hierarchical_params_gather", false},
                                   {"zero.auto_zeropp", false},
+                                  {"zero.zero3_host_gradient_buffer", true},
                                   {"parallel.tensor", 1},
                                   {"parallel.pipeline", 1},
                                   {"parallel.virtual_stages", 1},
@@ -702,6 +705,23 @@ private slots:
         QVERIFY(estimate_step(s).seconds < as_saved);
     }
 
+    // A version 12 session (before the DeepSpeed release's host gradient buffer was a choice) opens
+    // with the buffer of DeepSpeed >= 0.6, the host memory it planned with; without it (the 2021
+    // releases) the 1T model's host peak falls below the DGX-2's 1.5 TiB.
+    void frozen_version_12() {
+        const std::string text = read_text_file(test_data_path("sessions/v12-1t-dgx2-infinity.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 12);
+        QVERIFY(!doc.at("zero").contains("zero3_host_gradient_buffer"));
+        Scenario s = parse_session(text, "v12-1t-dgx2-infinity.zplan");
+        QVERIFY(s.zero.zero3_host_gradient_buffer);
+        QVERIFY(host_memory(s).peak_bytes() > s.cluster.cpu_ram_bytes_per_node);
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+        s.zero.zero3_host_gradient_buffer = false;
+        QVERIFY(host_memory(s).peak_bytes() < s.cluster.cpu_ram_bytes_per_node);
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -733,7 +753,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 12); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 13); "
                                     "upgrade zero-planner"));
         }
     }
@@ -746,9 +766,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 12); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 13); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 12)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 13)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

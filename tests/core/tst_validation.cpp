@@ -614,6 +614,32 @@ private slots:
         }
     }
 
+    // The DeepSpeed release a case states decides stage 3's host gradient buffer (ZeroSetup::
+    // zero3_host_gradient_buffer: added in v0.6.0); absent, the release of today.
+    void deepspeed_version_data() {
+        QTest::addColumn<QString>("patch");
+        QTest::addColumn<bool>("buffer");
+        QTest::newRow("not stated: today's DeepSpeed") << QString() << true;
+        QTest::newRow("ZeRO-Infinity's 0.3") << QStringLiteral(R"(, "deepspeed_version": "0.3")") << false;
+        QTest::newRow("0.5.10, the last without it") << QStringLiteral(R"(, "deepspeed_version": "0.5.10")") << false;
+        QTest::newRow("0.6, the first with it") << QStringLiteral(R"(, "deepspeed_version": "0.6")") << true;
+        QTest::newRow("0.14.2") << QStringLiteral(R"(, "deepspeed_version": "0.14.2")") << true;
+    }
+    void deepspeed_version() {
+        QFETCH(QString, patch);
+        QFETCH(bool, buffer);
+        const auto cases = parse_measured_runs(document(patch.toStdString()), "runs.json");
+        QCOMPARE(cases.front().scenario.zero.zero3_host_gradient_buffer, buffer);
+    }
+    void deepspeed_version_errors() {
+        try {
+            parse_measured_runs(document(R"(, "deepspeed_version": "latest")"), "runs.json");
+            QFAIL("accepted deepspeed_version latest");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("case X1: deepspeed_version must be a release like")), e.what());
+        }
+    }
+
     // Issue 18's target for host RAM over the bundled host-RAM runs (measured_runs.json and the
     // project's host_ram_runs.json together, as `validate` reads them): median |error| <= 15%, and
     // no worse than DeepSpeed's own cold estimator on the same rows. Each row says when the node peaks.

@@ -2730,10 +2730,6 @@ Not loaded into the controls: %1</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <source>micro %1 x %2 accumulation x %3, recompute %4</source>
-        <translation>微批量 %1 × 累积 %2 × %3，重计算：%4</translation>
-    </message>
-    <message>
         <source>%1 tokens/s, MFU %2%</source>
         <translation>%1 tokens/s，MFU %2%</translation>
     </message>
@@ -2769,6 +2765,11 @@ Not loaded into the controls: %1</source>
         <source>%1 %2</source>
         <comment>two sentences, one after the other</comment>
         <translation>%1%2</translation>
+    </message>
+    <message>
+        <source>%1 x %2 accum. x %3, recompute %4</source>
+        <comment>micro batch x accumulation steps x data-parallel GPUs</comment>
+        <translation>%1 × 累积 %2 × %3，重计算：%4</translation>
     </message>
 </context>
 <context>

@@ -143,7 +143,7 @@ void RecommendationCard::rebuild() {
                       .arg(q(format_bytes(b.memory.cpu_bytes_per_node)), q(format_bytes(s.cluster.cpu_ram_bytes_per_node)),
                            hostPhaseShortName(b.memory.host.peak_phase))
                << tr("%1 of %2").arg(q(format_bytes(b.memory.nvme_bytes_per_node)), q(format_bytes(s.cluster.nvme_bytes_per_node)))
-               << tr("micro %1 x %2 accumulation x %3, recompute %4")
+               << tr("%1 x %2 accum. x %3, recompute %4", "micro batch x accumulation steps x data-parallel GPUs")
                       .arg(localeNumber(static_cast<double>(b.micro_batch), 0),
                            localeNumber(static_cast<double>(b.gradient_accumulation_steps), 0),
                            translated(data_parallel_phrase(with_candidate(s, b))), translatedCore(to_string(b.checkpointing)))

@@ -48,8 +48,10 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     frame_->bottomRight->setType(QCPItemPosition::ptPlotCoords);
     note_ = new PlotLabel(plot_);
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    note_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    note_->position->setCoords(0.01, 0.01);
+    // Top right: the bars there are the offload setups, the lowest; the cut bars (no offload) are
+    // on the left, where the note would lie over them and their labels.
+    note_->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    note_->position->setCoords(0.99, 0.01);
     note_->setText(tr("Axis cut at 4x GPU memory; bar labels give the peaks"));
     // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
     capacity_ticker_ = chart_.addCapacityAxis();

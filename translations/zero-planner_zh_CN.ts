@@ -2718,10 +2718,6 @@ Not loaded into the controls: %1</source>
         <translation>%1（nvidia-smi）；峰值已分配 %2</translation>
     </message>
     <message>
-        <source>%1 of %2 usable</source>
-        <translation>%1 / 可用 %2</translation>
-    </message>
-    <message>
         <source>%1 of %2, peaks %3</source>
         <translation>%1 / %2，峰值在%3时</translation>
     </message>
@@ -2770,6 +2766,14 @@ Not loaded into the controls: %1</source>
         <source>%1 x %2 accum. x %3, recompute %4</source>
         <comment>micro batch x accumulation steps x data-parallel GPUs</comment>
         <translation>%1 × 累积 %2 × %3，重计算：%4</translation>
+    </message>
+    <message>
+        <source>%1 of %2 usable: at the edge</source>
+        <translation>%1 / 可用 %2：处于边缘</translation>
+    </message>
+    <message>
+        <source>%1 of %2 usable, %3 to spare</source>
+        <translation>%1 / 可用 %2，余量 %3</translation>
     </message>
 </context>
 <context>

@@ -206,6 +206,8 @@ json estimate_json(const Scenario& s, const Candidate& c) {
             {"nvme_bytes_per_node", whole(c.memory.nvme_bytes_per_node)},
             {"host_per_node", host_json(c.memory.host)},
             {"usable_gpu_bytes", whole(usable_gpu_bytes(s))},
+            {"margin_bytes", whole(fit_margin(s, c.memory).margin_bytes)},
+            {"at_edge", fit_margin(s, c.memory).at_edge},
             {"fits", c.fit.all()},
             {"fits_detail", {{"gpu", c.fit.gpu}, {"cpu", c.fit.cpu}, {"nvme", c.fit.nvme}}},
             {"step", step_json(c.step)},

@@ -12,12 +12,22 @@
 #include "core/search/scenario_edits.h"
 #include "core/time/step_explain.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace zp::cli {
 namespace {
 
 std::string gib(double bytes) { return format_fixed(bytes_to_gib(bytes), 2); }
+
+// "fits, 17.00 GiB to spare"; within 5% of the card "fits, at the edge: 75.10 of 76.00 GiB"
+// (core/memory/memory_model.h fit_margin), so a boundary call is not read as a certainty.
+std::string gpu_fit_words(const Scenario& s, const MemoryBreakdown& m, bool fits) {
+    const FitMargin margin = fit_margin(s, m);
+    const std::string call = fits ? "fits" : "DOES NOT FIT";
+    if (margin.at_edge) return call + ", at the edge: " + gib(m.peak_required_bytes) + " of " + gib(usable_gpu_bytes(s)) + " GiB";
+    return call + ", " + gib(std::abs(margin.margin_bytes)) + " GiB " + (fits ? "to spare" : "short");
+}
 
 std::string pad_right(std::string s, std::size_t width) {
     if (s.size() < width) s.append(width - s.size(), ' ');
@@ -166,7 +176,7 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     line("needed to fit", m.peak_required_bytes);
     out.pop_back();
     out += std::string("  what the allocator cannot free, at the ") + to_string(m.required_phase) + "\n";
-    out += "  usable            " + pad_left(gib(usable_gpu_bytes(s)), 8) + "  " + (c.fit.gpu ? "fits" : "DOES NOT FIT") + "\n\n";
+    out += "  usable            " + pad_left(gib(usable_gpu_bytes(s)), 8) + "  " + gpu_fit_words(s, m, c.fit.gpu) + "\n\n";
     out += host_text(s, c);
     out += "Per node: NVMe " + format_bytes(m.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node) +
            (c.fit.nvme ? "" : " (DOES NOT FIT)") + "\n";

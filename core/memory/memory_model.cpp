@@ -7,6 +7,8 @@
 #include "core/memory/host_memory.h"
 #include "core/memory/model_states.h"
 
+#include <cmath>
+
 namespace zp {
 
 namespace {
@@ -88,6 +90,13 @@ std::vector<MemoryBreakdown> pipeline_stage_memory(const Scenario& s) {
 }
 
 double usable_gpu_bytes(const Scenario& s) { return gib_to_bytes(s.cluster.gpu.memory_gib) * (1.0 - s.assumptions.headroom); }
+
+FitMargin fit_margin(const Scenario& s, const MemoryBreakdown& m) {
+    FitMargin f;
+    f.margin_bytes = usable_gpu_bytes(s) - m.peak_required_bytes;
+    f.at_edge = std::abs(f.margin_bytes) <= kEdgeShareOfCard * s.cluster.gpu.memory_gib * kBytesPerGiB;
+    return f;
+}
 
 Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
     Fit f;

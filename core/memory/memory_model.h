@@ -38,4 +38,15 @@ double usable_gpu_bytes(const Scenario& s);  // capacity x (1 - headroom)
 // GPU: the step's required peak (MemoryBreakdown::peak_required_bytes) within the usable memory.
 Fit check_fit(const Scenario& s, const MemoryBreakdown& m);
 
+// How far the GPU fit is from the line: the usable memory less what must fit (negative: that much
+// short). Within kEdgeShareOfCard of the card either way the call is a boundary call: the planner's
+// own error on measured runs is larger than that (validate: GPU memory within 20% on 80% of rows),
+// so "fits" or "out of memory" alone would claim more than it knows there.
+inline constexpr double kEdgeShareOfCard = 0.05;
+struct FitMargin {
+    double margin_bytes = 0;
+    bool at_edge = false;
+};
+FitMargin fit_margin(const Scenario& s, const MemoryBreakdown& m);
+
 }  // namespace zp

@@ -60,6 +60,35 @@ private slots:
         QCOMPARE(m.params_bytes + m.gradients_bytes + m.optimizer_states_bytes, 2 * P + 18 * P / 8);
     }
 
+    // A boundary call (fit_margin): the usable memory less what must fit, and "at the edge" within
+    // 5% of the card either way. The card is sized around the step's own need, so each row sits
+    // where it says: 4% and 6% of the card to spare, 4% and 6% short.
+    void fit_margin_at_the_edge_data() {
+        QTest::addColumn<double>("spareShareOfCard");
+        QTest::addColumn<bool>("fits");
+        QTest::addColumn<bool>("atEdge");
+        QTest::newRow("6% of the card to spare: fits") << 0.06 << true << false;
+        QTest::newRow("4% to spare: fits, at the edge") << 0.04 << true << true;
+        QTest::newRow("4% short: out of memory, at the edge") << -0.04 << false << true;
+        QTest::newRow("6% short: out of memory") << -0.06 << false << false;
+    }
+    void fit_margin_at_the_edge() {
+        QFETCH(double, spareShareOfCard);
+        QFETCH(bool, fits);
+        QFETCH(bool, atEdge);
+        Scenario s = model_scenario(model_preset("llama-2-7b").spec, 8, 3);
+        const double need = estimate_memory(s).peak_required_bytes;
+        // usable = card x (1 - headroom) = need + share x card
+        const double card = need / (1.0 - s.assumptions.headroom - spareShareOfCard);
+        s.cluster.gpu.memory_gib = card / (1024.0 * 1024 * 1024);
+        const MemoryBreakdown m = estimate_memory(s);
+        QCOMPARE(m.peak_required_bytes, need);
+        const FitMargin margin = fit_margin(s, m);
+        QVERIFY(std::abs(margin.margin_bytes - spareShareOfCard * card) < 1.0);
+        QCOMPARE(check_fit(s, m).gpu, fits);
+        QCOMPARE(margin.at_edge, atEdge);
+    }
+
     // Hugging Face DeepSpeed guide: 5e8 buckets with overlap_comm cost 5e8 x 2 x 2 x 4.5 = 9 GB.
     void overlap_comm_buckets_data() {
         QTest::addColumn<bool>("overlap");

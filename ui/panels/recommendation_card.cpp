@@ -110,6 +110,15 @@ QString RecommendationCard::plainText() const {
 
 namespace {
 // "12.56 s = compute 10.76 s + offload 1.80 s": the parts that are not zero, short enough for one row.
+// "59.0 GiB of 76.0 GiB usable, 17.0 GiB to spare": the headroom first; within 5% of the card a
+// boundary call says so (core/memory/memory_model.h fit_margin).
+QString mustFitText(const Scenario& s, const MemoryBreakdown& m) {
+    const FitMargin margin = fit_margin(s, m);
+    const QString need = q(format_bytes(m.peak_required_bytes)), usable = q(format_bytes(usable_gpu_bytes(s)));
+    if (margin.at_edge) return RecommendationCard::tr("%1 of %2 usable: at the edge").arg(need, usable);
+    return RecommendationCard::tr("%1 of %2 usable, %3 to spare").arg(need, usable, q(format_bytes(margin.margin_bytes)));
+}
+
 QString stepParts(const StepTime& t) {
     QString text = RecommendationCard::tr("%1 = compute %2").arg(q(format_seconds(t.seconds)), q(format_seconds(t.compute_seconds)));
     if (t.comm_seconds > 0) text += RecommendationCard::tr(" + comm. %1").arg(q(format_seconds(t.comm_seconds)));
@@ -138,7 +147,7 @@ void RecommendationCard::rebuild() {
              << tr("Step time") << tr("Throughput");
         values << tr("%1 (nvidia-smi); peak allocated %2")
                       .arg(q(format_bytes(b.memory.peak_reserved_bytes)), q(format_bytes(b.memory.peak_allocated_bytes)))
-               << tr("%1 of %2 usable").arg(q(format_bytes(b.memory.peak_required_bytes)), q(format_bytes(usable_gpu_bytes(s))))
+               << mustFitText(s, b.memory)
                << tr("%1 of %2, peaks %3")
                       .arg(q(format_bytes(b.memory.cpu_bytes_per_node)), q(format_bytes(s.cluster.cpu_ram_bytes_per_node)),
                            hostPhaseShortName(b.memory.host.peak_phase))

@@ -195,6 +195,7 @@ json pipeline_stages_json(const Scenario& s) {
 }
 
 json estimate_json(const Scenario& s, const Candidate& c) {
+    const FitMargin margin = fit_margin(s, c.memory);
     return {{"model", model_summary_json(s.model)},
             {"finetune", finetune_json(s)},
             {"setup", setup_json(c.zero)},
@@ -206,8 +207,8 @@ json estimate_json(const Scenario& s, const Candidate& c) {
             {"nvme_bytes_per_node", whole(c.memory.nvme_bytes_per_node)},
             {"host_per_node", host_json(c.memory.host)},
             {"usable_gpu_bytes", whole(usable_gpu_bytes(s))},
-            {"margin_bytes", whole(fit_margin(s, c.memory).margin_bytes)},
-            {"at_edge", fit_margin(s, c.memory).at_edge},
+            {"margin_bytes", whole(margin.margin_bytes)},
+            {"at_edge", margin.at_edge},
             {"fits", c.fit.all()},
             {"fits_detail", {{"gpu", c.fit.gpu}, {"cpu", c.fit.cpu}, {"nvme", c.fit.nvme}}},
             {"step", step_json(c.step)},

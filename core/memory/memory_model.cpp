@@ -94,7 +94,7 @@ double usable_gpu_bytes(const Scenario& s) { return gib_to_bytes(s.cluster.gpu.m
 FitMargin fit_margin(const Scenario& s, const MemoryBreakdown& m) {
     FitMargin f;
     f.margin_bytes = usable_gpu_bytes(s) - m.peak_required_bytes;
-    f.at_edge = std::abs(f.margin_bytes) <= kEdgeShareOfCard * s.cluster.gpu.memory_gib * kBytesPerGiB;
+    f.at_edge = std::abs(f.margin_bytes) <= kEdgeShareOfCard * gib_to_bytes(s.cluster.gpu.memory_gib);
     return f;
 }
 

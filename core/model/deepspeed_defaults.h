@@ -26,6 +26,11 @@ inline constexpr double kOffloadParamBufferElems = 1e8;          // offload_para
 inline constexpr double kOffloadParamMaxInCpuElems = 1e9;        // offload_param.max_in_cpu
 inline constexpr std::int64_t kOffloadOptimizerBufferCount = 4;  // offload_optimizer.buffer_count
 
+// What changed with the release, where the planner follows it. Stage 3 with an offloaded optimizer
+// keeps a 16-bit gradient buffer of the rank's partition on the host since v0.6.0 (PR #1453,
+// stage3.py _setup_for_real_optimizer: grad_partitions_flat_buffer; ZeroSetup::zero3_host_gradient_buffer).
+inline constexpr bool zero3_host_gradient_buffer_in(int major, int minor) { return major > 0 || minor >= 6; }
+
 }  // namespace zp::deepspeed::defaults
 
 namespace zp::deepspeed::recommended {

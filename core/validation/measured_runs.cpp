@@ -716,7 +716,7 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
         std::istringstream in(*v);
         if (!(in >> major >> dot >> minor) || dot != '.' || major < 0 || minor < 0)
             r.fail("deepspeed_version", "must be a release like \"0.3\" or \"0.14.2\", got \"" + *v + "\"");
-        s.zero.zero3_host_gradient_buffer = major > 0 || minor >= 6;
+        s.zero.zero3_host_gradient_buffer = deepspeed::defaults::zero3_host_gradient_buffer_in(major, minor);
     }
 
     c.measurement = measurement_from_case(r, kind, s.training.micro_batch, c);

@@ -2056,6 +2056,10 @@ tensor rank %4, data-parallel rank %5, pipeline stage %6</source>
         <source>Expert-parallel groups are %1 data-parallel ranks, %2 apart; their all-to-alls: %3.</source>
         <translation>专家并行组由 %1 个数据并行 rank 组成，相隔 %2；其 all-to-all：%3。</translation>
     </message>
+    <message>
+        <source> (%1 of them drawn, evenly spaced)</source>
+        <translation>（均匀抽取其中 %1 个绘制）</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::HostView</name>

@@ -146,6 +146,19 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o) {
     return std::string(out.c_str()) + "\n";
 }
 
+std::string hostfile_lines(std::int64_t nodes, std::int64_t gpus_per_node) {
+    const std::string slots = " slots=" + std::to_string(gpus_per_node);
+    std::string sh = "# One line per node: host name and GPU slots (DeepSpeed's hostfile format). Edit the names.\n";
+    if (nodes <= kHostfileNodesListed) {
+        sh += "cat > hostfile <<'HOSTS'\n";
+        for (std::int64_t i = 0; i < nodes; ++i) sh += "node-" + std::to_string(i) + slots + "\n";
+        sh += "HOSTS\n\n";
+    } else {
+        sh += "for i in $(seq 0 " + std::to_string(nodes - 1) + "); do echo \"node-$i" + slots + "\"; done > hostfile\n\n";
+    }
+    return sh;
+}
+
 std::string launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
     const std::int64_t g = s.cluster.gpus_per_node, n = s.cluster.nodes;
     std::string sh = "#!/usr/bin/env bash\n# Launch the planned run: " + std::to_string(n * g) + " GPUs (" + std::to_string(n) + " node" +
@@ -159,10 +172,7 @@ std::string launch_script(const Scenario& s, const std::string& config_path, con
     if (n == 1) {
         sh += "deepspeed --num_gpus " + std::to_string(g) + " " + script + " --deepspeed " + config_path + "\n";
     } else {
-        sh += "# One line per node: host name and GPU slots (DeepSpeed's hostfile format). Edit the names.\n";
-        sh += "cat > hostfile <<'HOSTS'\n";
-        for (std::int64_t i = 0; i < n; ++i) sh += "node-" + std::to_string(i) + " slots=" + std::to_string(g) + "\n";
-        sh += "HOSTS\n\n";
+        sh += hostfile_lines(n, g);
         sh += "deepspeed --hostfile hostfile --num_nodes " + std::to_string(n) + " --num_gpus " + std::to_string(g) + " " + script +
               " --deepspeed " + config_path + "\n";
     }

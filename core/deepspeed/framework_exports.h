@@ -9,6 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace zp {
@@ -23,5 +24,12 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& optio
 // A bash script: one node runs `deepspeed --num_gpus G`; several write a hostfile
 // (node-0 slots=G, ...) and run `deepspeed --hostfile`; then the accelerate alternative.
 std::string launch_script(const Scenario& s, const std::string& config_path = "ds_config.json", const std::string& script = "train.py");
+
+// The script lines that write DeepSpeed's hostfile (runner.py fetch_hostfile: "hostname slots=N",
+// one line per node) for `nodes` nodes of `gpus_per_node` GPUs: listed one by one up to
+// kHostfileNodesListed nodes, written by a shell loop beyond (a million-GPU plan is otherwise a
+// multi-megabyte script, and the window's preview redraws it on every change).
+inline constexpr std::int64_t kHostfileNodesListed = 64;
+std::string hostfile_lines(std::int64_t nodes, std::int64_t gpus_per_node);
 
 }  // namespace zp

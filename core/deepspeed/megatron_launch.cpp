@@ -1,5 +1,7 @@
 #include "core/deepspeed/megatron_launch.h"
 
+#include "core/deepspeed/framework_exports.h"
+
 #include "core/model/enum_names.h"
 #include "core/model/experts.h"
 
@@ -62,10 +64,7 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     sh += "set -euo pipefail\n\n";
     std::string launcher = "deepspeed --num_gpus " + std::to_string(g);
     if (n > 1) {
-        sh += "# One line per node: host name and GPU slots (DeepSpeed's hostfile format). Edit the names.\n";
-        sh += "cat > hostfile <<'HOSTS'\n";
-        for (std::int64_t i = 0; i < n; ++i) sh += "node-" + std::to_string(i) + " slots=" + std::to_string(g) + "\n";
-        sh += "HOSTS\n\n";
+        sh += hostfile_lines(n, g);
         launcher = "deepspeed --hostfile hostfile --num_nodes " + std::to_string(n) + " --num_gpus " + std::to_string(g);
     }
     sh += launcher + " " + script;

@@ -194,18 +194,24 @@ Phrase data_parallel_phrase(const Scenario& s) {
 }
 
 std::vector<std::int64_t> divisors(std::int64_t n) {
-    std::vector<std::int64_t> out{1};
-    for (std::int64_t k = 2; k <= n; ++k)
-        if (n % k == 0) out.push_back(k);
-    return out;
+    // Pairs k and n / k for k up to sqrt(n): a million-GPU world in a thousand steps, not a million.
+    std::vector<std::int64_t> low, high;
+    for (std::int64_t k = 1; k <= n / k; ++k)
+        if (n % k == 0) {
+            low.push_back(k);
+            if (k != n / k) high.push_back(n / k);
+        }
+    if (low.empty()) return {1};
+    low.insert(low.end(), high.rbegin(), high.rend());
+    return low;
 }
 
 std::vector<std::int64_t> node_group_sizes(const Cluster& c) { return divisors(c.gpus_per_node); }
 
 std::vector<std::int64_t> ulysses_degrees(const Scenario& s) {
     std::vector<std::int64_t> out;
-    for (std::int64_t u : divisors(s.cluster.world_size()))
-        if (u <= std::max<std::int64_t>(s.model.heads, 1) && s.model.heads % u == 0) out.push_back(u);
+    for (std::int64_t u : divisors(std::max<std::int64_t>(s.model.heads, 1)))
+        if (s.cluster.world_size() % u == 0) out.push_back(u);
     return out;
 }
 

@@ -186,6 +186,31 @@ private slots:
                     launch.find("--hostfile hostfile --num_nodes 4") != std::string::npos);
     }
 
+    // DeepSpeed's hostfile ("hostname slots=N" a line, runner.py fetch_hostfile): listed node by
+    // node up to 64 nodes, a shell loop writes it beyond, so the script stays short at any size.
+    void hostfile_lines_by_cluster_size_data() {
+        QTest::addColumn<qint64>("nodes");
+        QTest::addColumn<QString>("wanted");
+        QTest::addColumn<QString>("unwanted");
+        QTest::newRow("one node: no hostfile") << qint64(1) << QString() << QStringLiteral("hostfile");
+        QTest::newRow("64 nodes listed") << qint64(64) << QStringLiteral("node-63 slots=8\nHOSTS") << QStringLiteral("seq 0");
+        QTest::newRow("65 nodes by a loop") << qint64(65) << QStringLiteral("$(seq 0 64); do echo \"node-$i slots=8\"; done > hostfile")
+                                            << QStringLiteral("node-0 slots");
+        QTest::newRow("125,000 nodes by a loop") << qint64(125000) << QStringLiteral("$(seq 0 124999)") << QStringLiteral("node-1 slots");
+    }
+    void hostfile_lines_by_cluster_size() {
+        QFETCH(qint64, nodes);
+        QFETCH(QString, wanted);
+        QFETCH(QString, unwanted);
+        Scenario s = default_scenario();
+        s.cluster.nodes = nodes;
+        for (const std::string& script : {launch_script(s), megatron_launch_script(s)}) {
+            if (!wanted.isEmpty()) QVERIFY2(script.find(wanted.toStdString()) != std::string::npos, script.c_str());
+            QVERIFY(script.find(unwanted.toStdString()) == std::string::npos);
+            QVERIFY(script.size() < 8000);
+        }
+    }
+
     void recommended_plan_exports_clean() {
         const Plan p = recommend(default_scenario());
         QVERIFY(p.feasible);

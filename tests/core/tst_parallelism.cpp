@@ -43,6 +43,29 @@ ModelSpec gpt(std::int64_t h, std::int64_t a, std::int64_t layers = 1) {
 class TestParallelism : public QObject {
     Q_OBJECT
 private slots:
+    // The divisors every size list starts from, smallest first, for a node and for a world of a
+    // million GPUs (the window recomputes them on every change).
+    void divisors_smallest_first_data() {
+        QTest::addColumn<qint64>("n");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("0: {1}") << qint64(0) << "1";
+        QTest::newRow("1") << qint64(1) << "1";
+        QTest::newRow("a DGX-2's 16") << qint64(16) << "1 2 4 8 16";
+        QTest::newRow("BLOOM's 384") << qint64(384) << "1 2 3 4 6 8 12 16 24 32 48 64 96 128 192 384";
+        QTest::newRow("a prime, 1,000,003") << qint64(1000003) << "1 1000003";
+        QTest::newRow("a million") << qint64(1000000)
+                                   << "1 2 4 5 8 10 16 20 25 32 40 50 64 80 100 125 160 200 250 320 400 500 625 800 1000 1250 1600 2000 "
+                                      "2500 3125 4000 5000 6250 8000 10000 12500 15625 20000 25000 31250 40000 50000 62500 100000 "
+                                      "125000 200000 250000 500000 1000000";
+    }
+    void divisors_smallest_first() {
+        QFETCH(qint64, n);
+        QFETCH(QString, expected);
+        QStringList got;
+        for (const std::int64_t d : divisors(n)) got << QString::number(d);
+        QCOMPARE(got.join(QLatin1Char(' ')), expected);
+    }
+
     // The layouts an auto search covers for BLOOM's cluster (384 A100s in nodes of 8, global batch
     // 2048): tensor inside a node dividing the 112 heads, pipeline at most the 70 layers, and a
     // data-parallel size dividing 2048, so the pipeline carries the factor 3 of 384. BLOOM's own

@@ -81,6 +81,9 @@ private slots:
         QTest::newRow("BLOOM-176B: 384 GPUs TP4 PP12") << qint64(384) << qint64(4) << qint64(12) << "TP 4 x PP 12 x DP 8" << 384 << true;
         QTest::newRow("4096 GPUs TP4 PP16: node boxes only")
             << qint64(4096) << qint64(4) << qint64(16) << "TP 4 x PP 16 x DP 64" << 0 << true;
+        // More nodes than GpuLayoutView::kMaxNodeBoxes: 512 evenly spaced ones drawn, and said.
+        QTest::newRow("524,288 GPUs TP8 PP16: 512 of 65,536 nodes drawn")
+            << qint64(524288) << qint64(8) << qint64(16) << "TP 8 x PP 16 x DP 4096" << 0 << true;
     }
     void draws_the_layout() {
         QFETCH(qint64, gpus);
@@ -98,7 +101,9 @@ private slots:
             (s.cluster.nodes == 1 ? QStringLiteral("on 1 node x %2 GPUs") : QStringLiteral("on %1 nodes x %2 GPUs").arg(s.cluster.nodes))
                 .arg(s.cluster.gpus_per_node)));
         QCOMPARE(view->cellCount(), cells);
-        QCOMPARE(view->nodeBoxCount(), static_cast<int>(s.cluster.nodes));
+        QCOMPARE(view->nodeBoxCount(), static_cast<int>(std::min<qint64>(s.cluster.nodes, GpuLayoutView::kMaxNodeBoxes)));
+        QCOMPARE(view->layoutText().contains(QStringLiteral("(512 of them drawn, evenly spaced)")),
+                 s.cluster.nodes > GpuLayoutView::kMaxNodeBoxes);
         QCOMPARE(view->legendText().contains(kNetwork), networkInLegend);
         // The core's verdict per group is what the legend and the description say.
         const GroupLinks links = layout_links(s);

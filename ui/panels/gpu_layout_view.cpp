@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 namespace zp::ui {
@@ -24,9 +25,10 @@ namespace {
 // What the canvas draws: a stage and a replica parity per rank, in rank order (ranks fill the
 // nodes in order), all from the core.
 struct LayoutPicture {
-    int nodes = 0, per_node = 0, tensor = 1, stages = 1;
-    std::vector<int> stage;         // pipeline stage of each rank
-    std::vector<bool> odd_replica;  // data-parallel rank is odd: the lighter shade
+    int nodes = 0, per_node = 0, tensor = 1, stages = 1;  // nodes: the boxes drawn
+    std::vector<std::int64_t> node_ids;                   // the run's node of each box (all of them, or evenly spaced ones)
+    std::vector<int> stage;                               // pipeline stage of each drawn rank (box by box)
+    std::vector<bool> odd_replica;                        // data-parallel rank is odd: the lighter shade
     std::vector<RankCoordinates> coords;
     // All-to-all groups (DeepSpeed-Ulysses, expert parallel; core's ulysses_group_ranks and
     // expert_group_ranks), one bar row under the GPUs each: per rank its group's ordinal (by its
@@ -232,17 +234,19 @@ protected:
                 gpu = std::clamp((at.x() - g.box(n).x()) / std::max(g.unit, 1), 0, picture_.per_node - 1);
             }
             if (gpu < 0) break;
-            const int rank = n * picture_.per_node + gpu;
-            const RankCoordinates& c = picture_.coords[static_cast<std::size_t>(rank)];
+            const std::size_t drawn = static_cast<std::size_t>(n * picture_.per_node + gpu);
+            const std::int64_t node = picture_.node_ids[static_cast<std::size_t>(n)];
+            const std::int64_t rank = node * picture_.per_node + gpu;
+            const RankCoordinates& c = picture_.coords[drawn];
             QString tip = GpuLayoutView::tr("Node %1, GPU %2: rank %3\ntensor rank %4, data-parallel rank %5, pipeline stage %6")
-                              .arg(n)
+                              .arg(node)
                               .arg(gpu)
                               .arg(rank)
                               .arg(c.tp)
                               .arg(c.dp)
                               .arg(c.pp + 1);
             for (const LayoutPicture::GroupRow& row : picture_.rows)
-                tip += QStringLiteral("\n%1 %2").arg(row.name).arg(row.group[static_cast<std::size_t>(rank)] + 1);
+                tip += QStringLiteral("\n%1 %2").arg(row.name).arg(row.group[drawn] + 1);
             QToolTip::showText(static_cast<QHelpEvent*>(e)->globalPos(), tip, this);
             return true;
         }
@@ -320,13 +324,20 @@ void GpuLayoutView::rebuild() {
     const std::int64_t world = s.cluster.world_size();
     const std::int64_t d = data_parallel_size(s);
     LayoutPicture p;
-    p.nodes = static_cast<int>(s.cluster.nodes);
+    p.nodes = static_cast<int>(std::min<std::int64_t>(s.cluster.nodes, kMaxNodeBoxes));
     p.per_node = static_cast<int>(s.cluster.gpus_per_node);
     p.tensor = static_cast<int>(par.tensor);
     p.stages = static_cast<int>(par.pipeline);
     const int stage_count = p.stages;
-    p.stage.reserve(static_cast<std::size_t>(world));
-    for (std::int64_t r = 0; r < world; ++r) {
+    // The ranks drawn, box by box (ranks fill the nodes in order).
+    std::vector<std::int64_t> ranks;
+    ranks.reserve(static_cast<std::size_t>(p.nodes * p.per_node));
+    for (int k = 0; k < p.nodes; ++k) {
+        const std::int64_t node = k * s.cluster.nodes / p.nodes;
+        p.node_ids.push_back(node);
+        for (int i = 0; i < p.per_node; ++i) ranks.push_back(node * p.per_node + i);
+    }
+    for (const std::int64_t r : ranks) {
         const RankCoordinates c = rank_coordinates(s, r);
         p.coords.push_back(c);
         p.stage.push_back(static_cast<int>(c.pp));
@@ -338,12 +349,10 @@ void GpuLayoutView::rebuild() {
     const auto addRow = [&](const QString& name, auto&& groupOf) {
         LayoutPicture::GroupRow row;
         row.name = name;
-        std::vector<int> ordinal(static_cast<std::size_t>(world), -1);  // by the group's lowest rank
-        int groups = 0;
-        for (std::int64_t r = 0; r < world; ++r) {
+        std::map<std::int64_t, int> ordinal;  // by the group's lowest rank
+        for (const std::int64_t r : ranks) {
             const std::vector<std::int64_t> members = groupOf(s, r);
-            int& o = ordinal[static_cast<std::size_t>(members.front())];
-            if (o < 0) o = groups++;
+            const int o = ordinal.try_emplace(members.front(), static_cast<int>(ordinal.size())).first->second;
             row.group.push_back(o);
             row.crosses.push_back(node_of_rank(s, members.front()) != node_of_rank(s, members.back()));
         }
@@ -351,6 +360,7 @@ void GpuLayoutView::rebuild() {
     };
     if (u > 1) addRow(tr("sequence-parallel group"), ulysses_group_ranks);
     if (ep > 1) addRow(tr("expert-parallel group"), expert_group_ranks);
+    const std::int64_t p_nodes = p.nodes;
     canvas_->setPicture(std::move(p));
 
     QString summary = u > 1 ? tr("SP %1 x DP %2 (DeepSpeed-Ulysses)").arg(u).arg(d)
@@ -360,6 +370,7 @@ void GpuLayoutView::rebuild() {
     if (par.sequence_parallel) summary += tr(", sequence parallel");
     summary += (s.cluster.nodes == 1 ? tr(" on 1 node x %2 GPUs") : tr(" on %1 nodes x %2 GPUs").arg(s.cluster.nodes))
                    .arg(s.cluster.gpus_per_node);
+    if (p_nodes < s.cluster.nodes) summary += tr(" (%1 of them drawn, evenly spaced)").arg(p_nodes);
     summary_->setText(summary);
 
     const GroupLinks links = layout_links(s);

@@ -25,6 +25,10 @@ public:
     // Cells narrower than this, or more GPUs than this, and the nodes become stage-striped boxes.
     static constexpr int kMinCellPixels = 5;
     static constexpr int kMaxCells = 1024;
+    // A cluster of more nodes is drawn by this many evenly spaced nodes (each box a node of the run,
+    // its tooltip naming it): a million one-GPU nodes would be a million sub-pixel boxes, and
+    // their ranks' coordinates a second's work on every change.
+    static constexpr int kMaxNodeBoxes = 512;
 
     explicit GpuLayoutView(PlannerDocument* doc, QWidget* parent = nullptr);
 

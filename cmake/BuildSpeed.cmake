@@ -27,12 +27,28 @@ function(zp_precompile_qt target)
   endif()
 endfunction()
 
+# The headers every Qt-free core test reads: Qt Test (QtCore with it), nlohmann_json and the
+# standard library. A core test's own code is a few seconds to compile; these headers were most
+# of the rest (tst_session: 19.4 s with g++ -O2, 14.9 s with them precompiled).
+set(ZP_CORE_TEST_PCH_HEADERS <QtTest/QtTest> <nlohmann/json.hpp>
+  <string> <vector> <memory> <optional> <functional> <algorithm> <map> <set> <cmath> <cstdint>)
+
+# zp_precompile_core_tests(target): the header set above for the core tests' anchor target.
+function(zp_precompile_core_tests target)
+  if(ZP_PCH)
+    target_precompile_headers(${target} PRIVATE ${ZP_CORE_TEST_PCH_HEADERS})
+  endif()
+endfunction()
+
 # zp_share_precompiled(owner targets...): the targets (one-file Qt Test executables with the same
 # flags as `owner`) reuse owner's precompiled headers instead of each building its own.
 function(zp_share_precompiled owner)
   if(ZP_PCH)
     foreach(t ${ARGN})
       target_precompile_headers(${t} REUSE_FROM ${owner})
+      # A test's mocs_compilation.cpp is empty (each test includes its own .moc), but with the
+      # precompiled headers it would load them: 4-5 s per test for nothing.
+      set_source_files_properties("${CMAKE_CURRENT_BINARY_DIR}/${t}_autogen/mocs_compilation.cpp" PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
     endforeach()
   endif()
 endfunction()

@@ -6,6 +6,16 @@
 #   two build folders of the same depth hash alike);
 # - zp_precompile_qt(target): Qt's and the standard library's headers precompiled once per Qt
 #   target instead of parsed in every unit (ZP_PCH, on by default).
+# - ZP_UNITY_BUILD: each target's sources compiled a batch of 12 to a unit, so the standard, Qt
+#   and JSON headers and their templates are parsed and instantiated once per batch, not per
+#   file. A clean ci-preset build, 2 jobs, no ccache: 743 s -> 413 s (core 185 -> 79 CPU-s, the
+#   window 247 -> 70, the command line 85 -> 29), with the -O0 test drivers and the core tests'
+#   precompiled headers (tests/CMakeLists.txt) beside it. Functions in anonymous namespaces share a
+#   batch, so two files cannot each define their own `median`: a helper used twice has one home.
+if(ZP_UNITY_BUILD AND NOT DEFINED CMAKE_UNITY_BUILD)
+  set(CMAKE_UNITY_BUILD ON)
+  set(CMAKE_UNITY_BUILD_BATCH_SIZE 12)
+endif()
 find_program(ZP_CCACHE_PROGRAM ccache)
 if(ZP_CCACHE_PROGRAM AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   set(CMAKE_CXX_COMPILER_LAUNCHER "${ZP_CCACHE_PROGRAM}")

@@ -72,13 +72,6 @@ std::string pad(std::string s, std::size_t width) {
     return s;
 }
 
-std::string percent(double fraction) { return format_fixed(100 * fraction, 1) + "%"; }
-
-double rounded(double v, int decimals) {
-    const double f = std::pow(10.0, decimals);
-    return std::round(v * f) / f;
-}
-
 const char* kKinds[] = {"peak_memory", "fits_or_oom", "throughput", "host_ram"};
 
 const validation::MeasuredCase* find_case(const validation::ValidationReport& r, const std::string& id) {
@@ -134,7 +127,7 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
                pad("error", 8) + pad("tolerance", 11) + "ok\n";
         for (const auto& p : pairs)
             out += "  " + pad(p.spec.base, 6) + pad(p.spec.variant, 6) + pad(p.spec.name, 52) + pad(pair_value_text(p, p.measured), 13) +
-                   pad(pair_value_text(p, p.predicted), 13) + pad(percent(p.error), 8) +
+                   pad(pair_value_text(p, p.predicted), 13) + pad(format_percent(p.error), 8) +
                    pad(format_fixed(100 * p.spec.tolerance, 0) + "%", 11) + (p.ok ? "yes" : "no") + "\n";
     }
     if (!means.empty()) {
@@ -143,7 +136,7 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
                pad("tolerance", 11) + "ok\n";
         for (const auto& m : means)
             out += "  " + pad(m.name, 58) + pad(std::to_string(m.runs.size()), 6) + pad(value_text(m.quantity, m.measured), 16) +
-                   pad(value_text(m.quantity, m.predicted), 16) + pad(percent(m.error), 8) +
+                   pad(value_text(m.quantity, m.predicted), 16) + pad(format_percent(m.error), 8) +
                    pad(format_fixed(100 * m.tolerance, 0) + "%", 11) + (m.ok ? "yes" : "no") + "\n";
     }
     out += "\nAggregate\n  " + pad("group", 34) + pad("rows", 6) + pad("tolerance", 11) + pad("within / right", 16) + "median |error|\n";
@@ -153,11 +146,11 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
             std::to_string(g.ok) + " of " + std::to_string(g.count) + (fits ? "" : " (" + format_fixed(100.0 * g.ok / g.count, 0) + "%)");
         out += "  " + pad(g.group, 34) + pad(std::to_string(g.count), 6) +
                pad(fits ? "fit call" : format_fixed(100 * g.tolerance, 0) + "%", 11) + pad(ok, 16) +
-               (fits ? "-" : percent(g.median_abs_error)) + "\n";
+               (fits ? "-" : format_percent(g.median_abs_error)) + "\n";
     }
     if (r.deepspeed_host_estimator.count > 0)
         out += "  " + pad("host RAM, DeepSpeed's estimator", 34) + pad(std::to_string(r.deepspeed_host_estimator.count), 6) + pad("", 11) +
-               pad("", 16) + percent(r.deepspeed_host_estimator.median_abs_error) +
+               pad("", 16) + format_percent(r.deepspeed_host_estimator.median_abs_error) +
                " (estimate_zero*_all_cold, buffer factor 1.5, on the same rows)\n";
     if (!r.not_representable.empty()) {
         out += "\nNot representable\n";
@@ -201,16 +194,16 @@ nlohmann::json validation_json(const validation::ValidationReport& r, const std:
             row["usable_bytes"] = std::round(c.usable_bytes);
         } else {
             row["unit"] = unit_name(c.quantity);
-            row["measured"] = rounded(c.measured, 4);
-            row["predicted"] = rounded(c.predicted, 4);
+            row["measured"] = round_to(c.measured, 4);
+            row["predicted"] = round_to(c.predicted, 4);
             row["tolerance"] = quantity_info(c.quantity).tolerance;
         }
-        row["ratio"] = rounded(c.ratio, 4);
+        row["ratio"] = round_to(c.ratio, 4);
         row["ok"] = c.ok;
         if (c.phase) row["peak_phase"] = to_string(*c.phase);
         if (c.host_phase) {
             row["peak_phase"] = to_string(*c.host_phase);
-            row["deepspeed_estimator"] = rounded(c.deepspeed_estimate, 4);
+            row["deepspeed_estimator"] = round_to(c.deepspeed_estimate, 4);
         }
         if (const auto* mc = find_case(r, c.id)) {
             row["gpu"] = mc->gpu_label;
@@ -225,8 +218,8 @@ nlohmann::json validation_json(const validation::ValidationReport& r, const std:
         nlohmann::json a{{"group", g.group}, {"rows", g.count}, {"ok", g.ok}};
         if (g.tolerance > 0) {
             a["tolerance"] = g.tolerance;
-            a["share_within_tolerance"] = rounded(static_cast<double>(g.ok) / g.count, 4);
-            a["median_abs_error"] = rounded(g.median_abs_error, 4);
+            a["share_within_tolerance"] = round_to(static_cast<double>(g.ok) / g.count, 4);
+            a["median_abs_error"] = round_to(g.median_abs_error, 4);
         }
         agg.push_back(a);
     }
@@ -239,9 +232,9 @@ nlohmann::json validation_json(const validation::ValidationReport& r, const std:
                                   {"variant", p.spec.variant},
                                   {"compare", p.spec.compare == validation::PairCompare::Ratio ? "ratio" : "difference"},
                                   {"unit", p.spec.compare == validation::PairCompare::Ratio ? "x" : unit_name(p.quantity)},
-                                  {"measured", rounded(p.measured, 4)},
-                                  {"predicted", rounded(p.predicted, 4)},
-                                  {"error", rounded(p.error, 4)},
+                                  {"measured", round_to(p.measured, 4)},
+                                  {"predicted", round_to(p.predicted, 4)},
+                                  {"error", round_to(p.error, 4)},
                                   {"tolerance", p.spec.tolerance},
                                   {"why_tolerance", p.spec.why_tolerance},
                                   {"ok", p.ok}});
@@ -250,12 +243,12 @@ nlohmann::json validation_json(const validation::ValidationReport& r, const std:
         j["means"] = nlohmann::json::array();
         for (const auto& m : means) {
             nlohmann::json runs = nlohmann::json::array();
-            for (const CaseResult& c : m.runs) runs.push_back({{"id", c.id}, {"predicted", rounded(c.predicted, 4)}});
+            for (const CaseResult& c : m.runs) runs.push_back({{"id", c.id}, {"predicted", round_to(c.predicted, 4)}});
             j["means"].push_back({{"name", m.name},
                                   {"unit", unit_name(m.quantity)},
-                                  {"measured", rounded(m.measured, 4)},
-                                  {"predicted", rounded(m.predicted, 4)},
-                                  {"error", rounded(m.error, 4)},
+                                  {"measured", round_to(m.measured, 4)},
+                                  {"predicted", round_to(m.predicted, 4)},
+                                  {"error", round_to(m.error, 4)},
                                   {"tolerance", m.tolerance},
                                   {"ok", m.ok},
                                   {"runs", runs}});
@@ -263,7 +256,7 @@ nlohmann::json validation_json(const validation::ValidationReport& r, const std:
     }
     if (r.deepspeed_host_estimator.count > 0)
         j["deepspeed_host_estimator"] = {{"rows", r.deepspeed_host_estimator.count},
-                                         {"median_abs_error", rounded(r.deepspeed_host_estimator.median_abs_error, 4)}};
+                                         {"median_abs_error", round_to(r.deepspeed_host_estimator.median_abs_error, 4)}};
     j["not_representable"] = nlohmann::json::array();
     for (const auto& n : r.not_representable) j["not_representable"].push_back({{"id", n.id}, {"reason", n.reason}});
     return j;

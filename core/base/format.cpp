@@ -91,4 +91,11 @@ std::string format_seconds(double seconds) {
     return format_fixed(seconds / kSecondsPerDay, 1) + " days";
 }
 
+std::string format_percent(double fraction) { return format_fixed(100 * fraction, 1) + "%"; }
+
+double round_to(double value, int decimals) {
+    const double f = std::pow(10.0, decimals);
+    return std::round(value * f) / f;
+}
+
 }  // namespace zp

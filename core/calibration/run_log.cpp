@@ -2,6 +2,7 @@
 
 #include "core/base/errors.h"
 #include "core/base/format.h"
+#include "core/base/median.h"
 #include "core/base/units.h"
 
 #include <algorithm>
@@ -23,12 +24,6 @@ std::optional<double> number_after(std::string_view line, std::string_view key) 
     const double v = std::strtod(rest.c_str(), &end);
     if (end == rest.c_str() || !std::isfinite(v) || v < 0) return std::nullopt;
     return v;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 std::string count_text(std::size_t n, const char* what) { return std::to_string(n) + " x " + what; }

@@ -15,13 +15,13 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
     const Training& t = s.training;
     const bool builds_whole_model = !(z.stage == 3 && z.zero_init);
     const bool offloads = z.offload_optimizer != OffloadDevice::None || z.offload_param != OffloadDevice::None;
-    struct Candidate {
+    struct FixCandidate {
         bool applies;
         Phrase change;
         std::function<void(Scenario&)> edit;
     };
     // clang-format off
-    const Candidate candidates[] = {
+    const FixCandidate candidates[] = {
         {builds_whole_model && !t.low_cpu_mem_usage, phrase(QT_TRANSLATE_NOOP("Core", "from_pretrained(..., low_cpu_mem_usage=True): no checkpoint shard beside the model")),
          [](Scenario& x) { x.training.low_cpu_mem_usage = true; }},
         {builds_whole_model && !t.load_in_16bit, phrase(QT_TRANSLATE_NOOP("Core", "from_pretrained(..., torch_dtype=torch.bfloat16): load the model in 16-bit, not fp32")),
@@ -48,7 +48,7 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
     };
     // clang-format on
     std::vector<HostFix> fixes;
-    for (const Candidate& c : candidates) {
+    for (const FixCandidate& c : candidates) {
         if (!c.applies) continue;
         Scenario x = s;
         c.edit(x);

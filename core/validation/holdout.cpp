@@ -3,6 +3,7 @@
 #include "core/base/errors.h"
 #include "core/base/format.h"
 #include "core/base/json_errors.h"
+#include "core/base/median.h"
 #include "core/hardware/host_rates.h"
 #include "core/memory/allocator.h"
 #include "core/presets/gpu_presets.h"
@@ -124,13 +125,6 @@ MeasuredCase scaled(const MeasuredCase& c, double k) {
     MeasuredCase out = c;
     out.scenario.assumptions.mfu *= k;
     return out;
-}
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 // The median |ln(predicted / measured)| of the rows at scale k.

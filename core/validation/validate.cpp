@@ -1,5 +1,6 @@
 #include "core/validation/validate.h"
 
+#include "core/base/median.h"
 #include "core/deepspeed/estimator.h"
 #include "core/memory/memory_model.h"
 #include "core/time/step_time.h"
@@ -81,13 +82,6 @@ double deepspeed_host_estimate(const Scenario& s) {
     if (s.zero.stage < 3) return static_cast<double>(deepspeed::zero2(in, offload_optimizer, deepspeed::Zero2Formula::Current).cpu_bytes);
     return static_cast<double>(
         deepspeed::zero3(in, offload_optimizer, s.zero.offload_param != OffloadDevice::None, s.zero.zero_init).cpu_bytes);
-}
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "core/base/units.h"
 #include "core/calibration/run_log.h"
 #include "ui/document/planner_document.h"
+#include "ui/i18n/phrase_text.h"
 
 #include <QDate>
 #include <QDialogButtonBox>
@@ -25,7 +26,6 @@
 namespace zp::ui {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
 const QString kNone = QStringLiteral("\u2014");  // an em dash: nothing to show in this cell
 
 QLabel* plainLabel() {
@@ -182,10 +182,10 @@ void CalibrateDialog::setLogText(const QString& text, const QString& name) {
 
 bool CalibrateDialog::openLogFile(const QString& path, QString* error) {
     try {
-        setLogText(q(read_text_file(path.toStdString())), QFileInfo(path).fileName());
+        setLogText(fromCore(read_text_file(path.toStdString())), QFileInfo(path).fileName());
         return true;
     } catch (const std::exception& e) {
-        *error = q(e.what());
+        *error = fromCore(e.what());
         return false;
     }
 }
@@ -227,7 +227,7 @@ void CalibrateDialog::recalculate() {
         if (!text.trimmed().isEmpty()) m = calibration::read_run_log(text.toStdString(), source);
         // Typed numbers take precedence over the log's, as the CLI's --measured-* options do.
         QStringList read;
-        for (const std::string& line : m.read) read << q(line);
+        for (const std::string& line : m.read) read << fromCore(line);
         if (step_s_->value() > 0) {
             m.step_seconds = step_s_->value();
             read << tr("typed step time");
@@ -249,7 +249,7 @@ void CalibrateDialog::recalculate() {
         result_ = calibration::calibrate(doc_->scenario(), m, source, date.toStdString());
     } catch (const std::exception& e) {  // the core's one-line reason (InputError); nothing changes
         result_.reset();
-        problem_->setText(q(e.what()));
+        problem_->setText(fromCore(e.what()));
     }
     showResult();
 }
@@ -264,21 +264,21 @@ void CalibrateDialog::showResult() {
         return;
     }
     const calibration::CalibrationResult& r = *result_;
-    cells_[0][0]->setText(q(format_seconds(r.step_before_seconds)));
-    cells_[0][1]->setText(q(format_seconds(r.step_measured_seconds)));
-    cells_[0][2]->setText(q(format_seconds(r.step_after_seconds)));
+    cells_[0][0]->setText(fromCore(format_seconds(r.step_before_seconds)));
+    cells_[0][1]->setText(fromCore(format_seconds(r.step_measured_seconds)));
+    cells_[0][2]->setText(fromCore(format_seconds(r.step_after_seconds)));
     // Memory is compared, not fitted (calibrate.h): the prediction is the same after as before.
     const auto memory = [this](int row, const std::optional<double>& measured, const std::optional<double>& predicted) {
         if (!measured || !predicted) return;
-        cells_[row][0]->setText(q(format_bytes(*predicted)));
-        cells_[row][1]->setText(q(format_bytes(*measured)));
-        cells_[row][2]->setText(q(format_bytes(*predicted)));
+        cells_[row][0]->setText(fromCore(format_bytes(*predicted)));
+        cells_[row][1]->setText(fromCore(format_bytes(*measured)));
+        cells_[row][2]->setText(fromCore(format_bytes(*predicted)));
     };
     memory(1, r.max_allocated_measured_bytes, r.max_allocated_predicted_bytes);
     memory(2, r.max_reserved_measured_bytes, r.max_reserved_predicted_bytes);
     QString moved = tr("What moved: the compute-efficiency scale x%1 -> x%2 (stored as MFU %3 -> %4).")
-                        .arg(q(format_fixed(r.scale_before, 2)), q(format_fixed(r.scale_after, 2)), q(format_fixed(r.mfu_before, 3)),
-                             q(format_fixed(r.mfu_after, 3)));
+                        .arg(fromCore(format_fixed(r.scale_before, 2)), fromCore(format_fixed(r.scale_after, 2)),
+                             fromCore(format_fixed(r.mfu_before, 3)), fromCore(format_fixed(r.mfu_after, 3)));
     if (r.max_allocated_measured_bytes || r.max_reserved_measured_bytes)
         moved += QLatin1Char(' ') + tr("Memory is compared, not fitted: the allocator's shares are the same for every run.");
     // The stored note carries today's date; the dialog names only the source, so its picture is the same every day.

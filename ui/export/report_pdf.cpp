@@ -1,5 +1,6 @@
 #include "ui/export/report_pdf.h"
 
+#include "ui/i18n/phrase_text.h"
 #include "ui/qcustomplot_include.h"
 
 #include <QBuffer>
@@ -18,8 +19,6 @@ constexpr double kGap = 16;
 constexpr double kCellPadding = 5;
 constexpr int kPlotsPerRow = 3;
 constexpr double kPlotHeight = 300;
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QFont sized(int pixels, bool bold = false) {
     QFont f(QStringLiteral("DejaVu Sans"));
@@ -52,8 +51,9 @@ public:
         const std::size_t n = t.header.size();
         std::vector<double> widths(n, 0);
         for (std::size_t c = 0; c < n; ++c) {
-            for (const QString& word : q(t.header[c]).split(QLatin1Char(' '))) widths[c] = std::max(widths[c], naturalWidth(head, word));
-            for (const auto& row : t.rows) widths[c] = std::max(widths[c], naturalWidth(body, q(row[c])));
+            for (const QString& word : fromCore(t.header[c]).split(QLatin1Char(' ')))
+                widths[c] = std::max(widths[c], naturalWidth(head, word));
+            for (const auto& row : t.rows) widths[c] = std::max(widths[c], naturalWidth(body, fromCore(row[c])));
             widths[c] += 2 * kCellPadding;
         }
         double total = 0;
@@ -69,7 +69,8 @@ public:
             double left = x;
             for (std::size_t c = 0; c < n; ++c) {
                 const int align = c < t.right_aligned.size() && t.right_aligned[c] ? Qt::AlignRight : Qt::AlignLeft;
-                height = std::max(height, text(font, left + kCellPadding, top + 2, widths[c] - 2 * kCellPadding, q(cells[c]), align));
+                height =
+                    std::max(height, text(font, left + kCellPadding, top + 2, widths[c] - 2 * kCellPadding, fromCore(cells[c]), align));
                 left += widths[c];
             }
             return height + 4;
@@ -93,11 +94,11 @@ public:
 
     double keyValues(const std::vector<std::pair<std::string, std::string>>& rows, double x, double y, double width) {
         double keys = 0;
-        for (const auto& [k, v] : rows) keys = std::max(keys, naturalWidth(sized(13, true), q(k)));
+        for (const auto& [k, v] : rows) keys = std::max(keys, naturalWidth(sized(13, true), fromCore(k)));
         double at = y;
         for (const auto& [k, v] : rows) {
-            const double h = text(sized(13, true), x, at, keys, q(k));
-            at += std::max(h, text(sized(13), x + keys + kGap, at, width - keys - kGap, q(v))) + 3;
+            const double h = text(sized(13, true), x, at, keys, fromCore(k));
+            at += std::max(h, text(sized(13), x + keys + kGap, at, width - keys - kGap, fromCore(v))) + 3;
         }
         return at - y;
     }
@@ -106,7 +107,7 @@ public:
         double at = y;
         for (const std::string& l : lines) {
             text(sized(13), x, at, 16, QStringLiteral("\u2022"));
-            at += text(sized(13), x + 16, at, width - 16, q(l)) + 3;
+            at += text(sized(13), x + 16, at, width - 16, fromCore(l)) + 3;
         }
         return at - y;
     }
@@ -122,10 +123,10 @@ public:
     double report(const Report& r, const QList<ReportPlot>& plots) {
         const double x = kMargin, width = kCanvasWidth - 2 * kMargin;
         double y = kMargin;
-        y += text(sized(24, true), x, y, width, QObject::tr("ZeRO Planner: %1").arg(q(r.title))) + kGap;
+        y += text(sized(24, true), x, y, width, QObject::tr("ZeRO Planner: %1").arg(fromCore(r.title))) + kGap;
         y += keyValues(r.scenario, x, y, width) + kGap;
         if (r.feasible) {
-            y += text(sized(19, true), x, y, width, QObject::tr("Recommended: %1").arg(q(r.recommended))) + 6;
+            y += text(sized(19, true), x, y, width, QObject::tr("Recommended: %1").arg(fromCore(r.recommended))) + 6;
             y += bullets(r.why, x, y, width) + 6;
             y += keyValues(r.key_figures, x, y, width) + kGap;
             if (!r.others.rows.empty()) {
@@ -156,11 +157,11 @@ public:
             y += row + kGap;
         }
         if (!r.ds_config.empty()) {
-            y += text(sized(15, true), x, y, width, QObject::tr("ds_config.json (%1)").arg(q(r.recommended))) + 4;
+            y += text(sized(15, true), x, y, width, QObject::tr("ds_config.json (%1)").arg(fromCore(r.recommended))) + 4;
             // In three columns of lines, so a long config does not make the page tall.
             QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
             mono.setPixelSize(11);
-            const QStringList lines = q(r.ds_config).trimmed().split(QLatin1Char('\n'));
+            const QStringList lines = fromCore(r.ds_config).trimmed().split(QLatin1Char('\n'));
             const qsizetype per_column = (lines.size() + 2) / 3;
             double tallest = 0;
             for (qsizetype c = 0; c < 3; ++c) {
@@ -185,7 +186,7 @@ QByteArray reportPdf(const Report& report, const QList<ReportPlot>& plots) {
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     QPdfWriter pdf(&buffer);
-    pdf.setTitle(QObject::tr("ZeRO Planner: %1").arg(q(report.title)));
+    pdf.setTitle(QObject::tr("ZeRO Planner: %1").arg(fromCore(report.title)));
     pdf.setCreator(QStringLiteral("ZeRO Planner"));
     pdf.setResolution(96);
     pdf.setPageSize(QPageSize(QPageSize::A3));

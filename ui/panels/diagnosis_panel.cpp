@@ -18,8 +18,6 @@ namespace zp::ui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
 QLabel* textLabel(const QString& text, bool wrap = true) {
     auto* l = new QLabel(text);
     l->setTextFormat(Qt::PlainText);
@@ -44,7 +42,7 @@ QString gibText(const std::optional<double>& bytes) {
 
 QString bullets(const std::vector<std::string>& lines) {
     QStringList out;
-    for (const std::string& line : lines) out << QStringLiteral("\u2022 ") + q(line);
+    for (const std::string& line : lines) out << QStringLiteral("\u2022 ") + fromCore(line);
     return out.join(QLatin1Char('\n'));
 }
 
@@ -101,18 +99,18 @@ QWidget* DiagnosisPanel::buildHeader(const QString& logName) {
         layout->addWidget(textLabel(tr("What to change instead:")));
         layout->addWidget(textLabel(bullets(d.advice)));
     }
-    QString where = tr("Where: %1").arg(q(oom_moment_words(d.moment, d.phase)));
-    if (!d.moment_from.empty()) where += tr(" (from %1)").arg(q(d.moment_from));
+    QString where = tr("Where: %1").arg(fromCore(oom_moment_words(d.moment, d.phase)));
+    if (!d.moment_from.empty()) where += tr(" (from %1)").arg(fromCore(d.moment_from));
     where_ = textLabel(where);
     layout->addWidget(where_);
     QString term;
     if (d.term && d.term_error)
         term = tr("The request: %1 = %2: %3 = %4 (%5% from the request)")
-                   .arg(gibText(e.tried_bytes), q(d.term->name), q(d.term->formula), gibText(d.term->bytes),
+                   .arg(gibText(e.tried_bytes), fromCore(d.term->name), fromCore(d.term->formula), gibText(d.term->bytes),
                         localeNumber(100.0 * *d.term_error, 1));
     else if (d.term)
         term = tr("The request: %1 of %2, as the failing line says; the planner has it at %3 = %4")
-                   .arg(gibText(e.tried_bytes), q(d.term->name), q(d.term->formula), gibText(d.term->bytes));
+                   .arg(gibText(e.tried_bytes), fromCore(d.term->name), fromCore(d.term->formula), gibText(d.term->bytes));
     else term = tr("The request matches no term of the planner's step for this run.");
     term_ = textLabel(term);
     term_->setObjectName(QStringLiteral("diagnosisTerm"));
@@ -175,14 +173,14 @@ QWidget* DiagnosisPanel::buildRun() {
         case ValueSource::Assumed: source = tr("assumed"); break;
         }
         grid->addWidget(textLabel(translatedCore(v.label), false), r, 0);
-        grid->addWidget(textLabel(q(v.value)), r, 1);
+        grid->addWidget(textLabel(fromCore(v.value)), r, 1);
         QLabel* from = textLabel(source, false);
         sources_.insert(QString::fromLatin1(v.field), from);
         grid->addWidget(from, r, 2);
         ++r;
     }
     if (!diagnosis_.not_runnable.empty())
-        grid->addWidget(textLabel(tr("The planner cannot run this setup: %1").arg(q(diagnosis_.not_runnable))), r, 0, 1, 3);
+        grid->addWidget(textLabel(tr("The planner cannot run this setup: %1").arg(fromCore(diagnosis_.not_runnable))), r, 0, 1, 3);
     grid->setColumnStretch(1, 1);
     return box;
 }
@@ -200,12 +198,12 @@ QWidget* DiagnosisPanel::buildFixes() {
                         1, 0, 1, 3);
     for (int i = 0; i < static_cast<int>(fixes.size()); ++i) {
         const OomFix& f = fixes[static_cast<std::size_t>(i)];
-        grid->addWidget(textLabel(q(f.change)), i + 1, 0);
+        grid->addWidget(textLabel(fromCore(f.change)), i + 1, 0);
         const QString peak = tr("%1 of %2").arg(gibText(f.peak_bytes), gibText(f.usable_bytes));
         grid->addWidget(textLabel((f.fits ? tr("%1, fits") : tr("%1, does not fit")).arg(peak), false), i + 1, 1);
         auto* apply = new QPushButton(tr("Apply"));
         apply->setObjectName(QStringLiteral("applyFix%1").arg(i));
-        apply->setAccessibleName(tr("Apply: %1").arg(q(f.change)));
+        apply->setAccessibleName(tr("Apply: %1").arg(fromCore(f.change)));
         apply->setToolTip(apply->accessibleName());
         connect(apply, &QPushButton::clicked, this, [this, i] { applyFix(i); });
         apply_.append(apply);
@@ -219,7 +217,7 @@ void DiagnosisPanel::applyFix(int index) {
     const std::vector<OomFix>& fixes = diagnosis_.diagnosis.fixes;
     if (index < 0 || index >= static_cast<int>(fixes.size())) return;
     const OomFix& f = fixes[static_cast<std::size_t>(index)];
-    doc_->edit(f.scenario, tr("Apply %1").arg(q(f.change)));
+    doc_->edit(f.scenario, tr("Apply %1").arg(fromCore(f.change)));
     // The step view shows the changed setup's step, not the recommended one's (as a clicked bar does).
     doc_->selectSetup(f.scenario.zero);
 }

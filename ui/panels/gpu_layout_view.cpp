@@ -20,8 +20,6 @@
 
 namespace zp::ui {
 
-namespace {
-
 // What the canvas draws: a stage and a replica parity per rank, in rank order (ranks fill the
 // nodes in order), all from the core.
 struct LayoutPicture {
@@ -40,6 +38,8 @@ struct LayoutPicture {
     };
     std::vector<GroupRow> rows;
 };
+
+namespace {
 
 // The group bars' colours, cycled by group ordinal so neighbouring groups differ: Okabe and Ito's
 // colour-blind-safe set (its blue only in the lighter sky shade, the cells being blue), a grey

@@ -26,7 +26,6 @@
 namespace zp::ui {
 
 namespace {
-QString q(const std::string& s) { return QString::fromStdString(s); }
 constexpr int kRows = 7;
 
 QLabel* plainLabel(bool wrap = true) {
@@ -114,15 +113,16 @@ namespace {
 // boundary call says so (core/memory/memory_model.h fit_margin).
 QString mustFitText(const Scenario& s, const MemoryBreakdown& m) {
     const FitMargin margin = fit_margin(s, m);
-    const QString need = q(format_bytes(m.peak_required_bytes)), usable = q(format_bytes(usable_gpu_bytes(s)));
+    const QString need = fromCore(format_bytes(m.peak_required_bytes)), usable = fromCore(format_bytes(usable_gpu_bytes(s)));
     if (margin.at_edge) return RecommendationCard::tr("%1 of %2 usable: at the edge").arg(need, usable);
-    return RecommendationCard::tr("%1 of %2 usable, %3 to spare").arg(need, usable, q(format_bytes(margin.margin_bytes)));
+    return RecommendationCard::tr("%1 of %2 usable, %3 to spare").arg(need, usable, fromCore(format_bytes(margin.margin_bytes)));
 }
 
 QString stepParts(const StepTime& t) {
-    QString text = RecommendationCard::tr("%1 = compute %2").arg(q(format_seconds(t.seconds)), q(format_seconds(t.compute_seconds)));
-    if (t.comm_seconds > 0) text += RecommendationCard::tr(" + comm. %1").arg(q(format_seconds(t.comm_seconds)));
-    if (t.offload_seconds > 0) text += RecommendationCard::tr(" + offload %1").arg(q(format_seconds(t.offload_seconds)));
+    QString text =
+        RecommendationCard::tr("%1 = compute %2").arg(fromCore(format_seconds(t.seconds)), fromCore(format_seconds(t.compute_seconds)));
+    if (t.comm_seconds > 0) text += RecommendationCard::tr(" + comm. %1").arg(fromCore(format_seconds(t.comm_seconds)));
+    if (t.offload_seconds > 0) text += RecommendationCard::tr(" + offload %1").arg(fromCore(format_seconds(t.offload_seconds)));
     return text;
 }
 }  // namespace
@@ -134,7 +134,7 @@ void RecommendationCard::rebuild() {
     QString why;
     if (!o.plan_valid) {
         title_->setText(tr("No plan"));
-        why = q(o.plan_error);
+        why = fromCore(o.plan_error);
     } else if (!o.plan.feasible) {
         title_->setText(tr("Nothing fits"));
         why = tr("No stage, offload or recompute setup fits this cluster. What would make it fit:");
@@ -146,18 +146,19 @@ void RecommendationCard::rebuild() {
         keys << tr("Peak reserved per GPU") << tr("Must fit per GPU") << tr("Host RAM per node") << tr("NVMe per node") << tr("Batch")
              << tr("Step time") << tr("Throughput");
         values << tr("%1 (nvidia-smi); peak allocated %2")
-                      .arg(q(format_bytes(b.memory.peak_reserved_bytes)), q(format_bytes(b.memory.peak_allocated_bytes)))
+                      .arg(fromCore(format_bytes(b.memory.peak_reserved_bytes)), fromCore(format_bytes(b.memory.peak_allocated_bytes)))
                << mustFitText(s, b.memory)
                << tr("%1 of %2, peaks %3")
-                      .arg(q(format_bytes(b.memory.cpu_bytes_per_node)), q(format_bytes(s.cluster.cpu_ram_bytes_per_node)),
+                      .arg(fromCore(format_bytes(b.memory.cpu_bytes_per_node)), fromCore(format_bytes(s.cluster.cpu_ram_bytes_per_node)),
                            hostPhaseShortName(b.memory.host.peak_phase))
-               << tr("%1 of %2").arg(q(format_bytes(b.memory.nvme_bytes_per_node)), q(format_bytes(s.cluster.nvme_bytes_per_node)))
+               << tr("%1 of %2")
+                      .arg(fromCore(format_bytes(b.memory.nvme_bytes_per_node)), fromCore(format_bytes(s.cluster.nvme_bytes_per_node)))
                << tr("%1 x %2 accum. x %3, recompute %4", "micro batch x accumulation steps x data-parallel GPUs")
                       .arg(localeNumber(static_cast<double>(b.micro_batch), 0),
                            localeNumber(static_cast<double>(b.gradient_accumulation_steps), 0),
                            translated(data_parallel_phrase(with_candidate(s, b))), translatedCore(to_string(b.checkpointing)))
                << stepParts(b.step)
-               << tr("%1 tokens/s, MFU %2%").arg(q(format_count(b.step.tokens_per_second)), localeNumber(b.step.mfu * 100, 1));
+               << tr("%1 tokens/s, MFU %2%").arg(fromCore(format_count(b.step.tokens_per_second)), localeNumber(b.step.mfu * 100, 1));
         QStringList lines;
         for (const auto& w : o.plan.why_phrases) lines << translated(w);
         // Sentences one after the other: a space in English, none after a Chinese full stop.
@@ -166,7 +167,7 @@ void RecommendationCard::rebuild() {
         const StepMoment& peak = b.memory.peak;
         QString peak_text =
             tr("Peaks in the %1: %2, %3 on top of what stays allocated all run.")
-                .arg(translatedCore(to_string(peak.phase)), translatedCore(peak.cause), q(format_bytes(peak.cycling_bytes())));
+                .arg(translatedCore(to_string(peak.phase)), translatedCore(peak.cause), fromCore(format_bytes(peak.cycling_bytes())));
         if (b.memory.required_phase != peak.phase)
             peak_text +=
                 QLatin1Char(' ') + tr("What must fit is largest in the %1.").arg(translatedCore(to_string(b.memory.required_phase)));
@@ -190,7 +191,7 @@ void RecommendationCard::rebuild() {
             details += QStringLiteral("\n\u2022 ") + translated(r.setup_phrase) + QStringLiteral(": ") + translated(r.reason_phrase);
     }
     QStringList warnings;
-    if (!o.step_valid) warnings << q(o.step_error);
+    if (!o.step_valid) warnings << fromCore(o.step_error);
     if (s.model.synthesized)
         warnings << tr(
             "The architecture was synthesized from the size (hidden = 128 x layers); import a config.json for exact activations.");

@@ -109,7 +109,7 @@ int headless_start(char** argv, const cli::Start& start) {
     const Plan plan = recommend(s);
     const QString folder = QDir::current().absoluteFilePath(QStringLiteral("zero-planner-output"));
     std::cout << "No display (" << start.no_display_reason << "): showing the plan here instead of the window.\n"
-              << cli::scenario_header(s, start.notes.synthesized) << cli::plan_text(s, plan);
+              << cli::scenario_header(s, start.notes.synthesized, start.notes.host) << cli::plan_text(s, plan);
     if (!QDir().mkpath(folder)) {
         std::cerr << "zero-planner: cannot create " << folder.toStdString() << "\n";
         return cli::kExitBadInput;

@@ -38,7 +38,7 @@ constinit const Option vocab{"--vocab", "N", "vocabulary size (default 51200)", 
 constinit const Option cluster{"--cluster", "NAME", "a node preset (default dgx-a100):", G::Cluster, S::Cluster, nullptr, cluster_preset_names};
 constinit const Option gpus{"--gpus", "N", "total GPUs (default 8)", G::Cluster, S::Cluster};
 constinit const Option gpus_per_node{"--gpus-per-node", "G", "GPUs per node", G::Cluster, S::Cluster};
-constinit const Option gpu{"--gpu", "NAME", "a GPU preset:", G::Cluster, S::Cluster, nullptr, gpu_preset_names};
+constinit const Option gpu{"--gpu", "NAME", "a GPU preset, on its usual node's host without --cluster:", G::Cluster, S::Cluster, nullptr, gpu_preset_names};
 constinit const Option gpu_mem{"--gpu-mem", "GIB", "GPU memory, GiB", G::Cluster, S::Cluster};
 constinit const Option cpu_ram{"--cpu-ram", "GIB", "host RAM per node, GiB", G::Cluster, S::Cluster};
 constinit const Option nvme{"--nvme", "GIB", "NVMe per node, GiB", G::Cluster, S::Cluster};

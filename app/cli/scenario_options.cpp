@@ -4,6 +4,7 @@
 #include "app/cli/options.h"
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
+#include "core/base/format.h"
 #include "core/base/json_errors.h"
 #include "core/base/units.h"
 #include "core/deepspeed/config_import.h"
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -111,10 +113,39 @@ void apply_model(const Args& a, Scenario& s, ScenarioNotes* notes) {
     validate(s.model);
 }
 
-void apply_cluster(const Args& a, Scenario& s) {
+// --gpu without --cluster (or a session, which holds its node): the GPU's usual node
+// (core/presets/cluster_presets.h usual_node) instead of the default DGX A100's host, so that an
+// RTX 4090 plan does not get 2 TiB of RAM and 1600 Gbit/s; the notes say which host was taken.
+void assume_gpu_node(const Args& a, Cluster& c, ScenarioNotes* notes) {
+    const GpuSpec& gpu = gpu_preset(*a.get(opt::gpu));
+    std::int64_t gpus = c.world_size();
+    if (auto v = a.get(opt::gpus)) {
+        char* end = nullptr;
+        const long long n = std::strtoll(v->c_str(), &end, 10);
+        if (end && *end == '\0' && n > 0) gpus = n;  // anything else is refused with its message below
+    }
+    const ClusterPreset* node = usual_node(gpu.name, gpus);
+    std::string host;
+    if (node) {
+        c = node->cluster;
+        host = "host: the " + node->display_name + "'s (" + format_bytes(c.cpu_ram_bytes_per_node) + " RAM, " +
+               format_bytes(c.nvme_bytes_per_node) + " NVMe, " + format_general(c.inter_node_gbits_per_s) +
+               " Gbit/s per node), the usual node of the " + gpu.display_name + "; --cluster " + node->name + " or another to choose";
+    } else {
+        const ClusterPreset* kept = cluster_preset_of(c);
+        host = "host: " + (kept ? "the " + kept->display_name + "'s" : std::string("the plan's")) + " (" +
+               format_bytes(c.cpu_ram_bytes_per_node) + " RAM, " + format_bytes(c.nvme_bytes_per_node) + " NVMe, " +
+               format_general(c.inter_node_gbits_per_s) + " Gbit/s per node): no node preset has the " + gpu.display_name +
+               "; give --cpu-ram, --nvme and --inter-bw for yours";
+    }
+    if (notes) notes->host = host;
+}
+
+void apply_cluster(const Args& a, Scenario& s, ScenarioNotes* notes) {
     using namespace limits;
     Cluster& c = s.cluster;
     if (auto v = a.get(opt::cluster)) c = cluster_preset(*v).cluster;
+    else if (a.has(opt::gpu) && !a.has(opt::session)) assume_gpu_node(a, c, notes);
     if (auto v = a.get(opt::gpu)) c.use_gpu(gpu_preset(*v));
     if (auto v = a.get(opt::gpu_mem)) c.gpu = custom_gpu(c.gpu, parse_number(*v, option_label(opt::gpu_mem, "GiB"), kGpuMemoryGib));
     std::int64_t per_node = c.gpus_per_node;
@@ -355,7 +386,7 @@ namespace {
 Scenario build_scenario(const Args& a, ScenarioNotes* notes, SearchAsked* asked, const Scenario* base = nullptr) {
     Scenario s = base ? *base : default_scenario();
     if (auto v = a.get(opt::session)) s = parse_session(read_text_file(*v), *v);
-    apply_cluster(a, s);
+    apply_cluster(a, s, notes);
     apply_model(a, s, notes);
     if (notes && s.model.synthesized) notes->synthesized = true;
     // An existing ds_config.json: its stage, offload, batch, precision, optimizer and buckets

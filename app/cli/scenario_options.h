@@ -14,6 +14,9 @@ namespace zp::cli {
 
 struct ScenarioNotes {
     bool synthesized = false;  // --params alone: the architecture was made up for activations
+    // --gpu without --cluster or --session: the host that was assumed for it, as a sentence
+    // ("the 8x RTX 4090 PCIe server's ..."); empty when the options or the session gave the node.
+    std::string host;
 };
 
 // Starts from the default scenario (or --session FILE), then applies the options in a fixed

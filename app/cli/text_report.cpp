@@ -107,7 +107,7 @@ std::string finetune_text(const Scenario& s) {
 
 }  // namespace
 
-std::string scenario_header(const Scenario& s, bool synthesized) {
+std::string scenario_header(const Scenario& s, bool synthesized, const std::string& host_note) {
     const ModelSpec& m = s.model;
     const Cluster& c = s.cluster;
     std::string out;
@@ -122,6 +122,7 @@ std::string scenario_header(const Scenario& s, bool synthesized) {
            (c.nodes > 1 ? "s" : "") + " x " + std::to_string(c.gpus_per_node) + "), " + format_fixed(c.gpu.memory_gib, 1) +
            " GiB per GPU; host " + format_bytes(c.cpu_ram_bytes_per_node) + " RAM, " + format_bytes(c.nvme_bytes_per_node) +
            " NVMe per node\n";
+    if (!host_note.empty()) out += "         (" + host_note + ")\n";
     const Training& t = s.training;
     out += "Training: " + std::string(to_string(t.precision)) + ", " + to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) +
            ", global batch " + std::to_string(effective_global_batch(t, data_parallel_size(s))) + ", flash attention " +

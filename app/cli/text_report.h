@@ -6,7 +6,9 @@
 
 namespace zp::cli {
 
-std::string scenario_header(const Scenario& s, bool synthesized);
+// The scenario in a few lines; `host_note` (ScenarioNotes::host: the node --gpu assumed) under
+// the cluster line when there is one.
+std::string scenario_header(const Scenario& s, bool synthesized, const std::string& host_note = {});
 std::string estimate_text(const Scenario& s, const Candidate& c);
 std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows);
 std::string plan_text(const Scenario& s, const Plan& p);

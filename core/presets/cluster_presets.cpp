@@ -65,4 +65,16 @@ const ClusterPreset* cluster_preset_of(const Cluster& c) {
     return nullptr;
 }
 
+const ClusterPreset* usual_node(std::string_view gpu_name, std::int64_t gpus) {
+    const ClusterPreset* holds = nullptr;  // the smallest node with room for `gpus`
+    const ClusterPreset* largest = nullptr;
+    for (const ClusterPreset& p : cluster_presets()) {
+        if (p.cluster.gpu.name != gpu_name) continue;
+        const std::int64_t size = p.cluster.gpus_per_node;
+        if (size >= gpus && (!holds || size < holds->cluster.gpus_per_node)) holds = &p;
+        if (!largest || size > largest->cluster.gpus_per_node) largest = &p;
+    }
+    return holds ? holds : largest;
+}
+
 }  // namespace zp

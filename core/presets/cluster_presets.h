@@ -24,4 +24,10 @@ std::string cluster_preset_names();
 // core/search/scenario_edits.h with_gpu_count). nullptr once any node field is edited.
 const ClusterPreset* cluster_preset_of(const Cluster& c);
 
+// The node a GPU usually comes in, for a plan that names the GPU but not the node (--gpu without
+// --cluster): among the presets built on `gpu_name`, the smallest node that holds `gpus` GPUs, else
+// the largest (an RTX 4090 alone: the workstation; two to eight: the 8-GPU server; an A100 80GB:
+// the DGX A100). nullptr when no preset has that GPU: the caller keeps its host and says so.
+const ClusterPreset* usual_node(std::string_view gpu_name, std::int64_t gpus);
+
 }  // namespace zp

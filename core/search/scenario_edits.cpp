@@ -2,6 +2,7 @@
 
 #include "core/base/errors.h"
 #include "core/model/limits.h"
+#include "core/presets/cluster_presets.h"
 
 #include <algorithm>
 #include <numeric>
@@ -69,6 +70,16 @@ Scenario with_node(const Scenario& s, const Cluster& node, std::int64_t gpus) {
     Scenario out = s;
     out.cluster = node;
     return with_gpu_count(out, count, per_node);
+}
+
+Scenario with_gpu(const Scenario& s, const GpuSpec& gpu) {
+    const ClusterPreset* current = cluster_preset_of(s.cluster);
+    if (current && current->cluster.gpu.name != gpu.name)
+        if (const ClusterPreset* node = usual_node(gpu.name, s.cluster.world_size()))
+            return with_node(s, node->cluster, s.cluster.world_size());
+    Scenario out = s;
+    out.cluster.use_gpu(gpu);
+    return out;
 }
 
 }  // namespace zp

@@ -28,4 +28,10 @@ Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_
 // with the group sizes with_gpu_count keeps.
 Scenario with_node(const Scenario& s, const Cluster& node, std::int64_t gpus);
 
+// The scenario on GPU `gpu`. On a node as a preset sets it (cluster_preset_of) and that preset is
+// not already built on `gpu`, the GPU's usual node (usual_node, core/presets/cluster_presets.h)
+// with the same GPU count, so a workstation GPU does not keep a DGX's 2 TiB of RAM and 1600
+// Gbit/s; on an edited node, or a GPU no preset has, only the GPU (and its links) change.
+Scenario with_gpu(const Scenario& s, const GpuSpec& gpu);
+
 }  // namespace zp

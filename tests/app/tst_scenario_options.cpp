@@ -93,6 +93,50 @@ private slots:
         QCOMPARE(c.kv_heads, given(kvHeads));
         QCOMPARE(c.seq_len, given(seq));
     }
+
+    // --gpu without --cluster takes the GPU's usual node (core/presets/cluster_presets.h
+    // usual_node) and says which; --cluster, or a session, keeps its own host (issue 39).
+    void gpu_takes_its_usual_node_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<qint64>("ramGib");
+        QTest::addColumn<qint64>("gpusPerNode");
+        QTest::addColumn<double>("interGbits");
+        QTest::addColumn<QString>("note");
+        const auto args = [](const char* text) { return QString::fromLatin1(text).split(QLatin1Char(' ')); };
+        QTest::newRow("RTX 4090 x4: the 8x RTX 4090 server, 4 of its GPUs")
+            << args("--gpu rtx-4090 --gpus 4") << qint64{512} << qint64{4} << 100.0 << "the 8x RTX 4090 PCIe server's (512.0 GiB RAM";
+        QTest::newRow("RTX 4090 x1: the workstation")
+            << args("--gpu rtx-4090 --gpus 1") << qint64{128} << qint64{1} << 10.0 << "the Workstation (1x RTX 4090)'s (128.0 GiB RAM";
+        QTest::newRow("RTX 4090 x16: two 8-GPU servers")
+            << args("--gpu rtx-4090 --gpus 16") << qint64{512} << qint64{8} << 100.0 << "--cluster rtx4090-box or another";
+        QTest::newRow("H100 x16: two DGX H100")
+            << args("--gpu h100-80gb --gpus 16") << qint64{2048} << qint64{8} << 3200.0 << "the usual node of the H100 80GB (SXM)";
+        QTest::newRow("A100 40GB: no node preset, the DGX A100's host kept")
+            << args("--gpu a100-40gb --gpus 8") << qint64{2048} << qint64{8} << 1600.0
+            << "the DGX A100 (8x A100 80GB)'s (2.0 TiB RAM, 30.0 TiB NVMe, 1600 Gbit/s per node): no node preset has the A100 40GB (SXM)";
+        QTest::newRow("--cluster dgx-a100 keeps the DGX")
+            << args("--cluster dgx-a100 --gpu rtx-4090 --gpus 4") << qint64{2048} << qint64{4} << 1600.0 << QString();
+        QTest::newRow("no --gpu: nothing assumed") << args("--gpus 8") << qint64{2048} << qint64{8} << 1600.0 << QString();
+    }
+    void gpu_takes_its_usual_node() {
+        QFETCH(QStringList, options);
+        QFETCH(qint64, ramGib);
+        QFETCH(qint64, gpusPerNode);
+        QFETCH(double, interGbits);
+        QFETCH(QString, note);
+        std::vector<std::string> argv;
+        for (const QString& o : options) argv.push_back(o.toStdString());
+        cli::ScenarioNotes notes;
+        const Scenario s = cli::scenario_from_args(cli::parse_args(argv, cli::scenario_option_names(), {}), &notes);
+        QCOMPARE(s.cluster.cpu_ram_bytes_per_node, static_cast<double>(ramGib) * 1024 * 1024 * 1024);
+        QCOMPARE(s.cluster.gpus_per_node, std::int64_t{gpusPerNode});
+        QCOMPARE(s.cluster.inter_node_gbits_per_s, interGbits);
+        if (note.isEmpty()) QVERIFY2(notes.host.empty(), notes.host.c_str());
+        else QVERIFY2(QString::fromStdString(notes.host).contains(note), notes.host.c_str());
+        // The GPU asked for is the one planned, whatever the host.
+        if (options.contains(QStringLiteral("--gpu")))
+            QCOMPARE(QString::fromStdString(s.cluster.gpu.name), options[options.indexOf(QStringLiteral("--gpu")) + 1]);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestScenarioOptions)

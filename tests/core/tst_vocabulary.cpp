@@ -339,6 +339,45 @@ private slots:
         QCOMPARE(cluster_preset_of(out.cluster), &p);
     }
 
+    // Choosing a GPU (with_gpu, the window's GPU list): on an unedited preset node, the GPU's
+    // usual node with the same GPU count (usual_node); an edited node, or a GPU no preset has,
+    // keeps its host and changes the GPU only.
+    void gpu_choice_takes_its_usual_node_data() {
+        QTest::addColumn<QString>("from");  // a node preset, or "edited": the DGX A100 with 1 TiB of RAM
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("node");  // the preset the result is a run of; empty: none
+        QTest::addColumn<double>("ramGib");
+        QTest::newRow("DGX A100 x8, RTX 4090: the 8-GPU server") << "dgx-a100" << qint64(8) << "rtx-4090"
+                                                                 << "rtx4090-box" << 512.0;
+        QTest::newRow("DGX A100 x1, RTX 4090: the workstation") << "dgx-a100" << qint64(1) << "rtx-4090"
+                                                                << "workstation" << 128.0;
+        QTest::newRow("DGX A100 x16, H100: two DGX H100") << "dgx-a100" << qint64(16) << "h100-80gb"
+                                                          << "dgx-h100" << 2048.0;
+        QTest::newRow("DGX A100, A100 40GB: no preset, host kept") << "dgx-a100" << qint64(8) << "a100-40gb" << QString() << 2048.0;
+        QTest::newRow("edited host, RTX 4090: host kept") << "edited" << qint64(8) << "rtx-4090" << QString() << 1024.0;
+        QTest::newRow("workstation, RTX 4090 again: unchanged") << "workstation" << qint64(1) << "rtx-4090"
+                                                                << "workstation" << 128.0;
+    }
+    void gpu_choice_takes_its_usual_node() {
+        QFETCH(QString, from);
+        QFETCH(qint64, gpus);
+        QFETCH(QString, gpu);
+        QFETCH(QString, node);
+        QFETCH(double, ramGib);
+        Scenario s = default_scenario();
+        if (from == QLatin1String("edited")) s.cluster.cpu_ram_bytes_per_node = gib_to_bytes(1024);
+        else s = with_node(s, cluster_preset(from.toStdString()).cluster, gpus);
+        s = with_gpu_count(s, gpus, s.cluster.gpus_per_node);
+        const Scenario out = with_gpu(s, gpu_preset(gpu.toStdString()));
+        QCOMPARE(QString::fromStdString(out.cluster.gpu.name), gpu);
+        QCOMPARE(out.cluster.world_size(), std::int64_t{gpus});
+        QCOMPARE(out.cluster.cpu_ram_bytes_per_node, gib_to_bytes(ramGib));
+        const ClusterPreset* p = cluster_preset_of(out.cluster);
+        QCOMPARE(p ? QString::fromStdString(p->name) : QString(), node);
+        QCOMPARE(out.model.name, s.model.name);
+    }
+
     void cluster_preset_of_a_node_data() {
         QTest::addColumn<QString>("expected");  // empty: no preset
         QTest::addColumn<ClusterEdit>("edit");

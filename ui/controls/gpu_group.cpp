@@ -73,7 +73,7 @@ void GpuGroup::connectEdits() {
             return;
         }
         edit(EditGpu, tr("Choose GPU %1").arg(gpu_->itemText(index)),
-             [&](Scenario& s) { s.cluster.use_gpu(gpu_preset(name.toStdString())); });
+             [&](Scenario& s) { s = with_gpu(s, gpu_preset(name.toStdString())); });
     });
     connect(gpu_mem_, &ScaledSlider::valueEdited, this, [this](double gib) {
         edit(EditGpuMemory, tr("Change GPU memory"), [&](Scenario& s) { s.cluster.gpu = custom_gpu(s.cluster.gpu, gib); });

@@ -22,9 +22,10 @@ int cmd_estimate(const Args& a, std::ostream& out, std::ostream&) {
         nlohmann::json j = estimate_json(s, c);
         j["notes"] = nlohmann::json::array();
         if (notes.synthesized) j["notes"].push_back("architecture synthesized from the parameter count (hidden = 128 x layers)");
+        if (!notes.host.empty()) j["notes"].push_back(notes.host);
         out << j.dump(2) << "\n";
     } else {
-        out << scenario_header(s, notes.synthesized) << estimate_text(s, c);
+        out << scenario_header(s, notes.synthesized, notes.host) << estimate_text(s, c);
     }
     return kExitOk;
 }

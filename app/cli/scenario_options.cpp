@@ -23,7 +23,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -116,26 +115,39 @@ void apply_model(const Args& a, Scenario& s, ScenarioNotes* notes) {
 // --gpu without --cluster (or a session, which holds its node): the GPU's usual node
 // (core/presets/cluster_presets.h usual_node) instead of the default DGX A100's host, so that an
 // RTX 4090 plan does not get 2 TiB of RAM and 1600 Gbit/s; the notes say which host was taken.
-void assume_gpu_node(const Args& a, Cluster& c, ScenarioNotes* notes) {
-    const GpuSpec& gpu = gpu_preset(*a.get(opt::gpu));
-    std::int64_t gpus = c.world_size();
-    if (auto v = a.get(opt::gpus)) {
-        char* end = nullptr;
-        const long long n = std::strtoll(v->c_str(), &end, 10);
-        if (end && *end == '\0' && n > 0) gpus = n;  // anything else is refused with its message below
+// --gpus N, checked: a whole number from 1 to the world-size limit; nullopt when not given.
+std::optional<std::int64_t> gpu_count_option(const Args& a) {
+    const auto v = a.get(opt::gpus);
+    if (!v) return std::nullopt;
+    const std::string accepted =
+        "--gpus must be a whole number of GPUs from 1 to " + limits::format_limit(limits::kWorldSize.max) + ", got '" + *v + "'";
+    double total = 0;
+    try {
+        total = parse_number(*v, option_text(opt::gpus), -1e18, 1e18);
+    } catch (const InputError&) {
+        throw InputError(accepted);
     }
-    const ClusterPreset* node = usual_node(gpu.name, gpus);
+    if (total < 1 || total != std::floor(total) || total > static_cast<double>(limits::kWorldSize.max)) throw InputError(accepted);
+    return static_cast<std::int64_t>(total);
+}
+
+// "the DGX A100 (8x A100 80GB)'s (2.0 TiB RAM, 30.0 TiB NVMe, 1600 Gbit/s per node)"
+std::string host_words(const ClusterPreset* preset, const Cluster& c) {
+    return (preset ? "the " + preset->display_name + "'s" : std::string("the plan's")) + " (" + format_bytes(c.cpu_ram_bytes_per_node) +
+           " RAM, " + format_bytes(c.nvme_bytes_per_node) + " NVMe, " + format_general(c.inter_node_gbits_per_s) + " Gbit/s per node)";
+}
+
+// --gpu without --cluster (or a session, which holds its node): the GPU's usual node for `gpus`
+// GPUs (core/presets/cluster_presets.h usual_node) instead of the default DGX A100's host, so that
+// an RTX 4090 plan does not get 2 TiB of RAM and 1600 Gbit/s; the notes say which host was taken.
+void assume_gpu_node(const GpuSpec& gpu, std::int64_t gpus, Cluster& c, ScenarioNotes* notes) {
     std::string host;
-    if (node) {
+    if (const ClusterPreset* node = usual_node(gpu.name, gpus)) {
         c = node->cluster;
-        host = "host: the " + node->display_name + "'s (" + format_bytes(c.cpu_ram_bytes_per_node) + " RAM, " +
-               format_bytes(c.nvme_bytes_per_node) + " NVMe, " + format_general(c.inter_node_gbits_per_s) +
-               " Gbit/s per node), the usual node of the " + gpu.display_name + "; --cluster " + node->name + " or another to choose";
+        host = "host: " + host_words(node, c) + ", the usual node of the " + gpu.display_name + "; --cluster " + node->name +
+               " or another to choose";
     } else {
-        const ClusterPreset* kept = cluster_preset_of(c);
-        host = "host: " + (kept ? "the " + kept->display_name + "'s" : std::string("the plan's")) + " (" +
-               format_bytes(c.cpu_ram_bytes_per_node) + " RAM, " + format_bytes(c.nvme_bytes_per_node) + " NVMe, " +
-               format_general(c.inter_node_gbits_per_s) + " Gbit/s per node): no node preset has the " + gpu.display_name +
+        host = "host: " + host_words(cluster_preset_of(c), c) + ": no node preset has the " + gpu.display_name +
                "; give --cpu-ram, --nvme and --inter-bw for yours";
     }
     if (notes) notes->host = host;
@@ -144,28 +156,20 @@ void assume_gpu_node(const Args& a, Cluster& c, ScenarioNotes* notes) {
 void apply_cluster(const Args& a, Scenario& s, ScenarioNotes* notes) {
     using namespace limits;
     Cluster& c = s.cluster;
+    const std::optional<std::int64_t> gpus = gpu_count_option(a);
     if (auto v = a.get(opt::cluster)) c = cluster_preset(*v).cluster;
-    else if (a.has(opt::gpu) && !a.has(opt::session)) assume_gpu_node(a, c, notes);
+    else if (a.has(opt::gpu) && !a.has(opt::session))
+        assume_gpu_node(gpu_preset(*a.get(opt::gpu)), gpus.value_or(c.world_size()), c, notes);
     if (auto v = a.get(opt::gpu)) c.use_gpu(gpu_preset(*v));
     if (auto v = a.get(opt::gpu_mem)) c.gpu = custom_gpu(c.gpu, parse_number(*v, option_label(opt::gpu_mem, "GiB"), kGpuMemoryGib));
     std::int64_t per_node = c.gpus_per_node;
     if (auto v = a.get(opt::gpus_per_node)) per_node = parse_positive_int(*v, option_text(opt::gpus_per_node), kGpusPerNode.max);
-    if (auto v = a.get(opt::gpus)) {
-        const std::string accepted =
-            "--gpus must be a whole number of GPUs from 1 to " + format_limit(kWorldSize.max) + ", got '" + *v + "'";
-        double total = 0;
-        try {
-            total = parse_number(*v, option_text(opt::gpus), -1e18, 1e18);
-        } catch (const InputError&) {
-            throw InputError(accepted);
-        }
-        if (total < 1 || total != std::floor(total) || total > static_cast<double>(kWorldSize.max)) throw InputError(accepted);
-        const auto gpus = static_cast<std::int64_t>(total);
-        if (!a.has(opt::gpus_per_node) && gpus < per_node) per_node = gpus;
-        if (gpus % per_node != 0)
-            throw InputError("--gpus " + *v + " is not a multiple of " + std::to_string(per_node) +
+    if (gpus) {
+        if (!a.has(opt::gpus_per_node) && *gpus < per_node) per_node = *gpus;
+        if (*gpus % per_node != 0)
+            throw InputError("--gpus " + *a.get(opt::gpus) + " is not a multiple of " + std::to_string(per_node) +
                              " GPUs per node; give --gpus-per-node to match your nodes");
-        c.nodes = gpus / per_node;
+        c.nodes = *gpus / per_node;
     } else if (a.has(opt::gpus_per_node)) {
         c.nodes = 1;
     }

@@ -324,7 +324,8 @@ void GpuLayoutView::rebuild() {
     const std::int64_t world = s.cluster.world_size();
     const std::int64_t d = data_parallel_size(s);
     LayoutPicture p;
-    p.nodes = static_cast<int>(std::min<std::int64_t>(s.cluster.nodes, kMaxNodeBoxes));
+    const int boxes = static_cast<int>(std::min<std::int64_t>(s.cluster.nodes, kMaxNodeBoxes));
+    p.nodes = boxes;
     p.per_node = static_cast<int>(s.cluster.gpus_per_node);
     p.tensor = static_cast<int>(par.tensor);
     p.stages = static_cast<int>(par.pipeline);
@@ -360,7 +361,6 @@ void GpuLayoutView::rebuild() {
     };
     if (u > 1) addRow(tr("sequence-parallel group"), ulysses_group_ranks);
     if (ep > 1) addRow(tr("expert-parallel group"), expert_group_ranks);
-    const std::int64_t p_nodes = p.nodes;
     canvas_->setPicture(std::move(p));
 
     QString summary = u > 1 ? tr("SP %1 x DP %2 (DeepSpeed-Ulysses)").arg(u).arg(d)
@@ -370,7 +370,7 @@ void GpuLayoutView::rebuild() {
     if (par.sequence_parallel) summary += tr(", sequence parallel");
     summary += (s.cluster.nodes == 1 ? tr(" on 1 node x %2 GPUs") : tr(" on %1 nodes x %2 GPUs").arg(s.cluster.nodes))
                    .arg(s.cluster.gpus_per_node);
-    if (p_nodes < s.cluster.nodes) summary += tr(" (%1 of them drawn, evenly spaced)").arg(p_nodes);
+    if (boxes < s.cluster.nodes) summary += tr(" (%1 of them drawn, evenly spaced)").arg(boxes);
     summary_->setText(summary);
 
     const GroupLinks links = layout_links(s);

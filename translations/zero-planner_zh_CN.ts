@@ -598,6 +598,10 @@
         <source>generation or evaluation only, not the training step</source>
         <translation>仅在生成或评估时出现，而非训练步</translation>
     </message>
+    <message>
+        <source>PyTorch FSDP has no such setup: no optimizer-only sharding (stage 1), no NVMe, and its CPU offload moves parameters and optimizer together at FULL_SHARD</source>
+        <translation>PyTorch FSDP 没有这种设置：没有只切分优化器状态的方式（stage 1），没有 NVMe，其 CPU 卸载只在 FULL_SHARD 下把参数和优化器一起移到 CPU</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

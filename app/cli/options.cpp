@@ -82,6 +82,9 @@ constinit const Option hpz{"--hpz", "K", "the same as --hpz-size", G::Zero, S::Z
 constinit const Option quantized_weights{"--quantized-weights", "on|off", "ZeRO++ int8 weights (qwZ)", G::Zero, S::Zero};
 constinit const Option quantized_gradients{"--quantized-gradients", "on|off", "ZeRO++ int4 gradients (qgZ)", G::Zero, S::Zero};
 constinit const Option mics_shard_size{"--mics-shard-size", "S", "MiCS at stage 3: model states over groups of S GPUs, replicated across them; 1 = off", G::Zero, S::Zero};
+constinit const Option engine{"--engine", "", "the training engine: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD = --stage 3, SHARD_GRAD_OP = 2, NO_SHARD = 0; CPUOffload = --offload-optimizer cpu --offload-param cpu)", G::Zero, S::Zero, words<Engine>};
+constinit const Option fsdp_precision{"--fsdp-precision", "", "FSDP's dtypes: mixed = fp32 model + MixedPrecision (Trainer, Accelerate), autocast = fp32 model under torch.autocast, pure = model loaded in --precision", G::Zero, S::Zero, words<FsdpPrecision>};
+constinit const Option limit_all_gathers{"--limit-all-gathers", "on|off", "FSDP: at most two units' all-gathers in flight (on)", G::Zero, S::Zero};
 constinit const Option mics_hierarchical_gather{"--mics-hierarchical-gather", "on|off", "a shard group over two or more nodes gathers across nodes, then inside", G::Zero, S::Zero};
 
 constinit const Option tp{"--tp", "T|auto", "tensor parallel size, inside a node", G::Parallelism, S::Parallel};
@@ -209,7 +212,7 @@ std::span<const Option* const> all_options() {
         &loss_upcast, &loss_kernel, &fused_optimizer, &load_dtype, &low_cpu_mem_usage, &dataloader_workers,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
         &pin_memory, &host_grad_buffer, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
-        &mics_hierarchical_gather,
+        &mics_hierarchical_gather, &engine, &fsdp_precision, &limit_all_gathers,
         &tp, &pp, &pp_schedule, &virtual_stages, &sequence_parallel, &sp, &ep, &capacity_factor,
         &finetune, &lora_rank, &lora_alpha, &lora_dropout, &lora_targets, &lora_train, &freeze, &base_precision, &double_quant,
         &quant_storage,

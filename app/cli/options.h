@@ -63,7 +63,7 @@ extern const Option precision, optimizer, seq, micro_batch, global_batch, checkp
 // ZeRO, ZeRO++ and MiCS
 extern const Option stage, offload_optimizer, offload_param, overlap_comm, reduce_bucket_size, allgather_bucket_size, zero_init, pin_memory,
     host_grad_buffer, save_16bit_model, zeropp, hpz_size, hpz, quantized_weights, quantized_gradients, mics_shard_size,
-    mics_hierarchical_gather;
+    mics_hierarchical_gather, engine, fsdp_precision, limit_all_gathers;
 // Model parallelism and experts
 extern const Option tp, pp, pp_schedule, virtual_stages, sequence_parallel, sp, ep, capacity_factor;
 // Fine-tuning

@@ -8,6 +8,7 @@
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/search/scenario_edits.h"
+#include "core/search/zero_setups.h"
 
 #include <nlohmann/json.hpp>
 
@@ -194,11 +195,25 @@ json pipeline_stages_json(const Scenario& s) {
     return stages;
 }
 
+namespace {
+// The engine (core/model/engine.h): DeepSpeed, or FSDP with its strategy name and dtypes.
+json engine_json(const Scenario& s) {
+    json j{{"engine", to_string(s.fsdp.engine)}};
+    if (is_fsdp(s.fsdp)) {
+        j["sharding_strategy"] = fsdp_strategy_name(setup_key(s.zero));
+        j["fsdp_precision"] = to_string(s.fsdp.precision);
+        j["limit_all_gathers"] = s.fsdp.limit_all_gathers;
+    }
+    return j;
+}
+}  // namespace
+
 json estimate_json(const Scenario& s, const Candidate& c) {
     const FitMargin margin = fit_margin(s, c.memory);
     return {{"model", model_summary_json(s.model)},
             {"finetune", finetune_json(s)},
             {"setup", setup_json(c.zero)},
+            {"engine", engine_json(with_candidate(s, c))},
             {"parallel", parallel_json(with_candidate(s, c))},
             {"convention", to_string(s.assumptions.convention)},
             {"per_gpu_bytes", per_gpu_json(c.memory)},

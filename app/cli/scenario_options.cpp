@@ -265,6 +265,14 @@ void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {
         z.mics_shard_size = parse_positive_int(*v, option_text(opt::mics_shard_size), limits::kWorldSize.max);
     if (auto v = a.get(opt::mics_hierarchical_gather))
         z.mics_hierarchical_params_gather = parse_on_off(*v, option_text(opt::mics_hierarchical_gather));
+    // PyTorch FSDP (core/model/engine.h): ZeRO++ and MiCS are DeepSpeed's, so choosing FSDP turns
+    // "auto" off; switches given explicitly stay, and validate names them.
+    if (auto v = a.get(opt::engine)) {
+        s.fsdp.engine = parse_engine(*v);
+        if (is_fsdp(s.fsdp)) z.auto_zeropp = false;
+    }
+    if (auto v = a.get(opt::fsdp_precision)) s.fsdp.precision = parse_fsdp_precision(*v);
+    if (auto v = a.get(opt::limit_all_gathers)) s.fsdp.limit_all_gathers = parse_on_off(*v, option_text(opt::limit_all_gathers));
 }
 
 // The size a layout option gives; with `asked` (the planning commands), auto too, which starts

@@ -10,6 +10,7 @@
 #include "core/model/trainable_params.h"
 #include "core/search/host_advice.h"
 #include "core/search/scenario_edits.h"
+#include "core/search/zero_setups.h"
 #include "core/time/step_explain.h"
 
 #include <cmath>
@@ -39,6 +40,12 @@ std::string pad_left(std::string s, std::size_t width) {
 }
 
 std::string convention_text(const Scenario& s) {
+    // FSDP's states are its own (core/memory/fsdp_memory.h): the shard, its gradient and
+    // torch.optim's moments in the parameters' dtype, no separate master copy.
+    if (is_fsdp(s.fsdp))
+        return s.fsdp.precision == FsdpPrecision::Pure
+                   ? "PyTorch FSDP, model in the training dtype (NO_SHARD 8P, SHARD_GRAD_OP and FULL_SHARD 8P/N with AdamW)"
+                   : "PyTorch FSDP, fp32 model (NO_SHARD 16P, SHARD_GRAD_OP and FULL_SHARD 16P/N with AdamW)";
     return s.assumptions.convention == Convention::DeepSpeed
                ? "DeepSpeed implementation (stage 0 20P, stage 1 4P+16P/N, stage 2 2P+18P/N, stage 3 18P/N)"
                : "ZeRO paper, K=12 (stage 0 16P, stage 1 4P+12P/N, stage 2 2P+14P/N, stage 3 16P/N)";
@@ -132,6 +139,7 @@ std::string scenario_header(const Scenario& s, bool synthesized, const std::stri
                                                  : std::string("16-bit")) +
            ", " + (t.fused_optimizer ? "fused optimizer" : "torch.optim optimizer") + "\n";
     if (const std::string ft = finetune_text(s); !ft.empty()) out += ft;
+    if (const std::string engine = engine_words(s); !engine.empty()) out += "Engine:  " + engine + "\n";
     if (const std::string layout = layout_words(s); !layout.empty())
         out += "Parallel: " + layout + (s.parallel.ulysses > 1 ? " (DeepSpeed-Ulysses)\n" : " (Megatron-DeepSpeed)\n");
     out += "Convention: " + convention_text(s) + "\n";

@@ -132,6 +132,11 @@ void visit_fields(S& s, V& v) {
     v("zero", "auto_zeropp", z.auto_zeropp);                                // since version 11
     v("zero", "zero3_host_gradient_buffer", z.zero3_host_gradient_buffer);  // since version 13
 
+    auto& fsdp = s.fsdp;  // since version 14
+    v("engine", "engine", fsdp.engine);
+    v("engine", "fsdp_precision", fsdp.precision);
+    v("engine", "limit_all_gathers", fsdp.limit_all_gathers);
+
     auto& par = s.parallel;  // since version 8
     v("parallel", "tensor", par.tensor, FieldRule{.min = 1});
     v("parallel", "pipeline", par.pipeline, FieldRule{.min = 1});

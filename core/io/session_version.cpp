@@ -133,6 +133,11 @@ void upgrade_12_to_13(json& doc) {
     if (doc.contains("zero") && doc.at("zero").is_object()) doc["zero"]["zero3_host_gradient_buffer"] = true;
 }
 
+// Version 13 had no engine: every plan was DeepSpeed's.
+void upgrade_13_to_14(json& doc) {
+    doc["engine"] = json{{"engine", "deepspeed"}, {"fsdp_precision", "mixed"}, {"limit_all_gathers", true}};
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -193,6 +198,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 12) {
         upgrade_12_to_13(doc);
         version = 13;
+    }
+    if (version == 13) {
+        upgrade_13_to_14(doc);
+        version = 14;
     }
     doc["version"] = version;
     return doc;

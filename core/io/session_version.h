@@ -33,6 +33,8 @@
 //   version 13 zero.zero3_host_gradient_buffer (DeepSpeed >= 0.6's 16-bit gradient buffer on the
 //              host with optimizer offload; false: the releases ZeRO-Infinity was measured on);
 //              a version-12 file has true, the host memory it planned with.
+//   version 14 the "engine" section (engine deepspeed|fsdp|fsdp2, fsdp_precision,
+//              limit_all_gathers: core/model/engine.h); a version-13 file is a DeepSpeed plan.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -47,7 +49,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 13;
+inline constexpr int kSessionVersion = 14;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -1,5 +1,7 @@
 #include "core/memory/buffers.h"
 
+#include "core/memory/fsdp_memory.h"
+
 #include "core/model/layer_modules.h"
 #include "core/model/trainable_params.h"
 
@@ -50,6 +52,7 @@ BufferBytes buffer_bytes(const ModelSpec& m, const Training& t, const ZeroSetup&
 }
 
 BufferBytes buffer_bytes(const Scenario& s) {
+    if (is_fsdp(s.fsdp)) return fsdp_buffer_bytes(s, parameter_split(s));
     const ZeroSetup& z = s.zero;
     const FineTune& f = s.finetune;
     // With a frozen base the gathered modules make no gradient.

@@ -104,7 +104,8 @@ Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
     f.gpu = m.peak_required_bytes <= usable_gpu_bytes(s);
     f.cpu = m.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node;
     f.nvme = m.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
-    f.layout = layout_runs_stage(s.parallel, s.zero.stage);
+    // The layout runs the stage, and the engine has the setup (FSDP: no ZeRO-1, no NVMe).
+    f.layout = layout_runs_stage(s.parallel, s.zero.stage) && engine_runs_setup(s.fsdp, setup_key(s.zero));
     return f;
 }
 

@@ -1,5 +1,7 @@
 #include "core/memory/model_states.h"
 
+#include "core/memory/fsdp_memory.h"
+
 #include "core/model/experts.h"
 #include "core/model/mics.h"
 
@@ -70,6 +72,7 @@ ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const 
 }
 
 ModelStateBytes model_state_bytes(const Scenario& s, const ParameterSplit& p) {
+    if (is_fsdp(s.fsdp)) return fsdp_model_state_bytes(s, p);
     const ZeroSetup& z = s.zero;
     // MiCS (mics.py MiCS_Optimizer: partition_count = param_shard_size; MiCS_Init.num_partitions):
     // every state is split over the shard group only, and each shard group holds a whole replica.

@@ -5,6 +5,7 @@
 #include "core/base/phrase.h"
 #include "core/memory/activations.h"
 #include "core/memory/buffers.h"
+#include "core/memory/fsdp_memory.h"
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
@@ -275,9 +276,64 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
     }
 }
 
+// PyTorch FSDP in place of DeepSpeed's states, gradients and buckets (core/memory/fsdp_memory.h).
+void add_fsdp_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const Basis& b) {
+    const ModelStateBytes& st = in.states;
+    x.weights = st.params;
+    x.optimizer = st.optimizer_states;
+    // The sharded gradient is made as each unit's reduce-scatter lands in backward
+    // (_runtime_utils.py _post_backward_hook -> _reduce_grad) and freed by zero_grad(set_to_none=True)
+    // after the step (torch.optim's default since PyTorch 2.0); with accumulation it is kept
+    // between micro steps (_accumulate_sharded_grad).
+    x.grads_full = st.gradients;
+    x.held_across_micro_steps = b.gas > 1 ? st.gradients : 0;
+    x.grads_at_step = st.gradients;
+    // torch.optim's foreach path (the default on CUDA: optimizer.py _default_to_fused_or_foreach)
+    // makes one temporary the size of the rank's shard (_multi_tensor_adamw: _foreach_sqrt(exp_avg_sqs)),
+    // in the states' dtype; fused (fused=True) makes none; with CPUOffload the step runs on the host.
+    const Training& t = s.training;
+    const bool makes_temporary = t.optimizer != Optimizer::Sgd && t.optimizer != Optimizer::SgdMomentum;
+    if (makes_temporary && !t.fused_optimizer && !b.offload_optimizer) x.optimizer_temporary = fsdp_storage_bytes(s) * b.partition;
+    // Gathered units: the root from its forward through the backward, and the layers in flight.
+    const double frozen_stored = std::max(in.whole_weights_bytes - b.k * in.params, 0.0);
+    const FsdpUnits u = fsdp_units(s, in.params, in.whole_params, frozen_stored);
+    x.gathered = u.root_bytes + u.units_in_flight * u.layer_bytes;
+    x.backward_buckets = u.layer_grad_bytes;
+    if (u.unsharded_through_backward) {
+        // SHARD_GRAD_OP: every layer stays unsharded from its forward to its backward (the
+        // retained layers below, as ZeRO-3's reuse distance keeps them).
+        x.gathered = u.root_bytes + u.layer_bytes;
+        x.retained_layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
+        x.layer_weights_bytes = u.layer_bytes;
+    }
+    x.dequantized = in.buffers.dequantized;
+}
+
+// Under Autocast the model is fp32: the embedding's output and every residual add are fp32, and so
+// are the RMSNorm/LayerNorm tensors (autocast runs norms in fp32; transformers' LlamaRMSNorm
+// up-casts), while the Linear and attention tensors are 16-bit. What the layers keep grows by
+// that: a checkpointed layer's input is fp32 (twice its 16-bit bytes), an unrecomputed layer's
+// norm tensors are (twice the norms' share), and so is the final norm's input.
+void add_autocast_activation_terms(Terms& x, const Scenario& s, const Basis& b) {
+    if (!is_fsdp(s.fsdp) || s.fsdp.precision != FsdpPrecision::Autocast || !b.mixed) return;
+    const Training& t = s.training;
+    const double norms = layer_activation_bytes(s.model, t.seq_len, t.micro_batch, b.k).norms;
+    if (t.checkpointing == Checkpointing::Full) x.stored_per_layer *= 4.0 / b.k;
+    else x.stored_per_layer += norms;
+    x.forward_working += t.checkpointing == Checkpointing::Full ? norms : 0.0;
+    x.backward_working += norms;
+    x.head_inputs *= 1.5;  // final norm input fp32 (4sbh) and the head's 16-bit input (2sbh)
+}
+
 Terms terms(const Scenario& s, const TimelineInputs& in) {
     const Basis b = basis(s, in);
     Terms x;
+    if (is_fsdp(s.fsdp)) {
+        add_fsdp_terms(x, s, in, b);
+        add_activation_terms(x, s, in, b);
+        add_autocast_activation_terms(x, s, b);
+        return x;
+    }
     add_state_terms(x, s, in, b);
     add_startup_terms(x, s, in, b);
     add_bucket_terms(x, s, in, b);

@@ -26,6 +26,8 @@ const char* to_string(FineTuneMethod m) { return name_of(m); }
 const char* to_string(BasePrecision b) { return name_of(b); }
 const char* to_string(LoraTargets t) { return name_of(t); }
 const char* to_string(QuantStorage q) { return name_of(q); }
+const char* to_string(Engine e) { return name_of(e); }
+const char* to_string(FsdpPrecision p) { return name_of(p); }
 
 const char* host_phase_words(HostPhase p) {
     switch (p) {

@@ -85,6 +85,22 @@ struct EnumVocabulary<LossKernel> {
 };
 
 template <>
+struct EnumVocabulary<Engine> {
+    static constexpr const char* what = "engine";
+    static constexpr std::array<EnumName<Engine>, 3> names{
+        {{Engine::DeepSpeed, "deepspeed"}, {Engine::Fsdp, "fsdp"}, {Engine::Fsdp2, "fsdp2"}}};
+    static constexpr std::array<EnumName<Engine>, 2> aliases{{{Engine::Fsdp, "fsdp1"}, {Engine::Fsdp2, "fully_shard"}}};
+};
+
+template <>
+struct EnumVocabulary<FsdpPrecision> {
+    static constexpr const char* what = "FSDP precision";
+    static constexpr std::array<EnumName<FsdpPrecision>, 3> names{
+        {{FsdpPrecision::Mixed, "mixed"}, {FsdpPrecision::Autocast, "autocast"}, {FsdpPrecision::Pure, "pure"}}};
+    static constexpr std::array<EnumName<FsdpPrecision>, 1> aliases{{{FsdpPrecision::Autocast, "amp"}}};
+};
+
+template <>
 struct EnumVocabulary<StepPhase> {
     static constexpr const char* what = "step phase";
     static constexpr std::array<EnumName<StepPhase>, 7> names{
@@ -187,5 +203,7 @@ inline FineTuneMethod parse_finetune_method(std::string_view s) { return parse_e
 inline BasePrecision parse_base_precision(std::string_view s) { return parse_enum<BasePrecision>(s); }
 inline LoraTargets parse_lora_targets(std::string_view s) { return parse_enum<LoraTargets>(s); }
 inline QuantStorage parse_quant_storage(std::string_view s) { return parse_enum<QuantStorage>(s); }
+inline Engine parse_engine(std::string_view s) { return parse_enum<Engine>(s); }
+inline FsdpPrecision parse_fsdp_precision(std::string_view s) { return parse_enum<FsdpPrecision>(s); }
 
 }  // namespace zp

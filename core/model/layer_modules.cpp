@@ -45,4 +45,12 @@ double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params) {
     return std::max(std::min(z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters), next_module_params);
 }
 
+LayerModules fsdp_unit_modules(const ModelSpec& m) {
+    LayerModules u;
+    u.gathered = 1;
+    u.layer_params = static_cast<double>(parameter_count(m)) / static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+    u.largest_params = u.layer_params;
+    return u;
+}
+
 }  // namespace zp

@@ -22,6 +22,10 @@ struct LayerModules {
     double layer_params = 0;
 };
 LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z);
+// The same for PyTorch FSDP wrapped by decoder layer (transformer_layer_cls_to_wrap, what the
+// Trainer and Accelerate do): one FlatParameter a layer, gathered by one all-gather, no hooks on
+// the modules inside it.
+LayerModules fsdp_unit_modules(const ModelSpec& m);
 
 // Elements ZeRO-3 has gathered or gathering ahead of the module computing, when the next module
 // has `next_module_params`. partitioned_param_coordinator.py fetch_sub_module prefetches while the

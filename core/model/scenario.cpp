@@ -119,6 +119,33 @@ void validate_parallelism(const Scenario& s) {
     validate_experts(s);
 }
 
+namespace {
+// What PyTorch FSDP runs (core/model/engine.h): its sharding strategies are stages 0, 2 and 3,
+// CPUOffload moves parameters, gradients and the step to the host together, and the planner models
+// it for data parallelism alone (no ZeRO++, MiCS, tensor, pipeline, expert or Ulysses ranks).
+void validate_fsdp(const Scenario& s) {
+    const FsdpSetup& f = s.fsdp;
+    if (!is_fsdp(f)) return;
+    const ZeroSetup& z = s.zero;
+    const std::string engine = to_string(f.engine);
+    if (z.stage == 1)
+        throw InputError("engine " + engine +
+                         " has no optimizer-only sharding (ZeRO stage 1): use stage 2 (SHARD_GRAD_OP), 3 (FULL_SHARD) or 0 (NO_SHARD)");
+    if (z.offload_optimizer == OffloadDevice::Nvme || z.offload_param == OffloadDevice::Nvme)
+        throw InputError("engine " + engine + " offloads to the CPU only (CPUOffload); NVMe offload is DeepSpeed's (ZeRO-Infinity)");
+    if ((z.offload_optimizer == OffloadDevice::Cpu) != (z.offload_param == OffloadDevice::Cpu))
+        throw InputError("engine " + engine +
+                         " offloads parameters, gradients and the optimizer step together (CPUOffload(offload_params=True)): "
+                         "set offload_optimizer and offload_param both to cpu, or both to none");
+    if (zeropp_switches(z).any() || z.mics_shard_size > 1)
+        throw InputError("engine " + engine + ": ZeRO++ (hpZ, qwZ, qgZ) and MiCS are DeepSpeed's; turn them off for FSDP");
+    const Parallelism& p = s.parallel;
+    if (p.tensor > 1 || p.pipeline > 1 || p.expert > 1 || p.ulysses > 1)
+        throw InputError("engine " + engine +
+                         " is planned for data parallelism only: tensor, pipeline, expert and Ulysses sizes must be 1");
+}
+}  // namespace
+
 void validate(const Scenario& s) {
     validate(s.model);
     const Cluster& c = s.cluster;
@@ -162,6 +189,7 @@ void validate(const Scenario& s) {
                          " GPUs per node: hpZ's secondary partition lives within a node (usually the node's GPU count)");
     validate_parallelism(s);
     validate_mics(s);
+    validate_fsdp(s);
     // fp32 with offload is allowed: stage_1_and_2.py and stage3.py make their fp32 partition with
     // .clone().float() whatever the weights' dtype (PEFT's ZeRO-3 offload examples train in fp32).
     validate_finetune(s);

@@ -4,6 +4,7 @@
 #include "core/base/units.h"
 #include "core/hardware/gpu_spec.h"
 #include "core/model/deepspeed_defaults.h"
+#include "core/model/engine.h"
 #include "core/model/finetune.h"
 #include "core/model/host_phase.h"
 #include "core/model/model_spec.h"
@@ -216,6 +217,7 @@ struct Scenario {
     Cluster cluster;
     Training training;
     ZeroSetup zero;
+    FsdpSetup fsdp;  // the engine: DeepSpeed (default) or PyTorch FSDP, whose sharding is zero.stage
     FineTune finetune;
     Parallelism parallel;
     Assumptions assumptions;
@@ -231,6 +233,15 @@ inline bool pipeline_runs_stage(const Parallelism& p, int stage) { return p.pipe
 inline bool experts_run_stage(const Parallelism& p, int stage) { return p.expert <= 1 || stage <= 2; }
 // Both: the layout runs `stage` (the recommender skips, and Fit::layout marks, the stages it cannot).
 inline bool layout_runs_stage(const Parallelism& p, int stage) { return pipeline_runs_stage(p, stage) && experts_run_stage(p, stage); }
+
+// Whether the engine has the setup: DeepSpeed every row of core/search/zero_setups.h; PyTorch FSDP
+// (core/model/engine.h) NO_SHARD, SHARD_GRAD_OP and FULL_SHARD (stages 0, 2, 3), and CPUOffload
+// (parameters and optimizer on the CPU together) at FULL_SHARD; no stage 1 and no NVMe.
+inline bool engine_runs_setup(const FsdpSetup& f, const SetupKey& k) {
+    if (!is_fsdp(f)) return true;
+    if (k.stage == 1 || k.offload_optimizer == OffloadDevice::Nvme || k.offload_param == OffloadDevice::Nvme) return false;
+    return k.offload_optimizer == k.offload_param && (k.offload_param == OffloadDevice::None || k.stage == 3);
+}
 
 // The DeepSpeed-Ulysses degree, at least 1.
 inline std::int64_t ulysses_size(const Parallelism& p) { return std::max<std::int64_t>(p.ulysses, 1); }
@@ -285,6 +296,8 @@ const char* to_string(FineTuneMethod m);
 const char* to_string(BasePrecision b);
 const char* to_string(LoraTargets t);
 const char* to_string(QuantStorage q);
+const char* to_string(Engine e);
+const char* to_string(FsdpPrecision p);
 // "while loading the model", "while saving a checkpoint": the phase in a sentence.
 const char* host_phase_words(HostPhase p);
 

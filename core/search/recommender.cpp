@@ -145,6 +145,11 @@ struct Search {
 // whatever its memory.
 Phrase rejection_reason(const Scenario& s, const Candidate& c) {
     if (c.fit.layout) return memory_reason(s, c);
+    if (!engine_runs_setup(s.fsdp, setup_key(c.zero)))
+        return phrase(
+            QT_TRANSLATE_NOOP("Core",
+                              "PyTorch FSDP has no such setup: no optimizer-only sharding (stage 1), no NVMe, and its CPU offload "
+                              "moves parameters and optimizer together at FULL_SHARD"));
     if (!pipeline_runs_stage(c.parallel, c.zero.stage))  // the candidate's layout (the search's choice with auto sizes)
         return phrase(QT_TRANSLATE_NOOP("Core", "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)"));
     return phrase(QT_TRANSLATE_NOOP("Core", "expert parallelism works with ZeRO stage 0, 1 or 2 only (DeepSpeed's MoE layer)"));
@@ -425,6 +430,7 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
 }  // namespace
 
 std::vector<Parallelism> searched_layouts(const Scenario& s, const SearchSpace& space) {
+    if (is_fsdp(s.fsdp)) return {s.parallel};  // FSDP is planned for data parallelism alone (validate_fsdp)
     if (!space.auto_tensor && !space.auto_pipeline && !space.auto_expert && !space.auto_ulysses) return {s.parallel};
     const std::int64_t world = s.cluster.world_size();
     std::vector<std::int64_t> tensors = space.auto_tensor ? tensor_parallel_sizes(s) : std::vector<std::int64_t>{s.parallel.tensor};
@@ -479,7 +485,7 @@ SearchSpace search_space_of(const Scenario& s) {
 }
 
 void search_layouts_by_default(Scenario& s) {
-    const bool search = s.finetune.method == FineTuneMethod::Full && s.cluster.nodes > 1;
+    const bool search = s.finetune.method == FineTuneMethod::Full && s.cluster.nodes > 1 && !is_fsdp(s.fsdp);
     s.parallel.auto_tensor = search;
     s.parallel.auto_pipeline = search;
     s.parallel.auto_expert = search && s.model.experts > 1;
@@ -502,7 +508,7 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
     const SearchSpace searched{space.auto_tensor || own.auto_tensor, space.auto_pipeline || own.auto_pipeline,
                                space.auto_expert || own.auto_expert, space.auto_ulysses || own.auto_ulysses,
                                space.auto_zeropp || own.auto_zeropp};
-    const Search search = run_search(s, searched_layouts(s, searched), pruning, searched.auto_zeropp);
+    const Search search = run_search(s, searched_layouts(s, searched), pruning, searched.auto_zeropp && !is_fsdp(s.fsdp));
     plan.candidates_evaluated = search.evaluated;
     plan.candidates_estimated = search.estimated;
     // Materialise only the points worth showing: one per setup, and the winner.

@@ -71,6 +71,29 @@ std::string short_setup_label(const SetupKey& k) {
     return s;
 }
 
+std::string fsdp_strategy_name(const SetupKey& k) {
+    if (!engine_runs_setup(FsdpSetup{.engine = Engine::Fsdp}, k)) return {};
+    const char* name = k.stage == 3 ? "FULL_SHARD" : k.stage == 2 ? "SHARD_GRAD_OP" : "NO_SHARD";
+    return std::string(name) + (k.offload_param == OffloadDevice::Cpu ? " + CPUOffload" : "");
+}
+
+std::string engine_words(const Scenario& s) {
+    const FsdpSetup& f = s.fsdp;
+    if (!is_fsdp(f)) return {};
+    const SetupKey k = setup_key(s.zero);
+    const std::string strategy = fsdp_strategy_name(k);
+    std::string out = std::string(f.engine == Engine::Fsdp2 ? "PyTorch FSDP2 (fully_shard), " : "PyTorch FSDP, ") +
+                      (strategy.empty() ? "no such sharding at ZeRO-" + std::to_string(k.stage) : strategy) + " (ZeRO-" +
+                      std::to_string(k.stage) + "'s sharding), ";
+    const std::string dtype = to_string(s.training.precision);
+    switch (f.precision) {
+    case FsdpPrecision::Mixed: out += "fp32 shards with MixedPrecision(param_dtype=" + dtype + ")"; break;
+    case FsdpPrecision::Autocast: out += "fp32 shards under torch.autocast(" + dtype + "), no MixedPrecision"; break;
+    case FsdpPrecision::Pure: out += "the model in " + dtype + " (no MixedPrecision, 16-bit optimizer states)"; break;
+    }
+    return out + (f.limit_all_gathers ? ", limit_all_gathers" : ", limit_all_gathers off");
+}
+
 std::string zeropp_words(const ZeroPlusPlus& z) {
     const Phrase p = zeropp_phrase(z);
     return p.text.empty() ? std::string() : english(p);

@@ -39,6 +39,13 @@ std::string zeropp_words(const ZeroPlusPlus& z);
 Phrase zeropp_phrase(const ZeroPlusPlus& z);  // zeropp_words, translatable; empty text when none is
 inline std::string short_setup_label(const ZeroSetup& z) { return short_setup_label(setup_key(z)); }
 
+// PyTorch FSDP's name for a setup (core/model/engine.h): "FULL_SHARD", "SHARD_GRAD_OP",
+// "NO_SHARD", "FULL_SHARD + CPUOffload"; empty for a setup FSDP does not have.
+std::string fsdp_strategy_name(const SetupKey& k);
+// The engine of `s` in words: empty for DeepSpeed; "PyTorch FSDP, FULL_SHARD (ZeRO-3's sharding),
+// fp32 shards with MixedPrecision(param_dtype=bf16), limit_all_gathers" for FSDP.
+std::string engine_words(const Scenario& s);
+
 // What ZeRO++ on "auto" tries for a stage-3 candidate whose gathers cross nodes, in the command
 // line's --zeropp spellings: off, hpZ over the node alone, and all three as DeepSpeed's ZeRO++
 // tutorial turns them on (docs/_tutorials/zeropp.md: zero_hpz_partition_size = GPUs per node,

@@ -2,6 +2,7 @@
 
 #include "core/base/units.h"
 #include "core/hardware/host_rates.h"
+#include "core/memory/fsdp_memory.h"
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
 #include "core/model/layer_modules.h"
@@ -197,7 +198,8 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
     const double gpu_optimizer_params = x.cpu_optimizer ? 0.0 : x.partition_elems;
     const double routed_slots = uses_expert_parallelism(s) ? routed_slots_per_token(s) : 0.0;
     const double scale = s.assumptions.mfu / kReferenceMfu;
-    const double hook_seconds = x.stage == 3 ? x.modules.hooked * zero3_costs::kHookSecondsPerModule : 0.0;
+    // FSDP hooks each unit (a decoder layer), not each module, and its hooks were not fitted: none here.
+    const double hook_seconds = x.stage == 3 && !is_fsdp(s.fsdp) ? x.modules.hooked * zero3_costs::kHookSecondsPerModule : 0.0;
     st.compute = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, hook_seconds, routed_slots);
     if (x.stage == 3 && hook_seconds > 0) {
         // What the hooks add over the same compute without them counts as ZeRO-3 overhead.
@@ -308,6 +310,13 @@ ZeroCollectives zero_collectives(const StepContext& x) {
     const double zero_ranks_per_node = std::min(N, std::max(1.0, x.g / x.tp));
     z.bus = bottleneck_gbytes_per_s(x.c, zero_ranks_per_node);
     z.v = comm_volume(P, x.stage, x.gas, s.training, s.zero);
+    if (is_fsdp(s.fsdp)) {
+        // FSDP reduces gradients in the gathered dtype too (fp32 under autocast, no reduce_dtype).
+        const double dtype_ratio = x.weight_elem / bytes_per_element(s.training.precision);
+        z.v.reduce_scatter_bytes *= dtype_ratio;
+        z.v.allreduce_bytes *= dtype_ratio;
+        z.v.allgather_bytes *= dtype_ratio;
+    }
     if (x.stage == 3) z.v.allgather_bytes = 2 * x.whole_weights * x.G;  // frozen weights are gathered too, as stored
     // MiCS: ZeRO-3's rings are the shard groups (core/model/mics.h).
     const MicsGroups mics = effective_mics(s);
@@ -357,8 +366,12 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
         // Per micro step: a gather of S in forward, a gather of S and a reduce-scatter of S in backward.
         const LayerModules& modules = x.modules;
         const double lookahead = zero3_prefetch_elems(s.zero, modules.largest_params);
-        const double ahead = std::min({1.0, lookahead / std::max(modules.layer_params, 1.0),
-                                       s.zero.stage3_max_live_parameters / std::max(2 * modules.layer_params, 1.0)});
+        // FSDP gathers a unit (a decoder layer) at a time and prefetches the next one
+        // (BACKWARD_PRE; in forward the CPU issues the next unit's all-gather while this one
+        // computes, up to limit_all_gathers' two in flight): a whole layer ahead.
+        const double ahead = is_fsdp(s.fsdp) ? 1.0
+                                             : std::min({1.0, lookahead / std::max(modules.layer_params, 1.0),
+                                                         s.zero.stage3_max_live_parameters / std::max(2 * modules.layer_params, 1.0)});
         const double L = static_cast<double>(s.model.layers);
         const double gathers = modules.gathered * L;  // per pass
         const double ag_pass = ag / (2 * G);
@@ -471,6 +484,8 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo) {
     x.split = cached_split(memo, s);
     x.P = x.split.trainable;
     x.weight_elem = bytes_per_element(s.training.precision);
+    // FSDP gathers and reduces in its gathered dtype (fp32 under Autocast: core/memory/fsdp_memory.h).
+    if (is_fsdp(s.fsdp)) x.weight_elem = fsdp_gathered_bytes(s);
     x.whole_weights = x.weight_elem * x.P + x.split.frozen_bytes + x.split.quant_state_bytes;
     StepTime st;
     const std::int64_t data_parallel = data_parallel_size(s);
@@ -486,7 +501,7 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo) {
     x.stage = s.zero.stage;
     x.cpu_optimizer = s.zero.offload_optimizer != OffloadDevice::None;
     x.partition_elems = zero_partition_elems(s, x.split);
-    if (x.stage == 3) x.modules = cached_modules(memo, s);
+    if (x.stage == 3) x.modules = is_fsdp(s.fsdp) ? fsdp_unit_modules(s.model) : cached_modules(memo, s);
     const Parallelism& par = s.parallel;
     x.tp = static_cast<double>(par.tensor);
     x.pp = static_cast<double>(par.pipeline);

@@ -641,16 +641,30 @@ void refuse_unknown_case_fields(const nlohmann::json& j, const std::string& wher
 }
 
 // The training engine a case ran under: "deepspeed" (also when absent), or PyTorch FSDP ("fsdp",
-// "fsdp2"). FSDP's memory differs from ZeRO-3's (its flat parameters, mixed-precision policy and
-// prefetch: torch/distributed/fsdp/_flat_param.py, _runtime_utils.py) and the planner does not
-// model it yet, so an FSDP run is listed, not scored as a ZeRO-3 look-alike. Empty when it is
-// DeepSpeed; the reason otherwise.
-std::string engine_not_modelled(const CaseReader& r) {
+// "fsdp2"), whose memory the planner models apart (core/memory/fsdp_memory.h); any other name is
+// refused, never scored as something it was not.
+FsdpSetup engine_from_case(const CaseReader& r) {
+    FsdpSetup f;
     const std::string engine = r.optional_text("engine").value_or("deepspeed");
-    if (engine == "deepspeed") return {};
-    if (engine == "fsdp" || engine == "fsdp2")
-        return "engine " + engine + ": PyTorch FSDP is not modelled yet; scored as DeepSpeed ZeRO-3 it would be a wrong accuracy figure";
-    r.fail("engine", "'" + engine + "' is none of deepspeed, fsdp, fsdp2");
+    try {
+        f.engine = parse_engine(engine);
+    } catch (const InputError&) {
+        r.fail("engine", "'" + engine + "' is none of deepspeed, fsdp, fsdp2");
+    }
+    return f;
+}
+
+// FSDP's dtypes from a case's precision text (core/model/engine.h): "pure" is a model loaded in the
+// training dtype; the Hugging Face Trainer and Accelerate, or a named MixedPrecision policy, keep an
+// fp32 model with param_dtype the training dtype; "AMP"/"autocast" alone is an fp32 model under
+// torch.autocast with no policy. Unnamed: the Trainer's and Accelerate's MixedPrecision.
+FsdpPrecision fsdp_precision_from_text(const std::string& t) {
+    const std::string l = lower(t);
+    if (contains(l, "pure")) return FsdpPrecision::Pure;
+    if (contains(l, "mixedprecision") || contains(l, "mixed") || contains(l, "trainer") || contains(l, "accelerate"))
+        return FsdpPrecision::Mixed;
+    if (contains(l, "amp") || contains(l, "autocast")) return FsdpPrecision::Autocast;
+    return FsdpPrecision::Mixed;
 }
 
 MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const std::string& source_name) {
@@ -668,9 +682,8 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     const std::string kind = r.text("kind");
     if (kind != "peak_memory" && kind != "fits_or_oom" && kind != "throughput" && kind != "host_ram")
         r.fail("kind", "'" + kind + "' is none of peak_memory, fits_or_oom, throughput, host_ram");
-    c.not_representable = engine_not_modelled(r);
-    if (c.not_representable.empty())
-        c.not_representable = not_representable_reason(r.optional_text("lora"), r.optional_text("assumptions").value_or(""));
+    const FsdpSetup fsdp = engine_from_case(r);
+    c.not_representable = not_representable_reason(r.optional_text("lora"), r.optional_text("assumptions").value_or(""));
     if (contains(lower(r.optional_text("assumptions").value_or("")), "torchtracemalloc")) {
         c.host_training_window = true;
         if (kind == "host_ram")
@@ -694,7 +707,13 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
                           (s.parallel.virtual_stages > 1 ? ", interleaved " + std::to_string(s.parallel.virtual_stages) + " chunks" : "") +
                           (s.parallel.sequence_parallel ? ", sequence parallel" : ""));
     zero_knobs_from_case(r, kind, s.zero, c);
+    s.fsdp = fsdp;
     training_from_case(r, kind, s, c);
+    if (is_fsdp(s.fsdp)) {
+        // FSDP's own defaults where DeepSpeed's were set above: no ZeRO++ or MiCS, torch.optim's AdamW.
+        if (auto p = r.optional_text("precision")) s.fsdp.precision = fsdp_precision_from_text(*p);
+        c.notes.push_back(std::string("engine ") + to_string(s.fsdp.engine) + ", FSDP precision " + to_string(s.fsdp.precision));
+    }
 
     // pin_memory of the offload blocks: a case that does not state it ran with DeepSpeed's default
     // of its day, false up to v0.19.4 (zero/offload_config.py; true since v0.19.5, 2026-08), which

@@ -236,8 +236,11 @@ private slots:
                                                 "--capacity-factor",
                                                 "--sp",
                                                 "--mics-shard-size",
-                                                "--mics-hierarchical-gather"};
-        QCOMPARE(expected.size(), std::size_t{77});
+                                                "--mics-hierarchical-gather",
+                                                "--engine",
+                                                "--fsdp-precision",
+                                                "--limit-all-gathers"};
+        QCOMPARE(expected.size(), std::size_t{80});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -51,7 +51,7 @@ constexpr std::size_t member_count() {
 // Parallelism::pipeline_rank only picks which stage's rank estimate_memory describes (never stored).
 constexpr std::size_t kScenarioLeafMembers = member_count<ModelSpec>() + (member_count<Cluster>() - 1) + member_count<GpuSpec>() +
                                              member_count<Training>() + member_count<FineTune>() + member_count<ZeroSetup>() +
-                                             (member_count<Parallelism>() - 1) + member_count<Assumptions>();
+                                             member_count<FsdpSetup>() + (member_count<Parallelism>() - 1) + member_count<Assumptions>();
 
 // The keys the field list must visit, in order. Written out here, not derived from
 // session_fields.h: a member added to a struct fails the count below until it gets a line
@@ -79,7 +79,8 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
-    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
+    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer",
+    "engine.engine", "engine.fsdp_precision", "engine.limit_all_gathers", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
     "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
@@ -89,7 +90,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 128;
+constexpr std::size_t kFieldCount = 131;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -194,7 +195,11 @@ Scenario perturbation_base_for(const std::string& key) {
     }
     if (key == "parallel.expert") s.zero.stage = 2;        // DeepSpeed's MoE layer refuses ZeRO-3
     if (key == "parallel.ulysses") s.parallel.tensor = 1;  // DeepSpeed-Ulysses runs without tensor parallelism
-    if (key == "zero.mics_shard_size") {                   // MiCS runs without tensor parallelism and offload (core/model/mics.cpp)
+    if (key == "engine.engine") {                          // FSDP: data parallelism, CPUOffload of both (core/model/scenario.cpp)
+        s.parallel.tensor = 1;
+        s.zero.offload_param = OffloadDevice::Cpu;
+    }
+    if (key == "zero.mics_shard_size") {  // MiCS runs without tensor parallelism and offload (core/model/mics.cpp)
         s.parallel.tensor = 1;
         s.zero.offload_optimizer = OffloadDevice::None;
     }
@@ -313,6 +318,9 @@ json flatten(const Scenario& s) {
         {"zero.mics_hierarchical_params_gather", z.mics_hierarchical_params_gather},
         {"zero.auto_zeropp", z.auto_zeropp},
         {"zero.zero3_host_gradient_buffer", z.zero3_host_gradient_buffer},
+        {"engine.engine", to_string(s.fsdp.engine)},
+        {"engine.fsdp_precision", to_string(s.fsdp.precision)},
+        {"engine.limit_all_gathers", s.fsdp.limit_all_gathers},
         {"parallel.tensor", s.parallel.tensor},
         {"parallel.pipeline", s.parallel.pipeline},
         {"parallel.virtual_stages", s.parallel.virtual_stages},
@@ -418,13 +426,14 @@ private slots:
         // stages) stage 0 or 1, expert parallelism stage 0-2: the test above moves those three from a stage-1 or -2 base;
         // Ulysses needs no tensor parallelism, which the base has, and moves there from tensor 1; MiCS
         // also needs no offload and moves from that base.
+        // The engine needs FSDP's own setups (no tensor parallelism) and moves from that base.
         QVERIFY2((unmoved == std::vector<std::string>{"parallel.ulysses", "parallel.expert", "parallel.virtual_stages", "parallel.pipeline",
-                                                      "zero.mics_shard_size", "zero.stage"}),
+                                                      "engine.engine", "zero.mics_shard_size", "zero.stage"}),
                  unmoved_list.c_str());
         const auto after = fields_of(s);
         for (std::size_t i = 0; i < kFieldCount; ++i)
             if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages" && after[i].key != "parallel.expert" &&
-                after[i].key != "parallel.ulysses" && after[i].key != "zero.mics_shard_size")
+                after[i].key != "parallel.ulysses" && after[i].key != "zero.mics_shard_size" && after[i].key != "engine.engine")
                 QVERIFY2(after[i].value != defaults[i].value, (after[i].key + " is still the default").c_str());
         const std::string text = session_text(s);
         const Scenario back = parse_session(text, "t.zplan");
@@ -435,7 +444,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 13);
+        QCOMPARE(kSessionVersion, 14);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -476,6 +485,9 @@ private slots:
                                   {"zero.mics_hierarchical_params_gather", false},
                                   {"zero.auto_zeropp", false},
                                   {"zero.zero3_host_gradient_buffer", true},
+                                  {"engine.engine", "deepspeed"},
+                                  {"engine.fsdp_precision", "mixed"},
+                                  {"engine.limit_all_gathers", true},
                                   {"parallel.tensor", 1},
                                   {"parallel.pipeline", 1},
                                   {"parallel.virtual_stages", 1},
@@ -753,7 +765,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 13); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 14); "
                                     "upgrade zero-planner"));
         }
     }
@@ -766,9 +778,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 13); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 14); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 13)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 14)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -279,24 +279,46 @@ private slots:
         QCOMPARE(fit.front().assumed, std::vector<std::string>{"seq = 1024"});
     }
 
-    // An FSDP run is listed with why, not scored as a DeepSpeed ZeRO-3 look-alike; "deepspeed" is
-    // what an absent engine means.
+    // A case's engine selects the model it is scored with: DeepSpeed when absent, PyTorch FSDP
+    // (core/memory/fsdp_memory.h) for "fsdp" and "fsdp2", and FSDP's own dtypes from the precision
+    // text; any other engine is refused by name, never scored as something it was not.
     void engine_field_data() {
         QTest::addColumn<QString>("engine");
-        QTest::addColumn<bool>("scored");
-        QTest::newRow("absent: DeepSpeed") << QString() << true;
-        QTest::newRow("deepspeed") << QStringLiteral("deepspeed") << true;
-        QTest::newRow("fsdp") << QStringLiteral("fsdp") << false;
-        QTest::newRow("fsdp2") << QStringLiteral("fsdp2") << false;
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<int>("expected_engine");
+        QTest::addColumn<int>("expected_precision");
+        QTest::newRow("absent: DeepSpeed") << QString() << "bf16" << int(Engine::DeepSpeed) << int(FsdpPrecision::Mixed);
+        QTest::newRow("deepspeed") << "deepspeed"
+                                   << "bf16" << int(Engine::DeepSpeed) << int(FsdpPrecision::Mixed);
+        QTest::newRow("fsdp, Trainer bf16: MixedPrecision")
+            << "fsdp"
+            << "bf16 (HF Trainer AMP with FSDP; fp32 sharded master params)" << int(Engine::Fsdp) << int(FsdpPrecision::Mixed);
+        QTest::newRow("fsdp, bf16 AMP: autocast") << "fsdp"
+                                                  << "bf16 AMP (fp32 master params)" << int(Engine::Fsdp) << int(FsdpPrecision::Autocast);
+        QTest::newRow("fsdp2, pure bf16") << "fsdp2"
+                                          << "bf16 (pure)" << int(Engine::Fsdp2) << int(FsdpPrecision::Pure);
     }
     void engine_field() {
         QFETCH(QString, engine);
-        QFETCH(bool, scored);
-        const std::string patch = engine.isEmpty() ? "" : ", \"engine\": \"" + engine.toStdString() + "\"";
-        const auto cases = parse_measured_runs(document(patch), "runs.json");
-        QCOMPARE(cases.front().not_representable.empty(), scored);
-        if (!scored) QVERIFY(QString::fromStdString(cases.front().not_representable).contains(QStringLiteral("FSDP is not modelled")));
-        QCOMPARE(validate_cases(cases).rows.size(), std::size_t(scored ? 1 : 0));
+        QFETCH(QString, precision);
+        QFETCH(int, expected_engine);
+        QFETCH(int, expected_precision);
+        std::string doc = document(engine.isEmpty() ? "" : ", \"engine\": \"" + engine.toStdString() + "\"");
+        doc.replace(doc.find("\"precision\": \"bf16\""), std::string("\"precision\": \"bf16\"").size(),
+                    "\"precision\": \"" + precision.toStdString() + "\"");
+        const auto cases = parse_measured_runs(doc, "runs.json");
+        QVERIFY(cases.front().not_representable.empty());
+        QCOMPARE(int(cases.front().scenario.fsdp.engine), expected_engine);
+        if (expected_engine != int(Engine::DeepSpeed)) QCOMPARE(int(cases.front().scenario.fsdp.precision), expected_precision);
+        QCOMPARE(validate_cases(cases).rows.size(), std::size_t(1));
+    }
+    void unknown_engine_is_refused() {
+        try {
+            parse_measured_runs(document(", \"engine\": \"megatron-fsdp\""), "runs.json");
+            QFAIL("accepted an unknown engine");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("'megatron-fsdp' is none of deepspeed, fsdp, fsdp2")), e.what());
+        }
     }
 
     // The rows of one page, issue or paper share a source key, so --holdout leaves them out together.

@@ -1,0 +1,96 @@
+#include "core/memory/fsdp_memory.h"
+
+#include <algorithm>
+
+// Code paths are PyTorch 2.1-2.5 (torch/distributed/fsdp/...), transformers 4.3x-4.4x and
+// Accelerate 0.2x-1.x, where they decide what people's FSDP runs hold.
+
+namespace zp {
+
+double fsdp_storage_bytes(const Scenario& s) {
+    if (s.fsdp.precision == FsdpPrecision::Pure) return bytes_per_element(s.training.precision);
+    return 4.0;
+}
+
+double fsdp_gathered_bytes(const Scenario& s) {
+    if (s.fsdp.precision == FsdpPrecision::Autocast) return 4.0;
+    return bytes_per_element(s.training.precision);
+}
+
+ModelStateBytes fsdp_model_state_bytes(const Scenario& s, const ParameterSplit& p) {
+    const ZeroSetup& z = s.zero;
+    // FULL_SHARD and SHARD_GRAD_OP keep only the rank's shard of each FlatParameter between uses
+    // (_flat_param.py FlatParamHandle.shard: the local shard, numel / world rounded up); NO_SHARD
+    // keeps it whole. Frozen parameters are flattened and sharded with the rest (use_orig_params).
+    const double share = z.stage >= 2 ? 1.0 / static_cast<double>(std::max<std::int64_t>(zero_partition_size(s), 1)) : 1.0;
+    const double storage = fsdp_storage_bytes(s);
+    ModelStateBytes b;
+    // CPUOffload(offload_params=True): the shard lives in host memory, the reduced gradient is
+    // copied there (_runtime_utils.py _post_reduce_grad_callback -> _offload_grad) and torch.optim
+    // steps on the CPU: the GPU keeps none of them.
+    if (z.offload_param != OffloadDevice::None) {
+        b.frozen = p.quant_state_bytes;
+        b.params = b.frozen;
+        return b;
+    }
+    b.frozen = p.frozen_bytes * share + p.quant_state_bytes;  // bitsandbytes' quant_state is module state, whole on every rank
+    b.params = storage * p.trainable * share + b.frozen;
+    b.gradients = storage * p.trainable * share;
+    // torch.optim keeps its moments in the parameter's dtype (adamw.py _init_group: torch.zeros_like(p)):
+    // 8 bytes a parameter for AdamW in fp32, 4 in bf16.
+    b.optimizer_states = optimizer_moment_bytes_per_param(s.training.optimizer) * storage / 4.0 * p.trainable * share;
+    return b;
+}
+
+FsdpUnits fsdp_units(const Scenario& s, double trainable, double whole_params, double frozen_stored_bytes) {
+    const ModelSpec& m = s.model;
+    const ZeroSetup& z = s.zero;
+    const double gathered = fsdp_gathered_bytes(s);
+    const double storage = fsdp_storage_bytes(s);
+    const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+    // The root unit: the embedding (and learned positions), the output layer when untied, the final norm.
+    const double h = static_cast<double>(m.hidden);
+    const double root_elems = h * (static_cast<double>(m.vocab) * (m.tied_embeddings ? 1.0 : 2.0) + static_cast<double>(m.positions));
+    const double whole = std::max(whole_params, 1.0);
+    const double root_share = std::clamp(root_elems / whole, 0.0, 1.0);
+    // Every weight as it is gathered: trainable ones in the gathered dtype, the frozen base as stored.
+    const double all_gathered = gathered * trainable + frozen_stored_bytes;
+    const bool full_training = frozen_stored_bytes <= 0.0;
+    FsdpUnits u;
+    // At stage 0 (NO_SHARD) nothing is gathered; with a MixedPrecision policy each unit's
+    // parameters are cast to param_dtype when it runs (_use_low_precision_shard on the whole flat
+    // parameter) and freed after it, like a gathered unit.
+    const bool casts = z.stage >= 2 || gathered < storage;
+    if (casts) {
+        u.root_bytes = all_gathered * root_share;
+        u.layer_bytes = all_gathered * (1.0 - root_share) / layers;
+    }
+    // limit_all_gathers (_runtime_utils.py _unshard: the rate limiter waits on the free event of
+    // the unit two back) allows two units in flight; without it the CPU thread runs ahead by more.
+    u.units_in_flight = s.fsdp.limit_all_gathers ? 2.0 : 3.0;
+    // SHARD_GRAD_OP (_runtime_utils.py _should_free_in_backward / HandleShardingStrategy
+    // SHARD_GRAD_OP: no reshard after forward; FSDP2 reshard_after_forward=False) keeps each
+    // layer unsharded from its forward until its backward is done.
+    u.unsharded_through_backward = z.stage == 2;
+    // A layer's gradient is made unsharded in the gathered dtype (autograd into the unsharded
+    // FlatParameter's .grad), then reduce-scattered (_runtime_utils.py _reduce_grad) and freed.
+    const double layer_trainable = (full_training ? trainable * (1.0 - root_share) : trainable) / layers;
+    u.layer_grad_bytes = gathered * layer_trainable;
+    // Under Autocast, FSDP1 hands the forward plain views of the unsharded FlatParameter
+    // (_flat_param.py _use_unsharded_flat_param: _use_unsharded_views(as_params=False) in forward,
+    // use_orig_params or not), which autocast's weight cache skips (aten/src/ATen/autocast_mode.cpp
+    // cached_cast: leaves that are not views only): each op casts its weight anew and frees it.
+    return u;
+}
+
+BufferBytes fsdp_buffer_bytes(const Scenario& s, const ParameterSplit& p) {
+    const double frozen_stored = p.frozen_bytes + p.quant_state_bytes;
+    const FsdpUnits u = fsdp_units(s, p.trainable, p.trainable + p.frozen, frozen_stored);
+    const double layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
+    const double in_flight = u.unsharded_through_backward ? layers : u.units_in_flight;
+    BufferBytes b;
+    b.gathered = u.root_bytes + in_flight * u.layer_bytes + u.layer_grad_bytes;
+    return b;
+}
+
+}  // namespace zp

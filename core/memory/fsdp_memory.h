@@ -1,0 +1,48 @@
+#pragma once
+// PyTorch FSDP's GPU memory (core/model/engine.h says which FSDP): the sharded model states and
+// the units it gathers, from FSDP's own code paths (PyTorch 2.1-2.5,
+// torch/distributed/fsdp/_flat_param.py, _runtime_utils.py, and FSDP2's
+// torch/distributed/fsdp/_fully_shard/_fsdp_param.py). The step timeline (step_timeline.cpp)
+// places these terms moment by moment; docs/design.md §4.16 lists them.
+#include "core/memory/buffers.h"
+#include "core/memory/model_states.h"
+#include "core/model/scenario.h"
+#include "core/model/trainable_params.h"
+
+namespace zp {
+
+// Bytes of an element of the sharded parameters, their gradients and torch.optim's states: fp32
+// under Mixed and Autocast (the model is built in fp32; FSDP casts reduced gradients back to the
+// parameter's dtype, _runtime_utils.py _cast_grad_to_param_dtype; torch.optim's states are
+// zeros_like(param)), the training dtype under Pure.
+double fsdp_storage_bytes(const Scenario& s);
+// Bytes of an element of the unsharded (gathered) parameters and their unsharded gradients:
+// MixedPrecision's param_dtype under Mixed (_flat_param.py _use_low_precision_shard casts the shard,
+// _all_gather_flat_param gathers it into _full_param_padded in param_dtype), fp32 under Autocast,
+// the training dtype under Pure.
+double fsdp_gathered_bytes(const Scenario& s);
+
+// The rank's model states under FSDP: parameters, gradients and optimizer states of its shard, all
+// in fsdp_storage_bytes (no separate master copy: the fp32 shard is what the optimizer steps), the
+// frozen base as stored; whole at stage 0 (NO_SHARD). With CPUOffload they live on the host.
+ModelStateBytes fsdp_model_state_bytes(const Scenario& s, const ParameterSplit& split);
+
+// What FSDP gathers, per rank. Units are what transformers' Trainer and Accelerate wrap
+// (transformer_layer_cls_to_wrap: one decoder layer a unit); the root unit holds the embedding,
+// the final norm and the output layer.
+struct FsdpUnits {
+    double root_bytes = 0;        // the root unit unsharded: kept from its forward through the backward (not resharded after forward)
+    double layer_bytes = 0;       // one decoder layer unsharded
+    double layer_grad_bytes = 0;  // one layer's unsharded gradient before its reduce-scatter
+    double units_in_flight = 2;   // layers unsharded at once: the running one and the prefetched one
+    bool unsharded_through_backward = false;  // SHARD_GRAD_OP: a layer stays unsharded from its forward to its backward
+};
+// `trainable`, `whole_params`: the rank's trainable and all parameters; `frozen_stored_bytes`: the
+// frozen part as stored (quantisation state included).
+FsdpUnits fsdp_units(const Scenario& s, double trainable, double whole_params, double frozen_stored_bytes);
+
+// The buffers slice under FSDP: the gathered units at their largest (no DeepSpeed buckets; FSDP
+// reduce-scatters each unit's gradient as it is made).
+BufferBytes fsdp_buffer_bytes(const Scenario& s, const ParameterSplit& split);
+
+}  // namespace zp

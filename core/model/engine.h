@@ -1,0 +1,38 @@
+#pragma once
+// The engine a plan runs under: DeepSpeed's ZeRO or PyTorch's FullyShardedDataParallel, and the
+// FSDP settings that change memory or time. FSDP's sharding strategy is the ZeRO stage it equals
+// (torch/distributed/fsdp/api.py ShardingStrategy): FULL_SHARD is stage 3, SHARD_GRAD_OP stage 2,
+// NO_SHARD stage 0 (DDP); FSDP has no optimizer-only sharding (stage 1). FSDP2's fully_shard
+// (torch/distributed/fsdp/_fully_shard/_fully_shard.py) says the same with reshard_after_forward:
+// True is stage 3, False stage 2. CPUOffload(offload_params=True) is offload_param and
+// offload_optimizer on the CPU together (the sharded parameters and gradients live on the host and
+// torch.optim steps them there); FSDP has no NVMe tier. HYBRID_SHARD is not modelled.
+namespace zp {
+
+enum class Engine { DeepSpeed, Fsdp, Fsdp2 };
+
+// The dtypes FSDP keeps and computes in, as people set them:
+//   Mixed     fp32 model (the sharded FlatParameter in fp32) with MixedPrecision(param_dtype =
+//             reduce_dtype = buffer_dtype = the training precision): what transformers' Trainer
+//             (--fsdp with --bf16/--fp16) and Accelerate (mixed_precision with FSDP) build. The
+//             optimizer steps the fp32 shard, which is the master copy.
+//   Autocast  fp32 model, no MixedPrecision policy, forward under torch.autocast: parameters are
+//             gathered in fp32 and cast per op; the residual stream stays fp32.
+//   Pure      the model loaded in the training dtype (torch_dtype=bfloat16) and no policy:
+//             parameters, gradients and torch.optim's states are all 16-bit (Answer.AI fsdp_qlora's
+//             "bf16" precision).
+enum class FsdpPrecision { Mixed, Autocast, Pure };
+
+struct FsdpSetup {
+    Engine engine = Engine::DeepSpeed;
+    FsdpPrecision precision = FsdpPrecision::Mixed;
+    // limit_all_gathers (torch >= 2.1 default): at most two units' all-gathers in flight, so two
+    // units' unsharded parameters at a time; off, the CPU can run further ahead (modelled as three).
+    bool limit_all_gathers = true;
+
+    friend bool operator==(const FsdpSetup&, const FsdpSetup&) = default;
+};
+
+inline bool is_fsdp(const FsdpSetup& f) { return f.engine != Engine::DeepSpeed; }
+
+}  // namespace zp

@@ -1,0 +1,260 @@
+// PyTorch FSDP as an engine beside DeepSpeed (core/model/engine.h, core/memory/fsdp_memory.cpp):
+// the sharded states per dtype policy, what FSDP gathers, the setups it has, what validate
+// refuses, the recommender's search and the session. Covers core/model/scenario.cpp validate_fsdp,
+// core/memory/step_timeline.cpp add_fsdp_terms, core/search/recommender.cpp, core/io/scenario_json.cpp.
+#include "core/base/errors.h"
+#include "core/base/units.h"
+#include "core/io/scenario_json.h"
+#include "core/io/session_version.h"
+#include "core/memory/fsdp_memory.h"
+#include "core/memory/memory_model.h"
+#include "core/memory/step_timeline.h"
+#include "core/model/trainable_params.h"
+#include "core/presets/default_scenario.h"
+#include "core/search/recommender.h"
+#include "core/search/zero_setups.h"
+#include "core/time/step_time.h"
+#include "test_util.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QtTest>
+
+using namespace zp;
+using zp::test::preset_scenario;
+
+namespace {
+
+// Llama-2 7B under FSDP on one node of 8 A100 80GB, bf16 AdamW (torch.optim), full recompute.
+Scenario fsdp_llama(FsdpPrecision precision, int stage = 3) {
+    Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
+    s.fsdp.engine = Engine::Fsdp;
+    s.fsdp.precision = precision;
+    s.zero.stage = stage;
+    s.training.fused_optimizer = false;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 8;
+    s.training.seq_len = 2048;
+    s.training.checkpointing = Checkpointing::Full;
+    return s;
+}
+
+double bytes_per_param(const Scenario& s) {
+    const ModelStateBytes b = model_state_bytes(s, parameter_split(s));
+    return b.total() / static_cast<double>(parameter_count(s.model));
+}
+
+}  // namespace
+
+class TestFsdp : public QObject {
+    Q_OBJECT
+private slots:
+    // _flat_param.py FlatParamHandle.shard keeps numel / world of each FlatParameter; the fp32 model
+    // (Trainer, Accelerate: MixedPrecision only casts what is gathered) keeps fp32 shards, fp32
+    // reduced gradients (_cast_grad_to_param_dtype) and torch.optim's fp32 moments (zeros_like):
+    // 4 + 4 + 8 = 16 bytes a parameter over the ranks, with no separate master copy. A model loaded
+    // in bf16 keeps 2 + 2 + 4 = 8. NO_SHARD keeps them whole.
+    void model_states_per_parameter_data() {
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("FULL_SHARD, MixedPrecision: 16 / 8") << int(FsdpPrecision::Mixed) << 3 << 16.0 / 8;
+        QTest::newRow("FULL_SHARD, autocast: 16 / 8") << int(FsdpPrecision::Autocast) << 3 << 16.0 / 8;
+        QTest::newRow("FULL_SHARD, pure bf16: 8 / 8") << int(FsdpPrecision::Pure) << 3 << 8.0 / 8;
+        QTest::newRow("SHARD_GRAD_OP, MixedPrecision: 16 / 8") << int(FsdpPrecision::Mixed) << 2 << 16.0 / 8;
+        QTest::newRow("NO_SHARD, MixedPrecision: 16") << int(FsdpPrecision::Mixed) << 0 << 16.0;
+        QTest::newRow("NO_SHARD, pure bf16: 8") << int(FsdpPrecision::Pure) << 0 << 8.0;
+    }
+    void model_states_per_parameter() {
+        QFETCH(int, precision);
+        QFETCH(int, stage);
+        QFETCH(double, expected);
+        const Scenario s = fsdp_llama(static_cast<FsdpPrecision>(precision), stage);
+        QVERIFY2(std::abs(bytes_per_param(s) - expected) < 1e-9, std::to_string(bytes_per_param(s)).c_str());
+    }
+
+    // DeepSpeed's stage 3 keeps 18 bytes a parameter over the ranks (2 + 4 + 12: a 16-bit
+    // partition, an fp32 gradient partition, the fp32 master and moments); FSDP with an fp32 model
+    // 16: the engine choice changes the states, not only the name.
+    void deepspeed_and_fsdp_differ_by_the_master_copy() {
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed);
+        const double fsdp = bytes_per_param(s);
+        s.fsdp.engine = Engine::DeepSpeed;
+        QVERIFY2(std::abs(bytes_per_param(s) - 18.0 / 8) < 1e-9, std::to_string(bytes_per_param(s)).c_str());
+        QVERIFY(fsdp < bytes_per_param(s));
+    }
+
+    // CPUOffload(offload_params=True): the shards, reduced gradients and torch.optim's states are on
+    // the host; the GPU keeps what it gathers and computes with.
+    void cpu_offload_keeps_no_states_on_the_gpu() {
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed);
+        s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Cpu;
+        const ModelStateBytes b = model_state_bytes(s, parameter_split(s));
+        QCOMPARE(b.total(), 0.0);
+        QVERIFY(estimate_memory(s).peak_allocated_bytes > 0);
+    }
+
+    // The gathered units: the root (embedding and output layer, untied in Llama-2: 2 x 32000 x 4096)
+    // unsharded from its forward through the backward (_post_forward_reshard does not free the
+    // root's), and two decoder layers in flight under limit_all_gathers, in param_dtype (bf16 under
+    // MixedPrecision, fp32 under autocast). SHARD_GRAD_OP keeps every layer gathered.
+    void gathered_units_data() {
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<double>("bytes_per_element");
+        QTest::addColumn<double>("layers_in_flight");
+        QTest::newRow("FULL_SHARD, MixedPrecision bf16") << int(FsdpPrecision::Mixed) << 3 << 2.0 << 2.0;
+        QTest::newRow("FULL_SHARD, autocast: fp32 gathers") << int(FsdpPrecision::Autocast) << 3 << 4.0 << 2.0;
+        QTest::newRow("SHARD_GRAD_OP: all 32 layers") << int(FsdpPrecision::Mixed) << 2 << 2.0 << 32.0;
+    }
+    void gathered_units() {
+        QFETCH(int, precision);
+        QFETCH(int, stage);
+        QFETCH(double, bytes_per_element);
+        QFETCH(double, layers_in_flight);
+        const Scenario s = fsdp_llama(static_cast<FsdpPrecision>(precision), stage);
+        const double P = static_cast<double>(parameter_count(s.model));
+        const double root = 2.0 * 32000 * 4096;
+        const double layer = (P - root) / 32;
+        const BufferBytes b = buffer_bytes(s);
+        const double expected = bytes_per_element * (root + layers_in_flight * layer + layer);  // + one layer's unsharded gradient
+        QVERIFY2(std::abs(b.gathered - expected) / expected < 1e-9,
+                 (std::to_string(b.gathered) + " vs " + std::to_string(expected)).c_str());
+        QCOMPARE(b.buckets, 0.0);
+    }
+
+    // FSDP has no ZeRO-1, no NVMe tier, and offloads parameters with the optimizer; validate says so
+    // and the recommender never picks such a setup.
+    void setups_fsdp_has_data() {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<int>("offload_optimizer");
+        QTest::addColumn<int>("offload_param");
+        QTest::addColumn<bool>("runs");
+        QTest::newRow("NO_SHARD") << 0 << int(OffloadDevice::None) << int(OffloadDevice::None) << true;
+        QTest::newRow("ZeRO-1: none") << 1 << int(OffloadDevice::None) << int(OffloadDevice::None) << false;
+        QTest::newRow("SHARD_GRAD_OP") << 2 << int(OffloadDevice::None) << int(OffloadDevice::None) << true;
+        QTest::newRow("ZeRO-2 + CPU optimizer: none") << 2 << int(OffloadDevice::Cpu) << int(OffloadDevice::None) << false;
+        QTest::newRow("FULL_SHARD") << 3 << int(OffloadDevice::None) << int(OffloadDevice::None) << true;
+        QTest::newRow("FULL_SHARD + CPUOffload") << 3 << int(OffloadDevice::Cpu) << int(OffloadDevice::Cpu) << true;
+        QTest::newRow("NVMe: none") << 3 << int(OffloadDevice::Nvme) << int(OffloadDevice::Nvme) << false;
+    }
+    void setups_fsdp_has() {
+        QFETCH(int, stage);
+        QFETCH(int, offload_optimizer);
+        QFETCH(int, offload_param);
+        QFETCH(bool, runs);
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed, stage);
+        s.zero.offload_optimizer = static_cast<OffloadDevice>(offload_optimizer);
+        s.zero.offload_param = static_cast<OffloadDevice>(offload_param);
+        QCOMPARE(engine_runs_setup(s.fsdp, setup_key(s.zero)), runs);
+        bool refused = false;
+        try {
+            validate(s);
+        } catch (const InputError&) {
+            refused = true;
+        }
+        QCOMPARE(refused, !runs);
+        QCOMPARE(fsdp_strategy_name(setup_key(s.zero)).empty(), !runs);
+    }
+
+    void validate_names_what_fsdp_lacks_data() {
+        QTest::addColumn<QString>("what");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("stage 1") << "stage1"
+                                 << "no optimizer-only sharding";
+        QTest::newRow("NVMe") << "nvme"
+                              << "CPU only";
+        QTest::newRow("optimizer without parameters") << "half"
+                                                      << "together";
+        QTest::newRow("ZeRO++") << "zeropp"
+                                << "ZeRO++";
+        QTest::newRow("tensor parallelism") << "tp"
+                                            << "data parallelism only";
+    }
+    void validate_names_what_fsdp_lacks() {
+        QFETCH(QString, what);
+        QFETCH(QString, message);
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed);
+        if (what == QLatin1String("stage1")) s.zero.stage = 1;
+        if (what == QLatin1String("nvme")) s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Nvme;
+        if (what == QLatin1String("half")) s.zero.offload_optimizer = OffloadDevice::Cpu;
+        if (what == QLatin1String("zeropp")) s.zero.quantized_weights = true;
+        if (what == QLatin1String("tp")) s.parallel.tensor = 2;
+        try {
+            validate(s);
+            QFAIL("validate accepted it");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains(message), e.what());
+        }
+    }
+
+    // The recommender searches FSDP's own setups only: ZeRO-1, ZeRO-2 + CPU and NVMe are rejected
+    // with the engine's reason, and the layout is never searched (no tensor or pipeline ranks).
+    void recommend_keeps_to_fsdp_setups() {
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed);
+        s.cluster.nodes = 2;
+        s.training.global_batch = 16;
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = true;
+        const Plan p = recommend(s);
+        QVERIFY(engine_runs_setup(s.fsdp, setup_key(p.best.zero)));
+        QCOMPARE(p.best.parallel.tensor, std::int64_t{1});
+        QCOMPARE(p.best.parallel.pipeline, std::int64_t{1});
+        bool named = false;
+        for (const auto& r : p.rejected)
+            if (r.reason.find("PyTorch FSDP has no such setup") != std::string::npos) named = true;
+        QVERIFY(named);
+    }
+
+    // Answer.AI's fsdp_qlora benchmarks (benchmarks_03_2024.md, dual RTX 3090, measured_runs_2.json
+    // N14): Llama-2 7B, LoRA r 64 on q/k/v/gate/up/down, pure bf16, FULL_SHARD over 2 GPUs, batch 1
+    // of 2048 tokens, reentrant checkpointing: "the peak allocated memory is ... 9.16 GiB".
+    void answerai_lora_peak_allocated() {
+        Scenario s = preset_scenario("llama-2-7b", "rtx-3090", 2);
+        s.cluster.gpus_per_node = 2;
+        s.fsdp.engine = Engine::Fsdp;
+        s.fsdp.precision = FsdpPrecision::Pure;
+        s.zero.stage = 3;
+        s.finetune.method = FineTuneMethod::Lora;
+        s.finetune.lora_rank = 64;
+        s.finetune.targets = LoraTargets::Modules;
+        s.finetune.target_modules = "q_proj,k_proj,v_proj,gate_proj,up_proj,down_proj";
+        s.training.fused_optimizer = false;
+        s.training.flash_attention = false;
+        s.training.micro_batch = 1;
+        s.training.global_batch = 2;
+        s.training.seq_len = 2048;
+        s.training.checkpointing = Checkpointing::Full;
+        const double gib = bytes_to_gib(estimate_memory(s).peak_allocated_bytes);
+        QVERIFY2(std::abs(gib / 9.16 - 1.0) < 0.15, std::to_string(gib).c_str());
+    }
+
+    // FSDP's step: no DeepSpeed per-module hook time, and the gathers and reduce-scatters in the
+    // gathered dtype: fp32 under autocast moves twice the bytes of MixedPrecision's bf16.
+    void autocast_gathers_fp32() {
+        Scenario mixed = fsdp_llama(FsdpPrecision::Mixed);
+        mixed.cluster.nodes = 2;
+        mixed.training.global_batch = 16;
+        Scenario autocast = mixed;
+        autocast.fsdp.precision = FsdpPrecision::Autocast;
+        const StepTime a = estimate_step(mixed), b = estimate_step(autocast);
+        const double ratio = b.comm_total_seconds / a.comm_total_seconds;
+        QVERIFY2(ratio > 1.8 && ratio <= 2.0, std::to_string(ratio).c_str());
+    }
+
+    // The session keeps the engine (version 14); a version-13 file is a DeepSpeed plan.
+    void session_round_trip() {
+        Scenario s = fsdp_llama(FsdpPrecision::Autocast, 2);
+        s.fsdp.engine = Engine::Fsdp2;
+        s.fsdp.limit_all_gathers = false;
+        QVERIFY(parse_session(session_text(s), "fsdp.zplan") == s);
+        nlohmann::json doc = nlohmann::json::parse(session_text(default_scenario()));
+        doc["version"] = 13;
+        doc.erase("engine");
+        const Scenario old = parse_session(doc.dump(), "v13.zplan");
+        QCOMPARE(int(old.fsdp.engine), int(Engine::DeepSpeed));
+        QVERIFY(old == default_scenario());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFsdp)
+#include "tst_fsdp.moc"

@@ -452,6 +452,7 @@ LintContext lint_context_from_args(const Args& a) {
         apply_model(a, s, nullptr);
         c.heads = s.model.heads;
         c.kv_heads = s.model.kv_heads;
+        c.model_family = s.model.family;
     } else if (auto v = a.get(opt::heads)) {
         c.heads = parse_positive_int(*v, option_text(opt::heads), limits::kModelWidth.max);
         c.kv_heads = c.heads;

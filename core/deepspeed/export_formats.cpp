@@ -1,13 +1,16 @@
 #include "core/deepspeed/export_formats.h"
 
+#include "core/base/errors.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/framework_exports.h"
+#include "core/deepspeed/fsdp_export.h"
 #include "core/deepspeed/megatron_launch.h"
 #include "core/deepspeed/peft_export.h"
 
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <string>
 
 namespace zp {
 namespace {
@@ -15,16 +18,39 @@ namespace {
 constexpr std::string_view kDeepSpeedFile = "ds_config.json";
 constexpr std::string_view kHfTrainerFile = "ds_config_hf.json";
 
-std::string deepspeed_text(const Scenario& s) { return deepspeed_config_text(s); }
-std::string hf_trainer_text(const Scenario& s) { return hf_trainer_config_text(s); }
+// A PyTorch FSDP plan (core/model/engine.h) has no DeepSpeed config: its files are the
+// Accelerate YAML and the Trainer's arguments (core/deepspeed/fsdp_export.h).
+void refuse_for_fsdp(const Scenario& s, std::string_view what) {
+    if (is_fsdp(s.fsdp))
+        throw InputError("engine " + std::string(to_string(s.fsdp.engine)) + ": a PyTorch FSDP plan has no " + std::string(what) +
+                         "; export --format accelerate (its fsdp_config) or hf-args (the Trainer's fsdp arguments), or peft");
+}
+
+std::string deepspeed_text(const Scenario& s) {
+    refuse_for_fsdp(s, "ds_config.json");
+    return deepspeed_config_text(s);
+}
+std::string hf_trainer_text(const Scenario& s) {
+    refuse_for_fsdp(s, "ds_config.json");
+    return hf_trainer_config_text(s);
+}
 std::string hf_trainer_arguments_for(const Scenario& s, const std::string& path) { return hf_training_arguments_text(s, {}, path); }
-// TrainingArguments point at the Trainer's config, the one with "auto" fields.
-std::string hf_args_text(const Scenario& s) { return hf_training_arguments_text(s, {}, std::string(kHfTrainerFile)); }
-std::string accelerate_text(const Scenario& s) { return accelerate_config_yaml(s); }
+// TrainingArguments point at the Trainer's config, the one with "auto" fields; FSDP's carry fsdp_config.
+std::string hf_args_text(const Scenario& s) {
+    if (is_fsdp(s.fsdp)) return trainer_fsdp_arguments_text(s);
+    return hf_training_arguments_text(s, {}, std::string(kHfTrainerFile));
+}
+std::string accelerate_text(const Scenario& s) { return is_fsdp(s.fsdp) ? accelerate_fsdp_config_yaml(s) : accelerate_config_yaml(s); }
 // The launch script runs DeepSpeed with the plain config.
-std::string launch_text(const Scenario& s) { return launch_script(s, std::string(kDeepSpeedFile)); }
+std::string launch_text(const Scenario& s) {
+    refuse_for_fsdp(s, "DeepSpeed launch script");
+    return launch_script(s, std::string(kDeepSpeedFile));
+}
 std::string peft_text(const Scenario& s) { return peft_model_text(s); }
-std::string megatron_text(const Scenario& s) { return megatron_launch_script(s, std::string(kDeepSpeedFile)); }
+std::string megatron_text(const Scenario& s) {
+    refuse_for_fsdp(s, "Megatron-DeepSpeed launch");
+    return megatron_launch_script(s, std::string(kDeepSpeedFile));
+}
 
 constexpr std::array<ExportFormat, 7> kFormats{{
     {"deepspeed", "DeepSpeed ds_config.json", kDeepSpeedFile, deepspeed_text, nullptr},

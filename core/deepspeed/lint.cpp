@@ -573,7 +573,9 @@ private:
 
 }  // namespace
 
-LintContext lint_context_of(const Scenario& s) { return {s.cluster.gpus_per_node, s.model.heads, s.model.kv_heads, s.training.seq_len}; }
+LintContext lint_context_of(const Scenario& s) {
+    return {s.cluster.gpus_per_node, s.model.heads, s.model.kv_heads, s.training.seq_len, s.model.family};
+}
 
 std::string nearest_key(const std::string& key, const std::vector<std::string>& candidates) {
     // Config keys are long snake_case names: allow three typos, or a third of a longer key.

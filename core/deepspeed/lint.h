@@ -37,6 +37,7 @@ struct LintContext {
     std::optional<std::int64_t> heads;          // attention heads: sequence_parallel_size divides them (DeepSpeed-Ulysses)
     std::optional<std::int64_t> kv_heads;       // key/value heads (GQA): divide sequence_parallel_size or the other way round
     std::optional<std::int64_t> seq_len;        // tokens a sample: sequence_parallel_size divides them
+    std::optional<std::string> model_family;    // transformers' model family: FSDP's transformer_layer_cls_to_wrap names its layer class
 };
 
 // The context of a planned scenario: its GPUs per node, heads, key/value heads and sequence length.

@@ -131,6 +131,8 @@ void validate_fsdp(const Scenario& s) {
     if (z.stage == 1)
         throw InputError("engine " + engine +
                          " has no optimizer-only sharding (ZeRO stage 1): use stage 2 (SHARD_GRAD_OP), 3 (FULL_SHARD) or 0 (NO_SHARD)");
+    if (f.engine == Engine::Fsdp2 && z.stage == 0)
+        throw InputError("engine fsdp2 (fully_shard) always shards: use stage 2 or 3, or engine fsdp for NO_SHARD (stage 0)");
     if (z.offload_optimizer == OffloadDevice::Nvme || z.offload_param == OffloadDevice::Nvme)
         throw InputError("engine " + engine + " offloads to the CPU only (CPUOffload); NVMe offload is DeepSpeed's (ZeRO-Infinity)");
     if ((z.offload_optimizer == OffloadDevice::Cpu) != (z.offload_param == OffloadDevice::Cpu))

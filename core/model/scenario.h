@@ -236,10 +236,11 @@ inline bool layout_runs_stage(const Parallelism& p, int stage) { return pipeline
 
 // Whether the engine has the setup: DeepSpeed every row of core/search/zero_setups.h; PyTorch FSDP
 // (core/model/engine.h) NO_SHARD, SHARD_GRAD_OP and FULL_SHARD (stages 0, 2, 3), and CPUOffload
-// (parameters and optimizer on the CPU together) at FULL_SHARD; no stage 1 and no NVMe.
+// (parameters and optimizer on the CPU together) at FULL_SHARD; no stage 1 and no NVMe; FSDP2 not stage 0.
 inline bool engine_runs_setup(const FsdpSetup& f, const SetupKey& k) {
     if (!is_fsdp(f)) return true;
     if (k.stage == 1 || k.offload_optimizer == OffloadDevice::Nvme || k.offload_param == OffloadDevice::Nvme) return false;
+    if (f.engine == Engine::Fsdp2 && k.stage == 0) return false;  // fully_shard always shards: no NO_SHARD
     return k.offload_optimizer == k.offload_param && (k.offload_param == OffloadDevice::None || k.stage == 3);
 }
 

@@ -4,6 +4,8 @@
 // core/memory/step_timeline.cpp add_fsdp_terms, core/search/recommender.cpp, core/io/scenario_json.cpp.
 #include "core/base/errors.h"
 #include "core/base/units.h"
+#include "core/deepspeed/fsdp_export.h"
+#include "core/deepspeed/fsdp_lint.h"
 #include "core/io/scenario_json.h"
 #include "core/io/session_version.h"
 #include "core/memory/fsdp_memory.h"
@@ -11,6 +13,7 @@
 #include "core/memory/step_timeline.h"
 #include "core/model/trainable_params.h"
 #include "core/presets/default_scenario.h"
+#include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
 #include "core/search/zero_setups.h"
 #include "core/time/step_time.h"
@@ -137,13 +140,16 @@ private slots:
         QTest::newRow("FULL_SHARD") << 3 << int(OffloadDevice::None) << int(OffloadDevice::None) << true;
         QTest::newRow("FULL_SHARD + CPUOffload") << 3 << int(OffloadDevice::Cpu) << int(OffloadDevice::Cpu) << true;
         QTest::newRow("NVMe: none") << 3 << int(OffloadDevice::Nvme) << int(OffloadDevice::Nvme) << false;
+        QTest::newRow("FSDP2 NO_SHARD: none") << -1 << int(OffloadDevice::None) << int(OffloadDevice::None) << false;
     }
     void setups_fsdp_has() {
         QFETCH(int, stage);
         QFETCH(int, offload_optimizer);
         QFETCH(int, offload_param);
         QFETCH(bool, runs);
-        Scenario s = fsdp_llama(FsdpPrecision::Mixed, stage);
+        // -1: stage 0 under FSDP2 (fully_shard always shards).
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed, stage < 0 ? 0 : stage);
+        if (stage < 0) s.fsdp.engine = Engine::Fsdp2;
         s.zero.offload_optimizer = static_cast<OffloadDevice>(offload_optimizer);
         s.zero.offload_param = static_cast<OffloadDevice>(offload_param);
         QCOMPARE(engine_runs_setup(s.fsdp, setup_key(s.zero)), runs);
@@ -154,7 +160,7 @@ private slots:
             refused = true;
         }
         QCOMPARE(refused, !runs);
-        QCOMPARE(fsdp_strategy_name(setup_key(s.zero)).empty(), !runs);
+        if (stage >= 0) QCOMPARE(fsdp_strategy_name(setup_key(s.zero)).empty(), !runs);
     }
 
     void validate_names_what_fsdp_lacks_data() {
@@ -239,6 +245,47 @@ private slots:
         const StepTime a = estimate_step(mixed), b = estimate_step(autocast);
         const double ratio = b.comm_total_seconds / a.comm_total_seconds;
         QVERIFY2(ratio > 1.8 && ratio <= 2.0, std::to_string(ratio).c_str());
+    }
+
+    // transformer_layer_cls_to_wrap names the layer class of transformers' modelling code: every
+    // preset's family has one, so an export never leaves FSDP to wrap the whole model as one unit.
+    void every_preset_family_has_a_layer_class_data() {
+        QTest::addColumn<QString>("preset");
+        for (const ModelPreset& p : model_presets()) QTest::newRow(p.name.c_str()) << QString::fromStdString(p.name);
+    }
+    void every_preset_family_has_a_layer_class() {
+        QFETCH(QString, preset);
+        const ModelSpec m = model_preset(preset.toStdString()).spec;
+        QVERIFY2(!fsdp_layer_class(m.family).empty(), m.family.c_str());
+    }
+
+    // The export and the lint agree: what accelerate_fsdp_config_yaml writes, lint_accelerate_fsdp_config
+    // reads without a finding, for FSDP1 and FSDP2, every strategy FSDP has.
+    void export_lints_clean_data() {
+        QTest::addColumn<int>("engine");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("offload");
+        QTest::newRow("FSDP1 FULL_SHARD") << int(Engine::Fsdp) << 3 << false;
+        QTest::newRow("FSDP1 FULL_SHARD + CPUOffload") << int(Engine::Fsdp) << 3 << true;
+        QTest::newRow("FSDP1 SHARD_GRAD_OP") << int(Engine::Fsdp) << 2 << false;
+        QTest::newRow("FSDP1 NO_SHARD") << int(Engine::Fsdp) << 0 << false;
+        QTest::newRow("FSDP2 reshard_after_forward") << int(Engine::Fsdp2) << 3 << false;
+        QTest::newRow("FSDP2 without reshard") << int(Engine::Fsdp2) << 2 << false;
+    }
+    void export_lints_clean() {
+        QFETCH(int, engine);
+        QFETCH(int, stage);
+        QFETCH(bool, offload);
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed, stage);
+        s.fsdp.engine = static_cast<Engine>(engine);
+        if (offload) s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Cpu;
+        const std::string yaml = accelerate_fsdp_config_yaml(s);
+        QVERIFY(looks_like_accelerate_config(yaml));
+        const LintResult r = lint_accelerate_fsdp_config(yaml, "accelerate.yaml", lint_context_of(s));
+        std::string findings;
+        for (const Diagnostic& d : r.diagnostics)
+            if (d.severity != Severity::Info) findings += d.path + ": " + d.message + "; ";
+        QVERIFY2(findings.empty(), findings.c_str());
     }
 
     // The session keeps the engine (version 14); a version-13 file is a DeepSpeed plan.

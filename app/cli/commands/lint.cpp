@@ -7,6 +7,7 @@
 #include "app/cli/scenario_options.h"
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
+#include "core/deepspeed/fsdp_lint.h"
 #include "core/deepspeed/lint.h"
 #include "core/model/enum_names.h"
 #include "core/model/limits.h"
@@ -24,7 +25,15 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
     const std::string& path = a.positionals.front();
     std::optional<FineTune> finetune;
     if (a.has(opt::finetune)) finetune = finetune_from_args(a);
-    const LintResult r = lint_ds_config(read_text_file(path), world, path, finetune, lint_context_from_args(a));
+    const std::string text = read_text_file(path);
+    // An Accelerate YAML (distributed_type FSDP and its fsdp_config) is linted as Accelerate reads
+    // it (core/deepspeed/fsdp_lint.h); anything else as a ds_config.json.
+    const auto ends_with = [&](std::string_view suffix) {
+        return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    const bool accelerate = ends_with(".yaml") || ends_with(".yml") || looks_like_accelerate_config(text);
+    const LintResult r = accelerate ? lint_accelerate_fsdp_config(text, path, lint_context_from_args(a))
+                                    : lint_ds_config(text, world, path, finetune, lint_context_from_args(a));
     if (a.flag(opt::json)) {
         out << diagnostics_json(r).dump(2) << "\n";
     } else {
@@ -40,8 +49,9 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
         }
         out << path << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings << " warning"
             << (warnings == 1 ? "" : "s")
-            << (world ? " (world size " + std::to_string(*world) + ")"
-                      : std::string(" (no --world-size: batch rule checked for consistency only)"))
+            << (accelerate ? std::string(" (Accelerate FSDP config)")
+                : world    ? " (world size " + std::to_string(*world) + ")"
+                           : std::string(" (no --world-size: batch rule checked for consistency only)"))
             << "\n";
     }
     return r.has_errors() ? kExitFindings : kExitOk;

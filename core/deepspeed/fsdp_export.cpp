@@ -1,0 +1,189 @@
+#include "core/deepspeed/fsdp_export.h"
+
+#include "core/base/errors.h"
+#include "core/base/format.h"
+#include "core/search/zero_setups.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <array>
+#include <map>
+#include <string_view>
+#include <utility>
+
+namespace zp {
+
+namespace {
+
+// transformers' modelling code, models/<family>/modeling_<family>.py: the class of one layer.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 15> kLayerClasses{{
+    {"gpt2", "GPT2Block"},
+    {"llama", "LlamaDecoderLayer"},
+    {"mistral", "MistralDecoderLayer"},
+    {"mixtral", "MixtralDecoderLayer"},
+    {"qwen2", "Qwen2DecoderLayer"},
+    {"gemma", "GemmaDecoderLayer"},
+    {"gemma2", "Gemma2DecoderLayer"},
+    {"phi", "PhiDecoderLayer"},
+    {"phi3", "Phi3DecoderLayer"},
+    {"olmo2", "Olmo2DecoderLayer"},
+    {"gpt_neox", "GPTNeoXLayer"},
+    {"falcon", "FalconDecoderLayer"},
+    {"bloom", "BloomBlock"},
+    {"t5", "T5Block"},
+    {"deepseek_v2", "DeepseekV2DecoderLayer"},
+}};
+
+// What both exports need to hold: FSDP, a setup it has, and dtypes its launchers can build.
+void check_exportable(const Scenario& s, const char* format) {
+    if (!is_fsdp(s.fsdp))
+        throw InputError(std::string("the ") + format + " FSDP config is for --engine fsdp or fsdp2; this plan runs DeepSpeed");
+    const SetupKey k = setup_key(s.zero);
+    if (s.fsdp.engine == Engine::Fsdp2 && k.stage == 0)
+        throw InputError("FSDP2's fully_shard always shards (no NO_SHARD): use --stage 2 or 3, or --engine fsdp for NO_SHARD");
+    if (!engine_runs_setup(s.fsdp, k))
+        throw InputError("FSDP has no setup for ZeRO-" + std::to_string(k.stage) +
+                         " with this offload: choose --stage 0, 2 or 3 (NO_SHARD, SHARD_GRAD_OP, FULL_SHARD), CPU offload at 3");
+    if (s.fsdp.precision == FsdpPrecision::Autocast && s.training.precision != Precision::Fp32)
+        throw InputError(
+            "an fp32 model under torch.autocast alone (--fsdp-precision autocast) is a custom training loop: Accelerate's and the Trainer's "
+            "bf16/fp16 build a MixedPrecision policy (accelerate utils/dataclasses.py set_mixed_precision); export with "
+            "--fsdp-precision mixed, or pure for a model loaded in the training dtype");
+    if (!s.fsdp.limit_all_gathers)
+        throw InputError(
+            "limit_all_gathers off has no config key: Accelerate's FullyShardedDataParallelPlugin keeps torch's default (on); pass "
+            "limit_all_gathers=False in code, or plan with --limit-all-gathers on");
+}
+
+// Accelerate's mixed_precision: the policy's dtype under Mixed; "no" for a model already in its
+// dtype (Pure) or trained in fp32.
+std::string accelerate_mixed_precision(const Scenario& s) {
+    if (s.fsdp.precision == FsdpPrecision::Pure || s.training.precision == Precision::Fp32) return "no";
+    return to_string(s.training.precision);
+}
+
+}  // namespace
+
+std::string fsdp_layer_class(const std::string& family) {
+    for (const auto& [f, cls] : kLayerClasses)
+        if (f == family) return std::string(cls);
+    return {};
+}
+
+std::string accelerate_fsdp_config_yaml(const Scenario& s) {
+    check_exportable(s, "Accelerate");
+    const ZeroSetup& z = s.zero;
+    const bool fsdp2 = s.fsdp.engine == Engine::Fsdp2;
+    // std::map: keys sorted, as accelerate's yaml.safe_dump(sort_keys=True) writes them.
+    std::map<std::string, YAML::Node> fsdp;
+    fsdp["fsdp_activation_checkpointing"] = YAML::Node(s.training.checkpointing == Checkpointing::Full);
+    const std::string cls = fsdp_layer_class(s.model.family);
+    // Without a class here, Accelerate wraps the model's own _no_split_modules (utils/dataclasses.py).
+    fsdp["fsdp_auto_wrap_policy"] = YAML::Node(std::string("TRANSFORMER_BASED_WRAP"));
+    if (!cls.empty()) fsdp["fsdp_transformer_layer_cls_to_wrap"] = YAML::Node(cls);
+    fsdp["fsdp_cpu_ram_efficient_loading"] = YAML::Node(true);
+    fsdp["fsdp_offload_params"] = YAML::Node(z.offload_param == OffloadDevice::Cpu);
+    fsdp["fsdp_state_dict_type"] = YAML::Node(std::string("SHARDED_STATE_DICT"));
+    if (fsdp2) {
+        // FSDP2: the strategy is reshard_after_forward (True: FULL_SHARD's, False: SHARD_GRAD_OP's);
+        // the FSDP1-only keys (prefetch, use_orig_params, sync_module_states) are not written.
+        fsdp["fsdp_reshard_after_forward"] = YAML::Node(z.stage == 3);
+        fsdp["fsdp_version"] = YAML::Node(2);
+    } else {
+        fsdp["fsdp_backward_prefetch"] = YAML::Node(std::string("BACKWARD_PRE"));
+        fsdp["fsdp_forward_prefetch"] = YAML::Node(false);
+        fsdp["fsdp_sharding_strategy"] = YAML::Node(std::string(z.stage == 3 ? "FULL_SHARD" : z.stage == 2 ? "SHARD_GRAD_OP" : "NO_SHARD"));
+        fsdp["fsdp_sync_module_states"] = YAML::Node(true);  // forced on with cpu_ram_efficient_loading
+        fsdp["fsdp_use_orig_params"] = YAML::Node(true);
+        fsdp["fsdp_version"] = YAML::Node(1);
+    }
+
+    std::map<std::string, YAML::Node> top;
+    top["compute_environment"] = YAML::Node(std::string("LOCAL_MACHINE"));
+    top["debug"] = YAML::Node(false);
+    top["distributed_type"] = YAML::Node(std::string("FSDP"));
+    YAML::Node block(YAML::NodeType::Map);
+    for (const auto& [k, v] : fsdp) block[k] = v;
+    top["fsdp_config"] = block;
+    top["machine_rank"] = YAML::Node(0);
+    top["main_training_function"] = YAML::Node(std::string("main"));
+    top["mixed_precision"] = YAML::Node(accelerate_mixed_precision(s));
+    top["num_machines"] = YAML::Node(s.cluster.nodes);
+    top["num_processes"] = YAML::Node(s.cluster.world_size());
+    top["rdzv_backend"] = YAML::Node(std::string("static"));
+    top["same_network"] = YAML::Node(true);
+    top["use_cpu"] = YAML::Node(false);
+    if (s.cluster.nodes > 1) {
+        top["main_process_ip"] = YAML::Node(std::string("node-0"));
+        top["main_process_port"] = YAML::Node(29500);
+    }
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    bool downcast_written = false;
+    for (const auto& [k, v] : top) {
+        // accelerate writes downcast_bf16: 'no' quoted: a bare no is the boolean false in YAML 1.1.
+        if (!downcast_written && k > "downcast_bf16") {
+            out << YAML::Key << "downcast_bf16" << YAML::Value << YAML::SingleQuoted << "no";
+            downcast_written = true;
+        }
+        // mixed_precision 'no' is quoted for the same reason.
+        if (k == "mixed_precision" && v.as<std::string>() == "no") out << YAML::Key << k << YAML::Value << YAML::SingleQuoted << "no";
+        else out << YAML::Key << k << YAML::Value << v;
+    }
+    out << YAML::EndMap;
+    return std::string(out.c_str()) + "\n";
+}
+
+std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& o) {
+    check_exportable(s, "Trainer");
+    const ZeroSetup& z = s.zero;
+    const bool fsdp2 = s.fsdp.engine == Engine::Fsdp2;
+    const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
+    // training_args.py FSDPOption: full_shard, shard_grad_op, no_shard, offload, auto_wrap.
+    std::string fsdp = z.stage == 3 ? "full_shard" : z.stage == 2 ? "shard_grad_op" : "no_shard";
+    if (z.offload_param == OffloadDevice::Cpu) fsdp += " offload";
+    fsdp += " auto_wrap";
+    const std::string cls = fsdp_layer_class(s.model.family);
+    const bool pure = s.fsdp.precision == FsdpPrecision::Pure;
+    std::string py;
+    py += "from transformers import TrainingArguments\n\n";
+    py += "# " + engine_words(s) + ".\n";
+    if (pure && s.training.precision != Precision::Fp32)
+        py += "# Load the model in " + std::string(to_string(s.training.precision)) + " (from_pretrained(..., torch_dtype=torch." +
+              (s.training.precision == Precision::Bf16 ? "bfloat16" : "float16") +
+              ")): parameters, gradients and AdamW's states stay 16-bit, as planned.\n";
+    py += "args = TrainingArguments(\n";
+    py += "    output_dir=\"output\",\n";
+    py += "    fsdp=\"" + fsdp + "\",\n";
+    py += "    fsdp_config={\n";
+    if (!cls.empty()) py += "        \"transformer_layer_cls_to_wrap\": [\"" + cls + "\"],\n";
+    if (fsdp2) {
+        py += "        \"version\": 2,\n";
+        py += std::string("        \"reshard_after_forward\": ") + (z.stage == 3 ? "True" : "False") + ",\n";
+    } else {
+        py += "        \"backward_prefetch\": \"backward_pre\",\n";
+        py += "        \"forward_prefetch\": False,\n";
+        py += "        \"use_orig_params\": True,\n";
+        py += "        \"sync_module_states\": True,\n";
+        py += "        \"limit_all_gathers\": True,\n";
+    }
+    py += "        \"cpu_ram_efficient_loading\": True,\n";
+    py += "    },\n";
+    py += "    per_device_train_batch_size=" + std::to_string(s.training.micro_batch) + ",\n";
+    py += "    gradient_accumulation_steps=" + std::to_string(gas) + ",  # x " + std::to_string(s.cluster.world_size()) +
+          " GPUs = " + std::to_string(s.training.micro_batch * gas * data_parallel_size(s)) + " sequences per step\n";
+    py += "    learning_rate=" + format_general(o.learning_rate) + ",\n";
+    py += "    weight_decay=" + format_general(o.weight_decay) + ",\n";
+    py += "    max_grad_norm=" + format_general(o.gradient_clipping) + ",\n";
+    // --bf16 with FSDP: the Trainer hands Accelerate mixed_precision, which builds MixedPrecision.
+    py += std::string("    bf16=") + (!pure && s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";
+    py += std::string("    fp16=") + (!pure && s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
+    py += std::string("    gradient_checkpointing=") + (s.training.checkpointing == Checkpointing::None ? "False" : "True") + ",\n";
+    if (s.training.checkpointing != Checkpointing::None) py += "    gradient_checkpointing_kwargs={\"use_reentrant\": False},\n";
+    py += std::string("    optim=\"") + (s.training.fused_optimizer ? "adamw_torch_fused" : "adamw_torch") + "\",\n";
+    if (s.training.loss_kernel == LossKernel::Chunked) py += "    use_liger_kernel=True,\n";
+    py += ")\n";
+    return py;
+}
+
+}  // namespace zp

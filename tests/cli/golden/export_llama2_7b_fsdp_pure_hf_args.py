@@ -1,0 +1,27 @@
+from transformers import TrainingArguments
+
+# PyTorch FSDP, FULL_SHARD (ZeRO-3's sharding), the model in bf16 (no MixedPrecision, 16-bit optimizer states), limit_all_gathers.
+# Load the model in bf16 (from_pretrained(..., torch_dtype=torch.bfloat16)): parameters, gradients and AdamW's states stay 16-bit, as planned.
+args = TrainingArguments(
+    output_dir="output",
+    fsdp="full_shard auto_wrap",
+    fsdp_config={
+        "transformer_layer_cls_to_wrap": ["LlamaDecoderLayer"],
+        "backward_prefetch": "backward_pre",
+        "forward_prefetch": False,
+        "use_orig_params": True,
+        "sync_module_states": True,
+        "limit_all_gathers": True,
+        "cpu_ram_efficient_loading": True,
+    },
+    per_device_train_batch_size=1,
+    gradient_accumulation_steps=32,  # x 2 GPUs = 64 sequences per step
+    learning_rate=0.0003,
+    weight_decay=0.1,
+    max_grad_norm=1,
+    bf16=False,
+    fp16=False,
+    gradient_checkpointing=True,
+    gradient_checkpointing_kwargs={"use_reentrant": False},
+    optim="adamw_torch_fused",
+)

@@ -1804,6 +1804,54 @@
         <source>A whole node as sold: its GPU, GPUs per node, network and NICs, host RAM, NVMe and host memory bandwidth. Keeps the GPU count, in whole nodes. Custom: the node differs from every one listed, in a field below or in a rate a session carries (CPU Adam, NVMe, PCIe).</source>
         <translation>按整机选择节点：其 GPU、每节点 GPU 数、网络与网卡、主机内存、NVMe 和主机内存带宽。保持 GPU 总数（按整节点取整）。自定义：该节点与所列节点都不同，差别在下方某项，或在会话携带的速率中（CPU Adam、NVMe、PCIe）。</translation>
     </message>
+    <message>
+        <source>The engine the run launches with: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD is ZeRO-3, SHARD_GRAD_OP ZeRO-2, NO_SHARD DDP; no ZeRO-1, ZeRO++, MiCS or NVMe).</source>
+        <translation>运行所用的引擎：DeepSpeed ZeRO，或 PyTorch FSDP（FULL_SHARD 即 ZeRO-3，SHARD_GRAD_OP 即 ZeRO-2，NO_SHARD 即 DDP；没有 ZeRO-1、ZeRO++、MiCS 和 NVMe）。</translation>
+    </message>
+    <message>
+        <source>DeepSpeed</source>
+        <translation>DeepSpeed</translation>
+    </message>
+    <message>
+        <source>PyTorch FSDP</source>
+        <translation>PyTorch FSDP</translation>
+    </message>
+    <message>
+        <source>FSDP2 (fully_shard)</source>
+        <translation>FSDP2（fully_shard）</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>FSDP&apos;s dtypes: an fp32 model with MixedPrecision (the Trainer&apos;s and Accelerate&apos;s bf16), an fp32 model under torch.autocast, or the model loaded in the training dtype.</source>
+        <translation>FSDP 的数据类型：fp32 模型加 MixedPrecision（Trainer 和 Accelerate 的 bf16），fp32 模型在 torch.autocast 下运行，或以训练精度加载的模型。</translation>
+    </message>
+    <message>
+        <source>fp32 + MixedPrecision</source>
+        <translation>fp32 + MixedPrecision</translation>
+    </message>
+    <message>
+        <source>fp32 + autocast</source>
+        <translation>fp32 + autocast</translation>
+    </message>
+    <message>
+        <source>model in 16 bits</source>
+        <translation>16 位模型</translation>
+    </message>
+    <message>
+        <source>FSDP dtypes</source>
+        <translation>FSDP 数据类型</translation>
+    </message>
+    <message>
+        <source>Change engine</source>
+        <translation>更改引擎</translation>
+    </message>
+    <message>
+        <source>Change FSDP dtypes</source>
+        <translation>更改 FSDP 数据类型</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>
@@ -2592,6 +2640,10 @@ Not loaded into the controls: %1</source>
     <message>
         <source>best</source>
         <translation>最佳</translation>
+    </message>
+    <message>
+        <source>FSDP</source>
+        <translation>FSDP</translation>
     </message>
 </context>
 <context>

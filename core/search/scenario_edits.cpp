@@ -82,4 +82,26 @@ Scenario with_gpu(const Scenario& s, const GpuSpec& gpu) {
     return out;
 }
 
+Scenario with_engine(const Scenario& s, Engine engine) {
+    Scenario out = s;
+    out.fsdp.engine = engine;
+    if (!is_fsdp(out.fsdp)) return out;
+    ZeroSetup& z = out.zero;
+    z.hpz_partition_size = 1;
+    z.quantized_weights = z.quantized_gradients = false;
+    z.auto_zeropp = false;
+    z.mics_shard_size = 1;
+    z.mics_hierarchical_params_gather = false;
+    Parallelism& p = out.parallel;
+    p.tensor = p.pipeline = p.virtual_stages = p.expert = p.ulysses = 1;
+    p.sequence_parallel = false;
+    p.auto_tensor = p.auto_pipeline = p.auto_expert = p.auto_ulysses = false;
+    if (z.stage == 1 || (engine == Engine::Fsdp2 && z.stage == 0)) z.stage = 2;
+    if (z.offload_optimizer != OffloadDevice::None || z.offload_param != OffloadDevice::None) {
+        z.stage = 3;
+        z.offload_optimizer = z.offload_param = OffloadDevice::Cpu;
+    }
+    return out;
+}
+
 }  // namespace zp

@@ -34,4 +34,11 @@ Scenario with_node(const Scenario& s, const Cluster& node, std::int64_t gpus);
 // Gbit/s; on an edited node, or a GPU no preset has, only the GPU (and its links) change.
 Scenario with_gpu(const Scenario& s, const GpuSpec& gpu);
 
+// The scenario under `engine` (core/model/engine.h). Moving to PyTorch FSDP drops what FSDP does not
+// have, so the plan stays one FSDP runs (validate_fsdp): ZeRO++ (and its "auto"), MiCS, tensor,
+// pipeline, expert and Ulysses ranks and their searches; ZeRO-1 becomes SHARD_GRAD_OP (stage 2);
+// NVMe or an optimizer-only offload becomes CPUOffload at FULL_SHARD; FSDP2 at stage 0 becomes
+// stage 2. Back to DeepSpeed only the engine changes.
+Scenario with_engine(const Scenario& s, Engine engine);
+
 }  // namespace zp

@@ -1,5 +1,6 @@
 #include "ui/controls/training_group.h"
 
+#include "core/search/scenario_edits.h"
 #include "ui/document/planner_document.h"
 #include "ui/widgets/edit_spin_box.h"
 
@@ -19,6 +20,32 @@ TrainingGroup::TrainingGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Train
 }
 
 void TrainingGroup::addStepRows() {
+    engine_ = named(tip(new QComboBox, tr("The engine the run launches with: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD is ZeRO-3, "
+                                          "SHARD_GRAD_OP ZeRO-2, NO_SHARD DDP; no ZeRO-1, ZeRO++, MiCS or NVMe).")),
+                    "engine");
+    const auto engineLabel = [](Engine e) {
+        switch (e) {
+        case Engine::DeepSpeed: return tr("DeepSpeed");
+        case Engine::Fsdp: return tr("PyTorch FSDP");
+        case Engine::Fsdp2: return tr("FSDP2 (fully_shard)");
+        }
+        return QString::fromLatin1(to_string(e));
+    };
+    for (const auto& n : enum_names<Engine>()) engine_->addItem(engineLabel(n.value), QString::fromLatin1(n.name));
+    form_->addRow(tr("Engine"), engine_);
+    fsdp_precision_ = named(tip(new QComboBox, tr("FSDP's dtypes: an fp32 model with MixedPrecision (the Trainer's and Accelerate's bf16), "
+                                                  "an fp32 model under torch.autocast, or the model loaded in the training dtype.")),
+                            "fsdp_precision");
+    const auto fsdpPrecisionLabel = [](FsdpPrecision p) {
+        switch (p) {
+        case FsdpPrecision::Mixed: return tr("fp32 + MixedPrecision");
+        case FsdpPrecision::Autocast: return tr("fp32 + autocast");
+        case FsdpPrecision::Pure: return tr("model in 16 bits");
+        }
+        return QString::fromLatin1(to_string(p));
+    };
+    for (const auto& n : enum_names<FsdpPrecision>()) fsdp_precision_->addItem(fsdpPrecisionLabel(n.value), QString::fromLatin1(n.name));
+    form_->addRow(tr("FSDP dtypes"), fsdp_precision_);
     precision_ = named(tip(new QComboBox, tr("bf16/fp16: mixed precision with fp32 master weights; fp32: no master copy.")), "precision");
     addEnumItems<Precision>(precision_);
     form_->addRow(tr("Precision"), precision_);
@@ -109,6 +136,10 @@ void TrainingGroup::addMemoryRows() {
 }
 
 void TrainingGroup::connectEdits() {
+    onActivated(engine_, EditEngine, tr("Change engine"),
+                [](Scenario& s, const std::string& v) { s = with_engine(s, parse_enum<Engine>(v)); });
+    onActivated(fsdp_precision_, EditFsdpPrecision, tr("Change FSDP dtypes"),
+                [](Scenario& s, const std::string& v) { s.fsdp.precision = parse_enum<FsdpPrecision>(v); });
     onActivated(precision_, EditPrecision, tr("Change precision"),
                 [](Scenario& s, const std::string& v) { s.training.precision = parse_enum<Precision>(v); });
     onActivated(optimizer_, EditOptimizer, tr("Change optimizer"),
@@ -147,6 +178,9 @@ void TrainingGroup::connectEdits() {
 }
 
 void TrainingGroup::sync(const Scenario& s) {
+    setIndexIfChanged(engine_, engine_->findData(QString::fromLatin1(to_string(s.fsdp.engine))));
+    setIndexIfChanged(fsdp_precision_, fsdp_precision_->findData(QString::fromLatin1(to_string(s.fsdp.precision))));
+    fsdp_precision_->setEnabled(is_fsdp(s.fsdp));
     setIndexIfChanged(precision_, precision_->findData(QString::fromLatin1(to_string(s.training.precision))));
     setIndexIfChanged(optimizer_, optimizer_->findData(QString::fromLatin1(to_string(s.training.optimizer))));
     seq_->setValue(static_cast<double>(s.training.seq_len));

@@ -1,5 +1,5 @@
 #pragma once
-// The Training box: precision and optimizer, sequence and batch, recompute, the kernels that
+// The Training box: the engine (DeepSpeed or PyTorch FSDP and FSDP's dtypes), precision and optimizer, sequence and batch, recompute, the kernels that
 // set the activation and optimizer peaks, the headroom and the model-state convention.
 #include "ui/controls/control_group.h"
 
@@ -20,6 +20,8 @@ private:
     void addMemoryRows();  // flash attention, the loss, the fused optimizer, headroom, convention
     void connectEdits();
 
+    QComboBox* engine_;
+    QComboBox* fsdp_precision_;
     QComboBox* precision_;
     QComboBox* optimizer_;
     ScaledSlider* seq_;

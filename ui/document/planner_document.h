@@ -203,7 +203,9 @@ enum EditId : int {
     EditUlysses,
     EditExpertParallel,
     EditMicsShard,
-    EditNode
+    EditNode,
+    EditEngine,
+    EditFsdpPrecision
 };
 
 }  // namespace zp::ui

@@ -250,7 +250,9 @@ void MemoryView::showSelection() {
         text->setBrush(label_bg);
         QString caption = localeNumber(peak, peak < 100 ? 1 : 0);
         if (!c.fit.all()) {
-            caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout ? tr("pipeline")
+            // A setup the layout or the engine does not run: say which (FSDP has no ZeRO-1 or NVMe).
+            const bool engine_lacks = !engine_runs_setup(doc_->scenario().fsdp, setup_key(c.zero));
+            caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout ? (engine_lacks ? tr("FSDP") : tr("pipeline"))
                                                       : !c.fit.gpu  ? tr("GPU")
                                                       : !c.fit.cpu  ? tr("host")
                                                                     : tr("NVMe"));

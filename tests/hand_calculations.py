@@ -114,7 +114,7 @@ for k, r in rows.items():
     for f in ('G','model','hw','B','launches','compute','comm_total','comm','offload','seconds','tps','mfu','gpu_hours'):
         print('   ', f, repr(out[f]))
 
-print("== memory breakdowns, GPT-2 124M, seq 1024, bf16 AdamW, DeepSpeed convention, buckets 2e8, 1 GiB context, 10% fragmentation")
+print("== the slices' formulas (the step timeline's inputs), GPT-2 124M, seq 1024, bf16 AdamW, DeepSpeed convention, buckets 2e8")
 def acts(s, b, ckpt, flash):
     sbh = s * b * h
     full_layer = sbh * 34 + (0 if flash else 5 * a * s * s * b)   # Korthikanti Table 2
@@ -135,12 +135,9 @@ def mem(name, nodes, g, stage, oo, op, micro, ckpt, flash, overlap=True):
     if stage == 0: buf = 2 * 2e8
     elif stage in (1, 2): buf = 2 * (2e8 + 2e8) * (4.5 if overlap else 1)
     else: buf = 2 * 2 * Lp + 2 * min(5e7, 1e9) + 2 * 2e8
-    alloc = params + grads + opt + act + buf
-    frag = 0.1 * alloc
-    total = alloc + GiB + frag
     cpu = max(host_run(P, Lp, g, n, stage, oo, op, factor=tensor_factor(768, 12, 12, 3072, 50257, 12, N, 2, fused_qkv=True)).values())
     print(name)
-    for k, v in dict(params=params, grads=grads, opt=opt, act=act, buf=buf, frag=frag, total=total, cpu=cpu).items():
+    for k, v in dict(params=params, grads=grads, opt=opt, act=act, buf=buf, cpu=cpu).items():
         print('   ', k, repr(v))
 
 print("== host RAM over a run, per node (docs/design.md §4.6): DeepSpeed v0.19.6 allocations, transformers from_pretrained")

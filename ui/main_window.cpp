@@ -708,16 +708,17 @@ void MainWindow::showHowComputed() {
            "<p><b>Activations</b>: Korthikanti et al. 2022, s b h (34 + 5 a s / h) bytes per layer, generalised to gated MLPs, "
            "grouped-query attention and flash attention, plus the logits (16-bit and the fp32 copy for the loss).</p>"
            "<p><b>Buffers</b>: reduce and all-gather buckets (x%1 with overlap_comm, after the Hugging Face DeepSpeed guide), "
-           "the ZeRO-3 gathered working set. <b>Overhead</b>: CUDA context (%2 GiB) and %3% allocator fragmentation. "
-           "These slices are the steady state the bars stack.</p>"
+           "the ZeRO-3 gathered working set. <b>Overhead</b>: CUDA context (%2 GiB) and the allocator's cache it cannot free. "
+           "Each bar is what must fit, split as the step holds it at the moment that decides the fit (its tooltip names the "
+           "moment); the outline is the step's peak reserve.</p>"
            "<h3>Peak and fit</h3>"
-           "<p>Whether a setup fits is decided on the step's peak, not on the bars: the memory allocated at every moment of "
+           "<p>Whether a setup fits is decided on the step's peak: the memory allocated at every moment of "
            "one step (start-up, each forward layer, the loss, each backward layer, the gradient reduce, the optimizer step, "
            "the parameter gather), with PyTorch's caching allocator reserving on top of it a share of the bytes allocated "
            "and freed within the step (x%6, ZeRO-3 x%7; activations, allocated in the same sizes every micro step, x%10). <b>Peak reserved</b> plus the CUDA context is what nvidia-smi "
            "shows (the dashed box, and the line in Memory over one step). <b>What must fit</b> is the peak of allocated "
            "memory plus the part of the reserve the allocator cannot free when a request fails (%8% of the cycling bytes, "
-           "ZeRO-3 %9%) plus the CUDA context, within capacity minus headroom.</p>"
+           "ZeRO-3 %9%, activations %3%) plus the CUDA context, within capacity minus headroom.</p>"
            "<p><b>Host RAM and NVMe</b>: each node over the whole run (loading the model, deepspeed.initialize, "
            "training, saving a checkpoint): %4 GB per training process, the model as each process loads it, the "
            "offloaded states and DeepSpeed's pinned buffers (rounded up to a power of two, as PyTorch pins them), the NVMe "
@@ -725,9 +726,9 @@ void MainWindow::showHowComputed() {
            "<h3>Step time</h3><p>6 P tokens + 12 L h s tokens FLOPs at %5% of peak; ring collectives "
            "(nccl-tests bus bandwidth) on the slowest link; offload PCIe, CPU Adam and NVMe time.</p>"
            "<p>The README lists every formula with its source.</p>")
-            .arg(number(kOverlapCommBucketFactor), number(bytes_to_gib(a.cuda_context_bytes)), number(a.fragmentation * 100),
-                 number(a.host_process_bytes / 1e9), number(a.mfu * 100), number(kAllocatorShares.cached),
-                 number(kAllocatorSharesZero3.cached), number(kAllocatorShares.unreleasable * 100),
+            .arg(number(kOverlapCommBucketFactor), number(bytes_to_gib(a.cuda_context_bytes)),
+                 number(kAllocatorSharesActivations.unreleasable * 100), number(a.host_process_bytes / 1e9), number(a.mfu * 100),
+                 number(kAllocatorShares.cached), number(kAllocatorSharesZero3.cached), number(kAllocatorShares.unreleasable * 100),
                  number(kAllocatorSharesZero3.unreleasable * 100))
             .arg(number(kAllocatorSharesActivations.cached)));
     box.exec();

@@ -111,7 +111,6 @@ constinit const Option headroom{"--headroom", "FRACTION", "GPU memory kept free 
 constinit const Option convention{"--convention", "", "how bytes are counted", G::Assumptions, S::Assumptions, words<Convention>};
 constinit const Option mfu{"--mfu", "FRACTION", "model FLOPs utilization (0.45)", G::Assumptions, S::Assumptions};
 constinit const Option cuda_context{"--cuda-context", "GIB", "CUDA context per GPU, GiB (1)", G::Assumptions, S::Assumptions};
-constinit const Option fragmentation{"--fragmentation", "FRACTION", "allocator fragmentation (0.10)", G::Assumptions, S::Assumptions};
 constinit const Option session{"--session", "FILE", "start from a saved .zplan session; other options override it", G::Start, S::Session};
 constinit const Option ds_config{"--ds-config", "FILE", "take stage, offload, batch, precision and buckets from a ds_config.json", G::Start, S::DsConfig};
 
@@ -216,7 +215,7 @@ std::span<const Option* const> all_options() {
         &tp, &pp, &pp_schedule, &virtual_stages, &sequence_parallel, &sp, &ep, &capacity_factor,
         &finetune, &lora_rank, &lora_alpha, &lora_dropout, &lora_targets, &lora_train, &freeze, &base_precision, &double_quant,
         &quant_storage,
-        &headroom, &convention, &mfu, &cuda_context, &fragmentation, &session, &ds_config,
+        &headroom, &convention, &mfu, &cuda_context, &session, &ds_config,
         &format, &output, &world_size, &largest_layer, &nodes, &formula, &log, &measured_step_s, &measured_samples_per_s,
         &measured_max_allocated_gib, &measured_reserved_gib, &out, &view, &size, &scale, &holdout,
         &json, &help, &help_short, &version,

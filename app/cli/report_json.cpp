@@ -51,8 +51,11 @@ json per_gpu_json(const MemoryBreakdown& m) {
     // Fine-tuning: the parameters slice split into the frozen base (as stored) and the trained weights.
     j["params_frozen"] = whole(m.frozen_params_bytes);
     j["params_trainable"] = whole(m.params_bytes - m.frozen_params_bytes);
+    // The slices above are the step's composition at the moment that decides the fit; "total" is
+    // what must fit (= peak_required). Beside it the step's largest allocation and reserve.
     j["total"] = whole(m.total_bytes());
-    // The step's peak (core/memory/step_timeline.h, allocator.h); "total" above is the steady state.
+    j["deciding_phase"] = to_string(m.required_phase);
+    j["deciding_cause"] = m.required_cause;
     j["peak_allocated"] = whole(m.peak_allocated_bytes);
     j["peak_reserved"] = whole(m.peak_reserved_bytes);
     j["peak_required"] = whole(m.peak_required_bytes);

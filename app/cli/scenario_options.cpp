@@ -380,8 +380,6 @@ void apply_assumptions(const Args& a, Scenario& s) {
     if (auto v = a.get(opt::mfu)) as.mfu = parse_number(*v, option_label(opt::mfu, "fraction"), kMfu);
     if (auto v = a.get(opt::cuda_context))
         as.cuda_context_bytes = gib_to_bytes(parse_number(*v, option_label(opt::cuda_context, "GiB"), kCudaContextGib));
-    if (auto v = a.get(opt::fragmentation))
-        as.fragmentation = parse_number(*v, option_label(opt::fragmentation, "fraction"), kFragmentation);
 }
 
 }  // namespace

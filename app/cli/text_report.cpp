@@ -165,7 +165,7 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     if (const std::string ex = expert_routing_words(with_candidate(s, c)); !ex.empty())
         out += "Experts: " + ex + "; dispatch/combine all-to-alls " + format_seconds(c.step.expert_all_to_all_seconds) + " a step\n";
     out += "\n";
-    out += "Per GPU, steady state   GiB\n";
+    out += "Per GPU, must fit       GiB  at the " + std::string(to_string(m.required_phase)) + ": " + m.required_cause + "\n";
     const auto line = [&](std::string_view name, double bytes) {
         out += "  " + pad_right(std::string(name), 18) + pad_left(gib(bytes), 8) + "\n";
     };
@@ -174,18 +174,15 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
         for (const MemoryPart& part : slice.parts) line(part.name, part.bytes(m));
         if (slice.id == SliceId::Params && m.frozen_params_bytes > 0) line("  of which frozen", m.frozen_params_bytes);
     }
-    line("total", m.total_bytes());
+    line("must fit", m.total_bytes());
+    out += "  usable            " + pad_left(gib(usable_gpu_bytes(s)), 8) + "  " + gpu_fit_words(s, m, c.fit.gpu) + "\n";
     out += "Per GPU, step peak      GiB\n";
     line("peak allocated", m.peak_allocated_bytes);
     out.pop_back();
     out += std::string("  in the ") + to_string(m.peak.phase) + ": " + m.peak.cause + " (torch.cuda.max_memory_allocated)\n";
     line("peak reserved", m.peak_reserved_bytes);
     out.pop_back();
-    out += "  with the allocator's cache and the CUDA context, as nvidia-smi shows\n";
-    line("needed to fit", m.peak_required_bytes);
-    out.pop_back();
-    out += std::string("  what the allocator cannot free, at the ") + to_string(m.required_phase) + "\n";
-    out += "  usable            " + pad_left(gib(usable_gpu_bytes(s)), 8) + "  " + gpu_fit_words(s, m, c.fit.gpu) + "\n\n";
+    out += "  with the allocator's cache and the CUDA context, as nvidia-smi shows\n\n";
     out += host_text(s, c);
     out += "Per node: NVMe " + format_bytes(m.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node) +
            (c.fit.nvme ? "" : " (DOES NOT FIT)") + "\n";
@@ -203,15 +200,15 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
 std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) {
     std::string out = "\n" + pad_right("setup", 40);
     for (const MemorySlice& slice : memory_slices()) out += pad_left(std::string(slice.column), 8);
-    out += pad_left("steady", 8) + pad_left("peak", 8) + pad_left("needed", 8) + pad_left("host", 9) + pad_left("nvme", 9) +
-           pad_left("step s", 9) + pad_left("tokens/s", 10) + "  fits\n";
+    out += pad_left("needed", 8) + pad_left("reserved", 9) + pad_left("host", 9) + pad_left("nvme", 9) + pad_left("step s", 9) +
+           pad_left("tokens/s", 10) + "  fits\n";
     for (const Candidate& c : rows) {
         const MemoryBreakdown& m = c.memory;
         out += pad_right(setup_label(c.zero), 40);
         for (const MemorySlice& slice : memory_slices()) out += pad_left(gib(slice.bytes(m)), 8);
-        out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.peak_reserved_bytes), 8) + pad_left(gib(m.peak_required_bytes), 8) +
-               pad_left(gib(m.cpu_bytes_per_node), 9) + pad_left(gib(m.nvme_bytes_per_node), 9) +
-               pad_left(format_fixed(c.step.seconds, 2), 9) + pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
+        out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.peak_reserved_bytes), 9) + pad_left(gib(m.cpu_bytes_per_node), 9) +
+               pad_left(gib(m.nvme_bytes_per_node), 9) + pad_left(format_fixed(c.step.seconds, 2), 9) +
+               pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
                (c.fit.all()     ? "yes"
                 : !c.fit.layout ? (pipeline_runs_stage(c.parallel, c.zero.stage) ? "no: experts" : "no: pipeline")
                 : !c.fit.gpu    ? "no: GPU"
@@ -220,8 +217,8 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
                "\n";
     }
     out += "\nPer-GPU columns in GiB (usable " + gib(usable_gpu_bytes(s)) +
-           "): the steady-state slices and their total; the step's peak reserved (nvidia-smi) and what must fit of it\n"
-           "(needed), on which fits is decided;\n"
+           "): what must fit (needed), split as the step holds it at the moment that decides the fit;\n"
+           "the step's peak reserved (nvidia-smi);\n"
            "host and NVMe in GiB per node.\n";
     return out;
 }

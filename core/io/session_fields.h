@@ -169,7 +169,6 @@ void visit_fields(S& s, V& v) {
     v("assumptions", "convention", a.convention);
     v("assumptions", "headroom", a.headroom);
     v("assumptions", "cuda_context_bytes", a.cuda_context_bytes);
-    v("assumptions", "fragmentation", a.fragmentation);
     v("assumptions", "calibration", a.calibration);
     v("assumptions", "host_process_bytes", a.host_process_bytes);  // since version 4 (replaces host_buffer_factor)
     v("assumptions", "host_worker_bytes", a.host_worker_bytes);    // since version 4

@@ -133,9 +133,12 @@ void upgrade_12_to_13(json& doc) {
     if (doc.contains("zero") && doc.at("zero").is_object()) doc["zero"]["zero3_host_gradient_buffer"] = true;
 }
 
-// Version 13 had no engine: every plan was DeepSpeed's.
+// Version 13 had no engine: every plan was DeepSpeed's. Its assumptions.fragmentation (a share of
+// the steady-state sum) sized nothing the fit was decided on; per-GPU memory is now the deciding
+// moment's, with the allocator's reserve from the step (core/memory/allocator.h).
 void upgrade_13_to_14(json& doc) {
     doc["engine"] = json{{"engine", "deepspeed"}, {"fsdp_precision", "mixed"}, {"limit_all_gathers", true}};
+    if (doc.contains("assumptions") && doc.at("assumptions").is_object()) doc["assumptions"].erase("fragmentation");
 }
 
 }  // namespace

@@ -35,6 +35,8 @@
 //              a version-12 file has true, the host memory it planned with.
 //   version 14 the "engine" section (engine deepspeed|fsdp|fsdp2, fsdp_precision,
 //              limit_all_gathers: core/model/engine.h); a version-13 file is a DeepSpeed plan.
+//              assumptions.fragmentation is gone: the allocator's reserve comes from the step
+//              (core/memory/allocator.h), and per-GPU memory is the deciding moment's.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a

@@ -81,6 +81,8 @@ struct StepPeak {
     double reserved_bytes = 0;                      // torch.cuda.max_memory_reserved (no CUDA context)
     double required_bytes = 0;                      // the largest required_bytes over the step (no CUDA context)
     StepPhase required_phase = StepPhase::StartUp;  // where that is: the phase that would fail
+    StepMoment required_moment;                     // that moment, with its slices: the one that decides the fit
+    double required_allocated_bytes = 0;            // what is allocated at that moment
 };
 
 // Reserved memory only grows over a step (the allocator does not return segments unless a
@@ -99,6 +101,8 @@ public:
         if (r.required > peak_.required_bytes) {
             peak_.required_bytes = r.required;
             peak_.required_phase = m.phase;
+            peak_.required_moment = m;
+            peak_.required_allocated_bytes = r.allocated;
         }
     }
     StepPeak result() const;

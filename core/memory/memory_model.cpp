@@ -7,18 +7,33 @@
 #include "core/memory/host_memory.h"
 #include "core/memory/model_states.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace zp {
 
 namespace {
-void set_step_peak(const Scenario& s, const StepPeak& p, MemoryBreakdown& m) {
+// The step's peak, and the slices as the deciding moment has them (MemoryBreakdown's one reading).
+void set_step_peak(const Scenario& s, const TimelineInputs& in, const StepPeak& p, MemoryBreakdown& m) {
     const double context = s.assumptions.cuda_context_bytes;
     m.peak = p.moment;
     m.peak_allocated_bytes = p.allocated_bytes;
     m.peak_reserved_bytes = p.reserved_bytes + context;
     m.peak_required_bytes = p.required_bytes + context;
     m.required_phase = p.required_phase;
+    const StepMoment& d = p.required_moment;
+    m.required_cause = d.cause;
+    m.params_bytes = d.params_bytes;
+    m.gradients_bytes = d.gradients_bytes;
+    m.optimizer_states_bytes = d.optimizer_states_bytes;
+    m.activations_bytes = d.activations_bytes;
+    m.buffers_bytes = d.buffers_bytes;
+    // The frozen base and hpZ's secondary partition are resident all run: parts of what the moment
+    // holds as parameters (none at a start-up that holds only the unpartitioned model's copy).
+    m.frozen_params_bytes = std::min(in.states.frozen, m.params_bytes);
+    m.hpz_secondary_bytes = std::min(in.states.hpz_secondary, m.params_bytes - m.frozen_params_bytes);
+    m.cuda_context_bytes = context;
+    m.allocator_cache_bytes = std::max(0.0, p.required_bytes - p.required_allocated_bytes);
 }
 }  // namespace
 
@@ -27,17 +42,8 @@ namespace {
 // moments where a maximum can lie, without storing them).
 MemoryBreakdown gpu_memory(const Scenario& s, const TimelineInputs& in) {
     MemoryBreakdown m;
-    m.params_bytes = in.states.params;
-    m.frozen_params_bytes = in.states.frozen;
-    m.hpz_secondary_bytes = in.states.hpz_secondary;
-    m.gradients_bytes = in.states.gradients;
-    m.optimizer_states_bytes = in.states.optimizer_states;
-    m.activations_bytes = in.activations.gpu_bytes;
-    m.buffers_bytes = in.buffers.total();
-    m.cuda_context_bytes = s.assumptions.cuda_context_bytes;
-    m.fragmentation_bytes = s.assumptions.fragmentation * m.allocated_bytes();
     m.pipeline_stage = s.parallel.pipeline > 1 ? s.parallel.pipeline_rank : -1;
-    set_step_peak(s, step_peak(s, in, reservable_gpu_bytes(s)), m);
+    set_step_peak(s, in, step_peak(s, in, reservable_gpu_bytes(s)), m);
     return m;
 }
 

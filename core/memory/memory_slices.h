@@ -12,7 +12,8 @@ namespace zp {
 
 enum class SliceId { Params, Gradients, OptimizerStates, Activations, Buffers, Overhead };
 
-// A figure reported on its own inside a slice (overhead is CUDA context plus fragmentation).
+// A figure reported on its own inside a slice (overhead is the CUDA context plus the allocator's
+// cache it cannot free at the deciding moment).
 struct MemoryPart {
     std::string_view key;   // JSON key under per_gpu_bytes
     std::string_view name;  // row name in the text report
@@ -30,7 +31,7 @@ struct MemorySlice {
 
 inline constexpr std::array<MemoryPart, 2> kOverheadParts{{
     {"cuda_context", "CUDA context", [](const MemoryBreakdown& m) { return m.cuda_context_bytes; }},
-    {"fragmentation", "fragmentation", [](const MemoryBreakdown& m) { return m.fragmentation_bytes; }},
+    {"allocator_cache", "allocator cache", [](const MemoryBreakdown& m) { return m.allocator_cache_bytes; }},
 }};
 
 inline constexpr std::array<MemorySlice, 6> kMemorySlices{{

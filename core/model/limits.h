@@ -65,9 +65,8 @@ inline constexpr CountRange kZeroStage{0, 3};
 inline constexpr RealRange kBucketElems = kNonNegative;  // bucket and buffer sizes, elements
 
 // --- Assumptions ---------------------------------------------------------------------------
-inline constexpr RealRange kHeadroom{0, 1, false, true};       // fraction of GPU memory kept free
-inline constexpr RealRange kFragmentation{0, 1, false, true};  // allocator reserve, fraction
-inline constexpr RealRange kMfu{0, 1, true, false};            // model FLOPs utilisation
+inline constexpr RealRange kHeadroom{0, 1, false, true};  // fraction of GPU memory kept free
+inline constexpr RealRange kMfu{0, 1, true, false};       // model FLOPs utilisation
 inline constexpr RealRange kCudaContextGib{0, 1024};
 inline constexpr RealRange kHostProcessGib{0, 1024};  // host memory of one training process or dataloader worker
 

@@ -197,7 +197,6 @@ void validate(const Scenario& s) {
     validate_finetune(s);
     const Assumptions& a = s.assumptions;
     check(limits::kHeadroom, a.headroom, "headroom", "", "a fraction ");
-    check(limits::kFragmentation, a.fragmentation, "fragmentation", "", "a fraction ");
     check(limits::kCudaContextGib, bytes_to_gib(a.cuda_context_bytes), "CUDA context", " GiB");
     check(limits::kMfu, a.mfu, "MFU", "", "a fraction ");
     check(limits::kHostProcessGib, bytes_to_gib(a.host_process_bytes), "host memory per training process", " GiB");

@@ -169,7 +169,6 @@ struct Assumptions {
     Convention convention = Convention::DeepSpeed;
     double headroom = 0.05;                    // fraction of GPU memory kept free
     double cuda_context_bytes = kBytesPerGiB;  // CUDA context, cuBLAS and NCCL workspaces
-    double fragmentation = 0.10;               // allocator reserve on top of allocated bytes
     // Host memory of one training process before any model state: CUDA-initialised PyTorch, max RSS
     // 2.06 GB with CUDA 11.8 (pytorch/pytorch#113326); and of one dataloader worker, a Python process
     // that imported torch (322 MB, the same measurement).

@@ -24,7 +24,6 @@ PlanFigures plan_figures(const Scenario& s) {
         f.micro_batch = c.micro_batch;
         f.gradient_accumulation_steps = c.gradient_accumulation_steps;
         f.checkpointing = c.checkpointing;
-        f.steady_bytes = c.memory.total_bytes();
         f.peak_reserved_bytes = c.memory.peak_reserved_bytes;
         f.peak_required_bytes = c.memory.peak_required_bytes;
         f.peak_phase = c.memory.peak.phase;
@@ -48,10 +47,10 @@ PlanFigures plan_figures(const Scenario& s) {
 }
 
 std::span<const CompareMetric> compare_metrics() {
-    static constexpr std::array kAll{CompareMetric::Setup,        CompareMetric::Batch,           CompareMetric::Fits,
-                                     CompareMetric::SteadyMemory, CompareMetric::PeakReserved,    CompareMetric::PeakRequired,
-                                     CompareMetric::PeakPhase,    CompareMetric::HostRam,         CompareMetric::Nvme,
-                                     CompareMetric::StepTime,     CompareMetric::TokensPerSecond, CompareMetric::GpuHours};
+    static constexpr std::array kAll{CompareMetric::Setup,           CompareMetric::Batch,        CompareMetric::Fits,
+                                     CompareMetric::PeakRequired,    CompareMetric::PeakReserved, CompareMetric::PeakPhase,
+                                     CompareMetric::HostRam,         CompareMetric::Nvme,         CompareMetric::StepTime,
+                                     CompareMetric::TokensPerSecond, CompareMetric::GpuHours};
     return kAll;
 }
 
@@ -61,12 +60,10 @@ std::string gib_text(double bytes) { return format_fixed(bytes_to_gib(bytes), 2)
 
 // The metric's value when it is a number compared by difference (GiB) or ratio (the rest).
 bool is_bytes(CompareMetric m) {
-    return m == CompareMetric::SteadyMemory || m == CompareMetric::PeakReserved || m == CompareMetric::PeakRequired ||
-           m == CompareMetric::HostRam || m == CompareMetric::Nvme;
+    return m == CompareMetric::PeakReserved || m == CompareMetric::PeakRequired || m == CompareMetric::HostRam || m == CompareMetric::Nvme;
 }
 double number(const PlanFigures& f, CompareMetric m) {
     switch (m) {
-    case CompareMetric::SteadyMemory: return f.steady_bytes;
     case CompareMetric::PeakReserved: return f.peak_reserved_bytes;
     case CompareMetric::PeakRequired: return f.peak_required_bytes;
     case CompareMetric::HostRam: return f.host_bytes_per_node;

@@ -24,9 +24,8 @@ struct PlanFigures {
     std::int64_t micro_batch = 1;
     std::int64_t gradient_accumulation_steps = 1;
     Checkpointing checkpointing = Checkpointing::None;
-    // Per GPU: the steady state (MemoryBreakdown::total_bytes), the step's peak reserved (what
-    // nvidia-smi shows) and what must fit (peak required), and the moment the step peaks.
-    double steady_bytes = 0;
+    // Per GPU: what must fit (peak required, MemoryBreakdown::total_bytes), the step's peak reserved
+    // (what nvidia-smi shows), and the moment the step peaks.
     double peak_reserved_bytes = 0;
     double peak_required_bytes = 0;
     StepPhase peak_phase = StepPhase::StartUp;
@@ -49,7 +48,6 @@ enum class CompareMetric {
     Setup,
     Batch,  // micro batch x accumulation steps and the recompute policy
     Fits,
-    SteadyMemory,
     PeakReserved,
     PeakRequired,
     PeakPhase,

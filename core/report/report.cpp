@@ -72,8 +72,7 @@ TextTable memory_table(const std::vector<Candidate>& rows) {
     TextTable t;
     t.header.push_back("setup");
     for (const MemorySlice& slice : memory_slices()) t.header.emplace_back(slice.name);
-    for (const char* h : {"steady", "peak reserved", "must fit", "host RAM", "NVMe", "step s", "tokens/s", "fits"})
-        t.header.emplace_back(h);
+    for (const char* h : {"must fit", "peak reserved", "host RAM", "NVMe", "step s", "tokens/s", "fits"}) t.header.emplace_back(h);
     t.right_aligned.assign(t.header.size(), true);
     t.right_aligned.front() = false;
     t.right_aligned.back() = false;
@@ -81,7 +80,7 @@ TextTable memory_table(const std::vector<Candidate>& rows) {
         const MemoryBreakdown& m = c.memory;
         std::vector<std::string> row{setup_label(c.zero)};
         for (const MemorySlice& slice : memory_slices()) row.push_back(gib(slice.bytes(m)));
-        for (double bytes : {m.total_bytes(), m.peak_reserved_bytes, m.peak_required_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node})
+        for (double bytes : {m.total_bytes(), m.peak_reserved_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node})
             row.push_back(gib(bytes));
         row.push_back(format_fixed(c.step.seconds, 2));
         row.push_back(format_count(c.step.tokens_per_second));

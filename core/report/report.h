@@ -37,7 +37,7 @@ struct Report {
 // Every zero_setups() entry of `s`, evaluated as `zero-planner compare` does.
 std::vector<Candidate> compare_rows(const Scenario& s);
 
-// Per setup: the steady-state slices and their total, the step's peak reserved, what must fit,
+// Per setup: what must fit split as its deciding moment holds it, and its total; the step's peak reserved,
 // host RAM and NVMe per node (GiB, two decimals, as compare prints them), the step in seconds,
 // tokens/s and whether it fits.
 TextTable memory_table(const std::vector<Candidate>& rows);

@@ -67,8 +67,8 @@ std::string report_markdown(const Report& r, const std::vector<ReportPicture>& p
     out += "\n(" + std::to_string(r.candidates_evaluated) + " candidates evaluated)\n";
     out += "\n## Memory per setup\n\n" + markdown_table(r.memory) +
            "\nEach setup at the scenario's own micro batch and recompute, as `zero-planner compare` prints it (the recommendation's "
-           "own figures are above). Per GPU in GiB: the steady-state slices and their total; the step's peak reserved (what "
-           "nvidia-smi shows) and what must fit of it, on which fits is decided. Host RAM and NVMe in GiB per node.\n";
+           "own figures are above). Per GPU in GiB: what must fit, split as the step holds it at the moment that decides the fit, "
+           "and its total; the step's peak reserved (what nvidia-smi shows). Host RAM and NVMe in GiB per node.\n";
     if (!pictures.empty()) {
         out += "\n## Pictures\n";
         for (const ReportPicture& p : pictures) out += "\n![" + p.title + "](" + link_target(p.file) + ")\n";

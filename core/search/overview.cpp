@@ -94,7 +94,7 @@ void add_bars_and_scaling(const Scenario& s, Overview& o) {
             const std::int64_t per_node = gpus % std::min(gpus, node_size) == 0 ? node_size : 1;
             v = with_gpu_count(v, gpus, per_node);
             const MemoryBreakdown m = estimate_memory(v);
-            series.points.push_back({gpus, m.total_bytes(), m.peak_required_bytes});
+            series.points.push_back({gpus, m.peak_required_bytes});
         }
         o.scaling.push_back(std::move(series));
     }

@@ -12,7 +12,6 @@ namespace zp {
 
 struct ScalingPoint {
     std::int64_t gpus = 1;
-    double total_bytes = 0;     // per GPU, the steady-state total (MemoryBreakdown::total_bytes)
     double required_bytes = 0;  // per GPU, the step's peak that must fit (MemoryBreakdown::peak_required_bytes): what is drawn
 };
 

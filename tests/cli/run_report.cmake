@@ -24,7 +24,7 @@ if(NOT found)
 endif()
 set(recommended "${CMAKE_MATCH_1}")
 
-# compare's rows: the label in 40 columns, then 13 figures, then whether it fits.
+# compare's rows: the label in 40 columns, then 12 figures, then whether it fits.
 execute_process(COMMAND ${EXE} compare ${ARGS} OUTPUT_VARIABLE compare RESULT_VARIABLE rc)
 string(REPLACE "\n" ";" compare_lines "${compare}")
 set(rows "")
@@ -43,7 +43,7 @@ foreach(line IN LISTS compare_lines)
   string(STRIP "${label}" label)
   string(SUBSTRING "${line}" 40 -1 figures)
   separate_arguments(figures UNIX_COMMAND "${figures}")
-  list(SUBLIST figures 0 13 figures)
+  list(SUBLIST figures 0 12 figures)
   list(JOIN figures ":" figures)  # one element of `rows`: no figure has a colon
   list(APPEND rows "${label}:${figures}")
 endforeach()

@@ -200,7 +200,6 @@ private slots:
                                                 "--convention",
                                                 "--mfu",
                                                 "--cuda-context",
-                                                "--fragmentation",
                                                 "--zero-init",
                                                 "--ds-config",
                                                 "--loss-upcast",
@@ -240,7 +239,7 @@ private slots:
                                                 "--engine",
                                                 "--fsdp-precision",
                                                 "--limit-all-gathers"};
-        QCOMPARE(expected.size(), std::size_t{80});
+        QCOMPARE(expected.size(), std::size_t{79});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

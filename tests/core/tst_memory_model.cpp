@@ -4,6 +4,7 @@
 // over the whole input range.
 #include "core/memory/buffers.h"
 #include "core/memory/memory_model.h"
+#include "core/memory/step_timeline.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
@@ -18,7 +19,7 @@ using zp::test::model_scenario;
 namespace {
 // GPT-2 124M at sequence 1024, bf16 AdamW, DeepSpeed's accounting, with every memory assumption
 // set here: 2e8-element buckets with overlap_comm, prefetch 5e7, max live 1e9, a 1 GiB context,
-// 10% fragmentation, zero.Init at stage 3.
+// zero.Init at stage 3.
 Scenario gpt2_memory(std::int64_t nodes, std::int64_t gpus_per_node, int stage, OffloadDevice optimizer, OffloadDevice param,
                      std::int64_t micro, Checkpointing recompute, bool flash) {
     Scenario s;
@@ -44,7 +45,6 @@ Scenario gpt2_memory(std::int64_t nodes, std::int64_t gpus_per_node, int stage, 
     s.zero.zero_init = true;
     s.assumptions.convention = Convention::DeepSpeed;
     s.assumptions.cuda_context_bytes = 1024.0 * 1024 * 1024;
-    s.assumptions.fragmentation = 0.10;
     return s;
 }
 }  // namespace
@@ -55,9 +55,9 @@ private slots:
     // The headline: llama-2-7b, 8 GPUs, stage 2: model states = 2P + 18P/N.
     void stage2_llama2_7b() {
         const Scenario s = model_scenario(model_preset("llama-2-7b").spec, 8, 2);
-        const MemoryBreakdown m = estimate_memory(s);
+        const ModelStateBytes m = timeline_inputs(s).states;
         const double P = 6738415616.0;
-        QCOMPARE(m.params_bytes + m.gradients_bytes + m.optimizer_states_bytes, 2 * P + 18 * P / 8);
+        QCOMPARE(m.total(), 2 * P + 18 * P / 8);
     }
 
     // A boundary call (fit_margin): the usable memory less what must fit, and "at the edge" within
@@ -153,7 +153,8 @@ private slots:
         QVERIFY(four <= one / 4 * 1.1);
     }
 
-    // One breakdown per setup family, worked out by hand from docs/design.md §4 (tests/hand_calculations.py).
+    // The slices' formulas (what the step timeline is built from: timeline_inputs), one setup family
+    // a row, worked out by hand from docs/design.md §4 (tests/hand_calculations.py).
     // GPT-2 124M: P = 124,439,808, largest module (the tied wte) Lp = 50257 x 768 = 38,597,376,
     // L = 12, h = 768, a = 12, V = 50257, s = 1024. Row "1 x 8 ZeRO-2":
     //   params 2P = 248,879,616; gradients 2P/8 + 4P/8 = 93,329,856; optimizer (4 + 8)P/8 = 186,659,712
@@ -161,7 +162,6 @@ private slots:
     //     = 1,075,838,976, plus final-norm and head inputs and 16-bit + fp32 logits
     //     1024 x (4 x 768 + 6 x 50257) = 311,924,736: 1,387,763,712
     //   buffers 2 bytes x (2e8 + 2e8) x 4.5 (overlap_comm) = 3,600,000,000
-    //   fragmentation 10% of the 5,516,632,896 allocated = 551,663,289.6; total + 1 GiB = 7,142,038,009.6
     //   host RAM per node at its peak, loading: 8 processes of 2.06e9 and each builds the fp32 model and
     //     reads it as one shard, 8 x (2.06e9 + 4P + 4P) = 24,444,147,712 (tests/hand_calculations.py H4).
     // ZeRO-3 rows: params 2P/N, gradients 4P/N (no 16-bit copy), optimizer 12P/N; buffers 4 Lp (gathered
@@ -183,22 +183,20 @@ private slots:
         QTest::addColumn<double>("optimizer");
         QTest::addColumn<double>("activations");
         QTest::addColumn<double>("buffers");
-        QTest::addColumn<double>("fragmentation");
-        QTest::addColumn<double>("total");
         QTest::addColumn<double>("cpuPerNode");
         const int none = int(OffloadDevice::None), cpu = int(OffloadDevice::Cpu);
         QTest::newRow("1 x 8 ZeRO-2, micro 1, no recompute, no flash")
             << qint64(1) << qint64(8) << 2 << none << qint64(1) << int(Checkpointing::None) << false << 248879616.0 << 93329856.0
-            << 186659712.0 << 1387763712.0 << 3600000000.0 << 551663289.6 << 7142038009.6 << 24444147712.0;
+            << 186659712.0 << 1387763712.0 << 3600000000.0 << 24444147712.0;
         QTest::newRow("1 x 8 ZeRO-3, micro 2, full recompute, flash")
             << qint64(1) << qint64(8) << 3 << none << qint64(2) << int(Checkpointing::Full) << true << 31109952.0 << 62219904.0
-            << 186659712.0 << 715075584.0 << 654389504.0 << 164945465.6 << 2888141945.6 << 20462073856.0;
+            << 186659712.0 << 715075584.0 << 654389504.0 << 20462073856.0;
         QTest::newRow("2 x 8 ZeRO-3 + CPU optimizer and params, micro 4, selective")
             << qint64(2) << qint64(8) << 3 << cpu << qint64(4) << int(Checkpointing::Selective) << false << 0.0 << 0.0 << 0.0
-            << 2531155968.0 << 654389504.0 << 318554547.2 << 4577841843.2 << 20669105023.73978;
+            << 2531155968.0 << 654389504.0 << 20669105023.73978;
         QTest::newRow("1 x 1 DDP, micro 1, flash")
             << qint64(1) << qint64(1) << 0 << none << qint64(1) << int(Checkpointing::None) << true << 248879616.0 << 746638848.0
-            << 1493277696.0 << 632788992.0 << 400000000.0 << 352158515.2 << 4947485491.2 << 3055518464.0;
+            << 1493277696.0 << 632788992.0 << 400000000.0 << 3055518464.0;
     }
     void hand_computed_breakdown() {
         QFETCH(qint64, nodes);
@@ -213,22 +211,19 @@ private slots:
         QFETCH(double, optimizer);
         QFETCH(double, activations);
         QFETCH(double, buffers);
-        QFETCH(double, fragmentation);
-        QFETCH(double, total);
         QFETCH(double, cpuPerNode);
         const auto device = static_cast<OffloadDevice>(offload);
         const Scenario s = gpt2_memory(nodes, gpusPerNode, stage, device, stage == 3 ? device : OffloadDevice::None, micro,
                                        static_cast<Checkpointing>(recompute), flash);
         validate(s);
+        const TimelineInputs in = timeline_inputs(s);
+        ZP_COMPARE_NEAR(in.states.params, params);
+        ZP_COMPARE_NEAR(in.states.gradients, gradients);
+        ZP_COMPARE_NEAR(in.states.optimizer_states, optimizer);
+        ZP_COMPARE_NEAR(in.activations.gpu_bytes, activations);
+        ZP_COMPARE_NEAR(in.buffers.total(), buffers);
         const MemoryBreakdown m = estimate_memory(s);
-        ZP_COMPARE_NEAR(m.params_bytes, params);
-        ZP_COMPARE_NEAR(m.gradients_bytes, gradients);
-        ZP_COMPARE_NEAR(m.optimizer_states_bytes, optimizer);
-        ZP_COMPARE_NEAR(m.activations_bytes, activations);
-        ZP_COMPARE_NEAR(m.buffers_bytes, buffers);
         QCOMPARE(m.cuda_context_bytes, 1073741824.0);
-        ZP_COMPARE_NEAR(m.fragmentation_bytes, fragmentation);
-        ZP_COMPARE_NEAR(m.total_bytes(), total);
         ZP_COMPARE_NEAR(m.cpu_bytes_per_node, cpuPerNode);
         QCOMPARE(m.nvme_bytes_per_node, 0.0);
     }
@@ -265,13 +260,19 @@ private slots:
                             const MemoryBreakdown b = estimate_memory(s);
                             for (double v :
                                  {b.params_bytes, b.gradients_bytes, b.optimizer_states_bytes, b.activations_bytes, b.buffers_bytes,
-                                  b.cuda_context_bytes, b.fragmentation_bytes, b.cpu_bytes_per_node, b.nvme_bytes_per_node})
+                                  b.cuda_context_bytes, b.allocator_cache_bytes, b.cpu_bytes_per_node, b.nvme_bytes_per_node})
                                 QVERIFY(std::isfinite(v) && v >= 0);
                             QVERIFY(std::isfinite(b.total_bytes()));
+                            // One memory model: the slices are the deciding moment's and sum to what must fit,
+                            // the figure the fit is decided on; no per-GPU figure shown is above it.
+                            QVERIFY2(std::abs(b.total_bytes() - b.peak_required_bytes) <= 1e-9 * b.peak_required_bytes,
+                                     (std::to_string(b.total_bytes()) + " vs " + std::to_string(b.peak_required_bytes)).c_str());
+                            QVERIFY(b.peak_allocated_bytes <= b.peak_required_bytes * (1 + 1e-12));
+                            const double states = timeline_inputs(s).states.total();
                             if (z.offload_optimizer == OffloadDevice::None) {
                                 // zero_setups() lists stages 0..3 without offload first, in order.
-                                QVERIFY(b.model_states_bytes() <= previous_states * (1 + 1e-12));
-                                previous_states = b.model_states_bytes();
+                                QVERIFY(states <= previous_states * (1 + 1e-12));
+                                previous_states = states;
                                 if (z.stage == 3) {
                                     QVERIFY(b.total_bytes() <= previous_stage3 * (1 + 1e-12));
                                     previous_stage3 = b.total_bytes();
@@ -279,7 +280,7 @@ private slots:
                             } else {
                                 Scenario plain = s;
                                 plain.zero.offload_optimizer = plain.zero.offload_param = OffloadDevice::None;
-                                QVERIFY(b.model_states_bytes() <= estimate_memory(plain).model_states_bytes());
+                                QVERIFY(states <= timeline_inputs(plain).states.total());
                             }
                             ++checked;
                         }

@@ -9,6 +9,7 @@
 #include "core/deepspeed/lint.h"
 #include "core/io/scenario_json.h"
 #include "core/memory/memory_model.h"
+#include "core/memory/step_timeline.h"
 #include "core/model/mics.h"
 #include "core/model/trainable_params.h"
 #include "core/time/collectives.h"
@@ -67,10 +68,10 @@ private slots:
         s.zero.stage = stage;
         validate(s);
         const double P = static_cast<double>(parameter_count(s.model));
-        const MemoryBreakdown m = estimate_memory(s);
-        QCOMPARE(m.params_bytes, 2.0 * P / divisor);
-        QCOMPARE(m.gradients_bytes, 4.0 * P / divisor);
-        QCOMPARE(m.optimizer_states_bytes, 12.0 * P / divisor);
+        const ModelStateBytes m = timeline_inputs(s).states;
+        QCOMPARE(m.params, 2.0 * P / divisor);
+        QCOMPARE(m.gradients, 4.0 * P / divisor);
+        QCOMPARE(m.optimizer_states, 12.0 * P / divisor);
     }
 
     void stage_2_ignores_the_shard_size() {

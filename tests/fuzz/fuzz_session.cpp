@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (o.plan_valid && o.plan.feasible && !o.plan.best.fit.all()) std::abort();  // never an infeasible plan
         for (const zp::PlanPin& p : zp::parse_session_file(text, "fuzz.zplan").pins) {
             const zp::PlanFigures f = zp::plan_figures(p.scenario);
-            if (f.valid && (!std::isfinite(f.steady_bytes) || f.steady_bytes < 0)) std::abort();
+            if (f.valid && (!std::isfinite(f.peak_required_bytes) || f.peak_required_bytes < 0)) std::abort();
         }
     } catch (const zp::InputError&) {
     }

@@ -373,7 +373,7 @@ private slots:
         QVERIFY(w.memoryView()->plot()->yAxis->range().upper >= s.cluster.gpu.memory_gib);
         const Overview& o = w.document()->overview();
         for (const ScalingSeries& series : o.scaling)
-            QVERIFY(w.scalingView()->plot()->yAxis->range().contains(bytes_to_gib(series.points.back().total_bytes)));
+            QVERIFY(w.scalingView()->plot()->yAxis->range().contains(bytes_to_gib(series.points.back().required_bytes)));
         const QString card = w.card()->plainText();
         QVERIFY(!card.contains(QStringLiteral("nan")) && !card.contains(QStringLiteral("inf ")));
     }

@@ -60,8 +60,7 @@ std::vector<std::string> expectedFigures(const Candidate& c) {
     const MemoryBreakdown& m = c.memory;
     std::vector<std::string> figures;
     for (const MemorySlice& slice : memory_slices()) figures.push_back(gib(slice.bytes(m)));
-    for (double b : {m.total_bytes(), m.peak_reserved_bytes, m.peak_required_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node})
-        figures.push_back(gib(b));
+    for (double b : {m.total_bytes(), m.peak_reserved_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node}) figures.push_back(gib(b));
     figures.push_back(format_fixed(c.step.seconds, 2));
     figures.push_back(format_count(c.step.tokens_per_second));
     return figures;

@@ -233,7 +233,8 @@ private slots:
             const int bar = static_cast<int>(b);
             QCOMPARE(w.memoryView()->peakReservedGib(bar), bytes_to_gib(o.bars[b].memory.peak_reserved_bytes));
             const QString tip = w.memoryView()->barTooltip(bar);
-            QVERIFY(tip.contains(QStringLiteral("Steady state total")));
+            QVERIFY(tip.contains(QStringLiteral("Must fit")));
+            QVERIFY(tip.contains(QStringLiteral("Must fit at the ") + QString::fromLatin1(to_string(o.bars[b].memory.required_phase))));
             QVERIFY(tip.contains(QStringLiteral("Peak reserved (nvidia-smi)")));
             QVERIFY(tip.contains(QStringLiteral("Peaks in the ") + QString::fromLatin1(to_string(o.bars[b].memory.peak.phase))));
         }

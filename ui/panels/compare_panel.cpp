@@ -28,7 +28,6 @@ QString metricName(CompareMetric m) {
     case CompareMetric::Setup: return ComparePanel::tr("Setup");
     case CompareMetric::Batch: return ComparePanel::tr("Micro batch x accumulation");
     case CompareMetric::Fits: return ComparePanel::tr("Fits");
-    case CompareMetric::SteadyMemory: return ComparePanel::tr("Steady state per GPU");
     case CompareMetric::PeakReserved: return ComparePanel::tr("Peak reserved per GPU");
     case CompareMetric::PeakRequired: return ComparePanel::tr("Must fit per GPU");
     case CompareMetric::PeakPhase: return ComparePanel::tr("Peaks in");

@@ -17,7 +17,7 @@ namespace zp::ui {
 
 namespace {
 double sliceBytes(const MemoryBreakdown& m, int slice) { return memory_slices()[static_cast<std::size_t>(slice)].bytes(m); }
-// The top of a bar: its steady-state stack or the step's peak reserve, whichever is higher.
+// The top of a bar: what must fit or the step's peak reserve, whichever is higher.
 double barTopGib(const MemoryBreakdown& m) { return bytes_to_gib(std::max(m.total_bytes(), m.peak_reserved_bytes)); }
 }  // namespace
 
@@ -55,7 +55,7 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     note_->setText(tr("Axis cut at 4x GPU memory; bar labels give the peaks"));
     // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
     capacity_ticker_ = chart_.addCapacityAxis();
-    plot_->yAxis->setLabel(tr("GiB per GPU: steady state (bars), peak reserved (outlined)"));
+    plot_->yAxis->setLabel(tr("GiB per GPU: must fit (bars), peak reserved (outlined)"));
     chart_.onBars(
         this, [this](int bar) { return barTooltip(bar); }, [this](int bar) { emit setupClicked(bar); });
     connect(doc_, &PlannerDocument::resultsChanged, this, &MemoryView::rebuild);
@@ -114,15 +114,17 @@ QString MemoryView::barTooltip(int index) const {
                         .arg(localeNumber(bytes_to_gib(c.memory.frozen_params_bytes), 2));
     }
     html += QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>&nbsp;%2 GiB</b></td></tr>")
-                .arg(tr("Steady state total"))
+                .arg(tr("Must fit"))
                 .arg(localeNumber(bytes_to_gib(c.memory.total_bytes()), 2));
     const auto row = [](const QString& name, double bytes) {
         return QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>").arg(name, localeNumber(bytes_to_gib(bytes), 2));
     };
     html += row(tr("Peak allocated (max_memory_allocated)"), c.memory.peak_allocated_bytes);
     html += row(tr("Peak reserved (nvidia-smi)"), c.memory.peak_reserved_bytes);
-    html += row(tr("Must fit (peak required)"), c.memory.peak_required_bytes);
     html += QStringLiteral("</table>");
+    html += tr("Must fit at the %1: %2")
+                .arg(translatedCore(to_string(c.memory.required_phase)), translatedCore(c.memory.required_cause).toHtmlEscaped()) +
+            QStringLiteral("<br>");
     html +=
         tr("Peaks in the %1: %2").arg(translatedCore(to_string(c.memory.peak.phase)), translatedCore(c.memory.peak.cause).toHtmlEscaped()) +
         QStringLiteral("<br>");
@@ -240,7 +242,7 @@ void MemoryView::showSelection() {
         const Candidate& c = o.bars[b];
         const double key = SetupBarChart::key(b);
         const double total = barTopGib(c.memory);
-        // The caption is the peak reserve (the outlined box); the tooltip has the steady state and what must fit.
+        // The caption is the peak reserve (the outlined box); the tooltip has what must fit and its moment.
         const double peak = bytes_to_gib(c.memory.peak_reserved_bytes);
         const bool recommended = o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero) && doc_->selectionFollowsPlan();
         // Only a bar the user clicked is "selected"; following the plan, only the recommended one is marked.

@@ -602,6 +602,14 @@
         <source>PyTorch FSDP has no such setup: no optimizer-only sharding (stage 1), no NVMe, and its CPU offload moves parameters and optimizer together at FULL_SHARD</source>
         <translation>PyTorch FSDP 没有这种设置：没有只切分优化器状态的方式（stage 1），没有 NVMe，其 CPU 卸载只在 FULL_SHARD 下把参数和优化器一起移到 CPU</translation>
     </message>
+    <message>
+        <source>Engine on auto chose %1: %2 tokens/s with %3, against %4 tokens/s with %5 under %6.</source>
+        <translation>引擎自动选择了 %1：%3 为 %2 tokens/s，而 %6 下的 %5 为 %4 tokens/s。</translation>
+    </message>
+    <message>
+        <source>Engine on auto chose %1: nothing fits under %2.</source>
+        <translation>引擎自动选择了 %1：%2 下没有方案放得下。</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -1847,6 +1855,10 @@
     <message>
         <source>Change FSDP dtypes</source>
         <translation>更改 FSDP 数据类型</translation>
+    </message>
+    <message>
+        <source>auto (the faster)</source>
+        <translation>自动（取更快者）</translation>
     </message>
 </context>
 <context>

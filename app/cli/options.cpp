@@ -82,7 +82,7 @@ constinit const Option hpz{"--hpz", "K", "the same as --hpz-size", G::Zero, S::Z
 constinit const Option quantized_weights{"--quantized-weights", "on|off", "ZeRO++ int8 weights (qwZ)", G::Zero, S::Zero};
 constinit const Option quantized_gradients{"--quantized-gradients", "on|off", "ZeRO++ int4 gradients (qgZ)", G::Zero, S::Zero};
 constinit const Option mics_shard_size{"--mics-shard-size", "S", "MiCS at stage 3: model states over groups of S GPUs, replicated across them; 1 = off", G::Zero, S::Zero};
-constinit const Option engine{"--engine", "", "the training engine: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD = --stage 3, SHARD_GRAD_OP = 2, NO_SHARD = 0; CPUOffload = --offload-optimizer cpu --offload-param cpu)", G::Zero, S::Zero, words<Engine>};
+constinit const Option engine{"--engine", "deepspeed|fsdp|fsdp2|auto", "the training engine: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD = --stage 3, SHARD_GRAD_OP = 2, NO_SHARD = 0; CPUOffload = --offload-optimizer cpu --offload-param cpu); auto: the recommender plans both and keeps the faster", G::Zero, S::Zero};
 constinit const Option fsdp_precision{"--fsdp-precision", "", "FSDP's dtypes: mixed = fp32 model + MixedPrecision (Trainer, Accelerate), autocast = fp32 model under torch.autocast, pure = model loaded in --precision", G::Zero, S::Zero, words<FsdpPrecision>};
 constinit const Option limit_all_gathers{"--limit-all-gathers", "on|off", "FSDP: at most two units' all-gathers in flight (on)", G::Zero, S::Zero};
 constinit const Option mics_hierarchical_gather{"--mics-hierarchical-gather", "on|off", "a shard group over two or more nodes gathers across nodes, then inside", G::Zero, S::Zero};

@@ -268,7 +268,13 @@ void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {
     // PyTorch FSDP (core/model/engine.h): ZeRO++ and MiCS are DeepSpeed's, so choosing FSDP turns
     // "auto" off; switches given explicitly stay, and validate names them.
     if (auto v = a.get(opt::engine)) {
-        s.fsdp.engine = parse_engine(*v);
+        // auto: the recommender searches both engines (recommend_engines), from DeepSpeed's settings.
+        if (*v == "auto" && !asked)
+            throw InputError(
+                "--engine auto lets the recommender choose (recommend, export, session, the window); here give deepspeed, fsdp "
+                "or fsdp2");
+        s.fsdp.auto_engine = *v == "auto";
+        if (!s.fsdp.auto_engine) s.fsdp.engine = parse_engine(*v);
         if (is_fsdp(s.fsdp)) z.auto_zeropp = false;
     }
     if (auto v = a.get(opt::fsdp_precision)) s.fsdp.precision = parse_fsdp_precision(*v);

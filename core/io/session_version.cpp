@@ -137,7 +137,7 @@ void upgrade_12_to_13(json& doc) {
 // the steady-state sum) sized nothing the fit was decided on; per-GPU memory is now the deciding
 // moment's, with the allocator's reserve from the step (core/memory/allocator.h).
 void upgrade_13_to_14(json& doc) {
-    doc["engine"] = json{{"engine", "deepspeed"}, {"fsdp_precision", "mixed"}, {"limit_all_gathers", true}};
+    doc["engine"] = json{{"engine", "deepspeed"}, {"fsdp_precision", "mixed"}, {"limit_all_gathers", true}, {"auto", false}};
     if (doc.contains("assumptions") && doc.at("assumptions").is_object()) doc["assumptions"].erase("fragmentation");
 }
 

@@ -34,7 +34,7 @@
 //              host with optimizer offload; false: the releases ZeRO-Infinity was measured on);
 //              a version-12 file has true, the host memory it planned with.
 //   version 14 the "engine" section (engine deepspeed|fsdp|fsdp2, fsdp_precision,
-//              limit_all_gathers: core/model/engine.h); a version-13 file is a DeepSpeed plan.
+//              limit_all_gathers, auto: core/model/engine.h); a version-13 file is a DeepSpeed plan.
 //              assumptions.fragmentation is gone: the allocator's reserve comes from the step
 //              (core/memory/allocator.h), and per-GPU memory is the deciding moment's.
 //

@@ -29,6 +29,10 @@ struct FsdpSetup {
     // limit_all_gathers (torch >= 2.1 default): at most two units' all-gathers in flight, so two
     // units' unsharded parameters at a time; off, the CPU can run further ahead (modelled as three).
     bool limit_all_gathers = true;
+    // "auto": the recommender searches DeepSpeed and FSDP (this precision) and keeps the faster plan
+    // that fits (recommend_engines in core/search/recommender.cpp); estimate and compare take
+    // `engine` as it is.
+    bool auto_engine = false;
 
     friend bool operator==(const FsdpSetup&, const FsdpSetup&) = default;
 };

@@ -20,6 +20,7 @@ namespace zp {
 
 Candidate evaluate(const Scenario& s) {
     Candidate c;
+    c.engine = s.fsdp.engine;
     c.zero = s.zero;
     c.parallel = s.parallel;
     c.checkpointing = s.training.checkpointing;
@@ -501,7 +502,50 @@ Scenario default_plan_scenario() {
 
 Plan recommend(const Scenario& s, SearchPruning pruning) { return recommend(s, SearchSpace{}, pruning); }
 
+namespace {
+// --engine auto: the plan under DeepSpeed and under PyTorch FSDP (core/model/engine.h), each searched
+// as recommend searches one engine; the faster one that fits wins (DeepSpeed when within 2%, the
+// planner's default and the simpler to export), and its why says what the other engine reached.
+Plan recommend_engines(const Scenario& s, const SearchSpace& space, SearchPruning pruning) {
+    Scenario deepspeed = with_engine(s, Engine::DeepSpeed);
+    deepspeed.fsdp.auto_engine = false;
+    Scenario fsdp = with_engine(s, is_fsdp(s.fsdp) ? s.fsdp.engine : Engine::Fsdp);
+    fsdp.fsdp.auto_engine = false;
+    Plan a = recommend(deepspeed, space, pruning);
+    // FSDP is planned for data parallelism alone: no layout or ZeRO++ search under it.
+    Plan b = recommend(fsdp, SearchSpace{}, pruning);
+    const auto name = [](const Scenario& x) {
+        return std::string(x.fsdp.engine == Engine::DeepSpeed ? "DeepSpeed" : x.fsdp.engine == Engine::Fsdp ? "PyTorch FSDP" : "FSDP2");
+    };
+    // FSDP's setups by FSDP's own names (FULL_SHARD, FULL_SHARD + CPUOffload, ...).
+    const auto setup = [](const Scenario& x, const Candidate& c) {
+        return is_fsdp(x.fsdp) ? Phrase(fsdp_strategy_name(setup_key(c.zero))) : setup_phrase(c.zero);
+    };
+    const bool fsdp_wins = b.feasible && (!a.feasible || b.best.step.tokens_per_second > a.best.step.tokens_per_second / 0.98);
+    Plan& winner = fsdp_wins ? b : a;
+    const Plan& loser = fsdp_wins ? a : b;
+    const Scenario& won = fsdp_wins ? fsdp : deepspeed;
+    const Scenario& lost = fsdp_wins ? deepspeed : fsdp;
+    Phrase engine_why;
+    if (winner.feasible && loser.feasible)
+        engine_why =
+            phrase(QT_TRANSLATE_NOOP("Core", "Engine on auto chose %1: %2 tokens/s with %3, against %4 tokens/s with %5 under %6."),
+                   {name(won), format_count(winner.best.step.tokens_per_second), setup(won, winner.best),
+                    format_count(loser.best.step.tokens_per_second), setup(lost, loser.best), name(lost)});
+    else if (winner.feasible)
+        engine_why = phrase(QT_TRANSLATE_NOOP("Core", "Engine on auto chose %1: nothing fits under %2."), {name(won), name(lost)});
+    if (!engine_why.text.empty()) {
+        winner.why.insert(winner.why.begin() + (winner.why.empty() ? 0 : 1), english(engine_why));
+        winner.why_phrases.insert(winner.why_phrases.begin() + (winner.why_phrases.empty() ? 0 : 1), engine_why);
+    }
+    winner.candidates_evaluated += loser.candidates_evaluated;
+    winner.candidates_estimated += loser.candidates_estimated;
+    return std::move(winner);
+}
+}  // namespace
+
 Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning pruning) {
+    if (s.fsdp.auto_engine) return recommend_engines(s, space, pruning);
     validate(s.model);
     Plan plan;
     const SearchSpace own = search_space_of(s);

@@ -24,6 +24,7 @@ Scenario with_setup(const Scenario& s, const SetupKey& k) {
 
 Scenario with_candidate(const Scenario& s, const Candidate& c) {
     Scenario out = s;
+    out.fsdp.engine = c.engine;
     out.zero = c.zero;
     out.parallel = c.parallel;
     out.training.micro_batch = c.micro_batch;

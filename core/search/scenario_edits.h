@@ -14,7 +14,7 @@ Scenario with_setup(const Scenario& s, const SetupKey& k);
 void apply_setup(ZeroSetup& z, const SetupKey& k);
 inline Scenario with_setup(const Scenario& s, const ZeroSetup& z) { return with_setup(s, setup_key(z)); }
 
-// The whole candidate: its zero_optimization block, micro batch, recompute policy, and the
+// The whole candidate: its engine, zero_optimization block, micro batch, recompute policy, and the
 // global batch it stands for (micro x accumulation x GPUs), so an export states what was planned.
 Scenario with_candidate(const Scenario& s, const Candidate& c);
 

@@ -79,6 +79,7 @@ std::string fsdp_strategy_name(const SetupKey& k) {
 
 std::string engine_words(const Scenario& s) {
     const FsdpSetup& f = s.fsdp;
+    if (f.auto_engine) return "auto: DeepSpeed or PyTorch FSDP, whichever plan is faster (the recommendation says which)";
     if (!is_fsdp(f)) return {};
     const SetupKey k = setup_key(s.zero);
     const std::string strategy = fsdp_strategy_name(k);

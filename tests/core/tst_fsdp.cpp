@@ -15,6 +15,7 @@
 #include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
+#include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 #include "core/time/step_time.h"
 #include "test_util.h"
@@ -286,6 +287,30 @@ private slots:
         for (const Diagnostic& d : r.diagnostics)
             if (d.severity != Severity::Info) findings += d.path + ": " + d.message + "; ";
         QVERIFY2(findings.empty(), findings.c_str());
+    }
+
+    // --engine auto: the recommender plans under DeepSpeed and under FSDP and keeps the faster that
+    // fits; its why names both engines' best, and the winner's candidate carries its engine.
+    void engine_auto_keeps_the_faster() {
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed);
+        s.fsdp.engine = Engine::DeepSpeed;
+        s.fsdp.auto_engine = true;
+        Scenario deepspeed = s, fsdp = s;
+        deepspeed.fsdp.auto_engine = fsdp.fsdp.auto_engine = false;
+        fsdp = with_engine(fsdp, Engine::Fsdp);
+        const Plan a = recommend(deepspeed), b = recommend(fsdp), both = recommend(s);
+        QVERIFY(a.feasible && b.feasible && both.feasible);
+        const bool fsdp_faster = b.best.step.tokens_per_second > a.best.step.tokens_per_second / 0.98;
+        QCOMPARE(int(both.best.engine), int(fsdp_faster ? Engine::Fsdp : Engine::DeepSpeed));
+        QCOMPARE(both.best.step.tokens_per_second, (fsdp_faster ? b : a).best.step.tokens_per_second);
+        bool named = false;
+        for (const std::string& w : both.why)
+            if (w.find("Engine on auto chose") != std::string::npos && w.find("DeepSpeed") != std::string::npos &&
+                w.find("PyTorch FSDP") != std::string::npos)
+                named = true;
+        QVERIFY(named);
+        QCOMPARE(int(with_candidate(s, both.best).fsdp.engine), int(both.best.engine));
+        QCOMPARE(both.candidates_evaluated, a.candidates_evaluated + b.candidates_evaluated);
     }
 
     // The session keeps the engine (version 14); a version-13 file is a DeepSpeed plan.

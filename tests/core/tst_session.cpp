@@ -80,7 +80,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
     "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer",
-    "engine.engine", "engine.fsdp_precision", "engine.limit_all_gathers", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
+    "engine.engine", "engine.fsdp_precision", "engine.limit_all_gathers", "engine.auto", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
     "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
@@ -90,7 +90,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 130;
+constexpr std::size_t kFieldCount = 131;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -321,6 +321,7 @@ json flatten(const Scenario& s) {
         {"engine.engine", to_string(s.fsdp.engine)},
         {"engine.fsdp_precision", to_string(s.fsdp.precision)},
         {"engine.limit_all_gathers", s.fsdp.limit_all_gathers},
+        {"engine.auto", s.fsdp.auto_engine},
         {"parallel.tensor", s.parallel.tensor},
         {"parallel.pipeline", s.parallel.pipeline},
         {"parallel.virtual_stages", s.parallel.virtual_stages},
@@ -487,6 +488,7 @@ private slots:
                                   {"engine.engine", "deepspeed"},
                                   {"engine.fsdp_precision", "mixed"},
                                   {"engine.limit_all_gathers", true},
+                                  {"engine.auto", false},
                                   {"parallel.tensor", 1},
                                   {"parallel.pipeline", 1},
                                   {"parallel.virtual_stages", 1},

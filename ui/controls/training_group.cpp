@@ -31,6 +31,7 @@ void TrainingGroup::addStepRows() {
         }
         return QString::fromLatin1(to_string(e));
     };
+    engine_->addItem(tr("auto (the faster)"), QStringLiteral("auto"));  // the recommender plans both engines
     for (const auto& n : enum_names<Engine>()) engine_->addItem(engineLabel(n.value), QString::fromLatin1(n.name));
     form_->addRow(tr("Engine"), engine_);
     fsdp_precision_ = named(tip(new QComboBox, tr("FSDP's dtypes: an fp32 model with MixedPrecision (the Trainer's and Accelerate's bf16), "
@@ -136,8 +137,10 @@ void TrainingGroup::addMemoryRows() {
 }
 
 void TrainingGroup::connectEdits() {
-    onActivated(engine_, EditEngine, tr("Change engine"),
-                [](Scenario& s, const std::string& v) { s = with_engine(s, parse_enum<Engine>(v)); });
+    onActivated(engine_, EditEngine, tr("Change engine"), [](Scenario& s, const std::string& v) {
+        s.fsdp.auto_engine = v == "auto";
+        if (!s.fsdp.auto_engine) s = with_engine(s, parse_enum<Engine>(v));
+    });
     onActivated(fsdp_precision_, EditFsdpPrecision, tr("Change FSDP dtypes"),
                 [](Scenario& s, const std::string& v) { s.fsdp.precision = parse_enum<FsdpPrecision>(v); });
     onActivated(precision_, EditPrecision, tr("Change precision"),
@@ -178,9 +181,9 @@ void TrainingGroup::connectEdits() {
 }
 
 void TrainingGroup::sync(const Scenario& s) {
-    setIndexIfChanged(engine_, engine_->findData(QString::fromLatin1(to_string(s.fsdp.engine))));
+    setIndexIfChanged(engine_, s.fsdp.auto_engine ? 0 : engine_->findData(QString::fromLatin1(to_string(s.fsdp.engine))));
     setIndexIfChanged(fsdp_precision_, fsdp_precision_->findData(QString::fromLatin1(to_string(s.fsdp.precision))));
-    fsdp_precision_->setEnabled(is_fsdp(s.fsdp));
+    fsdp_precision_->setEnabled(is_fsdp(s.fsdp) || s.fsdp.auto_engine);
     setIndexIfChanged(precision_, precision_->findData(QString::fromLatin1(to_string(s.training.precision))));
     setIndexIfChanged(optimizer_, optimizer_->findData(QString::fromLatin1(to_string(s.training.optimizer))));
     seq_->setValue(static_cast<double>(s.training.seq_len));

@@ -610,6 +610,14 @@
         <source>Engine on auto chose %1: nothing fits under %2.</source>
         <translation>引擎自动选择了 %1：%2 下没有方案放得下。</translation>
     </message>
+    <message>
+        <source>the node&apos;s first process loads the whole model (FSDP&apos;s cpu_ram_efficient_loading)</source>
+        <translation>节点的第一个进程加载整个模型（FSDP 的 cpu_ram_efficient_loading）</translation>
+    </message>
+    <message>
+        <source>every process writes its own shards (FSDP&apos;s SHARDED_STATE_DICT)</source>
+        <translation>每个进程写出自己的分片（FSDP 的 SHARDED_STATE_DICT）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

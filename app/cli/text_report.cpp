@@ -57,8 +57,10 @@ std::string host_text(const Scenario& s, const Candidate& c) {
     const Training& t = s.training;
     const std::string load = s.finetune.method == FineTuneMethod::Qlora ? "quantised onto the GPUs" : t.load_in_16bit ? "16-bit" : "fp32";
     std::string out = "Per node, host RAM      GiB  (loading " + load + (t.low_cpu_mem_usage ? " with low_cpu_mem_usage" : "") +
-                      (s.zero.stage == 3 && s.zero.zero_init ? " under zero.Init" : "") + "; offload buffers " +
-                      (s.zero.pin_memory ? "pinned" : "pageable") + ")\n";
+                      (is_fsdp(s.fsdp)                         ? " on the node's first process (cpu_ram_efficient_loading)"
+                       : s.zero.stage == 3 && s.zero.zero_init ? " under zero.Init"
+                                                               : "") +
+                      "; offload buffers " + (s.zero.pin_memory ? "pinned" : "pageable") + ")\n";
     for (const HostMoment& mo : h.moments) {
         out += "  " + pad_right(to_string(mo.phase), 18) + pad_left(gib(mo.bytes.total()), 8);
         if (mo.phase == h.peak_phase) out += "  <- peak: " + std::string(mo.cause);

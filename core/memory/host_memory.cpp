@@ -1,5 +1,7 @@
 #include "core/memory/host_memory.h"
 
+#include "core/memory/fsdp_memory.h"
+
 #include "core/base/phrase.h"
 #include "core/base/units.h"
 #include "core/memory/model_states.h"
@@ -82,6 +84,20 @@
 //   engine.save_checkpoint writes GPU-resident optimizer partitions with torch.save, which copies
 //     each storage to the host in turn: the fp32 partition 4 P_r per rank at a time (at stage 0
 //     rank 0's whole fp32 master, 4 P).
+//
+// PyTorch FSDP (core/model/engine.h), as the exports launch it (fsdp_cpu_ram_efficient_loading,
+// SHARDED_STATE_DICT):
+//   loading: only the first process of the node materialises the model on the host, in its dtype
+//     (fp32 unless the model is loaded in 16 bits, FsdpPrecision::Pure), reading shard by shard;
+//     the others build it on the meta device (transformers modeling_utils.py: is_fsdp_enabled() and
+//     not is_local_dist_rank_0() -> meta; Accelerate's cpu_ram_efficient_loading), and
+//     sync_module_states broadcasts rank 0's weights unit by unit from the GPU.
+//   training with CPUOffload(offload_params=True): each rank's FlatParameter shards in their
+//     storage dtype, pinned (_flat_param.py: flat_param.pin_memory() on offload), their gradient
+//     shards pinned (_runtime_utils.py _offload_grad into the pinned _cpu_grad), and torch.optim's
+//     moments beside them, pageable (zeros_like on the CPU parameter).
+//   checkpoint save: SHARDED_STATE_DICT writes each rank's own shards, copied to the host tensor by
+//     tensor: at most a rank's parameter shard per process, no gathered model.
 //
 // Pinned tensors are allocated by PyTorch's CachingHostAllocator rounded up to a power of two
 // (CachingHostAllocator.h allocate: PowerOf2Ceil) and count in the resident set (RssShmem).
@@ -264,6 +280,14 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
     mo.bytes.processes = q.processes;
     const double model_bytes = q.P * (t.load_in_16bit ? 2.0 : 4.0);
     const double shard = std::min(model_bytes, kCheckpointShardBytes);
+    if (is_fsdp(s.fsdp) && !q.qlora) {
+        // cpu_ram_efficient_loading: the node's first process alone builds the model (in the
+        // storage dtype) and reads a shard at a time into it.
+        const double fsdp_model = q.P * fsdp_storage_bytes(s);
+        mo.bytes.model_copy = fsdp_model + std::min(fsdp_model, kCheckpointShardBytes);
+        mo.cause = QT_TRANSLATE_NOOP("Core", "the node's first process loads the whole model (FSDP's cpu_ram_efficient_loading)");
+        return mo;
+    }
     if ((z.stage == 3 && z.zero_init) || q.qlora) {
         mo.bytes.model_copy = g * shard;
         // A bitsandbytes base is quantised as each shard goes to the GPU (transformers loads a
@@ -320,6 +344,17 @@ LastingStates lasting_states(const Scenario& s, const NodeTerms& q) {
         slice += g * p.bytes;
         out.rounding += g * p.rounding;
     };
+    if (is_fsdp(s.fsdp)) {
+        if (z.offload_param == OffloadDevice::Cpu) {
+            // CPUOffload: the parameter and gradient shards pinned, torch.optim's moments pageable.
+            const double storage = fsdp_storage_bytes(s);
+            add(lasting.parameters, pinned(storage * Tr, true));
+            lasting.parameters += g * q.frozen_r;
+            add(lasting.gradients, pinned(storage * Tr, true));
+            lasting.optimizer_states += g * q.moments_per_param * storage / 4.0 * Tr;
+        }
+        return out;
+    }
     if (z.stage == 1 || z.stage == 2) {
         if (z.offload_optimizer != OffloadDevice::None) {
             add(lasting.optimizer_states, pinned(4.0 * Tr, pin));
@@ -392,6 +427,13 @@ HostMoment initialize_moment(const Scenario& s, const NodeTerms& q, const Lastin
     mo.bytes.gradients -= lasting.accumulated.bytes;
     mo.pinned_rounding_bytes = lasting.rounding - lasting.accumulated.rounding;
     mo.cause = QT_TRANSLATE_NOOP("Core", "the offloaded partitions being made");
+    if (is_fsdp(s.fsdp)) {
+        // FSDP shards unit by unit on the GPU (sync_module_states from rank 0): the offloaded
+        // shards, without torch.optim's moments, made at its first step.
+        mo.bytes.optimizer_states = 0;
+        if (mo.bytes.total() == q.processes) mo.cause = QT_TRANSLATE_NOOP("Core", "the training processes alone");
+        return mo;
+    }
     if (z.offload_optimizer == OffloadDevice::Cpu) mo.bytes.optimizer_states -= g * q.moments_per_param * q.Tr;
     const double per_rank_end = (mo.bytes.total() - q.processes) / g;
     // Per rank, the most the transients reach: on top of the partitions (ZeRO-3), or at a moment
@@ -426,6 +468,12 @@ HostMoment checkpoint_save_moment(const Scenario& s, const NodeTerms& q, const H
     HostMoment mo = training;
     mo.phase = HostPhase::CheckpointSave;
     double model_save = 0;
+    if (is_fsdp(s.fsdp)) {
+        // SHARDED_STATE_DICT: every rank copies its own parameter shards to the host as it writes.
+        mo.bytes.model_copy = q.g * (fsdp_storage_bytes(s) * q.Tr + q.frozen_r);
+        mo.cause = QT_TRANSLATE_NOOP("Core", "every process writes its own shards (FSDP's SHARDED_STATE_DICT)");
+        return mo;
+    }
     if (z.stage == 3) model_save = z.gather_16bit_weights_on_model_save ? q.whole_weights : 0.0;
     else model_save = q.g * q.whole_weights;
     // torch.save copies a GPU-resident fp32 partition to the host one storage at a time: every

@@ -753,10 +753,6 @@
         <translation>每个方案都使用场景自身的微批量和重计算设置，与 zero-planner compare 的输出一致（推荐方案自身的数字见上文）。每 GPU 显存以 GiB 计：稳态各部分及其合计；单步峰值保留量（nvidia-smi）以及其中须容纳的部分，是否放得下即据此判断。主机内存和 NVMe 以每节点 GiB 计。共评估了 %1 个候选。</translation>
     </message>
     <message>
-        <source>ds_config.json (%1)</source>
-        <translation>ds_config.json（%1）</translation>
-    </message>
-    <message>
         <source>unknown view &apos;%1&apos;; views: %2</source>
         <translation>未知视图“%1”；可用视图：%2</translation>
     </message>

@@ -152,7 +152,7 @@ std::string scenario_header(const Scenario& s, bool synthesized, const std::stri
 std::string estimate_text(const Scenario& s, const Candidate& c) {
     const MemoryBreakdown& m = c.memory;
     std::string out;
-    out += "Setup:   " + setup_label(c.zero) + ", micro batch " + std::to_string(c.micro_batch) + " x " +
+    out += "Setup:   " + setup_label(setup_key(c.zero), c.engine) + ", micro batch " + std::to_string(c.micro_batch) + " x " +
            std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) + "\n";
     // With ZeRO++ on auto across nodes, the search's choice at stage 3 (ZeroSetup::auto_zeropp), off included.
     const bool zeropp_chosen = c.zero.auto_zeropp && c.zero.stage == 3 && s.cluster.nodes > 1;
@@ -206,7 +206,7 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
            pad_left("tokens/s", 10) + "  fits\n";
     for (const Candidate& c : rows) {
         const MemoryBreakdown& m = c.memory;
-        out += pad_right(setup_label(c.zero), 40);
+        out += pad_right(setup_label(setup_key(c.zero), c.engine), 40);
         for (const MemorySlice& slice : memory_slices()) out += pad_left(gib(slice.bytes(m)), 8);
         out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.peak_reserved_bytes), 9) + pad_left(gib(m.cpu_bytes_per_node), 9) +
                pad_left(gib(m.nvme_bytes_per_node), 9) + pad_left(format_fixed(c.step.seconds, 2), 9) +
@@ -228,7 +228,7 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
 std::string plan_text(const Scenario& s, const Plan& p) {
     std::string out;
     if (p.feasible) {
-        out += "\nRecommended: " + setup_label(p.best.zero) + "\n";
+        out += "\nRecommended: " + setup_label(setup_key(p.best.zero), p.best.engine) + "\n";
         for (const auto& w : p.why) out += "  " + w + "\n";
         out += "  What decides its step: " + explain_step_line(p.best.step) + ".\n";
         out += estimate_text(s, p.best);

@@ -1,5 +1,7 @@
 #include "core/deepspeed/framework_exports.h"
 
+#include "core/deepspeed/accelerate_yaml.h"
+
 #include "core/base/format.h"
 
 #include <nlohmann/json.hpp>
@@ -46,7 +48,6 @@ namespace {
 // The rendezvous port written for a multi-node Accelerate config: torchrun's default
 // --master-port (torch/distributed/run.py), which Accelerate's launcher also uses when
 // main_process_port is unset (accelerate/utils/launch.py).
-constexpr int kAccelerateMainProcessPort = 29500;
 
 std::string number(double v) { return format_general(v); }
 }  // namespace
@@ -112,38 +113,8 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o) {
     }
     ds["zero_stage"] = YAML::Node(z.stage);
 
-    std::map<std::string, YAML::Node> top;
-    top["compute_environment"] = YAML::Node(std::string("LOCAL_MACHINE"));
-    top["debug"] = YAML::Node(false);
-    YAML::Node dsnode(YAML::NodeType::Map);
-    for (const auto& [k, v] : ds) dsnode[k] = v;
-    top["deepspeed_config"] = dsnode;
-    top["distributed_type"] = YAML::Node(std::string("DEEPSPEED"));
-    top["machine_rank"] = YAML::Node(0);
-    top["main_training_function"] = YAML::Node(std::string("main"));
-    top["mixed_precision"] = YAML::Node(std::string(s.training.precision == Precision::Fp32 ? "no" : to_string(s.training.precision)));
-    top["num_machines"] = YAML::Node(s.cluster.nodes);
-    top["num_processes"] = YAML::Node(s.cluster.world_size());
-    top["rdzv_backend"] = YAML::Node(std::string("static"));
-    top["same_network"] = YAML::Node(true);
-    top["use_cpu"] = YAML::Node(false);
-    if (s.cluster.nodes > 1) {
-        top["main_process_ip"] = YAML::Node(std::string("node-0"));
-        top["main_process_port"] = YAML::Node(kAccelerateMainProcessPort);
-    }
-    YAML::Emitter out;
-    out << YAML::BeginMap;
-    bool downcast_written = false;
-    for (const auto& [k, v] : top) {
-        // accelerate writes downcast_bf16: 'no' quoted: a bare no is the boolean false in YAML 1.1.
-        if (!downcast_written && k > "downcast_bf16") {
-            out << YAML::Key << "downcast_bf16" << YAML::Value << YAML::SingleQuoted << "no";
-            downcast_written = true;
-        }
-        out << YAML::Key << k << YAML::Value << v;
-    }
-    out << YAML::EndMap;
-    return std::string(out.c_str()) + "\n";
+    return accelerate_yaml(s, "DEEPSPEED", "deepspeed_config", ds,
+                           s.training.precision == Precision::Fp32 ? "no" : to_string(s.training.precision));
 }
 
 std::string hostfile_lines(std::int64_t nodes, std::int64_t gpus_per_node) {

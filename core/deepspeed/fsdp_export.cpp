@@ -1,10 +1,10 @@
 #include "core/deepspeed/fsdp_export.h"
 
+#include "core/deepspeed/accelerate_yaml.h"
+
 #include "core/base/errors.h"
 #include "core/base/format.h"
 #include "core/search/zero_setups.h"
-
-#include <yaml-cpp/yaml.h>
 
 #include <array>
 #include <map>
@@ -98,40 +98,7 @@ std::string accelerate_fsdp_config_yaml(const Scenario& s) {
         fsdp["fsdp_version"] = YAML::Node(1);
     }
 
-    std::map<std::string, YAML::Node> top;
-    top["compute_environment"] = YAML::Node(std::string("LOCAL_MACHINE"));
-    top["debug"] = YAML::Node(false);
-    top["distributed_type"] = YAML::Node(std::string("FSDP"));
-    YAML::Node block(YAML::NodeType::Map);
-    for (const auto& [k, v] : fsdp) block[k] = v;
-    top["fsdp_config"] = block;
-    top["machine_rank"] = YAML::Node(0);
-    top["main_training_function"] = YAML::Node(std::string("main"));
-    top["mixed_precision"] = YAML::Node(accelerate_mixed_precision(s));
-    top["num_machines"] = YAML::Node(s.cluster.nodes);
-    top["num_processes"] = YAML::Node(s.cluster.world_size());
-    top["rdzv_backend"] = YAML::Node(std::string("static"));
-    top["same_network"] = YAML::Node(true);
-    top["use_cpu"] = YAML::Node(false);
-    if (s.cluster.nodes > 1) {
-        top["main_process_ip"] = YAML::Node(std::string("node-0"));
-        top["main_process_port"] = YAML::Node(29500);
-    }
-    YAML::Emitter out;
-    out << YAML::BeginMap;
-    bool downcast_written = false;
-    for (const auto& [k, v] : top) {
-        // accelerate writes downcast_bf16: 'no' quoted: a bare no is the boolean false in YAML 1.1.
-        if (!downcast_written && k > "downcast_bf16") {
-            out << YAML::Key << "downcast_bf16" << YAML::Value << YAML::SingleQuoted << "no";
-            downcast_written = true;
-        }
-        // mixed_precision 'no' is quoted for the same reason.
-        if (k == "mixed_precision" && v.as<std::string>() == "no") out << YAML::Key << k << YAML::Value << YAML::SingleQuoted << "no";
-        else out << YAML::Key << k << YAML::Value << v;
-    }
-    out << YAML::EndMap;
-    return std::string(out.c_str()) + "\n";
+    return accelerate_yaml(s, "FSDP", "fsdp_config", fsdp, accelerate_mixed_precision(s));
 }
 
 std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& o) {

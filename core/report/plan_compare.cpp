@@ -39,7 +39,8 @@ PlanFigures plan_figures(const Scenario& s) {
         return f;
     }
     try {
-        f.ds_config = std::make_shared<const nlohmann::ordered_json>(deepspeed_config(s));
+        // A PyTorch FSDP plan has no ds_config: every key of the other plan's config differs.
+        if (!is_fsdp(s.fsdp)) f.ds_config = std::make_shared<const nlohmann::ordered_json>(deepspeed_config(s));
     } catch (const InputError&) {
         // No config for this plan: every key of the other plan's config differs.
     }

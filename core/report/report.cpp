@@ -1,9 +1,11 @@
 #include "core/report/report.h"
 #include "core/model/parallel_layout.h"
 
+#include "core/base/errors.h"
 #include "core/base/format.h"
 #include "core/base/units.h"
 #include "core/deepspeed/config_export.h"
+#include "core/deepspeed/fsdp_export.h"
 #include "core/memory/memory_slices.h"
 #include "core/model/enum_names.h"
 #include "core/model/mics.h"
@@ -102,6 +104,8 @@ Report make_report(const Scenario& s) {
         r.scenario.emplace_back("ZeRO++", zpp);
     if (const Phrase m = mics_phrase(effective_mics(p.feasible ? with_candidate(s, p.best) : s)); !m.text.empty())
         r.scenario.emplace_back("MiCS", english(m));
+    if (const std::string engine = engine_words(p.feasible ? with_candidate(s, p.best) : s); !engine.empty())
+        r.scenario.emplace_back("Engine", engine);
     r.scenario.emplace_back("Convention",
                             s.assumptions.convention == Convention::DeepSpeed ? "DeepSpeed implementation" : "ZeRO paper (K = 12)");
     if (!s.assumptions.calibration.empty()) r.scenario.emplace_back("Calibration", s.assumptions.calibration);
@@ -110,7 +114,7 @@ Report make_report(const Scenario& s) {
     if (p.feasible) {
         const Candidate& b = p.best;
         const MemoryBreakdown& m = b.memory;
-        r.recommended = setup_label(b.zero);
+        r.recommended = setup_label(setup_key(b.zero), b.engine);
         r.key_figures = {
             {"Peak reserved per GPU",
              format_bytes(m.peak_reserved_bytes) + " (nvidia-smi); peak allocated " + format_bytes(m.peak_allocated_bytes)},
@@ -125,7 +129,18 @@ Report make_report(const Scenario& s) {
         };
         r.why = p.why;
         r.why.push_back("What decides its step: " + explain_step_line(b.step) + ".");
-        r.ds_config = deepspeed_config_text(with_candidate(s, b));
+        // An FSDP plan has no ds_config: its file is the Accelerate config (core/deepspeed/fsdp_export.h).
+        const Scenario planned = with_candidate(s, b);
+        if (is_fsdp(planned.fsdp)) {
+            r.config_file = "accelerate_config.yaml";
+            try {
+                r.ds_config = accelerate_fsdp_config_yaml(planned);
+            } catch (const InputError&) {
+                r.ds_config.clear();  // autocast or limit_all_gathers off: no config file states it
+            }
+        } else {
+            r.ds_config = deepspeed_config_text(planned);
+        }
     }
     r.others.header = {"setup", p.feasible ? "why not" : "why it does not fit"};
     r.others.right_aligned = {false, false};

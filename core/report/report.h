@@ -30,7 +30,8 @@ struct Report {
     TextTable others;                                              // setup, why it lost
     std::vector<std::string> suggestions;                          // when nothing fits: what would
     TextTable memory;                                              // memory_table() of compare_rows()
-    std::string ds_config;                                         // the recommended setup's ds_config.json; empty when nothing fits
+    std::string ds_config;                                         // the recommended setup's config file; empty when nothing fits
+    std::string config_file = "ds_config.json";                    // which: ds_config.json, or Accelerate's YAML for an FSDP plan
     std::int64_t candidates_evaluated = 0;
 };
 

@@ -162,8 +162,8 @@ void add(std::vector<std::string>& texts, std::vector<Phrase>& phrases, Phrase p
     phrases.push_back(std::move(p));
 }
 
-Rejection rejection(const SetupKey& setup, Phrase reason) {
-    const Phrase label = setup_phrase(setup);
+Rejection rejection(const SetupKey& setup, Engine engine, Phrase reason) {
+    const Phrase label = setup_phrase(setup, engine);
     return {english(label), english(reason), label, reason};
 }
 
@@ -518,9 +518,7 @@ Plan recommend_engines(const Scenario& s, const SearchSpace& space, SearchPrunin
         return std::string(x.fsdp.engine == Engine::DeepSpeed ? "DeepSpeed" : x.fsdp.engine == Engine::Fsdp ? "PyTorch FSDP" : "FSDP2");
     };
     // FSDP's setups by FSDP's own names (FULL_SHARD, FULL_SHARD + CPUOffload, ...).
-    const auto setup = [](const Scenario& x, const Candidate& c) {
-        return is_fsdp(x.fsdp) ? Phrase(fsdp_strategy_name(setup_key(c.zero))) : setup_phrase(c.zero);
-    };
+    const auto setup = [](const Scenario&, const Candidate& c) { return setup_phrase(setup_key(c.zero), c.engine); };
     const bool fsdp_wins = b.feasible && (!a.feasible || b.best.step.tokens_per_second > a.best.step.tokens_per_second / 0.98);
     Plan& winner = fsdp_wins ? b : a;
     const Plan& loser = fsdp_wins ? a : b;
@@ -564,7 +562,7 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
 
     if (search.feasible.empty()) {
         for (std::size_t i = 0; i < zero_setups().size(); ++i)
-            plan.rejected.push_back(rejection(setup_key(zero_setups()[i]), rejection_reason(s, plan.per_setup[i])));
+            plan.rejected.push_back(rejection(setup_key(zero_setups()[i]), s.fsdp.engine, rejection_reason(s, plan.per_setup[i])));
         explain_nothing_fits(s, plan, plan);
         return plan;
     }
@@ -583,7 +581,7 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
     plan.best = evaluate(at(search.bases[best->layout], *best));
     plan.per_setup[best->setup] = plan.best;  // the setup's bar shows exactly the recommended candidate
 
-    const Phrase best_label = setup_phrase(plan.best.zero);
+    const Phrase best_label = setup_phrase(setup_key(plan.best.zero), plan.best.engine);
     for (std::size_t i = 0; i < zero_setups().size(); ++i) {
         const ZeroSetup& z = zero_setups()[i];
         if (i == best->setup) continue;
@@ -594,15 +592,16 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
             // Faster, or as fast to the 0.1% printed below: the simpler setup won, not the speed.
             if (tps >= 0.9995 * plan.best.step.tokens_per_second)
                 plan.rejected.push_back(
-                    rejection(setup_key(z), phrase(QT_TRANSLATE_NOOP("Core", "fits and is within 2% (%1 tokens/s), but %2 is simpler"),
-                                                   {format_count(tps), best_label})));
+                    rejection(setup_key(z), s.fsdp.engine,
+                              phrase(QT_TRANSLATE_NOOP("Core", "fits and is within 2% (%1 tokens/s), but %2 is simpler"),
+                                     {format_count(tps), best_label})));
             else
-                plan.rejected.push_back(
-                    rejection(setup_key(z), phrase(QT_TRANSLATE_NOOP("Core", "fits, but is %1 slower (%2 vs %3 tokens/s)"),
-                                                   {percent_slower(plan.best.step.tokens_per_second, tps), format_count(tps),
-                                                    format_count(plan.best.step.tokens_per_second)})));
+                plan.rejected.push_back(rejection(setup_key(z), s.fsdp.engine,
+                                                  phrase(QT_TRANSLATE_NOOP("Core", "fits, but is %1 slower (%2 vs %3 tokens/s)"),
+                                                         {percent_slower(plan.best.step.tokens_per_second, tps), format_count(tps),
+                                                          format_count(plan.best.step.tokens_per_second)})));
         } else {
-            plan.rejected.push_back(rejection(setup_key(z), rejection_reason(s, c)));
+            plan.rejected.push_back(rejection(setup_key(z), s.fsdp.engine, rejection_reason(s, c)));
         }
     }
     std::stable_sort(plan.alternatives.begin(), plan.alternatives.end(),

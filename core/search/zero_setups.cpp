@@ -71,6 +71,19 @@ std::string short_setup_label(const SetupKey& k) {
     return s;
 }
 
+Phrase setup_phrase(const SetupKey& k, Engine e) {
+    if (e != Engine::DeepSpeed && engine_runs_setup(FsdpSetup{.engine = e}, k)) return Phrase(fsdp_strategy_name(k));
+    return setup_phrase(k);
+}
+
+std::string setup_label(const SetupKey& k, Engine e) { return english(setup_phrase(k, e)); }
+
+std::string short_setup_label(const SetupKey& k, Engine e) {
+    if (e == Engine::DeepSpeed || !engine_runs_setup(FsdpSetup{.engine = e}, k)) return short_setup_label(k);
+    if (k.stage == 3) return k.offload_param == OffloadDevice::Cpu ? "FULL_SHARD+CPU" : "FULL_SHARD";
+    return k.stage == 2 ? "SHARD_GRAD_OP" : "NO_SHARD";
+}
+
 std::string fsdp_strategy_name(const SetupKey& k) {
     if (!engine_runs_setup(FsdpSetup{.engine = Engine::Fsdp}, k)) return {};
     const char* name = k.stage == 3 ? "FULL_SHARD" : k.stage == 2 ? "SHARD_GRAD_OP" : "NO_SHARD";

@@ -39,6 +39,13 @@ std::string zeropp_words(const ZeroPlusPlus& z);
 Phrase zeropp_phrase(const ZeroPlusPlus& z);  // zeropp_words, translatable; empty text when none is
 inline std::string short_setup_label(const ZeroSetup& z) { return short_setup_label(setup_key(z)); }
 
+// The setup by the engine's own name: under PyTorch FSDP its strategy for a setup FSDP has
+// ("FULL_SHARD + CPUOffload"; short: "FULL_SHARD+CPU"), DeepSpeed's words otherwise (and for a
+// setup FSDP lacks, which the views mark).
+Phrase setup_phrase(const SetupKey& k, Engine e);
+std::string setup_label(const SetupKey& k, Engine e);
+std::string short_setup_label(const SetupKey& k, Engine e);
+
 // PyTorch FSDP's name for a setup (core/model/engine.h): "FULL_SHARD", "SHARD_GRAD_OP",
 // "NO_SHARD", "FULL_SHARD + CPUOffload"; empty for a setup FSDP does not have.
 std::string fsdp_strategy_name(const SetupKey& k);

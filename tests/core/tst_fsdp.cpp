@@ -14,6 +14,7 @@
 #include "core/model/trainable_params.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
+#include "core/report/report.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
@@ -311,6 +312,18 @@ private slots:
         QVERIFY(named);
         QCOMPARE(int(with_candidate(s, both.best).fsdp.engine), int(both.best.engine));
         QCOMPARE(both.candidates_evaluated, a.candidates_evaluated + b.candidates_evaluated);
+    }
+
+    // A report of an FSDP plan carries its Accelerate config, not a ds_config, and names the setup
+    // by FSDP's strategy.
+    void report_carries_the_accelerate_config() {
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed);
+        s.training.auto_micro_batch = false;
+        const Report r = make_report(s);
+        QVERIFY(r.feasible);
+        QCOMPARE(QString::fromStdString(r.config_file), QStringLiteral("accelerate_config.yaml"));
+        QVERIFY(r.ds_config.find("distributed_type: FSDP") != std::string::npos);
+        QVERIFY(r.recommended.find("SHARD") != std::string::npos);
     }
 
     // The session keeps the engine (version 14); a version-13 file is a DeepSpeed plan.

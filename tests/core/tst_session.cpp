@@ -736,6 +736,23 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version 13 session (before the engine choice, with the retired fragmentation share) opens as
+    // a DeepSpeed plan, drops assumptions.fragmentation, and estimates what it did: the fit never
+    // read the share (it was decided on the step's peak).
+    void frozen_version_13() {
+        const std::string text = read_text_file(test_data_path("sessions/v13-llama-7b-zero2.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 13);
+        QVERIFY(!doc.contains("engine"));
+        QVERIFY(doc.at("assumptions").contains("fragmentation"));
+        const Scenario s = parse_session(text, "v13-llama-7b-zero2.zplan");
+        QCOMPARE(int(s.fsdp.engine), int(Engine::DeepSpeed));
+        QVERIFY(!s.fsdp.auto_engine);
+        QCOMPARE(s.zero.stage, 2);
+        QVERIFY(!scenario_to_json(s).at("assumptions").contains("fragmentation"));
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");

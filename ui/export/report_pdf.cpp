@@ -157,7 +157,7 @@ public:
             y += row + kGap;
         }
         if (!r.ds_config.empty()) {
-            y += text(sized(15, true), x, y, width, QObject::tr("ds_config.json (%1)").arg(fromCore(r.recommended))) + 4;
+            y += text(sized(15, true), x, y, width, QStringLiteral("%1 (%2)").arg(fromCore(r.config_file), fromCore(r.recommended))) + 4;
             // In three columns of lines, so a long config does not make the page tall.
             QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
             mono.setPixelSize(11);

@@ -79,7 +79,7 @@ void ConfigPreview::copyToClipboard() const {
 
 void ConfigPreview::rebuild() {
     const Scenario& s = doc_->exportScenario();
-    const QString setup = translated(setup_phrase(s.zero));
+    const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine));
     try {
         config_ = QString::fromStdString(formatNamed(formatName()).render(s));
         title_->setText(doc_->selectionFollowsPlan() ? tr("For <b>%1</b> (recommended)").arg(setup)

@@ -141,7 +141,7 @@ void RecommendationCard::rebuild() {
         for (const auto& sg : o.plan.suggestion_phrases) why += QStringLiteral("\n\u2022 ") + translated(sg);
     } else {
         const Candidate& b = o.plan.best;
-        title_->setText(tr("Recommended: %1").arg(translated(setup_phrase(b.zero))));
+        title_->setText(tr("Recommended: %1").arg(translated(setup_phrase(setup_key(b.zero), b.engine))));
         // "Per GPU" always says which figure: the peak reserve nvidia-smi shows, and what must fit.
         keys << tr("Peak reserved per GPU") << tr("Must fit per GPU") << tr("Host RAM per node") << tr("NVMe per node") << tr("Batch")
              << tr("Step time") << tr("Throughput");

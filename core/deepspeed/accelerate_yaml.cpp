@@ -1,0 +1,43 @@
+#include "core/deepspeed/accelerate_yaml.h"
+
+namespace zp {
+
+namespace {
+// `accelerate launch`'s default --main_process_port (commands/launch.py).
+constexpr int kAccelerateMainProcessPort = 29500;
+}  // namespace
+
+std::string accelerate_yaml(const Scenario& s, const std::string& distributed_type, const std::string& block_key,
+                            const std::map<std::string, YAML::Node>& block, const std::string& mixed_precision) {
+    std::map<std::string, YAML::Node> top;
+    top["compute_environment"] = YAML::Node(std::string("LOCAL_MACHINE"));
+    top["debug"] = YAML::Node(false);
+    YAML::Node node(YAML::NodeType::Map);
+    for (const auto& [k, v] : block) node[k] = v;
+    top[block_key] = node;
+    top["distributed_type"] = YAML::Node(distributed_type);
+    top["machine_rank"] = YAML::Node(0);
+    top["main_training_function"] = YAML::Node(std::string("main"));
+    top["num_machines"] = YAML::Node(s.cluster.nodes);
+    top["num_processes"] = YAML::Node(s.cluster.world_size());
+    top["rdzv_backend"] = YAML::Node(std::string("static"));
+    top["same_network"] = YAML::Node(true);
+    top["use_cpu"] = YAML::Node(false);
+    if (s.cluster.nodes > 1) {
+        top["main_process_ip"] = YAML::Node(std::string("node-0"));
+        top["main_process_port"] = YAML::Node(kAccelerateMainProcessPort);
+    }
+    // downcast_bf16 and a mixed_precision of no are written 'no', quoted, as Accelerate writes them.
+    top["downcast_bf16"] = YAML::Node(std::string("no"));
+    top["mixed_precision"] = YAML::Node(mixed_precision);
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    for (const auto& [k, v] : top) {
+        if (v.IsScalar() && v.Scalar() == "no") out << YAML::Key << k << YAML::Value << YAML::SingleQuoted << "no";
+        else out << YAML::Key << k << YAML::Value << v;
+    }
+    out << YAML::EndMap;
+    return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace zp

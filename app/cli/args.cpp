@@ -23,6 +23,12 @@ std::string_view without_dashes(std::string_view option) { return option.substr(
 // the typos allowed are counted on the option as typed, as for every other name.
 [[noreturn]] void unknown_option(const std::string& key, const std::set<std::string>& known_values,
                                  const std::set<std::string>& known_flags) {
+    // Options a release retired, with what replaced them: a script written for the older one is
+    // told why, not only that the name is unknown.
+    if (key == "--fragmentation")
+        throw InputError(
+            "--fragmentation was retired in 0.2: per-GPU memory is the step's composition at the moment that decides the fit, "
+            "and the allocator's reserve comes from the step (README, One memory model); drop the option");
     std::vector<std::string_view> names;
     std::vector<const std::string*> options;
     for (const auto* set : {&known_values, &known_flags})

@@ -274,7 +274,13 @@ void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {
                 "--engine auto lets the recommender choose (recommend, export, session, the window); here give deepspeed, fsdp "
                 "or fsdp2");
         s.fsdp.auto_engine = *v == "auto";
-        if (!s.fsdp.auto_engine) s.fsdp.engine = parse_engine(*v);
+        if (!s.fsdp.auto_engine) {
+            try {
+                s.fsdp.engine = parse_engine(*v);
+            } catch (const InputError&) {
+                throw InputError("--engine must be deepspeed, fsdp, fsdp2 or auto, got '" + *v + "'");
+            }
+        }
         if (is_fsdp(s.fsdp)) z.auto_zeropp = false;
     }
     if (auto v = a.get(opt::fsdp_precision)) s.fsdp.precision = parse_fsdp_precision(*v);

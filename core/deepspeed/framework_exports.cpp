@@ -52,8 +52,15 @@ namespace {
 std::string number(double v) { return format_general(v); }
 }  // namespace
 
-std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o, const std::string& config_path) {
+std::string training_arguments_batch_lines(const Scenario& s, const ExportOptions& o) {
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
+    return "    per_device_train_batch_size=" + std::to_string(s.training.micro_batch) + ",\n" +
+           "    gradient_accumulation_steps=" + std::to_string(gas) + ",  # x " + std::to_string(s.cluster.world_size()) +
+           " GPUs = " + std::to_string(s.training.micro_batch * gas * data_parallel_size(s)) + " sequences per step\n" +
+           "    learning_rate=" + number(o.learning_rate) + ",\n" + "    weight_decay=" + number(o.weight_decay) + ",\n";
+}
+
+std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o, const std::string& config_path) {
     std::string py;
     py += "from transformers import TrainingArguments\n\n";
     py += "# The values transformers copies into the \"auto\" fields of " + config_path + ".\n";
@@ -62,11 +69,7 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     py += "args = TrainingArguments(\n";
     py += "    output_dir=\"output\",\n";
     py += "    deepspeed=\"" + config_path + "\",\n";
-    py += "    per_device_train_batch_size=" + std::to_string(s.training.micro_batch) + ",\n";
-    py += "    gradient_accumulation_steps=" + std::to_string(gas) + ",  # x " + std::to_string(s.cluster.world_size()) +
-          " GPUs = " + std::to_string(s.training.micro_batch * gas * data_parallel_size(s)) + " sequences per step\n";
-    py += "    learning_rate=" + number(o.learning_rate) + ",\n";
-    py += "    weight_decay=" + number(o.weight_decay) + ",\n";
+    py += training_arguments_batch_lines(s, o);
     py += "    adam_beta1=" + number(o.beta1) + ",\n";
     py += "    adam_beta2=" + number(o.beta2) + ",\n";
     py += "    adam_epsilon=" + number(o.eps) + ",\n";

@@ -21,6 +21,10 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
 
 std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& options = {});
 
+// The TrainingArguments lines every engine's export writes alike: micro batch, accumulation (with
+// the sequences per step they make), learning rate and weight decay, each "    key=value,\n".
+std::string training_arguments_batch_lines(const Scenario& s, const ExportOptions& options);
+
 // A bash script: one node runs `deepspeed --num_gpus G`; several write a hostfile
 // (node-0 slots=G, ...) and run `deepspeed --hostfile`; then the accelerate alternative.
 std::string launch_script(const Scenario& s, const std::string& config_path = "ds_config.json", const std::string& script = "train.py");

@@ -1,6 +1,7 @@
 #include "core/deepspeed/fsdp_export.h"
 
 #include "core/deepspeed/accelerate_yaml.h"
+#include "core/deepspeed/framework_exports.h"
 
 #include "core/base/errors.h"
 #include "core/base/format.h"
@@ -105,7 +106,6 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     check_exportable(s, "Trainer");
     const ZeroSetup& z = s.zero;
     const bool fsdp2 = s.fsdp.engine == Engine::Fsdp2;
-    const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
     // training_args.py FSDPOption: full_shard, shard_grad_op, no_shard, offload, auto_wrap.
     std::string fsdp = z.stage == 3 ? "full_shard" : z.stage == 2 ? "shard_grad_op" : "no_shard";
     if (z.offload_param == OffloadDevice::Cpu) fsdp += " offload";
@@ -136,11 +136,7 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     }
     py += "        \"cpu_ram_efficient_loading\": True,\n";
     py += "    },\n";
-    py += "    per_device_train_batch_size=" + std::to_string(s.training.micro_batch) + ",\n";
-    py += "    gradient_accumulation_steps=" + std::to_string(gas) + ",  # x " + std::to_string(s.cluster.world_size()) +
-          " GPUs = " + std::to_string(s.training.micro_batch * gas * data_parallel_size(s)) + " sequences per step\n";
-    py += "    learning_rate=" + format_general(o.learning_rate) + ",\n";
-    py += "    weight_decay=" + format_general(o.weight_decay) + ",\n";
+    py += training_arguments_batch_lines(s, o);
     py += "    max_grad_norm=" + format_general(o.gradient_clipping) + ",\n";
     // --bf16 with FSDP: the Trainer hands Accelerate mixed_precision, which builds MixedPrecision.
     py += std::string("    bf16=") + (!pure && s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";

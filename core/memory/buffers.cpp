@@ -1,7 +1,5 @@
 #include "core/memory/buffers.h"
 
-#include "core/memory/fsdp_memory.h"
-
 #include "core/model/layer_modules.h"
 #include "core/model/trainable_params.h"
 
@@ -51,8 +49,25 @@ BufferBytes buffer_bytes(const ModelSpec& m, const Training& t, const ZeroSetup&
     return rank_buffer_bytes(m, t, z, 1.0, true, nullptr);
 }
 
+namespace {
+// QLoRA: the Linear being computed, dequantised to the compute dtype (largest first), whatever the engine.
+double dequantized_bytes(const Scenario& s) {
+    if (s.finetune.method != FineTuneMethod::Qlora) return 0;
+    double largest_linear = 0;
+    for (const LinearModule& l : linear_modules(s.model))
+        if (l.role != LinearRole::Head) largest_linear = std::max(largest_linear, static_cast<double>(l.in) * static_cast<double>(l.out));
+    return bytes_per_element(s.training.precision) * largest_linear;
+}
+}  // namespace
+
 BufferBytes buffer_bytes(const Scenario& s) {
-    if (is_fsdp(s.fsdp)) return fsdp_buffer_bytes(s, parameter_split(s));
+    // PyTorch FSDP has no DeepSpeed buckets or module gathers: its gathered units are placed by the
+    // step timeline (core/memory/fsdp_memory.h fsdp_units), the one home of that set.
+    if (is_fsdp(s.fsdp)) {
+        BufferBytes b;
+        b.dequantized = dequantized_bytes(s);
+        return b;
+    }
     const ZeroSetup& z = s.zero;
     const FineTune& f = s.finetune;
     // With a frozen base the gathered modules make no gradient.
@@ -60,16 +75,7 @@ BufferBytes buffer_bytes(const Scenario& s) {
     BufferBytes b = rank_buffer_bytes(s.model, s.training, z, static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1)),
                                       !f.adapters(), &gathered_elems);
     if (z.stage != 3 && !f.adapters()) return b;  // nothing below depends on more (the search's common case)
-    const double elem = bytes_per_element(s.training.precision);
-    if (f.adapters()) {
-        if (f.method == FineTuneMethod::Qlora) {
-            double largest_linear = 0;
-            for (const LinearModule& l : linear_modules(s.model))
-                if (l.role != LinearRole::Head)
-                    largest_linear = std::max(largest_linear, static_cast<double>(l.in) * static_cast<double>(l.out));
-            b.dequantized = elem * largest_linear;
-        }
-    }
+    b.dequantized = dequantized_bytes(s);
     const ZeroPlusPlus zpp = effective_zeropp(s);
     if (zpp.quantized_weights) {
         // qwZ (partition_parameters.py all_gather_coalesced with quantize): each module is gathered

@@ -83,14 +83,4 @@ FsdpUnits fsdp_units(const Scenario& s, double trainable, double whole_params, d
     return u;
 }
 
-BufferBytes fsdp_buffer_bytes(const Scenario& s, const ParameterSplit& p) {
-    const double frozen_stored = p.frozen_bytes + p.quant_state_bytes;
-    const FsdpUnits u = fsdp_units(s, p.trainable, p.trainable + p.frozen, frozen_stored);
-    const double layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
-    const double in_flight = u.unsharded_through_backward ? layers : u.units_in_flight;
-    BufferBytes b;
-    b.gathered = u.root_bytes + in_flight * u.layer_bytes + u.layer_grad_bytes;
-    return b;
-}
-
 }  // namespace zp

@@ -4,7 +4,6 @@
 // torch/distributed/fsdp/_flat_param.py, _runtime_utils.py, and FSDP2's
 // torch/distributed/fsdp/_fully_shard/_fsdp_param.py). The step timeline (step_timeline.cpp)
 // places these terms moment by moment; docs/design.md §4.16 lists them.
-#include "core/memory/buffers.h"
 #include "core/memory/model_states.h"
 #include "core/model/scenario.h"
 #include "core/model/trainable_params.h"
@@ -40,9 +39,5 @@ struct FsdpUnits {
 // `trainable`, `whole_params`: the rank's trainable and all parameters; `frozen_stored_bytes`: the
 // frozen part as stored (quantisation state included).
 FsdpUnits fsdp_units(const Scenario& s, double trainable, double whole_params, double frozen_stored_bytes);
-
-// The buffers slice under FSDP: the gathered units at their largest (no DeepSpeed buckets; FSDP
-// reduce-scatters each unit's gradient as it is made).
-BufferBytes fsdp_buffer_bytes(const Scenario& s, const ParameterSplit& split);
 
 }  // namespace zp

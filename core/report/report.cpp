@@ -134,12 +134,12 @@ Report make_report(const Scenario& s) {
         if (is_fsdp(planned.fsdp)) {
             r.config_file = "accelerate_config.yaml";
             try {
-                r.ds_config = accelerate_fsdp_config_yaml(planned);
+                r.config_text = accelerate_fsdp_config_yaml(planned);
             } catch (const InputError&) {
-                r.ds_config.clear();  // autocast or limit_all_gathers off: no config file states it
+                r.config_text.clear();  // autocast or limit_all_gathers off: no config file states it
             }
         } else {
-            r.ds_config = deepspeed_config_text(planned);
+            r.config_text = deepspeed_config_text(planned);
         }
     }
     r.others.header = {"setup", p.feasible ? "why not" : "why it does not fit"};

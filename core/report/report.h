@@ -1,7 +1,7 @@
 #pragma once
 // One plan as a report that can be shared without the planner (docs/design.md §10.1): the scenario in rows, the
 // recommendation with its reasons (the plan's `why`, as `recommend` prints it), the memory table
-// of every setup (the figures `compare` prints) and the recommended setup's ds_config.json, all as
+// of every setup (the figures `compare` prints) and the recommended setup's config file (ds_config.json, or Accelerate's for an FSDP plan), all as
 // strings. Pure: core/report/report_markdown.h writes it as Markdown, the window's PDF
 // (ui/export/report_pdf.h) draws it, and `zero-planner report` does either.
 #include "core/search/recommender.h"
@@ -30,7 +30,7 @@ struct Report {
     TextTable others;                                              // setup, why it lost
     std::vector<std::string> suggestions;                          // when nothing fits: what would
     TextTable memory;                                              // memory_table() of compare_rows()
-    std::string ds_config;                                         // the recommended setup's config file; empty when nothing fits
+    std::string config_text;                                       // the recommended setup's config file; empty when nothing fits
     std::string config_file = "ds_config.json";                    // which: ds_config.json, or Accelerate's YAML for an FSDP plan
     std::int64_t candidates_evaluated = 0;
 };

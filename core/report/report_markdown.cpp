@@ -73,9 +73,9 @@ std::string report_markdown(const Report& r, const std::vector<ReportPicture>& p
         out += "\n## Pictures\n";
         for (const ReportPicture& p : pictures) out += "\n![" + p.title + "](" + link_target(p.file) + ")\n";
     }
-    if (!r.ds_config.empty())
+    if (!r.config_text.empty())
         out += "\n## " + r.config_file + " (" + r.recommended + ")\n\n```" + (r.config_file.ends_with(".yaml") ? "yaml" : "json") + "\n" +
-               r.ds_config + "```\n";
+               r.config_text + "```\n";
     return out;
 }
 

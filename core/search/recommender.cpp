@@ -514,24 +514,21 @@ Plan recommend_engines(const Scenario& s, const SearchSpace& space, SearchPrunin
     Plan a = recommend(deepspeed, space, pruning);
     // FSDP is planned for data parallelism alone: no layout or ZeRO++ search under it.
     Plan b = recommend(fsdp, SearchSpace{}, pruning);
-    const auto name = [](const Scenario& x) {
-        return std::string(x.fsdp.engine == Engine::DeepSpeed ? "DeepSpeed" : x.fsdp.engine == Engine::Fsdp ? "PyTorch FSDP" : "FSDP2");
-    };
-    // FSDP's setups by FSDP's own names (FULL_SHARD, FULL_SHARD + CPUOffload, ...).
-    const auto setup = [](const Scenario&, const Candidate& c) { return setup_phrase(setup_key(c.zero), c.engine); };
     const bool fsdp_wins = b.feasible && (!a.feasible || b.best.step.tokens_per_second > a.best.step.tokens_per_second / 0.98);
     Plan& winner = fsdp_wins ? b : a;
     const Plan& loser = fsdp_wins ? a : b;
-    const Scenario& won = fsdp_wins ? fsdp : deepspeed;
-    const Scenario& lost = fsdp_wins ? deepspeed : fsdp;
+    const std::string won = engine_name(fsdp_wins ? fsdp.fsdp.engine : Engine::DeepSpeed);
+    const std::string lost = engine_name(fsdp_wins ? Engine::DeepSpeed : fsdp.fsdp.engine);
+    // Each setup by its engine's own names (FULL_SHARD + CPUOffload under FSDP).
+    const auto setup = [](const Candidate& c) { return setup_phrase(setup_key(c.zero), c.engine); };
     Phrase engine_why;
     if (winner.feasible && loser.feasible)
         engine_why =
             phrase(QT_TRANSLATE_NOOP("Core", "Engine on auto chose %1: %2 tokens/s with %3, against %4 tokens/s with %5 under %6."),
-                   {name(won), format_count(winner.best.step.tokens_per_second), setup(won, winner.best),
-                    format_count(loser.best.step.tokens_per_second), setup(lost, loser.best), name(lost)});
+                   {won, format_count(winner.best.step.tokens_per_second), setup(winner.best),
+                    format_count(loser.best.step.tokens_per_second), setup(loser.best), lost});
     else if (winner.feasible)
-        engine_why = phrase(QT_TRANSLATE_NOOP("Core", "Engine on auto chose %1: nothing fits under %2."), {name(won), name(lost)});
+        engine_why = phrase(QT_TRANSLATE_NOOP("Core", "Engine on auto chose %1: nothing fits under %2."), {won, lost});
     if (!engine_why.text.empty()) {
         winner.why.insert(winner.why.begin() + (winner.why.empty() ? 0 : 1), english(engine_why));
         winner.why_phrases.insert(winner.why_phrases.begin() + (winner.why_phrases.empty() ? 0 : 1), engine_why);

@@ -80,8 +80,19 @@ std::string setup_label(const SetupKey& k, Engine e) { return english(setup_phra
 
 std::string short_setup_label(const SetupKey& k, Engine e) {
     if (e == Engine::DeepSpeed || !engine_runs_setup(FsdpSetup{.engine = e}, k)) return short_setup_label(k);
-    if (k.stage == 3) return k.offload_param == OffloadDevice::Cpu ? "FULL_SHARD+CPU" : "FULL_SHARD";
-    return k.stage == 2 ? "SHARD_GRAD_OP" : "NO_SHARD";
+    // The strategy's name, its CPUOffload shortened as the ZeRO labels shorten an offload ("+CPU").
+    std::string name = fsdp_strategy_name(k);
+    if (const auto at = name.find(" + CPUOffload"); at != std::string::npos) name.replace(at, std::string::npos, "+CPU");
+    return name;
+}
+
+std::string engine_name(Engine e) {
+    switch (e) {
+    case Engine::DeepSpeed: return "DeepSpeed";
+    case Engine::Fsdp: return "PyTorch FSDP";
+    case Engine::Fsdp2: return "PyTorch FSDP2 (fully_shard)";
+    }
+    return to_string(e);
 }
 
 std::string fsdp_strategy_name(const SetupKey& k) {
@@ -96,9 +107,8 @@ std::string engine_words(const Scenario& s) {
     if (!is_fsdp(f)) return {};
     const SetupKey k = setup_key(s.zero);
     const std::string strategy = fsdp_strategy_name(k);
-    std::string out = std::string(f.engine == Engine::Fsdp2 ? "PyTorch FSDP2 (fully_shard), " : "PyTorch FSDP, ") +
-                      (strategy.empty() ? "no such sharding at ZeRO-" + std::to_string(k.stage) : strategy) + " (ZeRO-" +
-                      std::to_string(k.stage) + "'s sharding), ";
+    std::string out = engine_name(f.engine) + ", " + (strategy.empty() ? "no such sharding at ZeRO-" + std::to_string(k.stage) : strategy) +
+                      " (ZeRO-" + std::to_string(k.stage) + "'s sharding), ";
     const std::string dtype = to_string(s.training.precision);
     switch (f.precision) {
     case FsdpPrecision::Mixed: out += "fp32 shards with MixedPrecision(param_dtype=" + dtype + ")"; break;

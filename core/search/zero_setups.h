@@ -45,6 +45,8 @@ inline std::string short_setup_label(const ZeroSetup& z) { return short_setup_la
 Phrase setup_phrase(const SetupKey& k, Engine e);
 std::string setup_label(const SetupKey& k, Engine e);
 std::string short_setup_label(const SetupKey& k, Engine e);
+// "DeepSpeed", "PyTorch FSDP", "PyTorch FSDP2 (fully_shard)".
+std::string engine_name(Engine e);
 
 // PyTorch FSDP's name for a setup (core/model/engine.h): "FULL_SHARD", "SHARD_GRAD_OP",
 // "NO_SHARD", "FULL_SHARD + CPUOffload"; empty for a setup FSDP does not have.

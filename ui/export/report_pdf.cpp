@@ -156,12 +156,12 @@ public:
                 row = std::max(row, plot(plots[j], x + (j - i) * (cell + kGap), y, cell));
             y += row + kGap;
         }
-        if (!r.ds_config.empty()) {
+        if (!r.config_text.empty()) {
             y += text(sized(15, true), x, y, width, QStringLiteral("%1 (%2)").arg(fromCore(r.config_file), fromCore(r.recommended))) + 4;
             // In three columns of lines, so a long config does not make the page tall.
             QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
             mono.setPixelSize(11);
-            const QStringList lines = fromCore(r.ds_config).trimmed().split(QLatin1Char('\n'));
+            const QStringList lines = fromCore(r.config_text).trimmed().split(QLatin1Char('\n'));
             const qsizetype per_column = (lines.size() + 2) / 3;
             double tallest = 0;
             for (qsizetype c = 0; c < 3; ++c) {

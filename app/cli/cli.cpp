@@ -70,11 +70,13 @@ int run_without_command(const std::vector<std::string>& argv, std::ostream& out)
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> table = {
-        {"estimate", "estimate", "one setup (--stage, --offload-optimizer, --offload-param)", CommandKind::Headless, with_scenario({}),
-         kFlags, false, cmd_estimate},
+        {"estimate", "estimate", "one setup (--stage, --offload-optimizer, --offload-param); --max-seq: its longest sequence",
+         CommandKind::Headless, with_scenario({}), with_flags({&opt::max_seq}), false, cmd_estimate},
         {"compare", "compare", "every stage and offload combination", CommandKind::Headless, with_scenario({}), kFlags, false, cmd_compare},
-        {"recommend", "recommend", "search stage, offload, recompute, micro batch and buckets; the fastest that fits",
-         CommandKind::Headless, with_scenario({}), kFlags, false, cmd_recommend},
+        {"recommend", "recommend",
+         "search stage, offload, recompute, micro batch and buckets; the fastest that fits\n"
+         "--max-seq: the longest sequence each setup fits, and the fastest setup at --seq",
+         CommandKind::Headless, with_scenario({}), with_flags({&opt::max_seq}), false, cmd_recommend},
         {"ds-estimate", "ds-estimate",
          "DeepSpeed's own estimator table: --params P --largest-layer L --gpus-per-node G\n"
          "--nodes K --stage 2|3 [--formula current|legacy]",

@@ -58,6 +58,10 @@ constinit const Option flash_attention{"--flash-attention", "on|off", "FlashAtte
 constinit const Option cpu_checkpointing{"--cpu-checkpointing", "on|off", "checkpointed activations kept in host RAM", G::Training, S::Training};
 constinit const Option loss_upcast{"--loss-upcast", "on|off", "on: fp32 logits in the loss", G::Training, S::Training};
 constinit const Option loss_kernel{"--loss-kernel", "", "the loss kernel (chunked: Liger)", G::Training, S::Training, words<LossKernel>};
+constinit const Option tiled_mlp{"--tiled-mlp", "on|off", "ALST's TiledMLP: the MLP in shards of the sequence, recomputed in backward", G::Training, S::Training};
+constinit const Option expandable_segments{"--expandable-segments", "on|off", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", G::Training, S::Training};
+constinit const Option kernel_index{"--kernel-index", "int32|int64", "how the kernels index a tensor: int32 (FlashAttention-2, Liger before #804) stops a rank at 2^31 elements of [tokens x hidden]", G::Training, S::Training};
+constinit const Option alst{"--alst", "on|off", "Arctic Long Sequence Training: tiled MLP, tiled loss, checkpoints in host RAM, full recompute, flash attention, expandable segments (the options after it override)", G::Training, S::Training};
 constinit const Option fused_optimizer{"--fused-optimizer", "on|off", "on: DeepSpeed's FusedAdam; off: torch.optim, with temporaries", G::Training, S::Training};
 constinit const Option load_dtype{"--load-dtype", "fp32|16bit", "the dtype the weights load in (fp32: from_pretrained's default)", G::Training, S::Training};
 constinit const Option low_cpu_mem_usage{"--low-cpu-mem-usage", "on|off", "from_pretrained's low_cpu_mem_usage (off)", G::Training, S::Training};
@@ -129,6 +133,7 @@ constinit const Option out{"--out", "FILE.png", "screenshot: the picture to writ
 constinit const Option view{"--view", "VIEW", "screenshot: memory, scaling, time, step, host, layout, config, window (the default), calibrate, compare, diagnose (the window after File > Diagnose a Training Log), diagnosis (its panel) or diagnose-step (the step with the failing moment)", G::Command, S::Command};
 constinit const Option size{"--size", "WxH", "screenshot: the window size in points (1480x920)", G::Command, S::Command};
 constinit const Option scale{"--scale", "1|2", "screenshot: device pixels per point", G::Command, S::Command};
+constinit const Option max_seq{"--max-seq", "", "estimate, recommend: the longest sequence that fits, per setup", G::Command, S::Meta};
 constinit const Option holdout{"--holdout", "", "validate: re-fit the fitted constants leaving out one cited source at a time", G::Command, S::Meta};
 
 constinit const Option json{"--json", "", "one JSON document instead of text", G::General, S::Meta};
@@ -208,7 +213,7 @@ std::span<const Option* const> all_options() {
         &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
         &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &cpu_checkpointing,
-        &loss_upcast, &loss_kernel, &fused_optimizer, &load_dtype, &low_cpu_mem_usage, &dataloader_workers,
+        &loss_upcast, &loss_kernel, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &load_dtype, &low_cpu_mem_usage, &dataloader_workers,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
         &pin_memory, &host_grad_buffer, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
         &mics_hierarchical_gather, &engine, &fsdp_precision, &limit_all_gathers,
@@ -217,7 +222,7 @@ std::span<const Option* const> all_options() {
         &quant_storage,
         &headroom, &convention, &mfu, &cuda_context, &session, &ds_config,
         &format, &output, &world_size, &largest_layer, &nodes, &formula, &log, &measured_step_s, &measured_samples_per_s,
-        &measured_max_allocated_gib, &measured_reserved_gib, &out, &view, &size, &scale, &holdout,
+        &measured_max_allocated_gib, &measured_reserved_gib, &out, &view, &size, &scale, &holdout, &max_seq,
         &json, &help, &help_short, &version,
     });
     // clang-format on

@@ -59,7 +59,7 @@ extern const Option cluster, gpus, gpus_per_node, gpu, gpu_mem, cpu_ram, nvme;
 extern const Option intra_bw, inter_bw, nics, pcie_bw, nvme_bw;
 // Training
 extern const Option precision, optimizer, seq, micro_batch, global_batch, checkpointing, flash_attention, cpu_checkpointing, loss_upcast,
-    loss_kernel, fused_optimizer, load_dtype, low_cpu_mem_usage, dataloader_workers;
+    loss_kernel, alst, tiled_mlp, expandable_segments, kernel_index, fused_optimizer, load_dtype, low_cpu_mem_usage, dataloader_workers;
 // ZeRO, ZeRO++ and MiCS
 extern const Option stage, offload_optimizer, offload_param, overlap_comm, reduce_bucket_size, allgather_bucket_size, zero_init, pin_memory,
     host_grad_buffer, save_16bit_model, zeropp, hpz_size, hpz, quantized_weights, quantized_gradients, mics_shard_size,
@@ -73,7 +73,7 @@ extern const Option finetune, lora_rank, lora_alpha, lora_dropout, lora_targets,
 extern const Option headroom, convention, mfu, cuda_context, session, ds_config;
 // Commands' own options
 extern const Option format, output, world_size, largest_layer, nodes, formula, log, measured_step_s, measured_samples_per_s,
-    measured_max_allocated_gib, measured_reserved_gib, out, view, size, scale, holdout;
+    measured_max_allocated_gib, measured_reserved_gib, out, view, size, scale, holdout, max_seq;
 // No value
 extern const Option json, help, help_short, version;
 }  // namespace opt

@@ -189,6 +189,13 @@ void apply_cluster(const Args& a, Scenario& s, ScenarioNotes* notes) {
 
 void apply_training(const Args& a, Scenario& s) {
     Training& t = s.training;
+    // --alst first, so the options of its parts override it.
+    if (auto v = a.get(opt::alst); v && parse_on_off(*v, option_text(opt::alst))) {
+        t.tiled_mlp = t.cpu_checkpointing = t.expandable_segments = t.flash_attention = true;
+        t.loss_kernel = LossKernel::Chunked;
+        t.checkpointing = Checkpointing::Full;
+        t.auto_checkpointing = false;
+    }
     if (auto v = a.get(opt::precision)) t.precision = parse_precision(*v);
     if (auto v = a.get(opt::optimizer)) t.optimizer = parse_optimizer(*v);
     if (auto v = a.get(opt::seq)) t.seq_len = parse_positive_int(*v, option_text(opt::seq), limits::kSeqLen.max);
@@ -202,6 +209,12 @@ void apply_training(const Args& a, Scenario& s) {
     if (auto v = a.get(opt::checkpointing)) {
         t.checkpointing = parse_checkpointing(*v);
         t.auto_checkpointing = false;  // recommend keeps a recompute policy the user fixed
+    }
+    if (auto v = a.get(opt::tiled_mlp)) t.tiled_mlp = parse_on_off(*v, option_text(opt::tiled_mlp));
+    if (auto v = a.get(opt::expandable_segments)) t.expandable_segments = parse_on_off(*v, option_text(opt::expandable_segments));
+    if (auto v = a.get(opt::kernel_index)) {
+        if (*v != "int32" && *v != "int64") throw InputError("--kernel-index must be int32 or int64, got '" + *v + "'");
+        t.int64_kernel_indexing = *v == "int64";
     }
     if (auto v = a.get(opt::flash_attention)) t.flash_attention = parse_on_off(*v, option_text(opt::flash_attention));
     if (auto v = a.get(opt::cpu_checkpointing)) t.cpu_checkpointing = parse_on_off(*v, option_text(opt::cpu_checkpointing));

@@ -240,6 +240,18 @@ ModelSpec from_olmo2(const Fields& f) {
     return m;
 }
 
+// Qwen3 dense (models/qwen3/modeling_qwen3.py): Llama's projections, attention_bias on all four
+// (Qwen3Attention's o_proj takes it too, unlike Qwen2's), Qwen3MLP without bias, and q_norm and
+// k_norm of head_dim weights each, applied per head. Absent keys take Qwen3Config's defaults:
+// head_dim 128 (not hidden / heads), tie_word_embeddings and attention_bias false.
+ModelSpec from_qwen3(const Fields& f) {
+    ModelSpec m = llama_kin(f, "qwen3", false, false, 128);
+    m.qk_norm = true;
+    m.qk_norm_per_head = true;
+    m.mlp_bias = false;
+    return m;
+}
+
 using Importer = std::function<ModelSpec(const Fields&)>;
 
 const std::map<std::string, Importer>& importers() {
@@ -248,6 +260,7 @@ const std::map<std::string, Importer>& importers() {
         {"mistral", [](const Fields& f) { return llama_kin(f, "mistral", false, false); }},
         {"mixtral", from_mixtral},
         {"qwen2", [](const Fields& f) { return llama_kin(f, "qwen2", false, true); }},
+        {"qwen3", from_qwen3},
         {"gemma", [](const Fields& f) { return from_gemma(f, "gemma"); }},
         {"gemma2", [](const Fields& f) { return from_gemma(f, "gemma2"); }},
         {"gpt2", from_gpt2},

@@ -65,6 +65,7 @@ void visit_fields(S& s, V& v) {
     v("model", "shared_experts", m.shared_experts, FieldRule{.min = 0});          // since version 6
     v("model", "first_dense_layers", m.first_dense_layers, FieldRule{.min = 0});  // since version 6
     v("model", "qk_norm", m.qk_norm);                                             // since version 6
+    v("model", "qk_norm_per_head", m.qk_norm_per_head);                           // since version 15
     v("model", "synthesized", m.synthesized);
     v("model", "params_override", m.params_override, FieldRule{.min = 0});
     v("model", "largest_layer_override", m.largest_layer_override, FieldRule{.min = 0});
@@ -100,6 +101,9 @@ void visit_fields(S& s, V& v) {
     v("training", "cpu_checkpointing", t.cpu_checkpointing);
     v("training", "loss_fp32_upcast", t.loss_fp32_upcast);
     v("training", "loss_kernel", t.loss_kernel);
+    v("training", "tiled_mlp", t.tiled_mlp);                          // since version 15
+    v("training", "expandable_segments", t.expandable_segments);      // since version 15
+    v("training", "int64_kernel_indexing", t.int64_kernel_indexing);  // since version 15
     v("training", "fused_optimizer", t.fused_optimizer);
     v("training", "load_in_16bit", t.load_in_16bit);                                 // since version 4
     v("training", "low_cpu_mem_usage", t.low_cpu_mem_usage);                         // since version 4

@@ -141,6 +141,16 @@ void upgrade_13_to_14(json& doc) {
     if (doc.contains("assumptions") && doc.at("assumptions").is_object()) doc["assumptions"].erase("fragmentation");
 }
 
+// Version 14 knew none of ALST's parts and no per-head QK-norm: all off.
+void upgrade_14_to_15(json& doc) {
+    if (doc.contains("training") && doc.at("training").is_object()) {
+        doc["training"]["tiled_mlp"] = false;
+        doc["training"]["expandable_segments"] = false;
+        doc["training"]["int64_kernel_indexing"] = false;
+    }
+    if (doc.contains("model") && doc.at("model").is_object()) doc["model"]["qk_norm_per_head"] = false;
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -205,6 +215,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 13) {
         upgrade_13_to_14(doc);
         version = 14;
+    }
+    if (version == 14) {
+        upgrade_14_to_15(doc);
+        version = 15;
     }
     doc["version"] = version;
     return doc;

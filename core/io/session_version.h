@@ -37,6 +37,9 @@
 //              limit_all_gathers, auto: core/model/engine.h); a version-13 file is a DeepSpeed plan.
 //              assumptions.fragmentation is gone: the allocator's reserve comes from the step
 //              (core/memory/allocator.h), and per-GPU memory is the deciding moment's.
+//   version 15 long-context training (ALST): training.tiled_mlp, expandable_segments,
+//              int64_kernel_indexing, and model.qk_norm_per_head (Qwen3's per-head QK-norm); a
+//              version-14 file has them off, the plan it was saved with.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -51,7 +54,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 14;
+inline constexpr int kSessionVersion = 15;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -98,18 +98,81 @@ LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int6
     return l;
 }
 
+double tiled_mlp_bytes(const ModelSpec& m, double tokens, double element_bytes, const TensorSplit& split) {
+    const double t = static_cast<double>(std::max<std::int64_t>(split.tensor, 1));
+    const double rep = split.sequence_parallel ? 1.0 / t : 1.0;
+    const double h = static_cast<double>(m.hidden);
+    // ulysses_sp.py TiledMLP.forward: ctx.save_for_backward(x), the shards run under no_grad; the
+    // caller sets num_shards = ceil(seqlen / hidden) (ArcticTraining model/tiled_compute.py), so
+    // one shard of at most `hidden` tokens has its inner tensors alive at a time (and again in
+    // backward, where each shard's forward is recomputed with grad).
+    const double shards = std::ceil(tokens / std::max(h, 1.0));
+    const double shard_tokens = shards > 0 ? std::ceil(tokens / shards) : 0.0;
+    return tokens * element_bytes * h * rep + shard_tokens * (m.gated_mlp ? 4.0 : 2.0) * element_bytes * mlp_width_per_token(m) / t;
+}
+
+namespace {
+
+// Liger-Kernel (LossKernel::Chunked; liger_kernel/transformers/monkey_patch.py apply_liger_kernel_to_llama
+// and its siblings patch rope, rms_norm, swiglu and fused_linear_cross_entropy by default, as
+// TRL's and the Trainer's use_liger_kernel do) on the Hugging Face decoders it patches, which
+// have no dropout: no 1-byte masks, and LigerSiLUMulFunction saves only the gate and up
+// outputs (ops/swiglu.py ctx.save_for_backward(a, b)), the down projection its input: three
+// ffn-wide tensors where the eager SwiGLU keeps four. TiledMLP (Training::tiled_mlp) replaces the
+// whole MLP module: what it keeps is its input and one shard, trained or frozen alike.
+LayerActivationBytes kernel_layer(LayerActivationBytes l, const ModelSpec& m, const Training& t, double rank_tokens, double e,
+                                  const TensorSplit& split) {
+    const double tp = static_cast<double>(std::max<std::int64_t>(split.tensor, 1));
+    const double rep = split.sequence_parallel ? 1.0 / tp : 1.0;
+    if (t.loss_kernel == LossKernel::Chunked) {
+        l.attention -= rank_tokens * static_cast<double>(m.hidden) * rep;
+        l.mlp -= rank_tokens * (static_cast<double>(m.hidden) * rep + (m.gated_mlp ? e * mlp_width_per_token(m) / tp : 0.0));
+    }
+    if (t.tiled_mlp) l.mlp = tiled_mlp_bytes(m, rank_tokens, e, split);
+    return l;
+}
+
+// Backward through a layer makes the gradients of its activations. Korthikanti's count: as many
+// bytes as the layer keeps (`full_layer`). Under Liger with flash attention the gradients are
+// counted op by op instead, the larger of the two blocks' transients on top of what the layer keeps:
+//   MLP: the gradient of the down projection's input (ffn wide; Liger's swiglu_backward writes
+//        the gate and up gradients into their saved inputs, ops/swiglu.py), of the MLP's input
+//        and of the residual stream (hidden wide each); TiledMLP: one shard's ffn-wide gradient.
+//   attention: the residual stream's and the attention output's gradients, flash-attn's dq,
+//        its fp32 dq_accum, dk and dv, and under grouped-query attention dk and dv expanded to
+//        every query head before they are summed (flash_attn_interface.py / mha_bwd:
+//        dq_accum float, dk_expanded and dv_expanded when num_heads_k != num_heads).
+double gradient_working_bytes(const ModelSpec& m, const Training& t, double rank_tokens, double e, const TensorSplit& split,
+                              double full_layer) {
+    if (t.loss_kernel != LossKernel::Chunked || !t.flash_attention) return full_layer;
+    const double tp = static_cast<double>(std::max<std::int64_t>(split.tensor, 1));
+    const double rep = split.sequence_parallel ? 1.0 / tp : 1.0;
+    const double h = static_cast<double>(m.hidden);
+    const double width = mlp_width_per_token(m);
+    const double q = static_cast<double>(m.heads * m.head_dim);
+    const double kv = static_cast<double>(m.kv_heads * m.head_dim);
+    const double mlp_grad = t.tiled_mlp ? rank_tokens * 2 * e * h * rep + std::min(rank_tokens, h) * e * width / tp
+                                        : rank_tokens * (2 * e * h * rep + e * width / tp);
+    const double attention_grad = rank_tokens * (e * h * rep + (e * (3 * q + 2 * kv + (kv < q ? 2 * q : 0.0)) + 4 * q) / tp);
+    return std::max(mlp_grad, attention_grad);
+}
+
+}  // namespace
+
 ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const FineTune& f, const Parallelism& par) {
     const double e = bytes_per_element(t.precision);
     const TensorSplit split{par.tensor, par.sequence_parallel, par.expert > 1 ? routed_slots_per_token(m, t, par) : 0.0, par.ulysses};
     const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
     const double rep = par.sequence_parallel ? 1.0 / tp : 1.0;
     const double u = static_cast<double>(ulysses_size(par));
-    const LayerActivationBytes trained = layer_activation_bytes(m, t.seq_len, t.micro_batch, e, split);
+    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch) / u;  // this rank's tokens
+    auto with_kernels = [&](const LayerActivationBytes& l) { return kernel_layer(l, m, t, sb, e, split); };
+    const LayerActivationBytes trained = with_kernels(layer_activation_bytes(m, t.seq_len, t.micro_batch, e, split));
     const bool all_frozen = f.adapters();
     const std::int64_t frozen_layers = all_frozen ? m.layers : std::clamp<std::int64_t>(f.freeze_layers, 0, m.layers);
-    const LayerActivationBytes layer = all_frozen ? frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f, e, split) : trained;
+    const LayerActivationBytes layer =
+        all_frozen ? with_kernels(frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f, e, split)) : trained;
     const double L = static_cast<double>(m.layers);
-    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch) / u;  // this rank's tokens
     const double h = static_cast<double>(m.hidden);
     // Flash attention never materialises the a*s^2 scores (it recomputes them in backward).
     const double scores = t.flash_attention ? 0.0 : layer.scores;
@@ -125,6 +188,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
 
     ActivationBytes out;
     out.whole_layer = full_layer;
+    out.gradient_working = gradient_working_bytes(m, t, sb, e, split, full_layer);
     // The final norm's input and the LM head's input (2sbh each in 16 bits), the logits (2sbV) and,
     // in mixed precision, the fp32 copy the cross-entropy loss keeps, 4sbV (Korthikanti Sec. 4.3).
     // With tensor parallelism the logits are vocabulary-parallel (each rank t-th of V) and the head's
@@ -151,7 +215,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
     if (!all_frozen && frozen_layers > 0) {
         // Full training with the first layers frozen: they keep a frozen layer's activations, or
         // none when the embedding is frozen too; per_layer_stored becomes the average.
-        const LayerActivationBytes fl = frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f, e, split);
+        const LayerActivationBytes fl = with_kernels(frozen_layer_activation_bytes(m, t.seq_len, t.micro_batch, f, e, split));
         const double fz = static_cast<double>(frozen_layers);
         double frozen_kept = 0;
         if (!f.freeze_embeddings) {

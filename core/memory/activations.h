@@ -42,10 +42,15 @@ LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq
 LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, const FineTune& f,
                                                    double element_bytes = 2.0, const TensorSplit& split = {});
 
+// One layer's MLP under ALST's TiledMLP (Training::tiled_mlp) for `tokens` tokens on this rank:
+// its input, kept for backward, and the inner tensors of one shard of about `hidden` tokens.
+double tiled_mlp_bytes(const ModelSpec& m, double tokens, double element_bytes, const TensorSplit& split = {});
+
 struct ActivationBytes {
     double per_layer_stored = 0;      // what each layer keeps for backward under the chosen recompute
     double recompute_working = 0;     // full recompute: one layer's activations rebuilt during backward
     double whole_layer = 0;           // one layer's activations with nothing recomputed (flash attention: no scores)
+    double gradient_working = 0;      // what backward through one layer adds on top of them (its activations' gradients)
     double embedding_and_logits = 0;  // final norm/head inputs and the logits (16-bit + fp32 for the loss; fp32 only in fp32 training)
     double gpu_bytes = 0;             // total on the GPU
     double cpu_bytes_per_gpu = 0;     // cpu_checkpointing: the kept checkpoints live in host memory

@@ -45,13 +45,18 @@ inline constexpr AllocatorShares kAllocatorSharesActivations{0.17, 0.17 * 0.11 /
 inline const AllocatorShares& allocator_shares(int stage) { return stage == 3 ? kAllocatorSharesZero3 : kAllocatorShares; }
 
 // The stage's shares, taken once: activations at theirs, the other cycling bytes at the stage's.
+// With expandable segments (Training::expandable_segments, PYTORCH_CUDA_ALLOC_CONF=
+// expandable_segments:True) the cache is one growing virtual segment per stream
+// (CUDACachingAllocator.cpp ExpandableSegment); when a request fails, release_cached_blocks unmaps
+// every free page of it (2 MiB granularity), so no free block is stranded in a partly used
+// segment: nothing of the cache is unreleasable. The reserve grows as before until then.
 struct CyclingShares {
     double cached_other, cached_activations, unreleasable_other, unreleasable_activations;
-    explicit CyclingShares(int stage)
+    explicit CyclingShares(int stage, bool expandable_segments = false)
         : cached_other(allocator_shares(stage).cached),
           cached_activations(kAllocatorSharesActivations.cached),
-          unreleasable_other(allocator_shares(stage).unreleasable),
-          unreleasable_activations(kAllocatorSharesActivations.unreleasable) {}
+          unreleasable_other(expandable_segments ? 0.0 : allocator_shares(stage).unreleasable),
+          unreleasable_activations(expandable_segments ? 0.0 : kAllocatorSharesActivations.unreleasable) {}
 };
 
 // One moment's reserve and requirement, both without the CUDA context. Reserved: the reserve if
@@ -90,7 +95,8 @@ struct StepPeak {
 // at a time (add), so the search needs no stored timeline.
 class StepPeakAccumulator {
 public:
-    StepPeakAccumulator(int stage, double reservable_bytes) : shares_(stage), reservable_(reservable_bytes) {}
+    StepPeakAccumulator(int stage, double reservable_bytes, bool expandable_segments = false)
+        : shares_(stage, expandable_segments), reservable_(reservable_bytes) {}
     void add(const StepMoment& m) {
         const MomentReserve r = moment_reserve(m, shares_, reservable_);
         if (r.allocated > peak_.allocated_bytes) {

@@ -231,9 +231,17 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
     x.stored_per_layer = a.per_layer_stored;
     // A checkpointed layer's forward builds its whole activations and drops them (torch.utils.checkpoint).
     x.forward_working = t.checkpointing == Checkpointing::Full ? full_layer : 0.0;
-    // Backward through a layer makes the gradients of its activations (as many bytes as the
-    // activations); a checkpointed layer first recomputes them.
-    x.backward_working = full_layer + a.recompute_working;
+    // Backward through a layer makes the gradients of its activations (activations.cpp
+    // gradient_working); a checkpointed layer first recomputes them.
+    x.backward_working = a.gradient_working + a.recompute_working;
+    if (t.cpu_checkpointing && t.checkpointing == Checkpointing::Full) {
+        // The checkpoints wait in host memory (activations.cpp cpu_bytes_per_gpu): the GPU holds
+        // only the one layer input brought back for the layer being recomputed (ArcticTraining
+        // monkey_patches.py copies each back in backward; DeepSpeed's checkpointing.py
+        // cpu_checkpointing the same).
+        x.backward_working += x.stored_per_layer;
+        x.stored_per_layer = 0;
+    }
     x.head_inputs = 2.0 * k * sb * h;  // final norm input and LM head input, 2sbh each in 16 bits (Korthikanti Sec. 4.3)
 
     switch (t.loss_kernel) {
@@ -517,7 +525,7 @@ std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) 
 }
 
 StepPeak step_peak(const Scenario& s, const TimelineInputs& in, double reservable_bytes) {
-    StepPeakAccumulator peak(s.zero.stage, reservable_bytes);
+    StepPeakAccumulator peak(s.zero.stage, reservable_bytes, s.training.expandable_segments);
     visit_step_moments(s, in, TimelineDetail::PeakCandidates, [&](const StepMoment& m) { peak.add(m); });
     return peak.result();
 }

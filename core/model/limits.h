@@ -53,7 +53,7 @@ inline constexpr RealRange kNvmeGBytesPerS{0.001, 1e6};       // per node
 inline constexpr RealRange kCpuAdamParamsPerSecond = kPositive;
 
 // --- Training ------------------------------------------------------------------------------
-inline constexpr CountRange kSeqLen{1, std::int64_t{1} << 24};
+inline constexpr CountRange kSeqLen{1, std::int64_t{1} << 27};
 inline constexpr CountRange kMicroBatch{1, 65536};
 // 0 stands for "automatic" (effective_global_batch in core/model/scenario.h).
 inline constexpr CountRange kGlobalBatch{0, std::int64_t{1} << 40};

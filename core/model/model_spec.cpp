@@ -42,7 +42,8 @@ T mla_params(const ModelSpec& m) {
     return n;
 }
 
-// q, k, v and output projections with their biases, and OLMo-2's q_norm and k_norm.
+// q, k, v and output projections with their biases, and the QK-norm: OLMo-2's q_norm and k_norm
+// over the whole q and k width, Qwen3's over one head (head_dim each, model_spec.h).
 template <typename T>
 T attention_params(const ModelSpec& m) {
     if (m.kv_lora_rank > 0) return mla_params<T>(m);
@@ -50,7 +51,10 @@ T attention_params(const ModelSpec& m) {
     T n = h * q + T(2) * h * kv + q * h;
     if (m.qkv_bias) n += q + T(2) * kv;
     if (m.out_bias) n += h;
-    if (m.qk_norm) n += norm_over<T>(m, q) + norm_over<T>(m, kv);
+    if (m.qk_norm) {
+        if (m.qk_norm_per_head) n += T(2) * norm_over<T>(m, T(m.head_dim));
+        else n += norm_over<T>(m, q) + norm_over<T>(m, kv);
+    }
     return n;
 }
 

@@ -69,6 +69,11 @@ struct ModelSpec {
     // its own kv_a_layernorm). OLMo-2's post-norms are norms_per_layer = 2 (post_attention_layernorm,
     // post_feedforward_layernorm; no input_layernorm).
     bool qk_norm = false;
+    // Qwen3 QK-norm (transformers models/qwen3/modeling_qwen3.py, Qwen3Attention): q_norm =
+    // Qwen3RMSNorm(head_dim) and k_norm = Qwen3RMSNorm(head_dim), applied to each head after the
+    // heads are split, so q_norm and k_norm have head_dim weights each (shared by every head)
+    // instead of OLMo-2's heads*head_dim and kv_heads*head_dim. Read only when qk_norm is true.
+    bool qk_norm_per_head = false;
 
     // Set when only a size was given: the architecture was synthesized for activations and the
     // exact parameter count is params_override (used everywhere instead of the architecture's).

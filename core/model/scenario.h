@@ -63,9 +63,26 @@ struct Training {
     Checkpointing checkpointing = Checkpointing::None;
     bool auto_checkpointing = true;  // the recommender searches recompute policies; false: only checkpointing
     bool flash_attention = true;
-    bool cpu_checkpointing = false;  // activation_checkpointing.cpu_checkpointing
-    bool loss_fp32_upcast = true;    // the loss up-casts the 16-bit logits to fp32 (transformers' default)
+    // The checkpointed layer inputs live in host memory between forward and backward: DeepSpeed's
+    // activation_checkpointing.cpu_checkpointing (Megatron's checkpoint API) or ALST's activation
+    // checkpoint offload (ArcticTraining monkey_patches.py: each layer's hidden_states moved with a
+    // synchronous, unpinned .to("cpu") and brought back in backward). With full recompute only.
+    bool cpu_checkpointing = false;
+    bool loss_fp32_upcast = true;  // the loss up-casts the 16-bit logits to fp32 (transformers' default)
     LossKernel loss_kernel = LossKernel::Full;
+    // ALST's TiledMLP (DeepSpeed runtime/sequence_parallel/ulysses_sp.py TiledMLP): the MLP runs in
+    // shards of about `hidden` tokens under no_grad, keeps only its input for backward and
+    // recomputes each shard's forward there (docs/design.md §4.17).
+    bool tiled_mlp = false;
+    // PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (c10/cuda/CUDACachingAllocator.cpp
+    // ExpandableSegment): one growing virtual segment per stream, whose free pages an out-of-memory
+    // retry unmaps, so no cached block is stranded between segments (core/memory/allocator.h).
+    bool expandable_segments = false;
+    // Whether the kernels index a tensor in 64 bits. FlashAttention-2 and Liger-Kernel's RMSNorm and
+    // RoPE before its PR #804 index in int32: a rank's [tokens x hidden] tensor of 2^31 elements or
+    // more fails with "an illegal memory access" (Liger-Kernel issue #803, ALST's 555K-token run on
+    // one H100; FlashAttention-3 does not). false: the run is limited there (core/search/max_sequence.h).
+    bool int64_kernel_indexing = false;
     bool fused_optimizer = true;  // DeepSpeed's FusedAdam (its "optimizer" block); false: torch.optim's, with temporaries
     // How each process brings the model to deepspeed.initialize (transformers' from_pretrained;
     // core/memory/host_memory.cpp): the dtype it is built in and whether it is built on the meta device.

@@ -135,6 +135,30 @@ std::vector<ModelPreset> build_presets() {
         m.qkv_bias = true;
         p.push_back(named(q.name, q.display, m));
     }
+    // Qwen3 dense (Qwen/Qwen3-{0.6B,1.7B,4B,8B,14B,32B} config.json; model_type qwen3, models/qwen3):
+    // num_hidden_layers, hidden_size, num_attention_heads, num_key_value_heads 8, head_dim 128 (not
+    // hidden_size / num_attention_heads: 0.6B's q is 2048 wide on a hidden 1024), intermediate_size,
+    // vocab_size 151936; attention_bias false (no biases at all); q_norm and k_norm of head_dim
+    // weights each (Qwen3Attention). tie_word_embeddings true for 0.6B, 1.7B and 4B, false from 8B.
+    struct Qwen3Shape {
+        const char* name;
+        const char* display;
+        std::int64_t layers, hidden, heads, ffn;
+        bool tied;
+    };
+    const Qwen3Shape qwen3_shapes[] = {
+        {"qwen3-0.6b", "Qwen3 0.6B", 28, 1024, 16, 3072, true}, {"qwen3-1.7b", "Qwen3 1.7B", 28, 2048, 16, 6144, true},
+        {"qwen3-4b", "Qwen3 4B", 36, 2560, 32, 9728, true},     {"qwen3-8b", "Qwen3 8B", 36, 4096, 32, 12288, false},
+        {"qwen3-14b", "Qwen3 14B", 40, 5120, 40, 17408, false}, {"qwen3-32b", "Qwen3 32B", 64, 5120, 64, 25600, false},
+    };
+    for (const Qwen3Shape& q : qwen3_shapes) {
+        ModelSpec m = llama_style(q.layers, q.hidden, q.heads, 8, q.ffn, 151936, q.tied);
+        m.family = "qwen3";
+        m.head_dim = 128;
+        m.qk_norm = true;
+        m.qk_norm_per_head = true;
+        p.push_back(named(q.name, q.display, m));
+    }
     // Gemma-2 (google/gemma-2-{2b,9b,27b} config.json; models/gemma2): GeGLU MLP, four RMSNorms
     // per layer (input, post-attention, pre- and post-feed-forward), tied embedding, vocabulary
     // 256000; head_dim 256 for 2b and 9b, 128 for 27b (4608 / 32 would be 144).

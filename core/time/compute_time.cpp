@@ -56,8 +56,8 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double ffn = routed_slots_per_token > 0 ? mlp_width_per_token(m, routed_slots_per_token) : mlp_width_per_token(m);
 
     // One layer, forward.
-    const double gemm_f = gemm_seconds(T, h, (q + 2 * kv) / tp, elem, r) + gemm_seconds(T, q / tp, h, elem, r) +
-                          gemm_seconds(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0) / tp, elem, r) + gemm_seconds(T, ffn / tp, h, elem, r);
+    const double mlp_gemm_f = gemm_seconds(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0) / tp, elem, r) + gemm_seconds(T, ffn / tp, h, elem, r);
+    const double gemm_f = gemm_seconds(T, h, (q + 2 * kv) / tp, elem, r) + gemm_seconds(T, q / tp, h, elem, r) + mlp_gemm_f;
     const double attn_flops_f = 4 * b * s * s * q / (tp * u);  // QK^T and AV of this rank's heads
     const double scores = b * heads * s * s / (tp * u);
     double attn_f = 0, attn_b = 0;
@@ -117,6 +117,13 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
         recompute = attn_f;
         recompute_gpu = attn_f;
     }
+    // TiledMLP recomputes each shard's forward in its backward (ulysses_sp.py TiledMLP.backward:
+    // "the forward occurs twice each iteration", thrice with activation checkpointing): the MLP's
+    // GEMMs and element-wise passes once more per layer.
+    const double mlp_elem_f = elem * ffn_passes * T * ffn / tp / r.bytes_per_s;
+    const double tiled_recompute = t.tiled_mlp ? mlp_gemm_f + mlp_elem_f : 0.0;
+    recompute += tiled_recompute;
+    recompute_gpu += tiled_recompute;
 
     // LM head and loss, once per micro step: the logits GEMM (forward, then 2x backward) and the
     // loss's passes over the T x V logits (up-cast to fp32, log-softmax, its gradient): 24 bytes
@@ -135,9 +142,12 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     c.backward_seconds = (L * (layer_b + recompute) + head_b + 2 * loss / 3) / scale;
     c.micro_step_seconds = c.forward_seconds + c.backward_seconds;
     c.optimizer_seconds = optimizer_params * kGpuAdamBytesPerParam / r.bytes_per_s / scale;
-    c.gemm_seconds = G * (L * ((2 + weight_grad_share + full) * gemm_f + (3 + full) * adapter_f) + head_f + head_b) / scale;
+    c.gemm_seconds =
+        G * (L * ((2 + weight_grad_share + full) * gemm_f + (t.tiled_mlp ? mlp_gemm_f : 0.0) + (3 + full) * adapter_f) + head_f + head_b) /
+        scale;
     c.attention_seconds = G * L * (attn_f + attn_b + (t.checkpointing == Checkpointing::None ? 0 : attn_f)) / scale;
-    c.memory_seconds = G * (L * ((3 + full) * elem_f + (2 + full) * dequant_f) + loss) / scale + c.optimizer_seconds;
+    c.memory_seconds =
+        G * (L * ((3 + full) * elem_f + (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full) * dequant_f) + loss) / scale + c.optimizer_seconds;
     c.launch_seconds = G * L * ((layer_f - gpu_f) + (layer_b - gpu_b) + (recompute - recompute_gpu)) / scale;
     c.total_seconds = G * c.micro_step_seconds + c.optimizer_seconds;
     return c;

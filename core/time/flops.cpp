@@ -44,6 +44,10 @@ StepFlops step_flops(const Scenario& s, double tokens_per_step) {
     const FineTune& f = s.finetune;
     StepFlops out = step_flops(m, s.training, tokens_per_step);
     const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+    // TiledMLP runs each MLP's forward once more in backward (compute_time.cpp): hardware FLOPs only.
+    if (s.training.tiled_mlp)
+        out.hardware += 2 * static_cast<double>(m.layers) * static_cast<double>(m.hidden) * mlp_width_per_token(m) *
+                        (m.gated_mlp ? 3.0 : 2.0) * tokens_per_step;
     double frozen_matmul = 0;
     if (f.adapters()) {
         frozen_matmul = layer_matmul_params(m) + (f.train_lm_head ? 0.0 : head_matmul_params(m));

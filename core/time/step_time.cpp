@@ -473,6 +473,16 @@ void add_offload(const StepContext& x, StepTime& st) {
         if (s.zero.offload_param == OffloadDevice::Nvme)
             st.nvme_seconds += (2.0 * x.whole_weights / x.N * g * G + x.weight_elem * x.P / x.N * g) / nvme;
     }
+    if (s.training.cpu_checkpointing && s.training.checkpointing == Checkpointing::Full) {
+        // Activation checkpoints in host memory: each layer's input goes down in forward and comes
+        // back in backward, every micro step. ArcticTraining's offload (monkey_patches.py) copies
+        // with a blocking .to("cpu") into pageable memory: on the compute path, nothing hidden.
+        const double tokens = static_cast<double>(s.training.seq_len) * static_cast<double>(s.training.micro_batch) /
+                              static_cast<double>(ulysses_size(s.parallel));
+        const double per_layer = bytes_per_element(s.training.precision) * tokens * static_cast<double>(s.model.hidden);
+        st.pcie_seconds +=
+            G * 2.0 * static_cast<double>(s.model.layers) * per_layer / host_rates::host_link_bytes_per_second(c.pcie_gbytes_per_s, false);
+    }
     st.offload_seconds = st.pcie_seconds + st.cpu_optimizer_seconds + st.nvme_seconds;
 }
 

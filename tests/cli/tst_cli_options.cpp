@@ -238,8 +238,12 @@ private slots:
                                                 "--mics-hierarchical-gather",
                                                 "--engine",
                                                 "--fsdp-precision",
-                                                "--limit-all-gathers"};
-        QCOMPARE(expected.size(), std::size_t{79});
+                                                "--limit-all-gathers",
+                                                "--alst",
+                                                "--tiled-mlp",
+                                                "--expandable-segments",
+                                                "--kernel-index"};
+        QCOMPARE(expected.size(), std::size_t{83});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -1,5 +1,5 @@
 // Exact parameter counts: the presets, the Hugging Face configs in tests/data/anchors/hf and
-// more of their kin, each against the count published for the checkpoint.
+// tests/data/hf and more of their kin, each against the count published for the checkpoint.
 // Covers core/model/model_spec.cpp, core/presets/model_presets.cpp and core/io/hf_config.cpp.
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
@@ -59,6 +59,17 @@ private slots:
         QTest::newRow("mistral-community/Mixtral-8x22B-v0.1") << "mixtral-8x22b" << qint64(140620634112);
         QTest::newRow("deepseek-ai/DeepSeek-V2-Lite") << "deepseek-v2-lite" << qint64(15706484224);
         QTest::newRow("allenai/OLMo-2-1124-7B") << "olmo-2-7b" << qint64(7298617344);
+        // Qwen3 dense, by hand from each Qwen/Qwen3-* config.json (models/qwen3): embedding V h; per
+        // layer q_proj h x 128a, k_proj and v_proj h x 128kv, o_proj 128a x h, gate/up/down 3 h f, two
+        // RMSNorms of h, q_norm and k_norm of head_dim 128 each; final norm h; lm_head V h when untied.
+        // Qwen3-1.7B ties its head (tie_word_embeddings true): 1,720,574,976; the untied figure
+        // 2,031,739,904 counts the LM head a second time (+151936 x 2048).
+        QTest::newRow("Qwen/Qwen3-0.6B") << "qwen3-0.6b" << qint64(596049920);
+        QTest::newRow("Qwen/Qwen3-1.7B") << "qwen3-1.7b" << qint64(1720574976);
+        QTest::newRow("Qwen/Qwen3-4B") << "qwen3-4b" << qint64(4022468096);
+        QTest::newRow("Qwen/Qwen3-8B") << "qwen3-8b" << qint64(8190735360);
+        QTest::newRow("Qwen/Qwen3-14B") << "qwen3-14b" << qint64(14768307200);
+        QTest::newRow("Qwen/Qwen3-32B") << "qwen3-32b" << qint64(32762123264);
     }
     // clang-format on
     void presets() {
@@ -86,6 +97,8 @@ private slots:
         QTest::newRow("Llama-3.1-405B embedding 128256 x 16384") << "llama-3.1-405b" << qint64(2101346304);
         QTest::newRow("DeepSeek-V2-Lite embedding 102400 x 2048") << "deepseek-v2-lite" << qint64(209715200);
         QTest::newRow("Mixtral-8x22B embedding 32000 x 6144") << "mixtral-8x22b" << qint64(196608000);
+        QTest::newRow("Qwen3-0.6B embedding 151936 x 1024") << "qwen3-0.6b" << qint64(155582464);
+        QTest::newRow("Qwen3-32B embedding (and lm_head) 151936 x 5120, bigger than gate_proj 5120 x 25600") << "qwen3-32b" << qint64(777912320);
     }
     // clang-format on
     void largest_layer() {
@@ -193,6 +206,27 @@ private slots:
         QTest::newRow("allenai/OLMo-2-1124-7B (olmo2: q_norm, k_norm, post-norms)")
             << R"({"model_type":"olmo2","hidden_size":4096,"intermediate_size":11008,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":32,"vocab_size":100352,"tie_word_embeddings":false,"attention_bias":false,"rope_theta":500000})"
             << qint64(7298617344) << "olmo-2-7b";
+        QTest::newRow("Qwen/Qwen3-0.6B (qwen3: head_dim 128 of hidden 1024, per-head q_norm, k_norm, tied)")
+            << R"({"model_type":"qwen3","hidden_size":1024,"intermediate_size":3072,"num_attention_heads":16,"num_hidden_layers":28,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936,"tie_word_embeddings":true,"attention_bias":false,"rms_norm_eps":1e-06,"rope_theta":1000000})"
+            << qint64(596049920) << "qwen3-0.6b";
+        QTest::newRow("Qwen/Qwen3-0.6B without head_dim (Qwen3Config's default 128, not 1024/16)")
+            << R"({"model_type":"qwen3","hidden_size":1024,"intermediate_size":3072,"num_attention_heads":16,"num_hidden_layers":28,"num_key_value_heads":8,"vocab_size":151936,"tie_word_embeddings":true})"
+            << qint64(596049920) << "qwen3-0.6b";
+        QTest::newRow("Qwen/Qwen3-1.7B (qwen3, tied)")
+            << R"({"model_type":"qwen3","hidden_size":2048,"intermediate_size":6144,"num_attention_heads":16,"num_hidden_layers":28,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936,"tie_word_embeddings":true,"attention_bias":false})"
+            << qint64(1720574976) << "qwen3-1.7b";
+        QTest::newRow("Qwen/Qwen3-8B (qwen3, untied)")
+            << R"({"model_type":"qwen3","hidden_size":4096,"intermediate_size":12288,"num_attention_heads":32,"num_hidden_layers":36,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936,"tie_word_embeddings":false,"attention_bias":false})"
+            << qint64(8190735360) << "qwen3-8b";
+        QTest::newRow("Qwen/Qwen3-14B (qwen3)")
+            << R"({"model_type":"qwen3","hidden_size":5120,"intermediate_size":17408,"num_attention_heads":40,"num_hidden_layers":40,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936,"tie_word_embeddings":false,"attention_bias":false})"
+            << qint64(14768307200) << "qwen3-14b";
+        QTest::newRow("Qwen/Qwen3-32B (qwen3: q 8192 wide on hidden 5120)")
+            << R"({"model_type":"qwen3","hidden_size":5120,"intermediate_size":25600,"num_attention_heads":64,"num_hidden_layers":64,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936,"tie_word_embeddings":false,"attention_bias":false})"
+            << qint64(32762123264) << "qwen3-32b";
+        QTest::newRow("Qwen3-8B with attention_bias (bias on q, k, v and o_proj: Qwen3Attention, unlike Qwen2)")
+            << R"({"model_type":"qwen3","hidden_size":4096,"intermediate_size":12288,"num_attention_heads":32,"num_hidden_layers":36,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936,"tie_word_embeddings":false,"attention_bias":true})"
+            << qint64(8190735360 + 36 * (4096 + 1024 + 1024 + 4096)) << "";
     }
     // clang-format on
     void hf_kin() {
@@ -205,6 +239,30 @@ private slots:
         const ModelSpec& p = model_preset(preset.toStdString()).spec;
         QCOMPARE(qint64(largest_layer_params(m)), qint64(largest_layer_params(p)));
         m.name = p.name;  // "hf:<model_type>"; every other field must be the preset's
+        QVERIFY(m == p);
+    }
+
+    // Whole config.json files as the Hub serves them (tests/data/hf), read from disk like
+    // --hf-config: the preset they are, and its count.
+    // clang-format off
+    void hf_config_files_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<qint64>("params");
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("Qwen/Qwen3-4B config.json (qwen3: head_dim 128, q 4096 wide on hidden 2560, tied)")
+            << "hf/qwen3-4b.config.json" << qint64(4022468096) << "qwen3-4b";
+    }
+    // clang-format on
+    void hf_config_files() {
+        QFETCH(QString, file);
+        QFETCH(qint64, params);
+        QFETCH(QString, preset);
+        ModelSpec m = import_hf_config(read_text_file(test_data_path(file.toStdString())), file.toStdString());
+        QVERIFY2(m.name.starts_with("hf:"), m.name.c_str());
+        QCOMPARE(qint64(parameter_count(m)), params);
+        const ModelSpec& p = model_preset(preset.toStdString()).spec;
+        QCOMPARE(qint64(largest_layer_params(m)), qint64(largest_layer_params(p)));
+        m.name = p.name;
         QVERIFY(m == p);
     }
 
@@ -278,6 +336,19 @@ private slots:
         ModelSpec plain = base;
         plain.qk_norm = false;
         QCOMPARE(parameter_count(base) - parameter_count(plain), std::int64_t{32} * (4096 + 4096));  // q_norm + k_norm per layer
+        // Qwen3's QK-norm is per head: q_norm and k_norm of head_dim 128 each, not OLMo-2's whole
+        // q (32 x 128) and k (8 x 128) widths; qk_norm_per_head is read only with qk_norm.
+        const ModelSpec qwen3 = model_preset("qwen3-8b").spec;
+        ModelSpec no_qk_norm = qwen3;
+        no_qk_norm.qk_norm = false;
+        QCOMPARE(parameter_count(qwen3) - parameter_count(no_qk_norm), std::int64_t{36} * (128 + 128));
+        ModelSpec whole_width = qwen3;
+        whole_width.qk_norm_per_head = false;
+        QCOMPARE(parameter_count(whole_width) - parameter_count(no_qk_norm), std::int64_t{36} * (32 * 128 + 8 * 128));
+        ModelSpec unread_per_head = no_qk_norm;  // the flag flipped without QK-norm: the same count
+        unread_per_head.qk_norm_per_head = false;
+        QCOMPARE(parameter_count(unread_per_head), parameter_count(no_qk_norm));
+        QVERIFY(!(unread_per_head == no_qk_norm));  // a field of its own in the defaulted equality
         // MLA: q_a_proj + q_a_layernorm + q_b_proj replace q_proj when q_lora_rank is set.
         ModelSpec lite = model_preset("deepseek-v2-lite").spec;
         ModelSpec compressed = lite;

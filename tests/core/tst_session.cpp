@@ -64,7 +64,7 @@ const std::vector<std::string> kExpectedKeys = {
     "model.fused_gate_up", "model.norms_per_layer", "model.embedding_norm", "model.encoder_decoder",
     "model.relative_attention_buckets", "model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim", "model.qk_rope_head_dim",
     "model.v_head_dim", "model.moe_ffn", "model.shared_experts", "model.first_dense_layers", "model.qk_norm",
-    "model.synthesized", "model.params_override", "model.largest_layer_override",
+    "model.qk_norm_per_head", "model.synthesized", "model.params_override", "model.largest_layer_override",
     "cluster.nodes", "cluster.gpus_per_node", "cluster.gpu_name", "cluster.gpu_display_name", "cluster.gpu_memory_gib",
     "cluster.gpu_peak_tflops_16bit", "cluster.gpu_intra_node_gbytes_per_s", "cluster.gpu_pcie_gbytes_per_s",
     "cluster.intra_node_gbytes_per_s", "cluster.inter_node_gbits_per_s", "cluster.nics_per_node", "cluster.pcie_gbytes_per_s",
@@ -72,8 +72,8 @@ const std::vector<std::string> kExpectedKeys = {
     "cluster.cpu_adam_params_per_second",
     "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
-    "training.cpu_checkpointing", "training.loss_fp32_upcast", "training.loss_kernel", "training.fused_optimizer",
-    "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.capacity_factor",
+    "training.cpu_checkpointing", "training.loss_fp32_upcast", "training.loss_kernel", "training.tiled_mlp",
+    "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
@@ -90,7 +90,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 131;
+constexpr std::size_t kFieldCount = 135;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -259,6 +259,7 @@ json flatten(const Scenario& s) {
         {"model.shared_experts", m.shared_experts},
         {"model.first_dense_layers", m.first_dense_layers},
         {"model.qk_norm", m.qk_norm},
+        {"model.qk_norm_per_head", m.qk_norm_per_head},
         {"model.synthesized", m.synthesized},
         {"model.params_override", m.params_override},
         {"model.largest_layer_override", m.largest_layer_override},
@@ -290,6 +291,9 @@ json flatten(const Scenario& s) {
         {"training.cpu_checkpointing", t.cpu_checkpointing},
         {"training.loss_fp32_upcast", t.loss_fp32_upcast},
         {"training.loss_kernel", to_string(t.loss_kernel)},
+        {"training.tiled_mlp", t.tiled_mlp},
+        {"training.expandable_segments", t.expandable_segments},
+        {"training.int64_kernel_indexing", t.int64_kernel_indexing},
         {"training.fused_optimizer", t.fused_optimizer},
         {"training.load_in_16bit", t.load_in_16bit},
         {"training.low_cpu_mem_usage", t.low_cpu_mem_usage},
@@ -444,7 +448,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 14);
+        QCOMPARE(kSessionVersion, 15);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -525,6 +529,10 @@ private slots:
                                   {"model.shared_experts", 0},
                                   {"model.first_dense_layers", 0},
                                   {"model.qk_norm", false},
+                                  {"model.qk_norm_per_head", false},
+                                  {"training.tiled_mlp", false},
+                                  {"training.expandable_segments", false},
+                                  {"training.int64_kernel_indexing", false},
                                   {"cluster.nics_per_node", 0}};
         // fragmentation went with version 14 (per-GPU memory is the deciding moment's).
         const std::set<std::string> removed_later = {"assumptions.host_buffer_factor", "assumptions.fragmentation"};
@@ -784,7 +792,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 14); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 15); "
                                     "upgrade zero-planner"));
         }
     }
@@ -797,9 +805,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 14); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 15); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 14)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 15)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

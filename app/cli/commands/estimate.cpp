@@ -4,6 +4,7 @@
 #include "app/cli/options.h"
 #include "app/cli/report_json.h"
 #include "app/cli/scenario_options.h"
+#include "app/cli/sequence_report.h"
 #include "app/cli/text_report.h"
 #include "core/search/recommender.h"
 
@@ -17,6 +18,12 @@ namespace zp::cli {
 int cmd_estimate(const Args& a, std::ostream& out, std::ostream&) {
     ScenarioNotes notes;
     const Scenario s = scenario_from_args(a, &notes);
+    if (a.flag(opt::max_seq)) {
+        const SequenceCeiling c = longest_sequence(s);
+        if (a.flag(opt::json)) out << sequence_ceiling_json(s, c).dump(2) << "\n";
+        else out << scenario_header(s, notes.synthesized, notes.host) << sequence_ceiling_text(s, c);
+        return kExitOk;
+    }
     const Candidate c = evaluate(s);
     if (a.flag(opt::json)) {
         nlohmann::json j = estimate_json(s, c);

@@ -1,0 +1,147 @@
+#include "core/search/max_sequence.h"
+
+#include "core/model/limits.h"
+#include "core/search/scenario_edits.h"
+#include "core/search/zero_setups.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace zp {
+
+const char* to_string(SequenceLimit l) {
+    switch (l) {
+    case SequenceLimit::GpuMemory: return "GPU memory";
+    case SequenceLimit::HostMemory: return "host RAM";
+    case SequenceLimit::Nvme: return "NVMe";
+    case SequenceLimit::KernelIndex: return "int32 kernel indexing";
+    case SequenceLimit::Ceiling: return "the planner's longest sequence";
+    }
+    return "";
+}
+
+std::int64_t sequence_granularity(const Scenario& s) { return 256 * ulysses_size(s.parallel); }
+
+std::int64_t kernel_index_limit_seq_len(const Scenario& s) {
+    if (s.training.int64_kernel_indexing) return 0;
+    // Elements of one rank's hidden-state tensor: micro batch x seq/u x hidden < 2^31.
+    const double per_token = static_cast<double>(std::max<std::int64_t>(s.training.micro_batch, 1)) *
+                             static_cast<double>(std::max<std::int64_t>(s.model.hidden, 1)) / static_cast<double>(ulysses_size(s.parallel));
+    return static_cast<std::int64_t>(std::ceil(2147483648.0 / per_token));  // the first length that reaches 2^31
+}
+
+Scenario at_sequence_length(const Scenario& s, std::int64_t seq) {
+    Scenario out = s;
+    out.training.seq_len = seq;
+    if (out.training.auto_checkpointing) out.training.checkpointing = Checkpointing::Full;
+    if (out.training.auto_micro_batch) out.training.micro_batch = 1;
+    return out;
+}
+
+namespace {
+
+// Whether `s` at `seq` fits, and if not, what does not.
+struct LengthFit {
+    bool fits = false;
+    SequenceLimit limit = SequenceLimit::GpuMemory;
+};
+LengthFit fit_at(const Scenario& s, std::int64_t seq) {
+    const Scenario at = at_sequence_length(s, seq);
+    const std::int64_t index_limit = kernel_index_limit_seq_len(at);
+    if (index_limit > 0 && seq >= index_limit) return {false, SequenceLimit::KernelIndex};
+    const Fit f = check_fit(at, estimate_memory(at));
+    if (!f.gpu) return {false, SequenceLimit::GpuMemory};
+    if (!f.cpu) return {false, SequenceLimit::HostMemory};
+    if (!f.nvme) return {false, SequenceLimit::Nvme};
+    return {true, SequenceLimit::GpuMemory};
+}
+
+}  // namespace
+
+SequenceCeiling longest_sequence(const Scenario& s) {
+    SequenceCeiling out;
+    out.setup = setup_key(s.zero);
+    const std::int64_t g = sequence_granularity(s);
+    const std::int64_t top = limits::kSeqLen.max / g;  // in granules
+    // Memory grows with the length in every slice that depends on it (activations, logits, host
+    // checkpoints), so "fits" is monotone: double while it fits, then bisect (in granules).
+    LengthFit first = fit_at(s, g);
+    if (!first.fits) {
+        out.limit = first.limit;
+        return out;
+    }
+    std::int64_t lo = 1, hi = 2;  // lo fits; hi is unknown, then the first that does not
+    LengthFit stop{false, SequenceLimit::Ceiling};
+    for (;;) {
+        if (hi > top) {
+            hi = top + 1;
+            break;
+        }
+        const LengthFit f = fit_at(s, hi * g);
+        if (!f.fits) {
+            stop = f;
+            break;
+        }
+        lo = hi;
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        const LengthFit f = fit_at(s, mid * g);
+        if (f.fits) lo = mid;
+        else {
+            hi = mid;
+            stop = f;
+        }
+    }
+    out.max_seq_len = lo * g;
+    out.limit = hi > top ? SequenceLimit::Ceiling : stop.limit;
+    out.at_max = evaluate(at_sequence_length(s, out.max_seq_len));
+    return out;
+}
+
+SequenceSearch longest_sequences(const Scenario& s) {
+    SequenceSearch out;
+    out.granularity = sequence_granularity(s);
+    for (const ZeroSetupRow& row : zero_setup_rows()) {
+        if (!layout_runs_stage(s.parallel, row.key.stage) || !engine_runs_setup(s.fsdp, row.key)) continue;
+        out.per_setup.push_back(longest_sequence(with_setup(s, row.key)));
+        const SequenceCeiling& c = out.per_setup.back();
+        if (c.max_seq_len <= 0) continue;
+        const int i = static_cast<int>(out.per_setup.size()) - 1;
+        if (out.longest < 0) out.longest = i;
+        else {
+            const SequenceCeiling& b = out.per_setup[static_cast<std::size_t>(out.longest)];
+            if (c.max_seq_len > b.max_seq_len ||
+                (c.max_seq_len == b.max_seq_len && c.at_max.step.tokens_per_second > b.at_max.step.tokens_per_second))
+                out.longest = i;
+        }
+    }
+    return out;
+}
+
+std::vector<SequencePoint> sequence_sweep(const Scenario& s, std::int64_t up_to, int points) {
+    std::vector<SequencePoint> out;
+    const std::int64_t g = sequence_granularity(s);
+    if (points < 2 || up_to < g) return out;
+    out.reserve(static_cast<std::size_t>(points));
+    for (int i = 1; i <= points; ++i) {
+        const double share = static_cast<double>(i) / static_cast<double>(points);
+        const std::int64_t seq = std::max<std::int64_t>(
+            g, static_cast<std::int64_t>(std::llround(share * static_cast<double>(up_to) / static_cast<double>(g))) * g);
+        if (!out.empty() && out.back().seq_len == seq) continue;
+        const Scenario at = at_sequence_length(s, seq);
+        const Candidate c = evaluate(at);
+        const std::int64_t index_limit = kernel_index_limit_seq_len(at);
+        SequencePoint p;
+        p.seq_len = seq;
+        p.fits = c.fit.all() && (index_limit == 0 || seq < index_limit);
+        p.step_seconds = c.step.seconds;
+        p.tokens_per_second = c.step.tokens_per_second;
+        p.required_gpu_bytes = c.memory.peak_required_bytes;
+        out.push_back(p);
+    }
+    return out;
+}
+
+}  // namespace zp

@@ -1,0 +1,66 @@
+#pragma once
+// "How long can my sequences be?" For each ZeRO setup, the longest sequence whose training step
+// fits: the step's required GPU peak (the one memory model, core/memory/memory_model.h), the host
+// RAM (with activation checkpoints offloaded there, Training::cpu_checkpointing) and NVMe, and the
+// kernels' int32 indexing (Training::int64_kernel_indexing). docs/design.md §4.17.
+#include "core/search/recommender.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace zp {
+
+// What stops the next length.
+enum class SequenceLimit {
+    GpuMemory,    // the step's peak no longer fits the GPU
+    HostMemory,   // host RAM (offloaded optimizer, parameters and activation checkpoints)
+    Nvme,         // NVMe swap space
+    KernelIndex,  // a rank's [tokens x hidden] tensor reaches 2^31 elements under int32-indexed kernels
+    Ceiling       // the planner's own upper bound on a sequence (limits::kSeqLen)
+};
+const char* to_string(SequenceLimit l);  // "GPU memory", "host RAM", ...
+
+struct SequenceCeiling {
+    SetupKey setup;
+    std::int64_t max_seq_len = 0;  // the longest multiple of sequence_granularity that fits; 0: not even one
+    SequenceLimit limit = SequenceLimit::GpuMemory;
+    Candidate at_max;  // the step at max_seq_len (meaningful when max_seq_len > 0)
+};
+
+struct SequenceSearch {
+    std::int64_t granularity = 1;
+    std::vector<SequenceCeiling> per_setup;  // zero_setups() order, the setups the engine and layout run
+    int longest = -1;                        // index into per_setup of the longest (the faster on a tie); -1: none fits
+};
+
+// Lengths step in multiples of 256 x the Ulysses degree (ArcticTraining projects/sequence-
+// parallelism/USAGE.md: "try to have it divisible by 256*sequence_parallel_size"; Ulysses needs
+// the sequence divisible by its degree, ulysses_sp.py).
+std::int64_t sequence_granularity(const Scenario& s);
+
+// The sequence length at which one rank's [micro batch x s/u x hidden] tensor reaches 2^31
+// elements (the hidden states RMSNorm and FlashAttention-2 index in int32: Liger-Kernel issue #803);
+// 0 when the kernels index in 64 bits.
+std::int64_t kernel_index_limit_seq_len(const Scenario& s);
+
+// The scenario `s` at `seq` tokens, set up as the search measures it: a recompute policy on auto
+// becomes full recompute and a micro batch on auto becomes 1 (the least memory a length can take).
+Scenario at_sequence_length(const Scenario& s, std::int64_t seq);
+
+// The longest sequence for the setup `s` has (its stage and offload devices).
+SequenceCeiling longest_sequence(const Scenario& s);
+// The same for every setup the engine and the layout run.
+SequenceSearch longest_sequences(const Scenario& s);
+
+// The step at `points` lengths from one granule to `up_to` (the view's curves): length, whether it
+// fits, step seconds and tokens per second.
+struct SequencePoint {
+    std::int64_t seq_len = 0;
+    bool fits = false;
+    double step_seconds = 0;
+    double tokens_per_second = 0;
+    double required_gpu_bytes = 0;
+};
+std::vector<SequencePoint> sequence_sweep(const Scenario& s, std::int64_t up_to, int points);
+
+}  // namespace zp

@@ -618,6 +618,26 @@
         <source>every process writes its own shards (FSDP&apos;s SHARDED_STATE_DICT)</source>
         <translation>每个进程写出自己的分片（FSDP 的 SHARDED_STATE_DICT）</translation>
     </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>GPU 显存</translation>
+    </message>
+    <message>
+        <source>host RAM</source>
+        <translation>主机内存</translation>
+    </message>
+    <message>
+        <source>NVMe</source>
+        <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>int32 kernel indexing</source>
+        <translation>int32 内核索引</translation>
+    </message>
+    <message>
+        <source>the planner&apos;s longest sequence</source>
+        <translation>规划器支持的最长序列</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -2570,6 +2590,10 @@ Not loaded into the controls: %1</source>
         <source>&lt;h3&gt;Per-GPU memory&lt;/h3&gt;&lt;p&gt;&lt;b&gt;Model states&lt;/b&gt; (DeepSpeed&apos;s implementation, bf16/fp16 with Adam): 16-bit parameters 2P, 16-bit gradients 2P, fp32 gradients 4P, fp32 master weights 4P, Adam moments 8P = 20 bytes per parameter without ZeRO. ZeRO-1 partitions the fp32 states over N GPUs (4P + 16P/N), ZeRO-2 also the gradients (2P + 18P/N, DeepSpeed&apos;s estimate_zero2_model_states_mem_needs), ZeRO-3 also the parameters (18P/N plus 4 x the largest layer). The ZeRO paper&apos;s K = 12 convention counts 16 bytes per parameter instead.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Activations&lt;/b&gt;: Korthikanti et al. 2022, s b h (34 + 5 a s / h) bytes per layer, generalised to gated MLPs, grouped-query attention and flash attention, plus the logits (16-bit and the fp32 copy for the loss).&lt;/p&gt;&lt;p&gt;&lt;b&gt;Buffers&lt;/b&gt;: reduce and all-gather buckets (x%1 with overlap_comm, after the Hugging Face DeepSpeed guide), the ZeRO-3 gathered working set. &lt;b&gt;Overhead&lt;/b&gt;: CUDA context (%2 GiB) and the allocator&apos;s cache it cannot free. Each bar is what must fit, split as the step holds it at the moment that decides the fit (its tooltip names the moment); the outline is the step&apos;s peak reserve.&lt;/p&gt;&lt;h3&gt;Peak and fit&lt;/h3&gt;&lt;p&gt;Whether a setup fits is decided on the step&apos;s peak: the memory allocated at every moment of one step (start-up, each forward layer, the loss, each backward layer, the gradient reduce, the optimizer step, the parameter gather), with PyTorch&apos;s caching allocator reserving on top of it a share of the bytes allocated and freed within the step (x%6, ZeRO-3 x%7; activations, allocated in the same sizes every micro step, x%10). &lt;b&gt;Peak reserved&lt;/b&gt; plus the CUDA context is what nvidia-smi shows (the dashed box, and the line in Memory over one step). &lt;b&gt;What must fit&lt;/b&gt; is the peak of allocated memory plus the part of the reserve the allocator cannot free when a request fails (%8% of the cycling bytes, ZeRO-3 %9%, activations %3%) plus the CUDA context, within capacity minus headroom.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Host RAM and NVMe&lt;/b&gt;: each node over the whole run (loading the model, deepspeed.initialize, training, saving a checkpoint): %4 GB per training process, the model as each process loads it, the offloaded states and DeepSpeed&apos;s pinned buffers (rounded up to a power of two, as PyTorch pins them), the NVMe swap pools and the 16-bit model copied to the host on save; the bar is the largest of the four.&lt;/p&gt;&lt;h3&gt;Step time&lt;/h3&gt;&lt;p&gt;6 P tokens + 12 L h s tokens FLOPs at %5% of peak; ring collectives (nccl-tests bus bandwidth) on the slowest link; offload PCIe, CPU Adam and NVMe time.&lt;/p&gt;&lt;p&gt;The README lists every formula with its source.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;每 GPU 显存&lt;/h3&gt;&lt;p&gt;&lt;b&gt;模型状态&lt;/b&gt;（DeepSpeed 的实现，bf16/fp16 配合 Adam）：16 位参数 2P、16 位梯度 2P、fp32 梯度 4P、fp32 主权重 4P、Adam 动量 8P，不用 ZeRO 时每参数共 20 字节。ZeRO-1 把 fp32 状态分区到 N 个 GPU 上（4P + 16P/N），ZeRO-2 再分区梯度（2P + 18P/N，即 DeepSpeed 的 estimate_zero2_model_states_mem_needs），ZeRO-3 再分区参数（18P/N 加上 4 x 最大层）。ZeRO 论文的 K = 12 口径则按每参数 16 字节计。&lt;/p&gt;&lt;p&gt;&lt;b&gt;激活值&lt;/b&gt;：Korthikanti 等 2022，每层 s b h (34 + 5 a s / h) 字节，推广到门控 MLP、分组查询注意力和 flash attention，另加 logits（16 位，以及损失所用的 fp32 副本）。&lt;/p&gt;&lt;p&gt;&lt;b&gt;缓冲区&lt;/b&gt;：归约和 all-gather 桶（启用 overlap_comm 时 x%1，依据 Hugging Face 的 DeepSpeed 指南），以及 ZeRO-3 聚合的工作集。&lt;b&gt;开销&lt;/b&gt;：CUDA 上下文（%2 GiB）和分配器无法释放的缓存。每根柱形是须容纳的量，按单步在决定能否放下的那个时刻的构成拆分（提示框给出该时刻）；描边是单步的峰值保留量。&lt;/p&gt;&lt;h3&gt;峰值与能否放下&lt;/h3&gt;&lt;p&gt;方案能否放下取决于单步的峰值：即一步中每个时刻（启动、每个前向层、损失、每个反向层、梯度归约、优化器步骤、参数聚合）已分配的显存，PyTorch 的缓存分配器还会在其上额外保留一步内分配又释放的字节的一部分（x%6，ZeRO-3 x%7；每个微步以相同大小分配的激活值 x%10）。&lt;b&gt;峰值保留量&lt;/b&gt;加上 CUDA 上下文就是 nvidia-smi 显示的数值（虚线框，以及“单步内的显存”中的线）。&lt;b&gt;须容纳的量&lt;/b&gt;是已分配显存的峰值，加上请求失败时分配器无法释放的那部分保留量（循环字节的 %8%，ZeRO-3 为 %9%，激活值为 %3%），再加上 CUDA 上下文，须在容量减去余量之内。&lt;/p&gt;&lt;p&gt;&lt;b&gt;主机内存和 NVMe&lt;/b&gt;：每个节点在整个运行过程中（加载模型、deepspeed.initialize、训练、保存检查点）：每个训练进程 %4 GB、每个进程加载的模型、卸载的状态和 DeepSpeed 的锁页缓冲区（像 PyTorch 锁页时那样向上取整到 2 的幂）、NVMe 交换池，以及保存时复制到主机的 16 位模型；柱形取四者中的最大值。&lt;/p&gt;&lt;h3&gt;单步时间&lt;/h3&gt;&lt;p&gt;6 P tokens + 12 L h s tokens FLOPs，按峰值的 %5% 计算；环形集合通信（nccl-tests 总线带宽）按最慢的链路计；另加卸载的 PCIe、CPU Adam 和 NVMe 时间。&lt;/p&gt;&lt;p&gt;README 列出了每个公式及其出处。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::MemoryView</name>
@@ -2869,6 +2893,121 @@ Not loaded into the controls: %1</source>
     <message>
         <source>Pinned: %1 (%2)</source>
         <translation>已固定：%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::SequenceView</name>
+    <message>
+        <source>Longest sequence</source>
+        <translation>最长序列</translation>
+    </message>
+    <message>
+        <source>Longest sequence, tokens</source>
+        <translation>最长序列（词元）</translation>
+    </message>
+    <message>
+        <source>Longest sequence per setup</source>
+        <translation>各配置的最长序列</translation>
+    </message>
+    <message>
+        <source>Tokens per second and step time against the sequence length</source>
+        <translation>每秒词元数与步时间随序列长度的变化</translation>
+    </message>
+    <message>
+        <source>Sequence length, tokens</source>
+        <translation>序列长度（词元）</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>step time, s</source>
+        <translation>步时间（秒）</translation>
+    </message>
+    <message>
+        <source>tokens/s (fits)</source>
+        <translation>词元/秒（可容纳）</translation>
+    </message>
+    <message>
+        <source>tokens/s (does not fit)</source>
+        <translation>词元/秒（放不下）</translation>
+    </message>
+    <message>
+        <source>step time</source>
+        <translation>步时间</translation>
+    </message>
+    <message>
+        <source>Drag the target line, or press Left/Right, to change the sequence length</source>
+        <translation>拖动目标线，或按左/右方向键，以更改序列长度</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>The longest sequence each setup fits, and tokens per second and step time against the length</source>
+        <translation>每种配置能容纳的最长序列，以及每秒词元数和步时间随长度的变化</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>NVMe</source>
+        <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>int32</source>
+        <translation>int32</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>longest %1 (%2)</source>
+        <translation>最长 %1（%2）</translation>
+    </message>
+    <message>
+        <source>target %1</source>
+        <translation>目标 %1</translation>
+    </message>
+    <message>
+        <source>%1 fits no sequence of %2 tokens.</source>
+        <translation>%1 连 %2 个词元的序列也放不下。</translation>
+    </message>
+    <message>
+        <source>%1: at most %2 tokens a sequence (then %3), %4 tokens/s there.</source>
+        <translation>%1：每个序列最多 %2 个词元（再长受限于%3），此时 %4 词元/秒。</translation>
+    </message>
+    <message>
+        <source>The target does not fit this setup.</source>
+        <translation>目标长度在此配置下放不下。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>One bar per setup at the longest sequence it fits, labelled with what stops the next length</source>
+        <translation>每种配置一根柱形，高度为其能容纳的最长序列，标注限制更长序列的因素</translation>
+    </message>
+    <message>
+        <source>For the chosen setup: tokens per second and step time against the sequence length, the longest that fits and the target length</source>
+        <translation>所选配置的每秒词元数和步时间随序列长度的变化，以及能容纳的最长长度和目标长度</translation>
+    </message>
+    <message>
+        <source>Legend of the sequence length curves</source>
+        <translation>序列长度曲线的图例</translation>
+    </message>
+    <message>
+        <source>tokens/s where the length fits, where it does not, and the step time</source>
+        <translation>可容纳长度下的词元/秒、放不下时的词元/秒，以及步时间</translation>
     </message>
 </context>
 <context>

@@ -32,6 +32,7 @@
 #include "ui/plots/host_view.h"
 #include "ui/plots/memory_view.h"
 #include "ui/plots/scaling_view.h"
+#include "ui/plots/sequence_view.h"
 #include "ui/plots/step_view.h"
 #include "ui/plots/time_view.h"
 #include "ui/qcustomplot_include.h"
@@ -118,6 +119,7 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     time_ = new TimeView(doc);
     step_ = new StepView(doc);
     host_ = new HostView(doc);
+    sequence_ = new SequenceView(doc);
     layout_ = new GpuLayoutView(doc);
     card_ = new RecommendationCard(doc);
     config_ = new ConfigPreview(doc);
@@ -126,6 +128,9 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     tabs_->addTab(config_, tr("ds_config.json"));
     compare_ = new ComparePanel(doc);
     tabs_->addTab(compare_, tr("Compare"));
+    // The longest sequence per setup and the chosen one's speed against the length: beside the
+    // recommendation, whose question ("what fits?") it asks of the length.
+    tabs_->addTab(sequence_, tr("Sequence length"));
 
     // The step, host and GPU layout views share a place with the scaling view: beside the memory
     // bars, so a clicked bar's step is in view with it. They draw only while their tab is shown.
@@ -198,6 +203,8 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     };
     connect(memory_, &MemoryView::setupClicked, this, showSetup);
     connect(host_, &HostView::setupClicked, this, showSetup);
+    connect(sequence_, &SequenceView::setupClicked, this,
+            [this](int index) { doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]); });
     // The same from the keyboard: Left and Right on the focused memory or host RAM plot.
     const auto shownSetup = [this] {
         const auto& setups = overview_setups();
@@ -317,6 +324,7 @@ void MainWindow::flushPending() {
     step_->flush();
     compare_->flush();
     host_->flush();
+    if (tabs_->currentWidget() == sequence_) sequence_->flush();  // a search of its own: only when shown
     layout_->flush();
     for (QCustomPlot* p : {memory_->plot(), scaling_->plot(), time_->plot(), step_->plot(), host_->plot()})
         p->replot(QCustomPlot::rpImmediateRefresh);

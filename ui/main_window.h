@@ -27,6 +27,7 @@ class RecommendationCard;
 class ScalingView;
 class StepView;
 class HostView;
+class SequenceView;
 class GpuLayoutView;
 class TimeView;
 
@@ -49,6 +50,7 @@ public:
     TimeView* timeView() const { return time_; }
     StepView* stepView() const { return step_; }
     HostView* hostView() const { return host_; }
+    SequenceView* sequenceView() const { return sequence_; }
     GpuLayoutView* layoutView() const { return layout_; }
     RecommendationCard* card() const { return card_; }
     ConfigPreview* configPreview() const { return config_; }
@@ -149,6 +151,7 @@ private:
     TimeView* time_;
     StepView* step_;
     HostView* host_;
+    SequenceView* sequence_;
     GpuLayoutView* layout_;
     RecommendationCard* card_;
     ConfigPreview* config_;

@@ -8,7 +8,8 @@ constexpr int kAccelerateMainProcessPort = 29500;
 }  // namespace
 
 std::string accelerate_yaml(const Scenario& s, const std::string& distributed_type, const std::string& block_key,
-                            const std::map<std::string, YAML::Node>& block, const std::string& mixed_precision) {
+                            const std::map<std::string, YAML::Node>& block, const std::string& mixed_precision,
+                            const std::map<std::string, YAML::Node>& parallelism) {
     std::map<std::string, YAML::Node> top;
     top["compute_environment"] = YAML::Node(std::string("LOCAL_MACHINE"));
     top["debug"] = YAML::Node(false);
@@ -19,7 +20,12 @@ std::string accelerate_yaml(const Scenario& s, const std::string& distributed_ty
     top["machine_rank"] = YAML::Node(0);
     top["main_training_function"] = YAML::Node(std::string("main"));
     top["num_machines"] = YAML::Node(s.cluster.nodes);
-    top["num_processes"] = YAML::Node(s.cluster.world_size());
+    top["num_processes"] = YAML::Node(s.cluster.world_size());  // all machines' processes (commands/launch.py --num_processes)
+    if (!parallelism.empty()) {
+        YAML::Node p(YAML::NodeType::Map);
+        for (const auto& [k, v] : parallelism) p[k] = v;
+        top["parallelism_config"] = p;
+    }
     top["rdzv_backend"] = YAML::Node(std::string("static"));
     top["same_network"] = YAML::Node(true);
     top["use_cpu"] = YAML::Node(false);
@@ -29,7 +35,7 @@ std::string accelerate_yaml(const Scenario& s, const std::string& distributed_ty
     }
     // downcast_bf16 and a mixed_precision of no are written 'no', quoted, as Accelerate writes them.
     top["downcast_bf16"] = YAML::Node(std::string("no"));
-    top["mixed_precision"] = YAML::Node(mixed_precision);
+    if (!mixed_precision.empty()) top["mixed_precision"] = YAML::Node(mixed_precision);
     YAML::Emitter out;
     out << YAML::BeginMap;
     for (const auto& [k, v] : top) {

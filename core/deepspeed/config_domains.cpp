@@ -93,6 +93,11 @@ const std::vector<ValueDomain>& value_domains() {
         {"communication_data_type", {"fp16", "bf16", "fp32"}, true, {}, {}, {},
          "Invalid communication_data_type. Supported data types: ['fp16', 'bf16', 'fp32']. Got: {}",
          "runtime/config.py get_communication_data_type", "\"bf16\"", "\"fp8\""},
+        // The same reader for the gradient reduction of a sequence-parallel run (engine.py: with
+        // sequence_parallel_size > 1 it replaces communication_data_type; default "fp32", runtime/constants.py).
+        {"seq_parallel_communication_data_type", {"fp16", "bf16", "fp32"}, true, {}, {}, {},
+         "Invalid communication_data_type. Supported data types: ['fp16', 'bf16', 'fp32']. Got: {}",
+         "runtime/config.py get_communication_data_type (SEQ_PARALLEL_COMMUNICATION_DATA_TYPE)", "\"bf16\"", "\"fp8\""},
         {"data_types.grad_accum_dtype", kDtypeNames, false, {}, {}, {}, "'{}' is not a valid DtypeEnum",
          "runtime/config.py DtypeEnum", "\"fp32\"", "\"fp64\""},
         // runtime/zero/config.py and offload_config.py: Field(..., ge=0).

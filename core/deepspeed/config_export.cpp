@@ -85,6 +85,11 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
     // DeepSpeed-Ulysses (docs/_tutorials/ulysses-alst-sequence-parallelism.md's ds_config): runtime/config.py
     // divides the world by it for the batch rule above (train_batch_size counts world / sp ranks).
     if (s.parallel.ulysses > 1) j["sequence_parallel_size"] = s.parallel.ulysses;
+    // With sequence parallelism engine.py reduces the gradients in seq_parallel_communication_data_type,
+    // "fp32" unless set (runtime/constants.py SEQ_PARALLEL_COMMUNICATION_DATA_TYPE_DEFAULT): every bf16
+    // reduce bucket is copied to fp32 first. ArcticTraining's projects/sequence-parallelism/USAGE.md sets
+    // it to bf16 ("By default deepspeed will use fp32 for sequence parallelism communications").
+    if (s.parallel.ulysses > 1 && t.precision == Precision::Bf16) j["seq_parallel_communication_data_type"] = "bf16";
     j["gradient_clipping"] = o.gradient_clipping;
     j["steps_per_print"] = o.steps_per_print;
     j["wall_clock_breakdown"] = false;

@@ -50,25 +50,103 @@ namespace {
 // main_process_port is unset (accelerate/utils/launch.py).
 
 std::string number(double v) { return format_general(v); }
+
+// The versions sequence parallelism under Accelerate needs: Accelerate 1.12's prepare refuses an
+// older DeepSpeed ("Deepspeed ALST/Ulysses requires deepspeed>=0.18.2", accelerator.py; the Hugging
+// Face blog ulysses-sp.md says 0.18.1); the Trainer's parallelism_config and TRL's from the same blog.
+constexpr const char* kSpRequirements = "deepspeed>=0.18.2 accelerate>=1.12";
+constexpr const char* kSpTrainerRequirements = "transformers>=5.0 (TRL's SFTTrainer: trl>=0.18.0)";
+
+// DeepSpeedSequenceParallelConfig's sp_attn_implementation (Accelerate's sequence_parallelism.md: one
+// of sdpa, flash_attention_2 or flash_attention_3; "eager can't work here").
+const char* sp_attention(const Scenario& s) { return s.training.flash_attention ? "flash_attention_2" : "sdpa"; }
+
+// What the plan counts on that no config file holds, as comment lines after `prefix` ("# "): the ALST
+// pieces Transformers lacks (its deepspeed_alst.md: "The full ALST system also includes TiledMLP and
+// activation checkpoint offloading, which aren't available in Transformers"), the allocator setting and
+// Liger-Kernel. `trainer`: the lines go beside TrainingArguments, which already say use_liger_kernel.
+std::string outside_config_lines(const Scenario& s, const std::string& prefix, bool trainer) {
+    const Training& t = s.training;
+    std::string out;
+    const auto line = [&](const std::string& text) { out += prefix + text + "\n"; };
+    if (t.tiled_mlp) {
+        line("TiledMLP (planned) is not in Transformers (\"TiledMLP and activation checkpoint offloading, which aren't available in");
+        line("  Transformers\", its deepspeed_alst.md): monkey-patch the model's MLP forward to run");
+        line("  deepspeed.runtime.sequence_parallel.ulysses_sp.TiledMLP.apply (DeepSpeed's ALST tutorial, \"Tiled MLP computation\":");
+        line("  modeling_llama.LlamaMLP.forward = tiled_mlp_forward_common), or train with ArcticTraining (tiled_mlp_compute: true).");
+    }
+    if (t.cpu_checkpointing && t.checkpointing == Checkpointing::Full) {
+        line("Activation checkpoint offload (planned: the checkpointed layer inputs wait in host memory) is not in Transformers either:");
+        line("  run each step's forward and backward inside one");
+        line("  deepspeed.runtime.activation_checkpointing.offload_activations.get_checkpoint_hidden_states_offloading_ctx_manager()");
+        line(
+            "  (non-reentrant checkpointing, DeepSpeed's ALST tutorial), or train with ArcticTraining (activation_checkpoint_cpu_offload:");
+        line("  true). The ds_config's activation_checkpointing.cpu_checkpointing reaches deepspeed.checkpointing models only.");
+    }
+    if (t.expandable_segments)
+        line("Before launching: export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (planned; DeepSpeed's ALST tutorial).");
+    if (t.loss_kernel == LossKernel::Chunked && !trainer) {
+        line("Liger-Kernel's fused linear cross-entropy (planned: the full logits are never made): pip install liger-kernel, then");
+        line(
+            "  use_liger_kernel=True in TrainingArguments / SFTConfig, or liger_kernel.transformers.AutoLigerKernelForCausalLM in a custom loop.");
+    }
+    return out;
+}
 }  // namespace
 
 std::string training_arguments_batch_lines(const Scenario& s, const ExportOptions& o) {
-    const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
+    const std::int64_t dp = data_parallel_size(s);
+    const std::int64_t gas = gradient_accumulation_steps(s.training, dp);
+    // With Ulysses the ranks of a group share one sequence: deepspeed_alst.md "The effective
+    // dp_world_size = world_size / sp_size".
+    const std::string ranks = s.parallel.ulysses > 1
+                                  ? std::to_string(dp) + " data-parallel group" + (dp == 1 ? "" : "s") + " (" +
+                                        std::to_string(s.cluster.world_size()) + " GPUs / SP " + std::to_string(s.parallel.ulysses) + ")"
+                                  : std::to_string(s.cluster.world_size()) + " GPUs";
     return "    per_device_train_batch_size=" + std::to_string(s.training.micro_batch) + ",\n" +
-           "    gradient_accumulation_steps=" + std::to_string(gas) + ",  # x " + std::to_string(s.cluster.world_size()) +
-           " GPUs = " + std::to_string(s.training.micro_batch * gas * data_parallel_size(s)) + " sequences per step\n" +
-           "    learning_rate=" + number(o.learning_rate) + ",\n" + "    weight_decay=" + number(o.weight_decay) + ",\n";
+           "    gradient_accumulation_steps=" + std::to_string(gas) + ",  # x " + ranks + " = " +
+           std::to_string(s.training.micro_batch * gas * dp) + " sequences per step\n" + "    learning_rate=" + number(o.learning_rate) +
+           ",\n" + "    weight_decay=" + number(o.weight_decay) + ",\n";
+}
+
+std::string parallelism_config_text(const Scenario& s) {
+    const std::int64_t sp = s.parallel.ulysses, dp = data_parallel_size(s);
+    std::string py;
+    py += "# DeepSpeed-Ulysses sequence parallelism " + std::to_string(sp) + " (ALST): " + std::to_string(dp) + " data-parallel group" +
+          (dp == 1 ? "" : "s") + " of " + std::to_string(sp) + " GPUs, each group one sequence split " + std::to_string(sp) + " ways.\n";
+    py += "# Requires " + std::string(kSpRequirements) + " " + kSpTrainerRequirements + ".\n";
+    py += "parallelism_config = ParallelismConfig(\n";
+    py += "    sp_backend=\"deepspeed\",\n";
+    py += "    sp_size=" + std::to_string(sp) + ",\n";
+    py += "    dp_shard_size=" + std::to_string(dp) + ",  # dp_replicate 1 x dp_shard " + std::to_string(dp) + " x sp " +
+          std::to_string(sp) + " = " + std::to_string(s.cluster.world_size()) + " processes\n";
+    py += "    sp_handler=DeepSpeedSequenceParallelConfig(\n";
+    py += "        sp_seq_length_is_variable=True,\n";
+    py += "        sp_attn_implementation=\"" + std::string(sp_attention(s)) + "\",\n";
+    py += "    ),\n";
+    py += ")\n";
+    py += "# \"Sequences must also be padded to a multiple of sp_size\" (Transformers' deepspeed_alst.md): give the collator\n";
+    py += "# pad_to_multiple_of=" + std::to_string(sp) +
+          " (DataCollatorForLanguageModeling(tokenizer, mlm=False, pad_to_multiple_of=" + std::to_string(sp) +
+          ")), or TRL's SFTConfig pad_to_multiple_of=" + std::to_string(sp) + ".\n";
+    return py;
 }
 
 std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o, const std::string& config_path) {
+    const bool sp = s.parallel.ulysses > 1;
     std::string py;
+    if (sp) py += "from accelerate.utils import DeepSpeedSequenceParallelConfig, ParallelismConfig\n";
     py += "from transformers import TrainingArguments\n\n";
+    if (sp) py += parallelism_config_text(s) + "\n";
+    if (const std::string outside = outside_config_lines(s, "#   ", true); !outside.empty())
+        py += "# Outside this file:\n" + outside + "\n";
     py += "# The values transformers copies into the \"auto\" fields of " + config_path + ".\n";
     py += "# \"auto\" reduce_bucket_size becomes hidden_size^2 (the planner sized " + number(s.zero.reduce_bucket_elems) +
           "): replace it with an integer to keep the planned buffers.\n";
     py += "args = TrainingArguments(\n";
     py += "    output_dir=\"output\",\n";
     py += "    deepspeed=\"" + config_path + "\",\n";
+    if (sp) py += "    parallelism_config=parallelism_config,\n";
     py += training_arguments_batch_lines(s, o);
     py += "    adam_beta1=" + number(o.beta1) + ",\n";
     py += "    adam_beta2=" + number(o.beta2) + ",\n";
@@ -99,7 +177,62 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     return py;
 }
 
-std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o) {
+namespace {
+
+// The parallelism_config block of Accelerate's sequence_parallelism.md, dp_shard taking the
+// data-parallel ranks ("You must ensure dp_replicate_size x dp_shard_size x sp_size = num_processes").
+std::map<std::string, YAML::Node> parallelism_block(const Scenario& s) {
+    std::map<std::string, YAML::Node> p;
+    p["parallelism_config_dp_replicate_size"] = YAML::Node(1);
+    p["parallelism_config_dp_shard_size"] = YAML::Node(data_parallel_size(s));
+    p["parallelism_config_sp_size"] = YAML::Node(s.parallel.ulysses);
+    p["parallelism_config_sp_backend"] = YAML::Node(std::string("deepspeed"));
+    p["parallelism_config_sp_seq_length_is_variable"] = YAML::Node(true);
+    p["parallelism_config_sp_attn_implementation"] = YAML::Node(std::string(sp_attention(s)));
+    return p;
+}
+
+// The comments above a sequence-parallel YAML: the product, where the DeepSpeed settings are, the
+// versions, and the command-line and environment forms of the block.
+std::string sequence_parallel_header(const Scenario& s, const std::string& config_path) {
+    const std::string sp = std::to_string(s.parallel.ulysses), dp = std::to_string(data_parallel_size(s));
+    const std::string world = std::to_string(s.cluster.world_size());
+    std::string h;
+    h += "# DeepSpeed-Ulysses sequence parallelism " + sp + " (ALST) under Accelerate: dp_replicate 1 x dp_shard " + dp + " x sp " + sp +
+         " = " + world + " processes\n";
+    h += "# (Accelerate's sequence_parallelism.md: \"You must ensure dp_replicate_size x dp_shard_size x sp_size = num_processes\").\n";
+    h += "# ZeRO, the batch, the precision, sequence_parallel_size and seq_parallel_communication_data_type are in " + config_path + "\n";
+    h += "# (zero-planner export --format deepspeed -o " + config_path +
+         "); beside deepspeed_config_file Accelerate refuses mixed_precision and\n";
+    h += "# its own ZeRO keys here (DeepSpeedPlugin._deepspeed_config_checks). Requires " + std::string(kSpRequirements) + ".\n";
+    h += "# Launch: accelerate launch --config_file accelerate_config.yaml train.py; another degree on the command line (the block\n";
+    h += "# below turns the parallelism config on; keep the product):\n";
+    h += "#   accelerate launch --config_file accelerate_config.yaml --parallelism-config-sp-size " + sp +
+         " --parallelism-config-dp-shard-size " + dp + " train.py\n";
+    h += "# The same as environment variables (Accelerator() reads them with ACCELERATE_USE_PARALLELISM_CONFIG=true):\n";
+    h += "#   PARALLELISM_CONFIG_DP_SHARD_SIZE=" + dp + " PARALLELISM_CONFIG_SP_SIZE=" + sp + " PARALLELISM_CONFIG_SP_BACKEND=deepspeed\n";
+    h += "#   PARALLELISM_CONFIG_SP_SEQ_LENGTH_IS_VARIABLE=true PARALLELISM_CONFIG_SP_ATTN_IMPLEMENTATION=" + std::string(sp_attention(s)) +
+         "\n";
+    h += "# Pad every batch to a multiple of " + sp + " tokens (DeepSpeed's UlyssesSPDataLoaderAdapter splits it " + sp + " ways).\n";
+    return h;
+}
+
+}  // namespace
+
+std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o, const std::string& config_path) {
+    const std::string outside = outside_config_lines(s, "#   ", false);
+    const std::string outside_header = outside.empty() ? std::string() : "# Outside this file:\n" + outside;
+    if (s.parallel.ulysses > 1) {
+        // Sequence parallelism needs keys only a ds_config holds (sequence_parallel_size, read when
+        // zero.Init builds its config without Accelerate's mpu; seq_parallel_communication_data_type),
+        // so the DeepSpeed block points at the file, as `accelerate config` writes it
+        // (commands/config/cluster.py: deepspeed_config_file and zero3_init_flag, mixed_precision None).
+        std::map<std::string, YAML::Node> ds;
+        ds["deepspeed_config_file"] = YAML::Node(config_path);
+        ds["zero3_init_flag"] = YAML::Node(s.zero.stage == 3 && s.zero.zero_init);
+        std::string yaml = accelerate_yaml(s, "DEEPSPEED", "deepspeed_config", ds, "", parallelism_block(s));
+        return sequence_parallel_header(s, config_path) + outside_header + yaml;
+    }
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
     const ZeroSetup& z = s.zero;
     // std::map: keys sorted, as accelerate's yaml.safe_dump(sort_keys=True) writes them.
@@ -116,8 +249,8 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o) {
     }
     ds["zero_stage"] = YAML::Node(z.stage);
 
-    return accelerate_yaml(s, "DEEPSPEED", "deepspeed_config", ds,
-                           s.training.precision == Precision::Fp32 ? "no" : to_string(s.training.precision));
+    return outside_header + accelerate_yaml(s, "DEEPSPEED", "deepspeed_config", ds,
+                                            s.training.precision == Precision::Fp32 ? "no" : to_string(s.training.precision));
 }
 
 std::string hostfile_lines(std::int64_t nodes, std::int64_t gpus_per_node) {

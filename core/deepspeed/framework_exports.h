@@ -19,11 +19,19 @@ std::string hf_trainer_config_text(const Scenario& s, const ExportOptions& optio
 std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& options = {},
                                        const std::string& config_path = "ds_config.json");
 
-std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& options = {});
+// With DeepSpeed-Ulysses (Parallelism::ulysses above 1) the DeepSpeed block points at `config_path`
+// (the ds_config holds sequence_parallel_size) and a parallelism_config block carries the degree
+// (Accelerate's sequence_parallelism.md), with comments on what no config holds (TiledMLP, activation
+// checkpoint offload, the allocator, Liger-Kernel).
+std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& options = {}, const std::string& config_path = "ds_config.json");
 
 // The TrainingArguments lines every engine's export writes alike: micro batch, accumulation (with
 // the sequences per step they make), learning rate and weight decay, each "    key=value,\n".
 std::string training_arguments_batch_lines(const Scenario& s, const ExportOptions& options);
+
+// With DeepSpeed-Ulysses: the ParallelismConfig(sp_backend="deepspeed", ...) construction the
+// Trainer's parallelism_config takes (Transformers' deepspeed_alst.md), with the padding note.
+std::string parallelism_config_text(const Scenario& s);
 
 // A bash script: one node runs `deepspeed --num_gpus G`; several write a hostfile
 // (node-0 slots=G, ...) and run `deepspeed --hostfile`; then the accelerate alternative.

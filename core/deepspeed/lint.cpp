@@ -254,7 +254,15 @@ private:
             add(Severity::Error, "sequence_parallel_size", "must be at least 1 (1: no sequence parallelism), got " + v.dump());
             return;
         }
-        if (sp > 1 && sp < kJsonSafeInteger) check_ulysses_model(static_cast<std::int64_t>(sp));
+        if (sp > 1 && sp < kJsonSafeInteger)
+            check_ulysses_against_model(static_cast<std::int64_t>(sp), ctx_, "sequence_parallel_size", "sequence_parallel_size",
+                                        out.diagnostics);
+        if (sp > 1 && ds_schema::block_enabled(j_, "bf16") && !j_.contains("seq_parallel_communication_data_type"))
+            add(Severity::Info, "seq_parallel_communication_data_type",
+                "not set: with sequence_parallel_size above 1 DeepSpeed reduces the gradients in fp32 (runtime/constants.py "
+                "SEQ_PARALLEL_COMMUNICATION_DATA_TYPE_DEFAULT), copying every bf16 reduce bucket to fp32 first (ArcticTraining's "
+                "sequence-parallelism USAGE.md: 4 GB more at a reduce_bucket_size of 5e8)",
+                "set \"seq_parallel_communication_data_type\": \"bf16\"");
         if (!world_) return;
         if (sp > static_cast<double>(*world_) || *world_ % static_cast<std::int64_t>(sp) != 0) {
             add(Severity::Error, "sequence_parallel_size",
@@ -264,41 +272,6 @@ private:
             return;
         }
         batch_ranks_ = *world_ / static_cast<std::int64_t>(sp);
-    }
-
-    // DeepSpeed-Ulysses against the model (LintContext), the rules validate_ulysses applies to a plan.
-    // runtime/sequence_parallel/ulysses_sp.py UlyssesSPAttentionHF raises "Attention head count ... is
-    // not divisible by SP size" and "KV attention head count ... is not divisible by SP size ... or vice
-    // versa"; deepspeed/sequence/layer.py DistributedAttention (Megatron-DeepSpeed) instead falls back
-    // to uneven_heads_all2all when the heads do not divide, provided "Number of heads ... must be larger
-    // than sequence parallel size", synchronously. UlyssesSPDataLoaderAdapter: "batch's seqlen=... isn't
-    // divisible by sp-size".
-    void check_ulysses_model(std::int64_t sp) {
-        const std::string path = "sequence_parallel_size", name = "sequence_parallel_size " + std::to_string(sp);
-        if (ctx_.heads && *ctx_.heads > 0 && *ctx_.heads % sp != 0) {
-            if (*ctx_.heads <= sp)
-                add(Severity::Error, path,
-                    name + " is not below the " + std::to_string(*ctx_.heads) +
-                        " attention heads: each rank attends with heads/SP of them (DeepSpeed's Ulysses attention refuses it)",
-                    "use a divisor of the heads");
-            else
-                add(Severity::Error, path,
-                    name + " does not divide the " + std::to_string(*ctx_.heads) +
-                        " attention heads: ulysses_sp.py raises \"Attention head count ... is not divisible by SP size\" (Megatron-DeepSpeed's "
-                        "DistributedAttention runs uneven heads, synchronously)",
-                    "use a divisor of the heads");
-        }
-        if (ctx_.kv_heads && *ctx_.kv_heads > 0 && *ctx_.kv_heads % sp != 0 && sp % *ctx_.kv_heads != 0)
-            add(Severity::Error, path,
-                name + " and the " + std::to_string(*ctx_.kv_heads) +
-                    " key/value heads: one must divide the other (ulysses_sp.py: \"KV attention head count ... is not divisible by SP size ... "
-                    "or vice versa\")",
-                "use a divisor or a multiple of the key/value heads");
-        if (ctx_.seq_len && *ctx_.seq_len > 0 && *ctx_.seq_len % sp != 0)
-            add(Severity::Error, path,
-                name + " does not divide the sequence length " + std::to_string(*ctx_.seq_len) +
-                    ": each rank holds seq/SP tokens (ulysses_sp.py: \"batch's seqlen=... isn't divisible by sp-size\")",
-                "pad the sequence to a multiple of " + std::to_string(sp));
     }
 
     // DeepSpeed runtime/config.py _set_batch_related_parameters and _batch_assertion.
@@ -572,6 +545,41 @@ private:
 };
 
 }  // namespace
+
+// DeepSpeed-Ulysses against the model (LintContext), the rules validate_ulysses applies to a plan.
+// runtime/sequence_parallel/ulysses_sp.py UlyssesSPAttentionHF raises "Attention head count ... is
+// not divisible by SP size" and "KV attention head count ... is not divisible by SP size ... or vice
+// versa"; deepspeed/sequence/layer.py DistributedAttention (Megatron-DeepSpeed) instead falls back to
+// uneven_heads_all2all when the heads do not divide, provided "Number of heads ... must be larger than
+// sequence parallel size", synchronously. UlyssesSPDataLoaderAdapter: "batch's seqlen=... isn't
+// divisible by sp-size".
+void check_ulysses_against_model(std::int64_t sp, const LintContext& ctx, const std::string& path, const std::string& key,
+                                 std::vector<Diagnostic>& out) {
+    const std::string name = key + " " + std::to_string(sp);
+    const auto add = [&](std::string message, std::string suggestion) {
+        out.push_back({Severity::Error, path, std::move(message), std::move(suggestion)});
+    };
+    if (ctx.heads && *ctx.heads > 0 && *ctx.heads % sp != 0) {
+        if (*ctx.heads <= sp)
+            add(name + " is not below the " + std::to_string(*ctx.heads) +
+                    " attention heads: each rank attends with heads/SP of them (DeepSpeed's Ulysses attention refuses it)",
+                "use a divisor of the heads");
+        else
+            add(name + " does not divide the " + std::to_string(*ctx.heads) +
+                    " attention heads: ulysses_sp.py raises \"Attention head count ... is not divisible by SP size\" (Megatron-DeepSpeed's "
+                    "DistributedAttention runs uneven heads, synchronously)",
+                "use a divisor of the heads");
+    }
+    if (ctx.kv_heads && *ctx.kv_heads > 0 && *ctx.kv_heads % sp != 0 && sp % *ctx.kv_heads != 0)
+        add(name + " and the " + std::to_string(*ctx.kv_heads) +
+                " key/value heads: one must divide the other (ulysses_sp.py: \"KV attention head count ... is not divisible by SP size ... "
+                "or vice versa\")",
+            "use a divisor or a multiple of the key/value heads");
+    if (ctx.seq_len && *ctx.seq_len > 0 && *ctx.seq_len % sp != 0)
+        add(name + " does not divide the sequence length " + std::to_string(*ctx.seq_len) +
+                ": each rank holds seq/SP tokens (ulysses_sp.py: \"batch's seqlen=... isn't divisible by sp-size\")",
+            "pad the sequence to a multiple of " + std::to_string(sp));
+}
 
 LintContext lint_context_of(const Scenario& s) {
     return {s.cluster.gpus_per_node, s.model.heads, s.model.kv_heads, s.training.seq_len, s.model.family};

@@ -51,6 +51,13 @@ LintContext lint_context_of(const Scenario& s);
 LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name = "ds_config.json",
                           const std::optional<FineTune>& finetune = std::nullopt, const LintContext& context = {});
 
+// DeepSpeed-Ulysses' degree `sp` (above 1) against the model in `context`: the attention heads, the
+// key/value heads and the sequence length it must divide (ulysses_sp.py's asserts), each an error at
+// `path` naming `key` ("sequence_parallel_size" in a ds_config, "parallelism_config_sp_size" in an
+// Accelerate config), appended to `out`. Nothing for a value the context does not hold.
+void check_ulysses_against_model(std::int64_t sp, const LintContext& context, const std::string& path, const std::string& key,
+                                 std::vector<Diagnostic>& out);
+
 // The nearest of `candidates` to `key` by closest_name (core/base/suggest.h) with the linter's
 // allowance for long keys, or "".
 std::string nearest_key(const std::string& key, const std::vector<std::string>& candidates);

@@ -1,6 +1,8 @@
 #include "core/search/max_sequence.h"
 
+#include "core/base/phrase.h"
 #include "core/model/limits.h"
+#include "core/model/parallel_layout.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 
@@ -11,11 +13,11 @@ namespace zp {
 
 const char* to_string(SequenceLimit l) {
     switch (l) {
-    case SequenceLimit::GpuMemory: return "GPU memory";
-    case SequenceLimit::HostMemory: return "host RAM";
-    case SequenceLimit::Nvme: return "NVMe";
-    case SequenceLimit::KernelIndex: return "int32 kernel indexing";
-    case SequenceLimit::Ceiling: return "the planner's longest sequence";
+    case SequenceLimit::GpuMemory: return QT_TRANSLATE_NOOP("Core", "GPU memory");
+    case SequenceLimit::HostMemory: return QT_TRANSLATE_NOOP("Core", "host RAM");
+    case SequenceLimit::Nvme: return QT_TRANSLATE_NOOP("Core", "NVMe");
+    case SequenceLimit::KernelIndex: return QT_TRANSLATE_NOOP("Core", "int32 kernel indexing");
+    case SequenceLimit::Ceiling: return QT_TRANSLATE_NOOP("Core", "the planner's longest sequence");
     }
     return "";
 }
@@ -35,6 +37,12 @@ Scenario at_sequence_length(const Scenario& s, std::int64_t seq) {
     out.training.seq_len = seq;
     if (out.training.auto_checkpointing) out.training.checkpointing = Checkpointing::Full;
     if (out.training.auto_micro_batch) out.training.micro_batch = 1;
+    // A global batch this layout cannot split (a layout the recommender would not have chosen)
+    // is raised to the next multiple of micro batch x data-parallel ranks, as the default batch
+    // is (effective_global_batch): the length's memory does not depend on it.
+    const std::int64_t per_step = out.training.micro_batch * data_parallel_size(out);
+    if (out.training.global_batch > 0 && out.training.global_batch % per_step != 0)
+        out.training.global_batch = (out.training.global_batch / per_step + 1) * per_step;
     return out;
 }
 
@@ -142,6 +150,31 @@ std::vector<SequencePoint> sequence_sweep(const Scenario& s, std::int64_t up_to,
         out.push_back(p);
     }
     return out;
+}
+
+SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetup>& setups, const SetupKey& chosen, int points) {
+    SequenceOverview o;
+    o.granularity = sequence_granularity(s);
+    o.target_seq_len = s.training.seq_len;
+    o.kernel_index_limit = kernel_index_limit_seq_len(at_sequence_length(s, s.training.seq_len));
+    bool found = false;
+    for (const ZeroSetup& z : setups) {
+        const SetupKey k = setup_key(z);
+        const bool runs = layout_runs_stage(s.parallel, k.stage) && engine_runs_setup(s.fsdp, k);
+        o.runs.push_back(runs);
+        SequenceCeiling c;
+        c.setup = k;
+        if (runs) c = longest_sequence(with_setup(s, k));
+        if (k == chosen) {
+            o.chosen = c;
+            found = true;
+        }
+        o.per_setup.push_back(c);
+    }
+    if (!found) o.chosen = longest_sequence(with_setup(s, chosen));
+    const std::int64_t reach = std::max({o.chosen.max_seq_len, o.target_seq_len, 8 * o.granularity});
+    o.sweep = sequence_sweep(with_setup(s, chosen), reach + reach / 3, points);
+    return o;
 }
 
 }  // namespace zp

@@ -44,7 +44,8 @@ std::int64_t sequence_granularity(const Scenario& s);
 std::int64_t kernel_index_limit_seq_len(const Scenario& s);
 
 // The scenario `s` at `seq` tokens, set up as the search measures it: a recompute policy on auto
-// becomes full recompute and a micro batch on auto becomes 1 (the least memory a length can take).
+// becomes full recompute and a micro batch on auto becomes 1 (the least memory a length can take);
+// a global batch the layout cannot split is raised to the next one it can.
 Scenario at_sequence_length(const Scenario& s, std::int64_t seq);
 
 // The longest sequence for the setup `s` has (its stage and offload devices).
@@ -62,5 +63,19 @@ struct SequencePoint {
     double required_gpu_bytes = 0;
 };
 std::vector<SequencePoint> sequence_sweep(const Scenario& s, std::int64_t up_to, int points);
+
+// What the window's Sequence length view draws: the longest sequence of each of `setups` (a
+// setup the engine or the layout does not run has none), and for `chosen` the step against the
+// length up to a third past the larger of its longest and the scenario's own length (the target).
+struct SequenceOverview {
+    std::vector<SequenceCeiling> per_setup;  // one per `setups`, in order
+    std::vector<bool> runs;                  // whether the engine and the layout run that setup
+    SequenceCeiling chosen;                  // the chosen setup's longest
+    std::vector<SequencePoint> sweep;        // the chosen setup's step against the length
+    std::int64_t granularity = 1;
+    std::int64_t target_seq_len = 0;      // the scenario's own length
+    std::int64_t kernel_index_limit = 0;  // kernel_index_limit_seq_len, 0 when lifted
+};
+SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetup>& setups, const SetupKey& chosen, int points);
 
 }  // namespace zp

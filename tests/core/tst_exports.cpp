@@ -6,9 +6,11 @@
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/framework_exports.h"
+#include "core/deepspeed/fsdp_lint.h"
 #include "core/deepspeed/lint.h"
 #include "core/deepspeed/megatron_launch.h"
 #include "core/presets/default_scenario.h"
+#include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "test_util.h"
@@ -28,6 +30,31 @@ Scenario with(const ZeroSetup& z, Precision p, std::int64_t nodes) {
     s.training.micro_batch = 2;
     s.training.global_batch = 2 * 4 * s.cluster.world_size();
     return s;
+}
+// Llama-3-8B (32 heads, 8 key/value heads) at 32k tokens under ZeRO-3 with DeepSpeed-Ulysses `sp` on
+// `gpus` GPUs, micro batch 1: the README's long-context example.
+Scenario ulysses(std::int64_t gpus, std::int64_t sp, bool flash) {
+    Scenario s = default_scenario();
+    s.model = model_preset("llama-3-8b").spec;
+    s.cluster.nodes = gpus / s.cluster.gpus_per_node;
+    if (gpus < s.cluster.gpus_per_node) {
+        s.cluster.nodes = 1;
+        s.cluster.gpus_per_node = gpus;
+    }
+    s.zero.stage = 3;
+    s.parallel.ulysses = sp;
+    s.training.seq_len = 32768;
+    s.training.micro_batch = 1;
+    s.training.auto_micro_batch = false;
+    s.training.global_batch = 4 * data_parallel_size(s);
+    s.training.flash_attention = flash;
+    return s;
+}
+std::string findings(const LintResult& r) {
+    std::string out;
+    for (const Diagnostic& d : r.diagnostics)
+        if (d.severity != Severity::Info) out += d.path + ": " + d.message + "; ";
+    return out;
 }
 void all_integers_are_integers(const nlohmann::ordered_json& j, const std::string& path) {
     for (const auto& [k, v] : j.items()) {
@@ -178,12 +205,163 @@ private slots:
         std::vector<std::string> keys;
         for (const auto& kv : y) keys.push_back(kv.first.as<std::string>());
         QVERIFY(std::is_sorted(keys.begin(), keys.end()));
+        // And Accelerate reads it without a finding (lint_accelerate_config: distributed_type DEEPSPEED).
+        const LintResult yr = lint_accelerate_config(accelerate_config_yaml(s), "accelerate_config.yaml", lint_context_of(s));
+        QVERIFY2(findings(yr).empty(), findings(yr).c_str());
 
         const std::string launch = launch_script(s);
         if (nodes == 1) QVERIFY(launch.find("deepspeed --num_gpus 8 train.py --deepspeed ds_config.json") != std::string::npos);
         else
             QVERIFY(launch.find("node-3 slots=8") != std::string::npos &&
                     launch.find("--hostfile hostfile --num_nodes 4") != std::string::npos);
+    }
+
+    // DeepSpeed-Ulysses under the Hugging Face stack, exported and linted back (the anchor
+    // long_context.md section 4): the ds_config (DS-TUT's sequence_parallel_size; AT-USAGE's
+    // "seq_parallel_communication_data_type": 'bf16'), Accelerate's YAML (ACC-SP: the
+    // parallelism_config block, deepspeed_config_file) and the Trainer's ParallelismConfig (TF-ALST).
+    // Every one lints clean, and the ds_config imports back to its degree.
+    void sequence_parallel_round_trip_data() {
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("sp");
+        QTest::addColumn<bool>("flash");
+        QTest::addColumn<QString>("attention");
+        QTest::newRow("ACC-SP: 2 GPUs, sp 2, sdpa") << qint64(2) << qint64(2) << false << QStringLiteral("sdpa");
+        QTest::newRow("HF-BLOG: 4 GPUs, sp 2 x dp_shard 2, flash_attention_2")
+            << qint64(4) << qint64(2) << true << QStringLiteral("flash_attention_2");
+        QTest::newRow("HF-BLOG: 4 GPUs, sp 4, flash_attention_2") << qint64(4) << qint64(4) << true << QStringLiteral("flash_attention_2");
+        QTest::newRow("8 GPUs, sp 4 x dp_shard 2, sdpa") << qint64(8) << qint64(4) << false << QStringLiteral("sdpa");
+        QTest::newRow("AT-USAGE: one node, sp 8, flash_attention_2")
+            << qint64(8) << qint64(8) << true << QStringLiteral("flash_attention_2");
+        QTest::newRow("two nodes, sp 8 x dp_shard 2, sdpa") << qint64(16) << qint64(8) << false << QStringLiteral("sdpa");
+        QTest::newRow("four nodes, sp 8 x dp_shard 4, flash_attention_2")
+            << qint64(32) << qint64(8) << true << QStringLiteral("flash_attention_2");
+    }
+    void sequence_parallel_round_trip() {
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, sp);
+        QFETCH(bool, flash);
+        QFETCH(QString, attention);
+        const Scenario s = ulysses(gpus, sp, flash);
+        const std::int64_t dp = gpus / sp;
+
+        // ds_config: the degree and the bf16 gradient reduction; clean for its world; imports back.
+        const nlohmann::ordered_json ds = deepspeed_config(s);
+        QCOMPARE(ds.at("sequence_parallel_size").get<std::int64_t>(), std::int64_t(sp));
+        QCOMPARE(ds.at("seq_parallel_communication_data_type"), nlohmann::ordered_json("bf16"));
+        const LintResult dsr = lint_ds_config(ds.dump(2), gpus, "ds_config.json", std::nullopt, lint_context_of(s));
+        QVERIFY2(!dsr.has_errors() && !dsr.has_warnings() && dsr.diagnostics.empty(),
+                 qPrintable(QString::fromStdString(diagnostics_json(dsr).dump(2))));
+        const Scenario back = apply_ds_config(nlohmann::json::parse(ds.dump()), default_scenario());
+        QCOMPARE(back.parallel.ulysses, std::int64_t(sp));
+        QCOMPARE(back.training.precision, Precision::Bf16);
+        QCOMPARE(back.zero.stage, 3);
+
+        // Accelerate (ACC-SP): the parallelism_config block, the ds_config by file, no mixed_precision
+        // and none of Accelerate's own ZeRO keys beside it.
+        const std::string text = accelerate_config_yaml(s);
+        const YAML::Node y = YAML::Load(text);
+        QCOMPARE(y["distributed_type"].as<std::string>(), std::string("DEEPSPEED"));
+        QCOMPARE(y["num_processes"].as<std::int64_t>(), std::int64_t(gpus));
+        QCOMPARE(y["deepspeed_config"]["deepspeed_config_file"].as<std::string>(), std::string("ds_config.json"));
+        QCOMPARE(y["deepspeed_config"].size(), std::size_t(2));  // and zero3_init_flag
+        QVERIFY(!y["mixed_precision"]);
+        const YAML::Node p = y["parallelism_config"];
+        QCOMPARE(p.size(), std::size_t(6));
+        QCOMPARE(p["parallelism_config_dp_replicate_size"].as<std::int64_t>(), std::int64_t(1));
+        QCOMPARE(p["parallelism_config_dp_shard_size"].as<std::int64_t>(), dp);
+        QCOMPARE(p["parallelism_config_sp_size"].as<std::int64_t>(), std::int64_t(sp));
+        QCOMPARE(p["parallelism_config_sp_backend"].as<std::string>(), std::string("deepspeed"));
+        QCOMPARE(p["parallelism_config_sp_seq_length_is_variable"].as<bool>(), true);
+        QCOMPARE(QString::fromStdString(p["parallelism_config_sp_attn_implementation"].as<std::string>()), attention);
+        // The command-line and environment forms in the comments (ACC-SP).
+        const QString comments = QString::fromStdString(text);
+        for (const QString& wanted :
+             {QStringLiteral("--parallelism-config-sp-size %1").arg(sp), QStringLiteral("PARALLELISM_CONFIG_SP_BACKEND=deepspeed"),
+              QStringLiteral("PARALLELISM_CONFIG_SP_SEQ_LENGTH_IS_VARIABLE=true"),
+              QStringLiteral("PARALLELISM_CONFIG_SP_ATTN_IMPLEMENTATION=%1").arg(attention),
+              QStringLiteral("deepspeed>=0.18.2 accelerate>=1.12")})
+            QVERIFY2(comments.contains(wanted), qPrintable(wanted));
+        // Round trip: what the export writes lints clean, with the model's heads.
+        QVERIFY(is_accelerate_deepspeed_config(text));
+        const LintResult r = lint_accelerate_config(text, "accelerate_config.yaml", lint_context_of(s));
+        QVERIFY2(findings(r).empty() && !r.has_errors(), findings(r).c_str());
+
+        // TrainingArguments (TF-ALST): the ParallelismConfig, passed on, and the padding.
+        const QString py = QString::fromStdString(hf_training_arguments_text(s));
+        for (const QString& wanted :
+             {QStringLiteral("from accelerate.utils import DeepSpeedSequenceParallelConfig, ParallelismConfig"),
+              QStringLiteral("    sp_backend=\"deepspeed\",\n    sp_size=%1,\n    dp_shard_size=%2,").arg(sp).arg(dp),
+              QStringLiteral("        sp_seq_length_is_variable=True,\n        sp_attn_implementation=\"%1\",").arg(attention),
+              QStringLiteral("    parallelism_config=parallelism_config,\n"), QStringLiteral("pad_to_multiple_of=%1").arg(sp),
+              QStringLiteral("deepspeed>=0.18.2 accelerate>=1.12 transformers>=5.0"), QStringLiteral("trl>=0.18.0")})
+            QVERIFY2(py.contains(wanted), qPrintable(wanted + QStringLiteral("\n") + py));
+    }
+
+    // AT-USAGE: "By default deepspeed will use fp32 for sequence parallelism communications"
+    // (runtime/constants.py SEQ_PARALLEL_COMMUNICATION_DATA_TYPE_DEFAULT "fp32", engine.py): a bf16 run
+    // with Ulysses says bf16; fp16, fp32 and runs without Ulysses leave the key out.
+    void seq_parallel_communication_data_type_data() {
+        QTest::addColumn<qint64>("sp");
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<bool>("written");
+        QTest::newRow("AT-USAGE: bf16, sp 4") << qint64(4) << int(Precision::Bf16) << true;
+        QTest::newRow("fp16, sp 4: not written") << qint64(4) << int(Precision::Fp16) << false;
+        QTest::newRow("fp32, sp 4: not written") << qint64(4) << int(Precision::Fp32) << false;
+        QTest::newRow("bf16 without Ulysses: not written") << qint64(1) << int(Precision::Bf16) << false;
+    }
+    void seq_parallel_communication_data_type() {
+        QFETCH(qint64, sp);
+        QFETCH(int, precision);
+        QFETCH(bool, written);
+        Scenario s = ulysses(8, sp, true);
+        s.training.precision = static_cast<Precision>(precision);
+        const nlohmann::ordered_json ds = deepspeed_config(s);
+        QCOMPARE(ds.contains("seq_parallel_communication_data_type"), written);
+        QCOMPARE(hf_trainer_config(s).contains("seq_parallel_communication_data_type"), written);
+        const LintResult r = lint_ds_config(ds.dump(2), 8);
+        QVERIFY2(!r.has_errors() && !r.has_warnings(), qPrintable(QString::fromStdString(diagnostics_json(r).dump(2))));
+        // The import has no field for it: reading it back changes nothing beside it.
+        nlohmann::json without = nlohmann::json::parse(ds.dump());
+        without.erase("seq_parallel_communication_data_type");
+        QVERIFY(apply_ds_config(nlohmann::json::parse(ds.dump()), default_scenario()) == apply_ds_config(without, default_scenario()));
+    }
+
+    // What the plan counts on and no config holds, said beside the Accelerate YAML and the
+    // TrainingArguments: TF-ALST "TiledMLP and activation checkpoint offloading, which aren't available
+    // in Transformers"; DS-TUT's TiledMLP, offload_activations and PYTORCH_CUDA_ALLOC_CONF; Liger-Kernel.
+    void outside_the_config_data() {
+        QTest::addColumn<QString>("switch_");
+        QTest::addColumn<QString>("wanted");
+        QTest::newRow("DS-TUT: TiledMLP") << QStringLiteral("tiled_mlp")
+                                          << QStringLiteral("deepspeed.runtime.sequence_parallel.ulysses_sp.TiledMLP");
+        QTest::newRow("DS-TUT: activation checkpoint offload")
+            << QStringLiteral("cpu_checkpointing") << QStringLiteral("deepspeed.runtime.activation_checkpointing.offload_activations");
+        QTest::newRow("DS-TUT: expandable segments")
+            << QStringLiteral("expandable_segments") << QStringLiteral("export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True");
+        QTest::newRow("Liger-Kernel") << QStringLiteral("liger") << QStringLiteral("use_liger_kernel=True");
+    }
+    void outside_the_config() {
+        QFETCH(QString, switch_);
+        QFETCH(QString, wanted);
+        for (std::int64_t sp : {std::int64_t(1), std::int64_t(4)}) {
+            Scenario s = ulysses(8, sp, true);
+            s.training.checkpointing = Checkpointing::Full;
+            const QString before = QString::fromStdString(accelerate_config_yaml(s));
+            QVERIFY(!before.contains(wanted) && !before.contains(QStringLiteral("Outside this file")));
+            if (switch_ == QLatin1String("tiled_mlp")) s.training.tiled_mlp = true;
+            if (switch_ == QLatin1String("cpu_checkpointing")) s.training.cpu_checkpointing = true;
+            if (switch_ == QLatin1String("expandable_segments")) s.training.expandable_segments = true;
+            if (switch_ == QLatin1String("liger")) s.training.loss_kernel = LossKernel::Chunked;
+            const std::string yaml = accelerate_config_yaml(s);
+            QVERIFY2(QString::fromStdString(yaml).contains(wanted), yaml.c_str());
+            if (switch_ == QLatin1String("tiled_mlp") || switch_ == QLatin1String("cpu_checkpointing"))
+                QVERIFY(QString::fromStdString(yaml).contains(QStringLiteral("not in Transformers")));
+            const std::string py = hf_training_arguments_text(s);
+            QVERIFY2(QString::fromStdString(py).contains(wanted), py.c_str());
+            // Comments only: the YAML still lints clean.
+            QVERIFY(findings(lint_accelerate_config(yaml, "accelerate_config.yaml", lint_context_of(s))).empty());
+        }
     }
 
     // DeepSpeed's hostfile ("hostname slots=N" a line, runner.py fetch_hostfile): listed node by

@@ -3,8 +3,10 @@
 // Covers core/deepspeed/lint.cpp, core/model/batch_rule.cpp and core/deepspeed/config_schema.cpp.
 #include "core/base/errors.h"
 #include "core/deepspeed/config_domains.h"
+#include "core/deepspeed/fsdp_lint.h"
 #include "core/deepspeed/lint.h"
 #include "core/model/finetune.h"
+#include "lint_diagnostics.h"
 #include "test_data.h"
 
 #include <nlohmann/json.hpp>
@@ -193,6 +195,128 @@ private slots:
     void accepted_names() {
         QFETCH(QString, config);
         QVERIFY2(!lint_ds_config(config.toStdString(), 8).has_errors(), qPrintable(config));
+    }
+
+    // An Accelerate config for DeepSpeed with DeepSpeed-Ulysses (core/deepspeed/fsdp_lint.h), one row
+    // per rule, each named after its source: the sequence-parallel config of Accelerate's
+    // sequence_parallelism.md (ACC-SP) on 8 processes, with one line replaced or added.
+    void accelerate_deepspeed_rules_data() {
+        QTest::addColumn<QString>("replace");  // "old|new" applied to the clean config; empty: as is
+        QTest::addColumn<qint64>("heads");     // the model's attention heads (0: not given)
+        QTest::addColumn<QString>("severity");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("text");  // empty: no error or warning anywhere
+        const QString pc = QStringLiteral("parallelism_config.");
+        QTest::newRow("ACC-SP's config: clean") << QString() << qint64(32) << QString() << QString() << QString();
+        QTest::newRow("launch.py: unknown parallelism_config key")
+            << QStringLiteral("  parallelism_config_sp_size: 4|  parallelism_config_sp_size: 4\n  parallelism_config_sp_sise: 4") << qint64(0)
+            << QStringLiteral("error") << pc + QStringLiteral("parallelism_config_sp_sise") << QStringLiteral("unknown key");
+        QTest::newRow("launch.py: the field name without its prefix")
+            << QStringLiteral("  parallelism_config_sp_size: 4|  parallelism_config_sp_size: 4\n  sp_seq_length: 4096") << qint64(0)
+            << QStringLiteral("error") << pc + QStringLiteral("sp_seq_length") << QStringLiteral("unknown key");
+        QTest::newRow("ParallelismConfig: sp_backend must be deepspeed")
+            << QStringLiteral("sp_backend: deepspeed|sp_backend: torch") << qint64(0) << QStringLiteral("error")
+            << pc + QStringLiteral("parallelism_config_sp_backend") << QStringLiteral("runs only on sp_backend deepspeed");
+        QTest::newRow("ACC-SP: eager can't work here") << QStringLiteral("attn_implementation: flash_attention_2|attn_implementation: eager")
+                                                       << qint64(0) << QStringLiteral("error")
+                                                       << pc + QStringLiteral("parallelism_config_sp_attn_implementation")
+                                                       << QStringLiteral("\"eager can't work here\"");
+        QTest::newRow("ACC-SP: sdpa accepted") << QStringLiteral("attn_implementation: flash_attention_2|attn_implementation: sdpa")
+                                               << qint64(0) << QString() << QString() << QString();
+        QTest::newRow("ACC-SP: flash_attention_3 accepted")
+            << QStringLiteral("attn_implementation: flash_attention_2|attn_implementation: flash_attention_3") << qint64(0) << QString()
+            << QString() << QString();
+        QTest::newRow("DeepSpeedSequenceParallelConfig: an unknown implementation")
+            << QStringLiteral("attn_implementation: flash_attention_2|attn_implementation: flash_attention") << qint64(0)
+            << QStringLiteral("error") << pc + QStringLiteral("parallelism_config_sp_attn_implementation")
+            << QStringLiteral("must be one of sdpa, flash_attention_2, flash_attention_3");
+        QTest::newRow("Accelerate 1.14: a hub flash-attn kernel")
+            << QStringLiteral("attn_implementation: flash_attention_2|attn_implementation: kernels-community/flash-attn2") << qint64(0)
+            << QStringLiteral("warning") << pc + QStringLiteral("parallelism_config_sp_attn_implementation")
+            << QStringLiteral("from 1.14 on");
+        QTest::newRow("ACC-SP: 1 x 1 x 4 is not 8 processes")
+            << QStringLiteral("dp_shard_size: 2|dp_shard_size: 1") << qint64(0) << QStringLiteral("error") << QStringLiteral("parallelism_config")
+            << QStringLiteral("dp_replicate 1 x dp_shard 1 x sp 4 = 4, not num_processes 8");
+        QTest::newRow("ACC-SP: num_processes counts every machine")
+            << QStringLiteral("num_machines: 1|num_machines: 2") << qint64(0) << QString() << QString() << QString();
+        QTest::newRow("ACC-SP: dp_replicate 2 x dp_shard 1 x sp 4")
+            << QStringLiteral("dp_replicate_size: 1\n  parallelism_config_dp_shard_size: 2|dp_replicate_size: 2\n  parallelism_config_dp_shard_size: 1") << qint64(0) << QString()
+            << QString() << QString();
+        QTest::newRow("AT-USAGE: 32 heads, sp 4") << QString() << qint64(32) << QString() << QString() << QString();
+        QTest::newRow("ulysses_sp.py: 12 heads, sp 8")
+            << QStringLiteral("sp_size: 4|sp_size: 8") << qint64(12) << QStringLiteral("error") << pc + QStringLiteral("parallelism_config_sp_size")
+            << QStringLiteral("parallelism_config_sp_size 8 does not divide the 12 attention heads");
+        QTest::newRow("accelerator.py: sp_size 1 has no effect")
+            << QStringLiteral("sp_size: 4|sp_size: 1") << qint64(0) << QStringLiteral("warning") << pc + QStringLiteral("parallelism_config_sp_size")
+            << QStringLiteral("this block has no effect");
+        QTest::newRow("ParallelismConfig: CP and SP are mutually exclusive")
+            << QStringLiteral("dp_shard_size: 2|dp_shard_size: 1\n  parallelism_config_cp_size: 2") << qint64(0) << QStringLiteral("error")
+            << pc + QStringLiteral("parallelism_config_cp_size") << QStringLiteral("mutually exclusive");
+        QTest::newRow("DeepSpeedSequenceParallelConfig: a fixed length needs sp_seq_length")
+            << QStringLiteral("is_variable: true|is_variable: false") << qint64(0) << QStringLiteral("error")
+            << pc + QStringLiteral("parallelism_config_sp_seq_length") << QStringLiteral("needs parallelism_config_sp_seq_length");
+        QTest::newRow("DS-TUT: seq_length divisible by sequence_parallel_size")
+            << QStringLiteral("is_variable: true|is_variable: false\n  parallelism_config_sp_seq_length: 4098") << qint64(0)
+            << QStringLiteral("error") << pc + QStringLiteral("parallelism_config_sp_seq_length") << QStringLiteral("is not a multiple of sp_size 4");
+        QTest::newRow("_deepspeed_config_checks: zero_stage beside the file")
+            << QStringLiteral("  zero3_init_flag: true|  zero3_init_flag: true\n  zero_stage: 3") << qint64(0) << QStringLiteral("error")
+            << QStringLiteral("deepspeed_config.zero_stage") << QStringLiteral("When using `deepspeed_config_file`");
+        QTest::newRow("_deepspeed_config_checks: mixed_precision beside the file")
+            << QStringLiteral("machine_rank: 0|machine_rank: 0\nmixed_precision: bf16") << qint64(0) << QStringLiteral("error")
+            << QStringLiteral("mixed_precision") << QStringLiteral("When using `deepspeed_config_file`");
+        QTest::newRow("launch.py: a ds_config key under deepspeed_config reaches nothing")
+            << QStringLiteral("  zero3_init_flag: true|  zero3_init_flag: true\n  seq_parallel_communication_data_type: bf16") << qint64(0)
+            << QStringLiteral("error") << QStringLiteral("deepspeed_config.seq_parallel_communication_data_type")
+            << QStringLiteral("DeepSpeed never sees it");
+        QTest::newRow("ACC-SP: tested with ZeRO stage 2 and 3")
+            << QStringLiteral("  deepspeed_config_file: ds_config.json\n|  zero_stage: 1\n") << qint64(0) << QStringLiteral("warning")
+            << QStringLiteral("deepspeed_config.zero_stage") << QStringLiteral("tested to work with DeepSpeed ZeRO stage 2 and 3");
+        QTest::newRow("distributed_type must be DEEPSPEED")
+            << QStringLiteral("distributed_type: DEEPSPEED|distributed_type: MULTI_GPU\ndeepspeed_config_x: 1") << qint64(0)
+            << QString() << QString() << QString();
+    }
+    void accelerate_deepspeed_rules() {
+        QFETCH(QString, replace);
+        QFETCH(qint64, heads);
+        QFETCH(QString, severity);
+        QFETCH(QString, path);
+        QFETCH(QString, text);
+        QString yaml = QStringLiteral("compute_environment: LOCAL_MACHINE\n"
+                                      "deepspeed_config:\n"
+                                      "  deepspeed_config_file: ds_config.json\n"
+                                      "  zero3_init_flag: true\n"
+                                      "distributed_type: DEEPSPEED\n"
+                                      "machine_rank: 0\n"
+                                      "num_machines: 1\n"
+                                      "num_processes: 8\n"
+                                      "parallelism_config:\n"
+                                      "  parallelism_config_dp_replicate_size: 1\n"
+                                      "  parallelism_config_dp_shard_size: 2\n"
+                                      "  parallelism_config_sp_size: 4\n"
+                                      "  parallelism_config_sp_backend: deepspeed\n"
+                                      "  parallelism_config_sp_seq_length_is_variable: true\n"
+                                      "  parallelism_config_sp_attn_implementation: flash_attention_2\n");
+        if (!replace.isEmpty()) {
+            const QStringList parts = replace.split(QLatin1Char('|'));
+            QVERIFY2(yaml.contains(parts[0]), qPrintable(parts[0]));
+            yaml.replace(parts[0], parts[1]);
+        }
+        LintContext ctx;
+        if (heads > 0) ctx.heads = ctx.kv_heads = heads;
+        const std::string source = yaml.toStdString();
+        if (std::string_view(QTest::currentDataTag()) == "distributed_type must be DEEPSPEED") {
+            // MULTI_GPU is not a DeepSpeed config: lint_accelerate_config leaves it to the FSDP reader,
+            // and the DeepSpeed reader itself says what is wrong.
+            QVERIFY(!is_accelerate_deepspeed_config(source));
+            QVERIFY(has_diagnostic(lint_accelerate_deepspeed_config(source, "a.yaml", ctx), QStringLiteral("error"),
+                                   QStringLiteral("distributed_type"), QStringLiteral("only with distributed_type: DEEPSPEED")));
+            return;
+        }
+        QVERIFY(is_accelerate_deepspeed_config(source));
+        const LintResult r = lint_accelerate_config(source, "accelerate_config.yaml", ctx);
+        if (severity.isEmpty()) QVERIFY2(!r.has_errors() && !r.has_warnings(), diagnostics_json(r).dump(2).c_str());
+        else QVERIFY2(has_diagnostic(r, severity, path, text), diagnostics_json(r).dump(2).c_str());
+        for (const Diagnostic& d : r.diagnostics) QVERIFY2(!d.message.empty(), d.path.c_str());
     }
 
     void nearest_key_data() {

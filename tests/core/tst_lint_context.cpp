@@ -2,6 +2,7 @@
 // hpZ against the GPUs per node, DeepSpeed-Ulysses' sequence_parallel_size against the heads, the
 // key/value heads and the sequence. One row per rule, passing and failing, named after its source;
 // without the context none of these runs.
+#include "core/deepspeed/fsdp_lint.h"
 #include "core/deepspeed/lint.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
@@ -85,6 +86,38 @@ private slots:
                          !has_diagnostic(r, QStringLiteral("warning"), path, QString()),
                      diagnostics_json(r).dump().c_str());
         else QVERIFY2(has_diagnostic(r, QStringLiteral("error"), path, error), diagnostics_json(r).dump().c_str());
+    }
+
+    // One check of the degree against the model for both files (check_ulysses_against_model): a
+    // ds_config's sequence_parallel_size and an Accelerate config's parallelism_config_sp_size get the
+    // same findings, each at its own key (Llama-3-8B: 32 heads, 8 key/value heads; AT-USAGE "The number
+    // of query attention heads has to be divisible by this number").
+    void one_heads_check_for_both_files_data() {
+        QTest::addColumn<qint64>("sp");
+        QTest::addColumn<qint64>("errors");
+        QTest::newRow("SP 8: divides 32 heads and 8 key/value heads") << qint64(8) << qint64(0);
+        QTest::newRow("SP 16: a multiple of the key/value heads") << qint64(16) << qint64(0);
+        QTest::newRow("SP 12: neither the heads nor the key/value heads") << qint64(12) << qint64(2);
+        QTest::newRow("SP 64: above the heads") << qint64(64) << qint64(1);
+    }
+    void one_heads_check_for_both_files() {
+        QFETCH(qint64, sp);
+        QFETCH(qint64, errors);
+        LintContext c;
+        c.heads = 32;
+        c.kv_heads = 8;
+        const std::string n = std::to_string(sp);
+        const LintResult ds = lint_ds_config("{\"sequence_parallel_size\": " + n + "}", std::nullopt, "ds_config.json", {}, c);
+        const LintResult acc = lint_accelerate_deepspeed_config(
+            "distributed_type: DEEPSPEED\nparallelism_config:\n  parallelism_config_sp_size: " + n + "\n", "accelerate.yaml", c);
+        std::vector<std::string> from_ds, from_acc;
+        for (const Diagnostic& d : ds.diagnostics)
+            if (d.path == "sequence_parallel_size") from_ds.push_back(d.message.substr(std::string("sequence_parallel_size").size()));
+        for (const Diagnostic& d : acc.diagnostics)
+            if (d.path == "parallelism_config.parallelism_config_sp_size")
+                from_acc.push_back(d.message.substr(std::string("parallelism_config_sp_size").size()));
+        QCOMPARE(qint64(from_ds.size()), errors);
+        QCOMPARE(from_acc, from_ds);
     }
 
     // The window lints an imported config against the plan's node and model (lint_context_of):

@@ -12,6 +12,7 @@
 #include "ui/plots/host_view.h"
 #include "ui/plots/memory_view.h"
 #include "ui/plots/scaling_view.h"
+#include "ui/plots/sequence_view.h"
 #include "ui/plots/step_view.h"
 #include "ui/plots/time_view.h"
 
@@ -28,10 +29,10 @@
 namespace zp::ui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"),       QStringLiteral("memory"),  QStringLiteral("scaling"),  QStringLiteral("time"),
-            QStringLiteral("config"),       QStringLiteral("step"),    QStringLiteral("host"),     QStringLiteral("layout"),
-            QStringLiteral("calibrate"),    QStringLiteral("compare"), QStringLiteral("diagnose"), QStringLiteral("diagnosis"),
-            QStringLiteral("diagnose-step")};
+    return {QStringLiteral("window"),        QStringLiteral("memory"),  QStringLiteral("scaling"),  QStringLiteral("time"),
+            QStringLiteral("config"),        QStringLiteral("step"),    QStringLiteral("host"),     QStringLiteral("layout"),
+            QStringLiteral("calibrate"),     QStringLiteral("compare"), QStringLiteral("diagnose"), QStringLiteral("diagnosis"),
+            QStringLiteral("diagnose-step"), QStringLiteral("sequence")};
 }
 
 void pinAppearance(QApplication& app) {
@@ -76,6 +77,12 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
     if (view == QLatin1String("host")) window.plotTabs()->setCurrentWidget(window.hostView());
     if (view == QLatin1String("layout")) window.plotTabs()->setCurrentWidget(window.layoutView());
+    if (view == QLatin1String("sequence")) {
+        // The scenario's own setup, as the step view shows it.
+        window.document()->recomputeNow();
+        window.document()->selectSetup(scenario.zero);
+        window.sideTabs()->setCurrentWidget(window.sequenceView());
+    }
     if (view.startsWith(QLatin1String("diagnos")) && !window.diagnoseLogText(logText, logName, error)) return {};
     if (view == QLatin1String("step")) {
         // The step of the scenario's own setup, not of the recommended one.
@@ -91,6 +98,7 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     else if (view == QLatin1String("step")) target = window.stepView();
     else if (view == QLatin1String("host")) target = window.hostView();
     else if (view == QLatin1String("layout")) target = window.layoutView();
+    else if (view == QLatin1String("sequence")) target = window.sequenceView();
     else if (view == QLatin1String("diagnose-step")) target = window.stepView();
     else if (view == QLatin1String("diagnosis")) target = window.diagnosisPanel();
     if (target == &window) {

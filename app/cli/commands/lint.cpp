@@ -1,4 +1,5 @@
-// `zero-planner lint FILE`: a ds_config.json checked against DeepSpeed (core/deepspeed/lint.h).
+// `zero-planner lint FILE`: a ds_config.json checked against DeepSpeed (core/deepspeed/lint.h), or an
+// Accelerate YAML against Accelerate (core/deepspeed/fsdp_lint.h).
 #include "app/cli/commands/commands.h"
 
 #include "app/cli/number_parse.h"
@@ -26,13 +27,15 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
     std::optional<FineTune> finetune;
     if (a.has(opt::finetune)) finetune = finetune_from_args(a);
     const std::string text = read_text_file(path);
-    // An Accelerate YAML (distributed_type FSDP and its fsdp_config) is linted as Accelerate reads
-    // it (core/deepspeed/fsdp_lint.h); anything else as a ds_config.json.
+    // An Accelerate YAML (distributed_type FSDP and its fsdp_config, or DEEPSPEED and its
+    // deepspeed_config and parallelism_config) is linted as Accelerate reads it
+    // (core/deepspeed/fsdp_lint.h); anything else as a ds_config.json.
     const auto ends_with = [&](std::string_view suffix) {
         return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
     const bool accelerate = ends_with(".yaml") || ends_with(".yml") || looks_like_accelerate_config(text);
-    const LintResult r = accelerate ? lint_accelerate_fsdp_config(text, path, lint_context_from_args(a))
+    const bool accelerate_deepspeed = accelerate && is_accelerate_deepspeed_config(text);
+    const LintResult r = accelerate ? lint_accelerate_config(text, path, lint_context_from_args(a))
                                     : lint_ds_config(text, world, path, finetune, lint_context_from_args(a));
     if (a.flag(opt::json)) {
         out << diagnostics_json(r).dump(2) << "\n";
@@ -49,9 +52,10 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
         }
         out << path << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings << " warning"
             << (warnings == 1 ? "" : "s")
-            << (accelerate ? std::string(" (Accelerate FSDP config)")
-                : world    ? " (world size " + std::to_string(*world) + ")"
-                           : std::string(" (no --world-size: batch rule checked for consistency only)"))
+            << (accelerate_deepspeed ? std::string(" (Accelerate DeepSpeed config)")
+                : accelerate         ? std::string(" (Accelerate FSDP config)")
+                : world              ? " (world size " + std::to_string(*world) + ")"
+                                     : std::string(" (no --world-size: batch rule checked for consistency only)"))
             << "\n";
     }
     return r.has_errors() ? kExitFindings : kExitOk;

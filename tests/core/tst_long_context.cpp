@@ -1,0 +1,219 @@
+// Long-context training (ALST; docs/design.md §4.17): the longest sequence a setup fits
+// (core/search/max_sequence.cpp) against the lengths ALST published and ran, the memory its runs
+// recorded at the lengths they ran, and what each of ALST's parts does to the step.
+//
+// Sources: the ALST paper's abstract (arXiv 2506.13996), and ArcticTraining's recipes
+// (snowflakedb/ArcticTraining projects/sequence-parallelism/run-*.yml, main at b28638e), whose
+// max_length lines carry what the authors saw: "close to oom", the next length's error, or
+// nvidia-smi's reading ("NV 71.91 GB"). Every recipe: ZeRO-3, optimizer on the CPU (1-GPU recipes
+// also the parameters), micro batch 1, bf16 gradients for Ulysses, full recompute,
+// PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (README.md L35), on H100 nodes of 8 with
+// "1.9TB CPU memory" (README.md L149); FlashAttention-2 and Liger-Kernel of May 2025 (int32
+// indexing) on H100, FlashAttention-3 on H200.
+#include "core/base/units.h"
+#include "core/memory/memory_model.h"
+#include "core/presets/cluster_presets.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
+#include "core/search/max_sequence.h"
+#include "core/search/scenario_edits.h"
+#include "core/time/step_time.h"
+#include "test_util.h"
+
+#include <QtTest>
+
+Q_DECLARE_METATYPE(zp::Scenario)
+
+using namespace zp;
+
+namespace {
+
+// Which of ALST's parts a run has on.
+enum Part : unsigned { kLiger = 1, kTiledMlp = 2, kCheckpointOffload = 4, kAll = 7 };
+
+// A recipe's run: `model` on `gpus` GPUs of `gpu`, Ulysses over all of them (1 GPU: none).
+Scenario recipe(const char* model, const char* gpu, std::int64_t gpus, unsigned parts, std::int64_t seq = 4096) {
+    Scenario s = test::model_scenario(model_preset(model).spec, gpus, 3);
+    Cluster node = cluster_preset("dgx-h100").cluster;  // 8 GPUs a node, 3200 Gbit/s (the recipes' EFA v2 nodes)
+    node.use_gpu(gpu_preset(gpu));
+    s = with_node(s, node, gpus);
+    s.cluster.cpu_ram_bytes_per_node = 1.9e12;  // README.md L149 (the H200 box is not described; the same assumed)
+    s.parallel.ulysses = gpus;
+    s.zero.offload_optimizer = OffloadDevice::Cpu;
+    s.zero.offload_param = gpus == 1 ? OffloadDevice::Cpu : OffloadDevice::None;
+    s.training.micro_batch = 1;
+    s.training.auto_micro_batch = false;
+    s.training.global_batch = 1;
+    s.training.checkpointing = Checkpointing::Full;
+    s.training.auto_checkpointing = false;
+    s.training.flash_attention = true;
+    s.training.expandable_segments = true;
+    s.training.int64_kernel_indexing = std::string_view(gpu) == "h200-141gb";
+    s.training.loss_kernel = parts & kLiger ? LossKernel::Chunked : LossKernel::Full;
+    s.training.tiled_mlp = (parts & kTiledMlp) != 0;
+    s.training.cpu_checkpointing = (parts & kCheckpointOffload) != 0;
+    s.training.seq_len = seq;
+    return s;
+}
+
+double ratio(double predicted, double measured) { return predicted / measured; }
+
+}  // namespace
+
+class TestLongContext : public QObject {
+    Q_OBJECT
+private slots:
+    // The lengths that were the limit: the paper's headline maxima and the recipes whose next
+    // length failed or that say "close to oom" / "brink of cpu-oom". Within 25%.
+    void longest_sequence_at_the_published_limit_data() {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<double>("published");
+        QTest::addColumn<int>("limit");
+        // clang-format off
+        QTest::newRow("ALST abstract: Llama-8B, 1 H100, 500K (run-h100-sp1-llama-8b.yml: 555K illegal memory access)")
+            << recipe("llama-3.1-8b", "h100-80gb", 1, kAll) << 500e3 << static_cast<int>(SequenceLimit::KernelIndex);
+        QTest::newRow("ALST abstract: Llama-8B, 8 H100, 3.7M (run-h100-sp8-llama-8b.yml 3.8M)")
+            << recipe("llama-3.1-8b", "h100-80gb", 8, kAll) << 3.7e6 << static_cast<int>(SequenceLimit::KernelIndex);
+        QTest::newRow("ALST abstract: Llama-8B, 32 H100, 15M (run-h100-sp32-llama-8b.yml 15.5M)")
+            << recipe("llama-3.1-8b", "h100-80gb", 32, kAll) << 15e6 << static_cast<int>(SequenceLimit::KernelIndex);
+        QTest::newRow("run-h100-sp16-llama-8b.yml: 8M, close to oom")
+            << recipe("llama-3.1-8b", "h100-80gb", 16, kAll) << 8e6 << static_cast<int>(SequenceLimit::KernelIndex);
+        QTest::newRow("run-h100-sp1-llama-8b-baseline.yml: 36K close to oom (paper: 32K)")
+            << recipe("llama-3.1-8b", "h100-80gb", 1, 0) << 36e3 << static_cast<int>(SequenceLimit::GpuMemory);
+        QTest::newRow("run-h100-sp32-llama-70b.yml: 4M, at the brink of cpu-oom")
+            << recipe("llama-3.1-70b", "h100-80gb", 32, kAll) << 4e6 << static_cast<int>(SequenceLimit::HostMemory);
+        QTest::newRow("run-h200-sp1-llama-8b-baseline.yml: 65K (70K: cache flushes)")
+            << recipe("llama-3.1-8b", "h200-141gb", 1, 0) << 65e3 << static_cast<int>(SequenceLimit::GpuMemory);
+        QTest::newRow("run-h200-sp1-llama-8b-liger.yml: 300K (350K: oom)")
+            << recipe("llama-3.1-8b", "h200-141gb", 1, kLiger) << 300e3 << static_cast<int>(SequenceLimit::GpuMemory);
+        QTest::newRow("run-h200-sp1-llama-8b-liger-offload.yml: 650K")
+            << recipe("llama-3.1-8b", "h200-141gb", 1, kLiger | kCheckpointOffload) << 650e3 << static_cast<int>(SequenceLimit::GpuMemory);
+        QTest::newRow("run-h200-sp1-llama-8b-liger-offload-tiled-mlp.yml: 1.2M")
+            << recipe("llama-3.1-8b", "h200-141gb", 1, kAll) << 1.2e6 << static_cast<int>(SequenceLimit::GpuMemory);
+        // clang-format on
+    }
+    void longest_sequence_at_the_published_limit() {
+        QFETCH(Scenario, scenario);
+        QFETCH(double, published);
+        QFETCH(int, limit);
+        const SequenceCeiling c = longest_sequence(scenario);
+        const double r = ratio(static_cast<double>(c.max_seq_len), published);
+        QVERIFY2(r > 0.75 && r < 1.25,
+                 qPrintable(QStringLiteral("predicted %1, published %2 (x%3)").arg(c.max_seq_len).arg(published).arg(r)));
+        QCOMPARE(static_cast<int>(c.limit), limit);
+        QCOMPARE(c.max_seq_len % sequence_granularity(scenario), std::int64_t{0});
+    }
+
+    // The 8-GPU ablation of the recipes (one part at a time, Llama-8B, Ulysses 8; the rows
+    // without Ulysses were recorded at sequence_parallel_size 1, before commit e622b40 set 8):
+    // each part's lengths within 25%, and each part lengthens the sequence.
+    void ablation_one_node_data() {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<double>("recorded");
+        Scenario no_ulysses = recipe("llama-3.1-8b", "h100-80gb", 8, kLiger);
+        no_ulysses.parallel.ulysses = 1;
+        no_ulysses.training.global_batch = 8;
+        QTest::newRow("run-h100-sp8-llama-8b-no-ulysses-yes-liger-no-extras.yml: 160K") << no_ulysses << 160e3;
+        QTest::newRow("run-h100-sp8-llama-8b-no-mlp-no-act-offload.yml: 1.1M") << recipe("llama-3.1-8b", "h100-80gb", 8, kLiger) << 1.1e6;
+        QTest::newRow("run-h100-sp8-llama-8b-yes-act-offload.yml: 2.4M")
+            << recipe("llama-3.1-8b", "h100-80gb", 8, kLiger | kCheckpointOffload) << 2.4e6;
+        QTest::newRow("run-h100-sp8-llama-8b.yml: 3.8M") << recipe("llama-3.1-8b", "h100-80gb", 8, kAll) << 3.8e6;
+    }
+    void ablation_one_node() {
+        QFETCH(Scenario, scenario);
+        QFETCH(double, recorded);
+        const double r = ratio(static_cast<double>(longest_sequence(scenario).max_seq_len), recorded);
+        QVERIFY2(r > 0.75 && r < 1.25, qPrintable(QStringLiteral("x%1").arg(r)));
+    }
+
+    // nvidia-smi at the lengths the recipes ran ("NV ... GB": the reserve and the CUDA context,
+    // GiB as nvidia-smi's MiB / 1024): within 20%.
+    void reserve_at_the_recorded_length_data() {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<double>("nvidia_smi_gib");
+        QTest::newRow("run-h100-sp1-llama-8b-baseline.yml: 32K, NV 71.91 GB") << recipe("llama-3.1-8b", "h100-80gb", 1, 0, 32000) << 71.91;
+        QTest::newRow("run-h100-sp32-qwen3-32b.yml: 7M, NV 71.55 GB") << recipe("qwen3-32b", "h100-80gb", 32, kAll, 7000000) << 71.55;
+        QTest::newRow("run-h100-sp64-qwen3-32b.yml: 15M, NV 71.00 GB") << recipe("qwen3-32b", "h100-80gb", 64, kAll, 15000000) << 71.00;
+        QTest::newRow("run-h100-sp32-llama-70b.yml: 4M, NV 47.70 GB") << recipe("llama-3.1-70b", "h100-80gb", 32, kAll, 4000000) << 47.70;
+        QTest::newRow("run-h100-sp64-llama-70b.yml: 10M, NV 53.83 GB") << recipe("llama-3.1-70b", "h100-80gb", 64, kAll, 10000000) << 53.83;
+        QTest::newRow("run-h200-sp1-llama-8b-baseline.yml (b8013b9): 60K, 126.79 GB")
+            << recipe("llama-3.1-8b", "h200-141gb", 1, 0, 60000) << 126.79;
+        QTest::newRow("run-h200-sp1-llama-8b-baseline.yml: 65K, 137.36 GB") << recipe("llama-3.1-8b", "h200-141gb", 1, 0, 65000) << 137.36;
+        QTest::newRow("run-h200-sp1-llama-8b-liger.yml: 300K, 134.96 GB")
+            << recipe("llama-3.1-8b", "h200-141gb", 1, kLiger, 300000) << 134.96;
+        QTest::newRow("run-h200-sp1-llama-8b-liger-offload.yml: 650K, 126.81 GB")
+            << recipe("llama-3.1-8b", "h200-141gb", 1, kLiger | kCheckpointOffload, 650000) << 126.81;
+        QTest::newRow("run-h200-sp1-llama-8b-liger-offload-tiled-mlp.yml: 1.2M, 136.15 GB")
+            << recipe("llama-3.1-8b", "h200-141gb", 1, kAll, 1200000) << 136.15;
+    }
+    void reserve_at_the_recorded_length() {
+        QFETCH(Scenario, scenario);
+        QFETCH(double, nvidia_smi_gib);
+        const MemoryBreakdown m = estimate_memory(scenario);
+        const double r = ratio(bytes_to_gib(m.peak_reserved_bytes), nvidia_smi_gib);
+        QVERIFY2(r > 0.8 && r < 1.2, qPrintable(QStringLiteral("predicted %1 GiB (x%2)").arg(bytes_to_gib(m.peak_reserved_bytes)).arg(r)));
+    }
+
+    // What each part does, on Llama-8B at 256K tokens on one H100 with everything offloaded.
+    void each_part_shortens_the_step_peak_or_lengthens_the_step() {
+        const Scenario none = recipe("llama-3.1-8b", "h100-80gb", 1, kLiger, 262144);
+        Scenario tiled = none, offload = none;
+        tiled.training.tiled_mlp = true;
+        offload.training.cpu_checkpointing = true;
+        const MemoryBreakdown m0 = estimate_memory(none), mt = estimate_memory(tiled), mo = estimate_memory(offload);
+        QVERIFY(mt.peak_required_bytes < m0.peak_required_bytes);
+        QVERIFY(mo.peak_required_bytes < m0.peak_required_bytes);
+        // The checkpoints move to the host: 32 layers x 2 bytes x 256K x 4096 for the node's one GPU.
+        QCOMPARE(mo.cpu_bytes_per_node - m0.cpu_bytes_per_node, 32.0 * 2 * 262144 * 4096);
+        // TiledMLP runs the MLP's forward again in backward; the checkpoints cross PCIe twice.
+        QVERIFY(estimate_step(tiled).compute_seconds > estimate_step(none).compute_seconds);
+        QVERIFY(estimate_step(offload).offload_seconds > estimate_step(none).offload_seconds);
+    }
+
+    // Expandable segments leave nothing of the cache stranded: what must fit is what is allocated.
+    void expandable_segments_release_the_whole_cache() {
+        Scenario s = recipe("llama-3.1-8b", "h100-80gb", 1, 0, 16384);
+        s.training.expandable_segments = false;
+        const MemoryBreakdown off = estimate_memory(s);
+        s.training.expandable_segments = true;
+        const MemoryBreakdown on = estimate_memory(s);
+        const double context = s.assumptions.cuda_context_bytes;  // counted in what must fit, not in what is allocated
+        QVERIFY(off.peak_required_bytes > off.peak_allocated_bytes + context);
+        QCOMPARE(on.peak_required_bytes, on.peak_allocated_bytes + context);
+        QCOMPARE(on.peak_reserved_bytes, off.peak_reserved_bytes);
+    }
+
+    // The int32 limit: 2^31 elements of one rank's [tokens x hidden]; lifted by int64 kernels.
+    void kernel_index_limit() {
+        Scenario s = recipe("llama-3.1-8b", "h100-80gb", 8, kAll);
+        QCOMPARE(kernel_index_limit_seq_len(s), std::int64_t{8} * 524288);
+        s.training.int64_kernel_indexing = true;
+        QCOMPARE(kernel_index_limit_seq_len(s), std::int64_t{0});
+        QVERIFY(longest_sequence(s).limit != SequenceLimit::KernelIndex);
+    }
+
+    // Every setup the engine runs gets a longest; the longest of all is the largest.
+    void every_setup_and_the_longest() {
+        const Scenario s = recipe("llama-3.1-8b", "h100-80gb", 8, kAll);
+        const SequenceSearch r = longest_sequences(s);
+        QVERIFY(r.longest >= 0);
+        for (const SequenceCeiling& c : r.per_setup) QVERIFY(c.max_seq_len <= r.per_setup[static_cast<std::size_t>(r.longest)].max_seq_len);
+        // The step just past the longest does not fit, the longest does.
+        const SequenceCeiling& best = r.per_setup[static_cast<std::size_t>(r.longest)];
+        const Scenario at = at_sequence_length(with_setup(s, best.setup), best.max_seq_len);
+        QVERIFY(check_fit(at, estimate_memory(at)).all());
+    }
+
+    void sweep_reaches_past_the_longest() {
+        const Scenario s = recipe("llama-3.1-8b", "h100-80gb", 1, kAll, 100000);
+        const SequenceOverview o = sequence_overview(s, {s.zero}, setup_key(s.zero), 12);
+        QCOMPARE(o.sweep.size(), std::size_t{12});
+        QVERIFY(o.sweep.front().fits);
+        QVERIFY(!o.sweep.back().fits);
+        QVERIFY(o.sweep.back().seq_len > o.chosen.max_seq_len);
+        for (std::size_t i = 1; i < o.sweep.size(); ++i) QVERIFY(o.sweep[i].step_seconds > o.sweep[i - 1].step_seconds);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLongContext)
+#include "tst_long_context.moc"

@@ -1,0 +1,142 @@
+// The Sequence length view, offscreen (ui/plots/sequence_view.h): a tab beside the recommendation; a bar per overview setup at the core's longest sequence (core/search/max_sequence.h)
+// with what stops it; tokens/s and step time against the length for the chosen setup, the
+// longest as a wall and the plan's own length as a target that a drag or the arrow keys move
+// (one undo step).
+#include "core/presets/cluster_presets.h"
+#include "core/presets/default_scenario.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
+#include "core/search/max_sequence.h"
+#include "core/search/scenario_edits.h"
+#include "core/search/zero_setups.h"
+#include "tests/ui/offscreen.h"
+#include "ui/document/planner_document.h"
+#include "ui/main_window.h"
+#include "ui/plots/sequence_view.h"
+#include "ui/qcustomplot_include.h"
+
+#include <QTabWidget>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace zp;
+using namespace zp::ui;
+
+namespace {
+
+// Llama-3.1 8B with ALST's parts on 8 H100s, Ulysses over the node.
+Scenario alst_node(std::int64_t seq) {
+    Scenario s = default_scenario();
+    s.model = model_preset("llama-3.1-8b").spec;
+    s = with_node(s, cluster_preset("dgx-h100").cluster, 8);
+    s.parallel.ulysses = 8;
+    s.zero.stage = 3;
+    s.zero.offload_optimizer = OffloadDevice::Cpu;
+    s.training.seq_len = seq;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 1;
+    s.training.checkpointing = Checkpointing::Full;
+    s.training.loss_kernel = LossKernel::Chunked;
+    s.training.tiled_mlp = s.training.cpu_checkpointing = s.training.expandable_segments = true;
+    validate(s);
+    return s;
+}
+
+}  // namespace
+
+class TestSequenceView : public QObject {
+    Q_OBJECT
+public:
+    static void initMain() { zp::test::use_offscreen_platform(); }
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void is_a_tab_beside_the_recommendation() {
+        MainWindow w(MainWindow::Ephemeral);
+        const int index = w.sideTabs()->indexOf(w.sequenceView());
+        QVERIFY(index >= 0);
+        QCOMPARE(w.sideTabs()->tabText(index), QStringLiteral("Sequence length"));
+    }
+
+    // Each bar is the core's longest for that setup, captioned with what stops it.
+    void bars_are_the_core_longest() {
+        MainWindow w(MainWindow::Ephemeral);
+        const Scenario s = alst_node(1 << 20);
+        w.document()->reset(s);
+        w.document()->recomputeNow();
+        w.document()->selectSetup(s.zero);
+        w.sideTabs()->setCurrentWidget(w.sequenceView());
+        w.flushPending();
+        SequenceView* v = w.sequenceView();
+        const auto& setups = overview_setups();
+        for (std::size_t i = 0; i < setups.size(); ++i) {
+            const SequenceCeiling c = longest_sequence(with_setup(s, setups[i]));
+            QCOMPARE(v->barTokens(static_cast<int>(i)), static_cast<double>(c.max_seq_len));
+        }
+        // ZeRO-3 + CPU optimizer stops at the int32 limit: 2^31 / 4096 x 8 tokens.
+        const int zero3_cpu = 5;
+        QCOMPARE(short_setup_label(setups[zero3_cpu]), std::string("ZeRO-3+CPU"));
+        QVERIFY(v->barCaption(zero3_cpu).endsWith(QStringLiteral("int32")));
+        QCOMPARE(v->wallTokens(), v->barTokens(zero3_cpu));
+        QCOMPARE(v->targetTokens(), 1048576.0);
+        QVERIFY(v->curvePoints() >= 20);
+        QVERIFY(v->summary().contains(QStringLiteral("4,192,256")));
+    }
+
+    // DDP keeps every state on each GPU: no length fits, and the bar says so.
+    void a_setup_that_fits_nothing_says_so() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.document()->reset(alst_node(65536));
+        w.sideTabs()->setCurrentWidget(w.sequenceView());
+        w.flushPending();
+        QCOMPARE(w.sequenceView()->barTokens(0), 0.0);
+        QVERIFY(w.sequenceView()->barCaption(0).contains(QStringLiteral("none")));
+    }
+
+    // Dragging the target (or the arrow keys) sets the plan's length, rounded to 256 x Ulysses
+    // tokens, as one undo step.
+    void the_target_edits_the_sequence_length() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.document()->reset(alst_node(1 << 20));
+        w.sideTabs()->setCurrentWidget(w.sequenceView());
+        w.flushPending();
+        SequenceView* v = w.sequenceView();
+        v->setTarget(2000000.0);
+        QCOMPARE(w.document()->scenario().training.seq_len, std::int64_t{977 * 2048});  // 2e6 / 2048 = 976.6
+        QCOMPARE(w.document()->undoStack()->count(), 1);
+        w.flushPending();
+        QCOMPARE(v->targetTokens(), static_cast<double>(w.document()->scenario().training.seq_len));
+        // The keyboard: Right adds one granule.
+        const std::int64_t before = w.document()->scenario().training.seq_len;
+        QTest::keyClick(v->curvePlot(), Qt::Key_Right);
+        QCOMPARE(w.document()->scenario().training.seq_len, before + 2048);
+        w.document()->undoStack()->undo();
+        w.document()->undoStack()->undo();
+        QCOMPARE(w.document()->scenario().training.seq_len, std::int64_t{1} << 20);
+    }
+
+    // The mouse: press on the target line, move, release.
+    void a_drag_moves_the_target() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.document()->reset(alst_node(1 << 20));
+        w.resize(1480, 920);
+        w.sideTabs()->setCurrentWidget(w.sequenceView());
+        w.show();
+        w.flushPending();
+        QCustomPlot* p = w.sequenceView()->curvePlot();
+        p->replot();
+        const int y = p->axisRect()->center().y();
+        const int from = static_cast<int>(p->xAxis->coordToPixel(w.sequenceView()->targetTokens()));
+        const int to = static_cast<int>(p->xAxis->coordToPixel(3e6));
+        QTest::mousePress(p, Qt::LeftButton, {}, QPoint(from, y));
+        QMouseEvent move(QEvent::MouseMove, QPointF(to, y), p->mapToGlobal(QPointF(to, y)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(p, &move);
+        QTest::mouseRelease(p, Qt::LeftButton, {}, QPoint(to, y));
+        const double len = static_cast<double>(w.document()->scenario().training.seq_len);
+        QVERIFY2(std::abs(len - 3e6) < 0.05 * 3e6, qPrintable(QString::number(len)));
+    }
+};
+
+QTEST_MAIN(TestSequenceView)
+#include "tst_sequence_view.moc"

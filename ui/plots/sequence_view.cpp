@@ -1,0 +1,323 @@
+#include "ui/plots/sequence_view.h"
+
+#include "core/base/errors.h"
+#include "core/base/format.h"
+#include "core/model/limits.h"
+#include "core/search/scenario_edits.h"
+#include "core/search/zero_setups.h"
+#include "ui/document/planner_document.h"
+#include "ui/i18n/phrase_text.h"
+#include "ui/i18n/translations.h"
+#include "ui/plots/legend_strip.h"
+#include "ui/plots/plot_label.h"
+#include "ui/plots/plot_style.h"
+#include "ui/qcustomplot_include.h"
+
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace zp::ui {
+
+namespace {
+constexpr int kSweepPoints = 24;
+// The target line is grabbed within this many pixels.
+constexpr double kGrabPixels = 8;
+
+QColor tokensColor() { return timePartColor(TimePart::Compute); }
+QColor stepColor() { return timePartColor(TimePart::Offload); }
+
+// "524K", "4.19M": a length on an axis or a label.
+QString compactTokens(double tokens) { return QString::fromStdString(format_compact(tokens)); }
+
+// Tick labels in tokens as "500K", "4M" (the plots' lengths span from thousands to millions).
+class TokenTicker : public QCPAxisTicker {
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return compactTokens(tick); }
+};
+class TokenLogTicker : public QCPAxisTickerLog {
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override { return compactTokens(tick); }
+};
+
+QWidget* plotHolder(QCustomPlot* plot, LegendStrip* legend, QWidget* parent) {
+    auto* holder = new QWidget(parent);
+    embedPlot(holder, plot, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeItems, legend);
+    plot->setMinimumSize(300, 110);
+    return holder;
+}
+}  // namespace
+
+SequenceView::SequenceView(PlannerDocument* doc, QWidget* parent)
+    : LazyView(parent),
+      doc_(doc),
+      summary_(new QLabel(this)),
+      bars_plot_(new QCustomPlot(this)),
+      curve_plot_(new QCustomPlot(this)),
+      legend_(new LegendStrip(this)),
+      chart_(bars_plot_, QMargins(2, 0, 2, 3)) {
+    summary_->setWordWrap(true);
+    summary_->setContentsMargins(6, 2, 6, 2);
+    summary_->setObjectName(QStringLiteral("sequenceSummary"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(summary_);
+    layout->addWidget(plotHolder(bars_plot_, nullptr, this), 2);
+    layout->addWidget(plotHolder(curve_plot_, legend_, this), 3);
+
+    bars_ = chart_.addPart(tr("Longest sequence"));
+    bars_plot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    bars_plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new TokenLogTicker));
+    bars_plot_->yAxis->setLabel(tr("Longest sequence, tokens"));
+    bars_plot_->setAccessibleName(tr("Longest sequence per setup"));
+    bars_plot_->setAccessibleDescription(tr("One bar per setup at the longest sequence it fits, labelled with what stops the next length"));
+    curve_plot_->setAccessibleName(tr("Tokens per second and step time against the sequence length"));
+    curve_plot_->setAccessibleDescription(tr(
+        "For the chosen setup: tokens per second and step time against the sequence length, the longest that fits and the target length"));
+    legend_->setAccessibleName(tr("Legend of the sequence length curves"));
+    legend_->setAccessibleDescription(tr("tokens/s where the length fits, where it does not, and the step time"));
+    chart_.onBars(
+        this, [this](int bar) { return barCaption(bar); }, [this](int bar) { emit setupClicked(bar); });
+
+    tokens_ = curve_plot_->addGraph(curve_plot_->xAxis, curve_plot_->yAxis);
+    tokens_beyond_ = curve_plot_->addGraph(curve_plot_->xAxis, curve_plot_->yAxis);
+    step_ = curve_plot_->addGraph(curve_plot_->xAxis, curve_plot_->yAxis2);
+    curve_plot_->yAxis2->setVisible(true);
+    curve_plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new TokenTicker));
+    curve_plot_->xAxis->setLabel(tr("Sequence length, tokens"));
+    curve_plot_->yAxis->setLabel(tr("tokens/s"));
+    curve_plot_->yAxis2->setLabel(tr("step time, s"));
+    wall_ = new QCPItemStraightLine(curve_plot_);
+    target_ = new QCPItemStraightLine(curve_plot_);
+    wall_label_ = new PlotLabel(curve_plot_);
+    target_label_ = new PlotLabel(curve_plot_);
+    for (PlotLabel* l : {wall_label_, target_label_}) {
+        l->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        l->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        l->setPadding(QMargins(3, 1, 3, 1));
+    }
+    legend_->setEntries({{tr("tokens/s (fits)"), tokensColor(), LegendStrip::Swatch::Line},
+                         {tr("tokens/s (does not fit)"), tokensColor().lighter(160), LegendStrip::Swatch::Line},
+                         {tr("step time"), stepColor(), LegendStrip::Swatch::Line}});
+    curve_plot_->installEventFilter(this);
+    curve_plot_->setFocusPolicy(Qt::StrongFocus);
+    curve_plot_->setToolTip(tr("Drag the target line, or press Left/Right, to change the sequence length"));
+
+    setAccessibleName(tr("Sequence length"));
+    setAccessibleDescription(tr("The longest sequence each setup fits, and tokens per second and step time against the length"));
+    connect(doc_, &PlannerDocument::resultsChanged, this, &SequenceView::documentChanged);
+    connect(doc_, &PlannerDocument::selectionChanged, this, &SequenceView::documentChanged);
+    restyle();
+}
+
+void SequenceView::restyle() {
+    const QPalette pal = palette();
+    applyPalette(bars_plot_, pal);
+    applyPalette(curve_plot_, pal);
+    bars_->setBrush(sliceColor(Slice::Activations));
+    bars_->setPen(QPen(pal.color(QPalette::Base), 1));
+    tokens_->setPen(QPen(tokensColor(), 2));
+    QPen beyond(tokensColor().lighter(160), 2, Qt::DashLine);
+    tokens_beyond_->setPen(beyond);
+    step_->setPen(QPen(stepColor(), 2));
+    wall_->setPen(QPen(capacityColor(pal), 2));
+    target_->setPen(QPen(highlightColor(pal), 2, Qt::DashLine));
+    QColor bg = pal.color(QPalette::Base);
+    bg.setAlpha(210);
+    for (PlotLabel* l : {wall_label_, target_label_}) {
+        l->setBrush(bg);
+        l->setFont(font());
+    }
+    wall_label_->setColor(capacityColor(pal));
+    target_label_->setColor(pal.color(QPalette::WindowText));
+}
+
+QString SequenceView::limitShortName(SequenceLimit l) const {
+    switch (l) {
+    case SequenceLimit::GpuMemory: return tr("GPU");
+    case SequenceLimit::HostMemory: return tr("host");
+    case SequenceLimit::Nvme: return tr("NVMe");
+    case SequenceLimit::KernelIndex: return tr("int32");
+    case SequenceLimit::Ceiling: return tr("max");
+    }
+    return {};
+}
+
+void SequenceView::rebuild() {
+    const Scenario& s = doc_->scenario();
+    try {
+        overview_ = sequence_overview(s, overview_setups(), setup_key(doc_->selectedSetup()), kSweepPoints);
+    } catch (const InputError& e) {
+        // A plan the search cannot lengthen (a length the layout refuses): say why, draw nothing.
+        overview_ = {};
+        drawBars();
+        drawCurves();
+        summary_->setText(QString::fromStdString(e.what()));
+        return;
+    }
+    drawBars();
+    drawCurves();
+    summary_->setText(summary());
+}
+
+void SequenceView::drawBars() {
+    std::vector<Candidate> bars;
+    for (std::size_t i = 0; i < overview_.per_setup.size(); ++i) {
+        Candidate c = overview_.per_setup[i].at_max;
+        apply_setup(c.zero, overview_.per_setup[i].setup);
+        c.engine = doc_->scenario().fsdp.engine;
+        bars.push_back(c);
+    }
+    chart_.setSetups(bars);
+    chart_.hideLabelsFrom(bars.size());
+    double top = static_cast<double>(overview_.granularity);
+    const QPalette pal = palette();
+    QColor label_bg = pal.color(QPalette::Base);
+    label_bg.setAlpha(200);
+    for (std::size_t b = 0; b < bars.size(); ++b) {
+        const double tokens = static_cast<double>(overview_.per_setup[b].max_seq_len);
+        const double key = SetupBarChart::key(b);
+        // A log axis has no zero: a setup that fits nothing is drawn at the floor, labelled so.
+        bars_->addData(key, std::max(tokens, static_cast<double>(overview_.granularity) / 2.0));
+        top = std::max(top, tokens);
+        PlotLabel* label = chart_.label(b);
+        label->position->setCoords(key, std::max(tokens, static_cast<double>(overview_.granularity)));
+        label->setBrush(label_bg);
+        label->setFont(font());
+        label->setText(barCaption(static_cast<int>(b)));
+        label->setColor(tokens > 0 ? pal.color(QPalette::WindowText) : capacityColor(pal));
+    }
+    bars_plot_->yAxis->setRange(static_cast<double>(overview_.granularity) / 2.0, top * 6.0);
+    bars_plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SequenceView::drawCurves() {
+    QVector<double> x, tps, x_beyond, tps_beyond, step;
+    double top_tps = 1, top_step = 1;
+    for (const SequencePoint& p : overview_.sweep) {
+        const double len = static_cast<double>(p.seq_len);
+        // The dashed part starts at the last point that fits, so the two join.
+        if (p.fits) {
+            x.append(len);
+            tps.append(p.tokens_per_second);
+        } else {
+            if (x_beyond.isEmpty() && !x.isEmpty()) {
+                x_beyond.append(x.back());
+                tps_beyond.append(tps.back());
+            }
+            x_beyond.append(len);
+            tps_beyond.append(p.tokens_per_second);
+        }
+        step.append(p.step_seconds);
+        top_tps = std::max(top_tps, p.tokens_per_second);
+        top_step = std::max(top_step, p.step_seconds);
+    }
+    QVector<double> step_x;
+    for (const SequencePoint& p : overview_.sweep) step_x.append(static_cast<double>(p.seq_len));
+    tokens_->setData(x, tps, true);
+    tokens_beyond_->setData(x_beyond, tps_beyond, true);
+    step_->setData(step_x, step, true);
+    const double right = step_x.isEmpty() ? 1.0 : step_x.back();
+    curve_plot_->xAxis->setRange(0, right * 1.02);
+    curve_plot_->yAxis->setRange(0, top_tps * 1.15);
+    curve_plot_->yAxis2->setRange(0, top_step * 1.15);
+    const double wall = static_cast<double>(overview_.chosen.max_seq_len);
+    wall_->setVisible(wall > 0);
+    wall_label_->setVisible(wall > 0);
+    wall_->point1->setCoords(wall, 0);
+    wall_->point2->setCoords(wall, 1);
+    wall_label_->position->setCoords(wall, 0.02);
+    wall_label_->setText(tr("longest %1 (%2)").arg(compactTokens(wall), limitShortName(overview_.chosen.limit)));
+    const double target = static_cast<double>(overview_.target_seq_len);
+    target_->point1->setCoords(target, 0);
+    target_->point2->setCoords(target, 1);
+    target_label_->position->setCoords(target, 0.14);
+    target_label_->setText(tr("target %1").arg(compactTokens(target)));
+    curve_plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString SequenceView::summary() const {
+    const SequenceCeiling& c = overview_.chosen;
+    const QString setup = translated(setup_phrase(c.setup, doc_->scenario().fsdp.engine));
+    const auto count = [](double v) { return QString::fromStdString(format_count(v)); };
+    if (c.max_seq_len <= 0) return tr("%1 fits no sequence of %2 tokens.").arg(setup, count(static_cast<double>(overview_.granularity)));
+    QString text = tr("%1: at most %2 tokens a sequence (then %3), %4 tokens/s there.")
+                       .arg(setup, count(static_cast<double>(c.max_seq_len)), translatedCore(to_string(c.limit)),
+                            count(c.at_max.step.tokens_per_second));
+    if (overview_.target_seq_len > c.max_seq_len) text += QLatin1Char(' ') + tr("The target does not fit this setup.");
+    return text;
+}
+
+double SequenceView::barTokens(int bar) const {
+    if (bar < 0 || bar >= static_cast<int>(overview_.per_setup.size())) return 0;
+    return static_cast<double>(overview_.per_setup[static_cast<std::size_t>(bar)].max_seq_len);
+}
+
+QString SequenceView::barCaption(int bar) const {
+    if (bar < 0 || bar >= static_cast<int>(overview_.per_setup.size())) return {};
+    const auto i = static_cast<std::size_t>(bar);
+    if (!overview_.runs[i]) return QStringLiteral("\u2717");
+    const SequenceCeiling& c = overview_.per_setup[i];
+    if (c.max_seq_len <= 0) return QStringLiteral("\u2717 ") + tr("none");
+    return compactTokens(static_cast<double>(c.max_seq_len)) + QLatin1Char('\n') + limitShortName(c.limit);
+}
+
+double SequenceView::targetTokens() const { return target_->point1->coords().x(); }
+double SequenceView::wallTokens() const { return wall_->visible() ? wall_->point1->coords().x() : 0.0; }
+int SequenceView::curvePoints() const { return tokens_->dataCount() + tokens_beyond_->dataCount(); }
+
+void SequenceView::setTarget(double tokens) {
+    const double g = static_cast<double>(std::max<std::int64_t>(overview_.granularity, 1));
+    const double rounded =
+        std::clamp(std::round(tokens / g) * g, g, static_cast<double>(limits::kSeqLen.max / static_cast<std::int64_t>(g)) * g);
+    Scenario next = doc_->scenario();
+    next.training.seq_len = static_cast<std::int64_t>(rounded);
+    if (next.training.seq_len == doc_->scenario().training.seq_len) return;
+    doc_->edit(next, tr("Sequence length"));
+}
+
+bool SequenceView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != curve_plot_) return LazyView::eventFilter(watched, event);
+    switch (event->type()) {
+    case QEvent::MouseButtonPress: {
+        const auto* e = static_cast<QMouseEvent*>(event);
+        const double x = curve_plot_->xAxis->coordToPixel(targetTokens());
+        dragging_ = e->button() == Qt::LeftButton && std::abs(e->position().x() - x) <= kGrabPixels;
+        return dragging_;
+    }
+    case QEvent::MouseMove: {
+        if (!dragging_) return false;
+        const auto* e = static_cast<QMouseEvent*>(event);
+        const double tokens = std::max(curve_plot_->xAxis->pixelToCoord(e->position().x()), 1.0);
+        target_->point1->setCoords(tokens, 0);
+        target_->point2->setCoords(tokens, 1);
+        target_label_->position->setCoords(tokens, 0.14);
+        target_label_->setText(tr("target %1").arg(compactTokens(tokens)));
+        curve_plot_->replot(QCustomPlot::rpQueuedReplot);
+        return true;
+    }
+    case QEvent::MouseButtonRelease: {
+        if (!dragging_) return false;
+        dragging_ = false;
+        setTarget(targetTokens());
+        return true;
+    }
+    case QEvent::KeyPress: {
+        // The keyboard's way to move the target: one granule, or a tenth of the range with Shift.
+        const auto* e = static_cast<QKeyEvent*>(event);
+        if (e->key() != Qt::Key_Left && e->key() != Qt::Key_Right) return false;
+        const double g = static_cast<double>(overview_.granularity);
+        const double step = (e->modifiers() & Qt::ShiftModifier) ? std::max(g, curve_plot_->xAxis->range().size() / 10.0) : g;
+        setTarget(static_cast<double>(overview_.target_seq_len) + (e->key() == Qt::Key_Right ? step : -step));
+        return true;
+    }
+    default: return false;
+    }
+}
+
+}  // namespace zp::ui

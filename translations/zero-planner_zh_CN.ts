@@ -1884,6 +1884,54 @@
         <source>auto (the faster)</source>
         <translation>自动（取更快者）</translation>
     </message>
+    <message>
+        <source>Tiled MLP (ALST)</source>
+        <translation>分块 MLP（ALST）</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s TiledMLP: the MLP runs in shards of about hidden-size tokens and keeps only its input; its forward runs again in backward.</source>
+        <translation>DeepSpeed 的 TiledMLP：MLP 按约等于隐藏维度个词元分块计算，只保留其输入；其前向在反向时再算一次。</translation>
+    </message>
+    <message>
+        <source>Checkpoints in host RAM</source>
+        <translation>检查点放在主机内存</translation>
+    </message>
+    <message>
+        <source>With full recompute, each layer&apos;s checkpointed input waits in host memory between forward and backward (ALST&apos;s activation checkpoint offload; DeepSpeed&apos;s cpu_checkpointing).</source>
+        <translation>完全重算时，每层作为检查点的输入在前向与反向之间存放在主机内存中（ALST 的激活检查点卸载；DeepSpeed 的 cpu_checkpointing）。</translation>
+    </message>
+    <message>
+        <source>Expandable segments</source>
+        <translation>可扩展段</translation>
+    </message>
+    <message>
+        <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: no cached memory is stranded when an allocation fails.</source>
+        <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：分配失败时不会有缓存显存被困住无法释放。</translation>
+    </message>
+    <message>
+        <source>64-bit kernel indexing</source>
+        <translation>64 位内核索引</translation>
+    </message>
+    <message>
+        <source>FlashAttention-3 and Liger-Kernel with int64 indexing. Off: FlashAttention-2 and older Liger fail once a GPU&apos;s tokens x hidden reach 2^31 elements.</source>
+        <translation>FlashAttention-3 和使用 int64 索引的 Liger-Kernel。关闭时：一旦单个 GPU 的词元数 x 隐藏维度达到 2^31 个元素，FlashAttention-2 和旧版 Liger 会出错。</translation>
+    </message>
+    <message>
+        <source>Toggle tiled MLP</source>
+        <translation>切换分块 MLP</translation>
+    </message>
+    <message>
+        <source>Toggle checkpoints in host RAM</source>
+        <translation>切换检查点放在主机内存</translation>
+    </message>
+    <message>
+        <source>Toggle expandable segments</source>
+        <translation>切换可扩展段</translation>
+    </message>
+    <message>
+        <source>Toggle 64-bit kernel indexing</source>
+        <translation>切换 64 位内核索引</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

@@ -25,6 +25,26 @@ double gemm_seconds(double M, double K, double N, double elem_bytes, const Rates
     return std::max(flops / r.flops_per_s, bytes / r.bytes_per_s);
 }
 
+// QK^T and AV of this rank's heads, forward and backward: `pair_dims` = b s^2 q / (t u), the
+// query-key pairs times the query width; `scores` = b heads s^2 / (t u), the score matrix.
+struct AttentionSeconds {
+    double forward = 0, backward = 0;
+};
+AttentionSeconds attention_seconds(const ModelSpec& m, const Training& t, double pair_dims, double scores, const Rates& r) {
+    const double flops_f = 4 * pair_dims;
+    if (t.flash_attention) {
+        // A causal mask lets flash attention skip the blocks above the diagonal: half the QK^T and
+        // AV work of a decoder's self-attention (FlashAttention-2, Dao 2023, Sec. 3.1.1 "Causal
+        // masking"; its Fig. 5 counts causal FLOPs as half). Without flash attention the whole
+        // score matrix is computed and then masked.
+        const double causal_share = m.encoder_decoder ? 1.0 : kCausalAttentionShare;
+        const double f = causal_share * flops_f / (r.flops_per_s * kFlashAttentionShare);
+        return {f, 2.5 * f};  // FlashAttention-2 Sec. 3.1.2: backward recomputes S and P, 5 matmuls to forward's 2
+    }
+    return {flops_f / r.flops_per_s + scores * kScoreBytesForward / r.bytes_per_s,
+            2 * flops_f / r.flops_per_s + scores * kScoreBytesBackward / r.bytes_per_s};
+}
+
 }  // namespace
 
 namespace {
@@ -58,16 +78,8 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     // One layer, forward.
     const double mlp_gemm_f = gemm_seconds(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0) / tp, elem, r) + gemm_seconds(T, ffn / tp, h, elem, r);
     const double gemm_f = gemm_seconds(T, h, (q + 2 * kv) / tp, elem, r) + gemm_seconds(T, q / tp, h, elem, r) + mlp_gemm_f;
-    const double attn_flops_f = 4 * b * s * s * q / (tp * u);  // QK^T and AV of this rank's heads
-    const double scores = b * heads * s * s / (tp * u);
-    double attn_f = 0, attn_b = 0;
-    if (t.flash_attention) {
-        attn_f = attn_flops_f / (r.flops_per_s * kFlashAttentionShare);
-        attn_b = 2.5 * attn_f;  // FlashAttention-2 Sec. 3.1.2: backward recomputes S and P, 5 matmuls to forward's 2
-    } else {
-        attn_f = attn_flops_f / r.flops_per_s + scores * kScoreBytesForward / r.bytes_per_s;
-        attn_b = 2 * attn_flops_f / r.flops_per_s + scores * kScoreBytesBackward / r.bytes_per_s;
-    }
+    const AttentionSeconds attn = attention_seconds(m, t, b * s * s * q / (tp * u), b * heads * s * s / (tp * u), r);
+    const double attn_f = attn.forward, attn_b = attn.backward;
     const double ffn_passes = m.gated_mlp ? kFfnPassesGated : kFfnPasses;
     const double elem_f =
         elem *

@@ -56,6 +56,9 @@ inline constexpr double kKernelsPerLayerForwardEager = 26;
 // FlashAttention-2 (Dao 2023, Sec. 4.1, Fig. 5): forward up to 73%, backward up to 63% of the
 // A100's peak where cuBLAS GEMMs reach 80-90%: about 0.8 of the GEMM rate.
 inline constexpr double kFlashAttentionShare = 0.8;
+// The share of the full QK^T and AV FLOPs flash attention runs under a causal mask (decoders):
+// the blocks below and on the diagonal, s(s+1)/2 of s^2 (FlashAttention-2 Sec. 3.1.1).
+inline constexpr double kCausalAttentionShare = 0.5;
 // Bytes per score element without flash attention, forward: QK^T writes 2, scale-mask-softmax
 // reads 2 and writes 2, dropout reads 2, writes 2 and a 1-byte mask, AV reads 2 = 13; backward
 // about twice (the softmax and dropout gradients read the saved tensors and the incoming grad).

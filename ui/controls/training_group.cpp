@@ -16,6 +16,7 @@ using Scale = ScaledSlider::Scale;
 TrainingGroup::TrainingGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Training")) {
     addStepRows();
     addMemoryRows();
+    addLongContextRows();
     connectEdits();
 }
 
@@ -54,8 +55,8 @@ void TrainingGroup::addStepRows() {
         tip(new QComboBox, tr("Optimizer state per parameter: Adam/AdamW/LAMB 8 bytes, Lion/Adagrad/SGD+momentum 4, SGD 0.")), "optimizer");
     addEnumItems<Optimizer>(optimizer_);
     form_->addRow(tr("Optimizer"), optimizer_);
-    // The slider spans 128 to 1M tokens; the spin box takes every valid length.
-    seq_ = named(new ScaledSlider(128, 1048576, 0, tr(" tokens"), Scale::Logarithmic), "seq_len");
+    // The slider spans 128 to 16M tokens (ALST's lengths); the spin box takes every valid length.
+    seq_ = named(new ScaledSlider(128, 16777216, 0, tr(" tokens"), Scale::Logarithmic), "seq_len");
     seq_->setValidRange(static_cast<double>(limits::kSeqLen.min), static_cast<double>(limits::kSeqLen.max));
     seq_->setPowerOfTwoSnapping(true);
     seq_->setToolTips(tr("Sequence length. Activations grow with it (quadratically without flash attention)."));
@@ -136,7 +137,49 @@ void TrainingGroup::addMemoryRows() {
     form_->addRow(tr("Convention"), convention_);
 }
 
+void TrainingGroup::addLongContextRows() {
+    // ALST's parts (docs/design.md §4.17); Ulysses is the Model parallelism group's sequence size,
+    // the tiled loss the loss kernel above.
+    const auto box = [this](const QString& text, const QString& tooltip, const char* name) {
+        QCheckBox* b = named(tip(new QCheckBox(text), tooltip), name);
+        b->setAccessibleName(text);
+        form_->addRow(b);
+        return b;
+    };
+    tiled_mlp_ = box(tr("Tiled MLP (ALST)"),
+                     tr("DeepSpeed's TiledMLP: the MLP runs in shards of about hidden-size tokens and keeps only its input; its "
+                        "forward runs again in backward."),
+                     "tiled_mlp");
+    cpu_checkpointing_ = box(tr("Checkpoints in host RAM"),
+                             tr("With full recompute, each layer's checkpointed input waits in host memory between forward and "
+                                "backward (ALST's activation checkpoint offload; DeepSpeed's cpu_checkpointing)."),
+                             "cpu_checkpointing");
+    expandable_segments_ = box(tr("Expandable segments"),
+                               tr("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: no cached memory is stranded when an "
+                                  "allocation fails."),
+                               "expandable_segments");
+    int64_kernels_ = box(tr("64-bit kernel indexing"),
+                         tr("FlashAttention-3 and Liger-Kernel with int64 indexing. Off: FlashAttention-2 and older Liger fail once "
+                            "a GPU's tokens x hidden reach 2^31 elements."),
+                         "int64_kernel_indexing");
+}
+
+void TrainingGroup::connectLongContextEdits() {
+    connect(tiled_mlp_, &QCheckBox::clicked, this,
+            [this](bool on) { edit(EditTiledMlp, tr("Toggle tiled MLP"), [&](Scenario& s) { s.training.tiled_mlp = on; }); });
+    connect(cpu_checkpointing_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditCpuCheckpointing, tr("Toggle checkpoints in host RAM"), [&](Scenario& s) { s.training.cpu_checkpointing = on; });
+    });
+    connect(expandable_segments_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditExpandableSegments, tr("Toggle expandable segments"), [&](Scenario& s) { s.training.expandable_segments = on; });
+    });
+    connect(int64_kernels_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditKernelIndex, tr("Toggle 64-bit kernel indexing"), [&](Scenario& s) { s.training.int64_kernel_indexing = on; });
+    });
+}
+
 void TrainingGroup::connectEdits() {
+    connectLongContextEdits();
     onActivated(engine_, EditEngine, tr("Change engine"), [](Scenario& s, const std::string& v) {
         s.fsdp.auto_engine = v == "auto";
         if (!s.fsdp.auto_engine) s = with_engine(s, parse_enum<Engine>(v));
@@ -196,6 +239,12 @@ void TrainingGroup::sync(const Scenario& s) {
     setCheckedIfChanged(loss_upcast_, s.training.loss_fp32_upcast);
     setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
     setCheckedIfChanged(fused_optimizer_, s.training.fused_optimizer);
+    setCheckedIfChanged(tiled_mlp_, s.training.tiled_mlp);
+    setCheckedIfChanged(cpu_checkpointing_, s.training.cpu_checkpointing);
+    // Checkpoints go to the host only under full recompute (activations.cpp).
+    cpu_checkpointing_->setEnabled(s.training.auto_checkpointing || s.training.checkpointing == Checkpointing::Full);
+    setCheckedIfChanged(expandable_segments_, s.training.expandable_segments);
+    setCheckedIfChanged(int64_kernels_, s.training.int64_kernel_indexing);
     headroom_->showValue(s.assumptions.headroom * 100.0);
     setIndexIfChanged(convention_, convention_->findData(QString::fromLatin1(to_string(s.assumptions.convention))));
 }

@@ -16,8 +16,10 @@ public:
     void sync(const Scenario& s);
 
 private:
-    void addStepRows();    // precision, optimizer, sequence, batches, recompute
-    void addMemoryRows();  // flash attention, the loss, the fused optimizer, headroom, convention
+    void addStepRows();         // precision, optimizer, sequence, batches, recompute
+    void addMemoryRows();       // flash attention, the loss, the fused optimizer, headroom, convention
+    void addLongContextRows();  // ALST's parts: tiled MLP, checkpoints in host RAM, expandable segments, 64-bit kernels
+    void connectLongContextEdits();
     void connectEdits();
 
     QComboBox* engine_;
@@ -32,6 +34,10 @@ private:
     QCheckBox* loss_upcast_;
     QComboBox* loss_kernel_;
     QCheckBox* fused_optimizer_;
+    QCheckBox* tiled_mlp_;
+    QCheckBox* cpu_checkpointing_;
+    QCheckBox* expandable_segments_;
+    QCheckBox* int64_kernels_;
     EditDoubleSpinBox* headroom_;
     QComboBox* convention_;
 };

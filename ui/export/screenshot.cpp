@@ -29,10 +29,10 @@
 namespace zp::ui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"),        QStringLiteral("memory"),  QStringLiteral("scaling"),  QStringLiteral("time"),
-            QStringLiteral("config"),        QStringLiteral("step"),    QStringLiteral("host"),     QStringLiteral("layout"),
-            QStringLiteral("calibrate"),     QStringLiteral("compare"), QStringLiteral("diagnose"), QStringLiteral("diagnosis"),
-            QStringLiteral("diagnose-step"), QStringLiteral("sequence")};
+    return {QStringLiteral("window"),        QStringLiteral("memory"),   QStringLiteral("scaling"),        QStringLiteral("time"),
+            QStringLiteral("config"),        QStringLiteral("step"),     QStringLiteral("host"),           QStringLiteral("layout"),
+            QStringLiteral("calibrate"),     QStringLiteral("compare"),  QStringLiteral("diagnose"),       QStringLiteral("diagnosis"),
+            QStringLiteral("diagnose-step"), QStringLiteral("sequence"), QStringLiteral("window-sequence")};
 }
 
 void pinAppearance(QApplication& app) {
@@ -77,7 +77,7 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
     if (view == QLatin1String("host")) window.plotTabs()->setCurrentWidget(window.hostView());
     if (view == QLatin1String("layout")) window.plotTabs()->setCurrentWidget(window.layoutView());
-    if (view == QLatin1String("sequence")) {
+    if (view == QLatin1String("sequence") || view == QLatin1String("window-sequence")) {
         // The scenario's own setup, as the step view shows it.
         window.document()->recomputeNow();
         window.document()->selectSetup(scenario.zero);

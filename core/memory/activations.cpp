@@ -10,6 +10,17 @@
 
 namespace zp {
 
+namespace {
+// The key and value width a rank keeps per token of its share. With more Ulysses ranks than
+// key/value heads each head is repeated until every rank gets one (ulysses_sp.py
+// UlyssesSPAttentionHF: kv_replication_factor = sp // kv_heads, repeat_interleave before the
+// all-to-all): one head for all s tokens, u / kv_heads times the unrepeated share.
+double kv_width(const ModelSpec& m, const TensorSplit& split) {
+    const std::int64_t heads = std::max(m.kv_heads, std::max<std::int64_t>(split.ulysses, 1));
+    return static_cast<double>(std::min(heads, std::max<std::int64_t>(m.heads, 1)) * m.head_dim);
+}
+}  // namespace
+
 LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq, std::int64_t micro_batch, double element_bytes,
                                             const TensorSplit& split) {
     const double e = element_bytes;  // a stored tensor's element; dropout masks are 1 byte whatever the dtype
@@ -30,8 +41,8 @@ LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq
     const double sb = static_cast<double>(seq) * static_cast<double>(micro_batch) /
                       static_cast<double>(std::max<std::int64_t>(split.ulysses, 1));  // this rank's tokens
     const double h = static_cast<double>(m.hidden);
-    const double q = static_cast<double>(m.heads * m.head_dim);      // query / attention-output width
-    const double kv = static_cast<double>(m.kv_heads * m.head_dim);  // key and value width (GQA: smaller)
+    const double q = static_cast<double>(m.heads * m.head_dim);  // query / attention-output width
+    const double kv = kv_width(m, split);                        // key and value width (GQA: smaller)
     const double a = static_cast<double>(m.heads);
     const double s = static_cast<double>(seq);
 
@@ -150,7 +161,7 @@ double gradient_working_bytes(const ModelSpec& m, const Training& t, double rank
     const double h = static_cast<double>(m.hidden);
     const double width = mlp_width_per_token(m);
     const double q = static_cast<double>(m.heads * m.head_dim);
-    const double kv = static_cast<double>(m.kv_heads * m.head_dim);
+    const double kv = kv_width(m, split);
     const double mlp_grad = t.tiled_mlp ? rank_tokens * 2 * e * h * rep + std::min(rank_tokens, h) * e * width / tp
                                         : rank_tokens * (2 * e * h * rep + e * width / tp);
     const double attention_grad = rank_tokens * (e * h * rep + (e * (3 * q + 2 * kv + (kv < q ? 2 * q : 0.0)) + 4 * q) / tp);

@@ -2919,6 +2919,10 @@ Not loaded into the controls: %1</source>
         <source>%1 of %2 usable, %3 to spare</source>
         <translation>%1 / 可用 %2，余量 %3</translation>
     </message>
+    <message>
+        <source>Its room takes sequences up to %1 tokens at this micro batch and recompute (then %2).</source>
+        <translation>在此微批次和重算设置下，剩余空间可容纳最长 %1 个词元的序列（再长受限于%2）。</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::ScalingView</name>

@@ -1,5 +1,7 @@
 #include "app/cli/text_report.h"
 
+#include "core/search/max_sequence.h"
+
 #include "core/base/format.h"
 #include "core/base/units.h"
 #include "core/memory/host_slices.h"
@@ -9,6 +11,7 @@
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/search/host_advice.h"
+#include "core/search/max_sequence.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 #include "core/time/step_explain.h"
@@ -225,12 +228,27 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
     return out;
 }
 
+namespace {
+// What the room left allows: the longest sequence the plan takes as it is (core/search/max_sequence.h).
+std::string room_line(const Scenario& s, const Candidate& best) {
+    try {
+        const SequenceCeiling c = longest_sequence_of(s, best);
+        if (c.max_seq_len <= 0) return {};
+        return "  Its room takes sequences up to " + format_count(static_cast<double>(c.max_seq_len)) +
+               " tokens at this micro batch and recompute (then " + to_string(c.limit) + "; recommend --max-seq for every setup).\n";
+    } catch (const InputError&) {
+        return {};
+    }
+}
+}  // namespace
+
 std::string plan_text(const Scenario& s, const Plan& p) {
     std::string out;
     if (p.feasible) {
         out += "\nRecommended: " + setup_label(setup_key(p.best.zero), p.best.engine) + "\n";
         for (const auto& w : p.why) out += "  " + w + "\n";
         out += "  What decides its step: " + explain_step_line(p.best.step) + ".\n";
+        out += room_line(s, p.best);
         out += estimate_text(s, p.best);
         out += "\nOther setups:\n";
     } else {

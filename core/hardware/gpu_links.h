@@ -15,6 +15,12 @@ inline constexpr double kNvLink3 = 300;
 inline constexpr double kNvLink4 = 450;
 inline constexpr double kInfinityFabricMi250x = 200;
 inline constexpr double kInfinityFabricMi300x = 448;
+inline constexpr double kPcie6x16 = 128;
+inline constexpr double kNvLink5 = 900;
+inline constexpr double kInfinityFabricMi355x = 535.5;
+// A Grace-Blackwell GPU's host link: the superchip's NVLink-C2C, 900 GB/s counting both
+// directions, shared by its two GPUs (assumed evenly): 225 GB/s one direction each.
+inline constexpr double kNvLinkC2cPerGpu = 225;
 }  // namespace links
 
 // What the step-time model (core/time/compute_time.h) needs of a GPU beyond GpuSpec: HBM

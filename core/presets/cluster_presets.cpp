@@ -34,13 +34,31 @@ Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, std::int64_
 // 8480C, 8 channels DDR5-4800 each = 614.4 GB/s; DGX-2 2x Xeon Platinum 8168, 6 channels
 // DDR4-2666 each = 256 GB/s (vendor CPU spec sheets); the 4090 server one 8-channel DDR4-3200
 // socket = 204.8 GB/s; the workstation 2 channels DDR5-5600 = 89.6 GB/s.
+// DGX H200 (DGX BasePOD reference architecture, docs.nvidia.com: "2 TB of DDR5 system memory",
+// 8x ConnectX-7 400 Gb/s for compute, 8x 3.84 TB NVMe; the DGX H100's 2x Xeon 8480C).
+// DGX B200 (DGX B200 user guide, docs.nvidia.com: "2 TB using 32 x DIMMs", 8x ConnectX-7 400 Gb/s,
+// data drives 8x 3.84 TB U.2; 2x Xeon Platinum 8570, 8 channels DDR5-5600 each = 716.8 GB/s).
+// GB200 NVL72 and GB300 NVL72: one NVLink domain of 72 GPUs, which the planner takes as one node
+// of 72 (tensor, expert and Ulysses groups may span it): 36 Grace CPUs of 480 GB LPDDR5X each
+// (GB200 table at GTC 2024: "Up to 480GB LPDDR5X | Up to 512 GB/s" a superchip; GB300 trays "960
+// GiB LPDDR5X (2x 480 GiB)"), one NIC a GPU: ConnectX-7 400 Gb/s (GB200), ConnectX-8 800 Gb/s
+// ("each GPU generating 800 Gb/s", GB300 NVL72 page); the racks' NVMe is not published (0: set
+// --nvme); GB300's host bandwidth is taken as GB200's (assumed). 8x MI300X platform: AMD's CDNA 3 whitepaper gives the GPUs and xGMI only; its host (2 TB,
+// 8x 400 Gb/s, 8x 3.84 TB, 2x 12-channel DDR5-4800 = 921.6 GB/s) is a typical OEM build, ASSUMED.
+// The RTX 5090 workstation is a typical build like the 4090 one.
 std::vector<ClusterPreset> build() {
     return {
         {"dgx-a100", "DGX A100 (8x A100 80GB)", node("a100-80gb", 8, 1600, 0, 2048, 30720, 25, 409.6)},
         {"dgx-h100", "DGX H100 (8x H100 SXM)", node("h100-80gb", 8, 3200, 0, 2048, 30720, 50, 614.4)},
+        {"dgx-h200", "DGX H200 (8x H200)", node("h200-141gb", 8, 3200, 0, 2048, 30720, 50, 614.4)},
+        {"dgx-b200", "DGX B200 (8x B200)", node("b200", 8, 3200, 0, 2048, 30720, 50, 716.8)},
+        {"gb200-nvl72", "GB200 NVL72 (72x GB200)", node("gb200", 72, 28800, 0, 16093, 0, 1, 18432)},
+        {"gb300-nvl72", "GB300 NVL72 (72x GB300)", node("gb300", 72, 57600, 0, 17280, 0, 1, 18432)},
+        {"mi300x-8", "8x MI300X (OAM)", node("mi300x", 8, 3200, 0, 2048, 30720, 50, 921.6)},
         {"dgx-2", "DGX-2 (16x V100 32GB)", node("v100-32gb", 16, 800, 8, 1536, 30720, 25, 256)},
         {"rtx4090-box", "8x RTX 4090 PCIe server", node("rtx-4090", 8, 100, 1, 512, 3800, 7, 204.8)},
         {"workstation", "Workstation (1x RTX 4090)", node("rtx-4090", 1, 10, 1, 128, 1900, 7, 89.6)},
+        {"workstation-5090", "Workstation (1x RTX 5090)", node("rtx-5090", 1, 10, 1, 128, 1900, 7, 89.6)},
     };
 }
 

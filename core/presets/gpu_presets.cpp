@@ -12,16 +12,24 @@ namespace zp {
 // PCIe x16, per direction: 3.0 16 GB/s, 4.0 32, 5.0 64 (PCI-SIG; ~15.75 GB/s after encoding
 // for 3.0, rounded as vendors do). AMD Infinity Fabric: MI250X 800 GB/s peak aggregate per
 // package -> 200 per GCD per direction; MI300X 7 links x 64 GB/s = 448 (AMD data sheets).
+// Blackwell: NVLink 5, "1.8 TB/s" per GPU (Blackwell datasheet, nvdam.widen.net/s/wwnsxrhm2w)
+// -> 900; PCIe 6.0 x16 "256 GB/s" both directions (Blackwell Ultra datasheet) -> 128; MI355X:
+// 7 Infinity Fabric links of 153 GB/s counting both directions (AMD MI355X product page) -> 535.5;
+// Grace-Blackwell's NVLink-C2C "900GB/s" both directions a superchip of two GPUs -> 225 each (host link).
 std::span<const IntraNodeLink> intra_node_links() {
-    static constexpr std::array<IntraNodeLink, 8> table{{
+    static constexpr std::array<IntraNodeLink, 12> table{{
         {"PCIe 3.0 x16 (16 GB/s)", links::kPcie3x16},
         {"PCIe 4.0 x16 (32 GB/s)", links::kPcie4x16},
         {"PCIe 5.0 x16 (64 GB/s)", links::kPcie5x16},
+        {"PCIe 6.0 x16 (128 GB/s)", links::kPcie6x16},
         {"NVLink 2 (150 GB/s)", links::kNvLink2},
         {"NVLink 3 (300 GB/s)", links::kNvLink3},
         {"NVLink 4 (450 GB/s)", links::kNvLink4},
+        {"NVLink 5 (900 GB/s)", links::kNvLink5},
         {"Infinity Fabric (200 GB/s)", links::kInfinityFabricMi250x},
         {"Infinity Fabric (448 GB/s)", links::kInfinityFabricMi300x},
+        {"Infinity Fabric (535.5 GB/s)", links::kInfinityFabricMi355x},
+        {"NVLink-C2C (225 GB/s)", links::kNvLinkC2cPerGpu},
     }};
     return table;
 }
@@ -34,6 +42,19 @@ std::span<const IntraNodeLink> intra_node_links() {
 //   Appendix A (165.2 with FP32 accumulate). A10G: AWS EC2 G5 documentation (~70, A10 silicon at lower
 //   clocks). MI250X: AMD Instinct MI250X data sheet (383 per package = 191.5 per GCD; each GCD is one
 //   device). MI300X: AMD Instinct MI300X data sheet (1307.4).
+//   Blackwell (NVIDIA prints the Tensor Core rates with sparsity: "All other Tensor Core specs are
+//   sparse; dense is one-half", Blackwell datasheet footnote): B200 "FP16/BF16 4.5 PFLOPS" -> 2250,
+//   180 GB (Blackwell datasheet, HGX B200); the 192 GB part of NVIDIA's GTC 2024 HGX B200 table
+//   ("Up to 192 GB HBM3e | Up to 8 TB/s", the same 2250); GB200 "5 PFLOPS" -> 2500, 186 GB
+//   (Blackwell datasheet, GB200 NVL72); B300 "4.5 PFLOPS" -> 2250, 270 GB (Blackwell Ultra
+//   datasheet, HGX B300; NVIDIA's blog gives the chip's 288 GB); GB300 "5 PFLOPS" -> 2500, 279 GB
+//   (Blackwell Ultra datasheet, GB300 NVL72). RTX 5090: RTX Blackwell whitepaper Table 3 (209.5
+//   with FP32 accumulate), 32 GB GDDR7. MI325X: AMD MI325X product page (1307.4 dense, 256 GB);
+//   MI355X: AMD MI355X brochure ("BF16 2.5166 PF dense"), 288 GB.
+//   Memory as nvidia-smi reports it where known (H100 80GB: 81,559 MiB = 79.6 GiB); the Blackwell
+//   data-centre parts at the datasheet's GB read as GiB less 0.5%, as the H100's is (assumed: no
+//   nvidia-smi total was found); AMD and GeForce parts at the datasheet figure, as the MI300X and
+//   RTX 4090 presets are.
 // Links: the named speeds in gpu_presets.h, with their sources above intra_node_links().
 const std::vector<GpuSpec>& gpu_presets() {
     using namespace links;
@@ -51,6 +72,14 @@ const std::vector<GpuSpec>& gpu_presets() {
         {"a10g", "A10G 24GB (AWS)", 22.5, 70.0, kPcie4x16, kPcie4x16},  // 23028 MiB
         {"mi250x", "MI250X (one 64GB GCD)", 64.0, 191.5, kInfinityFabricMi250x, kPcie4x16},
         {"mi300x", "MI300X 192GB", 192.0, 1307.4, kInfinityFabricMi300x, kPcie5x16},
+        {"b200", "B200 180GB (HGX/DGX)", 179.1, 2250.0, kNvLink5, kPcie5x16},
+        {"b200-192gb", "B200 192GB (early spec)", 191.0, 2250.0, kNvLink5, kPcie5x16},
+        {"gb200", "GB200 186GB (NVL72)", 185.1, 2500.0, kNvLink5, kNvLinkC2cPerGpu},
+        {"b300", "B300 270GB (HGX)", 268.6, 2250.0, kNvLink5, kPcie6x16},
+        {"gb300", "GB300 279GB (NVL72)", 277.6, 2500.0, kNvLink5, kNvLinkC2cPerGpu},
+        {"rtx-5090", "GeForce RTX 5090 32GB", 32.0, 209.5, kPcie5x16, kPcie5x16},
+        {"mi325x", "MI325X 256GB", 256.0, 1307.4, kInfinityFabricMi300x, kPcie5x16},
+        {"mi355x", "MI355X 288GB", 288.0, 2516.6, kInfinityFabricMi355x, kPcie5x16},
     };
     return presets;
 }
@@ -67,7 +96,9 @@ struct TraitsRow {
 // H200 4800 (H200 datasheet); L40S 864 (L40S datasheet); RTX 3090 936 (GA102 whitepaper Table
 // 9); RTX 4090 1008 (Ada whitepaper Appendix A); A10G 600 (NVIDIA A10 datasheet, same GA102
 // memory system); MI250X 3276.8 per package = 1638.4 per GCD (AMD MI250X data sheet); MI300X
-// 5300 (AMD MI300X data sheet).
+// 5300 (AMD MI300X data sheet); B200 7700 and B300 7700 (Blackwell and Blackwell Ultra datasheets,
+// HGX), the 192 GB B200 8000 (GTC 2024 table), GB200 and GB300 8000 (the datasheets, NVL72); RTX
+// 5090 1792 (RTX Blackwell whitepaper); MI325X 6000, MI355X 8000 (AMD product pages).
 //
 // GEMM efficiency: the fraction of the dense peak a training step's matmuls reach. FITTED per
 // generation, and only where the validation set (tests/data/anchors/measured_runs.json,
@@ -81,9 +112,11 @@ constexpr double kAmpereGemm = 0.70;
 constexpr double kHopperGemm = 0.60;
 constexpr double kConsumerGemm = 0.60;
 constexpr double kCdnaGemm = 0.45;
+// Blackwell: no public run in the set; Hopper's assumed share, assumed again.
+constexpr double kBlackwellGemm = kHopperGemm;
 
 // clang-format off
-constexpr std::array<TraitsRow, 13> kTraits{{
+constexpr std::array<TraitsRow, 21> kTraits{{
     {"v100-16gb",  {900,    kVoltaGemm,    "Volta"}},
     {"v100-32gb",  {900,    kVoltaGemm,    "Volta"}},
     {"a100-40gb",  {1555,   kAmpereGemm,   "Ampere"}},
@@ -97,6 +130,14 @@ constexpr std::array<TraitsRow, 13> kTraits{{
     {"a10g",       {600,    kConsumerGemm, "Ampere (GA102)"}},
     {"mi250x",     {1638.4, kCdnaGemm,     "CDNA 2"}},
     {"mi300x",     {5300,   kCdnaGemm,     "CDNA 3"}},
+    {"b200",       {7700,   kBlackwellGemm, "Blackwell"}},
+    {"b200-192gb", {8000,   kBlackwellGemm, "Blackwell"}},
+    {"gb200",      {8000,   kBlackwellGemm, "Blackwell"}},
+    {"b300",       {7700,   kBlackwellGemm, "Blackwell Ultra"}},
+    {"gb300",      {8000,   kBlackwellGemm, "Blackwell Ultra"}},
+    {"rtx-5090",   {1792,   kConsumerGemm, "Blackwell (GB202)"}},
+    {"mi325x",     {6000,   kCdnaGemm,     "CDNA 3"}},
+    {"mi355x",     {8000,   kCdnaGemm,     "CDNA 4"}},
 }};
 // clang-format on
 

@@ -108,6 +108,13 @@ SequenceCeiling longest_sequence(const Scenario& s) {
     return out;
 }
 
+SequenceCeiling longest_sequence_of(const Scenario& s, const Candidate& c) {
+    Scenario fixed = with_candidate(s, c);
+    fixed.training.auto_micro_batch = false;
+    fixed.training.auto_checkpointing = false;
+    return longest_sequence(fixed);
+}
+
 SequenceSearch longest_sequences(const Scenario& s) {
     SequenceSearch out;
     out.granularity = sequence_granularity(s);

@@ -52,6 +52,9 @@ Scenario at_sequence_length(const Scenario& s, std::int64_t seq);
 SequenceCeiling longest_sequence(const Scenario& s);
 // The same for every setup the engine and the layout run.
 SequenceSearch longest_sequences(const Scenario& s);
+// What the room a plan leaves allows (issue 39's "headroom first"): the longest sequence its
+// candidate `c` fits on `s`, with the candidate's setup, micro batch and recompute kept.
+SequenceCeiling longest_sequence_of(const Scenario& s, const Candidate& c);
 
 // The step at `points` lengths from one granule to `up_to` (the view's curves): length, whether it
 // fits, step seconds and tokens per second.

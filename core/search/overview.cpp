@@ -26,6 +26,13 @@ Overview compute_overview(const Scenario& s) {
     // size, the one it chose: 2048 sequences do not split over 384 GPUs, but over 16 groups of 24).
     Scenario batch_layout = s;
     if (o.plan_valid && o.plan.feasible) batch_layout.parallel = o.plan.best.parallel;
+    if (o.plan_valid && o.plan.feasible) {
+        try {
+            o.best_longest = longest_sequence_of(s, o.plan.best);
+        } catch (const InputError&) {
+            o.best_longest = {};  // a length the layout refuses: nothing to say about the room
+        }
+    }
     try {
         gradient_accumulation_steps(s.training, data_parallel_size(batch_layout));
     } catch (const InputError& e) {

@@ -1,6 +1,7 @@
 #pragma once
 // Everything the window shows for one scenario, computed in one call: the memory and time
 // bars of the standard setups, per-GPU memory against GPU count for each stage, and the plan.
+#include "core/search/max_sequence.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
@@ -28,6 +29,9 @@ struct Overview {
     std::string step_error;
     std::vector<ScalingSeries> scaling;  // stages 0..3 without offload
     Plan plan;
+    // When a plan fits: the longest sequence its best candidate takes as it is (micro batch and
+    // recompute kept; core/search/max_sequence.h longest_sequence_of); max_seq_len 0 otherwise.
+    SequenceCeiling best_longest;
     bool plan_valid = true;
     std::string plan_error;
 };

@@ -172,7 +172,12 @@ void RecommendationCard::rebuild() {
             peak_text +=
                 QLatin1Char(' ') + tr("What must fit is largest in the %1.").arg(translatedCore(to_string(b.memory.required_phase)));
         // What the ranking's step time rests on (core/time/step_explain.h), as `recommend` prints it.
-        const QString decides = tr("What decides its step: %1.").arg(translated(explain_step_phrase(b.step)));
+        QString decides = tr("What decides its step: %1.").arg(translated(explain_step_phrase(b.step)));
+        // What the room left allows: the longest sequence this plan takes as it is.
+        if (o.best_longest.max_seq_len > 0)
+            decides += QLatin1Char('\n') + tr("Its room takes sequences up to %1 tokens at this micro batch and recompute (then %2).")
+                                               .arg(fromCore(format_count(static_cast<double>(o.best_longest.max_seq_len))),
+                                                    translatedCore(to_string(o.best_longest.limit)));
         why = peak_text + QLatin1Char('\n') + decides + QStringLiteral("\n\n") + why;
     }
     for (int i = 0; i < kRows; ++i) {

@@ -1,0 +1,75 @@
+// The GPUs and racks of 2026 (core/presets/gpu_presets.cpp, cluster_presets.cpp): each preset's
+// figures as its datasheet prints them (dense = NVIDIA's sparse figure / 2, its footnote says so),
+// and the NVLink domain of a GB200 NVL72 rack as one node, so tensor parallelism may span more
+// than 8 GPUs there and not on DGX H100 nodes.
+#include "core/base/errors.h"
+#include "core/model/parallel_layout.h"
+#include "core/presets/cluster_presets.h"
+#include "core/presets/gpu_presets.h"
+#include "core/presets/model_presets.h"
+#include "core/search/scenario_edits.h"
+#include "test_util.h"
+
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace zp;
+
+class TestHardware2026 : public QObject {
+    Q_OBJECT
+private slots:
+    void gpu_figures_data() {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<double>("tflops");
+        QTest::addColumn<double>("hbm_gbytes_per_s");
+        QTest::addColumn<double>("nvlink_gbytes_per_s");
+        QTest::newRow("Blackwell datasheet, HGX B200: 4.5 PF sparse, 7.7 TB/s, NVLink 1.8 TB/s") << "b200" << 2250.0 << 7700.0 << 900.0;
+        QTest::newRow("GTC 2024 HGX B200 table: 192 GB, 8 TB/s") << "b200-192gb" << 2250.0 << 8000.0 << 900.0;
+        QTest::newRow("Blackwell datasheet, GB200 NVL72: 5 PF sparse, 8 TB/s") << "gb200" << 2500.0 << 8000.0 << 900.0;
+        QTest::newRow("Blackwell Ultra datasheet, HGX B300: 4.5 PF sparse, 7.7 TB/s") << "b300" << 2250.0 << 7700.0 << 900.0;
+        QTest::newRow("Blackwell Ultra datasheet, GB300 NVL72: 5 PF sparse, 8 TB/s") << "gb300" << 2500.0 << 8000.0 << 900.0;
+        QTest::newRow("RTX Blackwell whitepaper Table 3: 209.5 (FP32 accumulate), 1792 GB/s") << "rtx-5090" << 209.5 << 1792.0 << 64.0;
+        QTest::newRow("AMD MI325X: 1307.4 dense, 6 TB/s, 7 x 64 GB/s xGMI") << "mi325x" << 1307.4 << 6000.0 << 448.0;
+        QTest::newRow("AMD MI355X: 2516.6 dense, 8 TB/s, 7 x 76.5 GB/s xGMI") << "mi355x" << 2516.6 << 8000.0 << 535.5;
+    }
+    void gpu_figures() {
+        QFETCH(QString, gpu);
+        QFETCH(double, tflops);
+        QFETCH(double, hbm_gbytes_per_s);
+        QFETCH(double, nvlink_gbytes_per_s);
+        const GpuSpec& g = gpu_preset(gpu.toStdString());
+        QCOMPARE(g.peak_tflops_16bit, tflops);
+        QCOMPARE(gpu_time_traits(g).hbm_gbytes_per_s, hbm_gbytes_per_s);
+        QCOMPARE(g.intra_node_gbytes_per_s, nvlink_gbytes_per_s);
+    }
+
+    // GB200 NVL72: 72 GPUs in one NVLink domain, 36 Grace CPUs of 480 GB LPDDR5X.
+    void nvl72_is_one_node_of_72() {
+        const Cluster& c = cluster_preset("gb200-nvl72").cluster;
+        QCOMPARE(c.gpus_per_node, std::int64_t{72});
+        QCOMPARE(c.gpu.name, std::string("gb200"));
+        QVERIFY(std::abs(c.cpu_ram_bytes_per_node - 36 * 480e9) < 1e9);
+    }
+
+    // Tensor parallelism follows the NVLink domain: 16 on 64 GPUs of an NVL72 rack; at most 8 on
+    // DGX H100 nodes. GPT-3 175B's 96 heads (and key/value heads) take 16.
+    void tensor_parallelism_follows_the_nvlink_domain() {
+        Scenario s = test::model_scenario(model_preset("gpt3-175b").spec, 64, 1);
+        s.training.global_batch = 512;
+        const Scenario rack = with_node(s, cluster_preset("gb200-nvl72").cluster, 64);
+        const Scenario dgx = with_node(s, cluster_preset("dgx-h100").cluster, 64);
+        const auto rack_sizes = tensor_parallel_sizes(rack), dgx_sizes = tensor_parallel_sizes(dgx);
+        QVERIFY(std::find(rack_sizes.begin(), rack_sizes.end(), 16) != rack_sizes.end());
+        QCOMPARE(*std::max_element(dgx_sizes.begin(), dgx_sizes.end()), std::int64_t{8});
+        Scenario tp16 = rack;
+        tp16.parallel.tensor = 16;
+        validate(tp16);
+        tp16 = dgx;
+        tp16.parallel.tensor = 16;
+        QVERIFY_THROWS_EXCEPTION(InputError, validate(tp16));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestHardware2026)
+#include "tst_hardware_2026.moc"

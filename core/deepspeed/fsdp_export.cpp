@@ -17,13 +17,14 @@ namespace zp {
 namespace {
 
 // transformers' modelling code, models/<family>/modeling_<family>.py: the class of one layer.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kLayerClasses{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kLayerClasses{{
     {"gpt2", "GPT2Block"},
     {"llama", "LlamaDecoderLayer"},
     {"mistral", "MistralDecoderLayer"},
     {"mixtral", "MixtralDecoderLayer"},
     {"qwen2", "Qwen2DecoderLayer"},
     {"qwen3", "Qwen3DecoderLayer"},
+    {"qwen3_moe", "Qwen3MoeDecoderLayer"},
     {"gemma", "GemmaDecoderLayer"},
     {"gemma2", "Gemma2DecoderLayer"},
     {"phi", "PhiDecoderLayer"},

@@ -44,6 +44,9 @@ public:
         return integer(key);
     }
 
+    // The raw value of a key that is present and not null (a list such as mlp_only_layers), else nullptr.
+    const json* value(const char* key) const { return has(key) ? &j_.at(key) : nullptr; }
+
     bool boolean_or(const char* key, bool fallback) const {
         if (!has(key)) return fallback;
         const json& v = j_.at(key);
@@ -252,6 +255,54 @@ ModelSpec from_qwen3(const Fields& f) {
     return m;
 }
 
+// Qwen3 MoE (models/qwen3_moe/modeling_qwen3_moe.py): Qwen3's attention (Qwen3MoeAttention: q/k/v/o
+// with attention_bias, per-head q_norm and k_norm of head_dim) and a Qwen3MoeSparseMoeBlock in every
+// layer: the router gate nn.Linear(hidden_size, num_experts, bias=False) and num_experts experts,
+// each a Qwen3MoeMLP of moe_intermediate_size (gate_proj, up_proj, down_proj, no bias), with
+// num_experts_per_tok routed a token and no shared experts. A layer is dense (a Qwen3MoeMLP of
+// intermediate_size) only when it is in mlp_only_layers or (layer + 1) % decoder_sparse_step != 0:
+// the planner models every layer as a mixture, so it takes decoder_sparse_step 1 and an empty
+// mlp_only_layers (every released checkpoint) and refuses others. ffn keeps intermediate_size.
+// Absent keys take Qwen3MoeConfig's defaults (models/qwen3_moe/configuration_qwen3_moe.py):
+// num_key_value_heads 4 (not num_attention_heads), intermediate_size 6144, moe_intermediate_size
+// 768, num_experts 128, num_experts_per_tok 8, tie_word_embeddings and attention_bias false.
+// Qwen3MoeConfig has no head_dim of its own (unlike Qwen3Config's 128): Qwen3MoeAttention reads
+// getattr(config, "head_dim", hidden_size // num_attention_heads), so an absent head_dim is
+// hidden / heads; every released config states 128.
+namespace qwen3_moe_defaults {
+constexpr std::int64_t kKeyValueHeads = 4;
+constexpr std::int64_t kIntermediateSize = 6144;
+constexpr std::int64_t kMoeIntermediateSize = 768;
+constexpr std::int64_t kExperts = 128;
+constexpr std::int64_t kExpertsPerToken = 8;
+}  // namespace qwen3_moe_defaults
+
+ModelSpec from_qwen3_moe(const Fields& f) {
+    namespace defaults = qwen3_moe_defaults;
+    ModelSpec m = llama_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), f.integer("num_attention_heads"),
+                              f.integer_or("num_key_value_heads", defaults::kKeyValueHeads),
+                              f.integer_or("intermediate_size", defaults::kIntermediateSize), f.integer("vocab_size"),
+                              f.boolean_or("tie_word_embeddings", false));
+    m.family = "qwen3_moe";
+    set_head_dim(m, f);
+    const bool attention_bias = f.boolean_or("attention_bias", false);  // q, k, v and o_proj, as Qwen3Attention
+    m.qkv_bias = m.out_bias = attention_bias;
+    m.qk_norm = true;
+    m.qk_norm_per_head = true;
+    if (const std::int64_t step = f.integer_or("decoder_sparse_step", 1); step != 1)
+        f.fail("decoder_sparse_step " + std::to_string(step) +
+               " is not supported: the planner models a mixture in every layer (decoder_sparse_step 1, as every Qwen3 MoE checkpoint)");
+    if (const json* dense = f.value("mlp_only_layers"); dense && !(dense->is_array() && dense->empty()))
+        f.fail("mlp_only_layers " + dense->dump() +
+               " is not supported: the planner models a mixture in every layer (mlp_only_layers [], as every Qwen3 MoE checkpoint)");
+    m.experts = f.integer_or("num_experts", defaults::kExperts);
+    if (m.experts < 2)
+        f.fail("num_experts 1 is not supported: a Qwen3 MoE layer with one expert still has a router; give 2 or more experts");
+    m.experts_per_token = f.integer_or("num_experts_per_tok", defaults::kExpertsPerToken);
+    m.moe_ffn = f.integer_or("moe_intermediate_size", defaults::kMoeIntermediateSize);
+    return m;
+}
+
 using Importer = std::function<ModelSpec(const Fields&)>;
 
 const std::map<std::string, Importer>& importers() {
@@ -261,6 +312,7 @@ const std::map<std::string, Importer>& importers() {
         {"mixtral", from_mixtral},
         {"qwen2", [](const Fields& f) { return llama_kin(f, "qwen2", false, true); }},
         {"qwen3", from_qwen3},
+        {"qwen3_moe", from_qwen3_moe},
         {"gemma", [](const Fields& f) { return from_gemma(f, "gemma"); }},
         {"gemma2", [](const Fields& f) { return from_gemma(f, "gemma2"); }},
         {"gpt2", from_gpt2},

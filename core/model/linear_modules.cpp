@@ -4,9 +4,10 @@
 
 // Module names and shapes are transformers v4.48's modeling files: models/llama (and mistral,
 // qwen2, gemma, gemma2: q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj),
-// models/mixtral (block_sparse_moe.gate and experts.N.w1/w3/w2), models/phi3 (qkv_proj,
-// gate_up_proj), models/phi (q_proj, k_proj, v_proj, dense, fc1, fc2), models/gpt2 (Conv1D c_attn,
-// c_proj, c_fc, c_proj), models/bloom, models/falcon and models/gpt_neox (query_key_value, dense,
+// models/mixtral (block_sparse_moe.gate and experts.N.w1/w3/w2), models/qwen3_moe (from v4.51:
+// mlp.gate and mlp.experts.N.gate_proj/up_proj/down_proj), models/phi3 (qkv_proj, gate_up_proj),
+// models/phi (q_proj, k_proj, v_proj, dense, fc1, fc2), models/gpt2 (Conv1D c_attn, c_proj, c_fc,
+// c_proj), models/bloom, models/falcon and models/gpt_neox (query_key_value, dense,
 // dense_h_to_4h, dense_4h_to_h), models/t5 (q, k, v, o in SelfAttention and the decoder's
 // EncDecAttention; DenseReluDense wi, or wi_0 and wi_1 gated, and wo), and every model's lm_head.
 
@@ -97,6 +98,15 @@ std::vector<LinearModule> linear_modules(const ModelSpec& m) {
             if (D > 0) add("down_proj", LinearRole::MlpOutput, f, h, false, D);
             add("down_proj", LinearRole::MlpOutput, ef, h, false, E, routed);
             if (shared > 0) add("down_proj", LinearRole::MlpOutput, shared, h, false, moe_layers(m));
+        } else if (m.experts > 1 && m.family == "qwen3_moe") {
+            // Qwen3MoeSparseMoeBlock: the router mlp.gate, an nn.Linear h -> experts without bias, and
+            // mlp.experts.N, each a Qwen3MoeMLP of gate_proj, up_proj, down_proj at the expert width
+            // (moe_intermediate_size), no bias, in every layer; no shared experts.
+            const std::int64_t ef = expert_ffn(m), E = L * m.experts;
+            add("gate", LinearRole::Router, h, m.experts, false, L);
+            add("gate_proj", LinearRole::MlpInput, h, ef, false, E, routed);
+            add("up_proj", LinearRole::MlpInput, h, ef, false, E, routed);
+            add("down_proj", LinearRole::MlpOutput, ef, h, false, E, routed);
         } else if (m.experts > 1) {
             const std::int64_t E = L * m.experts;
             add("gate", LinearRole::Router, h, m.experts, false, L);

@@ -73,9 +73,9 @@ T expert_width(const ModelSpec& m) {
     return T(m.moe_ffn > 0 ? m.moe_ffn : m.ffn);
 }
 
-// The MLP of one layer with a mixture: the experts, the router (Mixtral's and DeepSeek's gate:
-// h x E, no bias) and DeepSeek's shared experts, one MLP of shared_experts x the expert width.
-// Without experts, the dense MLP of width ffn.
+// The MLP of one layer with a mixture: the experts, the router (Mixtral's, DeepSeek's and Qwen3
+// MoE's gate: h x E, no bias) and DeepSeek's shared experts, one MLP of shared_experts x the expert
+// width. Without experts, the dense MLP of width ffn.
 template <typename T>
 T moe_mlp_params(const ModelSpec& m) {
     if (m.experts <= 1) return mlp_params<T>(m, T(m.ffn));

@@ -159,6 +159,34 @@ std::vector<ModelPreset> build_presets() {
         m.qk_norm_per_head = true;
         p.push_back(named(q.name, q.display, m));
     }
+    // Qwen3 MoE (Qwen/Qwen3-30B-A3B and Qwen/Qwen3-235B-A22B config.json; model_type qwen3_moe,
+    // models/qwen3_moe): Qwen3's attention (num_key_value_heads 4, head_dim 128, per-head q_norm and
+    // k_norm, no biases) and in every layer (decoder_sparse_step 1, mlp_only_layers []) a
+    // Qwen3MoeSparseMoeBlock: the router gate h x num_experts without bias and num_experts 128
+    // experts, each a gated MLP of moe_intermediate_size without bias, num_experts_per_tok 8 a token;
+    // no shared experts. vocab_size 151936, untied. ffn is intermediate_size as the config states it
+    // (30B-A3B 6144, 235B-A22B 12288): the width of Qwen3MoeMLP in mlp_only_layers, of which these
+    // models have none.
+    struct Qwen3MoeShape {
+        const char* name;
+        const char* display;
+        std::int64_t layers, hidden, heads, ffn, moe_ffn;
+    };
+    const Qwen3MoeShape qwen3_moe_shapes[] = {
+        {"qwen3-30b-a3b", "Qwen3 30B-A3B", 48, 2048, 32, 6144, 768},
+        {"qwen3-235b-a22b", "Qwen3 235B-A22B", 94, 4096, 64, 12288, 1536},
+    };
+    for (const Qwen3MoeShape& q : qwen3_moe_shapes) {
+        ModelSpec m = llama_style(q.layers, q.hidden, q.heads, 4, q.ffn, 151936, false);
+        m.family = "qwen3_moe";
+        m.head_dim = 128;
+        m.qk_norm = true;
+        m.qk_norm_per_head = true;
+        m.experts = 128;
+        m.experts_per_token = 8;
+        m.moe_ffn = q.moe_ffn;
+        p.push_back(named(q.name, q.display, m));
+    }
     // Gemma-2 (google/gemma-2-{2b,9b,27b} config.json; models/gemma2): GeGLU MLP, four RMSNorms
     // per layer (input, post-attention, pre- and post-feed-forward), tied embedding, vocabulary
     // 256000; head_dim 256 for 2b and 9b, 128 for 27b (4608 / 32 would be 144).

@@ -1,10 +1,14 @@
 // Exact parameter counts: the presets, the Hugging Face configs in tests/data/anchors/hf and
 // tests/data/hf and more of their kin, each against the count published for the checkpoint.
-// Covers core/model/model_spec.cpp, core/presets/model_presets.cpp and core/io/hf_config.cpp.
+// Covers core/model/model_spec.cpp, core/presets/model_presets.cpp and core/io/hf_config.cpp, and
+// for the mixtures the active count (core/time/flops.cpp layer_matmul_params) and their Linear
+// modules (core/model/linear_modules.cpp).
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
 #include "core/io/hf_config.h"
+#include "core/model/linear_modules.h"
 #include "core/presets/model_presets.h"
+#include "core/time/flops.h"
 #include "test_data.h"
 
 #include <nlohmann/json.hpp>
@@ -70,6 +74,17 @@ private slots:
         QTest::newRow("Qwen/Qwen3-8B") << "qwen3-8b" << qint64(8190735360);
         QTest::newRow("Qwen/Qwen3-14B") << "qwen3-14b" << qint64(14768307200);
         QTest::newRow("Qwen/Qwen3-32B") << "qwen3-32b" << qint64(32762123264);
+        // Qwen3 MoE, by hand from Qwen/Qwen3-30B-A3B and Qwen/Qwen3-235B-A22B config.json
+        // (models/qwen3_moe): per layer q_proj h x 128a, k_proj and v_proj h x 512 (4 KV heads),
+        // o_proj 128a x h, q_norm and k_norm 128 each, two RMSNorms of h, the router gate h x 128 and
+        // 128 experts of 3 h f (f = moe_intermediate_size); embedding and untied lm_head V h each,
+        // final norm h; V = 151936.
+        //   30B-A3B (h 2048, a 32, f 768, 48 layers): attention 18,874,624 + norms 4,096 + experts
+        //   603,979,776 + router 262,144 = 623,120,640 a layer; 48 x that + 2 x 311,164,928 + 2,048.
+        //   235B-A22B (h 4096, a 64, f 1536, 94 layers): 71,303,424 + 8,192 + 2,415,919,104 + 524,288
+        //   = 2,487,755,008 a layer; 94 x that + 2 x 622,329,856 + 4,096.
+        QTest::newRow("Qwen/Qwen3-30B-A3B") << "qwen3-30b-a3b" << qint64(30532122624);
+        QTest::newRow("Qwen/Qwen3-235B-A22B") << "qwen3-235b-a22b" << qint64(235093634560);
     }
     // clang-format on
     void presets() {
@@ -99,6 +114,10 @@ private slots:
         QTest::newRow("Mixtral-8x22B embedding 32000 x 6144") << "mixtral-8x22b" << qint64(196608000);
         QTest::newRow("Qwen3-0.6B embedding 151936 x 1024") << "qwen3-0.6b" << qint64(155582464);
         QTest::newRow("Qwen3-32B embedding (and lm_head) 151936 x 5120, bigger than gate_proj 5120 x 25600") << "qwen3-32b" << qint64(777912320);
+        // Experts are modules of their own (h x 768 and h x 1536), far below the embedding; the
+        // unused intermediate_size (ffn) makes no module.
+        QTest::newRow("Qwen3-30B-A3B embedding 151936 x 2048") << "qwen3-30b-a3b" << qint64(311164928);
+        QTest::newRow("Qwen3-235B-A22B embedding 151936 x 4096") << "qwen3-235b-a22b" << qint64(622329856);
     }
     // clang-format on
     void largest_layer() {
@@ -227,6 +246,17 @@ private slots:
         QTest::newRow("Qwen3-8B with attention_bias (bias on q, k, v and o_proj: Qwen3Attention, unlike Qwen2)")
             << R"({"model_type":"qwen3","hidden_size":4096,"intermediate_size":12288,"num_attention_heads":32,"num_hidden_layers":36,"num_key_value_heads":8,"head_dim":128,"vocab_size":151936,"tie_word_embeddings":false,"attention_bias":true})"
             << qint64(8190735360 + 36 * (4096 + 1024 + 1024 + 4096)) << "";
+        QTest::newRow("Qwen/Qwen3-235B-A22B (qwen3_moe: 128 experts of 1536, 8 a token, every layer)")
+            << R"({"architectures":["Qwen3MoeForCausalLM"],"model_type":"qwen3_moe","hidden_size":4096,"intermediate_size":12288,"moe_intermediate_size":1536,"num_attention_heads":64,"num_hidden_layers":94,"num_key_value_heads":4,"head_dim":128,"num_experts":128,"num_experts_per_tok":8,"decoder_sparse_step":1,"mlp_only_layers":[],"norm_topk_prob":true,"vocab_size":151936,"tie_word_embeddings":false,"attention_bias":false,"max_position_embeddings":40960,"rope_theta":1000000})"
+            << qint64(235093634560) << "qwen3-235b-a22b";
+        QTest::newRow("Qwen3-30B-A3B with only the keys that make the shape (Qwen3MoeConfig's defaults: 128 experts of 768, top-8, 4 KV heads)")
+            << R"({"model_type":"qwen3_moe","hidden_size":2048,"num_attention_heads":32,"num_hidden_layers":48,"head_dim":128,"vocab_size":151936})"
+            << qint64(30532122624) << "qwen3-30b-a3b";
+        // Qwen3MoeConfig has no head_dim default (Qwen3Config's is 128): Qwen3MoeAttention takes
+        // hidden / heads = 64, halving q, k, v, o and the QK-norms: 48 x 9,437,312 fewer.
+        QTest::newRow("Qwen3-30B-A3B without head_dim (hidden / heads = 64, not Qwen3's 128)")
+            << R"({"model_type":"qwen3_moe","hidden_size":2048,"intermediate_size":6144,"moe_intermediate_size":768,"num_attention_heads":32,"num_hidden_layers":48,"num_key_value_heads":4,"num_experts":128,"num_experts_per_tok":8,"vocab_size":151936})"
+            << qint64(30079131648) << "";
     }
     // clang-format on
     void hf_kin() {
@@ -251,6 +281,8 @@ private slots:
         QTest::addColumn<QString>("preset");
         QTest::newRow("Qwen/Qwen3-4B config.json (qwen3: head_dim 128, q 4096 wide on hidden 2560, tied)")
             << "hf/qwen3-4b.config.json" << qint64(4022468096) << "qwen3-4b";
+        QTest::newRow("Qwen/Qwen3-30B-A3B config.json (qwen3_moe: 128 experts of 768, top-8, intermediate_size unused)")
+            << "hf/qwen3-30b-a3b.config.json" << qint64(30532122624) << "qwen3-30b-a3b";
     }
     // clang-format on
     void hf_config_files() {
@@ -288,6 +320,24 @@ private slots:
         QTest::newRow("deepseek_v2 more dense layers than layers")
             << R"({"model_type":"deepseek_v2","hidden_size":2048,"intermediate_size":10944,"num_attention_heads":16,"num_hidden_layers":27,"vocab_size":102400,"num_experts_per_tok":6,"first_k_dense_replace":28})"
             << "config.json: model field 'first_dense_layers' must be between 0 and 27, got 28";
+        QTest::newRow("qwen3_moe mixture every other layer")
+            << R"({"model_type":"qwen3_moe","hidden_size":2048,"num_attention_heads":32,"num_hidden_layers":48,"head_dim":128,"vocab_size":151936,"decoder_sparse_step":2})"
+            << "config.json: decoder_sparse_step 2 is not supported";
+        QTest::newRow("qwen3_moe dense layers")
+            << R"({"model_type":"qwen3_moe","hidden_size":2048,"num_attention_heads":32,"num_hidden_layers":48,"head_dim":128,"vocab_size":151936,"mlp_only_layers":[0,47]})"
+            << "config.json: mlp_only_layers [0,47] is not supported";
+        QTest::newRow("qwen3_moe mlp_only_layers not a list")
+            << R"({"model_type":"qwen3_moe","hidden_size":2048,"num_attention_heads":32,"num_hidden_layers":48,"head_dim":128,"vocab_size":151936,"mlp_only_layers":3})"
+            << "mlp_only_layers 3 is not supported";
+        QTest::newRow("qwen3_moe decoder_sparse_step 0")
+            << R"({"model_type":"qwen3_moe","hidden_size":2048,"num_attention_heads":32,"num_hidden_layers":48,"head_dim":128,"vocab_size":151936,"decoder_sparse_step":0})"
+            << "'decoder_sparse_step' must be a positive integer";
+        QTest::newRow("qwen3_moe one expert")
+            << R"({"model_type":"qwen3_moe","hidden_size":2048,"num_attention_heads":32,"num_hidden_layers":48,"head_dim":128,"vocab_size":151936,"num_experts":1,"num_experts_per_tok":1})"
+            << "num_experts 1 is not supported";
+        QTest::newRow("qwen3_moe more experts a token than experts")
+            << R"({"model_type":"qwen3_moe","hidden_size":2048,"num_attention_heads":32,"num_hidden_layers":48,"head_dim":128,"vocab_size":151936,"num_experts":8,"num_experts_per_tok":9})"
+            << "experts_per_token (9) cannot exceed experts (8)";
     }
     // clang-format on
     void hf_errors() {
@@ -371,6 +421,71 @@ private slots:
         ModelSpec outside = lite;
         outside.layers = 0;
         QCOMPARE(parameter_count(outside), std::int64_t{2} * 102400 * 2048 + 2048);
+    }
+
+    // Active parameters a token passes through, as the FLOPs count them (core/time/flops.h
+    // layer_matmul_params): everything but the input embedding, the LM head (head_matmul_params,
+    // V h, counted on its own) and the experts a token skips, (experts - experts_per_token) x
+    // 3 h f a mixture layer; norms and routers stay in. By hand:
+    //   Qwen3-30B-A3B: 30,532,122,624 - 2 x 311,164,928 - 48 x 120 x 4,718,592 = 2,730,702,848;
+    //     with the LM head 3,041,867,776, with the embedding too 3,353,032,704 ("3.3B activated").
+    //   Qwen3-235B-A22B: 235,093,634,560 - 2 x 622,329,856 - 94 x 120 x 18,874,368 = 20,946,103,808;
+    //     with the LM head 21,568,433,664, with the embedding too 22,190,763,520 ("22B activated").
+    //   Mixtral 8x7B: 46,702,792,704 - 2 x 131,072,000 - 32 x 6 x 176,160,768 = 12,617,781,248;
+    //     with the LM head and embedding 12,879,925,248 (Mistral's "12.9B active").
+    // clang-format off
+    void active_params_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<qint64>("layers");      // layer_matmul_params
+        QTest::addColumn<qint64>("with_head");   // + head_matmul_params
+        QTest::newRow("qwen3-30b-a3b") << "qwen3-30b-a3b" << qint64(2730702848) << qint64(3041867776);
+        QTest::newRow("qwen3-235b-a22b") << "qwen3-235b-a22b" << qint64(20946103808) << qint64(21568433664);
+        QTest::newRow("mixtral-8x7b") << "mixtral-8x7b" << qint64(12617781248) << qint64(12748853248);
+    }
+    // clang-format on
+    void active_params() {
+        QFETCH(QString, preset);
+        QFETCH(qint64, layers);
+        QFETCH(qint64, with_head);
+        const ModelSpec& m = model_preset(preset.toStdString()).spec;
+        QCOMPARE(qint64(layer_matmul_params(m)), layers);
+        QCOMPARE(qint64(layer_matmul_params(m) + head_matmul_params(m)), with_head);
+    }
+
+    // Qwen3 MoE's Linear modules as transformers v4 names them (models/qwen3_moe): Qwen3's attention,
+    // the router mlp.gate and mlp.experts.N.gate_proj/up_proj/down_proj at moe_intermediate_size
+    // (not intermediate_size), each expert computing 8/128 of the tokens. Their weights, the
+    // norms (two of h and q_norm, k_norm of 128 a layer, the final h) and the two V h tables are
+    // the whole count.
+    void qwen3_moe_linear_modules() {
+        for (const char* name : {"qwen3-30b-a3b", "qwen3-235b-a22b"}) {
+            const ModelSpec& m = model_preset(name).spec;
+            QCOMPARE(QString::fromStdString(linear_module_names(m)),
+                     QStringLiteral("q_proj, k_proj, v_proj, o_proj, gate, gate_proj, up_proj, down_proj, lm_head"));
+            const std::int64_t h = m.hidden, L = m.layers;
+            std::int64_t weights = 0;
+            for (const LinearModule& l : linear_modules(m)) {
+                QVERIFY(!l.bias);
+                if (l.role == LinearRole::Head) continue;
+                weights += l.count * l.in * l.out;
+                if (l.name == "gate") {
+                    QCOMPARE(l.role, LinearRole::Router);
+                    QCOMPARE(l.count, L);
+                    QCOMPARE(l.out, std::int64_t{128});
+                    QCOMPARE(l.token_share, 1.0);
+                }
+                if (l.name == "gate_proj" || l.name == "up_proj" || l.name == "down_proj") {
+                    QCOMPARE(l.count, L * 128);
+                    QCOMPARE(l.name == "down_proj" ? l.in : l.out, m.moe_ffn);
+                    QCOMPARE(l.token_share, 8.0 / 128.0);
+                }
+            }
+            QCOMPARE(weights + L * (2 * h + 2 * 128) + h + 2 * m.vocab * h, parameter_count(m));
+        }
+        QCOMPARE(model_preset("qwen3-30b-a3b").spec.moe_ffn, std::int64_t{768});
+        QCOMPARE(model_preset("qwen3-235b-a22b").spec.moe_ffn, std::int64_t{1536});
+        // PEFT's target map has no qwen3_moe: a default-target LoRA asks for target_modules.
+        QVERIFY(peft_default_targets(model_preset("qwen3-30b-a3b").spec).empty());
     }
 
     // clang-format off

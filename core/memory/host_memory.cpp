@@ -131,8 +131,8 @@ double per_tensor_pinned_factor(const ModelSpec& m, double parts, double bytes_p
     const double h = static_cast<double>(m.hidden);
     const double hd = static_cast<double>(m.head_dim > 0 ? m.head_dim : (m.heads > 0 ? m.hidden / m.heads : 0));
     const double q = static_cast<double>(m.heads) * hd, kv = static_cast<double>(m.kv_heads) * hd;
-    const double ffn = static_cast<double>(m.ffn);
-    if (h <= 0 || q <= 0 || kv <= 0 || ffn <= 0 || parts < 1) return 1.0;  // a model known only by its size
+    const double ffn = static_cast<double>(m.experts > 1 ? expert_ffn(m) : m.ffn);  // a mixture: each expert's width
+    if (h <= 0 || q <= 0 || kv <= 0 || ffn <= 0 || parts < 1) return 1.0;           // a model known only by its size
     // A layer's weight matrices as modules hold them (norms and biases are small), and the embedding.
     double numels[8];
     int count = 0;

@@ -9,7 +9,9 @@ LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z) {
     const double heads = static_cast<double>(std::max<std::int64_t>(m.heads, 1));
     const double dh = m.head_dim > 0 ? static_cast<double>(m.head_dim) : h / heads;
     const double q = heads * dh, kv = static_cast<double>(m.kv_heads > 0 ? m.kv_heads : m.heads) * dh;
-    const double ffn = static_cast<double>(m.ffn);
+    // A mixture's MLP modules are its routed experts, each expert_ffn wide (moe_intermediate_size:
+    // DeepSeek-V2, Qwen3-MoE), not the dense MLP's ffn (model_spec.h).
+    const double ffn = static_cast<double>(m.experts > 1 ? expert_ffn(m) : m.ffn);
     const double experts = static_cast<double>(std::max<std::int64_t>(m.experts, 1));
     // The linears: q, k, v (one module when fused), the output projection, and the MLP's
     // up (+ gate, one module when fused) and down, per expert.

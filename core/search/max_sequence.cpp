@@ -32,6 +32,12 @@ std::int64_t kernel_index_limit_seq_len(const Scenario& s) {
     return static_cast<std::int64_t>(std::ceil(2147483648.0 / per_token));  // the first length that reaches 2^31
 }
 
+std::int64_t nearest_sequence_length(const Scenario& s, double tokens) {
+    const std::int64_t g = sequence_granularity(s);
+    const std::int64_t granules = std::llround(std::max(tokens, 0.0) / static_cast<double>(g));
+    return std::clamp<std::int64_t>(granules, 1, limits::kSeqLen.max / g) * g;
+}
+
 Scenario at_sequence_length(const Scenario& s, std::int64_t seq) {
     Scenario out = s;
     out.training.seq_len = seq;
@@ -53,10 +59,15 @@ struct LengthFit {
     bool fits = false;
     SequenceLimit limit = SequenceLimit::GpuMemory;
 };
+// Whether the kernels can index `at`'s tensors (kernel_index_limit_seq_len).
+bool within_kernel_index(const Scenario& at) {
+    const std::int64_t limit = kernel_index_limit_seq_len(at);
+    return limit == 0 || at.training.seq_len < limit;
+}
+
 LengthFit fit_at(const Scenario& s, std::int64_t seq) {
     const Scenario at = at_sequence_length(s, seq);
-    const std::int64_t index_limit = kernel_index_limit_seq_len(at);
-    if (index_limit > 0 && seq >= index_limit) return {false, SequenceLimit::KernelIndex};
+    if (!within_kernel_index(at)) return {false, SequenceLimit::KernelIndex};
     const Fit f = check_fit(at, estimate_memory(at));
     if (!f.gpu) return {false, SequenceLimit::GpuMemory};
     if (!f.cpu) return {false, SequenceLimit::HostMemory};
@@ -142,15 +153,13 @@ std::vector<SequencePoint> sequence_sweep(const Scenario& s, std::int64_t up_to,
     out.reserve(static_cast<std::size_t>(points));
     for (int i = 1; i <= points; ++i) {
         const double share = static_cast<double>(i) / static_cast<double>(points);
-        const std::int64_t seq = std::max<std::int64_t>(
-            g, static_cast<std::int64_t>(std::llround(share * static_cast<double>(up_to) / static_cast<double>(g))) * g);
+        const std::int64_t seq = nearest_sequence_length(s, share * static_cast<double>(up_to));
         if (!out.empty() && out.back().seq_len == seq) continue;
         const Scenario at = at_sequence_length(s, seq);
         const Candidate c = evaluate(at);
-        const std::int64_t index_limit = kernel_index_limit_seq_len(at);
         SequencePoint p;
         p.seq_len = seq;
-        p.fits = c.fit.all() && (index_limit == 0 || seq < index_limit);
+        p.fits = c.fit.all() && within_kernel_index(at);
         p.step_seconds = c.step.seconds;
         p.tokens_per_second = c.step.tokens_per_second;
         p.required_gpu_bytes = c.memory.peak_required_bytes;
@@ -163,7 +172,6 @@ SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetu
     SequenceOverview o;
     o.granularity = sequence_granularity(s);
     o.target_seq_len = s.training.seq_len;
-    o.kernel_index_limit = kernel_index_limit_seq_len(at_sequence_length(s, s.training.seq_len));
     bool found = false;
     for (const ZeroSetup& z : setups) {
         const SetupKey k = setup_key(z);

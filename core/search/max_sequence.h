@@ -56,6 +56,10 @@ SequenceSearch longest_sequences(const Scenario& s);
 // candidate `c` fits on `s`, with the candidate's setup, micro batch and recompute kept.
 SequenceCeiling longest_sequence_of(const Scenario& s, const Candidate& c);
 
+// `tokens` as a sequence length the search would try: the nearest multiple of the granularity,
+// from one granule to the planner's longest (what the window's target line snaps to).
+std::int64_t nearest_sequence_length(const Scenario& s, double tokens);
+
 // The step at `points` lengths from one granule to `up_to` (the view's curves): length, whether it
 // fits, step seconds and tokens per second.
 struct SequencePoint {
@@ -76,8 +80,7 @@ struct SequenceOverview {
     SequenceCeiling chosen;                  // the chosen setup's longest
     std::vector<SequencePoint> sweep;        // the chosen setup's step against the length
     std::int64_t granularity = 1;
-    std::int64_t target_seq_len = 0;      // the scenario's own length
-    std::int64_t kernel_index_limit = 0;  // kernel_index_limit_seq_len, 0 when lifted
+    std::int64_t target_seq_len = 0;  // the scenario's own length
 };
 SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetup>& setups, const SetupKey& chosen, int points);
 

@@ -2,6 +2,7 @@
 
 #include "core/base/units.h"
 #include "core/hardware/host_rates.h"
+#include "core/memory/activations.h"
 #include "core/memory/fsdp_memory.h"
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
@@ -477,11 +478,9 @@ void add_offload(const StepContext& x, StepTime& st) {
         // Activation checkpoints in host memory: each layer's input goes down in forward and comes
         // back in backward, every micro step. ArcticTraining's offload (monkey_patches.py) copies
         // with a blocking .to("cpu") into pageable memory: on the compute path, nothing hidden.
-        const double tokens = static_cast<double>(s.training.seq_len) * static_cast<double>(s.training.micro_batch) /
-                              static_cast<double>(ulysses_size(s.parallel));
-        const double per_layer = bytes_per_element(s.training.precision) * tokens * static_cast<double>(s.model.hidden);
-        st.pcie_seconds +=
-            G * 2.0 * static_cast<double>(s.model.layers) * per_layer / host_rates::host_link_bytes_per_second(c.pcie_gbytes_per_s, false);
+        // What goes down is what activation_bytes keeps on the host (cpu_bytes_per_gpu, every layer's input).
+        const double checkpoints = activation_bytes(s.model, s.training, s.finetune, s.parallel).cpu_bytes_per_gpu;
+        st.pcie_seconds += G * 2.0 * checkpoints / host_rates::host_link_bytes_per_second(c.pcie_gbytes_per_s, false);
     }
     st.offload_seconds = st.pcie_seconds + st.cpu_optimizer_seconds + st.nvme_seconds;
 }

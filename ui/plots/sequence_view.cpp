@@ -2,7 +2,6 @@
 
 #include "core/base/errors.h"
 #include "core/base/format.h"
-#include "core/model/limits.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 #include "ui/document/planner_document.h"
@@ -272,11 +271,8 @@ double SequenceView::wallTokens() const { return wall_->visible() ? wall_->point
 int SequenceView::curvePoints() const { return tokens_->dataCount() + tokens_beyond_->dataCount(); }
 
 void SequenceView::setTarget(double tokens) {
-    const double g = static_cast<double>(std::max<std::int64_t>(overview_.granularity, 1));
-    const double rounded =
-        std::clamp(std::round(tokens / g) * g, g, static_cast<double>(limits::kSeqLen.max / static_cast<std::int64_t>(g)) * g);
     Scenario next = doc_->scenario();
-    next.training.seq_len = static_cast<std::int64_t>(rounded);
+    next.training.seq_len = nearest_sequence_length(next, tokens);
     if (next.training.seq_len == doc_->scenario().training.seq_len) return;
     doc_->edit(next, tr("Sequence length"));
 }

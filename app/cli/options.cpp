@@ -48,6 +48,7 @@ constinit const Option nics{"--nics", "N", "the NICs that bandwidth runs over (d
 constinit const Option pcie_bw{"--pcie-bw", "GBPS", "host link GB/s per GPU", G::Network, S::Cluster};
 constinit const Option nvme_bw{"--nvme-bw", "GBPS", "NVMe GB/s per node", G::Network, S::Cluster};
 
+constinit const Option job{"--job", "", "what the run is for, with its usual settings (the training and fine-tuning options after it override):", G::Training, S::Training, words<Job>};
 constinit const Option precision{"--precision", "", "training precision", G::Training, S::Training, words<Precision>};
 constinit const Option optimizer{"--optimizer", "", "the optimizer", G::Training, S::Training, words<Optimizer>};
 constinit const Option seq{"--seq", "S", "sequence length in tokens (4096)", G::Training, S::Training};
@@ -212,7 +213,7 @@ std::span<const Option* const> all_options() {
         &model, &params, &hf_config, &layers, &hidden, &heads, &kv_heads, &ffn, &vocab,
         &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
-        &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &cpu_checkpointing,
+        &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &cpu_checkpointing,
         &loss_upcast, &loss_kernel, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &load_dtype, &low_cpu_mem_usage, &dataloader_workers,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
         &pin_memory, &host_grad_buffer, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,

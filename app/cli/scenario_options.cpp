@@ -16,6 +16,7 @@
 #include "core/model/limits.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
+#include "core/presets/job_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/zero_setups.h"
 
@@ -188,14 +189,10 @@ void apply_cluster(const Args& a, Scenario& s, ScenarioNotes* notes) {
 }
 
 void apply_training(const Args& a, Scenario& s) {
+    // --job, then --alst, first: the options of their parts override them.
+    if (auto v = a.get(opt::job)) s = with_job(s, parse_job(*v));
     Training& t = s.training;
-    // --alst first, so the options of its parts override it.
-    if (auto v = a.get(opt::alst); v && parse_on_off(*v, option_text(opt::alst))) {
-        t.tiled_mlp = t.cpu_checkpointing = t.expandable_segments = t.flash_attention = true;
-        t.loss_kernel = LossKernel::Chunked;
-        t.checkpointing = Checkpointing::Full;
-        t.auto_checkpointing = false;
-    }
+    if (auto v = a.get(opt::alst); v && parse_on_off(*v, option_text(opt::alst))) use_alst(t);
     if (auto v = a.get(opt::precision)) t.precision = parse_precision(*v);
     if (auto v = a.get(opt::optimizer)) t.optimizer = parse_optimizer(*v);
     if (auto v = a.get(opt::seq)) t.seq_len = parse_positive_int(*v, option_text(opt::seq), limits::kSeqLen.max);

@@ -89,6 +89,7 @@ void visit_fields(S& s, V& v) {
     v("cluster", "cpu_adam_params_per_second", c.cpu_adam_params_per_second);
 
     auto& t = s.training;
+    v("training", "job", s.job);  // since version 16
     v("training", "precision", t.precision);
     v("training", "optimizer", t.optimizer);
     v("training", "seq_len", t.seq_len, FieldRule{.min = 1});

@@ -151,6 +151,11 @@ void upgrade_14_to_15(json& doc) {
     if (doc.contains("model") && doc.at("model").is_object()) doc["model"]["qk_norm_per_head"] = false;
 }
 
+// Version 15 had no job: none chosen, every control shown as it was.
+void upgrade_15_to_16(json& doc) {
+    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["job"] = "custom";
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -219,6 +224,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 14) {
         upgrade_14_to_15(doc);
         version = 15;
+    }
+    if (version == 15) {
+        upgrade_15_to_16(doc);
+        version = 16;
     }
     doc["version"] = version;
     return doc;

@@ -40,6 +40,8 @@
 //   version 15 long-context training (ALST): training.tiled_mlp, expandable_segments,
 //              int64_kernel_indexing, and model.qk_norm_per_head (Qwen3's per-head QK-norm); a
 //              version-14 file has them off, the plan it was saved with.
+//   version 16 training.job (what the plan is for: pretrain, finetune, lora, qlora, long-context;
+//              core/model/job.h); a version-15 file has "custom", no job chosen.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -54,7 +56,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 15;
+inline constexpr int kSessionVersion = 16;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

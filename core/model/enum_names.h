@@ -85,6 +85,19 @@ struct EnumVocabulary<LossKernel> {
 };
 
 template <>
+struct EnumVocabulary<Job> {
+    static constexpr const char* what = "job";
+    static constexpr std::array<EnumName<Job>, 6> names{{{Job::Custom, "custom"},
+                                                         {Job::PreTraining, "pretrain"},
+                                                         {Job::FullFineTune, "finetune"},
+                                                         {Job::Lora, "lora"},
+                                                         {Job::Qlora, "qlora"},
+                                                         {Job::LongContext, "long-context"}}};
+    static constexpr std::array<EnumName<Job>, 3> aliases{
+        {{Job::PreTraining, "pretraining"}, {Job::FullFineTune, "full-finetune"}, {Job::LongContext, "alst"}}};
+};
+
+template <>
 struct EnumVocabulary<Engine> {
     static constexpr const char* what = "engine";
     static constexpr std::array<EnumName<Engine>, 3> names{
@@ -204,6 +217,7 @@ inline BasePrecision parse_base_precision(std::string_view s) { return parse_enu
 inline LoraTargets parse_lora_targets(std::string_view s) { return parse_enum<LoraTargets>(s); }
 inline QuantStorage parse_quant_storage(std::string_view s) { return parse_enum<QuantStorage>(s); }
 inline Engine parse_engine(std::string_view s) { return parse_enum<Engine>(s); }
+inline Job parse_job(std::string_view s) { return parse_enum<Job>(s); }
 inline FsdpPrecision parse_fsdp_precision(std::string_view s) { return parse_enum<FsdpPrecision>(s); }
 
 }  // namespace zp

@@ -7,6 +7,7 @@
 #include "core/model/engine.h"
 #include "core/model/finetune.h"
 #include "core/model/host_phase.h"
+#include "core/model/job.h"
 #include "core/model/model_spec.h"
 #include "core/model/precision.h"
 #include "core/model/step_phase.h"
@@ -229,6 +230,7 @@ struct Parallelism {
 };
 
 struct Scenario {
+    Job job = Job::Custom;  // what the plan is for (core/model/job.h): defaults and the window's first controls, no figure
     ModelSpec model;
     Cluster cluster;
     Training training;
@@ -315,6 +317,7 @@ const char* to_string(LoraTargets t);
 const char* to_string(QuantStorage q);
 const char* to_string(Engine e);
 const char* to_string(FsdpPrecision p);
+const char* to_string(Job j);
 // "while loading the model", "while saving a checkpoint": the phase in a sentence.
 const char* host_phase_words(HostPhase p);
 

@@ -45,7 +45,9 @@ Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, std::int64_
 // ("each GPU generating 800 Gb/s", GB300 NVL72 page); the racks' NVMe is not published (0: set
 // --nvme); GB300's host bandwidth is taken as GB200's (assumed). 8x MI300X platform: AMD's CDNA 3 whitepaper gives the GPUs and xGMI only; its host (2 TB,
 // 8x 400 Gb/s, 8x 3.84 TB, 2x 12-channel DDR5-4800 = 921.6 GB/s) is a typical OEM build, ASSUMED.
-// The RTX 5090 workstation is a typical build like the 4090 one.
+// The RTX 5090 workstation is a typical build like the 4090 one. The two-GPU workstation is the
+// machine of Answer.AI's FSDP + QLoRA benchmarks ("two 3090s without NVLink, 128GB CPU RAM",
+// fsdp_qlora benchmarks_03_2024.md; their 4090 rerun the same), built like the one-GPU workstation.
 std::vector<ClusterPreset> build() {
     return {
         {"dgx-a100", "DGX A100 (8x A100 80GB)", node("a100-80gb", 8, 1600, 0, 2048, 30720, 25, 409.6)},
@@ -58,6 +60,7 @@ std::vector<ClusterPreset> build() {
         {"dgx-2", "DGX-2 (16x V100 32GB)", node("v100-32gb", 16, 800, 8, 1536, 30720, 25, 256)},
         {"rtx4090-box", "8x RTX 4090 PCIe server", node("rtx-4090", 8, 100, 1, 512, 3800, 7, 204.8)},
         {"workstation", "Workstation (1x RTX 4090)", node("rtx-4090", 1, 10, 1, 128, 1900, 7, 89.6)},
+        {"workstation-2x4090", "Workstation (2x RTX 4090)", node("rtx-4090", 2, 10, 1, 128, 1900, 7, 89.6)},
         {"workstation-5090", "Workstation (1x RTX 5090)", node("rtx-5090", 1, 10, 1, 128, 1900, 7, 89.6)},
     };
 }

@@ -448,7 +448,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 15);
+        QCOMPARE(kSessionVersion, 16);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -762,6 +762,21 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version 15 session (before the job) opens with no job chosen and every value it had.
+    void frozen_version_15() {
+        const std::string text = read_text_file(test_data_path("sessions/v15-llama-3.1-8b-lora-4090.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 15);
+        QVERIFY(!doc.at("training").contains("job"));
+        const Scenario s = parse_session(text, "v15-llama-3.1-8b-lora-4090.zplan");
+        QCOMPARE(int(s.job), int(Job::Custom));
+        QCOMPARE(int(s.finetune.method), int(FineTuneMethod::Lora));
+        QCOMPARE(s.cluster.gpu.name, std::string("rtx-4090"));
+        QCOMPARE(s.cluster.world_size(), std::int64_t{2});
+        QCOMPARE(scenario_to_json(s).at("training").at("job").get<std::string>(), std::string("custom"));
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -793,7 +808,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 15); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 16); "
                                     "upgrade zero-planner"));
         }
     }
@@ -806,9 +821,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 15); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 16); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 15)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 16)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -1,0 +1,94 @@
+#include "core/presets/job_presets.h"
+
+namespace zp {
+
+namespace {
+
+// What every job resets: the long-context parts off, every weight trained in the training dtype,
+// nothing frozen; bf16 with AdamW, the optimizer of every recipe below.
+void reset_training(Scenario& s) {
+    Training& t = s.training;
+    t.precision = Precision::Bf16;
+    t.optimizer = Optimizer::AdamW;
+    t.tiled_mlp = t.cpu_checkpointing = t.expandable_segments = false;
+    t.loss_kernel = LossKernel::Full;
+    t.flash_attention = true;
+    t.micro_batch = 1;
+    t.auto_micro_batch = true;
+    t.checkpointing = Checkpointing::None;
+    t.auto_checkpointing = true;
+    s.finetune = FineTune{};
+    s.parallel.auto_ulysses = false;
+}
+
+// LoRA as the QLoRA paper trains it, in 16 and in 4 bits alike: r 64, alpha 16, adapters on every
+// linear layer of the blocks ("LoRA on all linear transformer block layers are required to match
+// full finetuning performance", Dettmers et al. arXiv 2305.14314 Sec. 4 and Appendix B.2).
+void use_paper_lora(FineTune& ft) {
+    ft.lora_rank = 64;
+    ft.lora_alpha = 16;
+    ft.targets = LoraTargets::AllLinear;
+}
+
+}  // namespace
+
+void use_alst(Training& t) {
+    t.tiled_mlp = t.cpu_checkpointing = t.expandable_segments = t.flash_attention = true;
+    t.loss_kernel = LossKernel::Chunked;
+    t.checkpointing = Checkpointing::Full;
+    t.auto_checkpointing = false;
+}
+
+Scenario with_job(const Scenario& s, Job j) {
+    Scenario out = s;
+    out.job = j;
+    if (j == Job::Custom) return out;
+    reset_training(out);
+    Training& t = out.training;
+    switch (j) {
+    case Job::PreTraining:
+        // Llama 2's pre-training: 4096-token context, 4M tokens a step (Touvron et al. arXiv 2307.09288 Sec. 2.2).
+        t.seq_len = 4096;
+        t.global_batch = 1024;
+        break;
+    case Job::FullFineTune:
+        // Llama 2's supervised fine-tuning: batch 64 of 4096-token sequences (arXiv 2307.09288 Sec. 3.1).
+        t.seq_len = 4096;
+        t.global_batch = 64;
+        break;
+    case Job::Lora:
+        t.seq_len = 4096;
+        t.global_batch = 64;
+        out.finetune.method = FineTuneMethod::Lora;
+        use_paper_lora(out.finetune);
+        break;
+    case Job::Qlora:
+        // QLoRA: NF4 with double quantization and gradient checkpointing (arXiv 2305.14314 Sec. 3;
+        // PEFT's prepare_model_for_kbit_training turns checkpointing on by default).
+        t.seq_len = 4096;
+        t.global_batch = 64;
+        t.checkpointing = Checkpointing::Full;
+        t.auto_checkpointing = false;
+        out.finetune.method = FineTuneMethod::Qlora;
+        out.finetune.base_precision = BasePrecision::Nf4;
+        out.finetune.double_quant = true;
+        use_paper_lora(out.finetune);
+        break;
+    case Job::LongContext:
+        // ALST's runs: one sequence per micro batch, every part on, Ulysses over as many GPUs as the
+        // recommender finds (ArcticTraining projects/sequence-parallelism run-*.yml); 128K tokens,
+        // the length the Hugging Face Ulysses blog's SP=4 table ends at, as the starting target.
+        use_alst(t);
+        out.fsdp.engine = Engine::DeepSpeed;  // ALST is DeepSpeed's (Ulysses has no FSDP counterpart here)
+        out.fsdp.auto_engine = false;
+        t.seq_len = 131072;
+        t.global_batch = 0;
+        t.auto_micro_batch = false;
+        out.parallel.auto_ulysses = true;
+        break;
+    case Job::Custom: break;
+    }
+    return out;
+}
+
+}  // namespace zp

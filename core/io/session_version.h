@@ -40,6 +40,11 @@
 //   version 15 long-context training (ALST): training.tiled_mlp, expandable_segments,
 //              int64_kernel_indexing, and model.qk_norm_per_head (Qwen3's per-head QK-norm); a
 //              version-14 file has them off, the plan it was saved with.
+//   version 16 the 2026 models' parts (model.attention_sinks, router_bias: gpt-oss;
+//              moe_layer_step: Llama-4 Maverick's interleaved mixtures; attention_window,
+//              global_layer_every, chunked_attention: the local-attention layers of Gemma-3,
+//              gpt-oss and Llama-4, recorded as data); a version-15 file has none of them
+//              (false, 1, 0, 0, false), the model it planned with.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -54,7 +59,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 15;
+inline constexpr int kSessionVersion = 16;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -64,7 +64,8 @@ const std::vector<std::string> kExpectedKeys = {
     "model.fused_gate_up", "model.norms_per_layer", "model.embedding_norm", "model.encoder_decoder",
     "model.relative_attention_buckets", "model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim", "model.qk_rope_head_dim",
     "model.v_head_dim", "model.moe_ffn", "model.shared_experts", "model.first_dense_layers", "model.qk_norm",
-    "model.qk_norm_per_head", "model.synthesized", "model.params_override", "model.largest_layer_override",
+    "model.qk_norm_per_head", "model.attention_sinks", "model.router_bias", "model.moe_layer_step", "model.attention_window",
+    "model.global_layer_every", "model.chunked_attention", "model.synthesized", "model.params_override", "model.largest_layer_override",
     "cluster.nodes", "cluster.gpus_per_node", "cluster.gpu_name", "cluster.gpu_display_name", "cluster.gpu_memory_gib",
     "cluster.gpu_peak_tflops_16bit", "cluster.gpu_intra_node_gbytes_per_s", "cluster.gpu_pcie_gbytes_per_s",
     "cluster.intra_node_gbytes_per_s", "cluster.inter_node_gbits_per_s", "cluster.nics_per_node", "cluster.pcie_gbytes_per_s",
@@ -90,7 +91,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 135;
+constexpr std::size_t kFieldCount = 141;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -260,6 +261,12 @@ json flatten(const Scenario& s) {
         {"model.first_dense_layers", m.first_dense_layers},
         {"model.qk_norm", m.qk_norm},
         {"model.qk_norm_per_head", m.qk_norm_per_head},
+        {"model.attention_sinks", m.attention_sinks},
+        {"model.router_bias", m.router_bias},
+        {"model.moe_layer_step", m.moe_layer_step},
+        {"model.attention_window", m.attention_window},
+        {"model.global_layer_every", m.global_layer_every},
+        {"model.chunked_attention", m.chunked_attention},
         {"model.synthesized", m.synthesized},
         {"model.params_override", m.params_override},
         {"model.largest_layer_override", m.largest_layer_override},
@@ -448,7 +455,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 15);
+        QCOMPARE(kSessionVersion, 16);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -530,6 +537,12 @@ private slots:
                                   {"model.first_dense_layers", 0},
                                   {"model.qk_norm", false},
                                   {"model.qk_norm_per_head", false},
+                                  {"model.attention_sinks", false},
+                                  {"model.router_bias", false},
+                                  {"model.moe_layer_step", 1},
+                                  {"model.attention_window", 0},
+                                  {"model.global_layer_every", 0},
+                                  {"model.chunked_attention", false},
                                   {"training.tiled_mlp", false},
                                   {"training.expandable_segments", false},
                                   {"training.int64_kernel_indexing", false},
@@ -793,7 +806,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 15); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 16); "
                                     "upgrade zero-planner"));
         }
     }
@@ -806,9 +819,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 15); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 16); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 15)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 16)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

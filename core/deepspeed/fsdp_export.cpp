@@ -17,7 +17,7 @@ namespace zp {
 namespace {
 
 // transformers' modelling code, models/<family>/modeling_<family>.py: the class of one layer.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kLayerClasses{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kLayerClasses{{
     {"gpt2", "GPT2Block"},
     {"llama", "LlamaDecoderLayer"},
     {"mistral", "MistralDecoderLayer"},
@@ -35,6 +35,10 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kLayerCl
     {"bloom", "BloomBlock"},
     {"t5", "T5Block"},
     {"deepseek_v2", "DeepseekV2DecoderLayer"},
+    {"deepseek_v3", "DeepseekV3DecoderLayer"},
+    {"gemma3_text", "Gemma3DecoderLayer"},  // models/gemma3: Gemma3ForCausalLM and Gemma3ForConditionalGeneration's language model
+    {"gpt_oss", "GptOssDecoderLayer"},
+    {"llama4", "Llama4TextDecoderLayer"},
 }};
 
 // What both exports need to hold: FSDP, a setup it has, and dtypes its launchers can build.

@@ -47,6 +47,13 @@ public:
     // The raw value of a key that is present and not null (a list such as mlp_only_layers), else nullptr.
     const json* value(const char* key) const { return has(key) ? &j_.at(key) : nullptr; }
 
+    // A nested config (Gemma-3's and Llama-4's text_config), its errors naming the key.
+    Fields nested(const char* key) const {
+        if (!has(key) || !j_.at(key).is_object())
+            throw InputError(source_ + ": field '" + key + "' is missing or not an object (needed for model_type '" + type_ + "')");
+        return Fields(j_.at(key), source_ + ": " + key, type_);
+    }
+
     bool boolean_or(const char* key, bool fallback) const {
         if (!has(key)) return fallback;
         const json& v = j_.at(key);
@@ -192,46 +199,50 @@ ModelSpec from_mixtral(const Fields& f) {
 // first_k_dense_replace 0); q_lora_rank null is a plain q_proj (DeepSeek-V2-Lite), n_routed_experts
 // null a dense model, n_shared_experts null no shared experts. head_dim is the q/k head
 // (qk_nope_head_dim + qk_rope_head_dim); transformers' config.head_dim (the RoPE part) is not a width.
-namespace deepseek_v2_defaults {
-// DeepseekV2Config's defaults for absent keys (transformers models/deepseek_v2/
-// configuration_deepseek_v2.py, as DeepSeek's own configuration_deepseek.py for DeepSeek-V2).
-constexpr std::int64_t kQLoraRank = 1536;
-constexpr std::int64_t kKvLoraRank = 512;
-constexpr std::int64_t kQkNopeHeadDim = 128;
-constexpr std::int64_t kQkRopeHeadDim = 64;
-constexpr std::int64_t kVHeadDim = 128;
-constexpr std::int64_t kRoutedExperts = 64;
-constexpr std::int64_t kSharedExperts = 2;
-constexpr std::int64_t kMoeIntermediateSize = 1407;
-}  // namespace deepseek_v2_defaults
+// DeepseekV2Config's and DeepseekV3Config's defaults for absent keys (transformers
+// models/deepseek_v2/configuration_deepseek_v2.py, as DeepSeek's own configuration_deepseek.py for
+// DeepSeek-V2; models/deepseek_v3/configuration_deepseek_v3.py).
+struct DeepseekDefaults {
+    std::int64_t q_lora_rank, kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim;
+    std::int64_t routed_experts, shared_experts, moe_intermediate_size, first_dense_layers;
+};
+constexpr DeepseekDefaults kDeepseekV2Defaults{1536, 512, 128, 64, 128, 64, 2, 1407, 0};
+constexpr DeepseekDefaults kDeepseekV3Defaults{1536, 512, 128, 64, 128, 256, 1, 2048, 3};
 
-ModelSpec from_deepseek_v2(const Fields& f) {
-    namespace defaults = deepseek_v2_defaults;
+ModelSpec from_deepseek(const Fields& f, const std::string& family, const DeepseekDefaults& defaults) {
     const std::int64_t heads = f.integer("num_attention_heads");
     ModelSpec m = llama_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), heads, f.integer_or("num_key_value_heads", heads),
                               f.integer("intermediate_size"), f.integer("vocab_size"), f.boolean_or("tie_word_embeddings", false));
-    m.family = "deepseek_v2";
-    m.q_lora_rank = f.is_null("q_lora_rank") ? 0 : f.integer_or("q_lora_rank", defaults::kQLoraRank);
-    m.kv_lora_rank = f.integer_or("kv_lora_rank", defaults::kKvLoraRank);
-    m.qk_nope_head_dim = f.integer_or("qk_nope_head_dim", defaults::kQkNopeHeadDim);
-    m.qk_rope_head_dim = f.integer_or("qk_rope_head_dim", defaults::kQkRopeHeadDim);
-    m.v_head_dim = f.integer_or("v_head_dim", defaults::kVHeadDim);
+    m.family = family;
+    m.q_lora_rank = f.is_null("q_lora_rank") ? 0 : f.integer_or("q_lora_rank", defaults.q_lora_rank);
+    m.kv_lora_rank = f.integer_or("kv_lora_rank", defaults.kv_lora_rank);
+    m.qk_nope_head_dim = f.integer_or("qk_nope_head_dim", defaults.qk_nope_head_dim);
+    m.qk_rope_head_dim = f.integer_or("qk_rope_head_dim", defaults.qk_rope_head_dim);
+    m.v_head_dim = f.integer_or("v_head_dim", defaults.v_head_dim);
     m.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;
     const bool attention_bias = f.boolean_or("attention_bias", false);  // q_a_proj, kv_a_proj_with_mqa, o_proj
     m.qkv_bias = m.out_bias = attention_bias;
     m.mlp_bias = f.boolean_or("mlp_bias", false);
-    const std::int64_t routed = f.is_null("n_routed_experts") ? 1 : f.integer_or("n_routed_experts", defaults::kRoutedExperts);
+    const std::int64_t routed = f.is_null("n_routed_experts") ? 1 : f.integer_or("n_routed_experts", defaults.routed_experts);
     if (routed > 1) {
         if (f.integer_or("moe_layer_freq", 1) != 1)
             f.fail("moe_layer_freq " + std::to_string(f.integer("moe_layer_freq")) + " is not supported (every checkpoint has 1)");
         m.experts = routed;
         m.experts_per_token = f.integer("num_experts_per_tok");
-        m.moe_ffn = f.integer_or("moe_intermediate_size", defaults::kMoeIntermediateSize);
-        m.shared_experts = f.is_null("n_shared_experts") ? 0 : f.count_or("n_shared_experts", defaults::kSharedExperts);
-        m.first_dense_layers = f.count_or("first_k_dense_replace", 0);
+        m.moe_ffn = f.integer_or("moe_intermediate_size", defaults.moe_intermediate_size);
+        m.shared_experts = f.is_null("n_shared_experts") ? 0 : f.count_or("n_shared_experts", defaults.shared_experts);
+        m.first_dense_layers = f.count_or("first_k_dense_replace", defaults.first_dense_layers);
     }
     return m;
 }
+
+// DeepSeek-V3 and R1 (models/deepseek_v3/modeling_deepseek_v3.py): DeepSeek-V2's modules with
+// DeepseekV3Config's defaults (256 routed experts of 2048, one shared, first_k_dense_replace 3).
+// DeepseekV3TopkRouter's e_score_correction_bias is a registered buffer, not a parameter, and the
+// multi-token-prediction layer (num_nextn_predict_layers) is not part of DeepseekV3ForCausalLM
+// (transformers skips the checkpoint's layer 61): neither is counted. n_group and topk_group
+// only restrict which experts a token may pick.
+ModelSpec from_deepseek_v3(const Fields& f) { return from_deepseek(f, "deepseek_v3", kDeepseekV3Defaults); }
 
 // OLMo-2 (models/olmo2/modeling_olmo2.py): Llama's projections (attention_bias on all four), q_norm
 // and k_norm over the whole q and k width, post_attention_layernorm and post_feedforward_layernorm
@@ -303,6 +314,154 @@ ModelSpec from_qwen3_moe(const Fields& f) {
     return m;
 }
 
+// Which layers attend locally, as the planner records it (model_spec.h: attention_window,
+// global_layer_every): layer i global when (i + 1) % every == 0, the others local; 0 = none
+// global. Read from a list of layer kinds (Gemma-3's and gpt-oss's layer_types: `local` names the
+// local kind) or from flags (Llama-4's no_rope_layers: 1 = RoPE and chunked, 0 = global NoPE);
+// any other arrangement is refused by the key's name.
+std::int64_t global_every_from_list(const Fields& f, const char* key, std::int64_t layers, const std::function<bool(const json&)>& is_local,
+                                    const std::function<bool(const json&)>& is_global) {
+    const json* list = f.value(key);
+    if (!list->is_array() || static_cast<std::int64_t>(list->size()) < layers)
+        f.fail(std::string(key) + " must list one entry per layer (" + std::to_string(layers) + "), got " + list->dump());
+    std::int64_t every = 0;
+    for (std::int64_t i = 0; i < layers && every == 0; ++i)
+        if (is_global((*list)[static_cast<std::size_t>(i)])) every = i + 1;
+    for (std::int64_t i = 0; i < layers; ++i) {
+        const json& kind = (*list)[static_cast<std::size_t>(i)];
+        const bool global = every > 0 && (i + 1) % every == 0;
+        if (!(global ? is_global(kind) : is_local(kind)))
+            f.fail(
+                std::string(key) + " " + list->dump() +
+                " is not supported: the planner records local attention on every layer but every N-th (layer i global when (i + 1) % N == 0)");
+    }
+    return every;
+}
+
+std::int64_t global_every_from_layer_types(const Fields& f, std::int64_t layers, const char* local) {
+    return global_every_from_list(
+        f, "layer_types", layers, [&](const json& k) { return k == local; }, [](const json& k) { return k == "full_attention"; });
+}
+
+// Gemma-3's language model (models/gemma3/modeling_gemma3.py; model_type gemma3_text, or the
+// text_config of model_type gemma3): Gemma-2's four RMSNorms a layer and GeGLU MLP, q_norm and
+// k_norm of head_dim per head (Gemma3RMSNorm(head_dim)), tied by default. Absent keys take
+// Gemma3TextConfig's defaults (models/gemma3/configuration_gemma3.py): num_attention_heads 8,
+// num_key_value_heads 4, head_dim 256, vocab_size 262208 (the 4b, 12b and 27b text_config give
+// none of them), sliding_window 4096, sliding_window_pattern 6. The sliding layers: layer_types
+// when given, else every layer but each sliding_window_pattern-th. A gemma3 config's
+// vision_config (SigLIP) and projector are not counted: the planner counts the language model.
+namespace gemma3_defaults {
+constexpr std::int64_t kHeads = 8, kKeyValueHeads = 4, kHeadDim = 256, kVocab = 262208, kSlidingWindow = 4096, kPattern = 6;
+}  // namespace gemma3_defaults
+
+ModelSpec from_gemma3_text(const Fields& f) {
+    namespace defaults = gemma3_defaults;
+    ModelSpec m =
+        llama_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), f.integer_or("num_attention_heads", defaults::kHeads),
+                    f.integer_or("num_key_value_heads", defaults::kKeyValueHeads), f.integer("intermediate_size"),
+                    f.integer_or("vocab_size", defaults::kVocab), f.boolean_or("tie_word_embeddings", true));
+    m.family = "gemma3_text";
+    m.head_dim = f.integer_or("head_dim", defaults::kHeadDim);
+    m.qkv_bias = m.out_bias = f.boolean_or("attention_bias", false);
+    m.norms_per_layer = 4;
+    m.qk_norm = true;
+    m.qk_norm_per_head = true;
+    if (f.is_null("sliding_window")) return m;
+    m.attention_window = f.integer_or("sliding_window", defaults::kSlidingWindow);
+    m.global_layer_every = f.has("layer_types") ? global_every_from_layer_types(f, m.layers, "sliding_attention")
+                                                : f.integer_or("sliding_window_pattern", defaults::kPattern);
+    return m;
+}
+
+// gpt-oss (models/gpt_oss/modeling_gpt_oss.py): q/k/v/o with attention_bias (default true) and a
+// sink logit per head; in every layer GptOssTopKRouter (weight and bias) and num_local_experts
+// GptOssExperts of intermediate_size with biases (gate_up_proj_bias 2f, down_proj_bias h),
+// num_experts_per_tok a token; two RMSNorms a layer; untied. Absent keys take GptOssConfig's
+// defaults (models/gpt_oss/configuration_gpt_oss.py): head_dim 64, num_key_value_heads 8,
+// num_local_experts 128, num_experts_per_tok 4, sliding_window 128, layer_types sliding on even
+// layers and full on odd ones. quantization_config (MXFP4 experts in the checkpoint) changes no
+// parameter count and is not read.
+namespace gpt_oss_defaults {
+constexpr std::int64_t kHeadDim = 64, kKeyValueHeads = 8, kExperts = 128, kExpertsPerToken = 4, kSlidingWindow = 128;
+}  // namespace gpt_oss_defaults
+
+ModelSpec from_gpt_oss(const Fields& f) {
+    namespace defaults = gpt_oss_defaults;
+    ModelSpec m = llama_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), f.integer("num_attention_heads"),
+                              f.integer_or("num_key_value_heads", defaults::kKeyValueHeads), f.integer("intermediate_size"),
+                              f.integer("vocab_size"), f.boolean_or("tie_word_embeddings", false));
+    m.family = "gpt_oss";
+    m.head_dim = f.integer_or("head_dim", defaults::kHeadDim);
+    m.qkv_bias = m.out_bias = f.boolean_or("attention_bias", true);
+    m.mlp_bias = true;
+    m.attention_sinks = true;
+    m.router_bias = true;
+    m.experts = f.integer_or("num_local_experts", defaults::kExperts);
+    if (m.experts < 2)
+        f.fail("num_local_experts 1 is not supported: a gpt-oss layer with one expert still has a router; give 2 or more experts");
+    m.experts_per_token = f.integer_or("num_experts_per_tok", defaults::kExpertsPerToken);
+    if (f.is_null("sliding_window")) return m;
+    m.attention_window = f.integer_or("sliding_window", defaults::kSlidingWindow);
+    m.global_layer_every = f.has("layer_types") ? global_every_from_layer_types(f, m.layers, "sliding_attention") : 2;
+    return m;
+}
+
+// Llama-4's language model (models/llama4/modeling_llama4.py; the text_config of model_type
+// llama4, or model_type llama4_text): Llama's attention (attention_bias), its QK-norm
+// Llama4TextL2Norm without weights; a Llama4TextMoe (router h -> E without bias, E experts of
+// intermediate_size, one shared_expert of intermediate_size) in the layers moe_layers names, a
+// dense Llama4TextMLP of intermediate_size_mlp in the others. The planner takes the mixtures
+// every interleave_moe_layer_step-th layer (moe_layers = range(step - 1, layers, step), the
+// config class's default) and refuses another moe_layers by name. Chunked attention of
+// attention_chunk_size on the RoPE layers, global on the NoPE ones (no_rope_layers, else one in
+// no_rope_layer_interval). Absent keys take Llama4TextConfig's defaults (configuration_llama4.py):
+// num_key_value_heads 8, head_dim 128, intermediate_size 8192, intermediate_size_mlp 16384,
+// num_local_experts 16, num_experts_per_tok 1, attention_chunk_size 8192,
+// no_rope_layer_interval 4. The vision model and projector are not counted.
+namespace llama4_defaults {
+constexpr std::int64_t kKeyValueHeads = 8, kHeadDim = 128, kIntermediate = 8192, kIntermediateMlp = 16384, kExperts = 16;
+constexpr std::int64_t kExpertsPerToken = 1, kChunk = 8192, kNoRopeInterval = 4;
+}  // namespace llama4_defaults
+
+void check_llama4_moe_layers(const Fields& f, const ModelSpec& m) {
+    const json* listed = f.value("moe_layers");
+    if (!listed) return;
+    json expected = json::array();
+    for (std::int64_t i = m.moe_layer_step - 1; i < m.layers; i += m.moe_layer_step) expected.push_back(i);
+    if (*listed != expected)
+        f.fail("moe_layers " + listed->dump() +
+               " is not supported: the planner takes a mixture every interleave_moe_layer_step-th layer (" + expected.dump() + ")");
+}
+
+ModelSpec from_llama4(const Fields& f) {
+    namespace defaults = llama4_defaults;
+    ModelSpec m = llama_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), f.integer("num_attention_heads"),
+                              f.integer_or("num_key_value_heads", defaults::kKeyValueHeads),
+                              f.integer_or("intermediate_size_mlp", defaults::kIntermediateMlp), f.integer("vocab_size"),
+                              f.boolean_or("tie_word_embeddings", false));
+    m.family = "llama4";
+    m.head_dim = f.integer_or("head_dim", defaults::kHeadDim);
+    m.qkv_bias = m.out_bias = f.boolean_or("attention_bias", false);
+    m.experts = f.integer_or("num_local_experts", defaults::kExperts);
+    if (m.experts < 2)
+        f.fail("num_local_experts 1 is not supported: a Llama-4 mixture with one expert still has a router; give 2 or more experts");
+    m.experts_per_token = f.integer_or("num_experts_per_tok", defaults::kExpertsPerToken);
+    m.moe_ffn = f.integer_or("intermediate_size", defaults::kIntermediate);
+    m.shared_experts = 1;
+    m.moe_layer_step = f.integer_or("interleave_moe_layer_step", 1);
+    check_llama4_moe_layers(f, m);
+    if (f.is_null("attention_chunk_size")) return m;
+    m.attention_window = f.integer_or("attention_chunk_size", defaults::kChunk);
+    m.chunked_attention = true;
+    const json* no_rope = f.value("no_rope_layers");  // [] (some configs): derived from the interval, as Llama4TextConfig does
+    m.global_layer_every = no_rope && !no_rope->empty() ? global_every_from_list(
+                                                              f, "no_rope_layers", m.layers, [](const json& k) { return k == 1; },
+                                                              [](const json& k) { return k == 0; })
+                                                        : f.integer_or("no_rope_layer_interval", defaults::kNoRopeInterval);
+    return m;
+}
+
 using Importer = std::function<ModelSpec(const Fields&)>;
 
 const std::map<std::string, Importer>& importers() {
@@ -322,7 +481,13 @@ const std::map<std::string, Importer>& importers() {
         {"RefinedWebModel", from_falcon},
         {"phi", from_phi},
         {"phi3", from_phi3},
-        {"deepseek_v2", from_deepseek_v2},
+        {"deepseek_v2", [](const Fields& f) { return from_deepseek(f, "deepseek_v2", kDeepseekV2Defaults); }},
+        {"deepseek_v3", from_deepseek_v3},
+        {"gemma3_text", from_gemma3_text},
+        {"gemma3", [](const Fields& f) { return from_gemma3_text(f.nested("text_config")); }},
+        {"gpt_oss", from_gpt_oss},
+        {"llama4", [](const Fields& f) { return from_llama4(f.nested("text_config")); }},
+        {"llama4_text", from_llama4},
         {"olmo2", from_olmo2},
     };
     return table;

@@ -66,6 +66,12 @@ void visit_fields(S& s, V& v) {
     v("model", "first_dense_layers", m.first_dense_layers, FieldRule{.min = 0});  // since version 6
     v("model", "qk_norm", m.qk_norm);                                             // since version 6
     v("model", "qk_norm_per_head", m.qk_norm_per_head);                           // since version 15
+    v("model", "attention_sinks", m.attention_sinks);                             // since version 16
+    v("model", "router_bias", m.router_bias);                                     // since version 16
+    v("model", "moe_layer_step", m.moe_layer_step, FieldRule{.min = 1});          // since version 16
+    v("model", "attention_window", m.attention_window, FieldRule{.min = 0});      // since version 16
+    v("model", "global_layer_every", m.global_layer_every, FieldRule{.min = 0});  // since version 16
+    v("model", "chunked_attention", m.chunked_attention);                         // since version 16
     v("model", "synthesized", m.synthesized);
     v("model", "params_override", m.params_override, FieldRule{.min = 0});
     v("model", "largest_layer_override", m.largest_layer_override, FieldRule{.min = 0});

@@ -151,9 +151,18 @@ void upgrade_14_to_15(json& doc) {
     if (doc.contains("model") && doc.at("model").is_object()) doc["model"]["qk_norm_per_head"] = false;
 }
 
-// Version 15 had no job: none chosen, every control shown as it was.
+// Version 15 had no job (none chosen, every control shown as it was) and no attention sinks,
+// router bias, interleaved mixtures or local attention layers.
 void upgrade_15_to_16(json& doc) {
     if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["job"] = "custom";
+    if (!doc.contains("model") || !doc.at("model").is_object()) return;
+    json& m = doc["model"];
+    m["attention_sinks"] = false;
+    m["router_bias"] = false;
+    m["moe_layer_step"] = 1;
+    m["attention_window"] = 0;
+    m["global_layer_every"] = 0;
+    m["chunked_attention"] = false;
 }
 
 }  // namespace

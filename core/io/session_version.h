@@ -41,7 +41,11 @@
 //              int64_kernel_indexing, and model.qk_norm_per_head (Qwen3's per-head QK-norm); a
 //              version-14 file has them off, the plan it was saved with.
 //   version 16 training.job (what the plan is for: pretrain, finetune, lora, qlora, long-context;
-//              core/model/job.h); a version-15 file has "custom", no job chosen.
+//              core/model/job.h), and the 2026 models' parts (model.attention_sinks, router_bias:
+//              gpt-oss; moe_layer_step: Llama-4 Maverick's interleaved mixtures; attention_window,
+//              global_layer_every, chunked_attention: the local-attention layers of Gemma-3,
+//              gpt-oss and Llama-4, recorded as data); a version-15 file has job "custom" (none
+//              chosen) and none of the parts (false, 1, 0, 0, false), the plan it was saved with.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a

@@ -22,6 +22,31 @@ bool fused_qkv_names(const ModelSpec& m) { return family_is(m, {"bloom", "falcon
 
 }  // namespace
 
+// gpt-oss's and Llama-4's mixtures keep every expert of a layer in two fused parameters, not
+// nn.Linear modules (GptOssExperts, Llama4TextExperts: gate_up_proj E x h x 2f, down_proj
+// E x f x h; PEFT reaches them through target_parameters); listed here by those names, one
+// "module" per expert. gpt-oss: the router is GptOssTopKRouter (weight and bias), the experts have
+// biases; every layer is a mixture. Llama-4: the router is Llama4Router (an nn.Linear without
+// bias), each mixture layer also has feed_forward.shared_expert (gate_proj, up_proj, down_proj of
+// the expert width) and the other layers a dense feed_forward of ffn (intermediate_size_mlp).
+template <typename Add>
+void add_fused_experts(const ModelSpec& m, const Add& add) {
+    const std::int64_t h = m.hidden, ef = expert_ffn(m), M = moe_layers(m), D = m.layers - M, E = M * m.experts;
+    const double routed = static_cast<double>(m.experts_per_token) / static_cast<double>(m.experts);
+    add("router", LinearRole::Router, h, m.experts, m.router_bias, M, 1.0);
+    add("gate_up_proj", LinearRole::MlpInput, h, 2 * ef, m.mlp_bias, E, routed);
+    add("down_proj", LinearRole::MlpOutput, ef, h, m.mlp_bias, E, routed);
+    if (m.shared_experts > 0) {
+        const std::int64_t shared = m.shared_experts * ef;
+        for (const char* n : {"gate_proj", "up_proj"}) add(n, LinearRole::MlpInput, h, shared, false, M, 1.0);
+        add("down_proj", LinearRole::MlpOutput, shared, h, false, M, 1.0);
+    }
+    if (D > 0) {
+        for (const char* n : {"gate_proj", "up_proj"}) add(n, LinearRole::MlpInput, h, m.ffn, false, D, 1.0);
+        add("down_proj", LinearRole::MlpOutput, m.ffn, h, false, D, 1.0);
+    }
+}
+
 std::vector<LinearModule> linear_modules(const ModelSpec& m) {
     std::vector<LinearModule> out;
     if (m.hidden <= 0 || m.heads <= 0 || m.layers <= 0) return out;
@@ -84,7 +109,7 @@ std::vector<LinearModule> linear_modules(const ModelSpec& m) {
             add("v_proj", LinearRole::AttentionInput, h, kv, m.qkv_bias, L);
         }
         if (!uses_mla(m)) add("o_proj", LinearRole::AttentionOutput, q, h, m.out_bias, L);
-        if (m.experts > 1 && m.family == "deepseek_v2") {
+        if (m.experts > 1 && (m.family == "deepseek_v2" || m.family == "deepseek_v3")) {
             // DeepseekV2MoE: experts.N and shared_experts are MLPs of gate_proj, up_proj, down_proj;
             // its router (MoEGate) holds a bare weight Parameter, no nn.Linear. The first
             // first_dense_layers layers have a dense MLP.
@@ -98,6 +123,8 @@ std::vector<LinearModule> linear_modules(const ModelSpec& m) {
             if (D > 0) add("down_proj", LinearRole::MlpOutput, f, h, false, D);
             add("down_proj", LinearRole::MlpOutput, ef, h, false, E, routed);
             if (shared > 0) add("down_proj", LinearRole::MlpOutput, shared, h, false, moe_layers(m));
+        } else if (m.experts > 1 && (m.family == "gpt_oss" || m.family == "llama4")) {
+            add_fused_experts(m, add);
         } else if (m.experts > 1 && m.family == "qwen3_moe") {
             // Qwen3MoeSparseMoeBlock: the router mlp.gate, an nn.Linear h -> experts without bias, and
             // mlp.experts.N, each a Qwen3MoeMLP of gate_proj, up_proj, down_proj at the expert width

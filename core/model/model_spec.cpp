@@ -42,8 +42,9 @@ T mla_params(const ModelSpec& m) {
     return n;
 }
 
-// q, k, v and output projections with their biases, and the QK-norm: OLMo-2's q_norm and k_norm
-// over the whole q and k width, Qwen3's over one head (head_dim each, model_spec.h).
+// q, k, v and output projections with their biases, the QK-norm (OLMo-2's q_norm and k_norm over
+// the whole q and k width, Qwen3's and Gemma-3's over one head: head_dim each, model_spec.h) and
+// gpt-oss's attention sinks (one per head).
 template <typename T>
 T attention_params(const ModelSpec& m) {
     if (m.kv_lora_rank > 0) return mla_params<T>(m);
@@ -55,6 +56,7 @@ T attention_params(const ModelSpec& m) {
         if (m.qk_norm_per_head) n += T(2) * norm_over<T>(m, T(m.head_dim));
         else n += norm_over<T>(m, q) + norm_over<T>(m, kv);
     }
+    if (m.attention_sinks) n += T(m.heads);  // GptOssAttention.sinks
     return n;
 }
 
@@ -73,25 +75,34 @@ T expert_width(const ModelSpec& m) {
     return T(m.moe_ffn > 0 ? m.moe_ffn : m.ffn);
 }
 
-// The MLP of one layer with a mixture: the experts, the router (Mixtral's, DeepSeek's and Qwen3
-// MoE's gate: h x E, no bias) and DeepSeek's shared experts, one MLP of shared_experts x the expert
-// width. Without experts, the dense MLP of width ffn.
+// The MLP of one layer with a mixture: the experts, the router (Mixtral's, DeepSeek's, Qwen3 MoE's
+// and Llama-4's gate: h x E, no bias; gpt-oss's GptOssTopKRouter adds a bias of E) and the shared
+// experts (DeepSeek's, Llama-4's shared_expert), one MLP of shared_experts x the expert width.
+// Without experts, the dense MLP of width ffn.
 template <typename T>
 T moe_mlp_params(const ModelSpec& m) {
     if (m.experts <= 1) return mlp_params<T>(m, T(m.ffn));
     const T e = expert_width<T>(m);
     T n = T(m.experts) * mlp_params<T>(m, e) + T(m.hidden) * T(m.experts);
+    if (m.router_bias) n += T(m.experts);
     if (m.shared_experts > 0) n += mlp_params<T>(m, T(m.shared_experts) * e);
     return n;
 }
 
-// Every layer's MLP: the first first_dense_layers are dense (width ffn), the rest mixtures. (Never
-// more dense layers than layers: callers count a copy with layers = 0 to find what lies outside
-// the blocks, trainable_params.cpp block_params.)
+// The layers with a mixture: past the first first_dense_layers, every moe_layer_step-th (Llama-4's
+// moe_layers = range(step - 1, layers, step)). Never more than the layers: callers count a copy
+// with layers = 0 to find what lies outside the blocks (trainable_params.cpp block_params).
+std::int64_t mixture_layers(const ModelSpec& m) {
+    if (m.experts <= 1 || m.layers <= 0) return 0;
+    const std::int64_t after_dense = m.layers - std::clamp<std::int64_t>(m.first_dense_layers, 0, m.layers);
+    return after_dense / std::max<std::int64_t>(m.moe_layer_step, 1);
+}
+
+// Every layer's MLP: the mixture layers above, the others dense (width ffn).
 template <typename T>
 T all_mlp_params(const ModelSpec& m) {
-    const T dense = m.experts > 1 ? T(std::clamp<std::int64_t>(m.first_dense_layers, 0, std::max<std::int64_t>(m.layers, 0))) : T(0);
-    return (T(m.layers) - dense) * moe_mlp_params<T>(m) + dense * mlp_params<T>(m, T(m.ffn));
+    const T mixture = T(mixture_layers(m));
+    return mixture * moe_mlp_params<T>(m) + (T(std::max<std::int64_t>(m.layers, 0)) - mixture) * mlp_params<T>(m, T(m.ffn));
 }
 
 template <typename T>
@@ -154,7 +165,7 @@ std::int64_t largest_layer_params(const ModelSpec& m) {
         largest = std::max(largest, h * up_out + (m.mlp_bias ? up_out : 0));
         largest = std::max(largest, width * h + (m.mlp_bias ? h : 0));
     };
-    if (m.experts <= 1 || m.first_dense_layers > 0) mlp_of_width(f);
+    if (moe_layers(m) < m.layers) mlp_of_width(f);
     if (m.experts > 1) {
         mlp_of_width(expert_ffn(m));
         if (m.shared_experts > 0) mlp_of_width(m.shared_experts * expert_ffn(m));
@@ -167,7 +178,12 @@ bool uses_mla(const ModelSpec& m) { return m.kv_lora_rank > 0; }
 
 std::int64_t expert_ffn(const ModelSpec& m) { return expert_width<std::int64_t>(m); }
 
-std::int64_t moe_layers(const ModelSpec& m) { return m.experts > 1 ? m.layers - m.first_dense_layers : 0; }
+std::int64_t moe_layers(const ModelSpec& m) { return mixture_layers(m); }
+
+bool is_moe_layer(const ModelSpec& m, std::int64_t layer) {
+    if (m.experts <= 1 || layer < m.first_dense_layers || layer >= m.layers) return false;
+    return (layer - m.first_dense_layers + 1) % std::max<std::int64_t>(m.moe_layer_step, 1) == 0;
+}
 
 std::int64_t mlp_params_per_expert(const ModelSpec& m) { return mlp_params<std::int64_t>(m, expert_ffn(m)); }
 
@@ -250,6 +266,11 @@ void validate(const ModelSpec& m) {
     need_in(m.moe_ffn, kModelTable.max, "moe_ffn");
     need_in(m.shared_experts, kExperts.max, "shared_experts");
     need_in(m.first_dense_layers, m.layers, "first_dense_layers");
+    need_in(m.attention_window, kModelTable.max, "attention_window");
+    need_in(m.global_layer_every, m.layers, "global_layer_every");
+    if (m.moe_layer_step < 1 || m.moe_layer_step > m.layers)
+        throw InputError("model field 'moe_layer_step' must be between 1 and " + std::to_string(m.layers) + ", got " +
+                         std::to_string(m.moe_layer_step));
     if (uses_mla(m) && (m.qk_nope_head_dim + m.qk_rope_head_dim == 0 || m.v_head_dim == 0))
         throw InputError("multi-head latent attention (kv_lora_rank " + std::to_string(m.kv_lora_rank) +
                          ") needs a query/key head (qk_nope_head_dim + qk_rope_head_dim > 0) and v_head_dim > 0");

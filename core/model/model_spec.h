@@ -75,6 +75,30 @@ struct ModelSpec {
     // instead of OLMo-2's heads*head_dim and kv_heads*head_dim. Read only when qk_norm is true.
     bool qk_norm_per_head = false;
 
+    // gpt-oss (transformers models/gpt_oss/modeling_gpt_oss.py). attention_sinks: GptOssAttention's
+    // `sinks`, nn.Parameter(num_attention_heads), one learnable logit per head and layer that joins
+    // the softmax and is dropped after it. router_bias: GptOssTopKRouter's `bias`,
+    // nn.Parameter(num_local_experts), one per expert in every mixture layer (Mixtral's, Qwen3
+    // MoE's, DeepSeek's and Llama-4's routers have none; DeepSeek-V3's e_score_correction_bias is
+    // a registered buffer in transformers, not a parameter).
+    bool attention_sinks = false;
+    bool router_bias = false;
+    // Llama-4 (models/llama4/configuration_llama4.py, Llama4TextConfig): interleave_moe_layer_step.
+    // After the first_dense_layers, layer i is a mixture when (i + 1) % moe_layer_step == 0
+    // (moe_layers = range(step - 1, layers, step)); the others have a dense MLP of width ffn
+    // (Llama-4's intermediate_size_mlp). 1: every layer past the dense ones is a mixture.
+    std::int64_t moe_layer_step = 1;
+    // Local attention layers, as data (no memory or time term reads them yet): attention_window
+    // tokens (Gemma-3's sliding_window 512 / 1024, gpt-oss's 128, Llama-4's attention_chunk_size
+    // 8192); 0 = every layer attends globally. global_layer_every N: layer i is global when
+    // (i + 1) % N == 0, every other layer local (Gemma-3 6: five local a global; gpt-oss 2;
+    // Llama-4 4, its NoPE layers); 0 = every layer local. chunked_attention: the local layers
+    // attend within fixed chunks of attention_window tokens (Llama-4's chunked_attention), not a
+    // window sliding with the token.
+    std::int64_t attention_window = 0;
+    std::int64_t global_layer_every = 0;
+    bool chunked_attention = false;
+
     // Set when only a size was given: the architecture was synthesized for activations and the
     // exact parameter count is params_override (used everywhere instead of the architecture's).
     bool synthesized = false;
@@ -92,10 +116,12 @@ std::int64_t parameter_count(const ModelSpec& m);
 std::int64_t largest_layer_params(const ModelSpec& m);
 
 // The mixture's shape, for code that sizes MLPs (activations, FLOPs, Linear modules):
-bool uses_mla(const ModelSpec& m);                       // kv_lora_rank > 0
-std::int64_t expert_ffn(const ModelSpec& m);             // a routed expert's width: moe_ffn, or ffn when 0
-std::int64_t moe_layers(const ModelSpec& m);             // layers with a mixture (experts > 1): layers - first_dense_layers, else 0
-std::int64_t mlp_params_per_expert(const ModelSpec& m);  // one routed expert's MLP, biases included
+bool uses_mla(const ModelSpec& m);            // kv_lora_rank > 0
+std::int64_t expert_ffn(const ModelSpec& m);  // a routed expert's width: moe_ffn, or ffn when 0
+std::int64_t moe_layers(
+    const ModelSpec& m);  // layers with a mixture (experts > 1): every moe_layer_step-th past first_dense_layers, else 0
+bool is_moe_layer(const ModelSpec& m, std::int64_t layer);  // layer (0-based) has a mixture
+std::int64_t mlp_params_per_expert(const ModelSpec& m);     // one routed expert's MLP, biases included
 // The MLP width a token passes through, averaged over the layers: ffn for a dense model; in a
 // mixture layer experts_per_token routed experts plus the shared ones, each expert_ffn wide
 // (DeepSeek's first_dense_layers use ffn). What activations and MLP FLOPs scale with.

@@ -52,6 +52,105 @@ ModelPreset named(std::string name, std::string display, ModelSpec spec) {
     return ModelPreset{std::move(name), std::move(display), std::move(spec)};
 }
 
+// Gemma-3's language model (google/gemma-3-1b-pt config.json, model_type gemma3_text; for 4b, 12b
+// and 27b the text_config of google/gemma-3-{4b,12b,27b}-pt, model_type gemma3, whose absent keys
+// take Gemma3TextConfig's defaults: num_attention_heads 8, num_key_value_heads 4, head_dim 256,
+// vocab_size 262208; transformers models/gemma3/configuration_gemma3.py). Gemma3DecoderLayer
+// (models/gemma3/modeling_gemma3.py): Gemma-2's four RMSNorms a layer and GeGLU MLP, no biases,
+// q_norm and k_norm Gemma3RMSNorm(head_dim) per head, the embedding tied to the LM head.
+// Local attention: sliding_window tokens on five layers of six (sliding_window_pattern 6: layer i
+// global when (i + 1) % 6 == 0); the 1B's window is 512, the others' 1024. The SigLIP vision tower
+// of 4b, 12b and 27b (416,866,032 parameters) and their multi_modal_projector (1152 x hidden and
+// a norm of 1152) are not counted: the preset is the language model a text fine-tune trains.
+ModelSpec gemma3(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t kv_heads, std::int64_t head_dim,
+                 std::int64_t ffn, std::int64_t vocab, std::int64_t window) {
+    ModelSpec m = llama_style(layers, hidden, heads, kv_heads, ffn, vocab, true);
+    m.family = "gemma3_text";
+    m.head_dim = head_dim;
+    m.norms_per_layer = 4;
+    m.qk_norm = true;
+    m.qk_norm_per_head = true;
+    m.attention_window = window;
+    m.global_layer_every = 6;
+    return m;
+}
+
+// gpt-oss (openai/gpt-oss-20b and gpt-oss-120b config.json, model_type gpt_oss; transformers
+// models/gpt_oss/modeling_gpt_oss.py): hidden 2880, 64 heads of head_dim 64, 8 KV heads, q/k/v/o
+// with bias (attention_bias true) and one sink logit per head (GptOssAttention.sinks); in every
+// layer a GptOssMLP: the router GptOssTopKRouter (weight E x h and a bias of E) and E experts
+// (GptOssExperts: gate_up_proj h x 2f with a bias of 2f, down_proj f x h with a bias of h,
+// f = intermediate_size 2880), num_experts_per_tok 4; two RMSNorms a layer; vocabulary 201088,
+// untied. Layers alternate sliding (window 128) and full attention (layer_types). The checkpoint
+// stores the experts in MXFP4 (quantization_config); the count is the same tensors' elements.
+ModelSpec gpt_oss(std::int64_t layers, std::int64_t experts) {
+    ModelSpec m = llama_style(layers, 2880, 64, 8, 2880, 201088, false);
+    m.family = "gpt_oss";
+    m.head_dim = 64;
+    m.qkv_bias = m.out_bias = true;
+    m.mlp_bias = true;
+    m.attention_sinks = true;
+    m.experts = experts;
+    m.experts_per_token = 4;
+    m.router_bias = true;
+    m.attention_window = 128;
+    m.global_layer_every = 2;
+    return m;
+}
+
+// Llama-4's language model (meta-llama/Llama-4-Scout-17B-16E and Llama-4-Maverick-17B-128E
+// config.json text_config, model_type llama4; transformers models/llama4/modeling_llama4.py): 48
+// layers of 5120, 40 heads of head_dim 128, 8 KV heads, no biases, vocabulary 202048, untied. A
+// mixture layer (Llama4TextMoe) has the router (nn.Linear h -> E, no bias), E experts
+// (Llama4TextExperts: gate_up_proj h x 2f, down_proj f x h, f = intermediate_size 8192) with one
+// routed a token, and a shared_expert (Llama4TextMLP of width intermediate_size); the other
+// layers a dense Llama4TextMLP of intermediate_size_mlp 16384. Scout: 16 experts in every layer
+// (interleave_moe_layer_step 1); Maverick: 128 experts in every second layer (step 2: layers 1,
+// 3, ..., 47). Attention is chunked (attention_chunk_size 8192) on three layers of four; every
+// fourth is global and has no RoPE (no_rope_layers). Its QK-norm (Llama4TextL2Norm, on the RoPE
+// layers, Scout only: use_qk_norm) has no weight. The vision tower and projector are not counted
+// (871,932,416 parameters for Scout: tests/core/tst_model_spec.cpp).
+ModelSpec llama4(std::int64_t experts, std::int64_t moe_layer_step) {
+    ModelSpec m = llama_style(48, 5120, 40, 8, 16384, 202048, false);
+    m.family = "llama4";
+    m.head_dim = 128;
+    m.experts = experts;
+    m.experts_per_token = 1;
+    m.moe_ffn = 8192;
+    m.shared_experts = 1;
+    m.moe_layer_step = moe_layer_step;
+    m.attention_window = 8192;
+    m.global_layer_every = 4;
+    m.chunked_attention = true;
+    return m;
+}
+
+// DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json, model_type deepseek_v3; transformers
+// models/deepseek_v3/modeling_deepseek_v3.py; DeepSeek-R1 has the same config and shapes): 61
+// layers of 7168, vocabulary 129280, untied; MLA with 128 heads, q_lora_rank 1536, kv_lora_rank
+// 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128 (head_dim here is the q/k head,
+// 192); the first 3 layers (first_k_dense_replace) have a dense MLP of 18432, the other 58 256
+// routed experts of moe_intermediate_size 2048, 8 a token, and one shared expert; the router's
+// weight is 256 x 7168. Not counted: the router's e_score_correction_bias (a registered buffer in
+// DeepseekV3TopkRouter, 256 a mixture layer) and the multi-token-prediction module (layer 61 of
+// the checkpoint, num_nextn_predict_layers 1), which DeepseekV3ForCausalLM does not load.
+ModelSpec deepseek_v3() {
+    ModelSpec m = llama_style(61, 7168, 128, 128, 18432, 129280, false);
+    m.family = "deepseek_v3";
+    m.head_dim = 128 + 64;
+    m.q_lora_rank = 1536;
+    m.kv_lora_rank = 512;
+    m.qk_nope_head_dim = 128;
+    m.qk_rope_head_dim = 64;
+    m.v_head_dim = 128;
+    m.experts = 256;
+    m.experts_per_token = 8;
+    m.moe_ffn = 2048;
+    m.shared_experts = 1;
+    m.first_dense_layers = 3;
+    return m;
+}
+
 std::vector<ModelPreset> build_presets() {
     std::vector<ModelPreset> p;
     // Dimensions from each model's published config.json; the counts they give are in tests.
@@ -204,6 +303,15 @@ std::vector<ModelPreset> build_presets() {
         m.norms_per_layer = 4;
         p.push_back(named(g.name, g.display, m));
     }
+    p.push_back(named("gemma-3-1b", "Gemma-3 1B", gemma3(26, 1152, 4, 1, 256, 6912, 262144, 512)));
+    p.push_back(named("gemma-3-4b", "Gemma-3 4B", gemma3(34, 2560, 8, 4, 256, 10240, 262208, 1024)));
+    p.push_back(named("gemma-3-12b", "Gemma-3 12B", gemma3(48, 3840, 16, 8, 256, 15360, 262208, 1024)));
+    p.push_back(named("gemma-3-27b", "Gemma-3 27B", gemma3(62, 5376, 32, 16, 128, 21504, 262208, 1024)));
+    p.push_back(named("gpt-oss-20b", "gpt-oss 20B", gpt_oss(24, 32)));
+    p.push_back(named("gpt-oss-120b", "gpt-oss 120B", gpt_oss(36, 128)));
+    p.push_back(named("llama-4-scout", "Llama-4 Scout", llama4(16, 1)));
+    p.push_back(named("llama-4-maverick", "Llama-4 Maverick", llama4(128, 2)));
+    p.push_back(named("deepseek-v3", "DeepSeek-V3 671B", deepseek_v3()));
     {
         // Phi-3 (microsoft/Phi-3-mini-4k-instruct and Phi-3-medium-4k-instruct config.json;
         // models/phi3): fused qkv_proj and gate_up_proj, no biases, untied, vocabulary 32064.

@@ -240,10 +240,11 @@ private slots:
                                                 "--fsdp-precision",
                                                 "--limit-all-gathers",
                                                 "--alst",
+                                                "--job",
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index"};
-        QCOMPARE(expected.size(), std::size_t{83});
+        QCOMPARE(expected.size(), std::size_t{84});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -85,6 +85,44 @@ private slots:
         //   = 2,487,755,008 a layer; 94 x that + 2 x 622,329,856 + 4,096.
         QTest::newRow("Qwen/Qwen3-30B-A3B") << "qwen3-30b-a3b" << qint64(30532122624);
         QTest::newRow("Qwen/Qwen3-235B-A22B") << "qwen3-235b-a22b" << qint64(235093634560);
+        // The models of 2026 (issue 38), by hand module by module as transformers builds them.
+        // Gemma-3 (google/gemma-3-1b-pt config.json; the text_config of google/gemma-3-{4b,12b,27b},
+        // its absent keys Gemma3TextConfig's defaults: vocab 262208, 8 heads, 4 KV heads, head_dim
+        // 256; models/gemma3): a layer is q h x a d, k and v h x kv d, o a d x h, q_norm and k_norm d
+        // each, four norms of h, GeGLU 3 h f; one tied table V h and the final norm h.
+        //   1B (26 x 26,842,112 + 262144 x 1152 + 1152): Keras-Hub's gemma3_1b "params" 999,885,952
+        //   (keras_hub/src/models/gemma3/gemma3_presets.py), exactly.
+        //   4B 34 x 94,382,592, 12B 48 x 224,148,992, 27B (head_dim 128) 62 x 412,898,560: Keras-Hub's
+        //   gemma3_{4b,12b,27b}_text 3,880,099,328, 11,765,788,416 and 27,009,002,240 exactly with
+        //   its vocabulary of 262144; transformers' 262208 adds 64 h (163,840, 245,760, 344,064).
+        QTest::newRow("google/gemma-3-1b-pt") << "gemma-3-1b" << qint64(999885952);
+        QTest::newRow("google/gemma-3-4b-pt language model") << "gemma-3-4b" << qint64(3880263168);
+        QTest::newRow("google/gemma-3-12b-pt language model") << "gemma-3-12b" << qint64(11766034176);
+        QTest::newRow("google/gemma-3-27b-pt language model") << "gemma-3-27b" << qint64(27009346304);
+        // gpt-oss (openai/gpt-oss-{20b,120b} config.json; models/gpt_oss): a layer is attention
+        // 26,550,144 (q 2880 x 4096, k and v 2880 x 512, o 4096 x 2880, their biases 8,000, 64
+        // sinks), two norms 5,760, the router 2880 E + E and E experts of 24,891,840 (gate_up
+        // 2880 x 5760 + 5760, down 2880 x 2880 + 2880); embedding and untied head 201088 x 2880
+        // each, final norm. OpenAI's model card (gpt-oss-120b & gpt-oss-20b, Table 1): 20.91B and
+        // 116.83B total.
+        QTest::newRow("openai/gpt-oss-20b (24 x 823,186,976 + 2 x 579,133,440 + 2880)") << "gpt-oss-20b" << qint64(20914757184);
+        QTest::newRow("openai/gpt-oss-120b (36 x 3,213,080,192 + 2 x 579,133,440 + 2880)") << "gpt-oss-120b" << qint64(116829156672);
+        // Llama-4 language models (meta-llama/Llama-4-{Scout-17B-16E,Maverick-17B-128E} text_config;
+        // models/llama4): attention 62,914,560 and two norms 10,240 a layer; a mixture layer E experts
+        // and one shared expert of 3 x 5120 x 8192 = 125,829,120 and the router 5120 E; a dense layer
+        // 3 x 5120 x 16384; embedding and head 202048 x 5120 each, final norm. Scout: 48 mixtures of
+        // 16; Maverick: 24 mixtures of 128 (layers 1, 3, ..., 47) and 24 dense layers. Meta's model
+        // cards: 109B and 400B total (with the vision model: below, llama4_vision_tower).
+        QTest::newRow("meta-llama/Llama-4-Scout-17B-16E language model") << "llama-4-scout" << qint64(107769861120);
+        QTest::newRow("meta-llama/Llama-4-Maverick-17B-128E language model") << "llama-4-maverick" << qint64(400711848960);
+        // DeepSeek-V3 / R1 (deepseek-ai/DeepSeek-V3 config.json; models/deepseek_v3): MLA 187,107,328
+        // a layer (q_a 7168 x 1536, q_a_layernorm 1536, q_b 1536 x 128 x 192, kv_a_proj_with_mqa
+        // 7168 x 576, kv_a_layernorm 512, kv_b 512 x 128 x 256, o 16384 x 7168), two norms; 3 dense
+        // layers of 3 x 7168 x 18432, 58 mixtures of 256 + 1 experts of 3 x 7168 x 2048 and the
+        // router 256 x 7168; embedding and head 129280 x 7168 each. DeepSeek's README: "671B of the
+        // Main Model weights" (without the router's e_score_correction_bias buffers and the MTP
+        // module: deepseek_v3_checkpoint below).
+        QTest::newRow("deepseek-ai/DeepSeek-V3 (3 x 583,483,392 + 58 x 11,507,286,016 + 2 x 926,679,040 + 7168)") << "deepseek-v3" << qint64(671026404352);
     }
     // clang-format on
     void presets() {
@@ -257,6 +295,27 @@ private slots:
         QTest::newRow("Qwen3-30B-A3B without head_dim (hidden / heads = 64, not Qwen3's 128)")
             << R"({"model_type":"qwen3_moe","hidden_size":2048,"intermediate_size":6144,"moe_intermediate_size":768,"num_attention_heads":32,"num_hidden_layers":48,"num_key_value_heads":4,"num_experts":128,"num_experts_per_tok":8,"vocab_size":151936})"
             << qint64(30079131648) << "";
+        QTest::newRow("google/gemma-3-4b-pt (gemma3: text_config without heads, head_dim or vocab_size)")
+            << R"({"model_type":"gemma3","text_config":{"hidden_size":2560,"intermediate_size":10240,"model_type":"gemma3_text","num_hidden_layers":34,"rope_scaling":{"factor":8.0,"rope_type":"linear"},"sliding_window":1024},"vision_config":{"hidden_size":1152,"model_type":"siglip_vision_model"}})"
+            << qint64(3880263168) << "gemma-3-4b";
+        QTest::newRow("google/gemma-3-27b-pt (gemma3: head_dim 128, 32 heads, 16 KV heads)")
+            << R"({"model_type":"gemma3","text_config":{"head_dim":128,"hidden_size":5376,"intermediate_size":21504,"model_type":"gemma3_text","num_attention_heads":32,"num_hidden_layers":62,"num_key_value_heads":16,"query_pre_attn_scalar":168,"sliding_window":1024}})"
+            << qint64(27009346304) << "gemma-3-27b";
+        QTest::newRow("gemma3_text with layer_types (transformers 4.53+ writes them)")
+            << R"({"model_type":"gemma3_text","hidden_size":1152,"intermediate_size":6912,"num_hidden_layers":26,"num_attention_heads":4,"num_key_value_heads":1,"vocab_size":262144,"sliding_window":512,"layer_types":["sliding_attention","sliding_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention","sliding_attention","sliding_attention","sliding_attention","full_attention","sliding_attention","sliding_attention"]})"
+            << qint64(999885952) << "gemma-3-1b";
+        QTest::newRow("openai/gpt-oss-120b (gpt_oss: 36 layers, 128 experts; layer_types by GptOssConfig's default)")
+            << R"({"model_type":"gpt_oss","hidden_size":2880,"intermediate_size":2880,"num_attention_heads":64,"num_hidden_layers":36,"num_key_value_heads":8,"head_dim":64,"num_local_experts":128,"num_experts_per_tok":4,"sliding_window":128,"vocab_size":201088,"tie_word_embeddings":false,"attention_bias":true})"
+            << qint64(116829156672) << "gpt-oss-120b";
+        QTest::newRow("meta-llama/Llama-4-Maverick-17B-128E (llama4: mixtures every second layer, dense 16384 between, no QK-norm)")
+            << R"({"model_type":"llama4","text_config":{"attention_bias":false,"attention_chunk_size":8192,"head_dim":128,"hidden_size":5120,"interleave_moe_layer_step":2,"intermediate_size":8192,"intermediate_size_mlp":16384,"model_type":"llama4_text","num_attention_heads":40,"num_experts_per_tok":1,"num_hidden_layers":48,"num_key_value_heads":8,"num_local_experts":128,"use_qk_norm":false,"vocab_size":202048}})"
+            << qint64(400711848960) << "llama-4-maverick";
+        QTest::newRow("Llama-4 Maverick as llama4_text with moe_layers written out")
+            << R"({"model_type":"llama4_text","hidden_size":5120,"interleave_moe_layer_step":2,"moe_layers":[1,3,5,7,9,11,13,15,17,19,21,23,25,27,29,31,33,35,37,39,41,43,45,47],"num_attention_heads":40,"num_hidden_layers":48,"num_local_experts":128,"no_rope_layers":[],"vocab_size":202048})"
+            << qint64(400711848960) << "llama-4-maverick";
+        QTest::newRow("deepseek-ai/DeepSeek-V3 with only the keys that make the shape (DeepseekV3Config's defaults)")
+            << R"({"model_type":"deepseek_v3","hidden_size":7168,"intermediate_size":18432,"num_attention_heads":128,"num_hidden_layers":61,"vocab_size":129280,"num_experts_per_tok":8})"
+            << qint64(671026404352) << "deepseek-v3";
     }
     // clang-format on
     void hf_kin() {
@@ -283,6 +342,29 @@ private slots:
             << "hf/qwen3-4b.config.json" << qint64(4022468096) << "qwen3-4b";
         QTest::newRow("Qwen/Qwen3-30B-A3B config.json (qwen3_moe: 128 experts of 768, top-8, intermediate_size unused)")
             << "hf/qwen3-30b-a3b.config.json" << qint64(30532122624) << "qwen3-30b-a3b";
+        // The files' provenance (not downloaded from the Hub here; see each row):
+        // gemma-3-1b: google/gemma-3-1b-pt's keys as several public copies state them (hidden 1152,
+        //   26 layers, 4 heads, 1 KV head, head_dim 256, intermediate 6912, vocab 262144,
+        //   sliding_window 512, sliding_window_pattern 6, tied), the serving-only keys left out.
+        QTest::newRow("google/gemma-3-1b-pt config.json, reconstructed (gemma3_text: 512-token windows on five layers of six)")
+            << "hf/gemma-3-1b.config.json" << qint64(999885952) << "gemma-3-1b";
+        // gemma-3-12b: google/gemma-3-12b-it config.json as a public project embeds it ("Source:
+        //   google/gemma-3-12b-it config.json"): the sparse text_config (no vocab_size, head_dim).
+        QTest::newRow("google/gemma-3-12b-it config.json (gemma3: sparse text_config, vocab 262208 by default, SigLIP not counted)")
+            << "hf/gemma-3-12b.config.json" << qint64(11766034176) << "gemma-3-12b";
+        // gpt-oss-20b: the copy in github.com/EchoCog/gpt-oss-20b config.json, with
+        //   quantization_config.quant_method "mxfp4" as openai/gpt-oss-20b states it (the copy says
+        //   "gptq"; its docs/gpt-oss-20b-architecture.md says mxfp4). Not read by the importer.
+        QTest::newRow("openai/gpt-oss-20b config.json (gpt_oss: 32 experts, top-4, biases, sinks, alternating 128-token windows)")
+            << "hf/gpt-oss-20b.config.json" << qint64(20914757184) << "gpt-oss-20b";
+        // llama-4-scout: the Llama4Config transformers 4.51 printed for meta-llama/Llama-4-Scout-17B-16E
+        //   (a public model-notes file), moe_layers written out (the note abbreviates it "0..47").
+        QTest::newRow("meta-llama/Llama-4-Scout-17B-16E config.json, as transformers prints it (llama4: 16 experts + shared, chunked 3 of 4)")
+            << "hf/llama-4-scout.config.json" << qint64(107769861120) << "llama-4-scout";
+        // deepseek-r1: deepseek-ai/DeepSeek-R1 config.json as a public project copies it whole; R1's
+        //   shapes are DeepSeek-V3's (the preset deepseek-v3).
+        QTest::newRow("deepseek-ai/DeepSeek-R1 config.json (deepseek_v3: MLA, 256 + 1 experts, 3 dense layers, MTP not counted)")
+            << "hf/deepseek-r1.config.json" << qint64(671026404352) << "deepseek-v3";
     }
     // clang-format on
     void hf_config_files() {
@@ -338,6 +420,34 @@ private slots:
         QTest::newRow("qwen3_moe more experts a token than experts")
             << R"({"model_type":"qwen3_moe","hidden_size":2048,"num_attention_heads":32,"num_hidden_layers":48,"head_dim":128,"vocab_size":151936,"num_experts":8,"num_experts_per_tok":9})"
             << "experts_per_token (9) cannot exceed experts (8)";
+        QTest::newRow("gemma3 without text_config")
+            << R"({"model_type":"gemma3","vision_config":{}})" << "field 'text_config' is missing or not an object";
+        QTest::newRow("gemma3 text_config field missing")
+            << R"({"model_type":"gemma3","text_config":{"hidden_size":2560,"num_hidden_layers":34}})"
+            << "config.json: text_config: field 'intermediate_size' is missing";
+        QTest::newRow("gemma3_text global layers not every sixth")
+            << R"({"model_type":"gemma3_text","hidden_size":1152,"intermediate_size":6912,"num_hidden_layers":4,"sliding_window":512,"layer_types":["sliding_attention","full_attention","full_attention","sliding_attention"]})"
+            << "layer_types [\"sliding_attention\",\"full_attention\",\"full_attention\",\"sliding_attention\"] is not supported";
+        QTest::newRow("gemma3_text layer_types shorter than the layers")
+            << R"({"model_type":"gemma3_text","hidden_size":1152,"intermediate_size":6912,"num_hidden_layers":4,"sliding_window":512,"layer_types":["full_attention"]})"
+            << "layer_types must list one entry per layer (4)";
+        QTest::newRow("gpt_oss one expert")
+            << R"({"model_type":"gpt_oss","hidden_size":2880,"intermediate_size":2880,"num_attention_heads":64,"num_hidden_layers":24,"vocab_size":201088,"num_local_experts":1,"num_experts_per_tok":1})"
+            << "num_local_experts 1 is not supported";
+        QTest::newRow("llama4 moe_layers off the interleave step")
+            << R"({"model_type":"llama4_text","hidden_size":5120,"num_attention_heads":40,"num_hidden_layers":4,"vocab_size":202048,"moe_layers":[0,2]})"
+            << "moe_layers [0,2] is not supported: the planner takes a mixture every interleave_moe_layer_step-th layer ([0,1,2,3])";
+        QTest::newRow("llama4 interleave step above the layers")
+            << R"({"model_type":"llama4_text","hidden_size":5120,"num_attention_heads":40,"num_hidden_layers":4,"vocab_size":202048,"interleave_moe_layer_step":5})"
+            << "model field 'moe_layer_step' must be between 1 and 4, got 5";
+        QTest::newRow("llama4 no_rope_layers irregular")
+            << R"({"model_type":"llama4_text","hidden_size":5120,"num_attention_heads":40,"num_hidden_layers":4,"vocab_size":202048,"no_rope_layers":[1,0,0,1]})"
+            << "no_rope_layers [1,0,0,1] is not supported";
+        QTest::newRow("llama4 without text_config")
+            << R"({"model_type":"llama4"})" << "field 'text_config' is missing or not an object (needed for model_type 'llama4')";
+        QTest::newRow("deepseek_v3 MoE every other layer")
+            << R"({"model_type":"deepseek_v3","hidden_size":7168,"intermediate_size":18432,"num_attention_heads":128,"num_hidden_layers":61,"vocab_size":129280,"num_experts_per_tok":8,"moe_layer_freq":2})"
+            << "moe_layer_freq 2 is not supported";
     }
     // clang-format on
     void hf_errors() {
@@ -441,6 +551,17 @@ private slots:
         QTest::newRow("qwen3-30b-a3b") << "qwen3-30b-a3b" << qint64(2730702848) << qint64(3041867776);
         QTest::newRow("qwen3-235b-a22b") << "qwen3-235b-a22b" << qint64(20946103808) << qint64(21568433664);
         QTest::newRow("mixtral-8x7b") << "mixtral-8x7b" << qint64(12617781248) << qint64(12748853248);
+        // gpt-oss: total - 2 V h - layers x (E - 4) x 24,891,840; with the LM head 3.61B and 5.13B,
+        // OpenAI's model card's "active parameters per token" (3.61B, 5.13B: embedding left out).
+        QTest::newRow("gpt-oss-20b") << "gpt-oss-20b" << qint64(3029173824) << qint64(3608307264);
+        QTest::newRow("gpt-oss-120b") << "gpt-oss-120b" << qint64(4553716032) << qint64(5132849472);
+        // Llama-4: total - 2 V h - mixtures x (E - 1) x 125,829,120; with the head and the embedding
+        // 17.17B and 17.18B, the model cards' "17B active".
+        QTest::newRow("llama-4-scout") << "llama-4-scout" << qint64(15103923200) << qint64(16138408960);
+        QTest::newRow("llama-4-maverick") << "llama-4-maverick" << qint64(15115719680) << qint64(16150205440);
+        // DeepSeek-V3: total - 2 V h - 58 x 248 x 44,040,192; with the head and the embedding
+        // 37,552,282,624, the README's "37B activated".
+        QTest::newRow("deepseek-v3") << "deepseek-v3" << qint64(35698924544) << qint64(36625603584);
     }
     // clang-format on
     void active_params() {
@@ -486,6 +607,79 @@ private slots:
         QCOMPARE(model_preset("qwen3-235b-a22b").spec.moe_ffn, std::int64_t{1536});
         // PEFT's target map has no qwen3_moe: a default-target LoRA asks for target_modules.
         QVERIFY(peft_default_targets(model_preset("qwen3-30b-a3b").spec).empty());
+    }
+
+    // What the presets leave out, and the published totals that include it.
+    //   Gemma-3: the SigLIP vision tower (patch conv 678,528, positions 4096 x 1152, 27 layers of
+    //   15,239,504, post-layernorm 2,304: 416,866,032) and the projector (1152 x hidden + 1152).
+    //   Keras-Hub's medgemma_4b and medgemma_instruct_27b (vocab 262208, as transformers' text
+    //   config) are 4,300,079,472 and 27,432,406,640 (gemma3_presets.py "params"): exactly.
+    //   Llama-4 Scout: the vision model and projector, 871,932,416 (34 layers of 23,807,872, patch
+    //   and position embeddings, adapter 23,068,672 + 16,777,216, projector 5120 x 4096); the
+    //   Hub's safetensors total for meta-llama/Llama-4-Scout-17B-16E-Instruct is 108,641,793,536
+    //   (as two public projects record it): exactly.
+    //   DeepSeek-V3: the checkpoint adds e_score_correction_bias (58 x 256) and the MTP layer
+    //   (one mixture layer 11,507,286,016 with its 256 biases, enorm and hnorm 2 x 7168,
+    //   eh_proj 7168 x 14336, shared_head.norm 7168: 11,610,068,224, the "11.5B unique" of
+    //   DeepSeek's README_WEIGHTS.md, and copies of the embedding and head, 1,853,358,080):
+    //   684,489,845,504, DeepSeek's "685B" (671B + 14B MTP) within 0.1%.
+    void vision_towers_and_checkpoints() {
+        const std::int64_t siglip = 416866032;
+        QCOMPARE(parameter_count(model_preset("gemma-3-4b").spec) + siglip + (1152 * 2560 + 1152), std::int64_t{4300079472});
+        QCOMPARE(parameter_count(model_preset("gemma-3-27b").spec) + siglip + (1152 * 5376 + 1152), std::int64_t{27432406640});
+        QCOMPARE(parameter_count(model_preset("llama-4-scout").spec) + 871932416, std::int64_t{108641793536});
+        const std::int64_t h = 7168, mtp = 11507286016 + 256 + 2 * h + 2 * h * h + h;
+        QCOMPARE(mtp, std::int64_t{11610068224});
+        const std::int64_t checkpoint = parameter_count(model_preset("deepseek-v3").spec) + 58 * 256 + mtp + 2 * 129280 * h;
+        QCOMPARE(checkpoint, std::int64_t{684489845504});
+        QVERIFY(std::fabs(double(checkpoint) - 685e9) / 685e9 < 0.001);
+    }
+
+    // The local-attention layers and the mixture layout the presets record as data.
+    void layer_patterns() {
+        const ModelSpec& gemma = model_preset("gemma-3-12b").spec;
+        QCOMPARE(gemma.attention_window, std::int64_t{1024});
+        QCOMPARE(gemma.global_layer_every, std::int64_t{6});
+        QCOMPARE(model_preset("gemma-3-1b").spec.attention_window, std::int64_t{512});
+        const ModelSpec& oss = model_preset("gpt-oss-20b").spec;
+        QCOMPARE(oss.attention_window, std::int64_t{128});
+        QCOMPARE(oss.global_layer_every, std::int64_t{2});
+        QVERIFY(!oss.chunked_attention);
+        const ModelSpec& maverick = model_preset("llama-4-maverick").spec;
+        QVERIFY(maverick.chunked_attention);
+        QCOMPARE(maverick.global_layer_every, std::int64_t{4});
+        QCOMPARE(moe_layers(maverick), std::int64_t{24});
+        QVERIFY(!is_moe_layer(maverick, 0));
+        QVERIFY(is_moe_layer(maverick, 1));
+        QVERIFY(is_moe_layer(maverick, 47));
+        QCOMPARE(moe_layers(model_preset("llama-4-scout").spec), std::int64_t{48});
+        const ModelSpec& v3 = model_preset("deepseek-v3").spec;
+        QCOMPARE(moe_layers(v3), std::int64_t{58});
+        QVERIFY(!is_moe_layer(v3, 2));
+        QVERIFY(is_moe_layer(v3, 3));
+        // A token's MLP width: Maverick averages its dense layers (16384) and mixtures (one routed
+        // and one shared expert of 8192); DeepSeek-V3 3 x 18432 and 58 x 9 x 2048 over 61 layers.
+        QCOMPARE(mlp_width_per_token(maverick), 16384.0);
+        QCOMPARE(mlp_width_per_token(v3), (3.0 * 18432 + 58.0 * 9 * 2048) / 61);
+        // The largest module of Maverick is its embedding (and head), 202048 x 5120.
+        QCOMPARE(largest_layer_params(maverick), std::int64_t{202048} * 5120);
+    }
+
+    // gpt-oss's and Llama-4's fused experts as linear_modules lists them; with the norms, sinks and
+    // tables they make the whole count.
+    void fused_expert_modules() {
+        const ModelSpec& oss = model_preset("gpt-oss-20b").spec;
+        QCOMPARE(QString::fromStdString(linear_module_names(oss)),
+                 QStringLiteral("q_proj, k_proj, v_proj, o_proj, router, gate_up_proj, down_proj, lm_head"));
+        const ModelSpec& maverick = model_preset("llama-4-maverick").spec;
+        QCOMPARE(QString::fromStdString(linear_module_names(maverick)),
+                 QStringLiteral("q_proj, k_proj, v_proj, o_proj, router, gate_up_proj, down_proj, gate_proj, up_proj, lm_head"));
+        for (const ModelSpec* m : {&oss, &maverick}) {
+            std::int64_t n = 0;
+            for (const LinearModule& l : linear_modules(*m)) n += l.count * (l.in * l.out + (l.bias ? l.out : 0));
+            n += m->layers * (2 * m->hidden + (m->attention_sinks ? m->heads : 0)) + m->hidden + m->vocab * m->hidden;
+            QCOMPARE(n, parameter_count(*m));
+        }
     }
 
     // clang-format off

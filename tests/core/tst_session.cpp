@@ -49,7 +49,7 @@ constexpr std::size_t member_count() {
 
 // Scenario's members as the session stores them: Cluster's GpuSpec is stored member by member;
 // Parallelism::pipeline_rank only picks which stage's rank estimate_memory describes (never stored).
-constexpr std::size_t kScenarioLeafMembers = member_count<ModelSpec>() + (member_count<Cluster>() - 1) + member_count<GpuSpec>() +
+constexpr std::size_t kScenarioLeafMembers = 1 /* Scenario::job */ + member_count<ModelSpec>() + (member_count<Cluster>() - 1) + member_count<GpuSpec>() +
                                              member_count<Training>() + member_count<FineTune>() + member_count<ZeroSetup>() +
                                              member_count<FsdpSetup>() + (member_count<Parallelism>() - 1) + member_count<Assumptions>();
 
@@ -64,13 +64,14 @@ const std::vector<std::string> kExpectedKeys = {
     "model.fused_gate_up", "model.norms_per_layer", "model.embedding_norm", "model.encoder_decoder",
     "model.relative_attention_buckets", "model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim", "model.qk_rope_head_dim",
     "model.v_head_dim", "model.moe_ffn", "model.shared_experts", "model.first_dense_layers", "model.qk_norm",
-    "model.qk_norm_per_head", "model.synthesized", "model.params_override", "model.largest_layer_override",
+    "model.qk_norm_per_head", "model.attention_sinks", "model.router_bias", "model.moe_layer_step", "model.attention_window",
+    "model.global_layer_every", "model.chunked_attention", "model.synthesized", "model.params_override", "model.largest_layer_override",
     "cluster.nodes", "cluster.gpus_per_node", "cluster.gpu_name", "cluster.gpu_display_name", "cluster.gpu_memory_gib",
     "cluster.gpu_peak_tflops_16bit", "cluster.gpu_intra_node_gbytes_per_s", "cluster.gpu_pcie_gbytes_per_s",
     "cluster.intra_node_gbytes_per_s", "cluster.inter_node_gbits_per_s", "cluster.nics_per_node", "cluster.pcie_gbytes_per_s",
     "cluster.cpu_ram_bytes_per_node", "cluster.nvme_bytes_per_node", "cluster.nvme_gbytes_per_s",
     "cluster.cpu_adam_params_per_second",
-    "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
+    "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
     "training.cpu_checkpointing", "training.loss_fp32_upcast", "training.loss_kernel", "training.tiled_mlp",
     "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.capacity_factor",
@@ -90,7 +91,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 135;
+constexpr std::size_t kFieldCount = 142;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -260,6 +261,12 @@ json flatten(const Scenario& s) {
         {"model.first_dense_layers", m.first_dense_layers},
         {"model.qk_norm", m.qk_norm},
         {"model.qk_norm_per_head", m.qk_norm_per_head},
+        {"model.attention_sinks", m.attention_sinks},
+        {"model.router_bias", m.router_bias},
+        {"model.moe_layer_step", m.moe_layer_step},
+        {"model.attention_window", m.attention_window},
+        {"model.global_layer_every", m.global_layer_every},
+        {"model.chunked_attention", m.chunked_attention},
         {"model.synthesized", m.synthesized},
         {"model.params_override", m.params_override},
         {"model.largest_layer_override", m.largest_layer_override},
@@ -279,6 +286,7 @@ json flatten(const Scenario& s) {
         {"cluster.nvme_bytes_per_node", c.nvme_bytes_per_node},
         {"cluster.nvme_gbytes_per_s", c.nvme_gbytes_per_s},
         {"cluster.cpu_adam_params_per_second", c.cpu_adam_params_per_second},
+        {"training.job", to_string(s.job)},
         {"training.precision", to_string(t.precision)},
         {"training.optimizer", to_string(t.optimizer)},
         {"training.seq_len", t.seq_len},
@@ -530,6 +538,13 @@ private slots:
                                   {"model.first_dense_layers", 0},
                                   {"model.qk_norm", false},
                                   {"model.qk_norm_per_head", false},
+                                  {"model.attention_sinks", false},
+                                  {"model.router_bias", false},
+                                  {"model.moe_layer_step", 1},
+                                  {"model.attention_window", 0},
+                                  {"model.global_layer_every", 0},
+                                  {"model.chunked_attention", false},
+                                  {"training.job", "custom"},
                                   {"training.tiled_mlp", false},
                                   {"training.expandable_segments", false},
                                   {"training.int64_kernel_indexing", false},

@@ -18,6 +18,7 @@
 #include "ui/accessibility.h"
 #include "ui/controls/control_panel.h"
 #include "ui/dialogs/calibrate_dialog.h"
+#include "ui/dialogs/new_plan_dialog.h"
 #include "ui/dialogs/preferences_dialog.h"
 #include "ui/document/planner_document.h"
 #include "ui/document/recent_files.h"
@@ -57,6 +58,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUndoStack>
 #include <QUrl>
 
@@ -107,7 +109,7 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     f.setStyleStrategy(QFont::PreferNoShaping);
     setFont(f);
     PlannerDocument* doc = doc_.get();
-    controls_ = new ControlPanel(doc);
+    controls_ = new ControlPanel(doc, nullptr, persistence_ == Persistent);
     auto* scroll = new QScrollArea;
     scroll->setWidget(controls_);
     scroll->setWidgetResizable(true);
@@ -230,6 +232,14 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
         QSettings settings;
         restoreGeometry(settings.value(kGeometryKey).toByteArray());
         const QByteArray last = settings.value(kLastSessionKey).toByteArray();
+        // The very first start (no plan was ever closed here) opens on the start page, unless a
+        // file or options name the plan first (openFile, startUntitled).
+        offer_start_page_ = last.isEmpty();
+        if (offer_start_page_)
+            QTimer::singleShot(0, this, [this] {
+                if (offer_start_page_) showStartPage();
+                offer_start_page_ = false;
+            });
         if (!last.isEmpty()) {
             // The last session comes back untitled and unmodified, not under the file it was
             // last saved to. It is the window as it was closed, not that file: the file may have
@@ -276,7 +286,8 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("&Import config.json..."), QKeySequence(tr("Ctrl+I")), this, &MainWindow::importHfDialog);
     file->addAction(tr("Import &ds_config.json..."), QKeySequence(tr("Ctrl+Shift+I")), this, &MainWindow::importDsDialog);
-    file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog);
+    file->addAction(tr("&Export..."), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportDialog)
+        ->setObjectName(QStringLiteral("actionExport"));
     file->addAction(tr("Save Screens&hot..."), QKeySequence(tr("Ctrl+Shift+P")), this, &MainWindow::screenshotDialog);
     file->addAction(tr("Export &View..."), QKeySequence(tr("Ctrl+Shift+E")), this,
                     [this] { exportViewDialog(currentPlotView(), PictureFormat::Png); })
@@ -375,6 +386,7 @@ bool MainWindow::openFile(const QString& path) {
 }
 
 bool MainWindow::openWithoutAsking(const QString& path) {
+    offer_start_page_ = false;
     QString error;
     if (doc_->open(path, &error)) return true;
     QMessageBox::warning(this, tr("Cannot open session"), error + tr("\n\nThe current session is unchanged."));
@@ -456,10 +468,27 @@ void MainWindow::importDsDialog() {
 }
 
 void MainWindow::newSession() {
-    if (confirmSave()) doc_->newDocument();
+    if (!confirmSave()) return;
+    doc_->newDocument();
+    showStartPage();
 }
 
-void MainWindow::startUntitled(const Scenario& s) { doc_->reset(s); }
+// The start page over the new plan (window-modal, not blocking): its choices become the new
+// untitled plan; Cancel keeps the default one.
+void MainWindow::showStartPage() {
+    auto* page = new NewPlanDialog(doc_->scenario(), this);
+    page->setAttribute(Qt::WA_DeleteOnClose);
+    connect(page, &QDialog::accepted, this, [this, page] {
+        doc_->reset(page->chosenScenario());
+        if (page->myCluster()) controls_->openClusterFields();
+    });
+    page->open();
+}
+
+void MainWindow::startUntitled(const Scenario& s) {
+    offer_start_page_ = false;
+    doc_->reset(s);
+}
 
 void MainWindow::openSessionDialog() {
     if (!confirmSave()) return;

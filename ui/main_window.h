@@ -125,6 +125,7 @@ private:
     SaveChoice askSaveChanges();
     bool openWithoutAsking(const QString& path);
     void newSession();
+    void showStartPage();
     void openSessionDialog();
     bool saveSessionDialog(bool ask);
     void importHfDialog();
@@ -162,6 +163,7 @@ private:
     RecentFiles* recent_ = nullptr;
     Persistence persistence_;
     std::function<SaveChoice()> save_changes_prompt_;
+    bool offer_start_page_ = false;         // the first start shows the start page (showStartPage)
     bool keep_newer_last_session_ = false;  // the remembered last session is a newer format: leave it
     struct PlotView {
         QString id, title;

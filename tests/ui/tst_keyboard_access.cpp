@@ -70,7 +70,7 @@ private slots:
         w.show();
         QApplication::setActiveWindow(&w);
         QVERIFY(QTest::qWaitForWindowActive(&w));
-        QWidget* first = w.controls()->modelCombo();
+        QWidget* first = w.controls()->jobCombo();  // the panel's first control
         bool back = false;
         const QList<QWidget*> visited = tabCycle(first, &back);
         QVERIFY(!visited.isEmpty());

@@ -163,6 +163,8 @@ QStringList controlValues(const ControlPanel* panel) {
         // A combo box by its entry's data (the same in every language), or its index.
         else if (auto* c = qobject_cast<const QComboBox*>(widget))
             v = QString::number(c->currentIndex()) + QLatin1Char(' ') + c->currentData().toString();
+        // A box's Advanced disclosure is how the panel is shown, not the document: skipped.
+        else if (widget->objectName().endsWith(QLatin1String("_advanced"))) continue;
         else if (auto* b = qobject_cast<const QAbstractButton*>(widget); b && b->isCheckable())
             v = b->isChecked() ? QStringLiteral("on") : QStringLiteral("off");
         else continue;

@@ -6,6 +6,7 @@
 #include "core/io/scenario_json.h"
 #include "core/presets/default_scenario.h"
 #include "offscreen.h"
+#include "ui/controls/control_panel.h"
 #include "ui/document/planner_document.h"
 #include "ui/export/screenshot.h"
 #include "ui/i18n/translations.h"
@@ -156,6 +157,7 @@ private slots:
         MainWindow window(MainWindow::Ephemeral);
         window.document()->reset(session.isEmpty() ? default_scenario()
                                                    : parse_session(read_text_file(session.toStdString()), session.toStdString()));
+        window.controls()->setAllAdvancedOpen(true);  // every control's text, not only the job's first ones
         window.resize(size);
         window.setAttribute(Qt::WA_DontShowOnScreen, true);
         window.show();
@@ -167,7 +169,7 @@ private slots:
 
         int looked_at = 0;
         const QStringList problems = problemsIn(&window, &looked_at);
-        QVERIFY(looked_at > 40);
+        QVERIFY2(looked_at > 40, qPrintable(QString::number(looked_at)));
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 };

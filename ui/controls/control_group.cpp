@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QSignalBlocker>
+#include <QToolButton>
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +16,54 @@ namespace zp::ui {
 
 ControlGroup::ControlGroup(PlannerDocument* doc, const QString& title) : QGroupBox(title), doc_(doc), form_(new QFormLayout(this)) {
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+}
+
+void ControlGroup::setEssentialRows(const std::function<bool(const QString& controlName)>& essential) {
+    if (!advanced_) {
+        advanced_ = new QToolButton;
+        advanced_->setObjectName(objectName() + QLatin1String("_advanced"));
+        advanced_->setCheckable(true);
+        advanced_->setAutoRaise(true);
+        advanced_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        advanced_->setFocusPolicy(Qt::StrongFocus);  // reachable with Tab, opened with Space
+        advanced_->setAccessibleName(ControlPanel::tr("Advanced settings: %1").arg(title()));
+        advanced_->setToolTip(ControlPanel::tr("Show or hide this box's less used settings. They keep their values while hidden."));
+        form_->addRow(advanced_);
+        connect(advanced_, &QToolButton::toggled, this, [this](bool open) { setAdvancedOpen(open); });
+    }
+    advanced_rows_.assign(static_cast<std::size_t>(form_->rowCount()), false);
+    for (int row = 0; row < form_->rowCount(); ++row) {
+        QLayoutItem* item = form_->itemAt(row, QFormLayout::FieldRole);
+        if (!item) item = form_->itemAt(row, QFormLayout::SpanningRole);
+        const QWidget* field = item ? item->widget() : nullptr;
+        if (!field || field == advanced_ || field->objectName().isEmpty()) continue;
+        advanced_rows_[static_cast<std::size_t>(row)] = !essential(field->objectName());
+    }
+    showRows();
+}
+
+void ControlGroup::setAdvancedOpen(bool open) {
+    advanced_open_ = open;
+    if (advanced_ && advanced_->isChecked() != open) advanced_->setChecked(open);
+    showRows();
+}
+
+void ControlGroup::showRows() {
+    if (!advanced_) return;
+    const auto hidden = static_cast<int>(std::count(advanced_rows_.begin(), advanced_rows_.end(), true));
+    // Only rows this disclosure hid are shown again: a row that hides itself (an error line, a
+    // note with nothing to say) keeps its own visibility.
+    hidden_rows_.resize(advanced_rows_.size(), false);
+    for (std::size_t row = 0; row < advanced_rows_.size(); ++row) {
+        const bool hide = advanced_rows_[row] && !advanced_open_;
+        if (hide == hidden_rows_[row]) continue;
+        form_->setRowVisible(static_cast<int>(row), !hide);
+        hidden_rows_[row] = hide;
+    }
+    form_->setRowVisible(advanced_, hidden > 0);
+    advanced_->setArrowType(advanced_open_ ? Qt::DownArrow : Qt::RightArrow);
+    advanced_->setText(advanced_open_ ? ControlPanel::tr("Advanced (%n shown)", nullptr, hidden)
+                                      : ControlPanel::tr("Advanced (%n more)", nullptr, hidden));
 }
 
 void ControlGroup::edit(int id, const QString& text, const std::function<void(Scenario&)>& mutate) {

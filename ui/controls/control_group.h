@@ -24,6 +24,7 @@
 
 class QCheckBox;
 class QFormLayout;
+class QToolButton;
 
 namespace zp {
 struct Scenario;
@@ -44,6 +45,14 @@ class ControlGroup : public QGroupBox {
 public:
     ControlGroup(PlannerDocument* doc, const QString& title);
 
+    // The disclosure (issue 39): rows whose control `essential` refuses are shown only while the
+    // group's "Advanced" button is open. A row without a named control is always shown; a group
+    // with nothing to hide shows no button. Re-run when the job or the hardware choice changes.
+    void setEssentialRows(const std::function<bool(const QString& controlName)>& essential);
+    void setAdvancedOpen(bool open);
+    bool advancedOpen() const { return advanced_open_; }
+    QToolButton* advancedButton() const { return advanced_; }
+
 protected:
     // One undoable edit: the document's scenario changed by `mutate`, described as `text`;
     // consecutive edits with the same merge `id` (one per control) become one undo step.
@@ -53,6 +62,14 @@ protected:
 
     PlannerDocument* doc_;
     QFormLayout* form_;
+
+private:
+    void showRows();
+
+    QToolButton* advanced_ = nullptr;  // the last row, added on the first setEssentialRows
+    std::vector<bool> advanced_rows_;  // per form row: shown only while open
+    std::vector<bool> hidden_rows_;    // per form row: hidden by this disclosure now
+    bool advanced_open_ = false;
 };
 
 template <typename W>

@@ -9,14 +9,22 @@
 // QSignalBlocker. Their ranges and lists come from the core: core/model/limits.h,
 // core/model/enum_names.h and the preset tables. The groups' strings are translated in this
 // class's context (control_group.h).
+#include "core/model/job.h"
+
+#include <QList>
 #include <QWidget>
+
+#include <optional>
+#include <utility>
 
 class QComboBox;
 
 namespace zp::ui {
 
+class ControlGroup;
 class FinetuneGroup;
 class GpuGroup;
+class JobGroup;
 class HostGroup;
 class ModelGroup;
 class NetworkGroup;
@@ -29,7 +37,9 @@ class ZeroppGroup;
 class ControlPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit ControlPanel(PlannerDocument* doc, QWidget* parent = nullptr);
+    // rememberAdvanced: each box's Advanced open or closed as the user left it (QSettings); off
+    // for the windows of screenshots, tests and benchmarks, which start with every box closed.
+    explicit ControlPanel(PlannerDocument* doc, QWidget* parent = nullptr, bool rememberAdvanced = false);
 
     // Exposed for tests and the benchmark, which drive the real widgets. Every control also
     // has an objectName (its scenario field: "micro_batch", "precision", ...) for findChild.
@@ -38,6 +48,11 @@ public:
     QComboBox* modelCombo() const;
     QComboBox* gpuCombo() const;
     QComboBox* nodeCombo() const;
+    QComboBox* jobCombo() const;
+    // Every box's Advanced open (tests that drive every control) or closed.
+    void setAllAdvancedOpen(bool open);
+    // The node's own fields (GPUs, network, host) opened: "My cluster".
+    void openClusterFields();
 
 signals:
     void importHfConfigRequested();
@@ -46,6 +61,10 @@ private:
     void syncFromDocument();
 
     PlannerDocument* doc_;
+    bool remember_;
+    QList<ControlGroup*> groups_;
+    std::optional<std::pair<Job, bool>> shown_for_;  // the job and "my cluster" the shown rows follow
+    JobGroup* job_;
     ModelGroup* model_;
     GpuGroup* gpus_;
     NetworkGroup* network_;

@@ -18,11 +18,12 @@ using Scale = ScaledSlider::Scale;
 
 GpuGroup::GpuGroup(PlannerDocument* doc) : ControlGroup(doc, tr("GPUs")) {
     node_ = named(tip(new QComboBox, tr("A whole node as sold: its GPU, GPUs per node, network and NICs, host RAM, NVMe and host "
-                                        "memory bandwidth. Keeps the GPU count, in whole nodes. Custom: the node differs from "
-                                        "every one listed, in a field below or in a rate a session carries (CPU Adam, NVMe, PCIe).")),
+                                        "memory bandwidth. Keeps the GPU count, in whole nodes. My cluster: the node differs from "
+                                        "every one listed, in a field below or in a rate a session carries (CPU Adam, NVMe, PCIe); "
+                                        "choosing it opens the node's fields.")),
                   "node");
     for (const auto& c : cluster_presets()) node_->addItem(QString::fromStdString(c.display_name), QString::fromStdString(c.name));
-    node_->addItem(tr("Custom"), kCustomEntry);
+    node_->addItem(tr("My cluster"), kCustomEntry);
     node_->setAccessibleName(tr("Node type"));
     form_->addRow(tr("Node"), node_);
     gpus_ = named(new ScaledSlider(1, 4096, 0, tr(" GPUs"), Scale::Logarithmic), "gpu_count");

@@ -209,7 +209,8 @@ enum EditId : int {
     EditMicsShard,
     EditNode,
     EditEngine,
-    EditFsdpPrecision
+    EditFsdpPrecision,
+    EditJob
 };
 
 }  // namespace zp::ui

@@ -1,0 +1,32 @@
+#pragma once
+// The start page of a new plan (File > New, and the first start): what the user is doing (a job),
+// on what (a node preset, consumer GPUs included, or "my cluster") with how many GPUs, and which
+// model. The plan it starts from is the core's: the default scenario on that node, with that model
+// and the job's starting settings (core/presets/job_presets.h).
+#include "core/model/scenario.h"
+
+#include <QDialog>
+
+class QButtonGroup;
+class QComboBox;
+class QSpinBox;
+
+namespace zp::ui {
+
+class NewPlanDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit NewPlanDialog(const Scenario& start, QWidget* parent = nullptr);
+
+    Scenario chosenScenario() const;
+    bool myCluster() const;  // "My cluster": the panel opens the node's fields
+
+private:
+    Scenario start_;
+    QButtonGroup* jobs_;
+    QComboBox* node_;
+    QSpinBox* gpus_;
+    QComboBox* model_;
+};
+
+}  // namespace zp::ui

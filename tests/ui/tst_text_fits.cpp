@@ -7,7 +7,7 @@
 //     it; a label without word wrap clips it), every wrapped label taller than its widget;
 //   - every shown plot: no two of its text items (PlotLabel: bar labels, notes, line labels;
 //     axis and tick labels are left out) share pixels, and none reaches outside the plot;
-//   - every shown legend strip has the height its entries need at its width.
+//   - every shown legend strip has the height its entries need at its width, each entry inside it.
 // What it caught before the fixes it came with: the card's step row elided ("... + o...") and
 // the "Axis cut at 4x GPU memory" note over the DDP and ZeRO-1 labels, at 1280x720, 70B.
 #include "tests/test_util.h"
@@ -81,12 +81,18 @@ QStringList overlapsInPlots(QWidget* window) {
                                     .arg(where(plot), labels[i]->text().simplified(), labels[j]->text().simplified());
         }
     }
-    for (LegendStrip* legend : window->findChildren<LegendStrip*>())
-        if (legend->isVisible() && legend->heightForWidth(legend->width()) > legend->height())
+    for (LegendStrip* legend : window->findChildren<LegendStrip*>()) {
+        if (!legend->isVisible()) continue;
+        if (legend->heightForWidth(legend->width()) > legend->height())
             problems << QStringLiteral("legend '%1...' needs %2 px of height, has %3")
                             .arg(legend->entries().value(0).name)
                             .arg(legend->heightForWidth(legend->width()))
                             .arg(legend->height());
+        const QList<QRect> rects = legend->entryRects();
+        for (int i = 0; i < rects.size(); ++i)
+            if (!legend->rect().contains(rects[i]))
+                problems << QStringLiteral("legend entry '%1' leaves its strip").arg(legend->entries().value(i).name);
+    }
     return problems;
 }
 

@@ -58,7 +58,7 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     spare_->setTail(QCPLineEnding::esBar);
     spare_label_ = new PlotLabel(plot_);
     spare_label_->position->setType(QCPItemPosition::ptPlotCoords);
-    spare_label_->setPositionAlignment(Qt::AlignHCenter | Qt::AlignVCenter);
+    spare_label_->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);  // hanging from the usable line
     spare_label_->setPadding(QMargins(2, 0, 2, 0));
     // Its text is fitted to the pixels it has before each replot, and once more after one that moved them.
     connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fitSpare(); });
@@ -261,7 +261,8 @@ void MemoryView::showSpare(double key, const Candidate& c) {
     spare_label_->setBrush(QColor(palette().color(QPalette::Base)));
     spare_bytes_ = fromCore(format_bytes(margin.margin_bytes));
     spare_text_ = tr("%1 to spare").arg(spare_bytes_);
-    spare_label_->position->setCoords(key, (from + to) / 2);
+    spare_label_->position->setCoords(key, to);
+    spare_bar_top_gib_ = barTopGib(c.memory);
     spare_label_->setVisible(true);
     spare_room_ = QSizeF();
 }
@@ -278,8 +279,17 @@ void MemoryView::fitSpare() {
     if (!spare_->visible()) return;
     spare_room_ = spareRoom();
     const QFontMetricsF metrics(spare_label_->font());
+    // Between the lines, and above the bar's own label when that label stands below the usable line
+    // (it sits on the bar's top: must fit or the peak reserve, whichever is higher).
+    const PlotLabel* bar_label = chart_.label(static_cast<std::size_t>(highlighted_));
+    const QFontMetricsF label_metrics(bar_label->font());
+    const double label_top = plot_->yAxis->coordToPixel(spare_bar_top_gib_) - 3 -
+                             label_metrics.height() * static_cast<double>(bar_label->text().count(QLatin1Char('\n')) + 1);
+    const double usable_px = spare_->end->pixelPosition().y();
     const auto fits = [&](const QString& text) {
-        return metrics.height() * static_cast<double>(text.count(QLatin1Char('\n')) + 1) <= spare_room_.height() - 2;
+        const double height = metrics.height() * static_cast<double>(text.count(QLatin1Char('\n')) + 1);
+        const bool label_below = spare_bar_top_gib_ < spare_->end->coords().y();
+        return height <= spare_room_.height() - 2 && (!label_below || usable_px + height <= label_top - 1);
     };
     QString text = wrapToWidth(spare_text_, metrics, spare_room_.width() - 8);
     if (!fits(text)) text = spare_bytes_;  // the amount alone, on one line: the bracket and the card say what it is

@@ -85,6 +85,7 @@ private:
     QString spare_text_;                                 // "17.0 GiB to spare", before it is fitted
     QString spare_bytes_;                                // "17.0 GiB"
     QSizeF spare_room_;                                  // the pixels it was fitted to
+    double spare_bar_top_gib_ = 0;                       // the recommended bar's top, where its own label stands
     SetupBarChart chart_;                                // bars, setup ticks, bar labels, x range
     QSharedPointer<QCPAxisTickerText> capacity_ticker_;  // the right-hand axis: one tick at GPU capacity
     int highlighted_ = -1;

@@ -289,10 +289,15 @@ void MemoryView::fitSpare() {
     const auto fits = [&](const QString& text) {
         const double height = metrics.height() * static_cast<double>(text.count(QLatin1Char('\n')) + 1);
         const bool label_below = spare_bar_top_gib_ < spare_->end->coords().y();
-        return height <= spare_room_.height() - 2 && (!label_below || usable_px + height <= label_top - 1);
+        double width = 0;  // within the bar's pitch, clear of the neighbours' labels
+        for (const QString& line : text.split(QLatin1Char('\n'))) width = std::max(width, metrics.horizontalAdvance(line));
+        return width <= spare_room_.width() - 8 && height <= spare_room_.height() - 2 &&
+               (!label_below || usable_px + height <= label_top - 1);
     };
     QString text = wrapToWidth(spare_text_, metrics, spare_room_.width() - 8);
-    if (!fits(text)) text = spare_bytes_;  // the amount alone, on one line: the bracket and the card say what it is
+    if (!fits(text))
+        text = wrapToWidth(spare_bytes_, metrics,
+                           spare_room_.width() - 8);  // the amount alone, on one line: the bracket and the card say what it is
     spare_label_->setText(text);
     spare_label_->setVisible(fits(text));
 }

@@ -1,6 +1,6 @@
 #include "app/cli/text_report.h"
 
-#include "core/search/max_sequence.h"
+#include "core/report/report.h"
 
 #include "core/base/format.h"
 #include "core/base/units.h"
@@ -187,7 +187,7 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     out += std::string("  in the ") + to_string(m.peak.phase) + ": " + m.peak.cause + " (torch.cuda.max_memory_allocated)\n";
     line("peak reserved", m.peak_reserved_bytes);
     out.pop_back();
-    out += "  with the allocator's cache and the CUDA context, as nvidia-smi shows\n\n";
+    out += "  with the allocator's cache and the CUDA context, as nvidia-smi shows: " + std::string(kReservedNote) + "\n\n";
     out += host_text(s, c);
     out += "Per node: NVMe " + format_bytes(m.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node) +
            (c.fit.nvme ? "" : " (DOES NOT FIT)") + "\n";
@@ -229,16 +229,20 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
 }
 
 namespace {
-// What the room left allows: the longest sequence the plan takes as it is (core/search/max_sequence.h).
-std::string room_line(const Scenario& s, const Candidate& best) {
+// Headroom first (issue 39): what the plan leaves at its peak, then what that room takes: the
+// largest micro batch and the longest sequence its setup fits as it is (core/search/max_sequence.h).
+std::string room_lines(const Scenario& s, const Candidate& best) {
+    std::string out = "  " + english(headroom_phrase(s, best)) + ".\n";
     try {
-        const SequenceCeiling c = longest_sequence_of(s, best);
-        if (c.max_seq_len <= 0) return {};
-        return "  Its room takes sequences up to " + format_count(static_cast<double>(c.max_seq_len)) +
-               " tokens at this micro batch and recompute (then " + to_string(c.limit) + "; recommend --max-seq for every setup).\n";
+        out +=
+            "  Largest micro batch: " + english(micro_batch_room_phrase(best, largest_micro_batch_of(s, best))) + ", at this recompute.\n";
+        if (const SequenceCeiling c = longest_sequence_of(s, best); c.max_seq_len > 0)
+            out += "  Longest sequence at this micro batch and recompute: " + english(sequence_room_phrase(c)) +
+                   "; recommend --max-seq for every setup.\n";
     } catch (const InputError&) {
-        return {};
+        // a batch or length the layout refuses: nothing to say about the room
     }
+    return out;
 }
 }  // namespace
 
@@ -246,9 +250,9 @@ std::string plan_text(const Scenario& s, const Plan& p) {
     std::string out;
     if (p.feasible) {
         out += "\nRecommended: " + setup_label(setup_key(p.best.zero), p.best.engine) + "\n";
+        out += room_lines(s, p.best);
         for (const auto& w : p.why) out += "  " + w + "\n";
         out += "  What decides its step: " + explain_step_line(p.best.step) + ".\n";
-        out += room_line(s, p.best);
         out += estimate_text(s, p.best);
         out += "\nOther setups:\n";
     } else {

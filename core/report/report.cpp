@@ -6,6 +6,7 @@
 #include "core/base/units.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/fsdp_export.h"
+#include "core/memory/memory_model.h"
 #include "core/memory/memory_slices.h"
 #include "core/model/enum_names.h"
 #include "core/model/mics.h"
@@ -64,6 +65,45 @@ std::string fits_word(const Fit& f) {
 
 }  // namespace
 
+Phrase headroom_phrase(const Scenario& s, const Candidate& best) {
+    const MemoryBreakdown& m = best.memory;
+    const FitMargin margin = fit_margin(s, m);
+    const Phrase moment = phrase(to_string(m.required_phase));
+    if (margin.at_edge)
+        return phrase(QT_TRANSLATE_NOOP("Core", "Fits at the edge: %1 of %2 at its peak (in the %3)"),
+                      {format_bytes(m.peak_required_bytes), format_bytes(usable_gpu_bytes(s)), moment});
+    return phrase(QT_TRANSLATE_NOOP("Core", "Fits with %1 to spare at its peak (in the %2)"), {format_bytes(margin.margin_bytes), moment});
+}
+
+Phrase micro_batch_room_phrase(const Candidate& best, const MicroBatchCeiling& m) {
+    const std::string now = std::to_string(best.micro_batch);
+    if (m.max_micro_batch <= best.micro_batch) {
+        if (m.next_required_bytes <= 0) return phrase(QT_TRANSLATE_NOOP("Core", "%1 (no larger one fits)"), {now});
+        return phrase(QT_TRANSLATE_NOOP("Core", "%1 (%2 needs %3)"),
+                      {now, std::to_string(best.micro_batch + 1), format_bytes(m.next_required_bytes)});
+    }
+    const std::int64_t global = best.micro_batch * best.gradient_accumulation_steps;  // per data-parallel rank
+    if (global % m.max_micro_batch != 0)
+        return phrase(QT_TRANSLATE_NOOP("Core", "up to %1 (now %2; global batch %3)"),
+                      {std::to_string(m.max_micro_batch), now, std::to_string(m.global_batch)});
+    return phrase(QT_TRANSLATE_NOOP("Core", "up to %1 (now %2)"), {std::to_string(m.max_micro_batch), now});
+}
+
+Phrase sequence_room_phrase(const SequenceCeiling& c) {
+    return phrase(QT_TRANSLATE_NOOP("Core", "up to %1 tokens (then %2)"),
+                  {format_count(static_cast<double>(c.max_seq_len)), phrase(to_string(c.limit))});
+}
+
+Phrase batch_phrase(const Scenario& s, const Candidate& c) {
+    const Scenario planned = with_candidate(s, c);
+    const std::int64_t dp = data_parallel_size(planned), world = planned.cluster.world_size();
+    const std::string micro = std::to_string(c.micro_batch), accum = std::to_string(c.gradient_accumulation_steps);
+    if (dp == world) return phrase(QT_TRANSLATE_NOOP("Core", "%1 x %2 accum. x %3 GPUs"), {micro, accum, std::to_string(world)});
+    // The GPUs of one data-parallel group: tensor x pipeline x Ulysses ranks.
+    return phrase(QT_TRANSLATE_NOOP("Core", "%1 x %2 accum. x %3 groups of %4 GPUs"),
+                  {micro, accum, std::to_string(dp), std::to_string(world / dp)});
+}
+
 std::vector<Candidate> compare_rows(const Scenario& s) {
     std::vector<Candidate> rows;
     for (const ZeroSetup& z : zero_setups()) rows.push_back(evaluate(with_setup(s, z)));
@@ -115,18 +155,29 @@ Report make_report(const Scenario& s) {
         const Candidate& b = p.best;
         const MemoryBreakdown& m = b.memory;
         r.recommended = setup_label(setup_key(b.zero), b.engine);
-        r.key_figures = {
-            {"Peak reserved per GPU",
-             format_bytes(m.peak_reserved_bytes) + " (nvidia-smi); peak allocated " + format_bytes(m.peak_allocated_bytes)},
-            {"Must fit per GPU", format_bytes(m.peak_required_bytes) + " of " + format_bytes(usable_gpu_bytes(s)) + " usable"},
-            {"Host RAM per node", format_bytes(m.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node) +
-                                      ", peaks " + to_string(m.host.peak_phase)},
-            {"NVMe per node", format_bytes(m.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node)},
-            {"Batch", "micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) +
-                          " accumulation x " + data_parallel_words(with_candidate(s, b)) + ", recompute " + to_string(b.checkpointing)},
-            {"Step time", format_seconds(b.step.seconds)},
-            {"Throughput", format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%"},
-        };
+        // Headroom first (issue 39): what is left at the peak, and what that room takes.
+        r.key_figures = {{"Headroom per GPU", english(headroom_phrase(s, b))}};
+        try {
+            r.key_figures.emplace_back("Largest micro batch", english(micro_batch_room_phrase(b, largest_micro_batch_of(s, b))));
+            if (const SequenceCeiling c = longest_sequence_of(s, b); c.max_seq_len > 0)
+                r.key_figures.emplace_back("Longest sequence", english(sequence_room_phrase(c)));
+        } catch (const InputError&) {
+            // a batch or length the layout refuses: nothing to say about the room
+        }
+        r.key_figures.insert(
+            r.key_figures.end(),
+            {
+                {"Must fit per GPU", format_bytes(m.peak_required_bytes) + " of " + format_bytes(usable_gpu_bytes(s)) + " usable"},
+                {"Peak reserved per GPU", format_bytes(m.peak_reserved_bytes) + " (nvidia-smi; " + kReservedNote + "); peak allocated " +
+                                              format_bytes(m.peak_allocated_bytes)},
+                {"Host RAM per node", format_bytes(m.cpu_bytes_per_node) + " of " + format_bytes(s.cluster.cpu_ram_bytes_per_node) +
+                                          ", peaks " + to_string(m.host.peak_phase)},
+                {"NVMe per node", format_bytes(m.nvme_bytes_per_node) + " of " + format_bytes(s.cluster.nvme_bytes_per_node)},
+                {"Batch", "micro " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) +
+                              " accumulation x " + data_parallel_words(with_candidate(s, b)) + ", recompute " + to_string(b.checkpointing)},
+                {"Step time", format_seconds(b.step.seconds)},
+                {"Throughput", format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%"},
+            });
         r.why = p.why;
         r.why.push_back("What decides its step: " + explain_step_line(b.step) + ".");
         // An FSDP plan has no ds_config: its file is the Accelerate config (core/deepspeed/fsdp_export.h).

@@ -4,6 +4,8 @@
 // of every setup (the figures `compare` prints) and the recommended setup's config file (ds_config.json, or Accelerate's for an FSDP plan), all as
 // strings. Pure: core/report/report_markdown.h writes it as Markdown, the window's PDF
 // (ui/export/report_pdf.h) draws it, and `zero-planner report` does either.
+#include "core/base/phrase.h"
+#include "core/search/max_sequence.h"
 #include "core/search/recommender.h"
 
 #include <cstdint>
@@ -42,6 +44,25 @@ std::vector<Candidate> compare_rows(const Scenario& s);
 // host RAM and NVMe per node (GiB, two decimals, as compare prints them), the step in seconds,
 // tokens/s and whether it fits.
 TextTable memory_table(const std::vector<Candidate>& rows);
+
+// Issue 39's "headroom first": the room a plan leaves on each GPU and what that room takes, as the
+// window's card, `recommend` and the report lead with them (the one wording, translatable).
+// "Fits with 17.0 GiB to spare at its peak (in the loss)": the usable memory less what must fit at
+// the moment that decides the fit (MemoryBreakdown::required_phase); within kEdgeShareOfCard of the
+// card "Fits at the edge: 75.1 GiB of 76.0 GiB at its peak (in the loss)" (memory_model.h fit_margin).
+Phrase headroom_phrase(const Scenario& s, const Candidate& best);
+// The largest micro batch (largest_micro_batch_of): "up to 5 (now 4)", "up to 3 (now 1; global
+// batch 72)" when it does not split the global batch, or "1 (2 needs 93.0 GiB)" when none larger fits.
+Phrase micro_batch_room_phrase(const Candidate& best, const MicroBatchCeiling& m);
+// The longest sequence at the plan's micro batch (longest_sequence_of): "up to 7,168 tokens (then GPU memory)".
+Phrase sequence_room_phrase(const SequenceCeiling& c);
+// The Batch row, short enough for one line of the card: "1 x 8 accum. x 8 GPUs", or with tensor,
+// pipeline or sequence parallelism "1 x 32 accum. x 2 groups of 4 GPUs" (the layout is named elsewhere).
+Phrase batch_phrase(const Scenario& s, const Candidate& c);
+// Why nvidia-smi's figure is not "full": PyTorch's caching allocator keeps freed blocks reserved
+// for reuse and, when an allocation finds no free block, frees its cached blocks and retries before
+// it reports out of memory (c10/cuda/CUDACachingAllocator.cpp, release_cached_blocks in malloc).
+inline constexpr const char* kReservedNote = QT_TRANSLATE_NOOP("Core", "the allocator may grow into the card; it frees on demand");
 
 // recommend(s), compare_rows(s) and the export of the recommended setup, as text. Throws
 // InputError as recommend() does.

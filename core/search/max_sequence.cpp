@@ -126,6 +126,70 @@ SequenceCeiling longest_sequence_of(const Scenario& s, const Candidate& c) {
     return longest_sequence(fixed);
 }
 
+namespace {
+
+// `s` at micro batch `micro`, its global batch raised to the next multiple of micro batch x
+// data-parallel ranks when `micro` does not split it (as at_sequence_length does for a length).
+Scenario at_micro_batch(const Scenario& s, std::int64_t micro) {
+    Scenario out = s;
+    out.training.micro_batch = micro;
+    const std::int64_t per_step = micro * data_parallel_size(out);
+    const std::int64_t global = effective_global_batch(s.training, data_parallel_size(s));
+    out.training.global_batch = global % per_step == 0 ? global : (global / per_step + 1) * per_step;
+    return out;
+}
+
+struct MicroFit {
+    bool fits = false;
+    SequenceLimit limit = SequenceLimit::GpuMemory;
+    double required_bytes = 0;
+};
+MicroFit micro_fit(const Scenario& s, std::int64_t micro) {
+    const Scenario at = at_micro_batch(s, micro);
+    if (!within_kernel_index(at)) return {false, SequenceLimit::KernelIndex, 0};
+    const MemoryBreakdown m = estimate_memory(at);
+    const Fit f = check_fit(at, m);
+    if (!f.gpu) return {false, SequenceLimit::GpuMemory, m.peak_required_bytes};
+    if (!f.cpu) return {false, SequenceLimit::HostMemory, m.peak_required_bytes};
+    if (!f.nvme) return {false, SequenceLimit::Nvme, m.peak_required_bytes};
+    return {true, SequenceLimit::GpuMemory, m.peak_required_bytes};
+}
+
+}  // namespace
+
+MicroBatchCeiling largest_micro_batch_of(const Scenario& s, const Candidate& c) {
+    Scenario fixed = with_candidate(s, c);
+    fixed.training.auto_micro_batch = false;
+    fixed.training.auto_checkpointing = false;
+    MicroBatchCeiling out;
+    const std::int64_t top = limits::kMicroBatch.max;
+    // Activations and logits grow with the micro batch, the rest does not (the recommender's
+    // bound, core/search/recommender.h SearchPruning): double while it fits, then bisect.
+    if (!micro_fit(fixed, 1).fits) return out;
+    std::int64_t lo = 1, hi = 2;  // lo fits; hi: the first that does not (top + 1 past the ceiling)
+    MicroFit stop{false, SequenceLimit::Ceiling, 0};
+    for (;;) {
+        if (hi > top) {
+            hi = top + 1;
+            break;
+        }
+        const MicroFit f = micro_fit(fixed, hi);
+        if (!f.fits) break;
+        lo = hi;
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        (micro_fit(fixed, mid).fits ? lo : hi) = mid;
+    }
+    if (hi <= top) stop = micro_fit(fixed, hi);
+    out.max_micro_batch = lo;
+    out.global_batch = at_micro_batch(fixed, lo).training.global_batch;
+    out.limit = stop.limit;
+    out.next_required_bytes = stop.required_bytes;
+    return out;
+}
+
 SequenceSearch longest_sequences(const Scenario& s) {
     SequenceSearch out;
     out.granularity = sequence_granularity(s);

@@ -56,6 +56,20 @@ SequenceSearch longest_sequences(const Scenario& s);
 // candidate `c` fits on `s`, with the candidate's setup, micro batch and recompute kept.
 SequenceCeiling longest_sequence_of(const Scenario& s, const Candidate& c);
 
+// The largest micro batch the candidate `c`'s setup fits on `s`, with its recompute, buckets, layout
+// and sequence kept (issue 39's "what the spare allows", beside longest_sequence_of). The search
+// itself stops at the fastest micro batch, which with recompute off is often the one the activations
+// just fit; this says how much further the memory goes. A micro batch that does not divide the
+// sequences per GPU is measured at the next global batch it splits (DeepSpeed's batch rule:
+// train_batch_size = micro batch x accumulation x data-parallel ranks, core/model/batch_rule.h).
+struct MicroBatchCeiling {
+    std::int64_t max_micro_batch = 0;                // the largest that fits; 0: not even 1
+    std::int64_t global_batch = 0;                   // the global batch at max_micro_batch (the scenario's, or raised to split)
+    SequenceLimit limit = SequenceLimit::GpuMemory;  // what stops the next one (Ceiling: limits::kMicroBatch)
+    double next_required_bytes = 0;  // per GPU, what the next micro batch must fit (0 at the ceiling or past int32 indexing)
+};
+MicroBatchCeiling largest_micro_batch_of(const Scenario& s, const Candidate& c);
+
 // `tokens` as a sequence length the search would try: the nearest multiple of the granularity,
 // from one granule to the planner's longest (what the window's target line snaps to).
 std::int64_t nearest_sequence_length(const Scenario& s, double tokens);

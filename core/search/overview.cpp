@@ -32,6 +32,11 @@ Overview compute_overview(const Scenario& s) {
         } catch (const InputError&) {
             o.best_longest = {};  // a length the layout refuses: nothing to say about the room
         }
+        try {
+            o.best_micro = largest_micro_batch_of(s, o.plan.best);
+        } catch (const InputError&) {
+            o.best_micro = {};  // a batch the layout refuses: nothing to say about the room
+        }
     }
     try {
         gradient_accumulation_steps(s.training, data_parallel_size(batch_layout));

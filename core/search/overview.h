@@ -32,6 +32,9 @@ struct Overview {
     // When a plan fits: the longest sequence its best candidate takes as it is (micro batch and
     // recompute kept; core/search/max_sequence.h longest_sequence_of); max_seq_len 0 otherwise.
     SequenceCeiling best_longest;
+    // The same for the micro batch: the largest the best candidate fits as it is (recompute, buckets,
+    // layout and sequence kept; core/search/max_sequence.h largest_micro_batch_of).
+    MicroBatchCeiling best_micro;
     bool plan_valid = true;
     std::string plan_error;
 };

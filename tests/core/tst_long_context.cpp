@@ -16,6 +16,7 @@
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/max_sequence.h"
+#include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "core/time/step_time.h"
 #include "test_util.h"
@@ -218,6 +219,38 @@ private slots:
         const SequenceCeiling& best = r.per_setup[static_cast<std::size_t>(r.longest)];
         const Scenario at = at_sequence_length(with_setup(s, best.setup), best.max_seq_len);
         QVERIFY(check_fit(at, estimate_memory(at)).all());
+    }
+
+    // Issue 39's "what the spare allows": the largest micro batch a plan's setup fits, its
+    // recompute and buckets kept. It fits there and the next one does not (the bisection's claim);
+    // a micro batch that does not split the sequences per GPU is measured at the next global batch.
+    void largest_micro_batch_of_a_plan_data() {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qlonglong>("largest");
+        QTest::addColumn<qlonglong>("global");
+        // The default plan (Llama-2 7B on 8 A100 80GB, ZeRO-1, micro batch 1, no recompute): the loss's
+        // activations and fp32 logits of a second sequence need 80.5 GiB of the 76.0 usable.
+        QTest::newRow("llama-2-7b default plan") << default_plan_scenario() << qlonglong{1} << qlonglong{64};
+        // Llama-2 70B on 8 A100 (ZeRO-3 + CPU optimizer, micro batch 4 x 2, full recompute): 7 fits, which
+        // does not split 8 sequences per GPU, so the global batch goes from 64 to 7 x 2 x 8 = 112.
+        QTest::newRow("llama-2-70b on 8 a100") << test::preset_scenario("llama-2-70b", "a100-80gb", 8) << qlonglong{7} << qlonglong{112};
+    }
+    void largest_micro_batch_of_a_plan() {
+        QFETCH(Scenario, scenario);
+        QFETCH(qlonglong, largest);
+        QFETCH(qlonglong, global);
+        const Plan p = recommend(scenario);
+        QVERIFY(p.feasible);
+        const MicroBatchCeiling m = largest_micro_batch_of(scenario, p.best);
+        QCOMPARE(m.max_micro_batch, largest);
+        QCOMPARE(m.global_batch, global);
+        QVERIFY(m.max_micro_batch >= p.best.micro_batch);
+        Scenario at = with_candidate(scenario, p.best);
+        at.training.micro_batch = m.max_micro_batch;
+        at.training.global_batch = m.global_batch;
+        QVERIFY(check_fit(at, estimate_memory(at)).all());
+        QCOMPARE(m.limit, SequenceLimit::GpuMemory);
+        QVERIFY(m.next_required_bytes > usable_gpu_bytes(scenario));
     }
 
     void sweep_reaches_past_the_longest() {

@@ -3,6 +3,7 @@
 #include "core/base/format.h"
 #include "core/model/enum_names.h"
 #include "core/model/parallel_layout.h"
+#include "core/report/report.h"
 #include "core/report/report_markdown.h"
 #include "core/time/step_explain.h"
 #include "ui/document/planner_document.h"
@@ -26,7 +27,7 @@
 namespace zp::ui {
 
 namespace {
-constexpr int kRows = 7;
+constexpr int kRows = 10;
 
 QLabel* plainLabel(bool wrap = true) {
     auto* l = new QLabel;
@@ -47,9 +48,15 @@ RecommendationCard::RecommendationCard(PlannerDocument* doc, QWidget* parent) : 
     big.setPointSizeF(big.pointSizeF() * 1.25);
     title_->setFont(big);
     layout->addWidget(title_);
+    // Headroom first (issue 39): "Fits with 17.0 GiB to spare at its peak (in the loss)".
+    headroom_ = new TextLine;
+    QFont headline = headroom_->font();
+    headline.setBold(true);
+    headroom_->setFont(headline);
+    layout->addWidget(headroom_);
     auto* form = new QFormLayout;
     form->setHorizontalSpacing(10);
-    form->setVerticalSpacing(2);
+    form->setVerticalSpacing(1);  // ten rows and the headroom line: the window still fits 1280 x 720 (tst_window_fits)
     QFont bold = font();
     bold.setBold(true);
     for (int i = 0; i < kRows; ++i) {
@@ -85,6 +92,7 @@ void RecommendationCard::showMenu(QWidget* on, const QPoint& at) {
 
 QString RecommendationCard::markdown() const {
     TextTable figures{{"", title_->text().toStdString()}, {false, false}, {}};
+    if (!headroom_->text().isEmpty()) figures.rows.push_back({tr("Headroom per GPU").toStdString(), headroom_->text().toStdString()});
     for (int i = 0; i < kRows; ++i)
         if (!keys_[i]->text().isEmpty()) figures.rows.push_back({keys_[i]->text().toStdString(), values_[i]->text().toStdString()});
     std::string text = markdown_table(figures);
@@ -101,6 +109,7 @@ QString RecommendationCard::markdown() const {
 
 QString RecommendationCard::plainText() const {
     QStringList parts{title_->text()};
+    if (!headroom_->text().isEmpty()) parts << headroom_->text();
     for (int i = 0; i < kRows; ++i)
         if (!keys_[i]->text().isEmpty()) parts << keys_[i]->text() + QStringLiteral(": ") + values_[i]->text();
     parts << details_->toPlainText();
@@ -108,16 +117,8 @@ QString RecommendationCard::plainText() const {
 }
 
 namespace {
-// "12.56 s = compute 10.76 s + offload 1.80 s": the parts that are not zero, short enough for one row.
-// "59.0 GiB of 76.0 GiB usable, 17.0 GiB to spare": the headroom first; within 5% of the card a
-// boundary call says so (core/memory/memory_model.h fit_margin).
-QString mustFitText(const Scenario& s, const MemoryBreakdown& m) {
-    const FitMargin margin = fit_margin(s, m);
-    const QString need = fromCore(format_bytes(m.peak_required_bytes)), usable = fromCore(format_bytes(usable_gpu_bytes(s)));
-    if (margin.at_edge) return RecommendationCard::tr("%1 of %2 usable: at the edge").arg(need, usable);
-    return RecommendationCard::tr("%1 of %2 usable, %3 to spare").arg(need, usable, fromCore(format_bytes(margin.margin_bytes)));
-}
-
+// "12.56 s = compute 10.76 s + offload 1.80 s": the parts that are not zero (the details' line; the
+// card's row has the total and the compute, which fit one line at 1280 x 720).
 QString stepParts(const StepTime& t) {
     QString text =
         RecommendationCard::tr("%1 = compute %2").arg(fromCore(format_seconds(t.seconds)), fromCore(format_seconds(t.compute_seconds)));
@@ -125,13 +126,62 @@ QString stepParts(const StepTime& t) {
     if (t.offload_seconds > 0) text += RecommendationCard::tr(" + offload %1").arg(fromCore(format_seconds(t.offload_seconds)));
     return text;
 }
+
+// Two sentences or paragraphs, one after the other: a space in English, none after a Chinese full stop.
+QString joined(const QString& first, const QString& second) {
+    return first.isEmpty() ? second : RecommendationCard::tr("%1 %2", "two sentences, one after the other").arg(first, second);
+}
 }  // namespace
+
+// The rows of a plan that fits, headroom first: what its spare takes, what must fit, then the rest.
+void RecommendationCard::figuresOf(const Overview& o, const Scenario& s, QStringList& keys, QStringList& values) const {
+    const Candidate& b = o.plan.best;
+    const QString none = QStringLiteral("\u2014");
+    keys << tr("Largest micro batch") << tr("Longest sequence") << tr("Must fit per GPU") << tr("Peak reserved per GPU")
+         << tr("Host RAM per node") << tr("NVMe per node") << tr("Batch") << tr("Recompute") << tr("Step time") << tr("Throughput");
+    values
+        << (o.best_micro.max_micro_batch > 0 ? translated(micro_batch_room_phrase(b, o.best_micro)) : none)
+        << (o.best_longest.max_seq_len > 0 ? translated(sequence_room_phrase(o.best_longest)) : none)
+        << tr("%1 of %2 usable").arg(fromCore(format_bytes(b.memory.peak_required_bytes)), fromCore(format_bytes(usable_gpu_bytes(s))))
+        << tr("%1 (nvidia-smi); peak allocated %2")
+               .arg(fromCore(format_bytes(b.memory.peak_reserved_bytes)), fromCore(format_bytes(b.memory.peak_allocated_bytes)))
+        << tr("%1 of %2, peaks %3")
+               .arg(fromCore(format_bytes(b.memory.cpu_bytes_per_node)), fromCore(format_bytes(s.cluster.cpu_ram_bytes_per_node)),
+                    hostPhaseShortName(b.memory.host.peak_phase))
+        << tr("%1 of %2").arg(fromCore(format_bytes(b.memory.nvme_bytes_per_node)), fromCore(format_bytes(s.cluster.nvme_bytes_per_node)))
+        << translated(batch_phrase(s, b)) << translatedCore(to_string(b.checkpointing))
+        << tr("%1 (compute %2)").arg(fromCore(format_seconds(b.step.seconds)), fromCore(format_seconds(b.step.compute_seconds)))
+        << tr("%1 tokens/s, MFU %2%").arg(fromCore(format_count(b.step.tokens_per_second)), localeNumber(b.step.mfu * 100, 1));
+}
+
+// Below the rows, for a plan that fits: what the reserve is, the step's parts, where it peaks,
+// what decides its step, then why it won.
+QString RecommendationCard::detailsOf(const Overview& o) const {
+    const Candidate& b = o.plan.best;
+    // nvidia-smi's figure is not "full": the caching allocator keeps what it freed and gives it back
+    // when an allocation needs it (core/report/report.h kReservedNote).
+    QString text = tr("Peak reserved %1 is what nvidia-smi shows: %2.")
+                       .arg(fromCore(format_bytes(b.memory.peak_reserved_bytes)), translatedCore(kReservedNote));
+    text += QLatin1Char('\n') + tr("Step: %1.").arg(stepParts(b.step));
+    // Where the step peaks and what is allocated then (core/memory/step_timeline.h).
+    const StepMoment& peak = b.memory.peak;
+    text += QLatin1Char('\n') +
+            tr("Peaks in the %1: %2, %3 on top of what stays allocated all run.")
+                .arg(translatedCore(to_string(peak.phase)), translatedCore(peak.cause), fromCore(format_bytes(peak.cycling_bytes())));
+    if (b.memory.required_phase != peak.phase)
+        text += QLatin1Char(' ') + tr("What must fit is largest in the %1.").arg(translatedCore(to_string(b.memory.required_phase)));
+    // What the ranking's step time rests on (core/time/step_explain.h), as `recommend` prints it.
+    text += QLatin1Char('\n') + tr("What decides its step: %1.").arg(translated(explain_step_phrase(b.step)));
+    QString why;
+    for (const auto& w : o.plan.why_phrases) why = joined(why, translated(w));
+    return text + QStringLiteral("\n\n") + why;
+}
 
 void RecommendationCard::rebuild() {
     const Overview& o = doc_->overview();
     const Scenario& s = doc_->scenario();
     QStringList keys, values;
-    QString why;
+    QString why, headroom;
     if (!o.plan_valid) {
         title_->setText(tr("No plan"));
         why = fromCore(o.plan_error);
@@ -142,44 +192,11 @@ void RecommendationCard::rebuild() {
     } else {
         const Candidate& b = o.plan.best;
         title_->setText(tr("Recommended: %1").arg(translated(setup_phrase(setup_key(b.zero), b.engine))));
-        // "Per GPU" always says which figure: the peak reserve nvidia-smi shows, and what must fit.
-        keys << tr("Peak reserved per GPU") << tr("Must fit per GPU") << tr("Host RAM per node") << tr("NVMe per node") << tr("Batch")
-             << tr("Step time") << tr("Throughput");
-        values << tr("%1 (nvidia-smi); peak allocated %2")
-                      .arg(fromCore(format_bytes(b.memory.peak_reserved_bytes)), fromCore(format_bytes(b.memory.peak_allocated_bytes)))
-               << mustFitText(s, b.memory)
-               << tr("%1 of %2, peaks %3")
-                      .arg(fromCore(format_bytes(b.memory.cpu_bytes_per_node)), fromCore(format_bytes(s.cluster.cpu_ram_bytes_per_node)),
-                           hostPhaseShortName(b.memory.host.peak_phase))
-               << tr("%1 of %2")
-                      .arg(fromCore(format_bytes(b.memory.nvme_bytes_per_node)), fromCore(format_bytes(s.cluster.nvme_bytes_per_node)))
-               << tr("%1 x %2 accum. x %3, recompute %4", "micro batch x accumulation steps x data-parallel GPUs")
-                      .arg(localeNumber(static_cast<double>(b.micro_batch), 0),
-                           localeNumber(static_cast<double>(b.gradient_accumulation_steps), 0),
-                           translated(data_parallel_phrase(with_candidate(s, b))), translatedCore(to_string(b.checkpointing)))
-               << stepParts(b.step)
-               << tr("%1 tokens/s, MFU %2%").arg(fromCore(format_count(b.step.tokens_per_second)), localeNumber(b.step.mfu * 100, 1));
-        QStringList lines;
-        for (const auto& w : o.plan.why_phrases) lines << translated(w);
-        // Sentences one after the other: a space in English, none after a Chinese full stop.
-        for (const QString& line : lines) why = why.isEmpty() ? line : tr("%1 %2", "two sentences, one after the other").arg(why, line);
-        // Where the step peaks and what is allocated then (core/memory/step_timeline.h).
-        const StepMoment& peak = b.memory.peak;
-        QString peak_text =
-            tr("Peaks in the %1: %2, %3 on top of what stays allocated all run.")
-                .arg(translatedCore(to_string(peak.phase)), translatedCore(peak.cause), fromCore(format_bytes(peak.cycling_bytes())));
-        if (b.memory.required_phase != peak.phase)
-            peak_text +=
-                QLatin1Char(' ') + tr("What must fit is largest in the %1.").arg(translatedCore(to_string(b.memory.required_phase)));
-        // What the ranking's step time rests on (core/time/step_explain.h), as `recommend` prints it.
-        QString decides = tr("What decides its step: %1.").arg(translated(explain_step_phrase(b.step)));
-        // What the room left allows: the longest sequence this plan takes as it is.
-        if (o.best_longest.max_seq_len > 0)
-            decides += QLatin1Char('\n') + tr("Its room takes sequences up to %1 tokens at this micro batch and recompute (then %2).")
-                                               .arg(fromCore(format_count(static_cast<double>(o.best_longest.max_seq_len))),
-                                                    translatedCore(to_string(o.best_longest.limit)));
-        why = peak_text + QLatin1Char('\n') + decides + QStringLiteral("\n\n") + why;
+        headroom = translated(headroom_phrase(s, b));
+        figuresOf(o, s, keys, values);
+        why = detailsOf(o);
     }
+    headroom_->setText(headroom);
     for (int i = 0; i < kRows; ++i) {
         keys_[i]->setText(i < keys.size() ? keys[i] : QString());
         values_[i]->setText(i < values.size() ? values[i] : QString());

@@ -3,6 +3,7 @@
 // tokens/s, why it won and why every other setup lost, in plain words, plus warnings.
 // Plain text without word-wrapped labels: it is rebuilt on every slider move, and rich text or
 // wrapped labels cost more layout time than all three plots together.
+#include <QStringList>
 #include <QWidget>
 
 class QLabel;
@@ -11,6 +12,11 @@ class QPlainTextEdit;
 namespace zp::ui {
 class TextLine;
 }
+
+namespace zp {
+struct Overview;
+struct Scenario;
+}  // namespace zp
 
 namespace zp::ui {
 
@@ -27,9 +33,12 @@ public:
 
 private:
     void rebuild();
+    void figuresOf(const Overview& o, const Scenario& s, QStringList& keys, QStringList& values) const;
+    QString detailsOf(const Overview& o) const;
     void showMenu(QWidget* on, const QPoint& at);
     PlannerDocument* doc_;
     TextLine* title_;
+    TextLine* headroom_;  // headroom first: what is left at the peak (issue 39)
     QList<QLabel*> keys_;
     QList<TextLine*> values_;
     QPlainTextEdit* details_;  // why it won, why the others lost, warnings: laid out lazily

@@ -105,6 +105,14 @@ void LegendStrip::paintEntries(QPainter& p, int width) const {
         } else if (e.swatch == Swatch::Outline) {
             p.setPen(QPen(e.color, 1));
             p.drawRect(QRectF(swatch.adjusted(1, 1, -1, -1)));
+        } else if (e.swatch == Swatch::Dashed) {
+            p.setPen(QPen(e.color, 1.5, Qt::DashLine));
+            p.drawLine(swatch.left(), swatch.center().y(), swatch.right(), swatch.center().y());
+        } else if (e.swatch == Swatch::Break) {
+            // Two slanted strokes, the usual mark of a cut axis.
+            p.setPen(QPen(e.color, 1.5));
+            const int h = swatch.height(), x = swatch.center().x();
+            for (int dx : {-3, 3}) p.drawLine(x + dx - h / 3, swatch.bottom(), x + dx + h / 3, swatch.top());
         } else {
             p.setPen(QPen(e.color, 2.2));
             const int mid = swatch.center().y();

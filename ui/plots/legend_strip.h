@@ -13,8 +13,10 @@ namespace zp::ui {
 class LegendStrip : public QWidget {
     Q_OBJECT
 public:
-    // A filled box (bar slices), a line with a dot (curves), an outline (the peak marker).
-    enum class Swatch { Box, Line, Outline };
+    // A filled box (bar slices), a line with a dot (curves), an outline (the peak marker), a dashed
+    // line (the usable memory), an axis break (the memory plot's "Axis cut at 4x GPU memory", kept
+    // off the bars).
+    enum class Swatch { Box, Line, Outline, Dashed, Break };
     struct Entry {
         QString name;
         QColor color;
@@ -34,6 +36,8 @@ public:
     // Paints the entries laid out for `width` with `p` (the window, or an exported picture: the
     // same strokes on any device, so SVG and PDF keep them as vectors).
     void paintEntries(QPainter& p, int width) const;
+    // Where each entry is drawn at the strip's width (tests check that none leaves it or meets another).
+    QList<QRect> entryRects() const { return layoutFor(width()); }
 
 protected:
     void paintEvent(QPaintEvent* e) override;

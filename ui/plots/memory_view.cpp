@@ -1,11 +1,13 @@
 #include "ui/plots/memory_view.h"
 
+#include "core/base/format.h"
 #include "core/base/units.h"
 #include "core/memory/memory_model.h"
 #include "core/model/enum_names.h"
 #include "ui/document/planner_document.h"
 #include "ui/i18n/phrase_text.h"
 #include "ui/i18n/translations.h"
+#include "ui/plots/axis_label_fit.h"
 #include "ui/plots/legend_strip.h"
 #include "ui/plots/plot_label.h"
 #include "ui/plots/plot_style.h"
@@ -24,7 +26,7 @@ double barTopGib(const MemoryBreakdown& m) { return bytes_to_gib(std::max(m.tota
 MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)), chart_(plot_, QMargins(2, 0, 2, 3)) {
     embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
-    setLegend(false);
+    setLegend(false, false);
     // Made before the slices, so drawn beneath them: the hatch shows only above the stack.
     peak_fill_ = new QCPBars(plot_->xAxis, plot_->yAxis);
     peak_fill_->setName(tr("Peak reserved (nvidia-smi)"));
@@ -46,13 +48,23 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     frame_->setLayer(QStringLiteral("background"));
     frame_->topLeft->setType(QCPItemPosition::ptPlotCoords);
     frame_->bottomRight->setType(QCPItemPosition::ptPlotCoords);
-    note_ = new PlotLabel(plot_);
-    note_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    // Top right: the bars there are the offload setups, the lowest; the cut bars (no offload) are
-    // on the left, where the note would lie over them and their labels.
-    note_->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-    note_->position->setCoords(0.99, 0.01);
-    note_->setText(tr("Axis cut at 4x GPU memory; bar labels give the peaks"));
+    // The headroom of the recommended setup (issue 39): a bar from what must fit up to the usable
+    // line in the starred bar's column, and what it leaves beside it. The axis-cut note is a legend
+    // entry (setLegend): inside the plot it lay over the cut bars' labels, at any corner.
+    spare_ = new QCPItemLine(plot_);
+    spare_->start->setType(QCPItemPosition::ptPlotCoords);
+    spare_->end->setType(QCPItemPosition::ptPlotCoords);
+    spare_->setHead(QCPLineEnding::esBar);
+    spare_->setTail(QCPLineEnding::esBar);
+    spare_label_ = new PlotLabel(plot_);
+    spare_label_->position->setType(QCPItemPosition::ptPlotCoords);
+    spare_label_->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);  // hanging from the usable line
+    spare_label_->setPadding(QMargins(2, 0, 2, 0));
+    // Its text is fitted to the pixels it has before each replot, and once more after one that moved them.
+    connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fitSpare(); });
+    connect(plot_, &QCustomPlot::afterReplot, this, [this] {
+        if (spare_->visible() && spareRoom() != spare_room_) plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
     // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
     capacity_ticker_ = chart_.addCapacityAxis();
     plot_->yAxis->setLabel(tr("GiB per GPU: must fit (bars), peak reserved (outlined)"));
@@ -61,22 +73,28 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     connect(doc_, &PlannerDocument::resultsChanged, this, &MemoryView::rebuild);
     connect(doc_, &PlannerDocument::selectionChanged, this, &MemoryView::showSelection);
     connect(doc_, &PlannerDocument::pinsChanged, this, [this] {
-        setLegend(frozen_in_legend_);
+        setLegend(frozen_in_legend_, cut_in_legend_);
         rebuild();
     });
     restyle();
     rebuild();
 }
 
-void MemoryView::setLegend(bool withFrozen) {
+void MemoryView::setLegend(bool withFrozen, bool axisCut) {
     frozen_in_legend_ = withFrozen;
+    cut_in_legend_ = axisCut;
     QList<LegendStrip::Entry> entries;
     if (withFrozen) entries.append({tr("Frozen weights"), frozenWeightsColor()});
     for (int i = 0; i < kSliceCount; ++i)
         entries.append({withFrozen && i == static_cast<int>(Slice::Params) ? tr("Trained weights") : sliceName(static_cast<Slice>(i)),
                         sliceColor(static_cast<Slice>(i))});
     entries.append({tr("Peak reserved (nvidia-smi)"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Outline});
+    // The dashed line, named here: beside the capacity's axis label it widened the axis and squeezed the bars.
+    entries.append({tr("Usable: GPU less headroom"), capacityColor(palette()), LegendStrip::Swatch::Dashed});
     SetupBarChart::appendGhostLegend(entries, doc_->pins(), palette());
+    if (axisCut)
+        entries.append({tr("Axis cut at 4x GPU memory; bar labels give the peaks"), palette().color(QPalette::WindowText),
+                        LegendStrip::Swatch::Break});
     legend_->setEntries(entries);
 }
 
@@ -167,12 +185,14 @@ void MemoryView::restyle() {
     peak_fill_->setBrush(QColor(mix(base.red(), text.red()), mix(base.green(), text.green()), mix(base.blue(), text.blue())));
     peak_fill_->setPen(Qt::NoPen);
     peak_outline_->setPen(QPen(text, 1));
-    setLegend(frozen_in_legend_);
+    setLegend(frozen_in_legend_, cut_in_legend_);
     capacity_->setPen(QPen(capacityColor(pal), 2));
     plot_->yAxis2->setBasePen(Qt::NoPen);
     plot_->yAxis2->setTickPen(QPen(capacityColor(pal), 2));
     plot_->yAxis2->setTickLabelColor(capacityColor(pal));
     usable_->setPen(QPen(capacityColor(pal), 1.5, Qt::DashLine));
+    spare_->setPen(QPen(highlightColor(pal), 2));
+    spare_label_->setColor(highlightColor(pal));
 }
 
 void MemoryView::rebuild() {
@@ -221,13 +241,65 @@ void MemoryView::rebuild() {
     const double cap = 4.0 * capacity;
     double y_max = std::max(capacity * 1.15, std::min(top, cap) * 1.18);
     plot_->yAxis->setRange(0, y_max);
-    note_->setVisible(top > cap);
-    note_->setColor(palette().color(QPalette::WindowText));
     capacity_ticker_->clear();
     capacity_ticker_->addTick(capacity, tr("GPU %1 GiB").arg(localeNumber(capacity, 0)));
     plot_->yAxis2->setRange(plot_->yAxis->range());
-    if (any_frozen != frozen_in_legend_) setLegend(any_frozen);
+    if (any_frozen != frozen_in_legend_ || (top > cap) != cut_in_legend_) setLegend(any_frozen, top > cap);
     showSelection();
+}
+
+// The recommended setup's headroom (core/memory/memory_model.h fit_margin): from what must fit up to
+// the usable line, "17.0 GiB to spare" at its middle. Not at the edge, where the two lines meet.
+void MemoryView::showSpare(double key, const Candidate& c) {
+    const Scenario& s = doc_->scenario();
+    const FitMargin margin = fit_margin(s, c.memory);
+    if (margin.at_edge || margin.margin_bytes <= 0) return;
+    const double from = bytes_to_gib(c.memory.peak_required_bytes), to = bytes_to_gib(usable_gpu_bytes(s));
+    spare_->start->setCoords(key, from);
+    spare_->end->setCoords(key, to);
+    spare_->setVisible(true);
+    spare_label_->setBrush(QColor(palette().color(QPalette::Base)));
+    spare_bytes_ = fromCore(format_bytes(margin.margin_bytes));
+    spare_text_ = tr("%1 to spare").arg(spare_bytes_);
+    spare_label_->position->setCoords(key, to);
+    spare_bar_top_gib_ = barTopGib(c.memory);
+    spare_label_->setVisible(true);
+    spare_room_ = QSizeF();
+}
+
+// The pixels between the bars' centres, and between what must fit and the usable line.
+QSizeF MemoryView::spareRoom() const {
+    return {std::abs(plot_->xAxis->coordToPixel(2) - plot_->xAxis->coordToPixel(1)),
+            std::abs(spare_->end->pixelPosition().y() - spare_->start->pixelPosition().y())};
+}
+
+// "17.0 GiB to spare" wrapped to a bar's pitch (axis_label_fit.h), shown only while it fits between
+// the two lines: taller, it would lie over the bar's own label.
+void MemoryView::fitSpare() {
+    if (!spare_->visible()) return;
+    spare_room_ = spareRoom();
+    const QFontMetricsF metrics(spare_label_->font());
+    // Between the lines, and above the bar's own label when that label stands below the usable line
+    // (it sits on the bar's top: must fit or the peak reserve, whichever is higher).
+    const PlotLabel* bar_label = chart_.label(static_cast<std::size_t>(highlighted_));
+    const QFontMetricsF label_metrics(bar_label->font());
+    const double label_top = plot_->yAxis->coordToPixel(spare_bar_top_gib_) - 3 -
+                             label_metrics.height() * static_cast<double>(bar_label->text().count(QLatin1Char('\n')) + 1);
+    const double usable_px = spare_->end->pixelPosition().y();
+    const auto fits = [&](const QString& text) {
+        const double height = metrics.height() * static_cast<double>(text.count(QLatin1Char('\n')) + 1);
+        const bool label_below = spare_bar_top_gib_ < spare_->end->coords().y();
+        double width = 0;  // within the bar's pitch, clear of the neighbours' labels
+        for (const QString& line : text.split(QLatin1Char('\n'))) width = std::max(width, metrics.horizontalAdvance(line));
+        return width <= spare_room_.width() - 8 && height <= spare_room_.height() - 2 &&
+               (!label_below || usable_px + height <= label_top - 1);
+    };
+    QString text = wrapToWidth(spare_text_, metrics, spare_room_.width() - 8);
+    if (!fits(text))
+        text = wrapToWidth(spare_bytes_, metrics,
+                           spare_room_.width() - 8);  // the amount alone, on one line: the bracket and the card say what it is
+    spare_label_->setText(text);
+    spare_label_->setVisible(fits(text));
 }
 
 // What depends on the selection: the bar labels' captions, colours and weight, and the frame.
@@ -237,6 +309,8 @@ void MemoryView::showSelection() {
     QColor label_bg = pal.color(QPalette::Base);
     label_bg.setAlpha(200);
     frame_->setVisible(false);
+    spare_->setVisible(false);
+    spare_label_->setVisible(false);
     highlighted_ = -1;
     for (std::size_t b = 0; b < o.bars.size(); ++b) {
         const Candidate& c = o.bars[b];
@@ -269,6 +343,7 @@ void MemoryView::showSelection() {
         f.setBold(recommended || selected);
         text->setFont(f);
         text->setText(caption);
+        if (recommended) showSpare(key, c);
         if (selected || recommended) {
             frame_->setVisible(true);
             frame_->topLeft->setCoords(key - 0.45, total);

@@ -2,24 +2,32 @@
 // Memory view: one stacked bar per setup (DDP, ZeRO-1, -2, -3, -2+CPU, -3+CPU, -3+NVMe),
 // slices in their fixed colours (the steady state), a dashed box per setup at the step's peak
 // reserved memory (what nvidia-smi shows; hatched where it rises above the slices), lines at
-// capacity and at capacity minus headroom, setups that do not fit (judged on the peak) marked,
-// the recommended one highlighted, exact GiB per slice and the peaks on hover; each pinned plan's
+// capacity and at capacity minus headroom (named on the right-hand axis), setups that do not fit
+// (judged on the peak) marked, the recommended one highlighted with its spare (must fit up to the
+// usable line, "17.0 GiB to spare"), a cut axis said in the legend, exact GiB per slice and the peaks on hover; each pinned plan's
 // bars ghosted behind (outlined, translucent, in the pin's colour).
 #include "ui/plots/setup_bar_chart.h"
 
 #include <QSharedPointer>
+#include <QSizeF>
+#include <QString>
 #include <QWidget>
+
+namespace zp {
+struct Candidate;
+}
 
 class QCustomPlot;
 class QCPBars;
 class QCPItemRect;
 class QCPItemStraightLine;
-class QCPItemText;
+class QCPItemLine;
 class QCPAxisTickerText;
 
 namespace zp::ui {
 
 class LegendStrip;
+class PlotLabel;
 class PlannerDocument;
 
 class MemoryView : public QWidget {
@@ -50,7 +58,10 @@ private:
     void rebuild();
     void showSelection();
     void restyle();
-    void setLegend(bool withFrozen);
+    void setLegend(bool withFrozen, bool axisCut);
+    void showSpare(double key, const Candidate& c);
+    QSizeF spareRoom() const;
+    void fitSpare();
 
     PlannerDocument* doc_;
     QCustomPlot* plot_;
@@ -60,6 +71,7 @@ private:
     // holds only the trained weights; named in the legend only while some bar has it.
     QCPBars* frozen_ = nullptr;
     bool frozen_in_legend_ = false;
+    bool cut_in_legend_ = false;  // the legend says the axis is cut (at 4x GPU memory)
     // The step's peak reserved per setup: hatched behind the slices (visible where the peak rises
     // above them) and a dashed outline in front (visible where it is below their top).
     QCPBars* peak_fill_ = nullptr;
@@ -68,7 +80,12 @@ private:
     QCPItemStraightLine* usable_ = nullptr;
     // Created once and updated: creating items on every slider move cost a third of the redraw.
     QCPItemRect* frame_ = nullptr;
-    QCPItemText* note_ = nullptr;
+    QCPItemLine* spare_ = nullptr;  // the recommended setup's headroom, must fit to usable
+    PlotLabel* spare_label_ = nullptr;
+    QString spare_text_;                                 // "17.0 GiB to spare", before it is fitted
+    QString spare_bytes_;                                // "17.0 GiB"
+    QSizeF spare_room_;                                  // the pixels it was fitted to
+    double spare_bar_top_gib_ = 0;                       // the recommended bar's top, where its own label stands
     SetupBarChart chart_;                                // bars, setup ticks, bar labels, x range
     QSharedPointer<QCPAxisTickerText> capacity_ticker_;  // the right-hand axis: one tick at GPU capacity
     int highlighted_ = -1;

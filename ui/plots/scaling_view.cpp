@@ -139,7 +139,11 @@ void ScalingView::rebuild() {
     capacity_->setPen(QPen(capacityColor(pal), 2));
     capacity_->point1->setCoords(1, capacity);
     capacity_->point2->setCoords(4096, capacity);
-    capacity_label_->position->setCoords(4096, capacity);
+    // At the right end, unless the GPU-count marker's label stands there (over 512 GPUs): then at the
+    // left end, so the two do not meet when the capacity line runs along the top (a 100M model on 4096 GPUs).
+    const bool marker_right = s.cluster.world_size() > 512;
+    capacity_label_->position->setCoords(marker_right ? 1 : 4096, capacity);
+    capacity_label_->setPositionAlignment((marker_right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom);
     capacity_label_->setColor(capacityColor(pal));
     capacity_label_->setText(tr("GPU %1 GiB").arg(localeNumber(capacity, 0)));
 

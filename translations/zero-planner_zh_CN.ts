@@ -638,6 +638,46 @@
         <source>the planner&apos;s longest sequence</source>
         <translation>规划器支持的最长序列</translation>
     </message>
+    <message>
+        <source>Fits at the edge: %1 of %2 at its peak (in the %3)</source>
+        <translation>处于边缘：峰值时（%3阶段）%1 / %2</translation>
+    </message>
+    <message>
+        <source>Fits with %1 to spare at its peak (in the %2)</source>
+        <translation>放得下，峰值时（%2阶段）还余 %1</translation>
+    </message>
+    <message>
+        <source>%1 (no larger one fits)</source>
+        <translation>%1（更大的放不下）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 needs %3)</source>
+        <translation>%1（%2 需要 %3）</translation>
+    </message>
+    <message>
+        <source>up to %1 (now %2; global batch %3)</source>
+        <translation>最多 %1（现为 %2；全局批量 %3）</translation>
+    </message>
+    <message>
+        <source>up to %1 (now %2)</source>
+        <translation>最多 %1（现为 %2）</translation>
+    </message>
+    <message>
+        <source>up to %1 tokens (then %2)</source>
+        <translation>最多 %1 个 token（再长则受限于%2）</translation>
+    </message>
+    <message>
+        <source>%1 x %2 accum. x %3 GPUs</source>
+        <translation>%1 × 累积 %2 × %3 个 GPU</translation>
+    </message>
+    <message>
+        <source>%1 x %2 accum. x %3 groups of %4 GPUs</source>
+        <translation>%1 × 累积 %2 × %3 组（每组 %4 个 GPU）</translation>
+    </message>
+    <message>
+        <source>the allocator may grow into the card; it frees on demand</source>
+        <translation>缓存分配器可以一直增长到显卡容量；需要时会释放</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -1829,10 +1869,6 @@
         <translation>选择节点 %1</translation>
     </message>
     <message>
-        <source>A whole node as sold: its GPU, GPUs per node, network and NICs, host RAM, NVMe and host memory bandwidth. Keeps the GPU count, in whole nodes. Custom: the node differs from every one listed, in a field below or in a rate a session carries (CPU Adam, NVMe, PCIe).</source>
-        <translation>按整机选择节点：其 GPU、每节点 GPU 数、网络与网卡、主机内存、NVMe 和主机内存带宽。保持 GPU 总数（按整节点取整）。自定义：该节点与所列节点都不同，差别在下方某项，或在会话携带的速率中（CPU Adam、NVMe、PCIe）。</translation>
-    </message>
-    <message>
         <source>The engine the run launches with: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD is ZeRO-3, SHARD_GRAD_OP ZeRO-2, NO_SHARD DDP; no ZeRO-1, ZeRO++, MiCS or NVMe).</source>
         <translation>运行所用的引擎：DeepSpeed ZeRO，或 PyTorch FSDP（FULL_SHARD 即 ZeRO-3，SHARD_GRAD_OP 即 ZeRO-2，NO_SHARD 即 DDP；没有 ZeRO-1、ZeRO++、MiCS 和 NVMe）。</translation>
     </message>
@@ -1931,6 +1967,74 @@
     <message>
         <source>Toggle 64-bit kernel indexing</source>
         <translation>切换 64 位内核索引</translation>
+    </message>
+    <message>
+        <source>Advanced settings: %1</source>
+        <translation>高级设置：%1</translation>
+    </message>
+    <message>
+        <source>Show or hide this box&apos;s less used settings. They keep their values while hidden.</source>
+        <translation>显示或隐藏此栏中不常用的设置。隐藏时其取值保持不变。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Advanced (%n shown)</source>
+        <translation>
+            <numerusform>高级（已显示 %n 项）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Advanced (%n more)</source>
+        <translation>
+            <numerusform>高级（另有 %n 项）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A whole node as sold: its GPU, GPUs per node, network and NICs, host RAM, NVMe and host memory bandwidth. Keeps the GPU count, in whole nodes. My cluster: the node differs from every one listed, in a field below or in a rate a session carries (CPU Adam, NVMe, PCIe); choosing it opens the node&apos;s fields.</source>
+        <translation>按出售形态的整台节点：其 GPU、每节点 GPU 数、网络与网卡、主机内存、NVMe 和主机内存带宽。保持 GPU 总数，按整节点计。我的集群：节点与列出的都不同（下方某个字段，或会话携带的某个速率：CPU Adam、NVMe、PCIe）；选择它会展开节点的各个字段。</translation>
+    </message>
+    <message>
+        <source>My cluster</source>
+        <translation>我的集群</translation>
+    </message>
+    <message>
+        <source>Custom (all controls)</source>
+        <translation>自定义（全部控件）</translation>
+    </message>
+    <message>
+        <source>Pre-training</source>
+        <translation>预训练</translation>
+    </message>
+    <message>
+        <source>Full fine-tune</source>
+        <translation>全量微调</translation>
+    </message>
+    <message>
+        <source>LoRA fine-tune</source>
+        <translation>LoRA 微调</translation>
+    </message>
+    <message>
+        <source>QLoRA fine-tune</source>
+        <translation>QLoRA 微调</translation>
+    </message>
+    <message>
+        <source>Long context (ALST)</source>
+        <translation>长上下文（ALST）</translation>
+    </message>
+    <message>
+        <source>Job</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>What the plan is for. Choosing a job sets its usual precision, optimizer, recompute, sequence and fine-tuning method, and shows the controls that matter for it first; the others stay under each box&apos;s Advanced.</source>
+        <translation>这个规划用于什么。选择任务会设置其常用的精度、优化器、重计算、序列长度和微调方法，并优先显示与之相关的控件；其余控件收在各栏的“高级”下。</translation>
+    </message>
+    <message>
+        <source>Planning</source>
+        <translation>规划</translation>
+    </message>
+    <message>
+        <source>Choose job</source>
+        <translation>选择任务</translation>
     </message>
 </context>
 <context>
@@ -2729,6 +2833,73 @@ Not loaded into the controls: %1</source>
         <source>Must fit at the %1: %2</source>
         <translation>须容纳的时刻为%1：%2</translation>
     </message>
+    <message>
+        <source>Usable: GPU less headroom</source>
+        <translation>可用：GPU 显存减去余量</translation>
+    </message>
+    <message>
+        <source>%1 to spare</source>
+        <translation>余 %1</translation>
+    </message>
+</context>
+<context>
+    <name>zp::ui::NewPlanDialog</name>
+    <message>
+        <source>Train from scratch: 4096 tokens, 4M tokens a step (Llama 2&apos;s recipe)</source>
+        <translation>从头训练：序列 4096，每步 4M token（Llama 2 的配方）</translation>
+    </message>
+    <message>
+        <source>Train every weight: batch 64 of 4096 tokens (Llama 2&apos;s SFT)</source>
+        <translation>训练全部权重：批量 64，序列 4096（Llama 2 的 SFT）</translation>
+    </message>
+    <message>
+        <source>Adapters on a frozen 16-bit model: r 64 on every linear layer</source>
+        <translation>在冻结的 16 位模型上加适配器：所有线性层，r 64</translation>
+    </message>
+    <message>
+        <source>Adapters on a 4-bit (NF4) model: the least GPU memory</source>
+        <translation>在 4 位（NF4）模型上加适配器：显存占用最少</translation>
+    </message>
+    <message>
+        <source>Sequences of 128K tokens and more: Ulysses and ALST&apos;s memory savers</source>
+        <translation>128K 及以上 token 的序列：Ulysses 与 ALST 的省显存手段</translation>
+    </message>
+    <message>
+        <source>New Plan</source>
+        <translation>新建规划</translation>
+    </message>
+    <message>
+        <source>What are you planning?</source>
+        <translation>你要规划什么？</translation>
+    </message>
+    <message>
+        <source>On what, and which model?</source>
+        <translation>在什么硬件上，用哪个模型？</translation>
+    </message>
+    <message>
+        <source>My cluster (set its fields in the panel)</source>
+        <translation>我的集群（在面板中设置其字段）</translation>
+    </message>
+    <message>
+        <source>Hardware</source>
+        <translation>硬件</translation>
+    </message>
+    <message>
+        <source> GPUs</source>
+        <translation> 个 GPU</translation>
+    </message>
+    <message>
+        <source>GPU count</source>
+        <translation>GPU 数量</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Start planning</source>
+        <translation>开始规划</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::PlannerDocument</name>
@@ -2907,21 +3078,36 @@ Not loaded into the controls: %1</source>
         <translation>%1%2</translation>
     </message>
     <message>
-        <source>%1 x %2 accum. x %3, recompute %4</source>
-        <comment>micro batch x accumulation steps x data-parallel GPUs</comment>
-        <translation>%1 × 累积 %2 × %3，重计算：%4</translation>
+        <source>Headroom per GPU</source>
+        <translation>每 GPU 余量</translation>
     </message>
     <message>
-        <source>%1 of %2 usable: at the edge</source>
-        <translation>%1 / 可用 %2：处于边缘</translation>
+        <source>Largest micro batch</source>
+        <translation>最大微批量</translation>
     </message>
     <message>
-        <source>%1 of %2 usable, %3 to spare</source>
-        <translation>%1 / 可用 %2，余量 %3</translation>
+        <source>Longest sequence</source>
+        <translation>最长序列</translation>
     </message>
     <message>
-        <source>Its room takes sequences up to %1 tokens at this micro batch and recompute (then %2).</source>
-        <translation>在此微批次和重算设置下，剩余空间可容纳最长 %1 个词元的序列（再长受限于%2）。</translation>
+        <source>Recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>%1 of %2 usable</source>
+        <translation>%1 / 可用 %2</translation>
+    </message>
+    <message>
+        <source>%1 (compute %2)</source>
+        <translation>%1（计算 %2）</translation>
+    </message>
+    <message>
+        <source>Peak reserved %1 is what nvidia-smi shows: %2.</source>
+        <translation>峰值保留 %1 即 nvidia-smi 显示的量：%2。</translation>
+    </message>
+    <message>
+        <source>Step: %1.</source>
+        <translation>单步：%1。</translation>
     </message>
 </context>
 <context>

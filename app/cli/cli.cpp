@@ -111,7 +111,7 @@ const std::vector<Command>& commands() {
          "options the planner's bytes at that moment",
          CommandKind::Headless, with_scenario({}), kFlags, true, cmd_diagnose},
         {"screenshot", "screenshot",
-         "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|sequence|config|window|window-sequence|calibrate|compare]\n"
+         "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|sequence|config|window|window-sequence|calibrate|compare|start]\n"
          "[--size WxH] [--scale 1|2: device pixels per point] [--log FILE: the run log the calibrate view shows]\n"
          "(a --session file's pinned plans are drawn too)",
          CommandKind::Window, with_scenario({&opt::out, &opt::view, &opt::size, &opt::scale, &opt::log}),

@@ -3,6 +3,7 @@
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
 #include "ui/dialogs/calibrate_dialog.h"
+#include "ui/dialogs/new_plan_dialog.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
 #include "ui/panels/compare_panel.h"
@@ -29,10 +30,12 @@
 namespace zp::ui {
 
 QStringList screenshotViews() {
-    return {QStringLiteral("window"),        QStringLiteral("memory"),   QStringLiteral("scaling"),        QStringLiteral("time"),
-            QStringLiteral("config"),        QStringLiteral("step"),     QStringLiteral("host"),           QStringLiteral("layout"),
-            QStringLiteral("calibrate"),     QStringLiteral("compare"),  QStringLiteral("diagnose"),       QStringLiteral("diagnosis"),
-            QStringLiteral("diagnose-step"), QStringLiteral("sequence"), QStringLiteral("window-sequence")};
+    return {QStringLiteral("window"),        QStringLiteral("memory"),   QStringLiteral("scaling"),
+            QStringLiteral("time"),          QStringLiteral("config"),   QStringLiteral("step"),
+            QStringLiteral("host"),          QStringLiteral("layout"),   QStringLiteral("calibrate"),
+            QStringLiteral("compare"),       QStringLiteral("diagnose"), QStringLiteral("diagnosis"),
+            QStringLiteral("diagnose-step"), QStringLiteral("sequence"), QStringLiteral("window-sequence"),
+            QStringLiteral("start")};
 }
 
 void pinAppearance(QApplication& app) {
@@ -45,12 +48,7 @@ void pinAppearance(QApplication& app) {
 }
 
 namespace {
-// The dialog over the scenario's document, with the log pasted as the user would.
-QImage renderCalibrateDialog(const Scenario& scenario, const QSize& size, const QString& logText, const QString& logName) {
-    PlannerDocument doc;
-    doc.reset(scenario);
-    CalibrateDialog dialog(&doc);
-    dialog.setLogText(logText, logName);
+QImage renderDialog(QDialog& dialog, const QSize& size) {
     // As a window manager would: never below what its layout needs, wrapped text included.
     QSize fitted = size.expandedTo(dialog.minimumSizeHint());
     if (dialog.hasHeightForWidth()) fitted.setHeight(std::max(fitted.height(), dialog.heightForWidth(fitted.width())));
@@ -62,6 +60,21 @@ QImage renderCalibrateDialog(const Scenario& scenario, const QSize& size, const 
     dialog.hide();
     return image;
 }
+
+// The dialog over the scenario's document, with the log pasted as the user would.
+QImage renderCalibrateDialog(const Scenario& scenario, const QSize& size, const QString& logText, const QString& logName) {
+    PlannerDocument doc;
+    doc.reset(scenario);
+    CalibrateDialog dialog(&doc);
+    dialog.setLogText(logText, logName);
+    return renderDialog(dialog, size);
+}
+
+// The start page of a new plan (File > New), its choices preset from the scenario.
+QImage renderStartPage(const Scenario& scenario, const QSize& size) {
+    NewPlanDialog dialog(scenario);
+    return renderDialog(dialog, size);
+}
 }  // namespace
 
 QImage renderView(const Scenario& scenario, const QString& view, const QSize& size, QString* error, const QString& logText,
@@ -71,6 +84,7 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
         return {};
     }
     if (view == QLatin1String("calibrate")) return renderCalibrateDialog(scenario, size, logText, logName);
+    if (view == QLatin1String("start")) return renderStartPage(scenario, size);
     MainWindow window(MainWindow::Ephemeral);
     window.document()->reset(scenario, pins);
     if (view == QLatin1String("compare")) window.sideTabs()->setCurrentWidget(window.comparePanel());

@@ -48,6 +48,8 @@ Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, std::int64_
 // The RTX 5090 workstation is a typical build like the 4090 one. The two-GPU workstation is the
 // machine of Answer.AI's FSDP + QLoRA benchmarks ("two 3090s without NVLink, 128GB CPU RAM",
 // fsdp_qlora benchmarks_03_2024.md; their 4090 rerun the same), built like the one-GPU workstation.
+// The four-GPU workstation is a typical Threadripper PRO build (one socket, 8 channels DDR5-5200 =
+// 332.8 GB/s, 256 GB, 2x 1.9 TB NVMe), not a vendor SKU: edit RAM and NVMe to match yours.
 std::vector<ClusterPreset> build() {
     return {
         {"dgx-a100", "DGX A100 (8x A100 80GB)", node("a100-80gb", 8, 1600, 0, 2048, 30720, 25, 409.6)},
@@ -61,6 +63,7 @@ std::vector<ClusterPreset> build() {
         {"rtx4090-box", "8x RTX 4090 PCIe server", node("rtx-4090", 8, 100, 1, 512, 3800, 7, 204.8)},
         {"workstation", "Workstation (1x RTX 4090)", node("rtx-4090", 1, 10, 1, 128, 1900, 7, 89.6)},
         {"workstation-2x4090", "Workstation (2x RTX 4090)", node("rtx-4090", 2, 10, 1, 128, 1900, 7, 89.6)},
+        {"workstation-4x4090", "Workstation (4x RTX 4090)", node("rtx-4090", 4, 10, 1, 256, 3800, 7, 332.8)},
         {"workstation-5090", "Workstation (1x RTX 5090)", node("rtx-5090", 1, 10, 1, 128, 1900, 7, 89.6)},
     };
 }

@@ -26,8 +26,8 @@ const ClusterPreset* cluster_preset_of(const Cluster& c);
 
 // The node a GPU usually comes in, for a plan that names the GPU but not the node (--gpu without
 // --cluster): among the presets built on `gpu_name`, the smallest node that holds `gpus` GPUs, else
-// the largest (an RTX 4090 alone: the workstation; two: the two-GPU workstation; three to eight: the
-// 8-GPU server; an A100 80GB:
+// the largest (an RTX 4090 alone: the workstation; two: the two-GPU workstation; three or four: the
+// four-GPU workstation; five to eight: the 8-GPU server; an A100 80GB:
 // the DGX A100). nullptr when no preset has that GPU: the caller keeps its host and says so.
 const ClusterPreset* usual_node(std::string_view gpu_name, std::int64_t gpus);
 

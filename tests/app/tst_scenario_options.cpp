@@ -103,8 +103,12 @@ private slots:
         QTest::addColumn<double>("interGbits");
         QTest::addColumn<QString>("note");
         const auto args = [](const char* text) { return QString::fromLatin1(text).split(QLatin1Char(' ')); };
-        QTest::newRow("RTX 4090 x4: the 8x RTX 4090 server, 4 of its GPUs")
-            << args("--gpu rtx-4090 --gpus 4") << qint64{512} << qint64{4} << 100.0 << "the 8x RTX 4090 PCIe server's (512.0 GiB RAM";
+        QTest::newRow("RTX 4090 x4: the four-GPU workstation (issue 39's must-show)")
+            << args("--gpu rtx-4090 --gpus 4") << qint64{256} << qint64{4} << 10.0 << "the Workstation (4x RTX 4090)'s (256.0 GiB RAM";
+        QTest::newRow("RTX 4090 x2: the two-GPU workstation")
+            << args("--gpu rtx-4090 --gpus 2") << qint64{128} << qint64{2} << 10.0 << "the Workstation (2x RTX 4090)'s (128.0 GiB RAM";
+        QTest::newRow("RTX 4090 x8: the 8x RTX 4090 server")
+            << args("--gpu rtx-4090 --gpus 8") << qint64{512} << qint64{8} << 100.0 << "the 8x RTX 4090 PCIe server's (512.0 GiB RAM";
         QTest::newRow("RTX 4090 x1: the workstation")
             << args("--gpu rtx-4090 --gpus 1") << qint64{128} << qint64{1} << 10.0 << "the Workstation (1x RTX 4090)'s (128.0 GiB RAM";
         QTest::newRow("RTX 4090 x16: two 8-GPU servers")

@@ -678,6 +678,10 @@
         <source>the allocator may grow into the card; it frees on demand</source>
         <translation>缓存分配器可以一直增长到显卡容量；需要时会释放</translation>
     </message>
+    <message>
+        <source>Workstation and consumer GPUs</source>
+        <translation>工作站与消费级 GPU</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -38,6 +38,9 @@ Cluster node(const char* gpu, std::int64_t gpus, double inter_gbits, std::int64_
 // 8x ConnectX-7 400 Gb/s for compute, 8x 3.84 TB NVMe; the DGX H100's 2x Xeon 8480C).
 // DGX B200 (DGX B200 user guide, docs.nvidia.com: "2 TB using 32 x DIMMs", 8x ConnectX-7 400 Gb/s,
 // data drives 8x 3.84 TB U.2; 2x Xeon Platinum 8570, 8 channels DDR5-5600 each = 716.8 GB/s).
+// HGX B300 as DGX B300 builds it (DGX B300 user guide, docs.nvidia.com: 8x ConnectX-8 800 Gb/s on
+// the GPU tray, 2 TB of system memory, 8x 3.84 TB E3.S NVMe; 2x Xeon 6776P, 8 channels DDR5-6400
+// each = 819.2 GB/s, Intel's Xeon 6 spec; the host as an HGX B300 OEM server usually has it).
 // GB200 NVL72 and GB300 NVL72: one NVLink domain of 72 GPUs, which the planner takes as one node
 // of 72 (tensor, expert and Ulysses groups may span it): 36 Grace CPUs of 480 GB LPDDR5X each
 // (GB200 table at GTC 2024: "Up to 480GB LPDDR5X | Up to 512 GB/s" a superchip; GB300 trays "960
@@ -56,6 +59,7 @@ std::vector<ClusterPreset> build() {
         {"dgx-h100", "DGX H100 (8x H100 SXM)", node("h100-80gb", 8, 3200, 0, 2048, 30720, 50, 614.4)},
         {"dgx-h200", "DGX H200 (8x H200)", node("h200-141gb", 8, 3200, 0, 2048, 30720, 50, 614.4)},
         {"dgx-b200", "DGX B200 (8x B200)", node("b200", 8, 3200, 0, 2048, 30720, 50, 716.8)},
+        {"hgx-b300", "HGX B300 (8x B300)", node("b300", 8, 6400, 0, 2048, 30720, 50, 819.2)},
         {"gb200-nvl72", "GB200 NVL72 (72x GB200)", node("gb200", 72, 28800, 0, 16093, 0, 1, 18432)},
         {"gb300-nvl72", "GB300 NVL72 (72x GB300)", node("gb300", 72, 57600, 0, 17280, 0, 1, 18432)},
         {"mi300x-8", "8x MI300X (OAM)", node("mi300x", 8, 3200, 0, 2048, 30720, 50, 921.6)},

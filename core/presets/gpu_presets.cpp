@@ -1,5 +1,6 @@
 #include "core/presets/gpu_presets.h"
 
+#include "core/base/phrase.h"
 #include "core/presets/preset_table.h"
 
 #include <array>
@@ -172,5 +173,29 @@ const char* gpu_time_traits_preset(std::size_t i) { return i < kTraits.size() ? 
 std::string gpu_preset_names() { return preset_names(gpu_presets()); }
 
 const GpuSpec& gpu_preset(std::string_view name) { return find_preset(gpu_presets(), name, "GPU", "GPUs"); }
+
+namespace {
+constexpr std::array<const char*, 5> kFamilies{"NVIDIA Blackwell", "NVIDIA Hopper", "NVIDIA Ampere and Volta",
+                                               QT_TRANSLATE_NOOP("Core", "Workstation and consumer GPUs"), "AMD Instinct"};
+struct FamilyRow {
+    const char* preset;
+    std::size_t family;  // index in kFamilies
+};
+// By the vendor's own naming: the data-centre parts by architecture (the datasheets above), the
+// GeForce, L40S and A10G cards as workstation and consumer GPUs, AMD's Instinct accelerators.
+constexpr std::array<FamilyRow, 21> kFamilyOf{{
+    {"v100-16gb", 2},  {"v100-32gb", 2}, {"a100-40gb", 2}, {"a100-80gb", 2}, {"h100-80gb", 1}, {"h100-pcie", 1}, {"h200-141gb", 1},
+    {"l40s", 3},       {"rtx-3090", 3},  {"rtx-4090", 3},  {"a10g", 3},      {"mi250x", 4},    {"mi300x", 4},    {"b200", 0},
+    {"b200-192gb", 0}, {"gb200", 0},     {"b300", 0},      {"gb300", 0},     {"rtx-5090", 3},  {"mi325x", 4},    {"mi355x", 4},
+}};
+}  // namespace
+
+const char* gpu_family(std::string_view gpu_name) {
+    for (const FamilyRow& r : kFamilyOf)
+        if (gpu_name == r.preset) return kFamilies[r.family];
+    return "";
+}
+
+std::span<const char* const> gpu_families() { return kFamilies; }
 
 }  // namespace zp

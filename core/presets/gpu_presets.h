@@ -27,6 +27,12 @@ GpuTimeTraits gpu_time_traits(const GpuSpec& g);
 // The preset name of the i-th traits row ("" past the end), for the test that the table follows gpu_presets().
 const char* gpu_time_traits_preset(std::size_t i);
 const GpuSpec& gpu_preset(std::string_view name);  // throws InputError listing the known names
+
+// The family a preset GPU is listed under in the window (by vendor and generation): "NVIDIA
+// Blackwell", "NVIDIA Hopper", "NVIDIA Ampere and Volta", "Workstation and consumer GPUs" (a
+// translatable phrase), "AMD Instinct"; "" for a GPU no preset is. gpu_families() in list order.
+const char* gpu_family(std::string_view gpu_name);
+std::span<const char* const> gpu_families();
 std::string gpu_preset_names();
 
 }  // namespace zp

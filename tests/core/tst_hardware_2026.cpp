@@ -69,6 +69,25 @@ private slots:
         tp16.parallel.tensor = 16;
         QVERIFY_THROWS_EXCEPTION(InputError, validate(tp16));
     }
+
+    // The window lists GPUs and nodes by vendor and generation: every preset has its family.
+    void every_gpu_preset_has_a_family() {
+        for (const GpuSpec& g : gpu_presets()) QVERIFY2(*gpu_family(g.name) != '\0', g.name.c_str());
+        for (const ClusterPreset& c : cluster_presets()) QVERIFY2(*gpu_family(c.cluster.gpu.name) != '\0', c.name.c_str());
+        QCOMPARE(std::string(gpu_family("b300")), std::string("NVIDIA Blackwell"));
+        QCOMPARE(std::string(gpu_family("mi355x")), std::string("AMD Instinct"));
+        QCOMPARE(std::string(gpu_family("rtx-5090")), std::string("Workstation and consumer GPUs"));
+        QCOMPARE(std::string(gpu_family("no-such-gpu")), std::string());
+    }
+
+    // HGX B300 (DGX B300 user guide): 8 GPUs, 8 x 800 Gb/s, 2 TB.
+    void hgx_b300_node() {
+        const Cluster& c = cluster_preset("hgx-b300").cluster;
+        QCOMPARE(c.gpu.name, std::string("b300"));
+        QCOMPARE(c.gpus_per_node, std::int64_t{8});
+        QCOMPARE(c.inter_node_gbits_per_s, 6400.0);
+        QCOMPARE(c.cpu_ram_bytes_per_node, 2048.0 * 1024 * 1024 * 1024);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestHardware2026)

@@ -197,14 +197,31 @@ private slots:
         for (const auto& p : model_presets()) models << QString::fromStdString(p.name);
         models << QStringLiteral("__custom__");
         QCOMPARE(itemData(combo("model")), models);
+        // The GPU and node lists hold every preset once, grouped under a disabled header per
+        // family (vendor and generation), headers first in gpu_families() order.
         QStringList gpus;
         for (const auto& g : gpu_presets()) gpus << QString::fromStdString(g.name);
         gpus << QLatin1String(kCustomGpuName);
-        QCOMPARE(itemData(combo("gpu")), gpus);
         QStringList nodes;
         for (const auto& c : cluster_presets()) nodes << QString::fromStdString(c.name);
         nodes << QStringLiteral("__custom__");
-        QCOMPARE(itemData(combo("node")), nodes);
+        for (const auto& [name, presets] : {std::pair{"gpu", gpus}, std::pair{"node", nodes}}) {
+            QComboBox* box = combo(name);
+            QStringList listed = itemData(box);
+            QStringList headers;
+            for (int i = 0; i < box->count(); ++i)
+                if (box->itemData(i).toString().isEmpty()) {
+                    headers << box->itemText(i);
+                    QVERIFY(!(box->model()->flags(box->model()->index(i, 0)) & Qt::ItemIsEnabled));  // never chosen
+                }
+            listed.removeAll(QString());
+            QStringList expected = presets;
+            listed.sort();
+            expected.sort();
+            QCOMPARE(listed, expected);
+            QVERIFY2(headers.size() >= 4, qPrintable(headers.join(QStringLiteral(", "))));
+            QCOMPARE(headers.first(), QStringLiteral("NVIDIA Blackwell"));
+        }
         QComboBox* intra = combo("intra_node_bandwidth");
         QCOMPARE(intra->count(), static_cast<int>(intra_node_links().size()));
         for (int i = 0; i < intra->count(); ++i) {

@@ -365,7 +365,12 @@ private:
     QString combo() {
         QComboBox* c = any(w_.findChildren<QComboBox*>());
         if (!c || c->count() == 0) return QStringLiteral("no combo box");
-        const int i = pick(c->count());
+        // Only what a user can choose: a list's family headers are disabled entries.
+        QList<int> choosable;
+        for (int k = 0; k < c->count(); ++k)
+            if (c->model()->flags(c->model()->index(k, c->modelColumn())) & Qt::ItemIsEnabled) choosable << k;
+        if (choosable.isEmpty()) return QStringLiteral("no entry to choose in %1").arg(describe(c));
+        const int i = choosable[pick(static_cast<int>(choosable.size()))];
         c->setCurrentIndex(i);
         emit c->activated(i);  // what choosing an entry does: the panel edits on activation only
         emit c->textActivated(c->itemText(i));

@@ -4,9 +4,12 @@
 #include "ui/document/planner_document.h"
 #include "ui/widgets/edit_spin_box.h"
 
+#include "core/presets/gpu_presets.h"
+
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QSignalBlocker>
+#include <QStandardItemModel>
 #include <QToolButton>
 
 #include <algorithm>
@@ -77,6 +80,29 @@ void ControlGroup::onActivated(QComboBox* box, int id, const QString& text, std:
         const std::string name = box->itemData(index).toString().toStdString();
         edit(id, text, [&](Scenario& s) { apply(s, name); });
     });
+}
+
+void addFamilyGroupedItems(QComboBox* box, const std::vector<FamilyEntry>& entries) {
+    auto* model = qobject_cast<QStandardItemModel*>(box->model());
+    for (const char* family : gpu_families()) {
+        bool header = false;
+        for (const FamilyEntry& e : entries) {
+            if (std::string_view(e.family) != family) continue;
+            if (!header) {
+                box->addItem(translatedCore(family));
+                if (QStandardItem* item = model ? model->item(box->count() - 1) : nullptr) {
+                    item->setFlags(item->flags() & ~(Qt::ItemIsEnabled | Qt::ItemIsSelectable));
+                    QFont f = item->font();
+                    f.setBold(true);
+                    item->setFont(f);
+                }
+                header = true;
+            }
+            box->addItem(e.label, e.data);
+        }
+    }
+    for (const FamilyEntry& e : entries)
+        if (*e.family == '\0') box->addItem(e.label, e.data);
 }
 
 void setIndexIfChanged(QComboBox* box, int index) {

@@ -91,6 +91,17 @@ void addEnumItems(QComboBox* box) {
     for (const auto& n : enum_names<E>()) box->addItem(translatedCore(n.name), QString::fromLatin1(n.name));
 }
 
+// One preset of a list grouped by family (core/presets/gpu_presets.h gpu_family).
+struct FamilyEntry {
+    QString label;
+    QString data;
+    const char* family;
+};
+// Fills `box` with `entries` under one header per family, in gpu_families() order (issue 38: the
+// GPU and node lists by vendor and generation). A header is a disabled entry with no data: it
+// cannot be chosen, and Up and Down step over it.
+void addFamilyGroupedItems(QComboBox* box, const std::vector<FamilyEntry>& entries);
+
 void setIndexIfChanged(QComboBox* box, int index);
 void setCheckedIfChanged(QCheckBox* box, bool on);
 

@@ -22,7 +22,10 @@ GpuGroup::GpuGroup(PlannerDocument* doc) : ControlGroup(doc, tr("GPUs")) {
                                         "every one listed, in a field below or in a rate a session carries (CPU Adam, NVMe, PCIe); "
                                         "choosing it opens the node's fields.")),
                   "node");
-    for (const auto& c : cluster_presets()) node_->addItem(QString::fromStdString(c.display_name), QString::fromStdString(c.name));
+    std::vector<FamilyEntry> nodes;
+    for (const auto& c : cluster_presets())
+        nodes.push_back({QString::fromStdString(c.display_name), QString::fromStdString(c.name), gpu_family(c.cluster.gpu.name)});
+    addFamilyGroupedItems(node_, nodes);
     node_->addItem(tr("My cluster"), kCustomEntry);
     node_->setAccessibleName(tr("Node type"));
     form_->addRow(tr("Node"), node_);
@@ -42,7 +45,10 @@ GpuGroup::GpuGroup(PlannerDocument* doc) : ControlGroup(doc, tr("GPUs")) {
     gpu_error_->setVisible(false);
     form_->addRow(gpu_error_);
     gpu_ = named(tip(new QComboBox, tr("GPU model: sets memory, peak 16-bit TFLOP/s and the intra-node link.")), "gpu");
-    for (const auto& g : gpu_presets()) gpu_->addItem(QString::fromStdString(g.display_name), QString::fromStdString(g.name));
+    std::vector<FamilyEntry> gpus;
+    for (const auto& g : gpu_presets())
+        gpus.push_back({QString::fromStdString(g.display_name), QString::fromStdString(g.name), gpu_family(g.name)});
+    addFamilyGroupedItems(gpu_, gpus);
     gpu_->addItem(tr("Custom"), QLatin1String(kCustomGpuName));
     form_->addRow(tr("GPU"), gpu_);
     gpu_mem_ = named(new ScaledSlider(4, 256, 1, tr(" GiB"), Scale::Linear), "gpu_memory");
@@ -57,7 +63,8 @@ void GpuGroup::connectEdits() {
     connect(node_size_, &EditSpinBox::valueEdited, this, [this](int v) { editGpuCount(gpus_->value(), v); });
     connect(node_, &QComboBox::activated, this, [this](int index) {
         const QString name = node_->itemData(index).toString();
-        if (name == kCustomEntry) {  // the fields below are the node: nothing to apply, the list shows the document's
+        if (name == kCustomEntry ||
+            name.isEmpty()) {  // a family header is never a node  // the fields below are the node: nothing to apply, the list shows the document's
             sync(doc_->scenario());
             return;
         }
@@ -69,7 +76,8 @@ void GpuGroup::connectEdits() {
     });
     connect(gpu_, &QComboBox::activated, this, [this](int index) {
         const QString name = gpu_->itemData(index).toString();
-        if (name == QLatin1String(kCustomGpuName)) {  // the memory below makes a custom GPU; the list shows the document's
+        if (name == QLatin1String(kCustomGpuName) ||
+            name.isEmpty()) {  // a family header is never a GPU  // the memory below makes a custom GPU; the list shows the document's
             sync(doc_->scenario());
             return;
         }

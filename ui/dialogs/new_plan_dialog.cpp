@@ -2,6 +2,7 @@
 
 #include "core/base/errors.h"
 #include "core/presets/cluster_presets.h"
+#include "core/presets/gpu_presets.h"
 #include "core/presets/job_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
@@ -64,7 +65,10 @@ NewPlanDialog::NewPlanDialog(const Scenario& start, QWidget* parent) : QDialog(p
     auto* on = new QGroupBox(tr("On what, and which model?"));
     auto* form = new QFormLayout(on);
     node_ = named(new QComboBox, "new_plan_node");
-    for (const auto& c : cluster_presets()) node_->addItem(QString::fromStdString(c.display_name), QString::fromStdString(c.name));
+    std::vector<FamilyEntry> nodes;
+    for (const auto& c : cluster_presets())
+        nodes.push_back({QString::fromStdString(c.display_name), QString::fromStdString(c.name), gpu_family(c.cluster.gpu.name)});
+    addFamilyGroupedItems(node_, nodes);
     node_->addItem(tr("My cluster (set its fields in the panel)"), kCustomEntry);
     const ClusterPreset* preset = cluster_preset_of(start.cluster);
     node_->setCurrentIndex(std::max(0, node_->findData(preset ? QString::fromStdString(preset->name) : QString(kCustomEntry))));

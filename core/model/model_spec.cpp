@@ -189,6 +189,16 @@ std::int64_t mlp_params_per_expert(const ModelSpec& m) { return mlp_params<std::
 
 double mlp_width_per_token(const ModelSpec& m) { return mlp_width_per_token(m, static_cast<double>(m.experts_per_token)); }
 
+double attention_pair_share(const ModelSpec& m, double seq_len) {
+    const double s = seq_len, w = static_cast<double>(m.attention_window);
+    if (m.attention_window <= 0 || m.layers <= 0 || s <= w) return 1.0;
+    const double global_pairs = s * (s + 1) / 2;
+    const double local_pairs = m.chunked_attention ? s * (w + 1) / 2 : s * w - w * (w - 1) / 2;
+    const double L = static_cast<double>(m.layers);
+    const double global_layers = m.global_layer_every > 0 ? std::floor(L / static_cast<double>(m.global_layer_every)) : 0.0;
+    return (global_layers + (L - global_layers) * local_pairs / global_pairs) / L;
+}
+
 double mlp_width_per_token(const ModelSpec& m, double routed_per_token) {
     if (m.experts <= 1 || m.layers <= 0) return static_cast<double>(m.ffn);
     const double mixture = static_cast<double>(moe_layers(m));

@@ -88,7 +88,8 @@ struct ModelSpec {
     // (moe_layers = range(step - 1, layers, step)); the others have a dense MLP of width ffn
     // (Llama-4's intermediate_size_mlp). 1: every layer past the dense ones is a mixture.
     std::int64_t moe_layer_step = 1;
-    // Local attention layers, as data (no memory or time term reads them yet): attention_window
+    // Local attention layers (their causal attention's share of query-key pairs:
+    // attention_pair_share; the step time reads it under flash attention): attention_window
     // tokens (Gemma-3's sliding_window 512 / 1024, gpt-oss's 128, Llama-4's attention_chunk_size
     // 8192); 0 = every layer attends globally. global_layer_every N: layer i is global when
     // (i + 1) % N == 0, every other layer local (Gemma-3 6: five local a global; gpt-oss 2;
@@ -126,6 +127,12 @@ std::int64_t mlp_params_per_expert(const ModelSpec& m);     // one routed expert
 // mixture layer experts_per_token routed experts plus the shared ones, each expert_ffn wide
 // (DeepSeek's first_dense_layers use ffn). What activations and MLP FLOPs scale with.
 double mlp_width_per_token(const ModelSpec& m);
+// The query-key pairs a causal self-attention computes, averaged over the layers, as a share of a
+// global layer's s(s+1)/2 at sequence `seq_len`: 1 for a model whose layers all attend globally.
+// A sliding window of w keeps each token's last w keys (s w - w(w-1)/2 pairs; transformers'
+// sliding_window, FlashAttention-2's window_size); a chunk of c attends causally within itself
+// (s(c+1)/2 pairs; Llama-4's attention_chunk_size). Kernels that skip the masked blocks only.
+double attention_pair_share(const ModelSpec& m, double seq_len);
 // The same with `routed_per_token` routed-expert rows a token costs instead of experts_per_token
 // (DeepSpeed's capacity-padded dispatch under expert parallelism, core/model/experts.h).
 double mlp_width_per_token(const ModelSpec& m, double routed_per_token);

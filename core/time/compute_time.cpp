@@ -37,7 +37,9 @@ AttentionSeconds attention_seconds(const ModelSpec& m, const Training& t, double
         // AV work of a decoder's self-attention (FlashAttention-2, Dao 2023, Sec. 3.1.1 "Causal
         // masking"; its Fig. 5 counts causal FLOPs as half). Without flash attention the whole
         // score matrix is computed and then masked.
-        const double causal_share = m.encoder_decoder ? 1.0 : kCausalAttentionShare;
+        // Sliding-window and chunked layers skip more (model_spec.h attention_pair_share).
+        const double causal_share =
+            m.encoder_decoder ? 1.0 : kCausalAttentionShare * attention_pair_share(m, static_cast<double>(t.seq_len));
         const double f = causal_share * flops_f / (r.flops_per_s * kFlashAttentionShare);
         return {f, 2.5 * f};  // FlashAttention-2 Sec. 3.1.2: backward recomputes S and P, 5 matmuls to forward's 2
     }

@@ -15,11 +15,34 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using namespace zp;
 
 class TestModelSpec : public QObject {
     Q_OBJECT
 private slots:
+    // attention_pair_share: the query-key pairs a causal attention computes, averaged over the
+    // layers, against a global layer's s(s+1)/2 (hand-computed from each config's window, chunk
+    // and global-layer pattern).
+    void attention_pair_share_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<double>("seq");
+        QTest::addColumn<double>("share");
+        QTest::newRow("Gemma-3 27B, window 1024, 52 local of 62, 8192 tokens") << "gemma-3-27b" << 8192.0 << 0.3578517066102849;
+        QTest::newRow("Gemma-3 1B, window 512, 22 local of 26, 32768 tokens") << "gemma-3-1b" << 32768.0 << 0.1800814838484778;
+        QTest::newRow("gpt-oss-20b, window 128 on every other layer, 4096 tokens") << "gpt-oss-20b" << 4096.0 << 0.5307580241640225;
+        QTest::newRow("Llama-4 Scout, chunks of 8192 on 36 of 48, 32768 tokens") << "llama-4-scout" << 32768.0 << 0.43751716561384235;
+        QTest::newRow("Llama-4 Scout within one chunk: every layer whole") << "llama-4-scout" << 8192.0 << 1.0;
+        QTest::newRow("Llama-3.1 8B, global everywhere") << "llama-3.1-8b" << 131072.0 << 1.0;
+    }
+    void attention_pair_share() {
+        QFETCH(QString, model);
+        QFETCH(double, seq);
+        QFETCH(double, share);
+        QVERIFY(std::abs(zp::attention_pair_share(model_preset(model.toStdString()).spec, seq) - share) < 1e-12);
+    }
+
     // clang-format off
     void presets_data() {
         QTest::addColumn<QString>("preset");

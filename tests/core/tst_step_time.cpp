@@ -10,6 +10,7 @@
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/time/collectives.h"
+#include "core/time/compute_time.h"
 #include "core/time/flops.h"
 #include "core/time/step_time.h"
 #include "test_data.h"
@@ -68,6 +69,25 @@ Scenario gpt2_step(std::int64_t nodes, std::int64_t gpus_per_node, int stage, Of
 class TestStepTime : public QObject {
     Q_OBJECT
 private slots:
+    // Local attention layers under flash attention compute only their window's or chunk's pairs:
+    // the attention time scales by attention_pair_share; without flash attention (the whole
+    // score matrix computed, then masked) and in the MFU's FLOP count nothing changes.
+    void local_attention_layers_shorten_attention_only_under_flash() {
+        Training t;
+        t.seq_len = 8192;
+        t.micro_batch = 1;
+        const GpuSpec& h100 = gpu_preset("h100-80gb");
+        const ModelSpec local = model_preset("gemma-3-27b").spec;
+        ModelSpec global = local;
+        global.attention_window = 0;
+        const ComputeTime a = compute_time(local, t, h100, 1, 1e9, 1.0);
+        const ComputeTime b = compute_time(global, t, h100, 1, 1e9, 1.0);
+        QVERIFY(std::abs(a.attention_seconds / b.attention_seconds - attention_pair_share(local, 8192)) < 1e-9);
+        QCOMPARE(a.gemm_seconds, b.gemm_seconds);
+        t.flash_attention = false;
+        QCOMPARE(compute_time(local, t, h100, 1, 1e9, 1.0).attention_seconds, compute_time(global, t, h100, 1, 1e9, 1.0).attention_seconds);
+    }
+
     void zero_paper_volume_data() {
         QTest::addColumn<int>("stage");
         QTest::addColumn<double>("psiMultiple");

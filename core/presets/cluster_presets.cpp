@@ -4,6 +4,8 @@
 #include "core/hardware/host_rates.h"
 #include "core/presets/preset_table.h"
 
+#include <array>
+
 namespace zp {
 namespace {
 
@@ -72,6 +74,28 @@ std::vector<ClusterPreset> build() {
     };
 }
 
+// Where each node of build() comes from, as data: `zero-planner presets` lists it. Each is the
+// citation of the comment above build(); "typical build, not a vendor SKU" and "assumed" where
+// that comment says so (tests/core/tst_preset_sources checks that every preset has one).
+// clang-format off
+constexpr std::array<PresetSource, 14> kClusterSources{{
+    {"dgx-a100",           "NVIDIA DGX A100 user guide (8x A100 80GB, 8x 200 Gb/s HDR, 2 TB RAM, 30 TB NVMe); 2x AMD EPYC 7742, DDR4-3200 (AMD spec sheet)"},
+    {"dgx-h100",           "NVIDIA DGX H100 user guide (8x H100 SXM, 8x 400 Gb/s NDR, 2 TB RAM, 8x 3.84 TB NVMe); 2x Xeon Platinum 8480C, DDR5-4800 (Intel spec sheet)"},
+    {"dgx-h200",           "NVIDIA DGX BasePOD reference architecture (2 TB DDR5, 8x ConnectX-7 400 Gb/s, 8x 3.84 TB NVMe); the DGX H100's 2x Xeon 8480C"},
+    {"dgx-b200",           "NVIDIA DGX B200 user guide (2 TB in 32 DIMMs, 8x ConnectX-7 400 Gb/s, 8x 3.84 TB U.2); 2x Xeon Platinum 8570, DDR5-5600"},
+    {"hgx-b300",           "NVIDIA DGX B300 user guide (8x ConnectX-8 800 Gb/s, 2 TB, 8x 3.84 TB E3.S NVMe); 2x Xeon 6776P, DDR5-6400 (Intel Xeon 6 spec)"},
+    {"gb200-nvl72",        "NVIDIA GTC 2024 GB200 table (480 GB LPDDR5X and 512 GB/s a Grace CPU, 36 of them); one ConnectX-7 400 Gb/s a GPU; NVMe not published (0)"},
+    {"gb300-nvl72",        "NVIDIA GB300 NVL72 page (800 Gb/s a GPU; trays of 2x 480 GiB LPDDR5X); host bandwidth as GB200's (assumed); NVMe not published (0)"},
+    {"mi300x-8",           "AMD CDNA 3 whitepaper (8x MI300X OAM, xGMI); the host (2 TB, 8x 400 Gb/s, 8x 3.84 TB NVMe, 2x 12-channel DDR5-4800) assumed: a typical OEM build"},
+    {"dgx-2",              "NVIDIA DGX-2 data sheet (16x V100 32GB, 8x 100 Gb/s EDR, 1.5 TB RAM, 30 TB NVMe); ~25 GB/s NVMe (ZeRO-Infinity, arXiv 2104.07857 Sec. 7); 2x Xeon 8168"},
+    {"rtx4090-box",        "typical build, not a vendor SKU (one 100 Gb/s NIC, one 8-channel DDR4-3200 socket): edit RAM and NVMe to match yours"},
+    {"workstation",        "typical build, not a vendor SKU (2 channels DDR5-5600): edit RAM and NVMe to match yours"},
+    {"workstation-2x4090", "Answer.AI FSDP + QLoRA benchmarks' machine (fsdp_qlora benchmarks_03_2024.md: two GPUs without NVLink, 128 GB RAM), built like the workstation"},
+    {"workstation-4x4090", "typical Threadripper PRO build, not a vendor SKU (8 channels DDR5-5200, 256 GB, 2x 1.9 TB NVMe): edit RAM and NVMe to match yours"},
+    {"workstation-5090",   "typical build, not a vendor SKU, like the RTX 4090 workstation: edit RAM and NVMe to match yours"},
+}};
+// clang-format on
+
 }  // namespace
 
 const std::vector<ClusterPreset>& cluster_presets() {
@@ -82,6 +106,8 @@ const std::vector<ClusterPreset>& cluster_presets() {
 std::string cluster_preset_names() { return preset_names(cluster_presets()); }
 
 const ClusterPreset& cluster_preset(std::string_view name) { return find_preset(cluster_presets(), name, "cluster", "clusters"); }
+
+const char* cluster_source(std::string_view name) { return find_source(kClusterSources, name); }
 
 const ClusterPreset* cluster_preset_of(const Cluster& c) {
     for (const ClusterPreset& p : cluster_presets()) {

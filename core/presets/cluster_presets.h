@@ -18,6 +18,10 @@ struct ClusterPreset {
 const std::vector<ClusterPreset>& cluster_presets();
 const ClusterPreset& cluster_preset(std::string_view name);  // throws InputError listing the known names
 std::string cluster_preset_names();
+// Where a node preset comes from (user guide, data sheet, reference architecture; "typical build,
+// not a vendor SKU" or "assumed" where it is not a published system), as `zero-planner presets`
+// lists it; "" for a node no preset is.
+const char* cluster_source(std::string_view name);
 
 // The preset `c` is a run of: every field of its node as the preset sets it, on any number of
 // nodes, or on one node with fewer of its GPUs (what --cluster with a smaller --gpus gives,

@@ -87,6 +87,41 @@ const std::vector<GpuSpec>& gpu_presets() {
 
 namespace {
 
+// Where each row of gpu_presets() comes from, as data: `zero-planner presets` lists it. Each is
+// the citation of the comments above (and of the bandwidth table below), in the order of
+// gpu_presets() (tests/core/tst_preset_sources checks that every preset has one).
+// clang-format off
+constexpr std::array<PresetSource, 21> kGpuSources{{
+    {"v100-16gb",  "NVIDIA Tesla V100 datasheet (SXM2: 125 TFLOP/s, 900 GB/s HBM2, NVLink 2 300 GB/s both directions)"},
+    {"v100-32gb",  "NVIDIA Tesla V100 datasheet (SXM2: 125 TFLOP/s, 900 GB/s HBM2, NVLink 2 300 GB/s both directions)"},
+    {"a100-40gb",  "NVIDIA A100 datasheet (SXM 40GB: 312 TFLOP/s, 1555 GB/s HBM2, NVLink 3 600 GB/s both directions)"},
+    {"a100-80gb",  "NVIDIA A100 datasheet (SXM 80GB: 312 TFLOP/s, 2039 GB/s HBM2e, NVLink 3 600 GB/s both directions)"},
+    {"h100-80gb",  "NVIDIA H100 datasheet (SXM: 989 TFLOP/s, 3350 GB/s, NVLink 4 900 GB/s both directions); 81,559 MiB as nvidia-smi reports it"},
+    {"h100-pcie",  "NVIDIA H100 datasheet (PCIe: 756 TFLOP/s, 2000 GB/s); PCIe 5.0 x16 (PCI-SIG)"},
+    {"h200-141gb", "NVIDIA H200 datasheet (989 TFLOP/s, 4800 GB/s, NVLink as the H100's); 143,771 MiB as nvidia-smi reports it"},
+    {"l40s",       "NVIDIA L40S datasheet (362 TFLOP/s, 864 GB/s); 46,068 MiB as nvidia-smi reports it"},
+    {"rtx-3090",   "NVIDIA Ampere GA102 whitepaper Table 9 (35.6 TFLOP/s with FP32 accumulate, 936 GB/s)"},
+    {"rtx-4090",   "NVIDIA Ada Lovelace whitepaper Appendix A (165.2 TFLOP/s with FP32 accumulate, 1008 GB/s)"},
+    {"a10g",       "AWS EC2 G5 documentation (~70 TFLOP/s: A10 silicon at lower clocks); NVIDIA A10 datasheet (600 GB/s); 23,028 MiB"},
+    {"mi250x",     "AMD Instinct MI250X data sheet (383 TFLOP/s, 3276.8 GB/s and 800 GB/s Infinity Fabric a package; one GCD is half)"},
+    {"mi300x",     "AMD Instinct MI300X data sheet (1307.4 TFLOP/s, 5300 GB/s, 7 Infinity Fabric links x 64 GB/s)"},
+    {"b200",       "NVIDIA Blackwell datasheet, HGX B200 (FP16/BF16 4.5 PFLOPS sparse = 2250 dense, 180 GB, 7700 GB/s, NVLink 5 1.8 TB/s); GiB: the GB less 0.5%, assumed (no nvidia-smi total found)"},
+    {"b200-192gb", "NVIDIA GTC 2024 HGX B200 table (up to 192 GB HBM3e, up to 8 TB/s; 2250 TFLOP/s dense); GiB: the GB less 0.5%, assumed (no nvidia-smi total found)"},
+    {"gb200",      "NVIDIA Blackwell datasheet, GB200 NVL72 (5 PFLOPS sparse = 2500 dense, 186 GB, 8000 GB/s); NVLink-C2C 900 GB/s a superchip; GiB: the GB less 0.5%, assumed (no nvidia-smi total found)"},
+    {"b300",       "NVIDIA Blackwell Ultra datasheet, HGX B300 (4.5 PFLOPS sparse = 2250 dense, 270 GB, 7700 GB/s, PCIe 6.0); GiB: the GB less 0.5%, assumed (no nvidia-smi total found)"},
+    {"gb300",      "NVIDIA Blackwell Ultra datasheet, GB300 NVL72 (5 PFLOPS sparse = 2500 dense, 279 GB, 8000 GB/s); GiB: the GB less 0.5%, assumed (no nvidia-smi total found)"},
+    {"rtx-5090",   "NVIDIA RTX Blackwell whitepaper Table 3 (209.5 TFLOP/s with FP32 accumulate, 32 GB GDDR7, 1792 GB/s)"},
+    {"mi325x",     "AMD Instinct MI325X product page (1307.4 TFLOP/s dense, 256 GB, 6000 GB/s)"},
+    {"mi355x",     "AMD Instinct MI355X brochure (BF16 2.5166 PF dense, 288 GB) and product page (8000 GB/s, 7 Infinity Fabric links of 153 GB/s)"},
+}};
+// clang-format on
+
+}  // namespace
+
+const char* gpu_source(std::string_view name) { return find_source(kGpuSources, name); }
+
+namespace {
+
 struct TraitsRow {
     const char* preset;
     GpuTimeTraits traits;

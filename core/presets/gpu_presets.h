@@ -27,6 +27,9 @@ GpuTimeTraits gpu_time_traits(const GpuSpec& g);
 // The preset name of the i-th traits row ("" past the end), for the test that the table follows gpu_presets().
 const char* gpu_time_traits_preset(std::size_t i);
 const GpuSpec& gpu_preset(std::string_view name);  // throws InputError listing the known names
+// Where a preset's figures come from (datasheet, whitepaper, product page; "assumed" where a figure
+// is not published), as `zero-planner presets` lists it; "" for a GPU no preset is.
+const char* gpu_source(std::string_view name);
 
 // The family a preset GPU is listed under in the window (by vendor and generation): "NVIDIA
 // Blackwell", "NVIDIA Hopper", "NVIDIA Ampere and Volta", "Workstation and consumer GPUs" (a

@@ -2,6 +2,8 @@
 
 #include "core/presets/preset_table.h"
 
+#include <array>
+
 namespace zp {
 
 namespace {
@@ -386,6 +388,69 @@ std::vector<ModelPreset> build_presets() {
     return p;
 }
 
+// Where each preset's dimensions come from, as data: `zero-planner presets` lists it. Each is the
+// config.json (Hugging Face repository) or paper its comment in build_presets() cites; the presets
+// whose comment says only "each model's published config.json" (GPT-2, Llama-2, Llama-3,
+// Mistral 7B, Mixtral 8x7B, Qwen2) name the repository whose published count tests/core/
+// tst_model_spec.cpp presets_data() holds them to. tests/core/tst_preset_sources checks that every
+// preset has one.
+// clang-format off
+constexpr std::array<PresetSource, 52> kModelSources{{
+    {"gpt2",             "openai-community/gpt2 config.json; GPT-2 paper"},
+    {"gpt2-xl",          "openai-community/gpt2-xl config.json; GPT-2 paper"},
+    {"gpt3-175b",        "Brown et al. 2020 (GPT-3) Table 2.1: 96 layers, d_model 12288, 96 heads, n_ctx 2048; GPT-2 architecture"},
+    {"llama-2-7b",       "meta-llama/Llama-2-7b-hf config.json"},
+    {"llama-2-13b",      "meta-llama/Llama-2-13b-hf config.json"},
+    {"llama-2-70b",      "meta-llama/Llama-2-70b-hf config.json"},
+    {"llama-3-8b",       "meta-llama/Meta-Llama-3-8B config.json"},
+    {"llama-3-70b",      "meta-llama/Meta-Llama-3-70B config.json"},
+    {"llama-3.1-8b",     "meta-llama/Llama-3.1-8B config.json"},
+    {"llama-3.1-70b",    "meta-llama/Llama-3.1-70B config.json"},
+    {"llama-3.1-405b",   "meta-llama/Llama-3.1-405B config.json"},
+    {"llama-3.2-1b",     "meta-llama/Llama-3.2-1B config.json"},
+    {"llama-3.2-3b",     "meta-llama/Llama-3.2-3B config.json"},
+    {"mistral-7b",       "mistralai/Mistral-7B-v0.1 config.json"},
+    {"mistral-nemo-12b", "mistralai/Mistral-Nemo-Base-2407 config.json"},
+    {"mixtral-8x7b",     "mistralai/Mixtral-8x7B-v0.1 config.json"},
+    {"mixtral-8x22b",    "mistral-community/Mixtral-8x22B-v0.1 config.json (as mistralai's base v0.1)"},
+    {"qwen2-0.5b",       "Qwen/Qwen2-0.5B config.json"},
+    {"qwen2-7b",         "Qwen/Qwen2-7B config.json"},
+    {"qwen2.5-0.5b",     "Qwen/Qwen2.5-0.5B config.json"},
+    {"qwen2.5-1.5b",     "Qwen/Qwen2.5-1.5B config.json"},
+    {"qwen2.5-3b",       "Qwen/Qwen2.5-3B config.json"},
+    {"qwen2.5-7b",       "Qwen/Qwen2.5-7B config.json"},
+    {"qwen2.5-14b",      "Qwen/Qwen2.5-14B config.json"},
+    {"qwen2.5-32b",      "Qwen/Qwen2.5-32B config.json"},
+    {"qwen2.5-72b",      "Qwen/Qwen2.5-72B config.json"},
+    {"qwen3-0.6b",       "Qwen/Qwen3-0.6B config.json"},
+    {"qwen3-1.7b",       "Qwen/Qwen3-1.7B config.json"},
+    {"qwen3-4b",         "Qwen/Qwen3-4B config.json"},
+    {"qwen3-8b",         "Qwen/Qwen3-8B config.json"},
+    {"qwen3-14b",        "Qwen/Qwen3-14B config.json"},
+    {"qwen3-32b",        "Qwen/Qwen3-32B config.json"},
+    {"qwen3-30b-a3b",    "Qwen/Qwen3-30B-A3B config.json"},
+    {"qwen3-235b-a22b",  "Qwen/Qwen3-235B-A22B config.json"},
+    {"gemma-2-2b",       "google/gemma-2-2b config.json"},
+    {"gemma-2-9b",       "google/gemma-2-9b config.json"},
+    {"gemma-2-27b",      "google/gemma-2-27b config.json"},
+    {"gemma-3-1b",       "google/gemma-3-1b-pt config.json"},
+    {"gemma-3-4b",       "google/gemma-3-4b-pt config.json text_config, Gemma3TextConfig's defaults (language model only)"},
+    {"gemma-3-12b",      "google/gemma-3-12b-pt config.json text_config, Gemma3TextConfig's defaults (language model only)"},
+    {"gemma-3-27b",      "google/gemma-3-27b-pt config.json text_config, Gemma3TextConfig's defaults (language model only)"},
+    {"gpt-oss-20b",      "openai/gpt-oss-20b config.json"},
+    {"gpt-oss-120b",     "openai/gpt-oss-120b config.json"},
+    {"llama-4-scout",    "meta-llama/Llama-4-Scout-17B-16E config.json text_config (language model only)"},
+    {"llama-4-maverick", "meta-llama/Llama-4-Maverick-17B-128E config.json text_config (language model only)"},
+    {"deepseek-v3",      "deepseek-ai/DeepSeek-V3 config.json (DeepSeek-R1's is the same; MTP layer not counted)"},
+    {"phi-3-mini",       "microsoft/Phi-3-mini-4k-instruct config.json"},
+    {"phi-3-medium",     "microsoft/Phi-3-medium-4k-instruct config.json"},
+    {"deepseek-v2-lite", "deepseek-ai/DeepSeek-V2-Lite config.json"},
+    {"olmo-2-7b",        "allenai/OLMo-2-1124-7B config.json"},
+    {"bloom-176b",       "bigscience/bloom config.json"},
+    {"t5-3b",            "t5-3b config.json"},
+}};
+// clang-format on
+
 }  // namespace
 
 const std::vector<ModelPreset>& model_presets() {
@@ -396,5 +461,7 @@ const std::vector<ModelPreset>& model_presets() {
 std::string model_preset_names() { return preset_names(model_presets()); }
 
 const ModelPreset& model_preset(std::string_view name) { return find_preset(model_presets(), name, "model", "models"); }
+
+const char* model_source(std::string_view name) { return find_source(kModelSources, name); }
 
 }  // namespace zp

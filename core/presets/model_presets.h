@@ -19,6 +19,9 @@ const std::vector<ModelPreset>& model_presets();
 // Throws InputError listing the known names when `name` is not one of them.
 const ModelPreset& model_preset(std::string_view name);
 std::string model_preset_names();  // "gpt2, gpt2-xl, ..."
+// Where a preset's dimensions come from (its config.json's Hugging Face repository, or the paper),
+// as `zero-planner presets` lists it; "" for a model no preset is.
+const char* model_source(std::string_view name);
 
 // Builders shared by the presets and the Hugging Face importer.
 ModelSpec gpt2_style(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab, std::int64_t positions);

@@ -4,6 +4,7 @@
 #include "core/base/errors.h"
 
 #include <concepts>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,20 @@ const P& find_preset(const std::vector<P>& presets, std::string_view name, std::
         if (p.name == name) return p;
     throw InputError("unknown " + std::string(kind) + " '" + std::string(name) + "'; known " + std::string(kinds) + ": " +
                      preset_names(presets));
+}
+
+// One row of a preset kind's sources: where the figures of the preset called `preset` come from
+// (gpu_source, cluster_source, model_source).
+struct PresetSource {
+    const char* preset;
+    const char* source;
+};
+
+// The source of the preset called `name`; "" when no row names it.
+inline const char* find_source(std::span<const PresetSource> rows, std::string_view name) {
+    for (const PresetSource& r : rows)
+        if (name == r.preset) return r.source;
+    return "";
 }
 
 }  // namespace zp

@@ -110,6 +110,10 @@ const std::vector<Command>& commands() {
          "a log that ran out of GPU memory: the moment of the step it failed in, what frees memory there, and with scenario "
          "options the planner's bytes at that moment",
          CommandKind::Headless, with_scenario({}), kFlags, true, cmd_diagnose},
+        {"presets", "presets [gpus|nodes|models]",
+         "every GPU, node and model preset: its key figures and where each comes from (datasheet, user guide,\n"
+         "config.json, paper); active: a mixture's matmul parameters a token passes through; --markdown: as Markdown tables",
+         CommandKind::Headless, options({}), with_flags({&opt::markdown}), true, cmd_presets},
         {"screenshot", "screenshot",
          "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|sequence|config|window|window-sequence|calibrate|compare|start]\n"
          "[--size WxH] [--scale 1|2: device pixels per point] [--log FILE: the run log the calibrate view shows]\n"

@@ -136,6 +136,7 @@ constinit const Option size{"--size", "WxH", "screenshot: the window size in poi
 constinit const Option scale{"--scale", "1|2", "screenshot: device pixels per point", G::Command, S::Command};
 constinit const Option max_seq{"--max-seq", "", "estimate, recommend: the longest sequence that fits, per setup", G::Command, S::Meta};
 constinit const Option holdout{"--holdout", "", "validate: re-fit the fitted constants leaving out one cited source at a time", G::Command, S::Meta};
+constinit const Option markdown{"--markdown", "", "presets: Markdown tables instead of text (README's Presets section)", G::Command, S::Meta};
 
 constinit const Option json{"--json", "", "one JSON document instead of text", G::General, S::Meta};
 constinit const Option help{"--help", "", "this text", G::General, S::Meta};
@@ -223,7 +224,7 @@ std::span<const Option* const> all_options() {
         &quant_storage,
         &headroom, &convention, &mfu, &cuda_context, &session, &ds_config,
         &format, &output, &world_size, &largest_layer, &nodes, &formula, &log, &measured_step_s, &measured_samples_per_s,
-        &measured_max_allocated_gib, &measured_reserved_gib, &out, &view, &size, &scale, &holdout, &max_seq,
+        &measured_max_allocated_gib, &measured_reserved_gib, &out, &view, &size, &scale, &holdout, &max_seq, &markdown,
         &json, &help, &help_short, &version,
     });
     // clang-format on

@@ -37,10 +37,11 @@ std::vector<std::string> to_std(const QStringList& list) {
 }
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("compare"),    QStringLiteral("recommend"),
-                               QStringLiteral("ds-estimate"), QStringLiteral("export"),     QStringLiteral("session"),
-                               QStringLiteral("lint"),        QStringLiteral("calibrate"),  QStringLiteral("validate"),
-                               QStringLiteral("diagnose"),    QStringLiteral("screenshot"), QStringLiteral("report")};
+const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("compare"),   QStringLiteral("recommend"),
+                               QStringLiteral("ds-estimate"), QStringLiteral("export"),    QStringLiteral("session"),
+                               QStringLiteral("lint"),        QStringLiteral("calibrate"), QStringLiteral("validate"),
+                               QStringLiteral("diagnose"),    QStringLiteral("presets"),   QStringLiteral("screenshot"),
+                               QStringLiteral("report")};
 const QStringList kFormats = {QStringLiteral("deepspeed"),  QStringLiteral("hf-trainer"), QStringLiteral("hf-args"),
                               QStringLiteral("accelerate"), QStringLiteral("launch"),     QStringLiteral("peft"),
                               QStringLiteral("megatron")};
@@ -109,6 +110,7 @@ private slots:
         QTest::newRow("diagnose") << QStringLiteral("diagnose")
                                   << QStringList{QStringLiteral(ZP_TEST_DATA_DIR "/oom/llamafactory7532_zero3_torch_adamw.log")}
                                   << cli::kExitOk;
+        QTest::newRow("presets") << QStringLiteral("presets") << QStringList{QStringLiteral("models")} << cli::kExitOk;
         // Rendered by app/gui_main.cpp: run() has no handler for it, the start decides it.
         QTest::newRow("screenshot") << QStringLiteral("screenshot") << QStringList{QStringLiteral("--out"), QStringLiteral("x.png")}
                                     << cli::kExitBadInput;

@@ -20,5 +20,6 @@ int cmd_lint(const Args& a, std::ostream& out, std::ostream& err);
 int cmd_validate(const Args& a, std::ostream& out, std::ostream& err);
 int cmd_calibrate(const Args& a, std::ostream& out, std::ostream& err);
 int cmd_diagnose(const Args& a, std::ostream& out, std::ostream& err);
+int cmd_presets(const Args& a, std::ostream& out, std::ostream& err);
 
 }  // namespace zp::cli

@@ -34,9 +34,13 @@ double layer_matmul_params(const ModelSpec& m) {
     return p > 0 ? p : 0;
 }
 
+// A local attention layer's window (or chunk) is its model: the pairs outside it are not part of
+// its math, so they are not its FLOPs (attention_pair_share, core/model/model_spec.h). A causal
+// mask's pairs stay counted whole, as Korthikanti's Eq. 7 and the published MFUs count them.
 StepFlops step_flops(const ModelSpec& m, const Training& t, double tokens_per_step) {
+    const double seq = static_cast<double>(t.seq_len);
     return transformer_step_flops(layer_matmul_params(m), head_matmul_params(m), static_cast<double>(m.layers),
-                                  static_cast<double>(m.hidden), static_cast<double>(t.seq_len), tokens_per_step, t.checkpointing);
+                                  static_cast<double>(m.hidden), seq * attention_pair_share(m, seq), tokens_per_step, t.checkpointing);
 }
 
 StepFlops step_flops(const Scenario& s, double tokens_per_step) {

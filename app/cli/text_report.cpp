@@ -233,15 +233,11 @@ namespace {
 // largest micro batch and the longest sequence its setup fits as it is (core/search/max_sequence.h).
 std::string room_lines(const Scenario& s, const Candidate& best) {
     std::string out = "  " + english(headroom_phrase(s, best)) + ".\n";
-    try {
-        out +=
-            "  Largest micro batch: " + english(micro_batch_room_phrase(best, largest_micro_batch_of(s, best))) + ", at this recompute.\n";
-        if (const SequenceCeiling c = longest_sequence_of(s, best); c.max_seq_len > 0)
-            out += "  Longest sequence at this micro batch and recompute: " + english(sequence_room_phrase(c)) +
-                   "; recommend --max-seq for every setup.\n";
-    } catch (const InputError&) {
-        // a batch or length the layout refuses: nothing to say about the room
-    }
+    const PlanRoom room = room_of(s, best);
+    if (room.micro) out += "  Largest micro batch: " + english(micro_batch_room_phrase(best, *room.micro)) + ", at this recompute.\n";
+    if (room.longest && room.longest->max_seq_len > 0)
+        out += "  Longest sequence at this micro batch and recompute: " + english(sequence_room_phrase(*room.longest)) +
+               "; recommend --max-seq for every setup.\n";
     return out;
 }
 }  // namespace

@@ -15,9 +15,8 @@ namespace zp {
 
 std::int64_t effective_global_batch(const Training& t, std::int64_t world_size) {
     if (t.global_batch > 0) return t.global_batch;
-    const std::int64_t per_step = t.micro_batch * world_size;
     const std::int64_t wanted = 64;
-    return ((wanted + per_step - 1) / per_step) * per_step;
+    return next_multiple(wanted, t.micro_batch * world_size);
 }
 
 std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_size) {

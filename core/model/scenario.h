@@ -289,6 +289,9 @@ inline std::int64_t zero_partition_size(const Scenario& s) {
 // Sequences per optimizer step: the given global batch, or 64 raised to a multiple of micro x GPUs.
 // `world_size`: the data-parallel ranks (data_parallel_size).
 std::int64_t effective_global_batch(const Training& t, std::int64_t world_size);
+// The smallest multiple of `step` (> 0) that is at least `n`: a global batch raised until
+// micro batch x data-parallel ranks splits it (DeepSpeed's batch rule, core/model/batch_rule.h).
+inline std::int64_t next_multiple(std::int64_t n, std::int64_t step) { return (n + step - 1) / step * step; }
 // Gradient accumulation steps; throws InputError with DeepSpeed's batch-rule message when the
 // global batch is not micro x gas x world size for a whole gas >= 1.
 std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_size);

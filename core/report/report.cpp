@@ -157,13 +157,10 @@ Report make_report(const Scenario& s) {
         r.recommended = setup_label(setup_key(b.zero), b.engine);
         // Headroom first (issue 39): what is left at the peak, and what that room takes.
         r.key_figures = {{"Headroom per GPU", english(headroom_phrase(s, b))}};
-        try {
-            r.key_figures.emplace_back("Largest micro batch", english(micro_batch_room_phrase(b, largest_micro_batch_of(s, b))));
-            if (const SequenceCeiling c = longest_sequence_of(s, b); c.max_seq_len > 0)
-                r.key_figures.emplace_back("Longest sequence", english(sequence_room_phrase(c)));
-        } catch (const InputError&) {
-            // a batch or length the layout refuses: nothing to say about the room
-        }
+        const PlanRoom room = room_of(s, b);
+        if (room.micro) r.key_figures.emplace_back("Largest micro batch", english(micro_batch_room_phrase(b, *room.micro)));
+        if (room.longest && room.longest->max_seq_len > 0)
+            r.key_figures.emplace_back("Longest sequence", english(sequence_room_phrase(*room.longest)));
         r.key_figures.insert(
             r.key_figures.end(),
             {

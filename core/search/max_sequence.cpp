@@ -1,5 +1,6 @@
 #include "core/search/max_sequence.h"
 
+#include "core/base/errors.h"
 #include "core/base/phrase.h"
 #include "core/model/limits.h"
 #include "core/model/parallel_layout.h"
@@ -46,106 +47,26 @@ Scenario at_sequence_length(const Scenario& s, std::int64_t seq) {
     // A global batch this layout cannot split (a layout the recommender would not have chosen)
     // is raised to the next multiple of micro batch x data-parallel ranks, as the default batch
     // is (effective_global_batch): the length's memory does not depend on it.
-    const std::int64_t per_step = out.training.micro_batch * data_parallel_size(out);
-    if (out.training.global_batch > 0 && out.training.global_batch % per_step != 0)
-        out.training.global_batch = (out.training.global_batch / per_step + 1) * per_step;
+    if (out.training.global_batch > 0)
+        out.training.global_batch = next_multiple(out.training.global_batch, out.training.micro_batch * data_parallel_size(out));
     return out;
 }
 
 namespace {
 
-// Whether `s` at `seq` fits, and if not, what does not.
-struct LengthFit {
-    bool fits = false;
-    SequenceLimit limit = SequenceLimit::GpuMemory;
-};
 // Whether the kernels can index `at`'s tensors (kernel_index_limit_seq_len).
 bool within_kernel_index(const Scenario& at) {
     const std::int64_t limit = kernel_index_limit_seq_len(at);
     return limit == 0 || at.training.seq_len < limit;
 }
 
-LengthFit fit_at(const Scenario& s, std::int64_t seq) {
-    const Scenario at = at_sequence_length(s, seq);
-    if (!within_kernel_index(at)) return {false, SequenceLimit::KernelIndex};
-    const Fit f = check_fit(at, estimate_memory(at));
-    if (!f.gpu) return {false, SequenceLimit::GpuMemory};
-    if (!f.cpu) return {false, SequenceLimit::HostMemory};
-    if (!f.nvme) return {false, SequenceLimit::Nvme};
-    return {true, SequenceLimit::GpuMemory};
-}
-
-}  // namespace
-
-SequenceCeiling longest_sequence(const Scenario& s) {
-    SequenceCeiling out;
-    out.setup = setup_key(s.zero);
-    const std::int64_t g = sequence_granularity(s);
-    const std::int64_t top = limits::kSeqLen.max / g;  // in granules
-    // Memory grows with the length in every slice that depends on it (activations, logits, host
-    // checkpoints), so "fits" is monotone: double while it fits, then bisect (in granules).
-    LengthFit first = fit_at(s, g);
-    if (!first.fits) {
-        out.limit = first.limit;
-        return out;
-    }
-    std::int64_t lo = 1, hi = 2;  // lo fits; hi is unknown, then the first that does not
-    LengthFit stop{false, SequenceLimit::Ceiling};
-    for (;;) {
-        if (hi > top) {
-            hi = top + 1;
-            break;
-        }
-        const LengthFit f = fit_at(s, hi * g);
-        if (!f.fits) {
-            stop = f;
-            break;
-        }
-        lo = hi;
-        hi *= 2;
-    }
-    while (hi - lo > 1) {
-        const std::int64_t mid = lo + (hi - lo) / 2;
-        const LengthFit f = fit_at(s, mid * g);
-        if (f.fits) lo = mid;
-        else {
-            hi = mid;
-            stop = f;
-        }
-    }
-    out.max_seq_len = lo * g;
-    out.limit = hi > top ? SequenceLimit::Ceiling : stop.limit;
-    out.at_max = evaluate(at_sequence_length(s, out.max_seq_len));
-    return out;
-}
-
-SequenceCeiling longest_sequence_of(const Scenario& s, const Candidate& c) {
-    Scenario fixed = with_candidate(s, c);
-    fixed.training.auto_micro_batch = false;
-    fixed.training.auto_checkpointing = false;
-    return longest_sequence(fixed);
-}
-
-namespace {
-
-// `s` at micro batch `micro`, its global batch raised to the next multiple of micro batch x
-// data-parallel ranks when `micro` does not split it (as at_sequence_length does for a length).
-Scenario at_micro_batch(const Scenario& s, std::int64_t micro) {
-    Scenario out = s;
-    out.training.micro_batch = micro;
-    const std::int64_t per_step = micro * data_parallel_size(out);
-    const std::int64_t global = effective_global_batch(s.training, data_parallel_size(s));
-    out.training.global_batch = global % per_step == 0 ? global : (global / per_step + 1) * per_step;
-    return out;
-}
-
-struct MicroFit {
+// Whether `at` fits, and if not, what does not; with what must fit per GPU (0 past int32 indexing).
+struct PointFit {
     bool fits = false;
     SequenceLimit limit = SequenceLimit::GpuMemory;
     double required_bytes = 0;
 };
-MicroFit micro_fit(const Scenario& s, std::int64_t micro) {
-    const Scenario at = at_micro_batch(s, micro);
+PointFit fit_of(const Scenario& at) {
     if (!within_kernel_index(at)) return {false, SequenceLimit::KernelIndex, 0};
     const MemoryBreakdown m = estimate_memory(at);
     const Fit f = check_fit(at, m);
@@ -155,39 +76,110 @@ MicroFit micro_fit(const Scenario& s, std::int64_t micro) {
     return {true, SequenceLimit::GpuMemory, m.peak_required_bytes};
 }
 
-}  // namespace
-
-MicroBatchCeiling largest_micro_batch_of(const Scenario& s, const Candidate& c) {
-    Scenario fixed = with_candidate(s, c);
-    fixed.training.auto_micro_batch = false;
-    fixed.training.auto_checkpointing = false;
-    MicroBatchCeiling out;
-    const std::int64_t top = limits::kMicroBatch.max;
-    // Activations and logits grow with the micro batch, the rest does not (the recommender's
-    // bound, core/search/recommender.h SearchPruning): double while it fits, then bisect.
-    if (!micro_fit(fixed, 1).fits) return out;
-    std::int64_t lo = 1, hi = 2;  // lo fits; hi: the first that does not (top + 1 past the ceiling)
-    MicroFit stop{false, SequenceLimit::Ceiling, 0};
-    for (;;) {
+// The largest n in [1, top] where fit(n) fits, given that fit(1) does, for a fit that is monotone
+// in n (memory grows with the length and the micro batch in every slice that depends on them):
+// double while it fits, then bisect. `stop` is the first n that does not fit (Ceiling past top).
+struct LargestFit {
+    std::int64_t n = 1;
+    PointFit stop{false, SequenceLimit::Ceiling, 0};
+};
+template <class FitAt>
+LargestFit largest_fitting(std::int64_t top, FitAt&& fit) {
+    LargestFit out;
+    std::int64_t hi = 2;  // unknown, then the first that does not fit
+    for (;; hi *= 2) {
         if (hi > top) {
             hi = top + 1;
             break;
         }
-        const MicroFit f = micro_fit(fixed, hi);
-        if (!f.fits) break;
-        lo = hi;
-        hi *= 2;
+        const PointFit f = fit(hi);
+        if (!f.fits) {
+            out.stop = f;
+            break;
+        }
+        out.n = hi;
     }
-    while (hi - lo > 1) {
-        const std::int64_t mid = lo + (hi - lo) / 2;
-        (micro_fit(fixed, mid).fits ? lo : hi) = mid;
+    while (hi - out.n > 1) {
+        const std::int64_t mid = out.n + (hi - out.n) / 2;
+        const PointFit f = fit(mid);
+        if (f.fits) out.n = mid;
+        else {
+            hi = mid;
+            out.stop = f;
+        }
     }
-    if (hi <= top) stop = micro_fit(fixed, hi);
-    out.max_micro_batch = lo;
-    out.global_batch = at_micro_batch(fixed, lo).training.global_batch;
-    out.limit = stop.limit;
-    out.next_required_bytes = stop.required_bytes;
+    if (hi > top) out.stop = {false, SequenceLimit::Ceiling, 0};
     return out;
+}
+
+// `s` run as candidate `c` plans it: its setup, micro batch and recompute, none left to search.
+Scenario as_planned(const Scenario& s, const Candidate& c) {
+    Scenario fixed = with_candidate(s, c);
+    fixed.training.auto_micro_batch = false;
+    fixed.training.auto_checkpointing = false;
+    return fixed;
+}
+
+}  // namespace
+
+SequenceCeiling longest_sequence(const Scenario& s) {
+    SequenceCeiling out;
+    out.setup = setup_key(s.zero);
+    const std::int64_t g = sequence_granularity(s);
+    const auto fit = [&](std::int64_t granules) { return fit_of(at_sequence_length(s, granules * g)); };
+    const PointFit first = fit(1);
+    if (!first.fits) {
+        out.limit = first.limit;
+        return out;
+    }
+    const LargestFit longest = largest_fitting(limits::kSeqLen.max / g, fit);  // in granules
+    out.max_seq_len = longest.n * g;
+    out.limit = longest.stop.limit;
+    out.at_max = evaluate(at_sequence_length(s, out.max_seq_len));
+    return out;
+}
+
+SequenceCeiling longest_sequence_of(const Scenario& s, const Candidate& c) { return longest_sequence(as_planned(s, c)); }
+
+namespace {
+
+// `s` at micro batch `micro`, its global batch raised to the next multiple of micro batch x
+// data-parallel ranks when `micro` does not split it (as at_sequence_length does for a length).
+Scenario at_micro_batch(const Scenario& s, std::int64_t micro) {
+    Scenario out = s;
+    out.training.micro_batch = micro;
+    out.training.global_batch = next_multiple(effective_global_batch(s.training, data_parallel_size(s)), micro * data_parallel_size(out));
+    return out;
+}
+
+}  // namespace
+
+MicroBatchCeiling largest_micro_batch_of(const Scenario& s, const Candidate& c) {
+    const Scenario fixed = as_planned(s, c);
+    const auto fit = [&](std::int64_t micro) { return fit_of(at_micro_batch(fixed, micro)); };
+    MicroBatchCeiling out;
+    if (!fit(1).fits) return out;
+    const LargestFit largest = largest_fitting(limits::kMicroBatch.max, fit);
+    out.max_micro_batch = largest.n;
+    out.global_batch = at_micro_batch(fixed, largest.n).training.global_batch;
+    out.limit = largest.stop.limit;
+    out.next_required_bytes = largest.stop.required_bytes;
+    return out;
+}
+
+PlanRoom room_of(const Scenario& s, const Candidate& c) {
+    PlanRoom room;
+    try {
+        room.micro = largest_micro_batch_of(s, c);
+    } catch (const InputError&) {
+        // a micro batch the layout refuses: nothing to say about it
+    }
+    try {
+        room.longest = longest_sequence_of(s, c);
+    } catch (const InputError&) {
+        // a length the layout refuses: nothing to say about it
+    }
+    return room;
 }
 
 SequenceSearch longest_sequences(const Scenario& s) {

@@ -6,6 +6,7 @@
 #include "core/search/recommender.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace zp {
@@ -69,6 +70,14 @@ struct MicroBatchCeiling {
     double next_required_bytes = 0;  // per GPU, what the next micro batch must fit (0 at the ceiling or past int32 indexing)
 };
 MicroBatchCeiling largest_micro_batch_of(const Scenario& s, const Candidate& c);
+
+// Both, as the card, `recommend` and the report lead with them: the room candidate `c` leaves. A
+// figure is absent when the layout refuses a batch or length on the way (InputError).
+struct PlanRoom {
+    std::optional<MicroBatchCeiling> micro;
+    std::optional<SequenceCeiling> longest;
+};
+PlanRoom room_of(const Scenario& s, const Candidate& c);
 
 // `tokens` as a sequence length the search would try: the nearest multiple of the granularity,
 // from one granule to the planner's longest (what the window's target line snaps to).

@@ -27,16 +27,9 @@ Overview compute_overview(const Scenario& s) {
     Scenario batch_layout = s;
     if (o.plan_valid && o.plan.feasible) batch_layout.parallel = o.plan.best.parallel;
     if (o.plan_valid && o.plan.feasible) {
-        try {
-            o.best_longest = longest_sequence_of(s, o.plan.best);
-        } catch (const InputError&) {
-            o.best_longest = {};  // a length the layout refuses: nothing to say about the room
-        }
-        try {
-            o.best_micro = largest_micro_batch_of(s, o.plan.best);
-        } catch (const InputError&) {
-            o.best_micro = {};  // a batch the layout refuses: nothing to say about the room
-        }
+        const PlanRoom room = room_of(s, o.plan.best);
+        o.best_longest = room.longest.value_or(SequenceCeiling{});
+        o.best_micro = room.micro.value_or(MicroBatchCeiling{});
     }
     try {
         gradient_accumulation_steps(s.training, data_parallel_size(batch_layout));

@@ -2040,6 +2040,34 @@
         <source>Choose job</source>
         <translation>选择任务</translation>
     </message>
+    <message>
+        <source>Where the optimizer&apos;s moments live. Standard: fp32 in the GPU&apos;s allocator. bitsandbytes: 8-bit (a quarter of the bytes); paged (CUDA managed memory, outside the allocator, moved to host RAM when the card is full).</source>
+        <translation>优化器动量存放的位置。标准：fp32，位于 GPU 的分配器中。bitsandbytes：8 位（字节数为四分之一）；分页（CUDA 托管内存，在分配器之外，显存不足时移到主机内存）。</translation>
+    </message>
+    <message>
+        <source>standard (fp32)</source>
+        <translation>标准（fp32）</translation>
+    </message>
+    <message>
+        <source>8-bit (bitsandbytes)</source>
+        <translation>8 位（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>paged (bitsandbytes)</source>
+        <translation>分页（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>paged 8-bit (bitsandbytes)</source>
+        <translation>分页 8 位（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Change optimizer states</source>
+        <translation>更改优化器状态</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

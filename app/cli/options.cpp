@@ -64,6 +64,7 @@ constinit const Option expandable_segments{"--expandable-segments", "on|off", "P
 constinit const Option kernel_index{"--kernel-index", "int32|int64", "how the kernels index a tensor: int32 (FlashAttention-2, Liger before #804) stops a rank at 2^31 elements of [tokens x hidden]", G::Training, S::Training};
 constinit const Option alst{"--alst", "on|off", "Arctic Long Sequence Training: tiled MLP, tiled loss, checkpoints in host RAM, full recompute, flash attention, expandable segments (the options after it override)", G::Training, S::Training};
 constinit const Option fused_optimizer{"--fused-optimizer", "on|off", "on: DeepSpeed's FusedAdam; off: torch.optim, with temporaries", G::Training, S::Training};
+constinit const Option optimizer_storage{"--optimizer-storage", "", "the optimizer's moments: standard (fp32), or bitsandbytes' 8bit, paged (fp32 in CUDA managed memory, evicted to host RAM when the card is full), paged-8bit", G::Training, S::Training, words<OptimizerStorage>};
 constinit const Option load_dtype{"--load-dtype", "fp32|16bit", "the dtype the weights load in (fp32: from_pretrained's default)", G::Training, S::Training};
 constinit const Option low_cpu_mem_usage{"--low-cpu-mem-usage", "on|off", "from_pretrained's low_cpu_mem_usage (off)", G::Training, S::Training};
 constinit const Option dataloader_workers{"--dataloader-workers", "N", "data loader worker processes per process (0)", G::Training, S::Training};
@@ -215,7 +216,7 @@ std::span<const Option* const> all_options() {
         &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
         &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &cpu_checkpointing,
-        &loss_upcast, &loss_kernel, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &load_dtype, &low_cpu_mem_usage, &dataloader_workers,
+        &loss_upcast, &loss_kernel, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
         &pin_memory, &host_grad_buffer, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
         &mics_hierarchical_gather, &engine, &fsdp_precision, &limit_all_gathers,

@@ -61,6 +61,8 @@ json per_gpu_json(const MemoryBreakdown& m) {
     j["peak_required"] = whole(m.peak_required_bytes);
     j["peak_phase"] = to_string(m.peak.phase);
     j["peak_cause"] = m.peak.cause;
+    // bitsandbytes' paged moments: in CUDA managed memory, in none of the figures above (only with them).
+    if (m.paged_optimizer_bytes > 0) j["paged_optimizer_states"] = whole(m.paged_optimizer_bytes);
     return j;
 }
 

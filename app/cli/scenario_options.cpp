@@ -218,6 +218,7 @@ void apply_training(const Args& a, Scenario& s) {
     if (auto v = a.get(opt::loss_upcast)) t.loss_fp32_upcast = parse_on_off(*v, option_text(opt::loss_upcast));
     if (auto v = a.get(opt::loss_kernel)) t.loss_kernel = parse_loss_kernel(*v);
     if (auto v = a.get(opt::fused_optimizer)) t.fused_optimizer = parse_on_off(*v, option_text(opt::fused_optimizer));
+    if (auto v = a.get(opt::optimizer_storage)) t.optimizer_storage = parse_optimizer_storage(*v);
     if (auto v = a.get(opt::load_dtype)) {
         if (*v != "fp32" && *v != "16bit") throw InputError("--load-dtype must be fp32 or 16bit, got '" + *v + "'");
         t.load_in_16bit = *v == "16bit";

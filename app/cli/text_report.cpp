@@ -135,14 +135,7 @@ std::string scenario_header(const Scenario& s, bool synthesized, const std::stri
            " GiB per GPU; host " + format_bytes(c.cpu_ram_bytes_per_node) + " RAM, " + format_bytes(c.nvme_bytes_per_node) +
            " NVMe per node\n";
     if (!host_note.empty()) out += "         (" + host_note + ")\n";
-    const Training& t = s.training;
-    out += "Training: " + std::string(to_string(t.precision)) + ", " + to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) +
-           ", global batch " + std::to_string(effective_global_batch(t, data_parallel_size(s))) + ", flash attention " +
-           (t.flash_attention ? "on" : "off") + ", loss " +
-           (t.loss_kernel == LossKernel::Chunked ? std::string("chunked")
-            : t.loss_fp32_upcast                 ? std::string("fp32 up-cast")
-                                                 : std::string("16-bit")) +
-           ", " + (t.fused_optimizer ? "fused optimizer" : "torch.optim optimizer") + "\n";
+    out += "Training: " + training_row(s) + "\n";
     if (const std::string ft = finetune_text(s); !ft.empty()) out += ft;
     if (const std::string engine = engine_words(s); !engine.empty()) out += "Engine:  " + engine + "\n";
     if (const std::string layout = layout_words(s); !layout.empty())
@@ -181,6 +174,10 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     }
     line("must fit", m.total_bytes());
     out += "  usable            " + pad_left(gib(usable_gpu_bytes(s)), 8) + "  " + gpu_fit_words(s, m, c.fit.gpu) + "\n";
+    if (m.paged_optimizer_bytes > 0)
+        out += "  paged moments     " + pad_left(gib(m.paged_optimizer_bytes), 8) +
+               "  bitsandbytes' paged optimizer states in CUDA managed memory: outside the allocator and not in \"must fit\";\n"
+               "                              resident while the card has room, evicted to host RAM when it has not\n";
     out += "Per GPU, step peak      GiB\n";
     line("peak allocated", m.peak_allocated_bytes);
     out.pop_back();

@@ -97,8 +97,13 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
     // it the client's torch.optim optimizer is used (engine.py _configure_optimizer), the choice
     // Training::fused_optimizer stands for. Offload always uses DeepSpeed's CPU optimizer, and LAMB
     // has no Trainer equivalent, so those keep the block.
-    if (t.fused_optimizer || z.offload_optimizer != OffloadDevice::None || t.optimizer == Optimizer::Lamb)
-        j["optimizer"] = optimizer_block(t, o);
+    // bitsandbytes' optimizers are the client's too: ZeRO asks for zero_allow_untested_optimizer
+    // (engine.py _do_optimizer_sanity_check; zero/utils.py ZERO_SUPPORTED_OPTIMIZERS lists torch's
+    // and DeepSpeed's own). With offload DeepSpeed's CPU Adam steps instead, and the block stays.
+    const bool offload = z.offload_optimizer != OffloadDevice::None;
+    const bool bitsandbytes = t.optimizer_storage != OptimizerStorage::Standard && !offload;
+    if (!bitsandbytes && (t.fused_optimizer || offload || t.optimizer == Optimizer::Lamb)) j["optimizer"] = optimizer_block(t, o);
+    if (bitsandbytes && z.stage >= 1) j["zero_allow_untested_optimizer"] = true;
     if (t.precision == Precision::Bf16) {
         j["bf16"] = {{"enabled", true}};
     } else if (t.precision == Precision::Fp16) {

@@ -160,21 +160,35 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     if (s.finetune.adapters() && s.training.checkpointing != Checkpointing::None)
         py += "    gradient_checkpointing_kwargs={\"use_reentrant\": False},\n";
     if (!deepspeed_config(s, o).contains("optimizer")) {
-        // The Trainer's own optimizer (training_args.py OptimizerNames) for the planned one.
-        const char* optim = "adamw_torch";
-        switch (s.training.optimizer) {
-        case Optimizer::Sgd:
-        case Optimizer::SgdMomentum: optim = "sgd"; break;
-        case Optimizer::Adagrad: optim = "adagrad"; break;
-        case Optimizer::Lion: optim = "lion_32bit"; break;
-        default: break;
-        }
-        py += "    optim=\"" + std::string(optim) + "\",  # torch.optim: the DeepSpeed config has no \"optimizer\" block\n";
+        // The Trainer's own optimizer for the planned one.
+        const bool bnb = s.training.optimizer_storage != OptimizerStorage::Standard;
+        py += "    optim=\"" + std::string(trainer_optim_name(s.training)) + "\",  # " + (bnb ? "bitsandbytes" : "torch.optim") +
+              ": the DeepSpeed config has no \"optimizer\" block\n";
     }
     if (s.training.loss_kernel == LossKernel::Chunked)
         py += "    use_liger_kernel=True,  # Liger's fused linear cross-entropy: the full logits are never made\n";
     py += ")\n";
     return py;
+}
+
+const char* trainer_optim_name(const Training& t, bool fused) {
+    // bitsandbytes' optimizers (training_args.py OptimizerNames ADAMW_BNB, PAGED_ADAMW, PAGED_ADAMW_8BIT,
+    // LION_8BIT, PAGED_LION, PAGED_LION_8BIT); Adam has no bitsandbytes name of its own in the
+    // Trainer and takes AdamW's (its weight_decay, 0 by default, makes them the same update).
+    const bool lion = t.optimizer == Optimizer::Lion;
+    switch (t.optimizer_storage) {
+    case OptimizerStorage::EightBit: return lion ? "lion_8bit" : "adamw_bnb_8bit";
+    case OptimizerStorage::Paged: return lion ? "paged_lion_32bit" : "paged_adamw_32bit";
+    case OptimizerStorage::PagedEightBit: return lion ? "paged_lion_8bit" : "paged_adamw_8bit";
+    case OptimizerStorage::Standard: break;
+    }
+    switch (t.optimizer) {
+    case Optimizer::Sgd:
+    case Optimizer::SgdMomentum: return "sgd";
+    case Optimizer::Adagrad: return "adagrad";
+    case Optimizer::Lion: return "lion_32bit";
+    default: return fused ? "adamw_torch_fused" : "adamw_torch";
+    }
 }
 
 namespace {

@@ -29,6 +29,11 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& optio
 // the sequences per step they make), learning rate and weight decay, each "    key=value,\n".
 std::string training_arguments_batch_lines(const Scenario& s, const ExportOptions& options);
 
+// The Trainer's `optim` name (training_args.py OptimizerNames) for `t`'s torch.optim or
+// bitsandbytes optimizer, when the Trainer builds it (no DeepSpeed "optimizer" block): adamw_torch,
+// adamw_torch_fused (`fused`), sgd, adagrad, lion_32bit, adamw_bnb_8bit, paged_adamw_32bit, ...
+const char* trainer_optim_name(const Training& t, bool fused = false);
+
 // With DeepSpeed-Ulysses: the ParallelismConfig(sp_backend="deepspeed", ...) construction the
 // Trainer's parallelism_config takes (Transformers' deepspeed_alst.md), with the padding note.
 std::string parallelism_config_text(const Scenario& s);

@@ -149,7 +149,7 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     py += std::string("    fp16=") + (!pure && s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
     py += std::string("    gradient_checkpointing=") + (s.training.checkpointing == Checkpointing::None ? "False" : "True") + ",\n";
     if (s.training.checkpointing != Checkpointing::None) py += "    gradient_checkpointing_kwargs={\"use_reentrant\": False},\n";
-    py += std::string("    optim=\"") + (s.training.fused_optimizer ? "adamw_torch_fused" : "adamw_torch") + "\",\n";
+    py += std::string("    optim=\"") + trainer_optim_name(s.training, s.training.fused_optimizer) + "\",\n";
     if (s.training.loss_kernel == LossKernel::Chunked) py += "    use_liger_kernel=True,\n";
     py += ")\n";
     return py;

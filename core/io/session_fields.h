@@ -112,6 +112,7 @@ void visit_fields(S& s, V& v) {
     v("training", "expandable_segments", t.expandable_segments);      // since version 15
     v("training", "int64_kernel_indexing", t.int64_kernel_indexing);  // since version 15
     v("training", "fused_optimizer", t.fused_optimizer);
+    v("training", "optimizer_storage", t.optimizer_storage);                         // since version 17
     v("training", "load_in_16bit", t.load_in_16bit);                                 // since version 4
     v("training", "low_cpu_mem_usage", t.low_cpu_mem_usage);                         // since version 4
     v("training", "dataloader_workers", t.dataloader_workers, FieldRule{.min = 0});  // since version 4

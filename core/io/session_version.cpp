@@ -165,6 +165,11 @@ void upgrade_15_to_16(json& doc) {
     m["chunked_attention"] = false;
 }
 
+// Version 16 kept every optimizer's moments the standard way (fp32, in the caching allocator).
+void upgrade_16_to_17(json& doc) {
+    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["optimizer_storage"] = "standard";
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -237,6 +242,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 15) {
         upgrade_15_to_16(doc);
         version = 16;
+    }
+    if (version == 16) {
+        upgrade_16_to_17(doc);
+        version = 17;
     }
     doc["version"] = version;
     return doc;

@@ -46,6 +46,8 @@
 //              global_layer_every, chunked_attention: the local-attention layers of Gemma-3,
 //              gpt-oss and Llama-4, recorded as data); a version-15 file has job "custom" (none
 //              chosen) and none of the parts (false, 1, 0, 0, false), the plan it was saved with.
+//   version 17 training.optimizer_storage (bitsandbytes' 8-bit and paged optimizer moments,
+//              core/model/scenario.h OptimizerStorage); a version-16 file has "standard".
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -60,7 +62,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 16;
+inline constexpr int kSessionVersion = 17;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -37,8 +37,10 @@ ModelStateBytes fsdp_model_state_bytes(const Scenario& s, const ParameterSplit& 
     b.params = storage * p.trainable * share + b.frozen;
     b.gradients = storage * p.trainable * share;
     // torch.optim keeps its moments in the parameter's dtype (adamw.py _init_group: torch.zeros_like(p)):
-    // 8 bytes a parameter for AdamW in fp32, 4 in bf16.
-    b.optimizer_states = optimizer_moment_bytes_per_param(s.training.optimizer) * storage / 4.0 * p.trainable * share;
+    // 8 bytes a parameter for AdamW in fp32, 4 in bf16; bitsandbytes' its own (model_states.h).
+    const MomentBytes moments = optimizer_moment_bytes(s.training, storage);
+    b.optimizer_states = moments.allocated * p.trainable * share;
+    b.paged_optimizer = moments.paged * p.trainable * share;
     return b;
 }
 

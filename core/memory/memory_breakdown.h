@@ -25,6 +25,10 @@ struct MemoryBreakdown {
     double buffers_bytes = 0;          // communication buckets, ZeRO-3 gathered working set
     double cuda_context_bytes = 0;     // CUDA context, cuBLAS and NCCL workspaces
     double allocator_cache_bytes = 0;  // reserved but not allocated that the allocator cannot free at that moment (core/memory/allocator.h)
+    // bitsandbytes' paged optimizer moments (OptimizerStorage::Paged*): CUDA managed memory, outside
+    // the caching allocator, so in none of the figures here: resident while the card has room,
+    // evicted to host RAM when an allocation needs it (core/memory/model_states.h). Not in the total.
+    double paged_optimizer_bytes = 0;
 
     // Per GPU, the step's peak.
     double peak_allocated_bytes = 0;  // torch.cuda.max_memory_allocated

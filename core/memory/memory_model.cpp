@@ -33,6 +33,7 @@ void set_step_peak(const Scenario& s, const TimelineInputs& in, const StepPeak& 
     m.frozen_params_bytes = std::min(in.states.frozen, m.params_bytes);
     m.hpz_secondary_bytes = std::min(in.states.hpz_secondary, m.params_bytes - m.frozen_params_bytes);
     m.cuda_context_bytes = context;
+    m.paged_optimizer_bytes = in.states.paged_optimizer;
     m.allocator_cache_bytes = std::max(0.0, p.required_bytes - p.required_allocated_bytes);
 }
 }  // namespace

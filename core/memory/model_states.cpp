@@ -20,11 +20,33 @@ double optimizer_moment_bytes_per_param(Optimizer o) {
     return 8;
 }
 
+namespace {
+// bitsandbytes' block-wise 8-bit state: one byte an element and an fp32 absmax per block of 256
+// (bitsandbytes/optim/optimizer.py Optimizer2State/Optimizer1State.init_state: blocks = ceil(n/256),
+// absmax float32). Tensors under min_8bit_size (4096) keep fp32 state: norms and biases, ignored.
+constexpr double kBnb8bitBytesPerElement = 1.0 + 4.0 / 256.0;
+}  // namespace
+
+MomentBytes optimizer_moment_bytes(const Training& t, double state_bytes) {
+    const double moments = optimizer_moment_bytes_per_param(t.optimizer) / 4.0;  // fp32 moments a parameter
+    MomentBytes b;
+    switch (t.optimizer_storage) {
+    case OptimizerStorage::Standard: b.allocated = moments * state_bytes; break;
+    // bitsandbytes keeps 32-bit state in fp32 whatever the parameter's dtype (get_state_buffer(p,
+    // dtype=torch.float32)), in managed memory when paged (tensors of 1e5 elements and more).
+    case OptimizerStorage::EightBit: b.allocated = moments * kBnb8bitBytesPerElement; break;
+    case OptimizerStorage::Paged: b.paged = moments * 4.0; break;
+    case OptimizerStorage::PagedEightBit: b.paged = moments * kBnb8bitBytesPerElement; break;
+    }
+    return b;
+}
+
 ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const Training& t, const ZeroSetup& z, Convention c) {
     const double P = params;
     const double N = static_cast<double>(world_size);
     const bool mixed = t.precision != Precision::Fp32;
-    const double moments = optimizer_moment_bytes_per_param(t.optimizer);
+    const MomentBytes moment_bytes = optimizer_moment_bytes(t);
+    const double moments = moment_bytes.allocated;
 
     // What each stage partitions across the N data-parallel ranks (ZeRO paper Sec. 5):
     // stage 1 the optimizer states, stage 2 also the gradients, stage 3 also the parameters.
@@ -58,6 +80,7 @@ ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const 
         }
         b.optimizer_states = (master_bytes + moments) * P * opt_share;
     }
+    b.paged_optimizer = moment_bytes.paged * P * opt_share;
 
     // ZeRO-Offload / ZeRO-Infinity: with offload_optimizer the fp32 gradients, master weights and
     // moments live on the host (or NVMe); the GPU keeps the 16-bit weights, and its gradients pass
@@ -65,6 +88,7 @@ ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const 
     if (z.offload_optimizer != OffloadDevice::None) {
         b.gradients = 0;
         b.optimizer_states = 0;
+        b.paged_optimizer = 0;  // DeepSpeed's CPU Adam replaces the client optimizer (config_export.cpp)
     }
     // offload_param (stage 3): the GPU keeps only the gathered working set (buffers).
     if (z.offload_param != OffloadDevice::None) b.params = 0;
@@ -89,6 +113,7 @@ ModelStateBytes model_state_bytes(const Scenario& s, const ParameterSplit& p) {
         b.params += e.params;
         b.gradients += e.gradients;
         b.optimizer_states += e.optimizer_states;
+        b.paged_optimizer += e.paged_optimizer;
     }
     double frozen = z.offload_param != OffloadDevice::None ? 0.0 : p.frozen_bytes;
     if (z.stage >= 3) frozen /= static_cast<double>(shard);

@@ -11,12 +11,25 @@ struct ModelStateBytes {
     double hpz_secondary = 0;  // of params: ZeRO++ hpZ's secondary partition of every weight (trainable and frozen)
     double gradients = 0;
     double optimizer_states = 0;
+    // bitsandbytes' paged moments (OptimizerStorage::Paged*): in CUDA managed memory, outside the
+    // caching allocator and not in any figure above; evicted to host RAM when the card runs out.
+    double paged_optimizer = 0;
     double total() const { return params + gradients + optimizer_states; }
 };
 
 // Bytes per parameter of optimizer moments, fp32: Adam/AdamW/LAMB 8 (m and v), Lion 4 (m),
 // Adagrad 4 (sum of squares), SGD with momentum 4, plain SGD 0.
 double optimizer_moment_bytes_per_param(Optimizer o);
+
+// The moments of `t`'s optimizer as its storage keeps them, per parameter: torch.optim's and
+// DeepSpeed's in `state_bytes` per element (4: fp32; FSDP's torch.optim the parameter's dtype),
+// bitsandbytes' in fp32 or block-wise 8 bits. `allocated`: the part in the caching allocator;
+// `paged`: the part in CUDA managed memory.
+struct MomentBytes {
+    double allocated = 0;
+    double paged = 0;
+};
+MomentBytes optimizer_moment_bytes(const Training& t, double state_bytes = 4.0);
 
 // Per-GPU model states for `params` parameters on `world_size` data-parallel GPUs.
 ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const Training& t, const ZeroSetup& z, Convention c);

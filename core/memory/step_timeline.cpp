@@ -161,7 +161,10 @@ void add_state_terms(Terms& x, const Scenario& s, const TimelineInputs& in, cons
     // FusedLamb (multi_tensor_apply kernels) and CPU Adam make none.
     // DeepSpeed builds Adagrad as torch.optim.Adagrad on the GPU (engine.py _configure_basic_optimizer).
     const bool makes_temporary = t.optimizer != Optimizer::Sgd && t.optimizer != Optimizer::SgdMomentum;
-    const bool torch_kernel = !t.fused_optimizer || t.optimizer == Optimizer::Adagrad;
+    // bitsandbytes' optimizers update tensor by tensor in one kernel (optimizer.py update_step ->
+    // F.optimizer_update_32bit / _8bit_blockwise) and make none.
+    const bool torch_kernel =
+        (!t.fused_optimizer || t.optimizer == Optimizer::Adagrad) && t.optimizer_storage == OptimizerStorage::Standard;
     if (torch_kernel && makes_temporary && !offload_optimizer) x.optimizer_temporary = 4.0 * stepped;
 }
 
@@ -301,7 +304,8 @@ void add_fsdp_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const
     // in the states' dtype; fused (fused=True) makes none; with CPUOffload the step runs on the host.
     const Training& t = s.training;
     const bool makes_temporary = t.optimizer != Optimizer::Sgd && t.optimizer != Optimizer::SgdMomentum;
-    if (makes_temporary && !t.fused_optimizer && !b.offload_optimizer) x.optimizer_temporary = fsdp_storage_bytes(s) * b.partition;
+    const bool torch_kernel = !t.fused_optimizer && t.optimizer_storage == OptimizerStorage::Standard;  // bitsandbytes' make none
+    if (makes_temporary && torch_kernel && !b.offload_optimizer) x.optimizer_temporary = fsdp_storage_bytes(s) * b.partition;
     // Gathered units: the root from its forward through the backward, and the layers in flight.
     const double frozen_stored = std::max(in.whole_weights_bytes - b.k * in.params, 0.0);
     const FsdpUnits u = fsdp_units(s, in.params, in.whole_params, frozen_stored);

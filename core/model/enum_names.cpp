@@ -15,6 +15,7 @@ const char* name_of(E value) {
 
 const char* to_string(Precision p) { return name_of(p); }
 const char* to_string(Optimizer o) { return name_of(o); }
+const char* to_string(OptimizerStorage o) { return name_of(o); }
 const char* to_string(Checkpointing c) { return name_of(c); }
 const char* to_string(OffloadDevice d) { return name_of(d); }
 const char* to_string(Convention c) { return name_of(c); }

@@ -46,6 +46,17 @@ struct EnumVocabulary<Optimizer> {
 };
 
 template <>
+struct EnumVocabulary<OptimizerStorage> {
+    static constexpr const char* what = "optimizer storage";
+    static constexpr std::array<EnumName<OptimizerStorage>, 4> names{{{OptimizerStorage::Standard, "standard"},
+                                                                      {OptimizerStorage::EightBit, "8bit"},
+                                                                      {OptimizerStorage::Paged, "paged"},
+                                                                      {OptimizerStorage::PagedEightBit, "paged-8bit"}}};
+    static constexpr std::array<EnumName<OptimizerStorage>, 2> aliases{
+        {{OptimizerStorage::EightBit, "8-bit"}, {OptimizerStorage::PagedEightBit, "paged-8-bit"}}};
+};
+
+template <>
 struct EnumVocabulary<Checkpointing> {
     static constexpr const char* what = "checkpointing";
     static constexpr std::array<EnumName<Checkpointing>, 3> names{{{Checkpointing::None, QT_TRANSLATE_NOOP("Core", "none")},
@@ -207,6 +218,7 @@ E parse_enum(std::string_view s) {
 
 inline Precision parse_precision(std::string_view s) { return parse_enum<Precision>(s); }
 inline Optimizer parse_optimizer(std::string_view s) { return parse_enum<Optimizer>(s); }
+inline OptimizerStorage parse_optimizer_storage(std::string_view s) { return parse_enum<OptimizerStorage>(s); }
 inline Checkpointing parse_checkpointing(std::string_view s) { return parse_enum<Checkpointing>(s); }
 inline OffloadDevice parse_offload_device(std::string_view s) { return parse_enum<OffloadDevice>(s); }
 inline Convention parse_convention(std::string_view s) { return parse_enum<Convention>(s); }

@@ -170,6 +170,13 @@ void validate(const Scenario& s) {
     check(limits::kMicroBatch, t.micro_batch, "micro batch");
     check(limits::kGlobalBatch, t.global_batch, "global batch", " (0: automatic)");
     check(limits::kDataloaderWorkers, t.dataloader_workers, "dataloader workers per process");
+    // bitsandbytes' 8-bit and paged optimizers as the Trainer names them (training_args.py
+    // OptimizerNames: adamw_bnb_8bit, paged_adamw_32bit, paged_adamw_8bit, lion_8bit, paged_lion_*).
+    if (t.optimizer_storage != OptimizerStorage::Standard && t.optimizer != Optimizer::AdamW && t.optimizer != Optimizer::Adam &&
+        t.optimizer != Optimizer::Lion)
+        throw InputError(std::string("optimizer storage '") + to_string(t.optimizer_storage) +
+                         "' is bitsandbytes' and comes with adamw, adam or lion, not " + to_string(t.optimizer) +
+                         "; use --optimizer-storage standard");
     const ZeroSetup& z = s.zero;
     if (!limits::kZeroStage.contains(z.stage)) throw InputError("ZeRO stage must be 0, 1, 2 or 3");
     if (z.offload_optimizer != OffloadDevice::None && z.stage == 0)

@@ -49,6 +49,14 @@ struct Cluster {
 };
 
 enum class Optimizer { AdamW, Adam, Lamb, Lion, Adagrad, SgdMomentum, Sgd };
+// Where and how wide the optimizer's moments are kept (core/memory/model_states.h):
+// Standard: fp32 (torch.optim: the parameter's dtype) in the caching allocator; the others are
+// bitsandbytes' optimizers (bitsandbytes/optim/optimizer.py Optimizer8bit, the Trainer's
+// optim="adamw_bnb_8bit" | "paged_adamw_32bit" | "paged_adamw_8bit"): EightBit keeps each moment
+// in 8 bits, block-wise quantised; Paged keeps fp32 moments in CUDA managed memory (get_state_buffer:
+// F.get_paged, cudaMallocManaged), outside the caching allocator, evicted to host RAM when the card
+// runs out (QLoRA paper, Dettmers et al. 2023, Sec. 3 "Paged Optimizers"); PagedEightBit both.
+enum class OptimizerStorage { Standard, EightBit, Paged, PagedEightBit };
 enum class Checkpointing { None, Selective, Full };
 // How the causal-LM loss is computed: over the whole logits tensor (transformers' ForCausalLMLoss)
 // or chunk by chunk without materialising the logits (Liger-Kernel's fused linear cross-entropy).
@@ -85,6 +93,7 @@ struct Training {
     // one H100; FlashAttention-3 does not). false: the run is limited there (core/search/max_sequence.h).
     bool int64_kernel_indexing = false;
     bool fused_optimizer = true;  // DeepSpeed's FusedAdam (its "optimizer" block); false: torch.optim's, with temporaries
+    OptimizerStorage optimizer_storage = OptimizerStorage::Standard;  // bitsandbytes' 8-bit and paged moments
     // How each process brings the model to deepspeed.initialize (transformers' from_pretrained;
     // core/memory/host_memory.cpp): the dtype it is built in and whether it is built on the meta device.
     bool load_in_16bit = false;           // torch_dtype=bf16/fp16 (or "auto" on a 16-bit checkpoint); false: transformers' fp32 default
@@ -307,6 +316,7 @@ ZeroPlusPlus effective_zeropp(const Scenario& s);
 // Names from the tables in core/model/enum_names.h.
 const char* to_string(Precision p);
 const char* to_string(Optimizer o);
+const char* to_string(OptimizerStorage o);
 const char* to_string(Checkpointing c);
 const char* to_string(OffloadDevice d);
 const char* to_string(Convention c);

@@ -37,17 +37,6 @@ std::string cluster_row(const Cluster& c) {
            " NVMe per node";
 }
 
-std::string training_row(const Scenario& s) {
-    const Training& t = s.training;
-    return std::string(to_string(t.precision)) + ", " + to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) +
-           ", global batch " + std::to_string(effective_global_batch(t, s.cluster.world_size())) + ", flash attention " +
-           on_off(t.flash_attention) + ", loss " +
-           (t.loss_kernel == LossKernel::Chunked ? "chunked"
-            : t.loss_fp32_upcast                 ? "fp32 up-cast"
-                                                 : "16-bit") +
-           ", " + (t.fused_optimizer ? "fused optimizer" : "torch.optim optimizer");
-}
-
 // Empty for full training of every weight.
 std::string finetune_row(const Scenario& s) {
     const FineTune& f = s.finetune;
@@ -64,6 +53,20 @@ std::string fits_word(const Fit& f) {
 }
 
 }  // namespace
+
+std::string training_row(const Scenario& s) {
+    const Training& t = s.training;
+    const std::string kernel = t.optimizer_storage != OptimizerStorage::Standard
+                                   ? std::string("bitsandbytes ") + to_string(t.optimizer_storage) + " optimizer"
+                                   : (t.fused_optimizer ? "fused optimizer" : "torch.optim optimizer");
+    return std::string(to_string(t.precision)) + ", " + to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) +
+           ", global batch " + std::to_string(effective_global_batch(t, data_parallel_size(s))) + ", flash attention " +
+           on_off(t.flash_attention) + ", loss " +
+           (t.loss_kernel == LossKernel::Chunked ? "chunked"
+            : t.loss_fp32_upcast                 ? "fp32 up-cast"
+                                                 : "16-bit") +
+           ", " + kernel;
+}
 
 Phrase headroom_phrase(const Scenario& s, const Candidate& best) {
     const MemoryBreakdown& m = best.memory;

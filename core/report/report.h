@@ -64,6 +64,10 @@ Phrase batch_phrase(const Scenario& s, const Candidate& c);
 // it reports out of memory (c10/cuda/CUDACachingAllocator.cpp, release_cached_blocks in malloc).
 inline constexpr const char* kReservedNote = QT_TRANSLATE_NOOP("Core", "the allocator may grow into the card; it frees on demand");
 
+// The Training line: "bf16, adamw, sequence 4096, global batch 64, flash attention on, loss fp32
+// up-cast, fused optimizer" (the optimizer kernel: fused, torch.optim, or bitsandbytes' paged-8bit).
+std::string training_row(const Scenario& s);
+
 // recommend(s), compare_rows(s) and the export of the recommended setup, as text. Throws
 // InputError as recommend() does.
 Report make_report(const Scenario& s);

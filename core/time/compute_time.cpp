@@ -1,5 +1,6 @@
 #include "core/time/compute_time.h"
 
+#include "core/memory/model_states.h"
 #include "core/model/trainable_params.h"
 #include "core/presets/gpu_presets.h"
 
@@ -155,7 +156,11 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double head_b = (f.adapters() && !f.train_lm_head ? 1.0 : 2.0) * head_f;
     c.backward_seconds = (L * (layer_b + recompute) + head_b + 2 * loss / 3) / scale;
     c.micro_step_seconds = c.forward_seconds + c.backward_seconds;
-    c.optimizer_seconds = optimizer_params * kGpuAdamBytesPerParam / r.bytes_per_s / scale;
+    // bitsandbytes' 8-bit moments move a byte (and a block's absmax) each way instead of four
+    // (F.optimizer_update_8bit_blockwise); paged ones are resident at the step when the card has room.
+    const MomentBytes moments = optimizer_moment_bytes(t);
+    const double moment_bytes_saved = optimizer_moment_bytes_per_param(t.optimizer) - moments.allocated - moments.paged;
+    c.optimizer_seconds = optimizer_params * (kGpuAdamBytesPerParam - 2 * moment_bytes_saved) / r.bytes_per_s / scale;
     c.gemm_seconds =
         G * (L * ((2 + weight_grad_share + full) * gemm_f + (t.tiled_mlp ? mlp_gemm_f : 0.0) + (3 + full) * adapter_f) + head_f + head_b) /
         scale;

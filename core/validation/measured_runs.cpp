@@ -324,6 +324,16 @@ Optimizer optimizer_from_text(const CaseReader& r, const std::string& t) {
     r.fail("optimizer", "'" + t + "' names none of AdamW, Adam, Lamb, Lion, Adagrad, SGD");
 }
 
+// bitsandbytes' storage when the text names it: "paged_adamw_32bit", "PagedAdamW8bit",
+// "adamw_bnb_8bit", "8-bit Adam (bitsandbytes)"; otherwise the standard fp32 moments.
+OptimizerStorage optimizer_storage_from_text(const std::string& t) {
+    const std::string l = lower(t);
+    const bool paged = contains(l, "paged");
+    const bool eight = contains(l, "8bit") || contains(l, "8-bit") || contains(l, "8 bit");
+    if (paged) return eight ? OptimizerStorage::PagedEightBit : OptimizerStorage::Paged;
+    return eight ? OptimizerStorage::EightBit : OptimizerStorage::Standard;
+}
+
 // Whose optimizer kernel: torch.optim (with its temporaries) when the text names torch or the
 // Hugging Face Trainer (which builds torch.optim.AdamW unless the DeepSpeed config has an
 // "optimizer" block); DeepSpeed's FusedAdam / CPU Adam otherwise.
@@ -583,6 +593,7 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     if (auto o = r.optional_text("optimizer")) {
         t.optimizer = optimizer_from_text(r, *o);
         t.fused_optimizer = fused_optimizer_from_text(*o);
+        t.optimizer_storage = optimizer_storage_from_text(*o);
     } else c.assumed.push_back(std::string("optimizer = ") + to_string(t.optimizer));
     auto with_default = [&](const char* key, std::int64_t fallback) {
         if (auto v = r.optional_integer(key, 1)) return *v;
@@ -749,51 +760,93 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     return c;
 }
 
+// One entry of the facts file, read and checked.
+struct FactEntry {
+    std::string where;  // "measured_runs_facts.json: corrections[2]"
+    bool correction = false;
+    std::vector<std::string> ids, sources;
+    const nlohmann::json* fields = nullptr;
+    const nlohmann::json* was = nullptr;
+    std::string source, why;
+};
+
+std::vector<std::string> text_list(const nlohmann::json& fact, const char* key, const std::string& where) {
+    std::vector<std::string> out;
+    if (!fact.contains(key)) return out;
+    if (!fact[key].is_array() || fact[key].empty()) throw InputError(where + ": '" + key + "' must be a non-empty array of text");
+    for (const nlohmann::json& v : fact[key]) {
+        if (!v.is_string() || v.get<std::string>().empty()) throw InputError(where + ": '" + key + "' must hold non-empty text");
+        out.push_back(v.get<std::string>());
+    }
+    return out;
+}
+
+std::vector<FactEntry> fact_entries(const nlohmann::json& f, const std::string& name) {
+    if (!f.is_object() || !f.contains("facts") || !f["facts"].is_array())
+        throw InputError(name + ": expected an object with a 'facts' array");
+    std::vector<FactEntry> out;
+    for (const char* list : {"facts", "corrections"}) {
+        if (!f.contains(list)) continue;
+        if (!f[list].is_array()) throw InputError(name + ": '" + list + "' must be an array");
+        for (std::size_t i = 0; i < f[list].size(); ++i) {
+            const nlohmann::json& fact = f[list][i];
+            FactEntry e;
+            e.where = name + ": " + list + "[" + std::to_string(i) + "]";
+            e.correction = std::string_view(list) == "corrections";
+            if (!fact.is_object() || !fact.contains("fields") || !fact["fields"].is_object() || fact["fields"].empty() ||
+                !fact.contains("source") || !fact["source"].is_string() || fact.contains("ids") == fact.contains("sources"))
+                throw InputError(
+                    e.where + ": needs 'ids' or 'sources' (an array, one of the two), 'fields' (a non-empty object) and 'source' (text)");
+            if (e.correction && (!fact.contains("was") || !fact["was"].is_object() || !fact.contains("why") || !fact["why"].is_string()))
+                throw InputError(e.where + ": a correction needs 'was' (the file's values it replaces) and 'why'");
+            e.ids = text_list(fact, "ids", e.where);
+            e.sources = text_list(fact, "sources", e.where);
+            e.fields = &fact["fields"];
+            e.was = e.correction ? &fact["was"] : nullptr;
+            e.source = fact["source"].get<std::string>();
+            if (e.correction) e.why = fact["why"].get<std::string>();
+            out.push_back(std::move(e));
+        }
+    }
+    return out;
+}
+
 // Applies `facts` (see SourceFacts) to the cases; returns, per case id, the lines that say what
 // was filled or corrected and from where.
 std::map<std::string, std::vector<std::string>> apply_source_facts(nlohmann::json& doc, const SourceFacts& facts) {
     const nlohmann::json f = parse_json_text(facts.json_text, facts.source_name);
-    if (!f.is_object() || !f.contains("facts") || !f["facts"].is_array())
-        throw InputError(facts.source_name + ": expected an object with a 'facts' array");
     const auto shown = [](const nlohmann::json& v) {
         const nlohmann::json& s = v.is_object() && v.contains("type") ? v["type"] : v;
         return s.is_string() ? s.get<std::string>() : s.dump();
     };
     std::map<std::string, std::vector<std::string>> applied;
-    for (const char* list : {"facts", "corrections"}) {
-        if (!f.contains(list)) continue;
-        const bool correction = std::string_view(list) == "corrections";
-        if (!f[list].is_array()) throw InputError(facts.source_name + ": '" + list + "' must be an array");
-        for (std::size_t i = 0; i < f[list].size(); ++i) {
-            const nlohmann::json& fact = f[list][i];
-            const std::string where = facts.source_name + ": " + list + "[" + std::to_string(i) + "]";
-            if (!fact.is_object() || !fact.contains("ids") || !fact["ids"].is_array() || !fact.contains("fields") ||
-                !fact["fields"].is_object() || fact["fields"].empty() || !fact.contains("source") || !fact["source"].is_string())
-                throw InputError(where + ": needs 'ids' (an array), 'fields' (a non-empty object) and 'source' (text)");
-            if (correction && (!fact.contains("was") || !fact["was"].is_object() || !fact.contains("why") || !fact["why"].is_string()))
-                throw InputError(where + ": a correction needs 'was' (the file's values it replaces) and 'why'");
-            for (const nlohmann::json& id : fact["ids"]) {
-                if (!id.is_string()) throw InputError(where + ": ids must be text");
-                const std::string case_id = id.get<std::string>();
-                nlohmann::json* target = nullptr;
-                for (nlohmann::json& c : doc["cases"])
-                    if (c.is_object() && c.value("id", "") == case_id) target = &c;
-                if (!target) throw InputError(where + ": case " + case_id + " is not in the runs document");
-                std::string what;
-                for (const auto& [key, value] : fact["fields"].items()) {
-                    auto it = target->find(key);
-                    const bool stated = it != target->end() && !it->is_null();
-                    if (!correction && stated)
-                        throw InputError(where + ": case " + case_id + " states " + key + " itself; a fact only fills a missing value");
-                    if (correction && (!stated || !fact["was"].contains(key) || *it != fact["was"][key]))
-                        throw InputError(where + ": case " + case_id + "'s " + key + " is not the value the correction replaces ('was')");
-                    what += (what.empty() ? "" : ", ") + key + " = " + shown(value) +
-                            (correction ? " (the file says " + shown(fact["was"][key]) + ")" : "");
-                    (*target)[key] = value;
-                }
-                applied[case_id].push_back(what + ": " + fact["source"].get<std::string>() +
-                                           (correction ? "; " + fact["why"].get<std::string>() : ""));
+    for (const FactEntry& e : fact_entries(f, facts.source_name)) {
+        const bool by_source = !e.sources.empty();
+        if (facts.by_source_only && !by_source) continue;
+        for (nlohmann::json& target : doc["cases"]) {
+            if (!target.is_object()) continue;
+            const std::string case_id = target.value("id", "");
+            const std::string case_source =
+                target.contains("source") && target["source"].is_string() ? target["source"].get<std::string>() : "";
+            const bool named = by_source ? std::any_of(e.sources.begin(), e.sources.end(),
+                                                       [&](const std::string& src) { return case_source.find(src) != std::string::npos; })
+                                         : std::find(e.ids.begin(), e.ids.end(), case_id) != e.ids.end();
+            if (!named) continue;
+            std::string what;
+            for (const auto& [key, value] : e.fields->items()) {
+                auto it = target.find(key);
+                const bool stated = it != target.end() && !it->is_null();
+                const bool as_was = stated && e.was && e.was->contains(key) && *it == (*e.was)[key];
+                if (by_source && (e.correction ? !as_was : stated)) continue;  // the case says otherwise: it stands
+                if (!e.correction && stated)
+                    throw InputError(e.where + ": case " + case_id + " states " + key + " itself; a fact only fills a missing value");
+                if (e.correction && !as_was)
+                    throw InputError(e.where + ": case " + case_id + "'s " + key + " is not the value the correction replaces ('was')");
+                what += (what.empty() ? "" : ", ") + key + " = " + shown(value) +
+                        (e.correction ? " (the file says " + shown((*e.was)[key]) + ")" : "");
+                target[key] = value;
             }
+            if (!what.empty()) applied[case_id].push_back(what + ": " + e.source + (e.correction ? "; " + e.why : ""));
         }
     }
     return applied;

@@ -85,9 +85,15 @@ inline constexpr const char* kAssumedGpuPreset = "a100-80gb";
 // names the cluster); a correction only replaces the exact value it names in "was" (a launch
 // flag the case's own cited script sets), so a corrected or changed file makes it an error rather
 // than a silent override. Every applied line is listed by `validate`.
+// An entry names its cases by "ids" (the bundled documents' own; an id a document lacks is
+// another document's) or by "sources": every case whose "source" contains one of the strings,
+// in any runs document, a user's too (a fact of the script every run of that source used, such
+// as its attention implementation). A source-keyed fact fills only what a case leaves missing and
+// a source-keyed correction replaces only the value in "was": a case stating anything else keeps it.
 struct SourceFacts {
     std::string_view json_text;
     std::string source_name;
+    bool by_source_only = false;  // a user's FILE: only the "sources" entries (its ids are its own)
 };
 
 // Throws InputError naming the source, the case id and the field for a malformed document;

@@ -205,6 +205,7 @@ private slots:
                                                 "--loss-upcast",
                                                 "--loss-kernel",
                                                 "--fused-optimizer",
+                                                "--optimizer-storage",
                                                 "--load-dtype",
                                                 "--low-cpu-mem-usage",
                                                 "--dataloader-workers",
@@ -244,7 +245,7 @@ private slots:
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index"};
-        QCOMPARE(expected.size(), std::size_t{84});
+        QCOMPARE(expected.size(), std::size_t{85});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

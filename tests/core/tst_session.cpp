@@ -75,7 +75,7 @@ const std::vector<std::string> kExpectedKeys = {
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
     "training.cpu_checkpointing", "training.loss_fp32_upcast", "training.loss_kernel", "training.tiled_mlp",
-    "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.capacity_factor",
+    "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
@@ -92,7 +92,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 142;
+constexpr std::size_t kFieldCount = 143;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -304,6 +304,7 @@ json flatten(const Scenario& s) {
         {"training.expandable_segments", t.expandable_segments},
         {"training.int64_kernel_indexing", t.int64_kernel_indexing},
         {"training.fused_optimizer", t.fused_optimizer},
+        {"training.optimizer_storage", to_string(t.optimizer_storage)},
         {"training.load_in_16bit", t.load_in_16bit},
         {"training.low_cpu_mem_usage", t.low_cpu_mem_usage},
         {"training.dataloader_workers", t.dataloader_workers},
@@ -457,7 +458,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 16);
+        QCOMPARE(kSessionVersion, 17);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -485,6 +486,7 @@ private slots:
         const json added_later = {{"training.loss_fp32_upcast", true},
                                   {"training.loss_kernel", "full"},
                                   {"training.fused_optimizer", true},
+                                  {"training.optimizer_storage", "standard"},
                                   {"assumptions.calibration", ""},
                                   {"training.load_in_16bit", false},
                                   {"training.low_cpu_mem_usage", false},
@@ -793,6 +795,20 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version 16 session (before bitsandbytes' optimizer storage) keeps the standard moments.
+    void frozen_version_16() {
+        const std::string text = read_text_file(test_data_path("sessions/v16-llama-3.1-8b-qlora-h100.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 16);
+        QVERIFY(!doc.at("training").contains("optimizer_storage"));
+        const Scenario s = parse_session(text, "v16-llama-3.1-8b-qlora-h100.zplan");
+        QCOMPARE(int(s.training.optimizer_storage), int(OptimizerStorage::Standard));
+        QCOMPARE(int(s.job), int(Job::Qlora));
+        QCOMPARE(int(s.finetune.method), int(FineTuneMethod::Qlora));
+        QCOMPARE(scenario_to_json(s).at("training").at("optimizer_storage").get<std::string>(), std::string("standard"));
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -824,7 +840,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 16); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 17); "
                                     "upgrade zero-planner"));
         }
     }
@@ -837,9 +853,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 16); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 17); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 16)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 17)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -435,40 +435,65 @@ private slots:
     }
 
     // The source facts document: a fact fills only what a case leaves null, a correction replaces
-    // only the value it names, and anything else is refused naming the entry.
+    // only the value it names, and anything else is refused naming the entry. An entry keyed by
+    // "sources" reaches every case of that source, a user's file too, and leaves a case that says
+    // otherwise as it is; an "ids" entry whose case the document lacks is another document's.
     void source_facts_data() {
         QTest::addColumn<QString>("facts");
-        QTest::addColumn<QString>("error");  // empty: applies
+        QTest::addColumn<bool>("bySourceOnly");  // a user's FILE
+        QTest::addColumn<int>("applied");
+        QTest::addColumn<QString>("error");  // empty: reads
         const auto text = [](const char* s) { return QString::fromUtf8(s); };
         QTest::newRow("fact fills the null grad_accum")
-            << text(R"({"facts": [{"ids": ["X1"], "fields": {"grad_accum": 4}, "source": "s"}]})") << QString();
+            << text(R"({"facts": [{"ids": ["X1"], "fields": {"grad_accum": 4}, "source": "s"}]})") << false << 1 << QString();
         QTest::newRow("fact over a stated value") << text(R"({"facts": [{"ids": ["X1"], "fields": {"seq": 4096}, "source": "s"}]})")
-                                                  << text("facts.json: facts[0]: case X1 states seq itself");
-        QTest::newRow("fact for a case the file lacks")
-            << text(R"({"facts": [{"ids": ["X9"], "fields": {"grad_accum": 4}, "source": "s"}]})")
-            << text("facts.json: facts[0]: case X9 is not in the runs document");
+                                                  << false << 0 << text("facts.json: facts[0]: case X1 states seq itself");
+        QTest::newRow("fact for a case of another document")
+            << text(R"({"facts": [{"ids": ["X9"], "fields": {"grad_accum": 4}, "source": "s"}]})") << false << 0 << QString();
         QTest::newRow("correction of the stated value")
             << text(
                    R"({"facts": [], "corrections": [{"ids": ["X1"], "fields": {"seq": 4096}, "was": {"seq": 2048}, "source": "s", "why": "w"}]})")
-            << QString();
+            << false << 1 << QString();
         QTest::newRow("correction whose 'was' is stale")
             << text(
                    R"({"facts": [], "corrections": [{"ids": ["X1"], "fields": {"seq": 4096}, "was": {"seq": 1024}, "source": "s", "why": "w"}]})")
-            << text("case X1's seq is not the value the correction replaces");
+            << false << 0 << text("case X1's seq is not the value the correction replaces");
         QTest::newRow("correction without why")
             << text(R"({"facts": [], "corrections": [{"ids": ["X1"], "fields": {"seq": 4096}, "was": {"seq": 2048}, "source": "s"}]})")
-            << text("a correction needs 'was'");
-        QTest::newRow("no facts array") << text(R"({"fact": []})") << text("expected an object with a 'facts' array");
+            << false << 0 << text("a correction needs 'was'");
+        QTest::newRow("no facts array") << text(R"({"fact": []})") << false << 0 << text("expected an object with a 'facts' array");
+        QTest::newRow("ids and sources at once")
+            << text(R"({"facts": [{"ids": ["X1"], "sources": ["example/trainer"], "fields": {"grad_accum": 4}, "source": "s"}]})") << false
+            << 0 << text("needs 'ids' or 'sources'");
+        QTest::newRow("source-keyed correction, a user's file")
+            << text(
+                   R"({"facts": [], "corrections": [{"sources": ["example/trainer"], "fields": {"seq": 4096}, "was": {"seq": 2048}, "source": "s", "why": "w"}]})")
+            << true << 1 << QString();
+        QTest::newRow("source-keyed correction of a case that says otherwise")
+            << text(
+                   R"({"facts": [], "corrections": [{"sources": ["example/trainer"], "fields": {"seq": 4096}, "was": {"seq": 1024}, "source": "s", "why": "w"}]})")
+            << true << 0 << QString();
+        QTest::newRow("source-keyed fact over a stated value")
+            << text(R"({"facts": [{"sources": ["example/trainer"], "fields": {"seq": 4096}, "source": "s"}]})") << false << 0 << QString();
+        QTest::newRow("source of another run")
+            << text(R"({"facts": [{"sources": ["example/other"], "fields": {"grad_accum": 4}, "source": "s"}]})") << false << 0
+            << QString();
+        QTest::newRow("ids entry, a user's file")
+            << text(R"({"facts": [{"ids": ["X1"], "fields": {"grad_accum": 4}, "source": "s"}]})") << true << 0 << QString();
     }
     void source_facts() {
         QFETCH(QString, facts);
+        QFETCH(bool, bySourceOnly);
+        QFETCH(int, applied);
         QFETCH(QString, error);
         const std::string text = facts.toStdString();
-        const SourceFacts f{text, "facts.json"};
+        const SourceFacts f{text, "facts.json", bySourceOnly};
         try {
-            const auto cases = parse_measured_runs(document(R"(, "grad_accum": null)"), "runs.json", &f);
+            const auto cases =
+                parse_measured_runs(document(R"(, "grad_accum": null, "source": "github.com/example/trainer train.py")"), "runs.json", &f);
             QVERIFY2(error.isEmpty(), "no error");
-            QCOMPARE(cases.front().from_source.size(), std::size_t(1));
+            QCOMPARE(cases.front().from_source.size(), std::size_t(applied));
+            if (applied == 0) return;
             if (facts.contains(QStringLiteral("grad_accum"))) {
                 QCOMPARE(cases.front().scenario.training.global_batch, std::int64_t(4 * 8));
                 QVERIFY(cases.front().assumed.empty());

@@ -116,6 +116,22 @@ void TrainingGroup::addMemoryRows() {
                              "fused_optimizer");
     fused_optimizer_->setAccessibleName(tr("Fused optimizer (DeepSpeed FusedAdam)"));
     form_->addRow(fused_optimizer_);
+    optimizer_storage_ = named(tip(new QComboBox, tr("Where the optimizer's moments live. Standard: fp32 in the GPU's allocator. "
+                                                     "bitsandbytes: 8-bit (a quarter of the bytes); paged (CUDA managed memory, "
+                                                     "outside the allocator, moved to host RAM when the card is full).")),
+                               "optimizer_storage");
+    const auto storageLabel = [](OptimizerStorage o) {
+        switch (o) {
+        case OptimizerStorage::Standard: return tr("standard (fp32)");
+        case OptimizerStorage::EightBit: return tr("8-bit (bitsandbytes)");
+        case OptimizerStorage::Paged: return tr("paged (bitsandbytes)");
+        case OptimizerStorage::PagedEightBit: return tr("paged 8-bit (bitsandbytes)");
+        }
+        return QString::fromLatin1(to_string(o));
+    };
+    for (const auto& n : enum_names<OptimizerStorage>()) optimizer_storage_->addItem(storageLabel(n.value), QString::fromLatin1(n.name));
+    optimizer_storage_->setAccessibleName(tr("Optimizer states"));
+    form_->addRow(tr("Optimizer states"), optimizer_storage_);
     headroom_ = named(tip(new EditDoubleSpinBox, tr("GPU memory kept free: a setup fits when its total is below capacity minus headroom.")),
                       "headroom");
     headroom_->setDecimals(0);
@@ -216,6 +232,8 @@ void TrainingGroup::connectEdits() {
     });
     onActivated(loss_kernel_, EditLossKernel, tr("Change loss kernel"),
                 [](Scenario& s, const std::string& v) { s.training.loss_kernel = parse_enum<LossKernel>(v); });
+    onActivated(optimizer_storage_, EditOptimizerStorage, tr("Change optimizer states"),
+                [](Scenario& s, const std::string& v) { s.training.optimizer_storage = parse_enum<OptimizerStorage>(v); });
     connect(fused_optimizer_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditFusedOptimizer, tr("Toggle fused optimizer"), [&](Scenario& s) { s.training.fused_optimizer = on; });
     });
@@ -239,6 +257,7 @@ void TrainingGroup::sync(const Scenario& s) {
     setCheckedIfChanged(loss_upcast_, s.training.loss_fp32_upcast);
     setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
     setCheckedIfChanged(fused_optimizer_, s.training.fused_optimizer);
+    setIndexIfChanged(optimizer_storage_, optimizer_storage_->findData(QString::fromLatin1(to_string(s.training.optimizer_storage))));
     setCheckedIfChanged(tiled_mlp_, s.training.tiled_mlp);
     setCheckedIfChanged(cpu_checkpointing_, s.training.cpu_checkpointing);
     // Checkpoints go to the host only under full recompute (activations.cpp).

@@ -34,6 +34,7 @@ private:
     QCheckBox* loss_upcast_;
     QComboBox* loss_kernel_;
     QCheckBox* fused_optimizer_;
+    QComboBox* optimizer_storage_;
     QCheckBox* tiled_mlp_;
     QCheckBox* cpu_checkpointing_;
     QCheckBox* expandable_segments_;

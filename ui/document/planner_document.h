@@ -186,6 +186,7 @@ enum EditId : int {
     EditLossUpcast,
     EditLossKernel,
     EditFusedOptimizer,
+    EditOptimizerStorage,
     EditTiledMlp,
     EditCpuCheckpointing,
     EditExpandableSegments,

@@ -13,8 +13,8 @@
 
 namespace zp::cli {
 
-// The planner against measured runs: FILE, or the bundled measured_runs.json (with the facts of
-// measured_runs_facts.json) and the bundled host_ram_runs.json, then the bundled
+// The planner against measured runs: FILE, or the bundled measured_runs.json and the bundled
+// host_ram_runs.json (each with the facts of measured_runs_facts.json), then the bundled
 // measured_runs_2.json (runs the model was not built on) and paper_throughput.json (published
 // throughput figures), each with its own aggregate. Accuracy is information, not failure: exit 0
 // whenever the file could be read.
@@ -22,13 +22,14 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     if (a.positionals.size() > 1) throw InputError("validate takes at most one FILE: zero-planner validate [FILE] [--json]");
     const bool bundled = a.positionals.empty();
     std::string path = bundled ? bundled_measured_runs_path() : a.positionals.front();
-    // The bundled runs come with the facts their own sources state where the file leaves a
-    // field null (measured_runs_facts.json); a user's FILE is read as it is.
-    const std::string facts_path = bundled ? bundled_measured_runs_facts_path() : std::string();
-    const std::string facts_text = bundled ? read_text_file(facts_path) : std::string();
-    const validation::SourceFacts facts{facts_text, facts_path};
+    // The runs come with the facts their own sources state where a case is silent or says
+    // otherwise (measured_runs_facts.json): the bundled documents with every entry, a user's FILE
+    // with those keyed by source (what a cited script did in every run of it), each listed.
+    const std::string facts_path = bundled_measured_runs_facts_path();
+    const std::string facts_text = read_text_file(facts_path);
+    const validation::SourceFacts facts{facts_text, facts_path, !bundled};
     const std::string runs_text = read_text_file(path);
-    std::vector<validation::MeasuredCase> cases = validation::parse_measured_runs(runs_text, path, bundled ? &facts : nullptr);
+    std::vector<validation::MeasuredCase> cases = validation::parse_measured_runs(runs_text, path, &facts);
     const std::vector<validation::PairSpec> pair_specs = validation::parse_measured_pairs(runs_text, path);
     const std::vector<validation::MeanResult> means = validation::validate_means(validation::parse_measured_means(runs_text, path));
     if (bundled) {
@@ -46,7 +47,7 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     std::string second_path;
     if (bundled) {
         second_path = bundled_measured_runs_2_path();
-        second = validation::validate_cases(validation::parse_measured_runs(read_text_file(second_path), second_path));
+        second = validation::validate_cases(validation::parse_measured_runs(read_text_file(second_path), second_path, &facts));
     }
     std::optional<validation::ValidationReport> papers;
     std::vector<validation::MeanResult> paper_means;
@@ -54,7 +55,7 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     if (bundled) {
         paper_path = bundled_paper_throughput_path();
         const std::string paper_text = read_text_file(paper_path);
-        papers = validation::validate_cases(validation::parse_measured_runs(paper_text, paper_path));
+        papers = validation::validate_cases(validation::parse_measured_runs(paper_text, paper_path, &facts));
         paper_means = validation::validate_means(validation::parse_measured_means(paper_text, paper_path));
     }
     // The fitted constants with the rows they were read off (bundled with the runs).

@@ -251,11 +251,15 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
     case LossKernel::Full: {
         // transformers loss_utils.py ForCausalLMLoss: logits (16-bit, held by the model output),
         // "logits = logits.float()" (the up-cast), then cross_entropy's log_softmax output, kept
-        // for backward. Its backward makes the log-softmax input gradient and, up-cast, casts it
-        // back to 16 bits.
+        // for backward. Its backward: nll_loss's gradient is a dense tensor the logits' size
+        // (aten/src/ATen/native/cuda/Loss.cu nll_loss_backward_out_cuda_template: grad_input
+        // zeroed, then the targets' entries set), and log_softmax's backward makes the input
+        // gradient while that and its saved output are alive (SoftMax.cu
+        // log_softmax_backward_cuda_out): three logit-sized tensors of the loss's dtype beside the
+        // 16-bit logits; the cast back to 16 bits comes after two of them are freed.
         const double up = mixed && t.loss_fp32_upcast ? 4.0 : k;
         x.loss_forward = sb * V * (k + (mixed && t.loss_fp32_upcast ? 4.0 : 0.0) + up);
-        x.loss_backward = sb * V * (k + up + up + (mixed && t.loss_fp32_upcast ? k : 0.0));
+        x.loss_backward = sb * V * (k + 3 * up);
         x.loss_cause = mixed && t.loss_fp32_upcast ? QT_TRANSLATE_NOOP("Core", "logits, their fp32 up-cast and log-softmax")
                                                    : QT_TRANSLATE_NOOP("Core", "logits and log-softmax");
         break;

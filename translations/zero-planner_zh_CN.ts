@@ -682,6 +682,10 @@
         <source>Workstation and consumer GPUs</source>
         <translation>工作站与消费级 GPU</translation>
     </message>
+    <message>
+        <source>logits, their shifted copy and log-softmax</source>
+        <translation>logits、其移位副本与 log-softmax</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -1569,10 +1573,6 @@
         <translation>损失函数把 16 位 logits 上转为 fp32（transformers 的默认行为）：在损失处多一份 fp32 的 logits 副本，常常是单步的峰值。</translation>
     </message>
     <message>
-        <source>Full: the logits of the whole micro batch at once. Chunked (Liger&apos;s fused linear cross-entropy): the loss in chunks, without the full logits.</source>
-        <translation>完整：一次计算整个微批量的 logits。分块（Liger 的融合线性交叉熵）：分块计算损失，不生成完整的 logits。</translation>
-    </message>
-    <message>
         <source>chunked (Liger)</source>
         <translation>分块（Liger）</translation>
     </message>
@@ -2067,6 +2067,38 @@
     <message>
         <source>Change optimizer states</source>
         <translation>更改优化器状态</translation>
+    </message>
+    <message>
+        <source>Full: the logits of the whole micro batch at once. Chunked (Liger&apos;s fused linear cross-entropy): the loss in chunks, without the full logits. Shifted: transformers before 4.46, whose model returns up-cast logits and shifts a copy of them.</source>
+        <translation>完整：一次计算整个微批次的 logits。分块（Liger 的融合线性交叉熵）：分块计算损失，不生成完整 logits。移位：4.46 之前的 transformers，模型返回上转为 fp32 的 logits 并生成其移位副本。</translation>
+    </message>
+    <message>
+        <source>shifted copy (transformers &lt; 4.46)</source>
+        <translation>移位副本（transformers &lt; 4.46）</translation>
+    </message>
+    <message>
+        <source>Model returns its KV cache</source>
+        <translation>模型返回 KV 缓存</translation>
+    </message>
+    <message>
+        <source>use_cache left on: every layer&apos;s keys and values are returned and kept until the output is dropped. transformers turns it off only with its own gradient checkpointing; FSDP&apos;s or Accelerate&apos;s checkpointing leaves it on.</source>
+        <translation>use_cache 保持开启：每层的键和值都会被返回并保留到输出被释放。transformers 只有在使用自身的梯度检查点时才会关闭它；FSDP 或 Accelerate 的检查点不会关闭它。</translation>
+    </message>
+    <message>
+        <source>Loop keeps the last output</source>
+        <translation>训练循环保留上一次输出</translation>
+    </message>
+    <message>
+        <source>A training loop that keeps &quot;outputs = model(**batch)&quot; holds the previous step&apos;s logits (and KV cache) through the next forward. The Trainer drops it.</source>
+        <translation>保留 &quot;outputs = model(**batch)&quot; 的训练循环会在下一次前向传播期间持有上一步的 logits（及 KV 缓存）。Trainer 会释放它。</translation>
+    </message>
+    <message>
+        <source>Toggle KV cache in training</source>
+        <translation>切换训练中的 KV 缓存</translation>
+    </message>
+    <message>
+        <source>Toggle kept output</source>
+        <translation>切换保留的输出</translation>
     </message>
 </context>
 <context>

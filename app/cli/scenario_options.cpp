@@ -217,6 +217,8 @@ void apply_training(const Args& a, Scenario& s) {
     if (auto v = a.get(opt::cpu_checkpointing)) t.cpu_checkpointing = parse_on_off(*v, option_text(opt::cpu_checkpointing));
     if (auto v = a.get(opt::loss_upcast)) t.loss_fp32_upcast = parse_on_off(*v, option_text(opt::loss_upcast));
     if (auto v = a.get(opt::loss_kernel)) t.loss_kernel = parse_loss_kernel(*v);
+    if (auto v = a.get(opt::kv_cache)) t.kv_cache_in_training = parse_on_off(*v, option_text(opt::kv_cache));
+    if (auto v = a.get(opt::keep_outputs)) t.outputs_kept = parse_on_off(*v, option_text(opt::keep_outputs));
     if (auto v = a.get(opt::fused_optimizer)) t.fused_optimizer = parse_on_off(*v, option_text(opt::fused_optimizer));
     if (auto v = a.get(opt::optimizer_storage)) t.optimizer_storage = parse_optimizer_storage(*v);
     if (auto v = a.get(opt::load_dtype)) {

@@ -214,9 +214,21 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
         f.training.auto_checkpointing = false;
         out.push_back(fix_of("activation checkpointing (gradient_checkpointing=True)", f));
     }
+    // What the model's output holds (core/memory/step_timeline.cpp add_output_terms): its KV cache
+    // and, kept by the loop, the previous step's output.
+    if (s.training.kv_cache_in_training && s.training.checkpointing == Checkpointing::Full && phase != StepPhase::StartUp) {
+        Scenario f = s;
+        f.training.kv_cache_in_training = false;
+        out.push_back(fix_of("model.config.use_cache = False (the forward stops returning every layer's keys and values)", f));
+    }
+    if (s.training.outputs_kept && phase != StepPhase::StartUp) {
+        Scenario f = s;
+        f.training.outputs_kept = false;
+        out.push_back(fix_of("del outputs after backward (the loop keeps the previous step's logits through the next forward)", f));
+    }
     // A chunked loss (Liger-Kernel's fused linear cross-entropy) never holds the whole logits
     // (core/model/scenario.h LossKernel; the step timeline's loss moment).
-    if (phase == StepPhase::Loss && s.training.loss_kernel == LossKernel::Full) {
+    if (phase == StepPhase::Loss && s.training.loss_kernel != LossKernel::Chunked) {
         Scenario f = s;
         f.training.loss_kernel = LossKernel::Chunked;
         out.push_back(fix_of("a chunked loss (Liger-Kernel's fused linear cross-entropy) instead of the whole logits", f));

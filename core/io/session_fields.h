@@ -108,6 +108,8 @@ void visit_fields(S& s, V& v) {
     v("training", "cpu_checkpointing", t.cpu_checkpointing);
     v("training", "loss_fp32_upcast", t.loss_fp32_upcast);
     v("training", "loss_kernel", t.loss_kernel);
+    v("training", "kv_cache_in_training", t.kv_cache_in_training);    // since version 17
+    v("training", "outputs_kept", t.outputs_kept);                    // since version 17
     v("training", "tiled_mlp", t.tiled_mlp);                          // since version 15
     v("training", "expandable_segments", t.expandable_segments);      // since version 15
     v("training", "int64_kernel_indexing", t.int64_kernel_indexing);  // since version 15

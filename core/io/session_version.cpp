@@ -165,9 +165,14 @@ void upgrade_15_to_16(json& doc) {
     m["chunked_attention"] = false;
 }
 
-// Version 16 kept every optimizer's moments the standard way (fp32, in the caching allocator).
+// Version 16 kept every optimizer's moments the standard way (fp32, in the caching allocator),
+// and its model output held nothing past the loss.
 void upgrade_16_to_17(json& doc) {
-    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["optimizer_storage"] = "standard";
+    if (!doc.contains("training") || !doc.at("training").is_object()) return;
+    json& t = doc["training"];
+    t["optimizer_storage"] = "standard";
+    t["kv_cache_in_training"] = false;
+    t["outputs_kept"] = false;
 }
 
 }  // namespace

@@ -47,7 +47,9 @@
 //              gpt-oss and Llama-4, recorded as data); a version-15 file has job "custom" (none
 //              chosen) and none of the parts (false, 1, 0, 0, false), the plan it was saved with.
 //   version 17 training.optimizer_storage (bitsandbytes' 8-bit and paged optimizer moments,
-//              core/model/scenario.h OptimizerStorage); a version-16 file has "standard".
+//              core/model/scenario.h OptimizerStorage), training.kv_cache_in_training and
+//              outputs_kept (what the model's output holds and how long); a version-16 file has
+//              "standard", false and false. loss_kernel may be "shifted" (transformers < 4.46).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a

@@ -48,6 +48,9 @@ struct Terms {
     double loss_forward = 0;         // logits and loss tensors at the loss
     double loss_backward = 0;        // ... while the loss's gradient is formed
     const char* loss_cause = "";
+    double kv_per_layer = 0;     // a layer's returned keys and values (kv_cache_in_training), kept past its backward
+    double previous_output = 0;  // the previous step's output a loop keeps through this forward (outputs_kept)
+    double kept_output = 0;      // this step's output kept past the backward into the step (outputs_kept)
 };
 
 // What every group of terms reads: the precision, the partition and the micro steps.
@@ -264,6 +267,18 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
                                                    : QT_TRANSLATE_NOOP("Core", "logits and log-softmax");
         break;
     }
+    case LossKernel::Shifted: {
+        // transformers before 4.46 (LlamaForCausalLM.forward, 4.31): the model returns its logits
+        // up-cast ("logits = logits.float()"), then "shift_logits = logits[..., :-1,
+        // :].contiguous()" is a second copy, and CrossEntropyLoss keeps its log-softmax: three
+        // logit-sized tensors in the forward. In the backward the returned logits, the saved
+        // log-softmax, nll_loss's dense gradient and log_softmax's input gradient: four.
+        const double up = mixed && t.loss_fp32_upcast ? 4.0 : k;
+        x.loss_forward = sb * V * 3 * up;
+        x.loss_backward = sb * V * 4 * up;
+        x.loss_cause = QT_TRANSLATE_NOOP("Core", "logits, their shifted copy and log-softmax");
+        break;
+    }
     case LossKernel::Chunked:
         // Liger's fused linear cross-entropy: logits are made chunk by chunk with a chunk of about
         // sb*h logits (chunk_size = next_power_of_2(BT / ceil(V/H))), fp32, with their gradient,
@@ -284,7 +299,7 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
     } else if (par.tensor > 1) {
         const double tp = static_cast<double>(par.tensor);
         x.head_inputs /= par.sequence_parallel ? tp : 1.0;
-        if (t.loss_kernel == LossKernel::Full) {
+        if (t.loss_kernel != LossKernel::Chunked) {
             x.loss_forward /= tp;
             x.loss_backward /= tp;
         }
@@ -341,6 +356,31 @@ void add_autocast_activation_terms(Terms& x, const Scenario& s, const Basis& b) 
     x.head_inputs *= 1.5;  // final norm input fp32 (4sbh) and the head's 16-bit input (2sbh)
 }
 
+// What the model's output holds beyond the loss (Training::kv_cache_in_training, outputs_kept).
+// The returned keys and values (transformers' DynamicCache / past_key_values tuple: each layer's
+// key_states and value_states, kv_heads x head_dim per token, 16-bit) are the attention's own
+// inputs: without recompute they are among the layer's saved tensors already, so they count only
+// when the layer is recomputed; then they stay from the layer's forward until the output is
+// dropped. A loop that keeps the output keeps the previous step's, with its logits as returned,
+// through this step's forward and loss, and this step's through the optimizer step.
+void add_output_terms(Terms& x, const Scenario& s, const Basis& b) {
+    const Training& t = s.training;
+    const ModelSpec& m = s.model;
+    const Parallelism& par = s.parallel;
+    const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
+    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch) / static_cast<double>(ulysses_size(par));
+    const double heads = static_cast<double>(std::max<std::int64_t>(m.heads, 1));
+    const double head_dim = m.head_dim > 0 ? static_cast<double>(m.head_dim) : static_cast<double>(m.hidden) / heads;
+    const double kv_heads = static_cast<double>(m.kv_heads > 0 ? m.kv_heads : m.heads);
+    if (t.kv_cache_in_training && t.checkpointing == Checkpointing::Full) x.kv_per_layer = 2.0 * sb * kv_heads * head_dim * b.k / tp;
+    if (!t.outputs_kept) return;
+    const bool holds_logits = t.loss_kernel != LossKernel::Chunked && !(par.pipeline > 1 && par.pipeline_rank != par.pipeline - 1);
+    const double logit_bytes = t.loss_kernel == LossKernel::Shifted && b.mixed && t.loss_fp32_upcast ? 4.0 : b.k;
+    const double logits = holds_logits ? sb * static_cast<double>(m.vocab) * logit_bytes / tp : 0.0;
+    const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+    x.previous_output = x.kept_output = layers * x.kv_per_layer + logits;
+}
+
 Terms terms(const Scenario& s, const TimelineInputs& in) {
     const Basis b = basis(s, in);
     Terms x;
@@ -348,12 +388,14 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
         add_fsdp_terms(x, s, in, b);
         add_activation_terms(x, s, in, b);
         add_autocast_activation_terms(x, s, b);
+        add_output_terms(x, s, b);
         return x;
     }
     add_state_terms(x, s, in, b);
     add_startup_terms(x, s, in, b);
     add_bucket_terms(x, s, in, b);
     add_activation_terms(x, s, in, b);
+    add_output_terms(x, s, b);
     return x;
 }
 
@@ -459,7 +501,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
     auto forward = [&](std::int64_t l) {
         StepMoment mo = moment(x, StepPhase::Forward, l, QT_TRANSLATE_NOOP("Core", "stored activations"));
         mo.gradients_bytes += x.held_across_micro_steps;
-        mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + x.forward_working;
+        mo.activations_bytes = static_cast<double>(l) * (x.stored_per_layer + x.kv_per_layer) + x.forward_working + x.previous_output;
         mo.buffers_bytes += x.gathered + retained_behind(l) + x.dequantized;
         if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "stored activations and gathered ZeRO-3 parameters");
         visit(mo);
@@ -468,11 +510,13 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         for (std::int64_t l = 1; l <= L; ++l) forward(l);
     else forward(L);
 
-    // The loss: every layer's activations, the head's inputs and the loss tensors.
+    // The loss: every layer's activations, the head's inputs and the loss tensors. A kept previous
+    // output is released when the forward returns its successor, before the loss's backward.
     for (const double loss : {x.loss_forward, x.loss_backward}) {
         StepMoment mo = moment(x, StepPhase::Loss, 0, x.loss_cause);
         mo.gradients_bytes += x.held_across_micro_steps;
-        mo.activations_bytes = static_cast<double>(L) * x.stored_per_layer + x.head_inputs + loss;
+        const double previous = loss == x.loss_forward ? x.previous_output : 0.0;
+        mo.activations_bytes = static_cast<double>(L) * (x.stored_per_layer + x.kv_per_layer) + x.head_inputs + loss + previous;
         mo.buffers_bytes += x.gathered + retained_behind(L);
         visit(mo);
     }
@@ -483,7 +527,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         StepMoment mo = moment(x, StepPhase::Backward, l, QT_TRANSLATE_NOOP("Core", "activations and their gradients"));
         const double done = static_cast<double>(L - l + 1) / static_cast<double>(L);
         mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full * done);
-        mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + x.backward_working;
+        mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + static_cast<double>(L) * x.kv_per_layer + x.backward_working;
         mo.buffers_bytes += x.backward_buckets + x.gathered + retained_behind(l) + retained_passed(l) + x.dequantized;
         if (x.backward_buckets > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and the ipg gradient buckets");
         if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and gathered ZeRO-3 parameters");
@@ -501,6 +545,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         StepMoment mo = moment(x, StepPhase::GradientReduce, 0, QT_TRANSLATE_NOOP("Core", "gradients and the reduce bucket"));
         mo.gradients_bytes += x.grads_full + x.grads_at_reduce;
         mo.buffers_bytes += x.boundary_bucket;
+        mo.activations_bytes += x.kept_output;
         visit(mo);
     }
 
@@ -509,6 +554,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         StepMoment mo = moment(x, StepPhase::OptimizerStep, 0, QT_TRANSLATE_NOOP("Core", "fp32 gradient partition"));
         mo.gradients_bytes += x.grads_at_step + x.grads_fp32_step;
         mo.buffers_bytes += x.optimizer_temporary;
+        mo.activations_bytes += x.kept_output;
         if (x.optimizer_temporary > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "fp32 gradient partition and torch.optim's temporaries");
         if (s.zero.offload_optimizer != OffloadDevice::None)
             mo.cause = QT_TRANSLATE_NOOP("Core", "the step runs on the host (DeepSpeed CPU Adam)");

@@ -58,9 +58,12 @@ enum class Optimizer { AdamW, Adam, Lamb, Lion, Adagrad, SgdMomentum, Sgd };
 // runs out (QLoRA paper, Dettmers et al. 2023, Sec. 3 "Paged Optimizers"); PagedEightBit both.
 enum class OptimizerStorage { Standard, EightBit, Paged, PagedEightBit };
 enum class Checkpointing { None, Selective, Full };
-// How the causal-LM loss is computed: over the whole logits tensor (transformers' ForCausalLMLoss)
-// or chunk by chunk without materialising the logits (Liger-Kernel's fused linear cross-entropy).
-enum class LossKernel { Full, Chunked };
+// How the causal-LM loss is computed: over the whole logits tensor (transformers' ForCausalLMLoss,
+// 4.46 on), chunk by chunk without materialising the logits (Liger-Kernel's fused linear
+// cross-entropy), or as transformers before 4.46 did it in the model's forward (Shifted: e.g.
+// LlamaForCausalLM 4.31 "logits = logits.float()", then "shift_logits = logits[..., :-1,
+// :].contiguous()" and CrossEntropyLoss: the returned logits up-cast and a shifted copy).
+enum class LossKernel { Full, Chunked, Shifted };
 
 struct Training {
     Precision precision = Precision::Bf16;
@@ -79,6 +82,17 @@ struct Training {
     bool cpu_checkpointing = false;
     bool loss_fp32_upcast = true;  // the loss up-casts the 16-bit logits to fp32 (transformers' default)
     LossKernel loss_kernel = LossKernel::Full;
+    // What the model's output holds and how long (core/memory/step_timeline.cpp add_output_terms).
+    // kv_cache_in_training: transformers returns every layer's keys and values (past_key_values)
+    // because use_cache is left on, which only its own gradient_checkpointing_enable() turns off
+    // (LlamaModel.forward: "use_cache=True is incompatible with gradient checkpointing") and
+    // checkpointing applied from outside does not (FSDP's apply_activation_checkpointing,
+    // Accelerate's fsdp_activation_checkpointing, atorch's checkpoint wrapper).
+    bool kv_cache_in_training = false;
+    // outputs_kept: the training loop keeps the model's output (logits, and the keys and values
+    // above) until the next forward returns ("outputs = model(**batch)" rebinding after it), so the
+    // previous step's output is alive through the next forward and loss. The Trainer drops it.
+    bool outputs_kept = false;
     // ALST's TiledMLP (DeepSpeed runtime/sequence_parallel/ulysses_sp.py TiledMLP): the MLP runs in
     // shards of about `hidden` tokens under no_grad, keeps only its input for backward and
     // recomputes each shard's forward there (docs/design.md §4.17).

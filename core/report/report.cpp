@@ -62,9 +62,10 @@ std::string training_row(const Scenario& s) {
     return std::string(to_string(t.precision)) + ", " + to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) +
            ", global batch " + std::to_string(effective_global_batch(t, data_parallel_size(s))) + ", flash attention " +
            on_off(t.flash_attention) + ", loss " +
-           (t.loss_kernel == LossKernel::Chunked ? "chunked"
-            : t.loss_fp32_upcast                 ? "fp32 up-cast"
-                                                 : "16-bit") +
+           (t.loss_kernel == LossKernel::Chunked   ? "chunked"
+            : t.loss_kernel == LossKernel::Shifted ? (t.loss_fp32_upcast ? "fp32 up-cast, shifted copy" : "shifted copy")
+            : t.loss_fp32_upcast                   ? "fp32 up-cast"
+                                                   : "16-bit") +
            ", " + kernel;
 }
 

@@ -145,7 +145,9 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     // per logit with the fp32 up-cast, 12 without.
     const double V = static_cast<double>(m.vocab);
     const double head_f = gemm_seconds(T, h, V / tp, elem, r);  // vocabulary-parallel under tensor parallelism
-    const double loss = T * V / tp * (t.loss_fp32_upcast ? 24.0 : 12.0) / r.bytes_per_s;
+    // transformers before 4.46 (LossKernel::Shifted) writes and reads one more copy, the shifted logits.
+    const double loss =
+        T * V / tp * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;
 
     const double G = static_cast<double>(gas);
     const double full = t.checkpointing == Checkpointing::Full ? 1.0 : 0.0;

@@ -15,6 +15,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -614,19 +615,31 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     t.auto_checkpointing = false;
     if (auto f = r.optional_bool("flash_attention")) t.flash_attention = *f;
     else c.assumed.push_back(std::string("flash_attention = ") + (t.flash_attention ? "true" : "false"));
+    // transformers before 4.46 computed the loss in the model's forward on up-cast logits and a
+    // shifted copy (LossKernel::Shifted); 4.46 moved it to loss_utils.py ForCausalLMLoss.
+    if (auto v = r.optional_text("transformers")) {
+        int major = 0, minor = 0;
+        if (std::sscanf(v->c_str(), "%d.%d", &major, &minor) != 2) r.fail("transformers", "'" + *v + "' is not a version such as 4.31.0");
+        if (major < 4 || (major == 4 && minor < 46)) {
+            t.loss_kernel = LossKernel::Shifted;
+            c.notes.push_back("loss: transformers " + *v + " (before 4.46): the model returns up-cast logits and shifts a copy");
+        }
+    }
+    if (auto f = r.optional_bool("use_cache")) t.kv_cache_in_training = *f;
+    if (auto f = r.optional_bool("keeps_outputs")) t.outputs_kept = *f;
 }
 
 // Every field `validate` reads, at the top of a case and inside its objects. A field outside these
 // lists is refused by name: a run scored without a setting it states (a context_parallel, an
 // expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
 // clang-format off
-constexpr std::array<std::string_view, 36> kCaseFields{
+constexpr std::array<std::string_view, 39> kCaseFields{
     "id", "source", "quote", "kind", "assumptions", "engine", "model", "gpus", "gpus_per_node", "gpu", "nodes",
     "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory", "deepspeed_version",
     "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "reduce_bucket_size",
     "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",
     "overlap_comm", "precision", "optimizer", "micro_batch", "grad_accum", "seq", "checkpointing",
-    "flash_attention", "lora", "measured"};
+    "flash_attention", "lora", "measured", "transformers", "use_cache", "keeps_outputs"};
 constexpr std::array<std::string_view, 8> kModelFields{"name", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab"};
 constexpr std::array<std::string_view, 2> kGpuFields{"type", "memory_gib"};
 constexpr std::array<std::string_view, 3> kMeasuredFields{"value", "unit", "what"};

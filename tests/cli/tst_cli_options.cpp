@@ -204,6 +204,8 @@ private slots:
                                                 "--ds-config",
                                                 "--loss-upcast",
                                                 "--loss-kernel",
+                                                "--kv-cache",
+                                                "--keep-outputs",
                                                 "--fused-optimizer",
                                                 "--optimizer-storage",
                                                 "--load-dtype",
@@ -245,7 +247,7 @@ private slots:
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index"};
-        QCOMPARE(expected.size(), std::size_t{85});
+        QCOMPARE(expected.size(), std::size_t{87});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

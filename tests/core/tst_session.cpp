@@ -74,7 +74,7 @@ const std::vector<std::string> kExpectedKeys = {
     "cluster.cpu_adam_params_per_second",
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
-    "training.cpu_checkpointing", "training.loss_fp32_upcast", "training.loss_kernel", "training.tiled_mlp",
+    "training.cpu_checkpointing", "training.loss_fp32_upcast", "training.loss_kernel", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
     "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
@@ -92,7 +92,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 143;
+constexpr std::size_t kFieldCount = 145;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -300,6 +300,8 @@ json flatten(const Scenario& s) {
         {"training.cpu_checkpointing", t.cpu_checkpointing},
         {"training.loss_fp32_upcast", t.loss_fp32_upcast},
         {"training.loss_kernel", to_string(t.loss_kernel)},
+        {"training.kv_cache_in_training", t.kv_cache_in_training},
+        {"training.outputs_kept", t.outputs_kept},
         {"training.tiled_mlp", t.tiled_mlp},
         {"training.expandable_segments", t.expandable_segments},
         {"training.int64_kernel_indexing", t.int64_kernel_indexing},
@@ -487,6 +489,8 @@ private slots:
                                   {"training.loss_kernel", "full"},
                                   {"training.fused_optimizer", true},
                                   {"training.optimizer_storage", "standard"},
+                                  {"training.kv_cache_in_training", false},
+                                  {"training.outputs_kept", false},
                                   {"assumptions.calibration", ""},
                                   {"training.load_in_16bit", false},
                                   {"training.low_cpu_mem_usage", false},

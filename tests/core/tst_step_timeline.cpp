@@ -159,6 +159,59 @@ private slots:
         QCOMPARE(b.buffers_bytes, 2.0 * 2.0 * s.zero.reduce_bucket_elems);
     }
 
+    // What the model's output holds beyond the loss, against the same run without it: Llama-2 7B
+    // under FSDP (bf16 MixedPrecision), 8 A100s, micro batch 4 x 4096 tokens, flash attention
+    // (the DLRover atorch run M48). K and V of a layer: 2 x 4 x 4096 x 32 heads x 128 x 2 bytes =
+    // 256 MiB, 8 GiB over 32 layers; the logits sbV = 4 x 4096 x 32000.
+    void model_output_terms_data() {
+        QTest::addColumn<bool>("kvCache");
+        QTest::addColumn<bool>("kept");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<double>("atLossForward");  // bytes more than without, at the loss's forward
+        QTest::addColumn<double>("atBackward");     // ... at the backward of the first layer
+        QTest::addColumn<double>("atStep");         // ... at the optimizer step
+        const double kv = 32 * 2.0 * 4 * 4096 * 32 * 128 * 2, sbV = 4.0 * 4096 * 32000;
+        const int full = int(LossKernel::Full), shifted = int(LossKernel::Shifted);
+        const int recompute = int(Checkpointing::Full), none = int(Checkpointing::None);
+        QTest::newRow("KV cache returned, layers recomputed: 8 GiB to the end of backward")
+            << true << false << full << recompute << kv << kv << 0.0;
+        QTest::newRow("KV cache returned, nothing recomputed: already among the saved tensors")
+            << true << false << full << none << 0.0 << 0.0 << 0.0;
+        QTest::newRow("loop keeps the output: the previous bf16 logits, then this step's")
+            << false << true << full << recompute << 2 * sbV << 0.0 << 2 * sbV;
+        QTest::newRow("transformers < 4.46: fp32 logits returned, a shifted copy (12 vs 10, 16 vs 14 bytes)")
+            << false << false << shifted << recompute << 2 * sbV << 0.0 << 0.0;
+        QTest::newRow("M48: all three, the previous KV and fp32 logits through the forward")
+            << true << true << shifted << recompute << 2 * kv + 4 * sbV + 2 * sbV << kv << kv + 4 * sbV;
+    }
+    void model_output_terms() {
+        QFETCH(bool, kvCache);
+        QFETCH(bool, kept);
+        QFETCH(int, kernel);
+        QFETCH(int, recompute);
+        QFETCH(double, atLossForward);
+        QFETCH(double, atBackward);
+        QFETCH(double, atStep);
+        Scenario base = preset_scenario("llama-2-7b", "a100-80gb", 8);
+        base.fsdp.engine = Engine::Fsdp;
+        base.fsdp.precision = FsdpPrecision::Mixed;
+        base.zero.stage = 3;
+        base.training.micro_batch = 4;
+        base.training.global_batch = 32;
+        base.training.seq_len = 4096;
+        base.training.flash_attention = true;
+        base.training.checkpointing = static_cast<Checkpointing>(recompute);
+        Scenario with = base;
+        with.training.kv_cache_in_training = kvCache;
+        with.training.outputs_kept = kept;
+        with.training.loss_kernel = static_cast<LossKernel>(kernel);
+        const auto a = step_timeline(base, TimelineDetail::EveryLayer), b = step_timeline(with, TimelineDetail::EveryLayer);
+        QCOMPARE(at(b, StepPhase::Loss).activations_bytes - at(a, StepPhase::Loss).activations_bytes, atLossForward);
+        QCOMPARE(at(b, StepPhase::Backward, 1).activations_bytes - at(a, StepPhase::Backward, 1).activations_bytes, atBackward);
+        QCOMPARE(at(b, StepPhase::OptimizerStep).activations_bytes - at(a, StepPhase::OptimizerStep).activations_bytes, atStep);
+    }
+
     // transformers' ForCausalLMLoss up-casts the logits and keeps the log-softmax: at a 128k
     // vocabulary the loss is the peak; a chunked (Liger) loss never makes the logits and moves it.
     // Llama-3-8B at 8192 tokens: 16-bit logits + fp32 copy + fp32 log-softmax = 10 sbV forward;

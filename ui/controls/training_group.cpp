@@ -16,6 +16,7 @@ using Scale = ScaledSlider::Scale;
 TrainingGroup::TrainingGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Training")) {
     addStepRows();
     addMemoryRows();
+    addOutputRows();
     addLongContextRows();
     connectEdits();
 }
@@ -98,12 +99,14 @@ void TrainingGroup::addMemoryRows() {
     loss_upcast_->setAccessibleName(tr("fp32 loss up-cast"));
     form_->addRow(loss_upcast_);
     loss_kernel_ = named(tip(new QComboBox, tr("Full: the logits of the whole micro batch at once. Chunked (Liger's fused linear "
-                                               "cross-entropy): the loss in chunks, without the full logits.")),
+                                               "cross-entropy): the loss in chunks, without the full logits. Shifted: transformers "
+                                               "before 4.46, whose model returns up-cast logits and shifts a copy of them.")),
                          "loss_kernel");
     const auto lossKernelLabel = [](LossKernel k) {
         switch (k) {
         case LossKernel::Full: return tr("full");
         case LossKernel::Chunked: return tr("chunked (Liger)");
+        case LossKernel::Shifted: return tr("shifted copy (transformers < 4.46)");
         }
         return QString::fromLatin1(to_string(k));
     };
@@ -151,6 +154,22 @@ void TrainingGroup::addMemoryRows() {
     };
     for (const auto& n : enum_names<Convention>()) convention_->addItem(conventionLabel(n.value), QString::fromLatin1(n.name));
     form_->addRow(tr("Convention"), convention_);
+}
+
+void TrainingGroup::addOutputRows() {
+    kv_cache_ = named(tip(new QCheckBox(tr("Model returns its KV cache")),
+                          tr("use_cache left on: every layer's keys and values are returned and kept until the output is "
+                             "dropped. transformers turns it off only with its own gradient checkpointing; FSDP's or "
+                             "Accelerate's checkpointing leaves it on.")),
+                      "kv_cache_in_training");
+    kv_cache_->setAccessibleName(tr("Model returns its KV cache"));
+    form_->addRow(kv_cache_);
+    outputs_kept_ = named(tip(new QCheckBox(tr("Loop keeps the last output")),
+                              tr("A training loop that keeps \"outputs = model(**batch)\" holds the previous step's logits "
+                                 "(and KV cache) through the next forward. The Trainer drops it.")),
+                          "outputs_kept");
+    outputs_kept_->setAccessibleName(tr("Loop keeps the last output"));
+    form_->addRow(outputs_kept_);
 }
 
 void TrainingGroup::addLongContextRows() {
@@ -234,6 +253,11 @@ void TrainingGroup::connectEdits() {
                 [](Scenario& s, const std::string& v) { s.training.loss_kernel = parse_enum<LossKernel>(v); });
     onActivated(optimizer_storage_, EditOptimizerStorage, tr("Change optimizer states"),
                 [](Scenario& s, const std::string& v) { s.training.optimizer_storage = parse_enum<OptimizerStorage>(v); });
+    connect(kv_cache_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditKvCache, tr("Toggle KV cache in training"), [&](Scenario& s) { s.training.kv_cache_in_training = on; });
+    });
+    connect(outputs_kept_, &QCheckBox::clicked, this,
+            [this](bool on) { edit(EditOutputsKept, tr("Toggle kept output"), [&](Scenario& s) { s.training.outputs_kept = on; }); });
     connect(fused_optimizer_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditFusedOptimizer, tr("Toggle fused optimizer"), [&](Scenario& s) { s.training.fused_optimizer = on; });
     });
@@ -257,6 +281,8 @@ void TrainingGroup::sync(const Scenario& s) {
     setCheckedIfChanged(loss_upcast_, s.training.loss_fp32_upcast);
     setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
     setCheckedIfChanged(fused_optimizer_, s.training.fused_optimizer);
+    setCheckedIfChanged(kv_cache_, s.training.kv_cache_in_training);
+    setCheckedIfChanged(outputs_kept_, s.training.outputs_kept);
     setIndexIfChanged(optimizer_storage_, optimizer_storage_->findData(QString::fromLatin1(to_string(s.training.optimizer_storage))));
     setCheckedIfChanged(tiled_mlp_, s.training.tiled_mlp);
     setCheckedIfChanged(cpu_checkpointing_, s.training.cpu_checkpointing);

@@ -18,6 +18,7 @@ public:
 private:
     void addStepRows();         // precision, optimizer, sequence, batches, recompute
     void addMemoryRows();       // flash attention, the loss, the fused optimizer, headroom, convention
+    void addOutputRows();       // what the model's output holds: its KV cache, a loop that keeps it
     void addLongContextRows();  // ALST's parts: tiled MLP, checkpoints in host RAM, expandable segments, 64-bit kernels
     void connectLongContextEdits();
     void connectEdits();
@@ -35,6 +36,8 @@ private:
     QComboBox* loss_kernel_;
     QCheckBox* fused_optimizer_;
     QComboBox* optimizer_storage_;
+    QCheckBox* kv_cache_;
+    QCheckBox* outputs_kept_;
     QCheckBox* tiled_mlp_;
     QCheckBox* cpu_checkpointing_;
     QCheckBox* expandable_segments_;

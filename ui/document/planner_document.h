@@ -187,6 +187,8 @@ enum EditId : int {
     EditLossKernel,
     EditFusedOptimizer,
     EditOptimizerStorage,
+    EditKvCache,
+    EditOutputsKept,
     EditTiledMlp,
     EditCpuCheckpointing,
     EditExpandableSegments,

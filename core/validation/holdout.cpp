@@ -97,6 +97,11 @@ std::vector<FittedConstant> fitted_constants(std::string_view json_text, const s
 std::string source_key(std::string_view source) {
     const std::size_t cut = std::min(source.find('('), source.find(','));
     std::string_view head = source.substr(0, cut);
+    // A paper is its authors and year ("Narayanan et al. 2021"), not its first two words.
+    if (head.find(" et al.") != std::string_view::npos) {
+        while (!head.empty() && head.back() == ' ') head.remove_suffix(1);
+        return std::string(head);
+    }
     std::string key;
     int words = 0;
     std::size_t i = 0;

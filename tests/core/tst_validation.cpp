@@ -330,8 +330,10 @@ private slots:
             << QStringLiteral("github.com/deepspeedai/DeepSpeed docs/_tutorials/zero.md");
         QTest::newRow("issue with its author") << QStringLiteral("github.com/huggingface/transformers/issues/9996 (stas00, 2021-02-04)")
                                                << QStringLiteral("github.com/huggingface/transformers/issues/9996");
-        QTest::newRow("paper, two citations alike")
-            << QStringLiteral("Narayanan et al. 2021 (arXiv 2104.04473), Table 2") << QStringLiteral("Narayanan et");
+        QTest::newRow("paper: its authors and year")
+            << QStringLiteral("Narayanan et al. 2021 (arXiv 2104.04473), Table 2") << QStringLiteral("Narayanan et al. 2021");
+        QTest::newRow("paper, title after a comma")
+            << QStringLiteral("Ren et al. 2021, ZeRO-Offload: Democratizing Billion-Scale") << QStringLiteral("Ren et al. 2021");
         QTest::newRow("trailing comma") << QStringLiteral("github.com/bigscience-workshop/bigscience train/chronicles.md, section x")
                                         << QStringLiteral("github.com/bigscience-workshop/bigscience train/chronicles.md");
         QTest::newRow("empty") << QString() << QString();

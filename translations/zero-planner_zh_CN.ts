@@ -3173,6 +3173,10 @@ Not loaded into the controls: %1</source>
         <source>Step: %1.</source>
         <translation>单步：%1。</translation>
     </message>
+    <message>
+        <source>Paged optimizer states: %1 in CUDA managed memory, outside what must fit: on the GPU while it has room, in host RAM when it has not.</source>
+        <translation>分页优化器状态：%1 位于 CUDA 托管内存，不计入必须容纳的部分：显存有空余时留在 GPU 上，不足时移到主机内存。</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::ScalingView</name>

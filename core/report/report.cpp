@@ -179,6 +179,11 @@ Report make_report(const Scenario& s) {
                 {"Step time", format_seconds(b.step.seconds)},
                 {"Throughput", format_count(b.step.tokens_per_second) + " tokens/s, MFU " + format_fixed(b.step.mfu * 100, 1) + "%"},
             });
+        // bitsandbytes' paged moments are outside what must fit (core/memory/memory_breakdown.h).
+        if (m.paged_optimizer_bytes > 0)
+            r.key_figures.emplace_back(
+                "Paged optimizer states",
+                format_bytes(m.paged_optimizer_bytes) + " in CUDA managed memory, outside what must fit (host RAM when the card is full)");
         r.why = p.why;
         r.why.push_back("What decides its step: " + explain_step_line(b.step) + ".");
         // An FSDP plan has no ds_config: its file is the Accelerate config (core/deepspeed/fsdp_export.h).

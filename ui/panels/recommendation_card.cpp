@@ -170,6 +170,11 @@ QString RecommendationCard::detailsOf(const Overview& o) const {
                 .arg(translatedCore(to_string(peak.phase)), translatedCore(peak.cause), fromCore(format_bytes(peak.cycling_bytes())));
     if (b.memory.required_phase != peak.phase)
         text += QLatin1Char(' ') + tr("What must fit is largest in the %1.").arg(translatedCore(to_string(b.memory.required_phase)));
+    // bitsandbytes' paged moments sit outside the allocator (core/memory/memory_breakdown.h).
+    if (b.memory.paged_optimizer_bytes > 0)
+        text += QLatin1Char('\n') + tr("Paged optimizer states: %1 in CUDA managed memory, outside what must fit: on the GPU while it "
+                                       "has room, in host RAM when it has not.")
+                                        .arg(fromCore(format_bytes(b.memory.paged_optimizer_bytes)));
     // What the ranking's step time rests on (core/time/step_explain.h), as `recommend` prints it.
     text += QLatin1Char('\n') + tr("What decides its step: %1.").arg(translated(explain_step_phrase(b.step)));
     QString why;

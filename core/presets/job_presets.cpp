@@ -12,6 +12,8 @@ void reset_training(Scenario& s) {
     t.optimizer = Optimizer::AdamW;
     t.tiled_mlp = t.cpu_checkpointing = t.expandable_segments = false;
     t.loss_kernel = LossKernel::Full;
+    t.optimizer_storage = OptimizerStorage::Standard;
+    t.kv_cache_in_training = t.outputs_kept = false;
     t.flash_attention = true;
     t.micro_batch = 1;
     t.auto_micro_batch = true;
@@ -63,12 +65,14 @@ Scenario with_job(const Scenario& s, Job j) {
         use_paper_lora(out.finetune);
         break;
     case Job::Qlora:
-        // QLoRA: NF4 with double quantization and gradient checkpointing (arXiv 2305.14314 Sec. 3;
-        // PEFT's prepare_model_for_kbit_training turns checkpointing on by default).
+        // QLoRA: NF4 with double quantization, gradient checkpointing and paged AdamW (arXiv
+        // 2305.14314 Sec. 3 "Paged Optimizers"; artidoro/qlora qlora.py optim default
+        // 'paged_adamw_32bit'; PEFT's prepare_model_for_kbit_training turns checkpointing on by default).
         t.seq_len = 4096;
         t.global_batch = 64;
         t.checkpointing = Checkpointing::Full;
         t.auto_checkpointing = false;
+        t.optimizer_storage = OptimizerStorage::Paged;
         out.finetune.method = FineTuneMethod::Qlora;
         out.finetune.base_precision = BasePrecision::Nf4;
         out.finetune.double_quant = true;

@@ -32,13 +32,17 @@ private slots:
         QTest::addColumn<qint64>("loraRank");
         QTest::addColumn<QString>("recompute");  // "auto" or the fixed policy
         QTest::addColumn<bool>("alst");
+        QTest::addColumn<QString>("optimizerStorage");
         QTest::newRow("Llama 2 pre-training: 4096 tokens, 4M tokens a step")
-            << "pretrain" << 4096LL << 1024LL << "full" << 8LL << "auto" << false;
-        QTest::newRow("Llama 2 SFT: batch 64 of 4096 tokens") << "finetune" << 4096LL << 64LL << "full" << 8LL << "auto" << false;
-        QTest::newRow("QLoRA paper's LoRA: r 64 on all linear layers") << "lora" << 4096LL << 64LL << "lora" << 64LL << "auto" << false;
-        QTest::newRow("QLoRA: NF4, r 64, gradient checkpointing") << "qlora" << 4096LL << 64LL << "qlora" << 64LL << "full" << false;
+            << "pretrain" << 4096LL << 1024LL << "full" << 8LL << "auto" << false << "standard";
+        QTest::newRow("Llama 2 SFT: batch 64 of 4096 tokens")
+            << "finetune" << 4096LL << 64LL << "full" << 8LL << "auto" << false << "standard";
+        QTest::newRow("QLoRA paper's LoRA: r 64 on all linear layers")
+            << "lora" << 4096LL << 64LL << "lora" << 64LL << "auto" << false << "standard";
+        QTest::newRow("QLoRA: NF4, r 64, gradient checkpointing, paged AdamW")
+            << "qlora" << 4096LL << 64LL << "qlora" << 64LL << "full" << false << "paged";
         QTest::newRow("ALST: every part on, 128K tokens, micro batch 1")
-            << "long-context" << 131072LL << 0LL << "full" << 8LL << "full" << true;
+            << "long-context" << 131072LL << 0LL << "full" << 8LL << "full" << true << "standard";
     }
     void settings() {
         QFETCH(QString, job);
@@ -48,8 +52,11 @@ private slots:
         QFETCH(qint64, loraRank);
         QFETCH(QString, recompute);
         QFETCH(bool, alst);
+        QFETCH(QString, optimizerStorage);
         Scenario start = on("llama-3.1-8b", "dgx-h100", 8);
         start.training.loss_kernel = LossKernel::Chunked;  // a setting of the previous job is replaced
+        start.training.optimizer_storage = OptimizerStorage::EightBit;
+        start.training.outputs_kept = true;
         start.finetune.freeze_layers = 4;
         const Scenario s = with_job(start, parse_job(job.toStdString()));
         QCOMPARE(QString::fromLatin1(to_string(s.job)), job);
@@ -58,6 +65,8 @@ private slots:
         QCOMPARE(QString::fromLatin1(to_string(s.finetune.method)), method);
         QCOMPARE(s.finetune.lora_rank, loraRank);
         QCOMPARE(s.finetune.freeze_layers, std::int64_t{0});
+        QCOMPARE(QString::fromLatin1(to_string(s.training.optimizer_storage)), optimizerStorage);
+        QVERIFY(!s.training.outputs_kept);
         QCOMPARE(s.training.auto_checkpointing, recompute == QLatin1String("auto"));
         if (recompute != QLatin1String("auto")) QCOMPARE(QString::fromLatin1(to_string(s.training.checkpointing)), recompute);
         QCOMPARE(s.training.tiled_mlp, alst);

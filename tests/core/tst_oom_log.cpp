@@ -163,6 +163,25 @@ private slots:
         QCOMPARE(s.cluster.gpu.memory_gib, 31.75);
         QVERIFY(setup.assumed.empty());
     }
+    // The Trainer's optim names bitsandbytes' optimizers as well as torch's.
+    void setup_reads_bitsandbytes_optim_data() {
+        QTest::addColumn<QString>("optim");
+        QTest::addColumn<int>("storage");
+        QTest::newRow("paged_adamw_32bit") << QStringLiteral("paged_adamw_32bit") << int(OptimizerStorage::Paged);
+        QTest::newRow("paged_adamw_8bit") << QStringLiteral("paged_adamw_8bit") << int(OptimizerStorage::PagedEightBit);
+        QTest::newRow("adamw_bnb_8bit") << QStringLiteral("adamw_bnb_8bit") << int(OptimizerStorage::EightBit);
+        QTest::newRow("adamw_torch") << QStringLiteral("adamw_torch") << int(OptimizerStorage::Standard);
+    }
+    void setup_reads_bitsandbytes_optim() {
+        QFETCH(QString, optim);
+        QFETCH(int, storage);
+        const std::string text = "TrainingArguments(... optim=" + optim.toStdString() +
+                                 ", ...)\nRuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 23.65 GiB total "
+                                 "capacity; 20.00 GiB already allocated; 0.50 GiB free; 21.00 GiB reserved in total by PyTorch)\n";
+        const LogSetup setup = setup_from_log(text, read_oom_log(text, "x.log"), "x.log");
+        QCOMPARE(int(setup.scenario.training.optimizer_storage), storage);
+    }
+
     // A log with only the message states nothing: the default scenario, everything assumed.
     void setup_from_a_bare_message() {
         const std::string text =

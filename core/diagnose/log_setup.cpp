@@ -231,13 +231,10 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
         }
         // bitsandbytes' (training_args.py OptimizerNames: adamw_bnb_8bit, adamw_8bit, paged_adamw_32bit,
         // paged_adamw_8bit, lion_8bit, paged_lion_*): 8-bit or paged moments (core/model/scenario.h).
-        const bool paged = v->find("paged") != std::string::npos, eight = v->find("8bit") != std::string::npos;
-        if (paged || eight) {
-            s.training.optimizer_storage =
-                paged ? (eight ? OptimizerStorage::PagedEightBit : OptimizerStorage::Paged) : OptimizerStorage::EightBit;
+        if (const OptimizerStorage storage = optimizer_storage_named(*v); storage != OptimizerStorage::Standard) {
+            s.training.optimizer_storage = storage;
             if (v->find("lion") != std::string::npos) s.training.optimizer = Optimizer::Lion;
-            out.read.push_back(std::string("bitsandbytes' ") + to_string(s.training.optimizer_storage) +
-                               " optimizer (TrainingArguments optim=" + *v + ")");
+            out.read.push_back(std::string("bitsandbytes' ") + to_string(storage) + " optimizer (TrainingArguments optim=" + *v + ")");
             out.fields.insert("optimizer");
         }
     }

@@ -365,6 +365,7 @@ void add_autocast_activation_terms(Terms& x, const Scenario& s, const Basis& b) 
 // through this step's forward and loss, and this step's through the optimizer step.
 void add_output_terms(Terms& x, const Scenario& s, const Basis& b) {
     const Training& t = s.training;
+    if (!t.kv_cache_in_training && !t.outputs_kept) return;  // the Trainer's case: the output holds nothing past the loss
     const ModelSpec& m = s.model;
     const Parallelism& par = s.parallel;
     const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
@@ -512,10 +513,11 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
 
     // The loss: every layer's activations, the head's inputs and the loss tensors. A kept previous
     // output is released when the forward returns its successor, before the loss's backward.
-    for (const double loss : {x.loss_forward, x.loss_backward}) {
+    for (const bool forward_side : {true, false}) {
         StepMoment mo = moment(x, StepPhase::Loss, 0, x.loss_cause);
         mo.gradients_bytes += x.held_across_micro_steps;
-        const double previous = loss == x.loss_forward ? x.previous_output : 0.0;
+        const double loss = forward_side ? x.loss_forward : x.loss_backward;
+        const double previous = forward_side ? x.previous_output : 0.0;
         mo.activations_bytes = static_cast<double>(L) * (x.stored_per_layer + x.kv_per_layer) + x.head_inputs + loss + previous;
         mo.buffers_bytes += x.gathered + retained_behind(L);
         visit(mo);

@@ -1,6 +1,9 @@
 #include "core/model/enum_names.h"
 #include "core/base/phrase.h"
 
+#include <cctype>
+#include <string>
+
 namespace zp {
 namespace {
 
@@ -16,6 +19,16 @@ const char* name_of(E value) {
 const char* to_string(Precision p) { return name_of(p); }
 const char* to_string(Optimizer o) { return name_of(o); }
 const char* to_string(OptimizerStorage o) { return name_of(o); }
+
+OptimizerStorage optimizer_storage_named(std::string_view text) {
+    std::string l(text);
+    for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const auto has = [&](std::string_view w) { return l.find(w) != std::string::npos; };
+    const bool paged = has("paged");
+    const bool eight = has("8bit") || has("8-bit") || has("8 bit");
+    if (paged) return eight ? OptimizerStorage::PagedEightBit : OptimizerStorage::Paged;
+    return eight ? OptimizerStorage::EightBit : OptimizerStorage::Standard;
+}
 const char* to_string(Checkpointing c) { return name_of(c); }
 const char* to_string(OffloadDevice d) { return name_of(d); }
 const char* to_string(Convention c) { return name_of(c); }

@@ -220,6 +220,10 @@ E parse_enum(std::string_view s) {
 inline Precision parse_precision(std::string_view s) { return parse_enum<Precision>(s); }
 inline Optimizer parse_optimizer(std::string_view s) { return parse_enum<Optimizer>(s); }
 inline OptimizerStorage parse_optimizer_storage(std::string_view s) { return parse_enum<OptimizerStorage>(s); }
+// bitsandbytes' storage an optimizer's name or description states, the Trainer's optim names
+// (training_args.py OptimizerNames: "paged_adamw_32bit", "adamw_bnb_8bit", "paged_lion_8bit") and
+// prose alike ("PagedAdamW8bit", "8-bit Adam"): paged and/or 8-bit; Standard when it names neither.
+OptimizerStorage optimizer_storage_named(std::string_view text);
 inline Checkpointing parse_checkpointing(std::string_view s) { return parse_enum<Checkpointing>(s); }
 inline OffloadDevice parse_offload_device(std::string_view s) { return parse_enum<OffloadDevice>(s); }
 inline Convention parse_convention(std::string_view s) { return parse_enum<Convention>(s); }

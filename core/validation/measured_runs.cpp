@@ -325,16 +325,6 @@ Optimizer optimizer_from_text(const CaseReader& r, const std::string& t) {
     r.fail("optimizer", "'" + t + "' names none of AdamW, Adam, Lamb, Lion, Adagrad, SGD");
 }
 
-// bitsandbytes' storage when the text names it: "paged_adamw_32bit", "PagedAdamW8bit",
-// "adamw_bnb_8bit", "8-bit Adam (bitsandbytes)"; otherwise the standard fp32 moments.
-OptimizerStorage optimizer_storage_from_text(const std::string& t) {
-    const std::string l = lower(t);
-    const bool paged = contains(l, "paged");
-    const bool eight = contains(l, "8bit") || contains(l, "8-bit") || contains(l, "8 bit");
-    if (paged) return eight ? OptimizerStorage::PagedEightBit : OptimizerStorage::Paged;
-    return eight ? OptimizerStorage::EightBit : OptimizerStorage::Standard;
-}
-
 // Whose optimizer kernel: torch.optim (with its temporaries) when the text names torch or the
 // Hugging Face Trainer (which builds torch.optim.AdamW unless the DeepSpeed config has an
 // "optimizer" block); DeepSpeed's FusedAdam / CPU Adam otherwise.
@@ -594,7 +584,7 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     if (auto o = r.optional_text("optimizer")) {
         t.optimizer = optimizer_from_text(r, *o);
         t.fused_optimizer = fused_optimizer_from_text(*o);
-        t.optimizer_storage = optimizer_storage_from_text(*o);
+        t.optimizer_storage = optimizer_storage_named(*o);
     } else c.assumed.push_back(std::string("optimizer = ") + to_string(t.optimizer));
     auto with_default = [&](const char* key, std::int64_t fallback) {
         if (auto v = r.optional_integer(key, 1)) return *v;

@@ -212,6 +212,27 @@ private slots:
         QCOMPARE(at(b, StepPhase::OptimizerStep).activations_bytes - at(a, StepPhase::OptimizerStep).activations_bytes, atStep);
     }
 
+    // A kept previous output is released when the forward returns, before the loss's backward,
+    // whatever the loss kernel (a chunked loss's two loss moments are otherwise the same size):
+    // with Liger's loss nothing of the logits is returned, so the previous output is its 8 GiB of
+    // keys and values (model_output_terms above).
+    void kept_output_released_before_the_loss_backward() {
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
+        s.fsdp.engine = Engine::Fsdp;
+        s.zero.stage = 3;
+        s.training.micro_batch = 4;
+        s.training.global_batch = 32;
+        s.training.seq_len = 4096;
+        s.training.checkpointing = Checkpointing::Full;
+        s.training.loss_kernel = LossKernel::Chunked;
+        s.training.kv_cache_in_training = s.training.outputs_kept = true;
+        std::vector<StepMoment> loss;
+        for (const StepMoment& m : step_timeline(s, TimelineDetail::PeakCandidates))
+            if (m.phase == StepPhase::Loss) loss.push_back(m);
+        QCOMPARE(loss.size(), std::size_t{2});
+        QCOMPARE(loss[0].activations_bytes - loss[1].activations_bytes, 32 * 2.0 * 4 * 4096 * 32 * 128 * 2);
+    }
+
     // transformers' ForCausalLMLoss up-casts the logits and keeps the log-softmax: at a 128k
     // vocabulary the loss is the peak; a chunked (Liger) loss never makes the logits and moves it.
     // Llama-3-8B at 8192 tokens: 16-bit logits + fp32 copy + fp32 log-softmax = 10 sbV forward;

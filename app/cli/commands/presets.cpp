@@ -12,6 +12,7 @@
 #include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
+#include "core/report/report_markdown.h"
 #include "core/time/flops.h"
 
 #include <nlohmann/json.hpp>
@@ -142,19 +143,19 @@ std::string as_text(const Table& t) {
     return out;
 }
 
-// A heading and a GitHub Markdown table; the name in code font, as --gpu, --cluster and --model take it.
+// A heading and a GitHub Markdown table (core/report/report_markdown.h markdown_table); the name in
+// code font, as --gpu, --cluster and --model take it.
 std::string as_markdown(const Table& t) {
-    std::string out = "### " + std::string(t.title) + "\n\n|";
-    for (const Column& c : t.columns) out += " " + std::string(c.header) + " |";
-    out += "\n|";
-    for (const Column& c : t.columns) out += c.number ? "---:|" : "---|";
-    out += "\n";
-    for (const auto& row : t.rows) {
-        out += "|";
-        for (std::size_t c = 0; c < row.size(); ++c) out += " " + (c == 0 ? "`" + row[c].text + "`" : row[c].text) + " |";
-        out += "\n";
+    TextTable md;
+    for (const Column& c : t.columns) {
+        md.header.emplace_back(c.header);
+        md.right_aligned.push_back(c.number);
     }
-    return out;
+    for (const auto& row : t.rows) {
+        std::vector<std::string>& cells = md.rows.emplace_back();
+        for (std::size_t c = 0; c < row.size(); ++c) cells.push_back(c == 0 ? "`" + row[c].text + "`" : row[c].text);
+    }
+    return "### " + std::string(t.title) + "\n\n" + markdown_table(md);
 }
 
 // The rows as objects, their keys in the columns' order.

@@ -2100,6 +2100,18 @@
         <source>Toggle kept output</source>
         <translation>切换保留的输出</translation>
     </message>
+    <message>
+        <source>Checkpoints split over tensor ranks</source>
+        <translation>检查点按张量并行切分</translation>
+    </message>
+    <message>
+        <source>With full recompute and tensor parallelism, each tensor-parallel GPU keeps a share of every checkpointed layer input and gathers it back before the layer is recomputed (DeepSpeed&apos;s partition_activations).</source>
+        <translation>完全重计算且使用张量并行时，每个张量并行 GPU 只保存每个检查点层输入的一部分，在该层重计算之前再把它收集回来（DeepSpeed 的 partition_activations）。</translation>
+    </message>
+    <message>
+        <source>Toggle checkpoints split over tensor ranks</source>
+        <translation>切换检查点按张量并行切分</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

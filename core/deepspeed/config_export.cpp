@@ -149,7 +149,7 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
 
     if (t.checkpointing == Checkpointing::Full) {
         // deepspeed.checkpointing (Megatron-style models); Hugging Face models use gradient_checkpointing instead.
-        j["activation_checkpointing"] = {{"partition_activations", false},
+        j["activation_checkpointing"] = {{"partition_activations", t.partition_activations},
                                          {"cpu_checkpointing", t.cpu_checkpointing},
                                          {"contiguous_memory_optimization", false},
                                          {"synchronize_checkpoint_boundary", false},

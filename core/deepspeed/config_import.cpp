@@ -139,6 +139,7 @@ Scenario apply_ds_config(const json& c, Scenario s) {
         s.training.auto_checkpointing = false;
         const json& a = c.at("activation_checkpointing");
         s.training.cpu_checkpointing = a.contains("cpu_checkpointing") && a.at("cpu_checkpointing") == true;
+        s.training.partition_activations = a.contains("partition_activations") && a.at("partition_activations") == true;
     }
     return s;
 }

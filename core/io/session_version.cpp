@@ -175,6 +175,12 @@ void upgrade_16_to_17(json& doc) {
     t["outputs_kept"] = false;
 }
 
+// Version 17 kept every checkpointed layer input whole on each tensor-parallel rank.
+void upgrade_17_to_18(json& doc) {
+    if (!doc.contains("training") || !doc.at("training").is_object()) return;
+    doc["training"]["partition_activations"] = false;
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -251,6 +257,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 16) {
         upgrade_16_to_17(doc);
         version = 17;
+    }
+    if (version == 17) {
+        upgrade_17_to_18(doc);
+        version = 18;
     }
     doc["version"] = version;
     return doc;

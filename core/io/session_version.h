@@ -50,6 +50,8 @@
 //              core/model/scenario.h OptimizerStorage), training.kv_cache_in_training and
 //              outputs_kept (what the model's output holds and how long); a version-16 file has
 //              "standard", false and false. loss_kernel may be "shifted" (transformers < 4.46).
+//   version 18 training.partition_activations (DeepSpeed's partitioned activation checkpoints
+//              over the tensor-parallel ranks); a version-17 file has them whole (false).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -64,7 +66,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 17;
+inline constexpr int kSessionVersion = 18;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -216,12 +216,17 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
         // Recompute the attention core (Table 2, 34sbh): the score tensors are never kept.
         out.per_layer_stored = layer.attention + layer.mlp + layer.norms + ulysses_out;
         break;
-    case Checkpointing::Full:
+    case Checkpointing::Full: {
         // Keep each layer's input (2sbh in 16 bits; sequence-split with sequence parallelism) and
-        // rebuild one layer at a time in backward.
-        out.per_layer_stored = e * sb * h * rep;
+        // rebuild one layer at a time in backward. Partitioned (Training::partition_activations,
+        // DeepSpeed checkpointing.py partition_activations) each tensor-parallel rank keeps a t-th
+        // and gathers the whole input back before recomputing the layer, which then saves it as
+        // its first norm's input: inside full_layer, no extra tensor.
+        const double kept_share = t.partition_activations ? 1.0 / tp : rep;
+        out.per_layer_stored = e * sb * h * kept_share;
         out.recompute_working = full_layer;
         break;
+    }
     }
     if (!all_frozen && frozen_layers > 0) {
         // Full training with the first layers frozen: they keep a frozen layer's activations, or

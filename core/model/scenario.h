@@ -80,6 +80,14 @@ struct Training {
     // checkpoint offload (ArcticTraining monkey_patches.py: each layer's hidden_states moved with a
     // synchronous, unpinned .to("cpu") and brought back in backward). With full recompute only.
     bool cpu_checkpointing = false;
+    // The checkpointed layer inputs split over the tensor-parallel ranks: DeepSpeed's
+    // activation_checkpointing.partition_activations (runtime/activation_checkpointing/
+    // checkpointing.py partition_activations: each rank keeps numel/mp_size of every checkpoint;
+    // gather_partitioned_activations: one all_gather over the model-parallel group before a layer is
+    // recomputed in backward). The ZeRO paper's P_a (Sec. 6.1). With full recompute and tensor
+    // parallelism without sequence parallelism (which splits them already); with cpu_checkpointing
+    // the partitions are what goes to host memory.
+    bool partition_activations = false;
     bool loss_fp32_upcast = true;  // the loss up-casts the 16-bit logits to fp32 (transformers' default)
     LossKernel loss_kernel = LossKernel::Full;
     // What the model's output holds and how long (core/memory/step_timeline.cpp add_output_terms).

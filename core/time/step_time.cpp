@@ -410,6 +410,13 @@ void add_model_parallel_comm(const StepContext& x, StepTime& st) {
         const double count = per_layer * x.stage_layers * G;
         st.tensor_parallel_seconds =
             count * (allreduce_seconds(layer_activation, x.tp, intra_node_bus_gbytes_per_s(c)) + s.assumptions.collective_latency_seconds);
+        // Partitioned checkpoints (DeepSpeed checkpointing.py gather_partitioned_activations): one
+        // all_gather of the layer's input over the tensor ranks before each recomputed layer, on
+        // the compute stream. Sequence parallelism's own gathers are counted above.
+        if (s.training.partition_activations && s.training.checkpointing == Checkpointing::Full && !par.sequence_parallel)
+            st.tensor_parallel_seconds +=
+                x.stage_layers * G *
+                (allgather_seconds(layer_activation, x.tp, intra_node_bus_gbytes_per_s(c)) + s.assumptions.collective_latency_seconds);
     }
     if (x.u > 1) {
         st.ulysses_seconds = ulysses_all_to_all_seconds(s) * G;
@@ -471,8 +478,17 @@ void add_offload(const StepContext& x, StepTime& st) {
         // Each rank brings its 16-bit partition to the GPU for forward and for backward, every
         // micro step (parameter_offload.py, on the gather path: not hidden).
         st.pcie_seconds += 2.0 * (x.whole_weights / x.N) * G / pcie;
-        if (s.zero.offload_param == OffloadDevice::Nvme)
-            st.nvme_seconds += (2.0 * x.whole_weights / x.N * g * G + x.weight_elem * x.P / x.N * g) / nvme;
+        if (s.zero.offload_param == OffloadDevice::Nvme) {
+            // The node's partitions come up from NVMe for forward and backward, every micro step, ahead
+            // of use: the coordinator swaps in the partitions of the parameters next in its trace
+            // (partitioned_param_coordinator.py __prefetch_nvme_param_partitions, swap_in(async_op=True),
+            // as many as the swapper has free buffers), so they read while the layers before compute
+            // (ZeRO-Infinity Sec. 6.2's overlap-centric design): exposed past that share of the
+            // micro step. The updated 16-bit partition goes back after the optimizer step: exposed.
+            const double reads = 2.0 * x.whole_weights / x.N * g / nvme;
+            const double window = s.assumptions.comm_overlap_fraction * (st.compute.forward_seconds + backward);
+            st.nvme_seconds += G * exposed_seconds(reads, window) + x.weight_elem * x.P / x.N * g / nvme;
+        }
     }
     if (s.training.cpu_checkpointing && s.training.checkpointing == Checkpointing::Full) {
         // Activation checkpoints in host memory: each layer's input goes down in forward and comes

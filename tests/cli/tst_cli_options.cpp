@@ -190,6 +190,7 @@ private slots:
                                                 "--checkpointing",
                                                 "--flash-attention",
                                                 "--cpu-checkpointing",
+                                                "--partition-activations",
                                                 "--stage",
                                                 "--offload-optimizer",
                                                 "--offload-param",
@@ -247,7 +248,7 @@ private slots:
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index"};
-        QCOMPARE(expected.size(), std::size_t{87});
+        QCOMPARE(expected.size(), std::size_t{88});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -137,6 +137,48 @@ private slots:
         QCOMPARE(on_cpu.cpu_bytes_per_gpu, 1073741824.0);
         QCOMPARE(on_gpu.gpu_bytes - on_cpu.gpu_bytes, 1040187392.0);
     }
+
+    // DeepSpeed's partition_activations (runtime/activation_checkpointing/checkpointing.py
+    // partition_activations: numel / mp_size of every checkpoint per rank) keeps a t-th of each
+    // layer input, as Megatron's sequence parallelism does; with cpu_checkpointing that share is
+    // what waits in host memory. ZeRO-Infinity's 5T (Table 1): 12 sequences of 1024 x 49,152 in
+    // fp16 at mp 4 are 2 x 12 x 1024 x 49,152 / 4 = 301,989,888 bytes a layer, 174 layers on the host.
+    void partitioned_checkpoints_data() {
+        QTest::addColumn<bool>("cpu");
+        QTest::newRow("ZeRO-Infinity Table 1, 5T: partitioned, in GPU memory") << false;
+        QTest::newRow("ZeRO-Infinity Table 1, 5T: partitioned, in host memory") << true;
+    }
+    void partitioned_checkpoints() {
+        QFETCH(bool, cpu);
+        ModelSpec m = model_preset("gpt3-175b").spec;
+        m.layers = 174;
+        m.hidden = 49152;
+        m.heads = 384;
+        m.kv_heads = 384;
+        m.head_dim = 128;
+        m.ffn = 4 * 49152;
+        Training t;
+        t.precision = Precision::Fp16;
+        t.seq_len = 1024;
+        t.micro_batch = 12;
+        t.flash_attention = false;
+        t.checkpointing = Checkpointing::Full;
+        t.cpu_checkpointing = cpu;
+        Parallelism tp4;
+        tp4.tensor = 4;
+        const ActivationBytes whole = activation_bytes(m, t, FineTune{}, tp4);
+        t.partition_activations = true;
+        const ActivationBytes split = activation_bytes(m, t, FineTune{}, tp4);
+        QCOMPARE(split.per_layer_stored, 301989888.0);
+        QCOMPARE(whole.per_layer_stored, 4 * 301989888.0);
+        QCOMPARE(split.cpu_bytes_per_gpu, cpu ? 174 * 301989888.0 : 0.0);
+        // Sequence parallelism splits them already: partitioning adds nothing there.
+        Parallelism sp = tp4;
+        sp.sequence_parallel = true;
+        QCOMPARE(activation_bytes(m, t, FineTune{}, sp).per_layer_stored, split.per_layer_stored);
+        // Without tensor parallelism there is nothing to split over.
+        QCOMPARE(activation_bytes(m, t, FineTune{}, Parallelism{}).per_layer_stored, 4 * 301989888.0);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestActivations)

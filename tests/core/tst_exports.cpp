@@ -327,6 +327,31 @@ private slots:
         QVERIFY(apply_ds_config(nlohmann::json::parse(ds.dump()), default_scenario()) == apply_ds_config(without, default_scenario()));
     }
 
+    // DeepSpeed's activation_checkpointing block (runtime/activation_checkpointing/config.py): the
+    // export writes the plan's cpu_checkpointing and partition_activations, and an import reads them back.
+    void activation_checkpointing_block_data() {
+        QTest::addColumn<bool>("cpu");
+        QTest::addColumn<bool>("partition");
+        QTest::newRow("whole, in GPU memory") << false << false;
+        QTest::newRow("ZeRO paper P_a: partitioned") << false << true;
+        QTest::newRow("ZeRO-Infinity: partitioned, in host memory") << true << true;
+    }
+    void activation_checkpointing_block() {
+        QFETCH(bool, cpu);
+        QFETCH(bool, partition);
+        Scenario s = default_scenario();
+        s.parallel.tensor = 4;
+        s.training.checkpointing = Checkpointing::Full;
+        s.training.cpu_checkpointing = cpu;
+        s.training.partition_activations = partition;
+        const nlohmann::ordered_json ds = deepspeed_config(s);
+        QCOMPARE(ds["activation_checkpointing"]["cpu_checkpointing"].get<bool>(), cpu);
+        QCOMPARE(ds["activation_checkpointing"]["partition_activations"].get<bool>(), partition);
+        const Scenario back = apply_ds_config(nlohmann::json::parse(ds.dump()), default_scenario());
+        QCOMPARE(back.training.cpu_checkpointing, cpu);
+        QCOMPARE(back.training.partition_activations, partition);
+    }
+
     // What the plan counts on and no config holds, said beside the Accelerate YAML and the
     // TrainingArguments: TF-ALST "TiledMLP and activation checkpoint offloading, which aren't available
     // in Transformers"; DS-TUT's TiledMLP, offload_activations and PYTORCH_CUDA_ALLOC_CONF; Liger-Kernel.

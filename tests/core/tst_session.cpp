@@ -74,7 +74,7 @@ const std::vector<std::string> kExpectedKeys = {
     "cluster.cpu_adam_params_per_second",
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
-    "training.cpu_checkpointing", "training.loss_fp32_upcast", "training.loss_kernel", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
+    "training.cpu_checkpointing", "training.partition_activations", "training.loss_fp32_upcast", "training.loss_kernel", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
     "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
@@ -92,7 +92,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 145;
+constexpr std::size_t kFieldCount = 146;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -298,6 +298,7 @@ json flatten(const Scenario& s) {
         {"training.auto_checkpointing", t.auto_checkpointing},
         {"training.flash_attention", t.flash_attention},
         {"training.cpu_checkpointing", t.cpu_checkpointing},
+        {"training.partition_activations", t.partition_activations},
         {"training.loss_fp32_upcast", t.loss_fp32_upcast},
         {"training.loss_kernel", to_string(t.loss_kernel)},
         {"training.kv_cache_in_training", t.kv_cache_in_training},
@@ -460,7 +461,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 17);
+        QCOMPARE(kSessionVersion, 18);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -491,6 +492,7 @@ private slots:
                                   {"training.optimizer_storage", "standard"},
                                   {"training.kv_cache_in_training", false},
                                   {"training.outputs_kept", false},
+                                  {"training.partition_activations", false},
                                   {"assumptions.calibration", ""},
                                   {"training.load_in_16bit", false},
                                   {"training.low_cpu_mem_usage", false},
@@ -813,6 +815,21 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version-17 file (before partitioned activation checkpoints) opens with them whole, the
+    // plan it was saved with: Llama-3.1-70B at tensor 4 with its checkpoints in host RAM.
+    void frozen_version_17() {
+        const std::string text = read_text_file(test_data_path("sessions/v17-llama-3.1-70b-tp4-cpu-checkpoints.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 17);
+        QVERIFY(!doc.at("training").contains("partition_activations"));
+        const Scenario s = parse_session(text, "v17-llama-3.1-70b-tp4-cpu-checkpoints.zplan");
+        QVERIFY(!s.training.partition_activations);
+        QVERIFY(s.training.cpu_checkpointing);
+        QCOMPARE(s.parallel.tensor, std::int64_t{4});
+        QCOMPARE(scenario_to_json(s).at("training").at("partition_activations").get<bool>(), false);
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -844,7 +861,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 17); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 18); "
                                     "upgrade zero-planner"));
         }
     }
@@ -857,9 +874,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 17); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 18); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 17)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 18)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

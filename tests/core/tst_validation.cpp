@@ -521,14 +521,13 @@ private slots:
         // 2K tokens (predicted 0.56 and 0.54 of the measured), whose rings reach about twice the one
         // NIC the planner caps a ring at (core/time/collectives.h); the cap that would reach them
         // takes Narayanan's ZeRO-3 rows beyond 1.6x instead (docs/design.md §5.2).
-        // And ZeRO-Infinity's 5T and 10T runs on 512 V100s with NVMe offload (Figure 5a: 44 and 43
-        // TFLOP/s; predicted 0.57 and 0.46): the planner exposes most of ZeRO-3's gathers over 800
-        // Gb/s and the NVMe swaps, which the paper overlaps with compute; not modelled yet.
+        // (ZeRO-Infinity's 5T and 10T rows, predicted 0.57 and 0.46 while Table 1's batch/GPU was read
+        // per data-parallel rank, are within 15% read over all GPUs with their checkpoints partitioned
+        // in host memory: paper_throughput.json says why.)
         QTest::newRow(
             "paper_throughput.json: Narayanan et al. 2021 Tables 1-2, Korthikanti et al. 2022 Table 5, ZeRO-Offload abstract, ZeRO Sec. 1 + "
             "Table 5, DeepSpeed on Azure, the ZeRO++ blog, ZeRO-Infinity Table 1 + Figure 5")
-            << QStringLiteral("paper_throughput.json") << 56
-            << QStringList{QStringLiteral("P42"), QStringLiteral("P46"), QStringLiteral("P55"), QStringLiteral("P56")};
+            << QStringLiteral("paper_throughput.json") << 56 << QStringList{QStringLiteral("P42"), QStringLiteral("P46")};
     }
     void throughput_targets() {
         QFETCH(QString, file);
@@ -542,10 +541,9 @@ private slots:
         for (const CaseResult& row : r.rows) {
             if (row.kind != "throughput") continue;
             errors.push_back(std::abs(row.ratio - 1));
-            // Known beyond 1.6x: held within 2x (ZeRO-Infinity's NVMe runs at scale 2.5x), so that a
-            // change which moves them further is seen.
+            // Known beyond 1.6x: held within 2x, so that a change which moves them further is seen.
             const QString id = QString::fromStdString(row.id);
-            const double limit = !knownBeyond.contains(id) ? 1.6 : id == QStringLiteral("P55") || id == QStringLiteral("P56") ? 2.5 : 2.0;
+            const double limit = !knownBeyond.contains(id) ? 1.6 : 2.0;
             QVERIFY2(row.ratio <= limit && row.ratio >= 1 / limit,
                      qPrintable(QString::fromStdString(row.id) + QStringLiteral(" ratio ") + QString::number(row.ratio)));
         }
@@ -606,6 +604,20 @@ private slots:
         QTest::newRow("ZeRO++ blog Figure 6, 4 x 100 Gb/s, 1K tokens, ZeRO++") << QStringLiteral("P43") << 0.20;
         QTest::newRow("ZeRO++ blog Figure 6, 4 x 100 Gb/s, 2K tokens, ZeRO++") << QStringLiteral("P45") << 0.20;
         QTest::newRow("ZeRO++ blog Figure 8, 800 Gb/s, 2K tokens, ZeRO++") << QStringLiteral("P47") << 0.20;
+        // Issue 34: ZeRO-Infinity's Figure 5 within 25% (Rajbhandari et al. 2021, Table 1's
+        // configurations; batch/GPU over all GPUs, checkpoints in host memory, partitioned at mp 4).
+        const char* infinity[] = {"5(c) 10B, one DGX-2, all on GPU",
+                                  "5(c) 50B, one DGX-2, NVMe optimizer, CPU params",
+                                  "5(c) 100B, one DGX-2, NVMe optimizer, CPU params",
+                                  "5(c) 0.5T, one DGX-2, NVMe",
+                                  "5(c) 1T, one DGX-2, NVMe",
+                                  "5(a) 0.5T, 512 V100s, mp 4, all on GPU",
+                                  "5(a) 1T, 512 V100s, mp 4, all on GPU",
+                                  "5(a) 5T, 512 V100s, mp 4, NVMe",
+                                  "5(a) 10T, 512 V100s, mp 4, NVMe"};
+        for (int i = 0; i < 9; ++i)
+            QTest::newRow(qPrintable(QStringLiteral("ZeRO-Infinity Figure %1").arg(QLatin1String(infinity[i]))))
+                << QStringLiteral("P%1").arg(48 + i) << 0.25;
     }
     void paper_rows_within_target() {
         QFETCH(QString, id);

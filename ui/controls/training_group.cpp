@@ -189,6 +189,11 @@ void TrainingGroup::addLongContextRows() {
                              tr("With full recompute, each layer's checkpointed input waits in host memory between forward and "
                                 "backward (ALST's activation checkpoint offload; DeepSpeed's cpu_checkpointing)."),
                              "cpu_checkpointing");
+    partition_activations_ = box(tr("Checkpoints split over tensor ranks"),
+                                 tr("With full recompute and tensor parallelism, each tensor-parallel GPU keeps a share of every "
+                                    "checkpointed layer input and gathers it back before the layer is recomputed (DeepSpeed's "
+                                    "partition_activations)."),
+                                 "partition_activations");
     expandable_segments_ = box(tr("Expandable segments"),
                                tr("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: no cached memory is stranded when an "
                                   "allocation fails."),
@@ -204,6 +209,10 @@ void TrainingGroup::connectLongContextEdits() {
             [this](bool on) { edit(EditTiledMlp, tr("Toggle tiled MLP"), [&](Scenario& s) { s.training.tiled_mlp = on; }); });
     connect(cpu_checkpointing_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditCpuCheckpointing, tr("Toggle checkpoints in host RAM"), [&](Scenario& s) { s.training.cpu_checkpointing = on; });
+    });
+    connect(partition_activations_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditPartitionActivations, tr("Toggle checkpoints split over tensor ranks"),
+             [&](Scenario& s) { s.training.partition_activations = on; });
     });
     connect(expandable_segments_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditExpandableSegments, tr("Toggle expandable segments"), [&](Scenario& s) { s.training.expandable_segments = on; });
@@ -288,6 +297,9 @@ void TrainingGroup::sync(const Scenario& s) {
     setCheckedIfChanged(cpu_checkpointing_, s.training.cpu_checkpointing);
     // Checkpoints go to the host only under full recompute (activations.cpp).
     cpu_checkpointing_->setEnabled(s.training.auto_checkpointing || s.training.checkpointing == Checkpointing::Full);
+    setCheckedIfChanged(partition_activations_, s.training.partition_activations);
+    partition_activations_->setEnabled((s.training.auto_checkpointing || s.training.checkpointing == Checkpointing::Full) &&
+                                       (s.parallel.auto_tensor || s.parallel.tensor > 1));
     setCheckedIfChanged(expandable_segments_, s.training.expandable_segments);
     setCheckedIfChanged(int64_kernels_, s.training.int64_kernel_indexing);
     headroom_->showValue(s.assumptions.headroom * 100.0);

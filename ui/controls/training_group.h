@@ -40,6 +40,7 @@ private:
     QCheckBox* outputs_kept_;
     QCheckBox* tiled_mlp_;
     QCheckBox* cpu_checkpointing_;
+    QCheckBox* partition_activations_;
     QCheckBox* expandable_segments_;
     QCheckBox* int64_kernels_;
     EditDoubleSpinBox* headroom_;

@@ -191,6 +191,7 @@ enum EditId : int {
     EditOutputsKept,
     EditTiledMlp,
     EditCpuCheckpointing,
+    EditPartitionActivations,
     EditExpandableSegments,
     EditKernelIndex,
     EditPinMemory,

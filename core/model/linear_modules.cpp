@@ -158,8 +158,12 @@ std::vector<std::string> peft_default_targets(const ModelSpec& m) {
     if (m.family == "gpt2") return {"c_attn"};
     if (fused_qkv_names(m)) return {"query_key_value"};
     if (m.family == "phi") return {"q_proj", "v_proj", "fc1", "fc2"};
-    // phi3, deepseek_v2, olmo2 and the rest are not in PEFT's map: it asks for target_modules.
-    if (family_is(m, {"llama", "mistral", "mixtral", "qwen2", "gemma", "gemma2", "opt", "synthesized"})) return {"q_proj", "v_proj"};
+    // PEFT's map (src/peft/utils/constants.py TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING;
+    // llama4, gemma3_text and qwen3 as of PEFT main 00073fe): q_proj and v_proj for the Llama-style
+    // families. phi3, deepseek_v2/v3, qwen3_moe, gpt_oss, olmo2 and the rest are not in it: PEFT
+    // asks for target_modules.
+    if (family_is(m, {"llama", "llama4", "mistral", "mixtral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3_text", "opt", "synthesized"}))
+        return {"q_proj", "v_proj"};
     return {};
 }
 

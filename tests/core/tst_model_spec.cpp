@@ -632,6 +632,28 @@ private slots:
         QVERIFY(peft_default_targets(model_preset("qwen3-30b-a3b").spec).empty());
     }
 
+    // PEFT's default LoRA targets by model_type (src/peft/utils/constants.py
+    // TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING at 00073fe): "llama4", "gemma3_text" and
+    // "qwen3" are q_proj and v_proj; qwen3_moe, gpt_oss and deepseek_v3 are not in the map, so a
+    // default-target LoRA on them asks for target_modules (peft's "Please specify target_modules").
+    void peft_default_targets_2026_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<bool>("mapped");
+        QTest::newRow("qwen3: q_proj, v_proj") << QStringLiteral("qwen3-8b") << true;
+        QTest::newRow("gemma3_text: q_proj, v_proj") << QStringLiteral("gemma-3-27b") << true;
+        QTest::newRow("llama4: q_proj, v_proj") << QStringLiteral("llama-4-scout") << true;
+        QTest::newRow("qwen3_moe: not in the map") << QStringLiteral("qwen3-30b-a3b") << false;
+        QTest::newRow("gpt_oss: not in the map") << QStringLiteral("gpt-oss-20b") << false;
+        QTest::newRow("deepseek_v3: not in the map") << QStringLiteral("deepseek-v3") << false;
+    }
+    void peft_default_targets_2026() {
+        QFETCH(QString, preset);
+        QFETCH(bool, mapped);
+        const std::vector<std::string> targets = peft_default_targets(model_preset(preset.toStdString()).spec);
+        const std::vector<std::string> expected = mapped ? std::vector<std::string>{"q_proj", "v_proj"} : std::vector<std::string>{};
+        QCOMPARE(targets, expected);
+    }
+
     // What the presets leave out, and the published totals that include it.
     //   Gemma-3: the SigLIP vision tower (patch conv 678,528, positions 4096 x 1152, 27 layers of
     //   15,239,504, post-layernorm 2,304: 416,866,032) and the projector (1152 x hidden + 1152).

@@ -11,7 +11,7 @@ namespace zp {
 namespace {
 
 // Megatron-DeepSpeed's MoE arguments (megatron/arguments.py: --num-experts, a list per MoE layer
-// position allowed; --expert-interval, default 2; --topk; --mlp-type residual for an always-on MLP
+// position allowed; --expert-interval, default 2, written as 1 with the list; --topk; --mlp-type residual for an always-on MLP
 // beside the experts, DeepSpeed's use_residual; --moe-expert-parallel-size; --moe-train-capacity-factor;
 // --moe-min-capacity; --create-moe-param-group, which ZeRO needs to partition the experts over the
 // expert-data-parallel group). megatron/model/transformer.py builds DeepSpeed's MoE layer from them.
@@ -19,10 +19,13 @@ std::string moe_flags(const Scenario& s) {
     const ModelSpec& m = s.model;
     const auto flag = [](const std::string& name, const std::string& v) { return " \\\n  --" + name + " " + v; };
     std::string experts = std::to_string(m.experts);
-    if (m.first_dense_layers > 0) {
-        // One entry per layer with --expert-interval 1: the first dense layers have 1 "expert".
+    if (m.first_dense_layers > 0 || m.moe_layer_step > 1) {
+        // One entry per layer with --expert-interval 1 (transformer.py get_num_experts_per_layer: layer
+        // l+1 has a mixture when (l+1) % interval == 0, taking the list's entry): 1 "expert" for the
+        // first dense layers and, interleaved (Llama-4 Maverick's interleave_moe_layer_step), the
+        // dense layers between mixtures; the mixtures where the model has them (is_moe_layer).
         experts.clear();
-        for (std::int64_t l = 0; l < m.layers; ++l) experts += (l ? " " : "") + std::to_string(l < m.first_dense_layers ? 1 : m.experts);
+        for (std::int64_t l = 0; l < m.layers; ++l) experts += (l ? " " : "") + std::to_string(is_moe_layer(m, l) ? m.experts : 1);
     }
     char factor[32];
     std::snprintf(factor, sizeof factor, "%g", s.training.capacity_factor);

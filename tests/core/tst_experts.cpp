@@ -309,6 +309,31 @@ private slots:
         QVERIFY(deepspeed_config_text(s).find("ep_size") == std::string::npos);
     }
 
+    // Megatron-DeepSpeed's per-layer experts (transformer.py get_num_experts_per_layer: layer
+    // l + 1 has a mixture when (l + 1) % expert_interval == 0, with the list's entry): written as one
+    // entry per layer, so the mixtures sit where the model has them: Llama-4 Maverick's every second
+    // layer (interleave_moe_layer_step 2: layers 2, 4, ... of 48), DeepSeek-V2-Lite's after its first
+    // dense layer, Mixtral's every layer (one value).
+    void megatron_experts_per_layer_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("experts");
+        QString maverick;
+        for (int l = 1; l <= 48; ++l)
+            maverick += (l > 1 ? QStringLiteral(" ") : QString()) + (l % 2 == 0 ? QStringLiteral("128") : QStringLiteral("1"));
+        QString lite = QStringLiteral("1");
+        for (int l = 2; l <= 27; ++l) lite += QStringLiteral(" 64");
+        QTest::newRow("Llama-4 Maverick: interleaved") << QStringLiteral("llama-4-maverick") << maverick;
+        QTest::newRow("DeepSeek-V2-Lite: first dense layer") << QStringLiteral("deepseek-v2-lite") << lite;
+        QTest::newRow("Mixtral-8x7B: every layer") << QStringLiteral("mixtral-8x7b") << QStringLiteral("8");
+    }
+    void megatron_experts_per_layer() {
+        QFETCH(QString, model);
+        QFETCH(QString, experts);
+        const Scenario s = preset_scenario(model.toStdString().c_str(), "h100-80gb", 64);
+        const std::string sh = megatron_launch_script(s);
+        QVERIFY2(sh.find("--num-experts " + experts.toStdString() + " \\\n  --expert-interval 1 \\") != std::string::npos, sh.c_str());
+    }
+
     // The recommender with a fixed EP never proposes ZeRO-3 (DeepSpeed refuses it) and says why.
     void fixed_ep_skips_zero3() {
         const Plan p = recommend(mixtral(16, 8, 0));

@@ -237,7 +237,7 @@ struct NodeTerms {
     double workers = 0;    // per node: the dataloader workers, once training starts
 };
 
-NodeTerms node_terms(const Scenario& s) {
+NodeTerms node_terms(const Scenario& s, const ParameterSplit& rank_split) {
     const ModelSpec& m = s.model;
     const Training& t = s.training;
     const ZeroSetup& z = s.zero;
@@ -245,9 +245,10 @@ NodeTerms node_terms(const Scenario& s) {
     // Under tensor/pipeline parallelism (Megatron-DeepSpeed) each process builds, holds and saves
     // its rank's share of the model, and ZeRO partitions that over the data-parallel ranks.
     q.share = model_parallel_share(s);
-    q.split = rank_parameter_split(s);
-    // With expert parallelism a process builds only its local experts (split.base counts them).
-    q.P = q.split.expert > 0 ? q.split.base : static_cast<double>(parameter_count(m)) * q.share;
+    q.split = rank_split;
+    // The rank's share of every parameter; with expert parallelism only its local experts
+    // (rank_parameter_split counts them in base).
+    q.P = q.split.base;
     const double Lp = static_cast<double>(largest_layer_params(m)) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
     q.g = static_cast<double>(s.cluster.gpus_per_node);
     q.N = static_cast<double>(zero_shard_size(s));  // data-parallel x Ulysses ranks, or MiCS's shard group
@@ -492,7 +493,11 @@ HostMoment checkpoint_save_moment(const Scenario& s, const NodeTerms& q, const H
 }  // namespace
 
 HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu) {
-    const NodeTerms q = node_terms(s);
+    return host_memory(s, cpu_checkpoint_bytes_per_gpu, rank_parameter_split(s));
+}
+
+HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu, const ParameterSplit& rank_split) {
+    const NodeTerms q = node_terms(s, rank_split);
     const LastingStates lasting = lasting_states(s, q);
     HostMemory out;
     const auto at = [&](HostPhase p) -> HostMoment& { return out.moments[static_cast<std::size_t>(p)]; };

@@ -5,6 +5,7 @@
 // (host_memory.cpp). The node's peak is the largest of the four; NVMe holds what ZeRO-Infinity
 // swaps out. Figures are for the busiest node (node 0, where rank 0 gathers the model on save).
 #include "core/model/scenario.h"
+#include "core/model/trainable_params.h"
 
 #include <array>
 
@@ -42,6 +43,9 @@ struct HostMemory {
 // `cpu_checkpoint_bytes_per_gpu`: activation checkpoints kept on the host (cpu_checkpointing),
 // per GPU, from the activation model; they live during training.
 HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu = 0);
+// The same, with the rank's parameter split the caller has already (rank_parameter_split(s), at
+// pipeline_rank -1 for a pipelined rank: the larger of its first and last stage).
+HostMemory host_memory(const Scenario& s, double cpu_checkpoint_bytes_per_gpu, const ParameterSplit& rank_split);
 
 // host_memory reads the micro batch only through whether micro steps accumulate, and neither the
 // buckets nor the recompute policy except through the CPU checkpoint bytes. A caller that varies

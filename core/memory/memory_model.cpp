@@ -6,9 +6,11 @@
 #include "core/memory/buffers.h"
 #include "core/memory/host_memory.h"
 #include "core/memory/model_states.h"
+#include "core/model/parallel_layout.h"
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace zp {
 
@@ -58,6 +60,7 @@ MemoryBreakdown estimate_memory_with(const Scenario& s, MemoryMemo* memo) {
     // loss), whichever peaks higher; a large vocabulary makes it the last. Host RAM is the rank's
     // share at pipeline_rank -1 (the larger of the two stages' parameters).
     double cpu_checkpoint_bytes_per_gpu = 0;
+    std::optional<ParameterSplit> rank_split;  // computed once for a single unpipelined estimate
     // Built in place (the breakdown is large; the recommender asks for one per candidate).
     MemoryBreakdown m = [&] {
         if (s.parallel.pipeline > 1 && s.parallel.pipeline_rank < 0) {
@@ -70,11 +73,14 @@ MemoryBreakdown estimate_memory_with(const Scenario& s, MemoryMemo* memo) {
             MemoryBreakdown b = gpu_memory(last, inputs(last));
             return b.peak_required_bytes > a.peak_required_bytes ? b : a;
         }
-        const TimelineInputs in = inputs(s);
+        if (!memo) rank_split = rank_parameter_split(s);  // one estimate: the split serves the GPU and the host side
+        const TimelineInputs in = memo ? timeline_inputs(s, memo->timeline) : timeline_inputs(s, *rank_split);
         cpu_checkpoint_bytes_per_gpu = in.activations.cpu_bytes_per_gpu;
         return gpu_memory(s, in);
     }();
-    m.host = memo ? host_memory(s, cpu_checkpoint_bytes_per_gpu, memo->host) : host_memory(s, cpu_checkpoint_bytes_per_gpu);
+    m.host = memo         ? host_memory(s, cpu_checkpoint_bytes_per_gpu, memo->host)
+             : rank_split ? host_memory(s, cpu_checkpoint_bytes_per_gpu, *rank_split)
+                          : host_memory(s, cpu_checkpoint_bytes_per_gpu);
     m.cpu_bytes_per_node = m.host.peak_bytes();
     m.nvme_bytes_per_node = m.host.nvme_bytes;
     return m;

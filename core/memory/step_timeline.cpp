@@ -417,10 +417,10 @@ StepMoment moment(const Terms& x, StepPhase phase, std::int64_t layer, const cha
 
 namespace {
 // The inputs that do not depend on the micro batch, the buckets or the recompute policy.
-void set_model_states(const Scenario& s, TimelineInputs& in) {
+void set_model_states(const Scenario& s, const ParameterSplit& split, TimelineInputs& in) {
     // Gradients and optimizer states are the trainable parameters' (all of them in plain full
-    // training); the weights add the frozen base as stored (model_states.h).
-    const ParameterSplit split = rank_parameter_split(s);  // the most loaded rank's share under tensor/pipeline parallelism
+    // training); the weights add the frozen base as stored (model_states.h). `split`: the rank's
+    // (rank_parameter_split, the most loaded rank's share under tensor/pipeline parallelism).
     in.params = split.trainable;
     in.whole_params = split.trainable + split.frozen;
     in.partition_elems = zero_partition_elems(s, split);
@@ -429,9 +429,11 @@ void set_model_states(const Scenario& s, TimelineInputs& in) {
 }
 }  // namespace
 
-TimelineInputs timeline_inputs(const Scenario& s) {
+TimelineInputs timeline_inputs(const Scenario& s) { return timeline_inputs(s, rank_parameter_split(s)); }
+
+TimelineInputs timeline_inputs(const Scenario& s, const ParameterSplit& rank_split) {
     TimelineInputs in;
-    set_model_states(s, in);
+    set_model_states(s, rank_split, in);
     in.activations = activation_bytes(s.model, s.training, s.finetune, s.parallel);
     in.buffers = buffer_bytes(s);
     return in;
@@ -443,7 +445,7 @@ TimelineInputs timeline_inputs(const Scenario& s, TimelineMemo& memo) {
     const std::size_t slot = rank > 0 ? 1 : 0;
     TimelineMemo::States& st = memo.states[slot];
     if (!st.valid || st.pipeline_rank != rank) {
-        set_model_states(s, in);
+        set_model_states(s, rank_parameter_split(s), in);
         st = {true, rank, in.params, in.whole_weights_bytes, in.whole_params, in.partition_elems, in.states};
     } else {
         in.params = st.params;

@@ -10,6 +10,7 @@
 #include "core/memory/model_states.h"
 #include "core/model/scenario.h"
 #include "core/model/step_phase.h"
+#include "core/model/trainable_params.h"
 
 #include <array>
 #include <cstdint>
@@ -51,6 +52,8 @@ struct TimelineInputs {
     BufferBytes buffers;
 };
 TimelineInputs timeline_inputs(const Scenario& s);
+// The same, with the rank's parameter split the caller has already (rank_parameter_split(s)).
+TimelineInputs timeline_inputs(const Scenario& s, const ParameterSplit& rank_split);
 
 // The rank's parameter split, ZeRO partition and model states do not depend on the micro batch,
 // the buckets or the recompute policy, and the activations depend on the micro batch and the

@@ -14,6 +14,7 @@
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
+#include "core/time/collectives.h"
 #include "core/time/step_time.h"
 #include "core/validation/measured_runs.h"
 #include "core/validation/validate.h"
@@ -338,6 +339,37 @@ private slots:
         s.parallel.virtual_stages = 2;
         QCOMPARE(estimate_step(s).pipeline_bubble_seconds, 1.5 * estimate_step(s).compute.micro_step_seconds);
         QVERIFY(st.tensor_parallel_seconds > 0 && st.pipeline_p2p_seconds > 0);
+    }
+
+    // DeepSpeed's partitioned checkpoints (checkpointing.py gather_partitioned_activations): one
+    // all_gather of a layer's input (2 s b h bytes) over the tensor ranks before each recomputed
+    // layer, every micro step, beside Megatron's four forward and backward all-reduces and the
+    // recompute's two. Sequence parallelism splits the inputs already: nothing more there.
+    void partitioned_checkpoints_gather_data() {
+        QTest::addColumn<bool>("sequence_parallel");
+        QTest::newRow("Llama-2 13B, tensor 8, full recompute: one gather a layer") << false;
+        QTest::newRow("the same with sequence parallelism: none") << true;
+    }
+    void partitioned_checkpoints_gather() {
+        QFETCH(bool, sequence_parallel);
+        Scenario s = preset_scenario("llama-2-13b", "a100-80gb", 64);
+        s.zero.stage = 1;
+        s.training.micro_batch = 1;
+        s.training.global_batch = 64;
+        s.training.checkpointing = Checkpointing::Full;
+        s.parallel.tensor = 8;
+        s.parallel.sequence_parallel = sequence_parallel;
+        const StepTime whole = estimate_step(s);
+        s.training.partition_activations = true;
+        const StepTime split = estimate_step(s);
+        const double layer_input = 2.0 * 4096.0 * 1.0 * 5120.0;  // bf16 s b h
+        const double G = static_cast<double>(whole.gradient_accumulation_steps);
+        const double gathers = sequence_parallel ? 0.0
+                                                 : 40.0 * G *
+                                                       (allgather_seconds(layer_input, 8, intra_node_bus_gbytes_per_s(s.cluster)) +
+                                                        s.assumptions.collective_latency_seconds);
+        QCOMPARE(split.tensor_parallel_seconds - whole.tensor_parallel_seconds, gathers);
+        QCOMPARE(split.compute_seconds, whole.compute_seconds);
     }
 
     // With a pipeline the recommender keeps to ZeRO 0/1 and says why not the others.

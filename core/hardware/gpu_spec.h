@@ -12,6 +12,7 @@ struct GpuSpec {
     double peak_tflops_16bit = 0;        // dense bf16/fp16 tensor core, FP32 accumulate, TFLOP/s
     double intra_node_gbytes_per_s = 0;  // per GPU, one direction, to its peers in the node (NVLink, xGMI or PCIe)
     double pcie_gbytes_per_s = 0;        // per GPU, one direction, to host memory (offload traffic)
+    double peak_tflops_fp8 = 0;          // dense FP8 tensor core (E4M3/E5M2 inputs, FP32 accumulate), TFLOP/s; 0: the part has none
 
     friend bool operator==(const GpuSpec&, const GpuSpec&) = default;
 };

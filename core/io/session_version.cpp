@@ -175,10 +175,11 @@ void upgrade_16_to_17(json& doc) {
     t["outputs_kept"] = false;
 }
 
-// Version 17 kept every checkpointed layer input whole on each tensor-parallel rank.
+// Version 17 kept every checkpointed layer input whole on each tensor-parallel rank, and knew no
+// FP8 rate: its GPU has none (0), its plans used none; choosing the GPU again gives the preset's.
 void upgrade_17_to_18(json& doc) {
-    if (!doc.contains("training") || !doc.at("training").is_object()) return;
-    doc["training"]["partition_activations"] = false;
+    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["partition_activations"] = false;
+    if (doc.contains("cluster") && doc.at("cluster").is_object()) doc["cluster"]["gpu_peak_tflops_fp8"] = 0.0;
 }
 
 }  // namespace

@@ -51,7 +51,8 @@
 //              outputs_kept (what the model's output holds and how long); a version-16 file has
 //              "standard", false and false. loss_kernel may be "shifted" (transformers < 4.46).
 //   version 18 training.partition_activations (DeepSpeed's partitioned activation checkpoints
-//              over the tensor-parallel ranks); a version-17 file has them whole (false).
+//              over the tensor-parallel ranks), cluster.gpu_peak_tflops_fp8; a version-17 file
+//              has the checkpoints whole (false) and no FP8 rate (0).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a

@@ -157,6 +157,7 @@ void validate(const Scenario& s) {
         throw InputError("at most " + limits::format_limit(limits::kWorldSize.max) + " GPUs are supported (nodes x GPUs per node)");
     check(limits::kGpuMemoryGib, c.gpu.memory_gib, "GPU memory", " GiB");
     check(limits::kPeakTflops, c.gpu.peak_tflops_16bit, "GPU peak TFLOP/s");
+    check(limits::kPeakTflopsFp8, c.gpu.peak_tflops_fp8, "GPU FP8 peak TFLOP/s", " (0: no FP8)");
     check(limits::kIntraNodeGBytesPerS, c.intra_node_gbytes_per_s, "intra-node bandwidth", " GB/s");
     check(limits::kInterNodeGbitsPerS, c.inter_node_gbits_per_s, "inter-node bandwidth", " Gbit/s");
     check(limits::kNicsPerNode, c.nics_per_node, "NICs per node", " (0: one per GPU)");

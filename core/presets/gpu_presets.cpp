@@ -56,6 +56,15 @@ std::span<const IntraNodeLink> intra_node_links() {
 //   data-centre parts at the datasheet's GB read as GiB less 0.5%, as the H100's is (assumed: no
 //   nvidia-smi total was found); AMD and GeForce parts at the datasheet figure, as the MI300X and
 //   RTX 4090 presets are.
+// FP8 TFLOP/s (peak_tflops_fp8): dense, E4M3/E5M2 inputs with FP32 accumulate, from the same
+//   documents (halved where the vendor prints it with sparsity): H100 SXM "FP8 3,958*" -> 1979, PCIe
+//   "3,026*" -> 1513; H200 "3,958*" -> 1979; L40S "733 / 1,466*"; RTX 4090 Ada whitepaper Appendix A
+//   v2.02 "FP8 with FP32 Accumulate 330.3"; MI300X and MI325X "FP8 2,614.9" dense; HGX B200 "FP8
+//   9 PF*" -> 4500 (the 192 GB part the same); HGX B300 "FP8 72 PFLOPS*" for 8 GPUs -> 4500; GB300
+//   NVL72 "FP8 720 PFLOPS*" for 72 -> 5000; GB200 5000 (the datasheet's 2:1 FP8 to its BF16 row,
+//   not printed per GPU: assumed); RTX 5090 RTX Blackwell whitepaper Table 3, 419 with FP32
+//   accumulate; MI355X 5033.2 (AMD's "FP8 5.0 PF" dense class, the brochure line not seen: assumed).
+//   V100, A100, RTX 3090, A10G and MI250X have no FP8 tensor cores (0).
 // Links: the named speeds in gpu_presets.h, with their sources above intra_node_links().
 const std::vector<GpuSpec>& gpu_presets() {
     using namespace links;
@@ -64,23 +73,23 @@ const std::vector<GpuSpec>& gpu_presets() {
         {"v100-32gb", "V100 32GB (SXM2)", 32.0, 125.0, kNvLink2, kPcie3x16},
         {"a100-40gb", "A100 40GB (SXM)", 40.0, 312.0, kNvLink3, kPcie4x16},
         {"a100-80gb", "A100 80GB (SXM)", 80.0, 312.0, kNvLink3, kPcie4x16},
-        {"h100-80gb", "H100 80GB (SXM)", 79.6, 989.0, kNvLink4, kPcie5x16},  // 81559 MiB
-        {"h100-pcie", "H100 80GB (PCIe)", 79.6, 756.0, kPcie5x16, kPcie5x16},
-        {"h200-141gb", "H200 141GB (SXM)", 140.4, 989.0, kNvLink4, kPcie5x16},  // 143771 MiB
-        {"l40s", "L40S 48GB", 45.0, 362.0, kPcie4x16, kPcie4x16},               // 46068 MiB
+        {"h100-80gb", "H100 80GB (SXM)", 79.6, 989.0, kNvLink4, kPcie5x16, 1979.0},  // 81559 MiB
+        {"h100-pcie", "H100 80GB (PCIe)", 79.6, 756.0, kPcie5x16, kPcie5x16, 1513.0},
+        {"h200-141gb", "H200 141GB (SXM)", 140.4, 989.0, kNvLink4, kPcie5x16, 1979.0},  // 143771 MiB
+        {"l40s", "L40S 48GB", 45.0, 362.0, kPcie4x16, kPcie4x16, 733.0},                // 46068 MiB
         {"rtx-3090", "GeForce RTX 3090 24GB", 24.0, 35.6, kPcie4x16, kPcie4x16},
-        {"rtx-4090", "GeForce RTX 4090 24GB", 24.0, 165.2, kPcie4x16, kPcie4x16},
+        {"rtx-4090", "GeForce RTX 4090 24GB", 24.0, 165.2, kPcie4x16, kPcie4x16, 330.3},
         {"a10g", "A10G 24GB (AWS)", 22.5, 70.0, kPcie4x16, kPcie4x16},  // 23028 MiB
         {"mi250x", "MI250X (one 64GB GCD)", 64.0, 191.5, kInfinityFabricMi250x, kPcie4x16},
-        {"mi300x", "MI300X 192GB", 192.0, 1307.4, kInfinityFabricMi300x, kPcie5x16},
-        {"b200", "B200 180GB (HGX/DGX)", 179.1, 2250.0, kNvLink5, kPcie5x16},
-        {"b200-192gb", "B200 192GB (early spec)", 191.0, 2250.0, kNvLink5, kPcie5x16},
-        {"gb200", "GB200 186GB (NVL72)", 185.1, 2500.0, kNvLink5, kNvLinkC2cPerGpu},
-        {"b300", "B300 270GB (HGX)", 268.6, 2250.0, kNvLink5, kPcie6x16},
-        {"gb300", "GB300 279GB (NVL72)", 277.6, 2500.0, kNvLink5, kNvLinkC2cPerGpu},
-        {"rtx-5090", "GeForce RTX 5090 32GB", 32.0, 209.5, kPcie5x16, kPcie5x16},
-        {"mi325x", "MI325X 256GB", 256.0, 1307.4, kInfinityFabricMi300x, kPcie5x16},
-        {"mi355x", "MI355X 288GB", 288.0, 2516.6, kInfinityFabricMi355x, kPcie5x16},
+        {"mi300x", "MI300X 192GB", 192.0, 1307.4, kInfinityFabricMi300x, kPcie5x16, 2614.9},
+        {"b200", "B200 180GB (HGX/DGX)", 179.1, 2250.0, kNvLink5, kPcie5x16, 4500.0},
+        {"b200-192gb", "B200 192GB (early spec)", 191.0, 2250.0, kNvLink5, kPcie5x16, 4500.0},
+        {"gb200", "GB200 186GB (NVL72)", 185.1, 2500.0, kNvLink5, kNvLinkC2cPerGpu, 5000.0},
+        {"b300", "B300 270GB (HGX)", 268.6, 2250.0, kNvLink5, kPcie6x16, 4500.0},
+        {"gb300", "GB300 279GB (NVL72)", 277.6, 2500.0, kNvLink5, kNvLinkC2cPerGpu, 5000.0},
+        {"rtx-5090", "GeForce RTX 5090 32GB", 32.0, 209.5, kPcie5x16, kPcie5x16, 419.0},
+        {"mi325x", "MI325X 256GB", 256.0, 1307.4, kInfinityFabricMi300x, kPcie5x16, 2614.9},
+        {"mi355x", "MI355X 288GB", 288.0, 2516.6, kInfinityFabricMi355x, kPcie5x16, 5033.2},
     };
     return presets;
 }
@@ -96,23 +105,23 @@ constexpr std::array<PresetSource, 21> kGpuSources{{
     {"v100-32gb",  "NVIDIA Tesla V100 datasheet (SXM2: 125 TFLOP/s, 900 GB/s HBM2, NVLink 2 300 GB/s both directions)"},
     {"a100-40gb",  "NVIDIA A100 datasheet (SXM 40GB: 312 TFLOP/s, 1555 GB/s HBM2, NVLink 3 600 GB/s both directions)"},
     {"a100-80gb",  "NVIDIA A100 datasheet (SXM 80GB: 312 TFLOP/s, 2039 GB/s HBM2e, NVLink 3 600 GB/s both directions)"},
-    {"h100-80gb",  "NVIDIA H100 datasheet (SXM: 989 TFLOP/s, 3350 GB/s, NVLink 4 900 GB/s both directions); 81,559 MiB as nvidia-smi reports it"},
-    {"h100-pcie",  "NVIDIA H100 datasheet (PCIe: 756 TFLOP/s, 2000 GB/s); PCIe 5.0 x16 (PCI-SIG)"},
-    {"h200-141gb", "NVIDIA H200 datasheet (989 TFLOP/s, 4800 GB/s, NVLink as the H100's); 143,771 MiB as nvidia-smi reports it"},
-    {"l40s",       "NVIDIA L40S datasheet (362 TFLOP/s, 864 GB/s); 46,068 MiB as nvidia-smi reports it"},
+    {"h100-80gb",  "NVIDIA H100 datasheet (SXM: 989 TFLOP/s, 3350 GB/s, NVLink 4 900 GB/s both directions); 81,559 MiB as nvidia-smi reports it; FP8 3,958 TFLOP/s sparse = 1979 dense"},
+    {"h100-pcie",  "NVIDIA H100 datasheet (PCIe: 756 TFLOP/s, 2000 GB/s); PCIe 5.0 x16 (PCI-SIG); FP8 3,026 sparse = 1513 dense"},
+    {"h200-141gb", "NVIDIA H200 datasheet (989 TFLOP/s, 4800 GB/s, NVLink as the H100's); 143,771 MiB as nvidia-smi reports it; FP8 3,958 sparse = 1979 dense"},
+    {"l40s",       "NVIDIA L40S datasheet (362 TFLOP/s, 864 GB/s); 46,068 MiB as nvidia-smi reports it; FP8 733 dense"},
     {"rtx-3090",   "NVIDIA Ampere GA102 whitepaper Table 9 (35.6 TFLOP/s with FP32 accumulate, 936 GB/s)"},
-    {"rtx-4090",   "NVIDIA Ada Lovelace whitepaper Appendix A (165.2 TFLOP/s with FP32 accumulate, 1008 GB/s)"},
+    {"rtx-4090",   "NVIDIA Ada Lovelace whitepaper Appendix A (165.2 TFLOP/s with FP32 accumulate, 1008 GB/s); FP8 330.3 with FP32 accumulate (whitepaper v2.02)"},
     {"a10g",       "AWS EC2 G5 documentation (~70 TFLOP/s: A10 silicon at lower clocks); NVIDIA A10 datasheet (600 GB/s); 23,028 MiB"},
     {"mi250x",     "AMD Instinct MI250X data sheet (383 TFLOP/s, 3276.8 GB/s and 800 GB/s Infinity Fabric a package; one GCD is half)"},
-    {"mi300x",     "AMD Instinct MI300X data sheet (1307.4 TFLOP/s, 5300 GB/s, 7 Infinity Fabric links x 64 GB/s)"},
-    {"b200",       "NVIDIA Blackwell datasheet, HGX B200 (FP16/BF16 4.5 PFLOPS sparse = 2250 dense, 180 GB, 7700 GB/s, NVLink 5 1.8 TB/s); GiB: the GB less 0.5%, assumed (no nvidia-smi total found)"},
-    {"b200-192gb", "NVIDIA GTC 2024 HGX B200 table (up to 192 GB HBM3e, up to 8 TB/s; 2250 TFLOP/s dense); GiB: the GB less 0.5%, assumed (no nvidia-smi total found)"},
-    {"gb200",      "NVIDIA Blackwell datasheet, GB200 NVL72 (5 PFLOPS sparse = 2500 dense, 186 GB, 8000 GB/s); NVLink-C2C 900 GB/s a superchip; GiB: the GB less 0.5%, assumed (no nvidia-smi total found)"},
-    {"b300",       "NVIDIA Blackwell Ultra datasheet, HGX B300 (4.5 PFLOPS sparse = 2250 dense, 270 GB, 7700 GB/s, PCIe 6.0); GiB: the GB less 0.5%, assumed (no nvidia-smi total found)"},
-    {"gb300",      "NVIDIA Blackwell Ultra datasheet, GB300 NVL72 (5 PFLOPS sparse = 2500 dense, 279 GB, 8000 GB/s); GiB: the GB less 0.5%, assumed (no nvidia-smi total found)"},
-    {"rtx-5090",   "NVIDIA RTX Blackwell whitepaper Table 3 (209.5 TFLOP/s with FP32 accumulate, 32 GB GDDR7, 1792 GB/s)"},
-    {"mi325x",     "AMD Instinct MI325X product page (1307.4 TFLOP/s dense, 256 GB, 6000 GB/s)"},
-    {"mi355x",     "AMD Instinct MI355X brochure (BF16 2.5166 PF dense, 288 GB) and product page (8000 GB/s, 7 Infinity Fabric links of 153 GB/s)"},
+    {"mi300x",     "AMD Instinct MI300X data sheet (1307.4 TFLOP/s, 5300 GB/s, 7 Infinity Fabric links x 64 GB/s); FP8 2614.9 dense"},
+    {"b200",       "NVIDIA Blackwell datasheet, HGX B200 (FP16/BF16 4.5 PFLOPS sparse = 2250 dense, 180 GB, 7700 GB/s, NVLink 5 1.8 TB/s); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 9 PF sparse = 4500 dense"},
+    {"b200-192gb", "NVIDIA GTC 2024 HGX B200 table (up to 192 GB HBM3e, up to 8 TB/s; 2250 TFLOP/s dense); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 4500 dense, as the 180 GB part"},
+    {"gb200",      "NVIDIA Blackwell datasheet, GB200 NVL72 (5 PFLOPS sparse = 2500 dense, 186 GB, 8000 GB/s); NVLink-C2C 900 GB/s a superchip; GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 5000 dense, assumed at the datasheet 2:1 ratio to BF16"},
+    {"b300",       "NVIDIA Blackwell Ultra datasheet, HGX B300 (4.5 PFLOPS sparse = 2250 dense, 270 GB, 7700 GB/s, PCIe 6.0); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 72 PFLOPS sparse for 8 GPUs = 4500 dense"},
+    {"gb300",      "NVIDIA Blackwell Ultra datasheet, GB300 NVL72 (5 PFLOPS sparse = 2500 dense, 279 GB, 8000 GB/s); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 720 PFLOPS sparse for 72 GPUs = 5000 dense"},
+    {"rtx-5090",   "NVIDIA RTX Blackwell whitepaper Table 3 (209.5 TFLOP/s with FP32 accumulate, 32 GB GDDR7, 1792 GB/s); FP8 419 with FP32 accumulate"},
+    {"mi325x",     "AMD Instinct MI325X product page (1307.4 TFLOP/s dense, 256 GB, 6000 GB/s); FP8 2614.9 dense"},
+    {"mi355x",     "AMD Instinct MI355X brochure (BF16 2.5166 PF dense, 288 GB) and product page (8000 GB/s, 7 Infinity Fabric links of 153 GB/s); FP8 5033.2 dense, assumed (AMD's 5.0 PF class)"},
 }};
 // clang-format on
 

@@ -68,7 +68,7 @@ const std::vector<std::string> kExpectedKeys = {
     "model.qk_norm_per_head", "model.attention_sinks", "model.router_bias", "model.moe_layer_step", "model.attention_window",
     "model.global_layer_every", "model.chunked_attention", "model.synthesized", "model.params_override", "model.largest_layer_override",
     "cluster.nodes", "cluster.gpus_per_node", "cluster.gpu_name", "cluster.gpu_display_name", "cluster.gpu_memory_gib",
-    "cluster.gpu_peak_tflops_16bit", "cluster.gpu_intra_node_gbytes_per_s", "cluster.gpu_pcie_gbytes_per_s",
+    "cluster.gpu_peak_tflops_16bit", "cluster.gpu_peak_tflops_fp8", "cluster.gpu_intra_node_gbytes_per_s", "cluster.gpu_pcie_gbytes_per_s",
     "cluster.intra_node_gbytes_per_s", "cluster.inter_node_gbits_per_s", "cluster.nics_per_node", "cluster.pcie_gbytes_per_s",
     "cluster.cpu_ram_bytes_per_node", "cluster.nvme_bytes_per_node", "cluster.nvme_gbytes_per_s",
     "cluster.cpu_adam_params_per_second",
@@ -92,7 +92,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 146;
+constexpr std::size_t kFieldCount = 147;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -277,6 +277,7 @@ json flatten(const Scenario& s) {
         {"cluster.gpu.display_name", c.gpu.display_name},
         {"cluster.gpu.memory_gib", c.gpu.memory_gib},
         {"cluster.gpu.peak_tflops_16bit", c.gpu.peak_tflops_16bit},
+        {"cluster.gpu.peak_tflops_fp8", c.gpu.peak_tflops_fp8},
         {"cluster.gpu.intra_node_gbytes_per_s", c.gpu.intra_node_gbytes_per_s},
         {"cluster.gpu.pcie_gbytes_per_s", c.gpu.pcie_gbytes_per_s},
         {"cluster.intra_node_gbytes_per_s", c.intra_node_gbytes_per_s},
@@ -493,6 +494,7 @@ private slots:
                                   {"training.kv_cache_in_training", false},
                                   {"training.outputs_kept", false},
                                   {"training.partition_activations", false},
+                                  {"cluster.gpu.peak_tflops_fp8", 0.0},
                                   {"assumptions.calibration", ""},
                                   {"training.load_in_16bit", false},
                                   {"training.low_cpu_mem_usage", false},
@@ -815,8 +817,9 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
-    // A version-17 file (before partitioned activation checkpoints) opens with them whole, the
-    // plan it was saved with: Llama-3.1-70B at tensor 4 with its checkpoints in host RAM.
+    // A version-17 file (before partitioned activation checkpoints and FP8 rates) opens with them
+    // whole and no FP8 rate, the plan it was saved with: Llama-3.1-70B at tensor 4 with its
+    // checkpoints in host RAM.
     void frozen_version_17() {
         const std::string text = read_text_file(test_data_path("sessions/v17-llama-3.1-70b-tp4-cpu-checkpoints.zplan"));
         const json doc = json::parse(text);
@@ -827,6 +830,9 @@ private slots:
         QVERIFY(s.training.cpu_checkpointing);
         QCOMPARE(s.parallel.tensor, std::int64_t{4});
         QCOMPARE(scenario_to_json(s).at("training").at("partition_activations").get<bool>(), false);
+        // No FP8 rate was stored: the H100 it names has none in the plan it was saved with.
+        QVERIFY(!doc.at("cluster").contains("gpu_peak_tflops_fp8"));
+        QCOMPARE(s.cluster.gpu.peak_tflops_fp8, 0.0);
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 

@@ -2112,6 +2112,18 @@
         <source>Toggle checkpoints split over tensor ranks</source>
         <translation>切换检查点按张量并行切分</translation>
     </message>
+    <message>
+        <source>FP8 matmuls (Transformer Engine)</source>
+        <translation>FP8 矩阵乘（Transformer Engine）</translation>
+    </message>
+    <message>
+        <source>Accelerate&apos;s mixed_precision fp8: every Linear whose sizes divide by 16 runs in FP8 on the GPU&apos;s FP8 tensor cores (DelayedScaling, E4M3 forward, E5M2 gradients); each keeps an FP8 copy of its weight for backward. bf16 only; the step time is a peak-ratio estimate.</source>
+        <translation>Accelerate 的 mixed_precision fp8：尺寸能被 16 整除的每个 Linear 在 GPU 的 FP8 张量核心上以 FP8 运行（DelayedScaling，前向 E4M3，梯度 E5M2）；每个 Linear 为反向保留一份 FP8 权重副本。仅限 bf16；步时间是按峰值比例的估算。</translation>
+    </message>
+    <message>
+        <source>Toggle FP8 matmuls</source>
+        <translation>切换 FP8 矩阵乘</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

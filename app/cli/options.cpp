@@ -57,6 +57,9 @@ constinit const Option global_batch{"--global-batch", "GB", "global batch (64, r
 constinit const Option checkpointing{"--checkpointing", "", "activation recompute", G::Training, S::Training, words<Checkpointing>};
 constinit const Option flash_attention{"--flash-attention", "on|off", "FlashAttention", G::Training, S::Training};
 constinit const Option cpu_checkpointing{"--cpu-checkpointing", "on|off", "checkpointed activations kept in host RAM", G::Training, S::Training};
+constinit const Option fp8{"--fp8", "on|off",
+                            "FP8 matmuls: Transformer Engine's DelayedScaling through Accelerate (mixed_precision fp8), bf16 only",
+                            G::Training, S::Training};
 constinit const Option partition_activations{"--partition-activations", "on|off",
                                               "checkpointed activations split over the tensor ranks (DeepSpeed's partition_activations)",
                                               G::Training, S::Training};
@@ -220,7 +223,7 @@ std::span<const Option* const> all_options() {
         &model, &params, &hf_config, &layers, &hidden, &heads, &kv_heads, &ffn, &vocab,
         &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
-        &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &cpu_checkpointing, &partition_activations,
+        &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &cpu_checkpointing, &partition_activations, &fp8,
         &loss_upcast, &loss_kernel, &kv_cache, &keep_outputs, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
         &pin_memory, &host_grad_buffer, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,

@@ -35,7 +35,20 @@ std::string accelerate_yaml(const Scenario& s, const std::string& distributed_ty
     }
     // downcast_bf16 and a mixed_precision of no are written 'no', quoted, as Accelerate writes them.
     top["downcast_bf16"] = YAML::Node(std::string("no"));
-    if (!mixed_precision.empty()) top["mixed_precision"] = YAML::Node(mixed_precision);
+    if (!mixed_precision.empty() && s.training.fp8_gemms) {
+        // FP8 matmuls (Training::fp8_gemms): Transformer Engine under bf16 autocast with
+        // DelayedScaling's defaults, as accelerate's low_precision_training.md config writes them
+        // (the DeepSpeed path takes TE's default recipe whatever this block says: accelerator.py).
+        top["mixed_precision"] = YAML::Node(std::string("fp8"));
+        YAML::Node fp8(YAML::NodeType::Map);
+        fp8["amax_compute_algo"] = YAML::Node(std::string("max"));
+        fp8["amax_history_len"] = YAML::Node(1024);
+        fp8["backend"] = YAML::Node(std::string("TE"));
+        fp8["fp8_format"] = YAML::Node(std::string("HYBRID"));
+        top["fp8_config"] = fp8;
+    } else if (!mixed_precision.empty()) {
+        top["mixed_precision"] = YAML::Node(mixed_precision);
+    }
     YAML::Emitter out;
     out << YAML::BeginMap;
     for (const auto& [k, v] : top) {

@@ -108,6 +108,7 @@ void visit_fields(S& s, V& v) {
     v("training", "flash_attention", t.flash_attention);
     v("training", "cpu_checkpointing", t.cpu_checkpointing);
     v("training", "partition_activations", t.partition_activations);  // since version 18
+    v("training", "fp8_gemms", t.fp8_gemms);                          // since version 18
     v("training", "loss_fp32_upcast", t.loss_fp32_upcast);
     v("training", "loss_kernel", t.loss_kernel);
     v("training", "kv_cache_in_training", t.kv_cache_in_training);    // since version 17

@@ -176,9 +176,12 @@ void upgrade_16_to_17(json& doc) {
 }
 
 // Version 17 kept every checkpointed layer input whole on each tensor-parallel rank, and knew no
-// FP8 rate: its GPU has none (0), its plans used none; choosing the GPU again gives the preset's.
+// FP8: its GPU has no FP8 rate (0) and its matmuls are 16-bit; choosing the GPU again gives the preset's.
 void upgrade_17_to_18(json& doc) {
-    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["partition_activations"] = false;
+    if (doc.contains("training") && doc.at("training").is_object()) {
+        doc["training"]["partition_activations"] = false;
+        doc["training"]["fp8_gemms"] = false;
+    }
     if (doc.contains("cluster") && doc.at("cluster").is_object()) doc["cluster"]["gpu_peak_tflops_fp8"] = 0.0;
 }
 

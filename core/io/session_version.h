@@ -51,8 +51,9 @@
 //              outputs_kept (what the model's output holds and how long); a version-16 file has
 //              "standard", false and false. loss_kernel may be "shifted" (transformers < 4.46).
 //   version 18 training.partition_activations (DeepSpeed's partitioned activation checkpoints
-//              over the tensor-parallel ranks), cluster.gpu_peak_tflops_fp8; a version-17 file
-//              has the checkpoints whole (false) and no FP8 rate (0).
+//              over the tensor-parallel ranks), training.fp8_gemms (Transformer Engine's FP8
+//              matmuls) and cluster.gpu_peak_tflops_fp8; a version-17 file has the checkpoints
+//              whole (false), 16-bit matmuls (false) and no FP8 rate (0).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a

@@ -178,6 +178,16 @@ void validate(const Scenario& s) {
         throw InputError(std::string("optimizer storage '") + to_string(t.optimizer_storage) +
                          "' is bitsandbytes' and comes with adamw, adam or lion, not " + to_string(t.optimizer) +
                          "; use --optimizer-storage standard");
+    if (t.fp8_gemms && !(c.gpu.peak_tflops_fp8 > 0))
+        throw InputError("FP8 matmuls need FP8 tensor cores, which the " + c.gpu.display_name +
+                         " does not have (Hopper, Ada, Blackwell and MI300-class GPUs do; a session saved before "
+                         "format 18 keeps no FP8 rate: choose the GPU again); use --fp8 off");
+    if (t.fp8_gemms && s.finetune.method == FineTuneMethod::Qlora)
+        throw InputError(
+            "FP8 matmuls and QLoRA do not combine: bitsandbytes' 4-bit layers are not nn.Linear, so Accelerate "
+            "converts none of them to Transformer Engine; use --fp8 off or LoRA on a 16-bit base");
+    if (t.fp8_gemms && t.precision != Precision::Bf16)
+        throw InputError("FP8 matmuls run under bf16 autocast (Accelerate's mixed_precision: fp8); use --precision bf16");
     const ZeroSetup& z = s.zero;
     if (!limits::kZeroStage.contains(z.stage)) throw InputError("ZeRO stage must be 0, 1, 2 or 3");
     if (z.offload_optimizer != OffloadDevice::None && z.stage == 0)

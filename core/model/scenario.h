@@ -88,6 +88,12 @@ struct Training {
     // parallelism without sequence parallelism (which splits them already); with cpu_checkpointing
     // the partitions are what goes to host memory.
     bool partition_activations = false;
+    // FP8 matmuls: Transformer Engine's DelayedScaling recipe (HYBRID: E4M3 forward, E5M2 gradients;
+    // TE common/recipe DelayedScaling defaults) as Accelerate applies it with mixed_precision fp8
+    // (accelerate utils/transformer_engine.py convert_model: every nn.Linear whose dimensions divide
+    // by 16 becomes te.Linear; attention core, norms, embeddings and loss stay bf16, under bf16
+    // autocast). Forward, dgrad and wgrad GEMMs run at the GPU's FP8 rate (core/time/fp8.h).
+    bool fp8_gemms = false;
     bool loss_fp32_upcast = true;  // the loss up-casts the 16-bit logits to fp32 (transformers' default)
     LossKernel loss_kernel = LossKernel::Full;
     // What the model's output holds and how long (core/memory/step_timeline.cpp add_output_terms).

@@ -242,4 +242,9 @@ const char* gpu_family(std::string_view gpu_name) {
 
 std::span<const char* const> gpu_families() { return kFamilies; }
 
+double fp8_weight_copy_bytes_per_param(const GpuSpec& g) {
+    if (!(g.peak_tflops_fp8 > 0)) return 0.0;
+    return std::string_view(gpu_family(g.name)) == kFamilies[0] ? 1.0 : 2.0;  // kFamilies[0]: NVIDIA Blackwell
+}
+
 }  // namespace zp

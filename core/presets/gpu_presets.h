@@ -35,6 +35,10 @@ const char* gpu_source(std::string_view name);
 // Blackwell", "NVIDIA Hopper", "NVIDIA Ampere and Volta", "Workstation and consumer GPUs" (a
 // translatable phrase), "AMD Instinct"; "" for a GPU no preset is. gpu_families() in list order.
 const char* gpu_family(std::string_view gpu_name);
+// What Transformer Engine saves of an FP8 weight for backward, bytes per parameter (DelayedScaling):
+// the E4M3 weight and its E4M3 transpose for dgrad on Hopper, Ada and AMD parts, one buffer serving
+// both layouts on Blackwell (TE pytorch/utils.py and csrc/quantizer.cpp at d0067d0); 0 without FP8.
+double fp8_weight_copy_bytes_per_param(const GpuSpec& g);
 std::span<const char* const> gpu_families();
 std::string gpu_preset_names();
 

@@ -5,6 +5,7 @@
 #include "core/presets/gpu_presets.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace zp {
 namespace {
@@ -48,6 +49,61 @@ AttentionSeconds attention_seconds(const ModelSpec& m, const Training& t, double
             2 * flops_f / r.flops_per_s + scores * kScoreBytesBackward / r.bytes_per_s};
 }
 
+// Fine-tuning, one layer's forward: the share of the layers' GEMMs whose weights get gradients;
+// the LoRA adapters' GEMMs (a routed expert's on its share of the tokens); QLoRA's dequantisation.
+struct FineTuneLayer {
+    double weight_grad_share = 1.0, adapter_f = 0, dequant_f = 0, kernels_f = 0;
+};
+FineTuneLayer finetune_layer(const ModelSpec& m, const FineTune& f, double T, double tp, double elem, const Rates& r) {
+    FineTuneLayer out;
+    const double L = static_cast<double>(m.layers);
+    if (f.adapters()) out.weight_grad_share = 0.0;
+    else if (L > 0) out.weight_grad_share = 1.0 - static_cast<double>(std::clamp<std::int64_t>(f.freeze_layers, 0, m.layers)) / L;
+    if (!f.adapters() || L <= 0) return out;
+    const double rank = static_cast<double>(f.lora_rank);
+    for (const LinearModule& mod : adapted_modules(m, f)) {
+        if (mod.role == LinearRole::Head) continue;
+        const double per_layer = static_cast<double>(mod.count) / L;
+        const double tokens = T * mod.token_share;
+        const double in = static_cast<double>(mod.in), o = static_cast<double>(mod.out) / tp;
+        out.adapter_f += per_layer * (gemm_seconds(tokens, in, rank, elem, r) + gemm_seconds(tokens, rank, o, elem, r));
+        out.kernels_f += per_layer * (kKernelsPerAdapterForward + (f.lora_dropout > 0 ? 1.0 : 0.0));
+    }
+    if (f.method == FineTuneMethod::Qlora) {
+        const double weight_in = quantized_weight_bytes(f);
+        for (const LinearModule& mod : linear_modules(m)) {
+            if (mod.role == LinearRole::Head) continue;
+            const double per_layer = static_cast<double>(mod.count) / L;
+            out.dequant_f +=
+                per_layer * static_cast<double>(mod.in) * static_cast<double>(mod.out) / tp * (weight_in + elem) / r.bytes_per_s;
+            out.kernels_f += per_layer;
+        }
+    }
+    return out;
+}
+
+// FP8 matmuls (Training::fp8_gemms), one layer: te.Linear quantizes its input in forward (read 2
+// bytes, write the rowwise and the columnwise FP8 copies), its weight (the same: Accelerate passes
+// no is_first_microbatch, so every forward casts it again) and in backward its output gradient
+// (E5M2, both layouts): TE pytorch/module/linear.py at d0067d0. Memory-bound passes.
+struct Fp8Casts {
+    double forward = 0, backward = 0;
+};
+Fp8Casts fp8_casts(const ModelSpec& m, double T, double tp, const Rates& r) {
+    Fp8Casts out;
+    const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+    for (const LinearModule& l : linear_modules(m)) {
+        if (l.role == LinearRole::Head || !runs_in_fp8(l)) continue;
+        const double per_layer = static_cast<double>(l.count) / L;
+        const double tokens = T * l.token_share, in = static_cast<double>(l.in), o = static_cast<double>(l.out);
+        // A column-parallel layer's input is whole and its output a t-th; a row-parallel one's the reverse.
+        const bool row_parallel = l.role == LinearRole::AttentionOutput || l.role == LinearRole::MlpOutput;
+        const double in_r = row_parallel ? in / tp : in, out_r = row_parallel ? o : o / tp;
+        out.forward += per_layer * 4.0 * (tokens * in_r + in * o / tp) / r.bytes_per_s;
+        out.backward += per_layer * 4.0 * tokens * out_r / r.bytes_per_s;
+    }
+    return out;
+}
 }  // namespace
 
 namespace {
@@ -78,9 +134,19 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     // The routed (and shared) experts' width a token passes through.
     const double ffn = routed_slots_per_token > 0 ? mlp_width_per_token(m, routed_slots_per_token) : mlp_width_per_token(m);
 
+    // FP8 matmuls (Training::fp8_gemms): a converted linear's GEMMs (forward, dgrad, wgrad) take
+    // 1-byte operands at the GPU's FP8 peak with the 16-bit GEMM efficiency: a peak-ratio estimate,
+    // not a measurement. A dimension that does not divide by 16 keeps the linear in 16 bits.
+    const Rates r8 = t.fp8_gemms ? Rates{gpu.peak_tflops_fp8 * 1e12 * traits.gemm_efficiency, r.bytes_per_s} : r;
+    const auto linear = [&](double M, double K, double N, bool dims_fit) {
+        const bool fp8 = t.fp8_gemms && dims_fit;
+        return gemm_seconds(M, K, N, fp8 ? 1.0 : elem, fp8 ? r8 : r);
+    };
+    const auto by16 = [](double x, double y) { return std::fmod(x, 16.0) == 0 && std::fmod(y, 16.0) == 0; };
+
     // One layer, forward.
-    const double mlp_gemm_f = gemm_seconds(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0) / tp, elem, r) + gemm_seconds(T, ffn / tp, h, elem, r);
-    const double gemm_f = gemm_seconds(T, h, (q + 2 * kv) / tp, elem, r) + gemm_seconds(T, q / tp, h, elem, r) + mlp_gemm_f;
+    const double mlp_gemm_f = linear(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0) / tp, by16(h, ffn)) + linear(T, ffn / tp, h, by16(ffn, h));
+    const double gemm_f = linear(T, h, (q + 2 * kv) / tp, by16(h, q) && by16(kv, q)) + linear(T, q / tp, h, by16(q, h)) + mlp_gemm_f;
     const AttentionSeconds attn = attention_seconds(m, t, b * s * s * q / (tp * u), b * heads * s * s / (tp * u), r);
     const double attn_f = attn.forward, attn_b = attn.backward;
     const double ffn_passes = m.gated_mlp ? kFfnPassesGated : kFfnPasses;
@@ -92,36 +158,14 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     double kernels_f = t.flash_attention ? kKernelsPerLayerForwardFlash : kKernelsPerLayerForwardEager;
     const double L = static_cast<double>(m.layers);
 
-    // Fine-tuning. The share of the layers' GEMMs whose weights get gradients; adapters; dequantisation.
-    double weight_grad_share = 1.0;
-    if (f.adapters()) weight_grad_share = 0.0;
-    else if (L > 0) weight_grad_share = 1.0 - static_cast<double>(std::clamp<std::int64_t>(f.freeze_layers, 0, m.layers)) / L;
-    double adapter_f = 0, adapter_kernels_f = 0, dequant_f = 0, dequant_kernels = 0;
-    if (f.adapters() && L > 0) {
-        const double rank = static_cast<double>(f.lora_rank);
-        for (const LinearModule& mod : adapted_modules(m, f)) {
-            if (mod.role == LinearRole::Head) continue;
-            const double per_layer = static_cast<double>(mod.count) / L;
-            const double tokens = T * mod.token_share;  // a routed expert sees its share of the tokens
-            const double in = static_cast<double>(mod.in), o = static_cast<double>(mod.out) / tp;
-            adapter_f += per_layer * (gemm_seconds(tokens, in, rank, elem, r) + gemm_seconds(tokens, rank, o, elem, r));
-            adapter_kernels_f += per_layer * (kKernelsPerAdapterForward + (f.lora_dropout > 0 ? 1.0 : 0.0));
-        }
-        if (f.method == FineTuneMethod::Qlora) {
-            const double weight_in = quantized_weight_bytes(f);
-            for (const LinearModule& mod : linear_modules(m)) {
-                if (mod.role == LinearRole::Head) continue;
-                const double per_layer = static_cast<double>(mod.count) / L;
-                dequant_f +=
-                    per_layer * static_cast<double>(mod.in) * static_cast<double>(mod.out) / tp * (weight_in + elem) / r.bytes_per_s;
-                dequant_kernels += per_layer;
-            }
-        }
-    }
-    kernels_f += adapter_kernels_f + dequant_kernels;
-    const double gpu_f = gemm_f + attn_f + elem_f + adapter_f + dequant_f;
+    const FineTuneLayer ft = finetune_layer(m, f, T, tp, elem, r);
+    const double weight_grad_share = ft.weight_grad_share, adapter_f = ft.adapter_f, dequant_f = ft.dequant_f;
+    kernels_f += ft.kernels_f;
+    // FP8 matmuls: casting each converted linear's input, weight and output gradient.
+    const Fp8Casts casts = t.fp8_gemms ? fp8_casts(m, T, tp, r) : Fp8Casts{};
+    const double gpu_f = gemm_f + attn_f + elem_f + adapter_f + dequant_f + casts.forward;
     // Backward: the input gradients (1x), the weight gradients of trained weights, 2x the adapters, a dequantisation.
-    const double gpu_b = (1.0 + weight_grad_share) * gemm_f + attn_b + 2 * elem_f + 2 * adapter_f + dequant_f;
+    const double gpu_b = (1.0 + weight_grad_share) * gemm_f + attn_b + 2 * elem_f + 2 * adapter_f + dequant_f + casts.backward;
     const double layer_f = std::max(gpu_f, kernels_f * kHostSecondsPerKernel + hook_seconds_per_layer_pass);
     const double layer_b = std::max(gpu_b, 2 * kernels_f * kHostSecondsPerKernel + hook_seconds_per_layer_pass);
     double recompute = 0, recompute_gpu = 0;
@@ -144,7 +188,7 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     // loss's passes over the T x V logits (up-cast to fp32, log-softmax, its gradient): 24 bytes
     // per logit with the fp32 up-cast, 12 without.
     const double V = static_cast<double>(m.vocab);
-    const double head_f = gemm_seconds(T, h, V / tp, elem, r);  // vocabulary-parallel under tensor parallelism
+    const double head_f = linear(T, h, V / tp, by16(h, V));  // vocabulary-parallel under tensor parallelism
     // transformers before 4.46 (LossKernel::Shifted) writes and reads one more copy, the shifted logits.
     const double loss =
         T * V / tp * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;
@@ -167,8 +211,12 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
         G * (L * ((2 + weight_grad_share + full) * gemm_f + (t.tiled_mlp ? mlp_gemm_f : 0.0) + (3 + full) * adapter_f) + head_f + head_b) /
         scale;
     c.attention_seconds = G * L * (attn_f + attn_b + (t.checkpointing == Checkpointing::None ? 0 : attn_f)) / scale;
-    c.memory_seconds =
-        G * (L * ((3 + full) * elem_f + (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full) * dequant_f) + loss) / scale + c.optimizer_seconds;
+    c.memory_seconds = G *
+                           (L * ((3 + full) * elem_f + (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full) * dequant_f +
+                                 (1 + full) * casts.forward + casts.backward) +
+                            loss) /
+                           scale +
+                       c.optimizer_seconds;
     c.launch_seconds = G * L * ((layer_f - gpu_f) + (layer_b - gpu_b) + (recompute - recompute_gpu)) / scale;
     c.total_seconds = G * c.micro_step_seconds + c.optimizer_seconds;
     return c;

@@ -191,6 +191,7 @@ private slots:
                                                 "--flash-attention",
                                                 "--cpu-checkpointing",
                                                 "--partition-activations",
+                                                "--fp8",
                                                 "--stage",
                                                 "--offload-optimizer",
                                                 "--offload-param",
@@ -248,7 +249,7 @@ private slots:
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index"};
-        QCOMPARE(expected.size(), std::size_t{88});
+        QCOMPARE(expected.size(), std::size_t{89});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -9,6 +9,7 @@
 #include "core/memory/host_memory.h"
 #include "core/model/enum_names.h"
 #include "core/presets/default_scenario.h"
+#include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/report/plan_pins.h"
 #include "core/search/recommender.h"
@@ -74,7 +75,7 @@ const std::vector<std::string> kExpectedKeys = {
     "cluster.cpu_adam_params_per_second",
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
-    "training.cpu_checkpointing", "training.partition_activations", "training.loss_fp32_upcast", "training.loss_kernel", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
+    "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.loss_fp32_upcast", "training.loss_kernel", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
     "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
@@ -92,7 +93,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 147;
+constexpr std::size_t kFieldCount = 148;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -201,6 +202,7 @@ Scenario perturbation_base_for(const std::string& key) {
         s.parallel.tensor = 1;
         s.zero.offload_param = OffloadDevice::Cpu;
     }
+    if (key == "training.fp8_gemms") s.cluster.gpu = gpu_preset("h100-80gb");  // FP8 matmuls need FP8 tensor cores
     if (key == "zero.mics_shard_size") {  // MiCS runs without tensor parallelism and offload (core/model/mics.cpp)
         s.parallel.tensor = 1;
         s.zero.offload_optimizer = OffloadDevice::None;
@@ -300,6 +302,7 @@ json flatten(const Scenario& s) {
         {"training.flash_attention", t.flash_attention},
         {"training.cpu_checkpointing", t.cpu_checkpointing},
         {"training.partition_activations", t.partition_activations},
+        {"training.fp8_gemms", t.fp8_gemms},
         {"training.loss_fp32_upcast", t.loss_fp32_upcast},
         {"training.loss_kernel", to_string(t.loss_kernel)},
         {"training.kv_cache_in_training", t.kv_cache_in_training},
@@ -444,14 +447,16 @@ private slots:
         // stages) stage 0 or 1, expert parallelism stage 0-2: the test above moves those three from a stage-1 or -2 base;
         // Ulysses needs no tensor parallelism, which the base has, and moves there from tensor 1; MiCS
         // also needs no offload and moves from that base.
-        // The engine needs FSDP's own setups (no tensor parallelism) and moves from that base.
+        // The engine needs FSDP's own setups (no tensor parallelism) and moves from that base; FP8
+        // matmuls need a GPU with FP8 tensor cores (the base's A100 has none) and move from an H100.
         QVERIFY2((unmoved == std::vector<std::string>{"parallel.ulysses", "parallel.expert", "parallel.virtual_stages", "parallel.pipeline",
-                                                      "engine.engine", "zero.mics_shard_size", "zero.stage"}),
+                                                      "engine.engine", "zero.mics_shard_size", "zero.stage", "training.fp8_gemms"}),
                  unmoved_list.c_str());
         const auto after = fields_of(s);
         for (std::size_t i = 0; i < kFieldCount; ++i)
             if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages" && after[i].key != "parallel.expert" &&
-                after[i].key != "parallel.ulysses" && after[i].key != "zero.mics_shard_size" && after[i].key != "engine.engine")
+                after[i].key != "parallel.ulysses" && after[i].key != "zero.mics_shard_size" && after[i].key != "engine.engine" &&
+                after[i].key != "training.fp8_gemms")
                 QVERIFY2(after[i].value != defaults[i].value, (after[i].key + " is still the default").c_str());
         const std::string text = session_text(s);
         const Scenario back = parse_session(text, "t.zplan");
@@ -494,6 +499,7 @@ private slots:
                                   {"training.kv_cache_in_training", false},
                                   {"training.outputs_kept", false},
                                   {"training.partition_activations", false},
+                                  {"training.fp8_gemms", false},
                                   {"cluster.gpu.peak_tflops_fp8", 0.0},
                                   {"assumptions.calibration", ""},
                                   {"training.load_in_16bit", false},
@@ -833,6 +839,7 @@ private slots:
         // No FP8 rate was stored: the H100 it names has none in the plan it was saved with.
         QVERIFY(!doc.at("cluster").contains("gpu_peak_tflops_fp8"));
         QCOMPARE(s.cluster.gpu.peak_tflops_fp8, 0.0);
+        QVERIFY(!s.training.fp8_gemms);
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 

@@ -119,6 +119,13 @@ void TrainingGroup::addMemoryRows() {
                              "fused_optimizer");
     fused_optimizer_->setAccessibleName(tr("Fused optimizer (DeepSpeed FusedAdam)"));
     form_->addRow(fused_optimizer_);
+    fp8_ = named(tip(new QCheckBox(tr("FP8 matmuls (Transformer Engine)")),
+                     tr("Accelerate's mixed_precision fp8: every Linear whose sizes divide by 16 runs in FP8 on the GPU's "
+                        "FP8 tensor cores (DelayedScaling, E4M3 forward, E5M2 gradients); each keeps an FP8 copy of its "
+                        "weight for backward. bf16 only; the step time is a peak-ratio estimate.")),
+                 "fp8_gemms");
+    fp8_->setAccessibleName(tr("FP8 matmuls (Transformer Engine)"));
+    form_->addRow(fp8_);
     optimizer_storage_ = named(tip(new QComboBox, tr("Where the optimizer's moments live. Standard: fp32 in the GPU's allocator. "
                                                      "bitsandbytes: 8-bit (a quarter of the bytes); paged (CUDA managed memory, "
                                                      "outside the allocator, moved to host RAM when the card is full).")),
@@ -267,6 +274,8 @@ void TrainingGroup::connectEdits() {
     });
     connect(outputs_kept_, &QCheckBox::clicked, this,
             [this](bool on) { edit(EditOutputsKept, tr("Toggle kept output"), [&](Scenario& s) { s.training.outputs_kept = on; }); });
+    connect(fp8_, &QCheckBox::clicked, this,
+            [this](bool on) { edit(EditFp8, tr("Toggle FP8 matmuls"), [&](Scenario& s) { s.training.fp8_gemms = on; }); });
     connect(fused_optimizer_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditFusedOptimizer, tr("Toggle fused optimizer"), [&](Scenario& s) { s.training.fused_optimizer = on; });
     });
@@ -290,6 +299,9 @@ void TrainingGroup::sync(const Scenario& s) {
     setCheckedIfChanged(loss_upcast_, s.training.loss_fp32_upcast);
     setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
     setCheckedIfChanged(fused_optimizer_, s.training.fused_optimizer);
+    setCheckedIfChanged(fp8_, s.training.fp8_gemms);
+    // FP8 needs FP8 tensor cores and bf16 (scenario.cpp validate); shown on so it can be turned off.
+    fp8_->setEnabled(s.training.fp8_gemms || (s.cluster.gpu.peak_tflops_fp8 > 0 && s.training.precision == Precision::Bf16));
     setCheckedIfChanged(kv_cache_, s.training.kv_cache_in_training);
     setCheckedIfChanged(outputs_kept_, s.training.outputs_kept);
     setIndexIfChanged(optimizer_storage_, optimizer_storage_->findData(QString::fromLatin1(to_string(s.training.optimizer_storage))));

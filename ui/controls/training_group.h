@@ -35,6 +35,7 @@ private:
     QCheckBox* loss_upcast_;
     QComboBox* loss_kernel_;
     QCheckBox* fused_optimizer_;
+    QCheckBox* fp8_;
     QComboBox* optimizer_storage_;
     QCheckBox* kv_cache_;
     QCheckBox* outputs_kept_;

@@ -192,6 +192,7 @@ enum EditId : int {
     EditTiledMlp,
     EditCpuCheckpointing,
     EditPartitionActivations,
+    EditFp8,
     EditExpandableSegments,
     EditKernelIndex,
     EditPinMemory,

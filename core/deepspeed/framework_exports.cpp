@@ -85,6 +85,19 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
     }
     if (t.expandable_segments)
         line("Before launching: export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (planned; DeepSpeed's ALST tutorial).");
+    if (t.fp8_gemms && (trainer || s.parallel.ulysses > 1)) {
+        // TrainingArguments has no FP8 switch and a ds_config no FP8 key: Accelerate's mixed_precision
+        // fp8 converts the model to Transformer Engine (accelerate utils/transformer_engine.py).
+        if (s.parallel.ulysses > 1) {
+            line("FP8 matmuls (planned) cannot be set here: beside deepspeed_config_file Accelerate refuses mixed_precision");
+            line("  (DeepSpeedPlugin._deepspeed_config_checks); convert the model yourself (transformer_engine.pytorch modules under");
+            line("  fp8_autocast) or plan without --fp8.");
+        } else {
+            line("FP8 matmuls (planned) come from Accelerate, not from these settings: pip install transformer-engine, then launch with");
+            line(
+                "  accelerate launch --config_file accelerate_config.yaml (zero-planner export --format accelerate: mixed_precision: fp8).");
+        }
+    }
     if (t.loss_kernel == LossKernel::Chunked && !trainer) {
         line("Liger-Kernel's fused linear cross-entropy (planned: the full logits are never made): pip install liger-kernel, then");
         line(

@@ -157,8 +157,11 @@ private slots:
         for (const char* line : {"mixed_precision: fp8", "fp8_config:", "backend: TE", "fp8_format: HYBRID", "amax_history_len: 1024",
                                  "amax_compute_algo: max"})
             QVERIFY2(yaml.contains(QLatin1String(line)), qPrintable(yaml));
+        // The Trainer's arguments have no FP8 switch: they say where it comes from.
+        QVERIFY(QString::fromStdString(hf_training_arguments_text(s)).contains(QStringLiteral("mixed_precision: fp8")));
         s.training.fp8_gemms = false;
         QVERIFY(!QString::fromStdString(accelerate_config_yaml(s)).contains(QStringLiteral("fp8")));
+        QVERIFY(!QString::fromStdString(hf_training_arguments_text(s)).contains(QStringLiteral("fp8")));
     }
 };
 

@@ -119,13 +119,11 @@ void TrainingGroup::addMemoryRows() {
                              "fused_optimizer");
     fused_optimizer_->setAccessibleName(tr("Fused optimizer (DeepSpeed FusedAdam)"));
     form_->addRow(fused_optimizer_);
-    fp8_ = named(tip(new QCheckBox(tr("FP8 matmuls (Transformer Engine)")),
-                     tr("Accelerate's mixed_precision fp8: every Linear whose sizes divide by 16 runs in FP8 on the GPU's "
-                        "FP8 tensor cores (DelayedScaling, E4M3 forward, E5M2 gradients); each keeps an FP8 copy of its "
-                        "weight for backward. bf16 only; the step time is a peak-ratio estimate.")),
-                 "fp8_gemms");
-    fp8_->setAccessibleName(tr("FP8 matmuls (Transformer Engine)"));
-    form_->addRow(fp8_);
+    fp8_ = addBox(tr("FP8 matmuls (Transformer Engine)"),
+                  tr("Accelerate's mixed_precision fp8: every Linear whose sizes divide by 16 runs in FP8 on the GPU's "
+                     "FP8 tensor cores (DelayedScaling, E4M3 forward, E5M2 gradients); each keeps an FP8 copy of its "
+                     "weight for backward. bf16 only; the step time is a peak-ratio estimate."),
+                  "fp8_gemms");
     optimizer_storage_ = named(tip(new QComboBox, tr("Where the optimizer's moments live. Standard: fp32 in the GPU's allocator. "
                                                      "bitsandbytes: 8-bit (a quarter of the bytes); paged (CUDA managed memory, "
                                                      "outside the allocator, moved to host RAM when the card is full).")),
@@ -164,30 +162,28 @@ void TrainingGroup::addMemoryRows() {
 }
 
 void TrainingGroup::addOutputRows() {
-    kv_cache_ = named(tip(new QCheckBox(tr("Model returns its KV cache")),
-                          tr("use_cache left on: every layer's keys and values are returned and kept until the output is "
-                             "dropped. transformers turns it off only with its own gradient checkpointing; FSDP's or "
-                             "Accelerate's checkpointing leaves it on.")),
-                      "kv_cache_in_training");
-    kv_cache_->setAccessibleName(tr("Model returns its KV cache"));
-    form_->addRow(kv_cache_);
-    outputs_kept_ = named(tip(new QCheckBox(tr("Loop keeps the last output")),
-                              tr("A training loop that keeps \"outputs = model(**batch)\" holds the previous step's logits "
-                                 "(and KV cache) through the next forward. The Trainer drops it.")),
-                          "outputs_kept");
-    outputs_kept_->setAccessibleName(tr("Loop keeps the last output"));
-    form_->addRow(outputs_kept_);
+    kv_cache_ = addBox(tr("Model returns its KV cache"),
+                       tr("use_cache left on: every layer's keys and values are returned and kept until the output is "
+                          "dropped. transformers turns it off only with its own gradient checkpointing; FSDP's or "
+                          "Accelerate's checkpointing leaves it on."),
+                       "kv_cache_in_training");
+    outputs_kept_ = addBox(tr("Loop keeps the last output"),
+                           tr("A training loop that keeps \"outputs = model(**batch)\" holds the previous step's logits "
+                              "(and KV cache) through the next forward. The Trainer drops it."),
+                           "outputs_kept");
+}
+
+QCheckBox* TrainingGroup::addBox(const QString& text, const QString& tooltip, const char* name) {
+    QCheckBox* b = named(tip(new QCheckBox(text), tooltip), name);
+    b->setAccessibleName(text);
+    form_->addRow(b);
+    return b;
 }
 
 void TrainingGroup::addLongContextRows() {
     // ALST's parts (docs/design.md §4.17); Ulysses is the Model parallelism group's sequence size,
     // the tiled loss the loss kernel above.
-    const auto box = [this](const QString& text, const QString& tooltip, const char* name) {
-        QCheckBox* b = named(tip(new QCheckBox(text), tooltip), name);
-        b->setAccessibleName(text);
-        form_->addRow(b);
-        return b;
-    };
+    const auto box = [this](const QString& text, const QString& tooltip, const char* name) { return addBox(text, tooltip, name); };
     tiled_mlp_ = box(tr("Tiled MLP (ALST)"),
                      tr("DeepSpeed's TiledMLP: the MLP runs in shards of about hidden-size tokens and keeps only its input; its "
                         "forward runs again in backward."),

@@ -16,9 +16,11 @@ public:
     void sync(const Scenario& s);
 
 private:
-    void addStepRows();         // precision, optimizer, sequence, batches, recompute
-    void addMemoryRows();       // flash attention, the loss, the fused optimizer, headroom, convention
-    void addOutputRows();       // what the model's output holds: its KV cache, a loop that keeps it
+    void addStepRows();    // precision, optimizer, sequence, batches, recompute
+    void addMemoryRows();  // flash attention, the loss, the fused optimizer, headroom, convention
+    void addOutputRows();  // what the model's output holds: its KV cache, a loop that keeps it
+    // A check box row: its text (also its accessible name), tooltip and object name.
+    QCheckBox* addBox(const QString& text, const QString& tooltip, const char* name);
     void addLongContextRows();  // ALST's parts: tiled MLP, checkpoints in host RAM, expandable segments, 64-bit kernels
     void connectLongContextEdits();
     void connectEdits();

@@ -1,6 +1,7 @@
 #include "core/memory/activations.h"
 
 #include "core/model/experts.h"
+#include "core/model/linear_modules.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 
@@ -267,6 +268,13 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
         const double p = static_cast<double>(par.pipeline);
         out.per_layer_stored *= p * std::ceil(L / p) / L;
         if (par.virtual_stages > 1) out.per_layer_stored *= 1.0 + (p - 1.0) / (p * static_cast<double>(par.virtual_stages));
+    }
+    if (t.fp8_gemms) {
+        for (const LinearModule& l : linear_modules(m))
+            if (l.role != LinearRole::Head && runs_in_fp8(l))
+                out.fp8_weight_params_per_layer +=
+                    static_cast<double>(l.count) / std::max(L, 1.0) * static_cast<double>(l.in) * static_cast<double>(l.out);
+        out.fp8_weight_params_per_layer /= tp;
     }
     const double kept = L * out.per_layer_stored;
     if (t.cpu_checkpointing && t.checkpointing == Checkpointing::Full) {

@@ -54,6 +54,10 @@ struct ActivationBytes {
     double embedding_and_logits = 0;  // final norm/head inputs and the logits (16-bit + fp32 for the loss; fp32 only in fp32 training)
     double gpu_bytes = 0;             // total on the GPU
     double cpu_bytes_per_gpu = 0;     // cpu_checkpointing: the kept checkpoints live in host memory
+    // fp8_gemms: one layer's Linear parameters that run in FP8 on this rank (a t-th under tensor
+    // parallelism), whose FP8 copies te.Linear saves for backward (the step timeline prices them
+    // with the GPU's bytes per parameter, fp8_weight_copy_bytes_per_param).
+    double fp8_weight_params_per_layer = 0;
 };
 
 // `f`: the fine-tuning method; LoRA's layers are frozen layers with adapters, and in full training

@@ -8,7 +8,6 @@
 #include "core/memory/fsdp_memory.h"
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
-#include "core/model/linear_modules.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/presets/gpu_presets.h"
@@ -223,22 +222,6 @@ void add_bucket_terms(Terms& x, const Scenario& s, const TimelineInputs& in, con
     x.dequantized = in.buffers.dequantized;
 }
 
-// FP8 matmuls (Training::fp8_gemms): each te.Linear saves its quantized weight for backward
-// (TE pytorch/module/linear.py _Linear.forward at d0067d0: the FP8 weight and, for dgrad, its
-// columnwise form), and Accelerate passes no is_first_microbatch, so nothing is cached on the
-// module: one layer's copies live from its forward to its backward, whole on every data-parallel
-// rank (ZeRO-3 partitions the 16-bit weight, not TE's copy), a t-th under tensor parallelism.
-double fp8_weight_copies_per_layer(const Scenario& s) {
-    if (!s.training.fp8_gemms) return 0.0;
-    const ModelSpec& m = s.model;
-    const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
-    double params = 0;
-    for (const LinearModule& l : linear_modules(m))
-        if (l.role != LinearRole::Head && runs_in_fp8(l))
-            params += static_cast<double>(l.count) / L * static_cast<double>(l.in) * static_cast<double>(l.out);
-    return fp8_weight_copy_bytes_per_param(s.cluster.gpu) * params / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
-}
-
 // Activations, the head's inputs and the loss, on this rank.
 void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const Basis& b) {
     const ModelSpec& m = s.model;
@@ -266,8 +249,12 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
         x.backward_working += x.stored_per_layer;
         x.stored_per_layer = 0;
     }
-    // A kept layer keeps its FP8 weight copies too; a recomputed one makes them in backward.
-    const double fp8_copies = fp8_weight_copies_per_layer(s);
+    // FP8 matmuls (Training::fp8_gemms): each te.Linear saves its quantized weight for backward (TE
+    // pytorch/module/linear.py _Linear.forward at d0067d0: the FP8 weight and, for dgrad, its
+    // columnwise form); Accelerate passes no is_first_microbatch, so nothing is cached on the module.
+    // A kept layer keeps its copies to its backward, a recomputed one makes them in backward; whole
+    // on every data-parallel rank (ZeRO-3 partitions the 16-bit weight, not TE's copy).
+    const double fp8_copies = a.fp8_weight_params_per_layer * fp8_weight_copy_bytes_per_param(s.cluster.gpu);
     if (t.checkpointing == Checkpointing::Full) x.backward_working += fp8_copies;
     else x.stored_per_layer += fp8_copies;
     x.head_inputs = 2.0 * k * sb * h;  // final norm input and LM head input, 2sbh each in 16 bits (Korthikanti Sec. 4.3)

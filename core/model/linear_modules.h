@@ -38,7 +38,8 @@ std::vector<LinearModule> linear_modules(const ModelSpec& m);
 // FP8 matmuls (Training::fp8_gemms): Accelerate's convert_model turns an nn.Linear into Transformer
 // Engine's te.Linear only when both its dimensions divide by 16 (accelerate
 // utils/transformer_engine.py; the LM head too, GPT-2's 50,257-wide one not). Those run in FP8.
-inline bool runs_in_fp8(const LinearModule& l) { return l.in % 16 == 0 && l.out % 16 == 0; }
+inline bool runs_in_fp8(std::int64_t in, std::int64_t out) { return in % 16 == 0 && out % 16 == 0; }
+inline bool runs_in_fp8(const LinearModule& l) { return runs_in_fp8(l.in, l.out); }
 
 // PEFT's default target_modules for the model's type (peft/utils/constants.py
 // TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING): {"q_proj", "v_proj"} for Llama; empty for a

@@ -2124,6 +2124,26 @@
         <source>Toggle FP8 matmuls</source>
         <translation>切换 FP8 矩阵乘</translation>
     </message>
+    <message>
+        <source>How Transformer Engine scales the FP8 tensors. Per tensor: DelayedScaling, one scale a tensor from its amax history. MXFP8: one scale per 32 elements, a rowwise and a columnwise copy of each tensor (about 2.06 bytes a weight parameter kept for backward); compute capability 10 only (B200, B300, GB200, GB300).</source>
+        <translation>Transformer Engine 如何缩放 FP8 张量。按张量：DelayedScaling，每个张量一个缩放因子，取自其 amax 历史。MXFP8：每 32 个元素一个缩放因子，每个张量一份按行和一份按列的副本（为反向保留的权重约每参数 2.06 字节）；仅限计算能力 10（B200、B300、GB200、GB300）。</translation>
+    </message>
+    <message>
+        <source>per tensor (delayed scaling)</source>
+        <translation>按张量（延迟缩放）</translation>
+    </message>
+    <message>
+        <source>MXFP8 (blocks of 32)</source>
+        <translation>MXFP8（32 个元素一块）</translation>
+    </message>
+    <message>
+        <source>FP8 scaling</source>
+        <translation>FP8 缩放</translation>
+    </message>
+    <message>
+        <source>Change FP8 scaling</source>
+        <translation>更改 FP8 缩放</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

@@ -57,8 +57,9 @@ constinit const Option global_batch{"--global-batch", "GB", "global batch (64, r
 constinit const Option checkpointing{"--checkpointing", "", "activation recompute", G::Training, S::Training, words<Checkpointing>};
 constinit const Option flash_attention{"--flash-attention", "on|off", "FlashAttention", G::Training, S::Training};
 constinit const Option cpu_checkpointing{"--cpu-checkpointing", "on|off", "checkpointed activations kept in host RAM", G::Training, S::Training};
-constinit const Option fp8{"--fp8", "on|off",
-                            "FP8 matmuls: Transformer Engine's DelayedScaling through Accelerate (mixed_precision fp8), bf16 only",
+constinit const Option fp8{"--fp8", "on|mxfp8|off",
+                            "FP8 matmuls through Accelerate (mixed_precision fp8), bf16 only: Transformer Engine's per-tensor DelayedScaling (on) "
+                            "or MXFP8 blocks of 32 (mxfp8; compute capability 10: B200, B300, GB200, GB300)",
                             G::Training, S::Training};
 constinit const Option partition_activations{"--partition-activations", "on|off",
                                               "checkpointed activations split over the tensor ranks (DeepSpeed's partition_activations)",

@@ -215,7 +215,15 @@ void apply_training(const Args& a, Scenario& s) {
     }
     if (auto v = a.get(opt::flash_attention)) t.flash_attention = parse_on_off(*v, option_text(opt::flash_attention));
     if (auto v = a.get(opt::cpu_checkpointing)) t.cpu_checkpointing = parse_on_off(*v, option_text(opt::cpu_checkpointing));
-    if (auto v = a.get(opt::fp8)) t.fp8_gemms = parse_on_off(*v, option_text(opt::fp8));
+    if (auto v = a.get(opt::fp8)) {
+        const bool mxfp8 = *v == "mxfp8";
+        try {
+            t.fp8_gemms = mxfp8 || parse_on_off(*v, option_text(opt::fp8));
+        } catch (const InputError&) {
+            throw InputError("--fp8 must be on, mxfp8 or off, got '" + *v + "'");
+        }
+        t.fp8_scaling = mxfp8 ? Fp8Scaling::Mxfp8 : Fp8Scaling::Delayed;
+    }
     if (auto v = a.get(opt::partition_activations)) t.partition_activations = parse_on_off(*v, option_text(opt::partition_activations));
     if (auto v = a.get(opt::loss_upcast)) t.loss_fp32_upcast = parse_on_off(*v, option_text(opt::loss_upcast));
     if (auto v = a.get(opt::loss_kernel)) t.loss_kernel = parse_loss_kernel(*v);

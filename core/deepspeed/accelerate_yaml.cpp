@@ -41,10 +41,20 @@ std::string accelerate_yaml(const Scenario& s, const std::string& distributed_ty
         // (the DeepSpeed path takes TE's default recipe whatever this block says: accelerator.py).
         top["mixed_precision"] = YAML::Node(std::string("fp8"));
         YAML::Node fp8(YAML::NodeType::Map);
-        fp8["amax_compute_algo"] = YAML::Node(std::string("max"));
-        fp8["amax_history_len"] = YAML::Node(1024);
-        fp8["backend"] = YAML::Node(std::string("TE"));
-        fp8["fp8_format"] = YAML::Node(std::string("HYBRID"));
+        if (s.training.fp8_scaling == Fp8Scaling::Mxfp8) {
+            // MXFP8BlockScaling: launch passes the key on as ACCELERATE_FP8_USE_MXFP8_BLOCK_SCALING
+            // (commands/launch.py prefixes fp8_config keys with fp8_; utils/launch.py setup_fp8_env),
+            // which TERecipeKwargs reads. No amax keys: apply_fp8_autowrap refuses amax_compute_algo
+            // and amax_history_len with MXFP8 (utils/transformer_engine.py), and "max" is not
+            // Accelerate's default, so it would be passed.
+            fp8["backend"] = YAML::Node(std::string("TE"));
+            fp8["use_mxfp8_block_scaling"] = YAML::Node(true);
+        } else {
+            fp8["amax_compute_algo"] = YAML::Node(std::string("max"));
+            fp8["amax_history_len"] = YAML::Node(1024);
+            fp8["backend"] = YAML::Node(std::string("TE"));
+            fp8["fp8_format"] = YAML::Node(std::string("HYBRID"));
+        }
         top["fp8_config"] = fp8;
     } else if (!mixed_precision.empty()) {
         top["mixed_precision"] = YAML::Node(mixed_precision);

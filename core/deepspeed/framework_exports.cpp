@@ -98,6 +98,15 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
                 "  accelerate launch --config_file accelerate_config.yaml (zero-planner export --format accelerate: mixed_precision: fp8).");
         }
     }
+    if (t.fp8_gemms && t.fp8_scaling == Fp8Scaling::Mxfp8) {
+        // Accelerate's DeepSpeed branch wraps the model with the recipe of FP8RecipeKwargs alone
+        // (accelerator.py _prepare_deepspeed at 16cb6eb: apply_fp8_autowrap(model, self.fp8_recipe_handler);
+        // none given, TE's DelayedScaling), so no config file or environment selects MXFP8 there.
+        line("MXFP8 (planned) is not read from a config on Accelerate's DeepSpeed path: it builds the FP8 recipe from FP8RecipeKwargs");
+        line("  alone (accelerator.py _prepare_deepspeed), else per-tensor DelayedScaling. In the training script:");
+        line("  Accelerator(mixed_precision=\"fp8\", kwargs_handlers=[FP8RecipeKwargs(backend=\"te\", use_mxfp8_block_scaling=True)])");
+        if (trainer) line("  (the Trainer makes its own Accelerator: override create_accelerator_and_postprocess, or plan --fp8 on).");
+    }
     if (t.loss_kernel == LossKernel::Chunked && !trainer) {
         line("Liger-Kernel's fused linear cross-entropy (planned: the full logits are never made): pip install liger-kernel, then");
         line(

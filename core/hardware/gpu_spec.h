@@ -13,6 +13,11 @@ struct GpuSpec {
     double intra_node_gbytes_per_s = 0;  // per GPU, one direction, to its peers in the node (NVLink, xGMI or PCIe)
     double pcie_gbytes_per_s = 0;        // per GPU, one direction, to host memory (offload traffic)
     double peak_tflops_fp8 = 0;          // dense FP8 tensor core (E4M3/E5M2 inputs, FP32 accumulate), TFLOP/s; 0: the part has none
+    // Compute capability 10.x, the data-centre Blackwell parts: Transformer Engine runs FP8 GEMMs in
+    // every layout, so one FP8 buffer serves a weight and its transpose (TE pytorch/utils.py
+    // is_non_tn_fp8_gemm_supported at d0067d0), and runs MXFP8 (quantization.py
+    // _compute_mxfp8_support: 10.x only; 12.0, the RTX 50 series, "not supported ... yet").
+    bool compute_capability_10 = false;
 
     friend bool operator==(const GpuSpec&, const GpuSpec&) = default;
 };

@@ -84,6 +84,7 @@ void visit_fields(S& s, V& v) {
     v("cluster", "gpu_memory_gib", c.gpu.memory_gib);
     v("cluster", "gpu_peak_tflops_16bit", c.gpu.peak_tflops_16bit);
     v("cluster", "gpu_peak_tflops_fp8", c.gpu.peak_tflops_fp8);                  // since version 18
+    v("cluster", "gpu_compute_capability_10", c.gpu.compute_capability_10);      // since version 19
     v("cluster", "gpu_intra_node_gbytes_per_s", c.gpu.intra_node_gbytes_per_s);  // since version 2
     v("cluster", "gpu_pcie_gbytes_per_s", c.gpu.pcie_gbytes_per_s);              // since version 2
     v("cluster", "intra_node_gbytes_per_s", c.intra_node_gbytes_per_s);
@@ -109,6 +110,7 @@ void visit_fields(S& s, V& v) {
     v("training", "cpu_checkpointing", t.cpu_checkpointing);
     v("training", "partition_activations", t.partition_activations);  // since version 18
     v("training", "fp8_gemms", t.fp8_gemms);                          // since version 18
+    v("training", "fp8_scaling", t.fp8_scaling);                      // since version 19
     v("training", "loss_fp32_upcast", t.loss_fp32_upcast);
     v("training", "loss_kernel", t.loss_kernel);
     v("training", "kv_cache_in_training", t.kv_cache_in_training);    // since version 17

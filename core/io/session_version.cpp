@@ -1,5 +1,7 @@
 #include "core/io/session_version.h"
 
+#include "core/presets/gpu_presets.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -185,6 +187,20 @@ void upgrade_17_to_18(json& doc) {
     if (doc.contains("cluster") && doc.at("cluster").is_object()) doc["cluster"]["gpu_peak_tflops_fp8"] = 0.0;
 }
 
+// Version 18 planned FP8 matmuls with DelayedScaling only, and told a compute-capability-10 GPU by
+// its preset name (a custom GPU was not one): the preset's flag keeps its FP8 weight copies as they were.
+void upgrade_18_to_19(json& doc) {
+    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["fp8_scaling"] = "delayed";
+    if (doc.contains("cluster") && doc.at("cluster").is_object()) {
+        json& c = doc["cluster"];
+        bool cc10 = false;
+        if (c.contains("gpu_name") && c.at("gpu_name").is_string())
+            for (const GpuSpec& g : gpu_presets())
+                if (g.name == c.at("gpu_name").get<std::string>()) cc10 = g.compute_capability_10;
+        c["gpu_compute_capability_10"] = cc10;
+    }
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -265,6 +281,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 17) {
         upgrade_17_to_18(doc);
         version = 18;
+    }
+    if (version == 18) {
+        upgrade_18_to_19(doc);
+        version = 19;
     }
     doc["version"] = version;
     return doc;

@@ -54,6 +54,8 @@
 //              over the tensor-parallel ranks), training.fp8_gemms (Transformer Engine's FP8
 //              matmuls) and cluster.gpu_peak_tflops_fp8; a version-17 file has the checkpoints
 //              whole (false), 16-bit matmuls (false) and no FP8 rate (0).
+//   version 19 training.fp8_scaling (Transformer Engine's recipe for the FP8 matmuls: "delayed"
+//              or "mxfp8"); a version-18 file has "delayed", the only recipe it planned.
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -68,7 +70,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 18;
+inline constexpr int kSessionVersion = 19;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

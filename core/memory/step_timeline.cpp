@@ -253,8 +253,9 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
     // pytorch/module/linear.py _Linear.forward at d0067d0: the FP8 weight and, for dgrad, its
     // columnwise form); Accelerate passes no is_first_microbatch, so nothing is cached on the module.
     // A kept layer keeps its copies to its backward, a recomputed one makes them in backward; whole
-    // on every data-parallel rank (ZeRO-3 partitions the 16-bit weight, not TE's copy).
-    const double fp8_copies = a.fp8_weight_params_per_layer * fp8_weight_copy_bytes_per_param(s.cluster.gpu);
+    // on every data-parallel rank (ZeRO-3 partitions the 16-bit weight, not TE's copy). MXFP8 keeps
+    // both directions' quantizations with their block scales (gpu_presets.h).
+    const double fp8_copies = a.fp8_weight_params_per_layer * fp8_weight_copy_bytes_per_param(s.cluster.gpu, t.fp8_scaling);
     if (t.checkpointing == Checkpointing::Full) x.backward_working += fp8_copies;
     else x.stored_per_layer += fp8_copies;
     x.head_inputs = 2.0 * k * sb * h;  // final norm input and LM head input, 2sbh each in 16 bits (Korthikanti Sec. 4.3)

@@ -197,6 +197,13 @@ constexpr const auto& enum_names() {
 }
 
 // "bf16|fp16|fp32" (or with another separator): the accepted spellings for help and errors.
+template <>
+struct EnumVocabulary<Fp8Scaling> {
+    static constexpr const char* what = "FP8 scaling";
+    static constexpr std::array<EnumName<Fp8Scaling>, 2> names{{{Fp8Scaling::Delayed, "delayed"}, {Fp8Scaling::Mxfp8, "mxfp8"}}};
+    static constexpr std::array<EnumName<Fp8Scaling>, 0> aliases{};
+};
+
 template <class E>
 std::string choice_list(std::string_view separator = "|") {
     std::string out;
@@ -229,6 +236,7 @@ inline OffloadDevice parse_offload_device(std::string_view s) { return parse_enu
 inline Convention parse_convention(std::string_view s) { return parse_enum<Convention>(s); }
 inline NormKind parse_norm_kind(std::string_view s) { return parse_enum<NormKind>(s); }
 inline LossKernel parse_loss_kernel(std::string_view s) { return parse_enum<LossKernel>(s); }
+inline Fp8Scaling parse_fp8_scaling(std::string_view s) { return parse_enum<Fp8Scaling>(s); }
 inline FineTuneMethod parse_finetune_method(std::string_view s) { return parse_enum<FineTuneMethod>(s); }
 inline BasePrecision parse_base_precision(std::string_view s) { return parse_enum<BasePrecision>(s); }
 inline LoraTargets parse_lora_targets(std::string_view s) { return parse_enum<LoraTargets>(s); }

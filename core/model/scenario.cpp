@@ -186,6 +186,10 @@ void validate(const Scenario& s) {
         throw InputError(
             "FP8 matmuls and QLoRA do not combine: bitsandbytes' 4-bit layers are not nn.Linear, so Accelerate "
             "converts none of them to Transformer Engine; use --fp8 off or LoRA on a 16-bit base");
+    if (t.fp8_gemms && t.fp8_scaling == Fp8Scaling::Mxfp8 && !c.gpu.compute_capability_10)
+        throw InputError("MXFP8 needs compute capability 10 (B200, B300, GB200, GB300): Transformer Engine refuses it on the " +
+                         c.gpu.display_name +
+                         " (pytorch/quantization.py _compute_mxfp8_support); use --fp8 on for per-tensor delayed scaling");
     if (t.fp8_gemms && t.precision != Precision::Bf16)
         throw InputError("FP8 matmuls run under bf16 autocast (Accelerate's mixed_precision: fp8); use --precision bf16");
     const ZeroSetup& z = s.zero;

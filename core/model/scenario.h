@@ -64,6 +64,11 @@ enum class Checkpointing { None, Selective, Full };
 // LlamaForCausalLM 4.31 "logits = logits.float()", then "shift_logits = logits[..., :-1,
 // :].contiguous()" and CrossEntropyLoss: the returned logits up-cast and a shifted copy).
 enum class LossKernel { Full, Chunked, Shifted };
+// How Transformer Engine scales FP8 tensors (TE common/recipe/__init__.py at d0067d0):
+// Delayed: DelayedScaling, one scale a tensor from an amax history; Mxfp8: MXFP8BlockScaling, one
+// E8M0 scale per 32 elements along each direction, so a tensor's rowwise and columnwise copies are
+// separate quantizations (compute capability 10.x only: quantization.py _compute_mxfp8_support).
+enum class Fp8Scaling { Delayed, Mxfp8 };
 
 struct Training {
     Precision precision = Precision::Bf16;
@@ -94,6 +99,9 @@ struct Training {
     // by 16 becomes te.Linear; attention core, norms, embeddings and loss stay bf16, under bf16
     // autocast). Forward, dgrad and wgrad GEMMs run at the GPU's FP8 rate (core/time/fp8.h).
     bool fp8_gemms = false;
+    // Their scaling recipe (Accelerate's fp8_config use_mxfp8_block_scaling selects MXFP8:
+    // accelerate utils/transformer_engine.py apply_fp8_autowrap at 16cb6eb).
+    Fp8Scaling fp8_scaling = Fp8Scaling::Delayed;
     bool loss_fp32_upcast = true;  // the loss up-casts the 16-bit logits to fp32 (transformers' default)
     LossKernel loss_kernel = LossKernel::Full;
     // What the model's output holds and how long (core/memory/step_timeline.cpp add_output_terms).
@@ -350,6 +358,7 @@ const char* to_string(OffloadDevice d);
 const char* to_string(Convention c);
 const char* to_string(NormKind n);
 const char* to_string(LossKernel k);
+const char* to_string(Fp8Scaling f);
 const char* to_string(StepPhase p);
 const char* to_string(HostPhase p);
 const char* to_string(FineTuneMethod m);

@@ -68,6 +68,8 @@ std::span<const IntraNodeLink> intra_node_links() {
 // Links: the named speeds in gpu_presets.h, with their sources above intra_node_links().
 const std::vector<GpuSpec>& gpu_presets() {
     using namespace links;
+    // The last field, compute_capability_10 (gpu_spec.h): B200, B300, GB200 and GB300 are sm_100/sm_103
+    // (CUDA's compute capability table); the RTX 5090 is sm_120.
     static const std::vector<GpuSpec> presets = {
         {"v100-16gb", "V100 16GB (SXM2)", 16.0, 125.0, kNvLink2, kPcie3x16},
         {"v100-32gb", "V100 32GB (SXM2)", 32.0, 125.0, kNvLink2, kPcie3x16},
@@ -82,11 +84,11 @@ const std::vector<GpuSpec>& gpu_presets() {
         {"a10g", "A10G 24GB (AWS)", 22.5, 70.0, kPcie4x16, kPcie4x16},  // 23028 MiB
         {"mi250x", "MI250X (one 64GB GCD)", 64.0, 191.5, kInfinityFabricMi250x, kPcie4x16},
         {"mi300x", "MI300X 192GB", 192.0, 1307.4, kInfinityFabricMi300x, kPcie5x16, 2614.9},
-        {"b200", "B200 180GB (HGX/DGX)", 179.1, 2250.0, kNvLink5, kPcie5x16, 4500.0},
-        {"b200-192gb", "B200 192GB (early spec)", 191.0, 2250.0, kNvLink5, kPcie5x16, 4500.0},
-        {"gb200", "GB200 186GB (NVL72)", 185.1, 2500.0, kNvLink5, kNvLinkC2cPerGpu, 5000.0},
-        {"b300", "B300 270GB (HGX)", 268.6, 2250.0, kNvLink5, kPcie6x16, 4500.0},
-        {"gb300", "GB300 279GB (NVL72)", 277.6, 2500.0, kNvLink5, kNvLinkC2cPerGpu, 5000.0},
+        {"b200", "B200 180GB (HGX/DGX)", 179.1, 2250.0, kNvLink5, kPcie5x16, 4500.0, true},
+        {"b200-192gb", "B200 192GB (early spec)", 191.0, 2250.0, kNvLink5, kPcie5x16, 4500.0, true},
+        {"gb200", "GB200 186GB (NVL72)", 185.1, 2500.0, kNvLink5, kNvLinkC2cPerGpu, 5000.0, true},
+        {"b300", "B300 270GB (HGX)", 268.6, 2250.0, kNvLink5, kPcie6x16, 4500.0, true},
+        {"gb300", "GB300 279GB (NVL72)", 277.6, 2500.0, kNvLink5, kNvLinkC2cPerGpu, 5000.0, true},
         {"rtx-5090", "GeForce RTX 5090 32GB", 32.0, 209.5, kPcie5x16, kPcie5x16, 419.0},
         {"mi325x", "MI325X 256GB", 256.0, 1307.4, kInfinityFabricMi300x, kPcie5x16, 2614.9},
         {"mi355x", "MI355X 288GB", 288.0, 2516.6, kInfinityFabricMi355x, kPcie5x16, 5033.2},
@@ -242,9 +244,10 @@ const char* gpu_family(std::string_view gpu_name) {
 
 std::span<const char* const> gpu_families() { return kFamilies; }
 
-double fp8_weight_copy_bytes_per_param(const GpuSpec& g) {
+double fp8_weight_copy_bytes_per_param(const GpuSpec& g, Fp8Scaling scaling) {
     if (!(g.peak_tflops_fp8 > 0)) return 0.0;
-    return std::string_view(gpu_family(g.name)) == kFamilies[0] ? 1.0 : 2.0;  // kFamilies[0]: NVIDIA Blackwell
+    if (scaling == Fp8Scaling::Mxfp8) return 2.0 * (1.0 + 1.0 / 32.0);
+    return g.compute_capability_10 ? 1.0 : 2.0;
 }
 
 }  // namespace zp

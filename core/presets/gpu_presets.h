@@ -3,6 +3,7 @@
 // links themselves, which the presets use and the window's intra-node combo lists.
 #include "core/hardware/gpu_links.h"
 #include "core/hardware/gpu_spec.h"
+#include "core/model/scenario.h"
 
 #include <span>
 #include <string>
@@ -35,10 +36,15 @@ const char* gpu_source(std::string_view name);
 // Blackwell", "NVIDIA Hopper", "NVIDIA Ampere and Volta", "Workstation and consumer GPUs" (a
 // translatable phrase), "AMD Instinct"; "" for a GPU no preset is. gpu_families() in list order.
 const char* gpu_family(std::string_view gpu_name);
-// What Transformer Engine saves of an FP8 weight for backward, bytes per parameter (DelayedScaling):
+// What Transformer Engine saves of an FP8 weight for backward, bytes per parameter. DelayedScaling:
 // the E4M3 weight and its E4M3 transpose for dgrad on Hopper, Ada and AMD parts, one buffer serving
-// both layouts on Blackwell (TE pytorch/utils.py and csrc/quantizer.cpp at d0067d0); 0 without FP8.
-double fp8_weight_copy_bytes_per_param(const GpuSpec& g);
+// both layouts at compute capability 10 (TE pytorch/utils.py and csrc/quantizer.cpp at d0067d0). MXFP8: a
+// rowwise and a columnwise quantization, each 1 byte an element and one E8M0 scale byte per 32
+// (tensor/storage/mxfp8_tensor_storage.py), 2 x (1 + 1/32). 0 without FP8.
+double fp8_weight_copy_bytes_per_param(const GpuSpec& g, Fp8Scaling scaling);
+// What one FP8 quantization of a 16-bit tensor moves, bytes per element: read 2 bytes, write the
+// rowwise and the columnwise copies (1 each), and under MXFP8 their scales (1 byte per 32 each).
+constexpr double fp8_cast_bytes_per_element(Fp8Scaling scaling) { return scaling == Fp8Scaling::Mxfp8 ? 4.0 + 2.0 / 32.0 : 4.0; }
 std::span<const char* const> gpu_families();
 std::string gpu_preset_names();
 

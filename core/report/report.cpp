@@ -59,8 +59,11 @@ std::string training_row(const Scenario& s) {
     const std::string kernel = t.optimizer_storage != OptimizerStorage::Standard
                                    ? std::string("bitsandbytes ") + to_string(t.optimizer_storage) + " optimizer"
                                    : (t.fused_optimizer ? "fused optimizer" : "torch.optim optimizer");
-    return std::string(to_string(t.precision)) + (t.fp8_gemms ? " with FP8 matmuls (Transformer Engine)" : "") + ", " +
-           to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) + ", global batch " +
+    return std::string(to_string(t.precision)) +
+           (!t.fp8_gemms                         ? ""
+            : t.fp8_scaling == Fp8Scaling::Mxfp8 ? " with MXFP8 matmuls (Transformer Engine)"
+                                                 : " with FP8 matmuls (Transformer Engine)") +
+           ", " + to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) + ", global batch " +
            std::to_string(effective_global_batch(t, data_parallel_size(s))) + ", flash attention " + on_off(t.flash_attention) + ", loss " +
            (t.loss_kernel == LossKernel::Chunked   ? "chunked"
             : t.loss_kernel == LossKernel::Shifted ? (t.loss_fp32_upcast ? "fp32 up-cast, shifted copy" : "shifted copy")

@@ -84,12 +84,14 @@ FineTuneLayer finetune_layer(const ModelSpec& m, const FineTune& f, double T, do
 // FP8 matmuls (Training::fp8_gemms), one layer: te.Linear quantizes its input in forward (read 2
 // bytes, write the rowwise and the columnwise FP8 copies), its weight (the same: Accelerate passes
 // no is_first_microbatch, so every forward casts it again) and in backward its output gradient
-// (E5M2, both layouts): TE pytorch/module/linear.py at d0067d0. Memory-bound passes.
+// (E5M2, both layouts): TE pytorch/module/linear.py at d0067d0. Memory-bound passes, of
+// fp8_cast_bytes_per_element each (MXFP8 writes its block scales too).
 struct Fp8Casts {
     double forward = 0, backward = 0;
 };
-Fp8Casts fp8_casts(const ModelSpec& m, double T, double tp, const Rates& r) {
+Fp8Casts fp8_casts(const ModelSpec& m, double T, double tp, const Rates& r, Fp8Scaling scaling) {
     Fp8Casts out;
+    const double cast_bytes = fp8_cast_bytes_per_element(scaling);
     const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     for (const LinearModule& l : linear_modules(m)) {
         if (l.role == LinearRole::Head || !runs_in_fp8(l)) continue;
@@ -98,8 +100,8 @@ Fp8Casts fp8_casts(const ModelSpec& m, double T, double tp, const Rates& r) {
         // A column-parallel layer's input is whole and its output a t-th; a row-parallel one's the reverse.
         const bool row_parallel = l.role == LinearRole::AttentionOutput || l.role == LinearRole::MlpOutput;
         const double in_r = row_parallel ? in / tp : in, out_r = row_parallel ? o : o / tp;
-        out.forward += per_layer * 4.0 * (tokens * in_r + in * o / tp) / r.bytes_per_s;
-        out.backward += per_layer * 4.0 * tokens * out_r / r.bytes_per_s;
+        out.forward += per_layer * cast_bytes * (tokens * in_r + in * o / tp) / r.bytes_per_s;
+        out.backward += per_layer * cast_bytes * tokens * out_r / r.bytes_per_s;
     }
     return out;
 }
@@ -168,7 +170,7 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double weight_grad_share = ft.weight_grad_share, adapter_f = ft.adapter_f, dequant_f = ft.dequant_f;
     kernels_f += ft.kernels_f;
     // FP8 matmuls: casting each converted linear's input, weight and output gradient.
-    const Fp8Casts casts = t.fp8_gemms ? fp8_casts(m, T, tp, r) : Fp8Casts{};
+    const Fp8Casts casts = t.fp8_gemms ? fp8_casts(m, T, tp, r, t.fp8_scaling) : Fp8Casts{};
     const double gpu_f = gemm_f + attn_f + elem_f + adapter_f + dequant_f + casts.forward;
     // Backward: the input gradients (1x), the weight gradients of trained weights, 2x the adapters, a dequantisation.
     const double gpu_b = (1.0 + weight_grad_share) * gemm_f + attn_b + 2 * elem_f + 2 * adapter_f + dequant_f + casts.backward;

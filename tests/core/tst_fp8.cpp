@@ -1,9 +1,11 @@
-// FP8 matmuls (Training::fp8_gemms): Transformer Engine's DelayedScaling through Accelerate.
+// FP8 matmuls (Training::fp8_gemms): Transformer Engine's DelayedScaling or MXFP8 block scaling
+// (Training::fp8_scaling) through Accelerate.
 // Rows: the GEMMs at the GPU's FP8 rate (core/time/compute_time.cpp), the FP8 weight copies each
 // te.Linear saves for backward (core/memory/step_timeline.cpp), the refusals (core/model/scenario.cpp)
 // and the Accelerate export (core/deepspeed/accelerate_yaml.cpp).
 #include "core/base/errors.h"
 #include "core/deepspeed/framework_exports.h"
+#include "core/deepspeed/fsdp_export.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
 #include "core/model/linear_modules.h"
@@ -78,28 +80,37 @@ private slots:
     }
 
     // Each te.Linear saves its FP8 weight for backward (TE linear.py): on Hopper the E4M3 weight and
-    // its transpose, 2 bytes a parameter, on Blackwell one buffer for both, 1 byte. Nothing is
+    // its transpose, 2 bytes a parameter, on Blackwell one buffer for both, 1 byte; MXFP8 keeps a
+    // rowwise and a columnwise quantization with a scale byte per 32 each, 2 x 33/32. Nothing is
     // cached between micro steps under Accelerate, so the copies live with the activations: every
     // layer's without recompute (the peak at the loss holds all of them), one layer's with full
     // recompute, whole on every ZeRO-3 rank.
     void weight_copies_saved_for_backward_data() {
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<bool>("recompute");
+        QTest::addColumn<bool>("mxfp8");
         QTest::addColumn<double>("bytes_per_param");
-        QTest::newRow("H100, no recompute: every layer's, 2 bytes") << QStringLiteral("h100-80gb") << false << 2.0;
-        QTest::newRow("B200, no recompute: every layer's, 1 byte") << QStringLiteral("b200") << false << 1.0;
-        QTest::newRow("H100, full recompute: one layer's") << QStringLiteral("h100-80gb") << true << 2.0;
+        QTest::newRow("H100, no recompute: every layer's, 2 bytes") << QStringLiteral("h100-80gb") << false << false << 2.0;
+        QTest::newRow("B200, no recompute: every layer's, 1 byte") << QStringLiteral("b200") << false << false << 1.0;
+        QTest::newRow("H100, full recompute: one layer's") << QStringLiteral("h100-80gb") << true << false << 2.0;
+        QTest::newRow("B200, MXFP8, no recompute: 2 x 33/32 bytes") << QStringLiteral("b200") << false << true << 2.0625;
+        QTest::newRow("GB300, MXFP8, full recompute: one layer's") << QStringLiteral("gb300") << true << true << 2.0625;
+        // Changing the memory makes a custom GPU that keeps its tensor cores (gpu_spec.h custom_gpu).
+        QTest::newRow("B200 with its memory typed in: still 1 byte") << QStringLiteral("b200 custom") << false << false << 1.0;
     }
     void weight_copies_saved_for_backward() {
         QFETCH(QString, gpu);
         QFETCH(bool, recompute);
+        QFETCH(bool, mxfp8);
         QFETCH(double, bytes_per_param);
-        Scenario s = preset_scenario("llama-3.1-8b", gpu.toStdString().c_str(), 8);
+        Scenario s = preset_scenario("llama-3.1-8b", gpu.section(QLatin1Char(' '), 0, 0).toStdString().c_str(), 8);
+        if (gpu.endsWith(QLatin1String(" custom"))) s.cluster.gpu = custom_gpu(s.cluster.gpu, 170.0);
+        s.training.fp8_scaling = mxfp8 ? Fp8Scaling::Mxfp8 : Fp8Scaling::Delayed;
         s.zero.stage = 3;
         s.training.seq_len = 2048;
         s.training.micro_batch = 1;
         s.training.checkpointing = recompute ? Checkpointing::Full : Checkpointing::None;
-        QCOMPARE(fp8_weight_copy_bytes_per_param(s.cluster.gpu), bytes_per_param);
+        QCOMPARE(fp8_weight_copy_bytes_per_param(s.cluster.gpu, s.training.fp8_scaling), bytes_per_param);
         // The first backward moment (the last layer's backward) holds them: all of the kept layers',
         // or the recomputed layer's own.
         const auto first_backward = [](const Scenario& x) {
@@ -128,12 +139,24 @@ private slots:
                               << "use --precision bf16";
         QTest::newRow("QLoRA") << "qlora"
                                << "4-bit layers are not nn.Linear";
+        // MXFP8 needs compute capability 10 (TE quantization.py _compute_mxfp8_support): not Hopper,
+        // not the RTX 5090 (12.0), not AMD.
+        QTest::newRow("MXFP8 on H100") << "mxfp8 h100-80gb"
+                                       << "MXFP8 needs compute capability 10";
+        QTest::newRow("MXFP8 on RTX 5090") << "mxfp8 rtx-5090"
+                                           << "MXFP8 needs compute capability 10";
+        QTest::newRow("MXFP8 on MI355X") << "mxfp8 mi355x"
+                                         << "MXFP8 needs compute capability 10";
     }
     void refusals() {
         QFETCH(QString, what);
         QFETCH(QString, message);
-        Scenario s = preset_scenario("llama-3.1-8b", what == QLatin1String("a100") ? "a100-80gb" : "h100-80gb", 8);
+        const std::string gpu = what.startsWith(QLatin1String("mxfp8 ")) ? what.mid(6).toStdString()
+                                : what == QLatin1String("a100")          ? std::string("a100-80gb")
+                                                                         : std::string("h100-80gb");
+        Scenario s = preset_scenario("llama-3.1-8b", gpu.c_str(), 8);
         s.training.fp8_gemms = true;
+        if (what.startsWith(QLatin1String("mxfp8 "))) s.training.fp8_scaling = Fp8Scaling::Mxfp8;
         if (what == QLatin1String("fp16")) s.training.precision = Precision::Fp16;
         if (what == QLatin1String("qlora")) {
             s.finetune.method = FineTuneMethod::Qlora;
@@ -159,9 +182,51 @@ private slots:
             QVERIFY2(yaml.contains(QLatin1String(line)), qPrintable(yaml));
         // The Trainer's arguments have no FP8 switch: they say where it comes from.
         QVERIFY(QString::fromStdString(hf_training_arguments_text(s)).contains(QStringLiteral("mixed_precision: fp8")));
+        QVERIFY(!yaml.contains(QStringLiteral("mxfp8")));
         s.training.fp8_gemms = false;
         QVERIFY(!QString::fromStdString(accelerate_config_yaml(s)).contains(QStringLiteral("fp8")));
         QVERIFY(!QString::fromStdString(hf_training_arguments_text(s)).contains(QStringLiteral("fp8")));
+    }
+
+    // MXFP8 (Accelerate utils/transformer_engine.py apply_fp8_autowrap): the fp8_config key
+    // use_mxfp8_block_scaling and no amax keys (refused with MXFP8); on the DeepSpeed path the
+    // recipe comes from FP8RecipeKwargs alone (accelerator.py _prepare_deepspeed), which the
+    // exports say. The FSDP YAML reaches TERecipeKwargs and needs no such line.
+    void accelerate_config_mxfp8() {
+        Scenario s = preset_scenario("llama-3.1-8b", "b200", 8);
+        s.training.fp8_gemms = true;
+        s.training.fp8_scaling = Fp8Scaling::Mxfp8;
+        validate(s);
+        const QString yaml = QString::fromStdString(accelerate_config_yaml(s));
+        for (const char* line : {"mixed_precision: fp8", "fp8_config:", "backend: TE", "use_mxfp8_block_scaling: true",
+                                 "FP8RecipeKwargs(backend=\"te\", use_mxfp8_block_scaling=True)"})
+            QVERIFY2(yaml.contains(QLatin1String(line)), qPrintable(yaml));
+        QVERIFY2(!yaml.contains(QLatin1String("amax")), qPrintable(yaml));
+        QVERIFY(QString::fromStdString(hf_training_arguments_text(s)).contains(QStringLiteral("create_accelerator_and_postprocess")));
+        s.fsdp.engine = Engine::Fsdp;
+        const QString fsdp = QString::fromStdString(accelerate_fsdp_config_yaml(s));
+        QVERIFY2(fsdp.contains(QLatin1String("use_mxfp8_block_scaling: true")) && !fsdp.contains(QLatin1String("FP8RecipeKwargs")),
+                 qPrintable(fsdp));
+    }
+
+    // The cast passes write MXFP8's block scales too: 4 + 2/32 bytes an element against 4.
+    void mxfp8_casts_move_their_scales() {
+        const ModelSpec m = model_preset("llama-3.1-8b").spec;
+        const GpuSpec g = gpu_preset("b200");
+        Training t;
+        t.seq_len = 4096;
+        t.fp8_gemms = true;
+        const ComputeTime bf16 = [&] {
+            Training b = t;
+            b.fp8_gemms = false;
+            return compute_time(m, b, g, 1, 0, 1.0);
+        }();
+        const ComputeTime delayed = compute_time(m, t, g, 1, 0, 1.0);
+        t.fp8_scaling = Fp8Scaling::Mxfp8;
+        const ComputeTime mx = compute_time(m, t, g, 1, 0, 1.0);
+        QCOMPARE(mx.gemm_seconds, delayed.gemm_seconds);
+        const double ratio = (mx.memory_seconds - bf16.memory_seconds) / (delayed.memory_seconds - bf16.memory_seconds);
+        QVERIFY2(std::abs(ratio - (4.0 + 2.0 / 32.0) / 4.0) < 1e-9, qPrintable(QString::number(ratio, 'g', 12)));
     }
 };
 

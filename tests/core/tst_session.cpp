@@ -69,13 +69,13 @@ const std::vector<std::string> kExpectedKeys = {
     "model.qk_norm_per_head", "model.attention_sinks", "model.router_bias", "model.moe_layer_step", "model.attention_window",
     "model.global_layer_every", "model.chunked_attention", "model.synthesized", "model.params_override", "model.largest_layer_override",
     "cluster.nodes", "cluster.gpus_per_node", "cluster.gpu_name", "cluster.gpu_display_name", "cluster.gpu_memory_gib",
-    "cluster.gpu_peak_tflops_16bit", "cluster.gpu_peak_tflops_fp8", "cluster.gpu_intra_node_gbytes_per_s", "cluster.gpu_pcie_gbytes_per_s",
+    "cluster.gpu_peak_tflops_16bit", "cluster.gpu_peak_tflops_fp8", "cluster.gpu_compute_capability_10", "cluster.gpu_intra_node_gbytes_per_s", "cluster.gpu_pcie_gbytes_per_s",
     "cluster.intra_node_gbytes_per_s", "cluster.inter_node_gbits_per_s", "cluster.nics_per_node", "cluster.pcie_gbytes_per_s",
     "cluster.cpu_ram_bytes_per_node", "cluster.nvme_bytes_per_node", "cluster.nvme_gbytes_per_s",
     "cluster.cpu_adam_params_per_second",
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
-    "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.loss_fp32_upcast", "training.loss_kernel", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
+    "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.fp8_scaling", "training.loss_fp32_upcast", "training.loss_kernel", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
     "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
@@ -93,7 +93,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 148;
+constexpr std::size_t kFieldCount = 150;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -203,6 +203,10 @@ Scenario perturbation_base_for(const std::string& key) {
         s.zero.offload_param = OffloadDevice::Cpu;
     }
     if (key == "training.fp8_gemms") s.cluster.gpu = gpu_preset("h100-80gb");  // FP8 matmuls need FP8 tensor cores
+    if (key == "training.fp8_scaling") {                                       // MXFP8 needs compute capability 10
+        s.cluster.gpu = gpu_preset("b200");
+        s.training.fp8_gemms = true;
+    }
     if (key == "zero.mics_shard_size") {  // MiCS runs without tensor parallelism and offload (core/model/mics.cpp)
         s.parallel.tensor = 1;
         s.zero.offload_optimizer = OffloadDevice::None;
@@ -280,6 +284,7 @@ json flatten(const Scenario& s) {
         {"cluster.gpu.memory_gib", c.gpu.memory_gib},
         {"cluster.gpu.peak_tflops_16bit", c.gpu.peak_tflops_16bit},
         {"cluster.gpu.peak_tflops_fp8", c.gpu.peak_tflops_fp8},
+        {"cluster.gpu.compute_capability_10", c.gpu.compute_capability_10},
         {"cluster.gpu.intra_node_gbytes_per_s", c.gpu.intra_node_gbytes_per_s},
         {"cluster.gpu.pcie_gbytes_per_s", c.gpu.pcie_gbytes_per_s},
         {"cluster.intra_node_gbytes_per_s", c.intra_node_gbytes_per_s},
@@ -303,6 +308,7 @@ json flatten(const Scenario& s) {
         {"training.cpu_checkpointing", t.cpu_checkpointing},
         {"training.partition_activations", t.partition_activations},
         {"training.fp8_gemms", t.fp8_gemms},
+        {"training.fp8_scaling", to_string(t.fp8_scaling)},
         {"training.loss_fp32_upcast", t.loss_fp32_upcast},
         {"training.loss_kernel", to_string(t.loss_kernel)},
         {"training.kv_cache_in_training", t.kv_cache_in_training},
@@ -467,7 +473,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 18);
+        QCOMPARE(kSessionVersion, 19);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -501,6 +507,8 @@ private slots:
                                   {"training.partition_activations", false},
                                   {"training.fp8_gemms", false},
                                   {"cluster.gpu.peak_tflops_fp8", 0.0},
+                                  {"training.fp8_scaling", "delayed"},
+                                  {"cluster.gpu.compute_capability_10", false},
                                   {"assumptions.calibration", ""},
                                   {"training.load_in_16bit", false},
                                   {"training.low_cpu_mem_usage", false},
@@ -843,6 +851,24 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version-18 file (before MXFP8 and the compute-capability flag, written by e7aa104's
+    // `session --model llama-3.1-8b --gpu b200 --gpus 8 --stage 3 --fp8 on --micro-batch 2`) opens
+    // with DelayedScaling and the B200's flag from its preset: its FP8 weight copies stay 1 byte a
+    // parameter, the plan it was saved with.
+    void frozen_version_18() {
+        const std::string text = read_text_file(test_data_path("sessions/v18-llama-3.1-8b-b200-fp8.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 18);
+        QVERIFY(!doc.at("training").contains("fp8_scaling"));
+        QVERIFY(!doc.at("cluster").contains("gpu_compute_capability_10"));
+        const Scenario s = parse_session(text, "v18-llama-3.1-8b-b200-fp8.zplan");
+        QVERIFY(s.training.fp8_gemms);
+        QCOMPARE(int(s.training.fp8_scaling), int(Fp8Scaling::Delayed));
+        QVERIFY(s.cluster.gpu.compute_capability_10);
+        QCOMPARE(fp8_weight_copy_bytes_per_param(s.cluster.gpu, s.training.fp8_scaling), 1.0);
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -874,7 +900,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 18); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 19); "
                                     "upgrade zero-planner"));
         }
     }
@@ -887,9 +913,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 18); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 19); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 18)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 19)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -119,11 +119,7 @@ void TrainingGroup::addMemoryRows() {
                              "fused_optimizer");
     fused_optimizer_->setAccessibleName(tr("Fused optimizer (DeepSpeed FusedAdam)"));
     form_->addRow(fused_optimizer_);
-    fp8_ = addBox(tr("FP8 matmuls (Transformer Engine)"),
-                  tr("Accelerate's mixed_precision fp8: every Linear whose sizes divide by 16 runs in FP8 on the GPU's "
-                     "FP8 tensor cores (DelayedScaling, E4M3 forward, E5M2 gradients); each keeps an FP8 copy of its "
-                     "weight for backward. bf16 only; the step time is a peak-ratio estimate."),
-                  "fp8_gemms");
+    addFp8Rows();
     optimizer_storage_ = named(tip(new QComboBox, tr("Where the optimizer's moments live. Standard: fp32 in the GPU's allocator. "
                                                      "bitsandbytes: 8-bit (a quarter of the bytes); paged (CUDA managed memory, "
                                                      "outside the allocator, moved to host RAM when the card is full).")),
@@ -159,6 +155,29 @@ void TrainingGroup::addMemoryRows() {
     };
     for (const auto& n : enum_names<Convention>()) convention_->addItem(conventionLabel(n.value), QString::fromLatin1(n.name));
     form_->addRow(tr("Convention"), convention_);
+}
+
+void TrainingGroup::addFp8Rows() {
+    fp8_ = addBox(tr("FP8 matmuls (Transformer Engine)"),
+                  tr("Accelerate's mixed_precision fp8: every Linear whose sizes divide by 16 runs in FP8 on the GPU's "
+                     "FP8 tensor cores (DelayedScaling, E4M3 forward, E5M2 gradients); each keeps an FP8 copy of its "
+                     "weight for backward. bf16 only; the step time is a peak-ratio estimate."),
+                  "fp8_gemms");
+    fp8_scaling_ = named(tip(new QComboBox, tr("How Transformer Engine scales the FP8 tensors. Per tensor: DelayedScaling, one scale "
+                                               "a tensor from its amax history. MXFP8: one scale per 32 elements, a rowwise and a "
+                                               "columnwise copy of each tensor (about 2.06 bytes a weight parameter kept for "
+                                               "backward); compute capability 10 only (B200, B300, GB200, GB300).")),
+                         "fp8_scaling");
+    const auto scalingLabel = [](Fp8Scaling f) {
+        switch (f) {
+        case Fp8Scaling::Delayed: return tr("per tensor (delayed scaling)");
+        case Fp8Scaling::Mxfp8: return tr("MXFP8 (blocks of 32)");
+        }
+        return QString::fromLatin1(to_string(f));
+    };
+    for (const auto& n : enum_names<Fp8Scaling>()) fp8_scaling_->addItem(scalingLabel(n.value), QString::fromLatin1(n.name));
+    fp8_scaling_->setAccessibleName(tr("FP8 scaling"));
+    form_->addRow(tr("FP8 scaling"), fp8_scaling_);
 }
 
 void TrainingGroup::addOutputRows() {
@@ -263,6 +282,8 @@ void TrainingGroup::connectEdits() {
     });
     onActivated(loss_kernel_, EditLossKernel, tr("Change loss kernel"),
                 [](Scenario& s, const std::string& v) { s.training.loss_kernel = parse_enum<LossKernel>(v); });
+    onActivated(fp8_scaling_, EditFp8Scaling, tr("Change FP8 scaling"),
+                [](Scenario& s, const std::string& v) { s.training.fp8_scaling = parse_enum<Fp8Scaling>(v); });
     onActivated(optimizer_storage_, EditOptimizerStorage, tr("Change optimizer states"),
                 [](Scenario& s, const std::string& v) { s.training.optimizer_storage = parse_enum<OptimizerStorage>(v); });
     connect(kv_cache_, &QCheckBox::clicked, this, [this](bool on) {
@@ -298,6 +319,9 @@ void TrainingGroup::sync(const Scenario& s) {
     setCheckedIfChanged(fp8_, s.training.fp8_gemms);
     // FP8 needs FP8 tensor cores and bf16 (scenario.cpp validate); shown on so it can be turned off.
     fp8_->setEnabled(s.training.fp8_gemms || (s.cluster.gpu.peak_tflops_fp8 > 0 && s.training.precision == Precision::Bf16));
+    setIndexIfChanged(fp8_scaling_, fp8_scaling_->findData(QString::fromLatin1(to_string(s.training.fp8_scaling))));
+    // MXFP8 needs compute capability 10 (scenario.cpp validate); shown chosen so it can be changed back.
+    fp8_scaling_->setEnabled(s.training.fp8_gemms && (s.cluster.gpu.compute_capability_10 || s.training.fp8_scaling == Fp8Scaling::Mxfp8));
     setCheckedIfChanged(kv_cache_, s.training.kv_cache_in_training);
     setCheckedIfChanged(outputs_kept_, s.training.outputs_kept);
     setIndexIfChanged(optimizer_storage_, optimizer_storage_->findData(QString::fromLatin1(to_string(s.training.optimizer_storage))));

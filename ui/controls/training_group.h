@@ -18,6 +18,7 @@ public:
 private:
     void addStepRows();    // precision, optimizer, sequence, batches, recompute
     void addMemoryRows();  // flash attention, the loss, the fused optimizer, headroom, convention
+    void addFp8Rows();     // Transformer Engine's FP8 matmuls and their scaling recipe
     void addOutputRows();  // what the model's output holds: its KV cache, a loop that keeps it
     // A check box row: its text (also its accessible name), tooltip and object name.
     QCheckBox* addBox(const QString& text, const QString& tooltip, const char* name);
@@ -38,6 +39,7 @@ private:
     QComboBox* loss_kernel_;
     QCheckBox* fused_optimizer_;
     QCheckBox* fp8_;
+    QComboBox* fp8_scaling_;
     QComboBox* optimizer_storage_;
     QCheckBox* kv_cache_;
     QCheckBox* outputs_kept_;

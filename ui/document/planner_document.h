@@ -193,6 +193,7 @@ enum EditId : int {
     EditCpuCheckpointing,
     EditPartitionActivations,
     EditFp8,
+    EditFp8Scaling,
     EditExpandableSegments,
     EditKernelIndex,
     EditPinMemory,

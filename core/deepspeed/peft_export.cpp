@@ -30,6 +30,11 @@ const char* storage_dtype(QuantStorage q) {
     }
 }
 
+// PEFT's target_parameters name for a fused expert Parameter (linear_modules.h fused_parameter):
+// ParamWrapper matches the end of "<module path>.<parameter name>" (GptOssExperts.gate_up_proj,
+// GptOssTopKRouter.weight).
+std::string parameter_target(const LinearModule& l) { return l.role == LinearRole::Router ? l.name + ".weight" : "experts." + l.name; }
+
 }  // namespace
 
 std::string peft_model_text(const Scenario& s) {
@@ -40,7 +45,13 @@ std::string peft_model_text(const Scenario& s) {
     const std::string auto_class = seq2seq ? "AutoModelForSeq2SeqLM" : "AutoModelForCausalLM";
     std::string py;
     py += "import torch\n";
-    py += "from transformers import " + auto_class + (f.method == FineTuneMethod::Qlora ? ", BitsAndBytesConfig" : "") + "\n";
+    // gpt-oss's checkpoint keeps its experts in MXFP4 (config.json quantization_config), and
+    // transformers does not train an MXFP4 model (quantizer_mxfp4.py is_trainable: "please consider
+    // dequantizing the model first by passing quantization_config=Mxfp4Config(dequantize=True)"): LoRA
+    // loads it dequantized to bf16, which is what the planner counts.
+    const bool mxfp4_checkpoint = m.family == "gpt_oss" && f.method != FineTuneMethod::Qlora;
+    py += "from transformers import " + auto_class + (f.method == FineTuneMethod::Qlora ? ", BitsAndBytesConfig" : "") +
+          (mxfp4_checkpoint ? ", Mxfp4Config" : "") + "\n";
     if (f.adapters()) py += "from peft import LoraConfig, get_peft_model\n";
     py += "\nMODEL = \"" + m.name + "\"  # the Hugging Face id or local path of this model\n\n";
 
@@ -63,22 +74,40 @@ std::string peft_model_text(const Scenario& s) {
         py += ")\n";
         load_args = "quantization_config=bnb_config, " + load_args;
     }
+    if (mxfp4_checkpoint) {
+        py += "# The checkpoint's experts are MXFP4, which transformers does not train: dequantized to bf16 on loading.\n";
+        load_args = "quantization_config=Mxfp4Config(dequantize=True), " + load_args;
+    }
+    if (f.method == FineTuneMethod::Qlora && m.experts > 1)
+        for (const LinearModule& l : linear_modules(m))
+            if (l.fused_parameter) {
+                py += "# bitsandbytes quantizes nn.Linear modules only: the fused experts stay " +
+                      std::string(torch_dtype(s.training.precision)) + " (the planner counts them so).\n";
+                break;
+            }
     py += "model = " + auto_class + ".from_pretrained(MODEL, " + load_args + ")\n";
 
     if (f.adapters()) {
-        std::string targets;
+        std::string targets, parameters;
+        const std::vector<LinearModule> adapted = adapted_modules(m, f);
         if (f.targets == LoraTargets::AllLinear) {
             targets = "\"all-linear\"";
         } else {
-            for (const std::string& n : distinct_names(adapted_modules(m, f)))
-                targets += (targets.empty() ? "[" : ", ") + ("\"" + n + "\"");
-            targets += "]";
+            std::vector<LinearModule> modules;
+            for (const LinearModule& l : adapted)
+                if (!l.fused_parameter) modules.push_back(l);
+            for (const std::string& n : distinct_names(modules)) targets += (targets.empty() ? "[" : ", ") + ("\"" + n + "\"");
+            if (!targets.empty()) targets += "]";
         }
+        for (const LinearModule& l : adapted)
+            if (l.fused_parameter && parameters.find("\"" + parameter_target(l) + "\"") == std::string::npos)
+                parameters += (parameters.empty() ? "[" : ", ") + ("\"" + parameter_target(l) + "\"");
         py += "\nlora_config = LoraConfig(\n";
         py += "    r=" + std::to_string(f.lora_rank) + ",\n";
         py += "    lora_alpha=" + format_general(f.lora_alpha) + ",\n";
         py += "    lora_dropout=" + format_general(f.lora_dropout) + ",\n";
-        py += "    target_modules=" + targets + ",\n";
+        if (!targets.empty()) py += "    target_modules=" + targets + ",\n";
+        if (!parameters.empty()) py += "    target_parameters=" + parameters + "],  # fused expert Parameters (PEFT >= 0.17)\n";
         if (f.train_embeddings || f.train_lm_head) {
             std::string saved;
             if (f.train_embeddings) saved += seq2seq ? "\"shared\"" : "\"embed_tokens\"";

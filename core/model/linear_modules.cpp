@@ -25,17 +25,21 @@ bool fused_qkv_names(const ModelSpec& m) { return family_is(m, {"bloom", "falcon
 // gpt-oss's and Llama-4's mixtures keep every expert of a layer in two fused parameters, not
 // nn.Linear modules (GptOssExperts, Llama4TextExperts: gate_up_proj E x h x 2f, down_proj
 // E x f x h; PEFT reaches them through target_parameters); listed here by those names, one
-// "module" per expert. gpt-oss: the router is GptOssTopKRouter (weight and bias), the experts have
-// biases; every layer is a mixture. Llama-4: the router is Llama4Router (an nn.Linear without
-// bias), each mixture layer also has feed_forward.shared_expert (gate_proj, up_proj, down_proj of
-// the expert width) and the other layers a dense feed_forward of ffn (intermediate_size_mlp).
+// "module" per expert, marked fused_parameter. gpt-oss: the router is GptOssTopKRouter (a weight
+// and bias Parameter, fused too), the experts have biases; every layer is a mixture. Llama-4: the
+// router is Llama4Router (an nn.Linear subclass without bias), each mixture layer also has
+// feed_forward.shared_expert (gate_proj, up_proj, down_proj of the expert width, nn.Linear) and the
+// other layers a dense feed_forward of ffn (intermediate_size_mlp).
 template <typename Add>
-void add_fused_experts(const ModelSpec& m, const Add& add) {
+void add_fused_experts(const ModelSpec& m, std::vector<LinearModule>& out, const Add& add) {
     const std::int64_t h = m.hidden, ef = expert_ffn(m), M = moe_layers(m), D = m.layers - M, E = M * m.experts;
     const double routed = static_cast<double>(m.experts_per_token) / static_cast<double>(m.experts);
     add("router", LinearRole::Router, h, m.experts, m.router_bias, M, 1.0);
+    out.back().fused_parameter = m.family == "gpt_oss";
     add("gate_up_proj", LinearRole::MlpInput, h, 2 * ef, m.mlp_bias, E, routed);
+    out.back().fused_parameter = true;
     add("down_proj", LinearRole::MlpOutput, ef, h, m.mlp_bias, E, routed);
+    out.back().fused_parameter = true;
     if (m.shared_experts > 0) {
         const std::int64_t shared = m.shared_experts * ef;
         for (const char* n : {"gate_proj", "up_proj"}) add(n, LinearRole::MlpInput, h, shared, false, M, 1.0);
@@ -124,7 +128,7 @@ std::vector<LinearModule> linear_modules(const ModelSpec& m) {
             add("down_proj", LinearRole::MlpOutput, ef, h, false, E, routed);
             if (shared > 0) add("down_proj", LinearRole::MlpOutput, shared, h, false, moe_layers(m));
         } else if (m.experts > 1 && (m.family == "gpt_oss" || m.family == "llama4")) {
-            add_fused_experts(m, add);
+            add_fused_experts(m, out, add);
         } else if (m.experts > 1 && m.family == "qwen3_moe") {
             // Qwen3MoeSparseMoeBlock: the router mlp.gate, an nn.Linear h -> experts without bias, and
             // mlp.experts.N, each a Qwen3MoeMLP of gate_proj, up_proj, down_proj at the expert width

@@ -30,6 +30,14 @@ struct LinearModule {
     // The share of its layer's tokens one instance computes: experts_per_token / experts for a
     // routed MoE expert, 1 for everything else (shared experts and dense MLPs included).
     double token_share = 1.0;
+    // A slice of a fused nn.Parameter, not an nn.Linear: gpt-oss's and Llama-4's routed experts
+    // (GptOssExperts, Llama4TextExperts: gate_up_proj E x h x 2f, down_proj E x f x h) and gpt-oss's
+    // router (GptOssTopKRouter.weight). PEFT's target_modules and "all-linear" match nn.Linear
+    // modules only (tuners_utils.py _maybe_include_all_linear_layers); these are reached through
+    // target_parameters (lora.ParamWrapper: lora_A r*E x in, lora_B out x r*E, the same r(in + out)
+    // per expert). bitsandbytes replaces nn.Linear only (integrations/bitsandbytes.py
+    // replace_with_bnb_linear), so a 4- or 8-bit base keeps these in the compute dtype.
+    bool fused_parameter = false;
 };
 
 // Every Linear of `m`, the LM head last. Empty for a model known only by its size.

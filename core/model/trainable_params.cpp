@@ -89,9 +89,10 @@ std::vector<LinearModule> adapted_modules(const ModelSpec& m, const FineTune& f)
             if (l.role == LinearRole::AttentionInput || l.role == LinearRole::AttentionOutput) out.push_back(l);
         return out;
     case LoraTargets::AllLinear:
-        // tuners_utils.py _maybe_include_all_linear_layers: every Linear/Conv1D but the output layer.
+        // tuners_utils.py _maybe_include_all_linear_layers: every Linear/Conv1D but the output layer
+        // (not a fused expert Parameter: linear_modules.h fused_parameter).
         for (const LinearModule& l : all)
-            if (l.role != LinearRole::Head) out.push_back(l);
+            if (l.role != LinearRole::Head && !l.fused_parameter) out.push_back(l);
         return out;
     case LoraTargets::Default:
     case LoraTargets::Modules: break;
@@ -104,12 +105,18 @@ std::vector<LinearModule> adapted_modules(const ModelSpec& m, const FineTune& f)
                                    linear_module_names(m)
                              : "LoRA target modules: the list is empty; name modules of this model: " + linear_module_names(m));
     for (const std::string& n : names) {
-        bool found = false;
-        for (const LinearModule& l : all)
-            if (l.name == n) {
-                out.push_back(l);
-                found = true;
-            }
+        // A name matches the nn.Linear modules of that name (check_target_module_exists); a name
+        // only fused expert Parameters carry (gpt-oss's gate_up_proj) is PEFT's target_parameters.
+        const auto named = [&](bool fused) {
+            bool found = false;
+            for (const LinearModule& l : all)
+                if (l.name == n && l.fused_parameter == fused) {
+                    out.push_back(l);
+                    found = true;
+                }
+            return found;
+        };
+        const bool found = named(false) || named(true);
         if (!found)
             throw InputError("LoRA target module '" + n + "' is not a Linear module of " + (m.name.empty() ? m.family : m.name) +
                              "; its modules are: " + linear_module_names(m));
@@ -143,10 +150,11 @@ ParameterSplit parameter_split(const Scenario& s) {
     const BasePrecision base = resolved_base(f);
     const double plain_bytes = base == BasePrecision::Bf16 || base == BasePrecision::Fp16 ? 2.0 : k;
     if (is_quantized_base(base)) {
-        // Every Linear weight but the output layer's (biases stay in the compute dtype).
+        // Every Linear weight but the output layer's (biases stay in the compute dtype); fused expert
+        // Parameters are not nn.Linear and stay in the compute dtype too (linear_modules.h).
         double rows = 0;
         for (const LinearModule& l : linear_modules(m))
-            if (l.role != LinearRole::Head) {
+            if (l.role != LinearRole::Head && !l.fused_parameter) {
                 out.quantized += static_cast<double>(l.count) * static_cast<double>(l.in) * static_cast<double>(l.out);
                 rows += static_cast<double>(l.count) * static_cast<double>(l.out);
             }
@@ -192,7 +200,11 @@ void validate_finetune(const Scenario& s) {
         throw InputError("QLoRA needs a quantised base: base precision int8, nf4 or fp4 (LoRA keeps a 16-bit base)");
     if (f.method == FineTuneMethod::Lora && is_quantized_base(base))
         throw InputError("a quantised base (int8, nf4, fp4) is QLoRA: use --finetune qlora");
-    (void)adapted_modules(m, f);  // unknown module names
+    for (const LinearModule& l : adapted_modules(m, f))  // unknown module names throw
+        if (l.fused_parameter && f.lora_dropout > 0)
+            throw InputError("LoRA on " + l.name +
+                             ", a fused expert parameter (PEFT target_parameters), needs --lora-dropout 0: \"lora.ParamWrapper does not "
+                             "work with lora_dropout != 0\" (peft/tuners/lora/layer.py ParamWrapper)");
     if (f.method == FineTuneMethod::Qlora && (base == BasePrecision::Nf4 || base == BasePrecision::Fp4) && s.zero.stage == 3) {
         const QuantStorage st = resolved_quant_storage(f, 3, s.training.precision);
         const QuantStorage compute = resolved_quant_storage(FineTune{}, 3, s.training.precision);

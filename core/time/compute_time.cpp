@@ -71,7 +71,7 @@ FineTuneLayer finetune_layer(const ModelSpec& m, const FineTune& f, double T, do
     if (f.method == FineTuneMethod::Qlora) {
         const double weight_in = quantized_weight_bytes(f);
         for (const LinearModule& mod : linear_modules(m)) {
-            if (mod.role == LinearRole::Head) continue;
+            if (mod.role == LinearRole::Head || mod.fused_parameter) continue;  // bitsandbytes quantizes nn.Linear only
             const double per_layer = static_cast<double>(mod.count) / L;
             out.dequant_f +=
                 per_layer * static_cast<double>(mod.in) * static_cast<double>(mod.out) / tp * (weight_in + elem) / r.bytes_per_s;

@@ -93,6 +93,21 @@ private slots:
             << "deepseek-v2-lite" << "lora" << qint64(16) << "all-linear" << "" << qint64(289837056) << qint64(15996321280);
         QTest::newRow("Mixtral 8x7B, r 8, all-linear: experts and router (hand)")
             << "mixtral-8x7b" << "lora" << qint64(8) << "all-linear" << "" << qint64(121112576) << qint64(46823905280);
+        // gpt-oss keeps its experts and router in fused Parameters (GptOssExperts, GptOssTopKRouter),
+        // which "all-linear" does not reach: q 2880->4096, k and v 2880->512, o 4096->2880 only,
+        // 24 x 8 x (6976 + 3392 + 3392 + 6976). The base is PEFT's dequantized 20,914,757,184.
+        QTest::newRow("gpt-oss-20b, r 8, all-linear: attention only (hand)")
+            << "gpt-oss-20b" << "lora" << qint64(8) << "all-linear" << "" << qint64(3981312) << qint64(20918738496);
+        // Named, the fused experts are PEFT's target_parameters (lora.ParamWrapper: lora_A r*E x in,
+        // lora_B out x r*E): per layer 8 x 32 x ((2880 + 5760) + (2880 + 2880)) = 3,686,400 more.
+        QTest::newRow("gpt-oss-20b, r 8, attention + experts.gate_up_proj/down_proj (hand)")
+            << "gpt-oss-20b" << "lora" << qint64(8) << "modules" << "q_proj,k_proj,v_proj,o_proj,gate_up_proj,down_proj"
+            << qint64(92454912) << qint64(21007212096);
+        // Llama-4 Scout: Llama4Router is an nn.Linear subclass and the shared expert nn.Linear modules;
+        // the 16 routed experts are fused (Llama4TextExperts). 48 x 8 x (10240 + 6144 + 6144 + 10240 +
+        // 5136 + 2 x 13312 + 13312), over the language model's 107,769,861,120 (tst_model_spec).
+        QTest::newRow("Llama-4 Scout, r 8, all-linear: router and shared expert, not the routed ones (hand)")
+            << "llama-4-scout" << "lora" << qint64(8) << "all-linear" << "" << qint64(29890560) << qint64(107769861120 + 29890560);
     }
     // clang-format on
     void trainable_counts() {
@@ -145,6 +160,15 @@ private slots:
         QCOMPARE(p.quant_state_bytes, 4.0 * 32 * (4096 * 4 + 11008 * 2 + 4096));
     }
 
+    // bitsandbytes replaces nn.Linear modules only (replace_with_bnb_linear): gpt-oss's fused experts
+    // and router stay bf16 under a 4-bit base; its attention linears, 24 x 26,542,080, are 4-bit.
+    void qlora_leaves_fused_experts_in_16_bits() {
+        const Scenario s = lora(QStringLiteral("gpt-oss-20b"), "qlora", 8, "all-linear");
+        const ParameterSplit p = parameter_split(s);
+        QCOMPARE(p.quantized, 24.0 * 26542080.0);
+        QCOMPARE(p.frozen_bytes, p.quantized * 0.5 + (p.base - p.quantized) * 2.0);
+    }
+
     // Full training with parts frozen (hand): Llama-2 7B's embedding 32000 x 4096 and each block
     // 202,383,360 (4 x 4096^2 + 3 x 4096 x 11008 + 2 x 4096).
     void freezing() {
@@ -176,6 +200,8 @@ private slots:
                                                              << "is not between 0 and the model's 32 layers";
         QTest::newRow("Phi-3 has no PEFT default") << "phi3"
                                                    << "PEFT has no default target_modules for phi3";
+        QTest::newRow("gpt-oss experts with dropout: ParamWrapper refuses it") << "fused-dropout"
+                                                                               << "lora.ParamWrapper does not work with lora_dropout != 0";
     }
     void refusals() {
         QFETCH(QString, what);
@@ -199,6 +225,10 @@ private slots:
         if (what == QStringLiteral("freeze")) {
             s.finetune.method = FineTuneMethod::Full;
             s.finetune.freeze_layers = 33;
+        }
+        if (what == QStringLiteral("fused-dropout")) {
+            s = lora(QStringLiteral("gpt-oss-20b"), "lora", 8, "modules", "q_proj,gate_up_proj");
+            s.finetune.lora_dropout = 0.05;
         }
         if (what == QStringLiteral("phi3")) {
             s.model.family = "phi3";

@@ -18,6 +18,9 @@ struct GpuSpec {
     // is_non_tn_fp8_gemm_supported at d0067d0), and runs MXFP8 (quantization.py
     // _compute_mxfp8_support: 10.x only; 12.0, the RTX 50 series, "not supported ... yet").
     bool compute_capability_10 = false;
+    // Dense FP4 tensor core (NVFP4 on NVIDIA Blackwell, MXFP4 on the MI355X), TFLOP/s; 0: the part has
+    // none. Listed with the presets; no plan computes with it yet.
+    double peak_tflops_fp4 = 0;
 
     friend bool operator==(const GpuSpec&, const GpuSpec&) = default;
 };

@@ -85,6 +85,7 @@ void visit_fields(S& s, V& v) {
     v("cluster", "gpu_peak_tflops_16bit", c.gpu.peak_tflops_16bit);
     v("cluster", "gpu_peak_tflops_fp8", c.gpu.peak_tflops_fp8);                  // since version 18
     v("cluster", "gpu_compute_capability_10", c.gpu.compute_capability_10);      // since version 19
+    v("cluster", "gpu_peak_tflops_fp4", c.gpu.peak_tflops_fp4);                  // since version 19
     v("cluster", "gpu_intra_node_gbytes_per_s", c.gpu.intra_node_gbytes_per_s);  // since version 2
     v("cluster", "gpu_pcie_gbytes_per_s", c.gpu.pcie_gbytes_per_s);              // since version 2
     v("cluster", "intra_node_gbytes_per_s", c.intra_node_gbytes_per_s);

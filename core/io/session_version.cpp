@@ -198,6 +198,7 @@ void upgrade_18_to_19(json& doc) {
             for (const GpuSpec& g : gpu_presets())
                 if (g.name == c.at("gpu_name").get<std::string>()) cc10 = g.compute_capability_10;
         c["gpu_compute_capability_10"] = cc10;
+        c["gpu_peak_tflops_fp4"] = 0.0;  // no FP4 rate was stored; choosing the GPU again gives the preset's
     }
 }
 

@@ -158,6 +158,7 @@ void validate(const Scenario& s) {
     check(limits::kGpuMemoryGib, c.gpu.memory_gib, "GPU memory", " GiB");
     check(limits::kPeakTflops, c.gpu.peak_tflops_16bit, "GPU peak TFLOP/s");
     check(limits::kPeakTflopsFp8, c.gpu.peak_tflops_fp8, "GPU FP8 peak TFLOP/s", " (0: no FP8)");
+    check(limits::kPeakTflopsFp4, c.gpu.peak_tflops_fp4, "GPU FP4 peak TFLOP/s", " (0: no FP4)");
     check(limits::kIntraNodeGBytesPerS, c.intra_node_gbytes_per_s, "intra-node bandwidth", " GB/s");
     check(limits::kInterNodeGbitsPerS, c.inter_node_gbits_per_s, "inter-node bandwidth", " Gbit/s");
     check(limits::kNicsPerNode, c.nics_per_node, "NICs per node", " (0: one per GPU)");

@@ -65,11 +65,17 @@ std::span<const IntraNodeLink> intra_node_links() {
 //   not printed per GPU: assumed); RTX 5090 RTX Blackwell whitepaper Table 3, 419 with FP32
 //   accumulate; MI355X 5033.2 (AMD's "FP8 5.0 PF" dense class, the brochure line not seen: assumed).
 //   V100, A100, RTX 3090, A10G and MI250X have no FP8 tensor cores (0).
+// FP4 TFLOP/s (peak_tflops_fp4): dense, from the same documents as vendors' tables quote them (the
+//   vendor pages themselves were not reachable here): HGX B200 "FP4 144 PFLOPS*" for 8 GPUs -> 9000;
+//   GB200 10000 (2:1 to its FP8, assumed); HGX B300 "FP4 144 | 105 PFLOPS" (sparse | dense) for 8 ->
+//   13125; GB300 NVL72 "1,440 | 1,080 PFLOPS" for 72 -> 15000; RTX 5090 RTX Blackwell whitepaper
+//   Table 3, 1676 with FP32 accumulate (3352 sparse); MI355X "MXFP4 10.1 PF" -> 10066.4. Hopper, Ada,
+//   Ampere, Volta and MI300-series parts have no FP4 tensor cores (0).
 // Links: the named speeds in gpu_presets.h, with their sources above intra_node_links().
 const std::vector<GpuSpec>& gpu_presets() {
     using namespace links;
-    // The last field, compute_capability_10 (gpu_spec.h): B200, B300, GB200 and GB300 are sm_100/sm_103
-    // (CUDA's compute capability table); the RTX 5090 is sm_120.
+    // The last fields: compute_capability_10 (gpu_spec.h): B200, B300, GB200 and GB300 are sm_100/sm_103
+    // (CUDA's compute capability table); the RTX 5090 is sm_120. peak_tflops_fp4: see FP4 above.
     static const std::vector<GpuSpec> presets = {
         {"v100-16gb", "V100 16GB (SXM2)", 16.0, 125.0, kNvLink2, kPcie3x16},
         {"v100-32gb", "V100 32GB (SXM2)", 32.0, 125.0, kNvLink2, kPcie3x16},
@@ -84,14 +90,14 @@ const std::vector<GpuSpec>& gpu_presets() {
         {"a10g", "A10G 24GB (AWS)", 22.5, 70.0, kPcie4x16, kPcie4x16},  // 23028 MiB
         {"mi250x", "MI250X (one 64GB GCD)", 64.0, 191.5, kInfinityFabricMi250x, kPcie4x16},
         {"mi300x", "MI300X 192GB", 192.0, 1307.4, kInfinityFabricMi300x, kPcie5x16, 2614.9},
-        {"b200", "B200 180GB (HGX/DGX)", 179.1, 2250.0, kNvLink5, kPcie5x16, 4500.0, true},
-        {"b200-192gb", "B200 192GB (early spec)", 191.0, 2250.0, kNvLink5, kPcie5x16, 4500.0, true},
-        {"gb200", "GB200 186GB (NVL72)", 185.1, 2500.0, kNvLink5, kNvLinkC2cPerGpu, 5000.0, true},
-        {"b300", "B300 270GB (HGX)", 268.6, 2250.0, kNvLink5, kPcie6x16, 4500.0, true},
-        {"gb300", "GB300 279GB (NVL72)", 277.6, 2500.0, kNvLink5, kNvLinkC2cPerGpu, 5000.0, true},
-        {"rtx-5090", "GeForce RTX 5090 32GB", 32.0, 209.5, kPcie5x16, kPcie5x16, 419.0},
+        {"b200", "B200 180GB (HGX/DGX)", 179.1, 2250.0, kNvLink5, kPcie5x16, 4500.0, true, 9000.0},
+        {"b200-192gb", "B200 192GB (early spec)", 191.0, 2250.0, kNvLink5, kPcie5x16, 4500.0, true, 9000.0},
+        {"gb200", "GB200 186GB (NVL72)", 185.1, 2500.0, kNvLink5, kNvLinkC2cPerGpu, 5000.0, true, 10000.0},
+        {"b300", "B300 270GB (HGX)", 268.6, 2250.0, kNvLink5, kPcie6x16, 4500.0, true, 13125.0},
+        {"gb300", "GB300 279GB (NVL72)", 277.6, 2500.0, kNvLink5, kNvLinkC2cPerGpu, 5000.0, true, 15000.0},
+        {"rtx-5090", "GeForce RTX 5090 32GB", 32.0, 209.5, kPcie5x16, kPcie5x16, 419.0, false, 1676.0},
         {"mi325x", "MI325X 256GB", 256.0, 1307.4, kInfinityFabricMi300x, kPcie5x16, 2614.9},
-        {"mi355x", "MI355X 288GB", 288.0, 2516.6, kInfinityFabricMi355x, kPcie5x16, 5033.2},
+        {"mi355x", "MI355X 288GB", 288.0, 2516.6, kInfinityFabricMi355x, kPcie5x16, 5033.2, false, 10066.4},
     };
     return presets;
 }
@@ -116,14 +122,14 @@ constexpr std::array<PresetSource, 21> kGpuSources{{
     {"a10g",       "AWS EC2 G5 documentation (~70 TFLOP/s: A10 silicon at lower clocks); NVIDIA A10 datasheet (600 GB/s); 23,028 MiB"},
     {"mi250x",     "AMD Instinct MI250X data sheet (383 TFLOP/s, 3276.8 GB/s and 800 GB/s Infinity Fabric a package; one GCD is half)"},
     {"mi300x",     "AMD Instinct MI300X data sheet (1307.4 TFLOP/s, 5300 GB/s, 7 Infinity Fabric links x 64 GB/s); FP8 2614.9 dense"},
-    {"b200",       "NVIDIA Blackwell datasheet, HGX B200 (FP16/BF16 4.5 PFLOPS sparse = 2250 dense, 180 GB, 7700 GB/s, NVLink 5 1.8 TB/s); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 9 PF sparse = 4500 dense"},
-    {"b200-192gb", "NVIDIA GTC 2024 HGX B200 table (up to 192 GB HBM3e, up to 8 TB/s; 2250 TFLOP/s dense); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 4500 dense, as the 180 GB part"},
-    {"gb200",      "NVIDIA Blackwell datasheet, GB200 NVL72 (5 PFLOPS sparse = 2500 dense, 186 GB, 8000 GB/s); NVLink-C2C 900 GB/s a superchip; GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 5000 dense, assumed at the datasheet 2:1 ratio to BF16"},
-    {"b300",       "NVIDIA Blackwell Ultra datasheet, HGX B300 (4.5 PFLOPS sparse = 2250 dense, 270 GB, 7700 GB/s, PCIe 6.0); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 72 PFLOPS sparse for 8 GPUs = 4500 dense"},
-    {"gb300",      "NVIDIA Blackwell Ultra datasheet, GB300 NVL72 (5 PFLOPS sparse = 2500 dense, 279 GB, 8000 GB/s); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 720 PFLOPS sparse for 72 GPUs = 5000 dense"},
-    {"rtx-5090",   "NVIDIA RTX Blackwell whitepaper Table 3 (209.5 TFLOP/s with FP32 accumulate, 32 GB GDDR7, 1792 GB/s); FP8 419 with FP32 accumulate"},
+    {"b200",       "NVIDIA Blackwell datasheet, HGX B200 (FP16/BF16 4.5 PFLOPS sparse = 2250 dense, 180 GB, 7700 GB/s, NVLink 5 1.8 TB/s); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 9 PF sparse = 4500 dense; FP4 144 PF sparse for 8 GPUs = 9000 dense"},
+    {"b200-192gb", "NVIDIA GTC 2024 HGX B200 table (up to 192 GB HBM3e, up to 8 TB/s; 2250 TFLOP/s dense); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 4500 dense and FP4 9000 dense, as the 180 GB part"},
+    {"gb200",      "NVIDIA Blackwell datasheet, GB200 NVL72 (5 PFLOPS sparse = 2500 dense, 186 GB, 8000 GB/s); NVLink-C2C 900 GB/s a superchip; GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 5000 dense, assumed at the datasheet 2:1 ratio to BF16; FP4 10000 dense, assumed 2:1 to FP8"},
+    {"b300",       "NVIDIA Blackwell Ultra datasheet, HGX B300 (4.5 PFLOPS sparse = 2250 dense, 270 GB, 7700 GB/s, PCIe 6.0); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 72 PFLOPS sparse for 8 GPUs = 4500 dense; FP4 105 PFLOPS dense for 8 = 13125"},
+    {"gb300",      "NVIDIA Blackwell Ultra datasheet, GB300 NVL72 (5 PFLOPS sparse = 2500 dense, 279 GB, 8000 GB/s); GiB: the GB less 0.5%, assumed (no nvidia-smi total found); FP8 720 PFLOPS sparse for 72 GPUs = 5000 dense; FP4 1,080 PFLOPS dense for 72 = 15000"},
+    {"rtx-5090",   "NVIDIA RTX Blackwell whitepaper Table 3 (209.5 TFLOP/s with FP32 accumulate, 32 GB GDDR7, 1792 GB/s); FP8 419 and FP4 1676 with FP32 accumulate"},
     {"mi325x",     "AMD Instinct MI325X product page (1307.4 TFLOP/s dense, 256 GB, 6000 GB/s); FP8 2614.9 dense"},
-    {"mi355x",     "AMD Instinct MI355X brochure (BF16 2.5166 PF dense, 288 GB) and product page (8000 GB/s, 7 Infinity Fabric links of 153 GB/s); FP8 5033.2 dense, assumed (AMD's 5.0 PF class)"},
+    {"mi355x",     "AMD Instinct MI355X brochure (BF16 2.5166 PF dense, 288 GB) and product page (8000 GB/s, 7 Infinity Fabric links of 153 GB/s); FP8 5033.2 dense, assumed (AMD's 5.0 PF class); MXFP4 10.1 PF = 10066.4 dense"},
 }};
 // clang-format on
 

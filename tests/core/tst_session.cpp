@@ -69,7 +69,7 @@ const std::vector<std::string> kExpectedKeys = {
     "model.qk_norm_per_head", "model.attention_sinks", "model.router_bias", "model.moe_layer_step", "model.attention_window",
     "model.global_layer_every", "model.chunked_attention", "model.synthesized", "model.params_override", "model.largest_layer_override",
     "cluster.nodes", "cluster.gpus_per_node", "cluster.gpu_name", "cluster.gpu_display_name", "cluster.gpu_memory_gib",
-    "cluster.gpu_peak_tflops_16bit", "cluster.gpu_peak_tflops_fp8", "cluster.gpu_compute_capability_10", "cluster.gpu_intra_node_gbytes_per_s", "cluster.gpu_pcie_gbytes_per_s",
+    "cluster.gpu_peak_tflops_16bit", "cluster.gpu_peak_tflops_fp8", "cluster.gpu_compute_capability_10", "cluster.gpu_peak_tflops_fp4", "cluster.gpu_intra_node_gbytes_per_s", "cluster.gpu_pcie_gbytes_per_s",
     "cluster.intra_node_gbytes_per_s", "cluster.inter_node_gbits_per_s", "cluster.nics_per_node", "cluster.pcie_gbytes_per_s",
     "cluster.cpu_ram_bytes_per_node", "cluster.nvme_bytes_per_node", "cluster.nvme_gbytes_per_s",
     "cluster.cpu_adam_params_per_second",
@@ -93,7 +93,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 150;
+constexpr std::size_t kFieldCount = 151;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -285,6 +285,7 @@ json flatten(const Scenario& s) {
         {"cluster.gpu.peak_tflops_16bit", c.gpu.peak_tflops_16bit},
         {"cluster.gpu.peak_tflops_fp8", c.gpu.peak_tflops_fp8},
         {"cluster.gpu.compute_capability_10", c.gpu.compute_capability_10},
+        {"cluster.gpu.peak_tflops_fp4", c.gpu.peak_tflops_fp4},
         {"cluster.gpu.intra_node_gbytes_per_s", c.gpu.intra_node_gbytes_per_s},
         {"cluster.gpu.pcie_gbytes_per_s", c.gpu.pcie_gbytes_per_s},
         {"cluster.intra_node_gbytes_per_s", c.intra_node_gbytes_per_s},
@@ -509,6 +510,7 @@ private slots:
                                   {"cluster.gpu.peak_tflops_fp8", 0.0},
                                   {"training.fp8_scaling", "delayed"},
                                   {"cluster.gpu.compute_capability_10", false},
+                                  {"cluster.gpu.peak_tflops_fp4", 0.0},
                                   {"assumptions.calibration", ""},
                                   {"training.load_in_16bit", false},
                                   {"training.low_cpu_mem_usage", false},
@@ -866,6 +868,7 @@ private slots:
         QCOMPARE(int(s.training.fp8_scaling), int(Fp8Scaling::Delayed));
         QVERIFY(s.cluster.gpu.compute_capability_10);
         QCOMPARE(fp8_weight_copy_bytes_per_param(s.cluster.gpu, s.training.fp8_scaling), 1.0);
+        QCOMPARE(s.cluster.gpu.peak_tflops_fp4, 0.0);  // no FP4 rate was stored
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 

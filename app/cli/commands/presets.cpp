@@ -59,6 +59,7 @@ Table gpu_table() {
              {"memory GiB", "memory_gib", true},
              {"16-bit TFLOP/s", "tflops_16bit_dense", true},
              {"FP8 TFLOP/s", "tflops_fp8_dense", true},
+             {"FP4 TFLOP/s", "tflops_fp4_dense", true},
              {"HBM GB/s", "hbm_gbytes_per_s", true},
              {"intra-node GB/s", "intra_node_gbytes_per_s", true},
              {"family", "family", false},
@@ -67,6 +68,7 @@ Table gpu_table() {
     for (const GpuSpec& g : gpu_presets())
         t.rows.push_back({text(g.name), text(g.display_name), figure(g.memory_gib), figure(g.peak_tflops_16bit),
                           g.peak_tflops_fp8 > 0 ? figure(g.peak_tflops_fp8) : Cell{"-", nullptr},
+                          g.peak_tflops_fp4 > 0 ? figure(g.peak_tflops_fp4) : Cell{"-", nullptr},
                           figure(gpu_time_traits(g).hbm_gbytes_per_s), figure(g.intra_node_gbytes_per_s), text(gpu_family(g.name)),
                           text(gpu_source(g.name))});
     return t;

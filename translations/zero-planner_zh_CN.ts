@@ -686,6 +686,14 @@
         <source>logits, their shifted copy and log-softmax</source>
         <translation>logits、其移位副本与 log-softmax</translation>
     </message>
+    <message>
+        <source>The step waits %1% of its time for the data pipeline: more dataloader workers or pre-tokenized data would help more than any GPU setup.</source>
+        <translation>每步有 %1% 的时间在等待数据管道：增加 dataloader worker 或预先分词的数据，比任何 GPU 配置都更有帮助。</translation>
+    </message>
+    <message>
+        <source>waiting for the data pipeline</source>
+        <translation>等待数据管道</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -827,6 +835,10 @@
     <message>
         <source>cannot encode the PNG for %1</source>
         <translation>无法为 %1 编码 PNG</translation>
+    </message>
+    <message>
+        <source>Waiting for data</source>
+        <translation>等待数据</translation>
     </message>
 </context>
 <context>
@@ -3220,6 +3232,10 @@ Not loaded into the controls: %1</source>
     <message>
         <source>Paged optimizer states: %1 in CUDA managed memory, outside what must fit: on the GPU while it has room, in host RAM when it has not.</source>
         <translation>分页优化器状态：%1 位于 CUDA 托管内存，不计入必须容纳的部分：显存有空余时留在 GPU 上，不足时移到主机内存。</translation>
+    </message>
+    <message>
+        <source> + waiting for data %1</source>
+        <translation> + 等待数据 %1</translation>
     </message>
 </context>
 <context>

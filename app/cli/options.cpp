@@ -77,6 +77,10 @@ constinit const Option optimizer_storage{"--optimizer-storage", "", "the optimiz
 constinit const Option load_dtype{"--load-dtype", "fp32|16bit", "the dtype the weights load in (fp32: from_pretrained's default)", G::Training, S::Training};
 constinit const Option low_cpu_mem_usage{"--low-cpu-mem-usage", "on|off", "from_pretrained's low_cpu_mem_usage (off)", G::Training, S::Training};
 constinit const Option dataloader_workers{"--dataloader-workers", "N", "data loader worker processes per process (0)", G::Training, S::Training};
+constinit const Option data_seconds_per_sample{"--data-seconds-per-sample", "S",
+                                               "the data pipeline's seconds to produce one sample on a process (read, tokenize, "
+                                               "collate; 0: it keeps up): a step waits for what loading takes past the rest of it",
+                                               G::Training, S::Training};
 
 constinit const Option stage{"--stage", "0..3", "the ZeRO stage", G::Zero, S::Zero};
 constinit const Option offload_optimizer{"--offload-optimizer", "", "where the optimizer states live", G::Zero, S::Zero, words<OffloadDevice>};
@@ -225,7 +229,7 @@ std::span<const Option* const> all_options() {
         &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
         &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &cpu_checkpointing, &partition_activations, &fp8,
-        &loss_upcast, &loss_kernel, &kv_cache, &keep_outputs, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers,
+        &loss_upcast, &loss_kernel, &kv_cache, &keep_outputs, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
         &pin_memory, &host_grad_buffer, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
         &mics_hierarchical_gather, &engine, &fsdp_precision, &limit_all_gathers,

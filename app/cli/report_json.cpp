@@ -108,6 +108,7 @@ json step_json(const StepTime& s) {
             {"compute_seconds", num(s.compute_seconds)},
             {"comm_seconds", num(s.comm_seconds)},
             {"offload_seconds", num(s.offload_seconds)},
+            {"data_wait_seconds", num(s.data_wait_seconds)},
             {"expert_all_to_all_seconds", num(s.expert_all_to_all_seconds)},
             {"ulysses_seconds", num(s.ulysses_seconds)},
             {"tokens_per_second", num(s.tokens_per_second)},

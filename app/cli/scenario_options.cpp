@@ -241,6 +241,8 @@ void apply_training(const Args& a, Scenario& s) {
         if (n != std::floor(n)) throw InputError("--dataloader-workers must be a whole number, got '" + *v + "'");
         t.dataloader_workers = static_cast<std::int64_t>(n);
     }
+    if (auto v = a.get(opt::data_seconds_per_sample))
+        t.data_seconds_per_sample = parse_number(*v, option_label(opt::data_seconds_per_sample, "seconds"), limits::kDataSecondsPerSample);
 }
 
 void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {

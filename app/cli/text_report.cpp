@@ -190,7 +190,8 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
            (c.fit.nvme ? "" : " (DOES NOT FIT)") + "\n";
     const StepTime& st = c.step;
     out += "Step:    " + format_seconds(st.seconds) + " = compute " + format_seconds(st.compute_seconds) + " + exposed communication " +
-           format_seconds(st.comm_seconds) + " + offload " + format_seconds(st.offload_seconds) + " (" +
+           format_seconds(st.comm_seconds) + " + offload " + format_seconds(st.offload_seconds) +
+           (st.data_wait_seconds > 0 ? " + waiting for data " + format_seconds(st.data_wait_seconds) : std::string()) + " (" +
            format_fixed(st.slowdown_percent, 0) + "% over compute)\n";
     out += "         " + format_count(st.tokens_per_second) + " tokens/s, " + format_fixed(st.model_tflops_per_gpu, 0) +
            " model TFLOP/s per GPU, MFU " + format_fixed(st.mfu * 100, 1) + "%; " + format_count(s.assumptions.token_budget / 1e9) +

@@ -124,6 +124,7 @@ void visit_fields(S& s, V& v) {
     v("training", "load_in_16bit", t.load_in_16bit);                                 // since version 4
     v("training", "low_cpu_mem_usage", t.low_cpu_mem_usage);                         // since version 4
     v("training", "dataloader_workers", t.dataloader_workers, FieldRule{.min = 0});  // since version 4
+    v("training", "data_seconds_per_sample", t.data_seconds_per_sample);             // since version 19
     v("training", "capacity_factor", t.capacity_factor);                             // since version 10
 
     auto& z = s.zero;

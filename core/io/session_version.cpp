@@ -190,7 +190,10 @@ void upgrade_17_to_18(json& doc) {
 // Version 18 planned FP8 matmuls with DelayedScaling only, and told a compute-capability-10 GPU by
 // its preset name (a custom GPU was not one): the preset's flag keeps its FP8 weight copies as they were.
 void upgrade_18_to_19(json& doc) {
-    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["fp8_scaling"] = "delayed";
+    if (doc.contains("training") && doc.at("training").is_object()) {
+        doc["training"]["fp8_scaling"] = "delayed";
+        doc["training"]["data_seconds_per_sample"] = 0.0;  // a data pipeline that keeps up, as version 18 planned
+    }
     if (doc.contains("cluster") && doc.at("cluster").is_object()) {
         json& c = doc["cluster"];
         bool cc10 = false;

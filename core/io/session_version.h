@@ -55,9 +55,10 @@
 //              matmuls) and cluster.gpu_peak_tflops_fp8; a version-17 file has the checkpoints
 //              whole (false), 16-bit matmuls (false) and no FP8 rate (0).
 //   version 19 training.fp8_scaling (Transformer Engine's recipe for the FP8 matmuls: "delayed"
-//              or "mxfp8"), cluster.gpu_compute_capability_10 and gpu_peak_tflops_fp4; a version-18
-//              file has "delayed" (the only recipe it planned), its preset's compute-capability flag
-//              (how version 18 told Blackwell apart) and no FP4 rate (0).
+//              or "mxfp8"), cluster.gpu_compute_capability_10 and gpu_peak_tflops_fp4,
+//              training.data_seconds_per_sample; a version-18 file has "delayed" (the only recipe it
+//              planned), its preset's compute-capability flag (how version 18 told Blackwell apart),
+//              no FP4 rate (0) and a data pipeline that keeps up (0).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a

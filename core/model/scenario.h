@@ -135,6 +135,10 @@ struct Training {
     bool load_in_16bit = false;           // torch_dtype=bf16/fp16 (or "auto" on a 16-bit checkpoint); false: transformers' fp32 default
     bool low_cpu_mem_usage = false;       // from_pretrained(low_cpu_mem_usage=True): no second copy while loading
     std::int64_t dataloader_workers = 0;  // per training process (TrainingArguments.dataloader_num_workers)
+    // What the data pipeline takes to produce one sample on one process (read, tokenize, collate),
+    // seconds; 0: it keeps up. A property of the user's dataset and tokenizer, not of the hardware: a
+    // streaming dataset tokenized on the fly can bound the step (core/time/step_time.cpp add_data_wait).
+    double data_seconds_per_sample = 0;
     // DeepSpeed MoE's training capacity_factor (deepspeed/moe/layer.py MoE, default 1.0): each expert
     // takes at most ceil(tokens / experts x k x capacity_factor) tokens a micro batch. Read with
     // expert parallelism (Parallelism::expert > 1), where DeepSpeed's MoE layer replaces the model's own.

@@ -665,6 +665,12 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
         add(plan.why, plan.why_phrases,
             phrase(QT_TRANSLATE_NOOP("Core", "Offload costs %1% of the step (PCIe, CPU optimizer, NVMe)."),
                    {format_fixed(b.step.offload_seconds / b.step.seconds * 100, 0)}));
+    if (b.step.data_wait_seconds > 0.1 * b.step.seconds)
+        add(plan.why, plan.why_phrases,
+            phrase(QT_TRANSLATE_NOOP("Core",
+                                     "The step waits %1% of its time for the data pipeline: more dataloader workers or "
+                                     "pre-tokenized data would help more than any GPU setup."),
+                   {format_fixed(b.step.data_wait_seconds / b.step.seconds * 100, 0)}));
     return plan;
 }
 

@@ -19,6 +19,7 @@ const char* step_term_label(StepTerm t) {
     case StepTerm::Nvme: return QT_TRANSLATE_NOOP("Core", "NVMe swapping");
     case StepTerm::ExpertAllToAll: return QT_TRANSLATE_NOOP("Core", "expert dispatch and combine all-to-alls");
     case StepTerm::UlyssesAllToAll: return QT_TRANSLATE_NOOP("Core", "sequence-parallel all-to-alls (DeepSpeed-Ulysses)");
+    case StepTerm::DataWait: return QT_TRANSLATE_NOOP("Core", "waiting for the data pipeline");
     }
     return "";
 }
@@ -38,6 +39,7 @@ StepExplanation explain_step(const StepTime& t) {
         t.nvme_seconds,
         t.expert_all_to_all_seconds,
         t.ulysses_seconds,
+        t.data_wait_seconds,
     };
     StepExplanation e;
     const double step = t.seconds > 0 ? t.seconds : 1.0;

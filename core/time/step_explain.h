@@ -24,8 +24,9 @@ enum class StepTerm {
     Nvme,             // NVMe swapping
     ExpertAllToAll,   // DeepSpeed-MoE's dispatch and combine all-to-alls (expert parallelism)
     UlyssesAllToAll,  // DeepSpeed-Ulysses' per-layer all-to-alls (StepTime::ulysses_seconds)
+    DataWait,         // waiting for the data pipeline (StepTime::data_wait_seconds)
 };
-inline constexpr std::size_t kStepTermCount = 13;
+inline constexpr std::size_t kStepTermCount = 14;
 
 struct StepTermShare {
     StepTerm term = StepTerm::Gemm;

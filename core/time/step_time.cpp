@@ -501,6 +501,21 @@ void add_offload(const StepContext& x, StepTime& st) {
     st.offload_seconds = st.pcie_seconds + st.cpu_optimizer_seconds + st.nvme_seconds;
 }
 
+// The data pipeline (Training::data_seconds_per_sample): each process reads, tokenizes and collates
+// the samples of its G micro batches (with sequence parallelism every rank of the group loads the
+// same ones and keeps its shard: the step's samples per data-parallel rank), W dataloader workers
+// in parallel (torch DataLoader num_workers; 0: the main process). PyTorch's DataLoader prefetches
+// (prefetch_factor batches a worker) and CUDA runs kernels asynchronously, so loading proceeds while
+// the GPUs work: a step waits only for what loading takes past the rest of the step. A slow
+// pipeline bounds the step at its own pace, whatever the sequence length or GPU count.
+void add_data_wait(const StepContext& x, StepTime& st) {
+    const Training& t = x.s.training;
+    if (!(t.data_seconds_per_sample > 0)) return;
+    const double workers = static_cast<double>(std::max<std::int64_t>(t.dataloader_workers, 1));
+    const double loading = x.G * static_cast<double>(t.micro_batch) * t.data_seconds_per_sample / workers;
+    st.data_wait_seconds = std::max(0.0, loading - (st.compute_seconds + st.comm_seconds + st.offload_seconds));
+}
+
 StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo) {
     const Cluster& c = s.cluster;
     StepContext x{.s = s, .c = c, .split = {}, .modules = {}};
@@ -541,9 +556,10 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo) {
                       st.zero3_overhead_seconds + st.tensor_parallel_seconds + st.pipeline_p2p_seconds + st.expert_all_to_all_seconds +
                       st.ulysses_seconds;
     add_offload(x, st);
+    add_data_wait(x, st);
 
     const double world = static_cast<double>(c.world_size());
-    st.seconds = st.compute_seconds + st.comm_seconds + st.offload_seconds;
+    st.seconds = st.compute_seconds + st.comm_seconds + st.offload_seconds + st.data_wait_seconds;
     st.tokens_per_second = st.tokens_per_step / st.seconds;
     st.model_tflops_per_gpu = st.model_flops / st.seconds / world / 1e12;
     st.mfu = st.model_tflops_per_gpu / c.gpu.peak_tflops_16bit;

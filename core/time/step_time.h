@@ -75,6 +75,9 @@ struct StepTime {
     double pcie_seconds = 0;               // exposed offload transfers
     double cpu_optimizer_seconds = 0;
     double nvme_seconds = 0;
+    // Waiting for the data pipeline (Training::data_seconds_per_sample): what it takes past the rest
+    // of the step, which it runs beside (add_data_wait); not part of offload_seconds.
+    double data_wait_seconds = 0;
     double seconds = 0;
     double tokens_per_second = 0;
     double model_tflops_per_gpu = 0;

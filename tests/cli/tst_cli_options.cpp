@@ -213,6 +213,7 @@ private slots:
                                                 "--load-dtype",
                                                 "--low-cpu-mem-usage",
                                                 "--dataloader-workers",
+                                                "--data-seconds-per-sample",
                                                 "--pin-memory",
                                                 "--host-grad-buffer",
                                                 "--save-16bit-model",
@@ -249,7 +250,7 @@ private slots:
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index"};
-        QCOMPARE(expected.size(), std::size_t{89});
+        QCOMPARE(expected.size(), std::size_t{90});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -59,6 +59,27 @@ Scenario recipe(const char* model, const char* gpu, std::int64_t gpus, unsigned 
 
 double ratio(double predicted, double measured) { return predicted / measured; }
 
+// Hugging Face's Ulysses blog (Qwen3-4B, TRL's SFTTrainer on a streaming Gutenberg dataset; H100
+// 80GB, ZeRO-3 with the optimizer offloaded to the CPU, gradient checkpointing, flash attention;
+// global batch 8 of micro batch 1): `gpus` GPUs, sequence parallelism over all of them.
+Scenario hf_blog_qwen3_4b(std::int64_t gpus, std::int64_t seq) {
+    Scenario s = test::preset_scenario("qwen3-4b", "h100-80gb", gpus);
+    s.zero.stage = 3;
+    s.zero.offload_optimizer = OffloadDevice::Cpu;
+    s.parallel.ulysses = gpus;
+    s.training.micro_batch = 1;
+    s.training.auto_micro_batch = false;
+    s.training.global_batch = 8;
+    s.training.checkpointing = Checkpointing::Full;
+    s.training.auto_checkpointing = false;
+    s.training.flash_attention = true;
+    s.training.seq_len = seq;
+    return s;
+}
+
+// The blog's 1-GPU baseline: 2,436 tokens/s at 8K, a step of 8 x 8192 / 2,436 = 26.9 s.
+constexpr double kBlogBaselineStepSeconds = 8.0 * 8192.0 / 2436.0;
+
 }  // namespace
 
 class TestLongContext : public QObject {
@@ -172,6 +193,54 @@ private slots:
     }
 
     // What each part does, on Llama-8B at 256K tokens on one H100 with everything offloaded.
+    // The blog's steps take 28.3 / 33.3 / 39.1 s at 8K / 32K / 64K on 4 GPUs and 26.9 s on one at
+    // 8K: about 27 s that neither the length (8x the tokens) nor the GPU count moves, while the
+    // 64K step is what its attention and matmuls take. That is a data pipeline loading 8 samples a
+    // step at its own pace, beside the GPUs (Training::data_seconds_per_sample; every rank of a
+    // sequence-parallel group loads the same samples): read off the 1-GPU row, 26.9 s / 8 a
+    // sample (the planner's own 1-GPU step is well under it, so that row is the pipeline's), the
+    // 4-GPU rows are predicted. Without it the 8K and 32K rows come out 5x and 3x too fast.
+    void hf_blog_tokens_per_second_with_its_data_pipeline_data() {
+        QTest::addColumn<qlonglong>("seq");
+        QTest::addColumn<double>("tokens_per_s");
+        QTest::newRow("HF blog, Qwen3-4B, SP 4, 8K: 2,315 tokens/s") << qlonglong{8192} << 2315.0;
+        QTest::newRow("HF blog, Qwen3-4B, SP 4, 32K: 7,872 tokens/s") << qlonglong{32768} << 7872.0;
+        QTest::newRow("HF blog, Qwen3-4B, SP 4, 64K: 13,396 tokens/s") << qlonglong{65536} << 13396.0;
+    }
+    void hf_blog_tokens_per_second_with_its_data_pipeline() {
+        QFETCH(qlonglong, seq);
+        QFETCH(double, tokens_per_s);
+        Scenario baseline = hf_blog_qwen3_4b(1, 8192);
+        QVERIFY(estimate_step(baseline).seconds < 0.5 * kBlogBaselineStepSeconds);
+        const double per_sample = kBlogBaselineStepSeconds / 8.0;
+        baseline.training.data_seconds_per_sample = per_sample;
+        QCOMPARE(estimate_step(baseline).seconds, kBlogBaselineStepSeconds);  // the row it is read off
+
+        Scenario s = hf_blog_qwen3_4b(4, seq);
+        s.training.data_seconds_per_sample = per_sample;
+        const StepTime st = estimate_step(s);
+        const double r = ratio(st.tokens_per_second, tokens_per_s);
+        QVERIFY2(r > 0.75 && r < 1.25, qPrintable(QStringLiteral("%1 tokens/s predicted, %2 measured (%3)")
+                                                      .arg(st.tokens_per_second, 0, 'f', 0)
+                                                      .arg(tokens_per_s, 0, 'f', 0)
+                                                      .arg(r, 0, 'f', 2)));
+        QCOMPARE(st.seconds, st.compute_seconds + st.comm_seconds + st.offload_seconds + st.data_wait_seconds);
+    }
+
+    // The data pipeline runs beside the GPUs: below the rest of the step it adds nothing, above it
+    // the step is its pace; dataloader workers share it.
+    void data_pipeline_bounds_the_step_only_past_the_rest() {
+        Scenario s = hf_blog_qwen3_4b(4, 32768);
+        const double gpus_only = estimate_step(s).seconds;
+        s.training.data_seconds_per_sample = 0.5 * gpus_only / 8.0;
+        QCOMPARE(estimate_step(s).seconds, gpus_only);
+        QCOMPARE(estimate_step(s).data_wait_seconds, 0.0);
+        s.training.data_seconds_per_sample = 3.0 * gpus_only / 8.0;
+        ZP_COMPARE_NEAR(estimate_step(s).seconds, 3.0 * gpus_only);
+        s.training.dataloader_workers = 2;
+        ZP_COMPARE_NEAR(estimate_step(s).seconds, 1.5 * gpus_only);
+    }
+
     void each_part_shortens_the_step_peak_or_lengthens_the_step() {
         const Scenario none = recipe("llama-3.1-8b", "h100-80gb", 1, kLiger, 262144);
         Scenario tiled = none, offload = none;

@@ -76,7 +76,7 @@ const std::vector<std::string> kExpectedKeys = {
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
     "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.fp8_scaling", "training.loss_fp32_upcast", "training.loss_kernel", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
-    "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.capacity_factor",
+    "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.data_seconds_per_sample", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
@@ -93,7 +93,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 151;
+constexpr std::size_t kFieldCount = 152;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -322,6 +322,7 @@ json flatten(const Scenario& s) {
         {"training.load_in_16bit", t.load_in_16bit},
         {"training.low_cpu_mem_usage", t.low_cpu_mem_usage},
         {"training.dataloader_workers", t.dataloader_workers},
+        {"training.data_seconds_per_sample", t.data_seconds_per_sample},
         {"training.capacity_factor", t.capacity_factor},
         {"zero.stage", z.stage},
         {"zero.offload_optimizer", to_string(z.offload_optimizer)},
@@ -509,6 +510,7 @@ private slots:
                                   {"training.fp8_gemms", false},
                                   {"cluster.gpu.peak_tflops_fp8", 0.0},
                                   {"training.fp8_scaling", "delayed"},
+                                  {"training.data_seconds_per_sample", 0.0},
                                   {"cluster.gpu.compute_capability_10", false},
                                   {"cluster.gpu.peak_tflops_fp4", 0.0},
                                   {"assumptions.calibration", ""},

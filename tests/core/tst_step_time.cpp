@@ -315,7 +315,7 @@ private slots:
         QCOMPARE(t.exposed_allgather_seconds > 0, allgatherExposed);
         QCOMPARE(t.comm_seconds,
                  t.exposed_allreduce_seconds + t.exposed_reduce_scatter_seconds + t.exposed_allgather_seconds + t.zero3_overhead_seconds);
-        QCOMPARE(t.seconds, t.compute_seconds + t.comm_seconds + t.offload_seconds);
+        QCOMPARE(t.seconds, t.compute_seconds + t.comm_seconds + t.offload_seconds + t.data_wait_seconds);
     }
 
     // The roofline's two sides and the launch bound, on GPT-2 124M (12 layers, hidden 768) at

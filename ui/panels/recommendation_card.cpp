@@ -124,6 +124,8 @@ QString stepParts(const StepTime& t) {
         RecommendationCard::tr("%1 = compute %2").arg(fromCore(format_seconds(t.seconds)), fromCore(format_seconds(t.compute_seconds)));
     if (t.comm_seconds > 0) text += RecommendationCard::tr(" + comm. %1").arg(fromCore(format_seconds(t.comm_seconds)));
     if (t.offload_seconds > 0) text += RecommendationCard::tr(" + offload %1").arg(fromCore(format_seconds(t.offload_seconds)));
+    if (t.data_wait_seconds > 0)
+        text += RecommendationCard::tr(" + waiting for data %1").arg(fromCore(format_seconds(t.data_wait_seconds)));
     return text;
 }
 

@@ -99,6 +99,7 @@ QString timePartName(TimePart p) {
     case TimePart::Compute: return QObject::tr("Compute");
     case TimePart::Communication: return QObject::tr("Exposed communication");
     case TimePart::Offload: return QObject::tr("Offload");
+    case TimePart::DataWait: return QObject::tr("Waiting for data");
     }
     return {};
 }
@@ -108,6 +109,7 @@ QColor timePartColor(TimePart p) {
     case TimePart::Compute: return QColor(0x4e, 0x79, 0xa7);
     case TimePart::Communication: return QColor(0xf2, 0x8e, 0x2b);
     case TimePart::Offload: return QColor(0xb0, 0x7a, 0xa1);
+    case TimePart::DataWait: return QColor(0x9c, 0x9c, 0x9c);
     }
     return Qt::gray;
 }

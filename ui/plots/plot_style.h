@@ -36,7 +36,7 @@ QColor pipelineStageColor(int stage, int stages, bool lighter);
 // ghosted bars, dashed lines and the panel's column headers; lighter on a dark base.
 QColor pinColor(int pin, const QPalette& palette);
 
-enum class TimePart { Compute, Communication, Offload };
+enum class TimePart { Compute, Communication, Offload, DataWait };
 QString timePartName(TimePart p);
 QColor timePartColor(TimePart p);
 

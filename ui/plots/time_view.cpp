@@ -33,8 +33,9 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     compute_ = addPart(TimePart::Compute);
     comm_ = addPart(TimePart::Communication);
     offload_ = addPart(TimePart::Offload);
+    base_legend_ = entries;  // waiting for data joins the legend only when a bar has it (updateLegend)
+    data_wait_ = addPart(TimePart::DataWait);
     plot_->yAxis->setLabel(tr("Seconds per optimizer step"));
-    base_legend_ = entries;
     legend_->setEntries(entries);
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
     note_->position->setCoords(0.5, 0.4);
@@ -42,12 +43,7 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
         if (captionsRoomy() != roomy_) rebuild();
     });
-    connect(doc_, &PlannerDocument::pinsChanged, this, [this] {
-        QList<LegendStrip::Entry> pinned = base_legend_;
-        SetupBarChart::appendGhostLegend(pinned, doc_->pins(), palette());
-        legend_->setEntries(pinned);
-        rebuild();
-    });
+    connect(doc_, &PlannerDocument::pinsChanged, this, &TimeView::rebuild);
     rebuild();
 }
 
@@ -61,20 +57,30 @@ void TimeView::changeEvent(QEvent* e) {
     if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) rebuild();
 }
 
+void TimeView::updateLegend(bool waits_for_data) {
+    QList<LegendStrip::Entry> entries = base_legend_;
+    if (waits_for_data) entries.append({timePartName(TimePart::DataWait), timePartColor(TimePart::DataWait)});
+    SetupBarChart::appendGhostLegend(entries, doc_->pins(), palette());
+    legend_->setEntries(entries);
+}
+
 void TimeView::rebuild() {
     const Overview& o = doc_->overview();
     const QPalette pal = palette();
     applyPalette(plot_, pal);
     note_->setVisible(false);
     chart_.setSetups(o.bars);
-    for (QCPBars* b : {compute_, comm_, offload_}) b->setPen(QPen(pal.color(QPalette::Base), 1));
+    for (QCPBars* b : {compute_, comm_, offload_, data_wait_}) b->setPen(QPen(pal.color(QPalette::Base), 1));
     double top = 0;
+    bool waits_for_data = false;
     for (std::size_t i = 0; o.step_valid && i < o.bars.size(); ++i) {
         const Candidate& c = o.bars[i];
         const double key = SetupBarChart::key(i);
         compute_->addData(key, c.step.compute_seconds);
         comm_->addData(key, c.step.comm_seconds);
         offload_->addData(key, c.step.offload_seconds);
+        data_wait_->addData(key, c.step.data_wait_seconds);
+        waits_for_data = waits_for_data || c.step.data_wait_seconds > 0;
         top = std::max(top, c.step.seconds);
     }
     // The pins' step times, ghosted behind the live bars.
@@ -86,6 +92,7 @@ void TimeView::rebuild() {
         ghosts.push_back(std::move(seconds));
     }
     chart_.setGhosts(ghosts);
+    updateLegend(waits_for_data);
     if (!o.step_valid) {
         chart_.hideLabelsFrom(0);
         note_->setVisible(true);

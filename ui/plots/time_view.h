@@ -31,6 +31,7 @@ protected:
 
 private:
     void rebuild();
+    void updateLegend(bool waits_for_data);  // the parts, waiting for data when a bar has it, and the pins
     PlannerDocument* doc_;
     QCustomPlot* plot_;
     LegendStrip* legend_;
@@ -39,7 +40,8 @@ private:
     QCPBars* compute_;
     QCPBars* comm_;
     QCPBars* offload_;
-    PlotLabel* note_;  // why there are no times; created once and updated
+    QCPBars* data_wait_;  // waiting for the data pipeline (StepTime::data_wait_seconds)
+    PlotLabel* note_;     // why there are no times; created once and updated
     // Whether the bars are far enough apart for the tokens/s line under each time (not at
     // 1280x720, where neighbouring captions overlapped); judged again after each layout.
     bool captionsRoomy() const;

@@ -91,6 +91,12 @@ void addEnumItems(QComboBox* box) {
     for (const auto& n : enum_names<E>()) box->addItem(translatedCore(n.name), QString::fromLatin1(n.name));
 }
 
+// The same, each item labelled by `label(value)` (a QString): the window's own words for a value.
+template <class E, class Label>
+void addEnumItems(QComboBox* box, const Label& label) {
+    for (const auto& n : enum_names<E>()) box->addItem(label(n.value), QString::fromLatin1(n.name));
+}
+
 // One preset of a list grouped by family (core/presets/gpu_presets.h gpu_family).
 struct FamilyEntry {
     QString label;

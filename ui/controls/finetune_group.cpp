@@ -20,7 +20,7 @@ FinetuneGroup::FinetuneGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Fine-
         }
         return QString::fromLatin1(to_string(m));
     };
-    for (const auto& n : enum_names<FineTuneMethod>()) finetune_method_->addItem(methodLabel(n.value), QString::fromLatin1(n.name));
+    addEnumItems<FineTuneMethod>(finetune_method_, methodLabel);
     finetune_method_->setAccessibleName(tr("Fine-tuning method"));
     form_->addRow(tr("Method"), finetune_method_);
     lora_rank_ =

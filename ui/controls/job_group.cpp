@@ -24,7 +24,7 @@ JobGroup::JobGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Job")) {
                                        "sequence and fine-tuning method, and shows the controls that matter for it first; "
                                        "the others stay under each box's Advanced.")),
                  "job");
-    for (const auto& n : enum_names<Job>()) job_->addItem(jobLabel(n.value), QString::fromLatin1(n.name));
+    addEnumItems<Job>(job_, jobLabel);
     job_->setAccessibleName(tr("Job"));
     form_->addRow(tr("Planning"), job_);
     onActivated(job_, EditJob, tr("Choose job"), [](Scenario& s, const std::string& v) { s = with_job(s, parse_job(v)); });

@@ -34,7 +34,7 @@ void TrainingGroup::addStepRows() {
         return QString::fromLatin1(to_string(e));
     };
     engine_->addItem(tr("auto (the faster)"), QStringLiteral("auto"));  // the recommender plans both engines
-    for (const auto& n : enum_names<Engine>()) engine_->addItem(engineLabel(n.value), QString::fromLatin1(n.name));
+    addEnumItems<Engine>(engine_, engineLabel);
     form_->addRow(tr("Engine"), engine_);
     fsdp_precision_ = named(tip(new QComboBox, tr("FSDP's dtypes: an fp32 model with MixedPrecision (the Trainer's and Accelerate's bf16), "
                                                   "an fp32 model under torch.autocast, or the model loaded in the training dtype.")),
@@ -47,7 +47,7 @@ void TrainingGroup::addStepRows() {
         }
         return QString::fromLatin1(to_string(p));
     };
-    for (const auto& n : enum_names<FsdpPrecision>()) fsdp_precision_->addItem(fsdpPrecisionLabel(n.value), QString::fromLatin1(n.name));
+    addEnumItems<FsdpPrecision>(fsdp_precision_, fsdpPrecisionLabel);
     form_->addRow(tr("FSDP dtypes"), fsdp_precision_);
     precision_ = named(tip(new QComboBox, tr("bf16/fp16: mixed precision with fp32 master weights; fp32: no master copy.")), "precision");
     addEnumItems<Precision>(precision_);
@@ -110,7 +110,7 @@ void TrainingGroup::addMemoryRows() {
         }
         return QString::fromLatin1(to_string(k));
     };
-    for (const auto& n : enum_names<LossKernel>()) loss_kernel_->addItem(lossKernelLabel(n.value), QString::fromLatin1(n.name));
+    addEnumItems<LossKernel>(loss_kernel_, lossKernelLabel);
     loss_kernel_->setAccessibleName(tr("Loss kernel"));
     form_->addRow(tr("Loss kernel"), loss_kernel_);
     fused_optimizer_ = named(tip(new QCheckBox(tr("Fused optimizer (DeepSpeed FusedAdam)")),
@@ -133,7 +133,7 @@ void TrainingGroup::addMemoryRows() {
         }
         return QString::fromLatin1(to_string(o));
     };
-    for (const auto& n : enum_names<OptimizerStorage>()) optimizer_storage_->addItem(storageLabel(n.value), QString::fromLatin1(n.name));
+    addEnumItems<OptimizerStorage>(optimizer_storage_, storageLabel);
     optimizer_storage_->setAccessibleName(tr("Optimizer states"));
     form_->addRow(tr("Optimizer states"), optimizer_storage_);
     headroom_ = named(tip(new EditDoubleSpinBox, tr("GPU memory kept free: a setup fits when its total is below capacity minus headroom.")),
@@ -153,7 +153,7 @@ void TrainingGroup::addMemoryRows() {
         }
         return QString::fromLatin1(to_string(c));
     };
-    for (const auto& n : enum_names<Convention>()) convention_->addItem(conventionLabel(n.value), QString::fromLatin1(n.name));
+    addEnumItems<Convention>(convention_, conventionLabel);
     form_->addRow(tr("Convention"), convention_);
 }
 
@@ -175,7 +175,7 @@ void TrainingGroup::addFp8Rows() {
         }
         return QString::fromLatin1(to_string(f));
     };
-    for (const auto& n : enum_names<Fp8Scaling>()) fp8_scaling_->addItem(scalingLabel(n.value), QString::fromLatin1(n.name));
+    addEnumItems<Fp8Scaling>(fp8_scaling_, scalingLabel);
     fp8_scaling_->setAccessibleName(tr("FP8 scaling"));
     form_->addRow(tr("FP8 scaling"), fp8_scaling_);
 }

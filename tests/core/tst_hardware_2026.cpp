@@ -70,6 +70,25 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, validate(tp16));
     }
 
+    // Llama-3.1-405B has 128 heads in 8 key/value groups: Megatron gives each tensor rank whole
+    // groups (megatron/core/transformer/attention.py divide(num_query_groups, world_size)), so 16
+    // is refused inside the rack too, and the refusal names the largest size that works.
+    void tensor_parallelism_stops_at_the_key_value_groups() {
+        Scenario s = test::model_scenario(model_preset("llama-3.1-405b").spec, 64, 1);
+        s = with_node(s, cluster_preset("gb200-nvl72").cluster, 64);
+        s.parallel.tensor = 16;
+        try {
+            validate(s);
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            const QString got = QString::fromUtf8(e.what());
+            QVERIFY2(got.contains(QLatin1String("key/value heads (8)")) && got.contains(QLatin1String("use tensor 8 or less")),
+                     qPrintable(got));
+        }
+        s.parallel.tensor = 8;
+        validate(s);
+    }
+
     // The window lists GPUs and nodes by vendor and generation: every preset has its family.
     void every_gpu_preset_has_a_family() {
         for (const GpuSpec& g : gpu_presets()) QVERIFY2(*gpu_family(g.name) != '\0', g.name.c_str());

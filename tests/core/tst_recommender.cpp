@@ -125,6 +125,41 @@ private slots:
         QVERIFY(p.feasible);
         QCOMPARE(p.best.zero.offload_optimizer != OffloadDevice::None, offloads);
     }
+
+    // Where a source measured the stages side by side, the planner ranks them as it did.
+    // DeepSpeedExamples training/autotuning/hf/gpt2-xl/README.md (measured_runs_2.json N10): GPT-2 XL
+    // on 16 V100 32GB, fp16, micro batch 1, sequence 512 (the tuning runs' --block_size): without
+    // ZeRO "Not runnable"; the autotuner's own throughput 40.17 (ZeRO-1), 33.05 (ZeRO-2) and 12.86
+    // (ZeRO-3) samples/s: ZeRO-1 first, then 2, then 3, the offloaded setups behind.
+    void stage_ranking_where_measured_side_by_side() {
+        Scenario s = with_node(preset_scenario("gpt2-xl", "v100-32gb", 16), cluster_preset("dgx-2").cluster, 16);  // one node of 16
+        QCOMPARE(s.cluster.gpu.name, std::string("v100-32gb"));
+        s.training.precision = Precision::Fp16;
+        s.training.micro_batch = 1;
+        s.training.auto_micro_batch = false;
+        s.training.global_batch = 16;
+        s.training.seq_len = 512;
+        s.training.checkpointing = Checkpointing::None;
+        s.training.auto_checkpointing = false;
+        const Plan p = recommend(s);
+        QVERIFY(p.feasible);
+        QCOMPARE(p.best.zero.stage, 1);
+        QCOMPARE(p.best.zero.offload_optimizer, OffloadDevice::None);
+        double stage_seconds[4] = {0, 0, 0, 0};
+        bool fits[4] = {false, false, false, false};
+        for (std::size_t i = 0; i < p.per_setup.size(); ++i) {
+            const Candidate& c = p.per_setup[i];
+            if (c.zero.offload_optimizer != OffloadDevice::None || c.zero.offload_param != OffloadDevice::None) continue;
+            fits[c.zero.stage] = p.per_setup_feasible[i];
+            stage_seconds[c.zero.stage] = c.step.seconds;
+        }
+        QVERIFY(!fits[0]);  // "Not runnable"
+        QVERIFY(fits[1] && fits[2] && fits[3]);
+        QVERIFY2(
+            stage_seconds[1] < stage_seconds[2] && stage_seconds[2] < stage_seconds[3],
+            qPrintable(
+                QStringLiteral("ZeRO-1 %1 s, ZeRO-2 %2 s, ZeRO-3 %3 s").arg(stage_seconds[1]).arg(stage_seconds[2]).arg(stage_seconds[3])));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestRecommender)

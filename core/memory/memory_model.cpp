@@ -64,14 +64,15 @@ MemoryBreakdown estimate_memory_with(const Scenario& s, MemoryMemo* memo) {
     // Built in place (the breakdown is large; the recommender asks for one per candidate).
     MemoryBreakdown m = [&] {
         if (s.parallel.pipeline > 1 && s.parallel.pipeline_rank < 0) {
-            Scenario first = s, last = s;
-            first.parallel.pipeline_rank = 0;
-            last.parallel.pipeline_rank = s.parallel.pipeline - 1;
-            const TimelineInputs first_in = inputs(first);
+            Scenario stage = s;  // one copy, its rank set to the first stage and then the last
+            stage.parallel.pipeline_rank = 0;
+            const TimelineInputs first_in = inputs(stage);
             cpu_checkpoint_bytes_per_gpu = first_in.activations.cpu_bytes_per_gpu;  // the first stage keeps the most checkpoints
-            MemoryBreakdown a = gpu_memory(first, first_in);
-            MemoryBreakdown b = gpu_memory(last, inputs(last));
-            return b.peak_required_bytes > a.peak_required_bytes ? b : a;
+            MemoryBreakdown a = gpu_memory(stage, first_in);
+            stage.parallel.pipeline_rank = s.parallel.pipeline - 1;
+            MemoryBreakdown b = gpu_memory(stage, inputs(stage));
+            if (b.peak_required_bytes > a.peak_required_bytes) return b;
+            return a;
         }
         if (!memo) rank_split = rank_parameter_split(s);  // one estimate: the split serves the GPU and the host side
         const TimelineInputs in = memo ? timeline_inputs(s, memo->timeline) : timeline_inputs(s, *rank_split);

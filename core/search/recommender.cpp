@@ -12,8 +12,12 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
+#include <exception>
+#include <future>
 #include <optional>
+#include <thread>
 #include <tuple>
 
 namespace zp {
@@ -215,6 +219,133 @@ std::vector<SetupRow> zeropp_rows(const Scenario& base) {
     return rows;
 }
 
+// One layout's part of the search: its base (the layout with the exact global batch), what each
+// setup found on it, its feasible points (their layout index 0, renumbered by merge_layout).
+// Layouts are independent: each has its own memos.
+struct LayoutSearch {
+    const Scenario& input;
+    const std::vector<Checkpointing>& recomputes;
+    const std::array<bool, 4>& some_layout_runs;
+    SearchPruning pruning;
+    bool search_zeropp;
+    bool many_layouts;
+};
+
+void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& out) {
+    const Scenario& input = in.input;
+    const std::vector<Checkpointing>& recomputes = in.recomputes;
+    const std::array<bool, 4>& some_layout_runs = in.some_layout_runs;
+    const SearchPruning pruning = in.pruning;
+    const bool search_zeropp = in.search_zeropp, many_layouts = in.many_layouts;
+    Scenario base = input;
+    base.parallel = layout;
+    const std::int64_t world = data_parallel_size(base);
+    const std::optional<std::int64_t> global = layout_global_batch(base);
+    if (!global)
+        throw InputError("global batch " + std::to_string(input.training.global_batch) + " is not a multiple of the " +
+                         std::to_string(world) + " GPUs: DeepSpeed needs train_batch_size = micro batch x gradient accumulation x GPUs");
+    base.training.global_batch = *global;
+    if (search_zeropp) apply_zeropp_choice(base.zero, ZeroppChoice::Off, base.cluster.gpus_per_node);  // the search chooses
+    std::vector<std::int64_t> micros = micro_batches(*global / world);
+    if (!input.training.auto_micro_batch) {
+        if ((*global / world) % input.training.micro_batch != 0) {
+            if (many_layouts) return;  // this layout's per-GPU batch: another may take the micro batch
+            throw InputError("micro batch " + std::to_string(input.training.micro_batch) + " does not divide the " +
+                             std::to_string(*global / world) + " sequences per GPU of global batch " + std::to_string(*global) +
+                             "; choose a divisor or let the planner choose (auto)");
+        }
+        micros = {input.training.micro_batch};
+    }
+    out.bases.push_back(base);
+    const std::uint16_t layout_index = 0;  // this layout's own Search; merge_layout renumbers
+    Scenario s = base;
+    ComputeTimeMemo compute;  // one layout: the model, GPU, fine-tuning and assumptions stay
+    // The model is the same for every candidate: count it once (parameter_count and
+    // largest_layer_params return the overrides), the same numbers without the walk per candidate.
+    s.model.params_override = parameter_count(s.model);
+    s.model.largest_layer_override = largest_layer_params(s.model);
+    // Inside one node ZeRO++ on auto is off: the gathers never cross the network.
+    const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 ? zeropp_rows(base) : plain_rows();
+    for (const SetupRow& row : rows) {
+        const std::size_t i = row.setup;
+        const ZeroppChoice zeropp = row.zeropp;  // a local: the loop below writes through `s`
+        ZeroSetup row_zero = base.zero;          // the row's ZeRO++ switches, once (apply keeps them)
+        if (zeropp != ZeroppChoice::Off) apply_zeropp_choice(row_zero, zeropp, base.cluster.gpus_per_node);
+        SetupResult& r = out.per_setup[i];
+        const int stage = zero_setups()[i].stage;
+        if (!layout_runs_stage(base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
+            out.evaluated += static_cast<std::int64_t>(kBuckets.size() * recomputes.size() * micros.size());
+            continue;
+        }
+        MemoryMemo memo;  // one setup: buckets, recompute and micro batch vary below
+        // Buckets innermost: the candidates in a row share their compute (ComputeTimeMemo).
+        for (Checkpointing ck : recomputes) {
+            std::array<bool, kBuckets.size()> line_ended{};  // per bucket: an accumulating micro batch did not fit
+            for (std::int64_t micro : micros) {
+                const bool accumulating = micro != micros.back();
+                for (std::size_t b = 0; b < kBuckets.size(); ++b) {
+                    ++out.evaluated;
+                    if (line_ended[b] && accumulating) continue;
+                    const Point p{static_cast<std::uint8_t>(i),
+                                  static_cast<std::uint8_t>(b),
+                                  layout_index,
+                                  ck,
+                                  static_cast<std::int32_t>(micro),
+                                  zeropp};
+                    apply(s, row_zero, p);  // in place: no copy of the model's strings per point
+                    // Memory decides feasibility; step time only for what fits.
+                    if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch
+                        memo = {};
+                        compute = {};
+                    }
+                    const MemoryBreakdown m = estimate_memory(s, memo);
+                    ++out.estimated;
+                    Point q = p;
+                    q.gpu_bytes = m.peak_required_bytes;
+                    if (check_fit(s, m).all()) {  // memory, and the stage with the layout (Fit::layout)
+                        q.tokens_per_second = estimate_step(s, compute).tokens_per_second;
+                        if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
+                        r.any_feasible = true;
+                        out.feasible.push_back(q);
+                    } else {
+                        if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
+                            r.closest = q;
+                            r.has_closest = true;
+                        }
+                        line_ended[b] = pruning == SearchPruning::Bounds && accumulating;
+                    }
+                }
+            }
+        }
+    }
+}
+
+// Appends one layout's part to the search as run_search's sequential order would have made it:
+// its base gets the next index; a setup keeps the first fastest feasible point (a later layout
+// replaces it only when strictly faster) and, while none is feasible, the least-memory point.
+void merge_layout(Search& out, Search&& part) {
+    out.evaluated += part.evaluated;
+    out.estimated += part.estimated;
+    if (part.bases.empty()) return;
+    const auto index = static_cast<std::uint16_t>(out.bases.size());
+    out.bases.push_back(std::move(part.bases.front()));
+    for (Point& p : part.feasible) {
+        p.layout = index;
+        out.feasible.push_back(p);
+    }
+    for (std::size_t i = 0; i < out.per_setup.size(); ++i) {
+        SetupResult& r = out.per_setup[i];
+        SetupResult& q = part.per_setup[i];
+        q.fastest.layout = q.closest.layout = index;
+        if (q.any_feasible && (!r.any_feasible || q.fastest.tokens_per_second > r.fastest.tokens_per_second)) r.fastest = q.fastest;
+        if (!r.any_feasible && q.has_closest && (!r.has_closest || q.closest.gpu_bytes < r.closest.gpu_bytes)) {
+            r.closest = q.closest;
+            r.has_closest = true;
+        }
+        r.any_feasible = r.any_feasible || q.any_feasible;
+    }
+}
+
 Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts, SearchPruning pruning, bool search_zeropp) {
     Search out;
     std::vector<Checkpointing> recomputes(kCheckpointing.begin(), kCheckpointing.end());
@@ -226,89 +357,34 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
     for (const Parallelism& l : layouts)
         for (int stage = 0; stage < 4; ++stage) some_layout_runs[static_cast<std::size_t>(stage)] |= layout_runs_stage(l, stage);
 
+    // The layout search spreads its layouts over two threads (the machine's second core while the
+    // caller waits); each layout's part is kept by its index and merged in layout order, so the
+    // plan, and which of two equal points wins, are the sequential search's. An error is raised
+    // for the first layout that has one, as in order.
+    const LayoutSearch in{input, recomputes, some_layout_runs, pruning, search_zeropp, layouts.size() > 1};
+    std::vector<Search> parts(layouts.size());
+    std::vector<std::exception_ptr> errors(layouts.size());
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t li = next++; li < layouts.size(); li = next++) {
+            parts[li].per_setup.resize(zero_setups().size());
+            try {
+                search_layout(in, layouts[li], parts[li]);
+            } catch (...) {
+                errors[li] = std::current_exception();
+            }
+        }
+    };
+    if (layouts.size() > 1 && std::thread::hardware_concurrency() > 1) {
+        std::future<void> helper = std::async(std::launch::async, work);
+        work();
+        helper.get();
+    } else {
+        work();
+    }
     for (std::size_t li = 0; li < layouts.size(); ++li) {
-        Scenario base = input;
-        base.parallel = layouts[li];
-        const std::int64_t world = data_parallel_size(base);
-        const std::optional<std::int64_t> global = layout_global_batch(base);
-        if (!global)
-            throw InputError("global batch " + std::to_string(input.training.global_batch) + " is not a multiple of the " +
-                             std::to_string(world) +
-                             " GPUs: DeepSpeed needs train_batch_size = micro batch x gradient accumulation x GPUs");
-        base.training.global_batch = *global;
-        if (search_zeropp) apply_zeropp_choice(base.zero, ZeroppChoice::Off, base.cluster.gpus_per_node);  // the search chooses
-        std::vector<std::int64_t> micros = micro_batches(*global / world);
-        if (!input.training.auto_micro_batch) {
-            if ((*global / world) % input.training.micro_batch != 0) {
-                if (layouts.size() > 1) continue;  // this layout's per-GPU batch: another may take the micro batch
-                throw InputError("micro batch " + std::to_string(input.training.micro_batch) + " does not divide the " +
-                                 std::to_string(*global / world) + " sequences per GPU of global batch " + std::to_string(*global) +
-                                 "; choose a divisor or let the planner choose (auto)");
-            }
-            micros = {input.training.micro_batch};
-        }
-        out.bases.push_back(base);
-        const auto layout_index = static_cast<std::uint16_t>(out.bases.size() - 1);
-        Scenario s = base;
-        ComputeTimeMemo compute;  // one layout: the model, GPU, fine-tuning and assumptions stay
-        // The model is the same for every candidate: count it once (parameter_count and
-        // largest_layer_params return the overrides), the same numbers without the walk per candidate.
-        s.model.params_override = parameter_count(s.model);
-        s.model.largest_layer_override = largest_layer_params(s.model);
-        // Inside one node ZeRO++ on auto is off: the gathers never cross the network.
-        const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 ? zeropp_rows(base) : plain_rows();
-        for (const SetupRow& row : rows) {
-            const std::size_t i = row.setup;
-            const ZeroppChoice zeropp = row.zeropp;  // a local: the loop below writes through `s`
-            ZeroSetup row_zero = base.zero;          // the row's ZeRO++ switches, once (apply keeps them)
-            if (zeropp != ZeroppChoice::Off) apply_zeropp_choice(row_zero, zeropp, base.cluster.gpus_per_node);
-            SetupResult& r = out.per_setup[i];
-            const int stage = zero_setups()[i].stage;
-            if (!layout_runs_stage(base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
-                out.evaluated += static_cast<std::int64_t>(kBuckets.size() * recomputes.size() * micros.size());
-                continue;
-            }
-            MemoryMemo memo;  // one setup: buckets, recompute and micro batch vary below
-            // Buckets innermost: the candidates in a row share their compute (ComputeTimeMemo).
-            for (Checkpointing ck : recomputes) {
-                std::array<bool, kBuckets.size()> line_ended{};  // per bucket: an accumulating micro batch did not fit
-                for (std::int64_t micro : micros) {
-                    const bool accumulating = micro != micros.back();
-                    for (std::size_t b = 0; b < kBuckets.size(); ++b) {
-                        ++out.evaluated;
-                        if (line_ended[b] && accumulating) continue;
-                        const Point p{static_cast<std::uint8_t>(i),
-                                      static_cast<std::uint8_t>(b),
-                                      layout_index,
-                                      ck,
-                                      static_cast<std::int32_t>(micro),
-                                      zeropp};
-                        apply(s, row_zero, p);  // in place: no copy of the model's strings per point
-                        // Memory decides feasibility; step time only for what fits.
-                        if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch
-                            memo = {};
-                            compute = {};
-                        }
-                        const MemoryBreakdown m = estimate_memory(s, memo);
-                        ++out.estimated;
-                        Point q = p;
-                        q.gpu_bytes = m.peak_required_bytes;
-                        if (check_fit(s, m).all()) {  // memory, and the stage with the layout (Fit::layout)
-                            q.tokens_per_second = estimate_step(s, compute).tokens_per_second;
-                            if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
-                            r.any_feasible = true;
-                            out.feasible.push_back(q);
-                        } else {
-                            if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
-                                r.closest = q;
-                                r.has_closest = true;
-                            }
-                            line_ended[b] = pruning == SearchPruning::Bounds && accumulating;
-                        }
-                    }
-                }
-            }
-        }
+        if (errors[li]) std::rethrow_exception(errors[li]);
+        merge_layout(out, std::move(parts[li]));
     }
     if (out.bases.empty())
         throw InputError("micro batch " + std::to_string(input.training.micro_batch) +

@@ -2156,6 +2156,22 @@
         <source>Change FP8 scaling</source>
         <translation>更改 FP8 缩放</translation>
     </message>
+    <message>
+        <source>What the data pipeline takes to read, tokenize and collate one sample on a process (0: it keeps up). Loading runs beside the GPUs: a step waits only for what it takes past the rest of the step.</source>
+        <translation>数据管道在一个进程上读取、分词并整理一个样本所需的时间（0：跟得上）。加载与 GPU 同时进行：一步只等待超出该步其余部分的那段时间。</translation>
+    </message>
+    <message>
+        <source> s a sample</source>
+        <translation> 秒/样本</translation>
+    </message>
+    <message>
+        <source>Data pipeline</source>
+        <translation>数据管道</translation>
+    </message>
+    <message>
+        <source>Change data pipeline</source>
+        <translation>更改数据管道</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

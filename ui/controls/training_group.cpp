@@ -120,6 +120,7 @@ void TrainingGroup::addMemoryRows() {
     fused_optimizer_->setAccessibleName(tr("Fused optimizer (DeepSpeed FusedAdam)"));
     form_->addRow(fused_optimizer_);
     addFp8Rows();
+    addDataRows();
     optimizer_storage_ = named(tip(new QComboBox, tr("Where the optimizer's moments live. Standard: fp32 in the GPU's allocator. "
                                                      "bitsandbytes: 8-bit (a quarter of the bytes); paged (CUDA managed memory, "
                                                      "outside the allocator, moved to host RAM when the card is full).")),
@@ -155,6 +156,18 @@ void TrainingGroup::addMemoryRows() {
     };
     addEnumItems<Convention>(convention_, conventionLabel);
     form_->addRow(tr("Convention"), convention_);
+}
+
+void TrainingGroup::addDataRows() {
+    data_seconds_ = named(tip(new EditDoubleSpinBox, tr("What the data pipeline takes to read, tokenize and collate one sample on a "
+                                                        "process (0: it keeps up). Loading runs beside the GPUs: a step waits only "
+                                                        "for what it takes past the rest of the step.")),
+                          "data_seconds_per_sample");
+    data_seconds_->setDecimals(2);
+    setValidRange(data_seconds_, limits::kDataSecondsPerSample);
+    data_seconds_->setSuffix(tr(" s a sample"));
+    data_seconds_->setAccessibleName(tr("Data pipeline"));
+    form_->addRow(tr("Data pipeline"), data_seconds_);
 }
 
 void TrainingGroup::addFp8Rows() {
@@ -296,6 +309,9 @@ void TrainingGroup::connectEdits() {
     connect(fused_optimizer_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditFusedOptimizer, tr("Toggle fused optimizer"), [&](Scenario& s) { s.training.fused_optimizer = on; });
     });
+    connect(data_seconds_, &EditDoubleSpinBox::valueEdited, this, [this](double v) {
+        edit(EditDataSecondsPerSample, tr("Change data pipeline"), [&](Scenario& s) { s.training.data_seconds_per_sample = v; });
+    });
     connect(headroom_, &EditDoubleSpinBox::valueEdited, this,
             [this](double pct) { edit(EditHeadroom, tr("Change headroom"), [&](Scenario& s) { s.assumptions.headroom = pct / 100.0; }); });
 }
@@ -335,6 +351,7 @@ void TrainingGroup::sync(const Scenario& s) {
     setCheckedIfChanged(expandable_segments_, s.training.expandable_segments);
     setCheckedIfChanged(int64_kernels_, s.training.int64_kernel_indexing);
     headroom_->showValue(s.assumptions.headroom * 100.0);
+    data_seconds_->showValue(s.training.data_seconds_per_sample);
     setIndexIfChanged(convention_, convention_->findData(QString::fromLatin1(to_string(s.assumptions.convention))));
 }
 

@@ -19,6 +19,7 @@ private:
     void addStepRows();    // precision, optimizer, sequence, batches, recompute
     void addMemoryRows();  // flash attention, the loss, the fused optimizer, headroom, convention
     void addFp8Rows();     // Transformer Engine's FP8 matmuls and their scaling recipe
+    void addDataRows();    // the data pipeline's pace
     void addOutputRows();  // what the model's output holds: its KV cache, a loop that keeps it
     // A check box row: its text (also its accessible name), tooltip and object name.
     QCheckBox* addBox(const QString& text, const QString& tooltip, const char* name);
@@ -49,6 +50,7 @@ private:
     QCheckBox* expandable_segments_;
     QCheckBox* int64_kernels_;
     EditDoubleSpinBox* headroom_;
+    EditDoubleSpinBox* data_seconds_;  // Training::data_seconds_per_sample
     QComboBox* convention_;
 };
 

@@ -194,6 +194,7 @@ enum EditId : int {
     EditPartitionActivations,
     EditFp8,
     EditFp8Scaling,
+    EditDataSecondsPerSample,
     EditExpandableSegments,
     EditKernelIndex,
     EditPinMemory,

@@ -40,7 +40,7 @@ std::string accelerate_yaml(const Scenario& s, const std::string& distributed_ty
         // DelayedScaling's defaults, as accelerate's low_precision_training.md config writes them
         // (the DeepSpeed path takes TE's default recipe whatever this block says: accelerator.py).
         top["mixed_precision"] = YAML::Node(std::string("fp8"));
-        YAML::Node fp8(YAML::NodeType::Map);
+        YAML::Node fp8(YAML::NodeType::Map);  // keys in sorted order, as accelerate config writes them
         if (s.training.fp8_scaling == Fp8Scaling::Mxfp8) {
             // MXFP8BlockScaling: launch passes the key on as ACCELERATE_FP8_USE_MXFP8_BLOCK_SCALING
             // (commands/launch.py prefixes fp8_config keys with fp8_; utils/launch.py setup_fp8_env),

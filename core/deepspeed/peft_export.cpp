@@ -3,6 +3,10 @@
 #include "core/base/format.h"
 #include "core/model/trainable_params.h"
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 // transformers BitsAndBytesConfig (load_in_4bit, bnb_4bit_quant_type, bnb_4bit_use_double_quant,
 // bnb_4bit_compute_dtype, bnb_4bit_quant_storage; load_in_8bit), PEFT LoraConfig (r, lora_alpha,
 // lora_dropout, target_modules, modules_to_save, task_type) and get_peft_model; PEFT's DeepSpeed
@@ -34,6 +38,18 @@ const char* storage_dtype(QuantStorage q) {
 // ParamWrapper matches the end of "<module path>.<parameter name>" (GptOssExperts.gate_up_proj,
 // GptOssTopKRouter.weight).
 std::string parameter_target(const LinearModule& l) { return l.role == LinearRole::Router ? l.name + ".weight" : "experts." + l.name; }
+
+// ["a", "b"]: a Python list of strings, each once, in order; "" for none.
+std::string python_list(const std::vector<std::string>& items) {
+    std::vector<std::string> seen;
+    std::string out;
+    for (const std::string& i : items) {
+        if (std::find(seen.begin(), seen.end(), i) != seen.end()) continue;
+        seen.push_back(i);
+        out += (out.empty() ? "[\"" : ", \"") + i + "\"";
+    }
+    return out.empty() ? out : out + "]";
+}
 
 }  // namespace
 
@@ -88,26 +104,17 @@ std::string peft_model_text(const Scenario& s) {
     py += "model = " + auto_class + ".from_pretrained(MODEL, " + load_args + ")\n";
 
     if (f.adapters()) {
-        std::string targets, parameters;
-        const std::vector<LinearModule> adapted = adapted_modules(m, f);
-        if (f.targets == LoraTargets::AllLinear) {
-            targets = "\"all-linear\"";
-        } else {
-            std::vector<LinearModule> modules;
-            for (const LinearModule& l : adapted)
-                if (!l.fused_parameter) modules.push_back(l);
-            for (const std::string& n : distinct_names(modules)) targets += (targets.empty() ? "[" : ", ") + ("\"" + n + "\"");
-            if (!targets.empty()) targets += "]";
-        }
-        for (const LinearModule& l : adapted)
-            if (l.fused_parameter && parameters.find("\"" + parameter_target(l) + "\"") == std::string::npos)
-                parameters += (parameters.empty() ? "[" : ", ") + ("\"" + parameter_target(l) + "\"");
+        std::vector<std::string> module_names, parameter_names;
+        for (const LinearModule& l : adapted_modules(m, f))
+            (l.fused_parameter ? parameter_names : module_names).push_back(l.fused_parameter ? parameter_target(l) : l.name);
+        const std::string targets = f.targets == LoraTargets::AllLinear ? "\"all-linear\"" : python_list(module_names);
+        const std::string parameters = python_list(parameter_names);
         py += "\nlora_config = LoraConfig(\n";
         py += "    r=" + std::to_string(f.lora_rank) + ",\n";
         py += "    lora_alpha=" + format_general(f.lora_alpha) + ",\n";
         py += "    lora_dropout=" + format_general(f.lora_dropout) + ",\n";
         if (!targets.empty()) py += "    target_modules=" + targets + ",\n";
-        if (!parameters.empty()) py += "    target_parameters=" + parameters + "],  # fused expert Parameters (PEFT >= 0.17)\n";
+        if (!parameters.empty()) py += "    target_parameters=" + parameters + ",  # fused expert Parameters (PEFT >= 0.17)\n";
         if (f.train_embeddings || f.train_lm_head) {
             std::string saved;
             if (f.train_embeddings) saved += seq2seq ? "\"shared\"" : "\"embed_tokens\"";

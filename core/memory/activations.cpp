@@ -271,7 +271,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
     }
     if (t.fp8_gemms) {
         for (const LinearModule& l : linear_modules(m))
-            if (l.role != LinearRole::Head && runs_in_fp8(l))
+            if (layer_linear_in_fp8(l))
                 out.fp8_weight_params_per_layer +=
                     static_cast<double>(l.count) / std::max(L, 1.0) * static_cast<double>(l.in) * static_cast<double>(l.out);
         out.fp8_weight_params_per_layer /= tp;

@@ -55,8 +55,7 @@ double dequantized_bytes(const Scenario& s) {
     if (s.finetune.method != FineTuneMethod::Qlora) return 0;
     double largest_linear = 0;
     for (const LinearModule& l : linear_modules(s.model))
-        if (l.role != LinearRole::Head && !l.fused_parameter)
-            largest_linear = std::max(largest_linear, static_cast<double>(l.in) * static_cast<double>(l.out));
+        if (bnb_quantizes(l)) largest_linear = std::max(largest_linear, static_cast<double>(l.in) * static_cast<double>(l.out));
     return bytes_per_element(s.training.precision) * largest_linear;
 }
 }  // namespace

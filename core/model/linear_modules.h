@@ -48,6 +48,12 @@ std::vector<LinearModule> linear_modules(const ModelSpec& m);
 // utils/transformer_engine.py; the LM head too, GPT-2's 50,257-wide one not). Those run in FP8.
 inline bool runs_in_fp8(std::int64_t in, std::int64_t out) { return in % 16 == 0 && out % 16 == 0; }
 inline bool runs_in_fp8(const LinearModule& l) { return runs_in_fp8(l.in, l.out); }
+// A layer's linear that runs in FP8 (the output layer, outside the layers, is counted apart).
+inline bool layer_linear_in_fp8(const LinearModule& l) { return l.role != LinearRole::Head && runs_in_fp8(l); }
+// What bitsandbytes quantizes for a 4- or 8-bit base: every nn.Linear but the output layer
+// (transformers integrations/bitsandbytes.py replace_with_bnb_linear and get_keys_to_not_convert);
+// fused expert Parameters are not nn.Linear and stay in the compute dtype.
+inline bool bnb_quantizes(const LinearModule& l) { return l.role != LinearRole::Head && !l.fused_parameter; }
 
 // PEFT's default target_modules for the model's type (peft/utils/constants.py
 // TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING): {"q_proj", "v_proj"} for Llama; empty for a

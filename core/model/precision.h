@@ -9,4 +9,10 @@ enum class Precision { Bf16, Fp16, Fp32 };
 // fp32 master and moments apart; those are counted as 4 bytes where they are made.
 constexpr double bytes_per_element(Precision p) { return p == Precision::Fp32 ? 4.0 : 2.0; }
 
+// How Transformer Engine scales FP8 tensors (TE common/recipe/__init__.py at d0067d0):
+// Delayed: DelayedScaling, one scale a tensor from an amax history; Mxfp8: MXFP8BlockScaling, one
+// E8M0 scale per 32 elements along each direction, so a tensor's rowwise and columnwise copies are
+// separate quantizations (compute capability 10.x only: quantization.py _compute_mxfp8_support).
+enum class Fp8Scaling { Delayed, Mxfp8 };
+
 }  // namespace zp

@@ -64,11 +64,6 @@ enum class Checkpointing { None, Selective, Full };
 // LlamaForCausalLM 4.31 "logits = logits.float()", then "shift_logits = logits[..., :-1,
 // :].contiguous()" and CrossEntropyLoss: the returned logits up-cast and a shifted copy).
 enum class LossKernel { Full, Chunked, Shifted };
-// How Transformer Engine scales FP8 tensors (TE common/recipe/__init__.py at d0067d0):
-// Delayed: DelayedScaling, one scale a tensor from an amax history; Mxfp8: MXFP8BlockScaling, one
-// E8M0 scale per 32 elements along each direction, so a tensor's rowwise and columnwise copies are
-// separate quantizations (compute capability 10.x only: quantization.py _compute_mxfp8_support).
-enum class Fp8Scaling { Delayed, Mxfp8 };
 
 struct Training {
     Precision precision = Precision::Bf16;

@@ -150,11 +150,10 @@ ParameterSplit parameter_split(const Scenario& s) {
     const BasePrecision base = resolved_base(f);
     const double plain_bytes = base == BasePrecision::Bf16 || base == BasePrecision::Fp16 ? 2.0 : k;
     if (is_quantized_base(base)) {
-        // Every Linear weight but the output layer's (biases stay in the compute dtype); fused expert
-        // Parameters are not nn.Linear and stay in the compute dtype too (linear_modules.h).
+        // The weights bitsandbytes quantizes (linear_modules.h bnb_quantizes); biases stay in the compute dtype.
         double rows = 0;
         for (const LinearModule& l : linear_modules(m))
-            if (l.role != LinearRole::Head && !l.fused_parameter) {
+            if (bnb_quantizes(l)) {
                 out.quantized += static_cast<double>(l.count) * static_cast<double>(l.in) * static_cast<double>(l.out);
                 rows += static_cast<double>(l.count) * static_cast<double>(l.out);
             }

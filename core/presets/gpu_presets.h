@@ -3,7 +3,7 @@
 // links themselves, which the presets use and the window's intra-node combo lists.
 #include "core/hardware/gpu_links.h"
 #include "core/hardware/gpu_spec.h"
-#include "core/model/scenario.h"
+#include "core/model/precision.h"
 
 #include <span>
 #include <string>

@@ -71,7 +71,7 @@ FineTuneLayer finetune_layer(const ModelSpec& m, const FineTune& f, double T, do
     if (f.method == FineTuneMethod::Qlora) {
         const double weight_in = quantized_weight_bytes(f);
         for (const LinearModule& mod : linear_modules(m)) {
-            if (mod.role == LinearRole::Head || mod.fused_parameter) continue;  // bitsandbytes quantizes nn.Linear only
+            if (!bnb_quantizes(mod)) continue;
             const double per_layer = static_cast<double>(mod.count) / L;
             out.dequant_f +=
                 per_layer * static_cast<double>(mod.in) * static_cast<double>(mod.out) / tp * (weight_in + elem) / r.bytes_per_s;
@@ -94,7 +94,7 @@ Fp8Casts fp8_casts(const ModelSpec& m, double T, double tp, const Rates& r, Fp8S
     const double cast_bytes = fp8_cast_bytes_per_element(scaling);
     const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     for (const LinearModule& l : linear_modules(m)) {
-        if (l.role == LinearRole::Head || !runs_in_fp8(l)) continue;
+        if (!layer_linear_in_fp8(l)) continue;
         const double per_layer = static_cast<double>(l.count) / L;
         const double tokens = T * l.token_share, in = static_cast<double>(l.in), o = static_cast<double>(l.out);
         // A column-parallel layer's input is whole and its output a t-th; a row-parallel one's the reverse.

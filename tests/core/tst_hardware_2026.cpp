@@ -97,6 +97,9 @@ private slots:
         QCOMPARE(std::string(gpu_family("mi355x")), std::string("AMD Instinct"));
         QCOMPARE(std::string(gpu_family("rtx-5090")), std::string("Workstation and consumer GPUs"));
         QCOMPARE(std::string(gpu_family("no-such-gpu")), std::string());
+        // The compute-capability-10 flag (MXFP8, FP8 in every layout) is the data-centre Blackwell family's.
+        for (const GpuSpec& g : gpu_presets())
+            QVERIFY2(g.compute_capability_10 == (std::string(gpu_family(g.name)) == "NVIDIA Blackwell"), g.name.c_str());
     }
 
     // HGX B300 (DGX B300 user guide): 8 GPUs, 8 x 800 Gb/s, 2 TB.

@@ -139,7 +139,11 @@ std::string scenario_header(const Scenario& s, bool synthesized, const std::stri
     if (const std::string ft = finetune_text(s); !ft.empty()) out += ft;
     if (const std::string engine = engine_words(s); !engine.empty()) out += "Engine:  " + engine + "\n";
     if (const std::string layout = layout_words(s); !layout.empty())
-        out += "Parallel: " + layout + (s.parallel.ulysses > 1 ? " (DeepSpeed-Ulysses)\n" : " (Megatron-DeepSpeed)\n");
+        out +=
+            "Parallel: " + layout +
+            (s.parallel.ulysses > 1                                    ? " (DeepSpeed-Ulysses)\n"
+             : tensor_replicates_kv_groups(s.model, s.parallel.tensor) ? " (Megatron-Core 0.16+: more tensor ranks than key/value heads)\n"
+                                                                       : " (Megatron-DeepSpeed)\n");
     out += "Convention: " + convention_text(s) + "\n";
     if (!s.assumptions.calibration.empty()) out += "Calibration: " + s.assumptions.calibration + "\n";
     return out;

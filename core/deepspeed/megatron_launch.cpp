@@ -64,6 +64,14 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
                 "# --ffn-hidden-size is the experts' width; the shared experts (--mlp-type residual: one MLP of that width) and the first "
                 "dense layers are approximations of the model's own.\n";
     }
+    // tensor_replicates_kv_groups: Megatron-DeepSpeed's ParallelAttention divides num_key_value_heads
+    // by the tensor size (megatron/model/transformer.py core.utils.divide) and stops there.
+    if (tensor_replicates_kv_groups(m, p.tensor))
+        sh += "# Warning: tensor " + std::to_string(p.tensor) + " is more than the " + std::to_string(m.kv_heads) +
+              " key/value heads: Megatron-DeepSpeed refuses it (megatron/model/transformer.py divides num_key_value_heads by the "
+              "tensor size); Megatron-Core 0.16 or later runs it, all-gathering each layer's QKV output over the tensor ranks "
+              "(Megatron-LM's pretrain_gpt.py with these model and parallel sizes; --use-distributed-optimizer partitions "
+              "the optimizer states as ZeRO-1 does).\n";
     sh += "set -euo pipefail\n\n";
     std::string launcher = "deepspeed --num_gpus " + std::to_string(g);
     if (n > 1) {

@@ -15,9 +15,13 @@ namespace {
 // The key and value width a rank keeps per token of its share. With more Ulysses ranks than
 // key/value heads each head is repeated until every rank gets one (ulysses_sp.py
 // UlyssesSPAttentionHF: kv_replication_factor = sp // kv_heads, repeat_interleave before the
-// all-to-all): one head for all s tokens, u / kv_heads times the unrepeated share.
+// all-to-all): one head for all s tokens, u / kv_heads times the unrepeated share. With more
+// tensor ranks than key/value groups (tensor_replicates_kv_groups) each rank keeps its group's
+// whole key and value (megatron/core/transformer/attention.py: num_query_groups_per_partition = 1
+// after the QKV all-gather; TE's FlashAttention backend copies them contiguous, so the gathered
+// tensor is not kept): t heads' width before the split by t.
 double kv_width(const ModelSpec& m, const TensorSplit& split) {
-    const std::int64_t heads = std::max(m.kv_heads, std::max<std::int64_t>(split.ulysses, 1));
+    const std::int64_t heads = std::max({m.kv_heads, std::max<std::int64_t>(split.ulysses, 1), split.tensor});
     return static_cast<double>(std::min(heads, std::max<std::int64_t>(m.heads, 1)) * m.head_dim);
 }
 }  // namespace

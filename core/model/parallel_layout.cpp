@@ -220,7 +220,7 @@ std::vector<std::int64_t> expert_parallel_sizes(const ModelSpec& m) { return div
 std::vector<std::int64_t> tensor_parallel_sizes(const Scenario& s) {
     std::vector<std::int64_t> out;
     for (std::int64_t k : node_group_sizes(s.cluster))
-        if (s.model.heads % k == 0 && s.model.kv_heads % k == 0) out.push_back(k);
+        if (tensor_splits_attention(s.model, k)) out.push_back(k);
     return out;
 }
 

@@ -30,8 +30,8 @@ std::vector<std::int64_t> divisors(std::int64_t n);
 
 // The sizes a node's GPUs split into: 1 and every divisor of gpus_per_node (hpZ groups).
 std::vector<std::int64_t> node_group_sizes(const Cluster& c);
-// The tensor-parallel sizes validate_parallelism accepts for `s`: node group sizes that divide the
-// attention and key/value heads.
+// The tensor-parallel sizes validate_parallelism accepts for `s`: node group sizes that split the
+// attention (tensor_splits_attention).
 std::vector<std::int64_t> tensor_parallel_sizes(const Scenario& s);
 
 // The DeepSpeed-Ulysses degrees for `s`: divisors of the GPUs that divide the heads, 1 first

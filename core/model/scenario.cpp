@@ -98,17 +98,18 @@ void validate_parallelism(const Scenario& s) {
     if (p.tensor > 1 && s.cluster.gpus_per_node % p.tensor != 0)
         throw InputError("tensor parallelism " + std::to_string(p.tensor) + " must divide the " + std::to_string(s.cluster.gpus_per_node) +
                          " GPUs per node: its all-reduces run every layer and need NVLink");
-    if (m.heads % p.tensor != 0 || m.kv_heads % p.tensor != 0) {
-        // Megatron gives each tensor rank whole heads and whole key/value groups (megatron/core/
-        // transformer/attention.py: divide(num_attention_heads, world_size) and divide(num_query_groups,
-        // world_size)); the largest size that does is what can be asked instead.
+    if (!tensor_splits_attention(m, p.tensor)) {
+        // Each tensor rank takes whole query heads and whole key/value groups, or, past the groups,
+        // an equal share of one group's query heads (tensor_splits_attention); the largest size
+        // that does is what can be asked instead.
         std::int64_t fits = 1;
         for (std::int64_t t = p.tensor - 1; t > 1 && fits == 1; --t)
-            if (m.heads % t == 0 && m.kv_heads % t == 0 && s.cluster.gpus_per_node % t == 0) fits = t;
+            if (tensor_splits_attention(m, t) && s.cluster.gpus_per_node % t == 0) fits = t;
         throw InputError("tensor parallelism " + std::to_string(p.tensor) + " must divide the attention heads (" + std::to_string(m.heads) +
-                         ") and key/value heads (" + std::to_string(m.kv_heads) +
-                         "): Megatron gives each tensor rank whole key/value groups; use tensor " + std::to_string(fits) +
-                         " or less, with pipeline, ZeRO or data parallelism for the rest");
+                         ") and divide or be a multiple of the key/value heads (" + std::to_string(m.kv_heads) +
+                         "): Megatron gives each tensor rank whole heads and whole key/value groups or an equal share of one; use "
+                         "tensor " +
+                         std::to_string(fits) + " or less, with pipeline, ZeRO or data parallelism for the rest");
     }
     if (p.pipeline > m.layers)
         throw InputError("pipeline " + std::to_string(p.pipeline) + " has more stages than the model's " + std::to_string(m.layers) +

@@ -345,6 +345,26 @@ void validate(const Scenario& s);
 // The tensor/pipeline layout's part of validate: throws InputError naming the broken constraint.
 void validate_parallelism(const Scenario& s);
 
+// Whether `tensor` ranks can split the attention of `m`: each rank takes heads/t query heads
+// (megatron/core/transformer/attention.py divide(num_attention_heads, world_size)), and the
+// key/value groups either split into whole groups per rank or, with more ranks than groups, each
+// group serves t/groups ranks: Megatron-Core accepts num_query_groups "a multiple or divisor of"
+// the tensor size (transformer_config.py __post_init__, since core 0.16.0, NVIDIA/Megatron-LM
+// f7dfb99 "Support TP greater than num_kv_heads").
+inline bool tensor_splits_attention(const ModelSpec& m, std::int64_t tensor) {
+    if (tensor <= 1) return true;
+    const std::int64_t groups = m.kv_heads > 0 ? m.kv_heads : m.heads;
+    return m.heads % tensor == 0 && (groups % tensor == 0 || tensor % groups == 0);
+}
+// More tensor ranks than key/value groups (Megatron-Core >= 0.16 only; Megatron-DeepSpeed's
+// megatron/model/transformer.py divides num_key_value_heads by the tensor size and refuses it):
+// attention.py get_query_key_value_tensors all-gathers the layer's QKV activation over the tensor
+// ranks, keeps its rank's group and slices its query heads; the all-gather's backward is a
+// reduce-scatter of the same bytes.
+inline bool tensor_replicates_kv_groups(const ModelSpec& m, std::int64_t tensor) {
+    return tensor > 1 && tensor > (m.kv_heads > 0 ? m.kv_heads : m.heads);
+}
+
 // The ZeRO++ switches of `s` where they take effect (see ZeroPlusPlus).
 ZeroPlusPlus effective_zeropp(const Scenario& s);
 

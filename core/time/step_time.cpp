@@ -410,6 +410,19 @@ void add_model_parallel_comm(const StepContext& x, StepTime& st) {
         const double count = per_layer * x.stage_layers * G;
         st.tensor_parallel_seconds =
             count * (allreduce_seconds(layer_activation, x.tp, intra_node_bus_gbytes_per_s(c)) + s.assumptions.collective_latency_seconds);
+        // More ranks than key/value groups (tensor_replicates_kv_groups): megatron/core/transformer/
+        // attention.py all-gathers each layer's QKV output over the tensor ranks (all_gather_last_dim_
+        // from_tensor_parallel_region), (q + 2 kv) wide for every token; its backward reduce-scatters
+        // the gradient, and a recomputed layer gathers again.
+        if (tensor_replicates_kv_groups(s.model, par.tensor)) {
+            const ModelSpec& m = s.model;
+            const double qkv_width = static_cast<double>((m.heads + 2 * m.kv_heads) * m.head_dim);
+            const double qkv_bytes = layer_activation / static_cast<double>(m.hidden) * qkv_width;
+            const double gathers = 2.0 + (s.training.checkpointing == Checkpointing::Full ? 1.0 : 0.0);
+            st.tensor_parallel_seconds +=
+                gathers * x.stage_layers * G *
+                (allgather_seconds(qkv_bytes, x.tp, intra_node_bus_gbytes_per_s(c)) + s.assumptions.collective_latency_seconds);
+        }
         // Partitioned checkpoints (DeepSpeed checkpointing.py gather_partitioned_activations): one
         // all_gather of the layer's input over the tensor ranks before each recomputed layer, on
         // the compute stream. Sequence parallelism's own gathers are counted above.

@@ -3,11 +3,14 @@
 // and the NVLink domain of a GB200 NVL72 rack as one node, so tensor parallelism may span more
 // than 8 GPUs there and not on DGX H100 nodes.
 #include "core/base/errors.h"
+#include "core/memory/activations.h"
 #include "core/model/parallel_layout.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
+#include "core/time/collectives.h"
+#include "core/time/step_time.h"
 #include "test_util.h"
 
 #include <QtTest>
@@ -70,13 +73,46 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, validate(tp16));
     }
 
-    // Llama-3.1-405B has 128 heads in 8 key/value groups: Megatron gives each tensor rank whole
-    // groups (megatron/core/transformer/attention.py divide(num_query_groups, world_size)), so 16
-    // is refused inside the rack too, and the refusal names the largest size that works.
-    void tensor_parallelism_stops_at_the_key_value_groups() {
+    // Megatron-Core splits the attention when each rank gets whole query heads and either whole
+    // key/value groups or an equal share of one group (transformer_config.py: num_query_groups "a
+    // multiple or divisor of" the tensor size, since core 0.16.0, NVIDIA/Megatron-LM f7dfb99).
+    void tensor_splits_the_attention_data() {
+        QTest::addColumn<qint64>("heads");
+        QTest::addColumn<qint64>("kv_heads");
+        QTest::addColumn<qint64>("tensor");
+        QTest::addColumn<bool>("splits");
+        QTest::newRow("Llama-3.1-405B, tensor 8: a key/value group per rank") << qint64{128} << qint64{8} << qint64{8} << true;
+        QTest::newRow("Llama-3.1-405B, tensor 16: a group for two ranks") << qint64{128} << qint64{8} << qint64{16} << true;
+        QTest::newRow("Llama-3.1-405B, tensor 64: a group for eight ranks") << qint64{128} << qint64{8} << qint64{64} << true;
+        QTest::newRow("Qwen3-235B-A22B, 4 groups, tensor 8") << qint64{64} << qint64{4} << qint64{8} << true;
+        QTest::newRow("GPT-3 175B, 96 heads, tensor 16") << qint64{96} << qint64{96} << qint64{16} << true;
+        QTest::newRow("48 heads in 8 groups, tensor 12: neither divides the other") << qint64{48} << qint64{8} << qint64{12} << false;
+        QTest::newRow("40 heads, tensor 16: the query heads do not divide") << qint64{40} << qint64{8} << qint64{16} << false;
+    }
+    void tensor_splits_the_attention() {
+        QFETCH(qint64, heads);
+        QFETCH(qint64, kv_heads);
+        QFETCH(qint64, tensor);
+        QFETCH(bool, splits);
+        ModelSpec m = model_preset("llama-3.1-8b").spec;
+        m.heads = heads;
+        m.kv_heads = kv_heads;
+        QCOMPARE(tensor_splits_attention(m, tensor), splits);
+    }
+
+    // Llama-3.1-405B on 64 GPUs of a GB200 NVL72 rack: tensor 16 over its 8 key/value groups is a
+    // layout (Megatron-Core >= 0.16), the search offers it, and the DGX H100 nodes stop at 8 (the
+    // test above). A size that splits neither way is refused with the largest one that works.
+    void tensor_parallelism_past_the_key_value_groups() {
         Scenario s = test::model_scenario(model_preset("llama-3.1-405b").spec, 64, 1);
         s = with_node(s, cluster_preset("gb200-nvl72").cluster, 64);
+        const auto sizes = tensor_parallel_sizes(s);
+        QVERIFY(std::find(sizes.begin(), sizes.end(), 16) != sizes.end());
+        QVERIFY(std::find(sizes.begin(), sizes.end(), 64) != sizes.end());
         s.parallel.tensor = 16;
+        validate(s);
+        s.parallel.tensor = 12;
+        s = with_node(s, cluster_preset("gb200-nvl72").cluster, 48);
         try {
             validate(s);
             QFAIL("accepted");
@@ -85,8 +121,42 @@ private slots:
             QVERIFY2(got.contains(QLatin1String("key/value heads (8)")) && got.contains(QLatin1String("use tensor 8 or less")),
                      qPrintable(got));
         }
-        s.parallel.tensor = 8;
-        validate(s);
+    }
+
+    // Past the groups each rank keeps its group's whole key and value (attention.py
+    // num_query_groups_per_partition = 1): Llama-3.1-405B's attention activations at tensor 16 are
+    // those of the same layer with 16 groups, one per rank, and its K and V per rank are the same
+    // at tensor 8 and 16 (one 128-wide head each).
+    void a_shared_group_is_kept_whole() {
+        const ModelSpec m = model_preset("llama-3.1-405b").spec;
+        ModelSpec one_per_rank = m;
+        one_per_rank.kv_heads = 16;
+        const double at16 = layer_activation_bytes(m, 4096, 1, 2.0, TensorSplit{.tensor = 16}).attention;
+        QCOMPARE(at16, layer_activation_bytes(one_per_rank, 4096, 1, 2.0, TensorSplit{.tensor = 16}).attention);
+        // s b (e h + h) + e s b (2 q / 16 + 2 x 128): QKV input and dropout mask whole, Q and the
+        // output projection's input split, K and V one head each.
+        const double sb = 4096.0, h = 16384.0, q = 128.0 * 128.0;
+        QCOMPARE(at16, sb * (2.0 * h + h) + 2.0 * sb * (2.0 * q / 16.0 + 2.0 * 128.0));
+    }
+
+    // ... and every layer all-gathers its QKV output over the tensor ranks (attention.py
+    // all_gather_last_dim_from_tensor_parallel_region), reduce-scattered back in backward: what the
+    // 8-group model's tensor communication has past the 16-group one's, per micro batch and layer.
+    void a_shared_group_gathers_the_qkv_output() {
+        Scenario s = test::model_scenario(model_preset("llama-3.1-405b").spec, 64, 1);
+        s = with_node(s, cluster_preset("gb200-nvl72").cluster, 64);
+        s.parallel.tensor = 16;
+        s.training.micro_batch = 1;
+        s.training.global_batch = 4;
+        s.training.checkpointing = Checkpointing::None;
+        Scenario one_per_rank = s;
+        one_per_rank.model.kv_heads = 16;
+        const double extra = estimate_step(s).tensor_parallel_seconds - estimate_step(one_per_rank).tensor_parallel_seconds;
+        const double qkv_bytes = 2.0 * 4096 * (128 + 2 * 8) * 128;
+        const double per_gather =
+            allgather_seconds(qkv_bytes, 16, intra_node_bus_gbytes_per_s(s.cluster)) + s.assumptions.collective_latency_seconds;
+        const double micro_steps = 1.0;  // global 4 over 4 data-parallel ranks at micro batch 1
+        QVERIFY2(std::abs(extra - 2.0 * 126 * micro_steps * per_gather) < 1e-9 * extra, qPrintable(QString::number(extra)));
     }
 
     // The window lists GPUs and nodes by vendor and generation: every preset has its family.

@@ -192,6 +192,39 @@ private slots:
         QVERIFY2(r > 1.0 && r < 1.3, qPrintable(QStringLiteral("x%1").arg(r)));
     }
 
+    // The HF Ulysses blog's peak memory, Qwen3-4B at sequence parallelism 4 (its table, GB as the
+    // recipes' nvidia-smi figures above): 32K, 64K and 96K within 20%, and 128K out of memory ("the
+    // model requires ~81 GB and OOMs").
+    void hf_blog_peak_memory_data() {
+        QTest::addColumn<qlonglong>("seq");
+        QTest::addColumn<double>("peak_gb");
+        QTest::newRow("HF blog, Qwen3-4B, SP 4, 32K: 35.0 GB") << qlonglong{32768} << 35.0;
+        QTest::newRow("HF blog, Qwen3-4B, SP 4, 64K: 50.5 GB") << qlonglong{65536} << 50.5;
+        QTest::newRow("HF blog, Qwen3-4B, SP 4, 96K: 66.0 GB") << qlonglong{98304} << 66.0;
+    }
+    void hf_blog_peak_memory() {
+        QFETCH(qlonglong, seq);
+        QFETCH(double, peak_gb);
+        const double r = ratio(bytes_to_gib(estimate_memory(hf_blog_qwen3_4b(4, seq)).peak_reserved_bytes), peak_gb);
+        QVERIFY2(r > 0.8 && r < 1.2, qPrintable(QStringLiteral("x%1").arg(r)));
+    }
+    void hf_blog_runs_out_of_memory_at_128k() {
+        const Scenario s = hf_blog_qwen3_4b(4, 131072);
+        QVERIFY(estimate_memory(s).peak_required_bytes > usable_gpu_bytes(s));
+        const Scenario at96k = hf_blog_qwen3_4b(4, 98304);
+        QVERIFY(estimate_memory(at96k).peak_required_bytes < usable_gpu_bytes(at96k));
+    }
+
+    // Known miss, kept so that a change that moves it shows: at 8K the blog's 23.4 GB is about
+    // 1.5x the planner's reserve. Its memory grows 0.48 GB per 1K tokens from 8K to 96K where the
+    // planner's grows 0.65 GiB (the loss's logits, 151,936 wide, are most of it), so the blog holds
+    // some 10 GB that no length moves and the planner does not have; third-party summaries of the
+    // same post quote about 22 GB for its 1-GPU and its 4-way data-parallel runs at 8K too.
+    void hf_blog_peak_memory_at_8k_under_predicted() {
+        const double r = ratio(bytes_to_gib(estimate_memory(hf_blog_qwen3_4b(4, 8192)).peak_reserved_bytes), 23.4);
+        QVERIFY2(r > 0.55 && r < 0.8, qPrintable(QStringLiteral("x%1").arg(r)));
+    }
+
     // What each part does, on Llama-8B at 256K tokens on one H100 with everything offloaded.
     // The blog's steps take 28.3 / 33.3 / 39.1 s at 8K / 32K / 64K on 4 GPUs and 26.9 s on one at
     // 8K: about 27 s that neither the length (8x the tokens) nor the GPU count moves, while the

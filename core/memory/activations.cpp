@@ -274,11 +274,13 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
         if (par.virtual_stages > 1) out.per_layer_stored *= 1.0 + (p - 1.0) / (p * static_cast<double>(par.virtual_stages));
     }
     if (t.fp8_gemms) {
-        for (const LinearModule& l : linear_modules(m))
-            if (layer_linear_in_fp8(l))
-                out.fp8_weight_params_per_layer +=
-                    static_cast<double>(l.count) / std::max(L, 1.0) * static_cast<double>(l.in) * static_cast<double>(l.out);
+        for (const LinearModule& l : linear_modules(m)) {
+            const double params = static_cast<double>(l.in) * static_cast<double>(l.out);
+            if (layer_linear_in_fp8(l)) out.fp8_weight_params_per_layer += static_cast<double>(l.count) / std::max(L, 1.0) * params;
+            else if (l.role == LinearRole::Head && runs_in_fp8(l)) out.fp8_head_weight_params = params;
+        }
         out.fp8_weight_params_per_layer /= tp;
+        out.fp8_head_weight_params /= tp;  // vocabulary-parallel
     }
     const double kept = L * out.per_layer_stored;
     if (t.cpu_checkpointing && t.checkpointing == Checkpointing::Full) {

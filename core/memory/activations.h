@@ -58,6 +58,10 @@ struct ActivationBytes {
     // parallelism), whose FP8 copies te.Linear saves for backward (the step timeline prices them
     // with the GPU's bytes per parameter, fp8_weight_copy_bytes_per_param).
     double fp8_weight_params_per_layer = 0;
+    // fp8_gemms: the LM head's parameters on this rank when it runs in FP8 too (Accelerate's
+    // convert_model turns lm_head into te.Linear as well, accelerate utils/transformer_engine.py):
+    // its FP8 copy is saved from the head's forward to its backward, through the loss.
+    double fp8_head_weight_params = 0;
 };
 
 // `f`: the fine-tuning method; LoRA's layers are frozen layers with adapters, and in full training

@@ -306,7 +306,9 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
     if (par.pipeline > 1 && par.pipeline_rank != par.pipeline - 1) {
         x.head_inputs = x.loss_forward = x.loss_backward = 0;
         x.loss_cause = QT_TRANSLATE_NOOP("Core", "the first pipeline stage holds no logits");
-    } else if (par.tensor > 1) {
+        return;
+    }
+    if (par.tensor > 1) {
         const double tp = static_cast<double>(par.tensor);
         x.head_inputs /= par.sequence_parallel ? tp : 1.0;
         if (t.loss_kernel != LossKernel::Chunked) {
@@ -314,6 +316,10 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
             x.loss_backward /= tp;
         }
     }
+    // FP8: the LM head as te.Linear keeps its FP8 weight copy from its forward to its backward.
+    const double head_copy = a.fp8_head_weight_params * fp8_weight_copy_bytes_per_param(s.cluster.gpu, t.fp8_scaling);
+    x.loss_forward += head_copy;
+    x.loss_backward += head_copy;
 }
 
 // PyTorch FSDP in place of DeepSpeed's states, gradients and buckets (core/memory/fsdp_memory.h).

@@ -86,22 +86,28 @@ FineTuneLayer finetune_layer(const ModelSpec& m, const FineTune& f, double T, do
 // no is_first_microbatch, so every forward casts it again) and in backward its output gradient
 // (E5M2, both layouts): TE pytorch/module/linear.py at d0067d0. Memory-bound passes, of
 // fp8_cast_bytes_per_element each (MXFP8 writes its block scales too).
+// The LM head, converted too when both its dimensions divide by 16 (runs_in_fp8), casts once per
+// micro step: head_forward / head_backward, outside the layers (not recomputed).
 struct Fp8Casts {
-    double forward = 0, backward = 0;
+    double forward = 0, backward = 0, head_forward = 0, head_backward = 0;
 };
 Fp8Casts fp8_casts(const ModelSpec& m, double T, double tp, const Rates& r, Fp8Scaling scaling) {
     Fp8Casts out;
     const double cast_bytes = fp8_cast_bytes_per_element(scaling);
     const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     for (const LinearModule& l : linear_modules(m)) {
-        if (!layer_linear_in_fp8(l)) continue;
-        const double per_layer = static_cast<double>(l.count) / L;
+        const bool head = l.role == LinearRole::Head;
+        if (head ? !runs_in_fp8(l) : !layer_linear_in_fp8(l)) continue;
+        const double per_layer = head ? 1.0 : static_cast<double>(l.count) / L;
         const double tokens = T * l.token_share, in = static_cast<double>(l.in), o = static_cast<double>(l.out);
-        // A column-parallel layer's input is whole and its output a t-th; a row-parallel one's the reverse.
+        // A column-parallel layer's input is whole and its output a t-th; a row-parallel one's the
+        // reverse; the head is vocabulary-parallel (column).
         const bool row_parallel = l.role == LinearRole::AttentionOutput || l.role == LinearRole::MlpOutput;
         const double in_r = row_parallel ? in / tp : in, out_r = row_parallel ? o : o / tp;
-        out.forward += per_layer * cast_bytes * (tokens * in_r + in * o / tp) / r.bytes_per_s;
-        out.backward += per_layer * cast_bytes * tokens * out_r / r.bytes_per_s;
+        const double forward = per_layer * cast_bytes * (tokens * in_r + in * o / tp) / r.bytes_per_s;
+        const double backward = per_layer * cast_bytes * tokens * out_r / r.bytes_per_s;
+        (head ? out.head_forward : out.forward) += forward;
+        (head ? out.head_backward : out.backward) += backward;
     }
     return out;
 }
@@ -205,10 +211,10 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double full = t.checkpointing == Checkpointing::Full ? 1.0 : 0.0;
     ComputeTime c;
     // Per micro step, then x G; everything / scale.
-    c.forward_seconds = (L * layer_f + head_f + loss / 3) / scale;
+    c.forward_seconds = (L * layer_f + head_f + casts.head_forward + loss / 3) / scale;
     // A frozen LM head (LoRA without it in modules_to_save) computes only its input gradient.
     const double head_b = (f.adapters() && !f.train_lm_head ? 1.0 : 2.0) * head_f;
-    c.backward_seconds = (L * (layer_b + recompute) + head_b + 2 * loss / 3) / scale;
+    c.backward_seconds = (L * (layer_b + recompute) + head_b + casts.head_backward + 2 * loss / 3) / scale;
     c.micro_step_seconds = c.forward_seconds + c.backward_seconds;
     // bitsandbytes' 8-bit moments move a byte (and a block's absmax) each way instead of four
     // (F.optimizer_update_8bit_blockwise); paged ones are resident at the step when the card has room.
@@ -222,7 +228,7 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     c.memory_seconds = G *
                            (L * ((3 + full) * elem_f + (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full) * dequant_f +
                                  (1 + full) * casts.forward + casts.backward) +
-                            loss) /
+                            loss + casts.head_forward + casts.head_backward) /
                            scale +
                        c.optimizer_seconds;
     c.launch_seconds = G * L * ((layer_f - gpu_f) + (layer_b - gpu_b) + (recompute - recompute_gpu)) / scale;

@@ -127,6 +127,59 @@ private slots:
                  qPrintable(QStringLiteral("grown %1, expected %2").arg(fp8 - bf16).arg(expected)));
     }
 
+    // Accelerate converts the LM head too when both its dimensions divide by 16 (utils/
+    // transformer_engine.py convert_model): its FP8 copy is saved from the head's forward to its
+    // backward, so the loss holds it on top of the layers' (Llama-3.1 8B on H100: 128,256 x 4,096
+    // x 2 bytes, 1 GiB); GPT-2 XL's 50,257-wide head stays an nn.Linear and adds nothing.
+    void head_copy_held_through_the_loss_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<bool>("head_in_fp8");
+        QTest::newRow("Llama-3.1 8B: 128,256 x 4,096 head in FP8") << QStringLiteral("llama-3.1-8b") << true;
+        QTest::newRow("GPT-2 XL: the 50,257-wide head stays bf16") << QStringLiteral("gpt2-xl") << false;
+    }
+    void head_copy_held_through_the_loss() {
+        QFETCH(QString, model);
+        QFETCH(bool, head_in_fp8);
+        Scenario s = preset_scenario(model.toStdString().c_str(), "h100-80gb", 8);
+        s.zero.stage = 3;
+        s.training.seq_len = 2048;
+        s.training.micro_batch = 1;
+        s.training.checkpointing = Checkpointing::None;
+        const auto loss_moment = [](const Scenario& x) {
+            for (const StepMoment& mo : step_timeline(x, TimelineDetail::EveryLayer))
+                if (mo.phase == StepPhase::Loss) return mo.activations_bytes;
+            return 0.0;
+        };
+        const double bf16 = loss_moment(s);
+        s.training.fp8_gemms = true;
+        const double grown = loss_moment(s) - bf16;
+        const double head = head_in_fp8 ? 2.0 * static_cast<double>(s.model.vocab * s.model.hidden) : 0.0;
+        const double expected = 2.0 * fp8_layer_params(s.model) + head;
+        QVERIFY2(std::abs(grown - expected) <= 1e-6 * expected,
+                 qPrintable(QStringLiteral("grown %1, expected %2").arg(grown).arg(expected)));
+    }
+
+    // ... and casts its input, its weight and its output gradient once a micro step (not in the
+    // layers' recompute): 4 bytes an element each (read 2, write the rowwise and columnwise FP8).
+    // Against the same model with a vocabulary one short of a multiple of 16 (head left in bf16),
+    // whose loss reads one column less.
+    void head_casts_once_a_micro_step() {
+        const ModelSpec m = model_preset("llama-3.1-8b").spec;
+        ModelSpec odd = m;
+        odd.vocab = m.vocab - 1;
+        const GpuSpec g = gpu_preset("h100-80gb");
+        Training t;
+        t.seq_len = 2048;
+        t.micro_batch = 2;
+        t.fp8_gemms = true;
+        t.checkpointing = Checkpointing::Full;
+        const double T = 4096.0, h = static_cast<double>(m.hidden), V = static_cast<double>(m.vocab);
+        const double grown = compute_time(m, t, g, 1, 0, 1.0).memory_seconds - compute_time(odd, t, g, 1, 0, 1.0).memory_seconds;
+        const double expected = (4.0 * (T * h + h * V + T * V) + 24.0 * T) / streaming_bytes_per_second(g);
+        QVERIFY2(std::abs(grown - expected) <= 1e-6 * expected,
+                 qPrintable(QStringLiteral("grown %1 s, expected %2 s").arg(grown).arg(expected)));
+    }
+
     // What FP8 needs: FP8 tensor cores (the A100 has none; a custom GPU keeps its preset's rate),
     // bf16 (Accelerate's fp8 runs under bf16 autocast), and nn.Linear layers (QLoRA's are
     // bitsandbytes' Linear4bit, which Accelerate does not convert).

@@ -81,6 +81,7 @@ std::vector<LinearModule> linear_modules(const ModelSpec& m) {
         add("c_proj", LinearRole::AttentionOutput, q, h, m.out_bias, L);
         add("c_fc", LinearRole::MlpInput, h, f, m.mlp_bias, L);
         add("c_proj", LinearRole::MlpOutput, f, h, m.mlp_bias, L);
+        for (LinearModule& l : out) l.conv1d = true;
     } else if (fused_qkv_names(m)) {
         add("query_key_value", LinearRole::AttentionInput, h, q + 2 * kv, m.qkv_bias, L);
         add("dense", LinearRole::AttentionOutput, q, h, m.out_bias, L);
@@ -127,7 +128,7 @@ std::vector<LinearModule> linear_modules(const ModelSpec& m) {
             if (D > 0) add("down_proj", LinearRole::MlpOutput, f, h, false, D);
             add("down_proj", LinearRole::MlpOutput, ef, h, false, E, routed);
             if (shared > 0) add("down_proj", LinearRole::MlpOutput, shared, h, false, moe_layers(m));
-        } else if (m.experts > 1 && (m.family == "gpt_oss" || m.family == "llama4")) {
+        } else if (experts_are_fused_parameters(m)) {
             add_fused_experts(m, out, add);
         } else if (m.experts > 1 && m.family == "qwen3_moe") {
             // Qwen3MoeSparseMoeBlock: the router mlp.gate, an nn.Linear h -> experts without bias, and

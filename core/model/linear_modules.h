@@ -38,6 +38,10 @@ struct LinearModule {
     // per expert). bitsandbytes replaces nn.Linear only (integrations/bitsandbytes.py
     // replace_with_bnb_linear), so a 4- or 8-bit base keeps these in the compute dtype.
     bool fused_parameter = false;
+    // GPT-2's transformers.pytorch_utils.Conv1D (c_attn, c_proj, c_fc): a Linear with its weight
+    // transposed, which PEFT and bitsandbytes treat as one but Accelerate's convert_model, swapping
+    // isinstance(module, nn.Linear) only, leaves in 16 bits under FP8.
+    bool conv1d = false;
 };
 
 // Every Linear of `m`, the LM head last. Empty for a model known only by its size.
@@ -47,7 +51,11 @@ std::vector<LinearModule> linear_modules(const ModelSpec& m);
 // Engine's te.Linear only when both its dimensions divide by 16 (accelerate
 // utils/transformer_engine.py; the LM head too, GPT-2's 50,257-wide one not). Those run in FP8.
 inline bool runs_in_fp8(std::int64_t in, std::int64_t out) { return in % 16 == 0 && out % 16 == 0; }
-inline bool runs_in_fp8(const LinearModule& l) { return runs_in_fp8(l.in, l.out); }
+inline bool runs_in_fp8(const LinearModule& l) { return !l.conv1d && !l.fused_parameter && runs_in_fp8(l.in, l.out); }
+// gpt-oss's and Llama-4's routed experts: fused nn.Parameters (GptOssExperts, Llama4TextExperts).
+inline bool experts_are_fused_parameters(const ModelSpec& m) { return m.experts > 1 && (m.family == "gpt_oss" || m.family == "llama4"); }
+// Whether a model's transformer layers are nn.Linear for convert_model (GPT-2's are Conv1D).
+inline bool layers_convert_to_te(const ModelSpec& m) { return m.family != "gpt2"; }
 // A layer's linear that runs in FP8 (the output layer, outside the layers, is counted apart).
 inline bool layer_linear_in_fp8(const LinearModule& l) { return l.role != LinearRole::Head && runs_in_fp8(l); }
 // What bitsandbytes quantizes for a 4- or 8-bit base: every nn.Linear but the output layer

@@ -154,11 +154,14 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const std::int64_t head_dim = m.head_dim > 0 ? m.head_dim : m.hidden / std::max<std::int64_t>(m.heads, 1);
     const std::int64_t q_width = m.heads * head_dim, kv_width = (m.kv_heads > 0 ? m.kv_heads : m.heads) * head_dim;
     const std::int64_t mlp_width = m.experts > 1 ? expert_ffn(m) : m.ffn;
-    const auto by16 = [&](std::int64_t in, std::int64_t out) { return t.fp8_gemms && runs_in_fp8(in, out); };
+    const bool layers_fp8 = t.fp8_gemms && layers_convert_to_te(m);
+    const auto by16 = [&](std::int64_t in, std::int64_t out) { return layers_fp8 && runs_in_fp8(in, out); };
 
-    // One layer, forward.
-    const double mlp_gemm_f =
-        linear(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0) / tp, by16(m.hidden, mlp_width)) + linear(T, ffn / tp, h, by16(mlp_width, m.hidden));
+    // One layer, forward. Fused experts (gpt-oss, Llama-4) are not nn.Linear: their GEMMs stay
+    // 16-bit, and Llama-4's shared expert (nn.Linear) is counted with them.
+    const bool mlp_fp8 = !experts_are_fused_parameters(m);
+    const double mlp_gemm_f = linear(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0) / tp, mlp_fp8 && by16(m.hidden, mlp_width)) +
+                              linear(T, ffn / tp, h, mlp_fp8 && by16(mlp_width, m.hidden));
     const double gemm_f = linear(T, h, (q + 2 * kv) / tp, by16(m.hidden, q_width) && by16(m.hidden, kv_width)) +
                           linear(T, q / tp, h, by16(q_width, m.hidden)) + mlp_gemm_f;
     const AttentionSeconds attn = attention_seconds(m, t, b * s * s * q / (tp * u), b * heads * s * s / (tp * u), r);
@@ -202,7 +205,8 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     // loss's passes over the T x V logits (up-cast to fp32, log-softmax, its gradient): 24 bytes
     // per logit with the fp32 up-cast, 12 without.
     const double V = static_cast<double>(m.vocab);
-    const double head_f = linear(T, h, V / tp, by16(m.hidden, m.vocab));  // vocabulary-parallel under tensor parallelism
+    const double head_f =
+        linear(T, h, V / tp, t.fp8_gemms && runs_in_fp8(m.hidden, m.vocab));  // vocabulary-parallel under tensor parallelism
     // transformers before 4.46 (LossKernel::Shifted) writes and reads one more copy, the shifted logits.
     const double loss =
         T * V / tp * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;

@@ -1,4 +1,5 @@
 #include "core/report/report.h"
+
 #include "core/model/parallel_layout.h"
 
 #include "core/base/errors.h"
@@ -9,6 +10,7 @@
 #include "core/memory/memory_model.h"
 #include "core/memory/memory_slices.h"
 #include "core/model/enum_names.h"
+#include "core/model/linear_modules.h"
 #include "core/model/mics.h"
 #include "core/model/trainable_params.h"
 #include "core/search/scenario_edits.h"
@@ -63,6 +65,7 @@ std::string training_row(const Scenario& s) {
            (!t.fp8_gemms                         ? ""
             : t.fp8_scaling == Fp8Scaling::Mxfp8 ? " with MXFP8 matmuls (Transformer Engine)"
                                                  : " with FP8 matmuls (Transformer Engine)") +
+           (t.fp8_gemms && !layers_convert_to_te(s.model) ? " (its Conv1D layers stay 16-bit: Accelerate converts nn.Linear only)" : "") +
            ", " + to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) + ", global batch " +
            std::to_string(effective_global_batch(t, data_parallel_size(s))) + ", flash attention " + on_off(t.flash_attention) + ", loss " +
            (t.loss_kernel == LossKernel::Chunked   ? "chunked"

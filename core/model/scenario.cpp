@@ -5,6 +5,7 @@
 #include "core/model/batch_rule.h"
 #include "core/model/experts.h"
 #include "core/model/limits.h"
+#include "core/model/linear_modules.h"
 #include "core/model/mics.h"
 #include "core/model/trainable_params.h"
 
@@ -202,6 +203,15 @@ void validate(const Scenario& s) {
         throw InputError("MXFP8 needs compute capability 10 (B200, B300, GB200, GB300): Transformer Engine refuses it on the " +
                          c.gpu.display_name +
                          " (pytorch/quantization.py _compute_mxfp8_support); use --fp8 on for per-tensor delayed scaling");
+    // convert_model swaps every nn.Linear whose sizes divide by 16 for a plain te.Linear; Llama-4's
+    // Llama4Router is an nn.Linear subclass whose forward also picks the top-k experts and returns
+    // (scores, logits) (transformers models/llama4/modeling_llama4.py), so after the swap
+    // Llama4TextMoe's "router_scores, router_logits = self.router(hidden_states)" gets the logits alone.
+    if (t.fp8_gemms && s.model.family == "llama4" && s.model.experts > 1 && runs_in_fp8(s.model.hidden, s.model.experts))
+        throw InputError(
+            "FP8 matmuls through Accelerate break Llama-4's mixture: convert_model replaces its Llama4Router (an "
+            "nn.Linear subclass that also routes) with a plain te.Linear, which returns only the router logits; "
+            "use --fp8 off");
     if (t.fp8_gemms && t.precision != Precision::Bf16)
         throw InputError("FP8 matmuls run under bf16 autocast (Accelerate's mixed_precision: fp8); use --precision bf16");
     const ZeroSetup& z = s.zero;

@@ -218,6 +218,9 @@ private slots:
                                            << "MXFP8 needs compute capability 10";
         QTest::newRow("MXFP8 on MI355X") << "mxfp8 mi355x"
                                          << "MXFP8 needs compute capability 10";
+        // convert_model would swap Llama4Router, an nn.Linear subclass that also routes.
+        QTest::newRow("Llama-4 Scout: its router is an nn.Linear that routes") << "llama-4-scout"
+                                                                               << "Llama4Router";
     }
     void refusals() {
         QFETCH(QString, what);
@@ -225,7 +228,7 @@ private slots:
         const std::string gpu = what.startsWith(QLatin1String("mxfp8 ")) ? what.mid(6).toStdString()
                                 : what == QLatin1String("a100")          ? std::string("a100-80gb")
                                                                          : std::string("h100-80gb");
-        Scenario s = preset_scenario("llama-3.1-8b", gpu.c_str(), 8);
+        Scenario s = preset_scenario(what == QLatin1String("llama-4-scout") ? "llama-4-scout" : "llama-3.1-8b", gpu.c_str(), 8);
         s.training.fp8_gemms = true;
         if (what.startsWith(QLatin1String("mxfp8 "))) s.training.fp8_scaling = Fp8Scaling::Mxfp8;
         if (what == QLatin1String("fp16")) s.training.precision = Precision::Fp16;

@@ -694,6 +694,10 @@
         <source>waiting for the data pipeline</source>
         <translation>等待数据管道</translation>
     </message>
+    <message>
+        <source>tensor parallelism past the key/value heads runs in Megatron-Core, whose distributed optimizer partitions as ZeRO stage 1 does: no ZeRO stage 2 or 3</source>
+        <translation>张量并行度超过键/值头数时只能在 Megatron-Core 中运行，其分布式优化器的划分方式与 ZeRO 阶段 1 相同：不支持 ZeRO 阶段 2 或 3</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -112,6 +112,10 @@ void validate_parallelism(const Scenario& s) {
                          "tensor " +
                          std::to_string(fits) + " or less, with pipeline, ZeRO or data parallelism for the rest");
     }
+    if (!tensor_runs_stage(m, p, s.zero.stage))
+        throw InputError("tensor parallelism " + std::to_string(p.tensor) + " past the " + std::to_string(m.kv_heads) +
+                         " key/value heads runs in Megatron-Core, whose distributed optimizer (--use-distributed-optimizer) "
+                         "partitions the optimizer states as ZeRO-1 does; ZeRO-2 and 3 are DeepSpeed's: use --stage 0 or 1");
     if (p.pipeline > m.layers)
         throw InputError("pipeline " + std::to_string(p.pipeline) + " has more stages than the model's " + std::to_string(m.layers) +
                          " layers");

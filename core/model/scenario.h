@@ -287,14 +287,42 @@ struct Scenario {
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };
 
+// Whether `tensor` ranks can split the attention of `m`: each rank takes heads/t query heads
+// (megatron/core/transformer/attention.py divide(num_attention_heads, world_size)), and the
+// key/value groups either split into whole groups per rank or, with more ranks than groups, each
+// group serves t/groups ranks: Megatron-Core accepts num_query_groups "a multiple or divisor of"
+// the tensor size (transformer_config.py __post_init__, since core 0.16.0, NVIDIA/Megatron-LM
+// f7dfb99 "Support TP greater than num_kv_heads").
+inline bool tensor_splits_attention(const ModelSpec& m, std::int64_t tensor) {
+    if (tensor <= 1) return true;
+    const std::int64_t groups = m.kv_heads > 0 ? m.kv_heads : m.heads;
+    return m.heads % tensor == 0 && (groups % tensor == 0 || tensor % groups == 0);
+}
+// More tensor ranks than key/value groups (Megatron-Core >= 0.16 only; Megatron-DeepSpeed's
+// megatron/model/transformer.py divides num_key_value_heads by the tensor size and refuses it):
+// attention.py get_query_key_value_tensors all-gathers the layer's QKV activation over the tensor
+// ranks, keeps its rank's group and slices its query heads; the all-gather's backward is a
+// reduce-scatter of the same bytes.
+inline bool tensor_replicates_kv_groups(const ModelSpec& m, std::int64_t tensor) {
+    return tensor > 1 && tensor > (m.kv_heads > 0 ? m.kv_heads : m.heads);
+}
+// Past the key/value groups only Megatron-Core runs the layout, and its distributed optimizer
+// (--use-distributed-optimizer) partitions the optimizer states as ZeRO-1 does; ZeRO-2 and 3 are
+// DeepSpeed's: whether `stage` runs with `p`'s tensor size on `m`.
+inline bool tensor_runs_stage(const ModelSpec& m, const Parallelism& p, int stage) {
+    return stage <= 1 || !tensor_replicates_kv_groups(m, p.tensor);
+}
 // DeepSpeed's PipelineEngine takes ZeRO stage 0 or 1 only (runtime/pipe/engine.py asserts "ZeRO-2
 // and ZeRO-3 are incompatible with pipeline parallelism"): whether `stage` runs with `p`.
 inline bool pipeline_runs_stage(const Parallelism& p, int stage) { return p.pipeline <= 1 || stage <= 1; }
 // DeepSpeed refuses its native MoE layer at ZeRO-3 (runtime/engine.py _validate_zero3_moe_compatibility:
 // "Native DeepSpeed MoE is not supported with ZeRO Stage 3"): whether `stage` runs with `p`'s experts.
 inline bool experts_run_stage(const Parallelism& p, int stage) { return p.expert <= 1 || stage <= 2; }
-// Both: the layout runs `stage` (the recommender skips, and Fit::layout marks, the stages it cannot).
-inline bool layout_runs_stage(const Parallelism& p, int stage) { return pipeline_runs_stage(p, stage) && experts_run_stage(p, stage); }
+// All three: the layout runs `stage` on `m` (the recommender skips, and Fit::layout marks, the
+// stages it cannot).
+inline bool layout_runs_stage(const ModelSpec& m, const Parallelism& p, int stage) {
+    return pipeline_runs_stage(p, stage) && experts_run_stage(p, stage) && tensor_runs_stage(m, p, stage);
+}
 
 // Whether the engine has the setup: DeepSpeed every row of core/search/zero_setups.h; PyTorch FSDP
 // (core/model/engine.h) NO_SHARD, SHARD_GRAD_OP and FULL_SHARD (stages 0, 2, 3), and CPUOffload
@@ -344,26 +372,6 @@ std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_s
 void validate(const Scenario& s);
 // The tensor/pipeline layout's part of validate: throws InputError naming the broken constraint.
 void validate_parallelism(const Scenario& s);
-
-// Whether `tensor` ranks can split the attention of `m`: each rank takes heads/t query heads
-// (megatron/core/transformer/attention.py divide(num_attention_heads, world_size)), and the
-// key/value groups either split into whole groups per rank or, with more ranks than groups, each
-// group serves t/groups ranks: Megatron-Core accepts num_query_groups "a multiple or divisor of"
-// the tensor size (transformer_config.py __post_init__, since core 0.16.0, NVIDIA/Megatron-LM
-// f7dfb99 "Support TP greater than num_kv_heads").
-inline bool tensor_splits_attention(const ModelSpec& m, std::int64_t tensor) {
-    if (tensor <= 1) return true;
-    const std::int64_t groups = m.kv_heads > 0 ? m.kv_heads : m.heads;
-    return m.heads % tensor == 0 && (groups % tensor == 0 || tensor % groups == 0);
-}
-// More tensor ranks than key/value groups (Megatron-Core >= 0.16 only; Megatron-DeepSpeed's
-// megatron/model/transformer.py divides num_key_value_heads by the tensor size and refuses it):
-// attention.py get_query_key_value_tensors all-gathers the layer's QKV activation over the tensor
-// ranks, keeps its rank's group and slices its query heads; the all-gather's backward is a
-// reduce-scatter of the same bytes.
-inline bool tensor_replicates_kv_groups(const ModelSpec& m, std::int64_t tensor) {
-    return tensor > 1 && tensor > (m.kv_heads > 0 ? m.kv_heads : m.heads);
-}
 
 // The ZeRO++ switches of `s` where they take effect (see ZeroPlusPlus).
 ZeroPlusPlus effective_zeropp(const Scenario& s);

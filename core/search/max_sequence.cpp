@@ -186,7 +186,7 @@ SequenceSearch longest_sequences(const Scenario& s) {
     SequenceSearch out;
     out.granularity = sequence_granularity(s);
     for (const ZeroSetupRow& row : zero_setup_rows()) {
-        if (!layout_runs_stage(s.parallel, row.key.stage) || !engine_runs_setup(s.fsdp, row.key)) continue;
+        if (!layout_runs_stage(s.model, s.parallel, row.key.stage) || !engine_runs_setup(s.fsdp, row.key)) continue;
         out.per_setup.push_back(longest_sequence(with_setup(s, row.key)));
         const SequenceCeiling& c = out.per_setup.back();
         if (c.max_seq_len <= 0) continue;
@@ -231,7 +231,7 @@ SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetu
     bool found = false;
     for (const ZeroSetup& z : setups) {
         const SetupKey k = setup_key(z);
-        const bool runs = layout_runs_stage(s.parallel, k.stage) && engine_runs_setup(s.fsdp, k);
+        const bool runs = layout_runs_stage(s.model, s.parallel, k.stage) && engine_runs_setup(s.fsdp, k);
         o.runs.push_back(runs);
         SequenceCeiling c;
         c.setup = k;

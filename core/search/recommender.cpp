@@ -157,6 +157,10 @@ Phrase rejection_reason(const Scenario& s, const Candidate& c) {
                               "moves parameters and optimizer together at FULL_SHARD"));
     if (!pipeline_runs_stage(c.parallel, c.zero.stage))  // the candidate's layout (the search's choice with auto sizes)
         return phrase(QT_TRANSLATE_NOOP("Core", "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)"));
+    if (!tensor_runs_stage(s.model, c.parallel, c.zero.stage))
+        return phrase(QT_TRANSLATE_NOOP("Core",
+                                        "tensor parallelism past the key/value heads runs in Megatron-Core, whose distributed optimizer "
+                                        "partitions as ZeRO stage 1 does: no ZeRO stage 2 or 3"));
     return phrase(QT_TRANSLATE_NOOP("Core", "expert parallelism works with ZeRO stage 0, 1 or 2 only (DeepSpeed's MoE layer)"));
 }
 
@@ -205,7 +209,7 @@ std::vector<SetupRow> zeropp_rows(const Scenario& base) {
     for (const SetupRow& row : plain_rows()) {
         rows.push_back(row);
         const SetupKey& key = zero_setup_rows()[row.setup].key;
-        if (key.stage != 3 || !layout_runs_stage(base.parallel, 3)) continue;
+        if (key.stage != 3 || !layout_runs_stage(base.model, base.parallel, 3)) continue;
         apply_setup(probe.zero, key);
         std::vector<ZeroPlusPlus> seen{ZeroPlusPlus{}};
         for (ZeroppChoice c : kZeroppChoices) {
@@ -273,7 +277,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
         if (zeropp != ZeroppChoice::Off) apply_zeropp_choice(row_zero, zeropp, base.cluster.gpus_per_node);
         SetupResult& r = out.per_setup[i];
         const int stage = zero_setups()[i].stage;
-        if (!layout_runs_stage(base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
+        if (!layout_runs_stage(base.model, base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
             out.evaluated += static_cast<std::int64_t>(kBuckets.size() * recomputes.size() * micros.size());
             continue;
         }
@@ -355,7 +359,8 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
     // search runs it (then its bar shows why, as with a layout the user fixed).
     std::array<bool, 4> some_layout_runs{};
     for (const Parallelism& l : layouts)
-        for (int stage = 0; stage < 4; ++stage) some_layout_runs[static_cast<std::size_t>(stage)] |= layout_runs_stage(l, stage);
+        for (int stage = 0; stage < 4; ++stage)
+            some_layout_runs[static_cast<std::size_t>(stage)] |= layout_runs_stage(input.model, l, stage);
 
     // The layout search spreads its layouts over two threads (the machine's second core while the
     // caller waits); each layout's part is kept by its index and merged in layout order, so the

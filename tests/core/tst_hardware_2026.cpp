@@ -111,6 +111,11 @@ private slots:
         QVERIFY(std::find(sizes.begin(), sizes.end(), 64) != sizes.end());
         s.parallel.tensor = 16;
         validate(s);
+        // Megatron-Core's distributed optimizer partitions as ZeRO-1 does: no stage 2 or 3 there.
+        QVERIFY(layout_runs_stage(s.model, s.parallel, 1) && !layout_runs_stage(s.model, s.parallel, 2));
+        s.zero.stage = 3;
+        QVERIFY_THROWS_EXCEPTION(InputError, validate(s));
+        s.zero.stage = 1;
         s.parallel.tensor = 12;
         s = with_node(s, cluster_preset("gb200-nvl72").cluster, 48);
         try {

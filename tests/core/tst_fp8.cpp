@@ -30,6 +30,13 @@ double fp8_layer_params(const ModelSpec& m) {
     return params;
 }
 
+// The activations at the first moment of `phase` in the step's timeline (every layer).
+double first_activations(const Scenario& x, StepPhase phase) {
+    for (const StepMoment& mo : step_timeline(x, TimelineDetail::EveryLayer))
+        if (mo.phase == phase) return mo.activations_bytes;
+    return 0.0;
+}
+
 }  // namespace
 
 class TestFp8 : public QObject {
@@ -131,14 +138,9 @@ private slots:
         QCOMPARE(fp8_weight_copy_bytes_per_param(s.cluster.gpu, s.training.fp8_scaling), bytes_per_param);
         // The first backward moment (the last layer's backward) holds them: all of the kept layers',
         // or the recomputed layer's own.
-        const auto first_backward = [](const Scenario& x) {
-            for (const StepMoment& mo : step_timeline(x, TimelineDetail::EveryLayer))
-                if (mo.phase == StepPhase::Backward) return mo.activations_bytes;
-            return 0.0;
-        };
-        const double bf16 = first_backward(s);
+        const double bf16 = first_activations(s, StepPhase::Backward);
         s.training.fp8_gemms = true;
-        const double fp8 = first_backward(s);
+        const double fp8 = first_activations(s, StepPhase::Backward);
         const double all_layers = bytes_per_param * fp8_layer_params(s.model);
         const double expected = recompute ? all_layers / static_cast<double>(s.model.layers) : all_layers;
         QVERIFY2(std::abs((fp8 - bf16) - expected) <= 1e-6 * expected,
@@ -163,14 +165,9 @@ private slots:
         s.training.seq_len = 2048;
         s.training.micro_batch = 1;
         s.training.checkpointing = Checkpointing::None;
-        const auto loss_moment = [](const Scenario& x) {
-            for (const StepMoment& mo : step_timeline(x, TimelineDetail::EveryLayer))
-                if (mo.phase == StepPhase::Loss) return mo.activations_bytes;
-            return 0.0;
-        };
-        const double bf16 = loss_moment(s);
+        const double bf16 = first_activations(s, StepPhase::Loss);
         s.training.fp8_gemms = true;
-        const double grown = loss_moment(s) - bf16;
+        const double grown = first_activations(s, StepPhase::Loss) - bf16;
         const double head = head_in_fp8 ? 2.0 * static_cast<double>(s.model.vocab * s.model.hidden) : 0.0;
         const double expected = 2.0 * fp8_layer_params(s.model) + head;
         QVERIFY2(std::abs(grown - expected) <= 1e-6 * expected,

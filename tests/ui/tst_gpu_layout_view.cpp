@@ -4,6 +4,8 @@
 // description which groups cross the network (core/model/parallel_layout.h layout_links), and
 // paints on the palette's base.
 #include "core/model/parallel_layout.h"
+#include "core/presets/cluster_presets.h"
+#include "core/search/scenario_edits.h"
 #include "tests/test_util.h"
 #include "tests/ui/offscreen.h"
 #include "ui/document/planner_document.h"
@@ -65,6 +67,37 @@ private slots:
         QCoreApplication::processEvents();
         const QTabBar* bar = w.plotTabs()->tabBar();
         for (int i = 0; i < bar->count(); ++i) QVERIFY2(bar->rect().contains(bar->tabRect(i)), qPrintable(bar->tabText(i)));
+    }
+
+    // A node of more than 16 GPUs (an NVLink rack) wraps its cells into lines of a divisor of its
+    // GPUs, so an NVL72's 64 or 72 GPUs are cells of a readable size; nodes of 8 stay one line.
+    void a_rack_wraps_into_lines_data() {
+        QTest::addColumn<QString>("cluster");
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("t");
+        QTest::addColumn<bool>("wraps");
+        QTest::newRow("GB200 NVL72, 64 GPUs, tensor 8") << "gb200-nvl72" << qint64(64) << qint64(8) << true;
+        QTest::newRow("GB200 NVL72, 72 GPUs, tensor 8") << "gb200-nvl72" << qint64(72) << qint64(8) << true;
+        QTest::newRow("8 DGX H100, tensor 8: one line a node") << "dgx-h100" << qint64(64) << qint64(8) << false;
+    }
+    void a_rack_wraps_into_lines() {
+        QFETCH(QString, cluster);
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, t);
+        QFETCH(bool, wraps);
+        Scenario s = zp::test::preset_scenario("llama-3.1-70b", "h100-80gb", 8);
+        s = with_node(s, cluster_preset(cluster.toStdString()).cluster, gpus);
+        s.zero.stage = 1;
+        s.parallel.tensor = t;
+        validate(s);
+        MainWindow w(MainWindow::Ephemeral);
+        showLayout(w, s);
+        GpuLayoutView* view = w.layoutView();
+        QCOMPARE(view->cellCount(), static_cast<int>(gpus));
+        const int per_line = view->gpusPerLine();
+        QVERIFY2(
+            wraps ? per_line < s.cluster.gpus_per_node && s.cluster.gpus_per_node % per_line == 0 : per_line == s.cluster.gpus_per_node,
+            qPrintable(QString::number(per_line)));
     }
 
     void draws_the_layout_data() {

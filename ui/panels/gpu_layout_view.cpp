@@ -50,17 +50,23 @@ QColor groupColor(int ordinal) {
     return colors[ordinal % 8];
 }
 
-// Where the boxes go at a given size: cells of `unit` pixels in a row per node box, or (compact)
-// node boxes `unit` pixels per GPU wide striped by stage.
+// Where the boxes go at a given size: cells of `unit` pixels per node box, in lines of `per_line`
+// GPUs (an NVLink domain of more than 16 wraps: an NVL72 rack in lines of 18), or (compact) node
+// boxes `unit` pixels per GPU wide striped by stage.
 struct Grid {
     bool cells = false;
     int unit = 0, pad = 0, spacing = 0, box_w = 0, box_h = 0, gap = 0, cols = 1, x0 = 0, y0 = 0;
-    int bar = 0;  // height of a group bar row below the GPUs
+    int bar = 0;       // height of a group bar row below the GPUs
+    int per_line = 1;  // cells mode: GPUs per line of a node box
+    int line_h = 0;    // cells mode: a line's height with its bar rows and the gap to the next
     QRect box(int node) const { return {x0 + (node % cols) * (box_w + gap), y0 + (node / cols) * (box_h + gap), box_w, box_h}; }
     QRect cell(int node, int gpu) const {
         const QRect b = box(node);
-        return {b.x() + pad + gpu * (unit + spacing), b.y() + pad, unit, unit};
+        const int line = gpu / per_line, col = gpu % per_line;
+        return {b.x() + pad + col * (unit + spacing), b.y() + pad + line * line_h, unit, unit};
     }
+    // Whether GPU `gpu` ends its line (cells mode): runs drawn as one rectangle stop there.
+    bool endsLine(int gpu) const { return cells && (gpu + 1) % per_line == 0; }
     // The bar of group row `row` under GPUs first .. last of a node (both modes).
     QRect groupBar(int node, int first, int last, int row) const {
         const QRect b = box(node);
@@ -83,23 +89,44 @@ int fitColumns(int n, int w, int h, int gap, const QSize& area) {
     return rows * (h + gap) - gap <= area.height() ? cols : 0;
 }
 
+// Cells of the largest size that fit with `per_line` GPUs a line; cols 0 when none does.
+Grid fitCells(const LayoutPicture& p, const QSize& area, int per_line) {
+    Grid g;
+    g.cells = true;
+    g.pad = 3;
+    g.spacing = 1;
+    g.gap = 6;
+    g.per_line = per_line;
+    const int lines = (p.per_node + per_line - 1) / per_line;
+    const int line_gap = 3;
+    for (int u = 48; u >= GpuLayoutView::kMinCellPixels; --u) {
+        g.unit = u;
+        g.box_w = per_line * u + (per_line - 1) * g.spacing + 2 * g.pad;
+        g.bar = p.rows.empty() ? 0 : barHeight(u);
+        g.line_h = u + static_cast<int>(p.rows.size()) * (g.bar + 1) + (p.rows.empty() ? 0 : 1) + line_gap;
+        g.box_h = lines * g.line_h - line_gap + 2 * g.pad;
+        g.cols = fitColumns(p.nodes, g.box_w, g.box_h, g.gap, area);
+        if (g.cols > 0) break;
+    }
+    return g;
+}
+
 Grid fitGrid(const LayoutPicture& p, const QSize& area) {
     Grid g;
     if (p.nodes < 1 || p.per_node < 1) return g;
     const int world = p.nodes * p.per_node;
     if (world <= GpuLayoutView::kMaxCells) {
-        g.cells = true;
-        g.pad = 3;
-        g.spacing = 1;
-        g.gap = 6;
-        for (int u = 48; u >= GpuLayoutView::kMinCellPixels; --u) {
-            g.unit = u;
-            g.box_w = p.per_node * u + (p.per_node - 1) * g.spacing + 2 * g.pad;
-            g.bar = p.rows.empty() ? 0 : barHeight(u);
-            g.box_h = u + 2 * g.pad + static_cast<int>(p.rows.size()) * (g.bar + 1) + (p.rows.empty() ? 0 : 1);
-            g.cols = fitColumns(p.nodes, g.box_w, g.box_h, g.gap, area);
-            if (g.cols > 0) break;
-        }
+        g = fitCells(p, area, p.per_node);
+        // A node of more than 16 GPUs (a rack's NVLink domain) may wrap into lines of a divisor
+        // of its GPUs from 4 to 18, where that draws larger cells; at the same size, lines that
+        // tensor groups fill whole (or that fill a group) first.
+        const auto aligned = [&](int d) { return p.tensor > 1 && (d % p.tensor == 0 || p.tensor % d == 0); };
+        if (p.per_node > 16)
+            for (int d = 18; d >= 4; --d) {
+                if (p.per_node % d != 0) continue;
+                const Grid w = fitCells(p, area, d);
+                if (w.cols > 0 && (g.cols == 0 || w.unit > g.unit || (w.unit == g.unit && aligned(d) && !aligned(g.per_line)))) g = w;
+            }
     }
     if (g.cols < 1 || !g.cells) {
         // Stage-striped node boxes: unit pixels per GPU, at most 3 units high.
@@ -164,9 +191,13 @@ protected:
                 if (picture_.tensor > 1 && g.unit >= 4) {
                     painter.setPen(outline);
                     painter.setBrush(Qt::NoBrush);
+                    // One outline per tensor group and line it covers.
                     for (int i = 0; i < picture_.per_node; i += picture_.tensor) {
-                        const QRect a = g.cell(n, i), b = g.cell(n, std::min(i + picture_.tensor, picture_.per_node) - 1);
-                        painter.drawRect(QRect(a.topLeft(), b.bottomRight()));
+                        const int end = std::min(i + picture_.tensor, picture_.per_node);
+                        for (int a = i, b = i; a < end; a = ++b) {
+                            while (b + 1 < end && !g.endsLine(b)) ++b;
+                            painter.drawRect(QRect(g.cell(n, a).topLeft(), g.cell(n, b).bottomRight()));
+                        }
                     }
                 }
             } else {
@@ -199,7 +230,9 @@ protected:
             while (i < picture_.per_node) {
                 const std::size_t r = static_cast<std::size_t>(first + i);
                 int j = i;
-                while (j + 1 < picture_.per_node && groups.group[r + static_cast<std::size_t>(j + 1 - i)] == groups.group[r]) ++j;
+                while (j + 1 < picture_.per_node && !g.endsLine(j) &&
+                       groups.group[r + static_cast<std::size_t>(j + 1 - i)] == groups.group[r])
+                    ++j;
                 const QRect bar = g.groupBar(node, i, j, static_cast<int>(row));
                 const QColor color = groupColor(groups.group[r]);
                 if (groups.crosses[r]) {
@@ -445,6 +478,11 @@ int GpuLayoutView::cellCount() const {
 }
 
 int GpuLayoutView::groupRowCount() const { return static_cast<int>(canvas_->picture().rows.size()); }
+
+int GpuLayoutView::gpusPerLine() const {
+    const Grid g = canvas_->grid();
+    return g.cells ? g.per_line : 0;
+}
 
 int GpuLayoutView::nodeBoxCount() const { return canvas_->picture().stage.empty() ? 0 : canvas_->picture().nodes; }
 

@@ -38,6 +38,7 @@ public:
     QWidget* drawing() const;
     int cellCount() const;      // GPU cells drawn (0 when the nodes are drawn as boxes only)
     int nodeBoxCount() const;   // node boxes drawn
+    int gpusPerLine() const;    // GPU cells in a line of a node box (0 when the nodes are drawn as boxes only)
     int groupRowCount() const;  // bar rows of all-to-all groups (Ulysses, experts) under the GPUs
 
 private:

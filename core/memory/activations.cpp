@@ -277,7 +277,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
         for (const LinearModule& l : linear_modules(m)) {
             const double params = static_cast<double>(l.in) * static_cast<double>(l.out);
             if (layer_linear_in_fp8(l)) out.fp8_weight_params_per_layer += static_cast<double>(l.count) / std::max(L, 1.0) * params;
-            else if (l.role == LinearRole::Head && runs_in_fp8(l)) out.fp8_head_weight_params = params;
+            else if (head_linear_in_fp8(l)) out.fp8_head_weight_params = params;
         }
         out.fp8_weight_params_per_layer /= tp;
         out.fp8_head_weight_params /= tp;  // vocabulary-parallel

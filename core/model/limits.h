@@ -46,8 +46,8 @@ inline constexpr RealRange kGpuMemoryGib{0.5, 1e6};
 inline constexpr RealRange kPeakTflops = kPositive;
 inline constexpr RealRange kPeakTflopsFp8 = kNonNegative;  // 0: the GPU has no FP8 tensor cores
 inline constexpr RealRange kPeakTflopsFp4 = kNonNegative;  // 0: the GPU has no FP4 tensor cores
-inline constexpr RealRange kDataSecondsPerSample{0.0,
-                                                 3600.0};  // a sample from the data pipeline, seconds (an hour a sample is no training run)
+// A sample from the data pipeline, seconds (an hour a sample is no training run).
+inline constexpr RealRange kDataSecondsPerSample{0.0, 3600.0};
 inline constexpr RealRange kIntraNodeGBytesPerS{0.001, 1e6};  // per GPU, one direction
 inline constexpr RealRange kInterNodeGbitsPerS{0.001, 1e7};   // per node
 inline constexpr RealRange kPcieGBytesPerS{0.001, 1e6};       // per GPU to host

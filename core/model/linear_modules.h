@@ -56,8 +56,10 @@ inline bool runs_in_fp8(const LinearModule& l) { return !l.conv1d && !l.fused_pa
 inline bool experts_are_fused_parameters(const ModelSpec& m) { return m.experts > 1 && (m.family == "gpt_oss" || m.family == "llama4"); }
 // Whether a model's transformer layers are nn.Linear for convert_model (GPT-2's are Conv1D).
 inline bool layers_convert_to_te(const ModelSpec& m) { return m.family != "gpt2"; }
-// A layer's linear that runs in FP8 (the output layer, outside the layers, is counted apart).
+// A layer's linear that runs in FP8, and the output layer when it does (counted apart: once a
+// micro step, not recomputed, its copy held through the loss).
 inline bool layer_linear_in_fp8(const LinearModule& l) { return l.role != LinearRole::Head && runs_in_fp8(l); }
+inline bool head_linear_in_fp8(const LinearModule& l) { return l.role == LinearRole::Head && runs_in_fp8(l); }
 // What bitsandbytes quantizes for a 4- or 8-bit base: every nn.Linear but the output layer
 // (transformers integrations/bitsandbytes.py replace_with_bnb_linear and get_keys_to_not_convert);
 // fused expert Parameters are not nn.Linear and stay in the compute dtype.

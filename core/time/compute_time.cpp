@@ -96,8 +96,8 @@ Fp8Casts fp8_casts(const ModelSpec& m, double T, double tp, const Rates& r, Fp8S
     const double cast_bytes = fp8_cast_bytes_per_element(scaling);
     const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     for (const LinearModule& l : linear_modules(m)) {
-        const bool head = l.role == LinearRole::Head;
-        if (head ? !runs_in_fp8(l) : !layer_linear_in_fp8(l)) continue;
+        const bool head = head_linear_in_fp8(l);
+        if (!head && !layer_linear_in_fp8(l)) continue;
         const double per_layer = head ? 1.0 : static_cast<double>(l.count) / L;
         const double tokens = T * l.token_share, in = static_cast<double>(l.in), o = static_cast<double>(l.out);
         // A column-parallel layer's input is whole and its output a t-th; a row-parallel one's the

@@ -51,7 +51,7 @@ QColor groupColor(int ordinal) {
 }
 
 // Where the boxes go at a given size: cells of `unit` pixels per node box, in lines of `per_line`
-// GPUs (an NVLink domain of more than 16 wraps: an NVL72 rack in lines of 18), or (compact) node
+// GPUs (an NVLink domain of more than 16 wraps, fitGrid), or (compact) node
 // boxes `unit` pixels per GPU wide striped by stage.
 struct Grid {
     bool cells = false;

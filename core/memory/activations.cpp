@@ -73,6 +73,18 @@ LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq
                  static_cast<double>(std::max<std::int64_t>(m.layers, 1)) / t;
     // Two layer norms, each keeping its input: 2e sbh (4sbh in 16 bits).
     l.norms = sb * 2 * e * h * rep;
+    // QK-norm (ModelSpec::qk_norm: Qwen3, Qwen3-MoE, Gemma-3, OLMo-2): q_norm and k_norm keep their
+    // inputs, the q and k projections' outputs, for their backward (transformers
+    // modeling_qwen3.py Qwen3Attention: q_norm(q_proj(x).view(...)); an RMSNorm saves its input as
+    // the two layer norms above do; Liger's LigerRMSNormFunction.forward saves X and a per-row
+    // rstd). These are other tensors than the normalized, rotated q and k the attention core keeps
+    // (counted above): e (q + kv) per token more, split over the tensor ranks. Ulysses wraps only
+    // the attention core (ulysses_sp.py UlyssesSPAttentionHF), so the norms see the rank's s/u
+    // tokens with every head, the key/value heads not yet repeated.
+    if (m.qk_norm) {
+        const double k_width = static_cast<double>(std::max<std::int64_t>(m.kv_heads > 0 ? m.kv_heads : m.heads, 1) * m.head_dim);
+        l.norms += sb * e * (q + k_width) / t;
+    }
     return l;
 }
 

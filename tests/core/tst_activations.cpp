@@ -120,6 +120,27 @@ private slots:
         QCOMPARE(activation_bytes(gqa, t).per_layer_stored, flash);
     }
 
+    void qk_norm_keeps_its_inputs() {
+        // Qwen3-32B (Qwen/Qwen3-32B config.json: 64 heads and 8 key/value heads of 128, hidden 5120):
+        // q_norm and k_norm keep the q and k projections' outputs, 16-bit, 8192 and 1024 wide:
+        // 2 x (8192 + 1024) = 18,432 bytes per token more than the same layer without QK-norm,
+        // x 4096 tokens = 75,497,472; a quarter of that per rank of tensor parallelism 4.
+        ModelSpec qwen = model_preset("qwen3-32b").spec;
+        qwen.layers = 1;
+        ModelSpec plain = qwen;
+        plain.qk_norm = false;
+        QCOMPARE(layer_activation_bytes(qwen, 4096, 1).norms - layer_activation_bytes(plain, 4096, 1).norms, 75497472.0);
+        TensorSplit tp4;
+        tp4.tensor = 4;
+        QCOMPARE(layer_activation_bytes(qwen, 4096, 1, 2.0, tp4).norms - layer_activation_bytes(plain, 4096, 1, 2.0, tp4).norms,
+                 75497472.0 / 4);
+        // Ulysses wraps only the attention core: the norms see the rank's s/u tokens, every head.
+        TensorSplit sp8;
+        sp8.ulysses = 8;
+        QCOMPARE(layer_activation_bytes(qwen, 4096, 1, 2.0, sp8).norms - layer_activation_bytes(plain, 4096, 1, 2.0, sp8).norms,
+                 75497472.0 / 8);
+    }
+
     void logits_and_cpu_checkpointing() {
         // A 128K vocabulary at 4096 tokens: the final norm's and the head's 16-bit inputs (2 x 2h) and
         // the 16-bit logits plus their fp32 copy (6V) are 4096 x (16,384 + 769,536) = 3,219,128,320 bytes.

@@ -126,6 +126,39 @@ private slots:
         QCOMPARE(c.max_seq_len % sequence_granularity(scenario), std::int64_t{0});
     }
 
+    // Qwen3-32B, every recipe with all of ALST's parts (run-h100-sp{1,8,16,32,64}-qwen3-32b.yml,
+    // max_length as recorded: "ok", the 7M and 15M runs with nvidia-smi at 71.55 and 71.00 GB of
+    // the 80 GB card, so near the limit). Qwen3's q_norm and k_norm keep their inputs
+    // (activations.cpp). The 1-8 node lengths within 25%:
+    void qwen3_32b_across_nodes_data() {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<double>("recorded");
+        QTest::newRow("run-h100-sp8-qwen3-32b.yml: 1.55M") << recipe("qwen3-32b", "h100-80gb", 8, kAll) << 1.55e6;
+        QTest::newRow("run-h100-sp16-qwen3-32b.yml: 4M") << recipe("qwen3-32b", "h100-80gb", 16, kAll) << 4e6;
+        QTest::newRow("run-h100-sp32-qwen3-32b.yml: 7M, NV 71.55 GB") << recipe("qwen3-32b", "h100-80gb", 32, kAll) << 7e6;
+        QTest::newRow("run-h100-sp64-qwen3-32b.yml: 15M, NV 71.00 GB") << recipe("qwen3-32b", "h100-80gb", 64, kAll) << 15e6;
+    }
+    void qwen3_32b_across_nodes() {
+        QFETCH(Scenario, scenario);
+        QFETCH(double, recorded);
+        const double r = ratio(static_cast<double>(longest_sequence(scenario).max_seq_len), recorded);
+        QVERIFY2(r > 1.0 && r < 1.25, qPrintable(QStringLiteral("x%1").arg(r)));
+    }
+    // Known miss, kept so that a change that moves it shows: on one GPU (parameters in host RAM
+    // too) the planner's longest is about 1.4x what the recipe ran ("ok", with no note of the next
+    // length: a lower bound, so not necessarily a miss).
+    void qwen3_32b_one_gpu_known_miss_data() {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<double>("recorded");
+        QTest::newRow("run-h100-sp1-qwen3-32b.yml: 230K") << recipe("qwen3-32b", "h100-80gb", 1, kAll) << 230e3;
+    }
+    void qwen3_32b_one_gpu_known_miss() {
+        QFETCH(Scenario, scenario);
+        QFETCH(double, recorded);
+        const double r = ratio(static_cast<double>(longest_sequence(scenario).max_seq_len), recorded);
+        QVERIFY2(r > 1.25 && r < 1.5, qPrintable(QStringLiteral("x%1").arg(r)));
+    }
+
     // The 8-GPU ablation of the recipes (one part at a time, Llama-8B, Ulysses 8; the rows
     // without Ulysses were recorded at sequence_parallel_size 1, before commit e622b40 set 8):
     // each part's lengths within 25%, and each part lengthens the sequence.

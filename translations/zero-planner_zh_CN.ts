@@ -2176,6 +2176,30 @@
         <source>Change data pipeline</source>
         <translation>更改数据管道</translation>
     </message>
+    <message>
+        <source>What a pipeline stage sends its neighbour from each tensor-parallel GPU: the whole activation (DeepSpeed&apos;s PipelineEngine, Megatron-Core) or a t-th, gathered at the receiver (Megatron-LM 2021-2022&apos;s scatter/gather).</source>
+        <translation>流水线的每个阶段从每个张量并行 GPU 向下一阶段发送的内容：完整的激活（DeepSpeed 的 PipelineEngine、Megatron-Core），或其 t 分之一，在接收端聚合（Megatron-LM 2021-2022 的 scatter/gather）。</translation>
+    </message>
+    <message>
+        <source>whole activation</source>
+        <translation>完整激活</translation>
+    </message>
+    <message>
+        <source>a t-th (scatter/gather)</source>
+        <translation>t 分之一（scatter/gather）</translation>
+    </message>
+    <message>
+        <source>Pipeline send</source>
+        <translation>流水线发送</translation>
+    </message>
+    <message>
+        <source>Stage sends</source>
+        <translation>阶段发送</translation>
+    </message>
+    <message>
+        <source>Change what a pipeline stage sends</source>
+        <translation>更改流水线阶段发送的内容</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

@@ -111,6 +111,10 @@ constinit const Option pp{"--pp", "P|auto", "pipeline parallel size (ZeRO 0/1)",
 constinit const Option pp_schedule{"--pp-schedule", "1f1b|interleaved:V", "the pipeline schedule; interleaved: V model chunks per pipeline GPU", G::Parallelism, S::Parallel};
 constinit const Option virtual_stages{"--virtual-stages", "V", "the same as --pp-schedule interleaved:V", G::Parallelism, S::Parallel};
 constinit const Option sequence_parallel{"--sequence-parallel", "on|off", "Megatron's sequence parallelism, with --tp", G::Parallelism, S::Parallel};
+constinit const Option pp_send{"--pp-send", "whole|scatter-gather",
+                               "what a pipeline stage sends per tensor rank: whole (DeepSpeed's PipelineEngine, "
+                               "Megatron-Core) or a t-th (Megatron-LM 2021-2022's scatter/gather)",
+                               G::Parallelism, S::Parallel};
 constinit const Option sp{"--sp", "U|auto", "DeepSpeed-Ulysses sequence_parallel_size: U divides the heads and the sequence; no --tp/--pp", G::Parallelism, S::Parallel};
 constinit const Option ep{"--ep", "E|auto", "expert-parallel size: divides the experts and the data-parallel size; ZeRO 0-2", G::Experts, S::Parallel};
 constinit const Option capacity_factor{"--capacity-factor", "F", "tokens an expert takes a micro batch, x tokens x top-k / experts (1.0)", G::Experts, S::Parallel};
@@ -233,7 +237,7 @@ std::span<const Option* const> all_options() {
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
         &pin_memory, &host_grad_buffer, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
         &mics_hierarchical_gather, &engine, &fsdp_precision, &limit_all_gathers,
-        &tp, &pp, &pp_schedule, &virtual_stages, &sequence_parallel, &sp, &ep, &capacity_factor,
+        &tp, &pp, &pp_schedule, &virtual_stages, &sequence_parallel, &pp_send, &sp, &ep, &capacity_factor,
         &finetune, &lora_rank, &lora_alpha, &lora_dropout, &lora_targets, &lora_train, &freeze, &base_precision, &double_quant,
         &quant_storage,
         &headroom, &convention, &mfu, &cuda_context, &session, &ds_config,

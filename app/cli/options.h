@@ -66,7 +66,7 @@ extern const Option stage, offload_optimizer, offload_param, overlap_comm, reduc
     host_grad_buffer, save_16bit_model, zeropp, hpz_size, hpz, quantized_weights, quantized_gradients, mics_shard_size,
     mics_hierarchical_gather, engine, fsdp_precision, limit_all_gathers;
 // Model parallelism and experts
-extern const Option tp, pp, pp_schedule, virtual_stages, sequence_parallel, sp, ep, capacity_factor;
+extern const Option tp, pp, pp_schedule, virtual_stages, sequence_parallel, pp_send, sp, ep, capacity_factor;
 // Fine-tuning
 extern const Option finetune, lora_rank, lora_alpha, lora_dropout, lora_targets, lora_train, freeze, base_precision, double_quant,
     quant_storage;

@@ -169,6 +169,7 @@ json parallel_json(const Scenario& s) {
         {"dp", data_parallel_size(s)},
         {"virtual_stages", p.virtual_stages},
         {"sequence_parallel", p.sequence_parallel},
+        {"pipeline_send", to_string(p.pipeline_send)},  // Parallelism::pipeline_send
         {"searched",
          {{"tp", p.auto_tensor}, {"pp", p.auto_pipeline}, {"ep", p.auto_expert}, {"sp", p.auto_ulysses}, {"zeropp", s.zero.auto_zeropp}}},
         {"zeropp",

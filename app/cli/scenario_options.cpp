@@ -345,6 +345,13 @@ void apply_parallel(const Args& a, Scenario& s, SearchAsked* asked) {
     }
     if (auto v = a.get(opt::sequence_parallel)) p.sequence_parallel = parse_on_off(*v, option_text(opt::sequence_parallel));
     else if (asked && asked->tensor == true) p.sequence_parallel = false;  // Megatron's needs a TP the search has not chosen yet
+    if (auto v = a.get(opt::pp_send)) {
+        try {
+            p.pipeline_send = parse_pipeline_send(*v);
+        } catch (const InputError&) {
+            throw InputError("--pp-send must be whole or scatter-gather, got '" + *v + "'");
+        }
+    }
     // DeepSpeed-MoE expert parallelism (core/model/experts.h): ep_size and the training capacity factor.
     if (auto v = layout_size(a, opt::ep, limits::kExperts.max, asked, &SearchAsked::expert)) p.expert = *v;
     if (auto v = a.get(opt::capacity_factor))

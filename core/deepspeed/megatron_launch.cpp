@@ -72,6 +72,13 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
               "tensor size); Megatron-Core 0.16 or later runs it, all-gathering each layer's QKV output over the tensor ranks "
               "(Megatron-LM's pretrain_gpt.py with these model and parallel sizes; --use-distributed-optimizer partitions "
               "the optimizer states as ZeRO-1 does).\n";
+    // Parallelism::pipeline_send: Megatron-DeepSpeed's pipeline is DeepSpeed's PipelineEngine, which
+    // sends each stage's whole output from every tensor rank (runtime/pipe/engine.py).
+    if (p.pipeline > 1 && p.pipeline_send == PipelineSend::ScatterGather && !p.sequence_parallel)
+        sh +=
+            "# Note: the plan sends a t-th of each activation between pipeline stages (Megatron-LM's scatter/gather); "
+            "Megatron-DeepSpeed's pipeline (DeepSpeed's PipelineEngine) sends it whole from every tensor rank: plan with "
+            "--pp-send whole for this launch.\n";
     sh += "set -euo pipefail\n\n";
     std::string launcher = "deepspeed --num_gpus " + std::to_string(g);
     if (n > 1) {

@@ -170,6 +170,7 @@ void visit_fields(S& s, V& v) {
     v("parallel", "auto_expert", par.auto_expert);               // since version 10
     v("parallel", "ulysses", par.ulysses, FieldRule{.min = 1});  // since version 10
     v("parallel", "auto_ulysses", par.auto_ulysses);             // since version 10
+    v("parallel", "pipeline_send", par.pipeline_send);           // since version 20
 
     auto& f = s.finetune;  // since version 5
     v("finetune", "method", f.method);

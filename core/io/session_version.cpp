@@ -205,6 +205,12 @@ void upgrade_18_to_19(json& doc) {
     }
 }
 
+// Version 19 sent a t-th of the activation between pipeline stages, Megatron-LM's scatter/gather,
+// whatever ran the pipeline: the field keeps its plans as they were.
+void upgrade_19_to_20(json& doc) {
+    if (doc.contains("parallel") && doc.at("parallel").is_object()) doc["parallel"]["pipeline_send"] = "scatter-gather";
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -289,6 +295,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 18) {
         upgrade_18_to_19(doc);
         version = 19;
+    }
+    if (version == 19) {
+        upgrade_19_to_20(doc);
+        version = 20;
     }
     doc["version"] = version;
     return doc;

@@ -59,6 +59,8 @@
 //              training.data_seconds_per_sample; a version-18 file has "delayed" (the only recipe it
 //              planned), its preset's compute-capability flag (how version 18 told Blackwell apart),
 //              no FP4 rate (0) and a data pipeline that keeps up (0).
+//   version 20 parallel.pipeline_send ("whole" or "scatter-gather": what a pipeline stage sends per
+//              tensor rank); a version-19 file has "scatter-gather" (what version 19 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -73,7 +75,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 19;
+inline constexpr int kSessionVersion = 20;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

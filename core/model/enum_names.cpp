@@ -43,6 +43,7 @@ const char* to_string(LoraTargets t) { return name_of(t); }
 const char* to_string(QuantStorage q) { return name_of(q); }
 const char* to_string(Engine e) { return name_of(e); }
 const char* to_string(FsdpPrecision p) { return name_of(p); }
+const char* to_string(PipelineSend p) { return name_of(p); }
 const char* to_string(Job j) { return name_of(j); }
 
 const char* host_phase_words(HostPhase p) {

@@ -118,6 +118,14 @@ struct EnumVocabulary<Engine> {
 };
 
 template <>
+struct EnumVocabulary<PipelineSend> {
+    static constexpr const char* what = "pipeline send";
+    static constexpr std::array<EnumName<PipelineSend>, 2> names{
+        {{PipelineSend::Whole, "whole"}, {PipelineSend::ScatterGather, "scatter-gather"}}};
+    static constexpr std::array<EnumName<PipelineSend>, 0> aliases{};
+};
+
+template <>
 struct EnumVocabulary<FsdpPrecision> {
     static constexpr const char* what = "FSDP precision";
     static constexpr std::array<EnumName<FsdpPrecision>, 3> names{
@@ -244,5 +252,6 @@ inline QuantStorage parse_quant_storage(std::string_view s) { return parse_enum<
 inline Engine parse_engine(std::string_view s) { return parse_enum<Engine>(s); }
 inline Job parse_job(std::string_view s) { return parse_enum<Job>(s); }
 inline FsdpPrecision parse_fsdp_precision(std::string_view s) { return parse_enum<FsdpPrecision>(s); }
+inline PipelineSend parse_pipeline_send(std::string_view s) { return parse_enum<PipelineSend>(s); }
 
 }  // namespace zp

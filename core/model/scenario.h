@@ -245,16 +245,31 @@ struct Assumptions {
     friend bool operator==(const Assumptions&, const Assumptions&) = default;
 };
 
+// What a pipeline stage sends its neighbour per tensor-parallel rank, each micro step.
+//   Whole: its whole activation, s x b x h. DeepSpeed's PipelineEngine, which Megatron-DeepSpeed
+//     runs (deepspeed/runtime/pipe/engine.py _exec_send_activations, _exec_send_grads: p2p.send of
+//     the stage's outputs from every rank, blocking: pipe/p2p.py send), and Megatron-Core's
+//     schedules (megatron/core/pipeline_parallel/p2p_communication.py, since NVIDIA/Megatron-LM
+//     39b83c7 of 2023-01-31, sends the full tensor).
+//   ScatterGather: a t-th, gathered over NVLink at the receiver. Megatron-LM's scatter/gather
+//     optimization (Narayanan et al. 2021 Sec. 4.1, Fig. 9: "at the sender, we can scatter the
+//     tensor into smaller chunks ... rematerialized at the receiver using a gather operation";
+//     megatron/p2p_communication.py split_tensor_into_1d_equal_chunks, on by default from
+//     NVIDIA/Megatron-LM 72e4230 of 2021-02-16 until 39b83c7).
+// With Megatron's sequence parallelism a stage's output is already a t-th of the sequence either way.
+enum class PipelineSend { Whole, ScatterGather };
+
 // Megatron-DeepSpeed's model parallelism around ZeRO's data parallelism (Shoeybi et al. 2019,
 // Narayanan et al. arXiv 2104.04473, Korthikanti et al. arXiv 2205.05198): the world is
 // tensor x pipeline x data-parallel ranks; tensor-parallel ranks sit inside a node.
 struct Parallelism {
-    std::int64_t tensor = 1;          // --tensor-model-parallel-size
-    std::int64_t pipeline = 1;        // --pipeline-model-parallel-size
-    std::int64_t virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline rank (1 = plain 1F1B)
-    bool sequence_parallel = false;   // Megatron's --sequence-parallel (with tensor parallelism)
-    std::int64_t ulysses = 1;         // DeepSpeed-Ulysses sequence_parallel_size (docs/design.md §4.13)
-    std::int64_t expert = 1;          // DeepSpeed MoE ep_size (deepspeed/moe/layer.py): routed experts over consecutive data-parallel ranks
+    std::int64_t tensor = 1;                           // --tensor-model-parallel-size
+    std::int64_t pipeline = 1;                         // --pipeline-model-parallel-size
+    std::int64_t virtual_stages = 1;                   // interleaved 1F1B: model chunks per pipeline rank (1 = plain 1F1B)
+    bool sequence_parallel = false;                    // Megatron's --sequence-parallel (with tensor parallelism)
+    PipelineSend pipeline_send = PipelineSend::Whole;  // what a stage sends per tensor rank (above)
+    std::int64_t ulysses = 1;                          // DeepSpeed-Ulysses sequence_parallel_size (docs/design.md §4.13)
+    std::int64_t expert = 1;  // DeepSpeed MoE ep_size (deepspeed/moe/layer.py): routed experts over consecutive data-parallel ranks
     // What the recommender chooses instead of taking the sizes above ("auto"): every tensor size
     // that fits a node and divides the heads, every pipeline size up to the layers, every expert
     // size and Ulysses degree validate_parallelism accepts (searched_layouts in
@@ -394,6 +409,7 @@ const char* to_string(LoraTargets t);
 const char* to_string(QuantStorage q);
 const char* to_string(Engine e);
 const char* to_string(FsdpPrecision p);
+const char* to_string(PipelineSend p);
 const char* to_string(Job j);
 // "while loading the model", "while saving a checkpoint": the phase in a sentence.
 const char* host_phase_words(HostPhase p);

@@ -437,11 +437,15 @@ void add_model_parallel_comm(const StepContext& x, StepTime& st) {
     }
     if (par.pipeline > 1) {
         // Point-to-point between stages, each micro step: the activation forward and its gradient
-        // backward, a t-th of it per rank with Megatron's scatter/gather (Narayanan Sec. 4.1). Stages
+        // backward, blocking on the compute stream. Every tensor rank sends the whole activation
+        // (DeepSpeed's PipelineEngine, Megatron-Core), or a t-th of it with Megatron-LM's
+        // scatter/gather or Megatron's sequence parallelism (Parallelism::pipeline_send). Stages
         // are N/p ranks apart (pipeline outermost): across the network once a stage fills a node.
         const bool crosses_nodes = c.nodes > 1 && c.world_size() / par.pipeline >= c.gpus_per_node;
         const double link = crosses_nodes ? inter_node_bus_gbytes_per_s(c) : intra_node_bus_gbytes_per_s(c);
-        st.pipeline_p2p_seconds = G * 2.0 * (layer_activation / x.tp / (link * kBytesPerGB) + s.assumptions.collective_latency_seconds);
+        const bool tensor_slice = par.pipeline_send == PipelineSend::ScatterGather || par.sequence_parallel;
+        const double sent = tensor_slice ? layer_activation / x.tp : layer_activation;
+        st.pipeline_p2p_seconds = G * 2.0 * (sent / (link * kBytesPerGB) + s.assumptions.collective_latency_seconds);
     }
     if (uses_expert_parallelism(s)) {
         // DeepSpeed-MoE (sharded_moe.py MOELayer.forward; Rajbhandari et al. 2022 Sec. 5, GShard

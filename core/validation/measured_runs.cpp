@@ -523,8 +523,8 @@ Measurement measurement_from_case(const CaseReader& r, const std::string& kind, 
 }
 
 // The tensor/pipeline layout: the explicit fields "tensor_parallel", "pipeline_parallel",
-// "virtual_stages" (interleaved 1F1B model chunks per pipeline rank) and "sequence_parallel"
-// (Megatron's --sequence-parallel) where the case states them, else what its assumptions text
+// "virtual_stages" (interleaved 1F1B model chunks per pipeline rank), "sequence_parallel"
+// (Megatron's --sequence-parallel) and "pipeline_send" (Parallelism::pipeline_send) where the case states them, else what its assumptions text
 // names (parallelism_from_text). Consistency with the GPUs, heads and layers is validate()'s.
 Parallelism parallelism_from_case(const CaseReader& r) {
     Parallelism p = parallelism_from_text(r.optional_text("assumptions").value_or(""));
@@ -532,6 +532,15 @@ Parallelism parallelism_from_case(const CaseReader& r) {
     if (auto v = r.optional_integer("pipeline_parallel", 1)) p.pipeline = *v;
     if (auto v = r.optional_integer("virtual_stages", 1)) p.virtual_stages = *v;
     if (auto v = r.optional_bool("sequence_parallel")) p.sequence_parallel = *v;
+    if (auto v = r.optional_text("pipeline_send")) {
+        try {
+            p.pipeline_send = parse_pipeline_send(*v);
+        } catch (const InputError&) {
+            r.fail(
+                "pipeline_send",
+                "'" + *v + "' is neither 'whole' (DeepSpeed's PipelineEngine, Megatron-Core) nor 'scatter-gather' (Megatron-LM 2021-2022)");
+        }
+    }
     return p;
 }
 
@@ -627,10 +636,10 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
 // lists is refused by name: a run scored without a setting it states (a context_parallel, an
 // expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
 // clang-format off
-constexpr std::array<std::string_view, 41> kCaseFields{
+constexpr std::array<std::string_view, 42> kCaseFields{
     "id", "source", "quote", "kind", "assumptions", "engine", "model", "gpus", "gpus_per_node", "gpu", "nodes",
     "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory", "deepspeed_version",
-    "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "reduce_bucket_size",
+    "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "pipeline_send", "reduce_bucket_size",
     "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",
     "overlap_comm", "precision", "optimizer", "micro_batch", "grad_accum", "seq", "checkpointing",
     "flash_attention", "cpu_checkpointing", "partition_activations", "lora", "measured", "transformers", "use_cache",

@@ -237,6 +237,7 @@ private slots:
                                                 "--virtual-stages",
                                                 "--pp-schedule",
                                                 "--sequence-parallel",
+                                                "--pp-send",
                                                 "--ep",
                                                 "--capacity-factor",
                                                 "--sp",
@@ -250,7 +251,7 @@ private slots:
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index"};
-        QCOMPARE(expected.size(), std::size_t{90});
+        QCOMPARE(expected.size(), std::size_t{91});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

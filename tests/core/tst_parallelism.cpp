@@ -28,6 +28,18 @@ using zp::test::preset_scenario;
 
 namespace {
 
+// Llama-2 13B on 8 DGX A100 nodes at tensor 8 x pipeline 4 (data 2), ZeRO-1, micro batch 1, global
+// batch 64: 32 micro steps a step.
+Scenario llama2_13b_tp8_pp4() {
+    Scenario s = preset_scenario("llama-2-13b", "a100-80gb", 64);
+    s.zero.stage = 1;
+    s.training.micro_batch = 1;
+    s.training.global_batch = 64;
+    s.parallel.tensor = 8;
+    s.parallel.pipeline = 4;
+    return s;
+}
+
 // A GPT layer as Korthikanti et al. count it: 4h MLP, multi-head attention.
 ModelSpec gpt(std::int64_t h, std::int64_t a, std::int64_t layers = 1) {
     ModelSpec m = model_preset("gpt2").spec;
@@ -328,17 +340,33 @@ private slots:
 
     // Narayanan et al. 2021 Sec. 2.2: the bubble is (p-1) micro steps of a stage, (p-1)/v interleaved.
     void pipeline_bubble() {
-        Scenario s = preset_scenario("llama-2-13b", "a100-80gb", 64);
-        s.zero.stage = 1;
-        s.training.micro_batch = 1;
-        s.training.global_batch = 64;
-        s.parallel.tensor = 8;
-        s.parallel.pipeline = 4;
+        Scenario s = llama2_13b_tp8_pp4();
         const StepTime st = estimate_step(s);
         QCOMPARE(st.pipeline_bubble_seconds, 3.0 * st.compute.micro_step_seconds);
         s.parallel.virtual_stages = 2;
         QCOMPARE(estimate_step(s).pipeline_bubble_seconds, 1.5 * estimate_step(s).compute.micro_step_seconds);
         QVERIFY(st.tensor_parallel_seconds > 0 && st.pipeline_p2p_seconds > 0);
+    }
+
+    // What a stage sends per tensor rank each micro step (Parallelism::pipeline_send): DeepSpeed's
+    // PipelineEngine sends the whole activation, 2 s b h bytes, forward and its gradient back
+    // (runtime/pipe/engine.py _exec_send_activations / _exec_send_grads); Megatron-LM's
+    // scatter/gather (Narayanan Sec. 4.1) a t-th; with sequence parallelism it is a t-th either way.
+    // Llama-2 13B (hidden 5120) at tensor 8 x pipeline 4 on 8 DGX A100 nodes: a stage fills a node,
+    // so the sends cross the network, one 200 Gb/s NIC per GPU at 0.9 (collectives.h): 22.5 GB/s.
+    void pipeline_sends_per_tensor_rank() {
+        Scenario s = llama2_13b_tp8_pp4();
+        s.training.seq_len = 4096;
+        const double G = 32, latency = s.assumptions.collective_latency_seconds;
+        const double activation = 2.0 * 4096 * 5120;
+        const double link = 22.5e9;
+        QCOMPARE(int(s.parallel.pipeline_send), int(PipelineSend::Whole));
+        QVERIFY(std::abs(estimate_step(s).pipeline_p2p_seconds - G * 2 * (activation / link + latency)) < 1e-9);
+        s.parallel.pipeline_send = PipelineSend::ScatterGather;
+        QVERIFY(std::abs(estimate_step(s).pipeline_p2p_seconds - G * 2 * (activation / 8 / link + latency)) < 1e-9);
+        s.parallel.pipeline_send = PipelineSend::Whole;
+        s.parallel.sequence_parallel = true;
+        QVERIFY(std::abs(estimate_step(s).pipeline_p2p_seconds - G * 2 * (activation / 8 / link + latency)) < 1e-9);
     }
 
     // DeepSpeed's partitioned checkpoints (checkpointing.py gather_partitioned_activations): one

@@ -84,7 +84,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
     "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer",
     "engine.engine", "engine.fsdp_precision", "engine.limit_all_gathers", "engine.auto", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
-    "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses",
+    "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses", "parallel.pipeline_send",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
     "finetune.double_quant", "finetune.quant_block_size", "finetune.quant_storage", "finetune.freeze_embeddings",
@@ -93,7 +93,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 152;
+constexpr std::size_t kFieldCount = 153;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -361,6 +361,7 @@ json flatten(const Scenario& s) {
         {"parallel.auto_expert", s.parallel.auto_expert},
         {"parallel.ulysses", s.parallel.ulysses},
         {"parallel.auto_ulysses", s.parallel.auto_ulysses},
+        {"parallel.pipeline_send", to_string(s.parallel.pipeline_send)},
         {"finetune.method", to_string(s.finetune.method)},
         {"finetune.lora_rank", s.finetune.lora_rank},
         {"finetune.lora_alpha", s.finetune.lora_alpha},
@@ -475,7 +476,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 19);
+        QCOMPARE(kSessionVersion, 20);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -541,6 +542,7 @@ private slots:
                                   {"parallel.auto_expert", false},
                                   {"parallel.ulysses", 1},
                                   {"parallel.auto_ulysses", false},
+                                  {"parallel.pipeline_send", "scatter-gather"},
                                   {"assumptions.host_process_bytes", 2.06e9},
                                   {"assumptions.host_worker_bytes", 0.322e9},
                                   {"finetune.method", "full"},
@@ -692,7 +694,9 @@ private slots:
         QCOMPARE(doc.at("version").get<int>(), 7);
         QVERIFY(!doc.contains("parallel"));
         const Scenario s = parse_session(text, "v7-llama-13b-zeropp.zplan");
-        QVERIFY(s.parallel == Parallelism{});
+        Parallelism sent_a_slice;  // what every version before 20 planned between pipeline stages
+        sent_a_slice.pipeline_send = PipelineSend::ScatterGather;
+        QVERIFY(s.parallel == sent_a_slice);
         QCOMPARE(data_parallel_size(s), std::int64_t{32});
         QCOMPARE(s.zero.hpz_partition_size, std::int64_t{8});
         QVERIFY(s.zero.quantized_weights && s.zero.quantized_gradients);
@@ -874,6 +878,27 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version-19 file (written by 862f1e2's `session --model gpt3-175b --gpu a100-80gb --cluster
+    // dgx-a100 --gpus 1024 --tp 8 --pp 8 --stage 1 --global-batch 1536`, whose estimate printed a
+    // 38.92 s step) opens sending a t-th of each activation between stages, as version 19 planned:
+    // the same step. The same plan sending whole activations (DeepSpeed's PipelineEngine) is slower.
+    void frozen_version_19() {
+        const std::string text = read_text_file(test_data_path("sessions/v19-gpt3-175b-tp8-pp8.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 19);
+        QVERIFY(!doc.at("parallel").contains("pipeline_send"));
+        const Scenario s = parse_session(text, "v19-gpt3-175b-tp8-pp8.zplan");
+        QCOMPARE(int(s.parallel.pipeline_send), int(PipelineSend::ScatterGather));
+        const StepTime st = estimate_step(s);
+        QVERIFY2(std::abs(st.seconds - 38.92) < 0.005, qPrintable(QString::number(st.seconds)));
+        Scenario whole = s;
+        whole.parallel.pipeline_send = PipelineSend::Whole;
+        const StepTime w = estimate_step(whole);
+        QVERIFY2(w.pipeline_p2p_seconds > 4 * st.pipeline_p2p_seconds && w.seconds > st.seconds,
+                 qPrintable(QStringLiteral("%1 s against %2 s").arg(w.pipeline_p2p_seconds).arg(st.pipeline_p2p_seconds)));
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -905,7 +930,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 19); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 20); "
                                     "upgrade zero-planner"));
         }
     }
@@ -918,9 +943,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 19); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 20); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 19)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 20)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

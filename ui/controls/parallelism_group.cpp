@@ -1,6 +1,7 @@
 #include "ui/controls/parallelism_group.h"
 
 #include "core/base/errors.h"
+#include "core/model/enum_names.h"
 #include "core/model/parallel_layout.h"
 #include "ui/document/planner_document.h"
 #include "ui/i18n/phrase_text.h"
@@ -38,6 +39,20 @@ ParallelismGroup::ParallelismGroup(PlannerDocument* doc) : ControlGroup(doc, tr(
                                "sequence_parallel");
     sequence_parallel_->setAccessibleName(tr("Sequence parallelism (Megatron)"));
     form_->addRow(sequence_parallel_);
+    pipeline_send_ = named(tip(new QComboBox, tr("What a pipeline stage sends its neighbour from each tensor-parallel GPU: the whole "
+                                                 "activation (DeepSpeed's PipelineEngine, Megatron-Core) or a t-th, gathered at the "
+                                                 "receiver (Megatron-LM 2021-2022's scatter/gather).")),
+                           "pipeline_send");
+    const auto sendLabel = [](PipelineSend p) {
+        switch (p) {
+        case PipelineSend::Whole: return tr("whole activation");
+        case PipelineSend::ScatterGather: return tr("a t-th (scatter/gather)");
+        }
+        return QString();
+    };
+    addEnumItems<PipelineSend>(pipeline_send_, sendLabel);
+    pipeline_send_->setAccessibleName(tr("Pipeline send"));
+    form_->addRow(tr("Stage sends"), pipeline_send_);
     ulysses_ = named(tip(new QComboBox, tr("DeepSpeed-Ulysses (sequence_parallel_size): each sequence split over this many GPUs, "
                                            "all-to-alls around attention; divides the heads. Without tensor or pipeline parallelism.")),
                      "ulysses");
@@ -101,6 +116,8 @@ void ParallelismGroup::connectEdits() {
     connect(sequence_parallel_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditSequenceParallel, tr("Toggle sequence parallelism"), [&](Scenario& s) { s.parallel.sequence_parallel = on; });
     });
+    onActivated(pipeline_send_, EditPipelineSend, tr("Change what a pipeline stage sends"),
+                [](Scenario& s, const std::string& v) { s.parallel.pipeline_send = parse_enum<PipelineSend>(v); });
 }
 
 // The data-parallel groups of the layout; with a size on auto, the layout the plan chose.
@@ -135,6 +152,8 @@ void ParallelismGroup::sync(const Scenario& s) {
     virtual_stages_->setEnabled(s.parallel.pipeline > 1 && !s.parallel.auto_pipeline);
     setCheckedIfChanged(sequence_parallel_, s.parallel.sequence_parallel);
     sequence_parallel_->setEnabled(s.parallel.tensor > 1 && !s.parallel.auto_tensor);
+    setIndexIfChanged(pipeline_send_, pipeline_send_->findData(QString::fromLatin1(to_string(s.parallel.pipeline_send))));
+    pipeline_send_->setEnabled(s.parallel.pipeline > 1 || s.parallel.auto_pipeline);
     // "auto" first, then the sizes core offers (the layout line says why one is refused).
     std::vector<std::int64_t> sizes = ulysses_degrees(s);
     sizes.insert(sizes.begin(), 0);

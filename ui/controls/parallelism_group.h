@@ -1,6 +1,7 @@
 #pragma once
 // The Model parallelism box (core/model/scenario.h Parallelism, Megatron-DeepSpeed's layout):
-// tensor, pipeline and its virtual stages, Megatron's sequence parallelism, Ulysses, experts,
+// tensor, pipeline and its virtual stages, Megatron's sequence parallelism, what a pipeline stage
+// sends per tensor rank, Ulysses, experts,
 // and a line with the data-parallel groups of the layout.
 #include "ui/controls/control_group.h"
 
@@ -25,6 +26,7 @@ private:
     EditSpinBox* pipeline_parallel_;
     EditSpinBox* virtual_stages_;
     QCheckBox* sequence_parallel_;
+    QComboBox* pipeline_send_;
     QComboBox* ulysses_;
     QComboBox* expert_parallel_;
     QLabel* layout_info_;

@@ -211,6 +211,7 @@ enum EditId : int {
     EditPipelineParallel,
     EditVirtualStages,
     EditSequenceParallel,
+    EditPipelineSend,
     EditUlysses,
     EditExpertParallel,
     EditMicsShard,

@@ -3,6 +3,7 @@
 // and no rule keyed by a case id.
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
+#include "core/memory/memory_model.h"
 #include "core/validation/holdout.h"
 #include "core/validation/means.h"
 #include "core/validation/measured_runs.h"
@@ -630,6 +631,59 @@ private slots:
             std::find_if(report.rows.begin(), report.rows.end(), [&](const CaseResult& r) { return r.id == id.toStdString(); });
         QVERIFY2(row != report.rows.end(), qPrintable(id + QStringLiteral(" is not a checked row")));
         QVERIFY2(std::abs(row->ratio - 1) <= tolerance, qPrintable(id + QStringLiteral(" ratio ") + QString::number(row->ratio)));
+    }
+
+    // ZeRO-Infinity's Table 1 runs (Rajbhandari et al. 2021) as validate builds them from
+    // paper_throughput.json (P48-P56, whose throughput is within 25% above): whether the planner
+    // says they fit, GPU, host RAM and NVMe. Issue 34 asks for all of them; only the 10B run does
+    // today, and the others are kept as expected failures with what stands in the way, so that a
+    // change that makes one fit shows (Qt reports an unexpected pass as a failure).
+    void zero_infinity_table_1_runs_fit_data() {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("known_miss");
+        const QString layer = QStringLiteral(
+            "over the card in the backward: one layer's recompute at Table 1's batch per GPU (Korthikanti's "
+            "sbh(34 + 5as/h) without flash attention: 30.5 GiB of activations for 50B's 26 sequences)");
+        const QString tiles = QStringLiteral(
+            "; and ZeRO-3's gathered 18K- and 25K-wide linears (15 GiB at 1T), which the paper's memory-centric tiling "
+            "(deepspeed.zero.TiledLinear, not modelled) gathers a tile at a time");
+        const QString mp = QStringLiteral(
+            "read as batch/GPU x mp sequences per rank (the reading that gives Figure 5's throughput) the micro batch "
+            "is over the card; read as batch/GPU per rank, 0.5T fits (24.7 GiB) but the planner's 5T and 10T fall to "
+            "0.57 and 0.46 of Figure 5");
+        QTest::newRow("Table 1: 10B, one DGX-2, all on the GPU") << QStringLiteral("P48") << QString();
+        QTest::newRow("Table 1: 50B, one DGX-2, CPU params, NVMe optimizer") << QStringLiteral("P49") << layer;
+        QTest::newRow("Table 1: 100B, one DGX-2, CPU params, NVMe optimizer") << QStringLiteral("P50") << layer;
+        QTest::newRow("Table 1: 0.5T, one DGX-2, NVMe") << QStringLiteral("P51") << layer + tiles;
+        QTest::newRow("Table 1: 1T, one DGX-2, NVMe")
+            << QStringLiteral("P52") << layer + tiles + QStringLiteral("; host RAM over with the 16-bit model gathered on save");
+        QTest::newRow("Table 1: 0.5T, 32 nodes, mp 4, all on the GPU") << QStringLiteral("P53") << mp;
+        QTest::newRow("Table 1: 1T, 32 nodes, mp 4, all on the GPU")
+            << QStringLiteral("P54")
+            << mp + QStringLiteral(
+                        "; and its model states alone, 16 bytes x 1.008T / 512 GPUs = 29.3 GiB, fill a 32 GB V100 (DeepSpeed's "
+                        "ZeRO-3 Offload post reports 1T on 512 V100s at the same 49 TFLOP/s with the optimizer in host RAM)");
+        QTest::newRow("Table 1: 5T, 32 nodes, mp 4, NVMe") << QStringLiteral("P55") << mp + QStringLiteral("; host RAM over");
+        QTest::newRow("Table 1: 10T, 32 nodes, mp 4, NVMe") << QStringLiteral("P56") << mp + QStringLiteral("; host RAM over");
+    }
+    void zero_infinity_table_1_runs_fit() {
+        QFETCH(QString, id);
+        QFETCH(QString, known_miss);
+        static const std::vector<MeasuredCase> cases = [] {
+            const std::string path = ZP_TEST_DATA_DIR "/anchors/paper_throughput.json";
+            return parse_measured_runs(read_text_file(path), path);
+        }();
+        const auto c = std::find_if(cases.begin(), cases.end(), [&](const MeasuredCase& m) { return m.id == id.toStdString(); });
+        QVERIFY(c != cases.end());
+        const MemoryBreakdown m = estimate_memory(c->scenario);
+        const Fit fit = check_fit(c->scenario, m);
+        if (!known_miss.isEmpty()) QEXPECT_FAIL("", qPrintable(known_miss), Continue);
+        QVERIFY2(fit.all(), qPrintable(QStringLiteral("GPU %1 of %2 GiB, host RAM %3 of %4 GiB per node, NVMe %5")
+                                           .arg(m.peak_required_bytes / 1073741824.0, 0, 'f', 1)
+                                           .arg(usable_gpu_bytes(c->scenario) / 1073741824.0, 0, 'f', 1)
+                                           .arg(m.host.peak_bytes() / 1073741824.0, 0, 'f', 0)
+                                           .arg(c->scenario.cluster.cpu_ram_bytes_per_node / 1073741824.0, 0, 'f', 0)
+                                           .arg(fit.nvme ? QStringLiteral("fits") : QStringLiteral("over"))));
     }
 
     // The layout of a case: explicit fields where it states them, else what its assumptions text

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -156,22 +157,37 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
         out += "\nNot representable\n";
         for (const auto& n : r.not_representable) out += "  " + pad(n.id, 6) + n.reason + "\n";
     }
-    bool source_header = false;
-    for (const auto& c : r.cases) {
-        if (c.from_source.empty()) continue;
-        if (!source_header) out += "\nFrom the run's own source (measured_runs_facts.json)\n";
-        source_header = true;
-        for (const auto& f : c.from_source) out += "  " + pad(c.id, 6) + f + "\n";
-    }
-    bool assumed_header = false;
-    for (const auto& c : r.cases) {
-        if (c.assumed.empty() || !c.not_representable.empty()) continue;
-        if (!assumed_header) out += "\nAssumed (missing in the file)\n";
-        assumed_header = true;
+    // A fact or an assumption that several rows share (one source for a family of runs) is printed
+    // once with its rows, in the order the rows come.
+    const auto grouped = [&](const char* header, auto&& lines_of) {
+        std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+        for (const auto& c : r.cases)
+            for (const std::string& line : lines_of(c)) {
+                auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == line; });
+                if (g == groups.end()) groups.push_back({line, {c.id}});
+                else g->second.push_back(c.id);
+            }
+        if (groups.empty()) return;
+        out += std::string("\n") + header + "\n";
+        for (const auto& [line, ids] : groups) {
+            if (ids.size() == 1) {
+                out += "  " + pad(ids.front(), 6) + line + "\n";
+                continue;
+            }
+            std::string list;
+            for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
+            out += "  " + list + "\n  " + pad("", 6) + line + "\n";
+        }
+    };
+    grouped("From the run's own source (measured_runs_facts.json)", [](const auto& c) { return c.from_source; });
+    grouped("Assumed (missing in the file)", [](const auto& c) {
+        std::vector<std::string> lines;
+        if (c.assumed.empty() || !c.not_representable.empty()) return lines;
         std::string list;
         for (const auto& a : c.assumed) list += (list.empty() ? "" : ", ") + a;
-        out += "  " + pad(c.id, 6) + list + "\n";
-    }
+        lines.push_back(list);
+        return lines;
+    });
     return out;
 }
 

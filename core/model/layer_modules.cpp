@@ -1,5 +1,8 @@
 #include "core/model/layer_modules.h"
 
+#include "core/model/linear_modules.h"
+#include "core/model/trainable_params.h"
+
 #include <algorithm>
 
 namespace zp {
@@ -45,6 +48,29 @@ LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z) {
 double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params) {
     if (z.stage3_prefetch_bucket_elems <= 0) return 0;
     return std::max(std::min(z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters), next_module_params);
+}
+
+double trainable_tensors_per_layer(const ModelSpec& m, const FineTune& f, std::int64_t expert_parallel) {
+    const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+    if (f.adapters()) {
+        double tensors = 0;
+        for (const LinearModule& l : adapted_modules(m, f))
+            if (l.role != LinearRole::Head) tensors += 2.0 * static_cast<double>(l.count);  // lora_A, lora_B
+        return tensors / L;
+    }
+    const double attention = (m.fused_qkv ? 1.0 : 3.0) * (m.qkv_bias ? 2.0 : 1.0) + (m.out_bias ? 2.0 : 1.0);
+    const double mlp_linears = (m.gated_mlp ? (m.fused_gate_up ? 1.0 : 2.0) : 1.0) + 1.0;
+    double mlp = mlp_linears * (m.mlp_bias ? 2.0 : 1.0);
+    if (m.experts > 1) {
+        // Routed experts as nn.Linear modules (a fused nn.Parameter per projection for gpt-oss and
+        // Llama-4: linear_modules.h experts_are_fused_parameters), the router, the shared experts.
+        const double experts = experts_are_fused_parameters(m)
+                                   ? 1.0
+                                   : static_cast<double>(m.experts) / static_cast<double>(std::max<std::int64_t>(expert_parallel, 1));
+        mlp = mlp * experts + (m.router_bias ? 2.0 : 1.0) + (m.shared_experts > 0 ? mlp_linears : 0.0);
+    }
+    const double norms = static_cast<double>(m.norms_per_layer) * (m.norm == NormKind::LayerNorm ? 2.0 : 1.0) + (m.qk_norm ? 2.0 : 0.0);
+    return attention + mlp + norms + (m.attention_sinks ? 1.0 : 0.0);
 }
 
 LayerModules fsdp_unit_modules(const ModelSpec& m) {

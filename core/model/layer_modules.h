@@ -27,6 +27,14 @@ LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z);
 // the modules inside it.
 LayerModules fsdp_unit_modules(const ModelSpec& m);
 
+// The trainable parameter tensors of one transformer layer (what model.parameters() yields per
+// layer with requires_grad): full training, every Linear's weight and bias (a mixture's every
+// expert's, its router's), the norms' weights and LayerNorm's biases, QK-norm, gpt-oss's sinks;
+// LoRA, lora_A and lora_B of each adapted module. Per-parameter hooks (DeepSpeed ZeRO-1/2's
+// gradient hooks, core/time/step_time.cpp) run once per tensor whatever its size. Under expert
+// parallelism of `expert_parallel` ranks a rank holds experts / expert_parallel of each mixture.
+double trainable_tensors_per_layer(const ModelSpec& m, const FineTune& f, std::int64_t expert_parallel = 1);
+
 // Elements ZeRO-3 has gathered or gathering ahead of the module computing, when the next module
 // has `next_module_params`. partitioned_param_coordinator.py fetch_sub_module prefetches while the
 // elements in flight are under min(stage3_prefetch_bucket_size, stage3_max_live_parameters - those

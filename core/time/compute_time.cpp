@@ -120,7 +120,7 @@ double streaming_bytes_per_second(const GpuTimeTraits& traits) { return traits.h
 double streaming_bytes_per_second(const GpuSpec& gpu) { return streaming_bytes_per_second(gpu_time_traits(gpu)); }
 
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
-                         double hook_seconds_per_layer_pass, const FineTune& f, double routed_slots_per_token, const RankShare& share) {
+                         const LayerHooks& hooks, const FineTune& f, double routed_slots_per_token, const RankShare& share) {
     const GpuTimeTraits traits = gpu_time_traits(gpu);
     const bool fp32 = t.precision == Precision::Fp32;
     const double elem = bytes_per_element(t.precision);
@@ -183,8 +183,8 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double gpu_f = gemm_f + attn_f + elem_f + adapter_f + dequant_f + casts.forward;
     // Backward: the input gradients (1x), the weight gradients of trained weights, 2x the adapters, a dequantisation.
     const double gpu_b = (1.0 + weight_grad_share) * gemm_f + attn_b + 2 * elem_f + 2 * adapter_f + dequant_f + casts.backward;
-    const double layer_f = std::max(gpu_f, kernels_f * kHostSecondsPerKernel + hook_seconds_per_layer_pass);
-    const double layer_b = std::max(gpu_b, 2 * kernels_f * kHostSecondsPerKernel + hook_seconds_per_layer_pass);
+    const double layer_f = std::max(gpu_f, kernels_f * kHostSecondsPerKernel + hooks.forward_seconds);
+    const double layer_b = std::max(gpu_b, 2 * kernels_f * kHostSecondsPerKernel + hooks.backward_seconds);
     double recompute = 0, recompute_gpu = 0;
     if (t.checkpointing == Checkpointing::Full) {
         recompute = layer_f;

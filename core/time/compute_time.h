@@ -110,16 +110,21 @@ double streaming_bytes_per_second(const GpuSpec& gpu);
 
 // `scale` divides the whole: Assumptions::mfu / kReferenceMfu (1 unless calibrated).
 // `optimizer_params`: parameters this GPU's optimizer updates (0 when it runs on the CPU).
-// `hook_seconds_per_layer_pass`: host time ZeRO-3's module hooks add to each layer's forward and
-// backward (core/time/step_time.h zero3_costs; 0 at stages 0-2).
+// `hooks`: host time the engine's hooks add to each layer's forward and backward: ZeRO-3's module
+// hooks in both (core/time/step_time.h zero3_costs), ZeRO-1/2's gradient hooks in the backward.
 // `f`: the fine-tuning method (frozen weights, adapters, a quantised base).
 // `routed_slots_per_token`: under expert parallelism the capacity-padded expert rows a token costs
 // (core/model/experts.h: DeepSpeed's experts compute every slot of the (experts, capacity, h)
 // tensor, padding included, and skip dropped tokens); 0 = experts_per_token.
 // `share`: this rank's cut of each layer (RankShare); the times are of the whole model's layers at
 // that cut (a pipeline stage's share of the layers is the caller's).
+struct LayerHooks {
+    double forward_seconds = 0, backward_seconds = 0;  // per layer and micro step
+    bool any() const { return forward_seconds > 0 || backward_seconds > 0; }
+    friend bool operator==(const LayerHooks&, const LayerHooks&) = default;
+};
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
-                         double hook_seconds_per_layer_pass = 0, const FineTune& f = {}, double routed_slots_per_token = 0,
+                         const LayerHooks& hooks = {}, const FineTune& f = {}, double routed_slots_per_token = 0,
                          const RankShare& share = {});
 
 // What Assumptions::mfu meant when it was the whole model (0.45): calibration now scales the

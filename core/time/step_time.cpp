@@ -130,7 +130,7 @@ namespace {
 // estimate) computed directly, with no memo to build or compare. The formula does not know
 // which: it asks these three.
 ComputeTime cached_compute_time(ComputeTimeMemo* memo, const Scenario& s, std::int64_t gas, double optimizer_params, double scale,
-                                double hooks, double routed_slots) {
+                                const LayerHooks& hooks, double routed_slots) {
     const RankShare share{.tensor = static_cast<double>(s.parallel.tensor),
                           .ulysses = static_cast<double>(ulysses_size(s.parallel)),
                           .sequence_parallel = s.parallel.sequence_parallel};
@@ -138,8 +138,8 @@ ComputeTime cached_compute_time(ComputeTimeMemo* memo, const Scenario& s, std::i
         return compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots, share);
     };
     if (!memo) return compute();
-    ComputeTimeMemo::Entry& e = memo->entries[hooks > 0 ? 1 : 0];
-    if (!e.valid || e.gas != gas || e.optimizer_params != optimizer_params || e.scale != scale || e.hook_seconds != hooks ||
+    ComputeTimeMemo::Entry& e = memo->entries[hooks.any() ? 1 : 0];
+    if (!e.valid || e.gas != gas || e.optimizer_params != optimizer_params || e.scale != scale || !(e.hooks == hooks) ||
         e.routed_slots != routed_slots || !(e.share == share) || !(e.training == s.training)) {
         e = {true, s.training, gas, optimizer_params, scale, hooks, routed_slots, share, compute()};
     }
@@ -199,12 +199,27 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
     const double gpu_optimizer_params = x.cpu_optimizer ? 0.0 : x.partition_elems;
     const double routed_slots = uses_expert_parallelism(s) ? routed_slots_per_token(s) : 0.0;
     const double scale = s.assumptions.mfu / kReferenceMfu;
-    // FSDP hooks each unit (a decoder layer), not each module, and its hooks were not fitted: none here.
-    const double hook_seconds = x.stage == 3 && !is_fsdp(s.fsdp) ? x.modules.hooked * zero3_costs::kHookSecondsPerModule : 0.0;
-    st.compute = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, hook_seconds, routed_slots);
-    if (x.stage == 3 && hook_seconds > 0) {
+    // The host time DeepSpeed's hooks add to each layer (FSDP hooks each unit, a decoder layer, not
+    // each module, and its hooks were not fitted: none here):
+    //   stage 3    every module's hooks, forward and backward (zero3_costs, fitted);
+    //   stage 1-2  one hook on each trainable parameter's gradient accumulator at stage 2, and at
+    //              stage 1 with overlap_comm (stage_1_and_2.py create_reduce_and_remove_grad_hooks:
+    //              grad_acc.register_hook(reduce_partition_and_remove_grads)), each running
+    //              reduce_ready_partitions_and_remove_grads in Python and copying the gradient into
+    //              the ipg bucket (reduce_independent_p_g_buckets_and_remove_grads) in every
+    //              backward: a kernel's host time (kHostSecondsPerKernel) per tensor, no constant of
+    //              its own. It shows where the backward is launch-bound, as with ZeRO-3's hooks.
+    LayerHooks hooks;
+    if (!is_fsdp(s.fsdp)) {
+        if (x.stage == 3) hooks.forward_seconds = hooks.backward_seconds = x.modules.hooked * zero3_costs::kHookSecondsPerModule;
+        else if (x.stage == 2 || (x.stage == 1 && s.zero.overlap_comm))
+            hooks.backward_seconds =
+                trainable_tensors_per_layer(s.model, s.finetune, s.parallel.expert) * compute_model::kHostSecondsPerKernel;
+    }
+    st.compute = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, hooks, routed_slots);
+    if (x.stage == 3 && hooks.any()) {
         // What the hooks add over the same compute without them counts as ZeRO-3 overhead.
-        const ComputeTime plain = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, 0, routed_slots);
+        const ComputeTime plain = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, {}, routed_slots);
         st.zero3_overhead_seconds = st.compute.total_seconds - plain.total_seconds;
         st.compute = plain;
     }

@@ -95,7 +95,7 @@ struct StepTime {
 StepTime estimate_step(const Scenario& s);
 
 // compute_time reads the training, the accumulation steps, the GPU optimizer's parameters, the
-// calibration scale and ZeRO-3's hook time, besides the model, GPU and fine-tuning. A caller
+// calibration scale and the hooks' host time, besides the model, GPU and fine-tuning. A caller
 // that keeps those three fixed (the recommender, one search) keeps one memo, and candidates that
 // differ only in what compute_time does not read (buckets, overlap) reuse its result.
 struct ComputeTimeMemo {
@@ -103,7 +103,9 @@ struct ComputeTimeMemo {
         bool valid = false;
         Training training;
         std::int64_t gas = 0;
-        double optimizer_params = 0, scale = 0, hook_seconds = 0, routed_slots = 0;
+        double optimizer_params = 0, scale = 0;
+        LayerHooks hooks;
+        double routed_slots = 0;
         RankShare share;
         ComputeTime value;
     };

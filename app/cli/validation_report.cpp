@@ -157,37 +157,45 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
         out += "\nNot representable\n";
         for (const auto& n : r.not_representable) out += "  " + pad(n.id, 6) + n.reason + "\n";
     }
-    // A fact or an assumption that several rows share (one source for a family of runs) is printed
-    // once with its rows, in the order the rows come.
-    const auto grouped = [&](const char* header, auto&& lines_of) {
+    // A fact or an assumption that several rows share (one source for a family of runs, a default
+    // of DeepSpeed's) is printed once with its rows, where its first row comes; a row's own lines
+    // stay on the row (its assumptions joined on one line, as before).
+    const auto grouped = [&](const char* header, bool join_own, auto&& lines_of) {
         std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+        const auto group_of = [&](const std::string& line) {
+            return std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == line; });
+        };
         for (const auto& c : r.cases)
             for (const std::string& line : lines_of(c)) {
-                auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == line; });
+                auto g = group_of(line);
                 if (g == groups.end()) groups.push_back({line, {c.id}});
-                else g->second.push_back(c.id);
+                else if (g->second.back() != c.id) g->second.push_back(c.id);
             }
         if (groups.empty()) return;
         out += std::string("\n") + header + "\n";
-        for (const auto& [line, ids] : groups) {
-            if (ids.size() == 1) {
-                out += "  " + pad(ids.front(), 6) + line + "\n";
-                continue;
+        std::vector<std::string> printed;
+        for (const auto& c : r.cases) {
+            std::string own;
+            for (const std::string& line : lines_of(c)) {
+                const auto g = group_of(line);
+                if (g->second.size() > 1) {
+                    if (std::find(printed.begin(), printed.end(), line) != printed.end()) continue;
+                    printed.push_back(line);
+                    std::string ids;
+                    for (const std::string& id : g->second) ids += (ids.empty() ? "" : ", ") + id;
+                    out += "  " + ids + "\n  " + pad("", 6) + line + "\n";
+                } else if (join_own) {
+                    own += (own.empty() ? "" : ", ") + line;
+                } else {
+                    out += "  " + pad(c.id, 6) + line + "\n";
+                }
             }
-            std::string list;
-            for (const std::string& id : ids) list += (list.empty() ? "" : ", ") + id;
-            out += "  " + list + "\n  " + pad("", 6) + line + "\n";
+            if (!own.empty()) out += "  " + pad(c.id, 6) + own + "\n";
         }
     };
-    grouped("From the run's own source (measured_runs_facts.json)", [](const auto& c) { return c.from_source; });
-    grouped("Assumed (missing in the file)", [](const auto& c) {
-        std::vector<std::string> lines;
-        if (c.assumed.empty() || !c.not_representable.empty()) return lines;
-        std::string list;
-        for (const auto& a : c.assumed) list += (list.empty() ? "" : ", ") + a;
-        lines.push_back(list);
-        return lines;
-    });
+    grouped("From the run's own source (measured_runs_facts.json)", false, [](const auto& c) { return c.from_source; });
+    grouped("Assumed (missing in the file)", true,
+            [](const auto& c) { return c.not_representable.empty() ? c.assumed : std::vector<std::string>{}; });
     return out;
 }
 

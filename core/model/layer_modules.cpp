@@ -52,25 +52,38 @@ double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params) {
 
 double trainable_tensors_per_layer(const ModelSpec& m, const FineTune& f, std::int64_t expert_parallel) {
     const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+    const double ep = static_cast<double>(std::max<std::int64_t>(expert_parallel, 1));
+    const double mixtures = m.experts > 1 ? static_cast<double>(moe_layers(m)) : 0.0;
     if (f.adapters()) {
+        // lora_A and lora_B per adapted module; a fused expert parameter (gpt-oss, Llama-4, reached
+        // through target_parameters) is one PEFT ParamWrapper per parameter, not one per expert.
         double tensors = 0;
-        for (const LinearModule& l : adapted_modules(m, f))
-            if (l.role != LinearRole::Head) tensors += 2.0 * static_cast<double>(l.count);  // lora_A, lora_B
+        for (const LinearModule& l : adapted_modules(m, f)) {
+            if (l.role == LinearRole::Head) continue;
+            tensors += 2.0 * (l.fused_parameter ? (l.role == LinearRole::Router ? static_cast<double>(l.count) : mixtures)
+                                                : static_cast<double>(l.count) / (l.token_share < 1.0 ? ep : 1.0));
+        }
         return tensors / L;
     }
     const double attention = (m.fused_qkv ? 1.0 : 3.0) * (m.qkv_bias ? 2.0 : 1.0) + (m.out_bias ? 2.0 : 1.0);
-    const double mlp_linears = (m.gated_mlp ? (m.fused_gate_up ? 1.0 : 2.0) : 1.0) + 1.0;
-    double mlp = mlp_linears * (m.mlp_bias ? 2.0 : 1.0);
-    if (m.experts > 1) {
-        // Routed experts as nn.Linear modules (a fused nn.Parameter per projection for gpt-oss and
-        // Llama-4: linear_modules.h experts_are_fused_parameters), the router, the shared experts.
-        const double experts = experts_are_fused_parameters(m)
-                                   ? 1.0
-                                   : static_cast<double>(m.experts) / static_cast<double>(std::max<std::int64_t>(expert_parallel, 1));
-        mlp = mlp * experts + (m.router_bias ? 2.0 : 1.0) + (m.shared_experts > 0 ? mlp_linears : 0.0);
+    // T5's decoder half adds cross-attention (q, k, v, o) and its norm to each block.
+    const double cross = m.encoder_decoder ? 0.5 * (4.0 + (m.norm == NormKind::LayerNorm ? 2.0 : 1.0)) : 0.0;
+    const double bias = m.mlp_bias ? 2.0 : 1.0;
+    const double dense_linears = (m.gated_mlp ? (m.fused_gate_up ? 1.0 : 2.0) : 1.0) + 1.0;
+    double mlp = dense_linears * bias;
+    if (mixtures > 0) {
+        // A mixture layer: its routed experts (this rank's experts / expert parallel as nn.Linear
+        // modules; two fused parameters, gate_up_proj and down_proj, for gpt-oss and Llama-4:
+        // linear_modules.h experts_are_fused_parameters), the router, the shared experts' gated
+        // MLP; the other layers a dense MLP (first_dense_layers, Llama-4's interleaving).
+        const double experts = experts_are_fused_parameters(m) ? 2.0 * bias : static_cast<double>(m.experts) / ep * dense_linears * bias;
+        const double mixture = experts + (m.router_bias ? 2.0 : 1.0) + (m.shared_experts > 0 ? 3.0 : 0.0);
+        mlp = (mixtures * mixture + (L - mixtures) * dense_linears) / L;
     }
     const double norms = static_cast<double>(m.norms_per_layer) * (m.norm == NormKind::LayerNorm ? 2.0 : 1.0) + (m.qk_norm ? 2.0 : 0.0);
-    return attention + mlp + norms + (m.attention_sinks ? 1.0 : 0.0);
+    // Frozen layers (FineTune::freeze_layers) have no gradient and no hook.
+    const double trained = f.freeze_layers > 0 ? std::max(0.0, L - static_cast<double>(f.freeze_layers)) / L : 1.0;
+    return trained * (attention + cross + mlp + norms + (m.attention_sinks ? 1.0 : 0.0));
 }
 
 LayerModules fsdp_unit_modules(const ModelSpec& m) {

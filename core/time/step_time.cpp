@@ -202,19 +202,21 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
     // The host time DeepSpeed's hooks add to each layer (FSDP hooks each unit, a decoder layer, not
     // each module, and its hooks were not fitted: none here):
     //   stage 3    every module's hooks, forward and backward (zero3_costs, fitted);
-    //   stage 1-2  one hook on each trainable parameter's gradient accumulator at stage 2, and at
-    //              stage 1 with overlap_comm (stage_1_and_2.py create_reduce_and_remove_grad_hooks:
-    //              grad_acc.register_hook(reduce_partition_and_remove_grads)), each running
-    //              reduce_ready_partitions_and_remove_grads in Python and copying the gradient into
-    //              the ipg bucket (reduce_independent_p_g_buckets_and_remove_grads) in every
-    //              backward: a kernel's host time (kHostSecondsPerKernel) per tensor, no constant of
-    //              its own. It shows where the backward is launch-bound, as with ZeRO-3's hooks.
+    //   stage 1-2  a hook on each trainable parameter's gradient (stage_1_and_2.py: up to v0.16.4
+    //              create_reduce_and_remove_grad_hooks at stage 2 and at stage 1 with overlap_comm;
+    //              since v0.16.5 create_gradient_handling_hooks, also at stage 1 without it, where it
+    //              only keeps count and is not charged). Its reduce_ready_partitions_and_remove_grads
+    //              copies the gradient into the ipg bucket (reduce_independent_p_g_buckets_and_remove_grads)
+    //              in Python: a kernel's host time (kHostSecondsPerKernel) per tensor, no constant of its
+    //              own, in every backward at stage 2 and in the accumulation boundary's at stage 1
+    //              (`partition_gradients or is_gradient_accumulation_boundary()`): 1/G of it a micro
+    //              step. It shows where the backward is launch-bound, as ZeRO-3's hooks do.
     LayerHooks hooks;
     if (!is_fsdp(s.fsdp)) {
         if (x.stage == 3) hooks.forward_seconds = hooks.backward_seconds = x.modules.hooked * zero3_costs::kHookSecondsPerModule;
         else if (x.stage == 2 || (x.stage == 1 && s.zero.overlap_comm))
-            hooks.backward_seconds =
-                trainable_tensors_per_layer(s.model, s.finetune, s.parallel.expert) * compute_model::kHostSecondsPerKernel;
+            hooks.backward_seconds = trainable_tensors_per_layer(s.model, s.finetune, s.parallel.expert) *
+                                     compute_model::kHostSecondsPerKernel * (x.stage == 2 ? 1.0 : 1.0 / x.G);
     }
     st.compute = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, hooks, routed_slots);
     if (x.stage == 3 && hooks.any()) {

@@ -97,7 +97,8 @@ StepTime estimate_step(const Scenario& s);
 // compute_time reads the training, the accumulation steps, the GPU optimizer's parameters, the
 // calibration scale and the hooks' host time, besides the model, GPU and fine-tuning. A caller
 // that keeps those three fixed (the recommender, one search) keeps one memo, and candidates that
-// differ only in what compute_time does not read (buckets, overlap) reuse its result.
+// differ only in what compute_time does not read (buckets; overlap_comm except where it decides
+// ZeRO-1's gradient hooks) reuse its result.
 struct ComputeTimeMemo {
     struct Entry {
         bool valid = false;

@@ -343,33 +343,62 @@ private slots:
         else QVERIFY(fast.total_seconds < 0.6 * slow.total_seconds);
     }
 
-    // ZeRO-1/2's gradient hooks (stage_1_and_2.py create_reduce_and_remove_grad_hooks: one on each
-    // trainable parameter at stage 2, and at stage 1 with overlap_comm), a kernel's host time each
-    // in every backward. GPT-2's layer has 12 tensors (c_attn, c_proj, c_fc, the MLP's c_proj:
-    // weight and bias each; two LayerNorms: weight and bias each). At micro batch 1 its backward is
-    // launch-bound, so the hooks add 12 x 100 us per layer there.
+    // ZeRO-1/2's gradient hooks (stage_1_and_2.py: one on each trainable parameter at stage 2, and
+    // at stage 1 with overlap_comm), a kernel's host time each: in every backward at stage 2, in the
+    // accumulation boundary's at stage 1. GPT-2's layer has 12 tensors (c_attn, c_proj, c_fc, the
+    // MLP's c_proj: weight and bias each; two LayerNorms: weight and bias each). At micro batch 1
+    // its backward is launch-bound, so the hooks add 12 x 100 us per layer and hooked backward.
     void gradient_hooks_by_stage_data() {
         QTest::addColumn<int>("stage");
         QTest::addColumn<bool>("overlap");
-        QTest::addColumn<bool>("hooked");
-        QTest::newRow("stage 1, overlap_comm off: reduced after the backward, no hooks") << 1 << false << false;
-        QTest::newRow("stage 1, overlap_comm on: hooks") << 1 << true << true;
-        QTest::newRow("stage 2: hooks") << 2 << false << true;
+        QTest::addColumn<double>("hooked_backwards");
+        QTest::newRow("stage 1, overlap_comm off: reduced after the backward, no hooks") << 1 << false << 0.0;
+        QTest::newRow("stage 1, overlap_comm on: the boundary micro step's backward") << 1 << true << 1.0;
+        QTest::newRow("stage 2: all 8 micro steps' backwards") << 2 << false << 8.0;
     }
     void gradient_hooks_by_stage() {
         QFETCH(int, stage);
         QFETCH(bool, overlap);
-        QFETCH(bool, hooked);
+        QFETCH(double, hooked_backwards);
         QCOMPARE(trainable_tensors_per_layer(model_preset("gpt2").spec, FineTune{}), 12.0);
         Scenario s = gpt2_step(1, 8, 0, OffloadDevice::None, OffloadDevice::None, false, 1, Checkpointing::None);
         const ComputeTime plain = estimate_step(s).compute;
         s.zero.stage = stage;
         s.zero.overlap_comm = overlap;
         const ComputeTime c = estimate_step(s).compute;
-        const double layers = 12, micro_steps = 8;  // global batch 64 over 8 GPUs at micro batch 1
-        const double hooks = hooked ? micro_steps * layers * 12 * compute_model::kHostSecondsPerKernel : 0.0;
+        const double layers = 12;  // global batch 64 over 8 GPUs at micro batch 1: 8 micro steps
+        const double hooks = hooked_backwards * layers * 12 * compute_model::kHostSecondsPerKernel;
         QVERIFY2(std::abs((c.launch_seconds - plain.launch_seconds) - hooks) < 1e-9,
                  qPrintable(QStringLiteral("%1 s of hooks, %2 expected").arg(c.launch_seconds - plain.launch_seconds).arg(hooks)));
+    }
+
+    // The tensors the hooks run on, per layer, against the Linear modules and norms each model is
+    // built with (core/model/linear_modules.cpp, model_spec.cpp): biases, fused projections, QK-norm,
+    // a mixture's experts over the expert-parallel ranks, T5's cross-attention, frozen layers.
+    void trainable_tensors_per_layer_by_model_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qint64>("expert_parallel");
+        QTest::addColumn<qint64>("frozen_layers");
+        QTest::addColumn<double>("tensors");
+        QTest::newRow("Llama-3.1 8B: q, k, v, o, gate, up, down, 2 RMSNorms")
+            << QStringLiteral("llama-3.1-8b") << qint64{1} << qint64{0} << 9.0;
+        QTest::newRow("Qwen2.5 7B: + q, k, v biases") << QStringLiteral("qwen2.5-7b") << qint64{1} << qint64{0} << 12.0;
+        QTest::newRow("Qwen3 8B: + q_norm, k_norm") << QStringLiteral("qwen3-8b") << qint64{1} << qint64{0} << 11.0;
+        QTest::newRow("Phi-3 mini: qkv_proj, o, gate_up_proj, down") << QStringLiteral("phi-3-mini") << qint64{1} << qint64{0} << 6.0;
+        QTest::newRow("Mixtral 8x7B: 8 experts x 3 + router + attention 4 + 2 norms")
+            << QStringLiteral("mixtral-8x7b") << qint64{1} << qint64{0} << 31.0;
+        QTest::newRow("Mixtral 8x7B, expert parallel 8: one expert a rank")
+            << QStringLiteral("mixtral-8x7b") << qint64{8} << qint64{0} << 10.0;
+        QTest::newRow("Llama-3.1 8B, 16 of 32 layers frozen") << QStringLiteral("llama-3.1-8b") << qint64{1} << qint64{16} << 4.5;
+    }
+    void trainable_tensors_per_layer_by_model() {
+        QFETCH(QString, model);
+        QFETCH(qint64, expert_parallel);
+        QFETCH(qint64, frozen_layers);
+        QFETCH(double, tensors);
+        FineTune f;
+        f.freeze_layers = frozen_layers;
+        QCOMPARE(trainable_tensors_per_layer(model_preset(model.toStdString()).spec, f, expert_parallel), tensors);
     }
 
     // DeepSpeed's autotuning of GPT-2 XL (DeepSpeedExamples autotuning/hf/gpt2-xl/README.md: 16 V100s

@@ -642,8 +642,9 @@ private slots:
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("known_miss");
         const QString layer = QStringLiteral(
-            "over the card in the backward: one layer's recompute at Table 1's batch per GPU (Korthikanti's "
-            "sbh(34 + 5as/h) without flash attention: 30.5 GiB of activations for 50B's 26 sequences)");
+            "over the card in the backward: one layer recomputed at Table 1's batch per GPU (Korthikanti's "
+            "sbh(34 + 5as/h) without flash attention, 15 GiB for 50B's 26 sequences) and its gradients, 30.5 GiB of "
+            "activations");
         const QString tiles = QStringLiteral(
             "; and ZeRO-3's gathered 18K- and 25K-wide linears (15 GiB at 1T), which the paper's memory-centric tiling "
             "(deepspeed.zero.TiledLinear, not modelled) gathers a tile at a time");

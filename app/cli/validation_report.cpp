@@ -175,15 +175,18 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
         out += std::string("\n") + header + "\n";
         std::vector<std::string> printed;
         for (const auto& c : r.cases) {
-            std::string own;
+            std::string own, shared;
+            std::vector<std::string> here;  // a line the row repeats is listed once
             for (const std::string& line : lines_of(c)) {
+                if (std::find(here.begin(), here.end(), line) != here.end()) continue;
+                here.push_back(line);
                 const auto g = group_of(line);
                 if (g->second.size() > 1) {
                     if (std::find(printed.begin(), printed.end(), line) != printed.end()) continue;
                     printed.push_back(line);
                     std::string ids;
                     for (const std::string& id : g->second) ids += (ids.empty() ? "" : ", ") + id;
-                    out += "  " + ids + "\n  " + pad("", 6) + line + "\n";
+                    shared += "  " + ids + "\n  " + pad("", 6) + line + "\n";
                 } else if (join_own) {
                     own += (own.empty() ? "" : ", ") + line;
                 } else {
@@ -191,6 +194,7 @@ std::string validation_text(const validation::ValidationReport& r, const std::st
                 }
             }
             if (!own.empty()) out += "  " + pad(c.id, 6) + own + "\n";
+            out += shared;
         }
     };
     grouped("From the run's own source (measured_runs_facts.json)", false, [](const auto& c) { return c.from_source; });

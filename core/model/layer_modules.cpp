@@ -65,7 +65,13 @@ double trainable_tensors_per_layer(const ModelSpec& m, const FineTune& f, std::i
         }
         return tensors / L;
     }
-    const double attention = (m.fused_qkv ? 1.0 : 3.0) * (m.qkv_bias ? 2.0 : 1.0) + (m.out_bias ? 2.0 : 1.0);
+    // Counted here rather than from linear_modules, which builds named modules (about 3,400
+    // instructions an estimate, two thirds of the rest); tst_step_time checks the two agree for
+    // every preset. MLA (DeepSeek): q_a_proj, q_a_layernorm and q_b_proj (or q_proj),
+    // kv_a_proj_with_mqa, kv_a_layernorm, kv_b_proj, o_proj, the _a projections with qkv_bias.
+    const double qkv_bias = m.qkv_bias ? 2.0 : 1.0;
+    const double attention = uses_mla(m) ? (m.q_lora_rank > 0 ? qkv_bias + 2.0 : 1.0) + qkv_bias + 2.0 + (m.out_bias ? 2.0 : 1.0)
+                                         : (m.fused_qkv ? 1.0 : 3.0) * qkv_bias + (m.out_bias ? 2.0 : 1.0);
     // T5's decoder half adds cross-attention (q, k, v, o) and its norm to each block.
     const double cross = m.encoder_decoder ? 0.5 * (4.0 + (m.norm == NormKind::LayerNorm ? 2.0 : 1.0)) : 0.0;
     const double bias = m.mlp_bias ? 2.0 : 1.0;

@@ -6,6 +6,8 @@
 // code's own formula. The throughput targets against measured runs are in tst_validation.
 #include "core/hardware/host_rates.h"
 #include "core/model/enum_names.h"
+#include "core/model/layer_modules.h"
+#include "core/model/linear_modules.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
@@ -399,6 +401,43 @@ private slots:
         FineTune f;
         f.freeze_layers = frozen_layers;
         QCOMPARE(trainable_tensors_per_layer(model_preset(model.toStdString()).spec, f, expert_parallel), tensors);
+    }
+
+    // The count trainable_tensors_per_layer makes without building modules, against the modules
+    // linear_modules builds, for every preset model, whole and at expert parallelism 4: each
+    // Linear's weight and bias (a routed expert over the expert-parallel ranks, a fused expert
+    // parameter once a mixture layer), then the norms, QK-norm, MLA's two latent norms, T5's
+    // cross-attention norm and the sinks, which are not Linear modules; DeepSeek's router
+    // (MoEGate) is a bare weight Parameter, no nn.Linear, so it is added here.
+    void trainable_tensors_agree_with_linear_modules() {
+        for (const ModelPreset& p : model_presets()) {
+            const ModelSpec& m = p.spec;
+            if (m.synthesized) continue;
+            for (std::int64_t ep : {std::int64_t{1}, std::int64_t{4}}) {
+                const double L = static_cast<double>(m.layers);
+                const double mixtures = m.experts > 1 ? static_cast<double>(moe_layers(m)) : 0.0;
+                double tensors = 0;
+                for (const LinearModule& l : linear_modules(m)) {
+                    if (l.role == LinearRole::Head) continue;
+                    const double instances = l.fused_parameter && l.role != LinearRole::Router
+                                                 ? mixtures
+                                                 : static_cast<double>(l.count) / (l.token_share < 1.0 ? static_cast<double>(ep) : 1.0);
+                    tensors += instances * (l.bias ? 2.0 : 1.0);
+                }
+                const double per_norm = m.norm == NormKind::LayerNorm ? 2.0 : 1.0;
+                tensors += L * (m.norms_per_layer * per_norm + (m.qk_norm ? 2.0 : 0.0) + (m.attention_sinks ? 1.0 : 0.0));
+                if (uses_mla(m)) tensors += L * ((m.q_lora_rank > 0 ? 1.0 : 0.0) + 1.0);
+                if (m.encoder_decoder) tensors += 0.5 * L * per_norm;
+                if (m.family == "deepseek_v2" || m.family == "deepseek_v3") tensors += mixtures;
+                const double counted = trainable_tensors_per_layer(m, FineTune{}, ep);
+                QVERIFY2(std::abs(counted - tensors / L) < 1e-9,
+                         qPrintable(QStringLiteral("%1 at expert parallel %2: %3 counted, %4 from linear_modules")
+                                        .arg(QString::fromStdString(p.name))
+                                        .arg(ep)
+                                        .arg(counted)
+                                        .arg(tensors / L)));
+            }
+        }
     }
 
     // DeepSpeed's autotuning of GPT-2 XL (DeepSpeedExamples autotuning/hf/gpt2-xl/README.md: 16 V100s

@@ -1,8 +1,7 @@
 #pragma once
 // The Model parallelism box (core/model/scenario.h Parallelism, Megatron-DeepSpeed's layout):
 // tensor, pipeline and its virtual stages, Megatron's sequence parallelism, what a pipeline stage
-// sends per tensor rank, Ulysses, experts,
-// and a line with the data-parallel groups of the layout.
+// sends per tensor rank, Ulysses, experts, and a line with the data-parallel groups of the layout.
 #include "ui/controls/control_group.h"
 
 class QCheckBox;

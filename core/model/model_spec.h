@@ -117,7 +117,9 @@ std::int64_t parameter_count(const ModelSpec& m);
 std::int64_t largest_layer_params(const ModelSpec& m);
 
 // The mixture's shape, for code that sizes MLPs (activations, FLOPs, Linear modules):
-bool uses_mla(const ModelSpec& m);            // kv_lora_rank > 0
+bool uses_mla(const ModelSpec& m);  // kv_lora_rank > 0
+// A query head's width: head_dim when the model sets it (Gemma: 256), else hidden / heads.
+inline std::int64_t head_width(const ModelSpec& m) { return m.head_dim > 0 ? m.head_dim : m.hidden / (m.heads > 0 ? m.heads : 1); }
 std::int64_t expert_ffn(const ModelSpec& m);  // a routed expert's width: moe_ffn, or ffn when 0
 std::int64_t moe_layers(
     const ModelSpec& m);  // layers with a mixture (experts > 1): every moe_layer_step-th past first_dense_layers, else 0

@@ -44,8 +44,12 @@ AttentionSeconds attention_seconds(const ModelSpec& m, const Training& t, double
         const double f = causal_share * flops_f / (r.flops_per_s * kFlashAttentionShare);
         return {f, 2.5 * f};  // FlashAttention-2 Sec. 3.1.2: backward recomputes S and P, 5 matmuls to forward's 2
     }
-    return {flops_f / r.flops_per_s + scores * kScoreBytesForward / r.bytes_per_s,
-            2 * flops_f / r.flops_per_s + scores * kScoreBytesBackward / r.bytes_per_s};
+    // The batched GEMMs on heads whose width is not a whole number of 16-byte vectors run cuBLAS's
+    // narrow-load kernels (kUnalignedHeadGemmShare); flash attention pads such a head instead.
+    const double head_bytes = bytes_per_element(t.precision) * static_cast<double>(head_width(m));
+    const double gemm_rate = r.flops_per_s * (head_gemms_aligned(head_bytes) ? 1.0 : kUnalignedHeadGemmShare);
+    return {flops_f / gemm_rate + scores * kScoreBytesForward / r.bytes_per_s,
+            2 * flops_f / gemm_rate + scores * kScoreBytesBackward / r.bytes_per_s};
 }
 
 // Fine-tuning, one layer's forward: the share of the layers' GEMMs whose weights get gradients;
@@ -151,7 +155,7 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     };
     // Which of the layer's linears Accelerate converts (linear_modules.h runs_in_fp8), by the model's
     // own sizes (an expert's width for a mixture); decided only with FP8 on: off the slider path.
-    const std::int64_t head_dim = m.head_dim > 0 ? m.head_dim : m.hidden / std::max<std::int64_t>(m.heads, 1);
+    const std::int64_t head_dim = head_width(m);
     const std::int64_t q_width = m.heads * head_dim, kv_width = (m.kv_heads > 0 ? m.kv_heads : m.heads) * head_dim;
     const std::int64_t mlp_width = m.experts > 1 ? expert_ffn(m) : m.ffn;
     const bool layers_fp8 = t.fp8_gemms && layers_convert_to_te(m);

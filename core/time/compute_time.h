@@ -25,6 +25,8 @@
 // (bitsandbytes MatMul4Bit: dequantize_4bit, reading 0.5 and writing 2 bytes per weight).
 #include "core/model/scenario.h"
 
+#include <cmath>
+
 namespace zp {
 
 struct ComputeTime {
@@ -62,6 +64,27 @@ inline constexpr double kCausalAttentionShare = 0.5;
 // Bytes per score element without flash attention, forward: QK^T writes 2, scale-mask-softmax
 // reads 2 and writes 2, dropout reads 2, writes 2 and a 1-byte mask, AV reads 2 = 13; backward
 // about twice (the softmax and dropout gradients read the saved tensors and the incoming grad).
+// Without flash attention QK^T and AV (and their four backward GEMMs) are cuBLAS batched GEMMs
+// whose operands are each head's slice of the fused q/k/v projection: a head starts every
+// head_dim elements, so a head of 150 or 450 16-bit elements (300 or 900 bytes) gives cuBLAS
+// pointers and strides aligned to 4 bytes, not the 16 its vectorised Tensor Core kernels load
+// (cuBLAS documentation, "Tensor Core Usage": alignment of A, B, C and their leading dimensions
+// to 16 bytes; NVIDIA Matrix Multiplication Background User's Guide Sec. 2.2, "Tensor Core
+// Requirements": performance is better with multiples of 16 bytes, 128 on A100). Those GEMMs then
+// run at kUnalignedHeadGemmShare of the GEMM rate. FITTED to a published pair, not a bundled row:
+// BigScience tr11 chronicles-prequel.md, "tile and wave quantization" (Megatron-DeepSpeed on Jean
+// Zay A100 80GB, 2022-02-20): 80 layers, 96 heads, TP 8, PP 10, DP 4, micro batch 1, GBS 2048,
+// sequence 2048, at hidden 14400 (heads of 150) 221.21 s/it and at 13824 (heads of 144) 160.29:
+// 1.38x the time where the planner's FLOPs and traffic say 1.07x. With the share below its two
+// predictions stand 1.38x apart (tst_step_time `unaligned_heads_bigscience_pair`). The attention
+// GEMMs are s / 6h of the layer's (2.4% here), so the pair asks them to run 17x slower: more than
+// narrow loads alone would cost, and it carries whatever else the 14400 shape costs (the
+// chronicle suspected tile and wave quantization, some 5% by its 108-SM arithmetic), so it is
+// the least certain of the planner's GEMM numbers. measured_runs_2.json N22 (the same chronicle's
+// 20B at 32 heads of 450 on one node) is not used for it: a row it is checked against.
+inline constexpr double kUnalignedHeadGemmShare = 0.059;
+inline constexpr double kGemmAlignmentBytes = 16;
+inline bool head_gemms_aligned(double head_bytes) { return std::fmod(head_bytes, kGemmAlignmentBytes) == 0.0; }
 inline constexpr double kScoreBytesForward = 13;
 inline constexpr double kScoreBytesBackward = 26;
 // 16-bit passes over the hidden-width activation per layer forward: 2 norms (read + write),

@@ -51,6 +51,8 @@ std::vector<FittedConstant> code_constants() {
           kNotRuntime, true),
         c("hidden-width passes replicated under tensor parallelism", compute_model::kHiddenPassesReplicated,
           "core/time/compute_time.h kHiddenPassesReplicated", "", "read off a figure that is not a bundled row", true),
+        c("attention GEMMs on heads not 16-byte aligned", compute_model::kUnalignedHeadGemmShare,
+          "core/time/compute_time.h kUnalignedHeadGemmShare", "", "read off a figure that is not a bundled row", true),
         c("CPU Adam share of host memory bandwidth", host_rates::kHostMemoryEfficiency, "core/hardware/host_rates.h kHostMemoryEfficiency",
           "", "read off a figure that is not a bundled row", true),
         c("allocator cached share, ZeRO-0/1/2", kAllocatorShares.cached, "core/memory/allocator.h kAllocatorShares", "", kNotRuntime,

@@ -551,6 +551,70 @@ private slots:
     // (-3%). The planner's step for the same configuration (paper_throughput.json's 22B row), with
     // only the recompute and sequence parallelism changed, adds within 4 points of those (8 for
     // full recompute: the table's 39% is one layer's, the step also runs the unrecomputed head).
+    // A head whose width is not a whole number of 16-byte vectors leaves attention's batched GEMMs
+    // on cuBLAS's narrow-load kernels without flash attention (compute_time.h
+    // kUnalignedHeadGemmShare); flash attention pads the head and the linears never see it.
+    void unaligned_heads_slow_eager_attention_only_data() {
+        QTest::addColumn<qlonglong>("heads");
+        QTest::addColumn<bool>("aligned");
+        QTest::newRow("GPT-2 1.5B, 25 heads of 64 (Hugging Face)") << qlonglong{25} << true;
+        QTest::newRow("GPT-2 1.5B, 16 heads of 100 (Megatron's example, the ZeRO tutorials)") << qlonglong{16} << false;
+        QTest::newRow("GPT-2 1.5B, 20 heads of 80") << qlonglong{20} << true;
+        QTest::newRow("GPT-2 1.5B, 32 heads of 50") << qlonglong{32} << false;
+    }
+    void unaligned_heads_slow_eager_attention_only() {
+        QFETCH(qlonglong, heads);
+        QFETCH(bool, aligned);
+        Training t;
+        t.seq_len = 1024;
+        t.micro_batch = 4;
+        t.flash_attention = false;
+        const GpuSpec& v100 = gpu_preset("v100-32gb");
+        const ModelSpec reference = model_preset("gpt2-xl").spec;  // 25 heads of 64
+        ModelSpec m = reference;
+        m.heads = m.kv_heads = heads;
+        m.head_dim = 0;  // hidden / heads
+        const ComputeTime eager = compute_time(m, t, v100, 1, 1e9, 1.0);
+        const ComputeTime eager_reference = compute_time(reference, t, v100, 1, 1e9, 1.0);
+        QCOMPARE(eager.gemm_seconds, eager_reference.gemm_seconds);
+        const double slower = eager.attention_seconds / eager_reference.attention_seconds;
+        if (aligned) QVERIFY2(slower < 1.01, qPrintable(QString::number(slower)));
+        else QVERIFY2(slower > 3, qPrintable(QString::number(slower)));  // the GEMMs 17x, the score traffic as it was
+        t.flash_attention = true;
+        QCOMPARE(compute_time(m, t, v100, 1, 1e9, 1.0).attention_seconds, compute_time(reference, t, v100, 1, 1e9, 1.0).attention_seconds);
+    }
+
+    // The pair kUnalignedHeadGemmShare was read off (BigScience tr11 chronicles-prequel.md, "tile
+    // and wave quantization", 2022-02-20, Megatron-DeepSpeed on A100 80GB): 80 layers of 96 heads,
+    // TP 8, PP 10, DP 4, micro batch 1, GBS 2048, sequence 2048, vocabulary 250880, bf16, full
+    // recompute; hidden 14400 (heads of 150) 221.21 s/it, hidden 13824 (heads of 144) 160.29.
+    void unaligned_heads_bigscience_pair() {
+        const auto bigscience = [](std::int64_t hidden) {
+            Scenario s = test::preset_scenario("gpt3-175b", "a100-80gb", 320);
+            s.model.layers = 80;
+            s.model.hidden = hidden;
+            s.model.heads = s.model.kv_heads = 96;
+            s.model.head_dim = 0;  // hidden / heads
+            s.model.ffn = 4 * hidden;
+            s.model.vocab = 250880;
+            s.parallel.tensor = 8;
+            s.parallel.pipeline = 10;
+            s.zero.stage = 1;
+            s.training.precision = Precision::Bf16;
+            s.training.micro_batch = 1;
+            s.training.auto_micro_batch = false;
+            s.training.global_batch = 2048;
+            s.training.seq_len = 2048;
+            s.training.checkpointing = Checkpointing::Full;
+            s.training.auto_checkpointing = false;
+            s.training.flash_attention = false;
+            return s;
+        };
+        const double predicted = estimate_step(bigscience(14400)).seconds / estimate_step(bigscience(13824)).seconds;
+        const double measured = 221.21 / 160.29;
+        QVERIFY2(std::abs(predicted / measured - 1) < 0.02, qPrintable(QStringLiteral("%1 against %2").arg(predicted).arg(measured)));
+    }
+
     void recompute_overhead_like_korthikanti_table4_data() {
         QTest::addColumn<QString>("checkpointing");
         QTest::addColumn<bool>("sequenceParallel");

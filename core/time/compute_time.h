@@ -61,9 +61,6 @@ inline constexpr double kFlashAttentionShare = 0.8;
 // The share of the full QK^T and AV FLOPs flash attention runs under a causal mask (decoders):
 // the blocks below and on the diagonal, s(s+1)/2 of s^2 (FlashAttention-2 Sec. 3.1.1).
 inline constexpr double kCausalAttentionShare = 0.5;
-// Bytes per score element without flash attention, forward: QK^T writes 2, scale-mask-softmax
-// reads 2 and writes 2, dropout reads 2, writes 2 and a 1-byte mask, AV reads 2 = 13; backward
-// about twice (the softmax and dropout gradients read the saved tensors and the incoming grad).
 // Without flash attention QK^T and AV (and their four backward GEMMs) are cuBLAS batched GEMMs
 // whose operands are each head's slice of the fused q/k/v projection: a head starts every
 // head_dim elements, so a head of 150 or 450 16-bit elements (300 or 900 bytes) gives cuBLAS
@@ -85,6 +82,9 @@ inline constexpr double kCausalAttentionShare = 0.5;
 inline constexpr double kUnalignedHeadGemmShare = 0.059;
 inline constexpr double kGemmAlignmentBytes = 16;
 inline bool head_gemms_aligned(double head_bytes) { return std::fmod(head_bytes, kGemmAlignmentBytes) == 0.0; }
+// Bytes per score element without flash attention, forward: QK^T writes 2, scale-mask-softmax
+// reads 2 and writes 2, dropout reads 2, writes 2 and a 1-byte mask, AV reads 2 = 13; backward
+// about twice (the softmax and dropout gradients read the saved tensors and the incoming grad).
 inline constexpr double kScoreBytesForward = 13;
 inline constexpr double kScoreBytesBackward = 26;
 // 16-bit passes over the hidden-width activation per layer forward: 2 norms (read + write),

@@ -545,12 +545,6 @@ private slots:
         QTest::newRow("A100 40GB as torch reports it (39.39 GiB)") << QStringLiteral("a100-80gb") << 39.39 << 1555.0;
         QTest::newRow("A100 80GB with a memory limit of 70 GiB") << QStringLiteral("a100-80gb") << 70.0 << 2039.0;
     }
-    // Korthikanti et al. 2022 (arXiv 2205.05198) Table 4: one layer of the 22B model (tensor 8 on
-    // 8 A100s, Table 3), forward + backward 19.6 ms without recompute; full recompute 27.2 ms (+39%),
-    // selective 20.9 (+7%), sequence parallel + selective 20.3 (+4%), sequence parallel alone 19.0
-    // (-3%). The planner's step for the same configuration (paper_throughput.json's 22B row), with
-    // only the recompute and sequence parallelism changed, adds within 4 points of those (8 for
-    // full recompute: the table's 39% is one layer's, the step also runs the unrecomputed head).
     // A head whose width is not a whole number of 16-byte vectors leaves attention's batched GEMMs
     // on cuBLAS's narrow-load kernels without flash attention (compute_time.h
     // kUnalignedHeadGemmShare); flash attention pads the head and the linears never see it.
@@ -615,6 +609,12 @@ private slots:
         QVERIFY2(std::abs(predicted / measured - 1) < 0.02, qPrintable(QStringLiteral("%1 against %2").arg(predicted).arg(measured)));
     }
 
+    // Korthikanti et al. 2022 (arXiv 2205.05198) Table 4: one layer of the 22B model (tensor 8 on
+    // 8 A100s, Table 3), forward + backward 19.6 ms without recompute; full recompute 27.2 ms (+39%),
+    // selective 20.9 (+7%), sequence parallel + selective 20.3 (+4%), sequence parallel alone 19.0
+    // (-3%). The planner's step for the same configuration (paper_throughput.json's 22B row), with
+    // only the recompute and sequence parallelism changed, adds within 4 points of those (8 for
+    // full recompute: the table's 39% is one layer's, the step also runs the unrecomputed head).
     void recompute_overhead_like_korthikanti_table4_data() {
         QTest::addColumn<QString>("checkpointing");
         QTest::addColumn<bool>("sequenceParallel");

@@ -59,6 +59,10 @@ int offload_count(const ZeroSetup& z) {
            (z.offload_optimizer == OffloadDevice::Nvme ? 1 : 0) + (z.offload_param == OffloadDevice::Nvme ? 1 : 0);
 }
 
+// The plan takes the simplest feasible point at or above this share of the fastest's tokens/s
+// (a setup within 2% of the fastest is not worth more parallelism, offload, recompute or buckets).
+constexpr double kSimplestWithin = 0.98;
+
 // One searched point, small enough that the search keeps every feasible one.
 struct Point {
     std::uint8_t setup = 0;    // index into zero_setups()
@@ -270,6 +274,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
     s.model.largest_layer_override = largest_layer_params(s.model);
     // Inside one node ZeRO++ on auto is off: the gathers never cross the network.
     const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 ? zeropp_rows(base) : plain_rows();
+    double layout_fastest = 0;  // tokens/s of this layout's fastest feasible point so far
     for (const SetupRow& row : rows) {
         const std::size_t i = row.setup;
         const ZeroppChoice zeropp = row.zeropp;  // a local: the loop below writes through `s`
@@ -302,14 +307,27 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                         memo = {};
                         compute = {};
                     }
+                    // Once the setup has a feasible point on this layout, the step time first (the
+                    // cheaper estimate): a candidate slower than the setup's fastest and than the
+                    // simplest-within window of the layout's fastest can be neither the setup's bar
+                    // nor the plan's choice (recommend takes the simplest point within
+                    // kSimplestWithin of the fastest, and a later layout's fastest is only faster),
+                    // whether it fits or not: its memory is not estimated.
+                    std::optional<double> tokens_per_second;
+                    if (pruning == SearchPruning::Bounds && r.any_feasible) {
+                        tokens_per_second = estimate_step(s, compute).tokens_per_second;
+                        if (*tokens_per_second < r.fastest.tokens_per_second && *tokens_per_second < kSimplestWithin * layout_fastest)
+                            continue;
+                    }
                     const MemoryBreakdown m = estimate_memory(s, memo);
                     ++out.estimated;
                     Point q = p;
                     q.gpu_bytes = m.peak_required_bytes;
                     if (check_fit(s, m).all()) {  // memory, and the stage with the layout (Fit::layout)
-                        q.tokens_per_second = estimate_step(s, compute).tokens_per_second;
+                        q.tokens_per_second = tokens_per_second ? *tokens_per_second : estimate_step(s, compute).tokens_per_second;
                         if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
                         r.any_feasible = true;
+                        layout_fastest = std::max(layout_fastest, q.tokens_per_second);
                         out.feasible.push_back(q);
                     } else {
                         if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
@@ -650,7 +668,7 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
     for (const Point& p : search.feasible) best_tps = std::max(best_tps, p.tokens_per_second);
     const Point* best = nullptr;
     for (const Point& p : search.feasible) {
-        if (p.tokens_per_second < 0.98 * best_tps) continue;
+        if (p.tokens_per_second < kSimplestWithin * best_tps) continue;
         const auto simpler = [&](const Point& x) { return simplicity(x, layout_degree(search.bases[x.layout].parallel)); };
         if (!best || simpler(p) < simpler(*best) || (simpler(p) == simpler(*best) && p.tokens_per_second > best->tokens_per_second))
             best = &p;

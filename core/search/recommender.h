@@ -55,7 +55,10 @@ struct Plan {
 // rest does not depend on it), so the first micro batch that does not fit ends that line; the
 // micro batch without accumulation is always estimated (its buffers differ); and the host side is
 // computed once per setup and accumulation regime, the model states once per setup and the
-// activations once per micro batch and recompute policy (MemoryMemo). Exhaustive estimates every
+// activations once per micro batch and recompute policy (MemoryMemo). Once a setup has a feasible
+// point on a layout, each further candidate's step time comes first: one slower than that setup's
+// fastest and below the simplest-within share (0.98) of the layout's fastest can be neither a
+// setup's bar nor the plan's choice, and its memory is not estimated. Exhaustive estimates every
 // candidate from scratch: the property test that both give the same plan (tst_robustness) keeps
 // the bound and the memo honest.
 enum class SearchPruning { Bounds, Exhaustive };

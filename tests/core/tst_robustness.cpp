@@ -133,6 +133,14 @@ private slots:
                             qPrintable(QStringLiteral("scenario %1, setup %2: the bounded search chose another candidate").arg(i).arg(k)));
                     }
                     if (p.feasible) QCOMPARE(all.best.step.seconds, p.best.step.seconds);
+                    // The same words: the choice, why it won and why each other setup lost.
+                    QCOMPARE(all.why, p.why);
+                    QCOMPARE(all.suggestions, p.suggestions);
+                    QCOMPARE(all.rejected.size(), p.rejected.size());
+                    for (std::size_t k = 0; k < p.rejected.size(); ++k) {
+                        QCOMPARE(all.rejected[k].setup, p.rejected[k].setup);
+                        QCOMPARE(all.rejected[k].reason, p.rejected[k].reason);
+                    }
                     ++compared;
                 }
             }

@@ -275,6 +275,9 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
     // Inside one node ZeRO++ on auto is off: the gathers never cross the network.
     const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 ? zeropp_rows(base) : plain_rows();
     double layout_fastest = 0;  // tokens/s of this layout's fastest feasible point so far
+    // Per recompute policy and micro batch (the same for every setup and bucket): no candidate of
+    // theirs runs faster than this (step_seconds_lower_bound), computed when first asked.
+    std::vector<double> fastest_possible(recomputes.size() * micros.size(), -1.0);
     for (const SetupRow& row : rows) {
         const std::size_t i = row.setup;
         const ZeroppChoice zeropp = row.zeropp;  // a local: the loop below writes through `s`
@@ -288,10 +291,30 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
         }
         MemoryMemo memo;  // one setup: buckets, recompute and micro batch vary below
         // Buckets innermost: the candidates in a row share their compute (ComputeTimeMemo).
-        for (Checkpointing ck : recomputes) {
+        for (std::size_t ci = 0; ci < recomputes.size(); ++ci) {
+            const Checkpointing ck = recomputes[ci];
             std::array<bool, kBuckets.size()> line_ended{};  // per bucket: an accumulating micro batch did not fit
-            for (std::int64_t micro : micros) {
+            for (std::size_t mi = 0; mi < micros.size(); ++mi) {
+                const std::int64_t micro = micros[mi];
                 const bool accumulating = micro != micros.back();
+                // Once the setup has a feasible point here, a recompute policy and micro batch whose
+                // fastest possible step is slower than the setup's fastest and than the
+                // simplest-within window of the layout's fastest: none of its buckets is estimated
+                // (the step-first bound below, for all of them at once).
+                if (pruning == SearchPruning::Bounds && r.any_feasible) {
+                    double& bound = fastest_possible[ci * micros.size() + mi];
+                    if (bound < 0) {
+                        apply(s, row_zero,
+                              Point{.setup = static_cast<std::uint8_t>(i), .checkpointing = ck, .micro = static_cast<std::int32_t>(micro)});
+                        const double tokens =
+                            static_cast<double>(effective_global_batch(s.training, world)) * static_cast<double>(s.training.seq_len);
+                        bound = tokens / step_seconds_lower_bound(s) * (1 + 1e-9);  // no rounding below a step's own figure
+                    }
+                    if (bound < r.fastest.tokens_per_second && bound < kSimplestWithin * layout_fastest) {
+                        out.evaluated += static_cast<std::int64_t>(kBuckets.size());
+                        continue;
+                    }
+                }
                 for (std::size_t b = 0; b < kBuckets.size(); ++b) {
                     ++out.evaluated;
                     if (line_ended[b] && accumulating) continue;

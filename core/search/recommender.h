@@ -56,9 +56,11 @@ struct Plan {
 // micro batch without accumulation is always estimated (its buffers differ); and the host side is
 // computed once per setup and accumulation regime, the model states once per setup and the
 // activations once per micro batch and recompute policy (MemoryMemo). Once a setup has a feasible
-// point on a layout, each further candidate's step time comes first: one slower than that setup's
-// fastest and below the simplest-within share (0.98) of the layout's fastest can be neither a
-// setup's bar nor the plan's choice, and its memory is not estimated. Exhaustive estimates every
+// point on a layout, a candidate slower than that setup's fastest and below the simplest-within
+// share (0.98) of the layout's fastest can be neither a setup's bar nor the plan's choice: a
+// recompute policy and micro batch whose fastest possible step (step_seconds_lower_bound) is that
+// slow is skipped whole, and any other candidate's step time comes first, its memory only when it
+// is not that slow. Exhaustive estimates every
 // candidate from scratch: the property test that both give the same plan (tst_robustness) keeps
 // the bound and the memo honest.
 enum class SearchPruning { Bounds, Exhaustive };

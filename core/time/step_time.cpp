@@ -129,11 +129,21 @@ namespace {
 // one layout) each is computed once for what it reads and reused; without one (a single
 // estimate) computed directly, with no memo to build or compare. The formula does not know
 // which: it asks these three.
+// What of a layer each rank computes: its tensor and Ulysses shares.
+RankShare rank_share(const Parallelism& p) {
+    return {
+        .tensor = static_cast<double>(p.tensor), .ulysses = static_cast<double>(ulysses_size(p)), .sequence_parallel = p.sequence_parallel};
+}
+
+// The calibration's scale on the whole compute model (compute_time.h kReferenceMfu).
+double compute_scale(const Scenario& s) { return s.assumptions.mfu / kReferenceMfu; }
+
+// Expert parallelism's routed token slots per token (0 without it).
+double routed_slots(const Scenario& s) { return uses_expert_parallelism(s) ? routed_slots_per_token(s) : 0.0; }
+
 ComputeTime cached_compute_time(ComputeTimeMemo* memo, const Scenario& s, std::int64_t gas, double optimizer_params, double scale,
                                 const LayerHooks& hooks, double routed_slots) {
-    const RankShare share{.tensor = static_cast<double>(s.parallel.tensor),
-                          .ulysses = static_cast<double>(ulysses_size(s.parallel)),
-                          .sequence_parallel = s.parallel.sequence_parallel};
+    const RankShare share = rank_share(s.parallel);
     const auto compute = [&] {
         return compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots, share);
     };
@@ -191,14 +201,27 @@ struct StepContext {
     double tp = 1, pp = 1, u = 1, layers = 1, stage_layers = 1;
 };
 
+// 1F1B's bubble in micro steps of a stage: (p-1) per step, (p-1)/v with v interleaved model chunks
+// (Narayanan et al. 2021 Sec. 2.2.1-2.2.2: bubble fraction (p-1)/m, (p-1)/(v m)); none without a pipeline.
+double bubble_micro_steps(const Parallelism& p) {
+    if (p.pipeline <= 1) return 0.0;
+    return static_cast<double>(p.pipeline - 1) / static_cast<double>(p.virtual_stages);
+}
+
+double model_layers(const Scenario& s) { return static_cast<double>(std::max<std::int64_t>(s.model.layers, 1)); }
+
+// The most loaded pipeline stage's layers: ceil(L/p) (DeepSpeed's PipelineModule may spread them
+// unevenly); all L without a pipeline.
+double stage_layers(const Scenario& s) { return std::ceil(model_layers(s) / static_cast<double>(s.parallel.pipeline)); }
+
 // Compute (core/time/compute_time.h) on this rank: ZeRO-3's hook time split off as overhead, the
 // tensor, pipeline and Ulysses shares, 1F1B's bubble.
 void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
     const Scenario& s = x.s;
     // The GPU optimizer updates this GPU's partition (all of P at stage 0).
     const double gpu_optimizer_params = x.cpu_optimizer ? 0.0 : x.partition_elems;
-    const double routed_slots = uses_expert_parallelism(s) ? routed_slots_per_token(s) : 0.0;
-    const double scale = s.assumptions.mfu / kReferenceMfu;
+    const double routed = routed_slots(s);
+    const double scale = compute_scale(s);
     // The host time DeepSpeed's hooks add to each layer (FSDP hooks each unit, a decoder layer, not
     // each module, and its hooks were not fitted: none here):
     //   stage 3    every module's hooks, forward and backward (zero3_costs, fitted);
@@ -218,10 +241,10 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
             hooks.backward_seconds = trainable_tensors_per_layer(s.model, s.finetune, s.parallel.expert) *
                                      compute_model::kHostSecondsPerKernel * (x.stage == 2 ? 1.0 : 1.0 / x.G);
     }
-    st.compute = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, hooks, routed_slots);
+    st.compute = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, hooks, routed);
     if (x.stage == 3 && hooks.any()) {
         // What the hooks add over the same compute without them counts as ZeRO-3 overhead.
-        const ComputeTime plain = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, {}, routed_slots);
+        const ComputeTime plain = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, {}, routed);
         st.zero3_overhead_seconds = st.compute.total_seconds - plain.total_seconds;
         st.compute = plain;
     }
@@ -235,11 +258,7 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
             *v *= x.stage_layers / x.layers;
         ct.total_seconds = x.G * ct.micro_step_seconds + ct.optimizer_seconds;
     }
-    if (par.pipeline > 1) {
-        // 1F1B's bubble: (p-1) micro steps of a stage per step, (p-1)/v with v interleaved model
-        // chunks (Narayanan et al. 2021 Sec. 2.2.1-2.2.2: bubble fraction (p-1)/m, (p-1)/(v m)).
-        st.pipeline_bubble_seconds = (x.pp - 1.0) / static_cast<double>(par.virtual_stages) * st.compute.micro_step_seconds;
-    }
+    st.pipeline_bubble_seconds = bubble_micro_steps(par) * st.compute.micro_step_seconds;
     st.compute_seconds = st.compute.total_seconds + st.pipeline_bubble_seconds;
 }
 
@@ -579,8 +598,8 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo) {
     const Parallelism& par = s.parallel;
     x.tp = static_cast<double>(par.tensor);
     x.pp = static_cast<double>(par.pipeline);
-    x.layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
-    x.stage_layers = std::ceil(x.layers / x.pp);  // the most loaded stage's (DeepSpeed's PipelineModule may spread unevenly)
+    x.layers = model_layers(s);
+    x.stage_layers = stage_layers(s);
     x.u = static_cast<double>(ulysses_size(par));
 
     add_compute(x, memo, st);
@@ -606,6 +625,14 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo) {
 }  // namespace
 
 StepTime estimate_step(const Scenario& s) { return estimate_step_with(s, nullptr); }
+
+double step_seconds_lower_bound(const Scenario& s) {
+    const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
+    const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), {}, s.finetune, routed_slots(s),
+                                        rank_share(s.parallel));
+    const double micro = s.parallel.pipeline > 1 ? ct.micro_step_seconds * (stage_layers(s) / model_layers(s)) : ct.micro_step_seconds;
+    return (static_cast<double>(gas) + bubble_micro_steps(s.parallel)) * micro;
+}
 
 StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) { return estimate_step_with(s, &memo); }
 

@@ -122,4 +122,11 @@ struct ComputeTimeMemo {
 };
 StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo);
 
+// No ZeRO setup, bucket or overlap choice runs a step of `s`'s model, training and layout in less:
+// the compute of its G micro steps and the pipeline's bubble, without the GPU optimizer and
+// without any engine hook (every other term of estimate_step adds time; hooks and the optimizer
+// only lengthen the compute). The recommender bounds a recompute policy and micro batch with it
+// before estimating their candidates.
+double step_seconds_lower_bound(const Scenario& s);
+
 }  // namespace zp

@@ -105,6 +105,11 @@ private slots:
                                     .arg(QString::fromStdString(s.model.name))
                                     .arg(s.training.seq_len)
                                     .arg(s.training.flash_attention)));
+            // The search's bound on a line of candidates: no setup, bucket or overlap runs faster.
+            QVERIFY2(step_seconds_lower_bound(s) <= t.seconds, qPrintable(QStringLiteral("scenario %1: bound %2 s above the step's %3 s")
+                                                                              .arg(i)
+                                                                              .arg(step_seconds_lower_bound(s))
+                                                                              .arg(t.seconds)));
             // The recommender and the export round trip on every 50th scenario (a search is ~1,000 estimates).
             if (i % 50 == 0) {
                 const Plan p = recommend(s);

@@ -66,6 +66,7 @@ constinit const Option partition_activations{"--partition-activations", "on|off"
                                               G::Training, S::Training};
 constinit const Option loss_upcast{"--loss-upcast", "on|off", "on: fp32 logits in the loss", G::Training, S::Training};
 constinit const Option loss_kernel{"--loss-kernel", "", "the loss kernel (chunked: Liger)", G::Training, S::Training, words<LossKernel>};
+constinit const Option grad_accumulation{"--grad-accumulation", "", "where the micro batches' gradients are summed at ZeRO 0/1: autograd (DeepSpeed's engine), main-grad (Megatron-LM's main_grad hook), fused (Megatron-LM's --gradient-accumulation-fusion: no pass)", G::Training, S::Training, words<GradientAccumulation>};
 constinit const Option kv_cache{"--kv-cache", "on|off", "the model returns every layer's keys and values in training (use_cache left on, as with checkpointing applied outside transformers)", G::Training, S::Training};
 constinit const Option keep_outputs{"--keep-outputs", "on|off", "the training loop keeps the model's output until the next forward returns (outputs = model(**batch))", G::Training, S::Training};
 constinit const Option tiled_mlp{"--tiled-mlp", "on|off", "ALST's TiledMLP: the MLP in shards of the sequence, recomputed in backward", G::Training, S::Training};
@@ -233,7 +234,7 @@ std::span<const Option* const> all_options() {
         &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
         &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &cpu_checkpointing, &partition_activations, &fp8,
-        &loss_upcast, &loss_kernel, &kv_cache, &keep_outputs, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
+        &loss_upcast, &loss_kernel, &grad_accumulation, &kv_cache, &keep_outputs, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
         &pin_memory, &host_grad_buffer, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
         &mics_hierarchical_gather, &engine, &fsdp_precision, &limit_all_gathers,

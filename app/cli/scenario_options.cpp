@@ -227,6 +227,7 @@ void apply_training(const Args& a, Scenario& s) {
     if (auto v = a.get(opt::partition_activations)) t.partition_activations = parse_on_off(*v, option_text(opt::partition_activations));
     if (auto v = a.get(opt::loss_upcast)) t.loss_fp32_upcast = parse_on_off(*v, option_text(opt::loss_upcast));
     if (auto v = a.get(opt::loss_kernel)) t.loss_kernel = parse_loss_kernel(*v);
+    if (auto v = a.get(opt::grad_accumulation)) t.gradient_accumulation = parse_gradient_accumulation(*v);
     if (auto v = a.get(opt::kv_cache)) t.kv_cache_in_training = parse_on_off(*v, option_text(opt::kv_cache));
     if (auto v = a.get(opt::keep_outputs)) t.outputs_kept = parse_on_off(*v, option_text(opt::keep_outputs));
     if (auto v = a.get(opt::fused_optimizer)) t.fused_optimizer = parse_on_off(*v, option_text(opt::fused_optimizer));

@@ -114,6 +114,7 @@ void visit_fields(S& s, V& v) {
     v("training", "fp8_scaling", t.fp8_scaling);                      // since version 19
     v("training", "loss_fp32_upcast", t.loss_fp32_upcast);
     v("training", "loss_kernel", t.loss_kernel);
+    v("training", "gradient_accumulation", t.gradient_accumulation);  // since version 21
     v("training", "kv_cache_in_training", t.kv_cache_in_training);    // since version 17
     v("training", "outputs_kept", t.outputs_kept);                    // since version 17
     v("training", "tiled_mlp", t.tiled_mlp);                          // since version 15

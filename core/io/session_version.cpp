@@ -211,6 +211,12 @@ void upgrade_19_to_20(json& doc) {
     if (doc.contains("parallel") && doc.at("parallel").is_object()) doc["parallel"]["pipeline_send"] = "scatter-gather";
 }
 
+// Version 20 summed the micro batches' gradients at no cost, as Megatron-LM's fused accumulation
+// does: the field keeps its plans as they were.
+void upgrade_20_to_21(json& doc) {
+    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["gradient_accumulation"] = "fused";
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -299,6 +305,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 19) {
         upgrade_19_to_20(doc);
         version = 20;
+    }
+    if (version == 20) {
+        upgrade_20_to_21(doc);
+        version = 21;
     }
     doc["version"] = version;
     return doc;

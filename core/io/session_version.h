@@ -61,6 +61,9 @@
 //              no FP4 rate (0) and a data pipeline that keeps up (0).
 //   version 20 parallel.pipeline_send ("whole" or "scatter-gather": what a pipeline stage sends per
 //              tensor rank); a version-19 file has "scatter-gather" (what version 19 planned).
+//   version 21 training.gradient_accumulation ("autograd", "main-grad" or "fused": where the micro
+//              batches' gradients are summed); a version-20 file has "fused" (no pass, what version
+//              20 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -75,7 +78,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 20;
+inline constexpr int kSessionVersion = 21;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

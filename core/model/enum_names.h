@@ -97,6 +97,15 @@ struct EnumVocabulary<LossKernel> {
 };
 
 template <>
+struct EnumVocabulary<GradientAccumulation> {
+    static constexpr const char* what = "gradient accumulation";
+    static constexpr std::array<EnumName<GradientAccumulation>, 3> names{{{GradientAccumulation::Autograd, "autograd"},
+                                                                          {GradientAccumulation::MainGrad, "main-grad"},
+                                                                          {GradientAccumulation::Fused, "fused"}}};
+    static constexpr std::array<EnumName<GradientAccumulation>, 0> aliases{};
+};
+
+template <>
 struct EnumVocabulary<Job> {
     static constexpr const char* what = "job";
     static constexpr std::array<EnumName<Job>, 6> names{{{Job::Custom, "custom"},
@@ -244,6 +253,7 @@ inline OffloadDevice parse_offload_device(std::string_view s) { return parse_enu
 inline Convention parse_convention(std::string_view s) { return parse_enum<Convention>(s); }
 inline NormKind parse_norm_kind(std::string_view s) { return parse_enum<NormKind>(s); }
 inline LossKernel parse_loss_kernel(std::string_view s) { return parse_enum<LossKernel>(s); }
+inline GradientAccumulation parse_gradient_accumulation(std::string_view s) { return parse_enum<GradientAccumulation>(s); }
 inline Fp8Scaling parse_fp8_scaling(std::string_view s) { return parse_enum<Fp8Scaling>(s); }
 inline FineTuneMethod parse_finetune_method(std::string_view s) { return parse_enum<FineTuneMethod>(s); }
 inline BasePrecision parse_base_precision(std::string_view s) { return parse_enum<BasePrecision>(s); }

@@ -64,6 +64,22 @@ enum class Checkpointing { None, Selective, Full };
 // LlamaForCausalLM 4.31 "logits = logits.float()", then "shift_logits = logits[..., :-1,
 // :].contiguous()" and CrossEntropyLoss: the returned logits up-cast and a shifted copy).
 enum class LossKernel { Full, Chunked, Shifted };
+// Where the gradients of a step's G micro batches are summed (docs/design.md §5.1), one pass over
+// the rank's trainable parameters per micro step unless fused:
+//   Autograd  autograd's AccumulateGrad adds each micro batch's 16-bit gradient into the parameter's
+//             .grad (an add reading both, writing one) from the second micro batch on: DeepSpeed's
+//             engine at ZeRO-0/1 (FP16_Optimizer, stage_1_and_2.py, which reduce at the accumulation
+//             boundary only), also under Megatron-DeepSpeed's PipelineEngine.
+//   MainGrad  Megatron-LM's local DDP before accumulation fusion: a hook on every parameter adds
+//             .grad into its main_grad buffer, in the parameters' dtype unless
+//             --accumulate-allreduce-grads-in-fp32, every micro batch (megatron/model/distributed.py
+//             _make_param_hook: "param.main_grad.add_(param.grad.data)", NVIDIA/Megatron-LM of 2021).
+//   Fused     Megatron-LM's --gradient-accumulation-fusion (NVIDIA/Megatron-LM 83b1e42, 2022-02-13,
+//             on by default where gradients accumulate in fp32: bf16 or
+//             --accumulate-allreduce-grads-in-fp32; Megatron-Core since): the weight-gradient GEMM
+//             accumulates into the fp32 main_grad itself (fused_weight_gradient_dense): no pass.
+// ZeRO-2/3 and FSDP reduce every micro batch's gradients instead (their collectives).
+enum class GradientAccumulation { Autograd, MainGrad, Fused };
 
 struct Training {
     Precision precision = Precision::Bf16;
@@ -99,6 +115,7 @@ struct Training {
     Fp8Scaling fp8_scaling = Fp8Scaling::Delayed;
     bool loss_fp32_upcast = true;  // the loss up-casts the 16-bit logits to fp32 (transformers' default)
     LossKernel loss_kernel = LossKernel::Full;
+    GradientAccumulation gradient_accumulation = GradientAccumulation::Autograd;  // above; DeepSpeed's is Autograd
     // What the model's output holds and how long (core/memory/step_timeline.cpp add_output_terms).
     // kv_cache_in_training: transformers returns every layer's keys and values (past_key_values)
     // because use_cache is left on, which only its own gradient_checkpointing_enable() turns off
@@ -400,6 +417,7 @@ const char* to_string(OffloadDevice d);
 const char* to_string(Convention c);
 const char* to_string(NormKind n);
 const char* to_string(LossKernel k);
+const char* to_string(GradientAccumulation g);
 const char* to_string(Fp8Scaling f);
 const char* to_string(StepPhase p);
 const char* to_string(HostPhase p);

@@ -38,7 +38,10 @@ struct ComputeTime {
     double backward_seconds = 0;   // of one micro step, recompute included
     double micro_step_seconds = 0;
     double optimizer_seconds = 0;  // the GPU optimizer's memory-bound update (0 when offloaded)
-    double total_seconds = 0;      // G micro steps + the optimizer
+    // Of memory_seconds: summing the micro batches' gradients (core/time/step_time.cpp
+    // add_gradient_accumulation; set by the step, 0 from compute_time alone).
+    double accumulation_seconds = 0;
+    double total_seconds = 0;  // G micro steps + the optimizer
 };
 
 // Global parameters of the compute model (not per GPU, not per run).

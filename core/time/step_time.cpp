@@ -214,6 +214,39 @@ double model_layers(const Scenario& s) { return static_cast<double>(std::max<std
 // unevenly); all L without a pipeline.
 double stage_layers(const Scenario& s) { return std::ceil(model_layers(s) / static_cast<double>(s.parallel.pipeline)); }
 
+// Summing the G micro batches' gradients (Training::gradient_accumulation, core/model/scenario.h),
+// a streaming pass over the rank's trainable parameters on the compute stream at the end of a
+// micro batch's backward: Autograd adds the 16-bit gradient into .grad from the second micro batch
+// on (reads both, writes one: 3 x 16-bit bytes); MainGrad adds .grad into main_grad every micro
+// batch (reads the gradient, reads and writes main_grad: fp32 with bf16, where Megatron-LM
+// accumulates in fp32, else the parameters' dtype); Fused none. At ZeRO-0/1 only: ZeRO-2/3 and
+// FSDP reduce every micro batch's gradients instead (their collectives). In each micro step (the
+// average over the G), so a pipeline's bubble carries it too; / scale as the rest of the compute.
+void add_gradient_accumulation(const StepContext& x, double scale, ComputeTime& ct) {
+    const Scenario& s = x.s;
+    if (x.stage > 1 || x.G <= 1 || is_fsdp(s.fsdp)) return;
+    double passes = 0, bytes_per_param = 0;
+    switch (s.training.gradient_accumulation) {
+    case GradientAccumulation::Autograd:
+        passes = x.G - 1.0;
+        bytes_per_param = 3.0 * x.weight_elem;
+        break;
+    case GradientAccumulation::MainGrad: {
+        passes = x.G;
+        const double main_grad_elem = s.training.precision == Precision::Bf16 ? 4.0 : x.weight_elem;
+        bytes_per_param = x.weight_elem + 2.0 * main_grad_elem;
+        break;
+    }
+    case GradientAccumulation::Fused: return;
+    }
+    const double seconds = passes * bytes_per_param * x.P / streaming_bytes_per_second(s.cluster.gpu) / scale;
+    ct.accumulation_seconds = seconds;
+    ct.memory_seconds += seconds;
+    ct.backward_seconds += seconds / x.G;
+    ct.micro_step_seconds += seconds / x.G;
+    ct.total_seconds = x.G * ct.micro_step_seconds + ct.optimizer_seconds;
+}
+
 // Compute (core/time/compute_time.h) on this rank: ZeRO-3's hook time split off as overhead, the
 // tensor, pipeline and Ulysses shares, 1F1B's bubble.
 void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
@@ -258,6 +291,7 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
             *v *= x.stage_layers / x.layers;
         ct.total_seconds = x.G * ct.micro_step_seconds + ct.optimizer_seconds;
     }
+    add_gradient_accumulation(x, scale, st.compute);
     st.pipeline_bubble_seconds = bubble_micro_steps(par) * st.compute.micro_step_seconds;
     st.compute_seconds = st.compute.total_seconds + st.pipeline_bubble_seconds;
 }

@@ -628,6 +628,15 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     // checkpoints in host memory, and split over the tensor-parallel ranks.
     if (auto f = r.optional_bool("cpu_checkpointing")) t.cpu_checkpointing = *f;
     if (auto f = r.optional_bool("partition_activations")) t.partition_activations = *f;
+    // Where the micro batches' gradients are summed: DeepSpeed's engine (autograd, the default) unless
+    // the case names Megatron-LM's main_grad hook or its fused accumulation.
+    if (auto v = r.optional_text("gradient_accumulation")) {
+        try {
+            t.gradient_accumulation = parse_gradient_accumulation(*v);
+        } catch (const InputError& e) {
+            r.fail("gradient_accumulation", e.what());
+        }
+    }
     if (auto f = r.optional_bool("use_cache")) t.kv_cache_in_training = *f;
     if (auto f = r.optional_bool("keeps_outputs")) t.outputs_kept = *f;
 }
@@ -636,14 +645,14 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
 // lists is refused by name: a run scored without a setting it states (a context_parallel, an
 // expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
 // clang-format off
-constexpr std::array<std::string_view, 42> kCaseFields{
+constexpr std::array<std::string_view, 43> kCaseFields{
     "id", "source", "quote", "kind", "assumptions", "engine", "model", "gpus", "gpus_per_node", "gpu", "nodes",
     "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory", "deepspeed_version",
     "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "pipeline_send", "reduce_bucket_size",
     "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",
     "overlap_comm", "precision", "optimizer", "micro_batch", "grad_accum", "seq", "checkpointing",
     "flash_attention", "cpu_checkpointing", "partition_activations", "lora", "measured", "transformers", "use_cache",
-    "keeps_outputs"};
+    "keeps_outputs", "gradient_accumulation"};
 constexpr std::array<std::string_view, 8> kModelFields{"name", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab"};
 constexpr std::array<std::string_view, 2> kGpuFields{"type", "memory_gib"};
 constexpr std::array<std::string_view, 3> kMeasuredFields{"value", "unit", "what"};

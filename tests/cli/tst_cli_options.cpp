@@ -206,6 +206,7 @@ private slots:
                                                 "--ds-config",
                                                 "--loss-upcast",
                                                 "--loss-kernel",
+                                                "--grad-accumulation",
                                                 "--kv-cache",
                                                 "--keep-outputs",
                                                 "--fused-optimizer",
@@ -251,7 +252,7 @@ private slots:
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index"};
-        QCOMPARE(expected.size(), std::size_t{91});
+        QCOMPARE(expected.size(), std::size_t{92});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

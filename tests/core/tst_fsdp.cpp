@@ -339,8 +339,9 @@ private slots:
         const Scenario old = parse_session(doc.dump(), "v13.zplan");
         QCOMPARE(int(old.fsdp.engine), int(Engine::DeepSpeed));
         Scenario expected = default_scenario();
-        expected.job = Job::Custom;                                     // a file before version 16 chose no job
-        expected.parallel.pipeline_send = PipelineSend::ScatterGather;  // before version 20: a t-th between stages
+        expected.job = Job::Custom;                                             // a file before version 16 chose no job
+        expected.parallel.pipeline_send = PipelineSend::ScatterGather;          // before version 20: a t-th between stages
+        expected.training.gradient_accumulation = GradientAccumulation::Fused;  // before version 21: no pass per micro batch
         QVERIFY(old == expected);
     }
 };

@@ -82,18 +82,20 @@ private slots:
         QVERIFY(explained);
     }
 
-    // Llama-2 7B on 8 x A100 80GB: ZeRO-1 hides its one all-reduce in the last backward and wins;
-    // ZeRO-3 gathers the same parameters every micro step and pays its module hooks
-    // (parameter_offload.py), so it is slower, though by less than the 2% the search ignores
-    // only when it would be simpler, which it is not.
+    // Llama-2 7B on 8 x A100 80GB at 8 micro batches a step: ZeRO-1 hides its one all-reduce in the
+    // last backward but adds each micro batch's gradients into .grad (autograd, 7 passes over the
+    // 13 GB of them); ZeRO-3 gathers the same parameters every micro step and pays its module hooks
+    // (parameter_offload.py) but reduces its gradients away. They come out within the 2% the
+    // search leaves to simplicity, and the simpler ZeRO-1 wins.
     void the_default_prefers_zero1_over_zero3() {
         const Plan p = recommend(default_scenario());
         QVERIFY(p.feasible);
         QCOMPARE(p.best.zero.stage, 1);
-        bool slower = false;
+        bool within = false;
         for (const Rejection& r : p.rejected)
-            if (r.setup == "ZeRO-3") slower = r.reason.rfind("fits, but is ", 0) == 0 && r.reason.find("slower") != std::string::npos;
-        QVERIFY(slower);
+            if (r.setup == "ZeRO-3")
+                within = r.reason.rfind("fits and is within 2%", 0) == 0 && r.reason.find("ZeRO-1 is simpler") != std::string::npos;
+        QVERIFY(within);
     }
 
     void deterministic() {

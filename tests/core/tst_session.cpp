@@ -8,6 +8,7 @@
 #include "core/io/session_version.h"
 #include "core/memory/host_memory.h"
 #include "core/model/enum_names.h"
+#include "core/model/model_spec.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
@@ -15,6 +16,7 @@
 #include "core/search/recommender.h"
 #include "core/time/step_time.h"
 #include "test_data.h"
+#include "test_util.h"
 
 #include <nlohmann/json.hpp>
 
@@ -75,7 +77,7 @@ const std::vector<std::string> kExpectedKeys = {
     "cluster.cpu_adam_params_per_second",
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
-    "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.fp8_scaling", "training.loss_fp32_upcast", "training.loss_kernel", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
+    "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.fp8_scaling", "training.loss_fp32_upcast", "training.loss_kernel", "training.gradient_accumulation", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
     "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.data_seconds_per_sample", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
@@ -93,7 +95,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 153;
+constexpr std::size_t kFieldCount = 154;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -312,6 +314,7 @@ json flatten(const Scenario& s) {
         {"training.fp8_scaling", to_string(t.fp8_scaling)},
         {"training.loss_fp32_upcast", t.loss_fp32_upcast},
         {"training.loss_kernel", to_string(t.loss_kernel)},
+        {"training.gradient_accumulation", to_string(t.gradient_accumulation)},
         {"training.kv_cache_in_training", t.kv_cache_in_training},
         {"training.outputs_kept", t.outputs_kept},
         {"training.tiled_mlp", t.tiled_mlp},
@@ -476,7 +479,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 20);
+        QCOMPARE(kSessionVersion, 21);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -579,7 +582,8 @@ private slots:
                                   {"training.tiled_mlp", false},
                                   {"training.expandable_segments", false},
                                   {"training.int64_kernel_indexing", false},
-                                  {"cluster.nics_per_node", 0}};
+                                  {"cluster.nics_per_node", 0},
+                                  {"training.gradient_accumulation", "fused"}};
         // fragmentation went with version 14 (per-GPU memory is the deciding moment's).
         const std::set<std::string> removed_later = {"assumptions.host_buffer_factor", "assumptions.fragmentation"};
         QCOMPARE(expected.size() - removed_later.size() + added_later.size(), kFieldCount);
@@ -899,6 +903,29 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version-20 file (written by 310eb27's `session --model llama-2-7b --gpu a100-80gb --gpus 8
+    // --stage 1 --micro-batch 1 --global-batch 64 --seq 4096`, whose estimate printed a 7.22 s step)
+    // opens summing its 8 micro batches' gradients at no cost, as version 20 planned: the same step.
+    // DeepSpeed's engine adds each into .grad from the second on: 7 passes of 3 x 2 bytes a parameter.
+    void frozen_version_20() {
+        const std::string text = read_text_file(test_data_path("sessions/v20-llama2-7b-zero1-accumulation.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 20);
+        QVERIFY(!doc.at("training").contains("gradient_accumulation"));
+        const Scenario s = parse_session(text, "v20-llama2-7b-zero1-accumulation.zplan");
+        QCOMPARE(int(s.training.gradient_accumulation), int(GradientAccumulation::Fused));
+        const StepTime st = estimate_step(s);
+        QVERIFY2(std::abs(st.seconds - 7.22) < 0.005, qPrintable(QString::number(st.seconds)));
+        QCOMPARE(st.gradient_accumulation_steps, std::int64_t{8});
+        Scenario autograd = s;
+        autograd.training.gradient_accumulation = GradientAccumulation::Autograd;
+        const StepTime a = estimate_step(autograd);
+        const double passes = 7.0 * 3.0 * 2.0 * static_cast<double>(parameter_count(s.model)) / streaming_bytes_per_second(s.cluster.gpu);
+        ZP_COMPARE_NEAR(a.seconds - st.seconds, passes);
+        ZP_COMPARE_NEAR(a.compute.accumulation_seconds, passes);
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -930,7 +957,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 20); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 21); "
                                     "upgrade zero-planner"));
         }
     }
@@ -943,9 +970,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 20); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 21); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 20)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 21)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

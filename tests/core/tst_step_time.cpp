@@ -8,6 +8,7 @@
 #include "core/model/enum_names.h"
 #include "core/model/layer_modules.h"
 #include "core/model/linear_modules.h"
+#include "core/model/model_spec.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
@@ -607,6 +608,58 @@ private slots:
         const double predicted = estimate_step(bigscience(14400)).seconds / estimate_step(bigscience(13824)).seconds;
         const double measured = 221.21 / 160.29;
         QVERIFY2(std::abs(predicted / measured - 1) < 0.02, qPrintable(QStringLiteral("%1 against %2").arg(predicted).arg(measured)));
+    }
+
+    // Summing the micro batches' gradients (Training::gradient_accumulation): Llama-2 7B on 8 A100s,
+    // global batch 64 at micro batch 1 (8 micro batches a step). A pass over the 6.74B trainable
+    // parameters at the A100's streaming rate: autograd from the second micro batch on (read both
+    // gradients, write one), Megatron-LM's main_grad hook every micro batch (read the gradient, read
+    // and write the buffer: fp32 with bf16, else 16-bit), fused accumulation none; none where ZeRO-2
+    // reduces every micro batch, or with one micro batch.
+    void gradient_accumulation_passes_data() {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<QString>("accumulation");
+        QTest::addColumn<qlonglong>("globalBatch");
+        QTest::addColumn<double>("bytesPerParam");
+        QTest::newRow("DeepSpeed ZeRO-1, bf16, autograd: 7 x 3 x 2 bytes") << 1 << "bf16"
+                                                                           << "autograd" << 64LL << 42.0;
+        QTest::newRow("DeepSpeed ZeRO-0, fp16, autograd: 7 x 3 x 2 bytes") << 0 << "fp16"
+                                                                           << "autograd" << 64LL << 42.0;
+        QTest::newRow("Megatron-LM main_grad, bf16 (fp32 buffer): 8 x (2 + 2 x 4) bytes") << 0 << "bf16"
+                                                                                          << "main-grad" << 64LL << 80.0;
+        QTest::newRow("Megatron-LM main_grad, fp16: 8 x 3 x 2 bytes") << 0 << "fp16"
+                                                                      << "main-grad" << 64LL << 48.0;
+        QTest::newRow("Megatron-LM fused accumulation: none") << 0 << "bf16"
+                                                              << "fused" << 64LL << 0.0;
+        QTest::newRow("ZeRO-2 reduces every micro batch: none") << 2 << "bf16"
+                                                                << "autograd" << 64LL << 0.0;
+        QTest::newRow("one micro batch a step: none") << 1 << "bf16"
+                                                      << "autograd" << 8LL << 0.0;
+    }
+    void gradient_accumulation_passes() {
+        QFETCH(int, stage);
+        QFETCH(QString, precision);
+        QFETCH(QString, accumulation);
+        QFETCH(qlonglong, globalBatch);
+        QFETCH(double, bytesPerParam);
+        Scenario s = test::preset_scenario("llama-2-7b", "a100-80gb", 8);
+        s.zero.stage = stage;
+        s.training.precision = parse_enum<Precision>(precision.toStdString());
+        s.training.gradient_accumulation = parse_enum<GradientAccumulation>(accumulation.toStdString());
+        s.training.micro_batch = 1;
+        s.training.auto_micro_batch = false;
+        s.training.global_batch = globalBatch;
+        const StepTime st = estimate_step(s);
+        const double expected = bytesPerParam * static_cast<double>(parameter_count(s.model)) / streaming_bytes_per_second(s.cluster.gpu);
+        if (expected == 0) {
+            QCOMPARE(st.compute.accumulation_seconds, 0.0);
+        } else {
+            ZP_COMPARE_NEAR(st.compute.accumulation_seconds, expected);
+            Scenario fused = s;
+            fused.training.gradient_accumulation = GradientAccumulation::Fused;
+            ZP_COMPARE_NEAR(st.compute_seconds - estimate_step(fused).compute_seconds, expected);
+        }
     }
 
     // Korthikanti et al. 2022 (arXiv 2205.05198) Table 4: one layer of the 22B model (tensor 8 on

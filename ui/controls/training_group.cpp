@@ -113,6 +113,7 @@ void TrainingGroup::addMemoryRows() {
     addEnumItems<LossKernel>(loss_kernel_, lossKernelLabel);
     loss_kernel_->setAccessibleName(tr("Loss kernel"));
     form_->addRow(tr("Loss kernel"), loss_kernel_);
+    addAccumulationRow();
     fused_optimizer_ = named(tip(new QCheckBox(tr("Fused optimizer (DeepSpeed FusedAdam)")),
                                  tr("DeepSpeed's fused optimizer (its \"optimizer\" block). Off: torch.optim's, whose step allocates "
                                     "temporaries the size of the fp32 partition.")),
@@ -156,6 +157,26 @@ void TrainingGroup::addMemoryRows() {
     };
     addEnumItems<Convention>(convention_, conventionLabel);
     form_->addRow(tr("Convention"), convention_);
+}
+
+void TrainingGroup::addAccumulationRow() {
+    gradient_accumulation_ =
+        named(tip(new QComboBox, tr("Where the gradients of a step's micro batches are summed at ZeRO 0/1. Autograd: DeepSpeed's engine "
+                                    "adds each micro batch's 16-bit gradient into the last, a pass over the parameters. Main-grad "
+                                    "hook: Megatron-LM adds it into its main_grad buffer. Fused: Megatron-LM's "
+                                    "--gradient-accumulation-fusion, inside the weight-gradient GEMM, no pass.")),
+              "gradient_accumulation");
+    const auto accumulationLabel = [](GradientAccumulation g) {
+        switch (g) {
+        case GradientAccumulation::Autograd: return tr("autograd (DeepSpeed)");
+        case GradientAccumulation::MainGrad: return tr("main-grad hook (Megatron-LM)");
+        case GradientAccumulation::Fused: return tr("fused (Megatron-LM)");
+        }
+        return QString::fromLatin1(to_string(g));
+    };
+    addEnumItems<GradientAccumulation>(gradient_accumulation_, accumulationLabel);
+    gradient_accumulation_->setAccessibleName(tr("Gradient accumulation"));
+    form_->addRow(tr("Gradient accumulation"), gradient_accumulation_);
 }
 
 void TrainingGroup::addDataRows() {
@@ -295,6 +316,8 @@ void TrainingGroup::connectEdits() {
     });
     onActivated(loss_kernel_, EditLossKernel, tr("Change loss kernel"),
                 [](Scenario& s, const std::string& v) { s.training.loss_kernel = parse_enum<LossKernel>(v); });
+    onActivated(gradient_accumulation_, EditGradientAccumulation, tr("Change gradient accumulation"),
+                [](Scenario& s, const std::string& v) { s.training.gradient_accumulation = parse_enum<GradientAccumulation>(v); });
     onActivated(fp8_scaling_, EditFp8Scaling, tr("Change FP8 scaling"),
                 [](Scenario& s, const std::string& v) { s.training.fp8_scaling = parse_enum<Fp8Scaling>(v); });
     onActivated(optimizer_storage_, EditOptimizerStorage, tr("Change optimizer states"),
@@ -331,6 +354,8 @@ void TrainingGroup::sync(const Scenario& s) {
     setCheckedIfChanged(flash_, s.training.flash_attention);
     setCheckedIfChanged(loss_upcast_, s.training.loss_fp32_upcast);
     setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
+    setIndexIfChanged(gradient_accumulation_,
+                      gradient_accumulation_->findData(QString::fromLatin1(to_string(s.training.gradient_accumulation))));
     setCheckedIfChanged(fused_optimizer_, s.training.fused_optimizer);
     setCheckedIfChanged(fp8_, s.training.fp8_gemms);
     // FP8 needs FP8 tensor cores and bf16 (scenario.cpp validate); shown on so it can be turned off.

@@ -16,11 +16,12 @@ public:
     void sync(const Scenario& s);
 
 private:
-    void addStepRows();    // precision, optimizer, sequence, batches, recompute
-    void addMemoryRows();  // flash attention, the loss, the fused optimizer, headroom, convention
-    void addFp8Rows();     // Transformer Engine's FP8 matmuls and their scaling recipe
-    void addDataRows();    // the data pipeline's pace
-    void addOutputRows();  // what the model's output holds: its KV cache, a loop that keeps it
+    void addStepRows();         // precision, optimizer, sequence, batches, recompute
+    void addMemoryRows();       // flash attention, the loss, the fused optimizer, headroom, convention
+    void addAccumulationRow();  // where the micro batches' gradients are summed
+    void addFp8Rows();          // Transformer Engine's FP8 matmuls and their scaling recipe
+    void addDataRows();         // the data pipeline's pace
+    void addOutputRows();       // what the model's output holds: its KV cache, a loop that keeps it
     // A check box row: its text (also its accessible name), tooltip and object name.
     QCheckBox* addBox(const QString& text, const QString& tooltip, const char* name);
     void addLongContextRows();  // ALST's parts: tiled MLP, checkpoints in host RAM, expandable segments, 64-bit kernels
@@ -38,6 +39,7 @@ private:
     QCheckBox* flash_;
     QCheckBox* loss_upcast_;
     QComboBox* loss_kernel_;
+    QComboBox* gradient_accumulation_;
     QCheckBox* fused_optimizer_;
     QCheckBox* fp8_;
     QComboBox* fp8_scaling_;

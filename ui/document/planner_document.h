@@ -185,6 +185,7 @@ enum EditId : int {
     EditConvention,
     EditLossUpcast,
     EditLossKernel,
+    EditGradientAccumulation,
     EditFusedOptimizer,
     EditOptimizerStorage,
     EditKvCache,

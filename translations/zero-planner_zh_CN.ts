@@ -2201,16 +2201,12 @@
         <translation>更改流水线阶段发送的内容</translation>
     </message>
     <message>
-        <source>Where the gradients of a step&apos;s micro batches are summed at ZeRO 0/1. Autograd: DeepSpeed&apos;s engine adds each micro batch&apos;s 16-bit gradient into the last, a pass over the parameters. Main-grad hook: Megatron-LM adds it into its main_grad buffer. Fused: Megatron-LM&apos;s --gradient-accumulation-fusion, inside the weight-gradient GEMM, no pass.</source>
-        <translation>ZeRO 0/1 下一步中各微批次的梯度在何处累加。Autograd：DeepSpeed 引擎把每个微批次的 16 位梯度加到上一次的梯度上，需要遍历一遍参数。Main-grad 钩子：Megatron-LM 把梯度加到其 main_grad 缓冲区。融合：Megatron-LM 的 --gradient-accumulation-fusion，在权重梯度 GEMM 内完成，无需额外遍历。</translation>
-    </message>
-    <message>
         <source>autograd (DeepSpeed)</source>
         <translation>autograd（DeepSpeed）</translation>
     </message>
     <message>
-        <source>main-grad hook (Megatron-LM)</source>
-        <translation>main-grad 钩子（Megatron-LM）</translation>
+        <source>main-grad (Megatron-LM)</source>
+        <translation>main-grad（Megatron-LM）</translation>
     </message>
     <message>
         <source>fused (Megatron-LM)</source>
@@ -2223,6 +2219,14 @@
     <message>
         <source>Change gradient accumulation</source>
         <translation>更改梯度累加方式</translation>
+    </message>
+    <message>
+        <source>Where the gradients of a step&apos;s micro batches are summed at ZeRO 0/1. Autograd: DeepSpeed&apos;s engine adds each micro batch&apos;s 16-bit gradient into the last, a pass over the parameters. Main-grad hook: Megatron-LM adds it into its main_grad buffer. Fused: Megatron-LM&apos;s --gradient-accumulation-fusion, inside the weight-gradient GEMM, no pass. fp32 copy: DeepSpeed&apos;s BF16_Optimizer (bf16 at ZeRO 0 with a pipeline) adds it into an fp32 copy every micro batch.</source>
+        <translation>ZeRO 0/1 下一步中各微批次的梯度在何处累加。Autograd：DeepSpeed 引擎把每个微批次的 16 位梯度加到上一次的梯度上，需要遍历一遍参数。Main-grad 钩子：Megatron-LM 把梯度加到其 main_grad 缓冲区。融合：Megatron-LM 的 --gradient-accumulation-fusion，在权重梯度 GEMM 内完成，无需额外遍历。fp32 副本：DeepSpeed 的 BF16_Optimizer（ZeRO 0 加流水线并行时的 bf16）每个微批次都把梯度加到一份 fp32 副本中。</translation>
+    </message>
+    <message>
+        <source>fp32 copy (BF16_Optimizer)</source>
+        <translation>fp32 副本（BF16_Optimizer）</translation>
     </message>
 </context>
 <context>

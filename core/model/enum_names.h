@@ -99,9 +99,10 @@ struct EnumVocabulary<LossKernel> {
 template <>
 struct EnumVocabulary<GradientAccumulation> {
     static constexpr const char* what = "gradient accumulation";
-    static constexpr std::array<EnumName<GradientAccumulation>, 3> names{{{GradientAccumulation::Autograd, "autograd"},
+    static constexpr std::array<EnumName<GradientAccumulation>, 4> names{{{GradientAccumulation::Autograd, "autograd"},
                                                                           {GradientAccumulation::MainGrad, "main-grad"},
-                                                                          {GradientAccumulation::Fused, "fused"}}};
+                                                                          {GradientAccumulation::Fused, "fused"},
+                                                                          {GradientAccumulation::Bf16Optimizer, "bf16-optimizer"}}};
     static constexpr std::array<EnumName<GradientAccumulation>, 0> aliases{};
 };
 

@@ -78,8 +78,14 @@ enum class LossKernel { Full, Chunked, Shifted };
 //             on by default where gradients accumulate in fp32: bf16 or
 //             --accumulate-allreduce-grads-in-fp32; Megatron-Core since): the weight-gradient GEMM
 //             accumulates into the fp32 main_grad itself (fused_weight_gradient_dense): no pass.
+//   Bf16Optimizer  DeepSpeed's BF16_Optimizer (runtime/bf16_optimizer.py, DeepSpeed 56c5223 of
+//             2022-04-19; engine.py _do_optimizer_sanity_check picks it for bf16 at ZeRO-0 under a
+//             pipeline, or with data_types.grad_accum_dtype fp32 at ZeRO-1): every micro batch
+//             update_hp_grads adds each bf16 gradient, converted, into an fp32 copy
+//             ("hp_grad.data.add_(lp.grad.data.to(hp_grad.dtype))": the conversion writes an fp32
+//             temporary that the add reads with the copy, and writes the copy).
 // ZeRO-2/3 and FSDP reduce every micro batch's gradients instead (their collectives).
-enum class GradientAccumulation { Autograd, MainGrad, Fused };
+enum class GradientAccumulation { Autograd, MainGrad, Fused, Bf16Optimizer };
 
 struct Training {
     Precision precision = Precision::Bf16;

@@ -219,7 +219,8 @@ double stage_layers(const Scenario& s) { return std::ceil(model_layers(s) / stat
 // micro batch's backward: Autograd adds the 16-bit gradient into .grad from the second micro batch
 // on (reads both, writes one: 3 x 16-bit bytes); MainGrad adds .grad into main_grad every micro
 // batch (reads the gradient, reads and writes main_grad: fp32 with bf16, where Megatron-LM
-// accumulates in fp32, else the parameters' dtype); Fused none. At ZeRO-0/1 only: ZeRO-2/3 and
+// accumulates in fp32, else the parameters' dtype); Bf16Optimizer adds every micro batch's
+// gradient, converted to fp32, into an fp32 copy (18 bytes); Fused none. At ZeRO-0/1 only: ZeRO-2/3 and
 // FSDP reduce every micro batch's gradients instead (their collectives). In each micro step (the
 // average over the G), so a pipeline's bubble carries it too; / scale as the rest of the compute.
 void add_gradient_accumulation(const StepContext& x, double scale, ComputeTime& ct) {
@@ -237,6 +238,10 @@ void add_gradient_accumulation(const StepContext& x, double scale, ComputeTime& 
         bytes_per_param = x.weight_elem + 2.0 * main_grad_elem;
         break;
     }
+    case GradientAccumulation::Bf16Optimizer:
+        passes = x.G;
+        bytes_per_param = x.weight_elem + 4.0 + 4.0 + 2.0 * 4.0;  // read bf16, write and read the fp32 temporary, read and write the copy
+        break;
     case GradientAccumulation::Fused: return;
     }
     const double seconds = passes * bytes_per_param * x.P / streaming_bytes_per_second(s.cluster.gpu) / scale;

@@ -614,7 +614,8 @@ private slots:
     // global batch 64 at micro batch 1 (8 micro batches a step). A pass over the 6.74B trainable
     // parameters at the A100's streaming rate: autograd from the second micro batch on (read both
     // gradients, write one), Megatron-LM's main_grad hook every micro batch (read the gradient, read
-    // and write the buffer: fp32 with bf16, else 16-bit), fused accumulation none; none where ZeRO-2
+    // and write the buffer: fp32 with bf16, else 16-bit), DeepSpeed's BF16_Optimizer every micro
+    // batch into an fp32 copy through an fp32 temporary, fused accumulation none; none where ZeRO-2
     // reduces every micro batch, or with one micro batch.
     void gradient_accumulation_passes_data() {
         QTest::addColumn<int>("stage");
@@ -630,6 +631,8 @@ private slots:
                                                                                           << "main-grad" << 64LL << 80.0;
         QTest::newRow("Megatron-LM main_grad, fp16: 8 x 3 x 2 bytes") << 0 << "fp16"
                                                                       << "main-grad" << 64LL << 48.0;
+        QTest::newRow("DeepSpeed BF16_Optimizer: 8 x (2 + 4 + 4 + 4 + 4) bytes") << 0 << "bf16"
+                                                                                 << "bf16-optimizer" << 64LL << 144.0;
         QTest::newRow("Megatron-LM fused accumulation: none") << 0 << "bf16"
                                                               << "fused" << 64LL << 0.0;
         QTest::newRow("ZeRO-2 reduces every micro batch: none") << 2 << "bf16"

@@ -164,13 +164,15 @@ void TrainingGroup::addAccumulationRow() {
         named(tip(new QComboBox, tr("Where the gradients of a step's micro batches are summed at ZeRO 0/1. Autograd: DeepSpeed's engine "
                                     "adds each micro batch's 16-bit gradient into the last, a pass over the parameters. Main-grad "
                                     "hook: Megatron-LM adds it into its main_grad buffer. Fused: Megatron-LM's "
-                                    "--gradient-accumulation-fusion, inside the weight-gradient GEMM, no pass.")),
+                                    "--gradient-accumulation-fusion, inside the weight-gradient GEMM, no pass. fp32 copy: DeepSpeed's "
+                                    "BF16_Optimizer (bf16 at ZeRO 0 with a pipeline) adds it into an fp32 copy every micro batch.")),
               "gradient_accumulation");
     const auto accumulationLabel = [](GradientAccumulation g) {
         switch (g) {
         case GradientAccumulation::Autograd: return tr("autograd (DeepSpeed)");
-        case GradientAccumulation::MainGrad: return tr("main-grad hook (Megatron-LM)");
+        case GradientAccumulation::MainGrad: return tr("main-grad (Megatron-LM)");
         case GradientAccumulation::Fused: return tr("fused (Megatron-LM)");
+        case GradientAccumulation::Bf16Optimizer: return tr("fp32 copy (BF16_Optimizer)");
         }
         return QString::fromLatin1(to_string(g));
     };

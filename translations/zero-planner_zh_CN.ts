@@ -2228,6 +2228,26 @@
         <source>fp32 copy (BF16_Optimizer)</source>
         <translation>fp32 副本（BF16_Optimizer）</translation>
     </message>
+    <message>
+        <source>Without flash attention, how the attention scores are scaled, masked and soft-maxed. Unfused: one kernel each, as Hugging Face&apos;s eager attention runs them, a pass over the scores each. Fused: Megatron&apos;s FusedScaleMaskSoftmax, one kernel.</source>
+        <translation>不使用 Flash Attention 时，注意力分数如何缩放、掩码并做 softmax。未融合：每步一个内核（Hugging Face 的 eager 注意力即如此），每步都要读写一遍分数矩阵。融合：Megatron 的 FusedScaleMaskSoftmax，一个内核完成。</translation>
+    </message>
+    <message>
+        <source>fused (Megatron)</source>
+        <translation>融合（Megatron）</translation>
+    </message>
+    <message>
+        <source>unfused (eager)</source>
+        <translation>未融合（eager）</translation>
+    </message>
+    <message>
+        <source>Softmax</source>
+        <translation>Softmax</translation>
+    </message>
+    <message>
+        <source>Change softmax</source>
+        <translation>更改 softmax</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

@@ -56,6 +56,7 @@ constinit const Option micro_batch{"--micro-batch", "B", "micro batch per GPU (1
 constinit const Option global_batch{"--global-batch", "GB", "global batch (64, raised to a multiple of micro x GPUs)", G::Training, S::Training};
 constinit const Option checkpointing{"--checkpointing", "", "activation recompute", G::Training, S::Training, words<Checkpointing>};
 constinit const Option flash_attention{"--flash-attention", "on|off", "FlashAttention", G::Training, S::Training};
+constinit const Option attention_softmax{"--attention-softmax", "", "without flash attention: unfused (Hugging Face's eager attention: scale, masks and softmax as separate kernels) or fused (Megatron's FusedScaleMaskSoftmax)", G::Training, S::Training, words<AttentionSoftmax>};
 constinit const Option cpu_checkpointing{"--cpu-checkpointing", "on|off", "checkpointed activations kept in host RAM", G::Training, S::Training};
 constinit const Option fp8{"--fp8", "on|mxfp8|off",
                             "FP8 matmuls through Accelerate (mixed_precision fp8), bf16 only: Transformer Engine's per-tensor DelayedScaling (on) "
@@ -233,7 +234,7 @@ std::span<const Option* const> all_options() {
         &model, &params, &hf_config, &layers, &hidden, &heads, &kv_heads, &ffn, &vocab,
         &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
-        &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &cpu_checkpointing, &partition_activations, &fp8,
+        &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &attention_softmax, &cpu_checkpointing, &partition_activations, &fp8,
         &loss_upcast, &loss_kernel, &grad_accumulation, &kv_cache, &keep_outputs, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
         &pin_memory, &host_grad_buffer, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,

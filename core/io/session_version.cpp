@@ -217,6 +217,12 @@ void upgrade_20_to_21(json& doc) {
     if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["gradient_accumulation"] = "fused";
 }
 
+// Version 21 counted Megatron's fused scale-mask-softmax whenever flash attention was off: the field
+// keeps its plans as they were.
+void upgrade_21_to_22(json& doc) {
+    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["attention_softmax"] = "fused";
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -309,6 +315,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 20) {
         upgrade_20_to_21(doc);
         version = 21;
+    }
+    if (version == 21) {
+        upgrade_21_to_22(doc);
+        version = 22;
     }
     doc["version"] = version;
     return doc;

@@ -64,6 +64,9 @@
 //   version 21 training.gradient_accumulation ("autograd", "main-grad" or "fused": where the micro
 //              batches' gradients are summed); a version-20 file has "fused" (no pass, what version
 //              20 planned).
+//   version 22 training.attention_softmax ("fused" or "unfused": without flash attention, whether
+//              the scores' scale, masks and softmax are one kernel); a version-21 file has "fused"
+//              (what version 21 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -78,7 +81,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 21;
+inline constexpr int kSessionVersion = 22;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

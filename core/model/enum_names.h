@@ -107,6 +107,15 @@ struct EnumVocabulary<GradientAccumulation> {
 };
 
 template <>
+struct EnumVocabulary<AttentionSoftmax> {
+    static constexpr const char* what = "attention softmax";
+    static constexpr std::array<EnumName<AttentionSoftmax>, 2> names{
+        {{AttentionSoftmax::Fused, "fused"}, {AttentionSoftmax::Unfused, "unfused"}}};
+    // transformers names the unfused path attn_implementation="eager".
+    static constexpr std::array<EnumName<AttentionSoftmax>, 1> aliases{{{AttentionSoftmax::Unfused, "eager"}}};
+};
+
+template <>
 struct EnumVocabulary<Job> {
     static constexpr const char* what = "job";
     static constexpr std::array<EnumName<Job>, 6> names{{{Job::Custom, "custom"},
@@ -255,6 +264,7 @@ inline Convention parse_convention(std::string_view s) { return parse_enum<Conve
 inline NormKind parse_norm_kind(std::string_view s) { return parse_enum<NormKind>(s); }
 inline LossKernel parse_loss_kernel(std::string_view s) { return parse_enum<LossKernel>(s); }
 inline GradientAccumulation parse_gradient_accumulation(std::string_view s) { return parse_enum<GradientAccumulation>(s); }
+inline AttentionSoftmax parse_attention_softmax(std::string_view s) { return parse_enum<AttentionSoftmax>(s); }
 inline Fp8Scaling parse_fp8_scaling(std::string_view s) { return parse_enum<Fp8Scaling>(s); }
 inline FineTuneMethod parse_finetune_method(std::string_view s) { return parse_enum<FineTuneMethod>(s); }
 inline BasePrecision parse_base_precision(std::string_view s) { return parse_enum<BasePrecision>(s); }

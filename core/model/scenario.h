@@ -87,6 +87,22 @@ enum class LossKernel { Full, Chunked, Shifted };
 // ZeRO-2/3 and FSDP reduce every micro batch's gradients instead (their collectives).
 enum class GradientAccumulation { Autograd, MainGrad, Fused, Bf16Optimizer };
 
+// Without flash attention, how the b x heads x s x s score matrix is scaled, masked and soft-maxed
+// between its two batched GEMMs (core/time/compute_time.h kScoreBytes*):
+//   Fused     one kernel reads the scores and writes the probabilities: Megatron's
+//             FusedScaleMaskSoftmax (megatron/model/fused_softmax.py; Megatron-LM from v1.1.5 and
+//             DeepSpeedExamples' Megatron-LM-v1.1.5-ZeRO3 of 2021, Megatron-DeepSpeed, Megatron-Core).
+//   Unfused   one PyTorch kernel per operation, each reading and writing the whole matrix: the
+//             scale, the causal mask and the padding mask before the softmax. Hugging Face's eager
+//             attention (transformers GPT2Attention._attn: "/ sqrt(head_dim)", torch.where(causal_mask
+//             ...), "+ attention_mask", softmax, dropout; LlamaAttention's eager_attention_forward
+//             scales, adds the 4-D mask and soft-maxes in fp32) and the Megatron-LM of 2019-2020 that
+//             DeepSpeedExamples' Megatron-LM/ carried (mpu/transformer.py GPT2ParallelSelfAttention:
+//             "/ math.sqrt", "torch.mul(attention_scores, ltor_mask) - 10000.0 * (1.0 - ltor_mask)",
+//             torch.nn.Softmax, dropout), which the ZeRO and ZeRO-Offload tutorials ran.
+// What a Hugging Face model runs when FlashAttention (or SDPA's kernels) is off is Unfused: the default.
+enum class AttentionSoftmax { Fused, Unfused };
+
 struct Training {
     Precision precision = Precision::Bf16;
     Optimizer optimizer = Optimizer::AdamW;
@@ -97,6 +113,7 @@ struct Training {
     Checkpointing checkpointing = Checkpointing::None;
     bool auto_checkpointing = true;  // the recommender searches recompute policies; false: only checkpointing
     bool flash_attention = true;
+    AttentionSoftmax attention_softmax = AttentionSoftmax::Unfused;  // without flash attention; above
     // The checkpointed layer inputs live in host memory between forward and backward: DeepSpeed's
     // activation_checkpointing.cpu_checkpointing (Megatron's checkpoint API) or ALST's activation
     // checkpoint offload (ArcticTraining monkey_patches.py: each layer's hidden_states moved with a
@@ -424,6 +441,7 @@ const char* to_string(Convention c);
 const char* to_string(NormKind n);
 const char* to_string(LossKernel k);
 const char* to_string(GradientAccumulation g);
+const char* to_string(AttentionSoftmax a);
 const char* to_string(Fp8Scaling f);
 const char* to_string(StepPhase p);
 const char* to_string(HostPhase p);

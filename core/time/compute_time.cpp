@@ -48,8 +48,9 @@ AttentionSeconds attention_seconds(const ModelSpec& m, const Training& t, double
     // narrow-load kernels (kUnalignedHeadGemmShare); flash attention pads such a head instead.
     const double head_bytes = bytes_per_element(t.precision) * static_cast<double>(head_width(m));
     const double gemm_rate = r.flops_per_s * (head_gemms_aligned(head_bytes) ? 1.0 : kUnalignedHeadGemmShare);
-    return {flops_f / gemm_rate + scores * kScoreBytesForward / r.bytes_per_s,
-            2 * flops_f / gemm_rate + scores * kScoreBytesBackward / r.bytes_per_s};
+    const bool fused = t.attention_softmax == AttentionSoftmax::Fused;
+    return {flops_f / gemm_rate + scores * (fused ? kScoreBytesForward : kScoreBytesForwardUnfused) / r.bytes_per_s,
+            2 * flops_f / gemm_rate + scores * (fused ? kScoreBytesBackward : kScoreBytesBackwardUnfused) / r.bytes_per_s};
 }
 
 // Fine-tuning, one layer's forward: the share of the layers' GEMMs whose weights get gradients;

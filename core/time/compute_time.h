@@ -9,7 +9,8 @@
 //             FlashAttention-2 Sec. 4.1: 50-73% of A100 peak against cuBLAS's ~80-90%);
 //             without: the two batched GEMMs plus the score matrix (b x heads x s x s) written,
 //             masked, soft-maxed and dropped out in HBM (Megatron's FusedScaleMaskSoftmax
-//             reads and writes it once; dropout reads, writes and keeps a mask), kScoreBytes*
+//             reads and writes it once; dropout reads, writes and keeps a mask), kScoreBytes*;
+//             unfused (Hugging Face's eager attention) the scale and masks pass it once more each
 //   elementwise  norms, residual adds, dropouts, bias and activation: HBM traffic per token of
 //             hidden and ffn width (kHiddenPasses, kFfnPasses below)
 //   launch    each layer's pass takes at least (kernels x host time per kernel): PyTorch eager
@@ -90,6 +91,16 @@ inline bool head_gemms_aligned(double head_bytes) { return std::fmod(head_bytes,
 // about twice (the softmax and dropout gradients read the saved tensors and the incoming grad).
 inline constexpr double kScoreBytesForward = 13;
 inline constexpr double kScoreBytesBackward = 26;
+// Unfused (AttentionSoftmax::Unfused, scenario.h): each of the scale, the causal mask and the
+// padding mask is its own kernel reading and writing the scores before the softmax, 4 bytes each
+// forward (transformers GPT2Attention._attn: "/ sqrt", torch.where(causal_mask, ...),
+// "+ attention_mask"; DeepSpeedExamples Megatron-LM mpu/transformer.py: "/ math.sqrt",
+// torch.mul by the mask, "- 10000.0 * (1.0 - mask)"): 13 + 12 = 25. Backward, the scale's and the
+// mask multiply's gradients pass the matrix once more each (the additive mask's gradient is the
+// incoming one): 26 + 8 = 34. Llama's eager path (a scale, an additive 4-D mask, the softmax in fp32
+// and cast back, no dropout at p = 0) moves about as much, 24 forward.
+inline constexpr double kScoreBytesForwardUnfused = 25;
+inline constexpr double kScoreBytesBackwardUnfused = 34;
 // 16-bit passes over the hidden-width activation per layer forward: 2 norms (read + write),
 // 2 residual adds (2 reads, 1 write), 2 dropouts (read, write, mask), bias adds, the q/k/v
 // reshape copies: ~20; over the ffn-width activation: bias + activation (+ gate product): 4 (6 gated).

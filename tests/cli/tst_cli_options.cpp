@@ -189,6 +189,7 @@ private slots:
                                                 "--global-batch",
                                                 "--checkpointing",
                                                 "--flash-attention",
+                                                "--attention-softmax",
                                                 "--cpu-checkpointing",
                                                 "--partition-activations",
                                                 "--fp8",
@@ -252,7 +253,7 @@ private slots:
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index"};
-        QCOMPARE(expected.size(), std::size_t{92});
+        QCOMPARE(expected.size(), std::size_t{93});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

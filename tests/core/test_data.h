@@ -27,9 +27,10 @@ inline const nlohmann::json& json_row(const nlohmann::json& rows, const std::str
 
 // The bundled measured runs as `zero-planner validate` reads them: measured_runs.json with what
 // each case's own source states (measured_runs_facts.json).
-inline std::vector<zp::validation::MeasuredCase> bundled_measured_runs() {
+// `file`: another bundled runs document under anchors/ (paper_throughput.json, measured_runs_2.json),
+// with the same facts.
+inline std::vector<zp::validation::MeasuredCase> bundled_measured_runs(const std::string& file = "measured_runs.json") {
     const std::string facts_text = zp::read_text_file(test_data_path("anchors/measured_runs_facts.json"));
     const zp::validation::SourceFacts facts{facts_text, "measured_runs_facts.json"};
-    return zp::validation::parse_measured_runs(zp::read_text_file(test_data_path("anchors/measured_runs.json")), "measured_runs.json",
-                                               &facts);
+    return zp::validation::parse_measured_runs(zp::read_text_file(test_data_path("anchors/" + file)), file, &facts);
 }

@@ -10,6 +10,7 @@
 #include "core/presets/model_presets.h"
 #include "core/time/step_time.h"
 #include "core/validation/measured_runs.h"
+#include "test_data.h"
 #include "test_util.h"
 
 #include <QtTest>
@@ -213,8 +214,7 @@ private slots:
         QFETCH(QString, from);
         QFETCH(QString, to);
         QFETCH(double, tolerance);
-        const std::string path = ZP_TEST_DATA_DIR "/anchors/paper_throughput.json";
-        const auto cases = validation::parse_measured_runs(read_text_file(path), path);
+        const auto cases = bundled_measured_runs("paper_throughput.json");
         const auto find = [&](const QString& id) -> const validation::MeasuredCase* {
             for (const auto& c : cases)
                 if (c.id == id.toStdString()) return &c;

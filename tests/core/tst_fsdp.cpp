@@ -342,6 +342,7 @@ private slots:
         expected.job = Job::Custom;                                             // a file before version 16 chose no job
         expected.parallel.pipeline_send = PipelineSend::ScatterGather;          // before version 20: a t-th between stages
         expected.training.gradient_accumulation = GradientAccumulation::Fused;  // before version 21: no pass per micro batch
+        expected.training.attention_softmax = AttentionSoftmax::Fused;          // before version 22: Megatron's fused softmax
         QVERIFY(old == expected);
     }
 };

@@ -76,7 +76,7 @@ const std::vector<std::string> kExpectedKeys = {
     "cluster.cpu_ram_bytes_per_node", "cluster.nvme_bytes_per_node", "cluster.nvme_gbytes_per_s",
     "cluster.cpu_adam_params_per_second",
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
-    "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention",
+    "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention", "training.attention_softmax",
     "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.fp8_scaling", "training.loss_fp32_upcast", "training.loss_kernel", "training.gradient_accumulation", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
     "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.data_seconds_per_sample", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
@@ -95,7 +95,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 154;
+constexpr std::size_t kFieldCount = 155;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -308,6 +308,7 @@ json flatten(const Scenario& s) {
         {"training.checkpointing", to_string(t.checkpointing)},
         {"training.auto_checkpointing", t.auto_checkpointing},
         {"training.flash_attention", t.flash_attention},
+        {"training.attention_softmax", to_string(t.attention_softmax)},
         {"training.cpu_checkpointing", t.cpu_checkpointing},
         {"training.partition_activations", t.partition_activations},
         {"training.fp8_gemms", t.fp8_gemms},
@@ -479,7 +480,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 21);
+        QCOMPARE(kSessionVersion, 22);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -583,7 +584,8 @@ private slots:
                                   {"training.expandable_segments", false},
                                   {"training.int64_kernel_indexing", false},
                                   {"cluster.nics_per_node", 0},
-                                  {"training.gradient_accumulation", "fused"}};
+                                  {"training.gradient_accumulation", "fused"},
+                                  {"training.attention_softmax", "fused"}};
         // fragmentation went with version 14 (per-GPU memory is the deciding moment's).
         const std::set<std::string> removed_later = {"assumptions.host_buffer_factor", "assumptions.fragmentation"};
         QCOMPARE(expected.size() - removed_later.size() + added_later.size(), kFieldCount);
@@ -926,6 +928,32 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version-21 file (this build's `session --model gpt2 --cluster dgx-2 --gpus 16 --precision fp16
+    // --stage 1 --overlap-comm off --micro-batch 8 --global-batch 128 --seq 1024 --checkpointing none
+    // --flash-attention off --attention-softmax fused` with the field taken out and version 21: what
+    // 084969a writes; its estimate printed a 224 ms step) opens with Megatron's fused softmax, as
+    // version 21 planned. Hugging Face's eager attention (unfused) passes the 16 x 12 x 1024^2 scores
+    // of each of the 12 layers 12 bytes more forward and 8 more backward.
+    void frozen_version_21() {
+        const std::string text = read_text_file(test_data_path("sessions/v21-gpt2-zero1-eager-attention.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 21);
+        QVERIFY(!doc.at("training").contains("attention_softmax"));
+        const Scenario s = parse_session(text, "v21-gpt2-zero1-eager-attention.zplan");
+        QCOMPARE(int(s.training.attention_softmax), int(AttentionSoftmax::Fused));
+        const StepTime st = estimate_step(s);
+        QVERIFY2(std::abs(st.seconds - 0.224) < 0.0005, qPrintable(QString::number(st.seconds)));
+        Scenario unfused = s;
+        unfused.training.attention_softmax = AttentionSoftmax::Unfused;
+        const double scores = 8.0 * 12 * 1024 * 1024 * 12;  // micro batch x heads x s^2 x layers
+        const double extra = scores *
+                             ((compute_model::kScoreBytesForwardUnfused - compute_model::kScoreBytesForward) +
+                              (compute_model::kScoreBytesBackwardUnfused - compute_model::kScoreBytesBackward)) /
+                             streaming_bytes_per_second(s.cluster.gpu);
+        ZP_COMPARE_NEAR(estimate_step(unfused).seconds - st.seconds, extra);
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -957,7 +985,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 21); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 22); "
                                     "upgrade zero-planner"));
         }
     }
@@ -970,9 +998,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 21); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 22); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 21)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 22)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -686,9 +686,8 @@ private slots:
         QFETCH(bool, sequenceParallel);
         QFETCH(double, overhead);
         QFETCH(double, tolerance);
-        const std::string path = test_data_path("anchors/paper_throughput.json");
         Scenario base;
-        for (const auto& c : validation::parse_measured_runs(read_text_file(path), path))
+        for (const auto& c : bundled_measured_runs("paper_throughput.json"))
             if (c.scenario.model.hidden == 6144 && c.scenario.parallel.tensor == 8 && !c.scenario.parallel.sequence_parallel)
                 base = c.scenario;
         QCOMPARE(base.model.layers, std::int64_t(48));

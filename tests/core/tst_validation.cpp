@@ -392,8 +392,7 @@ private slots:
     void holdout_on_bundled_rows() {
         const auto constants = fitted_constants(read_text_file(test_data_path("anchors/fitted_constants.json")), "fitted_constants.json");
         auto cases = bundled_measured_runs();
-        for (const auto& c : parse_measured_runs(read_text_file(test_data_path("anchors/paper_throughput.json")), "p.json"))
-            cases.push_back(c);
+        for (const auto& c : bundled_measured_runs("paper_throughput.json")) cases.push_back(c);
         const HoldoutReport r = validate_holdout(cases, constants);
         int all_rows_fits = 0;
         for (const auto& f : r.refits) {
@@ -436,6 +435,52 @@ private slots:
         // tutorial's reduce bucket; M48/M50: atorch's MixedPrecision, transformers 4.31, KV cache and loop;
         // M52: BLOOM's BF16_Optimizer (its slurm script's ZeRO stage 0 in bf16).
         QCOMPARE(with_facts, 12);
+    }
+
+    // Without flash attention, whose softmax each bundled run ran (measured_runs_facts.json, citing
+    // the code): Megatron's fused kernel for Megatron-LM's papers and Megatron-DeepSpeed's runs,
+    // Hugging Face's eager attention and the 2019-2020 Megatron-LM of the ZeRO tutorials unfused.
+    void attention_softmax_by_source_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("softmax");
+        QTest::newRow("ZeRO tutorial, DeepSpeedExamples Megatron-LM/ (M06)") << "measured_runs.json"
+                                                                             << "M06"
+                                                                             << "unfused";
+        QTest::newRow("DeepSpeed-Chat, Hugging Face OPT (M15)") << "measured_runs.json"
+                                                                << "M15"
+                                                                << "unfused";
+        QTest::newRow("ZeRO++ tutorial, Megatron-DeepSpeed (M13)") << "measured_runs.json"
+                                                                   << "M13"
+                                                                   << "fused";
+        QTest::newRow("BLOOM, Megatron-DeepSpeed (M52)") << "measured_runs.json"
+                                                         << "M52"
+                                                         << "fused";
+        QTest::newRow("autotuning, Hugging Face GPT-2 XL (N10)") << "measured_runs_2.json"
+                                                                 << "N10"
+                                                                 << "unfused";
+        QTest::newRow("MT-NLG 530B (N23)") << "measured_runs_2.json"
+                                           << "N23"
+                                           << "fused";
+        QTest::newRow("Narayanan et al. 2021 Table 1 (P01)") << "paper_throughput.json"
+                                                             << "P01"
+                                                             << "fused";
+        QTest::newRow("ZeRO paper, Megatron-LM of 2019 (P35)") << "paper_throughput.json"
+                                                               << "P35"
+                                                               << "unfused";
+        QTest::newRow("ZeRO-Infinity, Megatron-LM v1.1.5 (P48)") << "paper_throughput.json"
+                                                                 << "P48"
+                                                                 << "fused";
+    }
+    void attention_softmax_by_source() {
+        QFETCH(QString, file);
+        QFETCH(QString, id);
+        QFETCH(QString, softmax);
+        const auto cases = bundled_measured_runs(file.toStdString());
+        const auto c = std::find_if(cases.begin(), cases.end(), [&](const MeasuredCase& m) { return m.id == id.toStdString(); });
+        QVERIFY(c != cases.end());
+        QVERIFY(!c->scenario.training.flash_attention);
+        QCOMPARE(QString::fromLatin1(to_string(c->scenario.training.attention_softmax)), softmax);
     }
 
     // The source facts document: a fact fills only what a case leaves null, a correction replaces
@@ -624,10 +669,7 @@ private slots:
     void paper_rows_within_target() {
         QFETCH(QString, id);
         QFETCH(double, tolerance);
-        static const ValidationReport report = [] {
-            const std::string path = ZP_TEST_DATA_DIR "/anchors/paper_throughput.json";
-            return validate_cases(parse_measured_runs(read_text_file(path), path));
-        }();
+        static const ValidationReport report = validate_cases(bundled_measured_runs("paper_throughput.json"));
         const auto row =
             std::find_if(report.rows.begin(), report.rows.end(), [&](const CaseResult& r) { return r.id == id.toStdString(); });
         QVERIFY2(row != report.rows.end(), qPrintable(id + QStringLiteral(" is not a checked row")));
@@ -671,10 +713,7 @@ private slots:
     void zero_infinity_table_1_runs_fit() {
         QFETCH(QString, id);
         QFETCH(QString, known_miss);
-        static const std::vector<MeasuredCase> cases = [] {
-            const std::string path = ZP_TEST_DATA_DIR "/anchors/paper_throughput.json";
-            return parse_measured_runs(read_text_file(path), path);
-        }();
+        static const std::vector<MeasuredCase> cases = bundled_measured_runs("paper_throughput.json");
         const auto c = std::find_if(cases.begin(), cases.end(), [&](const MeasuredCase& m) { return m.id == id.toStdString(); });
         QVERIFY(c != cases.end());
         const MemoryBreakdown m = estimate_memory(c->scenario);

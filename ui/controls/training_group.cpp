@@ -92,6 +92,7 @@ void TrainingGroup::addMemoryRows() {
         tip(new QCheckBox(tr("Flash attention")), tr("Flash attention never stores the attention scores (5 a s\u00b2 b bytes per layer).")),
         "flash_attention");
     form_->addRow(flash_);
+    addSoftmaxRow();
     loss_upcast_ = named(tip(new QCheckBox(tr("fp32 loss up-cast")),
                              tr("The loss up-casts the 16-bit logits to fp32 (transformers' default): an fp32 copy of the logits "
                                 "at the loss, often the step's peak.")),
@@ -157,6 +158,24 @@ void TrainingGroup::addMemoryRows() {
     };
     addEnumItems<Convention>(convention_, conventionLabel);
     form_->addRow(tr("Convention"), convention_);
+}
+
+void TrainingGroup::addSoftmaxRow() {
+    attention_softmax_ = named(tip(new QComboBox, tr("Without flash attention, how the attention scores are scaled, masked and "
+                                                     "soft-maxed. Unfused: one kernel each, as Hugging Face's eager attention "
+                                                     "runs them, a pass over the scores each. Fused: Megatron's "
+                                                     "FusedScaleMaskSoftmax, one kernel.")),
+                               "attention_softmax");
+    const auto softmaxLabel = [](AttentionSoftmax a) {
+        switch (a) {
+        case AttentionSoftmax::Fused: return tr("fused (Megatron)");
+        case AttentionSoftmax::Unfused: return tr("unfused (eager)");
+        }
+        return QString::fromLatin1(to_string(a));
+    };
+    addEnumItems<AttentionSoftmax>(attention_softmax_, softmaxLabel);
+    attention_softmax_->setAccessibleName(tr("Softmax"));
+    form_->addRow(tr("Softmax"), attention_softmax_);
 }
 
 void TrainingGroup::addAccumulationRow() {
@@ -318,6 +337,8 @@ void TrainingGroup::connectEdits() {
     });
     onActivated(loss_kernel_, EditLossKernel, tr("Change loss kernel"),
                 [](Scenario& s, const std::string& v) { s.training.loss_kernel = parse_enum<LossKernel>(v); });
+    onActivated(attention_softmax_, EditAttentionSoftmax, tr("Change softmax"),
+                [](Scenario& s, const std::string& v) { s.training.attention_softmax = parse_enum<AttentionSoftmax>(v); });
     onActivated(gradient_accumulation_, EditGradientAccumulation, tr("Change gradient accumulation"),
                 [](Scenario& s, const std::string& v) { s.training.gradient_accumulation = parse_enum<GradientAccumulation>(v); });
     onActivated(fp8_scaling_, EditFp8Scaling, tr("Change FP8 scaling"),
@@ -354,6 +375,8 @@ void TrainingGroup::sync(const Scenario& s) {
                                           ? 0
                                           : checkpointing_->findData(QString::fromLatin1(to_string(s.training.checkpointing))));
     setCheckedIfChanged(flash_, s.training.flash_attention);
+    setIndexIfChanged(attention_softmax_, attention_softmax_->findData(QString::fromLatin1(to_string(s.training.attention_softmax))));
+    attention_softmax_->setEnabled(!s.training.flash_attention);  // flash attention keeps no score matrix
     setCheckedIfChanged(loss_upcast_, s.training.loss_fp32_upcast);
     setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
     setIndexIfChanged(gradient_accumulation_,

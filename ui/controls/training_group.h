@@ -18,6 +18,7 @@ public:
 private:
     void addStepRows();         // precision, optimizer, sequence, batches, recompute
     void addMemoryRows();       // flash attention, the loss, the fused optimizer, headroom, convention
+    void addSoftmaxRow();       // without flash attention, the scores' scale, masks and softmax
     void addAccumulationRow();  // where the micro batches' gradients are summed
     void addFp8Rows();          // Transformer Engine's FP8 matmuls and their scaling recipe
     void addDataRows();         // the data pipeline's pace
@@ -39,6 +40,7 @@ private:
     QCheckBox* flash_;
     QCheckBox* loss_upcast_;
     QComboBox* loss_kernel_;
+    QComboBox* attention_softmax_;
     QComboBox* gradient_accumulation_;
     QCheckBox* fused_optimizer_;
     QCheckBox* fp8_;

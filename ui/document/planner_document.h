@@ -186,6 +186,7 @@ enum EditId : int {
     EditLossUpcast,
     EditLossKernel,
     EditGradientAccumulation,
+    EditAttentionSoftmax,
     EditFusedOptimizer,
     EditOptimizerStorage,
     EditKvCache,

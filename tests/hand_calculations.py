@@ -238,6 +238,9 @@ def bufs(stage):
     return {0: 2 * 2e8, 1: 2 * 4e8 * 4.5, 2: 2 * 4e8 * 4.5, 3: 4 * Lp_gpt2 + 2 * 5e7 + 2 * 2e8}[stage]
 def total(stage, N, act):
     return 1.1 * (states(stage, N) + act + bufs(stage)) + GiB
+# transformers' gelu_new (activations.py NewGELUActivation: 0.5 * x * (1.0 + torch.tanh(...))): autograd
+# keeps tanh's output, 1 + tanh and 0.5 * x, three 16-bit tensors of 4h per token a layer more.
+print('gelu_new extra, micro 1: none', L * 1024 * 3 * 2 * 4 * h, 'full (one layer)', 1024 * 3 * 2 * 4 * h)
 a_none_1 = acts(1024, 1, 'none', False)
 a_full_1 = acts(1024, 1, 'full', False)
 a_none_3 = acts(1024, 3, 'none', False)

@@ -110,6 +110,8 @@ void apply_model(const Args& a, Scenario& s, ScenarioNotes* notes) {
         if (a.has(opt::session)) apply_architecture_overrides(a, s.model);
         else s.model = custom_model(a);
     }
+    // How the activation runs is the code's, not the architecture's: the parameter count stands.
+    if (auto v = a.get(opt::mlp_activation)) s.model.activation = parse_mlp_activation(*v);
     validate(s.model);
 }
 

@@ -110,10 +110,19 @@ ModelSpec llama_kin(const Fields& f, const std::string& family, bool default_tie
     return m;
 }
 
+// transformers' ACT2FN name of the MLP activation: gelu_new (NewGELUActivation, eight tensor ops)
+// or one of the kernels that run fused (model_spec.h MlpActivation).
+MlpActivation activation_named(const Fields& f, const char* key, const char* fallback) {
+    const json* v = f.value(key);
+    const std::string name = v && v->is_string() ? v->get<std::string>() : fallback;
+    return name == "gelu_new" ? MlpActivation::GeluNew : MlpActivation::Fused;
+}
+
 ModelSpec from_gpt2(const Fields& f) {
     ModelSpec m =
         gpt2_style(f.integer("n_layer"), f.integer("n_embd"), f.integer("n_head"), f.integer("vocab_size"), f.integer("n_positions"));
     if (f.has("n_inner")) m.ffn = f.integer("n_inner");
+    m.activation = activation_named(f, "activation_function", "gelu_new");  // GPT2Config's default
     m.tied_embeddings = f.boolean_or("tie_word_embeddings", true);
     return m;
 }
@@ -123,6 +132,7 @@ ModelSpec from_gpt_neox(const Fields& f) {
     ModelSpec m =
         gpt2_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), f.integer("num_attention_heads"), f.integer("vocab_size"), 0);
     m.family = "gpt_neox";
+    m.activation = activation_named(f, "hidden_act", "gelu");  // GPTNeoXConfig's default
     m.ffn = f.integer("intermediate_size");
     const bool bias = f.boolean_or("attention_bias", true);
     m.qkv_bias = m.out_bias = bias;
@@ -158,6 +168,7 @@ ModelSpec from_phi(const Fields& f) {
     const std::int64_t heads = f.integer("num_attention_heads");
     ModelSpec m = gpt2_style(f.integer("num_hidden_layers"), f.integer("hidden_size"), heads, f.integer("vocab_size"), 0);
     m.family = "phi";
+    m.activation = activation_named(f, "hidden_act", "gelu_new");  // PhiConfig's default
     m.kv_heads = f.integer_or("num_key_value_heads", heads);
     m.ffn = f.integer("intermediate_size");
     m.fused_qkv = false;

@@ -223,6 +223,11 @@ void upgrade_21_to_22(json& doc) {
     if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["attention_softmax"] = "fused";
 }
 
+// Version 22 ran every MLP activation as one kernel: the field keeps its plans as they were.
+void upgrade_22_to_23(json& doc) {
+    if (doc.contains("model") && doc.at("model").is_object()) doc["model"]["activation"] = "fused";
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -319,6 +324,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 21) {
         upgrade_21_to_22(doc);
         version = 22;
+    }
+    if (version == 22) {
+        upgrade_22_to_23(doc);
+        version = 23;
     }
     doc["version"] = version;
     return doc;

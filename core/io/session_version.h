@@ -67,6 +67,8 @@
 //   version 22 training.attention_softmax ("fused" or "unfused": without flash attention, whether
 //              the scores' scale, masks and softmax are one kernel); a version-21 file has "fused"
 //              (what version 21 planned).
+//   version 23 model.activation ("fused" or "gelu-new": transformers' gelu_new runs as eight
+//              kernels); a version-22 file has "fused" (what version 22 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -81,7 +83,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 22;
+inline constexpr int kSessionVersion = 23;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

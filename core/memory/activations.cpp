@@ -68,6 +68,10 @@ LayerActivationBytes layer_activation_bytes(const ModelSpec& m, std::int64_t seq
     const bool ds_moe = split.routed_slots_per_token > 0 && m.experts > 1;
     const double width = ds_moe ? mlp_width_per_token(m, split.routed_slots_per_token) : mlp_width_per_token(m);
     l.mlp = sb * ((e * h + h) * rep + (m.gated_mlp ? 4.0 : 2.0) * e * width / t);
+    // transformers' gelu_new (model_spec.h MlpActivation::GeluNew) keeps three more ffn-wide tensors
+    // for its backward: tanh's output, 1 + tanh and 0.5 * x (the product's two inputs); pow keeps x,
+    // the first projection's output already counted.
+    if (m.activation == MlpActivation::GeluNew) l.mlp += sb * 3.0 * e * width / t;
     if (ds_moe)
         l.mlp += sb * split.routed_slots_per_token * 2 * e * h * static_cast<double>(moe_layers(m)) /
                  static_cast<double>(std::max<std::int64_t>(m.layers, 1)) / t;

@@ -33,6 +33,7 @@ const char* to_string(Checkpointing c) { return name_of(c); }
 const char* to_string(OffloadDevice d) { return name_of(d); }
 const char* to_string(Convention c) { return name_of(c); }
 const char* to_string(NormKind n) { return name_of(n); }
+const char* to_string(MlpActivation a) { return name_of(a); }
 const char* to_string(LossKernel k) { return name_of(k); }
 const char* to_string(GradientAccumulation g) { return name_of(g); }
 const char* to_string(AttentionSoftmax a) { return name_of(a); }

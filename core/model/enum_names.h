@@ -81,6 +81,14 @@ struct EnumVocabulary<Convention> {
 };
 
 template <>
+struct EnumVocabulary<MlpActivation> {
+    static constexpr const char* what = "MLP activation";
+    static constexpr std::array<EnumName<MlpActivation>, 2> names{{{MlpActivation::Fused, "fused"}, {MlpActivation::GeluNew, "gelu-new"}}};
+    // transformers' own name for it.
+    static constexpr std::array<EnumName<MlpActivation>, 1> aliases{{{MlpActivation::GeluNew, "gelu_new"}}};
+};
+
+template <>
 struct EnumVocabulary<NormKind> {
     static constexpr const char* what = "norm";
     static constexpr std::array<EnumName<NormKind>, 2> names{{{NormKind::LayerNorm, "layernorm"}, {NormKind::RmsNorm, "rmsnorm"}}};
@@ -262,6 +270,7 @@ inline Checkpointing parse_checkpointing(std::string_view s) { return parse_enum
 inline OffloadDevice parse_offload_device(std::string_view s) { return parse_enum<OffloadDevice>(s); }
 inline Convention parse_convention(std::string_view s) { return parse_enum<Convention>(s); }
 inline NormKind parse_norm_kind(std::string_view s) { return parse_enum<NormKind>(s); }
+inline MlpActivation parse_mlp_activation(std::string_view s) { return parse_enum<MlpActivation>(s); }
 inline LossKernel parse_loss_kernel(std::string_view s) { return parse_enum<LossKernel>(s); }
 inline GradientAccumulation parse_gradient_accumulation(std::string_view s) { return parse_enum<GradientAccumulation>(s); }
 inline AttentionSoftmax parse_attention_softmax(std::string_view s) { return parse_enum<AttentionSoftmax>(s); }

@@ -8,16 +8,27 @@ namespace zp {
 
 enum class NormKind { LayerNorm, RmsNorm };  // LayerNorm has a bias (2h), RMSNorm only a weight (h)
 
+// How the MLP's activation runs (core/time/compute_time.h kGeluNew*, core/memory/activations.cpp):
+//   Fused    one element-wise kernel that keeps its input for backward (F.gelu, F.silu,
+//            GELUTanh via F.gelu(approximate="tanh"), Megatron's bias_gelu).
+//   GeluNew  transformers' gelu_new (activations.py NewGELUActivation, the GPT-2 configs'
+//            activation_function, Phi-1/2's hidden_act): the tanh approximation written as eight
+//            tensor ops, 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 *
+//            torch.pow(x, 3.0)))), each a kernel reading and writing the ffn-wide tensor, three of
+//            whose results autograd keeps (tanh's output, 1 + tanh and 0.5 * x).
+enum class MlpActivation { Fused, GeluNew };
+
 struct ModelSpec {
-    std::string name;           // preset name or a description ("custom", "hf:llama")
-    std::string family;         // gpt2, llama, mixtral, t5, bloom, falcon, phi, gemma, ...
-    std::int64_t layers = 0;    // transformer blocks (encoder + decoder for T5)
-    std::int64_t hidden = 0;    // h
-    std::int64_t heads = 0;     // a
-    std::int64_t kv_heads = 0;  // grouped-query attention; == heads for multi-head
-    std::int64_t head_dim = 0;  // usually hidden / heads (Gemma: 256)
-    std::int64_t ffn = 0;       // MLP inner width
-    bool gated_mlp = false;     // SwiGLU/GeGLU: gate and up projections, then down
+    std::string name;                                 // preset name or a description ("custom", "hf:llama")
+    std::string family;                               // gpt2, llama, mixtral, t5, bloom, falcon, phi, gemma, ...
+    std::int64_t layers = 0;                          // transformer blocks (encoder + decoder for T5)
+    std::int64_t hidden = 0;                          // h
+    std::int64_t heads = 0;                           // a
+    std::int64_t kv_heads = 0;                        // grouped-query attention; == heads for multi-head
+    std::int64_t head_dim = 0;                        // usually hidden / heads (Gemma: 256)
+    std::int64_t ffn = 0;                             // MLP inner width
+    bool gated_mlp = false;                           // SwiGLU/GeGLU: gate and up projections, then down
+    MlpActivation activation = MlpActivation::Fused;  // above
     std::int64_t vocab = 0;
     bool tied_embeddings = false;
     std::int64_t positions = 0;          // learned position embeddings (GPT-2: n_positions); 0 for RoPE/ALiBi

@@ -439,6 +439,7 @@ const char* to_string(Checkpointing c);
 const char* to_string(OffloadDevice d);
 const char* to_string(Convention c);
 const char* to_string(NormKind n);
+const char* to_string(MlpActivation a);
 const char* to_string(LossKernel k);
 const char* to_string(GradientAccumulation g);
 const char* to_string(AttentionSoftmax a);

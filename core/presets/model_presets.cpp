@@ -153,11 +153,19 @@ ModelSpec deepseek_v3() {
     return m;
 }
 
+// OpenAI's GPT-2 checkpoints as transformers runs them (openai-community/gpt2* config.json:
+// activation_function "gelu_new", n_positions 1024, vocab 50257).
+ModelSpec hf_gpt2(std::int64_t layers, std::int64_t hidden, std::int64_t heads) {
+    ModelSpec m = gpt2_style(layers, hidden, heads, 50257, 1024);
+    m.activation = MlpActivation::GeluNew;
+    return m;
+}
+
 std::vector<ModelPreset> build_presets() {
     std::vector<ModelPreset> p;
     // Dimensions from each model's published config.json; the counts they give are in tests.
-    p.push_back(named("gpt2", "GPT-2 124M", gpt2_style(12, 768, 12, 50257, 1024)));
-    p.push_back(named("gpt2-xl", "GPT-2 XL 1.5B", gpt2_style(48, 1600, 25, 50257, 1024)));
+    p.push_back(named("gpt2", "GPT-2 124M", hf_gpt2(12, 768, 12)));
+    p.push_back(named("gpt2-xl", "GPT-2 XL 1.5B", hf_gpt2(48, 1600, 25)));
     // GPT-3 175B: Brown et al. 2020 Table 2.1 (96 layers, d_model 12288, 96 heads, n_ctx 2048), GPT-2 architecture.
     p.push_back(named("gpt3-175b", "GPT-3 175B", gpt2_style(96, 12288, 96, 50257, 2048)));
     p.push_back(named("llama-2-7b", "Llama-2 7B", llama_style(32, 4096, 32, 32, 11008, 32000, false)));

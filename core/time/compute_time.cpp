@@ -119,6 +119,34 @@ Fp8Casts fp8_casts(const ModelSpec& m, double T, double tp, const Rates& r, Fp8S
 }  // namespace
 
 namespace {
+// What transformers' gelu_new adds to a layer over one fused activation kernel (compute_time.h
+// kGeluNew*), on `ffn_elements` = this rank's tokens x its share of the MLP width.
+struct ActivationExtra {
+    double forward = 0, backward = 0, kernels_forward = 0, kernels_backward = 0;
+};
+ActivationExtra activation_extra(const ModelSpec& m, double elem, double ffn_elements, const Rates& r) {
+    if (m.activation != MlpActivation::GeluNew) return {};
+    const double pass = elem * ffn_elements / r.bytes_per_s;
+    return {kGeluNewExtraPassesForward * pass, kGeluNewExtraPassesBackward * pass, kGeluNewExtraKernelsForward,
+            kGeluNewExtraKernelsBackward};
+}
+
+// The GPU optimizer's memory-bound update of `params` parameters. bitsandbytes' 8-bit moments move a
+// byte (and a block's absmax) each way instead of four (F.optimizer_update_8bit_blockwise); paged
+// ones are resident at the step when the card has room.
+double gpu_optimizer_seconds(const Training& t, double params, const Rates& r) {
+    const MomentBytes moments = optimizer_moment_bytes(t);
+    const double moment_bytes_saved = optimizer_moment_bytes_per_param(t.optimizer) - moments.allocated - moments.paged;
+    return params * (kGpuAdamBytesPerParam - 2 * moment_bytes_saved) / r.bytes_per_s;
+}
+
+// The loss's passes over `logits` (this rank's tokens x vocabulary): 24 bytes a logit with the fp32
+// up-cast, 12 without; transformers before 4.46 (LossKernel::Shifted) writes and reads one more copy,
+// the shifted logits.
+double loss_seconds(const Training& t, double logits, const Rates& r) {
+    return logits * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;
+}
+
 double streaming_bytes_per_second(const GpuTimeTraits& traits) { return traits.hbm_gbytes_per_s * 1e9 * kHbmEfficiency; }
 }  // namespace
 
@@ -179,17 +207,21 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
 
     double kernels_f = t.flash_attention ? kKernelsPerLayerForwardFlash : kKernelsPerLayerForwardEager;
     const double L = static_cast<double>(m.layers);
+    const ActivationExtra act = activation_extra(m, elem, T * ffn / tp, r);
+    const double act_f = act.forward, act_b = act.backward;
 
     const FineTuneLayer ft = finetune_layer(m, f, T, tp, elem, r);
     const double weight_grad_share = ft.weight_grad_share, adapter_f = ft.adapter_f, dequant_f = ft.dequant_f;
     kernels_f += ft.kernels_f;
+    const double kernels_b = 2 * kernels_f + act.kernels_backward;
+    kernels_f += act.kernels_forward;
     // FP8 matmuls: casting each converted linear's input, weight and output gradient.
     const Fp8Casts casts = t.fp8_gemms ? fp8_casts(m, T, tp, r, t.fp8_scaling) : Fp8Casts{};
-    const double gpu_f = gemm_f + attn_f + elem_f + adapter_f + dequant_f + casts.forward;
+    const double gpu_f = gemm_f + attn_f + elem_f + act_f + adapter_f + dequant_f + casts.forward;
     // Backward: the input gradients (1x), the weight gradients of trained weights, 2x the adapters, a dequantisation.
-    const double gpu_b = (1.0 + weight_grad_share) * gemm_f + attn_b + 2 * elem_f + 2 * adapter_f + dequant_f + casts.backward;
+    const double gpu_b = (1.0 + weight_grad_share) * gemm_f + attn_b + 2 * elem_f + act_b + 2 * adapter_f + dequant_f + casts.backward;
     const double layer_f = std::max(gpu_f, kernels_f * kHostSecondsPerKernel + hooks.forward_seconds);
-    const double layer_b = std::max(gpu_b, 2 * kernels_f * kHostSecondsPerKernel + hooks.backward_seconds);
+    const double layer_b = std::max(gpu_b, kernels_b * kHostSecondsPerKernel + hooks.backward_seconds);
     double recompute = 0, recompute_gpu = 0;
     if (t.checkpointing == Checkpointing::Full) {
         recompute = layer_f;
@@ -202,19 +234,16 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     // "the forward occurs twice each iteration", thrice with activation checkpointing): the MLP's
     // GEMMs and element-wise passes once more per layer.
     const double mlp_elem_f = elem * ffn_passes * T * ffn / tp / r.bytes_per_s;
-    const double tiled_recompute = t.tiled_mlp ? mlp_gemm_f + mlp_elem_f : 0.0;
+    const double tiled_recompute = t.tiled_mlp ? mlp_gemm_f + mlp_elem_f + act_f : 0.0;
     recompute += tiled_recompute;
     recompute_gpu += tiled_recompute;
 
     // LM head and loss, once per micro step: the logits GEMM (forward, then 2x backward) and the
-    // loss's passes over the T x V logits (up-cast to fp32, log-softmax, its gradient): 24 bytes
-    // per logit with the fp32 up-cast, 12 without.
+    // loss's passes over the T x V logits (up-cast to fp32, log-softmax, its gradient: loss_seconds).
     const double V = static_cast<double>(m.vocab);
     const double head_f =
         linear(T, h, V / tp, t.fp8_gemms && runs_in_fp8(m.hidden, m.vocab));  // vocabulary-parallel under tensor parallelism
-    // transformers before 4.46 (LossKernel::Shifted) writes and reads one more copy, the shifted logits.
-    const double loss =
-        T * V / tp * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;
+    const double loss = loss_seconds(t, T * V / tp, r);
 
     const double G = static_cast<double>(gas);
     const double full = t.checkpointing == Checkpointing::Full ? 1.0 : 0.0;
@@ -225,18 +254,14 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double head_b = (f.adapters() && !f.train_lm_head ? 1.0 : 2.0) * head_f;
     c.backward_seconds = (L * (layer_b + recompute) + head_b + casts.head_backward + 2 * loss / 3) / scale;
     c.micro_step_seconds = c.forward_seconds + c.backward_seconds;
-    // bitsandbytes' 8-bit moments move a byte (and a block's absmax) each way instead of four
-    // (F.optimizer_update_8bit_blockwise); paged ones are resident at the step when the card has room.
-    const MomentBytes moments = optimizer_moment_bytes(t);
-    const double moment_bytes_saved = optimizer_moment_bytes_per_param(t.optimizer) - moments.allocated - moments.paged;
-    c.optimizer_seconds = optimizer_params * (kGpuAdamBytesPerParam - 2 * moment_bytes_saved) / r.bytes_per_s / scale;
+    c.optimizer_seconds = gpu_optimizer_seconds(t, optimizer_params, r) / scale;
     c.gemm_seconds =
         G * (L * ((2 + weight_grad_share + full) * gemm_f + (t.tiled_mlp ? mlp_gemm_f : 0.0) + (3 + full) * adapter_f) + head_f + head_b) /
         scale;
     c.attention_seconds = G * L * (attn_f + attn_b + (t.checkpointing == Checkpointing::None ? 0 : attn_f)) / scale;
     c.memory_seconds = G *
-                           (L * ((3 + full) * elem_f + (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full) * dequant_f +
-                                 (1 + full) * casts.forward + casts.backward) +
+                           (L * ((3 + full) * elem_f + (1 + full + (t.tiled_mlp ? 1 : 0)) * act_f + act_b +
+                                 (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full) * dequant_f + (1 + full) * casts.forward + casts.backward) +
                             loss + casts.head_forward + casts.head_backward) /
                            scale +
                        c.optimizer_seconds;

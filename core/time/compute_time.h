@@ -116,6 +116,18 @@ inline constexpr double kHiddenPasses = 20;
 inline constexpr double kHiddenPassesReplicated = 6;
 inline constexpr double kFfnPasses = 4;
 inline constexpr double kFfnPassesGated = 6;
+// transformers' gelu_new (ModelSpec::activation GeluNew; activations.py NewGELUActivation, the
+// GPT-2 and Phi-1/2 configs): eight kernels over the ffn-wide tensor where a fused activation runs
+// one. Forward pow, * 0.044715, x +, * sqrt(2/pi), tanh, 1 +, 0.5 * x, the product: 18 passes of
+// 16 bits (the two-input ops read two), 16 more than the fused kernel's read and write. Backward,
+// autograd's: the product's two gradients (6), tanh's (3), the three scalar products' (2 each),
+// pow's (x.pow(2), * 3, * grad: 7) and the two adds summing x's three gradients (6): 28 passes,
+// 24 more than the 2x-forward rule gives a fused activation. Kernels: 7 more forward, 10 backward
+// (the backward's 11 against the fused one's 1).
+inline constexpr double kGeluNewExtraPassesForward = 16;
+inline constexpr double kGeluNewExtraPassesBackward = 24;
+inline constexpr double kGeluNewExtraKernelsForward = 7;
+inline constexpr double kGeluNewExtraKernelsBackward = 10;
 // Fused Adam on the GPU (DeepSpeed FusedAdam, csrc/adam/multi_tensor_adam.cu): reads and
 // writes the fp32 master, both moments, reads the fp32 gradient and writes the 16-bit copy.
 inline constexpr double kGpuAdamBytesPerParam = 4 * 2 * 3 + 4 + 2;

@@ -170,6 +170,7 @@ private slots:
                                                 "--kv-heads",
                                                 "--ffn",
                                                 "--vocab",
+                                                "--mlp-activation",
                                                 "--cluster",
                                                 "--gpus",
                                                 "--gpus-per-node",
@@ -253,7 +254,7 @@ private slots:
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index"};
-        QCOMPARE(expected.size(), std::size_t{93});
+        QCOMPARE(expected.size(), std::size_t{94});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -24,6 +24,8 @@ Scenario gpt2_memory(std::int64_t nodes, std::int64_t gpus_per_node, int stage, 
                      std::int64_t micro, Checkpointing recompute, bool flash) {
     Scenario s;
     s.model = model_preset("gpt2").spec;
+    s.model.activation =
+        MlpActivation::Fused;  // its shape with a fused activation: the layer tests/hand_calculations.py counts (Korthikanti's)
     s.cluster.nodes = nodes;
     s.cluster.gpus_per_node = gpus_per_node;
     s.cluster.gpu.memory_gib = 80;  // only the fit depends on these
@@ -198,6 +200,25 @@ private slots:
             << qint64(1) << qint64(1) << 0 << none << qint64(1) << int(Checkpointing::None) << true << 248879616.0 << 746638848.0
             << 1493277696.0 << 632788992.0 << 400000000.0 << 3055518464.0;
     }
+    // transformers' gelu_new keeps three more ffn-wide tensors a layer (tanh's output, 1 + tanh,
+    // 0.5 x): 12 layers x 1024 tokens x 3 x 2 bytes x 3072 = 226,492,416 at micro batch 1 without
+    // recompute (tests/hand_calculations.py, "gelu_new"); with full recompute, one layer's worth.
+    void gelu_new_keeps_three_ffn_tensors_data() {
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<double>("extra");
+        QTest::newRow("no recompute: every layer") << int(Checkpointing::None) << 226492416.0;
+        QTest::newRow("full recompute: the layer rebuilt") << int(Checkpointing::Full) << 18874368.0;
+    }
+    void gelu_new_keeps_three_ffn_tensors() {
+        QFETCH(int, recompute);
+        QFETCH(double, extra);
+        const Scenario fused =
+            gpt2_memory(1, 8, 2, OffloadDevice::None, OffloadDevice::None, 1, static_cast<Checkpointing>(recompute), false);
+        Scenario gelu_new = fused;
+        gelu_new.model.activation = MlpActivation::GeluNew;
+        ZP_COMPARE_NEAR(timeline_inputs(gelu_new).activations.gpu_bytes - timeline_inputs(fused).activations.gpu_bytes, extra);
+    }
+
     void hand_computed_breakdown() {
         QFETCH(qint64, nodes);
         QFETCH(qint64, gpusPerNode);

@@ -354,6 +354,27 @@ private slots:
         QVERIFY(m == p);
     }
 
+    // How the MLP activation runs, from the config's own name for it (transformers ACT2FN):
+    // "gelu_new" is NewGELUActivation's eight tensor ops, every other one a fused kernel; each
+    // model_type's config class supplies the default when the key is absent.
+    // clang-format off
+    void hf_activation_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("activation");
+        QTest::newRow("gpt2, activation_function gelu_new") << R"({"model_type":"gpt2","n_layer":12,"n_embd":768,"n_head":12,"n_positions":1024,"vocab_size":50257,"activation_function":"gelu_new"})" << "gelu-new";
+        QTest::newRow("gpt2 without the key: GPT2Config's gelu_new") << R"({"model_type":"gpt2","n_layer":12,"n_embd":768,"n_head":12,"n_positions":1024,"vocab_size":50257})" << "gelu-new";
+        QTest::newRow("gpt2 with gelu_pytorch_tanh: F.gelu, fused") << R"({"model_type":"gpt2","n_layer":12,"n_embd":768,"n_head":12,"n_positions":1024,"vocab_size":50257,"activation_function":"gelu_pytorch_tanh"})" << "fused";
+        QTest::newRow("phi-2, hidden_act gelu_new") << R"({"model_type":"phi","hidden_size":2560,"intermediate_size":10240,"num_attention_heads":32,"num_hidden_layers":32,"vocab_size":51200,"hidden_act":"gelu_new"})" << "gelu-new";
+        QTest::newRow("gpt_neox without the key: gelu") << R"({"model_type":"gpt_neox","hidden_size":512,"intermediate_size":2048,"num_attention_heads":8,"num_hidden_layers":6,"vocab_size":50304})" << "fused";
+        QTest::newRow("llama: SiLU") << R"({"model_type":"llama","hidden_size":4096,"intermediate_size":11008,"num_attention_heads":32,"num_hidden_layers":32,"vocab_size":32000,"hidden_act":"silu"})" << "fused";
+    }
+    // clang-format on
+    void hf_activation() {
+        QFETCH(QString, config);
+        QFETCH(QString, activation);
+        QCOMPARE(QString::fromLatin1(to_string(import_hf_config(config.toStdString()).activation)), activation);
+    }
+
     // Whole config.json files as the Hub serves them (tests/data/hf), read from disk like
     // --hf-config: the preset they are, and its count.
     // clang-format off

@@ -43,6 +43,7 @@ Scenario llama2_13b_tp8_pp4() {
 // A GPT layer as Korthikanti et al. count it: 4h MLP, multi-head attention.
 ModelSpec gpt(std::int64_t h, std::int64_t a, std::int64_t layers = 1) {
     ModelSpec m = model_preset("gpt2").spec;
+    m.activation = MlpActivation::Fused;  // Megatron's GeLU, one kernel keeping its input
     m.hidden = h;
     m.heads = m.kv_heads = a;
     m.head_dim = h / a;

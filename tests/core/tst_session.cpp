@@ -63,7 +63,7 @@ constexpr std::size_t kScenarioLeafMembers = 1 /* Scenario::job */ + member_coun
 // clang-format off
 const std::vector<std::string> kExpectedKeys = {
     "model.name", "model.family", "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.ffn",
-    "model.gated_mlp", "model.vocab", "model.tied_embeddings", "model.positions", "model.experts", "model.experts_per_token",
+    "model.gated_mlp", "model.activation", "model.vocab", "model.tied_embeddings", "model.positions", "model.experts", "model.experts_per_token",
     "model.norm", "model.qkv_bias", "model.out_bias", "model.mlp_bias", "model.lm_head_bias", "model.fused_qkv",
     "model.fused_gate_up", "model.norms_per_layer", "model.embedding_norm", "model.encoder_decoder",
     "model.relative_attention_buckets", "model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim", "model.qk_rope_head_dim",
@@ -95,7 +95,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 155;
+constexpr std::size_t kFieldCount = 156;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -244,6 +244,7 @@ json flatten(const Scenario& s) {
         {"model.head_dim", m.head_dim},
         {"model.ffn", m.ffn},
         {"model.gated_mlp", m.gated_mlp},
+        {"model.activation", to_string(m.activation)},
         {"model.vocab", m.vocab},
         {"model.tied_embeddings", m.tied_embeddings},
         {"model.positions", m.positions},
@@ -480,7 +481,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 22);
+        QCOMPARE(kSessionVersion, 23);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -585,7 +586,8 @@ private slots:
                                   {"training.int64_kernel_indexing", false},
                                   {"cluster.nics_per_node", 0},
                                   {"training.gradient_accumulation", "fused"},
-                                  {"training.attention_softmax", "fused"}};
+                                  {"training.attention_softmax", "fused"},
+                                  {"model.activation", "fused"}};
         // fragmentation went with version 14 (per-GPU memory is the deciding moment's).
         const std::set<std::string> removed_later = {"assumptions.host_buffer_factor", "assumptions.fragmentation"};
         QCOMPARE(expected.size() - removed_later.size() + added_later.size(), kFieldCount);
@@ -954,6 +956,26 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // A version-22 file (this build's `session --model gpt2-xl --cluster dgx-2 --gpus 16 --precision
+    // fp16 --stage 1 --overlap-comm off --micro-batch 1 --global-batch 16 --seq 1024 --checkpointing
+    // none --flash-attention off` with model.activation taken out and version 22: what 15f143e
+    // writes; its estimate printed 438 ms and 14.10 GiB to fit) opens with a fused activation, as
+    // version 22 planned; the gpt2-xl preset itself is now transformers' gelu_new (519 ms, 15.88 GiB).
+    void frozen_version_22() {
+        const std::string text = read_text_file(test_data_path("sessions/v22-gpt2-xl-zero1-autotuning.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 22);
+        QVERIFY(!doc.at("model").contains("activation"));
+        const Scenario s = parse_session(text, "v22-gpt2-xl-zero1-autotuning.zplan");
+        QCOMPARE(int(s.model.activation), int(MlpActivation::Fused));
+        QVERIFY2(std::abs(estimate_step(s).seconds - 0.438) < 0.0005, qPrintable(QString::number(estimate_step(s).seconds)));
+        Scenario now = s;
+        now.model.activation = model_preset("gpt2-xl").spec.activation;
+        QCOMPARE(int(now.model.activation), int(MlpActivation::GeluNew));
+        QVERIFY(estimate_step(now).seconds > estimate_step(s).seconds);
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -985,7 +1007,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 22); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 23); "
                                     "upgrade zero-planner"));
         }
     }
@@ -998,9 +1020,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 22); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 23); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 22)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 23)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -40,6 +40,8 @@ Scenario gpt2_step(std::int64_t nodes, std::int64_t gpus_per_node, int stage, Of
                    std::int64_t micro, Checkpointing recompute) {
     Scenario s;
     s.model = model_preset("gpt2").spec;
+    s.model.activation =
+        MlpActivation::Fused;  // its shape with a fused activation: the layer tests/hand_calculations.py counts (Korthikanti's)
     s.cluster.nodes = nodes;
     s.cluster.gpus_per_node = gpus_per_node;
     s.cluster.gpu.memory_gib = 80;
@@ -663,6 +665,39 @@ private slots:
             fused.training.gradient_accumulation = GradientAccumulation::Fused;
             ZP_COMPARE_NEAR(st.compute_seconds - estimate_step(fused).compute_seconds, expected);
         }
+    }
+
+    // transformers' gelu_new (the gpt2 presets): eight kernels over the ffn-wide tensor where a fused
+    // activation runs one (compute_time.h kGeluNew*). Where the GPU's work decides a layer (GPT-2
+    // 124M at micro batch 64 x 1024 tokens) it adds 16 + 24 passes of 2 bytes per ffn element a layer
+    // and micro step at the streaming rate; where the host's kernel issue decides it (micro batch 1)
+    // 7 + 10 kernels at the host time per kernel.
+    void gelu_new_passes_and_kernels_data() {
+        QTest::addColumn<qlonglong>("micro");
+        QTest::addColumn<bool>("launchBound");
+        QTest::newRow("micro batch 64: the GPU's passes") << 64LL << false;
+        QTest::newRow("micro batch 1: the host's kernels") << 1LL << true;
+    }
+    void gelu_new_passes_and_kernels() {
+        QFETCH(qlonglong, micro);
+        QFETCH(bool, launchBound);
+        Scenario fused = gpt2_step(1, 8, 2, OffloadDevice::None, OffloadDevice::None, true, micro, Checkpointing::None);
+        fused.training.flash_attention = true;
+        fused.training.global_batch = micro * 8;
+        Scenario gelu_new = fused;
+        gelu_new.model.activation = MlpActivation::GeluNew;
+        QCOMPARE(int(model_preset("gpt2").spec.activation), int(MlpActivation::GeluNew));
+        const ComputeTime a = estimate_step(fused).compute, b = estimate_step(gelu_new).compute;
+        QCOMPARE(a.launch_seconds > 0, launchBound);
+        QCOMPARE(b.launch_seconds > 0, launchBound);
+        const double L = static_cast<double>(fused.model.layers);
+        const double tokens = static_cast<double>(micro) * static_cast<double>(fused.training.seq_len);
+        const double expected = launchBound
+                                    ? L * (compute_model::kGeluNewExtraKernelsForward + compute_model::kGeluNewExtraKernelsBackward) *
+                                          compute_model::kHostSecondsPerKernel
+                                    : L * 2.0 * (compute_model::kGeluNewExtraPassesForward + compute_model::kGeluNewExtraPassesBackward) *
+                                          tokens * static_cast<double>(fused.model.ffn) / streaming_bytes_per_second(fused.cluster.gpu);
+        ZP_COMPARE_NEAR(b.micro_step_seconds - a.micro_step_seconds, expected);
     }
 
     // Korthikanti et al. 2022 (arXiv 2205.05198) Table 4: one layer of the 22B model (tensor 8 on

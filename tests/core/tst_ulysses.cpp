@@ -33,6 +33,7 @@ namespace {
 // A GPT layer as Korthikanti et al. count it: 4h MLP, multi-head attention.
 ModelSpec gpt(std::int64_t h, std::int64_t a) {
     ModelSpec m = model_preset("gpt2").spec;
+    m.activation = MlpActivation::Fused;  // Megatron's GeLU, one kernel keeping its input
     m.hidden = h;
     m.heads = m.kv_heads = a;
     m.head_dim = h / a;

@@ -2248,6 +2248,10 @@
         <source>Change softmax</source>
         <translation>更改 softmax</translation>
     </message>
+    <message>
+        <source>, activation gelu_new</source>
+        <translation>，激活函数 gelu_new</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

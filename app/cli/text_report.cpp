@@ -126,7 +126,8 @@ std::string scenario_header(const Scenario& s, bool synthesized, const std::stri
     out += "Model:   " + m.name + ": " + format_count(static_cast<double>(parameter_count(m))) + " parameters, largest layer " +
            format_count(static_cast<double>(largest_layer_params(m))) + "; " + std::to_string(m.layers) + " layers, hidden " +
            std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " heads (" + std::to_string(m.kv_heads) + " kv), ffn " +
-           std::to_string(m.ffn) + ", vocab " + std::to_string(m.vocab) + "\n";
+           std::to_string(m.ffn) + ", vocab " + std::to_string(m.vocab) +
+           (m.activation == MlpActivation::GeluNew ? ", activation gelu_new (eight kernels)" : "") + "\n";
     if (synthesized || m.synthesized)
         out +=
             "         (architecture synthesized from the size alone, hidden = 128 x layers, for activations; give --model or --hf-config for a real one)\n";

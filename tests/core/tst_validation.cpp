@@ -433,7 +433,8 @@ private slots:
         for (const auto& c : cases) with_facts += !c.from_source.empty();
         // M14-M16: the GPU their README names; M05/M06: the script's recompute; M09, M11-M13: the ZeRO++
         // tutorial's reduce bucket; M48/M50: atorch's MixedPrecision, transformers 4.31, KV cache and loop;
-        // M52: BLOOM's BF16_Optimizer (its slurm script's ZeRO stage 0 in bf16).
+        // M52: BLOOM's BF16_Optimizer (its slurm script's ZeRO stage 0 in bf16) and Megatron-DeepSpeed's
+        // fused softmax; M16: the reward model's 8 sequences a forward (DataCollatorReward).
         QCOMPARE(with_facts, 12);
     }
 

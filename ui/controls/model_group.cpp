@@ -66,7 +66,9 @@ void ModelGroup::sync(const Scenario& s) {
                               .arg(QString::fromStdString(format_count(params)))
                               .arg(s.model.layers)
                               .arg(s.model.hidden)
-                              .arg(s.model.synthesized ? tr(" (architecture synthesized from the size)") : QString()));
+                              .arg(s.model.synthesized                            ? tr(" (architecture synthesized from the size)")
+                                   : s.model.activation == MlpActivation::GeluNew ? tr(", activation gelu_new")
+                                                                                  : QString()));
     if (model_info_->text() != info) model_info_->setText(info);
 }
 

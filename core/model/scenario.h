@@ -90,8 +90,11 @@ enum class GradientAccumulation { Autograd, MainGrad, Fused, Bf16Optimizer };
 // Without flash attention, how the b x heads x s x s score matrix is scaled, masked and soft-maxed
 // between its two batched GEMMs (core/time/compute_time.h kScoreBytes*):
 //   Fused     one kernel reads the scores and writes the probabilities: Megatron's
-//             FusedScaleMaskSoftmax (megatron/model/fused_softmax.py; Megatron-LM from v1.1.5 and
-//             DeepSpeedExamples' Megatron-LM-v1.1.5-ZeRO3 of 2021, Megatron-DeepSpeed, Megatron-Core).
+//             FusedScaleMaskSoftmax (megatron/model/fused_softmax.py; NVIDIA/Megatron-LM by default
+//             since 4b50683264 of 2021-01-08, --no-masked-softmax-fusion; Megatron-DeepSpeed,
+//             Megatron-Core). DeepSpeedExamples' Megatron-LM v1.1.5 copies (ZeRO-Infinity's), whose
+//             fusion is opt-in, fold the scale into the QK^T GEMM and mask in place: 4 bytes a score
+//             more each way, counted as this.
 //   Unfused   one PyTorch kernel per operation, each reading and writing the whole matrix: the
 //             scale, the causal mask and the padding mask before the softmax. Hugging Face's eager
 //             attention (transformers GPT2Attention._attn: "/ sqrt(head_dim)", torch.where(causal_mask

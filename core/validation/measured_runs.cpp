@@ -333,18 +333,24 @@ bool fused_optimizer_from_text(const std::string& t) {
     return !(contains(l, "torch") || contains(l, "hf trainer"));
 }
 
+// A case's enum field when it states one (an unknown word is refused with the field's name).
 template <typename E>
-E enum_field(const CaseReader& r, const char* key, E fallback, MeasuredCase& c) {
+std::optional<E> optional_enum_field(const CaseReader& r, const char* key) {
     const auto v = r.optional_text(key);
-    if (!v) {
-        c.assumed.push_back(std::string(key) + " = " + to_string(fallback));
-        return fallback;
-    }
+    if (!v) return std::nullopt;
     try {
         return parse_enum<E>(*v);
     } catch (const InputError& e) {
         r.fail(key, e.what());
     }
+}
+
+// The same, with `fallback` listed under "Assumed" when the case is silent.
+template <typename E>
+E enum_field(const CaseReader& r, const char* key, E fallback, MeasuredCase& c) {
+    if (auto v = optional_enum_field<E>(r, key)) return *v;
+    c.assumed.push_back(std::string(key) + " = " + to_string(fallback));
+    return fallback;
 }
 
 // The architecture from the case's dimensions; a preset only when its name appears in the case's
@@ -617,15 +623,8 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     // Without flash attention, the scores' scale, masks and softmax: the planner's default (unfused, what
     // a Hugging Face model's eager attention runs) unless the case or a fact about its source names
     // Megatron's fused kernel (scenario.h AttentionSoftmax).
-    if (auto v = r.optional_text("attention_softmax")) {
-        try {
-            t.attention_softmax = parse_attention_softmax(*v);
-        } catch (const InputError& e) {
-            r.fail("attention_softmax", e.what());
-        }
-    } else if (!t.flash_attention) {
-        c.assumed.push_back(std::string("attention_softmax = ") + to_string(t.attention_softmax));
-    }
+    if (auto v = optional_enum_field<AttentionSoftmax>(r, "attention_softmax")) t.attention_softmax = *v;
+    else if (!t.flash_attention) c.assumed.push_back(std::string("attention_softmax = ") + to_string(t.attention_softmax));
     // transformers before 4.46 computed the loss in the model's forward on up-cast logits and a
     // shifted copy (LossKernel::Shifted); 4.46 moved it to loss_utils.py ForCausalLMLoss.
     if (auto v = r.optional_text("transformers")) {
@@ -642,13 +641,7 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     if (auto f = r.optional_bool("partition_activations")) t.partition_activations = *f;
     // Where the micro batches' gradients are summed: DeepSpeed's engine (autograd, the default) unless
     // the case names Megatron-LM's main_grad hook or its fused accumulation.
-    if (auto v = r.optional_text("gradient_accumulation")) {
-        try {
-            t.gradient_accumulation = parse_gradient_accumulation(*v);
-        } catch (const InputError& e) {
-            r.fail("gradient_accumulation", e.what());
-        }
-    }
+    if (auto v = optional_enum_field<GradientAccumulation>(r, "gradient_accumulation")) t.gradient_accumulation = *v;
     if (auto f = r.optional_bool("use_cache")) t.kv_cache_in_training = *f;
     if (auto f = r.optional_bool("keeps_outputs")) t.outputs_kept = *f;
 }

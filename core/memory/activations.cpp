@@ -164,28 +164,44 @@ LayerActivationBytes kernel_layer(LayerActivationBytes l, const ModelSpec& m, co
     return l;
 }
 
-// Backward through a layer makes the gradients of its activations. Korthikanti's count: as many
-// bytes as the layer keeps (`full_layer`). Under Liger with flash attention the gradients are
-// counted op by op instead, the larger of the two blocks' transients on top of what the layer keeps:
-//   MLP: the gradient of the down projection's input (ffn wide; Liger's swiglu_backward writes
-//        the gate and up gradients into their saved inputs, ops/swiglu.py), of the MLP's input
-//        and of the residual stream (hidden wide each); TiledMLP: one shard's ffn-wide gradient.
-//   attention: the residual stream's and the attention output's gradients, flash-attn's dq,
-//        its fp32 dq_accum, dk and dv, and under grouped-query attention dk and dv expanded to
-//        every query head before they are summed (flash_attn_interface.py / mha_bwd:
-//        dq_accum float, dk_expanded and dv_expanded when num_heads_k != num_heads).
-double gradient_working_bytes(const ModelSpec& m, const Training& t, double rank_tokens, double e, const TensorSplit& split,
-                              double full_layer) {
-    if (t.loss_kernel != LossKernel::Chunked || !t.flash_attention) return full_layer;
+// Backward through a layer makes the gradients of its activations while the tensors the layer
+// saved are still alive (autograd frees each after its own op's backward): counted op by op, the
+// larger of the two blocks' gradients alive at once, on top of what the layer keeps.
+//   MLP: the residual stream's and the MLP input's gradients (hidden wide each) and the MLP's own:
+//        an elementwise activation's backward makes its input gradient while its output gradient
+//        is alive (aten gelu_backward: two ffn-wide tensors); a gated MLP's product act(g) * u
+//        makes both factors' gradients from the product's (aten mul backward), then silu_backward
+//        the gate's: three; transformers' gelu_new runs its eight ops' backward the same way:
+//        three; Liger's swiglu_backward writes the gate and up gradients into their saved inputs
+//        (ops/swiglu.py), leaving the down projection's input gradient: one. TiledMLP: one shard.
+//   attention with flash: the residual stream's and the attention output's gradients, flash-attn's
+//        dq, its fp32 dq_accum, dk and dv, and under grouped-query attention dk and dv expanded to
+//        every query head before they are summed (flash_attn_interface.py / mha_bwd: dq_accum
+//        float, dk_expanded and dv_expanded when num_heads_k != num_heads).
+//   attention without flash: the context's gradient, then two score-sized gradients at once: the
+//        probabilities' from the context bmm, and the dropout's and the softmax's input
+//        gradients each made while the one before is alive (aten native_dropout_backward,
+//        _softmax_backward_data; Megatron's fused kernel writes its result into the incoming
+//        gradient, scaled_masked_softmax.h, after the dropout's backward made that); then the
+//        scores' bmm makes q's, k's and v's gradients.
+double gradient_working_bytes(const ModelSpec& m, const Training& t, double rank_tokens, double e, const TensorSplit& split) {
     const double tp = static_cast<double>(std::max<std::int64_t>(split.tensor, 1));
     const double rep = split.sequence_parallel ? 1.0 / tp : 1.0;
     const double h = static_cast<double>(m.hidden);
     const double width = mlp_width_per_token(m);
     const double q = static_cast<double>(m.heads * m.head_dim);
     const double kv = kv_width(m, split);
-    const double mlp_grad = t.tiled_mlp ? rank_tokens * 2 * e * h * rep + std::min(rank_tokens, h) * e * width / tp
-                                        : rank_tokens * (2 * e * h * rep + e * width / tp);
-    const double attention_grad = rank_tokens * (e * h * rep + (e * (3 * q + 2 * kv + (kv < q ? 2 * q : 0.0)) + 4 * q) / tp);
+    const bool liger = t.loss_kernel == LossKernel::Chunked;
+    const double ffn_gradients = liger ? 1.0 : (m.gated_mlp || m.activation == MlpActivation::GeluNew ? 3.0 : 2.0);
+    const double mlp_tokens = t.tiled_mlp ? std::min(rank_tokens, h) : rank_tokens;
+    const double mlp_grad = rank_tokens * 2 * e * h * rep + mlp_tokens * ffn_gradients * e * width / tp;
+    if (t.flash_attention) {
+        const double attention_grad = rank_tokens * (e * h * rep + (e * (3 * q + 2 * kv + (kv < q ? 2 * q : 0.0)) + 4 * q) / tp);
+        return std::max(mlp_grad, attention_grad);
+    }
+    // Score-sized: (a/t) heads x s keys for each of the rank's tokens (rank_tokens is s/u x b under Ulysses).
+    const double score = e * static_cast<double>(m.heads) * static_cast<double>(t.seq_len) * rank_tokens / tp;
+    const double attention_grad = rank_tokens * (e * h * rep + e * (2 * q + 2 * kv) / tp) + 2 * score;
     return std::max(mlp_grad, attention_grad);
 }
 
@@ -220,7 +236,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
 
     ActivationBytes out;
     out.whole_layer = full_layer;
-    out.gradient_working = gradient_working_bytes(m, t, sb, e, split, full_layer);
+    out.gradient_working = gradient_working_bytes(m, t, sb, e, split);
     // The final norm's input and the LM head's input (2sbh each in 16 bits), the logits (2sbV) and,
     // in mixed precision, the fp32 copy the cross-entropy loss keeps, 4sbV (Korthikanti Sec. 4.3).
     // With tensor parallelism the logits are vocabulary-parallel (each rank t-th of V) and the head's

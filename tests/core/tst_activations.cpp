@@ -76,6 +76,45 @@ private slots:
         QCOMPARE(l.attention + l.mlp + l.norms, 34 * sbh);
     }
 
+    // Backward through one layer, op by op (activations.cpp gradient_working_bytes): the larger of
+    // the MLP's gradients alive at once and the attention's, in units of sbh with 16-bit tensors.
+    // GPT layer (f = 4h): MLP 2h residual and input + 2 x 4h (gelu_backward's output beside its
+    // input) = 20sbh; attention without flash 2h + 2(q + q + k + v) = 10sbh and two score-sized
+    // gradients 4as^2b; with flash 2h + 2(3q + 2kv) + 4q (fp32 dq_accum) = 16sbh. Llama-style
+    // SwiGLU (f = 11008 at h = 4096): three ffn-wide gradients, Liger one.
+    void backward_gradients_op_by_op_data() {
+        QTest::addColumn<bool>("gated");
+        QTest::addColumn<bool>("flash");
+        QTest::addColumn<int>("loss");
+        QTest::addColumn<double>("mlpSbh");
+        QTest::addColumn<double>("attentionSbh");
+        QTest::addColumn<double>("scoreGradients");
+        QTest::newRow("GPT layer, eager attention") << false << false << int(LossKernel::Full) << 20.0 << 10.0 << 2.0;
+        QTest::newRow("GPT layer, flash attention") << false << true << int(LossKernel::Full) << 20.0 << 16.0 << 0.0;
+        QTest::newRow("SwiGLU, flash attention") << true << true << int(LossKernel::Full) << 4 + 6 * 11008.0 / 4096 << 16.0 << 0.0;
+        QTest::newRow("SwiGLU, flash attention, Liger")
+            << true << true << int(LossKernel::Chunked) << 4 + 2 * 11008.0 / 4096 << 16.0 << 0.0;
+    }
+    void backward_gradients_op_by_op() {
+        QFETCH(bool, gated);
+        QFETCH(bool, flash);
+        QFETCH(int, loss);
+        QFETCH(double, mlpSbh);
+        QFETCH(double, attentionSbh);
+        QFETCH(double, scoreGradients);
+        const qint64 s = 2048, b = 2, h = 4096, a = 32;
+        const ModelSpec m = gated ? llama_style(1, h, a, a, 11008, 32000, false) : gpt_layer(h, a);
+        Training t;
+        t.seq_len = s;
+        t.micro_batch = b;
+        t.precision = Precision::Bf16;
+        t.flash_attention = flash;
+        t.loss_kernel = static_cast<LossKernel>(loss);
+        const double sbh = double(s) * double(b) * double(h);
+        const double scores = scoreGradients * 2.0 * double(a) * double(s) * double(s) * double(b);
+        QCOMPARE(activation_bytes(m, t).gradient_working, std::max(mlpSbh * sbh, attentionSbh * sbh + scores));
+    }
+
     // fp32 training: autograd saves fp32 tensors, so every stored tensor is 4 bytes an element and
     // the three dropout masks stay 1 byte: for f = 4h, attention 4(h + 2h + 2h) + h = 21sbh + 9as^2b,
     // MLP 37sbh, norms 8sbh (the paper's 11, 19, 4 with 2-byte tensors).

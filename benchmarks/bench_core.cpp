@@ -1,4 +1,5 @@
-// bench_core: ns per estimate (memory + step time) and us per full recommend search, for a
+// bench_core: ns per estimate (memory + step time: evaluate, the one estimate of a plan that the
+// window, `estimate` and the recommender's shown setups run) and us per full recommend search, for a
 // representative scenario: Llama-2 7B on one DGX A100 (8 x A100 80GB), bf16 AdamW, 4096 tokens,
 // global batch 512 sequences; and the layout search of GPT-3 175B on 1,024 GPUs. Run pinned to one core:
 //   taskset -c 1 build/ci/benchmarks/bench_core
@@ -56,7 +57,8 @@ int profile(const char* what, int runs) {
     if (std::strcmp(what, "estimate") == 0) {
         for (int i = 0; i < runs; ++i) {
             s.training.micro_batch = std::int64_t{1} << (i & 3);
-            g_sink = g_sink + estimate_memory(s).total_bytes() + estimate_step(s).seconds;
+            const Candidate c = evaluate(s);
+            g_sink = g_sink + c.memory.total_bytes() + c.step.seconds;
         }
     } else if (std::strcmp(what, "recommend") == 0) {
         for (int i = 0; i < runs; ++i) g_sink = g_sink + recommend(s).best.step.seconds;
@@ -79,9 +81,8 @@ int main(int argc, char** argv) {
     const double estimate_ns = median_ns_per_call(
         [&](int i) {
             s.training.micro_batch = std::int64_t{1} << (i & 3);
-            const MemoryBreakdown m = estimate_memory(s);
-            const StepTime t = estimate_step(s);
-            g_sink = g_sink + m.total_bytes() + t.seconds;
+            const Candidate c = evaluate(s);
+            g_sink = g_sink + c.memory.total_bytes() + c.step.seconds;
         },
         100000, 21);
     s.training.micro_batch = 1;

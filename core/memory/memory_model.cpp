@@ -52,15 +52,17 @@ MemoryBreakdown gpu_memory(const Scenario& s, const TimelineInputs& in) {
 
 // One estimate. With a memo (the recommender, one ZeRO setup) the timeline's inputs and the host
 // side come from it; without (a single estimate) they are computed directly, with no memo to
-// build or compare: the same functions either way.
-MemoryBreakdown estimate_memory_with(const Scenario& s, MemoryMemo* memo) {
+// build or compare: the same functions either way. `known_split`: the rank's split when the
+// caller has it (rank_parameter_split(s)).
+MemoryBreakdown estimate_memory_with(const Scenario& s, MemoryMemo* memo, const ParameterSplit* known_split) {
     const auto inputs = [memo](const Scenario& x) { return memo ? timeline_inputs(x, memo->timeline) : timeline_inputs(x); };
     // Pipeline parallelism without a stage named: the most loaded rank is the first stage (the
     // embedding, p micro batches in flight) or the last (the output layer, the logits and the
     // loss), whichever peaks higher; a large vocabulary makes it the last. Host RAM is the rank's
     // share at pipeline_rank -1 (the larger of the two stages' parameters).
     double cpu_checkpoint_bytes_per_gpu = 0;
-    std::optional<ParameterSplit> rank_split;  // computed once for a single unpipelined estimate
+    std::optional<ParameterSplit> rank_split;  // one estimate: the split serves the GPU and the host side
+    if (!memo && known_split) rank_split = *known_split;
     // Built in place (the breakdown is large; the recommender asks for one per candidate).
     MemoryBreakdown m = [&] {
         if (s.parallel.pipeline > 1 && s.parallel.pipeline_rank < 0) {
@@ -74,7 +76,7 @@ MemoryBreakdown estimate_memory_with(const Scenario& s, MemoryMemo* memo) {
             if (b.peak_required_bytes > a.peak_required_bytes) return b;
             return a;
         }
-        if (!memo) rank_split = rank_parameter_split(s);  // one estimate: the split serves the GPU and the host side
+        if (!memo && !rank_split) rank_split = rank_parameter_split(s);
         const TimelineInputs in = memo ? timeline_inputs(s, memo->timeline) : timeline_inputs(s, *rank_split);
         cpu_checkpoint_bytes_per_gpu = in.activations.cpu_bytes_per_gpu;
         return gpu_memory(s, in);
@@ -88,9 +90,13 @@ MemoryBreakdown estimate_memory_with(const Scenario& s, MemoryMemo* memo) {
 }
 }  // namespace
 
-MemoryBreakdown estimate_memory(const Scenario& s) { return estimate_memory_with(s, nullptr); }
+MemoryBreakdown estimate_memory(const Scenario& s) { return estimate_memory_with(s, nullptr, nullptr); }
 
-MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo) { return estimate_memory_with(s, &memo); }
+MemoryBreakdown estimate_memory(const Scenario& s, const ParameterSplit& rank_split) {
+    return estimate_memory_with(s, nullptr, &rank_split);
+}
+
+MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo) { return estimate_memory_with(s, &memo, nullptr); }
 
 std::vector<MemoryBreakdown> pipeline_stage_memory(const Scenario& s) {
     if (s.parallel.pipeline <= 1) return {estimate_memory(s)};

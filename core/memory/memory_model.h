@@ -10,6 +10,9 @@
 namespace zp {
 
 MemoryBreakdown estimate_memory(const Scenario& s);
+// The same, with the rank's parameter split the caller has already (rank_parameter_split(s)): one
+// plan's memory and step time read the same split (recommender.h evaluate).
+MemoryBreakdown estimate_memory(const Scenario& s, const ParameterSplit& rank_split);
 // What estimate_memory can reuse between scenarios that differ only in the micro batch, the
 // buckets or the recompute policy: the host side (HostMemoryMemo), the rank's model states and
 // its activations (TimelineMemo). Reset it when anything else changes.

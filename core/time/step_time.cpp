@@ -608,12 +608,12 @@ void add_data_wait(const StepContext& x, StepTime& st) {
     st.data_wait_seconds = std::max(0.0, loading - (st.compute_seconds + st.comm_seconds + st.offload_seconds));
 }
 
-StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo) {
+StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo, const ParameterSplit* known_split) {
     const Cluster& c = s.cluster;
     StepContext x{.s = s, .c = c, .split = {}, .modules = {}};
     x.N = static_cast<double>(zero_partition_size(s));
     x.g = static_cast<double>(c.gpus_per_node);
-    x.split = cached_split(memo, s);
+    x.split = known_split ? *known_split : cached_split(memo, s);
     x.P = x.split.trainable;
     x.weight_elem = bytes_per_element(s.training.precision);
     // FSDP gathers and reduces in its gathered dtype (fp32 under Autocast: core/memory/fsdp_memory.h).
@@ -663,7 +663,9 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo) {
 
 }  // namespace
 
-StepTime estimate_step(const Scenario& s) { return estimate_step_with(s, nullptr); }
+StepTime estimate_step(const Scenario& s) { return estimate_step_with(s, nullptr, nullptr); }
+
+StepTime estimate_step(const Scenario& s, const ParameterSplit& rank_split) { return estimate_step_with(s, nullptr, &rank_split); }
 
 double step_seconds_lower_bound(const Scenario& s) {
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
@@ -673,6 +675,6 @@ double step_seconds_lower_bound(const Scenario& s) {
     return (static_cast<double>(gas) + bubble_micro_steps(s.parallel)) * micro;
 }
 
-StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) { return estimate_step_with(s, &memo); }
+StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) { return estimate_step_with(s, &memo, nullptr); }
 
 }  // namespace zp

@@ -93,6 +93,8 @@ struct StepTime {
 
 // Throws InputError when the batch does not satisfy DeepSpeed's rule.
 StepTime estimate_step(const Scenario& s);
+// The same, with the rank's parameter split the caller has already (rank_parameter_split(s)).
+StepTime estimate_step(const Scenario& s, const ParameterSplit& rank_split);
 
 // compute_time reads the training, the accumulation steps, the GPU optimizer's parameters, the
 // calibration scale and the hooks' host time, besides the model, GPU and fine-tuning. A caller

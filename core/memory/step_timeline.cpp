@@ -52,6 +52,7 @@ struct Terms {
     double kv_per_layer = 0;     // a layer's returned keys and values (kv_cache_in_training), kept past its backward
     double previous_output = 0;  // the previous step's output a loop keeps through this forward (outputs_kept)
     double kept_output = 0;      // this step's output kept past the backward into the step (outputs_kept)
+    double kept_logits = 0;      // its logits, held through the loss's and the layers' backward (outputs_kept)
 };
 
 // What every group of terms reads: the precision, the partition and the micro steps.
@@ -268,11 +269,14 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
         // (aten/src/ATen/native/cuda/Loss.cu nll_loss_backward_out_cuda_template: grad_input
         // zeroed, then the targets' entries set), and log_softmax's backward makes the input
         // gradient while that and its saved output are alive (SoftMax.cu
-        // log_softmax_backward_cuda_out): three logit-sized tensors of the loss's dtype beside the
-        // 16-bit logits; the cast back to 16 bits comes after two of them are freed.
+        // log_softmax_backward_cuda_out): three logit-sized tensors of the loss's dtype; the cast
+        // back to 16 bits comes after two of them are freed. The 16-bit logits are then the model
+        // output's alone (the up-cast's backward keeps nothing of its input): the Trainer has
+        // dropped that output before the backward (Trainer.training_step calls compute_loss, whose
+        // `outputs` is local), a loop that keeps it holds them (add_output_terms, kept_logits).
         const double up = mixed && t.loss_fp32_upcast ? 4.0 : k;
         x.loss_forward = sb * V * (k + (mixed && t.loss_fp32_upcast ? 4.0 : 0.0) + up);
-        x.loss_backward = sb * V * (k + 3 * up);
+        x.loss_backward = sb * V * 3 * up;
         x.loss_cause = mixed && t.loss_fp32_upcast ? QT_TRANSLATE_NOOP("Core", "logits, their fp32 up-cast and log-softmax")
                                                    : QT_TRANSLATE_NOOP("Core", "logits and log-softmax");
         break;
@@ -281,11 +285,12 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
         // transformers before 4.46 (LlamaForCausalLM.forward, 4.31): the model returns its logits
         // up-cast ("logits = logits.float()"), then "shift_logits = logits[..., :-1,
         // :].contiguous()" is a second copy, and CrossEntropyLoss keeps its log-softmax: three
-        // logit-sized tensors in the forward. In the backward the returned logits, the saved
-        // log-softmax, nll_loss's dense gradient and log_softmax's input gradient: four.
+        // logit-sized tensors in the forward. In the backward the saved log-softmax, nll_loss's
+        // dense gradient and log_softmax's input gradient: three; the returned logits are the
+        // output's (kept_logits when a loop keeps it; the Trainer has dropped it).
         const double up = mixed && t.loss_fp32_upcast ? 4.0 : k;
         x.loss_forward = sb * V * 3 * up;
-        x.loss_backward = sb * V * 4 * up;
+        x.loss_backward = sb * V * 3 * up;
         x.loss_cause = QT_TRANSLATE_NOOP("Core", "logits, their shifted copy and log-softmax");
         break;
     }
@@ -396,6 +401,7 @@ void add_output_terms(Terms& x, const Scenario& s, const Basis& b) {
     const double logits = holds_logits ? sb * static_cast<double>(m.vocab) * logit_bytes / tp : 0.0;
     const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     x.previous_output = x.kept_output = layers * x.kv_per_layer + logits;
+    x.kept_logits = logits;
 }
 
 Terms terms(const Scenario& s, const TimelineInputs& in) {
@@ -530,12 +536,13 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
     else forward(L);
 
     // The loss: every layer's activations, the head's inputs and the loss tensors. A kept previous
-    // output is released when the forward returns its successor, before the loss's backward.
+    // output is released when the forward returns its successor, before the loss's backward; from
+    // then on a loop that keeps the output holds this step's logits through the backward.
     for (const bool forward_side : {true, false}) {
         StepMoment mo = moment(x, StepPhase::Loss, 0, x.loss_cause);
         mo.gradients_bytes += x.held_across_micro_steps;
         const double loss = forward_side ? x.loss_forward : x.loss_backward;
-        const double previous = forward_side ? x.previous_output : 0.0;
+        const double previous = forward_side ? x.previous_output : x.kept_logits;
         mo.activations_bytes = static_cast<double>(L) * (x.stored_per_layer + x.kv_per_layer) + x.head_inputs + loss + previous;
         mo.buffers_bytes += x.gathered + retained_behind(L);
         visit(mo);
@@ -547,7 +554,8 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         StepMoment mo = moment(x, StepPhase::Backward, l, QT_TRANSLATE_NOOP("Core", "activations and their gradients"));
         const double done = static_cast<double>(L - l + 1) / static_cast<double>(L);
         mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full * done);
-        mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + static_cast<double>(L) * x.kv_per_layer + x.backward_working;
+        mo.activations_bytes =
+            static_cast<double>(l) * x.stored_per_layer + static_cast<double>(L) * x.kv_per_layer + x.backward_working + x.kept_logits;
         mo.buffers_bytes += x.backward_buckets + x.gathered + retained_behind(l) + retained_passed(l) + x.dequantized;
         if (x.backward_buckets > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and the ipg gradient buckets");
         if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and gathered ZeRO-3 parameters");

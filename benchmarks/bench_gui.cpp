@@ -4,6 +4,8 @@
 //   QT_QPA_PLATFORM=offscreen build/release/benchmarks/bench_gui [CHANGES]
 // CHANGES (default 1000) is there so a profiler run can be short:
 //   valgrind --tool=callgrind build/release/benchmarks/bench_gui 100
+// and `first-frame` stops at the first painted frame, so callgrind counts what the start costs:
+//   valgrind --tool=callgrind build/release/benchmarks/bench_gui first-frame
 #include "core/model/model_spec.h"
 #include "core/model/parallel_layout.h"
 #include "core/presets/default_scenario.h"
@@ -32,6 +34,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 #include <string>
 #include <vector>
@@ -130,9 +133,10 @@ std::vector<double> measureChanges(const zp::ui::MainWindow& window, QSlider* a,
 int main(int argc, char** argv) {
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    const int changes = argc > 1 ? std::atoi(argv[1]) : 1000;
-    if (changes < 100) {
-        std::fprintf(stderr, "usage: bench_gui [CHANGES >= 100]\n");
+    const bool first_frame_only = argc > 1 && std::strcmp(argv[1], "first-frame") == 0;
+    const int changes = first_frame_only ? 0 : argc > 1 ? std::atoi(argv[1]) : 1000;
+    if (!first_frame_only && changes < 100) {
+        std::fprintf(stderr, "usage: bench_gui [CHANGES >= 100 | first-frame]\n");
         return 2;
     }
     // One counter per plot: a change is done when each plot has replotted and then painted.
@@ -147,6 +151,10 @@ int main(int argc, char** argv) {
     }
     window.show();
     while (painted[0].first_ms < 0) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    if (first_frame_only) {
+        std::printf("first painted frame: %.0f ms after process start\n", painted[0].first_ms);
+        return 0;
+    }
 
     // Alternate between two slider families so every change really recomputes: the GPU count
     // (log slider, powers of two) and the model size.

@@ -104,36 +104,41 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     setAcceptDrops(true);
     save_changes_prompt_ = [this] { return askSaveChanges(); };
     // Latin labels need no complex shaping; skipping HarfBuzz halves the cost of every redraw
-    // (text is most of what a slider move repaints).
+    // (text is most of what a slider move repaints). Set before the first child is built; the
+    // children below join the window as they are built (from the top down), so each is measured
+    // and shaped with this font once.
     QFont f = font();
     f.setStyleStrategy(QFont::PreferNoShaping);
     setFont(f);
     PlannerDocument* doc = doc_.get();
-    controls_ = new ControlPanel(doc, nullptr, persistence_ == Persistent);
+    // Built from the window down: a widget tree joining the window is walked whole (its font,
+    // palette and style resolved again, a FontChange event for each widget), so each part joins
+    // the window once, in place, rather than joining a splitter that joins a splitter that then
+    // joins the window. The control panel's width is then measured in the window's font: measured
+    // before (it was), the panel came out narrower than its rows and clipped their right edge.
+    auto* main = new QSplitter(Qt::Horizontal);
+    main->setObjectName(QStringLiteral("mainSplitter"));
+    setCentralWidget(main);
     auto* scroll = new QScrollArea;
-    scroll->setWidget(controls_);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    main->addWidget(scroll);
+    auto* right = new QSplitter(Qt::Vertical);
+    main->addWidget(right);
+    main->setStretchFactor(1, 1);
+    auto* top = new QSplitter(Qt::Horizontal);
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    right->addWidget(top);
+    right->addWidget(bottom);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+
+    controls_ = new ControlPanel(doc, nullptr, persistence_ == Persistent);
+    scroll->setWidget(controls_);
     scroll->setMinimumWidth(controls_->sizeHint().width() + 24);
 
     memory_ = new MemoryView(doc);
-    scaling_ = new ScalingView(doc);
-    time_ = new TimeView(doc);
-    step_ = new StepView(doc);
-    host_ = new HostView(doc);
-    sequence_ = new SequenceView(doc);
-    layout_ = new GpuLayoutView(doc);
-    card_ = new RecommendationCard(doc);
-    config_ = new ConfigPreview(doc);
-    tabs_ = new QTabWidget;
-    tabs_->addTab(card_, tr("Recommendation"));
-    tabs_->addTab(config_, tr("ds_config.json"));
-    compare_ = new ComparePanel(doc);
-    tabs_->addTab(compare_, tr("Compare"));
-    // The longest sequence per setup and the chosen one's speed against the length: beside the
-    // recommendation, whose question ("what fits?") it asks of the length.
-    tabs_->addTab(sequence_, tr("Sequence length"));
-
+    top->addWidget(memory_);
     // The step, host and GPU layout views share a place with the scaling view: beside the memory
     // bars, so a clicked bar's step is in view with it. They draw only while their tab is shown.
     plot_tabs_ = new QTabWidget;
@@ -144,6 +149,13 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     // eliding stays for narrower splits (scroll buttons hid the fourth tab).
     plot_tabs_->setElideMode(Qt::ElideRight);
     plot_tabs_->setUsesScrollButtons(false);
+    top->addWidget(plot_tabs_);
+    top->setStretchFactor(0, 3);
+    top->setStretchFactor(1, 2);
+    scaling_ = new ScalingView(doc);
+    step_ = new StepView(doc);
+    host_ = new HostView(doc);
+    layout_ = new GpuLayoutView(doc);
     const QString scalingTitle = tr("Memory vs GPU count"), stepTitle = tr("Memory over one step");
     plot_tabs_->addTab(scaling_, tr("GPU count"));
     plot_tabs_->addTab(step_, tr("One step"));
@@ -153,27 +165,23 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     plot_tabs_->setTabToolTip(1, stepTitle);
     scaling_->setAccessibleName(scalingTitle);
     step_->setAccessibleName(stepTitle);
-    auto* top = new QSplitter(Qt::Horizontal);
-    top->addWidget(memory_);
-    top->addWidget(plot_tabs_);
-    top->setStretchFactor(0, 3);
-    top->setStretchFactor(1, 2);
-    auto* bottom = new QSplitter(Qt::Horizontal);
+
+    time_ = new TimeView(doc);
     bottom->addWidget(time_);
+    tabs_ = new QTabWidget;
     bottom->addWidget(tabs_);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
-    auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(top);
-    right->addWidget(bottom);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
-    auto* main = new QSplitter(Qt::Horizontal);
-    main->setObjectName(QStringLiteral("mainSplitter"));
-    main->addWidget(scroll);
-    main->addWidget(right);
-    main->setStretchFactor(1, 1);
-    setCentralWidget(main);
+    card_ = new RecommendationCard(doc);
+    config_ = new ConfigPreview(doc);
+    compare_ = new ComparePanel(doc);
+    sequence_ = new SequenceView(doc);
+    tabs_->addTab(card_, tr("Recommendation"));
+    tabs_->addTab(config_, tr("ds_config.json"));
+    tabs_->addTab(compare_, tr("Compare"));
+    // The longest sequence per setup and the chosen one's speed against the length: beside the
+    // recommendation, whose question ("what fits?") it asks of the length.
+    tabs_->addTab(sequence_, tr("Sequence length"));
 
     // The plot views in the order the report shows them.
     plot_views_ = {

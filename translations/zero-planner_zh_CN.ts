@@ -2105,10 +2105,6 @@
         <translation>训练循环保留上一次输出</translation>
     </message>
     <message>
-        <source>A training loop that keeps &quot;outputs = model(**batch)&quot; holds the previous step&apos;s logits (and KV cache) through the next forward. The Trainer drops it.</source>
-        <translation>保留 &quot;outputs = model(**batch)&quot; 的训练循环会在下一次前向传播期间持有上一步的 logits（及 KV 缓存）。Trainer 会释放它。</translation>
-    </message>
-    <message>
         <source>Toggle KV cache in training</source>
         <translation>切换训练中的 KV 缓存</translation>
     </message>
@@ -2251,6 +2247,10 @@
     <message>
         <source>, activation gelu_new</source>
         <translation>，激活函数 gelu_new</translation>
+    </message>
+    <message>
+        <source>A training loop that keeps &quot;outputs = model(**batch)&quot; holds its logits through the backward and the step, and the previous step&apos;s (and KV cache) through the next forward. The Trainer drops it before the backward.</source>
+        <translation>保留 &quot;outputs = model(**batch)&quot; 的训练循环在反向传播和优化器步骤期间持有本步的 logits，并在下一次前向传播期间持有上一步的 logits（及 KV 缓存）。Trainer 在反向传播之前就释放它。</translation>
     </message>
 </context>
 <context>

@@ -242,8 +242,9 @@ void TrainingGroup::addOutputRows() {
                           "Accelerate's checkpointing leaves it on."),
                        "kv_cache_in_training");
     outputs_kept_ = addBox(tr("Loop keeps the last output"),
-                           tr("A training loop that keeps \"outputs = model(**batch)\" holds the previous step's logits "
-                              "(and KV cache) through the next forward. The Trainer drops it."),
+                           tr("A training loop that keeps \"outputs = model(**batch)\" holds its logits through the "
+                              "backward and the step, and the previous step's (and KV cache) through the next forward. "
+                              "The Trainer drops it before the backward."),
                            "outputs_kept");
 }
 

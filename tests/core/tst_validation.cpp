@@ -685,7 +685,7 @@ private slots:
     void zero_infinity_table_1_runs_fit_data() {
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("known_miss");
-        const QString tiles = QStringLiteral(
+        const QString gathered_linears = QStringLiteral(
             "over the card in the backward: ZeRO-3's gathered 25K-wide linears (15 GiB with the prefetch), which the "
             "paper's memory-centric tiling (deepspeed.zero.TiledLinear, not modelled) gathers a tile at a time, beside one "
             "layer recomputed at 7 sequences of 256 heads without flash attention and its gradients (23.6 GiB)");
@@ -698,7 +698,7 @@ private slots:
         QTest::newRow("Table 1: 100B, one DGX-2, CPU params, NVMe optimizer") << QStringLiteral("P50") << QString();
         QTest::newRow("Table 1: 0.5T, one DGX-2, NVMe") << QStringLiteral("P51") << QString();
         QTest::newRow("Table 1: 1T, one DGX-2, NVMe")
-            << QStringLiteral("P52") << tiles + QStringLiteral("; host RAM over with the 16-bit model gathered on save");
+            << QStringLiteral("P52") << gathered_linears + QStringLiteral("; host RAM over with the 16-bit model gathered on save");
         QTest::newRow("Table 1: 0.5T, 32 nodes, mp 4, all on the GPU") << QStringLiteral("P53") << mp;
         QTest::newRow("Table 1: 1T, 32 nodes, mp 4, all on the GPU")
             << QStringLiteral("P54")

@@ -104,6 +104,11 @@ constinit const Option hpz{"--hpz", "K", "the same as --hpz-size", G::Zero, S::Z
 constinit const Option quantized_weights{"--quantized-weights", "on|off", "ZeRO++ int8 weights (qwZ)", G::Zero, S::Zero};
 constinit const Option quantized_gradients{"--quantized-gradients", "on|off", "ZeRO++ int4 gradients (qgZ)", G::Zero, S::Zero};
 constinit const Option mics_shard_size{"--mics-shard-size", "S", "MiCS at stage 3: model states over groups of S GPUs, replicated across them; 1 = off", G::Zero, S::Zero};
+constinit const Option tile_factor{"--tile-factor", "T",
+                                   "ZeRO-3: the layers' linears as deepspeed.zero.TiledLinear tiles of (hidden/T)^2, each gathered alone "
+                                   "(ZeRO-Infinity's memory-centric tiling; Megatron-DeepSpeed --memory-centric-tiled-linear --tile-factor T); "
+                                   "1 = off",
+                                   G::Zero, S::Zero};
 constinit const Option engine{"--engine", "deepspeed|fsdp|fsdp2|auto", "the training engine: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD = --stage 3, SHARD_GRAD_OP = 2, NO_SHARD = 0; CPUOffload = --offload-optimizer cpu --offload-param cpu); auto: the recommender plans both and keeps the faster", G::Zero, S::Zero};
 constinit const Option fsdp_precision{"--fsdp-precision", "", "FSDP's dtypes: mixed = fp32 model + MixedPrecision (Trainer, Accelerate), autocast = fp32 model under torch.autocast, pure = model loaded in --precision", G::Zero, S::Zero, words<FsdpPrecision>};
 constinit const Option limit_all_gathers{"--limit-all-gathers", "on|off", "FSDP: at most two units' all-gathers in flight (on)", G::Zero, S::Zero};
@@ -239,7 +244,7 @@ std::span<const Option* const> all_options() {
         &loss_upcast, &loss_kernel, &grad_accumulation, &kv_cache, &keep_outputs, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
         &pin_memory, &host_grad_buffer, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
-        &mics_hierarchical_gather, &engine, &fsdp_precision, &limit_all_gathers,
+        &mics_hierarchical_gather, &tile_factor, &engine, &fsdp_precision, &limit_all_gathers,
         &tp, &pp, &pp_schedule, &virtual_stages, &sequence_parallel, &pp_send, &sp, &ep, &capacity_factor,
         &finetune, &lora_rank, &lora_alpha, &lora_dropout, &lora_targets, &lora_train, &freeze, &base_precision, &double_quant,
         &quant_storage,

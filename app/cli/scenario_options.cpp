@@ -292,6 +292,8 @@ void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {
     // MiCS (core/model/mics.h): mics_shard_size, 1 = off (DeepSpeed's -1), and its hierarchical gather.
     if (auto v = a.get(opt::mics_shard_size))
         z.mics_shard_size = parse_positive_int(*v, option_text(opt::mics_shard_size), limits::kWorldSize.max);
+    if (auto v = a.get(opt::tile_factor))
+        z.linear_tile_factor = parse_positive_int(*v, option_text(opt::tile_factor), limits::kLinearTileFactor.max);
     if (auto v = a.get(opt::mics_hierarchical_gather))
         z.mics_hierarchical_params_gather = parse_on_off(*v, option_text(opt::mics_hierarchical_gather));
     // PyTorch FSDP (core/model/engine.h): ZeRO++ and MiCS are DeepSpeed's, so choosing FSDP turns

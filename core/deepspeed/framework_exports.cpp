@@ -83,6 +83,13 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
             "  (non-reentrant checkpointing, DeepSpeed's ALST tutorial), or train with ArcticTraining (activation_checkpoint_cpu_offload:");
         line("  true). The ds_config's activation_checkpointing.cpu_checkpointing reaches deepspeed.checkpointing models only.");
     }
+    if (s.zero.linear_tile_factor > 1 && s.zero.stage == 3) {
+        // deepspeed/runtime/zero/tiling.py: a module of the model's code, not a config key.
+        line("TiledLinear (planned, tile factor " + std::to_string(s.zero.linear_tile_factor) +
+             ") is model code: build each layer's linears as deepspeed.zero.TiledLinear(in_features, out_features,");
+        line("  in_splits=" + std::to_string(s.zero.linear_tile_factor) + " x in_features / hidden, out_splits=" +
+             std::to_string(s.zero.linear_tile_factor) + " x out_features / hidden), so ZeRO-3 gathers one tile at a time.");
+    }
     if (t.expandable_segments)
         line("Before launching: export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (planned; DeepSpeed's ALST tutorial).");
     if (t.fp8_gemms && (trainer || s.parallel.ulysses > 1)) {

@@ -52,6 +52,15 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
                      std::to_string(p.pipeline) + (p.ulysses > 1 ? " x sequence " + std::to_string(p.ulysses) : std::string()) +
                      " x data " + std::to_string(data_parallel_size(s)) + " on " + std::to_string(c.world_size()) + " GPUs (" +
                      std::to_string(n) + " node" + (n > 1 ? "s" : "") + " x " + std::to_string(g) + ").\n";
+    if (s.zero.linear_tile_factor > 1 && s.zero.stage == 3)
+        // DeepSpeedExamples' Megatron-LM-v1.1.5-ZeRO3 (megatron/model/transformer.py, at 4d8be374) builds
+        // its linears as deepspeed.zero.TiledLinearReturnBias under these flags; Megatron-DeepSpeed's
+        // megatron/arguments.py parses the same two flags but its model code never reads them.
+        sh += "# TiledLinear (tile factor " + std::to_string(s.zero.linear_tile_factor) +
+              ", planned): DeepSpeedExamples' Megatron-LM-v1.1.5-ZeRO3 builds it with --memory-centric-tiled-linear "
+              "--tile-factor " +
+              std::to_string(s.zero.linear_tile_factor) +
+              "; Megatron-DeepSpeed parses those flags but builds no TiledLinear: wrap the linears in your model code.\n";
     if (m.experts > 1) {
         sh += "# Experts: DeepSpeed-MoE with ep_size " + std::to_string(p.expert) +
               " (a model-code argument, not a ds_config key: --moe-expert-parallel-size below).\n";

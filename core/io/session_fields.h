@@ -153,8 +153,9 @@ void visit_fields(S& s, V& v) {
     // MiCS (since version 11).
     v("zero", "mics_shard_size", z.mics_shard_size, FieldRule{.min = 1});
     v("zero", "mics_hierarchical_params_gather", z.mics_hierarchical_params_gather);
-    v("zero", "auto_zeropp", z.auto_zeropp);                                // since version 11
-    v("zero", "zero3_host_gradient_buffer", z.zero3_host_gradient_buffer);  // since version 13
+    v("zero", "auto_zeropp", z.auto_zeropp);                                     // since version 11
+    v("zero", "zero3_host_gradient_buffer", z.zero3_host_gradient_buffer);       // since version 13
+    v("zero", "linear_tile_factor", z.linear_tile_factor, FieldRule{.min = 1});  // since version 24
 
     auto& fsdp = s.fsdp;  // since version 14
     v("engine", "engine", fsdp.engine);

@@ -228,6 +228,11 @@ void upgrade_22_to_23(json& doc) {
     if (doc.contains("model") && doc.at("model").is_object()) doc["model"]["activation"] = "fused";
 }
 
+// Version 23 gathered every linear whole: the field keeps its plans as they were.
+void upgrade_23_to_24(json& doc) {
+    if (doc.contains("zero") && doc.at("zero").is_object()) doc["zero"]["linear_tile_factor"] = 1;
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -328,6 +333,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 22) {
         upgrade_22_to_23(doc);
         version = 23;
+    }
+    if (version == 23) {
+        upgrade_23_to_24(doc);
+        version = 24;
     }
     doc["version"] = version;
     return doc;

@@ -69,6 +69,8 @@
 //              (what version 21 planned).
 //   version 23 model.activation ("fused" or "gelu-new": transformers' gelu_new runs as eight
 //              kernels); a version-22 file has "fused" (what version 22 planned).
+//   version 24 zero.linear_tile_factor (deepspeed.zero.TiledLinear's tiles, ZeRO-Infinity's
+//              memory-centric tiling; 1 = off); a version-23 file has 1 (what version 23 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -83,7 +85,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 23;
+inline constexpr int kSessionVersion = 24;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -33,10 +33,20 @@ BufferBytes rank_buffer_bytes(const ModelSpec& m, const Training& t, const ZeroS
         break;
     default: {
         const double largest = static_cast<double>(largest_layer_params(m)) / tensor;
-        const double prefetch = zero3_prefetch_elems(z, layer_modules(m, z).largest_params / tensor);
+        const double layer_module = layer_modules(m, z).largest_params / tensor;
+        const double prefetch = zero3_prefetch_elems(z, layer_module);
         b.gathered = (gradients ? 2.0 : 1.0) * elem * largest + elem * prefetch;
         b.buckets = elem * z.reduce_bucket_elems;  // the gradient reduce bucket
         if (gathered_elems) *gathered_elems = largest + prefetch;
+        // Where the step is (Zero3Gathered): the vocabulary-parallel matrix is V x h / tensor.
+        const double vocabulary = static_cast<double>(m.vocab) * static_cast<double>(m.hidden) / tensor;
+        Zero3Gathered& at = b.gathered_at;
+        at.layer = elem * layer_module;
+        at.layer_gradient = gradients ? at.layer : 0.0;
+        at.vocabulary = elem * vocabulary;
+        at.vocabulary_gradient = gradients ? at.vocabulary : 0.0;
+        at.layer_prefetch = elem * prefetch;
+        at.vocabulary_prefetch = elem * zero3_prefetch_elems(z, vocabulary);
         break;
     }
     }
@@ -82,6 +92,10 @@ BufferBytes buffer_bytes(const Scenario& s) {
         // as int8 (1 byte an element, its scales negligible) and dequantised into the 16-bit
         // parameter, so the gathered set has an int8 twin while it lands.
         b.gathered += gathered_elems;
+        const double elem_bytes = bytes_per_element(s.training.precision);
+        Zero3Gathered& at = b.gathered_at;
+        for (double* weights : {&at.layer, &at.vocabulary, &at.layer_prefetch, &at.vocabulary_prefetch})
+            *weights *= (elem_bytes + 1.0) / elem_bytes;
     }
     if (zpp.quantized_gradients) {
         // qgZ (runtime/comm/coalesced_collectives.py all_to_all_quant_reduce), per reduce bucket:

@@ -4,9 +4,24 @@
 
 namespace zp {
 
+// ZeRO-3's gathered parameters at each point of a step, in bytes (step_timeline.cpp reads them
+// moment by moment). Inside the layer stack the module computing is a layer's linear, at most the
+// largest of them (layer_modules.h), with its gradient in backward; at the head and the embedding
+// it is the vocabulary matrix. The prefetch runs ahead by the bucket, or by the next module whole:
+// the vocabulary matrix after the last layer's forward and after the first layer's backward.
+struct Zero3Gathered {
+    double layer = 0;                // the largest layer module's 16-bit weight
+    double layer_gradient = 0;       // ... and its gradient in backward (0 with a frozen base)
+    double vocabulary = 0;           // the embedding / LM head matrix
+    double vocabulary_gradient = 0;  // ... and its gradient in backward
+    double layer_prefetch = 0;       // in flight while a layer module computes
+    double vocabulary_prefetch = 0;  // in flight when the next module is the vocabulary matrix
+};
+
 struct BufferBytes {
     double buckets = 0;           // gradient reduce / parameter all-gather buckets
     double gathered = 0;          // ZeRO-3: largest module gathered (4 Lp) and the prefetch in flight
+    Zero3Gathered gathered_at;    // ZeRO-3: the same set where the step is (its largest is `gathered`)
     double dequantized = 0;       // QLoRA: one Linear's 4/8-bit weight dequantised to the compute dtype
     double quantized_reduce = 0;  // ZeRO++ qgZ: a bucket's int4 all-to-all buffers and its dequantised output (backward)
     double total() const { return buckets + gathered + dequantized + quantized_reduce; }

@@ -35,10 +35,14 @@ struct Terms {
     double startup_extra = 0;            // what start-up allocates beyond the run's persistent bytes
     double startup_total = -1;           // ZeRO-3 without zero.Init: the whole 16-bit model (else < 0)
     const char* startup_cause = "";
-    double backward_buckets = 0;     // gradient buckets in flight during backward
-    double boundary_bucket = 0;      // stage 0/1: the bucket of the reduce at the boundary
-    double persistent_buffers = 0;   // stage 3: the flat reduce bucket allocated at start-up
-    double gathered = 0;             // stage 3: gathered parameters (largest module + prefetch)
+    double backward_buckets = 0;    // gradient buckets in flight during backward
+    double boundary_bucket = 0;     // stage 0/1: the bucket of the reduce at the boundary
+    double persistent_buffers = 0;  // stage 3: the flat reduce bucket allocated at start-up
+    double gathered = 0;            // stage 3: gathered parameters (largest module + prefetch)
+    // ... where the step is (buffers.h Zero3Gathered): a layer's forward, the last one's (the head
+    // prefetched), the loss's two sides, a layer's backward, the first one's (the embedding prefetched).
+    double gathered_forward = 0, gathered_forward_last = 0, gathered_loss_forward = 0, gathered_loss_backward = 0, gathered_backward = 0,
+           gathered_backward_first = 0;
     double retained_layers = 0;      // stage 3: layers whose gathered weights stay for their reuse (max_reuse_distance)
     double layer_weights_bytes = 0;  // stage 3: one layer's gathered weights (the model's average)
     double dequantized = 0;          // QLoRA: the Linear being computed, dequantised (buffers.h)
@@ -206,6 +210,15 @@ void add_bucket_terms(Terms& x, const Scenario& s, const TimelineInputs& in, con
     if (z.stage == 3) {
         x.persistent_buffers = in.buffers.buckets;
         x.gathered = in.buffers.gathered;
+        const Zero3Gathered& at = in.buffers.gathered_at;
+        x.gathered_forward = at.layer + at.layer_prefetch;
+        x.gathered_forward_last = at.layer + at.vocabulary_prefetch;
+        // The head stays gathered from its forward into its backward (its reuse is within
+        // stage3_max_reuse_distance), the last layer's modules prefetched behind it.
+        x.gathered_loss_forward = at.vocabulary + at.layer_prefetch;
+        x.gathered_loss_backward = at.vocabulary + at.vocabulary_gradient + at.layer_prefetch;
+        x.gathered_backward = at.layer + at.layer_gradient + at.layer_prefetch;
+        x.gathered_backward_first = at.layer + at.layer_gradient + at.vocabulary_prefetch;
         x.backward_buckets = in.buffers.quantized_reduce;  // ZeRO++ qgZ: made and freed per bucket in backward
         // partitioned_param_coordinator.py __params_to_release: once the module trace is complete
         // (from the second step), a module's parameters are not released if they are used again
@@ -358,6 +371,8 @@ void add_fsdp_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const
         x.retained_layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
         x.layer_weights_bytes = u.layer_bytes;
     }
+    x.gathered_forward = x.gathered_forward_last = x.gathered_loss_forward = x.gathered_loss_backward = x.gathered_backward =
+        x.gathered_backward_first = x.gathered;
     x.dequantized = in.buffers.dequantized;
 }
 
@@ -527,7 +542,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         StepMoment mo = moment(x, StepPhase::Forward, l, QT_TRANSLATE_NOOP("Core", "stored activations"));
         mo.gradients_bytes += x.held_across_micro_steps;
         mo.activations_bytes = static_cast<double>(l) * (x.stored_per_layer + x.kv_per_layer) + x.forward_working + x.previous_output;
-        mo.buffers_bytes += x.gathered + retained_behind(l) + x.dequantized;
+        mo.buffers_bytes += (l == L ? x.gathered_forward_last : x.gathered_forward) + retained_behind(l) + x.dequantized;
         if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "stored activations and gathered ZeRO-3 parameters");
         visit(mo);
     };
@@ -544,7 +559,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         const double loss = forward_side ? x.loss_forward : x.loss_backward;
         const double previous = forward_side ? x.previous_output : x.kept_logits;
         mo.activations_bytes = static_cast<double>(L) * (x.stored_per_layer + x.kv_per_layer) + x.head_inputs + loss + previous;
-        mo.buffers_bytes += x.gathered + retained_behind(L);
+        mo.buffers_bytes += (forward_side ? x.gathered_loss_forward : x.gathered_loss_backward) + retained_behind(L);
         visit(mo);
     }
 
@@ -556,7 +571,8 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full * done);
         mo.activations_bytes =
             static_cast<double>(l) * x.stored_per_layer + static_cast<double>(L) * x.kv_per_layer + x.backward_working + x.kept_logits;
-        mo.buffers_bytes += x.backward_buckets + x.gathered + retained_behind(l) + retained_passed(l) + x.dequantized;
+        mo.buffers_bytes += x.backward_buckets + (l == 1 ? x.gathered_backward_first : x.gathered_backward) + retained_behind(l) +
+                            retained_passed(l) + x.dequantized;
         if (x.backward_buckets > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and the ipg gradient buckets");
         if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and gathered ZeRO-3 parameters");
         visit(mo);

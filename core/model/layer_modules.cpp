@@ -4,6 +4,7 @@
 #include "core/model/trainable_params.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace zp {
 
@@ -16,32 +17,46 @@ LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z) {
     // DeepSeek-V2, Qwen3-MoE), not the dense MLP's ffn (model_spec.h).
     const double ffn = static_cast<double>(m.experts > 1 ? expert_ffn(m) : m.ffn);
     const double experts = static_cast<double>(std::max<std::int64_t>(m.experts, 1));
-    // The linears: q, k, v (one module when fused), the output projection, and the MLP's
-    // up (+ gate, one module when fused) and down, per expert.
-    double sizes[8];
+    // The linears (in x out): q, k, v (one module when fused), the output projection, and the
+    // MLP's up (+ gate, one module when fused) and down, per expert.
+    struct Shape {
+        double in, out;
+    };
+    Shape shapes[8];
     int n = 0;
-    if (m.fused_qkv) sizes[n++] = h * (q + 2 * kv);
+    if (m.fused_qkv) shapes[n++] = {h, q + 2 * kv};
     else {
-        sizes[n++] = h * q;
-        sizes[n++] = h * kv;
-        sizes[n++] = h * kv;
+        shapes[n++] = {h, q};
+        shapes[n++] = {h, kv};
+        shapes[n++] = {h, kv};
     }
-    sizes[n++] = q * h;
+    shapes[n++] = {q, h};
     const double mlp_modules_before = n;
     if (m.gated_mlp && !m.fused_gate_up) {
-        sizes[n++] = h * ffn;
-        sizes[n++] = h * ffn;
-    } else sizes[n++] = h * ffn * (m.gated_mlp ? 2.0 : 1.0);
-    sizes[n++] = ffn * h;
+        shapes[n++] = {h, ffn};
+        shapes[n++] = {h, ffn};
+    } else shapes[n++] = {h, ffn * (m.gated_mlp ? 2.0 : 1.0)};
+    shapes[n++] = {ffn, h};
     LayerModules l;
-    const double mlp_modules = n - mlp_modules_before;
+    const double tiles = static_cast<double>(std::max<std::int64_t>(z.linear_tile_factor, 1));
+    double linears = 0, tile_containers = 0;
     for (int i = 0; i < n; ++i) {
         const double copies = i >= mlp_modules_before ? experts : 1.0;
-        l.layer_params += sizes[i] * copies;
-        l.largest_params = std::max(l.largest_params, sizes[i]);
-        if (sizes[i] >= z.stage3_param_persistence_threshold) l.gathered += copies;
+        const double size = shapes[i].in * shapes[i].out;
+        l.layer_params += size * copies;
+        // deepspeed.zero.TiledLinear (runtime/zero/tiling.py) as Megatron-DeepSpeed builds it
+        // (Megatron-LM-v1.1.5-ZeRO3 --memory-centric-tiled-linear --tile-factor t: in_splits and
+        // out_splits of t per h of each side, every tile (h/t)^2): in x out Linears, each its own
+        // module ZeRO-3 gathers, under the TiledLinear, its ModuleList and one ModuleList per output split.
+        const double in_splits = tiles > 1 ? std::max(1.0, std::round(tiles * shapes[i].in / h)) : 1.0;
+        const double out_splits = tiles > 1 ? std::max(1.0, std::round(tiles * shapes[i].out / h)) : 1.0;
+        const double pieces = in_splits * out_splits;
+        l.largest_params = std::max(l.largest_params, size / pieces);
+        if (size / pieces >= z.stage3_param_persistence_threshold) l.gathered += copies * pieces;
+        linears += copies * pieces;
+        if (pieces > 1) tile_containers += copies * (2.0 + out_splits);
     }
-    l.hooked = (n - mlp_modules) + mlp_modules * experts + static_cast<double>(m.norms_per_layer) + zero3_costs::kContainersPerLayer;
+    l.hooked = linears + tile_containers + static_cast<double>(m.norms_per_layer) + zero3_costs::kContainersPerLayer;
     return l;
 }
 

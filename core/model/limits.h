@@ -67,6 +67,9 @@ inline constexpr CountRange kDataloaderWorkers{0, 1024};  // per training proces
 // --- ZeRO ----------------------------------------------------------------------------------
 inline constexpr CountRange kZeroStage{0, 3};
 inline constexpr RealRange kBucketElems = kNonNegative;  // bucket and buffer sizes, elements
+// TiledLinear's tile factor (ZeroSetup::linear_tile_factor): 1 = off; at most the hidden size
+// (tiling.py: in_splits within [1, in_features]), checked against the model in validate.
+inline constexpr CountRange kLinearTileFactor{1, 65536};
 
 // --- Assumptions ---------------------------------------------------------------------------
 inline constexpr RealRange kHeadroom{0, 1, false, true};  // fraction of GPU memory kept free

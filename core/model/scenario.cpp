@@ -236,6 +236,9 @@ void validate(const Scenario& s) {
         throw InputError("zero_hpz_partition_size " + std::to_string(z.hpz_partition_size) + " must divide the " +
                          std::to_string(s.cluster.gpus_per_node) +
                          " GPUs per node: hpZ's secondary partition lives within a node (usually the node's GPU count)");
+    if (!limits::kLinearTileFactor.contains(z.linear_tile_factor) || z.linear_tile_factor > s.model.hidden)
+        throw InputError("the TiledLinear tile factor " + std::to_string(z.linear_tile_factor) + " must be 1 (off) up to the hidden size " +
+                         std::to_string(s.model.hidden) + " (deepspeed.zero.TiledLinear splits each input into at most its features)");
     validate_parallelism(s);
     validate_mics(s);
     validate_fsdp(s);

@@ -217,6 +217,12 @@ struct ZeroSetup {
     // sub-group gradient (CPU) or were swapped to NVMe as they came (swap_out_gradients). false
     // models those releases; the exports do not depend on it.
     bool zero3_host_gradient_buffer = true;
+    // Not a config key but the model's code: ZeRO-Infinity's memory-centric tiling
+    // (deepspeed.zero.TiledLinear; Megatron-DeepSpeed's --memory-centric-tiled-linear --tile-factor
+    // t) splits every linear of a layer into tiles of (h/t)^2, each a module ZeRO-3 gathers alone
+    // (core/model/layer_modules.cpp). 1 = off. Rajbhandari et al. 2021 Fig. 6(b): the largest
+    // hidden size one DGX-2 trains is 8K untiled, 16K at t = 2, 32K at 4, 64K at 16.
+    std::int64_t linear_tile_factor = 1;
     // ZeRO++ (arXiv 2306.10209; DeepSpeed zero/config.py), stage 3 only. hpZ: every rank also keeps
     // a secondary 16-bit partition over zero_hpz_partition_size ranks of its node, and the backward
     // gathers from it (1 = off). qwZ: forward gathers in int8 (zero_quantized_weights). qgZ:

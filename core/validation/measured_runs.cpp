@@ -575,6 +575,14 @@ void zero_knobs_from_case(const CaseReader& r, const std::string& kind, ZeroSetu
             z.*k.field = static_cast<double>(*v);
             c.notes.push_back(std::string(k.key) + " " + std::to_string(*v));
         }
+    // Whether saving gathers the whole 16-bit model on rank 0 (host RAM at the checkpoint save):
+    // zero_optimization.stage3_gather_16bit_weights_on_model_save, read by save_16bit_model() alone.
+    if (auto f = r.optional_bool("gather_16bit_weights_on_model_save")) z.gather_16bit_weights_on_model_save = *f;
+    // The model's code: deepspeed.zero.TiledLinear's tile factor (ZeroSetup::linear_tile_factor).
+    if (auto v = r.optional_integer("tile_factor", 1)) {
+        z.linear_tile_factor = *v;
+        c.notes.push_back("TiledLinear: tile factor " + std::to_string(*v));
+    }
     // Throughput cases: overlap_comm as the run's DeepSpeed had it: as stated, else DeepSpeed's
     // default for the stage (on at stage 3 only: core/model/deepspeed_defaults.h); it decides what the
     // step time hides. (Memory cases keep the planner's default, which their allocator fit used.)
@@ -650,14 +658,14 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
 // lists is refused by name: a run scored without a setting it states (a context_parallel, an
 // expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
 // clang-format off
-constexpr std::array<std::string_view, 44> kCaseFields{
+constexpr std::array<std::string_view, 46> kCaseFields{
     "id", "source", "quote", "kind", "assumptions", "engine", "model", "gpus", "gpus_per_node", "gpu", "nodes",
     "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory", "deepspeed_version",
     "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "pipeline_send", "reduce_bucket_size",
     "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",
     "overlap_comm", "precision", "optimizer", "micro_batch", "grad_accum", "seq", "checkpointing",
     "flash_attention", "attention_softmax", "cpu_checkpointing", "partition_activations", "lora", "measured", "transformers", "use_cache",
-    "keeps_outputs", "gradient_accumulation"};
+    "keeps_outputs", "gradient_accumulation", "tile_factor", "gather_16bit_weights_on_model_save"};
 constexpr std::array<std::string_view, 8> kModelFields{"name", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab"};
 constexpr std::array<std::string_view, 2> kGpuFields{"type", "memory_gib"};
 constexpr std::array<std::string_view, 3> kMeasuredFields{"value", "unit", "what"};

@@ -253,8 +253,9 @@ private slots:
                                                 "--job",
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
-                                                "--kernel-index"};
-        QCOMPARE(expected.size(), std::size_t{94});
+                                                "--kernel-index",
+                                                "--tile-factor"};
+        QCOMPARE(expected.size(), std::size_t{95});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

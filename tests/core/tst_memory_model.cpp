@@ -5,6 +5,7 @@
 #include "core/memory/buffers.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
+#include "core/model/layer_modules.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
@@ -132,6 +133,60 @@ private slots:
         QCOMPARE(buffer_bytes(m, t, z).gathered, 2.0 * 2.0 * largest + 2.0 * inFlightElems);
         z.stage3_prefetch_bucket_elems = 0;  // no prefetch: the 4 Lp alone
         QCOMPARE(buffer_bytes(m, t, z).gathered, 2.0 * 2.0 * largest);
+    }
+
+    // Where the step is (buffers.h Zero3Gathered): inside the layer stack the largest layer module
+    // (Llama-2 7B: gate_proj 4096 x 11008, 45.1M), at the head and the embedding the vocabulary
+    // matrix (32000 x 4096, 131.1M), the prefetch taking that matrix whole when it comes next
+    // (fetch_sub_module adds the next parameter before it checks the 5e7 bucket). bf16, 2 bytes.
+    void zero3_gathered_where_the_step_is() {
+        const ModelSpec m = model_preset("llama-2-7b").spec;
+        ZeroSetup z;
+        z.stage = 3;
+        z.stage3_prefetch_bucket_elems = 5e7;
+        Training t;
+        t.precision = Precision::Bf16;
+        const Zero3Gathered at = buffer_bytes(m, t, z).gathered_at;
+        QCOMPARE(at.layer, 2.0 * 4096 * 11008);
+        QCOMPARE(at.layer_gradient, at.layer);
+        QCOMPARE(at.vocabulary, 2.0 * 32000 * 4096);
+        QCOMPARE(at.layer_prefetch, 2.0 * 5e7);
+        QCOMPARE(at.vocabulary_prefetch, 2.0 * 32000 * 4096);
+    }
+
+    // deepspeed.zero.TiledLinear as Megatron-LM-v1.1.5-ZeRO3 builds it (--tile-factor T): every
+    // linear of a GPT layer in tiles of (h/T)^2, each gathered alone. ZeRO-Infinity's 1T layer
+    // (h 25,600) at T = 4: qkv 3 x 16 tiles, the projection 16, the MLP 4 x 16 each, 192 gathered
+    // modules of 6,400^2; hooked besides: per linear the TiledLinear, its ModuleList and one per
+    // output split (12, 4, 16, 4: 8 + 36), the two LayerNorms and the layer's three containers.
+    void tiled_linear_modules_data() {
+        QTest::addColumn<qint64>("tiles");
+        QTest::addColumn<double>("largest");
+        QTest::addColumn<double>("gathered");
+        QTest::addColumn<double>("hooked");
+        QTest::newRow("untiled: the 25,600 x 102,400 up-projection, 4 linears") << qint64(1) << 25600.0 * 102400.0 << 4.0 << 4.0 + 2 + 3;
+        QTest::newRow("tile factor 2: 48 tiles of 12,800^2") << qint64(2) << 12800.0 * 12800.0 << 48.0 << 48.0 + 8 + 18 + 2 + 3;
+        QTest::newRow("tile factor 4: 192 tiles of 6,400^2") << qint64(4) << 6400.0 * 6400.0 << 192.0 << 192.0 + 8 + 36 + 2 + 3;
+    }
+    void tiled_linear_modules() {
+        QFETCH(qint64, tiles);
+        QFETCH(double, largest);
+        QFETCH(double, gathered);
+        QFETCH(double, hooked);
+        ModelSpec m = model_preset("gpt2").spec;  // a GPT layer: fused qkv, 4h MLP, two LayerNorms
+        m.hidden = 25600;
+        m.heads = 256;
+        m.head_dim = 100;
+        m.kv_heads = 256;
+        m.ffn = 102400;
+        ZeroSetup z;
+        z.stage = 3;
+        z.linear_tile_factor = tiles;
+        const LayerModules l = layer_modules(m, z);
+        QCOMPARE(l.largest_params, largest);
+        QCOMPARE(l.gathered, gathered);
+        QCOMPARE(l.hooked, hooked);
+        QCOMPARE(l.layer_params, 12.0 * 25600 * 25600);  // tiling splits the modules, not the parameters
     }
 
     // ZeRO-3 host RAM with zero.Init and full CPU offload (core/memory/host_memory.cpp): during

@@ -7,6 +7,7 @@
 #include "core/io/session_fields.h"
 #include "core/io/session_version.h"
 #include "core/memory/host_memory.h"
+#include "core/memory/memory_model.h"
 #include "core/model/enum_names.h"
 #include "core/model/model_spec.h"
 #include "core/presets/default_scenario.h"
@@ -84,7 +85,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
-    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer",
+    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer", "zero.linear_tile_factor",
     "engine.engine", "engine.fsdp_precision", "engine.limit_all_gathers", "engine.auto", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
     "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses", "parallel.pipeline_send",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
@@ -95,7 +96,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 156;
+constexpr std::size_t kFieldCount = 157;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -352,6 +353,7 @@ json flatten(const Scenario& s) {
         {"zero.mics_hierarchical_params_gather", z.mics_hierarchical_params_gather},
         {"zero.auto_zeropp", z.auto_zeropp},
         {"zero.zero3_host_gradient_buffer", z.zero3_host_gradient_buffer},
+        {"zero.linear_tile_factor", z.linear_tile_factor},
         {"engine.engine", to_string(s.fsdp.engine)},
         {"engine.fsdp_precision", to_string(s.fsdp.precision)},
         {"engine.limit_all_gathers", s.fsdp.limit_all_gathers},
@@ -481,7 +483,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 23);
+        QCOMPARE(kSessionVersion, 24);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -532,6 +534,7 @@ private slots:
                                   {"zero.mics_hierarchical_params_gather", false},
                                   {"zero.auto_zeropp", false},
                                   {"zero.zero3_host_gradient_buffer", true},
+                                  {"zero.linear_tile_factor", 1},
                                   {"engine.engine", "deepspeed"},
                                   {"engine.fsdp_precision", "mixed"},
                                   {"engine.limit_all_gathers", true},
@@ -976,6 +979,24 @@ private slots:
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
     }
 
+    // Version 23 gathered every linear whole: a 1T model of ZeRO-Infinity's Table 1 on one DGX-2 as
+    // a45e24f wrote it opens untiled, with what must fit as that plan had it; tiled four ways
+    // (--tile-factor 4, the factor the paper's Fig. 6(b) gives a 25,600-wide model) it fits.
+    void frozen_version_23() {
+        const std::string text = read_text_file(test_data_path("sessions/v23-1t-dgx2-untiled.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 23);
+        QVERIFY(!doc.at("zero").contains("linear_tile_factor"));
+        const Scenario s = parse_session(text, "v23-1t-dgx2-untiled.zplan");
+        QCOMPARE(s.zero.linear_tile_factor, std::int64_t{1});
+        const double must_fit_gib = estimate_memory(s).peak_required_bytes / 1073741824.0;
+        QVERIFY2(std::abs(must_fit_gib - 41.48) < 0.005, qPrintable(QString::number(must_fit_gib)));
+        Scenario tiled = s;
+        tiled.zero.linear_tile_factor = 4;
+        QVERIFY(check_fit(tiled, estimate_memory(tiled)).gpu);
+        QVERIFY(parse_session(session_text(tiled), "again.zplan") == tiled);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -1007,7 +1028,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 23); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 24); "
                                     "upgrade zero-planner"));
         }
     }
@@ -1020,9 +1041,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 23); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 24); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 23)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 24)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

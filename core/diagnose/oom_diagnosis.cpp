@@ -7,7 +7,9 @@
 #include "core/memory/memory_model.h"
 #include "core/memory/model_states.h"
 #include "core/memory/step_timeline.h"
+#include "core/model/engine.h"
 #include "core/model/enum_names.h"
+#include "core/model/layer_modules.h"
 #include "core/model/precision.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
@@ -237,6 +239,25 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
         Scenario f = s;
         f.zero.stage = 3;
         out.push_back(fix_of("ZeRO-3 instead of ZeRO-" + std::to_string(s.zero.stage), f));
+    }
+    // ZeRO-3 gathers a layer's linears whole; one over the prefetch bucket is in flight whole too
+    // (layer_modules.h). TiledLinear (ZeroSetup::linear_tile_factor) gathers a tile at a time: the
+    // smallest factor of 2, 4, 8 or 16 that fits, else the largest tried.
+    if (s.zero.stage == 3 && !is_fsdp(s.fsdp) && s.zero.linear_tile_factor <= 1 &&
+        (phase == StepPhase::Forward || phase == StepPhase::Backward) &&
+        layer_modules(s.model, s.zero).largest_params > s.zero.stage3_prefetch_bucket_elems) {
+        std::optional<OomFix> tiled;
+        for (std::int64_t tiles : {2, 4, 8, 16}) {
+            Scenario f = s;
+            f.zero.linear_tile_factor = tiles;
+            auto fix = fix_of("deepspeed.zero.TiledLinear with tile factor " + std::to_string(tiles) +
+                                  " (model code: each layer's linears gathered in (hidden/" + std::to_string(tiles) + ")^2 tiles)",
+                              f);
+            if (!fix) break;
+            tiled = std::move(fix);
+            if (tiled->fits) break;
+        }
+        out.push_back(std::move(tiled));
     }
     if (s.zero.offload_optimizer == OffloadDevice::None && s.zero.stage >= 1) {
         Scenario f = s;

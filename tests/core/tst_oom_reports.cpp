@@ -9,12 +9,14 @@
 #include "core/diagnose/oom_diagnosis.h"
 #include "core/io/hf_config.h"
 #include "core/io/oom_log.h"
+#include "core/io/scenario_json.h"
 #include "core/model/enum_names.h"
 #include "core/presets/model_presets.h"
 #include "core/presets/preset_table.h"
 #include "test_data.h"
 
 #include <QtTest>
+#include <algorithm>
 
 using namespace zp;
 
@@ -176,6 +178,26 @@ private slots:
         }
         QVERIFY(fused);
         QVERIFY(zero3);
+    }
+
+    // ZeRO-Infinity's 1T model on one DGX-2 at 7 sequences, untiled, out of memory in the backward
+    // (41.5 GiB must fit of 30.1: ZeRO-3 gathers its 25,600 x 102,400 linears whole): the fixes
+    // include TiledLinear at the smallest factor that fits, 2 (28.6 GiB), before the paper's 4.
+    void wide_layers_propose_tiled_linear() {
+        const Scenario s = parse_session(read_text_file(test_data_path("sessions/v23-1t-dgx2-untiled.zplan")), "v23.zplan");
+        OomLog oom;
+        oom.moment = OomMoment::InStep;
+        oom.phase = StepPhase::Backward;
+        OomEvent event;
+        event.tried_bytes = 5.0 * kBytesPerGiB;
+        oom.events.push_back(event);
+        const OomDiagnosis d = diagnose_oom(oom, s);
+        const auto tiled =
+            std::find_if(d.fixes.begin(), d.fixes.end(), [](const OomFix& f) { return f.scenario.zero.linear_tile_factor > 1; });
+        QVERIFY(tiled != d.fixes.end());
+        QCOMPARE(tiled->scenario.zero.linear_tile_factor, std::int64_t{2});
+        QVERIFY(tiled->fits);
+        QVERIFY2(tiled->change.find("TiledLinear") != std::string::npos, tiled->change.c_str());
     }
 };
 

@@ -133,7 +133,10 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
 
-    controls_ = new ControlPanel(doc, nullptr, persistence_ == Persistent);
+    // Built in place (in the scroll area, in the window, with its groups and their combo boxes
+    // built with their parents): placed from outside, each of its 25 QComboBoxes would take the
+    // window's font as a FontChange, which builds its popup list (QComboBox::changeEvent, Qt 6.4).
+    controls_ = new ControlPanel(doc, scroll->viewport(), persistence_ == Persistent);
     scroll->setWidget(controls_);
     scroll->setMinimumWidth(controls_->sizeHint().width() + 24);
 
@@ -275,8 +278,13 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
 // Ownership order instead of a disconnect: the widgets that show the document go first, while
 // the window and the document are whole (a spin box with typed text commits it on the focus-out
 // that hiding the window sends: tests/ui window_goes_with_edits_in_flight); the document, a
-// member, goes after them and announces nothing (see planner_document.h).
-MainWindow::~MainWindow() { delete takeCentralWidget(); }
+// member, goes after them and announces nothing (see planner_document.h). The central widget keeps
+// the window's font as its own on the way out: taken out with the font inherited, it would change
+// to the application's, and each QComboBox in it would build its popup list to be deleted with it.
+MainWindow::~MainWindow() {
+    if (QWidget* central = centralWidget()) central->setFont(font());
+    delete takeCentralWidget();
+}
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));

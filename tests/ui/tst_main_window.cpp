@@ -28,6 +28,7 @@
 
 #include <sys/resource.h>
 #include <QComboBox>
+#include <QListView>
 #include <QSettings>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -86,6 +87,23 @@ private slots:
         QVERIFY(w.memoryView()->highlightedBar() >= 0);
         QVERIFY(w.card()->plainText().startsWith(QStringLiteral("Recommended:")));
         QVERIFY(w.configPreview()->configText().contains(QStringLiteral("\"zero_optimization\"")));
+    }
+
+    // The control panel is built in place, its combo boxes with their parents: none takes the
+    // window's font as a change, which would build its popup list (a QListView each, Qt 6.4's
+    // QComboBox::changeEvent) before anyone opens it. The first opened builds its own.
+    void combo_box_popups_wait_to_be_opened() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const ControlPanel* panel = w.findChild<ControlPanel*>();
+        QVERIFY(panel);
+        QVERIFY(!panel->findChildren<QComboBox*>().isEmpty());
+        QCOMPARE(panel->findChildren<QListView*>().size(), qsizetype(0));
+        QComboBox* gpu = panel->findChild<QComboBox*>(QStringLiteral("gpu"));
+        QVERIFY(gpu);
+        QVERIFY(gpu->view());  // built on first use
+        QCOMPARE(panel->findChildren<QListView*>().size(), qsizetype(1));
     }
 
     void gpu_slider_moves_every_view_and_undo_restores_them() {

@@ -17,7 +17,8 @@
 
 namespace zp::ui {
 
-ControlGroup::ControlGroup(PlannerDocument* doc, const QString& title) : QGroupBox(title), doc_(doc), form_(new QFormLayout(this)) {
+ControlGroup::ControlGroup(PlannerDocument* doc, const QString& title, QWidget* parent)
+    : QGroupBox(title, parent), doc_(doc), form_(new QFormLayout(this)) {
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 }
 

@@ -43,7 +43,9 @@ inline constexpr auto kCustomEntry = QLatin1String("__custom__");
 // control_panel.h), each to one edit(); sync() in each group shows the document.
 class ControlGroup : public QGroupBox {
 public:
-    ControlGroup(PlannerDocument* doc, const QString& title);
+    // Built with its parent (the panel, itself in the window) and its combo boxes with it as theirs:
+    // see ControlPanel's constructor.
+    ControlGroup(PlannerDocument* doc, const QString& title, QWidget* parent = nullptr);
 
     // The disclosure (issue 39): rows whose control `essential` refuses are shown only while the
     // group's "Advanced" button is open. A row without a named control is always shown; a group

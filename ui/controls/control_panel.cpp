@@ -83,15 +83,15 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent, bool rememberA
     : QWidget(parent), doc_(doc), remember_(rememberAdvanced) {
     auto* layout = new QVBoxLayout(this);
     // In this order on screen and in the tab order: what the plan is for and on what first.
-    layout->addWidget(job_ = new JobGroup(doc));
-    layout->addWidget(gpus_ = new GpuGroup(doc));
-    layout->addWidget(model_ = new ModelGroup(doc));
-    layout->addWidget(network_ = new NetworkGroup(doc));
-    layout->addWidget(parallelism_ = new ParallelismGroup(doc));
-    layout->addWidget(zeropp_ = new ZeroppGroup(doc));
-    layout->addWidget(host_ = new HostGroup(doc));
-    layout->addWidget(finetune_ = new FinetuneGroup(doc));
-    layout->addWidget(training_ = new TrainingGroup(doc));
+    layout->addWidget(job_ = new JobGroup(doc, this));
+    layout->addWidget(gpus_ = new GpuGroup(doc, this));
+    layout->addWidget(model_ = new ModelGroup(doc, this));
+    layout->addWidget(network_ = new NetworkGroup(doc, this));
+    layout->addWidget(parallelism_ = new ParallelismGroup(doc, this));
+    layout->addWidget(zeropp_ = new ZeroppGroup(doc, this));
+    layout->addWidget(host_ = new HostGroup(doc, this));
+    layout->addWidget(finetune_ = new FinetuneGroup(doc, this));
+    layout->addWidget(training_ = new TrainingGroup(doc, this));
     layout->addStretch(1);
     const std::array<std::pair<ControlGroup*, const char*>, 9> names{{{job_, "group_job"},
                                                                       {gpus_, "group_gpus"},

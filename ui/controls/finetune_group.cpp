@@ -8,9 +8,9 @@
 
 namespace zp::ui {
 
-FinetuneGroup::FinetuneGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Fine-tuning")) {
-    finetune_method_ = named(tip(new QComboBox, tr("Full: every weight trained. LoRA: adapters on a frozen 16-bit base (PEFT). "
-                                                   "QLoRA: adapters on a base quantised to 4 or 8 bits (bitsandbytes).")),
+FinetuneGroup::FinetuneGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Fine-tuning"), parent) {
+    finetune_method_ = named(tip(new QComboBox(this), tr("Full: every weight trained. LoRA: adapters on a frozen 16-bit base (PEFT). "
+                                                         "QLoRA: adapters on a base quantised to 4 or 8 bits (bitsandbytes).")),
                              "finetune_method");
     const auto methodLabel = [](FineTuneMethod m) {
         switch (m) {
@@ -28,15 +28,16 @@ FinetuneGroup::FinetuneGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Fine-
     lora_rank_->setRange(1, 65536);
     lora_rank_->setAccessibleName(tr("LoRA rank"));
     form_->addRow(tr("LoRA rank"), lora_rank_);
-    lora_targets_ = named(tip(new QComboBox, tr("Which Linear modules get adapters: PEFT's default for the model type, every attention "
-                                                "projection, or every Linear but the output layer (all-linear).")),
-                          "lora_targets");
+    lora_targets_ =
+        named(tip(new QComboBox(this), tr("Which Linear modules get adapters: PEFT's default for the model type, every attention "
+                                          "projection, or every Linear but the output layer (all-linear).")),
+              "lora_targets");
     for (const auto& n : enum_names<LoraTargets>())
         if (n.value != LoraTargets::Modules) lora_targets_->addItem(QString::fromLatin1(n.name), QString::fromLatin1(n.name));
     lora_targets_->setAccessibleName(tr("LoRA target modules"));
     form_->addRow(tr("Targets"), lora_targets_);
-    base_precision_ = named(tip(new QComboBox, tr("How the frozen base is stored: auto (the training dtype; NF4 for QLoRA), 16-bit, "
-                                                  "LLM.int8 or 4-bit NF4/FP4.")),
+    base_precision_ = named(tip(new QComboBox(this), tr("How the frozen base is stored: auto (the training dtype; NF4 for QLoRA), 16-bit, "
+                                                        "LLM.int8 or 4-bit NF4/FP4.")),
                             "base_precision");
     for (const auto& n : enum_names<BasePrecision>()) base_precision_->addItem(QString::fromLatin1(n.name), QString::fromLatin1(n.name));
     base_precision_->setAccessibleName(tr("Base precision"));

@@ -10,7 +10,7 @@ class EditSpinBox;
 class FinetuneGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
-    explicit FinetuneGroup(PlannerDocument* doc);
+    explicit FinetuneGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s);
 
 private:

@@ -16,11 +16,11 @@ namespace zp::ui {
 
 using Scale = ScaledSlider::Scale;
 
-GpuGroup::GpuGroup(PlannerDocument* doc) : ControlGroup(doc, tr("GPUs")) {
-    node_ = named(tip(new QComboBox, tr("A whole node as sold: its GPU, GPUs per node, network and NICs, host RAM, NVMe and host "
-                                        "memory bandwidth. Keeps the GPU count, in whole nodes. My cluster: the node differs from "
-                                        "every one listed, in a field below or in a rate a session carries (CPU Adam, NVMe, PCIe); "
-                                        "choosing it opens the node's fields.")),
+GpuGroup::GpuGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("GPUs"), parent) {
+    node_ = named(tip(new QComboBox(this), tr("A whole node as sold: its GPU, GPUs per node, network and NICs, host RAM, NVMe and host "
+                                              "memory bandwidth. Keeps the GPU count, in whole nodes. My cluster: the node differs from "
+                                              "every one listed, in a field below or in a rate a session carries (CPU Adam, NVMe, PCIe); "
+                                              "choosing it opens the node's fields.")),
                   "node");
     std::vector<FamilyEntry> nodes;
     for (const auto& c : cluster_presets())
@@ -44,7 +44,7 @@ GpuGroup::GpuGroup(PlannerDocument* doc) : ControlGroup(doc, tr("GPUs")) {
     gpu_error_->setWordWrap(true);
     gpu_error_->setVisible(false);
     form_->addRow(gpu_error_);
-    gpu_ = named(tip(new QComboBox, tr("GPU model: sets memory, peak 16-bit TFLOP/s and the intra-node link.")), "gpu");
+    gpu_ = named(tip(new QComboBox(this), tr("GPU model: sets memory, peak 16-bit TFLOP/s and the intra-node link.")), "gpu");
     std::vector<FamilyEntry> gpus;
     for (const auto& g : gpu_presets())
         gpus.push_back({QString::fromStdString(g.display_name), QString::fromStdString(g.name), gpu_family(g.name)});

@@ -11,7 +11,7 @@ class EditSpinBox;
 class GpuGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
-    explicit GpuGroup(PlannerDocument* doc);
+    explicit GpuGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s);
 
     QComboBox* nodeCombo() const { return node_; }

@@ -9,7 +9,7 @@
 
 namespace zp::ui {
 
-HostGroup::HostGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Host (per node)")) {
+HostGroup::HostGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Host (per node)"), parent) {
     cpu_ram_ =
         named(tip(new EditDoubleSpinBox, tr("Host RAM per node. CPU offload keeps optimizer states (and parameters) here.")), "cpu_ram");
     cpu_ram_->setDecimals(0);

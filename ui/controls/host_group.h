@@ -10,7 +10,7 @@ namespace zp::ui {
 class HostGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
-    explicit HostGroup(PlannerDocument* doc);
+    explicit HostGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s);
 
 private:

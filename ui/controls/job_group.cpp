@@ -19,10 +19,10 @@ QString JobGroup::jobLabel(Job j) {
     return QString::fromLatin1(to_string(j));
 }
 
-JobGroup::JobGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Job")) {
-    job_ = named(tip(new QComboBox, tr("What the plan is for. Choosing a job sets its usual precision, optimizer, recompute, "
-                                       "sequence and fine-tuning method, and shows the controls that matter for it first; "
-                                       "the others stay under each box's Advanced.")),
+JobGroup::JobGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Job"), parent) {
+    job_ = named(tip(new QComboBox(this), tr("What the plan is for. Choosing a job sets its usual precision, optimizer, recompute, "
+                                             "sequence and fine-tuning method, and shows the controls that matter for it first; "
+                                             "the others stay under each box's Advanced.")),
                  "job");
     addEnumItems<Job>(job_, jobLabel);
     job_->setAccessibleName(tr("Job"));

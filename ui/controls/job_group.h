@@ -9,7 +9,7 @@ namespace zp::ui {
 class JobGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
-    explicit JobGroup(PlannerDocument* doc);
+    explicit JobGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s);
 
     QComboBox* jobCombo() const { return job_; }

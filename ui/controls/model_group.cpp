@@ -15,10 +15,10 @@ namespace zp::ui {
 
 using Scale = ScaledSlider::Scale;
 
-ModelGroup::ModelGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Model")) {
-    model_ = named(
-        tip(new QComboBox, tr("A model with its exact parameter count and architecture. Changes every memory slice and the step time.")),
-        "model");
+ModelGroup::ModelGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Model"), parent) {
+    model_ = named(tip(new QComboBox(this),
+                       tr("A model with its exact parameter count and architecture. Changes every memory slice and the step time.")),
+                   "model");
     for (const auto& p : model_presets()) model_->addItem(QString::fromStdString(p.display_name), QString::fromStdString(p.name));
     model_->addItem(tr("Custom size (synthesized)"), kCustomEntry);
     form_->addRow(tr("Preset"), model_);

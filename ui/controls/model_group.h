@@ -10,7 +10,7 @@ namespace zp::ui {
 class ModelGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
-    explicit ModelGroup(PlannerDocument* doc);
+    explicit ModelGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s);
 
     QComboBox* modelCombo() const { return model_; }

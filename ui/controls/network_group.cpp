@@ -10,7 +10,7 @@ namespace zp::ui {
 
 using Scale = ScaledSlider::Scale;
 
-NetworkGroup::NetworkGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Network")) {
+NetworkGroup::NetworkGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Network"), parent) {
     inter_bw_ = named(new ScaledSlider(1, 6400, 0, tr(" Gbit/s"), Scale::Logarithmic), "inter_node_bandwidth");
     setValidRange(inter_bw_, limits::kInterNodeGbitsPerS, 0);
     inter_bw_->setToolTips(
@@ -23,7 +23,7 @@ NetworkGroup::NetworkGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Network
     nics_->setRange(static_cast<int>(limits::kNicsPerNode.min), static_cast<int>(limits::kNicsPerNode.max));
     nics_->setSpecialValueText(tr("one per GPU"));
     form_->addRow(tr("NICs per node"), nics_);
-    intra_bw_ = named(tip(new QComboBox, tr("Link between GPUs in a node, one direction per GPU. Limits communication on one node.")),
+    intra_bw_ = named(tip(new QComboBox(this), tr("Link between GPUs in a node, one direction per GPU. Limits communication on one node.")),
                       "intra_node_bandwidth");
     // The link names are English only, like the preset names.
     for (const IntraNodeLink& l : intra_node_links()) intra_bw_->addItem(QString::fromUtf8(l.name), l.gbytes_per_s);

@@ -9,7 +9,7 @@ class EditSpinBox;
 class NetworkGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
-    explicit NetworkGroup(PlannerDocument* doc);
+    explicit NetworkGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s);
 
 private:

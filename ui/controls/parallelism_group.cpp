@@ -15,9 +15,9 @@
 
 namespace zp::ui {
 
-ParallelismGroup::ParallelismGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Model parallelism")) {
-    tensor_parallel_ = named(tip(new QComboBox, tr("Tensor parallelism: each layer's matrices split over this many GPUs of a node "
-                                                   "(Megatron). Off: 1. Auto: the recommender chooses.")),
+ParallelismGroup::ParallelismGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Model parallelism"), parent) {
+    tensor_parallel_ = named(tip(new QComboBox(this), tr("Tensor parallelism: each layer's matrices split over this many GPUs of a node "
+                                                         "(Megatron). Off: 1. Auto: the recommender chooses.")),
                              "tensor_parallel");
     tensor_parallel_->setAccessibleName(tr("Tensor parallel size"));
     form_->addRow(tr("Tensor"), tensor_parallel_);
@@ -39,9 +39,9 @@ ParallelismGroup::ParallelismGroup(PlannerDocument* doc) : ControlGroup(doc, tr(
                                "sequence_parallel");
     sequence_parallel_->setAccessibleName(tr("Sequence parallelism (Megatron)"));
     form_->addRow(sequence_parallel_);
-    pipeline_send_ = named(tip(new QComboBox, tr("What a pipeline stage sends its neighbour from each tensor-parallel GPU: the whole "
-                                                 "activation (DeepSpeed's PipelineEngine, Megatron-Core) or a t-th, gathered at the "
-                                                 "receiver (Megatron-LM 2021-2022's scatter/gather).")),
+    pipeline_send_ = named(tip(new QComboBox(this), tr("What a pipeline stage sends its neighbour from each tensor-parallel GPU: the whole "
+                                                       "activation (DeepSpeed's PipelineEngine, Megatron-Core) or a t-th, gathered at the "
+                                                       "receiver (Megatron-LM 2021-2022's scatter/gather).")),
                            "pipeline_send");
     const auto sendLabel = [](PipelineSend p) {
         switch (p) {
@@ -53,14 +53,16 @@ ParallelismGroup::ParallelismGroup(PlannerDocument* doc) : ControlGroup(doc, tr(
     addEnumItems<PipelineSend>(pipeline_send_, sendLabel);
     pipeline_send_->setAccessibleName(tr("Pipeline send"));
     form_->addRow(tr("Stage sends"), pipeline_send_);
-    ulysses_ = named(tip(new QComboBox, tr("DeepSpeed-Ulysses (sequence_parallel_size): each sequence split over this many GPUs, "
-                                           "all-to-alls around attention; divides the heads. Without tensor or pipeline parallelism.")),
-                     "ulysses");
+    ulysses_ =
+        named(tip(new QComboBox(this), tr("DeepSpeed-Ulysses (sequence_parallel_size): each sequence split over this many GPUs, "
+                                          "all-to-alls around attention; divides the heads. Without tensor or pipeline parallelism.")),
+              "ulysses");
     ulysses_->setAccessibleName(tr("Ulysses sequence parallel size"));
     form_->addRow(tr("Ulysses"), ulysses_);
-    expert_parallel_ = named(tip(new QComboBox, tr("Expert parallelism (DeepSpeed-MoE ep_size): each GPU holds this share of the experts; "
-                                                   "divides the experts and the data-parallel GPUs. Models with experts only.")),
-                             "expert_parallel");
+    expert_parallel_ =
+        named(tip(new QComboBox(this), tr("Expert parallelism (DeepSpeed-MoE ep_size): each GPU holds this share of the experts; "
+                                          "divides the experts and the data-parallel GPUs. Models with experts only.")),
+              "expert_parallel");
     expert_parallel_->setAccessibleName(tr("Expert parallel size"));
     form_->addRow(tr("Experts"), expert_parallel_);
     layout_info_ = new QLabel;

@@ -14,7 +14,7 @@ class EditSpinBox;
 class ParallelismGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
-    explicit ParallelismGroup(PlannerDocument* doc);
+    explicit ParallelismGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s);
 
 private:

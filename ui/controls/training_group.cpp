@@ -13,7 +13,7 @@ namespace zp::ui {
 
 using Scale = ScaledSlider::Scale;
 
-TrainingGroup::TrainingGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Training")) {
+TrainingGroup::TrainingGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Training"), parent) {
     addStepRows();
     addMemoryRows();
     addOutputRows();
@@ -22,8 +22,8 @@ TrainingGroup::TrainingGroup(PlannerDocument* doc) : ControlGroup(doc, tr("Train
 }
 
 void TrainingGroup::addStepRows() {
-    engine_ = named(tip(new QComboBox, tr("The engine the run launches with: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD is ZeRO-3, "
-                                          "SHARD_GRAD_OP ZeRO-2, NO_SHARD DDP; no ZeRO-1, ZeRO++, MiCS or NVMe).")),
+    engine_ = named(tip(new QComboBox(this), tr("The engine the run launches with: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD is ZeRO-3, "
+                                                "SHARD_GRAD_OP ZeRO-2, NO_SHARD DDP; no ZeRO-1, ZeRO++, MiCS or NVMe).")),
                     "engine");
     const auto engineLabel = [](Engine e) {
         switch (e) {
@@ -36,9 +36,10 @@ void TrainingGroup::addStepRows() {
     engine_->addItem(tr("auto (the faster)"), QStringLiteral("auto"));  // the recommender plans both engines
     addEnumItems<Engine>(engine_, engineLabel);
     form_->addRow(tr("Engine"), engine_);
-    fsdp_precision_ = named(tip(new QComboBox, tr("FSDP's dtypes: an fp32 model with MixedPrecision (the Trainer's and Accelerate's bf16), "
-                                                  "an fp32 model under torch.autocast, or the model loaded in the training dtype.")),
-                            "fsdp_precision");
+    fsdp_precision_ =
+        named(tip(new QComboBox(this), tr("FSDP's dtypes: an fp32 model with MixedPrecision (the Trainer's and Accelerate's bf16), "
+                                          "an fp32 model under torch.autocast, or the model loaded in the training dtype.")),
+              "fsdp_precision");
     const auto fsdpPrecisionLabel = [](FsdpPrecision p) {
         switch (p) {
         case FsdpPrecision::Mixed: return tr("fp32 + MixedPrecision");
@@ -49,11 +50,13 @@ void TrainingGroup::addStepRows() {
     };
     addEnumItems<FsdpPrecision>(fsdp_precision_, fsdpPrecisionLabel);
     form_->addRow(tr("FSDP dtypes"), fsdp_precision_);
-    precision_ = named(tip(new QComboBox, tr("bf16/fp16: mixed precision with fp32 master weights; fp32: no master copy.")), "precision");
+    precision_ =
+        named(tip(new QComboBox(this), tr("bf16/fp16: mixed precision with fp32 master weights; fp32: no master copy.")), "precision");
     addEnumItems<Precision>(precision_);
     form_->addRow(tr("Precision"), precision_);
-    optimizer_ = named(
-        tip(new QComboBox, tr("Optimizer state per parameter: Adam/AdamW/LAMB 8 bytes, Lion/Adagrad/SGD+momentum 4, SGD 0.")), "optimizer");
+    optimizer_ =
+        named(tip(new QComboBox(this), tr("Optimizer state per parameter: Adam/AdamW/LAMB 8 bytes, Lion/Adagrad/SGD+momentum 4, SGD 0.")),
+              "optimizer");
     addEnumItems<Optimizer>(optimizer_);
     form_->addRow(tr("Optimizer"), optimizer_);
     // The slider spans 128 to 16M tokens (ALST's lengths); the spin box takes every valid length.
@@ -78,10 +81,10 @@ void TrainingGroup::addStepRows() {
     micro_batch_->setRange(0, static_cast<int>(limits::kMicroBatch.max));  // 0 shows "auto": the recommender searches it
     micro_batch_->setSpecialValueText(tr("auto"));
     form_->addRow(tr("Micro batch"), micro_batch_);
-    checkpointing_ =
-        named(tip(new QComboBox, tr("Activation recompute: none, selective (recompute attention scores) or full (keep only layer inputs). "
+    checkpointing_ = named(
+        tip(new QComboBox(this), tr("Activation recompute: none, selective (recompute attention scores) or full (keep only layer inputs). "
                                     "Auto: the recommender picks it for every setup.")),
-              "checkpointing");
+        "checkpointing");
     checkpointing_->addItem(tr("auto"), QStringLiteral("auto"));
     addEnumItems<Checkpointing>(checkpointing_);
     form_->addRow(tr("Recompute"), checkpointing_);
@@ -99,9 +102,9 @@ void TrainingGroup::addMemoryRows() {
                          "loss_fp32_upcast");
     loss_upcast_->setAccessibleName(tr("fp32 loss up-cast"));
     form_->addRow(loss_upcast_);
-    loss_kernel_ = named(tip(new QComboBox, tr("Full: the logits of the whole micro batch at once. Chunked (Liger's fused linear "
-                                               "cross-entropy): the loss in chunks, without the full logits. Shifted: transformers "
-                                               "before 4.46, whose model returns up-cast logits and shifts a copy of them.")),
+    loss_kernel_ = named(tip(new QComboBox(this), tr("Full: the logits of the whole micro batch at once. Chunked (Liger's fused linear "
+                                                     "cross-entropy): the loss in chunks, without the full logits. Shifted: transformers "
+                                                     "before 4.46, whose model returns up-cast logits and shifts a copy of them.")),
                          "loss_kernel");
     const auto lossKernelLabel = [](LossKernel k) {
         switch (k) {
@@ -123,9 +126,9 @@ void TrainingGroup::addMemoryRows() {
     form_->addRow(fused_optimizer_);
     addFp8Rows();
     addDataRows();
-    optimizer_storage_ = named(tip(new QComboBox, tr("Where the optimizer's moments live. Standard: fp32 in the GPU's allocator. "
-                                                     "bitsandbytes: 8-bit (a quarter of the bytes); paged (CUDA managed memory, "
-                                                     "outside the allocator, moved to host RAM when the card is full).")),
+    optimizer_storage_ = named(tip(new QComboBox(this), tr("Where the optimizer's moments live. Standard: fp32 in the GPU's allocator. "
+                                                           "bitsandbytes: 8-bit (a quarter of the bytes); paged (CUDA managed memory, "
+                                                           "outside the allocator, moved to host RAM when the card is full).")),
                                "optimizer_storage");
     const auto storageLabel = [](OptimizerStorage o) {
         switch (o) {
@@ -146,7 +149,7 @@ void TrainingGroup::addMemoryRows() {
     headroom_->setSuffix(tr(" %"));
     form_->addRow(tr("Headroom"), headroom_);
     convention_ = named(
-        tip(new QComboBox,
+        tip(new QComboBox(this),
             tr("Model-state accounting: DeepSpeed's implementation (20 bytes/param at stage 0) or the ZeRO paper's K = 12 (16 bytes/param).")),
         "convention");
     const auto conventionLabel = [](Convention c) {
@@ -161,10 +164,10 @@ void TrainingGroup::addMemoryRows() {
 }
 
 void TrainingGroup::addSoftmaxRow() {
-    attention_softmax_ = named(tip(new QComboBox, tr("Without flash attention, how the attention scores are scaled, masked and "
-                                                     "soft-maxed. Unfused: one kernel each, as Hugging Face's eager attention "
-                                                     "runs them, a pass over the scores each. Fused: Megatron's "
-                                                     "FusedScaleMaskSoftmax, one kernel.")),
+    attention_softmax_ = named(tip(new QComboBox(this), tr("Without flash attention, how the attention scores are scaled, masked and "
+                                                           "soft-maxed. Unfused: one kernel each, as Hugging Face's eager attention "
+                                                           "runs them, a pass over the scores each. Fused: Megatron's "
+                                                           "FusedScaleMaskSoftmax, one kernel.")),
                                "attention_softmax");
     const auto softmaxLabel = [](AttentionSoftmax a) {
         switch (a) {
@@ -179,13 +182,13 @@ void TrainingGroup::addSoftmaxRow() {
 }
 
 void TrainingGroup::addAccumulationRow() {
-    gradient_accumulation_ =
-        named(tip(new QComboBox, tr("Where the gradients of a step's micro batches are summed at ZeRO 0/1. Autograd: DeepSpeed's engine "
+    gradient_accumulation_ = named(
+        tip(new QComboBox(this), tr("Where the gradients of a step's micro batches are summed at ZeRO 0/1. Autograd: DeepSpeed's engine "
                                     "adds each micro batch's 16-bit gradient into the last, a pass over the parameters. Main-grad "
                                     "hook: Megatron-LM adds it into its main_grad buffer. Fused: Megatron-LM's "
                                     "--gradient-accumulation-fusion, inside the weight-gradient GEMM, no pass. fp32 copy: DeepSpeed's "
                                     "BF16_Optimizer (bf16 at ZeRO 0 with a pipeline) adds it into an fp32 copy every micro batch.")),
-              "gradient_accumulation");
+        "gradient_accumulation");
     const auto accumulationLabel = [](GradientAccumulation g) {
         switch (g) {
         case GradientAccumulation::Autograd: return tr("autograd (DeepSpeed)");
@@ -218,10 +221,10 @@ void TrainingGroup::addFp8Rows() {
                      "FP8 tensor cores (DelayedScaling, E4M3 forward, E5M2 gradients); each keeps an FP8 copy of its "
                      "weight for backward. bf16 only; the step time is a peak-ratio estimate."),
                   "fp8_gemms");
-    fp8_scaling_ = named(tip(new QComboBox, tr("How Transformer Engine scales the FP8 tensors. Per tensor: DelayedScaling, one scale "
-                                               "a tensor from its amax history. MXFP8: one scale per 32 elements, a rowwise and a "
-                                               "columnwise copy of each tensor (about 2.06 bytes a weight parameter kept for "
-                                               "backward); compute capability 10 only (B200, B300, GB200, GB300).")),
+    fp8_scaling_ = named(tip(new QComboBox(this), tr("How Transformer Engine scales the FP8 tensors. Per tensor: DelayedScaling, one scale "
+                                                     "a tensor from its amax history. MXFP8: one scale per 32 elements, a rowwise and a "
+                                                     "columnwise copy of each tensor (about 2.06 bytes a weight parameter kept for "
+                                                     "backward); compute capability 10 only (B200, B300, GB200, GB300).")),
                          "fp8_scaling");
     const auto scalingLabel = [](Fp8Scaling f) {
         switch (f) {

@@ -12,7 +12,7 @@ class EditSpinBox;
 class TrainingGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
-    explicit TrainingGroup(PlannerDocument* doc);
+    explicit TrainingGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s);
 
 private:

@@ -11,11 +11,11 @@
 
 namespace zp::ui {
 
-ZeroppGroup::ZeroppGroup(PlannerDocument* doc) : ControlGroup(doc, tr("ZeRO++ (ZeRO-3 setups)")) {
-    hpz_ = named(tip(new QComboBox, tr("zero_hpz_partition_size: a second 16-bit partition over this many GPUs of a node, so the "
-                                       "backward gathers over NVLink instead of the network. Costs 2P/size bytes per GPU. "
-                                       "auto: the plan tries ZeRO++ off, hpZ over the node and hpZ with qwZ and qgZ across nodes, "
-                                       "and keeps the fastest that fits.")),
+ZeroppGroup::ZeroppGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("ZeRO++ (ZeRO-3 setups)"), parent) {
+    hpz_ = named(tip(new QComboBox(this), tr("zero_hpz_partition_size: a second 16-bit partition over this many GPUs of a node, so the "
+                                             "backward gathers over NVLink instead of the network. Costs 2P/size bytes per GPU. "
+                                             "auto: the plan tries ZeRO++ off, hpZ over the node and hpZ with qwZ and qgZ across nodes, "
+                                             "and keeps the fastest that fits.")),
                  "hpz_partition_size");
     hpz_->setAccessibleName(tr("hpZ partition size"));
     form_->addRow(tr("hpZ"), hpz_);
@@ -33,10 +33,11 @@ ZeroppGroup::ZeroppGroup(PlannerDocument* doc) : ControlGroup(doc, tr("ZeRO++ (Z
     zeropp_info_->setWordWrap(true);
     form_->addRow(zeropp_info_);
     // MiCS (core/model/mics.h): the primary partition over a shard group instead of every GPU.
-    mics_shard_ = named(tip(new QComboBox, tr("mics_shard_size (MiCS): parameters, gradients and optimizer states are split over groups "
-                                              "of this many GPUs and replicated across the groups, so the gathers stay inside a group. "
-                                              "ZeRO-3 without offload or ZeRO++.")),
-                        "mics_shard_size");
+    mics_shard_ =
+        named(tip(new QComboBox(this), tr("mics_shard_size (MiCS): parameters, gradients and optimizer states are split over groups "
+                                          "of this many GPUs and replicated across the groups, so the gathers stay inside a group. "
+                                          "ZeRO-3 without offload or ZeRO++.")),
+              "mics_shard_size");
     mics_shard_->setAccessibleName(tr("MiCS shard size"));
     form_->addRow(tr("MiCS"), mics_shard_);
     connectEdits();

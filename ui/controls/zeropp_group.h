@@ -11,7 +11,7 @@ namespace zp::ui {
 class ZeroppGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
-    explicit ZeroppGroup(PlannerDocument* doc);
+    explicit ZeroppGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s);
 
 private:

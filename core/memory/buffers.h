@@ -20,8 +20,8 @@ struct Zero3Gathered {
 
 struct BufferBytes {
     double buckets = 0;           // gradient reduce / parameter all-gather buckets
-    double gathered = 0;          // ZeRO-3: largest module gathered (4 Lp) and the prefetch in flight
-    Zero3Gathered gathered_at;    // ZeRO-3: the same set where the step is (its largest is `gathered`)
+    double gathered = 0;          // ZeRO-3: DeepSpeed's estimator term, the model's largest module (4 Lp) + the prefetch
+    Zero3Gathered gathered_at;    // ZeRO-3: what is gathered where the step is, which the step timeline adds
     double dequantized = 0;       // QLoRA: one Linear's 4/8-bit weight dequantised to the compute dtype
     double quantized_reduce = 0;  // ZeRO++ qgZ: a bucket's int4 all-to-all buffers and its dequantised output (backward)
     double total() const { return buckets + gathered + dequantized + quantized_reduce; }

@@ -18,7 +18,6 @@
 #include <QMap>
 #include <QMenuBar>
 #include <QPlainTextEdit>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabBar>
@@ -122,7 +121,18 @@ void assignMnemonics(const QList<QGroupBox*>& groups, QString taken) {
     }
 }
 
-QString withoutMnemonic(QString text) { return text.remove(QRegularExpression(QStringLiteral("&(?!&)"))).simplified(); }
+// Drops each '&' that is not followed by another (so "&&" reads "&"), as the regular expression
+// "&(?!&)" would, without building one for each of the window's fifty labels (a compiled
+// QRegularExpression a call was 3% of the instructions to the first frame).
+QString withoutMnemonic(const QString& text) {
+    QString out;
+    out.reserve(text.size());
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == QLatin1Char('&') && (i + 1 == text.size() || text[i + 1] != QLatin1Char('&'))) continue;
+        out += text[i];
+    }
+    return out.simplified();
+}
 
 void nameIfUnnamed(QWidget* w, const QString& name) {
     if (w && w->accessibleName().isEmpty() && !name.isEmpty()) w->setAccessibleName(name);

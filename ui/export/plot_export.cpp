@@ -4,6 +4,7 @@
 #include "core/base/file_io.h"
 #include "ui/plots/legend_strip.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/replot_queue.h"
 
 #include <QBuffer>
 #include <QImage>
@@ -67,7 +68,7 @@ void PlotPicture::paint(QCPPainter& painter, const QRect& target) const {
     plot->toPainter(&painter, target.width(), target.height() - legend_height);
     painter.restore();
     // toPainter laid the plot out for the picture; lay it out for the screen again.
-    plot->replot(QCustomPlot::rpQueuedReplot);
+    queueReplot(plot);
 }
 
 QByteArray PlotPicture::encode(PictureFormat f, const QSize& size, const QString& title) const {

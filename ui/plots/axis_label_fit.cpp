@@ -1,6 +1,7 @@
 #include "ui/plots/axis_label_fit.h"
 
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/replot_queue.h"
 
 #include <QFontMetrics>
 #include <QPointer>
@@ -80,7 +81,7 @@ void fitAxisLabels(QCustomPlot* plot) {
                 changed = true;
             }
         }
-        if (changed) p->replot(QCustomPlot::rpQueuedReplot);
+        if (changed) queueReplot(p);
     });
 }
 

@@ -9,6 +9,7 @@
 #include "ui/plots/plot_label.h"
 #include "ui/plots/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/replot_queue.h"
 
 namespace zp::ui {
 
@@ -18,7 +19,7 @@ const HostSlices& peakSlices(const Candidate& c) { return c.memory.host.peak().b
 }  // namespace
 
 HostView::HostView(PlannerDocument* doc, QWidget* parent)
-    : LazyView(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)), chart_(plot_, QMargins(2, 0, 2, 3)) {
+    : LazyView(parent), doc_(doc), plot_(newPlot(this)), legend_(new LegendStrip(this)), chart_(plot_, QMargins(2, 0, 2, 3)) {
     embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
     QList<LegendStrip::Entry> entries;
     for (int i = 0; i < kHostSliceCount; ++i) {
@@ -86,7 +87,7 @@ void HostView::rebuild() {
     capacity_ticker_->clear();
     capacity_ticker_->addTick(capacity, tr("RAM %1 GiB").arg(localeNumber(capacity, 0)));
     plot_->yAxis2->setRange(plot_->yAxis->range());
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    queueReplot(plot_);
 }
 
 double HostView::sliceGib(int slice, int bar) const {

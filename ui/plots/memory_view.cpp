@@ -12,6 +12,7 @@
 #include "ui/plots/plot_label.h"
 #include "ui/plots/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/replot_queue.h"
 
 #include <QVBoxLayout>
 
@@ -24,7 +25,7 @@ double barTopGib(const MemoryBreakdown& m) { return bytes_to_gib(std::max(m.tota
 }  // namespace
 
 MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
-    : QWidget(parent), doc_(doc), plot_(new QCustomPlot(this)), legend_(new LegendStrip(this)), chart_(plot_, QMargins(2, 0, 2, 3)) {
+    : QWidget(parent), doc_(doc), plot_(newPlot(this)), legend_(new LegendStrip(this)), chart_(plot_, QMargins(2, 0, 2, 3)) {
     embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
     setLegend(false, false);
     // Made before the slices, so drawn beneath them: the hatch shows only above the stack.
@@ -63,7 +64,7 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     // Its text is fitted to the pixels it has before each replot, and once more after one that moved them.
     connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fitSpare(); });
     connect(plot_, &QCustomPlot::afterReplot, this, [this] {
-        if (spare_->visible() && spareRoom() != spare_room_) plot_->replot(QCustomPlot::rpQueuedReplot);
+        if (spare_->visible() && spareRoom() != spare_room_) queueReplot(plot_);
     });
     // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
     capacity_ticker_ = chart_.addCapacityAxis();
@@ -354,7 +355,7 @@ void MemoryView::showSelection() {
             frame_->setPen(QPen(highlightColor(pal), 2));
         }
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    queueReplot(plot_);
 }
 
 }  // namespace zp::ui

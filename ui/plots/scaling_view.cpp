@@ -8,6 +8,7 @@
 #include "ui/plots/plot_label.h"
 #include "ui/plots/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/replot_queue.h"
 
 #include <QVBoxLayout>
 
@@ -30,7 +31,7 @@ QString stageName(int stage) {
 ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
     : QWidget(parent),
       doc_(doc),
-      plot_(new QCustomPlot(this)),
+      plot_(newPlot(this)),
       legend_(new LegendStrip(this)),
       capacity_(new QCPItemStraightLine(plot_)),
       capacity_label_(new PlotLabel(plot_)),
@@ -160,7 +161,7 @@ void ScalingView::rebuild() {
     lo = std::min(lo, capacity);
     hi = std::max(hi, capacity);
     plot_->yAxis->setRange(std::max(lo / 1.5, 1e-3), hi * 1.5);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    queueReplot(plot_);
 }
 
 }  // namespace zp::ui

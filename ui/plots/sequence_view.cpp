@@ -11,6 +11,7 @@
 #include "ui/plots/plot_label.h"
 #include "ui/plots/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/replot_queue.h"
 
 #include <QKeyEvent>
 #include <QLabel>
@@ -55,8 +56,8 @@ SequenceView::SequenceView(PlannerDocument* doc, QWidget* parent)
     : LazyView(parent),
       doc_(doc),
       summary_(new QLabel(this)),
-      bars_plot_(new QCustomPlot(this)),
-      curve_plot_(new QCustomPlot(this)),
+      bars_plot_(newPlot(this)),
+      curve_plot_(newPlot(this)),
       legend_(new LegendStrip(this)),
       chart_(bars_plot_, QMargins(2, 0, 2, 3)) {
     summary_->setWordWrap(true);
@@ -192,7 +193,7 @@ void SequenceView::drawBars() {
         label->setColor(tokens > 0 ? pal.color(QPalette::WindowText) : capacityColor(pal));
     }
     bars_plot_->yAxis->setRange(static_cast<double>(overview_.granularity) / 2.0, top * 6.0);
-    bars_plot_->replot(QCustomPlot::rpQueuedReplot);
+    queueReplot(bars_plot_);
 }
 
 void SequenceView::drawCurves() {
@@ -237,7 +238,7 @@ void SequenceView::drawCurves() {
     target_->point2->setCoords(target, 1);
     target_label_->position->setCoords(target, 0.14);
     target_label_->setText(tr("target %1").arg(compactTokens(target)));
-    curve_plot_->replot(QCustomPlot::rpQueuedReplot);
+    queueReplot(curve_plot_);
 }
 
 QString SequenceView::summary() const {
@@ -294,7 +295,7 @@ bool SequenceView::eventFilter(QObject* watched, QEvent* event) {
         target_->point2->setCoords(tokens, 1);
         target_label_->position->setCoords(tokens, 0.14);
         target_label_->setText(tr("target %1").arg(compactTokens(tokens)));
-        curve_plot_->replot(QCustomPlot::rpQueuedReplot);
+        queueReplot(curve_plot_);
         return true;
     }
     case QEvent::MouseButtonRelease: {

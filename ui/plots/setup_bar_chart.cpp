@@ -6,6 +6,7 @@
 #include "ui/plots/plot_label.h"
 #include "ui/plots/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/replot_queue.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>
@@ -23,7 +24,7 @@ SetupBarChart::SetupBarChart(QCustomPlot* plot, const QMargins& labelPadding)
     // so the labels are fitted again and drawn once more.
     before_replot_ = QObject::connect(plot_, &QCustomPlot::beforeReplot, plot_, [this] { fitLabels(); });
     after_replot_ = QObject::connect(plot_, &QCustomPlot::afterReplot, plot_, [this] {
-        if (bars_ > 1 && pitchPixels() != fitted_pitch_) plot_->replot(QCustomPlot::rpQueuedReplot);
+        if (bars_ > 1 && pitchPixels() != fitted_pitch_) queueReplot(plot_);
     });
 }
 

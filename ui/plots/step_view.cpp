@@ -13,6 +13,7 @@
 #include "ui/plots/plot_label.h"
 #include "ui/plots/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/replot_queue.h"
 
 #include <QFontMetrics>
 
@@ -38,7 +39,7 @@ QString gib(double bytes) { return localeNumber(bytes_to_gib(bytes), 1); }
 StepView::StepView(PlannerDocument* doc, QWidget* parent)
     : LazyView(parent),
       doc_(doc),
-      plot_(new QCustomPlot(this)),
+      plot_(newPlot(this)),
       legend_(new LegendStrip(this)),
       capacity_(nullptr),
       usable_(nullptr),
@@ -177,7 +178,7 @@ void StepView::rebuild() {
         plot_->xAxis->setRange(0, 1);
         plot_->yAxis->setRange(0, std::max(1.0, capacity_gib_ * 1.15));
         plot_->yAxis2->setRange(plot_->yAxis->range());
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+        queueReplot(plot_);
         return;
     }
 
@@ -279,7 +280,7 @@ void StepView::rebuild() {
     // The usable line is named only where its name does not run into the capacity's.
     if (capacity_gib_ - usable_gib_ > 0.06 * plot_->yAxis->range().size())
         capacity_ticker_->addTick(usable_gib_, tr("usable %1").arg(localeNumber(usable_gib_, 1)));
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    queueReplot(plot_);
 }
 
 void StepView::setFailingPhase(std::optional<StepPhase> phase, const QString& label) {

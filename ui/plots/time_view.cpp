@@ -6,6 +6,7 @@
 #include "ui/plots/plot_label.h"
 #include "ui/plots/plot_style.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/replot_queue.h"
 
 #include <QFontMetrics>
 
@@ -17,7 +18,7 @@ namespace zp::ui {
 TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     : QWidget(parent),
       doc_(doc),
-      plot_(new QCustomPlot(this)),
+      plot_(newPlot(this)),
       legend_(new LegendStrip(this)),
       chart_(plot_, QMargins(0, 0, 0, 3)),
       note_(new PlotLabel(plot_)) {
@@ -99,7 +100,7 @@ void TimeView::rebuild() {
         note_->setColor(warningColor(pal));
         note_->setText(QString::fromStdString(o.step_error));
         plot_->yAxis->setRange(0, 1);
-        plot_->replot(QCustomPlot::rpQueuedReplot);
+        queueReplot(plot_);
         return;
     }
     // Offload-heavy setups can be 100x slower: cap the axis at 4x the fastest fitting setup.
@@ -126,7 +127,7 @@ void TimeView::rebuild() {
         if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + tr("no fit");
         text->setText(caption);
     }
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    queueReplot(plot_);
 }
 
 }  // namespace zp::ui

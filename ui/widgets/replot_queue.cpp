@@ -1,0 +1,66 @@
+#include "ui/widgets/replot_queue.h"
+
+#include "ui/qcustomplot_include.h"
+
+#include <QCoreApplication>
+#include <QEvent>
+#include <QPointer>
+#include <QTimer>
+
+namespace zp::ui {
+
+namespace {
+
+// Lives as the plot's child: whether a replot is owed, and whether a single shot is on its way.
+class ReplotQueue : public QObject {
+public:
+    explicit ReplotQueue(QCustomPlot* plot) : QObject(plot), plot_(plot) {
+        setObjectName(QStringLiteral("zpReplotQueue"));
+        // Any replot that starts after the request pays it: the queued one, a resize's
+        // (QCustomPlot::resizeEvent) or an explicit immediate one. A request made while a replot
+        // runs (an afterReplot handler that changed a label) stays owed.
+        connect(plot, &QCustomPlot::beforeReplot, this, [this] { owed_ = false; });
+        plot->installEventFilter(this);
+    }
+
+    void queue() {
+        owed_ = true;
+        if (!plot_->isVisible() || posted_) return;  // hidden: on Show (eventFilter)
+        posted_ = true;
+        QTimer::singleShot(0, this, [this] {
+            posted_ = false;
+            if (owed_ && plot_->isVisible()) plot_->replot();
+        });
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override {
+        // A plot shown for the first time has had its pending resize (and the replot that comes
+        // with it) before its Show; one shown again at its old size has not.
+        if (watched == plot_ && e->type() == QEvent::Show && owed_) queue();
+        return false;
+    }
+
+private:
+    QCustomPlot* plot_;
+    bool owed_ = false;
+    bool posted_ = false;
+};
+
+}  // namespace
+
+void queueReplot(QCustomPlot* plot) {
+    if (!plot) return;
+    auto* q = static_cast<ReplotQueue*>(plot->findChild<QObject*>(QStringLiteral("zpReplotQueue"), Qt::FindDirectChildrenOnly));
+    if (!q) q = new ReplotQueue(plot);
+    q->queue();
+}
+
+QCustomPlot* newPlot(QWidget* parent) {
+    auto* plot = new QCustomPlot(parent);
+    // Only the constructor's queued replot is posted to a plot this new.
+    QCoreApplication::removePostedEvents(plot, QEvent::MetaCall);
+    return plot;
+}
+
+}  // namespace zp::ui

@@ -1,0 +1,21 @@
+#pragma once
+// One replot of a QCustomPlot on the next turn of the event loop, and none that a replot since has
+// made needless (one that started after it was asked for). QCustomPlot's own rpQueuedReplot (qcustomplot.cpp, QCustomPlot::replot) posts a
+// zero-time single shot that replots whatever happened in between: a plot changed and then
+// resized (every plot of the window, when it is first shown) drew twice, and a plot in a hidden
+// tab drew for nobody. Here the queued replot is skipped when the plot has replotted since it was
+// asked for (beforeReplot), and a hidden plot replots when it is next shown instead.
+class QCustomPlot;
+class QWidget;
+
+namespace zp::ui {
+
+void queueReplot(QCustomPlot* plot);
+
+// A QCustomPlot whose replots go through queueReplot. Its constructor ends with a
+// replot(rpQueuedReplot) of its own (qcustomplot.cpp, QCustomPlot::QCustomPlot), which would draw
+// every plot once more after the window's first frame, those in hidden tabs too: that posted call
+// is dropped here, and the plot draws when it is first shown (its resize) or asked to.
+QCustomPlot* newPlot(QWidget* parent);
+
+}  // namespace zp::ui

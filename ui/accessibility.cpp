@@ -1,9 +1,9 @@
 #include "ui/accessibility.h"
 
+#include "ui/chart/legend_strip.h"
 #include "ui/controls/control_panel.h"
 #include "ui/panels/config_preview.h"
 #include "ui/panels/recommendation_card.h"
-#include "ui/plots/legend_strip.h"
 #include "ui/qcustomplot_include.h"
 
 #include <QAbstractScrollArea>

@@ -1,16 +1,16 @@
-// The labels above the memory and time views' bars (ui/plots/setup_bar_chart.h) stay apart: a label
-// wider than the bar pitch is wrapped at its spaces (wrapToWidth, ui/plots/axis_label_fit.h; a "✗ ..."
+// The labels above the memory and time views' bars (ui/chart/setup_bar_chart.h) stay apart: a label
+// wider than the bar pitch is wrapped at its spaces (wrapToWidth, ui/chart/axis_label_fit.h; a "✗ ..."
 // or "★ ..." line that does not fit becomes its mark), the setups' names under the
 // bars are turned when they would meet, and the view's full text comes back when there is room.
 // BLOOM-176B on 384 A100s at the window's default size is where "13.8k tok/s" ran into its
 // neighbours.
 #include "tests/test_util.h"
 #include "tests/ui/offscreen.h"
+#include "ui/chart/axis_label_fit.h"
+#include "ui/chart/plot_label.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
-#include "ui/plots/axis_label_fit.h"
 #include "ui/plots/memory_view.h"
-#include "ui/plots/plot_label.h"
 #include "ui/plots/time_view.h"
 #include "ui/qcustomplot_include.h"
 

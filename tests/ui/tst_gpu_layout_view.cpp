@@ -8,11 +8,11 @@
 #include "core/search/scenario_edits.h"
 #include "tests/test_util.h"
 #include "tests/ui/offscreen.h"
+#include "ui/chart/plot_style.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
 #include "ui/panels/gpu_layout_view.h"
 #include "ui/plots/host_view.h"
-#include "ui/plots/plot_style.h"
 
 #include <QUndoStack>
 

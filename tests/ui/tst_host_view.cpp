@@ -9,11 +9,11 @@
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
 #include "tests/ui/offscreen.h"
+#include "ui/chart/plot_style.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
 #include "ui/panels/recommendation_card.h"
 #include "ui/plots/host_view.h"
-#include "ui/plots/plot_style.h"
 
 #include <QTabWidget>
 #include <QtTest>

@@ -12,13 +12,13 @@
 // the "Axis cut at 4x GPU memory" note over the DDP and ZeRO-1 labels, at 1280x720, 70B.
 #include "tests/test_util.h"
 #include "tests/ui/offscreen.h"
+#include "ui/chart/legend_strip.h"
+#include "ui/chart/plot_label.h"
 #include "ui/document/planner_document.h"
 #include "ui/export/screenshot.h"
 #include "ui/i18n/translations.h"
 #include "ui/main_window.h"
 #include "ui/panels/recommendation_card.h"
-#include "ui/plots/legend_strip.h"
-#include "ui/plots/plot_label.h"
 #include "ui/qcustomplot_include.h"
 #include "ui/widgets/text_line.h"
 

@@ -1,7 +1,7 @@
 // The small widgets the window uses instead of Qt's heavier defaults, checked on their own:
 // paragraph-by-paragraph text replacement ends with exactly the new text, and the legend
 // strip lays its entries out without overlap inside its width, wrapping when narrow.
-#include "ui/plots/legend_strip.h"
+#include "ui/chart/legend_strip.h"
 #include "ui/widgets/plain_text_update.h"
 
 #include <QPlainTextEdit>

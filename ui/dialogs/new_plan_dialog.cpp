@@ -7,7 +7,7 @@
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
 #include "ui/controls/control_group.h"
-#include "ui/controls/job_group.h"
+#include "ui/controls/groups/job_group.h"
 
 #include <QButtonGroup>
 #include <QComboBox>

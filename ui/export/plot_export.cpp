@@ -2,9 +2,9 @@
 
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
-#include "ui/plots/legend_strip.h"
+#include "ui/chart/legend_strip.h"
+#include "ui/chart/replot_queue.h"
 #include "ui/qcustomplot_include.h"
-#include "ui/widgets/replot_queue.h"
 
 #include <QBuffer>
 #include <QImage>

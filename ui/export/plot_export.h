@@ -1,7 +1,7 @@
 #pragma once
 // A plot view as a picture file (every plot can be saved as it is shown, legend included): its
 // legend strip above its QCustomPlot, as PNG at 1x or 2x, SVG or PDF. The legend is a widget of its
-// own (ui/plots/legend_strip.h), so QCustomPlot's savePng/savePdf alone would lose it; both are
+// own (ui/chart/legend_strip.h), so QCustomPlot's savePng/savePdf alone would lose it; both are
 // painted with one QCPPainter instead: the plot by QCustomPlot::toPainter, the legend by
 // LegendStrip::paintEntries, so SVG and PDF stay vectors. Every file goes through the core's atomic
 // write: a failed export leaves nothing behind.

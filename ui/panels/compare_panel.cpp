@@ -3,8 +3,8 @@
 #include "core/base/format.h"
 #include "core/report/report.h"
 #include "core/report/report_markdown.h"
+#include "ui/chart/plot_style.h"
 #include "ui/document/planner_document.h"
-#include "ui/plots/plot_style.h"
 
 #include <QApplication>
 #include <QClipboard>

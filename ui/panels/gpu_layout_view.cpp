@@ -3,9 +3,9 @@
 #include "core/base/errors.h"
 #include "core/model/experts.h"
 #include "core/model/parallel_layout.h"
+#include "ui/chart/plot_style.h"
 #include "ui/document/planner_document.h"
 #include "ui/i18n/phrase_text.h"
-#include "ui/plots/plot_style.h"
 
 #include <QEvent>
 #include <QHelpEvent>

@@ -2,14 +2,14 @@
 
 #include "core/base/units.h"
 #include "core/memory/host_slices.h"
+#include "ui/chart/legend_strip.h"
+#include "ui/chart/plot_label.h"
+#include "ui/chart/plot_style.h"
+#include "ui/chart/replot_queue.h"
 #include "ui/document/planner_document.h"
 #include "ui/i18n/phrase_text.h"
 #include "ui/i18n/translations.h"
-#include "ui/plots/legend_strip.h"
-#include "ui/plots/plot_label.h"
-#include "ui/plots/plot_style.h"
 #include "ui/qcustomplot_include.h"
-#include "ui/widgets/replot_queue.h"
 
 namespace zp::ui {
 

@@ -5,7 +5,7 @@
 // with a line at the node's RAM. Labels give the peak and when it happens; the tooltip lists
 // every phase. Like the step view, it rebuilds only while visible
 // (ui/widgets/lazy_view.h).
-#include "ui/plots/setup_bar_chart.h"
+#include "ui/chart/setup_bar_chart.h"
 
 #include <QSharedPointer>
 #include "ui/widgets/lazy_view.h"

@@ -6,7 +6,7 @@
 // (judged on the peak) marked, the recommended one highlighted with its spare (must fit up to the
 // usable line, "17.0 GiB to spare"), a cut axis said in the legend, exact GiB per slice and the peaks on hover; each pinned plan's
 // bars ghosted behind (outlined, translucent, in the pin's colour).
-#include "ui/plots/setup_bar_chart.h"
+#include "ui/chart/setup_bar_chart.h"
 
 #include <QSharedPointer>
 #include <QSizeF>

@@ -2,7 +2,7 @@
 // Scaling view: per-GPU memory against GPU count (log axis, 1 to 4096) for each stage, with
 // the capacity line and the current GPU count marked, so the user sees where each stage fits;
 // each pinned plan's own stage as a dashed line in the pin's colour.
-#include "ui/plots/legend_strip.h"
+#include "ui/chart/legend_strip.h"
 
 #include <QList>
 #include <QWidget>

@@ -4,14 +4,14 @@
 #include "core/base/format.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
+#include "ui/chart/legend_strip.h"
+#include "ui/chart/plot_label.h"
+#include "ui/chart/plot_style.h"
+#include "ui/chart/replot_queue.h"
 #include "ui/document/planner_document.h"
 #include "ui/i18n/phrase_text.h"
 #include "ui/i18n/translations.h"
-#include "ui/plots/legend_strip.h"
-#include "ui/plots/plot_label.h"
-#include "ui/plots/plot_style.h"
 #include "ui/qcustomplot_include.h"
-#include "ui/widgets/replot_queue.h"
 
 #include <QKeyEvent>
 #include <QLabel>

@@ -6,7 +6,7 @@
 // target line the user drags (or sets with the arrow keys) to change the plan's sequence length.
 // It computes only while visible (ui/widgets/lazy_view.h).
 #include "core/search/max_sequence.h"
-#include "ui/plots/setup_bar_chart.h"
+#include "ui/chart/setup_bar_chart.h"
 #include "ui/widgets/lazy_view.h"
 
 class QCustomPlot;

@@ -1,9 +1,9 @@
 #pragma once
 // Time view: step time per setup split into compute, exposed communication and offload,
 // with tokens/s above each bar; each pinned plan's step times ghosted behind.
-#include "ui/plots/setup_bar_chart.h"
+#include "ui/chart/setup_bar_chart.h"
 
-#include "ui/plots/legend_strip.h"
+#include "ui/chart/legend_strip.h"
 
 #include <QList>
 #include <QWidget>

@@ -18,7 +18,7 @@ QString twoLineTitle(const QString& title);
 // `text` with every line wider than `width` pixels in `metrics` broken at the space nearest its
 // middle, and the halves again, until each fits or has no space left. A line that starts with a
 // one-character mark ("✗ pipeline", "★ best") and does not fit becomes the mark alone. The bar
-// labels' fit (ui/plots/setup_bar_chart.h).
+// labels' fit (ui/chart/setup_bar_chart.h).
 QString wrapToWidth(const QString& text, const QFontMetricsF& metrics, double width);
 
 }  // namespace zp::ui

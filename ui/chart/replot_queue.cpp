@@ -1,4 +1,4 @@
-#include "ui/widgets/replot_queue.h"
+#include "ui/chart/replot_queue.h"
 
 #include "ui/qcustomplot_include.h"
 

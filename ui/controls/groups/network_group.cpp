@@ -1,4 +1,4 @@
-#include "ui/controls/network_group.h"
+#include "ui/controls/groups/network_group.h"
 
 #include "core/presets/gpu_presets.h"
 #include "ui/document/planner_document.h"

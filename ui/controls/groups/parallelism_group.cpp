@@ -1,4 +1,4 @@
-#include "ui/controls/parallelism_group.h"
+#include "ui/controls/groups/parallelism_group.h"
 
 #include "core/base/errors.h"
 #include "core/model/enum_names.h"

@@ -7,9 +7,9 @@
 //     items on every slider move cost a third of the redraw);
 //   - the x range, and which bar a mouse position is on;
 //   - labels kept apart: before each replot a label wider than the bar pitch has its lines
-//     wrapped at spaces (wrapToWidth, ui/plots/axis_label_fit.h); the view's full text is kept.
+//     wrapped at spaces (wrapToWidth, ui/chart/axis_label_fit.h); the view's full text is kept.
 // The views keep what differs: the parts, their colours, the labels' text and the y axis.
-#include "ui/plots/legend_strip.h"
+#include "ui/chart/legend_strip.h"
 
 #include <QList>
 #include <QMargins>

@@ -1,4 +1,4 @@
-#include "ui/plots/legend_strip.h"
+#include "ui/chart/legend_strip.h"
 
 #include <QPainter>
 

@@ -1,4 +1,4 @@
-#include "ui/controls/model_group.h"
+#include "ui/controls/groups/model_group.h"
 
 #include "core/base/format.h"
 #include "core/model/trainable_params.h"

@@ -1,4 +1,4 @@
-#include "ui/controls/training_group.h"
+#include "ui/controls/groups/training_group.h"
 
 #include "core/search/scenario_edits.h"
 #include "ui/document/planner_document.h"

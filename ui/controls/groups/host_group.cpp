@@ -1,4 +1,4 @@
-#include "ui/controls/host_group.h"
+#include "ui/controls/groups/host_group.h"
 
 #include "core/base/units.h"
 #include "ui/document/planner_document.h"

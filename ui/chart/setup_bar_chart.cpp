@@ -1,12 +1,12 @@
-#include "ui/plots/setup_bar_chart.h"
+#include "ui/chart/setup_bar_chart.h"
 
 #include "core/search/overview.h"
+#include "ui/chart/axis_label_fit.h"
+#include "ui/chart/plot_label.h"
+#include "ui/chart/plot_style.h"
+#include "ui/chart/replot_queue.h"
 #include "ui/document/planner_document.h"
-#include "ui/plots/axis_label_fit.h"
-#include "ui/plots/plot_label.h"
-#include "ui/plots/plot_style.h"
 #include "ui/qcustomplot_include.h"
-#include "ui/widgets/replot_queue.h"
 
 #include <QCoreApplication>
 #include <QFontMetricsF>

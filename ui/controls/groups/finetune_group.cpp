@@ -1,4 +1,4 @@
-#include "ui/controls/finetune_group.h"
+#include "ui/controls/groups/finetune_group.h"
 
 #include "core/model/trainable_params.h"
 #include "ui/document/planner_document.h"

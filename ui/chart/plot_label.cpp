@@ -1,4 +1,4 @@
-#include "ui/plots/plot_label.h"
+#include "ui/chart/plot_label.h"
 
 #include <QFontMetricsF>
 

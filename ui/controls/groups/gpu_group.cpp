@@ -1,4 +1,4 @@
-#include "ui/controls/gpu_group.h"
+#include "ui/controls/groups/gpu_group.h"
 
 #include "core/base/errors.h"
 #include "core/presets/cluster_presets.h"

@@ -1,4 +1,4 @@
-#include "ui/controls/zeropp_group.h"
+#include "ui/controls/groups/zeropp_group.h"
 
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"

@@ -1,7 +1,7 @@
-#include "ui/plots/axis_label_fit.h"
+#include "ui/chart/axis_label_fit.h"
 
+#include "ui/chart/replot_queue.h"
 #include "ui/qcustomplot_include.h"
-#include "ui/widgets/replot_queue.h"
 
 #include <QFontMetrics>
 #include <QPointer>

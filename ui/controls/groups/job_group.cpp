@@ -1,4 +1,4 @@
-#include "ui/controls/job_group.h"
+#include "ui/controls/groups/job_group.h"
 
 #include "core/presets/job_presets.h"
 #include "ui/document/planner_document.h"

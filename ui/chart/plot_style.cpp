@@ -1,6 +1,6 @@
-#include "ui/plots/plot_style.h"
+#include "ui/chart/plot_style.h"
 
-#include "ui/plots/legend_strip.h"
+#include "ui/chart/legend_strip.h"
 #include "ui/qcustomplot_include.h"
 
 #include <QVBoxLayout>

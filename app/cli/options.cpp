@@ -50,7 +50,7 @@ constinit const Option pcie_bw{"--pcie-bw", "GBPS", "host link GB/s per GPU", G:
 constinit const Option nvme_bw{"--nvme-bw", "GBPS", "NVMe GB/s per node", G::Network, S::Cluster};
 
 constinit const Option job{"--job", "", "what the run is for, with its usual settings (the training and fine-tuning options after it override):", G::Training, S::Training, words<Job>};
-constinit const Option precision{"--precision", "", "training precision", G::Training, S::Training, words<Precision>};
+constinit const Option precision{"--precision", "", "training precision (default bf16; fp16 on a GPU without bf16 tensor cores, the V100)", G::Training, S::Training, words<Precision>};
 constinit const Option optimizer{"--optimizer", "", "the optimizer", G::Training, S::Training, words<Optimizer>};
 constinit const Option seq{"--seq", "S", "sequence length in tokens (4096)", G::Training, S::Training};
 constinit const Option micro_batch{"--micro-batch", "B", "micro batch per GPU (1)", G::Training, S::Training};

@@ -16,6 +16,7 @@
 #include "core/model/limits.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
+#include "core/presets/gpu_presets.h"
 #include "core/presets/job_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/zero_setups.h"
@@ -454,6 +455,10 @@ Scenario build_scenario(const Args& a, ScenarioNotes* notes, SearchAsked* asked,
     // rule needs the world size); every training and ZeRO option given beside it wins.
     if (auto v = a.get(opt::ds_config)) s = apply_ds_config(parse_json_text(read_text_file(*v), *v), s);
     apply_training(a, s);
+    // A precision nothing stated (no --precision, session, ds_config.json or run log; a --job's
+    // bf16 is a default too) follows the GPU: fp16 where it has no bf16 tensor cores (precision_for_gpu).
+    if (!base && !a.has(opt::precision) && !a.has(opt::session) && !a.has(opt::ds_config))
+        s.training.precision = precision_for_gpu(s.training.precision, s.cluster.gpu);
     apply_zero(a, s, asked);
     apply_parallel(a, s, asked);
     apply_finetune(a, s);

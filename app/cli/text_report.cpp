@@ -10,10 +10,12 @@
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
+#include "core/presets/gpu_presets.h"
 #include "core/search/host_advice.h"
 #include "core/search/max_sequence.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
+#include "core/time/compute_time.h"
 #include "core/time/step_explain.h"
 
 #include <cmath>
@@ -117,6 +119,20 @@ std::string finetune_text(const Scenario& s) {
            "\n";
 }
 
+// Where the matmuls do not run on the 16-bit tensor cores: bf16 on a part without bf16 tensor
+// cores, and fp32 (PyTorch leaves TF32 off), at the rate compute_time.h gemm_peak_tflops gives.
+std::string matmul_rate_note(const Scenario& s) {
+    const GpuSpec& gpu = s.cluster.gpu;
+    const GpuTimeTraits traits = gpu_time_traits(gpu);
+    const std::string rate = format_fixed(gemm_peak_tflops(s.training.precision, gpu, traits), 1) + " TFLOP/s";
+    if (s.training.precision == Precision::Bf16 && !traits.bf16_tensor_cores)
+        return "the " + gpu.display_name + " has no bf16 tensor cores: its bf16 matmuls run on the FP32 units, " + rate +
+               "; --precision fp16 runs them on its tensor cores";
+    if (s.training.precision == Precision::Fp32)
+        return "fp32 matmuls on the FP32 units, " + rate + ": PyTorch leaves TF32 off (torch.backends.cuda.matmul.allow_tf32)";
+    return {};
+}
+
 }  // namespace
 
 std::string scenario_header(const Scenario& s, bool synthesized, const std::string& host_note) {
@@ -137,6 +153,7 @@ std::string scenario_header(const Scenario& s, bool synthesized, const std::stri
            " NVMe per node\n";
     if (!host_note.empty()) out += "         (" + host_note + ")\n";
     out += "Training: " + training_row(s) + "\n";
+    if (const std::string note = matmul_rate_note(s); !note.empty()) out += "         (" + note + ")\n";
     if (const std::string ft = finetune_text(s); !ft.empty()) out += ft;
     if (const std::string engine = engine_words(s); !engine.empty()) out += "Engine:  " + engine + "\n";
     if (const std::string layout = layout_words(s); !layout.empty())

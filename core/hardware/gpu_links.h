@@ -33,6 +33,11 @@ struct GpuTimeTraits {
     double hbm_gbytes_per_s = 0;  // device memory bandwidth, GB/s (10^9)
     double gemm_efficiency = 0;   // achieved / dense 16-bit peak in large training GEMMs
     const char* generation = "";  // "Volta", "Ampere", ... (for the text and the docs)
+    // Dense FP32 without TF32, TFLOP/s: what an fp32 matmul runs at under PyTorch's default
+    // (torch.backends.cuda.matmul.allow_tf32 is False since PyTorch 1.12), and the most a bf16
+    // matmul gets on a part without bf16 tensor cores (core/presets/gpu_presets.cpp).
+    double fp32_tflops = 0;
+    bool bf16_tensor_cores = true;  // false: Volta (compute capability 7.0) has fp16 tensor cores only
 };
 
 }  // namespace zp

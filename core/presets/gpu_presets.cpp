@@ -172,35 +172,49 @@ constexpr double kCdnaGemm = 0.45;
 // Blackwell: no public run in the set; Hopper's assumed share, assumed again.
 constexpr double kBlackwellGemm = kHopperGemm;
 
+// FP32 without TF32 (GpuTimeTraits::fp32_tflops), dense TFLOP/s, from the same datasheets:
+// Tesla V100 SXM2 15.7 ("single-precision"); A100 19.5 ("FP32"); H100 SXM 67, H100 PCIe 51;
+// H200 67; L40S 91.6; RTX 3090 35.6 (GA102 whitepaper Table 9, "peak FP32"); RTX 4090 82.6 (Ada
+// whitepaper Appendix A); A10G: the A10's 31.2 scaled as its 16-bit figure is (70 of 125), 17.5,
+// ASSUMED (AWS prints neither); AMD's FP32 matrix rate, which rocBLAS/hipBLASLt fp32 GEMMs run on:
+// MI250X 95.7 per package = 47.9 per GCD, MI300X and MI325X 163.4, MI355X 157.3 (AMD data sheets);
+// HGX B200 75 and GB200 80 (NVIDIA's GB200 NVL72 / HGX B200 specifications, "FP32"), the 192 GB
+// B200 as HGX; B300 75 and GB300 80, ASSUMED as B200's (Blackwell Ultra keeps the SM's FP32 units);
+// RTX 5090 104.8 (RTX Blackwell whitepaper Table 3). Volta has no bf16 tensor cores (compute
+// capability 7.0; bf16 tensor-core MMA arrives with 8.0, CUDA Programming Guide's
+// warp matrix functions): PyTorch still runs bf16 there (torch.cuda.is_bf16_supported counts
+// emulation, and DeepSpeed accepts the bf16 block) on the FP32 units.
 // clang-format off
 constexpr std::array<TraitsRow, 21> kTraits{{
-    {"v100-16gb",  {900,    kVoltaGemm,    "Volta"}},
-    {"v100-32gb",  {900,    kVoltaGemm,    "Volta"}},
-    {"a100-40gb",  {1555,   kAmpereGemm,   "Ampere"}},
-    {"a100-80gb",  {2039,   kAmpereGemm,   "Ampere"}},
-    {"h100-80gb",  {3350,   kHopperGemm,   "Hopper"}},
-    {"h100-pcie",  {2000,   kHopperGemm,   "Hopper"}},
-    {"h200-141gb", {4800,   kHopperGemm,   "Hopper"}},
-    {"l40s",       {864,    kConsumerGemm, "Ada"}},
-    {"rtx-3090",   {936,    kConsumerGemm, "Ampere (GA102)"}},
-    {"rtx-4090",   {1008,   kConsumerGemm, "Ada"}},
-    {"a10g",       {600,    kConsumerGemm, "Ampere (GA102)"}},
-    {"mi250x",     {1638.4, kCdnaGemm,     "CDNA 2"}},
-    {"mi300x",     {5300,   kCdnaGemm,     "CDNA 3"}},
-    {"b200",       {7700,   kBlackwellGemm, "Blackwell"}},
-    {"b200-192gb", {8000,   kBlackwellGemm, "Blackwell"}},
-    {"gb200",      {8000,   kBlackwellGemm, "Blackwell"}},
-    {"b300",       {7700,   kBlackwellGemm, "Blackwell Ultra"}},
-    {"gb300",      {8000,   kBlackwellGemm, "Blackwell Ultra"}},
-    {"rtx-5090",   {1792,   kConsumerGemm, "Blackwell (GB202)"}},
-    {"mi325x",     {6000,   kCdnaGemm,     "CDNA 3"}},
-    {"mi355x",     {8000,   kCdnaGemm,     "CDNA 4"}},
+    {"v100-16gb",  {900,    kVoltaGemm,     "Volta",              15.7,  false}},
+    {"v100-32gb",  {900,    kVoltaGemm,     "Volta",              15.7,  false}},
+    {"a100-40gb",  {1555,   kAmpereGemm,    "Ampere",             19.5,  true}},
+    {"a100-80gb",  {2039,   kAmpereGemm,    "Ampere",             19.5,  true}},
+    {"h100-80gb",  {3350,   kHopperGemm,    "Hopper",             67.0,  true}},
+    {"h100-pcie",  {2000,   kHopperGemm,    "Hopper",             51.0,  true}},
+    {"h200-141gb", {4800,   kHopperGemm,    "Hopper",             67.0,  true}},
+    {"l40s",       {864,    kConsumerGemm,  "Ada",                91.6,  true}},
+    {"rtx-3090",   {936,    kConsumerGemm,  "Ampere (GA102)",     35.6,  true}},
+    {"rtx-4090",   {1008,   kConsumerGemm,  "Ada",                82.6,  true}},
+    {"a10g",       {600,    kConsumerGemm,  "Ampere (GA102)",     17.5,  true}},
+    {"mi250x",     {1638.4, kCdnaGemm,      "CDNA 2",             47.9,  true}},
+    {"mi300x",     {5300,   kCdnaGemm,      "CDNA 3",             163.4, true}},
+    {"b200",       {7700,   kBlackwellGemm, "Blackwell",          75.0,  true}},
+    {"b200-192gb", {8000,   kBlackwellGemm, "Blackwell",          75.0,  true}},
+    {"gb200",      {8000,   kBlackwellGemm, "Blackwell",          80.0,  true}},
+    {"b300",       {7700,   kBlackwellGemm, "Blackwell Ultra",    75.0,  true}},
+    {"gb300",      {8000,   kBlackwellGemm, "Blackwell Ultra",    80.0,  true}},
+    {"rtx-5090",   {1792,   kConsumerGemm,  "Blackwell (GB202)",  104.8, true}},
+    {"mi325x",     {6000,   kCdnaGemm,      "CDNA 3",             163.4, true}},
+    {"mi355x",     {8000,   kCdnaGemm,      "CDNA 4",             157.3, true}},
 }};
 // clang-format on
 
-// A GPU none of the presets is: bandwidth in proportion to its peak at the A100's ratio
-// (2039 GB/s for 312 TFLOP/s), Ampere's efficiency.
-GpuTimeTraits generic_traits(const GpuSpec& g) { return {g.peak_tflops_16bit * 2039.0 / 312.0, kAmpereGemm, "unknown"}; }
+// A GPU none of the presets is: bandwidth and FP32 in proportion to its peak at the A100's ratios
+// (2039 GB/s and 19.5 TFLOP/s for 312 TFLOP/s), Ampere's efficiency, bf16 tensor cores.
+GpuTimeTraits generic_traits(const GpuSpec& g) {
+    return {g.peak_tflops_16bit * 2039.0 / 312.0, kAmpereGemm, "unknown", g.peak_tflops_16bit * 19.5 / 312.0, true};
+}
 
 }  // namespace
 
@@ -222,6 +236,10 @@ GpuTimeTraits gpu_time_traits(const GpuSpec& g) {
             (best == kTraits.size() || std::abs(presets[i].memory_gib - g.memory_gib) < std::abs(presets[best].memory_gib - g.memory_gib)))
             best = i;
     return best < kTraits.size() ? kTraits[best].traits : generic_traits(g);
+}
+
+Precision precision_for_gpu(Precision wanted, const GpuSpec& gpu) {
+    return wanted == Precision::Bf16 && !gpu_time_traits(gpu).bf16_tensor_cores ? Precision::Fp16 : wanted;
 }
 
 const char* gpu_time_traits_preset(std::size_t i) { return i < kTraits.size() ? kTraits[i].preset : ""; }

@@ -28,6 +28,11 @@ GpuTimeTraits gpu_time_traits(const GpuSpec& g);
 // The preset name of the i-th traits row ("" past the end), for the test that the table follows gpu_presets().
 const char* gpu_time_traits_preset(std::size_t i);
 const GpuSpec& gpu_preset(std::string_view name);  // throws InputError listing the known names
+// The precision a plan on `gpu` trains in when it asked for `wanted`: fp16 instead of bf16 on a part
+// without bf16 tensor cores (GpuTimeTraits::bf16_tensor_cores: Volta), where bf16 matmuls run on the
+// FP32 units; `wanted` otherwise. What a new plan, the command line's default and a move to such a
+// GPU take (scenario_edits.h with_gpu, with_node); an explicit --precision bf16 is kept.
+Precision precision_for_gpu(Precision wanted, const GpuSpec& gpu);
 // Where a preset's figures come from (datasheet, whitepaper, product page; "assumed" where a figure
 // is not published), as `zero-planner presets` lists it; "" for a GPU no preset is.
 const char* gpu_source(std::string_view name);

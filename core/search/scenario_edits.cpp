@@ -3,6 +3,7 @@
 #include "core/base/errors.h"
 #include "core/model/limits.h"
 #include "core/presets/cluster_presets.h"
+#include "core/presets/gpu_presets.h"
 
 #include <algorithm>
 #include <numeric>
@@ -70,6 +71,8 @@ Scenario with_node(const Scenario& s, const Cluster& node, std::int64_t gpus) {
     }
     Scenario out = s;
     out.cluster = node;
+    // bf16 becomes fp16 on a GPU without bf16 tensor cores (precision_for_gpu).
+    out.training.precision = precision_for_gpu(out.training.precision, node.gpu);
     return with_gpu_count(out, count, per_node);
 }
 
@@ -80,6 +83,7 @@ Scenario with_gpu(const Scenario& s, const GpuSpec& gpu) {
             return with_node(s, node->cluster, s.cluster.world_size());
     Scenario out = s;
     out.cluster.use_gpu(gpu);
+    out.training.precision = precision_for_gpu(out.training.precision, gpu);
     return out;
 }
 

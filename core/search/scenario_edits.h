@@ -31,7 +31,9 @@ Scenario with_node(const Scenario& s, const Cluster& node, std::int64_t gpus);
 // The scenario on GPU `gpu`. On a node as a preset sets it (cluster_preset_of) and that preset is
 // not already built on `gpu`, the GPU's usual node (usual_node, core/presets/cluster_presets.h)
 // with the same GPU count, so a workstation GPU does not keep a DGX's 2 TiB of RAM and 1600
-// Gbit/s; on an edited node, or a GPU no preset has, only the GPU (and its links) change.
+// Gbit/s; on an edited node, or a GPU no preset has, only the GPU (and its links) change. Here and
+// in with_node a bf16 plan becomes fp16 on a GPU without bf16 tensor cores (precision_for_gpu,
+// core/presets/gpu_presets.h): what runs there at tensor-core speed.
 Scenario with_gpu(const Scenario& s, const GpuSpec& gpu);
 
 // The scenario under `engine` (core/model/engine.h). Moving to PyTorch FSDP drops what FSDP does not

@@ -152,12 +152,19 @@ double streaming_bytes_per_second(const GpuTimeTraits& traits) { return traits.h
 
 double streaming_bytes_per_second(const GpuSpec& gpu) { return streaming_bytes_per_second(gpu_time_traits(gpu)); }
 
+double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& traits) {
+    // fp32: PyTorch leaves TF32 off for matmuls (torch.backends.cuda.matmul.allow_tf32, False
+    // since 1.12; neither DeepSpeed nor the Trainer turns it on unless asked, TrainingArguments.tf32),
+    // so they run on the FP32 units. bf16 on a part without bf16 tensor cores (Volta) runs there too.
+    if (p == Precision::Fp32 || (p == Precision::Bf16 && !traits.bf16_tensor_cores)) return traits.fp32_tflops;
+    return gpu.peak_tflops_16bit;
+}
+
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks, const FineTune& f, double routed_slots_per_token, const RankShare& share) {
     const GpuTimeTraits traits = gpu_time_traits(gpu);
-    const bool fp32 = t.precision == Precision::Fp32;
     const double elem = bytes_per_element(t.precision);
-    const Rates r{gpu.peak_tflops_16bit * 1e12 * (fp32 ? 0.5 : 1.0) * traits.gemm_efficiency, streaming_bytes_per_second(traits)};
+    const Rates r{gemm_peak_tflops(t.precision, gpu, traits) * 1e12 * traits.gemm_efficiency, streaming_bytes_per_second(traits)};
 
     const double b = static_cast<double>(t.micro_batch);
     const double s = static_cast<double>(t.seq_len);

@@ -24,6 +24,7 @@
 // they are bandwidth-bound) and its kernels (A, B, scale, add; + dropout); a quantised base is
 // dequantised to the compute dtype in every forward, backward and recompute of every Linear
 // (bitsandbytes MatMul4Bit: dequantize_4bit, reading 0.5 and writing 2 bytes per weight).
+#include "core/hardware/gpu_links.h"
 #include "core/model/scenario.h"
 
 #include <cmath>
@@ -156,6 +157,11 @@ struct RankShare {
 // What a streaming (memory-bound) kernel reads and writes per second on `gpu`: the datasheet HBM
 // bandwidth at the share copies reach (compute_time.cpp kHbmEfficiency).
 double streaming_bytes_per_second(const GpuSpec& gpu);
+
+// The dense peak a training step's matmuls at precision `p` run against on `gpu`, TFLOP/s: the
+// 16-bit tensor-core figure, or the FP32 units' (GpuTimeTraits::fp32_tflops) for fp32 and for bf16
+// on a part without bf16 tensor cores.
+double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& traits);
 
 // `scale` divides the whole: Assumptions::mfu / kReferenceMfu (1 unless calibrated).
 // `optimizer_params`: parameters this GPU's optimizer updates (0 when it runs on the CPU).

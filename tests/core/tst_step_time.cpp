@@ -10,8 +10,10 @@
 #include "core/model/linear_modules.h"
 #include "core/model/model_spec.h"
 #include "core/presets/cluster_presets.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
+#include "core/search/scenario_edits.h"
 #include "core/time/collectives.h"
 #include "core/time/compute_time.h"
 #include "core/time/flops.h"
@@ -536,6 +538,58 @@ private slots:
         }
         QCOMPARE(gpu_time_traits(custom_gpu(gpu_preset("v100-32gb"), 12)).hbm_gbytes_per_s, 900.0);  // Tesla V100 datasheet
         QCOMPARE(gpu_time_traits(gpu_preset("a100-80gb")).hbm_gbytes_per_s, 2039.0);                 // A100 datasheet
+    }
+    // The dense peak a step's matmuls run against, by precision (compute_time.h gemm_peak_tflops):
+    // the 16-bit tensor-core figure, the FP32 units' for fp32 (PyTorch leaves TF32 off) and for
+    // bf16 on Volta, which has no bf16 tensor cores. The figures are the datasheets'.
+    void matmul_peak_by_precision_data() {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<double>("tflops");
+        QTest::newRow("Tesla V100 datasheet: fp16 tensor cores 125") << QStringLiteral("v100-32gb") << int(Precision::Fp16) << 125.0;
+        QTest::newRow("Tesla V100 datasheet: no bf16 tensor cores, single precision 15.7")
+            << QStringLiteral("v100-32gb") << int(Precision::Bf16) << 15.7;
+        QTest::newRow("Tesla V100 datasheet: fp32 15.7") << QStringLiteral("v100-32gb") << int(Precision::Fp32) << 15.7;
+        QTest::newRow("A100 datasheet: bf16 tensor cores 312") << QStringLiteral("a100-80gb") << int(Precision::Bf16) << 312.0;
+        QTest::newRow("A100 datasheet: FP32 19.5, TF32 off") << QStringLiteral("a100-80gb") << int(Precision::Fp32) << 19.5;
+        QTest::newRow("H100 datasheet: SXM FP32 67") << QStringLiteral("h100-80gb") << int(Precision::Fp32) << 67.0;
+        QTest::newRow("AMD MI300X data sheet: FP32 matrix 163.4") << QStringLiteral("mi300x") << int(Precision::Fp32) << 163.4;
+    }
+    void matmul_peak_by_precision() {
+        QFETCH(QString, gpu);
+        QFETCH(int, precision);
+        QFETCH(double, tflops);
+        const GpuSpec& g = gpu_preset(gpu.toStdString());
+        QCOMPARE(gemm_peak_tflops(static_cast<Precision>(precision), g, gpu_time_traits(g)), tflops);
+    }
+    // What that means for a step: Llama-2 7B on 8 A100s, compute alone, is as many times slower in
+    // fp32 as the peaks are apart (312 / 19.5 = 16x on its matmuls; less on the whole, whose
+    // memory-bound passes do not move with the matmul rate); on a V100 bf16 is fp32's speed, not fp16's.
+    void fp32_and_volta_bf16_steps() {
+        Scenario s = default_scenario();
+        s.training.precision = Precision::Bf16;
+        const double bf16 = estimate_step(s).compute_seconds;
+        s.training.precision = Precision::Fp32;
+        const double fp32 = estimate_step(s).compute_seconds;
+        QVERIFY2(fp32 > 8 * bf16 && fp32 < 16 * bf16, qPrintable(QString::number(fp32 / bf16)));
+        Scenario v = with_gpu(default_scenario(), gpu_preset("v100-32gb"));
+        v.training.precision = Precision::Fp16;
+        const double v_fp16 = estimate_step(v).compute_seconds;
+        v.training.precision = Precision::Bf16;
+        QVERIFY(estimate_step(v).compute_seconds > 4 * v_fp16);
+    }
+    // A plan moved to a GPU without bf16 tensor cores trains in fp16 there (precision_for_gpu); fp32
+    // stays, and back on an A100 fp16 stays what the user has.
+    void a_move_to_volta_takes_fp16() {
+        Scenario s = default_scenario();
+        QCOMPARE(s.training.precision, Precision::Bf16);
+        const Scenario v = with_gpu(s, gpu_preset("v100-32gb"));
+        QCOMPARE(v.training.precision, Precision::Fp16);
+        QCOMPARE(with_gpu(v, gpu_preset("a100-80gb")).training.precision, Precision::Fp16);
+        s.training.precision = Precision::Fp32;
+        QCOMPARE(with_gpu(s, gpu_preset("v100-32gb")).training.precision, Precision::Fp32);
+        const ClusterPreset& dgx2 = cluster_preset("dgx-2");
+        QCOMPARE(with_node(default_scenario(), dgx2.cluster, 16).training.precision, Precision::Fp16);
     }
     // A custom GPU of a peak two presets share takes the traits of the one nearest in memory: the
     // A100 80GB given as the 79.15 GiB torch reports keeps its HBM2e, a 40GB card its HBM2 (A100

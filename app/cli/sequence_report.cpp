@@ -28,7 +28,17 @@ std::string limit_words(const Scenario& s, const SequenceCeiling& c) {
 
 }  // namespace
 
-std::string sequence_ceiling_text(const Scenario& s, const SequenceCeiling& c) {
+namespace {
+// `s` at the Ulysses degree the ceiling was measured at (the search's when --sp auto).
+Scenario at_degree(const Scenario& s, const SequenceCeiling& c) {
+    Scenario out = s;
+    out.parallel.ulysses = c.ulysses;
+    return out;
+}
+}  // namespace
+
+std::string sequence_ceiling_text(const Scenario& scenario, const SequenceCeiling& c) {
+    const Scenario s = at_degree(scenario, c);
     std::ostringstream o;
     const std::string setup = setup_label(c.setup, s.fsdp.engine);
     if (c.max_seq_len <= 0) {
@@ -48,7 +58,9 @@ std::string sequence_ceiling_text(const Scenario& s, const SequenceCeiling& c) {
 
 std::string sequence_search_text(const Scenario& s, const SequenceSearch& r) {
     std::ostringstream o;
-    o << "Longest sequence per setup (steps of " << format_count(static_cast<double>(r.granularity)) << " tokens):\n";
+    if (r.ulysses_searched)
+        o << "Longest sequence per setup, at the DeepSpeed-Ulysses degree that reaches furthest (steps of 256 x the degree):\n";
+    else o << "Longest sequence per setup (steps of " << format_count(static_cast<double>(r.granularity)) << " tokens):\n";
     for (const SequenceCeiling& c : r.per_setup) {
         std::string label = setup_label(c.setup, s.fsdp.engine);
         if (label.size() < 40) label.append(40 - label.size(), ' ');
@@ -60,14 +72,17 @@ std::string sequence_search_text(const Scenario& s, const SequenceSearch& r) {
         std::string len = format_count(static_cast<double>(c.max_seq_len));
         if (len.size() < 12) len.insert(0, 12 - len.size(), ' ');
         o << len << "  " << format_seconds(c.at_max.step.seconds) << ", " << format_count(c.at_max.step.tokens_per_second)
-          << " tokens/s; then " << to_string(c.limit) << "\n";
+          << " tokens/s; then " << to_string(c.limit);
+        if (r.ulysses_searched) o << " (Ulysses " << c.ulysses << ")";
+        o << "\n";
     }
     if (r.longest < 0) o << "No setup fits a sequence of " << format_count(static_cast<double>(r.granularity)) << " tokens.\n";
     else o << "\n" << sequence_ceiling_text(s, r.per_setup[static_cast<std::size_t>(r.longest)]);
     return o.str();
 }
 
-nlohmann::json sequence_ceiling_json(const Scenario& s, const SequenceCeiling& c) {
+nlohmann::json sequence_ceiling_json(const Scenario& scenario, const SequenceCeiling& c) {
+    const Scenario s = at_degree(scenario, c);
     nlohmann::json j;
     j["stage"] = c.setup.stage;
     j["offload_optimizer"] = to_string(c.setup.offload_optimizer);
@@ -75,6 +90,7 @@ nlohmann::json sequence_ceiling_json(const Scenario& s, const SequenceCeiling& c
     j["setup"] = setup_label(c.setup, s.fsdp.engine);
     j["max_seq_len"] = c.max_seq_len;
     j["limit"] = to_string(c.limit);
+    j["ulysses"] = c.ulysses;
     j["granularity"] = sequence_granularity(s);
     const std::int64_t index_limit = kernel_index_limit_seq_len(s);
     j["kernel_index_limit_seq_len"] = index_limit > 0 ? nlohmann::json(index_limit) : nlohmann::json(nullptr);
@@ -90,6 +106,7 @@ nlohmann::json sequence_ceiling_json(const Scenario& s, const SequenceCeiling& c
 nlohmann::json sequence_search_json(const Scenario& s, const SequenceSearch& r) {
     nlohmann::json j;
     j["granularity"] = r.granularity;
+    j["ulysses_searched"] = r.ulysses_searched;
     j["per_setup"] = nlohmann::json::array();
     for (const SequenceCeiling& c : r.per_setup) j["per_setup"].push_back(sequence_ceiling_json(s, c));
     j["longest"] = r.longest < 0 ? nlohmann::json(nullptr) : sequence_ceiling_json(s, r.per_setup[static_cast<std::size_t>(r.longest)]);

@@ -125,6 +125,7 @@ Scenario as_planned(const Scenario& s, const Candidate& c) {
 SequenceCeiling longest_sequence(const Scenario& s) {
     SequenceCeiling out;
     out.setup = setup_key(s.zero);
+    out.ulysses = ulysses_size(s.parallel);
     const std::int64_t g = sequence_granularity(s);
     const auto fit = [&](std::int64_t granules) { return fit_of(at_sequence_length(s, granules * g)); };
     const PointFit first = fit(1);
@@ -182,22 +183,53 @@ PlanRoom room_of(const Scenario& s, const Candidate& c) {
     return room;
 }
 
+namespace {
+
+// The longer of two ceilings, the faster at the same length.
+bool reaches_further(const SequenceCeiling& a, const SequenceCeiling& b) {
+    return a.max_seq_len > b.max_seq_len ||
+           (a.max_seq_len == b.max_seq_len && a.max_seq_len > 0 && a.at_max.step.tokens_per_second > b.at_max.step.tokens_per_second);
+}
+
+// The setup's longest over the Ulysses degrees `degrees` (one when the degree is fixed); a degree
+// the layout refuses (validate_parallelism: key/value heads, tensor or pipeline ranks) is skipped.
+std::optional<SequenceCeiling> longest_over_degrees(const Scenario& s, const std::vector<std::int64_t>& degrees) {
+    std::optional<SequenceCeiling> best;
+    for (std::int64_t u : degrees) {
+        Scenario at = s;
+        at.parallel.ulysses = u;
+        if (degrees.size() > 1) {
+            try {
+                validate_parallelism(at);
+            } catch (const InputError&) {
+                continue;
+            }
+        }
+        SequenceCeiling c = longest_sequence(at);
+        c.ulysses = u;
+        if (!best || reaches_further(c, *best)) best = std::move(c);
+    }
+    return best;
+}
+
+}  // namespace
+
 SequenceSearch longest_sequences(const Scenario& s) {
     SequenceSearch out;
     out.granularity = sequence_granularity(s);
+    // With the Ulysses degree on auto (--sp auto) the question is the longest sequence at any
+    // degree: every one the layout takes (ulysses_degrees), per setup the one that reaches furthest.
+    out.ulysses_searched = s.parallel.auto_ulysses;
+    const std::vector<std::int64_t> degrees = out.ulysses_searched ? ulysses_degrees(s) : std::vector<std::int64_t>{s.parallel.ulysses};
     for (const ZeroSetupRow& row : zero_setup_rows()) {
         if (!layout_runs_stage(s.model, s.parallel, row.key.stage) || !engine_runs_setup(s.fsdp, row.key)) continue;
-        out.per_setup.push_back(longest_sequence(with_setup(s, row.key)));
+        std::optional<SequenceCeiling> ceiling = longest_over_degrees(with_setup(s, row.key), degrees);
+        if (!ceiling) continue;
+        out.per_setup.push_back(std::move(*ceiling));
         const SequenceCeiling& c = out.per_setup.back();
         if (c.max_seq_len <= 0) continue;
         const int i = static_cast<int>(out.per_setup.size()) - 1;
-        if (out.longest < 0) out.longest = i;
-        else {
-            const SequenceCeiling& b = out.per_setup[static_cast<std::size_t>(out.longest)];
-            if (c.max_seq_len > b.max_seq_len ||
-                (c.max_seq_len == b.max_seq_len && c.at_max.step.tokens_per_second > b.at_max.step.tokens_per_second))
-                out.longest = i;
-        }
+        if (out.longest < 0 || reaches_further(c, out.per_setup[static_cast<std::size_t>(out.longest)])) out.longest = i;
     }
     return out;
 }

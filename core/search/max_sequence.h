@@ -23,13 +23,15 @@ const char* to_string(SequenceLimit l);  // "GPU memory", "host RAM", ...
 
 struct SequenceCeiling {
     SetupKey setup;
+    std::int64_t ulysses = 1;      // the DeepSpeed-Ulysses degree it was measured at
     std::int64_t max_seq_len = 0;  // the longest multiple of sequence_granularity that fits; 0: not even one
     SequenceLimit limit = SequenceLimit::GpuMemory;
     Candidate at_max;  // the step at max_seq_len (meaningful when max_seq_len > 0)
 };
 
 struct SequenceSearch {
-    std::int64_t granularity = 1;
+    std::int64_t granularity = 1;            // at the scenario's own Ulysses degree
+    bool ulysses_searched = false;           // the degree was on auto: each setup's at the degree that reaches furthest
     std::vector<SequenceCeiling> per_setup;  // zero_setups() order, the setups the engine and layout run
     int longest = -1;                        // index into per_setup of the longest (the faster on a tie); -1: none fits
 };
@@ -51,7 +53,8 @@ Scenario at_sequence_length(const Scenario& s, std::int64_t seq);
 
 // The longest sequence for the setup `s` has (its stage and offload devices).
 SequenceCeiling longest_sequence(const Scenario& s);
-// The same for every setup the engine and the layout run.
+// The same for every setup the engine and the layout run; with the Ulysses degree on auto
+// (Parallelism::auto_ulysses), each setup's longest over every degree the layout takes.
 SequenceSearch longest_sequences(const Scenario& s);
 // What the room a plan leaves allows (issue 39's "headroom first"): the longest sequence its
 // candidate `c` fits on `s`, with the candidate's setup, micro batch and recompute kept.

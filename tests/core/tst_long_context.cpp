@@ -361,6 +361,30 @@ private slots:
         QVERIFY(check_fit(at, estimate_memory(at)).all());
     }
 
+    // With the Ulysses degree on auto (--sp auto) the longest is over every degree the layout takes:
+    // on 8 and 32 H100s with every ALST part that is all of them, and each setup's longest is what
+    // the recipe's own degree gives; on one GPU there is only 1. The searched degree is reported.
+    void the_longest_over_the_ulysses_degrees_data() {
+        QTest::addColumn<qlonglong>("gpus");
+        QTest::newRow("1 H100") << qlonglong{1};
+        QTest::newRow("8 H100") << qlonglong{8};
+        QTest::newRow("32 H100") << qlonglong{32};
+    }
+    void the_longest_over_the_ulysses_degrees() {
+        QFETCH(qlonglong, gpus);
+        const Scenario fixed = recipe("llama-3.1-8b", "h100-80gb", gpus, kAll);
+        Scenario searched = fixed;
+        searched.parallel.ulysses = 1;
+        searched.parallel.auto_ulysses = true;
+        const SequenceSearch r = longest_sequences(searched);
+        QVERIFY(r.ulysses_searched);
+        QVERIFY(r.longest >= 0);
+        const SequenceCeiling& best = r.per_setup[static_cast<std::size_t>(r.longest)];
+        QCOMPARE(best.ulysses, std::int64_t{gpus});
+        QCOMPARE(best.max_seq_len, longest_sequence(with_setup(fixed, best.setup)).max_seq_len);
+        QVERIFY(!longest_sequences(fixed).ulysses_searched);
+    }
+
     // Issue 39's "what the spare allows": the largest micro batch a plan's setup fits, its
     // recompute and buckets kept. It fits there and the next one does not (the bisection's claim);
     // a micro batch that does not split the sequences per GPU is measured at the next global batch.

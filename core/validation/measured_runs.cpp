@@ -603,7 +603,11 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
         }
     Training& t = s.training;
     if (auto p = r.optional_text("precision")) t.precision = precision_from_text(r, *p);
-    else c.assumed.push_back(std::string("precision = ") + to_string(t.precision));
+    else {
+        // Unstated, it is what a plan on the case's GPU takes (precision_for_gpu: fp16 on a V100).
+        t.precision = precision_for_gpu(t.precision, s.cluster.gpu);
+        c.assumed.push_back(std::string("precision = ") + to_string(t.precision));
+    }
     if (auto o = r.optional_text("optimizer")) {
         t.optimizer = optimizer_from_text(r, *o);
         t.fused_optimizer = fused_optimizer_from_text(*o);

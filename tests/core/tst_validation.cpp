@@ -267,6 +267,23 @@ private slots:
         QCOMPARE(r.rows.front().predicted, predicted_gpu_bytes(c.scenario, Quantity::Allocated));
     }
 
+    // A case that states no precision takes what a plan on its GPU takes (precision_for_gpu): bf16
+    // on an A100, fp16 on a V100, which has no bf16 tensor cores; either way it is listed as assumed.
+    void unstated_precision_follows_the_gpu_data() {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<QString>("assumed");
+        QTest::newRow("A100: bf16") << QStringLiteral(R"({"type": "A100 80GB", "memory_gib": 79.15})")
+                                    << QStringLiteral("precision = bf16");
+        QTest::newRow("V100: fp16") << QStringLiteral(R"({"type": "V100 32GB", "memory_gib": 31.72})")
+                                    << QStringLiteral("precision = fp16");
+    }
+    void unstated_precision_follows_the_gpu() {
+        QFETCH(QString, gpu);
+        QFETCH(QString, assumed);
+        const auto cases = parse_measured_runs(document(R"(, "precision": null, "gpu": )" + gpu.toStdString()), "runs.json");
+        QCOMPARE(cases.front().assumed, std::vector<std::string>{assumed.toStdString()});
+    }
+
     // A peak-memory figure without its sequence length (PEFT's T0_3B row, padded to the longest
     // tweet of each batch) would be decided by the assumed length: it is listed, not checked. A
     // fit case keeps the assumption.

@@ -124,13 +124,13 @@ std::string finetune_text(const Scenario& s) {
 std::string matmul_rate_note(const Scenario& s) {
     const GpuSpec& gpu = s.cluster.gpu;
     const GpuTimeTraits traits = gpu_time_traits(gpu);
-    const std::string rate = format_fixed(gemm_peak_tflops(s.training.precision, gpu, traits), 1) + " TFLOP/s";
-    if (s.training.precision == Precision::Bf16 && !traits.bf16_tensor_cores)
-        return "the " + gpu.display_name + " has no bf16 tensor cores: its bf16 matmuls run on the FP32 units, " + rate +
-               "; --precision fp16 runs them on its tensor cores";
+    const double peak = gemm_peak_tflops(s.training.precision, gpu, traits);
+    if (peak == gpu.peak_tflops_16bit) return {};
+    const std::string rate = format_fixed(peak, 1) + " TFLOP/s";
     if (s.training.precision == Precision::Fp32)
         return "fp32 matmuls on the FP32 units, " + rate + ": PyTorch leaves TF32 off (torch.backends.cuda.matmul.allow_tf32)";
-    return {};
+    return "the " + gpu.display_name + " has no bf16 tensor cores: its bf16 matmuls run on the FP32 units, " + rate +
+           "; --precision fp16 runs them on its tensor cores";
 }
 
 }  // namespace

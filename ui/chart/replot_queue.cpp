@@ -4,7 +4,6 @@
 
 #include <QCoreApplication>
 #include <QEvent>
-#include <QPointer>
 #include <QTimer>
 
 namespace zp::ui {

@@ -43,22 +43,9 @@ endfunction()
 set(ZP_CORE_TEST_PCH_HEADERS <QtTest/QtTest> <nlohmann/json.hpp>
   <string> <vector> <memory> <optional> <functional> <algorithm> <map> <set> <cmath> <cstdint>)
 
-# zp_precompile_core_tests(target): the header set above for the core tests' anchor target.
+# zp_precompile_core_tests(target): the header set above for the core tests' executable.
 function(zp_precompile_core_tests target)
   if(ZP_PCH)
     target_precompile_headers(${target} PRIVATE ${ZP_CORE_TEST_PCH_HEADERS})
-  endif()
-endfunction()
-
-# zp_share_precompiled(owner targets...): the targets (one-file Qt Test executables with the same
-# flags as `owner`) reuse owner's precompiled headers instead of each building its own.
-function(zp_share_precompiled owner)
-  if(ZP_PCH)
-    foreach(t ${ARGN})
-      target_precompile_headers(${t} REUSE_FROM ${owner})
-      # A test's mocs_compilation.cpp is empty (each test includes its own .moc), but with the
-      # precompiled headers it would load them: 4-5 s per test for nothing.
-      set_source_files_properties("${CMAKE_CURRENT_BINARY_DIR}/${t}_autogen/mocs_compilation.cpp" PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
-    endforeach()
   endif()
 endfunction()

@@ -26,6 +26,19 @@ inline Scenario model_scenario(const ModelSpec& model, std::int64_t gpus, int st
     return with_gpu_count(s, gpus, node_size);
 }
 
+// A GPT layer stack as Korthikanti et al. count it (arXiv:2205.05198): a 4h MLP whose GeLU
+// is one kernel keeping its input (Megatron's), multi-head attention, GPT-2's vocabulary.
+inline ModelSpec korthikanti_gpt(std::int64_t h, std::int64_t a, std::int64_t layers = 1) {
+    ModelSpec m = model_preset("gpt2").spec;
+    m.activation = MlpActivation::Fused;
+    m.hidden = h;
+    m.heads = m.kv_heads = a;
+    m.head_dim = h / a;
+    m.ffn = 4 * h;
+    m.layers = layers;
+    return m;
+}
+
 // A preset model on `gpus` preset GPUs (nodes of up to 8), everything else as default_scenario().
 inline Scenario preset_scenario(const char* model, const char* gpu, std::int64_t gpus) {
     Scenario s = model_scenario(model_preset(model).spec, gpus);

@@ -5,7 +5,7 @@
 #include "app/cli/args.h"
 #include "core/base/errors.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp::cli;
 
@@ -132,5 +132,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestArgs)
+ZP_TEST_APPLESS_MAIN(TestArgs)
 #include "tst_args.moc"

@@ -4,7 +4,7 @@
 #include "app/cli/number_parse.h"
 #include "core/base/errors.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 #include <cstdint>
 
@@ -192,5 +192,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestNumberParse)
+ZP_TEST_APPLESS_MAIN(TestNumberParse)
 #include "tst_number_parse.moc"

@@ -7,7 +7,7 @@
 #include "core/base/errors.h"
 #include "core/model/enum_names.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -143,5 +143,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestScenarioOptions)
+ZP_TEST_APPLESS_MAIN(TestScenarioOptions)
 #include "tst_scenario_options.moc"

@@ -12,16 +12,16 @@
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
-#include <QtTest>
+#include "test_main.h"
+#include "test_text.h"
 
 #include <map>
 #include <sstream>
 
 using namespace zp;
+using zp::test::q;
 
 namespace {
-
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 // The table's rows as test rows: one per option.
 void option_rows() {
@@ -319,5 +319,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCliOptions)
+ZP_TEST_APPLESS_MAIN(TestCliOptions)
 #include "tst_cli_options.moc"

@@ -21,12 +21,14 @@
 
 #include <yaml-cpp/yaml.h>
 #include <QTemporaryDir>
-#include <QtTest>
+#include "test_main.h"
+#include "test_text.h"
 
 #include <set>
 #include <sstream>
 
 using namespace zp;
+using zp::test::q;
 
 namespace {
 
@@ -35,7 +37,6 @@ std::vector<std::string> to_std(const QStringList& list) {
     for (const QString& s : list) out.push_back(s.toStdString());
     return out;
 }
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 const QStringList kCommands = {QStringLiteral("estimate"),    QStringLiteral("compare"),   QStringLiteral("recommend"),
                                QStringLiteral("ds-estimate"), QStringLiteral("export"),    QStringLiteral("session"),
@@ -558,5 +559,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCliTables)
+ZP_TEST_APPLESS_MAIN(TestCliTables)
 #include "tst_cli_tables.moc"

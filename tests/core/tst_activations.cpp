@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -241,5 +241,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestActivations)
+ZP_TEST_APPLESS_MAIN(TestActivations)
 #include "tst_activations.moc"

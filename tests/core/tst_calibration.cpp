@@ -13,7 +13,7 @@
 #include "test_data.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -279,5 +279,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCalibration)
+ZP_TEST_APPLESS_MAIN(TestCalibration)
 #include "tst_calibration.moc"

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::deepspeed;
@@ -143,5 +143,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestDsEstimator)
+ZP_TEST_APPLESS_MAIN(TestDsEstimator)
 #include "tst_ds_estimator.moc"

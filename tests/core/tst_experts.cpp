@@ -19,7 +19,7 @@
 #include "core/time/step_time.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using zp::test::preset_scenario;
@@ -374,5 +374,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestExperts)
+ZP_TEST_APPLESS_MAIN(TestExperts)
 #include "tst_experts.moc"

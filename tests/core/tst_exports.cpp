@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <yaml-cpp/yaml.h>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -456,5 +456,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestExports)
+ZP_TEST_APPLESS_MAIN(TestExports)
 #include "tst_exports.moc"

@@ -7,7 +7,7 @@
 #include "core/presets/model_presets.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -284,5 +284,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestFineTune)
+ZP_TEST_APPLESS_MAIN(TestFineTune)
 #include "tst_finetune.moc"

@@ -3,15 +3,14 @@
 // text is what the header promises, the reason says what is printed today. When the bug is fixed
 // the row turns into an unexpected pass and the marker must go.
 #include "core/base/format.h"
+#include "core/base/units.h"
 
-#include <QTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <limits>
 
 namespace {
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-constexpr double kTiB = 1024.0 * kGiB;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
@@ -75,19 +74,19 @@ private slots:
         QTest::addColumn<QString>("knownBug");
         QTest::newRow("zero") << 0.0 << "0.0 GiB" << "";
         QTest::newRow("one byte rounds to 0.0") << 1.0 << "0.0 GiB" << "";
-        QTest::newRow("exactly 1 GiB") << kGiB << "1.0 GiB" << "";
+        QTest::newRow("exactly 1 GiB") << zp::kBytesPerGiB << "1.0 GiB" << "";
         QTest::newRow("Llama-2 7B's 2P, 13,476,831,232 bytes = 12.55 GiB") << 13476831232.0 << "12.6 GiB" << "";
-        QTest::newRow("ZeRO-1's 96.2 GiB") << 96.2 * kGiB << "96.2 GiB" << "";
-        QTest::newRow("80 GiB less 5% headroom") << 76.0 * kGiB << "76.0 GiB" << "";
-        QTest::newRow("1023.9 GiB stays GiB") << 1023.9 * kGiB << "1023.9 GiB" << "";
+        QTest::newRow("ZeRO-1's 96.2 GiB") << 96.2 * zp::kBytesPerGiB << "96.2 GiB" << "";
+        QTest::newRow("80 GiB less 5% headroom") << 76.0 * zp::kBytesPerGiB << "76.0 GiB" << "";
+        QTest::newRow("1023.9 GiB stays GiB") << 1023.9 * zp::kBytesPerGiB << "1023.9 GiB" << "";
         QTest::newRow("1023.96 GiB rounds to 1.0 TiB")
-            << 1023.96 * kGiB << "1.0 TiB"
+            << 1023.96 * zp::kBytesPerGiB << "1.0 TiB"
             << "prints \"1024.0 GiB\": the unit is chosen before rounding, so 1023.95-1024 GiB print as 1024.0 GiB";
-        QTest::newRow("exactly 1 TiB") << kTiB << "1.0 TiB" << "";
+        QTest::newRow("exactly 1 TiB") << zp::kBytesPerTiB << "1.0 TiB" << "";
         QTest::newRow("Llama-2 70B full offload, P x 18 x 1.5 = 1,862,369,501,184 bytes") << 1862369501184.0 << "1.7 TiB" << "";
-        QTest::newRow("1024 TiB stays TiB") << 1024.0 * kTiB << "1024.0 TiB" << "";
-        QTest::newRow("negative: a shortfall of 2 GiB") << -2.0 * kGiB << "-2.0 GiB" << "";
-        QTest::newRow("negative TiB") << -1.5 * kTiB << "-1.5 TiB" << "";
+        QTest::newRow("1024 TiB stays TiB") << 1024.0 * zp::kBytesPerTiB << "1024.0 TiB" << "";
+        QTest::newRow("negative: a shortfall of 2 GiB") << -2.0 * zp::kBytesPerGiB << "-2.0 GiB" << "";
+        QTest::newRow("negative TiB") << -1.5 * zp::kBytesPerTiB << "-1.5 TiB" << "";
         QTest::newRow("negative zero") << -0.0 << "0.0 GiB" << "";
         QTest::newRow("a tiny negative rounds to zero") << -1.0 << "0.0 GiB" << "";
         QTest::newRow("not a number") << kNaN << "n/a" << "";
@@ -157,5 +156,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestFormat)
+ZP_TEST_APPLESS_MAIN(TestFormat)
 #include "tst_format.moc"

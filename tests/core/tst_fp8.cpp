@@ -15,7 +15,7 @@
 #include "core/time/step_time.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using zp::test::preset_scenario;
@@ -301,5 +301,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestFp8)
+ZP_TEST_APPLESS_MAIN(TestFp8)
 #include "tst_fp8.moc"

@@ -23,7 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using zp::test::preset_scenario;
@@ -347,5 +347,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestFsdp)
+ZP_TEST_APPLESS_MAIN(TestFsdp)
 #include "tst_fsdp.moc"

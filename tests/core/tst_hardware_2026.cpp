@@ -13,7 +13,7 @@
 #include "core/time/step_time.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 #include <algorithm>
 
@@ -187,5 +187,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestHardware2026)
+ZP_TEST_APPLESS_MAIN(TestHardware2026)
 #include "tst_hardware_2026.moc"

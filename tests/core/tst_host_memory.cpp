@@ -12,7 +12,7 @@
 #include "core/search/host_advice.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -355,5 +355,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestHostMemory)
+ZP_TEST_APPLESS_MAIN(TestHostMemory)
 #include "tst_host_memory.moc"

@@ -9,7 +9,7 @@
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -127,5 +127,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestJobPresets)
+ZP_TEST_APPLESS_MAIN(TestJobPresets)
 #include "tst_job_presets.moc"

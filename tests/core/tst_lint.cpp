@@ -14,7 +14,7 @@
 #include <algorithm>
 
 #include <QDir>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -335,5 +335,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestLint)
+ZP_TEST_APPLESS_MAIN(TestLint)
 #include "tst_lint.moc"

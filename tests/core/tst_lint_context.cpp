@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -140,5 +140,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestLintContext)
+ZP_TEST_APPLESS_MAIN(TestLintContext)
 #include "tst_lint_context.moc"

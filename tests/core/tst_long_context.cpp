@@ -21,7 +21,7 @@
 #include "core/time/step_time.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 Q_DECLARE_METATYPE(zp::Scenario)
 
@@ -428,5 +428,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestLongContext)
+ZP_TEST_APPLESS_MAIN(TestLongContext)
 #include "tst_long_context.moc"

@@ -11,8 +11,8 @@
 #include "core/search/scenario_edits.h"
 #include "test_util.h"
 
-#include <QtTest>
 #include <cmath>
+#include "test_main.h"
 
 using namespace zp;
 using zp::test::model_scenario;
@@ -366,5 +366,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMemoryModel)
+ZP_TEST_APPLESS_MAIN(TestMemoryModel)
 #include "tst_memory_model.moc"

@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using zp::test::preset_scenario;
@@ -303,5 +303,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestMics)
+ZP_TEST_APPLESS_MAIN(TestMics)
 #include "tst_mics.moc"

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -787,5 +787,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestModelSpec)
+ZP_TEST_APPLESS_MAIN(TestModelSpec)
 #include "tst_model_spec.moc"

@@ -2,19 +2,15 @@
 // frames and the moment they name, one row per public report (tests/data/anchors/oom_reports.json,
 // each with its source) and per form.
 #include "core/base/errors.h"
+#include "core/base/units.h"
 #include "core/diagnose/log_setup.h"
 #include "core/io/oom_log.h"
 #include "core/model/enum_names.h"
 #include "test_data.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
-
-namespace {
-constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kGiB = 1024.0 * kMiB;
-}  // namespace
 
 class TestOomLog : public QObject {
     Q_OBJECT
@@ -43,11 +39,11 @@ private slots:
         const OomEvent& e = log.events.front();
         const auto expect = [&](const char* gib_key, const char* mib_key, const std::optional<double>& got) {
             double want = 0;
-            if (parsed.contains(gib_key)) want = parsed.at(gib_key).get<double>() * kGiB;
-            else if (parsed.contains(mib_key)) want = parsed.at(mib_key).get<double>() * kMiB;
+            if (parsed.contains(gib_key)) want = parsed.at(gib_key).get<double>() * kBytesPerGiB;
+            else if (parsed.contains(mib_key)) want = parsed.at(mib_key).get<double>() * kBytesPerMiB;
             else return;
             QVERIFY2(got.has_value(), gib_key);
-            QVERIFY2(std::abs(*got - want) <= 0.006 * kGiB,
+            QVERIFY2(std::abs(*got - want) <= 0.006 * kBytesPerGiB,
                      qPrintable(QStringLiteral("%1: %2 vs %3").arg(QLatin1String(gib_key)).arg(*got).arg(want)));
         };
         expect("tried_to_allocate_GiB", "tried_to_allocate_MiB", e.tried_bytes);
@@ -85,12 +81,12 @@ private slots:
         QCOMPARE(log.events.size(), std::size_t(2));
         QCOMPARE(log.events[0].rank.value_or(-1), 0);
         QVERIFY(log.events[0].new_form);
-        QCOMPARE(*log.events[0].reserved_total_bytes(), 21.25 * kGiB);
-        QCOMPARE(*log.events[0].process_bytes, 22.14 * kGiB);
+        QCOMPARE(*log.events[0].reserved_total_bytes(), 21.25 * kBytesPerGiB);
+        QCOMPARE(*log.events[0].process_bytes, 22.14 * kBytesPerGiB);
         QCOMPARE(log.events[1].rank.value_or(-1), 1);
         QVERIFY(!log.events[1].new_form);
-        QCOMPARE(log.events[1].tried_bytes, 512 * kMiB);
-        QCOMPARE(*log.events[1].reserved_total_bytes(), 22.0 * kGiB);
+        QCOMPARE(log.events[1].tried_bytes, 512 * kBytesPerMiB);
+        QCOMPARE(*log.events[1].reserved_total_bytes(), 22.0 * kBytesPerGiB);
         QCOMPARE(log.frames, (std::vector<std::string>{"<module>", "training_step", "forward"}));
         QCOMPARE(log.moment, OomMoment::InStep);
         QCOMPARE(log.phase, StepPhase::Forward);
@@ -99,8 +95,8 @@ private slots:
     void sizes_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<double>("bytes");
-        QTest::newRow("GiB") << QStringLiteral("8.52 GiB") << 8.52 * kGiB;
-        QTest::newRow("MiB") << QStringLiteral("130.00 MiB") << 130 * kMiB;
+        QTest::newRow("GiB") << QStringLiteral("8.52 GiB") << 8.52 * kBytesPerGiB;
+        QTest::newRow("MiB") << QStringLiteral("130.00 MiB") << 130 * kBytesPerMiB;
         QTest::newRow("bytes") << QStringLiteral("0 bytes") << 0.0;
         QTest::newRow("not a size") << QStringLiteral("lots") << -1.0;
     }
@@ -227,10 +223,10 @@ private slots:
         QFETCH(double, max_ca);
         const auto u = parse_memory_usage_line(line.toStdString());
         QVERIFY(u.has_value());
-        QCOMPARE(u->allocated_bytes, ma * kGiB);
-        QCOMPARE(u->max_allocated_bytes, max_ma * kGiB);
-        QCOMPARE(u->reserved_bytes, ca * kGiB);
-        QCOMPARE(u->max_reserved_bytes, max_ca * kGiB);
+        QCOMPARE(u->allocated_bytes, ma * kBytesPerGiB);
+        QCOMPARE(u->max_allocated_bytes, max_ma * kBytesPerGiB);
+        QCOMPARE(u->reserved_bytes, ca * kBytesPerGiB);
+        QCOMPARE(u->max_reserved_bytes, max_ca * kBytesPerGiB);
         // Its CPU line and a Megatron "max allocated" line are not one.
         QVERIFY(!parse_memory_usage_line("[INFO] [utils.py:808:see_memory_usage] CPU Virtual Memory:  used = 5.33 GB, percent = 17.0%"));
         QVERIFY(!parse_memory_usage_line("MA 1.0 KB         Max_MA 1.0 KB         CA 2.0 KB         Max_CA 2 KB"));
@@ -252,7 +248,7 @@ private slots:
         const OomLog log = read_oom_log(text, "x.log");
         QVERIFY(log.memory_usage.has_value());
         QCOMPARE(log.memory_usage->message, std::string("After initializing ZeRO optimizer"));
-        QCOMPARE(log.memory_usage->allocated_bytes, 4.38 * kGiB);
+        QCOMPARE(log.memory_usage->allocated_bytes, 4.38 * kBytesPerGiB);
         QVERIFY(!read_oom_log(text.substr(text.find("RuntimeError")), "y.log").memory_usage);
     }
     // PEFT's print_trainable_parameters as public logs print it, with and without separators.
@@ -312,5 +308,5 @@ private slots:
     void no_message_is_an_error() { QVERIFY_THROWS_EXCEPTION(InputError, read_oom_log("step 1 loss 2.3\n", "run.log")); }
 };
 
-QTEST_APPLESS_MAIN(TestOomLog)
+ZP_TEST_APPLESS_MAIN(TestOomLog)
 #include "tst_oom_log.moc"

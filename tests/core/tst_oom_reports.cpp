@@ -15,8 +15,8 @@
 #include "core/presets/preset_table.h"
 #include "test_data.h"
 
-#include <QtTest>
 #include <algorithm>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -201,5 +201,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestOomReports)
+ZP_TEST_APPLESS_MAIN(TestOomReports)
 #include "tst_oom_reports.moc"

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using zp::test::preset_scenario;
@@ -192,5 +192,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestOptimizerStorage)
+ZP_TEST_APPLESS_MAIN(TestOptimizerStorage)
 #include "tst_optimizer_storage.moc"

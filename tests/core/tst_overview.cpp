@@ -9,7 +9,7 @@
 #include "core/search/scenario_edits.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -215,5 +215,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestOverview)
+ZP_TEST_APPLESS_MAIN(TestOverview)
 #include "tst_overview.moc"

@@ -21,9 +21,10 @@
 #include "test_data.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
+using zp::test::korthikanti_gpt;
 using zp::test::preset_scenario;
 
 namespace {
@@ -38,18 +39,6 @@ Scenario llama2_13b_tp8_pp4() {
     s.parallel.tensor = 8;
     s.parallel.pipeline = 4;
     return s;
-}
-
-// A GPT layer as Korthikanti et al. count it: 4h MLP, multi-head attention.
-ModelSpec gpt(std::int64_t h, std::int64_t a, std::int64_t layers = 1) {
-    ModelSpec m = model_preset("gpt2").spec;
-    m.activation = MlpActivation::Fused;  // Megatron's GeLU, one kernel keeping its input
-    m.hidden = h;
-    m.heads = m.kv_heads = a;
-    m.head_dim = h / a;
-    m.ffn = 4 * h;
-    m.layers = layers;
-    return m;
 }
 
 }  // namespace
@@ -160,7 +149,7 @@ private slots:
         QFETCH(double, sbhFactor);
         // GPT-3 175B's layer (Korthikanti Sec. 5): s 2048, h 12288, a 96, b 1.
         const double s = 2048, b = 1, h = 12288, a = 96;
-        const LayerActivationBytes l = layer_activation_bytes(gpt(12288, 96), 2048, 1, 2.0, TensorSplit{t, sp});
+        const LayerActivationBytes l = layer_activation_bytes(korthikanti_gpt(12288, 96), 2048, 1, 2.0, TensorSplit{t, sp});
         QCOMPARE(l.attention + l.mlp + l.norms, s * b * h * sbhFactor);
         QCOMPARE(l.scores, 5.0 * a * s * s * b / static_cast<double>(t));
     }
@@ -172,7 +161,7 @@ private slots:
         Training tr;
         tr.seq_len = 2048;
         tr.checkpointing = Checkpointing::Selective;
-        const ModelSpec m = gpt(12288, 96, 96);
+        const ModelSpec m = korthikanti_gpt(12288, 96, 96);
         Parallelism one;
         one.tensor = 8;
         one.sequence_parallel = true;
@@ -458,5 +447,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestParallelism)
+ZP_TEST_APPLESS_MAIN(TestParallelism)
 #include "tst_parallelism.moc"

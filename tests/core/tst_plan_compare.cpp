@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using nlohmann::ordered_json;
@@ -236,5 +236,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestPlanCompare)
+ZP_TEST_APPLESS_MAIN(TestPlanCompare)
 #include "tst_plan_compare.moc"

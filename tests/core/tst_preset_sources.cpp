@@ -6,7 +6,7 @@
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 #include <string>
 
@@ -82,5 +82,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestPresetSources)
+ZP_TEST_APPLESS_MAIN(TestPresetSources)
 #include "tst_preset_sources.moc"

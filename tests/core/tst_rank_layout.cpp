@@ -6,7 +6,7 @@
 #include "core/model/parallel_layout.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 #include <set>
 #include <tuple>
@@ -220,5 +220,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRankLayout)
+ZP_TEST_APPLESS_MAIN(TestRankLayout)
 #include "tst_rank_layout.moc"

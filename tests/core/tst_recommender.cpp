@@ -8,7 +8,7 @@
 #include "core/search/scenario_edits.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using zp::test::preset_scenario;
@@ -164,5 +164,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRecommender)
+ZP_TEST_APPLESS_MAIN(TestRecommender)
 #include "tst_recommender.moc"

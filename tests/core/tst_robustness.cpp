@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include "test_main.h"
 
 #include <filesystem>
 #include <random>
@@ -191,5 +191,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestRobustness)
+ZP_TEST_APPLESS_MAIN(TestRobustness)
 #include "tst_robustness.moc"

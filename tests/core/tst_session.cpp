@@ -22,7 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QDir>
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 #include <cstddef>
@@ -1088,5 +1088,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSession)
+ZP_TEST_APPLESS_MAIN(TestSession)
 #include "tst_session.moc"

@@ -8,8 +8,8 @@
 #include "core/time/step_explain.h"
 #include "test_util.h"
 
-#include <QtTest>
 #include <cmath>
+#include "test_main.h"
 
 using namespace zp;
 using zp::test::preset_scenario;
@@ -81,5 +81,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestStepExplain)
+ZP_TEST_APPLESS_MAIN(TestStepExplain)
 #include "tst_step_explain.moc"

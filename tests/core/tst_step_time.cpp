@@ -21,8 +21,8 @@
 #include "test_data.h"
 #include "test_util.h"
 
-#include <QtTest>
 #include <cmath>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -817,5 +817,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestStepTime)
+ZP_TEST_APPLESS_MAIN(TestStepTime)
 #include "tst_step_time.moc"

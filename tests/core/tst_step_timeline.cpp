@@ -16,7 +16,7 @@
 #include "test_data.h"
 #include "test_util.h"
 
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -428,5 +428,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestStepTimeline)
+ZP_TEST_APPLESS_MAIN(TestStepTimeline)
 #include "tst_step_timeline.moc"

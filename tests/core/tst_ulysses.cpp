@@ -23,24 +23,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
+using zp::test::korthikanti_gpt;
 using zp::test::preset_scenario;
 
 namespace {
-
-// A GPT layer as Korthikanti et al. count it: 4h MLP, multi-head attention.
-ModelSpec gpt(std::int64_t h, std::int64_t a) {
-    ModelSpec m = model_preset("gpt2").spec;
-    m.activation = MlpActivation::Fused;  // Megatron's GeLU, one kernel keeping its input
-    m.hidden = h;
-    m.heads = m.kv_heads = a;
-    m.head_dim = h / a;
-    m.ffn = 4 * h;
-    m.layers = 1;
-    return m;
-}
 
 // Llama-3-8B at 32k tokens on `gpus` A100s with ZeRO-3 and Ulysses `u` (the README's example).
 Scenario llama_32k(std::int64_t gpus, std::int64_t u) {
@@ -98,12 +87,12 @@ private slots:
     void korthikanti_with_s_over_u() {
         QFETCH(qint64, u);
         const double h = 4096, a = 32, s = 8192, b = 2;
-        const LayerActivationBytes l =
-            layer_activation_bytes(gpt(4096, 32), 8192, 2, 2.0, TensorSplit{.tensor = 1, .sequence_parallel = false, .ulysses = u});
+        const LayerActivationBytes l = layer_activation_bytes(korthikanti_gpt(4096, 32), 8192, 2, 2.0,
+                                                              TensorSplit{.tensor = 1, .sequence_parallel = false, .ulysses = u});
         QCOMPARE(l.attention + l.mlp + l.norms, 34.0 * (s / static_cast<double>(u)) * b * h);
         QCOMPARE(l.scores, 5.0 * a * s * s * b / static_cast<double>(u));
         // The sbh terms equal the unsplit layer's at s/u.
-        const LayerActivationBytes shorter = layer_activation_bytes(gpt(4096, 32), 8192 / u, 2, 2.0, TensorSplit{});
+        const LayerActivationBytes shorter = layer_activation_bytes(korthikanti_gpt(4096, 32), 8192 / u, 2, 2.0, TensorSplit{});
         QCOMPARE(l.attention, shorter.attention);
         QCOMPARE(l.mlp, shorter.mlp);
         QCOMPARE(l.norms, shorter.norms);
@@ -135,7 +124,7 @@ private slots:
     // each rank sends (u-1)/u of its 4 (N/u) h elements; the paper's per-link 4Nh/P as u grows.
     void all_to_all_volume_per_layer() {
         Scenario s = llama_32k(8, 8);
-        s.model = gpt(4096, 32);
+        s.model = korthikanti_gpt(4096, 32);
         const UlyssesTraffic t = ulysses_traffic(s);
         const double N = 32768, h = 4096, u = 8;
         QCOMPARE(t.forward_bytes, (u - 1) / u * 2.0 * 4.0 * N * h / u);
@@ -344,5 +333,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestUlysses)
+ZP_TEST_APPLESS_MAIN(TestUlysses)
 #include "tst_ulysses.moc"

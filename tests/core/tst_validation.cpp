@@ -3,6 +3,7 @@
 // and no rule keyed by a case id.
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
+#include "core/base/units.h"
 #include "core/memory/memory_model.h"
 #include "core/validation/holdout.h"
 #include "core/validation/means.h"
@@ -16,7 +17,7 @@
 
 #include <QDir>
 #include <QRegularExpression>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::validation;
@@ -24,9 +25,6 @@ using namespace zp::validation;
 Q_DECLARE_METATYPE(zp::validation::Dimension)
 
 namespace {
-
-const double kMiB = 1024.0 * 1024.0;
-const double kGiB = 1024.0 * kMiB;
 
 // One well-formed case; `patch` replaces fields (JSON text spliced in).
 std::string document(const std::string& patch = "") {
@@ -49,13 +47,13 @@ private slots:
         QTest::addColumn<QString>("unit");
         QTest::addColumn<zp::validation::Dimension>("dimension");
         QTest::addColumn<double>("factor");
-        QTest::newRow("MiB is 2^20 bytes") << QStringLiteral("MiB") << Dimension::Bytes << kMiB;
-        QTest::newRow("MB (MiB) is MiB") << QStringLiteral("MB (MiB)") << Dimension::Bytes << kMiB;
+        QTest::newRow("MiB is 2^20 bytes") << QStringLiteral("MiB") << Dimension::Bytes << kBytesPerMiB;
+        QTest::newRow("MB (MiB) is MiB") << QStringLiteral("MB (MiB)") << Dimension::Bytes << kBytesPerMiB;
         QTest::newRow("MB is 1e6 bytes") << QStringLiteral("MB") << Dimension::Bytes << 1e6;
         QTest::newRow("GB is 1e9 bytes") << QStringLiteral("GB") << Dimension::Bytes << 1e9;
         QTest::newRow("GB with a remark is GB") << QStringLiteral("GB (approx., max RSS)") << Dimension::Bytes << 1e9;
-        QTest::newRow("GB (GiB) is GiB") << QStringLiteral("GB (GiB)") << Dimension::Bytes << kGiB;
-        QTest::newRow("GiB is 2^30 bytes") << QStringLiteral("GiB") << Dimension::Bytes << kGiB;
+        QTest::newRow("GB (GiB) is GiB") << QStringLiteral("GB (GiB)") << Dimension::Bytes << kBytesPerGiB;
+        QTest::newRow("GiB is 2^30 bytes") << QStringLiteral("GiB") << Dimension::Bytes << kBytesPerGiB;
         QTest::newRow("ms is 1e-3 s") << QStringLiteral("ms per iteration") << Dimension::Seconds << 1e-3;
         QTest::newRow("s/iteration is seconds") << QStringLiteral("s/iteration (10 samples)") << Dimension::Seconds << 1.0;
         QTest::newRow("samples/s") << QStringLiteral("samples/s (global)") << Dimension::PerSecond << 1.0;
@@ -260,7 +258,7 @@ private slots:
         QCOMPARE(c.scenario.training.global_batch, std::int64_t(2 * kAssumedGradAccum * 8));
         QCOMPARE(c.scenario.training.seq_len, std::int64_t(2048));
         QCOMPARE(c.assumed, std::vector<std::string>{"grad_accum = 1"});
-        QCOMPARE(c.measurement.value, 20000 * kMiB);
+        QCOMPARE(c.measurement.value, 20000 * kBytesPerMiB);
         QCOMPARE(c.measurement.quantity, Quantity::Allocated);
         const ValidationReport r = validate_cases(cases);
         QCOMPARE(r.rows.size(), std::size_t(1));
@@ -947,5 +945,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestValidation)
+ZP_TEST_APPLESS_MAIN(TestValidation)
 #include "tst_validation.moc"

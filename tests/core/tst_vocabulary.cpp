@@ -15,7 +15,8 @@
 
 #include <QRegularExpression>
 #include <QSet>
-#include <QtTest>
+#include "test_main.h"
+#include "test_text.h"
 
 #include <cmath>
 #include <functional>
@@ -27,10 +28,9 @@ using namespace zp;
 
 using ClusterEdit = std::function<void(Cluster&)>;
 Q_DECLARE_METATYPE(ClusterEdit)
+using zp::test::q;
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // --- Enums ---------------------------------------------------------------------------------
 
@@ -55,14 +55,14 @@ void checkEnumName(const QString& name, bool alias) {
         QVERIFY2(printed != text, "an alias must not be the printed name");
         QCOMPARE(parse_enum<E>(printed), value);
     } else {
-        QCOMPARE(qs(printed), name);
+        QCOMPARE(q(printed), name);
     }
     // choice_list names every canonical spelling once, in table order.
     QStringList listed;
     for (const auto& n : enum_names<E>()) listed << QString::fromLatin1(n.name);
-    QCOMPARE(qs(choice_list<E>()), listed.join(QLatin1Char('|')));
+    QCOMPARE(q(choice_list<E>()), listed.join(QLatin1Char('|')));
     QCOMPARE(QSet<QString>(listed.begin(), listed.end()).size(), listed.size());
-    QCOMPARE(listed.count(qs(printed)), qsizetype(1));
+    QCOMPARE(listed.count(q(printed)), qsizetype(1));
 }
 
 template <class E>
@@ -72,7 +72,7 @@ void checkUnknownEnumName() {
         QFAIL("parsed an unknown name");
     } catch (const InputError& e) {
         const QString message = QString::fromUtf8(e.what());
-        QVERIFY2(message.contains(qs(choice_list<E>())), e.what());
+        QVERIFY2(message.contains(q(choice_list<E>())), e.what());
         QVERIFY2(message.contains(QStringLiteral("'no-such-name'")), e.what());
     }
 }
@@ -169,7 +169,7 @@ bool valid(const LimitRow& r, double v) {
 
 // --- README --------------------------------------------------------------------------------
 
-QString readme() { return qs(read_text_file(ZP_SOURCE_DIR "/README.md")); }
+QString readme() { return q(read_text_file(ZP_SOURCE_DIR "/README.md")); }
 
 // Every "--option a|b|c" list in the README (a lone "--convention paper" in prose is skipped).
 QStringList readmeChoiceLists(const QString& text, const QString& option) {
@@ -193,7 +193,7 @@ QStringList readmePresetList(const QString& text, const QString& label) {
 template <class P>
 QStringList names(const std::vector<P>& presets) {
     QStringList out;
-    for (const P& p : presets) out << qs(p.name);
+    for (const P& p : presets) out << q(p.name);
     return out;
 }
 
@@ -239,11 +239,11 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("name");
         for (const auto& g : gpu_presets())
-            QTest::newRow(qPrintable(QStringLiteral("GPU ") + qs(g.name))) << QStringLiteral("gpu") << qs(g.name);
+            QTest::newRow(qPrintable(QStringLiteral("GPU ") + q(g.name))) << QStringLiteral("gpu") << q(g.name);
         for (const auto& m : model_presets())
-            QTest::newRow(qPrintable(QStringLiteral("model ") + qs(m.name))) << QStringLiteral("model") << qs(m.name);
+            QTest::newRow(qPrintable(QStringLiteral("model ") + q(m.name))) << QStringLiteral("model") << q(m.name);
         for (const auto& c : cluster_presets())
-            QTest::newRow(qPrintable(QStringLiteral("cluster ") + qs(c.name))) << QStringLiteral("cluster") << qs(c.name);
+            QTest::newRow(qPrintable(QStringLiteral("cluster ") + q(c.name))) << QStringLiteral("cluster") << q(c.name);
     }
     void preset_round_trips() {
         QFETCH(QString, kind);
@@ -251,24 +251,24 @@ private slots:
         const std::string n = name.toStdString();
         QStringList all;
         if (kind == QLatin1String("gpu")) {
-            QCOMPARE(qs(gpu_preset(n).name), name);
+            QCOMPARE(q(gpu_preset(n).name), name);
             all = names(gpu_presets());
-            QCOMPARE(qs(gpu_preset_names()), all.join(QStringLiteral(", ")));
+            QCOMPARE(q(gpu_preset_names()), all.join(QStringLiteral(", ")));
         } else if (kind == QLatin1String("model")) {
             const ModelPreset& p = model_preset(n);
-            QCOMPARE(qs(p.name), name);
-            QCOMPARE(qs(p.spec.name), name);  // sessions store the spec's name; the window finds the preset by it
+            QCOMPARE(q(p.name), name);
+            QCOMPARE(q(p.spec.name), name);  // sessions store the spec's name; the window finds the preset by it
             all = names(model_presets());
-            QCOMPARE(qs(model_preset_names()), all.join(QStringLiteral(", ")));
+            QCOMPARE(q(model_preset_names()), all.join(QStringLiteral(", ")));
         } else {
             const ClusterPreset& c = cluster_preset(n);
-            QCOMPARE(qs(c.name), name);
+            QCOMPARE(q(c.name), name);
             // A cluster's GPU is a preset with its own links (Cluster::use_gpu).
             QCOMPARE(c.cluster.gpu, gpu_preset(c.cluster.gpu.name));
             QCOMPARE(c.cluster.intra_node_gbytes_per_s, c.cluster.gpu.intra_node_gbytes_per_s);
             QCOMPARE(c.cluster.pcie_gbytes_per_s, c.cluster.gpu.pcie_gbytes_per_s);
             all = names(cluster_presets());
-            QCOMPARE(qs(cluster_preset_names()), all.join(QStringLiteral(", ")));
+            QCOMPARE(q(cluster_preset_names()), all.join(QStringLiteral(", ")));
         }
         QCOMPARE(all.count(name), qsizetype(1));
         QVERIFY(name != QLatin1String(kCustomGpuName));
@@ -283,11 +283,11 @@ private slots:
             }
             return QString();
         };
-        QCOMPARE(message([] { gpu_preset("tpu-v5"); }), QStringLiteral("unknown GPU 'tpu-v5'; known GPUs: ") + qs(gpu_preset_names()));
+        QCOMPARE(message([] { gpu_preset("tpu-v5"); }), QStringLiteral("unknown GPU 'tpu-v5'; known GPUs: ") + q(gpu_preset_names()));
         QCOMPARE(message([] { model_preset("llama-9b"); }),
-                 QStringLiteral("unknown model 'llama-9b'; known models: ") + qs(model_preset_names()));
+                 QStringLiteral("unknown model 'llama-9b'; known models: ") + q(model_preset_names()));
         QCOMPARE(message([] { cluster_preset("dgx-z"); }),
-                 QStringLiteral("unknown cluster 'dgx-z'; known clusters: ") + qs(cluster_preset_names()));
+                 QStringLiteral("unknown cluster 'dgx-z'; known clusters: ") + q(cluster_preset_names()));
     }
 
     void every_gpu_link_is_in_the_link_table() {
@@ -402,14 +402,14 @@ private slots:
         Cluster c = default_scenario().cluster;
         edit(c);
         const ClusterPreset* p = cluster_preset_of(c);
-        QCOMPARE(p ? qs(p->name) : QString(), expected);
+        QCOMPARE(p ? q(p->name) : QString(), expected);
     }
 
     void custom_gpu_keeps_throughput_and_links() {
         Cluster c = cluster_preset("dgx-h100").cluster;
         const GpuSpec h100 = c.gpu;
         c.gpu = custom_gpu(c.gpu, 96);
-        QCOMPARE(qs(c.gpu.name), QString::fromLatin1(kCustomGpuName));
+        QCOMPARE(q(c.gpu.name), QString::fromLatin1(kCustomGpuName));
         QCOMPARE(c.gpu.memory_gib, 96.0);
         QCOMPARE(c.gpu.peak_tflops_16bit, h100.peak_tflops_16bit);
         QCOMPARE(c.gpu.intra_node_gbytes_per_s, h100.intra_node_gbytes_per_s);
@@ -496,7 +496,7 @@ private slots:
         const auto check = [&](const QString& option, const std::string& list) {
             const QStringList found = readmeChoiceLists(text, option);
             QVERIFY2(!found.isEmpty(), qPrintable(option + QStringLiteral(" has no list in README.md")));
-            for (const QString& f : found) QCOMPARE(f, qs(list));
+            for (const QString& f : found) QCOMPARE(f, q(list));
         };
         check(QStringLiteral("--precision"), choice_list<Precision>());
         check(QStringLiteral("--optimizer"), choice_list<Optimizer>());
@@ -514,5 +514,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestVocabulary)
+ZP_TEST_MAIN(TestVocabulary)
 #include "tst_vocabulary.moc"

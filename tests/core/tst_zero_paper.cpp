@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -61,5 +61,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestZeroPaper)
+ZP_TEST_APPLESS_MAIN(TestZeroPaper)
 #include "tst_zero_paper.moc"

@@ -22,7 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QtTest>
+#include "test_main.h"
 
 #include <algorithm>
 
@@ -337,5 +337,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestZeroPlusPlus)
+ZP_TEST_APPLESS_MAIN(TestZeroPlusPlus)
 #include "tst_zeropp.moc"

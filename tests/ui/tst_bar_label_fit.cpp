@@ -15,7 +15,7 @@
 #include "ui/qcustomplot_include.h"
 
 #include <QFontMetricsF>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::ui;
@@ -118,5 +118,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestBarLabelFit)
+ZP_TEST_MAIN(TestBarLabelFit)
 #include "tst_bar_label_fit.moc"

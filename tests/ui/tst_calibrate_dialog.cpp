@@ -19,10 +19,12 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QUndoStack>
-#include <QtTest>
+#include "test_main.h"
+#include "test_text.h"
 
 using namespace zp;
 using namespace zp::ui;
+using zp::test::q;
 
 namespace {
 
@@ -31,8 +33,6 @@ const QString kTutorialLog = QStringLiteral(ZP_SOURCE_DIR "/tests/data/calibrati
 
 // DeepSpeed's ZeRO tutorial run (docs/_tutorials/zero.md): GPT-2-style 1.5B, ZeRO-1, 8 x V100.
 Scenario tutorialScenario() { return parse_session(read_text_file(kSession), kSession); }
-
-QString q(const std::string& s) { return QString::fromStdString(s); }
 
 }  // namespace
 
@@ -209,5 +209,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCalibrateDialog)
+ZP_TEST_MAIN(TestCalibrateDialog)
 #include "tst_calibrate_dialog.moc"

@@ -32,7 +32,7 @@
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QUndoStack>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::ui;
@@ -356,5 +356,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCompare)
+ZP_TEST_MAIN(TestCompare)
 #include "tst_compare.moc"

@@ -18,7 +18,7 @@
 #include <QLabel>
 #include <QSlider>
 #include <QUndoStack>
-#include <QtTest>
+#include "test_main.h"
 
 #include <functional>
 
@@ -540,5 +540,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestControlPanel)
+ZP_TEST_MAIN(TestControlPanel)
 #include "tst_control_panel.moc"

@@ -19,7 +19,7 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QUrl>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::ui;
@@ -166,5 +166,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDiagnoseWindow)
+ZP_TEST_MAIN(TestDiagnoseWindow)
 #include "tst_diagnose_window.moc"

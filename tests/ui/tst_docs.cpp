@@ -11,7 +11,7 @@
 #include <QApplication>
 #include <QDirIterator>
 #include <QRegularExpression>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -112,5 +112,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDocs)
+ZP_TEST_MAIN(TestDocs)
 #include "tst_docs.moc"

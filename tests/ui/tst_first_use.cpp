@@ -17,7 +17,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QTemporaryDir>
-#include <QtTest>
+#include "test_main.h"
 
 #include <nlohmann/json.hpp>
 
@@ -156,5 +156,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestFirstUse)
+ZP_TEST_MAIN(TestFirstUse)
 #include "tst_first_use.moc"

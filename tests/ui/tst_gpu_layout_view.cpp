@@ -18,7 +18,7 @@
 
 #include <QTabBar>
 #include <QTabWidget>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::ui;
@@ -266,5 +266,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestGpuLayoutView)
+ZP_TEST_MAIN(TestGpuLayoutView)
 #include "tst_gpu_layout_view.moc"

@@ -16,7 +16,7 @@
 #include "ui/plots/host_view.h"
 
 #include <QTabWidget>
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -121,5 +121,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestHostView)
+ZP_TEST_MAIN(TestHostView)
 #include "tst_host_view.moc"

@@ -24,7 +24,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QUndoStack>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::ui;
@@ -428,5 +428,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestKeepWork)
+ZP_TEST_MAIN(TestKeepWork)
 #include "tst_keep_work.moc"

@@ -22,7 +22,7 @@
 #include <QMenuBar>
 #include <QScrollArea>
 #include <QTabWidget>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::ui;
@@ -52,7 +52,7 @@ QList<QWidget*> tabCycle(QWidget* first, bool* back) {
     return visited;
 }
 
-QString describe(const QWidget* w) {
+QString focus_name(const QWidget* w) {
     return QStringLiteral("%1 '%2' (%3)").arg(QString::fromLatin1(w->metaObject()->className()), w->objectName(), w->accessibleName());
 }
 
@@ -75,26 +75,27 @@ private slots:
         const QList<QWidget*> visited = tabCycle(first, &back);
         QVERIFY(!visited.isEmpty());
         QCOMPARE(visited.first(), first);
-        QVERIFY2(back, qPrintable(describe(visited.last())));  // came back to the first control: Tab is trapped nowhere
+        QVERIFY2(back, qPrintable(focus_name(visited.last())));  // came back to the first control: Tab is trapped nowhere
         QCOMPARE(QSet<QWidget*>(visited.begin(), visited.end()).size(), visited.size());  // each once
 
         // Every control and view that can take focus is on the way.
         QStringList missed;
         for (QWidget* c : w.centralWidget()->findChildren<QWidget*>())
-            if (tabbable(c) && !visited.contains(c)) missed << describe(c);
+            if (tabbable(c) && !visited.contains(c)) missed << focus_name(c);
         QVERIFY2(missed.isEmpty(), qPrintable(missed.join(QStringLiteral("\n"))));
 
         // The controls first, top to bottom (left to right within a row), then the views,
         // starting with the memory bars.
         int controls = 0;
         while (controls < visited.size() && w.controls()->isAncestorOf(visited[controls])) ++controls;
-        for (int i = controls; i < visited.size(); ++i) QVERIFY2(!w.controls()->isAncestorOf(visited[i]), qPrintable(describe(visited[i])));
+        for (int i = controls; i < visited.size(); ++i)
+            QVERIFY2(!w.controls()->isAncestorOf(visited[i]), qPrintable(focus_name(visited[i])));
         for (int i = 1; i < controls; ++i) {
             const QRect a(visited[i - 1]->mapTo(w.controls(), QPoint()), visited[i - 1]->size());
             const QRect b(visited[i]->mapTo(w.controls(), QPoint()), visited[i]->size());
             const bool sameRow = b.top() < a.bottom() && a.top() < b.bottom();
             QVERIFY2(sameRow ? b.left() > a.left() : b.top() >= a.bottom(),
-                     qPrintable(describe(visited[i - 1]) + QStringLiteral(" before ") + describe(visited[i])));
+                     qPrintable(focus_name(visited[i - 1]) + QStringLiteral(" before ") + focus_name(visited[i])));
         }
         QCOMPARE(visited.value(controls), static_cast<QWidget*>(w.memoryView()->plot()));
     }
@@ -202,11 +203,11 @@ private slots:
             const bool custom = QByteArray(c->metaObject()->className()).startsWith("zp::ui::") || qobject_cast<QCustomPlot*>(c);
             // Qt gives screen readers the tool tip when there is no description.
             if (custom && (c->accessibleName().isEmpty() || (c->accessibleDescription().isEmpty() && c->toolTip().isEmpty())))
-                unnamed << describe(c);
+                unnamed << focus_name(c);
         }
         QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(QStringLiteral("\n"))));
         for (QCustomPlot* p : w.centralWidget()->findChildren<QCustomPlot*>())
-            if (p->isVisible()) QVERIFY2(!p->accessibleDescription().isEmpty(), qPrintable(describe(p)));
+            if (p->isVisible()) QVERIFY2(!p->accessibleDescription().isEmpty(), qPrintable(focus_name(p)));
     }
 
     // The memory plot's text names each setup with the GiB its bar stacks up to, and follows edits.
@@ -247,5 +248,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestKeyboardAccess)
+ZP_TEST_MAIN(TestKeyboardAccess)
 #include "tst_keyboard_access.moc"

@@ -33,8 +33,8 @@
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QUndoStack>
-#include <QtTest>
 #include <csignal>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::ui;
@@ -492,5 +492,5 @@ private:
     static Scenario w_default() { return MainWindow(MainWindow::Ephemeral).document()->scenario(); }
 };
 
-QTEST_MAIN(TestMainWindow)
+ZP_TEST_MAIN(TestMainWindow)
 #include "tst_main_window.moc"

@@ -51,7 +51,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
-#include <QtTest>
+#include "test_main.h"
 
 #include <chrono>
 #include <functional>
@@ -631,5 +631,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMonkey)
+ZP_TEST_MAIN(TestMonkey)
 #include "tst_monkey.moc"

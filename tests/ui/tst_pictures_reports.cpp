@@ -28,12 +28,14 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
-#include <QtTest>
+#include "test_main.h"
+#include "test_text.h"
 
 #include <nlohmann/json.hpp>
 
 using namespace zp;
 using namespace zp::ui;
+using zp::test::q;
 
 namespace {
 
@@ -52,7 +54,6 @@ QByteArray readAll(const QString& path) {
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 std::string gib(double bytes) { return format_fixed(bytes_to_gib(bytes), 2); }
 
 // One compare row's figures, formatted with the core's functions, in the report's column order.
@@ -279,5 +280,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPicturesReports)
+ZP_TEST_MAIN(TestPicturesReports)
 #include "tst_pictures_reports.moc"

@@ -4,7 +4,7 @@
 #include "ui/dialogs/platform_messages.h"
 
 #include <QLoggingCategory>
-#include <QtTest>
+#include "test_main.h"
 
 namespace {
 QStringList g_seen;
@@ -61,5 +61,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestPlatformMessages)
+ZP_TEST_APPLESS_MAIN(TestPlatformMessages)
 #include "tst_platform_messages.moc"

@@ -17,7 +17,7 @@
 
 #include <QTabWidget>
 #include <QUndoStack>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::ui;
@@ -138,5 +138,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSequenceView)
+ZP_TEST_MAIN(TestSequenceView)
 #include "tst_sequence_view.moc"

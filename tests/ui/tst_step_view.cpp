@@ -24,7 +24,7 @@
 #include "ui/qcustomplot_include.h"
 
 #include <QTabWidget>
-#include <QtTest>
+#include "test_main.h"
 
 #include <cmath>
 
@@ -241,5 +241,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStepView)
+ZP_TEST_MAIN(TestStepView)
 #include "tst_step_view.moc"

@@ -24,7 +24,7 @@
 
 #include <QFontDatabase>
 #include <QLabel>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::ui;
@@ -148,5 +148,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTextFits)
+ZP_TEST_MAIN(TestTextFits)
 #include "tst_text_fits.moc"

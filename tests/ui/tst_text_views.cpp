@@ -5,7 +5,7 @@
 #include "ui/widgets/plain_text_update.h"
 
 #include <QPlainTextEdit>
-#include <QTest>
+#include "test_main.h"
 
 using namespace zp::ui;
 
@@ -76,5 +76,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTextViews)
+ZP_TEST_MAIN(TestTextViews)
 #include "tst_text_views.moc"

@@ -19,7 +19,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 
@@ -169,5 +169,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTranslations)
+ZP_TEST_MAIN(TestTranslations)
 #include "tst_translations.moc"

@@ -19,7 +19,7 @@
 #include <QTimer>
 #include <QUndoStack>
 #include <QUrl>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::ui;
@@ -313,5 +313,5 @@ private:
     QTemporaryDir settings_dir_;
 };
 
-QTEST_MAIN(TestUnsavedChanges)
+ZP_TEST_MAIN(TestUnsavedChanges)
 #include "tst_unsaved_changes.moc"

@@ -18,13 +18,13 @@
 #include <QStyle>
 #include <QTabBar>
 #include <QTemporaryDir>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp::ui;
 
 namespace {
 
-QString describe(const QWidget* w) {
+QString size_against_hint(const QWidget* w) {
     const auto* label = qobject_cast<const QLabel*>(w);
     const auto* button = qobject_cast<const QAbstractButton*>(w);
     return QStringLiteral("%1 '%2' %3x%4 (wants %5x%6)")
@@ -60,7 +60,7 @@ private slots:
             const auto* label = qobject_cast<const QLabel*>(c);
             const bool text = (label && !label->wordWrap() && !label->text().isEmpty()) || qobject_cast<const QAbstractButton*>(c) ||
                               qobject_cast<const QComboBox*>(c);
-            if (text && (c->width() < c->sizeHint().width() || c->height() < c->sizeHint().height())) cut << describe(c);
+            if (text && (c->width() < c->sizeHint().width() || c->height() < c->sizeHint().height())) cut << size_against_hint(c);
         }
         for (QTabBar* bar : w.findChildren<QTabBar*>()) {
             if (!bar->isVisible()) continue;
@@ -84,7 +84,7 @@ private slots:
             for (int i = 0; i < placed.size(); ++i)
                 for (int j = i + 1; j < placed.size(); ++j)
                     if (placed[i]->geometry().intersects(placed[j]->geometry()))
-                        overlapping << describe(placed[i]) + QStringLiteral(" overlaps ") + describe(placed[j]);
+                        overlapping << size_against_hint(placed[i]) + QStringLiteral(" overlaps ") + size_against_hint(placed[j]);
         }
         QVERIFY2(overlapping.isEmpty(), qPrintable(overlapping.join(QLatin1Char('\n'))));
 
@@ -121,5 +121,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestWindowFits)
+ZP_TEST_MAIN(TestWindowFits)
 #include "tst_window_fits.moc"

@@ -21,7 +21,7 @@
 #include <QMenuBar>
 #include <QRadioButton>
 #include <QStyleOptionGroupBox>
-#include <QtTest>
+#include "test_main.h"
 
 using namespace zp;
 using namespace zp::ui;
@@ -31,7 +31,7 @@ namespace {
 // Shown on screen: visible, inside a shown tab or scroll area, with a size.
 bool shown(const QWidget* w, const QWidget* window) { return w->isVisibleTo(window) && w->width() > 0 && w->height() > 0; }
 
-QString describe(const QWidget* w) {
+QString text_and_size(const QWidget* w) {
     QString text;
     if (const auto* l = qobject_cast<const QLabel*>(w)) text = l->text();
     else if (const auto* b = qobject_cast<const QAbstractButton*>(w)) text = b->text();
@@ -85,17 +85,17 @@ QStringList problemsIn(QWidget* root, int* looked_at) {
     for (QWidget* w : root->findChildren<QWidget*>()) {
         if (!checked(w) || !shown(w, root)) continue;
         ++*looked_at;
-        if (const QString why = cut(w); !why.isEmpty()) problems << QStringLiteral("cut: %1 %2").arg(describe(w), why);
+        if (const QString why = cut(w); !why.isEmpty()) problems << QStringLiteral("cut: %1 %2").arg(text_and_size(w), why);
         const QRect visible = w->visibleRegion().boundingRect();
         if (!visible.isEmpty() && visible.width() < std::min(w->width(), w->sizeHint().width()) - 1)
-            problems << QStringLiteral("cut: %1 shows %2 px of its width").arg(describe(w)).arg(visible.width());
+            problems << QStringLiteral("cut: %1 shows %2 px of its width").arg(text_and_size(w)).arg(visible.width());
         const QWidget* parent = w->parentWidget();
         if (!parent) continue;
         for (QObject* o : parent->children()) {
             auto* other = qobject_cast<QWidget*>(o);
             if (!other || other <= w || !checked(other) || !shown(other, root)) continue;
             if (w->geometry().intersects(other->geometry()))
-                problems << QStringLiteral("overlap: %1 and %2").arg(describe(w), describe(other));
+                problems << QStringLiteral("overlap: %1 and %2").arg(text_and_size(w), text_and_size(other));
         }
     }
     return problems;
@@ -174,5 +174,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestZhLayout)
+ZP_TEST_MAIN(TestZhLayout)
 #include "tst_zh_layout.moc"

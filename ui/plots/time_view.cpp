@@ -111,7 +111,7 @@ void TimeView::rebuild() {
     const double y_max = std::min(top, cap) * 1.25;
     plot_->yAxis->setRange(0, y_max > 0 ? y_max : 1);
     chart_.hideLabelsFrom(o.bars.size());
-    const auto tokens = [this](const Candidate& c) {
+    const auto tokens = [](const Candidate& c) {
         return tr("%1 tok/s").arg(QString::fromStdString(format_compact(c.step.tokens_per_second)));
     };
     widest_tokens_ = 0;

@@ -3471,6 +3471,14 @@ Not loaded into the controls: %1</source>
         <source>tokens/s where the length fits, where it does not, and the step time</source>
         <translation>可容纳长度下的词元/秒、放不下时的词元/秒，以及步时间</translation>
     </message>
+    <message>
+        <source>Ulysses on auto: at degree %1, the one of those the layout takes that reaches furthest.</source>
+        <translation>Ulysses 为自动：取并行度 %1，即布局可用的并行度中能达到最长序列的那个。</translation>
+    </message>
+    <message>
+        <source>Ulysses %1</source>
+        <translation>Ulysses %1</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::SetupBarChart</name>

@@ -212,15 +212,21 @@ std::optional<SequenceCeiling> longest_over_degrees(const Scenario& s, const std
     return best;
 }
 
+// The Ulysses degrees a search measures `s` at: with the degree on auto (--sp auto, the window's
+// "auto") every one the layout takes (ulysses_degrees), else the scenario's own.
+std::vector<std::int64_t> searched_ulysses_degrees(const Scenario& s) {
+    return s.parallel.auto_ulysses ? ulysses_degrees(s) : std::vector<std::int64_t>{s.parallel.ulysses};
+}
+
 }  // namespace
 
 SequenceSearch longest_sequences(const Scenario& s) {
     SequenceSearch out;
     out.granularity = sequence_granularity(s);
     // With the Ulysses degree on auto (--sp auto) the question is the longest sequence at any
-    // degree: every one the layout takes (ulysses_degrees), per setup the one that reaches furthest.
+    // degree: every one the layout takes, per setup the one that reaches furthest.
     out.ulysses_searched = s.parallel.auto_ulysses;
-    const std::vector<std::int64_t> degrees = out.ulysses_searched ? ulysses_degrees(s) : std::vector<std::int64_t>{s.parallel.ulysses};
+    const std::vector<std::int64_t> degrees = searched_ulysses_degrees(s);
     for (const ZeroSetupRow& row : zero_setup_rows()) {
         if (!layout_runs_stage(s.model, s.parallel, row.key.stage) || !engine_runs_setup(s.fsdp, row.key)) continue;
         std::optional<SequenceCeiling> ceiling = longest_over_degrees(with_setup(s, row.key), degrees);
@@ -258,25 +264,38 @@ std::vector<SequencePoint> sequence_sweep(const Scenario& s, std::int64_t up_to,
 
 SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetup>& setups, const SetupKey& chosen, int points) {
     SequenceOverview o;
-    o.granularity = sequence_granularity(s);
     o.target_seq_len = s.training.seq_len;
+    o.ulysses_searched = s.parallel.auto_ulysses;
+    const std::vector<std::int64_t> degrees = searched_ulysses_degrees(s);
+    // A setup none of whose degrees the layout takes has no longest (max_seq_len 0, at the
+    // scenario's own degree).
+    SequenceCeiling none;
+    none.ulysses = s.parallel.ulysses;
+    const auto longest_of = [&](const SetupKey& k) {
+        SequenceCeiling c = longest_over_degrees(with_setup(s, k), degrees).value_or(none);
+        c.setup = k;
+        return c;
+    };
     bool found = false;
     for (const ZeroSetup& z : setups) {
         const SetupKey k = setup_key(z);
         const bool runs = layout_runs_stage(s.model, s.parallel, k.stage) && engine_runs_setup(s.fsdp, k);
         o.runs.push_back(runs);
-        SequenceCeiling c;
+        SequenceCeiling c = none;
         c.setup = k;
-        if (runs) c = longest_sequence(with_setup(s, k));
+        if (runs) c = longest_of(k);
         if (k == chosen) {
             o.chosen = c;
             found = true;
         }
         o.per_setup.push_back(c);
     }
-    if (!found) o.chosen = longest_sequence(with_setup(s, chosen));
+    if (!found) o.chosen = longest_of(chosen);
+    Scenario at = with_setup(s, chosen);
+    at.parallel.ulysses = o.chosen.ulysses;
+    o.granularity = sequence_granularity(at);
     const std::int64_t reach = std::max({o.chosen.max_seq_len, o.target_seq_len, 8 * o.granularity});
-    o.sweep = sequence_sweep(with_setup(s, chosen), reach + reach / 3, points);
+    o.sweep = sequence_sweep(at, reach + reach / 3, points);
     return o;
 }
 

@@ -100,13 +100,16 @@ std::vector<SequencePoint> sequence_sweep(const Scenario& s, std::int64_t up_to,
 // What the window's Sequence length view draws: the longest sequence of each of `setups` (a
 // setup the engine or the layout does not run has none), and for `chosen` the step against the
 // length up to a third past the larger of its longest and the scenario's own length (the target).
+// With the Ulysses degree on auto, each setup's longest is over every degree the layout takes, as
+// longest_sequences has it, and the chosen setup's step is drawn at its degree.
 struct SequenceOverview {
     std::vector<SequenceCeiling> per_setup;  // one per `setups`, in order
     std::vector<bool> runs;                  // whether the engine and the layout run that setup
     SequenceCeiling chosen;                  // the chosen setup's longest
     std::vector<SequencePoint> sweep;        // the chosen setup's step against the length
-    std::int64_t granularity = 1;
-    std::int64_t target_seq_len = 0;  // the scenario's own length
+    std::int64_t granularity = 1;            // at the chosen setup's Ulysses degree
+    std::int64_t target_seq_len = 0;         // the scenario's own length
+    bool ulysses_searched = false;           // the degree was on auto (SequenceCeiling::ulysses says which)
 };
 SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetup>& setups, const SetupKey& chosen, int points);
 

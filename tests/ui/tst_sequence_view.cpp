@@ -84,6 +84,44 @@ private slots:
         QVERIFY(v->summary().contains(QStringLiteral("4,192,256")));
     }
 
+    // Ulysses on auto: each bar is the setup's longest over every degree the layout takes, as
+    // `recommend --sp auto --max-seq` has it (longest_sequences), and its caption names the degree;
+    // the curves are drawn at the chosen setup's degree.
+    void ulysses_on_auto_bars_are_the_longest_over_the_degrees() {
+        MainWindow w(MainWindow::Ephemeral);
+        Scenario s = alst_node(1 << 20);
+        s.parallel.ulysses = 1;
+        s.parallel.auto_ulysses = true;
+        w.document()->reset(s);
+        w.document()->recomputeNow();
+        w.document()->selectSetup(s.zero);
+        w.sideTabs()->setCurrentWidget(w.sequenceView());
+        w.flushPending();
+        SequenceView* v = w.sequenceView();
+        const SequenceSearch search = longest_sequences(s);
+        QVERIFY(search.ulysses_searched);
+        const auto& setups = overview_setups();
+        int checked = 0;
+        for (std::size_t i = 0; i < setups.size(); ++i) {
+            for (const SequenceCeiling& c : search.per_setup) {
+                if (c.setup != setup_key(setups[i])) continue;
+                QCOMPARE(v->barTokens(static_cast<int>(i)), static_cast<double>(c.max_seq_len));
+                if (c.max_seq_len > 0) {
+                    QVERIFY2(v->barCaption(static_cast<int>(i)).endsWith(QStringLiteral("Ulysses %1").arg(c.ulysses)),
+                             qPrintable(v->barCaption(static_cast<int>(i))));
+                }
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, static_cast<int>(setups.size()));  // every overview setup runs here
+        // ZeRO-3 + CPU reaches ALST's 8-GPU length at Ulysses 8 (the whole node), as with --sp 8.
+        const int zero3_cpu = 5;
+        QCOMPARE(v->barTokens(zero3_cpu), 4192256.0);
+        QVERIFY(v->barCaption(zero3_cpu).endsWith(QStringLiteral("Ulysses 8")));
+        QCOMPARE(v->wallTokens(), 4192256.0);
+        QVERIFY(v->summary().contains(QStringLiteral("degree 8")));
+    }
+
     // DDP keeps every state on each GPU: no length fits, and the bar says so.
     void a_setup_that_fits_nothing_says_so() {
         MainWindow w(MainWindow::Ephemeral);

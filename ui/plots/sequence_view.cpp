@@ -249,6 +249,9 @@ QString SequenceView::summary() const {
     QString text = tr("%1: at most %2 tokens a sequence (then %3), %4 tokens/s there.")
                        .arg(setup, count(static_cast<double>(c.max_seq_len)), translatedCore(to_string(c.limit)),
                             count(c.at_max.step.tokens_per_second));
+    if (overview_.ulysses_searched)
+        text +=
+            QLatin1Char(' ') + tr("Ulysses on auto: at degree %1, the one of those the layout takes that reaches furthest.").arg(c.ulysses);
     if (overview_.target_seq_len > c.max_seq_len) text += QLatin1Char(' ') + tr("The target does not fit this setup.");
     return text;
 }
@@ -264,7 +267,10 @@ QString SequenceView::barCaption(int bar) const {
     if (!overview_.runs[i]) return QStringLiteral("\u2717");
     const SequenceCeiling& c = overview_.per_setup[i];
     if (c.max_seq_len <= 0) return QStringLiteral("\u2717 ") + tr("none");
-    return compactTokens(static_cast<double>(c.max_seq_len)) + QLatin1Char('\n') + limitShortName(c.limit);
+    QString caption = compactTokens(static_cast<double>(c.max_seq_len)) + QLatin1Char('\n') + limitShortName(c.limit);
+    // With the Ulysses degree on auto each bar is at its own degree (core: sequence_overview).
+    if (overview_.ulysses_searched) caption += QLatin1Char('\n') + tr("Ulysses %1").arg(c.ulysses);
+    return caption;
 }
 
 double SequenceView::targetTokens() const { return target_->point1->coords().x(); }

@@ -20,17 +20,23 @@ namespace zp::ui {
 SetupBarChart::SetupBarChart(QCustomPlot* plot, const QMargins& labelPadding)
     : plot_(plot), label_padding_(labelPadding), ticker_(new QCPAxisTickerText) {
     plot_->xAxis->setTicker(ticker_);
-    // Fitted before the replot draws them; a resize changes the pitch during the replot's layout,
-    // so the labels are fitted again and drawn once more.
+    // Fitted before the replot lays the plot out (a new text, a turned tick label, which moves the
+    // margins). A resize changes the pitch in that layout (QCustomPlot::replot: beforeReplot,
+    // updateLayout, which emits afterLayout, then the layers draw): the labels are fitted again
+    // there, in the same replot, since they are items drawn after the layout. Only turning the
+    // tick labels there needs one more replot, for the margins it moves.
     before_replot_ = QObject::connect(plot_, &QCustomPlot::beforeReplot, plot_, [this] { fitLabels(); });
-    after_replot_ = QObject::connect(plot_, &QCustomPlot::afterReplot, plot_, [this] {
-        if (bars_ > 1 && pitchPixels() != fitted_pitch_) queueReplot(plot_);
+    after_layout_ = QObject::connect(plot_, &QCustomPlot::afterLayout, plot_, [this] {
+        if (bars_ <= 1 || pitchPixels() == fitted_pitch_) return;
+        const double rotation = plot_->xAxis->tickLabelRotation();
+        fitLabels();
+        if (plot_->xAxis->tickLabelRotation() != rotation) queueReplot(plot_);
     });
 }
 
 SetupBarChart::~SetupBarChart() {
     QObject::disconnect(before_replot_);
-    QObject::disconnect(after_replot_);
+    QObject::disconnect(after_layout_);
 }
 
 double SetupBarChart::pitchPixels() const { return std::abs(plot_->xAxis->coordToPixel(key(1)) - plot_->xAxis->coordToPixel(key(0))); }

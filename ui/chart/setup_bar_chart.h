@@ -69,10 +69,13 @@ public:
     double ghostValue(int pin, int bar) const;
     // The legend's entries for the ghosts: "Pinned: <name>", outlined in the pin's colour.
     static void appendGhostLegend(QList<LegendStrip::Entry>& entries, const std::vector<PinnedPlan>& pins, const QPalette& palette);
+    // Wraps the labels to the pitch. The chart does it before each replot and, when the pitch moved,
+    // after the replot's layout; a view whose label texts depend on the pitch (TimeView's captions)
+    // sets them in its own afterLayout handler and fits them again there, in the same replot.
+    void fitLabels();
 
 private:
     double pitchPixels() const;  // between neighbouring bars
-    void fitLabels();            // wraps the labels to the pitch
 
     QCustomPlot* plot_;
     QMargins label_padding_;
@@ -82,7 +85,7 @@ private:
     QStringList full_texts_;    // per label: the text the view set
     QStringList fitted_texts_;  // per label: what fitLabels showed for it
     double fitted_pitch_ = -1;  // the pitch the labels were fitted to
-    QMetaObject::Connection before_replot_, after_replot_;
+    QMetaObject::Connection before_replot_, after_layout_;
     QList<QCPBars*> ghosts_;  // one per pin, made on first use
     std::size_t bars_ = 0;
 };

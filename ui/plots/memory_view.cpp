@@ -61,10 +61,11 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     spare_label_->position->setType(QCPItemPosition::ptPlotCoords);
     spare_label_->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);  // hanging from the usable line
     spare_label_->setPadding(QMargins(2, 0, 2, 0));
-    // Its text is fitted to the pixels it has before each replot, and once more after one that moved them.
+    // Its text is fitted to the pixels it has before each replot, and again after the replot's
+    // layout when that moved them (an item: drawn after the layout, in the same replot).
     connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fitSpare(); });
-    connect(plot_, &QCustomPlot::afterReplot, this, [this] {
-        if (spare_->visible() && spareRoom() != spare_room_) queueReplot(plot_);
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        if (spare_->visible() && spareRoom() != spare_room_) fitSpare();
     });
     // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
     capacity_ticker_ = chart_.addCapacityAxis();

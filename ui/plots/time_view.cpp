@@ -41,8 +41,12 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
     note_->position->setCoords(0.5, 0.4);
     connect(doc_, &PlannerDocument::resultsChanged, this, &TimeView::rebuild);
+    // The tokens/s line needs the pitch the layout gives: when that changes the room, the captions
+    // are set again after the layout and drawn in the same replot (they are items, drawn after it).
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
-        if (captionsRoomy() != roomy_) rebuild();
+        if (!doc_->overview().step_valid || captionsRoomy() == roomy_) return;
+        setCaptions();
+        chart_.fitLabels();
     });
     connect(doc_, &PlannerDocument::pinsChanged, this, &TimeView::rebuild);
     rebuild();
@@ -110,24 +114,33 @@ void TimeView::rebuild() {
     const double cap = fastest > 0 ? 4 * fastest : top;
     const double y_max = std::min(top, cap) * 1.25;
     plot_->yAxis->setRange(0, y_max > 0 ? y_max : 1);
+    label_cap_seconds_ = cap;
     chart_.hideLabelsFrom(o.bars.size());
-    const auto tokens = [](const Candidate& c) {
-        return tr("%1 tok/s").arg(QString::fromStdString(format_compact(c.step.tokens_per_second)));
-    };
     widest_tokens_ = 0;
-    for (const Candidate& c : o.bars) widest_tokens_ = std::max(widest_tokens_, QFontMetrics(plot_->font()).horizontalAdvance(tokens(c)));
+    for (const Candidate& c : o.bars)
+        widest_tokens_ = std::max(widest_tokens_, QFontMetrics(plot_->font()).horizontalAdvance(tokensCaption(c)));
+    setCaptions();
+    queueReplot(plot_);
+}
+
+QString TimeView::tokensCaption(const Candidate& c) {
+    return tr("%1 tok/s").arg(QString::fromStdString(format_compact(c.step.tokens_per_second)));
+}
+
+void TimeView::setCaptions() {
+    const Overview& o = doc_->overview();
+    const QPalette pal = palette();
     roomy_ = captionsRoomy();
     for (std::size_t i = 0; i < o.bars.size(); ++i) {
         const Candidate& c = o.bars[i];
         PlotLabel* text = chart_.label(i);
-        text->position->setCoords(SetupBarChart::key(i), std::min(c.step.seconds, cap));
+        text->position->setCoords(SetupBarChart::key(i), std::min(c.step.seconds, label_cap_seconds_));
         text->setColor(c.fit.all() ? pal.color(QPalette::WindowText) : capacityColor(pal));
         QString caption = QString::fromStdString(format_seconds(c.step.seconds));
-        if (roomy_) caption += QStringLiteral("\n") + tokens(c);
+        if (roomy_) caption += QStringLiteral("\n") + tokensCaption(c);
         if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + tr("no fit");
         text->setText(caption);
     }
-    queueReplot(plot_);
 }
 
 }  // namespace zp::ui

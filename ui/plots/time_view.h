@@ -45,7 +45,10 @@ private:
     // Whether the bars are far enough apart for the tokens/s line under each time (not at
     // 1280x720, where neighbouring captions overlapped); judged again after each layout.
     bool captionsRoomy() const;
+    void setCaptions();  // the bars' labels: seconds, tokens/s when roomy, "no fit"
+    static QString tokensCaption(const Candidate& c);
     bool roomy_ = true;
+    double label_cap_seconds_ = 0;           // the labels stand at most this high (the axis cap)
     int widest_tokens_ = 0;                  // pixels of the widest tokens/s line
     QList<LegendStrip::Entry> base_legend_;  // the parts; each pin's entry follows them
 };

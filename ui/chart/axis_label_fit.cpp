@@ -65,7 +65,9 @@ QString wrapToWidth(const QString& text, const QFontMetricsF& metrics, double wi
 }
 
 void fitAxisLabels(QCustomPlot* plot) {
-    QObject::connect(plot, &QCustomPlot::afterReplot, plot, [p = QPointer<QCustomPlot>(plot)] {
+    // After the replot's layout, which gives the axes their heights; a title that changes moves the
+    // margins, so the plot is laid out again before it is drawn (relayoutInReplot).
+    QObject::connect(plot, &QCustomPlot::afterLayout, plot, [p = QPointer<QCustomPlot>(plot)] {
         if (!p) return;
         bool changed = false;
         for (QCPAxis* axis : {p->yAxis, p->yAxis2}) {
@@ -81,7 +83,7 @@ void fitAxisLabels(QCustomPlot* plot) {
                 changed = true;
             }
         }
-        if (changed) queueReplot(p);
+        if (changed) relayoutInReplot(p);
     });
 }
 

@@ -62,4 +62,11 @@ QCustomPlot* newPlot(QWidget* parent) {
     return plot;
 }
 
+void relayoutInReplot(QCustomPlot* plot) {
+    plot->plotLayout()->update(QCPLayoutElement::upPreparation);
+    plot->plotLayout()->update(QCPLayoutElement::upMargins);
+    plot->plotLayout()->update(QCPLayoutElement::upLayout);
+    emit plot->afterLayout();
+}
+
 }  // namespace zp::ui

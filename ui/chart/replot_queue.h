@@ -10,6 +10,12 @@ class QWidget;
 
 namespace zp::ui {
 
+// For a fit made in an afterLayout handler that moves the margins (an axis title on two lines,
+// turned tick labels): lays `plot` out again as QCustomPlot::replot's updateLayout does (preparation,
+// margins, layout) and announces afterLayout again, so that what depends on the layout (the bar
+// labels' pitch) is fitted to the new one, all within the replot under way.
+void relayoutInReplot(QCustomPlot* plot);
+
 void queueReplot(QCustomPlot* plot);
 
 // A QCustomPlot whose replots go through queueReplot. Its constructor ends with a

@@ -23,20 +23,25 @@ SetupBarChart::SetupBarChart(QCustomPlot* plot, const QMargins& labelPadding)
     // Fitted before the replot lays the plot out (a new text, a turned tick label, which moves the
     // margins). A resize changes the pitch in that layout (QCustomPlot::replot: beforeReplot,
     // updateLayout, which emits afterLayout, then the layers draw): the labels are fitted again
-    // there, in the same replot, since they are items drawn after the layout. Only turning the
-    // tick labels there needs one more replot, for the margins it moves.
+    // there, in the same replot, since they are items drawn after the layout; turning the tick
+    // labels there moves the margins, so the plot is laid out again (relayoutInReplot). Should a
+    // replot still end with labels fitted to another pitch, one more is queued.
     before_replot_ = QObject::connect(plot_, &QCustomPlot::beforeReplot, plot_, [this] { fitLabels(); });
     after_layout_ = QObject::connect(plot_, &QCustomPlot::afterLayout, plot_, [this] {
         if (bars_ <= 1 || pitchPixels() == fitted_pitch_) return;
         const double rotation = plot_->xAxis->tickLabelRotation();
         fitLabels();
-        if (plot_->xAxis->tickLabelRotation() != rotation) queueReplot(plot_);
+        if (plot_->xAxis->tickLabelRotation() != rotation) relayoutInReplot(plot_);
+    });
+    after_replot_ = QObject::connect(plot_, &QCustomPlot::afterReplot, plot_, [this] {
+        if (bars_ > 1 && pitchPixels() != fitted_pitch_) queueReplot(plot_);
     });
 }
 
 SetupBarChart::~SetupBarChart() {
     QObject::disconnect(before_replot_);
     QObject::disconnect(after_layout_);
+    QObject::disconnect(after_replot_);
 }
 
 double SetupBarChart::pitchPixels() const { return std::abs(plot_->xAxis->coordToPixel(key(1)) - plot_->xAxis->coordToPixel(key(0))); }

@@ -85,7 +85,7 @@ private:
     QStringList full_texts_;    // per label: the text the view set
     QStringList fitted_texts_;  // per label: what fitLabels showed for it
     double fitted_pitch_ = -1;  // the pitch the labels were fitted to
-    QMetaObject::Connection before_replot_, after_layout_;
+    QMetaObject::Connection before_replot_, after_layout_, after_replot_;
     QList<QCPBars*> ghosts_;  // one per pin, made on first use
     std::size_t bars_ = 0;
 };

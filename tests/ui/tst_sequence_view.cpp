@@ -42,6 +42,16 @@ Scenario alst_node(std::int64_t seq) {
     return s;
 }
 
+// The window planning `s` with its own setup chosen, the Sequence length tab in front.
+SequenceView* showPlan(MainWindow& w, const Scenario& s) {
+    w.document()->reset(s);
+    w.document()->recomputeNow();
+    w.document()->selectSetup(s.zero);
+    w.sideTabs()->setCurrentWidget(w.sequenceView());
+    w.flushPending();
+    return w.sequenceView();
+}
+
 }  // namespace
 
 class TestSequenceView : public QObject {
@@ -63,12 +73,7 @@ private slots:
     void bars_are_the_core_longest() {
         MainWindow w(MainWindow::Ephemeral);
         const Scenario s = alst_node(1 << 20);
-        w.document()->reset(s);
-        w.document()->recomputeNow();
-        w.document()->selectSetup(s.zero);
-        w.sideTabs()->setCurrentWidget(w.sequenceView());
-        w.flushPending();
-        SequenceView* v = w.sequenceView();
+        SequenceView* v = showPlan(w, s);
         const auto& setups = overview_setups();
         for (std::size_t i = 0; i < setups.size(); ++i) {
             const SequenceCeiling c = longest_sequence(with_setup(s, setups[i]));
@@ -92,12 +97,7 @@ private slots:
         Scenario s = alst_node(1 << 20);
         s.parallel.ulysses = 1;
         s.parallel.auto_ulysses = true;
-        w.document()->reset(s);
-        w.document()->recomputeNow();
-        w.document()->selectSetup(s.zero);
-        w.sideTabs()->setCurrentWidget(w.sequenceView());
-        w.flushPending();
-        SequenceView* v = w.sequenceView();
+        SequenceView* v = showPlan(w, s);
         const SequenceSearch search = longest_sequences(s);
         QVERIFY(search.ulysses_searched);
         const auto& setups = overview_setups();

@@ -28,17 +28,8 @@ std::string limit_words(const Scenario& s, const SequenceCeiling& c) {
 
 }  // namespace
 
-namespace {
-// `s` at the Ulysses degree the ceiling was measured at (the search's when --sp auto).
-Scenario at_degree(const Scenario& s, const SequenceCeiling& c) {
-    Scenario out = s;
-    out.parallel.ulysses = c.ulysses;
-    return out;
-}
-}  // namespace
-
 std::string sequence_ceiling_text(const Scenario& scenario, const SequenceCeiling& c) {
-    const Scenario s = at_degree(scenario, c);
+    const Scenario s = at_ceiling_degree(scenario, c);
     std::ostringstream o;
     const std::string setup = setup_label(c.setup, s.fsdp.engine);
     if (c.max_seq_len <= 0) {
@@ -59,7 +50,8 @@ std::string sequence_ceiling_text(const Scenario& scenario, const SequenceCeilin
 std::string sequence_search_text(const Scenario& s, const SequenceSearch& r) {
     std::ostringstream o;
     if (r.ulysses_searched)
-        o << "Longest sequence per setup, at the DeepSpeed-Ulysses degree that reaches furthest (steps of 256 x the degree):\n";
+        o << "Longest sequence per setup, at the DeepSpeed-Ulysses degree that reaches furthest (steps of " << kSequenceGranuleTokens
+          << " x the degree):\n";
     else o << "Longest sequence per setup (steps of " << format_count(static_cast<double>(r.granularity)) << " tokens):\n";
     for (const SequenceCeiling& c : r.per_setup) {
         std::string label = setup_label(c.setup, s.fsdp.engine);
@@ -82,7 +74,7 @@ std::string sequence_search_text(const Scenario& s, const SequenceSearch& r) {
 }
 
 nlohmann::json sequence_ceiling_json(const Scenario& scenario, const SequenceCeiling& c) {
-    const Scenario s = at_degree(scenario, c);
+    const Scenario s = at_ceiling_degree(scenario, c);
     nlohmann::json j;
     j["stage"] = c.setup.stage;
     j["offload_optimizer"] = to_string(c.setup.offload_optimizer);

@@ -23,7 +23,7 @@ const char* to_string(SequenceLimit l) {
     return "";
 }
 
-std::int64_t sequence_granularity(const Scenario& s) { return 256 * ulysses_size(s.parallel); }
+std::int64_t sequence_granularity(const Scenario& s) { return kSequenceGranuleTokens * ulysses_size(s.parallel); }
 
 std::int64_t kernel_index_limit_seq_len(const Scenario& s) {
     if (s.training.int64_kernel_indexing) return 0;
@@ -122,6 +122,12 @@ Scenario as_planned(const Scenario& s, const Candidate& c) {
 
 }  // namespace
 
+Scenario at_ceiling_degree(const Scenario& s, const SequenceCeiling& c) {
+    Scenario out = s;
+    out.parallel.ulysses = c.ulysses;
+    return out;
+}
+
 SequenceCeiling longest_sequence(const Scenario& s) {
     SequenceCeiling out;
     out.setup = setup_key(s.zero);
@@ -205,8 +211,7 @@ std::optional<SequenceCeiling> longest_over_degrees(const Scenario& s, const std
                 continue;
             }
         }
-        SequenceCeiling c = longest_sequence(at);
-        c.ulysses = u;
+        SequenceCeiling c = longest_sequence(at);  // measured at degree u (SequenceCeiling::ulysses)
         if (!best || reaches_further(c, *best)) best = std::move(c);
     }
     return best;
@@ -270,7 +275,7 @@ SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetu
     // A setup none of whose degrees the layout takes has no longest (max_seq_len 0, at the
     // scenario's own degree).
     SequenceCeiling none;
-    none.ulysses = s.parallel.ulysses;
+    none.ulysses = ulysses_size(s.parallel);
     const auto longest_of = [&](const SetupKey& k) {
         SequenceCeiling c = longest_over_degrees(with_setup(s, k), degrees).value_or(none);
         c.setup = k;
@@ -291,8 +296,7 @@ SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetu
         o.per_setup.push_back(c);
     }
     if (!found) o.chosen = longest_of(chosen);
-    Scenario at = with_setup(s, chosen);
-    at.parallel.ulysses = o.chosen.ulysses;
+    const Scenario at = at_ceiling_degree(with_setup(s, chosen), o.chosen);
     o.granularity = sequence_granularity(at);
     const std::int64_t reach = std::max({o.chosen.max_seq_len, o.target_seq_len, 8 * o.granularity});
     o.sweep = sequence_sweep(at, reach + reach / 3, points);

@@ -39,6 +39,7 @@ struct SequenceSearch {
 // Lengths step in multiples of 256 x the Ulysses degree (ArcticTraining projects/sequence-
 // parallelism/USAGE.md: "try to have it divisible by 256*sequence_parallel_size"; Ulysses needs
 // the sequence divisible by its degree, ulysses_sp.py).
+inline constexpr std::int64_t kSequenceGranuleTokens = 256;  // per unit of Ulysses degree
 std::int64_t sequence_granularity(const Scenario& s);
 
 // The sequence length at which one rank's [micro batch x s/u x hidden] tensor reaches 2^31
@@ -53,6 +54,8 @@ Scenario at_sequence_length(const Scenario& s, std::int64_t seq);
 
 // The longest sequence for the setup `s` has (its stage and offload devices).
 SequenceCeiling longest_sequence(const Scenario& s);
+// `s` at the Ulysses degree `c` was measured at (the search's own when the degree was on auto).
+Scenario at_ceiling_degree(const Scenario& s, const SequenceCeiling& c);
 // The same for every setup the engine and the layout run; with the Ulysses degree on auto
 // (Parallelism::auto_ulysses), each setup's longest over every degree the layout takes.
 SequenceSearch longest_sequences(const Scenario& s);

@@ -533,14 +533,14 @@ void MainWindow::importHfDialog() {
     if (!importHfConfig(path, &error)) QMessageBox::warning(this, tr("Cannot import config.json"), error);
 }
 
-// Issue 14, item 4: the dialog fits the scenario to a measured run and, on Apply, edits the
+// Calibration: the dialog fits the scenario to a measured run and, on Apply, edits the
 // document through its undo stack itself, so Cancel or a refused log leaves the session as it was.
 void MainWindow::calibrateDialog() {
     CalibrateDialog dialog(doc_.get(), this);
     dialog.exec();
 }
 
-// Issue 36, item 5: the log is read and diagnosed by the core over the document's scenario (what
+// Diagnosis of an out-of-memory log: read and diagnosed by the core over the document's scenario (what
 // the log does not state keeps the window's value); the run it states becomes the document's as one
 // undo step, so Undo returns to what the window showed before.
 bool MainWindow::diagnose(const std::string& text, const QString& name, QString* error) {

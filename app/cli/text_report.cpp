@@ -251,7 +251,7 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
 }
 
 namespace {
-// Headroom first (issue 39): what the plan leaves at its peak, then what that room takes: the
+// Headroom first: what the plan leaves at its peak, then what that room takes: the
 // largest micro batch and the longest sequence its setup fits as it is (core/search/max_sequence.h).
 std::string room_lines(const Scenario& s, const Candidate& best) {
     std::string out = "  " + english(headroom_phrase(s, best)) + ".\n";

@@ -165,7 +165,7 @@ Report make_report(const Scenario& s) {
         const Candidate& b = p.best;
         const MemoryBreakdown& m = b.memory;
         r.recommended = setup_label(setup_key(b.zero), b.engine);
-        // Headroom first (issue 39): what is left at the peak, and what that room takes.
+        // Headroom first: what is left at the peak, and what that room takes.
         r.key_figures = {{"Headroom per GPU", english(headroom_phrase(s, b))}};
         const PlanRoom room = room_of(s, b);
         if (room.micro) r.key_figures.emplace_back("Largest micro batch", english(micro_batch_room_phrase(b, *room.micro)));

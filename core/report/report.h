@@ -45,8 +45,9 @@ std::vector<Candidate> compare_rows(const Scenario& s);
 // tokens/s and whether it fits.
 TextTable memory_table(const std::vector<Candidate>& rows);
 
-// Issue 39's "headroom first": the room a plan leaves on each GPU and what that room takes, as the
-// window's card, `recommend` and the report lead with them (the one wording, translatable).
+// Headroom first: the room a plan leaves on each GPU and what that room takes, which the window's
+// card, `recommend` and the report lead with (the one wording, translatable), so that a plan that
+// fits also says how close to the edge it runs.
 // "Fits with 17.0 GiB to spare at its peak (in the loss)": the usable memory less what must fit at
 // the moment that decides the fit (MemoryBreakdown::required_phase); within kEdgeShareOfCard of the
 // card "Fits at the edge: 75.1 GiB of 76.0 GiB at its peak (in the loss)" (memory_model.h fit_margin).

@@ -59,12 +59,12 @@ Scenario at_ceiling_degree(const Scenario& s, const SequenceCeiling& c);
 // The same for every setup the engine and the layout run; with the Ulysses degree on auto
 // (Parallelism::auto_ulysses), each setup's longest over every degree the layout takes.
 SequenceSearch longest_sequences(const Scenario& s);
-// What the room a plan leaves allows (issue 39's "headroom first"): the longest sequence its
+// What the room a plan leaves allows (the headroom the plan leads with): the longest sequence its
 // candidate `c` fits on `s`, with the candidate's setup, micro batch and recompute kept.
 SequenceCeiling longest_sequence_of(const Scenario& s, const Candidate& c);
 
 // The largest micro batch the candidate `c`'s setup fits on `s`, with its recompute, buckets, layout
-// and sequence kept (issue 39's "what the spare allows", beside longest_sequence_of). The search
+// and sequence kept (what the spare allows, beside longest_sequence_of). The search
 // itself stops at the fastest micro batch, which with recompute off is often the one the activations
 // just fit; this says how much further the memory goes. A micro batch that does not divide the
 // sequences per GPU is measured at the next global batch it splits (DeepSpeed's batch rule:

@@ -47,7 +47,7 @@ public:
     // see ControlPanel's constructor.
     ControlGroup(PlannerDocument* doc, const QString& title, QWidget* parent = nullptr);
 
-    // The disclosure (issue 39): rows whose control `essential` refuses are shown only while the
+    // Progressive disclosure: rows whose control `essential` refuses are shown only while the
     // group's "Advanced" button is open. A row without a named control is always shown; a group
     // with nothing to hide shows no button. Re-run when the job or the hardware choice changes.
     void setEssentialRows(const std::function<bool(const QString& controlName)>& essential);
@@ -105,8 +105,8 @@ struct FamilyEntry {
     QString data;
     const char* family;
 };
-// Fills `box` with `entries` under one header per family, in gpu_families() order (issue 38: the
-// GPU and node lists by vendor and generation). A header is a disabled entry with no data: it
+// Fills `box` with `entries` under one header per family, in gpu_families() order (the GPU and
+// node lists read by vendor and generation). A header is a disabled entry with no data: it
 // cannot be chosen, and Up and Down step over it.
 void addFamilyGroupedItems(QComboBox* box, const std::vector<FamilyEntry>& entries);
 

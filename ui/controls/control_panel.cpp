@@ -25,7 +25,7 @@ namespace zp::ui {
 
 namespace {
 
-// Which controls each job shows first (issue 39: "shows the controls that matter for it"); the
+// Which controls each job shows first (the ones that matter for that job); the
 // rest wait under their box's Advanced. Custom (no job chosen: every session saved before format
 // 16) shows them all. A control not listed is advanced for every job.
 constexpr unsigned bit(Job j) { return 1u << static_cast<unsigned>(j); }

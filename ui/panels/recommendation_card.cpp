@@ -48,7 +48,7 @@ RecommendationCard::RecommendationCard(PlannerDocument* doc, QWidget* parent) : 
     big.setPointSizeF(big.pointSizeF() * 1.25);
     title_->setFont(big);
     layout->addWidget(title_);
-    // Headroom first (issue 39): "Fits with 17.0 GiB to spare at its peak (in the loss)".
+    // Headroom first: "Fits with 17.0 GiB to spare at its peak (in the loss)".
     headroom_ = new TextLine;
     QFont headline = headroom_->font();
     headline.setBold(true);

@@ -38,7 +38,7 @@ private:
     void showMenu(QWidget* on, const QPoint& at);
     PlannerDocument* doc_;
     TextLine* title_;
-    TextLine* headroom_;  // headroom first: what is left at the peak (issue 39)
+    TextLine* headroom_;  // headroom first: what is left at the peak
     QList<QLabel*> keys_;
     QList<TextLine*> values_;
     QPlainTextEdit* details_;  // why it won, why the others lost, warnings: laid out lazily

@@ -49,7 +49,7 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     frame_->setLayer(QStringLiteral("background"));
     frame_->topLeft->setType(QCPItemPosition::ptPlotCoords);
     frame_->bottomRight->setType(QCPItemPosition::ptPlotCoords);
-    // The headroom of the recommended setup (issue 39): a bar from what must fit up to the usable
+    // The headroom of the recommended setup, shown first: a bar from what must fit up to the usable
     // line in the starred bar's column, and what it leaves beside it. The axis-cut note is a legend
     // entry (setLegend): inside the plot it lay over the cut bars' labels, at any corner.
     spare_ = new QCPItemLine(plot_);

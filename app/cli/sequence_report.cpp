@@ -6,6 +6,8 @@
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 
+#include <nlohmann/json.hpp>
+
 #include <sstream>
 
 namespace zp::cli {

@@ -3,7 +3,7 @@
 // (core/search/max_sequence.h), as text and as JSON.
 #include "core/search/max_sequence.h"
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <optional>
 #include <string>

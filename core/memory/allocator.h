@@ -124,6 +124,10 @@ StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double re
 // The same peak straight from the scenario, without storing the timeline (the search's path;
 // defined in step_timeline.cpp beside the moments it walks).
 StepPeak step_peak(const Scenario& s, const TimelineInputs& in, double reservable_bytes);
+// Its required_bytes alone, from the same moments and shares (the same value to the bit), without
+// the moments' slices, the reserve or the allocated peak: what the search asks first of a candidate
+// that is likely over the card.
+double step_peak_required_bytes(const Scenario& s, const TimelineInputs& in);
 
 // What the allocator can reserve on one GPU of `s`: the card less the CUDA context.
 double reservable_gpu_bytes(const Scenario& s);

@@ -23,6 +23,10 @@ struct MemoryMemo {
 // The same, reusing what `memo` holds (only for scenarios that differ in the micro batch, the
 // buckets or the recompute policy since the memo was reset).
 MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo);
+// estimate_memory(s, memo).peak_required_bytes alone (the same value to the bit; check_fit's GPU
+// test), without the slices, the reserve or the host side: a third of the work less, for a
+// candidate that is likely over the card and then needs nothing else.
+double peak_required_bytes(const Scenario& s, MemoryMemo& memo);
 
 // Pipeline parallelism: estimate_memory for the rank of each stage, first to last
 // (Parallelism::pipeline_rank): its layers, the micro batches it holds in flight, the embedding on

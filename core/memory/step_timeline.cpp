@@ -622,6 +622,16 @@ std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) 
     return out;
 }
 
+double step_peak_required_bytes(const Scenario& s, const TimelineInputs& in) {
+    const CyclingShares shares(s.zero.stage, s.training.expandable_segments);
+    double required = 0;  // as StepPeakAccumulator::add keeps it
+    visit_step_moments(s, in, TimelineDetail::PeakCandidates, [&](const StepMoment& m) {
+        const double r = moment_reserve(m, shares, 0).required;
+        if (r > required) required = r;
+    });
+    return required;
+}
+
 StepPeak step_peak(const Scenario& s, const TimelineInputs& in, double reservable_bytes) {
     StepPeakAccumulator peak(s.zero.stage, reservable_bytes, s.training.expandable_segments);
     visit_step_moments(s, in, TimelineDetail::PeakCandidates, [&](const StepMoment& m) { peak.add(m); });

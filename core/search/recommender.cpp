@@ -271,7 +271,8 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
     out.bases.push_back(base);
     const std::uint16_t layout_index = 0;  // this layout's own Search; merge_layout renumbers
     Scenario s = base;
-    ComputeTimeMemo compute;  // one layout: the model, GPU, fine-tuning and assumptions stay
+    const double usable = usable_gpu_bytes(base);  // check_fit's GPU test, the same for every candidate
+    ComputeTimeMemo compute;                       // one layout: the model, GPU, fine-tuning and assumptions stay
     // The model is the same for every candidate: count it once (parameter_count and
     // largest_layer_params return the overrides), the same numbers without the walk per candidate.
     s.model.params_override = parameter_count(s.model);
@@ -294,6 +295,9 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
             continue;
         }
         MemoryMemo memo;  // one setup: buckets, recompute and micro batch vary below
+        // Whether the row's last estimate was over the card: then the next one asks its GPU peak
+        // first (peak_required_bytes), which is all a candidate that does not fit there needs.
+        bool over_the_card = false;
         // Buckets innermost: the candidates in a row share their compute (ComputeTimeMemo).
         for (std::size_t ci = 0; ci < recomputes.size(); ++ci) {
             const Checkpointing ck = recomputes[ci];
@@ -346,10 +350,26 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                         if (*tokens_per_second < r.fastest.tokens_per_second && *tokens_per_second < kSimplestWithin * layout_fastest)
                             continue;
                     }
+                    Point q = p;
+                    // A candidate over the card does not fit (check_fit's GPU test) and can only be the
+                    // setup's least-memory point: its GPU peak is all it needs (the same value as the
+                    // full estimate's). In rows where nothing fits, most of the search.
+                    if (pruning == SearchPruning::Bounds && over_the_card) {
+                        q.gpu_bytes = peak_required_bytes(s, memo);
+                        if (q.gpu_bytes > usable) {
+                            ++out.estimated;
+                            if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
+                                r.closest = q;
+                                r.has_closest = true;
+                            }
+                            line_ended[b] = accumulating;
+                            continue;
+                        }
+                    }
                     const MemoryBreakdown m = estimate_memory(s, memo);
                     ++out.estimated;
-                    Point q = p;
                     q.gpu_bytes = m.peak_required_bytes;
+                    over_the_card = m.peak_required_bytes > usable;
                     if (check_fit(s, m).all()) {  // memory, and the stage with the layout (Fit::layout)
                         q.tokens_per_second = tokens_per_second ? *tokens_per_second : estimate_step(s, compute).tokens_per_second;
                         if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;

@@ -496,7 +496,19 @@ TimelineInputs timeline_inputs(const Scenario& s, TimelineMemo& memo) {
         act.checkpointing != s.training.checkpointing)
         act = {true, rank, s.training.micro_batch, s.training.checkpointing, activation_bytes(s.model, s.training, s.finetune, s.parallel)};
     in.activations = act.value;
-    in.buffers = buffer_bytes(s);
+    const ZeroSetup& z = s.zero;
+    const auto same_buckets = [&](const TimelineMemo::Buffers& b) {
+        return b.valid && b.reduce_bucket_elems == z.reduce_bucket_elems && b.allgather_bucket_elems == z.allgather_bucket_elems &&
+               b.overlap_comm == z.overlap_comm;
+    };
+    const auto hit = std::find_if(memo.buffers.begin(), memo.buffers.end(), same_buckets);
+    if (hit != memo.buffers.end()) {
+        in.buffers = hit->value;
+    } else {
+        in.buffers = buffer_bytes(s);
+        memo.buffers[memo.next_buffers] = {true, z.reduce_bucket_elems, z.allgather_bucket_elems, z.overlap_comm, in.buffers};
+        memo.next_buffers = (memo.next_buffers + 1) % memo.buffers.size();
+    }
     return in;
 }
 

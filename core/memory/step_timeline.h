@@ -76,8 +76,18 @@ struct TimelineMemo {
         Checkpointing checkpointing = Checkpointing::None;
         ActivationBytes value;
     };
+    // The buffers depend on the buckets alone of what varies (buffer_bytes): one slot per bucket
+    // choice asked for, the search's few in turn.
+    struct Buffers {
+        bool valid = false;
+        double reduce_bucket_elems = 0, allgather_bucket_elems = 0;
+        bool overlap_comm = false;
+        BufferBytes value;
+    };
     std::array<States, 2> states;
     std::array<Activations, 2> activations;
+    std::array<Buffers, 8> buffers;
+    std::size_t next_buffers = 0;  // the slot a new bucket choice takes when all are used
 };
 TimelineInputs timeline_inputs(const Scenario& s, TimelineMemo& memo);
 

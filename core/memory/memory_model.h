@@ -25,8 +25,10 @@ struct MemoryMemo {
 MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo);
 // estimate_memory(s, memo).peak_required_bytes alone (the same value to the bit; check_fit's GPU
 // test), without the slices, the reserve or the host side: a third of the work less, for a
-// candidate that is likely over the card and then needs nothing else.
-double peak_required_bytes(const Scenario& s, MemoryMemo& memo);
+// candidate that is likely over the card and then needs nothing else. A pipeline without a stage
+// named is read on its first and last stage by setting them on `s` in turn (the search's own
+// scenario: no copy per candidate); `s` is left as it came.
+double peak_required_bytes(Scenario& s, MemoryMemo& memo);
 
 // Pipeline parallelism: estimate_memory for the rank of each stage, first to last
 // (Parallelism::pipeline_rank): its layers, the micro batches it holds in flight, the embedding on

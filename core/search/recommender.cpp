@@ -351,6 +351,15 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                             continue;
                     }
                     Point q = p;
+                    // A candidate that does not fit: the setup's least-memory point while none of its
+                    // fits, and the end of its bucket's line of accumulating micro batches.
+                    const auto does_not_fit = [&] {
+                        if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
+                            r.closest = q;
+                            r.has_closest = true;
+                        }
+                        line_ended[b] = pruning == SearchPruning::Bounds && accumulating;
+                    };
                     // A candidate over the card does not fit (check_fit's GPU test) and can only be the
                     // setup's least-memory point: its GPU peak is all it needs (the same value as the
                     // full estimate's). In rows where nothing fits, most of the search.
@@ -358,11 +367,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                         q.gpu_bytes = peak_required_bytes(s, memo);
                         if (q.gpu_bytes > usable) {
                             ++out.estimated;
-                            if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
-                                r.closest = q;
-                                r.has_closest = true;
-                            }
-                            line_ended[b] = accumulating;
+                            does_not_fit();
                             continue;
                         }
                     }
@@ -377,11 +382,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                         layout_fastest = std::max(layout_fastest, q.tokens_per_second);
                         out.feasible.push_back(q);
                     } else {
-                        if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
-                            r.closest = q;
-                            r.has_closest = true;
-                        }
-                        line_ended[b] = pruning == SearchPruning::Bounds && accumulating;
+                        does_not_fit();
                     }
                 }
             }

@@ -9,12 +9,12 @@
 // A100s with tensor and pipeline sizes on auto.)
 #include "core/memory/memory_model.h"
 #include "core/presets/default_scenario.h"
-#include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/overview.h"
 #include "core/search/recommender.h"
-#include "core/search/scenario_edits.h"
 #include "core/time/step_time.h"
+
+#include "benchmarks/searched_plan.h"
 
 #include <algorithm>
 #include <chrono>
@@ -55,19 +55,6 @@ Scenario big_scenario() {
 }
 const SearchSpace kBigSpace{.auto_tensor = true, .auto_pipeline = true, .auto_ulysses = true};
 
-// bench_gui's plan whose layout search runs on every change: BLOOM-176B on 384 A100s (48 nodes),
-// sequence 2048, global batch 2048, tensor and pipeline sizes on auto.
-Scenario bloom_scenario() {
-    Scenario bloom = default_scenario();
-    bloom.model = model_preset("bloom-176b").spec;
-    bloom.cluster.use_gpu(gpu_preset("a100-80gb"));
-    bloom = with_gpu_count(bloom, 384, 8);
-    bloom.training.seq_len = 2048;
-    bloom.training.global_batch = 2048;
-    bloom.parallel.auto_tensor = bloom.parallel.auto_pipeline = true;
-    return bloom;
-}
-
 // One workload `runs` times, untimed: what callgrind counts.
 int profile(const char* what, int runs) {
     Scenario s = default_scenario();
@@ -84,7 +71,7 @@ int profile(const char* what, int runs) {
         const Scenario big = big_scenario();
         for (int i = 0; i < runs; ++i) g_sink = g_sink + recommend(big, kBigSpace).best.step.seconds;
     } else if (std::strcmp(what, "overview") == 0) {
-        Scenario bloom = bloom_scenario();
+        Scenario bloom = bench::bloom_searched_plan();
         for (int i = 0; i < runs; ++i) {
             bloom.training.seq_len = i % 2 ? 4096 : 2048;
             g_sink = g_sink + compute_overview(bloom).plan.best.step.seconds;

@@ -9,11 +9,8 @@
 #include "core/model/model_spec.h"
 #include "core/model/parallel_layout.h"
 #include "core/presets/default_scenario.h"
-#include "core/presets/gpu_presets.h"
-#include "core/presets/model_presets.h"
 #include "core/search/overview.h"
 #include "core/search/recommender.h"
-#include "core/search/scenario_edits.h"
 #include "ui/controls/control_panel.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
@@ -22,6 +19,8 @@
 #include "ui/plots/time_view.h"
 #include "ui/qcustomplot_include.h"
 #include "ui/widgets/scaled_slider.h"
+
+#include "benchmarks/searched_plan.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -168,17 +167,10 @@ int main(int argc, char** argv) {
     std::printf("slider changes: %d, p50 %.2f ms, p99 %.2f ms, max %.2f ms per change (default plan: %s)\n", changes, quantile(ms, 0.50),
                 quantile(ms, 0.99), ms.back(), planWords(window).c_str());
 
-    // The same on a plan whose layout search runs on every change: BLOOM-176B on 384 A100s, global
-    // batch 2048, tensor and pipeline sizes on auto (what a new plan of more than one node gets,
-    // search_layouts_by_default), on its 384 GPUs (48 nodes): the sequence slider moves between
+    // The same on a plan whose layout search runs on every change (benchmarks/searched_plan.h:
+    // BLOOM-176B on 384 A100s, tensor and pipeline sizes on auto): the sequence slider moves between
     // 2048 and 4096 tokens (powers of two), the model size between BLOOM and about 100B.
-    zp::Scenario bloom = zp::default_scenario();
-    bloom.model = zp::model_preset("bloom-176b").spec;
-    bloom.cluster.use_gpu(zp::gpu_preset("a100-80gb"));
-    bloom = zp::with_gpu_count(bloom, 384, 8);
-    bloom.training.seq_len = 2048;
-    bloom.training.global_batch = 2048;
-    bloom.parallel.auto_tensor = bloom.parallel.auto_pipeline = true;
+    const zp::Scenario bloom = zp::bench::bloom_searched_plan();
     window.document()->reset(bloom);
     window.flushPending();
     std::printf("search plan before the changes: %s\n", planWords(window).c_str());

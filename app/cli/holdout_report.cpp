@@ -34,7 +34,7 @@ std::string fitted_constants_text(const std::vector<FittedConstant>& constants) 
                       cell("value", 9) + cell("read off", 26) + "re-fitted by --holdout\n";
     for (const FittedConstant& k : constants)
         out += "  " + cell(k.name, 44) + cell(format_general(k.value), 9) + cell(k.rows.empty() ? "(no bundled row)" : joined(k.rows), 26) +
-               (k.generation.empty() ? "no: " + k.not_refitted : "yes, on the " + k.generation + " step-time rows") + "\n";
+               (k.refitted() ? "yes, on " + k.refit_on : "no: " + k.not_refitted) + "\n";
     return out;
 }
 
@@ -42,9 +42,10 @@ nlohmann::json fitted_constants_json(const std::vector<FittedConstant>& constant
     nlohmann::json j = nlohmann::json::array();
     for (const FittedConstant& k : constants) {
         nlohmann::json c{{"name", k.name}, {"value", k.value}, {"code", k.code},
-                         {"rows", k.rows}, {"why", k.why},     {"refitted", !k.generation.empty()}};
-        if (k.generation.empty()) c["not_refitted"] = k.not_refitted;
-        else c["generation"] = k.generation;
+                         {"rows", k.rows}, {"why", k.why},     {"refitted", k.refitted()}};
+        if (!k.refitted()) c["not_refitted"] = k.not_refitted;
+        else c["refit_on"] = k.refit_on;
+        if (!k.generation.empty()) c["generation"] = k.generation;
         j.push_back(c);
     }
     return j;
@@ -52,11 +53,11 @@ nlohmann::json fitted_constants_json(const std::vector<FittedConstant>& constant
 
 std::string holdout_text(const HoldoutReport& r) {
     std::string out = "\nHeld out: each re-fitted constant fitted again without one cited source, that source's rows predicted with it\n";
-    out += "\nRe-fits (median |ln(predicted / measured)| over the constant's rows)\n  " + cell("constant", 26) + cell("without", 58) +
-           cell("value", 8) + "rows\n";
+    out += "\nRe-fits (the least mean |ln(predicted / measured)| over the constant's rows)\n  " + cell("constant", 37) +
+           cell("without", 58) + cell("value", 10) + "rows\n";
     for (const auto& f : r.refits)
-        out += "  " + cell(f.constant, 26) + cell(f.left_out.empty() ? "(every row)" : f.left_out, 58) + cell(format_fixed(f.value, 3), 8) +
-               (f.rows.empty() ? "none left: the value stays" : joined(f.rows)) + "\n";
+        out += "  " + cell(f.constant, 37) + cell(f.left_out.empty() ? "(every row)" : f.left_out, 58) +
+               cell(format_significant(f.value), 10) + (f.rows.empty() ? "none left: the value stays" : joined(f.rows)) + "\n";
     out += "\nRows whose prediction moved\n  " + cell("id", 6) + cell("in-sample", 11) + cell("held out", 10) + "re-fitted\n";
     for (const auto& row : r.rows)
         if (!row.refitted.empty())
@@ -85,7 +86,7 @@ nlohmann::json holdout_json(const HoldoutReport& r) {
     nlohmann::json j;
     j["refits"] = nlohmann::json::array();
     for (const auto& f : r.refits)
-        j["refits"].push_back({{"constant", f.constant}, {"left_out", f.left_out}, {"value", round_to(f.value, 4)}, {"rows", f.rows}});
+        j["refits"].push_back({{"constant", f.constant}, {"left_out", f.left_out}, {"value", f.value}, {"rows", f.rows}});
     j["rows"] = nlohmann::json::array();
     for (const auto& row : r.rows) {
         nlohmann::json x{{"id", row.id},

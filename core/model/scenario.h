@@ -6,6 +6,7 @@
 #include "core/model/deepspeed_defaults.h"
 #include "core/model/engine.h"
 #include "core/model/finetune.h"
+#include "core/model/host_overheads.h"
 #include "core/model/host_phase.h"
 #include "core/model/job.h"
 #include "core/model/model_spec.h"
@@ -289,6 +290,11 @@ struct Assumptions {
     double comm_overlap_fraction = 0.8;         // share of communication hidden behind backward when overlap_comm is on
     double collective_latency_seconds = 30e-6;  // per bucketed NCCL launch (small-message latency, nccl-tests)
     double token_budget = 1e12;                 // tokens to train on, for time and GPU-hours
+    // The eager loop's host time a small layer cannot hide (core/model/host_overheads.h: FITTED
+    // defaults and their rows). Global, not per run: sessions do not carry them; `validate
+    // --holdout` re-fits them without the rows they were read off.
+    double host_seconds_per_kernel = compute_model::kHostSecondsPerKernel;
+    double zero3_hook_seconds_per_module = zero3_costs::kHookSecondsPerModule;
     std::string calibration;  // empty, or where mfu came from: "calibrated from run.log on 2026-11-23: ..." (core/calibration)
 
     friend bool operator==(const Assumptions&, const Assumptions&) = default;

@@ -227,8 +227,8 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double gpu_f = gemm_f + attn_f + elem_f + act_f + adapter_f + dequant_f + casts.forward;
     // Backward: the input gradients (1x), the weight gradients of trained weights, 2x the adapters, a dequantisation.
     const double gpu_b = (1.0 + weight_grad_share) * gemm_f + attn_b + 2 * elem_f + act_b + 2 * adapter_f + dequant_f + casts.backward;
-    const double layer_f = std::max(gpu_f, kernels_f * kHostSecondsPerKernel + hooks.forward_seconds);
-    const double layer_b = std::max(gpu_b, kernels_b * kHostSecondsPerKernel + hooks.backward_seconds);
+    const double layer_f = std::max(gpu_f, kernels_f * hooks.host_seconds_per_kernel + hooks.forward_seconds);
+    const double layer_b = std::max(gpu_b, kernels_b * hooks.host_seconds_per_kernel + hooks.backward_seconds);
     double recompute = 0, recompute_gpu = 0;
     if (t.checkpointing == Checkpointing::Full) {
         recompute = layer_f;

@@ -48,13 +48,8 @@ struct ComputeTime {
 
 // Global parameters of the compute model (not per GPU, not per run).
 namespace compute_model {
-// Host time to issue one kernel from PyTorch eager (Python module call, dispatcher, autograd,
-// the launch itself). FITTED to the launch-bound small-model runs (M06 GPT-2 1.5B at micro batch
-// 1 on V100; M15 OPT-1.3B): 100 us. That is several times the bare launch latency (a few us) and
-// the few-us-per-op dispatcher overhead usually quoted for PyTorch eager: it also carries the
-// Python of the model code, Megatron's/Hugging Face's unfused ops and DeepSpeed's hooks, and is
-// the least physical number of the model (docs/design.md §5).
-inline constexpr double kHostSecondsPerKernel = 100e-6;
+// Host time to issue one kernel: Assumptions::host_seconds_per_kernel (its FITTED default,
+// compute_model::kHostSecondsPerKernel, and its rows: core/model/host_overheads.h).
 // Kernels per layer forward (count of a Megatron/Hugging Face GPT layer: 2 norms, 4-7 matmuls,
 // bias/activation/dropout/residual, attention's scale/mask/softmax/dropout/transposes).
 // Backward launches about twice as many.
@@ -166,7 +161,8 @@ double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& tr
 // `scale` divides the whole: Assumptions::mfu / kReferenceMfu (1 unless calibrated).
 // `optimizer_params`: parameters this GPU's optimizer updates (0 when it runs on the CPU).
 // `hooks`: host time the engine's hooks add to each layer's forward and backward: ZeRO-3's module
-// hooks in both (core/time/step_time.h zero3_costs), ZeRO-1/2's gradient hooks in the backward.
+// hooks in both (core/time/step_time.h), ZeRO-1/2's gradient hooks in the backward; and the host
+// time of one kernel.
 // `f`: the fine-tuning method (frozen weights, adapters, a quantised base).
 // `routed_slots_per_token`: under expert parallelism the capacity-padded expert rows a token costs
 // (core/model/experts.h: DeepSpeed's experts compute every slot of the (experts, capacity, h)
@@ -175,6 +171,9 @@ double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& tr
 // that cut (a pipeline stage's share of the layers is the caller's).
 struct LayerHooks {
     double forward_seconds = 0, backward_seconds = 0;  // per layer and micro step
+    // Host time to issue one kernel (Assumptions::host_seconds_per_kernel): a layer is launch-bound
+    // when its kernels x this, with the hooks, outlast its GPU time.
+    double host_seconds_per_kernel = compute_model::kHostSecondsPerKernel;
     bool any() const { return forward_seconds > 0 || backward_seconds > 0; }
     friend bool operator==(const LayerHooks&, const LayerHooks&) = default;
 };

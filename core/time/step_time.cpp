@@ -119,7 +119,7 @@ double ulysses_all_to_all_seconds(const Scenario& s) {
 //             pass, times the share of a layer the prefetch bucket and max_live_parameters let run
 //             ahead; each module's gather is one launch (its latency, collective_latency_seconds,
 //             waits when nothing is prefetched), and every module's hooks take host time
-//             (zero3_costs::kHookSecondsPerModule) that the GPU only hides when its own work per
+//             (Assumptions::zero3_hook_seconds_per_module) that the GPU only hides when its own work per
 //             layer is longer.
 // f = Assumptions::comm_overlap_fraction: the share of a compute window a collective on another
 // stream can use (NCCL kernels take SMs and HBM bandwidth from the compute they overlap).
@@ -262,27 +262,28 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
     const double scale = compute_scale(s);
     // The host time DeepSpeed's hooks add to each layer (FSDP hooks each unit, a decoder layer, not
     // each module, and its hooks were not fitted: none here):
-    //   stage 3    every module's hooks, forward and backward (zero3_costs, fitted);
+    //   stage 3    every module's hooks, forward and backward (Assumptions::zero3_hook_seconds_per_module, fitted);
     //   stage 1-2  a hook on each trainable parameter's gradient (stage_1_and_2.py: up to v0.16.4
     //              create_reduce_and_remove_grad_hooks at stage 2 and at stage 1 with overlap_comm;
     //              since v0.16.5 create_gradient_handling_hooks, also at stage 1 without it, where it
     //              only keeps count and is not charged). Its reduce_ready_partitions_and_remove_grads
     //              copies the gradient into the ipg bucket (reduce_independent_p_g_buckets_and_remove_grads)
-    //              in Python: a kernel's host time (kHostSecondsPerKernel) per tensor, no constant of its
+    //              in Python: a kernel's host time (Assumptions::host_seconds_per_kernel) per tensor, no constant of its
     //              own, in every backward at stage 2 and in the accumulation boundary's at stage 1
     //              (`partition_gradients or is_gradient_accumulation_boundary()`): 1/G of it a micro
     //              step. It shows where the backward is launch-bound, as ZeRO-3's hooks do.
-    LayerHooks hooks;
+    const LayerHooks no_hooks{.host_seconds_per_kernel = s.assumptions.host_seconds_per_kernel};
+    LayerHooks hooks = no_hooks;
     if (!is_fsdp(s.fsdp)) {
-        if (x.stage == 3) hooks.forward_seconds = hooks.backward_seconds = x.modules.hooked * zero3_costs::kHookSecondsPerModule;
+        if (x.stage == 3) hooks.forward_seconds = hooks.backward_seconds = x.modules.hooked * s.assumptions.zero3_hook_seconds_per_module;
         else if (x.stage == 2 || (x.stage == 1 && s.zero.overlap_comm))
             hooks.backward_seconds = trainable_tensors_per_layer(s.model, s.finetune, s.parallel.expert) *
-                                     compute_model::kHostSecondsPerKernel * (x.stage == 2 ? 1.0 : 1.0 / x.G);
+                                     s.assumptions.host_seconds_per_kernel * (x.stage == 2 ? 1.0 : 1.0 / x.G);
     }
     st.compute = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, hooks, routed);
     if (x.stage == 3 && hooks.any()) {
         // What the hooks add over the same compute without them counts as ZeRO-3 overhead.
-        const ComputeTime plain = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, {}, routed);
+        const ComputeTime plain = cached_compute_time(memo, s, x.gas, gpu_optimizer_params, scale, no_hooks, routed);
         st.zero3_overhead_seconds = st.compute.total_seconds - plain.total_seconds;
         st.compute = plain;
     }
@@ -669,8 +670,9 @@ StepTime estimate_step(const Scenario& s, const ParameterSplit& rank_split) { re
 
 double step_seconds_lower_bound(const Scenario& s) {
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
-    const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), {}, s.finetune, routed_slots(s),
-                                        rank_share(s.parallel));
+    const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s),
+                                        LayerHooks{.host_seconds_per_kernel = s.assumptions.host_seconds_per_kernel}, s.finetune,
+                                        routed_slots(s), rank_share(s.parallel));
     const double micro = s.parallel.pipeline > 1 ? ct.micro_step_seconds * (stage_layers(s) / model_layers(s)) : ct.micro_step_seconds;
     return (static_cast<double>(gas) + bubble_micro_steps(s.parallel)) * micro;
 }

@@ -23,23 +23,9 @@ CommVolume comm_volume(double params, int stage, std::int64_t gas, const Trainin
 
 // ZeRO-3's costs per module (DeepSpeed deepspeed/runtime/zero/parameter_offload.py: pre/post
 // forward and backward hooks on every module; partitioned_param_coordinator.py fetch_sub_module /
-// release_sub_module: one all-gather per module whose parameters are partitioned).
-namespace zero3_costs {
-// Host time of one module's hooks in one pass: parameter_offload.py _pre_forward_module_hook /
-// _post_forward_module_hook (and their backward twins through PreBackwardFunctionForModule /
-// PostBackwardFunctionModule wrapped around every output tensor by _apply_to_tensors_only), each
-// calling the coordinator's trace bookkeeping, fetch_sub_module (get_params_to_fetch, the
-// prefetch queue walk, event waits) and release_sub_module, all Python. It only shows where the
-// GPU's work per layer is shorter than the hooks (small layers, short sequences, micro batch 1);
-// elsewhere the hooks run ahead of the GPU and hide.
-// FITTED, to the one hook-bound ZeRO-3 DeepSpeed row: N02 (DeepSpeedExamples bf16_master_weight,
-// 6.9B, micro batch 1 x 512 tokens, 4 H100: 0.60 s a step where the GPU work is ~0.1 s). The value
-// it gives, 250 us a module and pass, is a few times the host time of one kernel
-// (compute_time.h kHostSecondsPerKernel, 100 us): a hook does several tensor operations in
-// Python. No other bundled row moves with it (their layers outlast the hooks); listed by
-// `validate` with that row.
-inline constexpr double kHookSecondsPerModule = 250e-6;
-}  // namespace zero3_costs
+// release_sub_module: one all-gather per module whose parameters are partitioned): the host time
+// of one module's hooks in one pass is Assumptions::zero3_hook_seconds_per_module (its FITTED
+// default, zero3_costs::kHookSecondsPerModule, and its row: core/model/host_overheads.h).
 
 // DeepSpeed-Ulysses' all-to-alls of one attention layer, per micro step, bytes one rank sends
 // (deepspeed/sequence/layer.py DistributedAttention; Jacobs et al. 2023, arXiv 2309.14509 Sec. 3.2:

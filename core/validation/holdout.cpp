@@ -32,37 +32,45 @@ namespace {
 // The constants, their values read from the code (not restated), where they live, and how
 // --holdout treats them; the rows they were read off come from the fitted-constants document.
 std::vector<FittedConstant> code_constants() {
-    const auto c = [](const char* name, double value, const char* code, const char* generation, const char* not_refitted, bool time) {
+    const auto c = [](const char* name, double value, const char* code, RefitKnob knob, const char* generation, const char* not_refitted,
+                      bool time) {
         FittedConstant k;
         k.name = name;
         k.value = value;
         k.code = code;
+        k.knob = knob;
         k.generation = generation;
         k.not_refitted = not_refitted;
         k.time_constant = time;
+        if (knob == RefitKnob::ComputeScale) k.refit_on = std::string("the ") + generation + " step-time rows";
+        else if (knob != RefitKnob::None) k.refit_on = "the step-time rows it moves";
         return k;
     };
+    const Assumptions defaults;
+    using enum RefitKnob;
     return {
-        c("GEMM efficiency, Volta", gemm_efficiency_of("v100-32gb"), "core/presets/gpu_presets.cpp kVoltaGemm", "Volta", "", true),
-        c("GEMM efficiency, Ampere", gemm_efficiency_of("a100-80gb"), "core/presets/gpu_presets.cpp kAmpereGemm", "Ampere", "", true),
-        c("host seconds per kernel", compute_model::kHostSecondsPerKernel, "core/time/compute_time.h kHostSecondsPerKernel", "",
-          kNotRuntime, true),
-        c("ZeRO-3 host seconds per module hook", zero3_costs::kHookSecondsPerModule, "core/time/step_time.h kHookSecondsPerModule", "",
-          kNotRuntime, true),
+        c("GEMM efficiency, Volta", gemm_efficiency_of("v100-32gb"), "core/presets/gpu_presets.cpp kVoltaGemm", ComputeScale, "Volta", "",
+          true),
+        c("GEMM efficiency, Ampere", gemm_efficiency_of("a100-80gb"), "core/presets/gpu_presets.cpp kAmpereGemm", ComputeScale, "Ampere",
+          "", true),
+        c("host seconds per kernel", defaults.host_seconds_per_kernel, "core/model/host_overheads.h kHostSecondsPerKernel",
+          HostSecondsPerKernel, "", "", true),
+        c("ZeRO-3 host seconds per module hook", defaults.zero3_hook_seconds_per_module,
+          "core/model/host_overheads.h kHookSecondsPerModule", Zero3HookSecondsPerModule, "", "", true),
         c("hidden-width passes replicated under tensor parallelism", compute_model::kHiddenPassesReplicated,
-          "core/time/compute_time.h kHiddenPassesReplicated", "", "read off a figure that is not a bundled row", true),
+          "core/time/compute_time.h kHiddenPassesReplicated", None, "", "read off a figure that is not a bundled row", true),
         c("attention GEMMs on heads not 16-byte aligned", compute_model::kUnalignedHeadGemmShare,
-          "core/time/compute_time.h kUnalignedHeadGemmShare", "", "read off a figure that is not a bundled row", true),
+          "core/time/compute_time.h kUnalignedHeadGemmShare", None, "", "read off a figure that is not a bundled row", true),
         c("CPU Adam share of host memory bandwidth", host_rates::kHostMemoryEfficiency, "core/hardware/host_rates.h kHostMemoryEfficiency",
-          "", "read off a figure that is not a bundled row", true),
-        c("allocator cached share, ZeRO-0/1/2", kAllocatorShares.cached, "core/memory/allocator.h kAllocatorShares", "", kNotRuntime,
+          None, "", "read off a figure that is not a bundled row", true),
+        c("allocator cached share, ZeRO-0/1/2", kAllocatorShares.cached, "core/memory/allocator.h kAllocatorShares", None, "", kNotRuntime,
           false),
-        c("allocator unreleasable share, ZeRO-0/1/2", kAllocatorShares.unreleasable, "core/memory/allocator.h kAllocatorShares", "",
+        c("allocator unreleasable share, ZeRO-0/1/2", kAllocatorShares.unreleasable, "core/memory/allocator.h kAllocatorShares", None, "",
           kNotRuntime, false),
-        c("allocator cached share, ZeRO-3", kAllocatorSharesZero3.cached, "core/memory/allocator.h kAllocatorSharesZero3", "", kNotRuntime,
-          false),
+        c("allocator cached share, ZeRO-3", kAllocatorSharesZero3.cached, "core/memory/allocator.h kAllocatorSharesZero3", None, "",
+          kNotRuntime, false),
         c("allocator cached share, activations", kAllocatorSharesActivations.cached, "core/memory/allocator.h kAllocatorSharesActivations",
-          "", kNotRuntime, false),
+          None, "", kNotRuntime, false),
     };
 }
 
@@ -116,6 +124,7 @@ std::string source_key(std::string_view source) {
         }
         i = end;
     }
+    while (!key.empty() && (key.back() == ';' || key.back() == ':' || key.back() == '.')) key.pop_back();
     return key;
 }
 
@@ -125,32 +134,52 @@ bool is_step_time(Quantity q) { return q == Quantity::StepSeconds || q == Quanti
 
 std::string generation_of(const MeasuredCase& c) { return gpu_time_traits(c.scenario.cluster.gpu).generation; }
 
-// The case with its compute-efficiency scale multiplied by `k`: Assumptions::mfu / kReferenceMfu
-// divides every compute term (core/time/compute_time.h), the path `calibrate` fits a run by; on a
-// generation's rows it moves the GEMM efficiency by the factor k, with the other compute terms.
-MeasuredCase scaled(const MeasuredCase& c, double k) {
+// The case with the constant's knob turned by the factor k. ComputeScale: Assumptions::mfu /
+// kReferenceMfu divides every compute term (core/time/compute_time.h), the path `calibrate` fits a
+// run by; on a generation's rows it moves the GEMM efficiency by k, with the other compute terms.
+MeasuredCase scaled(const MeasuredCase& c, RefitKnob knob, double k) {
     MeasuredCase out = c;
-    out.scenario.assumptions.mfu *= k;
+    Assumptions& a = out.scenario.assumptions;
+    switch (knob) {
+    case RefitKnob::ComputeScale: a.mfu *= k; break;
+    case RefitKnob::HostSecondsPerKernel: a.host_seconds_per_kernel *= k; break;
+    case RefitKnob::Zero3HookSecondsPerModule: a.zero3_hook_seconds_per_module *= k; break;
+    case RefitKnob::None: break;
+    }
     return out;
 }
 
-// The median |ln(predicted / measured)| of the rows at scale k.
-double misfit(const std::vector<const MeasuredCase*>& rows, double k) {
-    std::vector<MeasuredCase> cases;
-    for (const MeasuredCase* c : rows) cases.push_back(scaled(*c, k));
-    std::vector<double> errors;
-    for (const CaseResult& r : validate_cases(std::move(cases)).rows) errors.push_back(std::abs(std::log(r.ratio)));
-    return median(errors);
+// The rows a host time moves: doubling it changes the predicted step time by this share or more.
+// A row it does not move carries nothing of it.
+constexpr double kMovesRow = 0.02;
+
+// Whether the constant is re-fitted on (and its re-fit applied to) the row.
+bool refits_row(const FittedConstant& k, const MeasuredCase& c) {
+    if (!k.refitted() || !is_step_time(c.measurement.quantity) || !c.not_representable.empty()) return false;
+    if (k.knob == RefitKnob::ComputeScale) return generation_of(c) == k.generation;
+    const std::vector<CaseResult> base = validate_cases({c}).rows, doubled = validate_cases({scaled(c, k.knob, 2.0)}).rows;
+    return !base.empty() && !doubled.empty() && std::abs(std::log(doubled.front().ratio / base.front().ratio)) >= std::log1p(kMovesRow);
 }
 
-// The scale in [1/3, 3] with the least misfit: a log grid, then a finer one around its best point
-// (the median is flat in places, so no derivative is used). Ties keep the scale nearest 1.
-double best_scale(const std::vector<const MeasuredCase*>& rows) {
+// The mean |ln(predicted / measured)| of the rows with the knob at k. The mean, not the median: a
+// median is flat between rows and jumps across them, so one row more moved Volta's fit from 0.493
+// to 0.51 (N10 joining its 29 rows); the mean moves with every row a little.
+double misfit(const std::vector<const MeasuredCase*>& rows, RefitKnob knob, double k) {
+    std::vector<MeasuredCase> cases;
+    for (const MeasuredCase* c : rows) cases.push_back(scaled(*c, knob, k));
+    double sum = 0;
+    for (const CaseResult& r : validate_cases(std::move(cases)).rows) sum += std::abs(std::log(r.ratio));
+    return sum / static_cast<double>(rows.size());
+}
+
+// The factor in [1/3, 3] with the least misfit: a log grid, then a finer one around its best point
+// (the absolute values have kinks, so no derivative is used). Ties keep the factor nearest 1.
+double best_scale(const std::vector<const MeasuredCase*>& rows, RefitKnob knob) {
     const auto search = [&](double lo, double hi, int steps) {
         double best = 1, best_misfit = INFINITY;
         for (int i = 0; i <= steps; ++i) {
             const double k = std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / steps);
-            const double m = misfit(rows, k);
+            const double m = misfit(rows, knob, k);
             if (m < best_misfit - 1e-12 || (std::abs(m - best_misfit) <= 1e-12 && std::abs(std::log(k)) < std::abs(std::log(best)))) {
                 best = k;
                 best_misfit = m;
@@ -164,7 +193,7 @@ double best_scale(const std::vector<const MeasuredCase*>& rows) {
 
 struct RefitConstant {
     const FittedConstant* constant;
-    std::vector<const MeasuredCase*> rows;  // its representable step-time rows
+    std::vector<const MeasuredCase*> rows;  // the representable step-time rows it is re-fitted on
 };
 
 }  // namespace
@@ -174,21 +203,27 @@ HoldoutReport validate_holdout(const std::vector<MeasuredCase>& cases, const std
     std::vector<RefitConstant> refittable;
     std::map<std::string, std::vector<const FittedConstant*>> not_refitted_by_source;  // source key -> constants
     for (const FittedConstant& k : constants) {
-        RefitConstant rc{&k, {}};
-        for (const MeasuredCase& c : cases) {
-            if (std::find(k.rows.begin(), k.rows.end(), c.id) == k.rows.end() || !c.not_representable.empty()) continue;
-            if (k.generation.empty()) not_refitted_by_source[source_key(c.source)].push_back(&k);
-            else if (is_step_time(c.measurement.quantity) && generation_of(c) == k.generation) rc.rows.push_back(&c);
+        if (!k.refitted()) {
+            for (const MeasuredCase& c : cases)
+                if (c.not_representable.empty() && std::find(k.rows.begin(), k.rows.end(), c.id) != k.rows.end())
+                    not_refitted_by_source[source_key(c.source)].push_back(&k);
+            continue;
         }
-        if (!k.generation.empty()) refittable.push_back(rc);
+        RefitConstant rc{&k, {}};
+        for (const MeasuredCase& c : cases)
+            if (refits_row(k, c)) rc.rows.push_back(&c);
+        refittable.push_back(rc);
     }
 
-    // Per re-fitted constant and left-out source: the scale it takes without that source's rows.
+    // Per re-fitted constant and left-out source: the factor it takes without that source's rows.
+    // Each constant is re-fitted with the others at their code values.
     std::map<std::pair<std::string, std::string>, double> scale_without;  // (constant, source key) -> k
+    std::map<std::string, std::vector<const FittedConstant*>> alone_in;   // source key -> constants only its rows move
     for (const RefitConstant& rc : refittable) {
+        const RefitKnob knob = rc.constant->knob;
         std::vector<std::string> ids;
         for (const MeasuredCase* c : rc.rows) ids.push_back(c->id);
-        report.refits.push_back({rc.constant->name, "", rc.constant->value * best_scale(rc.rows), ids});
+        report.refits.push_back({rc.constant->name, "", rc.constant->value * (rc.rows.empty() ? 1.0 : best_scale(rc.rows, knob)), ids});
         std::set<std::string> sources;
         for (const MeasuredCase* c : rc.rows) sources.insert(source_key(c->source));
         for (const std::string& s : sources) {
@@ -199,8 +234,11 @@ HoldoutReport validate_holdout(const std::vector<MeasuredCase>& cases, const std
                     rest.push_back(c);
                     rest_ids.push_back(c->id);
                 }
-            const double k = rest.empty() ? 1.0 : best_scale(rest);
-            scale_without[{rc.constant->name, s}] = k;
+            // No row of another source moves it: nothing to re-fit it on, so the source's rows
+            // keep the code's value and say that their held-out error is unknown.
+            const double k = rest.empty() ? 1.0 : best_scale(rest, knob);
+            if (!rest.empty()) scale_without[{rc.constant->name, s}] = k;
+            else alone_in[s].push_back(rc.constant);
             report.refits.push_back({rc.constant->name, s, rc.constant->value * k, rest_ids});
         }
     }
@@ -209,19 +247,28 @@ HoldoutReport validate_holdout(const std::vector<MeasuredCase>& cases, const std
         if (!c.not_representable.empty()) continue;
         const std::string key = source_key(c.source);
         const std::vector<CaseResult> in = validate_cases({c}).rows;
-        double k = 1;
+        MeasuredCase held_out = c;
+        bool moved = false;
         std::string refitted;
         for (const RefitConstant& rc : refittable) {
             auto it = scale_without.find({rc.constant->name, key});
-            if (it == scale_without.end() || !is_step_time(c.measurement.quantity) || generation_of(c) != rc.constant->generation) continue;
-            k = it->second;
-            refitted = rc.constant->name + " " + format_fixed(rc.constant->value, 3) + " -> " + format_fixed(rc.constant->value * k, 3);
+            if (it == scale_without.end() || std::find(rc.rows.begin(), rc.rows.end(), &c) == rc.rows.end()) continue;
+            held_out = scaled(held_out, rc.constant->knob, it->second);
+            moved = moved || it->second != 1;
+            refitted += (refitted.empty() ? "" : "; ") + rc.constant->name + " " + format_significant(rc.constant->value) + " -> " +
+                        format_significant(rc.constant->value * it->second);
         }
-        const std::vector<CaseResult> out = k == 1 ? in : validate_cases({scaled(c, k)}).rows;
+        if (!moved) refitted.clear();
+        const std::vector<CaseResult> out = moved ? validate_cases({held_out}).rows : in;
         std::string not_refitted;
         if (auto it = not_refitted_by_source.find(key); it != not_refitted_by_source.end())
             for (const FittedConstant* f : it->second)
                 if (f->time_constant == is_step_time(c.measurement.quantity)) not_refitted += (not_refitted.empty() ? "" : "; ") + f->name;
+        if (auto it = alone_in.find(key); it != alone_in.end())
+            for (const RefitConstant& rc : refittable)
+                if (std::find(it->second.begin(), it->second.end(), rc.constant) != it->second.end() &&
+                    std::find(rc.rows.begin(), rc.rows.end(), &c) != rc.rows.end())
+                    not_refitted += (not_refitted.empty() ? "" : "; ") + rc.constant->name + " (no other source's row moves it)";
         for (std::size_t i = 0; i < in.size() && i < out.size(); ++i) {
             HoldoutRow r;
             r.id = c.id;

@@ -11,17 +11,28 @@
 
 namespace zp::validation {
 
+// What --holdout turns to re-fit a constant, each a runtime path of the model:
+//   ComputeScale               Assumptions::mfu, which scales every compute term (the GEMM
+//                              efficiency of one GPU generation, on that generation's rows);
+//   HostSecondsPerKernel       Assumptions::host_seconds_per_kernel;
+//   Zero3HookSecondsPerModule  Assumptions::zero3_hook_seconds_per_module.
+// None: not re-fitted (FittedConstant::not_refitted says why).
+enum class RefitKnob { None, ComputeScale, HostSecondsPerKernel, Zero3HookSecondsPerModule };
+
 struct FittedConstant {
     std::string name;               // "GEMM efficiency, Volta"
     double value = 0;               // as the code has it
     std::string code;               // where the code has it
     std::vector<std::string> rows;  // the case ids it was read off (from the fitted-constants document)
     std::string why;                // what those rows are, as the document says
-    // Re-fitted automatically on the step-time rows of this GPU generation ("Volta"); empty when it
-    // is not, and then `not_refitted` says why.
+    RefitKnob knob = RefitKnob::None;
+    // ComputeScale: the GPU generation ("Volta") whose step-time rows it is re-fitted on. The host
+    // times are re-fitted on the step-time rows they move: 2% or more when the constant doubles.
     std::string generation;
+    std::string refit_on;  // the rows it is re-fitted on, in words ("the Volta step-time rows")
     std::string not_refitted;
     bool time_constant = false;  // true: it moves step-time rows; false: GPU memory and fit rows
+    bool refitted() const { return knob != RefitKnob::None; }
 };
 
 // The model's fitted constants (values from the code) with the rows each was read off, from a

@@ -64,12 +64,14 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
         const std::string constants_path = bundled_fitted_constants_path();
         constants = validation::fitted_constants(read_text_file(constants_path), constants_path);
     }
-    // --holdout: the bundled rows the constants were read off (the first set, the host RAM runs and
-    // the published throughput), each constant re-fitted without one source at a time.
+    // --holdout: every bundled row (the first set, the host RAM runs, the second set, whose N02 the
+    // ZeRO-3 hook time was read off, and the published throughput), each constant re-fitted
+    // without one source at a time.
     std::optional<validation::HoldoutReport> holdout;
     if (a.flag(opt::holdout)) {
         if (!bundled) throw InputError("validate --holdout re-fits the constants on the bundled runs they were read off; drop FILE");
         std::vector<validation::MeasuredCase> in_sample = r.cases;
+        for (const auto& c : second->cases) in_sample.push_back(c);
         for (const auto& c : papers->cases) in_sample.push_back(c);
         holdout = validation::validate_holdout(in_sample, constants);
     }

@@ -16,21 +16,21 @@ StepPeak StepPeakAccumulator::result() const {
 double reservable_gpu_bytes(const Scenario& s) { return gib_to_bytes(s.cluster.gpu.memory_gib) - s.assumptions.cuda_context_bytes; }
 
 std::vector<double> reserved_along(const Scenario& s, const std::vector<StepMoment>& timeline) {
-    const int stage = s.zero.stage;
+    const CyclingShares shares(s);
     const double reservable_bytes = reservable_gpu_bytes(s);
     const double context_bytes = s.assumptions.cuda_context_bytes;
     std::vector<double> out;
     out.reserve(timeline.size());
     double running = 0;
     for (const StepMoment& m : timeline) {
-        running = std::max({running, reserved_bytes(m, stage, reservable_bytes), m.allocated_bytes()});
+        running = std::max({running, reserved_bytes(m, shares, reservable_bytes), m.allocated_bytes()});
         out.push_back(running + context_bytes);
     }
     return out;
 }
 
-StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes) {
-    StepPeakAccumulator acc(stage, reservable_bytes);
+StepPeak step_peak(const std::vector<StepMoment>& timeline, const Scenario& s, double reservable_bytes) {
+    StepPeakAccumulator acc(CyclingShares(s), reservable_bytes);
     for (const StepMoment& m : timeline) acc.add(m);
     return acc.result();
 }

@@ -20,29 +20,17 @@
 // The blocks that spread the cache are the ones whose sizes vary: ZeRO-3's gathered modules,
 // buckets, the loss's tensors, optimizer temporaries. So activations get their own, smaller share.
 //
-// The shares are global (not per run), read off the measured allocated/reserved pairs of
-// tests/data/anchors/measured_runs.json (docs/design.md §4.7 shows the fit); the reserve is
-// capped at the card, since the allocator cannot reserve more than the GPU has.
+// The shares are global (not per run): core/model/allocator_shares.h holds their FITTED defaults,
+// which the Assumptions carry; the reserve is capped at the card, since the allocator cannot
+// reserve more than the GPU has.
 #include "core/memory/step_timeline.h"
 
 #include <vector>
 
 namespace zp {
 
-struct AllocatorShares {
-    double cached;        // reserved beyond allocated, as a share of the cycling bytes
-    double unreleasable;  // of which the allocator cannot free when a request fails
-};
-
-// The cycling bytes other than activations: ZeRO-0/1/2 and ZeRO-3.
-inline constexpr AllocatorShares kAllocatorShares{2.8, 0.16};
-inline constexpr AllocatorShares kAllocatorSharesZero3{1.9, 0.11};
-// Activations, every stage: read off PEFT's LoRA Llama-2 70B ZeRO-3 run on 8 H100s (its
-// DeepSpeed guide: 64 GB in nvidia-smi, at 51.7 GiB allocated of which the cycling bytes are
-// nearly all activations); the unreleasable share scaled with it as ZeRO-3's is (0.11 / 1.9).
-inline constexpr AllocatorShares kAllocatorSharesActivations{0.17, 0.17 * 0.11 / 1.9};
-
-inline const AllocatorShares& allocator_shares(int stage) { return stage == 3 ? kAllocatorSharesZero3 : kAllocatorShares; }
+// The stage's shares of the cycling bytes other than activations.
+inline const AllocatorShares& allocator_shares(const Assumptions& a, int stage) { return stage == 3 ? a.allocator_zero3 : a.allocator; }
 
 // The stage's shares, taken once: activations at theirs, the other cycling bytes at the stage's.
 // With expandable segments (Training::expandable_segments, PYTORCH_CUDA_ALLOC_CONF=
@@ -52,11 +40,13 @@ inline const AllocatorShares& allocator_shares(int stage) { return stage == 3 ? 
 // segment: nothing of the cache is unreleasable. The reserve grows as before until then.
 struct CyclingShares {
     double cached_other, cached_activations, unreleasable_other, unreleasable_activations;
-    explicit CyclingShares(int stage, bool expandable_segments = false)
-        : cached_other(allocator_shares(stage).cached),
-          cached_activations(kAllocatorSharesActivations.cached),
-          unreleasable_other(expandable_segments ? 0.0 : allocator_shares(stage).unreleasable),
-          unreleasable_activations(expandable_segments ? 0.0 : kAllocatorSharesActivations.unreleasable) {}
+    CyclingShares(const Assumptions& a, int stage, bool expandable_segments = false)
+        : cached_other(allocator_shares(a, stage).cached),
+          cached_activations(a.allocator_activations.cached),
+          unreleasable_other(expandable_segments ? 0.0 : allocator_shares(a, stage).unreleasable),
+          unreleasable_activations(expandable_segments ? 0.0 : a.allocator_activations.unreleasable) {}
+    // The scenario's: its assumptions, stage and expandable segments.
+    explicit CyclingShares(const Scenario& s) : CyclingShares(s.assumptions, s.zero.stage, s.training.expandable_segments) {}
 };
 
 // One moment's reserve and requirement, both without the CUDA context. Reserved: the reserve if
@@ -75,10 +65,10 @@ inline MomentReserve moment_reserve(const StepMoment& m, const CyclingShares& k,
             allocated + (k.unreleasable_other * other + k.unreleasable_activations * activations)};
 }
 
-inline double reserved_bytes(const StepMoment& m, int stage, double reservable_bytes) {
-    return moment_reserve(m, CyclingShares(stage), reservable_bytes).reserved;
+inline double reserved_bytes(const StepMoment& m, const CyclingShares& k, double reservable_bytes) {
+    return moment_reserve(m, k, reservable_bytes).reserved;
 }
-inline double required_bytes(const StepMoment& m, int stage) { return moment_reserve(m, CyclingShares(stage), 0).required; }
+inline double required_bytes(const StepMoment& m, const CyclingShares& k) { return moment_reserve(m, k, 0).required; }
 
 struct StepPeak {
     StepMoment moment;                              // the moment of the largest allocation
@@ -95,8 +85,7 @@ struct StepPeak {
 // at a time (add), so the search needs no stored timeline.
 class StepPeakAccumulator {
 public:
-    StepPeakAccumulator(int stage, double reservable_bytes, bool expandable_segments = false)
-        : shares_(stage, expandable_segments), reservable_(reservable_bytes) {}
+    StepPeakAccumulator(const CyclingShares& shares, double reservable_bytes) : shares_(shares), reservable_(reservable_bytes) {}
     void add(const StepMoment& m) {
         const MomentReserve r = moment_reserve(m, shares_, reservable_);
         if (r.allocated > peak_.allocated_bytes) {
@@ -119,7 +108,7 @@ private:
     StepPeak peak_;
 };
 
-StepPeak step_peak(const std::vector<StepMoment>& timeline, int stage, double reservable_bytes);
+StepPeak step_peak(const std::vector<StepMoment>& timeline, const Scenario& s, double reservable_bytes);
 
 // The same peak straight from the scenario, without storing the timeline (the search's path;
 // defined in step_timeline.cpp beside the moments it walks).

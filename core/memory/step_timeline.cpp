@@ -635,7 +635,7 @@ std::vector<StepMoment> step_timeline(const Scenario& s, TimelineDetail detail) 
 }
 
 double step_peak_required_bytes(const Scenario& s, const TimelineInputs& in) {
-    const CyclingShares shares(s.zero.stage, s.training.expandable_segments);
+    const CyclingShares shares(s);
     double required = 0;  // as StepPeakAccumulator::add keeps it
     visit_step_moments(s, in, TimelineDetail::PeakCandidates, [&](const StepMoment& m) {
         const double r = moment_reserve(m, shares, 0).required;
@@ -645,7 +645,7 @@ double step_peak_required_bytes(const Scenario& s, const TimelineInputs& in) {
 }
 
 StepPeak step_peak(const Scenario& s, const TimelineInputs& in, double reservable_bytes) {
-    StepPeakAccumulator peak(s.zero.stage, reservable_bytes, s.training.expandable_segments);
+    StepPeakAccumulator peak(CyclingShares(s), reservable_bytes);
     visit_step_moments(s, in, TimelineDetail::PeakCandidates, [&](const StepMoment& m) { peak.add(m); });
     return peak.result();
 }

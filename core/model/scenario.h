@@ -3,6 +3,7 @@
 // reproduce one view: model, cluster, training settings, ZeRO setup and assumptions.
 #include "core/base/units.h"
 #include "core/hardware/gpu_spec.h"
+#include "core/model/allocator_shares.h"
 #include "core/model/deepspeed_defaults.h"
 #include "core/model/engine.h"
 #include "core/model/finetune.h"
@@ -295,6 +296,11 @@ struct Assumptions {
     // --holdout` re-fits them without the rows they were read off.
     double host_seconds_per_kernel = compute_model::kHostSecondsPerKernel;
     double zero3_hook_seconds_per_module = zero3_costs::kHookSecondsPerModule;
+    // PyTorch's caching allocator: the shares of the bytes that cycle within a step it reserves and
+    // cannot free (core/model/allocator_shares.h: FITTED defaults and their rows; not in sessions).
+    AllocatorShares allocator = kAllocatorShares;                         // ZeRO-0/1/2, other than activations
+    AllocatorShares allocator_zero3 = kAllocatorSharesZero3;              // ZeRO-3, other than activations
+    AllocatorShares allocator_activations = kAllocatorSharesActivations;  // activations, every stage
     std::string calibration;  // empty, or where mfu came from: "calibrated from run.log on 2026-11-23: ..." (core/calibration)
 
     friend bool operator==(const Assumptions&, const Assumptions&) = default;

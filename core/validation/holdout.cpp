@@ -23,7 +23,9 @@ namespace {
 
 double gemm_efficiency_of(const char* preset) { return gpu_time_traits(gpu_preset(preset)).gemm_efficiency; }
 
-constexpr const char* kNotRuntime = "a compile-time constant with no runtime path yet: its rows are listed, its held-out error is unknown";
+// The unreleasable share moves only the fit calls, which are right or wrong: no ratio to fit it to.
+constexpr const char* kDecidesFits =
+    "it decides fit calls, right or wrong, with no ratio to fit it to: its rows are listed, its held-out error is unknown";
 
 }  // namespace
 
@@ -43,6 +45,7 @@ std::vector<FittedConstant> code_constants() {
         k.not_refitted = not_refitted;
         k.time_constant = time;
         if (knob == RefitKnob::ComputeScale) k.refit_on = std::string("the ") + generation + " step-time rows";
+        else if (k.reserve_constant()) k.refit_on = "the reserved and nvidia-smi rows it moves";
         else if (knob != RefitKnob::None) k.refit_on = "the step-time rows it moves";
         return k;
     };
@@ -63,14 +66,14 @@ std::vector<FittedConstant> code_constants() {
           "core/time/compute_time.h kUnalignedHeadGemmShare", None, "", "read off a figure that is not a bundled row", true),
         c("CPU Adam share of host memory bandwidth", host_rates::kHostMemoryEfficiency, "core/hardware/host_rates.h kHostMemoryEfficiency",
           None, "", "read off a figure that is not a bundled row", true),
-        c("allocator cached share, ZeRO-0/1/2", kAllocatorShares.cached, "core/memory/allocator.h kAllocatorShares", None, "", kNotRuntime,
-          false),
-        c("allocator unreleasable share, ZeRO-0/1/2", kAllocatorShares.unreleasable, "core/memory/allocator.h kAllocatorShares", None, "",
-          kNotRuntime, false),
-        c("allocator cached share, ZeRO-3", kAllocatorSharesZero3.cached, "core/memory/allocator.h kAllocatorSharesZero3", None, "",
-          kNotRuntime, false),
-        c("allocator cached share, activations", kAllocatorSharesActivations.cached, "core/memory/allocator.h kAllocatorSharesActivations",
-          None, "", kNotRuntime, false),
+        c("allocator cached share, ZeRO-0/1/2", defaults.allocator.cached, "core/model/allocator_shares.h kAllocatorShares",
+          AllocatorCached, "", "", false),
+        c("allocator unreleasable share, ZeRO-0/1/2", defaults.allocator.unreleasable, "core/model/allocator_shares.h kAllocatorShares",
+          None, "", kDecidesFits, false),
+        c("allocator cached share, ZeRO-3", defaults.allocator_zero3.cached, "core/model/allocator_shares.h kAllocatorSharesZero3",
+          AllocatorCachedZero3, "", "", false),
+        c("allocator cached share, activations", defaults.allocator_activations.cached,
+          "core/model/allocator_shares.h kAllocatorSharesActivations", AllocatorCachedActivations, "", "", false),
     };
 }
 
@@ -144,18 +147,24 @@ MeasuredCase scaled(const MeasuredCase& c, RefitKnob knob, double k) {
     case RefitKnob::ComputeScale: a.mfu *= k; break;
     case RefitKnob::HostSecondsPerKernel: a.host_seconds_per_kernel *= k; break;
     case RefitKnob::Zero3HookSecondsPerModule: a.zero3_hook_seconds_per_module *= k; break;
+    case RefitKnob::AllocatorCached: a.allocator.cached *= k; break;
+    case RefitKnob::AllocatorCachedZero3: a.allocator_zero3.cached *= k; break;
+    case RefitKnob::AllocatorCachedActivations: a.allocator_activations.cached *= k; break;
     case RefitKnob::None: break;
     }
     return out;
 }
 
-// The rows a host time moves: doubling it changes the predicted step time by this share or more.
+// The rows a constant moves: doubling it changes the prediction by this share or more.
 // A row it does not move carries nothing of it.
 constexpr double kMovesRow = 0.02;
 
 // Whether the constant is re-fitted on (and its re-fit applied to) the row.
+bool is_reserve(Quantity q) { return q == Quantity::Reserved || q == Quantity::NvidiaSmi; }
+
 bool refits_row(const FittedConstant& k, const MeasuredCase& c) {
-    if (!k.refitted() || !is_step_time(c.measurement.quantity) || !c.not_representable.empty()) return false;
+    if (!k.refitted() || !c.not_representable.empty()) return false;
+    if (!(k.reserve_constant() ? is_reserve(c.measurement.quantity) : is_step_time(c.measurement.quantity))) return false;
     if (k.knob == RefitKnob::ComputeScale) return generation_of(c) == k.generation;
     const std::vector<CaseResult> base = validate_cases({c}).rows, doubled = validate_cases({scaled(c, k.knob, 2.0)}).rows;
     return !base.empty() && !doubled.empty() && std::abs(std::log(doubled.front().ratio / base.front().ratio)) >= std::log1p(kMovesRow);
@@ -163,10 +172,10 @@ bool refits_row(const FittedConstant& k, const MeasuredCase& c) {
 
 // The mean |ln(predicted / measured)| of the rows with the knob at k. The mean, not the median: a
 // median is flat between rows and jumps across them, so one row more moved Volta's fit from 0.493
-// to 0.51 (N10 joining its 29 rows); the mean moves with every row a little.
-double misfit(const std::vector<const MeasuredCase*>& rows, RefitKnob knob, double k) {
+// to 0.51 (the second set's V100 row joining its 29 rows); the mean moves with every row a little.
+double misfit(const std::vector<MeasuredCase>& rows, RefitKnob knob, double k) {
     std::vector<MeasuredCase> cases;
-    for (const MeasuredCase* c : rows) cases.push_back(scaled(*c, knob, k));
+    for (const MeasuredCase& c : rows) cases.push_back(scaled(c, knob, k));
     double sum = 0;
     for (const CaseResult& r : validate_cases(std::move(cases)).rows) sum += std::abs(std::log(r.ratio));
     return sum / static_cast<double>(rows.size());
@@ -174,7 +183,7 @@ double misfit(const std::vector<const MeasuredCase*>& rows, RefitKnob knob, doub
 
 // The factor in [1/3, 3] with the least misfit: a log grid, then a finer one around its best point
 // (the absolute values have kinks, so no derivative is used). Ties keep the factor nearest 1.
-double best_scale(const std::vector<const MeasuredCase*>& rows, RefitKnob knob) {
+double best_scale(const std::vector<MeasuredCase>& rows, RefitKnob knob) {
     const auto search = [&](double lo, double hi, int steps) {
         double best = 1, best_misfit = INFINITY;
         for (int i = 0; i <= steps; ++i) {
@@ -193,8 +202,42 @@ double best_scale(const std::vector<const MeasuredCase*>& rows, RefitKnob knob) 
 
 struct RefitConstant {
     const FittedConstant* constant;
-    std::vector<const MeasuredCase*> rows;  // the representable step-time rows it is re-fitted on
+    std::vector<const MeasuredCase*> rows;  // the representable rows it is re-fitted on
+    bool moves(const MeasuredCase* c) const { return std::find(rows.begin(), rows.end(), c) != rows.end(); }
 };
+
+// Sweeps of the joint fit below: on the bundled rows a third changes no figure --holdout prints.
+constexpr int kSweeps = 2;
+
+// The constants' factors fitted together without one source's rows, by coordinate descent: each
+// constant's factor the best on its rows with the others at theirs, two sweeps. Fitted one at a
+// time with the others at their code values, constants that move the same rows (a launch-bound
+// V100 row moves with Volta's GEMM efficiency and the host time per kernel; the LoRA and QLoRA
+// reserves with ZeRO-3's and the activations' cached shares) would each take up the same misfit,
+// and applied together overshoot. On every row (left_out empty) all constants are fitted, from
+// f = 1; without a source, the constants that move its rows are fitted again from f (the
+// every-row fit) and the others keep theirs, which no row of that source shaped. A constant none
+// of whose rows is left takes its code value (factor 1).
+std::vector<double> joint_factors(const std::vector<RefitConstant>& rcs, const std::string& left_out, std::vector<double> f) {
+    std::vector<std::size_t> fitted;
+    for (std::size_t j = 0; j < rcs.size(); ++j)
+        if (left_out.empty() ||
+            std::any_of(rcs[j].rows.begin(), rcs[j].rows.end(), [&](const MeasuredCase* c) { return source_key(c->source) == left_out; }))
+            fitted.push_back(j);
+    for (int sweep = 0; sweep < kSweeps; ++sweep)
+        for (std::size_t j : fitted) {
+            std::vector<MeasuredCase> rows;
+            for (const MeasuredCase* c : rcs[j].rows) {
+                if (!left_out.empty() && source_key(c->source) == left_out) continue;
+                MeasuredCase x = *c;
+                for (std::size_t i = 0; i < rcs.size(); ++i)
+                    if (i != j && rcs[i].moves(c)) x = scaled(x, rcs[i].constant->knob, f[i]);
+                rows.push_back(std::move(x));
+            }
+            f[j] = rows.empty() ? 1.0 : best_scale(rows, rcs[j].constant->knob);
+        }
+    return f;
+}
 
 }  // namespace
 
@@ -215,29 +258,31 @@ HoldoutReport validate_holdout(const std::vector<MeasuredCase>& cases, const std
         refittable.push_back(rc);
     }
 
-    // Per re-fitted constant and left-out source: the factor it takes without that source's rows.
-    // Each constant is re-fitted with the others at their code values.
+    // Per left-out source: every re-fitted constant's factor without that source's rows, fitted
+    // together (joint_factors); and once on every row, the constants' automatic fit.
     std::map<std::pair<std::string, std::string>, double> scale_without;  // (constant, source key) -> k
     std::map<std::string, std::vector<const FittedConstant*>> alone_in;   // source key -> constants only its rows move
-    for (const RefitConstant& rc : refittable) {
-        const RefitKnob knob = rc.constant->knob;
+    std::set<std::string> sources;
+    for (const RefitConstant& rc : refittable)
+        for (const MeasuredCase* c : rc.rows) sources.insert(source_key(c->source));
+    const std::vector<double> every_row = joint_factors(refittable, "", std::vector<double>(refittable.size(), 1.0));
+    std::map<std::string, std::vector<double>> factors_without;
+    for (const std::string& s : sources) factors_without[s] = joint_factors(refittable, s, every_row);
+    for (std::size_t j = 0; j < refittable.size(); ++j) {
+        const RefitConstant& rc = refittable[j];
         std::vector<std::string> ids;
         for (const MeasuredCase* c : rc.rows) ids.push_back(c->id);
-        report.refits.push_back({rc.constant->name, "", rc.constant->value * (rc.rows.empty() ? 1.0 : best_scale(rc.rows, knob)), ids});
-        std::set<std::string> sources;
-        for (const MeasuredCase* c : rc.rows) sources.insert(source_key(c->source));
-        for (const std::string& s : sources) {
-            std::vector<const MeasuredCase*> rest;
+        report.refits.push_back({rc.constant->name, "", rc.constant->value * every_row[j], ids});
+        std::set<std::string> own;
+        for (const MeasuredCase* c : rc.rows) own.insert(source_key(c->source));
+        for (const std::string& s : own) {
             std::vector<std::string> rest_ids;
             for (const MeasuredCase* c : rc.rows)
-                if (source_key(c->source) != s) {
-                    rest.push_back(c);
-                    rest_ids.push_back(c->id);
-                }
+                if (source_key(c->source) != s) rest_ids.push_back(c->id);
             // No row of another source moves it: nothing to re-fit it on, so the source's rows
             // keep the code's value and say that their held-out error is unknown.
-            const double k = rest.empty() ? 1.0 : best_scale(rest, knob);
-            if (!rest.empty()) scale_without[{rc.constant->name, s}] = k;
+            const double k = factors_without[s][j];
+            if (!rest_ids.empty()) scale_without[{rc.constant->name, s}] = k;
             else alone_in[s].push_back(rc.constant);
             report.refits.push_back({rc.constant->name, s, rc.constant->value * k, rest_ids});
         }
@@ -252,7 +297,7 @@ HoldoutReport validate_holdout(const std::vector<MeasuredCase>& cases, const std
         std::string refitted;
         for (const RefitConstant& rc : refittable) {
             auto it = scale_without.find({rc.constant->name, key});
-            if (it == scale_without.end() || std::find(rc.rows.begin(), rc.rows.end(), &c) == rc.rows.end()) continue;
+            if (it == scale_without.end() || !rc.moves(&c)) continue;
             held_out = scaled(held_out, rc.constant->knob, it->second);
             moved = moved || it->second != 1;
             refitted += (refitted.empty() ? "" : "; ") + rc.constant->name + " " + format_significant(rc.constant->value) + " -> " +
@@ -266,8 +311,7 @@ HoldoutReport validate_holdout(const std::vector<MeasuredCase>& cases, const std
                 if (f->time_constant == is_step_time(c.measurement.quantity)) not_refitted += (not_refitted.empty() ? "" : "; ") + f->name;
         if (auto it = alone_in.find(key); it != alone_in.end())
             for (const RefitConstant& rc : refittable)
-                if (std::find(it->second.begin(), it->second.end(), rc.constant) != it->second.end() &&
-                    std::find(rc.rows.begin(), rc.rows.end(), &c) != rc.rows.end())
+                if (std::find(it->second.begin(), it->second.end(), rc.constant) != it->second.end() && rc.moves(&c))
                     not_refitted += (not_refitted.empty() ? "" : "; ") + rc.constant->name + " (no other source's row moves it)";
         for (std::size_t i = 0; i < in.size() && i < out.size(); ++i) {
             HoldoutRow r;

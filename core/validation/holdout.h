@@ -15,9 +15,20 @@ namespace zp::validation {
 //   ComputeScale               Assumptions::mfu, which scales every compute term (the GEMM
 //                              efficiency of one GPU generation, on that generation's rows);
 //   HostSecondsPerKernel       Assumptions::host_seconds_per_kernel;
-//   Zero3HookSecondsPerModule  Assumptions::zero3_hook_seconds_per_module.
+//   Zero3HookSecondsPerModule  Assumptions::zero3_hook_seconds_per_module;
+//   AllocatorCached, AllocatorCachedZero3, AllocatorCachedActivations
+//                              the cached share of Assumptions::allocator, allocator_zero3 and
+//                              allocator_activations (the reserve: reserved and nvidia-smi rows).
 // None: not re-fitted (FittedConstant::not_refitted says why).
-enum class RefitKnob { None, ComputeScale, HostSecondsPerKernel, Zero3HookSecondsPerModule };
+enum class RefitKnob {
+    None,
+    ComputeScale,
+    HostSecondsPerKernel,
+    Zero3HookSecondsPerModule,
+    AllocatorCached,
+    AllocatorCachedZero3,
+    AllocatorCachedActivations
+};
 
 struct FittedConstant {
     std::string name;               // "GEMM efficiency, Volta"
@@ -27,11 +38,16 @@ struct FittedConstant {
     std::string why;                // what those rows are, as the document says
     RefitKnob knob = RefitKnob::None;
     // ComputeScale: the GPU generation ("Volta") whose step-time rows it is re-fitted on. The host
-    // times are re-fitted on the step-time rows they move: 2% or more when the constant doubles.
+    // times are re-fitted on the step-time rows they move, the cached shares on the reserved and
+    // nvidia-smi rows they move: 2% or more when the constant doubles.
     std::string generation;
     std::string refit_on;  // the rows it is re-fitted on, in words ("the Volta step-time rows")
     std::string not_refitted;
     bool time_constant = false;  // true: it moves step-time rows; false: GPU memory and fit rows
+    bool reserve_constant() const {
+        return knob == RefitKnob::AllocatorCached || knob == RefitKnob::AllocatorCachedZero3 ||
+               knob == RefitKnob::AllocatorCachedActivations;
+    }
     bool refitted() const { return knob != RefitKnob::None; }
 };
 

@@ -310,7 +310,7 @@ private slots:
         QCOMPARE(at.parallel.pipeline_rank, stage);
         const MemoryBreakdown most = estimate_memory(s);
         QCOMPARE(estimate_memory(at).peak_required_bytes, most.peak_required_bytes);
-        const StepPeak peak = step_peak(step_timeline(at, TimelineDetail::EveryLayer), s.zero.stage, reservable_gpu_bytes(at));
+        const StepPeak peak = step_peak(step_timeline(at, TimelineDetail::EveryLayer), at, reservable_gpu_bytes(at));
         QCOMPARE(peak.allocated_bytes, most.peak_allocated_bytes);
         // A stage named stays the one drawn.
         s.parallel.pipeline_rank = p > 1 ? 1 : -1;

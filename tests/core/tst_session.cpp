@@ -53,13 +53,14 @@ constexpr std::size_t member_count() {
 
 // Scenario's members as the session stores them: Cluster's GpuSpec is stored member by member;
 // Parallelism::pipeline_rank only picks which stage's rank estimate_memory describes (never stored);
-// Assumptions::host_seconds_per_kernel and zero3_hook_seconds_per_module are the model's global
-// fitted host times, moved only by `validate --holdout`'s re-fits (core/model/host_overheads.h;
-// never stored).
+// Assumptions::host_seconds_per_kernel, zero3_hook_seconds_per_module, allocator, allocator_zero3
+// and allocator_activations are the model's global fitted host times and allocator shares, moved
+// only by `validate --holdout`'s re-fits (core/model/host_overheads.h, allocator_shares.h; never
+// stored).
 constexpr std::size_t kScenarioLeafMembers = 1 /* Scenario::job */ + member_count<ModelSpec>() + (member_count<Cluster>() - 1) +
                                              member_count<GpuSpec>() + member_count<Training>() + member_count<FineTune>() +
                                              member_count<ZeroSetup>() + member_count<FsdpSetup>() + (member_count<Parallelism>() - 1) +
-                                             (member_count<Assumptions>() - 2);
+                                             (member_count<Assumptions>() - 5);
 
 // The keys the field list must visit, in order. Written out here, not derived from
 // session_fields.h: a member added to a struct fails the count below until it gets a line

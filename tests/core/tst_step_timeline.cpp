@@ -348,8 +348,8 @@ private slots:
         const auto every = step_timeline(s, TimelineDetail::EveryLayer);
         const auto candidates = step_timeline(s, TimelineDetail::PeakCandidates);
         QCOMPARE(every.size(), std::size_t(2 * s.model.layers + 6));
-        const StepPeak a = step_peak(every, stage, reservable);
-        const StepPeak b = step_peak(candidates, stage, reservable);
+        const StepPeak a = step_peak(every, s, reservable);
+        const StepPeak b = step_peak(candidates, s, reservable);
         QCOMPARE(a.allocated_bytes, b.allocated_bytes);
         QCOMPARE(a.reserved_bytes, b.reserved_bytes);
         QCOMPARE(a.required_bytes, b.required_bytes);
@@ -376,18 +376,20 @@ private slots:
         m.activations_bytes = 20e9;
         m.buffers_bytes = 4e9;
         m.persistent_bytes = 10e9;
+        const Assumptions defaults;
         const AllocatorShares& act = kAllocatorSharesActivations;
         for (int stage : {0, 2, 3}) {
-            const AllocatorShares& a = allocator_shares(stage);
-            QCOMPARE(reserved_bytes(m, stage, 1e12), 34e9 + a.cached * 4e9 + act.cached * 20e9);
-            QCOMPARE(required_bytes(m, stage), 34e9 + a.unreleasable * 4e9 + act.unreleasable * 20e9);
-            QCOMPARE(reserved_bytes(m, stage, 40e9), 40e9);
+            const AllocatorShares& a = allocator_shares(defaults, stage);
+            const CyclingShares shares(defaults, stage);
+            QCOMPARE(reserved_bytes(m, shares, 1e12), 34e9 + a.cached * 4e9 + act.cached * 20e9);
+            QCOMPARE(required_bytes(m, shares), 34e9 + a.unreleasable * 4e9 + act.unreleasable * 20e9);
+            QCOMPARE(reserved_bytes(m, shares, 40e9), 40e9);
             QVERIFY(a.unreleasable < a.cached);
             QVERIFY(act.cached < a.cached);
         }
         QVERIFY(act.unreleasable < act.cached);
-        QVERIFY(allocator_shares(3).cached > allocator_shares(2).cached * 0.5);
-        QCOMPARE(&allocator_shares(0), &allocator_shares(2));
+        QVERIFY(allocator_shares(defaults, 3).cached > allocator_shares(defaults, 2).cached * 0.5);
+        QCOMPARE(&allocator_shares(defaults, 0), &allocator_shares(defaults, 2));
     }
 
     // The measured runs in tests/data/anchors/measured_runs.json: every fits/OOM call comes out

@@ -377,7 +377,7 @@ private slots:
             QVERIFY2(!k.refitted() || !k.refit_on.empty(), k.name.c_str());
             for (const auto& id : k.rows) QVERIFY2(std::find(ids.begin(), ids.end(), id) != ids.end(), (k.name + ": " + id).c_str());
         }
-        QCOMPARE(refitted, 4);
+        QCOMPARE(refitted, 7);
     }
     void malformed_fitted_constants_data() {
         QTest::addColumn<QString>("text");
@@ -401,11 +401,13 @@ private slots:
         }
     }
 
-    // --holdout on the bundled rows: each re-fitted constant, fitted again on all its rows,
-    // lands near the code's value (the code's constant agrees with the rows it moves); a row of a
-    // source none of whose rows fitted a constant keeps its in-sample prediction; a source that
-    // held every row a constant moves leaves it at its value, and its rows say that their held-out
-    // error is unknown (N02, the one row the ZeRO-3 hook time moves).
+    // --holdout on the bundled rows: the GEMM efficiencies, fitted again on all their rows (30 and
+    // 38), land within 15% of the code's values; every other re-fit lies in the search's range
+    // [1/3, 3] x 1.02 of its code value (the host times and the cached shares move a few rows
+    // each, and their joint fit is reported, not required to agree: README, In-sample and held
+    // out); a row of a source none of whose rows fitted a constant keeps its in-sample prediction;
+    // a source that held every row a constant moves leaves it at its value, and its rows say that
+    // their held-out error is unknown (N02, the one row the ZeRO-3 hook time moves).
     void holdout_on_bundled_rows() {
         const auto constants = fitted_constants(read_text_file(test_data_path("anchors/fitted_constants.json")), "fitted_constants.json");
         auto cases = bundled_measured_runs();
@@ -418,10 +420,12 @@ private slots:
             ++all_rows_fits;
             const auto k = std::find_if(constants.begin(), constants.end(), [&](const FittedConstant& c) { return c.name == f.constant; });
             QVERIFY(k != constants.end());
-            QVERIFY2(std::abs(f.value / k->value - 1) < 0.15,
+            const double factor = f.value / k->value;
+            const bool gemm = k->knob == RefitKnob::ComputeScale;
+            QVERIFY2(gemm ? std::abs(factor - 1) < 0.15 : factor >= 1 / 3.0 / 1.02 && factor <= 3 * 1.02,
                      qPrintable(QString::fromStdString(f.constant) + QStringLiteral(" re-fits to %1").arg(f.value)));
         }
-        QCOMPARE(all_rows_fits, 4);
+        QCOMPARE(all_rows_fits, 7);
         bool hook_alone = false;
         for (const auto& row : r.rows) {
             QVERIFY(std::isfinite(row.held_out_ratio) && row.held_out_ratio > 0);

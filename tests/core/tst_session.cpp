@@ -969,7 +969,9 @@ private slots:
     // fp16 --stage 1 --overlap-comm off --micro-batch 1 --global-batch 16 --seq 1024 --checkpointing
     // none --flash-attention off` with model.activation taken out and version 22: what 15f143e
     // writes; its estimate printed 438 ms and 14.10 GiB to fit) opens with a fused activation, as
-    // version 22 planned; the gpt2-xl preset itself is now transformers' gelu_new (519 ms, 15.88 GiB).
+    // version 22 planned; the gpt2-xl preset itself is now transformers' gelu_new (619 ms). The
+    // step is launch-bound: 520 ms since the host time per kernel is 122 us (validate --holdout's
+    // joint re-fit; 100 us until 2026-11-28).
     void frozen_version_22() {
         const std::string text = read_text_file(test_data_path("sessions/v22-gpt2-xl-zero1-autotuning.zplan"));
         const json doc = json::parse(text);
@@ -977,7 +979,7 @@ private slots:
         QVERIFY(!doc.at("model").contains("activation"));
         const Scenario s = parse_session(text, "v22-gpt2-xl-zero1-autotuning.zplan");
         QCOMPARE(int(s.model.activation), int(MlpActivation::Fused));
-        QVERIFY2(std::abs(estimate_step(s).seconds - 0.438) < 0.0005, qPrintable(QString::number(estimate_step(s).seconds)));
+        QVERIFY2(std::abs(estimate_step(s).seconds - 0.520) < 0.0005, qPrintable(QString::number(estimate_step(s).seconds)));
         Scenario now = s;
         now.model.activation = model_preset("gpt2-xl").spec.activation;
         QCOMPARE(int(now.model.activation), int(MlpActivation::GeluNew));

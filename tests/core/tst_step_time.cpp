@@ -328,7 +328,7 @@ private slots:
     // The roofline's two sides and the launch bound, on GPT-2 124M (12 layers, hidden 768) at
     // sequence 1024 on one A100: at micro batch 1 a layer's GPU work (2 x 7.1M x 1024 x ~4 GEMMs,
     // ~0.1 ms at 218 TFLOP/s, flash attention) is shorter than issuing its ~18 kernels from PyTorch
-    // eager (1.8 ms at 100 us each), so the step is launch-bound and a faster GPU does not shorten it;
+    // eager (2.2 ms at 122 us each), so the step is launch-bound and a faster GPU does not shorten it;
     // at micro batch 64 the GEMMs dominate and the peak does.
     void launch_bound_small_model_data() {
         QTest::addColumn<qint64>("micro");
@@ -354,7 +354,7 @@ private slots:
     // at stage 1 with overlap_comm), a kernel's host time each: in every backward at stage 2, in the
     // accumulation boundary's at stage 1. GPT-2's layer has 12 tensors (c_attn, c_proj, c_fc, the
     // MLP's c_proj: weight and bias each; two LayerNorms: weight and bias each). At micro batch 1
-    // its backward is launch-bound, so the hooks add 12 x 100 us per layer and hooked backward.
+    // its backward is launch-bound, so the hooks add 12 kernels' host time per layer and hooked backward.
     void gradient_hooks_by_stage_data() {
         QTest::addColumn<int>("stage");
         QTest::addColumn<bool>("overlap");

@@ -34,7 +34,7 @@ std::string fitted_constants_text(const std::vector<FittedConstant>& constants) 
                       cell("value", 9) + cell("read off", 26) + "re-fitted by --holdout\n";
     for (const FittedConstant& k : constants)
         out += "  " + cell(k.name, 44) + cell(format_general(k.value), 9) + cell(k.rows.empty() ? "(no bundled row)" : joined(k.rows), 26) +
-               (k.refitted() ? "yes, on " + k.refit_on : "no: " + k.not_refitted) + "\n";
+               (k.refitted() ? "yes, on " + k.refit_on() : "no: " + k.not_refitted) + "\n";
     return out;
 }
 
@@ -44,7 +44,7 @@ nlohmann::json fitted_constants_json(const std::vector<FittedConstant>& constant
         nlohmann::json c{{"name", k.name}, {"value", k.value}, {"code", k.code},
                          {"rows", k.rows}, {"why", k.why},     {"refitted", k.refitted()}};
         if (!k.refitted()) c["not_refitted"] = k.not_refitted;
-        else c["refit_on"] = k.refit_on;
+        else c["refit_on"] = k.refit_on();
         if (!k.generation.empty()) c["generation"] = k.generation;
         j.push_back(c);
     }
@@ -56,8 +56,8 @@ std::string holdout_text(const HoldoutReport& r) {
     out += "\nRe-fits (the least mean |ln(predicted / measured)| over the constant's rows)\n  " + cell("constant", 37) +
            cell("without", 58) + cell("value", 10) + "rows\n";
     for (const auto& f : r.refits)
-        out += "  " + cell(f.constant, 37) + cell(f.left_out.empty() ? "(every row)" : f.left_out, 58) +
-               cell(format_significant(f.value), 10) + (f.rows.empty() ? "none left: the value stays" : joined(f.rows)) + "\n";
+        out += "  " + cell(f.constant, 37) + cell(f.left_out.empty() ? "(every row)" : f.left_out, 58) + cell(format_compact(f.value), 10) +
+               (f.rows.empty() ? "none left: the value stays" : joined(f.rows)) + "\n";
     out += "\nRows whose prediction moved\n  " + cell("id", 6) + cell("in-sample", 11) + cell("held out", 10) + "re-fitted\n";
     for (const auto& row : r.rows)
         if (!row.refitted.empty())

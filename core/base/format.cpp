@@ -34,13 +34,6 @@ std::string format_general(double value) {
     return buf;
 }
 
-std::string format_significant(double value) {
-    if (!std::isfinite(value)) return "n/a";
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3g", value);
-    return buf;
-}
-
 std::string format_bytes(double bytes) {
     constexpr double kGibPerTib = 1024.0;
     if (!std::isfinite(bytes)) return "n/a";  // no unit after "n/a"

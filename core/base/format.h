@@ -6,12 +6,11 @@ namespace zp {
 
 std::string format_bytes(double bytes);  // GiB below 1 TiB, TiB above, one decimal
 std::string format_fixed(double value, int decimals);
-std::string format_general(double value);      // printf %g: "0.95", "1e-08", "3" (Python literals in the exports)
-std::string format_significant(double value);  // three significant digits, printf %.3g: "0.493", "0.000125" (fitted constants)
-std::string format_count(double value);        // thousands separators, no decimals
-std::string format_compact(double value);      // three significant digits and k/M/G/T: "24.4k", "1.5M" (plot labels)
-std::string format_seconds(double seconds);    // "1.23 s", "45 ms", "3.2 days"
-std::string format_percent(double fraction);   // one decimal: 0.1234 -> "12.3%" (validate's tables)
-double round_to(double value, int decimals);   // a figure for JSON output: round_to(0.123456, 4) == 0.1235
+std::string format_general(double value);     // printf %g: "0.95", "1e-08", "3" (Python literals in the exports)
+std::string format_count(double value);       // thousands separators, no decimals
+std::string format_compact(double value);     // three significant digits and k/M/G/T: "24.4k", "1.5M" (plot labels)
+std::string format_seconds(double seconds);   // "1.23 s", "45 ms", "3.2 days"
+std::string format_percent(double fraction);  // one decimal: 0.1234 -> "12.3%" (validate's tables)
+double round_to(double value, int decimals);  // a figure for JSON output: round_to(0.123456, 4) == 0.1235
 
 }  // namespace zp

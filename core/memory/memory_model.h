@@ -26,9 +26,9 @@ MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo);
 // estimate_memory(s, memo).peak_required_bytes alone (the same value to the bit; check_fit's GPU
 // test), without the slices, the reserve or the host side (on BLOOM-176B's pipelined search rows
 // 2,460 instructions against the full estimate's 4,350), for a candidate that is likely over the
-// card and then needs nothing else. A pipeline without a stage
-// named is read on its first and last stage by setting them on `s` in turn (the search's own
-// scenario: no copy per candidate); `s` is left as it came.
+// card and then needs nothing else. A pipeline without a stage named is read on its first and last
+// stage by setting them on `s` in turn (the search's own scenario: no copy per candidate); `s` is
+// left as it came.
 double peak_required_bytes(Scenario& s, MemoryMemo& memo);
 
 // Pipeline parallelism: estimate_memory for the rank of each stage, first to last

@@ -44,9 +44,6 @@ std::vector<FittedConstant> code_constants() {
         k.generation = generation;
         k.not_refitted = not_refitted;
         k.time_constant = time;
-        if (knob == RefitKnob::ComputeScale) k.refit_on = std::string("the ") + generation + " step-time rows";
-        else if (k.reserve_constant()) k.refit_on = "the reserved and nvidia-smi rows it moves";
-        else if (knob != RefitKnob::None) k.refit_on = "the step-time rows it moves";
         return k;
     };
     const Assumptions defaults;
@@ -176,9 +173,10 @@ bool refits_row(const FittedConstant& k, const MeasuredCase& c) {
 double misfit(const std::vector<MeasuredCase>& rows, RefitKnob knob, double k) {
     std::vector<MeasuredCase> cases;
     for (const MeasuredCase& c : rows) cases.push_back(scaled(c, knob, k));
+    const std::vector<CaseResult> results = validate_cases(std::move(cases)).rows;
     double sum = 0;
-    for (const CaseResult& r : validate_cases(std::move(cases)).rows) sum += std::abs(std::log(r.ratio));
-    return sum / static_cast<double>(rows.size());
+    for (const CaseResult& r : results) sum += std::abs(std::log(r.ratio));
+    return results.empty() ? 0.0 : sum / static_cast<double>(results.size());
 }
 
 // The factor in [1/3, 3] with the least misfit: a log grid, then a finer one around its best point
@@ -302,8 +300,8 @@ HoldoutReport validate_holdout(const std::vector<MeasuredCase>& cases, const std
             if (it == scale_without.end() || !rc.moves(&c)) continue;
             held_out = scaled(held_out, rc.constant->knob, it->second);
             moved = moved || it->second != 1;
-            refitted += (refitted.empty() ? "" : "; ") + rc.constant->name + " " + format_significant(rc.constant->value) + " -> " +
-                        format_significant(rc.constant->value * it->second);
+            refitted += (refitted.empty() ? "" : "; ") + rc.constant->name + " " + format_compact(rc.constant->value) + " -> " +
+                        format_compact(rc.constant->value * it->second);
         }
         if (!moved) refitted.clear();
         const std::vector<CaseResult> out = moved ? validate_cases({held_out}).rows : in;

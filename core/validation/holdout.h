@@ -41,7 +41,6 @@ struct FittedConstant {
     // times are re-fitted on the step-time rows they move, the cached shares on the reserved and
     // nvidia-smi rows they move: 2% or more when the constant doubles.
     std::string generation;
-    std::string refit_on;  // the rows it is re-fitted on, in words ("the Volta step-time rows")
     std::string not_refitted;
     bool time_constant = false;  // true: it moves step-time rows; false: GPU memory and fit rows
     bool reserve_constant() const {
@@ -49,6 +48,12 @@ struct FittedConstant {
                knob == RefitKnob::AllocatorCachedActivations;
     }
     bool refitted() const { return knob != RefitKnob::None; }
+    // The rows it is re-fitted on, in words ("the Volta step-time rows"); empty when it is not.
+    std::string refit_on() const {
+        if (knob == RefitKnob::ComputeScale) return "the " + generation + " step-time rows";
+        if (reserve_constant()) return "the reserved and nvidia-smi rows it moves";
+        return refitted() ? "the step-time rows it moves" : "";
+    }
 };
 
 // The model's fitted constants (values from the code) with the rows each was read off, from a

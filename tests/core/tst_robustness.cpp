@@ -1,6 +1,7 @@
-// Robustness: a property test over 100,000 random valid scenarios (run in blocks side by side) (estimate_memory, estimate_step,
-// recommend, the DeepSpeed export and lint), and core/base/file_io.cpp's atomic writes, which leave an
-// existing file byte-identical when the disk is "full" (RLIMIT_FSIZE).
+// Robustness: a property test over 100,000 random valid scenarios (estimate_memory, estimate_step,
+// recommend, the DeepSpeed export and lint; CTest runs it in two blocks side by side), and
+// core/base/file_io.cpp's atomic writes, which leave an existing file byte-identical when the disk
+// is "full" (RLIMIT_FSIZE).
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
 #include "core/base/units.h"

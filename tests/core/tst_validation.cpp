@@ -374,7 +374,7 @@ private slots:
             QVERIFY2(k.value > 0, k.name.c_str());
             refitted += k.refitted();
             QVERIFY2(k.refitted() == k.not_refitted.empty(), k.name.c_str());
-            QVERIFY2(!k.refitted() || !k.refit_on.empty(), k.name.c_str());
+            QVERIFY2(!k.refitted() || !k.refit_on().empty(), k.name.c_str());
             for (const auto& id : k.rows) QVERIFY2(std::find(ids.begin(), ids.end(), id) != ids.end(), (k.name + ": " + id).c_str());
         }
         QCOMPARE(refitted, 7);

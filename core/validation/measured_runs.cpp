@@ -437,15 +437,19 @@ Cluster cluster_from_case(const CaseReader& r, std::int64_t gpus, MeasuredCase& 
             c.assumed.push_back("gpu throughput and links of " + std::string(kAssumedGpuPreset) + " ('" + type + "' matches no preset)");
         }
         cl.use_gpu(*spec);
-        // CPU Adam runs at the host memory bandwidth, and the rings across nodes over the network,
-        // of the node this GPU comes in (the cluster preset built with it: DGX-2 for V100 32GB, 800
-        // Gbit/s over 8 EDR NICs; DGX A100 for A100 80GB), when there is one.
+        // CPU Adam's rate (the host memory bandwidth), the network between nodes, host RAM and NVMe
+        // are those of the node this GPU comes in, when there is one (the cluster preset built with
+        // it: DGX-2 for V100 32GB, 800 Gbit/s over 8 EDR NICs, 1.5 TB RAM, 30 TB NVMe at 25 GB/s;
+        // DGX A100 for A100 80GB): what decides whether an offloaded run fits its node.
         for (const ClusterPreset& p : cluster_presets())
             if (p.cluster.gpu.name == spec->name ||
                 (spec->name == kCustomGpuName && p.cluster.gpu.peak_tflops_16bit == spec->peak_tflops_16bit)) {
                 cl.cpu_adam_params_per_second = p.cluster.cpu_adam_params_per_second;
                 cl.inter_node_gbits_per_s = p.cluster.inter_node_gbits_per_s;
                 cl.nics_per_node = p.cluster.nics_per_node;
+                cl.cpu_ram_bytes_per_node = p.cluster.cpu_ram_bytes_per_node;
+                cl.nvme_bytes_per_node = p.cluster.nvme_bytes_per_node;
+                cl.nvme_gbytes_per_s = p.cluster.nvme_gbytes_per_s;
                 break;
             }
     }

@@ -138,6 +138,9 @@ RankShare rank_share(const Parallelism& p) {
 // The calibration's scale on the whole compute model (compute_time.h kReferenceMfu).
 double compute_scale(const Scenario& s) { return s.assumptions.mfu / kReferenceMfu; }
 
+// No engine hooks: each layer pays only its kernels' host time, the scenario's.
+LayerHooks launches_only(const Scenario& s) { return {.host_seconds_per_kernel = s.assumptions.host_seconds_per_kernel}; }
+
 // Expert parallelism's routed token slots per token (0 without it).
 double routed_slots(const Scenario& s) { return uses_expert_parallelism(s) ? routed_slots_per_token(s) : 0.0; }
 
@@ -272,7 +275,7 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
     //              own, in every backward at stage 2 and in the accumulation boundary's at stage 1
     //              (`partition_gradients or is_gradient_accumulation_boundary()`): 1/G of it a micro
     //              step. It shows where the backward is launch-bound, as ZeRO-3's hooks do.
-    const LayerHooks no_hooks{.host_seconds_per_kernel = s.assumptions.host_seconds_per_kernel};
+    const LayerHooks no_hooks = launches_only(s);
     LayerHooks hooks = no_hooks;
     if (!is_fsdp(s.fsdp)) {
         if (x.stage == 3) hooks.forward_seconds = hooks.backward_seconds = x.modules.hooked * s.assumptions.zero3_hook_seconds_per_module;
@@ -670,8 +673,7 @@ StepTime estimate_step(const Scenario& s, const ParameterSplit& rank_split) { re
 
 double step_seconds_lower_bound(const Scenario& s) {
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
-    const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s),
-                                        LayerHooks{.host_seconds_per_kernel = s.assumptions.host_seconds_per_kernel}, s.finetune,
+    const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), launches_only(s), s.finetune,
                                         routed_slots(s), rank_share(s.parallel));
     const double micro = s.parallel.pipeline > 1 ? ct.micro_step_seconds * (stage_layers(s) / model_layers(s)) : ct.micro_step_seconds;
     return (static_cast<double>(gas) + bubble_micro_steps(s.parallel)) * micro;

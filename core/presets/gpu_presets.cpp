@@ -39,7 +39,8 @@ std::span<const IntraNodeLink> intra_node_links() {
 // TFLOP/s: dense, no sparsity, 16-bit inputs with FP32 accumulate, the rate PyTorch matmuls run at:
 //   V100: NVIDIA Tesla V100 datasheet (SXM2 125). A100: A100 datasheet (312). H100: H100 datasheet
 //   (SXM 989, PCIe 756). H200: H200 datasheet (989). L40S: L40S datasheet (362). RTX 3090: NVIDIA
-//   Ampere GA102 whitepaper Table 9 (35.6 with FP32 accumulate). RTX 4090: Ada Lovelace whitepaper
+//   Ampere GA102 whitepaper Table 9 (71 with FP32 accumulate; its 35.6 is the non-tensor FP32 rate,
+//   which the preset carried until 2026-11-28). RTX 4090: Ada Lovelace whitepaper
 //   Appendix A (165.2 with FP32 accumulate). A10G: AWS EC2 G5 documentation (~70, A10 silicon at lower
 //   clocks). MI250X: AMD Instinct MI250X data sheet (383 per package = 191.5 per GCD; each GCD is one
 //   device). MI300X: AMD Instinct MI300X data sheet (1307.4).
@@ -85,7 +86,7 @@ const std::vector<GpuSpec>& gpu_presets() {
         {"h100-pcie", "H100 80GB (PCIe)", 79.6, 756.0, kPcie5x16, kPcie5x16, 1513.0},
         {"h200-141gb", "H200 141GB (SXM)", 140.4, 989.0, kNvLink4, kPcie5x16, 1979.0},  // 143771 MiB
         {"l40s", "L40S 48GB", 45.0, 362.0, kPcie4x16, kPcie4x16, 733.0},                // 46068 MiB
-        {"rtx-3090", "GeForce RTX 3090 24GB", 24.0, 35.6, kPcie4x16, kPcie4x16},
+        {"rtx-3090", "GeForce RTX 3090 24GB", 24.0, 71.0, kPcie4x16, kPcie4x16},
         {"rtx-4090", "GeForce RTX 4090 24GB", 24.0, 165.2, kPcie4x16, kPcie4x16, 330.3},
         {"a10g", "A10G 24GB (AWS)", 22.5, 70.0, kPcie4x16, kPcie4x16},  // 23028 MiB
         {"mi250x", "MI250X (one 64GB GCD)", 64.0, 191.5, kInfinityFabricMi250x, kPcie4x16},
@@ -117,7 +118,7 @@ constexpr std::array<PresetSource, 21> kGpuSources{{
     {"h100-pcie",  "NVIDIA H100 datasheet (PCIe: 756 TFLOP/s, 2000 GB/s); PCIe 5.0 x16 (PCI-SIG); FP8 3,026 sparse = 1513 dense"},
     {"h200-141gb", "NVIDIA H200 datasheet (989 TFLOP/s, 4800 GB/s, NVLink as the H100's); 143,771 MiB as nvidia-smi reports it; FP8 3,958 sparse = 1979 dense"},
     {"l40s",       "NVIDIA L40S datasheet (362 TFLOP/s, 864 GB/s); 46,068 MiB as nvidia-smi reports it; FP8 733 dense"},
-    {"rtx-3090",   "NVIDIA Ampere GA102 whitepaper Table 9 (35.6 TFLOP/s with FP32 accumulate, 936 GB/s)"},
+    {"rtx-3090",   "NVIDIA Ampere GA102 whitepaper Table 9 (Peak FP16 and BF16 Tensor TFLOPS with FP32 Accumulate 71 dense, 142 with sparsity; 936 GB/s; its FP32 non-Tensor 35.6 is the fp32 figure)"},
     {"rtx-4090",   "NVIDIA Ada Lovelace whitepaper Appendix A (165.2 TFLOP/s with FP32 accumulate, 1008 GB/s); FP8 330.3 with FP32 accumulate (whitepaper v2.02)"},
     {"a10g",       "AWS EC2 G5 documentation (~70 TFLOP/s: A10 silicon at lower clocks); NVIDIA A10 datasheet (600 GB/s); 23,028 MiB"},
     {"mi250x",     "AMD Instinct MI250X data sheet (383 TFLOP/s, 3276.8 GB/s and 800 GB/s Infinity Fabric a package; one GCD is half)"},
@@ -160,14 +161,19 @@ struct TraitsRow {
 // ZeRO-Infinity figures: 29 rows, tests/data/anchors/fitted_constants.json). They re-fit to 0.49;
 // 0.45 is kept, inside the 15% core.tst_validation allows: the rows disagree (at 0.49 the ZeRO
 // tutorials' runs come closer and the ZeRO++ tutorial's ZeRO++ run, M13, goes from 0.86 to 0.83).
-// Ampere (A100) to M47, M50 and Narayanan et al. 2021 Table 1's first row. The others are
-// ASSUMED, not fitted (no public run of theirs is in the set): Hopper 0.60 (FP8-less bf16
-// training reports 40-55% MFU end to end), consumer Ampere/Ada and A10G 0.60, CDNA 2/3 0.45
-// (ROCm GEMMs reach about half of the quoted peak). docs/design.md lists the fits.
+// Ampere (A100) to M47, M50 and Narayanan et al. 2021 Table 1's first row. Consumer Ampere and
+// Ada (GA102, AD102: the RTX 3090, 4090, L40S, A10G) and GeForce Blackwell take the A100's
+// fitted value: the same third- and fourth-generation tensor cores, each part against its own
+// FP32-accumulate peak. Until 2026-11-28 they were assumed at 0.60, which put every RTX 4090 time
+// of Answer.AI's fsdp_qlora benchmarks 1.1-1.4x too slow (core.tst_validation
+// fsdp_qlora_benchmarks, which checks them and was not fitted to: they favour about 0.75). The
+// others are ASSUMED, not fitted (no public run of theirs is in the set): Hopper 0.60 (FP8-less
+// bf16 training reports 40-55% MFU end to end), CDNA 2/3 0.45 (ROCm GEMMs reach about half of the
+// quoted peak). docs/design.md lists the fits.
 constexpr double kVoltaGemm = 0.45;
 constexpr double kAmpereGemm = 0.70;
 constexpr double kHopperGemm = 0.60;
-constexpr double kConsumerGemm = 0.60;
+constexpr double kConsumerGemm = kAmpereGemm;
 constexpr double kCdnaGemm = 0.45;
 // Blackwell: no public run in the set; Hopper's assumed share, assumed again.
 constexpr double kBlackwellGemm = kHopperGemm;

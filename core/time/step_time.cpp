@@ -542,8 +542,30 @@ void add_model_parallel_comm(const StepContext& x, StepTime& st) {
     }
 }
 
-// Offload (ZeRO-Offload arXiv 2101.06840 Sec. 4; ZeRO-Infinity arXiv 2104.07857 Sec. 5-6).
-void add_offload(const StepContext& x, StepTime& st) {
+// PyTorch FSDP's CPUOffload(offload_params=True), which moves parameters and gradients together
+// (torch/distributed/fsdp/_flat_param.py): init_flat_param_attributes pins the host shard ("Pin the
+// memory for faster H2D transfer") and a sharded gradient buffer (_cpu_grad); pre_unshard copies
+// the shard to the GPU non_blocking on the unshard stream, ahead of its all-gather, for forward and,
+// under FULL_SHARD, again for backward; the post-backward hook copies the reduced gradient shard into
+// _cpu_grad non_blocking; torch.optim steps the host shard in place, and the next pre_unshard brings
+// it up, so nothing comes up after the step. The copies share the unshard stream's window with the
+// all-gathers (`hidden_allgather_seconds`, the part of them already behind compute): what exceeds
+// f x (forward + backward) is exposed. The host step takes the optimizer rate of the node.
+void add_fsdp_cpu_offload(const StepContext& x, double hidden_allgather_seconds, StepTime& st) {
+    const Scenario& s = x.s;
+    const double f = s.zero.overlap_comm ? s.assumptions.comm_overlap_fraction : 0.0;
+    const double pcie = host_rates::host_link_bytes_per_second(x.c.pcie_gbytes_per_s, true);
+    const double shard_bytes = (fsdp_storage_bytes(s) * x.P + x.split.frozen_bytes + x.split.quant_state_bytes) / x.N;
+    const double passes = x.stage == 3 ? 2.0 : 1.0;
+    const double copies = (passes * shard_bytes + fsdp_storage_bytes(s) * x.partition_elems) / pcie;  // per micro step
+    const double window = f * (st.compute.forward_seconds + st.compute.backward_seconds);
+    st.pcie_seconds += x.G * exposed_seconds(copies + hidden_allgather_seconds / x.G, window);
+    st.cpu_optimizer_seconds = (x.partition_elems * x.g) / x.c.cpu_adam_params_per_second;
+}
+
+// Offload (ZeRO-Offload arXiv 2101.06840 Sec. 4; ZeRO-Infinity arXiv 2104.07857 Sec. 5-6); FSDP's
+// CPUOffload above. `hidden_allgather_seconds`: the ZeRO-3/FSDP all-gathers' time behind compute.
+void add_offload(const StepContext& x, double hidden_allgather_seconds, StepTime& st) {
     const Scenario& s = x.s;
     const Cluster& c = x.c;
     const double G = x.G, g = x.g;
@@ -552,7 +574,9 @@ void add_offload(const StepContext& x, StepTime& st) {
     const bool pinned = s.zero.pin_memory;
     const double pcie = host_rates::host_link_bytes_per_second(c.pcie_gbytes_per_s, pinned);
     const double nvme = c.nvme_gbytes_per_s * kBytesPerGB;
-    if (x.cpu_optimizer) {
+    if (is_fsdp(s.fsdp) && x.cpu_optimizer) {
+        add_fsdp_cpu_offload(x, hidden_allgather_seconds, st);
+    } else if (x.cpu_optimizer) {
         // 16-bit gradients of the partition go down from the reduction hooks every micro step
         // (stage_1_and_2.py async_inplace_copy_grad_to_fp32_buffer_from_gpu, on the copy stream:
         // hidden up to f x backward); the CPU step (csrc/adam/cpu_adam_impl.cpp) runs after backward
@@ -570,7 +594,7 @@ void add_offload(const StepContext& x, StepTime& st) {
             st.nvme_seconds += 2.0 * state_bytes / nvme;
         }
     }
-    if (s.zero.offload_param != OffloadDevice::None) {
+    if (s.zero.offload_param != OffloadDevice::None && !is_fsdp(s.fsdp)) {
         // Each rank brings its 16-bit partition to the GPU for forward and for backward, every
         // micro step (parameter_offload.py, on the gather path: not hidden).
         st.pcie_seconds += 2.0 * (x.whole_weights / x.N) * G / pcie;
@@ -646,12 +670,13 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo, const Para
     x.u = static_cast<double>(ulysses_size(par));
 
     add_compute(x, memo, st);
-    add_exposed_zero_collectives(x, zero_collectives(x), st);
+    const ZeroCollectives zero = zero_collectives(x);
+    add_exposed_zero_collectives(x, zero, st);
     add_model_parallel_comm(x, st);
     st.comm_seconds = st.exposed_allreduce_seconds + st.exposed_reduce_scatter_seconds + st.exposed_allgather_seconds +
                       st.zero3_overhead_seconds + st.tensor_parallel_seconds + st.pipeline_p2p_seconds + st.expert_all_to_all_seconds +
                       st.ulysses_seconds;
-    add_offload(x, st);
+    add_offload(x, x.N > 1 ? zero.ag - st.exposed_allgather_seconds : 0.0, st);
     add_data_wait(x, st);
 
     const double world = static_cast<double>(c.world_size());

@@ -776,8 +776,10 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     // pin_memory of the offload blocks: a case that does not state it ran with DeepSpeed's default
     // of its day, false up to v0.19.4 (zero/offload_config.py; true since v0.19.5, 2026-08), which
     // every bundled case predates. It decides whether the offloaded buffers are pinned, and so
-    // rounded up to a power of two (core/memory/host_memory.cpp).
+    // rounded up to a power of two (core/memory/host_memory.cpp). DeepSpeed's key only: FSDP's
+    // CPUOffload pins its host shards whatever it says (_flat_param.py init_flat_param_attributes).
     if (auto p = r.optional_bool("pin_memory")) s.zero.pin_memory = *p;
+    else if (is_fsdp(s.fsdp)) s.zero.pin_memory = true;
     else {
         s.zero.pin_memory = false;
         if (s.zero.offload_optimizer != OffloadDevice::None || s.zero.offload_param != OffloadDevice::None)

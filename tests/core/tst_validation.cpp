@@ -113,7 +113,7 @@ private slots:
         QTest::newRow("A800 is a custom A100") << QStringLiteral("A800 80GB") << 79.35 << QStringLiteral("custom from a100-80gb") << 312.0;
         QTest::newRow("H100 PCIe") << QStringLiteral("H100 PCIe 80GB") << 0.0 << QStringLiteral("h100-pcie") << 756.0;
         QTest::newRow("H100") << QStringLiteral("H100 80GB") << 0.0 << QStringLiteral("h100-80gb") << 989.0;
-        QTest::newRow("RTX 3090") << QStringLiteral("RTX 3090 24GB") << 24.0 << QStringLiteral("rtx-3090") << 35.6;
+        QTest::newRow("RTX 3090") << QStringLiteral("RTX 3090 24GB") << 24.0 << QStringLiteral("rtx-3090") << 71.0;
         QTest::newRow("Titan RTX is custom") << QStringLiteral("Titan RTX 24GB") << 23.65 << QStringLiteral("custom from rtx-3090")
                                              << 130.0;
         QTest::newRow("unknown type") << QStringLiteral("TPU v5e") << 16.0 << QString() << 0.0;
@@ -807,6 +807,82 @@ private slots:
         const double predicted = static_cast<double>(s.training.global_batch) / estimate_step(s).seconds;
         QVERIFY2(std::abs(predicted / samplesPerSecond - 1) <= 0.25,
                  qPrintable(QStringLiteral("predicted %1 samples/s, measured %2").arg(predicted).arg(samplesPerSecond)));
+    }
+
+    // Answer.AI's fsdp_qlora benchmarks note, every row that states its run (tests/data/anchors/
+    // fsdp_qlora_benchmarks.json): N12's and N14's siblings, LoRA and QLoRA under PyTorch FSDP on two
+    // RTX 3090s and two RTX 4090s, 7B to 70B, CPU offload and DDP, context 512 to 24,576. No
+    // constant is read off them; they hold the planner to the thresholds on runs it has not seen:
+    // peak reserved memory within 20%, the 4090's times within 25%.
+    void fsdp_qlora_benchmarks_data() {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<double>("tolerance");
+        QTest::newRow("F01 Llama-2 7B with a batch size of one (dual 3090): QLoRA, batch 1, context 512, reserved")
+            << QStringLiteral("F01") << 0.20;
+        QTest::newRow("F02 Llama-2 7B with a batch size of one (dual 3090): QLoRA, batch 1, context 2048, reserved")
+            << QStringLiteral("F02") << 0.20;
+        QTest::newRow("F03 Llama-2 7B with a batch size of one (dual 3090): LoRA, batch 1, context 512, reserved")
+            << QStringLiteral("F03") << 0.20;
+        QTest::newRow("F04 Llama-2 7B with a batch size of one (dual 3090): LoRA, batch 1, context 2048, reserved")
+            << QStringLiteral("F04") << 0.20;
+        QTest::newRow("F05 Llama-2 7B with Context Length of 2048 (dual 3090): QLoRA, batch 4, context 2048, reserved")
+            << QStringLiteral("F05") << 0.20;
+        QTest::newRow("F06 Llama-2 7B with Context Length of 2048 (dual 3090): QLoRA, batch 10, context 2048, reserved")
+            << QStringLiteral("F06") << 0.20;
+        QTest::newRow("F07 Llama-2 7B with Context Length of 2048 (dual 3090): LoRA, batch 4, context 2048, reserved")
+            << QStringLiteral("F07") << 0.20;
+        QTest::newRow("F08 Llama-2 7B with Context Length of 2048 (dual 3090): LoRA, batch 6, context 2048, reserved")
+            << QStringLiteral("F08") << 0.20;
+        QTest::newRow("F09 DDP, Llama-2 7B with Context Length of 2048 (dual 3090): QLoRA, batch 8, context 2048, DDP, reserved")
+            << QStringLiteral("F09") << 0.20;
+        QTest::newRow("F10 DDP, Llama-2 7B with Context Length of 2048 (dual 3090): LoRA, batch 4, context 2048, DDP, reserved")
+            << QStringLiteral("F10") << 0.20;
+        QTest::newRow("F11 Yi 34B with Context Length of 2048 (dual 3090): QLoRA, batch 2, context 2048, reserved")
+            << QStringLiteral("F11") << 0.20;
+        QTest::newRow("F12 Yi 34B with Context Length of 2048 (dual 3090): QLoRA, batch 4, context 2048, CPU offload, reserved")
+            << QStringLiteral("F12") << 0.20;
+        QTest::newRow("F13 Llama-2 70B with Context Length of 2048 (dual 3090): QLoRA, batch 2, context 2048, CPU offload, reserved")
+            << QStringLiteral("F13") << 0.20;
+        QTest::newRow("F14 Llama-2 7B with Context Length of 2048 (dual 4090): LoRA, batch 4, context 2048, DDP, samples/s")
+            << QStringLiteral("F14") << 0.25;
+        QTest::newRow("F15 Llama-2 7B with Context Length of 2048 (dual 4090): LoRA, batch 6, context 2048, samples/s")
+            << QStringLiteral("F15") << 0.25;
+        QTest::newRow("F16 Llama-2 7B with Context Length of 2048 (dual 4090): LoRA, batch 10, context 2048, CPU offload, samples/s")
+            << QStringLiteral("F16") << 0.25;
+        QTest::newRow("F17 Llama-2 7B with Context Length of 2048 (dual 4090): LoRA, batch 10, context 2048, CPU offload, reserved")
+            << QStringLiteral("F17") << 0.20;
+        QTest::newRow("F18 Llama-2 7B with Context Length of 2048 (dual 4090): QLoRA, batch 8, context 2048, DDP, samples/s")
+            << QStringLiteral("F18") << 0.25;
+        QTest::newRow("F19 Llama-2 7B with Context Length of 2048 (dual 4090): QLoRA, batch 10, context 2048, samples/s")
+            << QStringLiteral("F19") << 0.25;
+        QTest::newRow("F20 Llama-2 7B with Context Length of 2048 (dual 4090): QLoRA, batch 12, context 2048, CPU offload, samples/s")
+            << QStringLiteral("F20") << 0.25;
+        QTest::newRow("F21 Llama-2 7B with Context Length of 2048 (dual 4090): QLoRA, batch 12, context 2048, CPU offload, reserved")
+            << QStringLiteral("F21") << 0.20;
+        QTest::newRow("F22 Yi 34B with Context Length of 2048 (dual 4090): QLoRA, batch 2, context 2048, samples/s")
+            << QStringLiteral("F22") << 0.25;
+        QTest::newRow("F23 Yi 34B with Context Length of 2048 (dual 4090): QLoRA, batch 4, context 2048, CPU offload, samples/s")
+            << QStringLiteral("F23") << 0.25;
+        QTest::newRow("F24 Llama-2 70B with Context Length of 2048 (dual 4090): QLoRA, batch 2, context 2048, CPU offload, samples/s")
+            << QStringLiteral("F24") << 0.25;
+        QTest::newRow("F25 Mistral 7B v0.2 Base (dual 4090): QLoRA, batch 12, context 2048, CPU offload, samples/s")
+            << QStringLiteral("F25") << 0.25;
+        QTest::newRow("F26 Mistral 7B v0.2 Base (dual 4090): QLoRA, batch 12, context 2048, CPU offload, reserved")
+            << QStringLiteral("F26") << 0.20;
+        QTest::newRow("F27 Mistral 7B v0.2 Base (dual 4090): QLoRA, batch 1, context 24576, CPU offload, samples/s")
+            << QStringLiteral("F27") << 0.25;
+        QTest::newRow("F28 Mistral 7B v0.2 Base (dual 4090): QLoRA, batch 1, context 24576, CPU offload, reserved")
+            << QStringLiteral("F28") << 0.20;
+    }
+    void fsdp_qlora_benchmarks() {
+        QFETCH(QString, id);
+        QFETCH(double, tolerance);
+        static const ValidationReport report = validate_cases(bundled_measured_runs("fsdp_qlora_benchmarks.json"));
+        const auto row =
+            std::find_if(report.rows.begin(), report.rows.end(), [&](const CaseResult& r) { return r.id == id.toStdString(); });
+        QVERIFY(row != report.rows.end());
+        QVERIFY2(std::abs(row->ratio - 1) <= tolerance,
+                 qPrintable(QStringLiteral("predicted %1, measured %2: ratio %3").arg(row->predicted).arg(row->measured).arg(row->ratio)));
     }
 
     // The layout of a case: explicit fields where it states them, else what its assumptions text

@@ -152,8 +152,14 @@ MeasuredCase scaled(const MeasuredCase& c, RefitKnob knob, double k) {
     return out;
 }
 
-// The rows a constant moves: doubling it changes the prediction by this share or more.
-// A row it does not move carries nothing of it.
+// The factors a re-fit searches between (best_scale).
+constexpr double kScaleLow = 1.0 / 3.0, kScaleHigh = 3.0;
+
+// The rows a constant moves: the prediction changes by this share or more somewhere in the range
+// the re-fit searches, at either of its ends. A row it does not move carries nothing of it. Both
+// ends: a reserve capped at the card does not move when a cached share grows, only when it shrinks
+// (the ZeRO-0/1/2 share at 2.8 capped BigScience's two nvidia-smi rows, N19 and N20, so doubling
+// it left them out, and the share was re-fitted on one row alone).
 constexpr double kMovesRow = 0.02;
 
 bool is_reserve(Quantity q) { return q == Quantity::Reserved || q == Quantity::NvidiaSmi; }
@@ -163,8 +169,13 @@ bool refits_row(const FittedConstant& k, const MeasuredCase& c) {
     if (!k.refitted() || !c.not_representable.empty()) return false;
     if (!(k.reserve_constant() ? is_reserve(c.measurement.quantity) : is_step_time(c.measurement.quantity))) return false;
     if (k.knob == RefitKnob::ComputeScale) return generation_of(c) == k.generation;
-    const std::vector<CaseResult> base = validate_cases({c}).rows, doubled = validate_cases({scaled(c, k.knob, 2.0)}).rows;
-    return !base.empty() && !doubled.empty() && std::abs(std::log(doubled.front().ratio / base.front().ratio)) >= std::log1p(kMovesRow);
+    const std::vector<CaseResult> base = validate_cases({c}).rows;
+    if (base.empty()) return false;
+    for (const double end : {kScaleLow, kScaleHigh}) {
+        const std::vector<CaseResult> moved = validate_cases({scaled(c, k.knob, end)}).rows;
+        if (!moved.empty() && std::abs(std::log(moved.front().ratio / base.front().ratio)) >= std::log1p(kMovesRow)) return true;
+    }
+    return false;
 }
 
 // The mean |ln(predicted / measured)| of the rows with the knob at k. The mean, not the median: a
@@ -194,7 +205,7 @@ double best_scale(const std::vector<MeasuredCase>& rows, RefitKnob knob) {
         }
         return best;
     };
-    const double coarse = search(1.0 / 3.0, 3.0, 110);  // steps of 2%
+    const double coarse = search(kScaleLow, kScaleHigh, 110);  // steps of 2%
     return search(coarse / 1.02, coarse * 1.02, 40);    // steps of 0.1%
 }
 

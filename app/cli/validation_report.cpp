@@ -38,6 +38,8 @@ std::string bundled_fitted_constants_path() { return bundled_path("fitted_consta
 
 std::string bundled_measured_runs_2_path() { return bundled_path("measured_runs_2.json", ZP_SOURCE_MEASURED_RUNS_2); }
 
+std::string bundled_measured_runs_3_path() { return bundled_path("measured_runs_3.json", ZP_SOURCE_MEASURED_RUNS_3); }
+
 std::string bundled_paper_throughput_path() { return bundled_path("paper_throughput.json", ZP_SOURCE_PAPER_THROUGHPUT); }
 
 std::string bundled_measured_runs_facts_path() { return bundled_path("measured_runs_facts.json", ZP_SOURCE_MEASURED_RUNS_FACTS); }

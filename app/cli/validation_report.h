@@ -17,6 +17,9 @@ std::string bundled_measured_runs_path();
 // The second set of measured runs (measured_runs_2.json: runs that played no part in building the
 // model), found the same way.
 std::string bundled_measured_runs_2_path();
+// The third set (measured_runs_3.json: public runs the project transcribed, families of the second
+// set's; the ZeRO-0/1/2 cached share is fitted on some of them), found the same way.
+std::string bundled_measured_runs_3_path();
 // The bundled paper_throughput.json (published throughput figures: papers and vendor posts), found the same way.
 std::string bundled_paper_throughput_path();
 // The project's own host RAM measurements (tests/data/anchors/host_ram_runs.json), bundled the same way.

@@ -206,7 +206,7 @@ double best_scale(const std::vector<MeasuredCase>& rows, RefitKnob knob) {
         return best;
     };
     const double coarse = search(kScaleLow, kScaleHigh, 110);  // steps of 2%
-    return search(coarse / 1.02, coarse * 1.02, 40);    // steps of 0.1%
+    return search(coarse / 1.02, coarse * 1.02, 40);           // steps of 0.1%
 }
 
 struct RefitConstant {

@@ -15,8 +15,8 @@ namespace zp::cli {
 
 // The planner against measured runs: FILE, or the bundled measured_runs.json and the bundled
 // host_ram_runs.json (each with the facts of measured_runs_facts.json), then the bundled
-// measured_runs_2.json (runs the model was not built on) and paper_throughput.json (published
-// throughput figures), each with its own aggregate. Accuracy is information, not failure: exit 0
+// measured_runs_2.json (runs the model was not built on), measured_runs_3.json (runs the project
+// transcribed) and paper_throughput.json (published throughput figures), each with its own aggregate. Accuracy is information, not failure: exit 0
 // whenever the file could be read.
 int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     if (a.positionals.size() > 1) throw InputError("validate takes at most one FILE: zero-planner validate [FILE] [--json]");
@@ -49,6 +49,12 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
         second_path = bundled_measured_runs_2_path();
         second = validation::validate_cases(validation::parse_measured_runs(read_text_file(second_path), second_path, &facts));
     }
+    std::optional<validation::ValidationReport> third;
+    std::string third_path;
+    if (bundled) {
+        third_path = bundled_measured_runs_3_path();
+        third = validation::validate_cases(validation::parse_measured_runs(read_text_file(third_path), third_path, &facts));
+    }
     std::optional<validation::ValidationReport> papers;
     std::vector<validation::MeanResult> paper_means;
     std::string paper_path;
@@ -65,13 +71,14 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
         constants = validation::fitted_constants(read_text_file(constants_path), constants_path);
     }
     // --holdout: every bundled row (the first set, the host RAM runs, the second set, whose N02 the
-    // ZeRO-3 hook time was read off, and the published throughput), each constant re-fitted
+    // ZeRO-3 hook time was read off, the third, and the published throughput), each constant re-fitted
     // without one source at a time.
     std::optional<validation::HoldoutReport> holdout;
     if (a.flag(opt::holdout)) {
         if (!bundled) throw InputError("validate --holdout re-fits the constants on the bundled runs they were read off; drop FILE");
         std::vector<validation::MeasuredCase> in_sample = r.cases;
         for (const auto& c : second->cases) in_sample.push_back(c);
+        for (const auto& c : third->cases) in_sample.push_back(c);
         for (const auto& c : papers->cases) in_sample.push_back(c);
         holdout = validation::validate_holdout(in_sample, constants);
     }
@@ -80,11 +87,13 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
         if (bundled) j["fitted_constants"] = fitted_constants_json(constants);
         if (holdout) j["holdout"] = holdout_json(*holdout);
         if (second) j["measured_runs_2"] = validation_json(*second, second_path);
+        if (third) j["measured_runs_3"] = validation_json(*third, third_path);
         if (papers) j["paper_throughput"] = validation_json(*papers, paper_path, {}, paper_means);
         out << j.dump(2) << "\n";
     } else {
         out << validation_text(r, path, "Measured runs", pairs, means);
         if (second) out << "\n" << validation_text(*second, second_path, "Measured runs, second set (not used to build the model)");
+        if (third) out << "\n" << validation_text(*third, third_path, "Measured runs, third set (transcribed by the project)");
         if (papers) out << "\n" << validation_text(*papers, paper_path, "Published throughput", {}, paper_means);
         if (bundled) out << fitted_constants_text(constants);
         if (holdout) out << holdout_text(*holdout);

@@ -28,7 +28,10 @@ const std::vector<std::string> kOffloadOptimizerKeys = {"device", "nvme_path", "
                                                         "pipeline_write", "fast_init", "ratio"};
 const std::vector<std::string> kFp16Keys = {"enabled", "auto_cast", "loss_scale", "initial_scale_power", "loss_scale_window",
                                             "hysteresis", "consecutive_hysteresis", "min_loss_scale", "fp16_master_weights_and_grads"};
-const std::vector<std::string> kBf16Keys = {"enabled", "immediate_grad_update"};
+// bf16: runtime/precision_config.py DeepSpeedBF16Config (check_grad_overflow: PR #6976;
+// bf16_master_weights_and_grads and bf16_optimizer_states: PR #7700, 2025-12).
+const std::vector<std::string> kBf16Keys = {"enabled", "immediate_grad_update", "check_grad_overflow",
+                                            "bf16_master_weights_and_grads", "bf16_optimizer_states"};
 // Top-level keys DeepSpeed reads (runtime/constants.py and the feature configs); others are ignored silently.
 const std::vector<std::string> kTopKeys = {
     "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "optimizer", "scheduler", "fp16", "bf16",
@@ -59,7 +62,9 @@ const std::set<std::string> kBooleanPaths = {
     "zero_optimization.overlap_comm", "zero_optimization.contiguous_gradients", "zero_optimization.reduce_scatter",
     "zero_optimization.allgather_partitions", "zero_optimization.offload_param.pin_memory",
     "zero_optimization.offload_optimizer.pin_memory", "fp16.enabled", "bf16.enabled", "wall_clock_breakdown",
-    "zero_optimization.stage3_gather_16bit_weights_on_model_save", "zero_optimization.mics_hierarchical_params_gather"};
+    "zero_optimization.stage3_gather_16bit_weights_on_model_save", "zero_optimization.mics_hierarchical_params_gather",
+    "fp16.fp16_master_weights_and_grads", "bf16.bf16_master_weights_and_grads", "bf16.bf16_optimizer_states",
+    "bf16.check_grad_overflow", "bf16.immediate_grad_update"};
 
 const DeprecatedKey kDeprecated[] = {
     {"cpu_offload", "offload_optimizer: {\"device\": \"cpu\"}"},

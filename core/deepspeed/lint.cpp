@@ -349,10 +349,46 @@ private:
         }
         if (ds_schema::block_enabled(j_, "fp16") && ds_schema::block_enabled(j_, "bf16"))
             add(Severity::Error, "bf16.enabled", "bfloat16 and fp16 modes cannot be simultaneously enabled", "enable one of them");
+        check_low_precision_master_weights();
         if (j_.contains("/optimizer/params/max_grad_norm"_json_pointer))
             add(Severity::Error, "optimizer.params.max_grad_norm",
                 "'max_grad_norm' is not supported as an optimizer parameter, please switch to using the deepspeed parameter 'gradient_clipping'",
                 "move it to the top level as \"gradient_clipping\"");
+    }
+
+    bool block_true(const char* block, const char* key) const {
+        return is_object(block) && j_.at(block).contains(key) && j_.at(block).at(key) == true;
+    }
+
+    // 16-bit master weights and gradients, and bf16 optimizer states (PR #7700): runtime/config.py
+    // _do_error_check asserts ZeRO stage 1-3 for each and bf16_master_weights_and_grads under
+    // bf16_optimizer_states; base_optimizer.py _configure_master_weights then requires ZeRO-Offload
+    // with DeepSpeedCPUAdam (stage_1_and_2.py _enforce_cpu_offload, stage3.py
+    // _enforce_optimizer_offload) unless bf16 master weights keep bf16 optimizer states on the GPU.
+    void check_low_precision_master_weights() {
+        const bool fp16_master = block_true("fp16", "fp16_master_weights_and_grads");
+        const bool bf16_master = block_true("bf16", "bf16_master_weights_and_grads");
+        const bool bf16_states = block_true("bf16", "bf16_optimizer_states");
+        if (!fp16_master && !bf16_master && !bf16_states) return;
+        const int st = stage();
+        const std::string where = fp16_master ? "fp16.fp16_master_weights_and_grads" : "bf16.bf16_master_weights_and_grads";
+        if (st < 1)
+            add(Severity::Error, bf16_states && !bf16_master ? "bf16.bf16_optimizer_states" : where,
+                "16-bit master weights and optimizer states are only supported with ZeRO Stage 1, 2, or 3",
+                "set zero_optimization.stage 1-3");
+        if (bf16_states && !bf16_master)
+            add(Severity::Error, "bf16.bf16_optimizer_states", "bf16_optimizer_states requires bf16_master_weights_and_grads to be enabled",
+                "add \"bf16_master_weights_and_grads\": true to bf16");
+        const bool offloaded =
+            is_object("zero_optimization") && ds_schema::offload_device_name(j_.at("zero_optimization"), "offload_optimizer") != "none";
+        if ((fp16_master || (bf16_master && !bf16_states)) && !offloaded)
+            add(Severity::Error, where,
+                "the master weights feature requires ZeRO-Offload with DeepSpeedCPUAdam (its fp32 optimizer states cannot stay on the GPU)",
+                bf16_master ? "add \"bf16_optimizer_states\": true, or offload_optimizer to the cpu" : "set offload_optimizer to the cpu");
+        if (fp16_master || bf16_master)
+            add(Severity::Info, where,
+                "the planner's memory and step time for this config assume fp32 master weights, gradients and optimizer states: "
+                "it does not model 16-bit master weights");
     }
 
     std::optional<std::int64_t> zero_integer(const char* key) const {

@@ -550,7 +550,9 @@ void add_model_parallel_comm(const StepContext& x, StepTime& st) {
 // _cpu_grad non_blocking; torch.optim steps the host shard in place, and the next pre_unshard brings
 // it up, so nothing comes up after the step. The copies share the unshard stream's window with the
 // all-gathers (`hidden_allgather_seconds`, the part of them already behind compute): what exceeds
-// f x (forward + backward) is exposed. The host step takes the optimizer rate of the node.
+// f x (forward + backward) is exposed. The host step is timed at DeepSpeed's CPU Adam rate
+// (Cluster::cpu_adam_params_per_second); torch.optim's AdamW on CPU tensors is slower, so FSDP's
+// step is longer than this says (docs/tutorials/10 says so).
 void add_fsdp_cpu_offload(const StepContext& x, double hidden_allgather_seconds, StepTime& st) {
     const Scenario& s = x.s;
     const double f = s.zero.overlap_comm ? s.assumptions.comm_overlap_fraction : 0.0;

@@ -230,8 +230,18 @@ std::optional<ZeroPlusPlus> zeropp_from_text(std::string_view assumptions) {
     return z;
 }
 
-std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions) {
+std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions,
+                                     std::string_view precision_and_optimizer) {
     if (lora && !finetune_from_text(*lora)) return "LoRA/QLoRA (" + *lora + "): states no rank (r=...)";
+    // DeepSpeed's 16-bit master weights and gradients, and bf16 optimizer states (runtime/
+    // precision_config.py, PR #7700; fp16_master_weights_and_grads before it): the planner keeps
+    // fp32 master weights, gradients and states, so such a run scored would be a wrong figure. Named
+    // by key, or as bf16/fp16/low-precision master weights ("bf16 (fp32 master)" is not one).
+    const std::string po = lower(precision_and_optimizer);
+    static const std::regex low_master(R"((bf16|fp16|16-bit|low[- ]precision)(?:(?!fp32)[^,;|]){0,20}master)");
+    if (contains(po, "master_weights_and_grads") || contains(po, "bf16_optimizer_states") || std::regex_search(po, low_master))
+        return "16-bit master weights (DeepSpeed's bf16_master_weights_and_grads / bf16_optimizer_states): the planner keeps fp32 "
+               "master weights, gradients and optimizer states";
     const std::string a = lower(assumptions);
     if ((contains(a, "zero++") || contains(a, "zero_quantized") || contains(a, "zero_hpz")) && !zeropp_from_text(assumptions))
         return "ZeRO++ named without its switches (zero_hpz_partition_size, zero_quantized_weights/gradients)";
@@ -741,7 +751,9 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     if (kind != "peak_memory" && kind != "fits_or_oom" && kind != "throughput" && kind != "host_ram")
         r.fail("kind", "'" + kind + "' is none of peak_memory, fits_or_oom, throughput, host_ram");
     const FsdpSetup fsdp = engine_from_case(r);
-    c.not_representable = not_representable_reason(r.optional_text("lora"), r.optional_text("assumptions").value_or(""));
+    c.not_representable =
+        not_representable_reason(r.optional_text("lora"), r.optional_text("assumptions").value_or(""),
+                                 r.optional_text("precision").value_or("") + " | " + r.optional_text("optimizer").value_or(""));
     if (contains(lower(r.optional_text("assumptions").value_or("")), "torchtracemalloc")) {
         c.host_training_window = true;
         if (kind == "host_ram")

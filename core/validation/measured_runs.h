@@ -123,7 +123,9 @@ std::optional<ZeroPlusPlus> zeropp_from_text(std::string_view assumptions);
 // The tensor and pipeline parallel sizes an assumptions text names ("TP=4, PP=12",
 // "--tensor-model-parallel-size 2"); 1 each when it names none.
 Parallelism parallelism_from_text(std::string_view assumptions);
-// Why a case cannot be planned (LoRA without a rank, ZeRO++ without its switches); empty if it can.
-std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions);
+// Why a case cannot be planned (LoRA without a rank, ZeRO++ without its switches, 16-bit master
+// weights named in its precision or optimizer text); empty if it can.
+std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions,
+                                     std::string_view precision_and_optimizer = {});
 
 }  // namespace zp::validation

@@ -138,22 +138,39 @@ private slots:
     void not_representable_data() {
         QTest::addColumn<QString>("lora");
         QTest::addColumn<QString>("assumptions");
+        QTest::addColumn<QString>("precision");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("plain run") << QString() << QStringLiteral("stage 3, buckets default") << QString();
+        QTest::newRow("plain run") << QString() << QStringLiteral("stage 3, buckets default") << QString() << QString();
         QTest::newRow("LoRA with a rank is modelled")
-            << QStringLiteral("LoRA r=8, alpha 32, default T5 targets (q,v)") << QString() << QString();
-        QTest::newRow("LoRA without a rank") << QStringLiteral("LoRA on the attention") << QString() << QStringLiteral("states no rank");
-        QTest::newRow("ZeRO++ with its switches is modelled") << QString() << QStringLiteral("ZeRO++ ON (qwZ + hpZ=16)") << QString();
-        QTest::newRow("ZeRO++ by key") << QString() << QStringLiteral("zero_quantized_weights true") << QString();
-        QTest::newRow("ZeRO++ without switches") << QString() << QStringLiteral("ZeRO++ was on") << QStringLiteral("without its switches");
-        QTest::newRow("TP and PP are modelled") << QString() << QStringLiteral("TP=4, PP=12, DP=8") << QString();
+            << QStringLiteral("LoRA r=8, alpha 32, default T5 targets (q,v)") << QString() << QString() << QString();
+        QTest::newRow("LoRA without a rank") << QStringLiteral("LoRA on the attention") << QString() << QString()
+                                             << QStringLiteral("states no rank");
+        QTest::newRow("ZeRO++ with its switches is modelled")
+            << QString() << QStringLiteral("ZeRO++ ON (qwZ + hpZ=16)") << QString() << QString();
+        QTest::newRow("ZeRO++ by key") << QString() << QStringLiteral("zero_quantized_weights true") << QString() << QString();
+        QTest::newRow("ZeRO++ without switches")
+            << QString() << QStringLiteral("ZeRO++ was on") << QString() << QStringLiteral("without its switches");
+        QTest::newRow("TP and PP are modelled") << QString() << QStringLiteral("TP=4, PP=12, DP=8") << QString() << QString();
+        // DeepSpeedExamples training/bf16_master_weight/README.md: its two configurations.
+        QTest::newRow("bf16_master_weight README, baseline: fp32 master is modelled")
+            << QString() << QString() << QStringLiteral("bf16 (DeepSpeed bf16 engine, fp32 master weights/grads/Adam states)") << QString();
+        QTest::newRow("the same, as N02 states it") << QString() << QString() << QStringLiteral("bf16 (fp32 master)") << QString();
+        QTest::newRow("bf16_master_weight README, BF16 low-precision (master + opt states)")
+            << QString() << QString() << QStringLiteral("BF16 low-precision (master + opt states)")
+            << QStringLiteral("16-bit master weights");
+        QTest::newRow("by DeepSpeed's key") << QString() << QString()
+                                            << QStringLiteral("bf16, bf16_master_weights_and_grads and bf16_optimizer_states")
+                                            << QStringLiteral("16-bit master weights");
+        QTest::newRow("bf16 master weights") << QString() << QString() << QStringLiteral("bf16 (bf16 master weights, bf16 Adam states)")
+                                             << QStringLiteral("16-bit master weights");
     }
     void not_representable() {
         QFETCH(QString, lora);
         QFETCH(QString, assumptions);
+        QFETCH(QString, precision);
         QFETCH(QString, reason);
         const std::optional<std::string> l = lora.isEmpty() ? std::nullopt : std::optional(lora.toStdString());
-        const QString got = QString::fromStdString(not_representable_reason(l, assumptions.toStdString()));
+        const QString got = QString::fromStdString(not_representable_reason(l, assumptions.toStdString(), precision.toStdString()));
         if (reason.isEmpty()) QVERIFY2(got.isEmpty(), qPrintable(got));
         else QVERIFY2(got.contains(reason), qPrintable(got));
     }

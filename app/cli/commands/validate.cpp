@@ -16,8 +16,8 @@ namespace zp::cli {
 // The planner against measured runs: FILE, or the bundled measured_runs.json and the bundled
 // host_ram_runs.json (each with the facts of measured_runs_facts.json), then the bundled
 // measured_runs_2.json (runs the model was not built on), measured_runs_3.json (runs the project
-// transcribed) and paper_throughput.json (published throughput figures), each with its own aggregate. Accuracy is information, not failure: exit 0
-// whenever the file could be read.
+// transcribed) and paper_throughput.json (published throughput figures), each with its own
+// aggregate. Accuracy is information, not failure: exit 0 whenever the file could be read.
 int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     if (a.positionals.size() > 1) throw InputError("validate takes at most one FILE: zero-planner validate [FILE] [--json]");
     const bool bundled = a.positionals.empty();
@@ -71,8 +71,8 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
         constants = validation::fitted_constants(read_text_file(constants_path), constants_path);
     }
     // --holdout: every bundled row (the first set, the host RAM runs, the second set, whose N02 the
-    // ZeRO-3 hook time was read off, the third, and the published throughput), each constant re-fitted
-    // without one source at a time.
+    // ZeRO-3 hook time was read off, the third and the published throughput), each constant
+    // re-fitted without one source at a time.
     std::optional<validation::HoldoutReport> holdout;
     if (a.flag(opt::holdout)) {
         if (!bundled) throw InputError("validate --holdout re-fits the constants on the bundled runs they were read off; drop FILE");

@@ -147,6 +147,22 @@
         <translation>fp32 梯度分区和 torch.optim 的临时张量</translation>
     </message>
     <message>
+        <source>bf16 gradient partition and torch.optim&apos;s temporaries</source>
+        <translation>bf16 梯度分区和 torch.optim 的临时张量</translation>
+    </message>
+    <message>
+        <source>bf16 gradient partition (bf16 master weights)</source>
+        <translation>bf16 梯度分区（bf16 主权重）</translation>
+    </message>
+    <message>
+        <source>torch.save copies each rank&apos;s bf16 master partition to the host</source>
+        <translation>torch.save 把每个 rank 的 bf16 主权重分区复制到主机</translation>
+    </message>
+    <message>
+        <source>bf16 master weights and optimizer states run at ZeRO stage 1-3 with the optimizer on the GPU (DeepSpeed needs ZeRO 1-3; with offload the planner does not model them)</source>
+        <translation>bf16 主权重和优化器状态只在 ZeRO 阶段 1-3 且优化器留在 GPU 上时运行（DeepSpeed 要求 ZeRO 1-3；卸载时本规划器不对其建模）</translation>
+    </message>
+    <message>
         <source>the step runs on the host (DeepSpeed CPU Adam)</source>
         <translation>优化器步骤在主机上运行（DeepSpeed CPU Adam）</translation>
     </message>
@@ -2251,6 +2267,18 @@
     <message>
         <source>A training loop that keeps &quot;outputs = model(**batch)&quot; holds its logits through the backward and the step, and the previous step&apos;s (and KV cache) through the next forward. The Trainer drops it before the backward.</source>
         <translation>保留 &quot;outputs = model(**batch)&quot; 的训练循环在反向传播和优化器步骤期间持有本步的 logits，并在下一次前向传播期间持有上一步的 logits（及 KV 缓存）。Trainer 在反向传播之前就释放它。</translation>
+    </message>
+    <message>
+        <source>bf16 master weights and optimizer states</source>
+        <translation>bf16 主权重和优化器状态</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s bf16_master_weights_and_grads with bf16_optimizer_states: the master weights, the gradient the optimizer steps and its moments in bf16. bf16 at ZeRO 1-3 with the optimizer on the GPU.</source>
+        <translation>DeepSpeed 的 bf16_master_weights_and_grads 加 bf16_optimizer_states：主权重、优化器更新所用的梯度及其动量均为 bf16。仅限 bf16、ZeRO 1-3 且优化器留在 GPU 上。</translation>
+    </message>
+    <message>
+        <source>Toggle bf16 master weights</source>
+        <translation>切换 bf16 主权重</translation>
     </message>
 </context>
 <context>

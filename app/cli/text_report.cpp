@@ -173,7 +173,8 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     const MemoryBreakdown& m = c.memory;
     std::string out;
     out += "Setup:   " + setup_label(setup_key(c.zero), c.engine) + ", micro batch " + std::to_string(c.micro_batch) + " x " +
-           std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) + "\n";
+           std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) +
+           (c.zero.bf16_master_weights ? ", bf16 master weights and optimizer states" : "") + "\n";
     // With ZeRO++ on auto across nodes, the search's choice at stage 3 (ZeroSetup::auto_zeropp), off included.
     const bool zeropp_chosen = c.zero.auto_zeropp && c.zero.stage == 3 && s.cluster.nodes > 1;
     if (const std::string zpp = zeropp_words(effective_zeropp(with_candidate(s, c))); !zpp.empty())
@@ -235,13 +236,7 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
         for (const MemorySlice& slice : memory_slices()) out += pad_left(gib(slice.bytes(m)), 8);
         out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.peak_reserved_bytes), 9) + pad_left(gib(m.cpu_bytes_per_node), 9) +
                pad_left(gib(m.nvme_bytes_per_node), 9) + pad_left(format_fixed(c.step.seconds, 2), 9) +
-               pad_left(format_count(c.step.tokens_per_second), 10) + "  " +
-               (c.fit.all()     ? "yes"
-                : !c.fit.layout ? (pipeline_runs_stage(c.parallel, c.zero.stage) ? "no: experts" : "no: pipeline")
-                : !c.fit.gpu    ? "no: GPU"
-                : !c.fit.cpu    ? "no: host RAM"
-                                : "no: NVMe") +
-               "\n";
+               pad_left(format_count(c.step.tokens_per_second), 10) + "  " + fits_word(c) + "\n";
     }
     out += "\nPer-GPU columns in GiB (usable " + gib(usable_gpu_bytes(s)) +
            "): what must fit (needed), split as the step holds it at the moment that decides the fit;\n"

@@ -106,6 +106,12 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
     if (bitsandbytes && z.stage >= 1) j["zero_allow_untested_optimizer"] = true;
     if (t.precision == Precision::Bf16) {
         j["bf16"] = {{"enabled", true}};
+        // Low-precision master weights (runtime/precision_config.py, PR #7700): the two keys together,
+        // as the planner models them (ZeroSetup::bf16_master_weights).
+        if (z.bf16_master_weights) {
+            j["bf16"]["bf16_master_weights_and_grads"] = true;
+            j["bf16"]["bf16_optimizer_states"] = true;
+        }
     } else if (t.precision == Precision::Fp16) {
         // Dynamic loss scaling (loss_scale 0) with DeepSpeed's documented defaults.
         j["fp16"] = {{"enabled", true},           {"loss_scale", 0}, {"initial_scale_power", 16},

@@ -42,6 +42,12 @@ void import_batch_and_precision(const json& c, Scenario& s) {
     if (ds_schema::block_enabled(c, "bf16")) s.training.precision = Precision::Bf16;
     else if (ds_schema::block_enabled(c, "fp16")) s.training.precision = Precision::Fp16;
     else if (c.contains("bf16") || c.contains("fp16")) s.training.precision = Precision::Fp32;
+    // bf16's low-precision master weights (PR #7700): a config that sets both keys is planned with
+    // them; the master weights alone (DeepSpeed runs them with ZeRO-Offload only, which the planner
+    // does not model) keep fp32 master weights, and lint says so.
+    const bool bf16 = ds_schema::block_enabled(c, "bf16");
+    const auto on = [&](const char* key) { return bf16 && c.at("bf16").contains(key) && c.at("bf16").at(key) == true; };
+    s.zero.bf16_master_weights = on("bf16_master_weights_and_grads") && on("bf16_optimizer_states");
 }
 
 // The optimizer's type and whose kernel runs it.

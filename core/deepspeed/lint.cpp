@@ -385,10 +385,12 @@ private:
             add(Severity::Error, where,
                 "the master weights feature requires ZeRO-Offload with DeepSpeedCPUAdam (its fp32 optimizer states cannot stay on the GPU)",
                 bf16_master ? "add \"bf16_optimizer_states\": true, or offload_optimizer to the cpu" : "set offload_optimizer to the cpu");
-        if (fp16_master || bf16_master)
+        // The planner models bf16 master weights with bf16 states on the GPU
+        // (ZeroSetup::bf16_master_weights); the rest it plans with fp32 master weights.
+        if (fp16_master || (bf16_master && (!bf16_states || offloaded)))
             add(Severity::Info, where,
                 "the planner's memory and step time for this config assume fp32 master weights, gradients and optimizer states: "
-                "it does not model 16-bit master weights");
+                "it models 16-bit master weights only as bf16 master weights with bf16_optimizer_states on the GPU");
     }
 
     std::optional<std::int64_t> zero_integer(const char* key) const {

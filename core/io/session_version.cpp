@@ -233,6 +233,11 @@ void upgrade_23_to_24(json& doc) {
     if (doc.contains("zero") && doc.at("zero").is_object()) doc["zero"]["linear_tile_factor"] = 1;
 }
 
+// Version 24 kept fp32 master weights and optimizer states: the fields keep its plans as they were.
+void upgrade_24_to_25(json& doc) {
+    if (doc.contains("zero") && doc.at("zero").is_object()) doc["zero"]["bf16_master_weights"] = false;
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -337,6 +342,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 23) {
         upgrade_23_to_24(doc);
         version = 24;
+    }
+    if (version == 24) {
+        upgrade_24_to_25(doc);
+        version = 25;
     }
     doc["version"] = version;
     return doc;

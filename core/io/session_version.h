@@ -71,6 +71,9 @@
 //              kernels); a version-22 file has "fused" (what version 22 planned).
 //   version 24 zero.linear_tile_factor (deepspeed.zero.TiledLinear's tiles, ZeRO-Infinity's
 //              memory-centric tiling; 1 = off); a version-23 file has 1 (what version 23 planned).
+//   version 25 zero.bf16_master_weights (DeepSpeed's bf16_master_weights_and_grads with
+//              bf16_optimizer_states, PR #7700); a version-24 file has it off (fp32 master weights,
+//              what version 24 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -85,7 +88,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 24;
+inline constexpr int kSessionVersion = 25;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -478,15 +478,18 @@ HostMoment checkpoint_save_moment(const Scenario& s, const NodeTerms& q, const H
     if (z.stage == 3) model_save = z.gather_16bit_weights_on_model_save ? q.whole_weights : 0.0;
     else model_save = q.g * q.whole_weights;
     // torch.save copies a GPU-resident fp32 partition to the host one storage at a time: every
-    // rank's at ZeRO-1/2/3 (_save_zero_checkpoint), rank 0's whole fp32 master at stage 0.
+    // rank's at ZeRO-1/2/3 (_save_zero_checkpoint), rank 0's whole fp32 master at stage 0; in bf16
+    // with bf16 master weights (model_states.h master_element_bytes).
     double optimizer_save = 0;
-    if (z.offload_optimizer == OffloadDevice::None) optimizer_save = z.stage > 0 ? q.g * 4.0 * q.Tr : 4.0 * q.T;
+    const double master = master_element_bytes(z);
+    if (z.offload_optimizer == OffloadDevice::None) optimizer_save = z.stage > 0 ? q.g * master * q.Tr : 4.0 * q.T;
     mo.bytes.model_copy = std::max(model_save, optimizer_save);
     mo.cause =
         model_save >= optimizer_save
             ? (z.stage == 3 ? QT_TRANSLATE_NOOP("Core", "rank 0 gathers the whole 16-bit model, stage3_gather_16bit_weights_on_model_save")
                             : QT_TRANSLATE_NOOP("Core", "every process copies the 16-bit model to the host, the Trainer's get_state_dict"))
-            : QT_TRANSLATE_NOOP("Core", "torch.save copies each rank's fp32 optimizer partition to the host");
+            : (z.bf16_master_weights ? QT_TRANSLATE_NOOP("Core", "torch.save copies each rank's bf16 master partition to the host")
+                                     : QT_TRANSLATE_NOOP("Core", "torch.save copies each rank's fp32 optimizer partition to the host"));
     return mo;
 }
 

@@ -41,11 +41,18 @@ MomentBytes optimizer_moment_bytes(const Training& t, double state_bytes) {
     return b;
 }
 
+// base_optimizer.py _configure_master_weights: the master dtype stage_1_and_2.py and stage3.py make
+// their master partition and the stepped gradient in (master_weights_and_grads_dtype); the
+// optimizer's states follow it with bf16_optimizer_states (engine.py: DeepSpeedCPUAdam's
+// fp32_optimizer_states off; torch.optim's zeros_like(master)).
+double master_element_bytes(const ZeroSetup& z) { return z.bf16_master_weights ? 2.0 : 4.0; }
+double moment_element_bytes(const ZeroSetup& z) { return z.bf16_master_weights ? 2.0 : 4.0; }
+
 ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const Training& t, const ZeroSetup& z, Convention c) {
     const double P = params;
     const double N = static_cast<double>(world_size);
     const bool mixed = t.precision != Precision::Fp32;
-    const MomentBytes moment_bytes = optimizer_moment_bytes(t);
+    const MomentBytes moment_bytes = optimizer_moment_bytes(t, moment_element_bytes(z));
     const double moments = moment_bytes.allocated;
 
     // What each stage partitions across the N data-parallel ranks (ZeRO paper Sec. 5):
@@ -54,9 +61,9 @@ ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const 
     const double grad_share = z.stage >= 2 ? 1.0 / N : 1.0;
     const double param_share = z.stage >= 3 ? 1.0 / N : 1.0;
 
-    const double weight_bytes = bytes_per_element(t.precision);    // the weights the GPU computes with
-    const double master_bytes = mixed ? 4.0 : 0.0;                 // fp32 master copy, mixed precision only
-    const double low_grad_bytes = bytes_per_element(t.precision);  // gradients in the compute precision
+    const double weight_bytes = bytes_per_element(t.precision);         // the weights the GPU computes with
+    const double master_bytes = mixed ? master_element_bytes(z) : 0.0;  // the master copy, mixed precision only
+    const double low_grad_bytes = bytes_per_element(t.precision);       // gradients in the compute precision
 
     ModelStateBytes b;
     if (c == Convention::Paper) {
@@ -73,7 +80,7 @@ ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const 
         b.params = weight_bytes * P * param_share;
         if (mixed) {
             const double low_grads = z.stage == 3 ? 0.0 : low_grad_bytes * P * grad_share;
-            const double fp32_grads = 4.0 * P * opt_share;
+            const double fp32_grads = master_element_bytes(z) * P * opt_share;  // in the master's dtype
             b.gradients = low_grads + fp32_grads;
         } else {
             b.gradients = low_grad_bytes * P * grad_share;

@@ -31,6 +31,11 @@ struct MomentBytes {
 };
 MomentBytes optimizer_moment_bytes(const Training& t, double state_bytes = 4.0);
 
+// Bytes of an element of the ZeRO optimizer's master weights and of the gradient it steps, and of its
+// moments: 4 (fp32), 2 with DeepSpeed's bf16 master weights and optimizer states (ZeroSetup::bf16_master_weights).
+double master_element_bytes(const ZeroSetup& z);
+double moment_element_bytes(const ZeroSetup& z);
+
 // Per-GPU model states for `params` parameters on `world_size` data-parallel GPUs.
 ModelStateBytes model_state_bytes(double params, std::int64_t world_size, const Training& t, const ZeroSetup& z, Convention c);
 

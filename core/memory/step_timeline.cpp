@@ -109,6 +109,9 @@ void add_state_terms(Terms& x, const Scenario& s, const TimelineInputs& in, cons
     // single_partition_of_fp32_groups, stage3.py _create_fp32_partitions): in fp32 training too,
     // where it is a second copy of the rank's partition that the slices do not count.
     if (!mixed && z.stage >= 1 && !offload_optimizer) x.optimizer += 4.0 * partition;
+    // The master's dtype (model_states.h master_element_bytes): the gradient the step makes is in it,
+    // fp32 unless bf16_master_weights_and_grads.
+    const double master = master_element_bytes(z);
 
     if (offload_optimizer && z.stage == 1) {
         // ZeRO-1 with offload: .grad still stays whole on the GPU until the boundary, where the
@@ -143,20 +146,20 @@ void add_state_terms(Terms& x, const Scenario& s, const TimelineInputs& in, cons
             x.grads_full = k * P;
             x.held_across_micro_steps = gas > 1 ? k * P : 0;
             x.grads_at_reduce = x.grads_at_step = k * partition;
-            x.grads_fp32_step = 4.0 * partition;                         // flatten_dense_tensors_aligned copies, fp32 or not
+            x.grads_fp32_step = master * partition;                      // flatten_dense_tensors_aligned copies, fp32 or not
             x.boundary_bucket = k * std::min(z.reduce_bucket_elems, P);  // a bucket holds at most the model
             break;
         case 2:
             // stage_1_and_2.py with contiguous_gradients: each bucket is reduced from the ipg buffer
             // into grads_in_partition (allocated at the first reduce, kept); .grad is freed.
             x.grads_partition = k * partition;
-            x.grads_fp32_step = 4.0 * partition;
+            x.grads_fp32_step = master * partition;
             break;
         default:
             // stage3.py: grad_partitions_flat_buffer (16-bit, the rank's partition) allocated in
             // __init__; _prepare_fp32_grad_for_sub_group makes the fp32 gradient of one sub-group.
             x.grads_partition = k * partition;
-            x.grads_fp32_step = 4.0 * stepped;
+            x.grads_fp32_step = master * stepped;
             break;
         }
     }
@@ -174,7 +177,7 @@ void add_state_terms(Terms& x, const Scenario& s, const TimelineInputs& in, cons
     // F.optimizer_update_32bit / _8bit_blockwise) and make none.
     const bool torch_kernel =
         (!t.fused_optimizer || t.optimizer == Optimizer::Adagrad) && t.optimizer_storage == OptimizerStorage::Standard;
-    if (torch_kernel && makes_temporary && !offload_optimizer) x.optimizer_temporary = 4.0 * stepped;
+    if (torch_kernel && makes_temporary && !offload_optimizer) x.optimizer_temporary = moment_element_bytes(z) * stepped;
 }
 
 // What start-up allocates beyond the run's persistent bytes.
@@ -191,7 +194,7 @@ void add_startup_terms(Terms& x, const Scenario& s, const TimelineInputs& in, co
     } else if (!offload_optimizer && (mixed || z.stage >= 1) && x.grads_fp32_kept == 0) {
         // initialize_optimizer_states (stage_1_and_2.py and stage3.py): a zeroed fp32 gradient of
         // the stepped partition and one optimizer step create the moments beside the fp32 master.
-        x.startup_extra = 4.0 * stepped;
+        x.startup_extra = master_element_bytes(z) * stepped;
         x.startup_cause =
             QT_TRANSLATE_NOOP("Core", "fp32 master partition, optimizer states and a zeroed fp32 gradient (initialize_optimizer_states)");
     } else {
@@ -612,6 +615,9 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         mo.buffers_bytes += x.optimizer_temporary;
         mo.activations_bytes += x.kept_output;
         if (x.optimizer_temporary > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "fp32 gradient partition and torch.optim's temporaries");
+        if (s.zero.bf16_master_weights)
+            mo.cause = x.optimizer_temporary > 0 ? QT_TRANSLATE_NOOP("Core", "bf16 gradient partition and torch.optim's temporaries")
+                                                 : QT_TRANSLATE_NOOP("Core", "bf16 gradient partition (bf16 master weights)");
         if (s.zero.offload_optimizer != OffloadDevice::None)
             mo.cause = QT_TRANSLATE_NOOP("Core", "the step runs on the host (DeepSpeed CPU Adam)");
         visit(mo);

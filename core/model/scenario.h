@@ -225,6 +225,14 @@ struct ZeroSetup {
     // (core/model/layer_modules.cpp). 1 = off. Rajbhandari et al. 2021 Fig. 6(b): the largest
     // hidden size one DGX-2 trains is 8K untiled, 16K at t = 2, 32K at 4, 64K at 16.
     std::int64_t linear_tile_factor = 1;
+    // DeepSpeed's low-precision master weights (bf16 section, runtime/precision_config.py, PR #7700,
+    // 2025-12), both keys together: bf16_master_weights_and_grads keeps the ZeRO optimizer's master
+    // weights and the gradient it steps in bf16 (base_optimizer.py _configure_master_weights returns
+    // the master dtype; stage_1_and_2.py and stage3.py make their "fp32" partition and step gradient
+    // in it), bf16_optimizer_states the optimizer's moments too, all on the GPU. The master weights
+    // alone need ZeRO-Offload with DeepSpeedCPUAdam, and either with optimizer offload is not
+    // modelled (validate(Scenario) refuses it). bf16 training at ZeRO stage 1-3 only (runtime/config.py).
+    bool bf16_master_weights = false;
     // ZeRO++ (arXiv 2306.10209; DeepSpeed zero/config.py), stage 3 only. hpZ: every rank also keeps
     // a secondary 16-bit partition over zero_hpz_partition_size ranks of its node, and the backward
     // gathers from it (1 = off). qwZ: forward gathers in int8 (zero_quantized_weights). qgZ:
@@ -408,6 +416,18 @@ inline bool engine_runs_setup(const FsdpSetup& f, const SetupKey& k) {
     if (k.stage == 1 || k.offload_optimizer == OffloadDevice::Nvme || k.offload_param == OffloadDevice::Nvme) return false;
     if (f.engine == Engine::Fsdp2 && k.stage == 0) return false;  // fully_shard always shards: no NO_SHARD
     return k.offload_optimizer == k.offload_param && (k.offload_param == OffloadDevice::None || k.stage == 3);
+}
+
+// Whether the setup runs the ZeRO optimizer's master weights as set: bf16 master weights and
+// optimizer states (ZeroSetup::bf16_master_weights) at ZeRO 1-3 without optimizer offload,
+// where DeepSpeed runs them and the planner models them (validate_master_weights says why not).
+inline bool master_weights_run_setup(const ZeroSetup& z, const SetupKey& k) {
+    if (!z.bf16_master_weights) return true;
+    return k.stage >= 1 && k.offload_optimizer == OffloadDevice::None;
+}
+// The engine has the setup and runs its master weights as set.
+inline bool setup_runs(const FsdpSetup& f, const ZeroSetup& z, const SetupKey& k) {
+    return engine_runs_setup(f, k) && master_weights_run_setup(z, k);
 }
 
 // The DeepSpeed-Ulysses degree, at least 1.

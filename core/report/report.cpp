@@ -50,11 +50,20 @@ std::string finetune_row(const Scenario& s) {
            format_fixed(100.0 * p.trainable / p.peft_all(), 4) + "%)";
 }
 
-std::string fits_word(const Fit& f) {
-    return f.all() ? "yes" : !f.layout ? "no: pipeline" : !f.gpu ? "no: GPU" : !f.cpu ? "no: host RAM" : "no: NVMe";
-}
-
 }  // namespace
+
+std::string fits_word(const Candidate& c) {
+    const Fit& f = c.fit;
+    if (f.all()) return "yes";
+    if (f.layout) return !f.gpu ? "no: GPU" : !f.cpu ? "no: host RAM" : "no: NVMe";
+    // Why the setup cannot run (Fit::layout false: check_fit), in a word.
+    const SetupKey k = setup_key(c.zero);
+    if (!master_weights_run_setup(c.zero, k)) return "no: master weights";
+    if (!engine_runs_setup(FsdpSetup{.engine = c.engine}, k)) return "no: engine";
+    if (!pipeline_runs_stage(c.parallel, c.zero.stage)) return "no: pipeline";
+    if (!experts_run_stage(c.parallel, c.zero.stage)) return "no: experts";
+    return "no: tensor";
+}
 
 std::string training_row(const Scenario& s) {
     const Training& t = s.training;
@@ -136,7 +145,7 @@ TextTable memory_table(const std::vector<Candidate>& rows) {
             row.push_back(gib(bytes));
         row.push_back(format_fixed(c.step.seconds, 2));
         row.push_back(format_count(c.step.tokens_per_second));
-        row.push_back(fits_word(c.fit));
+        row.push_back(fits_word(c));
         t.rows.push_back(std::move(row));
     }
     return t;

@@ -44,6 +44,10 @@ std::vector<Candidate> compare_rows(const Scenario& s);
 // host RAM and NVMe per node (GiB, two decimals, as compare prints them), the step in seconds,
 // tokens/s and whether it fits.
 TextTable memory_table(const std::vector<Candidate>& rows);
+// The fits column: "yes", or why not in a word: "no: GPU", "no: host RAM", "no: NVMe", or for a
+// setup that cannot run at all "no: master weights", "no: engine", "no: pipeline", "no: experts",
+// "no: tensor" (check_fit's Fit::layout).
+std::string fits_word(const Candidate& c);
 
 // Headroom first: the room a plan leaves on each GPU and what that room takes, which the window's
 // card, `recommend` and the report lead with (the one wording, translatable), so that a plan that

@@ -92,7 +92,8 @@ void add_bars_and_scaling(const Scenario& s, Overview& o) {
         series.stage = stage;
         ZeroSetup z;
         z.stage = stage;
-        if (!engine_runs_setup(s.fsdp, setup_key(z))) continue;  // FSDP has no ZeRO-1 (FSDP2 no NO_SHARD): no curve
+        if (!setup_runs(s.fsdp, s.zero, setup_key(z)))
+            continue;  // FSDP has no ZeRO-1 (FSDP2 no NO_SHARD), bf16 master weights no ZeRO-0: no curve
         for (std::int64_t gpus = 1; gpus <= 4096; gpus *= 2) {
             Scenario v = with_setup(scaling_base, z);
             // Powers of two split into nodes of a power-of-two size; other node sizes use one node per GPU group.

@@ -158,6 +158,10 @@ struct Search {
 // whatever its memory.
 Phrase rejection_reason(const Scenario& s, const Candidate& c) {
     if (c.fit.layout) return memory_reason(s, c);
+    if (!master_weights_run_setup(c.zero, setup_key(c.zero)))
+        return phrase(QT_TRANSLATE_NOOP("Core",
+                                        "bf16 master weights and optimizer states run at ZeRO stage 1-3 with the optimizer on the GPU "
+                                        "(DeepSpeed needs ZeRO 1-3; with offload the planner does not model them)"));
     if (!engine_runs_setup(s.fsdp, setup_key(c.zero)))
         return phrase(
             QT_TRANSLATE_NOOP("Core",

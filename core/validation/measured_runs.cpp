@@ -230,18 +230,14 @@ std::optional<ZeroPlusPlus> zeropp_from_text(std::string_view assumptions) {
     return z;
 }
 
-std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions,
-                                     std::string_view precision_and_optimizer) {
-    if (lora && !finetune_from_text(*lora)) return "LoRA/QLoRA (" + *lora + "): states no rank (r=...)";
-    // DeepSpeed's 16-bit master weights and gradients, and bf16 optimizer states (runtime/
-    // precision_config.py, PR #7700; fp16_master_weights_and_grads before it): the planner keeps
-    // fp32 master weights, gradients and states, so such a run scored would be a wrong figure. Named
-    // by key, or as bf16/fp16/low-precision master weights ("bf16 (fp32 master)" is not one).
+bool names_low_precision_master(std::string_view precision_and_optimizer) {
     const std::string po = lower(precision_and_optimizer);
     static const std::regex low_master(R"((bf16|fp16|16-bit|low[- ]precision)(?:(?!fp32)[^,;|]){0,20}master)");
-    if (contains(po, "master_weights_and_grads") || contains(po, "bf16_optimizer_states") || std::regex_search(po, low_master))
-        return "16-bit master weights (DeepSpeed's bf16_master_weights_and_grads / bf16_optimizer_states): the planner keeps fp32 "
-               "master weights, gradients and optimizer states";
+    return contains(po, "master_weights_and_grads") || contains(po, "bf16_optimizer_states") || std::regex_search(po, low_master);
+}
+
+std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions) {
+    if (lora && !finetune_from_text(*lora)) return "LoRA/QLoRA (" + *lora + "): states no rank (r=...)";
     const std::string a = lower(assumptions);
     if ((contains(a, "zero++") || contains(a, "zero_quantized") || contains(a, "zero_hpz")) && !zeropp_from_text(assumptions))
         return "ZeRO++ named without its switches (zero_hpz_partition_size, zero_quantized_weights/gradients)";
@@ -751,9 +747,7 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     if (kind != "peak_memory" && kind != "fits_or_oom" && kind != "throughput" && kind != "host_ram")
         r.fail("kind", "'" + kind + "' is none of peak_memory, fits_or_oom, throughput, host_ram");
     const FsdpSetup fsdp = engine_from_case(r);
-    c.not_representable =
-        not_representable_reason(r.optional_text("lora"), r.optional_text("assumptions").value_or(""),
-                                 r.optional_text("precision").value_or("") + " | " + r.optional_text("optimizer").value_or(""));
+    c.not_representable = not_representable_reason(r.optional_text("lora"), r.optional_text("assumptions").value_or(""));
     if (contains(lower(r.optional_text("assumptions").value_or("")), "torchtracemalloc")) {
         c.host_training_window = true;
         if (kind == "host_ram")
@@ -779,6 +773,21 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     zero_knobs_from_case(r, kind, s.zero, c);
     s.fsdp = fsdp;
     training_from_case(r, kind, s, c);
+    // Low-precision master weights named in the precision or optimizer text (the bf16_master_weight
+    // README's "BF16 low-precision (master + opt states)"): DeepSpeed's two bf16 keys, where the
+    // planner models them (ZeroSetup::bf16_master_weights: bf16 at ZeRO 1-3 on the GPU);
+    // elsewhere the case is not representable rather than scored as fp32 master weights.
+    if (names_low_precision_master(r.optional_text("precision").value_or("") + " | " + r.optional_text("optimizer").value_or(""))) {
+        if (!is_fsdp(s.fsdp) && s.training.precision == Precision::Bf16 && s.zero.stage >= 1 &&
+            s.zero.offload_optimizer == OffloadDevice::None) {
+            s.zero.bf16_master_weights = true;
+            c.notes.push_back("bf16 master weights, gradients and optimizer states (bf16_master_weights_and_grads, bf16_optimizer_states)");
+        } else if (c.not_representable.empty()) {
+            c.not_representable =
+                "16-bit master weights other than bf16 master weights and optimizer states on the GPU at ZeRO 1-3 "
+                "(fp16, offloaded, ZeRO-0 or FSDP): not modelled";
+        }
+    }
     if (is_fsdp(s.fsdp)) {
         // FSDP's own defaults where DeepSpeed's were set above: no ZeRO++ or MiCS, torch.optim's AdamW.
         if (auto p = r.optional_text("precision")) s.fsdp.precision = fsdp_precision_from_text(*p);

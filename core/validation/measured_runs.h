@@ -123,9 +123,11 @@ std::optional<ZeroPlusPlus> zeropp_from_text(std::string_view assumptions);
 // The tensor and pipeline parallel sizes an assumptions text names ("TP=4, PP=12",
 // "--tensor-model-parallel-size 2"); 1 each when it names none.
 Parallelism parallelism_from_text(std::string_view assumptions);
-// Why a case cannot be planned (LoRA without a rank, ZeRO++ without its switches, 16-bit master
-// weights named in its precision or optimizer text); empty if it can.
-std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions,
-                                     std::string_view precision_and_optimizer = {});
+// Why a case cannot be planned (LoRA without a rank, ZeRO++ without its switches); empty if it can.
+std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions);
+// Whether a case's precision or optimizer text names low-precision master weights: DeepSpeed's keys
+// (bf16_master_weights_and_grads, bf16_optimizer_states, fp16_master_weights_and_grads) or
+// bf16/fp16/low-precision master weights ("bf16 (fp32 master)" is not one).
+bool names_low_precision_master(std::string_view precision_and_optimizer);
 
 }  // namespace zp::validation

@@ -219,6 +219,7 @@ private slots:
                                                 "--data-seconds-per-sample",
                                                 "--pin-memory",
                                                 "--host-grad-buffer",
+                                                "--bf16-master-weights",
                                                 "--save-16bit-model",
                                                 "--finetune",
                                                 "--lora-rank",
@@ -255,7 +256,7 @@ private slots:
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{95});
+        QCOMPARE(expected.size(), std::size_t{96});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

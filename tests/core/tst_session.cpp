@@ -89,7 +89,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
-    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer", "zero.linear_tile_factor",
+    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer", "zero.linear_tile_factor", "zero.bf16_master_weights",
     "engine.engine", "engine.fsdp_precision", "engine.limit_all_gathers", "engine.auto", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
     "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses", "parallel.pipeline_send",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
@@ -100,7 +100,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 157;
+constexpr std::size_t kFieldCount = 158;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -209,8 +209,9 @@ Scenario perturbation_base_for(const std::string& key) {
         s.parallel.tensor = 1;
         s.zero.offload_param = OffloadDevice::Cpu;
     }
-    if (key == "training.fp8_gemms") s.cluster.gpu = gpu_preset("h100-80gb");  // FP8 matmuls need FP8 tensor cores
-    if (key == "training.fp8_scaling") {                                       // MXFP8 needs compute capability 10
+    if (key == "training.fp8_gemms") s.cluster.gpu = gpu_preset("h100-80gb");               // FP8 matmuls need FP8 tensor cores
+    if (key == "zero.bf16_master_weights") s.zero.offload_optimizer = OffloadDevice::None;  // modelled on the GPU only
+    if (key == "training.fp8_scaling") {                                                    // MXFP8 needs compute capability 10
         s.cluster.gpu = gpu_preset("b200");
         s.training.fp8_gemms = true;
     }
@@ -358,6 +359,7 @@ json flatten(const Scenario& s) {
         {"zero.auto_zeropp", z.auto_zeropp},
         {"zero.zero3_host_gradient_buffer", z.zero3_host_gradient_buffer},
         {"zero.linear_tile_factor", z.linear_tile_factor},
+        {"zero.bf16_master_weights", z.bf16_master_weights},
         {"engine.engine", to_string(s.fsdp.engine)},
         {"engine.fsdp_precision", to_string(s.fsdp.precision)},
         {"engine.limit_all_gathers", s.fsdp.limit_all_gathers},
@@ -466,17 +468,18 @@ private slots:
         // offload_param cpu needs stage 3, the base's, and pipeline parallelism (with its virtual
         // stages) stage 0 or 1, expert parallelism stage 0-2: the test above moves those three from a stage-1 or -2 base;
         // Ulysses needs no tensor parallelism, which the base has, and moves there from tensor 1; MiCS
-        // also needs no offload and moves from that base.
+        // also needs no offload and moves from that base, and so do bf16 master weights.
         // The engine needs FSDP's own setups (no tensor parallelism) and moves from that base; FP8
         // matmuls need a GPU with FP8 tensor cores (the base's A100 has none) and move from an H100.
         QVERIFY2((unmoved == std::vector<std::string>{"parallel.ulysses", "parallel.expert", "parallel.virtual_stages", "parallel.pipeline",
-                                                      "engine.engine", "zero.mics_shard_size", "zero.stage", "training.fp8_gemms"}),
+                                                      "engine.engine", "zero.bf16_master_weights", "zero.mics_shard_size", "zero.stage",
+                                                      "training.fp8_gemms"}),
                  unmoved_list.c_str());
         const auto after = fields_of(s);
         for (std::size_t i = 0; i < kFieldCount; ++i)
             if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages" && after[i].key != "parallel.expert" &&
                 after[i].key != "parallel.ulysses" && after[i].key != "zero.mics_shard_size" && after[i].key != "engine.engine" &&
-                after[i].key != "training.fp8_gemms")
+                after[i].key != "training.fp8_gemms" && after[i].key != "zero.bf16_master_weights")
                 QVERIFY2(after[i].value != defaults[i].value, (after[i].key + " is still the default").c_str());
         const std::string text = session_text(s);
         const Scenario back = parse_session(text, "t.zplan");
@@ -487,7 +490,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 24);
+        QCOMPARE(kSessionVersion, 25);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -539,6 +542,7 @@ private slots:
                                   {"zero.auto_zeropp", false},
                                   {"zero.zero3_host_gradient_buffer", true},
                                   {"zero.linear_tile_factor", 1},
+                                  {"zero.bf16_master_weights", false},
                                   {"engine.engine", "deepspeed"},
                                   {"engine.fsdp_precision", "mixed"},
                                   {"engine.limit_all_gathers", true},
@@ -1005,6 +1009,25 @@ private slots:
         QVERIFY(parse_session(session_text(tiled), "again.zplan") == tiled);
     }
 
+    // Version 24 kept fp32 master weights: Llama-2 7B at ZeRO-3 on four H100s as fc981b6 wrote it
+    // opens with bf16 master weights off and what must fit as that plan had it; with bf16 master
+    // weights and optimizer states (DeepSpeed's bf16_master_weights_and_grads and
+    // bf16_optimizer_states) less must fit, and the session keeps them.
+    void frozen_version_24() {
+        const std::string text = read_text_file(test_data_path("sessions/v24-llama2-7b-zero3-fp32-master.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 24);
+        QVERIFY(!doc.at("zero").contains("bf16_master_weights"));
+        const Scenario s = parse_session(text, "v24-llama2-7b-zero3-fp32-master.zplan");
+        QVERIFY(!s.zero.bf16_master_weights);
+        const double must_fit_gib = estimate_memory(s).peak_required_bytes / 1073741824.0;
+        QVERIFY2(std::abs(must_fit_gib - 30.61) < 0.005, qPrintable(QString::number(must_fit_gib)));
+        Scenario low = s;
+        low.zero.bf16_master_weights = true;
+        QVERIFY(estimate_memory(low).peak_required_bytes < estimate_memory(s).peak_required_bytes);
+        QVERIFY(parse_session(session_text(low), "again.zplan") == low);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -1036,7 +1059,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 24); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 25); "
                                     "upgrade zero-planner"));
         }
     }
@@ -1049,9 +1072,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 24); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 25); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 24)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 25)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -188,6 +188,7 @@ enum EditId : int {
     EditGradientAccumulation,
     EditAttentionSoftmax,
     EditFusedOptimizer,
+    EditBf16MasterWeights,
     EditOptimizerStorage,
     EditKvCache,
     EditOutputsKept,

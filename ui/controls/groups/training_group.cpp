@@ -124,6 +124,10 @@ void TrainingGroup::addMemoryRows() {
                              "fused_optimizer");
     fused_optimizer_->setAccessibleName(tr("Fused optimizer (DeepSpeed FusedAdam)"));
     form_->addRow(fused_optimizer_);
+    bf16_master_ = addBox(tr("bf16 master weights and optimizer states"),
+                          tr("DeepSpeed's bf16_master_weights_and_grads with bf16_optimizer_states: the master weights, the gradient "
+                             "the optimizer steps and its moments in bf16. bf16 at ZeRO 1-3 with the optimizer on the GPU."),
+                          "bf16_master_weights");
     addFp8Rows();
     addDataRows();
     optimizer_storage_ = named(tip(new QComboBox(this), tr("Where the optimizer's moments live. Standard: fp32 in the GPU's allocator. "
@@ -356,6 +360,9 @@ void TrainingGroup::connectEdits() {
             [this](bool on) { edit(EditOutputsKept, tr("Toggle kept output"), [&](Scenario& s) { s.training.outputs_kept = on; }); });
     connect(fp8_, &QCheckBox::clicked, this,
             [this](bool on) { edit(EditFp8, tr("Toggle FP8 matmuls"), [&](Scenario& s) { s.training.fp8_gemms = on; }); });
+    connect(bf16_master_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditBf16MasterWeights, tr("Toggle bf16 master weights"), [&](Scenario& s) { s.zero.bf16_master_weights = on; });
+    });
     connect(fused_optimizer_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditFusedOptimizer, tr("Toggle fused optimizer"), [&](Scenario& s) { s.training.fused_optimizer = on; });
     });
@@ -386,6 +393,7 @@ void TrainingGroup::sync(const Scenario& s) {
     setIndexIfChanged(gradient_accumulation_,
                       gradient_accumulation_->findData(QString::fromLatin1(to_string(s.training.gradient_accumulation))));
     setCheckedIfChanged(fused_optimizer_, s.training.fused_optimizer);
+    setCheckedIfChanged(bf16_master_, s.zero.bf16_master_weights);
     setCheckedIfChanged(fp8_, s.training.fp8_gemms);
     // FP8 needs FP8 tensor cores and bf16 (scenario.cpp validate); shown on so it can be turned off.
     fp8_->setEnabled(s.training.fp8_gemms || (s.cluster.gpu.peak_tflops_fp8 > 0 && s.training.precision == Precision::Bf16));

@@ -43,6 +43,7 @@ private:
     QComboBox* attention_softmax_;
     QComboBox* gradient_accumulation_;
     QCheckBox* fused_optimizer_;
+    QCheckBox* bf16_master_;
     QCheckBox* fp8_;
     QComboBox* fp8_scaling_;
     QComboBox* optimizer_storage_;

@@ -3066,6 +3066,10 @@ Not loaded into the controls: %1</source>
         <translation>FSDP</translation>
     </message>
     <message>
+        <source>bf16 master</source>
+        <translation>bf16 主权重</translation>
+    </message>
+    <message>
         <source>GiB per GPU: must fit (bars), peak reserved (outlined)</source>
         <translation>每 GPU GiB：须容纳的量（柱形），峰值保留量（描边）</translation>
     </message>

@@ -328,9 +328,13 @@ void MemoryView::showSelection() {
         text->setBrush(label_bg);
         QString caption = localeNumber(peak, peak < 100 ? 1 : 0);
         if (!c.fit.all()) {
-            // A setup the layout or the engine does not run: say which (FSDP has no ZeRO-1 or NVMe).
+            // A setup the layout or the engine does not run: say which (FSDP has no ZeRO-1 or NVMe; bf16
+            // master weights run at ZeRO 1-3 without optimizer offload).
             const bool engine_lacks = !engine_runs_setup(doc_->scenario().fsdp, setup_key(c.zero));
-            caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout ? (engine_lacks ? tr("FSDP") : tr("pipeline"))
+            const bool master_lacks = !master_weights_run_setup(c.zero, setup_key(c.zero));
+            caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout ? (master_lacks   ? tr("bf16 master")
+                                                                       : engine_lacks ? tr("FSDP")
+                                                                                      : tr("pipeline"))
                                                       : !c.fit.gpu  ? tr("GPU")
                                                       : !c.fit.cpu  ? tr("host")
                                                                     : tr("NVMe"));

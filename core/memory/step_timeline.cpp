@@ -110,7 +110,7 @@ void add_state_terms(Terms& x, const Scenario& s, const TimelineInputs& in, cons
     // where it is a second copy of the rank's partition that the slices do not count.
     if (!mixed && z.stage >= 1 && !offload_optimizer) x.optimizer += 4.0 * partition;
     // The master's dtype (model_states.h master_element_bytes): the gradient the step makes is in it,
-    // fp32 unless bf16_master_weights_and_grads.
+    // fp32 unless ZeroSetup::bf16_master_weights.
     const double master = master_element_bytes(z);
 
     if (offload_optimizer && z.stage == 1) {

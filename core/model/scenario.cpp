@@ -37,7 +37,7 @@ void check(const limits::Range<T>& r, T v, const std::string& what, const std::s
     if (!r.contains(v)) throw InputError(what + " must be " + kind + limits::describe(r) + unit);
 }
 
-// DeepSpeed's bf16 master weights and optimizer states (ZeroSetup::bf16_master_weights_and_grads),
+// DeepSpeed's bf16 master weights and optimizer states (ZeroSetup::bf16_master_weights),
 // as DeepSpeed asserts them (runtime/config.py _do_error_check, base_optimizer.py
 // _configure_master_weights) and as far as the planner models them (on the GPU).
 void validate_master_weights(const Scenario& s) {

@@ -662,6 +662,7 @@ Plan recommend_engines(const Scenario& s, const SearchSpace& space, SearchPrunin
     deepspeed.fsdp.auto_engine = false;
     Scenario fsdp = with_engine(s, is_fsdp(s.fsdp) ? s.fsdp.engine : Engine::Fsdp);
     fsdp.fsdp.auto_engine = false;
+    fsdp.zero.bf16_master_weights = false;  // DeepSpeed's option (ZeroSetup::bf16_master_weights): FSDP's plan has none
     Plan a = recommend(deepspeed, space, pruning);
     // FSDP is planned for data parallelism alone: no layout or ZeRO++ search under it.
     Plan b = recommend(fsdp, SearchSpace{}, pruning);

@@ -37,28 +37,6 @@ void check(const limits::Range<T>& r, T v, const std::string& what, const std::s
     if (!r.contains(v)) throw InputError(what + " must be " + kind + limits::describe(r) + unit);
 }
 
-// DeepSpeed's bf16 master weights and optimizer states (ZeroSetup::bf16_master_weights),
-// as DeepSpeed asserts them (runtime/config.py _do_error_check, base_optimizer.py
-// _configure_master_weights) and as far as the planner models them (on the GPU).
-void validate_master_weights(const Scenario& s) {
-    const ZeroSetup& z = s.zero;
-    if (!z.bf16_master_weights) return;
-    if (is_fsdp(s.fsdp))
-        throw InputError(
-            "bf16 master weights and optimizer states are DeepSpeed ZeRO options (bf16_master_weights_and_grads); "
-            "under PyTorch FSDP train in pure bf16 (--fsdp-precision pure) instead");
-    if (s.training.precision != Precision::Bf16)
-        throw InputError("bf16 master weights and optimizer states need bf16 training (DeepSpeed's bf16 section): use --precision bf16");
-    if (z.stage < 1)
-        throw InputError(
-            "bf16 master weights and optimizer states are only supported with ZeRO stage 1, 2 or 3 (DeepSpeed runtime/config.py)");
-    if (z.offload_optimizer != OffloadDevice::None)
-        throw InputError(
-            "bf16 master weights and optimizer states with offload_optimizer (DeepSpeedCPUAdam with "
-            "fp32_optimizer_states=False) are not modelled: the planner keeps them on the GPU; drop the offload or "
-            "the bf16 master weights");
-}
-
 // DeepSpeed-Ulysses' constraints, each where DeepSpeed or Megatron-DeepSpeed refuses it.
 void validate_ulysses(const Scenario& s) {
     const Parallelism& p = s.parallel;
@@ -184,6 +162,26 @@ void validate_fsdp(const Scenario& s) {
 }
 }  // namespace
 
+// DeepSpeed's bf16 master weights and optimizer states (ZeroSetup::bf16_master_weights), as
+// DeepSpeed asserts them (runtime/config.py _do_error_check, base_optimizer.py
+// _configure_master_weights) and as far as the planner models them (on the GPU).
+std::string master_weights_refusal(const Scenario& s) {
+    const ZeroSetup& z = s.zero;
+    if (!z.bf16_master_weights) return {};
+    if (is_fsdp(s.fsdp))
+        return "bf16 master weights and optimizer states are DeepSpeed ZeRO options (bf16_master_weights_and_grads); "
+               "under PyTorch FSDP train in pure bf16 (--fsdp-precision pure) instead";
+    if (s.training.precision != Precision::Bf16)
+        return "bf16 master weights and optimizer states need bf16 training (DeepSpeed's bf16 section): use --precision bf16";
+    if (z.stage < 1)
+        return "bf16 master weights and optimizer states are only supported with ZeRO stage 1, 2 or 3 (DeepSpeed runtime/config.py)";
+    if (z.offload_optimizer != OffloadDevice::None)
+        return "bf16 master weights and optimizer states with offload_optimizer (DeepSpeedCPUAdam with "
+               "fp32_optimizer_states=False) are not modelled: the planner keeps them on the GPU; drop the offload or "
+               "the bf16 master weights";
+    return {};
+}
+
 void validate(const Scenario& s) {
     validate(s.model);
     const Cluster& c = s.cluster;
@@ -261,7 +259,7 @@ void validate(const Scenario& s) {
     if (!limits::kLinearTileFactor.contains(z.linear_tile_factor) || z.linear_tile_factor > s.model.hidden)
         throw InputError("the TiledLinear tile factor " + std::to_string(z.linear_tile_factor) + " must be 1 (off) up to the hidden size " +
                          std::to_string(s.model.hidden) + " (deepspeed.zero.TiledLinear splits each input into at most its features)");
-    validate_master_weights(s);
+    if (const std::string refusal = master_weights_refusal(s); !refusal.empty()) throw InputError(refusal);
     validate_parallelism(s);
     validate_mics(s);
     validate_fsdp(s);

@@ -466,6 +466,9 @@ std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_s
 
 // Throws InputError naming the first invalid field (GPUs, sequence, stage/offload combination, ...).
 void validate(const Scenario& s);
+// Why `s`'s bf16 master weights (ZeroSetup::bf16_master_weights) cannot be planned, with what to
+// do; empty when they can (or are off). validate throws it.
+std::string master_weights_refusal(const Scenario& s);
 // The tensor/pipeline layout's part of validate: throws InputError naming the broken constraint.
 void validate_parallelism(const Scenario& s);
 

@@ -778,14 +778,12 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     // planner models them (ZeroSetup::bf16_master_weights: bf16 at ZeRO 1-3 on the GPU);
     // elsewhere the case is not representable rather than scored as fp32 master weights.
     if (names_low_precision_master(r.optional_text("precision").value_or("") + " | " + r.optional_text("optimizer").value_or(""))) {
-        if (!is_fsdp(s.fsdp) && s.training.precision == Precision::Bf16 && s.zero.stage >= 1 &&
-            s.zero.offload_optimizer == OffloadDevice::None) {
-            s.zero.bf16_master_weights = true;
+        s.zero.bf16_master_weights = true;
+        if (const std::string refusal = master_weights_refusal(s); refusal.empty()) {
             c.notes.push_back("bf16 master weights, gradients and optimizer states (bf16_master_weights_and_grads, bf16_optimizer_states)");
-        } else if (c.not_representable.empty()) {
-            c.not_representable =
-                "16-bit master weights other than bf16 master weights and optimizer states on the GPU at ZeRO 1-3 "
-                "(fp16, offloaded, ZeRO-0 or FSDP): not modelled";
+        } else {
+            s.zero.bf16_master_weights = false;
+            if (c.not_representable.empty()) c.not_representable = "16-bit master weights: " + refusal;
         }
     }
     if (is_fsdp(s.fsdp)) {

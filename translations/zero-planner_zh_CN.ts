@@ -714,6 +714,10 @@
         <source>tensor parallelism past the key/value heads runs in Megatron-Core, whose distributed optimizer partitions as ZeRO stage 1 does: no ZeRO stage 2 or 3</source>
         <translation>张量并行度超过键/值头数时只能在 Megatron-Core 中运行，其分布式优化器的划分方式与 ZeRO 阶段 1 相同：不支持 ZeRO 阶段 2 或 3</translation>
     </message>
+    <message>
+        <source>fits and is as fast (%1 tokens/s) at %2, but %3 at %4 splits each replica over fewer GPUs</source>
+        <translation>可放下且同样快（%1 tokens/s，布局 %2），但 %3 在 %4 下每个副本分布在更少的 GPU 上</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

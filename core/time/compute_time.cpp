@@ -274,6 +274,29 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
                        c.optimizer_seconds;
     c.launch_seconds = G * L * ((layer_f - gpu_f) + (layer_b - gpu_b) + (recompute - recompute_gpu)) / scale;
     c.total_seconds = G * c.micro_step_seconds + c.optimizer_seconds;
+    c.head_forward_seconds = (head_f + casts.head_forward + loss / 3) / scale;
+    c.head_backward_seconds = (head_b + casts.head_backward + 2 * loss / 3) / scale;
+    c.head_gemm_seconds = (head_f + head_b) / scale;
+    return c;
+}
+
+ComputeTime pipeline_stage_time(const ComputeTime& whole, double stage_layers, double layers, std::int64_t gas, bool last) {
+    const double share = stage_layers / layers, G = static_cast<double>(gas);
+    const double head = whole.head_forward_seconds + whole.head_backward_seconds;
+    ComputeTime c = whole;
+    // The layers' part scaled to the stage, the head's kept whole on the last stage.
+    const double keep = last ? 1.0 : 0.0;
+    const auto stage = [share, keep](double all, double head_part) { return (all - head_part) * share + keep * head_part; };
+    c.forward_seconds = stage(whole.forward_seconds, whole.head_forward_seconds);
+    c.backward_seconds = stage(whole.backward_seconds, whole.head_backward_seconds);
+    c.micro_step_seconds = stage(whole.micro_step_seconds, head);
+    c.gemm_seconds = stage(whole.gemm_seconds, G * whole.head_gemm_seconds);
+    c.attention_seconds = whole.attention_seconds * share;
+    c.launch_seconds = whole.launch_seconds * share;
+    // The optimizer's update is the stage's own already (its parameters were passed in).
+    c.memory_seconds =
+        stage(whole.memory_seconds - whole.optimizer_seconds, G * (head - whole.head_gemm_seconds)) + whole.optimizer_seconds;
+    c.total_seconds = G * c.micro_step_seconds + c.optimizer_seconds;
     return c;
 }
 

@@ -44,7 +44,21 @@ struct ComputeTime {
     // add_gradient_accumulation; set by the step, 0 from compute_time alone).
     double accumulation_seconds = 0;
     double total_seconds = 0;  // G micro steps + the optimizer
+    // The LM head and the loss of one micro step, outside the layers (in forward_seconds and
+    // backward_seconds; x G in gemm_seconds and memory_seconds): a pipeline's last stage runs them
+    // whole (pipeline_stage_time).
+    double head_forward_seconds = 0, head_backward_seconds = 0;
+    double head_gemm_seconds = 0;  // of those two, the logits GEMMs
 };
+
+// One stage of a pipeline: its `stage_layers` of the model's `layers`, and on the last stage
+// (`last`) the LM head with the loss, which sit there whole: Megatron-LM builds them only where
+// post_process (megatron/model/gpt_model.py, the pipeline's last stage); Megatron-DeepSpeed's
+// GPTModelPipe ends its layer specs with the final norm and the tied LM head and partitions with
+// 'type:transformer' by default (megatron/model/gpt_model.py, DeepSpeed PipelineModule
+// _partition_layers: the transformer layers balanced, the head added to the last partition). In
+// 1F1B the slowest stage sets every slot (Narayanan et al. 2021 Sec. 2.2.1). `gas`: micro steps.
+ComputeTime pipeline_stage_time(const ComputeTime& whole, double stage_layers, double layers, std::int64_t gas, bool last);
 
 // Global parameters of the compute model (not per GPU, not per run).
 namespace compute_model {
@@ -74,12 +88,14 @@ inline constexpr double kCausalAttentionShare = 0.5;
 // sequence 2048, at hidden 14400 (heads of 150) 221.21 s/it and at 13824 (heads of 144) 160.29:
 // 1.38x the time where the planner's FLOPs and traffic say 1.07x. With the share below its two
 // predictions stand 1.38x apart (tst_step_time `unaligned_heads_bigscience_pair`). The attention
-// GEMMs are s / 6h of the layer's (2.4% here), so the pair asks them to run 17x slower: more than
+// GEMMs are s / 6h of the layer's (2.4% here), so the pair asks them to run 20x slower: more than
 // narrow loads alone would cost, and it carries whatever else the 14400 shape costs (the
 // chronicle suspected tile and wave quantization, some 5% by its 108-SM arithmetic), so it is
 // the least certain of the planner's GEMM numbers. measured_runs_2.json N22 (the same chronicle's
 // 20B at 32 heads of 450 on one node) is not used for it: a row it is checked against.
-inline constexpr double kUnalignedHeadGemmShare = 0.059;
+// 0.059 until pipeline_stage_time put the LM head on the last stage: the pair's stages carry it,
+// which the ratio of the two times then dilutes.
+inline constexpr double kUnalignedHeadGemmShare = 0.051;
 inline constexpr double kGemmAlignmentBytes = 16;
 inline bool head_gemms_aligned(double head_bytes) { return std::fmod(head_bytes, kGemmAlignmentBytes) == 0.0; }
 // Bytes per score element without flash attention, forward: QK^T writes 2, scale-mask-softmax

@@ -217,6 +217,19 @@ double model_layers(const Scenario& s) { return static_cast<double>(std::max<std
 // unevenly); all L without a pipeline.
 double stage_layers(const Scenario& s) { return std::ceil(model_layers(s) / static_cast<double>(s.parallel.pipeline)); }
 
+// A pipeline's slowest stage (compute_time has cut each layer by tensor and Ulysses parallelism
+// already: RankShare): the first, with the most layers (partition_uniform gives the extra ones to
+// the first L mod p stages: core/model/parallel_layout.h), or the last, with its layers and the LM
+// head (pipeline_stage_time). `whole` unchanged without a pipeline.
+ComputeTime slowest_stage_time(const Scenario& s, const ComputeTime& whole, std::int64_t gas) {
+    const std::int64_t p = s.parallel.pipeline;
+    if (p <= 1) return whole;
+    const ComputeTime first = pipeline_stage_time(whole, stage_layers(s), model_layers(s), gas, false);
+    const double last_layers = static_cast<double>(zp::stage_layers(std::max<std::int64_t>(s.model.layers, 1), p, p - 1));
+    const ComputeTime last = pipeline_stage_time(whole, last_layers, model_layers(s), gas, true);
+    return last.micro_step_seconds >= first.micro_step_seconds ? last : first;
+}
+
 // Summing the G micro batches' gradients (Training::gradient_accumulation, core/model/scenario.h),
 // a streaming pass over the rank's trainable parameters on the compute stream at the end of a
 // micro batch's backward: Autograd adds the 16-bit gradient into .grad from the second micro batch
@@ -291,15 +304,7 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
         st.compute = plain;
     }
     const Parallelism& par = s.parallel;
-    if (par.pipeline > 1) {
-        // A pipeline stage computes its ceil(L/p) of the L layers (compute_time has cut each layer
-        // by tensor and Ulysses parallelism already: RankShare).
-        ComputeTime& ct = st.compute;
-        for (double* v : {&ct.gemm_seconds, &ct.attention_seconds, &ct.memory_seconds, &ct.launch_seconds, &ct.forward_seconds,
-                          &ct.backward_seconds, &ct.micro_step_seconds})
-            *v *= x.stage_layers / x.layers;
-        ct.total_seconds = x.G * ct.micro_step_seconds + ct.optimizer_seconds;
-    }
+    st.compute = slowest_stage_time(s, st.compute, x.gas);
     add_gradient_accumulation(x, scale, st.compute);
     st.pipeline_bubble_seconds = bubble_micro_steps(par) * st.compute.micro_step_seconds;
     st.compute_seconds = st.compute.total_seconds + st.pipeline_bubble_seconds;
@@ -702,8 +707,7 @@ double step_seconds_lower_bound(const Scenario& s) {
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
     const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), launches_only(s), s.finetune,
                                         routed_slots(s), rank_share(s.parallel));
-    const double micro = s.parallel.pipeline > 1 ? ct.micro_step_seconds * (stage_layers(s) / model_layers(s)) : ct.micro_step_seconds;
-    return (static_cast<double>(gas) + bubble_micro_steps(s.parallel)) * micro;
+    return (static_cast<double>(gas) + bubble_micro_steps(s.parallel)) * slowest_stage_time(s, ct, gas).micro_step_seconds;
 }
 
 StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) { return estimate_step_with(s, &memo, nullptr); }

@@ -338,6 +338,64 @@ private slots:
         QVERIFY(st.tensor_parallel_seconds > 0 && st.pipeline_p2p_seconds > 0);
     }
 
+    // The slowest pipeline stage sets every 1F1B slot (Narayanan et al. 2021 Sec. 2.2.1): the first,
+    // with ceil(L/p) layers (DeepSpeed gives the extra layers to the first stages), or the last, with
+    // its layers and the LM head and loss whole (Megatron-LM's post_process; Megatron-DeepSpeed's
+    // GPTModelPipe 'type:transformer': the head in the last partition). BigScience's 181B
+    // candidate (hidden 14336, vocabulary 250,880: the head about one layer) and the same at GPT-2's
+    // 50,257 words, at tensor 8, micro batch 1.
+    void slowest_pipeline_stage_data() {
+        QTest::addColumn<std::int64_t>("layers");
+        QTest::addColumn<std::int64_t>("pipeline");
+        QTest::addColumn<std::int64_t>("vocab");
+        QTest::addColumn<double>("stage_layers");
+        QTest::addColumn<bool>("last");
+        QTest::newRow("72 layers / 12 stages, BLOOM's vocabulary: the last, 6 + head")
+            << std::int64_t{72} << std::int64_t{12} << std::int64_t{250880} << 6.0 << true;
+        QTest::newRow("70 layers / 12 stages, BLOOM's vocabulary: the last, 5 + head")
+            << std::int64_t{70} << std::int64_t{12} << std::int64_t{250880} << 5.0 << true;
+        QTest::newRow("70 layers / 12 stages, GPT-2's vocabulary: the first, 6")
+            << std::int64_t{70} << std::int64_t{12} << std::int64_t{50257} << 6.0 << false;
+        QTest::newRow("72 layers / 2 stages, BLOOM's vocabulary: the last, 36 + head")
+            << std::int64_t{72} << std::int64_t{2} << std::int64_t{250880} << 36.0 << true;
+    }
+    void slowest_pipeline_stage() {
+        QFETCH(std::int64_t, layers);
+        QFETCH(std::int64_t, pipeline);
+        QFETCH(std::int64_t, vocab);
+        QFETCH(double, stage_layers);
+        QFETCH(bool, last);
+        Scenario s = preset_scenario("gpt3-175b", "a100-80gb", 8 * pipeline);
+        s.model.layers = layers;
+        s.model.hidden = 14336;
+        s.model.heads = s.model.kv_heads = 64;
+        s.model.head_dim = 0;
+        s.model.ffn = 4 * 14336;
+        s.model.vocab = vocab;
+        s.parallel.tensor = 8;
+        s.parallel.pipeline = pipeline;
+        s.zero.stage = 1;
+        s.training.micro_batch = 1;
+        s.training.auto_micro_batch = false;
+        s.training.global_batch = 64;
+        const std::int64_t gas = 64;
+        const ComputeTime whole =
+            compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, 1.0,
+                         {.host_seconds_per_kernel = s.assumptions.host_seconds_per_kernel}, s.finetune, 0.0, {.tensor = 8});
+        const ComputeTime stage = pipeline_stage_time(whole, stage_layers, static_cast<double>(layers), gas, last);
+        // The head whole on the last stage, nowhere else; the layers at their share.
+        const double head = whole.head_forward_seconds + whole.head_backward_seconds;
+        const double expected = (whole.micro_step_seconds - head) * stage_layers / static_cast<double>(layers) + (last ? head : 0.0);
+        QVERIFY(std::abs(stage.micro_step_seconds - expected) <= 1e-12 * expected);
+        QVERIFY(head > 0);
+        // estimate_step takes that stage (compute before gradient accumulation, which stage 1 adds).
+        Scenario fused = s;
+        fused.training.gradient_accumulation = GradientAccumulation::Fused;
+        const StepTime st = estimate_step(fused);
+        QVERIFY2(std::abs(st.compute.micro_step_seconds / stage.micro_step_seconds - 1) < 1e-9,
+                 qPrintable(QStringLiteral("%1 against %2").arg(st.compute.micro_step_seconds).arg(stage.micro_step_seconds)));
+    }
+
     // What a stage sends per tensor rank each micro step (Parallelism::pipeline_send): DeepSpeed's
     // PipelineEngine sends the whole activation, 2 s b h bytes, forward and its gradient back
     // (runtime/pipe/engine.py _exec_send_activations / _exec_send_grads); Megatron-LM's

@@ -911,7 +911,8 @@ private slots:
         const Scenario s = parse_session(text, "v19-gpt3-175b-tp8-pp8.zplan");
         QCOMPARE(int(s.parallel.pipeline_send), int(PipelineSend::ScatterGather));
         const StepTime st = estimate_step(s);
-        QVERIFY2(std::abs(st.seconds - 38.92) < 0.005, qPrintable(QString::number(st.seconds)));
+        // 38.92 s as written; 39.73 since the LM head is the last stage's whole (pipeline_stage_time).
+        QVERIFY2(std::abs(st.seconds - 39.73) < 0.005, qPrintable(QString::number(st.seconds)));
         Scenario whole = s;
         whole.parallel.pipeline_send = PipelineSend::Whole;
         const StepTime w = estimate_step(whole);

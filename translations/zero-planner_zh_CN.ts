@@ -718,6 +718,10 @@
         <source>fits and is as fast (%1 tokens/s) at %2, but %3 at %4 splits each replica over fewer GPUs</source>
         <translation>可放下且同样快（%1 tokens/s，布局 %2），但 %3 在 %4 下每个副本分布在更少的 GPU 上</translation>
     </message>
+    <message>
+        <source>bf16 master partition, optimizer states and a zeroed bf16 gradient (initialize_optimizer_states)</source>
+        <translation>bf16 主权重分区、优化器状态和一份清零的 bf16 梯度（initialize_optimizer_states）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -3092,6 +3096,14 @@ Not loaded into the controls: %1</source>
     <message>
         <source>%1 to spare</source>
         <translation>余 %1</translation>
+    </message>
+    <message>
+        <source>tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>experts</source>
+        <translation>专家</translation>
     </message>
 </context>
 <context>

@@ -121,11 +121,15 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
     std::vector<OomTerm> out;
     out.push_back({"the whole 16-bit model on one GPU", format_fixed(k, 0) + " bytes x " + billions(in.whole_params) + " parameters",
                    in.whole_weights_bytes, StepPhase::StartUp});
+    // 4 bytes an element, 2 with DeepSpeed's bf16 master weights and optimizer states (model_states.h).
+    const double master = master_element_bytes(z), moment = moment_element_bytes(z);
+    const std::string master_dtype = z.bf16_master_weights ? "bf16" : "fp32";
     if (!offload && (mixed || z.stage >= 1))
-        out.push_back({"the fp32 master partition", "4 bytes x " + share, 4.0 * stepped, StepPhase::StartUp});
+        out.push_back({"the " + master_dtype + " master partition", format_fixed(master, 0) + " bytes x " + share, master * stepped,
+                       StepPhase::StartUp});
     if (!offload && optimizer_moment_bytes_per_param(t.optimizer) > 0)
-        out.push_back({"an optimizer moment (exp_avg or exp_avg_sq) of the partition", "4 bytes x " + share, 4.0 * stepped,
-                       StepPhase::OptimizerStep});
+        out.push_back({"an optimizer moment (exp_avg or exp_avg_sq) of the partition", format_fixed(moment, 0) + " bytes x " + share,
+                       moment * stepped, StepPhase::OptimizerStep});
     if (z.stage <= 1)
         out.push_back({"the 16-bit gradients of every parameter", format_fixed(k, 0) + " bytes x " + billions(in.params) + " parameters",
                        k * in.params, StepPhase::Backward});

@@ -40,7 +40,8 @@ struct Fit {
     bool gpu = false;
     bool cpu = false;
     bool nvme = false;
-    bool layout = true;  // the stage runs with the model-parallel layout (a pipeline takes ZeRO 0/1 only)
+    bool layout = true;                         // the stage runs with the model-parallel layout (a pipeline takes ZeRO 0/1 only)
+    SetupRefusal refusal = SetupRefusal::None;  // why not, when layout is false
     bool all() const { return gpu && cpu && nvme && layout; }
 };
 

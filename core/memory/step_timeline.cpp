@@ -196,7 +196,11 @@ void add_startup_terms(Terms& x, const Scenario& s, const TimelineInputs& in, co
         // the stepped partition and one optimizer step create the moments beside the fp32 master.
         x.startup_extra = master_element_bytes(z) * stepped;
         x.startup_cause =
-            QT_TRANSLATE_NOOP("Core", "fp32 master partition, optimizer states and a zeroed fp32 gradient (initialize_optimizer_states)");
+            z.bf16_master_weights
+                ? QT_TRANSLATE_NOOP("Core",
+                                    "bf16 master partition, optimizer states and a zeroed bf16 gradient (initialize_optimizer_states)")
+                : QT_TRANSLATE_NOOP("Core",
+                                    "fp32 master partition, optimizer states and a zeroed fp32 gradient (initialize_optimizer_states)");
     } else {
         x.startup_cause = QT_TRANSLATE_NOOP("Core", "16-bit weights");
     }

@@ -430,6 +430,19 @@ inline bool setup_runs(const FsdpSetup& f, const ZeroSetup& z, const SetupKey& k
     return engine_runs_setup(f, k) && master_weights_run_setup(z, k);
 }
 
+// Why a setup cannot run where it is asked to (Fit::layout false): the first that holds, in this
+// order, so that the recommender's sentence, the report's word and the window's mark agree. None
+// when it runs (layout_runs_stage and setup_runs both true).
+enum class SetupRefusal { None, MasterWeights, Engine, Pipeline, Tensor, Experts };
+inline SetupRefusal setup_refusal(const ModelSpec& m, const Parallelism& p, const FsdpSetup& f, const ZeroSetup& z, const SetupKey& k) {
+    if (!master_weights_run_setup(z, k)) return SetupRefusal::MasterWeights;
+    if (!engine_runs_setup(f, k)) return SetupRefusal::Engine;
+    if (!pipeline_runs_stage(p, k.stage)) return SetupRefusal::Pipeline;
+    if (!tensor_runs_stage(m, p, k.stage)) return SetupRefusal::Tensor;
+    if (!experts_run_stage(p, k.stage)) return SetupRefusal::Experts;
+    return SetupRefusal::None;
+}
+
 // The DeepSpeed-Ulysses degree, at least 1.
 inline std::int64_t ulysses_size(const Parallelism& p) { return std::max<std::int64_t>(p.ulysses, 1); }
 

@@ -55,14 +55,16 @@ std::string finetune_row(const Scenario& s) {
 std::string fits_word(const Candidate& c) {
     const Fit& f = c.fit;
     if (f.all()) return "yes";
-    if (f.layout) return !f.gpu ? "no: GPU" : !f.cpu ? "no: host RAM" : "no: NVMe";
-    // Why the setup cannot run (Fit::layout false: check_fit), in a word.
-    const SetupKey k = setup_key(c.zero);
-    if (!master_weights_run_setup(c.zero, k)) return "no: master weights";
-    if (!engine_runs_setup(FsdpSetup{.engine = c.engine}, k)) return "no: engine";
-    if (!pipeline_runs_stage(c.parallel, c.zero.stage)) return "no: pipeline";
-    if (!experts_run_stage(c.parallel, c.zero.stage)) return "no: experts";
-    return "no: tensor";
+    // Why the setup cannot run (Fit::refusal), in a word.
+    switch (f.refusal) {
+    case SetupRefusal::None: break;
+    case SetupRefusal::MasterWeights: return "no: master weights";
+    case SetupRefusal::Engine: return "no: engine";
+    case SetupRefusal::Pipeline: return "no: pipeline";
+    case SetupRefusal::Tensor: return "no: tensor";
+    case SetupRefusal::Experts: return "no: experts";
+    }
+    return !f.gpu ? "no: GPU" : !f.cpu ? "no: host RAM" : "no: NVMe";
 }
 
 std::string training_row(const Scenario& s) {

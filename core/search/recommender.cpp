@@ -157,22 +157,25 @@ struct Search {
 // A setup the layout cannot run (Fit::layout: a pipeline takes ZeRO 0/1) is refused for that,
 // whatever its memory.
 Phrase rejection_reason(const Scenario& s, const Candidate& c) {
-    if (c.fit.layout) return memory_reason(s, c);
-    if (!master_weights_run_setup(c.zero, setup_key(c.zero)))
+    switch (c.fit.refusal) {
+    case SetupRefusal::None: return memory_reason(s, c);
+    case SetupRefusal::MasterWeights:
         return phrase(QT_TRANSLATE_NOOP("Core",
                                         "bf16 master weights and optimizer states run at ZeRO stage 1-3 with the optimizer on the GPU "
                                         "(DeepSpeed needs ZeRO 1-3; with offload the planner does not model them)"));
-    if (!engine_runs_setup(s.fsdp, setup_key(c.zero)))
+    case SetupRefusal::Engine:
         return phrase(
             QT_TRANSLATE_NOOP("Core",
                               "PyTorch FSDP has no such setup: no optimizer-only sharding (stage 1), no NVMe, and its CPU offload "
                               "moves parameters and optimizer together at FULL_SHARD"));
-    if (!pipeline_runs_stage(c.parallel, c.zero.stage))  // the candidate's layout (the search's choice with auto sizes)
+    case SetupRefusal::Pipeline:  // the candidate's layout (the search's choice with auto sizes)
         return phrase(QT_TRANSLATE_NOOP("Core", "pipeline parallelism works with ZeRO stage 0 or 1 only (DeepSpeed's PipelineEngine)"));
-    if (!tensor_runs_stage(s.model, c.parallel, c.zero.stage))
+    case SetupRefusal::Tensor:
         return phrase(QT_TRANSLATE_NOOP("Core",
                                         "tensor parallelism past the key/value heads runs in Megatron-Core, whose distributed optimizer "
                                         "partitions as ZeRO stage 1 does: no ZeRO stage 2 or 3"));
+    case SetupRefusal::Experts: break;
+    }
     return phrase(QT_TRANSLATE_NOOP("Core", "expert parallelism works with ZeRO stage 0, 1 or 2 only (DeepSpeed's MoE layer)"));
 }
 

@@ -163,6 +163,32 @@ private slots:
         QCOMPARE(d.moment_from, std::string("the requested size"));
     }
 
+    // The same run's terms under DeepSpeed's bf16 master weights and optimizer states
+    // (ZeroSetup::bf16_master_weights, model_states.h master_element_bytes): the master partition
+    // and a moment are bf16, 2 bytes an element, half the fp32 terms above.
+    void bf16_master_partition_terms() {
+        const std::string text = read_text_file(test_data_path("oom/llamafactory1158_baichuan2_13b_zero2.log"));
+        const OomLog oom = read_oom_log(text, "1158");
+        Scenario s = setup_from_log(text, oom, "1158").scenario;
+        s.model = import_hf_config(read_text_file(test_data_path("oom/baichuan2-13b-chat.llama-form.config.json")), "baichuan");
+        s.zero.stage = 2;
+        const auto find = [](const std::vector<OomTerm>& terms, const std::string& start) {
+            for (const OomTerm& t : terms)
+                if (t.name.rfind(start, 0) == 0) return t;
+            return OomTerm{};
+        };
+        const OomTerm fp32 = find(oom_request_terms(s), "the fp32 master partition");
+        s.zero.bf16_master_weights = true;
+        const std::vector<OomTerm> terms = oom_request_terms(s);
+        const OomTerm bf16 = find(terms, "the bf16 master partition");
+        QVERIFY(fp32.bytes > 0 && bf16.bytes > 0);
+        QCOMPARE(bf16.bytes, fp32.bytes / 2);
+        QCOMPARE(QString::fromStdString(bf16.formula), QStringLiteral("2 bytes x 13.90B parameters / 4 ranks"));
+        QVERIFY(find(terms, "the fp32 master partition").bytes == 0);
+        QCOMPARE(QString::fromStdString(find(terms, "an optimizer moment").formula),
+                 QStringLiteral("2 bytes x 13.90B parameters / 4 ranks"));
+    }
+
     // The torch.optim temporary's fixes include the fused optimizer and ZeRO-3.
     void optimizer_temporary_proposes_fused_or_zero3() {
         const std::string text = read_text_file(test_data_path("oom/trl2776_grpo_foreach_sqrt.log"));

@@ -4,6 +4,7 @@
 #include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
+#include "core/report/report.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "test_util.h"
@@ -126,6 +127,76 @@ private slots:
         const Plan p = recommend(s);
         QVERIFY(p.feasible);
         QCOMPARE(p.best.zero.offload_optimizer != OffloadDevice::None, offloads);
+    }
+
+    // Why a setup cannot run is decided once (setup_refusal, Fit::refusal): the recommender's
+    // sentence, the report's word and the window's mark say the same. One row per refusal, each the
+    // rule of the code it cites in core/model/scenario.h.
+    void setup_refusal_said_alike_data() {
+        QTest::addColumn<int>("refusal");
+        QTest::addColumn<QString>("word");
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("DeepSpeed's PipelineEngine: ZeRO 0/1 only") << int(SetupRefusal::Pipeline) << "no: pipeline"
+                                                                   << "ZeRO-2"
+                                                                   << "pipeline parallelism works with ZeRO stage 0 or 1 only";
+        QTest::newRow("tensor past the key/value heads: Megatron-Core, ZeRO-1's partition")
+            << int(SetupRefusal::Tensor) << "no: tensor"
+            << "ZeRO-2"
+            << "tensor parallelism past the key/value heads";
+        QTest::newRow("DeepSpeed's MoE layer: not at ZeRO-3") << int(SetupRefusal::Experts) << "no: experts"
+                                                              << "ZeRO-3"
+                                                              << "expert parallelism works with ZeRO stage 0, 1 or 2 only";
+        QTest::newRow("PyTorch FSDP: no optimizer-only sharding") << int(SetupRefusal::Engine) << "no: engine"
+                                                                  << "ZeRO-1"
+                                                                  << "PyTorch FSDP has no such setup";
+        QTest::newRow("bf16 master weights: ZeRO 1-3") << int(SetupRefusal::MasterWeights) << "no: master weights"
+                                                       << "DDP (ZeRO-0)"
+                                                       << "bf16 master weights and optimizer states run at ZeRO stage 1-3";
+    }
+    void setup_refusal_said_alike() {
+        QFETCH(int, refusal);
+        QFETCH(QString, word);
+        QFETCH(QString, setup);
+        QFETCH(QString, reason);
+        const auto expected = static_cast<SetupRefusal>(refusal);
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 16);
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = false;
+        switch (expected) {
+        case SetupRefusal::Pipeline:
+            s.parallel.pipeline = 2;
+            s.zero.stage = 2;
+            break;
+        case SetupRefusal::Tensor:
+            s.model.kv_heads = 4;  // 8 tensor ranks, 4 key/value groups
+            s.parallel.tensor = 8;
+            s.zero.stage = 2;
+            break;
+        case SetupRefusal::Experts:
+            s = preset_scenario("mixtral-8x7b", "a100-80gb", 16);
+            s.parallel.auto_tensor = s.parallel.auto_pipeline = s.parallel.auto_expert = false;
+            s.parallel.expert = 8;
+            s.zero.stage = 3;
+            break;
+        case SetupRefusal::Engine:
+            s.fsdp.engine = Engine::Fsdp;
+            s.zero.stage = 1;
+            break;
+        case SetupRefusal::MasterWeights:
+            s.zero.bf16_master_weights = true;
+            s.zero.stage = 0;
+            break;
+        case SetupRefusal::None: QFAIL("a row names a refusal");
+        }
+        const Candidate c = evaluate(s);
+        QCOMPARE(int(c.fit.refusal), refusal);
+        QVERIFY(!c.fit.layout && !c.fit.all());
+        QCOMPARE(QString::fromStdString(fits_word(c)), word);
+        // The recommender refuses that setup with the sentence of the same refusal.
+        bool said = false;
+        for (const Rejection& r : recommend(s).rejected)
+            if (r.setup == setup.toStdString()) said = QString::fromStdString(r.reason).startsWith(reason);
+        QVERIFY2(said, qPrintable(setup));
     }
 
     // Where a source measured the stages side by side, the planner ranks them as it did.

@@ -119,6 +119,18 @@ double MemoryView::peakReservedGib(int bar) const {
     return bar < points->size() ? points->at(bar)->value : 0.0;
 }
 
+QString MemoryView::refusalMark(SetupRefusal refusal) {
+    switch (refusal) {
+    case SetupRefusal::MasterWeights: return tr("bf16 master");
+    case SetupRefusal::Engine: return tr("FSDP");
+    case SetupRefusal::Pipeline: return tr("pipeline");
+    case SetupRefusal::Tensor: return tr("tensor");
+    case SetupRefusal::Experts: return tr("experts");
+    case SetupRefusal::None: break;
+    }
+    return {};
+}
+
 QString MemoryView::barTooltip(int index) const {
     const Overview& o = doc_->overview();
     if (index < 0 || index >= static_cast<int>(o.bars.size())) return {};
@@ -328,13 +340,9 @@ void MemoryView::showSelection() {
         text->setBrush(label_bg);
         QString caption = localeNumber(peak, peak < 100 ? 1 : 0);
         if (!c.fit.all()) {
-            // A setup the layout or the engine does not run: say which (FSDP has no ZeRO-1 or NVMe; bf16
-            // master weights run at ZeRO 1-3 without optimizer offload).
-            const bool engine_lacks = !engine_runs_setup(doc_->scenario().fsdp, setup_key(c.zero));
-            const bool master_lacks = !master_weights_run_setup(c.zero, setup_key(c.zero));
-            caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout ? (master_lacks   ? tr("bf16 master")
-                                                                       : engine_lacks ? tr("FSDP")
-                                                                                      : tr("pipeline"))
+            // A setup the layout or the engine does not run: say which (Fit::refusal, the reason the
+            // recommender gives in full).
+            caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout ? refusalMark(c.fit.refusal)
                                                       : !c.fit.gpu  ? tr("GPU")
                                                       : !c.fit.cpu  ? tr("host")
                                                                     : tr("NVMe"));

@@ -140,7 +140,6 @@ Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
     f.nvme = m.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
     // The layout runs the stage, and the engine has the setup (FSDP: no ZeRO-1, no NVMe).
     f.refusal = setup_refusal(s.model, s.parallel, s.fsdp, s.zero, setup_key(s.zero));
-    f.layout = f.refusal == SetupRefusal::None;
     return f;
 }
 

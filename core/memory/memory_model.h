@@ -40,9 +40,10 @@ struct Fit {
     bool gpu = false;
     bool cpu = false;
     bool nvme = false;
-    bool layout = true;                         // the stage runs with the model-parallel layout (a pipeline takes ZeRO 0/1 only)
-    SetupRefusal refusal = SetupRefusal::None;  // why not, when layout is false
-    bool all() const { return gpu && cpu && nvme && layout; }
+    SetupRefusal refusal = SetupRefusal::None;  // why the setup cannot run there (setup_refusal), None when it can
+    // The setup runs with the model-parallel layout and the engine (a pipeline takes ZeRO 0/1 only).
+    bool layout() const { return refusal == SetupRefusal::None; }
+    bool all() const { return gpu && cpu && nvme && layout(); }
 };
 
 double usable_gpu_bytes(const Scenario& s);  // capacity x (1 - headroom)

@@ -46,7 +46,7 @@ std::vector<Candidate> compare_rows(const Scenario& s);
 TextTable memory_table(const std::vector<Candidate>& rows);
 // The fits column: "yes", or why not in a word: "no: GPU", "no: host RAM", "no: NVMe", or for a
 // setup that cannot run at all "no: master weights", "no: engine", "no: pipeline", "no: experts",
-// "no: tensor" (check_fit's Fit::layout).
+// "no: tensor" (check_fit's Fit::refusal).
 std::string fits_word(const Candidate& c);
 
 // Headroom first: the room a plan leaves on each GPU and what that room takes, which the window's

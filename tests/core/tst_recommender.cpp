@@ -190,7 +190,7 @@ private slots:
         }
         const Candidate c = evaluate(s);
         QCOMPARE(int(c.fit.refusal), refusal);
-        QVERIFY(!c.fit.layout && !c.fit.all());
+        QVERIFY(!c.fit.layout() && !c.fit.all());
         QCOMPARE(QString::fromStdString(fits_word(c)), word);
         // The recommender refuses that setup with the sentence of the same refusal.
         bool said = false;

@@ -342,10 +342,10 @@ void MemoryView::showSelection() {
         if (!c.fit.all()) {
             // A setup the layout or the engine does not run: say which (Fit::refusal, the reason the
             // recommender gives in full).
-            caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout ? refusalMark(c.fit.refusal)
-                                                      : !c.fit.gpu  ? tr("GPU")
-                                                      : !c.fit.cpu  ? tr("host")
-                                                                    : tr("NVMe"));
+            caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout() ? refusalMark(c.fit.refusal)
+                                                      : !c.fit.gpu    ? tr("GPU")
+                                                      : !c.fit.cpu    ? tr("host")
+                                                                      : tr("NVMe"));
             text->setColor(capacityColor(pal));
         } else if (recommended) {
             caption += QStringLiteral("\n\u2605 ") + tr("best");

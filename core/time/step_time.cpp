@@ -304,7 +304,7 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
         st.compute = plain;
     }
     const Parallelism& par = s.parallel;
-    st.compute = slowest_stage_time(s, st.compute, x.gas);
+    if (par.pipeline > 1) st.compute = slowest_stage_time(s, st.compute, x.gas);
     add_gradient_accumulation(x, scale, st.compute);
     st.pipeline_bubble_seconds = bubble_micro_steps(par) * st.compute.micro_step_seconds;
     st.compute_seconds = st.compute.total_seconds + st.pipeline_bubble_seconds;
@@ -707,7 +707,8 @@ double step_seconds_lower_bound(const Scenario& s) {
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
     const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), launches_only(s), s.finetune,
                                         routed_slots(s), rank_share(s.parallel));
-    return (static_cast<double>(gas) + bubble_micro_steps(s.parallel)) * slowest_stage_time(s, ct, gas).micro_step_seconds;
+    const double micro = s.parallel.pipeline > 1 ? slowest_stage_time(s, ct, gas).micro_step_seconds : ct.micro_step_seconds;
+    return (static_cast<double>(gas) + bubble_micro_steps(s.parallel)) * micro;
 }
 
 StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) { return estimate_step_with(s, &memo, nullptr); }

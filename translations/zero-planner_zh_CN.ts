@@ -870,6 +870,41 @@
     </message>
 </context>
 <context>
+    <name>SetupBarChart</name>
+    <message>
+        <source>bf16 master</source>
+        <translation>bf16 主权重</translation>
+    </message>
+    <message>
+        <source>FSDP</source>
+        <translation>FSDP</translation>
+    </message>
+    <message>
+        <source>pipeline</source>
+        <translation>流水线</translation>
+    </message>
+    <message>
+        <source>tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>experts</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>NVMe</source>
+        <translation>NVMe</translation>
+    </message>
+</context>
+<context>
     <name>zp::ui</name>
     <message>
         <source>%1 points from %2 to %3, highest %4 at %5.</source>
@@ -3050,32 +3085,8 @@ Not loaded into the controls: %1</source>
         <translation>GPU %1 GiB</translation>
     </message>
     <message>
-        <source>pipeline</source>
-        <translation>流水线</translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>host</source>
-        <translation>主机</translation>
-    </message>
-    <message>
-        <source>NVMe</source>
-        <translation>NVMe</translation>
-    </message>
-    <message>
         <source>best</source>
         <translation>最佳</translation>
-    </message>
-    <message>
-        <source>FSDP</source>
-        <translation>FSDP</translation>
-    </message>
-    <message>
-        <source>bf16 master</source>
-        <translation>bf16 主权重</translation>
     </message>
     <message>
         <source>GiB per GPU: must fit (bars), peak reserved (outlined)</source>
@@ -3096,14 +3107,6 @@ Not loaded into the controls: %1</source>
     <message>
         <source>%1 to spare</source>
         <translation>余 %1</translation>
-    </message>
-    <message>
-        <source>tensor</source>
-        <translation>张量</translation>
-    </message>
-    <message>
-        <source>experts</source>
-        <translation>专家</translation>
     </message>
 </context>
 <context>
@@ -3587,10 +3590,6 @@ Not loaded into the controls: %1</source>
     <message>
         <source>%1 tok/s</source>
         <translation>%1 tok/s</translation>
-    </message>
-    <message>
-        <source>no fit</source>
-        <translation>放不下</translation>
     </message>
 </context>
 </TS>

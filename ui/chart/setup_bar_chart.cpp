@@ -17,6 +17,21 @@
 
 namespace zp::ui {
 
+QString SetupBarChart::misfitMark(const Candidate& c) {
+    const auto translated = [](const char* text) { return QCoreApplication::translate("SetupBarChart", text); };
+    switch (c.fit.refusal) {
+    case SetupRefusal::MasterWeights: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "bf16 master"));
+    case SetupRefusal::Engine: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "FSDP"));
+    case SetupRefusal::Pipeline: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "pipeline"));
+    case SetupRefusal::Tensor: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "tensor"));
+    case SetupRefusal::Experts: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "experts"));
+    case SetupRefusal::None: break;
+    }
+    return !c.fit.gpu   ? translated(QT_TRANSLATE_NOOP("SetupBarChart", "GPU"))
+           : !c.fit.cpu ? translated(QT_TRANSLATE_NOOP("SetupBarChart", "host"))
+                        : translated(QT_TRANSLATE_NOOP("SetupBarChart", "NVMe"));
+}
+
 SetupBarChart::SetupBarChart(QCustomPlot* plot, const QMargins& labelPadding)
     : plot_(plot), label_padding_(labelPadding), ticker_(new QCPAxisTickerText) {
     plot_->xAxis->setTicker(ticker_);

@@ -51,6 +51,10 @@ public:
     // New bars: clears every part's data, names the ticks after the setups and fits the x range.
     void setSetups(const std::vector<Candidate>& bars);
     static double key(std::size_t bar) { return static_cast<double>(bar + 1); }
+    // The word after "✗" on a bar that does not fit: why the setup cannot run there (Fit::refusal:
+    // bf16 master, FSDP, pipeline, tensor, experts), else what it overflows (GPU, host, NVMe). The
+    // memory and time views mark a bar alike.
+    static QString misfitMark(const Candidate& c);
     // The label above `bar`, made visible.
     PlotLabel* label(std::size_t bar);
     // Hides the labels of bars `first` and after.

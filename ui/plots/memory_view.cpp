@@ -119,18 +119,6 @@ double MemoryView::peakReservedGib(int bar) const {
     return bar < points->size() ? points->at(bar)->value : 0.0;
 }
 
-QString MemoryView::refusalMark(SetupRefusal refusal) {
-    switch (refusal) {
-    case SetupRefusal::MasterWeights: return tr("bf16 master");
-    case SetupRefusal::Engine: return tr("FSDP");
-    case SetupRefusal::Pipeline: return tr("pipeline");
-    case SetupRefusal::Tensor: return tr("tensor");
-    case SetupRefusal::Experts: return tr("experts");
-    case SetupRefusal::None: break;
-    }
-    return {};
-}
-
 QString MemoryView::barTooltip(int index) const {
     const Overview& o = doc_->overview();
     if (index < 0 || index >= static_cast<int>(o.bars.size())) return {};
@@ -340,12 +328,8 @@ void MemoryView::showSelection() {
         text->setBrush(label_bg);
         QString caption = localeNumber(peak, peak < 100 ? 1 : 0);
         if (!c.fit.all()) {
-            // A setup the layout or the engine does not run: say which (Fit::refusal, the reason the
-            // recommender gives in full).
-            caption += QStringLiteral("\n\u2717 ") + (!c.fit.layout() ? refusalMark(c.fit.refusal)
-                                                      : !c.fit.gpu    ? tr("GPU")
-                                                      : !c.fit.cpu    ? tr("host")
-                                                                      : tr("NVMe"));
+            // A setup that cannot run there says why (Fit::refusal), else what it overflows.
+            caption += QStringLiteral("\n\u2717 ") + SetupBarChart::misfitMark(c);
             text->setColor(capacityColor(pal));
         } else if (recommended) {
             caption += QStringLiteral("\n\u2605 ") + tr("best");

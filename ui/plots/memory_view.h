@@ -55,8 +55,6 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    // A bar's mark for a setup that cannot run there: the engine, the master weights or the layout's part.
-    static QString refusalMark(SetupRefusal refusal);
     void rebuild();
     void showSelection();
     void restyle();

@@ -138,7 +138,7 @@ void TimeView::setCaptions() {
         text->setColor(c.fit.all() ? pal.color(QPalette::WindowText) : capacityColor(pal));
         QString caption = QString::fromStdString(format_seconds(c.step.seconds));
         if (roomy_) caption += QStringLiteral("\n") + tokensCaption(c);
-        if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + tr("no fit");
+        if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + SetupBarChart::misfitMark(c);  // as the memory view marks it
         text->setText(caption);
     }
 }

@@ -722,6 +722,18 @@
         <source>bf16 master partition, optimizer states and a zeroed bf16 gradient (initialize_optimizer_states)</source>
         <translation>bf16 主权重分区、优化器状态和一份清零的 bf16 梯度（initialize_optimizer_states）</translation>
     </message>
+    <message>
+        <source>a DeepSpeed release before v0.6.0, with no host copy of the 16-bit gradients (ZeRO-Infinity&apos;s; --host-grad-buffer off)</source>
+        <translation>v0.6.0 之前的 DeepSpeed 版本，主机上不保留 16 位梯度副本（ZeRO-Infinity 所用；--host-grad-buffer off）</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1；%2</translation>
+    </message>
+    <message>
+        <source>together: %1</source>
+        <translation>一起：%1</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

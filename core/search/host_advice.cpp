@@ -3,7 +3,9 @@
 #include "core/base/format.h"
 #include "core/memory/memory_model.h"
 
+#include <algorithm>
 #include <functional>
+#include <iterator>
 
 namespace zp {
 
@@ -45,15 +47,29 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
         {true, phrase(QT_TRANSLATE_NOOP("Core", "%1 nodes instead of %2 (the same global batch over twice the GPUs)"),
                      {std::to_string(2 * s.cluster.nodes), std::to_string(s.cluster.nodes)}),
          [](Scenario& x) { x.cluster.nodes *= 2; }},
+        // stage3.py _setup_for_real_optimizer keeps every rank's 16-bit gradient partition in a
+        // host buffer when the optimizer is offloaded, NVMe included, since v0.6.0 (PR #1453,
+        // ZeroSetup::zero3_host_gradient_buffer); the releases before, ZeRO-Infinity's among them,
+        // swapped the gradients with the optimizer states instead. Last: an old release is the
+        // advice of last resort, after more nodes.
+        {z.stage == 3 && z.offload_optimizer != OffloadDevice::None && z.zero3_host_gradient_buffer,
+         phrase(QT_TRANSLATE_NOOP("Core", "a DeepSpeed release before v0.6.0, with no host copy of the 16-bit gradients (ZeRO-Infinity's; --host-grad-buffer off)")),
+         [](Scenario& x) { x.zero.zero3_host_gradient_buffer = false; }},
     };
     // clang-format on
     std::vector<HostFix> fixes;
-    for (const FixCandidate& c : candidates) {
+    // Where no change fits alone: the changes that free host RAM without more nodes, the one that
+    // frees most first, until together they fit.
+    std::vector<std::pair<double, std::size_t>> by_freed;
+    const std::size_t more_nodes = std::size(candidates) - 2;  // the node count, before the release
+    for (std::size_t i = 0; i < std::size(candidates); ++i) {
+        const FixCandidate& c = candidates[i];
         if (!c.applies) continue;
         Scenario x = s;
         c.edit(x);
         const HostMemory after = estimate_memory(x).host;
         if (after.peak_bytes() >= before) continue;
+        if (i != more_nodes) by_freed.emplace_back(before - after.peak_bytes(), i);
         HostFix f;
         f.change_phrase = c.change;
         f.freed_bytes = before - after.peak_bytes();
@@ -66,6 +82,30 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
         f.change = english(f.change_phrase);
         f.fits = after.peak_bytes() <= x.cluster.cpu_ram_bytes_per_node && after.nvme_bytes <= x.cluster.nvme_bytes_per_node;
         fixes.push_back(f);
+    }
+    const bool one_fits = std::any_of(fixes.begin(), fixes.end(), [](const HostFix& f) { return f.fits; });
+    if (!one_fits && by_freed.size() >= 2) {
+        std::stable_sort(by_freed.begin(), by_freed.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        Scenario together = s;
+        Phrase all;
+        for (std::size_t n = 0; n < by_freed.size(); ++n) {
+            const FixCandidate& c = candidates[by_freed[n].second];
+            c.edit(together);
+            all = n == 0 ? c.change : phrase(QT_TRANSLATE_NOOP("Core", "%1; %2"), {all, c.change});
+            const HostMemory after = estimate_memory(together).host;
+            if (n == 0 || after.peak_bytes() > together.cluster.cpu_ram_bytes_per_node ||
+                after.nvme_bytes > together.cluster.nvme_bytes_per_node)
+                continue;
+            HostFix f;
+            f.change_phrase = phrase(QT_TRANSLATE_NOOP("Core", "together: %1"), {all});
+            f.change = english(f.change_phrase);
+            f.freed_bytes = before - after.peak_bytes();
+            f.peak_bytes = after.peak_bytes();
+            f.peak_phase = after.peak_phase;
+            f.fits = true;
+            fixes.push_back(f);
+            break;
+        }
     }
     return fixes;
 }

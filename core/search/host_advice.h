@@ -2,7 +2,9 @@
 // What frees host RAM when a setup's node peak (core/memory/host_memory.h) does not fit: each
 // change the user could make, how much it frees at the node's peak, and whether the setup then
 // fits. Listed cheapest first: settings before hardware (loading options, zero.Init, the
-// save-time gather, pinned buffers, CPU activation checkpoints), then NVMe for the optimizer, then more nodes.
+// save-time gather, pinned buffers, CPU activation checkpoints), then NVMe for the optimizer, then
+// more nodes, then the DeepSpeed release (stage 3's host gradient buffer); and when none fits
+// alone, the changes but more nodes together, the one that frees most first, until they fit.
 #include "core/base/phrase.h"
 #include "core/model/scenario.h"
 

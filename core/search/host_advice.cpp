@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <iterator>
 
 namespace zp {
 
@@ -21,6 +20,7 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
         bool applies;
         Phrase change;
         std::function<void(Scenario&)> edit;
+        bool adds_hardware = false;  // more nodes: never part of the changes tried together
     };
     // clang-format off
     const FixCandidate candidates[] = {
@@ -46,7 +46,7 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
          [](Scenario& x) { x.zero.stage = 3; x.zero.zero_init = true; x.zero.offload_optimizer = OffloadDevice::Nvme; }},
         {true, phrase(QT_TRANSLATE_NOOP("Core", "%1 nodes instead of %2 (the same global batch over twice the GPUs)"),
                      {std::to_string(2 * s.cluster.nodes), std::to_string(s.cluster.nodes)}),
-         [](Scenario& x) { x.cluster.nodes *= 2; }},
+         [](Scenario& x) { x.cluster.nodes *= 2; }, true},
         // stage3.py _setup_for_real_optimizer keeps every rank's 16-bit gradient partition in a
         // host buffer when the optimizer is offloaded, NVMe included, since v0.6.0 (PR #1453,
         // ZeroSetup::zero3_host_gradient_buffer); the releases before, ZeRO-Infinity's among them,
@@ -58,30 +58,33 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
     };
     // clang-format on
     std::vector<HostFix> fixes;
+    // One change's (or set's) fix, from the node's host memory after it; `name_nvme`: say the NVMe a
+    // single change newly needs.
+    const auto fix_after = [&](Phrase change, const HostMemory& after, const Scenario& x, bool name_nvme) {
+        HostFix f;
+        f.change_phrase = std::move(change);
+        f.freed_bytes = before - after.peak_bytes();
+        f.peak_bytes = after.peak_bytes();
+        f.peak_phase = after.peak_phase;
+        // Moving the optimizer to NVMe needs the NVMe: say how much, and it fits only if that is there too.
+        if (name_nvme && after.nvme_bytes > given.nvme_bytes)
+            f.change_phrase = phrase(QT_TRANSLATE_NOOP("Core", "%1, with %2 of NVMe per node (%3 there)"),
+                                     {f.change_phrase, format_bytes(after.nvme_bytes), format_bytes(x.cluster.nvme_bytes_per_node)});
+        f.change = english(f.change_phrase);
+        f.fits = after.peak_bytes() <= x.cluster.cpu_ram_bytes_per_node && after.nvme_bytes <= x.cluster.nvme_bytes_per_node;
+        return f;
+    };
     // Where no change fits alone: the changes that free host RAM without more nodes, the one that
     // frees most first, until together they fit.
-    std::vector<std::pair<double, std::size_t>> by_freed;
-    const std::size_t more_nodes = std::size(candidates) - 2;  // the node count, before the release
-    for (std::size_t i = 0; i < std::size(candidates); ++i) {
-        const FixCandidate& c = candidates[i];
+    std::vector<std::pair<double, const FixCandidate*>> by_freed;
+    for (const FixCandidate& c : candidates) {
         if (!c.applies) continue;
         Scenario x = s;
         c.edit(x);
         const HostMemory after = estimate_memory(x).host;
         if (after.peak_bytes() >= before) continue;
-        if (i != more_nodes) by_freed.emplace_back(before - after.peak_bytes(), i);
-        HostFix f;
-        f.change_phrase = c.change;
-        f.freed_bytes = before - after.peak_bytes();
-        f.peak_bytes = after.peak_bytes();
-        f.peak_phase = after.peak_phase;
-        // Moving the optimizer to NVMe needs the NVMe: say how much, and it fits only if that is there too.
-        if (after.nvme_bytes > given.nvme_bytes)
-            f.change_phrase = phrase(QT_TRANSLATE_NOOP("Core", "%1, with %2 of NVMe per node (%3 there)"),
-                                     {f.change_phrase, format_bytes(after.nvme_bytes), format_bytes(x.cluster.nvme_bytes_per_node)});
-        f.change = english(f.change_phrase);
-        f.fits = after.peak_bytes() <= x.cluster.cpu_ram_bytes_per_node && after.nvme_bytes <= x.cluster.nvme_bytes_per_node;
-        fixes.push_back(f);
+        if (!c.adds_hardware) by_freed.emplace_back(before - after.peak_bytes(), &c);
+        fixes.push_back(fix_after(c.change, after, x, true));
     }
     const bool one_fits = std::any_of(fixes.begin(), fixes.end(), [](const HostFix& f) { return f.fits; });
     if (!one_fits && by_freed.size() >= 2) {
@@ -89,21 +92,14 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
         Scenario together = s;
         Phrase all;
         for (std::size_t n = 0; n < by_freed.size(); ++n) {
-            const FixCandidate& c = candidates[by_freed[n].second];
+            const FixCandidate& c = *by_freed[n].second;
             c.edit(together);
             all = n == 0 ? c.change : phrase(QT_TRANSLATE_NOOP("Core", "%1; %2"), {all, c.change});
-            const HostMemory after = estimate_memory(together).host;
-            if (n == 0 || after.peak_bytes() > together.cluster.cpu_ram_bytes_per_node ||
-                after.nvme_bytes > together.cluster.nvme_bytes_per_node)
-                continue;
-            HostFix f;
-            f.change_phrase = phrase(QT_TRANSLATE_NOOP("Core", "together: %1"), {all});
-            f.change = english(f.change_phrase);
-            f.freed_bytes = before - after.peak_bytes();
-            f.peak_bytes = after.peak_bytes();
-            f.peak_phase = after.peak_phase;
-            f.fits = true;
-            fixes.push_back(f);
+            if (n == 0) continue;
+            HostFix f =
+                fix_after(phrase(QT_TRANSLATE_NOOP("Core", "together: %1"), {all}), estimate_memory(together).host, together, false);
+            if (!f.fits) continue;
+            fixes.push_back(std::move(f));
             break;
         }
     }

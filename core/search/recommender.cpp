@@ -743,14 +743,15 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
             const double tps = c.step.tokens_per_second;
             // Faster, or as fast to the 0.1% printed below: the simpler setup won, not the speed;
             // where its own best layout splits a replica over more GPUs, that is what lost (simplicity).
-            if (tps >= 0.9995 * plan.best.step.tokens_per_second && layout_degree(c.parallel) > layout_degree(plan.best.parallel))
+            const bool as_fast = tps >= 0.9995 * plan.best.step.tokens_per_second;
+            if (as_fast && layout_degree(c.parallel) > layout_degree(plan.best.parallel))
                 plan.rejected.push_back(rejection(
                     setup_key(z), s.fsdp.engine,
                     phrase(
                         QT_TRANSLATE_NOOP("Core",
                                           "fits and is as fast (%1 tokens/s) at %2, but %3 at %4 splits each replica over fewer GPUs"),
                         {format_count(tps), layout_words(with_candidate(s, c)), best_label, layout_words(with_candidate(s, plan.best))})));
-            else if (tps >= 0.9995 * plan.best.step.tokens_per_second)
+            else if (as_fast)
                 plan.rejected.push_back(
                     rejection(setup_key(z), s.fsdp.engine,
                               phrase(QT_TRANSLATE_NOOP("Core", "fits and is within 2% (%1 tokens/s), but %2 is simpler"),

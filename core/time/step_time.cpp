@@ -220,10 +220,9 @@ double stage_layers(const Scenario& s) { return std::ceil(model_layers(s) / stat
 // A pipeline's slowest stage (compute_time has cut each layer by tensor and Ulysses parallelism
 // already: RankShare): the first, with the most layers (partition_uniform gives the extra ones to
 // the first L mod p stages: core/model/parallel_layout.h), or the last, with its layers and the LM
-// head (pipeline_stage_time). `whole` unchanged without a pipeline.
+// head (pipeline_stage_time). For a pipeline (p > 1): the callers skip it without one.
 ComputeTime slowest_stage_time(const Scenario& s, const ComputeTime& whole, std::int64_t gas) {
     const std::int64_t p = s.parallel.pipeline;
-    if (p <= 1) return whole;
     const ComputeTime first = pipeline_stage_time(whole, stage_layers(s), model_layers(s), gas, false);
     const double last_layers = static_cast<double>(zp::stage_layers(std::max<std::int64_t>(s.model.layers, 1), p, p - 1));
     const ComputeTime last = pipeline_stage_time(whole, last_layers, model_layers(s), gas, true);

@@ -43,6 +43,16 @@ QString cause_name(OomCause c) {
     return {};
 }
 
+// LLaMA-Factory#1158's run (Baichuan2-13B, ZeRO-2 on 4 GPUs): its log and the run the log
+// describes, with the model's own config.
+std::pair<OomLog, Scenario> baichuan_13b_zero2() {
+    const std::string text = read_text_file(test_data_path("oom/llamafactory1158_baichuan2_13b_zero2.log"));
+    OomLog oom = read_oom_log(text, "1158");
+    Scenario s = setup_from_log(text, oom, "1158").scenario;
+    s.model = import_hf_config(read_text_file(test_data_path("oom/baichuan2-13b-chat.llama-form.config.json")), "baichuan");
+    s.zero.stage = 2;
+    return {std::move(oom), std::move(s)};
+}
 }  // namespace
 
 class TestOomReports : public QObject {
@@ -150,11 +160,7 @@ private slots:
 
     // The must-show request: 12.94 GiB is 4 bytes x 13.90B parameters over 4 ranks.
     void fp32_master_partition_of_the_13b_run() {
-        const std::string text = read_text_file(test_data_path("oom/llamafactory1158_baichuan2_13b_zero2.log"));
-        const OomLog oom = read_oom_log(text, "1158");
-        Scenario s = setup_from_log(text, oom, "1158").scenario;
-        s.model = import_hf_config(read_text_file(test_data_path("oom/baichuan2-13b-chat.llama-form.config.json")), "baichuan");
-        s.zero.stage = 2;
+        const auto [oom, s] = baichuan_13b_zero2();
         QCOMPARE(s.cluster.world_size(), std::int64_t(4));
         const OomDiagnosis d = diagnose_oom(oom, s);
         QVERIFY(d.term && d.term_error);
@@ -167,11 +173,7 @@ private slots:
     // (ZeroSetup::bf16_master_weights, model_states.h master_element_bytes): the master partition
     // and a moment are bf16, 2 bytes an element, half the fp32 terms above.
     void bf16_master_partition_terms() {
-        const std::string text = read_text_file(test_data_path("oom/llamafactory1158_baichuan2_13b_zero2.log"));
-        const OomLog oom = read_oom_log(text, "1158");
-        Scenario s = setup_from_log(text, oom, "1158").scenario;
-        s.model = import_hf_config(read_text_file(test_data_path("oom/baichuan2-13b-chat.llama-form.config.json")), "baichuan");
-        s.zero.stage = 2;
+        Scenario s = baichuan_13b_zero2().second;
         const auto find = [](const std::vector<OomTerm>& terms, const std::string& start) {
             for (const OomTerm& t : terms)
                 if (t.name.rfind(start, 0) == 0) return t;

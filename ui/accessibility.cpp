@@ -196,6 +196,7 @@ void collectLayout(QLayout* layout, QList<QWidget*>& out) {
 }
 
 void collect(QWidget* w, QList<QWidget*>& out) {
+    if (!w) return;  // a tab widget's page mid-removal: the tab bar still counts it
     if (auto* split = qobject_cast<QSplitter*>(w)) {
         for (int i = 0; i < split->count(); ++i) collect(split->widget(i), out);
         return;
@@ -287,27 +288,42 @@ QList<QWidget*> layoutOrder(QWidget* root) {
     return out;
 }
 
+namespace {
+
+// What one part of the window needs on its own: read-only text boxes pass Tab on instead of
+// keeping it (a trap for keyboard users), the panels say what they are, form fields and tab pages
+// get names.
+void makePartFriendly(QWidget* part) {
+    for (QPlainTextEdit* e : part->findChildren<QPlainTextEdit*>()) e->setTabChangesFocus(true);
+    for (QTextEdit* e : part->findChildren<QTextEdit*>()) e->setTabChangesFocus(true);
+    for (ControlPanel* panel : part->findChildren<ControlPanel*>()) {
+        nameIfUnnamed(panel, tr("Controls"));
+        panel->setAccessibleDescription(tr("The scenario: model, GPUs, network, parallelism, host, fine-tuning and training"));
+    }
+    for (RecommendationCard* card : part->findChildren<RecommendationCard*>())
+        card->setAccessibleDescription(tr("The recommended setup, its figures, and why it won and the others lost"));
+    for (ConfigPreview* config : part->findChildren<ConfigPreview*>())
+        config->setAccessibleDescription(tr("The DeepSpeed config of the selected setup in the chosen format, with Copy and Export"));
+    nameFormFields(part);
+    for (QTabWidget* tabs : part->findChildren<QTabWidget*>())
+        for (int i = 0; i < tabs->count(); ++i) nameIfUnnamed(tabs->widget(i), withoutMnemonic(tabs->tabText(i)));
+}
+
+// Tab moves through the central widget's focusable widgets in layout order.
+void orderTabChain(QWidget* central) {
+    const QList<QWidget*> order = layoutOrder(central);
+    for (int i = 1; i < order.size(); ++i) QWidget::setTabOrder(order[i - 1], order[i]);
+}
+
+}  // namespace
+
 void makeKeyboardAndScreenReaderFriendly(QMainWindow* window) {
     QWidget* central = window->centralWidget();
     QString reserved;
     for (const QAction* menu : window->menuBar()->actions())
         if (const qsizetype at = menu->text().indexOf(QLatin1Char('&')); at >= 0 && at + 1 < menu->text().size())
             reserved += menu->text()[at + 1];
-    // Read-only text boxes pass Tab on instead of keeping it (a trap for keyboard users).
-    for (QPlainTextEdit* e : central->findChildren<QPlainTextEdit*>()) e->setTabChangesFocus(true);
-    for (QTextEdit* e : central->findChildren<QTextEdit*>()) e->setTabChangesFocus(true);
-    for (ControlPanel* panel : central->findChildren<ControlPanel*>()) {
-        nameIfUnnamed(panel, tr("Controls"));
-        panel->setAccessibleDescription(tr("The scenario: model, GPUs, network, parallelism, host, fine-tuning and training"));
-    }
-    for (RecommendationCard* card : central->findChildren<RecommendationCard*>())
-        card->setAccessibleDescription(tr("The recommended setup, its figures, and why it won and the others lost"));
-    for (ConfigPreview* config : central->findChildren<ConfigPreview*>())
-        config->setAccessibleDescription(tr("The DeepSpeed config of the selected setup in the chosen format, with Copy and Export"));
-    nameFormFields(central);
-    for (QTabWidget* tabs : central->findChildren<QTabWidget*>())
-        for (int i = 0; i < tabs->count(); ++i) nameIfUnnamed(tabs->widget(i), withoutMnemonic(tabs->tabText(i)));
-
+    makePartFriendly(central);
     const QList<QWidget*> order = layoutOrder(central);
     QList<QGroupBox*> groups;
     for (QWidget* w : central->findChildren<QGroupBox*>()) groups << static_cast<QGroupBox*>(w);
@@ -321,7 +337,12 @@ void makeKeyboardAndScreenReaderFriendly(QMainWindow* window) {
         return firstIn(a) < firstIn(b);
     });
     assignMnemonics(groups, reserved);
-    for (int i = 1; i < order.size(); ++i) QWidget::setTabOrder(order[i - 1], order[i]);
+    orderTabChain(central);
+}
+
+void makeKeyboardAndScreenReaderFriendly(QMainWindow* window, QWidget* joined) {
+    makePartFriendly(joined);
+    orderTabChain(window->centralWidget());
 }
 
 }  // namespace zp::ui

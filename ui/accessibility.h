@@ -41,5 +41,9 @@ QList<QWidget*> layoutOrder(QWidget* root);
 // Everything above, for the window's central widget, once its menus are built (their mnemonic
 // letters are not given to the groups).
 void makeKeyboardAndScreenReaderFriendly(QMainWindow* window);
+// The same for a part built later (a side tab's panel, LazyPage) once it joined the window: its
+// own fields and names, and the window's tab order again with it in place. Its group boxes, if it
+// had any, would get no mnemonic letters: none of the lazily built panels has one.
+void makeKeyboardAndScreenReaderFriendly(QMainWindow* window, QWidget* joined);
 
 }  // namespace zp::ui

@@ -37,6 +37,7 @@
 #include "ui/plots/step_view.h"
 #include "ui/plots/time_view.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/lazy_page.h"
 
 #include <nlohmann/json.hpp>
 
@@ -53,6 +54,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPixmap>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -100,7 +102,10 @@ bool isSession(const QString& path) { return path.endsWith(QLatin1String(".zplan
 MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     : QMainWindow(parent), doc_(std::make_unique<PlannerDocument>()), persistence_(persistence) {
     setObjectName(QStringLiteral("MainWindow"));
-    setWindowIcon(QIcon(QStringLiteral(":/icons/zero-planner.png")));
+    // Read as the PNG it is: QIcon(path) asks QImageReader to detect the format, which loads Qt's
+    // image-format plugins to ask each (3.2M of the 189M instructions before the first painted
+    // frame, bench_gui first-frame under callgrind); named, the built-in PNG reader reads it.
+    setWindowIcon(QIcon(QPixmap(QStringLiteral(":/icons/zero-planner.png"), "PNG")));
     setAcceptDrops(true);
     save_changes_prompt_ = [this] { return askSaveChanges(); };
     // Latin labels need no complex shaping; skipping HarfBuzz halves the cost of every redraw
@@ -140,7 +145,7 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     scroll->setWidget(controls_);
     scroll->setMinimumWidth(controls_->sizeHint().width() + 24);
 
-    memory_ = new MemoryView(doc);
+    memory_ = new MemoryView(doc, top);
     top->addWidget(memory_);
     // The step, host and GPU layout views share a place with the scaling view: beside the memory
     // bars, so a clicked bar's step is in view with it. They draw only while their tab is shown.
@@ -155,10 +160,10 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     top->addWidget(plot_tabs_);
     top->setStretchFactor(0, 3);
     top->setStretchFactor(1, 2);
-    scaling_ = new ScalingView(doc);
-    step_ = new StepView(doc);
-    host_ = new HostView(doc);
-    layout_ = new GpuLayoutView(doc);
+    scaling_ = new ScalingView(doc, plot_tabs_);
+    step_ = new StepView(doc, plot_tabs_);
+    host_ = new HostView(doc, plot_tabs_);
+    layout_ = new GpuLayoutView(doc, plot_tabs_);
     const QString scalingTitle = tr("Memory vs GPU count"), stepTitle = tr("Memory over one step");
     plot_tabs_->addTab(scaling_, tr("GPU count"));
     plot_tabs_->addTab(step_, tr("One step"));
@@ -169,22 +174,42 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     scaling_->setAccessibleName(scalingTitle);
     step_->setAccessibleName(stepTitle);
 
-    time_ = new TimeView(doc);
+    time_ = new TimeView(doc, bottom);
     bottom->addWidget(time_);
     tabs_ = new QTabWidget;
     bottom->addWidget(tabs_);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
-    card_ = new RecommendationCard(doc);
-    config_ = new ConfigPreview(doc);
-    compare_ = new ComparePanel(doc);
-    sequence_ = new SequenceView(doc);
+    card_ = new RecommendationCard(doc, tabs_);
+    // The ds_config tab is built with the window: its row of format, Copy and Export is what sets
+    // the side tabs' width. The Compare and sequence tabs are built when first shown or asked for
+    // (LazyPage): the first frame paints without them.
+    config_ = new ConfigPreview(doc, tabs_);
+    compare_page_ = new LazyPage([this, doc](QWidget* page) {
+        compare_ = new ComparePanel(doc, page);
+        connect(compare_, &ComparePanel::pinRequested, this, &MainWindow::pinPlan);
+        return compare_;
+    });
+    sequence_page_ = new LazyPage([this, doc](QWidget* page) {
+        sequence_ = new SequenceView(doc, page);
+        connect(sequence_, &SequenceView::setupClicked, this,
+                [this](int index) { doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]); });
+        return sequence_;
+    });
+    compare_page_->setAccessibleDescription(ComparePanel::description());
+    sequence_page_->setAccessibleDescription(SequenceView::description());
+    // A page is built as it is shown, which may be inside a tab widget's own change (a tab being
+    // removed): the window's tab order is walked again after that change, not inside it.
+    for (LazyPage* page : {compare_page_, sequence_page_})
+        connect(
+            page, &LazyPage::built, this, [this](QWidget* content) { makeKeyboardAndScreenReaderFriendly(this, content); },
+            Qt::QueuedConnection);
     tabs_->addTab(card_, tr("Recommendation"));
     tabs_->addTab(config_, tr("ds_config.json"));
-    tabs_->addTab(compare_, tr("Compare"));
+    tabs_->addTab(compare_page_, tr("Compare"));
     // The longest sequence per setup and the chosen one's speed against the length: beside the
     // recommendation, whose question ("what fits?") it asks of the length.
-    tabs_->addTab(sequence_, tr("Sequence length"));
+    tabs_->addTab(sequence_page_, tr("Sequence length"));
 
     // The plot views in the order the report shows them.
     plot_views_ = {
@@ -209,15 +234,12 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     buildMenus();
     connect(controls_, &ControlPanel::importHfConfigRequested, this, &MainWindow::importHfDialog);
     connect(config_, &ConfigPreview::exportRequested, this, &MainWindow::exportDialog);
-    connect(compare_, &ComparePanel::pinRequested, this, &MainWindow::pinPlan);
     const auto showSetup = [this](int index) {
         doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]);
         tabs_->setCurrentWidget(config_);
     };
     connect(memory_, &MemoryView::setupClicked, this, showSetup);
     connect(host_, &HostView::setupClicked, this, showSetup);
-    connect(sequence_, &SequenceView::setupClicked, this,
-            [this](int index) { doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]); });
     // The same from the keyboard: Left and Right on the focused memory or host RAM plot.
     const auto shownSetup = [this] {
         const auto& setups = overview_setups();
@@ -338,6 +360,19 @@ void MainWindow::buildMenus() {
     help->addAction(tr("&About ZeRO Planner"), this, &MainWindow::showAbout);
 }
 
+SequenceView* MainWindow::sequenceView() const {
+    sequence_page_->content();
+    return sequence_;
+}
+ComparePanel* MainWindow::comparePanel() const {
+    compare_page_->content();
+    return compare_;
+}
+
+void MainWindow::showSideTab(QWidget* panel) {
+    if (QWidget* page = tabPageOf(tabs_, panel)) tabs_->setCurrentWidget(page);
+}
+
 void MainWindow::updateTitle() {
     const QString path = doc_->filePath();
     setWindowFilePath(path);
@@ -349,9 +384,9 @@ void MainWindow::updateTitle() {
 void MainWindow::flushPending() {
     doc_->recomputeNow();
     step_->flush();
-    compare_->flush();
+    if (compare_) compare_->flush();
     host_->flush();
-    if (tabs_->currentWidget() == sequence_) sequence_->flush();  // a search of its own: only when shown
+    if (sequence_ && tabs_->currentWidget() == sequence_page_) sequence_->flush();  // a search of its own: only when shown
     layout_->flush();
     for (QCustomPlot* p : {memory_->plot(), scaling_->plot(), time_->plot(), step_->plot(), host_->plot()})
         p->replot(QCustomPlot::rpImmediateRefresh);
@@ -365,7 +400,7 @@ void MainWindow::pinPlan() {
     }
     statusBar()->showMessage(
         tr("Pinned \u201c%1\u201d: change the controls to compare with it.").arg(QString::fromStdString(doc_->pins().back().pin.name)));
-    tabs_->setCurrentWidget(compare_);
+    tabs_->setCurrentWidget(compare_page_);
 }
 
 void MainWindow::setSaveChangesPrompt(std::function<SaveChoice()> prompt) { save_changes_prompt_ = std::move(prompt); }

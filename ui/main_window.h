@@ -27,6 +27,7 @@ class RecommendationCard;
 class ScalingView;
 class StepView;
 class HostView;
+class LazyPage;
 class SequenceView;
 class GpuLayoutView;
 class TimeView;
@@ -50,15 +51,18 @@ public:
     TimeView* timeView() const { return time_; }
     StepView* stepView() const { return step_; }
     HostView* hostView() const { return host_; }
-    SequenceView* sequenceView() const { return sequence_; }
+    // The side tabs' panels behind the recommendation, built on first use (LazyPage).
+    SequenceView* sequenceView() const;
     GpuLayoutView* layoutView() const { return layout_; }
     RecommendationCard* card() const { return card_; }
     ConfigPreview* configPreview() const { return config_; }
-    ComparePanel* comparePanel() const { return compare_; }
+    ComparePanel* comparePanel() const;
     // Edit > Pin Plan for Comparison and the Compare panel's button: pins the plan shown, or says
     // in the status bar why not (four pinned already).
     void pinPlan();
     QTabWidget* sideTabs() const { return tabs_; }
+    // Brings the side tab that holds `panel` (the card, a lazily built panel, the diagnosis) to the front.
+    void showSideTab(QWidget* panel);
     // The scaling, step ("Memory over one step"), host and GPU layout views, top right.
     QTabWidget* plotTabs() const { return plot_tabs_; }
     // File > Open Recent (ui/document/recent_files.h).
@@ -152,11 +156,13 @@ private:
     TimeView* time_;
     StepView* step_;
     HostView* host_;
-    SequenceView* sequence_;
+    SequenceView* sequence_ = nullptr;  // built by sequence_page_
     GpuLayoutView* layout_;
     RecommendationCard* card_;
     ConfigPreview* config_;
-    ComparePanel* compare_;
+    ComparePanel* compare_ = nullptr;  // built by compare_page_
+    LazyPage* compare_page_;
+    LazyPage* sequence_page_;
     DiagnosisPanel* diagnosis_ = nullptr;
     QTabWidget* tabs_;
     QTabWidget* plot_tabs_;

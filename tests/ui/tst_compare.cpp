@@ -21,6 +21,7 @@
 #include "ui/plots/memory_view.h"
 #include "ui/plots/scaling_view.h"
 #include "ui/plots/time_view.h"
+#include "ui/widgets/lazy_page.h"
 
 #include <QAction>
 #include <QLineEdit>
@@ -86,7 +87,7 @@ private slots:
         QVERIFY(doc->pins()[0].pin.scenario == first);
         QVERIFY(doc->pins()[1].pin.scenario == second);
         QCOMPARE(QString::fromStdString(doc->pins()[0].pin.name), QString::fromStdString(default_pin_name(first)));
-        QCOMPARE(w.sideTabs()->currentWidget(), static_cast<QWidget*>(w.comparePanel()));
+        QCOMPARE(w.sideTabs()->currentWidget(), tabPageOf(w.sideTabs(), w.comparePanel()));
 
         w.flushPending();
         const PlanFigures live = plan_figures(doc->exportScenario());

@@ -9,17 +9,20 @@
 #include "ui/controls/control_panel.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
+#include "ui/panels/compare_panel.h"
 #include "ui/panels/config_preview.h"
 #include "ui/plots/memory_view.h"
 #include "ui/plots/scaling_view.h"
 #include "ui/plots/step_view.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/lazy_page.h"
 
 #include "tests/ui/offscreen.h"
 
 #include <QGroupBox>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QTabWidget>
 #include "test_main.h"
@@ -191,6 +194,34 @@ private slots:
                 QVERIFY2(clashes.isEmpty(), qPrintable(sub->title() + QStringLiteral(": ") + clashes.join(QStringLiteral(", "))));
             }
         }
+    }
+
+    // The Compare and sequence tabs are built when first shown (ui/widgets/lazy_page.h): not for
+    // the first frame, and once built their controls join the window's Tab order and are named as
+    // if they had been there from the start.
+    void lazily_built_tabs_join_the_tab_order() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.show();
+        w.flushPending();
+        QTabWidget* tabs = w.sideTabs();
+        QList<LazyPage*> pages;
+        for (int i = 0; i < tabs->count(); ++i)
+            if (auto* page = qobject_cast<LazyPage*>(tabs->widget(i))) pages << page;
+        QCOMPARE(pages.size(), 2);
+        for (LazyPage* page : pages) QVERIFY2(!page->isBuilt(), qPrintable(page->accessibleName()));
+        tabs->setCurrentWidget(pages.front());
+        QVERIFY(pages.front()->isBuilt());
+        QVERIFY(!pages.back()->isBuilt());
+        QCoreApplication::processEvents();  // the window's keyboard pass runs after the tab change
+        QPushButton* pin = w.comparePanel()->pinButton();
+        QVERIFY(pin->isVisible());
+        // Tab from the side tabs' bar reaches the Compare panel's first button before leaving it.
+        QWidget* at = tabs->tabBar();
+        int steps = 0;
+        while (at != pin && steps++ < 200) at = at->nextInFocusChain();
+        QVERIFY2(at == pin, "the Compare panel's Pin button is not in the Tab order after the tab bar");
+        QVERIFY(steps < 10);
+        QVERIFY(!pages.front()->accessibleDescription().isEmpty());
     }
 
     // Named and described (or with a tool tip, which Qt reads out in its place).

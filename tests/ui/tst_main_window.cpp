@@ -227,7 +227,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         // The click brings the config tab forward; bring it now, so the re-layout that follows a
         // tab change (and replots the plots it resizes) is not counted as a redraw below.
-        w.sideTabs()->setCurrentWidget(w.configPreview());
+        w.showSideTab(w.configPreview());
         w.flushPending();
         QCustomPlot* plot = w.memoryView()->plot();
         // Let the replots queued by showing and laying out the window run: wait until 100 ms pass

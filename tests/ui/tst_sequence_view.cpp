@@ -14,6 +14,7 @@
 #include "ui/main_window.h"
 #include "ui/plots/sequence_view.h"
 #include "ui/qcustomplot_include.h"
+#include "ui/widgets/lazy_page.h"
 
 #include <QTabWidget>
 #include <QUndoStack>
@@ -47,7 +48,7 @@ SequenceView* showPlan(MainWindow& w, const Scenario& s) {
     w.document()->reset(s);
     w.document()->recomputeNow();
     w.document()->selectSetup(s.zero);
-    w.sideTabs()->setCurrentWidget(w.sequenceView());
+    w.showSideTab(w.sequenceView());
     w.flushPending();
     return w.sequenceView();
 }
@@ -72,7 +73,7 @@ private slots:
 
     void is_a_tab_beside_the_recommendation() {
         MainWindow w(MainWindow::Ephemeral);
-        const int index = w.sideTabs()->indexOf(w.sequenceView());
+        const int index = w.sideTabs()->indexOf(tabPageOf(w.sideTabs(), w.sequenceView()));
         QVERIFY(index >= 0);
         QCOMPARE(w.sideTabs()->tabText(index), QStringLiteral("Sequence length"));
     }
@@ -135,7 +136,7 @@ private slots:
     void a_setup_that_fits_nothing_says_so() {
         MainWindow w(MainWindow::Ephemeral);
         w.document()->reset(alst_node(65536));
-        w.sideTabs()->setCurrentWidget(w.sequenceView());
+        w.showSideTab(w.sequenceView());
         w.flushPending();
         QCOMPARE(w.sequenceView()->barTokens(0), 0.0);
         QVERIFY(w.sequenceView()->barCaption(0).contains(QStringLiteral("none")));
@@ -146,7 +147,7 @@ private slots:
     void the_target_edits_the_sequence_length() {
         MainWindow w(MainWindow::Ephemeral);
         w.document()->reset(alst_node(1 << 20));
-        w.sideTabs()->setCurrentWidget(w.sequenceView());
+        w.showSideTab(w.sequenceView());
         w.flushPending();
         SequenceView* v = w.sequenceView();
         v->setTarget(2000000.0);
@@ -168,7 +169,7 @@ private slots:
         MainWindow w(MainWindow::Ephemeral);
         w.document()->reset(alst_node(1 << 20));
         w.resize(1480, 920);
-        w.sideTabs()->setCurrentWidget(w.sequenceView());
+        w.showSideTab(w.sequenceView());
         w.show();
         w.flushPending();
         QCustomPlot* p = w.sequenceView()->curvePlot();

@@ -87,15 +87,15 @@ QImage renderView(const Scenario& scenario, const QString& view, const QSize& si
     if (view == QLatin1String("start")) return renderStartPage(scenario, size);
     MainWindow window(MainWindow::Ephemeral);
     window.document()->reset(scenario, pins);
-    if (view == QLatin1String("compare")) window.sideTabs()->setCurrentWidget(window.comparePanel());
-    if (view == QLatin1String("config")) window.sideTabs()->setCurrentWidget(window.configPreview());
+    if (view == QLatin1String("compare")) window.showSideTab(window.comparePanel());
+    if (view == QLatin1String("config")) window.showSideTab(window.configPreview());
     if (view == QLatin1String("host")) window.plotTabs()->setCurrentWidget(window.hostView());
     if (view == QLatin1String("layout")) window.plotTabs()->setCurrentWidget(window.layoutView());
     if (view == QLatin1String("sequence") || view == QLatin1String("window-sequence")) {
         // The scenario's own setup, as the step view shows it.
         window.document()->recomputeNow();
         window.document()->selectSetup(scenario.zero);
-        window.sideTabs()->setCurrentWidget(window.sequenceView());
+        window.showSideTab(window.sequenceView());
     }
     if (view.startsWith(QLatin1String("diagnos")) && !window.diagnoseLogText(logText, logName, error)) return {};
     if (view == QLatin1String("step")) {

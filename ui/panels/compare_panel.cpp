@@ -79,7 +79,7 @@ ComparePanel::ComparePanel(PlannerDocument* doc, QWidget* parent)
       config_title_(new QLabel(tr("ds_config.json keys that differ"))),
       config_(makeTable()) {
     setObjectName(QStringLiteral("comparePanel"));
-    setAccessibleDescription(tr("The pinned plans beside the live one: their figures and the ds_config.json keys that differ"));
+    setAccessibleDescription(description());
     pin_button_->setObjectName(QStringLiteral("pinButton"));
     pin_button_->setToolTip(tr("Pin the plan the views show now (Ctrl+D); up to four"));
     copy_button_->setObjectName(QStringLiteral("copyCompareMarkdown"));
@@ -109,6 +109,10 @@ ComparePanel::ComparePanel(PlannerDocument* doc, QWidget* parent)
         documentChanged();
     });
     rebuildPinRows();
+}
+
+QString ComparePanel::description() {
+    return tr("The pinned plans beside the live one: their figures and the ds_config.json keys that differ");
 }
 
 void ComparePanel::restyle() { rebuildPinRows(); }

@@ -22,6 +22,8 @@ class PlannerDocument;
 class ComparePanel : public LazyView {
     Q_OBJECT
 public:
+    // What the panel is, for screen readers: its own description and its side tab page's (LazyPage).
+    static QString description();
     explicit ComparePanel(PlannerDocument* doc, QWidget* parent = nullptr);
 
     // What the tables show, for tests: the live plan's figures as the core gives them.

@@ -25,6 +25,9 @@ public:
 signals:
     void exportRequested();
 
+protected:
+    void showEvent(QShowEvent* e) override;
+
 private:
     void rebuild();
     PlannerDocument* doc_;
@@ -34,6 +37,7 @@ private:
     QPushButton* copy_;
     QPushButton* export_;
     QString config_;
+    bool fixed_font_set_ = false;
 };
 
 }  // namespace zp::ui

@@ -52,6 +52,10 @@ QWidget* plotHolder(QCustomPlot* plot, LegendStrip* legend, QWidget* parent) {
 }
 }  // namespace
 
+QString SequenceView::description() {
+    return tr("The longest sequence each setup fits, and tokens per second and step time against the length");
+}
+
 SequenceView::SequenceView(PlannerDocument* doc, QWidget* parent)
     : LazyView(parent),
       doc_(doc),
@@ -109,7 +113,7 @@ SequenceView::SequenceView(PlannerDocument* doc, QWidget* parent)
     curve_plot_->setToolTip(tr("Drag the target line, or press Left/Right, to change the sequence length"));
 
     setAccessibleName(tr("Sequence length"));
-    setAccessibleDescription(tr("The longest sequence each setup fits, and tokens per second and step time against the length"));
+    setAccessibleDescription(description());
     connect(doc_, &PlannerDocument::resultsChanged, this, &SequenceView::documentChanged);
     connect(doc_, &PlannerDocument::selectionChanged, this, &SequenceView::documentChanged);
     restyle();

@@ -24,6 +24,8 @@ class PlotLabel;
 class SequenceView : public LazyView {
     Q_OBJECT
 public:
+    // What the panel is, for screen readers: its own description and its side tab page's (LazyPage).
+    static QString description();
     explicit SequenceView(PlannerDocument* doc, QWidget* parent = nullptr);
     QCustomPlot* plot() const { return bars_plot_; }
     QCustomPlot* curvePlot() const { return curve_plot_; }

@@ -54,7 +54,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPixmap>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -102,10 +101,7 @@ bool isSession(const QString& path) { return path.endsWith(QLatin1String(".zplan
 MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     : QMainWindow(parent), doc_(std::make_unique<PlannerDocument>()), persistence_(persistence) {
     setObjectName(QStringLiteral("MainWindow"));
-    // Read as the PNG it is: QIcon(path) asks QImageReader to detect the format, which loads Qt's
-    // image-format plugins to ask each (3.2M of the 189M instructions before the first painted
-    // frame, bench_gui first-frame under callgrind); named, the built-in PNG reader reads it.
-    setWindowIcon(QIcon(QPixmap(QStringLiteral(":/icons/zero-planner.png"), "PNG")));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/zero-planner.png")));
     setAcceptDrops(true);
     save_changes_prompt_ = [this] { return askSaveChanges(); };
     // Latin labels need no complex shaping; skipping HarfBuzz halves the cost of every redraw

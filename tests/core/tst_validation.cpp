@@ -41,6 +41,23 @@ std::string document(const std::string& patch = "") {
            patch + "}]}";
 }
 
+// measured_runs_2.json N10's launch (Hugging Face run_clm.py through the Trainer on one DGX-2's 16
+// V100s, fp16, ZeRO-1) with another GPT-2 size, built through the importer `--hf-config` uses from
+// the keys the model's config.json states (n_layer, n_embd, n_head).
+Scenario n10_launch_with_gpt2(qint64 layers, qint64 hidden, qint64 heads) {
+    static const std::vector<MeasuredCase> second = bundled_measured_runs("measured_runs_2.json");
+    const auto n10 = std::find_if(second.begin(), second.end(), [](const MeasuredCase& c) { return c.id == "N10"; });
+    if (n10 == second.end()) qFatal("no bundled case N10");
+    Scenario s = n10->scenario;
+    s.model = import_hf_config(QStringLiteral(R"({"model_type": "gpt2", "n_layer": %1, "n_embd": %2, "n_head": %3, )"
+                                              R"("vocab_size": 50257, "n_positions": 1024})")
+                                   .arg(layers)
+                                   .arg(hidden)
+                                   .arg(heads)
+                                   .toStdString());
+    return s;
+}
+
 // A bundled published-throughput case as `validate` builds it (the source facts and corrections applied).
 MeasuredCase paper_case(const QString& id) {
     static const std::vector<MeasuredCase> cases = bundled_measured_runs("paper_throughput.json");
@@ -867,19 +884,8 @@ private slots:
         QFETCH(qint64, params);
         QFETCH(qint64, microBatch);
         QFETCH(double, samplesPerSecond);
-        static const std::vector<MeasuredCase> second = bundled_measured_runs("measured_runs_2.json");
-        const auto n10 = std::find_if(second.begin(), second.end(), [](const MeasuredCase& c) { return c.id == "N10"; });
-        QVERIFY(n10 != second.end());
-        Scenario s = n10->scenario;
-        // Through the importer `--hf-config` uses: the keys the models' config.json states.
-        const ModelSpec m = import_hf_config(QStringLiteral(R"({"model_type": "gpt2", "n_layer": %1, "n_embd": %2, "n_head": %3, )"
-                                                            R"("vocab_size": 50257, "n_positions": 1024})")
-                                                 .arg(layers)
-                                                 .arg(hidden)
-                                                 .arg(heads)
-                                                 .toStdString());
-        QCOMPARE(parameter_count(m), params);
-        s.model = m;
+        Scenario s = n10_launch_with_gpt2(layers, hidden, heads);
+        QCOMPARE(parameter_count(s.model), params);
         s.training.micro_batch = microBatch;
         s.training.global_batch = s.cluster.world_size() * microBatch;
         const double predicted = static_cast<double>(s.training.global_batch) / estimate_step(s).seconds;
@@ -923,16 +929,7 @@ private slots:
         QFETCH(qint64, heads);
         QFETCH(qint64, seq);
         QFETCH(QVariantMap, stages);
-        static const std::vector<MeasuredCase> second = bundled_measured_runs("measured_runs_2.json");
-        const auto n10 = std::find_if(second.begin(), second.end(), [](const MeasuredCase& c) { return c.id == "N10"; });
-        QVERIFY(n10 != second.end());
-        Scenario base = n10->scenario;
-        base.model = import_hf_config(QStringLiteral(R"({"model_type": "gpt2", "n_layer": %1, "n_embd": %2, "n_head": %3, )"
-                                                     R"("vocab_size": 50257, "n_positions": 1024})")
-                                          .arg(layers)
-                                          .arg(hidden)
-                                          .arg(heads)
-                                          .toStdString());
+        Scenario base = n10_launch_with_gpt2(layers, hidden, heads);
         base.training.seq_len = seq;
         std::map<int, std::pair<double, double>> rates;  // stage -> (measured, predicted) samples/s
         for (auto it = stages.cbegin(); it != stages.cend(); ++it) {

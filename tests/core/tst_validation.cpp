@@ -790,12 +790,11 @@ private slots:
     // ZeRO-Infinity's Table 1 runs (Rajbhandari et al. 2021) as validate builds them from
     // paper_throughput.json (P48-P56, whose throughput is within 25% above) on the DGX-2 preset's
     // node (1.5 TB host RAM, 30 TB NVMe): whether the planner says they fit, GPU, host RAM and NVMe.
-    // Issue 34 asks for all of them. Each row wider than Fig. 6(b)'s untiled 8K takes the smallest
-    // TiledLinear factor that covers its rank's largest linear (the case's assumptions), and the 1T
-    // row on 32 nodes offloads the optimizer (measured_runs_facts.json: Table 1's "GPU" cannot hold
-    // its 29.3 GiB of states; DeepSpeed's ZeRO-3 Offload post reports that run). The 0.5T row on 32
-    // nodes stays an expected failure with what stands in the way, so that a change that makes it
-    // fit shows (Qt reports an unexpected pass as a failure).
+    // The paper trained each of them, so each must fit. Each row wider than Fig. 6(b)'s untiled 8K
+    // takes the smallest TiledLinear factor that covers its rank's largest linear (the case's
+    // assumptions), and both runs on 32 nodes offload the optimizer (measured_runs_facts.json: the
+    // one "GPU | GPU" cell Table 1 prints for them cannot hold the 1T's 29.3 GiB of states, and
+    // DeepSpeed's ZeRO-3 Offload post reports that run; zero_infinity_table_1_cell_as_printed below).
     void zero_infinity_table_1_runs_fit_data() {
         QTest::addColumn<QString>("id");
         QTest::newRow("Table 1: 10B, one DGX-2, all on the GPU") << QStringLiteral("P48");

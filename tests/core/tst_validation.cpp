@@ -828,8 +828,10 @@ private slots:
     // Why the correction reads both 32-node runs with the optimizer on the CPU: Table 1's one
     // 'GPU | GPU' cell, taken as printed, fits neither. The 1T's model states alone are 16 bytes x
     // 1.008e12 / 512 = 29.3 GiB; the 0.5T's 14.7 GiB and one layer recomputed at its 28 sequences
-    // (16-bit a*s^2*b/t score tensors of 2.0 GiB each) need about 36. Should the memory model ever
-    // fit them as printed, the correction loses its reason and this row says so.
+    // (16-bit a*s^2*b/t score tensors of 2.0 GiB each) need about 36. The floors below sit under
+    // what the model gives at this writing (35.8 and 53.0 GiB) and over the 30.1 GiB usable card:
+    // should the memory model ever fit them as printed, the correction loses its reason and this
+    // row says so.
     void zero_infinity_table_1_cell_as_printed_data() {
         QTest::addColumn<QString>("id");
         QTest::addColumn<double>("atLeastGib");

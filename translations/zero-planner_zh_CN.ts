@@ -2244,10 +2244,6 @@
         <translation>更改数据管道</translation>
     </message>
     <message>
-        <source>What a pipeline stage sends its neighbour from each tensor-parallel GPU: the whole activation (DeepSpeed&apos;s PipelineEngine, Megatron-Core) or a t-th, gathered at the receiver (Megatron-LM 2021-2022&apos;s scatter/gather).</source>
-        <translation>流水线的每个阶段从每个张量并行 GPU 向下一阶段发送的内容：完整的激活（DeepSpeed 的 PipelineEngine、Megatron-Core），或其 t 分之一，在接收端聚合（Megatron-LM 2021-2022 的 scatter/gather）。</translation>
-    </message>
-    <message>
         <source>whole activation</source>
         <translation>完整激活</translation>
     </message>
@@ -2334,6 +2330,10 @@
     <message>
         <source>Toggle bf16 master weights</source>
         <translation>切换 bf16 主权重</translation>
+    </message>
+    <message>
+        <source>What a pipeline stage sends its neighbour from each tensor-parallel GPU: a t-th of the activation, gathered at the receiver (DeepSpeed&apos;s PipelineEngine, Megatron-LM 2021-2022&apos;s scatter/gather), or the whole activation (Megatron-Core).</source>
+        <translation>流水线的每个阶段从每个张量并行 GPU 向下一阶段发送的内容：激活的 t 分之一，在接收端聚合（DeepSpeed 的 PipelineEngine、Megatron-LM 2021-2022 的 scatter/gather），或完整的激活（Megatron-Core）。</translation>
     </message>
 </context>
 <context>

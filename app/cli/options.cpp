@@ -124,8 +124,8 @@ constinit const Option pp_schedule{"--pp-schedule", "1f1b|interleaved:V", "the p
 constinit const Option virtual_stages{"--virtual-stages", "V", "the same as --pp-schedule interleaved:V", G::Parallelism, S::Parallel};
 constinit const Option sequence_parallel{"--sequence-parallel", "on|off", "Megatron's sequence parallelism, with --tp", G::Parallelism, S::Parallel};
 constinit const Option pp_send{"--pp-send", "whole|scatter-gather",
-                               "what a pipeline stage sends per tensor rank: whole (DeepSpeed's PipelineEngine, "
-                               "Megatron-Core) or a t-th (Megatron-LM 2021-2022's scatter/gather)",
+                               "what a pipeline stage sends per tensor rank: a t-th, all-gathered at the receiver "
+                               "(DeepSpeed's PipelineEngine, Megatron-LM 2021-2022's scatter/gather; the default) or whole (Megatron-Core)",
                                G::Parallelism, S::Parallel};
 constinit const Option sp{"--sp", "U|auto", "DeepSpeed-Ulysses sequence_parallel_size: U divides the heads and the sequence; no --tp/--pp", G::Parallelism, S::Parallel};
 constinit const Option ep{"--ep", "E|auto", "expert-parallel size: divides the experts and the data-parallel size; ZeRO 0-2", G::Experts, S::Parallel};

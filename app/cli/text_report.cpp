@@ -161,8 +161,8 @@ std::string scenario_header(const Scenario& s, bool synthesized, const std::stri
             "Parallel: " + layout +
             (s.parallel.ulysses > 1                                    ? " (DeepSpeed-Ulysses)\n"
              : tensor_replicates_kv_groups(s.model, s.parallel.tensor) ? " (Megatron-Core 0.16+: more tensor ranks than key/value heads)\n"
-             : s.parallel.pipeline > 1 && s.parallel.pipeline_send == PipelineSend::ScatterGather
-                 ? " (Megatron-LM: a t-th of each activation between stages, scatter/gather)\n"
+             : s.parallel.pipeline > 1 && s.parallel.pipeline_send == PipelineSend::Whole
+                 ? " (Megatron-Core: whole activations between stages)\n"
                  : " (Megatron-DeepSpeed)\n");
     out += "Convention: " + convention_text(s) + "\n";
     if (!s.assumptions.calibration.empty()) out += "Calibration: " + s.assumptions.calibration + "\n";

@@ -82,12 +82,13 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
               "(Megatron-LM's pretrain_gpt.py with these model and parallel sizes; --use-distributed-optimizer partitions "
               "the optimizer states as ZeRO-1 does).\n";
     // Parallelism::pipeline_send: Megatron-DeepSpeed's pipeline is DeepSpeed's PipelineEngine, which
-    // sends each stage's whole output from every tensor rank (runtime/pipe/engine.py).
-    if (p.pipeline > 1 && p.pipeline_send == PipelineSend::ScatterGather && !p.sequence_parallel)
+    // with tensor parallelism sends each tensor rank a t-th of a stage's output and all-gathers it
+    // at the receiver (runtime/pipe/engine.py pipe_partitioned, grad_partitioned: on by default).
+    if (p.pipeline > 1 && p.tensor > 1 && p.pipeline_send == PipelineSend::Whole && !p.sequence_parallel)
         sh +=
-            "# Note: the plan sends a t-th of each activation between pipeline stages (Megatron-LM's scatter/gather); "
-            "Megatron-DeepSpeed's pipeline (DeepSpeed's PipelineEngine) sends it whole from every tensor rank: plan with "
-            "--pp-send whole for this launch.\n";
+            "# Note: the plan sends each activation whole from every tensor rank between pipeline stages (Megatron-Core); "
+            "Megatron-DeepSpeed's pipeline (DeepSpeed's PipelineEngine) sends a t-th and all-gathers it at the receiver "
+            "(pipeline.pipe_partitioned, default true): plan with --pp-send scatter-gather for this launch.\n";
     sh += "set -euo pipefail\n\n";
     std::string launcher = "deepspeed --num_gpus " + std::to_string(g);
     if (n > 1) {

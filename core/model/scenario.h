@@ -315,29 +315,35 @@ struct Assumptions {
 };
 
 // What a pipeline stage sends its neighbour per tensor-parallel rank, each micro step.
-//   Whole: its whole activation, s x b x h. DeepSpeed's PipelineEngine, which Megatron-DeepSpeed
-//     runs (deepspeed/runtime/pipe/engine.py _exec_send_activations, _exec_send_grads: p2p.send of
-//     the stage's outputs from every rank, blocking: pipe/p2p.py send), and Megatron-Core's
-//     schedules (megatron/core/pipeline_parallel/p2p_communication.py, since NVIDIA/Megatron-LM
-//     39b83c7 of 2023-01-31, sends the full tensor).
-//   ScatterGather: a t-th, gathered over NVLink at the receiver. Megatron-LM's scatter/gather
-//     optimization (Narayanan et al. 2021 Sec. 4.1, Fig. 9: "at the sender, we can scatter the
-//     tensor into smaller chunks ... rematerialized at the receiver using a gather operation";
-//     megatron/p2p_communication.py split_tensor_into_1d_equal_chunks, on by default from
-//     NVIDIA/Megatron-LM 72e4230 of 2021-02-16 until 39b83c7).
-// With Megatron's sequence parallelism a stage's output is already a t-th of the sequence either way.
+//   ScatterGather: a t-th, all-gathered over the tensor ranks at the receiver. DeepSpeed's
+//     PipelineEngine, which Megatron-DeepSpeed runs: with tensor parallelism it wraps the stage's
+//     output in a PartitionedTensor over the tensor (slice-parallel) group, sends each rank its
+//     part (part.data()), and the receiver's PartitionedTensor.full() all-gathers it
+//     (deepspeed/runtime/pipe/engine.py is_pipe_partitioned = is_model_parallel since v0.3.0;
+//     the gradient back likewise since v0.5.4, PR #1407 e2fdd254e "Big science related changes":
+//     is_grad_partitioned; both switchable since v0.12.3, `pipeline.pipe_partitioned` and
+//     `grad_partitioned`, default true, PR #4322; v0.6.5 engine.py 133-134, 669-687, 997-1011).
+//     And Megatron-LM's scatter/gather optimization (Narayanan et al. 2021 Sec. 4.1, Fig. 9: "at
+//     the sender, we can scatter the tensor into smaller chunks ... rematerialized at the receiver
+//     using a gather operation"; megatron/p2p_communication.py split_tensor_into_1d_equal_chunks,
+//     on by default from NVIDIA/Megatron-LM 72e4230 of 2021-02-16 until 39b83c7).
+//   Whole: its whole activation, s x b x h, from every tensor rank: Megatron-Core's schedules
+//     (megatron/core/pipeline_parallel/p2p_communication.py, since NVIDIA/Megatron-LM 39b83c7 of
+//     2023-01-31, sends the full tensor).
+// With Megatron's sequence parallelism a stage's output is already a t-th of the sequence either
+// way, and nothing is gathered.
 enum class PipelineSend { Whole, ScatterGather };
 
 // Megatron-DeepSpeed's model parallelism around ZeRO's data parallelism (Shoeybi et al. 2019,
 // Narayanan et al. arXiv 2104.04473, Korthikanti et al. arXiv 2205.05198): the world is
 // tensor x pipeline x data-parallel ranks; tensor-parallel ranks sit inside a node.
 struct Parallelism {
-    std::int64_t tensor = 1;                           // --tensor-model-parallel-size
-    std::int64_t pipeline = 1;                         // --pipeline-model-parallel-size
-    std::int64_t virtual_stages = 1;                   // interleaved 1F1B: model chunks per pipeline rank (1 = plain 1F1B)
-    bool sequence_parallel = false;                    // Megatron's --sequence-parallel (with tensor parallelism)
-    PipelineSend pipeline_send = PipelineSend::Whole;  // what a stage sends per tensor rank (above)
-    std::int64_t ulysses = 1;                          // DeepSpeed-Ulysses sequence_parallel_size (docs/design.md §4.13)
+    std::int64_t tensor = 1;                                   // --tensor-model-parallel-size
+    std::int64_t pipeline = 1;                                 // --pipeline-model-parallel-size
+    std::int64_t virtual_stages = 1;                           // interleaved 1F1B: model chunks per pipeline rank (1 = plain 1F1B)
+    bool sequence_parallel = false;                            // Megatron's --sequence-parallel (with tensor parallelism)
+    PipelineSend pipeline_send = PipelineSend::ScatterGather;  // what a stage sends per tensor rank (above)
+    std::int64_t ulysses = 1;                                  // DeepSpeed-Ulysses sequence_parallel_size (docs/design.md §4.13)
     std::int64_t expert = 1;  // DeepSpeed MoE ep_size (deepspeed/moe/layer.py): routed experts over consecutive data-parallel ranks
     // What the recommender chooses instead of taking the sizes above ("auto"): every tensor size
     // that fits a node and divides the heads, every pipeline size up to the layers, every expert

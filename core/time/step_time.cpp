@@ -520,15 +520,23 @@ void add_model_parallel_comm(const StepContext& x, StepTime& st) {
     }
     if (par.pipeline > 1) {
         // Point-to-point between stages, each micro step: the activation forward and its gradient
-        // backward, blocking on the compute stream. Every tensor rank sends the whole activation
-        // (DeepSpeed's PipelineEngine, Megatron-Core), or a t-th of it with Megatron-LM's
-        // scatter/gather or Megatron's sequence parallelism (Parallelism::pipeline_send). Stages
-        // are N/p ranks apart (pipeline outermost): across the network once a stage fills a node.
+        // backward, blocking on the compute stream. Each tensor rank sends a t-th of it (DeepSpeed's
+        // PipelineEngine, Megatron-LM's scatter/gather; Megatron's sequence parallelism), or the
+        // whole (Megatron-Core) (Parallelism::pipeline_send). Stages are N/p ranks apart (pipeline
+        // outermost): across the network once a stage fills a node.
         const bool crosses_nodes = c.nodes > 1 && c.world_size() / par.pipeline >= c.gpus_per_node;
         const double link = crosses_nodes ? inter_node_bus_gbytes_per_s(c) : intra_node_bus_gbytes_per_s(c);
         const bool tensor_slice = par.pipeline_send == PipelineSend::ScatterGather || par.sequence_parallel;
         const double sent = tensor_slice ? layer_activation / x.tp : layer_activation;
-        st.pipeline_p2p_seconds = G * 2.0 * (sent / (link * kBytesPerGB) + s.assumptions.collective_latency_seconds);
+        const double latency = s.assumptions.collective_latency_seconds;
+        // The receiver all-gathers a scattered slice over the tensor ranks before using it
+        // (DeepSpeed's PartitionedTensor.full(), Megatron-LM's gather_split_1d_tensor), on the
+        // compute stream; with sequence parallelism the slice is the next stage's input as it is.
+        // DeepSpeed's engine also re-gathers a stage's own output before its backward
+        // (_exec_backward_pass, part_output.full()): one more such gather a micro step, not counted.
+        const bool gathered = par.pipeline_send == PipelineSend::ScatterGather && !par.sequence_parallel && par.tensor > 1;
+        const double gather = gathered ? allgather_seconds(layer_activation, x.tp, intra_node_bus_gbytes_per_s(c)) + latency : 0.0;
+        st.pipeline_p2p_seconds = G * 2.0 * (sent / (link * kBytesPerGB) + latency + gather);
     }
     if (uses_expert_parallelism(s)) {
         // DeepSpeed-MoE (sharded_moe.py MOELayer.forward; Rajbhandari et al. 2022 Sec. 5, GShard

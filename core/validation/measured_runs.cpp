@@ -554,7 +554,7 @@ Parallelism parallelism_from_case(const CaseReader& r) {
         } catch (const InputError&) {
             r.fail(
                 "pipeline_send",
-                "'" + *v + "' is neither 'whole' (DeepSpeed's PipelineEngine, Megatron-Core) nor 'scatter-gather' (Megatron-LM 2021-2022)");
+                "'" + *v + "' is neither 'whole' (Megatron-Core) nor 'scatter-gather' (DeepSpeed's PipelineEngine, Megatron-LM 2021-2022)");
         }
     }
     return p;

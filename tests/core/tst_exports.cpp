@@ -482,6 +482,13 @@ private slots:
               "--bf16", "--deepspeed --deepspeed_config ds_config.json"})
             QVERIFY2(sh.find(wanted) != std::string::npos, wanted);
         QVERIFY(sh.find("--no-pipeline-parallel") == std::string::npos);
+        // The plan sends a t-th between stages (the default), as DeepSpeed's PipelineEngine does
+        // with tensor parallelism (PartitionedTensor): no note. A plan sending it whole
+        // (Megatron-Core's) is told to plan with scatter-gather for this launch.
+        QVERIFY(sh.find("--pp-send") == std::string::npos);
+        Scenario whole = s;
+        whole.parallel.pipeline_send = PipelineSend::Whole;
+        QVERIFY(megatron_launch_script(whole).find("plan with --pp-send scatter-gather") != std::string::npos);
         // train_batch_size = micro x accumulation x data-parallel ranks: 2 x 128 x 8.
         const auto cfg = deepspeed_config(s);
         QCOMPARE(cfg.at("train_batch_size").get<std::int64_t>(), std::int64_t{2048});

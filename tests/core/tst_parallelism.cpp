@@ -397,23 +397,27 @@ private slots:
     }
 
     // What a stage sends per tensor rank each micro step (Parallelism::pipeline_send): DeepSpeed's
-    // PipelineEngine sends the whole activation, 2 s b h bytes, forward and its gradient back
-    // (runtime/pipe/engine.py _exec_send_activations / _exec_send_grads); Megatron-LM's
-    // scatter/gather (Narayanan Sec. 4.1) a t-th; with sequence parallelism it is a t-th either way.
-    // Llama-2 13B (hidden 5120) at tensor 8 x pipeline 4 on 8 DGX A100 nodes: a stage fills a node,
-    // so the sends cross the network, one 200 Gb/s NIC per GPU at 0.9 (collectives.h): 22.5 GB/s.
+    // PipelineEngine (the default) a t-th of the activation, 2 s b h / t bytes, forward and its
+    // gradient back, each all-gathered over the tensor ranks at the receiver on NVLink
+    // (runtime/pipe/engine.py PartitionedTensor: pipe_partitioned, grad_partitioned), as
+    // Megatron-LM's scatter/gather (Narayanan Sec. 4.1); Megatron-Core the whole activation; with
+    // sequence parallelism a t-th and nothing to gather. Llama-2 13B (hidden 5120) at tensor 8 x
+    // pipeline 4 on 8 DGX A100 nodes: a stage fills a node, so the sends cross the network, one
+    // 200 Gb/s NIC per GPU at 0.9 (collectives.h): 22.5 GB/s; the gather is a ring over 8 GPUs.
     void pipeline_sends_per_tensor_rank() {
         Scenario s = llama2_13b_tp8_pp4();
         s.training.seq_len = 4096;
         const double G = 32, latency = s.assumptions.collective_latency_seconds;
         const double activation = 2.0 * 4096 * 5120;
         const double link = 22.5e9;
-        QCOMPARE(int(s.parallel.pipeline_send), int(PipelineSend::Whole));
-        QVERIFY(std::abs(estimate_step(s).pipeline_p2p_seconds - G * 2 * (activation / link + latency)) < 1e-9);
-        s.parallel.pipeline_send = PipelineSend::ScatterGather;
-        QVERIFY(std::abs(estimate_step(s).pipeline_p2p_seconds - G * 2 * (activation / 8 / link + latency)) < 1e-9);
+        const double gather = 7.0 / 8.0 * activation / (intra_node_bus_gbytes_per_s(s.cluster) * 1e9) + latency;
+        QCOMPARE(int(s.parallel.pipeline_send), int(PipelineSend::ScatterGather));
+        QVERIFY(std::abs(estimate_step(s).pipeline_p2p_seconds - G * 2 * (activation / 8 / link + latency + gather)) < 1e-9);
         s.parallel.pipeline_send = PipelineSend::Whole;
+        QVERIFY(std::abs(estimate_step(s).pipeline_p2p_seconds - G * 2 * (activation / link + latency)) < 1e-9);
         s.parallel.sequence_parallel = true;
+        QVERIFY(std::abs(estimate_step(s).pipeline_p2p_seconds - G * 2 * (activation / 8 / link + latency)) < 1e-9);
+        s.parallel.pipeline_send = PipelineSend::ScatterGather;
         QVERIFY(std::abs(estimate_step(s).pipeline_p2p_seconds - G * 2 * (activation / 8 / link + latency)) < 1e-9);
     }
 

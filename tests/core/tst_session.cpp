@@ -902,7 +902,7 @@ private slots:
     // A version-19 file (written by 862f1e2's `session --model gpt3-175b --gpu a100-80gb --cluster
     // dgx-a100 --gpus 1024 --tp 8 --pp 8 --stage 1 --global-batch 1536`, whose estimate printed a
     // 38.92 s step) opens sending a t-th of each activation between stages, as version 19 planned:
-    // the same step. The same plan sending whole activations (DeepSpeed's PipelineEngine) is slower.
+    // the same step. The same plan sending whole activations (Megatron-Core) is slower.
     void frozen_version_19() {
         const std::string text = read_text_file(test_data_path("sessions/v19-gpt3-175b-tp8-pp8.zplan"));
         const json doc = json::parse(text);
@@ -911,8 +911,9 @@ private slots:
         const Scenario s = parse_session(text, "v19-gpt3-175b-tp8-pp8.zplan");
         QCOMPARE(int(s.parallel.pipeline_send), int(PipelineSend::ScatterGather));
         const StepTime st = estimate_step(s);
-        // 38.92 s as written; 39.73 since the LM head is the last stage's whole (pipeline_stage_time).
-        QVERIFY2(std::abs(st.seconds - 39.73) < 0.005, qPrintable(QString::number(st.seconds)));
+        // 38.92 s as written; 39.73 since the LM head is the last stage's whole (pipeline_stage_time);
+        // 39.80 since the receiver's all-gather of each t-th is counted (2026-11-28).
+        QVERIFY2(std::abs(st.seconds - 39.80) < 0.005, qPrintable(QString::number(st.seconds)));
         Scenario whole = s;
         whole.parallel.pipeline_send = PipelineSend::Whole;
         const StepTime w = estimate_step(whole);

@@ -904,7 +904,8 @@ private slots:
     // 2.3% apart, are a tie and rank either way). Stages the autotuner could not run (0 samples/s,
     // "Not runnable") are left out. No constant was read off these rows. The planner ranks GPT-2
     // large's ZeRO-1 over ZeRO-2 by 0.02% only (81.52 against 81.50 samples/s; measured 12% apart):
-    // what makes DeepSpeed's ZeRO-2 slower there is not modelled, so a change of a hair may flip it.
+    // what makes DeepSpeed's ZeRO-2 slower there (v0.5's per-rank reduces of each bucket,
+    // docs/design.md §5.1) is not modelled, so a change of a hair may flip it.
     void autotuning_stage_ranking_data() {
         QTest::addColumn<qint64>("layers");
         QTest::addColumn<qint64>("hidden");

@@ -39,10 +39,11 @@ ParallelismGroup::ParallelismGroup(PlannerDocument* doc, QWidget* parent) : Cont
                                "sequence_parallel");
     sequence_parallel_->setAccessibleName(tr("Sequence parallelism (Megatron)"));
     form_->addRow(sequence_parallel_);
-    pipeline_send_ = named(tip(new QComboBox(this), tr("What a pipeline stage sends its neighbour from each tensor-parallel GPU: the whole "
-                                                       "activation (DeepSpeed's PipelineEngine, Megatron-Core) or a t-th, gathered at the "
-                                                       "receiver (Megatron-LM 2021-2022's scatter/gather).")),
-                           "pipeline_send");
+    pipeline_send_ =
+        named(tip(new QComboBox(this), tr("What a pipeline stage sends its neighbour from each tensor-parallel GPU: a t-th of the "
+                                          "activation, gathered at the receiver (DeepSpeed's PipelineEngine, Megatron-LM "
+                                          "2021-2022's scatter/gather), or the whole activation (Megatron-Core).")),
+              "pipeline_send");
     const auto sendLabel = [](PipelineSend p) {
         switch (p) {
         case PipelineSend::Whole: return tr("whole activation");

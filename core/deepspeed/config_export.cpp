@@ -131,6 +131,8 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
         zo["allgather_partitions"] = true;
         zo["allgather_bucket_size"] = as_int(z.allgather_bucket_elems);
         zo["reduce_scatter"] = true;
+        // Written only when off (a release before v0.12.4 planned, or chosen): on is DeepSpeed's default.
+        if (!z.multi_rank_bucket_allreduce) zo["use_multi_rank_bucket_allreduce"] = false;
     }
     if (z.stage == 3) {
         zo["stage3_prefetch_bucket_size"] = as_int(z.stage3_prefetch_bucket_elems);

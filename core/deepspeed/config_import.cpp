@@ -86,6 +86,8 @@ void import_optimizer(const json& c, Scenario& s) {
 void import_zero(const json& z, Scenario& s) {
     if (auto v = integer(z, "stage"); v && *v <= 3) s.zero.stage = static_cast<int>(*v);
     if (z.contains("overlap_comm") && z.at("overlap_comm").is_boolean()) s.zero.overlap_comm = z.at("overlap_comm").get<bool>();
+    if (z.contains("use_multi_rank_bucket_allreduce") && z.at("use_multi_rank_bucket_allreduce").is_boolean())
+        s.zero.multi_rank_bucket_allreduce = z.at("use_multi_rank_bucket_allreduce").get<bool>();
     if (auto v = integer(z, "reduce_bucket_size")) s.zero.reduce_bucket_elems = static_cast<double>(*v);
     if (auto v = integer(z, "allgather_bucket_size")) s.zero.allgather_bucket_elems = static_cast<double>(*v);
     if (auto v = integer(z, "stage3_prefetch_bucket_size")) s.zero.stage3_prefetch_bucket_elems = static_cast<double>(*v);

@@ -60,7 +60,7 @@ const std::set<std::string> kIntegerPaths = {
     "fp16.loss_scale_window", "fp16.hysteresis"};
 const std::set<std::string> kBooleanPaths = {
     "zero_optimization.overlap_comm", "zero_optimization.contiguous_gradients", "zero_optimization.reduce_scatter",
-    "zero_optimization.allgather_partitions", "zero_optimization.offload_param.pin_memory",
+    "zero_optimization.allgather_partitions", "zero_optimization.use_multi_rank_bucket_allreduce", "zero_optimization.offload_param.pin_memory",
     "zero_optimization.offload_optimizer.pin_memory", "fp16.enabled", "bf16.enabled", "wall_clock_breakdown",
     "zero_optimization.stage3_gather_16bit_weights_on_model_save", "zero_optimization.mics_hierarchical_params_gather",
     "fp16.fp16_master_weights_and_grads", "bf16.bf16_master_weights_and_grads", "bf16.bf16_optimizer_states",

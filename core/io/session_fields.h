@@ -157,6 +157,7 @@ void visit_fields(S& s, V& v) {
     v("zero", "zero3_host_gradient_buffer", z.zero3_host_gradient_buffer);       // since version 13
     v("zero", "linear_tile_factor", z.linear_tile_factor, FieldRule{.min = 1});  // since version 24
     v("zero", "bf16_master_weights", z.bf16_master_weights);                     // since version 25
+    v("zero", "multi_rank_bucket_allreduce", z.multi_rank_bucket_allreduce);     // since version 26
 
     auto& fsdp = s.fsdp;  // since version 14
     v("engine", "engine", fsdp.engine);

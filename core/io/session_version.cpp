@@ -238,6 +238,12 @@ void upgrade_24_to_25(json& doc) {
     if (doc.contains("zero") && doc.at("zero").is_object()) doc["zero"]["bf16_master_weights"] = false;
 }
 
+// Version 25 reduce-scattered ZeRO-2's gradients, the bytes of the releases before v0.12.4: the
+// field keeps its plans as they were.
+void upgrade_25_to_26(json& doc) {
+    if (doc.contains("zero") && doc.at("zero").is_object()) doc["zero"]["multi_rank_bucket_allreduce"] = false;
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -346,6 +352,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 24) {
         upgrade_24_to_25(doc);
         version = 25;
+    }
+    if (version == 25) {
+        upgrade_25_to_26(doc);
+        version = 26;
     }
     doc["version"] = version;
     return doc;

@@ -74,6 +74,9 @@
 //   version 25 zero.bf16_master_weights (DeepSpeed's bf16_master_weights_and_grads with
 //              bf16_optimizer_states, PR #7700); a version-24 file has it off (fp32 master weights,
 //              what version 24 planned).
+//   version 26 zero.multi_rank_bucket_allreduce (DeepSpeed's use_multi_rank_bucket_allreduce:
+//              ZeRO-2's gradient buckets all-reduced whole, the default since v0.12.4); a version-25
+//              file has it off (reduce-scattered bytes, what version 25 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -88,7 +91,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 25;
+inline constexpr int kSessionVersion = 26;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

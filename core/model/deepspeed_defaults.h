@@ -30,6 +30,12 @@ inline constexpr std::int64_t kOffloadOptimizerBufferCount = 4;  // offload_opti
 // keeps a 16-bit gradient buffer of the rank's partition on the host since v0.6.0 (PR #1453,
 // stage3.py _setup_for_real_optimizer: grad_partitions_flat_buffer; ZeroSetup::zero3_host_gradient_buffer).
 inline constexpr bool zero3_host_gradient_buffer_in(int major, int minor) { return major > 0 || minor >= 6; }
+// ZeRO-1/2 gradient buckets are all-reduced whole since v0.12.4 (PR #4695, 2afa1c7f2:
+// use_multi_rank_bucket_allreduce, default true); before, each was reduced to its owners one
+// dist.reduce at a time (ZeroSetup::multi_rank_bucket_allreduce).
+inline constexpr bool multi_rank_bucket_allreduce_in(int major, int minor, int patch) {
+    return major > 0 || minor > 12 || (minor == 12 && patch >= 4);
+}
 
 }  // namespace zp::deepspeed::defaults
 

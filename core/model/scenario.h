@@ -219,6 +219,14 @@ struct ZeroSetup {
     // sub-group gradient (CPU) or were swapped to NVMe as they came (swap_out_gradients). false
     // models those releases; the exports do not depend on it.
     bool zero3_host_gradient_buffer = true;
+    // use_multi_rank_bucket_allreduce (zero/config.py, default true since v0.12.4, PR #4695): with
+    // reduce_scatter on, ZeRO-2's average_tensor collects a bucket's slices for every rank into one
+    // flat tensor and all-reduces it (stage_1_and_2.py allreduce_and_scatter -> allreduce_bucket:
+    // dist.all_reduce), each rank keeping its own slices: an all-reduce's bytes, 2 (N-1)/N of the
+    // bucket, every micro step. false, and every release before v0.12.4: one dist.reduce per
+    // destination rank's slices (per run of them before, stage2.py average_tensor), a
+    // reduce-scatter's bytes. ZeRO-1 all-reduces its buckets at the boundary either way.
+    bool multi_rank_bucket_allreduce = true;
     // Not a config key but the model's code: ZeRO-Infinity's memory-centric tiling
     // (deepspeed.zero.TiledLinear; Megatron-DeepSpeed's --memory-centric-tiled-linear --tile-factor
     // t) splits every linear of a layer into tiles of (h/t)^2, each a module ZeRO-3 gathers alone

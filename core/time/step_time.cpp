@@ -33,16 +33,28 @@ CommVolume comm_volume(double params, int stage, std::int64_t gas, const Trainin
     CommVolume v;
     switch (stage) {
     case 0:
-    case 1:
-        // Gradients accumulate locally; one all-reduce (reduce + broadcast at stage 1) per step.
+        // Gradients accumulate locally; one all-reduce per step (engine.py allreduce_gradients).
         v.allreduce_bytes = S;
         v.collectives = launches(params, z.reduce_bucket_elems);
         break;
-    case 2:
-        // ZeRO-2 reduce-scatters gradients every micro step and all-gathers updated parameters once.
-        v.reduce_scatter_bytes = S * G;
+    case 1:
+        // Gradients accumulate locally; one all-reduce per step at the boundary (stage_1_and_2.py
+        // allreduce_bucket: dist.all_reduce of each bucket), and step() all-gathers the updated
+        // 16-bit partitions (all_gather_dp_groups), as at stage 2: DeepSpeedZeroOptimizer runs both
+        // stages (BF16_Optimizer's update_lp_params likewise).
+        v.allreduce_bytes = S;
         v.allgather_bytes = S;
-        v.collectives = gas * launches(params, z.reduce_bucket_elems) + launches(params, z.allgather_bucket_elems);
+        v.collectives = launches(params, z.reduce_bucket_elems) + 1;
+        break;
+    case 2:
+        // ZeRO-2 reduces gradients every micro step, each bucket all-reduced whole since v0.12.4
+        // (ZeroSetup::multi_rank_bucket_allreduce) or reduced to its owners before (a
+        // reduce-scatter's bytes), and all-gathers the updated parameters once: one
+        // all_gather_into_tensor per parameter group, whatever allgather_bucket_size says
+        // (runtime/utils.py all_gather_dp_groups -> all_gather_into_tensor_dp_groups).
+        (z.multi_rank_bucket_allreduce ? v.allreduce_bytes : v.reduce_scatter_bytes) = S * G;
+        v.allgather_bytes = S;
+        v.collectives = gas * launches(params, z.reduce_bucket_elems) + 1;
         break;
     default:
         // ZeRO-3 gathers parameters for forward and again for backward, and reduce-scatters
@@ -108,9 +120,11 @@ double ulysses_all_to_all_seconds(const Scenario& s) {
 //   stage 1   with overlap_comm, stage_1_and_2.py registers backward hooks and reduces bucket by
 //             bucket on reduction_stream (reduce_ipg_grads / average_tensor) during the boundary
 //             micro step's backward: hidden up to f x that backward; without, reduce_gradients
-//             after it: exposed.
-//   stage 2   the same hooks reduce-scatter every micro step's gradients during its backward
-//             (hidden up to f x each backward); step() then all-gathers the updated 16-bit
+//             after it: exposed. step() then all-gathers the updated 16-bit partitions
+//             (all_gather_dp_groups): exposed.
+//   stage 2   the same hooks reduce every micro step's gradients during its backward, bucket by
+//             bucket (all-reduced whole since v0.12.4: ZeroSetup::multi_rank_bucket_allreduce;
+//             hidden up to f x each backward); step() then all-gathers the updated 16-bit
 //             partitions (all_gather_dp_groups): exposed.
 //   stage 3   partitioned_param_coordinator.py fetch_sub_module prefetches the next modules'
 //             parameters up to stage3_prefetch_bucket_size while the current one computes, in
@@ -394,6 +408,11 @@ ZeroCollectives zero_collectives(const StepContext& x) {
     const double zero_ranks_per_node = std::min(N, std::max(1.0, x.g / x.tp));
     z.bus = bottleneck_gbytes_per_s(x.c, zero_ranks_per_node);
     z.v = comm_volume(P, x.stage, x.gas, s.training, s.zero);
+    if (is_fsdp(s.fsdp) && x.stage == 2) {
+        // FSDP's SHARD_GRAD_OP reduce-scatters its gradients (DeepSpeed's bucket switch is not its).
+        z.v.reduce_scatter_bytes += z.v.allreduce_bytes;
+        z.v.allreduce_bytes = 0;
+    }
     if (is_fsdp(s.fsdp)) {
         // FSDP reduces gradients in the gathered dtype too (fp32 under autocast, no reduce_dtype).
         const double dtype_ratio = x.weight_elem / bytes_per_element(s.training.precision);
@@ -439,11 +458,17 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
     const double forward = st.compute.forward_seconds, backward = st.compute.backward_seconds;
     switch (x.stage) {
     case 0: st.exposed_allreduce_seconds = ar + static_cast<double>(z.v.collectives) * lat; break;
-    case 1: st.exposed_allreduce_seconds = exposed_seconds(ar + static_cast<double>(z.v.collectives) * lat, f * backward); break;
+    case 1:
+        st.exposed_allreduce_seconds =
+            exposed_seconds(ar + static_cast<double>(launches(x.P, s.zero.reduce_bucket_elems)) * lat, f * backward);
+        st.exposed_allgather_seconds = ag + lat;  // after the step, before the next forward
+        break;
     case 2: {
+        // Each micro step's gradient reduce: all-reduced buckets (ar) or reduce-scattered (rs), one of them.
         const double buckets = static_cast<double>(launches(x.P, s.zero.reduce_bucket_elems));
-        st.exposed_reduce_scatter_seconds = G * exposed_seconds(rs / G + buckets * lat, f * backward);
-        st.exposed_allgather_seconds = ag + static_cast<double>(launches(x.P, s.zero.allgather_bucket_elems)) * lat;
+        const double reduce = G * exposed_seconds((ar + rs) / G + buckets * lat, f * backward);
+        (ar > 0 ? st.exposed_allreduce_seconds : st.exposed_reduce_scatter_seconds) = reduce;
+        st.exposed_allgather_seconds = ag + lat;
         break;
     }
     default: {

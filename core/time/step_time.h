@@ -13,9 +13,9 @@ namespace zp {
 // Bytes each GPU's collectives move per optimizer step, by kind, and how much of it can hide
 // behind compute. S = 16-bit (or fp32) model size in bytes, G = gradient accumulation steps.
 struct CommVolume {
-    double allreduce_bytes = 0;       // stage 0/1: one all-reduce of S per step
-    double reduce_scatter_bytes = 0;  // stage 2: S per micro step; stage 3: S per micro step
-    double allgather_bytes = 0;       // stage 2: S once per step; stage 3: 2 S per micro step
+    double allreduce_bytes = 0;       // stage 0/1: one all-reduce of S per step; stage 2: S per micro step (all-reduced buckets)
+    double reduce_scatter_bytes = 0;  // stage 2: S per micro step (before v0.12.4); stage 3: S per micro step
+    double allgather_bytes = 0;       // stage 1/2: S once per step; stage 3: 2 S per micro step
     std::int64_t collectives = 0;     // bucketed launches, for the per-launch latency
 };
 

@@ -10,7 +10,7 @@
 
 namespace zp::validation {
 
-std::vector<MeanSpec> parse_measured_means(std::string_view json_text, const std::string& source_name) {
+std::vector<MeanSpec> parse_measured_means(std::string_view json_text, const std::string& source_name, const SourceFacts* facts) {
     const nlohmann::json doc = parse_json_text(json_text, source_name);
     std::vector<MeanSpec> out;
     if (!doc.is_object() || !doc.contains("means")) return out;
@@ -39,9 +39,10 @@ std::vector<MeanSpec> parse_measured_means(std::string_view json_text, const std
                 throw InputError(where + ".runs[" + std::to_string(k) +
                                  "] has its own measured value: make it a case of the document, not a run of the mean");
             run["measured"] = m.at("measured");
+            if (!run.contains("source")) run["source"] = s.source;
             runs_doc["cases"].push_back(std::move(run));
         }
-        s.runs = parse_measured_runs(runs_doc.dump(), where);
+        s.runs = parse_measured_runs(runs_doc.dump(), where, facts);
         for (const MeasuredCase& c : s.runs) {
             if (!c.not_representable.empty()) throw InputError(where + ": run " + c.id + ": " + c.not_representable);
             if (c.measurement.kind != "throughput")

@@ -37,8 +37,10 @@ struct MeanResult {
 };
 
 // The document's "means" (none when it has no such array). Throws InputError naming the source,
-// the mean and the field for a malformed entry, and for runs the planner cannot represent.
-std::vector<MeanSpec> parse_measured_means(std::string_view json_text, const std::string& source_name);
+// the mean and the field for a malformed entry, and for runs the planner cannot represent. A run
+// without a "source" of its own has the mean's, so `facts` (as parse_measured_runs applies them)
+// that name that source fill its runs too.
+std::vector<MeanSpec> parse_measured_means(std::string_view json_text, const std::string& source_name, const SourceFacts* facts = nullptr);
 
 std::vector<MeanResult> validate_means(const std::vector<MeanSpec>& means);
 

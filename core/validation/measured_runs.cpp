@@ -808,13 +808,18 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     // The DeepSpeed release the run used, where the case states it ("0.3"): before v0.6.0 stage 3
     // kept no 16-bit gradient buffer on the host with optimizer offload (ZeroSetup::
     // zero3_host_gradient_buffer). Absent: a release since, as DeepSpeed is today.
+    // Before v0.12.4 ZeRO-2 reduced each gradient bucket to its owners one dist.reduce at a time
+    // (ZeroSetup::multi_rank_bucket_allreduce); "0.12" without a patch reads as 0.12.0.
     if (auto v = r.optional_text("deepspeed_version")) {
-        int major = 0, minor = 0;
+        int major = 0, minor = 0, patch = 0;
         char dot = 0;
         std::istringstream in(*v);
         if (!(in >> major >> dot >> minor) || dot != '.' || major < 0 || minor < 0)
             r.fail("deepspeed_version", "must be a release like \"0.3\" or \"0.14.2\", got \"" + *v + "\"");
+        if (char dot2 = 0; in >> dot2 && (dot2 != '.' || !(in >> patch) || patch < 0))
+            r.fail("deepspeed_version", "must be a release like \"0.3\" or \"0.14.2\", got \"" + *v + "\"");
         s.zero.zero3_host_gradient_buffer = deepspeed::defaults::zero3_host_gradient_buffer_in(major, minor);
+        s.zero.multi_rank_bucket_allreduce = deepspeed::defaults::multi_rank_bucket_allreduce_in(major, minor, patch);
     }
 
     c.measurement = measurement_from_case(r, kind, s.training.micro_batch, c);

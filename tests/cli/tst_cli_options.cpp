@@ -219,6 +219,7 @@ private slots:
                                                 "--data-seconds-per-sample",
                                                 "--pin-memory",
                                                 "--host-grad-buffer",
+                                                "--multi-rank-allreduce",
                                                 "--bf16-master-weights",
                                                 "--save-16bit-model",
                                                 "--finetune",
@@ -256,7 +257,7 @@ private slots:
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{96});
+        QCOMPARE(expected.size(), std::size_t{97});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

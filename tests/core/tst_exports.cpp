@@ -450,6 +450,22 @@ private slots:
         }
     }
 
+    // DeepSpeed's use_multi_rank_bucket_allreduce (zero/config.py, default true since v0.12.4):
+    // written only when off, at ZeRO-1/2, clean for the linter, and read back by the import.
+    void multi_rank_bucket_allreduce_round_trips() {
+        Scenario s = default_scenario();
+        s.zero.stage = 2;
+        QVERIFY(!deepspeed_config(s).at("zero_optimization").contains("use_multi_rank_bucket_allreduce"));
+        s.zero.multi_rank_bucket_allreduce = false;
+        const auto cfg = deepspeed_config(s);
+        QCOMPARE(cfg.at("zero_optimization").at("use_multi_rank_bucket_allreduce").get<bool>(), false);
+        const LintResult r = lint_ds_config(deepspeed_config_text(s), 8);
+        QVERIFY(!r.has_errors() && !r.has_warnings());
+        QVERIFY(!apply_ds_config(nlohmann::json::parse(deepspeed_config_text(s)), default_scenario()).zero.multi_rank_bucket_allreduce);
+        QVERIFY(apply_ds_config(nlohmann::json::parse(deepspeed_config_text(default_scenario())), s).zero.multi_rank_bucket_allreduce ==
+                false);  // a config without the key leaves the scenario's choice
+    }
+
     void recommended_plan_exports_clean() {
         const Plan p = recommend(default_scenario());
         QVERIFY(p.feasible);

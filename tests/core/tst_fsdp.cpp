@@ -343,6 +343,7 @@ private slots:
         expected.parallel.pipeline_send = PipelineSend::ScatterGather;          // before version 20: a t-th between stages
         expected.training.gradient_accumulation = GradientAccumulation::Fused;  // before version 21: no pass per micro batch
         expected.training.attention_softmax = AttentionSoftmax::Fused;          // before version 22: Megatron's fused softmax
+        expected.zero.multi_rank_bucket_allreduce = false;                      // before version 26: ZeRO-2 reduce-scattered
         QVERIFY(old == expected);
     }
 };

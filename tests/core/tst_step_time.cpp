@@ -95,19 +95,30 @@ private slots:
         QCOMPARE(compute_time(local, t, h100, 1, 1e9, 1.0).attention_seconds, compute_time(global, t, h100, 1, 1e9, 1.0).attention_seconds);
     }
 
+    // The ZeRO paper's volumes (Sec. 7.2) beside what DeepSpeed's code moves. P_os and P_os+g: the
+    // paper reduce-scatters the gradients and all-gathers the parameters, 2 Psi. DeepSpeed's stage 1
+    // all-reduces its gradient buckets at the boundary and then all-gathers the updated partitions
+    // (stage_1_and_2.py allreduce_bucket, step(): all_gather_dp_groups): 3 Psi; its stage 2 reduced
+    // each bucket to its owners before v0.12.4 (the paper's 2 Psi) and all-reduces it whole since
+    // (use_multi_rank_bucket_allreduce, PR #4695): 3 Psi.
     void zero_paper_volume_data() {
         QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("multiRankAllreduce");
         QTest::addColumn<double>("psiMultiple");
-        QTest::newRow("ZeRO Sec. 7.2.1: DP all-reduce 2 Psi") << 0 << 2.0;
-        QTest::newRow("ZeRO Sec. 7.2.1: P_os 2 Psi") << 1 << 2.0;
-        QTest::newRow("ZeRO Sec. 7.2.1: P_os+g 2 Psi") << 2 << 2.0;
-        QTest::newRow("ZeRO Sec. 7.2.2: P_os+g+p 3 Psi") << 3 << 3.0;
+        QTest::newRow("ZeRO Sec. 7.2.1: DP all-reduce 2 Psi") << 0 << true << 2.0;
+        QTest::newRow("ZeRO Sec. 7.2.1: P_os 2 Psi; DeepSpeed all-reduce + all-gather 3 Psi") << 1 << true << 3.0;
+        QTest::newRow("ZeRO Sec. 7.2.1: P_os+g 2 Psi (DeepSpeed before v0.12.4)") << 2 << false << 2.0;
+        QTest::newRow("P_os+g, DeepSpeed v0.12.4+: buckets all-reduced whole, 3 Psi") << 2 << true << 3.0;
+        QTest::newRow("ZeRO Sec. 7.2.2: P_os+g+p 3 Psi") << 3 << true << 3.0;
     }
     void zero_paper_volume() {
         QFETCH(int, stage);
+        QFETCH(bool, multiRankAllreduce);
         QFETCH(double, psiMultiple);
         const double psi = 7.5e9, N = 1e6;  // the large-N limit
-        const CommVolume v = comm_volume(psi, stage, 1, Training{}, ZeroSetup{});
+        ZeroSetup z;
+        z.multi_rank_bucket_allreduce = multiRankAllreduce;
+        const CommVolume v = comm_volume(psi, stage, 1, Training{}, z);
         QVERIFY(std::fabs(elements_per_gpu(v, N) / psi - psiMultiple) < 1e-5);
     }
 
@@ -295,27 +306,38 @@ private slots:
     }
 
     // What each stage exposes (DeepSpeed engine.py allreduce_gradients after backward at stage 0;
-    // stage_1_and_2.py reduces in backward hooks on reduction_stream with overlap_comm, and
-    // all-gathers after step() at stage 2). GPT-2 124M on two nodes of 8 with 800 Gbit/s each
-    // (9 GB/s per GPU: a 2P reduce-scatter takes ~26 ms, within 0.8 of one backward), micro 4, G = 1.
+    // stage_1_and_2.py reduces in backward hooks on reduction_stream with overlap_comm, all-reducing
+    // each bucket whole since v0.12.4 (use_multi_rank_bucket_allreduce) and reducing it to its owners
+    // before, and all-gathers after step() at stages 1 and 2). GPT-2 124M on two nodes of 8 with
+    // 800 Gbit/s each (9 GB/s per GPU: a 2P reduce-scatter takes ~26 ms, within 0.8 of one
+    // backward), micro 4, G = 1.
     void exposed_per_stage_data() {
         QTest::addColumn<int>("stage");
         QTest::addColumn<bool>("overlap");
+        QTest::addColumn<bool>("multiRankAllreduce");
         QTest::addColumn<bool>("allreduceExposed");
         QTest::addColumn<bool>("reduceScatterExposed");
         QTest::addColumn<bool>("allgatherExposed");
-        QTest::newRow("engine.py: stage 0 all-reduces after backward, overlap_comm or not") << 0 << true << true << false << false;
-        QTest::newRow("stage_1_and_2.py: stage 2 without overlap_comm reduces after backward") << 2 << false << false << true << true;
-        QTest::newRow("stage_1_and_2.py: stage 2 all-gathers after step() even with overlap_comm") << 2 << true << false << false << true;
+        QTest::newRow("engine.py: stage 0 all-reduces after backward, overlap_comm or not") << 0 << true << true << true << false << false;
+        QTest::newRow("stage_1_and_2.py: stage 1 all-reduces after backward, all-gathers after step()")
+            << 1 << false << true << true << false << true;
+        QTest::newRow("stage_1_and_2.py: stage 2 without overlap_comm all-reduces its buckets after backward")
+            << 2 << false << true << true << false << true;
+        QTest::newRow("stage2.py before v0.12.4: stage 2 without overlap_comm reduces to the owners after backward")
+            << 2 << false << false << false << true << true;
+        QTest::newRow("stage_1_and_2.py: stage 2 all-gathers after step() even with overlap_comm")
+            << 2 << true << true << false << false << true;
     }
     void exposed_per_stage() {
         QFETCH(int, stage);
         QFETCH(bool, overlap);
+        QFETCH(bool, multiRankAllreduce);
         QFETCH(bool, allreduceExposed);
         QFETCH(bool, reduceScatterExposed);
         QFETCH(bool, allgatherExposed);
         Scenario s = gpt2_step(2, 8, stage, OffloadDevice::None, OffloadDevice::None, overlap, 4, Checkpointing::None);
         s.cluster.inter_node_gbits_per_s = 800;
+        s.zero.multi_rank_bucket_allreduce = multiRankAllreduce;
         const StepTime t = estimate_step(s);
         QCOMPARE(t.exposed_allreduce_seconds > 0, allreduceExposed);
         QCOMPARE(t.exposed_reduce_scatter_seconds > 0, reduceScatterExposed);

@@ -302,12 +302,12 @@ private slots:
     }
 
     // An imported setup is the recommended one or not by the imported scenario's plan: micro
-    // batch 2 makes ZeRO-2 the best instead of the default's ZeRO-1.
+    // batch 4 (2 accumulation steps) makes ZeRO-1 the best instead of the default's ZeRO-2.
     void imported_setup_is_judged_against_the_imported_plan_data() {
         QTest::addColumn<int>("stage");
         QTest::addColumn<bool>("follows_plan");
-        QTest::newRow("ZeRO-1, the best before the import and not after") << 1 << false;
-        QTest::newRow("ZeRO-2, the best only after the import") << 2 << true;
+        QTest::newRow("ZeRO-2, the best before the import and not after") << 2 << false;
+        QTest::newRow("ZeRO-1, the best only after the import") << 1 << true;
     }
     void imported_setup_is_judged_against_the_imported_plan() {
         QFETCH(int, stage);
@@ -315,16 +315,16 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("ds_config.json"));
         write_file_atomically(path.toStdString(),
-                              "{\"train_batch_size\": 64, \"train_micro_batch_size_per_gpu\": 2, \"bf16\": {\"enabled\": true}, "
+                              "{\"train_batch_size\": 64, \"train_micro_batch_size_per_gpu\": 4, \"bf16\": {\"enabled\": true}, "
                               "\"zero_optimization\": {\"stage\": " +
                                   std::to_string(stage) + "}}");
         MainWindow w(MainWindow::Ephemeral);
         w.flushPending();
-        QCOMPARE(w.document()->overview().plan.best.zero.stage, 1);
+        QCOMPARE(w.document()->overview().plan.best.zero.stage, 2);
         QString diagnostics, error;
         QVERIFY2(w.importDsConfig(path, &diagnostics, &error), qPrintable(error));
         w.flushPending();
-        QCOMPARE(w.document()->overview().plan.best.zero.stage, 2);
+        QCOMPARE(w.document()->overview().plan.best.zero.stage, 1);
         QCOMPARE(w.document()->selectedSetup().stage, stage);
         QCOMPARE(w.document()->selectionFollowsPlan(), follows_plan);
     }

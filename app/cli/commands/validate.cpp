@@ -31,7 +31,7 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
     const std::string runs_text = read_text_file(path);
     std::vector<validation::MeasuredCase> cases = validation::parse_measured_runs(runs_text, path, &facts);
     const std::vector<validation::PairSpec> pair_specs = validation::parse_measured_pairs(runs_text, path);
-    const std::vector<validation::MeanResult> means = validation::validate_means(validation::parse_measured_means(runs_text, path));
+    const std::vector<validation::MeanResult> means = validation::validate_means(validation::parse_measured_means(runs_text, path, &facts));
     if (bundled) {
         // The project's further host-RAM measurements join the shared runs in one report, so the
         // host RAM aggregate is over all of them.
@@ -62,7 +62,7 @@ int cmd_validate(const Args& a, std::ostream& out, std::ostream&) {
         paper_path = bundled_paper_throughput_path();
         const std::string paper_text = read_text_file(paper_path);
         papers = validation::validate_cases(validation::parse_measured_runs(paper_text, paper_path, &facts));
-        paper_means = validation::validate_means(validation::parse_measured_means(paper_text, paper_path));
+        paper_means = validation::validate_means(validation::parse_measured_means(paper_text, paper_path, &facts));
     }
     // The fitted constants with the rows they were read off (bundled with the runs).
     std::vector<validation::FittedConstant> constants;

@@ -282,7 +282,9 @@ ZeroPlusPlus effective_zeropp(const Scenario& s) {
     ZeroPlusPlus out;
     if (z.stage != 3) return out;
     out.quantized_weights = z.quantized_weights;
-    out.quantized_gradients = z.quantized_gradients;
+    // qgZ's all-to-all runs only across nodes: on one node stage3.py __avg_scatter_grads reduces with
+    // the 16-bit reduce_scatter_coalesced ("if self.all2all_process_group is not None and num_nodes > 1").
+    out.quantized_gradients = z.quantized_gradients && s.cluster.nodes > 1;
     const bool hpz_fits = z.hpz_partition_size > 1 && s.cluster.gpus_per_node % z.hpz_partition_size == 0;
     if (hpz_fits && z.offload_param == OffloadDevice::None && z.hpz_partition_size < zero_partition_size(s))
         out.hpz_partition_size = z.hpz_partition_size;

@@ -413,6 +413,13 @@ ZeroCollectives zero_collectives(const StepContext& x) {
         z.v.reduce_scatter_bytes += z.v.allreduce_bytes;
         z.v.allreduce_bytes = 0;
     }
+    if (x.u > 1 && (x.stage == 1 || x.stage == 2) && !is_fsdp(s.fsdp)) {
+        // DeepSpeed-Ulysses: ZeRO-1/2 reduce the gradients in fp32 (stage_1_and_2.py allreduce_bucket:
+        // "if pg_correctness_test or self.sequence_parallel_size > 1: communication_data_type =
+        // torch.float32"); the parameters' all-gather stays 16-bit.
+        const double fp32 = 4.0 / bytes_per_element(s.training.precision);
+        (x.stage == 1 || z.v.allreduce_bytes > 0 ? z.v.allreduce_bytes : z.v.reduce_scatter_bytes) *= fp32;
+    }
     if (is_fsdp(s.fsdp)) {
         // FSDP reduces gradients in the gathered dtype too (fp32 under autocast, no reduce_dtype).
         const double dtype_ratio = x.weight_elem / bytes_per_element(s.training.precision);

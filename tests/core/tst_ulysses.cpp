@@ -17,6 +17,7 @@
 #include "core/model/parallel_layout.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
+#include "core/time/collectives.h"
 #include "core/time/step_explain.h"
 #include "core/time/step_time.h"
 #include "test_util.h"
@@ -161,6 +162,23 @@ private slots:
         // The step's explanation counts them as their own term.
         const StepExplanation e = explain_step(across);
         QCOMPARE(e.terms[static_cast<std::size_t>(StepTerm::UlyssesAllToAll)].seconds, across.ulysses_seconds);
+    }
+
+    // ZeRO-1/2 with Ulysses reduce the gradients in fp32 (stage_1_and_2.py allreduce_bucket:
+    // communication_data_type = torch.float32 when sequence_parallel_size > 1): on 16 A100s over two
+    // nodes, ZeRO-1's boundary all-reduce is twice the bf16 one a plan without Ulysses moves for the
+    // same 8B parameters; its all-gather of the 16-bit partitions is not.
+    void zero12_reduce_in_fp32_with_ulysses() {
+        Scenario s = llama_32k(16, 4);
+        s.zero.stage = 1;
+        s.zero.overlap_comm = false;
+        const StepTime with = estimate_step(s);
+        const double N = 16, P = static_cast<double>(parameter_count(s.model));
+        const double bus = bottleneck_gbytes_per_s(s.cluster, std::min(N, 8.0));
+        ZP_COMPARE_NEAR(with.exposed_allgather_seconds,
+                        allgather_seconds(2.0 * P, N, bus) + ring_latency_seconds(s.cluster, N, s.assumptions.collective_latency_seconds));
+        QVERIFY(with.exposed_allreduce_seconds > allreduce_seconds(4.0 * P, N, bus));
+        QVERIFY(with.exposed_allreduce_seconds < allreduce_seconds(4.0 * P, N, bus) * 1.05);
     }
 
     // Each constraint's refusal, named after where DeepSpeed or Megatron-DeepSpeed enforces it.

@@ -79,17 +79,19 @@ private slots:
     }
 
     // The switches take effect at stage 3 only (stage3.py reads them); hpZ needs to divide the node,
-    // be smaller than the world and the parameters on the GPU.
+    // be smaller than the world and the parameters on the GPU; qgZ's all-to-all runs only across
+    // nodes (stage3.py __avg_scatter_grads: "num_nodes > 1", else the 16-bit reduce_scatter_coalesced).
     void where_the_switches_take_effect_data() {
         QTest::addColumn<int>("stage");
         QTest::addColumn<int>("offloadParam");
         QTest::addColumn<qint64>("gpus");
         QTest::addColumn<qint64>("hpz");
         QTest::addColumn<bool>("quantised");
-        QTest::newRow("stage 3, 4 nodes: all") << 3 << 0 << qint64(32) << qint64(8) << true;
-        QTest::newRow("stage 2: none") << 2 << 0 << qint64(32) << qint64(1) << false;
-        QTest::newRow("parameters on the CPU: no hpZ") << 3 << 1 << qint64(32) << qint64(1) << true;
-        QTest::newRow("one node of 8: hpZ over the world is the primary partition") << 3 << 0 << qint64(8) << qint64(1) << true;
+        QTest::addColumn<bool>("quantisedGradients");
+        QTest::newRow("stage 3, 4 nodes: all") << 3 << 0 << qint64(32) << qint64(8) << true << true;
+        QTest::newRow("stage 2: none") << 2 << 0 << qint64(32) << qint64(1) << false << false;
+        QTest::newRow("parameters on the CPU: no hpZ") << 3 << 1 << qint64(32) << qint64(1) << true << true;
+        QTest::newRow("one node of 8: no hpZ (the world), no qgZ (no other node)") << 3 << 0 << qint64(8) << qint64(1) << true << false;
     }
     void where_the_switches_take_effect() {
         QFETCH(int, stage);
@@ -97,6 +99,7 @@ private slots:
         QFETCH(qint64, gpus);
         QFETCH(qint64, hpz);
         QFETCH(bool, quantised);
+        QFETCH(bool, quantisedGradients);
         Scenario s = with_zeropp(preset_scenario("llama-2-13b", "a100-80gb", gpus), 8, true, true);
         s.zero.stage = stage;
         if (offloadParam) s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Cpu;
@@ -104,7 +107,7 @@ private slots:
         const ZeroPlusPlus z = effective_zeropp(s);
         QCOMPARE(z.hpz_partition_size, hpz);
         QCOMPARE(z.quantized_weights, quantised);
-        QCOMPARE(z.quantized_gradients, quantised);
+        QCOMPARE(z.quantized_gradients, quantisedGradients);
     }
 
     void hpz_must_divide_the_node() {

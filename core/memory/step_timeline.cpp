@@ -137,7 +137,9 @@ void add_state_terms(Terms& x, const Scenario& s, const TimelineInputs& in, cons
                 x.grads_fp32_step = mixed ? 4.0 * P : 0;
                 x.grads_at_step = k * P;
             }
-            x.boundary_bucket = k * std::min(z.reduce_bucket_elems, P);  // engine.py allreduce_gradients, bucketed
+            // engine.py allreduce_gradients: buffered_allreduce_fallback flattens each bucket of
+            // MEMORY_OPT_ALLREDUCE_SIZE elements, whatever reduce_bucket_size says.
+            x.boundary_bucket = k * std::min(deepspeed::defaults::kEngineAllreduceBucketElems, P);
             break;
         case 1:
             // stage_1_and_2.py, partition_gradients off: .grad stays whole until the boundary, where

@@ -33,9 +33,10 @@ CommVolume comm_volume(double params, int stage, std::int64_t gas, const Trainin
     CommVolume v;
     switch (stage) {
     case 0:
-        // Gradients accumulate locally; one all-reduce per step (engine.py allreduce_gradients).
+        // Gradients accumulate locally; one all-reduce per step (engine.py allreduce_gradients), in
+        // buckets of MEMORY_OPT_ALLREDUCE_SIZE whatever reduce_bucket_size says.
         v.allreduce_bytes = S;
-        v.collectives = launches(params, z.reduce_bucket_elems);
+        v.collectives = launches(params, deepspeed::defaults::kEngineAllreduceBucketElems);
         break;
     case 1:
         // Gradients accumulate locally; one all-reduce per step at the boundary (stage_1_and_2.py

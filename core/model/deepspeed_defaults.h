@@ -17,11 +17,12 @@ inline constexpr double kStage3MaxLiveParameters = 1e9;          // stage3_max_l
 inline constexpr double kStage3MaxReuseDistance = 1e9;           // stage3_max_reuse_distance
 inline constexpr double kStage3ParamPersistenceThreshold = 1e5;  // stage3_param_persistence_threshold
 inline constexpr double kSubGroupElems = 1e9;                    // sub_group_size
-// Stage 0's gradient all-reduce buckets, whatever reduce_bucket_size says (engine.py
-// allreduce_gradients(bucket_size=MEMORY_OPT_ALLREDUCE_SIZE) -> buffered_allreduce_fallback).
-inline constexpr double kEngineAllreduceBucketElems = 5e8;
 // overlap_comm: unset means on at stage 3 only (zero/config.py, overlap_comm_valid).
 inline constexpr bool overlap_comm_for_stage(int stage) { return stage == 3; }
+
+// engine.py: stage 0's gradient all-reduce buckets, whatever reduce_bucket_size says
+// (allreduce_gradients(bucket_size=MEMORY_OPT_ALLREDUCE_SIZE) -> buffered_allreduce_fallback).
+inline constexpr double kEngineAllreduceBucketElems = 5e8;
 
 // zero/offload_config.py
 inline constexpr std::int64_t kOffloadParamBufferCount = 5;      // offload_param.buffer_count

@@ -409,19 +409,21 @@ ZeroCollectives zero_collectives(const StepContext& x) {
     const double zero_ranks_per_node = std::min(N, std::max(1.0, x.g / x.tp));
     z.bus = bottleneck_gbytes_per_s(x.c, zero_ranks_per_node);
     z.v = comm_volume(P, x.stage, x.gas, s.training, s.zero);
-    if (is_fsdp(s.fsdp) && x.stage == 2) {
-        // FSDP's SHARD_GRAD_OP reduce-scatters its gradients (DeepSpeed's bucket switch is not its).
-        z.v.reduce_scatter_bytes += z.v.allreduce_bytes;
-        z.v.allreduce_bytes = 0;
-    }
     if (x.u > 1 && (x.stage == 1 || x.stage == 2) && !is_fsdp(s.fsdp)) {
         // DeepSpeed-Ulysses: ZeRO-1/2 reduce the gradients in fp32 (stage_1_and_2.py allreduce_bucket:
         // "if pg_correctness_test or self.sequence_parallel_size > 1: communication_data_type =
-        // torch.float32"); the parameters' all-gather stays 16-bit.
+        // torch.float32"); at these stages the all-reduced and reduce-scattered bytes are the
+        // gradients', the all-gathered the 16-bit parameters'.
         const double fp32 = 4.0 / bytes_per_element(s.training.precision);
-        (x.stage == 1 || z.v.allreduce_bytes > 0 ? z.v.allreduce_bytes : z.v.reduce_scatter_bytes) *= fp32;
+        z.v.allreduce_bytes *= fp32;
+        z.v.reduce_scatter_bytes *= fp32;
     }
     if (is_fsdp(s.fsdp)) {
+        // SHARD_GRAD_OP reduce-scatters its gradients (DeepSpeed's bucket switch is not FSDP's).
+        if (x.stage == 2) {
+            z.v.reduce_scatter_bytes += z.v.allreduce_bytes;
+            z.v.allreduce_bytes = 0;
+        }
         // FSDP reduces gradients in the gathered dtype too (fp32 under autocast, no reduce_dtype).
         const double dtype_ratio = x.weight_elem / bytes_per_element(s.training.precision);
         z.v.reduce_scatter_bytes *= dtype_ratio;

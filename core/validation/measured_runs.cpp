@@ -812,12 +812,11 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     // (ZeroSetup::multi_rank_bucket_allreduce); "0.12" without a patch reads as 0.12.0.
     if (auto v = r.optional_text("deepspeed_version")) {
         int major = 0, minor = 0, patch = 0;
-        char dot = 0;
+        char dot = 0, dot2 = 0;
         std::istringstream in(*v);
-        if (!(in >> major >> dot >> minor) || dot != '.' || major < 0 || minor < 0)
-            r.fail("deepspeed_version", "must be a release like \"0.3\" or \"0.14.2\", got \"" + *v + "\"");
-        if (char dot2 = 0; in >> dot2 && (dot2 != '.' || !(in >> patch) || patch < 0))
-            r.fail("deepspeed_version", "must be a release like \"0.3\" or \"0.14.2\", got \"" + *v + "\"");
+        bool ok = in >> major >> dot >> minor && dot == '.' && major >= 0 && minor >= 0;
+        if (ok && in >> dot2) ok = dot2 == '.' && in >> patch && patch >= 0;  // an optional ".patch"
+        if (!ok || !(in >> std::ws).eof()) r.fail("deepspeed_version", "must be a release like \"0.3\" or \"0.14.2\", got \"" + *v + "\"");
         s.zero.zero3_host_gradient_buffer = deepspeed::defaults::zero3_host_gradient_buffer_in(major, minor);
         s.zero.multi_rank_bucket_allreduce = deepspeed::defaults::multi_rank_bucket_allreduce_in(major, minor, patch);
     }

@@ -1093,26 +1093,43 @@ private slots:
     }
 
     // The DeepSpeed release a case states decides stage 3's host gradient buffer (ZeroSetup::
-    // zero3_host_gradient_buffer: added in v0.6.0); absent, the release of today.
+    // zero3_host_gradient_buffer: added in v0.6.0) and whether ZeRO-2 all-reduces each gradient
+    // bucket whole (ZeroSetup::multi_rank_bucket_allreduce: v0.12.4, PR #4695); absent, the
+    // release of today.
     void deepspeed_version_data() {
         QTest::addColumn<QString>("patch");
         QTest::addColumn<bool>("buffer");
-        QTest::newRow("not stated: today's DeepSpeed") << QString() << true;
-        QTest::newRow("ZeRO-Infinity's 0.3") << QStringLiteral(R"(, "deepspeed_version": "0.3")") << false;
-        QTest::newRow("0.5.10, the last without it") << QStringLiteral(R"(, "deepspeed_version": "0.5.10")") << false;
-        QTest::newRow("0.6, the first with it") << QStringLiteral(R"(, "deepspeed_version": "0.6")") << true;
-        QTest::newRow("0.14.2") << QStringLiteral(R"(, "deepspeed_version": "0.14.2")") << true;
+        QTest::addColumn<bool>("wholeBuckets");
+        QTest::newRow("not stated: today's DeepSpeed") << QString() << true << true;
+        QTest::newRow("ZeRO-Infinity's 0.3") << QStringLiteral(R"(, "deepspeed_version": "0.3")") << false << false;
+        QTest::newRow("0.5.10, the last without the buffer") << QStringLiteral(R"(, "deepspeed_version": "0.5.10")") << false << false;
+        QTest::newRow("0.6, the first with it") << QStringLiteral(R"(, "deepspeed_version": "0.6")") << true << false;
+        QTest::newRow("0.12 reads as 0.12.0") << QStringLiteral(R"(, "deepspeed_version": "0.12")") << true << false;
+        QTest::newRow("0.12.3, the last with per-rank reduces") << QStringLiteral(R"(, "deepspeed_version": "0.12.3")") << true << false;
+        QTest::newRow("0.12.4, the first with whole buckets") << QStringLiteral(R"(, "deepspeed_version": "0.12.4")") << true << true;
+        QTest::newRow("0.14.2") << QStringLiteral(R"(, "deepspeed_version": "0.14.2")") << true << true;
     }
     void deepspeed_version() {
         QFETCH(QString, patch);
         QFETCH(bool, buffer);
+        QFETCH(bool, wholeBuckets);
         const auto cases = parse_measured_runs(document(patch.toStdString()), "runs.json");
         QCOMPARE(cases.front().scenario.zero.zero3_host_gradient_buffer, buffer);
+        QCOMPARE(cases.front().scenario.zero.multi_rank_bucket_allreduce, wholeBuckets);
+    }
+    void deepspeed_version_errors_data() {
+        QTest::addColumn<QString>("version");
+        QTest::newRow("a word") << QStringLiteral("latest");
+        QTest::newRow("a patch that is not a number") << QStringLiteral("0.12.x");
+        QTest::newRow("something after the patch") << QStringLiteral("0.12.4rc1");
+        QTest::newRow("a fourth part") << QStringLiteral("0.12.4.1");
     }
     void deepspeed_version_errors() {
+        QFETCH(QString, version);
         try {
-            parse_measured_runs(document(R"(, "deepspeed_version": "latest")"), "runs.json");
-            QFAIL("accepted deepspeed_version latest");
+            const std::string field = ", \"deepspeed_version\": \"" + version.toStdString() + "\"";
+            parse_measured_runs(document(field), "runs.json");
+            QFAIL(qPrintable(QStringLiteral("accepted deepspeed_version %1").arg(version)));
         } catch (const InputError& e) {
             QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("case X1: deepspeed_version must be a release like")), e.what());
         }

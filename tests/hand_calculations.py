@@ -15,7 +15,7 @@ see the numbers the tests hold as literals:
 When a test and this script disagree, decide which one is wrong from the sources above; do not
 copy the code's output into either.
 """
-from math import ceil
+from math import ceil, floor
 GiB = 2**30
 
 # ---- GPT-2 124M (HF openai-community/gpt2 config.json): published count and largest module
@@ -355,10 +355,26 @@ shared = 26 * 3 * 16 * (2048 + 2 * 1408)
 print('deepseek-v2-lite r16 all-linear', att, dense, experts, shared, att + dense + experts + shared)
 
 # H12 ZeRO-3 keeps gathered what it reuses within stage3_max_reuse_distance (1e9 numel):
-# partitioned_param_coordinator.py __params_to_release. Forward then backward, so the last 5e8
-# numel of the forward are still gathered at the loss, less the running layer (16-bit, 2 bytes).
-def retained_at_loss(P, L, reuse=1e9, w_bytes=2):
-    layers = min(L, reuse / 2 / (P / L))
-    return w_bytes * P / L * min(max(layers - 1, 0), L - 1)
-for name, P, L in [('gpt2', 124_439_808, 12), ('llama-2-7b', 6_738_415_616, 32), ('llama-2-70b', 68_976_648_192, 80)]:
-    print('H12 retained at the loss,', name, repr(retained_at_loss(P, L)))
+# partitioned_param_coordinator.py __params_to_release looks ahead along the trace of one forward
+# and backward (no wrap). A module x layers before the end of the forward comes back after the x
+# layers behind it, the LM head's forward and backward (V h numel each) and those x layers'
+# backward (2x layers; 3x under full recompute, whose recompute is the reuse). At the loss the kept
+# layers less the running one are still there (16-bit, 2 bytes; a layer = its Linears' in x out).
+# Under full recompute the k-th layer from the end comes back after (3k - 2) layers and the head
+# twice, every module of it alike: whole layers are kept.
+def retained_at_loss(layer_linears, V, h, L, passes, reuse=1e9, w_bytes=2):
+    if passes == 3:
+        layers = min(max(floor((reuse - 2 * V * h + 2 * layer_linears) / (3 * layer_linears)), 0), L)
+    else:
+        layers = min(max((reuse - 2 * V * h) / (passes * layer_linears), 0), L)
+    return w_bytes * layer_linears * min(max(layers - 1, 0), L - 1)
+gpt2_linears = 768 * 3 * 768 + 768 * 768 + 2 * 768 * 3072           # c_attn, c_proj, c_fc, mlp c_proj
+llama2_7b_linears = 4 * 4096 * 4096 + 3 * 4096 * 11008              # q, k, v, o; gate, up, down
+llama2_70b_linears = 2 * 8192 * 8192 + 2 * 8192 * 1024 + 3 * 8192 * 28672  # q, o; k, v (GQA 8); MLP
+llama3_8b_linears = 2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336
+llama32_1b_linears = 2 * 2048 * 2048 + 2 * 2048 * 512 + 3 * 2048 * 8192       # GQA 8 of 32 heads of 64
+for name, lin, V_, h_, L_, passes in [('gpt2', gpt2_linears, 50257, 768, 12, 2), ('llama-2-7b', llama2_7b_linears, 32000, 4096, 32, 2),
+                                      ('llama-3.2-1b', llama32_1b_linears, 128256, 2048, 16, 2),
+                                      ('llama-3.2-1b full recompute', llama32_1b_linears, 128256, 2048, 16, 3),
+                                      ('llama-2-70b', llama2_70b_linears, 32000, 8192, 80, 2), ('llama-3-8b', llama3_8b_linears, 128256, 4096, 32, 2)]:
+    print('H12 retained at the loss,', name, repr(retained_at_loss(lin, V_, h_, L_, passes)))

@@ -8,6 +8,7 @@
 #include "core/memory/fsdp_memory.h"
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
+#include "core/model/layer_modules.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/presets/gpu_presets.h"
@@ -43,15 +44,16 @@ struct Terms {
     // prefetched), the loss's two sides, a layer's backward, the first one's (the embedding prefetched).
     double gathered_forward = 0, gathered_forward_last = 0, gathered_loss_forward = 0, gathered_loss_backward = 0, gathered_backward = 0,
            gathered_backward_first = 0;
-    double retained_layers = 0;      // stage 3: layers whose gathered weights stay for their reuse (max_reuse_distance)
-    double layer_weights_bytes = 0;  // stage 3: one layer's gathered weights (the model's average)
-    double dequantized = 0;          // QLoRA: the Linear being computed, dequantised (buffers.h)
-    double stored_per_layer = 0;     // activations kept per layer for backward
-    double forward_working = 0;      // one layer's activations while a checkpointed layer runs
-    double backward_working = 0;     // one layer's activation gradients (+ its recompute)
-    double head_inputs = 0;          // final norm and LM head inputs
-    double loss_forward = 0;         // logits and loss tensors at the loss
-    double loss_backward = 0;        // ... while the loss's gradient is formed
+    double retained_layers = 0;       // stage 3: layers whose gathered weights stay for their reuse (max_reuse_distance)
+    double layer_weights_bytes = 0;   // stage 3: one layer's gathered weights
+    bool passed_layers_stay = false;  // FSDP SHARD_GRAD_OP: layers stay unsharded after their backward too
+    double dequantized = 0;           // QLoRA: the Linear being computed, dequantised (buffers.h)
+    double stored_per_layer = 0;      // activations kept per layer for backward
+    double forward_working = 0;       // one layer's activations while a checkpointed layer runs
+    double backward_working = 0;      // one layer's activation gradients (+ its recompute)
+    double head_inputs = 0;           // final norm and LM head inputs
+    double loss_forward = 0;          // logits and loss tensors at the loss
+    double loss_backward = 0;         // ... while the loss's gradient is formed
     const char* loss_cause = "";
     double kv_per_layer = 0;     // a layer's returned keys and values (kv_cache_in_training), kept past its backward
     double previous_output = 0;  // the previous step's output a loop keeps through this forward (outputs_kept)
@@ -229,18 +231,11 @@ void add_bucket_terms(Terms& x, const Scenario& s, const TimelineInputs& in, con
         x.gathered_backward = at.layer + at.layer_gradient + at.layer_prefetch;
         x.gathered_backward_first = at.layer + at.layer_gradient + at.vocabulary_prefetch;
         x.backward_buckets = in.buffers.quantized_reduce;  // ZeRO++ qgZ: made and freed per bucket in backward
-        // partitioned_param_coordinator.py __params_to_release: once the module trace is complete
-        // (from the second step), a module's parameters are not released if they are used again
-        // within stage3_max_reuse_distance numel of the trace. The trace runs forward then backward,
-        // so a layer w layers before the end of the forward comes back after ~2w layers: the last
-        // max_reuse_distance / 2 numel of the forward stay gathered into the backward, and the
-        // first ones stay from the end of a backward (to the next micro step; step() releases all,
-        // stage3.py _partition_all_parameters). A model under max_reuse_distance / 2 stays whole.
-        // The planner exports DeepSpeed's default (defaults.h), so the scenario takes it too.
-        const double layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
-        const double per_layer_numel = std::max(in.whole_params / layers, 1.0);
-        x.retained_layers = std::min(layers, deepspeed::defaults::kStage3MaxReuseDistance / 2.0 / per_layer_numel);
-        x.layer_weights_bytes = in.whole_weights_bytes / layers;
+        // The forward's last layers stay gathered into their backward (layer_modules.h
+        // zero3_kept_for_backward; the head is in gathered_loss_* above).
+        const Zero3Kept kept = zero3_kept_for_backward(s.model, z, s.training.checkpointing, in.whole_params);
+        x.retained_layers = kept.layers;
+        x.layer_weights_bytes = in.whole_weights_bytes * kept.layer_share;
     }
     x.dequantized = in.buffers.dequantized;
 }
@@ -378,6 +373,7 @@ void add_fsdp_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const
         // retained layers below, as ZeRO-3's reuse distance keeps them).
         x.gathered = u.root_bytes + u.layer_bytes;
         x.retained_layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
+        x.passed_layers_stay = true;
         x.layer_weights_bytes = u.layer_bytes;
     }
     x.gathered_forward = x.gathered_forward_last = x.gathered_loss_forward = x.gathered_loss_backward = x.gathered_backward =
@@ -531,12 +527,14 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
     const bool every = detail == TimelineDetail::EveryLayer;
     // ZeRO-3's retained layers (terms above) at layer l: the forward's last retained_layers stay
     // behind the running layer (the running one is in `gathered`), and in backward those not yet
-    // reached plus the first retained_layers already passed.
+    // reached; FSDP's SHARD_GRAD_OP also keeps the first retained_layers already passed
+    // (passed_layers_stay).
     const double Ld = static_cast<double>(L);
     auto retained_behind = [&](std::int64_t l) {
         return x.layer_weights_bytes * std::clamp(static_cast<double>(l) - 1.0 - (Ld - x.retained_layers), 0.0, Ld - 1.0);
     };
     auto retained_passed = [&](std::int64_t l) {
+        if (!x.passed_layers_stay) return 0.0;
         return x.layer_weights_bytes * std::clamp(x.retained_layers - static_cast<double>(l), 0.0, Ld - 1.0);
     };
 

@@ -1,5 +1,6 @@
 #include "core/model/layer_modules.h"
 
+#include "core/model/deepspeed_defaults.h"
 #include "core/model/linear_modules.h"
 #include "core/model/trainable_params.h"
 
@@ -63,6 +64,25 @@ LayerModules layer_modules(const ModelSpec& m, const ZeroSetup& z) {
 double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params) {
     if (z.stage3_prefetch_bucket_elems <= 0) return 0;
     return std::max(std::min(z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters), next_module_params);
+}
+
+Zero3Kept zero3_kept_for_backward(const ModelSpec& m, const ZeroSetup& z, Checkpointing checkpointing, double rank_elems) {
+    const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+    const double model_elems = std::max(static_cast<double>(parameter_count(m)), 1.0);
+    Zero3Kept k;
+    k.layer_share = std::min(layer_modules(m, z).layer_params / model_elems, 1.0 / layers);
+    k.head_share = std::min(static_cast<double>(m.vocab) * static_cast<double>(m.hidden) / model_elems, 1.0);
+    const double rank_share = rank_elems / model_elems;
+    const double layer = std::max(k.layer_share * rank_share * model_elems, 1.0);
+    // The planner exports DeepSpeed's stage3_max_reuse_distance (deepspeed_defaults.h): the scenario takes it.
+    const double distance = deepspeed::defaults::kStage3MaxReuseDistance - 2.0 * k.head_share * rank_share * model_elems;
+    const double kept =
+        checkpointing == Checkpointing::Full ? std::floor((distance + 2.0 * layer) / (3.0 * layer)) : distance / (2.0 * layer);
+    k.layers = std::clamp(kept, 0.0, layers);
+    const bool matrix_released = m.tied_embeddings && k.layers < layers;
+    k.forward_gather_share = 1.0 + (matrix_released ? k.head_share : 0.0);
+    k.backward_gather_share = std::max(1.0 - k.layers * k.layer_share - (matrix_released ? 0.0 : k.head_share), 0.0);
+    return k;
 }
 
 double trainable_tensors_per_layer(const ModelSpec& m, const FineTune& f, std::int64_t expert_parallel) {

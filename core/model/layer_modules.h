@@ -42,4 +42,29 @@ double trainable_tensors_per_layer(const ModelSpec& m, const FineTune& f, std::i
 // module larger than the bucket still runs one ahead. A bucket of 0 prefetches nothing.
 double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params);
 
+// What ZeRO-3 keeps gathered from a module's forward into its backward, on a rank that holds
+// `rank_elems` of the model's parameters (a t-th under tensor parallelism), and so what each pass
+// gathers. partitioned_param_coordinator.py __params_to_release (DeepSpeed edaa7221, lines
+// 634-665): once the module trace is complete (from the second micro step), a module's parameters
+// are not released if they come again within stage3_max_reuse_distance elements of the trace
+// that follows. The trace is one forward and backward: reset_step starts it at each forward
+// (parameter_offload.py _start_of_forward_hook) and the look-ahead stops at its end, so what the
+// backward releases is released. Between a module x layers before the forward's end and its reuse
+// lie the rest of the forward (x layers), the LM head's forward and backward hooks (V x h each,
+// tied or not) and the backward down to it: 2x layers in all, a module at a time. Under full
+// recompute each layer's forward runs again in the backward and the module's own recompute is
+// its reuse: for the k-th layer from the end every module's distance is (3k - 2) layers, so whole
+// layers are kept. The head, whose backward follows its forward with only the loss between,
+// always stays. A tied embedding is the head's matrix too: when the layers in between are not all
+// kept, the matrix is released after the embedding's forward, gathered again for the head and for
+// the embedding's backward (so a tied head costs the backward no gather it saves).
+struct Zero3Kept {
+    double layers = 0;       // the forward's last layers kept (a fraction: a module at a time)
+    double layer_share = 0;  // one layer's share of the model's parameters (its gathered Linears)
+    double head_share = 0;   // the LM head matrix's share (vocabulary x hidden)
+    // What each pass gathers, as a share of the rank's weights.
+    double forward_gather_share = 1, backward_gather_share = 1;
+};
+Zero3Kept zero3_kept_for_backward(const ModelSpec& m, const ZeroSetup& z, Checkpointing checkpointing, double rank_elems);
+
 }  // namespace zp

@@ -216,6 +216,9 @@ struct StepContext {
     double partition_elems = 0;
     bool cpu_optimizer = false;
     LayerModules modules;  // stage 3 only
+    // ZeRO-3: the share of the weights each pass gathers (the backward's less what stays gathered
+    // from the forward: layer_modules.h zero3_kept_for_backward), and the layers the backward gathers.
+    double forward_gather_share = 1, backward_gather_share = 1, backward_gathered_layers = 1;
     double tp = 1, pp = 1, u = 1, layers = 1, stage_layers = 1;
 };
 
@@ -346,14 +349,16 @@ void apply_zeropp(const StepContext& x, const ZeroPlusPlus& zpp, ZeroCollectives
     const Cluster& c = x.c;
     const double q = zpp.quantized_weights ? 1.0 / x.weight_elem : 1.0;
     const double elems = x.whole_weights / x.weight_elem;
-    const double fwd_gather = allgather_seconds(x.whole_weights * q * x.G, x.N, z.bus);
-    const double bwd_gather =
-        zpp.hpz_partition_size > 1
-            ? allgather_seconds(x.whole_weights * x.G, static_cast<double>(zpp.hpz_partition_size), intra_node_bus_gbytes_per_s(c))
-            : fwd_gather;
+    const double fwd_gather = allgather_seconds(x.forward_gather_share * x.whole_weights * q * x.G, x.N, z.bus);
+    const double bwd_gather = zpp.hpz_partition_size > 1
+                                  ? allgather_seconds(x.backward_gather_share * x.whole_weights * x.G,
+                                                      static_cast<double>(zpp.hpz_partition_size), intra_node_bus_gbytes_per_s(c))
+                                  : x.backward_gather_share / x.forward_gather_share * fwd_gather;
     z.ag = fwd_gather + bwd_gather;
     const double hbm = streaming_bytes_per_second(c.gpu);
-    if (zpp.quantized_weights) z.zeropp_kernel_seconds += (zpp.hpz_partition_size > 1 ? 1.0 : 2.0) * x.G * 3.0 * elems / hbm;
+    if (zpp.quantized_weights)
+        z.zeropp_kernel_seconds +=
+            (x.forward_gather_share + (zpp.hpz_partition_size > 1 ? 0.0 : x.backward_gather_share)) * x.G * 3.0 * elems / hbm;
     if (zpp.quantized_gradients) {
         const double n = static_cast<double>(c.nodes);
         const double int4_bytes = z.v.reduce_scatter_bytes / x.weight_elem * 0.5;
@@ -430,7 +435,8 @@ ZeroCollectives zero_collectives(const StepContext& x) {
         z.v.allreduce_bytes *= dtype_ratio;
         z.v.allgather_bytes *= dtype_ratio;
     }
-    if (x.stage == 3) z.v.allgather_bytes = 2 * x.whole_weights * x.G;  // frozen weights are gathered too, as stored
+    // Frozen weights are gathered too, as stored; the backward skips what the forward kept.
+    if (x.stage == 3) z.v.allgather_bytes = (x.forward_gather_share + x.backward_gather_share) * x.whole_weights * x.G;
     // MiCS: ZeRO-3's rings are the shard groups (core/model/mics.h).
     const MicsGroups mics = effective_mics(s);
     const double ring = mics.on() ? static_cast<double>(mics.shard) : N;
@@ -492,20 +498,22 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
                                              : std::min({1.0, lookahead / std::max(modules.layer_params, 1.0),
                                                          s.zero.stage3_max_live_parameters / std::max(2 * modules.layer_params, 1.0)});
         const double L = static_cast<double>(s.model.layers);
-        const double gathers = modules.gathered * L;  // per pass
-        const double ag_pass = ag / (2 * G);
+        // Gathers per micro step: every layer's modules in forward, those not kept in backward.
+        const double gathers = modules.gathered * (L + x.backward_gathered_layers);
+        const double ag_micro = ag / ((x.forward_gather_share + x.backward_gather_share) * G);
+        const double ag_forward = x.forward_gather_share * ag_micro, ag_backward = x.backward_gather_share * ag_micro;
         const double rs_micro = rs / G;
-        const double fwd = exposed_seconds(ag_pass, f * ahead * forward);
-        const double bwd_ag = exposed_seconds(ag_pass, f * ahead * backward);
-        const double bwd_rs = exposed_seconds(rs_micro, std::max(0.0, f * backward - (ag_pass - bwd_ag)));
+        const double fwd = exposed_seconds(ag_forward, f * ahead * forward);
+        const double bwd_ag = exposed_seconds(ag_backward, f * ahead * backward);
+        const double bwd_rs = exposed_seconds(rs_micro, std::max(0.0, f * backward - (ag_backward - bwd_ag)));
         st.exposed_allgather_seconds = G * (fwd + bwd_ag);
         st.exposed_reduce_scatter_seconds = G * bwd_rs;
         // MiCS's replica all-reduce runs in the last micro step's gradient reduction, on the same
         // stream (partition_grads, called from __reduce_and_partition_ipg_grads): what it adds there.
         if (ar > 0)
-            st.exposed_allreduce_seconds = exposed_seconds(rs_micro + ar, std::max(0.0, f * backward - (ag_pass - bwd_ag))) - bwd_rs;
+            st.exposed_allreduce_seconds = exposed_seconds(rs_micro + ar, std::max(0.0, f * backward - (ag_backward - bwd_ag))) - bwd_rs;
         // Launch latency of each module's gather, waited on for the part not prefetched.
-        st.zero3_overhead_seconds += G * 2 * gathers * lat * (1 - ahead * f) + z.zeropp_kernel_seconds;
+        st.zero3_overhead_seconds += G * gathers * lat * (1 - ahead * f) + z.zeropp_kernel_seconds;
         break;
     }
     }
@@ -717,6 +725,13 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo, const Para
     x.layers = model_layers(s);
     x.stage_layers = stage_layers(s);
     x.u = static_cast<double>(ulysses_size(par));
+    x.backward_gathered_layers = x.layers;
+    if (x.stage == 3 && !is_fsdp(s.fsdp)) {
+        const Zero3Kept kept = zero3_kept_for_backward(s.model, s.zero, s.training.checkpointing, x.P + x.split.frozen);
+        x.forward_gather_share = kept.forward_gather_share;
+        x.backward_gather_share = kept.backward_gather_share;
+        x.backward_gathered_layers = x.layers - kept.layers;
+    }
 
     add_compute(x, memo, st);
     const ZeroCollectives zero = zero_collectives(x);

@@ -10,6 +10,7 @@
 #include "core/io/scenario_json.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
+#include "core/model/layer_modules.h"
 #include "core/model/mics.h"
 #include "core/model/trainable_params.h"
 #include "core/time/collectives.h"
@@ -121,11 +122,14 @@ private slots:
         QCOMPARE(t.gradient_accumulation_steps, globalBatch / 32);
         const double lat = ring_latency_seconds(c, S, s.assumptions.collective_latency_seconds);
         const double launches = static_cast<double>(comm_volume(P, 3, t.gradient_accumulation_steps, s.training, s.zero).collectives);
+        // Forward and backward gathers, the backward's less what the forward kept (layer_modules.h).
+        const Zero3Kept kept = zero3_kept_for_backward(s.model, s.zero, s.training.checkpointing, P);
+        const double gathered = (kept.forward_gather_share + kept.backward_gather_share) * W * G;
         double gathers = 0;
         if (shardLink == QLatin1String("hier"))
-            gathers = allgather_seconds(2 * W * G / 8.0, 2, inter_node_bus_gbytes_per_s(c)) +
-                      allgather_seconds(2 * W * G, 8, link(c, QStringLiteral("nvlink")));
-        else gathers = allgather_seconds(2 * W * G, S, link(c, shardLink));
+            gathers = allgather_seconds(gathered / 8.0, 2, inter_node_bus_gbytes_per_s(c)) +
+                      allgather_seconds(gathered, 8, link(c, QStringLiteral("nvlink")));
+        else gathers = allgather_seconds(gathered, S, link(c, shardLink));
         const double bus = shardLink == QLatin1String("hier") ? link(c, QStringLiteral("network")) : link(c, shardLink);
         const double reduce = reduce_scatter_seconds(W * G, S, bus);
         const double replicas = R > 1 ? allreduce_seconds(W / S, R, bottleneck_gbytes_per_s(c)) + lat : 0.0;

@@ -111,23 +111,34 @@ private slots:
     }
 
     // partitioned_param_coordinator.py __params_to_release: from the second step a module's
-    // parameters stay gathered when the trace uses them again within stage3_max_reuse_distance
-    // (1e9) numel, so the last 5e8 numel of the forward (counted from the layer before the running
-    // one) are still there at the loss: 16-bit bytes 2 x 5e8 less one average layer 2P/L, the whole
-    // model less a layer when it is under 5e8, none when one layer is over it (tests/hand_calculations.py H12).
-    // Beside them at the loss's forward side: the head, gathered, and the prefetch (buffers.h Zero3Gathered).
+    // parameters stay gathered when the trace of one forward and backward uses them again within
+    // stage3_max_reuse_distance (1e9) numel. A module x layers before the forward's end comes back
+    // after the x layers behind it, the LM head's forward and backward (V h each) and their
+    // backward (2x layers; under full recompute whole layers, the k-th from the end back after
+    // (3k - 2) layers): at the loss the kept layers less the running
+    // one, each its Linears' numel in 16 bits (tests/hand_calculations.py H12). Beside them at the
+    // loss's forward side: the head, gathered, and the prefetch (buffers.h Zero3Gathered).
     void zero3_keeps_what_it_reuses_data() {
         QTest::addColumn<QString>("model");
+        QTest::addColumn<bool>("fullRecompute");
         QTest::addColumn<double>("retainedBytes");
-        QTest::newRow("GPT-2 124M: 11 of 12 layers, 11/12 x 2 x 124,439,808") << QStringLiteral("gpt2") << 228139648.0;
-        QTest::newRow("Llama-2 7B: 1e9 - 2 x 6,738,415,616 / 32") << QStringLiteral("llama-2-7b") << 578849024.0;
-        QTest::newRow("Llama-2 70B: a layer is 862M numel, over 5e8") << QStringLiteral("llama-2-70b") << 0.0;
+        QTest::newRow("GPT-2 124M: 11 of 12 layers, 11 x 2 x 7,077,888") << QStringLiteral("gpt2") << false << 155713536.0;
+        QTest::newRow("Llama-2 7B: (1e9 - 2 x 131,072,000) / (2 x 202,375,168) layers, less one")
+            << QStringLiteral("llama-2-7b") << false << 333105664.0;
+        QTest::newRow("Llama-3.2 1B: (1e9 - 2 x 262,668,288) / (2 x 60,817,408) layers, less one")
+            << QStringLiteral("llama-3.2-1b") << false << 353028608.0;
+        QTest::newRow("Llama-3.2 1B, full recompute: whole layers, (3k - 2) x 60,817,408 + 525,336,576 within 1e9: 3, less one")
+            << QStringLiteral("llama-3.2-1b") << true << 243269632.0;
+        QTest::newRow("Llama-2 70B: a layer is 856M numel, over the 738M left") << QStringLiteral("llama-2-70b") << false << 0.0;
+        QTest::newRow("Llama-3 8B: the head's 2 x 525M is past 1e9") << QStringLiteral("llama-3-8b") << false << 0.0;
     }
     void zero3_keeps_what_it_reuses() {
         QFETCH(QString, model);
+        QFETCH(bool, fullRecompute);
         QFETCH(double, retainedBytes);
         Scenario s = preset_scenario(model.toStdString().c_str(), "a100-80gb", 16);
         s.zero.stage = 3;
+        s.training.checkpointing = fullRecompute ? Checkpointing::Full : Checkpointing::None;
         const BufferBytes b = buffer_bytes(s);
         const StepMoment loss = at(step_timeline(s, TimelineDetail::PeakCandidates), StepPhase::Loss);
         QCOMPARE(loss.buffers_bytes - b.buckets - b.gathered_at.vocabulary - b.gathered_at.layer_prefetch + 1.0, retainedBytes + 1.0);

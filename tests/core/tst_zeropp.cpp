@@ -10,6 +10,7 @@
 #include "core/deepspeed/lint.h"
 #include "core/memory/buffers.h"
 #include "core/memory/memory_model.h"
+#include "core/model/layer_modules.h"
 #include "core/model/trainable_params.h"
 #include "core/search/recommender.h"
 #include "core/time/collectives.h"
@@ -121,18 +122,22 @@ private slots:
     }
 
     // qwZ: the forward and (without hpZ) the backward gathers move int8, half the 16-bit bytes;
-    // hpZ: the backward gathers 16-bit from the secondary partition over the node's NVLink.
+    // hpZ: the backward gathers 16-bit from the secondary partition over the node's NVLink. The
+    // backward gathers what the forward did not keep (layer_modules.h zero3_kept_for_backward).
     void gathers_move_fewer_bytes() {
         const Scenario plain = zero3_4x8();
         const Cluster& c = plain.cluster;
-        const double W = 2.0 * static_cast<double>(parameter_count(plain.model));
+        const double P = static_cast<double>(parameter_count(plain.model)), W = 2.0 * P;
+        const Zero3Kept kept = zero3_kept_for_backward(plain.model, plain.zero, plain.training.checkpointing, P);
+        const double forward = kept.forward_gather_share * W, backward = kept.backward_gather_share * W;
+        QVERIFY(backward < W && backward > 0.9 * W);  // Llama-2 13B: a layer and the head kept, of 40 layers
         const double N = 32, bus = bottleneck_gbytes_per_s(c);
         const StepTime p = estimate_step(plain);
         const StepTime q = estimate_step(with_zeropp(plain, 1, true, false));
-        QCOMPARE(p.comm_total_seconds - q.comm_total_seconds, allgather_seconds(W, N, bus));  // 2 gathers of W, now W/2 each
+        QCOMPARE(p.comm_total_seconds - q.comm_total_seconds, allgather_seconds((forward + backward) / 2, N, bus));  // now int8
         const StepTime h = estimate_step(with_zeropp(plain, 8, false, false));
         QCOMPARE(p.comm_total_seconds - h.comm_total_seconds,
-                 allgather_seconds(W, N, bus) - allgather_seconds(W, 8, intra_node_bus_gbytes_per_s(c)));
+                 allgather_seconds(backward, N, bus) - allgather_seconds(backward, 8, intra_node_bus_gbytes_per_s(c)));
         QVERIFY(h.seconds < p.seconds);
     }
 

@@ -358,16 +358,18 @@ print('deepseek-v2-lite r16 all-linear', att, dense, experts, shared, att + dens
 # partitioned_param_coordinator.py __params_to_release looks ahead along the trace of one forward
 # and backward (no wrap). A module x layers before the end of the forward comes back after the x
 # layers behind it, the LM head's forward and backward (V h numel each) and those x layers'
-# backward (2x layers; 3x under full recompute, whose recompute is the reuse). At the loss the kept
-# layers less the running one are still there (16-bit, 2 bytes; a layer = its Linears' in x out).
+# backward (2x layers; 3x under full recompute, whose recompute is the reuse). At the loss every
+# kept layer is still there, the last one too (16-bit, 2 bytes; a layer = its Linears' in x out).
 # Under full recompute the k-th layer from the end comes back after (3k - 2) layers and the head
 # twice, every module of it alike: whole layers are kept.
-def retained_at_loss(layer_linears, V, h, L, passes, reuse=1e9, w_bytes=2):
+# Megatron's GPT has no head module: the root's backward pre-hook fetches the word embedding once
+# between (head_hooks 1).
+def retained_at_loss(layer_linears, V, h, L, passes, reuse=1e9, w_bytes=2, head_hooks=2):
     if passes == 3:
-        layers = min(max(floor((reuse - 2 * V * h + 2 * layer_linears) / (3 * layer_linears)), 0), L)
+        layers = min(max(floor((reuse - head_hooks * V * h + 2 * layer_linears) / (3 * layer_linears)), 0), L)
     else:
-        layers = min(max((reuse - 2 * V * h) / (passes * layer_linears), 0), L)
-    return w_bytes * layer_linears * min(max(layers - 1, 0), L - 1)
+        layers = min(max((reuse - head_hooks * V * h) / (passes * layer_linears), 0), L)
+    return w_bytes * layer_linears * layers
 gpt2_linears = 768 * 3 * 768 + 768 * 768 + 2 * 768 * 3072           # c_attn, c_proj, c_fc, mlp c_proj
 llama2_7b_linears = 4 * 4096 * 4096 + 3 * 4096 * 11008              # q, k, v, o; gate, up, down
 llama2_70b_linears = 2 * 8192 * 8192 + 2 * 8192 * 1024 + 3 * 8192 * 28672  # q, o; k, v (GQA 8); MLP
@@ -378,3 +380,6 @@ for name, lin, V_, h_, L_, passes in [('gpt2', gpt2_linears, 50257, 768, 12, 2),
                                       ('llama-3.2-1b full recompute', llama32_1b_linears, 128256, 2048, 16, 3),
                                       ('llama-2-70b', llama2_70b_linears, 32000, 8192, 80, 2), ('llama-3-8b', llama3_8b_linears, 128256, 4096, 32, 2)]:
     print('H12 retained at the loss,', name, repr(retained_at_loss(lin, V_, h_, L_, passes)))
+gpt2_xl_linears = 1600 * 3 * 1600 + 1600 * 1600 + 2 * 1600 * 6400
+print('H12 retained at the loss, gpt2-xl', repr(retained_at_loss(gpt2_xl_linears, 50257, 1600, 48, 2)))
+print('H12 retained at the loss, gpt2-xl as Megatron', repr(retained_at_loss(gpt2_xl_linears, 50257, 1600, 48, 2, head_hooks=1)))

@@ -2335,6 +2335,26 @@
         <source>What a pipeline stage sends its neighbour from each tensor-parallel GPU: a t-th of the activation, gathered at the receiver (DeepSpeed&apos;s PipelineEngine, Megatron-LM 2021-2022&apos;s scatter/gather), or the whole activation (Megatron-Core).</source>
         <translation>流水线的每个阶段从每个张量并行 GPU 向下一阶段发送的内容：激活的 t 分之一，在接收端聚合（DeepSpeed 的 PipelineEngine、Megatron-LM 2021-2022 的 scatter/gather），或完整的激活（Megatron-Core）。</translation>
     </message>
+    <message>
+        <source>Where the logits&apos; weight is read, which decides how ZeRO-3 gathers the vocabulary matrix. Module: Hugging Face&apos;s lm_head, gathered for its forward and kept into its backward. Word embedding: Megatron&apos;s GPT reads its tied embedding in the model&apos;s forward; ZeRO-3 keeps it gathered through the forward and the backward.</source>
+        <translation>logits 的权重从哪里读取，这决定了 ZeRO-3 如何聚合词表矩阵。模块：Hugging Face 的 lm_head，在其前向时聚合并保留到其反向。词嵌入：Megatron 的 GPT 在模型的前向中读取绑定的词嵌入；ZeRO-3 在整个前向和反向中保持其聚合。</translation>
+    </message>
+    <message>
+        <source>module (Hugging Face)</source>
+        <translation>模块（Hugging Face）</translation>
+    </message>
+    <message>
+        <source>word embedding (Megatron)</source>
+        <translation>词嵌入（Megatron）</translation>
+    </message>
+    <message>
+        <source>LM head</source>
+        <translation>LM 头</translation>
+    </message>
+    <message>
+        <source>Change LM head</source>
+        <translation>更改 LM 头</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

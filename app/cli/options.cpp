@@ -58,6 +58,7 @@ constinit const Option global_batch{"--global-batch", "GB", "global batch (64, r
 constinit const Option checkpointing{"--checkpointing", "", "activation recompute", G::Training, S::Training, words<Checkpointing>};
 constinit const Option flash_attention{"--flash-attention", "on|off", "FlashAttention", G::Training, S::Training};
 constinit const Option attention_softmax{"--attention-softmax", "", "without flash attention: unfused (Hugging Face's eager attention: scale, masks and softmax as separate kernels) or fused (Megatron's FusedScaleMaskSoftmax)", G::Training, S::Training, words<AttentionSoftmax>};
+constinit const Option lm_head{"--lm-head", "", "where the logits' weight is read: module (Hugging Face's lm_head) or embedding-weight (Megatron's GPT: the tied word embedding read in the model's forward, which ZeRO-3 keeps gathered through forward and backward)", G::Training, S::Training, words<LmHead>};
 constinit const Option cpu_checkpointing{"--cpu-checkpointing", "on|off", "checkpointed activations kept in host RAM", G::Training, S::Training};
 constinit const Option fp8{"--fp8", "on|mxfp8|off",
                             "FP8 matmuls through Accelerate (mixed_precision fp8), bf16 only: Transformer Engine's per-tensor DelayedScaling (on) "
@@ -248,7 +249,7 @@ std::span<const Option* const> all_options() {
         &model, &params, &hf_config, &layers, &hidden, &heads, &kv_heads, &ffn, &vocab, &mlp_activation,
         &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
-        &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &attention_softmax, &cpu_checkpointing, &partition_activations, &fp8,
+        &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &attention_softmax, &lm_head, &cpu_checkpointing, &partition_activations, &fp8,
         &loss_upcast, &loss_kernel, &grad_accumulation, &kv_cache, &keep_outputs, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
         &pin_memory, &host_grad_buffer, &multi_rank_allreduce, &bf16_master_weights, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,

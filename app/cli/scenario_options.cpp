@@ -218,6 +218,7 @@ void apply_training(const Args& a, Scenario& s) {
     }
     if (auto v = a.get(opt::flash_attention)) t.flash_attention = parse_on_off(*v, option_text(opt::flash_attention));
     if (auto v = a.get(opt::attention_softmax)) t.attention_softmax = parse_attention_softmax(*v);
+    if (auto v = a.get(opt::lm_head)) t.lm_head = parse_lm_head(*v);
     if (auto v = a.get(opt::cpu_checkpointing)) t.cpu_checkpointing = parse_on_off(*v, option_text(opt::cpu_checkpointing));
     if (auto v = a.get(opt::fp8)) {
         const bool mxfp8 = *v == "mxfp8";

@@ -110,6 +110,7 @@ void visit_fields(S& s, V& v) {
     v("training", "auto_checkpointing", t.auto_checkpointing);
     v("training", "flash_attention", t.flash_attention);
     v("training", "attention_softmax", t.attention_softmax);  // since version 22
+    v("training", "lm_head", t.lm_head);                      // since version 27
     v("training", "cpu_checkpointing", t.cpu_checkpointing);
     v("training", "partition_activations", t.partition_activations);  // since version 18
     v("training", "fp8_gemms", t.fp8_gemms);                          // since version 18

@@ -244,6 +244,12 @@ void upgrade_25_to_26(json& doc) {
     if (doc.contains("zero") && doc.at("zero").is_object()) doc["zero"]["multi_rank_bucket_allreduce"] = false;
 }
 
+// Version 26 read every LM head as a module of its own (transformers'): the field keeps its plans
+// as they were.
+void upgrade_26_to_27(json& doc) {
+    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["lm_head"] = "module";
+}
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -356,6 +362,10 @@ json upgrade_session(json doc, const std::string& source) {
     if (version == 25) {
         upgrade_25_to_26(doc);
         version = 26;
+    }
+    if (version == 26) {
+        upgrade_26_to_27(doc);
+        version = 27;
     }
     doc["version"] = version;
     return doc;

@@ -77,6 +77,9 @@
 //   version 26 zero.multi_rank_bucket_allreduce (DeepSpeed's use_multi_rank_bucket_allreduce:
 //              ZeRO-2's gradient buckets all-reduced whole, the default since v0.12.4); a version-25
 //              file has it off (reduce-scattered bytes, what version 25 planned).
+//   version 27 training.lm_head ("module" or "embedding-weight": where the logits' weight is read,
+//              transformers' lm_head module or Megatron's word embedding); a version-26 file has
+//              "module" (what version 26 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -91,7 +94,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 26;
+inline constexpr int kSessionVersion = 27;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

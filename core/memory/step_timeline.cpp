@@ -222,18 +222,20 @@ void add_bucket_terms(Terms& x, const Scenario& s, const TimelineInputs& in, con
         x.persistent_buffers = in.buffers.buckets;
         x.gathered = in.buffers.gathered;
         const Zero3Gathered& at = in.buffers.gathered_at;
-        x.gathered_forward = at.layer + at.layer_prefetch;
-        x.gathered_forward_last = at.layer + at.vocabulary_prefetch;
+        // The forward's last layers stay gathered into their backward (layer_modules.h
+        // zero3_kept_for_backward), and Megatron's GPT holds its word embedding through both.
+        const Zero3Kept kept = zero3_kept_for_backward(s.model, z, s.training, in.whole_params);
+        const double held = kept.matrix_held ? at.vocabulary : 0.0;
+        const double vocabulary_prefetch = kept.matrix_held ? at.layer_prefetch : at.vocabulary_prefetch;
+        x.gathered_forward = at.layer + at.layer_prefetch + held;
+        x.gathered_forward_last = at.layer + vocabulary_prefetch + held;
         // The head stays gathered from its forward into its backward (its reuse is within
         // stage3_max_reuse_distance), the last layer's modules prefetched behind it.
         x.gathered_loss_forward = at.vocabulary + at.layer_prefetch;
         x.gathered_loss_backward = at.vocabulary + at.vocabulary_gradient + at.layer_prefetch;
-        x.gathered_backward = at.layer + at.layer_gradient + at.layer_prefetch;
-        x.gathered_backward_first = at.layer + at.layer_gradient + at.vocabulary_prefetch;
+        x.gathered_backward = at.layer + at.layer_gradient + at.layer_prefetch + held;
+        x.gathered_backward_first = at.layer + at.layer_gradient + vocabulary_prefetch + held;
         x.backward_buckets = in.buffers.quantized_reduce;  // ZeRO++ qgZ: made and freed per bucket in backward
-        // The forward's last layers stay gathered into their backward (layer_modules.h
-        // zero3_kept_for_backward; the head is in gathered_loss_* above).
-        const Zero3Kept kept = zero3_kept_for_backward(s.model, z, s.training.checkpointing, in.whole_params);
         x.retained_layers = kept.layers;
         x.layer_weights_bytes = in.whole_weights_bytes * kept.layer_share;
     }
@@ -531,7 +533,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
     // (passed_layers_stay).
     const double Ld = static_cast<double>(L);
     auto retained_behind = [&](std::int64_t l) {
-        return x.layer_weights_bytes * std::clamp(static_cast<double>(l) - 1.0 - (Ld - x.retained_layers), 0.0, Ld - 1.0);
+        return x.layer_weights_bytes * std::clamp(static_cast<double>(l) - 1.0 - (Ld - x.retained_layers), 0.0, Ld);
     };
     auto retained_passed = [&](std::int64_t l) {
         if (!x.passed_layers_stay) return 0.0;
@@ -578,7 +580,8 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         const double loss = forward_side ? x.loss_forward : x.loss_backward;
         const double previous = forward_side ? x.previous_output : x.kept_logits;
         mo.activations_bytes = static_cast<double>(L) * (x.stored_per_layer + x.kv_per_layer) + x.head_inputs + loss + previous;
-        mo.buffers_bytes += (forward_side ? x.gathered_loss_forward : x.gathered_loss_backward) + retained_behind(L);
+        // Every kept layer is behind the head, the last one too (until 2026-11-28 it was left out).
+        mo.buffers_bytes += (forward_side ? x.gathered_loss_forward : x.gathered_loss_backward) + retained_behind(L + 1);
         visit(mo);
     }
 

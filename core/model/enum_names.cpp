@@ -37,6 +37,7 @@ const char* to_string(MlpActivation a) { return name_of(a); }
 const char* to_string(LossKernel k) { return name_of(k); }
 const char* to_string(GradientAccumulation g) { return name_of(g); }
 const char* to_string(AttentionSoftmax a) { return name_of(a); }
+const char* to_string(LmHead h) { return name_of(h); }
 const char* to_string(Fp8Scaling f) { return name_of(f); }
 const char* to_string(StepPhase p) { return name_of(p); }
 const char* to_string(HostPhase p) { return name_of(p); }

@@ -124,6 +124,14 @@ struct EnumVocabulary<AttentionSoftmax> {
 };
 
 template <>
+struct EnumVocabulary<LmHead> {
+    static constexpr const char* what = "LM head";
+    static constexpr std::array<EnumName<LmHead>, 2> names{{{LmHead::Module, "module"}, {LmHead::EmbeddingWeight, "embedding-weight"}}};
+    // Megatron's GPT reads its head so.
+    static constexpr std::array<EnumName<LmHead>, 1> aliases{{{LmHead::EmbeddingWeight, "megatron"}}};
+};
+
+template <>
 struct EnumVocabulary<Job> {
     static constexpr const char* what = "job";
     static constexpr std::array<EnumName<Job>, 6> names{{{Job::Custom, "custom"},
@@ -274,6 +282,7 @@ inline MlpActivation parse_mlp_activation(std::string_view s) { return parse_enu
 inline LossKernel parse_loss_kernel(std::string_view s) { return parse_enum<LossKernel>(s); }
 inline GradientAccumulation parse_gradient_accumulation(std::string_view s) { return parse_enum<GradientAccumulation>(s); }
 inline AttentionSoftmax parse_attention_softmax(std::string_view s) { return parse_enum<AttentionSoftmax>(s); }
+inline LmHead parse_lm_head(std::string_view s) { return parse_enum<LmHead>(s); }
 inline Fp8Scaling parse_fp8_scaling(std::string_view s) { return parse_enum<Fp8Scaling>(s); }
 inline FineTuneMethod parse_finetune_method(std::string_view s) { return parse_enum<FineTuneMethod>(s); }
 inline BasePrecision parse_base_precision(std::string_view s) { return parse_enum<BasePrecision>(s); }

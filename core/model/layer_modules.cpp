@@ -66,7 +66,7 @@ double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params) {
     return std::max(std::min(z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters), next_module_params);
 }
 
-Zero3Kept zero3_kept_for_backward(const ModelSpec& m, const ZeroSetup& z, Checkpointing checkpointing, double rank_elems) {
+Zero3Kept zero3_kept_for_backward(const ModelSpec& m, const ZeroSetup& z, const Training& t, double rank_elems) {
     const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     const double model_elems = std::max(static_cast<double>(parameter_count(m)), 1.0);
     Zero3Kept k;
@@ -74,12 +74,14 @@ Zero3Kept zero3_kept_for_backward(const ModelSpec& m, const ZeroSetup& z, Checkp
     k.head_share = std::min(static_cast<double>(m.vocab) * static_cast<double>(m.hidden) / model_elems, 1.0);
     const double rank_share = rank_elems / model_elems;
     const double layer = std::max(k.layer_share * rank_share * model_elems, 1.0);
+    k.matrix_held = t.lm_head == LmHead::EmbeddingWeight;
     // The planner exports DeepSpeed's stage3_max_reuse_distance (deepspeed_defaults.h): the scenario takes it.
-    const double distance = deepspeed::defaults::kStage3MaxReuseDistance - 2.0 * k.head_share * rank_share * model_elems;
+    const double head_in_trace = k.matrix_held ? 1.0 : 2.0;
+    const double distance = deepspeed::defaults::kStage3MaxReuseDistance - head_in_trace * k.head_share * rank_share * model_elems;
     const double kept =
-        checkpointing == Checkpointing::Full ? std::floor((distance + 2.0 * layer) / (3.0 * layer)) : distance / (2.0 * layer);
+        t.checkpointing == Checkpointing::Full ? std::floor((distance + 2.0 * layer) / (3.0 * layer)) : distance / (2.0 * layer);
     k.layers = std::clamp(kept, 0.0, layers);
-    const bool matrix_released = m.tied_embeddings && k.layers < layers;
+    const bool matrix_released = !k.matrix_held && m.tied_embeddings && k.layers < layers;
     k.forward_gather_share = 1.0 + (matrix_released ? k.head_share : 0.0);
     k.backward_gather_share = std::max(1.0 - k.layers * k.layer_share - (matrix_released ? 0.0 : k.head_share), 0.0);
     return k;

@@ -58,13 +58,18 @@ double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params);
 // always stays. A tied embedding is the head's matrix too: when the layers in between are not all
 // kept, the matrix is released after the embedding's forward, gathered again for the head and for
 // the embedding's backward (so a tied head costs the backward no gather it saves).
+// Megatron's GPT (LmHead::EmbeddingWeight, scenario.h) has no head module: the root module gathers
+// the word embedding with each forward and holds it through the backward, and the trace counts it
+// once between the forward's end and the backward (the root's backward pre-hook fetches it), so
+// the distance loses V x h once, and the backward gathers neither the head nor the embedding.
 struct Zero3Kept {
-    double layers = 0;       // the forward's last layers kept (a fraction: a module at a time)
-    double layer_share = 0;  // one layer's share of the model's parameters (its gathered Linears)
-    double head_share = 0;   // the LM head matrix's share (vocabulary x hidden)
+    double layers = 0;         // the forward's last layers kept (a fraction: a module at a time)
+    double layer_share = 0;    // one layer's share of the model's parameters (its gathered Linears)
+    double head_share = 0;     // the LM head matrix's share (vocabulary x hidden)
+    bool matrix_held = false;  // the vocabulary matrix gathered through forward and backward (Megatron's GPT)
     // What each pass gathers, as a share of the rank's weights.
     double forward_gather_share = 1, backward_gather_share = 1;
 };
-Zero3Kept zero3_kept_for_backward(const ModelSpec& m, const ZeroSetup& z, Checkpointing checkpointing, double rank_elems);
+Zero3Kept zero3_kept_for_backward(const ModelSpec& m, const ZeroSetup& z, const Training& t, double rank_elems);
 
 }  // namespace zp

@@ -107,6 +107,20 @@ enum class GradientAccumulation { Autograd, MainGrad, Fused, Bf16Optimizer };
 //             torch.nn.Softmax, dropout), which the ZeRO and ZeRO-Offload tutorials ran.
 // What a Hugging Face model runs when FlashAttention (or SDPA's kernels) is off is Unfused: the default.
 enum class AttentionSoftmax { Fused, Unfused };
+// Where the logits' weight is read, which decides how ZeRO-3 gathers the vocabulary matrix
+// (core/model/layer_modules.h zero3_kept_for_backward):
+//   Module           transformers' *ForCausalLM: lm_head, an nn.Linear module (its weight the input
+//                    embedding's when tied) with ZeRO-3's hooks, gathered for its forward and kept
+//                    into its backward like any module.
+//   EmbeddingWeight  Megatron's GPT (Megatron-LM, Megatron-DeepSpeed, DeepSpeedExamples' copies:
+//                    GPTModel.forward -> parallel_lm_logits(..., self.word_embeddings_weight())): the
+//                    tied word embedding read inside the model's forward, no module of its own. ZeRO-3
+//                    registers it as an external parameter of the model's root module when first read
+//                    (parameter_offload.py ZeROOrderedDict.__getitem__ -> register_external_parameter),
+//                    so every forward gathers it with the root, and it stays gathered through the
+//                    backward while the root is active (its backward pre-hook fetches it again; the
+//                    root's post-backward never fires, its inputs being token ids).
+enum class LmHead { Module, EmbeddingWeight };
 
 struct Training {
     Precision precision = Precision::Bf16;
@@ -119,6 +133,7 @@ struct Training {
     bool auto_checkpointing = true;  // the recommender searches recompute policies; false: only checkpointing
     bool flash_attention = true;
     AttentionSoftmax attention_softmax = AttentionSoftmax::Unfused;  // without flash attention; above
+    LmHead lm_head = LmHead::Module;                                 // above
     // The checkpointed layer inputs live in host memory between forward and backward: DeepSpeed's
     // activation_checkpointing.cpu_checkpointing (Megatron's checkpoint API) or ALST's activation
     // checkpoint offload (ArcticTraining monkey_patches.py: each layer's hidden_states moved with a
@@ -514,6 +529,7 @@ const char* to_string(MlpActivation a);
 const char* to_string(LossKernel k);
 const char* to_string(GradientAccumulation g);
 const char* to_string(AttentionSoftmax a);
+const char* to_string(LmHead h);
 const char* to_string(Fp8Scaling f);
 const char* to_string(StepPhase p);
 const char* to_string(HostPhase p);

@@ -647,6 +647,9 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     // Megatron's fused kernel (scenario.h AttentionSoftmax).
     if (auto v = optional_enum_field<AttentionSoftmax>(r, "attention_softmax")) t.attention_softmax = *v;
     else if (!t.flash_attention) c.assumed.push_back(std::string("attention_softmax = ") + to_string(t.attention_softmax));
+    // Where the logits' weight is read: a Hugging Face lm_head module unless the case or a fact about
+    // its source names Megatron's GPT (scenario.h LmHead; ZeRO-3 gathers the two differently).
+    if (auto v = optional_enum_field<LmHead>(r, "lm_head")) t.lm_head = *v;
     // transformers before 4.46 computed the loss in the model's forward on up-cast logits and a
     // shifted copy (LossKernel::Shifted); 4.46 moved it to loss_utils.py ForCausalLMLoss.
     if (auto v = r.optional_text("transformers")) {
@@ -672,13 +675,13 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
 // lists is refused by name: a run scored without a setting it states (a context_parallel, an
 // expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
 // clang-format off
-constexpr std::array<std::string_view, 46> kCaseFields{
+constexpr std::array<std::string_view, 47> kCaseFields{
     "id", "source", "quote", "kind", "assumptions", "engine", "model", "gpus", "gpus_per_node", "gpu", "nodes",
     "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory", "deepspeed_version",
     "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "pipeline_send", "reduce_bucket_size",
     "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",
     "overlap_comm", "precision", "optimizer", "micro_batch", "grad_accum", "seq", "checkpointing",
-    "flash_attention", "attention_softmax", "cpu_checkpointing", "partition_activations", "lora", "measured", "transformers", "use_cache",
+    "flash_attention", "attention_softmax", "lm_head", "cpu_checkpointing", "partition_activations", "lora", "measured", "transformers", "use_cache",
     "keeps_outputs", "gradient_accumulation", "tile_factor", "gather_16bit_weights_on_model_save"};
 constexpr std::array<std::string_view, 8> kModelFields{"name", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab"};
 constexpr std::array<std::string_view, 2> kGpuFields{"type", "memory_gib"};

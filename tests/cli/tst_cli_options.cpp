@@ -191,6 +191,7 @@ private slots:
                                                 "--checkpointing",
                                                 "--flash-attention",
                                                 "--attention-softmax",
+                                                "--lm-head",
                                                 "--cpu-checkpointing",
                                                 "--partition-activations",
                                                 "--fp8",
@@ -257,7 +258,7 @@ private slots:
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{97});
+        QCOMPARE(expected.size(), std::size_t{98});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

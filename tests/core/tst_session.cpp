@@ -81,7 +81,7 @@ const std::vector<std::string> kExpectedKeys = {
     "cluster.cpu_ram_bytes_per_node", "cluster.nvme_bytes_per_node", "cluster.nvme_gbytes_per_s",
     "cluster.cpu_adam_params_per_second",
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
-    "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention", "training.attention_softmax",
+    "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention", "training.attention_softmax", "training.lm_head",
     "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.fp8_scaling", "training.loss_fp32_upcast", "training.loss_kernel", "training.gradient_accumulation", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
     "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.data_seconds_per_sample", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
@@ -100,7 +100,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 159;
+constexpr std::size_t kFieldCount = 160;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -316,6 +316,7 @@ json flatten(const Scenario& s) {
         {"training.auto_checkpointing", t.auto_checkpointing},
         {"training.flash_attention", t.flash_attention},
         {"training.attention_softmax", to_string(t.attention_softmax)},
+        {"training.lm_head", to_string(t.lm_head)},
         {"training.cpu_checkpointing", t.cpu_checkpointing},
         {"training.partition_activations", t.partition_activations},
         {"training.fp8_gemms", t.fp8_gemms},
@@ -491,7 +492,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 26);
+        QCOMPARE(kSessionVersion, 27);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -600,6 +601,7 @@ private slots:
                                   {"cluster.nics_per_node", 0},
                                   {"training.gradient_accumulation", "fused"},
                                   {"training.attention_softmax", "fused"},
+                                  {"training.lm_head", "module"},
                                   {"model.activation", "fused"}};
         // fragmentation went with version 14 (per-GPU memory is the deciding moment's).
         const std::set<std::string> removed_later = {"assumptions.host_buffer_factor", "assumptions.fragmentation"};
@@ -1060,6 +1062,27 @@ private slots:
         QVERIFY(parse_session(session_text(today), "again.zplan") == today);
     }
 
+    // Version 26 read every LM head as a module of its own (Hugging Face's lm_head); version 27 stores
+    // where the logits' weight is read, and Megatron's GPT (the word embedding read in the model's
+    // forward) keeps it gathered through forward and backward under ZeRO-3.
+    void frozen_version_26() {
+        const std::string text = read_text_file(test_data_path("sessions/v26-gpt2-xl-zero3-dgx2.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 26);
+        QVERIFY(!doc.at("training").contains("lm_head"));
+        const Scenario s = parse_session(text, "v26-gpt2-xl-zero3-dgx2.zplan");
+        QVERIFY(s.training.lm_head == LmHead::Module);
+        const StepTime st = estimate_step(s);
+        QVERIFY2(std::abs(st.seconds - 1.2736) < 0.0005, qPrintable(QString::number(st.seconds)));
+        const double peak = estimate_memory(s).peak_allocated_bytes;
+        QVERIFY2(std::abs(peak - 6.0578e9) < 1e6, qPrintable(QString::number(peak)));
+        Scenario megatron = s;
+        megatron.training.lm_head = LmHead::EmbeddingWeight;
+        QVERIFY(estimate_memory(megatron).peak_allocated_bytes > peak);               // the matrix held through the backward
+        QVERIFY(estimate_step(megatron).comm_total_seconds < st.comm_total_seconds);  // and not gathered again
+        QVERIFY(parse_session(session_text(megatron), "again.zplan") == megatron);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -1091,7 +1114,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 26); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 27); "
                                     "upgrade zero-planner"));
         }
     }
@@ -1104,9 +1127,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 26); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 27); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 26)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 27)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

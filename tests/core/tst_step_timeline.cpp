@@ -113,38 +113,70 @@ private slots:
     // partitioned_param_coordinator.py __params_to_release: from the second step a module's
     // parameters stay gathered when the trace of one forward and backward uses them again within
     // stage3_max_reuse_distance (1e9) numel. A module x layers before the forward's end comes back
-    // after the x layers behind it, the LM head's forward and backward (V h each) and their
-    // backward (2x layers; under full recompute whole layers, the k-th from the end back after
-    // (3k - 2) layers): at the loss the kept layers less the running
-    // one, each its Linears' numel in 16 bits (tests/hand_calculations.py H12). Beside them at the
-    // loss's forward side: the head, gathered, and the prefetch (buffers.h Zero3Gathered).
+    // after the x layers behind it, the LM head's forward and backward (V h each; Megatron's GPT,
+    // with no head module, the root's fetch of its word embedding once) and their backward (2x
+    // layers; under full recompute whole layers, the k-th from the end back after (3k - 2)
+    // layers): at the loss every kept layer, each its Linears' numel in 16 bits
+    // (tests/hand_calculations.py H12). Beside them at the loss's forward side: the head, gathered,
+    // and the prefetch (buffers.h Zero3Gathered).
     void zero3_keeps_what_it_reuses_data() {
         QTest::addColumn<QString>("model");
         QTest::addColumn<bool>("fullRecompute");
+        QTest::addColumn<bool>("megatron");
         QTest::addColumn<double>("retainedBytes");
-        QTest::newRow("GPT-2 124M: 11 of 12 layers, 11 x 2 x 7,077,888") << QStringLiteral("gpt2") << false << 155713536.0;
-        QTest::newRow("Llama-2 7B: (1e9 - 2 x 131,072,000) / (2 x 202,375,168) layers, less one")
-            << QStringLiteral("llama-2-7b") << false << 333105664.0;
-        QTest::newRow("Llama-3.2 1B: (1e9 - 2 x 262,668,288) / (2 x 60,817,408) layers, less one")
-            << QStringLiteral("llama-3.2-1b") << false << 353028608.0;
-        QTest::newRow("Llama-3.2 1B, full recompute: whole layers, (3k - 2) x 60,817,408 + 525,336,576 within 1e9: 3, less one")
-            << QStringLiteral("llama-3.2-1b") << true << 243269632.0;
-        QTest::newRow("Llama-2 70B: a layer is 856M numel, over the 738M left") << QStringLiteral("llama-2-70b") << false << 0.0;
-        QTest::newRow("Llama-3 8B: the head's 2 x 525M is past 1e9") << QStringLiteral("llama-3-8b") << false << 0.0;
+        QTest::newRow("GPT-2 124M: all 12 layers, 12 x 2 x 7,077,888") << QStringLiteral("gpt2") << false << false << 169869312.0;
+        QTest::newRow("Llama-2 7B: (1e9 - 2 x 131,072,000) / 2 numel in 16 bits")
+            << QStringLiteral("llama-2-7b") << false << false << 737856000.0;
+        QTest::newRow("Llama-3.2 1B: (1e9 - 2 x 262,668,288) / 2 numel") << QStringLiteral("llama-3.2-1b") << false << false << 474663424.0;
+        QTest::newRow("Llama-3.2 1B, full recompute: whole layers, (3k - 2) x 60,817,408 + 525,336,576 within 1e9: 3")
+            << QStringLiteral("llama-3.2-1b") << true << false << 364904448.0;
+        QTest::newRow("Llama-2 70B: 0.28 of a 855,638,016-numel layer") << QStringLiteral("llama-2-70b") << false << false << 475712000.0;
+        QTest::newRow("Llama-3 8B: the head's 2 x 525M is past 1e9") << QStringLiteral("llama-3-8b") << false << false << 0.0;
+        QTest::newRow("GPT-2 XL: (1e9 - 2 x 80,411,200) / 2 numel") << QStringLiteral("gpt2-xl") << false << false << 839177600.0;
+        QTest::newRow("GPT-2 XL as Megatron's GPT: (1e9 - 80,411,200) / 2 numel")
+            << QStringLiteral("gpt2-xl") << false << true << 919588800.0;
     }
     void zero3_keeps_what_it_reuses() {
         QFETCH(QString, model);
         QFETCH(bool, fullRecompute);
+        QFETCH(bool, megatron);
         QFETCH(double, retainedBytes);
         Scenario s = preset_scenario(model.toStdString().c_str(), "a100-80gb", 16);
         s.zero.stage = 3;
         s.training.checkpointing = fullRecompute ? Checkpointing::Full : Checkpointing::None;
+        s.training.lm_head = megatron ? LmHead::EmbeddingWeight : LmHead::Module;
         const BufferBytes b = buffer_bytes(s);
         const StepMoment loss = at(step_timeline(s, TimelineDetail::PeakCandidates), StepPhase::Loss);
         QCOMPARE(loss.buffers_bytes - b.buckets - b.gathered_at.vocabulary - b.gathered_at.layer_prefetch + 1.0, retainedBytes + 1.0);
         // ZeRO-2 gathers nothing.
         s.zero.stage = 2;
         QCOMPARE(at(step_timeline(s, TimelineDetail::PeakCandidates), StepPhase::Loss).buffers_bytes, 0.0);
+    }
+
+    // Megatron's GPT reads its tied head from the word embedding inside the model's forward: ZeRO-3
+    // gathers the matrix with the root module and holds it through the backward (scenario.h LmHead),
+    // so its first layer's backward holds the matrix where a Hugging Face model prefetches it, and
+    // every forward layer holds it too.
+    void megatron_holds_its_word_embedding() {
+        Scenario s = preset_scenario("gpt2-xl", "a100-80gb", 16);
+        s.zero.stage = 3;
+        const BufferBytes b = buffer_bytes(s);
+        const Zero3Gathered& at = b.gathered_at;
+        Scenario megatron = s;
+        megatron.training.lm_head = LmHead::EmbeddingWeight;
+        const auto first_backward = [](const Scenario& x) {
+            const auto timeline = step_timeline(x, TimelineDetail::EveryLayer);
+            const auto last =
+                std::find_if(timeline.rbegin(), timeline.rend(), [](const StepMoment& m) { return m.phase == StepPhase::Backward; });
+            return last->buffers_bytes;
+        };
+        QCOMPARE(first_backward(megatron) - first_backward(s), at.vocabulary + at.layer_prefetch - at.vocabulary_prefetch);
+        const auto first_forward = [](const Scenario& x) {
+            const auto timeline = step_timeline(x, TimelineDetail::EveryLayer);
+            return std::find_if(timeline.begin(), timeline.end(), [](const StepMoment& m) { return m.phase == StepPhase::Forward; })
+                ->buffers_bytes;
+        };
+        QCOMPARE(first_forward(megatron) - first_forward(s), at.vocabulary);
     }
 
     // Issue 13 / DeepSpeed's contiguous_gradients: ZeRO-2 peaks above ZeRO-1 on the same run when

@@ -598,6 +598,42 @@ private slots:
         QCOMPARE(QString::fromLatin1(to_string(c->scenario.training.attention_softmax)), softmax);
     }
 
+    // Where each source's model reads its logits' weight (scenario.h LmHead; measured_runs_facts.json):
+    // Megatron's GPT, in Megatron-DeepSpeed and in ZeRO-Infinity's Megatron-LM v1.1.5, the word
+    // embedding inside the model's forward; a Hugging Face model its lm_head module.
+    void lm_head_by_source_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("head");
+        QTest::newRow("ZeRO++ tutorial, Megatron-DeepSpeed (M09)") << "measured_runs.json"
+                                                                   << "M09"
+                                                                   << "embedding-weight";
+        QTest::newRow("ZeRO++ tutorial with ZeRO++ (M12)") << "measured_runs.json"
+                                                           << "M12"
+                                                           << "embedding-weight";
+        QTest::newRow("ColossalAI's DeepSpeed LLaMA-7B, Hugging Face (M47)") << "measured_runs.json"
+                                                                             << "M47"
+                                                                             << "module";
+        QTest::newRow("DeepSpeed-Chat, Hugging Face OPT (M15)") << "measured_runs.json"
+                                                                << "M15"
+                                                                << "module";
+        QTest::newRow("ZeRO++ blog, Megatron-DeepSpeed (P36)") << "paper_throughput.json"
+                                                               << "P36"
+                                                               << "embedding-weight";
+        QTest::newRow("ZeRO-Infinity, Megatron-LM v1.1.5 (P48)") << "paper_throughput.json"
+                                                                 << "P48"
+                                                                 << "embedding-weight";
+    }
+    void lm_head_by_source() {
+        QFETCH(QString, file);
+        QFETCH(QString, id);
+        QFETCH(QString, head);
+        const auto cases = bundled_measured_runs(file.toStdString());
+        const auto c = std::find_if(cases.begin(), cases.end(), [&](const MeasuredCase& m) { return m.id == id.toStdString(); });
+        QVERIFY(c != cases.end());
+        QCOMPARE(QString::fromLatin1(to_string(c->scenario.training.lm_head)), head);
+    }
+
     // The source facts document: a fact fills only what a case leaves null, a correction replaces
     // only the value it names, and anything else is refused naming the entry. An entry keyed by
     // "sources" reaches every case of that source, a user's file too, and leaves a case that says

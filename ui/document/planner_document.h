@@ -187,6 +187,7 @@ enum EditId : int {
     EditLossKernel,
     EditGradientAccumulation,
     EditAttentionSoftmax,
+    EditLmHead,
     EditFusedOptimizer,
     EditBf16MasterWeights,
     EditOptimizerStorage,

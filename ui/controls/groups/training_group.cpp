@@ -96,6 +96,7 @@ void TrainingGroup::addMemoryRows() {
         "flash_attention");
     form_->addRow(flash_);
     addSoftmaxRow();
+    addLmHeadRow();
     loss_upcast_ = named(tip(new QCheckBox(tr("fp32 loss up-cast")),
                              tr("The loss up-casts the 16-bit logits to fp32 (transformers' default): an fp32 copy of the logits "
                                 "at the loss, often the step's peak.")),
@@ -183,6 +184,24 @@ void TrainingGroup::addSoftmaxRow() {
     addEnumItems<AttentionSoftmax>(attention_softmax_, softmaxLabel);
     attention_softmax_->setAccessibleName(tr("Softmax"));
     form_->addRow(tr("Softmax"), attention_softmax_);
+}
+
+void TrainingGroup::addLmHeadRow() {
+    lm_head_ = named(tip(new QComboBox(this), tr("Where the logits' weight is read, which decides how ZeRO-3 gathers the vocabulary "
+                                                 "matrix. Module: Hugging Face's lm_head, gathered for its forward and kept into its "
+                                                 "backward. Word embedding: Megatron's GPT reads its tied embedding in the model's "
+                                                 "forward; ZeRO-3 keeps it gathered through the forward and the backward.")),
+                     "lm_head");
+    const auto headLabel = [](LmHead h) {
+        switch (h) {
+        case LmHead::Module: return tr("module (Hugging Face)");
+        case LmHead::EmbeddingWeight: return tr("word embedding (Megatron)");
+        }
+        return QString::fromLatin1(to_string(h));
+    };
+    addEnumItems<LmHead>(lm_head_, headLabel);
+    lm_head_->setAccessibleName(tr("LM head"));
+    form_->addRow(tr("LM head"), lm_head_);
 }
 
 void TrainingGroup::addAccumulationRow() {
@@ -347,6 +366,8 @@ void TrainingGroup::connectEdits() {
                 [](Scenario& s, const std::string& v) { s.training.loss_kernel = parse_enum<LossKernel>(v); });
     onActivated(attention_softmax_, EditAttentionSoftmax, tr("Change softmax"),
                 [](Scenario& s, const std::string& v) { s.training.attention_softmax = parse_enum<AttentionSoftmax>(v); });
+    onActivated(lm_head_, EditLmHead, tr("Change LM head"),
+                [](Scenario& s, const std::string& v) { s.training.lm_head = parse_enum<LmHead>(v); });
     onActivated(gradient_accumulation_, EditGradientAccumulation, tr("Change gradient accumulation"),
                 [](Scenario& s, const std::string& v) { s.training.gradient_accumulation = parse_enum<GradientAccumulation>(v); });
     onActivated(fp8_scaling_, EditFp8Scaling, tr("Change FP8 scaling"),
@@ -388,6 +409,7 @@ void TrainingGroup::sync(const Scenario& s) {
     setCheckedIfChanged(flash_, s.training.flash_attention);
     setIndexIfChanged(attention_softmax_, attention_softmax_->findData(QString::fromLatin1(to_string(s.training.attention_softmax))));
     attention_softmax_->setEnabled(!s.training.flash_attention);  // flash attention keeps no score matrix
+    setIndexIfChanged(lm_head_, lm_head_->findData(QString::fromLatin1(to_string(s.training.lm_head))));
     setCheckedIfChanged(loss_upcast_, s.training.loss_fp32_upcast);
     setIndexIfChanged(loss_kernel_, loss_kernel_->findData(QString::fromLatin1(to_string(s.training.loss_kernel))));
     setIndexIfChanged(gradient_accumulation_,

@@ -19,6 +19,7 @@ private:
     void addStepRows();         // precision, optimizer, sequence, batches, recompute
     void addMemoryRows();       // flash attention, the loss, the fused optimizer, headroom, convention
     void addSoftmaxRow();       // without flash attention, the scores' scale, masks and softmax
+    void addLmHeadRow();        // where the logits' weight is read (ZeRO-3 gathers it accordingly)
     void addAccumulationRow();  // where the micro batches' gradients are summed
     void addFp8Rows();          // Transformer Engine's FP8 matmuls and their scaling recipe
     void addDataRows();         // the data pipeline's pace
@@ -41,6 +42,7 @@ private:
     QCheckBox* loss_upcast_;
     QComboBox* loss_kernel_;
     QComboBox* attention_softmax_;
+    QComboBox* lm_head_;
     QComboBox* gradient_accumulation_;
     QCheckBox* fused_optimizer_;
     QCheckBox* bf16_master_;

@@ -44,16 +44,19 @@ struct Terms {
     // prefetched), the loss's two sides, a layer's backward, the first one's (the embedding prefetched).
     double gathered_forward = 0, gathered_forward_last = 0, gathered_loss_forward = 0, gathered_loss_backward = 0, gathered_backward = 0,
            gathered_backward_first = 0;
-    double retained_layers = 0;       // stage 3: layers whose gathered weights stay for their reuse (max_reuse_distance)
-    double layer_weights_bytes = 0;   // stage 3: one layer's gathered weights
-    bool passed_layers_stay = false;  // FSDP SHARD_GRAD_OP: layers stay unsharded after their backward too
-    double dequantized = 0;           // QLoRA: the Linear being computed, dequantised (buffers.h)
-    double stored_per_layer = 0;      // activations kept per layer for backward
-    double forward_working = 0;       // one layer's activations while a checkpointed layer runs
-    double backward_working = 0;      // one layer's activation gradients (+ its recompute)
-    double head_inputs = 0;           // final norm and LM head inputs
-    double loss_forward = 0;          // logits and loss tensors at the loss
-    double loss_backward = 0;         // ... while the loss's gradient is formed
+    double retained_layers = 0;         // stage 3: layers whose gathered weights stay for their reuse (max_reuse_distance)
+    double gathered_floor = 0;          // stage 3: the weights the prefetch keeps gathered in forward and backward (max_live)
+    double gathered_gradient = 0;       // stage 3: of gathered_backward(_first), the running module's gradient
+    double gathered_loss_gradient = 0;  // stage 3: of gathered_loss_backward, the head's gradient
+    double layer_weights_bytes = 0;     // stage 3: one layer's gathered weights
+    bool passed_layers_stay = false;    // FSDP SHARD_GRAD_OP: layers stay unsharded after their backward too
+    double dequantized = 0;             // QLoRA: the Linear being computed, dequantised (buffers.h)
+    double stored_per_layer = 0;        // activations kept per layer for backward
+    double forward_working = 0;         // one layer's activations while a checkpointed layer runs
+    double backward_working = 0;        // one layer's activation gradients (+ its recompute)
+    double head_inputs = 0;             // final norm and LM head inputs
+    double loss_forward = 0;            // logits and loss tensors at the loss
+    double loss_backward = 0;           // ... while the loss's gradient is formed
     const char* loss_cause = "";
     double kv_per_layer = 0;     // a layer's returned keys and values (kv_cache_in_training), kept past its backward
     double previous_output = 0;  // the previous step's output a loop keeps through this forward (outputs_kept)
@@ -235,8 +238,26 @@ void add_bucket_terms(Terms& x, const Scenario& s, const TimelineInputs& in, con
         x.gathered_loss_backward = at.vocabulary + at.vocabulary_gradient + at.layer_prefetch;
         x.gathered_backward = at.layer + at.layer_gradient + at.layer_prefetch + held;
         x.gathered_backward_first = at.layer + at.layer_gradient + vocabulary_prefetch + held;
+        x.gathered_gradient = at.layer_gradient;
+        x.gathered_loss_gradient = at.vocabulary_gradient;
         x.backward_buckets = in.buffers.quantized_reduce;  // ZeRO++ qgZ: made and freed per bucket in backward
         x.retained_layers = kept.layers;
+        // partitioned_param_coordinator.py _fetch_sub_module_impl (edaa7221 lines 421-486): after
+        // each module's fetch the prefetch gathers the trace's next parameters, up to
+        // min(stage3_max_live_parameters - available, stage3_prefetch_bucket_size) elements and a
+        // whole parameter at least. Every hooked module fetches (containers, norms, activations and
+        // dropouts too), more fetches than a layer has gathered parameters, so the prefetch runs
+        // further ahead with every layer until the available elements reach
+        // stage3_max_live_parameters: from the second step that many are gathered through the
+        // forward and the backward (the whole model when it is smaller), the kept layers and the
+        // head among them. Not with NVMe-offloaded parameters (_is_currently_on_nvme stops the loop:
+        // they are prefetched from NVMe to the host instead), nor with a bucket of 0, nor for a
+        // mixture, whose routed experts change the trace from step to step (an invalid trace
+        // prefetches nothing) unless its MoE blocks are ZeRO-3 leaf modules.
+        const LayerModules modules = layer_modules(s.model, z);
+        if (z.stage3_prefetch_bucket_elems > 0 && z.offload_param != OffloadDevice::Nvme && s.model.experts <= 1 &&
+            modules.hooked > modules.gathered && in.whole_params > 0)
+            x.gathered_floor = in.whole_weights_bytes / in.whole_params * std::min(z.stage3_max_live_parameters, in.whole_params);
         x.layer_weights_bytes = in.whole_weights_bytes * kept.layer_share;
     }
     x.dequantized = in.buffers.dequantized;
@@ -563,7 +584,8 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         StepMoment mo = moment(x, StepPhase::Forward, l, QT_TRANSLATE_NOOP("Core", "stored activations"));
         mo.gradients_bytes += x.held_across_micro_steps;
         mo.activations_bytes = static_cast<double>(l) * (x.stored_per_layer + x.kv_per_layer) + x.forward_working + x.previous_output;
-        mo.buffers_bytes += (l == L ? x.gathered_forward_last : x.gathered_forward) + retained_behind(l) + x.dequantized;
+        mo.buffers_bytes +=
+            std::max((l == L ? x.gathered_forward_last : x.gathered_forward) + retained_behind(l), x.gathered_floor) + x.dequantized;
         if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "stored activations and gathered ZeRO-3 parameters");
         visit(mo);
     };
@@ -581,7 +603,11 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         const double previous = forward_side ? x.previous_output : x.kept_logits;
         mo.activations_bytes = static_cast<double>(L) * (x.stored_per_layer + x.kv_per_layer) + x.head_inputs + loss + previous;
         // Every kept layer is behind the head, the last one too (until 2026-11-28 it was left out).
-        mo.buffers_bytes += (forward_side ? x.gathered_loss_forward : x.gathered_loss_backward) + retained_behind(L + 1);
+        const double head_gradient = forward_side ? 0.0 : x.gathered_loss_gradient;
+        mo.buffers_bytes +=
+            std::max((forward_side ? x.gathered_loss_forward : x.gathered_loss_backward - head_gradient) + retained_behind(L + 1),
+                     x.gathered_floor) +
+            head_gradient;
         visit(mo);
     }
 
@@ -593,8 +619,9 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full * done);
         mo.activations_bytes =
             static_cast<double>(l) * x.stored_per_layer + static_cast<double>(L) * x.kv_per_layer + x.backward_working + x.kept_logits;
-        mo.buffers_bytes += x.backward_buckets + (l == 1 ? x.gathered_backward_first : x.gathered_backward) + retained_behind(l) +
-                            retained_passed(l) + x.dequantized;
+        const double gathered_weights =
+            (l == 1 ? x.gathered_backward_first : x.gathered_backward) - x.gathered_gradient + retained_behind(l) + retained_passed(l);
+        mo.buffers_bytes += x.backward_buckets + std::max(gathered_weights, x.gathered_floor) + x.gathered_gradient + x.dequantized;
         if (x.backward_buckets > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and the ipg gradient buckets");
         if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and gathered ZeRO-3 parameters");
         visit(mo);

@@ -145,12 +145,36 @@ private slots:
         s.zero.stage = 3;
         s.training.checkpointing = fullRecompute ? Checkpointing::Full : Checkpointing::None;
         s.training.lm_head = megatron ? LmHead::EmbeddingWeight : LmHead::Module;
+        s.zero.stage3_prefetch_bucket_elems = 0;  // no prefetch: what the reuse distance keeps alone
         const BufferBytes b = buffer_bytes(s);
         const StepMoment loss = at(step_timeline(s, TimelineDetail::PeakCandidates), StepPhase::Loss);
         QCOMPARE(loss.buffers_bytes - b.buckets - b.gathered_at.vocabulary - b.gathered_at.layer_prefetch + 1.0, retainedBytes + 1.0);
         // ZeRO-2 gathers nothing.
         s.zero.stage = 2;
         QCOMPARE(at(step_timeline(s, TimelineDetail::PeakCandidates), StepPhase::Loss).buffers_bytes, 0.0);
+    }
+
+    // partitioned_param_coordinator.py _fetch_sub_module_impl: every hooked module's fetch
+    // prefetches a bucket (a whole parameter at least) while fewer than stage3_max_live_parameters
+    // elements are available; a layer fetches more often than it has gathered parameters, so the
+    // prefetch runs ahead until max_live are gathered: Llama-2 7B at the loss holds 1e9 elements in
+    // 16 bits (beside the buckets), more than its head, its prefetch and its kept layers (1.1e9
+    // bytes). A smaller max_live holds less; NVMe-offloaded parameters are not prefetched to the GPU.
+    void zero3_prefetch_fills_max_live() {
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 16);
+        s.zero.stage = 3;
+        const auto loss_gathered = [](const Scenario& x) {
+            const StepMoment loss = at(step_timeline(x, TimelineDetail::PeakCandidates), StepPhase::Loss);
+            return loss.buffers_bytes - buffer_bytes(x).buckets;
+        };
+        QCOMPARE(loss_gathered(s), 2.0 * 1e9);
+        Scenario fewer = s;
+        fewer.zero.stage3_max_live_parameters = 3e8;
+        const Zero3Gathered at = buffer_bytes(s).gathered_at;
+        QCOMPARE(loss_gathered(fewer) + 1.0, at.vocabulary + at.layer_prefetch + 737856000.0 + 1.0);  // H12's kept layers
+        Scenario nvme = s;
+        nvme.zero.offload_optimizer = nvme.zero.offload_param = OffloadDevice::Nvme;
+        QVERIFY(loss_gathered(nvme) < 1.5e9);
     }
 
     // Megatron's GPT reads its tied head from the word embedding inside the model's forward: ZeRO-3
@@ -160,6 +184,7 @@ private slots:
     void megatron_holds_its_word_embedding() {
         Scenario s = preset_scenario("gpt2-xl", "a100-80gb", 16);
         s.zero.stage = 3;
+        s.zero.stage3_prefetch_bucket_elems = 0;  // no prefetch filling max_live: the held matrix alone
         const BufferBytes b = buffer_bytes(s);
         const Zero3Gathered& at = b.gathered_at;
         Scenario megatron = s;

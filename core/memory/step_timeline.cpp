@@ -242,21 +242,10 @@ void add_bucket_terms(Terms& x, const Scenario& s, const TimelineInputs& in, con
         x.gathered_loss_gradient = at.vocabulary_gradient;
         x.backward_buckets = in.buffers.quantized_reduce;  // ZeRO++ qgZ: made and freed per bucket in backward
         x.retained_layers = kept.layers;
-        // partitioned_param_coordinator.py _fetch_sub_module_impl (edaa7221 lines 421-486): after
-        // each module's fetch the prefetch gathers the trace's next parameters, up to
-        // min(stage3_max_live_parameters - available, stage3_prefetch_bucket_size) elements and a
-        // whole parameter at least. Every hooked module fetches (containers, norms, activations and
-        // dropouts too), more fetches than a layer has gathered parameters, so the prefetch runs
-        // further ahead with every layer until the available elements reach
-        // stage3_max_live_parameters: from the second step that many are gathered through the
-        // forward and the backward (the whole model when it is smaller), the kept layers and the
-        // head among them. Not with NVMe-offloaded parameters (_is_currently_on_nvme stops the loop:
-        // they are prefetched from NVMe to the host instead), nor with a bucket of 0, nor for a
-        // mixture, whose routed experts change the trace from step to step (an invalid trace
-        // prefetches nothing) unless its MoE blocks are ZeRO-3 leaf modules.
-        const LayerModules modules = layer_modules(s.model, z);
-        if (z.stage3_prefetch_bucket_elems > 0 && z.offload_param != OffloadDevice::Nvme && s.model.experts <= 1 &&
-            modules.hooked > modules.gathered && in.whole_params > 0)
+        // The prefetch keeps max_live elements gathered through forward and backward (the whole
+        // model when smaller), the kept layers and the head among them (layer_modules.h
+        // zero3_prefetch_fills_max_live), at the rank's stored bytes per element.
+        if (zero3_prefetch_fills_max_live(s.model, z) && in.whole_params > 0)
             x.gathered_floor = in.whole_weights_bytes / in.whole_params * std::min(z.stage3_max_live_parameters, in.whole_params);
         x.layer_weights_bytes = in.whole_weights_bytes * kept.layer_share;
     }

@@ -66,6 +66,12 @@ double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params) {
     return std::max(std::min(z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters), next_module_params);
 }
 
+bool zero3_prefetch_fills_max_live(const ModelSpec& m, const ZeroSetup& z) {
+    if (z.stage3_prefetch_bucket_elems <= 0 || z.offload_param == OffloadDevice::Nvme || m.experts > 1) return false;
+    const LayerModules modules = layer_modules(m, z);
+    return modules.hooked > modules.gathered;
+}
+
 Zero3Kept zero3_kept_for_backward(const ModelSpec& m, const ZeroSetup& z, const Training& t, double rank_elems) {
     const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     const double model_elems = std::max(static_cast<double>(parameter_count(m)), 1.0);

@@ -42,6 +42,17 @@ double trainable_tensors_per_layer(const ModelSpec& m, const FineTune& f, std::i
 // module larger than the bucket still runs one ahead. A bucket of 0 prefetches nothing.
 double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params);
 
+// Whether that prefetch, run after every module's fetch, fills stage3_max_live_parameters: from the
+// second step about max_live elements are gathered through the forward and the backward. Every
+// hooked module fetches (containers, norms, activations and dropouts too), more fetches than a
+// layer has gathered parameters, so the prefetch runs further ahead layer by layer until the
+// available elements reach max_live (partitioned_param_coordinator.py _fetch_sub_module_impl,
+// edaa7221 lines 421-486). Not with NVMe-offloaded parameters (the loop stops at
+// _is_currently_on_nvme: they are prefetched from NVMe to the host instead), a bucket of 0, or a
+// mixture, whose routed experts change the trace from step to step (an invalid trace prefetches
+// nothing) unless its MoE blocks are ZeRO-3 leaf modules.
+bool zero3_prefetch_fills_max_live(const ModelSpec& m, const ZeroSetup& z);
+
 // What ZeRO-3 keeps gathered from a module's forward into its backward, on a rank that holds
 // `rank_elems` of the model's parameters (a t-th under tensor parallelism), and so what each pass
 // gathers. partitioned_param_coordinator.py __params_to_release (DeepSpeed edaa7221, lines

@@ -33,7 +33,8 @@ BufferBytes rank_buffer_bytes(const ModelSpec& m, const Training& t, const ZeroS
         break;
     default: {
         const double largest = static_cast<double>(largest_layer_params(m)) / tensor;
-        const double layer_module = layer_modules(m, z).largest_params / tensor;
+        const LayerModules modules = layer_modules(m, z);
+        const double layer_module = modules.largest_params / tensor;
         const double prefetch = zero3_prefetch_elems(z, layer_module);
         b.gathered = (gradients ? 2.0 : 1.0) * elem * largest + elem * prefetch;
         b.buckets = elem * z.reduce_bucket_elems;  // the gradient reduce bucket
@@ -47,6 +48,8 @@ BufferBytes rank_buffer_bytes(const ModelSpec& m, const Training& t, const ZeroS
         at.vocabulary_gradient = gradients ? at.vocabulary : 0.0;
         at.layer_prefetch = elem * prefetch;
         at.vocabulary_prefetch = elem * zero3_prefetch_elems(z, vocabulary);
+        at.layer_elems = modules.layer_params;
+        at.prefetch_fills_max_live = zero3_prefetch_fills_max_live(m, z, modules);
         break;
     }
     }

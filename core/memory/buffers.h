@@ -16,6 +16,11 @@ struct Zero3Gathered {
     double vocabulary_gradient = 0;  // ... and its gradient in backward
     double layer_prefetch = 0;       // in flight while a layer module computes
     double vocabulary_prefetch = 0;  // in flight when the next module is the vocabulary matrix
+    // What the reuse distance and the prefetch read (core/model/layer_modules.h), computed here once
+    // with the layer's modules: one layer's gathered Linears (elements, the whole model's), and
+    // whether the prefetch fills stage3_max_live_parameters.
+    double layer_elems = 0;
+    bool prefetch_fills_max_live = false;
 };
 
 struct BufferBytes {

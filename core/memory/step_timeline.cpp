@@ -227,7 +227,7 @@ void add_bucket_terms(Terms& x, const Scenario& s, const TimelineInputs& in, con
         const Zero3Gathered& at = in.buffers.gathered_at;
         // The forward's last layers stay gathered into their backward (layer_modules.h
         // zero3_kept_for_backward), and Megatron's GPT holds its word embedding through both.
-        const Zero3Kept kept = zero3_kept_for_backward(s.model, z, s.training, in.whole_params);
+        const Zero3Kept kept = zero3_kept_for_backward(s.model, at.layer_elems, s.training, in.whole_params);
         const double held = kept.matrix_held ? at.vocabulary : 0.0;
         const double vocabulary_prefetch = kept.matrix_held ? at.layer_prefetch : at.vocabulary_prefetch;
         x.gathered_forward = at.layer + at.layer_prefetch + held;
@@ -245,7 +245,7 @@ void add_bucket_terms(Terms& x, const Scenario& s, const TimelineInputs& in, con
         // The prefetch keeps max_live elements gathered through forward and backward (the whole
         // model when smaller), the kept layers and the head among them (layer_modules.h
         // zero3_prefetch_fills_max_live), at the rank's stored bytes per element.
-        if (zero3_prefetch_fills_max_live(s.model, z) && in.whole_params > 0)
+        if (at.prefetch_fills_max_live && in.whole_params > 0)
             x.gathered_floor = in.whole_weights_bytes / in.whole_params * std::min(z.stage3_max_live_parameters, in.whole_params);
         x.layer_weights_bytes = in.whole_weights_bytes * kept.layer_share;
     }

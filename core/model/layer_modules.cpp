@@ -66,17 +66,16 @@ double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params) {
     return std::max(std::min(z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters), next_module_params);
 }
 
-bool zero3_prefetch_fills_max_live(const ModelSpec& m, const ZeroSetup& z) {
+bool zero3_prefetch_fills_max_live(const ModelSpec& m, const ZeroSetup& z, const LayerModules& modules) {
     if (z.stage3_prefetch_bucket_elems <= 0 || z.offload_param == OffloadDevice::Nvme || m.experts > 1) return false;
-    const LayerModules modules = layer_modules(m, z);
     return modules.hooked > modules.gathered;
 }
 
-Zero3Kept zero3_kept_for_backward(const ModelSpec& m, const ZeroSetup& z, const Training& t, double rank_elems) {
+Zero3Kept zero3_kept_for_backward(const ModelSpec& m, double layer_elems, const Training& t, double rank_elems) {
     const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     const double model_elems = std::max(static_cast<double>(parameter_count(m)), 1.0);
     Zero3Kept k;
-    k.layer_share = std::min(layer_modules(m, z).layer_params / model_elems, 1.0 / layers);
+    k.layer_share = std::min(layer_elems / model_elems, 1.0 / layers);
     k.head_share = std::min(static_cast<double>(m.vocab) * static_cast<double>(m.hidden) / model_elems, 1.0);
     const double rank_share = rank_elems / model_elems;
     const double layer = std::max(k.layer_share * rank_share * model_elems, 1.0);

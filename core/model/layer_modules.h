@@ -51,7 +51,7 @@ double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params);
 // _is_currently_on_nvme: they are prefetched from NVMe to the host instead), a bucket of 0, or a
 // mixture, whose routed experts change the trace from step to step (an invalid trace prefetches
 // nothing) unless its MoE blocks are ZeRO-3 leaf modules.
-bool zero3_prefetch_fills_max_live(const ModelSpec& m, const ZeroSetup& z);
+bool zero3_prefetch_fills_max_live(const ModelSpec& m, const ZeroSetup& z, const LayerModules& modules);
 
 // What ZeRO-3 keeps gathered from a module's forward into its backward, on a rank that holds
 // `rank_elems` of the model's parameters (a t-th under tensor parallelism), and so what each pass
@@ -81,6 +81,7 @@ struct Zero3Kept {
     // What each pass gathers, as a share of the rank's weights.
     double forward_gather_share = 1, backward_gather_share = 1;
 };
-Zero3Kept zero3_kept_for_backward(const ModelSpec& m, const ZeroSetup& z, const Training& t, double rank_elems);
+// `layer_elems`: one layer's gathered Linears, the whole model's (LayerModules::layer_params).
+Zero3Kept zero3_kept_for_backward(const ModelSpec& m, double layer_elems, const Training& t, double rank_elems);
 
 }  // namespace zp

@@ -727,7 +727,7 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo, const Para
     x.u = static_cast<double>(ulysses_size(par));
     x.backward_gathered_layers = x.layers;
     if (x.stage == 3 && !is_fsdp(s.fsdp)) {
-        const Zero3Kept kept = zero3_kept_for_backward(s.model, s.zero, s.training, x.P + x.split.frozen);
+        const Zero3Kept kept = zero3_kept_for_backward(s.model, x.modules.layer_params, s.training, x.P + x.split.frozen);
         x.forward_gather_share = kept.forward_gather_share;
         x.backward_gather_share = kept.backward_gather_share;
         x.backward_gathered_layers = x.layers - kept.layers;

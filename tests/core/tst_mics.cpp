@@ -123,7 +123,7 @@ private slots:
         const double lat = ring_latency_seconds(c, S, s.assumptions.collective_latency_seconds);
         const double launches = static_cast<double>(comm_volume(P, 3, t.gradient_accumulation_steps, s.training, s.zero).collectives);
         // Forward and backward gathers, the backward's less what the forward kept (layer_modules.h).
-        const Zero3Kept kept = zero3_kept_for_backward(s.model, s.zero, s.training, P);
+        const Zero3Kept kept = zero3_kept_for_backward(s.model, layer_modules(s.model, s.zero).layer_params, s.training, P);
         const double gathered = (kept.forward_gather_share + kept.backward_gather_share) * W * G;
         double gathers = 0;
         if (shardLink == QLatin1String("hier"))

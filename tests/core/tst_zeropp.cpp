@@ -128,7 +128,7 @@ private slots:
         const Scenario plain = zero3_4x8();
         const Cluster& c = plain.cluster;
         const double P = static_cast<double>(parameter_count(plain.model)), W = 2.0 * P;
-        const Zero3Kept kept = zero3_kept_for_backward(plain.model, plain.zero, plain.training, P);
+        const Zero3Kept kept = zero3_kept_for_backward(plain.model, layer_modules(plain.model, plain.zero).layer_params, plain.training, P);
         const double forward = kept.forward_gather_share * W, backward = kept.backward_gather_share * W;
         QVERIFY(backward < W && backward > 0.9 * W);  // Llama-2 13B: a layer and the head kept, of 40 layers
         const double N = 32, bus = bottleneck_gbytes_per_s(c);

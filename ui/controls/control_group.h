@@ -61,6 +61,10 @@ protected:
     void edit(int id, const QString& text, const std::function<void(Scenario&)>& mutate);
     // An enum combo's edit: the item's data is the core's name for the value, given to `apply`.
     void onActivated(QComboBox* box, int id, const QString& text, std::function<void(Scenario&, const std::string&)> apply);
+    // A form row of a combo box over an enum's values: named `name` (sessions, tests, the job's
+    // essential rows), `label(value)` for each item, `text` as its row label and accessible name.
+    template <class E, class Label>
+    QComboBox* addEnumRow(const char* name, const QString& text, const QString& tooltip, const Label& label);
 
     PlannerDocument* doc_;
     QFormLayout* form_;
@@ -97,6 +101,15 @@ void addEnumItems(QComboBox* box) {
 template <class E, class Label>
 void addEnumItems(QComboBox* box, const Label& label) {
     for (const auto& n : enum_names<E>()) box->addItem(label(n.value), QString::fromLatin1(n.name));
+}
+
+template <class E, class Label>
+QComboBox* ControlGroup::addEnumRow(const char* name, const QString& text, const QString& tooltip, const Label& label) {
+    auto* box = named(tip(new QComboBox(this), tooltip), name);
+    addEnumItems<E>(box, label);
+    box->setAccessibleName(text);
+    form_->addRow(text, box);
+    return box;
 }
 
 // One preset of a list grouped by family (core/presets/gpu_presets.h gpu_family).

@@ -153,10 +153,6 @@ void TrainingGroup::addMemoryRows() {
     setValidRange(headroom_, limits::kHeadroom, 100);
     headroom_->setSuffix(tr(" %"));
     form_->addRow(tr("Headroom"), headroom_);
-    convention_ = named(
-        tip(new QComboBox(this),
-            tr("Model-state accounting: DeepSpeed's implementation (20 bytes/param at stage 0) or the ZeRO paper's K = 12 (16 bytes/param).")),
-        "convention");
     const auto conventionLabel = [](Convention c) {
         switch (c) {
         case Convention::DeepSpeed: return tr("DeepSpeed implementation");
@@ -164,16 +160,13 @@ void TrainingGroup::addMemoryRows() {
         }
         return QString::fromLatin1(to_string(c));
     };
-    addEnumItems<Convention>(convention_, conventionLabel);
-    form_->addRow(tr("Convention"), convention_);
+    convention_ = addEnumRow<Convention>(
+        "convention", tr("Convention"),
+        tr("Model-state accounting: DeepSpeed's implementation (20 bytes/param at stage 0) or the ZeRO paper's K = 12 (16 bytes/param)."),
+        conventionLabel);
 }
 
 void TrainingGroup::addSoftmaxRow() {
-    attention_softmax_ = named(tip(new QComboBox(this), tr("Without flash attention, how the attention scores are scaled, masked and "
-                                                           "soft-maxed. Unfused: one kernel each, as Hugging Face's eager attention "
-                                                           "runs them, a pass over the scores each. Fused: Megatron's "
-                                                           "FusedScaleMaskSoftmax, one kernel.")),
-                               "attention_softmax");
     const auto softmaxLabel = [](AttentionSoftmax a) {
         switch (a) {
         case AttentionSoftmax::Fused: return tr("fused (Megatron)");
@@ -181,17 +174,15 @@ void TrainingGroup::addSoftmaxRow() {
         }
         return QString::fromLatin1(to_string(a));
     };
-    addEnumItems<AttentionSoftmax>(attention_softmax_, softmaxLabel);
-    attention_softmax_->setAccessibleName(tr("Softmax"));
-    form_->addRow(tr("Softmax"), attention_softmax_);
+    attention_softmax_ = addEnumRow<AttentionSoftmax>("attention_softmax", tr("Softmax"),
+                                                      tr("Without flash attention, how the attention scores are scaled, masked and "
+                                                         "soft-maxed. Unfused: one kernel each, as Hugging Face's eager attention "
+                                                         "runs them, a pass over the scores each. Fused: Megatron's "
+                                                         "FusedScaleMaskSoftmax, one kernel."),
+                                                      softmaxLabel);
 }
 
 void TrainingGroup::addLmHeadRow() {
-    lm_head_ = named(tip(new QComboBox(this), tr("Where the logits' weight is read, which decides how ZeRO-3 gathers the vocabulary "
-                                                 "matrix. Module: Hugging Face's lm_head, gathered for its forward and kept into its "
-                                                 "backward. Word embedding: Megatron's GPT reads its tied embedding in the model's "
-                                                 "forward; ZeRO-3 keeps it gathered through the forward and the backward.")),
-                     "lm_head");
     const auto headLabel = [](LmHead h) {
         switch (h) {
         case LmHead::Module: return tr("module (Hugging Face)");
@@ -199,19 +190,15 @@ void TrainingGroup::addLmHeadRow() {
         }
         return QString::fromLatin1(to_string(h));
     };
-    addEnumItems<LmHead>(lm_head_, headLabel);
-    lm_head_->setAccessibleName(tr("LM head"));
-    form_->addRow(tr("LM head"), lm_head_);
+    lm_head_ = addEnumRow<LmHead>("lm_head", tr("LM head"),
+                                  tr("Where the logits' weight is read, which decides how ZeRO-3 gathers the vocabulary "
+                                     "matrix. Module: Hugging Face's lm_head, gathered for its forward and kept into its "
+                                     "backward. Word embedding: Megatron's GPT reads its tied embedding in the model's "
+                                     "forward; ZeRO-3 keeps it gathered through the forward and the backward."),
+                                  headLabel);
 }
 
 void TrainingGroup::addAccumulationRow() {
-    gradient_accumulation_ = named(
-        tip(new QComboBox(this), tr("Where the gradients of a step's micro batches are summed at ZeRO 0/1. Autograd: DeepSpeed's engine "
-                                    "adds each micro batch's 16-bit gradient into the last, a pass over the parameters. Main-grad "
-                                    "hook: Megatron-LM adds it into its main_grad buffer. Fused: Megatron-LM's "
-                                    "--gradient-accumulation-fusion, inside the weight-gradient GEMM, no pass. fp32 copy: DeepSpeed's "
-                                    "BF16_Optimizer (bf16 at ZeRO 0 with a pipeline) adds it into an fp32 copy every micro batch.")),
-        "gradient_accumulation");
     const auto accumulationLabel = [](GradientAccumulation g) {
         switch (g) {
         case GradientAccumulation::Autograd: return tr("autograd (DeepSpeed)");
@@ -221,9 +208,14 @@ void TrainingGroup::addAccumulationRow() {
         }
         return QString::fromLatin1(to_string(g));
     };
-    addEnumItems<GradientAccumulation>(gradient_accumulation_, accumulationLabel);
-    gradient_accumulation_->setAccessibleName(tr("Gradient accumulation"));
-    form_->addRow(tr("Gradient accumulation"), gradient_accumulation_);
+    gradient_accumulation_ = addEnumRow<GradientAccumulation>(
+        "gradient_accumulation", tr("Gradient accumulation"),
+        tr("Where the gradients of a step's micro batches are summed at ZeRO 0/1. Autograd: DeepSpeed's engine "
+           "adds each micro batch's 16-bit gradient into the last, a pass over the parameters. Main-grad "
+           "hook: Megatron-LM adds it into its main_grad buffer. Fused: Megatron-LM's "
+           "--gradient-accumulation-fusion, inside the weight-gradient GEMM, no pass. fp32 copy: DeepSpeed's "
+           "BF16_Optimizer (bf16 at ZeRO 0 with a pipeline) adds it into an fp32 copy every micro batch."),
+        accumulationLabel);
 }
 
 void TrainingGroup::addDataRows() {

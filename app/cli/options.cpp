@@ -92,6 +92,10 @@ constinit const Option offload_param{"--offload-param", "", "where the parameter
 constinit const Option overlap_comm{"--overlap-comm", "on|off", "overlap the gradient reduction with the backward pass", G::Zero, S::Zero};
 constinit const Option reduce_bucket_size{"--reduce-bucket-size", "N", "reduce_bucket_size, elements", G::Zero, S::Zero};
 constinit const Option allgather_bucket_size{"--allgather-bucket-size", "N", "allgather_bucket_size, elements", G::Zero, S::Zero};
+constinit const Option max_live_params{"--max-live-params", "N",
+                                       "stage3_max_live_parameters, elements (1e9): ZeRO-3's prefetch keeps this many gathered through "
+                                       "forward and backward; lower it to save GPU memory",
+                                       G::Zero, S::Zero};
 constinit const Option zero_init{"--zero-init", "on|off", "zero.Init: parameters are partitioned as they are created", G::Zero, S::Zero};
 constinit const Option pin_memory{"--pin-memory", "on|off", "on: pinned offload buffers", G::Zero, S::Zero};
 constinit const Option host_grad_buffer{"--host-grad-buffer", "on|off",
@@ -251,7 +255,7 @@ std::span<const Option* const> all_options() {
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
         &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &attention_softmax, &lm_head, &cpu_checkpointing, &partition_activations, &fp8,
         &loss_upcast, &loss_kernel, &grad_accumulation, &kv_cache, &keep_outputs, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
-        &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &zero_init,
+        &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &max_live_params, &zero_init,
         &pin_memory, &host_grad_buffer, &multi_rank_allreduce, &bf16_master_weights, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
         &mics_hierarchical_gather, &tile_factor, &engine, &fsdp_precision, &limit_all_gathers,
         &tp, &pp, &pp_schedule, &virtual_stages, &sequence_parallel, &pp_send, &sp, &ep, &capacity_factor,

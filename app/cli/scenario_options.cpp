@@ -264,6 +264,8 @@ void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {
         z.reduce_bucket_elems = static_cast<double>(parse_count(*v, option_text(opt::reduce_bucket_size)));
     if (auto v = a.get(opt::allgather_bucket_size))
         z.allgather_bucket_elems = static_cast<double>(parse_count(*v, option_text(opt::allgather_bucket_size)));
+    if (auto v = a.get(opt::max_live_params))
+        z.stage3_max_live_parameters = static_cast<double>(parse_count(*v, option_text(opt::max_live_params)));
     if (auto v = a.get(opt::zero_init)) z.zero_init = parse_on_off(*v, option_text(opt::zero_init));
     if (auto v = a.get(opt::pin_memory)) z.pin_memory = parse_on_off(*v, option_text(opt::pin_memory));
     if (auto v = a.get(opt::host_grad_buffer)) z.zero3_host_gradient_buffer = parse_on_off(*v, option_text(opt::host_grad_buffer));

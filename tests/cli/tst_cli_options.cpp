@@ -201,6 +201,7 @@ private slots:
                                                 "--overlap-comm",
                                                 "--reduce-bucket-size",
                                                 "--allgather-bucket-size",
+                                                "--max-live-params",
                                                 "--headroom",
                                                 "--convention",
                                                 "--mfu",
@@ -258,7 +259,7 @@ private slots:
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{98});
+        QCOMPARE(expected.size(), std::size_t{99});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -244,6 +244,17 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
         f.zero.stage = 3;
         out.push_back(fix_of("ZeRO-3 instead of ZeRO-" + std::to_string(s.zero.stage), f));
     }
+    // ZeRO-3's prefetch keeps stage3_max_live_parameters gathered through forward and backward
+    // (layer_modules.h zero3_prefetch_fills_max_live): a tenth of DeepSpeed's 1e9 frees most of it
+    // (the Hugging Face DeepSpeed guide's first advice for a ZeRO-3 OOM is to lower it).
+    if (s.zero.stage == 3 && !is_fsdp(s.fsdp) && s.zero.stage3_max_live_parameters > 1e8 && phase != StepPhase::StartUp &&
+        phase != StepPhase::OptimizerStep && zero3_prefetch_fills_max_live(s.model, s.zero, layer_modules(s.model, s.zero))) {
+        Scenario f = s;
+        f.zero.stage3_max_live_parameters = 1e8;
+        auto fix = fix_of("stage3_max_live_parameters 1e8 (ZeRO-3's prefetch keeps fewer parameters gathered)", f);
+        // Only where the step's peak is among what it gathers: elsewhere it changes nothing.
+        if (fix && fix->peak_bytes < 0.99 * estimate_memory(s).peak_required_bytes) out.push_back(std::move(fix));
+    }
     // ZeRO-3 gathers a layer's linears whole; one over the prefetch bucket is in flight whole too
     // (layer_modules.h). TiledLinear (ZeroSetup::linear_tile_factor) gathers a tile at a time: the
     // smallest factor of 2, 4, 8 or 16 that fits, else the largest tried.

@@ -10,10 +10,12 @@
 #include "core/io/hf_config.h"
 #include "core/io/oom_log.h"
 #include "core/io/scenario_json.h"
+#include "core/memory/memory_model.h"
 #include "core/model/enum_names.h"
 #include "core/presets/model_presets.h"
 #include "core/presets/preset_table.h"
 #include "test_data.h"
+#include "test_util.h"
 
 #include <algorithm>
 #include "test_main.h"
@@ -206,6 +208,38 @@ private slots:
         }
         QVERIFY(fused);
         QVERIFY(zero3);
+    }
+
+    // ZeRO-3's prefetch keeps stage3_max_live_parameters gathered: a ZeRO-3 run out of memory in
+    // the backward is offered 1e8 instead of DeepSpeed's 1e9, which needs less where the step
+    // peaks among the gathered parameters; not at the optimizer step, where nothing is gathered.
+    void zero3_oom_proposes_fewer_live_parameters() {
+        // Llama-2 7B on 16 A100s at 2 x 4096 tokens, full recompute: the step peaks at the loss
+        // (15.1 GiB must fit, 13.8 with 1e8 live parameters).
+        Scenario s = test::preset_scenario("llama-2-7b", "a100-80gb", 16);
+        s.zero.stage = 3;
+        s.training.micro_batch = 2;
+        s.training.auto_micro_batch = false;
+        s.training.global_batch = 32;
+        s.training.seq_len = 4096;
+        s.training.checkpointing = Checkpointing::Full;
+        s.training.auto_checkpointing = false;
+        OomLog oom;
+        oom.moment = OomMoment::InStep;
+        oom.phase = StepPhase::Backward;
+        OomEvent event;
+        event.tried_bytes = 1.0 * kBytesPerGiB;
+        oom.events.push_back(event);
+        const OomDiagnosis d = diagnose_oom(oom, s);
+        const auto live = std::find_if(d.fixes.begin(), d.fixes.end(),
+                                       [](const OomFix& f) { return f.change.find("stage3_max_live_parameters") != std::string::npos; });
+        QVERIFY(live != d.fixes.end());
+        QCOMPARE(live->scenario.zero.stage3_max_live_parameters, 1e8);
+        QVERIFY(live->peak_bytes < estimate_memory(s).peak_required_bytes);
+        oom.phase = StepPhase::OptimizerStep;
+        const OomDiagnosis at_step = diagnose_oom(oom, s);
+        QVERIFY(std::none_of(at_step.fixes.begin(), at_step.fixes.end(),
+                             [](const OomFix& f) { return f.change.find("stage3_max_live_parameters") != std::string::npos; }));
     }
 
     // ZeRO-Infinity's 1T model on one DGX-2 at 7 sequences, untiled, out of memory in the backward

@@ -24,6 +24,17 @@ using namespace zp;
 
 namespace {
 
+// A log that ran out of memory in the step's `phase`, asking for `tried_gib`.
+OomLog in_step_oom(StepPhase phase, double tried_gib) {
+    OomLog oom;
+    oom.moment = OomMoment::InStep;
+    oom.phase = phase;
+    OomEvent event;
+    event.tried_bytes = tried_gib * kBytesPerGiB;
+    oom.events.push_back(event);
+    return oom;
+}
+
 QString moment_name(OomMoment m, StepPhase phase) {
     switch (m) {
     case OomMoment::ModelLoad: return QStringLiteral("model_load");
@@ -224,20 +235,13 @@ private slots:
         s.training.seq_len = 4096;
         s.training.checkpointing = Checkpointing::Full;
         s.training.auto_checkpointing = false;
-        OomLog oom;
-        oom.moment = OomMoment::InStep;
-        oom.phase = StepPhase::Backward;
-        OomEvent event;
-        event.tried_bytes = 1.0 * kBytesPerGiB;
-        oom.events.push_back(event);
-        const OomDiagnosis d = diagnose_oom(oom, s);
+        const OomDiagnosis d = diagnose_oom(in_step_oom(StepPhase::Backward, 1.0), s);
         const auto live = std::find_if(d.fixes.begin(), d.fixes.end(),
                                        [](const OomFix& f) { return f.change.find("stage3_max_live_parameters") != std::string::npos; });
         QVERIFY(live != d.fixes.end());
         QCOMPARE(live->scenario.zero.stage3_max_live_parameters, 1e8);
         QVERIFY(live->peak_bytes < estimate_memory(s).peak_required_bytes);
-        oom.phase = StepPhase::OptimizerStep;
-        const OomDiagnosis at_step = diagnose_oom(oom, s);
+        const OomDiagnosis at_step = diagnose_oom(in_step_oom(StepPhase::OptimizerStep, 1.0), s);
         QVERIFY(std::none_of(at_step.fixes.begin(), at_step.fixes.end(),
                              [](const OomFix& f) { return f.change.find("stage3_max_live_parameters") != std::string::npos; }));
     }
@@ -247,13 +251,7 @@ private slots:
     // include TiledLinear at the smallest factor that fits, 2 (28.6 GiB), before the paper's 4.
     void wide_layers_propose_tiled_linear() {
         const Scenario s = parse_session(read_text_file(test_data_path("sessions/v23-1t-dgx2-untiled.zplan")), "v23.zplan");
-        OomLog oom;
-        oom.moment = OomMoment::InStep;
-        oom.phase = StepPhase::Backward;
-        OomEvent event;
-        event.tried_bytes = 5.0 * kBytesPerGiB;
-        oom.events.push_back(event);
-        const OomDiagnosis d = diagnose_oom(oom, s);
+        const OomDiagnosis d = diagnose_oom(in_step_oom(StepPhase::Backward, 5.0), s);
         const auto tiled =
             std::find_if(d.fixes.begin(), d.fixes.end(), [](const OomFix& f) { return f.scenario.zero.linear_tile_factor > 1; });
         QVERIFY(tiled != d.fixes.end());

@@ -40,14 +40,14 @@ struct Terms {
     double boundary_bucket = 0;     // stage 0/1: the bucket of the reduce at the boundary
     double persistent_buffers = 0;  // stage 3: the flat reduce bucket allocated at start-up
     double gathered = 0;            // stage 3: gathered parameters (largest module + prefetch)
-    // ... where the step is (buffers.h Zero3Gathered): a layer's forward, the last one's (the head
-    // prefetched), the loss's two sides, a layer's backward, the first one's (the embedding prefetched).
-    double gathered_forward = 0, gathered_forward_last = 0, gathered_loss_forward = 0, gathered_loss_backward = 0, gathered_backward = 0,
-           gathered_backward_first = 0;
+    // ... the weights gathered where the step is (buffers.h Zero3Gathered): a layer's forward, the
+    // last one's (the head prefetched), the loss, a layer's backward, the first one's (the embedding
+    // prefetched); and the gradients of the gathered module beside them in backward.
+    double gathered_forward = 0, gathered_forward_last = 0, gathered_loss = 0, gathered_backward = 0, gathered_backward_first = 0;
+    double gathered_gradient = 0;       // stage 3: a layer module's gradient, in backward
+    double gathered_loss_gradient = 0;  // stage 3: the head's gradient, at the loss's backward side
     double retained_layers = 0;         // stage 3: layers whose gathered weights stay for their reuse (max_reuse_distance)
     double gathered_floor = 0;          // stage 3: the weights the prefetch keeps gathered in forward and backward (max_live)
-    double gathered_gradient = 0;       // stage 3: of gathered_backward(_first), the running module's gradient
-    double gathered_loss_gradient = 0;  // stage 3: of gathered_loss_backward, the head's gradient
     double layer_weights_bytes = 0;     // stage 3: one layer's gathered weights
     bool passed_layers_stay = false;    // FSDP SHARD_GRAD_OP: layers stay unsharded after their backward too
     double dequantized = 0;             // QLoRA: the Linear being computed, dequantised (buffers.h)
@@ -234,10 +234,9 @@ void add_bucket_terms(Terms& x, const Scenario& s, const TimelineInputs& in, con
         x.gathered_forward_last = at.layer + vocabulary_prefetch + held;
         // The head stays gathered from its forward into its backward (its reuse is within
         // stage3_max_reuse_distance), the last layer's modules prefetched behind it.
-        x.gathered_loss_forward = at.vocabulary + at.layer_prefetch;
-        x.gathered_loss_backward = at.vocabulary + at.vocabulary_gradient + at.layer_prefetch;
-        x.gathered_backward = at.layer + at.layer_gradient + at.layer_prefetch + held;
-        x.gathered_backward_first = at.layer + at.layer_gradient + vocabulary_prefetch + held;
+        x.gathered_loss = at.vocabulary + at.layer_prefetch;
+        x.gathered_backward = at.layer + at.layer_prefetch + held;
+        x.gathered_backward_first = at.layer + vocabulary_prefetch + held;
         x.gathered_gradient = at.layer_gradient;
         x.gathered_loss_gradient = at.vocabulary_gradient;
         x.backward_buckets = in.buffers.quantized_reduce;  // ZeRO++ qgZ: made and freed per bucket in backward
@@ -388,8 +387,7 @@ void add_fsdp_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const
         x.passed_layers_stay = true;
         x.layer_weights_bytes = u.layer_bytes;
     }
-    x.gathered_forward = x.gathered_forward_last = x.gathered_loss_forward = x.gathered_loss_backward = x.gathered_backward =
-        x.gathered_backward_first = x.gathered;
+    x.gathered_forward = x.gathered_forward_last = x.gathered_loss = x.gathered_backward = x.gathered_backward_first = x.gathered;
     x.dequantized = in.buffers.dequantized;
 }
 
@@ -592,11 +590,8 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         const double previous = forward_side ? x.previous_output : x.kept_logits;
         mo.activations_bytes = static_cast<double>(L) * (x.stored_per_layer + x.kv_per_layer) + x.head_inputs + loss + previous;
         // Every kept layer is behind the head, the last one too (until 2026-11-28 it was left out).
-        const double head_gradient = forward_side ? 0.0 : x.gathered_loss_gradient;
         mo.buffers_bytes +=
-            std::max((forward_side ? x.gathered_loss_forward : x.gathered_loss_backward - head_gradient) + retained_behind(L + 1),
-                     x.gathered_floor) +
-            head_gradient;
+            std::max(x.gathered_loss + retained_behind(L + 1), x.gathered_floor) + (forward_side ? 0.0 : x.gathered_loss_gradient);
         visit(mo);
     }
 
@@ -608,9 +603,8 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full * done);
         mo.activations_bytes =
             static_cast<double>(l) * x.stored_per_layer + static_cast<double>(L) * x.kv_per_layer + x.backward_working + x.kept_logits;
-        const double gathered_weights =
-            (l == 1 ? x.gathered_backward_first : x.gathered_backward) - x.gathered_gradient + retained_behind(l) + retained_passed(l);
-        mo.buffers_bytes += x.backward_buckets + std::max(gathered_weights, x.gathered_floor) + x.gathered_gradient + x.dequantized;
+        const double weights = (l == 1 ? x.gathered_backward_first : x.gathered_backward) + retained_behind(l) + retained_passed(l);
+        mo.buffers_bytes += x.backward_buckets + std::max(weights, x.gathered_floor) + x.gathered_gradient + x.dequantized;
         if (x.backward_buckets > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and the ipg gradient buckets");
         if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and gathered ZeRO-3 parameters");
         visit(mo);

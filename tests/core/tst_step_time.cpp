@@ -681,6 +681,10 @@ private slots:
             s.training.checkpointing = Checkpointing::Full;
             s.training.auto_checkpointing = false;
             s.training.flash_attention = false;
+            // Jean Zay's A100 nodes as the prequel's runs had them (measured_runs_facts.json: four
+            // Omni-Path NICs at the 40.5 Gbit/s all-reduce bus bandwidth BigScience measured in January).
+            s.cluster.inter_node_gbits_per_s = 180;
+            s.cluster.nics_per_node = 4;
             return s;
         };
         const double predicted = estimate_step(bigscience(14400)).seconds / estimate_step(bigscience(13824)).seconds;

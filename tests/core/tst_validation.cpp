@@ -7,6 +7,7 @@
 #include "core/io/hf_config.h"
 #include "core/memory/memory_model.h"
 #include "core/model/model_spec.h"
+#include "core/time/collectives.h"
 #include "core/time/step_time.h"
 #include "core/validation/holdout.h"
 #include "core/validation/means.h"
@@ -223,6 +224,24 @@ private slots:
         QVERIFY2(std::abs(bf16_master / 18.93 - 1) <= 0.15, qPrintable(QString::number(bf16_master)));
         QVERIFY2(std::abs((fp32_master - bf16_master) / (31.38 - 18.93) - 1) <= 0.15,
                  qPrintable(QString::number(fp32_master - bf16_master)));
+    }
+
+    // BigScience's all_reduce_bench on Jean Zay's A100 nodes (experiments/bandwidth/
+    // all_reduce_bench-a100-n4.txt, 2022-01-28): a 4e9-byte fp32 all-reduce over 4 nodes x 8 GPUs,
+    // one ring of 8 ranks a node, 1.525 s a trial. The fabric measured_runs_facts.json gives the
+    // prequel's February runs must time it so, and the A100's usual node (a DGX A100) does not.
+    void jean_zay_fabric_times_its_all_reduce_bench() {
+        const auto third = bundled_measured_runs("measured_runs_3.json");
+        const auto b01 = std::find_if(third.begin(), third.end(), [](const MeasuredCase& c) { return c.id == "B01t"; });
+        QVERIFY(b01 != third.end());
+        const Cluster& jean_zay = b01->scenario.cluster;
+        QCOMPARE(jean_zay.nics_per_node, 4);
+        const auto bench_seconds = [](const Cluster& c) { return allreduce_seconds(4e9, 32, bottleneck_gbytes_per_s(c, 8)); };
+        QVERIFY2(std::abs(bench_seconds(jean_zay) / 1.525 - 1) <= 0.02, qPrintable(QString::number(bench_seconds(jean_zay))));
+        Cluster dgx_a100 = jean_zay;
+        dgx_a100.inter_node_gbits_per_s = 1600;
+        dgx_a100.nics_per_node = 8;
+        QVERIFY2(bench_seconds(dgx_a100) < 0.5, qPrintable(QString::number(bench_seconds(dgx_a100))));
     }
 
     // Named in a bf16 ZeRO-3 case, both of DeepSpeed's switches are on; at ZeRO-0, or in fp16, the

@@ -2355,6 +2355,22 @@
         <source>Change LM head</source>
         <translation>更改 LM 头</translation>
     </message>
+    <message>
+        <source>stage3_max_live_parameters: ZeRO-3 prefetches the next modules&apos; parameters until this many are gathered on each GPU, through the forward and the backward. Lower it when a ZeRO-3 run is out of memory in its forward or backward.</source>
+        <translation>stage3_max_live_parameters：ZeRO-3 在前向和反向传播中预取后续模块的参数，直到每个 GPU 上聚合的参数达到此数量。ZeRO-3 运行在前向或反向传播中显存不足时调低它。</translation>
+    </message>
+    <message>
+        <source>Live parameters</source>
+        <translation>常驻参数</translation>
+    </message>
+    <message>
+        <source>Change live parameters</source>
+        <translation>更改常驻参数</translation>
+    </message>
+    <message>
+        <source>%1 (DeepSpeed&apos;s default)</source>
+        <translation>%1（DeepSpeed 默认值）</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

@@ -7,6 +7,7 @@
 #include "core/memory/memory_model.h"
 #include "core/memory/model_states.h"
 #include "core/memory/step_timeline.h"
+#include "core/model/deepspeed_defaults.h"
 #include "core/model/engine.h"
 #include "core/model/enum_names.h"
 #include "core/model/layer_modules.h"
@@ -247,10 +248,11 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
     // ZeRO-3's prefetch keeps stage3_max_live_parameters gathered through forward and backward
     // (layer_modules.h zero3_prefetch_fills_max_live): a tenth of DeepSpeed's 1e9 frees most of it
     // (the Hugging Face DeepSpeed guide's first advice for a ZeRO-3 OOM is to lower it).
-    if (s.zero.stage == 3 && !is_fsdp(s.fsdp) && s.zero.stage3_max_live_parameters > 1e8 && phase != StepPhase::StartUp &&
-        phase != StepPhase::OptimizerStep && zero3_prefetch_fills_max_live(s.model, s.zero, layer_modules(s.model, s.zero))) {
+    if (s.zero.stage == 3 && !is_fsdp(s.fsdp) && s.zero.stage3_max_live_parameters > deepspeed::recommended::kFewLiveParameters &&
+        phase != StepPhase::StartUp && phase != StepPhase::OptimizerStep &&
+        zero3_prefetch_fills_max_live(s.model, s.zero, layer_modules(s.model, s.zero))) {
         Scenario f = s;
-        f.zero.stage3_max_live_parameters = 1e8;
+        f.zero.stage3_max_live_parameters = deepspeed::recommended::kFewLiveParameters;
         auto fix = fix_of("stage3_max_live_parameters 1e8 (ZeRO-3's prefetch keeps fewer parameters gathered)", f);
         // Only where the step's peak is among what it gathers: elsewhere it changes nothing.
         if (fix && fix->peak_bytes < 0.99 * estimate_memory(s).peak_required_bytes) out.push_back(std::move(fix));

@@ -51,5 +51,12 @@ namespace zp::deepspeed::recommended {
 inline constexpr double kBucketElems = 2e8;
 // The smallest bucket the recommender tries, and the linter's "too small" threshold.
 inline constexpr double kSmallBucketElems = 5e7;
+// stage3_max_live_parameters for a ZeRO-3 run short of memory in its forward or backward. The
+// Hugging Face DeepSpeed guide (transformers docs, ZeRO-3): "Reduce this value if you encounter an
+// OOM error"; how far is the planner's choice, a tenth of DeepSpeed's 1e9: what `diagnose`
+// proposes. The window's "Live parameters" offers kLiveParameterChoices (largest first, DeepSpeed's
+// default at the top).
+inline constexpr double kFewLiveParameters = 1e8;
+inline constexpr double kLiveParameterChoices[] = {1e9, 5e8, 2e8, 1e8, 5e7};
 
 }  // namespace zp::deepspeed::recommended

@@ -16,6 +16,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QLocale>
 #include <QSlider>
 #include <QUndoStack>
 #include "test_main.h"
@@ -417,6 +418,45 @@ private slots:
         doc.undoStack()->undo();
         QCOMPARE(doc.scenario().zero.mics_shard_size, std::int64_t{1});
         QCOMPARE(mics->currentData().toLongLong(), 1LL);
+    }
+
+    // stage3_max_live_parameters: DeepSpeed's 1e9 first, then the smaller choices; a choice is one
+    // named undo step and lowers a ZeRO-3 plan's gathered parameters; a value none of the choices is
+    // (an imported config's) is listed as it is and shown.
+    void max_live_parameters_control() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        auto* live = panel.findChild<QComboBox*>(QStringLiteral("max_live_parameters"));
+        QVERIFY(live && !live->accessibleName().isEmpty());
+        QStringList labels;
+        for (int i = 0; i < live->count(); ++i) labels << live->itemText(i);
+        QCOMPARE(labels, (QStringList{QStringLiteral("1e9 (DeepSpeed's default)"), QStringLiteral("5e8"), QStringLiteral("2e8"),
+                                      QStringLiteral("1e8"), QStringLiteral("5e7")}));
+        QCOMPARE(live->currentData().toDouble(), 1e9);
+        // The ZeRO-3 bar without offload (Llama-2 7B on 8 A100s: the prefetch fills max_live).
+        const auto zero3_required = [&doc] {
+            doc.recomputeNow();
+            for (const Candidate& c : doc.overview().bars)
+                if (c.zero.stage == 3 && c.zero.offload_optimizer == OffloadDevice::None && c.zero.offload_param == OffloadDevice::None)
+                    return c.memory.peak_required_bytes;
+            return 0.0;
+        };
+        const double before = zero3_required();
+        live->setCurrentIndex(live->findData(QVariant::fromValue(1e8)));
+        emit live->activated(live->currentIndex());
+        QCOMPARE(doc.scenario().zero.stage3_max_live_parameters, 1e8);
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(doc.undoStack()->text(0), QStringLiteral("Change live parameters"));
+        const double after = zero3_required();
+        QVERIFY2(after > 0 && after < before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
+        Scenario s = doc.scenario();
+        s.zero.stage3_max_live_parameters = 3e8 + 1;
+        doc.edit(s, QStringLiteral("imported"));
+        QCOMPARE(live->count(), 6);
+        QCOMPARE(live->currentData().toDouble(), 3e8 + 1);
+        QCOMPARE(live->currentText(), QLocale().toString(300000001LL));
+        doc.undoStack()->undo();
+        QCOMPARE(live->currentData().toDouble(), 1e8);
     }
 
     // ZeRO++ on auto (ZeroSetup::auto_zeropp): "auto" heads the hpZ list; choosing it is one undo

@@ -222,7 +222,8 @@ enum EditId : int {
     EditNode,
     EditEngine,
     EditFsdpPrecision,
-    EditJob
+    EditJob,
+    EditMaxLiveParameters
 };
 
 }  // namespace zp::ui

@@ -1,5 +1,6 @@
 #include "ui/controls/groups/zeropp_group.h"
 
+#include "core/model/deepspeed_defaults.h"
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "ui/document/planner_document.h"
@@ -8,8 +9,26 @@
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLocale>
+#include <QSignalBlocker>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <vector>
 
 namespace zp::ui {
+
+namespace {
+// A count of parameters as DeepSpeed's docs and configs write it: "1e9", "5e8"; any other in full.
+QString parameterCount(double n) {
+    const int exponent = static_cast<int>(std::floor(std::log10(n)));
+    const double mantissa = n / std::pow(10.0, exponent);
+    if (exponent > 0 && std::abs(mantissa - std::round(mantissa)) < 1e-9)
+        return QStringLiteral("%1e%2").arg(std::lround(mantissa)).arg(exponent);
+    return QLocale().toString(static_cast<qlonglong>(std::llround(n)));
+}
+}  // namespace
 
 ZeroppGroup::ZeroppGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("ZeRO++ (ZeRO-3 setups)"), parent) {
     hpz_ = named(tip(new QComboBox(this), tr("zero_hpz_partition_size: a second 16-bit partition over this many GPUs of a node, so the "
@@ -40,6 +59,13 @@ ZeroppGroup::ZeroppGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(d
               "mics_shard_size");
     mics_shard_->setAccessibleName(tr("MiCS shard size"));
     form_->addRow(tr("MiCS"), mics_shard_);
+    // stage3_max_live_parameters: what ZeRO-3's prefetch fills (core/model/layer_modules.h).
+    max_live_ = named(tip(new QComboBox(this), tr("stage3_max_live_parameters: ZeRO-3 prefetches the next modules' parameters until "
+                                                  "this many are gathered on each GPU, through the forward and the backward. "
+                                                  "Lower it when a ZeRO-3 run is out of memory in its forward or backward.")),
+                      "max_live_parameters");
+    max_live_->setAccessibleName(tr("Live parameters"));
+    form_->addRow(tr("Live parameters"), max_live_);
     connectEdits();
     connect(doc_, &PlannerDocument::resultsChanged, this, &ZeroppGroup::showZeroppInfo);
 }
@@ -48,6 +74,10 @@ void ZeroppGroup::connectEdits() {
     connect(mics_shard_, &QComboBox::activated, this, [this](int index) {
         const auto size = static_cast<std::int64_t>(mics_shard_->itemData(index).toLongLong());
         edit(EditMicsShard, tr("Change MiCS shard size"), [&](Scenario& s) { s.zero.mics_shard_size = size; });
+    });
+    connect(max_live_, &QComboBox::activated, this, [this](int index) {
+        const double elems = max_live_->itemData(index).toDouble();
+        edit(EditMaxLiveParameters, tr("Change live parameters"), [&](Scenario& s) { s.zero.stage3_max_live_parameters = elems; });
     });
     connect(hpz_, &QComboBox::activated, this, [this](int index) {
         const auto size = static_cast<std::int64_t>(hpz_->itemData(index).toLongLong());
@@ -83,9 +113,29 @@ void ZeroppGroup::sync(const Scenario& s) {
     setCheckedIfChanged(quantized_weights_, s.zero.quantized_weights);
     setCheckedIfChanged(quantized_gradients_, s.zero.quantized_gradients);
     showGpuGroupSizes(mics_shard_, mics_shard_sizes(s.cluster), s.zero.mics_shard_size);
+    showMaxLive(s.zero.stage3_max_live_parameters);
     quantized_weights_->setEnabled(!s.zero.auto_zeropp);
     quantized_gradients_->setEnabled(!s.zero.auto_zeropp);
     showZeroppInfo();
+}
+
+// DeepSpeed's default first, then the smaller choices; a value none of them is (an imported
+// config's) is listed as it is, after them.
+void ZeroppGroup::showMaxLive(double current) {
+    std::vector<double> values(std::begin(deepspeed::recommended::kLiveParameterChoices),
+                               std::end(deepspeed::recommended::kLiveParameterChoices));
+    if (std::find(values.begin(), values.end(), current) == values.end()) values.push_back(current);
+    bool same = max_live_->count() == static_cast<int>(values.size());
+    for (int i = 0; same && i < max_live_->count(); ++i) same = max_live_->itemData(i).toDouble() == values[static_cast<std::size_t>(i)];
+    if (!same) {
+        const QSignalBlocker block(max_live_);
+        max_live_->clear();
+        for (double v : values)
+            max_live_->addItem(v == deepspeed::defaults::kStage3MaxLiveParameters ? tr("%1 (DeepSpeed's default)").arg(parameterCount(v))
+                                                                                  : parameterCount(v),
+                               QVariant::fromValue(v));
+    }
+    setIndexIfChanged(max_live_, std::max(0, max_live_->findData(QVariant::fromValue(current))));
 }
 
 }  // namespace zp::ui

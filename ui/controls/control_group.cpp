@@ -114,21 +114,27 @@ void setCheckedIfChanged(QCheckBox* box, bool on) {
     if (box->isChecked() != on) box->setChecked(on);
 }
 
-void showGpuGroupSizes(QComboBox* box, std::vector<std::int64_t> sizes, std::int64_t current) {
-    // A size the list does not offer (tensor 8 on nodes of 4) is shown as it is, not as the first item.
-    if (std::find(sizes.begin(), sizes.end(), current) == sizes.end()) sizes.push_back(current);
-    bool same = box->count() == static_cast<int>(sizes.size());
-    for (int i = 0; same && i < box->count(); ++i) same = box->itemData(i).toLongLong() == sizes[static_cast<std::size_t>(i)];
+void showChoices(QComboBox* box, QVariantList values, const QVariant& current, const std::function<QString(const QVariant&)>& label) {
+    // A value the list does not offer (tensor 8 on nodes of 4, an imported config's) is shown as
+    // it is, not as the first item.
+    if (!values.contains(current)) values.push_back(current);
+    bool same = box->count() == values.size();
+    for (int i = 0; same && i < box->count(); ++i) same = box->itemData(i) == values[i];
     if (!same) {
         const QSignalBlocker block(box);
         box->clear();
-        for (std::int64_t k : sizes)
-            box->addItem(k == 0   ? ControlPanel::tr("auto")
-                         : k == 1 ? ControlPanel::tr("off")
-                                  : ControlPanel::tr("%1 GPUs").arg(k),
-                         QVariant::fromValue<qlonglong>(k));
+        for (const QVariant& v : values) box->addItem(label(v), v);
     }
-    setIndexIfChanged(box, std::max(0, box->findData(QVariant::fromValue<qlonglong>(current))));
+    setIndexIfChanged(box, std::max(0, box->findData(current)));
+}
+
+void showGpuGroupSizes(QComboBox* box, const std::vector<std::int64_t>& sizes, std::int64_t current) {
+    QVariantList values;
+    for (std::int64_t k : sizes) values.push_back(QVariant::fromValue<qlonglong>(k));
+    showChoices(box, values, QVariant::fromValue<qlonglong>(current), [](const QVariant& v) {
+        const qlonglong k = v.toLongLong();
+        return k == 0 ? ControlPanel::tr("auto") : k == 1 ? ControlPanel::tr("off") : ControlPanel::tr("%1 GPUs").arg(k);
+    });
 }
 
 void setValidRange(EditDoubleSpinBox* box, const limits::RealRange& r, double factor) {

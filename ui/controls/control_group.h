@@ -16,6 +16,7 @@
 #include <QCoreApplication>
 #include <QGroupBox>
 #include <QLatin1String>
+#include <QVariant>
 
 #include <cstdint>
 #include <functional>
@@ -126,10 +127,13 @@ void addFamilyGroupedItems(QComboBox* box, const std::vector<FamilyEntry>& entri
 void setIndexIfChanged(QComboBox* box, int index);
 void setCheckedIfChanged(QCheckBox* box, bool on);
 
-// A combo of GPU group sizes ("off" for 1, "8 GPUs"): refilled only when the list changes, the
-// current size selected. Shows, never edits.
+// Shows `values` in `box`, each labelled by `label`, with `current` selected and listed after them
+// when it is none of them; the items are rebuilt only when the values differ, without the box's
+// edit signals. Shows, never edits.
+void showChoices(QComboBox* box, QVariantList values, const QVariant& current, const std::function<QString(const QVariant&)>& label);
+// A combo of GPU group sizes ("off" for 1, "8 GPUs") through showChoices.
 // `sizes` with 0 first shows an "auto" item for it (the recommender chooses).
-void showGpuGroupSizes(QComboBox* box, std::vector<std::int64_t> sizes, std::int64_t current);
+void showGpuGroupSizes(QComboBox* box, const std::vector<std::int64_t>& sizes, std::int64_t current);
 
 // The valid range of a limit as a spin box with `decimals` can offer it, times `factor`
 // (100 for a fraction shown in percent).

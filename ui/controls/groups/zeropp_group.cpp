@@ -10,11 +10,8 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QSignalBlocker>
 
-#include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <vector>
 
 namespace zp::ui {
@@ -122,20 +119,13 @@ void ZeroppGroup::sync(const Scenario& s) {
 // DeepSpeed's default first, then the smaller choices; a value none of them is (an imported
 // config's) is listed as it is, after them.
 void ZeroppGroup::showMaxLive(double current) {
-    std::vector<double> values(std::begin(deepspeed::recommended::kLiveParameterChoices),
-                               std::end(deepspeed::recommended::kLiveParameterChoices));
-    if (std::find(values.begin(), values.end(), current) == values.end()) values.push_back(current);
-    bool same = max_live_->count() == static_cast<int>(values.size());
-    for (int i = 0; same && i < max_live_->count(); ++i) same = max_live_->itemData(i).toDouble() == values[static_cast<std::size_t>(i)];
-    if (!same) {
-        const QSignalBlocker block(max_live_);
-        max_live_->clear();
-        for (double v : values)
-            max_live_->addItem(v == deepspeed::defaults::kStage3MaxLiveParameters ? tr("%1 (DeepSpeed's default)").arg(parameterCount(v))
-                                                                                  : parameterCount(v),
-                               QVariant::fromValue(v));
-    }
-    setIndexIfChanged(max_live_, std::max(0, max_live_->findData(QVariant::fromValue(current))));
+    QVariantList values;
+    for (double v : deepspeed::recommended::kLiveParameterChoices) values.push_back(v);
+    showChoices(max_live_, values, current, [](const QVariant& v) {
+        const double n = v.toDouble();
+        return n == deepspeed::defaults::kStage3MaxLiveParameters ? tr("%1 (DeepSpeed's default)").arg(parameterCount(n))
+                                                                  : parameterCount(n);
+    });
 }
 
 }  // namespace zp::ui

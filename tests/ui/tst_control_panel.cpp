@@ -455,6 +455,11 @@ private slots:
         QCOMPARE(live->count(), 6);
         QCOMPARE(live->currentData().toDouble(), 3e8 + 1);
         QCOMPARE(live->currentText(), QLocale().toString(300000001LL));
+        // DeepSpeed takes any count from 0 (an imported config's): shown as it is.
+        s.zero.stage3_max_live_parameters = 0;
+        doc.edit(s, QStringLiteral("imported 0"));
+        QCOMPARE(live->currentText(), QLocale().toString(0LL));
+        doc.undoStack()->undo();
         doc.undoStack()->undo();
         QCOMPARE(live->currentData().toDouble(), 1e8);
     }

@@ -17,12 +17,13 @@
 namespace zp::ui {
 
 namespace {
-// A count of parameters as DeepSpeed's docs and configs write it: "1e9", "5e8"; any other in full.
+// A count of parameters as DeepSpeed's docs and configs write it: "1e9", "5e8"; any other in full
+// (an imported config's 0 too: DeepSpeed takes any count from 0).
 QString parameterCount(double n) {
+    if (!(n >= 10)) return QLocale().toString(static_cast<qlonglong>(std::llround(n)));
     const int exponent = static_cast<int>(std::floor(std::log10(n)));
     const double mantissa = n / std::pow(10.0, exponent);
-    if (exponent > 0 && std::abs(mantissa - std::round(mantissa)) < 1e-9)
-        return QStringLiteral("%1e%2").arg(std::lround(mantissa)).arg(exponent);
+    if (std::abs(mantissa - std::round(mantissa)) < 1e-9) return QStringLiteral("%1e%2").arg(std::lround(mantissa)).arg(exponent);
     return QLocale().toString(static_cast<qlonglong>(std::llround(n)));
 }
 }  // namespace

@@ -222,11 +222,21 @@ struct StepContext {
     double tp = 1, pp = 1, u = 1, layers = 1, stage_layers = 1;
 };
 
-// 1F1B's bubble in micro steps of a stage: (p-1) per step, (p-1)/v with v interleaved model chunks
-// (Narayanan et al. 2021 Sec. 2.2.1-2.2.2: bubble fraction (p-1)/m, (p-1)/(v m)); none without a pipeline.
-double bubble_micro_steps(const Parallelism& p) {
-    if (p.pipeline <= 1) return 0.0;
-    return static_cast<double>(p.pipeline - 1) / static_cast<double>(p.virtual_stages);
+// 1F1B's bubble, in micro steps of the slowest stage: (p-1) per step with equal stages, (p-1)/v
+// with v interleaved model chunks (Narayanan et al. 2021 Sec. 2.2.1-2.2.2: bubble fraction
+// (p-1)/m, (p-1)/(v m)); none without a pipeline. With unequal stages (the last one carries the LM
+// head, the first the extra layers) the slowest stage k sets the steady state, m micro steps of
+// t_k, and the bubble is what the others add: the first micro batch's forward reaches k through
+// the stages before it and the last one's backward returns through them, the stages after k do the
+// same between k's last forward and its last backward, so a step takes m t_k + the sum of the
+// other stages' t_i (a flow shop of m identical jobs: its makespan is the sum of the stage times
+// plus (m - 1) times the largest). The stages' micro steps sum to the whole model's (each layer is
+// on one stage, the head on the last), so the others' sum is `whole` less the slowest's: (p-1) t
+// when the stages are equal. Interleaving divides it by v as above.
+double bubble_micro_steps(const Parallelism& p, double whole_micro_step_seconds, double slowest_micro_step_seconds) {
+    if (p.pipeline <= 1 || !(slowest_micro_step_seconds > 0)) return 0.0;
+    const double others = std::max(whole_micro_step_seconds - slowest_micro_step_seconds, 0.0) / slowest_micro_step_seconds;
+    return others / static_cast<double>(p.virtual_stages);
 }
 
 double model_layers(const Scenario& s) { return static_cast<double>(std::max<std::int64_t>(s.model.layers, 1)); }
@@ -321,9 +331,11 @@ void add_compute(const StepContext& x, ComputeTimeMemo* memo, StepTime& st) {
         st.compute = plain;
     }
     const Parallelism& par = s.parallel;
+    const double whole_micro_step = st.compute.micro_step_seconds;
     if (par.pipeline > 1) st.compute = slowest_stage_time(s, st.compute, x.gas);
+    const double bubble = bubble_micro_steps(par, whole_micro_step, st.compute.micro_step_seconds);
     add_gradient_accumulation(x, scale, st.compute);
-    st.pipeline_bubble_seconds = bubble_micro_steps(par) * st.compute.micro_step_seconds;
+    st.pipeline_bubble_seconds = bubble * st.compute.micro_step_seconds;
     st.compute_seconds = st.compute.total_seconds + st.pipeline_bubble_seconds;
 }
 
@@ -765,7 +777,7 @@ double step_seconds_lower_bound(const Scenario& s) {
     const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), launches_only(s), s.finetune,
                                         routed_slots(s), rank_share(s.parallel));
     const double micro = s.parallel.pipeline > 1 ? slowest_stage_time(s, ct, gas).micro_step_seconds : ct.micro_step_seconds;
-    return (static_cast<double>(gas) + bubble_micro_steps(s.parallel)) * micro;
+    return (static_cast<double>(gas) + bubble_micro_steps(s.parallel, ct.micro_step_seconds, micro)) * micro;
 }
 
 StepTime estimate_step(const Scenario& s, ComputeTimeMemo& memo) { return estimate_step_with(s, &memo, nullptr); }

@@ -328,13 +328,29 @@ private slots:
         QCOMPARE(with_gpu_count(m, 2, 8).parallel.expert, std::int64_t{2});
     }
 
-    // Narayanan et al. 2021 Sec. 2.2: the bubble is (p-1) micro steps of a stage, (p-1)/v interleaved.
+    // Narayanan et al. 2021 Sec. 2.2: with equal stages the bubble is (p-1) micro steps of a stage,
+    // (p-1)/v interleaved. With unequal ones it is what the stages other than the slowest take (a
+    // flow shop's makespan: the stages' sum plus m - 1 times the largest): the last stage carries the
+    // LM head, so the other three add less than three of its micro steps, and the more so the larger
+    // the vocabulary; with a head of a few columns the stages are equal again.
     void pipeline_bubble() {
         Scenario s = llama2_13b_tp8_pp4();
         const StepTime st = estimate_step(s);
-        QCOMPARE(st.pipeline_bubble_seconds, 3.0 * st.compute.micro_step_seconds);
-        s.parallel.virtual_stages = 2;
-        QCOMPARE(estimate_step(s).pipeline_bubble_seconds, 1.5 * estimate_step(s).compute.micro_step_seconds);
+        const double bubble = st.pipeline_bubble_seconds / st.compute.micro_step_seconds;
+        QVERIFY2(bubble < 3.0 && bubble > 2.8, qPrintable(QString::number(bubble)));
+        Scenario interleaved = s;
+        interleaved.parallel.virtual_stages = 2;
+        const StepTime si = estimate_step(interleaved);
+        QCOMPARE(si.pipeline_bubble_seconds / si.compute.micro_step_seconds, bubble / 2.0);
+        Scenario tiny_head = s;
+        tiny_head.model.vocab = 8;
+        const StepTime equal = estimate_step(tiny_head);
+        QVERIFY2(std::abs(equal.pipeline_bubble_seconds / equal.compute.micro_step_seconds - 3.0) < 0.01,
+                 qPrintable(QString::number(equal.pipeline_bubble_seconds / equal.compute.micro_step_seconds)));
+        Scenario wide_head = s;
+        wide_head.model.vocab = 250880;
+        const StepTime wide = estimate_step(wide_head);
+        QVERIFY(wide.pipeline_bubble_seconds / wide.compute.micro_step_seconds < bubble);
         QVERIFY(st.tensor_parallel_seconds > 0 && st.pipeline_p2p_seconds > 0);
     }
 

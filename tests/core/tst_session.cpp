@@ -917,8 +917,9 @@ private slots:
         const StepTime st = estimate_step(s);
         // 38.92 s as written; 39.73 since the LM head is the last stage's whole (pipeline_stage_time);
         // 39.80 since the receiver's all-gather of each t-th is counted, 40.04 since ZeRO-1's
-        // all-gather of the updated partitions after the step is (both 2026-11-28).
-        QVERIFY2(std::abs(st.seconds - 40.04) < 0.005, qPrintable(QString::number(st.seconds)));
+        // all-gather of the updated partitions after the step is, 39.97 since the bubble is the other
+        // stages' micro steps, not p - 1 of the slowest's (all 2026-11-28).
+        QVERIFY2(std::abs(st.seconds - 39.97) < 0.005, qPrintable(QString::number(st.seconds)));
         Scenario whole = s;
         whole.parallel.pipeline_send = PipelineSend::Whole;
         const StepTime w = estimate_step(whole);

@@ -32,6 +32,7 @@ struct Terms {
     double grads_at_reduce = 0;          // stage 1: the flat 16-bit partition made at the boundary
     double grads_at_step = 0;            // 16-bit gradients still allocated during the step
     double held_across_micro_steps = 0;  // stage 0/1 with accumulation: .grad kept between micro steps
+    double grads_partition_renewed = 0;  // stage 2 with accumulation: the next micro step's new partition beside the accumulated one
     double optimizer_temporary = 0;      // torch.optim's temporary of the stepped partition
     double startup_extra = 0;            // what start-up allocates beyond the run's persistent bytes
     double startup_total = -1;           // ZeRO-3 without zero.Init: the whole 16-bit model (else < 0)
@@ -161,6 +162,14 @@ void add_state_terms(Terms& x, const Scenario& s, const TimelineInputs& in, cons
             // into grads_in_partition (allocated at the first reduce, kept); .grad is freed.
             x.grads_partition = k * partition;
             x.grads_fp32_step = master * partition;
+            // With accumulation, every micro step after the first reduces into a new one beside the
+            // accumulated partition: the epilogue keeps views of the partition in all_grad_tensors,
+            // drops grads_in_partition (_release_ipg_buffers) and clears .grad, so the next
+            // backward's first reduce allocates another (copy_grads_in_partition), which that
+            // epilogue adds into the kept one and frees (edaa7221
+            // independent_gradient_partition_epilogue 919-960, copy_grads_in_partition 1650-1689;
+            // v0.3.0's stage2.py the same, through averaged_gradients).
+            x.grads_partition_renewed = gas > 1 ? k * partition : 0.0;
             break;
         default:
             // stage3.py: grad_partitions_flat_buffer (16-bit, the rank's partition) allocated in
@@ -600,7 +609,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
     auto backward = [&](std::int64_t l) {
         StepMoment mo = moment(x, StepPhase::Backward, l, QT_TRANSLATE_NOOP("Core", "activations and their gradients"));
         const double done = static_cast<double>(L - l + 1) / static_cast<double>(L);
-        mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full * done);
+        mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full * done) + x.grads_partition_renewed;
         mo.activations_bytes =
             static_cast<double>(l) * x.stored_per_layer + static_cast<double>(L) * x.kv_per_layer + x.backward_working + x.kept_logits;
         const double weights = (l == 1 ? x.gathered_backward_first : x.gathered_backward) + retained_behind(l) + retained_passed(l);

@@ -94,6 +94,32 @@ private slots:
         QCOMPARE(start.params_bytes + start.optimizer_states_bytes, 2 * P + 12 * P / static_cast<double>(gpus));
     }
 
+    // ZeRO-2 with accumulation (stage_1_and_2.py independent_gradient_partition_epilogue,
+    // copy_grads_in_partition): from the second micro step the backward reduces into a new 16-bit
+    // gradient partition beside the accumulated one, kP/N twice; with one micro step once. The
+    // forward holds the one partition either way.
+    void zero2_accumulation_renews_the_gradient_partition_data() {
+        QTest::addColumn<qint64>("globalBatch");
+        QTest::addColumn<double>("backwardPartitions");
+        QTest::newRow("one micro step") << qint64(8) << 1.0;
+        QTest::newRow("8 micro steps") << qint64(64) << 2.0;
+    }
+    void zero2_accumulation_renews_the_gradient_partition() {
+        QFETCH(qint64, globalBatch);
+        QFETCH(double, backwardPartitions);
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
+        s.zero.stage = 2;
+        s.training.micro_batch = 1;
+        s.training.auto_micro_batch = false;
+        s.training.global_batch = globalBatch;
+        const double P = static_cast<double>(parameter_count(s.model));
+        const double partition = 2 * P / 8;
+        for (const StepMoment& m : step_timeline(s, TimelineDetail::PeakCandidates)) {
+            if (m.phase == StepPhase::Backward) QCOMPARE(m.gradients_bytes, backwardPartitions * partition);
+            if (m.phase == StepPhase::Forward) QCOMPARE(m.gradients_bytes, partition);
+        }
+    }
+
     // Without zero.Init, engine.py moves the whole 16-bit module to every GPU before ZeRO-3
     // partitions it: start-up needs 2P per GPU, whatever the GPU count.
     void zero3_without_zero_init_starts_with_the_whole_model() {

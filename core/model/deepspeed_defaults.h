@@ -57,6 +57,6 @@ inline constexpr double kSmallBucketElems = 5e7;
 // proposes. The window's "Live parameters" offers kLiveParameterChoices (largest first, DeepSpeed's
 // default at the top).
 inline constexpr double kFewLiveParameters = 1e8;
-inline constexpr double kLiveParameterChoices[] = {1e9, 5e8, 2e8, 1e8, 5e7};
+inline constexpr double kLiveParameterChoices[] = {defaults::kStage3MaxLiveParameters, 5e8, 2e8, kFewLiveParameters, 5e7};
 
 }  // namespace zp::deepspeed::recommended

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <QDir>
 #include <QRegularExpression>
@@ -62,11 +63,20 @@ Scenario n10_launch_with_gpt2(qint64 layers, qint64 hidden, qint64 heads) {
     return s;
 }
 
-// A bundled published-throughput case as `validate` builds it (the source facts and corrections applied).
+// A case of a bundled runs file as `validate` builds it (the source facts and corrections
+// applied), each file read once; nullptr when the file has no such case.
+const MeasuredCase* bundled_case(const std::string& file, const std::string& id) {
+    static std::map<std::string, std::vector<MeasuredCase>> files;
+    auto it = files.find(file);
+    if (it == files.end()) it = files.emplace(file, bundled_measured_runs(file)).first;
+    const auto c = std::find_if(it->second.begin(), it->second.end(), [&](const MeasuredCase& m) { return m.id == id; });
+    return c == it->second.end() ? nullptr : &*c;
+}
+
+// A bundled published-throughput case.
 MeasuredCase paper_case(const QString& id) {
-    static const std::vector<MeasuredCase> cases = bundled_measured_runs("paper_throughput.json");
-    const auto c = std::find_if(cases.begin(), cases.end(), [&](const MeasuredCase& m) { return m.id == id.toStdString(); });
-    if (c == cases.end()) qFatal("no bundled case %s", qPrintable(id));
+    const MeasuredCase* c = bundled_case("paper_throughput.json", id.toStdString());
+    if (!c) qFatal("no bundled case %s", qPrintable(id));
     return *c;
 }
 
@@ -211,11 +221,9 @@ private slots:
     // weights and optimizer states (measured_runs_3.json D01): each, and the 12.45 GiB between
     // them, within 15%.
     void bf16_master_weights_readme() {
-        const auto second = bundled_measured_runs("measured_runs_2.json");
-        const auto third = bundled_measured_runs("measured_runs_3.json");
-        const auto n01 = std::find_if(second.begin(), second.end(), [](const MeasuredCase& c) { return c.id == "N01"; });
-        const auto d01 = std::find_if(third.begin(), third.end(), [](const MeasuredCase& c) { return c.id == "D01"; });
-        QVERIFY(n01 != second.end() && d01 != third.end());
+        const MeasuredCase* n01 = bundled_case("measured_runs_2.json", "N01");
+        const MeasuredCase* d01 = bundled_case("measured_runs_3.json", "D01");
+        QVERIFY(n01 && d01);
         QVERIFY(!n01->scenario.zero.bf16_master_weights && d01->scenario.zero.bf16_master_weights);
         const double gib = 1073741824.0;
         const double fp32_master = estimate_memory(n01->scenario).peak_allocated_bytes / gib;
@@ -231,9 +239,8 @@ private slots:
     // one ring of 8 ranks a node, 1.525 s a trial. The fabric measured_runs_facts.json gives the
     // prequel's February runs must time it so, and the A100's usual node (a DGX A100) does not.
     void jean_zay_fabric_times_its_all_reduce_bench() {
-        const auto third = bundled_measured_runs("measured_runs_3.json");
-        const auto b01 = std::find_if(third.begin(), third.end(), [](const MeasuredCase& c) { return c.id == "B01t"; });
-        QVERIFY(b01 != third.end());
+        const MeasuredCase* b01 = bundled_case("measured_runs_3.json", "B01t");
+        QVERIFY(b01);
         const Cluster& jean_zay = b01->scenario.cluster;
         QCOMPARE(jean_zay.nics_per_node, 4);
         const auto bench_seconds = [](const Cluster& c) { return allreduce_seconds(4e9, 32, bottleneck_gbytes_per_s(c, 8)); };
@@ -610,9 +617,8 @@ private slots:
         QFETCH(QString, file);
         QFETCH(QString, id);
         QFETCH(QString, softmax);
-        const auto cases = bundled_measured_runs(file.toStdString());
-        const auto c = std::find_if(cases.begin(), cases.end(), [&](const MeasuredCase& m) { return m.id == id.toStdString(); });
-        QVERIFY(c != cases.end());
+        const MeasuredCase* c = bundled_case(file.toStdString(), id.toStdString());
+        QVERIFY(c);
         QVERIFY(!c->scenario.training.flash_attention);
         QCOMPARE(QString::fromLatin1(to_string(c->scenario.training.attention_softmax)), softmax);
     }
@@ -647,9 +653,8 @@ private slots:
         QFETCH(QString, file);
         QFETCH(QString, id);
         QFETCH(QString, head);
-        const auto cases = bundled_measured_runs(file.toStdString());
-        const auto c = std::find_if(cases.begin(), cases.end(), [&](const MeasuredCase& m) { return m.id == id.toStdString(); });
-        QVERIFY(c != cases.end());
+        const MeasuredCase* c = bundled_case(file.toStdString(), id.toStdString());
+        QVERIFY(c);
         QCOMPARE(QString::fromLatin1(to_string(c->scenario.training.lm_head)), head);
     }
 

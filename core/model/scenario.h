@@ -327,6 +327,11 @@ struct Assumptions {
     // --holdout` re-fits them without the rows they were read off.
     double host_seconds_per_kernel = compute_model::kHostSecondsPerKernel;
     double zero3_hook_seconds_per_module = zero3_costs::kHookSecondsPerModule;
+    // The GPU generation's FITTED GEMM efficiency (core/presets/gpu_presets.cpp kVoltaGemm,
+    // kAmpereGemm: GpuTimeTraits::gemm_efficiency) times this; 1 unless `validate --holdout`
+    // re-fits that constant, which it turns here and nowhere else (Assumptions::mfu scales every
+    // compute term, not only the matmuls). Not in sessions.
+    double gemm_efficiency_scale = 1.0;
     // PyTorch's caching allocator: the shares of the bytes that cycle within a step it reserves and
     // cannot free (core/model/allocator_shares.h: FITTED defaults and their rows; not in sessions).
     AllocatorShares allocator = kAllocatorShares;                         // ZeRO-0/1/2, other than activations

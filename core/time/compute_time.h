@@ -185,6 +185,7 @@ double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& tr
 // tensor, padding included, and skip dropped tokens); 0 = experts_per_token.
 // `share`: this rank's cut of each layer (RankShare); the times are of the whole model's layers at
 // that cut (a pipeline stage's share of the layers is the caller's).
+// `gemm_efficiency_scale`: multiplies the GPU's GEMM efficiency (Assumptions::gemm_efficiency_scale).
 struct LayerHooks {
     double forward_seconds = 0, backward_seconds = 0;  // per layer and micro step
     // Host time to issue one kernel (Assumptions::host_seconds_per_kernel): a layer is launch-bound
@@ -195,7 +196,7 @@ struct LayerHooks {
 };
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks = {}, const FineTune& f = {}, double routed_slots_per_token = 0,
-                         const RankShare& share = {});
+                         const RankShare& share = {}, double gemm_efficiency_scale = 1.0);
 
 // What Assumptions::mfu meant when it was the whole model (0.45): calibration now scales the
 // compute model by mfu / kReferenceMfu, so an unchanged 0.45 leaves it as it is and an old

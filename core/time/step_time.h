@@ -83,8 +83,9 @@ StepTime estimate_step(const Scenario& s);
 StepTime estimate_step(const Scenario& s, const ParameterSplit& rank_split);
 
 // compute_time reads the training, the accumulation steps, the GPU optimizer's parameters, the
-// calibration scale and the hooks' host time, besides the model, GPU and fine-tuning. A caller
-// that keeps those three fixed (the recommender, one search) keeps one memo, and candidates that
+// calibration scale and the hooks' host time, besides the model, GPU, fine-tuning and the GEMM
+// efficiency scale (Assumptions). A caller that keeps those fixed (the recommender, one search)
+// keeps one memo, and candidates that
 // differ only in what compute_time does not read (buckets; overlap_comm except where it decides
 // ZeRO-1's gradient hooks) reuse its result.
 struct ComputeTimeMemo {

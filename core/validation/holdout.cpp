@@ -49,9 +49,9 @@ std::vector<FittedConstant> code_constants() {
     const Assumptions defaults;
     using enum RefitKnob;
     return {
-        c("GEMM efficiency, Volta", gemm_efficiency_of("v100-32gb"), "core/presets/gpu_presets.cpp kVoltaGemm", ComputeScale, "Volta", "",
+        c("GEMM efficiency, Volta", gemm_efficiency_of("v100-32gb"), "core/presets/gpu_presets.cpp kVoltaGemm", GemmEfficiency, "Volta", "",
           true),
-        c("GEMM efficiency, Ampere", gemm_efficiency_of("a100-80gb"), "core/presets/gpu_presets.cpp kAmpereGemm", ComputeScale, "Ampere",
+        c("GEMM efficiency, Ampere", gemm_efficiency_of("a100-80gb"), "core/presets/gpu_presets.cpp kAmpereGemm", GemmEfficiency, "Ampere",
           "", true),
         c("host seconds per kernel", defaults.host_seconds_per_kernel, "core/model/host_overheads.h kHostSecondsPerKernel",
           HostSecondsPerKernel, "", "", true),
@@ -134,14 +134,16 @@ bool is_step_time(Quantity q) { return q == Quantity::StepSeconds || q == Quanti
 
 std::string generation_of(const MeasuredCase& c) { return gpu_time_traits(c.scenario.cluster.gpu).generation; }
 
-// The case with the constant's knob turned by the factor k. ComputeScale: Assumptions::mfu /
-// kReferenceMfu divides every compute term (core/time/compute_time.h), the path `calibrate` fits a
-// run by; on a generation's rows it moves the GEMM efficiency by k, with the other compute terms.
+// The case with the constant's knob turned by the factor k. GemmEfficiency: the GPU's GEMM
+// efficiency times k, the constant itself and nothing else; not Assumptions::mfu, the path
+// `calibrate` fits a run by, which divides every compute term (attention, the memory-bound
+// kernels, the optimizer) and so re-fitted another quantity under the constant's name (until
+// 2026-11-28: the Volta re-fit read 0.505 where the GEMM efficiency that fits is 0.51-0.52).
 MeasuredCase scaled(const MeasuredCase& c, RefitKnob knob, double k) {
     MeasuredCase out = c;
     Assumptions& a = out.scenario.assumptions;
     switch (knob) {
-    case RefitKnob::ComputeScale: a.mfu *= k; break;
+    case RefitKnob::GemmEfficiency: a.gemm_efficiency_scale *= k; break;
     case RefitKnob::HostSecondsPerKernel: a.host_seconds_per_kernel *= k; break;
     case RefitKnob::Zero3HookSecondsPerModule: a.zero3_hook_seconds_per_module *= k; break;
     case RefitKnob::AllocatorCached: a.allocator.cached *= k; break;
@@ -168,7 +170,7 @@ bool is_reserve(Quantity q) { return q == Quantity::Reserved || q == Quantity::N
 bool refits_row(const FittedConstant& k, const MeasuredCase& c) {
     if (!k.refitted() || !c.not_representable.empty()) return false;
     if (!(k.reserve_constant() ? is_reserve(c.measurement.quantity) : is_step_time(c.measurement.quantity))) return false;
-    if (k.knob == RefitKnob::ComputeScale) return generation_of(c) == k.generation;
+    if (k.knob == RefitKnob::GemmEfficiency) return generation_of(c) == k.generation;
     const std::vector<CaseResult> base = validate_cases({c}).rows;
     if (base.empty()) return false;
     for (const double end : {kScaleLow, kScaleHigh}) {

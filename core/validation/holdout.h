@@ -12,8 +12,9 @@
 namespace zp::validation {
 
 // What --holdout turns to re-fit a constant, each a runtime path of the model:
-//   ComputeScale               Assumptions::mfu, which scales every compute term (the GEMM
-//                              efficiency of one GPU generation, on that generation's rows);
+//   GemmEfficiency             Assumptions::gemm_efficiency_scale, which multiplies the GEMM
+//                              efficiency of every GPU and nothing else (re-fitted on one GPU
+//                              generation's rows: that generation's constant);
 //   HostSecondsPerKernel       Assumptions::host_seconds_per_kernel;
 //   Zero3HookSecondsPerModule  Assumptions::zero3_hook_seconds_per_module;
 //   AllocatorCached, AllocatorCachedZero3, AllocatorCachedActivations
@@ -22,7 +23,7 @@ namespace zp::validation {
 // None: not re-fitted (FittedConstant::not_refitted says why).
 enum class RefitKnob {
     None,
-    ComputeScale,
+    GemmEfficiency,
     HostSecondsPerKernel,
     Zero3HookSecondsPerModule,
     AllocatorCached,
@@ -37,7 +38,7 @@ struct FittedConstant {
     std::vector<std::string> rows;  // the case ids it was read off (from the fitted-constants document)
     std::string why;                // what those rows are, as the document says
     RefitKnob knob = RefitKnob::None;
-    // ComputeScale: the GPU generation ("Volta") whose step-time rows it is re-fitted on. The host
+    // GemmEfficiency: the GPU generation ("Volta") whose step-time rows it is re-fitted on. The host
     // times are re-fitted on the step-time rows they move, the cached shares on the reserved and
     // nvidia-smi rows they move: 2% or more when the constant doubles.
     std::string generation;
@@ -50,7 +51,7 @@ struct FittedConstant {
     bool refitted() const { return knob != RefitKnob::None; }
     // The rows it is re-fitted on, in words ("the Volta step-time rows"); empty when it is not.
     std::string refit_on() const {
-        if (knob == RefitKnob::ComputeScale) return "the " + generation + " step-time rows";
+        if (knob == RefitKnob::GemmEfficiency) return "the " + generation + " step-time rows";
         if (reserve_constant()) return "the reserved and nvidia-smi rows it moves";
         return refitted() ? "the step-time rows it moves" : "";
     }

@@ -270,6 +270,8 @@ void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {
     if (auto v = a.get(opt::pin_memory)) z.pin_memory = parse_on_off(*v, option_text(opt::pin_memory));
     if (auto v = a.get(opt::host_grad_buffer)) z.zero3_host_gradient_buffer = parse_on_off(*v, option_text(opt::host_grad_buffer));
     if (auto v = a.get(opt::multi_rank_allreduce)) z.multi_rank_bucket_allreduce = parse_on_off(*v, option_text(opt::multi_rank_allreduce));
+    if (auto v = a.get(opt::prefetch_to_max_live)) z.zero3_prefetch_to_max_live = parse_on_off(*v, option_text(opt::prefetch_to_max_live));
+    if (auto v = a.get(opt::hpz_recompute)) z.hpz_in_recompute = parse_on_off(*v, option_text(opt::hpz_recompute));
     // Both DeepSpeed keys together: the master weights alone need ZeRO-Offload, which is not modelled.
     if (auto v = a.get(opt::bf16_master_weights)) z.bf16_master_weights = parse_on_off(*v, option_text(opt::bf16_master_weights));
     if (auto v = a.get(opt::save_16bit_model)) z.gather_16bit_weights_on_model_save = parse_on_off(*v, option_text(opt::save_16bit_model));

@@ -159,6 +159,8 @@ void visit_fields(S& s, V& v) {
     v("zero", "linear_tile_factor", z.linear_tile_factor, FieldRule{.min = 1});  // since version 24
     v("zero", "bf16_master_weights", z.bf16_master_weights);                     // since version 25
     v("zero", "multi_rank_bucket_allreduce", z.multi_rank_bucket_allreduce);     // since version 26
+    v("zero", "zero3_prefetch_to_max_live", z.zero3_prefetch_to_max_live);       // since version 28
+    v("zero", "hpz_in_recompute", z.hpz_in_recompute);                           // since version 28
 
     auto& fsdp = s.fsdp;  // since version 14
     v("engine", "engine", fsdp.engine);

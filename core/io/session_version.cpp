@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 
 namespace zp {
@@ -250,6 +251,19 @@ void upgrade_26_to_27(json& doc) {
     if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["lm_head"] = "module";
 }
 
+void upgrade_27_to_28(json& doc) {
+    if (!doc.contains("zero") || !doc.at("zero").is_object()) return;
+    doc["zero"]["zero3_prefetch_to_max_live"] = true;
+    doc["zero"]["hpz_in_recompute"] = true;
+}
+
+// kUpgrades[v - 1] takes a version-v document to version v + 1.
+constexpr std::array<void (*)(json&), kSessionVersion - 1> kUpgrades{
+    &upgrade_1_to_2,   &upgrade_2_to_3,   &upgrade_3_to_4,   &upgrade_4_to_5,   &upgrade_5_to_6,   &upgrade_6_to_7,   &upgrade_7_to_8,
+    &upgrade_8_to_9,   &upgrade_9_to_10,  &upgrade_10_to_11, &upgrade_11_to_12, &upgrade_12_to_13, &upgrade_13_to_14, &upgrade_14_to_15,
+    &upgrade_15_to_16, &upgrade_16_to_17, &upgrade_17_to_18, &upgrade_18_to_19, &upgrade_19_to_20, &upgrade_20_to_21, &upgrade_21_to_22,
+    &upgrade_22_to_23, &upgrade_23_to_24, &upgrade_24_to_25, &upgrade_25_to_26, &upgrade_26_to_27, &upgrade_27_to_28};
+
 }  // namespace
 
 json upgrade_session(json doc, const std::string& source) {
@@ -263,110 +277,8 @@ json upgrade_session(json doc, const std::string& source) {
         throw InputError(source + ": session version " + v.dump() + " is not supported (this zero-planner reads versions " +
                          std::to_string(kOldestSessionVersion) + " to " + std::to_string(kSessionVersion) + ")");
     int version = static_cast<int>(v.get<std::int64_t>());
-    if (version == 1) {
-        upgrade_1_to_2(doc);
-        version = 2;
-    }
-    if (version == 2) {
-        upgrade_2_to_3(doc);
-        version = 3;
-    }
-    if (version == 3) {
-        upgrade_3_to_4(doc);
-        version = 4;
-    }
-    if (version == 4) {
-        upgrade_4_to_5(doc);
-        version = 5;
-    }
-    if (version == 5) {
-        upgrade_5_to_6(doc);
-        version = 6;
-    }
-    if (version == 6) {
-        upgrade_6_to_7(doc);
-        version = 7;
-    }
-    if (version == 7) {
-        upgrade_7_to_8(doc);
-        version = 8;
-    }
-    if (version == 8) {
-        upgrade_8_to_9(doc);
-        version = 9;
-    }
-    if (version == 9) {
-        upgrade_9_to_10(doc);
-        version = 10;
-    }
-    if (version == 10) {
-        upgrade_10_to_11(doc);
-        version = 11;
-    }
-    if (version == 11) {
-        upgrade_11_to_12(doc);
-        version = 12;
-    }
-    if (version == 12) {
-        upgrade_12_to_13(doc);
-        version = 13;
-    }
-    if (version == 13) {
-        upgrade_13_to_14(doc);
-        version = 14;
-    }
-    if (version == 14) {
-        upgrade_14_to_15(doc);
-        version = 15;
-    }
-    if (version == 15) {
-        upgrade_15_to_16(doc);
-        version = 16;
-    }
-    if (version == 16) {
-        upgrade_16_to_17(doc);
-        version = 17;
-    }
-    if (version == 17) {
-        upgrade_17_to_18(doc);
-        version = 18;
-    }
-    if (version == 18) {
-        upgrade_18_to_19(doc);
-        version = 19;
-    }
-    if (version == 19) {
-        upgrade_19_to_20(doc);
-        version = 20;
-    }
-    if (version == 20) {
-        upgrade_20_to_21(doc);
-        version = 21;
-    }
-    if (version == 21) {
-        upgrade_21_to_22(doc);
-        version = 22;
-    }
-    if (version == 22) {
-        upgrade_22_to_23(doc);
-        version = 23;
-    }
-    if (version == 23) {
-        upgrade_23_to_24(doc);
-        version = 24;
-    }
-    if (version == 24) {
-        upgrade_24_to_25(doc);
-        version = 25;
-    }
-    if (version == 25) {
-        upgrade_25_to_26(doc);
-        version = 26;
-    }
-    if (version == 26) {
-        upgrade_26_to_27(doc);
-        version = 27;
-    }
+    // Each step fills what its version added the way the version before it planned.
+    for (; version < kSessionVersion; ++version) kUpgrades[static_cast<std::size_t>(version - 1)](doc);
     doc["version"] = version;
     return doc;
 }

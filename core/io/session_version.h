@@ -80,6 +80,10 @@
 //   version 27 training.lm_head ("module" or "embedding-weight": where the logits' weight is read,
 //              transformers' lm_head module or Megatron's word embedding); a version-26 file has
 //              "module" (what version 26 planned).
+//   version 28 zero.zero3_prefetch_to_max_live and zero.hpz_in_recompute (the DeepSpeed release's
+//              ZeRO-3 prefetch, down the parameter queue to stage3_max_live_parameters since
+//              v0.6.0, and its hpZ, read by a recomputed layer's gathers since v0.13.2); a
+//              version-27 file has both on (today's releases, what version 27 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -94,7 +98,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 27;
+inline constexpr int kSessionVersion = 28;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -30,10 +30,20 @@ inline constexpr double kOffloadParamBufferElems = 1e8;          // offload_para
 inline constexpr double kOffloadParamMaxInCpuElems = 1e9;        // offload_param.max_in_cpu
 inline constexpr std::int64_t kOffloadOptimizerBufferCount = 4;  // offload_optimizer.buffer_count
 
-// What changed with the release, where the planner follows it. Stage 3 with an offloaded optimizer
-// keeps a 16-bit gradient buffer of the rank's partition on the host since v0.6.0 (PR #1453,
-// stage3.py _setup_for_real_optimizer: grad_partitions_flat_buffer; ZeroSetup::zero3_host_gradient_buffer).
-inline constexpr bool zero3_host_gradient_buffer_in(int major, int minor) { return major > 0 || minor >= 6; }
+// What changed with the release, where the planner follows it. v0.6.0 brought PR #1453 ("Various
+// ZeRO Stage3 Optimizations", 2022-01): stage 3 with an offloaded optimizer keeps a 16-bit gradient
+// buffer of the rank's partition on the host (stage3.py _setup_for_real_optimizer:
+// grad_partitions_flat_buffer; ZeroSetup::zero3_host_gradient_buffer), and the prefetch runs down
+// the parameter queue until stage3_max_live_parameters are available (ZeroSetup::
+// zero3_prefetch_to_max_live; v0.5.10's prefetch_next_sub_modules kept one batch in flight).
+inline constexpr bool stage3_optimizations_in(int major, int minor) { return major > 0 || minor >= 6; }
+inline constexpr bool zero3_host_gradient_buffer_in(int major, int minor) { return stage3_optimizations_in(major, minor); }
+inline constexpr bool zero3_prefetch_to_max_live_in(int major, int minor) { return stage3_optimizations_in(major, minor); }
+// hpZ's secondary partition serves every gather once it exists since v0.13.2 (PR #4906, 75ed63c94);
+// before, only the backward hooks' (ZeroSetup::hpz_in_recompute).
+inline constexpr bool hpz_in_recompute_in(int major, int minor, int patch) {
+    return major > 0 || minor > 13 || (minor == 13 && patch >= 2);
+}
 // ZeRO-1/2 gradient buckets are all-reduced whole since v0.12.4 (PR #4695, 2afa1c7f2:
 // use_multi_rank_bucket_allreduce, default true); before, each was reduced to its owners one
 // dist.reduce at a time (ZeroSetup::multi_rank_bucket_allreduce).

@@ -67,7 +67,8 @@ double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params) {
 }
 
 bool zero3_prefetch_fills_max_live(const ModelSpec& m, const ZeroSetup& z, const LayerModules& modules) {
-    if (z.stage3_prefetch_bucket_elems <= 0 || z.offload_param == OffloadDevice::Nvme || m.experts > 1) return false;
+    if (!z.zero3_prefetch_to_max_live || z.stage3_prefetch_bucket_elems <= 0 || z.offload_param == OffloadDevice::Nvme || m.experts > 1)
+        return false;
     return modules.hooked > modules.gathered;
 }
 

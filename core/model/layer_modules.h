@@ -50,7 +50,8 @@ double zero3_prefetch_elems(const ZeroSetup& z, double next_module_params);
 // edaa7221 lines 421-486). Not with NVMe-offloaded parameters (the loop stops at
 // _is_currently_on_nvme: they are prefetched from NVMe to the host instead), a bucket of 0, or a
 // mixture, whose routed experts change the trace from step to step (an invalid trace prefetches
-// nothing) unless its MoE blocks are ZeRO-3 leaf modules.
+// nothing) unless its MoE blocks are ZeRO-3 leaf modules. Nor before DeepSpeed v0.6.0
+// (ZeroSetup::zero3_prefetch_to_max_live), which kept one prefetch bucket in flight.
 bool zero3_prefetch_fills_max_live(const ModelSpec& m, const ZeroSetup& z, const LayerModules& modules);
 
 // What ZeRO-3 keeps gathered from a module's forward into its backward, on a rank that holds

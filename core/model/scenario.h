@@ -242,6 +242,21 @@ struct ZeroSetup {
     // destination rank's slices (per run of them before, stage2.py average_tensor), a
     // reduce-scatter's bytes. ZeRO-1 all-reduces its buckets at the boundary either way.
     bool multi_rank_bucket_allreduce = true;
+    // Not a config key but the release's ZeRO-3 prefetch. Since v0.6.0 (PR #1453, the same
+    // "Various ZeRO Stage3 Optimizations"), every module's fetch prefetches down the recorded
+    // parameter queue while fewer than stage3_max_live_parameters elements are available
+    // (partitioned_param_coordinator.py fetch_sub_module, core/model/layer_modules.h
+    // zero3_prefetch_fills_max_live). Before (v0.3-v0.5 stage3.py prefetch_next_sub_modules: `if
+    // not self.in_flight_handles`), one prefetch of stage3_prefetch_bucket_size elements at a time,
+    // and none while one is in flight. false models those releases.
+    bool zero3_prefetch_to_max_live = true;
+    // Not a config key but the release's hpZ. Since v0.13.2 (PR #4906, 75ed63c94) a ZeRO-3 gather
+    // reads the hpZ secondary partition whenever it exists; before, only when a backward hook
+    // asked (partition_parameters.py at v0.10.0 line 1010: `if self.zero_param_process_group and
+    // not forward`), so under full activation recompute a recomputed layer's gathers, issued by its
+    // forward hooks in the backward, went over every rank as the forward's do (the PR names
+    // activation checkpointing among what it enables hpZ in). false models those releases.
+    bool hpz_in_recompute = true;
     // Not a config key but the model's code: ZeRO-Infinity's memory-centric tiling
     // (deepspeed.zero.TiledLinear; Megatron-DeepSpeed's --memory-centric-tiled-linear --tile-factor
     // t) splits every linear of a layer into tiles of (h/t)^2, each a module ZeRO-3 gathers alone

@@ -352,7 +352,9 @@ struct ZeroCollectives {
 // ZeRO++ (arXiv 2306.10209 Sec. 3-4) replaces ZeRO-3's three collectives per micro step:
 //   qwZ  the gathers move int8 (1 byte an element instead of weight_elem), then dequantise;
 //   hpZ  the backward gathers from the secondary partition over the hpZ group (intra-node bus,
-//        16-bit), not from every rank;
+//        16-bit), not from every rank; before DeepSpeed v0.13.2 (ZeroSetup::hpz_in_recompute)
+//        not a recomputed layer's, which its forward hooks gather as the forward's, over every
+//        rank (and int8 with qwZ);
 //   qgZ  gradients reduce by an int4 all-to-all inside the node, then an int4 all-to-all of each
 //        GPU's 1/g share across nodes (coalesced_collectives.py all_to_all_quant_reduce).
 // The (de)quantisation kernels stream their tensors through HBM on the compute stream
@@ -363,15 +365,15 @@ void apply_zeropp(const StepContext& x, const ZeroPlusPlus& zpp, ZeroCollectives
     const double q = zpp.quantized_weights ? 1.0 / x.weight_elem : 1.0;
     const double elems = x.whole_weights / x.weight_elem;
     const double fwd_gather = allgather_seconds(x.forward_gather_share * x.whole_weights * q * x.G, x.N, z.bus);
-    const double bwd_gather = zpp.hpz_partition_size > 1
-                                  ? allgather_seconds(x.backward_gather_share * x.whole_weights * x.G,
-                                                      static_cast<double>(zpp.hpz_partition_size), intra_node_bus_gbytes_per_s(c))
-                                  : x.backward_gather_share / x.forward_gather_share * fwd_gather;
+    const bool hpz_backward =
+        zpp.hpz_partition_size > 1 && (x.s.zero.hpz_in_recompute || x.s.training.checkpointing != Checkpointing::Full);
+    const double bwd_gather = hpz_backward ? allgather_seconds(x.backward_gather_share * x.whole_weights * x.G,
+                                                               static_cast<double>(zpp.hpz_partition_size), intra_node_bus_gbytes_per_s(c))
+                                           : x.backward_gather_share / x.forward_gather_share * fwd_gather;
     z.ag = fwd_gather + bwd_gather;
     const double hbm = streaming_bytes_per_second(c.gpu);
     if (zpp.quantized_weights)
-        z.zeropp_kernel_seconds +=
-            (x.forward_gather_share + (zpp.hpz_partition_size > 1 ? 0.0 : x.backward_gather_share)) * x.G * 3.0 * elems / hbm;
+        z.zeropp_kernel_seconds += (x.forward_gather_share + (hpz_backward ? 0.0 : x.backward_gather_share)) * x.G * 3.0 * elems / hbm;
     if (zpp.quantized_gradients) {
         const double n = static_cast<double>(c.nodes);
         const double int4_bytes = z.v.reduce_scatter_bytes / x.weight_elem * 0.5;
@@ -503,7 +505,12 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
     default: {
         // Per micro step: a gather of S in forward, a gather of S and a reduce-scatter of S in backward.
         const LayerModules& modules = x.modules;
-        const double lookahead = zero3_prefetch_elems(s.zero, modules.largest_params);
+        // How far the gathers run ahead of the module computing: stage3_max_live_parameters where
+        // the prefetch fills it (layer_modules.h zero3_prefetch_fills_max_live, as the memory model
+        // holds it), else one prefetch bucket or the next module.
+        const double lookahead = zero3_prefetch_fills_max_live(s.model, s.zero, modules)
+                                     ? s.zero.stage3_max_live_parameters
+                                     : zero3_prefetch_elems(s.zero, modules.largest_params);
         // FSDP gathers a unit (a decoder layer) at a time and prefetches the next one
         // (BACKWARD_PRE; in forward the CPU issues the next unit's all-gather while this one
         // computes, up to limit_all_gathers' two in flight): a whole layer ahead.

@@ -812,7 +812,9 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     // kept no 16-bit gradient buffer on the host with optimizer offload (ZeroSetup::
     // zero3_host_gradient_buffer). Absent: a release since, as DeepSpeed is today.
     // Before v0.12.4 ZeRO-2 reduced each gradient bucket to its owners one dist.reduce at a time
-    // (ZeroSetup::multi_rank_bucket_allreduce); "0.12" without a patch reads as 0.12.0.
+    // (ZeroSetup::multi_rank_bucket_allreduce); "0.12" without a patch reads as 0.12.0. Before
+    // v0.6.0 stage 3's prefetch kept one bucket in flight (zero3_prefetch_to_max_live); before
+    // v0.13.2 a recomputed layer's gathers did not read hpZ's secondary partition (hpz_in_recompute).
     if (auto v = r.optional_text("deepspeed_version")) {
         int major = 0, minor = 0, patch = 0;
         char dot = 0, dot2 = 0;
@@ -822,6 +824,8 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
         if (!ok || !(in >> std::ws).eof()) r.fail("deepspeed_version", "must be a release like \"0.3\" or \"0.14.2\", got \"" + *v + "\"");
         s.zero.zero3_host_gradient_buffer = deepspeed::defaults::zero3_host_gradient_buffer_in(major, minor);
         s.zero.multi_rank_bucket_allreduce = deepspeed::defaults::multi_rank_bucket_allreduce_in(major, minor, patch);
+        s.zero.zero3_prefetch_to_max_live = deepspeed::defaults::zero3_prefetch_to_max_live_in(major, minor);
+        s.zero.hpz_in_recompute = deepspeed::defaults::hpz_in_recompute_in(major, minor, patch);
     }
 
     c.measurement = measurement_from_case(r, kind, s.training.micro_batch, c);

@@ -222,6 +222,8 @@ private slots:
                                                 "--pin-memory",
                                                 "--host-grad-buffer",
                                                 "--multi-rank-allreduce",
+                                                "--prefetch-to-max-live",
+                                                "--hpz-recompute",
                                                 "--bf16-master-weights",
                                                 "--save-16bit-model",
                                                 "--finetune",
@@ -259,7 +261,7 @@ private slots:
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{99});
+        QCOMPARE(expected.size(), std::size_t{101});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

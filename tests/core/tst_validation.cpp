@@ -851,12 +851,6 @@ private slots:
         // Rows outside their tolerance at the fitted constants, each with what the planner lacks; a
         // row that comes back within it fails here (XPASS) and leaves the list.
         static const std::map<QString, const char*> known_misses = {
-            // Volta's GEMM efficiency at its re-fit (0.52): the ZeRO++ bars on one 100 Gb/s NIC are
-            // 1.17x (1K tokens) and 1.08x (2K) over their ZeRO-3 bars' 1.02x and 1.01x, as the
-            // ZeRO++ tutorial's run (M13, 0.82 of its step) and pair (3.33x where it measured
-            // 2.70x): the planner's backward reads hpZ for every gather, as DeepSpeed since v0.13.2;
-            // in the 2023 release a recomputed layer's gathers crossed the nodes (tst_zeropp).
-            {QStringLiteral("P37"), "ZeRO++ at one 100 Gb/s NIC: before v0.13.2 recompute gathers bypassed hpZ (as M13)"},
             // 1.11 at Volta's 0.45, 1.26 at its re-fit: the one single-node, all-on-GPU ZeRO-3 row
             // (10B on a DGX-2, batch 8: 12.3 s of compute, its gathers 0.49 s on NVSwitch and
             // hidden) measured at 45 TFLOP/s where the 32-node rows reach 46-49 and, on one node,

@@ -159,12 +159,13 @@ struct TraitsRow {
 // paper_throughput.json) has runs: Volta to every V100 step-time row of the first set and the
 // published table (the ZeRO, ZeRO-Offload, ZeRO++ and DeepSpeed-Chat runs, the ZeRO, ZeRO++ and
 // ZeRO-Infinity figures: 29 rows, tests/data/anchors/fitted_constants.json) and the second set's
-// V100 row: 0.52, what `validate --holdout` re-fits it to on all 30 (0.519; 0.518-0.523 without any
-// one source, 0.519 without N10's). The rows disagree by more than the fit can settle: at 0.52 the ZeRO tutorial's
-// ZeRO-Offload run (M06) and the ZeRO-Infinity 32-node rows come within 15% and the ZeRO++
-// tutorial's ZeRO++ run (M13, 0.82) and ZeRO-Infinity's 10B (P48, 1.26) fall out; until 2026-11-28
-// the code kept 0.45 to keep those in, and the re-fit scaled every compute term instead of the
-// GEMMs alone (0.505).
+// V100 row: 0.52, what `validate --holdout` re-fits it to on all 30 (0.518, the same without N10's;
+// 0.503-0.523 without any one source, 0.503 without the ZeRO tutorial's). The rows disagree by more
+// than the fit can settle: at 0.52 the ZeRO tutorial's ZeRO-Offload run (M06) and the
+// ZeRO-Infinity 32-node rows come within 15% and ZeRO-Infinity's 10B (P48, 1.26) falls out; until
+// 2026-11-28 the code kept 0.45 to keep it and the ZeRO++ tutorial's ZeRO++ run (M13: 0.82 at 0.52
+// until the tutorial's DeepSpeed release was modelled, 1.03 since) in, and the re-fit scaled every
+// compute term instead of the GEMMs alone (0.505).
 // Ampere (A100) to M47, M50 and Narayanan et al. 2021 Table 1's first row. Consumer Ampere and
 // Ada (GA102, AD102: the RTX 3090, 4090, L40S, A10G) and GeForce Blackwell take the A100's
 // fitted value: the same third- and fourth-generation tensor cores, each part against its own

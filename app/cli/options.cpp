@@ -106,6 +106,11 @@ constinit const Option multi_rank_allreduce{"--multi-rank-allreduce", "on|off",
                                             "ZeRO-2: each gradient bucket all-reduced whole (on: use_multi_rank_bucket_allreduce, "
                                             "DeepSpeed's default since v0.12.4) or reduced to its owners rank by rank (off; earlier releases)",
                                             G::Zero, S::Zero};
+constinit const Option deepspeed_release{"--deepspeed-release", "X.Y[.Z]",
+                                         "the DeepSpeed release the run uses: sets --host-grad-buffer, --multi-rank-allreduce, "
+                                         "--prefetch-to-max-live and --hpz-recompute as it behaves (each given beside it wins); "
+                                         "without it, today's releases",
+                                         G::Zero, S::Zero};
 constinit const Option prefetch_to_max_live{"--prefetch-to-max-live", "on|off",
                                             "ZeRO-3: the prefetch runs ahead until stage3_max_live_parameters are gathered (on: DeepSpeed "
                                             ">= 0.6.0) or keeps one prefetch bucket in flight (off; earlier releases)",
@@ -264,7 +269,7 @@ std::span<const Option* const> all_options() {
         &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &attention_softmax, &lm_head, &cpu_checkpointing, &partition_activations, &fp8,
         &loss_upcast, &loss_kernel, &grad_accumulation, &kv_cache, &keep_outputs, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &max_live_params, &zero_init,
-        &pin_memory, &host_grad_buffer, &multi_rank_allreduce, &prefetch_to_max_live, &hpz_recompute, &bf16_master_weights, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
+        &pin_memory, &deepspeed_release, &host_grad_buffer, &multi_rank_allreduce, &prefetch_to_max_live, &hpz_recompute, &bf16_master_weights, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
         &mics_hierarchical_gather, &tile_factor, &engine, &fsdp_precision, &limit_all_gathers,
         &tp, &pp, &pp_schedule, &virtual_stages, &sequence_parallel, &pp_send, &sp, &ep, &capacity_factor,
         &finetune, &lora_rank, &lora_alpha, &lora_dropout, &lora_targets, &lora_train, &freeze, &base_precision, &double_quant,

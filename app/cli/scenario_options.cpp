@@ -11,6 +11,7 @@
 #include "core/deepspeed/lint.h"
 #include "core/io/hf_config.h"
 #include "core/io/scenario_json.h"
+#include "core/model/deepspeed_release.h"
 #include "core/model/enum_names.h"
 #include "core/model/experts.h"
 #include "core/model/limits.h"
@@ -268,6 +269,12 @@ void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {
         z.stage3_max_live_parameters = static_cast<double>(parse_count(*v, option_text(opt::max_live_params)));
     if (auto v = a.get(opt::zero_init)) z.zero_init = parse_on_off(*v, option_text(opt::zero_init));
     if (auto v = a.get(opt::pin_memory)) z.pin_memory = parse_on_off(*v, option_text(opt::pin_memory));
+    // The release first: the switches it sets, given beside it, win.
+    if (auto v = a.get(opt::deepspeed_release)) {
+        const std::optional<DeepSpeedRelease> release = parse_deepspeed_release(*v);
+        if (!release) throw InputError("--deepspeed-release must be a release like 0.3 or 0.14.2, got '" + *v + "'");
+        apply_deepspeed_release(z, *release);
+    }
     if (auto v = a.get(opt::host_grad_buffer)) z.zero3_host_gradient_buffer = parse_on_off(*v, option_text(opt::host_grad_buffer));
     if (auto v = a.get(opt::multi_rank_allreduce)) z.multi_rank_bucket_allreduce = parse_on_off(*v, option_text(opt::multi_rank_allreduce));
     if (auto v = a.get(opt::prefetch_to_max_live)) z.zero3_prefetch_to_max_live = parse_on_off(*v, option_text(opt::prefetch_to_max_live));

@@ -3,6 +3,7 @@
 #include "core/base/errors.h"
 #include "core/base/json_errors.h"
 #include "core/base/units.h"
+#include "core/model/deepspeed_release.h"
 #include "core/model/enum_names.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
@@ -808,24 +809,13 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
             c.assumed.push_back("pin_memory = false (DeepSpeed's default before v0.19.5)");
     }
 
-    // The DeepSpeed release the run used, where the case states it ("0.3"): before v0.6.0 stage 3
-    // kept no 16-bit gradient buffer on the host with optimizer offload (ZeroSetup::
-    // zero3_host_gradient_buffer). Absent: a release since, as DeepSpeed is today.
-    // Before v0.12.4 ZeRO-2 reduced each gradient bucket to its owners one dist.reduce at a time
-    // (ZeroSetup::multi_rank_bucket_allreduce); "0.12" without a patch reads as 0.12.0. Before
-    // v0.6.0 stage 3's prefetch kept one bucket in flight (zero3_prefetch_to_max_live); before
-    // v0.13.2 a recomputed layer's gathers did not read hpZ's secondary partition (hpz_in_recompute).
+    // The DeepSpeed release the run used, where the case states it ("0.3"; "0.12" reads as
+    // 0.12.0): the ZeroSetup fields that follow the release (core/model/deepspeed_release.h).
+    // Absent: today's DeepSpeed.
     if (auto v = r.optional_text("deepspeed_version")) {
-        int major = 0, minor = 0, patch = 0;
-        char dot = 0, dot2 = 0;
-        std::istringstream in(*v);
-        bool ok = in >> major >> dot >> minor && dot == '.' && major >= 0 && minor >= 0;
-        if (ok && in >> dot2) ok = dot2 == '.' && in >> patch && patch >= 0;  // an optional ".patch"
-        if (!ok || !(in >> std::ws).eof()) r.fail("deepspeed_version", "must be a release like \"0.3\" or \"0.14.2\", got \"" + *v + "\"");
-        s.zero.zero3_host_gradient_buffer = deepspeed::defaults::zero3_host_gradient_buffer_in(major, minor);
-        s.zero.multi_rank_bucket_allreduce = deepspeed::defaults::multi_rank_bucket_allreduce_in(major, minor, patch);
-        s.zero.zero3_prefetch_to_max_live = deepspeed::defaults::zero3_prefetch_to_max_live_in(major, minor);
-        s.zero.hpz_in_recompute = deepspeed::defaults::hpz_in_recompute_in(major, minor, patch);
+        const std::optional<DeepSpeedRelease> release = parse_deepspeed_release(*v);
+        if (!release) r.fail("deepspeed_version", "must be a release like \"0.3\" or \"0.14.2\", got \"" + *v + "\"");
+        apply_deepspeed_release(s.zero, *release);
     }
 
     c.measurement = measurement_from_case(r, kind, s.training.micro_batch, c);

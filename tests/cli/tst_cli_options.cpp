@@ -220,6 +220,7 @@ private slots:
                                                 "--dataloader-workers",
                                                 "--data-seconds-per-sample",
                                                 "--pin-memory",
+                                                "--deepspeed-release",
                                                 "--host-grad-buffer",
                                                 "--multi-rank-allreduce",
                                                 "--prefetch-to-max-live",
@@ -261,7 +262,7 @@ private slots:
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{101});
+        QCOMPARE(expected.size(), std::size_t{102});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

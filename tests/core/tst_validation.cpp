@@ -1163,29 +1163,45 @@ private slots:
     }
 
     // The DeepSpeed release a case states decides stage 3's host gradient buffer (ZeroSetup::
-    // zero3_host_gradient_buffer: added in v0.6.0) and whether ZeRO-2 all-reduces each gradient
-    // bucket whole (ZeroSetup::multi_rank_bucket_allreduce: v0.12.4, PR #4695); absent, the
-    // release of today.
+    // zero3_host_gradient_buffer: added in v0.6.0), whether ZeRO-2 all-reduces each gradient bucket
+    // whole (multi_rank_bucket_allreduce: v0.12.4, PR #4695), whether ZeRO-3's prefetch runs to
+    // stage3_max_live_parameters (zero3_prefetch_to_max_live: v0.6.0, PR #1453) and whether a
+    // recomputed layer's gathers read hpZ's secondary partition (hpz_in_recompute: v0.13.2, PR
+    // #4906); absent, the release of today.
     void deepspeed_version_data() {
         QTest::addColumn<QString>("patch");
         QTest::addColumn<bool>("buffer");
         QTest::addColumn<bool>("wholeBuckets");
-        QTest::newRow("not stated: today's DeepSpeed") << QString() << true << true;
-        QTest::newRow("ZeRO-Infinity's 0.3") << QStringLiteral(R"(, "deepspeed_version": "0.3")") << false << false;
-        QTest::newRow("0.5.10, the last without the buffer") << QStringLiteral(R"(, "deepspeed_version": "0.5.10")") << false << false;
-        QTest::newRow("0.6, the first with it") << QStringLiteral(R"(, "deepspeed_version": "0.6")") << true << false;
-        QTest::newRow("0.12 reads as 0.12.0") << QStringLiteral(R"(, "deepspeed_version": "0.12")") << true << false;
-        QTest::newRow("0.12.3, the last with per-rank reduces") << QStringLiteral(R"(, "deepspeed_version": "0.12.3")") << true << false;
-        QTest::newRow("0.12.4, the first with whole buckets") << QStringLiteral(R"(, "deepspeed_version": "0.12.4")") << true << true;
-        QTest::newRow("0.14.2") << QStringLiteral(R"(, "deepspeed_version": "0.14.2")") << true << true;
+        QTest::addColumn<bool>("prefetchToMaxLive");
+        QTest::addColumn<bool>("hpzInRecompute");
+        QTest::newRow("not stated: today's DeepSpeed") << QString() << true << true << true << true;
+        QTest::newRow("ZeRO-Infinity's 0.3") << QStringLiteral(R"(, "deepspeed_version": "0.3")") << false << false << false << false;
+        QTest::newRow("0.5.10, the last without the buffer")
+            << QStringLiteral(R"(, "deepspeed_version": "0.5.10")") << false << false << false << false;
+        QTest::newRow("0.6, the first with it") << QStringLiteral(R"(, "deepspeed_version": "0.6")") << true << false << true << false;
+        QTest::newRow("0.10, the ZeRO++ tutorial's")
+            << QStringLiteral(R"(, "deepspeed_version": "0.10")") << true << false << true << false;
+        QTest::newRow("0.12 reads as 0.12.0") << QStringLiteral(R"(, "deepspeed_version": "0.12")") << true << false << true << false;
+        QTest::newRow("0.12.3, the last with per-rank reduces")
+            << QStringLiteral(R"(, "deepspeed_version": "0.12.3")") << true << false << true << false;
+        QTest::newRow("0.12.4, the first with whole buckets")
+            << QStringLiteral(R"(, "deepspeed_version": "0.12.4")") << true << true << true << false;
+        QTest::newRow("0.13.1, the last without hpZ in the recompute")
+            << QStringLiteral(R"(, "deepspeed_version": "0.13.1")") << true << true << true << false;
+        QTest::newRow("0.13.2, the first with it") << QStringLiteral(R"(, "deepspeed_version": "0.13.2")") << true << true << true << true;
+        QTest::newRow("0.14.2") << QStringLiteral(R"(, "deepspeed_version": "0.14.2")") << true << true << true << true;
     }
     void deepspeed_version() {
         QFETCH(QString, patch);
         QFETCH(bool, buffer);
         QFETCH(bool, wholeBuckets);
+        QFETCH(bool, prefetchToMaxLive);
+        QFETCH(bool, hpzInRecompute);
         const auto cases = parse_measured_runs(document(patch.toStdString()), "runs.json");
         QCOMPARE(cases.front().scenario.zero.zero3_host_gradient_buffer, buffer);
         QCOMPARE(cases.front().scenario.zero.multi_rank_bucket_allreduce, wholeBuckets);
+        QCOMPARE(cases.front().scenario.zero.zero3_prefetch_to_max_live, prefetchToMaxLive);
+        QCOMPARE(cases.front().scenario.zero.hpz_in_recompute, hpzInRecompute);
     }
     void deepspeed_version_errors_data() {
         QTest::addColumn<QString>("version");
@@ -1193,6 +1209,8 @@ private slots:
         QTest::newRow("a patch that is not a number") << QStringLiteral("0.12.x");
         QTest::newRow("something after the patch") << QStringLiteral("0.12.4rc1");
         QTest::newRow("a fourth part") << QStringLiteral("0.12.4.1");
+        QTest::newRow("a major alone") << QStringLiteral("1");
+        QTest::newRow("a negative part") << QStringLiteral("0.-1");
     }
     void deepspeed_version_errors() {
         QFETCH(QString, version);

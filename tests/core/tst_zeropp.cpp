@@ -208,11 +208,11 @@ private slots:
     }
 
     // The same tutorial with and without ZeRO++ (measured_runs.json "pairs"): the step time falls
-    // 9955.9 -> 3680.6 ms (2.70x; M11 / M13) and max allocated grows 8284.73 -> 10258.17 MiB
-    // (+1973 MiB; M09 / M12). The planner's ratio and difference: in the measured direction and
-    // within `band`. The memory difference holds the pair's own tolerance (50%). The speed-up is
-    // checked for direction and rough size (25%). The speed-up is 2.59x: the tutorial ran ZeRO++
-    // before DeepSpeed v0.13.2 (its log is of 2023-03-11; ZeRO++ was merged on 2023-06-22,
+    // 9955.9 -> 3680.6 ms (2.70x; M11 / M13) and max allocated grows 8284.73 -> 10258.17 MiB (+1973
+    // MiB; M09 / M12). The planner's ratio and difference: in the measured direction and within
+    // `band`. The memory difference holds the pair's own tolerance (50%), and the speed-up its own
+    // too (15%; until 2026-11-28 only direction and rough size, 25%). It is 2.59x: the tutorial ran
+    // ZeRO++ before DeepSpeed v0.13.2 (its log is of 2023-03-11; ZeRO++ was merged on 2023-06-22,
     // d18aa2c79), when a gather took hpZ's secondary partition only if a backward hook asked
     // (partition_parameters.py at v0.10.0, line 1010), so a recomputed layer's gathers went over
     // every rank, int8 across the nodes (ZeroSetup::hpz_in_recompute); its own timers show it,
@@ -224,7 +224,7 @@ private slots:
         QTest::addColumn<double>("measured");
         QTest::addColumn<double>("band");
         QTest::newRow("step time ZeRO-3 / ZeRO++ (M11 / M13)") << "M11"
-                                                               << "M13" << 9.9559 / 3.6806 << 0.25;
+                                                               << "M13" << 9.9559 / 3.6806 << 0.15;
         QTest::newRow("max allocated ZeRO++ - ZeRO-3 (M12 - M09)") << "M09"
                                                                    << "M12" << (10258.17 - 8284.73) * 1024.0 * 1024.0 << 0.50;
     }

@@ -2371,6 +2371,34 @@
         <source>%1 (DeepSpeed&apos;s default)</source>
         <translation>%1（DeepSpeed 默认值）</translation>
     </message>
+    <message>
+        <source>The DeepSpeed release the run uses, where its behaviour changes the plan: stage 3&apos;s host gradient buffer and prefetch to stage3_max_live_parameters (0.6.0), ZeRO-2&apos;s whole-bucket all-reduce (0.12.4), hpZ read by a recomputed layer&apos;s gathers (0.13.2).</source>
+        <translation>训练所用的 DeepSpeed 版本，其行为会改变规划之处：stage 3 的主机梯度缓冲区及预取至 stage3_max_live_parameters（0.6.0）、ZeRO-2 的整桶 all-reduce（0.12.4）、重算层的收集读取 hpZ（0.13.2）。</translation>
+    </message>
+    <message>
+        <source>DeepSpeed release</source>
+        <translation>DeepSpeed 版本</translation>
+    </message>
+    <message>
+        <source>%1 or later</source>
+        <translation>%1 及以后</translation>
+    </message>
+    <message>
+        <source>before %1</source>
+        <translation>%1 之前</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 至 %2</translation>
+    </message>
+    <message>
+        <source>set switch by switch</source>
+        <translation>逐项设置</translation>
+    </message>
+    <message>
+        <source>Change DeepSpeed release</source>
+        <translation>更改 DeepSpeed 版本</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

@@ -30,4 +30,12 @@ void apply_deepspeed_release(ZeroSetup& z, const DeepSpeedRelease& r) {
     z.hpz_in_recompute = d::hpz_in_recompute_in(r.major, r.minor, r.patch);
 }
 
+bool follows_release(const ZeroSetup& z, const DeepSpeedRelease& release) {
+    ZeroSetup as_released = z;
+    apply_deepspeed_release(as_released, release);
+    return as_released.zero3_host_gradient_buffer == z.zero3_host_gradient_buffer &&
+           as_released.multi_rank_bucket_allreduce == z.multi_rank_bucket_allreduce &&
+           as_released.zero3_prefetch_to_max_live == z.zero3_prefetch_to_max_live && as_released.hpz_in_recompute == z.hpz_in_recompute;
+}
+
 }  // namespace zp

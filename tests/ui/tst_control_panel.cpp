@@ -1,6 +1,7 @@
 // The control panel on its own, offscreen: it shows every valid value unclamped, its lists are
 // the core's tables, a user edit is one undo step, and showing the document is none.
 #include "core/base/units.h"
+#include "core/model/deepspeed_release.h"
 #include "core/model/enum_names.h"
 #include "core/model/limits.h"
 #include "core/presets/cluster_presets.h"
@@ -462,6 +463,44 @@ private slots:
         doc.undoStack()->undo();
         doc.undoStack()->undo();
         QCOMPARE(live->currentData().toDouble(), 1e8);
+    }
+
+    // The DeepSpeed release (core/model/deepspeed_release.h): the four eras the core tells apart,
+    // today's first; choosing one is one undo step that sets the four release switches as it
+    // behaves; switches set one by one (a session, --hpz-recompute) show as such until an era is
+    // chosen again.
+    void deepspeed_release_control() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        auto* release = panel.findChild<QComboBox*>(QStringLiteral("deepspeed_release"));
+        QVERIFY(release && !release->accessibleName().isEmpty());
+        QStringList labels;
+        for (int i = 0; i < release->count(); ++i) labels << release->itemText(i);
+        QCOMPARE(labels, (QStringList{QStringLiteral("0.13.2 or later"), QStringLiteral("0.12.4 to 0.13.1"),
+                                      QStringLiteral("0.6.0 to 0.12.3"), QStringLiteral("before 0.6.0")}));
+        QCOMPARE(release->currentData().toInt(), 0);
+        release->setCurrentIndex(3);
+        emit release->activated(3);
+        const ZeroSetup& z = doc.scenario().zero;
+        QVERIFY(!z.zero3_host_gradient_buffer && !z.multi_rank_bucket_allreduce && !z.zero3_prefetch_to_max_live && !z.hpz_in_recompute);
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(doc.undoStack()->text(0), QStringLiteral("Change DeepSpeed release"));
+        Scenario s = doc.scenario();
+        apply_deepspeed_release(s.zero, DeepSpeedRelease{0, 13, 2});
+        s.zero.multi_rank_bucket_allreduce = false;  // today's release with one switch of the older ones
+        doc.edit(s, QStringLiteral("one switch"));
+        QCOMPARE(release->count(), 5);
+        QCOMPARE(release->currentData().toInt(), -1);
+        QCOMPARE(release->currentText(), QStringLiteral("set switch by switch"));
+        release->setCurrentIndex(1);
+        emit release->activated(1);
+        QVERIFY(follows_release(doc.scenario().zero, DeepSpeedRelease{0, 12, 4}));
+        QCOMPARE(release->count(), 4);
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QCOMPARE(release->currentData().toInt(), 0);
+        QVERIFY(follows_release(doc.scenario().zero, DeepSpeedRelease{0, 13, 2}));
     }
 
     // ZeRO++ on auto (ZeroSetup::auto_zeropp): "auto" heads the hpZ list; choosing it is one undo

@@ -223,7 +223,8 @@ enum EditId : int {
     EditEngine,
     EditFsdpPrecision,
     EditJob,
-    EditMaxLiveParameters
+    EditMaxLiveParameters,
+    EditDeepSpeedRelease
 };
 
 }  // namespace zp::ui

@@ -1,5 +1,6 @@
 #include "ui/controls/groups/training_group.h"
 
+#include "core/model/deepspeed_release.h"
 #include "core/search/scenario_edits.h"
 #include "ui/document/planner_document.h"
 #include "ui/widgets/edit_spin_box.h"
@@ -50,6 +51,7 @@ void TrainingGroup::addStepRows() {
     };
     addEnumItems<FsdpPrecision>(fsdp_precision_, fsdpPrecisionLabel);
     form_->addRow(tr("FSDP dtypes"), fsdp_precision_);
+    addReleaseRow();
     precision_ =
         named(tip(new QComboBox(this), tr("bf16/fp16: mixed precision with fp32 master weights; fp32: no master copy.")), "precision");
     addEnumItems<Precision>(precision_);
@@ -318,7 +320,46 @@ void TrainingGroup::connectLongContextEdits() {
     });
 }
 
+namespace {
+QString releaseText(const DeepSpeedRelease& r) { return QStringLiteral("%1.%2.%3").arg(r.major).arg(r.minor).arg(r.patch); }
+}  // namespace
+
+// The release eras the core tells apart (core/model/deepspeed_release.h), newest first.
+void TrainingGroup::addReleaseRow() {
+    release_ = named(tip(new QComboBox(this), tr("The DeepSpeed release the run uses, where its behaviour changes the plan: stage 3's "
+                                                 "host gradient buffer and prefetch to stage3_max_live_parameters (0.6.0), ZeRO-2's "
+                                                 "whole-bucket all-reduce (0.12.4), hpZ read by a recomputed layer's gathers (0.13.2).")),
+                     "deepspeed_release");
+    release_->setAccessibleName(tr("DeepSpeed release"));
+    const std::size_t eras = kDeepSpeedReleaseEras.size();
+    for (std::size_t i = 0; i < eras; ++i) {
+        const DeepSpeedReleaseEra& era = kDeepSpeedReleaseEras[i];
+        const QString label = i == 0          ? tr("%1 or later").arg(releaseText(era.first))
+                              : i + 1 == eras ? tr("before %1").arg(releaseText(kDeepSpeedReleaseEras[i - 1].first))
+                                              : tr("%1 to %2").arg(releaseText(era.first), releaseText(era.last));
+        release_->addItem(label, static_cast<int>(i));
+    }
+    form_->addRow(tr("DeepSpeed release"), release_);
+}
+
+// The era whose release the four switches follow; "set switch by switch" while none does.
+void TrainingGroup::syncRelease(const Scenario& s) {
+    int era = -1;
+    for (std::size_t i = 0; i < kDeepSpeedReleaseEras.size() && era < 0; ++i)
+        if (follows_release(s.zero, kDeepSpeedReleaseEras[i].first)) era = static_cast<int>(i);
+    const int switches = release_->findData(-1);
+    if (era < 0 && switches < 0) release_->addItem(tr("set switch by switch"), -1);
+    if (era >= 0 && switches >= 0) release_->removeItem(switches);
+    setIndexIfChanged(release_, release_->findData(era));
+}
+
 void TrainingGroup::connectEdits() {
+    connect(release_, &QComboBox::activated, this, [this](int index) {
+        const int era = release_->itemData(index).toInt();
+        if (era < 0) return;
+        edit(EditDeepSpeedRelease, tr("Change DeepSpeed release"),
+             [era](Scenario& s) { apply_deepspeed_release(s.zero, kDeepSpeedReleaseEras[static_cast<std::size_t>(era)].first); });
+    });
     connectLongContextEdits();
     onActivated(engine_, EditEngine, tr("Change engine"), [](Scenario& s, const std::string& v) {
         s.fsdp.auto_engine = v == "auto";
@@ -390,6 +431,8 @@ void TrainingGroup::sync(const Scenario& s) {
     setIndexIfChanged(engine_, s.fsdp.auto_engine ? 0 : engine_->findData(QString::fromLatin1(to_string(s.fsdp.engine))));
     setIndexIfChanged(fsdp_precision_, fsdp_precision_->findData(QString::fromLatin1(to_string(s.fsdp.precision))));
     fsdp_precision_->setEnabled(is_fsdp(s.fsdp) || s.fsdp.auto_engine);
+    syncRelease(s);
+    release_->setEnabled(!is_fsdp(s.fsdp) || s.fsdp.auto_engine);
     setIndexIfChanged(precision_, precision_->findData(QString::fromLatin1(to_string(s.training.precision))));
     setIndexIfChanged(optimizer_, optimizer_->findData(QString::fromLatin1(to_string(s.training.optimizer))));
     seq_->setValue(static_cast<double>(s.training.seq_len));

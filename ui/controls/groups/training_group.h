@@ -16,7 +16,9 @@ public:
     void sync(const Scenario& s);
 
 private:
-    void addStepRows();         // precision, optimizer, sequence, batches, recompute
+    void addStepRows();    // precision, optimizer, sequence, batches, recompute
+    void addReleaseRow();  // the DeepSpeed release, where its behaviour changes the plan
+    void syncRelease(const Scenario& s);
     void addMemoryRows();       // flash attention, the loss, the fused optimizer, headroom, convention
     void addSoftmaxRow();       // without flash attention, the scores' scale, masks and softmax
     void addLmHeadRow();        // where the logits' weight is read (ZeRO-3 gathers it accordingly)
@@ -32,6 +34,7 @@ private:
 
     QComboBox* engine_;
     QComboBox* fsdp_precision_;
+    QComboBox* release_;  // kDeepSpeedReleaseEras' index, or -1: the release switches set one by one
     QComboBox* precision_;
     QComboBox* optimizer_;
     ScaledSlider* seq_;

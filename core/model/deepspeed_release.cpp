@@ -31,11 +31,10 @@ void apply_deepspeed_release(ZeroSetup& z, const DeepSpeedRelease& r) {
 }
 
 bool follows_release(const ZeroSetup& z, const DeepSpeedRelease& release) {
+    // apply_deepspeed_release sets only the release's fields: the rest compare equal as they are.
     ZeroSetup as_released = z;
     apply_deepspeed_release(as_released, release);
-    return as_released.zero3_host_gradient_buffer == z.zero3_host_gradient_buffer &&
-           as_released.multi_rank_bucket_allreduce == z.multi_rank_bucket_allreduce &&
-           as_released.zero3_prefetch_to_max_live == z.zero3_prefetch_to_max_live && as_released.hpz_in_recompute == z.hpz_in_recompute;
+    return as_released == z;
 }
 
 }  // namespace zp

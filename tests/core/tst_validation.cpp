@@ -6,6 +6,7 @@
 #include "core/base/units.h"
 #include "core/io/hf_config.h"
 #include "core/memory/memory_model.h"
+#include "core/model/deepspeed_release.h"
 #include "core/model/model_spec.h"
 #include "core/time/collectives.h"
 #include "core/time/step_time.h"
@@ -1202,6 +1203,20 @@ private slots:
         QCOMPARE(cases.front().scenario.zero.multi_rank_bucket_allreduce, wholeBuckets);
         QCOMPARE(cases.front().scenario.zero.zero3_prefetch_to_max_live, prefetchToMaxLive);
         QCOMPARE(cases.front().scenario.zero.hpz_in_recompute, hpzInRecompute);
+    }
+    // The window's release eras (core/model/deepspeed_release.h kDeepSpeedReleaseEras) agree with
+    // the release predicates they restate (deepspeed_defaults.h): an era's first and last release
+    // set the same switches, each era's differ from the next newer one's, and the newest is today's
+    // (the default ZeroSetup).
+    void release_eras_follow_the_boundaries() {
+        QVERIFY(follows_release(ZeroSetup{}, kDeepSpeedReleaseEras.front().first));
+        for (std::size_t i = 0; i < kDeepSpeedReleaseEras.size(); ++i) {
+            const DeepSpeedReleaseEra& era = kDeepSpeedReleaseEras[i];
+            ZeroSetup first;
+            apply_deepspeed_release(first, era.first);
+            if (i > 0) QVERIFY2(follows_release(first, era.last), qPrintable(QStringLiteral("era %1").arg(i)));
+            if (i > 0) QVERIFY2(!follows_release(first, kDeepSpeedReleaseEras[i - 1].first), qPrintable(QStringLiteral("era %1").arg(i)));
+        }
     }
     void deepspeed_version_errors_data() {
         QTest::addColumn<QString>("version");

@@ -138,6 +138,13 @@ const std::vector<EditRow>& editRows() {
     return rows;
 }
 
+// A combo box's items as shown, in order.
+QStringList itemTexts(const QComboBox* box) {
+    QStringList texts;
+    for (int i = 0; i < box->count(); ++i) texts << box->itemText(i);
+    return texts;
+}
+
 }  // namespace
 
 class TestControlPanel : public QObject {
@@ -429,10 +436,8 @@ private slots:
         ControlPanel panel(&doc);
         auto* live = panel.findChild<QComboBox*>(QStringLiteral("max_live_parameters"));
         QVERIFY(live && !live->accessibleName().isEmpty());
-        QStringList labels;
-        for (int i = 0; i < live->count(); ++i) labels << live->itemText(i);
-        QCOMPARE(labels, (QStringList{QStringLiteral("1e9 (DeepSpeed's default)"), QStringLiteral("5e8"), QStringLiteral("2e8"),
-                                      QStringLiteral("1e8"), QStringLiteral("5e7")}));
+        QCOMPARE(itemTexts(live), (QStringList{QStringLiteral("1e9 (DeepSpeed's default)"), QStringLiteral("5e8"), QStringLiteral("2e8"),
+                                               QStringLiteral("1e8"), QStringLiteral("5e7")}));
         QCOMPARE(live->currentData().toDouble(), 1e9);
         // The ZeRO-3 bar without offload (Llama-2 7B on 8 A100s: the prefetch fills max_live).
         const auto zero3_required = [&doc] {
@@ -474,10 +479,8 @@ private slots:
         ControlPanel panel(&doc);
         auto* release = panel.findChild<QComboBox*>(QStringLiteral("deepspeed_release"));
         QVERIFY(release && !release->accessibleName().isEmpty());
-        QStringList labels;
-        for (int i = 0; i < release->count(); ++i) labels << release->itemText(i);
-        QCOMPARE(labels, (QStringList{QStringLiteral("0.13.2 or later"), QStringLiteral("0.12.4 to 0.13.1"),
-                                      QStringLiteral("0.6.0 to 0.12.3"), QStringLiteral("before 0.6.0")}));
+        QCOMPARE(itemTexts(release), (QStringList{QStringLiteral("0.13.2 or later"), QStringLiteral("0.12.4 to 0.13.1"),
+                                                  QStringLiteral("0.6.0 to 0.12.3"), QStringLiteral("before 0.6.0")}));
         QCOMPARE(release->currentData().toInt(), 0);
         release->setCurrentIndex(3);
         emit release->activated(3);

@@ -20,12 +20,26 @@ std::int64_t effective_global_batch(const Training& t, std::int64_t world_size) 
     return next_multiple(wanted, t.micro_batch * world_size);
 }
 
+std::string nearest_multiples(std::int64_t n, std::int64_t step) {
+    if (step <= 0) return "";
+    const std::int64_t below = n / step * step, above = below < n ? below + step : below;
+    if (below <= 0 || below == above) return std::to_string(above);
+    return std::to_string(below) + " or " + std::to_string(above);
+}
+
 std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_size) {
     const std::int64_t global = effective_global_batch(t, world_size);
     const BatchRule r = deepspeed_batch_rule(global, t.micro_batch, std::nullopt, world_size);
-    if (!r.error.empty())
-        throw InputError(r.error + " (global batch " + std::to_string(global) + ", micro batch " + std::to_string(t.micro_batch) + ", " +
-                         std::to_string(world_size) + " GPUs: make the global batch a multiple of micro batch x GPUs)");
+    if (!r.error.empty()) {
+        // DeepSpeed's world size here is the data-parallel ranks, not the GPUs: under tensor or
+        // pipeline parallelism the two differ, so the advice names the ranks and the batches that work.
+        const std::int64_t step = t.micro_batch * world_size;
+        std::string advice = " (global batch " + std::to_string(global) + ", micro batch " + std::to_string(t.micro_batch) + ", " +
+                             std::to_string(world_size) + " data-parallel GPUs: make the global batch a multiple of micro batch x " +
+                             "data-parallel GPUs";
+        if (step > 0) advice += " = " + std::to_string(step) + ", such as " + nearest_multiples(global, step);
+        throw InputError(r.error + advice + ")");
+    }
     return r.gas;
 }
 

@@ -522,8 +522,11 @@ std::int64_t effective_global_batch(const Training& t, std::int64_t world_size);
 // The smallest multiple of `step` (> 0) that is at least `n`: a global batch raised until
 // micro batch x data-parallel ranks splits it (DeepSpeed's batch rule, core/model/batch_rule.h).
 inline std::int64_t next_multiple(std::int64_t n, std::int64_t step) { return (n + step - 1) / step * step; }
+// The multiples of `step` nearest `n`, as a user reads them: "96 or 104", or "8" when only one is
+// positive or n is one ("" for a step <= 0). What an error suggests for a batch that does not split.
+std::string nearest_multiples(std::int64_t n, std::int64_t step);
 // Gradient accumulation steps; throws InputError with DeepSpeed's batch-rule message when the
-// global batch is not micro x gas x world size for a whole gas >= 1.
+// global batch is not micro x gas x world size for a whole gas >= 1, and the batches that would be.
 std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_size);
 
 // Throws InputError naming the first invalid field (GPUs, sequence, stage/offload combination, ...).

@@ -262,7 +262,8 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
     const std::optional<std::int64_t> global = layout_global_batch(base);
     if (!global)
         throw InputError("global batch " + std::to_string(input.training.global_batch) + " is not a multiple of the " +
-                         std::to_string(world) + " GPUs: DeepSpeed needs train_batch_size = micro batch x gradient accumulation x GPUs");
+                         std::to_string(world) + " data-parallel GPUs: DeepSpeed needs train_batch_size = micro batch x gradient " +
+                         "accumulation x data-parallel GPUs; use " + nearest_multiples(input.training.global_batch, world));
     base.training.global_batch = *global;
     if (search_zeropp) apply_zeropp_choice(base.zero, ZeroppChoice::Off, base.cluster.gpus_per_node);  // the search chooses
     std::vector<std::int64_t> micros = micro_batches(*global / world);
@@ -270,8 +271,8 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
         if ((*global / world) % input.training.micro_batch != 0) {
             if (many_layouts) return;  // this layout's per-GPU batch: another may take the micro batch
             throw InputError("micro batch " + std::to_string(input.training.micro_batch) + " does not divide the " +
-                             std::to_string(*global / world) + " sequences per GPU of global batch " + std::to_string(*global) +
-                             "; choose a divisor or let the planner choose (auto)");
+                             std::to_string(*global / world) + " sequences per data-parallel GPU of global batch " +
+                             std::to_string(*global) + "; choose a divisor or let the planner choose (auto)");
         }
         micros = {input.training.micro_batch};
     }

@@ -132,6 +132,45 @@ private slots:
         QCOMPARE(with_candidate(s, p.best).training.global_batch, std::int64_t(2048));
     }
 
+    // A global batch DeepSpeed's batch rule refuses: the error counts the data-parallel ranks
+    // (train_batch_size = micro x accumulation x data-parallel ranks, runtime/config.py
+    // _batch_assertion), not the GPUs, and names the nearest batches that split.
+    void batch_rule_error_counts_data_parallel_ranks_data() {
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("tensor");
+        QTest::addColumn<qint64>("globalBatch");
+        QTest::addColumn<qint64>("microBatch");
+        QTest::addColumn<QString>("advice");
+        QTest::newRow("64 GPUs at tensor 8: 8 ranks, 12 -> 8 or 16")
+            << qint64(64) << qint64(8) << qint64(12) << qint64(1)
+            << QStringLiteral(
+                   "8 data-parallel GPUs: make the global batch a multiple of micro batch x data-parallel GPUs = 8, such as 8 or 16)");
+        QTest::newRow("24 GPUs, a pretraining batch of 1024 -> 1008 or 1032")
+            << qint64(24) << qint64(1) << qint64(1024) << qint64(1) << QStringLiteral("= 24, such as 1008 or 1032)");
+        QTest::newRow("8 GPUs, micro batch 4: 100 -> 96 or 128")
+            << qint64(8) << qint64(1) << qint64(100) << qint64(4) << QStringLiteral("= 32, such as 96 or 128)");
+        QTest::newRow("fewer sequences than ranks: 4 on 8 -> 8 alone")
+            << qint64(8) << qint64(1) << qint64(4) << qint64(1) << QStringLiteral("= 8, such as 8)");
+    }
+    void batch_rule_error_counts_data_parallel_ranks() {
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, tensor);
+        QFETCH(qint64, globalBatch);
+        QFETCH(qint64, microBatch);
+        QFETCH(QString, advice);
+        Scenario s = preset_scenario("llama-2-13b", "a100-80gb", gpus);
+        s.zero.stage = 1;
+        s.parallel.tensor = tensor;
+        s.training.global_batch = globalBatch;
+        s.training.micro_batch = microBatch;
+        try {
+            (void)estimate_step(s);
+            QFAIL("the batch rule accepted a global batch that does not split");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromStdString(e.what()).endsWith(advice), e.what());
+        }
+    }
+
     // Korthikanti et al. Table 2, per layer: tensor parallel sbh(10 + 24/t + 5as/(ht)); with
     // sequence parallelism sbh(34/t + 5as/(ht)); selective recompute drops the 5as/(ht) term.
     void korthikanti_table_2_data() {

@@ -43,6 +43,18 @@ std::string_view without_dashes(std::string_view option) { return option.substr(
     throw InputError("unknown option '" + key + "'" + (near ? " (did you mean '" + *near + "'?)" : std::string()) +
                      "; see zero-planner --help");
 }
+// The word after an option that takes a value, or a clear error: none left, or an option where the
+// value should be (`--model --gpus 8` would otherwise take "--gpus" as the model and blame "8").
+const std::string& value_after(const std::vector<std::string>& argv, std::size_t i, const std::string& key,
+                               const std::set<std::string>& known_values, const std::set<std::string>& known_flags) {
+    if (i + 1 >= argv.size()) throw InputError("option " + key + " needs a value");
+    const std::string& next = argv[i + 1];
+    const std::string next_key = next.substr(0, next.find('='));
+    if (next.size() > 1 && next[0] == '-' && (known_values.count(next_key) || known_flags.count(next_key)))
+        throw InputError("option " + key + " needs a value, but the next word is the option " + next_key + ": put the value right after " +
+                         key);
+    return next;
+}
 }  // namespace
 
 Args parse_args(const std::vector<std::string>& argv, const std::set<std::string>& known_values, const std::set<std::string>& known_flags) {
@@ -63,10 +75,7 @@ Args parse_args(const std::vector<std::string>& argv, const std::set<std::string
                 continue;
             }
             if (!known_values.count(key)) unknown_option(key, known_values, known_flags);
-            if (!inline_value) {
-                if (i + 1 >= argv.size()) throw InputError("option " + key + " needs a value");
-                value = argv[++i];
-            }
+            if (!inline_value) value = value_after(argv, i++, key, known_values, known_flags);
             if (a.values.count(key)) throw InputError("option " + key + " is given twice");
             a.values[key] = value;
         } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
@@ -76,9 +85,9 @@ Args parse_args(const std::vector<std::string>& argv, const std::set<std::string
                 continue;
             }
             if (!known_values.count(arg)) unknown_option(arg, known_values, known_flags);
-            if (i + 1 >= argv.size()) throw InputError("option " + arg + " needs a value");
+            const std::string& value = value_after(argv, i++, arg, known_values, known_flags);
             if (a.values.count(arg)) throw InputError("option " + arg + " is given twice");
-            a.values[arg] = argv[++i];
+            a.values[arg] = value;
         } else {
             a.positionals.push_back(arg);
         }

@@ -457,6 +457,28 @@ SizeOrAuto parse_size_or_auto(const std::string& text, const Option& o, std::int
 
 namespace {
 
+// --ds-config FILE onto the scenario. A value DeepSpeed would refuse (a stage written "3" or 7, a
+// negative micro batch) is not imported (apply_ds_config keeps the scenario's value), so planning
+// on would show a plan the file does not describe: such a file is refused with the linter's first
+// error, as `zero-planner lint FILE` reports it. The batch rule waits for the layout (tensor and
+// pipeline sizes come later), so it is checked for consistency only here.
+Scenario imported_ds_config(const std::string& path, const Scenario& s) {
+    const std::string text = read_text_file(path);
+    const LintResult lint = lint_ds_config(text, std::nullopt, path, std::nullopt, lint_context_of(s));
+    const auto is_error = [](const Diagnostic& d) { return d.severity == Severity::Error; };
+    const auto first = std::find_if(lint.diagnostics.begin(), lint.diagnostics.end(), is_error);
+    if (first != lint.diagnostics.end()) {
+        const auto errors = std::count_if(lint.diagnostics.begin(), lint.diagnostics.end(), is_error);
+        std::string message = path + ": " + (first->path.empty() ? "" : first->path + ": ") + first->message;
+        if (!first->suggestion.empty()) message += " (" + first->suggestion + ")";
+        message += errors > 1 ? "; " + std::to_string(errors - 1) + " more error" + (errors > 2 ? "s" : "") + ": `zero-planner lint " +
+                                    path + "` lists them all"
+                              : "; DeepSpeed would refuse it, so it is not planned";
+        throw InputError(message);
+    }
+    return apply_ds_config(parse_json_text(text, path), s);
+}
+
 // The scenario the options describe; with `asked`, auto sizes and --zeropp auto are taken and
 // recorded there, else refused.
 Scenario build_scenario(const Args& a, ScenarioNotes* notes, SearchAsked* asked, const Scenario* base = nullptr) {
@@ -468,7 +490,7 @@ Scenario build_scenario(const Args& a, ScenarioNotes* notes, SearchAsked* asked,
     // An existing ds_config.json: its stage, offload, batch, precision, optimizer and buckets
     // (what File > Import ds_config.json does in the window). It reads the cluster (its batch
     // rule needs the world size); every training and ZeRO option given beside it wins.
-    if (auto v = a.get(opt::ds_config)) s = apply_ds_config(parse_json_text(read_text_file(*v), *v), s);
+    if (auto v = a.get(opt::ds_config)) s = imported_ds_config(*v, s);
     apply_training(a, s);
     // A precision nothing stated (no --precision, session, ds_config.json or run log; a --job's
     // bf16 is a default too) follows the GPU: fp16 where it has no bf16 tensor cores (precision_for_gpu).

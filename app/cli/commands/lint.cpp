@@ -20,9 +20,11 @@
 namespace zp::cli {
 
 int cmd_lint(const Args& a, std::ostream& out, std::ostream&) {
-    if (a.positionals.size() != 1) throw InputError("lint needs exactly one FILE: zero-planner lint ds_config.json [--world-size N]");
+    // The options first: `lint --world-size FILE` took the file as the world size, and the word it
+    // says was wrong is the option's value, not a missing FILE.
     std::optional<std::int64_t> world;
     if (auto w = a.get(opt::world_size)) world = parse_positive_int(*w, option_text(opt::world_size), limits::kWorldSize.max);
+    if (a.positionals.size() != 1) throw InputError("lint needs exactly one FILE: zero-planner lint ds_config.json [--world-size N]");
     const std::string& path = a.positionals.front();
     std::optional<FineTune> finetune;
     if (a.has(opt::finetune)) finetune = finetune_from_args(a);

@@ -3,6 +3,7 @@
 #include "core/base/errors.h"
 #include "core/base/format.h"
 #include "core/memory/memory_model.h"
+#include "core/model/limits.h"
 #include "core/time/step_time.h"
 
 #include <cmath>
@@ -38,7 +39,7 @@ CalibrationResult calibrate(const Scenario& s, const RunLog& m, const std::strin
     // The step time falls as the efficiency rises (compute shrinks; the exposed communication can
     // only grow as the windows that hide it shrink, never enough to undo the compute's share), so
     // bisection finds the one mfu.
-    double lo = 1e-3, hi = 1.0;
+    double lo = limits::kMfu.min, hi = limits::kMfu.max;
     if (*measured < step_at(s, hi))
         throw InputError(source + ": a step of " + format_seconds(*measured) + " is faster than the scenario allows even at 100% compute " +
                          "efficiency (" + format_seconds(step_at(s, hi)) + " on " + s.cluster.gpu.display_name +

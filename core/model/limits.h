@@ -66,14 +66,24 @@ inline constexpr CountRange kDataloaderWorkers{0, 1024};  // per training proces
 
 // --- ZeRO ----------------------------------------------------------------------------------
 inline constexpr CountRange kZeroStage{0, 3};
-inline constexpr RealRange kBucketElems = kNonNegative;  // bucket and buffer sizes, elements
+// Bucket and buffer sizes, elements: an integer in DeepSpeed's config, here at most 1e15, below
+// what a JSON number holds exactly (2^53) and far above any model (1e300 printed 90-digit GiB).
+inline constexpr RealRange kBucketElems{0, 1e15};
 // TiledLinear's tile factor (ZeroSetup::linear_tile_factor): 1 = off; at most the hidden size
 // (tiling.py: in_splits within [1, in_features]), checked against the model in validate.
 inline constexpr CountRange kLinearTileFactor{1, 65536};
 
 // --- Assumptions ---------------------------------------------------------------------------
 inline constexpr RealRange kHeadroom{0, 1, false, true};  // fraction of GPU memory kept free
-inline constexpr RealRange kMfu{0, 1, true, false};       // model FLOPs utilisation
+// Model FLOPs utilisation, the compute scale: from 0.1% (what `calibrate` searches down to:
+// core/calibration/calibrate.cpp; below it a step is not a training run's) to 100%.
+inline constexpr RealRange kMfu{0.001, 1};
+// The share of communication hidden behind the backward with overlap_comm (a fraction), and the
+// latency of one collective launch (nccl-tests small messages: tens of microseconds; a second
+// would be no collective library's), and the tokens to train on (for days and GPU-hours).
+inline constexpr RealRange kCommOverlapFraction{0, 1};
+inline constexpr RealRange kCollectiveLatencySeconds{0, 1};
+inline constexpr RealRange kTokenBudget{1, 1e18};
 inline constexpr RealRange kCudaContextGib{0, 1024};
 inline constexpr RealRange kHostProcessGib{0, 1024};  // host memory of one training process or dataloader worker
 

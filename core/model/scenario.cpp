@@ -48,7 +48,7 @@ namespace {
 // Throws "<what> must be [kind ]<range>[unit]" unless `v` is in `r` (core/model/limits.h).
 template <class T>
 void check(const limits::Range<T>& r, T v, const std::string& what, const std::string& unit = "", const std::string& kind = "") {
-    if (!r.contains(v)) throw InputError(what + " must be " + kind + limits::describe(r) + unit);
+    if (!r.contains(v)) throw InputError(what + " must be " + kind + limits::describe(r) + unit + ", got " + limits::format_limit(v));
 }
 
 // DeepSpeed-Ulysses' constraints, each where DeepSpeed or Megatron-DeepSpeed refuses it.
@@ -284,11 +284,20 @@ void validate(const Scenario& s) {
     check(limits::kHeadroom, a.headroom, "headroom", "", "a fraction ");
     check(limits::kCudaContextGib, bytes_to_gib(a.cuda_context_bytes), "CUDA context", " GiB");
     check(limits::kMfu, a.mfu, "MFU", "", "a fraction ");
+    check(limits::kCommOverlapFraction, a.comm_overlap_fraction, "the communication overlap", "", "a fraction ");
+    check(limits::kCollectiveLatencySeconds, a.collective_latency_seconds, "the collective latency", " s");
+    check(limits::kTokenBudget, a.token_budget, "the token budget", " tokens");
     check(limits::kHostProcessGib, bytes_to_gib(a.host_process_bytes), "host memory per training process", " GiB");
     check(limits::kHostProcessGib, bytes_to_gib(a.host_worker_bytes), "host memory per dataloader worker", " GiB");
-    for (double v : {z.reduce_bucket_elems, z.allgather_bucket_elems, z.stage3_prefetch_bucket_elems, z.stage3_max_live_parameters,
-                     z.stage3_param_persistence_threshold, z.sub_group_size, z.offload_param_buffer_size})
-        check(limits::kBucketElems, v, "bucket and buffer sizes");
+    // Named as DeepSpeed's config names them, which is what a user edits.
+    const std::pair<double, const char*> sizes[] = {{z.reduce_bucket_elems, "reduce_bucket_size"},
+                                                    {z.allgather_bucket_elems, "allgather_bucket_size"},
+                                                    {z.stage3_prefetch_bucket_elems, "stage3_prefetch_bucket_size"},
+                                                    {z.stage3_max_live_parameters, "stage3_max_live_parameters"},
+                                                    {z.stage3_param_persistence_threshold, "stage3_param_persistence_threshold"},
+                                                    {z.sub_group_size, "sub_group_size"},
+                                                    {z.offload_param_buffer_size, "offload_param buffer_size"}};
+    for (const auto& [v, name] : sizes) check(limits::kBucketElems, v, name, " elements");
 }
 
 ZeroPlusPlus effective_zeropp(const Scenario& s) {

@@ -1184,6 +1184,18 @@ private slots:
         QTest::newRow("bad norm") << R"({"version": 1, "model": {"norm": "batchnorm"}})"
                                   << "model.norm norm must be one of layernorm|rmsnorm, got 'batchnorm'";
         QTest::newRow("contradiction") << R"({"version": 1, "zero": {"stage": 2, "offload_param": "cpu"}})" << "offload_param is valid only with ZeRO stage 3";
+        // Hand-edited values outside their domain (core/model/limits.h), named with the value given:
+        // each was accepted and printed a 90- or 100-digit step or memory, or an overlap above 1.
+        QTest::newRow("bucket 1e300") << R"({"version": 28, "zero": {"reduce_bucket_elems": 1e300}})"
+                                      << "reduce_bucket_size must be between 0 and 1e+15 elements, got 1e+300";
+        QTest::newRow("overlap above 1") << R"({"version": 28, "assumptions": {"comm_overlap_fraction": 5}})"
+                                         << "the communication overlap must be a fraction between 0 and 1, got 5";
+        QTest::newRow("latency 1e300") << R"({"version": 28, "assumptions": {"collective_latency_seconds": 1e300}})"
+                                       << "the collective latency must be between 0 and 1 s, got 1e+300";
+        QTest::newRow("mfu 1e-300") << R"({"version": 28, "assumptions": {"mfu": 1e-300}})"
+                                    << "MFU must be a fraction between 0.001 and 1, got 1e-300";
+        QTest::newRow("no tokens") << R"({"version": 28, "assumptions": {"token_budget": 0}})"
+                                   << "the token budget must be between 1 and 1e+18 tokens, got 0";
     }
     // clang-format on
     void malformed() {

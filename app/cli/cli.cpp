@@ -8,6 +8,7 @@
 #include "core/deepspeed/export_formats.h"
 #include "zp_version.h"
 
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 
@@ -22,12 +23,8 @@ std::set<std::string> with_flags(std::initializer_list<const Option*> extra) {
     s.merge(names_of(extra));
     return s;
 }
-// A command's value options: the ones it lists, and -o, which every command accepts.
-std::set<std::string> options(std::initializer_list<const Option*> list) {
-    std::set<std::string> s = names_of(list);
-    s.emplace(opt::output.name);
-    return s;
-}
+// A command's value options: the ones it lists (-o only where the command writes a file).
+std::set<std::string> options(std::initializer_list<const Option*> list) { return names_of(list); }
 // The scenario options and the ones the command adds.
 std::set<std::string> with_scenario(std::initializer_list<const Option*> extra) {
     std::set<std::string> s = options(extra);
@@ -84,9 +81,9 @@ const std::vector<Command>& commands() {
          kFlags, false, cmd_ds_estimate},
         {"export", "export",
          "--format " + export_format_ids("|") + " [-o FILE]: the recommended setup,\nor the one given with --stage/--offload-*",
-         CommandKind::Headless, with_scenario({&opt::format}), kFlags, false, cmd_export},
+         CommandKind::Headless, with_scenario({&opt::format, &opt::output}), kFlags, false, cmd_export},
         {"session", "session", "write the scenario the options describe as a .zplan session [-o FILE]", CommandKind::Headless,
-         with_scenario({}), kFlags, false, cmd_session},
+         with_scenario({&opt::output}), kFlags, false, cmd_session},
         {"lint", "lint FILE",
          "check a ds_config.json [--world-size N] [--finetune qlora --base-precision nf4 --quant-storage DTYPE: the script's "
          "PEFT/bitsandbytes settings]\n[--gpus-per-node G: hpZ and MiCS groups against the node] [--model NAME | --hf-config FILE | "
@@ -100,7 +97,7 @@ const std::vector<Command>& commands() {
          "or --measured-step-s S / --measured-samples-per-s X [--measured-max-allocated-gib G] [-o plan.zplan]",
          CommandKind::Headless,
          with_scenario({&opt::log, &opt::measured_step_s, &opt::measured_samples_per_s, &opt::measured_max_allocated_gib,
-                        &opt::measured_reserved_gib}),
+                        &opt::measured_reserved_gib, &opt::output}),
          kFlags, false, cmd_calibrate},
         {"validate", "validate [FILE] [--holdout]",
          "the planner against measured runs (default: the bundled ones); --holdout: each fitted constant re-fitted without "
@@ -123,9 +120,17 @@ const std::vector<Command>& commands() {
         {"report", "report",
          "--format pdf|md -o FILE: the plan as one PDF page, or Markdown with its plots as PNGs\n"
          "beside it: scenario, recommendation and why, memory table, plots, ds_config.json",
-         CommandKind::Window, with_scenario({&opt::format}), names_of({&opt::help, &opt::help_short}), false, nullptr},
+         CommandKind::Window, with_scenario({&opt::format, &opt::output}), names_of({&opt::help, &opt::help_short}), false, nullptr},
     };
     return table;
+}
+
+void refuse_output_option(const Command& command, const std::vector<std::string>& argv) {
+    if (command.options.count(std::string(opt::output.name)) || std::find(argv.begin() + 1, argv.end(), opt::output.name) == argv.end())
+        return;
+    if (command.name == "screenshot") throw InputError("screenshot writes its picture to --out FILE.png; -o is not one of its options");
+    throw InputError(command.name + " prints to standard output: redirect it (> FILE); -o writes a file for export, session, " +
+                     "calibrate and report");
 }
 
 const Command* find_command(std::string_view name) {
@@ -179,6 +184,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
     try {
         const Command* command = argv.empty() ? nullptr : find_command(argv.front());
         if (!command) return run_without_command(argv, out);
+        refuse_output_option(*command, argv);
         const Args a = parse_args({argv.begin() + 1, argv.end()}, command->options, command->flags);
         if (answered_help_or_version(a, out)) return kExitOk;
         if (!command->handler) throw InputError(command->name + " needs the window, which this build does not have (ZP_BUILD_GUI=OFF)");

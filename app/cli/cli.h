@@ -37,6 +37,9 @@ struct Command {
 
 const std::vector<Command>& commands();              // in the order the help lists them
 const Command* find_command(std::string_view name);  // null when `name` is not a command
+// Throws InputError when `argv` (the command first) gives -o to a command that writes no file with
+// it: it was accepted and ignored, the output going to stdout.
+void refuse_output_option(const Command& command, const std::vector<std::string>& argv);
 bool is_headless_command(std::string_view name);
 // "unknown command 'estimat' (did you mean 'estimate'?)", or with the list of commands when no
 // command is close.

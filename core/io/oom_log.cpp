@@ -43,9 +43,12 @@ std::optional<double> find_size(const std::string& line, const std::string& patt
     return parse_memory_size(m[1].str());
 }
 
-// The message from "CUDA out of memory." to the end of its line, with the line's rank.
+// The message from "CUDA out of memory." (ROCm's PyTorch: "HIP out of memory.", the same
+// allocator hipified, its 2.1+ form without the "this process has" sentence: ROCm/TheRock#1054) to
+// the end of its line, with the line's rank.
 std::optional<OomEvent> event_of_line(const std::string& line, std::optional<int> rank) {
-    const auto at = line.find("CUDA out of memory");
+    auto at = line.find("CUDA out of memory");
+    if (at == std::string::npos) at = line.find("HIP out of memory");
     if (at == std::string::npos) return std::nullopt;
     const std::string msg = line.substr(at);
     OomEvent e;
@@ -355,7 +358,9 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         after_frame = false;
     }
     if (log.events.empty())
-        throw InputError(source_name + ": no CUDA out-of-memory message (\"CUDA out of memory. Tried to allocate ...\") in the log");
+        throw InputError(source_name +
+                         ": no out-of-memory message (\"CUDA out of memory. Tried to allocate ...\", or ROCm's \"HIP out of memory. ...\") "
+                         "in the log: give the log of the run that failed, with PyTorch's error");
     // The functions the failing line calls count as the innermost frames (Megatron's
     // "loss = mpu.vocab_parallel_cross_entropy(output.float(), labels)" is the loss).
     std::vector<std::string> frames = log.frames;

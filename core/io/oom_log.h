@@ -10,7 +10,8 @@
 //     is free." (2.1 spelled it "total capacty"); [Process P has U memory in use.] Including non-PyTorch memory, this process has U
 //     memory in use. Of the allocated memory Z is allocated by PyTorch, and R is reserved by
 //     PyTorch but unallocated."
-// Either may follow "RuntimeError:", "torch.cuda.OutOfMemoryError:" or "torch.OutOfMemoryError:",
+// ROCm's build says "HIP out of memory." in the same words. Either may follow "RuntimeError:",
+// "torch.cuda.OutOfMemoryError:" or "torch.OutOfMemoryError:",
 // on the same line or the next, after a "[rankN]:" prefix.
 #include "core/model/step_phase.h"
 

@@ -92,6 +92,23 @@ private slots:
         QCOMPARE(log.phase, StepPhase::Forward);
     }
 
+    // ROCm's PyTorch raises the same allocator's message as "HIP out of memory." (ROCm/TheRock#1054,
+    // 2025-07-16, verbatim): read as the 2.1+ form, the MI250X and MI300X presets' logs included.
+    void rocm_hip_message() {
+        const std::string text =
+            "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 16.00 GiB. GPU 0 has a total capacity of 15.24 GiB of which "
+            "15.09 GiB is free. Of the allocated memory 0 bytes is allocated by PyTorch, and 0 bytes is reserved by PyTorch but "
+            "unallocated. If reserved but unallocated memory is large try setting PYTORCH_HIP_ALLOC_CONF=expandable_segments:True to "
+            "avoid fragmentation.  See documentation for Memory Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n";
+        const OomLog log = read_oom_log(text, "rocm.log");
+        QCOMPARE(log.events.size(), std::size_t(1));
+        QVERIFY(log.events[0].new_form);
+        QCOMPARE(log.events[0].tried_bytes, 16.0 * kBytesPerGiB);
+        QCOMPARE(*log.events[0].total_bytes, 15.24 * kBytesPerGiB);
+        QCOMPARE(*log.events[0].free_bytes, 15.09 * kBytesPerGiB);
+        QCOMPARE(*log.events[0].allocated_bytes, 0.0);
+    }
+
     void sizes_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<double>("bytes");

@@ -41,6 +41,14 @@ int cmd_calibrate(const Args& a, std::ostream& out, std::ostream&) {
         if (text.size() < width) text.append(width - text.size(), ' ');
         return text;
     };
+    // One measured step: a log's and a typed one (or a typed time and a typed rate) would each be
+    // a fit of its own, and the one not used would be reported as read.
+    if (a.has(opt::measured_step_s) && a.has(opt::measured_samples_per_s))
+        throw InputError("--measured-step-s and --measured-samples-per-s both give the step's time; give one of them");
+    if (a.has(opt::log) && (a.has(opt::measured_step_s) || a.has(opt::measured_samples_per_s)))
+        throw InputError(std::string("--log reads the step's time from the run's log; drop ") +
+                         std::string(a.has(opt::measured_step_s) ? opt::measured_step_s.name : opt::measured_samples_per_s.name) +
+                         ", or drop --log to calibrate from the typed number");
     const Scenario s = scenario_from_args(a);
     calibration::RunLog m;
     std::string source = "the command line";

@@ -26,13 +26,29 @@ std::string read_text_file(const std::string& path) {
     if (!fs::is_regular_file(st)) throw InputError(path + ": is not a regular file");
     const auto size = fs::file_size(path, ec);
     if (!ec && size > kMaxInputFileBytes)
-        throw InputError(path + ": is larger than " + std::to_string(kMaxInputFileBytes / (1024 * 1024)) + " MiB; not a config file");
+        throw InputError(path + ": is larger than " + std::to_string(kMaxInputFileBytes / (1024 * 1024)) +
+                         " MiB; a config or session is kilobytes, and of a long training log the planner needs its start (the "
+                         "config DeepSpeed prints) and the lines around the error or the throughput: keep those (head -c 8M, tail -c 8M)");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path + ": cannot be read: " + std::strerror(errno));
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad()) throw InputError(path + ": cannot be read: " + std::strerror(errno));
-    return text.str();
+    std::string bytes = text.str();
+    if (is_utf16(bytes))
+        throw InputError(path +
+                         ": is UTF-16 text (what Windows PowerShell's > and Out-File write); save it as UTF-8, e.g. "
+                         "iconv -f UTF-16 -t UTF-8, or Out-File -Encoding utf8");
+    return bytes;
+}
+
+bool is_utf16(std::string_view bytes) {
+    if (bytes.size() >= 2 && ((bytes[0] == '\xFF' && bytes[1] == '\xFE') || (bytes[0] == '\xFE' && bytes[1] == '\xFF'))) return true;
+    // Without a byte-order mark: ASCII text as UTF-16 has a NUL beside every character.
+    if (bytes.size() < 4) return false;
+    const bool little = bytes[0] != '\0' && bytes[1] == '\0' && bytes[2] != '\0' && bytes[3] == '\0';
+    const bool big = bytes[0] == '\0' && bytes[1] != '\0' && bytes[2] == '\0' && bytes[3] != '\0';
+    return little || big;
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {

@@ -740,8 +740,11 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     MeasuredCase c;
     {
         auto it = j.find("id");
-        if (it == j.end() || !it->is_string() || it->get<std::string>().empty())
+        if (it == j.end() || (it->is_string() && it->get<std::string>().empty()))
             throw InputError(source_name + ": cases[" + std::to_string(index) + "]: id is missing");
+        if (!it->is_string())
+            throw InputError(source_name + ": cases[" + std::to_string(index) + "]: id must be text (a short name of the run), got " +
+                             it->dump());
         c.id = it->get<std::string>();
     }
     refuse_unknown_case_fields(j, source_name + ": case " + c.id);
@@ -894,7 +897,8 @@ std::map<std::string, std::vector<std::string>> apply_source_facts(nlohmann::jso
         if (facts.by_source_only && !by_source) continue;
         for (nlohmann::json& target : doc["cases"]) {
             if (!target.is_object()) continue;
-            const std::string case_id = target.value("id", "");
+            // A case whose id is not text matches no fact; case_from_json names the mistake.
+            const std::string case_id = target.contains("id") && target["id"].is_string() ? target["id"].get<std::string>() : "";
             const std::string case_source =
                 target.contains("source") && target["source"].is_string() ? target["source"].get<std::string>() : "";
             const bool named = by_source ? std::any_of(e.sources.begin(), e.sources.end(),

@@ -194,6 +194,39 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), qsizetype(1));
     }
 
+    // UTF-16 text (Windows PowerShell 5's > and Out-File): refused by read_text_file with what to do,
+    // where it read as invalid JSON at column 1 or a binary log; UTF-8 with or without a BOM is read.
+    void utf16_files_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<bool>("utf16");
+        QTest::newRow("UTF-16LE with BOM") << QByteArray("\xFF\xFE{\0}\0", 6) << true;
+        QTest::newRow("UTF-16BE with BOM") << QByteArray("\xFE\xFF\0{\0}", 6) << true;
+        QTest::newRow("UTF-16LE, no BOM") << QByteArray("{\0\"\0a\0", 6) << true;
+        QTest::newRow("UTF-16BE, no BOM") << QByteArray("\0{\0\"\0a", 6) << true;
+        QTest::newRow("UTF-8") << QByteArray("{\"a\": 1}") << false;
+        QTest::newRow("UTF-8 with BOM") << QByteArray("\xEF\xBB\xBF{}") << false;
+        QTest::newRow("two bytes") << QByteArray("{}") << false;
+    }
+    void utf16_files() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(bool, utf16);
+        QCOMPARE(is_utf16(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))), utf16);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("f.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+        f.close();
+        bool refused = false;
+        try {
+            (void)read_text_file(path.toStdString());
+        } catch (const InputError& e) {
+            refused = QString::fromStdString(e.what()).contains(QStringLiteral("is UTF-16 text")) &&
+                      QString::fromStdString(e.what()).contains(QStringLiteral("save it as UTF-8"));
+        }
+        QCOMPARE(refused, utf16);
+    }
+
     void atomic_write_into_a_missing_directory() {
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("no/such/dir/out.json")).toStdString();

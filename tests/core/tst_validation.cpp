@@ -318,6 +318,8 @@ private slots:
         QTest::newRow("empty cases") << QStringLiteral("{\"cases\": []}") << QStringLiteral("'cases' is empty");
         QTest::newRow("missing id") << QStringLiteral("{\"cases\": [{\"kind\": \"peak_memory\"}]}")
                                     << QStringLiteral("cases[0]: id is missing");
+        QTest::newRow("id a number") << QStringLiteral("{\"cases\": [{\"id\": 5, \"kind\": \"peak_memory\"}]}")
+                                     << QStringLiteral("cases[0]: id must be text (a short name of the run), got 5");
         QTest::newRow("unknown kind") << doc(R"(, "kind": "vibes")") << QStringLiteral("case X1: kind 'vibes'");
         QTest::newRow("layers not an integer") << doc(R"(, "model": {"layers": "32", "hidden": 4096, "heads": 32, "vocab": 32000})")
                                                << QStringLiteral("case X1: model: layers must be an integer");

@@ -18,7 +18,9 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFileInfo>
 
+#include <filesystem>
 #include <iostream>
 
 namespace zp::app {
@@ -103,27 +105,42 @@ int screenshot(char** argv, const cli::ScreenshotRequest& r) {
                             QString::fromStdString(r.log_text), QString::fromStdString(r.log_name), r.scale, r.pins);
 }
 
-// No display: say what the window would have shown, and leave its picture and config behind.
+// No display: say what the window would have shown, and leave its picture and config behind. Both
+// files or neither: the picture is rendered beside its name and renamed once the config is
+// written; the plan is printed once both are there (a failure prints only its reason).
 int headless_start(char** argv, const cli::Start& start) {
+    namespace fs = std::filesystem;
     const Scenario& s = *start.scenario;
     const Plan plan = recommend(s);
     const QString folder = QDir::current().absoluteFilePath(QStringLiteral("zero-planner-output"));
-    std::cout << "No display (" << start.no_display_reason << "): showing the plan here instead of the window.\n"
-              << cli::scenario_header(s, start.notes.synthesized, start.notes.host) << cli::plan_text(s, plan);
-    if (!QDir().mkpath(folder)) {
-        std::cerr << "zero-planner: cannot create " << folder.toStdString() << "\n";
+    const auto fail = [](const std::string& why) {
+        std::cerr << "zero-planner: " << why << "\n";
         return cli::kExitBadInput;
-    }
+    };
+    if (QFileInfo(folder).exists() && !QFileInfo(folder).isDir())
+        return fail(folder.toStdString() + " is a file; the window's picture and ds_config.json go into a folder of that name: " +
+                    "move the file, or start zero-planner from another folder");
+    if (!QDir().mkpath(folder))
+        return fail("cannot create " + folder.toStdString() + ": the current folder is not writable; start zero-planner from one that is");
     const QString png = folder + QStringLiteral("/window.png");
-    if (const int rc = render_offscreen(argv, s, QStringLiteral("window"), QSize(1480, 920), png); rc != cli::kExitOk) return rc;
+    const QString png_partial = folder + QStringLiteral("/.window.png.partial");
+    if (const int rc = render_offscreen(argv, s, QStringLiteral("window"), QSize(1480, 920), png_partial); rc != cli::kExitOk) return rc;
     const Scenario best = plan.feasible ? with_candidate(s, plan.best) : s;
     const std::string config_path = (folder + QStringLiteral("/ds_config.json")).toStdString();
+    std::error_code ec;
     try {
         write_file_atomically(config_path, deepspeed_config_text(best));
     } catch (const InputError& e) {
-        std::cerr << "zero-planner: " << e.what() << "\n";
-        return cli::kExitBadInput;
+        fs::remove(png_partial.toStdString(), ec);
+        return fail(e.what());
     }
+    fs::rename(png_partial.toStdString(), png.toStdString(), ec);
+    if (ec) {
+        fs::remove(png_partial.toStdString(), ec);
+        return fail(png.toStdString() + ": cannot write: " + ec.message());
+    }
+    std::cout << "No display (" << start.no_display_reason << "): showing the plan here instead of the window.\n"
+              << cli::scenario_header(s, start.notes.synthesized, start.notes.host) << cli::plan_text(s, plan);
     std::cout << "\nWrote " << png.toStdString() << " and " << config_path << "\n"
               << "Run zero-planner under a display (or xvfb-run zero-planner) for the window.\n";
     return cli::kExitOk;

@@ -750,16 +750,23 @@ bool MainWindow::exportReport(const QString& path, bool markdown, QString* error
         return writeAtomically(path, reportPdf(report, plots), error);
     }
     // The pictures first, the page that links them last: a failure leaves no page pointing at
-    // missing pictures.
+    // missing pictures, and removes the pictures this export wrote (no half a report behind).
     const QFileInfo md(path);
     std::vector<ReportPicture> pictures;
+    QStringList written;
+    const auto fail = [&written] {
+        for (const QString& f : written) QFile::remove(f);
+        return false;
+    };
     for (const PlotView& v : plot_views_) {
         const QString name = md.completeBaseName() + QLatin1Char('-') + v.id + QStringLiteral(".png");
-        if (!exportPicture(v.picture, md.dir().filePath(name), PictureFormat::Png, error, v.title, v.picture.sizeFor(960, 480)))
-            return false;
+        const QString file = md.dir().filePath(name);
+        if (!exportPicture(v.picture, file, PictureFormat::Png, error, v.title, v.picture.sizeFor(960, 480))) return fail();
+        written << file;
         pictures.push_back({v.title.toStdString(), name.toStdString()});
     }
-    return writeAtomically(path, QByteArray::fromStdString(report_markdown(report, pictures)), error);
+    if (!writeAtomically(path, QByteArray::fromStdString(report_markdown(report, pictures)), error)) return fail();
+    return true;
 }
 
 void MainWindow::exportReportDialog() {

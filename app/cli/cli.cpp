@@ -126,8 +126,12 @@ const std::vector<Command>& commands() {
 }
 
 void refuse_output_option(const Command& command, const std::vector<std::string>& argv) {
-    if (command.options.count(std::string(opt::output.name)) || std::find(argv.begin() + 1, argv.end(), opt::output.name) == argv.end())
-        return;
+    const auto o = std::find(argv.begin() + 1, argv.end(), opt::output.name);
+    if (o == argv.end()) return;
+    // "-o -" wrote a file named "-" (and a report's pictures "--memory.png", which rm reads as options).
+    if (o + 1 != argv.end() && o[1] == "-")
+        throw InputError("-o needs a file name, not '-': export and session print to standard output without -o");
+    if (command.options.count(std::string(opt::output.name))) return;
     if (command.name == "screenshot") throw InputError("screenshot writes its picture to --out FILE.png; -o is not one of its options");
     throw InputError(command.name + " prints to standard output: redirect it (> FILE); -o writes a file for export, session, " +
                      "calibrate and report");

@@ -168,6 +168,14 @@ private slots:
         const QString report = dir_.filePath(QStringLiteral("no/such/folder/report.md"));
         QVERIFY(!window_->exportReport(report, true, &error));
         QVERIFY(!QFileInfo::exists(QFileInfo(report).absolutePath()));
+        // A Markdown report whose last picture cannot be written (a folder holds its name) leaves
+        // none of its pictures and no page behind.
+        QTemporaryDir partial;
+        QVERIFY(QDir(partial.path()).mkdir(QStringLiteral("r-step.png")));
+        QVERIFY(!window_->exportReport(partial.filePath(QStringLiteral("r.md")), true, &error));
+        QVERIFY2(error.contains(QStringLiteral("r-step.png")), qPrintable(error));
+        QCOMPARE(QDir(partial.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 QStringList{QStringLiteral("r-step.png")});
     }
 
     // File > Export View...: the plot view last clicked; the one shown in its place when its tab

@@ -137,6 +137,32 @@ void refuse_output_option(const Command& command, const std::vector<std::string>
                      "calibrate and report");
 }
 
+void refuse_other_commands_options(const Command& command, const std::vector<std::string>& argv) {
+    for (std::size_t i = 1; i < argv.size(); ++i) {
+        const std::string& arg = argv[i];
+        if (arg.size() < 2 || arg[0] != '-') continue;
+        const std::string key = arg.substr(0, arg.find('='));
+        if (command.options.count(key)) {
+            if (key == arg) ++i;  // its value is the next word
+            continue;
+        }
+        if (command.flags.count(key)) continue;
+        std::vector<std::string> owners;
+        for (const Command& c : commands())
+            if (c.options.count(key) || c.flags.count(key)) owners.push_back(c.name);
+        if (owners.empty()) return;  // unknown everywhere: the parser says so, with the nearest name
+        if (command.name == "lint" && key == std::string(opt::gpus.name))
+            throw InputError("lint takes the GPU count as " + std::string(opt::world_size.name) + " N");
+        if (command.takes_file && key == std::string(opt::log.name))
+            throw InputError(command.name + " reads the file named after it: zero-planner " + command.usage);
+        std::string list;
+        const std::size_t shown = std::min<std::size_t>(owners.size(), 3);
+        for (std::size_t k = 0; k < shown; ++k) list += (k == 0 ? "" : k + 1 == shown && owners.size() <= 3 ? " and " : ", ") + owners[k];
+        if (owners.size() > 3) list += " and " + std::to_string(owners.size() - 3) + " more";
+        throw InputError(key + " is an option of " + list + ", not of " + command.name + "; see zero-planner " + command.name + " --help");
+    }
+}
+
 const Command* find_command(std::string_view name) {
     for (const Command& c : commands())
         if (c.name == name) return &c;
@@ -189,6 +215,7 @@ int run(const std::vector<std::string>& argv, std::ostream& out, std::ostream& e
         const Command* command = argv.empty() ? nullptr : find_command(argv.front());
         if (!command) return run_without_command(argv, out);
         refuse_output_option(*command, argv);
+        refuse_other_commands_options(*command, argv);
         const Args a = parse_args({argv.begin() + 1, argv.end()}, command->options, command->flags);
         if (answered_help_or_version(a, out)) return kExitOk;
         if (!command->handler) throw InputError(command->name + " needs the window, which this build does not have (ZP_BUILD_GUI=OFF)");

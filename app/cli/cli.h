@@ -40,6 +40,10 @@ const Command* find_command(std::string_view name);  // null when `name` is not 
 // Throws InputError when `argv` (the command first) gives -o to a command that writes no file with
 // it: it was accepted and ignored, the output going to stdout.
 void refuse_output_option(const Command& command, const std::vector<std::string>& argv);
+// Throws InputError when `argv` gives an option another command takes: "--holdout is an option of
+// validate, not of compare" (it was "unknown option", as if misspelt). Options no command takes
+// are left to the parser, which suggests the nearest name.
+void refuse_other_commands_options(const Command& command, const std::vector<std::string>& argv);
 bool is_headless_command(std::string_view name);
 // "unknown command 'estimat' (did you mean 'estimate'?)", or with the list of commands when no
 // command is close.

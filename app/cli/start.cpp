@@ -128,6 +128,7 @@ Start decide_start(const std::vector<std::string>& args, const DisplayEnvironmen
         }
         if (command) {  // screenshot and report, the Window commands (another needs its own StartKind)
             refuse_output_option(*command, args);
+            refuse_other_commands_options(*command, args);
             const Args a = parse_args({args.begin() + 1, args.end()}, command->options, command->flags);
             if (a.flag(opt::help) || a.flag(opt::help_short)) {
                 start.kind = StartKind::Command;

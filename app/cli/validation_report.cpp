@@ -70,8 +70,10 @@ std::string value_text(Quantity q, double v) {
     }
 }
 
+// A cell padded to `width`, and a value wider than its column still one space from the next
+// (a ratio of 12142.96 ran into "no").
 std::string pad(std::string s, std::size_t width) {
-    if (s.size() < width) s.append(width - s.size(), ' ');
+    s.append(s.size() < width ? width - s.size() : 1, ' ');
     return s;
 }
 

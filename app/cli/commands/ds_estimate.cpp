@@ -19,6 +19,11 @@ int cmd_ds_estimate(const Args& a, std::ostream& out, std::ostream&) {
     deepspeed::EstimatorInput in;
     in.total_params = static_cast<double>(parse_count(*a.get(opt::params), option_text(opt::params)));
     in.largest_layer_params = static_cast<double>(parse_count(*a.get(opt::largest_layer), option_text(opt::largest_layer)));
+    // The largest layer is one of the model's layers (DeepSpeed's estimator reads it off the model:
+    // the largest parameter count of any one module): never more than the whole model.
+    if (in.largest_layer_params > in.total_params)
+        throw InputError(option_text(opt::largest_layer) + " " + *a.get(opt::largest_layer) + " is more than the whole model's " +
+                         option_text(opt::params) + " " + *a.get(opt::params) + "; give the parameters of its largest layer");
     in.num_gpus_per_node = a.has(opt::gpus_per_node)
                                ? parse_positive_int(*a.get(opt::gpus_per_node), option_text(opt::gpus_per_node), limits::kGpusPerNode.max)
                                : 1;

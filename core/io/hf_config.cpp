@@ -72,7 +72,9 @@ private:
         } else {
             throw InputError(source_ + ": field '" + key + "' must be a positive integer, got " + v.dump());
         }
-        if (!std::isfinite(d) || d != std::floor(d) || d <= 0 || d > static_cast<double>(1ll << 40))
+        if (std::isfinite(d) && d == std::floor(d) && d > static_cast<double>(1ll << 40))
+            throw InputError(source_ + ": field '" + key + "' is out of range: at most 1099511627776 (2^40), got " + v.dump());
+        if (!std::isfinite(d) || d != std::floor(d) || d <= 0)
             throw InputError(source_ + ": field '" + key + "' must be a positive integer, got " + v.dump());
         return static_cast<std::int64_t>(d);
     }

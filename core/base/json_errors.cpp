@@ -68,6 +68,12 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& source_
         // out_of_range 406: a number such as 1e500 that no double can hold.
         std::string reason = e.what();
         if (const auto p = reason.find("] "); p != std::string::npos) reason = reason.substr(p + 2);
+        // nlohmann gives no position here; the number it names ("parsing '1e309'") is found in the
+        // text so that the message points at it as a syntax error's does.
+        const auto open = reason.find('\''), close = open == std::string::npos ? open : reason.find('\'', open + 1);
+        if (close != std::string::npos && close > open + 1)
+            if (const auto where = text.find(reason.substr(open + 1, close - open - 1)); where != std::string_view::npos)
+                throw InputError(at(text, where + 1, source_name) + ": " + reason + " (no double holds it)");
         throw InputError(source_name + ": invalid JSON: " + reason);
     }
 }

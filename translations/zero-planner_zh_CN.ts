@@ -351,10 +351,6 @@
         <translation>NF4 基座上的 QLoRA</translation>
     </message>
     <message>
-        <source>a GPU with more memory: no setup fits on this cluster at any sequence length we tried</source>
-        <translation>显存更大的 GPU：在所尝试的任何序列长度下，此集群都放不下任何方案</translation>
-    </message>
-    <message>
         <source>fits and is within 2% (%1 tokens/s), but %2 is simpler</source>
         <translation>可以放下且速度相差不到 2%（%1 tokens/s），但 %2 更简单</translation>
     </message>
@@ -733,6 +729,14 @@
     <message>
         <source>together: %1</source>
         <translation>一起：%1</translation>
+    </message>
+    <message>
+        <source>host RAM: %1 fits the GPU at %2 tokens and needs %3 per node (now %4)</source>
+        <translation>主机内存：%1 在 %2 个 token 时可以放入 GPU，但每个节点需要 %3（现有 %4）</translation>
+    </message>
+    <message>
+        <source>a GPU with more memory: no setup fits this GPU at any sequence length we tried</source>
+        <translation>显存更大的 GPU：在所尝试的任何序列长度下，都没有方案能放入此 GPU</translation>
     </message>
 </context>
 <context>

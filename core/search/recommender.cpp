@@ -578,9 +578,32 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
             }
         }
     }
-    if (plan.suggestions.empty())
-        add(plan.suggestions, plan.suggestion_phrases,
-            phrase(QT_TRANSLATE_NOOP("Core", "a GPU with more memory: no setup fits on this cluster at any sequence length we tried")));
+    if (!plan.suggestions.empty()) return;
+    // Nothing above fits. Where a setup fits the GPU at this or a shorter sequence but not the
+    // nodes' host RAM (every process loading the model, or a checkpoint save), the host is what
+    // blocks: a larger GPU would not help (Llama-3.1 405B on one RTX 4090 said it would).
+    for (Scenario t = s; t.training.seq_len >= 128; t.training.seq_len /= 2) {
+        Scenario trial = t;
+        trial.training.global_batch = 0;
+        trial.training.micro_batch = 1;
+        trial.training.checkpointing = Checkpointing::Full;
+        for (const ZeroSetup& z : zero_setups()) {
+            trial.zero = t.zero;
+            trial = with_setup(trial, z);
+            trial.zero.reduce_bucket_elems = trial.zero.allgather_bucket_elems = deepspeed::recommended::kSmallBucketElems;
+            const MemoryBreakdown m = estimate_memory(trial);
+            const Fit f = check_fit(trial, m);
+            if (f.gpu && f.nvme && !f.cpu && f.layout()) {
+                add(plan.suggestions, plan.suggestion_phrases,
+                    phrase(QT_TRANSLATE_NOOP("Core", "host RAM: %1 fits the GPU at %2 tokens and needs %3 per node (now %4)"),
+                           {setup_phrase(z), std::to_string(trial.training.seq_len), format_bytes(m.cpu_bytes_per_node),
+                            format_bytes(s.cluster.cpu_ram_bytes_per_node)}));
+                return;
+            }
+        }
+    }
+    add(plan.suggestions, plan.suggestion_phrases,
+        phrase(QT_TRANSLATE_NOOP("Core", "a GPU with more memory: no setup fits this GPU at any sequence length we tried")));
 }
 
 }  // namespace

@@ -83,6 +83,21 @@ private slots:
         QVERIFY(explained);
     }
 
+    // Llama-3.1 405B on one RTX 4090 workstation (128 GiB of host RAM): nothing fits, at any GPU
+    // count (each node loads the model) or sequence. Full CPU offload fits the card at 2,048 tokens
+    // but needs terabytes of host RAM, so the host is named, not a GPU with more memory (which
+    // the plan said, though no card would have helped).
+    void nothing_fits_names_the_host_where_the_gpu_would_fit() {
+        Scenario s = preset_scenario("llama-3.1-405b", "rtx-4090", 1);
+        s.cluster.cpu_ram_bytes_per_node = gib_to_bytes(128);
+        const Plan p = recommend(s);
+        QVERIFY(!p.feasible);
+        QCOMPARE(p.suggestions.size(), std::size_t(1));
+        QVERIFY2(p.suggestions.front().starts_with("host RAM: ZeRO-3 + CPU optimizer and params fits the GPU at 2048 tokens and needs "),
+                 p.suggestions.front().c_str());
+        QVERIFY2(p.suggestions.front().ends_with(" per node (now 128.0 GiB)"), p.suggestions.front().c_str());
+    }
+
     // Llama-2 7B on 8 x A100 80GB at 8 micro batches a step: ZeRO-1 hides its one all-reduce in the
     // last backward but adds each micro batch's gradients into .grad (autograd, 7 passes over the
     // 13 GB of them) and all-gathers the updated 16-bit partitions after the step, exposed

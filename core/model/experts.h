@@ -44,6 +44,20 @@ inline constexpr double kMaxCapacityFactor = 64;  // the planner's bound: beyond
 // DeepSpeed's MoE layer with ep_size > 1 on a model with routed experts (inline: every estimate asks).
 inline bool uses_expert_parallelism(const Scenario& s) { return s.parallel.expert > 1 && s.model.experts > 1; }
 
+// The routed experts unsliced on every tensor-parallel rank: Megatron-DeepSpeed builds DeepSpeed's
+// MoE layer for any model with routed experts (megatron/model/transformer.py: MoE(...,
+// ParallelMLP(moe=True)) at every --moe-expert-parallel-size, ep_size 1 included), and its expert
+// linears are not tensor-parallel unless enable_expert_tensor_parallelism (core/tensor_parallel/
+// layers.py ColumnParallelLinear: moe and not enable_expert_tensor_parallelism -> world_size 1,
+// is_expert_without_slicing). With expert parallelism, or with tensor parallelism alone in full
+// training (expert parallelism is planned for full training only, validate_experts; adapters or
+// frozen layers over a tensor-parallel mixture keep the sliced count: not modelled).
+inline bool experts_whole_on_tensor_ranks(const Scenario& s) {
+    if (s.model.experts <= 1) return false;
+    if (s.parallel.expert > 1) return true;
+    return s.parallel.tensor > 1 && !s.finetune.adapters() && s.finetune.freeze_layers == 0 && !s.finetune.freeze_embeddings;
+}
+
 // Routed experts per MoE layer on each rank: experts / ep_size (num_local_experts).
 std::int64_t local_experts(const Scenario& s);
 // The ranks holding the same experts, over which ZeRO partitions and reduces them: DP / EP.

@@ -50,12 +50,12 @@ ParameterSplit rank_parameter_split(const Scenario& s) {
                           &out.quant_state_bytes})
             *v *= f;
     }
-    if (uses_expert_parallelism(s)) {
+    if (experts_whole_on_tensor_ranks(s)) {
         // DeepSpeed's MoE layer keeps experts / ep_size routed experts of each MoE layer on a rank
         // (moe/layer.py num_local_experts), whole on every tensor-parallel rank (its experts are
-        // not tensor-parallel unless enable_expert_tensor_parallelism); the share above counted
-        // them like the rest of the stage's layers, split over the tensor ranks. Every layer is
-        // trained (validate_experts), so the experts are trainable.
+        // not tensor-parallel unless enable_expert_tensor_parallelism), at ep_size 1 as well; the
+        // share above counted them like the rest of the stage's layers, split over the tensor
+        // ranks. Every layer is trained (validate_experts), so the experts are trainable.
         const Parallelism& p = s.parallel;
         const double L = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
         const double stage_layers = p.pipeline > 1 ? std::ceil(L / static_cast<double>(p.pipeline)) / L : 1.0;

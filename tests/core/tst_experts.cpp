@@ -73,6 +73,28 @@ private slots:
         QCOMPARE(model_state_bytes(s, p).params, 2.0 * p.trainable);
     }
 
+    // Megatron-DeepSpeed builds DeepSpeed's MoE layer at any --moe-expert-parallel-size, and its
+    // expert linears are unsliced on every tensor rank (core/tensor_parallel/layers.py
+    // is_expert_without_slicing): at tensor 4, EP 1 holds all 8 routed experts whole and EP 2 four,
+    // while the dense rest is split over the tensor ranks either way. (EP 1 counted the experts
+    // split by 4 too, so a rank held a quarter of what EP 2's did: fewer GPUs, less memory.)
+    void experts_whole_on_tensor_ranks_at_every_ep_data() {
+        QTest::addColumn<int>("ep");
+        QTest::addColumn<int>("local");
+        QTest::newRow("transformer.py: tensor 4, EP 1") << 1 << 8;
+        QTest::newRow("transformer.py: tensor 4, EP 2") << 2 << 4;
+    }
+    void experts_whole_on_tensor_ranks_at_every_ep() {
+        QFETCH(int, ep);
+        QFETCH(int, local);
+        Scenario s = mixtral(16, ep);
+        s.parallel.tensor = 4;
+        validate(s);
+        const ParameterSplit p = rank_parameter_split(s);
+        QCOMPARE(p.expert, kMixtralRouted * local / 8);
+        QCOMPARE(p.trainable, kMixtralDense / 4 + kMixtralRouted * local / 8);
+    }
+
     // utils/groups.py _create_expert_and_data_parallel: expert-data-parallel groups of DP / EP ranks
     // (its docstring: world 16, EP 2 -> expert_data_parallel_group [0,2,...,14], 8 ranks).
     void partition_groups_data() {

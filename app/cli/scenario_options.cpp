@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,17 @@
 namespace zp::cli {
 
 namespace {
+
+// --hf-config names a config.json; a model's folder (what from_pretrained takes) is refused with
+// the file to give, rather than "is a directory".
+std::string hf_config_file(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_directory(path, ec) && fs::is_regular_file(fs::path(path) / "config.json", ec))
+        throw InputError(path + ": is a model's folder; give its config.json: " + std::string(opt::hf_config.name) + " " +
+                         (fs::path(path) / "config.json").string());
+    return path;
+}
 
 bool any_architecture_option(const Args& a) {
     for (const Option* k : {&opt::layers, &opt::hidden, &opt::heads, &opt::kv_heads, &opt::ffn, &opt::vocab})
@@ -91,7 +103,7 @@ void apply_model(const Args& a, Scenario& s, ScenarioNotes* notes) {
     if (a.has(opt::params) && sources > 0)
         throw InputError("--params contradicts --model/--hf-config, which fix the parameter count; give one of them");
     if (auto v = a.get(opt::model)) s.model = model_preset(*v).spec;
-    if (auto v = a.get(opt::hf_config)) s.model = import_hf_config(read_text_file(*v), *v);
+    if (auto v = a.get(opt::hf_config)) s.model = import_hf_config(read_text_file(hf_config_file(*v)), *v);
     if (sources > 0) {
         if (any_architecture_option(a)) apply_architecture_overrides(a, s.model);
     } else if (auto v = a.get(opt::params)) {

@@ -24,6 +24,8 @@ const char* deepspeed_optimizer_type(Optimizer o) {
     return "AdamW";
 }
 
+double optimizer_beta2(Optimizer o, const ExportOptions& options) { return o == Optimizer::Lion ? 0.99 : options.beta2; }
+
 namespace {
 
 // DeepSpeed's fields are pydantic ints: a float such as 15099494.4 or 1.5e7 is rejected.
@@ -40,9 +42,7 @@ ordered_json optimizer_block(const Training& t, const ExportOptions& o) {
     case Optimizer::Sgd: break;
     case Optimizer::SgdMomentum: params["momentum"] = kSgdMomentum; break;
     case Optimizer::Adagrad: params["eps"] = o.eps; break;
-    case Optimizer::Lion:
-        params["betas"] = {o.beta1, 0.99};  // Lion's paper default beta2 (Chen et al. 2023)
-        break;
+    case Optimizer::Lion: params["betas"] = {o.beta1, optimizer_beta2(t.optimizer, o)}; break;
     default:
         params["betas"] = {o.beta1, o.beta2};
         params["eps"] = o.eps;
@@ -100,10 +100,16 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
     // bitsandbytes' optimizers are the client's too: ZeRO asks for zero_allow_untested_optimizer
     // (engine.py _do_optimizer_sanity_check; zero/utils.py ZERO_SUPPORTED_OPTIMIZERS lists torch's
     // and DeepSpeed's own). With offload DeepSpeed's CPU Adam steps instead, and the block stays.
+    // LAMB (FusedLamb), SGD (torch.optim.SGD, from the block or the client) and a client's Lion
+    // (lion-pytorch; the block's is FusedLion or DeepSpeedCPULion) are not among ZeRO's supported
+    // optimizers either: without the key ZeRO asserts at initialize.
     const bool offload = z.offload_optimizer != OffloadDevice::None;
     const bool bitsandbytes = t.optimizer_storage != OptimizerStorage::Standard && !offload;
-    if (!bitsandbytes && (t.fused_optimizer || offload || t.optimizer == Optimizer::Lamb)) j["optimizer"] = optimizer_block(t, o);
-    if (bitsandbytes && z.stage >= 1) j["zero_allow_untested_optimizer"] = true;
+    const bool block = !bitsandbytes && (t.fused_optimizer || offload || t.optimizer == Optimizer::Lamb);
+    if (block) j["optimizer"] = optimizer_block(t, o);
+    const bool untested = bitsandbytes || t.optimizer == Optimizer::Lamb || t.optimizer == Optimizer::Sgd ||
+                          t.optimizer == Optimizer::SgdMomentum || (t.optimizer == Optimizer::Lion && !block);
+    if (untested && z.stage >= 1) j["zero_allow_untested_optimizer"] = true;
     if (t.precision == Precision::Bf16) {
         j["bf16"] = {{"enabled", true}};
         // Low-precision master weights (runtime/precision_config.py, PR #7700): the two keys together,

@@ -22,6 +22,10 @@ struct ExportOptions {
 
 // The DeepSpeed optimizer type name ("AdamW", "Lion", ...).
 const char* deepspeed_optimizer_type(Optimizer o);
+// The second beta the exports give the optimizer: Lion's paper default 0.99 (Chen et al. 2023),
+// the options' for Adam and LAMB. One value for the ds_config and the Trainer's adam_beta2, which
+// transformers copies into an "auto" betas (integrations/deepspeed.py trainer_config_process).
+double optimizer_beta2(Optimizer o, const ExportOptions& options);
 
 // Throws InputError when the batch rule cannot be satisfied for the scenario's world size.
 nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& options = {});

@@ -22,8 +22,11 @@ nlohmann::ordered_json hf_trainer_config(const Scenario& s, const ExportOptions&
     j["train_micro_batch_size_per_gpu"] = "auto";
     j["gradient_accumulation_steps"] = "auto";
     j["gradient_clipping"] = "auto";
+    // Only what trainer_config_process fills (lr, betas, eps, weight_decay): another "auto", SGD's
+    // momentum, would reach torch.optim.SGD as the string "auto".
     if (j.contains("optimizer"))
-        for (auto& [key, value] : j["optimizer"]["params"].items()) value = "auto";
+        for (auto& [key, value] : j["optimizer"]["params"].items())
+            if (key == "lr" || key == "betas" || key == "eps" || key == "weight_decay") value = "auto";
     // warmup_min_lr is filled with 0, warmup_max_lr with the learning rate, the step counts in
     // trainer_config_finalize.
     j["scheduler"] = {
@@ -178,7 +181,7 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     if (sp) py += "    parallelism_config=parallelism_config,\n";
     py += training_arguments_batch_lines(s, o);
     py += "    adam_beta1=" + number(o.beta1) + ",\n";
-    py += "    adam_beta2=" + number(o.beta2) + ",\n";
+    py += "    adam_beta2=" + number(optimizer_beta2(s.training.optimizer, o)) + ",\n";
     py += "    adam_epsilon=" + number(o.eps) + ",\n";
     py += "    max_grad_norm=" + number(o.gradient_clipping) + ",\n";
     py += std::string("    bf16=") + (s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";

@@ -350,11 +350,40 @@ private:
         if (ds_schema::block_enabled(j_, "fp16") && ds_schema::block_enabled(j_, "bf16"))
             add(Severity::Error, "bf16.enabled", "bfloat16 and fp16 modes cannot be simultaneously enabled", "enable one of them");
         check_low_precision_master_weights();
+        check_zero_optimizer(st);
         if (j_.contains("/optimizer/params/max_grad_norm"_json_pointer))
             add(Severity::Error, "optimizer.params.max_grad_norm",
                 "'max_grad_norm' is not supported as an optimizer parameter, please switch to using the deepspeed parameter 'gradient_clipping'",
                 "move it to the top level as \"gradient_clipping\"");
     }
+
+    // The optimizer block's type against ZeRO (stage >= 1): engine.py _configure_basic_optimizer
+    // builds FusedLamb for "Lamb" and torch.optim's class for a name DeepSpeed does not know
+    // ("SGD"), neither in zero/utils.py ZERO_SUPPORTED_OPTIMIZERS (torch Adam, AdamW and Adagrad,
+    // FusedAdam, the CPU Adam/Adagrad/Lion, FusedLion), so _do_optimizer_sanity_check asserts unless
+    // zero_allow_untested_optimizer is true; the 1-bit optimizers assert "not compatible with ZeRO".
+    void check_zero_optimizer(int st) {
+        if (st < 1 || !j_.contains("/optimizer/type"_json_pointer) || !j_.at("/optimizer/type"_json_pointer).is_string()) return;
+        // A name neither DeepSpeed nor torch.optim has is reported once, by its domain (check_domains).
+        for (const Diagnostic& d : out.diagnostics)
+            if (d.path == "optimizer.type") return;
+        std::string type = j_.at("/optimizer/type"_json_pointer).get<std::string>();
+        std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (type == "onebitadam" || type == "zerooneadam" || type == "onebitlamb") {
+            add(Severity::Error, "optimizer.type",
+                j_.at("/optimizer/type"_json_pointer).get<std::string>() + " is not compatible with ZeRO",
+                "use stage 0, or Adam/AdamW with ZeRO");
+            return;
+        }
+        const bool supported = type == "adam" || type == "adamw" || type == "adagrad" || type == "lion" || type == "muon";
+        if (!supported && !block_true_top("zero_allow_untested_optimizer"))
+            add(Severity::Error, "optimizer.type",
+                "You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": true> in the configuration "
+                "file to use it.",
+                "add \"zero_allow_untested_optimizer\": true");
+    }
+
+    bool block_true_top(const char* key) const { return j_.contains(key) && j_.at(key) == true; }
 
     bool block_true(const char* block, const char* key) const {
         return is_object(block) && j_.at(block).contains(key) && j_.at(block).at(key) == true;

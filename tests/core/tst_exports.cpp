@@ -174,6 +174,43 @@ private slots:
         QVERIFY(!lint_ds_config(ds.dump(2), s.cluster.world_size()).has_errors());
     }
 
+    // ZeRO (stage >= 1) asserts at initialize for an optimizer outside zero/utils.py
+    // ZERO_SUPPORTED_OPTIMIZERS unless zero_allow_untested_optimizer (engine.py
+    // _do_optimizer_sanity_check): LAMB (FusedLamb) and SGD (torch.optim.SGD) carry it, Adam, Lion
+    // (FusedLion) and Adagrad do not need it; each export lints clean. The Trainer's config leaves
+    // "auto" only where transformers fills it (lr, betas, eps, weight_decay: SGD's momentum stays
+    // 0.9), and its adam_beta2 is Lion's 0.99 for Lion, which it copies into the "auto" betas.
+    void untested_optimizers_under_zero_data() {
+        QTest::addColumn<int>("optimizer");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("allowed");
+        QTest::newRow("utils.py: LAMB at ZeRO-2") << int(Optimizer::Lamb) << 2 << true;
+        QTest::newRow("utils.py: SGD with momentum at ZeRO-1") << int(Optimizer::SgdMomentum) << 1 << true;
+        QTest::newRow("utils.py: SGD at ZeRO-3") << int(Optimizer::Sgd) << 3 << true;
+        QTest::newRow("utils.py: SGD at ZeRO-0 (no ZeRO: no check)") << int(Optimizer::Sgd) << 0 << false;
+        QTest::newRow("utils.py: AdamW (FusedAdam)") << int(Optimizer::AdamW) << 2 << false;
+        QTest::newRow("utils.py: Lion (FusedLion)") << int(Optimizer::Lion) << 2 << false;
+        QTest::newRow("utils.py: Adagrad") << int(Optimizer::Adagrad) << 2 << false;
+    }
+    void untested_optimizers_under_zero() {
+        QFETCH(int, optimizer);
+        QFETCH(int, stage);
+        QFETCH(bool, allowed);
+        Scenario s = default_scenario();
+        s.zero.stage = stage;
+        s.training.optimizer = static_cast<Optimizer>(optimizer);
+        const nlohmann::ordered_json ds = deepspeed_config(s);
+        QCOMPARE(ds.contains("zero_allow_untested_optimizer"), allowed);
+        QVERIFY2(!lint_ds_config(ds.dump(2), s.cluster.world_size()).has_errors(), ds.dump(2).c_str());
+        const nlohmann::ordered_json hf = hf_trainer_config(s);
+        if (hf.contains("optimizer"))
+            for (const auto& [key, value] : hf["optimizer"]["params"].items())
+                QVERIFY2(value != "auto" || key == "lr" || key == "betas" || key == "eps" || key == "weight_decay", key.c_str());
+        const QString args = QString::fromStdString(hf_training_arguments_text(s, ExportOptions{}, "ds_config.json"));
+        QVERIFY(args.contains(s.training.optimizer == Optimizer::Lion ? QStringLiteral("adam_beta2=0.99,")
+                                                                      : QStringLiteral("adam_beta2=0.95,")));
+    }
+
     void every_setup_data() {
         QTest::addColumn<int>("setup");
         QTest::addColumn<int>("precision");

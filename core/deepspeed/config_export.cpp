@@ -110,6 +110,13 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
     const bool untested = bitsandbytes || t.optimizer == Optimizer::Lamb || t.optimizer == Optimizer::Sgd ||
                           t.optimizer == Optimizer::SgdMomentum || (t.optimizer == Optimizer::Lion && !block);
     if (untested && z.stage >= 1) j["zero_allow_untested_optimizer"] = true;
+    // BF16_Optimizer at ZeRO-1 (Training::gradient_accumulation): engine.py _do_optimizer_sanity_check
+    // returns BFLOAT16 for bf16 weights with fp32 gradient accumulation at stage 1 without offload;
+    // the accumulation dtype follows the weights unless data_types says so (get_data_types). At
+    // ZeRO-0 DeepSpeed picks it itself under a pipeline, and an fp32 accumulation there is refused
+    // ("unsupported mix"), so only stage 1 writes it.
+    if (t.precision == Precision::Bf16 && t.gradient_accumulation == GradientAccumulation::Bf16Optimizer && z.stage == 1 && !offload)
+        j["data_types"] = {{"grad_accum_dtype", "fp32"}};
     if (t.precision == Precision::Bf16) {
         j["bf16"] = {{"enabled", true}};
         // Low-precision master weights (runtime/precision_config.py, PR #7700): the two keys together,

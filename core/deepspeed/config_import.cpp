@@ -48,6 +48,9 @@ void import_batch_and_precision(const json& c, Scenario& s) {
     const bool bf16 = ds_schema::block_enabled(c, "bf16");
     const auto on = [&](const char* key) { return bf16 && c.at("bf16").contains(key) && c.at("bf16").at(key) == true; };
     s.zero.bf16_master_weights = on("bf16_master_weights_and_grads") && on("bf16_optimizer_states");
+    // fp32 gradient accumulation under bf16: DeepSpeed's BF16_Optimizer (config_export.cpp), read back.
+    if (bf16 && c.contains("/data_types/grad_accum_dtype"_json_pointer) && c.at("/data_types/grad_accum_dtype"_json_pointer) == "fp32")
+        s.training.gradient_accumulation = GradientAccumulation::Bf16Optimizer;
 }
 
 // The optimizer's type and whose kernel runs it.

@@ -211,6 +211,33 @@ private slots:
                                                                       : QStringLiteral("adam_beta2=0.95,")));
     }
 
+    // DeepSpeed's BF16_Optimizer at ZeRO-1 needs fp32 gradient accumulation said in the config
+    // (engine.py _do_optimizer_sanity_check, get_data_types): written at stage 1 without offload,
+    // read back by the import; not at stage 2 (ZeRO's own optimizer) or under offload.
+    void bf16_optimizer_grad_accum_dtype_data() {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<int>("offload");
+        QTest::addColumn<bool>("written");
+        QTest::newRow("engine.py: ZeRO-1, BFLOAT16") << 1 << int(OffloadDevice::None) << true;
+        QTest::newRow("engine.py: ZeRO-1 with CPU offload, ZeRO's") << 1 << int(OffloadDevice::Cpu) << false;
+        QTest::newRow("engine.py: ZeRO-2, ZeRO's") << 2 << int(OffloadDevice::None) << false;
+    }
+    void bf16_optimizer_grad_accum_dtype() {
+        QFETCH(int, stage);
+        QFETCH(int, offload);
+        QFETCH(bool, written);
+        Scenario s = default_scenario();
+        s.zero.stage = stage;
+        s.zero.offload_optimizer = static_cast<OffloadDevice>(offload);
+        s.training.gradient_accumulation = GradientAccumulation::Bf16Optimizer;
+        const nlohmann::ordered_json ds = deepspeed_config(s);
+        QCOMPARE(ds.contains("data_types"), written);
+        if (written) QCOMPARE(ds["data_types"]["grad_accum_dtype"].get<std::string>(), std::string("fp32"));
+        QVERIFY(!lint_ds_config(ds.dump(2), s.cluster.world_size()).has_errors());
+        const Scenario back = apply_ds_config(nlohmann::json::parse(ds.dump()), default_scenario());
+        QCOMPARE(back.training.gradient_accumulation == GradientAccumulation::Bf16Optimizer, written);
+    }
+
     void every_setup_data() {
         QTest::addColumn<int>("setup");
         QTest::addColumn<int>("precision");

@@ -175,6 +175,13 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     py += "# The values transformers copies into the \"auto\" fields of " + config_path + ".\n";
     py += "# \"auto\" reduce_bucket_size becomes hidden_size^2 (the planner sized " + number(s.zero.reduce_bucket_elems) +
           "): replace it with an integer to keep the planned buffers.\n";
+    // trainer_config_finalize's other two (integrations/deepspeed.py): 0.9 h^2 and 10 h at stage 3.
+    if (s.zero.stage == 3)
+        py +=
+            "# At stage 3 \"auto\" stage3_prefetch_bucket_size becomes 0.9 x hidden_size^2 and stage3_param_persistence_threshold "
+            "10 x hidden_size (the planner sized " +
+            number(s.zero.stage3_prefetch_bucket_elems) + " and " + number(s.zero.stage3_param_persistence_threshold) +
+            "): replace them with integers to keep the planned sizes.\n";
     py += "args = TrainingArguments(\n";
     py += "    output_dir=\"output\",\n";
     py += "    deepspeed=\"" + config_path + "\",\n";

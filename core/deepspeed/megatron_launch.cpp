@@ -81,6 +81,13 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
               "tensor size); Megatron-Core 0.16 or later runs it, all-gathering each layer's QKV output over the tensor ranks "
               "(Megatron-LM's pretrain_gpt.py with these model and parallel sizes; --use-distributed-optimizer partitions "
               "the optimizer states as ZeRO-1 does).\n";
+    // megatron/arguments.py: "pipeline-model-parallel size should be greater than 2 with interleaved
+    // schedule" (an assert when --num-layers-per-virtual-pipeline-stage is given).
+    if (p.virtual_stages > 1 && p.pipeline <= 2)
+        sh +=
+            "# Warning: Megatron-DeepSpeed asserts a pipeline of more than 2 stages with the interleaved schedule "
+            "(megatron/arguments.py: \"pipeline-model-parallel size should be greater than 2 with interleaved schedule\"); "
+            "plan with --pp 3 or more, or --pp-schedule 1f1b.\n";
     // Parallelism::pipeline_send: Megatron-DeepSpeed's pipeline is DeepSpeed's PipelineEngine, which
     // with tensor parallelism sends each tensor rank a t-th of a stage's output and all-gathers it
     // at the receiver (runtime/pipe/engine.py pipe_partitioned, grad_partitioned: on by default).

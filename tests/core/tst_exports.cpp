@@ -569,6 +569,13 @@ private slots:
         Scenario whole = s;
         whole.parallel.pipeline_send = PipelineSend::Whole;
         QVERIFY(megatron_launch_script(whole).find("plan with --pp-send scatter-gather") != std::string::npos);
+        // The interleaved schedule over 2 stages: Megatron-DeepSpeed's arguments.py asserts more than 2.
+        QVERIFY(sh.find("interleaved schedule") == std::string::npos);
+        Scenario interleaved = s;
+        interleaved.parallel.pipeline = 2;
+        interleaved.parallel.virtual_stages = 5;
+        QVERIFY(megatron_launch_script(interleaved).find("asserts a pipeline of more than 2 stages with the interleaved schedule") !=
+                std::string::npos);
         // train_batch_size = micro x accumulation x data-parallel ranks: 2 x 128 x 8.
         const auto cfg = deepspeed_config(s);
         QCOMPARE(cfg.at("train_batch_size").get<std::int64_t>(), std::int64_t{2048});

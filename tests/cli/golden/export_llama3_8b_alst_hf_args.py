@@ -29,6 +29,7 @@ parallelism_config = ParallelismConfig(
 
 # The values transformers copies into the "auto" fields of ds_config_hf.json.
 # "auto" reduce_bucket_size becomes hidden_size^2 (the planner sized 2e+08): replace it with an integer to keep the planned buffers.
+# At stage 3 "auto" stage3_prefetch_bucket_size becomes 0.9 x hidden_size^2 and stage3_param_persistence_threshold 10 x hidden_size (the planner sized 5e+07 and 100000): replace them with integers to keep the planned sizes.
 args = TrainingArguments(
     output_dir="output",
     deepspeed="ds_config_hf.json",

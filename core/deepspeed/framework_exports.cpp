@@ -270,6 +270,25 @@ std::string sequence_parallel_header(const Scenario& s, const std::string& confi
     return h;
 }
 
+// A ds_config with an "optimizer" block under Accelerate: the script's optimizer is a DummyOptim.
+std::string dummy_optim_note(const Scenario& s, const ExportOptions& o) {
+    if (!deepspeed_config(s, o).contains("optimizer")) return {};
+    return "# Its \"optimizer\" block is DeepSpeed's (FusedAdam, or CPU Adam with offload): create the optimizer in the script as\n"
+           "# accelerate.utils.DummyOptim(model.parameters(), lr=...); Accelerate refuses a second one (accelerator.py _prepare_deepspeed).\n";
+}
+
+// The comments above a YAML that points at the plan's ds_config: where it comes from and what a
+// training script does with its optimizer block.
+std::string deepspeed_file_header(const Scenario& s, const ExportOptions& o, const std::string& config_path) {
+    std::string h = "# ZeRO, the batch, the precision and the buffers are in " + config_path +
+                    " (zero-planner export --format deepspeed -o " + config_path +
+                    ");\n# beside deepspeed_config_file Accelerate refuses mixed_precision and its own ZeRO keys here "
+                    "(DeepSpeedPlugin._deepspeed_config_checks).\n";
+    h += dummy_optim_note(s, o);
+    h += "# Launch: accelerate launch --config_file accelerate_config.yaml train.py\n";
+    return h;
+}
+
 }  // namespace
 
 std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o, const std::string& config_path) {
@@ -284,7 +303,20 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o, co
         ds["deepspeed_config_file"] = YAML::Node(config_path);
         ds["zero3_init_flag"] = YAML::Node(s.zero.stage == 3 && s.zero.zero_init);
         std::string yaml = accelerate_yaml(s, "DEEPSPEED", "deepspeed_config", ds, "", parallelism_block(s));
-        return sequence_parallel_header(s, config_path) + outside_header + yaml;
+        return sequence_parallel_header(s, config_path) + dummy_optim_note(s, o) + outside_header + yaml;
+    }
+    // Accelerate's own DeepSpeed keys (zero_stage, the offload devices, ...) build a ds_config of
+    // their own (utils/dataclasses.py DeepSpeedPlugin.__post_init__) without overlap_comm (DeepSpeed's
+    // default: off below stage 3), the bucket, prefetch and live-parameter sizes, ZeRO++, MiCS,
+    // pin_memory or bf16 master weights: a run that is not the plan. So the block points at the
+    // plan's ds_config, as `accelerate config` writes it for a file. FP8 is the exception: beside
+    // deepspeed_config_file Accelerate refuses mixed_precision, which FP8 needs; that plan keeps the
+    // keys and its header names what they do not carry.
+    if (!s.training.fp8_gemms) {
+        std::map<std::string, YAML::Node> ds;
+        ds["deepspeed_config_file"] = YAML::Node(config_path);
+        ds["zero3_init_flag"] = YAML::Node(s.zero.stage == 3 && s.zero.zero_init);
+        return deepspeed_file_header(s, o, config_path) + outside_header + accelerate_yaml(s, "DEEPSPEED", "deepspeed_config", ds, "", {});
     }
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
     const ZeroSetup& z = s.zero;
@@ -302,8 +334,12 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o, co
     }
     ds["zero_stage"] = YAML::Node(z.stage);
 
-    return outside_header + accelerate_yaml(s, "DEEPSPEED", "deepspeed_config", ds,
-                                            s.training.precision == Precision::Fp32 ? "no" : to_string(s.training.precision));
+    const std::string fp8_header =
+        "# FP8 needs mixed_precision here, which Accelerate refuses beside deepspeed_config_file: these keys build Accelerate's own\n"
+        "# ds_config, without the plan's overlap_comm, bucket sizes, ZeRO++, MiCS and pin_memory (DeepSpeed's defaults apply).\n";
+    return fp8_header + outside_header +
+           accelerate_yaml(s, "DEEPSPEED", "deepspeed_config", ds,
+                           s.training.precision == Precision::Fp32 ? "no" : to_string(s.training.precision));
 }
 
 std::string hostfile_lines(std::int64_t nodes, std::int64_t gpus_per_node) {

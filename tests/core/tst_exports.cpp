@@ -294,14 +294,17 @@ private slots:
         QCOMPARE(hf["zero_optimization"].value("stage3_prefetch_bucket_size", nlohmann::ordered_json()) == "auto", z.stage == 3);
         QCOMPARE(hf["zero_optimization"].value("stage3_max_live_parameters", nlohmann::ordered_json()) == "auto", false);
 
-        // Accelerate: the keys `accelerate config` writes, sorted.
+        // Accelerate: the keys `accelerate config` writes for a ds_config file, sorted. Its own ZeRO
+        // keys would build a ds_config without the plan's overlap_comm, buckets, ZeRO++ and MiCS
+        // (DeepSpeedPlugin.__post_init__), so the block points at the plan's file.
         const YAML::Node y = YAML::Load(accelerate_config_yaml(s));
         QCOMPARE(y["distributed_type"].as<std::string>(), std::string("DEEPSPEED"));
         QCOMPARE(y["num_processes"].as<std::int64_t>(), s.cluster.world_size());
         QCOMPARE(y["num_machines"].as<std::int64_t>(), nodes);
-        QCOMPARE(y["deepspeed_config"]["zero_stage"].as<int>(), z.stage);
-        QCOMPARE(y["deepspeed_config"]["offload_optimizer_device"].as<std::string>(), std::string(to_string(z.offload_optimizer)));
-        QCOMPARE(y["deepspeed_config"]["zero3_init_flag"].IsDefined(), z.stage == 3);
+        QCOMPARE(y["deepspeed_config"]["deepspeed_config_file"].as<std::string>(), std::string("ds_config.json"));
+        QVERIFY(!y["deepspeed_config"]["zero_stage"].IsDefined() && !y["mixed_precision"].IsDefined());
+        QCOMPARE(y["deepspeed_config"]["zero3_init_flag"].as<bool>(), z.stage == 3 && s.zero.zero_init);
+        QCOMPARE(accelerate_config_yaml(s).find("DummyOptim") != std::string::npos, ds.contains("optimizer"));
         std::vector<std::string> keys;
         for (const auto& kv : y) keys.push_back(kv.first.as<std::string>());
         QVERIFY(std::is_sorted(keys.begin(), keys.end()));

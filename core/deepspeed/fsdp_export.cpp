@@ -134,6 +134,9 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
         py += "        \"version\": 2,\n";
         py += std::string("        \"reshard_after_forward\": ") + (z.stage == 3 ? "True" : "False") + ",\n";
     } else {
+        // Said explicitly: transformers v5 takes version 2 when fsdp_config names none, which drops
+        // the FSDP1 knobs below without a word (its TrainingArguments fsdp_config default).
+        py += "        \"version\": 1,\n";
         py += "        \"backward_prefetch\": \"backward_pre\",\n";
         py += "        \"forward_prefetch\": False,\n";
         py += "        \"use_orig_params\": True,\n";

@@ -7,6 +7,7 @@ args = TrainingArguments(
     fsdp="full_shard auto_wrap",
     fsdp_config={
         "transformer_layer_cls_to_wrap": ["LlamaDecoderLayer"],
+        "version": 1,
         "backward_prefetch": "backward_pre",
         "forward_prefetch": False,
         "use_orig_params": True,

@@ -738,6 +738,10 @@
         <source>a GPU with more memory: no setup fits this GPU at any sequence length we tried</source>
         <translation>显存更大的 GPU：在所尝试的任何序列长度下，都没有方案能放入此 GPU</translation>
     </message>
+    <message>
+        <source>LAMB cannot run with the optimizer offloaded: DeepSpeed builds its CUDA FusedLamb, which cannot step the partition on the host (use AdamW, Adagrad or Lion with offload)</source>
+        <translation>LAMB 不能在优化器卸载时运行：DeepSpeed 构建的是 CUDA 版 FusedLamb，无法在主机上更新分区（卸载时请用 AdamW、Adagrad 或 Lion）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -918,6 +922,10 @@
     <message>
         <source>NVMe</source>
         <translation>NVMe</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
     </message>
 </context>
 <context>

@@ -63,6 +63,7 @@ std::string fits_word(const Candidate& c) {
     case SetupRefusal::Pipeline: return "no: pipeline";
     case SetupRefusal::Tensor: return "no: tensor";
     case SetupRefusal::Experts: return "no: experts";
+    case SetupRefusal::Optimizer: return "no: optimizer";
     }
     return !f.gpu ? "no: GPU" : !f.cpu ? "no: host RAM" : "no: NVMe";
 }

@@ -174,6 +174,10 @@ Phrase rejection_reason(const Scenario& s, const Candidate& c) {
         return phrase(QT_TRANSLATE_NOOP("Core",
                                         "tensor parallelism past the key/value heads runs in Megatron-Core, whose distributed optimizer "
                                         "partitions as ZeRO stage 1 does: no ZeRO stage 2 or 3"));
+    case SetupRefusal::Optimizer:
+        return phrase(QT_TRANSLATE_NOOP("Core",
+                                        "LAMB cannot run with the optimizer offloaded: DeepSpeed builds its CUDA FusedLamb, which "
+                                        "cannot step the partition on the host (use AdamW, Adagrad or Lion with offload)"));
     case SetupRefusal::Experts: break;
     }
     return phrase(QT_TRANSLATE_NOOP("Core", "expert parallelism works with ZeRO stage 0, 1 or 2 only (DeepSpeed's MoE layer)"));

@@ -173,6 +173,9 @@ private slots:
         QTest::newRow("bf16 master weights: ZeRO 1-3") << int(SetupRefusal::MasterWeights) << "no: master weights"
                                                        << "DDP (ZeRO-0)"
                                                        << "bf16 master weights and optimizer states run at ZeRO stage 1-3";
+        QTest::newRow("engine.py: FusedLamb, no CPU LAMB") << int(SetupRefusal::Optimizer) << "no: optimizer"
+                                                           << "ZeRO-2 + CPU optimizer"
+                                                           << "LAMB cannot run with the optimizer offloaded";
     }
     void setup_refusal_said_alike() {
         QFETCH(int, refusal);
@@ -205,6 +208,11 @@ private slots:
         case SetupRefusal::MasterWeights:
             s.zero.bf16_master_weights = true;
             s.zero.stage = 0;
+            break;
+        case SetupRefusal::Optimizer:
+            s.training.optimizer = Optimizer::Lamb;
+            s.zero.stage = 2;
+            s.zero.offload_optimizer = OffloadDevice::Cpu;
             break;
         case SetupRefusal::None: QFAIL("a row names a refusal");
         }

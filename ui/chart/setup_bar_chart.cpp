@@ -25,6 +25,7 @@ QString SetupBarChart::misfitMark(const Candidate& c) {
     case SetupRefusal::Pipeline: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "pipeline"));
     case SetupRefusal::Tensor: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "tensor"));
     case SetupRefusal::Experts: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "experts"));
+    case SetupRefusal::Optimizer: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "optimizer"));
     case SetupRefusal::None: break;
     }
     return !c.fit.gpu   ? translated(QT_TRANSLATE_NOOP("SetupBarChart", "GPU"))

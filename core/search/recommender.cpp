@@ -488,6 +488,28 @@ std::string percent_slower(double fast, double slow) {
     return format_fixed(pct, pct < 10 ? 1 : 0) + "%";
 }
 
+// A what-if of explain_nothing_fits: `trial` at micro batch 1, full recompute and small buckets, the
+// batch following the GPU count, each setup simplest first; the first whose fit `wanted` accepts.
+struct TrialFit {
+    ZeroSetup setup;
+    MemoryBreakdown memory;
+};
+template <class Wanted>
+std::optional<TrialFit> first_trial_fit(const Scenario& trial, Wanted&& wanted) {
+    Scenario t = trial;
+    t.training.global_batch = 0;  // let the batch follow the GPU count in this what-if
+    t.training.micro_batch = 1;
+    t.training.checkpointing = Checkpointing::Full;
+    for (const ZeroSetup& z : zero_setups()) {
+        t.zero = trial.zero;
+        t = with_setup(t, z);
+        t.zero.reduce_bucket_elems = t.zero.allgather_bucket_elems = deepspeed::recommended::kSmallBucketElems;
+        MemoryBreakdown m = estimate_memory(t);
+        if (wanted(check_fit(t, m))) return TrialFit{z, std::move(m)};
+    }
+    return std::nullopt;
+}
+
 void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan) {
     // Host RAM or NVMe short while the GPU side fits somewhere: say how much is needed.
     double min_cpu = 1e300, min_nvme = 1e300;
@@ -524,18 +546,8 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
     // More GPUs: ZeRO-3 divides model states by N; try doubling the node count.
     // The first setup (simplest first) that fits the trial scenario, or "" when none does.
     auto fits_somewhere = [](const Scenario& trial) -> Phrase {
-        Scenario t = trial;
-        t.training.global_batch = 0;  // let the batch follow the GPU count in this what-if
-        t.training.micro_batch = 1;
-        t.training.checkpointing = Checkpointing::Full;
-        for (const ZeroSetup& z : zero_setups()) {
-            t.zero = trial.zero;
-            t = with_setup(t, z);
-            t.zero.reduce_bucket_elems = t.zero.allgather_bucket_elems = deepspeed::recommended::kSmallBucketElems;
-            const MemoryBreakdown m = estimate_memory(t);
-            if (check_fit(t, m).all()) return setup_phrase(z);
-        }
-        return Phrase();
+        const auto found = first_trial_fit(trial, [](const Fit& f) { return f.all(); });
+        return found ? setup_phrase(found->setup) : Phrase();
     };
     Scenario more = s;
     for (int k = 0; k < 12; ++k) {
@@ -587,24 +599,13 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
     // nodes' host RAM (every process loading the model, or a checkpoint save), the host is what
     // blocks: a larger GPU would not help (Llama-3.1 405B on one RTX 4090 said it would).
     for (Scenario t = s; t.training.seq_len >= 128; t.training.seq_len /= 2) {
-        Scenario trial = t;
-        trial.training.global_batch = 0;
-        trial.training.micro_batch = 1;
-        trial.training.checkpointing = Checkpointing::Full;
-        for (const ZeroSetup& z : zero_setups()) {
-            trial.zero = t.zero;
-            trial = with_setup(trial, z);
-            trial.zero.reduce_bucket_elems = trial.zero.allgather_bucket_elems = deepspeed::recommended::kSmallBucketElems;
-            const MemoryBreakdown m = estimate_memory(trial);
-            const Fit f = check_fit(trial, m);
-            if (f.gpu && f.nvme && !f.cpu && f.layout()) {
-                add(plan.suggestions, plan.suggestion_phrases,
-                    phrase(QT_TRANSLATE_NOOP("Core", "host RAM: %1 fits the GPU at %2 tokens and needs %3 per node (now %4)"),
-                           {setup_phrase(z), std::to_string(trial.training.seq_len), format_bytes(m.cpu_bytes_per_node),
-                            format_bytes(s.cluster.cpu_ram_bytes_per_node)}));
-                return;
-            }
-        }
+        const auto host_short = first_trial_fit(t, [](const Fit& f) { return f.gpu && f.nvme && !f.cpu && f.layout(); });
+        if (!host_short) continue;
+        add(plan.suggestions, plan.suggestion_phrases,
+            phrase(QT_TRANSLATE_NOOP("Core", "host RAM: %1 fits the GPU at %2 tokens and needs %3 per node (now %4)"),
+                   {setup_phrase(host_short->setup), std::to_string(t.training.seq_len),
+                    format_bytes(host_short->memory.cpu_bytes_per_node), format_bytes(s.cluster.cpu_ram_bytes_per_node)}));
+        return;
     }
     add(plan.suggestions, plan.suggestion_phrases,
         phrase(QT_TRANSLATE_NOOP("Core", "a GPU with more memory: no setup fits this GPU at any sequence length we tried")));

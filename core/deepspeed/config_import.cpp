@@ -22,10 +22,23 @@ namespace {
 // `obj[key]` as a count: a finite, non-negative JSON number within the range JSON carries exactly;
 // anything else is left to the linter and imports nothing.
 std::optional<std::int64_t> integer(const json& obj, const char* key) {
-    if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_number()) return std::nullopt;
+    if (!obj.is_object() || !obj.contains(key)) return std::nullopt;
+    // A whole number written as text ("3") is the number to DeepSpeed (pydantic's lax mode).
+    if (obj.at(key).is_string()) {
+        const auto v = ds_schema::lax_integer(obj.at(key));
+        if (!v || *v < 0) return std::nullopt;
+        return v;
+    }
+    if (!obj.at(key).is_number()) return std::nullopt;
     const double d = obj.at(key).get<double>();
     if (!std::isfinite(d) || d < 0 || d > kJsonSafeInteger) return std::nullopt;
     return static_cast<std::int64_t>(d);
+}
+
+// `obj[key]` as a bool, read as pydantic's lax mode reads it (0/1, "true", "yes", ...: ds_schema::lax_boolean).
+std::optional<bool> flag(const json& obj, const char* key) {
+    if (!obj.is_object() || !obj.contains(key)) return std::nullopt;
+    return ds_schema::lax_boolean(obj.at(key));
 }
 
 // The batch sizes, with DeepSpeed-Ulysses' degree first, and the precision blocks.
@@ -88,9 +101,8 @@ void import_optimizer(const json& c, Scenario& s) {
 // The zero_optimization block: stage, buckets, ZeRO++, MiCS, offload and the save switch.
 void import_zero(const json& z, Scenario& s) {
     if (auto v = integer(z, "stage"); v && *v <= 3) s.zero.stage = static_cast<int>(*v);
-    if (z.contains("overlap_comm") && z.at("overlap_comm").is_boolean()) s.zero.overlap_comm = z.at("overlap_comm").get<bool>();
-    if (z.contains("use_multi_rank_bucket_allreduce") && z.at("use_multi_rank_bucket_allreduce").is_boolean())
-        s.zero.multi_rank_bucket_allreduce = z.at("use_multi_rank_bucket_allreduce").get<bool>();
+    if (auto b = flag(z, "overlap_comm")) s.zero.overlap_comm = *b;
+    if (auto b = flag(z, "use_multi_rank_bucket_allreduce")) s.zero.multi_rank_bucket_allreduce = *b;
     if (auto v = integer(z, "reduce_bucket_size")) s.zero.reduce_bucket_elems = static_cast<double>(*v);
     if (auto v = integer(z, "allgather_bucket_size")) s.zero.allgather_bucket_elems = static_cast<double>(*v);
     if (auto v = integer(z, "stage3_prefetch_bucket_size")) s.zero.stage3_prefetch_bucket_elems = static_cast<double>(*v);
@@ -101,10 +113,10 @@ void import_zero(const json& z, Scenario& s) {
     // MiCS: DeepSpeed's default -1 (and any value up to 0) is off, 1 here (engine.py: MiCS when mics_shard_size > 0).
     if (z.contains("mics_shard_size") && z.at("mics_shard_size").is_number_integer())
         s.zero.mics_shard_size = std::max<std::int64_t>(z.at("mics_shard_size").get<std::int64_t>(), 1);
-    for (auto [key, flag] : {std::pair{"zero_quantized_weights", &s.zero.quantized_weights},
-                             std::pair{"zero_quantized_gradients", &s.zero.quantized_gradients},
-                             std::pair{"mics_hierarchical_params_gather", &s.zero.mics_hierarchical_params_gather}})
-        if (z.contains(key) && z.at(key).is_boolean()) *flag = z.at(key).get<bool>();
+    for (auto [key, target] : {std::pair{"zero_quantized_weights", &s.zero.quantized_weights},
+                               std::pair{"zero_quantized_gradients", &s.zero.quantized_gradients},
+                               std::pair{"mics_hierarchical_params_gather", &s.zero.mics_hierarchical_params_gather}})
+        if (auto b = flag(z, key)) *target = *b;
     // A config that names a ZeRO++ key fixes ZeRO++ (the search no longer chooses it).
     for (const char* key : {"zero_hpz_partition_size", "zero_quantized_weights", "zero_quantized_gradients"})
         if (z.contains(key)) s.zero.auto_zeropp = false;
@@ -129,13 +141,12 @@ void import_zero(const json& z, Scenario& s) {
     const std::pair<const char*, OffloadDevice> blocks[] = {{"offload_param", s.zero.offload_param},
                                                             {"offload_optimizer", s.zero.offload_optimizer}};
     for (const auto& [sub, dev] : blocks)
-        if (dev != OffloadDevice::None && z.contains(sub) && z.at(sub).is_object() && z.at(sub).contains("pin_memory") &&
-            z.at(sub).at("pin_memory").is_boolean())
-            s.zero.pin_memory = z.at(sub).at("pin_memory").get<bool>();
+        if (dev != OffloadDevice::None && z.contains(sub))
+            if (auto b = flag(z.at(sub), "pin_memory")) s.zero.pin_memory = *b;
     // Left out, DeepSpeed does not gather (zero/config.py: gather_16bit_weights_on_model_save False).
     s.zero.gather_16bit_weights_on_model_save = false;
     for (const char* key : {"stage3_gather_16bit_weights_on_model_save", "stage3_gather_fp16_weights_on_model_save"})
-        if (z.contains(key) && z.at(key).is_boolean()) s.zero.gather_16bit_weights_on_model_save = z.at(key).get<bool>();
+        if (auto b = flag(z, key)) s.zero.gather_16bit_weights_on_model_save = *b;
 }
 
 }  // namespace

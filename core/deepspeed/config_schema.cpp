@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
+
 namespace zp::ds_schema {
 
 using nlohmann::json;
@@ -9,20 +11,25 @@ using nlohmann::json;
 namespace {
 
 // clang-format off
-// Keys DeepSpeed's pydantic models accept (extra="forbid"); DeepSpeed at the 2025 mirror:
-// runtime/zero/config.py (fields and their stage3_ aliases), runtime/zero/offload_config.py,
+// Keys DeepSpeed's pydantic models accept (extra="forbid"); DeepSpeed at the mirror's HEAD
+// (v0.19.6): runtime/zero/config.py, its fields and their stage3_ aliases, both accepted
+// (config_utils.py DeepSpeedConfigModel populate_by_name=True), runtime/zero/offload_config.py,
 // runtime/constants.py (fp16, bf16).
 const std::vector<std::string> kZeroKeys = {
     "stage", "contiguous_gradients", "reduce_scatter", "reduce_bucket_size", "use_multi_rank_bucket_allreduce",
     "allgather_partitions", "allgather_bucket_size", "overlap_comm", "load_from_fp32_weights", "elastic_checkpoint",
-    "offload_param", "offload_optimizer", "sub_group_size", "cpu_offload_param", "cpu_offload_use_pin_memory", "cpu_offload",
+    "offload_param", "offload_optimizer", "zenflow", "sub_group_size", "cpu_offload_param", "cpu_offload_use_pin_memory", "cpu_offload",
     "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold", "stage3_model_persistence_threshold",
     "stage3_max_live_parameters", "stage3_max_reuse_distance", "stage3_gather_16bit_weights_on_model_save",
-    "stage3_module_granularity_threshold", "stage3_use_all_reduce_for_fetch_params", "stage3_gather_fp16_weights_on_model_save",
+    "stage3_module_granularity_threshold", "stage3_use_all_reduce_for_fetch_params", "stage3_allgather_sequential",
+    "stage3_gather_fp16_weights_on_model_save",
+    "prefetch_bucket_size", "param_persistence_threshold", "model_persistence_threshold", "max_live_parameters",
+    "max_reuse_distance", "gather_16bit_weights_on_model_save", "module_granularity_threshold", "use_all_reduce_for_fetch_params",
+    "allgather_sequential",
     "ignore_unused_parameters", "legacy_stage1", "round_robin_gradients", "zero_hpz_partition_size", "zero_quantized_weights",
     "zero_quantized_nontrainable_weights", "zero_quantized_gradients", "zeropp_loco_param", "mics_shard_size",
     "mics_hierarchical_params_gather", "memory_efficient_linear", "pipeline_loading_checkpoint", "override_module_apply",
-    "log_trace_cache_warnings"};
+    "log_trace_cache_warnings", "enable_sanity_checks", "save_muon_momentum_buffer_in_memory", "leaf_module"};
 const std::vector<std::string> kOffloadParamKeys = {"device", "nvme_path", "buffer_count", "buffer_size", "max_in_cpu", "pin_memory"};
 const std::vector<std::string> kOffloadOptimizerKeys = {"device", "nvme_path", "buffer_count", "pin_memory", "pipeline_read",
                                                         "pipeline_write", "fast_init", "ratio"};
@@ -43,6 +50,7 @@ const std::vector<std::string> kTopKeys = {
     "compression_training", "sparse_attention", "weight_quantization", "quantize_training", "eigenvalue", "progressive_layer_drop",
     "hybrid_engine", "torch_autocast", "tensor_parallel", "disable_allgather", "timers", "graph_harvesting",
     "use_data_before_expert_parallelism", "dataloader_drop_last", "zero_quantized_weights", "gradient_accumulation_dtype",
+    "gradient_allreduce_op",  // runtime/constants.py GRADIENT_ALLREDUCE_OP
     // DeepSpeed-Ulysses: runtime/config.py (the batch rule's world_size) and deepspeed/__init__.py
     // initialize (with data_parallel_size, the device mesh); docs/_tutorials/ulysses-alst-sequence-parallelism.md.
     "sequence_parallel_size", "data_parallel_size"};
@@ -95,8 +103,31 @@ std::string offload_device_name(const json& zero_optimization, const char* sub) 
 
 bool block_enabled(const json& config, const char* key) {
     if (!config.is_object() || !config.contains(key) || !config.at(key).is_object()) return false;
-    const json enabled = config.at(key).value("enabled", json());
-    return enabled.is_boolean() && enabled.get<bool>();
+    return lax_boolean(config.at(key).value("enabled", json())).value_or(false);
+}
+
+std::optional<std::int64_t> lax_integer(const nlohmann::json& v) {
+    if (v.is_number_integer()) return v.get<std::int64_t>();
+    if (!v.is_string()) return std::nullopt;
+    const std::string t = v.get<std::string>();
+    std::size_t i = t.size() > 1 && (t[0] == '-' || t[0] == '+') ? 1 : 0;
+    if (i == t.size() || t.size() - i > 15) return std::nullopt;  // within what a double holds exactly
+    for (std::size_t k = i; k < t.size(); ++k)
+        if (t[k] < '0' || t[k] > '9') return std::nullopt;
+    return std::stoll(t);
+}
+
+std::optional<bool> lax_boolean(const nlohmann::json& v) {
+    if (v.is_boolean()) return v.get<bool>();
+    if (v.is_number_integer() && (v.get<std::int64_t>() == 0 || v.get<std::int64_t>() == 1)) return v.get<std::int64_t>() == 1;
+    if (!v.is_string()) return std::nullopt;
+    std::string t = v.get<std::string>();
+    for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* yes : {"true", "yes", "on", "t", "y", "1"})
+        if (t == yes) return true;
+    for (const char* no : {"false", "no", "off", "f", "n", "0"})
+        if (t == no) return false;
+    return std::nullopt;
 }
 
 }  // namespace zp::ds_schema

@@ -38,4 +38,10 @@ std::string offload_device_name(const nlohmann::json& zero_optimization, const c
 // Whether the top-level block `key` ("fp16", "bf16") says "enabled": true.
 bool block_enabled(const nlohmann::json& config, const char* key);
 
+// pydantic's lax mode, which DeepSpeed's config models use (config_utils.py sets no strict): a
+// whole number written as text ("2") is read as that number; a bool may be 0/1 or one of "true",
+// "false", "yes", "no", "on", "off", "t", "f", "y", "n", "1", "0" in any case. nullopt otherwise.
+std::optional<std::int64_t> lax_integer(const nlohmann::json& v);
+std::optional<bool> lax_boolean(const nlohmann::json& v);
+
 }  // namespace zp::ds_schema

@@ -180,13 +180,23 @@ private:
                     else
                         add(Severity::Info, full, "written as a float (" + value.dump() + "); DeepSpeed accepts it, an integer is clearer",
                             "write " + std::to_string(static_cast<long long>(d)));
+                } else if (value.is_string() && ds_schema::lax_integer(value)) {
+                    // pydantic's lax mode (DeepSpeed's models do not set strict) reads a whole number
+                    // written as text as that number.
+                    add(Severity::Info, full,
+                        "written as text (" + value.dump() + "); DeepSpeed reads it as the number, an integer is clearer",
+                        "write " + std::to_string(*ds_schema::lax_integer(value)));
                 } else if (!value.is_number_integer()) {
                     add(Severity::Error, full, "must be an integer, got " + std::string(value.type_name()) + " " + value.dump());
                 } else if (value.is_number_integer() && value.get<std::int64_t>() < 0 && !has_domain(full)) {
                     add(Severity::Error, full, "must not be negative, got " + value.dump());
                 }
             } else if (ds_schema::boolean_paths().count(full) && !value.is_boolean()) {
-                add(Severity::Error, full, "must be true or false, got " + value.dump());
+                // pydantic's lax bool: 0/1 and "true"/"false", "yes"/"no", "on"/"off", "t"/"f", "y"/"n", "1"/"0".
+                if (const auto b = ds_schema::lax_boolean(value))
+                    add(Severity::Info, full, "written as " + value.dump() + "; DeepSpeed reads it as " + (*b ? "true" : "false"),
+                        std::string("write ") + (*b ? "true" : "false"));
+                else add(Severity::Error, full, "must be true or false, got " + value.dump());
             }
             if (value.is_object()) check_types(value, full);
         }
@@ -276,6 +286,9 @@ private:
 
     // DeepSpeed runtime/config.py _set_batch_related_parameters and _batch_assertion.
     void check_batch() {
+        // Elastic training computes the batch keys itself (runtime/config.py _configure_elasticity:
+        // compute_elastic_config fills them): nothing to check here.
+        if (is_object("elasticity") && j_.at("elasticity").contains("enabled") && j_.at("elasticity").at("enabled") == true) return;
         auto train = batch_value("train_batch_size");
         auto micro = batch_value("train_micro_batch_size_per_gpu");
         auto gas = batch_value("gradient_accumulation_steps");
@@ -309,9 +322,10 @@ private:
         if (is_object("zero_optimization")) {
             const json& z = j_.at("zero_optimization");
             const auto device = [&](const char* sub) { return ds_schema::offload_device_name(z, sub); };
+            // The zero config's validators do not refuse it (zero/config.py); below stage 3 nothing reads it.
             if (device("offload_param") != "none" && st != 3)
-                add(Severity::Error, "zero_optimization.offload_param",
-                    "offload_param is valid only with ZeRO stage 3 (stage is " + std::to_string(st) + ")",
+                add(Severity::Warning, "zero_optimization.offload_param",
+                    "offload_param takes effect only with ZeRO stage 3 (stage is " + std::to_string(st) + "): DeepSpeed ignores it",
                     "remove offload_param or set stage 3");
             const json ratio = z.contains("/offload_optimizer/ratio"_json_pointer) ? z.at("/offload_optimizer/ratio"_json_pointer) : json();
             if (ratio.is_number() && ratio.get<double>() < 1.0 && st != 3)
@@ -425,11 +439,12 @@ private:
     std::optional<std::int64_t> zero_integer(const char* key) const {
         if (!is_object("zero_optimization")) return std::nullopt;
         const json& z = j_.at("zero_optimization");
-        if (!z.contains(key) || !z.at(key).is_number_integer()) return std::nullopt;
-        return z.at(key).get<std::int64_t>();
+        if (!z.contains(key)) return std::nullopt;
+        return ds_schema::lax_integer(z.at(key));  // "8" is 8 to DeepSpeed's pydantic models
     }
     bool zero_true(const char* key) const {
-        return is_object("zero_optimization") && j_.at("zero_optimization").contains(key) && j_.at("zero_optimization").at(key) == true;
+        return is_object("zero_optimization") && j_.at("zero_optimization").contains(key) &&
+               ds_schema::lax_boolean(j_.at("zero_optimization").at(key)).value_or(false);
     }
 
     // MiCS (runtime/zero/mics.py, mics_utils.py; core/model/mics.h): mics_shard_size is a pydantic int
@@ -441,9 +456,14 @@ private:
         const bool hierarchical = zero_true("mics_hierarchical_params_gather");
         if (z.contains("mics_shard_size") && !z.at("mics_shard_size").is_number_integer()) {
             const json& v = z.at("mics_shard_size");
-            if (!(v.is_string() && v.get<std::string>() == "auto"))
-                add(Severity::Error, path, "must be an integer (-1: MiCS off, DeepSpeed's default), got " + v.dump());
-            return;
+            if (const auto lax = ds_schema::lax_integer(v)) {
+                add(Severity::Info, path, "written as text (" + v.dump() + "); DeepSpeed reads it as the number, an integer is clearer",
+                    "write " + std::to_string(*lax));
+            } else {
+                if (!(v.is_string() && v.get<std::string>() == "auto"))
+                    add(Severity::Error, path, "must be an integer (-1: MiCS off, DeepSpeed's default), got " + v.dump());
+                return;
+            }
         }
         const std::int64_t S = zero_integer("mics_shard_size").value_or(-1);
         if (S <= 0) {
@@ -571,9 +591,11 @@ private:
                 add(Severity::Warning, std::string("zero_optimization.") + key,
                     std::string(key) + " " + z.at(key).dump() + " is so small that communication is serialised into many tiny collectives",
                     "use at least 5e7 elements");
+        // pin_memory defaults to true since v0.19.5 (zero/offload_config.py, 7dfa67aea; false up to
+        // v0.19.4): only a block that turns it off is slow at HEAD.
         for (const char* sub : {"offload_param", "offload_optimizer"})
             if (z.contains(sub) && z.at(sub).is_object() && z.at(sub).contains("device") && z.at(sub).at("device") != "none" &&
-                !(z.at(sub).contains("pin_memory") && z.at(sub).at("pin_memory") == true))
+                z.at(sub).contains("pin_memory") && ds_schema::lax_boolean(z.at(sub).at("pin_memory")) == false)
                 add(Severity::Warning, std::string("zero_optimization.") + sub + ".pin_memory",
                     "pin_memory is off: offload copies go through pageable memory at a fraction of PCIe speed", "set \"pin_memory\": true");
     }

@@ -237,12 +237,19 @@ private slots:
         QTest::newRow("zero/config.py: -1 is the default, off")
             << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": -1}})") << qint64(32) << qint64(8)
             << QString::fromUtf8("none") << mics << QString();
-        QTest::newRow("pydantic int: a string is refused")
-            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": "8"}})") << qint64(0) << qint64(0)
+        QTest::newRow("pydantic int: text that is no whole number is refused")
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": "eight"}})") << qint64(0) << qint64(0)
             << QString::fromUtf8("error") << mics << QString::fromUtf8("must be an integer");
+        QTest::newRow("pydantic lax int: \"8\" is read as 8")
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": "8"}})") << qint64(0) << qint64(0)
+            << QString::fromUtf8("info") << mics << QString::fromUtf8("DeepSpeed reads it as the number");
         QTest::newRow("pydantic bool: hierarchical must be true or false")
-            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 16, "mics_hierarchical_params_gather": 1}})")
+            << QString::fromUtf8(
+                   R"({"zero_optimization": {"stage": 3, "mics_shard_size": 16, "mics_hierarchical_params_gather": "maybe"}})")
             << qint64(0) << qint64(0) << QString::fromUtf8("error") << hier << QString::fromUtf8("must be true or false");
+        QTest::newRow("pydantic lax bool: 1 is true")
+            << QString::fromUtf8(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 16, "mics_hierarchical_params_gather": 1}})")
+            << qint64(0) << qint64(0) << QString::fromUtf8("info") << hier << QString::fromUtf8("DeepSpeed reads it as true");
         QTest::newRow("engine.py: ignored below stage 3")
             << QString::fromUtf8(R"({"zero_optimization": {"stage": 2, "mics_shard_size": 8}})") << qint64(32) << qint64(0)
             << QString::fromUtf8("warning") << mics << QString::fromUtf8("works only at stage 3");

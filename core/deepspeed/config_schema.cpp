@@ -39,6 +39,15 @@ const std::vector<std::string> kFp16Keys = {"enabled", "auto_cast", "loss_scale"
 // bf16_master_weights_and_grads and bf16_optimizer_states: PR #7700, 2025-12).
 const std::vector<std::string> kBf16Keys = {"enabled", "immediate_grad_update", "check_grad_overflow",
                                             "bf16_master_weights_and_grads", "bf16_optimizer_states"};
+// The monitors' and the comms logger's blocks, also DeepSpeedConfigModel (extra fields forbidden):
+// monitor/config.py TensorBoardConfig, WandbConfig, CSVConfig, CometConfig; comm/config.py
+// CommsLoggerConfig.
+const std::vector<std::pair<std::string, std::vector<std::string>>> kMonitorBlocks = {
+    {"tensorboard", {"enabled", "output_path", "job_name"}},
+    {"wandb", {"enabled", "group", "team", "project"}},
+    {"csv_monitor", {"enabled", "output_path", "job_name"}},
+    {"comet", {"enabled", "samples_log_interval", "project", "workspace", "api_key", "experiment_name", "experiment_key", "online", "mode"}},
+    {"comms_logger", {"enabled", "prof_all", "prof_ops", "verbose", "debug"}}};
 // Top-level keys DeepSpeed reads (runtime/constants.py and the feature configs); others are ignored silently.
 const std::vector<std::string> kTopKeys = {
     "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "optimizer", "scheduler", "fp16", "bf16",
@@ -89,6 +98,7 @@ const std::vector<std::string>& offload_param_keys() { return kOffloadParamKeys;
 const std::vector<std::string>& offload_optimizer_keys() { return kOffloadOptimizerKeys; }
 const std::vector<std::string>& fp16_keys() { return kFp16Keys; }
 const std::vector<std::string>& bf16_keys() { return kBf16Keys; }
+const std::vector<std::pair<std::string, std::vector<std::string>>>& monitor_blocks() { return kMonitorBlocks; }
 const std::vector<std::string>& top_level_keys() { return kTopKeys; }
 const std::set<std::string>& integer_paths() { return kIntegerPaths; }
 const std::set<std::string>& boolean_paths() { return kBooleanPaths; }

@@ -9,6 +9,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace zp::ds_schema {
@@ -19,6 +20,9 @@ const std::vector<std::string>& offload_param_keys();
 const std::vector<std::string>& offload_optimizer_keys();
 const std::vector<std::string>& fp16_keys();
 const std::vector<std::string>& bf16_keys();
+// The blocks of the monitors (tensorboard, wandb, csv_monitor, comet) and comms_logger, each with the
+// keys its pydantic model accepts.
+const std::vector<std::pair<std::string, std::vector<std::string>>>& monitor_blocks();
 // Top-level keys DeepSpeed reads; it ignores any other silently.
 const std::vector<std::string>& top_level_keys();
 

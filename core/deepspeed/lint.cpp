@@ -132,6 +132,8 @@ public:
             check_keys(j_.at("fp16"), "fp16", ds_schema::fp16_keys(), Severity::Error, "DeepSpeed rejects unknown keys here");
         if (is_object("bf16"))
             check_keys(j_.at("bf16"), "bf16", ds_schema::bf16_keys(), Severity::Error, "DeepSpeed rejects unknown keys here");
+        for (const auto& [block, keys] : ds_schema::monitor_blocks())
+            if (is_object(block.c_str())) check_keys(j_.at(block), block, keys, Severity::Error, "DeepSpeed rejects unknown keys here");
         check_types(j_, "");
         check_domains();
         check_sequence_parallel();
@@ -569,18 +571,23 @@ private:
         // DeepSpeed's defaults when a key is missing.
         setup.reduce_bucket_elems = number_at(z, "reduce_bucket_size", deepspeed::defaults::kReduceBucketElems);
         setup.allgather_bucket_elems = number_at(z, "allgather_bucket_size", deepspeed::defaults::kAllgatherBucketElems);
-        setup.overlap_comm = z.contains("overlap_comm") && z.at("overlap_comm").is_boolean()
-                                 ? z.at("overlap_comm").get<bool>()
+        setup.overlap_comm = z.contains("overlap_comm") && ds_schema::lax_boolean(z.at("overlap_comm"))
+                                 ? *ds_schema::lax_boolean(z.at("overlap_comm"))
                                  : deepspeed::defaults::overlap_comm_for_stage(st);
         Training t;
         t.precision = is_object("fp16") || is_object("bf16") ? Precision::Bf16 : Precision::Fp32;
         if ((st == 1 || st == 2) && setup.overlap_comm) {
             const double bytes = buffer_bytes(ModelSpec{}, t, setup).buckets;
+            ZeroSetup recommended = setup;
+            recommended.reduce_bucket_elems = recommended.allgather_bucket_elems = deepspeed::recommended::kBucketElems;
+            const auto gb = [](double b) { return std::to_string(static_cast<int>(std::lround(b / 1e9))); };
             if (bytes >= kLargeBucketBytesPerGpu)
                 add(Severity::Warning, "zero_optimization.reduce_bucket_size",
-                    "overlap_comm holds about " + std::to_string(static_cast<int>(std::lround(bytes / 1e9))) +
-                        " GB per GPU of communication buckets: 2 bytes x (reduce_bucket_size + allgather_bucket_size) x 4.5",
-                    "use 2e8 buckets (3.6 GB) or turn overlap_comm off if this GPU runs out of memory");
+                    "overlap_comm holds about " + gb(bytes) +
+                        " GB per GPU of communication buckets: " + std::to_string(static_cast<int>(bytes_per_element(t.precision))) +
+                        " bytes x (reduce_bucket_size + allgather_bucket_size) x 4.5",
+                    "use 2e8 buckets (" + format_fixed(buffer_bytes(ModelSpec{}, t, recommended).buckets / 1e9, 1) +
+                        " GB) or turn overlap_comm off if this GPU runs out of memory");
         }
         if ((st == 2 || st == 3) && !setup.overlap_comm)
             add(Severity::Warning, "zero_optimization.overlap_comm",

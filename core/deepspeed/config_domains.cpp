@@ -100,6 +100,14 @@ const std::vector<ValueDomain>& value_domains() {
          "runtime/config.py get_communication_data_type (SEQ_PARALLEL_COMMUNICATION_DATA_TYPE)", "\"bf16\"", "\"fp8\""},
         {"data_types.grad_accum_dtype", kDtypeNames, false, {}, {}, {}, "'{}' is not a valid DtypeEnum",
          "runtime/config.py DtypeEnum", "\"fp32\"", "\"fp64\""},
+        // runtime/config.py get_gradient_allreduce_op (lower-cased; constants.py GRADIENT_ALLREDUCE_OP_SUPPORTED)
+        // and get_checkpoint_tag_validation_mode (upper-cased; CHECKPOINT_TAG_VALIDATION_MODES).
+        {"gradient_allreduce_op", {"mean", "sum"}, true, {}, {}, {},
+         "Invalid gradient_allreduce_op. Supported operations: ['mean', 'sum']. Got: {}", "runtime/config.py get_gradient_allreduce_op",
+         "\"Mean\"", "\"avg\""},
+        {"checkpoint.tag_validation", {"warn", "ignore", "fail"}, true, {}, {}, {},
+         "Checkpoint config contains invalid tag_validation value of {}, expecting one of [WARN, IGNORE, FAIL]",
+         "runtime/config.py get_checkpoint_tag_validation_mode", "\"Warn\"", "\"Maybe\""},
         // runtime/zero/config.py and offload_config.py: Field(..., ge=0).
         {"zero_optimization.reduce_bucket_size", {}, false, {}, 0.0, {}, kGeZero, "runtime/zero/config.py reduce_bucket_size", "500000000", "-1"},
         {"zero_optimization.allgather_bucket_size", {}, false, {}, 0.0, {}, kGeZero, "runtime/zero/config.py allgather_bucket_size", "500000000", "-1"},

@@ -367,6 +367,19 @@ private:
             add(Severity::Error, "bf16.enabled", "bfloat16 and fp16 modes cannot be simultaneously enabled", "enable one of them");
         check_low_precision_master_weights();
         check_zero_optimizer(st);
+        // runtime/config.py _do_error_check: a summed gradient reduction is refused at stage 3; and
+        // engine.py _do_optimizer_sanity_check asserts "Amp and ZeRO are not currently compatible".
+        if (st == 3 && j_.contains("gradient_allreduce_op") && j_.at("gradient_allreduce_op").is_string()) {
+            std::string op = j_.at("gradient_allreduce_op").get<std::string>();
+            std::transform(op.begin(), op.end(), op.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            if (op == "sum")
+                add(Severity::Error, "gradient_allreduce_op", "gradient_allreduce_op='sum' is not supported with ZeRO stage 3",
+                    "remove it (the default is 'mean') or use stage 1 or 2");
+        }
+        if (st >= 1 && ds_schema::block_enabled(j_, "amp"))
+            add(Severity::Error, "amp.enabled",
+                "Amp and ZeRO are not currently compatible, please use (legacy) fp16 mode which performs similar to amp opt_mode=O2",
+                "use \"fp16\" or \"bf16\" instead of \"amp\"");
         if (j_.contains("/optimizer/params/max_grad_norm"_json_pointer))
             add(Severity::Error, "optimizer.params.max_grad_norm",
                 "'max_grad_norm' is not supported as an optimizer parameter, please switch to using the deepspeed parameter 'gradient_clipping'",

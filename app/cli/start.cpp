@@ -111,6 +111,12 @@ ReportRequest parse_report(const Args& a) {
         else throw InputError("report needs --format pdf|md (or -o FILE ending in .pdf or .md), got -o '" + r.out + "'");
     }
     if (format != "pdf" && format != "md") throw InputError("--format must be pdf or md, got '" + format + "'");
+    // A PDF in a .md file (or Markdown in a .pdf) opens as garbage in whatever the name promises.
+    const bool md_name = r.out.ends_with(".md"), pdf_name = r.out.ends_with(".pdf");
+    if ((format == "pdf" && md_name) || (format == "md" && pdf_name))
+        throw InputError("--format " + format + " writes " + (format == "pdf" ? "a PDF" : "Markdown") + " but -o '" + r.out +
+                         "' is named " + (md_name ? ".md" : ".pdf") + ": give --format " + (md_name ? "md" : "pdf") +
+                         " or name the file ." + format);
     r.markdown = format == "md";
     r.scenario = plan_scenario_from_args(a);
     return r;

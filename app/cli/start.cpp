@@ -80,6 +80,8 @@ ScreenshotRequest parse_screenshot(const Args& a) {
     if (!a.has(opt::out)) throw InputError("screenshot needs --out FILE.png");
     ScreenshotRequest r;
     r.out = *a.get(opt::out);
+    // The picture is a PNG whatever the name: a .jpg would hold PNG bytes.
+    if (!r.out.ends_with(".png")) throw InputError("screenshot writes a PNG: name --out FILE.png, got '" + r.out + "'");
     r.view = a.get(opt::view).value_or("window");
     if (auto size = a.get(opt::size)) std::tie(r.width, r.height) = parse_size(*size);
     if (auto scale = a.get(opt::scale)) {

@@ -90,10 +90,25 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         return OomCause::Evaluation;
     }
     for (const OomEvent& e : log.events) {
+        // One request larger than the whole card is no plan's: a tensor's shape (a batch or a
+        // sequence far larger than meant), whatever the cache holds.
+        if (e.total_bytes && e.tried_bytes > *e.total_bytes) {
+            evidence->push_back("the one request, " + gib(e.tried_bytes) + ", is larger than the whole card (" + gib(*e.total_bytes) +
+                                "): a tensor's shape, such as a batch or a sequence far larger than meant, not the plan");
+            return OomCause::Capacity;
+        }
+    }
+    for (const OomEvent& e : log.events) {
         const auto spare = unallocated_reserve(e);
         if (!spare) continue;
-        const bool large = *spare >= e.tried_bytes || (e.total_bytes && *spare >= kFragmentedFractionOfCard * *e.total_bytes);
-        if (!large) continue;
+        // The cache held the request, in pieces (PyTorch's own hint), and the run is not at the
+        // card's capacity: allocated plus the request well under it. A run whose allocated memory
+        // and request fill the card is short of memory, whatever the cache's pieces: capacity
+        // (DeepSpeed#3208: 13.30 of 14.56 GiB allocated, a 1.3B model with Adam needing ~18 GB).
+        const bool held = *spare >= e.tried_bytes;
+        const bool room =
+            !e.total_bytes || !e.allocated_bytes || *e.allocated_bytes + e.tried_bytes <= kFragmentedBelowShareOfCard * *e.total_bytes;
+        if (!held || !room) continue;
         evidence->push_back(gib(*spare) + " reserved by PyTorch but unallocated, the request " + gib(e.tried_bytes) +
                             ": the cache held enough memory, in pieces");
         // c10/cuda/CUDACachingAllocator.cpp: the message's own hint; expandable segments grow one

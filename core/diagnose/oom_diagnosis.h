@@ -62,10 +62,12 @@ struct OomDiagnosis {
 // significant figures (13.9B) is 0.4% off, so 2% covers both and still tells the fp32 master of a
 // rank (4 B x P / N) from a 16-bit copy of the whole model (2 B x P) unless N is 2.
 inline constexpr double kOomTermTolerance = 0.02;
-// Reserved but unallocated memory at least this fraction of the card, or at least the request:
-// the allocator held enough, in pieces (PyTorch's hint: "If reserved but unallocated memory is
-// large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True").
-inline constexpr double kFragmentedFractionOfCard = 0.10;
+// Fragmentation: reserved but unallocated memory at least the request, the allocator held enough
+// in pieces (PyTorch's hint: "If reserved but unallocated memory is large try setting
+// PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"), with the allocated memory and the request
+// under this share of the card; above it the run is short of memory (capacity), the pieces only
+// where it ran out first.
+inline constexpr double kFragmentedBelowShareOfCard = 0.90;
 
 // The cause the message and frames show (capacity unless something says otherwise).
 OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice);

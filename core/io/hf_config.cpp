@@ -150,9 +150,14 @@ ModelSpec from_falcon(const Fields& f) {
     ModelSpec m = gpt2_style(f.integer_any({"num_hidden_layers", "n_layer"}), hidden, heads, f.integer("vocab_size"), 0);
     m.family = "falcon";
     m.ffn = f.integer_or("ffn_hidden_size", 4 * hidden);
-    const bool new_arch = f.boolean_or("new_decoder_architecture", false);
+    // The original Falcon-40B/180B configs (model_type RefinedWeb, remote code modelling_RW.py) have
+    // no new_decoder_architecture key but n_head_kv: their layers are the new architecture, query_key_value
+    // (2 n_head_kv + n_head) x head_dim wide and ln_attn and ln_mlp in every layer (as vLLM's RWConfig
+    // reads them); the 7B's RefinedWebModel config says multi_query instead.
+    const std::int64_t n_head_kv = f.integer_or("n_head_kv", 0);
+    const bool new_arch = f.boolean_or("new_decoder_architecture", false) || n_head_kv > 0;
     if (new_arch) {
-        m.kv_heads = f.integer_or("num_kv_heads", heads);
+        m.kv_heads = f.integer_or("num_kv_heads", n_head_kv > 0 ? n_head_kv : heads);
         m.norms_per_layer = static_cast<int>(f.integer_or("num_ln_in_parallel_attn", 2));
     } else {
         m.kv_heads = f.boolean_or("multi_query", true) ? 1 : heads;

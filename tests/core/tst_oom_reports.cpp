@@ -171,6 +171,42 @@ private slots:
         QVERIFY(d.planned_bytes.has_value());
     }
 
+    // Fragmentation only where the cache held the request and the run had room on the card;
+    // a full card is capacity whatever the cache's pieces, a request over the card a shape. The
+    // messages verbatim from the issues cited (a review of 30 public reports, 2026-11-28).
+    void fragmentation_needs_room_data() {
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<int>("cause");
+        QTest::addColumn<QString>("evidence");
+        QTest::newRow("DeepSpeed#3208: 13.30 of 14.56 GiB allocated, capacity")
+            << QStringLiteral(
+                   "RuntimeError: CUDA out of memory. Tried to allocate 256.00 MiB (GPU 0; 14.56 GiB total capacity; 13.30 GiB "
+                   "already allocated; 230.50 MiB free; 13.65 GiB reserved in total by PyTorch)")
+            << int(OomCause::Capacity) << QString();
+        QTest::newRow("MusePose#20: 243 GiB asked of a 16 GiB card, a shape")
+            << QStringLiteral(
+                   "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 243.00 GiB (GPU 0; 15.99 GiB total "
+                   "capacity; 13.51 GiB already allocated; 0 bytes free; 15.91 GiB reserved in total by PyTorch)")
+            << int(OomCause::Capacity) << QStringLiteral("is larger than the whole card");
+        QTest::newRow("llama-cookbook#320: 9.71 + 10.08 of 22.2 GiB, fragmentation")
+            << QStringLiteral(
+                   "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 10.08 GiB. GPU 0 has a total capacty of "
+                   "22.20 GiB of which 687.12 MiB is free. Process 40666 has 21.53 GiB memory in use. Of the allocated memory "
+                   "9.71 GiB is allocated by PyTorch, and 10.61 GiB is reserved by PyTorch but unallocated.")
+            << int(OomCause::Fragmentation) << QStringLiteral("in pieces");
+    }
+    void fragmentation_needs_room() {
+        QFETCH(QString, message);
+        QFETCH(int, cause);
+        QFETCH(QString, evidence);
+        const OomLog log = read_oom_log(message.toStdString() + "\n", "run.log");
+        std::vector<std::string> said, advice;
+        QCOMPARE(int(oom_cause(log, &said, &advice)), cause);
+        if (!evidence.isEmpty())
+            QVERIFY(
+                std::any_of(said.begin(), said.end(), [&](const std::string& e) { return QString::fromStdString(e).contains(evidence); }));
+    }
+
     // The must-show request: 12.94 GiB is 4 bytes x 13.90B parameters over 4 ranks.
     void fp32_master_partition_of_the_13b_run() {
         const auto [oom, s] = baichuan_13b_zero2();

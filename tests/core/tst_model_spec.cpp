@@ -218,6 +218,13 @@ private slots:
         QTest::newRow("tiiuae/falcon-7b (falcon)")
             << R"({"model_type":"falcon","hidden_size":4544,"num_attention_heads":71,"num_hidden_layers":32,"vocab_size":65024,"multi_query":true,"parallel_attn":true,"bias":false,"new_decoder_architecture":false})"
             << qint64(6921720704) << "";
+        // The original Falcon-40B config (RefinedWeb, remote code modelling_RW.py): n_head_kv and no
+        // new_decoder_architecture key, yet the new architecture, query_key_value (2 x 8 + 128) x 64
+        // wide and ln_attn and ln_mlp in every layer: 41,303,293,952 with the head tied as
+        // transformers loads it (read as the 7B's form it was 1.07% short).
+        QTest::newRow("tiiuae/falcon-40b (RefinedWeb, n_head_kv)")
+            << R"({"model_type":"RefinedWeb","hidden_size":8192,"n_head":128,"n_head_kv":8,"n_layer":60,"parallel_attn":true,"bias":false,"alibi":false,"vocab_size":65024})"
+            << qint64(41303293952) << "";
         QTest::newRow("microsoft/phi-2 (phi)")
             << R"({"model_type":"phi","hidden_size":2560,"num_attention_heads":32,"num_hidden_layers":32,"intermediate_size":10240,"vocab_size":51200,"num_key_value_heads":null,"tie_word_embeddings":false})"
             << qint64(2779683840) << "";

@@ -98,7 +98,7 @@ struct FrameRule {
 // engine.py save_checkpoint, _zero3_consolidated_16bit_state_dict; Trainer._save_checkpoint).
 // Generation and evaluation likewise (transformers generation/utils.py generate, _sample;
 // trainer.py evaluate, evaluation_loop, prediction_step).
-constexpr std::array<FrameRule, 14> kOuterRules{{
+constexpr std::array<FrameRule, 15> kOuterRules{{
     {"_configure_zero_optimizer", false, OomMoment::InStep, StepPhase::StartUp},
     {"_configure_optimizer", false, OomMoment::InStep, StepPhase::StartUp},
     {"initialize_optimizer_states", false, OomMoment::InStep, StepPhase::StartUp},
@@ -108,6 +108,8 @@ constexpr std::array<FrameRule, 14> kOuterRules{{
     {"_zero3_consolidated_16bit_state_dict", false, OomMoment::CheckpointSave, StepPhase::StartUp},
     {"get_state_dict", false, OomMoment::CheckpointSave, StepPhase::StartUp},
     {"save_model", false, OomMoment::CheckpointSave, StepPhase::StartUp},
+    // torch/nn/modules/module.py: state_dict's per-module copy (falcontune#19's save).
+    {"_save_to_state_dict", false, OomMoment::CheckpointSave, StepPhase::StartUp},
     {"generate", true, OomMoment::Evaluation, StepPhase::StartUp},
     {"evaluate", false, OomMoment::Evaluation, StepPhase::StartUp},
     {"evaluation_loop", false, OomMoment::Evaluation, StepPhase::StartUp},
@@ -116,7 +118,7 @@ constexpr std::array<FrameRule, 14> kOuterRules{{
 }};
 
 // Then from the innermost frame out, the first that names a moment.
-constexpr std::array<FrameRule, 20> kInnerRules{{
+constexpr std::array<FrameRule, 21> kInnerRules{{
     // The optimizer's step: torch.optim's state and foreach temporaries, DeepSpeed's step.
     {"_init_group", false, OomMoment::InStep, StepPhase::OptimizerStep},
     // torch/optim/adam.py and adamw.py: _multi_tensor_adam(w), _single_tensor_adam(w), _fused_adam(w).
@@ -125,6 +127,9 @@ constexpr std::array<FrameRule, 20> kInnerRules{{
     {"_optimizer_step", false, OomMoment::InStep, StepPhase::OptimizerStep},
     {"_take_model_step", false, OomMoment::InStep, StepPhase::OptimizerStep},
     {"unscale_and_clip_grads", false, OomMoment::InStep, StepPhase::OptimizerStep},
+    // optimizer.step() itself, where the frames inside it were not printed (the Trainer's
+    // _inner_training_loop -> accelerate's AcceleratedOptimizer.step: sentence-transformers#3214).
+    {"step", false, OomMoment::InStep, StepPhase::OptimizerStep},
     // The gradient reduce (zero/stage_1_and_2.py, stage3.py).
     {"reduce_ipg_grads", true, OomMoment::InStep, StepPhase::GradientReduce},
     {"average_tensor", false, OomMoment::InStep, StepPhase::GradientReduce},

@@ -139,6 +139,14 @@ private slots:
         QTest::newRow("Trainer.evaluate, transformers#7158") << QStringList{QStringLiteral("<module>"), QStringLiteral("main"),
                                                                             QStringLiteral("evaluate"), QStringLiteral("prediction_loop")}
                                                              << QStringLiteral("evaluation");
+        // Found by a review of 30 public reports: a state_dict's copy is the save (falcontune#19), and
+        // the Trainer's optimizer.step() the step where its inner frames are cut (sentence-transformers#3214).
+        QTest::newRow("state_dict's copy, falcontune#19")
+            << QStringList{QStringLiteral("save_pretrained"), QStringLiteral("state_dict"), QStringLiteral("_save_to_state_dict")}
+            << QStringLiteral("checkpoint_save");
+        QTest::newRow("optimizer.step() under the Trainer, sentence-transformers#3214")
+            << QStringList{QStringLiteral("train"), QStringLiteral("_inner_training_loop"), QStringLiteral("step")}
+            << QStringLiteral("optimizer step");
         QTest::newRow("no frame") << QStringList{} << QStringLiteral("unknown");
     }
     void moments() {

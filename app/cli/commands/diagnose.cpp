@@ -224,13 +224,24 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
         if (scenario_given(a)) throw;  // the options' own error
         not_runnable = e.what();       // what the log states is not a run the planner takes: diagnose without it
     }
-    const OomDiagnosis d = diagnose_log(log, s, not_runnable);
     const std::vector<SetupRow> rows = setup_rows(a, from_log, s);
+    // A model neither the log nor the options name is the default scenario's: the planner's bytes,
+    // the request's match and its fixes would describe another model (a T4's generation run read
+    // as Llama-2 7B on 8 GPUs). Without one they are left out, and the text says what to give.
+    const bool model_assumed =
+        std::any_of(rows.begin(), rows.end(), [](const SetupRow& r) { return r.field == "model" && r.source == "assumed"; });
+    const std::string no_model = model_assumed ? "the log names no model and no --model or --hf-config was given" : "";
+    const OomDiagnosis d = diagnose_log(log, s, not_runnable.empty() ? no_model : not_runnable);
     if (a.flag(opt::json)) {
-        out << diagnosis_json(path, log, d, rows, from_log, not_runnable).dump(2) << "\n";
+        nlohmann::json j = diagnosis_json(path, log, d, rows, from_log, not_runnable);
+        if (model_assumed) j["planner_needs_model"] = no_model + ": give --model NAME or --hf-config FILE for the planner's bytes";
+        out << j.dump(2) << "\n";
         return kExitOk;
     }
     print_text(out, path, log, d, rows, from_log, not_runnable);
+    if (model_assumed)
+        out << "The planner's bytes at that moment and its fixes need the model: " << no_model
+            << "; give --model NAME or --hf-config FILE (with --gpus, --stage, --micro-batch, --seq as the run had them)\n";
     return kExitOk;
 }
 

@@ -92,6 +92,11 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
     for (const OomEvent& e : log.events) {
         // One request larger than the whole card is no plan's: a tensor's shape (a batch or a
         // sequence far larger than meant), whatever the cache holds.
+        // More allocated than the card holds: the driver backs part of it with host memory (Windows'
+        // WDDM "system memory fallback"), so the figures are not the card's alone.
+        if (e.total_bytes && e.allocated_bytes && *e.allocated_bytes > *e.total_bytes)
+            evidence->push_back(gib(*e.allocated_bytes) + " allocated on a card of " + gib(*e.total_bytes) +
+                                ": the driver spilled into host memory (Windows' system memory fallback), which runs far slower");
         if (e.total_bytes && e.tried_bytes > *e.total_bytes) {
             evidence->push_back("the one request, " + gib(e.tried_bytes) + ", is larger than the whole card (" + gib(*e.total_bytes) +
                                 "): a tensor's shape, such as a batch or a sequence far larger than meant, not the plan");

@@ -188,6 +188,11 @@ private slots:
                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 243.00 GiB (GPU 0; 15.99 GiB total "
                    "capacity; 13.51 GiB already allocated; 0 bytes free; 15.91 GiB reserved in total by PyTorch)")
             << int(OomCause::Capacity) << QStringLiteral("is larger than the whole card");
+        QTest::newRow("NetLLM#11: 22.35 GiB allocated on an 8 GiB card, host memory")
+            << QStringLiteral(
+                   "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 172.00 MiB (GPU 0; 8.00 GiB total "
+                   "capacity; 22.35 GiB already allocated; 0 bytes free; 22.35 GiB reserved in total by PyTorch)")
+            << int(OomCause::Capacity) << QStringLiteral("spilled into host memory");
         QTest::newRow("llama-cookbook#320: 9.71 + 10.08 of 22.2 GiB, fragmentation")
             << QStringLiteral(
                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 10.08 GiB. GPU 0 has a total capacty of "

@@ -479,15 +479,15 @@ inline bool setup_runs(const FsdpSetup& f, const ZeroSetup& z, const SetupKey& k
     return engine_runs_setup(f, k) && master_weights_run_setup(z, k);
 }
 
-// Why a setup cannot run where it is asked to (Fit::layout false): the first that holds, in this
-// order, so that the recommender's sentence, the report's word and the window's mark agree. None
-// when it runs (layout_runs_stage and setup_runs both true).
 // LAMB with the optimizer offloaded: DeepSpeed builds FusedLamb for "Lamb" whatever the offload
 // (engine.py _configure_basic_optimizer; its CPU optimizers are Adam, Adagrad and Lion), a CUDA
 // kernel (ops/lamb/fused_lamb.py) that cannot step the fp32 partition on the host.
 inline bool optimizer_runs_setup(Optimizer o, const FsdpSetup& f, const SetupKey& k) {
     return !(o == Optimizer::Lamb && !is_fsdp(f) && k.offload_optimizer != OffloadDevice::None);
 }
+// Why a setup cannot run where it is asked to (Fit::layout false): the first that holds, in this
+// order, so that the recommender's sentence, the report's word and the window's mark agree. None
+// when it runs (layout_runs_stage and setup_runs both true).
 enum class SetupRefusal { None, MasterWeights, Engine, Pipeline, Tensor, Experts, Optimizer };
 inline SetupRefusal setup_refusal(const ModelSpec& m, const Parallelism& p, const FsdpSetup& f, const ZeroSetup& z, const SetupKey& k,
                                   Optimizer o) {

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 
 namespace zp {
@@ -49,8 +50,27 @@ std::optional<double> unallocated_reserve(const OomEvent& e) {
 bool device_placement(const OomLog& log, std::vector<std::string>* evidence) {
     for (const OomEvent& e : log.events) {
         if (e.listed_processes < 2) continue;
-        std::string why = "GPU " + (e.gpu_index ? std::to_string(*e.gpu_index) : std::string("?")) + " lists " +
-                          std::to_string(e.listed_processes) + " other processes";
+        // PyTorch 2.1-2.3 list this process among them (vllm#751: "Process 477367 has 28.19 GiB", its
+        // own): the one whose memory is this process's is not another. And processes that hold little
+        // beside this one are not ranks sharing the GPU (FireRedTTS2#17: 0.6 and 1.3 GiB beside 9.7).
+        // This process's memory: the message's own figure (2.4+), else what PyTorch reserved plus up
+        // to 2 GiB of CUDA context and other non-PyTorch memory (2.1-2.3 print no such figure).
+        // In a container the driver often reports 0 bytes for every process (TRL#3172's seven): the
+        // figures say nothing then, and the count alone decides, as it did.
+        const bool figures = std::any_of(e.listed_process_bytes.begin(), e.listed_process_bytes.end(), [](double b) { return b > 0; });
+        std::vector<double> others = figures ? e.listed_process_bytes : std::vector<double>{};
+        const auto reserved = e.reserved_total_bytes();
+        const auto is_self = [&](double b) {
+            if (e.process_bytes) return std::abs(b - *e.process_bytes) <= 0.01 * *e.process_bytes;
+            return reserved && b >= *reserved && b <= *reserved + 2.0 * kBytesPerGiB;
+        };
+        if (const auto self = std::find_if(others.begin(), others.end(), is_self); self != others.end()) others.erase(self);
+        const std::optional<double> own = e.process_bytes ? e.process_bytes : reserved;
+        const double held = std::accumulate(others.begin(), others.end(), 0.0);
+        const std::size_t count = figures ? others.size() : static_cast<std::size_t>(e.listed_processes);
+        if (count == 0 || (!others.empty() && own && held < 0.5 * *own)) continue;
+        std::string why = "GPU " + (e.gpu_index ? std::to_string(*e.gpu_index) : std::string("?")) + " lists " + std::to_string(count) +
+                          (count == 1 ? " other process" : " other processes") + (others.empty() ? "" : " holding " + gib(held));
         if (e.allocated_bytes && e.total_bytes)
             why += " while this one has " + gib(*e.allocated_bytes) + " of its " + gib(*e.total_bytes) + " allocated";
         evidence->push_back(why + ": several processes share the GPU");

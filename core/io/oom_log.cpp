@@ -68,7 +68,12 @@ std::optional<OomEvent> event_of_line(const std::string& line, std::optional<int
         for (std::size_t p = msg.find("Process "); p != std::string::npos; p = msg.find("Process ", p + 8)) {
             std::size_t i = p + 8;
             while (i < msg.size() && msg[i] >= '0' && msg[i] <= '9') ++i;
-            if (i > p + 8 && msg.compare(i, 5, " has ") == 0) ++e.listed_processes;
+            if (i > p + 8 && msg.compare(i, 5, " has ") == 0) {
+                ++e.listed_processes;
+                const std::size_t end = msg.find(" memory in use", i);
+                if (end != std::string::npos)
+                    if (const auto bytes = parse_memory_size(msg.substr(i + 5, end - i - 5))) e.listed_process_bytes.push_back(*bytes);
+            }
         }
         e.free_bytes = find_size(msg, std::string("of which ") + kSize + " is free");
         e.process_bytes = find_size(msg, std::string("this process has ") + kSize + " memory in use");

@@ -33,6 +33,7 @@ struct OomEvent {
     std::optional<double> reserved_unallocated_bytes;  // from 2.1: reserved but unallocated
     std::optional<double> process_bytes;               // from 2.1: this process, non-PyTorch memory included
     int listed_processes = 0;                          // from 2.1: "Process P has U memory in use." lines on this GPU
+    std::vector<double> listed_process_bytes;          // their U, in the order listed (PyTorch 2.1-2.3 list this process too)
     bool new_form = false;                             // the 2.1+ wording
     // Reserved in total, in either form.
     std::optional<double> reserved_total_bytes() const;

@@ -171,10 +171,11 @@ private slots:
         QVERIFY(d.planned_bytes.has_value());
     }
 
-    // Fragmentation only where the cache held the request and the run had room on the card;
-    // a full card is capacity whatever the cache's pieces, a request over the card a shape. The
-    // messages verbatim from the issues cited (a review of 30 public reports, 2026-11-28).
-    void fragmentation_needs_room_data() {
+    // The cause each message shows. Fragmentation only where the cache held the request and the run
+    // had room on the card; a full card is capacity whatever the cache's pieces, a request over the
+    // card a shape; other processes on the GPU as what they hold. The messages verbatim from the
+    // issues cited (a review of 30 public reports, 2026-11-28).
+    void cause_from_the_message_data() {
         QTest::addColumn<QString>("message");
         QTest::addColumn<int>("cause");
         QTest::addColumn<QString>("evidence");
@@ -193,6 +194,23 @@ private slots:
                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 172.00 MiB (GPU 0; 8.00 GiB total "
                    "capacity; 22.35 GiB already allocated; 0 bytes free; 22.35 GiB reserved in total by PyTorch)")
             << int(OomCause::Capacity) << QStringLiteral("spilled into host memory");
+        // Other processes: PyTorch 2.1-2.3 list this one too (vllm#751: its 28.19 GiB beside 27.48
+        // reserved), and two small ones beside a 9.74 GiB process are no ranks sharing the GPU
+        // (FireRedTTS2#17: its cache held the 26 MiB in pieces).
+        QTest::newRow("vllm#751: one other process, 50.52 GiB")
+            << QStringLiteral(
+                   "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB. GPU 0 has a total capacty of "
+                   "79.11 GiB of which 391.12 MiB is free. Process 247516 has 50.52 GiB memory in use. Process 477367 has "
+                   "28.19 GiB memory in use. Of the allocated memory 27.48 GiB is allocated by PyTorch, and 1.98 MiB is "
+                   "reserved by PyTorch but unallocated.")
+            << int(OomCause::DevicePlacement) << QStringLiteral("lists 1 other process holding 50.52 GiB");
+        QTest::newRow("FireRedTTS2#17: two small processes beside this one, not placement")
+            << QStringLiteral(
+                   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 26.00 MiB. GPU 0 has a total capacity of "
+                   "11.66 GiB of which 9.81 MiB is free. Process 3893521 has 618.00 MiB memory in use. Process 1493972 has "
+                   "1.28 GiB memory in use. Including non-PyTorch memory, this process has 9.74 GiB memory in use. Of the "
+                   "allocated memory 9.30 GiB is allocated by PyTorch, and 163.19 MiB is reserved by PyTorch but unallocated.")
+            << int(OomCause::Fragmentation) << QString();
         QTest::newRow("llama-cookbook#320: 9.71 + 10.08 of 22.2 GiB, fragmentation")
             << QStringLiteral(
                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 10.08 GiB. GPU 0 has a total capacty of "
@@ -200,7 +218,7 @@ private slots:
                    "9.71 GiB is allocated by PyTorch, and 10.61 GiB is reserved by PyTorch but unallocated.")
             << int(OomCause::Fragmentation) << QStringLiteral("in pieces");
     }
-    void fragmentation_needs_room() {
+    void cause_from_the_message() {
         QFETCH(QString, message);
         QFETCH(int, cause);
         QFETCH(QString, evidence);

@@ -110,13 +110,24 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         return OomCause::Evaluation;
     }
     for (const OomEvent& e : log.events) {
-        // One request larger than the whole card is no plan's: a tensor's shape (a batch or a
-        // sequence far larger than meant), whatever the cache holds.
         // More allocated than the card holds: the driver backs part of it with host memory (Windows'
         // WDDM "system memory fallback"), so the figures are not the card's alone.
         if (e.total_bytes && e.allocated_bytes && *e.allocated_bytes > *e.total_bytes)
             evidence->push_back(gib(*e.allocated_bytes) + " allocated on a card of " + gib(*e.total_bytes) +
                                 ": the driver spilled into host memory (Windows' system memory fallback), which runs far slower");
+        // The card less what PyTorch reserved and what is free is held outside PyTorch's allocator:
+        // the CUDA context (about a GiB), and beyond it another process or a library's own memory
+        // (NCCL's buffers, a workspace). Counted where the message gives all three (VisCPM#23: 79.21
+        // GiB, 50.24 reserved, 0.84 free: 28 GiB elsewhere).
+        if (const auto reserved = e.reserved_total_bytes(); e.total_bytes && e.free_bytes && reserved) {
+            const double outside = *e.total_bytes - *reserved - *e.free_bytes;
+            if (outside > kOutsidePyTorchBytes && outside > e.tried_bytes)
+                evidence->push_back(gib(outside) + " of the card is held outside PyTorch's allocator (" + gib(*e.total_bytes) + " less " +
+                                    gib(*reserved) + " reserved and " + gib(*e.free_bytes) +
+                                    " free): another process on the GPU, or a library's own memory (NCCL's buffers, a workspace)");
+        }
+        // One request larger than the whole card is no plan's: a tensor's shape (a batch or a
+        // sequence far larger than meant), whatever the cache holds.
         if (e.total_bytes && e.tried_bytes > *e.total_bytes) {
             evidence->push_back("the one request, " + gib(e.tried_bytes) + ", is larger than the whole card (" + gib(*e.total_bytes) +
                                 "): a tensor's shape, such as a batch or a sequence far larger than meant, not the plan");

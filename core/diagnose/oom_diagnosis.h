@@ -68,6 +68,9 @@ inline constexpr double kOomTermTolerance = 0.02;
 // under this share of the card; above it the run is short of memory (capacity), the pieces only
 // where it ran out first.
 inline constexpr double kFragmentedBelowShareOfCard = 0.90;
+// Memory outside PyTorch's allocator worth naming: beyond the CUDA context and cuBLAS's and NCCL's
+// usual workspaces (about a GiB: Assumptions::cuda_context_bytes).
+inline constexpr double kOutsidePyTorchBytes = 2.0 * 1024 * 1024 * 1024;
 
 // The cause the message and frames show (capacity unless something says otherwise).
 OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice);

@@ -211,6 +211,11 @@ private slots:
                    "1.28 GiB memory in use. Including non-PyTorch memory, this process has 9.74 GiB memory in use. Of the "
                    "allocated memory 9.30 GiB is allocated by PyTorch, and 163.19 MiB is reserved by PyTorch but unallocated.")
             << int(OomCause::Fragmentation) << QString();
+        QTest::newRow("VisCPM#23: 28 GiB outside PyTorch")
+            << QStringLiteral(
+                   "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 954.00 MiB (GPU 7; 79.21 GiB total "
+                   "capacity; 49.63 GiB already allocated; 844.62 MiB free; 50.24 GiB reserved in total by PyTorch)")
+            << int(OomCause::Capacity) << QStringLiteral("is held outside PyTorch's allocator");
         QTest::newRow("llama-cookbook#320: 9.71 + 10.08 of 22.2 GiB, fragmentation")
             << QStringLiteral(
                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 10.08 GiB. GPU 0 has a total capacty of "

@@ -3,6 +3,7 @@
 #include "core/base/errors.h"
 #include "core/base/units.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <regex>
@@ -332,6 +333,32 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         std::string line(text.substr(start, std::min(end - start, kOomLogLineChars)));
         start = end + 1;
         const std::optional<int> rank = strip_rank_prefix(line);
+        // A message a console wrapped at its width (Chinese-Vicuna#81: "... (GPU 0; 14.75 \nGiB total
+        // capacity; ..."): the next lines are joined until the message's last figure, at most four.
+        const auto is_message = [](const std::string& l) {
+            return l.find("CUDA out of memory") != std::string::npos || l.find("HIP out of memory") != std::string::npos;
+        };
+        const auto complete = [](const std::string& l) {
+            return l.find("reserved in total by PyTorch") != std::string::npos || l.find("cached)") != std::string::npos ||
+                   l.find("reserved by PyTorch but unallocated") != std::string::npos;
+        };
+        if (is_message(line) && !complete(line)) {
+            std::string joined = line;
+            std::size_t next_start = start;
+            for (int k = 0; k < 4 && next_start <= text.size() && !complete(joined); ++k) {
+                const std::size_t next_end = std::min(text.find('\n', next_start), text.size());
+                std::string next(text.substr(next_start, std::min(next_end - next_start, kOomLogLineChars)));
+                strip_rank_prefix(next);
+                if (is_message(next) || next.find("Traceback") != std::string::npos) break;
+                joined += " " + next;
+                next_start = next_end + 1;
+            }
+            if (complete(joined)) {
+                joined.erase(std::unique(joined.begin(), joined.end(), [](char a, char b) { return a == ' ' && b == ' '; }), joined.end());
+                line = joined;
+                start = next_start;
+            }
+        }
         if (log.events.empty()) {
             if (auto u = parse_memory_usage_line(line)) {
                 u->message = memory_usage_message(previous_line);

@@ -109,6 +109,22 @@ private slots:
         QCOMPARE(*log.events[0].allocated_bytes, 0.0);
     }
 
+    // A message a console wrapped at 80 columns (Chinese-Vicuna#81, verbatim with its breaks): its
+    // figures read across the lines, as one line's.
+    void console_wrapped_message() {
+        const std::string text =
+            "OutOfMemoryError: CUDA out of memory. Tried to allocate 16.00 MiB (GPU 0; 14.75 \n"
+            "GiB total capacity; 12.97 GiB already allocated; 6.81 MiB free; 13.69 GiB \n"
+            "reserved in total by PyTorch) If reserved memory is >> allocated memory try \n"
+            "setting max_split_size_mb to avoid fragmentation.  See documentation for Memory \n";
+        const OomLog log = read_oom_log(text, "wrapped.log");
+        QCOMPARE(log.events.size(), std::size_t(1));
+        QCOMPARE(log.events[0].tried_bytes, 16.0 * kBytesPerMiB);
+        QCOMPARE(*log.events[0].total_bytes, 14.75 * kBytesPerGiB);
+        QCOMPARE(*log.events[0].allocated_bytes, 12.97 * kBytesPerGiB);
+        QCOMPARE(*log.events[0].reserved_bytes, 13.69 * kBytesPerGiB);
+    }
+
     void sizes_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<double>("bytes");

@@ -53,11 +53,6 @@ std::vector<std::string> with(std::vector<std::string> a, const std::vector<std:
     return a;
 }
 
-std::string lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 std::string with_value(const char* message, const std::string& value) {
     std::string m = message;
     if (const auto at = m.find("{}"); at != std::string::npos) m.replace(at, 2, value);
@@ -138,7 +133,7 @@ std::string domain_violation(const ValueDomain& d, const nlohmann::json& value) 
     if (!d.names.empty()) {
         if (!value.is_string()) return "must be text, one of " + names_list(with(d.names, d.exact_names)) + "; got " + value.dump();
         const std::string v = value.get<std::string>();
-        const std::string compared = d.names_ignore_case ? lower(v) : v;
+        const std::string compared = d.names_ignore_case ? ascii_lower(v) : v;
         if (std::find(d.names.begin(), d.names.end(), compared) != d.names.end()) return {};
         if (std::find(d.exact_names.begin(), d.exact_names.end(), v) != d.exact_names.end()) return {};
         return with_value(d.message, v);
@@ -147,6 +142,12 @@ std::string domain_violation(const ValueDomain& d, const nlohmann::json& value) 
     const double v = value.get<double>();
     if (!std::isfinite(v) || (d.ge && v < *d.ge) || (d.le && v > *d.le)) return with_value(d.message, value.dump());
     return {};
+}
+
+std::string ascii_lower(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
 }
 
 }  // namespace zp::ds_schema

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zp::ds_schema {
@@ -29,6 +30,10 @@ const std::vector<ValueDomain>& value_domains();
 // DeepSpeed's message for `value` at `d`, or "" when DeepSpeed accepts it. A value of the wrong
 // JSON type gets a message of its own ("must be text", "must be a number").
 std::string domain_violation(const ValueDomain& d, const nlohmann::json& value);
+
+// ASCII text in lower case: how DeepSpeed compares the names it lower-cases (optimizer types,
+// gradient_allreduce_op, pydantic's lax bools), in one place for the linter, the domains and the import.
+std::string ascii_lower(std::string_view text);
 
 // "'none', 'cpu' or 'nvme'": the names as a list for a message.
 std::string names_list(const std::vector<std::string>& names);

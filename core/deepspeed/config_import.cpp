@@ -2,6 +2,7 @@
 
 #include "core/base/errors.h"
 #include "core/base/units.h"
+#include "core/deepspeed/config_domains.h"
 #include "core/deepspeed/config_schema.h"
 #include "core/model/enum_names.h"
 
@@ -76,15 +77,13 @@ void import_optimizer(const json& c, Scenario& s) {
         const json params = block.contains("params") && block.at("params").is_object() ? block.at("params") : json::object();
         if (params.contains("torch_adam") && params.at("torch_adam") == true) s.training.fused_optimizer = false;
         if (block.contains("type") && block.at("type").is_string()) {
-            std::string type = block.at("type").get<std::string>();
-            std::transform(type.begin(), type.end(), type.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+            const std::string type = ds_schema::ascii_lower(block.at("type").get<std::string>());
             if (type == "adagrad" || type == "sgd") s.training.fused_optimizer = false;
         }
     }
     if (c.contains("optimizer") && c.at("optimizer").is_object() && c.at("optimizer").contains("type") &&
         c.at("optimizer").at("type").is_string()) {
-        std::string type = c.at("optimizer").at("type").get<std::string>();
-        std::transform(type.begin(), type.end(), type.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        const std::string type = ds_schema::ascii_lower(c.at("optimizer").at("type").get<std::string>());
         if (type == "sgd") {
             const json& p = c.at("optimizer").contains("params") ? c.at("optimizer").at("params") : json::object();
             s.training.optimizer =

@@ -1,4 +1,5 @@
 #include "core/deepspeed/config_schema.h"
+#include "core/deepspeed/config_domains.h"
 
 #include <nlohmann/json.hpp>
 
@@ -131,8 +132,7 @@ std::optional<bool> lax_boolean(const nlohmann::json& v) {
     if (v.is_boolean()) return v.get<bool>();
     if (v.is_number_integer() && (v.get<std::int64_t>() == 0 || v.get<std::int64_t>() == 1)) return v.get<std::int64_t>() == 1;
     if (!v.is_string()) return std::nullopt;
-    std::string t = v.get<std::string>();
-    for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string t = ascii_lower(v.get<std::string>());
     for (const char* yes : {"true", "yes", "on", "t", "y", "1"})
         if (t == yes) return true;
     for (const char* no : {"false", "no", "off", "f", "n", "0"})

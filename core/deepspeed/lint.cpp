@@ -229,8 +229,7 @@ private:
             std::string valid;
             if (!d.names.empty()) {
                 std::string written = v->is_string() ? v->get<std::string>() : std::string();
-                if (d.names_ignore_case)
-                    std::transform(written.begin(), written.end(), written.begin(), [](unsigned char c) { return std::tolower(c); });
+                if (d.names_ignore_case) written = ds_schema::ascii_lower(written);
                 const std::string near = written.empty() ? std::string() : nearest_key(written, d.names);
                 valid = near.empty() ? "valid: " + ds_schema::names_list(d.names) + (d.exact_names.empty() ? "" : " or a torch class name")
                                      : "did you mean '" + near + "'?";
@@ -370,9 +369,7 @@ private:
         // runtime/config.py _do_error_check: a summed gradient reduction is refused at stage 3; and
         // engine.py _do_optimizer_sanity_check asserts "Amp and ZeRO are not currently compatible".
         if (st == 3 && j_.contains("gradient_allreduce_op") && j_.at("gradient_allreduce_op").is_string()) {
-            std::string op = j_.at("gradient_allreduce_op").get<std::string>();
-            std::transform(op.begin(), op.end(), op.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            if (op == "sum")
+            if (ds_schema::ascii_lower(j_.at("gradient_allreduce_op").get<std::string>()) == "sum")
                 add(Severity::Error, "gradient_allreduce_op", "gradient_allreduce_op='sum' is not supported with ZeRO stage 3",
                     "remove it (the default is 'mean') or use stage 1 or 2");
         }
@@ -396,8 +393,7 @@ private:
         // A name neither DeepSpeed nor torch.optim has is reported once, by its domain (check_domains).
         for (const Diagnostic& d : out.diagnostics)
             if (d.path == "optimizer.type") return;
-        std::string type = j_.at("/optimizer/type"_json_pointer).get<std::string>();
-        std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        const std::string type = ds_schema::ascii_lower(j_.at("/optimizer/type"_json_pointer).get<std::string>());
         if (type == "onebitadam" || type == "zerooneadam" || type == "onebitlamb") {
             add(Severity::Error, "optimizer.type",
                 j_.at("/optimizer/type"_json_pointer).get<std::string>() + " is not compatible with ZeRO",
@@ -405,14 +401,12 @@ private:
             return;
         }
         const bool supported = type == "adam" || type == "adamw" || type == "adagrad" || type == "lion" || type == "muon";
-        if (!supported && !block_true_top("zero_allow_untested_optimizer"))
+        if (!supported && !(j_.contains("zero_allow_untested_optimizer") && j_.at("zero_allow_untested_optimizer") == true))
             add(Severity::Error, "optimizer.type",
                 "You are using an untested ZeRO Optimizer. Please add <\"zero_allow_untested_optimizer\": true> in the configuration "
                 "file to use it.",
                 "add \"zero_allow_untested_optimizer\": true");
     }
-
-    bool block_true_top(const char* key) const { return j_.contains(key) && j_.at(key) == true; }
 
     bool block_true(const char* block, const char* key) const {
         return is_object(block) && j_.at(block).contains(key) && j_.at(block).at(key) == true;
@@ -584,9 +578,8 @@ private:
         // DeepSpeed's defaults when a key is missing.
         setup.reduce_bucket_elems = number_at(z, "reduce_bucket_size", deepspeed::defaults::kReduceBucketElems);
         setup.allgather_bucket_elems = number_at(z, "allgather_bucket_size", deepspeed::defaults::kAllgatherBucketElems);
-        setup.overlap_comm = z.contains("overlap_comm") && ds_schema::lax_boolean(z.at("overlap_comm"))
-                                 ? *ds_schema::lax_boolean(z.at("overlap_comm"))
-                                 : deepspeed::defaults::overlap_comm_for_stage(st);
+        const auto overlap = z.contains("overlap_comm") ? ds_schema::lax_boolean(z.at("overlap_comm")) : std::nullopt;
+        setup.overlap_comm = overlap.value_or(deepspeed::defaults::overlap_comm_for_stage(st));
         Training t;
         t.precision = is_object("fp16") || is_object("bf16") ? Precision::Bf16 : Precision::Fp32;
         if ((st == 1 || st == 2) && setup.overlap_comm) {

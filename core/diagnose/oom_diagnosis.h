@@ -5,6 +5,7 @@
 // (core/memory/step_timeline.cpp: "12.94 GiB = the fp32 master partition: 4 bytes x 13.90B
 // parameters / 4 ranks"), the planner's allocated bytes at that moment beside the log's, and the
 // changes the planner confirms fit the same GPUs.
+#include "core/base/units.h"
 #include "core/io/oom_log.h"
 #include "core/model/scenario.h"
 
@@ -70,7 +71,7 @@ inline constexpr double kOomTermTolerance = 0.02;
 inline constexpr double kFragmentedBelowShareOfCard = 0.90;
 // Memory outside PyTorch's allocator worth naming: beyond the CUDA context and cuBLAS's and NCCL's
 // usual workspaces (about a GiB: Assumptions::cuda_context_bytes).
-inline constexpr double kOutsidePyTorchBytes = 2.0 * 1024 * 1024 * 1024;
+inline constexpr double kOutsidePyTorchBytes = 2.0 * kBytesPerGiB;
 
 // The cause the message and frames show (capacity unless something says otherwise).
 OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice);

@@ -44,13 +44,23 @@ std::optional<double> find_size(const std::string& line, const std::string& patt
     return parse_memory_size(m[1].str());
 }
 
+// A line holding PyTorch's out-of-memory message (CUDA's or ROCm's wording).
+bool is_oom_message(const std::string& l) {
+    return l.find("CUDA out of memory") != std::string::npos || l.find("HIP out of memory") != std::string::npos;
+}
+// The message's last figure is there: both forms end with the reserve (before 1.6: "cached").
+bool oom_message_complete(const std::string& l) {
+    return l.find("reserved in total by PyTorch") != std::string::npos || l.find("cached)") != std::string::npos ||
+           l.find("reserved by PyTorch but unallocated") != std::string::npos;
+}
+
 // The message from "CUDA out of memory." (ROCm's PyTorch: "HIP out of memory.", the same
 // allocator hipified, its 2.1+ form without the "this process has" sentence: ROCm/TheRock#1054) to
 // the end of its line, with the line's rank.
 std::optional<OomEvent> event_of_line(const std::string& line, std::optional<int> rank) {
+    if (!is_oom_message(line)) return std::nullopt;
     auto at = line.find("CUDA out of memory");
     if (at == std::string::npos) at = line.find("HIP out of memory");
-    if (at == std::string::npos) return std::nullopt;
     const std::string msg = line.substr(at);
     OomEvent e;
     e.rank = rank;
@@ -335,25 +345,18 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         const std::optional<int> rank = strip_rank_prefix(line);
         // A message a console wrapped at its width (Chinese-Vicuna#81: "... (GPU 0; 14.75 \nGiB total
         // capacity; ..."): the next lines are joined until the message's last figure, at most four.
-        const auto is_message = [](const std::string& l) {
-            return l.find("CUDA out of memory") != std::string::npos || l.find("HIP out of memory") != std::string::npos;
-        };
-        const auto complete = [](const std::string& l) {
-            return l.find("reserved in total by PyTorch") != std::string::npos || l.find("cached)") != std::string::npos ||
-                   l.find("reserved by PyTorch but unallocated") != std::string::npos;
-        };
-        if (is_message(line) && !complete(line)) {
+        if (is_oom_message(line) && !oom_message_complete(line)) {
             std::string joined = line;
             std::size_t next_start = start;
-            for (int k = 0; k < 4 && next_start <= text.size() && !complete(joined); ++k) {
+            for (int k = 0; k < 4 && next_start <= text.size() && !oom_message_complete(joined); ++k) {
                 const std::size_t next_end = std::min(text.find('\n', next_start), text.size());
                 std::string next(text.substr(next_start, std::min(next_end - next_start, kOomLogLineChars)));
                 strip_rank_prefix(next);
-                if (is_message(next) || next.find("Traceback") != std::string::npos) break;
+                if (is_oom_message(next) || next.find("Traceback") != std::string::npos) break;
                 joined += " " + next;
                 next_start = next_end + 1;
             }
-            if (complete(joined)) {
+            if (oom_message_complete(joined)) {
                 joined.erase(std::unique(joined.begin(), joined.end(), [](char a, char b) { return a == ' ' && b == ' '; }), joined.end());
                 line = joined;
                 start = next_start;

@@ -2,7 +2,6 @@
 
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
-#include "core/base/json_errors.h"
 #include "core/base/units.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
@@ -480,7 +479,7 @@ bool MainWindow::importDsConfig(const QString& path, QString* diagnostics, QStri
                                                    : QStringLiteral(" (") + QString::fromStdString(d.suggestion) + QStringLiteral(")"));
         *diagnostics = lines.isEmpty() ? tr("No problems found for %1 GPUs.").arg(doc_->scenario().cluster.world_size())
                                        : lines.join(QLatin1Char('\n'));
-        Scenario s = apply_ds_config(parse_json_text(text, name), doc_->scenario());
+        Scenario s = apply_ds_config(parse_ds_config_text(text, name), doc_->scenario());
         try {
             validate(s);
         } catch (const InputError& e) {

@@ -5,7 +5,6 @@
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
 #include "core/base/format.h"
-#include "core/base/json_errors.h"
 #include "core/base/units.h"
 #include "core/deepspeed/config_import.h"
 #include "core/deepspeed/lint.h"
@@ -488,7 +487,7 @@ Scenario imported_ds_config(const std::string& path, const Scenario& s) {
                               : "; DeepSpeed would refuse it, so it is not planned";
         throw InputError(message);
     }
-    return apply_ds_config(parse_json_text(text, path), s);
+    return apply_ds_config(parse_ds_config_text(text, path), s);
 }
 
 // The scenario the options describe; with `asked`, auto sizes and --zeropp auto are taken and

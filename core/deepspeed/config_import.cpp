@@ -1,6 +1,8 @@
 #include "core/deepspeed/config_import.h"
 
 #include "core/base/errors.h"
+#include "core/base/json_comments.h"
+#include "core/base/json_errors.h"
 #include "core/base/units.h"
 #include "core/deepspeed/config_domains.h"
 #include "core/deepspeed/config_schema.h"
@@ -149,6 +151,10 @@ void import_zero(const json& z, Scenario& s) {
 }
 
 }  // namespace
+
+json parse_ds_config_text(std::string_view text, const std::string& source_name) {
+    return parse_json_text(blank_comments_and_trailing_commas(text).json, source_name);
+}
 
 Scenario apply_ds_config(const json& c, Scenario s) {
     if (!c.is_object()) return s;

@@ -5,7 +5,14 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <string>
+#include <string_view>
+
 namespace zp {
+
+// A ds_config file's text as DeepSpeed reads it: JSON with the comments and trailing commas its hjson
+// reader skips (core/base/json_comments.h). Throws InputError with line and column otherwise.
+nlohmann::json parse_ds_config_text(std::string_view text, const std::string& source_name);
 
 // Applies what a ds_config.json says (stage, offload devices, batch, precision, optimizer,
 // buckets, overlap_comm, offload buffers, activation checkpointing) onto a scenario; "auto" and

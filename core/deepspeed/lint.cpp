@@ -2,6 +2,7 @@
 
 #include "core/base/errors.h"
 #include "core/base/format.h"
+#include "core/base/json_comments.h"
 #include "core/base/json_errors.h"
 #include "core/base/suggest.h"
 #include "core/base/units.h"
@@ -692,12 +693,32 @@ std::string nearest_key(const std::string& key, const std::vector<std::string>& 
     return closest_name(key, candidates, std::max<std::size_t>(3, key.size() / 3)).value_or(std::string());
 }
 
+namespace {
+
+// Comments and trailing commas: DeepSpeed's hjson reader skips them (deepspeed/runtime/config.py,
+// DeepSpeedConfig), the Trainer's and Accelerate's json.load stops at them (accelerate/utils/deepspeed.py,
+// HfDeepSpeedConfig, which transformers' `--deepspeed` builds).
+std::string json_extras_message(const JsonExtras& x) {
+    std::string what;
+    const auto counted = [](std::size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+    if (x.comments > 0) what = counted(x.comments, "comment", "comments");
+    if (x.trailing_commas > 0) what += (what.empty() ? "" : " and ") + counted(x.trailing_commas, "trailing comma", "trailing commas");
+    return what + " (the first at line " + std::to_string(x.first.line) + ", column " + std::to_string(x.first.column) +
+           "): DeepSpeed's own reader (hjson) skips them, but transformers' Trainer (--deepspeed) and Accelerate read the file "
+           "with json.load and stop at them";
+}
+constexpr const char* json_extras_suggestion = "remove them if the file goes to the Trainer or Accelerate";
+
+}  // namespace
+
 LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name,
                           const std::optional<FineTune>& finetune, const LintContext& context) {
-    const json j = parse_json_text(text, source_name);
+    const JsonExtras plain = blank_comments_and_trailing_commas(text);
+    const json j = parse_json_text(plain.json, source_name);
     Linter linter(j, world_size, finetune, context);
+    if (plain.count() > 0) linter.add(Severity::Warning, "", json_extras_message(plain), json_extras_suggestion);
     DuplicateFinder dup;
-    json::sax_parse(text.begin(), text.end(), &dup);
+    json::sax_parse(plain.json.begin(), plain.json.end(), &dup);
     for (const std::string& path : dup.duplicates)
         linter.add(Severity::Error, path, "duplicate key '" + path + "': DeepSpeed rejects configs with duplicate keys",
                    "keep one of them");

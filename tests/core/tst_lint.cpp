@@ -2,7 +2,9 @@
 // rule (tests/data/anchors/deepspeed_batch_rule.json), and key suggestions.
 // Covers core/deepspeed/lint.cpp, core/model/batch_rule.cpp and core/deepspeed/config_schema.cpp.
 #include "core/base/errors.h"
+#include "core/base/json_comments.h"
 #include "core/deepspeed/config_domains.h"
+#include "core/deepspeed/config_import.h"
 #include "core/deepspeed/fsdp_lint.h"
 #include "core/deepspeed/lint.h"
 #include "core/model/finetune.h"
@@ -72,6 +74,60 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("line 3, column 16")), e.what());
         }
+    }
+
+    // DeepSpeed reads a config file with hjson (deepspeed/runtime/config.py: `hjson.load`): `#`, `//`
+    // and `/* */` comments are skipped and a comma before `}` or `]` ignored (hjson.github.io/syntax.html,
+    // "Commas"). Blanked to spaces, so every line and column stays the file's own.
+    // clang-format off
+    void comments_and_trailing_commas_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("blanked");
+        QTest::addColumn<int>("comments");
+        QTest::addColumn<int>("trailing_commas");
+        QTest::addColumn<QString>("first");  // line:column of the first
+        QTest::newRow("plain JSON unchanged") << R"({"a": [1, 2], "b": "x"})" << R"({"a": [1, 2], "b": "x"})" << 0 << 0 << "1:1";
+        QTest::newRow("hash comment to the line's end") << "{\"a\": 1 # one\n}" << "{\"a\": 1      \n}" << 1 << 0 << "1:9";
+        QTest::newRow("slash comment") << "{\n// the batch\n\"a\": 1}" << "{\n            \n\"a\": 1}" << 1 << 0 << "2:1";
+        QTest::newRow("block comment keeps its line breaks") << "{/* a\nb */\"a\": 1}" << "{    \n    \"a\": 1}" << 1 << 0 << "1:2";
+        QTest::newRow("comment markers inside strings are text") << R"({"a": "x#y//z/*w", "b": "q\"#"})" << R"({"a": "x#y//z/*w", "b": "q\"#"})" << 0 << 0 << "1:1";
+        QTest::newRow("trailing comma in an object") << R"({"a": 1,})" << R"({"a": 1 })" << 0 << 1 << "1:8";
+        QTest::newRow("trailing comma in an array") << R"({"a": [1, 2, ]})" << R"({"a": [1, 2  ]})" << 0 << 1 << "1:12";
+        QTest::newRow("trailing comma before a comment") << "{\"a\": 1, # x\n}" << "{\"a\": 1     \n}" << 1 << 1 << "1:8";
+        QTest::newRow("a doubled comma is left to the parser") << R"({"a": 1,,})" << R"({"a": 1,,})" << 0 << 0 << "1:1";
+        QTest::newRow("a comma after an opening brace is left") << R"({,})" << R"({,})" << 0 << 0 << "1:1";
+        QTest::newRow("an unclosed block comment is left") << R"({"a": 1 /* x})" << R"({"a": 1 /* x})" << 0 << 0 << "1:1";
+    }
+    // clang-format on
+    void comments_and_trailing_commas() {
+        QFETCH(QString, text);
+        QFETCH(QString, blanked);
+        QFETCH(int, comments);
+        QFETCH(int, trailing_commas);
+        QFETCH(QString, first);
+        const JsonExtras x = blank_comments_and_trailing_commas(text.toStdString());
+        QCOMPARE(QString::fromStdString(x.json), blanked);
+        QCOMPARE(static_cast<int>(x.comments), comments);
+        QCOMPARE(static_cast<int>(x.trailing_commas), trailing_commas);
+        QCOMPARE(QStringLiteral("%1:%2").arg(x.first.line).arg(x.first.column), first);
+    }
+
+    // The linter reads such a file as DeepSpeed does and warns that transformers' Trainer and
+    // Accelerate, which read it with json.load (accelerate/utils/deepspeed.py, HfDeepSpeedConfig), stop
+    // at it; the import (--ds-config, File > Import) reads it as DeepSpeed does.
+    void commented_config_is_read_as_deepspeed_reads_it() {
+        const std::string text =
+            "{\n  // ZeRO-3 for the 70B run\n  \"zero_optimization\": {\"stage\": 3, \"overlap_comm\": true,},\n  \"bf16\": {\"enabled\": true},\n  \"train_micro_batch_size_per_gpu\": 1,\n}\n";
+        const LintResult r = lint_ds_config(text, 8);
+        QVERIFY(!r.has_errors());
+        QCOMPARE(r.diagnostics.front().severity, Severity::Warning);
+        QCOMPARE(
+            QString::fromStdString(r.diagnostics.front().message),
+            QStringLiteral("1 comment and 2 trailing commas (the first at line 2, column 3): DeepSpeed's own reader (hjson) skips "
+                           "them, but transformers' Trainer (--deepspeed) and Accelerate read the file with json.load and stop at them"));
+        Scenario s;
+        s.zero.stage = 1;
+        QCOMPARE(apply_ds_config(parse_ds_config_text(text, "ds_config.json"), s).zero.stage, 3);
     }
 
     // PEFT's DeepSpeed guide ("QLoRA with DeepSpeed ZeRO3"): bnb_4bit_quant_storage must be the

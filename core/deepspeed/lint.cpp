@@ -288,9 +288,22 @@ private:
 
     // DeepSpeed runtime/config.py _set_batch_related_parameters and _batch_assertion.
     void check_batch() {
-        // Elastic training computes the batch keys itself (runtime/config.py _configure_elasticity:
-        // compute_elastic_config fills them): nothing to check here.
-        if (is_object("elasticity") && j_.at("elasticity").contains("enabled") && j_.at("elasticity").at("enabled") == true) return;
+        // Elastic training computes the batch keys itself (runtime/config.py DeepSpeedConfig.__init__:
+        // compute_elastic_config fills them), and raises ElasticityConfigError when the config also
+        // holds one of them, unless elasticity.ignore_non_elastic_batch_info is true.
+        if (is_object("elasticity") && j_.at("elasticity").contains("enabled") && j_.at("elasticity").at("enabled") == true) {
+            const json& elastic = j_.at("elasticity");
+            if (elastic.contains("ignore_non_elastic_batch_info") && elastic.at("ignore_non_elastic_batch_info") == true) return;
+            for (const char* key : {"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps"})
+                if (j_.contains(key))
+                    add(Severity::Error, key,
+                        std::string(key) +
+                            " is set while elasticity is enabled: elastic training computes the batch itself and DeepSpeed "
+                            "raises ElasticityConfigError (\"These parameters *will not be used* since elastic training is "
+                            "enabled\", runtime/config.py)",
+                        "remove it, or set \"ignore_non_elastic_batch_info\": true in elasticity to have it ignored");
+            return;
+        }
         auto train = batch_value("train_batch_size");
         auto micro = batch_value("train_micro_batch_size_per_gpu");
         auto gas = batch_value("gradient_accumulation_steps");

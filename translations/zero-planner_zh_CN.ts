@@ -742,6 +742,10 @@
         <source>LAMB cannot run with the optimizer offloaded: DeepSpeed builds its CUDA FusedLamb, which cannot step the partition on the host (use AdamW, Adagrad or Lion with offload)</source>
         <translation>LAMB 不能在优化器卸载时运行：DeepSpeed 构建的是 CUDA 版 FusedLamb，无法在主机上更新分区（卸载时请用 AdamW、Adagrad 或 Lion）</translation>
     </message>
+    <message>
+        <source>%1 + %2 params</source>
+        <translation>%1 + %2 卸载参数</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -257,8 +257,6 @@ void validate(const Scenario& s) {
     if (z.offload_optimizer != OffloadDevice::None && z.stage == 0)
         throw InputError("offload_optimizer needs ZeRO stage 1, 2 or 3 (DeepSpeed ignores it at stage 0)");
     if (z.offload_param != OffloadDevice::None && z.stage != 3) throw InputError("offload_param is valid only with ZeRO stage 3");
-    if (z.offload_param != OffloadDevice::None && z.offload_optimizer == OffloadDevice::None)
-        throw InputError("offload_param without offload_optimizer is not supported by DeepSpeed; offload the optimizer too");
     if (z.offload_optimizer == OffloadDevice::Nvme && z.stage != 3)
         throw InputError(
             "offload_optimizer nvme needs ZeRO stage 3 (ZeRO-Infinity); at stage 1 and 2 DeepSpeed silently offloads to the CPU instead (stage_1_and_2.py)");

@@ -61,6 +61,10 @@ Phrase setup_phrase(const SetupKey& k) {
     if (k.offload_optimizer != OffloadDevice::None)
         return phrase(QT_TRANSLATE_NOOP("Core", "%1 + %2 optimizer, %3 params"),
                       {stage, device_label(k.offload_optimizer), device_label(k.offload_param)});
+    // offload_param alone (stage 3, the optimizer on the GPU): DeepSpeed runs it; the search leaves it
+    // out (kRows), as DeepSpeed's estimator does (stage3.py estimate_zero3_model_states_mem_needs_all_cold).
+    if (k.offload_param != OffloadDevice::None)
+        return phrase(QT_TRANSLATE_NOOP("Core", "%1 + %2 params"), {stage, device_label(k.offload_param)});
     return stage;
 }
 

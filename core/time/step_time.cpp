@@ -675,6 +675,11 @@ void add_offload(const StepContext& x, double hidden_allgather_seconds, StepTime
         // Each rank brings its 16-bit partition to the GPU for forward and for backward, every
         // micro step (parameter_offload.py, on the gather path: not hidden).
         st.pcie_seconds += 2.0 * (x.whole_weights / x.N) * G / pcie;
+        // With the optimizer on the GPU (offload_param alone), the step writes each updated fp32
+        // partition into the host's 16-bit one (stage3.py _reassign_or_swap_out_partitioned_parameters:
+        // fp16_partitioned_groups_flat[i].copy_(fp32_partitioned_groups_flat[i]); for NVMe, through the
+        // pinned swap buffers first): once a step, on the step's path, exposed.
+        if (!x.cpu_optimizer) st.pcie_seconds += x.weight_elem * x.partition_elems / pcie;
         if (s.zero.offload_param == OffloadDevice::Nvme) {
             // The node's partitions come up from NVMe for forward and backward, every micro step, ahead
             // of use: the coordinator swaps in the partitions of the parameters next in its trace

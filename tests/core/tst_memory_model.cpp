@@ -9,6 +9,7 @@
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
+#include "core/search/zero_setups.h"
 #include "test_util.h"
 
 #include <cmath>
@@ -187,6 +188,22 @@ private slots:
         QCOMPARE(l.gathered, gathered);
         QCOMPARE(l.hooked, hooked);
         QCOMPARE(l.layer_params, 12.0 * 25600 * 25600);  // tiling splits the modules, not the parameters
+    }
+
+    // offload_param alone at ZeRO-3: the 16-bit partition lives on the host (stage3.py
+    // _create_param_groups_fp16_flat_cpu_memory), the fp32 master, its gradients and the moments stay
+    // on the GPU as plain ZeRO-3 keeps them (the optimizer's device is the GPU unless offload_optimizer
+    // is set: stage3.py self.device).
+    void offload_param_alone_keeps_the_optimizer_on_the_gpu() {
+        const Scenario plain = model_scenario(model_preset("llama-2-13b").spec, 8, 3);
+        Scenario params = plain;
+        params.zero.offload_param = OffloadDevice::Cpu;
+        const MemoryBreakdown a = estimate_memory(plain), b = estimate_memory(params);
+        QVERIFY(a.params_bytes > 0);
+        QCOMPARE(b.params_bytes, 0.0);
+        QCOMPARE(b.gradients_bytes, a.gradients_bytes);
+        QCOMPARE(b.optimizer_states_bytes, a.optimizer_states_bytes);
+        QCOMPARE(QString::fromStdString(setup_label(params.zero)), QStringLiteral("ZeRO-3 + CPU params"));
     }
 
     // ZeRO-3 host RAM with zero.Init and full CPU offload (core/memory/host_memory.cpp): during

@@ -305,6 +305,23 @@ private slots:
         QCOMPARE(b.cpu_optimizer_seconds, a.cpu_optimizer_seconds);
     }
 
+    // offload_param alone (ZeRO-3, the optimizer on the GPU; DeepSpeed runs it, stage3.py
+    // _configure_offloading sets the two apart): the 16-bit partition comes up for forward and
+    // backward every micro step, as with the optimizer offloaded too, and the GPU's step writes each
+    // updated fp32 partition into the host's 16-bit one once (stage3.py
+    // _reassign_or_swap_out_partitioned_parameters); no CPU step.
+    void offload_param_alone_writes_the_step_back() {
+        const Scenario s = gpt2_step(1, 8, 3, OffloadDevice::None, OffloadDevice::Cpu, true, 4, Checkpointing::None);
+        const StepTime t = estimate_step(s);
+        const double P = 124439808.0, N = 8, rate = 25.6e9;  // pinned: 0.8 x PCIe 32 GB/s
+        const double G = static_cast<double>(t.gradient_accumulation_steps);
+        QCOMPARE(t.pcie_seconds, 2.0 * (2.0 * P / N) * G / rate + 2.0 * (P / N) / rate);
+        QCOMPARE(t.cpu_optimizer_seconds, 0.0);
+        Scenario both = s;
+        both.zero.offload_optimizer = OffloadDevice::Cpu;
+        QVERIFY(estimate_step(both).cpu_optimizer_seconds > 0);
+    }
+
     // What each stage exposes (DeepSpeed engine.py allreduce_gradients after backward at stage 0;
     // stage_1_and_2.py reduces in backward hooks on reduction_stream with overlap_comm, all-reducing
     // each bucket whole since v0.12.4 (use_multi_rank_bucket_allreduce) and reducing it to its owners

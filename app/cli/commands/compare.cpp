@@ -1,4 +1,4 @@
-// `zero-planner compare`: every stage and offload combination of one scenario.
+// `zero-planner compare`: every stage and offload combination the search takes, and the one asked for.
 #include "app/cli/commands/commands.h"
 
 #include "app/cli/options.h"
@@ -19,9 +19,13 @@ int cmd_compare(const Args& a, std::ostream& out, std::ostream&) {
     ScenarioNotes notes;
     const Scenario base = scenario_from_args(a, &notes);
     std::vector<Candidate> rows;
+    bool asked_listed = false;
     for (const ZeroSetup& z : zero_setups()) {
         rows.push_back(evaluate(with_setup(base, z)));
+        asked_listed = asked_listed || setup_key(z) == setup_key(base.zero);
     }
+    // A setup the search leaves out (offload_param alone, core/search/zero_setups.cpp) when asked for.
+    if (!asked_listed) rows.push_back(evaluate(base));
     if (a.flag(opt::json)) {
         nlohmann::json j = nlohmann::json::array();
         for (const Candidate& c : rows) j.push_back(estimate_json(base, c));

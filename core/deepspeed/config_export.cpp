@@ -1,5 +1,6 @@
 #include "core/deepspeed/config_export.h"
 
+#include "core/model/experts.h"
 #include "core/model/mics.h"
 
 #include <nlohmann/json.hpp>
@@ -90,6 +91,11 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
     // reduce bucket is copied to fp32 first. ArcticTraining's projects/sequence-parallelism/USAGE.md sets
     // it to bf16 ("By default deepspeed will use fp32 for sequence parallelism communications").
     if (s.parallel.ulysses > 1 && t.precision == Precision::Bf16) j["seq_parallel_communication_data_type"] = "bf16";
+    // DeepSpeed's PipelineEngine slices each activation and its gradient over the tensor ranks unless
+    // told not to (runtime/config.py get_pipeline_config: pipe_partitioned and grad_partitioned, default
+    // true, read since v0.12.3, PR #4322): a plan that sends whole (--pp-send whole, or a mixture,
+    // which Megatron-DeepSpeed requires it of: effective_pipeline_send) says so.
+    if (pipeline_sends_whole_over_tensor_ranks(s)) j["pipeline"] = {{"pipe_partitioned", false}, {"grad_partitioned", false}};
     j["gradient_clipping"] = o.gradient_clipping;
     j["steps_per_print"] = o.steps_per_print;
     j["wall_clock_breakdown"] = false;

@@ -64,10 +64,6 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     if (m.experts > 1) {
         sh += "# Experts: DeepSpeed-MoE with ep_size " + std::to_string(p.expert) +
               " (a model-code argument, not a ds_config key: --moe-expert-parallel-size below).\n";
-        if (p.pipeline > 1)
-            sh +=
-                "# Warning: Megatron-DeepSpeed's MoE does not run with a pipeline (examples_deepspeed/MoE: \"Currently we don't "
-                "support PP for MoE\"); plan with --pp 1.\n";
         if (m.shared_experts > 0 || m.first_dense_layers > 0)
             sh +=
                 "# --ffn-hidden-size is the experts' width; the shared experts (--mlp-type residual: one MLP of that width) and the first "
@@ -90,12 +86,14 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
             "plan with --pp 3 or more, or --pp-schedule 1f1b.\n";
     // Parallelism::pipeline_send: Megatron-DeepSpeed's pipeline is DeepSpeed's PipelineEngine, which
     // with tensor parallelism sends each tensor rank a t-th of a stage's output and all-gathers it
-    // at the receiver (runtime/pipe/engine.py pipe_partitioned, grad_partitioned: on by default).
-    if (p.pipeline > 1 && p.tensor > 1 && p.pipeline_send == PipelineSend::Whole && !p.sequence_parallel)
-        sh +=
-            "# Note: the plan sends each activation whole from every tensor rank between pipeline stages (Megatron-Core); "
-            "Megatron-DeepSpeed's pipeline (DeepSpeed's PipelineEngine) sends a t-th and all-gathers it at the receiver "
-            "(pipeline.pipe_partitioned, default true): plan with --pp-send scatter-gather for this launch.\n";
+    // at the receiver (runtime/pipe/engine.py pipe_partitioned, grad_partitioned: on by default); the
+    // plan's ds_config switches them off where it sends whole (config_export.cpp), which releases
+    // before v0.12.3 do not read.
+    if (pipeline_sends_whole_over_tensor_ranks(s))
+        sh += std::string("# Note: the plan sends each activation whole from every tensor rank between pipeline stages") +
+              (m.experts > 1 ? " (a mixture: GPTModelPipe asserts DeepSpeed's pipe and grad partitioning off)" : "") +
+              "; its ds_config sets pipeline.pipe_partitioned and grad_partitioned to false, which DeepSpeed reads from "
+              "v0.12.3 (earlier releases slice it whatever the config says).\n";
     sh += "set -euo pipefail\n\n";
     std::string launcher = "deepspeed --num_gpus " + std::to_string(g);
     if (n > 1) {

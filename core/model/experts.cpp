@@ -107,10 +107,9 @@ void validate_experts(const Scenario& s) {
         throw InputError(ep +
                          " works with ZeRO stage 0, 1 or 2 only: DeepSpeed asserts \"Native DeepSpeed MoE is not supported with "
                          "ZeRO Stage 3\" (runtime/engine.py); use --stage 2 or --ep 1");
-    if (p.pipeline > 1)
-        throw InputError(ep + " with pipeline parallelism " + std::to_string(p.pipeline) +
-                         ": Megatron-DeepSpeed's MoE runs without a pipeline (examples_deepspeed/MoE: \"Currently we don't support PP for "
-                         "MoE\", --no-pipeline-parallel); use --pp 1 or --ep 1");
+    // Pipeline parallelism: Megatron-DeepSpeed's GPTModelPipe builds the MoE layers since #373
+    // (2024-04; examples_deepspeed/MoE's "Currently we don't support PP for MoE" predates it), sending
+    // each activation whole with tensor parallelism (effective_pipeline_send).
     if (s.finetune.adapters())
         throw InputError(ep +
                          " is planned for full training (DeepSpeed's MoE layer with every expert trained); use --finetune full or --ep 1");

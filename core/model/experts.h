@@ -58,6 +58,29 @@ inline bool experts_whole_on_tensor_ranks(const Scenario& s) {
     return s.parallel.tensor > 1 && !s.finetune.adapters() && s.finetune.freeze_layers == 0 && !s.finetune.freeze_embeddings;
 }
 
+// What a pipeline stage sends between stages (Parallelism::pipeline_send), as the run does it: a
+// mixture sends each activation whole whenever tensor parallelism would slice it. Megatron-DeepSpeed's
+// GPTModelPipe passes the aggregated MoE auxiliary loss, which needs a gradient, beside the activation
+// and asserts DeepSpeed's pipeline.pipe_partitioned and grad_partitioned off for a MoE model with
+// tensor and pipeline parallelism (megatron/model/gpt_model.py, "Pipe and/or Grad partitioning are not
+// supported for MoE model", since #373, 2024-04); DeepSpeed partitions only the first output and
+// asserts the rest need no gradient (runtime/pipe/engine.py). Otherwise the scenario's choice.
+inline PipelineSend effective_pipeline_send(const Scenario& s) {
+    const Parallelism& p = s.parallel;
+    if (s.model.experts > 1 && p.pipeline > 1 && p.tensor > 1) return PipelineSend::Whole;
+    return p.pipeline_send;
+}
+
+// Whether DeepSpeed's pipeline must be told to send whole (pipeline.pipe_partitioned and
+// grad_partitioned false in the ds_config): tensor and pipeline parallelism with a whole send, where
+// DeepSpeed would slice (without Megatron's sequence parallelism, whose output is already a slice;
+// a mixture needs the switches whatever, as GPTModelPipe asserts them).
+inline bool pipeline_sends_whole_over_tensor_ranks(const Scenario& s) {
+    const Parallelism& p = s.parallel;
+    if (p.pipeline <= 1 || p.tensor <= 1 || effective_pipeline_send(s) != PipelineSend::Whole) return false;
+    return !p.sequence_parallel || s.model.experts > 1;
+}
+
 // Routed experts per MoE layer on each rank: experts / ep_size (num_local_experts).
 std::int64_t local_experts(const Scenario& s);
 // The ranks holding the same experts, over which ZeRO partitions and reduces them: DP / EP.
@@ -108,8 +131,7 @@ int all_to_alls_per_layer(const Scenario& s);
 bool expert_group_inside_node(const Scenario& s);
 
 // Throws InputError naming the broken constraint: experts on the model, EP divides the routed
-// experts and the data-parallel size, no ZeRO-3, no pipeline (Megatron-DeepSpeed's MoE examples:
-// "Currently we don't support PP for MoE"), full training of every layer, the capacity factor.
+// experts and the data-parallel size, no ZeRO-3, full training of every layer, the capacity factor.
 void validate_experts(const Scenario& s);
 
 // "capacity 1,024 tokens per expert (factor 1.0), none dropped with balanced routing": one line for

@@ -589,7 +589,8 @@ void add_model_parallel_comm(const StepContext& x, StepTime& st) {
         // outermost): across the network once a stage fills a node.
         const bool crosses_nodes = c.nodes > 1 && c.world_size() / par.pipeline >= c.gpus_per_node;
         const double link = crosses_nodes ? inter_node_bus_gbytes_per_s(c) : intra_node_bus_gbytes_per_s(c);
-        const bool tensor_slice = par.pipeline_send == PipelineSend::ScatterGather || par.sequence_parallel;
+        const PipelineSend send = effective_pipeline_send(s);
+        const bool tensor_slice = send == PipelineSend::ScatterGather || par.sequence_parallel;
         const double sent = tensor_slice ? layer_activation / x.tp : layer_activation;
         const double latency = s.assumptions.collective_latency_seconds;
         // The receiver all-gathers a scattered slice over the tensor ranks before using it
@@ -597,7 +598,7 @@ void add_model_parallel_comm(const StepContext& x, StepTime& st) {
         // compute stream; with sequence parallelism the slice is the next stage's input as it is.
         // DeepSpeed's engine also re-gathers a stage's own output before its backward
         // (_exec_backward_pass, part_output.full()): one more such gather a micro step, not counted.
-        const bool gathered = par.pipeline_send == PipelineSend::ScatterGather && !par.sequence_parallel && par.tensor > 1;
+        const bool gathered = send == PipelineSend::ScatterGather && !par.sequence_parallel && par.tensor > 1;
         const double gather = gathered ? allgather_seconds(layer_activation, x.tp, intra_node_bus_gbytes_per_s(c)) + latency : 0.0;
         st.pipeline_p2p_seconds = G * 2.0 * (sent / (link * kBytesPerGB) + latency + gather);
     }

@@ -258,6 +258,43 @@ private slots:
         QCOMPARE(expert_group_inside_node(s), inside);
     }
 
+    // Megatron-DeepSpeed's GPTModelPipe builds MoE layers (#373) and, with tensor and pipeline
+    // parallelism, asserts DeepSpeed's pipe and grad partitioning off (megatron/model/gpt_model.py):
+    // a mixture's pipeline sends each activation whole, at any expert-parallel size, and its
+    // ds_config says so; a dense model keeps the scenario's choice.
+    void mixture_pipeline_sends_whole_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("ep");
+        QTest::addColumn<bool>("whole");
+        QTest::newRow("Mixtral, tensor 2 x pipeline 2, EP 2") << "mixtral-8x7b" << 2 << 2 << true;
+        QTest::newRow("Mixtral, tensor 2 x pipeline 2, EP 1") << "mixtral-8x7b" << 2 << 1 << true;
+        QTest::newRow("Mixtral, pipeline 2 alone: nothing to slice") << "mixtral-8x7b" << 1 << 2 << false;
+        QTest::newRow("Llama-2 7B, tensor 2 x pipeline 2: DeepSpeed slices") << "llama-2-7b" << 2 << 1 << false;
+    }
+    void mixture_pipeline_sends_whole() {
+        QFETCH(QString, model);
+        QFETCH(int, tp);
+        QFETCH(int, ep);
+        QFETCH(bool, whole);
+        Scenario s = preset_scenario(model.toStdString().c_str(), "h100-80gb", 16);
+        s.parallel.tensor = tp;
+        s.parallel.pipeline = 2;
+        s.parallel.expert = ep;
+        s.zero.stage = 1;
+        validate(s);
+        QCOMPARE(effective_pipeline_send(s) == PipelineSend::Whole, whole);
+        QCOMPARE(deepspeed_config(s).contains("pipeline"), whole);
+        // The step's point-to-point term is the whole send's: as if --pp-send whole were given.
+        Scenario asked = s;
+        asked.parallel.pipeline_send = whole ? PipelineSend::Whole : PipelineSend::ScatterGather;
+        QCOMPARE(estimate_step(s).pipeline_p2p_seconds, estimate_step(asked).pipeline_p2p_seconds);
+        if (tp > 1 && !whole) {
+            asked.parallel.pipeline_send = PipelineSend::Whole;
+            QVERIFY(estimate_step(asked).pipeline_p2p_seconds != estimate_step(s).pipeline_p2p_seconds);
+        }
+    }
+
     // Each constraint, one line naming it (validate_experts via validate_parallelism).
     void refusals_data() {
         QTest::addColumn<QString>("model");
@@ -272,7 +309,6 @@ private slots:
             << "deepseek-v2-lite" << 32 << 1 << false << 1.0 << "must divide the data-parallel size 16";
         QTest::newRow("engine.py: native MoE at ZeRO-3")
             << "mixtral-8x7b" << 8 << 3 << false << 1.0 << "Native DeepSpeed MoE is not supported with ZeRO Stage 3";
-        QTest::newRow("examples_deepspeed/MoE: no pipeline") << "mixtral-8x7b" << 2 << 1 << false << 1.0 << "Currently we don't support PP";
         QTest::newRow("adapters") << "mixtral-8x7b" << 2 << 2 << true << 1.0 << "planned for full training";
         QTest::newRow("capacity factor 0") << "mixtral-8x7b" << 2 << 2 << false << 0.0 << "capacity factor must be above 0";
     }
@@ -287,7 +323,6 @@ private slots:
         s.parallel.expert = ep;
         s.zero.stage = stage;
         s.training.capacity_factor = factor;
-        if (message.contains(QStringLiteral("PP"))) s.parallel.pipeline = 2;
         if (lora) s.finetune.method = FineTuneMethod::Lora;
         try {
             validate(s);

@@ -566,12 +566,17 @@ private slots:
             QVERIFY2(sh.find(wanted) != std::string::npos, wanted);
         QVERIFY(sh.find("--no-pipeline-parallel") == std::string::npos);
         // The plan sends a t-th between stages (the default), as DeepSpeed's PipelineEngine does
-        // with tensor parallelism (PartitionedTensor): no note. A plan sending it whole
-        // (Megatron-Core's) is told to plan with scatter-gather for this launch.
-        QVERIFY(sh.find("--pp-send") == std::string::npos);
+        // with tensor parallelism (PartitionedTensor): no note, no pipeline block. A plan sending it
+        // whole (Megatron-Core's) has its ds_config switch DeepSpeed's partitioning off
+        // (runtime/config.py get_pipeline_config, read since v0.12.3), and the launch says so.
+        QVERIFY(sh.find("sends each activation whole") == std::string::npos);
+        QVERIFY(!deepspeed_config(s).contains("pipeline"));
         Scenario whole = s;
         whole.parallel.pipeline_send = PipelineSend::Whole;
-        QVERIFY(megatron_launch_script(whole).find("plan with --pp-send scatter-gather") != std::string::npos);
+        QVERIFY(megatron_launch_script(whole).find("its ds_config sets pipeline.pipe_partitioned and grad_partitioned to false") !=
+                std::string::npos);
+        QCOMPARE(QString::fromStdString(deepspeed_config(whole).at("pipeline").dump()),
+                 QStringLiteral(R"({"pipe_partitioned":false,"grad_partitioned":false})"));
         // The interleaved schedule over 2 stages: Megatron-DeepSpeed's arguments.py asserts more than 2.
         QVERIFY(sh.find("interleaved schedule") == std::string::npos);
         Scenario interleaved = s;

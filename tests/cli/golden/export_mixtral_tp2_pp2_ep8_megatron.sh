@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Megatron-DeepSpeed: tensor 2 x pipeline 2 x data 8 on 32 GPUs (4 nodes x 8).
+# Experts: DeepSpeed-MoE with ep_size 8 (a model-code argument, not a ds_config key: --moe-expert-parallel-size below).
+# Note: the plan sends each activation whole from every tensor rank between pipeline stages (a mixture: GPTModelPipe asserts DeepSpeed's pipe and grad partitioning off); its ds_config sets pipeline.pipe_partitioned and grad_partitioned to false, which DeepSpeed reads from v0.12.3 (earlier releases slice it whatever the config says).
+set -euo pipefail
+
+# One line per node: host name and GPU slots (DeepSpeed's hostfile format). Edit the names.
+cat > hostfile <<'HOSTS'
+node-0 slots=8
+node-1 slots=8
+node-2 slots=8
+node-3 slots=8
+HOSTS
+
+deepspeed --hostfile hostfile --num_nodes 4 --num_gpus 8 pretrain_gpt.py \
+  --tensor-model-parallel-size 2 \
+  --pipeline-model-parallel-size 2 \
+  --num-experts 8 \
+  --expert-interval 1 \
+  --topk 2 \
+  --moe-expert-parallel-size 8 \
+  --moe-train-capacity-factor 1 \
+  --moe-min-capacity 4 \
+  --create-moe-param-group \
+  --num-layers 32 \
+  --hidden-size 4096 \
+  --ffn-hidden-size 14336 \
+  --num-attention-heads 32 \
+  --num-key-value-heads 8 \
+  --swiglu \
+  --normalization rmsnorm \
+  --untie-embeddings-and-output-weights \
+  --seq-length 4096 \
+  --max-position-embeddings 4096 \
+  --micro-batch-size 1 \
+  --global-batch-size 64 \
+  --bf16 \
+  --use-flash-attn-v2 \
+  --zero-stage 1 \
+  --deepspeed --deepspeed_config ds_config.json

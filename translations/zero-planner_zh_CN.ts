@@ -746,6 +746,14 @@
         <source>%1 + %2 params</source>
         <translation>%1 + %2 卸载参数</translation>
     </message>
+    <message>
+        <source>host memory reported as a CUDA error, not the GPU&apos;s</source>
+        <translation>被报告为 CUDA 错误的主机内存不足，不是 GPU 显存</translation>
+    </message>
+    <message>
+        <source>no room outside PyTorch&apos;s cache: the GPU is full and a library (NCCL, cuBLAS) could not allocate</source>
+        <translation>PyTorch 缓存之外没有空间：GPU 已满，库（NCCL、cuBLAS）无法分配内存</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -2557,6 +2565,14 @@
     <message>
         <source>Apply %1</source>
         <translation>应用 %1</translation>
+    </message>
+    <message>
+        <source>%1 ran out of memory outside PyTorch&apos;s caching allocator (the message gives no sizes): %2</source>
+        <translation>%1 在 PyTorch 缓存分配器之外内存不足（消息未给出大小）：%2</translation>
+    </message>
+    <message>
+        <source>The message gives no request size to match with a term of the step.</source>
+        <translation>消息未给出请求大小，无法与训练步的某一项对应。</translation>
     </message>
 </context>
 <context>

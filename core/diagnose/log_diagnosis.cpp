@@ -76,6 +76,8 @@ const char* oom_cause_key(OomCause c) {
     case OomCause::DevicePlacement: return "device_placement";
     case OomCause::Fragmentation: return "fragmentation";
     case OomCause::Evaluation: return "evaluation";
+    case OomCause::HostMemory: return "host_memory";
+    case OomCause::OutsideAllocator: return "outside_allocator";
     }
     return "?";
 }
@@ -86,6 +88,10 @@ const char* oom_cause_words(OomCause c) {
     case OomCause::DevicePlacement: return QT_TRANSLATE_NOOP("Core", "device placement, not capacity");
     case OomCause::Fragmentation: return QT_TRANSLATE_NOOP("Core", "fragmentation, not capacity");
     case OomCause::Evaluation: return QT_TRANSLATE_NOOP("Core", "generation or evaluation only, not the training step");
+    case OomCause::HostMemory: return QT_TRANSLATE_NOOP("Core", "host memory reported as a CUDA error, not the GPU's");
+    case OomCause::OutsideAllocator:
+        return QT_TRANSLATE_NOOP("Core",
+                                 "no room outside PyTorch's cache: the GPU is full and a library (NCCL, cuBLAS) could not allocate");
     }
     return "?";
 }

@@ -91,7 +91,92 @@ bool device_placement(const OomLog& log, std::vector<std::string>* evidence) {
 
 }  // namespace
 
+namespace {
+
+bool has_frame(const OomLog& log, std::initializer_list<const char*> fragments) {
+    for (const std::string& f : log.frames)
+        for (const char* x : fragments)
+            if (f.find(x) != std::string::npos) return true;
+    return false;
+}
+
+// A failure outside PyTorch's caching allocator (OomSource): which memory ran out, from the frames
+// and NCCL's trace, as the reports say (tests/data/oom/outside: s3prl#102, ray#30809 empty_cache on
+// GPU 0; diffusers#61, MOSS#328 pinned memory under WSL2; pytorch#152302 NCCL 2.26's host memory;
+// nccl#1235, Open-Sora-Plan#386, DeepSpeed#3827 NCCL at a full card; DeepSpeedExamples#323, Qwen3#873
+// cuBLAS at a full card).
+OomCause outside_allocator_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice) {
+    const OomEvent& e = log.events.front();
+    // torch.cuda.empty_cache() before set_device makes a context on GPU 0 (torch/cuda/memory.py):
+    // when another rank or job fills GPU 0, that context fails.
+    if (has_frame(log, {"empty_cache", "_cuda_emptyCache"})) {
+        evidence->push_back("torch.cuda.empty_cache() failed (\"" + e.message +
+                            "\"): before torch.cuda.set_device it makes a CUDA context on GPU 0, which another rank or job had filled");
+        advice->push_back(
+            "torch.cuda.set_device(local_rank) before any CUDA call (the launchers set LOCAL_RANK), or CUDA_VISIBLE_DEVICES to the "
+            "GPU the process should use");
+        return OomCause::DevicePlacement;
+    }
+    // Pinned host memory (DeepSpeed's offload partitions, a DataLoader's pin_memory) or NCCL's
+    // shared-memory transport: CUDA and NCCL report the host allocation as out of memory.
+    const bool pinned = has_frame(log, {"pin_memory", "_create_param_groups_fp16_flat_cpu_memory", "cudaHostAlloc"});
+    const bool shm = e.source == OomSource::Nccl && e.site.find("shm") != std::string::npos;
+    if (pinned || shm) {
+        evidence->push_back(pinned
+                                ? "the failing call pins host memory (a frame " + log.frames.back() +
+                                      "): CUDA reports a failed page-locked host allocation as \"out of memory\""
+                                : "NCCL's shared-memory transport (" + e.site + ") could not allocate host memory (\"" + e.message + "\")");
+        advice->push_back(
+            "\"pin_memory\": false in offload_optimizer and offload_param (DeepSpeed pins the host partitions: stage3.py "
+            "_create_param_groups_fp16_flat_cpu_memory), or less host memory pinned at once");
+        advice->push_back("under WSL2 the memory pinned is capped: raise memory in .wslconfig and update WSL (wsl --update)");
+        advice->push_back(
+            "in a container, a larger /dev/shm (docker run --shm-size or --ipc=host): NCCL's shared-memory transport lives there");
+        if (e.source == OomSource::Nccl)
+            advice->push_back("NCCL 2.19 or later: NCCL_CUMEM_HOST_ENABLE=0 makes NCCL allocate host memory as before (pytorch#152302)");
+        return OomCause::HostMemory;
+    }
+    switch (e.source) {
+    case OomSource::Nccl:
+        evidence->push_back("NCCL could not allocate its buffers on the GPU (\"" + e.message + "\"" +
+                            (e.site.empty() ? std::string() : ", through " + e.site) +
+                            "): NCCL allocates with cudaMalloc, outside PyTorch's cache, at a communicator's set-up and at its first "
+                            "collective of each kind, and cannot use what PyTorch holds reserved");
+        break;
+    case OomSource::CudaLibrary:
+        evidence->push_back("cuBLAS or cuDNN could not allocate its handle and workspace (\"" + e.message +
+                            "\"): they allocate outside PyTorch's cache, on the first matmul of each device and stream");
+        break;
+    default:
+        evidence->push_back("a CUDA call outside PyTorch's cache ran out of memory (\"" + e.message +
+                            "\"): a context, a kernel's or a library's memory, beside what PyTorch holds reserved");
+        // MOSS#328: the bare message, and WSL's memory setting was the cause.
+        advice->push_back("under WSL2 a failed host allocation reads the same: the memory .wslconfig gives Linux bounds what CUDA can pin");
+        break;
+    }
+    advice->push_back(
+        "leave room beside PyTorch's cache: the changes below bring the step's peak reserved (nvidia-smi) under the card with the "
+        "libraries' memory beside it (the planner counts the CUDA context, cuBLAS's and NCCL's workspaces at about 1 GiB)");
+    advice->push_back(
+        "torch.cuda.set_per_process_memory_fraction(0.9) caps PyTorch's cache so that NCCL and cuBLAS find room; "
+        "torch.cuda.empty_cache() before the first collective returns what the cache holds unused");
+    advice->push_back("several processes on one GPU fail this way too: each rank on its own GPU (torch.cuda.set_device(local_rank))");
+    return OomCause::OutsideAllocator;
+}
+
+}  // namespace
+
 OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice) {
+    // Only outside PyTorch's allocator (a log with the allocator's message has its figures: read below).
+    if (std::none_of(log.events.begin(), log.events.end(), [](const OomEvent& e) { return e.source == OomSource::CachingAllocator; })) {
+        // empty_cache on GPU 0 decides before the moment (s3prl#102 ran it inside its evaluate).
+        if (log.moment == OomMoment::Evaluation && !has_frame(log, {"empty_cache", "_cuda_emptyCache"})) {
+            evidence->push_back("the frames are generation or evaluation (" + log.deciding_frame + "), not the training step");
+            *advice = oom_remedies(OomMoment::Evaluation, log.phase);
+            return OomCause::Evaluation;
+        }
+        return outside_allocator_cause(log, evidence, advice);
+    }
     if (device_placement(log, evidence)) {
         // What puts every rank on one device: torch.cuda.set_device never called with LOCAL_RANK
         // (deepspeed/accelerate launchers set it), .to("cuda") or device_map="auto" in every process.
@@ -405,7 +490,9 @@ OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s) {
         d.planned_reserved_bytes = reserved;
         if (first.allocated_bytes) d.measured_bytes = *first.allocated_bytes + first.tried_bytes;
     }
-    if (d.cause == OomCause::Capacity && d.moment == OomMoment::InStep) d.fixes = capacity_fixes(s, d.phase, d.term);
+    // A full card outside PyTorch's cache wants the same changes as a capacity shortage.
+    if ((d.cause == OomCause::Capacity || d.cause == OomCause::OutsideAllocator) && d.moment == OomMoment::InStep)
+        d.fixes = capacity_fixes(s, d.phase, d.term);
     return d;
 }
 

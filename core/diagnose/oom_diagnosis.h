@@ -19,7 +19,9 @@ enum class OomCause {
     Capacity,         // the step needs more than the GPU holds: change the setup
     DevicePlacement,  // several processes on one GPU (every rank on GPU 0): not capacity
     Fragmentation,    // the allocator reserves enough but in pieces: not capacity
-    Evaluation        // generation or evaluation ran out, not the training step
+    Evaluation,       // generation or evaluation ran out, not the training step
+    HostMemory,       // host memory (pinned, shared) that CUDA or NCCL reports as out of memory: not the GPU
+    OutsideAllocator  // NCCL, cuBLAS or a CUDA call found no room beside PyTorch's cache: the card is full
 };
 
 // A term of the step timeline a failing request can be, with its formula in the run's numbers.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstring>
 #include <regex>
 
 namespace zp {
@@ -99,6 +100,60 @@ std::optional<OomEvent> event_of_line(const std::string& line, std::optional<int
     return e;
 }
 
+// An out-of-memory failure outside PyTorch's caching allocator (OomSource), from its line.
+std::optional<OomEvent> outside_event_of_line(const std::string& line, std::optional<int> rank) {
+    struct Pattern {
+        const char* text;
+        OomSource source;
+    };
+    static constexpr std::array<Pattern, 9> kPatterns{{
+        {"CUDA error: out of memory", OomSource::CudaRuntime},
+        {"HIP error: out of memory", OomSource::CudaRuntime},
+        {"cuda runtime error (2) : out of memory", OomSource::CudaRuntime},
+        {"Cuda failure 2 'out of memory'", OomSource::Nccl},
+        {"Cuda failure 'out of memory'", OomSource::Nccl},
+        {"Failed to CUDA calloc", OomSource::Nccl},
+        {"CUBLAS_STATUS_ALLOC_FAILED", OomSource::CudaLibrary},
+        {"CUDNN_STATUS_ALLOC_FAILED", OomSource::CudaLibrary},
+        {"Fail to create cublas handle", OomSource::CudaLibrary},
+    }};
+    for (const Pattern& p : kPatterns) {
+        const std::size_t at = line.find(p.text);
+        if (at == std::string::npos) continue;
+        OomEvent e;
+        e.source = p.source;
+        e.rank = rank;
+        // From the error's own first word ("RuntimeError: ", a logger's prefix dropped).
+        std::size_t from = at;
+        for (const char* lead : {"RuntimeError: ", "torch.AcceleratorError: ", "NCCL WARN "})
+            if (const std::size_t l = line.rfind(lead, at); l != std::string::npos && l + std::strlen(lead) <= at)
+                from = std::min(from, l + (std::strcmp(lead, "NCCL WARN ") == 0 ? std::strlen(lead) : 0));
+        e.message = line.substr(from, std::min<std::size_t>(line.size() - from, 200));
+        while (!e.message.empty() && (e.message.back() == ' ' || e.message.back() == '\r')) e.message.pop_back();
+        if (p.source == OomSource::Nccl) {
+            // NCCL's prefix "host:pid:tid [dev] file.cc:line NCCL WARN ...": the device and, unless it
+            // is the allocation helper itself (include/alloc.h), the file.
+            static const std::regex prefix(R"(:[0-9]+:[0-9]+ \[([0-9]{1,3})\] (?:([A-Za-z0-9_/]+\.(?:cc|cu|h)):[0-9]+ )?NCCL WARN)");
+            std::smatch m;
+            if (std::regex_search(line, m, prefix)) {
+                e.gpu_index = std::stoi(m[1].str());
+                if (m[2].matched && m[2].str().rfind("include/", 0) != 0) e.site = m[2].str();
+            }
+        }
+        return e;
+    }
+    return std::nullopt;
+}
+
+// NCCL's trace after a failure: "host:pid:tid [dev] NCCL INFO transport/p2p.cc:204 -> 1", the first
+// file outside include/ being where the failure came through.
+std::string nccl_trace_site(const std::string& line) {
+    static const std::regex trace(R"(NCCL INFO ([A-Za-z0-9_/]+\.(?:cc|cu)):[0-9]+ -> [0-9])");
+    std::smatch m;
+    if (!std::regex_search(line, m, trace) || m[1].str().rfind("include/", 0) == 0) return {};
+    return m[1].str();
+}
+
 // What each frame name says about the moment (the name after its last '.', compared whole, or a
 // fragment of it). DeepSpeed's, PyTorch's, Megatron's and Transformers' own function names.
 struct FrameRule {
@@ -114,8 +169,12 @@ struct FrameRule {
 // engine.py save_checkpoint, _zero3_consolidated_16bit_state_dict; Trainer._save_checkpoint).
 // Generation and evaluation likewise (transformers generation/utils.py generate, _sample;
 // trainer.py evaluate, evaluation_loop, prediction_step).
-constexpr std::array<FrameRule, 15> kOuterRules{{
+constexpr std::array<FrameRule, 17> kOuterRules{{
     {"_configure_zero_optimizer", false, OomMoment::InStep, StepPhase::StartUp},
+    // The first collectives, where NCCL sets up its buffers: DeepSpeed's engine broadcasting the
+    // model (runtime/engine.py _broadcast_model), DDP's constructor (torch/nn/parallel/distributed.py).
+    {"_broadcast_model", false, OomMoment::InStep, StepPhase::StartUp},
+    {"_verify_param_shape_across_processes", false, OomMoment::InStep, StepPhase::StartUp},
     {"_configure_optimizer", false, OomMoment::InStep, StepPhase::StartUp},
     {"initialize_optimizer_states", false, OomMoment::InStep, StepPhase::StartUp},
     {"_create_fp32_partitions", false, OomMoment::InStep, StepPhase::StartUp},
@@ -134,7 +193,7 @@ constexpr std::array<FrameRule, 15> kOuterRules{{
 }};
 
 // Then from the innermost frame out, the first that names a moment.
-constexpr std::array<FrameRule, 21> kInnerRules{{
+constexpr std::array<FrameRule, 23> kInnerRules{{
     // The optimizer's step: torch.optim's state and foreach temporaries, DeepSpeed's step.
     {"_init_group", false, OomMoment::InStep, StepPhase::OptimizerStep},
     // torch/optim/adam.py and adamw.py: _multi_tensor_adam(w), _single_tensor_adam(w), _fused_adam(w).
@@ -148,6 +207,8 @@ constexpr std::array<FrameRule, 21> kInnerRules{{
     {"step", false, OomMoment::InStep, StepPhase::OptimizerStep},
     // The gradient reduce (zero/stage_1_and_2.py, stage3.py).
     {"reduce_ipg_grads", true, OomMoment::InStep, StepPhase::GradientReduce},
+    {"partition_ipg_grads", true, OomMoment::InStep, StepPhase::GradientReduce},  // stage3.py __reduce_and_partition_ipg_grads
+    {"reduce_independent_p_g_buckets", true, OomMoment::InStep, StepPhase::GradientReduce},
     {"average_tensor", false, OomMoment::InStep, StepPhase::GradientReduce},
     {"allreduce_bucket", false, OomMoment::InStep, StepPhase::GradientReduce},
     {"partition_grads", false, OomMoment::InStep, StepPhase::GradientReduce},
@@ -192,6 +253,26 @@ OomMoment moment_of_frames(const std::vector<std::string>& frames, StepPhase* ph
     }
     if (deciding_frame) deciding_frame->clear();
     return OomMoment::Unknown;
+}
+
+const char* oom_source_key(OomSource s) {
+    switch (s) {
+    case OomSource::CachingAllocator: return "caching_allocator";
+    case OomSource::CudaRuntime: return "cuda_runtime";
+    case OomSource::Nccl: return "nccl";
+    case OomSource::CudaLibrary: return "cuda_library";
+    }
+    return "?";
+}
+
+const char* oom_source_words(OomSource s) {
+    switch (s) {
+    case OomSource::CachingAllocator: return "PyTorch's caching allocator";
+    case OomSource::CudaRuntime: return "a CUDA call";
+    case OomSource::Nccl: return "NCCL";
+    case OomSource::CudaLibrary: return "cuBLAS/cuDNN";
+    }
+    return "?";
 }
 
 std::string oom_moment_words(OomMoment moment, StepPhase phase) {
@@ -337,6 +418,7 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     std::string previous_line;  // for see_memory_usage's message
     bool in_first_traceback = false, first_traceback_done = false, after_frame = false;
     std::optional<int> traceback_rank;
+    bool remote_allocator_warning = false;
     std::size_t start = 0;
     while (start <= text.size()) {
         const std::size_t end = std::min(text.find('\n', start), text.size());
@@ -369,7 +451,15 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
             }
             if (line.find_first_not_of(" \t\r") != std::string::npos) previous_line = line;
         }
-        if (auto e = event_of_line(line, rank)) {
+        if (line.find("[Rem Allocator]") != std::string::npos) remote_allocator_warning = true;
+        // NCCL's trace after its WARN lines names the file for each of them still without one.
+        if (!log.events.empty() && log.events.back().source == OomSource::Nccl && log.events.back().site.empty())
+            if (const std::string site = nccl_trace_site(line); !site.empty())
+                for (auto it = log.events.rbegin(); it != log.events.rend() && it->source == OomSource::Nccl && it->site.empty(); ++it)
+                    it->site = site;
+        std::optional<OomEvent> e = event_of_line(line, rank);
+        if (!e) e = outside_event_of_line(line, rank);
+        if (e) {
             log.events.push_back(*e);
             if (in_first_traceback) first_traceback_done = true;
             in_first_traceback = false;
@@ -397,10 +487,19 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         if (after_frame && !line.empty() && (line[0] == ' ' || line[0] == '\t')) log.failing_line = trimmed(line);
         after_frame = false;
     }
+    // NCCL's remote-allocator warning is not a failure (read_oom_log in oom_log.h).
+    const std::size_t before = log.events.size();
+    if (remote_allocator_warning)
+        std::erase_if(log.events, [](const OomEvent& e) { return e.source == OomSource::Nccl && e.site == "bootstrap.cc"; });
     if (log.events.empty())
-        throw InputError(source_name +
-                         ": no out-of-memory message (\"CUDA out of memory. Tried to allocate ...\", or ROCm's \"HIP out of memory. ...\") "
-                         "in the log: give the log of the run that failed, with PyTorch's error");
+        throw InputError(
+            source_name +
+            ": no out-of-memory message (\"CUDA out of memory. Tried to allocate ...\", or ROCm's \"HIP out of memory. ...\", "
+            "\"CUDA error: out of memory\", NCCL's \"Cuda failure 'out of memory'\", CUBLAS_STATUS_ALLOC_FAILED) in the log: " +
+            (before > 0 ? std::string("NCCL's \"Cuda failure 'out of memory'\" after \"[Rem Allocator] Allocation failed\" is a "
+                                      "warning NCCL before 2.12 prints when a stray connection reaches it, and the run goes on "
+                                      "(NVIDIA/nccl#555); give the log of a run that failed")
+                        : std::string("give the log of the run that failed, with PyTorch's error")));
     // The functions the failing line calls count as the innermost frames (Megatron's
     // "loss = mpu.vocab_parallel_cross_entropy(output.float(), labels)" is the loss).
     std::vector<std::string> frames = log.frames;

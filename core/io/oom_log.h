@@ -23,9 +23,24 @@
 
 namespace zp {
 
+// Where the failing allocation was asked for. PyTorch's caching allocator prints the message above,
+// with its figures; the others report a failure outside that allocator, without sizes:
+//   CudaRuntime: "CUDA error: out of memory" (ROCm "HIP error: out of memory"; before 1.0 "cuda
+//     runtime error (2) : out of memory"): a CUDA call's cudaErrorMemoryAllocation raised by
+//     C10_CUDA_CHECK, such as a context made on a device, a host buffer pinned, empty_cache;
+//   Nccl: NCCL's "Cuda failure 'out of memory'" (2.x: "Cuda failure 2 'out of memory'"), on its
+//     WARN line or under PyTorch's "Last error:", and "Failed to CUDA calloc N bytes": NCCL's own
+//     buffers (src/include/alloc.h), allocated at a communicator's set-up and its first collectives;
+//   CudaLibrary: cuBLAS's CUBLAS_STATUS_ALLOC_FAILED (cublasCreate: the handle and its workspace),
+//     cuDNN's CUDNN_STATUS_ALLOC_FAILED, DeepSpeed's "Fail to create cublas handle." (csrc/includes/context.h).
+enum class OomSource { CachingAllocator, CudaRuntime, Nccl, CudaLibrary };
+
 struct OomEvent {
+    OomSource source = OomSource::CachingAllocator;
+    std::string message;           // outside the caching allocator: the error as printed, from its first word
+    std::string site;              // NCCL: the source file the failure came through ("transport/p2p.cc"), if printed
     std::optional<int> rank;       // the "[rankN]:" prefix of the line
-    std::optional<int> gpu_index;  // "GPU N"
+    std::optional<int> gpu_index;  // "GPU N"; NCCL's "host:pid:tid [N]" prefix
     double tried_bytes = 0;        // the request that failed
     std::optional<double> total_bytes, free_bytes;
     std::optional<double> allocated_bytes;             // allocated by PyTorch when it failed
@@ -80,12 +95,19 @@ struct OomLog {
 // shorter); it keeps the reader linear on any input.
 inline constexpr std::size_t kOomLogLineChars = 4096;
 
-// Throws InputError naming `source_name` when the text holds no out-of-memory message.
+// Throws InputError naming `source_name` when the text holds no out-of-memory message. NCCL's
+// "Cuda failure 'out of memory'" after its "[Rem Allocator] Allocation failed" (bootstrap.cc) is
+// not one: NCCL before 2.12 prints it when a stray connection reaches its remote allocator, and
+// the run goes on (NVIDIA/nccl#555, #844).
 OomLog read_oom_log(std::string_view text, const std::string& source_name);
 
 // What usually frees memory at that moment, cheapest first (each citing the code path it acts
 // on); the planner's own numbers for a given setup are `diagnose`'s.
 std::vector<std::string> oom_remedies(OomMoment moment, StepPhase phase);
+// "caching_allocator", "cuda_runtime", "nccl", "cuda_library" (JSON); "PyTorch's caching allocator",
+// "a CUDA call", "NCCL", "cuBLAS/cuDNN" (text).
+const char* oom_source_key(OomSource s);
+const char* oom_source_words(OomSource s);
 // "the optimizer step", "moving the model onto the GPU", ...
 std::string oom_moment_words(OomMoment moment, StepPhase phase);
 

@@ -3,6 +3,7 @@
 // the cause (capacity, device placement, fragmentation), the step timeline's term the request is,
 // and, for a capacity failure, that the planner finds a change that fits the same GPUs: its peak
 // below the card, the cluster the log's.
+#include "core/base/errors.h"
 #include "core/base/file_io.h"
 #include "core/base/units.h"
 #include "core/diagnose/log_setup.h"
@@ -12,6 +13,7 @@
 #include "core/io/scenario_json.h"
 #include "core/memory/memory_model.h"
 #include "core/model/enum_names.h"
+#include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
 #include "core/presets/preset_table.h"
 #include "test_data.h"
@@ -52,6 +54,8 @@ QString cause_name(OomCause c) {
     case OomCause::DevicePlacement: return QStringLiteral("device placement");
     case OomCause::Fragmentation: return QStringLiteral("fragmentation");
     case OomCause::Evaluation: return QStringLiteral("evaluation");
+    case OomCause::HostMemory: return QStringLiteral("host memory");
+    case OomCause::OutsideAllocator: return QStringLiteral("outside the allocator");
     }
     return {};
 }
@@ -233,6 +237,78 @@ private slots:
         if (!evidence.isEmpty())
             QVERIFY(
                 std::any_of(said.begin(), said.end(), [&](const std::string& e) { return QString::fromStdString(e).contains(evidence); }));
+    }
+
+    // Out of memory outside PyTorch's caching allocator (core/io/oom_log.h OomSource): public
+    // reports in tests/data/oom/outside/, each file's header citing its thread and what it
+    // concluded. The source the message names, the cause the frames and NCCL's trace show, the
+    // moment, and the words of the evidence.
+    void outside_the_allocator_data() {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("cause");
+        QTest::addColumn<QString>("moment");
+        QTest::addColumn<QString>("evidence");
+        const auto row = [](const char* log, const char* source, const char* cause, const char* moment, const char* evidence) {
+            QTest::newRow(log) << QString::fromLatin1(log) << QString::fromLatin1(source) << QString::fromLatin1(cause)
+                               << QString::fromLatin1(moment) << QString::fromUtf8(evidence);
+        };
+        row("01_s3prl_empty_cache_gpu0_busy.log", "cuda_runtime", "device placement", "evaluation", "makes a CUDA context on GPU 0");
+        row("02_ray_train_shutdown_empty_cache_gpu0.log", "cuda_runtime", "device placement", "unknown", "torch.cuda.empty_cache() failed");
+        row("03_autoformer_empty_cache_4x2080ti.log", "cuda_runtime", "device placement", "unknown", "torch.cuda.empty_cache() failed");
+        row("04_ds_zero3_stage3_pinned_flat_buffer_wsl.log", "cuda_runtime", "host memory", "start-up",
+            "pins host memory (a frame _create_param_groups_fp16_flat_cpu_memory)");
+        row("05_wsl_pin_memory_offload_cache.log", "cuda_runtime", "host memory", "unknown", "pins host memory (a frame pin_memory)");
+        row("06_moss_wsl_memory_cuda_error_oom.log", "cuda_runtime", "outside the allocator", "unknown",
+            "a CUDA call outside PyTorch's cache");
+        row("08_nccl_wsl2_shm_alloc_oom_llamafactory.log", "nccl", "host memory", "unknown",
+            "NCCL's shared-memory transport (transport/shm.cc)");
+        row("09_nccl_enqueue_oom_opensora.log", "nccl", "outside the allocator", "unknown", "through enqueue.cc");
+        row("10_nccl_p2p_proxy_calloc_oom_multinode.log", "nccl", "outside the allocator", "unknown", "through transport/p2p.cc");
+        row("12_nccl_calloc_async_internal_error_zeropp_stage3.log", "nccl", "outside the allocator", "gradient reduce",
+            "Failed to CUDA calloc async 1920 bytes");
+        row("13_nccl_init_oom_rank1_on_device0_2018.log", "nccl", "outside the allocator", "unknown",
+            "NCCL could not allocate its buffers");
+        row("14_cublas_alloc_failed_ds_chat_backward.log", "cuda_library", "outside the allocator", "backward",
+            "CUBLAS_STATUS_ALLOC_FAILED");
+        row("15_cublas_alloc_failed_two_gpus_vs_one.log", "cuda_library", "outside the allocator", "forward", "CUBLAS_STATUS_ALLOC_FAILED");
+        row("16_cublas_alloc_failed_rank_prefixed_backward.log", "cuda_library", "outside the allocator", "backward",
+            "CUBLAS_STATUS_ALLOC_FAILED");
+        row("17_ds_fail_to_create_cublas_handle_interleaved.log", "cuda_library", "outside the allocator", "unknown",
+            "Fail to create cublas handle.");
+        row("18_gpu0_held_by_other_job_nvidia_smi.log", "cuda_runtime", "outside the allocator", "unknown", "CUDA error: out of memory");
+    }
+    void outside_the_allocator() {
+        QFETCH(QString, log);
+        QFETCH(QString, source);
+        QFETCH(QString, cause);
+        QFETCH(QString, moment);
+        QFETCH(QString, evidence);
+        const OomLog oom = read_oom_log(read_text_file(test_data_path("oom/outside/" + log.toStdString())), log.toStdString());
+        QCOMPARE(QString::fromLatin1(oom_source_key(oom.events.front().source)), source);
+        QCOMPARE(oom.events.front().tried_bytes, 0.0);
+        const OomDiagnosis d = diagnose_oom(oom, default_scenario());
+        QCOMPARE(cause_name(d.cause), cause);
+        QCOMPARE(moment_name(d.moment, d.phase), moment);
+        QVERIFY2(std::any_of(d.evidence.begin(), d.evidence.end(),
+                             [&](const std::string& e) { return QString::fromStdString(e).contains(evidence); }),
+                 qPrintable(QString::fromStdString(d.evidence.empty() ? std::string() : d.evidence.front())));
+        QVERIFY(!d.term);  // no request size to match
+        // A full card wants the capacity changes, where the moment is the step's.
+        QCOMPARE(!d.fixes.empty(), d.cause == OomCause::OutsideAllocator && d.moment == OomMoment::InStep);
+    }
+
+    // NCCL before 2.12 prints "Cuda failure 'out of memory'" after "[Rem Allocator] Allocation
+    // failed" when a stray connection reaches it, and training goes on (NVIDIA/nccl#555, #844): not
+    // a failure to diagnose, and the refusal says why.
+    void nccl_remote_allocator_warning_is_no_failure() {
+        try {
+            read_oom_log(read_text_file(test_data_path("oom/outside/11_nccl_rem_allocator_false_oom_nonfatal.log")), "844.log");
+            QFAIL("read as a failure");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("[Rem Allocator] Allocation failed\" is a warning")),
+                     e.what());
+        }
     }
 
     // The must-show request: 12.94 GiB is 4 bytes x 13.90B parameters over 4 ranks.

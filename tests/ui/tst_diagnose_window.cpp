@@ -149,6 +149,20 @@ private slots:
         }
     }
 
+    // NCCL ran out of memory outside PyTorch's allocator (nccl#1235): the panel names that, shows no
+    // request (the message has no sizes) and the capacity changes still come from the planner.
+    void a_failure_outside_the_allocator_names_no_request() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.document()->recomputeNow();
+        QString error;
+        QVERIFY2(w.diagnoseLog(kOom + QStringLiteral("outside/10_nccl_p2p_proxy_calloc_oom_multinode.log"), &error), qPrintable(error));
+        QVERIFY(w.diagnosisPanel());
+        QVERIFY2(w.diagnosisPanel()->causeText().contains(QStringLiteral("no room outside PyTorch's cache")),
+                 qPrintable(w.diagnosisPanel()->causeText()));
+        QVERIFY(w.diagnosisPanel()->termText().contains(QStringLiteral("no request size")));
+        QVERIFY(!w.diagnosisPanel()->termText().contains(QStringLiteral("0 bytes")));
+    }
+
     void dropping_a_log_diagnoses_it() {
         MainWindow w(MainWindow::Ephemeral);
         w.show();

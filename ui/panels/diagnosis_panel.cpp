@@ -84,10 +84,14 @@ QWidget* DiagnosisPanel::buildHeader(const QString& logName) {
     connect(close_, &QPushButton::clicked, this, &DiagnosisPanel::closeRequested);
     top->addWidget(close_, 0, Qt::AlignTop);
     layout->addLayout(top);
-    layout->addWidget(
-        textLabel(tr("GPU %1 tried to allocate %2 with %3 allocated and %4 reserved by PyTorch, %5 free of %6.")
-                      .arg(e.gpu_index ? QString::number(*e.gpu_index) : QStringLiteral("?"), gibText(e.tried_bytes),
-                           gibText(e.allocated_bytes), gibText(e.reserved_total_bytes()), gibText(e.free_bytes), gibText(e.total_bytes))));
+    if (e.source == OomSource::CachingAllocator)
+        layout->addWidget(textLabel(tr("GPU %1 tried to allocate %2 with %3 allocated and %4 reserved by PyTorch, %5 free of %6.")
+                                        .arg(e.gpu_index ? QString::number(*e.gpu_index) : QStringLiteral("?"), gibText(e.tried_bytes),
+                                             gibText(e.allocated_bytes), gibText(e.reserved_total_bytes()), gibText(e.free_bytes),
+                                             gibText(e.total_bytes))));
+    else
+        layout->addWidget(textLabel(tr("%1 ran out of memory outside PyTorch's caching allocator (the message gives no sizes): %2")
+                                        .arg(fromCore(oom_source_words(e.source)), fromCore(e.message))));
     cause_ = textLabel(tr("What it is: %1").arg(translatedCore(oom_cause_words(d.cause))));
     cause_->setObjectName(QStringLiteral("diagnosisCause"));
     QFont bold = cause_->font();
@@ -111,6 +115,7 @@ QWidget* DiagnosisPanel::buildHeader(const QString& logName) {
     else if (d.term)
         term = tr("The request: %1 of %2, as the failing line says; the planner has it at %3 = %4")
                    .arg(gibText(e.tried_bytes), fromCore(d.term->name), fromCore(d.term->formula), gibText(d.term->bytes));
+    else if (e.source != OomSource::CachingAllocator) term = tr("The message gives no request size to match with a term of the step.");
     else term = tr("The request matches no term of the planner's step for this run.");
     term_ = textLabel(term);
     term_->setObjectName(QStringLiteral("diagnosisTerm"));
@@ -132,7 +137,8 @@ QWidget* DiagnosisPanel::buildFigures() {
         QString key, name;
         std::optional<double> log, planner;
     } rows[] = {
-        {QStringLiteral("requested"), tr("Requested"), e.tried_bytes, term_bytes},
+        {QStringLiteral("requested"), tr("Requested"),
+         e.source == OomSource::CachingAllocator ? std::optional<double>(e.tried_bytes) : std::nullopt, term_bytes},
         {QStringLiteral("needed"), tr("Allocated + requested"), d.measured_bytes, d.planned_bytes},
         {QStringLiteral("reserved"), tr("Reserved by PyTorch"), e.reserved_total_bytes(), d.planned_reserved_bytes},
     };

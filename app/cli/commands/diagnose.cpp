@@ -39,7 +39,10 @@ std::string gib(double bytes) {
 std::string size_or_dash(const std::optional<double>& bytes) { return bytes ? gib(*bytes) : std::string("-"); }
 
 nlohmann::json event_json(const OomEvent& e) {
-    nlohmann::json j{{"tried_bytes", e.tried_bytes}, {"form", e.new_form ? "torch>=2.1" : "torch<=2.0"}};
+    nlohmann::json j{{"source", oom_source_key(e.source)}, {"tried_bytes", e.tried_bytes}};
+    if (e.source == OomSource::CachingAllocator) j["form"] = e.new_form ? "torch>=2.1" : "torch<=2.0";
+    if (!e.message.empty()) j["message"] = e.message;
+    if (!e.site.empty()) j["site"] = e.site;
     if (e.rank) j["rank"] = *e.rank;
     if (e.gpu_index) j["gpu"] = *e.gpu_index;
     const auto put = [&](const char* key, const std::optional<double>& v) {
@@ -160,10 +163,15 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
         if (e.rank && std::find(ranks.begin(), ranks.end(), *e.rank) == ranks.end()) ranks.push_back(*e.rank);
     out << "Out of memory in " << path << ": " << log.events.size() << " message" << (log.events.size() == 1 ? "" : "s");
     for (std::size_t i = 0; i < ranks.size(); ++i) out << (i ? ", " : (ranks.size() == 1 ? " from rank " : " from ranks ")) << ranks[i];
-    out << "\n  GPU " << (first.gpu_index ? std::to_string(*first.gpu_index) : std::string("?")) << ": tried to allocate "
-        << gib(first.tried_bytes) << " with " << size_or_dash(first.allocated_bytes) << " allocated, "
-        << size_or_dash(first.reserved_total_bytes()) << " reserved, " << size_or_dash(first.free_bytes) << " free of "
-        << size_or_dash(first.total_bytes) << "\n";
+    if (first.source == OomSource::CachingAllocator)
+        out << "\n  GPU " << (first.gpu_index ? std::to_string(*first.gpu_index) : std::string("?")) << ": tried to allocate "
+            << gib(first.tried_bytes) << " with " << size_or_dash(first.allocated_bytes) << " allocated, "
+            << size_or_dash(first.reserved_total_bytes()) << " reserved, " << size_or_dash(first.free_bytes) << " free of "
+            << size_or_dash(first.total_bytes) << "\n";
+    else
+        out << "\n  " << oom_source_words(first.source) << (first.gpu_index ? " on GPU " + std::to_string(*first.gpu_index) : "")
+            << ", outside PyTorch's caching allocator (no sizes in the message): " << first.message
+            << (first.site.empty() ? "" : " (through " + first.site + ")") << "\n";
     out << "What it is: " << oom_cause_words(d.cause) << "\n";
     for (const std::string& e : d.evidence) out << "  " << e << "\n";
     out << "Where: " << oom_moment_words(d.moment, d.phase);

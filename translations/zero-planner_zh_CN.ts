@@ -754,6 +754,10 @@
         <source>no room outside PyTorch&apos;s cache: the GPU is full and a library (NCCL, cuBLAS) could not allocate</source>
         <translation>PyTorch 缓存之外没有空间：GPU 已满，库（NCCL、cuBLAS）无法分配内存</translation>
     </message>
+    <message>
+        <source>the DeepSpeed release given does not have it (ZeRO-3 from v0.3.12, the offload blocks from v0.3.15)</source>
+        <translation>所指定的 DeepSpeed 版本没有此设置（ZeRO-3 自 v0.3.12 起，卸载配置块自 v0.3.15 起）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -938,6 +942,10 @@
     <message>
         <source>optimizer</source>
         <translation>优化器</translation>
+    </message>
+    <message>
+        <source>release</source>
+        <translation>版本</translation>
     </message>
 </context>
 <context>

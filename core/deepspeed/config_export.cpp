@@ -1,5 +1,6 @@
 #include "core/deepspeed/config_export.h"
 
+#include "core/model/deepspeed_release.h"
 #include "core/model/experts.h"
 #include "core/model/mics.h"
 
@@ -29,7 +30,8 @@ double optimizer_beta2(Optimizer o, const ExportOptions& options) { return o == 
 
 namespace {
 
-// DeepSpeed's fields are pydantic ints: a float such as 15099494.4 or 1.5e7 is rejected.
+// DeepSpeed's fields are pydantic ints: a fractional float such as 15099494.4 is truncated by
+// v0.7.0-v0.14.5 and refused from v0.15.0 (1.5e7, a whole number, passes); integers read alike everywhere.
 std::int64_t as_int(double v) { return static_cast<std::int64_t>(std::llround(v)); }
 
 // SGD with momentum exports the customary 0.9 (Sutskever et al. 2013; the ResNet recipe, He et al.
@@ -69,6 +71,52 @@ ordered_json offload_block(OffloadDevice d, bool param, const ZeroSetup& z, cons
     // tensors cost host RAM rounded up to a power of two (core/memory/host_memory.cpp).
     b["pin_memory"] = z.pin_memory;
     return b;
+}
+
+// The zero_optimization block: stage-3 keys only at stage 3, offload_param only there, the
+// release's names (ZeroSetup::deepspeed_release).
+ordered_json zero_optimization_block(const Scenario& s, const ExportOptions& o) {
+    const ZeroSetup& z = s.zero;
+    ordered_json zo;
+    zo["stage"] = z.stage;
+    if (z.stage >= 1) {
+        zo["overlap_comm"] = z.overlap_comm;
+        zo["contiguous_gradients"] = true;
+        zo["reduce_bucket_size"] = as_int(z.reduce_bucket_elems);
+    }
+    if (z.stage == 1 || z.stage == 2) {
+        zo["allgather_partitions"] = true;
+        zo["allgather_bucket_size"] = as_int(z.allgather_bucket_elems);
+        zo["reduce_scatter"] = true;
+        // Written only when off and the release reads it (v0.12.4 on; v0.7.0-v0.12.3 refuse it as an
+        // extra field, and reduce to the owners as off says): on is DeepSpeed's default.
+        if (!z.multi_rank_bucket_allreduce && release_has(z, release_firsts::kMultiRankAllreduce))
+            zo["use_multi_rank_bucket_allreduce"] = false;
+    }
+    if (z.stage == 3) {
+        zo["stage3_prefetch_bucket_size"] = as_int(z.stage3_prefetch_bucket_elems);
+        zo["stage3_param_persistence_threshold"] = as_int(z.stage3_param_persistence_threshold);
+        zo["stage3_max_live_parameters"] = as_int(z.stage3_max_live_parameters);
+        zo["stage3_max_reuse_distance"] = as_int(deepspeed::defaults::kStage3MaxReuseDistance);
+        zo["sub_group_size"] = as_int(z.sub_group_size);
+        // Named _fp16_ from v0.3.14 to v0.5.10 (the release reads no other), _16bit_ since v0.6.0.
+        if (release_has(z, release_firsts::kGather16bitName))
+            zo["stage3_gather_16bit_weights_on_model_save"] = z.gather_16bit_weights_on_model_save;
+        else if (release_has(z, release_firsts::kGatherFp16Name))
+            zo["stage3_gather_fp16_weights_on_model_save"] = z.gather_16bit_weights_on_model_save;
+        // ZeRO++ (zero/config.py): written only when on, as the DeepSpeed tutorial writes them.
+        if (z.hpz_partition_size > 1) zo["zero_hpz_partition_size"] = z.hpz_partition_size;
+        if (z.quantized_weights) zo["zero_quantized_weights"] = true;
+        if (z.quantized_gradients) zo["zero_quantized_gradients"] = true;
+        // MiCS (zero/config.py mics_shard_size, default -1 = off): written only where it takes effect.
+        if (const MicsGroups mics = effective_mics(s); mics.on()) {
+            zo["mics_shard_size"] = mics.shard;
+            if (mics.hierarchical) zo["mics_hierarchical_params_gather"] = true;
+        }
+    }
+    if (z.offload_optimizer != OffloadDevice::None) zo["offload_optimizer"] = offload_block(z.offload_optimizer, false, z, o);
+    if (z.stage == 3 && z.offload_param != OffloadDevice::None) zo["offload_param"] = offload_block(z.offload_param, true, z, o);
+    return zo;
 }
 
 }  // namespace
@@ -139,40 +187,7 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
         j["bf16"] = {{"enabled", false}};  // fp32 training, said explicitly so an import reads it back
     }
 
-    ordered_json zo;
-    zo["stage"] = z.stage;
-    if (z.stage >= 1) {
-        zo["overlap_comm"] = z.overlap_comm;
-        zo["contiguous_gradients"] = true;
-        zo["reduce_bucket_size"] = as_int(z.reduce_bucket_elems);
-    }
-    if (z.stage == 1 || z.stage == 2) {
-        zo["allgather_partitions"] = true;
-        zo["allgather_bucket_size"] = as_int(z.allgather_bucket_elems);
-        zo["reduce_scatter"] = true;
-        // Written only when off (a release before v0.12.4 planned, or chosen): on is DeepSpeed's default.
-        if (!z.multi_rank_bucket_allreduce) zo["use_multi_rank_bucket_allreduce"] = false;
-    }
-    if (z.stage == 3) {
-        zo["stage3_prefetch_bucket_size"] = as_int(z.stage3_prefetch_bucket_elems);
-        zo["stage3_param_persistence_threshold"] = as_int(z.stage3_param_persistence_threshold);
-        zo["stage3_max_live_parameters"] = as_int(z.stage3_max_live_parameters);
-        zo["stage3_max_reuse_distance"] = as_int(deepspeed::defaults::kStage3MaxReuseDistance);
-        zo["sub_group_size"] = as_int(z.sub_group_size);
-        zo["stage3_gather_16bit_weights_on_model_save"] = z.gather_16bit_weights_on_model_save;
-        // ZeRO++ (zero/config.py): written only when on, as the DeepSpeed tutorial writes them.
-        if (z.hpz_partition_size > 1) zo["zero_hpz_partition_size"] = z.hpz_partition_size;
-        if (z.quantized_weights) zo["zero_quantized_weights"] = true;
-        if (z.quantized_gradients) zo["zero_quantized_gradients"] = true;
-        // MiCS (zero/config.py mics_shard_size, default -1 = off): written only where it takes effect.
-        if (const MicsGroups mics = effective_mics(s); mics.on()) {
-            zo["mics_shard_size"] = mics.shard;
-            if (mics.hierarchical) zo["mics_hierarchical_params_gather"] = true;
-        }
-    }
-    if (z.offload_optimizer != OffloadDevice::None) zo["offload_optimizer"] = offload_block(z.offload_optimizer, false, z, o);
-    if (z.stage == 3 && z.offload_param != OffloadDevice::None) zo["offload_param"] = offload_block(z.offload_param, true, z, o);
-    j["zero_optimization"] = zo;
+    j["zero_optimization"] = zero_optimization_block(s, o);
 
     if (t.checkpointing == Checkpointing::Full) {
         // deepspeed.checkpointing (Megatron-style models); Hugging Face models use gradient_checkpointing instead.

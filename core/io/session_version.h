@@ -84,6 +84,9 @@
 //              ZeRO-3 prefetch, down the parameter queue to stage3_max_live_parameters since
 //              v0.6.0, and its hpZ, read by a recomputed layer's gathers since v0.13.2); a
 //              version-27 file has both on (today's releases, what version 27 planned).
+//   version 29 zero.deepspeed_release (the release given, "" for today's: the features the plan may
+//              use and the keys its ds_config holds); a version-28 file has "" (version 28 kept
+//              only the release's switches, and exported every key whatever the release).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -98,7 +101,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 28;
+inline constexpr int kSessionVersion = 29;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace zp {
@@ -25,6 +26,38 @@ void apply_deepspeed_release(ZeroSetup& z, const DeepSpeedRelease& release);
 
 // Whether those four fields of `z` are what `release` sets.
 bool follows_release(const ZeroSetup& z, const DeepSpeedRelease& release);
+
+// The first release with each thing a plan may use or its ds_config may hold (deepspeedai/DeepSpeed
+// tags; each one's commit). Releases from v0.7.0 refuse a key their pydantic models do not know in
+// zero_optimization and its offload blocks, from v0.17.1 in bf16 and fp16 ("extra fields not
+// permitted"; runtime/config_utils.py DeepSpeedConfigModel); older ones ignore it.
+namespace release_firsts {
+inline constexpr DeepSpeedRelease kZero3{0, 3, 12};  // 599258f97 "ZeRO 3 Offload" (#834); before: "Maximum supported ZeRO stage is 2"
+inline constexpr DeepSpeedRelease kOffloadBlocks{0, 3, 15};       // 0d4a54a04 "ZeRO-Infinity" (#976): offload_optimizer and offload_param
+inline constexpr DeepSpeedRelease kGather16bitName{0, 6, 0};      // 4912e0ad7: stage3_gather_16bit_weights_on_model_save (v0.3.14: _fp16_)
+inline constexpr DeepSpeedRelease kGatherFp16Name{0, 3, 14};      // 39013dd2b: stage3_gather_fp16_weights_on_model_save
+inline constexpr DeepSpeedRelease kBf16{0, 6, 0};                 // 4912e0ad7: the bf16 block (earlier releases ignore it: fp32)
+inline constexpr DeepSpeedRelease kGradAccumDtype{0, 8, 1};       // 4be8df721: BF16_Optimizer at ZeRO-1 (v0.7.6-v0.8.0 NotImplementedError)
+inline constexpr DeepSpeedRelease kMics{0, 9, 2};                 // 2e99f6edf: mics_shard_size
+inline constexpr DeepSpeedRelease kZeropp{0, 10, 0};              // d18aa2c79 "ZeRO++" (#3784)
+inline constexpr DeepSpeedRelease kLion{0, 11, 0};                // 8e64c3b55: the Lion optimizer block
+inline constexpr DeepSpeedRelease kMultiRankAllreduce{0, 12, 4};  // 2afa1c7f2 (#4695): use_multi_rank_bucket_allreduce
+inline constexpr DeepSpeedRelease kUlyssesKey{0, 17, 0};          // 4d00b38ad: sequence_parallel_size alone in the batch rule
+inline constexpr DeepSpeedRelease kBf16MasterWeights{0, 18, 3};   // 39a682d79 (#7700): bf16_master_weights_and_grads
+}  // namespace release_firsts
+
+// Whether `r` is `first` or later.
+bool at_least(const DeepSpeedRelease& r, const DeepSpeedRelease& first);
+// The release ZeroSetup::deepspeed_release names, nullopt for today's ("").
+std::optional<DeepSpeedRelease> scenario_release(const ZeroSetup& z);
+// Whether the run's release has `first`'s feature: true for today's.
+bool release_has(const ZeroSetup& z, const DeepSpeedRelease& first);
+// "0.12.3" for "0.12.3" and "0.12" (a release without a patch reads as .0).
+std::string release_text(const DeepSpeedRelease& r);
+
+// Throws InputError naming what the plan uses that its release (ZeroSetup::deepspeed_release) does
+// not have, the release that brought it and what to do; nothing for today's release or PyTorch FSDP.
+void check_release_features(const Scenario& s);
 
 // The releases the planner tells apart, newest first: within an era every release behaves the same
 // for what the planner models (deepspeed_defaults.h: v0.13.2 hpZ in the recompute, v0.12.4 the

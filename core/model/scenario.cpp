@@ -3,6 +3,7 @@
 #include "core/base/errors.h"
 #include "core/base/units.h"
 #include "core/model/batch_rule.h"
+#include "core/model/deepspeed_release.h"
 #include "core/model/experts.h"
 #include "core/model/limits.h"
 #include "core/model/linear_modules.h"
@@ -296,6 +297,9 @@ void validate(const Scenario& s) {
                                                     {z.sub_group_size, "sub_group_size"},
                                                     {z.offload_param_buffer_size, "offload_param buffer_size"}};
     for (const auto& [v, name] : sizes) check(limits::kBucketElems, v, name, " elements");
+    if (!z.deepspeed_release.empty() && !parse_deepspeed_release(z.deepspeed_release))
+        throw InputError("the DeepSpeed release must be a release like 0.3 or 0.14.2, got '" + z.deepspeed_release + "'");
+    check_release_features(s);
 }
 
 ZeroPlusPlus effective_zeropp(const Scenario& s) {

@@ -257,6 +257,11 @@ struct ZeroSetup {
     // forward hooks in the backward, went over every rank as the forward's do (the PR names
     // activation checkpointing among what it enables hpZ in). false models those releases.
     bool hpz_in_recompute = true;
+    // The DeepSpeed release the run uses, as given ("0.12.3"; --deepspeed-release, a session's,
+    // core/model/deepspeed_release.h), or "" for today's. It set the four switches above; the plan
+    // is refused where it uses what the release does not have, and the ds_config export writes
+    // only keys the release reads (docs/design.md §7.5).
+    std::string deepspeed_release;
     // Not a config key but the model's code: ZeRO-Infinity's memory-centric tiling
     // (deepspeed.zero.TiledLinear; Megatron-DeepSpeed's --memory-centric-tiled-linear --tile-factor
     // t) splits every linear of a layer into tiles of (h/t)^2, each a module ZeRO-3 gathers alone
@@ -485,10 +490,16 @@ inline bool setup_runs(const FsdpSetup& f, const ZeroSetup& z, const SetupKey& k
 inline bool optimizer_runs_setup(Optimizer o, const FsdpSetup& f, const SetupKey& k) {
     return !(o == Optimizer::Lamb && !is_fsdp(f) && k.offload_optimizer != OffloadDevice::None);
 }
+// Whether the run's DeepSpeed release (ZeroSetup::deepspeed_release, core/model/deepspeed_release.h)
+// has the setup: ZeRO-3 from v0.3.12, the offload blocks from v0.3.15; every setup for today's.
+bool release_has_setup(const std::string& release, const SetupKey& k);
+inline bool release_runs_setup(const ZeroSetup& z, const SetupKey& k) {
+    return z.deepspeed_release.empty() || release_has_setup(z.deepspeed_release, k);
+}
 // Why a setup cannot run where it is asked to (Fit::layout false): the first that holds, in this
 // order, so that the recommender's sentence, the report's word and the window's mark agree. None
 // when it runs (layout_runs_stage and setup_runs both true).
-enum class SetupRefusal { None, MasterWeights, Engine, Pipeline, Tensor, Experts, Optimizer };
+enum class SetupRefusal { None, MasterWeights, Engine, Pipeline, Tensor, Experts, Optimizer, Release };
 inline SetupRefusal setup_refusal(const ModelSpec& m, const Parallelism& p, const FsdpSetup& f, const ZeroSetup& z, const SetupKey& k,
                                   Optimizer o) {
     if (!master_weights_run_setup(z, k)) return SetupRefusal::MasterWeights;
@@ -497,6 +508,7 @@ inline SetupRefusal setup_refusal(const ModelSpec& m, const Parallelism& p, cons
     if (!pipeline_runs_stage(p, k.stage)) return SetupRefusal::Pipeline;
     if (!tensor_runs_stage(m, p, k.stage)) return SetupRefusal::Tensor;
     if (!experts_run_stage(p, k.stage)) return SetupRefusal::Experts;
+    if (!is_fsdp(f) && !release_runs_setup(z, k)) return SetupRefusal::Release;
     return SetupRefusal::None;
 }
 

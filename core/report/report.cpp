@@ -64,6 +64,7 @@ std::string fits_word(const Candidate& c) {
     case SetupRefusal::Tensor: return "no: tensor";
     case SetupRefusal::Experts: return "no: experts";
     case SetupRefusal::Optimizer: return "no: optimizer";
+    case SetupRefusal::Release: return "no: release";
     }
     return !f.gpu ? "no: GPU" : !f.cpu ? "no: host RAM" : "no: NVMe";
 }

@@ -5,6 +5,7 @@
 #include "core/base/errors.h"
 #include "core/base/format.h"
 #include "core/base/units.h"
+#include "core/model/deepspeed_release.h"
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/presets/default_scenario.h"
@@ -178,6 +179,10 @@ Phrase rejection_reason(const Scenario& s, const Candidate& c) {
         return phrase(QT_TRANSLATE_NOOP("Core",
                                         "LAMB cannot run with the optimizer offloaded: DeepSpeed builds its CUDA FusedLamb, which "
                                         "cannot step the partition on the host (use AdamW, Adagrad or Lion with offload)"));
+    case SetupRefusal::Release:
+        return phrase(QT_TRANSLATE_NOOP("Core",
+                                        "the DeepSpeed release given does not have it (ZeRO-3 from v0.3.12, the offload blocks "
+                                        "from v0.3.15)"));
     case SetupRefusal::Experts: break;
     }
     return phrase(QT_TRANSLATE_NOOP("Core", "expert parallelism works with ZeRO stage 0, 1 or 2 only (DeepSpeed's MoE layer)"));
@@ -290,7 +295,9 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
     s.model.params_override = parameter_count(s.model);
     s.model.largest_layer_override = largest_layer_params(s.model);
     // Inside one node ZeRO++ on auto is off: the gathers never cross the network.
-    const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 ? zeropp_rows(base) : plain_rows();
+    // A release before ZeRO++ (v0.10.0) searches without it (core/model/deepspeed_release.h).
+    const bool zeropp_released = release_has(base.zero, release_firsts::kZeropp);
+    const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 && zeropp_released ? zeropp_rows(base) : plain_rows();
     double layout_fastest = 0;  // tokens/s of this layout's fastest feasible point so far
     // Per recompute policy and micro batch (the same for every setup and bucket): no candidate of
     // theirs runs faster than this (step_seconds_lower_bound), computed when first asked.

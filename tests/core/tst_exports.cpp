@@ -533,6 +533,43 @@ private slots:
                 false);  // a config without the key leaves the scenario's choice
     }
 
+    // The keys a release reads (ZeroSetup::deepspeed_release; each release's own config classes run
+    // on the key: v0.7.0-v0.12.3 refuse use_multi_rank_bucket_allreduce as an extra field; v0.3.14-
+    // v0.5.10 read the save key as stage3_gather_fp16_weights_on_model_save, none before v0.3.14).
+    void keys_by_release_data() {
+        QTest::addColumn<QString>("release");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<QString>("present");
+        QTest::addColumn<QString>("absent");
+        QTest::newRow("today, ZeRO-2 with the whole-bucket all-reduce off: the key says so") << "" << 2 << "use_multi_rank_bucket_allreduce"
+                                                                                             << "";
+        QTest::newRow("0.12.3: reduces to the owners, the key unknown") << "0.12.3" << 2 << ""
+                                                                        << "use_multi_rank_bucket_allreduce";
+        QTest::newRow("0.12.4: the key") << "0.12.4" << 2 << "use_multi_rank_bucket_allreduce"
+                                         << "";
+        QTest::newRow("0.6.0: the 16-bit save key") << "0.6.0" << 3 << "stage3_gather_16bit_weights_on_model_save"
+                                                    << "stage3_gather_fp16_weights_on_model_save";
+        QTest::newRow("0.5.10: its fp16 name") << "0.5.10" << 3 << "stage3_gather_fp16_weights_on_model_save"
+                                               << "stage3_gather_16bit_weights_on_model_save";
+        QTest::newRow("0.3.13: no save key") << "0.3.13" << 3 << ""
+                                             << "stage3_gather_fp16_weights_on_model_save";
+    }
+    void keys_by_release() {
+        QFETCH(QString, release);
+        QFETCH(int, stage);
+        QFETCH(QString, present);
+        QFETCH(QString, absent);
+        Scenario s = default_scenario();
+        s.training.precision = Precision::Fp16;  // bf16 came in v0.6.0
+        s.zero.stage = stage;
+        s.zero.multi_rank_bucket_allreduce = false;
+        s.zero.deepspeed_release = release.toStdString();
+        validate(s);
+        const auto zo = deepspeed_config(s).at("zero_optimization");
+        if (!present.isEmpty()) QVERIFY2(zo.contains(present.toStdString()), qPrintable(present));
+        if (!absent.isEmpty()) QVERIFY2(!zo.contains(absent.toStdString()), qPrintable(absent));
+    }
+
     void recommended_plan_exports_clean() {
         const Plan p = recommend(default_scenario());
         QVERIFY(p.feasible);

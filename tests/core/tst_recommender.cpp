@@ -176,6 +176,9 @@ private slots:
         QTest::newRow("engine.py: FusedLamb, no CPU LAMB") << int(SetupRefusal::Optimizer) << "no: optimizer"
                                                            << "ZeRO-2 + CPU optimizer"
                                                            << "LAMB cannot run with the optimizer offloaded";
+        QTest::newRow("v0.3.10: ZeRO-3 came in v0.3.12 (599258f97)") << int(SetupRefusal::Release) << "no: release"
+                                                                     << "ZeRO-3"
+                                                                     << "the DeepSpeed release given does not have it";
     }
     void setup_refusal_said_alike() {
         QFETCH(int, refusal);
@@ -213,6 +216,11 @@ private slots:
             s.training.optimizer = Optimizer::Lamb;
             s.zero.stage = 2;
             s.zero.offload_optimizer = OffloadDevice::Cpu;
+            break;
+        case SetupRefusal::Release:
+            s.training.precision = Precision::Fp16;  // bf16 came in v0.6.0
+            s.zero.deepspeed_release = "0.3.10";
+            s.zero.stage = 3;
             break;
         case SetupRefusal::None: QFAIL("a row names a refusal");
         }

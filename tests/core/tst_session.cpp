@@ -3,6 +3,7 @@
 // open into the scenario 0.1.0 read; newer and malformed files are refused naming what is wrong.
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
+#include "core/deepspeed/config_export.h"
 #include "core/io/scenario_json.h"
 #include "core/io/session_fields.h"
 #include "core/io/session_version.h"
@@ -89,7 +90,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.stage3_param_persistence_threshold", "zero.sub_group_size", "zero.offload_param_buffer_count",
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
-    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer", "zero.linear_tile_factor", "zero.bf16_master_weights", "zero.multi_rank_bucket_allreduce", "zero.zero3_prefetch_to_max_live", "zero.hpz_in_recompute",
+    "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer", "zero.linear_tile_factor", "zero.bf16_master_weights", "zero.multi_rank_bucket_allreduce", "zero.zero3_prefetch_to_max_live", "zero.hpz_in_recompute", "zero.deepspeed_release",
     "engine.engine", "engine.fsdp_precision", "engine.limit_all_gathers", "engine.auto", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
     "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses", "parallel.pipeline_send",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
@@ -100,7 +101,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 162;
+constexpr std::size_t kFieldCount = 163;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -133,7 +134,8 @@ std::vector<Enumerate::Field> fields_of(const Scenario& s) {
 // Values to try instead of `v`, in order.
 template <class T>
 std::vector<T> candidates(const T& v, FieldRule rule) {
-    if constexpr (std::is_same_v<T, std::string>) return {v + "-perturbed", "perturbed"};
+    // (a release number last: zero.deepspeed_release takes nothing else)
+    if constexpr (std::is_same_v<T, std::string>) return {v + "-perturbed", "perturbed", "99.0"};
     else if constexpr (std::is_same_v<T, bool>) return {!v};
     else if constexpr (std::is_enum_v<T>) {
         std::vector<T> out;
@@ -364,6 +366,7 @@ json flatten(const Scenario& s) {
         {"zero.multi_rank_bucket_allreduce", z.multi_rank_bucket_allreduce},
         {"zero.zero3_prefetch_to_max_live", z.zero3_prefetch_to_max_live},
         {"zero.hpz_in_recompute", z.hpz_in_recompute},
+        {"zero.deepspeed_release", z.deepspeed_release},
         {"engine.engine", to_string(s.fsdp.engine)},
         {"engine.fsdp_precision", to_string(s.fsdp.precision)},
         {"engine.limit_all_gathers", s.fsdp.limit_all_gathers},
@@ -494,7 +497,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 28);
+        QCOMPARE(kSessionVersion, 29);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -550,6 +553,7 @@ private slots:
                                   {"zero.multi_rank_bucket_allreduce", false},
                                   {"zero.zero3_prefetch_to_max_live", true},
                                   {"zero.hpz_in_recompute", true},
+                                  {"zero.deepspeed_release", ""},
                                   {"engine.engine", "deepspeed"},
                                   {"engine.fsdp_precision", "mixed"},
                                   {"engine.limit_all_gathers", true},
@@ -1124,6 +1128,25 @@ private slots:
         QVERIFY(then.seconds > now.seconds);
     }
 
+    // Version 28 kept only the release's switches (a session of `--deepspeed-release 0.12.3` has
+    // multi_rank_bucket_allreduce off); a version-28 file opens with the release "" (today's, what
+    // version 28 exported: every key), its switches as stored. A version-29 session keeps the
+    // release, and its ds_config leaves out the key 0.12.3 refuses (use_multi_rank_bucket_allreduce).
+    void frozen_version_28() {
+        const std::string text = read_text_file(test_data_path("sessions/v28-llama2-7b-zero2-release-0.12.3.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 28);
+        QVERIFY(!doc.at("zero").contains("deepspeed_release"));
+        Scenario s = parse_session(text, "v28-llama2-7b-zero2-release-0.12.3.zplan");
+        QCOMPARE(s.zero.deepspeed_release, std::string());
+        QVERIFY(!s.zero.multi_rank_bucket_allreduce);
+        QVERIFY(deepspeed_config(s).at("zero_optimization").contains("use_multi_rank_bucket_allreduce"));
+        s.zero.deepspeed_release = "0.12.3";
+        const Scenario again = parse_session(session_text(s), "again.zplan");
+        QVERIFY(again == s);
+        QVERIFY(!deepspeed_config(again).at("zero_optimization").contains("use_multi_rank_bucket_allreduce"));
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -1155,7 +1178,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 28); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 29); "
                                     "upgrade zero-planner"));
         }
     }
@@ -1168,9 +1191,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 28); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 29); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 28)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 29)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

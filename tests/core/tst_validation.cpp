@@ -1220,6 +1220,72 @@ private slots:
             if (i > 0) QVERIFY2(!follows_release(first, kDeepSpeedReleaseEras[i - 1].first), qPrintable(QStringLiteral("era %1").arg(i)));
         }
     }
+    // A plan that uses what its release (ZeroSetup::deepspeed_release) does not have is refused
+    // with the release that brought it (release_firsts: each release's own config classes).
+    void release_refuses_what_it_lacks_data() {
+        QTest::addColumn<QString>("release");
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<QString>("refusal");  // "" accepted
+        QTest::newRow("ZeRO++ in 0.9.5") << "0.9.5"
+                                         << "zeropp"
+                                         << "ZeRO++ (hpZ, qwZ, qgZ), which DeepSpeed has from v0.10.0";
+        QTest::newRow("ZeRO++ in 0.10.0") << "0.10.0"
+                                          << "zeropp"
+                                          << "";
+        QTest::newRow("MiCS in 0.9.1") << "0.9.1"
+                                       << "mics"
+                                       << "MiCS (mics_shard_size), which DeepSpeed has from v0.9.2";
+        QTest::newRow("bf16 in 0.5.10: ignored there, fp32") << "0.5.10"
+                                                             << "bf16"
+                                                             << "bf16, which DeepSpeed has from v0.6.0";
+        QTest::newRow("Lion in 0.10.3") << "0.10.3"
+                                        << "lion"
+                                        << "DeepSpeed's Lion, which DeepSpeed has from v0.11.0";
+        QTest::newRow("whole-bucket all-reduce in 0.12.3") << "0.12.3"
+                                                           << "multi-rank"
+                                                           << "use_multi_rank_bucket_allreduce";
+        QTest::newRow("Ulysses in 0.16.9") << "0.16.9"
+                                           << "ulysses"
+                                           << "sequence_parallel_size, which DeepSpeed has from v0.17.0";
+        QTest::newRow("bf16 master weights in 0.18.2") << "0.18.2"
+                                                       << "master"
+                                                       << "from v0.18.3";
+        QTest::newRow("bf16 master weights in 0.18.3") << "0.18.3"
+                                                       << "master"
+                                                       << "";
+        QTest::newRow("today's: everything") << ""
+                                             << "zeropp"
+                                             << "";
+    }
+    void release_refuses_what_it_lacks() {
+        QFETCH(QString, release);
+        QFETCH(QString, change);
+        QFETCH(QString, refusal);
+        Scenario s = default_scenario();
+        s.cluster.nodes = 2;
+        s.zero.stage = 3;
+        if (!release.isEmpty()) apply_deepspeed_release(s.zero, *parse_deepspeed_release(release.toStdString()));
+        s.zero.deepspeed_release = release.toStdString();
+        if (change == QLatin1String("zeropp")) s.zero.quantized_weights = true;
+        if (change == QLatin1String("mics")) s.zero.mics_shard_size = 8;
+        if (change == QLatin1String("lion")) s.training.optimizer = Optimizer::Lion;
+        if (change == QLatin1String("multi-rank")) {
+            s.zero.stage = 2;
+            s.zero.multi_rank_bucket_allreduce = true;
+        }
+        if (change == QLatin1String("ulysses")) s.parallel.ulysses = 2;
+        if (change == QLatin1String("master")) s.zero.bf16_master_weights = true;
+        if (change != QLatin1String("bf16"))
+            s.training.precision =
+                release == QLatin1String("0.18.2") || release == QLatin1String("0.18.3") ? Precision::Bf16 : Precision::Fp16;
+        try {
+            validate(s);
+            QVERIFY2(refusal.isEmpty(), "accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(!refusal.isEmpty() && QString::fromUtf8(e.what()).contains(refusal), e.what());
+        }
+    }
+
     void deepspeed_version_errors_data() {
         QTest::addColumn<QString>("version");
         QTest::newRow("a word") << QStringLiteral("latest");

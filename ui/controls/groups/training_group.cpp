@@ -357,8 +357,13 @@ void TrainingGroup::connectEdits() {
     connect(release_, &QComboBox::activated, this, [this](int index) {
         const int era = release_->itemData(index).toInt();
         if (era < 0) return;
-        edit(EditDeepSpeedRelease, tr("Change DeepSpeed release"),
-             [era](Scenario& s) { apply_deepspeed_release(s.zero, kDeepSpeedReleaseEras[static_cast<std::size_t>(era)].first); });
+        edit(EditDeepSpeedRelease, tr("Change DeepSpeed release"), [era](Scenario& s) {
+            // The era's switches, and its last release as the run's (today's for the newest): the
+            // features the plan may use and the keys its ds_config holds (ZeroSetup::deepspeed_release).
+            const DeepSpeedReleaseEra& chosen = kDeepSpeedReleaseEras[static_cast<std::size_t>(era)];
+            apply_deepspeed_release(s.zero, chosen.first);
+            s.zero.deepspeed_release = era == 0 ? std::string() : release_text(chosen.last);
+        });
     });
     connectLongContextEdits();
     onActivated(engine_, EditEngine, tr("Change engine"), [](Scenario& s, const std::string& v) {

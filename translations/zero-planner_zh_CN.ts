@@ -3707,5 +3707,9 @@ Not loaded into the controls: %1</source>
         <source>%1 tok/s</source>
         <translation>%1 tok/s</translation>
     </message>
+    <message>
+        <source>step of %1 tok</source>
+        <translation>每步 %1 tok</translation>
+    </message>
 </context>
 </TS>

@@ -14,6 +14,8 @@
 #include "ui/plots/time_view.h"
 #include "ui/qcustomplot_include.h"
 
+#include <algorithm>
+
 #include <QFontMetricsF>
 #include "test_main.h"
 
@@ -115,6 +117,29 @@ private slots:
         for (PlotLabel* label : visibleLabels(w.timeView()->plot()))
             QVERIFY2(!label->text().contains(QStringLiteral("\ntok/s")), qPrintable(label->text()));
         QCOMPARE(w.memoryView()->plot()->xAxis->tickLabelRotation(), 0.0);
+    }
+
+    // Under an auto layout each setup runs at its layout's own global batch: BLOOM's DDP step is 64
+    // sequences, ZeRO-3's 96. The heights are then not the same work, and each time's caption says
+    // how many tokens its step holds; where every step holds the same (the default plan), none does.
+    void steps_of_different_sizes_say_so() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1480, 920);
+        w.show();
+        w.flushPending();
+        for (PlotLabel* label : visibleLabels(w.timeView()->plot()))
+            QVERIFY2(!label->text().contains(QStringLiteral("step of")), qPrintable(label->text()));
+        Scenario s = zp::test::preset_scenario("bloom-176b", "a100-80gb", 384);
+        s.training.seq_len = 2048;
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = true;
+        w.document()->reset(s);
+        w.flushPending();
+        const Overview& o = w.document()->overview();
+        QVERIFY(std::any_of(o.bars.begin(), o.bars.end(),
+                            [&](const Candidate& c) { return c.step.tokens_per_step != o.bars.front().step.tokens_per_step; }));
+        int said = 0;
+        for (PlotLabel* label : visibleLabels(w.timeView()->plot())) said += label->text().contains(QStringLiteral("step of")) ? 1 : 0;
+        QCOMPARE(said, static_cast<int>(o.bars.size()));
     }
 };
 

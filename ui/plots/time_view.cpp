@@ -12,6 +12,7 @@
 
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 namespace zp::ui {
 
@@ -116,6 +117,11 @@ void TimeView::rebuild() {
     plot_->yAxis->setRange(0, y_max > 0 ? y_max : 1);
     label_cap_seconds_ = cap;
     chart_.hideLabelsFrom(o.bars.size());
+    mixed_steps_ = false;
+    for (const Candidate& c : o.bars)
+        mixed_steps_ = mixed_steps_ || std::abs(c.step.tokens_per_step - o.bars.front().step.tokens_per_step) >
+                                           0.005 * std::max(c.step.tokens_per_step, o.bars.front().step.tokens_per_step);
+    // The step's tokens line follows the tokens/s line, wrapped to the bar like it (fitLabels).
     widest_tokens_ = 0;
     for (const Candidate& c : o.bars)
         widest_tokens_ = std::max(widest_tokens_, QFontMetrics(plot_->font()).horizontalAdvance(tokensCaption(c)));
@@ -125,6 +131,10 @@ void TimeView::rebuild() {
 
 QString TimeView::tokensCaption(const Candidate& c) {
     return tr("%1 tok/s").arg(QString::fromStdString(format_compact(c.step.tokens_per_second)));
+}
+
+QString TimeView::stepTokensCaption(const Candidate& c) {
+    return tr("step of %1 tok").arg(QString::fromStdString(format_compact(c.step.tokens_per_step)));
 }
 
 void TimeView::setCaptions() {
@@ -138,6 +148,7 @@ void TimeView::setCaptions() {
         text->setColor(c.fit.all() ? pal.color(QPalette::WindowText) : capacityColor(pal));
         QString caption = QString::fromStdString(format_seconds(c.step.seconds));
         if (roomy_) caption += QStringLiteral("\n") + tokensCaption(c);
+        if (roomy_ && mixed_steps_) caption += QStringLiteral("\n") + stepTokensCaption(c);
         if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + SetupBarChart::misfitMark(c);  // as the memory view marks it
         text->setText(caption);
     }

@@ -47,7 +47,11 @@ private:
     bool captionsRoomy() const;
     void setCaptions();  // the bars' labels: seconds, tokens/s when roomy, "no fit"
     static QString tokensCaption(const Candidate& c);
+    static QString stepTokensCaption(const Candidate& c);
     bool roomy_ = true;
+    // The bars' steps hold different numbers of tokens (each layout's own global batch under an
+    // auto layout): their heights are not the same work, and each caption says how much its step is.
+    bool mixed_steps_ = false;
     double label_cap_seconds_ = 0;           // the labels stand at most this high (the axis cap)
     int widest_tokens_ = 0;                  // pixels of the widest tokens/s line
     QList<LegendStrip::Entry> base_legend_;  // the parts; each pin's entry follows them

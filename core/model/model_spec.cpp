@@ -1,6 +1,7 @@
 #include "core/model/model_spec.h"
 
 #include "core/base/errors.h"
+#include "core/base/format.h"
 #include "core/model/limits.h"
 
 #include <algorithm>
@@ -225,9 +226,22 @@ ModelSpec synthesize_model(std::int64_t params) {
     m.tied_embeddings = true;
     m.synthesized = true;
     m.params_override = params;
-    // The largest module of the synthesized shape, but never more than the model itself.
+    // The smallest shape's own count is the least a synthesized model can hold: its 51,200 x 256
+    // embedding alone is 13.1M. A count below it would plan a size whose activations are a bigger model's.
     ModelSpec shape = m;
     shape.params_override = 0;
+    ModelSpec two_layers = shape;
+    two_layers.layers = 2;
+    two_layers.hidden = 256;
+    two_layers.heads = two_layers.kv_heads = 2;
+    two_layers.ffn = 1024;
+    const std::int64_t smallest = parameter_count(two_layers);
+    if (params < smallest)
+        throw InputError(
+            format_count(static_cast<double>(params)) + " parameters is below the smallest model the planner synthesizes from a size (" +
+            format_count(static_cast<double>(smallest)) +
+            ": 2 layers, hidden 256, vocabulary 51,200); give the shape with --layers --hidden --heads --ffn --vocab, or --model");
+    // The largest module of the synthesized shape, but never more than the model itself.
     m.largest_layer_override = std::min(largest_layer_params(shape), params);
     return m;
 }

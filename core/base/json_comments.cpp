@@ -36,14 +36,13 @@ JsonExtras blank_comments_and_trailing_commas(std::string_view text) {
     std::size_t first_offset = kNone;
     const auto note = [&](std::size_t offset) { first_offset = std::min(first_offset, offset); };
     std::size_t pending_comma = kNone;  // a comma followed so far only by space and comments
-    bool in_string = false, escaped = false;
-    char last = '\0';  // the last byte outside strings, space and comments
+    JsonStringScan strings;
+    char last = '\0';  // the last byte outside space and comments ('"' for a string)
     for (std::size_t i = 0; i < t.size(); ++i) {
         const char c = t[i];
-        if (in_string) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') in_string = false;
+        if (strings.in_string(c)) {
+            last = '"';
+            pending_comma = kNone;
             continue;
         }
         if (is_json_space(c)) continue;
@@ -63,7 +62,6 @@ JsonExtras blank_comments_and_trailing_commas(std::string_view text) {
         // Only a comma after a value can trail: "{,}" and "1,,]" stay for the parser to refuse, as hjson does.
         const bool after_value = last != '{' && last != '[' && last != ',' && last != ':' && last != '\0';
         pending_comma = c == ',' && after_value ? i : kNone;
-        if (c == '"') in_string = true;
         last = c;
     }
     // position_of_offset takes nlohmann's 1-based count of bytes read.

@@ -33,16 +33,11 @@ std::string at(std::string_view text, std::size_t offset, const std::string& sou
 // Returns the byte offset (1-based, like nlohmann) where nesting first exceeds the limit, or 0.
 std::size_t depth_violation(std::string_view text) {
     int depth = 0;
-    bool in_string = false, escaped = false;
+    JsonStringScan strings;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (in_string) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '{' || c == '[') {
+        if (strings.in_string(c)) continue;
+        if (c == '{' || c == '[') {
             if (++depth > kMaxJsonDepth) return i + 1;
         } else if (c == '}' || c == ']') {
             --depth;

@@ -285,7 +285,7 @@ void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {
         const std::optional<DeepSpeedRelease> release = parse_deepspeed_release(*v);
         if (!release) throw InputError("--deepspeed-release must be a release like 0.3 or 0.14.2, got '" + *v + "'");
         apply_deepspeed_release(z, *release);
-        z.deepspeed_release = release_text(*release);
+        s.deepspeed_release = release_text(*release);
     }
     if (auto v = a.get(opt::host_grad_buffer)) z.zero3_host_gradient_buffer = parse_on_off(*v, option_text(opt::host_grad_buffer));
     if (auto v = a.get(opt::multi_rank_allreduce)) z.multi_rank_bucket_allreduce = parse_on_off(*v, option_text(opt::multi_rank_allreduce));

@@ -74,7 +74,7 @@ ordered_json offload_block(OffloadDevice d, bool param, const ZeroSetup& z, cons
 }
 
 // The zero_optimization block: stage-3 keys only at stage 3, offload_param only there, the
-// release's names (ZeroSetup::deepspeed_release).
+// release's names (Scenario::deepspeed_release).
 ordered_json zero_optimization_block(const Scenario& s, const ExportOptions& o) {
     const ZeroSetup& z = s.zero;
     ordered_json zo;
@@ -90,7 +90,7 @@ ordered_json zero_optimization_block(const Scenario& s, const ExportOptions& o) 
         zo["reduce_scatter"] = true;
         // Written only when off and the release reads it (v0.12.4 on; v0.7.0-v0.12.3 refuse it as an
         // extra field, and reduce to the owners as off says): on is DeepSpeed's default.
-        if (!z.multi_rank_bucket_allreduce && release_has(z, release_firsts::kMultiRankAllreduce))
+        if (!z.multi_rank_bucket_allreduce && release_has(s, release_firsts::kMultiRankAllreduce))
             zo["use_multi_rank_bucket_allreduce"] = false;
     }
     if (z.stage == 3) {
@@ -100,9 +100,9 @@ ordered_json zero_optimization_block(const Scenario& s, const ExportOptions& o) 
         zo["stage3_max_reuse_distance"] = as_int(deepspeed::defaults::kStage3MaxReuseDistance);
         zo["sub_group_size"] = as_int(z.sub_group_size);
         // Named _fp16_ from v0.3.14 to v0.5.10 (the release reads no other), _16bit_ since v0.6.0.
-        if (release_has(z, release_firsts::kGather16bitName))
+        if (release_has(s, release_firsts::kGather16bitName))
             zo["stage3_gather_16bit_weights_on_model_save"] = z.gather_16bit_weights_on_model_save;
-        else if (release_has(z, release_firsts::kGatherFp16Name))
+        else if (release_has(s, release_firsts::kGatherFp16Name))
             zo["stage3_gather_fp16_weights_on_model_save"] = z.gather_16bit_weights_on_model_save;
         // ZeRO++ (zero/config.py): written only when on, as the DeepSpeed tutorial writes them.
         if (z.hpz_partition_size > 1) zo["zero_hpz_partition_size"] = z.hpz_partition_size;

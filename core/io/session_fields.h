@@ -161,7 +161,7 @@ void visit_fields(S& s, V& v) {
     v("zero", "multi_rank_bucket_allreduce", z.multi_rank_bucket_allreduce);     // since version 26
     v("zero", "zero3_prefetch_to_max_live", z.zero3_prefetch_to_max_live);       // since version 28
     v("zero", "hpz_in_recompute", z.hpz_in_recompute);                           // since version 28
-    v("zero", "deepspeed_release", z.deepspeed_release);                         // since version 29
+    v("zero", "deepspeed_release", s.deepspeed_release);                         // since version 29 (Scenario's)
 
     auto& fsdp = s.fsdp;  // since version 14
     v("engine", "engine", fsdp.engine);

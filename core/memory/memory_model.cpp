@@ -139,7 +139,7 @@ Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
     f.cpu = m.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node;
     f.nvme = m.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
     // The layout runs the stage, and the engine has the setup (FSDP: no ZeRO-1, no NVMe).
-    f.refusal = setup_refusal(s.model, s.parallel, s.fsdp, s.zero, setup_key(s.zero), s.training.optimizer);
+    f.refusal = setup_refusal(s, setup_key(s.zero));
     return f;
 }
 

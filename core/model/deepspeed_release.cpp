@@ -39,13 +39,13 @@ bool at_least(const DeepSpeedRelease& r, const DeepSpeedRelease& first) {
     return std::tie(r.major, r.minor, r.patch) >= std::tie(first.major, first.minor, first.patch);
 }
 
-std::optional<DeepSpeedRelease> scenario_release(const ZeroSetup& z) {
-    if (z.deepspeed_release.empty()) return std::nullopt;
-    return parse_deepspeed_release(z.deepspeed_release);
+std::optional<DeepSpeedRelease> scenario_release(const Scenario& s) {
+    if (s.deepspeed_release.empty()) return std::nullopt;
+    return parse_deepspeed_release(s.deepspeed_release);
 }
 
-bool release_has(const ZeroSetup& z, const DeepSpeedRelease& first) {
-    const std::optional<DeepSpeedRelease> r = scenario_release(z);
+bool release_has(const Scenario& s, const DeepSpeedRelease& first) {
+    const std::optional<DeepSpeedRelease> r = scenario_release(s);
     return !r || at_least(*r, first);
 }
 
@@ -62,14 +62,14 @@ bool release_has_setup(const std::string& release, const SetupKey& k) {
 }
 
 void check_release_features(const Scenario& s) {
-    const std::optional<DeepSpeedRelease> r = scenario_release(s.zero);
+    const std::optional<DeepSpeedRelease> r = scenario_release(s);
     if (!r || is_fsdp(s.fsdp)) return;
     namespace f = release_firsts;
     const ZeroSetup& z = s.zero;
     const Training& t = s.training;
     const auto refuse = [&](const std::string& what, const DeepSpeedRelease& first, const std::string& instead) {
         throw InputError("the plan uses " + what + ", which DeepSpeed has from v" + release_text(first) + ", not in the release given (" +
-                         z.deepspeed_release + "): " + instead);
+                         s.deepspeed_release + "): " + instead);
     };
     // ZeRO-3 and the offload blocks are setups: refused per setup (SetupRefusal::Release), as the
     // other setups a run cannot take.

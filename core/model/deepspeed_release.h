@@ -48,14 +48,14 @@ inline constexpr DeepSpeedRelease kBf16MasterWeights{0, 18, 3};   // 39a682d79 (
 
 // Whether `r` is `first` or later.
 bool at_least(const DeepSpeedRelease& r, const DeepSpeedRelease& first);
-// The release ZeroSetup::deepspeed_release names, nullopt for today's ("").
-std::optional<DeepSpeedRelease> scenario_release(const ZeroSetup& z);
+// The release Scenario::deepspeed_release names, nullopt for today's ("").
+std::optional<DeepSpeedRelease> scenario_release(const Scenario& s);
 // Whether the run's release has `first`'s feature: true for today's.
-bool release_has(const ZeroSetup& z, const DeepSpeedRelease& first);
+bool release_has(const Scenario& s, const DeepSpeedRelease& first);
 // "0.12.3" for "0.12.3" and "0.12" (a release without a patch reads as .0).
 std::string release_text(const DeepSpeedRelease& r);
 
-// Throws InputError naming what the plan uses that its release (ZeroSetup::deepspeed_release) does
+// Throws InputError naming what the plan uses that its release (Scenario::deepspeed_release) does
 // not have, the release that brought it and what to do; nothing for today's release or PyTorch FSDP.
 void check_release_features(const Scenario& s);
 

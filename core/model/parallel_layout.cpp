@@ -211,7 +211,7 @@ std::vector<std::int64_t> node_group_sizes(const Cluster& c) { return divisors(c
 
 std::vector<std::int64_t> ulysses_degrees(const Scenario& s) {
     // A release before sequence_parallel_size is read alone (v0.17.0) has none to offer.
-    if (!release_has(s.zero, release_firsts::kUlyssesKey)) return {1};
+    if (!release_has(s, release_firsts::kUlyssesKey)) return {1};
     std::vector<std::int64_t> out;
     for (std::int64_t u : divisors(std::max<std::int64_t>(s.model.heads, 1)))
         if (s.cluster.world_size() % u == 0) out.push_back(u);

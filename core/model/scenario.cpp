@@ -297,8 +297,8 @@ void validate(const Scenario& s) {
                                                     {z.sub_group_size, "sub_group_size"},
                                                     {z.offload_param_buffer_size, "offload_param buffer_size"}};
     for (const auto& [v, name] : sizes) check(limits::kBucketElems, v, name, " elements");
-    if (!z.deepspeed_release.empty() && !parse_deepspeed_release(z.deepspeed_release))
-        throw InputError("the DeepSpeed release must be a release like 0.3 or 0.14.2, got '" + z.deepspeed_release + "'");
+    if (!s.deepspeed_release.empty() && !parse_deepspeed_release(s.deepspeed_release))
+        throw InputError("the DeepSpeed release must be a release like 0.3 or 0.14.2, got '" + s.deepspeed_release + "'");
     check_release_features(s);
 }
 

@@ -257,11 +257,6 @@ struct ZeroSetup {
     // forward hooks in the backward, went over every rank as the forward's do (the PR names
     // activation checkpointing among what it enables hpZ in). false models those releases.
     bool hpz_in_recompute = true;
-    // The DeepSpeed release the run uses, as given ("0.12.3"; --deepspeed-release, a session's,
-    // core/model/deepspeed_release.h), or "" for today's. It set the four switches above; the plan
-    // is refused where it uses what the release does not have, and the ds_config export writes
-    // only keys the release reads (docs/design.md §7.5).
-    std::string deepspeed_release;
     // Not a config key but the model's code: ZeRO-Infinity's memory-centric tiling
     // (deepspeed.zero.TiledLinear; Megatron-DeepSpeed's --memory-centric-tiled-linear --tile-factor
     // t) splits every linear of a layer into tiles of (h/t)^2, each a module ZeRO-3 gathers alone
@@ -421,6 +416,12 @@ struct Scenario {
     FineTune finetune;
     Parallelism parallel;
     Assumptions assumptions;
+    // The DeepSpeed release the run uses, as given ("0.12.3"; --deepspeed-release, a session's
+    // zero.deepspeed_release, core/model/deepspeed_release.h), or "" for today's. It set ZeroSetup's
+    // release switches; the plan is refused where it uses what the release does not have, and the
+    // ds_config export writes only keys the release reads (docs/design.md §7.5). Here, not in
+    // ZeroSetup, which every search candidate copies.
+    std::string deepspeed_release;
 
     friend bool operator==(const Scenario&, const Scenario&) = default;
 };
@@ -490,25 +491,23 @@ inline bool setup_runs(const FsdpSetup& f, const ZeroSetup& z, const SetupKey& k
 inline bool optimizer_runs_setup(Optimizer o, const FsdpSetup& f, const SetupKey& k) {
     return !(o == Optimizer::Lamb && !is_fsdp(f) && k.offload_optimizer != OffloadDevice::None);
 }
-// Whether the run's DeepSpeed release (ZeroSetup::deepspeed_release, core/model/deepspeed_release.h)
-// has the setup: ZeRO-3 from v0.3.12, the offload blocks from v0.3.15; every setup for today's.
+// Whether the run's DeepSpeed release (Scenario::deepspeed_release, core/model/deepspeed_release.h)
+// has the setup: ZeRO-3 from v0.3.12, the offload blocks from v0.3.15; every setup for today's ("").
 bool release_has_setup(const std::string& release, const SetupKey& k);
-inline bool release_runs_setup(const ZeroSetup& z, const SetupKey& k) {
-    return z.deepspeed_release.empty() || release_has_setup(z.deepspeed_release, k);
-}
+inline bool release_runs_setup(const std::string& release, const SetupKey& k) { return release.empty() || release_has_setup(release, k); }
 // Why a setup cannot run where it is asked to (Fit::layout false): the first that holds, in this
 // order, so that the recommender's sentence, the report's word and the window's mark agree. None
 // when it runs (layout_runs_stage and setup_runs both true).
 enum class SetupRefusal { None, MasterWeights, Engine, Pipeline, Tensor, Experts, Optimizer, Release };
-inline SetupRefusal setup_refusal(const ModelSpec& m, const Parallelism& p, const FsdpSetup& f, const ZeroSetup& z, const SetupKey& k,
-                                  Optimizer o) {
-    if (!master_weights_run_setup(z, k)) return SetupRefusal::MasterWeights;
-    if (!engine_runs_setup(f, k)) return SetupRefusal::Engine;
-    if (!optimizer_runs_setup(o, f, k)) return SetupRefusal::Optimizer;
+inline SetupRefusal setup_refusal(const Scenario& s, const SetupKey& k) {
+    const Parallelism& p = s.parallel;
+    if (!master_weights_run_setup(s.zero, k)) return SetupRefusal::MasterWeights;
+    if (!engine_runs_setup(s.fsdp, k)) return SetupRefusal::Engine;
+    if (!optimizer_runs_setup(s.training.optimizer, s.fsdp, k)) return SetupRefusal::Optimizer;
     if (!pipeline_runs_stage(p, k.stage)) return SetupRefusal::Pipeline;
-    if (!tensor_runs_stage(m, p, k.stage)) return SetupRefusal::Tensor;
+    if (!tensor_runs_stage(s.model, p, k.stage)) return SetupRefusal::Tensor;
     if (!experts_run_stage(p, k.stage)) return SetupRefusal::Experts;
-    if (!is_fsdp(f) && !release_runs_setup(z, k)) return SetupRefusal::Release;
+    if (!is_fsdp(s.fsdp) && !release_runs_setup(s.deepspeed_release, k)) return SetupRefusal::Release;
     return SetupRefusal::None;
 }
 

@@ -233,7 +233,7 @@ SequenceSearch longest_sequences(const Scenario& s) {
     out.ulysses_searched = s.parallel.auto_ulysses;
     const std::vector<std::int64_t> degrees = searched_ulysses_degrees(s);
     for (const ZeroSetupRow& row : zero_setup_rows()) {
-        if (setup_refusal(s.model, s.parallel, s.fsdp, s.zero, row.key, s.training.optimizer) != SetupRefusal::None) continue;
+        if (setup_refusal(s, row.key) != SetupRefusal::None) continue;
         std::optional<SequenceCeiling> ceiling = longest_over_degrees(with_setup(s, row.key), degrees);
         if (!ceiling) continue;
         out.per_setup.push_back(std::move(*ceiling));
@@ -284,7 +284,7 @@ SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetu
     bool found = false;
     for (const ZeroSetup& z : setups) {
         const SetupKey k = setup_key(z);
-        const bool runs = setup_refusal(s.model, s.parallel, s.fsdp, s.zero, k, s.training.optimizer) == SetupRefusal::None;
+        const bool runs = setup_refusal(s, k) == SetupRefusal::None;
         o.runs.push_back(runs);
         SequenceCeiling c = none;
         c.setup = k;

@@ -296,7 +296,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
     s.model.largest_layer_override = largest_layer_params(s.model);
     // Inside one node ZeRO++ on auto is off: the gathers never cross the network.
     // A release before ZeRO++ (v0.10.0) searches without it (core/model/deepspeed_release.h).
-    const bool zeropp_released = release_has(base.zero, release_firsts::kZeropp);
+    const bool zeropp_released = release_has(base, release_firsts::kZeropp);
     const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 && zeropp_released ? zeropp_rows(base) : plain_rows();
     double layout_fastest = 0;  // tokens/s of this layout's fastest feasible point so far
     // Per recompute policy and micro batch (the same for every setup and bucket): no candidate of

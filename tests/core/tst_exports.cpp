@@ -563,7 +563,7 @@ private slots:
         s.training.precision = Precision::Fp16;  // bf16 came in v0.6.0
         s.zero.stage = stage;
         s.zero.multi_rank_bucket_allreduce = false;
-        s.zero.deepspeed_release = release.toStdString();
+        s.deepspeed_release = release.toStdString();
         validate(s);
         const auto zo = deepspeed_config(s).at("zero_optimization");
         if (!present.isEmpty()) QVERIFY2(zo.contains(present.toStdString()), qPrintable(present));

@@ -219,7 +219,7 @@ private slots:
             break;
         case SetupRefusal::Release:
             s.training.precision = Precision::Fp16;  // bf16 came in v0.6.0
-            s.zero.deepspeed_release = "0.3.10";
+            s.deepspeed_release = "0.3.10";
             s.zero.stage = 3;
             break;
         case SetupRefusal::None: QFAIL("a row names a refusal");

@@ -58,10 +58,10 @@ constexpr std::size_t member_count() {
 // allocator, allocator_zero3 and allocator_activations are the model's global fitted host times,
 // GEMM efficiencies and allocator shares, moved only by `validate --holdout`'s re-fits
 // (core/model/host_overheads.h, core/presets/gpu_presets.cpp, allocator_shares.h; never stored).
-constexpr std::size_t kScenarioLeafMembers = 1 /* Scenario::job */ + member_count<ModelSpec>() + (member_count<Cluster>() - 1) +
-                                             member_count<GpuSpec>() + member_count<Training>() + member_count<FineTune>() +
-                                             member_count<ZeroSetup>() + member_count<FsdpSetup>() + (member_count<Parallelism>() - 1) +
-                                             (member_count<Assumptions>() - 6);
+constexpr std::size_t kScenarioLeafMembers = 2 /* Scenario::job, deepspeed_release */ + member_count<ModelSpec>() +
+                                             (member_count<Cluster>() - 1) + member_count<GpuSpec>() + member_count<Training>() +
+                                             member_count<FineTune>() + member_count<ZeroSetup>() + member_count<FsdpSetup>() +
+                                             (member_count<Parallelism>() - 1) + (member_count<Assumptions>() - 6);
 
 // The keys the field list must visit, in order. Written out here, not derived from
 // session_fields.h: a member added to a struct fails the count below until it gets a line
@@ -366,7 +366,7 @@ json flatten(const Scenario& s) {
         {"zero.multi_rank_bucket_allreduce", z.multi_rank_bucket_allreduce},
         {"zero.zero3_prefetch_to_max_live", z.zero3_prefetch_to_max_live},
         {"zero.hpz_in_recompute", z.hpz_in_recompute},
-        {"zero.deepspeed_release", z.deepspeed_release},
+        {"zero.deepspeed_release", s.deepspeed_release},
         {"engine.engine", to_string(s.fsdp.engine)},
         {"engine.fsdp_precision", to_string(s.fsdp.precision)},
         {"engine.limit_all_gathers", s.fsdp.limit_all_gathers},
@@ -1138,10 +1138,10 @@ private slots:
         QCOMPARE(doc.at("version").get<int>(), 28);
         QVERIFY(!doc.at("zero").contains("deepspeed_release"));
         Scenario s = parse_session(text, "v28-llama2-7b-zero2-release-0.12.3.zplan");
-        QCOMPARE(s.zero.deepspeed_release, std::string());
+        QCOMPARE(s.deepspeed_release, std::string());
         QVERIFY(!s.zero.multi_rank_bucket_allreduce);
         QVERIFY(deepspeed_config(s).at("zero_optimization").contains("use_multi_rank_bucket_allreduce"));
-        s.zero.deepspeed_release = "0.12.3";
+        s.deepspeed_release = "0.12.3";
         const Scenario again = parse_session(session_text(s), "again.zplan");
         QVERIFY(again == s);
         QVERIFY(!deepspeed_config(again).at("zero_optimization").contains("use_multi_rank_bucket_allreduce"));

@@ -1265,7 +1265,7 @@ private slots:
         s.cluster.nodes = 2;
         s.zero.stage = 3;
         if (!release.isEmpty()) apply_deepspeed_release(s.zero, *parse_deepspeed_release(release.toStdString()));
-        s.zero.deepspeed_release = release.toStdString();
+        s.deepspeed_release = release.toStdString();
         if (change == QLatin1String("zeropp")) s.zero.quantized_weights = true;
         if (change == QLatin1String("mics")) s.zero.mics_shard_size = 8;
         if (change == QLatin1String("lion")) s.training.optimizer = Optimizer::Lion;

@@ -359,10 +359,10 @@ void TrainingGroup::connectEdits() {
         if (era < 0) return;
         edit(EditDeepSpeedRelease, tr("Change DeepSpeed release"), [era](Scenario& s) {
             // The era's switches, and its last release as the run's (today's for the newest): the
-            // features the plan may use and the keys its ds_config holds (ZeroSetup::deepspeed_release).
+            // features the plan may use and the keys its ds_config holds (Scenario::deepspeed_release).
             const DeepSpeedReleaseEra& chosen = kDeepSpeedReleaseEras[static_cast<std::size_t>(era)];
             apply_deepspeed_release(s.zero, chosen.first);
-            s.zero.deepspeed_release = era == 0 ? std::string() : release_text(chosen.last);
+            s.deepspeed_release = era == 0 ? std::string() : release_text(chosen.last);
         });
     });
     connectLongContextEdits();

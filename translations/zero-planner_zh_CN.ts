@@ -751,12 +751,12 @@
         <translation>被报告为 CUDA 错误的主机内存不足，不是 GPU 显存</translation>
     </message>
     <message>
-        <source>no room outside PyTorch&apos;s cache: the GPU is full and a library (NCCL, cuBLAS) could not allocate</source>
-        <translation>PyTorch 缓存之外没有空间：GPU 已满，库（NCCL、cuBLAS）无法分配内存</translation>
-    </message>
-    <message>
         <source>the DeepSpeed release given does not have it (ZeRO-3 from v0.3.12, the offload blocks from v0.3.15)</source>
         <translation>所指定的 DeepSpeed 版本没有此设置（ZeRO-3 自 v0.3.12 起，卸载配置块自 v0.3.15 起）</translation>
+    </message>
+    <message>
+        <source>outside PyTorch&apos;s allocator: a CUDA call, NCCL or cuBLAS found no room beside PyTorch&apos;s cache (a full card, or another process on it)</source>
+        <translation>PyTorch 分配器之外：CUDA 调用、NCCL 或 cuBLAS 在 PyTorch 缓存之外找不到空间（显卡已满，或有其他进程占用）</translation>
     </message>
 </context>
 <context>

@@ -15,7 +15,7 @@ std::optional<std::size_t> comment_end(std::string_view t, std::size_t i) {
     const bool hash = t[i] == '#';
     const bool line = i + 1 < t.size() && t[i] == '/' && t[i + 1] == '/';
     if (hash || line) {
-        const std::size_t eol = t.find('\n', i);
+        const std::size_t eol = t.find_first_of("\r\n", i);  // a CR-only file ends its lines with '\r'
         return eol == std::string_view::npos ? t.size() : eol;
     }
     if (i + 1 < t.size() && t[i] == '/' && t[i + 1] == '*') {

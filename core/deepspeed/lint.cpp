@@ -730,6 +730,13 @@ LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> wor
     const json j = parse_json_text(plain.json, source_name);
     Linter linter(j, world_size, finetune, context);
     if (plain.count() > 0) linter.add(Severity::Warning, "", json_extras_message(plain), json_extras_suggestion);
+    // A UTF-8 byte-order mark: hjson (DeepSpeed) and the planner read past it; json.load refuses it
+    // ("Unexpected UTF-8 BOM (decode using utf-8-sig)", Python's json/__init__.py loads).
+    if (text.substr(0, 3) == "\xEF\xBB\xBF")
+        linter.add(Severity::Warning, "",
+                   "the file starts with a UTF-8 byte-order mark: DeepSpeed's own reader takes it, but transformers' Trainer "
+                   "(--deepspeed) and Accelerate read the file with json.load, which refuses it (\"Unexpected UTF-8 BOM\")",
+                   "save the file as UTF-8 without a BOM");
     DuplicateFinder dup;
     json::sax_parse(plain.json.begin(), plain.json.end(), &dup);
     for (const std::string& path : dup.duplicates)

@@ -91,7 +91,8 @@ const char* oom_cause_words(OomCause c) {
     case OomCause::HostMemory: return QT_TRANSLATE_NOOP("Core", "host memory reported as a CUDA error, not the GPU's");
     case OomCause::OutsideAllocator:
         return QT_TRANSLATE_NOOP("Core",
-                                 "no room outside PyTorch's cache: the GPU is full and a library (NCCL, cuBLAS) could not allocate");
+                                 "outside PyTorch's allocator: a CUDA call, NCCL or cuBLAS found no room beside PyTorch's cache (a "
+                                 "full card, or another process on it)");
     }
     return "?";
 }

@@ -108,13 +108,18 @@ bool has_frame(const OomLog& log, std::initializer_list<const char*> fragments) 
 OomCause outside_allocator_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice) {
     const OomEvent& e = log.events.front();
     // torch.cuda.empty_cache() before set_device makes a context on GPU 0 (torch/cuda/memory.py):
-    // when another rank or job fills GPU 0, that context fails.
+    // when another rank or job fills GPU 0, that context fails. CUDA also reports an earlier
+    // kernel's failure at a later call (HunyuanImage3#35: one process on one GPU).
     if (has_frame(log, {"empty_cache", "_cuda_emptyCache"})) {
         evidence->push_back("torch.cuda.empty_cache() failed (\"" + e.message +
-                            "\"): before torch.cuda.set_device it makes a CUDA context on GPU 0, which another rank or job had filled");
+                            "\"): before torch.cuda.set_device it makes a CUDA context on GPU 0, which fails where another rank or "
+                            "job fills GPU 0; CUDA also reports an earlier call's failure at a later one (\"might be asynchronously "
+                            "reported at some other API call\")");
         advice->push_back(
             "torch.cuda.set_device(local_rank) before any CUDA call (the launchers set LOCAL_RANK), or CUDA_VISIBLE_DEVICES to the "
             "GPU the process should use");
+        advice->push_back(
+            "with one process on one GPU, run again with CUDA_LAUNCH_BLOCKING=1: the traceback then names the call that failed");
         return OomCause::DevicePlacement;
     }
     // Pinned host memory (DeepSpeed's offload partitions, a DataLoader's pin_memory) or NCCL's
@@ -150,10 +155,15 @@ OomCause outside_allocator_cause(const OomLog& log, std::vector<std::string>* ev
     default:
         evidence->push_back("a CUDA call outside PyTorch's cache ran out of memory (\"" + e.message +
                             "\"): a context, a kernel's or a library's memory, beside what PyTorch holds reserved");
-        // MOSS#328: the bare message, and WSL's memory setting was the cause.
-        advice->push_back("under WSL2 a failed host allocation reads the same: the memory .wslconfig gives Linux bounds what CUDA can pin");
         break;
     }
+    // What PyTorch's allocator said beside it, if it did: how full the card was.
+    for (const OomEvent& a : log.events)
+        if (a.source == OomSource::CachingAllocator && a.total_bytes && a.free_bytes) {
+            evidence->push_back("PyTorch's out-of-memory message beside it: " + gib(*a.free_bytes) + " free of " + gib(*a.total_bytes) +
+                                (a.gpu_index ? " on GPU " + std::to_string(*a.gpu_index) : std::string()));
+            break;
+        }
     advice->push_back(
         "leave room beside PyTorch's cache: the changes below bring the step's peak reserved (nvidia-smi) under the card with the "
         "libraries' memory beside it (the planner counts the CUDA context, cuBLAS's and NCCL's workspaces at about 1 GiB)");
@@ -161,14 +171,18 @@ OomCause outside_allocator_cause(const OomLog& log, std::vector<std::string>* ev
         "torch.cuda.set_per_process_memory_fraction(0.9) caps PyTorch's cache so that NCCL and cuBLAS find room; "
         "torch.cuda.empty_cache() before the first collective returns what the cache holds unused");
     advice->push_back("several processes on one GPU fail this way too: each rank on its own GPU (torch.cuda.set_device(local_rank))");
+    // MOSS#328: the bare message, and WSL's memory setting was the cause.
+    if (e.source == OomSource::CudaRuntime)
+        advice->push_back("under WSL2 a failed host allocation reads the same: the memory .wslconfig gives Linux bounds what CUDA can pin");
     return OomCause::OutsideAllocator;
 }
 
 }  // namespace
 
 OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice) {
-    // Only outside PyTorch's allocator (a log with the allocator's message has its figures: read below).
-    if (std::none_of(log.events.begin(), log.events.end(), [](const OomEvent& e) { return e.source == OomSource::CachingAllocator; })) {
+    // A failure outside PyTorch's allocator first (a later allocator message, such as PyTorch's own
+    // logger formatting a tensor while handling NCCL's error (peft#1703), only shows the card full).
+    if (log.events.front().source != OomSource::CachingAllocator) {
         // empty_cache on GPU 0 decides before the moment (s3prl#102 ran it inside its evaluate).
         if (log.moment == OomMoment::Evaluation && !has_frame(log, {"empty_cache", "_cuda_emptyCache"})) {
             evidence->push_back("the frames are generation or evaluation (" + log.deciding_frame + "), not the training step");

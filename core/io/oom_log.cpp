@@ -7,6 +7,7 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#include <map>
 #include <regex>
 
 namespace zp {
@@ -39,16 +40,30 @@ namespace {
 constexpr const char* kSize = R"(([0-9]{1,15}(?:\.[0-9]{1,15})? (?:bytes|KiB|MiB|GiB|TiB)))";
 
 std::optional<double> find_size(const std::string& line, const std::string& pattern) {
-    const std::regex re(pattern);
+    // Compiled once per pattern (a dozen): compiling per call took 79 s over a 15 MB log.
+    thread_local std::map<std::string, std::regex> compiled;
+    auto it = compiled.find(pattern);
+    if (it == compiled.end()) it = compiled.emplace(pattern, std::regex(pattern)).first;
+    const std::regex& re = it->second;
     std::smatch m;
     if (!std::regex_search(line, m, re)) return std::nullopt;
     return parse_memory_size(m[1].str());
 }
 
-// A line holding PyTorch's out-of-memory message (CUDA's or ROCm's wording).
-bool is_oom_message(const std::string& l) {
-    return l.find("CUDA out of memory") != std::string::npos || l.find("HIP out of memory") != std::string::npos;
+// The caching allocator's message opens with the device's name: CUDA's, ROCm's hipified one, Intel
+// XPU's (torch/csrc/xpu, the 2.1+ form without the free memory) and Ascend's torch_npu (the form
+// before 2.1, "(NPU 3; ...)").
+constexpr std::array<const char*, 4> kAllocatorMessages{"CUDA out of memory", "HIP out of memory", "XPU out of memory",
+                                                        "NPU out of memory"};
+
+// Where the line's allocator message starts, or npos.
+std::size_t allocator_message_at(const std::string& l) {
+    std::size_t at = std::string::npos;
+    for (const char* m : kAllocatorMessages) at = std::min(at, l.find(m));
+    return at;
 }
+// A line holding PyTorch's out-of-memory message (CUDA's, ROCm's, XPU's or NPU's wording).
+bool is_oom_message(const std::string& l) { return allocator_message_at(l) != std::string::npos; }
 // The message's last figure is there: both forms end with the reserve (before 1.6: "cached").
 bool oom_message_complete(const std::string& l) {
     return l.find("reserved in total by PyTorch") != std::string::npos || l.find("cached)") != std::string::npos ||
@@ -59,16 +74,15 @@ bool oom_message_complete(const std::string& l) {
 // allocator hipified, its 2.1+ form without the "this process has" sentence: ROCm/TheRock#1054) to
 // the end of its line, with the line's rank.
 std::optional<OomEvent> event_of_line(const std::string& line, std::optional<int> rank) {
-    if (!is_oom_message(line)) return std::nullopt;
-    auto at = line.find("CUDA out of memory");
-    if (at == std::string::npos) at = line.find("HIP out of memory");
+    const std::size_t at = allocator_message_at(line);
+    if (at == std::string::npos) return std::nullopt;
     const std::string msg = line.substr(at);
     OomEvent e;
     e.rank = rank;
     const auto tried = find_size(msg, std::string("Tried to allocate ") + kSize);
     if (!tried) return std::nullopt;
     e.tried_bytes = *tried;
-    static const std::regex gpu(R"(GPU ([0-9]{1,6}))");
+    static const std::regex gpu(R"((?:GPU|NPU) ([0-9]{1,6}))");
     std::smatch m;
     if (std::regex_search(msg, m, gpu)) e.gpu_index = std::stoi(m[1].str());
     // PyTorch 2.1 printed "total capacty of" (fixed in 2.2); both are the new form.
@@ -106,9 +120,10 @@ std::optional<OomEvent> outside_event_of_line(const std::string& line, std::opti
         const char* text;
         OomSource source;
     };
-    static constexpr std::array<Pattern, 9> kPatterns{{
+    static constexpr std::array<Pattern, 10> kPatterns{{
         {"CUDA error: out of memory", OomSource::CudaRuntime},
         {"HIP error: out of memory", OomSource::CudaRuntime},
+        {"hipErrorOutOfMemory", OomSource::CudaRuntime},
         {"cuda runtime error (2) : out of memory", OomSource::CudaRuntime},
         {"Cuda failure 2 'out of memory'", OomSource::Nccl},
         {"Cuda failure 'out of memory'", OomSource::Nccl},
@@ -117,9 +132,16 @@ std::optional<OomEvent> outside_event_of_line(const std::string& line, std::opti
         {"CUDNN_STATUS_ALLOC_FAILED", OomSource::CudaLibrary},
         {"Fail to create cublas handle", OomSource::CudaLibrary},
     }};
-    for (const Pattern& p : kPatterns) {
-        const std::size_t at = line.find(p.text);
-        if (at == std::string::npos) continue;
+    // The first on the line (two ranks' errors can share one): its source and its message agree.
+    const Pattern* first = nullptr;
+    std::size_t at = std::string::npos;
+    for (const Pattern& p : kPatterns)
+        if (const std::size_t where = line.find(p.text); where < at) {
+            at = where;
+            first = &p;
+        }
+    if (first) {
+        const Pattern& p = *first;
         OomEvent e;
         e.source = p.source;
         e.rank = rank;
@@ -128,16 +150,24 @@ std::optional<OomEvent> outside_event_of_line(const std::string& line, std::opti
         for (const char* lead : {"RuntimeError: ", "torch.AcceleratorError: ", "NCCL WARN "})
             if (const std::size_t l = line.rfind(lead, at); l != std::string::npos && l + std::strlen(lead) <= at)
                 from = std::min(from, l + (std::strcmp(lead, "NCCL WARN ") == 0 ? std::strlen(lead) : 0));
-        e.message = line.substr(from, std::min<std::size_t>(line.size() - from, 200));
+        // Up to the next error on the line, if another follows (two ranks' output on one line).
+        std::size_t until = line.size();
+        for (const Pattern& q : kPatterns)
+            if (const std::size_t w = line.find(q.text, at + 1); w != std::string::npos) until = std::min(until, w);
+        // An error code alone ("Search for `hipErrorOutOfMemory' in https://rocm.docs...") is its name.
+        if (std::string_view(p.text).find(' ') == std::string_view::npos) from = at, until = at + std::strlen(p.text);
+        e.message = line.substr(from, std::min<std::size_t>(until - from, 200));
         while (!e.message.empty() && (e.message.back() == ' ' || e.message.back() == '\r')) e.message.pop_back();
         if (p.source == OomSource::Nccl) {
             // NCCL's prefix "host:pid:tid [dev] file.cc:line NCCL WARN ...": the device and, unless it
             // is the allocation helper itself (include/alloc.h), the file.
-            static const std::regex prefix(R"(:[0-9]+:[0-9]+ \[([0-9]{1,3})\] (?:([A-Za-z0-9_/]+\.(?:cc|cu|h)):[0-9]+ )?NCCL WARN)");
+            static const std::regex prefix(
+                R"(([^\s:]+:[0-9]+):[0-9]+ \[([0-9]{1,3})\] (?:([A-Za-z0-9_/]+\.(?:cc|cu|h)):[0-9]+ )?NCCL WARN)");
             std::smatch m;
             if (std::regex_search(line, m, prefix)) {
-                e.gpu_index = std::stoi(m[1].str());
-                if (m[2].matched && m[2].str().rfind("include/", 0) != 0) e.site = m[2].str();
+                e.nccl_process = m[1].str();
+                e.gpu_index = std::stoi(m[2].str());
+                if (m[3].matched && m[3].str().rfind("include/", 0) != 0) e.site = m[3].str();
             }
         }
         return e;
@@ -146,12 +176,38 @@ std::optional<OomEvent> outside_event_of_line(const std::string& line, std::opti
 }
 
 // NCCL's trace after a failure: "host:pid:tid [dev] NCCL INFO transport/p2p.cc:204 -> 1", the first
-// file outside include/ being where the failure came through.
-std::string nccl_trace_site(const std::string& line) {
-    static const std::regex trace(R"(NCCL INFO ([A-Za-z0-9_/]+\.(?:cc|cu)):[0-9]+ -> [0-9])");
+// file outside include/ being where the failure came through; only the failing process's own
+// trace (its "host:pid", when its WARN line had one): interleaved processes trace their own.
+std::string nccl_trace_site(const std::string& line, const std::string& process) {
+    static const std::regex trace(R"((?:([^\s:]+:[0-9]+):[0-9]+ \[[0-9]{1,3}\] )?NCCL INFO ([A-Za-z0-9_/]+\.(?:cc|cu)):[0-9]+ -> [0-9])");
     std::smatch m;
-    if (!std::regex_search(line, m, trace) || m[1].str().rfind("include/", 0) == 0) return {};
-    return m[1].str();
+    if (!std::regex_search(line, m, trace) || m[2].str().rfind("include/", 0) == 0) return {};
+    if (!process.empty() && m[1].matched && m[1].str() != process) return {};
+    return m[2].str();
+}
+
+// The next line of `text` from `start`: its end and where the one after starts. "\n", "\r\n" and a
+// lone "\r" (a progress bar's carriage return, a CR-only file) each end a line.
+std::pair<std::size_t, std::size_t> next_line(std::string_view text, std::size_t start) {
+    const std::size_t end = std::min(text.find_first_of("\r\n", start), text.size());
+    std::size_t next = end + 1;
+    if (end < text.size() && text[end] == '\r' && end + 1 < text.size() && text[end + 1] == '\n') ++next;
+    return {end, next};
+}
+
+// A line of at most kOomLogLineChars: a longer one keeps its head and its tail, where an error
+// printed after a progress bar's output stands.
+std::string bounded_line(std::string_view text, std::size_t start, std::size_t end) {
+    const std::size_t n = end - start;
+    if (n <= kOomLogLineChars) return std::string(text.substr(start, n));
+    const std::size_t half = kOomLogLineChars / 2;
+    return std::string(text.substr(start, half)) + " ... " + std::string(text.substr(end - half, half));
+}
+
+// Python's marks between the tracebacks of chained exceptions: what follows is another exception's.
+bool chained_exception_mark(const std::string& line) {
+    return line.find("During handling of the above exception, another exception occurred") != std::string::npos ||
+           line.find("The above exception was the direct cause of the following exception") != std::string::npos;
 }
 
 // What each frame name says about the moment (the name after its last '.', compared whole, or a
@@ -169,12 +225,14 @@ struct FrameRule {
 // engine.py save_checkpoint, _zero3_consolidated_16bit_state_dict; Trainer._save_checkpoint).
 // Generation and evaluation likewise (transformers generation/utils.py generate, _sample;
 // trainer.py evaluate, evaluation_loop, prediction_step).
-constexpr std::array<FrameRule, 17> kOuterRules{{
+constexpr std::array<FrameRule, 18> kOuterRules{{
     {"_configure_zero_optimizer", false, OomMoment::InStep, StepPhase::StartUp},
-    // The first collectives, where NCCL sets up its buffers: DeepSpeed's engine broadcasting the
-    // model (runtime/engine.py _broadcast_model), DDP's constructor (torch/nn/parallel/distributed.py).
-    {"_broadcast_model", false, OomMoment::InStep, StepPhase::StartUp},
-    {"_verify_param_shape_across_processes", false, OomMoment::InStep, StepPhase::StartUp},
+    // The first collectives, where NCCL sets up its buffers, with only the 16-bit weights on the GPU:
+    // DeepSpeed's engine broadcasting the model (runtime/engine.py _configure_distributed_model ->
+    // _broadcast_model, before _configure_optimizer), DDP's constructor (torch/nn/parallel/distributed.py).
+    {"_configure_distributed_model", false, OomMoment::ModelLoad, StepPhase::StartUp},
+    {"_broadcast_model", false, OomMoment::ModelLoad, StepPhase::StartUp},
+    {"_verify_param_shape_across_processes", false, OomMoment::ModelLoad, StepPhase::StartUp},
     {"_configure_optimizer", false, OomMoment::InStep, StepPhase::StartUp},
     {"initialize_optimizer_states", false, OomMoment::InStep, StepPhase::StartUp},
     {"_create_fp32_partitions", false, OomMoment::InStep, StepPhase::StartUp},
@@ -413,37 +471,61 @@ std::string memory_usage_message(const std::string& line) {
 }
 }  // namespace
 
+namespace {
+
+// A message a console wrapped at its width (Chinese-Vicuna#81: "... (GPU 0; 14.75 \nGiB total
+// capacity; ..."): the lines after `line` (which starts before `start`) are joined to it until the
+// message's last figure, at most four. Returns where reading goes on.
+std::size_t join_wrapped_message(std::string_view text, std::string& line, std::size_t start) {
+    if (!is_oom_message(line) || oom_message_complete(line)) return start;
+    std::string joined = line;
+    std::size_t next_start = start;
+    for (int k = 0; k < 4 && next_start <= text.size() && !oom_message_complete(joined); ++k) {
+        const auto [next_end, after] = next_line(text, next_start);
+        std::string next = bounded_line(text, next_start, next_end);
+        strip_rank_prefix(next);
+        if (is_oom_message(next) || next.find("Traceback") != std::string::npos) break;
+        joined += " " + next;
+        next_start = after;
+    }
+    if (!oom_message_complete(joined)) return start;
+    joined.erase(std::unique(joined.begin(), joined.end(), [](char a, char b) { return a == ' ' && b == ' '; }), joined.end());
+    line = joined;
+    return next_start;
+}
+
+// NCCL's remote-allocator warning is not a failure (read_oom_log in oom_log.h): its NCCL events,
+// traced through bootstrap.cc or, untraced, within three lines of the warning, are dropped.
+void drop_remote_allocator_alarms(std::vector<OomEvent>& events, const std::vector<bool>& after_rem_allocator) {
+    std::vector<OomEvent> kept;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const OomEvent& e = events[i];
+        const bool alarm = e.source == OomSource::Nccl && (e.site == "bootstrap.cc" || (after_rem_allocator[i] && e.site.empty()));
+        if (!alarm) kept.push_back(e);
+    }
+    events = std::move(kept);
+}
+
+}  // namespace
+
 OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     OomLog log;
     std::string previous_line;  // for see_memory_usage's message
     bool in_first_traceback = false, first_traceback_done = false, after_frame = false;
     std::optional<int> traceback_rank;
-    bool remote_allocator_warning = false;
+    // NCCL's "[Rem Allocator] Allocation failed" (NCCL < 2.12) and the events that follow it within
+    // three lines or trace through bootstrap.cc: its false alarm (read_oom_log in oom_log.h).
+    std::size_t line_number = 0, rem_allocator_line = 0;
+    bool rem_allocator_seen = false;
+    std::vector<bool> after_rem_allocator;  // per event
     std::size_t start = 0;
     while (start <= text.size()) {
-        const std::size_t end = std::min(text.find('\n', start), text.size());
-        std::string line(text.substr(start, std::min(end - start, kOomLogLineChars)));
-        start = end + 1;
+        const auto [end, next_start_of_line] = next_line(text, start);
+        std::string line = bounded_line(text, start, end);
+        start = next_start_of_line;
+        ++line_number;
         const std::optional<int> rank = strip_rank_prefix(line);
-        // A message a console wrapped at its width (Chinese-Vicuna#81: "... (GPU 0; 14.75 \nGiB total
-        // capacity; ..."): the next lines are joined until the message's last figure, at most four.
-        if (is_oom_message(line) && !oom_message_complete(line)) {
-            std::string joined = line;
-            std::size_t next_start = start;
-            for (int k = 0; k < 4 && next_start <= text.size() && !oom_message_complete(joined); ++k) {
-                const std::size_t next_end = std::min(text.find('\n', next_start), text.size());
-                std::string next(text.substr(next_start, std::min(next_end - next_start, kOomLogLineChars)));
-                strip_rank_prefix(next);
-                if (is_oom_message(next) || next.find("Traceback") != std::string::npos) break;
-                joined += " " + next;
-                next_start = next_end + 1;
-            }
-            if (oom_message_complete(joined)) {
-                joined.erase(std::unique(joined.begin(), joined.end(), [](char a, char b) { return a == ' ' && b == ' '; }), joined.end());
-                line = joined;
-                start = next_start;
-            }
-        }
+        start = join_wrapped_message(text, line, start);
         if (log.events.empty()) {
             if (auto u = parse_memory_usage_line(line)) {
                 u->message = memory_usage_message(previous_line);
@@ -451,15 +533,24 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
             }
             if (line.find_first_not_of(" \t\r") != std::string::npos) previous_line = line;
         }
-        if (line.find("[Rem Allocator]") != std::string::npos) remote_allocator_warning = true;
+        if (line.find("[Rem Allocator]") != std::string::npos) {
+            rem_allocator_seen = true;
+            rem_allocator_line = line_number;
+        }
         // NCCL's trace after its WARN lines names the file for each of them still without one.
         if (!log.events.empty() && log.events.back().source == OomSource::Nccl && log.events.back().site.empty())
-            if (const std::string site = nccl_trace_site(line); !site.empty())
+            if (const std::string site = nccl_trace_site(line, log.events.back().nccl_process); !site.empty())
                 for (auto it = log.events.rbegin(); it != log.events.rend() && it->source == OomSource::Nccl && it->site.empty(); ++it)
                     it->site = site;
+        if (chained_exception_mark(line) && in_first_traceback && !log.frames.empty()) {
+            // The first traceback ended with an exception not read as an event: its frames stand.
+            first_traceback_done = true;
+            in_first_traceback = false;
+        }
         std::optional<OomEvent> e = event_of_line(line, rank);
         if (!e) e = outside_event_of_line(line, rank);
         if (e) {
+            after_rem_allocator.push_back(rem_allocator_seen && e->source == OomSource::Nccl && line_number - rem_allocator_line <= 3);
             log.events.push_back(*e);
             if (in_first_traceback) first_traceback_done = true;
             in_first_traceback = false;
@@ -476,6 +567,14 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
             in_first_traceback = true;
             continue;
         }
+        // Frames before the first error with no "Traceback" line above them (a log's excerpt that
+        // starts inside the traceback, Wan2GP#1083) are the failing traceback's.
+        if (!in_first_traceback && log.events.empty() && !frame_name(line).empty()) {
+            log.frames.clear();
+            log.failing_line.clear();
+            traceback_rank = rank;
+            in_first_traceback = true;
+        }
         if (rank != traceback_rank) continue;
         if (std::string name = frame_name(line); !name.empty()) {
             log.frames.push_back(std::move(name));
@@ -487,10 +586,8 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         if (after_frame && !line.empty() && (line[0] == ' ' || line[0] == '\t')) log.failing_line = trimmed(line);
         after_frame = false;
     }
-    // NCCL's remote-allocator warning is not a failure (read_oom_log in oom_log.h).
     const std::size_t before = log.events.size();
-    if (remote_allocator_warning)
-        std::erase_if(log.events, [](const OomEvent& e) { return e.source == OomSource::Nccl && e.site == "bootstrap.cc"; });
+    if (rem_allocator_seen) drop_remote_allocator_alarms(log.events, after_rem_allocator);
     if (log.events.empty())
         throw InputError(
             source_name +

@@ -39,6 +39,7 @@ struct OomEvent {
     OomSource source = OomSource::CachingAllocator;
     std::string message;           // outside the caching allocator: the error as printed, from its first word
     std::string site;              // NCCL: the source file the failure came through ("transport/p2p.cc"), if printed
+    std::string nccl_process;      // NCCL: its line's "host:pid", to read that process's own trace
     std::optional<int> rank;       // the "[rankN]:" prefix of the line
     std::optional<int> gpu_index;  // "GPU N"; NCCL's "host:pid:tid [N]" prefix
     double tried_bytes = 0;        // the request that failed

@@ -97,6 +97,7 @@ private slots:
         QTest::newRow("a doubled comma is left to the parser") << R"({"a": 1,,})" << R"({"a": 1,,})" << 0 << 0 << "1:1";
         QTest::newRow("a comma after an opening brace is left") << R"({,})" << R"({,})" << 0 << 0 << "1:1";
         QTest::newRow("an unclosed block comment is left") << R"({"a": 1 /* x})" << R"({"a": 1 /* x})" << 0 << 0 << "1:1";
+        QTest::newRow("a comment ends at a lone carriage return") << "{\"a\": 1 # x\r\"b\": 2}" << "{\"a\": 1    \r\"b\": 2}" << 1 << 0 << "1:9";
     }
     // clang-format on
     void comments_and_trailing_commas() {
@@ -128,6 +129,16 @@ private slots:
         Scenario s;
         s.zero.stage = 1;
         QCOMPARE(apply_ds_config(parse_ds_config_text(text, "ds_config.json"), s).zero.stage, 3);
+    }
+
+    // A UTF-8 byte-order mark: read past, with a warning that json.load (the Trainer, Accelerate)
+    // refuses it ("Unexpected UTF-8 BOM").
+    void byte_order_mark_is_read_and_warned() {
+        const LintResult r = lint_ds_config("\xEF\xBB\xBF{\"train_micro_batch_size_per_gpu\": 1}", 8);
+        QVERIFY(!r.has_errors());
+        QVERIFY(std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                            [](const Diagnostic& d) { return d.message.find("UTF-8 byte-order mark") != std::string::npos; }));
+        QVERIFY(!lint_ds_config("{\"train_micro_batch_size_per_gpu\": 1}", 8).has_warnings());
     }
 
     // PEFT's DeepSpeed guide ("QLoRA with DeepSpeed ZeRO3"): bnb_4bit_quant_storage must be the

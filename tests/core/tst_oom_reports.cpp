@@ -277,6 +277,16 @@ private slots:
         row("17_ds_fail_to_create_cublas_handle_interleaved.log", "cuda_library", "outside the allocator", "unknown",
             "Fail to create cublas handle.");
         row("18_gpu0_held_by_other_job_nvidia_smi.log", "cuda_runtime", "outside the allocator", "unknown", "CUDA error: out of memory");
+        // NCCL's failure first, the allocator's message after it (torch's c10d logger formatting a
+        // tensor while handling it): NCCL's is the failure, the allocator's shows the card full.
+        row("19_peft1703_nccl_broadcast_then_allocator.log", "nccl", "outside the allocator", "unknown",
+            "PyTorch's out-of-memory message beside it: 2.00 MiB free of 39.39 GiB on GPU 1");
+        row("20_sdnext4801_rocm_hip_error_code.log", "cuda_runtime", "outside the allocator", "unknown", "(\"hipErrorOutOfMemory\")");
+        // A chained exception: the handler's traceback (generate_video_error_handler) is not the
+        // failure's, and an excerpt starting inside the failing traceback keeps its frames.
+        row("21_wan2gp1083_chained_no_traceback_line.log", "cuda_runtime", "outside the allocator", "unknown",
+            "torch.AcceleratorError: CUDA error: out of memory");
+        row("23_synthetic_interleaved_nccl_processes.log", "nccl", "outside the allocator", "unknown", "through transport/p2p.cc");
     }
     void outside_the_allocator() {
         QFETCH(QString, log);
@@ -301,14 +311,64 @@ private slots:
     // NCCL before 2.12 prints "Cuda failure 'out of memory'" after "[Rem Allocator] Allocation
     // failed" when a stray connection reaches it, and training goes on (NVIDIA/nccl#555, #844): not
     // a failure to diagnose, and the refusal says why.
+    // With NCCL's INFO trace (bootstrap.cc) or without it (NCCL_DEBUG=WARN: the failure within three
+    // lines of the warning).
     void nccl_remote_allocator_warning_is_no_failure() {
-        try {
-            read_oom_log(read_text_file(test_data_path("oom/outside/11_nccl_rem_allocator_false_oom_nonfatal.log")), "844.log");
-            QFAIL("read as a failure");
-        } catch (const InputError& e) {
-            QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("[Rem Allocator] Allocation failed\" is a warning")),
-                     e.what());
+        for (const char* file : {"11_nccl_rem_allocator_false_oom_nonfatal.log", "22_synthetic_nccl844_rem_allocator_warn_only.log"}) {
+            try {
+                read_oom_log(read_text_file(test_data_path(std::string("oom/outside/") + file)), file);
+                QFAIL(file);
+            } catch (const InputError& e) {
+                QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("[Rem Allocator] Allocation failed\" is a warning")),
+                         e.what());
+            }
         }
+    }
+
+    // A file whose lines end in a lone carriage return (a CR-only file, or a progress bar's output):
+    // each is a line, so the frames are read and name the moment.
+    void carriage_returns_end_lines() {
+        const std::string text =
+            "Traceback (most recent call last):\r  File \"train.py\", line 10, in <module>\r    engine.backward(loss)\r"
+            "  File \"deepspeed/runtime/engine.py\", line 2000, in backward\r    loss.backward()\r"
+            "RuntimeError: CUDA error: out of memory\r";
+        const OomLog log = read_oom_log(text, "cr.log");
+        QCOMPARE(log.frames, (std::vector<std::string>{"<module>", "backward"}));
+        QCOMPARE(log.moment, OomMoment::InStep);
+        QCOMPARE(log.phase, StepPhase::Backward);
+    }
+
+    // The allocator's message on Intel XPU (torch's XPU allocator, the 2.1+ form without the free
+    // memory: intel/torch-xpu-ops#1324) and Ascend NPU (torch_npu, the form before 2.1 with "NPU 3":
+    // TouchNet#100), read as CUDA's; and a line a carriage return starts (after a progress bar).
+    void other_devices_and_line_ends_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<double>("triedGib");
+        QTest::addColumn<int>("gpu");
+        QTest::newRow("XPU")
+            << QStringLiteral(
+                   "torch.OutOfMemoryError: XPU out of memory. Tried to allocate 512.00 MiB. GPU 0 has a total capacity of 16.50 GiB. Of "
+                   "the allocated memory 16.50 GiB is allocated by PyTorch, and 0 bytes is reserved by PyTorch but unallocated.")
+            << 0.5 << 0;
+        QTest::newRow("NPU")
+            << QStringLiteral(
+                   "RuntimeError: NPU out of memory. Tried to allocate 5.03 GiB (NPU 3; 60.96 GiB total capacity; 49.47 GiB "
+                   "already allocated; 49.47 GiB current active; 1.32 GiB free; 57.55 GiB reserved in total by PyTorch)")
+            << 5.03 << 3;
+        QTest::newRow("after a progress bar's carriage return")
+            << QStringLiteral(
+                   "step 3/100 [00:01<00:10]\rRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 1; 79.15 GiB "
+                   "total capacity; 76.00 GiB already allocated; 1.00 GiB free; 77.00 GiB reserved in total by PyTorch)")
+            << 2.0 << 1;
+    }
+    void other_devices_and_line_ends() {
+        QFETCH(QString, text);
+        QFETCH(double, triedGib);
+        QFETCH(int, gpu);
+        const OomLog log = read_oom_log(text.toStdString(), "run.log");
+        QCOMPARE(log.events.size(), std::size_t{1});
+        QCOMPARE(log.events.front().tried_bytes, triedGib * kBytesPerGiB);
+        QCOMPARE(log.events.front().gpu_index, std::optional<int>(gpu));
     }
 
     // The must-show request: 12.94 GiB is 4 bytes x 13.90B parameters over 4 ranks.

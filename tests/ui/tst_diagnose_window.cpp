@@ -157,7 +157,7 @@ private slots:
         QString error;
         QVERIFY2(w.diagnoseLog(kOom + QStringLiteral("outside/10_nccl_p2p_proxy_calloc_oom_multinode.log"), &error), qPrintable(error));
         QVERIFY(w.diagnosisPanel());
-        QVERIFY2(w.diagnosisPanel()->causeText().contains(QStringLiteral("no room outside PyTorch's cache")),
+        QVERIFY2(w.diagnosisPanel()->causeText().contains(QStringLiteral("outside PyTorch's allocator")),
                  qPrintable(w.diagnosisPanel()->causeText()));
         QVERIFY(w.diagnosisPanel()->termText().contains(QStringLiteral("no request size")));
         QVERIFY(!w.diagnosisPanel()->termText().contains(QStringLiteral("0 bytes")));

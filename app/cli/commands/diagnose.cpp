@@ -39,7 +39,9 @@ std::string gib(double bytes) {
 std::string size_or_dash(const std::optional<double>& bytes) { return bytes ? gib(*bytes) : std::string("-"); }
 
 nlohmann::json event_json(const OomEvent& e) {
-    nlohmann::json j{{"source", oom_source_key(e.source)}, {"tried_bytes", e.tried_bytes}};
+    // Outside the allocator the message gives no request: null, not 0.
+    nlohmann::json j{{"source", oom_source_key(e.source)},
+                     {"tried_bytes", e.source == OomSource::CachingAllocator ? nlohmann::json(e.tried_bytes) : nlohmann::json()}};
     if (e.source == OomSource::CachingAllocator) j["form"] = e.new_form ? "torch>=2.1" : "torch<=2.0";
     if (!e.message.empty()) j["message"] = e.message;
     if (!e.site.empty()) j["site"] = e.site;

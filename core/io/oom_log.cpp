@@ -428,6 +428,35 @@ std::string frame_name(const std::string& line) {
     return line.substr(b, e - b);
 }
 
+// Rich's traceback (rich.traceback, "╭─── Traceback (most recent call last) ───╮") draws each frame in
+// a box: "│ /path/cuda_accelerator.py:217 in pin_memory │", the name wrapped to the next line when
+// long ("... :217 in │" then "│ pin_memory │"), the failing source line marked "❱ 217 │ ... │".
+// The text between the box's first and last "│", or "" outside one.
+std::string rich_box_content(const std::string& line) {
+    static const std::string bar = "\u2502";  // │
+    const std::size_t open = line.find(bar);
+    const std::size_t close = line.rfind(bar);
+    if (open == std::string::npos || close == open) return {};
+    const std::string inner = line.substr(open + bar.size(), close - open - bar.size());
+    const std::size_t b = inner.find_first_not_of(' ');
+    return b == std::string::npos ? std::string() : inner.substr(b, inner.find_last_not_of(' ') - b + 1);
+}
+
+// A rich frame's function name, or "" (`wrapped`: the previous box line ended "in" with its name
+// on this one).
+std::string rich_frame_name(const std::string& line, bool& wrapped) {
+    const std::string content = rich_box_content(line);
+    const bool was_wrapped = wrapped;
+    wrapped = false;
+    if (content.empty()) return {};
+    if (was_wrapped && content.find(' ') == std::string::npos) return content;
+    static const std::regex frame(R"(\.py:[0-9]+ in(?: ([A-Za-z_<][A-Za-z0-9_.<>]*))?$)");
+    std::smatch m;
+    if (!std::regex_search(content, m, frame)) return {};
+    if (!m[1].matched) wrapped = true;
+    return m[1].matched ? m[1].str() : std::string();
+}
+
 std::string trimmed(const std::string& line) {
     const std::size_t b = line.find_first_not_of(" \t\r");
     if (b == std::string::npos) return {};
@@ -511,7 +540,7 @@ void drop_remote_allocator_alarms(std::vector<OomEvent>& events, const std::vect
 OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     OomLog log;
     std::string previous_line;  // for see_memory_usage's message
-    bool in_first_traceback = false, first_traceback_done = false, after_frame = false;
+    bool in_first_traceback = false, first_traceback_done = false, after_frame = false, rich_name_wrapped = false;
     std::optional<int> traceback_rank;
     // NCCL's "[Rem Allocator] Allocation failed" (NCCL < 2.12) and the events that follow it within
     // three lines or trace through bootstrap.cc: its false alarm (read_oom_log in oom_log.h).
@@ -567,19 +596,28 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
             in_first_traceback = true;
             continue;
         }
+        // Python's frame line, or rich's boxed one (its name possibly on the next line).
+        std::string name = frame_name(line);
+        if (name.empty()) name = rich_frame_name(line, rich_name_wrapped);
         // Frames before the first error with no "Traceback" line above them (a log's excerpt that
         // starts inside the traceback, Wan2GP#1083) are the failing traceback's.
-        if (!in_first_traceback && log.events.empty() && !frame_name(line).empty()) {
+        if (!in_first_traceback && log.events.empty() && (!name.empty() || rich_name_wrapped)) {
             log.frames.clear();
             log.failing_line.clear();
             traceback_rank = rank;
             in_first_traceback = true;
         }
         if (rank != traceback_rank) continue;
-        if (std::string name = frame_name(line); !name.empty()) {
+        if (!name.empty()) {
             log.frames.push_back(std::move(name));
             log.failing_line.clear();
             after_frame = true;
+            continue;
+        }
+        // Rich marks the failing source line "❱ 217 │ ... code": the code after the last "│" of it.
+        if (const std::string content = rich_box_content(line); content.rfind("\u2771", 0) == 0) {
+            const std::size_t bar = content.rfind("\u2502");
+            log.failing_line = trimmed(bar == std::string::npos ? content : content.substr(bar + 3));
             continue;
         }
         // The source line Python prints under a frame is indented; the exception's line is not.

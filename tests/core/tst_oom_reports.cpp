@@ -287,6 +287,8 @@ private slots:
         row("21_wan2gp1083_chained_no_traceback_line.log", "cuda_runtime", "outside the allocator", "unknown",
             "torch.AcceleratorError: CUDA error: out of memory");
         row("23_synthetic_interleaved_nccl_processes.log", "nccl", "outside the allocator", "unknown", "through transport/p2p.cc");
+        // Rich's boxed traceback: the frame "cuda_accelerator.py:217 in" with its name on the next box line.
+        row("24_ds2977_rich_traceback_pin_memory.log", "cuda_runtime", "host memory", "unknown", "pins host memory (a frame pin_memory)");
     }
     void outside_the_allocator() {
         QFETCH(QString, log);

@@ -98,6 +98,10 @@ inline constexpr CountRange kRelativeBuckets{0, std::int64_t{1} << 20};  // T5 r
 inline constexpr CountRange kExperts{1, 4096};
 inline constexpr CountRange kNormsPerLayer{0, 16};
 inline constexpr RealRange kParams{1, 1e15};
+// A model synthesized from a size alone (synthesize_model, --params, the window's size): at least
+// its smallest shape's own count, 2 layers of hidden 256 and a 51,200-token vocabulary
+// (tst_model_spec checks the figure against parameter_count).
+inline constexpr RealRange kSynthesizedParams{14'682'624, kParams.max};
 
 // --- Fine-tuning (core/model/trainable_params.cpp validate_finetune) -------------------------
 // LoRA's rank r, alpha and dropout (PEFT LoraConfig r, lora_alpha, lora_dropout). Sanity bounds

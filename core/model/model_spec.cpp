@@ -230,12 +230,7 @@ ModelSpec synthesize_model(std::int64_t params) {
     // embedding alone is 13.1M. A count below it would plan a size whose activations are a bigger model's.
     ModelSpec shape = m;
     shape.params_override = 0;
-    ModelSpec two_layers = shape;
-    two_layers.layers = 2;
-    two_layers.hidden = 256;
-    two_layers.heads = two_layers.kv_heads = 2;
-    two_layers.ffn = 1024;
-    const std::int64_t smallest = parameter_count(two_layers);
+    const auto smallest = static_cast<std::int64_t>(limits::kSynthesizedParams.min);
     if (params < smallest)
         throw InputError(
             format_count(static_cast<double>(params)) + " parameters is below the smallest model the planner synthesizes from a size (" +

@@ -6,6 +6,7 @@
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
 #include "core/io/hf_config.h"
+#include "core/model/limits.h"
 #include "core/model/linear_modules.h"
 #include "core/presets/model_presets.h"
 #include "core/time/flops.h"
@@ -791,6 +792,22 @@ private slots:
         QCOMPARE(m.hidden, 128 * m.layers);
         QVERIFY(m.layers >= 38 && m.layers <= 42);  // Llama-2 13B: 40 layers of 5120
         QVERIFY(largest_layer_params(m) <= parameter_count(m));
+    }
+
+    // The smallest count a size may be synthesized at (limits::kSynthesizedParams, the window's size
+    // box and --params) is the smallest synthesized shape's own: 2 layers of hidden 256 (two heads of
+    // 128, ffn 1024) and a 51,200-token vocabulary, tied.
+    void smallest_synthesized_size_is_its_shape() {
+        const auto smallest = static_cast<std::int64_t>(limits::kSynthesizedParams.min);
+        ModelSpec two_layers = synthesize_model(smallest);
+        two_layers.params_override = two_layers.largest_layer_override = 0;
+        two_layers.layers = 2;
+        two_layers.hidden = 256;
+        two_layers.heads = two_layers.kv_heads = 2;
+        two_layers.ffn = 1024;
+        QCOMPARE(qint64(parameter_count(two_layers)), qint64(smallest));
+        QCOMPARE(qint64(parameter_count(synthesize_model(smallest))), qint64(smallest));
+        QVERIFY_THROWS_EXCEPTION(InputError, synthesize_model(smallest - 1));
     }
 };
 

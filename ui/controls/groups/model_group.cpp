@@ -26,7 +26,7 @@ ModelGroup::ModelGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc
     form_->addRow(QString(), import_);
     // The slider spans 100M to 2T parameters; the spin box takes any size the core accepts.
     size_ = named(new ScaledSlider(0.1, 2000, 2, tr(" B params"), Scale::Logarithmic), "model_size");
-    setValidRange(size_, limits::kParams, 2, 1e-9);
+    setValidRange(size_, limits::kSynthesizedParams, 2, 1e-9);
     size_->setToolTips(
         tr("Model size in billions of parameters (log scale, 100M to 2T). Moving it synthesizes an architecture "
            "of that size (hidden = 128 x layers)."));

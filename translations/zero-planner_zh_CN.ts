@@ -751,12 +751,12 @@
         <translation>被报告为 CUDA 错误的主机内存不足，不是 GPU 显存</translation>
     </message>
     <message>
-        <source>the DeepSpeed release given does not have it (ZeRO-3 from v0.3.12, the offload blocks from v0.3.15)</source>
-        <translation>所指定的 DeepSpeed 版本没有此设置（ZeRO-3 自 v0.3.12 起，卸载配置块自 v0.3.15 起）</translation>
-    </message>
-    <message>
         <source>outside PyTorch&apos;s allocator: a CUDA call, NCCL or cuBLAS found no room beside PyTorch&apos;s cache (a full card, or another process on it)</source>
         <translation>PyTorch 分配器之外：CUDA 调用、NCCL 或 cuBLAS 在 PyTorch 缓存之外找不到空间（显卡已满，或有其他进程占用）</translation>
+    </message>
+    <message>
+        <source>the DeepSpeed release given does not have it (ZeRO-3 from v0.3.12, the offload blocks from v0.3.15, ZeRO without fp16 from v0.4.0, bf16 without ZeRO from v0.6.2)</source>
+        <translation>所指定的 DeepSpeed 版本没有此设置（ZeRO-3 自 v0.3.12 起，卸载配置块自 v0.3.15 起，不用 fp16 的 ZeRO 自 v0.4.0 起，不用 ZeRO 的 bf16 自 v0.6.2 起）</translation>
     </message>
 </context>
 <context>

@@ -53,11 +53,13 @@ std::string release_text(const DeepSpeedRelease& r) {
     return std::to_string(r.major) + "." + std::to_string(r.minor) + "." + std::to_string(r.patch);
 }
 
-bool release_has_setup(const std::string& release, const SetupKey& k) {
+bool release_has_setup(const std::string& release, const SetupKey& k, Precision precision) {
     const std::optional<DeepSpeedRelease> r = parse_deepspeed_release(release);
     if (!r) return true;
     namespace f = release_firsts;
     if (k.stage == 3 && !at_least(*r, f::kZero3)) return false;
+    if (k.stage >= 1 && precision != Precision::Fp16 && !at_least(*r, f::kZeroWithoutFp16)) return false;
+    if (k.stage == 0 && precision == Precision::Bf16 && !at_least(*r, f::kBf16AtStage0)) return false;
     return (k.offload_optimizer == OffloadDevice::None && k.offload_param == OffloadDevice::None) || at_least(*r, f::kOffloadBlocks);
 }
 
@@ -74,7 +76,9 @@ void check_release_features(const Scenario& s) {
     // ZeRO-3 and the offload blocks are setups: refused per setup (SetupRefusal::Release), as the
     // other setups a run cannot take.
     if (t.precision == Precision::Bf16 && !at_least(*r, f::kBf16))
-        refuse("bf16", f::kBf16, "earlier releases ignore the bf16 block and train in fp32; use --precision fp16");
+        refuse("bf16", f::kBf16,
+               "earlier releases ignore the bf16 block and train in fp32 (v0.5.5 to v0.5.10 read a \"bfloat16\" block instead, at ZeRO-2 "
+               "only, which the export does not write); use --precision fp16");
     if (t.precision == Precision::Bf16 && t.gradient_accumulation == GradientAccumulation::Bf16Optimizer && z.stage == 1 &&
         z.offload_optimizer == OffloadDevice::None && !at_least(*r, f::kGradAccumDtype))
         refuse("the BF16_Optimizer with fp32 accumulation at ZeRO-1 (data_types.grad_accum_dtype)", f::kGradAccumDtype,

@@ -33,14 +33,16 @@ bool follows_release(const ZeroSetup& z, const DeepSpeedRelease& release);
 // permitted"; runtime/config_utils.py DeepSpeedConfigModel); older ones ignore it.
 namespace release_firsts {
 inline constexpr DeepSpeedRelease kZero3{0, 3, 12};  // 599258f97 "ZeRO 3 Offload" (#834); before: "Maximum supported ZeRO stage is 2"
-inline constexpr DeepSpeedRelease kOffloadBlocks{0, 3, 15};       // 0d4a54a04 "ZeRO-Infinity" (#976): offload_optimizer and offload_param
-inline constexpr DeepSpeedRelease kGather16bitName{0, 6, 0};      // 4912e0ad7: stage3_gather_16bit_weights_on_model_save (v0.3.14: _fp16_)
-inline constexpr DeepSpeedRelease kGatherFp16Name{0, 3, 14};      // 39013dd2b: stage3_gather_fp16_weights_on_model_save
-inline constexpr DeepSpeedRelease kBf16{0, 6, 0};                 // 4912e0ad7: the bf16 block (earlier releases ignore it: fp32)
-inline constexpr DeepSpeedRelease kGradAccumDtype{0, 8, 1};       // 4be8df721: BF16_Optimizer at ZeRO-1 (v0.7.6-v0.8.0 NotImplementedError)
-inline constexpr DeepSpeedRelease kMics{0, 9, 2};                 // 2e99f6edf: mics_shard_size
-inline constexpr DeepSpeedRelease kZeropp{0, 10, 0};              // d18aa2c79 "ZeRO++" (#3784)
-inline constexpr DeepSpeedRelease kLion{0, 11, 0};                // 8e64c3b55: the Lion optimizer block
+inline constexpr DeepSpeedRelease kOffloadBlocks{0, 3, 15};   // 0d4a54a04 "ZeRO-Infinity" (#976): offload_optimizer and offload_param
+inline constexpr DeepSpeedRelease kGather16bitName{0, 6, 0};  // 4912e0ad7: stage3_gather_16bit_weights_on_model_save (v0.3.14: _fp16_)
+inline constexpr DeepSpeedRelease kGatherFp16Name{0, 3, 14};  // 39013dd2b: stage3_gather_fp16_weights_on_model_save
+inline constexpr DeepSpeedRelease kBf16{0, 6, 0};             // 4912e0ad7: the bf16 block (earlier releases ignore it: fp32)
+inline constexpr DeepSpeedRelease kZeroWithoutFp16{0, 4, 0};  // cfa63f5da (#1042): before, "ZeRO is only supported if fp16 is enabled"
+inline constexpr DeepSpeedRelease kBf16AtStage0{0, 6, 2};     // 56c522386 (#1801): before, "bfloat16 mode is only enabled for Zero 1,2,3"
+inline constexpr DeepSpeedRelease kGradAccumDtype{0, 8, 1};   // 4be8df721: BF16_Optimizer at ZeRO-1 (v0.7.6-v0.8.0 NotImplementedError)
+inline constexpr DeepSpeedRelease kMics{0, 9, 2};             // 2e99f6edf: mics_shard_size
+inline constexpr DeepSpeedRelease kZeropp{0, 10, 0};          // d18aa2c79 "ZeRO++" (#3784)
+inline constexpr DeepSpeedRelease kLion{0, 11, 0};            // 8e64c3b55: the Lion optimizer block
 inline constexpr DeepSpeedRelease kMultiRankAllreduce{0, 12, 4};  // 2afa1c7f2 (#4695): use_multi_rank_bucket_allreduce
 inline constexpr DeepSpeedRelease kUlyssesKey{0, 17, 0};          // 4d00b38ad: sequence_parallel_size alone in the batch rule
 inline constexpr DeepSpeedRelease kBf16MasterWeights{0, 18, 3};   // 39a682d79 (#7700): bf16_master_weights_and_grads

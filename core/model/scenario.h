@@ -492,9 +492,12 @@ inline bool optimizer_runs_setup(Optimizer o, const FsdpSetup& f, const SetupKey
     return !(o == Optimizer::Lamb && !is_fsdp(f) && k.offload_optimizer != OffloadDevice::None);
 }
 // Whether the run's DeepSpeed release (Scenario::deepspeed_release, core/model/deepspeed_release.h)
-// has the setup: ZeRO-3 from v0.3.12, the offload blocks from v0.3.15; every setup for today's ("").
-bool release_has_setup(const std::string& release, const SetupKey& k);
-inline bool release_runs_setup(const std::string& release, const SetupKey& k) { return release.empty() || release_has_setup(release, k); }
+// has the setup at the precision: ZeRO-3 from v0.3.12, the offload blocks from v0.3.15, ZeRO without
+// fp16 from v0.4.0, bf16 without ZeRO from v0.6.2; every setup for today's ("").
+bool release_has_setup(const std::string& release, const SetupKey& k, Precision precision);
+inline bool release_runs_setup(const std::string& release, const SetupKey& k, Precision precision) {
+    return release.empty() || release_has_setup(release, k, precision);
+}
 // Why a setup cannot run where it is asked to (Fit::layout false): the first that holds, in this
 // order, so that the recommender's sentence, the report's word and the window's mark agree. None
 // when it runs (layout_runs_stage and setup_runs both true).
@@ -507,7 +510,7 @@ inline SetupRefusal setup_refusal(const Scenario& s, const SetupKey& k) {
     if (!pipeline_runs_stage(p, k.stage)) return SetupRefusal::Pipeline;
     if (!tensor_runs_stage(s.model, p, k.stage)) return SetupRefusal::Tensor;
     if (!experts_run_stage(p, k.stage)) return SetupRefusal::Experts;
-    if (!is_fsdp(s.fsdp) && !release_runs_setup(s.deepspeed_release, k)) return SetupRefusal::Release;
+    if (!is_fsdp(s.fsdp) && !release_runs_setup(s.deepspeed_release, k, s.training.precision)) return SetupRefusal::Release;
     return SetupRefusal::None;
 }
 

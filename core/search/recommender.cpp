@@ -182,7 +182,7 @@ Phrase rejection_reason(const Scenario& s, const Candidate& c) {
     case SetupRefusal::Release:
         return phrase(QT_TRANSLATE_NOOP("Core",
                                         "the DeepSpeed release given does not have it (ZeRO-3 from v0.3.12, the offload blocks "
-                                        "from v0.3.15)"));
+                                        "from v0.3.15, ZeRO without fp16 from v0.4.0, bf16 without ZeRO from v0.6.2)"));
     case SetupRefusal::Experts: break;
     }
     return phrase(QT_TRANSLATE_NOOP("Core", "expert parallelism works with ZeRO stage 0, 1 or 2 only (DeepSpeed's MoE layer)"));
@@ -688,6 +688,10 @@ Scenario default_plan_scenario() {
     Scenario s = default_scenario();
     search_layouts_by_default(s);
     return s;
+}
+
+std::string setup_refusal_words(const Scenario& s, const Candidate& c) {
+    return c.fit.refusal == SetupRefusal::None ? std::string() : english(rejection_reason(s, c));
 }
 
 Plan recommend(const Scenario& s, SearchPruning pruning) { return recommend(s, SearchSpace{}, pruning); }

@@ -23,6 +23,10 @@ struct Candidate {
     Fit fit;
 };
 
+// Why the candidate's setup cannot run where it is asked (Fit::refusal), in the recommender's words;
+// "" when it runs.
+std::string setup_refusal_words(const Scenario& s, const Candidate& c);
+
 struct Rejection {
     std::string setup;   // "ZeRO-1", "ZeRO-3 + CPU offload", ...
     std::string reason;  // "needs 96.2 GiB per GPU, 76.0 GiB available"

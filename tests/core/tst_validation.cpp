@@ -8,6 +8,8 @@
 #include "core/memory/memory_model.h"
 #include "core/model/deepspeed_release.h"
 #include "core/model/model_spec.h"
+#include "core/presets/default_scenario.h"
+#include "core/search/recommender.h"
 #include "core/time/collectives.h"
 #include "core/time/step_time.h"
 #include "core/validation/holdout.h"
@@ -1284,6 +1286,33 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(!refusal.isEmpty() && QString::fromUtf8(e.what()).contains(refusal), e.what());
         }
+    }
+
+    // Setups a release lacks at the plan's precision are refused per setup (SetupRefusal::Release),
+    // as the release's own config asserts (each release's DeepSpeedConfig run on the export).
+    void setups_a_release_lacks_data() {
+        QTest::addColumn<QString>("release");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<bool>("runs");
+        QTest::newRow("0.3.11: \"Maximum supported ZeRO stage is 2\"") << "0.3.11" << 3 << int(Precision::Fp16) << false;
+        QTest::newRow("0.3.12: ZeRO-3") << "0.3.12" << 3 << int(Precision::Fp16) << true;
+        QTest::newRow("0.3.15: \"ZeRO is only supported if fp16 is enabled\"") << "0.3.15" << 2 << int(Precision::Fp32) << false;
+        QTest::newRow("0.4.0: ZeRO in fp32") << "0.4.0" << 2 << int(Precision::Fp32) << true;
+        QTest::newRow("0.6.1: \"bfloat16 mode is only enabled for Zero 1,2,3\"") << "0.6.1" << 0 << int(Precision::Bf16) << false;
+        QTest::newRow("0.6.2: bf16 without ZeRO") << "0.6.2" << 0 << int(Precision::Bf16) << true;
+    }
+    void setups_a_release_lacks() {
+        QFETCH(QString, release);
+        QFETCH(int, stage);
+        QFETCH(int, precision);
+        QFETCH(bool, runs);
+        Scenario s = default_scenario();
+        s.deepspeed_release = release.toStdString();
+        apply_deepspeed_release(s.zero, *parse_deepspeed_release(s.deepspeed_release));
+        s.zero.stage = stage;
+        s.training.precision = static_cast<Precision>(precision);
+        QCOMPARE(evaluate(s).fit.refusal == SetupRefusal::Release, !runs);
     }
 
     void deepspeed_version_errors_data() {

@@ -51,6 +51,10 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
         if (asked.zeropp == true)
             throw InputError("--zeropp auto lets the recommender choose ZeRO++; with --stage give --zeropp off, hpz or hpz+qwz+qgz");
         const Candidate c = evaluate(s);
+        // A setup that cannot run where it is asked (LAMB with the optimizer offloaded, a setup the
+        // release lacks): its file would fail in DeepSpeed, whatever the memory.
+        if (const std::string why = setup_refusal_words(s, c); !why.empty())
+            throw InputError(setup_label(s.zero) + " cannot run as asked: " + why);
         if (!c.fit.gpu)
             err << "zero-planner: warning: " << setup_label(s.zero) << " does not fit: it needs "
                 << format_bytes(c.memory.peak_required_bytes) << " per GPU at its peak (" << to_string(c.memory.required_phase) << "), "

@@ -89,16 +89,14 @@ bool device_placement(const OomLog& log, std::vector<std::string>* evidence) {
     return true;
 }
 
-}  // namespace
-
-namespace {
-
-bool has_frame(const OomLog& log, std::initializer_list<const char*> fragments) {
+// The first frame whose name holds one of `fragments`, or "".
+std::string frame_with(const OomLog& log, std::initializer_list<const char*> fragments) {
     for (const std::string& f : log.frames)
         for (const char* x : fragments)
-            if (f.find(x) != std::string::npos) return true;
-    return false;
+            if (f.find(x) != std::string::npos) return f;
+    return {};
 }
+bool has_frame(const OomLog& log, std::initializer_list<const char*> fragments) { return !frame_with(log, fragments).empty(); }
 
 // A failure outside PyTorch's caching allocator (OomSource): which memory ran out, from the frames
 // and NCCL's trace, as the reports say (tests/data/oom/outside: s3prl#102, ray#30809 empty_cache on
@@ -124,11 +122,12 @@ OomCause outside_allocator_cause(const OomLog& log, std::vector<std::string>* ev
     }
     // Pinned host memory (DeepSpeed's offload partitions, a DataLoader's pin_memory) or NCCL's
     // shared-memory transport: CUDA and NCCL report the host allocation as out of memory.
-    const bool pinned = has_frame(log, {"pin_memory", "_create_param_groups_fp16_flat_cpu_memory", "cudaHostAlloc"});
+    const std::string pinning = frame_with(log, {"pin_memory", "_create_param_groups_fp16_flat_cpu_memory", "cudaHostAlloc"});
+    const bool pinned = !pinning.empty();
     const bool shm = e.source == OomSource::Nccl && e.site.find("shm") != std::string::npos;
     if (pinned || shm) {
         evidence->push_back(pinned
-                                ? "the failing call pins host memory (a frame " + log.frames.back() +
+                                ? "the failing call pins host memory (a frame " + pinning +
                                       "): CUDA reports a failed page-locked host allocation as \"out of memory\""
                                 : "NCCL's shared-memory transport (" + e.site + ") could not allocate host memory (\"" + e.message + "\")");
         advice->push_back(

@@ -546,6 +546,7 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     // three lines or trace through bootstrap.cc: its false alarm (read_oom_log in oom_log.h).
     std::size_t line_number = 0, rem_allocator_line = 0;
     bool rem_allocator_seen = false;
+    bool beyond_any_card = false;           // an allocator message asking "more than 1EB"
     std::vector<bool> after_rem_allocator;  // per event
     std::size_t start = 0;
     while (start <= text.size()) {
@@ -577,6 +578,8 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
             in_first_traceback = false;
         }
         std::optional<OomEvent> e = event_of_line(line, rank);
+        // "Tried to allocate more than 1EB memory" (format_size past an exabyte): no real request.
+        if (!e && line.find("Tried to allocate more than") != std::string::npos) beyond_any_card = true;
         if (!e) e = outside_event_of_line(line, rank);
         if (e) {
             after_rem_allocator.push_back(rem_allocator_seen && e->source == OomSource::Nccl && line_number - rem_allocator_line <= 3);
@@ -626,15 +629,22 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     }
     const std::size_t before = log.events.size();
     if (rem_allocator_seen) drop_remote_allocator_alarms(log.events, after_rem_allocator);
-    if (log.events.empty())
+    if (log.events.empty()) {
+        std::string why = "give the log of the run that failed, with PyTorch's error";
+        if (before > 0)
+            why =
+                "NCCL's \"Cuda failure 'out of memory'\" after \"[Rem Allocator] Allocation failed\" is a warning NCCL before 2.12 "
+                "prints when a stray connection reaches it, and the run goes on (NVIDIA/nccl#555); give the log of a run that failed";
+        else if (beyond_any_card)
+            why =
+                "the only one there asks for \"more than 1EB\", no real request (an overflowed size, as after a collective "
+                "timed out: NVIDIA/nccl#1284, where NCCL's maintainers say to ignore it): the failure is the error before it";
         throw InputError(
             source_name +
             ": no out-of-memory message (\"CUDA out of memory. Tried to allocate ...\", or ROCm's \"HIP out of memory. ...\", "
             "\"CUDA error: out of memory\", NCCL's \"Cuda failure 'out of memory'\", CUBLAS_STATUS_ALLOC_FAILED) in the log: " +
-            (before > 0 ? std::string("NCCL's \"Cuda failure 'out of memory'\" after \"[Rem Allocator] Allocation failed\" is a "
-                                      "warning NCCL before 2.12 prints when a stray connection reaches it, and the run goes on "
-                                      "(NVIDIA/nccl#555); give the log of a run that failed")
-                        : std::string("give the log of the run that failed, with PyTorch's error")));
+            why);
+    }
     // The functions the failing line calls count as the innermost frames (Megatron's
     // "loss = mpu.vocab_parallel_cross_entropy(output.float(), labels)" is the loss).
     std::vector<std::string> frames = log.frames;

@@ -294,29 +294,26 @@ std::string deepspeed_file_header(const Scenario& s, const ExportOptions& o, con
 std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o, const std::string& config_path) {
     const std::string outside = outside_config_lines(s, "#   ", false);
     const std::string outside_header = outside.empty() ? std::string() : "# Outside this file:\n" + outside;
-    if (s.parallel.ulysses > 1) {
-        // Sequence parallelism needs keys only a ds_config holds (sequence_parallel_size, read when
-        // zero.Init builds its config without Accelerate's mpu; seq_parallel_communication_data_type),
-        // so the DeepSpeed block points at the file, as `accelerate config` writes it
-        // (commands/config/cluster.py: deepspeed_config_file and zero3_init_flag, mixed_precision None).
-        std::map<std::string, YAML::Node> ds;
-        ds["deepspeed_config_file"] = YAML::Node(config_path);
-        ds["zero3_init_flag"] = YAML::Node(s.zero.stage == 3 && s.zero.zero_init);
-        std::string yaml = accelerate_yaml(s, "DEEPSPEED", "deepspeed_config", ds, "", parallelism_block(s));
-        return sequence_parallel_header(s, config_path) + dummy_optim_note(s, o) + outside_header + yaml;
-    }
-    // Accelerate's own DeepSpeed keys (zero_stage, the offload devices, ...) build a ds_config of
-    // their own (utils/dataclasses.py DeepSpeedPlugin.__post_init__) without overlap_comm (DeepSpeed's
+    // The DeepSpeed block points at the plan's ds_config, as `accelerate config` writes it for a file
+    // (commands/config/cluster.py: deepspeed_config_file and zero3_init_flag, mixed_precision None).
+    // Accelerate's own DeepSpeed keys (zero_stage, the offload devices, ...) would build a ds_config
+    // of their own (utils/dataclasses.py DeepSpeedPlugin.__post_init__) without overlap_comm (DeepSpeed's
     // default: off below stage 3), the bucket, prefetch and live-parameter sizes, ZeRO++, MiCS,
-    // pin_memory or bf16 master weights: a run that is not the plan. So the block points at the
-    // plan's ds_config, as `accelerate config` writes it for a file. FP8 is the exception: beside
-    // deepspeed_config_file Accelerate refuses mixed_precision, which FP8 needs; that plan keeps the
-    // keys and its header names what they do not carry.
-    if (!s.training.fp8_gemms) {
+    // pin_memory or bf16 master weights: a run that is not the plan. Sequence parallelism needs keys
+    // only a ds_config holds too (sequence_parallel_size, read when zero.Init builds its config without
+    // Accelerate's mpu; seq_parallel_communication_data_type), with Accelerate's parallelism block.
+    // FP8 without it is the exception: beside deepspeed_config_file Accelerate refuses mixed_precision,
+    // which FP8 needs; that plan keeps the keys and its header names what they do not carry.
+    const bool sequence_parallel = s.parallel.ulysses > 1;
+    if (sequence_parallel || !s.training.fp8_gemms) {
         std::map<std::string, YAML::Node> ds;
         ds["deepspeed_config_file"] = YAML::Node(config_path);
         ds["zero3_init_flag"] = YAML::Node(s.zero.stage == 3 && s.zero.zero_init);
-        return deepspeed_file_header(s, o, config_path) + outside_header + accelerate_yaml(s, "DEEPSPEED", "deepspeed_config", ds, "", {});
+        const std::string header = sequence_parallel ? sequence_parallel_header(s, config_path) + dummy_optim_note(s, o)
+                                                     : deepspeed_file_header(s, o, config_path);
+        const std::map<std::string, YAML::Node> parallelism =
+            sequence_parallel ? parallelism_block(s) : std::map<std::string, YAML::Node>{};
+        return header + outside_header + accelerate_yaml(s, "DEEPSPEED", "deepspeed_config", ds, "", parallelism);
     }
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
     const ZeroSetup& z = s.zero;

@@ -184,11 +184,7 @@ private:
                         add(Severity::Info, full, "written as a float (" + value.dump() + "); DeepSpeed accepts it, an integer is clearer",
                             "write " + std::to_string(static_cast<long long>(d)));
                 } else if (value.is_string() && ds_schema::lax_integer(value)) {
-                    // pydantic's lax mode (DeepSpeed's models do not set strict) reads a whole number
-                    // written as text as that number.
-                    add(Severity::Info, full,
-                        "written as text (" + value.dump() + "); DeepSpeed reads it as the number, an integer is clearer",
-                        "write " + std::to_string(*ds_schema::lax_integer(value)));
+                    add_integer_as_text(full, value);
                 } else if (!value.is_number_integer()) {
                     add(Severity::Error, full, "must be an integer, got " + std::string(value.type_name()) + " " + value.dump());
                 } else if (value.is_number_integer() && value.get<std::int64_t>() < 0 && !has_domain(full)) {
@@ -422,6 +418,13 @@ private:
                 "add \"zero_allow_untested_optimizer\": true");
     }
 
+    // A whole number written as text ("8"): pydantic's lax mode (DeepSpeed's models do not set
+    // strict) reads it as that number.
+    void add_integer_as_text(const std::string& path, const json& value) {
+        add(Severity::Info, path, "written as text (" + value.dump() + "); DeepSpeed reads it as the number, an integer is clearer",
+            "write " + std::to_string(*ds_schema::lax_integer(value)));
+    }
+
     bool block_true(const char* block, const char* key) const {
         return is_object(block) && j_.at(block).contains(key) && j_.at(block).at(key) == true;
     }
@@ -479,9 +482,8 @@ private:
         const bool hierarchical = zero_true("mics_hierarchical_params_gather");
         if (z.contains("mics_shard_size") && !z.at("mics_shard_size").is_number_integer()) {
             const json& v = z.at("mics_shard_size");
-            if (const auto lax = ds_schema::lax_integer(v)) {
-                add(Severity::Info, path, "written as text (" + v.dump() + "); DeepSpeed reads it as the number, an integer is clearer",
-                    "write " + std::to_string(*lax));
+            if (ds_schema::lax_integer(v)) {
+                add_integer_as_text(path, v);
             } else {
                 if (!(v.is_string() && v.get<std::string>() == "auto"))
                     add(Severity::Error, path, "must be an integer (-1: MiCS off, DeepSpeed's default), got " + v.dump());

@@ -758,6 +758,10 @@
         <source>the DeepSpeed release given does not have it (ZeRO-3 from v0.3.12, the offload blocks from v0.3.15, ZeRO without fp16 from v0.4.0, bf16 without ZeRO from v0.6.2)</source>
         <translation>所指定的 DeepSpeed 版本没有此设置（ZeRO-3 自 v0.3.12 起，卸载配置块自 v0.3.15 起，不用 fp16 的 ZeRO 自 v0.4.0 起，不用 ZeRO 的 bf16 自 v0.6.2 起）</translation>
     </message>
+    <message>
+        <source>not capacity: the card had room for the request, and the driver or runtime refused it</source>
+        <translation>不是容量问题：显卡有足够空间容纳该请求，是驱动或运行时拒绝了它</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

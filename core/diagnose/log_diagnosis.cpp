@@ -78,6 +78,7 @@ const char* oom_cause_key(OomCause c) {
     case OomCause::Evaluation: return "evaluation";
     case OomCause::HostMemory: return "host_memory";
     case OomCause::OutsideAllocator: return "outside_allocator";
+    case OomCause::CardHadRoom: return "card_had_room";
     }
     return "?";
 }
@@ -93,6 +94,8 @@ const char* oom_cause_words(OomCause c) {
         return QT_TRANSLATE_NOOP("Core",
                                  "outside PyTorch's allocator: a CUDA call, NCCL or cuBLAS found no room beside PyTorch's cache (a "
                                  "full card, or another process on it)");
+    case OomCause::CardHadRoom:
+        return QT_TRANSLATE_NOOP("Core", "not capacity: the card had room for the request, and the driver or runtime refused it");
     }
     return "?";
 }

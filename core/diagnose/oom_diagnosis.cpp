@@ -176,6 +176,58 @@ OomCause outside_allocator_cause(const OomLog& log, std::vector<std::string>* ev
     return OomCause::OutsideAllocator;
 }
 
+// The segment PyTorch's caching allocator asks cudaMalloc for to serve a request
+// (CUDACachingAllocator.cpp get_allocation_size: up to 1 MiB a 2 MiB small-pool segment, under
+// 10 MiB a 20 MiB one, else the request rounded up to 2 MiB).
+double allocator_segment_bytes(double request_bytes) {
+    constexpr double kMiB = kBytesPerGiB / 1024.0;
+    if (request_bytes <= 1 * kMiB) return 2 * kMiB;
+    if (request_bytes < 10 * kMiB) return 20 * kMiB;
+    return std::ceil(request_bytes / (2 * kMiB)) * 2 * kMiB;
+}
+
+// PyTorch reads the card's free memory (cudaMemGetInfo) after its last retry, once it has
+// released its cached segments (CUDACachingAllocator.cpp malloc: release_cached_blocks, then the
+// message). A cap on the process (torch.cuda.set_per_process_memory_fraction, printed "A
+// allowed;") ends the allocator's room before the card's. Without one, a cudaMalloc that failed
+// with far more free than its segment was refused by the driver or runtime, not for the card's
+// memory: ChatGLM-Finetuning#28 (128 MiB with 37.32 GiB free, under WSL2), ComfyUI#13112 (26 MiB
+// with 13.60 GiB free, ROCm on Windows; the reply: a known runtime fault). Returns true when one
+// of the two decides; the cap reads as capacity, the runtime's refusal as CardHadRoom.
+bool card_had_room(const OomLog& log, OomCause* cause, std::vector<std::string>* evidence, std::vector<std::string>* advice) {
+    const OomEvent& e = log.events.front();
+    if (!e.free_bytes) return false;
+    // More free than the card is no figure to go by (YanWenKun/ComfyUI-Docker#54: ROCm on an APU's
+    // 512 MiB carve-out printed 17179869183.96 GiB free, an unsigned wrap).
+    if (e.total_bytes && *e.free_bytes > *e.total_bytes) {
+        evidence->push_back("the message's free figure, " + gib(*e.free_bytes) + ", is more than the card's " + gib(*e.total_bytes) +
+                            ": the runtime misreports free memory (an APU sharing host memory does), so it is not used");
+        return false;
+    }
+    const double segment = allocator_segment_bytes(e.tried_bytes);
+    if (*e.free_bytes < 2 * segment || *e.free_bytes < segment + kCardHadRoomBeyondBytes) return false;
+    if (e.allowed_bytes) {
+        evidence->push_back("PyTorch may use " + gib(*e.allowed_bytes) + (e.total_bytes ? " of the card's " + gib(*e.total_bytes) : "") +
+                            " (\"allowed\": torch.cuda.set_per_process_memory_fraction), and the card had " + gib(*e.free_bytes) +
+                            " free: the cap, not the card, ran out (the planner's numbers below count the whole card)");
+        advice->push_back("a larger fraction in torch.cuda.set_per_process_memory_fraction, or none: the card has " + gib(*e.free_bytes) +
+                          " free beyond what the process may use");
+        *cause = OomCause::Capacity;
+        return true;
+    }
+    evidence->push_back("the card had " + gib(*e.free_bytes) + " free (PyTorch's figure, read after it released its cache), " +
+                        "far more than the " + gib(segment) + " segment the request " + gib(e.tried_bytes) +
+                        " needed: CUDA refused an allocation the card had room for");
+    advice->push_back(
+        "under WSL2 or Windows, update the GPU driver (and WSL: wsl --update) and check .wslconfig's memory; "
+        "the free figure there is the driver's, and what a process may allocate can be less");
+    advice->push_back("on ROCm, a runtime or driver fault: update ROCm and the driver, and report it with this message");
+    advice->push_back(
+        "run again with CUDA_LAUNCH_BLOCKING=1 (HIP_LAUNCH_BLOCKING=1 on ROCm): the traceback then names the call that failed");
+    *cause = OomCause::CardHadRoom;
+    return true;
+}
+
 }  // namespace
 
 OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice) {
@@ -190,6 +242,8 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         }
         return outside_allocator_cause(log, evidence, advice);
     }
+    // Room on the card decides before the rest: no process filled it and no cache's pieces matter.
+    if (OomCause cause; card_had_room(log, &cause, evidence, advice)) return cause;
     if (device_placement(log, evidence)) {
         // What puts every rank on one device: torch.cuda.set_device never called with LOCAL_RANK
         // (deepspeed/accelerate launchers set it), .to("cuda") or device_map="auto" in every process.

@@ -16,12 +16,13 @@
 namespace zp {
 
 enum class OomCause {
-    Capacity,         // the step needs more than the GPU holds: change the setup
-    DevicePlacement,  // several processes on one GPU (every rank on GPU 0): not capacity
-    Fragmentation,    // the allocator reserves enough but in pieces: not capacity
-    Evaluation,       // generation or evaluation ran out, not the training step
-    HostMemory,       // host memory (pinned, shared) that CUDA or NCCL reports as out of memory: not the GPU
-    OutsideAllocator  // NCCL, cuBLAS or a CUDA call found no room beside PyTorch's cache: the card is full
+    Capacity,          // the step needs more than the GPU holds: change the setup
+    DevicePlacement,   // several processes on one GPU (every rank on GPU 0): not capacity
+    Fragmentation,     // the allocator reserves enough but in pieces: not capacity
+    Evaluation,        // generation or evaluation ran out, not the training step
+    HostMemory,        // host memory (pinned, shared) that CUDA or NCCL reports as out of memory: not the GPU
+    OutsideAllocator,  // NCCL, cuBLAS or a CUDA call found no room beside PyTorch's cache: the card is full
+    CardHadRoom        // the card had far more free than the request: the driver or runtime refused, not the plan
 };
 
 // A term of the step timeline a failing request can be, with its formula in the run's numbers.
@@ -74,6 +75,9 @@ inline constexpr double kFragmentedBelowShareOfCard = 0.90;
 // Memory outside PyTorch's allocator worth naming: beyond the CUDA context and cuBLAS's and NCCL's
 // usual workspaces (about a GiB: Assumptions::cuda_context_bytes).
 inline constexpr double kOutsidePyTorchBytes = 2.0 * kBytesPerGiB;
+// The card had room: PyTorch's free figure at least twice the segment the allocator asked CUDA for
+// and this much beyond it (the figure is read after the failure, so a little may have changed).
+inline constexpr double kCardHadRoomBeyondBytes = 1.0 * kBytesPerGiB;
 
 // The cause the message and frames show (capacity unless something says otherwise).
 OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice);

@@ -111,6 +111,7 @@ std::optional<OomEvent> event_of_line(const std::string& line, std::optional<int
         e.free_bytes = find_size(msg, std::string(kSize) + " free");
         e.reserved_bytes = find_size(msg, std::string(kSize) + " (?:reserved in total by PyTorch|cached)");
     }
+    e.allowed_bytes = find_size(msg, std::string(kSize) + " allowed;");
     return e;
 }
 

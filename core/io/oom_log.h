@@ -10,6 +10,8 @@
 //     is free." (2.1 spelled it "total capacty"); [Process P has U memory in use.] Including non-PyTorch memory, this process has U
 //     memory in use. Of the allocated memory Z is allocated by PyTorch, and R is reserved by
 //     PyTorch but unallocated."
+// A process capped by torch.cuda.set_per_process_memory_fraction has "A allowed; " in either form
+// (after "free" before 2.1, before "Of the allocated memory" from 2.1).
 // ROCm's build says "HIP out of memory." in the same words. Either may follow "RuntimeError:",
 // "torch.cuda.OutOfMemoryError:" or "torch.OutOfMemoryError:",
 // on the same line or the next, after a "[rankN]:" prefix.
@@ -48,6 +50,7 @@ struct OomEvent {
     std::optional<double> reserved_bytes;              // up to 2.0: reserved in total (or "cached")
     std::optional<double> reserved_unallocated_bytes;  // from 2.1: reserved but unallocated
     std::optional<double> process_bytes;               // from 2.1: this process, non-PyTorch memory included
+    std::optional<double> allowed_bytes;               // "X allowed;": the cap torch.cuda.set_per_process_memory_fraction set
     int listed_processes = 0;                          // from 2.1: "Process P has U memory in use." lines on this GPU
     std::vector<double> listed_process_bytes;          // their U, in the order listed (PyTorch 2.1-2.3 list this process too)
     bool new_form = false;                             // the 2.1+ wording

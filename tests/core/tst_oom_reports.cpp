@@ -56,6 +56,7 @@ QString cause_name(OomCause c) {
     case OomCause::Evaluation: return QStringLiteral("evaluation");
     case OomCause::HostMemory: return QStringLiteral("host memory");
     case OomCause::OutsideAllocator: return QStringLiteral("outside the allocator");
+    case OomCause::CardHadRoom: return QStringLiteral("card had room");
     }
     return {};
 }
@@ -226,6 +227,45 @@ private slots:
                    "22.20 GiB of which 687.12 MiB is free. Process 40666 has 21.53 GiB memory in use. Of the allocated memory "
                    "9.71 GiB is allocated by PyTorch, and 10.61 GiB is reserved by PyTorch but unallocated.")
             << int(OomCause::Fragmentation) << QStringLiteral("in pieces");
+        // Free far beyond the request's segment: CUDA or HIP refused a request the card had room for
+        // (the figure is read after PyTorch released its cache); a cap on the process is its capacity.
+        QTest::newRow("ComfyUI#13112: 26 MiB refused with 13.60 GiB free (ROCm on Windows), card had room")
+            << QStringLiteral(
+                   "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 26.00 MiB. GPU 0 has a total capacity of 15.92 GiB "
+                   "of which 13.60 GiB is free. Of the allocated memory 1.72 GiB is allocated by PyTorch, and 28.98 MiB is reserved "
+                   "by PyTorch but unallocated.")
+            << int(OomCause::CardHadRoom) << QStringLiteral("CUDA refused an allocation the card had room for");
+        QTest::newRow("ChatGLM-Finetuning#28: 128 MiB with 37.32 GiB free under WSL2, card had room")
+            << QStringLiteral(
+                   "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 128.00 MiB (GPU 0; 44.99 GiB total capacity; "
+                   "6.15 GiB already allocated; 37.32 GiB free; 6.15 GiB reserved in total by PyTorch)")
+            << int(OomCause::CardHadRoom) << QStringLiteral("37.32 GiB free");
+        QTest::newRow("pytorch#16417: 12.50 MiB (a 14 MiB segment) with 9.28 GiB free, card had room")
+            << QStringLiteral(
+                   "RuntimeError: CUDA out of memory. Tried to allocate 12.50 MiB (GPU 0; 10.92 GiB total capacity; 8.57 MiB "
+                   "already allocated; 9.28 GiB free; 4.68 MiB cached)")
+            << int(OomCause::CardHadRoom) << QStringLiteral("the 14.00 MiB segment");
+        QTest::newRow("OOTDiffusion#167: 2 GiB with 2.80 GiB free of 4 GiB, capacity")
+            << QStringLiteral(
+                   "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacty of 4.00 "
+                   "GiB of which 2.80 GiB is free. Of the allocated memory 0 bytes is allocated by PyTorch, and 0 bytes is reserved "
+                   "by PyTorch but unallocated.")
+            << int(OomCause::Capacity) << QString();
+        // The cache's 137.96 MiB held the 72 MiB in pieces, with room on the 512 MiB carve-out.
+        QTest::newRow("ComfyUI-Docker#54: 17179869183.96 GiB free of 512 MiB (an APU), the figure not used")
+            << QStringLiteral(
+                   "HIP out of memory. Tried to allocate 72.00 MiB. GPU 0 has a total capacty of 512.00 MiB of which 17179869183.96 "
+                   "GiB is free. Of the allocated memory 292.04 MiB is allocated by PyTorch, and 137.96 MiB is reserved by PyTorch "
+                   "but unallocated.")
+            << int(OomCause::Fragmentation) << QStringLiteral("misreports free memory");
+        // Synthetic: PyTorch's wording with a process fraction (CUDACachingAllocator.cpp allowed_info).
+        QTest::newRow("set_per_process_memory_fraction(0.5): the cap, capacity")
+            << QStringLiteral(
+                   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB "
+                   "of which 40.12 GiB is free. Including non-PyTorch memory, this process has 39.02 GiB memory in use. 39.58 GiB "
+                   "allowed; Of the allocated memory 37.50 GiB is allocated by PyTorch, and 1.01 GiB is reserved by PyTorch but "
+                   "unallocated.")
+            << int(OomCause::Capacity) << QStringLiteral("the cap, not the card, ran out");
     }
     void cause_from_the_message() {
         QFETCH(QString, message);

@@ -55,6 +55,7 @@ nlohmann::json event_json(const OomEvent& e) {
     put("allocated_bytes", e.allocated_bytes);
     put("reserved_bytes", e.reserved_total_bytes());
     put("process_bytes", e.process_bytes);
+    put("allowed_bytes", e.allowed_bytes);
     if (e.listed_processes > 0) j["other_processes"] = e.listed_processes;
     return j;
 }

@@ -14,6 +14,7 @@
 #include "core/model/enum_names.h"
 #include "core/model/experts.h"
 #include "core/model/limits.h"
+#include "core/model/model_spec.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
@@ -555,6 +556,7 @@ LintContext lint_context_from_args(const Args& a) {
         c.heads = s.model.heads;
         c.kv_heads = s.model.kv_heads;
         c.model_family = s.model.family;
+        c.largest_layer = largest_layer_params(s.model);
     } else if (auto v = a.get(opt::heads)) {
         c.heads = parse_positive_int(*v, option_text(opt::heads), limits::kModelWidth.max);
         c.kv_heads = c.heads;

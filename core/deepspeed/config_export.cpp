@@ -3,6 +3,7 @@
 #include "core/model/deepspeed_release.h"
 #include "core/model/experts.h"
 #include "core/model/mics.h"
+#include "core/model/param_swap_buffers.h"
 
 #include <nlohmann/json.hpp>
 
@@ -55,14 +56,16 @@ ordered_json optimizer_block(const Training& t, const ExportOptions& o) {
     return {{"type", deepspeed_optimizer_type(t.optimizer)}, {"params", params}};
 }
 
-ordered_json offload_block(OffloadDevice d, bool param, const ZeroSetup& z, const ExportOptions& o) {
+ordered_json offload_block(OffloadDevice d, bool param, const Scenario& s, const ExportOptions& o) {
+    const ZeroSetup& z = s.zero;
     ordered_json b;
     b["device"] = to_string(d);
     if (d == OffloadDevice::Nvme) {
         b["nvme_path"] = o.nvme_path;
         if (param) {
             b["buffer_count"] = z.offload_param_buffer_count;
-            b["buffer_size"] = as_int(z.offload_param_buffer_size);
+            // Sized to the largest partition: DeepSpeed asserts a partition fits one buffer.
+            b["buffer_size"] = as_int(offload_param_buffer_elems(s));
         } else {
             b["buffer_count"] = z.offload_optimizer_buffer_count;
         }
@@ -105,7 +108,10 @@ ordered_json zero_optimization_block(const Scenario& s, const ExportOptions& o) 
         else if (release_has(s, release_firsts::kGatherFp16Name))
             zo["stage3_gather_fp16_weights_on_model_save"] = z.gather_16bit_weights_on_model_save;
         // ZeRO++ (zero/config.py): written only when on, as the DeepSpeed tutorial writes them.
-        if (z.hpz_partition_size > 1) zo["zero_hpz_partition_size"] = z.hpz_partition_size;
+        // hpZ as the plan has it: not with parameters offloaded, where DeepSpeed would still build
+        // the secondary partition on the offload device (partition_parameters.py
+        // _partition_param_sec), nor across tensor-parallel ranks (effective_zeropp).
+        if (const std::int64_t hpz = effective_zeropp(s).hpz_partition_size; hpz > 1) zo["zero_hpz_partition_size"] = hpz;
         if (z.quantized_weights) zo["zero_quantized_weights"] = true;
         if (z.quantized_gradients) zo["zero_quantized_gradients"] = true;
         // MiCS (zero/config.py mics_shard_size, default -1 = off): written only where it takes effect.
@@ -114,8 +120,8 @@ ordered_json zero_optimization_block(const Scenario& s, const ExportOptions& o) 
             if (mics.hierarchical) zo["mics_hierarchical_params_gather"] = true;
         }
     }
-    if (z.offload_optimizer != OffloadDevice::None) zo["offload_optimizer"] = offload_block(z.offload_optimizer, false, z, o);
-    if (z.stage == 3 && z.offload_param != OffloadDevice::None) zo["offload_param"] = offload_block(z.offload_param, true, z, o);
+    if (z.offload_optimizer != OffloadDevice::None) zo["offload_optimizer"] = offload_block(z.offload_optimizer, false, s, o);
+    if (z.stage == 3 && z.offload_param != OffloadDevice::None) zo["offload_param"] = offload_block(z.offload_param, true, s, o);
     return zo;
 }
 

@@ -10,7 +10,9 @@
 #include "core/deepspeed/config_schema.h"
 #include "core/memory/buffers.h"
 #include "core/model/batch_rule.h"
+#include "core/model/deepspeed_defaults.h"
 #include "core/model/enum_names.h"
+#include "core/model/model_spec.h"
 #include "core/model/trainable_params.h"
 
 #include <nlohmann/json.hpp>
@@ -328,6 +330,22 @@ private:
         return z.contains("stage") && z.at("stage").is_number_integer() ? z.at("stage").get<int>() : 0;
     }
 
+    // swap_tensor/partitioned_param_swapper.py get_buffer: "assert numel <= self.elements_per_buffer",
+    // called at zero.Init with each parameter's partition over the ranks (core/model/param_swap_buffers.h).
+    void check_param_swap_buffer(const json& block) {
+        if (!ctx_.largest_layer || !world_ || *world_ <= 0) return;
+        double buffer = deepspeed::defaults::kOffloadParamBufferElems;
+        if (block.contains("buffer_size") && block.at("buffer_size").is_number()) buffer = block.at("buffer_size").get<double>();
+        const auto partition = (*ctx_.largest_layer + *world_ - 1) / *world_;
+        if (static_cast<double>(partition) <= buffer) return;
+        add(Severity::Error, "zero_optimization.offload_param.buffer_size",
+            "one rank's partition of the model's largest layer is " + format_count(static_cast<double>(partition)) + " elements (" +
+                format_count(static_cast<double>(*ctx_.largest_layer)) + " over " + std::to_string(*world_) +
+                " ranks), more than buffer_size " + format_count(buffer) +
+                ": DeepSpeed asserts \"More elements ... than buffer size\" at zero.Init (partitioned_param_swapper.py get_buffer)",
+            "set \"buffer_size\": " + std::to_string(partition) + " or more (the pinned pool is buffer_count x buffer_size elements)");
+    }
+
     void check_contradictions() {
         const int st = stage();
         if (is_object("zero_optimization")) {
@@ -347,6 +365,7 @@ private:
                 if (dev == "nvme" && (!z.at(sub).contains("nvme_path") || z.at(sub).at("nvme_path").is_null()))
                     add(Severity::Error, std::string("zero_optimization.") + sub + ".nvme_path",
                         std::string(sub) + " device nvme needs nvme_path", "add \"nvme_path\": \"/local_nvme\" (a fast local NVMe mount)");
+                if (dev == "nvme" && std::string(sub) == "offload_param" && st == 3) check_param_swap_buffer(z.at(sub));
                 if (dev == "nvme" && std::string(sub) == "offload_optimizer" && st != 3)
                     add(Severity::Warning, "zero_optimization.offload_optimizer.device",
                         "at stage " + std::to_string(st) + " DeepSpeed offloads the optimizer to the CPU, not to NVMe (stage_1_and_2.py)",
@@ -700,7 +719,7 @@ void check_ulysses_against_model(std::int64_t sp, const LintContext& ctx, const 
 }
 
 LintContext lint_context_of(const Scenario& s) {
-    return {s.cluster.gpus_per_node, s.model.heads, s.model.kv_heads, s.training.seq_len, s.model.family};
+    return {s.cluster.gpus_per_node, s.model.heads, s.model.kv_heads, s.training.seq_len, s.model.family, largest_layer_params(s.model)};
 }
 
 std::string nearest_key(const std::string& key, const std::vector<std::string>& candidates) {

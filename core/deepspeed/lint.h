@@ -38,6 +38,8 @@ struct LintContext {
     std::optional<std::int64_t> kv_heads;       // key/value heads (GQA): divide sequence_parallel_size or the other way round
     std::optional<std::int64_t> seq_len;        // tokens a sample: sequence_parallel_size divides them
     std::optional<std::string> model_family;    // transformers' model family: FSDP's transformer_layer_cls_to_wrap names its layer class
+    std::optional<std::int64_t>
+        largest_layer;  // the model's largest layer, in parameters: one rank's partition fits offload_param's buffer
 };
 
 // The context of a planned scenario: its GPUs per node, heads, key/value heads and sequence length.

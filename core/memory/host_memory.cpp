@@ -8,6 +8,7 @@
 #include "core/model/experts.h"
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
+#include "core/model/param_swap_buffers.h"
 #include "core/model/trainable_params.h"
 
 #include <algorithm>
@@ -206,9 +207,9 @@ Pinned pinned_sub_groups(const SubGroups& sg, double bytes_per_element, bool pin
 
 // ZeRO-3's parameter swap pool for offload_param nvme: buffer_count x buffer_size elements of the
 // model's dtype, page-locked at its exact size (swap_tensor/partitioned_param_swapper.py
-// _configure_aio L83-134).
-double param_swap_pool_bytes(const ZeroSetup& z, double bytes_per_element) {
-    return static_cast<double>(z.offload_param_buffer_count) * z.offload_param_buffer_size * bytes_per_element;
+// _configure_aio L83-134); buffer_size as the plan sizes it (core/model/param_swap_buffers.h).
+double param_swap_pool_bytes(const Scenario& s, double bytes_per_element) {
+    return static_cast<double>(s.zero.offload_param_buffer_count) * offload_param_buffer_elems(s) * bytes_per_element;
 }
 
 }  // namespace
@@ -305,7 +306,7 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
             // Swapped out as they are made, through the swapper's page-locked pool, which Init
             // creates before the first module (partition_parameters.py Init.__init__ L1159-1161,
             // AsyncPartitionedParameterSwapper._configure_aio).
-            mo.bytes.buffers = g * param_swap_pool_bytes(z, q.w);
+            mo.bytes.buffers = g * param_swap_pool_bytes(s, q.w);
         }
         return mo;
     }
@@ -383,7 +384,7 @@ LastingStates lasting_states(const Scenario& s, const NodeTerms& q) {
             // (every weight, counted at w bytes: a quantised base on NVMe is not modelled apart)
             const double in_cpu = std::min(q.Pr, deepspeed::defaults::kOffloadParamMaxInCpuElems);
             add(lasting.parameters, pinned(w * in_cpu, true));
-            lasting.buffers += g * param_swap_pool_bytes(z, w);
+            lasting.buffers += g * param_swap_pool_bytes(s, w);
             out.nvme_bytes += g * w * (q.Pr - in_cpu);
         }
         if (z.offload_optimizer == OffloadDevice::Cpu) {

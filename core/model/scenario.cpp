@@ -311,7 +311,13 @@ ZeroPlusPlus effective_zeropp(const Scenario& s) {
     // the 16-bit reduce_scatter_coalesced ("if self.all2all_process_group is not None and num_nodes > 1").
     out.quantized_gradients = z.quantized_gradients && s.cluster.nodes > 1;
     const bool hpz_fits = z.hpz_partition_size > 1 && s.cluster.gpus_per_node % z.hpz_partition_size == 0;
-    if (hpz_fits && z.offload_param == OffloadDevice::None && z.hpz_partition_size < zero_partition_size(s))
+    // hpZ's groups are consecutive global ranks whatever the model parallelism
+    // (utils/groups.py _create_zero_param_parallel_group: range(i * size, (i + 1) * size), no mpu),
+    // and Megatron puts the tensor-parallel ranks of a replica next to each other: with tensor
+    // parallelism one group would hold different tensor shards, so no secondary partition is
+    // planned there (DeepSpeed's ZeRO++ tutorial runs hpZ at --tensor-model-parallel-size 1).
+    const bool hpz_groups_replicas = s.parallel.tensor <= 1;
+    if (hpz_fits && hpz_groups_replicas && z.offload_param == OffloadDevice::None && z.hpz_partition_size < zero_partition_size(s))
         out.hpz_partition_size = z.hpz_partition_size;
     return out;
 }

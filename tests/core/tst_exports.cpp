@@ -9,6 +9,8 @@
 #include "core/deepspeed/fsdp_lint.h"
 #include "core/deepspeed/lint.h"
 #include "core/deepspeed/megatron_launch.h"
+#include "core/memory/host_memory.h"
+#include "core/model/param_swap_buffers.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
@@ -582,6 +584,43 @@ private slots:
         // The buffers the memory model counted are the buckets exported.
         const auto j = nlohmann::json::parse(deepspeed_config_text(s));
         if (s.zero.stage >= 1) QCOMPARE(j["zero_optimization"]["reduce_bucket_size"].get<double>(), s.zero.reduce_bucket_elems);
+    }
+
+    // offload_param nvme: each rank's partition of a parameter lives in one swap buffer
+    // (partitioned_param_swapper.py get_buffer asserts numel <= buffer_size), so the export sizes
+    // buffer_size to the largest layer's partition, the host's pinned pool counts that size, and
+    // lint refuses DeepSpeed's default where a partition is larger.
+    void nvme_param_buffers_hold_the_largest_partition_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("bufferSize");
+        // 128,256 x 16,384 embedding over 8 ranks (the reviewer's 405B on one DGX H100)
+        QTest::newRow("llama-3.1-405b on 8 GPUs: 262,668,288") << QStringLiteral("llama-3.1-405b") << qint64(8) << qint64(262668288);
+        // 128,256 x 8,192 over 8 ranks
+        QTest::newRow("llama-3.1-70b on 8 GPUs: 131,334,144") << QStringLiteral("llama-3.1-70b") << qint64(8) << qint64(131334144);
+        // 32,000 x 4,096 over 8 ranks is 16.4M: DeepSpeed's 1e8
+        QTest::newRow("llama-2-7b on 8 GPUs: DeepSpeed's 1e8") << QStringLiteral("llama-2-7b") << qint64(8) << qint64(100000000);
+    }
+    void nvme_param_buffers_hold_the_largest_partition() {
+        QFETCH(QString, model);
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, bufferSize);
+        Scenario s = zp::test::preset_scenario(model.toStdString().c_str(), "h100-80gb", gpus);
+        s.zero.stage = 3;
+        s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Nvme;
+        validate(s);
+        const auto j = nlohmann::json::parse(deepspeed_config_text(s));
+        QCOMPARE(j["zero_optimization"]["offload_param"]["buffer_size"].get<qint64>(), bufferSize);
+        QCOMPARE(lint_ds_config(deepspeed_config_text(s), gpus, "ds_config.json", std::nullopt, lint_context_of(s)).has_errors(), false);
+        // DeepSpeed's default buffer where it is too small: an error naming the size that works.
+        auto small = j;
+        small["zero_optimization"]["offload_param"].erase("buffer_size");
+        const LintResult r = lint_ds_config(small.dump(), gpus, "ds_config.json", std::nullopt, lint_context_of(s));
+        QCOMPARE(r.has_errors(), bufferSize > 100000000);
+        // The pinned swap pool the host holds: buffer_count x buffer_size x 2 bytes on each of the node's ranks.
+        QCOMPARE(offload_param_buffer_elems(s), double(bufferSize));
+        const double pool = 8.0 * double(s.zero.offload_param_buffer_count) * double(bufferSize) * 2.0;
+        QVERIFY(host_memory(s).moment(HostPhase::Training).bytes.buffers >= pool);
     }
 
     // Megatron-DeepSpeed's launch (issue 16): BLOOM-176B's replica setup, TP 4 x PP 12 x DP 8 on

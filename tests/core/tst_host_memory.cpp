@@ -5,6 +5,7 @@
 #include "core/memory/host_memory.h"
 #include "core/memory/memory_model.h"
 #include "core/model/enum_names.h"
+#include "core/model/param_swap_buffers.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
@@ -250,7 +251,7 @@ private slots:
                             // without it, deepspeed.initialize makes it later)
                             const double pool =
                                 s.zero.zero_init && s.zero.offload_param == OffloadDevice::Nvme
-                                    ? 8.0 * static_cast<double>(s.zero.offload_param_buffer_count) * s.zero.offload_param_buffer_size * 2.0
+                                    ? 8.0 * static_cast<double>(s.zero.offload_param_buffer_count) * offload_param_buffer_elems(s) * 2.0
                                     : 0.0;
                             QVERIFY(host_memory(x).moment(HostPhase::Loading).bytes.total() + pool >=
                                     base.moment(HostPhase::Loading).bytes.total());

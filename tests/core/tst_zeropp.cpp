@@ -89,10 +89,16 @@ private slots:
         QTest::addColumn<qint64>("hpz");
         QTest::addColumn<bool>("quantised");
         QTest::addColumn<bool>("quantisedGradients");
-        QTest::newRow("stage 3, 4 nodes: all") << 3 << 0 << qint64(32) << qint64(8) << true << true;
-        QTest::newRow("stage 2: none") << 2 << 0 << qint64(32) << qint64(1) << false << false;
-        QTest::newRow("parameters on the CPU: no hpZ") << 3 << 1 << qint64(32) << qint64(1) << true << true;
-        QTest::newRow("one node of 8: no hpZ (the world), no qgZ (no other node)") << 3 << 0 << qint64(8) << qint64(1) << true << false;
+        QTest::addColumn<qint64>("tensor");
+        QTest::newRow("stage 3, 4 nodes: all") << 3 << 0 << qint64(32) << qint64(8) << true << true << qint64(1);
+        // groups.py _create_zero_param_parallel_group: consecutive ranks, which under tensor 2 hold
+        // two different tensor shards of one replica.
+        QTest::newRow("tensor 2: no hpZ (its groups would mix tensor shards)")
+            << 3 << 0 << qint64(32) << qint64(1) << true << true << qint64(2);
+        QTest::newRow("stage 2: none") << 2 << 0 << qint64(32) << qint64(1) << false << false << qint64(1);
+        QTest::newRow("parameters on the CPU: no hpZ") << 3 << 1 << qint64(32) << qint64(1) << true << true << qint64(1);
+        QTest::newRow("one node of 8: no hpZ (the world), no qgZ (no other node)")
+            << 3 << 0 << qint64(8) << qint64(1) << true << false << qint64(1);
     }
     void where_the_switches_take_effect() {
         QFETCH(int, stage);
@@ -101,14 +107,19 @@ private slots:
         QFETCH(qint64, hpz);
         QFETCH(bool, quantised);
         QFETCH(bool, quantisedGradients);
+        QFETCH(qint64, tensor);
         Scenario s = with_zeropp(preset_scenario("llama-2-13b", "a100-80gb", gpus), 8, true, true);
         s.zero.stage = stage;
+        s.parallel.tensor = tensor;
         if (offloadParam) s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Cpu;
         validate(s);
         const ZeroPlusPlus z = effective_zeropp(s);
         QCOMPARE(z.hpz_partition_size, hpz);
         QCOMPARE(z.quantized_weights, quantised);
         QCOMPARE(z.quantized_gradients, quantisedGradients);
+        // The exported ds_config asks for hpZ only where the plan has it.
+        const auto zo = deepspeed_config(s, ExportOptions{}).value("zero_optimization", nlohmann::ordered_json::object());
+        QCOMPARE(zo.contains("zero_hpz_partition_size"), hpz > 1);
     }
 
     void hpz_must_divide_the_node() {

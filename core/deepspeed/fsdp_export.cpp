@@ -83,7 +83,9 @@ std::string accelerate_fsdp_config_yaml(const Scenario& s) {
     const bool fsdp2 = s.fsdp.engine == Engine::Fsdp2;
     // std::map: keys sorted, as accelerate's yaml.safe_dump(sort_keys=True) writes them.
     std::map<std::string, YAML::Node> fsdp;
-    fsdp["fsdp_activation_checkpointing"] = YAML::Node(s.training.checkpointing == Checkpointing::Full);
+    // FSDP's own activation checkpointing (each wrapped layer), which a Trainer script must not pair
+    // with gradient_checkpointing=True (the hf-args export leaves it off).
+    fsdp["fsdp_activation_checkpointing"] = YAML::Node(s.training.checkpointing != Checkpointing::None);
     const std::string cls = fsdp_layer_class(s.model.family);
     // Without a class here, Accelerate wraps the model's own _no_split_modules (utils/dataclasses.py).
     fsdp["fsdp_auto_wrap_policy"] = YAML::Node(std::string("TRANSFORMER_BASED_WRAP"));
@@ -118,6 +120,7 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     fsdp += " auto_wrap";
     const std::string cls = fsdp_layer_class(s.model.family);
     const bool pure = s.fsdp.precision == FsdpPrecision::Pure;
+    const bool recompute = s.training.checkpointing != Checkpointing::None;
     std::string py;
     py += "from transformers import TrainingArguments\n\n";
     py += "# " + engine_words(s) + ".\n";
@@ -130,6 +133,10 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     py += "    fsdp=\"" + fsdp + "\",\n";
     py += "    fsdp_config={\n";
     if (!cls.empty()) py += "        \"transformer_layer_cls_to_wrap\": [\"" + cls + "\"],\n";
+    // Recompute through FSDP's activation checkpointing, not gradient_checkpointing: the Trainer
+    // raises "can't be set to True simultaneously" when both are on, and `accelerate launch` with the
+    // exported YAML turns FSDP's on (trainer.py create_accelerator_and_postprocess).
+    if (recompute) py += "        \"activation_checkpointing\": True,\n";
     if (fsdp2) {
         py += "        \"version\": 2,\n";
         py += std::string("        \"reshard_after_forward\": ") + (z.stage == 3 ? "True" : "False") + ",\n";
@@ -150,8 +157,8 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     // --bf16 with FSDP: the Trainer hands Accelerate mixed_precision, which builds MixedPrecision.
     py += std::string("    bf16=") + (!pure && s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";
     py += std::string("    fp16=") + (!pure && s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
-    py += std::string("    gradient_checkpointing=") + (s.training.checkpointing == Checkpointing::None ? "False" : "True") + ",\n";
-    if (s.training.checkpointing != Checkpointing::None) py += "    gradient_checkpointing_kwargs={\"use_reentrant\": False},\n";
+    py +=
+        std::string("    gradient_checkpointing=False,") + (recompute ? "  # FSDP's activation_checkpointing above recomputes" : "") + "\n";
     py += std::string("    optim=\"") + trainer_optim_name(s.training, s.training.fused_optimizer) + "\",\n";
     if (s.training.loss_kernel == LossKernel::Chunked) py += "    use_liger_kernel=True,\n";
     py += ")\n";

@@ -2,6 +2,8 @@
 
 #include "core/deepspeed/framework_exports.h"
 
+#include "core/base/errors.h"
+
 #include "core/model/enum_names.h"
 #include "core/model/experts.h"
 
@@ -39,9 +41,42 @@ std::string moe_flags(const Scenario& s) {
     return out;
 }
 
+// Megatron-DeepSpeed's own DeepSpeed-Ulysses splits the fused QKV output into equal query, key and
+// value widths (megatron/model/transformer.py ParallelAttention.forward: "if
+// self.enable_ds_sequence_parallel: assert self.projection_size == self.kv_projection_size"), so it
+// stops at the first forward with grouped key/value heads; DeepSpeed's Ulysses for Hugging Face
+// models (runtime/sequence_parallel/ulysses_sp.py) handles them.
+void refuse_ulysses_with_grouped_kv(const Scenario& s) {
+    const ModelSpec& m = s.model;
+    if (s.parallel.ulysses <= 1 || m.kv_heads == m.heads) return;
+    throw InputError(
+        "Megatron-DeepSpeed's DeepSpeed-Ulysses (--ds-sequence-parallel-size) asserts the key/value projection as wide "
+        "as the query's (megatron/model/transformer.py ParallelAttention: projection_size == kv_projection_size), and "
+        "this model has " +
+        std::to_string(m.kv_heads) + " key/value heads for " + std::to_string(m.heads) +
+        " query heads: export --format deepspeed, accelerate or hf-trainer (DeepSpeed's Ulysses for Hugging Face "
+        "models handles grouped key/value heads), or plan without --sp");
+}
+
+// Rotary positions: no learned table, no T5 relative buckets, not BLOOM's ALiBi (which the
+// microsoft fork has no flag for; BigScience's fork takes --position-embedding-type alibi).
+bool uses_rope(const ModelSpec& m) { return m.positions == 0 && m.relative_attention_buckets == 0 && m.family != "bloom"; }
+
+// The model's positions and biases as Megatron-DeepSpeed's flags say them (megatron/arguments.py):
+// learned absolute positions and biased linears are its defaults; --use-rotary-position-embeddings
+// turns the learned table off (add_position_embedding = False); --disable-bias-linear drops every
+// linear's bias at once (dest add_bias_linear).
+std::string position_and_bias_flags(const ModelSpec& m) {
+    std::string out;
+    if (uses_rope(m)) out += " \\\n  --use-rotary-position-embeddings";
+    if (!m.qkv_bias && !m.out_bias && !m.mlp_bias) out += " \\\n  --disable-bias-linear";
+    return out;
+}
+
 }  // namespace
 
 std::string megatron_launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
+    refuse_ulysses_with_grouped_kv(s);
     const Cluster& c = s.cluster;
     const Parallelism& p = s.parallel;
     const ModelSpec& m = s.model;
@@ -94,7 +129,25 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
               (m.experts > 1 ? " (a mixture: GPTModelPipe asserts DeepSpeed's pipe and grad partitioning off)" : "") +
               "; its ds_config sets pipeline.pipe_partitioned and grad_partitioned to false, which DeepSpeed reads from "
               "v0.12.3 (earlier releases slice it whatever the config says).\n";
+    if (uses_rope(m))
+        sh += "# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta.\n";
+    if (m.qkv_bias != m.out_bias || m.qkv_bias != m.mlp_bias)
+        sh +=
+            "# Biases: Megatron-DeepSpeed's linears all take one or none (--disable-bias-linear); the model's own, on some "
+            "only, are what the plan counts.\n";
     sh += "set -euo pipefail\n\n";
+    // Megatron's sequence parallelism needs CUDA_DEVICE_MAX_CONNECTIONS=1 (megatron/arguments.py raises
+    // "Using sequence parallelism requires setting the environment variable CUDA_DEVICE_MAX_CONNECTIONS
+    // to 1"); DeepSpeed's multi-node launcher passes on only NCCL_, PYTHON... variables and the lines
+    // of .deepspeed_env (launcher/runner.py EXPORT_ENVS, DEEPSPEED_ENVIRONMENT_NAME).
+    if (p.sequence_parallel) {
+        sh += "export CUDA_DEVICE_MAX_CONNECTIONS=1\n";
+        if (n > 1)
+            sh +=
+                "grep -qx 'CUDA_DEVICE_MAX_CONNECTIONS=1' .deepspeed_env 2>/dev/null || "
+                "echo 'CUDA_DEVICE_MAX_CONNECTIONS=1' >> .deepspeed_env\n";
+        sh += "\n";
+    }
     std::string launcher = "deepspeed --num_gpus " + std::to_string(g);
     if (n > 1) {
         sh += hostfile_lines(n, g);
@@ -115,6 +168,7 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     if (m.gated_mlp) sh += " \\\n  --swiglu";
     if (m.norm == NormKind::RmsNorm) sh += " \\\n  --normalization rmsnorm";
     if (!m.tied_embeddings) sh += " \\\n  --untie-embeddings-and-output-weights";
+    sh += position_and_bias_flags(m);
     sh += flag("seq-length", t.seq_len) + flag("max-position-embeddings", t.seq_len) + flag("micro-batch-size", t.micro_batch) +
           flag("global-batch-size", effective_global_batch(t, data_parallel_size(s)));
     if (t.precision == Precision::Bf16) sh += " \\\n  --bf16";

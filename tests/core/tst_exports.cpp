@@ -623,6 +623,36 @@ private slots:
         QVERIFY(host_memory(s).moment(HostPhase::Training).bytes.buffers >= pool);
     }
 
+    // Megatron-DeepSpeed's defaults are learned absolute positions and biased linears
+    // (megatron/arguments.py: --use-rotary-position-embeddings, --disable-bias-linear turn them off):
+    // the launch says the model's own, so the model trained is the one planned.
+    void megatron_positions_and_biases_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<bool>("rotary");
+        QTest::addColumn<bool>("noBias");
+        QTest::newRow("llama-3-8b: RoPE, no biases") << QStringLiteral("llama-3-8b") << true << true;
+        QTest::newRow("qwen2-7b: RoPE, biases on q, k, v only (kept)") << QStringLiteral("qwen2-7b") << true << false;
+        QTest::newRow("gpt2: learned positions, biases") << QStringLiteral("gpt2") << false << false;
+        QTest::newRow("bloom-176b: ALiBi, biases") << QStringLiteral("bloom-176b") << false << false;
+    }
+    void megatron_positions_and_biases() {
+        QFETCH(QString, model);
+        QFETCH(bool, rotary);
+        QFETCH(bool, noBias);
+        Scenario s = zp::test::preset_scenario(model.toStdString().c_str(), "a100-80gb", 16);
+        s.parallel.tensor = 2;
+        s.parallel.sequence_parallel = true;
+        s.zero.stage = 1;
+        validate(s);
+        const std::string sh = megatron_launch_script(s);
+        QCOMPARE(sh.find("\n  --use-rotary-position-embeddings") != std::string::npos, rotary);
+        QCOMPARE(sh.find("\n  --disable-bias-linear") != std::string::npos, noBias);
+        // Megatron's sequence parallelism: CUDA_DEVICE_MAX_CONNECTIONS=1 here and, across nodes, in
+        // .deepspeed_env, the only way DeepSpeed's launcher passes it on (launcher/runner.py).
+        QVERIFY(sh.find("export CUDA_DEVICE_MAX_CONNECTIONS=1\n") != std::string::npos);
+        QVERIFY(sh.find("echo 'CUDA_DEVICE_MAX_CONNECTIONS=1' >> .deepspeed_env") != std::string::npos);
+    }
+
     // Megatron-DeepSpeed's launch (issue 16): BLOOM-176B's replica setup, TP 4 x PP 12 x DP 8 on
     // 48 nodes, with the batch DeepSpeed's rule counts over the data-parallel ranks.
     void megatron_launch_for_bloom() {

@@ -291,6 +291,23 @@ private slots:
         QVERIFY2(findings.empty(), findings.c_str());
     }
 
+    // Recompute once: the YAML turns FSDP's activation checkpointing on and the Trainer's arguments
+    // ask for it in fsdp_config with gradient_checkpointing off, since the Trainer raises "can't be
+    // set to True simultaneously" when `accelerate launch` brings the YAML's beside
+    // gradient_checkpointing=True (trainer.py create_accelerator_and_postprocess).
+    void recompute_asked_once() {
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed, 3);
+        s.training.checkpointing = Checkpointing::Full;
+        QVERIFY(accelerate_fsdp_config_yaml(s).find("fsdp_activation_checkpointing: true") != std::string::npos);
+        const std::string args = trainer_fsdp_arguments_text(s);
+        QVERIFY(args.find("\"activation_checkpointing\": True") != std::string::npos);
+        QVERIFY(args.find("gradient_checkpointing=False") != std::string::npos);
+        QVERIFY(args.find("gradient_checkpointing=True") == std::string::npos);
+        s.training.checkpointing = Checkpointing::None;
+        QVERIFY(accelerate_fsdp_config_yaml(s).find("fsdp_activation_checkpointing: false") != std::string::npos);
+        QVERIFY(trainer_fsdp_arguments_text(s).find("activation_checkpointing") == std::string::npos);
+    }
+
     // --engine auto: the recommender plans under DeepSpeed and under FSDP and keeps the faster that
     // fits; its why names both engines' best, and the winner's candidate carries its engine.
     void engine_auto_keeps_the_faster() {

@@ -250,8 +250,19 @@ private slots:
         back = apply_ds_config(nlohmann::json::parse(j.dump()), back);
         QCOMPARE(back.parallel.ulysses, std::int64_t(8));
         QCOMPARE(back.training.global_batch, s.training.global_batch);
-        // Megatron-DeepSpeed's launch line (megatron/arguments.py --ds-sequence-parallel-size).
-        QVERIFY(megatron_launch_script(s, "ds_config.json", "pretrain_gpt.py").find("--ds-sequence-parallel-size 8") != std::string::npos);
+        // Megatron-DeepSpeed's launch line (megatron/arguments.py --ds-sequence-parallel-size), for a
+        // model whose key/value heads are its query heads (Llama-2 7B); with grouped key/value heads
+        // (Llama-3 8B: 8 of 32) its ParallelAttention asserts equal projections, so that export is refused.
+        Scenario mha = s;
+        mha.model = model_preset("llama-2-7b").spec;
+        QVERIFY(megatron_launch_script(mha, "ds_config.json", "pretrain_gpt.py").find("--ds-sequence-parallel-size 8") !=
+                std::string::npos);
+        try {
+            megatron_launch_script(s, "ds_config.json", "pretrain_gpt.py");
+            QFAIL("Megatron-DeepSpeed's Ulysses exported with grouped key/value heads");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("projection_size == kv_projection_size")), e.what());
+        }
         // The exported config passes the linter at the GPU count.
         const LintResult r = lint_ds_config(j.dump(), 16);
         for (const Diagnostic& d : r.diagnostics) QVERIFY2(d.severity != Severity::Error, d.message.c_str());

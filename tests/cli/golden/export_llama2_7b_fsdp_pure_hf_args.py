@@ -7,6 +7,7 @@ args = TrainingArguments(
     fsdp="full_shard auto_wrap",
     fsdp_config={
         "transformer_layer_cls_to_wrap": ["LlamaDecoderLayer"],
+        "activation_checkpointing": True,
         "version": 1,
         "backward_prefetch": "backward_pre",
         "forward_prefetch": False,
@@ -22,7 +23,6 @@ args = TrainingArguments(
     max_grad_norm=1,
     bf16=False,
     fp16=False,
-    gradient_checkpointing=True,
-    gradient_checkpointing_kwargs={"use_reentrant": False},
+    gradient_checkpointing=False,  # FSDP's activation_checkpointing above recomputes
     optim="adamw_torch_fused",
 )

@@ -2,6 +2,7 @@
 # Megatron-DeepSpeed: tensor 2 x pipeline 2 x data 8 on 32 GPUs (4 nodes x 8).
 # Experts: DeepSpeed-MoE with ep_size 8 (a model-code argument, not a ds_config key: --moe-expert-parallel-size below).
 # Note: the plan sends each activation whole from every tensor rank between pipeline stages (a mixture: GPTModelPipe asserts DeepSpeed's pipe and grad partitioning off); its ds_config sets pipeline.pipe_partitioned and grad_partitioned to false, which DeepSpeed reads from v0.12.3 (earlier releases slice it whatever the config says).
+# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta.
 set -euo pipefail
 
 # One line per node: host name and GPU slots (DeepSpeed's hostfile format). Edit the names.
@@ -30,6 +31,8 @@ deepspeed --hostfile hostfile --num_nodes 4 --num_gpus 8 pretrain_gpt.py \
   --swiglu \
   --normalization rmsnorm \
   --untie-embeddings-and-output-weights \
+  --use-rotary-position-embeddings \
+  --disable-bias-linear \
   --seq-length 4096 \
   --max-position-embeddings 4096 \
   --micro-batch-size 1 \

@@ -13,8 +13,26 @@ std::string accelerate_yaml(const Scenario& s, const std::string& distributed_ty
     std::map<std::string, YAML::Node> top;
     top["compute_environment"] = YAML::Node(std::string("LOCAL_MACHINE"));
     top["debug"] = YAML::Node(false);
+    std::map<std::string, YAML::Node> keys = block;
+    std::string comment;
+    if (s.cluster.nodes > 1 && distributed_type == "DEEPSPEED") {
+        // Across nodes Accelerate runs DeepSpeed's launcher with --hostfile deepspeed_hostfile and
+        // --launcher deepspeed_multinode_launcher (utils/launch.py prepare_deepspeed_cmd_env); without
+        // a hostfile DeepSpeed proceeds "with local resources only" (launcher/runner.py) and its batch
+        // rule, written for every node's GPUs, fails.
+        keys["deepspeed_hostfile"] = YAML::Node(std::string("hostfile"));
+        keys["deepspeed_multinode_launcher"] = YAML::Node(std::string("pdsh"));
+        comment = "# Across " + std::to_string(s.cluster.nodes) +
+                  " nodes: run accelerate launch on node-0 only; DeepSpeed's launcher (pdsh over ssh) starts the others from ./hostfile,\n"
+                  "# one line per node, \"node-0 slots=" +
+                  std::to_string(s.cluster.gpus_per_node) + "\" (zero-planner export --format launch writes it).\n";
+    } else if (s.cluster.nodes > 1) {
+        // torchrun across nodes (utils/launch.py prepare_multi_gpu_env: node_rank = machine_rank).
+        comment = "# Across " + std::to_string(s.cluster.nodes) +
+                  " nodes: run accelerate launch on every node, with machine_rank set to the node's index (0 on main_process_ip).\n";
+    }
     YAML::Node node(YAML::NodeType::Map);
-    for (const auto& [k, v] : block) node[k] = v;
+    for (const auto& [k, v] : keys) node[k] = v;
     top[block_key] = node;
     top["distributed_type"] = YAML::Node(distributed_type);
     top["machine_rank"] = YAML::Node(0);
@@ -66,7 +84,7 @@ std::string accelerate_yaml(const Scenario& s, const std::string& distributed_ty
         else out << YAML::Key << k << YAML::Value << v;
     }
     out << YAML::EndMap;
-    return std::string(out.c_str()) + "\n";
+    return comment + std::string(out.c_str()) + "\n";
 }
 
 }  // namespace zp

@@ -657,6 +657,12 @@ private:
         if (!finetune_ || finetune_->method != FineTuneMethod::Qlora || stage() != 3) return;
         const BasePrecision base = finetune_->base_precision;
         if (base != BasePrecision::Nf4 && base != BasePrecision::Fp4 && base != BasePrecision::Auto) return;
+        // "enabled": "auto" (a Trainer config): the Trainer sets it from --bf16 / --fp16
+        // (integrations/deepspeed.py trainer_config_process), so the compute dtype is not in the file.
+        const auto automatic = [&](const char* key) {
+            return j_.contains(key) && j_.at(key).is_object() && j_.at(key).value("enabled", json()) == json("auto");
+        };
+        if (automatic("bf16") || automatic("fp16")) return;
         const Precision compute = ds_schema::block_enabled(j_, "bf16")   ? Precision::Bf16
                                   : ds_schema::block_enabled(j_, "fp16") ? Precision::Fp16
                                                                          : Precision::Fp32;

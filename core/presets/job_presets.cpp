@@ -54,13 +54,15 @@ Scenario with_job(const Scenario& s, Job j) {
         t.global_batch = 1024;
         break;
     case Job::FullFineTune:
-        // Llama 2's supervised fine-tuning: batch 64 of 4096-token sequences (arXiv 2307.09288 Sec. 3.1).
+        // Llama 2's supervised fine-tuning: batch 64 of 4096-token sequences (arXiv 2307.09288 Sec. 3.1),
+        // as the automatic global batch (0: 64, raised to a multiple of micro batch x data-parallel
+        // ranks: effective_global_batch), so 3, 5, 6 or 7 GPUs are planned, not refused by the batch rule.
         t.seq_len = 4096;
-        t.global_batch = 64;
+        t.global_batch = 0;
         break;
     case Job::Lora:
         t.seq_len = 4096;
-        t.global_batch = 64;
+        t.global_batch = 0;
         out.finetune.method = FineTuneMethod::Lora;
         use_paper_lora(out.finetune);
         break;
@@ -69,7 +71,7 @@ Scenario with_job(const Scenario& s, Job j) {
         // 2305.14314 Sec. 3 "Paged Optimizers"; artidoro/qlora qlora.py optim default
         // 'paged_adamw_32bit'; PEFT's prepare_model_for_kbit_training turns checkpointing on by default).
         t.seq_len = 4096;
-        t.global_batch = 64;
+        t.global_batch = 0;
         t.checkpointing = Checkpointing::Full;
         t.auto_checkpointing = false;
         t.optimizer_storage = OptimizerStorage::Paged;

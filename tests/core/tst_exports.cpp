@@ -369,7 +369,14 @@ private slots:
         QCOMPARE(y["distributed_type"].as<std::string>(), std::string("DEEPSPEED"));
         QCOMPARE(y["num_processes"].as<std::int64_t>(), std::int64_t(gpus));
         QCOMPARE(y["deepspeed_config"]["deepspeed_config_file"].as<std::string>(), std::string("ds_config.json"));
-        QCOMPARE(y["deepspeed_config"].size(), std::size_t(2));  // and zero3_init_flag
+        // and zero3_init_flag; across nodes the launcher and its hostfile (utils/launch.py
+        // prepare_deepspeed_cmd_env: without them DeepSpeed runs on the local node only)
+        const bool nodes = s.cluster.nodes > 1;
+        QCOMPARE(y["deepspeed_config"].size(), std::size_t(nodes ? 4 : 2));
+        if (nodes) {
+            QCOMPARE(y["deepspeed_config"]["deepspeed_hostfile"].as<std::string>(), std::string("hostfile"));
+            QCOMPARE(y["deepspeed_config"]["deepspeed_multinode_launcher"].as<std::string>(), std::string("pdsh"));
+        }
         QVERIFY(!y["mixed_precision"]);
         const YAML::Node p = y["parallelism_config"];
         QCOMPARE(p.size(), std::size_t(6));

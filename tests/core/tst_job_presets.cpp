@@ -35,12 +35,13 @@ private slots:
         QTest::addColumn<QString>("optimizerStorage");
         QTest::newRow("Llama 2 pre-training: 4096 tokens, 4M tokens a step")
             << "pretrain" << 4096LL << 1024LL << "full" << 8LL << "auto" << false << "standard";
+        // 0: the automatic global batch, 64 raised to a multiple of micro batch x GPUs.
         QTest::newRow("Llama 2 SFT: batch 64 of 4096 tokens")
-            << "finetune" << 4096LL << 64LL << "full" << 8LL << "auto" << false << "standard";
+            << "finetune" << 4096LL << 0LL << "full" << 8LL << "auto" << false << "standard";
         QTest::newRow("QLoRA paper's LoRA: r 64 on all linear layers")
-            << "lora" << 4096LL << 64LL << "lora" << 64LL << "auto" << false << "standard";
+            << "lora" << 4096LL << 0LL << "lora" << 64LL << "auto" << false << "standard";
         QTest::newRow("QLoRA: NF4, r 64, gradient checkpointing, paged AdamW")
-            << "qlora" << 4096LL << 64LL << "qlora" << 64LL << "full" << false << "paged";
+            << "qlora" << 4096LL << 0LL << "qlora" << 64LL << "full" << false << "paged";
         QTest::newRow("ALST: every part on, 128K tokens, micro batch 1")
             << "long-context" << 131072LL << 0LL << "full" << 8LL << "full" << true << "standard";
     }

@@ -162,6 +162,11 @@ private slots:
         QTest::newRow("ZeRO-3 fp16, storage bf16") << z3fp16 << qlora << int(QuantStorage::Bf16) << true;
         QTest::newRow("ZeRO-2 keeps whole weights: any storage") << z2bf16 << qlora << int(QuantStorage::Uint8) << false;
         QTest::newRow("LoRA has no quantised base") << z3bf16 << lora << int(QuantStorage::Uint8) << false;
+        // A Trainer config ("enabled": "auto", the planner's hf-trainer export): the dtype comes from
+        // --bf16 / --fp16, not the file, so the storage cannot be checked against it.
+        const QString z3auto = QStringLiteral(
+            R"({"bf16": {"enabled": "auto"}, "fp16": {"enabled": "auto"}, "zero_optimization": {"stage": 3}, "train_micro_batch_size_per_gpu": 1})");
+        QTest::newRow("ZeRO-3 with the Trainer's auto dtype, storage bf16") << z3auto << qlora << int(QuantStorage::Bf16) << false;
     }
     void qlora_zero3_quant_storage() {
         QFETCH(QString, config);

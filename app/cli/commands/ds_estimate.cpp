@@ -12,13 +12,18 @@
 namespace zp::cli {
 
 int cmd_ds_estimate(const Args& a, std::ostream& out, std::ostream&) {
-    for (const Option* k : {&opt::params, &opt::largest_layer, &opt::stage})
-        if (!a.has(*k))
+    // The ZeRO-2 estimator takes no largest layer (stage_1_and_2.py
+    // estimate_zero2_model_states_mem_needs(total_params, num_gpus_per_node, num_nodes, ...)); ZeRO-3's does.
+    const bool stage3 = a.get(opt::stage).value_or("") == "3";
+    for (const Option* k : {&opt::params, &opt::stage, &opt::largest_layer})
+        if (!a.has(*k) && (k != &opt::largest_layer || stage3))
             throw InputError("ds-estimate needs " + option_text(*k) +
-                             "; e.g. ds-estimate --params 2851e6 --largest-layer 32e6 --gpus-per-node 8 --nodes 1 --stage 3");
+                             "; e.g. ds-estimate --params 2851e6 --largest-layer 32e6 --gpus-per-node 8 --nodes 1 --stage 3 "
+                             "(--stage 2 takes no --largest-layer)");
     deepspeed::EstimatorInput in;
     in.total_params = static_cast<double>(parse_count(*a.get(opt::params), option_text(opt::params)));
-    in.largest_layer_params = static_cast<double>(parse_count(*a.get(opt::largest_layer), option_text(opt::largest_layer)));
+    if (a.has(opt::largest_layer))
+        in.largest_layer_params = static_cast<double>(parse_count(*a.get(opt::largest_layer), option_text(opt::largest_layer)));
     // The largest layer is one of the model's layers (DeepSpeed's estimator reads it off the model:
     // the largest parameter count of any one module): never more than the whole model.
     if (in.largest_layer_params > in.total_params)

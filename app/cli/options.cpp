@@ -142,7 +142,7 @@ constinit const Option mics_hierarchical_gather{"--mics-hierarchical-gather", "o
 
 constinit const Option tp{"--tp", "T|auto", "tensor parallel size, inside a node", G::Parallelism, S::Parallel};
 constinit const Option pp{"--pp", "P|auto", "pipeline parallel size (ZeRO 0/1)", G::Parallelism, S::Parallel};
-constinit const Option pp_schedule{"--pp-schedule", "1f1b|interleaved:V", "the pipeline schedule; interleaved: V model chunks per pipeline GPU", G::Parallelism, S::Parallel};
+constinit const Option pp_schedule{"--pp-schedule", "1f1b|interleaved:V", "the pipeline schedule; interleaved: V model chunks per pipeline GPU (Megatron-LM's; Megatron-DeepSpeed's DeepSpeed pipeline runs 1F1B only)", G::Parallelism, S::Parallel};
 constinit const Option virtual_stages{"--virtual-stages", "V", "the same as --pp-schedule interleaved:V", G::Parallelism, S::Parallel};
 constinit const Option sequence_parallel{"--sequence-parallel", "on|off", "Megatron's sequence parallelism, with --tp", G::Parallelism, S::Parallel};
 constinit const Option pp_send{"--pp-send", "whole|scatter-gather",

@@ -1,6 +1,7 @@
 #include "core/deepspeed/framework_exports.h"
 
 #include "core/deepspeed/accelerate_yaml.h"
+#include "core/model/mics.h"
 
 #include "core/base/format.h"
 
@@ -117,6 +118,20 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
         line("  Accelerator(mixed_precision=\"fp8\", kwargs_handlers=[FP8RecipeKwargs(backend=\"te\", use_mxfp8_block_scaling=True)])");
         if (trainer) line("  (the Trainer makes its own Accelerator: override create_accelerator_and_postprocess, or plan --fp8 on).");
     }
+    if (effective_mics(s).on()) {
+        // mics.py MiCS_Optimizer asserts its parameters carry MiCS_CommGroups ("Might due to the use of
+        // deepspeed.zero.Init context ... please use deepspeed.zero.MiCS_Init instead"); transformers
+        // builds a ZeRO-3 model under plain zero.Init once TrainingArguments or Accelerate's
+        // zero3_init_flag has registered the config (HfDeepSpeedConfig), and a model built without
+        // any Init is sharded by deepspeed.initialize through MiCS_Init (MiCS_Offload).
+        line("MiCS (planned) refuses a model built under deepspeed.zero.Init: " +
+             std::string(trainer ? "load the model before creating TrainingArguments (after it, from_pretrained builds under zero.Init)"
+                                 : "zero3_init_flag is off below, so nothing builds it under zero.Init") +
+             ",");
+        line("  or build it under deepspeed.zero.MiCS_Init(config_dict_or_path=...) in the script; deepspeed.initialize shards a model");
+        line(
+            "  built without it through MiCS_Init, after each rank has held it whole in host memory (more than the plan's zero.Init load).");
+    }
     if (t.loss_kernel == LossKernel::Chunked && !trainer) {
         line("Liger-Kernel's fused linear cross-entropy (planned: the full logits are never made): pip install liger-kernel, then");
         line(
@@ -173,8 +188,9 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     if (const std::string outside = outside_config_lines(s, "#   ", true); !outside.empty())
         py += "# Outside this file:\n" + outside + "\n";
     py += "# The values transformers copies into the \"auto\" fields of " + config_path + ".\n";
-    py += "# \"auto\" reduce_bucket_size becomes hidden_size^2 (the planner sized " + number(s.zero.reduce_bucket_elems) +
-          "): replace it with an integer to keep the planned buffers.\n";
+    if (s.zero.stage >= 1)
+        py += "# \"auto\" reduce_bucket_size becomes hidden_size^2 (the planner sized " + number(s.zero.reduce_bucket_elems) +
+              "): replace it with an integer to keep the planned buffers.\n";
     // trainer_config_finalize's other two (integrations/deepspeed.py): 0.9 h^2 and 10 h at stage 3.
     if (s.zero.stage == 3)
         py +=
@@ -308,7 +324,8 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o, co
     if (sequence_parallel || !s.training.fp8_gemms) {
         std::map<std::string, YAML::Node> ds;
         ds["deepspeed_config_file"] = YAML::Node(config_path);
-        ds["zero3_init_flag"] = YAML::Node(s.zero.stage == 3 && s.zero.zero_init);
+        // Off with MiCS, whose optimizer refuses a model built under plain zero.Init (outside_config_lines).
+        ds["zero3_init_flag"] = YAML::Node(s.zero.stage == 3 && s.zero.zero_init && !effective_mics(s).on());
         const std::string header = sequence_parallel ? sequence_parallel_header(s, config_path) + dummy_optim_note(s, o)
                                                      : deepspeed_file_header(s, o, config_path);
         const std::map<std::string, YAML::Node> parallelism =

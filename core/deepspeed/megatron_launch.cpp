@@ -6,6 +6,7 @@
 
 #include "core/model/enum_names.h"
 #include "core/model/experts.h"
+#include "core/model/mics.h"
 
 #include <cstdio>
 
@@ -73,10 +74,24 @@ std::string position_and_bias_flags(const ModelSpec& m) {
     return out;
 }
 
+// Megatron-DeepSpeed with --deepspeed and a pipeline trains DeepSpeed's PipelineEngine
+// (megatron/training.py train_step: model[0].train_batch), which has no interleaved schedule, and
+// hands deepspeed.initialize only the first of get_model's virtual chunks (model=model[0]).
+void refuse_interleaved(const Scenario& s) {
+    if (s.parallel.virtual_stages <= 1 || s.parallel.pipeline <= 1) return;
+    throw InputError(
+        "Megatron-DeepSpeed's DeepSpeed pipeline (PipelineEngine.train_batch) has no interleaved schedule, and with "
+        "--deepspeed only the first of the " +
+        std::to_string(s.parallel.virtual_stages) +
+        " model chunks reaches deepspeed.initialize (megatron/training.py): plan --pp-schedule 1f1b for it, or run "
+        "Megatron-LM (Megatron-Core), whose interleaved schedule the plan's step models");
+}
+
 }  // namespace
 
 std::string megatron_launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
     refuse_ulysses_with_grouped_kv(s);
+    refuse_interleaved(s);
     const Cluster& c = s.cluster;
     const Parallelism& p = s.parallel;
     const ModelSpec& m = s.model;
@@ -112,13 +127,6 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
               "tensor size); Megatron-Core 0.16 or later runs it, all-gathering each layer's QKV output over the tensor ranks "
               "(Megatron-LM's pretrain_gpt.py with these model and parallel sizes; --use-distributed-optimizer partitions "
               "the optimizer states as ZeRO-1 does).\n";
-    // megatron/arguments.py: "pipeline-model-parallel size should be greater than 2 with interleaved
-    // schedule" (an assert when --num-layers-per-virtual-pipeline-stage is given).
-    if (p.virtual_stages > 1 && p.pipeline <= 2)
-        sh +=
-            "# Warning: Megatron-DeepSpeed asserts a pipeline of more than 2 stages with the interleaved schedule "
-            "(megatron/arguments.py: \"pipeline-model-parallel size should be greater than 2 with interleaved schedule\"); "
-            "plan with --pp 3 or more, or --pp-schedule 1f1b.\n";
     // Parallelism::pipeline_send: Megatron-DeepSpeed's pipeline is DeepSpeed's PipelineEngine, which
     // with tensor parallelism sends each tensor rank a t-th of a stage's output and all-gathers it
     // at the receiver (runtime/pipe/engine.py pipe_partitioned, grad_partitioned: on by default); the
@@ -129,6 +137,12 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
               (m.experts > 1 ? " (a mixture: GPTModelPipe asserts DeepSpeed's pipe and grad partitioning off)" : "") +
               "; its ds_config sets pipeline.pipe_partitioned and grad_partitioned to false, which DeepSpeed reads from "
               "v0.12.3 (earlier releases slice it whatever the config says).\n";
+    // pretrain_gpt.py builds the model under deepspeed.zero.Init(enabled=args.zero_stage == 3), which
+    // MiCS_Optimizer refuses (mics.py: "please use deepspeed.zero.MiCS_Init instead").
+    if (effective_mics(s).on())
+        sh +=
+            "# Warning: MiCS needs the model built under deepspeed.zero.MiCS_Init: replace pretrain_gpt.py's deepspeed.zero.Init "
+            "context with deepspeed.zero.MiCS_Init (same arguments), or MiCS_Optimizer stops at deepspeed.initialize.\n";
     if (uses_rope(m))
         sh += "# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta.\n";
     if (m.qkv_bias != m.out_bias || m.qkv_bias != m.mlp_bias)
@@ -157,7 +171,6 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     sh += flag("tensor-model-parallel-size", p.tensor) + flag("pipeline-model-parallel-size", p.pipeline);
     // Without a pipeline Megatron-DeepSpeed must be told to use DeepSpeed's plain engine.
     if (p.pipeline == 1) sh += " \\\n  --no-pipeline-parallel";
-    if (p.virtual_stages > 1) sh += flag("num-layers-per-virtual-pipeline-stage", m.layers / (p.pipeline * p.virtual_stages));
     if (p.sequence_parallel) sh += " \\\n  --sequence-parallel";
     if (m.experts > 1) sh += moe_flags(s);
     // DeepSpeed-Ulysses (megatron/arguments.py --ds-sequence-parallel-size).

@@ -6,7 +6,9 @@
 #include "core/base/errors.h"
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/config_import.h"
+#include "core/deepspeed/framework_exports.h"
 #include "core/deepspeed/lint.h"
+#include "core/deepspeed/megatron_launch.h"
 #include "core/io/scenario_json.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
@@ -208,6 +210,22 @@ private slots:
         QCOMPARE(import(R"({"zero_optimization": {"stage": 3, "mics_shard_size": -1}})"), std::int64_t{1});
         QCOMPARE(import(R"({"zero_optimization": {"stage": 3, "mics_shard_size": 0}})"), std::int64_t{1});
         QCOMPARE(import(R"({"zero_optimization": {"stage": 3}})"), std::int64_t{8});  // absent: the scenario's own
+    }
+
+    // mics.py MiCS_Optimizer asserts parameters built under MiCS_Init, not plain zero.Init, which
+    // transformers (once TrainingArguments or Accelerate's zero3_init_flag registers the config) and
+    // Megatron-DeepSpeed's pretrain_gpt.py use at stage 3: the exports say how to avoid it.
+    void exports_keep_zero_init_away() {
+        const Scenario on = zero3_4x8(8);
+        QVERIFY(effective_mics(on).on());
+        QVERIFY(accelerate_config_yaml(on).find("zero3_init_flag: false") != std::string::npos);
+        QVERIFY(hf_training_arguments_text(on, {}, "ds_config_hf.json").find("load the model before creating TrainingArguments") !=
+                std::string::npos);
+        QVERIFY(megatron_launch_script(on).find("deepspeed.zero.MiCS_Init") != std::string::npos);
+        const Scenario off = zero3_4x8(1);
+        QVERIFY(accelerate_config_yaml(off).find("zero3_init_flag: true") != std::string::npos);
+        QVERIFY(hf_training_arguments_text(off, {}, "ds_config_hf.json").find("MiCS") == std::string::npos);
+        QVERIFY(megatron_launch_script(off).find("MiCS") == std::string::npos);
     }
 
     // Session format 11 (core/io/session_version.h): both fields are written and read back; a

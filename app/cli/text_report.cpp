@@ -105,9 +105,13 @@ std::string finetune_text(const Scenario& s) {
         for (const std::string& n : distinct_names(adapted_modules(s.model, f))) names += (names.empty() ? "" : ",") + n;
         what = std::string(f.method == FineTuneMethod::Qlora ? "QLoRA" : "LoRA") + " r " + std::to_string(f.lora_rank) + ", alpha " +
                format_general(f.lora_alpha) + ", dropout " + format_general(f.lora_dropout) + " on " + names;
-        if (f.method == FineTuneMethod::Qlora)
-            what += "; base " + std::string(to_string(f.base_precision == BasePrecision::Auto ? BasePrecision::Nf4 : f.base_precision)) +
-                    (f.double_quant ? " with double quantisation" : "") + ", " + format_bytes(p.frozen_bytes + p.quant_state_bytes);
+        if (f.method == FineTuneMethod::Qlora) {
+            const BasePrecision base = f.base_precision == BasePrecision::Auto ? BasePrecision::Nf4 : f.base_precision;
+            // bnb_4bit_use_double_quant: the 4-bit types' absmax only (BitsAndBytesConfig); int8 has none.
+            what += "; base " + std::string(to_string(base)) +
+                    (f.double_quant && base != BasePrecision::Int8 ? " with double quantisation" : "") + ", " +
+                    format_bytes(p.frozen_bytes + p.quant_state_bytes);
+        }
     } else {
         what = "full, frozen:" + std::string(f.freeze_embeddings ? " the embedding" : "") +
                (f.freeze_layers > 0

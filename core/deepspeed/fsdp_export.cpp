@@ -103,11 +103,20 @@ std::string accelerate_fsdp_config_yaml(const Scenario& s) {
         fsdp["fsdp_forward_prefetch"] = YAML::Node(false);
         fsdp["fsdp_sharding_strategy"] = YAML::Node(std::string(z.stage == 3 ? "FULL_SHARD" : z.stage == 2 ? "SHARD_GRAD_OP" : "NO_SHARD"));
         fsdp["fsdp_sync_module_states"] = YAML::Node(true);  // forced on with cpu_ram_efficient_loading
-        fsdp["fsdp_use_orig_params"] = YAML::Node(true);
+        fsdp["fsdp_use_orig_params"] = YAML::Node(!s.finetune.adapters());
         fsdp["fsdp_version"] = YAML::Node(1);
     }
 
-    return accelerate_yaml(s, "FSDP", "fsdp_config", fsdp, accelerate_mixed_precision(s));
+    // PEFT's FSDP guide (docs/source/accelerate/fsdp.md): use_orig_params false for the memory saving,
+    // with the adapters wrapped apart from the frozen weights; the Trainer does that itself
+    // (update_fsdp_plugin_peft), a custom loop must set PEFT's wrap policy before prepare.
+    const std::string peft_note =
+        s.finetune.adapters() && !fsdp2
+            ? "# LoRA under FSDP1 with use_orig_params false (PEFT's FSDP guide): the Trainer wraps the adapters apart itself; "
+              "in a custom\n# loop, before accelerator.prepare: accelerator.state.fsdp_plugin.auto_wrap_policy = "
+              "peft.utils.other.fsdp_auto_wrap_policy(model)\n"
+            : std::string();
+    return peft_note + accelerate_yaml(s, "FSDP", "fsdp_config", fsdp, accelerate_mixed_precision(s));
 }
 
 std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& o) {
@@ -146,7 +155,7 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
         py += "        \"version\": 1,\n";
         py += "        \"backward_prefetch\": \"backward_pre\",\n";
         py += "        \"forward_prefetch\": False,\n";
-        py += "        \"use_orig_params\": True,\n";
+        py += std::string("        \"use_orig_params\": ") + (s.finetune.adapters() ? "False" : "True") + ",\n";
         py += "        \"sync_module_states\": True,\n";
         py += "        \"limit_all_gathers\": True,\n";
     }

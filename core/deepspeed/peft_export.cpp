@@ -1,6 +1,7 @@
 #include "core/deepspeed/peft_export.h"
 
 #include "core/base/format.h"
+#include "core/model/engine.h"
 #include "core/model/trainable_params.h"
 
 #include <algorithm>
@@ -69,6 +70,8 @@ std::string peft_model_text(const Scenario& s) {
     py += "from transformers import " + auto_class + (f.method == FineTuneMethod::Qlora ? ", BitsAndBytesConfig" : "") +
           (mxfp4_checkpoint ? ", Mxfp4Config" : "") + "\n";
     if (f.adapters()) py += "from peft import LoraConfig, get_peft_model\n";
+    const bool own_gpu = f.method == FineTuneMethod::Qlora && s.cluster.world_size() > 1 && s.zero.stage != 3 && !is_fsdp(s.fsdp);
+    if (own_gpu) py += "from accelerate import PartialState\n";
     py += "\nMODEL = \"" + m.name + "\"  # the Hugging Face id or local path of this model\n\n";
 
     std::string load_args = "torch_dtype=" + std::string(torch_dtype(s.training.precision));
@@ -101,7 +104,14 @@ std::string peft_model_text(const Scenario& s) {
                       std::string(torch_dtype(s.training.precision)) + " (the planner counts them so).\n";
                 break;
             }
-    py += "model = " + auto_class + ".from_pretrained(MODEL, " + load_args + ")\n";
+    // bitsandbytes loads onto torch.cuda.current_device() without a device_map (transformers'
+    // quantizer update_device_map): cuda:0 on every rank unless the script set the device first.
+    // TRL's get_kbit_device_map puts each process on its own GPU; not under ZeRO-3 or FSDP, which
+    // partition the model and refuse a device_map (modeling_utils: "DeepSpeed Zero-3 is not
+    // compatible with passing a device_map").
+    if (own_gpu) load_args += ", device_map={\"\": PartialState().local_process_index}";
+    py += "model = " + auto_class + ".from_pretrained(MODEL, " + load_args + ")" +
+          (own_gpu ? "  # each rank quantizes onto its own GPU" : "") + "\n";
 
     if (f.adapters()) {
         std::vector<std::string> module_names, parameter_names;

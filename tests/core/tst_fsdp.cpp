@@ -308,6 +308,20 @@ private slots:
         QVERIFY(trainer_fsdp_arguments_text(s).find("activation_checkpointing") == std::string::npos);
     }
 
+    // PEFT's FSDP guide (docs/source/accelerate/fsdp.md): adapters under FSDP1 with use_orig_params
+    // false, the frozen weights and the adapters in separate units, as the planner counts the
+    // gradients (adapters only); full fine-tuning keeps use_orig_params true.
+    void adapters_flatten_apart() {
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed, 3);
+        s.finetune.method = FineTuneMethod::Lora;
+        QVERIFY(accelerate_fsdp_config_yaml(s).find("fsdp_use_orig_params: false") != std::string::npos);
+        QVERIFY(accelerate_fsdp_config_yaml(s).find("fsdp_auto_wrap_policy(model)") != std::string::npos);
+        QVERIFY(trainer_fsdp_arguments_text(s).find("\"use_orig_params\": False") != std::string::npos);
+        s.finetune.method = FineTuneMethod::Full;
+        QVERIFY(accelerate_fsdp_config_yaml(s).find("fsdp_use_orig_params: true") != std::string::npos);
+        QVERIFY(trainer_fsdp_arguments_text(s).find("\"use_orig_params\": True") != std::string::npos);
+    }
+
     // --engine auto: the recommender plans under DeepSpeed and under FSDP and keeps the faster that
     // fits; its why names both engines' best, and the winner's candidate carries its engine.
     void engine_auto_keeps_the_faster() {

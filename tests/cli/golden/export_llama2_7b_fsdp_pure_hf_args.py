@@ -11,7 +11,7 @@ args = TrainingArguments(
         "version": 1,
         "backward_prefetch": "backward_pre",
         "forward_prefetch": False,
-        "use_orig_params": True,
+        "use_orig_params": False,
         "sync_module_states": True,
         "limit_all_gathers": True,
         "cpu_ram_efficient_loading": True,

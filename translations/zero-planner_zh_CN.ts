@@ -762,6 +762,10 @@
         <source>not capacity: the card had room for the request, and the driver or runtime refused it</source>
         <translation>不是容量问题：显卡有足够空间容纳该请求，是驱动或运行时拒绝了它</translation>
     </message>
+    <message>
+        <source>fits at %1, but is %2 slower (%3 vs %4 tokens/s)</source>
+        <translation>在 %1 下可以放下，但慢 %2（%3 对 %4 tokens/s）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

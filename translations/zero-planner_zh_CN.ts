@@ -766,6 +766,14 @@
         <source>fits at %1, but is %2 slower (%3 vs %4 tokens/s)</source>
         <translation>在 %1 下可以放下，但慢 %2（%3 对 %4 tokens/s）</translation>
     </message>
+    <message>
+        <source>one GPU</source>
+        <translation>一个 GPU</translation>
+    </message>
+    <message>
+        <source>%1 x %2 accum. on one GPU</source>
+        <translation>%1 × 累积 %2，单个 GPU</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -189,7 +189,9 @@ Phrase data_parallel_phrase(const Scenario& s) {
     if (ulysses_size(s.parallel) > 1)
         return phrase(QT_TRANSLATE_NOOP("Core", "%1 data-parallel groups of %2 sequence-parallel GPUs"),
                       {std::to_string(data_parallel_size(s)), std::to_string(ulysses_size(s.parallel))});
-    if (s.parallel.model_parallel() <= 1) return phrase(QT_TRANSLATE_NOOP("Core", "%1 GPUs"), {std::to_string(s.cluster.world_size())});
+    if (s.parallel.model_parallel() <= 1)
+        return s.cluster.world_size() == 1 ? phrase(QT_TRANSLATE_NOOP("Core", "one GPU"))
+                                           : phrase(QT_TRANSLATE_NOOP("Core", "%1 GPUs"), {std::to_string(s.cluster.world_size())});
     return phrase(QT_TRANSLATE_NOOP("Core", "%1 data-parallel groups of %2 GPUs"),
                   {std::to_string(data_parallel_size(s)), std::to_string(s.parallel.model_parallel())});
 }

@@ -121,6 +121,7 @@ Phrase batch_phrase(const Scenario& s, const Candidate& c) {
     const Scenario planned = with_candidate(s, c);
     const std::int64_t dp = data_parallel_size(planned), world = planned.cluster.world_size();
     const std::string micro = std::to_string(c.micro_batch), accum = std::to_string(c.gradient_accumulation_steps);
+    if (world == 1) return phrase(QT_TRANSLATE_NOOP("Core", "%1 x %2 accum. on one GPU"), {micro, accum});
     if (dp == world) return phrase(QT_TRANSLATE_NOOP("Core", "%1 x %2 accum. x %3 GPUs"), {micro, accum, std::to_string(world)});
     // The GPUs of one data-parallel group: tensor x pipeline x Ulysses ranks.
     return phrase(QT_TRANSLATE_NOOP("Core", "%1 x %2 accum. x %3 groups of %4 GPUs"),

@@ -4,6 +4,8 @@
 #include "core/search/scenario_edits.h"
 
 #include <algorithm>
+#include <bit>
+#include <vector>
 
 namespace zp {
 
@@ -74,18 +76,23 @@ void add_bars_and_scaling(const Scenario& s, Overview& o) {
         }
         o.bars.push_back(c);
     }
-    // The scaling curves use the recommended layout, micro batch and recompute (or the least-memory
-    // ones, micro batch 1 and full recompute, when nothing fits) so they match the bars; each GPU
-    // count keeps the largest tensor and pipeline sizes that fit it (with_gpu_count).
-    Scenario scaling_base = s;
-    if (o.plan_valid && o.plan.feasible) {
-        scaling_base.parallel = o.plan.best.parallel;
-        scaling_base.training.micro_batch = o.plan.best.micro_batch;
-        scaling_base.training.checkpointing = o.plan.best.checkpointing;
-    } else if (s.training.auto_micro_batch && s.training.auto_checkpointing) {
-        scaling_base.training.micro_batch = 1;
-        scaling_base.training.checkpointing = Checkpointing::Full;
+    // Each stage's curve uses the layout, micro batch and recompute of that stage's bar (the search's
+    // best for it, or its least-memory candidate), so the curve passes through its bar at the
+    // scenario's GPU count; without a plan, micro batch 1 and full recompute when both are on auto.
+    // Each GPU count keeps the largest tensor and pipeline sizes that fit it (with_gpu_count).
+    Scenario unplanned = s;
+    if (s.training.auto_micro_batch && s.training.auto_checkpointing) {
+        unplanned.training.micro_batch = 1;
+        unplanned.training.checkpointing = Checkpointing::Full;
     }
+    // The stage's bar as a scenario (its layout, micro batch, recompute and buckets), else the
+    // unplanned one with the stage set.
+    const auto scaling_base = [&](const ZeroSetup& stage) {
+        if (o.plan_valid)
+            for (std::size_t i = 0; i < zero_setups().size(); ++i)
+                if (setup_key(zero_setups()[i]) == setup_key(stage)) return with_candidate(s, o.plan.per_setup[i]);
+        return with_setup(unplanned, stage);
+    };
     const std::int64_t node_size = s.cluster.gpus_per_node;
     for (int stage = 0; stage <= 3; ++stage) {
         ScalingSeries series;
@@ -94,11 +101,17 @@ void add_bars_and_scaling(const Scenario& s, Overview& o) {
         z.stage = stage;
         if (!setup_runs(s.fsdp, s.zero, setup_key(z)))
             continue;  // FSDP has no ZeRO-1 (FSDP2 no NO_SHARD), bf16 master weights no ZeRO-0: no curve
-        for (std::int64_t gpus = 1; gpus <= 4096; gpus *= 2) {
-            Scenario v = with_setup(scaling_base, z);
+        const Scenario base = scaling_base(z);
+        // Powers of two, and the scenario's own count between them, where its layout is the bar's
+        // (a pipeline of 12 on 384 GPUs keeps only 4 on 256 or 512).
+        std::vector<std::int64_t> counts;
+        for (std::int64_t gpus = 1; gpus <= 4096; gpus *= 2) counts.push_back(gpus);
+        if (const std::int64_t own = s.cluster.world_size(); own <= 4096 && !std::has_single_bit(static_cast<std::uint64_t>(own)))
+            counts.insert(std::upper_bound(counts.begin(), counts.end(), own), own);
+        for (const std::int64_t gpus : counts) {
             // Powers of two split into nodes of a power-of-two size; other node sizes use one node per GPU group.
             const std::int64_t per_node = gpus % std::min(gpus, node_size) == 0 ? node_size : 1;
-            v = with_gpu_count(v, gpus, per_node);
+            const Scenario v = with_gpu_count(base, gpus, per_node);
             const MemoryBreakdown m = estimate_memory(v);
             series.points.push_back({gpus, m.peak_required_bytes});
         }

@@ -18,7 +18,7 @@ struct ScalingPoint {
 
 struct ScalingSeries {
     int stage = 0;
-    std::vector<ScalingPoint> points;  // 1, 2, 4, ... 4096 GPUs
+    std::vector<ScalingPoint> points;  // 1, 2, 4, ... 4096 GPUs, and the scenario's own count between them
 };
 
 struct Overview {

@@ -125,6 +125,44 @@ private slots:
         }
     }
 
+    // Each stage's curve is drawn at its bar's layout, micro batch, recompute and buckets, so at the
+    // scenario's GPU count it passes through the bar: BLOOM-176B at tensor 4 x pipeline 12 on 384
+    // GPUs (a count between the powers of two, added to the curve: a pipeline of 12 fits neither 256
+    // nor 512 GPUs) and GPT-2 on 8.
+    void curves_pass_through_their_bars_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("tensor");
+        QTest::addColumn<qint64>("pipeline");
+        QTest::newRow("BLOOM-176B, 384 GPUs, tensor 4 x pipeline 12")
+            << QStringLiteral("bloom-176b") << qint64(384) << qint64(4) << qint64(12);
+        QTest::newRow("GPT-2, 8 GPUs") << QStringLiteral("gpt2") << qint64(8) << qint64(1) << qint64(1);
+    }
+    void curves_pass_through_their_bars() {
+        QFETCH(QString, model);
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, tensor);
+        QFETCH(qint64, pipeline);
+        Scenario s = zp::test::preset_scenario(model.toStdString().c_str(), "a100-80gb", gpus);
+        s.parallel.tensor = tensor;
+        s.parallel.pipeline = pipeline;
+        s.training.seq_len = 2048;
+        s.training.global_batch = 2048;
+        const Overview o = compute_overview(s);
+        QVERIFY(o.plan_valid);
+        for (const ScalingSeries& series : o.scaling) {
+            const auto at = std::find_if(series.points.begin(), series.points.end(), [&](const ScalingPoint& p) { return p.gpus == gpus; });
+            QVERIFY(at != series.points.end());
+            QVERIFY(std::is_sorted(series.points.begin(), series.points.end(),
+                                   [](const ScalingPoint& a, const ScalingPoint& b) { return a.gpus < b.gpus; }));
+            const auto bar = std::find_if(o.bars.begin(), o.bars.end(), [&](const Candidate& c) {
+                return setup_key(c.zero) == SetupKey{series.stage, OffloadDevice::None, OffloadDevice::None};
+            });
+            QVERIFY(bar != o.bars.end());
+            ZP_COMPARE_NEAR(at->required_bytes, bar->memory.peak_required_bytes);
+        }
+    }
+
     // Nodes of 6 GPUs do not divide 8, 16, ...: those points use nodes of one GPU instead of failing.
     void scaling_with_an_odd_node_size() {
         Scenario s = gpt2_on_8();
@@ -133,7 +171,11 @@ private slots:
         const Overview o = compute_overview(s);
         QVERIFY(o.plan_valid);
         QCOMPARE(o.scaling.size(), std::size_t(4));
-        for (const ScalingSeries& series : o.scaling) QCOMPARE(series.points.size(), std::size_t(13));
+        // 13 powers of two and the scenario's own 6 GPUs between them
+        for (const ScalingSeries& series : o.scaling) {
+            QCOMPARE(series.points.size(), std::size_t(14));
+            QCOMPARE(series.points[3].gpus, std::int64_t(6));
+        }
     }
 
     // Global batch 16 with micro batch 4 on 8 GPUs is not a whole number of accumulation steps, but

@@ -78,7 +78,7 @@ constinit const Option kernel_index{"--kernel-index", "int32|int64", "how the ke
 constinit const Option alst{"--alst", "on|off", "Arctic Long Sequence Training: tiled MLP, tiled loss, checkpoints in host RAM, full recompute, flash attention, expandable segments (the options after it override)", G::Training, S::Training};
 constinit const Option fused_optimizer{"--fused-optimizer", "on|off", "on: DeepSpeed's FusedAdam; off: torch.optim, with temporaries", G::Training, S::Training};
 constinit const Option optimizer_storage{"--optimizer-storage", "", "the optimizer's moments: standard (fp32), or bitsandbytes' 8bit, paged (fp32 in CUDA managed memory, evicted to host RAM when the card is full), paged-8bit", G::Training, S::Training, words<OptimizerStorage>};
-constinit const Option load_dtype{"--load-dtype", "fp32|16bit", "the dtype the weights load in (fp32: from_pretrained's default)", G::Training, S::Training};
+constinit const Option load_dtype{"--load-dtype", "fp32|16bit", "the dtype the weights load in (16bit: transformers v5's default and the exports'; fp32: before v5)", G::Training, S::Training};
 constinit const Option low_cpu_mem_usage{"--low-cpu-mem-usage", "on|off", "from_pretrained's low_cpu_mem_usage (off)", G::Training, S::Training};
 constinit const Option dataloader_workers{"--dataloader-workers", "N", "data loader worker processes per process (0)", G::Training, S::Training};
 constinit const Option data_seconds_per_sample{"--data-seconds-per-sample", "S",

@@ -187,7 +187,10 @@ struct Training {
     OptimizerStorage optimizer_storage = OptimizerStorage::Standard;  // bitsandbytes' 8-bit and paged moments
     // How each process brings the model to deepspeed.initialize (transformers' from_pretrained;
     // core/memory/host_memory.cpp): the dtype it is built in and whether it is built on the meta device.
-    bool load_in_16bit = false;           // torch_dtype=bf16/fp16 (or "auto" on a 16-bit checkpoint); false: transformers' fp32 default
+    // The dtype from_pretrained loads the weights in: 16-bit is transformers v5's default ("auto", the
+    // checkpoint's dtype: PR #42805, 2025-12) and what the planner's exports write (torch_dtype=bf16);
+    // false: fp32, the default of transformers before v5.
+    bool load_in_16bit = true;
     bool low_cpu_mem_usage = false;       // from_pretrained(low_cpu_mem_usage=True): no second copy while loading
     std::int64_t dataloader_workers = 0;  // per training process (TrainingArguments.dataloader_num_workers)
     // What the data pipeline takes to produce one sample on one process (read, tokenize, collate),

@@ -45,6 +45,7 @@ Scenario run(const std::string& model, const std::string& gpu, qint64 nodes, qin
     s.training.micro_batch = 1;
     s.training.global_batch = nodes * gpus_per_node;
     s.training.seq_len = 1024;
+    s.training.load_in_16bit = false;  // the runs of 2021 (transformers before v5 loaded fp32)
     s.zero.stage = stage;
     s.zero.offload_optimizer = parse_offload_device(oo);
     s.zero.offload_param = parse_offload_device(op);

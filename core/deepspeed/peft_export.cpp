@@ -3,6 +3,7 @@
 #include "core/base/format.h"
 #include "core/model/engine.h"
 #include "core/model/trainable_params.h"
+#include "core/presets/model_presets.h"
 
 #include <algorithm>
 #include <string>
@@ -72,7 +73,12 @@ std::string peft_model_text(const Scenario& s) {
     if (f.adapters()) py += "from peft import LoraConfig, get_peft_model\n";
     const bool own_gpu = f.method == FineTuneMethod::Qlora && s.cluster.world_size() > 1 && s.zero.stage != 3 && !is_fsdp(s.fsdp);
     if (own_gpu) py += "from accelerate import PartialState\n";
-    py += "\nMODEL = \"" + m.name + "\"  # the Hugging Face id or local path of this model\n\n";
+    // A preset's Hugging Face repository, the first word of its source ("Qwen/Qwen3-8B config.json").
+    std::string repo(model_source(m.name));
+    repo = repo.substr(0, repo.find(' '));
+    const bool hub = repo.find('/') != std::string::npos;
+    py += "\nMODEL = \"" + (hub ? repo : m.name) + "\"  # " +
+          (hub ? "its Hugging Face repository (or a local path)" : "the Hugging Face id or local path of this model") + "\n\n";
 
     std::string load_args = "torch_dtype=" + std::string(torch_dtype(s.training.precision));
     if (f.method == FineTuneMethod::Qlora) {

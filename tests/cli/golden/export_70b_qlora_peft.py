@@ -2,7 +2,7 @@ import torch
 from transformers import AutoModelForCausalLM, BitsAndBytesConfig
 from peft import LoraConfig, get_peft_model
 
-MODEL = "llama-2-70b"  # the Hugging Face id or local path of this model
+MODEL = "meta-llama/Llama-2-70b-hf"  # its Hugging Face repository (or a local path)
 
 bnb_config = BitsAndBytesConfig(
     load_in_4bit=True,

@@ -3,7 +3,7 @@ from transformers import AutoModelForCausalLM, BitsAndBytesConfig
 from peft import LoraConfig, get_peft_model
 from accelerate import PartialState
 
-MODEL = "qwen3-8b"  # the Hugging Face id or local path of this model
+MODEL = "Qwen/Qwen3-8B"  # its Hugging Face repository (or a local path)
 
 bnb_config = BitsAndBytesConfig(
     load_in_4bit=True,

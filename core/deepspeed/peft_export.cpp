@@ -93,7 +93,10 @@ std::string peft_model_text(const Scenario& s) {
             py += std::string("    bnb_4bit_use_double_quant=") + (f.double_quant ? "True" : "False") + ",\n";
             py += std::string("    bnb_4bit_compute_dtype=") + torch_dtype(s.training.precision) + ",\n";
             py += std::string("    bnb_4bit_quant_storage=") + storage_dtype(storage) + "," +
-                  (s.zero.stage == 3 ? "  # ZeRO-3 partitions the packed weights as this dtype: the model's torch_dtype" : "") + "\n";
+                  (s.zero.stage == 3 ? is_fsdp(s.fsdp) ? "  # FSDP shards the packed weights as this dtype: the model's torch_dtype"
+                                                       : "  # ZeRO-3 partitions the packed weights as this dtype: the model's torch_dtype"
+                                     : "") +
+                  "\n";
             if (s.zero.stage == 3) load_args = "torch_dtype=" + std::string(storage_dtype(storage));
         }
         py += ")\n";

@@ -54,9 +54,9 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
         // A setup that cannot run where it is asked (LAMB with the optimizer offloaded, a setup the
         // release lacks): its file would fail in DeepSpeed, whatever the memory.
         if (const std::string why = setup_refusal_words(s, c); !why.empty())
-            throw InputError(setup_label(s.zero) + " cannot run as asked: " + why);
+            throw InputError(setup_label(setup_key(s.zero), s.fsdp.engine) + " cannot run as asked: " + why);
         if (!c.fit.gpu)
-            err << "zero-planner: warning: " << setup_label(s.zero) << " does not fit: it needs "
+            err << "zero-planner: warning: " << setup_label(setup_key(s.zero), s.fsdp.engine) << " does not fit: it needs "
                 << format_bytes(c.memory.peak_required_bytes) << " per GPU at its peak (" << to_string(c.memory.required_phase) << "), "
                 << format_bytes(usable_gpu_bytes(s)) << " usable (misses by "
                 << format_bytes(c.memory.peak_required_bytes - usable_gpu_bytes(s)) << ")\n";

@@ -186,6 +186,8 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
                (m.hpz_secondary_bytes > 0 ? "; secondary partition " + gib(m.hpz_secondary_bytes) + " GiB per GPU" : "") +
                (zeropp_chosen ? " (chosen: auto)" : "") + "\n";
     else if (zeropp_chosen) out += "ZeRO++:  off (chosen: auto)\n";
+    if (!c.zero.auto_zeropp)
+        if (const std::string dropped = zeropp_not_taken_words(with_candidate(s, c)); !dropped.empty()) out += "ZeRO++:  " + dropped + "\n";
     if (const MicsGroups mics = effective_mics(with_candidate(s, c)); mics.on())
         out += "MiCS:    " + english(mics_phrase(mics)) + "; replica gradient all-reduce " +
                format_seconds(c.step.exposed_allreduce_seconds) + " exposed a step\n";

@@ -138,6 +138,27 @@ Phrase zeropp_phrase(const ZeroPlusPlus& z) {
     return out;
 }
 
+std::string zeropp_not_taken_words(const Scenario& s) {
+    const ZeroPlusPlus asked = zeropp_switches(s.zero), taken = effective_zeropp(s);
+    if (!asked.any()) return {};
+    // Only stage3.py and partition_parameters.py read the keys.
+    if (s.zero.stage != 3) return "asked, but only ZeRO-3 reads it (stage " + std::to_string(s.zero.stage) + "): off";
+    std::string out;
+    const auto add = [&](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
+    if (asked.hpz_partition_size > 1 && taken.hpz_partition_size <= 1) {
+        const std::string what = "hpZ over " + std::to_string(asked.hpz_partition_size) + " GPUs not taken: ";
+        if (s.parallel.tensor > 1)
+            add(what +
+                "its groups are consecutive ranks, which under tensor parallelism hold different tensor shards "
+                "(utils/groups.py _create_zero_param_parallel_group)");
+        else if (s.zero.offload_param != OffloadDevice::None) add(what + "the parameters are offloaded");
+        else add(what + "it is not smaller than the ranks ZeRO partitions over");
+    }
+    if (asked.quantized_gradients && !taken.quantized_gradients)
+        add("qgZ not taken: on one node stage 3 reduces in 16 bits (stage3.py __avg_scatter_grads)");
+    return out;
+}
+
 void apply_zeropp_choice(ZeroSetup& z, ZeroppChoice c, std::int64_t gpus_per_node) {
     z.hpz_partition_size = c == ZeroppChoice::Off ? 1 : gpus_per_node;
     z.quantized_weights = z.quantized_gradients = c == ZeroppChoice::HpzQwzQgz;

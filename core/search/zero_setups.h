@@ -37,6 +37,9 @@ inline Phrase setup_phrase(const ZeroSetup& z) { return setup_phrase(setup_key(z
 // gradient reduce (qgZ)"; empty when none is.
 std::string zeropp_words(const ZeroPlusPlus& z);
 Phrase zeropp_phrase(const ZeroPlusPlus& z);  // zeropp_words, translatable; empty text when none is
+// The ZeRO++ switches `s` asks for that do not take effect (effective_zeropp), each with why:
+// "hpZ over 8 GPUs: not with tensor parallelism (...)"; empty when every one asked does.
+std::string zeropp_not_taken_words(const Scenario& s);
 inline std::string short_setup_label(const ZeroSetup& z) { return short_setup_label(setup_key(z)); }
 
 // The setup by the engine's own name: under PyTorch FSDP its strategy for a setup FSDP has

@@ -13,6 +13,7 @@
 #include "core/model/layer_modules.h"
 #include "core/model/trainable_params.h"
 #include "core/search/recommender.h"
+#include "core/search/zero_setups.h"
 #include "core/time/collectives.h"
 #include "core/time/step_time.h"
 #include "core/validation/measured_runs.h"
@@ -117,6 +118,11 @@ private slots:
         QCOMPARE(z.hpz_partition_size, hpz);
         QCOMPARE(z.quantized_weights, quantised);
         QCOMPARE(z.quantized_gradients, quantisedGradients);
+        // What was asked and not taken is said, with why (the estimate's ZeRO++ line).
+        const std::string dropped = zeropp_not_taken_words(s);
+        QCOMPARE(dropped.empty(), hpz == 8 && quantisedGradients && stage == 3);
+        if (stage != 3) QVERIFY(dropped.find("only ZeRO-3 reads it") != std::string::npos);
+        if (stage == 3 && tensor > 1) QVERIFY(dropped.find("tensor parallelism") != std::string::npos);
         // The exported ds_config asks for hpZ only where the plan has it.
         const auto zo = deepspeed_config(s, ExportOptions{}).value("zero_optimization", nlohmann::ordered_json::object());
         QCOMPARE(zo.contains("zero_hpz_partition_size"), hpz > 1);

@@ -3715,5 +3715,9 @@ Not loaded into the controls: %1</source>
         <source>step of %1 tok</source>
         <translation>每步 %1 tok</translation>
     </message>
+    <message>
+        <source>Axis cut; bar labels give the times</source>
+        <translation>坐标轴已截断；柱形标签给出时间</translation>
+    </message>
 </context>
 </TS>

@@ -4,9 +4,14 @@
 // bars are turned when they would meet, and the view's full text comes back when there is room.
 // BLOOM-176B on 384 A100s at the window's default size is where "13.8k tok/s" ran into its
 // neighbours.
+#include "core/presets/cluster_presets.h"
+#include "core/presets/default_scenario.h"
+#include "core/presets/model_presets.h"
+#include "core/search/scenario_edits.h"
 #include "tests/test_util.h"
 #include "tests/ui/offscreen.h"
 #include "ui/chart/axis_label_fit.h"
+#include "ui/chart/legend_strip.h"
 #include "ui/chart/plot_label.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
@@ -140,6 +145,44 @@ private slots:
         int said = 0;
         for (PlotLabel* label : visibleLabels(w.timeView()->plot())) said += label->text().contains(QStringLiteral("step of")) ? 1 : 0;
         QCOMPARE(said, static_cast<int>(o.bars.size()));
+    }
+
+    // Llama-3.1 405B on 1024 H100s under an auto layout: DDP's short steps are 3.8 s and the
+    // recommended ZeRO-3's 20.6 s, past the 4x cap. The axis still shows the recommended bar whole;
+    // the offloaded bars are cut, the legend says so, and their captions stand on a background.
+    void time_axis_keeps_the_recommended_bar() {
+        Scenario s = default_scenario();
+        s.model = model_preset("llama-3.1-405b").spec;
+        s = with_node(s, cluster_preset("dgx-h100").cluster, 1024);
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = true;
+        s.zero.auto_zeropp = true;  // as the command line has it on more than one node
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1480, 920);
+        w.show();
+        w.document()->reset(s);
+        w.flushPending();
+        const Overview& o = w.document()->overview();
+        QVERIFY(o.plan_valid && o.plan.feasible);
+        double fastest = 0, best = 0, slowest = 0;
+        for (const Candidate& c : o.bars) {
+            if (c.fit.all() && (fastest == 0 || c.step.seconds < fastest)) fastest = c.step.seconds;
+            if (same_setup(c.zero, o.plan.best.zero)) best = c.step.seconds;
+            slowest = std::max(slowest, c.step.seconds);
+        }
+        QVERIFY2(best > 4 * fastest, "the case this guards: the recommended bar is past 4x the fastest");
+        const TimeView* view = w.timeView();
+        QVERIFY(view->plot()->yAxis->range().upper >= best);
+        QCOMPARE(view->axisCut(), slowest > view->plot()->yAxis->range().upper);
+        QVERIFY(view->axisCut());
+        QVERIFY(std::any_of(view->legend()->entries().begin(), view->legend()->entries().end(),
+                            [](const LegendStrip::Entry& e) { return e.swatch == LegendStrip::Swatch::Break; }));
+        for (PlotLabel* label : visibleLabels(view->plot())) QVERIFY(label->brush().style() != Qt::NoBrush);
+        // The default plan's bars are all below the cap: no cut, no legend entry.
+        w.document()->reset(zp::test::preset_scenario("llama-2-7b", "a100-80gb", 8));
+        w.flushPending();
+        QVERIFY(!view->axisCut());
+        QVERIFY(std::none_of(view->legend()->entries().begin(), view->legend()->entries().end(),
+                             [](const LegendStrip::Entry& e) { return e.swatch == LegendStrip::Swatch::Break; }));
     }
 };
 

@@ -1328,6 +1328,14 @@
         <source>&lt;b&gt;No config&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;无配置&lt;/b&gt;：%1</translation>
     </message>
+    <message>
+        <source>For &lt;b&gt;%1&lt;/b&gt;: does not fit this cluster; nothing fits it</source>
+        <translation>适用于 &lt;b&gt;%1&lt;/b&gt;：放不进这个集群；没有任何设置放得下</translation>
+    </message>
+    <message>
+        <source>For &lt;b&gt;%1&lt;/b&gt;: does not fit (needs %2 of %3 per GPU); nothing fits this cluster</source>
+        <translation>适用于 &lt;b&gt;%1&lt;/b&gt;：放不下（每 GPU 需要 %2，可用 %3）；这个集群没有任何设置放得下</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::ControlPanel</name>

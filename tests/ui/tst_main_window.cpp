@@ -89,6 +89,26 @@ private slots:
         QVERIFY(w.configPreview()->configText().contains(QStringLiteral("\"zero_optimization\"")));
     }
 
+    // A 2T model on one GPU: nothing fits (the card's "Nothing fits"). The config tab still shows the
+    // selected setup's file, exportable, but says it does not fit and never calls it recommended.
+    void config_header_says_when_nothing_fits() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.flushPending();
+        QVERIFY2(w.configPreview()->title().contains(QStringLiteral("(recommended)")), qPrintable(w.configPreview()->title()));
+        Scenario s = w.document()->scenario();
+        s.model = synthesize_model(2'000'000'000'000);
+        s = with_gpu_count(s, 1, 8);
+        w.document()->reset(s);
+        w.flushPending();
+        QVERIFY(!w.document()->overview().plan.feasible);
+        QVERIFY(w.card()->plainText().startsWith(QStringLiteral("Nothing fits")));
+        const QString title = w.configPreview()->title();
+        QVERIFY2(title.contains(QStringLiteral("does not fit (needs ")) && title.contains(QStringLiteral("nothing fits")),
+                 qPrintable(title));
+        QVERIFY2(!title.contains(QStringLiteral("recommended")), qPrintable(title));
+        QVERIFY(!w.configPreview()->configText().isEmpty());
+    }
+
     // The control panel is built in place, its combo boxes with their parents: none takes the
     // window's font as a change, which would build its popup list (a QListView each, Qt 6.4's
     // QComboBox::changeEvent) before anyone opens it. The first opened builds its own.

@@ -54,9 +54,18 @@ private slots:
         QTest::newRow("fits: unchanged") << "5.1 min\n13.8k tok/s"
                                          << "13.8k tok/s"
                                          << "5.1 min\n13.8k tok/s";
-        QTest::newRow("the throughput line in two") << "5\n13.8k tok/s\n\u2717 no fit"
-                                                    << "13.8k"
-                                                    << "5\n13.8k\ntok/s\n\u2717";
+        QTest::newRow("a number keeps its unit: throughput") << "5\n13.8k tok/s\n\u2717 no fit"
+                                                             << "13.8k"
+                                                             << "5\n13.8k tok/s\n\u2717";
+        QTest::newRow("a number keeps its unit: seconds") << "15.77 s"
+                                                          << "15.77"
+                                                          << "15.77 s";
+        QTest::newRow("a number keeps its unit, the words before it break") << "step of 2.1M tok"
+                                                                            << "2.1M tok"
+                                                                            << "step of\n2.1M tok";
+        QTest::newRow("a number and a long word after it break") << "40 accumulation"
+                                                                 << "40"
+                                                                 << "40\naccumulation";
         QTest::newRow("a mark line that fits stays whole") << "9.4\n\u2717 pipeline"
                                                            << "\u2717 pipeline"
                                                            << "9.4\n\u2717 pipeline";
@@ -105,14 +114,19 @@ private slots:
             }
         };
         check("1480 x 920");
-        bool wrapped = false;
-        for (PlotLabel* label : visibleLabels(w.timeView()->plot()))
-            wrapped = wrapped || label->text().contains(QStringLiteral("k\ntok/s"));
-        QVERIFY2(wrapped, "the default size wraps BLOOM's throughput");
+        // A number keeps its unit: the throughput is whole or left out, never "13.8k" over "tok/s".
+        const auto unitsKept = [&] {
+            for (PlotLabel* label : visibleLabels(w.timeView()->plot()))
+                QVERIFY2(!label->text().contains(QStringLiteral("\ntok/s")) && !label->text().contains(QStringLiteral("\ns\n")) &&
+                             !label->text().endsWith(QStringLiteral("\ns")) && !label->text().contains(QStringLiteral("\nmin")),
+                         qPrintable(label->text()));
+        };
+        unitsKept();
         w.resize(1200, 800);
         QCoreApplication::processEvents();
         w.flushPending();
         check("1200 x 800");
+        unitsKept();
         // There the setups' names under the bars would meet: they are turned.
         QVERIFY(w.memoryView()->plot()->xAxis->tickLabelRotation() != 0);
         w.resize(2400, 1000);

@@ -55,6 +55,8 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
 
 bool TimeView::captionsRoomy() const {
     const double pitch = plot_->xAxis->coordToPixel(SetupBarChart::key(1)) - plot_->xAxis->coordToPixel(SetupBarChart::key(0));
+    // Where the tokens/s line is a little wider than a label's room, it is not parted from "tok/s"
+    // (wrapToWidth): SetupBarChart::fitLabels draws the label a little smaller.
     return pitch >= widest_tokens_ + 2;
 }
 

@@ -16,6 +16,7 @@
 #include "ui/plots/step_view.h"
 #include "ui/qcustomplot_include.h"
 #include "ui/widgets/lazy_page.h"
+#include "ui/widgets/scaled_slider.h"
 
 #include "tests/ui/offscreen.h"
 
@@ -24,6 +25,7 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSlider>
 #include <QTabWidget>
 #include "test_main.h"
 
@@ -169,6 +171,39 @@ private slots:
         QCOMPARE(shown(), name(setups.size() - 1));
         QTest::keyClick(plot, Qt::Key_Home);
         QCOMPARE(shown(), name(0));
+    }
+
+    // The GPU-count and sequence sliders snap to powers of two: an arrow key steps one of them (it
+    // took some 40 presses to move at all), PageUp/PageDown three, a typed value to its neighbour.
+    void arrow_keys_step_the_snapped_sliders() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.flushPending();
+        const auto gpus = [&] { return w.document()->scenario().cluster.world_size(); };
+        QSlider* slider = w.controls()->gpuCountSlider()->slider();
+        slider->setFocus();
+        QCOMPARE(gpus(), std::int64_t(8));
+        QTest::keyClick(slider, Qt::Key_Right);
+        w.flushPending();
+        QCOMPARE(gpus(), std::int64_t(16));
+        QTest::keyClick(slider, Qt::Key_Left);
+        QTest::keyClick(slider, Qt::Key_Down);
+        w.flushPending();
+        QCOMPARE(gpus(), std::int64_t(4));
+        QTest::keyClick(slider, Qt::Key_PageUp);
+        w.flushPending();
+        QCOMPARE(gpus(), std::int64_t(32));
+        QTest::keyClick(slider, Qt::Key_PageDown);
+        QTest::keyClick(slider, Qt::Key_Left);
+        QTest::keyClick(slider, Qt::Key_Left);  // stays at one GPU
+        w.flushPending();
+        QCOMPARE(gpus(), std::int64_t(1));
+        auto* seq = w.controls()->findChild<ScaledSlider*>(QStringLiteral("seq_len"));
+        QVERIFY(seq);
+        const std::int64_t before = w.document()->scenario().training.seq_len;
+        seq->slider()->setFocus();
+        QTest::keyClick(seq->slider(), Qt::Key_Up);
+        w.flushPending();
+        QCOMPARE(w.document()->scenario().training.seq_len, 2 * before);
     }
 
     // In each menu, every entry's Alt letter is its own.

@@ -27,11 +27,16 @@ public:
     // width the span needs, so the panel's layout does not depend on the extreme values.
     void setValidRange(double minimum, double maximum);
     void setToolTips(const QString& tip);
-    void setPowerOfTwoSnapping(bool on);  // the slider steps through powers of two (GPU counts, sequence lengths)
+    // The slider steps through powers of two (GPU counts, sequence lengths); its arrow keys then step
+    // one power of two, PageUp/PageDown three.
+    void setPowerOfTwoSnapping(bool on);
     QSlider* slider() const { return slider_; }
 
 signals:
     void valueEdited(double value);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     double fromSlider(int position) const;

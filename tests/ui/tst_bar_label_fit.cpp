@@ -4,6 +4,7 @@
 // bars are turned when they would meet, and the view's full text comes back when there is room.
 // BLOOM-176B on 384 A100s at the window's default size is where "13.8k tok/s" ran into its
 // neighbours.
+#include "core/base/units.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
@@ -197,6 +198,41 @@ private slots:
         QVERIFY(!view->axisCut());
         QVERIFY(std::none_of(view->legend()->entries().begin(), view->legend()->entries().end(),
                              [](const LegendStrip::Entry& e) { return e.swatch == LegendStrip::Swatch::Break; }));
+    }
+
+    // Llama-3 8B at 128k tokens on 8 A100s: DDP's bar tops 4x the GPU's memory, but by less than the
+    // headroom above the cap. Nothing is cut, so the legend has no "Axis cut" and each label stands on
+    // its bar's top; a 2T model on one GPU is cut, and says so.
+    void memory_axis_cut_only_when_a_bar_is() {
+        Scenario s = zp::test::preset_scenario("llama-3-8b", "a100-80gb", 8);
+        s.training.seq_len = 131072;
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1480, 920);
+        w.show();
+        w.document()->reset(s);
+        w.flushPending();
+        const MemoryView* view = w.memoryView();
+        const auto tallest = [&] {
+            double top = 0;
+            for (const Candidate& c : w.document()->overview().bars)
+                top = std::max(top, bytes_to_gib(std::max(c.memory.total_bytes(), c.memory.peak_reserved_bytes)));
+            return top;
+        };
+        const auto cutInLegend = [&] {
+            return std::any_of(view->legend()->entries().begin(), view->legend()->entries().end(),
+                               [](const LegendStrip::Entry& e) { return e.swatch == LegendStrip::Swatch::Break; });
+        };
+        QVERIFY2(tallest() > 4 * s.cluster.gpu.memory_gib, "the case this guards: a bar above the 4x cap");
+        QVERIFY(tallest() <= view->plot()->yAxis->range().upper);
+        QVERIFY(!view->axisCut());
+        QVERIFY(!cutInLegend());
+        s.model = synthesize_model(2'000'000'000'000);
+        s = with_gpu_count(s, 1, 8);
+        w.document()->reset(s);
+        w.flushPending();
+        QVERIFY(tallest() > view->plot()->yAxis->range().upper);
+        QVERIFY(view->axisCut());
+        QVERIFY(cutInLegend());
     }
 };
 

@@ -90,12 +90,14 @@ private slots:
     }
 
     // A 2T model on one GPU: nothing fits (the card's "Nothing fits"). The config tab still shows the
-    // selected setup's file, exportable, but says it does not fit and never calls it recommended.
+    // selected setup's file, exportable, but says it does not fit and never calls it recommended; the
+    // card shows no empty headroom line under its title.
     void config_header_says_when_nothing_fits() {
         MainWindow w(MainWindow::Ephemeral);
         w.flushPending();
         QVERIFY2(w.configPreview()->title().contains(QStringLiteral("(recommended)")), qPrintable(w.configPreview()->title()));
-        Scenario s = w.document()->scenario();
+        const Scenario start = w.document()->scenario();
+        Scenario s = start;
         s.model = synthesize_model(2'000'000'000'000);
         s = with_gpu_count(s, 1, 8);
         w.document()->reset(s);
@@ -107,6 +109,14 @@ private slots:
                  qPrintable(title));
         QVERIFY2(!title.contains(QStringLiteral("recommended")), qPrintable(title));
         QVERIFY(!w.configPreview()->configText().isEmpty());
+        // The card has no headroom to state, and no empty headline band under "Nothing fits".
+        auto* headroom = w.card()->findChild<QWidget*>(QStringLiteral("headroom"));
+        QVERIFY(headroom);
+        QVERIFY(!headroom->isVisibleTo(w.card()));
+        w.document()->reset(start);
+        w.flushPending();
+        QVERIFY(w.document()->overview().plan.feasible);
+        QVERIFY(headroom->isVisibleTo(w.card()));
     }
 
     // The control panel is built in place, its combo boxes with their parents: none takes the

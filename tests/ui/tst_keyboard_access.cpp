@@ -7,6 +7,7 @@
 #include "ui/accessibility.h"
 #include "ui/chart/plot_style.h"
 #include "ui/controls/control_panel.h"
+#include "ui/dialogs/new_plan_dialog.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
 #include "ui/panels/compare_panel.h"
@@ -21,9 +22,11 @@
 #include "tests/ui/offscreen.h"
 
 #include <QGroupBox>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSlider>
 #include <QTabWidget>
@@ -204,6 +207,25 @@ private slots:
         QTest::keyClick(seq->slider(), Qt::Key_Up);
         w.flushPending();
         QCOMPARE(w.document()->scenario().training.seq_len, 2 * before);
+    }
+
+    // The New Plan dialog's one line under each job is secondary text, not disabled text: enabled
+    // (not announced as unavailable) and readable, at 4.5:1 or more on a light and a dark palette.
+    void new_plan_job_hints_are_enabled_and_readable() {
+        NewPlanDialog dialog(default_scenario());
+        const QList<QLabel*> hints = dialog.findChildren<QLabel*>(QRegularExpression(QStringLiteral("^hint_")));
+        QVERIFY(hints.size() >= 5);
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+        for (const QPalette& palette : {dialog.palette(), dark}) {
+            dialog.setPalette(palette);
+            for (QLabel* hint : hints) {
+                QVERIFY(hint->isEnabled());
+                const double contrast = contrastRatio(hint->palette().color(QPalette::WindowText), palette.color(QPalette::Window));
+                QVERIFY2(contrast >= 4.5, qPrintable(hint->objectName() + QStringLiteral(": ") + QString::number(contrast)));
+            }
+        }
     }
 
     // In each menu, every entry's Alt letter is its own.

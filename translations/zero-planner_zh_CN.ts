@@ -2443,6 +2443,10 @@
         <source>Change DeepSpeed release</source>
         <translation>更改 DeepSpeed 版本</translation>
     </message>
+    <message>
+        <source> GPU</source>
+        <translation> 个 GPU</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>
@@ -2710,6 +2714,14 @@ tensor rank %4, data-parallel rank %5, pipeline stage %6</source>
     <message>
         <source> (%1 of them drawn, evenly spaced)</source>
         <translation>（均匀抽取其中 %1 个绘制）</translation>
+    </message>
+    <message>
+        <source> on 1 node x 1 GPU</source>
+        <translation>，1 个节点 x 1 个 GPU</translation>
+    </message>
+    <message>
+        <source> on %1 nodes x 1 GPU</source>
+        <translation>，%1 个节点 x 1 个 GPU</translation>
     </message>
 </context>
 <context>
@@ -3161,6 +3173,10 @@ Not loaded into the controls: %1</source>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
+    <message>
+        <source>No problems found for 1 GPU.</source>
+        <translation>针对 1 个 GPU 未发现问题。</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::MemoryView</name>
@@ -3294,6 +3310,10 @@ Not loaded into the controls: %1</source>
     <message>
         <source>Start planning</source>
         <translation>开始规划</translation>
+    </message>
+    <message>
+        <source> GPU</source>
+        <translation> 个 GPU</translation>
     </message>
 </context>
 <context>
@@ -3534,6 +3554,10 @@ Not loaded into the controls: %1</source>
     <message>
         <source>Pinned: %1 (%2)</source>
         <translation>已固定：%1（%2）</translation>
+    </message>
+    <message>
+        <source>1 GPU</source>
+        <translation>1 个 GPU</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 // widget is named, and the plots describe their own numbers as text.
 #include "core/presets/default_scenario.h"
 #include "core/search/overview.h"
+#include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 #include "ui/accessibility.h"
 #include "ui/chart/plot_style.h"
@@ -21,6 +22,7 @@
 
 #include "tests/ui/offscreen.h"
 
+#include <QDoubleSpinBox>
 #include <QGroupBox>
 #include <QLabel>
 #include <QMenu>
@@ -29,6 +31,7 @@
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTabWidget>
 #include "test_main.h"
 
@@ -226,6 +229,33 @@ private slots:
                 QVERIFY2(contrast >= 4.5, qPrintable(hint->objectName() + QStringLiteral(": ") + QString::number(contrast)));
             }
         }
+    }
+
+    // "1 GPU", not "1 GPUs": the GPU-count spin boxes' suffix follows the count, typed or set.
+    void gpu_count_suffix_is_singular_for_one() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.flushPending();
+        auto* spin = w.controls()->gpuCountSlider()->findChild<QDoubleSpinBox*>();
+        QVERIFY(spin);
+        QCOMPARE(spin->text(), QStringLiteral("8 GPUs"));
+        Scenario s = w.document()->scenario();
+        w.document()->reset(with_gpu_count(s, 1, 1));
+        w.flushPending();
+        QCOMPARE(spin->text(), QStringLiteral("1 GPU"));
+        w.document()->reset(s);
+        w.flushPending();
+        QCOMPARE(spin->text(), QStringLiteral("8 GPUs"));
+        NewPlanDialog dialog(default_scenario());
+        auto* count = dialog.findChild<QSpinBox*>(QStringLiteral("new_plan_gpus"));
+        QVERIFY(count);
+        QCOMPARE(count->text(), QStringLiteral("8 GPUs"));
+        count->selectAll();
+        QTest::keyClicks(count, QStringLiteral("1"));
+        QCOMPARE(count->value(), 1);
+        QCOMPARE(count->text(), QStringLiteral("1 GPU"));
+        QTest::keyClicks(count, QStringLiteral("6"));
+        QCOMPARE(count->value(), 16);
+        QCOMPARE(count->text(), QStringLiteral("16 GPUs"));
     }
 
     // In each menu, every entry's Alt letter is its own.

@@ -83,7 +83,10 @@ NewPlanDialog::NewPlanDialog(const Scenario& start, QWidget* parent) : QDialog(p
     gpus_ = named(new QSpinBox, "new_plan_gpus");
     gpus_->setRange(1, 65536);
     gpus_->setValue(static_cast<int>(start.cluster.world_size()));
-    gpus_->setSuffix(tr(" GPUs"));
+    // "1 GPU", not "1 GPUs": the suffix follows the count.
+    const auto suffixFor = [this](int n) { gpus_->setSuffix(n == 1 ? tr(" GPU") : tr(" GPUs")); };
+    suffixFor(gpus_->value());
+    connect(gpus_, &QSpinBox::valueChanged, this, suffixFor);
     form->addRow(tr("GPU count"), gpus_);
     model_ = named(new QComboBox, "new_plan_model");
     for (const auto& m : model_presets()) model_->addItem(QString::fromStdString(m.display_name), QString::fromStdString(m.name));

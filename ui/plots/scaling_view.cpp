@@ -155,7 +155,7 @@ void ScalingView::rebuild() {
     marker_label_->position->setCoords(marker_gpus_, 0.02);
     marker_label_->setPositionAlignment((marker_gpus_ > 512 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
     marker_label_->setColor(highlightColor(pal));
-    marker_label_->setText(tr("%1 GPUs").arg(s.cluster.world_size()));
+    marker_label_->setText(s.cluster.world_size() == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(s.cluster.world_size()));
 
     plot_->xAxis->setRange(0.8, 5000);
     lo = std::min(lo, capacity);

@@ -29,6 +29,7 @@ ScaledSlider::ScaledSlider(double low, double high, int decimals, const QString&
     spin_->setRange(low, high);
     spin_->setDecimals(decimals);
     spin_->setSuffix(suffix);
+    suffix_ = suffix;
     // Wide enough for the span's values and for "00000.00 <unit>", whichever is wider.
     const int minimum = spin_->fontMetrics().horizontalAdvance(QStringLiteral("00000.00 ") + suffix) + 24;
     spin_->setFixedWidth(std::max(minimum, spin_->sizeHint().width()));
@@ -80,6 +81,17 @@ void ScaledSlider::setValidRange(double minimum, double maximum) {
 void ScaledSlider::setToolTips(const QString& tip) {
     slider_->setToolTip(tip);
     spin_->setToolTip(tip);
+}
+
+void ScaledSlider::setSuffixOfOne(const QString& suffix) {
+    if (suffix_of_one_.isEmpty())
+        // Every change of the shown value, typed, dragged or set (showValue too emits valueChanged).
+        connect(spin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+            const QString& wanted = v == 1 ? suffix_of_one_ : suffix_;
+            if (spin_->suffix() != wanted) spin_->setSuffix(wanted);
+        });
+    suffix_of_one_ = suffix;
+    if (spin_->value() == 1) spin_->setSuffix(suffix);
 }
 
 void ScaledSlider::setPowerOfTwoSnapping(bool on) {

@@ -3682,6 +3682,10 @@ Not loaded into the controls: %1</source>
         <source>Ulysses %1</source>
         <translation>Ulysses %1</translation>
     </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::SetupBarChart</name>

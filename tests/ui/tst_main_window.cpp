@@ -459,6 +459,21 @@ private slots:
                     QVERIFY2(a == b || !a->drawnBox().intersects(b->drawnBox()), qPrintable(a->text() + QStringLiteral(" | ") + b->text()));
             }
         }
+        // The scaling plot's capacity and marker labels are on the plot's background, and no curve's
+        // point lies under them ("GPU 80 GiB" was struck through, "1 GPUs" sat on the first points).
+        QCustomPlot* scaling = w.scalingView()->plot();
+        scaling->replot();
+        for (int i = 0; i < scaling->itemCount(); ++i) {
+            auto* label = qobject_cast<PlotLabel*>(scaling->item(i));
+            if (!label || !label->visible() || label->text().isEmpty()) continue;
+            QVERIFY2(label->brush().style() != Qt::NoBrush, qPrintable(label->text()));
+            for (int g = 0; g < scaling->graphCount(); ++g)
+                for (const QCPGraphData& p : *scaling->graph(g)->data()) {
+                    const QPointF at(scaling->xAxis->coordToPixel(p.key), scaling->yAxis->coordToPixel(p.value));
+                    QVERIFY2(!label->drawnBox().contains(at), qPrintable(label->text() + QStringLiteral(" over a point of ") +
+                                                                         scaling->graph(g)->name() + QStringLiteral(" at %1").arg(p.key)));
+                }
+        }
     }
 
     void failed_session_save_keeps_the_old_file() {

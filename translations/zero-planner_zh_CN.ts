@@ -1340,6 +1340,14 @@
         <source>&lt;b&gt;No config&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;无配置&lt;/b&gt;：%1</translation>
     </message>
+    <message>
+        <source>For &lt;b&gt;%1&lt;/b&gt;: does not fit this cluster; nothing fits it</source>
+        <translation>适用于 &lt;b&gt;%1&lt;/b&gt;：放不进这个集群；没有任何设置放得下</translation>
+    </message>
+    <message>
+        <source>For &lt;b&gt;%1&lt;/b&gt;: does not fit (needs %2 of %3 per GPU); nothing fits this cluster</source>
+        <translation>适用于 &lt;b&gt;%1&lt;/b&gt;：放不下（每 GPU 需要 %2，可用 %3）；这个集群没有任何设置放得下</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::ControlPanel</name>
@@ -2447,6 +2455,10 @@
         <source>Change DeepSpeed release</source>
         <translation>更改 DeepSpeed 版本</translation>
     </message>
+    <message>
+        <source> GPU</source>
+        <translation> 个 GPU</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>
@@ -2714,6 +2726,14 @@ tensor rank %4, data-parallel rank %5, pipeline stage %6</source>
     <message>
         <source> (%1 of them drawn, evenly spaced)</source>
         <translation>（均匀抽取其中 %1 个绘制）</translation>
+    </message>
+    <message>
+        <source> on 1 node x 1 GPU</source>
+        <translation>，1 个节点 x 1 个 GPU</translation>
+    </message>
+    <message>
+        <source> on %1 nodes x 1 GPU</source>
+        <translation>，%1 个节点 x 1 个 GPU</translation>
     </message>
 </context>
 <context>
@@ -3165,6 +3185,10 @@ Not loaded into the controls: %1</source>
         <source>Sequence length</source>
         <translation>序列长度</translation>
     </message>
+    <message>
+        <source>No problems found for 1 GPU.</source>
+        <translation>针对 1 个 GPU 未发现问题。</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::MemoryView</name>
@@ -3298,6 +3322,10 @@ Not loaded into the controls: %1</source>
     <message>
         <source>Start planning</source>
         <translation>开始规划</translation>
+    </message>
+    <message>
+        <source> GPU</source>
+        <translation> 个 GPU</translation>
     </message>
 </context>
 <context>
@@ -3539,6 +3567,10 @@ Not loaded into the controls: %1</source>
         <source>Pinned: %1 (%2)</source>
         <translation>已固定：%1（%2）</translation>
     </message>
+    <message>
+        <source>1 GPU</source>
+        <translation>1 个 GPU</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::SequenceView</name>
@@ -3662,6 +3694,10 @@ Not loaded into the controls: %1</source>
         <source>Ulysses %1</source>
         <translation>Ulysses %1</translation>
     </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::SetupBarChart</name>
@@ -3726,6 +3762,10 @@ Not loaded into the controls: %1</source>
     <message>
         <source>step of %1 tok</source>
         <translation>每步 %1 tok</translation>
+    </message>
+    <message>
+        <source>Axis cut; bar labels give the times</source>
+        <translation>坐标轴已截断；柱形标签给出时间</translation>
     </message>
 </context>
 </TS>

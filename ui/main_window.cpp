@@ -477,8 +477,10 @@ bool MainWindow::importDsConfig(const QString& path, QString* diagnostics, QStri
                               QString::fromStdString(d.message),
                               d.suggestion.empty() ? QString()
                                                    : QStringLiteral(" (") + QString::fromStdString(d.suggestion) + QStringLiteral(")"));
-        *diagnostics = lines.isEmpty() ? tr("No problems found for %1 GPUs.").arg(doc_->scenario().cluster.world_size())
-                                       : lines.join(QLatin1Char('\n'));
+        const std::int64_t gpus = doc_->scenario().cluster.world_size();
+        *diagnostics = !lines.isEmpty() ? lines.join(QLatin1Char('\n'))
+                       : gpus == 1      ? tr("No problems found for 1 GPU.")
+                                        : tr("No problems found for %1 GPUs.").arg(gpus);
         Scenario s = apply_ds_config(parse_ds_config_text(text, name), doc_->scenario());
         try {
             validate(s);

@@ -4,9 +4,15 @@
 // bars are turned when they would meet, and the view's full text comes back when there is room.
 // BLOOM-176B on 384 A100s at the window's default size is where "13.8k tok/s" ran into its
 // neighbours.
+#include "core/base/units.h"
+#include "core/presets/cluster_presets.h"
+#include "core/presets/default_scenario.h"
+#include "core/presets/model_presets.h"
+#include "core/search/scenario_edits.h"
 #include "tests/test_util.h"
 #include "tests/ui/offscreen.h"
 #include "ui/chart/axis_label_fit.h"
+#include "ui/chart/legend_strip.h"
 #include "ui/chart/plot_label.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
@@ -49,9 +55,18 @@ private slots:
         QTest::newRow("fits: unchanged") << "5.1 min\n13.8k tok/s"
                                          << "13.8k tok/s"
                                          << "5.1 min\n13.8k tok/s";
-        QTest::newRow("the throughput line in two") << "5\n13.8k tok/s\n\u2717 no fit"
-                                                    << "13.8k"
-                                                    << "5\n13.8k\ntok/s\n\u2717";
+        QTest::newRow("a number keeps its unit: throughput") << "5\n13.8k tok/s\n\u2717 no fit"
+                                                             << "13.8k"
+                                                             << "5\n13.8k tok/s\n\u2717";
+        QTest::newRow("a number keeps its unit: seconds") << "15.77 s"
+                                                          << "15.77"
+                                                          << "15.77 s";
+        QTest::newRow("a number keeps its unit, the words before it break") << "step of 2.1M tok"
+                                                                            << "2.1M tok"
+                                                                            << "step of\n2.1M tok";
+        QTest::newRow("a number and a long word after it break") << "40 accumulation"
+                                                                 << "40"
+                                                                 << "40\naccumulation";
         QTest::newRow("a mark line that fits stays whole") << "9.4\n\u2717 pipeline"
                                                            << "\u2717 pipeline"
                                                            << "9.4\n\u2717 pipeline";
@@ -100,14 +115,19 @@ private slots:
             }
         };
         check("1480 x 920");
-        bool wrapped = false;
-        for (PlotLabel* label : visibleLabels(w.timeView()->plot()))
-            wrapped = wrapped || label->text().contains(QStringLiteral("k\ntok/s"));
-        QVERIFY2(wrapped, "the default size wraps BLOOM's throughput");
+        // A number keeps its unit: the throughput is whole or left out, never "13.8k" over "tok/s".
+        const auto unitsKept = [&] {
+            for (PlotLabel* label : visibleLabels(w.timeView()->plot()))
+                QVERIFY2(!label->text().contains(QStringLiteral("\ntok/s")) && !label->text().contains(QStringLiteral("\ns\n")) &&
+                             !label->text().endsWith(QStringLiteral("\ns")) && !label->text().contains(QStringLiteral("\nmin")),
+                         qPrintable(label->text()));
+        };
+        unitsKept();
         w.resize(1200, 800);
         QCoreApplication::processEvents();
         w.flushPending();
         check("1200 x 800");
+        unitsKept();
         // There the setups' names under the bars would meet: they are turned.
         QVERIFY(w.memoryView()->plot()->xAxis->tickLabelRotation() != 0);
         w.resize(2400, 1000);
@@ -140,6 +160,81 @@ private slots:
         int said = 0;
         for (PlotLabel* label : visibleLabels(w.timeView()->plot())) said += label->text().contains(QStringLiteral("step of")) ? 1 : 0;
         QCOMPARE(said, static_cast<int>(o.bars.size()));
+    }
+
+    // Llama-3.1 405B on 1024 H100s under an auto layout: DDP's short steps are 3.8 s and the
+    // recommended setup's far past the 4x cap. The axis still shows the recommended bar whole.
+    void time_axis_keeps_the_recommended_bar() {
+        Scenario s = default_scenario();
+        s.model = model_preset("llama-3.1-405b").spec;
+        s = with_node(s, cluster_preset("dgx-h100").cluster, 1024);
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = true;
+        s.zero.auto_zeropp = true;  // as the command line has it on more than one node
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1480, 920);
+        w.show();
+        w.document()->reset(s);
+        w.flushPending();
+        const Overview& o = w.document()->overview();
+        QVERIFY(o.plan_valid && o.plan.feasible);
+        double fastest = 0, best = 0, slowest = 0;
+        for (const Candidate& c : o.bars) {
+            if (c.fit.all() && (fastest == 0 || c.step.seconds < fastest)) fastest = c.step.seconds;
+            if (same_setup(c.zero, o.plan.best.zero)) best = c.step.seconds;
+            slowest = std::max(slowest, c.step.seconds);
+        }
+        QVERIFY2(best > 4 * fastest, "the case this guards: the recommended bar is past 4x the fastest");
+        const TimeView* view = w.timeView();
+        QVERIFY(view->plot()->yAxis->range().upper >= best);
+        // A bar is cut exactly when it stands above the axis; then the legend says so (since hpZ is
+        // no longer planned across tensor ranks, the recommended setup here is the slow one, 47 s,
+        // and nothing stands above it), and every caption stands on a background.
+        QCOMPARE(view->axisCut(), slowest > view->plot()->yAxis->range().upper);
+        QCOMPARE(std::any_of(view->legend()->entries().begin(), view->legend()->entries().end(),
+                             [](const LegendStrip::Entry& e) { return e.swatch == LegendStrip::Swatch::Break; }),
+                 view->axisCut());
+        for (PlotLabel* label : visibleLabels(view->plot())) QVERIFY(label->brush().style() != Qt::NoBrush);
+        // The default plan's bars are all below the cap: no cut, no legend entry.
+        w.document()->reset(zp::test::preset_scenario("llama-2-7b", "a100-80gb", 8));
+        w.flushPending();
+        QVERIFY(!view->axisCut());
+        QVERIFY(std::none_of(view->legend()->entries().begin(), view->legend()->entries().end(),
+                             [](const LegendStrip::Entry& e) { return e.swatch == LegendStrip::Swatch::Break; }));
+    }
+
+    // Llama-3 8B at 128k tokens on 8 A100s: DDP's bar tops 4x the GPU's memory, but by less than the
+    // headroom above the cap. Nothing is cut, so the legend has no "Axis cut" and each label stands on
+    // its bar's top; a 2T model on one GPU is cut, and says so.
+    void memory_axis_cut_only_when_a_bar_is() {
+        Scenario s = zp::test::preset_scenario("llama-3-8b", "a100-80gb", 8);
+        s.training.seq_len = 131072;
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1480, 920);
+        w.show();
+        w.document()->reset(s);
+        w.flushPending();
+        const MemoryView* view = w.memoryView();
+        const auto tallest = [&] {
+            double top = 0;
+            for (const Candidate& c : w.document()->overview().bars)
+                top = std::max(top, bytes_to_gib(std::max(c.memory.total_bytes(), c.memory.peak_reserved_bytes)));
+            return top;
+        };
+        const auto cutInLegend = [&] {
+            return std::any_of(view->legend()->entries().begin(), view->legend()->entries().end(),
+                               [](const LegendStrip::Entry& e) { return e.swatch == LegendStrip::Swatch::Break; });
+        };
+        QVERIFY2(tallest() > 4 * s.cluster.gpu.memory_gib, "the case this guards: a bar above the 4x cap");
+        QVERIFY(tallest() <= view->plot()->yAxis->range().upper);
+        QVERIFY(!view->axisCut());
+        QVERIFY(!cutInLegend());
+        s.model = synthesize_model(2'000'000'000'000);
+        s = with_gpu_count(s, 1, 8);
+        w.document()->reset(s);
+        w.flushPending();
+        QVERIFY(tallest() > view->plot()->yAxis->range().upper);
+        QVERIFY(view->axisCut());
+        QVERIFY(cutInLegend());
     }
 };
 

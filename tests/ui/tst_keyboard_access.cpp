@@ -3,10 +3,12 @@
 // widget is named, and the plots describe their own numbers as text.
 #include "core/presets/default_scenario.h"
 #include "core/search/overview.h"
+#include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 #include "ui/accessibility.h"
 #include "ui/chart/plot_style.h"
 #include "ui/controls/control_panel.h"
+#include "ui/dialogs/new_plan_dialog.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
 #include "ui/panels/compare_panel.h"
@@ -16,14 +18,20 @@
 #include "ui/plots/step_view.h"
 #include "ui/qcustomplot_include.h"
 #include "ui/widgets/lazy_page.h"
+#include "ui/widgets/scaled_slider.h"
 
 #include "tests/ui/offscreen.h"
 
+#include <QDoubleSpinBox>
 #include <QGroupBox>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
+#include <QSlider>
+#include <QSpinBox>
 #include <QTabWidget>
 #include "test_main.h"
 
@@ -169,6 +177,85 @@ private slots:
         QCOMPARE(shown(), name(setups.size() - 1));
         QTest::keyClick(plot, Qt::Key_Home);
         QCOMPARE(shown(), name(0));
+    }
+
+    // The GPU-count and sequence sliders snap to powers of two: an arrow key steps one of them (it
+    // took some 40 presses to move at all), PageUp/PageDown three, a typed value to its neighbour.
+    void arrow_keys_step_the_snapped_sliders() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.flushPending();
+        const auto gpus = [&] { return w.document()->scenario().cluster.world_size(); };
+        QSlider* slider = w.controls()->gpuCountSlider()->slider();
+        slider->setFocus();
+        QCOMPARE(gpus(), std::int64_t(8));
+        QTest::keyClick(slider, Qt::Key_Right);
+        w.flushPending();
+        QCOMPARE(gpus(), std::int64_t(16));
+        QTest::keyClick(slider, Qt::Key_Left);
+        QTest::keyClick(slider, Qt::Key_Down);
+        w.flushPending();
+        QCOMPARE(gpus(), std::int64_t(4));
+        QTest::keyClick(slider, Qt::Key_PageUp);
+        w.flushPending();
+        QCOMPARE(gpus(), std::int64_t(32));
+        QTest::keyClick(slider, Qt::Key_PageDown);
+        QTest::keyClick(slider, Qt::Key_Left);
+        QTest::keyClick(slider, Qt::Key_Left);  // stays at one GPU
+        w.flushPending();
+        QCOMPARE(gpus(), std::int64_t(1));
+        auto* seq = w.controls()->findChild<ScaledSlider*>(QStringLiteral("seq_len"));
+        QVERIFY(seq);
+        const std::int64_t before = w.document()->scenario().training.seq_len;
+        seq->slider()->setFocus();
+        QTest::keyClick(seq->slider(), Qt::Key_Up);
+        w.flushPending();
+        QCOMPARE(w.document()->scenario().training.seq_len, 2 * before);
+    }
+
+    // The New Plan dialog's one line under each job is secondary text, not disabled text: enabled
+    // (not announced as unavailable) and readable, at 4.5:1 or more on a light and a dark palette.
+    void new_plan_job_hints_are_enabled_and_readable() {
+        NewPlanDialog dialog(default_scenario());
+        const QList<QLabel*> hints = dialog.findChildren<QLabel*>(QRegularExpression(QStringLiteral("^hint_")));
+        QVERIFY(hints.size() >= 5);
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+        for (const QPalette& palette : {dialog.palette(), dark}) {
+            dialog.setPalette(palette);
+            for (QLabel* hint : hints) {
+                QVERIFY(hint->isEnabled());
+                const double contrast = contrastRatio(hint->palette().color(QPalette::WindowText), palette.color(QPalette::Window));
+                QVERIFY2(contrast >= 4.5, qPrintable(hint->objectName() + QStringLiteral(": ") + QString::number(contrast)));
+            }
+        }
+    }
+
+    // "1 GPU", not "1 GPUs": the GPU-count spin boxes' suffix follows the count, typed or set.
+    void gpu_count_suffix_is_singular_for_one() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.flushPending();
+        auto* spin = w.controls()->gpuCountSlider()->findChild<QDoubleSpinBox*>();
+        QVERIFY(spin);
+        QCOMPARE(spin->text(), QStringLiteral("8 GPUs"));
+        Scenario s = w.document()->scenario();
+        w.document()->reset(with_gpu_count(s, 1, 1));
+        w.flushPending();
+        QCOMPARE(spin->text(), QStringLiteral("1 GPU"));
+        w.document()->reset(s);
+        w.flushPending();
+        QCOMPARE(spin->text(), QStringLiteral("8 GPUs"));
+        NewPlanDialog dialog(default_scenario());
+        auto* count = dialog.findChild<QSpinBox*>(QStringLiteral("new_plan_gpus"));
+        QVERIFY(count);
+        QCOMPARE(count->text(), QStringLiteral("8 GPUs"));
+        count->selectAll();
+        QTest::keyClicks(count, QStringLiteral("1"));
+        QCOMPARE(count->value(), 1);
+        QCOMPARE(count->text(), QStringLiteral("1 GPU"));
+        QTest::keyClicks(count, QStringLiteral("6"));
+        QCOMPARE(count->value(), 16);
+        QCOMPARE(count->text(), QStringLiteral("16 GPUs"));
     }
 
     // In each menu, every entry's Alt letter is its own.

@@ -89,6 +89,36 @@ private slots:
         QVERIFY(w.configPreview()->configText().contains(QStringLiteral("\"zero_optimization\"")));
     }
 
+    // A 2T model on one GPU: nothing fits (the card's "Nothing fits"). The config tab still shows the
+    // selected setup's file, exportable, but says it does not fit and never calls it recommended; the
+    // card shows no empty headroom line under its title.
+    void config_header_says_when_nothing_fits() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.flushPending();
+        QVERIFY2(w.configPreview()->title().contains(QStringLiteral("(recommended)")), qPrintable(w.configPreview()->title()));
+        const Scenario start = w.document()->scenario();
+        Scenario s = start;
+        s.model = synthesize_model(2'000'000'000'000);
+        s = with_gpu_count(s, 1, 8);
+        w.document()->reset(s);
+        w.flushPending();
+        QVERIFY(!w.document()->overview().plan.feasible);
+        QVERIFY(w.card()->plainText().startsWith(QStringLiteral("Nothing fits")));
+        const QString title = w.configPreview()->title();
+        QVERIFY2(title.contains(QStringLiteral("does not fit (needs ")) && title.contains(QStringLiteral("nothing fits")),
+                 qPrintable(title));
+        QVERIFY2(!title.contains(QStringLiteral("recommended")), qPrintable(title));
+        QVERIFY(!w.configPreview()->configText().isEmpty());
+        // The card has no headroom to state, and no empty headline band under "Nothing fits".
+        auto* headroom = w.card()->findChild<QWidget*>(QStringLiteral("headroom"));
+        QVERIFY(headroom);
+        QVERIFY(!headroom->isVisibleTo(w.card()));
+        w.document()->reset(start);
+        w.flushPending();
+        QVERIFY(w.document()->overview().plan.feasible);
+        QVERIFY(headroom->isVisibleTo(w.card()));
+    }
+
     // The control panel is built in place, its combo boxes with their parents: none takes the
     // window's font as a change, which would build its popup list (a QListView each, Qt 6.4's
     // QComboBox::changeEvent) before anyone opens it. The first opened builds its own.
@@ -428,6 +458,21 @@ private slots:
                 for (PlotLabel* b : labels)
                     QVERIFY2(a == b || !a->drawnBox().intersects(b->drawnBox()), qPrintable(a->text() + QStringLiteral(" | ") + b->text()));
             }
+        }
+        // The scaling plot's capacity and marker labels are on the plot's background, and no curve's
+        // point lies under them ("GPU 80 GiB" was struck through, "1 GPUs" sat on the first points).
+        QCustomPlot* scaling = w.scalingView()->plot();
+        scaling->replot();
+        for (int i = 0; i < scaling->itemCount(); ++i) {
+            auto* label = qobject_cast<PlotLabel*>(scaling->item(i));
+            if (!label || !label->visible() || label->text().isEmpty()) continue;
+            QVERIFY2(label->brush().style() != Qt::NoBrush, qPrintable(label->text()));
+            for (int g = 0; g < scaling->graphCount(); ++g)
+                for (const QCPGraphData& p : *scaling->graph(g)->data()) {
+                    const QPointF at(scaling->xAxis->coordToPixel(p.key), scaling->yAxis->coordToPixel(p.value));
+                    QVERIFY2(!label->drawnBox().contains(at), qPrintable(label->text() + QStringLiteral(" over a point of ") +
+                                                                         scaling->graph(g)->name() + QStringLiteral(" at %1").arg(p.key)));
+                }
         }
     }
 

@@ -10,12 +10,14 @@
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 #include "tests/ui/offscreen.h"
+#include "ui/chart/plot_label.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
 #include "ui/plots/sequence_view.h"
 #include "ui/qcustomplot_include.h"
 #include "ui/widgets/lazy_page.h"
 
+#include <QFontMetrics>
 #include <QTabWidget>
 #include <QUndoStack>
 #include "test_main.h"
@@ -183,6 +185,49 @@ private slots:
         QTest::mouseRelease(p, Qt::LeftButton, {}, QPoint(to, y));
         const double len = static_cast<double>(w.document()->scenario().training.seq_len);
         QVERIFY2(std::abs(len - 3e6) < 0.05 * 3e6, qPrintable(QString::number(len)));
+    }
+
+    // The bars' captions ("95.7k" over "GPU", and "Ulysses 2" under them with the degree on auto)
+    // stand inside the plot, and the y title fits its axis, at the default size and at 1280x720
+    // (the top was 6x the tallest bar on the log axis: the captions were cut, at 720 all but "GPU").
+    void captions_and_title_fit_the_bars_plot_data() {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("ulysses");
+        QTest::newRow("1480x920") << 1480 << 920 << false;
+        QTest::newRow("1280x720") << 1280 << 720 << false;
+        QTest::newRow("1280x720, Ulysses on auto") << 1280 << 720 << true;
+    }
+    void captions_and_title_fit_the_bars_plot() {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(bool, ulysses);
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(width, height);
+        w.show();
+        Scenario s = default_scenario();
+        if (ulysses) {
+            s = alst_node(1 << 20);
+            s.parallel.ulysses = 1;
+            s.parallel.auto_ulysses = true;
+        }
+        SequenceView* v = showPlan(w, s);
+        QCustomPlot* plot = v->plot();
+        plot->replot();
+        const QRect rect = plot->axisRect()->rect();
+        int captions = 0;
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            auto* label = qobject_cast<PlotLabel*>(plot->item(i));
+            if (!label || !label->visible() || label->text().isEmpty()) continue;
+            ++captions;
+            QVERIFY2(label->drawnBox().top() >= rect.top() - 0.5,
+                     qPrintable(label->text() +
+                                QStringLiteral(" top %1 rect %2 h %3").arg(label->drawnBox().top()).arg(rect.top()).arg(rect.height())));
+        }
+        QVERIFY(captions >= 6);
+        const QFontMetrics metrics(plot->yAxis->labelFont());
+        for (const QString& line : plot->yAxis->label().split(QLatin1Char('\n')))
+            QVERIFY2(metrics.horizontalAdvance(line) <= rect.height(), qPrintable(line));
     }
 };
 

@@ -30,6 +30,17 @@ QString twoLineTitle(const QString& title) {
 
 namespace {
 
+// A number and its unit read as one: "15.77 s", "3.16k tok/s", "2.1M tok", "17.0 GiB". The space at
+// `at` joins them when the word before it starts with a digit and the word after is a short one
+// that does not ("15.77" over "s" read as two figures).
+bool joinsNumberAndUnit(const QString& line, qsizetype at) {
+    const qsizetype word_start = line.lastIndexOf(QLatin1Char(' '), at - 1) + 1;
+    qsizetype next_end = line.indexOf(QLatin1Char(' '), at + 1);
+    if (next_end < 0) next_end = line.size();
+    constexpr qsizetype kLongestUnit = 5;  // "tok/s", "days"
+    return line[word_start].isDigit() && at + 1 < line.size() && !line[at + 1].isDigit() && next_end - (at + 1) <= kLongestUnit;
+}
+
 void wrapLine(const QString& line, const QFontMetricsF& metrics, double width, QStringList& out) {
     if (metrics.horizontalAdvance(line) <= width) {
         out << line;
@@ -46,6 +57,7 @@ void wrapLine(const QString& line, const QFontMetricsF& metrics, double width, Q
         if (line[i] != QLatin1Char(' ')) continue;
         const qsizetype word_start = line.lastIndexOf(QLatin1Char(' '), i - 1) + 1;
         if (i - word_start <= 1) continue;  // a mark before its word
+        if (joinsNumberAndUnit(line, i)) continue;
         if (best < 0 || std::abs(i - middle) < std::abs(best - middle)) best = i;
     }
     if (best < 0) {

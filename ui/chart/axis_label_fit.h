@@ -17,8 +17,9 @@ QString twoLineTitle(const QString& title);
 
 // `text` with every line wider than `width` pixels in `metrics` broken at the space nearest its
 // middle, and the halves again, until each fits or has no space left. A line that starts with a
-// one-character mark ("✗ pipeline", "★ best") and does not fit becomes the mark alone. The bar
-// labels' fit (ui/chart/setup_bar_chart.h).
+// one-character mark ("✗ pipeline", "★ best") and does not fit becomes the mark alone. A number is
+// never parted from the short word after it, its unit ("15.77 s", "3.16k tok/s"): such a line may
+// stay wider than `width`. The bar labels' fit (ui/chart/setup_bar_chart.h).
 QString wrapToWidth(const QString& text, const QFontMetricsF& metrics, double width);
 
 }  // namespace zp::ui

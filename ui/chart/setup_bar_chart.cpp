@@ -66,28 +66,51 @@ double SetupBarChart::pitchPixels() const { return std::abs(plot_->xAxis->coordT
 void SetupBarChart::fitLabels() {
     fitted_pitch_ = pitchPixels();
     // Room for a label: the pitch less its padding and a gap of a few pixels to the next one.
-    constexpr double kGapPixels = 6;
-    const double room = fitted_pitch_ - label_padding_.left() - label_padding_.right() - kGapPixels;
+    const double room = fitted_pitch_ - label_padding_.left() - label_padding_.right() - kLabelGapPixels;
     while (full_texts_.size() < labels_.size()) {
         full_texts_.append(QString());
         fitted_texts_.append(QString());
+        full_fonts_.append(QFont());
+        fitted_fonts_.append(QFont());
     }
     // The setups' names under the bars: turned when the widest would run into its neighbour.
     const QFontMetricsF tick_metrics(plot_->xAxis->tickLabelFont());
     double widest_tick = 0;
     for (const QString& name : ticker_->ticks())
         for (const QString& line : name.split(QLatin1Char('\n'))) widest_tick = std::max(widest_tick, tick_metrics.horizontalAdvance(line));
-    const double rotation = bars_ > 1 && widest_tick + kGapPixels > fitted_pitch_ ? -45.0 : 0.0;
+    const double rotation = bars_ > 1 && widest_tick + kLabelGapPixels > fitted_pitch_ ? -45.0 : 0.0;
     if (plot_->xAxis->tickLabelRotation() != rotation) plot_->xAxis->setTickLabelRotation(rotation);
-    for (qsizetype i = 0; i < labels_.size(); ++i) {
-        PlotLabel* label = labels_[i];
-        if (!label->visible()) continue;
-        // A text other than the one fitted last is the view's new text.
-        if (label->text() != fitted_texts_[i]) full_texts_[i] = label->text();
-        const QString fitted = bars_ > 1 ? wrapToWidth(full_texts_[i], QFontMetricsF(label->font()), room) : full_texts_[i];
-        fitted_texts_[i] = fitted;
-        if (fitted != label->text()) label->setText(fitted);
+    for (qsizetype i = 0; i < labels_.size(); ++i)
+        if (labels_[i]->visible()) fitLabel(i, room);
+}
+
+namespace {
+double widestLine(const QString& text, const QFontMetricsF& metrics) {
+    double widest = 0;
+    for (const QString& line : text.split(QLatin1Char('\n'))) widest = std::max(widest, metrics.horizontalAdvance(line));
+    return widest;
+}
+}  // namespace
+
+void SetupBarChart::fitLabel(qsizetype i, double room) {
+    PlotLabel* label = labels_[i];
+    // A text or font other than the one fitted last is the view's own.
+    if (label->text() != fitted_texts_[i]) full_texts_[i] = label->text();
+    if (label->font() != fitted_fonts_[i]) full_fonts_[i] = label->font();
+    QFont font = full_fonts_[i];
+    QString fitted = bars_ > 1 ? wrapToWidth(full_texts_[i], QFontMetricsF(font), room) : full_texts_[i];
+    // A number with its unit wider than the room ("70.36 s" between narrow bars) is not parted
+    // (wrapToWidth): the label's font is made smaller instead, down to three quarters of the view's.
+    const double widest = widestLine(fitted, QFontMetricsF(font));
+    if (bars_ > 1 && widest > room && font.pointSizeF() > 0) {
+        constexpr double kSmallestScale = 0.75;
+        font.setPointSizeF(font.pointSizeF() * std::max(kSmallestScale, room / widest));
+        fitted = wrapToWidth(full_texts_[i], QFontMetricsF(font), room);
     }
+    fitted_texts_[i] = fitted;
+    fitted_fonts_[i] = font;
+    if (font != label->font()) label->setFont(font);
+    if (fitted != label->text()) label->setText(fitted);
 }
 
 QCPBars* SetupBarChart::addPart(const QString& name) {

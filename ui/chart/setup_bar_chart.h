@@ -11,6 +11,7 @@
 // The views keep what differs: the parts, their colours, the labels' text and the y axis.
 #include "ui/chart/legend_strip.h"
 
+#include <QFont>
 #include <QList>
 #include <QMargins>
 #include <QMetaObject>
@@ -51,6 +52,8 @@ public:
     // New bars: clears every part's data, names the ticks after the setups and fits the x range.
     void setSetups(const std::vector<Candidate>& bars);
     static double key(std::size_t bar) { return static_cast<double>(bar + 1); }
+    // The pixels kept between neighbouring labels: a label line has the pitch less its padding and this.
+    static constexpr double kLabelGapPixels = 6;
     // The word after "✗" on a bar that does not fit: why the setup cannot run there (Fit::refusal:
     // bf16 master, FSDP, pipeline, tensor, experts), else what it overflows (GPU, host, NVMe). The
     // memory and time views mark a bar alike.
@@ -79,16 +82,19 @@ public:
     void fitLabels();
 
 private:
-    double pitchPixels() const;  // between neighbouring bars
+    double pitchPixels() const;               // between neighbouring bars
+    void fitLabel(qsizetype i, double room);  // label i's text wrapped, and its font made smaller, to `room` pixels
 
     QCustomPlot* plot_;
     QMargins label_padding_;
     QList<QCPBars*> parts_;
     QSharedPointer<QCPAxisTickerText> ticker_;
     QList<PlotLabel*> labels_;
-    QStringList full_texts_;    // per label: the text the view set
-    QStringList fitted_texts_;  // per label: what fitLabels showed for it
-    double fitted_pitch_ = -1;  // the pitch the labels were fitted to
+    QStringList full_texts_;     // per label: the text the view set
+    QStringList fitted_texts_;   // per label: what fitLabels showed for it
+    QList<QFont> full_fonts_;    // per label: the font the view set
+    QList<QFont> fitted_fonts_;  // per label: the font fitLabels drew it in
+    double fitted_pitch_ = -1;   // the pitch the labels were fitted to
     QMetaObject::Connection before_replot_, after_layout_, after_replot_;
     QList<QCPBars*> ghosts_;  // one per pin, made on first use
     std::size_t bars_ = 0;

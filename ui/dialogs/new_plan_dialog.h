@@ -6,9 +6,11 @@
 #include "core/model/scenario.h"
 
 #include <QDialog>
+#include <QList>
 
 class QButtonGroup;
 class QComboBox;
+class QLabel;
 class QSpinBox;
 
 namespace zp::ui {
@@ -21,8 +23,13 @@ public:
     Scenario chosenScenario() const;
     bool myCluster() const;  // "My cluster": the panel opens the node's fields
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
+    void restyle();  // the job hints' secondary colour, from the palette
     Scenario start_;
+    QList<QLabel*> hints_;  // one line under each job
     QButtonGroup* jobs_;
     QComboBox* node_;
     QSpinBox* gpus_;

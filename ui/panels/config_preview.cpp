@@ -1,7 +1,10 @@
 #include "ui/panels/config_preview.h"
 
 #include "core/base/errors.h"
+#include "core/base/format.h"
 #include "core/deepspeed/export_formats.h"
+#include "core/memory/memory_model.h"
+#include "ui/chart/plot_style.h"
 #include "ui/document/planner_document.h"
 #include "ui/i18n/phrase_text.h"
 #include "ui/widgets/flat_scroll_bar_style.h"
@@ -68,6 +71,7 @@ void ConfigPreview::showEvent(QShowEvent* e) {
 }
 
 QString ConfigPreview::configText() const { return config_; }
+QString ConfigPreview::title() const { return title_->text(); }
 QString ConfigPreview::formatName() const { return format_->currentData().toString(); }
 void ConfigPreview::setFormat(const QString& name) { format_->setCurrentIndex(std::max(0, format_->findData(name))); }
 
@@ -87,13 +91,28 @@ void ConfigPreview::copyToClipboard() const {
     if (!config_.isEmpty()) QApplication::clipboard()->setText(config_);
 }
 
+// Which setup the file is for and what it is: the recommendation, a clicked bar, or, when nothing
+// fits (the Recommendation card's "Nothing fits"), a setup that does not fit, in the warning colour:
+// it stays exportable, but is never called recommended.
+QString ConfigPreview::titleFor(const QString& setup) const {
+    const Overview& o = doc_->overview();
+    if (!o.plan_valid || o.plan.feasible)
+        return doc_->selectionFollowsPlan() ? tr("For <b>%1</b> (recommended)").arg(setup)
+                                            : tr("For <b>%1</b> (clicked; click the recommended bar to go back)").arg(setup);
+    const ShownSetup& shown = doc_->shownSetup();  // throws InputError, as render does
+    const QString text = shown.fits ? tr("For <b>%1</b>: does not fit this cluster; nothing fits it").arg(setup)
+                                    : tr("For <b>%1</b>: does not fit (needs %2 of %3 per GPU); nothing fits this cluster")
+                                          .arg(setup, fromCore(format_bytes(shown.memory.peak_required_bytes)),
+                                               fromCore(format_bytes(usable_gpu_bytes(shown.scenario))));
+    return QStringLiteral("<span style=\"color:%1\">%2</span>").arg(warningColor(palette()).name(), text);
+}
+
 void ConfigPreview::rebuild() {
     const Scenario& s = doc_->exportScenario();
     const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine));
     try {
         config_ = QString::fromStdString(formatNamed(formatName()).render(s));
-        title_->setText(doc_->selectionFollowsPlan() ? tr("For <b>%1</b> (recommended)").arg(setup)
-                                                     : tr("For <b>%1</b> (clicked; click the recommended bar to go back)").arg(setup));
+        title_->setText(titleFor(setup));
     } catch (const InputError& e) {
         config_.clear();
         title_->setText(tr("<b>No config</b>: %1").arg(QString::fromStdString(e.what()).toHtmlEscaped()));

@@ -21,6 +21,7 @@ public:
     void setFormat(const QString& name);
     QString suggestedFileName() const;
     void copyToClipboard() const;
+    QString title() const;  // the header's text as shown (rich text)
 
 signals:
     void exportRequested();
@@ -30,6 +31,7 @@ protected:
 
 private:
     void rebuild();
+    QString titleFor(const QString& setup) const;  // the header above the file (rich text)
     PlannerDocument* doc_;
     QLabel* title_;
     QComboBox* format_;

@@ -401,8 +401,10 @@ void GpuLayoutView::rebuild() {
     if (ep > 1) summary += tr(", EP %1").arg(ep);
     if (par.virtual_stages > 1) summary += tr(", %1 virtual stages").arg(par.virtual_stages);
     if (par.sequence_parallel) summary += tr(", sequence parallel");
-    summary += (s.cluster.nodes == 1 ? tr(" on 1 node x %2 GPUs") : tr(" on %1 nodes x %2 GPUs").arg(s.cluster.nodes))
-                   .arg(s.cluster.gpus_per_node);
+    summary += s.cluster.gpus_per_node == 1
+                   ? (s.cluster.nodes == 1 ? tr(" on 1 node x 1 GPU") : tr(" on %1 nodes x 1 GPU").arg(s.cluster.nodes))
+                   : (s.cluster.nodes == 1 ? tr(" on 1 node x %2 GPUs") : tr(" on %1 nodes x %2 GPUs").arg(s.cluster.nodes))
+                         .arg(s.cluster.gpus_per_node);
     if (boxes < s.cluster.nodes) summary += tr(" (%1 of them drawn, evenly spaced)").arg(boxes);
     summary_->setText(summary);
 

@@ -50,6 +50,7 @@ RecommendationCard::RecommendationCard(PlannerDocument* doc, QWidget* parent) : 
     layout->addWidget(title_);
     // Headroom first: "Fits with 17.0 GiB to spare at its peak (in the loss)".
     headroom_ = new TextLine;
+    headroom_->setObjectName(QStringLiteral("headroom"));
     QFont headline = headroom_->font();
     headline.setBold(true);
     headroom_->setFont(headline);
@@ -204,6 +205,9 @@ void RecommendationCard::rebuild() {
         why = detailsOf(o);
     }
     headroom_->setText(headroom);
+    // Nothing fits: no headroom to state, and an empty bold band under the title read as a lost line.
+    // Shown or hidden only when the plan turns feasible or not, as the rows below.
+    if (headroom_->isVisibleTo(this) == headroom.isEmpty()) headroom_->setVisible(!headroom.isEmpty());
     for (int i = 0; i < kRows; ++i) {
         keys_[i]->setText(i < keys.size() ? keys[i] : QString());
         values_[i]->setText(i < values.size() ? values[i] : QString());

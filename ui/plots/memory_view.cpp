@@ -219,7 +219,7 @@ void MemoryView::rebuild() {
         peak_outline_->addData(key, peak);
         const double bar_top = barTopGib(c.memory);
         top = std::max(top, bar_top);
-        chart_.label(b)->position->setCoords(key, std::min(bar_top, 4.0 * s.cluster.gpu.memory_gib));
+        chart_.label(b)->position->setCoords(key, bar_top);
     }
     // The pins' bars, ghosted behind the live ones, at their tops as the live bars are drawn.
     std::vector<std::vector<double>> ghosts;
@@ -239,14 +239,20 @@ void MemoryView::rebuild() {
     usable_->point1->setCoords(0, usable);
     usable_->point2->setCoords(1, usable);
     // Keep the capacity line and the tallest bar in view, but do not let one huge bar (DDP of a
-    // 2T model) squash the rest: cap the axis at 4x capacity and say the bar is cut.
+    // 2T model) squash the rest: cap the axis at 4x capacity and say the bar is cut. A bar the
+    // cap's headroom would still show whole is not cut: the axis then reaches it and its label.
     const double cap = 4.0 * capacity;
-    double y_max = std::max(capacity * 1.15, std::min(top, cap) * 1.18);
+    constexpr double kLabelHeadroom = 1.18;
+    const bool cut = top > cap * kLabelHeadroom;
+    const double y_max = std::max(capacity * 1.15, (cut ? cap : top) * kLabelHeadroom);
     plot_->yAxis->setRange(0, y_max);
+    // Only when bars are cut do their labels stand at the cap, on the bars, under the axis's top.
+    for (std::size_t b = 0; cut && b < o.bars.size(); ++b)
+        chart_.label(b)->position->setCoords(SetupBarChart::key(b), std::min(barTopGib(o.bars[b].memory), cap));
     capacity_ticker_->clear();
     capacity_ticker_->addTick(capacity, tr("GPU %1 GiB").arg(localeNumber(capacity, 0)));
     plot_->yAxis2->setRange(plot_->yAxis->range());
-    if (any_frozen != frozen_in_legend_ || (top > cap) != cut_in_legend_) setLegend(any_frozen, top > cap);
+    if (any_frozen != frozen_in_legend_ || cut != cut_in_legend_) setLegend(any_frozen, cut);
     showSelection();
 }
 

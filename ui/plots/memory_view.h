@@ -44,6 +44,8 @@ public:
     double frozenGib(int bar) const;
     // Plotted peak reserved memory (the dashed box's top) in GiB, bar 0..6.
     double peakReservedGib(int bar) const;
+    // Whether a bar runs past the top of the axis (then the legend says so and the labels stand on the bars).
+    bool axisCut() const { return cut_in_legend_; }
     int highlightedBar() const { return highlighted_; }
     // Pin `pin`'s ghosted bar for setup `bar` (its top, GiB), 0 when not drawn.
     double ghostGib(int pin, int bar) const;

@@ -10,7 +10,10 @@
 #include "ui/i18n/translations.h"
 #include "ui/qcustomplot_include.h"
 
+#include <QFontMetricsF>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace zp::ui {
 
@@ -140,28 +143,89 @@ void ScalingView::rebuild() {
     capacity_->setPen(QPen(capacityColor(pal), 2));
     capacity_->point1->setCoords(1, capacity);
     capacity_->point2->setCoords(4096, capacity);
-    // At the right end, unless the GPU-count marker's label stands there (over 512 GPUs): then at the
-    // left end, so the two do not meet when the capacity line runs along the top (a 100M model on 4096 GPUs).
-    const bool marker_right = s.cluster.world_size() > 512;
-    capacity_label_->position->setCoords(marker_right ? 1 : 4096, capacity);
-    capacity_label_->setPositionAlignment((marker_right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom);
-    capacity_label_->setColor(capacityColor(pal));
-    capacity_label_->setText(tr("GPU %1 GiB").arg(localeNumber(capacity, 0)));
-
     marker_gpus_ = static_cast<double>(s.cluster.world_size());
     marker_->setPen(QPen(highlightColor(pal), 2, Qt::DashLine));
     marker_->point1->setCoords(marker_gpus_, 1);
     marker_->point2->setCoords(marker_gpus_, 10);
-    marker_label_->position->setCoords(marker_gpus_, 0.02);
-    marker_label_->setPositionAlignment((marker_gpus_ > 512 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
-    marker_label_->setColor(highlightColor(pal));
-    marker_label_->setText(tr("%1 GPUs").arg(s.cluster.world_size()));
 
     plot_->xAxis->setRange(0.8, 5000);
     lo = std::min(lo, capacity);
     hi = std::max(hi, capacity);
     plot_->yAxis->setRange(std::max(lo / 1.5, 1e-3), hi * 1.5);
+    placeLabels(capacity);
     queueReplot(plot_);
+}
+
+// The curves' values at `gpus` (each curve's first point at or past it).
+QVector<double> ScalingView::curvesAt(double gpus) const {
+    QVector<double> values;
+    for (const QCPGraph* g : graphs_) {
+        if (g->data()->isEmpty()) continue;
+        auto at = g->data()->findBegin(gpus, false);
+        if (at == g->data()->constEnd()) --at;
+        values.append(at->value);
+    }
+    return values;
+}
+
+QVector<double> ScalingView::curvesBetween(double from, double to) const {
+    QVector<double> values;
+    for (const QCPGraph* g : graphs_)
+        for (const QCPGraphData& p : *g->data())
+            if (p.key >= from && p.key <= to) values.append(p.value);
+    return values.isEmpty() ? curvesAt(from) : values;
+}
+
+// The capacity's and the marker's labels, on the plot's background (a curve ran through "GPU 80 GiB"
+// and "1 GPUs" sat over the curves' first points), each on a side of its line no curve takes there.
+void ScalingView::placeLabels(double capacity) {
+    const QPalette pal = palette();
+    QColor label_bg = pal.color(QPalette::Base);
+    label_bg.setAlpha(200);
+    const QCPRange y = plot_->yAxis->range();
+    const auto height = [&](double gib) { return std::log(gib / y.lower) / std::log(y.upper / y.lower); };  // 0 bottom, 1 top
+    // A label's height as a share of the axis's (a guess before the first layout).
+    const double axis_pixels = plot_->axisRect()->height();
+    const double label = axis_pixels > 0 ? (QFontMetricsF(capacity_label_->font()).height() + 2) / axis_pixels : 0.08;
+    // At the right end, unless the GPU-count marker's label stands there (over 512 GPUs): then at the
+    // left end, so the two do not meet when the capacity line runs along the top (a 100M model on 4096 GPUs).
+    const bool marker_right = marker_gpus_ > 512;
+    const QString capacity_text = tr("GPU %1 GiB").arg(localeNumber(capacity, 0));
+    // The GPU counts the label spans from its end of the line (the curves' points under it count,
+    // not only the end's: a point at 1,024 GPUs stood under a label anchored at 4,096).
+    const double end = marker_right ? 1 : 4096;
+    double far = marker_right ? 8 : 512;
+    if (plot_->axisRect()->width() > 0) {
+        const double span = QFontMetricsF(capacity_label_->font()).horizontalAdvance(capacity_text) + 8;
+        const double px = plot_->xAxis->coordToPixel(end);
+        far = plot_->xAxis->pixelToCoord(marker_right ? px + span : px - span);
+    }
+    int above = 0, below = 0;
+    for (double v : curvesBetween(std::min(end, far), std::max(end, far))) {
+        const double d = height(v) - height(capacity);
+        above += d >= 0 && d <= label ? 1 : 0;
+        below += d < 0 && -d <= label ? 1 : 0;
+    }
+    const bool capacity_below = above > below || height(capacity) + label > 1;
+    capacity_label_->position->setCoords(marker_right ? 1 : 4096, capacity);
+    capacity_label_->setPositionAlignment((marker_right ? Qt::AlignLeft : Qt::AlignRight) |
+                                          (capacity_below ? Qt::AlignTop : Qt::AlignBottom));
+    capacity_label_->setColor(capacityColor(pal));
+    capacity_label_->setBrush(label_bg);
+    capacity_label_->setText(capacity_text);
+    // At the top, unless a curve runs there at the marker (the curves start high at one GPU).
+    bool top_taken = false, bottom_taken = false;
+    for (double v : curvesAt(marker_gpus_)) {
+        top_taken = top_taken || height(v) > 1 - 1.5 * label;
+        bottom_taken = bottom_taken || height(v) < 1.5 * label;
+    }
+    const bool marker_bottom = top_taken && !bottom_taken;
+    marker_label_->position->setCoords(marker_gpus_, marker_bottom ? 0.98 : 0.02);
+    marker_label_->setPositionAlignment((marker_gpus_ > 512 ? Qt::AlignRight : Qt::AlignLeft) |
+                                        (marker_bottom ? Qt::AlignBottom : Qt::AlignTop));
+    marker_label_->setColor(highlightColor(pal));
+    marker_label_->setBrush(label_bg);
+    marker_label_->setText(marker_gpus_ == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(static_cast<qint64>(marker_gpus_)));
 }
 
 }  // namespace zp::ui

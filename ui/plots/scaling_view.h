@@ -5,6 +5,7 @@
 #include "ui/chart/legend_strip.h"
 
 #include <QList>
+#include <QVector>
 #include <QWidget>
 
 class QCustomPlot;
@@ -33,6 +34,10 @@ protected:
 private:
     void rebuild();
     void showPins();
+    void placeLabels(double capacity);            // the capacity's and the marker's labels, clear of the curves
+    QVector<double> curvesAt(double gpus) const;  // each stage curve's value there (GiB)
+    // Every curve point from `from` to `to` GPUs (GiB), or curvesAt(from) when none lies there.
+    QVector<double> curvesBetween(double from, double to) const;
     PlannerDocument* doc_;
     QCustomPlot* plot_;
     LegendStrip* legend_;

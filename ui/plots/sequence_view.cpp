@@ -4,6 +4,7 @@
 #include "core/base/format.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
+#include "ui/chart/axis_label_fit.h"
 #include "ui/chart/legend_strip.h"
 #include "ui/chart/plot_label.h"
 #include "ui/chart/plot_style.h"
@@ -13,9 +14,12 @@
 #include "ui/i18n/translations.h"
 #include "ui/qcustomplot_include.h"
 
+#include <QFontMetrics>
+#include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QScopedValueRollback>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -78,6 +82,19 @@ SequenceView::SequenceView(PlannerDocument* doc, QWidget* parent)
     bars_plot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
     bars_plot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new TokenLogTicker));
     bars_plot_->yAxis->setLabel(tr("Longest sequence, tokens"));
+    // The title on two lines when the plot is short, as the window's other plots.
+    fitAxisLabels(bars_plot_);
+    // After the layout: the title and the caption's headroom depend on the plot's height in
+    // pixels, and the chart has wrapped the labels by then.
+    // Both may lay the plot out again, which announces afterLayout again: that nested call is left
+    // to the chart (the labels' pitch). A title, a range or turned ticks that change the layout could
+    // otherwise undo each other without end (the monkey test found one: a stack overflow).
+    connect(bars_plot_, &QCustomPlot::afterLayout, this, [this] {
+        if (fitting_bars_) return;
+        const QScopedValueRollback fitting(fitting_bars_, true);
+        fitBarsTitle();
+        fitBarsHeadroom();
+    });
     bars_plot_->setAccessibleName(tr("Longest sequence per setup"));
     bars_plot_->setAccessibleDescription(tr("One bar per setup at the longest sequence it fits, labelled with what stops the next length"));
     curve_plot_->setAccessibleName(tr("Tokens per second and step time against the sequence length"));
@@ -179,6 +196,7 @@ void SequenceView::drawBars() {
     }
     chart_.setSetups(bars);
     chart_.hideLabelsFrom(bars.size());
+    captions_.clear();
     double top = static_cast<double>(overview_.granularity);
     const QPalette pal = palette();
     QColor label_bg = pal.color(QPalette::Base);
@@ -193,11 +211,77 @@ void SequenceView::drawBars() {
         label->position->setCoords(key, std::max(tokens, static_cast<double>(overview_.granularity)));
         label->setBrush(label_bg);
         label->setFont(font());
-        label->setText(barCaption(static_cast<int>(b)));
+        QString caption = barCaption(static_cast<int>(b));
+        if (overview_.ulysses_searched) {
+            // "Ulysses 8" kept on one line (no-break spaces; the chart wraps at spaces): broken, the
+            // caption was four lines, more than the bars' plot has room for at 1280x720.
+            const QString degree = tr("Ulysses %1").arg(overview_.per_setup[b].ulysses);
+            caption.replace(degree, QString(degree).replace(QLatin1Char(' '), QChar(0x00A0)));
+        }
+        label->setText(caption);
+        captions_.append(caption);
         label->setColor(tokens > 0 ? pal.color(QPalette::WindowText) : capacityColor(pal));
     }
-    bars_plot_->yAxis->setRange(static_cast<double>(overview_.granularity) / 2.0, top * 6.0);
+    bars_top_ = top;
+    bars_plot_->yAxis->setRange(static_cast<double>(overview_.granularity) / 2.0, top * 6.0);  // until the layout (fitBarsHeadroom)
     queueReplot(bars_plot_);
+}
+
+// At 1280x720 the bars' plot is some 80 pixels high: even on two lines "Longest sequence," was cut
+// at both ends ("ongest sequenc"). There the title is the unit alone; the summary above and the
+// tab's name say what the bars are.
+void SequenceView::fitBarsTitle() {
+    // Chosen once per size of the plot: the long title's two lines take margin from the bars, which
+    // can turn their names under them and take the height that let it fit; judged on every replot
+    // it flipped back and forth.
+    if (bars_plot_->size() == title_chosen_for_) return;
+    title_chosen_for_ = bars_plot_->size();
+    QCPAxis* axis = bars_plot_->yAxis;
+    const QString full = tr("Longest sequence, tokens");
+    const QFontMetrics metrics(axis->labelFont());
+    double widest = 0;
+    for (const QString& line : twoLineTitle(full).split(QLatin1Char('\n')))
+        widest = std::max(widest, static_cast<double>(metrics.horizontalAdvance(line)));
+    const QString wanted = widest <= axis->axisRect()->height() ? full : tr("tokens");
+    // Compared with the title as set (fitAxisLabels keeps it; the label may be its two-line form).
+    if (axis->property("zpFullLabel").toString() == wanted) return;
+    axis->setLabel(wanted);
+    axis->setProperty("zpFullLabel", wanted);
+    relayoutInReplot(bars_plot_);
+}
+
+// A fixed factor above the tallest bar (6x on the log axis) left too little room at the default
+// size for a two-line caption ("95.7k" over "GPU", three lines with Ulysses) and none at 1280x720.
+// The axis top is set so the caption's lines, in pixels, fit between the bar and the top: on a log
+// axis from lo to hi, a bar at v stands (log hi - log v) / (log hi - log lo) of the height below it.
+void SequenceView::fitBarsHeadroom() {
+    const double height = bars_plot_->axisRect()->height();
+    const double lo = bars_plot_->yAxis->range().lower;
+    if (height <= 0 || bars_top_ <= lo) return;
+    const double line = QFontMetricsF(font()).lineSpacing(), padding = 3 + 4;  // the labels' padding and a gap
+    // At most this share of the height above the tallest bar: past it the log axis ran to 1e20.
+    constexpr double kMostShare = 0.7;
+    // The captions as wrapped to the pitch; taller than that share, they lose their last lines (the
+    // limit, the Ulysses degree: the tooltip keeps them), down to the length alone.
+    qsizetype lines = 1;
+    for (qsizetype keep = 3; keep >= 1; --keep) {
+        for (qsizetype b = 0; b < captions_.size(); ++b)
+            chart_.label(static_cast<std::size_t>(b))->setText(captions_[b].section(QLatin1Char('\n'), 0, keep - 1));
+        chart_.fitLabels();
+        lines = 1;
+        for (qsizetype b = 0; b < captions_.size(); ++b)
+            lines = std::max(lines, chart_.label(static_cast<std::size_t>(b))->text().count(QLatin1Char('\n')) + 1);
+        if (static_cast<double>(lines) * line + padding <= kMostShare * height) break;
+    }
+    const double share = std::min(kMostShare, (static_cast<double>(lines) * line + padding) / height);
+    // As many decades labelled as there is room for (at 1280x720 "100M" and "1G" ran together).
+    if (auto ticker = qSharedPointerDynamicCast<QCPAxisTickerLog>(bars_plot_->yAxis->ticker()))
+        ticker->setTickCount(
+            std::clamp(static_cast<int>(height / (2.5 * QFontMetricsF(bars_plot_->yAxis->tickLabelFont()).height())), 2, 5));
+    const double hi = std::exp((std::log(bars_top_) - share * std::log(lo)) / (1 - share));
+    if (std::abs(hi / bars_plot_->yAxis->range().upper - 1) < 1e-3) return;
+    bars_plot_->yAxis->setRange(lo, hi);
+    relayoutInReplot(bars_plot_);  // new ticks may move the margins
 }
 
 void SequenceView::drawCurves() {

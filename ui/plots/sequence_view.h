@@ -9,6 +9,8 @@
 #include "ui/chart/setup_bar_chart.h"
 #include "ui/widgets/lazy_view.h"
 
+#include <QSize>
+
 class QCustomPlot;
 class QCPBars;
 class QCPGraph;
@@ -53,6 +55,8 @@ private:
     void rebuild() override;
     void restyle() override;
     void drawBars();
+    void fitBarsTitle();     // the bars' axis title, or its unit alone where even two lines do not fit
+    void fitBarsHeadroom();  // the bars' axis top, so the tallest bar's caption fits above it
     void drawCurves();
     QString limitShortName(SequenceLimit l) const;
 
@@ -72,6 +76,10 @@ private:
     PlotLabel* wall_label_ = nullptr;
     SequenceOverview overview_;
     bool dragging_ = false;
+    double bars_top_ = 0;        // the tallest bar's tokens
+    QStringList captions_;       // per bar: its full caption, of which fitBarsHeadroom shows what fits
+    bool fitting_bars_ = false;  // in fitBarsTitle / fitBarsHeadroom, whose relayout announces afterLayout again
+    QSize title_chosen_for_;     // the plot's size when fitBarsTitle last chose the title
 };
 
 }  // namespace zp::ui

@@ -55,6 +55,8 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
 
 bool TimeView::captionsRoomy() const {
     const double pitch = plot_->xAxis->coordToPixel(SetupBarChart::key(1)) - plot_->xAxis->coordToPixel(SetupBarChart::key(0));
+    // Where the tokens/s line is a little wider than a label's room, it is not parted from "tok/s"
+    // (wrapToWidth): SetupBarChart::fitLabels draws the label a little smaller.
     return pitch >= widest_tokens_ + 2;
 }
 
@@ -67,7 +69,21 @@ void TimeView::updateLegend(bool waits_for_data) {
     QList<LegendStrip::Entry> entries = base_legend_;
     if (waits_for_data) entries.append({timePartName(TimePart::DataWait), timePartColor(TimePart::DataWait)});
     SetupBarChart::appendGhostLegend(entries, doc_->pins(), palette());
+    // A bar that runs off the top would otherwise read as the axis's maximum (the memory view says it alike).
+    if (axis_cut_)
+        entries.append({tr("Axis cut; bar labels give the times"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Break});
     legend_->setEntries(entries);
+}
+
+// Offload-heavy setups can be 100x slower: the axis is capped at 4x the fastest fitting setup, but
+// never below the recommended setup's bar, which the card talks about and must be seen whole.
+double TimeView::axisCapSeconds(const Overview& o, double top) {
+    double fastest = 0, best = 0;
+    for (const Candidate& c : o.bars) {
+        if (c.fit.all() && (fastest == 0 || c.step.seconds < fastest)) fastest = c.step.seconds;
+        if (o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero)) best = std::max(best, c.step.seconds);
+    }
+    return fastest > 0 ? std::max(4 * fastest, best) : top;
 }
 
 void TimeView::rebuild() {
@@ -98,6 +114,7 @@ void TimeView::rebuild() {
         ghosts.push_back(std::move(seconds));
     }
     chart_.setGhosts(ghosts);
+    axis_cut_ = false;
     updateLegend(waits_for_data);
     if (!o.step_valid) {
         chart_.hideLabelsFrom(0);
@@ -108,14 +125,12 @@ void TimeView::rebuild() {
         queueReplot(plot_);
         return;
     }
-    // Offload-heavy setups can be 100x slower: cap the axis at 4x the fastest fitting setup.
-    double fastest = 0;
-    for (const Candidate& c : o.bars)
-        if (c.fit.all() && (fastest == 0 || c.step.seconds < fastest)) fastest = c.step.seconds;
-    const double cap = fastest > 0 ? 4 * fastest : top;
+    const double cap = axisCapSeconds(o, top);
     const double y_max = std::min(top, cap) * 1.25;
     plot_->yAxis->setRange(0, y_max > 0 ? y_max : 1);
     label_cap_seconds_ = cap;
+    axis_cut_ = y_max > 0 && top > y_max;
+    updateLegend(waits_for_data);
     chart_.hideLabelsFrom(o.bars.size());
     mixed_steps_ = false;
     for (const Candidate& c : o.bars)
@@ -141,9 +156,14 @@ void TimeView::setCaptions() {
     const Overview& o = doc_->overview();
     const QPalette pal = palette();
     roomy_ = captionsRoomy();
+    // A cut bar's caption stands on the bar itself: on the plot's background, dimmed, to be read on
+    // any part's colour (as the memory view's labels).
+    QColor label_bg = pal.color(QPalette::Base);
+    label_bg.setAlpha(200);
     for (std::size_t i = 0; i < o.bars.size(); ++i) {
         const Candidate& c = o.bars[i];
         PlotLabel* text = chart_.label(i);
+        text->setBrush(label_bg);
         text->position->setCoords(SetupBarChart::key(i), std::min(c.step.seconds, label_cap_seconds_));
         text->setColor(c.fit.all() ? pal.color(QPalette::WindowText) : capacityColor(pal));
         QString caption = QString::fromStdString(format_seconds(c.step.seconds));

@@ -11,6 +11,10 @@
 class QCustomPlot;
 class QCPBars;
 
+namespace zp {
+struct Overview;
+}
+
 namespace zp::ui {
 
 class LegendStrip;
@@ -23,6 +27,8 @@ public:
     explicit TimeView(PlannerDocument* doc, QWidget* parent = nullptr);
     QCustomPlot* plot() const { return plot_; }
     LegendStrip* legend() const { return legend_; }
+    // Whether a bar runs past the top of the axis (the legend then says the axis is cut).
+    bool axisCut() const { return axis_cut_; }
     // Pin `pin`'s ghosted step time for setup `bar` (seconds), 0 when not drawn.
     double ghostSeconds(int pin, int bar) const { return chart_.ghostValue(pin, bar); }
 
@@ -52,9 +58,11 @@ private:
     // The bars' steps hold different numbers of tokens (each layout's own global batch under an
     // auto layout): their heights are not the same work, and each caption says how much its step is.
     bool mixed_steps_ = false;
-    double label_cap_seconds_ = 0;           // the labels stand at most this high (the axis cap)
-    int widest_tokens_ = 0;                  // pixels of the widest tokens/s line
-    QList<LegendStrip::Entry> base_legend_;  // the parts; each pin's entry follows them
+    static double axisCapSeconds(const Overview& o, double top);  // how high the axis goes before cutting bars
+    double label_cap_seconds_ = 0;                                // the labels stand at most this high (the axis cap)
+    bool axis_cut_ = false;                                       // a bar runs past the top of the axis: the legend says so
+    int widest_tokens_ = 0;                                       // pixels of the widest tokens/s line
+    QList<LegendStrip::Entry> base_legend_;                       // the parts; each pin's entry follows them
 };
 
 }  // namespace zp::ui

@@ -3,6 +3,7 @@
 #include "ui/widgets/edit_spin_box.h"
 
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QScopedValueRollback>
 #include <QSlider>
 
@@ -28,6 +29,7 @@ ScaledSlider::ScaledSlider(double low, double high, int decimals, const QString&
     spin_->setRange(low, high);
     spin_->setDecimals(decimals);
     spin_->setSuffix(suffix);
+    suffix_ = suffix;
     // Wide enough for the span's values and for "00000.00 <unit>", whichever is wider.
     const int minimum = spin_->fontMetrics().horizontalAdvance(QStringLiteral("00000.00 ") + suffix) + 24;
     spin_->setFixedWidth(std::max(minimum, spin_->sizeHint().width()));
@@ -81,6 +83,58 @@ void ScaledSlider::setToolTips(const QString& tip) {
     spin_->setToolTip(tip);
 }
 
-void ScaledSlider::setPowerOfTwoSnapping(bool on) { powers_of_two_ = on; }
+void ScaledSlider::setSuffixOfOne(const QString& suffix) {
+    if (suffix_of_one_.isEmpty())
+        // Every change of the shown value, typed, dragged or set (showValue too emits valueChanged).
+        connect(spin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+            const QString& wanted = v == 1 ? suffix_of_one_ : suffix_;
+            if (spin_->suffix() != wanted) spin_->setSuffix(wanted);
+        });
+    suffix_of_one_ = suffix;
+    if (spin_->value() == 1) spin_->setSuffix(suffix);
+}
+
+void ScaledSlider::setPowerOfTwoSnapping(bool on) {
+    if (on == powers_of_two_) return;
+    powers_of_two_ = on;
+    if (on) slider_->installEventFilter(this);
+    else slider_->removeEventFilter(this);
+}
+
+// With snapping, one of the slider's 1000 steps is about 1/80 of a doubling, so an arrow key moved
+// nothing visible until some 40 presses added up to one. The keys step the snapped values instead:
+// an arrow one power of two, PageUp/PageDown kPageDoublings. The mouse keeps the slider's own steps.
+bool ScaledSlider::eventFilter(QObject* watched, QEvent* e) {
+    if (watched != slider_ || !powers_of_two_ || e->type() != QEvent::KeyPress) return QWidget::eventFilter(watched, e);
+    const auto* key = static_cast<QKeyEvent*>(e);
+    if (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) return false;
+    constexpr int kPageDoublings = 3;
+    const int forward = slider_->isRightToLeft() ? -1 : 1;  // a horizontal slider's Right key in the reading direction
+    int doublings = 0;
+    switch (key->key()) {
+    case Qt::Key_Right: doublings = forward; break;
+    case Qt::Key_Left: doublings = -forward; break;
+    case Qt::Key_Up: doublings = 1; break;
+    case Qt::Key_Down: doublings = -1; break;
+    case Qt::Key_PageUp: doublings = kPageDoublings; break;
+    case Qt::Key_PageDown: doublings = -kPageDoublings; break;
+    default: return false;
+    }
+    // From the value shown, which may be typed and not a power of two (12 steps to 16 or to 8).
+    const double now = spin_->value();
+    const double exponent = std::log2(std::max(now, 1.0));
+    const double target = std::clamp(
+        std::pow(2.0, doublings > 0 ? std::floor(exponent + 1e-9) + doublings : std::ceil(exponent - 1e-9) + doublings), low_, high_);
+    if (doublings > 0 ? target <= now : target >= now) return true;  // at the end of the span, or beyond it that way
+    const int position = toSlider(target);
+    if (position != slider_->value()) {
+        slider_->setValue(position);  // valueChanged: shown and emitted as an edit
+    } else {
+        // A typed value past the span's end, the slider already there: back to the end's value.
+        spin_->showValue(fromSlider(position));
+        emit valueEdited(spin_->value());
+    }
+    return true;
+}
 
 }  // namespace zp::ui

@@ -27,11 +27,18 @@ public:
     // width the span needs, so the panel's layout does not depend on the extreme values.
     void setValidRange(double minimum, double maximum);
     void setToolTips(const QString& tip);
-    void setPowerOfTwoSnapping(bool on);  // the slider steps through powers of two (GPU counts, sequence lengths)
+    // The spin box's suffix while it shows 1 (" GPU"); the suffix given to the constructor otherwise.
+    void setSuffixOfOne(const QString& suffix);
+    // The slider steps through powers of two (GPU counts, sequence lengths); its arrow keys then step
+    // one power of two, PageUp/PageDown three.
+    void setPowerOfTwoSnapping(bool on);
     QSlider* slider() const { return slider_; }
 
 signals:
     void valueEdited(double value);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     double fromSlider(int position) const;
@@ -42,7 +49,8 @@ private:
     double low_, high_;
     Scale scale_;
     bool powers_of_two_ = false;
-    bool showing_ = false;  // setValue is moving the slider: not a user edit
+    QString suffix_, suffix_of_one_;  // the spin box's suffix for other values, and for 1 (empty: the same)
+    bool showing_ = false;            // setValue is moving the slider: not a user edit
 };
 
 }  // namespace zp::ui

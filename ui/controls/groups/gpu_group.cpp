@@ -31,6 +31,7 @@ GpuGroup::GpuGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr
     form_->addRow(tr("Node"), node_);
     gpus_ = named(new ScaledSlider(1, 4096, 0, tr(" GPUs"), Scale::Logarithmic), "gpu_count");
     gpus_->setValidRange(static_cast<double>(limits::kWorldSize.min), static_cast<double>(limits::kWorldSize.max));
+    gpus_->setSuffixOfOne(tr(" GPU"));  // "1 GPU", not "1 GPUs"
     gpus_->setPowerOfTwoSnapping(true);
     gpus_->setToolTips(tr("Data-parallel GPUs in total (log scale). ZeRO partitions model states across all of them."));
     form_->addRow(tr("GPU count"), gpus_);

@@ -194,6 +194,12 @@ void add(std::vector<std::string>& texts, std::vector<Phrase>& phrases, Phrase p
     phrases.push_back(std::move(p));
 }
 
+// The sizes layout_words names: equal sizes, equal words.
+bool same_layout(const Parallelism& a, const Parallelism& b) {
+    return a.tensor == b.tensor && a.pipeline == b.pipeline && a.virtual_stages == b.virtual_stages &&
+           a.sequence_parallel == b.sequence_parallel && a.expert == b.expert && a.ulysses == b.ulysses;
+}
+
 // "tensor 8 x pipeline 4 x data 64", or "data 32" where the layout is data parallelism alone.
 std::string layout_or_data_words(const Scenario& s) {
     const std::string words = layout_words(s);
@@ -802,14 +808,14 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
                     rejection(setup_key(z), s.fsdp.engine,
                               phrase(QT_TRANSLATE_NOOP("Core", "fits and is within 2% (%1 tokens/s), but %2 is simpler"),
                                      {format_count(tps), best_label})));
-            else if (const std::string at_layout = layout_or_data_words(with_candidate(s, c));
-                     at_layout != layout_or_data_words(with_candidate(s, plan.best)))
+            else if (!same_layout(c.parallel, plan.best.parallel))
                 // Its own best layout, not the recommended one's: say which (a DDP row at the
                 // recommended tensor size would not fit at all).
-                plan.rejected.push_back(rejection(setup_key(z), s.fsdp.engine,
-                                                  phrase(QT_TRANSLATE_NOOP("Core", "fits at %1, but is %2 slower (%3 vs %4 tokens/s)"),
-                                                         {at_layout, percent_slower(plan.best.step.tokens_per_second, tps),
-                                                          format_count(tps), format_count(plan.best.step.tokens_per_second)})));
+                plan.rejected.push_back(
+                    rejection(setup_key(z), s.fsdp.engine,
+                              phrase(QT_TRANSLATE_NOOP("Core", "fits at %1, but is %2 slower (%3 vs %4 tokens/s)"),
+                                     {layout_or_data_words(with_candidate(s, c)), percent_slower(plan.best.step.tokens_per_second, tps),
+                                      format_count(tps), format_count(plan.best.step.tokens_per_second)})));
             else
                 plan.rejected.push_back(rejection(setup_key(z), s.fsdp.engine,
                                                   phrase(QT_TRANSLATE_NOOP("Core", "fits, but is %1 slower (%2 vs %3 tokens/s)"),

@@ -13,6 +13,7 @@
 #include "core/model/deepspeed_defaults.h"
 #include "core/model/enum_names.h"
 #include "core/model/model_spec.h"
+#include "core/model/param_swap_buffers.h"
 #include "core/model/trainable_params.h"
 
 #include <nlohmann/json.hpp>
@@ -336,14 +337,15 @@ private:
         if (!ctx_.largest_layer || !world_ || *world_ <= 0) return;
         double buffer = deepspeed::defaults::kOffloadParamBufferElems;
         if (block.contains("buffer_size") && block.at("buffer_size").is_number()) buffer = block.at("buffer_size").get<double>();
-        const auto partition = (*ctx_.largest_layer + *world_ - 1) / *world_;
-        if (static_cast<double>(partition) <= buffer) return;
+        const double partition = param_partition_elems(static_cast<double>(*ctx_.largest_layer), *world_);
+        if (partition <= buffer) return;
         add(Severity::Error, "zero_optimization.offload_param.buffer_size",
-            "one rank's partition of the model's largest layer is " + format_count(static_cast<double>(partition)) + " elements (" +
+            "one rank's partition of the model's largest layer is " + format_count(partition) + " elements (" +
                 format_count(static_cast<double>(*ctx_.largest_layer)) + " over " + std::to_string(*world_) +
                 " ranks), more than buffer_size " + format_count(buffer) +
                 ": DeepSpeed asserts \"More elements ... than buffer size\" at zero.Init (partitioned_param_swapper.py get_buffer)",
-            "set \"buffer_size\": " + std::to_string(partition) + " or more (the pinned pool is buffer_count x buffer_size elements)");
+            "set \"buffer_size\": " + std::to_string(static_cast<std::int64_t>(partition)) +
+                " or more (the pinned pool is buffer_count x buffer_size elements)");
     }
 
     void check_contradictions() {

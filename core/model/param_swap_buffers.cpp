@@ -8,11 +8,14 @@
 
 namespace zp {
 
+double param_partition_elems(double elements, std::int64_t ranks) {
+    return std::ceil(elements / static_cast<double>(std::max<std::int64_t>(ranks, 1)));
+}
+
 double largest_param_partition_elems(const Scenario& s) {
     // The tensor-parallel split is left out: a vocabulary-parallel embedding's share is smaller,
     // so this is at least the partition on every rank.
-    const double largest = static_cast<double>(largest_layer_params(s.model));
-    return std::ceil(largest / static_cast<double>(std::max<std::int64_t>(zero_shard_size(s), 1)));
+    return param_partition_elems(static_cast<double>(largest_layer_params(s.model)), zero_shard_size(s));
 }
 
 double offload_param_buffer_elems(const Scenario& s) {

@@ -11,6 +11,10 @@
 
 namespace zp {
 
+// One rank's partition of a parameter of `elements` over `ranks`: padded to a multiple of the ranks
+// and divided (partition_parameters.py _partition_param: _aligned_size // _partition_world_size).
+double param_partition_elems(double elements, std::int64_t ranks);
+
 // Elements of one rank's partition of the model's largest module (the largest layer's parameters,
 // weight and bias: at least its largest tensor), over the ranks ZeRO-3 partitions it over.
 double largest_param_partition_elems(const Scenario& s);

@@ -131,6 +131,12 @@ QColor capacityColor(const QPalette& p) { return isDark(p) ? QColor(0xff, 0x6b, 
 QColor warningColor(const QPalette& p) { return isDark(p) ? QColor(0xff, 0xa0, 0x40) : QColor(0xb3, 0x4d, 0x00); }
 QColor highlightColor(const QPalette& p) { return p.color(QPalette::Highlight); }
 
+QColor labelBackground(const QPalette& p) {
+    QColor background = p.color(QPalette::Base);
+    background.setAlpha(200);
+    return background;
+}
+
 void embedPlot(QWidget* host, QCustomPlot* plot, int plainElements, LegendStrip* legend) {
     auto* layout = new QVBoxLayout(host);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -45,6 +45,9 @@ void applyPalette(QCustomPlot* plot, const QPalette& palette);
 QColor capacityColor(const QPalette& palette);
 QColor warningColor(const QPalette& palette);
 QColor highlightColor(const QPalette& palette);
+// What a label on a plot stands on: the plot's background, a little see-through, so the label
+// reads on any bar's or curve's colour and what it covers still shows.
+QColor labelBackground(const QPalette& palette);
 
 class LegendStrip;
 

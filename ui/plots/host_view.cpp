@@ -64,8 +64,7 @@ void HostView::rebuild() {
     // (DDP loading a 2T model in every process) does not squash the rest.
     const double cap = capacity > 0 ? 4.0 * capacity : 0.0;
     double top = 0;
-    QColor label_bg = pal.color(QPalette::Base);
-    label_bg.setAlpha(200);
+    const QColor label_bg = labelBackground(pal);
     for (std::size_t b = 0; b < o.bars.size(); ++b) {
         const Candidate& c = o.bars[b];
         const double key = SetupBarChart::key(b);

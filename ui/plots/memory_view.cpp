@@ -314,8 +314,7 @@ void MemoryView::fitSpare() {
 void MemoryView::showSelection() {
     const Overview& o = doc_->overview();
     const QPalette pal = palette();
-    QColor label_bg = pal.color(QPalette::Base);
-    label_bg.setAlpha(200);
+    const QColor label_bg = labelBackground(pal);
     frame_->setVisible(false);
     spare_->setVisible(false);
     spare_label_->setVisible(false);

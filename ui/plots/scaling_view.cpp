@@ -180,8 +180,7 @@ QVector<double> ScalingView::curvesBetween(double from, double to) const {
 // and "1 GPUs" sat over the curves' first points), each on a side of its line no curve takes there.
 void ScalingView::placeLabels(double capacity) {
     const QPalette pal = palette();
-    QColor label_bg = pal.color(QPalette::Base);
-    label_bg.setAlpha(200);
+    const QColor label_bg = labelBackground(pal);
     const QCPRange y = plot_->yAxis->range();
     const auto height = [&](double gib) { return std::log(gib / y.lower) / std::log(y.upper / y.lower); };  // 0 bottom, 1 top
     // A label's height as a share of the axis's (a guess before the first layout).

@@ -199,8 +199,7 @@ void SequenceView::drawBars() {
     captions_.clear();
     double top = static_cast<double>(overview_.granularity);
     const QPalette pal = palette();
-    QColor label_bg = pal.color(QPalette::Base);
-    label_bg.setAlpha(200);
+    const QColor label_bg = labelBackground(pal);
     for (std::size_t b = 0; b < bars.size(); ++b) {
         const double tokens = static_cast<double>(overview_.per_setup[b].max_seq_len);
         const double key = SetupBarChart::key(b);

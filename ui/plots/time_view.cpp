@@ -115,8 +115,8 @@ void TimeView::rebuild() {
     }
     chart_.setGhosts(ghosts);
     axis_cut_ = false;
-    updateLegend(waits_for_data);
     if (!o.step_valid) {
+        updateLegend(waits_for_data);
         chart_.hideLabelsFrom(0);
         note_->setVisible(true);
         note_->setColor(warningColor(pal));
@@ -156,10 +156,9 @@ void TimeView::setCaptions() {
     const Overview& o = doc_->overview();
     const QPalette pal = palette();
     roomy_ = captionsRoomy();
-    // A cut bar's caption stands on the bar itself: on the plot's background, dimmed, to be read on
-    // any part's colour (as the memory view's labels).
-    QColor label_bg = pal.color(QPalette::Base);
-    label_bg.setAlpha(200);
+    // Every caption on the plot's background (a cut bar's stands on the bar itself), to be read on
+    // any part's colour, as the memory view's labels.
+    const QColor label_bg = labelBackground(pal);
     for (std::size_t i = 0; i < o.bars.size(); ++i) {
         const Candidate& c = o.bars[i];
         PlotLabel* text = chart_.label(i);

@@ -676,7 +676,7 @@
     </message>
     <message>
         <source>up to %1 tokens (then %2)</source>
-        <translation>最多 %1 个 token（再长则受限于%2）</translation>
+        <translation>最多 %1 个 token（再长则受限于 %2）</translation>
     </message>
     <message>
         <source>%1 x %2 accum. x %3 GPUs</source>
@@ -773,6 +773,18 @@
     <message>
         <source>%1 x %2 accum. on one GPU</source>
         <translation>%1 × 累积 %2，单个 GPU</translation>
+    </message>
+    <message>
+        <source>one group of %1 sequence-parallel GPUs</source>
+        <translation>一个组，含 %1 个序列并行 GPU</translation>
+    </message>
+    <message>
+        <source>one model-parallel group of %1 GPUs</source>
+        <translation>一个模型并行组，含 %1 个 GPU</translation>
+    </message>
+    <message>
+        <source>%1 x %2 accum. on one group of %3 GPUs</source>
+        <translation>%1 × 累积 %2，在一个 %3 GPU 的组上</translation>
     </message>
 </context>
 <context>
@@ -1905,7 +1917,7 @@
     </message>
     <message>
         <source>%1 parameters, %2 layers, hidden %3%4</source>
-        <translation>%1 参数，%2 层，hidden %3%4</translation>
+        <translation>%1 参数，%2 层，隐藏维度 %3%4</translation>
     </message>
     <message>
         <source> (architecture synthesized from the size)</source>
@@ -2073,7 +2085,7 @@
     </message>
     <message>
         <source>DeepSpeed&apos;s TiledMLP: the MLP runs in shards of about hidden-size tokens and keeps only its input; its forward runs again in backward.</source>
-        <translation>DeepSpeed 的 TiledMLP：MLP 按约等于隐藏维度个词元分块计算，只保留其输入；其前向在反向时再算一次。</translation>
+        <translation>DeepSpeed 的 TiledMLP：MLP 按约等于隐藏维度个 token分块计算，只保留其输入；其前向在反向时再算一次。</translation>
     </message>
     <message>
         <source>Checkpoints in host RAM</source>
@@ -2097,7 +2109,7 @@
     </message>
     <message>
         <source>FlashAttention-3 and Liger-Kernel with int64 indexing. Off: FlashAttention-2 and older Liger fail once a GPU&apos;s tokens x hidden reach 2^31 elements.</source>
-        <translation>FlashAttention-3 和使用 int64 索引的 Liger-Kernel。关闭时：一旦单个 GPU 的词元数 x 隐藏维度达到 2^31 个元素，FlashAttention-2 和旧版 Liger 会出错。</translation>
+        <translation>FlashAttention-3 和使用 int64 索引的 Liger-Kernel。关闭时：一旦单个 GPU 的 token 数 x 隐藏维度达到 2^31 个元素，FlashAttention-2 和旧版 Liger 会出错。</translation>
     </message>
     <message>
         <source>Toggle tiled MLP</source>
@@ -2459,6 +2471,14 @@
         <source> GPU</source>
         <translation> 个 GPU</translation>
     </message>
+    <message>
+        <source>None: one GPU</source>
+        <translation>无：单个 GPU</translation>
+    </message>
+    <message>
+        <source>None: data parallel over %1</source>
+        <translation>无：在 %1 上做数据并行</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>
@@ -2684,10 +2704,6 @@ tensor rank %4, data-parallel rank %5, pipeline stage %6</source>
         <translation>级：</translation>
     </message>
     <message>
-        <source>%1 GPUs in %2 nodes of %3. %4. Tensor-parallel groups are %5 consecutive GPUs; pipeline stages are %6 ranks apart; data-parallel groups have %7 ranks, %5 apart. Tensor-parallel traffic: %8. Pipeline traffic: %9. Data-parallel traffic (%10): %11.</source>
-        <translation>%1 个 GPU，分布在 %2 个节点上，每节点 %3 个。%4。张量并行组由 %5 个连续的 GPU 组成；流水线各级相隔 %6 个 rank；数据并行组有 %7 个 rank，相隔 %5。张量并行通信：%8。流水线通信：%9。数据并行通信（%10）：%11。</translation>
-    </message>
-    <message>
         <source>sequence-parallel group</source>
         <translation>序列并行组</translation>
     </message>
@@ -2734,6 +2750,22 @@ tensor rank %4, data-parallel rank %5, pipeline stage %6</source>
     <message>
         <source> on %1 nodes x 1 GPU</source>
         <translation>，%1 个节点 x 1 个 GPU</translation>
+    </message>
+    <message>
+        <source>One GPU</source>
+        <translation>单个 GPU</translation>
+    </message>
+    <message>
+        <source>%1 GPUs in one node</source>
+        <translation>%1 个 GPU，位于一个节点</translation>
+    </message>
+    <message>
+        <source>%1 GPUs in %2 nodes of %3</source>
+        <translation>%1 个 GPU，分布在 %2 个节点上，每节点 %3 个</translation>
+    </message>
+    <message>
+        <source>%1. %2. Tensor-parallel groups are %3 consecutive GPUs; pipeline stages are %4 ranks apart; data-parallel groups have %5 ranks, %3 apart. Tensor-parallel traffic: %6. Pipeline traffic: %7. Data-parallel traffic (%8): %9.</source>
+        <translation>%1。%2。张量并行组由 %3 个连续的 GPU 组成；流水线各级相隔 %4 个 rank；数据并行组有 %5 个 rank，相隔 %3。张量并行通信：%6。流水线通信：%7。数据并行通信（%8）：%9。</translation>
     </message>
 </context>
 <context>
@@ -3421,7 +3453,7 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>No stage, offload or recompute setup fits this cluster. What would make it fit:</source>
-        <translation>没有任何 stage、卸载或重计算方案能放进这个集群。以下改动可以放下：</translation>
+        <translation>没有任何 ZeRO 阶段、卸载或重计算方案能放进这个集群。以下改动可以放下：</translation>
     </message>
     <message>
         <source>Recommended: %1</source>
@@ -3509,14 +3541,6 @@ Not loaded into the controls: %1</source>
         <translation>每 GPU 余量</translation>
     </message>
     <message>
-        <source>Largest micro batch</source>
-        <translation>最大微批量</translation>
-    </message>
-    <message>
-        <source>Longest sequence</source>
-        <translation>最长序列</translation>
-    </message>
-    <message>
         <source>Recompute</source>
         <translation>重计算</translation>
     </message>
@@ -3543,6 +3567,14 @@ Not loaded into the controls: %1</source>
     <message>
         <source> + waiting for data %1</source>
         <translation> + 等待数据 %1</translation>
+    </message>
+    <message>
+        <source>Largest micro batch as set</source>
+        <translation>当前设置下最大微批量</translation>
+    </message>
+    <message>
+        <source>Longest sequence as set</source>
+        <translation>当前设置下最长序列</translation>
     </message>
 </context>
 <context>
@@ -3580,7 +3612,7 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>Longest sequence, tokens</source>
-        <translation>最长序列（词元）</translation>
+        <translation>最长序列（token）</translation>
     </message>
     <message>
         <source>Longest sequence per setup</source>
@@ -3588,15 +3620,15 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>Tokens per second and step time against the sequence length</source>
-        <translation>每秒词元数与步时间随序列长度的变化</translation>
+        <translation>每秒 token 数与步时间随序列长度的变化</translation>
     </message>
     <message>
         <source>Sequence length, tokens</source>
-        <translation>序列长度（词元）</translation>
+        <translation>序列长度（token）</translation>
     </message>
     <message>
         <source>tokens/s</source>
-        <translation>词元/秒</translation>
+        <translation>token/秒</translation>
     </message>
     <message>
         <source>step time, s</source>
@@ -3604,11 +3636,11 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>tokens/s (fits)</source>
-        <translation>词元/秒（可容纳）</translation>
+        <translation>token/秒（可容纳）</translation>
     </message>
     <message>
         <source>tokens/s (does not fit)</source>
-        <translation>词元/秒（放不下）</translation>
+        <translation>token/秒（放不下）</translation>
     </message>
     <message>
         <source>step time</source>
@@ -3624,7 +3656,7 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>The longest sequence each setup fits, and tokens per second and step time against the length</source>
-        <translation>每种配置能容纳的最长序列，以及每秒词元数和步时间随长度的变化</translation>
+        <translation>每种配置能容纳的最长序列，以及每秒 token 数和步时间随长度的变化</translation>
     </message>
     <message>
         <source>GPU</source>
@@ -3656,11 +3688,7 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>%1 fits no sequence of %2 tokens.</source>
-        <translation>%1 连 %2 个词元的序列也放不下。</translation>
-    </message>
-    <message>
-        <source>%1: at most %2 tokens a sequence (then %3), %4 tokens/s there.</source>
-        <translation>%1：每个序列最多 %2 个词元（再长受限于%3），此时 %4 词元/秒。</translation>
+        <translation>%1 连 %2 个 token的序列也放不下。</translation>
     </message>
     <message>
         <source>The target does not fit this setup.</source>
@@ -3676,7 +3704,7 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>For the chosen setup: tokens per second and step time against the sequence length, the longest that fits and the target length</source>
-        <translation>所选配置的每秒词元数和步时间随序列长度的变化，以及能容纳的最长长度和目标长度</translation>
+        <translation>所选配置的每秒 token 数和步时间随序列长度的变化，以及能容纳的最长长度和目标长度</translation>
     </message>
     <message>
         <source>Legend of the sequence length curves</source>
@@ -3684,7 +3712,7 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>tokens/s where the length fits, where it does not, and the step time</source>
-        <translation>可容纳长度下的词元/秒、放不下时的词元/秒，以及步时间</translation>
+        <translation>可容纳长度下的token/秒、放不下时的token/秒，以及步时间</translation>
     </message>
     <message>
         <source>Ulysses on auto: at degree %1, the one of those the layout takes that reaches furthest.</source>
@@ -3696,7 +3724,35 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>tokens</source>
-        <translation>词元</translation>
+        <translation>token</translation>
+    </message>
+    <message>
+        <source>without recompute</source>
+        <translation>不重计算</translation>
+    </message>
+    <message>
+        <source>with %1 recompute</source>
+        <translation>采用 %1 重计算</translation>
+    </message>
+    <message>
+        <source>%1: at most %2 tokens a sequence (then %3) at micro batch %4 %5, %6 tokens/s there.</source>
+        <translation>%1：每个序列最多 %2 个 token（再长受限于 %3），微批量 %4，%5，此时 %6 token/秒。</translation>
+    </message>
+    <message>
+        <source>step time, ms</source>
+        <translation>步时间（毫秒）</translation>
+    </message>
+    <message>
+        <source>step time, min</source>
+        <translation>步时间（分钟）</translation>
+    </message>
+    <message>
+        <source>step time, h</source>
+        <translation>步时间（小时）</translation>
+    </message>
+    <message>
+        <source>step time, days</source>
+        <translation>步时间（天）</translation>
     </message>
 </context>
 <context>
@@ -3766,6 +3822,22 @@ Not loaded into the controls: %1</source>
     <message>
         <source>Axis cut; bar labels give the times</source>
         <translation>坐标轴已截断；柱形标签给出时间</translation>
+    </message>
+    <message>
+        <source>Milliseconds per optimizer step</source>
+        <translation>每次优化器步骤的毫秒数</translation>
+    </message>
+    <message>
+        <source>Minutes per optimizer step</source>
+        <translation>每次优化器步骤的分钟数</translation>
+    </message>
+    <message>
+        <source>Hours per optimizer step</source>
+        <translation>每次优化器步骤的小时数</translation>
+    </message>
+    <message>
+        <source>Days per optimizer step</source>
+        <translation>每次优化器步骤的天数</translation>
     </message>
 </context>
 </TS>

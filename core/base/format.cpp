@@ -82,13 +82,38 @@ constexpr double kShowDaysFromSeconds = 2 * kSecondsPerDay;        // 172800 s
 
 }  // namespace
 
+DurationUnit duration_unit(double seconds) {
+    if (seconds < 1.0) return DurationUnit::Milliseconds;
+    if (seconds < kShowMinutesFromSeconds) return DurationUnit::Seconds;
+    if (seconds < kShowHoursFromSeconds) return DurationUnit::Minutes;
+    if (seconds < kShowDaysFromSeconds) return DurationUnit::Hours;
+    return DurationUnit::Days;
+}
+
+double seconds_per(DurationUnit unit) {
+    switch (unit) {
+    case DurationUnit::Milliseconds: return 1e-3;
+    case DurationUnit::Seconds: return 1.0;
+    case DurationUnit::Minutes: return kSecondsPerMinute;
+    case DurationUnit::Hours: return kSecondsPerHour;
+    case DurationUnit::Days: return kSecondsPerDay;
+    }
+    return 1.0;
+}
+
 std::string format_seconds(double seconds) {
     if (!std::isfinite(seconds)) return "n/a";
-    if (seconds < 1.0) return format_fixed(seconds * 1000.0, 0) + " ms";
-    if (seconds < kShowMinutesFromSeconds) return format_fixed(seconds, 2) + " s";
-    if (seconds < kShowHoursFromSeconds) return format_fixed(seconds / kSecondsPerMinute, 1) + " min";
-    if (seconds < kShowDaysFromSeconds) return format_fixed(seconds / kSecondsPerHour, 1) + " h";
-    return format_fixed(seconds / kSecondsPerDay, 1) + " days";
+    const DurationUnit unit = duration_unit(seconds);
+    // Milliseconds by multiplying, as before the unit was named (x / 1e-3 rounds differently).
+    const double in_unit = unit == DurationUnit::Milliseconds ? seconds * 1000.0 : seconds / seconds_per(unit);
+    switch (unit) {
+    case DurationUnit::Milliseconds: return format_fixed(in_unit, 0) + " ms";
+    case DurationUnit::Seconds: return format_fixed(in_unit, 2) + " s";
+    case DurationUnit::Minutes: return format_fixed(in_unit, 1) + " min";
+    case DurationUnit::Hours: return format_fixed(in_unit, 1) + " h";
+    case DurationUnit::Days: return format_fixed(in_unit, 1) + " days";
+    }
+    return format_fixed(seconds, 2) + " s";
 }
 
 std::string format_percent(double fraction) { return format_fixed(100 * fraction, 1) + "%"; }

@@ -13,4 +13,9 @@ std::string format_seconds(double seconds);   // "1.23 s", "45 ms", "3.2 days"
 std::string format_percent(double fraction);  // one decimal: 0.1234 -> "12.3%" (validate's tables)
 double round_to(double value, int decimals);  // a figure for JSON output: round_to(0.123456, 4) == 0.1235
 
+// The unit format_seconds writes a duration in (an axis reads its ticks in the unit of its top).
+enum class DurationUnit { Milliseconds, Seconds, Minutes, Hours, Days };
+DurationUnit duration_unit(double seconds);
+double seconds_per(DurationUnit unit);
+
 }  // namespace zp

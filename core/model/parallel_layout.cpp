@@ -186,14 +186,19 @@ std::string layout_words(const Scenario& s) {
 std::string data_parallel_words(const Scenario& s) { return english(data_parallel_phrase(s)); }
 
 Phrase data_parallel_phrase(const Scenario& s) {
+    const std::int64_t data = data_parallel_size(s);
     if (ulysses_size(s.parallel) > 1)
-        return phrase(QT_TRANSLATE_NOOP("Core", "%1 data-parallel groups of %2 sequence-parallel GPUs"),
-                      {std::to_string(data_parallel_size(s)), std::to_string(ulysses_size(s.parallel))});
+        return data == 1
+                   ? phrase(QT_TRANSLATE_NOOP("Core", "one group of %1 sequence-parallel GPUs"), {std::to_string(ulysses_size(s.parallel))})
+                   : phrase(QT_TRANSLATE_NOOP("Core", "%1 data-parallel groups of %2 sequence-parallel GPUs"),
+                            {std::to_string(data), std::to_string(ulysses_size(s.parallel))});
     if (s.parallel.model_parallel() <= 1)
         return s.cluster.world_size() == 1 ? phrase(QT_TRANSLATE_NOOP("Core", "one GPU"))
                                            : phrase(QT_TRANSLATE_NOOP("Core", "%1 GPUs"), {std::to_string(s.cluster.world_size())});
-    return phrase(QT_TRANSLATE_NOOP("Core", "%1 data-parallel groups of %2 GPUs"),
-                  {std::to_string(data_parallel_size(s)), std::to_string(s.parallel.model_parallel())});
+    return data == 1
+               ? phrase(QT_TRANSLATE_NOOP("Core", "one model-parallel group of %1 GPUs"), {std::to_string(s.parallel.model_parallel())})
+               : phrase(QT_TRANSLATE_NOOP("Core", "%1 data-parallel groups of %2 GPUs"),
+                        {std::to_string(data), std::to_string(s.parallel.model_parallel())});
 }
 
 std::vector<std::int64_t> divisors(std::int64_t n) {

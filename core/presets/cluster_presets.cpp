@@ -109,13 +109,16 @@ const ClusterPreset& cluster_preset(std::string_view name) { return find_preset(
 
 const char* cluster_source(std::string_view name) { return find_source(kClusterSources, name); }
 
+bool is_run_of(const Cluster& c, const ClusterPreset& p) {
+    Cluster node = c;
+    node.nodes = 1;
+    if (c.nodes == 1 && c.gpus_per_node < p.cluster.gpus_per_node) node.gpus_per_node = p.cluster.gpus_per_node;
+    return node == p.cluster;
+}
+
 const ClusterPreset* cluster_preset_of(const Cluster& c) {
-    for (const ClusterPreset& p : cluster_presets()) {
-        Cluster node = c;
-        node.nodes = 1;
-        if (c.nodes == 1 && c.gpus_per_node < p.cluster.gpus_per_node) node.gpus_per_node = p.cluster.gpus_per_node;
-        if (node == p.cluster) return &p;
-    }
+    for (const ClusterPreset& p : cluster_presets())
+        if (is_run_of(c, p)) return &p;
     return nullptr;
 }
 

@@ -27,6 +27,10 @@ const char* cluster_source(std::string_view name);
 // nodes, or on one node with fewer of its GPUs (what --cluster with a smaller --gpus gives,
 // core/search/scenario_edits.h with_gpu_count). nullptr once any node field is edited.
 const ClusterPreset* cluster_preset_of(const Cluster& c);
+// Whether `c` is a run of `p` in that sense. On part of one node more than one preset can be (one
+// GPU of the two-GPU workstation is one of the one-GPU workstation): cluster_preset_of gives the
+// first, and the window keeps the one the user chose while it still is.
+bool is_run_of(const Cluster& c, const ClusterPreset& p);
 
 // The node a GPU usually comes in, for a plan that names the GPU but not the node (--gpu without
 // --cluster): among the presets built on `gpu_name`, the smallest node that holds `gpus` GPUs, else

@@ -41,6 +41,17 @@ void use_alst(Training& t) {
     t.auto_checkpointing = false;
 }
 
+Job job_shown(const Scenario& s) {
+    const FineTuneMethod method = s.finetune.method;
+    const FineTuneMethod of_job = s.job == Job::Lora    ? FineTuneMethod::Lora
+                                  : s.job == Job::Qlora ? FineTuneMethod::Qlora
+                                                        : FineTuneMethod::Full;
+    if (s.job == Job::Custom || method == of_job) return s.job;
+    if (method == FineTuneMethod::Lora) return Job::Lora;
+    if (method == FineTuneMethod::Qlora) return Job::Qlora;
+    return Job::Custom;
+}
+
 Scenario with_job(const Scenario& s, Job j) {
     Scenario out = s;
     out.job = j;

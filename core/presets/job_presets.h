@@ -9,6 +9,12 @@ namespace zp {
 // `s` with job `j` and its starting values (Custom only records that no job is chosen).
 Scenario with_job(const Scenario& s, Job j);
 
+// The job `s` is planned as, for the window's Job row and the controls it shows first: s.job,
+// unless the fine-tuning method was changed after the job was chosen (`--finetune qlora` on the
+// default full fine-tune, the method box): then the job of that method (LoRA, QLoRA), or Custom
+// when a LoRA or QLoRA job's method went back to full training.
+Job job_shown(const Scenario& s);
+
 // Arctic Long Sequence Training's parts, all on (`--alst on`, the long-context job): TiledMLP, the
 // chunked (Liger) loss, checkpoints in host RAM with full recompute, flash attention and
 // expandable_segments (ALST, arXiv 2506.13996; DeepSpeed runtime/sequence_parallel/ulysses_sp.py).

@@ -108,7 +108,7 @@ Phrase micro_batch_room_phrase(const Candidate& best, const MicroBatchCeiling& m
     const std::int64_t global = best.micro_batch * best.gradient_accumulation_steps;  // per data-parallel rank
     if (global % m.max_micro_batch != 0)
         return phrase(QT_TRANSLATE_NOOP("Core", "up to %1 (now %2; global batch %3)"),
-                      {std::to_string(m.max_micro_batch), now, std::to_string(m.global_batch)});
+                      {std::to_string(m.max_micro_batch), now, format_count(static_cast<double>(m.global_batch))});
     return phrase(QT_TRANSLATE_NOOP("Core", "up to %1 (now %2)"), {std::to_string(m.max_micro_batch), now});
 }
 
@@ -124,6 +124,7 @@ Phrase batch_phrase(const Scenario& s, const Candidate& c) {
     if (world == 1) return phrase(QT_TRANSLATE_NOOP("Core", "%1 x %2 accum. on one GPU"), {micro, accum});
     if (dp == world) return phrase(QT_TRANSLATE_NOOP("Core", "%1 x %2 accum. x %3 GPUs"), {micro, accum, std::to_string(world)});
     // The GPUs of one data-parallel group: tensor x pipeline x Ulysses ranks.
+    if (dp == 1) return phrase(QT_TRANSLATE_NOOP("Core", "%1 x %2 accum. on one group of %3 GPUs"), {micro, accum, std::to_string(world)});
     return phrase(QT_TRANSLATE_NOOP("Core", "%1 x %2 accum. x %3 groups of %4 GPUs"),
                   {micro, accum, std::to_string(dp), std::to_string(world / dp)});
 }
@@ -182,9 +183,10 @@ Report make_report(const Scenario& s) {
         // Headroom first: what is left at the peak, and what that room takes.
         r.key_figures = {{"Headroom per GPU", english(headroom_phrase(s, b))}};
         const PlanRoom room = room_of(s, b);
-        if (room.micro) r.key_figures.emplace_back("Largest micro batch", english(micro_batch_room_phrase(b, *room.micro)));
+        if (room.micro)
+            r.key_figures.emplace_back("Largest micro batch at this recompute", english(micro_batch_room_phrase(b, *room.micro)));
         if (room.longest && room.longest->max_seq_len > 0)
-            r.key_figures.emplace_back("Longest sequence", english(sequence_room_phrase(*room.longest)));
+            r.key_figures.emplace_back("Longest sequence at this micro batch and recompute", english(sequence_room_phrase(*room.longest)));
         r.key_figures.insert(
             r.key_figures.end(),
             {

@@ -586,7 +586,8 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
         if (const Phrase setup = fits_somewhere(shorter); !setup.text.empty()) {
             add(plan.suggestions, plan.suggestion_phrases,
                 phrase(QT_TRANSLATE_NOOP("Core", "a shorter sequence: %1 tokens (now %2) would fit %3"),
-                       {std::to_string(shorter.training.seq_len), std::to_string(s.training.seq_len), setup}));
+                       {format_count(static_cast<double>(shorter.training.seq_len)), format_count(static_cast<double>(s.training.seq_len)),
+                        setup}));
             break;
         }
     }
@@ -622,7 +623,7 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
         if (!host_short) continue;
         add(plan.suggestions, plan.suggestion_phrases,
             phrase(QT_TRANSLATE_NOOP("Core", "host RAM: %1 fits the GPU at %2 tokens and needs %3 per node (now %4)"),
-                   {setup_phrase(host_short->setup), std::to_string(t.training.seq_len),
+                   {setup_phrase(host_short->setup), format_count(static_cast<double>(t.training.seq_len)),
                     format_bytes(host_short->memory.cpu_bytes_per_node), format_bytes(s.cluster.cpu_ram_bytes_per_node)}));
         return;
     }

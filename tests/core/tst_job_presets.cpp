@@ -81,6 +81,43 @@ private slots:
         QVERIFY(s.cluster == start.cluster);
     }
 
+    // The job shown (the window's Job row, the controls it shows first) follows the fine-tuning
+    // method when that was changed after the job was chosen.
+    void job_shown_follows_the_method_data() {
+        QTest::addColumn<QString>("job");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("full fine-tune, as chosen") << "finetune"
+                                                   << "full"
+                                                   << "finetune";
+        QTest::newRow("--finetune qlora on the default full fine-tune") << "finetune"
+                                                                        << "qlora"
+                                                                        << "qlora";
+        QTest::newRow("LoRA on pre-training") << "pretrain"
+                                              << "lora"
+                                              << "lora";
+        QTest::newRow("QLoRA job, method LoRA") << "qlora"
+                                                << "lora"
+                                                << "lora";
+        QTest::newRow("LoRA job, method back to full: custom") << "lora"
+                                                               << "full"
+                                                               << "custom";
+        QTest::newRow("long context, as chosen") << "long-context"
+                                                 << "full"
+                                                 << "long-context";
+        QTest::newRow("custom stays custom") << "custom"
+                                             << "qlora"
+                                             << "custom";
+    }
+    void job_shown_follows_the_method() {
+        QFETCH(QString, job);
+        QFETCH(QString, method);
+        QFETCH(QString, shown);
+        Scenario s = with_job(default_scenario(), parse_job(job.toStdString()));
+        s.finetune.method = parse_enum<FineTuneMethod>(method.toStdString());
+        QCOMPARE(QString::fromLatin1(to_string(job_shown(s))), shown);
+    }
+
     void custom_changes_nothing_but_the_job() {
         Scenario s = on("llama-3.1-8b", "dgx-h100", 8);
         const Scenario lora = with_job(s, Job::Lora);

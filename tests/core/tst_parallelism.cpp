@@ -48,6 +48,34 @@ class TestParallelism : public QObject {
 private slots:
     // The divisors every size list starts from, smallest first, for a node and for a world of a
     // million GPUs (the window recomputes them on every change).
+    // How the layout's data-parallel part reads in the card's Batch row and the controls: one
+    // group in the singular, never "1 data-parallel groups".
+    void data_parallel_phrases_data() {
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("tensor");
+        QTest::addColumn<qint64>("pipeline");
+        QTest::addColumn<qint64>("ulysses");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("one GPU") << 1LL << 1LL << 1LL << 1LL << "one GPU";
+        QTest::newRow("data parallel only") << 8LL << 1LL << 1LL << 1LL << "8 GPUs";
+        QTest::newRow("tensor 2 x pipeline 2 on 8") << 8LL << 2LL << 2LL << 1LL << "2 data-parallel groups of 4 GPUs";
+        QTest::newRow("tensor 8 on 8: one group") << 8LL << 8LL << 1LL << 1LL << "one model-parallel group of 8 GPUs";
+        QTest::newRow("Ulysses 4 on 8") << 8LL << 1LL << 1LL << 4LL << "2 data-parallel groups of 4 sequence-parallel GPUs";
+        QTest::newRow("Ulysses 8 on 8: one group") << 8LL << 1LL << 1LL << 8LL << "one group of 8 sequence-parallel GPUs";
+    }
+    void data_parallel_phrases() {
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, tensor);
+        QFETCH(qint64, pipeline);
+        QFETCH(qint64, ulysses);
+        QFETCH(QString, words);
+        Scenario s = with_gpu_count(zp::test::preset_scenario("llama-2-7b", "a100-80gb", 8), gpus, 8);
+        s.parallel.tensor = tensor;
+        s.parallel.pipeline = pipeline;
+        s.parallel.ulysses = ulysses;
+        QCOMPARE(QString::fromStdString(zp::data_parallel_words(s)), words);
+    }
+
     void divisors_smallest_first_data() {
         QTest::addColumn<qint64>("n");
         QTest::addColumn<QString>("expected");

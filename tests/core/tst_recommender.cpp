@@ -93,7 +93,7 @@ private slots:
         const Plan p = recommend(s);
         QVERIFY(!p.feasible);
         QCOMPARE(p.suggestions.size(), std::size_t(1));
-        QVERIFY2(p.suggestions.front().starts_with("host RAM: ZeRO-3 + CPU optimizer and params fits the GPU at 2048 tokens and needs "),
+        QVERIFY2(p.suggestions.front().starts_with("host RAM: ZeRO-3 + CPU optimizer and params fits the GPU at 2,048 tokens and needs "),
                  p.suggestions.front().c_str());
         QVERIFY2(p.suggestions.front().ends_with(" per node (now 128.0 GiB)"), p.suggestions.front().c_str());
     }

@@ -4,6 +4,7 @@
 // bars are turned when they would meet, and the view's full text comes back when there is room.
 // BLOOM-176B on 384 A100s at the window's default size is where "13.8k tok/s" ran into its
 // neighbours.
+#include "core/base/format.h"
 #include "core/base/units.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
@@ -86,6 +87,28 @@ private slots:
         QFETCH(QString, wrapped);
         const QFontMetricsF metrics{QFont()};
         QCOMPARE(wrapToWidth(text, metrics, metrics.horizontalAdvance(widthOf)), wrapped);
+    }
+
+    // An axis title too long for its axis breaks once, at the punctuation nearest the middle:
+    // ASCII ", " ": " " (" and, for zh_CN, the full-width comma, colon and parenthesis.
+    void two_line_titles_data() {
+        QTest::addColumn<QString>("title");
+        QTest::addColumn<QString>("lines");
+        QTest::newRow("after a comma") << "GPU memory per GPU, GiB"
+                                       << "GPU memory per GPU,\nGiB";
+        QTest::newRow("before a parenthesis") << "Longest sequence (tokens)"
+                                              << "Longest sequence\n(tokens)";
+        QTest::newRow("zh_CN: after a full-width comma")
+            << QString::fromUtf8("每 GPU 显存，GiB（推荐方案）") << QString::fromUtf8("每 GPU 显存，\nGiB（推荐方案）");
+        QTest::newRow("zh_CN: before a full-width parenthesis") << QString::fromUtf8("每秒 token 数与步时间随序列长度的变化（所选配置）")
+                                                                << QString::fromUtf8("每秒 token 数与步时间随序列长度的变化\n（所选配置）");
+        QTest::newRow("no break: as it is") << "GiB"
+                                            << "GiB";
+    }
+    void two_line_titles() {
+        QFETCH(QString, title);
+        QFETCH(QString, lines);
+        QCOMPARE(twoLineTitle(title), lines);
     }
 
     // BLOOM's plan at the default window size and narrower: no two labels of a bar chart meet,
@@ -200,6 +223,46 @@ private slots:
         QVERIFY(!view->axisCut());
         QVERIFY(std::none_of(view->legend()->entries().begin(), view->legend()->entries().end(),
                              [](const LegendStrip::Entry& e) { return e.swatch == LegendStrip::Swatch::Break; }));
+    }
+
+    // The step-time axis reads in the unit of the tallest bar it shows whole, as that bar's caption
+    // does (format_seconds): its title names the unit and its top tick is a number in it.
+    void time_axis_reads_in_its_unit_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("seq");
+        QTest::addColumn<qint64>("globalBatch");
+        QTest::addColumn<QString>("title");
+        QTest::newRow("default plan: seconds") << "llama-2-7b" << 8LL << 4096LL << 0LL << "Seconds per optimizer step";
+        QTest::newRow("Llama-3 8B at 128k tokens: minutes") << "llama-3-8b" << 8LL << 131072LL << 0LL << "Minutes per optimizer step";
+        QTest::newRow("GPT-2 small, 8 sequences of 1024: milliseconds")
+            << "gpt2" << 8LL << 1024LL << 8LL << "Milliseconds per optimizer step";
+    }
+    void time_axis_reads_in_its_unit() {
+        QFETCH(QString, model);
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, seq);
+        QFETCH(qint64, globalBatch);
+        QFETCH(QString, title);
+        Scenario s = zp::test::preset_scenario(model.toLatin1().constData(), "a100-80gb", gpus);
+        s.training.seq_len = seq;
+        s.training.global_batch = globalBatch;
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1480, 920);
+        w.show();
+        w.document()->reset(s);
+        w.flushPending();
+        const TimeView* view = w.timeView();
+        QCOMPARE(view->plot()->yAxis->label(), title);
+        double tallest_whole = 0;
+        for (const Candidate& c : w.document()->overview().bars)
+            if (c.step.seconds <= view->plot()->yAxis->range().upper) tallest_whole = std::max(tallest_whole, c.step.seconds);
+        QCOMPARE(view->axisUnit(), duration_unit(tallest_whole));
+        const double per = seconds_per(view->axisUnit());
+        const QVector<QString> labels = view->plot()->yAxis->tickVectorLabels();
+        const QVector<double> ticks = view->plot()->yAxis->tickVector();
+        QVERIFY(ticks.size() >= 2 && ticks.size() == labels.size());
+        QCOMPARE(QLocale().toDouble(labels.back()), ticks.back() / per);
     }
 
     // Llama-3 8B at 128k tokens on 8 A100s: DDP's bar tops 4x the GPU's memory, but by less than the

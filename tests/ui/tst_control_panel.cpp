@@ -332,6 +332,29 @@ private slots:
         QCOMPARE(box->isChecked(), was);
     }
 
+    // One GPU of the two-GPU workstation is also one of the one-GPU workstation (is_run_of): the
+    // node chosen stays shown through later edits, and a fresh panel shows the first that holds it.
+    void node_chosen_stays_on_part_of_a_node() {
+        PlannerDocument doc;
+        doc.edit(with_node(doc.scenario(), cluster_preset("workstation").cluster, 1), QStringLiteral("workstation"));
+        ControlPanel panel(&doc);
+        QComboBox* node = panel.nodeCombo();
+        QCOMPARE(node->currentData().toString(), QStringLiteral("workstation"));
+        node->setCurrentIndex(node->findData(QStringLiteral("workstation-2x4090")));
+        emit node->activated(node->currentIndex());
+        QCOMPARE(doc.scenario().cluster.world_size(), std::int64_t{1});
+        Scenario longer = doc.scenario();
+        longer.training.seq_len = 2048;
+        doc.edit(longer, QStringLiteral("sequence"));
+        QCOMPARE(node->currentData().toString(), QStringLiteral("workstation-2x4090"));
+        ControlPanel fresh(&doc);
+        QCOMPARE(fresh.nodeCombo()->currentData().toString(), QStringLiteral("workstation"));
+        // Two GPUs are the two-GPU workstation's alone.
+        doc.edit(with_gpu_count(doc.scenario(), 2, 2), QStringLiteral("2 GPUs"), EditGpus);
+        QCOMPARE(node->currentData().toString(), QStringLiteral("workstation-2x4090"));
+        QCOMPARE(ControlPanel(&doc).nodeCombo()->currentData().toString(), QStringLiteral("workstation-2x4090"));
+    }
+
     // The node picker: choosing a node sets its whole cluster and keeps the GPU count in whole
     // nodes (with_node), as one named undo step; editing a field of the node shows "Custom";
     // undo brings the preset back.

@@ -13,6 +13,7 @@
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
 #include "core/deepspeed/export_formats.h"
+#include "core/presets/cluster_presets.h"
 #include "ui/controls/control_panel.h"
 #include "ui/document/planner_document.h"
 #include "ui/i18n/translations.h"
@@ -249,7 +250,7 @@ public:
         const QStringList shown = controlValues(w_.controls()), expected = controlValues(reference_);
         if (shown.size() != expected.size()) return QStringLiteral("the panels differ in their number of controls");
         for (qsizetype i = 0; i < shown.size(); ++i)
-            if (shown[i] != expected[i] && !nodeSizeMayDiffer(shown[i], expected[i]))
+            if (shown[i] != expected[i] && !nodeSizeMayDiffer(shown[i], expected[i]) && !nodeMayDiffer(shown[i], expected[i]))
                 return QStringLiteral("the controls show %1, the document %2").arg(shown[i], expected[i]);
         // The config preview is the core's export of the shown setup in the chosen format.
         const ConfigPreview* preview = w_.configPreview();
@@ -277,6 +278,19 @@ public:
         if (refusedGpuCountShown()) return true;
         const Cluster& c = w_.document()->scenario().cluster;
         return isNodeSize && c.nodes == 1 && shown.mid(nodeSize.size()).toInt() >= c.gpus_per_node;
+    }
+    // On part of one node more than one preset can hold the GPUs in use (is_run_of): the box keeps
+    // the one chosen, a panel built fresh shows the first. Both must hold the document's cluster.
+    bool nodeMayDiffer(const QString& shown, const QString& expected) const {
+        static const QString node = QStringLiteral("QComboBox#node=");
+        if (!shown.startsWith(node) || !expected.startsWith(node)) return false;
+        const auto* box = w_.controls()->findChild<QComboBox*>(QStringLiteral("node"));
+        const std::string name = box ? box->currentData().toString().toStdString() : std::string();
+        const Cluster& c = w_.document()->scenario().cluster;
+        const ClusterPreset* first = cluster_preset_of(c);
+        for (const ClusterPreset& p : cluster_presets())
+            if (p.name == name) return first && is_run_of(c, p);
+        return false;
     }
     bool refusedGpuCountShown() const {
         const auto* refusal = w_.controls()->findChild<QLabel*>(QStringLiteral("gpu_count_error"));

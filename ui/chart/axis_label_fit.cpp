@@ -20,6 +20,9 @@ QString twoLineTitle(const QString& title) {
     for (qsizetype i = 0; i + 1 < title.size(); ++i) {
         if ((title[i] == QLatin1Char(',') || title[i] == QLatin1Char(':')) && title[i + 1] == QLatin1Char(' ')) consider(i + 1);
         if (title[i] == QLatin1Char(' ') && title[i + 1] == QLatin1Char('(')) consider(i);
+        // Chinese titles: after a full-width comma or colon, before a full-width parenthesis.
+        if (title[i] == QChar(0xFF0C) || title[i] == QChar(0xFF1A)) consider(i + 1);
+        if (title[i + 1] == QChar(0xFF08)) consider(i + 1);
     }
     if (best < 0)
         for (qsizetype i = 0; i < title.size(); ++i)

@@ -1,6 +1,7 @@
 #include "ui/controls/control_panel.h"
 
 #include "core/presets/cluster_presets.h"
+#include "core/presets/job_presets.h"
 #include "ui/controls/groups/finetune_group.h"
 #include "ui/controls/groups/gpu_group.h"
 #include "ui/controls/groups/host_group.h"
@@ -150,12 +151,14 @@ void ControlPanel::syncFromDocument() {
     host_->sync(s);
     finetune_->sync(s);
     training_->sync(s);
-    // The rows shown first follow the job and whether the node is one of the presets.
+    // The rows shown first follow the job shown (a QLoRA method on a full fine-tune's job is a
+    // QLoRA job) and whether the node is one of the presets.
     const bool myCluster = cluster_preset_of(s.cluster) == nullptr;
-    if (!shown_for_ || shown_for_->first != s.job || shown_for_->second != myCluster) {
-        shown_for_ = std::make_pair(s.job, myCluster);
+    const Job job = job_shown(s);
+    if (!shown_for_ || shown_for_->first != job || shown_for_->second != myCluster) {
+        shown_for_ = std::make_pair(job, myCluster);
         for (ControlGroup* g : std::as_const(groups_))
-            g->setEssentialRows([&](const QString& control) { return shownFirst(control, s.job, myCluster); });
+            g->setEssentialRows([&](const QString& control) { return shownFirst(control, job, myCluster); });
     }
 }
 

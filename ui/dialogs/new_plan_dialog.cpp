@@ -65,7 +65,7 @@ NewPlanDialog::NewPlanDialog(const Scenario& start, QWidget* parent) : QDialog(p
         hints_.append(hint);
         whatLayout->addWidget(hint);
     }
-    const Job current = start.job == Job::Custom ? Job::FullFineTune : start.job;
+    const Job current = job_shown(start) == Job::Custom ? Job::FullFineTune : job_shown(start);
     jobs_->button(static_cast<int>(current))->setChecked(true);
     layout->addWidget(what);
 

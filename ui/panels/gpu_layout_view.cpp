@@ -446,14 +446,15 @@ void GpuLayoutView::rebuild() {
     legend_->setText(lines.join(QStringLiteral("<br>")) + QStringLiteral("<br>") + stages);
 
     // For screen readers: the same in words, with where the groups' members sit.
+    const QString gpus = world == 1 ? tr("One GPU")
+                         : s.cluster.nodes == 1
+                             ? tr("%1 GPUs in one node").arg(world)
+                             : tr("%1 GPUs in %2 nodes of %3").arg(world).arg(s.cluster.nodes).arg(s.cluster.gpus_per_node);
     QString description =
-        tr("%1 GPUs in %2 nodes of %3. %4. Tensor-parallel groups are %5 consecutive GPUs; pipeline stages are %6 ranks apart; "
-           "data-parallel groups have %7 ranks, %5 apart. Tensor-parallel traffic: %8. Pipeline traffic: %9. Data-parallel traffic "
-           "(%10): %11.")
-            .arg(world)
-            .arg(s.cluster.nodes)
-            .arg(s.cluster.gpus_per_node)
-            .arg(summary)
+        tr("%1. %2. Tensor-parallel groups are %3 consecutive GPUs; pipeline stages are %4 ranks apart; "
+           "data-parallel groups have %5 ranks, %3 apart. Tensor-parallel traffic: %6. Pipeline traffic: %7. Data-parallel traffic "
+           "(%8): %9.")
+            .arg(gpus, summary)
             .arg(par.tensor)
             .arg(par.tensor * d)
             .arg(d)

@@ -140,7 +140,9 @@ QString joined(const QString& first, const QString& second) {
 void RecommendationCard::figuresOf(const Overview& o, const Scenario& s, QStringList& keys, QStringList& values) const {
     const Candidate& b = o.plan.best;
     const QString none = QStringLiteral("\u2014");
-    keys << tr("Largest micro batch") << tr("Longest sequence") << tr("Must fit per GPU") << tr("Peak reserved per GPU")
+    // "as set": each at the plan's other settings (its recompute; the sequence also at its micro
+    // batch), as the CLI says; the Sequence tab re-plans both for each length.
+    keys << tr("Largest micro batch as set") << tr("Longest sequence as set") << tr("Must fit per GPU") << tr("Peak reserved per GPU")
          << tr("Host RAM per node") << tr("NVMe per node") << tr("Batch") << tr("Recompute") << tr("Step time") << tr("Throughput");
     values
         << (o.best_micro.max_micro_batch > 0 ? translated(micro_batch_room_phrase(b, o.best_micro)) : none)

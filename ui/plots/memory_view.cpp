@@ -323,15 +323,17 @@ void MemoryView::showSelection() {
         const Candidate& c = o.bars[b];
         const double key = SetupBarChart::key(b);
         const double total = barTopGib(c.memory);
-        // The caption is the peak reserve (the outlined box); the tooltip has what must fit and its moment.
-        const double peak = bytes_to_gib(c.memory.peak_reserved_bytes);
+        // The caption is what must fit, as the bar, the spare bracket and the card say (the
+        // outlined box is the peak reserve; the tooltip has both and the moment). From 1,000 GiB
+        // in TiB with the unit, as the card writes it.
+        const double must_fit = bytes_to_gib(c.memory.peak_required_bytes);
         const bool recommended = o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero) && doc_->selectionFollowsPlan();
         // Only a bar the user clicked is "selected"; following the plan, only the recommended one is marked.
         const bool selected = !doc_->selectionFollowsPlan() && same_setup(c.zero, doc_->selectedSetup());
         if (recommended) highlighted_ = static_cast<int>(b);
         PlotLabel* text = chart_.label(b);
         text->setBrush(label_bg);
-        QString caption = localeNumber(peak, peak < 100 ? 1 : 0);
+        QString caption = must_fit < 1000 ? localeNumber(must_fit, 1) : fromCore(format_bytes(c.memory.peak_required_bytes));
         if (!c.fit.all()) {
             // A setup that cannot run there says why (Fit::refusal), else what it overflows.
             caption += QStringLiteral("\n\u2717 ") + SetupBarChart::misfitMark(c);

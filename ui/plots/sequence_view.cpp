@@ -5,6 +5,7 @@
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 #include "ui/chart/axis_label_fit.h"
+#include "ui/chart/duration_ticker.h"
 #include "ui/chart/legend_strip.h"
 #include "ui/chart/plot_label.h"
 #include "ui/chart/plot_style.h"
@@ -67,7 +68,8 @@ SequenceView::SequenceView(PlannerDocument* doc, QWidget* parent)
       bars_plot_(newPlot(this)),
       curve_plot_(newPlot(this)),
       legend_(new LegendStrip(this)),
-      chart_(bars_plot_, QMargins(2, 0, 2, 3)) {
+      chart_(bars_plot_, QMargins(2, 0, 2, 3)),
+      step_ticker_(new DurationTicker) {
     summary_->setWordWrap(true);
     summary_->setContentsMargins(6, 2, 6, 2);
     summary_->setObjectName(QStringLiteral("sequenceSummary"));
@@ -112,7 +114,7 @@ SequenceView::SequenceView(PlannerDocument* doc, QWidget* parent)
     curve_plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new TokenTicker));
     curve_plot_->xAxis->setLabel(tr("Sequence length, tokens"));
     curve_plot_->yAxis->setLabel(tr("tokens/s"));
-    curve_plot_->yAxis2->setLabel(tr("step time, s"));
+    curve_plot_->yAxis2->setTicker(step_ticker_);
     wall_ = new QCPItemStraightLine(curve_plot_);
     target_ = new QCPItemStraightLine(curve_plot_);
     wall_label_ = new PlotLabel(curve_plot_);
@@ -313,6 +315,17 @@ void SequenceView::drawCurves() {
     curve_plot_->xAxis->setRange(0, right * 1.02);
     curve_plot_->yAxis->setRange(0, top_tps * 1.15);
     curve_plot_->yAxis2->setRange(0, top_step * 1.15);
+    // The step-time axis reads in the unit of its top, as the step-time view's (DurationTicker).
+    step_ticker_->setUnitFor(top_step);
+    QString step_title;
+    switch (step_ticker_->unit()) {
+    case DurationUnit::Milliseconds: step_title = tr("step time, ms"); break;
+    case DurationUnit::Seconds: step_title = tr("step time, s"); break;
+    case DurationUnit::Minutes: step_title = tr("step time, min"); break;
+    case DurationUnit::Hours: step_title = tr("step time, h"); break;
+    case DurationUnit::Days: step_title = tr("step time, days"); break;
+    }
+    if (curve_plot_->yAxis2->label() != step_title) curve_plot_->yAxis2->setLabel(step_title);
     const double wall = static_cast<double>(overview_.chosen.max_seq_len);
     wall_->setVisible(wall > 0);
     wall_label_->setVisible(wall > 0);
@@ -333,9 +346,15 @@ QString SequenceView::summary() const {
     const QString setup = translated(setup_phrase(c.setup, doc_->scenario().fsdp.engine));
     const auto count = [](double v) { return QString::fromStdString(format_count(v)); };
     if (c.max_seq_len <= 0) return tr("%1 fits no sequence of %2 tokens.").arg(setup, count(static_cast<double>(overview_.granularity)));
-    QString text = tr("%1: at most %2 tokens a sequence (then %3), %4 tokens/s there.")
-                       .arg(setup, count(static_cast<double>(c.max_seq_len)), translatedCore(to_string(c.limit)),
-                            count(c.at_max.step.tokens_per_second));
+    // The tab re-plans micro batch and recompute for each length (core: max_sequence.h), so the
+    // card's "at this micro batch and recompute" figure can be shorter: say what this one takes.
+    const QString recompute = c.at_max.checkpointing == Checkpointing::None
+                                  ? tr("without recompute")
+                                  : tr("with %1 recompute").arg(translatedCore(to_string(c.at_max.checkpointing)));
+    QString text = tr("%1: at most %2 tokens a sequence (then %3) at micro batch %4 %5, %6 tokens/s there.")
+                       .arg(setup, count(static_cast<double>(c.max_seq_len)), translatedCore(to_string(c.limit)))
+                       .arg(c.at_max.micro_batch)
+                       .arg(recompute, count(c.at_max.step.tokens_per_second));
     if (overview_.ulysses_searched)
         text +=
             QLatin1Char(' ') + tr("Ulysses on auto: at degree %1, the one of those the layout takes that reaches furthest.").arg(c.ulysses);

@@ -9,6 +9,7 @@
 #include "ui/chart/setup_bar_chart.h"
 #include "ui/widgets/lazy_view.h"
 
+#include <QSharedPointer>
 #include <QSize>
 
 class QCustomPlot;
@@ -19,6 +20,7 @@ class QLabel;
 
 namespace zp::ui {
 
+class DurationTicker;
 class LegendStrip;
 class PlannerDocument;
 class PlotLabel;
@@ -70,6 +72,7 @@ private:
     QCPGraph* tokens_ = nullptr;
     QCPGraph* tokens_beyond_ = nullptr;
     QCPGraph* step_ = nullptr;
+    QSharedPointer<DurationTicker> step_ticker_;  // the step-time axis, in the unit of its top
     QCPItemStraightLine* wall_ = nullptr;
     QCPItemStraightLine* target_ = nullptr;
     PlotLabel* target_label_ = nullptr;

@@ -1,6 +1,7 @@
 #include "ui/plots/time_view.h"
 
 #include "core/base/format.h"
+#include "ui/chart/duration_ticker.h"
 #include "ui/chart/legend_strip.h"
 #include "ui/chart/plot_label.h"
 #include "ui/chart/plot_style.h"
@@ -22,7 +23,8 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
       plot_(newPlot(this)),
       legend_(new LegendStrip(this)),
       chart_(plot_, QMargins(0, 0, 0, 3)),
-      note_(new PlotLabel(plot_)) {
+      note_(new PlotLabel(plot_)),
+      ticker_(new DurationTicker) {
     embedPlot(this, plot_, QCP::aePlottables | QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeFills | QCP::aeItems, legend_);
     QList<LegendStrip::Entry> entries;
     // Bottom to top: compute, exposed communication, offload.
@@ -37,7 +39,8 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     offload_ = addPart(TimePart::Offload);
     base_legend_ = entries;  // waiting for data joins the legend only when a bar has it (updateLegend)
     data_wait_ = addPart(TimePart::DataWait);
-    plot_->yAxis->setLabel(tr("Seconds per optimizer step"));
+    plot_->yAxis->setTicker(ticker_);
+    setAxisUnit(1.0);
     legend_->setEntries(entries);
     note_->position->setType(QCPItemPosition::ptAxisRectRatio);
     note_->position->setCoords(0.5, 0.4);
@@ -51,6 +54,23 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
     });
     connect(doc_, &PlannerDocument::pinsChanged, this, &TimeView::rebuild);
     rebuild();
+}
+
+DurationUnit TimeView::axisUnit() const { return ticker_->unit(); }
+
+// The captions write each bar's time in its own unit (format_seconds); the axis reads in the unit
+// of the tallest bar it shows whole, so its ticks and the captions near its top agree.
+void TimeView::setAxisUnit(double top_seconds) {
+    ticker_->setUnitFor(top_seconds);
+    QString title;
+    switch (ticker_->unit()) {
+    case DurationUnit::Milliseconds: title = tr("Milliseconds per optimizer step"); break;
+    case DurationUnit::Seconds: title = tr("Seconds per optimizer step"); break;
+    case DurationUnit::Minutes: title = tr("Minutes per optimizer step"); break;
+    case DurationUnit::Hours: title = tr("Hours per optimizer step"); break;
+    case DurationUnit::Days: title = tr("Days per optimizer step"); break;
+    }
+    if (plot_->yAxis->label() != title) plot_->yAxis->setLabel(title);
 }
 
 bool TimeView::captionsRoomy() const {
@@ -127,6 +147,7 @@ void TimeView::rebuild() {
     }
     const double cap = axisCapSeconds(o, top);
     const double y_max = std::min(top, cap) * 1.25;
+    setAxisUnit(std::min(top, cap));
     plot_->yAxis->setRange(0, y_max > 0 ? y_max : 1);
     label_cap_seconds_ = cap;
     axis_cut_ = y_max > 0 && top > y_max;

@@ -3,9 +3,12 @@
 // with tokens/s above each bar; each pinned plan's step times ghosted behind.
 #include "ui/chart/setup_bar_chart.h"
 
+#include "core/base/format.h"
+
 #include "ui/chart/legend_strip.h"
 
 #include <QList>
+#include <QSharedPointer>
 #include <QWidget>
 
 class QCustomPlot;
@@ -17,6 +20,7 @@ struct Overview;
 
 namespace zp::ui {
 
+class DurationTicker;
 class LegendStrip;
 class PlannerDocument;
 class PlotLabel;
@@ -29,6 +33,8 @@ public:
     LegendStrip* legend() const { return legend_; }
     // Whether a bar runs past the top of the axis (the legend then says the axis is cut).
     bool axisCut() const { return axis_cut_; }
+    // The unit the step-time axis reads in, chosen from its top (its title names it).
+    DurationUnit axisUnit() const;
     // Pin `pin`'s ghosted step time for setup `bar` (seconds), 0 when not drawn.
     double ghostSeconds(int pin, int bar) const { return chart_.ghostValue(pin, bar); }
 
@@ -46,8 +52,10 @@ private:
     QCPBars* compute_;
     QCPBars* comm_;
     QCPBars* offload_;
-    QCPBars* data_wait_;  // waiting for the data pipeline (StepTime::data_wait_seconds)
-    PlotLabel* note_;     // why there are no times; created once and updated
+    QCPBars* data_wait_;                     // waiting for the data pipeline (StepTime::data_wait_seconds)
+    PlotLabel* note_;                        // why there are no times; created once and updated
+    QSharedPointer<DurationTicker> ticker_;  // the step-time axis: seconds, ticked in the unit of its top
+    void setAxisUnit(double top_seconds);    // the ticker's unit and the title that names it
     // Whether the bars are far enough apart for the tokens/s line under each time (not at
     // 1280x720, where neighbouring captions overlapped); judged again after each layout.
     bool captionsRoomy() const;

@@ -30,6 +30,8 @@ JobGroup::JobGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr
     onActivated(job_, EditJob, tr("Choose job"), [](Scenario& s, const std::string& v) { s = with_job(s, parse_job(v)); });
 }
 
-void JobGroup::sync(const Scenario& s) { setIndexIfChanged(job_, job_->findData(QString::fromLatin1(to_string(s.job)))); }
+// The job the settings are (job_shown): "QLoRA fine-tune" once --finetune qlora or the method box
+// made a full fine-tune's plan a QLoRA one, not the job first chosen.
+void JobGroup::sync(const Scenario& s) { setIndexIfChanged(job_, job_->findData(QString::fromLatin1(to_string(job_shown(s))))); }
 
 }  // namespace zp::ui

@@ -134,8 +134,12 @@ void ParallelismGroup::showLayoutInfo() {
             const std::string& words = doc_->exportLayoutWords();  // the core's: "tensor 4 x pipeline 6 x data 16"
             layout = words.empty() ? tr("Chosen: %1").arg(translated(data_parallel_phrase(chosen)))
                                    : tr("Chosen: %1 (%2)").arg(QString::fromStdString(words), translated(data_parallel_phrase(chosen)));
+        } else if (s.parallel.model_parallel() <= 1 && ulysses_size(s.parallel) <= 1 && s.parallel.expert <= 1) {
+            // A bare "8 GPUs" read as a GPU count: say that nothing is split but the data.
+            layout = s.cluster.world_size() == 1 ? tr("None: one GPU")
+                                                 : tr("None: data parallel over %1").arg(translated(data_parallel_phrase(s)));
         } else {
-            layout = translated(data_parallel_phrase(s));  // the core's words: "8 GPUs", "8 data-parallel groups of 48 GPUs"
+            layout = translated(data_parallel_phrase(s));  // the core's words: "8 data-parallel groups of 48 GPUs"
         }
     } catch (const InputError& e) {
         layout = QString::fromStdString(e.what());

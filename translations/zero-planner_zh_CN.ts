@@ -786,6 +786,10 @@
         <source>%1 x %2 accum. on one group of %3 GPUs</source>
         <translation>%1 × 累积 %2，在一个 %3 GPU 的组上</translation>
     </message>
+    <message>
+        <source>16-bit parameters gathered shard by shard, outputs freed behind NCCL</source>
+        <translation>16 位参数逐分片聚合，各分片输出在 NCCL 用完后才释放</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -50,8 +50,9 @@ struct CyclingShares {
 };
 
 // One moment's reserve and requirement, both without the CUDA context. Reserved: the reserve if
-// nothing had been reserved before it, allocated plus the cached share of the cycling bytes,
-// capped at `reservable_bytes` (the card minus the context). Required: what the allocator must
+// nothing had been reserved before it, allocated plus the cached share of the cycling bytes plus
+// the blocks whose free waits on another stream (StepMoment::deferred_free_bytes), capped at
+// `reservable_bytes` (the card minus the context). Required: what the allocator must
 // hold for the next request to succeed, allocated plus the unreleasable share.
 struct MomentReserve {
     double allocated, reserved, required;
@@ -60,7 +61,7 @@ inline MomentReserve moment_reserve(const StepMoment& m, const CyclingShares& k,
     const double allocated = m.allocated_bytes();
     const double activations = m.activations_bytes;
     const double other = allocated - m.persistent_bytes - activations;
-    const double reserved = allocated + (k.cached_other * other + k.cached_activations * activations);
+    const double reserved = allocated + (k.cached_other * other + k.cached_activations * activations) + m.deferred_free_bytes;
     return {allocated, reserved < reservable_bytes ? reserved : reservable_bytes,
             allocated + (k.unreleasable_other * other + k.unreleasable_activations * activations)};
 }

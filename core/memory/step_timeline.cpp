@@ -7,6 +7,7 @@
 #include "core/memory/buffers.h"
 #include "core/memory/fsdp_memory.h"
 #include "core/memory/model_states.h"
+#include "core/model/deepspeed_release.h"
 #include "core/model/experts.h"
 #include "core/model/layer_modules.h"
 #include "core/model/parallel_layout.h"
@@ -14,6 +15,7 @@
 #include "core/presets/gpu_presets.h"
 
 #include <algorithm>
+#include <cmath>
 
 // Code paths are DeepSpeed v0.16 (deepspeed/runtime/...), PyTorch 2.x (torch/optim/...),
 // transformers 4.46+ (loss/loss_utils.py) and Liger-Kernel (ops/fused_linear_cross_entropy.py).
@@ -52,6 +54,8 @@ struct Terms {
     double layer_weights_bytes = 0;     // stage 3: one layer's gathered weights
     bool passed_layers_stay = false;    // FSDP SHARD_GRAD_OP: layers stay unsharded after their backward too
     double dequantized = 0;             // QLoRA: the Linear being computed, dequantised (buffers.h)
+    double gather_output = 0;           // ZeRO-1/2 before v0.12.4: the all-gather's flattened output in flight
+    double gather_deferred = 0;         // ... and the other shards' outputs, freed when NCCL is done with them
     double stored_per_layer = 0;        // activations kept per layer for backward
     double forward_working = 0;         // one layer's activations while a checkpointed layer runs
     double backward_working = 0;        // one layer's activation gradients (+ its recompute)
@@ -260,6 +264,28 @@ void add_bucket_terms(Terms& x, const Scenario& s, const TimelineInputs& in, con
     x.dequantized = in.buffers.dequantized;
 }
 
+// ZeRO-1/2's all-gather of the updated 16-bit partitions after the step. Before v0.12.4 it went
+// shard by shard through the list form of dist.all_gather (v0.3.0 stage2.py step; runtime/utils.py
+// all_gather_dp_groups to v0.12.3): num_shards = partition x ranks // allgather_bucket_size, each
+// shard gathered from every rank. ProcessGroupNCCL::allgather gathers a list into a new flat
+// tensor of the ranks' shards (newLikeFlat), copies it out and records it on the NCCL stream, so
+// its block is free for reuse only once the NCCL stream has passed it; the loop does not wait
+// (work.wait() makes the current stream wait, not the host), so every shard's output is allocated
+// before the first is released: one in flight, the others held by the allocator until an
+// allocation fails and it synchronises (the ZeRO tutorial's 10B run on 32 V100s read 31570 of
+// 32480 MiB in nvidia-smi, its 16-bit parameters 19 GiB: a reserve driven to the card each step).
+// From v0.12.4 (fd0a52c1a) all_gather_into_tensor writes into the flat buffer: nothing is made.
+void add_gather_terms(Terms& x, const Scenario& s, const Basis& b) {
+    const ZeroSetup& z = s.zero;
+    if ((z.stage != 1 && z.stage != 2) || b.partition <= 0 || release_has(s, release_firsts::kAllgatherIntoTensor)) return;
+    const double ranks = std::round(b.P / b.partition);  // the ranks the partitions are gathered from
+    if (ranks <= 1) return;
+    const double shards = std::max(1.0, std::floor(b.partition * ranks / std::max(z.allgather_bucket_elems, 1.0)));
+    const double output = b.k * ranks * std::floor(b.partition / shards);  // dp x shard_size elements
+    x.gather_output = output;
+    x.gather_deferred = output * (shards - 1.0);
+}
+
 // Activations, the head's inputs and the loss, on this rank.
 void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const Basis& b) {
     const ModelSpec& m = s.model;
@@ -456,6 +482,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     add_state_terms(x, s, in, b);
     add_startup_terms(x, s, in, b);
     add_bucket_terms(x, s, in, b);
+    add_gather_terms(x, s, b);
     add_activation_terms(x, s, in, b);
     add_output_terms(x, s, b);
     return x;
@@ -471,6 +498,17 @@ StepMoment moment(const Terms& x, StepPhase phase, std::int64_t layer, const cha
     mo.gradients_bytes = x.grads_partition + x.grads_fp32_kept;
     mo.buffers_bytes = x.persistent_buffers;
     mo.persistent_bytes = x.weights + x.optimizer + x.grads_partition + x.grads_fp32_kept + x.persistent_buffers;
+    return mo;
+}
+
+// After the step (add_gather_terms for the all-gather's outputs).
+StepMoment parameter_gather_moment(const Terms& x, const Scenario& s) {
+    StepMoment mo = moment(x, StepPhase::ParameterGather, 0,
+                           s.zero.stage == 3 ? QT_TRANSLATE_NOOP("Core", "partitions only")
+                                             : QT_TRANSLATE_NOOP("Core", "16-bit parameters gathered in place"));
+    mo.buffers_bytes += x.gather_output;
+    mo.deferred_free_bytes = x.gather_deferred;
+    if (x.gather_output > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "16-bit parameters gathered shard by shard, outputs freed behind NCCL");
     return mo;
 }
 
@@ -649,11 +687,10 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         visit(mo);
     }
 
-    // After the step: ZeRO-1/2 all-gather the updated 16-bit partitions into the flat buffer in
-    // place (stage_1_and_2.py all_gather_dp_groups); ZeRO-3 keeps only its partitions.
-    visit(moment(x, StepPhase::ParameterGather, 0,
-                 s.zero.stage == 3 ? QT_TRANSLATE_NOOP("Core", "partitions only")
-                                   : QT_TRANSLATE_NOOP("Core", "16-bit parameters gathered in place")));
+    // After the step: ZeRO-1/2 all-gather the updated 16-bit partitions into the flat buffer, in
+    // place from v0.12.4, shard by shard through new outputs before (add_gather_terms); ZeRO-3
+    // keeps only its partitions.
+    visit(parameter_gather_moment(x, s));
 }
 
 }  // namespace

@@ -28,7 +28,11 @@ struct StepMoment {
     double activations_bytes = 0;       // stored activations, the layer being computed, loss tensors
     double buffers_bytes = 0;           // buckets, ZeRO-3 gathered parameters, optimizer and start-up temporaries
     double persistent_bytes = 0;        // the part of the above allocated for the whole run
-    const char* cause = "";             // what is allocated at this moment, in a few words
+    // Blocks freed but held by the caching allocator until another stream is done with them
+    // (recordStream: each block's free waits for an event): in the reserve, neither allocated nor
+    // required (an allocation that fails synchronises the events and frees them first).
+    double deferred_free_bytes = 0;
+    const char* cause = "";  // what is allocated at this moment, in a few words
 
     double allocated_bytes() const { return params_bytes + gradients_bytes + optimizer_states_bytes + activations_bytes + buffers_bytes; }
     // Bytes allocated and freed within a step: what the caching allocator recycles.

@@ -43,9 +43,10 @@ inline constexpr DeepSpeedRelease kGradAccumDtype{0, 8, 1};   // 4be8df721: BF16
 inline constexpr DeepSpeedRelease kMics{0, 9, 2};             // 2e99f6edf: mics_shard_size
 inline constexpr DeepSpeedRelease kZeropp{0, 10, 0};          // d18aa2c79 "ZeRO++" (#3784)
 inline constexpr DeepSpeedRelease kLion{0, 11, 0};            // 8e64c3b55: the Lion optimizer block
-inline constexpr DeepSpeedRelease kMultiRankAllreduce{0, 12, 4};  // 2afa1c7f2 (#4695): use_multi_rank_bucket_allreduce
-inline constexpr DeepSpeedRelease kUlyssesKey{0, 17, 0};          // 4d00b38ad: sequence_parallel_size alone in the batch rule
-inline constexpr DeepSpeedRelease kBf16MasterWeights{0, 18, 3};   // 39a682d79 (#7700): bf16_master_weights_and_grads
+inline constexpr DeepSpeedRelease kMultiRankAllreduce{0, 12, 4};   // 2afa1c7f2 (#4695): use_multi_rank_bucket_allreduce
+inline constexpr DeepSpeedRelease kAllgatherIntoTensor{0, 12, 4};  // fd0a52c1a: ZeRO-1/2 all-gather into the flat buffer (runtime/utils.py)
+inline constexpr DeepSpeedRelease kUlyssesKey{0, 17, 0};           // 4d00b38ad: sequence_parallel_size alone in the batch rule
+inline constexpr DeepSpeedRelease kBf16MasterWeights{0, 18, 3};    // 39a682d79 (#7700): bf16_master_weights_and_grads
 }  // namespace release_firsts
 
 // Whether `r` is `first` or later.

@@ -821,6 +821,7 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
         const std::optional<DeepSpeedRelease> release = parse_deepspeed_release(*v);
         if (!release) r.fail("deepspeed_version", "must be a release like \"0.3\" or \"0.14.2\", got \"" + *v + "\"");
         apply_deepspeed_release(s.zero, *release);
+        s.deepspeed_release = release_text(*release);  // what reads the release itself (release_has), as --deepspeed-release sets it
     }
 
     c.measurement = measurement_from_case(r, kind, s.training.micro_batch, c);

@@ -1073,22 +1073,6 @@
         <translation>实测每 GPU 最大保留显存（GiB）</translation>
     </message>
     <message>
-        <source>Measured &amp;step time:</source>
-        <translation>实测单步时间(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>or t&amp;hroughput:</source>
-        <translation>或吞吐量(&amp;H)：</translation>
-    </message>
-    <message>
-        <source>Max allo&amp;cated per GPU:</source>
-        <translation>每 GPU 最大已分配(&amp;C)：</translation>
-    </message>
-    <message>
-        <source>Max &amp;reserved per GPU:</source>
-        <translation>每 GPU 最大保留(&amp;R)：</translation>
-    </message>
-    <message>
         <source>What was read</source>
         <translation>读取到的内容</translation>
     </message>
@@ -1187,6 +1171,22 @@
     <message>
         <source>Calibrate from %1</source>
         <translation>根据 %1 校准</translation>
+    </message>
+    <message>
+        <source>Measured &amp;step time (s):</source>
+        <translation>实测单步时间（秒）(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>or t&amp;hroughput (samples/s):</source>
+        <translation>或吞吐量（样本/秒）(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Max allo&amp;cated per GPU (GiB):</source>
+        <translation>每 GPU 最大已分配（GiB）(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>Max &amp;reserved per GPU (GiB):</source>
+        <translation>每 GPU 最大保留（GiB）(&amp;R)：</translation>
     </message>
 </context>
 <context>
@@ -2787,10 +2787,6 @@ tensor rank %4, data-parallel rank %5, pipeline stage %6</source>
         <translation>每个方案在运行期间节点主机内存达到峰值时的各部分，与节点内存容量对比</translation>
     </message>
     <message>
-        <source>RAM %1 GiB</source>
-        <translation>内存 %1 GiB</translation>
-    </message>
-    <message>
         <source>Peaks %1: %2</source>
         <translation>峰值出现%1：%2</translation>
     </message>
@@ -2805,6 +2801,10 @@ tensor rank %4, data-parallel rank %5, pipeline stage %6</source>
     <message>
         <source>Does not fit the node&apos;s RAM</source>
         <translation>超出节点内存</translation>
+    </message>
+    <message>
+        <source>RAM %1</source>
+        <translation>内存 %1</translation>
     </message>
 </context>
 <context>
@@ -3273,10 +3273,6 @@ Not loaded into the controls: %1</source>
         <translation>超出 NVMe</translation>
     </message>
     <message>
-        <source>GPU %1 GiB</source>
-        <translation>GPU %1 GiB</translation>
-    </message>
-    <message>
         <source>best</source>
         <translation>最佳</translation>
     </message>
@@ -3299,6 +3295,10 @@ Not loaded into the controls: %1</source>
     <message>
         <source>%1 to spare</source>
         <translation>余 %1</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
     </message>
 </context>
 <context>
@@ -3592,10 +3592,6 @@ Not loaded into the controls: %1</source>
         <translation>单步峰值时每 GPU 所需（GiB，对数刻度）</translation>
     </message>
     <message>
-        <source>GPU %1 GiB</source>
-        <translation>GPU %1 GiB</translation>
-    </message>
-    <message>
         <source>%1 GPUs</source>
         <translation>%1 个 GPU</translation>
     </message>
@@ -3606,6 +3602,10 @@ Not loaded into the controls: %1</source>
     <message>
         <source>1 GPU</source>
         <translation>1 个 GPU</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
     </message>
 </context>
 <context>
@@ -3797,16 +3797,16 @@ Not loaded into the controls: %1</source>
         <translation>（放不下：须容纳 %1 GiB，可用 %2 GiB）</translation>
     </message>
     <message>
-        <source>GPU %1 GiB</source>
-        <translation>GPU %1 GiB</translation>
-    </message>
-    <message>
         <source>usable %1</source>
         <translation>可用 %1</translation>
     </message>
     <message>
         <source> on pipeline stage %1 of %2, the one that decides the fit</source>
         <translation>，流水线第 %1 级（共 %2 级），即决定能否放下的一级</translation>
+    </message>
+    <message>
+        <source>GPU %1</source>
+        <translation>GPU %1</translation>
     </message>
 </context>
 <context>

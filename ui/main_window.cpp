@@ -567,9 +567,14 @@ void MainWindow::importHfDialog() {
 
 // Calibration: the dialog fits the scenario to a measured run and, on Apply, edits the
 // document through its undo stack itself, so Cancel or a refused log leaves the session as it was.
+// The log box keeps what was pasted or opened from one opening to the next (Esc or Cancel
+// discarded a pasted log).
 void MainWindow::calibrateDialog() {
     CalibrateDialog dialog(doc_.get(), this);
+    if (!calibrate_log_.isEmpty()) dialog.setLogText(calibrate_log_, calibrate_log_name_);
     dialog.exec();
+    calibrate_log_ = dialog.logText();
+    calibrate_log_name_ = dialog.logName();
 }
 
 // Diagnosis of an out-of-memory log: read and diagnosed by the core over the document's scenario (what

@@ -179,7 +179,8 @@ private:
     };
     QList<PlotView> plot_views_;
     const PlotView* plotView(const QString& id) const;
-    QString last_plot_;  // the plot view last clicked
+    QString last_plot_;                           // the plot view last clicked
+    QString calibrate_log_, calibrate_log_name_;  // the calibrate dialog's log, kept for its next opening
 };
 
 }  // namespace zp::ui

@@ -18,6 +18,11 @@ double step_at(Scenario s, double mfu) {
 
 }  // namespace
 
+PlanPrediction predicted(const Scenario& s) {
+    const MemoryBreakdown mem = estimate_memory(s);
+    return {estimate_step(s).seconds, mem.peak_allocated_bytes, mem.peak_reserved_bytes - mem.cuda_context_bytes};
+}
+
 CalibrationResult calibrate(const Scenario& s, const RunLog& m, const std::string& source, const std::string& date) {
     const std::int64_t world = data_parallel_size(s);
     const std::int64_t global = effective_global_batch(s.training, world);
@@ -32,9 +37,10 @@ CalibrationResult calibrate(const Scenario& s, const RunLog& m, const std::strin
     if (!measured || !(*measured > 0))
         throw InputError(source + ": no step time or throughput to calibrate from (memory readings alone are compared, not fitted)");
 
+    const PlanPrediction before = predicted(s);
     CalibrationResult r;
     r.mfu_before = s.assumptions.mfu;
-    r.step_before_seconds = estimate_step(s).seconds;
+    r.step_before_seconds = before.step_seconds;
     r.step_measured_seconds = *measured;
     // The step time falls as the efficiency rises (compute shrinks; the exposed communication can
     // only grow as the windows that hide it shrink, never enough to undo the compute's share), so
@@ -57,14 +63,13 @@ CalibrationResult calibrate(const Scenario& s, const RunLog& m, const std::strin
     r.scale_before = r.mfu_before / kReferenceMfu;
     r.scale_after = r.mfu_after / kReferenceMfu;
     r.step_after_seconds = estimate_step(r.calibrated).seconds;
-    const MemoryBreakdown mem = estimate_memory(s);
     if (m.max_allocated_bytes) {
         r.max_allocated_measured_bytes = m.max_allocated_bytes;
-        r.max_allocated_predicted_bytes = mem.peak_allocated_bytes;
+        r.max_allocated_predicted_bytes = before.max_allocated_bytes;
     }
     if (m.max_reserved_bytes) {
         r.max_reserved_measured_bytes = m.max_reserved_bytes;
-        r.max_reserved_predicted_bytes = mem.peak_reserved_bytes - mem.cuda_context_bytes;
+        r.max_reserved_predicted_bytes = before.max_reserved_bytes;
     }
     r.calibrated.assumptions.calibration = "calibrated from " + source + " on " + date + ": step " + format_seconds(*measured) +
                                            " measured, " + format_seconds(r.step_before_seconds) + " predicted at compute scale x" +

@@ -26,6 +26,16 @@ struct CalibrationResult {
     std::optional<double> max_reserved_measured_bytes, max_reserved_predicted_bytes;
 };
 
+// What a run is compared with: the scenario as it is (its own setup, not the recommended one),
+// its step time, torch.cuda.max_memory_allocated and max_memory_reserved (without the CUDA
+// context, which torch does not count). calibrate's "before"; the dialog shows it before a run is read.
+struct PlanPrediction {
+    double step_seconds = 0;
+    double max_allocated_bytes = 0;
+    double max_reserved_bytes = 0;
+};
+PlanPrediction predicted(const Scenario& s);
+
 // Throws InputError (nothing changed) when the measurement is for another world size or global
 // batch than the scenario, has no step time or throughput, or needs an efficiency outside (0, 1]
 // (a step faster than the scenario allows at 100% efficiency: the wrong --gpu or network?).

@@ -15,6 +15,7 @@
 #include "ui/chart/axis_label_fit.h"
 #include "ui/chart/legend_strip.h"
 #include "ui/chart/plot_label.h"
+#include "ui/chart/plot_style.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
 #include "ui/plots/memory_view.h"
@@ -87,6 +88,22 @@ private slots:
         QFETCH(QString, wrapped);
         const QFontMetricsF metrics{QFont()};
         QCOMPARE(wrapToWidth(text, metrics, metrics.horizontalAdvance(widthOf)), wrapped);
+    }
+
+    // A capacity line says its figure as the card does: an H100's 79.6 GiB is not "80", a node's
+    // 2 TiB of RAM not "2048 GiB"; a whole number of GiB keeps its short form.
+    void capacity_text_data() {
+        QTest::addColumn<double>("gib");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("A100 80GB") << 80.0 << "80 GiB";
+        QTest::newRow("H100 80GB as torch reports it") << 79.6 << "79.6 GiB";
+        QTest::newRow("V100 32GB as torch reports it") << 31.72 << "31.7 GiB";
+        QTest::newRow("a 2 TiB node's RAM") << 2048.0 << "2.0 TiB";
+    }
+    void capacity_text() {
+        QFETCH(double, gib);
+        QFETCH(QString, text);
+        QCOMPARE(capacityText(gib), text);
     }
 
     // An axis title too long for its axis breaks once, at the punctuation nearest the middle:

@@ -15,10 +15,15 @@
 #include "ui/main_window.h"
 #include "ui/panels/recommendation_card.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QDoubleSpinBox>
+#include <QTimer>
+
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QUndoStack>
+#include <functional>
 #include "test_main.h"
 #include "test_text.h"
 
@@ -154,6 +159,52 @@ private slots:
         QCOMPARE(session_text(doc.scenario()), before);
         doc.undoStack()->redo();
         QCOMPARE(session_text(doc.scenario()), calibrated);
+    }
+
+    // Before a run is read the "Predicted before" column shows the plan's own figures (calibrate's
+    // "before": the scenario's step, max allocated and max reserved), the others a dash.
+    void predicted_before_shows_before_a_run() {
+        PlannerDocument doc;
+        doc.reset(tutorialScenario());
+        CalibrateDialog dialog(&doc);
+        QVERIFY(!dialog.result().has_value());
+        const calibration::PlanPrediction p = calibration::predicted(doc.scenario());
+        QCOMPARE(dialog.cell(QStringLiteral("step"), 0), q(format_seconds(p.step_seconds)));
+        QCOMPARE(dialog.cell(QStringLiteral("allocated"), 0), q(format_bytes(p.max_allocated_bytes)));
+        QCOMPARE(dialog.cell(QStringLiteral("reserved"), 0), q(format_bytes(p.max_reserved_bytes)));
+        for (const QString& row : {QStringLiteral("step"), QStringLiteral("allocated"), QStringLiteral("reserved")})
+            for (int column : {1, 2}) QCOMPARE(dialog.cell(row, column), QStringLiteral("\u2014"));
+    }
+
+    // A log pasted and then Esc (or Cancel) is there when the dialog opens again, and a file opened
+    // is still cited by its name.
+    void the_window_keeps_the_log() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.document()->reset(tutorialScenario());
+        QAction* action = w.findChild<QAction*>(QStringLiteral("actionCalibrate"));
+        QVERIFY(action);
+        const QString log = q(read_text_file(kTutorialLog.toStdString()));
+        QString seen, seenName;
+        const auto onDialog = [&](const std::function<void(CalibrateDialog*)>& act) {
+            QTimer::singleShot(0, &w, [&, act] {
+                auto* d = qobject_cast<CalibrateDialog*>(QApplication::activeModalWidget());
+                QVERIFY(d);
+                act(d);
+                d->reject();
+            });
+            action->trigger();
+        };
+        onDialog([&](CalibrateDialog* d) { d->setLogText(log); });
+        onDialog([&](CalibrateDialog* d) {
+            seen = d->logText();
+            QVERIFY(d->result().has_value());
+        });
+        QCOMPARE(seen, log);
+        QString error;
+        onDialog([&](CalibrateDialog* d) { QVERIFY(d->openLogFile(kTutorialLog, &error)); });
+        onDialog([&](CalibrateDialog* d) { seenName = d->logName(); });
+        QCOMPARE(seenName, QStringLiteral("zero_tutorial_1.5b.log"));
+        QCOMPARE(w.document()->undoStack()->count(), 0);
     }
 
     void cancel_changes_nothing() {

@@ -1,5 +1,8 @@
 #include "ui/chart/plot_style.h"
 
+#include "core/base/format.h"
+#include "core/base/units.h"
+
 #include "ui/chart/legend_strip.h"
 #include "ui/qcustomplot_include.h"
 
@@ -172,6 +175,12 @@ void applyPalette(QCustomPlot* plot, const QPalette& palette) {
         axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
         axis->grid()->setSubGridVisible(false);
     }
+}
+
+QString capacityText(double gib) {
+    // A whole number of GiB without its ".0" (the label stays as short as it was: "GPU 80 GiB").
+    if (gib < 1024 && std::abs(gib - std::round(gib)) < 0.05) return QString::fromStdString(format_fixed(std::round(gib), 0) + " GiB");
+    return QString::fromStdString(format_bytes(gib_to_bytes(gib)));
 }
 
 }  // namespace zp::ui

@@ -27,6 +27,10 @@ QString hostSliceName(int slice);
 QColor hostSliceColor(int slice);
 QString hostPhaseName(HostPhase p);       // "Loading the model"
 QString hostPhaseShortName(HostPhase p);  // "loading", for bar captions
+// A capacity line's figure as the card and the CLI write it (format_bytes: "79.6 GiB", "2.0 TiB"),
+// a whole number of GiB without ".0" ("80 GiB"): rounded to whole GiB an H100's 79.6 read "80"
+// beside bars labelled 79.6, and a 2 TiB node's RAM "2048 GiB" beside a card that says 2.0 TiB.
+QString capacityText(double gib);
 
 // The GPU layout view's pipeline stages: hues spread evenly from the parameters' blue, mid
 // saturation so they read on light and dark bases; `lighter` for odd data-parallel replicas.

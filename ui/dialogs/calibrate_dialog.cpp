@@ -87,10 +87,11 @@ CalibrateDialog::CalibrateDialog(PlannerDocument* doc, QWidget* parent) : QDialo
     for (QDoubleSpinBox* box : {step_s_, samples_s_, allocated_gib_, reserved_gib_}) box->setMinimumWidth(width);
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // numbers, not sentences
-    form->addRow(tr("Measured &step time:"), step_s_);
-    form->addRow(tr("or t&hroughput:"), samples_s_);
-    form->addRow(tr("Max allo&cated per GPU:"), allocated_gib_);
-    form->addRow(tr("Max &reserved per GPU:"), reserved_gib_);
+    // The unit in the label too: "not given" shows no suffix.
+    form->addRow(tr("Measured &step time (s):"), step_s_);
+    form->addRow(tr("or t&hroughput (samples/s):"), samples_s_);
+    form->addRow(tr("Max allo&cated per GPU (GiB):"), allocated_gib_);
+    form->addRow(tr("Max &reserved per GPU (GiB):"), reserved_gib_);
     layout->addLayout(form);
 
     read_ = plainLabel();
@@ -170,6 +171,10 @@ QString CalibrateDialog::cell(const QString& row, int column) const {
 }
 
 QString CalibrateDialog::movedText() const { return moved_->text(); }
+
+QString CalibrateDialog::logText() const { return log_->toPlainText(); }
+
+QString CalibrateDialog::logName() const { return log_->toPlainText() == file_text_ ? file_name_ : QString(); }
 
 QString CalibrateDialog::readText() const { return read_->text(); }
 
@@ -258,6 +263,14 @@ void CalibrateDialog::showResult() {
     problem_->setVisible(!problem_->text().isEmpty());  // no empty gap above the table
     for (auto& row : cells_)
         for (QLabel* cell : row) cell->setText(kNone);
+    // What the plan predicts before anything is read (calibrate's "before"): the column is never empty.
+    try {
+        const calibration::PlanPrediction p = calibration::predicted(doc_->scenario());
+        cells_[0][0]->setText(fromCore(format_seconds(p.step_seconds)));
+        cells_[1][0]->setText(fromCore(format_bytes(p.max_allocated_bytes)));
+        cells_[2][0]->setText(fromCore(format_bytes(p.max_reserved_bytes)));
+    } catch (const std::exception&) {  // a scenario the core refuses: its reason shows once a run is read
+    }
     applyButton()->setEnabled(result_.has_value());
     if (!result_) {
         moved_->clear();
@@ -270,7 +283,6 @@ void CalibrateDialog::showResult() {
     // Memory is compared, not fitted (calibrate.h): the prediction is the same after as before.
     const auto memory = [this](int row, const std::optional<double>& measured, const std::optional<double>& predicted) {
         if (!measured || !predicted) return;
-        cells_[row][0]->setText(fromCore(format_bytes(*predicted)));
         cells_[row][1]->setText(fromCore(format_bytes(*measured)));
         cells_[row][2]->setText(fromCore(format_bytes(*predicted)));
     };

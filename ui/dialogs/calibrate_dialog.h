@@ -43,6 +43,10 @@ public:
     QString cell(const QString& row, int column) const;
     QString movedText() const;
     QString readText() const;
+    // The log box's text, and the file it was opened from while unchanged (else empty): what the
+    // window keeps for the next opening (a log pasted and then Esc is not lost).
+    QString logText() const;
+    QString logName() const;
 
     // Apply: the calibrated scenario becomes the document's through its undo stack.
     void accept() override;

@@ -84,7 +84,7 @@ void HostView::rebuild() {
     const double shown = cap > 0 ? std::min(top, cap) : top;
     plot_->yAxis->setRange(0, std::max({capacity * 1.15, shown * 1.22, 1.0}));
     capacity_ticker_->clear();
-    capacity_ticker_->addTick(capacity, tr("RAM %1 GiB").arg(localeNumber(capacity, 0)));
+    capacity_ticker_->addTick(capacity, tr("RAM %1").arg(capacityText(capacity)));
     plot_->yAxis2->setRange(plot_->yAxis->range());
     queueReplot(plot_);
 }

@@ -250,7 +250,7 @@ void MemoryView::rebuild() {
     for (std::size_t b = 0; cut && b < o.bars.size(); ++b)
         chart_.label(b)->position->setCoords(SetupBarChart::key(b), std::min(barTopGib(o.bars[b].memory), cap));
     capacity_ticker_->clear();
-    capacity_ticker_->addTick(capacity, tr("GPU %1 GiB").arg(localeNumber(capacity, 0)));
+    capacity_ticker_->addTick(capacity, tr("GPU %1").arg(capacityText(capacity)));
     plot_->yAxis2->setRange(plot_->yAxis->range());
     if (any_frozen != frozen_in_legend_ || cut != cut_in_legend_) setLegend(any_frozen, cut);
     showSelection();

@@ -189,7 +189,7 @@ void ScalingView::placeLabels(double capacity) {
     // At the right end, unless the GPU-count marker's label stands there (over 512 GPUs): then at the
     // left end, so the two do not meet when the capacity line runs along the top (a 100M model on 4096 GPUs).
     const bool marker_right = marker_gpus_ > 512;
-    const QString capacity_text = tr("GPU %1 GiB").arg(localeNumber(capacity, 0));
+    const QString capacity_text = tr("GPU %1").arg(capacityText(capacity));
     // The GPU counts the label spans from its end of the line (the curves' points under it count,
     // not only the end's: a point at 1,024 GPUs stood under a label anchored at 4,096).
     const double end = marker_right ? 1 : 4096;

@@ -276,7 +276,7 @@ void StepView::rebuild() {
     usable_->point1->setCoords(0, usable_gib_);
     usable_->point2->setCoords(1, usable_gib_);
     capacity_ticker_->clear();
-    capacity_ticker_->addTick(capacity_gib_, tr("GPU %1 GiB").arg(localeNumber(capacity_gib_, 0)));
+    capacity_ticker_->addTick(capacity_gib_, tr("GPU %1").arg(capacityText(capacity_gib_)));
     // The usable line is named only where its name does not run into the capacity's.
     if (capacity_gib_ - usable_gib_ > 0.06 * plot_->yAxis->range().size())
         capacity_ticker_->addTick(usable_gib_, tr("usable %1").arg(localeNumber(usable_gib_, 1)));

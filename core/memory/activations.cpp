@@ -296,6 +296,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
         const double v = static_cast<double>(std::max<std::int64_t>(par.virtual_stages, 1));
         const double di = static_cast<double>(i);
         const double in_flight = v > 1 ? ((p - di - 1.0) * 2.0 + (v - 1.0) * p + 1.0) / v : p - di;
+        out.micro_batches_in_flight = in_flight;
         out.per_layer_stored *= in_flight * static_cast<double>(stage_layers(m.layers, par.pipeline, i)) / L;
         out.embedding_and_logits =
             (i == 0 ? sb * h * rep * in_flight : 0.0) +

@@ -47,13 +47,14 @@ LayerActivationBytes frozen_layer_activation_bytes(const ModelSpec& m, std::int6
 double tiled_mlp_bytes(const ModelSpec& m, double tokens, double element_bytes, const TensorSplit& split = {});
 
 struct ActivationBytes {
-    double per_layer_stored = 0;      // what each layer keeps for backward under the chosen recompute
-    double recompute_working = 0;     // full recompute: one layer's activations rebuilt during backward
-    double whole_layer = 0;           // one layer's activations with nothing recomputed (flash attention: no scores)
-    double gradient_working = 0;      // what backward through one layer adds on top of them (its activations' gradients)
-    double embedding_and_logits = 0;  // final norm/head inputs and the logits (16-bit + fp32 for the loss; fp32 only in fp32 training)
-    double gpu_bytes = 0;             // total on the GPU
-    double cpu_bytes_per_gpu = 0;     // cpu_checkpointing: the kept checkpoints live in host memory
+    double per_layer_stored = 0;         // what each layer keeps for backward under the chosen recompute
+    double recompute_working = 0;        // full recompute: one layer's activations rebuilt during backward
+    double whole_layer = 0;              // one layer's activations with nothing recomputed (flash attention: no scores)
+    double gradient_working = 0;         // what backward through one layer adds on top of them (its activations' gradients)
+    double embedding_and_logits = 0;     // final norm/head inputs and the logits (16-bit + fp32 for the loss; fp32 only in fp32 training)
+    double micro_batches_in_flight = 1;  // pipeline stage (Parallelism::pipeline_rank): micro batches forwarded before its first backward
+    double gpu_bytes = 0;                // total on the GPU
+    double cpu_bytes_per_gpu = 0;        // cpu_checkpointing: the kept checkpoints live in host memory
     // fp8_gemms: one layer's Linear parameters that run in FP8 on this rank (a t-th under tensor
     // parallelism), whose FP8 copies te.Linear saves for backward (the step timeline prices them
     // with the GPU's bytes per parameter, fp8_weight_copy_bytes_per_param).

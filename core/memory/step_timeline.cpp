@@ -65,6 +65,7 @@ struct Terms {
     const char* loss_cause = "";
     double kv_per_layer = 0;     // a layer's returned keys and values (kv_cache_in_training), kept past its backward
     double previous_output = 0;  // the previous step's output a loop keeps through this forward (outputs_kept)
+    double pipeline_held = 0;    // a pipeline stage's buffers of its micro batches in flight (add_pipeline_terms)
     double kept_output = 0;      // this step's output kept past the backward into the step (outputs_kept)
     double kept_logits = 0;      // its logits, held through the loss's and the layers' backward (outputs_kept)
 };
@@ -442,6 +443,34 @@ void add_autocast_activation_terms(Terms& x, const Scenario& s, const Basis& b) 
     x.head_inputs *= 1.5;  // final norm input fp32 (4sbh) and the head's 16-bit input (2sbh)
 }
 
+// A pipeline stage on DeepSpeed's PipelineEngine (Megatron-DeepSpeed's GPTModelPipe) keeps, for each
+// micro batch forwarded before its first backward (ActivationBytes::micro_batches_in_flight), besides
+// its layers' checkpoints:
+//   - its output, in pipe_buffers['outputs'] until that micro batch's backward, on every stage but
+//     the last (runtime/pipe/engine.py _exec_forward_pass: with tensor parallelism and
+//     pipe_partitioned, a PartitionedTensor whose full data is cleared and whose part, a t-th, is
+//     kept; otherwise the whole s b h; with Megatron's sequence parallelism already a t-th). The
+//     BigScience 104B tune-up's per-rank log (May 2021) shows it: 272 MiB less a stage closer to
+//     the end, 256 of checkpoints and 16 of this (64 MiB / tensor 4);
+//   - the first stage: the embedding's 1-byte dropout mask (Korthikanti et al. Sec. 4.3) and the
+//     batch it loaded, cloned into pipe_buffers['inputs'] (engine.py _exec_load_micro_batch), whose
+//     causal attention mask is [1, 1, s, s] booleans (Megatron-DeepSpeed pretrain_gpt.py
+//     get_batch_pipe, get_ltor_masks_and_position_ids).
+void add_pipeline_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const Basis& b) {
+    const Parallelism& par = s.parallel;
+    if (par.pipeline <= 1 || par.pipeline_rank < 0) return;
+    const double n = in.activations.micro_batches_in_flight;
+    const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
+    const double sb = static_cast<double>(s.training.seq_len) * static_cast<double>(s.training.micro_batch);
+    const double h = static_cast<double>(s.model.hidden);
+    const bool a_tth = par.sequence_parallel || (par.tensor > 1 && effective_pipeline_send(s) == PipelineSend::ScatterGather);
+    if (par.pipeline_rank < par.pipeline - 1) x.pipeline_held += n * b.k * sb * h / (a_tth ? tp : 1.0);
+    if (par.pipeline_rank == 0) {
+        const double seq = static_cast<double>(s.training.seq_len);
+        x.pipeline_held += n * (sb * h / (par.sequence_parallel ? tp : 1.0) + seq * seq);
+    }
+}
+
 // What the model's output holds beyond the loss (Training::kv_cache_in_training, outputs_kept).
 // The returned keys and values (transformers' DynamicCache / past_key_values tuple: each layer's
 // key_states and value_states, kv_heads x head_dim per token, 16-bit) are the attention's own
@@ -485,6 +514,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     add_gather_terms(x, s, b);
     add_activation_terms(x, s, in, b);
     add_output_terms(x, s, b);
+    add_pipeline_terms(x, s, in, b);
     return x;
 }
 
@@ -617,7 +647,8 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
     auto forward = [&](std::int64_t l) {
         StepMoment mo = moment(x, StepPhase::Forward, l, QT_TRANSLATE_NOOP("Core", "stored activations"));
         mo.gradients_bytes += x.held_across_micro_steps;
-        mo.activations_bytes = static_cast<double>(l) * (x.stored_per_layer + x.kv_per_layer) + x.forward_working + x.previous_output;
+        mo.activations_bytes =
+            static_cast<double>(l) * (x.stored_per_layer + x.kv_per_layer) + x.forward_working + x.previous_output + x.pipeline_held;
         mo.buffers_bytes +=
             std::max((l == L ? x.gathered_forward_last : x.gathered_forward) + retained_behind(l), x.gathered_floor) + x.dequantized;
         if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "stored activations and gathered ZeRO-3 parameters");
@@ -635,7 +666,8 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         mo.gradients_bytes += x.held_across_micro_steps;
         const double loss = forward_side ? x.loss_forward : x.loss_backward;
         const double previous = forward_side ? x.previous_output : x.kept_logits;
-        mo.activations_bytes = static_cast<double>(L) * (x.stored_per_layer + x.kv_per_layer) + x.head_inputs + loss + previous;
+        mo.activations_bytes =
+            static_cast<double>(L) * (x.stored_per_layer + x.kv_per_layer) + x.head_inputs + loss + previous + x.pipeline_held;
         // Every kept layer is behind the head, the last one too (until 2026-11-28 it was left out).
         mo.buffers_bytes +=
             std::max(x.gathered_loss + retained_behind(L + 1), x.gathered_floor) + (forward_side ? 0.0 : x.gathered_loss_gradient);
@@ -648,8 +680,8 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         StepMoment mo = moment(x, StepPhase::Backward, l, QT_TRANSLATE_NOOP("Core", "activations and their gradients"));
         const double done = static_cast<double>(L - l + 1) / static_cast<double>(L);
         mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full * done) + x.grads_partition_renewed;
-        mo.activations_bytes =
-            static_cast<double>(l) * x.stored_per_layer + static_cast<double>(L) * x.kv_per_layer + x.backward_working + x.kept_logits;
+        mo.activations_bytes = static_cast<double>(l) * x.stored_per_layer + static_cast<double>(L) * x.kv_per_layer + x.backward_working +
+                               x.kept_logits + x.pipeline_held;
         const double weights = (l == 1 ? x.gathered_backward_first : x.gathered_backward) + retained_behind(l) + retained_passed(l);
         mo.buffers_bytes += x.backward_buckets + std::max(weights, x.gathered_floor) + x.gathered_gradient + x.dequantized;
         if (x.backward_buckets > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and the ipg gradient buckets");

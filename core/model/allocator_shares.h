@@ -15,12 +15,12 @@ struct AllocatorShares {
 };
 
 // The cycling bytes other than activations: ZeRO-0/1/2 and ZeRO-3. ZeRO-0/1/2's cached share is
-// validate --holdout's every-row re-fit (0.745) on BigScience's tr11 ZeRO-1 memory (N19, N20 and
+// validate --holdout's every-row re-fit (0.675) on BigScience's tr11 ZeRO-1 memory (N19, N20 and
 // measured_runs_3.json's B rows). The ZeRO tutorial's ZeRO-2 nvidia-smi reading (M07) is not among
 // them: v0.3's shard-by-shard all-gather drives that reserve to the card (step_timeline.cpp
 // add_gather_terms), where no share moves it. Until 2026-11-28 2.8, read off M07 alone; until
 // 2026-11-29 0.92, on M07 and tr11 together.
-inline constexpr AllocatorShares kAllocatorShares{0.745, 0.16};
+inline constexpr AllocatorShares kAllocatorShares{0.675, 0.16};
 inline constexpr AllocatorShares kAllocatorSharesZero3{1.9, 0.11};
 // Activations, every stage: read off PEFT's LoRA Llama-2 70B ZeRO-3 run on 8 H100s (its
 // DeepSpeed guide: 64 GB in nvidia-smi, at 51.7 GiB allocated of which the cycling bytes are

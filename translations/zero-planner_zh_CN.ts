@@ -3808,6 +3808,10 @@ Not loaded into the controls: %1</source>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
+    <message>
+        <source>Usable: GPU less headroom</source>
+        <translation>可用：GPU 显存减去余量</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::TimeView</name>

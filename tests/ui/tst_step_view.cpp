@@ -14,6 +14,7 @@
 #include "core/search/overview.h"
 #include "core/search/scenario_edits.h"
 #include "tests/ui/offscreen.h"
+#include "ui/chart/legend_strip.h"
 #include "ui/chart/plot_label.h"
 #include "ui/document/planner_document.h"
 #include "ui/main_window.h"
@@ -24,6 +25,8 @@
 #include "ui/qcustomplot_include.h"
 
 #include <QTabWidget>
+
+#include <algorithm>
 #include "test_main.h"
 
 #include <cmath>
@@ -191,6 +194,36 @@ private slots:
             for (PlotLabel* b : labels)
                 QVERIFY2(a == b || !a->drawnBox().intersects(b->drawnBox()), qPrintable(a->text() + QStringLiteral(" | ") + b->text()));
         }
+    }
+
+    // The default plan (Llama-2 7B, ZeRO-2, no recompute): the reserve rises to its peak left of the
+    // allocated peak, so the allocated label reads to the right, where the reserved line does not
+    // run through its box; the dashed usable line has its legend entry.
+    void allocated_label_stays_off_the_reserved_line() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1480, 920);
+        w.plotTabs()->setCurrentWidget(w.stepView());
+        w.show();
+        QCoreApplication::processEvents();
+        w.flushPending();
+        QCustomPlot* plot = w.stepView()->plot();
+        QCPGraph* reserved = nullptr;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (plot->graph(i)->name().startsWith(QStringLiteral("Reserved"))) reserved = plot->graph(i);
+        QVERIFY(reserved && reserved->data()->size() > 2);
+        PlotLabel* allocated = nullptr;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* label = qobject_cast<PlotLabel*>(plot->item(i)); label && label->text().startsWith(QStringLiteral("peak allocated")))
+                allocated = label;
+        QVERIFY(allocated);
+        const QRectF box = allocated->drawnBox();
+        for (auto it = reserved->data()->constBegin(); it != reserved->data()->constEnd(); ++it) {
+            const QPointF at(plot->xAxis->coordToPixel(it->key), plot->yAxis->coordToPixel(it->value));
+            QVERIFY2(!box.contains(at), qPrintable(QStringLiteral("reserved %1 GiB at moment %2").arg(it->value).arg(it->key)));
+        }
+        const auto entries = w.stepView()->legend()->entries();
+        QVERIFY(std::any_of(entries.begin(), entries.end(),
+                            [](const LegendStrip::Entry& e) { return e.swatch == LegendStrip::Swatch::Dashed; }));
     }
 
     // A change while the tab is hidden is drawn when the tab is shown.

@@ -16,6 +16,9 @@
 #include "ui/qcustomplot_include.h"
 
 #include <QFontMetrics>
+#include <QFontMetricsF>
+
+#include <cmath>
 
 #include <algorithm>
 #include <array>
@@ -64,6 +67,9 @@ StepView::StepView(PlannerDocument* doc, QWidget* parent)
     reserved_->setName(tr("Reserved + CUDA context (nvidia-smi)"));
     reserved_->setLineStyle(QCPGraph::lsStepCenter);
     entries.append({reserved_->name(), palette().color(QPalette::WindowText), LegendStrip::Swatch::Line});
+    // The dashed line under the capacity, as the memory view names it (its tick label is left out
+    // where it would run into the capacity's).
+    entries.append({tr("Usable: GPU less headroom"), capacityColor(palette()), LegendStrip::Swatch::Dashed});
     legend_->setEntries(entries);
     peaks_ = plot_->addGraph();
     peaks_->setLineStyle(QCPGraph::lsNone);
@@ -121,7 +127,8 @@ void StepView::restyle() {
     reserved_->setPen(QPen(text, 2));
     peaks_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), pal.color(QPalette::Base), 7));
     QList<LegendStrip::Entry> entries = legend_->entries();
-    entries.back().color = text;
+    entries[entries.size() - 2].color = text;  // the reserved line, then the usable line
+    entries.back().color = capacityColor(pal);
     legend_->setEntries(entries);
     capacity_->setPen(QPen(capacityColor(pal), 2));
     usable_->setPen(QPen(capacityColor(pal), 1.5, Qt::DashLine));
@@ -214,10 +221,11 @@ void StepView::rebuild() {
     allocated_label_->setText(tr("peak allocated %1 GiB, %2").arg(gib(m.peak_allocated_bytes), translatedCore(to_string(m.peak.phase))));
     reserved_label_->setText(tr("peak reserved %1 GiB (nvidia-smi)").arg(gib(m.peak_reserved_bytes)));
     const auto side = [n](int index) { return index * 2 >= n - 1 ? Qt::AlignRight : Qt::AlignLeft; };
-    allocated_label_->position->setCoords(allocated_peak, allocated_y);
-    allocated_label_->setPositionAlignment(side(allocated_peak) | Qt::AlignTop);
-    // Just below the capacity line, the label goes above the line instead of across it.
     const double y_max = std::max({reserved[reserved_peak], allocated_y, capacity_gib_}) * 1.22;
+    allocated_label_->position->setCoords(allocated_peak, allocated_y);
+    allocated_label_->setPositionAlignment(allocatedLabelSide(reserved, allocated_peak, allocated_y, y_max, side(allocated_peak)) |
+                                           Qt::AlignTop);
+    // Just below the capacity line, the label goes above the line instead of across it.
     double reserved_label_y = reserved[reserved_peak];
     if (capacity_gib_ >= reserved_label_y && capacity_gib_ - reserved_label_y < 0.08 * y_max) reserved_label_y = capacity_gib_;
     reserved_label_->position->setCoords(reserved_peak, reserved_label_y);
@@ -281,6 +289,28 @@ void StepView::rebuild() {
     if (capacity_gib_ - usable_gib_ > 0.06 * plot_->yAxis->range().size())
         capacity_ticker_->addTick(usable_gib_, tr("usable %1").arg(localeNumber(usable_gib_, 1)));
     queueReplot(plot_);
+}
+
+// The allocated peak's label hangs below its point, reading away from the nearer edge unless the
+// reserved line runs through it there (the reserve rising to its peak, left of it): then the
+// other way, where the line does not (the reserve flat after its peak).
+Qt::Alignment StepView::allocatedLabelSide(const QVector<double>& reserved, int peak, double peak_gib, double y_max,
+                                           Qt::Alignment preferred) const {
+    const QCPAxisRect* rect = plot_->axisRect();
+    if (rect->width() <= 0 || rect->height() <= 0 || reserved.isEmpty()) return preferred;
+    const QFontMetricsF metrics(allocated_label_->font());
+    const double width_keys =
+        (metrics.horizontalAdvance(allocated_label_->text()) + 8) / rect->width() * static_cast<double>(reserved.size());
+    const double bottom = peak_gib - (metrics.height() + 6) / rect->height() * y_max;
+    const auto crossed = [&](Qt::Alignment h) {
+        const double from = h == Qt::AlignLeft ? peak : peak - width_keys, to = h == Qt::AlignLeft ? peak + width_keys : peak;
+        for (int i = std::max(0, static_cast<int>(std::floor(from)));
+             i <= std::min(static_cast<int>(reserved.size()) - 1, static_cast<int>(std::ceil(to))); ++i)
+            if (reserved[i] >= bottom && reserved[i] <= peak_gib) return true;
+        return false;
+    };
+    const Qt::Alignment other = preferred == Qt::AlignLeft ? Qt::AlignRight : Qt::AlignLeft;
+    return crossed(preferred) && !crossed(other) ? other : preferred;
 }
 
 void StepView::setFailingPhase(std::optional<StepPhase> phase, const QString& label) {

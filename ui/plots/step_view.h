@@ -16,6 +16,7 @@
 #include <QList>
 #include <QPair>
 #include <QSharedPointer>
+#include <QVector>
 #include "ui/widgets/lazy_view.h"
 
 #include <optional>
@@ -69,6 +70,8 @@ private:
     void styleBands();
     void placePhaseLabels();
     void placeFailingMarker(const std::vector<StepMoment>& timeline);
+    Qt::Alignment allocatedLabelSide(const QVector<double>& reserved, int peak, double peak_gib, double y_max,
+                                     Qt::Alignment preferred) const;
 
     PlannerDocument* doc_;
     QCustomPlot* plot_;

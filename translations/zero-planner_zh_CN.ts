@@ -790,6 +790,14 @@
         <source>16-bit parameters gathered shard by shard, outputs freed behind NCCL</source>
         <translation>16 位参数逐分片聚合，各分片输出在 NCCL 用完后才释放</translation>
     </message>
+    <message>
+        <source>a chunked loss (Liger-Kernel&apos;s fused linear cross-entropy, --loss-kernel chunked) would fit %1 at %2 tokens</source>
+        <translation>分块计算损失（Liger-Kernel 的融合线性交叉熵，--loss-kernel chunked）可在 %2 个 token 下放下 %1</translation>
+    </message>
+    <message>
+        <source>ALST&apos;s tiled MLP and loss, checkpoints in host RAM (--alst on) would fit %1 at %2 tokens</source>
+        <translation>ALST 的分块 MLP 与损失、检查点放在主机内存（--alst on）可在 %2 个 token 下放下 %1</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -3,7 +3,9 @@
 #include "core/model/deepspeed_release.h"
 #include "core/model/experts.h"
 #include "core/model/mics.h"
+#include "core/model/model_spec.h"
 #include "core/model/param_swap_buffers.h"
+#include "core/presets/job_presets.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +29,26 @@ const char* deepspeed_optimizer_type(Optimizer o) {
     return "AdamW";
 }
 
-double optimizer_beta2(Optimizer o, const ExportOptions& options) { return o == Optimizer::Lion ? 0.99 : options.beta2; }
+double optimizer_beta2(Optimizer o, const Hyperparameters& h) { return o == Optimizer::Lion ? 0.99 : h.beta2; }
+
+Hyperparameters recipe_hyperparameters(const Scenario& s) {
+    Hyperparameters h;  // Llama 2's pre-training
+    if (s.finetune.adapters()) {
+        // "2e-4 for models up to 13B, 1e-4 for 33B and 65B": between them, from 20B.
+        constexpr double kLowerRateFromParams = 20e9;
+        h.learning_rate = static_cast<double>(parameter_count(s.model)) >= kLowerRateFromParams ? 1e-4 : 2e-4;
+        h.weight_decay = 0.0;
+        h.beta2 = 0.999;
+        h.gradient_clipping = 0.3;
+    } else if (job_shown(s) == Job::FullFineTune) {
+        h.learning_rate = 2e-5;
+    }
+    return h;
+}
+
+Hyperparameters hyperparameters(const Scenario& s, const ExportOptions& options) {
+    return options.hyperparameters ? *options.hyperparameters : recipe_hyperparameters(s);
+}
 
 namespace {
 
@@ -39,7 +60,7 @@ std::int64_t as_int(double v) { return static_cast<std::int64_t>(std::llround(v)
 // 2016 Sec. 3.4): torch.optim.SGD's own default, 0, would be plain SGD.
 constexpr double kSgdMomentum = 0.9;
 
-ordered_json optimizer_block(const Training& t, const ExportOptions& o) {
+ordered_json optimizer_block(const Training& t, const Hyperparameters& o) {
     ordered_json params;
     params["lr"] = o.learning_rate;
     switch (t.optimizer) {
@@ -150,7 +171,8 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
     // true, read since v0.12.3, PR #4322): a plan that sends whole (--pp-send whole, or a mixture,
     // which Megatron-DeepSpeed requires it of: effective_pipeline_send) says so.
     if (pipeline_sends_whole_over_tensor_ranks(s)) j["pipeline"] = {{"pipe_partitioned", false}, {"grad_partitioned", false}};
-    j["gradient_clipping"] = o.gradient_clipping;
+    const Hyperparameters h = hyperparameters(s, o);
+    j["gradient_clipping"] = h.gradient_clipping;
     j["steps_per_print"] = o.steps_per_print;
     j["wall_clock_breakdown"] = false;
     // DeepSpeed builds its own optimizer (FusedAdam, CPU Adam with offload) from this block; without
@@ -166,7 +188,7 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
     const bool offload = z.offload_optimizer != OffloadDevice::None;
     const bool bitsandbytes = t.optimizer_storage != OptimizerStorage::Standard && !offload;
     const bool block = !bitsandbytes && (t.fused_optimizer || offload || t.optimizer == Optimizer::Lamb);
-    if (block) j["optimizer"] = optimizer_block(t, o);
+    if (block) j["optimizer"] = optimizer_block(t, h);
     const bool untested = bitsandbytes || t.optimizer == Optimizer::Lamb || t.optimizer == Optimizer::Sgd ||
                           t.optimizer == Optimizer::SgdMomentum || (t.optimizer == Optimizer::Lion && !block);
     if (untested && z.stage >= 1) j["zero_allow_untested_optimizer"] = true;

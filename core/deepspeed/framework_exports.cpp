@@ -142,6 +142,7 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
 }  // namespace
 
 std::string training_arguments_batch_lines(const Scenario& s, const ExportOptions& o) {
+    const Hyperparameters h = hyperparameters(s, o);
     const std::int64_t dp = data_parallel_size(s);
     const std::int64_t gas = gradient_accumulation_steps(s.training, dp);
     // With Ulysses the ranks of a group share one sequence: deepspeed_alst.md "The effective
@@ -149,11 +150,12 @@ std::string training_arguments_batch_lines(const Scenario& s, const ExportOption
     const std::string ranks = s.parallel.ulysses > 1
                                   ? std::to_string(dp) + " data-parallel group" + (dp == 1 ? "" : "s") + " (" +
                                         std::to_string(s.cluster.world_size()) + " GPUs / SP " + std::to_string(s.parallel.ulysses) + ")"
-                                  : std::to_string(s.cluster.world_size()) + " GPUs";
+                              : s.cluster.world_size() == 1 ? std::string("1 GPU")
+                                                            : std::to_string(s.cluster.world_size()) + " GPUs";
     return "    per_device_train_batch_size=" + std::to_string(s.training.micro_batch) + ",\n" +
            "    gradient_accumulation_steps=" + std::to_string(gas) + ",  # x " + ranks + " = " +
-           std::to_string(s.training.micro_batch * gas * dp) + " sequences per step\n" + "    learning_rate=" + number(o.learning_rate) +
-           ",\n" + "    weight_decay=" + number(o.weight_decay) + ",\n";
+           std::to_string(s.training.micro_batch * gas * dp) + " sequences per step\n" + "    learning_rate=" + number(h.learning_rate) +
+           ",\n" + "    weight_decay=" + number(h.weight_decay) + ",\n";
 }
 
 std::string parallelism_config_text(const Scenario& s) {
@@ -203,10 +205,11 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     py += "    deepspeed=\"" + config_path + "\",\n";
     if (sp) py += "    parallelism_config=parallelism_config,\n";
     py += training_arguments_batch_lines(s, o);
-    py += "    adam_beta1=" + number(o.beta1) + ",\n";
-    py += "    adam_beta2=" + number(optimizer_beta2(s.training.optimizer, o)) + ",\n";
-    py += "    adam_epsilon=" + number(o.eps) + ",\n";
-    py += "    max_grad_norm=" + number(o.gradient_clipping) + ",\n";
+    const Hyperparameters h = hyperparameters(s, o);
+    py += "    adam_beta1=" + number(h.beta1) + ",\n";
+    py += "    adam_beta2=" + number(optimizer_beta2(s.training.optimizer, h)) + ",\n";
+    py += "    adam_epsilon=" + number(h.eps) + ",\n";
+    py += "    max_grad_norm=" + number(h.gradient_clipping) + ",\n";
     py += std::string("    bf16=") + (s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";
     py += std::string("    fp16=") + (s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
     py += std::string("    gradient_checkpointing=") + (s.training.checkpointing == Checkpointing::None ? "False" : "True") + ",\n";
@@ -337,7 +340,7 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& o, co
     // std::map: keys sorted, as accelerate's yaml.safe_dump(sort_keys=True) writes them.
     std::map<std::string, YAML::Node> ds;
     ds["gradient_accumulation_steps"] = YAML::Node(gas);
-    ds["gradient_clipping"] = YAML::Node(o.gradient_clipping);
+    ds["gradient_clipping"] = YAML::Node(hyperparameters(s, o).gradient_clipping);
     ds["offload_optimizer_device"] = YAML::Node(std::string(to_string(z.offload_optimizer)));
     ds["offload_param_device"] = YAML::Node(std::string(z.stage == 3 ? to_string(z.offload_param) : "none"));
     if (z.offload_optimizer == OffloadDevice::Nvme) ds["offload_optimizer_nvme_path"] = YAML::Node(o.nvme_path);

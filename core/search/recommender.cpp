@@ -9,6 +9,7 @@
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/presets/default_scenario.h"
+#include "core/presets/job_presets.h"
 #include "core/search/scenario_edits.h"
 
 #include <algorithm>
@@ -579,6 +580,26 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
                         std::to_string(s.cluster.gpus_per_node), setup}));
             break;
         }
+    }
+    // At long sequences the loss's logits and a layer's MLP are the peak: the parts that tile them
+    // (a chunked loss, Liger-Kernel's fused linear cross-entropy; then ALST's, arXiv 2506.13996)
+    // keep the sequence, which the user came for. diagnose names the same (oom_diagnosis.cpp).
+    if (s.training.loss_kernel != LossKernel::Chunked) {
+        Scenario chunked = s;
+        chunked.training.loss_kernel = LossKernel::Chunked;
+        Scenario alst = s;
+        use_alst(alst.training);
+        if (const Phrase setup = fits_somewhere(chunked); !setup.text.empty())
+            add(plan.suggestions, plan.suggestion_phrases,
+                phrase(QT_TRANSLATE_NOOP("Core",
+                                         "a chunked loss (Liger-Kernel's fused linear cross-entropy, --loss-kernel chunked) "
+                                         "would fit %1 at %2 tokens"),
+                       {setup, format_count(static_cast<double>(s.training.seq_len))}));
+        else if (const Phrase at = fits_somewhere(alst); !at.text.empty())
+            add(plan.suggestions, plan.suggestion_phrases,
+                phrase(
+                    QT_TRANSLATE_NOOP("Core", "ALST's tiled MLP and loss, checkpoints in host RAM (--alst on) would fit %1 at %2 tokens"),
+                    {at, format_count(static_cast<double>(s.training.seq_len))}));
     }
     Scenario shorter = s;
     while (shorter.training.seq_len > 128) {

@@ -12,6 +12,7 @@
 #include "core/memory/host_memory.h"
 #include "core/model/param_swap_buffers.h"
 #include "core/presets/default_scenario.h"
+#include "core/presets/job_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
@@ -528,6 +529,65 @@ private slots:
 
     // DeepSpeed's use_multi_rank_bucket_allreduce (zero/config.py, default true since v0.12.4):
     // written only when off, at ZeRO-1/2, clean for the linter, and read back by the import.
+    // The optimizer's hyperparameters follow what the run is for (recipe_hyperparameters): the
+    // QLoRA paper's for adapters (Appendix B.2: 2e-4, 1e-4 from 33B; no weight decay; beta2 0.999;
+    // max grad norm 0.3), Llama 2's SFT learning rate for a full fine-tune (Sec. 3.1), its
+    // pre-training's otherwise (Sec. 2.2); the same figures in the ds_config and the Trainer's arguments.
+    void hyperparameters_follow_the_job_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("job");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<double>("lr");
+        QTest::addColumn<double>("weightDecay");
+        QTest::addColumn<double>("beta2");
+        QTest::addColumn<double>("clip");
+        QTest::newRow("Llama 2 pre-training") << "llama-2-7b"
+                                              << "pretrain"
+                                              << "full" << 3e-4 << 0.1 << 0.95 << 1.0;
+        QTest::newRow("Llama 2 SFT: a full fine-tune") << "llama-2-7b"
+                                                       << "finetune"
+                                                       << "full" << 2e-5 << 0.1 << 0.95 << 1.0;
+        QTest::newRow("QLoRA paper, 7B") << "llama-2-7b"
+                                         << "qlora"
+                                         << "qlora" << 2e-4 << 0.0 << 0.999 << 0.3;
+        QTest::newRow("QLoRA paper, 70B: 1e-4 from 33B") << "llama-2-70b"
+                                                         << "lora"
+                                                         << "lora" << 1e-4 << 0.0 << 0.999 << 0.3;
+        QTest::newRow("--finetune lora on the default full fine-tune") << "llama-2-7b"
+                                                                       << "finetune"
+                                                                       << "lora" << 2e-4 << 0.0 << 0.999 << 0.3;
+    }
+    void hyperparameters_follow_the_job() {
+        QFETCH(QString, model);
+        QFETCH(QString, job);
+        QFETCH(QString, method);
+        QFETCH(double, lr);
+        QFETCH(double, weightDecay);
+        QFETCH(double, beta2);
+        QFETCH(double, clip);
+        Scenario s = default_scenario();
+        s.model = model_preset(model.toStdString()).spec;
+        s = with_job(s, parse_job(job.toStdString()));
+        s.finetune.method = parse_enum<FineTuneMethod>(method.toStdString());
+        s.training.fused_optimizer = true;  // the ds_config carries its optimizer block (not bitsandbytes' paged one)
+        s.training.optimizer_storage = OptimizerStorage::Standard;
+        const Hyperparameters h = recipe_hyperparameters(s);
+        QCOMPARE(h.learning_rate, lr);
+        QCOMPARE(h.weight_decay, weightDecay);
+        QCOMPARE(h.beta2, beta2);
+        QCOMPARE(h.gradient_clipping, clip);
+        const auto cfg = deepspeed_config(s);
+        QCOMPARE(cfg.at("optimizer").at("params").at("lr").get<double>(), lr);
+        QCOMPARE(cfg.at("gradient_clipping").get<double>(), clip);
+        const QString args = QString::fromStdString(hf_training_arguments_text(s, ExportOptions{}, "ds_config.json"));
+        QVERIFY2(args.contains(QStringLiteral("max_grad_norm=%1,").arg(clip)), qPrintable(args));
+        // Options that carry their own hyperparameters keep them.
+        ExportOptions own;
+        own.hyperparameters = Hyperparameters{};
+        own.hyperparameters->learning_rate = 1e-3;
+        QCOMPARE(deepspeed_config(s, own).at("optimizer").at("params").at("lr").get<double>(), 1e-3);
+    }
+
     void multi_rank_bucket_allreduce_round_trips() {
         Scenario s = default_scenario();
         s.zero.stage = 2;

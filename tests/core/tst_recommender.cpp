@@ -98,6 +98,24 @@ private slots:
         QVERIFY2(p.suggestions.front().ends_with(" per node (now 128.0 GiB)"), p.suggestions.front().c_str());
     }
 
+    // QLoRA of Llama-3.2 1B at 128k tokens on one RTX 4090: the loss's whole logits (128k x 128k
+    // vocabulary, up-cast to fp32) are the peak. A chunked loss (Liger-Kernel's fused linear
+    // cross-entropy) fits at the sequence asked for, and is named before a shorter sequence; with it
+    // the search finds the fit the suggestion named.
+    void nothing_fits_names_a_chunked_loss_at_long_sequences() {
+        Scenario s = preset_scenario("llama-3.2-1b", "rtx-4090", 1);
+        s.finetune.method = FineTuneMethod::Qlora;
+        s.training.seq_len = 131072;
+        const Plan p = recommend(s);
+        QVERIFY(!p.feasible);
+        QVERIFY(!p.suggestions.empty());
+        QVERIFY2(p.suggestions.front().starts_with("a chunked loss (Liger-Kernel's fused linear cross-entropy, --loss-kernel chunked) "
+                                                   "would fit DDP (ZeRO-0) at 131,072 tokens"),
+                 p.suggestions.front().c_str());
+        s.training.loss_kernel = LossKernel::Chunked;
+        QVERIFY(recommend(s).feasible);
+    }
+
     // Llama-2 7B on 8 x A100 80GB at 8 micro batches a step: ZeRO-1 hides its one all-reduce in the
     // last backward but adds each micro batch's gradients into .grad (autograd, 7 passes over the
     // 13 GB of them) and all-gathers the updated 16-bit partitions after the step, exposed

@@ -18,9 +18,9 @@ args = TrainingArguments(
     },
     per_device_train_batch_size=1,
     gradient_accumulation_steps=32,  # x 2 GPUs = 64 sequences per step
-    learning_rate=0.0003,
-    weight_decay=0.1,
-    max_grad_norm=1,
+    learning_rate=0.0002,
+    weight_decay=0,
+    max_grad_norm=0.3,
     bf16=False,
     fp16=False,
     gradient_checkpointing=False,  # FSDP's activation_checkpointing above recomputes

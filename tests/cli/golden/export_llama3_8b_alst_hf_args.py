@@ -36,7 +36,7 @@ args = TrainingArguments(
     parallelism_config=parallelism_config,
     per_device_train_batch_size=1,
     gradient_accumulation_steps=64,  # x 1 data-parallel group (8 GPUs / SP 8) = 64 sequences per step
-    learning_rate=0.0003,
+    learning_rate=2e-05,
     weight_decay=0.1,
     adam_beta1=0.9,
     adam_beta2=0.95,

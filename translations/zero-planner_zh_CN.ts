@@ -798,6 +798,10 @@
         <source>ALST&apos;s tiled MLP and loss, checkpoints in host RAM (--alst on) would fit %1 at %2 tokens</source>
         <translation>ALST 的分块 MLP 与损失、检查点放在主机内存（--alst on）可在 %2 个 token 下放下 %1</translation>
     </message>
+    <message>
+        <source>ZeRO++ on auto chose --zeropp %1 (%5): without it ZeRO-3&apos;s gathers and gradient reduce cross the network, %2 of communication exposed per step instead of %3, and the step is %4 slower.</source>
+        <translation>ZeRO++ 自动选择了 --zeropp %1（%5）：不启用时 ZeRO-3 的参数聚合与梯度归约都要跨网络，每步暴露的通信为 %2 而非 %3，每步慢 %4。</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -875,13 +875,25 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
             Point off = *best;
             off.zeropp = ZeroppChoice::Off;
             const Candidate without = evaluate(at(search.bases[best->layout], off));
+            // A switch the choice turns on that does not take effect there (hpZ with parameters
+            // offloaded or tensor parallelism: effective_zeropp) is said, so the line names what runs.
+            const std::string not_taken = zeropp_not_taken_words(with_candidate(s, b));
             add(plan.why, plan.why_phrases,
-                phrase(QT_TRANSLATE_NOOP("Core",
-                                         "ZeRO++ on auto chose --zeropp %1: without it ZeRO-3's gathers and gradient reduce cross "
-                                         "the network, %2 of communication exposed per step instead of %3, and the step is "
-                                         "%4 slower."),
-                       {std::string(to_string(best->zeropp)), format_seconds(without.step.comm_seconds),
-                        format_seconds(b.step.comm_seconds), percent_slower(b.step.tokens_per_second, without.step.tokens_per_second)}));
+                not_taken.empty()
+                    ? phrase(
+                          QT_TRANSLATE_NOOP("Core",
+                                            "ZeRO++ on auto chose --zeropp %1: without it ZeRO-3's gathers and gradient reduce cross "
+                                            "the network, %2 of communication exposed per step instead of %3, and the step is "
+                                            "%4 slower."),
+                          {std::string(to_string(best->zeropp)), format_seconds(without.step.comm_seconds),
+                           format_seconds(b.step.comm_seconds), percent_slower(b.step.tokens_per_second, without.step.tokens_per_second)})
+                    : phrase(QT_TRANSLATE_NOOP("Core",
+                                               "ZeRO++ on auto chose --zeropp %1 (%5): without it ZeRO-3's gathers and gradient reduce "
+                                               "cross the network, %2 of communication exposed per step instead of %3, and the step is "
+                                               "%4 slower."),
+                             {std::string(to_string(best->zeropp)), format_seconds(without.step.comm_seconds),
+                              format_seconds(b.step.comm_seconds), percent_slower(b.step.tokens_per_second, without.step.tokens_per_second),
+                              not_taken}));
         } else if (zeropp_applies(s, b)) {
             add(plan.why, plan.why_phrases,
                 phrase(QT_TRANSLATE_NOOP("Core",

@@ -325,6 +325,23 @@ private slots:
         QCOMPARE(again.candidates_evaluated, plan.candidates_evaluated);
     }
 
+    // Llama-3.1 70B on 64 H100s with the layout and ZeRO++ on auto: the plan takes tensor 4, where
+    // hpZ does not take effect (effective_zeropp). The line that says what auto chose says that
+    // too, not only "--zeropp hpz+qwz+qgz".
+    void auto_zeropp_says_a_switch_not_taken() {
+        Scenario s = preset_scenario("llama-3.1-70b", "h100-80gb", 64);
+        s.zero.stage = 3;
+        s.zero.offload_optimizer = OffloadDevice::Cpu;
+        s.zero.auto_zeropp = true;
+        const Plan plan = recommend(s, SearchSpace{.auto_tensor = true, .auto_pipeline = true});
+        QVERIFY(plan.feasible);
+        const std::string not_taken = zeropp_not_taken_words(with_candidate(s, plan.best));
+        QVERIFY2(!not_taken.empty(), "the case this guards: the plan's layout leaves out a switch auto chose");
+        QVERIFY(std::any_of(plan.why.begin(), plan.why.end(), [&](const std::string& w) {
+            return w.rfind("ZeRO++ on auto chose --zeropp ", 0) == 0 && w.find("(" + not_taken + ")") != std::string::npos;
+        }));
+    }
+
     // Auto tries only what changes the run (effective_zeropp): each of the 3 stage-3 setups with
     // the parameters on the GPU gains two rows (hpZ; hpZ + qwZ + qgZ), each of the 4 with the
     // parameters offloaded one (hpZ does not take effect there, qwZ + qgZ do): 12 setups searched

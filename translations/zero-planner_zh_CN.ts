@@ -2818,6 +2818,10 @@ tensor rank %4, data-parallel rank %5, pipeline stage %6</source>
         <source>RAM %1</source>
         <translation>内存 %1</translation>
     </message>
+    <message>
+        <source>RAM %1 ↑</source>
+        <translation>内存 %1 ↑</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::MainWindow</name>

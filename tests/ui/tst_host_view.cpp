@@ -65,6 +65,9 @@ private slots:
                                                        << "a100-80gb" << qint64(8) << 1024.0;
         QTest::newRow("llama-2-70b on 16 x A100, 2 TiB") << "llama-2-70b"
                                                          << "a100-80gb" << qint64(16) << 2048.0;
+        // Bars of about 250 GiB under 2 TiB of RAM: the axis fits the bars, the RAM named at its top.
+        QTest::newRow("llama-2-7b on 8 x A100, 2 TiB: the RAM far above the bars") << "llama-2-7b"
+                                                                                   << "a100-80gb" << qint64(8) << 2048.0;
     }
     void draws_the_core_host_peaks() {
         QFETCH(QString, model);
@@ -105,6 +108,18 @@ private slots:
         }
         QCOMPARE(view->capacityGib(), ramGib);
         if (model == QStringLiteral("t5-3b")) QVERIFY(any_short);
+        // The axis reaches the RAM line unless it is over 3x the tallest bar: then the bars use the
+        // height, and the RAM is named at the top edge.
+        double tallest = 0;
+        for (const Candidate& c : o.bars) tallest = std::max(tallest, std::min(bytes_to_gib(c.memory.cpu_bytes_per_node), 4 * ramGib));
+        const QCPRange y = view->plot()->yAxis->range();
+        QCOMPARE(view->ramAboveBars(), ramGib > 3 * tallest);
+        if (view->ramAboveBars()) {
+            QVERIFY(y.upper < ramGib && tallest > 0.7 * y.upper);
+            QVERIFY(view->plot()->yAxis2->tickVectorLabels().join(QString()).contains(capacityText(ramGib)));
+        } else {
+            QVERIFY(y.upper >= ramGib);
+        }
     }
 
     void the_card_names_the_host_peak() {

@@ -82,9 +82,15 @@ void HostView::rebuild() {
     capacity_->point1->setCoords(0, capacity);
     capacity_->point2->setCoords(1, capacity);
     const double shown = cap > 0 ? std::min(top, cap) : top;
-    plot_->yAxis->setRange(0, std::max({capacity * 1.15, shown * 1.22, 1.0}));
+    // The axis reaches the RAM line unless the bars are far below it (a 2 TiB node's 250 GiB bars
+    // drew in the bottom eighth): then it fits the bars, and the RAM is named at the top edge.
+    ram_above_ = capacity > kRamAboveBars * shown && shown > 0;
+    const double y_top = ram_above_ ? shown * 1.3 : std::max({capacity * 1.15, shown * 1.22, 1.0});
+    plot_->yAxis->setRange(0, y_top);
+    capacity_->setVisible(!ram_above_);
     capacity_ticker_->clear();
-    capacity_ticker_->addTick(capacity, tr("RAM %1").arg(capacityText(capacity)));
+    if (ram_above_) capacity_ticker_->addTick(y_top, tr("RAM %1 \u2191").arg(capacityText(capacity)));
+    else capacity_ticker_->addTick(capacity, tr("RAM %1").arg(capacityText(capacity)));
     plot_->yAxis2->setRange(plot_->yAxis->range());
     queueReplot(plot_);
 }

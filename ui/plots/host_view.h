@@ -33,6 +33,9 @@ public:
     QString barCaption(int bar) const;
     QString barTooltip(int bar) const;
     double capacityGib() const;
+    // Whether the node's RAM is far above the bars, the axis fitted to them and the RAM named at
+    // its top edge (the line out of view).
+    bool ramAboveBars() const { return ram_above_; }
 
 signals:
     void setupClicked(int index);
@@ -48,6 +51,9 @@ private:
     QList<QCPBars*> slices_;
     QCPItemStraightLine* capacity_ = nullptr;
     QSharedPointer<QCPAxisTickerText> capacity_ticker_;
+    bool ram_above_ = false;
+    // The RAM above this many times the tallest bar leaves the axis to the bars.
+    static constexpr double kRamAboveBars = 3.0;
 };
 
 }  // namespace zp::ui

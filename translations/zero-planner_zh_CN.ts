@@ -3316,6 +3316,10 @@ Not loaded into the controls: %1</source>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
+    <message>
+        <source>+%1</source>
+        <translation>+%1</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::NewPlanDialog</name>

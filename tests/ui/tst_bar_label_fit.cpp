@@ -90,6 +90,37 @@ private slots:
         QCOMPARE(wrapToWidth(text, metrics, metrics.horizontalAdvance(widthOf)), wrapped);
     }
 
+    // The recommended bar's spare bracket runs from its label up to the usable line: not through
+    // the label ("47.5 ★ best"), at the default window size and at 1280x720.
+    void spare_bracket_clears_the_best_label_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("default size") << QSize(1480, 920);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+    }
+    void spare_bracket_clears_the_best_label() {
+        QFETCH(QSize, size);
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(size);
+        w.show();
+        w.flushPending();
+        QCustomPlot* plot = w.memoryView()->plot();
+        plot->replot();
+        QCPItemLine* bracket = nullptr;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto* line = qobject_cast<QCPItemLine*>(plot->item(i)); line && line->visible()) bracket = line;
+        QVERIFY2(bracket, "the default plan fits with room to spare: the bracket is drawn");
+        const QPointF from = bracket->start->pixelPosition(), to = bracket->end->pixelPosition();
+        PlotLabel* best = nullptr;
+        for (PlotLabel* label : visibleLabels(plot))
+            if (label->text().contains(QStringLiteral("\u2605"))) best = label;
+        QVERIFY(best);
+        const QRectF box = best->drawnBox();
+        for (int k = 0; k <= 20; ++k) {
+            const QPointF at = from + (to - from) * (k / 20.0);
+            QVERIFY2(!box.contains(at), qPrintable(QStringLiteral("bracket at y %1 inside the label %2").arg(at.y()).arg(best->text())));
+        }
+    }
+
     // A capacity line says its figure as the card does: an H100's 79.6 GiB is not "80", a node's
     // 2 TiB of RAM not "2048 GiB"; a whole number of GiB keeps its short form.
     void capacity_text_data() {

@@ -294,6 +294,10 @@ void MemoryView::fitSpare() {
     const double label_top = plot_->yAxis->coordToPixel(spare_bar_top_gib_) - 3 -
                              label_metrics.height() * static_cast<double>(bar_label->text().count(QLatin1Char('\n')) + 1);
     const double usable_px = spare_->end->pixelPosition().y();
+    // The bracket runs from the bar's label up to the usable line, not through it (it went through
+    // "47.5 ★ best" from what must fit, under the reserve's outline).
+    if (spare_bar_top_gib_ < spare_->end->coords().y() && label_top - 2 > usable_px)
+        spare_->start->setCoords(spare_->start->coords().x(), plot_->yAxis->pixelToCoord(label_top - 2));
     const auto fits = [&](const QString& text) {
         const double height = metrics.height() * static_cast<double>(text.count(QLatin1Char('\n')) + 1);
         const bool label_below = spare_bar_top_gib_ < spare_->end->coords().y();
@@ -304,8 +308,8 @@ void MemoryView::fitSpare() {
     };
     QString text = wrapToWidth(spare_text_, metrics, spare_room_.width() - 8);
     if (!fits(text))
-        text = wrapToWidth(spare_bytes_, metrics,
-                           spare_room_.width() - 8);  // the amount alone, on one line: the bracket and the card say what it is
+        text = wrapToWidth(tr("+%1").arg(spare_bytes_), metrics,
+                           spare_room_.width() - 8);  // the amount alone, signed: the bracket and the card say what it is
     spare_label_->setText(text);
     spare_label_->setVisible(fits(text));
 }

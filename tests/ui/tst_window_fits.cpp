@@ -6,6 +6,7 @@
 #include "core/presets/default_scenario.h"
 #include "ui/export/screenshot.h"
 #include "ui/main_window.h"
+#include "ui/plots/time_view.h"
 
 #include "tests/ui/offscreen.h"
 
@@ -96,6 +97,33 @@ private slots:
 
     // `zero-planner screenshot`'s renderer at 1280x720 draws at the scale it runs under: 2x gives
     // the 2560x1440 pixels of a 2x screen, not a 1280x720 picture blown up.
+    // Switching the side tabs does not move the split beside them: the step-time plot keeps its
+    // width whichever page is shown (the Compare page, built when first shown, took 45 px more).
+    void side_tabs_keep_the_time_plot_width_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("default size") << QSize(1480, 920);
+    }
+    void side_tabs_keep_the_time_plot_width() {
+        QFETCH(QSize, size);
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(size);
+        w.show();
+        w.flushPending();
+        QCoreApplication::processEvents();
+        QWidget* time = w.timeView();
+        const int width = time->width();
+        for (int i = 0; i < w.sideTabs()->count(); ++i) {
+            w.sideTabs()->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            w.flushPending();
+            QCoreApplication::processEvents();
+            QVERIFY2(
+                time->width() == width,
+                qPrintable(QStringLiteral("%1: %2 px, %3 with the first").arg(w.sideTabs()->tabText(i)).arg(time->width()).arg(width)));
+        }
+    }
+
     void screenshot_at_1280x720() {
         const qreal scale = qApp->devicePixelRatio();
         QString error;

@@ -3867,5 +3867,9 @@ Not loaded into the controls: %1</source>
         <source>Days per optimizer step</source>
         <translation>每次优化器步骤的天数</translation>
     </message>
+    <message>
+        <source>steps differ: compare tok/s</source>
+        <translation>各步大小不同：请比较 token/秒</translation>
+    </message>
 </context>
 </TS>

@@ -70,6 +70,9 @@ void TimeView::setAxisUnit(double top_seconds) {
     case DurationUnit::Hours: title = tr("Hours per optimizer step"); break;
     case DurationUnit::Days: title = tr("Days per optimizer step"); break;
     }
+    // Steps of different sizes (each layout's own global batch) are not the same work: the
+    // heights do not rank the setups, their tokens/s do, and the title says so.
+    if (mixed_steps_) title += QLatin1Char('\n') + tr("steps differ: compare tok/s");
     if (plot_->yAxis->label() != title) plot_->yAxis->setLabel(title);
 }
 
@@ -147,16 +150,16 @@ void TimeView::rebuild() {
     }
     const double cap = axisCapSeconds(o, top);
     const double y_max = std::min(top, cap) * 1.25;
+    mixed_steps_ = false;
+    for (const Candidate& c : o.bars)
+        mixed_steps_ = mixed_steps_ || std::abs(c.step.tokens_per_step - o.bars.front().step.tokens_per_step) >
+                                           0.005 * std::max(c.step.tokens_per_step, o.bars.front().step.tokens_per_step);
     setAxisUnit(std::min(top, cap));
     plot_->yAxis->setRange(0, y_max > 0 ? y_max : 1);
     label_cap_seconds_ = cap;
     axis_cut_ = y_max > 0 && top > y_max;
     updateLegend(waits_for_data);
     chart_.hideLabelsFrom(o.bars.size());
-    mixed_steps_ = false;
-    for (const Candidate& c : o.bars)
-        mixed_steps_ = mixed_steps_ || std::abs(c.step.tokens_per_step - o.bars.front().step.tokens_per_step) >
-                                           0.005 * std::max(c.step.tokens_per_step, o.bars.front().step.tokens_per_step);
     // The step's tokens line follows the tokens/s line, wrapped to the bar like it (fitLabels).
     widest_tokens_ = 0;
     for (const Candidate& c : o.bars)

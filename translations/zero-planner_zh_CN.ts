@@ -2495,6 +2495,14 @@
         <source>None: data parallel over %1</source>
         <translation>无：在 %1 上做数据并行</translation>
     </message>
+    <message>
+        <source>Chosen: none, one GPU</source>
+        <translation>已选：无，单个 GPU</translation>
+    </message>
+    <message>
+        <source>Chosen: none, data parallel over %1</source>
+        <translation>已选：无，在 %1 上做数据并行</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

@@ -334,6 +334,25 @@ private slots:
 
     // One GPU of the two-GPU workstation is also one of the one-GPU workstation (is_run_of): the
     // node chosen stays shown through later edits, and a fresh panel shows the first that holds it.
+    // The Model parallelism box says when nothing is split but the data, fixed or chosen by the
+    // layout search ("8 GPUs" alone read as a GPU count).
+    void parallelism_line_says_none() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        const auto line = [&]() {
+            for (QLabel* l : panel.findChildren<QLabel*>())
+                if (l->text().startsWith(QStringLiteral("None")) || l->text().startsWith(QStringLiteral("Chosen: none"))) return l->text();
+            return QString();
+        };
+        QCOMPARE(line(), QStringLiteral("None: data parallel over 8 GPUs"));
+        Scenario s = doc.scenario();
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = true;
+        doc.edit(s, QStringLiteral("auto layout"));
+        doc.recomputeNow();
+        QCOMPARE(doc.exportScenario().parallel.model_parallel(), std::int64_t{1});  // Llama-2 7B on 8 A100s: data parallel
+        QCOMPARE(line(), QStringLiteral("Chosen: none, data parallel over 8 GPUs"));
+    }
+
     void node_chosen_stays_on_part_of_a_node() {
         PlannerDocument doc;
         doc.edit(with_node(doc.scenario(), cluster_preset("workstation").cluster, 1), QStringLiteral("workstation"));

@@ -132,8 +132,11 @@ void ParallelismGroup::showLayoutInfo() {
         if (s.parallel.searched()) {
             const Scenario& chosen = doc_->exportScenario();       // the recommended candidate's layout
             const std::string& words = doc_->exportLayoutWords();  // the core's: "tensor 4 x pipeline 6 x data 16"
-            layout = words.empty() ? tr("Chosen: %1").arg(translated(data_parallel_phrase(chosen)))
-                                   : tr("Chosen: %1 (%2)").arg(QString::fromStdString(words), translated(data_parallel_phrase(chosen)));
+            // The search may choose no model parallelism: said as the fixed layout says it.
+            layout = !words.empty() ? tr("Chosen: %1 (%2)").arg(QString::fromStdString(words), translated(data_parallel_phrase(chosen)))
+                     : chosen.cluster.world_size() == 1
+                         ? tr("Chosen: none, one GPU")
+                         : tr("Chosen: none, data parallel over %1").arg(translated(data_parallel_phrase(chosen)));
         } else if (s.parallel.model_parallel() <= 1 && ulysses_size(s.parallel) <= 1 && s.parallel.expert <= 1) {
             // A bare "8 GPUs" read as a GPU count: say that nothing is split but the data.
             layout = s.cluster.world_size() == 1 ? tr("None: one GPU")

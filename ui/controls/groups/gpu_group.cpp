@@ -105,9 +105,9 @@ void GpuGroup::sync(const Scenario& s) {
     // On part of one node several presets can hold the GPUs in use: the one shown stays while it
     // still does (one GPU of the two-GPU workstation did not turn into the one-GPU workstation).
     const ClusterPreset* node = cluster_preset_of(s.cluster);
-    const QString shown = node_->currentData().toString();
-    for (const ClusterPreset& p : cluster_presets())
-        if (node && QString::fromStdString(p.name) == shown && is_run_of(s.cluster, p)) node = &p;
+    if (const std::string shown = node_->currentData().toString().toStdString(); node && node->name != shown)
+        for (const ClusterPreset& p : cluster_presets())
+            if (p.name == shown && is_run_of(s.cluster, p)) node = &p;
     setIndexIfChanged(node_, node_->findData(node ? QString::fromStdString(node->name) : QString(kCustomEntry)));
     gpus_->setValue(static_cast<double>(s.cluster.world_size()));
     if (s.cluster.nodes > 1 || node_size_->value() < s.cluster.gpus_per_node)

@@ -3879,5 +3879,9 @@ Not loaded into the controls: %1</source>
         <source>steps differ: compare tok/s</source>
         <translation>各步大小不同：请比较 token/秒</translation>
     </message>
+    <message>
+        <source>best</source>
+        <translation>最佳</translation>
+    </message>
 </context>
 </TS>

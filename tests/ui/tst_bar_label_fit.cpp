@@ -221,6 +221,15 @@ private slots:
         for (PlotLabel* label : visibleLabels(w.timeView()->plot()))
             QVERIFY2(!label->text().contains(QStringLiteral("step of")), qPrintable(label->text()));
         QVERIFY(!w.timeView()->plot()->yAxis->label().contains(QStringLiteral("compare tok/s")));
+        // The recommended setup's time is marked as its memory bar is: one star, on the plan's best.
+        int stars = 0;
+        for (PlotLabel* label : visibleLabels(w.timeView()->plot()))
+            if (label->text().contains(QStringLiteral("\u2605"))) {
+                ++stars;
+                QVERIFY2(label->text().startsWith(QString::fromStdString(format_seconds(w.document()->overview().plan.best.step.seconds))),
+                         qPrintable(label->text()));
+            }
+        QCOMPARE(stars, 1);
         Scenario s = zp::test::preset_scenario("bloom-176b", "a100-80gb", 384);
         s.training.seq_len = 2048;
         s.parallel.auto_tensor = s.parallel.auto_pipeline = true;

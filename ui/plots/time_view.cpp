@@ -188,11 +188,14 @@ void TimeView::setCaptions() {
         PlotLabel* text = chart_.label(i);
         text->setBrush(label_bg);
         text->position->setCoords(SetupBarChart::key(i), std::min(c.step.seconds, label_cap_seconds_));
-        text->setColor(c.fit.all() ? pal.color(QPalette::WindowText) : capacityColor(pal));
+        // The recommended setup marked as the memory view marks it: which bar the card talks about.
+        const bool recommended = c.fit.all() && o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero);
+        text->setColor(!c.fit.all() ? capacityColor(pal) : recommended ? highlightColor(pal) : pal.color(QPalette::WindowText));
         QString caption = QString::fromStdString(format_seconds(c.step.seconds));
         if (roomy_) caption += QStringLiteral("\n") + tokensCaption(c);
         if (roomy_ && mixed_steps_) caption += QStringLiteral("\n") + stepTokensCaption(c);
         if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + SetupBarChart::misfitMark(c);  // as the memory view marks it
+        if (recommended) caption += QStringLiteral("\n\u2605 ") + tr("best");
         text->setText(caption);
     }
 }

@@ -3,8 +3,9 @@
 // slices in their fixed colours (the steady state), a dashed box per setup at the step's peak
 // reserved memory (what nvidia-smi shows; hatched where it rises above the slices), lines at
 // capacity and at capacity minus headroom (named on the right-hand axis), setups that do not fit
-// (judged on the peak) marked, the recommended one highlighted with its spare (must fit up to the
-// usable line, "17.0 GiB to spare"), a cut axis said in the legend, exact GiB per slice and the peaks on hover; each pinned plan's
+// (judged on the peak) marked, each captioned with what must fit, the recommended one highlighted
+// with its spare (must fit up to the usable line, "17.0 GiB to spare", the bracket drawn from its
+// caption up), a cut axis said in the legend, exact GiB per slice and the peaks on hover; each pinned plan's
 // bars ghosted behind (outlined, translucent, in the pin's colour).
 #include "ui/chart/setup_bar_chart.h"
 
@@ -82,7 +83,7 @@ private:
     QCPItemStraightLine* usable_ = nullptr;
     // Created once and updated: creating items on every slider move cost a third of the redraw.
     QCPItemRect* frame_ = nullptr;
-    QCPItemLine* spare_ = nullptr;  // the recommended setup's headroom, must fit to usable
+    QCPItemLine* spare_ = nullptr;  // the recommended setup's headroom, must fit to usable; drawn from its caption (fitSpare)
     PlotLabel* spare_label_ = nullptr;
     QString spare_text_;                                 // "17.0 GiB to spare", before it is fitted
     QString spare_bytes_;                                // "17.0 GiB"

@@ -387,14 +387,6 @@
         <translation>主机内存峰值出现%1（%2）：每节点 %3 / %4。</translation>
     </message>
     <message>
-        <source>Exposed communication is %1% of the step: a faster network would help more than a faster GPU.</source>
-        <translation>未被重叠的通信占单步时间的 %1%：更快的网络比更快的 GPU 更有帮助。</translation>
-    </message>
-    <message>
-        <source>Offload costs %1% of the step (PCIe, CPU optimizer, NVMe).</source>
-        <translation>卸载占单步时间的 %1%（PCIe、CPU 优化器、NVMe）。</translation>
-    </message>
-    <message>
         <source>%1 + %2 optimizer</source>
         <translation>%1 + %2 卸载优化器</translation>
     </message>
@@ -711,10 +703,6 @@
         <translation>张量并行度超过键/值头数时只能在 Megatron-Core 中运行，其分布式优化器的划分方式与 ZeRO 阶段 1 相同：不支持 ZeRO 阶段 2 或 3</translation>
     </message>
     <message>
-        <source>fits and is as fast (%1 tokens/s) at %2, but %3 at %4 splits each replica over fewer GPUs</source>
-        <translation>可放下且同样快（%1 tokens/s，布局 %2），但 %3 在 %4 下每个副本分布在更少的 GPU 上</translation>
-    </message>
-    <message>
         <source>bf16 master partition, optimizer states and a zeroed bf16 gradient (initialize_optimizer_states)</source>
         <translation>bf16 主权重分区、优化器状态和一份清零的 bf16 梯度（initialize_optimizer_states）</translation>
     </message>
@@ -801,6 +789,38 @@
     <message>
         <source>ZeRO++ on auto chose --zeropp %1 (%5): without it ZeRO-3&apos;s gathers and gradient reduce cross the network, %2 of communication exposed per step instead of %3, and the step is %4 slower.</source>
         <translation>ZeRO++ 自动选择了 --zeropp %1（%5）：不启用时 ZeRO-3 的参数聚合与梯度归约都要跨网络，每步暴露的通信为 %2 而非 %3，每步慢 %4。</translation>
+    </message>
+    <message>
+        <source>copies over PCIe %1%</source>
+        <translation>PCIe 复制 %1%</translation>
+    </message>
+    <message>
+        <source>the CPU optimizer step %1%</source>
+        <translation>CPU 优化器步骤 %1%</translation>
+    </message>
+    <message>
+        <source>NVMe reads and writes %1%</source>
+        <translation>NVMe 读写 %1%</translation>
+    </message>
+    <message>
+        <source>fits and is as fast (%1 tokens/s) at %2, but %3 is within 2% with less model parallelism (%4)</source>
+        <translation>在 %2 下可以放下且同样快（%1 tokens/s），但 %3 相差不到 2% 且模型并行更少（%4）</translation>
+    </message>
+    <message>
+        <source>%1 with micro batch %2 x %3 accumulation steps and %4 activation recompute is the simplest setup within 2% of the fastest that fits: %5 tokens/s against %6.</source>
+        <translation>%1（微批量 %2 × 梯度累积 %3 步，激活重计算：%4）是放得下且与最快方案相差不到 2% 的方案中最简单的：%5 tokens/s，最快为 %6。</translation>
+    </message>
+    <message>
+        <source>Exposed communication is %1% of the step, more than the compute (%2%): a faster network would help more than a faster GPU.</source>
+        <translation>暴露的通信占每步的 %1%，超过计算（%2%）：更快的网络比更快的 GPU 帮助更大。</translation>
+    </message>
+    <message>
+        <source>Exposed communication is %1% of the step (compute %2%).</source>
+        <translation>暴露的通信占每步的 %1%（计算 %2%）。</translation>
+    </message>
+    <message>
+        <source>Offload costs %1% of the step: %2.</source>
+        <translation>卸载占每步的 %1%：%2。</translation>
     </message>
 </context>
 <context>

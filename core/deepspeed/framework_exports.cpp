@@ -158,6 +158,12 @@ std::string training_arguments_batch_lines(const Scenario& s, const ExportOption
            ",\n" + "    weight_decay=" + number(h.weight_decay) + ",\n";
 }
 
+std::string training_arguments_optimizer_lines(const Scenario& s, const ExportOptions& o) {
+    const Hyperparameters h = hyperparameters(s, o);
+    return "    adam_beta1=" + number(h.beta1) + ",\n" + "    adam_beta2=" + number(optimizer_beta2(s.training.optimizer, h)) + ",\n" +
+           "    adam_epsilon=" + number(h.eps) + ",\n" + "    max_grad_norm=" + number(h.gradient_clipping) + ",\n";
+}
+
 std::string parallelism_config_text(const Scenario& s) {
     const std::int64_t sp = s.parallel.ulysses, dp = data_parallel_size(s);
     std::string py;
@@ -205,11 +211,7 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     py += "    deepspeed=\"" + config_path + "\",\n";
     if (sp) py += "    parallelism_config=parallelism_config,\n";
     py += training_arguments_batch_lines(s, o);
-    const Hyperparameters h = hyperparameters(s, o);
-    py += "    adam_beta1=" + number(h.beta1) + ",\n";
-    py += "    adam_beta2=" + number(optimizer_beta2(s.training.optimizer, h)) + ",\n";
-    py += "    adam_epsilon=" + number(h.eps) + ",\n";
-    py += "    max_grad_norm=" + number(h.gradient_clipping) + ",\n";
+    py += training_arguments_optimizer_lines(s, o);
     py += std::string("    bf16=") + (s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";
     py += std::string("    fp16=") + (s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
     py += std::string("    gradient_checkpointing=") + (s.training.checkpointing == Checkpointing::None ? "False" : "True") + ",\n";

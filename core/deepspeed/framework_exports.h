@@ -28,6 +28,9 @@ std::string accelerate_config_yaml(const Scenario& s, const ExportOptions& optio
 // The TrainingArguments lines every engine's export writes alike: micro batch, accumulation (with
 // the sequences per step they make), learning rate and weight decay, each "    key=value,\n".
 std::string training_arguments_batch_lines(const Scenario& s, const ExportOptions& options);
+// The optimizer's TrainingArguments: adam_beta1, adam_beta2, adam_epsilon and max_grad_norm, the
+// plan's hyperparameters (the Trainer's defaults are beta2 0.999 and clipping 1.0), for every engine.
+std::string training_arguments_optimizer_lines(const Scenario& s, const ExportOptions& options);
 
 // The Trainer's `optim` name (training_args.py OptimizerNames) for `t`'s torch.optim or
 // bitsandbytes optimizer, when the Trainer builds it (no DeepSpeed "optimizer" block): adamw_torch,

@@ -162,7 +162,7 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     py += "        \"cpu_ram_efficient_loading\": True,\n";
     py += "    },\n";
     py += training_arguments_batch_lines(s, o);
-    py += "    max_grad_norm=" + format_general(hyperparameters(s, o).gradient_clipping) + ",\n";
+    py += training_arguments_optimizer_lines(s, o);
     // --bf16 with FSDP: the Trainer hands Accelerate mixed_precision, which builds MixedPrecision.
     py += std::string("    bf16=") + (!pure && s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";
     py += std::string("    fp16=") + (!pure && s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";

@@ -50,6 +50,10 @@ namespace {
 // 3.6 GB the suggested 2e8-element buckets take (buffers.cpp's 2 bytes x both buckets x 4.5);
 // a bucket under 1e7 elements (20 MB in 16 bits) splits a 1B-parameter model's gradients into
 // more than 100 collectives, each paying NCCL's launch latency (collectives.h).
+// Top-level numbers that are neither integers nor booleans, read like every top-level scalar with
+// get_scalar_param (runtime/config.py get_gradient_clipping, get_gradient_predivide_factor).
+const std::set<std::string> kTopLevelNumbers = {"gradient_clipping", "gradient_predivide_factor"};
+
 constexpr double kLargeBucketBytesPerGpu = 8e9;
 constexpr double kSmallBucketElems = 1e7;
 
@@ -174,6 +178,23 @@ private:
                 add(Severity::Info, full, "\"auto\": filled in by the Hugging Face Trainer or Accelerate, not by DeepSpeed itself");
                 continue;
             }
+            // The top level is read as written (runtime/config.py get_scalar_param: param_dict.get), not
+            // through pydantic: "4" stays the text "4" (the batch rule's arithmetic then fails with a
+            // TypeError) and any non-empty text is true.
+            if (path.empty() && value.is_string() &&
+                (ds_schema::integer_paths().count(full) || ds_schema::boolean_paths().count(full) || kTopLevelNumbers.count(full))) {
+                const auto as_integer = ds_schema::lax_integer(value);
+                const auto as_boolean = ds_schema::lax_boolean(value);
+                const std::string fix = as_integer ? "write " + std::to_string(*as_integer)
+                                        : as_boolean && ds_schema::boolean_paths().count(full)
+                                            ? std::string("write ") + (*as_boolean ? "true" : "false")
+                                            : std::string("write it as a JSON number");
+                add(Severity::Error, full,
+                    "written as text (" + value.dump() +
+                        "): DeepSpeed reads top-level keys as written (runtime/config.py get_scalar_param), so it stays text",
+                    fix);
+                continue;
+            }
             if (ds_schema::integer_paths().count(full)) {
                 if (value.is_number_float()) {
                     const double d = value.get<double>();
@@ -247,7 +268,9 @@ private:
         if (v.is_number_integer()) return v.get<std::int64_t>();
         if (v.is_number_float() && std::isfinite(v.get<double>()) && std::fabs(v.get<double>()) < kJsonSafeInteger)
             return static_cast<std::int64_t>(v.get<double>());
-        auto_batch_ = auto_batch_ || (v.is_string() && v.get<std::string>() == "auto");
+        const bool is_auto = v.is_string() && v.get<std::string>() == "auto";
+        auto_batch_ = auto_batch_ || is_auto;
+        unreadable_batch_ = unreadable_batch_ || (!is_auto && !v.is_number());  // its type error is reported (check_types)
         return std::nullopt;
     }
 
@@ -306,7 +329,7 @@ private:
         auto train = batch_value("train_batch_size");
         auto micro = batch_value("train_micro_batch_size_per_gpu");
         auto gas = batch_value("gradient_accumulation_steps");
-        if (auto_batch_) return;  // the Trainer fills and checks them
+        if (auto_batch_ || unreadable_batch_) return;  // the Trainer fills and checks them; or a key is not a number
         if (!world_) {
             if (train && micro && gas && (*micro) * (*gas) > 0 && *train % ((*micro) * (*gas)) != 0)
                 add(Severity::Error, "train_batch_size",
@@ -687,6 +710,7 @@ private:
     LintContext ctx_;
     std::optional<std::int64_t> batch_ranks_;  // world / sequence_parallel_size when the config has a valid one
     bool auto_batch_ = false;
+    bool unreadable_batch_ = false;
 };
 
 }  // namespace

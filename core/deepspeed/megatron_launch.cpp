@@ -7,6 +7,7 @@
 #include "core/model/enum_names.h"
 #include "core/model/experts.h"
 #include "core/model/mics.h"
+#include "core/presets/gpu_presets.h"
 
 #include <cstdio>
 
@@ -87,9 +88,24 @@ void refuse_interleaved(const Scenario& s) {
         "Megatron-LM (Megatron-Core), whose interleaved schedule the plan's step models");
 }
 
+// FlashAttention-2 (--use-flash-attn-v2: megatron/model/transformer.py imports flash_attn 2) runs
+// on Ampere and newer (flash-attention README, "FlashAttention-2 currently supports: Ampere, Ada, or
+// Hopper GPUs"): the parts with bf16 tensor cores; not on Volta (sm70) or Turing.
+bool flash_attention_2_runs_on(const GpuSpec& gpu) { return gpu_time_traits(gpu).bf16_tensor_cores; }
+
+// LoRA, QLoRA and frozen layers are PEFT's and the Trainer's; Megatron-DeepSpeed's pretrain_gpt.py
+// trains every weight of a model it builds in 16 bits, so its script would be a different run.
+void refuse_adapters(const Scenario& s) {
+    if (!s.finetune.adapters() && !s.finetune.freeze_embeddings && s.finetune.freeze_layers == 0) return;
+    throw InputError(
+        "Megatron-DeepSpeed's pretrain_gpt.py trains every weight (no LoRA, 4-bit base or frozen layers): export "
+        "--format hf-trainer, hf-args, accelerate or peft for this fine-tune, or plan it with --finetune full");
+}
+
 }  // namespace
 
 std::string megatron_launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
+    refuse_adapters(s);
     refuse_ulysses_with_grouped_kv(s);
     refuse_interleaved(s);
     const Cluster& c = s.cluster;
@@ -102,6 +118,10 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
                      std::to_string(p.pipeline) + (p.ulysses > 1 ? " x sequence " + std::to_string(p.ulysses) : std::string()) +
                      " x data " + std::to_string(data_parallel_size(s)) + " on " + std::to_string(c.world_size()) + " GPUs (" +
                      std::to_string(n) + " node" + (n > 1 ? "s" : "") + " x " + std::to_string(g) + ").\n";
+    if (t.flash_attention && !flash_attention_2_runs_on(c.gpu))
+        sh +=
+            "# No --use-flash-attn-v2: FlashAttention-2 needs an Ampere or newer GPU, so Megatron-DeepSpeed runs its own "
+            "attention here, which keeps the s x s scores the plan's flash attention does not (plan with --flash-attention off).\n";
     if (s.zero.linear_tile_factor > 1 && s.zero.stage == 3)
         // DeepSpeedExamples' Megatron-LM-v1.1.5-ZeRO3 (megatron/model/transformer.py, at 4d8be374) builds
         // its linears as deepspeed.zero.TiledLinearReturnBias under these flags; Megatron-DeepSpeed's
@@ -189,7 +209,7 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     if (t.checkpointing == Checkpointing::Full)
         sh += " \\\n  --recompute-granularity full --recompute-method uniform --deepspeed-activation-checkpointing";
     if (t.checkpointing == Checkpointing::Selective) sh += " \\\n  --recompute-granularity selective";
-    if (t.flash_attention) sh += " \\\n  --use-flash-attn-v2";
+    if (t.flash_attention && flash_attention_2_runs_on(c.gpu)) sh += " \\\n  --use-flash-attn-v2";
     sh += flag("zero-stage", s.zero.stage) + " \\\n  --deepspeed --deepspeed_config " + config_path + "\n";
     return sh;
 }

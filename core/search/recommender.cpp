@@ -42,6 +42,19 @@ Candidate evaluate(const Scenario& s) {
     return c;
 }
 
+std::optional<Candidate> fastest_fit_of_setup(const Scenario& s) {
+    if (!s.training.auto_micro_batch && !s.training.auto_checkpointing) return std::nullopt;
+    // The layout and ZeRO++ as they are: only the micro batch, recompute and buckets are searched.
+    Scenario fixed = s;
+    fixed.parallel.auto_tensor = fixed.parallel.auto_pipeline = fixed.parallel.auto_expert = fixed.parallel.auto_ulysses = false;
+    fixed.zero.auto_zeropp = false;
+    fixed.fsdp.auto_engine = false;
+    const Plan p = recommend(fixed);
+    for (std::size_t i = 0; i < zero_setups().size() && i < p.per_setup.size(); ++i)
+        if (same_setup(zero_setups()[i], s.zero) && p.per_setup_feasible[i]) return p.per_setup[i];
+    return std::nullopt;
+}
+
 namespace {
 
 struct BucketChoice {
@@ -503,8 +516,27 @@ bool zeropp_applies(const Scenario& s, const Candidate& c) {
     return effective_zeropp(t).any();
 }
 
+// What the offload time is made of (StepTime's parts that round to 1% of the step or more):
+// copies over PCIe (gradients, parameters, activation checkpoints in host RAM), the CPU optimizer
+// step, NVMe swaps. Only the parts that are there, so a plan without a CPU optimizer names none.
+Phrase offload_parts_words(const StepTime& st) {
+    Phrase out;
+    const auto part = [&](double seconds, const char* words) {
+        if (!(seconds >= 0.005 * st.seconds)) return;  // what rounds to 1% or more
+        Phrase p = phrase(words, {format_fixed(seconds / st.seconds * 100, 0)});
+        out = out.text.empty() ? std::move(p) : phrase(QT_TRANSLATE_NOOP("Core", "%1, %2"), {out, std::move(p)});
+    };
+    part(st.pcie_seconds, QT_TRANSLATE_NOOP("Core", "copies over PCIe %1%"));
+    part(st.cpu_optimizer_seconds, QT_TRANSLATE_NOOP("Core", "the CPU optimizer step %1%"));
+    part(st.nvme_seconds, QT_TRANSLATE_NOOP("Core", "NVMe reads and writes %1%"));
+    return out;
+}
+
+// "8.7%" slower; from twice the step time on, "3.0x" ("203% slower" reads as a typo).
 std::string percent_slower(double fast, double slow) {
-    const double pct = (fast / slow - 1.0) * 100.0;
+    const double ratio = fast / slow;
+    if (ratio >= 2.0) return format_fixed(ratio, 1) + "x";
+    const double pct = (ratio - 1.0) * 100.0;
     return format_fixed(pct, pct < 10 ? 1 : 0) + "%";
 }
 
@@ -819,12 +851,13 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
             // where its own best layout splits a replica over more GPUs, that is what lost (simplicity).
             const bool as_fast = tps >= 0.9995 * plan.best.step.tokens_per_second;
             if (as_fast && layout_degree(c.parallel) > layout_degree(plan.best.parallel))
-                plan.rejected.push_back(rejection(
-                    setup_key(z), s.fsdp.engine,
-                    phrase(
-                        QT_TRANSLATE_NOOP("Core",
-                                          "fits and is as fast (%1 tokens/s) at %2, but %3 at %4 splits each replica over fewer GPUs"),
-                        {format_count(tps), layout_words(with_candidate(s, c)), best_label, layout_words(with_candidate(s, plan.best))})));
+                plan.rejected.push_back(
+                    rejection(setup_key(z), s.fsdp.engine,
+                              phrase(QT_TRANSLATE_NOOP("Core",
+                                                       "fits and is as fast (%1 tokens/s) at %2, but %3 is within 2% with less model "
+                                                       "parallelism (%4)"),
+                                     {format_count(tps), layout_or_data_words(with_candidate(s, c)), best_label,
+                                      layout_or_data_words(with_candidate(s, plan.best))})));
             else if (as_fast)
                 plan.rejected.push_back(
                     rejection(setup_key(z), s.fsdp.engine,
@@ -851,13 +884,24 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
                      [](const Candidate& a, const Candidate& b) { return a.step.tokens_per_second > b.step.tokens_per_second; });
 
     const Candidate& b = plan.best;
-    add(plan.why, plan.why_phrases,
-        phrase(QT_TRANSLATE_NOOP("Core",
-                                 "%1 with micro batch %2 x %3 accumulation steps and %4 activation recompute is the fastest "
-                                 "setup that fits: %5 tokens/s."),
-               {best_label, std::to_string(b.micro_batch), std::to_string(b.gradient_accumulation_steps),
-                phrase(b.checkpointing == Checkpointing::None ? QT_TRANSLATE_NOOP("Core", "no") : to_string(b.checkpointing)),
-                format_count(b.step.tokens_per_second)}));
+    const Phrase recompute_words =
+        phrase(b.checkpointing == Checkpointing::None ? QT_TRANSLATE_NOOP("Core", "no") : to_string(b.checkpointing));
+    // The simplest within 2% of the fastest wins (kSimplestWithin): said as such when it is not the
+    // fastest itself, to the 0.1% the other setups' lines print.
+    if (b.step.tokens_per_second >= 0.9995 * best_tps)
+        add(plan.why, plan.why_phrases,
+            phrase(QT_TRANSLATE_NOOP("Core",
+                                     "%1 with micro batch %2 x %3 accumulation steps and %4 activation recompute is the fastest "
+                                     "setup that fits: %5 tokens/s."),
+                   {best_label, std::to_string(b.micro_batch), std::to_string(b.gradient_accumulation_steps), recompute_words,
+                    format_count(b.step.tokens_per_second)}));
+    else
+        add(plan.why, plan.why_phrases,
+            phrase(QT_TRANSLATE_NOOP("Core",
+                                     "%1 with micro batch %2 x %3 accumulation steps and %4 activation recompute is the simplest "
+                                     "setup within 2% of the fastest that fits: %5 tokens/s against %6."),
+                   {best_label, std::to_string(b.micro_batch), std::to_string(b.gradient_accumulation_steps), recompute_words,
+                    format_count(b.step.tokens_per_second), format_count(best_tps)}));
     if (Phrase zpp = zeropp_phrase(effective_zeropp(with_candidate(s, b))); !zpp.text.empty())
         add(plan.why, plan.why_phrases,
             b.memory.hpz_secondary_bytes > 0
@@ -914,15 +958,22 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
                {phrase(host_phase_words(b.memory.host.peak_phase)), phrase(b.memory.host.peak().cause),
                 format_bytes(b.memory.cpu_bytes_per_node), format_bytes(s.cluster.cpu_ram_bytes_per_node),
                 format_bytes(b.memory.nvme_bytes_per_node)}));
+    // The network advice only where exposed communication outweighs the compute; below that a
+    // faster GPU shortens the step more.
+    const auto share_of_step = [&](double seconds) { return format_fixed(seconds / b.step.seconds * 100, 0); };
     if (b.step.comm_seconds > 0.1 * b.step.seconds)
         add(plan.why, plan.why_phrases,
-            phrase(
-                QT_TRANSLATE_NOOP("Core", "Exposed communication is %1% of the step: a faster network would help more than a faster GPU."),
-                {format_fixed(b.step.comm_seconds / b.step.seconds * 100, 0)}));
+            b.step.comm_seconds > b.step.compute_seconds
+                ? phrase(QT_TRANSLATE_NOOP("Core",
+                                           "Exposed communication is %1% of the step, more than the compute (%2%): a faster "
+                                           "network would help more than a faster GPU."),
+                         {share_of_step(b.step.comm_seconds), share_of_step(b.step.compute_seconds)})
+                : phrase(QT_TRANSLATE_NOOP("Core", "Exposed communication is %1% of the step (compute %2%)."),
+                         {share_of_step(b.step.comm_seconds), share_of_step(b.step.compute_seconds)}));
     if (b.step.offload_seconds > 0.1 * b.step.seconds)
         add(plan.why, plan.why_phrases,
-            phrase(QT_TRANSLATE_NOOP("Core", "Offload costs %1% of the step (PCIe, CPU optimizer, NVMe)."),
-                   {format_fixed(b.step.offload_seconds / b.step.seconds * 100, 0)}));
+            phrase(QT_TRANSLATE_NOOP("Core", "Offload costs %1% of the step: %2."),
+                   {share_of_step(b.step.offload_seconds), offload_parts_words(b.step)}));
     if (b.step.data_wait_seconds > 0.1 * b.step.seconds)
         add(plan.why, plan.why_phrases,
             phrase(QT_TRANSLATE_NOOP("Core",

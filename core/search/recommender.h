@@ -6,6 +6,7 @@
 #include "core/search/zero_setups.h"
 #include "core/time/step_time.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -112,5 +113,12 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
 
 // Evaluates one fully specified scenario the way the search does.
 Candidate evaluate(const Scenario& s);
+
+// The setup `s` names (stage and offload), on its own layout and engine, at the micro batch and
+// recompute the search would give it where Training leaves them to the planner (auto_micro_batch,
+// auto_checkpointing): the
+// fastest of that setup that fits, or nothing when neither is left open or none fits. What
+// `export --stage` writes when the setup as given does not fit.
+std::optional<Candidate> fastest_fit_of_setup(const Scenario& s);
 
 }  // namespace zp

@@ -2,6 +2,8 @@ cmake_minimum_required(VERSION 3.25)
 # Runs one zero-planner invocation for a CTest case.
 #   exit 0 or 1 (lint findings): stdout must equal the GOLDEN file (set ZP_UPDATE_GOLDEN=1 in the environment to rewrite);
 #           otherwise a text the single stderr line must contain (error cases).
+#   STDERR_NOTE: for exit 0, a text stderr must contain (a note the command prints beside its output);
+#           without it stderr must be empty.
 #   FROZEN: the GOLDEN file is an oracle recorded from an earlier release (tests/data/sessions) and
 #           is never rewritten, ZP_UPDATE_GOLDEN or not; COMPARE (frozen_compare) holds the output
 #           against it value by value, with the changes listed in CHANGES for SESSION.
@@ -43,7 +45,12 @@ if(NOT EXPECTED_RC EQUAL 2)
     file(WRITE "${GOLDEN}.actual" "${out}")
     message(FATAL_ERROR "stdout differs from ${GOLDEN} (actual output in ${GOLDEN}.actual)")
   endif()
-  if(NOT err STREQUAL "")
+  if(DEFINED STDERR_NOTE)
+    string(FIND "${err}" "${STDERR_NOTE}" note_at)
+    if(note_at EQUAL -1)
+      message(FATAL_ERROR "stderr lacks '${STDERR_NOTE}': ${err}")
+    endif()
+  elseif(NOT err STREQUAL "")
     message(FATAL_ERROR "unexpected stderr: ${err}")
   endif()
 else()

@@ -55,6 +55,23 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
         // release lacks): its file would fail in DeepSpeed, whatever the memory.
         if (const std::string why = setup_refusal_words(s, c); !why.empty())
             throw InputError(setup_label(setup_key(s.zero), s.fsdp.engine) + " cannot run as asked: " + why);
+        // The setup as given, at the micro batch and recompute the planner may still choose: the
+        // fastest of it that fits, rather than a file that runs out of memory.
+        if (!c.fit.gpu) {
+            if (const std::optional<Candidate> fit = fastest_fit_of_setup(s)) {
+                const auto recompute = [](Checkpointing policy) {
+                    return policy == Checkpointing::None ? std::string("no") : to_string(policy);
+                };
+                err << "zero-planner: note: " << setup_label(setup_key(s.zero), s.fsdp.engine) << " needs "
+                    << format_bytes(c.memory.peak_required_bytes) << " per GPU at micro batch " << s.training.micro_batch << " with "
+                    << recompute(s.training.checkpointing) << " recompute, " << format_bytes(usable_gpu_bytes(s))
+                    << " usable; exported at micro batch " << fit->micro_batch << " with " << recompute(fit->checkpointing)
+                    << " recompute, the fastest of it that fits (give --micro-batch and --checkpointing to fix them)\n";
+                Scenario fitted = with_candidate(s, *fit);
+                fitted.training.global_batch = effective_global_batch(fitted.training, data_parallel_size(fitted));
+                return fitted;
+            }
+        }
         if (!c.fit.gpu)
             err << "zero-planner: warning: " << setup_label(setup_key(s.zero), s.fsdp.engine) << " does not fit: it needs "
                 << format_bytes(c.memory.peak_required_bytes) << " per GPU at its peak (" << to_string(c.memory.required_phase) << "), "

@@ -20,6 +20,9 @@ args = TrainingArguments(
     gradient_accumulation_steps=32,  # x 2 GPUs = 64 sequences per step
     learning_rate=0.0002,
     weight_decay=0,
+    adam_beta1=0.9,
+    adam_beta2=0.999,
+    adam_epsilon=1e-08,
     max_grad_norm=0.3,
     bf16=False,
     fp16=False,

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Megatron-DeepSpeed: tensor 1 x pipeline 1 x data 8 on 8 GPUs (1 node x 8).
+# No --use-flash-attn-v2: FlashAttention-2 needs an Ampere or newer GPU, so Megatron-DeepSpeed runs its own attention here, which keeps the s x s scores the plan's flash attention does not (plan with --flash-attention off).
+# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta.
+set -euo pipefail
+
+deepspeed --num_gpus 8 pretrain_gpt.py \
+  --tensor-model-parallel-size 1 \
+  --pipeline-model-parallel-size 1 \
+  --no-pipeline-parallel \
+  --num-layers 32 \
+  --hidden-size 4096 \
+  --ffn-hidden-size 11008 \
+  --num-attention-heads 32 \
+  --swiglu \
+  --normalization rmsnorm \
+  --untie-embeddings-and-output-weights \
+  --use-rotary-position-embeddings \
+  --disable-bias-linear \
+  --seq-length 4096 \
+  --max-position-embeddings 4096 \
+  --micro-batch-size 1 \
+  --global-batch-size 64 \
+  --fp16 \
+  --zero-stage 3 \
+  --deepspeed --deepspeed_config ds_config.json

@@ -3806,6 +3806,14 @@ Not loaded into the controls: %1</source>
         <source>step time, days</source>
         <translation>步时间（天）</translation>
     </message>
+    <message>
+        <source>Layout on auto: at %1, the one of the searched layouts that reaches furthest.</source>
+        <translation>布局为自动：在 %1，即搜索过的布局中能达到最长的那个。</translation>
+    </message>
+    <message>
+        <source>TP%1 PP%2</source>
+        <translation>TP%1 PP%2</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::SetupBarChart</name>

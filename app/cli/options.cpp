@@ -166,14 +166,14 @@ constinit const Option quant_storage{"--quant-storage", "", "QLoRA: bnb_4bit_qua
 
 constinit const Option headroom{"--headroom", "FRACTION", "GPU memory kept free (0.05)", G::Assumptions, S::Assumptions};
 constinit const Option convention{"--convention", "", "how bytes are counted", G::Assumptions, S::Assumptions, words<Convention>};
-constinit const Option mfu{"--mfu", "FRACTION", "model FLOPs utilization (0.45)", G::Assumptions, S::Assumptions};
+constinit const Option mfu{"--mfu", "FRACTION", "compute speed against the planner's fitted GPU rates, as F / 0.45: 0.45 runs them as fitted, 0.9 twice as fast (calibrate fits it); not the MFU printed (0.45)", G::Assumptions, S::Assumptions};
 constinit const Option cuda_context{"--cuda-context", "GIB", "CUDA context per GPU, GiB (1)", G::Assumptions, S::Assumptions};
 constinit const Option session{"--session", "FILE", "start from a saved .zplan session; other options override it", G::Start, S::Session};
 constinit const Option ds_config{"--ds-config", "FILE", "take stage, offload, batch, precision and buckets from a ds_config.json", G::Start, S::DsConfig};
 
 constinit const Option format{"--format", "FORMAT", "export: the file to write; report: pdf or md. Export formats:", G::Command, S::Command, nullptr, [] { return export_format_ids(); }};
 constinit const Option output{"-o", "FILE", "export, session, calibrate, report: write to FILE (export and session: else to stdout)", G::Command, S::Command};
-constinit const Option world_size{"--world-size", "N", "lint: the GPUs the config runs on (the batch rule)", G::Command, S::Command};
+constinit const Option world_size{"--world-size", "N", "lint: the data-parallel ranks the batch is split over (the batch rule): the GPUs, or GPUs / (tensor x pipeline) under Megatron's mpu", G::Command, S::Command};
 constinit const Option largest_layer{"--largest-layer", "L", "ds-estimate: parameters of the largest layer", G::Command, S::Command};
 constinit const Option nodes{"--nodes", "K", "ds-estimate: nodes", G::Command, S::Command};
 constinit const Option formula{"--formula", "current|legacy", "ds-estimate --stage 2: DeepSpeed's current or legacy ZeRO-2 formula", G::Command, S::Command};

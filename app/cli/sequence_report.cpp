@@ -3,6 +3,7 @@
 #include "core/base/format.h"
 #include "core/memory/memory_model.h"
 #include "core/model/enum_names.h"
+#include "core/model/parallel_layout.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 
@@ -28,6 +29,12 @@ std::string limit_words(const Scenario& s, const SequenceCeiling& c) {
     return {};
 }
 
+// "tensor 8 x pipeline 4 x data 32", or "data parallel" where the layout is that alone.
+std::string layout_or_data(const Scenario& s) {
+    const std::string words = layout_words(s);
+    return words.empty() ? std::string("data parallel") : words;
+}
+
 }  // namespace
 
 std::string sequence_ceiling_text(const Scenario& scenario, const SequenceCeiling& c) {
@@ -51,7 +58,10 @@ std::string sequence_ceiling_text(const Scenario& scenario, const SequenceCeilin
 
 std::string sequence_search_text(const Scenario& s, const SequenceSearch& r) {
     std::ostringstream o;
-    if (r.ulysses_searched)
+    if (r.layouts_searched)
+        o << "Longest sequence per setup, at the layout that reaches furthest (steps of " << kSequenceGranuleTokens
+          << " x the Ulysses degree):\n";
+    else if (r.ulysses_searched)
         o << "Longest sequence per setup, at the DeepSpeed-Ulysses degree that reaches furthest (steps of " << kSequenceGranuleTokens
           << " x the degree):\n";
     else o << "Longest sequence per setup (steps of " << format_count(static_cast<double>(r.granularity)) << " tokens):\n";
@@ -67,7 +77,8 @@ std::string sequence_search_text(const Scenario& s, const SequenceSearch& r) {
         if (len.size() < 12) len.insert(0, 12 - len.size(), ' ');
         o << len << "  " << format_seconds(c.at_max.step.seconds) << ", " << format_count(c.at_max.step.tokens_per_second)
           << " tokens/s; then " << to_string(c.limit);
-        if (r.ulysses_searched) o << " (Ulysses " << c.ulysses << ")";
+        if (r.layouts_searched) o << " (" << layout_or_data(at_ceiling_degree(with_setup(s, c.setup), c)) << ")";
+        else if (r.ulysses_searched) o << " (Ulysses " << c.ulysses << ")";
         o << "\n";
     }
     if (r.longest < 0) o << "No setup fits a sequence of " << format_count(static_cast<double>(r.granularity)) << " tokens.\n";
@@ -85,6 +96,8 @@ nlohmann::json sequence_ceiling_json(const Scenario& scenario, const SequenceCei
     j["max_seq_len"] = c.max_seq_len;
     j["limit"] = to_string(c.limit);
     j["ulysses"] = c.ulysses;
+    j["tensor"] = s.parallel.tensor;
+    j["pipeline"] = s.parallel.pipeline;
     j["granularity"] = sequence_granularity(s);
     const std::int64_t index_limit = kernel_index_limit_seq_len(s);
     j["kernel_index_limit_seq_len"] = index_limit > 0 ? nlohmann::json(index_limit) : nlohmann::json(nullptr);
@@ -101,6 +114,7 @@ nlohmann::json sequence_search_json(const Scenario& s, const SequenceSearch& r) 
     nlohmann::json j;
     j["granularity"] = r.granularity;
     j["ulysses_searched"] = r.ulysses_searched;
+    j["layouts_searched"] = r.layouts_searched;
     j["per_setup"] = nlohmann::json::array();
     for (const SequenceCeiling& c : r.per_setup) j["per_setup"].push_back(sequence_ceiling_json(s, c));
     j["longest"] = r.longest < 0 ? nlohmann::json(nullptr) : sequence_ceiling_json(s, r.per_setup[static_cast<std::size_t>(r.longest)]);

@@ -41,16 +41,20 @@ std::string hf_args_text(const Scenario& s) {
     return hf_training_arguments_text(s, {}, std::string(kHfTrainerFile));
 }
 std::string accelerate_text(const Scenario& s) { return is_fsdp(s.fsdp) ? accelerate_fsdp_config_yaml(s) : accelerate_config_yaml(s); }
-// The launch script runs DeepSpeed with the plain config.
-std::string launch_text(const Scenario& s) {
-    refuse_for_fsdp(s, "DeepSpeed launch script");
-    return launch_script(s, std::string(kDeepSpeedFile));
-}
-std::string peft_text(const Scenario& s) { return peft_model_text(s); }
 std::string megatron_text(const Scenario& s) {
     refuse_for_fsdp(s, "Megatron-DeepSpeed launch");
     return megatron_launch_script(s, std::string(kDeepSpeedFile));
 }
+// The launch script runs DeepSpeed with the plain config; a plan with tensor or pipeline
+// parallelism runs Megatron-DeepSpeed, whose mpu makes the ds_config's batch count the
+// data-parallel ranks (runtime/config.py: mpu.get_data_parallel_world_size()), so its launch is
+// Megatron's script: a plain train.py would see the whole world and fail the batch rule.
+std::string launch_text(const Scenario& s) {
+    refuse_for_fsdp(s, "DeepSpeed launch script");
+    if (s.parallel.tensor > 1 || s.parallel.pipeline > 1) return megatron_text(s);
+    return launch_script(s, std::string(kDeepSpeedFile));
+}
+std::string peft_text(const Scenario& s) { return peft_model_text(s); }
 
 constexpr std::array<ExportFormat, 7> kFormats{{
     {"deepspeed", "DeepSpeed ds_config.json", kDeepSpeedFile, deepspeed_text, nullptr},

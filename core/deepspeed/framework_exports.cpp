@@ -266,6 +266,29 @@ std::map<std::string, YAML::Node> parallelism_block(const Scenario& s) {
     return p;
 }
 
+// The export options that pin this plan's setup, so `export --format deepspeed` with the user's
+// other options writes the ds_config of this plan and not of a new search: the Hugging Face formats
+// plan data parallelism alone and without ZeRO++ on auto (app/cli/commands/export.cpp), where the
+// deepspeed format may search Megatron layouts and ZeRO++.
+std::string pinned_plan_options(const Scenario& s) {
+    const ZeroSetup& z = s.zero;
+    const auto on_off = [](bool b) { return std::string(b ? "on" : "off"); };
+    std::string o = "--stage " + std::to_string(z.stage);
+    if (z.offload_optimizer != OffloadDevice::None) o += " --offload-optimizer " + std::string(to_string(z.offload_optimizer));
+    if (z.offload_param != OffloadDevice::None) o += " --offload-param " + std::string(to_string(z.offload_param));
+    o += " --micro-batch " + std::to_string(s.training.micro_batch) + " --global-batch " +
+         std::to_string(effective_global_batch(s.training, data_parallel_size(s))) + " --checkpointing " +
+         std::string(to_string(s.training.checkpointing));
+    o += " --reduce-bucket-size " + format_general(z.reduce_bucket_elems) + " --overlap-comm " + on_off(z.overlap_comm);
+    o += " --tp " + std::to_string(s.parallel.tensor) + " --pp " + std::to_string(s.parallel.pipeline);
+    if (s.parallel.ulysses > 1) o += " --sp " + std::to_string(s.parallel.ulysses);
+    if (zeropp_switches(z).any())
+        o += " --hpz-size " + std::to_string(z.hpz_partition_size) + " --quantized-weights " + on_off(z.quantized_weights) +
+             " --quantized-gradients " + on_off(z.quantized_gradients);
+    else if (z.stage == 3) o += " --zeropp off";
+    return o;
+}
+
 // The comments above a sequence-parallel YAML: the product, where the DeepSpeed settings are, the
 // versions, and the command-line and environment forms of the block.
 std::string sequence_parallel_header(const Scenario& s, const std::string& config_path) {
@@ -276,8 +299,8 @@ std::string sequence_parallel_header(const Scenario& s, const std::string& confi
          " = " + world + " processes\n";
     h += "# (Accelerate's sequence_parallelism.md: \"You must ensure dp_replicate_size x dp_shard_size x sp_size = num_processes\").\n";
     h += "# ZeRO, the batch, the precision, sequence_parallel_size and seq_parallel_communication_data_type are in " + config_path + "\n";
-    h += "# (zero-planner export --format deepspeed -o " + config_path +
-         "); beside deepspeed_config_file Accelerate refuses mixed_precision and\n";
+    h += "# (zero-planner export --format deepspeed -o " + config_path + ", your options and " + pinned_plan_options(s) +
+         ");\n# beside deepspeed_config_file Accelerate refuses mixed_precision and\n";
     h += "# its own ZeRO keys here (DeepSpeedPlugin._deepspeed_config_checks). Requires " + std::string(kSpRequirements) + ".\n";
     h += "# Launch: accelerate launch --config_file accelerate_config.yaml train.py; another degree on the command line (the block\n";
     h += "# below turns the parallelism config on; keep the product):\n";
@@ -302,7 +325,7 @@ std::string dummy_optim_note(const Scenario& s, const ExportOptions& o) {
 // training script does with its optimizer block.
 std::string deepspeed_file_header(const Scenario& s, const ExportOptions& o, const std::string& config_path) {
     std::string h = "# ZeRO, the batch, the precision and the buffers are in " + config_path +
-                    " (zero-planner export --format deepspeed -o " + config_path +
+                    " (zero-planner export --format deepspeed -o " + config_path + ", your options and\n# " + pinned_plan_options(s) +
                     ");\n# beside deepspeed_config_file Accelerate refuses mixed_precision and its own ZeRO keys here "
                     "(DeepSpeedPlugin._deepspeed_config_checks).\n";
     h += dummy_optim_note(s, o);

@@ -124,6 +124,11 @@ Scenario as_planned(const Scenario& s, const Candidate& c) {
 
 Scenario at_ceiling_degree(const Scenario& s, const SequenceCeiling& c) {
     Scenario out = s;
+    out.parallel.tensor = c.parallel.tensor;
+    out.parallel.pipeline = c.parallel.pipeline;
+    out.parallel.virtual_stages = c.parallel.virtual_stages;
+    out.parallel.sequence_parallel = c.parallel.sequence_parallel;
+    out.parallel.expert = c.parallel.expert;
     out.parallel.ulysses = c.ulysses;
     return out;
 }
@@ -132,6 +137,7 @@ SequenceCeiling longest_sequence(const Scenario& s) {
     SequenceCeiling out;
     out.setup = setup_key(s.zero);
     out.ulysses = ulysses_size(s.parallel);
+    out.parallel = s.parallel;
     const std::int64_t g = sequence_granularity(s);
     const auto fit = [&](std::int64_t granules) { return fit_of(at_sequence_length(s, granules * g)); };
     const PointFit first = fit(1);
@@ -197,30 +203,43 @@ bool reaches_further(const SequenceCeiling& a, const SequenceCeiling& b) {
            (a.max_seq_len == b.max_seq_len && a.max_seq_len > 0 && a.at_max.step.tokens_per_second > b.at_max.step.tokens_per_second);
 }
 
-// The setup's longest over the Ulysses degrees `degrees` (one when the degree is fixed); a degree
-// the layout refuses (validate_parallelism: key/value heads, tensor or pipeline ranks) is skipped.
-std::optional<SequenceCeiling> longest_over_degrees(const Scenario& s, const std::vector<std::int64_t>& degrees) {
+// The setup's longest over the layouts `layouts` (one when no size is on auto); a layout the
+// model refuses (validate_parallelism: key/value heads, tensor or pipeline ranks) or this setup
+// cannot run (ZeRO-2/3 under a pipeline) is skipped.
+std::optional<SequenceCeiling> longest_over_layouts(const Scenario& s, const std::vector<Parallelism>& layouts) {
     std::optional<SequenceCeiling> best;
-    for (std::int64_t u : degrees) {
+    for (const Parallelism& layout : layouts) {
         Scenario at = s;
-        at.parallel.ulysses = u;
-        if (degrees.size() > 1) {
+        at.parallel = layout;
+        if (layouts.size() > 1) {
+            if (setup_refusal(at, setup_key(at.zero)) != SetupRefusal::None) continue;
             try {
                 validate_parallelism(at);
             } catch (const InputError&) {
                 continue;
             }
         }
-        SequenceCeiling c = longest_sequence(at);  // measured at degree u (SequenceCeiling::ulysses)
+        SequenceCeiling c = longest_sequence(at);  // measured at this layout (SequenceCeiling::parallel)
         if (!best || reaches_further(c, *best)) best = std::move(c);
     }
     return best;
 }
 
-// The Ulysses degrees a search measures `s` at: with the degree on auto (--sp auto, the window's
-// "auto") every one the layout takes (ulysses_degrees), else the scenario's own.
-std::vector<std::int64_t> searched_ulysses_degrees(const Scenario& s) {
-    return s.parallel.auto_ulysses ? ulysses_degrees(s) : std::vector<std::int64_t>{s.parallel.ulysses};
+// The layouts a search measures `s` at: with tensor, pipeline or expert sizes on auto the
+// recommender's (searched_layouts, Ulysses degrees among them when that is on auto too); with the
+// Ulysses degree alone on auto (--sp auto, the window's "auto") every degree the layout takes
+// (ulysses_degrees); else the scenario's own.
+std::vector<Parallelism> searched_sequence_layouts(const Scenario& s) {
+    const Parallelism& p = s.parallel;
+    if (p.auto_tensor || p.auto_pipeline || p.auto_expert) return searched_layouts(s, search_space_of(s));
+    if (!p.auto_ulysses) return {p};
+    std::vector<Parallelism> out;
+    for (std::int64_t u : ulysses_degrees(s)) {
+        Parallelism at = p;
+        at.ulysses = u;
+        out.push_back(at);
+    }
+    return out;
 }
 
 }  // namespace
@@ -231,10 +250,11 @@ SequenceSearch longest_sequences(const Scenario& s) {
     // With the Ulysses degree on auto (--sp auto) the question is the longest sequence at any
     // degree: every one the layout takes, per setup the one that reaches furthest.
     out.ulysses_searched = s.parallel.auto_ulysses;
-    const std::vector<std::int64_t> degrees = searched_ulysses_degrees(s);
+    out.layouts_searched = s.parallel.auto_tensor || s.parallel.auto_pipeline || s.parallel.auto_expert;
+    const std::vector<Parallelism> layouts = searched_sequence_layouts(s);
     for (const ZeroSetupRow& row : zero_setup_rows()) {
-        if (setup_refusal(s, row.key) != SetupRefusal::None) continue;
-        std::optional<SequenceCeiling> ceiling = longest_over_degrees(with_setup(s, row.key), degrees);
+        if (!out.layouts_searched && setup_refusal(s, row.key) != SetupRefusal::None) continue;
+        std::optional<SequenceCeiling> ceiling = longest_over_layouts(with_setup(s, row.key), layouts);
         if (!ceiling) continue;
         out.per_setup.push_back(std::move(*ceiling));
         const SequenceCeiling& c = out.per_setup.back();
@@ -271,31 +291,40 @@ SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetu
     SequenceOverview o;
     o.target_seq_len = s.training.seq_len;
     o.ulysses_searched = s.parallel.auto_ulysses;
-    const std::vector<std::int64_t> degrees = searched_ulysses_degrees(s);
-    // A setup none of whose degrees the layout takes has no longest (max_seq_len 0, at the
-    // scenario's own degree).
+    o.layouts_searched = s.parallel.auto_tensor || s.parallel.auto_pipeline || s.parallel.auto_expert;
+    const std::vector<Parallelism> layouts = searched_sequence_layouts(s);
+    // A setup none of whose layouts it can run has no longest (max_seq_len 0, at the scenario's own
+    // layout).
     SequenceCeiling none;
     none.ulysses = ulysses_size(s.parallel);
-    const auto longest_of = [&](const SetupKey& k) {
-        SequenceCeiling c = longest_over_degrees(with_setup(s, k), degrees).value_or(none);
-        c.setup = k;
+    none.parallel = s.parallel;
+    // The setup's longest, or nothing where it runs on none of the layouts (the scenario's own
+    // refuses it, or every searched one does).
+    const auto longest_of = [&](const SetupKey& k) -> std::optional<SequenceCeiling> {
+        if (!o.layouts_searched && setup_refusal(s, k) != SetupRefusal::None) return std::nullopt;
+        std::optional<SequenceCeiling> c = longest_over_layouts(with_setup(s, k), layouts);
+        if (c) c->setup = k;
         return c;
+    };
+    const auto or_none = [&](std::optional<SequenceCeiling> c, const SetupKey& k) {
+        if (c) return std::move(*c);
+        SequenceCeiling n = none;
+        n.setup = k;
+        return n;
     };
     bool found = false;
     for (const ZeroSetup& z : setups) {
         const SetupKey k = setup_key(z);
-        const bool runs = setup_refusal(s, k) == SetupRefusal::None;
-        o.runs.push_back(runs);
-        SequenceCeiling c = none;
-        c.setup = k;
-        if (runs) c = longest_of(k);
+        std::optional<SequenceCeiling> longest = longest_of(k);
+        o.runs.push_back(longest.has_value());
+        SequenceCeiling c = or_none(std::move(longest), k);
         if (k == chosen) {
             o.chosen = c;
             found = true;
         }
         o.per_setup.push_back(c);
     }
-    if (!found) o.chosen = longest_of(chosen);
+    if (!found) o.chosen = or_none(longest_of(chosen), chosen);
     const Scenario at = at_ceiling_degree(with_setup(s, chosen), o.chosen);
     o.granularity = sequence_granularity(at);
     const std::int64_t reach = std::max({o.chosen.max_seq_len, o.target_seq_len, 8 * o.granularity});

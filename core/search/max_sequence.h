@@ -24,6 +24,7 @@ const char* to_string(SequenceLimit l);  // "GPU memory", "host RAM", ...
 struct SequenceCeiling {
     SetupKey setup;
     std::int64_t ulysses = 1;      // the DeepSpeed-Ulysses degree it was measured at
+    Parallelism parallel;          // the layout it was measured at (tensor, pipeline, Ulysses, experts)
     std::int64_t max_seq_len = 0;  // the longest multiple of sequence_granularity that fits; 0: not even one
     SequenceLimit limit = SequenceLimit::GpuMemory;
     Candidate at_max;  // the step at max_seq_len (meaningful when max_seq_len > 0)
@@ -32,6 +33,7 @@ struct SequenceCeiling {
 struct SequenceSearch {
     std::int64_t granularity = 1;            // at the scenario's own Ulysses degree
     bool ulysses_searched = false;           // the degree was on auto: each setup's at the degree that reaches furthest
+    bool layouts_searched = false;           // tensor, pipeline or expert sizes on auto: each setup's at the layout that reaches furthest
     std::vector<SequenceCeiling> per_setup;  // zero_setups() order, the setups the engine and layout run
     int longest = -1;                        // index into per_setup of the longest (the faster on a tie); -1: none fits
 };
@@ -54,10 +56,12 @@ Scenario at_sequence_length(const Scenario& s, std::int64_t seq);
 
 // The longest sequence for the setup `s` has (its stage and offload devices).
 SequenceCeiling longest_sequence(const Scenario& s);
-// `s` at the Ulysses degree `c` was measured at (the search's own when the degree was on auto).
+// `s` at the layout `c` was measured at (the search's own when a size was on auto).
 Scenario at_ceiling_degree(const Scenario& s, const SequenceCeiling& c);
 // The same for every setup the engine and the layout run; with the Ulysses degree on auto
-// (Parallelism::auto_ulysses), each setup's longest over every degree the layout takes.
+// (Parallelism::auto_ulysses), each setup's longest over every degree the layout takes; with tensor,
+// pipeline or expert sizes on auto, over every layout the recommender searches (searched_layouts),
+// as a plan at that length would be laid out.
 SequenceSearch longest_sequences(const Scenario& s);
 // What the room a plan leaves allows (the headroom the plan leads with): the longest sequence its
 // candidate `c` fits on `s`, with the candidate's setup, micro batch and recompute kept.
@@ -113,6 +117,7 @@ struct SequenceOverview {
     std::int64_t granularity = 1;            // at the chosen setup's Ulysses degree
     std::int64_t target_seq_len = 0;         // the scenario's own length
     bool ulysses_searched = false;           // the degree was on auto (SequenceCeiling::ulysses says which)
+    bool layouts_searched = false;           // tensor, pipeline or expert sizes on auto (SequenceCeiling::parallel says which)
 };
 SequenceOverview sequence_overview(const Scenario& s, const std::vector<ZeroSetup>& setups, const SetupKey& chosen, int points);
 

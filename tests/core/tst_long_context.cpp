@@ -390,6 +390,36 @@ private slots:
         QVERIFY(!longest_sequences(fixed).ulysses_searched);
     }
 
+    // With tensor and pipeline sizes on auto (--tp auto --pp auto) each setup's longest is over the
+    // layouts the recommender searches, as its plan is laid out: GPT-3 175B on 1,024 A100s, where
+    // ZeRO-2 at the scenario's own tensor 1 fits no sequence of 256 tokens (the review of 0.2.0 saw
+    // "none fits" beside a plan running it at 4,096) and at tensor 8 reaches tens of thousands. Each
+    // setup's longest is at least its longest at tensor 8 alone, and is measured at a layout it names.
+    void the_longest_over_the_searched_layouts() {
+        Scenario fixed = default_scenario();
+        fixed.model = model_preset("gpt3-175b").spec;
+        fixed.cluster = with_gpu_count(fixed, 1024, 8).cluster;
+        const Scenario own = with_setup(fixed, SetupKey{2, OffloadDevice::None, OffloadDevice::None});
+        QCOMPARE(longest_sequence(own).max_seq_len, std::int64_t{0});
+        Scenario searched = fixed;
+        searched.parallel.auto_tensor = searched.parallel.auto_pipeline = true;
+        const SequenceSearch r = longest_sequences(searched);
+        QVERIFY(r.layouts_searched);
+        Scenario tensor8 = fixed;
+        tensor8.parallel.tensor = 8;
+        tensor8.parallel.sequence_parallel = true;
+        for (const SequenceCeiling& c : r.per_setup) {
+            if (c.setup.stage == 3 || c.setup.offload_optimizer != OffloadDevice::None) continue;
+            QVERIFY2(c.max_seq_len >= longest_sequence(with_setup(tensor8, c.setup)).max_seq_len, setup_label(c.setup).c_str());
+            QVERIFY(c.parallel.tensor > 1);
+        }
+        const auto zero2 = std::find_if(r.per_setup.begin(), r.per_setup.end(), [](const SequenceCeiling& c) {
+            return c.setup.stage == 2 && c.setup.offload_optimizer == OffloadDevice::None;
+        });
+        QVERIFY(zero2 != r.per_setup.end());
+        QVERIFY(zero2->max_seq_len > 16384);
+    }
+
     // Issue 39's "what the spare allows": the largest micro batch a plan's setup fits, its
     // recompute and buckets kept. It fits there and the next one does not (the bisection's claim);
     // a micro batch that does not split the sequences per GPU is measured at the next global batch.

@@ -113,6 +113,27 @@ private slots:
         QCOMPARE(tabs->currentIndex(), tabs->indexOf(w.scalingView()));
     }
 
+    // A clicked bar under a searched layout exports what it draws: GPT-3 175B on 1,024 A100s with
+    // tensor and pipeline on auto, the ZeRO-2 bar is measured at tensor 8; the ds_config, the layout
+    // line and the step view took the scenario's own tensor 1 (the review of 0.2.0: "Chosen: none,
+    // data parallel over 1024 GPUs" beside a bar that fits only at tensor 8).
+    void a_clicked_bar_exports_its_own_layout() {
+        Scenario s = default_scenario();
+        s.model = model_preset("gpt3-175b").spec;
+        s.cluster = with_gpu_count(s, 1024, 8).cluster;
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = true;
+        MainWindow w(MainWindow::Ephemeral);
+        w.document()->reset(s);
+        w.flushPending();
+        w.document()->selectSetup(stageSetup(2));
+        w.flushPending();
+        const Candidate bar = shownCandidate(*w.document());
+        QVERIFY(bar.parallel.tensor > 1);
+        QCOMPARE(w.document()->exportScenario().parallel.tensor, bar.parallel.tensor);
+        QCOMPARE(w.document()->exportScenario().parallel.pipeline, bar.parallel.pipeline);
+        QCOMPARE(w.document()->exportScenario().training.micro_batch, bar.micro_batch);
+    }
+
     void draws_the_core_timeline_data() {
         QTest::addColumn<int>("row");
         for (int i = 0; i < static_cast<int>(rows().size()); ++i) QTest::newRow(rows()[static_cast<std::size_t>(i)].name) << i;

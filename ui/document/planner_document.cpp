@@ -13,6 +13,8 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 
+#include <algorithm>
+
 namespace zp::ui {
 
 // Whole-Scenario snapshots: the type is small, so one command per edit is simpler than one per field.
@@ -236,8 +238,15 @@ void PlannerDocument::forgetShown() {
 
 const Scenario& PlannerDocument::exportScenario() const {
     if (!export_) {
-        if (follow_plan_ && overview_.plan_valid && overview_.plan.feasible) export_ = with_candidate(scenario_, overview_.plan.best);
-        else export_ = with_setup(scenario_, selected_);
+        if (follow_plan_ && overview_.plan_valid && overview_.plan.feasible) {
+            export_ = with_candidate(scenario_, overview_.plan.best);
+        } else {
+            // A clicked bar: the candidate it draws (its layout, micro batch and recompute: with a
+            // size on auto the scenario's own layout is not the one the bar was measured at).
+            const auto bar = std::find_if(overview_.bars.begin(), overview_.bars.end(),
+                                          [&](const Candidate& c) { return same_setup(c.zero, selected_); });
+            export_ = bar != overview_.bars.end() ? with_candidate(scenario_, *bar) : with_setup(scenario_, selected_);
+        }
     }
     return *export_;
 }

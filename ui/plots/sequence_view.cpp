@@ -2,6 +2,7 @@
 
 #include "core/base/errors.h"
 #include "core/base/format.h"
+#include "core/model/parallel_layout.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 #include "ui/chart/axis_label_fit.h"
@@ -355,7 +356,10 @@ QString SequenceView::summary() const {
                        .arg(setup, count(static_cast<double>(c.max_seq_len)), translatedCore(to_string(c.limit)))
                        .arg(c.at_max.micro_batch)
                        .arg(recompute, count(c.at_max.step.tokens_per_second));
-    if (overview_.ulysses_searched)
+    if (overview_.layouts_searched)
+        text += QLatin1Char(' ') + tr("Layout on auto: at %1, the one of the searched layouts that reaches furthest.")
+                                       .arg(QString::fromStdString(layout_words(at_ceiling_degree(doc_->scenario(), c))));
+    else if (overview_.ulysses_searched)
         text +=
             QLatin1Char(' ') + tr("Ulysses on auto: at degree %1, the one of those the layout takes that reaches furthest.").arg(c.ulysses);
     if (overview_.target_seq_len > c.max_seq_len) text += QLatin1Char(' ') + tr("The target does not fit this setup.");
@@ -376,6 +380,9 @@ QString SequenceView::barCaption(int bar) const {
     QString caption = compactTokens(static_cast<double>(c.max_seq_len)) + QLatin1Char('\n') + limitShortName(c.limit);
     // With the Ulysses degree on auto each bar is at its own degree (core: sequence_overview).
     if (overview_.ulysses_searched) caption += QLatin1Char('\n') + tr("Ulysses %1").arg(c.ulysses);
+    // With tensor or pipeline sizes on auto each bar is at its own layout: its sizes, short.
+    if (overview_.layouts_searched && c.parallel.model_parallel() > 1)
+        caption += QLatin1Char('\n') + tr("TP%1 PP%2").arg(c.parallel.tensor).arg(c.parallel.pipeline);
     return caption;
 }
 

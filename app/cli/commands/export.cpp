@@ -6,6 +6,7 @@
 #include "core/base/errors.h"
 #include "core/base/file_io.h"
 #include "core/base/format.h"
+#include "core/deepspeed/config_export.h"
 #include "core/deepspeed/export_formats.h"
 #include "core/model/enum_names.h"
 #include "core/search/recommender.h"
@@ -104,6 +105,12 @@ int cmd_export(const Args& a, std::ostream& out, std::ostream& err) {
     const auto file = a.get(opt::output);
     const Scenario s = export_scenario(a, format->id, err);
     const std::string text = format->render(s);
+    // DeepSpeed creates the swap folder where nvme_path says (partitioned_param_swapper.py,
+    // optimizer_utils.py: os.makedirs): the placeholder would swap onto whatever disk holds /.
+    const bool nvme = s.zero.offload_optimizer == OffloadDevice::Nvme || s.zero.offload_param == OffloadDevice::Nvme;
+    if (nvme && !is_fsdp(s.fsdp) && format->id != "peft" && format->id != "hf-args")
+        err << "zero-planner: note: the ds_config's nvme_path is " << ExportOptions{}.nvme_path
+            << ", a placeholder: set it to a local NVMe mount before the run (DeepSpeed creates the folder wherever it points)\n";
     const std::string extra = file && format->after_writing ? format->after_writing(s, *file) : std::string();
     if (file) {
         write_file_atomically(*file, text);

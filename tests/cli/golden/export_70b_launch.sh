@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Launch the planned run: 32 GPUs (4 nodes x 8).
+# Megatron-DeepSpeed: tensor 8 x pipeline 1 x data 4 on 32 GPUs (4 nodes x 8).
+# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta.
 set -euo pipefail
+
+export CUDA_DEVICE_MAX_CONNECTIONS=1
+grep -qx 'CUDA_DEVICE_MAX_CONNECTIONS=1' .deepspeed_env 2>/dev/null || echo 'CUDA_DEVICE_MAX_CONNECTIONS=1' >> .deepspeed_env
 
 # One line per node: host name and GPU slots (DeepSpeed's hostfile format). Edit the names.
 cat > hostfile <<'HOSTS'
@@ -10,7 +14,26 @@ node-2 slots=8
 node-3 slots=8
 HOSTS
 
-deepspeed --hostfile hostfile --num_nodes 4 --num_gpus 8 train.py --deepspeed ds_config.json
-
-# Or with Accelerate (zero-planner export --format accelerate -o accelerate_config.yaml):
-# accelerate launch --config_file accelerate_config.yaml train.py
+deepspeed --hostfile hostfile --num_nodes 4 --num_gpus 8 pretrain_gpt.py \
+  --tensor-model-parallel-size 8 \
+  --pipeline-model-parallel-size 1 \
+  --no-pipeline-parallel \
+  --sequence-parallel \
+  --num-layers 80 \
+  --hidden-size 8192 \
+  --ffn-hidden-size 28672 \
+  --num-attention-heads 64 \
+  --num-key-value-heads 8 \
+  --swiglu \
+  --normalization rmsnorm \
+  --untie-embeddings-and-output-weights \
+  --use-rotary-position-embeddings \
+  --disable-bias-linear \
+  --seq-length 4096 \
+  --max-position-embeddings 4096 \
+  --micro-batch-size 2 \
+  --global-batch-size 64 \
+  --bf16 \
+  --use-flash-attn-v2 \
+  --zero-stage 3 \
+  --deepspeed --deepspeed_config ds_config.json

@@ -1320,10 +1320,6 @@
         <translation>%1 tokens 所需 GPU 时</translation>
     </message>
     <message>
-        <source>GPU-hours to train on each plan&apos;s token budget (Assumptions: token budget).</source>
-        <translation>按各计划的 token 预算训练所需的 GPU 时（假设：token 预算）。</translation>
-    </message>
-    <message>
         <source>%1: %2 tokens</source>
         <translation>%1：%2 tokens</translation>
     </message>
@@ -1352,6 +1348,10 @@
     <message>
         <source>The pinned plans beside the live one: their figures and the ds_config.json keys that differ</source>
         <translation>固定的计划与当前计划并列：各项数值以及不同的 ds_config.json 键</translation>
+    </message>
+    <message>
+        <source>GPU-hours to train on each plan&apos;s token budget: 1T tokens for pre-training, 100M for a fine-tune, or the session&apos;s own (--tokens).</source>
+        <translation>按各方案的 token 预算训练所需的 GPU 时：预训练 1T 个 token，微调 100M 个，或会话自己的设置（--tokens）。</translation>
     </message>
 </context>
 <context>

@@ -37,7 +37,7 @@ constinit const Option vocab{"--vocab", "N", "vocabulary size (default 51200)", 
 constinit const Option mlp_activation{"--mlp-activation", "", "how the MLP activation runs: fused (one kernel: F.gelu, F.silu, Megatron's bias_gelu) or gelu-new (transformers' gelu_new, eight kernels: the gpt2 presets and GPT-2/Phi-2 configs)", G::Model, S::Model, words<MlpActivation>};
 
 constinit const Option cluster{"--cluster", "NAME", "a node preset (default dgx-a100):", G::Cluster, S::Cluster, nullptr, cluster_preset_names};
-constinit const Option gpus{"--gpus", "N", "total GPUs (default 8)", G::Cluster, S::Cluster};
+constinit const Option gpus{"--gpus", "N", "total GPUs (default: one node of the GPU's usual node preset, 8 A100s without --gpu)", G::Cluster, S::Cluster};
 constinit const Option gpus_per_node{"--gpus-per-node", "G", "GPUs per node", G::Cluster, S::Cluster};
 constinit const Option gpu{"--gpu", "NAME", "a GPU preset, on its usual node's host without --cluster:", G::Cluster, S::Cluster, nullptr, gpu_preset_names};
 constinit const Option gpu_mem{"--gpu-mem", "GIB", "GPU memory, GiB", G::Cluster, S::Cluster};
@@ -168,6 +168,7 @@ constinit const Option headroom{"--headroom", "FRACTION", "GPU memory kept free 
 constinit const Option convention{"--convention", "", "how bytes are counted", G::Assumptions, S::Assumptions, words<Convention>};
 constinit const Option mfu{"--mfu", "FRACTION", "compute speed against the planner's fitted GPU rates, as F / 0.45: 0.45 runs them as fitted, 0.9 twice as fast (calibrate fits it); not the MFU printed (0.45)", G::Assumptions, S::Assumptions};
 constinit const Option cuda_context{"--cuda-context", "GIB", "CUDA context per GPU, GiB (1)", G::Assumptions, S::Assumptions};
+constinit const Option tokens{"--tokens", "N", "tokens to train on, for the time and GPU-hours lines: your dataset's tokens x epochs (1T; 100M for a fine-tune)", G::Assumptions, S::Assumptions};
 constinit const Option session{"--session", "FILE", "start from a saved .zplan session; other options override it", G::Start, S::Session};
 constinit const Option ds_config{"--ds-config", "FILE", "take stage, offload, batch, precision and buckets from a ds_config.json", G::Start, S::DsConfig};
 
@@ -274,7 +275,7 @@ std::span<const Option* const> all_options() {
         &tp, &pp, &pp_schedule, &virtual_stages, &sequence_parallel, &pp_send, &sp, &ep, &capacity_factor,
         &finetune, &lora_rank, &lora_alpha, &lora_dropout, &lora_targets, &lora_train, &freeze, &base_precision, &double_quant,
         &quant_storage,
-        &headroom, &convention, &mfu, &cuda_context, &session, &ds_config,
+        &headroom, &convention, &mfu, &cuda_context, &tokens, &session, &ds_config,
         &format, &output, &world_size, &largest_layer, &nodes, &formula, &log, &measured_step_s, &measured_samples_per_s,
         &measured_max_allocated_gib, &measured_reserved_gib, &out, &view, &size, &scale, &holdout, &max_seq, &markdown,
         &json, &help, &help_short, &version,

@@ -73,7 +73,7 @@ extern const Option tp, pp, pp_schedule, virtual_stages, sequence_parallel, pp_s
 extern const Option finetune, lora_rank, lora_alpha, lora_dropout, lora_targets, lora_train, freeze, base_precision, double_quant,
     quant_storage;
 // Assumptions and starting points
-extern const Option headroom, convention, mfu, cuda_context, session, ds_config;
+extern const Option headroom, convention, mfu, cuda_context, tokens, session, ds_config;
 // Commands' own options
 extern const Option format, output, world_size, largest_layer, nodes, formula, log, measured_step_s, measured_samples_per_s,
     measured_max_allocated_gib, measured_reserved_gib, out, view, size, scale, holdout, max_seq, markdown;

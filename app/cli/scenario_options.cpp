@@ -459,6 +459,11 @@ void apply_assumptions(const Args& a, Scenario& s) {
     if (auto v = a.get(opt::mfu)) as.mfu = parse_number(*v, option_label(opt::mfu, "fraction"), kMfu);
     if (auto v = a.get(opt::cuda_context))
         as.cuda_context_bytes = gib_to_bytes(parse_number(*v, option_label(opt::cuda_context, "GiB"), kCudaContextGib));
+    if (auto v = a.get(opt::tokens)) {
+        as.token_budget = static_cast<double>(parse_count(*v, option_text(opt::tokens)));  // 1 to 1e15, within kTokenBudget
+    } else if (!a.has(opt::job) && !a.has(opt::session) && s.finetune.adapters() && as.token_budget == kPreTrainingTokenBudget) {
+        as.token_budget = kFineTuneTokenBudget;  // --finetune lora|qlora without a job: a fine-tune's budget, as the job gives it
+    }
 }
 
 }  // namespace

@@ -24,6 +24,11 @@
 namespace zp::cli {
 namespace {
 
+// "1,000B" for a pre-training budget, "100M" for a fine-tune's: billions from 1e9 up, else millions.
+std::string budget_tokens_words(double tokens) {
+    return tokens >= 1e9 ? format_count(tokens / 1e9) + "B" : format_count(std::max(tokens / 1e6, 1.0)) + "M";
+}
+
 std::string gib(double bytes) { return format_fixed(bytes_to_gib(bytes), 2); }
 
 // "fits, 17.00 GiB to spare"; within 5% of the card "fits, at the edge: 75.10 of 76.00 GiB"
@@ -225,8 +230,8 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
            (st.data_wait_seconds > 0 ? " + waiting for data " + format_seconds(st.data_wait_seconds) : std::string()) + " (" +
            format_fixed(st.slowdown_percent, 0) + "% over compute)\n";
     out += "         " + format_count(st.tokens_per_second) + " tokens/s, " + format_fixed(st.model_tflops_per_gpu, 0) +
-           " model TFLOP/s per GPU, MFU " + format_fixed(st.mfu * 100, 1) + "%; " + format_count(s.assumptions.token_budget / 1e9) +
-           "B tokens take " + format_seconds(st.budget_seconds) + " (" + format_count(st.budget_gpu_hours) + " GPU-hours)\n";
+           " model TFLOP/s per GPU, MFU " + format_fixed(st.mfu * 100, 1) + "%; " + budget_tokens_words(s.assumptions.token_budget) +
+           " tokens take " + format_seconds(st.budget_seconds) + " (" + format_count(st.budget_gpu_hours) + " GPU-hours)\n";
     out += std::string("Fits:    ") + (c.fit.all() ? "yes" : "no") + "\n";
     return out;
 }

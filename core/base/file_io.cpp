@@ -53,6 +53,7 @@ bool is_utf16(std::string_view bytes) {
 
 void write_file_atomically(const std::string& path, const std::string& content) {
     namespace fs = std::filesystem;
+    if (path.empty()) throw InputError("no file name to write to: give the output a name (-o FILE)");
     const fs::path target(path);
     if (fs::is_directory(target)) throw InputError(path + ": is a directory");
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");

@@ -111,7 +111,7 @@ std::string format_seconds(double seconds) {
     case DurationUnit::Seconds: return format_fixed(in_unit, 2) + " s";
     case DurationUnit::Minutes: return format_fixed(in_unit, 1) + " min";
     case DurationUnit::Hours: return format_fixed(in_unit, 1) + " h";
-    case DurationUnit::Days: return format_fixed(in_unit, 1) + " days";
+    case DurationUnit::Days: return (in_unit >= 1000 ? format_count(in_unit) : format_fixed(in_unit, 1)) + " days";
     }
     return format_fixed(seconds, 2) + " s";
 }

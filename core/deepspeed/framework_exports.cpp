@@ -399,8 +399,8 @@ std::string hostfile_lines(std::int64_t nodes, std::int64_t gpus_per_node) {
 
 std::string launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
     const std::int64_t g = s.cluster.gpus_per_node, n = s.cluster.nodes;
-    std::string sh = "#!/usr/bin/env bash\n# Launch the planned run: " + std::to_string(n * g) + " GPUs (" + std::to_string(n) + " node" +
-                     (n > 1 ? "s" : "") + " x " + std::to_string(g) + ").\n";
+    std::string sh = "#!/usr/bin/env bash\n# Launch the planned run: " + std::to_string(n * g) + (n * g == 1 ? " GPU (" : " GPUs (") +
+                     std::to_string(n) + " node" + (n > 1 ? "s" : "") + " x " + std::to_string(g) + ").\n";
     if (s.parallel.expert > 1)
         sh += "# Expert parallelism " + std::to_string(s.parallel.expert) +
               ": ep_size is an argument of deepspeed.moe.layer.MoE in the model code, not a ds_config key; give the optimizer\n"

@@ -116,8 +116,9 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     const auto flag = [](const std::string& name, std::int64_t v) { return " \\\n  --" + name + " " + std::to_string(v); };
     std::string sh = "#!/usr/bin/env bash\n# Megatron-DeepSpeed: tensor " + std::to_string(p.tensor) + " x pipeline " +
                      std::to_string(p.pipeline) + (p.ulysses > 1 ? " x sequence " + std::to_string(p.ulysses) : std::string()) +
-                     " x data " + std::to_string(data_parallel_size(s)) + " on " + std::to_string(c.world_size()) + " GPUs (" +
-                     std::to_string(n) + " node" + (n > 1 ? "s" : "") + " x " + std::to_string(g) + ").\n";
+                     " x data " + std::to_string(data_parallel_size(s)) + " on " + std::to_string(c.world_size()) +
+                     (c.world_size() == 1 ? " GPU (" : " GPUs (") + std::to_string(n) + " node" + (n > 1 ? "s" : "") + " x " +
+                     std::to_string(g) + ").\n";
     if (t.flash_attention && !flash_attention_2_runs_on(c.gpu))
         sh +=
             "# No --use-flash-attn-v2: FlashAttention-2 needs an Ampere or newer GPU, so Megatron-DeepSpeed runs its own "

@@ -34,12 +34,13 @@ std::int64_t gradient_accumulation_steps(const Training& t, std::int64_t world_s
     if (!r.error.empty()) {
         // DeepSpeed's world size here is the data-parallel ranks, not the GPUs: under tensor or
         // pipeline parallelism the two differ, so the advice names the ranks and the batches that work.
+        // What is wrong and what to do first, DeepSpeed's own words after them.
         const std::int64_t step = t.micro_batch * world_size;
-        std::string advice = " (global batch " + std::to_string(global) + ", micro batch " + std::to_string(t.micro_batch) + ", " +
-                             std::to_string(world_size) + " data-parallel GPUs: make the global batch a multiple of micro batch x " +
-                             "data-parallel GPUs";
-        if (step > 0) advice += " = " + std::to_string(step) + ", such as " + nearest_multiples(global, step);
-        throw InputError(r.error + advice + ")");
+        std::string message = "global batch " + std::to_string(global) + " does not split into micro batches of " +
+                              std::to_string(t.micro_batch) + " over " + std::to_string(world_size) +
+                              " data-parallel GPUs: make it a multiple of micro batch x data-parallel GPUs";
+        if (step > 0) message += " = " + std::to_string(step) + ", such as " + nearest_multiples(global, step);
+        throw InputError(message + " (DeepSpeed: \"" + r.error + "\")");
     }
     return r.gas;
 }

@@ -327,6 +327,13 @@ inline ZeroPlusPlus zeropp_switches(const ZeroSetup& z) { return {z.hpz_partitio
 // Model-state accounting: DeepSpeed's implementation (default) or the ZeRO paper's K = 12.
 enum class Convention { DeepSpeed, Paper };
 
+// Tokens the time and GPU-hours lines train on unless told (--tokens): a pre-training run's 1T
+// (Chinchilla's 20 tokens a parameter for a 50B model; Llama 2 took 2T, arXiv 2307.09288 Sec. 2.2),
+// a fine-tune's 100M, a round figure of the order of a chat SFT set over a few epochs (set the
+// dataset's tokens x epochs for the real figure).
+inline constexpr double kPreTrainingTokenBudget = 1e12;
+inline constexpr double kFineTuneTokenBudget = 1e8;
+
 struct Assumptions {
     Convention convention = Convention::DeepSpeed;
     double headroom = 0.05;                    // fraction of GPU memory kept free
@@ -336,10 +343,10 @@ struct Assumptions {
     // that imported torch (322 MB, the same measurement).
     double host_process_bytes = 2.06e9;
     double host_worker_bytes = 0.322e9;
-    double mfu = 0.45;                          // model FLOPs utilisation (Narayanan et al. 2021 Table 1: 43-52% on A100)
-    double comm_overlap_fraction = 0.8;         // share of communication hidden behind backward when overlap_comm is on
-    double collective_latency_seconds = 30e-6;  // per bucketed NCCL launch (small-message latency, nccl-tests)
-    double token_budget = 1e12;                 // tokens to train on, for time and GPU-hours
+    double mfu = 0.45;                              // model FLOPs utilisation (Narayanan et al. 2021 Table 1: 43-52% on A100)
+    double comm_overlap_fraction = 0.8;             // share of communication hidden behind backward when overlap_comm is on
+    double collective_latency_seconds = 30e-6;      // per bucketed NCCL launch (small-message latency, nccl-tests)
+    double token_budget = kPreTrainingTokenBudget;  // tokens to train on, for time and GPU-hours
     // The eager loop's host time a small layer cannot hide (core/model/host_overheads.h: FITTED
     // defaults and their rows). Global, not per run: sessions do not carry them; `validate
     // --holdout` re-fits them without the rows they were read off.

@@ -63,6 +63,7 @@ Scenario with_job(const Scenario& s, Job j) {
         // Llama 2's pre-training: 4096-token context, 4M tokens a step (Touvron et al. arXiv 2307.09288 Sec. 2.2).
         t.seq_len = 4096;
         t.global_batch = 1024;
+        out.assumptions.token_budget = kPreTrainingTokenBudget;
         break;
     case Job::FullFineTune:
         // Llama 2's supervised fine-tuning: batch 64 of 4096-token sequences (arXiv 2307.09288 Sec. 3.1),
@@ -70,10 +71,12 @@ Scenario with_job(const Scenario& s, Job j) {
         // ranks: effective_global_batch), so 3, 5, 6 or 7 GPUs are planned, not refused by the batch rule.
         t.seq_len = 4096;
         t.global_batch = 0;
+        out.assumptions.token_budget = kFineTuneTokenBudget;
         break;
     case Job::Lora:
         t.seq_len = 4096;
         t.global_batch = 0;
+        out.assumptions.token_budget = kFineTuneTokenBudget;
         out.finetune.method = FineTuneMethod::Lora;
         use_paper_lora(out.finetune);
         break;
@@ -83,6 +86,7 @@ Scenario with_job(const Scenario& s, Job j) {
         // 'paged_adamw_32bit'; PEFT's prepare_model_for_kbit_training turns checkpointing on by default).
         t.seq_len = 4096;
         t.global_batch = 0;
+        out.assumptions.token_budget = kFineTuneTokenBudget;
         t.checkpointing = Checkpointing::Full;
         t.auto_checkpointing = false;
         t.optimizer_storage = OptimizerStorage::Paged;

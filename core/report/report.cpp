@@ -108,8 +108,8 @@ Phrase micro_batch_room_phrase(const Candidate& best, const MicroBatchCeiling& m
     const std::int64_t global = best.micro_batch * best.gradient_accumulation_steps;  // per data-parallel rank
     if (global % m.max_micro_batch != 0)
         return phrase(QT_TRANSLATE_NOOP("Core", "up to %1 (now %2; global batch %3)"),
-                      {std::to_string(m.max_micro_batch), now, format_count(static_cast<double>(m.global_batch))});
-    return phrase(QT_TRANSLATE_NOOP("Core", "up to %1 (now %2)"), {std::to_string(m.max_micro_batch), now});
+                      {format_count(static_cast<double>(m.max_micro_batch)), now, format_count(static_cast<double>(m.global_batch))});
+    return phrase(QT_TRANSLATE_NOOP("Core", "up to %1 (now %2)"), {format_count(static_cast<double>(m.max_micro_batch)), now});
 }
 
 Phrase sequence_room_phrase(const SequenceCeiling& c) {

@@ -172,13 +172,13 @@ private slots:
         QTest::newRow("64 GPUs at tensor 8: 8 ranks, 12 -> 8 or 16")
             << qint64(64) << qint64(8) << qint64(12) << qint64(1)
             << QStringLiteral(
-                   "8 data-parallel GPUs: make the global batch a multiple of micro batch x data-parallel GPUs = 8, such as 8 or 16)");
+                   "over 8 data-parallel GPUs: make it a multiple of micro batch x data-parallel GPUs = 8, such as 8 or 16 (DeepSpeed: ");
         QTest::newRow("24 GPUs, a pretraining batch of 1024 -> 1008 or 1032")
-            << qint64(24) << qint64(1) << qint64(1024) << qint64(1) << QStringLiteral("= 24, such as 1008 or 1032)");
+            << qint64(24) << qint64(1) << qint64(1024) << qint64(1) << QStringLiteral("= 24, such as 1008 or 1032 (DeepSpeed: ");
         QTest::newRow("8 GPUs, micro batch 4: 100 -> 96 or 128")
-            << qint64(8) << qint64(1) << qint64(100) << qint64(4) << QStringLiteral("= 32, such as 96 or 128)");
+            << qint64(8) << qint64(1) << qint64(100) << qint64(4) << QStringLiteral("= 32, such as 96 or 128 (DeepSpeed: ");
         QTest::newRow("fewer sequences than ranks: 4 on 8 -> 8 alone")
-            << qint64(8) << qint64(1) << qint64(4) << qint64(1) << QStringLiteral("= 8, such as 8)");
+            << qint64(8) << qint64(1) << qint64(4) << qint64(1) << QStringLiteral("= 8, such as 8 (DeepSpeed: ");
     }
     void batch_rule_error_counts_data_parallel_ranks() {
         QFETCH(qint64, gpus);
@@ -195,7 +195,7 @@ private slots:
             (void)estimate_step(s);
             QFAIL("the batch rule accepted a global batch that does not split");
         } catch (const InputError& e) {
-            QVERIFY2(QString::fromStdString(e.what()).endsWith(advice), e.what());
+            QVERIFY2(QString::fromStdString(e.what()).contains(advice), e.what());
         }
     }
 

@@ -183,7 +183,8 @@ void ComparePanel::rebuild() {
         if (m == CompareMetric::GpuHours) {
             // The budget is the live plan's; a pin keeps its own, said in the tooltip when it differs.
             name->setText(tr("GPU-hours for %1 tokens").arg(QString::fromStdString(format_compact(live_.token_budget))));
-            QString tip = tr("GPU-hours to train on each plan's token budget (Assumptions: token budget).");
+            QString tip = tr(
+                "GPU-hours to train on each plan's token budget: 1T tokens for pre-training, 100M for a fine-tune, or the session's own (--tokens).");
             for (const PinnedPlan& p : pins)
                 if (p.figures.token_budget != live_.token_budget)
                     tip += QLatin1Char('\n') +

@@ -3348,6 +3348,14 @@ Not loaded into the controls: %1</source>
         <source>+%1</source>
         <translation>+%1</translation>
     </message>
+    <message>
+        <source>mb %1</source>
+        <translation>微批量 %1</translation>
+    </message>
+    <message>
+        <source>no recompute</source>
+        <translation>不重计算</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::NewPlanDialog</name>

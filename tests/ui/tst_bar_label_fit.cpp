@@ -108,7 +108,12 @@ private slots:
         QCPItemLine* bracket = nullptr;
         for (int i = 0; i < plot->itemCount(); ++i)
             if (auto* line = qobject_cast<QCPItemLine*>(plot->item(i)); line && line->visible()) bracket = line;
-        QVERIFY2(bracket, "the default plan fits with room to spare: the bracket is drawn");
+        // At the default size the default plan's spare has its bracket; in a smaller window the best
+        // bar's label may reach the usable line, and then no bracket is drawn rather than one through it.
+        if (!bracket) {
+            QVERIFY2(size != QSize(1480, 920), "the default plan fits with room to spare: the bracket is drawn");
+            return;
+        }
         const QPointF from = bracket->start->pixelPosition(), to = bracket->end->pixelPosition();
         PlotLabel* best = nullptr;
         for (PlotLabel* label : visibleLabels(plot))
@@ -119,6 +124,28 @@ private slots:
             const QPointF at = from + (to - from) * (k / 20.0);
             QVERIFY2(!box.contains(at), qPrintable(QStringLiteral("bracket at y %1 inside the label %2").arg(at.y()).arg(best->text())));
         }
+    }
+
+    // The default plan's bars are each setup's fastest: ZeRO-1 and ZeRO-2 at micro batch 1, the
+    // ZeRO-3 ones at 2. Each caption says its micro batch ("mb 2"), so the ZeRO-3 bar's larger
+    // figure is not read as ZeRO-3 needing more than ZeRO-2 (the review of 0.2.0); recompute is the
+    // same on every fitting bar and not said.
+    void bar_captions_say_a_differing_micro_batch() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1480, 920);
+        w.show();
+        w.flushPending();
+        const Overview& o = w.document()->overview();
+        QCustomPlot* plot = w.memoryView()->plot();
+        plot->replot();
+        const QList<PlotLabel*> labels = visibleLabels(plot);
+        int with_micro = 0;
+        for (const Candidate& c : o.bars)
+            for (PlotLabel* label : labels)
+                if (label->text().contains(QStringLiteral("mb\u00A0%1").arg(c.micro_batch))) ++with_micro;
+        QVERIFY(std::any_of(o.bars.begin(), o.bars.end(), [&](const Candidate& c) { return c.micro_batch != o.bars[1].micro_batch; }));
+        QVERIFY(with_micro >= static_cast<int>(o.bars.size()));
+        for (PlotLabel* label : labels) QVERIFY2(!label->text().contains(QStringLiteral("recompute")), qPrintable(label->text()));
     }
 
     // A capacity line says its figure as the card does: an H100's 79.6 GiB is not "80", a node's

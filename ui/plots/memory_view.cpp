@@ -65,7 +65,7 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     // layout when that moved them (an item: drawn after the layout, in the same replot).
     connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fitSpare(); });
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
-        if (spare_->visible() && spareRoom() != spare_room_) fitSpare();
+        if (spare_wanted_ && spareRoom() != spare_room_) fitSpare();
     });
     // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
     capacity_ticker_ = chart_.addCapacityAxis();
@@ -266,6 +266,8 @@ void MemoryView::showSpare(double key, const Candidate& c) {
     spare_->start->setCoords(key, from);
     spare_->end->setCoords(key, to);
     spare_->setVisible(true);
+    spare_wanted_ = true;
+    spare_from_gib_ = from;
     spare_label_->setBrush(QColor(palette().color(QPalette::Base)));
     spare_bytes_ = fromCore(format_bytes(margin.margin_bytes));
     spare_text_ = tr("%1 to spare").arg(spare_bytes_);
@@ -284,20 +286,33 @@ QSizeF MemoryView::spareRoom() const {
 // "17.0 GiB to spare" wrapped to a bar's pitch (axis_label_fit.h), shown only while it fits between
 // the two lines: taller, it would lie over the bar's own label.
 void MemoryView::fitSpare() {
-    if (!spare_->visible()) return;
+    if (!spare_wanted_) return;
+    // From what must fit again: a smaller window may have hidden it or moved its start.
+    spare_->setVisible(true);
+    spare_->start->setCoords(spare_->start->coords().x(), spare_from_gib_);
     spare_room_ = spareRoom();
     const QFontMetricsF metrics(spare_label_->font());
     // Between the lines, and above the bar's own label when that label stands below the usable line
     // (it sits on the bar's top: must fit or the peak reserve, whichever is higher).
     const PlotLabel* bar_label = chart_.label(static_cast<std::size_t>(highlighted_));
     const QFontMetricsF label_metrics(bar_label->font());
-    const double label_top = plot_->yAxis->coordToPixel(spare_bar_top_gib_) - 3 -
-                             label_metrics.height() * static_cast<double>(bar_label->text().count(QLatin1Char('\n')) + 1);
+    // Its box as PlotLabel draws it: a line spacing a line, and the padding.
+    const QMargins pad = bar_label->padding();
+    const double label_top = plot_->yAxis->coordToPixel(spare_bar_top_gib_) - 3 - pad.top() - pad.bottom() -
+                             label_metrics.lineSpacing() * static_cast<double>(bar_label->text().count(QLatin1Char('\n')) + 1);
     const double usable_px = spare_->end->pixelPosition().y();
     // The bracket runs from the bar's label up to the usable line, not through it (it went through
     // "47.5 ★ best" from what must fit, under the reserve's outline).
-    if (spare_bar_top_gib_ < spare_->end->coords().y() && label_top - 2 > usable_px)
+    if (spare_bar_top_gib_ < spare_->end->coords().y()) {
+        if (label_top - 2 <= usable_px) {
+            // The label reaches the usable line: no room for a bracket that does not cross it (the
+            // card says the spare).
+            spare_->setVisible(false);
+            spare_label_->setVisible(false);
+            return;
+        }
         spare_->start->setCoords(spare_->start->coords().x(), plot_->yAxis->pixelToCoord(label_top - 2));
+    }
     const auto fits = [&](const QString& text) {
         const double height = metrics.height() * static_cast<double>(text.count(QLatin1Char('\n')) + 1);
         const bool label_below = spare_bar_top_gib_ < spare_->end->coords().y();
@@ -322,7 +337,22 @@ void MemoryView::showSelection() {
     frame_->setVisible(false);
     spare_->setVisible(false);
     spare_label_->setVisible(false);
+    spare_wanted_ = false;
     highlighted_ = -1;
+    // Each bar is its setup's fastest candidate (the closest where none fits), each at its own micro
+    // batch and recompute: where the fitting ones differ the captions say it, so a ZeRO-3 bar at
+    // micro batch 2 is not read as ZeRO-3 needing more than ZeRO-2 at 1.
+    const auto differ = [&](auto field) {
+        const Candidate* first = nullptr;
+        for (const Candidate& c : o.bars) {
+            if (!c.fit.all()) continue;
+            if (first && field(c) != field(*first)) return true;
+            if (!first) first = &c;
+        }
+        return false;
+    };
+    const bool mixed_micro = differ([](const Candidate& c) { return c.micro_batch; });
+    const bool mixed_recompute = differ([](const Candidate& c) { return c.checkpointing; });
     for (std::size_t b = 0; b < o.bars.size(); ++b) {
         const Candidate& c = o.bars[b];
         const double key = SetupBarChart::key(b);
@@ -338,6 +368,14 @@ void MemoryView::showSelection() {
         PlotLabel* text = chart_.label(b);
         text->setBrush(label_bg);
         QString caption = must_fit < 1000 ? localeNumber(must_fit, 1) : fromCore(format_bytes(c.memory.peak_required_bytes));
+        if (mixed_micro || mixed_recompute) {
+            QStringList how;
+            // Kept on one line (a no-break space: the chart wraps captions at spaces).
+            if (mixed_micro) how << tr("mb %1").arg(c.micro_batch).replace(QLatin1Char(' '), QChar(0x00A0));
+            if (mixed_recompute)
+                how << (c.checkpointing == Checkpointing::None ? tr("no recompute") : translatedCore(to_string(c.checkpointing)));
+            caption += QLatin1Char('\n') + how.join(QStringLiteral(" \u00B7 "));
+        }
         if (!c.fit.all()) {
             // A setup that cannot run there says why (Fit::refusal), else what it overflows.
             caption += QStringLiteral("\n\u2717 ") + SetupBarChart::misfitMark(c);

@@ -88,6 +88,8 @@ private:
     QString spare_text_;                                 // "17.0 GiB to spare", before it is fitted
     QString spare_bytes_;                                // "17.0 GiB"
     QSizeF spare_room_;                                  // the pixels it was fitted to
+    bool spare_wanted_ = false;                          // the recommended bar has a spare to show (fitSpare may hide it)
+    double spare_from_gib_ = 0;                          // where the bracket starts before fitSpare moves it above the label
     double spare_bar_top_gib_ = 0;                       // the recommended bar's top, where its own label stands
     SetupBarChart chart_;                                // bars, setup ticks, bar labels, x range
     QSharedPointer<QCPAxisTickerText> capacity_ticker_;  // the right-hand axis: one tick at GPU capacity

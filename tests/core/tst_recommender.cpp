@@ -253,6 +253,29 @@ private slots:
         QVERIFY2(said, qPrintable(setup));
     }
 
+    // A fixed micro batch with the automatic global batch: the search raises the batch to a multiple
+    // of micro batch x ranks, as estimate does (64 -> 72 at micro batch 3 on 8 GPUs, 4,096 at 512),
+    // instead of refusing that 64 does not split (review of 0.2.0: the window said "No plan").
+    void fixed_micro_batch_raises_the_automatic_global_batch_data() {
+        QTest::addColumn<qlonglong>("micro");
+        QTest::addColumn<qlonglong>("global");
+        QTest::newRow("micro 3 -> 72") << qlonglong{3} << qlonglong{72};
+        QTest::newRow("micro 512 -> 4096") << qlonglong{512} << qlonglong{4096};
+    }
+    void fixed_micro_batch_raises_the_automatic_global_batch() {
+        QFETCH(qlonglong, micro);
+        QFETCH(qlonglong, global);
+        Scenario s = default_scenario();
+        QCOMPARE(s.training.global_batch, std::int64_t{0});
+        s.training.micro_batch = micro;
+        s.training.auto_micro_batch = false;
+        const Plan p = recommend(s);
+        for (const Candidate& c : p.per_setup) {
+            QCOMPARE(c.micro_batch, std::int64_t{micro});
+            QCOMPARE(c.micro_batch * c.gradient_accumulation_steps * data_parallel_size(s), std::int64_t{global});
+        }
+    }
+
     // Where a source measured the stages side by side, the planner ranks them as it did.
     // DeepSpeedExamples training/autotuning/hf/gpt2-xl/README.md (measured_runs_2.json N10): GPT-2 XL
     // on 16 V100 32GB, fp16, micro batch 1, sequence 512 (the tuning runs' --block_size): without

@@ -822,6 +822,10 @@
         <source>Offload costs %1% of the step: %2.</source>
         <translation>卸载占每步的 %1%：%2。</translation>
     </message>
+    <message>
+        <source>%1 learns %2 positions: a sequence of %3 tokens indexes past its position table, so it fails unless the table is extended; plan at %2 tokens or fewer.</source>
+        <translation>%1 学习的位置只有 %2 个：%3 个 token 的序列会越过其位置表，除非扩展该表，否则会失败；请按 %2 个 token 或更少来规划。</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

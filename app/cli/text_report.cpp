@@ -13,6 +13,7 @@
 #include "core/presets/gpu_presets.h"
 #include "core/search/host_advice.h"
 #include "core/search/max_sequence.h"
+#include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
 #include "core/time/compute_time.h"
@@ -163,6 +164,7 @@ std::string scenario_header(const Scenario& s, bool synthesized, const std::stri
     if (!host_note.empty()) out += "         (" + host_note + ")\n";
     out += "Training: " + training_row(s) + "\n";
     if (const std::string note = matmul_rate_note(s); !note.empty()) out += "         (" + note + ")\n";
+    if (const Phrase past = past_positions_phrase(s); !past.text.empty()) out += "         (" + english(past) + ")\n";
     if (const std::string ft = finetune_text(s); !ft.empty()) out += ft;
     if (const std::string engine = engine_words(s); !engine.empty()) out += "Engine:  " + engine + "\n";
     if (const std::string layout = layout_words(s); !layout.empty())

@@ -42,6 +42,15 @@ Candidate evaluate(const Scenario& s) {
     return c;
 }
 
+Phrase past_positions_phrase(const Scenario& s) {
+    const ModelSpec& m = s.model;
+    if (m.positions <= 0 || s.training.seq_len <= m.positions) return {};
+    return phrase(QT_TRANSLATE_NOOP("Core",
+                                    "%1 learns %2 positions: a sequence of %3 tokens indexes past its position table, so it "
+                                    "fails unless the table is extended; plan at %2 tokens or fewer."),
+                  {m.name, format_count(static_cast<double>(m.positions)), format_count(static_cast<double>(s.training.seq_len))});
+}
+
 std::optional<Candidate> fastest_fit_of_setup(const Scenario& s) {
     if (!s.training.auto_micro_batch && !s.training.auto_checkpointing) return std::nullopt;
     // The layout and ZeRO++ as they are: only the micro batch, recompute and buckets are searched.

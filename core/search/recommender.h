@@ -111,6 +111,11 @@ Scenario default_plan_scenario();
 Plan recommend(const Scenario& s, SearchPruning pruning = SearchPruning::Bounds);
 Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning pruning = SearchPruning::Bounds);
 
+// A model with learned absolute positions (ModelSpec::positions: GPT-2's n_positions) planned at a
+// longer sequence: its position table has no row past them (transformers' GPT2Model indexes wpe with
+// the positions and fails there), said so; empty otherwise.
+Phrase past_positions_phrase(const Scenario& s);
+
 // Evaluates one fully specified scenario the way the search does.
 Candidate evaluate(const Scenario& s);
 

@@ -21,6 +21,7 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
         Phrase change;
         std::function<void(Scenario&)> edit;
         bool adds_hardware = false;  // more nodes: never part of the changes tried together
+        bool last_resort = false;    // an older release: neither tried together nor counted as a fix that fits
     };
     // clang-format off
     const FixCandidate candidates[] = {
@@ -54,7 +55,7 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
         // advice of last resort, after more nodes.
         {z.stage == 3 && z.offload_optimizer != OffloadDevice::None && z.zero3_host_gradient_buffer,
          phrase(QT_TRANSLATE_NOOP("Core", "a DeepSpeed release before v0.6.0, with no host copy of the 16-bit gradients (ZeRO-Infinity's; --host-grad-buffer off)")),
-         [](Scenario& x) { x.zero.zero3_host_gradient_buffer = false; }},
+         [](Scenario& x) { x.zero.zero3_host_gradient_buffer = false; }, false, true},
     };
     // clang-format on
     std::vector<HostFix> fixes;
@@ -76,31 +77,48 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
     };
     // Where no change fits alone: the changes that free host RAM without more nodes, the one that
     // frees most first, until together they fit.
-    std::vector<std::pair<double, const FixCandidate*>> by_freed;
+    std::vector<std::pair<double, const FixCandidate*>> by_freed;  // the config's changes
+    std::vector<std::pair<double, const FixCandidate*>> resort;    // an older release
     for (const FixCandidate& c : candidates) {
         if (!c.applies) continue;
         Scenario x = s;
         c.edit(x);
         const HostMemory after = estimate_memory(x).host;
         if (after.peak_bytes() >= before) continue;
-        if (!c.adds_hardware) by_freed.emplace_back(before - after.peak_bytes(), &c);
+        if (c.last_resort) resort.emplace_back(before - after.peak_bytes(), &c);
+        else if (!c.adds_hardware) by_freed.emplace_back(before - after.peak_bytes(), &c);
         fixes.push_back(fix_after(c.change, after, x, true));
+        fixes.back().last_resort = c.last_resort;
     }
-    const bool one_fits = std::any_of(fixes.begin(), fixes.end(), [](const HostFix& f) { return f.fits; });
-    if (!one_fits && by_freed.size() >= 2) {
-        std::stable_sort(by_freed.begin(), by_freed.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    // The changes together, the one that frees most first, until they fit: the config's alone
+    // first; an older release joins them only where those do not fit (ZeRO-Infinity's own 1T on a
+    // DGX-2 needs its release). An older release fitting alone does not stop the config's being tried.
+    const auto try_together = [&](std::vector<std::pair<double, const FixCandidate*>> list, bool last_resort) {
+        if (list.size() < 2) return false;
+        std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
         Scenario together = s;
         Phrase all;
-        for (std::size_t n = 0; n < by_freed.size(); ++n) {
-            const FixCandidate& c = *by_freed[n].second;
+        for (std::size_t n = 0; n < list.size(); ++n) {
+            const FixCandidate& c = *list[n].second;
             c.edit(together);
             all = n == 0 ? c.change : phrase(QT_TRANSLATE_NOOP("Core", "%1; %2"), {all, c.change});
             if (n == 0) continue;
             HostFix f =
                 fix_after(phrase(QT_TRANSLATE_NOOP("Core", "together: %1"), {all}), estimate_memory(together).host, together, false);
             if (!f.fits) continue;
+            f.last_resort = last_resort;
             fixes.push_back(std::move(f));
-            break;
+            return true;
+        }
+        return false;
+    };
+    const bool one_fits = std::any_of(fixes.begin(), fixes.end(), [](const HostFix& f) { return f.fits && !f.last_resort; });
+    if (!one_fits && !try_together(by_freed, false) && !resort.empty()) {
+        const bool release_fits_alone = std::any_of(fixes.begin(), fixes.end(), [](const HostFix& f) { return f.fits; });
+        if (!release_fits_alone) {
+            std::vector<std::pair<double, const FixCandidate*>> with_release = by_freed;
+            with_release.insert(with_release.end(), resort.begin(), resort.end());
+            try_together(with_release, true);
         }
     }
     return fixes;
@@ -114,12 +132,16 @@ std::string cheapest_host_fix(const Scenario& s) {
 Phrase cheapest_host_fix_phrase(const Scenario& s) {
     const std::vector<HostFix> fixes = host_ram_fixes(s);
     if (fixes.empty()) return {};
+    // The first that fits, an older release only where nothing else does.
     const HostFix* pick = nullptr;
-    for (const HostFix& f : fixes)
-        if (f.fits) {
-            pick = &f;
-            break;
-        }
+    for (const bool resort : {false, true}) {
+        for (const HostFix& f : fixes)
+            if (f.fits && f.last_resort == resort) {
+                pick = &f;
+                break;
+            }
+        if (pick) break;
+    }
     if (pick)
         return phrase(QT_TRANSLATE_NOOP("Core", "%1 frees %2 per node and fits"), {pick->change_phrase, format_bytes(pick->freed_bytes)});
     for (const HostFix& f : fixes)

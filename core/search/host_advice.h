@@ -19,7 +19,8 @@ struct HostFix {
     double freed_bytes = 0;  // at the node's peak, against the scenario as given
     double peak_bytes = 0;   // the node's peak after the change
     HostPhase peak_phase = HostPhase::Loading;
-    bool fits = false;  // within cluster.cpu_ram_bytes_per_node (and the node's NVMe) after the change
+    bool fits = false;         // within cluster.cpu_ram_bytes_per_node (and the node's NVMe) after the change
+    bool last_resort = false;  // an older DeepSpeed release: advised only where no change of the config or the nodes fits
 };
 
 // The changes that lower `s`'s host peak, cheapest first; empty when nothing does.

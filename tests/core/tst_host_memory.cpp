@@ -11,7 +11,10 @@
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/host_advice.h"
+#include "core/search/scenario_edits.h"
 #include "test_util.h"
+
+#include <algorithm>
 
 #include "test_main.h"
 
@@ -301,6 +304,23 @@ private slots:
             s.zero.zero3_host_gradient_buffer = true;
             QVERIFY(host_memory(s).peak_bytes() > s.cluster.cpu_ram_bytes_per_node);
         }
+    }
+
+    // An older release is the advice of last resort: 1T parameters on one H100 of a DGX H100 (2 TiB of
+    // RAM) with ZeRO-3 and both offloaded to NVMe fits the host with no host gradient buffer (before
+    // v0.6.0) alone, and also with two changes of the config together (no 16-bit gather at save, no
+    // pinned rounding): the cheapest fix is the config's (the review of 0.2.0 saw the downgrade first).
+    void advice_prefers_the_config_to_an_older_release() {
+        Scenario s = default_scenario();
+        s.cluster = with_gpu_count(s, 1, 1).cluster;
+        s.model = synthesize_model(1'000'000'000'000);
+        s.zero.stage = 3;
+        s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Nvme;
+        const std::vector<HostFix> fixes = host_ram_fixes(s);
+        QVERIFY(std::any_of(fixes.begin(), fixes.end(), [](const HostFix& f) { return f.fits && f.last_resort; }));
+        const std::string cheapest = cheapest_host_fix(s);
+        QVERIFY2(cheapest.rfind("together: stage3_gather_16bit_weights_on_model_save: false", 0) == 0, cheapest.c_str());
+        QVERIFY2(cheapest.find("release") == std::string::npos, cheapest.c_str());
     }
 
     // ZeRO-Infinity's 1T on one DGX-2 with NVMe (Table 1) under today's DeepSpeed: no change fits

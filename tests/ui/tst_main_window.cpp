@@ -7,6 +7,7 @@
 #include "core/io/session_version.h"
 #include "core/presets/default_scenario.h"
 #include "core/search/recommender.h"
+#include "core/search/scenario_edits.h"
 #include "ui/chart/legend_strip.h"
 #include "ui/chart/plot_label.h"
 #include "ui/chart/plot_style.h"
@@ -78,6 +79,27 @@ public:
     static void initMain() { zp::test::use_offscreen_platform(); }
 
 private slots:
+    // The GPU-count curves are named in the engine's words, as the bars are: under FSDP NO_SHARD,
+    // SHARD_GRAD_OP and FULL_SHARD, and no ZeRO-1 (FSDP has none: its curve is empty); back to the
+    // ZeRO names under DeepSpeed (review of 0.2.0, finding 10).
+    void scaling_legend_speaks_the_engine() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.flushPending();
+        const auto names = [&] {
+            QStringList out;
+            for (const LegendStrip::Entry& e : w.scalingView()->findChild<LegendStrip*>()->entries()) out << e.name;
+            return out;
+        };
+        QCOMPARE(names(),
+                 (QStringList{QStringLiteral("DDP"), QStringLiteral("ZeRO-1"), QStringLiteral("ZeRO-2"), QStringLiteral("ZeRO-3")}));
+        w.document()->reset(with_engine(w.document()->scenario(), Engine::Fsdp));
+        w.flushPending();
+        QCOMPARE(names(), (QStringList{QStringLiteral("NO_SHARD"), QStringLiteral("SHARD_GRAD_OP"), QStringLiteral("FULL_SHARD")}));
+        w.document()->reset(with_engine(w.document()->scenario(), Engine::DeepSpeed));
+        w.flushPending();
+        QCOMPARE(names().size(), 4);
+    }
+
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void default_scenario_is_plotted_and_recommended() {

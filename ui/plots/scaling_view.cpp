@@ -23,11 +23,18 @@ QColor stageColor(int stage) {
     static const QColor colors[] = {QColor(0xb0, 0x7a, 0xa1), QColor(0xe1, 0x57, 0x59), QColor(0x59, 0xa1, 0x4f), QColor(0x4e, 0x79, 0xa7)};
     return colors[stage];
 }
-// The same names as the memory and time views' bars: the core's label for the stage alone.
-QString stageName(int stage) {
-    ZeroSetup z;
-    z.stage = stage;
-    return QString::fromStdString(short_setup_label(z));
+// The same names as the memory and time views' bars: the core's label for the stage alone, in
+// the engine's words (NO_SHARD, SHARD_GRAD_OP, FULL_SHARD under FSDP).
+QString stageName(int stage, Engine engine) {
+    return QString::fromStdString(short_setup_label(SetupKey{stage, OffloadDevice::None, OffloadDevice::None}, engine));
+}
+// The curves' legend: every stage the engine runs (FSDP has no ZeRO-1: its curve stays empty).
+QList<LegendStrip::Entry> curveEntries(Engine engine) {
+    QList<LegendStrip::Entry> entries;
+    for (int stage = 0; stage <= 3; ++stage)
+        if (engine == Engine::DeepSpeed || stage != 1)
+            entries.append({stageName(stage, engine), stageColor(stage), LegendStrip::Swatch::Line});
+    return entries;
 }
 }  // namespace
 
@@ -41,17 +48,16 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
       marker_(new QCPItemStraightLine(plot_)),
       marker_label_(new PlotLabel(plot_)) {
     embedPlot(this, plot_, QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeItems, legend_);  // curves stay smooth
-    QList<LegendStrip::Entry> entries;
+    named_engine_ = doc_->scenario().fsdp.engine;
     for (int stage = 0; stage <= 3; ++stage) {
-        entries.append({stageName(stage), stageColor(stage), LegendStrip::Swatch::Line});
         QCPGraph* g = plot_->addGraph();
-        g->setName(stageName(stage));
+        g->setName(stageName(stage, named_engine_));
         g->setPen(QPen(stageColor(stage), 2.2));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, stageColor(stage), 4));
         graphs_.append(g);
     }
-    base_legend_ = entries;
-    legend_->setEntries(entries);
+    base_legend_ = curveEntries(named_engine_);
+    legend_->setEntries(base_legend_);
     // Right end, above the line: the curves there are below capacity unless nothing fits.
     capacity_label_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     capacity_label_->setPadding(QMargins(2, 0, 4, 1));
@@ -97,8 +103,10 @@ void ScalingView::showPins() {
             if (series.stage != pin.pin.scenario.zero.stage) continue;
             for (const ScalingPoint& point : series.points) g->addData(static_cast<double>(point.gpus), bytes_to_gib(point.required_bytes));
         }
-        entries.append({tr("Pinned: %1 (%2)").arg(QString::fromStdString(pin.pin.name), stageName(pin.pin.scenario.zero.stage)),
-                        pinColor(static_cast<int>(p), palette()), LegendStrip::Swatch::Line});
+        entries.append(
+            {tr("Pinned: %1 (%2)")
+                 .arg(QString::fromStdString(pin.pin.name), stageName(pin.pin.scenario.zero.stage, pin.pin.scenario.fsdp.engine)),
+             pinColor(static_cast<int>(p), palette()), LegendStrip::Swatch::Line});
     }
     legend_->setEntries(entries);
     rebuild();
@@ -117,6 +125,14 @@ void ScalingView::changeEvent(QEvent* e) {
 void ScalingView::rebuild() {
     const Overview& o = doc_->overview();
     const Scenario& s = doc_->scenario();
+    if (s.fsdp.engine != named_engine_) {
+        // Another engine: the curves' names in its words, the pins' entries kept after them.
+        const QList<LegendStrip::Entry> pins = legend_->entries().mid(base_legend_.size());
+        named_engine_ = s.fsdp.engine;
+        base_legend_ = curveEntries(named_engine_);
+        for (int stage = 0; stage <= 3; ++stage) graphs_[stage]->setName(stageName(stage, named_engine_));
+        legend_->setEntries(base_legend_ + pins);
+    }
     const QPalette pal = palette();
     applyPalette(plot_, pal);
     double lo = 1e300, hi = 0;

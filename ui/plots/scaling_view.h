@@ -2,6 +2,7 @@
 // Scaling view: per-GPU memory against GPU count (log axis, 1 to 4096) for each stage, with
 // the capacity line and the current GPU count marked, so the user sees where each stage fits;
 // each pinned plan's own stage as a dashed line in the pin's colour.
+#include "core/model/engine.h"
 #include "ui/chart/legend_strip.h"
 
 #include <QList>
@@ -50,6 +51,7 @@ private:
     double marker_gpus_ = 0;
     QList<QCPGraph*> pin_lines_;  // one per pin, dashed, made on first use
     QList<LegendStrip::Entry> base_legend_;
+    Engine named_engine_ = Engine::DeepSpeed;  // the engine whose words name the curves
 };
 
 }  // namespace zp::ui

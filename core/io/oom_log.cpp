@@ -640,9 +640,13 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
             why =
                 "the only one there asks for \"more than 1EB\", no real request (an overflowed size, as after a collective "
                 "timed out: NVIDIA/nccl#1284, where NCCL's maintainers say to ignore it): the failure is the error before it";
+        else if (const std::size_t at = text.find("out of memory"); at != std::string_view::npos)
+            why = "line " + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) +
+                  " says \"out of memory\" but not in a form whose figures can be read (a size such as \"Tried to allocate "
+                  "2.00 GiB\"): give the log as PyTorch printed it, unedited";
         throw InputError(
             source_name +
-            ": no out-of-memory message (\"CUDA out of memory. Tried to allocate ...\", or ROCm's \"HIP out of memory. ...\", "
+            ": no out-of-memory message it can read (\"CUDA out of memory. Tried to allocate ...\", or ROCm's \"HIP out of memory. ...\", "
             "\"CUDA error: out of memory\", NCCL's \"Cuda failure 'out of memory'\", CUBLAS_STATUS_ALLOC_FAILED) in the log: " +
             why);
     }

@@ -28,12 +28,13 @@ QColor stageColor(int stage) {
 QString stageName(int stage, Engine engine) {
     return QString::fromStdString(short_setup_label(SetupKey{stage, OffloadDevice::None, OffloadDevice::None}, engine));
 }
-// The curves' legend: every stage the engine runs (FSDP has no ZeRO-1: its curve stays empty).
-QList<LegendStrip::Entry> curveEntries(Engine engine) {
+// The curves' legend: every stage the engine runs (core engine_runs_setup: FSDP has no ZeRO-1,
+// FSDP2 no NO_SHARD; their curves stay empty).
+QList<LegendStrip::Entry> curveEntries(const FsdpSetup& engine) {
     QList<LegendStrip::Entry> entries;
     for (int stage = 0; stage <= 3; ++stage)
-        if (engine == Engine::DeepSpeed || stage != 1)
-            entries.append({stageName(stage, engine), stageColor(stage), LegendStrip::Swatch::Line});
+        if (engine_runs_setup(engine, SetupKey{stage, OffloadDevice::None, OffloadDevice::None}))
+            entries.append({stageName(stage, engine.engine), stageColor(stage), LegendStrip::Swatch::Line});
     return entries;
 }
 }  // namespace
@@ -56,7 +57,7 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, stageColor(stage), 4));
         graphs_.append(g);
     }
-    base_legend_ = curveEntries(named_engine_);
+    base_legend_ = curveEntries(doc_->scenario().fsdp);
     legend_->setEntries(base_legend_);
     // Right end, above the line: the curves there are below capacity unless nothing fits.
     capacity_label_->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
@@ -129,7 +130,7 @@ void ScalingView::rebuild() {
         // Another engine: the curves' names in its words, the pins' entries kept after them.
         const QList<LegendStrip::Entry> pins = legend_->entries().mid(base_legend_.size());
         named_engine_ = s.fsdp.engine;
-        base_legend_ = curveEntries(named_engine_);
+        base_legend_ = curveEntries(doc_->scenario().fsdp);
         for (int stage = 0; stage <= 3; ++stage) graphs_[stage]->setName(stageName(stage, named_engine_));
         legend_->setEntries(base_legend_ + pins);
     }

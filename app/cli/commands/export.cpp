@@ -68,9 +68,7 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
                     << recompute(s.training.checkpointing) << " recompute, " << format_bytes(usable_gpu_bytes(s))
                     << " usable; exported at micro batch " << fit->micro_batch << " with " << recompute(fit->checkpointing)
                     << " recompute, the fastest of it that fits (give --micro-batch and --checkpointing to fix them)\n";
-                Scenario fitted = with_candidate(s, *fit);
-                fitted.training.global_batch = effective_global_batch(fitted.training, data_parallel_size(fitted));
-                return fitted;
+                return with_candidate(s, *fit);  // its global batch: micro x accumulation x data-parallel ranks
             }
         }
         if (!c.fit.gpu)

@@ -826,6 +826,10 @@
         <source>%1 learns %2 positions: a sequence of %3 tokens indexes past its position table, so it fails unless the table is extended; plan at %2 tokens or fewer.</source>
         <translation>%1 学习的位置只有 %2 个：%3 个 token 的序列会越过其位置表，除非扩展该表，否则会失败；请按 %2 个 token 或更少来规划。</translation>
     </message>
+    <message>
+        <source>more GPUs: %1 GPUs of the node would fit %2</source>
+        <translation>更多 GPU：用本节点的 %1 个 GPU 可放下 %2</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

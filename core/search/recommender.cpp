@@ -8,6 +8,7 @@
 #include "core/model/deepspeed_release.h"
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
+#include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/job_presets.h"
 #include "core/search/scenario_edits.h"
@@ -614,15 +615,23 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
         const auto found = first_trial_fit(trial, [](const Fit& f) { return f.all(); });
         return found ? setup_phrase(found->setup) : Phrase();
     };
+    // A plan on part of a preset's node (one GPU of a DGX) first fills that node: its other GPUs
+    // are the ones the user has (cluster_preset_of: the preset the cluster is a run of).
+    const ClusterPreset* node_preset = cluster_preset_of(s.cluster);
+    const std::int64_t node_size = std::max(s.cluster.gpus_per_node, node_preset ? node_preset->cluster.gpus_per_node : 0);
     Scenario more = s;
     for (int k = 0; k < 12; ++k) {
-        more.cluster.nodes *= 2;
+        if (more.cluster.nodes == 1 && more.cluster.gpus_per_node < node_size)
+            more = with_gpu_count(s, std::min(2 * more.cluster.gpus_per_node, node_size), node_size);
+        else more.cluster.nodes *= 2;
         if (more.cluster.world_size() > 65536) break;
         if (const Phrase setup = fits_somewhere(more); !setup.text.empty()) {
+            const std::string gpus = std::to_string(more.cluster.world_size());
             add(plan.suggestions, plan.suggestion_phrases,
-                phrase(QT_TRANSLATE_NOOP("Core", "more GPUs: %1 GPUs (%2 nodes of %3) would fit %4"),
-                       {std::to_string(more.cluster.world_size()), std::to_string(more.cluster.nodes),
-                        std::to_string(s.cluster.gpus_per_node), setup}));
+                more.cluster.nodes == 1
+                    ? phrase(QT_TRANSLATE_NOOP("Core", "more GPUs: %1 GPUs of the node would fit %2"), {gpus, setup})
+                    : phrase(QT_TRANSLATE_NOOP("Core", "more GPUs: %1 GPUs (%2 nodes of %3) would fit %4"),
+                             {gpus, std::to_string(more.cluster.nodes), std::to_string(more.cluster.gpus_per_node), setup}));
             break;
         }
     }

@@ -11,6 +11,9 @@
 
 #include "test_main.h"
 
+#include <algorithm>
+#include <string>
+
 using namespace zp;
 using zp::test::preset_scenario;
 
@@ -96,6 +99,34 @@ private slots:
         QVERIFY2(p.suggestions.front().starts_with("host RAM: ZeRO-3 + CPU optimizer and params fits the GPU at 2,048 tokens and needs "),
                  p.suggestions.front().c_str());
         QVERIFY2(p.suggestions.front().ends_with(" per node (now 128.0 GiB)"), p.suggestions.front().c_str());
+    }
+
+    // One GPU of a DGX A100 (what --cluster dgx-a100 --gpus 1 plans): more GPUs come from the
+    // node's other seven before another node, and whole nodes of 8 after it. They were nodes of
+    // one GPU, each with a DGX's 2 TiB of host RAM ("16 GPUs (16 nodes of 1)" for 1T).
+    void more_gpus_fill_the_node_first_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qint64>("params");
+        QTest::addColumn<bool>("lamb");
+        QTest::addColumn<QString>("suggestion");
+        // LAMB has no CPU optimizer in DeepSpeed (ops/adam, ops/adagrad, ops/lion only): no offload.
+        QTest::newRow("llama-2-13b LAMB") << "llama-2-13b" << qint64(0) << true << "more GPUs: 4 GPUs of the node would fit ZeRO-3";
+        QTest::newRow("1T AdamW") << "" << qint64(1'000'000'000'000) << false << "more GPUs: 512 GPUs (64 nodes of 8) would fit ZeRO-3";
+    }
+    void more_gpus_fill_the_node_first() {
+        QFETCH(QString, model);
+        QFETCH(qint64, params);
+        QFETCH(bool, lamb);
+        QFETCH(QString, suggestion);
+        Scenario s = default_scenario();
+        s.model = params > 0 ? synthesize_model(params) : model_preset(model.toStdString()).spec;
+        if (lamb) s.training.optimizer = Optimizer::Lamb;
+        s = with_node(s, cluster_preset("dgx-a100").cluster, 1);
+        const Plan p = recommend(s);
+        QVERIFY(!p.feasible);
+        std::string all;
+        for (const std::string& line : p.suggestions) all += line + "\n";
+        QVERIFY2(std::ranges::find(p.suggestions, suggestion.toStdString()) != p.suggestions.end(), all.c_str());
     }
 
     // QLoRA of Llama-3.2 1B at 128k tokens on one RTX 4090: the loss's whole logits (128k x 128k

@@ -396,6 +396,21 @@ private:
                         "at stage " + std::to_string(st) + " DeepSpeed offloads the optimizer to the CPU, not to NVMe (stage_1_and_2.py)",
                         "use stage 3 for NVMe offload, or device cpu");
             }
+            // The stage3_* aliases and sub_group_size (zero/config.py) are read only at stage 3: by
+            // stage3.py, partition_parameters.py and engine.py's save_16bit_model behind
+            // zero_optimization_partition_weights(). A stage-3 config switched to stage 2 keeps them, unread.
+            if (st < 3) {
+                std::string unread;
+                int count = 0;
+                for (const auto& [key, value] : z.items())
+                    if (key.starts_with("stage3_") || key == "sub_group_size") unread += (count++ ? ", " : "") + key;
+                if (count > 0)
+                    add(Severity::Info, "zero_optimization",
+                        unread + (count > 1 ? " take" : " takes") + " effect only at ZeRO stage 3 (stage is " + std::to_string(st) +
+                            "): DeepSpeed ignores " + (count > 1 ? "them" : "it") + " here",
+                        count > 1 ? "remove them, or set stage 3 if that is what you meant"
+                                  : "remove it, or set stage 3 if that is what you meant");
+            }
             // ZeRO++ (zero/config.py; read only by stage3.py and partition_parameters.py).
             const bool on = (z.contains("zero_quantized_weights") && z.at("zero_quantized_weights") == true) ||
                             (z.contains("zero_quantized_gradients") && z.at("zero_quantized_gradients") == true) ||

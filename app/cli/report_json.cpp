@@ -210,6 +210,7 @@ json engine_json(const Scenario& s) {
         j["sharding_strategy"] = fsdp_strategy_name(setup_key(s.zero));
         j["fsdp_precision"] = to_string(s.fsdp.precision);
         j["limit_all_gathers"] = s.fsdp.limit_all_gathers;
+        j["sync_each_batch"] = s.fsdp.sync_each_batch;
     }
     return j;
 }

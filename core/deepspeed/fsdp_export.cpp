@@ -116,7 +116,22 @@ std::string accelerate_fsdp_config_yaml(const Scenario& s) {
               "in a custom\n# loop, before accelerator.prepare: accelerator.state.fsdp_plugin.auto_wrap_policy = "
               "peft.utils.other.fsdp_auto_wrap_policy(model)\n"
             : std::string();
-    return peft_note + accelerate_yaml(s, "FSDP", "fsdp_config", fsdp, accelerate_mixed_precision(s));
+    // Gradient accumulation (FsdpSetup::sync_each_batch) is the script's GradientAccumulationPlugin,
+    // not a launcher key: accelerator.accumulate(model) runs no_sync unless sync_each_batch.
+    const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
+    std::string accumulation_note;
+    if (gas > 1)
+        accumulation_note =
+            s.fsdp.sync_each_batch
+                ? "# " + std::to_string(gas) +
+                      " micro steps a step, reduced every micro step as planned: in the script, Accelerator(gradient_accumulation_plugin="
+                      "GradientAccumulationPlugin(num_steps=" +
+                      std::to_string(gas) + ", sync_each_batch=True))\n"
+                : "# " + std::to_string(gas) +
+                      " micro steps a step: accelerator.accumulate(model) runs the first ones under no_sync, each GPU keeping the whole "
+                      "unsharded\n# gradient between them, as planned (--sync-each-batch on plans GradientAccumulationPlugin(sync_each_batch="
+                      "True) instead)\n";
+    return peft_note + accumulation_note + accelerate_yaml(s, "FSDP", "fsdp_config", fsdp, accelerate_mixed_precision(s));
 }
 
 std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& o) {
@@ -160,7 +175,24 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
         py += "        \"limit_all_gathers\": True,\n";
     }
     py += "        \"cpu_ram_efficient_loading\": True,\n";
+    // What the host-RAM plan saves: each rank its own shards. The Trainer's default is
+    // FULL_STATE_DICT (training_args.py _process_fsdp_args: fsdp_config.get("state_dict_type",
+    // "FULL_STATE_DICT")), which gathers the whole model and optimizer state on rank 0's host.
+    py += "        \"state_dict_type\": \"SHARDED_STATE_DICT\",\n";
     py += "    },\n";
+    // Gradient accumulation as planned (FsdpSetup::sync_each_batch): the Trainer reduces every micro
+    // step only when told (accelerator_config gradient_accumulation_kwargs, read by the training
+    // loop of transformers releases from 2025; older ones always run no_sync).
+    if (gradient_accumulation_steps(s.training, data_parallel_size(s)) > 1) {
+        if (s.fsdp.sync_each_batch)
+            py +=
+                "    accelerator_config={\"gradient_accumulation_kwargs\": {\"sync_each_batch\": True}},  # reduce every micro step, as planned\n";
+        else
+            py +=
+                "    # Micro steps but the last run under no_sync: each GPU keeps the whole unsharded gradient between them, as\n"
+                "    # planned; accelerator_config={\"gradient_accumulation_kwargs\": {\"sync_each_batch\": True}} trades it for a\n"
+                "    # reduce-scatter a micro step (plan it with --sync-each-batch on).\n";
+    }
     py += training_arguments_batch_lines(s, o);
     py += training_arguments_optimizer_lines(s, o);
     // --bf16 with FSDP: the Trainer hands Accelerate mixed_precision, which builds MixedPrecision.
@@ -168,7 +200,11 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     py += std::string("    fp16=") + (!pure && s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
     py +=
         std::string("    gradient_checkpointing=False,") + (recompute ? "  # FSDP's activation_checkpointing above recomputes" : "") + "\n";
-    py += std::string("    optim=\"") + trainer_optim_name(s.training, s.training.fused_optimizer) + "\",\n";
+    // CPUOffload steps torch.optim on CPU tensors: fused AdamW runs there only from PyTorch 2.4
+    // (pytorch#123074); before, fused=True raises for CPU parameters. The foreach kernel runs on both.
+    const bool cpu_step = z.offload_param == OffloadDevice::Cpu;
+    py += std::string("    optim=\"") + trainer_optim_name(s.training, s.training.fused_optimizer && !cpu_step) + "\"," +
+          (cpu_step && s.training.fused_optimizer ? "  # foreach on the CPU shards: fused AdamW runs on CPU from PyTorch 2.4" : "") + "\n";
     if (s.training.loss_kernel == LossKernel::Chunked) py += "    use_liger_kernel=True,\n";
     py += ")\n";
     return py;

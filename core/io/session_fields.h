@@ -168,6 +168,7 @@ void visit_fields(S& s, V& v) {
     v("engine", "fsdp_precision", fsdp.precision);
     v("engine", "limit_all_gathers", fsdp.limit_all_gathers);
     v("engine", "auto", fsdp.auto_engine);
+    v("engine", "sync_each_batch", fsdp.sync_each_batch);  // since version 30
 
     auto& par = s.parallel;  // since version 8
     v("parallel", "tensor", par.tensor, FieldRule{.min = 1});

@@ -87,6 +87,9 @@
 //   version 29 zero.deepspeed_release (the release given, "" for today's: the features the plan may
 //              use and the keys its ds_config holds); a version-28 file has "" (version 28 kept
 //              only the release's switches, and exported every key whatever the release).
+//   version 30 engine.sync_each_batch (FSDP's gradient accumulation: reduced every micro step, or
+//              accumulated unsharded under no_sync); a version-29 file has it on (version 29
+//              planned the sharded gradient reduced every micro step).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -101,7 +104,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 29;
+inline constexpr int kSessionVersion = 30;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

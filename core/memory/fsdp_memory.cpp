@@ -17,6 +17,10 @@ double fsdp_gathered_bytes(const Scenario& s) {
     return bytes_per_element(s.training.precision);
 }
 
+bool fsdp_accumulates_unsharded_gradients(const Scenario& s, std::int64_t gas) {
+    return is_fsdp(s.fsdp) && s.zero.stage >= 2 && gas > 1 && !s.fsdp.sync_each_batch;
+}
+
 ModelStateBytes fsdp_model_state_bytes(const Scenario& s, const ParameterSplit& p) {
     const ZeroSetup& z = s.zero;
     // FULL_SHARD and SHARD_GRAD_OP keep only the rank's shard of each FlatParameter between uses
@@ -69,7 +73,8 @@ FsdpUnits fsdp_units(const Scenario& s, double trainable, double whole_params, d
     }
     // limit_all_gathers (_runtime_utils.py _unshard: the rate limiter waits on the free event of
     // the unit two back) allows two units in flight; without it the CPU thread runs ahead by more.
-    u.units_in_flight = s.fsdp.limit_all_gathers ? 2.0 : 3.0;
+    // FSDP2 has no such switch: its all-gather stream holds two units (_fsdp_param_group.py).
+    u.units_in_flight = s.fsdp.limit_all_gathers || s.fsdp.engine == Engine::Fsdp2 ? 2.0 : 3.0;
     // SHARD_GRAD_OP (_runtime_utils.py _should_free_in_backward / HandleShardingStrategy
     // SHARD_GRAD_OP: no reshard after forward; FSDP2 reshard_after_forward=False) keeps each
     // layer unsharded from its forward until its backward is done.

@@ -21,6 +21,16 @@ double fsdp_storage_bytes(const Scenario& s);
 // the training dtype under Pure.
 double fsdp_gathered_bytes(const Scenario& s);
 
+// Whether FSDP keeps the whole model's unsharded gradient across the micro steps of a step: a
+// sharded strategy (FULL_SHARD, SHARD_GRAD_OP) with `gas` > 1 micro steps and no sync_each_batch.
+// Under no_sync FlatParameter's .grad stays unsharded in the gathered dtype (FSDP1
+// fully_sharded_data_parallel.py no_sync: "FSDP will accumulate the full model gradients (instead
+// of gradient shards) until the eventual sync ... the gradients will not be offloaded to CPU when
+// inside the context manager"; _runtime_utils.py _post_backward_hook returns before the
+// reduce-scatter; FSDP2 FSDPParam.unsharded_accumulated_grad in reduce_dtype, Accelerate's the
+// param dtype), and the last micro step reduce-scatters it once.
+bool fsdp_accumulates_unsharded_gradients(const Scenario& s, std::int64_t gas);
+
 // The rank's model states under FSDP: parameters, gradients and optimizer states of its shard, all
 // in fsdp_storage_bytes (no separate master copy: the fp32 shard is what the optimizer steps), the
 // frozen base as stored; whole at stage 0 (NO_SHARD). With CPUOffload they live on the host.

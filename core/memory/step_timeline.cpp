@@ -402,6 +402,10 @@ void add_fsdp_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const
     // between micro steps (_accumulate_sharded_grad).
     x.grads_full = st.gradients;
     x.held_across_micro_steps = b.gas > 1 ? st.gradients : 0;
+    // Under no_sync (FsdpSetup::sync_each_batch off) the earlier micro steps leave the whole model's
+    // trainable gradient unsharded, in the gathered dtype and on the GPU even with CPUOffload, until
+    // the last micro step's backward reduce-scatters it (fsdp_accumulates_unsharded_gradients).
+    if (fsdp_accumulates_unsharded_gradients(s, b.gas)) x.held_across_micro_steps = fsdp_gathered_bytes(s) * in.params;
     x.grads_at_step = st.gradients;
     // torch.optim's foreach path (the default on CUDA: optimizer.py _default_to_fused_or_foreach)
     // makes one temporary the size of the rank's shard (_multi_tensor_adamw: _foreach_sqrt(exp_avg_sqs)),

@@ -29,6 +29,14 @@ struct FsdpSetup {
     // limit_all_gathers (torch >= 2.1 default): at most two units' all-gathers in flight, so two
     // units' unsharded parameters at a time; off, the CPU can run further ahead (modelled as three).
     bool limit_all_gathers = true;
+    // Gradient accumulation's micro steps other than the last run under no_sync (transformers'
+    // Trainer and Accelerate's accumulate(): Accelerator.no_sync -> FSDP1 model.no_sync, FSDP2
+    // set_requires_gradient_sync(False)) unless GradientAccumulationPlugin(sync_each_batch=True)
+    // (Accelerate PR #2531; the Trainer's accelerator_config gradient_accumulation_kwargs) says to
+    // reduce every micro step. Off (the libraries' default): each rank keeps the whole model's
+    // unsharded gradient from the first micro step to the last (fsdp_memory.h
+    // fsdp_accumulates_unsharded_gradients) and reduce-scatters once a step.
+    bool sync_each_batch = false;
     // "auto": the recommender searches DeepSpeed and FSDP (this precision) and keeps the faster plan
     // that fits (recommend_engines in core/search/recommender.cpp); estimate and compare take
     // `engine` as it is.

@@ -119,7 +119,9 @@ std::string engine_words(const Scenario& s) {
     case FsdpPrecision::Autocast: out += "fp32 shards under torch.autocast(" + dtype + "), no MixedPrecision"; break;
     case FsdpPrecision::Pure: out += "the model in " + dtype + " (no MixedPrecision, 16-bit optimizer states)"; break;
     }
-    return out + (f.limit_all_gathers ? ", limit_all_gathers" : ", limit_all_gathers off");
+    // FSDP2's fully_shard has no limit_all_gathers (its streams bound the gathers in flight).
+    if (f.engine == Engine::Fsdp) out += f.limit_all_gathers ? ", limit_all_gathers" : ", limit_all_gathers off";
+    return out + (f.sync_each_batch ? ", sync_each_batch" : "");
 }
 
 std::string zeropp_words(const ZeroPlusPlus& z) {

@@ -24,6 +24,12 @@ std::int64_t launches(double elems, double bucket_elems) {
     return static_cast<std::int64_t>(std::ceil(elems / bucket_elems));
 }
 
+// The share of a compute window the gradient reduce and the gathers can hide behind
+// (Assumptions::comm_overlap_fraction). DeepSpeed's overlap_comm switches its side streams;
+// FSDP's reduce-scatters and all-gathers always run on their own (_runtime_utils.py
+// _post_backward_hook on the "post_backward" stream, _unshard on "unshard"): no switch.
+double overlap_fraction(const Scenario& s) { return s.zero.overlap_comm || is_fsdp(s.fsdp) ? s.assumptions.comm_overlap_fraction : 0.0; }
+
 }  // namespace
 
 CommVolume comm_volume(double params, int stage, std::int64_t gas, const Training& t, const ZeroSetup& z) {
@@ -444,6 +450,9 @@ ZeroCollectives zero_collectives(const StepContext& x) {
             z.v.reduce_scatter_bytes += z.v.allreduce_bytes;
             z.v.allreduce_bytes = 0;
         }
+        // Under no_sync the accumulated unsharded gradient is reduce-scattered once, in the last
+        // micro step (fsdp_accumulates_unsharded_gradients, core/memory/fsdp_memory.h).
+        if (fsdp_accumulates_unsharded_gradients(s, x.gas)) z.v.reduce_scatter_bytes /= x.G;
         // FSDP reduces gradients in the gathered dtype too (fp32 under autocast, no reduce_dtype).
         const double dtype_ratio = x.weight_elem / bytes_per_element(s.training.precision);
         z.v.reduce_scatter_bytes *= dtype_ratio;
@@ -485,7 +494,7 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
     const double G = x.G, ar = z.ar, rs = z.rs, ag = z.ag, lat = z.lat;
     st.comm_total_seconds = ar + rs + ag + static_cast<double>(z.v.collectives) * lat;
     if (x.N <= 1) return;
-    const double f = s.zero.overlap_comm ? s.assumptions.comm_overlap_fraction : 0.0;
+    const double f = overlap_fraction(s);
     const double forward = st.compute.forward_seconds, backward = st.compute.backward_seconds;
     switch (x.stage) {
     case 0: st.exposed_allreduce_seconds = ar + static_cast<double>(z.v.collectives) * lat; break;
@@ -497,7 +506,9 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
     case 2: {
         // Each micro step's gradient reduce: all-reduced buckets (ar) or reduce-scattered (rs), one of them.
         const double buckets = static_cast<double>(launches(x.P, s.zero.reduce_bucket_elems));
-        const double reduce = G * exposed_seconds((ar + rs) / G + buckets * lat, f * backward);
+        // FSDP under no_sync: one reduce, behind the last micro step's backward.
+        const double reduces = fsdp_accumulates_unsharded_gradients(s, x.gas) ? 1.0 : G;
+        const double reduce = reduces * exposed_seconds((ar + rs) / reduces + buckets * lat, f * backward);
         (ar > 0 ? st.exposed_allreduce_seconds : st.exposed_reduce_scatter_seconds) = reduce;
         st.exposed_allgather_seconds = ag + lat;
         break;
@@ -522,12 +533,13 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
         const double gathers = modules.gathered * (L + x.backward_gathered_layers);
         const double ag_micro = ag / ((x.forward_gather_share + x.backward_gather_share) * G);
         const double ag_forward = x.forward_gather_share * ag_micro, ag_backward = x.backward_gather_share * ag_micro;
-        const double rs_micro = rs / G;
+        const double reduces = fsdp_accumulates_unsharded_gradients(s, x.gas) ? 1.0 : G;  // FSDP under no_sync: one
+        const double rs_micro = rs / reduces;
         const double fwd = exposed_seconds(ag_forward, f * ahead * forward);
         const double bwd_ag = exposed_seconds(ag_backward, f * ahead * backward);
         const double bwd_rs = exposed_seconds(rs_micro, std::max(0.0, f * backward - (ag_backward - bwd_ag)));
         st.exposed_allgather_seconds = G * (fwd + bwd_ag);
-        st.exposed_reduce_scatter_seconds = G * bwd_rs;
+        st.exposed_reduce_scatter_seconds = reduces * bwd_rs;
         // MiCS's replica all-reduce runs in the last micro step's gradient reduction, on the same
         // stream (partition_grads, called from __reduce_and_partition_ipg_grads): what it adds there.
         if (ar > 0)
@@ -631,11 +643,14 @@ void add_model_parallel_comm(const StepContext& x, StepTime& st) {
 // step is longer than this says (docs/tutorials/10 says so).
 void add_fsdp_cpu_offload(const StepContext& x, double hidden_allgather_seconds, StepTime& st) {
     const Scenario& s = x.s;
-    const double f = s.zero.overlap_comm ? s.assumptions.comm_overlap_fraction : 0.0;
+    const double f = overlap_fraction(s);
     const double pcie = host_rates::host_link_bytes_per_second(x.c.pcie_gbytes_per_s, true);
     const double shard_bytes = (fsdp_storage_bytes(s) * x.P + x.split.frozen_bytes + x.split.quant_state_bytes) / x.N;
     const double passes = x.stage == 3 ? 2.0 : 1.0;
-    const double copies = (passes * shard_bytes + fsdp_storage_bytes(s) * x.partition_elems) / pcie;  // per micro step
+    // The reduced gradient shard comes down every micro step, or once under no_sync (fsdp_memory.h).
+    const double gradient_copies = fsdp_accumulates_unsharded_gradients(s, x.gas) ? 1.0 : x.G;
+    const double copies =
+        (passes * shard_bytes + fsdp_storage_bytes(s) * x.partition_elems * gradient_copies / x.G) / pcie;  // per micro step
     const double window = f * (st.compute.forward_seconds + st.compute.backward_seconds);
     st.pcie_seconds += x.G * exposed_seconds(copies + hidden_allgather_seconds / x.G, window);
     st.cpu_optimizer_seconds = (x.partition_elems * x.g) / x.c.cpu_adam_params_per_second;
@@ -647,7 +662,7 @@ void add_offload(const StepContext& x, double hidden_allgather_seconds, StepTime
     const Scenario& s = x.s;
     const Cluster& c = x.c;
     const double G = x.G, g = x.g;
-    const double f = s.zero.overlap_comm ? s.assumptions.comm_overlap_fraction : 0.0;
+    const double f = overlap_fraction(s);
     const double backward = st.compute.backward_seconds;
     const bool pinned = s.zero.pin_memory;
     const double pcie = host_rates::host_link_bytes_per_second(c.pcie_gbytes_per_s, pinned);

@@ -257,13 +257,14 @@ private slots:
                                                 "--engine",
                                                 "--fsdp-precision",
                                                 "--limit-all-gathers",
+                                                "--sync-each-batch",
                                                 "--alst",
                                                 "--job",
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{103});
+        QCOMPARE(expected.size(), std::size_t{104});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

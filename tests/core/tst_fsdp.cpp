@@ -129,6 +129,49 @@ private slots:
         QCOMPARE(buffer_bytes(s).buckets, 0.0);  // no DeepSpeed buckets
     }
 
+    // Gradient accumulation under no_sync (the Trainer's and accelerator.accumulate()'s default):
+    // the micro steps before the last leave every rank the whole model's unsharded gradient, in
+    // param_dtype (bf16: 2 bytes a parameter) and on the GPU even with CPUOffload (FSDP1's no_sync
+    // docstring), and the last reduce-scatters it once. sync_each_batch reduces every micro step: the
+    // sharded gradient only. Without accumulation, and at NO_SHARD (whole gradients anyway), nothing changes.
+    void no_sync_holds_the_unsharded_gradient_data() {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("offload");
+        QTest::addColumn<std::int64_t>("global_batch");
+        QTest::addColumn<double>("held_bytes_per_param");
+        QTest::newRow("FULL_SHARD, 2 micro steps") << 3 << false << std::int64_t{16} << 2.0;
+        QTest::newRow("FULL_SHARD + CPUOffload, 4 micro steps") << 3 << true << std::int64_t{32} << 2.0;
+        QTest::newRow("SHARD_GRAD_OP, 2 micro steps") << 2 << false << std::int64_t{16} << 2.0;
+        QTest::newRow("FULL_SHARD, one micro step") << 3 << false << std::int64_t{8} << 0.0;
+        QTest::newRow("NO_SHARD, 2 micro steps") << 0 << false << std::int64_t{16} << 0.0;
+    }
+    void no_sync_holds_the_unsharded_gradient() {
+        QFETCH(int, stage);
+        QFETCH(bool, offload);
+        QFETCH(std::int64_t, global_batch);
+        QFETCH(double, held_bytes_per_param);
+        Scenario no_sync = fsdp_llama(FsdpPrecision::Mixed, stage);
+        no_sync.training.global_batch = global_batch;
+        if (offload) no_sync.zero.offload_optimizer = no_sync.zero.offload_param = OffloadDevice::Cpu;
+        Scenario synced = no_sync;
+        synced.fsdp.sync_each_batch = true;
+        const double P = static_cast<double>(parameter_count(no_sync.model));
+        // The gradients at the loss (a micro step's forward done, its backward not begun): what the
+        // earlier micro steps left. Synced: the fp32 shard (4 bytes / 8 ranks), none with CPUOffload
+        // or one micro step; NO_SHARD: the whole fp32 gradient either way.
+        const auto gradients_at_loss = [](const Scenario& s) {
+            for (const StepMoment& m : step_timeline(s, TimelineDetail::PeakCandidates))
+                if (m.phase == StepPhase::Loss) return m.gradients_bytes;
+            return -1.0;
+        };
+        const double synced_bytes = offload || global_batch == 8 ? 0.0 : (stage == 0 ? 4.0 : 0.5) * P;
+        const double expected = held_bytes_per_param > 0 ? held_bytes_per_param * P : synced_bytes;
+        QVERIFY2(std::abs(gradients_at_loss(synced) - synced_bytes) < 1e-6 * P, std::to_string(gradients_at_loss(synced) / P).c_str());
+        QVERIFY2(std::abs(gradients_at_loss(no_sync) - expected) < 1e-6 * P, std::to_string(gradients_at_loss(no_sync) / P).c_str());
+        // One reduce-scatter a step instead of one a micro step.
+        if (held_bytes_per_param > 0) QVERIFY(estimate_step(no_sync).comm_total_seconds < estimate_step(synced).comm_total_seconds);
+    }
+
     // FSDP has no ZeRO-1, no NVMe tier, and offloads parameters with the optimizer; validate says so
     // and the recommender never picks such a setup.
     void setups_fsdp_has_data() {
@@ -375,6 +418,7 @@ private slots:
         expected.training.gradient_accumulation = GradientAccumulation::Fused;  // before version 21: no pass per micro batch
         expected.training.attention_softmax = AttentionSoftmax::Fused;          // before version 22: Megatron's fused softmax
         expected.zero.multi_rank_bucket_allreduce = false;                      // before version 26: ZeRO-2 reduce-scattered
+        expected.fsdp.sync_each_batch = true;                                   // before version 30: FSDP reduced every micro step
         QVERIFY(old == expected);
     }
 };

@@ -91,7 +91,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
     "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer", "zero.linear_tile_factor", "zero.bf16_master_weights", "zero.multi_rank_bucket_allreduce", "zero.zero3_prefetch_to_max_live", "zero.hpz_in_recompute", "zero.deepspeed_release",
-    "engine.engine", "engine.fsdp_precision", "engine.limit_all_gathers", "engine.auto", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
+    "engine.engine", "engine.fsdp_precision", "engine.limit_all_gathers", "engine.auto", "engine.sync_each_batch", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
     "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses", "parallel.pipeline_send",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
@@ -101,7 +101,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 163;
+constexpr std::size_t kFieldCount = 164;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -371,6 +371,7 @@ json flatten(const Scenario& s) {
         {"engine.fsdp_precision", to_string(s.fsdp.precision)},
         {"engine.limit_all_gathers", s.fsdp.limit_all_gathers},
         {"engine.auto", s.fsdp.auto_engine},
+        {"engine.sync_each_batch", s.fsdp.sync_each_batch},
         {"parallel.tensor", s.parallel.tensor},
         {"parallel.pipeline", s.parallel.pipeline},
         {"parallel.virtual_stages", s.parallel.virtual_stages},
@@ -497,7 +498,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 29);
+        QCOMPARE(kSessionVersion, 30);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -558,6 +559,7 @@ private slots:
                                   {"engine.fsdp_precision", "mixed"},
                                   {"engine.limit_all_gathers", true},
                                   {"engine.auto", false},
+                                  {"engine.sync_each_batch", true},
                                   {"parallel.tensor", 1},
                                   {"parallel.pipeline", 1},
                                   {"parallel.virtual_stages", 1},
@@ -1147,6 +1149,26 @@ private slots:
         QVERIFY(!deepspeed_config(again).at("zero_optimization").contains("use_multi_rank_bucket_allreduce"));
     }
 
+    // Version 29 planned FSDP's gradient accumulation with the sharded gradient reduced every micro
+    // step; a version-29 file opens with sync_each_batch on, so its plan keeps those numbers and its
+    // exports say so. Version 30's default (the libraries'): no_sync, the whole unsharded gradient
+    // held between micro steps (2 bytes a parameter in bf16 on every rank).
+    void frozen_version_29() {
+        const std::string text = read_text_file(test_data_path("sessions/v29-llama2-7b-fsdp-accumulation.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 29);
+        QVERIFY(!doc.at("engine").contains("sync_each_batch"));
+        const Scenario s = parse_session(text, "v29-llama2-7b-fsdp-accumulation.zplan");
+        QVERIFY(s.fsdp.sync_each_batch);
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+        Scenario no_sync = s;
+        no_sync.fsdp.sync_each_batch = false;
+        const double held = estimate_memory(no_sync).total_bytes() - estimate_memory(s).total_bytes();
+        const double unsharded_gradient = 2.0 * static_cast<double>(parameter_count(s.model));
+        QVERIFY2(held > 0.9 * unsharded_gradient && held < 1.1 * unsharded_gradient,
+                 qPrintable(QStringLiteral("%1 GiB held").arg(held / (1024.0 * 1024 * 1024))));
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -1178,7 +1200,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 29); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 30); "
                                     "upgrade zero-planner"));
         }
     }
@@ -1191,9 +1213,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 29); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 30); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 29)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 30)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -15,7 +15,11 @@ args = TrainingArguments(
         "sync_module_states": True,
         "limit_all_gathers": True,
         "cpu_ram_efficient_loading": True,
+        "state_dict_type": "SHARDED_STATE_DICT",
     },
+    # Micro steps but the last run under no_sync: each GPU keeps the whole unsharded gradient between them, as
+    # planned; accelerator_config={"gradient_accumulation_kwargs": {"sync_each_batch": True}} trades it for a
+    # reduce-scatter a micro step (plan it with --sync-each-batch on).
     per_device_train_batch_size=1,
     gradient_accumulation_steps=32,  # x 2 GPUs = 64 sequences per step
     learning_rate=0.0002,

@@ -64,10 +64,23 @@ std::size_t allocator_message_at(const std::string& l) {
 }
 // A line holding PyTorch's out-of-memory message (CUDA's, ROCm's, XPU's or NPU's wording).
 bool is_oom_message(const std::string& l) { return allocator_message_at(l) != std::string::npos; }
-// The message's last figure is there: both forms end with the reserve (before 1.6: "cached").
+// The message's last figure is there: both forms end with the reserve (before 1.5: "cached").
 bool oom_message_complete(const std::string& l) {
     return l.find("reserved in total by PyTorch") != std::string::npos || l.find("cached)") != std::string::npos ||
            l.find("reserved by PyTorch but unallocated") != std::string::npos;
+}
+
+// The reserve of a message that ends "X cached)". PyTorch 1.0-1.3 printed the cache beyond the
+// allocated bytes there (CUDACachingAllocator.cpp THCCachingAllocator::malloc: format_size(
+// stats.amount_cached - stats.amount_allocated), " cached)"); 1.4's rewritten allocator printed the
+// whole reserve under the same word. Below the allocated bytes the figure cannot be a reserve, and
+// where allocated + cached + free still fits the card it is read as 1.0-1.3's; only where that
+// sum exceeds the card is it the whole reserve.
+std::optional<double> reserve_of_cached(const OomEvent& e, std::optional<double> cached) {
+    if (!cached || !e.allocated_bytes) return cached;
+    const bool beyond_allocated =
+        *cached < *e.allocated_bytes || !e.total_bytes || !e.free_bytes || *e.allocated_bytes + *cached + *e.free_bytes <= *e.total_bytes;
+    return beyond_allocated ? *e.allocated_bytes + *cached : *cached;
 }
 
 // The message from "CUDA out of memory." (ROCm's PyTorch: "HIP out of memory.", the same
@@ -109,7 +122,8 @@ std::optional<OomEvent> event_of_line(const std::string& line, std::optional<int
         e.total_bytes = find_size(msg, std::string(kSize) + " total capacity");
         e.allocated_bytes = find_size(msg, std::string(kSize) + " already allocated");
         e.free_bytes = find_size(msg, std::string(kSize) + " free");
-        e.reserved_bytes = find_size(msg, std::string(kSize) + " (?:reserved in total by PyTorch|cached)");
+        e.reserved_bytes = find_size(msg, std::string(kSize) + " reserved in total by PyTorch");
+        if (!e.reserved_bytes) e.reserved_bytes = reserve_of_cached(e, find_size(msg, std::string(kSize) + " cached"));
     }
     e.allowed_bytes = find_size(msg, std::string(kSize) + " allowed;");
     return e;

@@ -245,6 +245,12 @@ private slots:
                    "RuntimeError: CUDA out of memory. Tried to allocate 12.50 MiB (GPU 0; 10.92 GiB total capacity; 8.57 MiB "
                    "already allocated; 9.28 GiB free; 4.68 MiB cached)")
             << int(OomCause::CardHadRoom) << QStringLiteral("the 14.00 MiB segment");
+        // PyTorch 1.0-1.3's form: 5.50 GiB cached beyond 4.80 allocated, a reserve of 10.30 GiB.
+        QTest::newRow("1.x form, synthetic: 2 GiB with 5.50 GiB cached beyond the allocated, fragmentation")
+            << QStringLiteral(
+                   "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 10.92 GiB total capacity; 4.80 GiB "
+                   "already allocated; 120.50 MiB free; 5.50 GiB cached)")
+            << int(OomCause::Fragmentation) << QStringLiteral("the cache held enough memory");
         QTest::newRow("OOTDiffusion#167: 2 GiB with 2.80 GiB free of 4 GiB, capacity")
             << QStringLiteral(
                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacty of 4.00 "
@@ -267,6 +273,33 @@ private slots:
                    "unallocated.")
             << int(OomCause::Capacity) << QStringLiteral("the cap, not the card, ran out");
     }
+    // PyTorch 1.0-1.3's "X cached)" is the cache beyond the allocated bytes (CUDACachingAllocator.cpp:
+    // amount_cached - amount_allocated); 1.4 printed the whole reserve under that word. The reserve
+    // is allocated + cached unless that sum with the free bytes exceeds the card.
+    void old_cached_figure_data() {
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<double>("reserved_gib");
+        QTest::newRow("DeepSpeed#237 (1.x): 14.59 MiB beyond 25.59 GiB allocated")
+            << QStringLiteral(
+                   "RuntimeError: CUDA out of memory. Tried to allocate 8.52 GiB (GPU 0; 31.72 GiB total capacity; "
+                   "25.59 GiB already allocated; 5.39 GiB free; 14.59 MiB cached)")
+            << 25.59 + 14.59 / 1024;
+        QTest::newRow("1.4: 9.80 GiB cached beside 9.70 allocated of 10.73 is the whole reserve")
+            << QStringLiteral(
+                   "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 10.73 GiB total capacity; "
+                   "9.70 GiB already allocated; 21.56 MiB free; 9.80 GiB cached)")
+            << 9.80;
+    }
+    void old_cached_figure() {
+        QFETCH(QString, message);
+        QFETCH(double, reserved_gib);
+        const OomLog log = read_oom_log(message.toStdString() + "\n", "run.log");
+        QCOMPARE(log.events.size(), std::size_t{1});
+        QVERIFY(log.events[0].reserved_bytes.has_value());
+        QVERIFY2(std::abs(*log.events[0].reserved_bytes / (1024.0 * 1024 * 1024) - reserved_gib) < 0.01,
+                 std::to_string(*log.events[0].reserved_bytes / (1024.0 * 1024 * 1024)).c_str());
+    }
+
     void cause_from_the_message() {
         QFETCH(QString, message);
         QFETCH(int, cause);

@@ -141,6 +141,32 @@ void apply_peft_line(const std::string& text, LogSetup& out) {
     }
 }
 
+// Without the config dump, DeepSpeed's own line names the stage and the dtype (engine.py
+// _configure_zero_optimizer: log_dist(f'Creating {model_dtype} ZeRO stage {zero_stage} optimizer'),
+// "torch.bfloat16" since the dtype is printed, "fp16" before), and a traceback through ZeRO-3's
+// files (zero/stage3.py, partition_parameters.py, parameter_offload.py) is stage 3.
+void apply_zero_stage_lines(const std::string& text, LogSetup& out) {
+    Scenario& s = out.scenario;
+    static const char* kStage = R"(Creating (?:torch\.)?(?:float16|bfloat16|float32|fp16|bf16|fp32) ZeRO stage ([0-3]) optimizer)";
+    static const char* kDtype = R"(Creating (?:torch\.)?(float16|bfloat16|float32|fp16|bf16|fp32) ZeRO stage [0-3] optimizer)";
+    if (const auto stage = first_match(text, "ZeRO stage", kStage)) {
+        const std::string dtype = first_match(text, "ZeRO stage", kDtype).value_or("");
+        s.zero.stage = std::stoi(*stage);
+        s.training.precision = dtype == "bfloat16" || dtype == "bf16"  ? Precision::Bf16
+                               : dtype == "float32" || dtype == "fp32" ? Precision::Fp32
+                                                                       : Precision::Fp16;
+        out.read.push_back("ZeRO stage " + *stage + ", " + dtype + " (DeepSpeed's \"Creating ... ZeRO stage\" line)");
+        out.fields.insert("zero");
+        out.fields.insert("precision");
+        out.states_anything = true;
+    } else if (first_match(text, "zero", R"((zero[/\\](?:stage3|partition_parameters|parameter_offload)\.py))")) {
+        s.zero.stage = 3;
+        out.read.push_back("ZeRO stage 3 (the traceback runs through DeepSpeed's ZeRO-3 code)");
+        out.fields.insert("zero");
+        out.states_anything = true;
+    }
+}
+
 }  // namespace
 
 std::optional<std::pair<std::int64_t, std::int64_t>> read_peft_trainable_line(std::string_view raw) {
@@ -233,6 +259,7 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
             out.states_anything = true;
         }
     }
+    if (!out.fields.count("zero")) apply_zero_stage_lines(text, out);
     if (auto v = first_match(text, "per_device_train_batch_size", R"(\bper_device_train_batch_size[= ]+([0-9]{1,7}))")) {
         s.training.micro_batch = std::stoll(*v);
         s.training.global_batch = s.training.micro_batch * data_parallel_size(s);

@@ -399,7 +399,12 @@ std::vector<std::string> oom_remedies(OomMoment moment, StepPhase phase) {
         return {"a chunked or fused cross-entropy (Liger, Megatron's fused vocab-parallel loss): no fp32 copy of the logits",
                 "the loss without the fp32 up-cast (Megatron fp16_lm_cross_entropy)", "a smaller micro batch or sequence"};
     case StepPhase::GradientReduce:
-        return {"a smaller reduce_bucket_size (and allgather_bucket_size at ZeRO-1/2)", "contiguous_gradients: true"};
+        // contiguous_gradients keeps the rank's gradient partition in one buffer (stage_1_and_2.py
+        // copy_grads_in_partition allocates grads_in_partition the first time): less fragmentation,
+        // but that buffer is itself an allocation of the whole partition (DeepSpeed#237's advice).
+        return {"a smaller reduce_bucket_size (and allgather_bucket_size at ZeRO-1/2)",
+                "contiguous_gradients: false where the failing allocation is its partition buffer (copy_grads_in_partition); "
+                "true otherwise, against fragmentation"};
     case StepPhase::OptimizerStep:
         return {
             "DeepSpeed's optimizer (an \"optimizer\" block in ds_config: FusedAdam, or CPU Adam with offload) instead of "

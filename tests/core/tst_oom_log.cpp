@@ -219,6 +219,41 @@ private slots:
         QCOMPARE(int(setup.scenario.training.optimizer_storage), storage);
     }
 
+    // Without DeepSpeed's config dump: its "Creating {dtype} ZeRO stage {N} optimizer" line
+    // (engine.py _configure_zero_optimizer) names the stage and dtype, a traceback through
+    // zero/stage3.py names stage 3; with neither, the stage is assumed (the default's 2).
+    void setup_reads_the_stage_without_the_dump_data() {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<bool>("read");
+        QTest::newRow("DeepSpeed 0.1x: fp16 ZeRO stage 1")
+            << QStringLiteral(
+                   "[2024-01-01 00:00:00,000] [INFO] [logging.py:96:log_dist] [Rank 0] Creating torch.float16 ZeRO stage 1 optimizer")
+            << 1 << int(Precision::Fp16) << true;
+        QTest::newRow("DeepSpeed 0.3 (DeepSpeed#237): fp16 ZeRO stage 2")
+            << QStringLiteral("[INFO] Creating fp16 ZeRO stage 2 optimizer") << 2 << int(Precision::Fp16) << true;
+        QTest::newRow("bf16 ZeRO stage 3") << QStringLiteral("Creating torch.bfloat16 ZeRO stage 3 optimizer") << 3 << int(Precision::Bf16)
+                                           << true;
+        QTest::newRow("a frame of zero/stage3.py")
+            << QStringLiteral("  File \"/usr/lib/python3/site-packages/deepspeed/runtime/zero/stage3.py\", line 2052, in step") << 3
+            << int(Precision::Bf16) << true;
+        QTest::newRow("neither") << QStringLiteral("Epoch 1") << 2 << int(Precision::Bf16) << false;
+    }
+    void setup_reads_the_stage_without_the_dump() {
+        QFETCH(QString, line);
+        QFETCH(int, stage);
+        QFETCH(int, precision);
+        QFETCH(bool, read);
+        const std::string text = line.toStdString() +
+                                 "\nRuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 79.15 GiB total "
+                                 "capacity; 70.00 GiB already allocated; 0.50 GiB free; 76.00 GiB reserved in total by PyTorch)\n";
+        const LogSetup setup = setup_from_log(text, read_oom_log(text, "x.log"), "x.log");
+        QCOMPARE(setup.scenario.zero.stage, stage);
+        QCOMPARE(int(setup.scenario.training.precision), precision);
+        QCOMPARE(setup.fields.count("zero") == 1, read);
+    }
+
     // A log with only the message states nothing: the default scenario, everything assumed.
     void setup_from_a_bare_message() {
         const std::string text =

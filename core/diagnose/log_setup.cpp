@@ -14,9 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <regex>
+#include <utility>
 
 namespace zp {
 
@@ -167,6 +169,35 @@ void apply_zero_stage_lines(const std::string& text, LogSetup& out) {
     }
 }
 
+// The data-parallel ranks a logged batch implies: the Trainer's "***** Running training *****"
+// block (trainer.py: "Instantaneous batch size per device = M", "Total train batch size (w.
+// parallel, distributed & accumulation) = N", "Gradient Accumulation steps = G") or DeepSpeed's
+// config dump (its batch rule, runtime/config.py: train_batch_size = micro x accumulation x ranks):
+// N / (M x G), with where it came from; nothing unless all three are there and divide.
+std::optional<std::pair<std::int64_t, std::string>> ranks_of_batch(const std::string& text) {
+    struct Form {
+        const char *total_keyword, *total, *micro_keyword, *micro, *steps_keyword, *steps, *source;
+    };
+    static constexpr std::array<Form, 2> kForms{{
+        {"Total train batch size", R"(Total train batch size \(w\. parallel, distributed & accumulation\) = ([0-9]{1,7}))",
+         "Instantaneous batch size", R"(Instantaneous batch size per device = ([0-9]{1,7}))", "Gradient Accumulation steps",
+         R"(Gradient Accumulation steps = ([0-9]{1,7}))",
+         "the Trainer's total train batch size over the batch per device and accumulation steps"},
+        {"\"train_batch_size\"", R"("train_batch_size": ([0-9]{1,7}))", "\"train_micro_batch_size_per_gpu\"",
+         R"("train_micro_batch_size_per_gpu": ([0-9]{1,7}))", "\"gradient_accumulation_steps\"",
+         R"("gradient_accumulation_steps": ([0-9]{1,7}))", "DeepSpeed's train_batch_size over micro batch and accumulation steps"},
+    }};
+    for (const Form& f : kForms) {
+        const auto total = first_match(text, f.total_keyword, f.total);
+        const auto micro = first_match(text, f.micro_keyword, f.micro);
+        const auto steps = first_match(text, f.steps_keyword, f.steps);
+        if (!total || !micro || !steps) continue;
+        const std::int64_t n = std::stoll(*total), per_rank = std::stoll(*micro) * std::stoll(*steps);
+        if (n > 0 && per_rank > 0 && n % per_rank == 0) return std::make_pair(n / per_rank, std::string(f.source));
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::pair<std::int64_t, std::int64_t>> read_peft_trainable_line(std::string_view raw) {
@@ -231,11 +262,17 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
     else if (auto n = first_match(text, "--n", R"(--(?:num_gpus|nproc_per_node|nproc-per-node)[= ]+([0-9]{1,7}))")) world = std::stoll(*n);
     else if (auto inc = first_match(text, "--include", R"(--include[= ]+localhost:([0-9]{1,4}(?:,[0-9]{1,4}){0,63}))"))
         world = static_cast<std::int64_t>(std::count(inc->begin(), inc->end(), ',')) + 1;
+    std::string world_source = "world_size";
+    if (!world)
+        if (const auto ranks = ranks_of_batch(text)) {
+            world = ranks->first;
+            world_source = ranks->second;
+        }
     if (world && *world > 0) {
         const std::int64_t per_node = std::min<std::int64_t>(*world, s.cluster.gpus_per_node);
         s.cluster.gpus_per_node = per_node;
         s.cluster.nodes = (*world + per_node - 1) / per_node;
-        out.read.push_back(std::to_string(*world) + " GPUs (world_size)");
+        out.read.push_back(std::to_string(*world) + " GPUs (" + world_source + ")");
         out.fields.insert("gpus");
         out.states_anything = true;
     } else {

@@ -254,6 +254,37 @@ private slots:
         QCOMPARE(setup.fields.count("zero") == 1, read);
     }
 
+    // With no world size printed, the batch says it: the Trainer's "Running training" block or
+    // DeepSpeed's config dump, total over micro batch x accumulation steps (DeepSpeed's batch rule).
+    void setup_reads_the_ranks_from_the_batch_data() {
+        QTest::addColumn<QString>("lines");
+        QTest::addColumn<qint64>("gpus");
+        QTest::newRow("Trainer: 128 / (2 x 4)") << QStringLiteral(
+                                                       "  Instantaneous batch size per device = 2\n"
+                                                       "  Total train batch size (w. parallel, distributed & accumulation) = 128\n"
+                                                       "  Gradient Accumulation steps = 4")
+                                                << qint64(16);
+        QTest::newRow("DeepSpeed's dump: 96 / (1 x 4)")
+            << QStringLiteral(
+                   "    \"train_batch_size\": 96,\n    \"train_micro_batch_size_per_gpu\": 1,\n    \"gradient_accumulation_steps\": 4,")
+            << qint64(24);
+        QTest::newRow("does not divide: the default's 8")
+            << QStringLiteral(
+                   "  Instantaneous batch size per device = 3\n"
+                   "  Total train batch size (w. parallel, distributed & accumulation) = 128\n"
+                   "  Gradient Accumulation steps = 4")
+            << qint64(8);
+    }
+    void setup_reads_the_ranks_from_the_batch() {
+        QFETCH(QString, lines);
+        QFETCH(qint64, gpus);
+        const std::string text = lines.toStdString() +
+                                 "\nRuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 79.15 GiB total "
+                                 "capacity; 70.00 GiB already allocated; 0.50 GiB free; 76.00 GiB reserved in total by PyTorch)\n";
+        const LogSetup setup = setup_from_log(text, read_oom_log(text, "x.log"), "x.log");
+        QCOMPARE(qint64(setup.scenario.cluster.world_size()), gpus);
+    }
+
     // A log with only the message states nothing: the default scenario, everything assumed.
     void setup_from_a_bare_message() {
         const std::string text =

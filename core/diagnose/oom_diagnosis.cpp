@@ -45,6 +45,15 @@ std::optional<double> unallocated_reserve(const OomEvent& e) {
     return std::nullopt;
 }
 
+// Which message a line reads, where the log has several (ranks on different cards, a retry at a
+// smaller batch): "message 2 of 3 (GPU 1): "; "" for a log with one.
+std::string message_prefix(const OomLog& log, const OomEvent& e) {
+    if (log.events.size() < 2) return {};
+    const auto k = static_cast<std::size_t>(&e - log.events.data()) + 1;
+    return "message " + std::to_string(k) + " of " + std::to_string(log.events.size()) +
+           (e.gpu_index ? " (GPU " + std::to_string(*e.gpu_index) + ")" : std::string()) + ": ";
+}
+
 // Several processes on one GPU: the 2.1+ message lists each other process on the device; or
 // several ranks that each ran out on the same GPU index.
 bool device_placement(const OomLog& log, std::vector<std::string>* evidence) {
@@ -265,7 +274,7 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         // More allocated than the card holds: the driver backs part of it with host memory (Windows'
         // WDDM "system memory fallback"), so the figures are not the card's alone.
         if (e.total_bytes && e.allocated_bytes && *e.allocated_bytes > *e.total_bytes)
-            evidence->push_back(gib(*e.allocated_bytes) + " allocated on a card of " + gib(*e.total_bytes) +
+            evidence->push_back(message_prefix(log, e) + gib(*e.allocated_bytes) + " allocated on a card of " + gib(*e.total_bytes) +
                                 ": the driver spilled into host memory (Windows' system memory fallback), which runs far slower");
         // The card less what PyTorch reserved and what is free is held outside PyTorch's allocator:
         // the CUDA context (about a GiB), and beyond it another process or a library's own memory
@@ -274,14 +283,15 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         if (const auto reserved = e.reserved_total_bytes(); e.total_bytes && e.free_bytes && reserved) {
             const double outside = *e.total_bytes - *reserved - *e.free_bytes;
             if (outside > kOutsidePyTorchBytes && outside > e.tried_bytes)
-                evidence->push_back(gib(outside) + " of the card is held outside PyTorch's allocator (" + gib(*e.total_bytes) + " less " +
-                                    gib(*reserved) + " reserved and " + gib(*e.free_bytes) +
+                evidence->push_back(message_prefix(log, e) + gib(outside) + " of the card is held outside PyTorch's allocator (" +
+                                    gib(*e.total_bytes) + " less " + gib(*reserved) + " reserved and " + gib(*e.free_bytes) +
                                     " free): another process on the GPU, or a library's own memory (NCCL's buffers, a workspace)");
         }
         // One request larger than the whole card is no plan's: a tensor's shape (a batch or a
         // sequence far larger than meant), whatever the cache holds.
         if (e.total_bytes && e.tried_bytes > *e.total_bytes) {
-            evidence->push_back("the one request, " + gib(e.tried_bytes) + ", is larger than the whole card (" + gib(*e.total_bytes) +
+            evidence->push_back(message_prefix(log, e) + "the one request, " + gib(e.tried_bytes) + ", is larger than the whole card (" +
+                                gib(*e.total_bytes) +
                                 "): a tensor's shape, such as a batch or a sequence far larger than meant, not the plan");
             return OomCause::Capacity;
         }
@@ -297,8 +307,8 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         const bool room =
             !e.total_bytes || !e.allocated_bytes || *e.allocated_bytes + e.tried_bytes <= kFragmentedBelowShareOfCard * *e.total_bytes;
         if (!held || !room) continue;
-        evidence->push_back(gib(*spare) + " reserved by PyTorch but unallocated, the request " + gib(e.tried_bytes) +
-                            ": the cache held enough memory, in pieces");
+        evidence->push_back(message_prefix(log, e) + gib(*spare) + " reserved by PyTorch but unallocated, the request " +
+                            gib(e.tried_bytes) + ": the cache held enough memory, in pieces");
         // c10/cuda/CUDACachingAllocator.cpp: the message's own hint; expandable segments grow one
         // mapping instead of caching fixed blocks (docs/notes/cuda.rst, "Environment variables").
         advice->push_back("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch's remedy for fragmentation)");

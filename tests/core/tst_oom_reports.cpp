@@ -251,6 +251,14 @@ private slots:
                    "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 10.92 GiB total capacity; 4.80 GiB "
                    "already allocated; 120.50 MiB free; 5.50 GiB cached)")
             << int(OomCause::Fragmentation) << QStringLiteral("the cache held enough memory");
+        // Two messages from two cards: what is read off the second says it is the second's.
+        QTest::newRow("two messages: the second card's memory outside PyTorch names its message")
+            << QStringLiteral(
+                   "RuntimeError: CUDA out of memory. Tried to allocate 9.33 GiB (GPU 0; 10.76 GiB total capacity; 5.17 GiB "
+                   "already allocated; 4.48 GiB free; 5.28 GiB reserved in total by PyTorch)\n"
+                   "RuntimeError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 1; 79.21 GiB total capacity; 50.00 GiB "
+                   "already allocated; 0.84 GiB free; 50.24 GiB reserved in total by PyTorch)")
+            << int(OomCause::Capacity) << QStringLiteral("message 2 of 2 (GPU 1): 28.13 GiB of the card is held outside");
         QTest::newRow("OOTDiffusion#167: 2 GiB with 2.80 GiB free of 4 GiB, capacity")
             << QStringLiteral(
                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacty of 4.00 "

@@ -89,7 +89,7 @@ std::vector<SetupRow> setup_rows(const Args& a, const LogSetup& log, const Scena
         bool ds, hf;
     };
     const std::vector<Given> given{
-        {{&opt::model, &opt::params}, false, true},
+        {{&opt::model, &opt::params, &opt::layers, &opt::hidden}, false, true},  // a preset, a size or a custom architecture
         {{&opt::gpus, &opt::nodes, &opt::gpus_per_node}, false, false},
         {{&opt::gpu}, false, false},
         {{&opt::stage, &opt::offload_optimizer, &opt::offload_param}, true, false},

@@ -145,7 +145,7 @@ std::string matmul_rate_note(const Scenario& s) {
 
 }  // namespace
 
-std::string scenario_header(const Scenario& s, bool synthesized, const std::string& host_note) {
+std::string scenario_header(const Scenario& s, bool synthesized, const std::string& host_note, bool setups_searched) {
     const ModelSpec& m = s.model;
     const Cluster& c = s.cluster;
     std::string out;
@@ -166,7 +166,7 @@ std::string scenario_header(const Scenario& s, bool synthesized, const std::stri
     if (const std::string note = matmul_rate_note(s); !note.empty()) out += "         (" + note + ")\n";
     if (const Phrase past = past_positions_phrase(s); !past.text.empty()) out += "         (" + english(past) + ")\n";
     if (const std::string ft = finetune_text(s); !ft.empty()) out += ft;
-    if (const std::string engine = engine_words(s); !engine.empty()) out += "Engine:  " + engine + "\n";
+    if (const std::string engine = engine_words(s, !setups_searched); !engine.empty()) out += "Engine:  " + engine + "\n";
     if (const std::string layout = layout_words(s); !layout.empty())
         out +=
             "Parallel: " + layout +
@@ -246,6 +246,13 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
     for (const Candidate& c : rows) {
         const MemoryBreakdown& m = c.memory;
         out += pad_right(setup_label(setup_key(c.zero), c.engine), 40);
+        // A setup the engine does not have (FSDP's ZeRO-1, its NVMe tier) has no figures to show.
+        if (c.fit.refusal == SetupRefusal::Engine) {
+            for (std::size_t i = 0; i < memory_slices().size(); ++i) out += pad_left("-", 8);
+            out += pad_left("-", 8) + pad_left("-", 9) + pad_left("-", 9) + pad_left("-", 9) + pad_left("-", 9) + pad_left("-", 10) + "  " +
+                   fits_word(c) + "\n";
+            continue;
+        }
         for (const MemorySlice& slice : memory_slices()) out += pad_left(gib(slice.bytes(m)), 8);
         out += pad_left(gib(m.total_bytes()), 8) + pad_left(gib(m.peak_reserved_bytes), 9) + pad_left(gib(m.cpu_bytes_per_node), 9) +
                pad_left(gib(m.nvme_bytes_per_node), 9) + pad_left(format_fixed(c.step.seconds, 2), 9) +

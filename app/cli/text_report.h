@@ -8,7 +8,9 @@ namespace zp::cli {
 
 // The scenario in a few lines; `host_note` (ScenarioNotes::host: the node --gpu assumed) under
 // the cluster line when there is one.
-std::string scenario_header(const Scenario& s, bool synthesized, const std::string& host_note = {});
+// `setups_searched`: recommend's and compare's header, whose setups are the rows below (the
+// scenario's own stage is not the plan's): FSDP's strategy is not named.
+std::string scenario_header(const Scenario& s, bool synthesized, const std::string& host_note = {}, bool setups_searched = false);
 std::string estimate_text(const Scenario& s, const Candidate& c);
 std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows);
 std::string plan_text(const Scenario& s, const Plan& p);

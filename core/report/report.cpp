@@ -59,7 +59,7 @@ std::string fits_word(const Candidate& c) {
     switch (f.refusal) {
     case SetupRefusal::None: break;
     case SetupRefusal::MasterWeights: return "no: master weights";
-    case SetupRefusal::Engine: return "no: engine";
+    case SetupRefusal::Engine: return "no: not in FSDP";
     case SetupRefusal::Pipeline: return "no: pipeline";
     case SetupRefusal::Tensor: return "no: tensor";
     case SetupRefusal::Experts: return "no: experts";

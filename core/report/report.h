@@ -45,7 +45,7 @@ std::vector<Candidate> compare_rows(const Scenario& s);
 // tokens/s and whether it fits.
 TextTable memory_table(const std::vector<Candidate>& rows);
 // The fits column: "yes", or why not in a word: "no: GPU", "no: host RAM", "no: NVMe", or for a
-// setup that cannot run at all "no: master weights", "no: engine", "no: pipeline", "no: experts",
+// setup that cannot run at all "no: master weights", "no: not in FSDP", "no: pipeline", "no: experts",
 // "no: tensor" (check_fit's Fit::refusal).
 std::string fits_word(const Candidate& c);
 

@@ -105,14 +105,16 @@ std::string fsdp_strategy_name(const SetupKey& k) {
     return std::string(name) + (k.offload_param == OffloadDevice::Cpu ? " + CPUOffload" : "");
 }
 
-std::string engine_words(const Scenario& s) {
+std::string engine_words(const Scenario& s, bool name_strategy) {
     const FsdpSetup& f = s.fsdp;
     if (f.auto_engine) return "auto: DeepSpeed or PyTorch FSDP, whichever plan is faster (the recommendation says which)";
     if (!is_fsdp(f)) return {};
     const SetupKey k = setup_key(s.zero);
     const std::string strategy = fsdp_strategy_name(k);
-    std::string out = engine_name(f.engine) + ", " + (strategy.empty() ? "no such sharding at ZeRO-" + std::to_string(k.stage) : strategy) +
-                      " (ZeRO-" + std::to_string(k.stage) + "'s sharding), ";
+    std::string out = engine_name(f.engine) + ", ";
+    if (name_strategy)
+        out += (strategy.empty() ? "no such sharding at ZeRO-" + std::to_string(k.stage) : strategy) + " (ZeRO-" + std::to_string(k.stage) +
+               "'s sharding), ";
     const std::string dtype = to_string(s.training.precision);
     switch (f.precision) {
     case FsdpPrecision::Mixed: out += "fp32 shards with MixedPrecision(param_dtype=" + dtype + ")"; break;

@@ -55,8 +55,9 @@ std::string engine_name(Engine e);
 // "NO_SHARD", "FULL_SHARD + CPUOffload"; empty for a setup FSDP does not have.
 std::string fsdp_strategy_name(const SetupKey& k);
 // The engine of `s` in words: empty for DeepSpeed; "PyTorch FSDP, FULL_SHARD (ZeRO-3's sharding),
-// fp32 shards with MixedPrecision(param_dtype=bf16), limit_all_gathers" for FSDP.
-std::string engine_words(const Scenario& s);
+// fp32 shards with MixedPrecision(param_dtype=bf16), limit_all_gathers" for FSDP. Without
+// `name_strategy` (a search's header: each setup is a candidate) the strategy is left out.
+std::string engine_words(const Scenario& s, bool name_strategy = true);
 
 // What ZeRO++ on "auto" tries for a stage-3 candidate whose gathers cross nodes, in the command
 // line's --zeropp spellings: off, hpZ over the node alone, and all three as DeepSpeed's ZeRO++

@@ -216,7 +216,7 @@ private slots:
         QTest::newRow("DeepSpeed's MoE layer: not at ZeRO-3") << int(SetupRefusal::Experts) << "no: experts"
                                                               << "ZeRO-3"
                                                               << "expert parallelism works with ZeRO stage 0, 1 or 2 only";
-        QTest::newRow("PyTorch FSDP: no optimizer-only sharding") << int(SetupRefusal::Engine) << "no: engine"
+        QTest::newRow("PyTorch FSDP: no optimizer-only sharding") << int(SetupRefusal::Engine) << "no: not in FSDP"
                                                                   << "ZeRO-1"
                                                                   << "PyTorch FSDP has no such setup";
         QTest::newRow("bf16 master weights: ZeRO 1-3") << int(SetupRefusal::MasterWeights) << "no: master weights"

@@ -44,7 +44,7 @@ int cmd_recommend(const Args& a, std::ostream& out, std::ostream&) {
     // A layout the search chose is the plan's: the header and the text name it.
     if (p.feasible) s.parallel = p.best.parallel;
     if (a.flag(opt::json)) out << plan_json(s, p).dump(2) << "\n";
-    else out << scenario_header(s, notes.synthesized, notes.host) << plan_text(s, p);
+    else out << scenario_header(s, notes.synthesized, notes.host, true) << plan_text(s, p);
     return kExitOk;
 }
 

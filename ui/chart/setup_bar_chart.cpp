@@ -34,6 +34,8 @@ QString SetupBarChart::misfitMark(const Candidate& c) {
                         : translated(QT_TRANSLATE_NOOP("SetupBarChart", "NVMe"));
 }
 
+bool SetupBarChart::notRun(const Candidate& c) { return c.fit.refusal == SetupRefusal::Engine; }
+
 SetupBarChart::SetupBarChart(QCustomPlot* plot, const QMargins& labelPadding)
     : plot_(plot), label_padding_(labelPadding), ticker_(new QCPAxisTickerText) {
     plot_->xAxis->setTicker(ticker_);

@@ -58,6 +58,8 @@ public:
     // bf16 master, FSDP, pipeline, tensor, experts), else what it overflows (GPU, host, NVMe). The
     // memory and time views mark a bar alike.
     static QString misfitMark(const Candidate& c);
+    // A setup the engine does not have (FSDP's ZeRO-1, its NVMe tier): no figures to draw, only its mark.
+    static bool notRun(const Candidate& c);
     // The label above `bar`, made visible.
     PlotLabel* label(std::size_t bar);
     // Hides the labels of bars `first` and after.

@@ -68,16 +68,17 @@ void HostView::rebuild() {
     for (std::size_t b = 0; b < o.bars.size(); ++b) {
         const Candidate& c = o.bars[b];
         const double key = SetupBarChart::key(b);
+        const double shown = SetupBarChart::notRun(c) ? 0.0 : 1.0;  // a setup the engine does not have: no bar
         for (int i = 0; i < kHostSliceCount; ++i)
-            slices_[i]->addData(key, bytes_to_gib(host_slices()[static_cast<std::size_t>(i)].bytes(peakSlices(c))));
-        const double total = bytes_to_gib(c.memory.cpu_bytes_per_node);
+            slices_[i]->addData(key, shown * bytes_to_gib(host_slices()[static_cast<std::size_t>(i)].bytes(peakSlices(c))));
+        const double total = shown * bytes_to_gib(c.memory.cpu_bytes_per_node);
         top = std::max(top, total);
         PlotLabel* label = chart_.label(b);
         label->position->setCoords(key, cap > 0 ? std::min(total, cap) : total);
         label->setBrush(label_bg);
         label->setFont(font());
         label->setText(barCaption(static_cast<int>(b)));
-        label->setColor(c.fit.cpu ? pal.color(QPalette::WindowText) : capacityColor(pal));
+        label->setColor(c.fit.cpu && !SetupBarChart::notRun(c) ? pal.color(QPalette::WindowText) : capacityColor(pal));
     }
     capacity_->point1->setCoords(0, capacity);
     capacity_->point2->setCoords(1, capacity);
@@ -104,6 +105,7 @@ QString HostView::barCaption(int bar) const {
     const Overview& o = doc_->overview();
     if (bar < 0 || bar >= static_cast<int>(o.bars.size())) return {};
     const Candidate& c = o.bars[static_cast<std::size_t>(bar)];
+    if (SetupBarChart::notRun(c)) return QStringLiteral("\u2717 ") + SetupBarChart::misfitMark(c);
     const double gib = bytes_to_gib(c.memory.cpu_bytes_per_node);
     QString caption = localeNumber(gib, gib < 100 ? 1 : 0) + QLatin1Char('\n') + hostPhaseShortName(c.memory.host.peak_phase);
     if (!c.fit.cpu) caption = QStringLiteral("\u2717 ") + caption;

@@ -22,6 +22,8 @@ namespace {
 double sliceBytes(const MemoryBreakdown& m, int slice) { return memory_slices()[static_cast<std::size_t>(slice)].bytes(m); }
 // The top of a bar: what must fit or the step's peak reserve, whichever is higher.
 double barTopGib(const MemoryBreakdown& m) { return bytes_to_gib(std::max(m.total_bytes(), m.peak_reserved_bytes)); }
+// A setup the engine does not run is drawn as no bar (SetupBarChart::notRun).
+double barTopGib(const Candidate& c) { return SetupBarChart::notRun(c) ? 0.0 : barTopGib(c.memory); }
 }  // namespace
 
 MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
@@ -209,15 +211,17 @@ void MemoryView::rebuild() {
     for (std::size_t b = 0; b < o.bars.size(); ++b) {
         const Candidate& c = o.bars[b];
         const double key = SetupBarChart::key(b);
-        const double frozen = c.memory.frozen_params_bytes;
+        const bool drawn = !SetupBarChart::notRun(c);
+        const double frozen = drawn ? c.memory.frozen_params_bytes : 0.0;
         any_frozen = any_frozen || frozen > 0;
         if (frozen > 0) frozen_->addData(key, bytes_to_gib(frozen));  // a zero-height bar would still draw its pen
         for (int i = 0; i < kSliceCount; ++i)
-            slices_[i]->addData(key, bytes_to_gib(sliceBytes(c.memory, i) - (i == static_cast<int>(Slice::Params) ? frozen : 0.0)));
-        const double peak = bytes_to_gib(c.memory.peak_reserved_bytes);
+            slices_[i]->addData(
+                key, drawn ? bytes_to_gib(sliceBytes(c.memory, i) - (i == static_cast<int>(Slice::Params) ? frozen : 0.0)) : 0.0);
+        const double peak = drawn ? bytes_to_gib(c.memory.peak_reserved_bytes) : 0.0;
         peak_fill_->addData(key, peak);
         peak_outline_->addData(key, peak);
-        const double bar_top = barTopGib(c.memory);
+        const double bar_top = barTopGib(c);
         top = std::max(top, bar_top);
         chart_.label(b)->position->setCoords(key, bar_top);
     }
@@ -226,7 +230,7 @@ void MemoryView::rebuild() {
     for (const PinnedPlan& p : doc_->pins()) {
         std::vector<double> tops;
         for (const Candidate& c : p.overview.bars) {
-            tops.push_back(barTopGib(c.memory));
+            tops.push_back(barTopGib(c));
             top = std::max(top, tops.back());
         }
         ghosts.push_back(std::move(tops));
@@ -248,7 +252,7 @@ void MemoryView::rebuild() {
     plot_->yAxis->setRange(0, y_max);
     // Only when bars are cut do their labels stand at the cap, on the bars, under the axis's top.
     for (std::size_t b = 0; cut && b < o.bars.size(); ++b)
-        chart_.label(b)->position->setCoords(SetupBarChart::key(b), std::min(barTopGib(o.bars[b].memory), cap));
+        chart_.label(b)->position->setCoords(SetupBarChart::key(b), std::min(barTopGib(o.bars[b]), cap));
     capacity_ticker_->clear();
     capacity_ticker_->addTick(capacity, tr("GPU %1").arg(capacityText(capacity)));
     plot_->yAxis2->setRange(plot_->yAxis->range());
@@ -356,7 +360,7 @@ void MemoryView::showSelection() {
     for (std::size_t b = 0; b < o.bars.size(); ++b) {
         const Candidate& c = o.bars[b];
         const double key = SetupBarChart::key(b);
-        const double total = barTopGib(c.memory);
+        const double total = barTopGib(c);
         // The caption is what must fit, as the bar, the spare bracket and the card say (the
         // outlined box is the peak reserve; the tooltip has both and the moment). From 1,000 GiB
         // in TiB with the unit, as the card writes it.
@@ -368,7 +372,8 @@ void MemoryView::showSelection() {
         PlotLabel* text = chart_.label(b);
         text->setBrush(label_bg);
         QString caption = must_fit < 1000 ? localeNumber(must_fit, 1) : fromCore(format_bytes(c.memory.peak_required_bytes));
-        if (mixed_micro || mixed_recompute) {
+        if (SetupBarChart::notRun(c)) caption.clear();
+        if ((mixed_micro || mixed_recompute) && !SetupBarChart::notRun(c)) {
             QStringList how;
             // Kept on one line (a no-break space: the chart wraps captions at spaces).
             if (mixed_micro) how << tr("mb %1").arg(c.micro_batch).replace(QLatin1Char(' '), QChar(0x00A0));
@@ -378,7 +383,7 @@ void MemoryView::showSelection() {
         }
         if (!c.fit.all()) {
             // A setup that cannot run there says why (Fit::refusal), else what it overflows.
-            caption += QStringLiteral("\n\u2717 ") + SetupBarChart::misfitMark(c);
+            caption += (caption.isEmpty() ? QStringLiteral("\u2717 ") : QStringLiteral("\n\u2717 ")) + SetupBarChart::misfitMark(c);
             text->setColor(capacityColor(pal));
         } else if (recommended) {
             caption += QStringLiteral("\n\u2605 ") + tr("best");

@@ -121,12 +121,13 @@ void TimeView::rebuild() {
     for (std::size_t i = 0; o.step_valid && i < o.bars.size(); ++i) {
         const Candidate& c = o.bars[i];
         const double key = SetupBarChart::key(i);
-        compute_->addData(key, c.step.compute_seconds);
-        comm_->addData(key, c.step.comm_seconds);
-        offload_->addData(key, c.step.offload_seconds);
-        data_wait_->addData(key, c.step.data_wait_seconds);
-        waits_for_data = waits_for_data || c.step.data_wait_seconds > 0;
-        top = std::max(top, c.step.seconds);
+        const double shown = SetupBarChart::notRun(c) ? 0.0 : 1.0;  // a setup the engine does not have: no bar
+        compute_->addData(key, shown * c.step.compute_seconds);
+        comm_->addData(key, shown * c.step.comm_seconds);
+        offload_->addData(key, shown * c.step.offload_seconds);
+        data_wait_->addData(key, shown * c.step.data_wait_seconds);
+        waits_for_data = waits_for_data || shown * c.step.data_wait_seconds > 0;
+        top = std::max(top, shown * c.step.seconds);
     }
     // The pins' step times, ghosted behind the live bars.
     std::vector<std::vector<double>> ghosts;
@@ -187,14 +188,16 @@ void TimeView::setCaptions() {
         const Candidate& c = o.bars[i];
         PlotLabel* text = chart_.label(i);
         text->setBrush(label_bg);
-        text->position->setCoords(SetupBarChart::key(i), std::min(c.step.seconds, label_cap_seconds_));
+        const bool not_run = SetupBarChart::notRun(c);
+        text->position->setCoords(SetupBarChart::key(i), not_run ? 0.0 : std::min(c.step.seconds, label_cap_seconds_));
         // The recommended setup marked as the memory view marks it: which bar the card talks about.
         const bool recommended = c.fit.all() && o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero);
         text->setColor(!c.fit.all() ? capacityColor(pal) : recommended ? highlightColor(pal) : pal.color(QPalette::WindowText));
         QString caption = QString::fromStdString(format_seconds(c.step.seconds));
         if (roomy_) caption += QStringLiteral("\n") + tokensCaption(c);
         if (roomy_ && mixed_steps_) caption += QStringLiteral("\n") + stepTokensCaption(c);
-        if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + SetupBarChart::misfitMark(c);  // as the memory view marks it
+        if (not_run) caption = QStringLiteral("\u2717 ") + SetupBarChart::misfitMark(c);
+        else if (!c.fit.all()) caption += QStringLiteral("\n\u2717 ") + SetupBarChart::misfitMark(c);  // as the memory view marks it
         if (recommended) caption += QStringLiteral("\n\u2605 ") + tr("best");
         text->setText(caption);
     }

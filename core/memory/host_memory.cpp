@@ -178,6 +178,27 @@ Pinned pinned(double bytes, bool pin) {
     return {b, b - bytes};
 }
 
+// A rank's CPUOffload shards (`rank_elems` elements of `bytes_per_element`) as pinned: one
+// allocation a FlatParameter under FSDP1, the root unit's (embedding, output layer) and each
+// decoder layer's, each rounded up to a power of two; under FSDP2 one a parameter
+// (per_tensor_pinned_factor over the `ranks`).
+Pinned fsdp_pinned_shards(const Scenario& s, double rank_elems, double bytes_per_element, double ranks) {
+    const double plain = rank_elems * bytes_per_element;
+    if (s.fsdp.engine == Engine::Fsdp2) {
+        const double b = plain * per_tensor_pinned_factor(s.model, ranks, bytes_per_element);
+        return {b, b - plain};
+    }
+    const ModelSpec& m = s.model;
+    const double whole = std::max(static_cast<double>(parameter_count(m)), 1.0);
+    const double root_elems =
+        static_cast<double>(m.hidden) * (static_cast<double>(m.vocab) * (m.tied_embeddings ? 1.0 : 2.0) + static_cast<double>(m.positions));
+    // Adapters sit in the layers (PEFT wraps no embedding by default); full training shares the root.
+    const double root = s.finetune.adapters() ? 0.0 : plain * std::clamp(root_elems / whole, 0.0, 1.0);
+    const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
+    const double b = pinned_allocation_bytes(root) + layers * pinned_allocation_bytes((plain - root) / layers);
+    return {b, b - plain};
+}
+
 // Elements in each of a rank's ZeRO-3 sub-groups (stage3.py _create_fp16_sub_groups L1160-1183:
 // groups of sub_group_size, the last one the remainder), as full groups and the remainder.
 struct SubGroups {
@@ -283,9 +304,16 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
     const double model_bytes = q.P * (t.load_in_16bit ? 2.0 : 4.0);
     const double shard = std::min(model_bytes, kCheckpointShardBytes);
     if (is_fsdp(s.fsdp) && !q.qlora) {
-        // cpu_ram_efficient_loading: the node's first process alone builds the model (in the
-        // storage dtype) and reads a shard at a time into it.
-        const double fsdp_model = q.P * fsdp_storage_bytes(s);
+        // cpu_ram_efficient_loading: the node's first process alone builds the model and reads a
+        // shard at a time into it, in the dtype it is loaded in: FSDP1 casts to fp32 after wrapping,
+        // the FlatParameters on the GPU (Accelerate accelerator.py prepare_model: FSDP(model), then
+        // param.data.to(torch.float32)); Accelerate's FSDP2 path up-casts on the host before
+        // sharding (utils/fsdp_utils.py fsdp2_prepare_model), so there the storage dtype; under
+        // autocast (a custom loop) the model is fp32 as built.
+        const double loaded = s.fsdp.engine == Engine::Fsdp && s.fsdp.precision == FsdpPrecision::Mixed
+                                  ? (t.load_in_16bit && t.precision != Precision::Fp32 ? 2.0 : 4.0)
+                                  : fsdp_storage_bytes(s);
+        const double fsdp_model = q.P * loaded;
         mo.bytes.model_copy = fsdp_model + std::min(fsdp_model, kCheckpointShardBytes);
         mo.cause = QT_TRANSLATE_NOOP("Core", "the node's first process loads the whole model (FSDP's cpu_ram_efficient_loading)");
         return mo;
@@ -349,10 +377,14 @@ LastingStates lasting_states(const Scenario& s, const NodeTerms& q) {
     if (is_fsdp(s.fsdp)) {
         if (z.offload_param == OffloadDevice::Cpu) {
             // CPUOffload: the parameter and gradient shards pinned, torch.optim's moments pageable.
+            // Each FlatParameter (a wrapped unit: a decoder layer, the root) pins its shard and its
+            // gradient shard apart (_flat_param.py init_flat_param_attributes: _local_shard.pin_memory(),
+            // _cpu_grad ... .pin_memory()), each rounded up on its own; FSDP2 pins each parameter.
             const double storage = fsdp_storage_bytes(s);
-            add(lasting.parameters, pinned(storage * Tr, true));
+            const Pinned shards = fsdp_pinned_shards(s, Tr, storage, q.N);
+            add(lasting.parameters, shards);
             lasting.parameters += g * q.frozen_r;
-            add(lasting.gradients, pinned(storage * Tr, true));
+            add(lasting.gradients, shards);
             lasting.optimizer_states += g * q.moments_per_param * storage / 4.0 * Tr;
         }
         return out;

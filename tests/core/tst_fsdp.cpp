@@ -9,6 +9,7 @@
 #include "core/io/scenario_json.h"
 #include "core/io/session_version.h"
 #include "core/memory/fsdp_memory.h"
+#include "core/memory/host_memory.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
 #include "core/model/trainable_params.h"
@@ -22,6 +23,10 @@
 #include "test_util.h"
 
 #include <nlohmann/json.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
 
 #include "test_main.h"
 
@@ -170,6 +175,32 @@ private slots:
         QVERIFY2(std::abs(gradients_at_loss(no_sync) - expected) < 1e-6 * P, std::to_string(gradients_at_loss(no_sync) / P).c_str());
         // One reduce-scatter a step instead of one a micro step.
         if (held_bytes_per_param > 0) QVERIFY(estimate_step(no_sync).comm_total_seconds < estimate_step(synced).comm_total_seconds);
+    }
+
+    // Host RAM under FSDP1: CPUOffload pins each FlatParameter's shard and gradient shard apart
+    // (_flat_param.py init_flat_param_attributes), so each wrapped unit rounds up on its own:
+    // Llama-2 70B over 16 ranks, a decoder layer's fp32 shard 204 MiB -> 256 MiB, the root's (the
+    // untied embedding and output layer) 125 MiB -> 128 MiB; a node's 8 ranks hold 161 GiB of each,
+    // not 8 x 32 GiB for one 16 GiB block. And the node's first process loads the model in the
+    // dtype it is loaded in (bf16: 2 bytes a parameter): FSDP1 casts to fp32 after wrapping, on the GPU.
+    void fsdp1_host_ram_per_unit_and_loaded_dtype() {
+        Scenario s = preset_scenario("llama-2-70b", "a100-80gb", 16);
+        s.fsdp.engine = Engine::Fsdp;
+        s.zero.stage = 3;
+        s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Cpu;
+        s.training.global_batch = 64;
+        const HostMemory h = host_memory(s);
+        const double P = static_cast<double>(parameter_count(s.model));
+        const double root = 2.0 * 32000 * 8192;
+        const double layer_shard = 4.0 * (P - root) / 80 / 16, root_shard = 4.0 * root / 16;
+        const double expected = 8 * (80 * static_cast<double>(std::bit_ceil(static_cast<std::uint64_t>(std::ceil(layer_shard)))) +
+                                     static_cast<double>(std::bit_ceil(static_cast<std::uint64_t>(std::ceil(root_shard)))));
+        const HostMoment& training = h.moment(HostPhase::Training);
+        QVERIFY2(std::abs(training.bytes.parameters - expected) < 1e-6 * expected,
+                 (std::to_string(training.bytes.parameters / (1024.0 * 1024 * 1024)) + " GiB").c_str());
+        QCOMPARE(training.bytes.gradients, training.bytes.parameters);
+        const double loaded = h.moment(HostPhase::Loading).bytes.model_copy;
+        QCOMPARE(loaded, 2.0 * P + kCheckpointShardBytes);  // the model in bf16, and one checkpoint shard read into it
     }
 
     // FSDP has no ZeRO-1, no NVMe tier, and offloads parameters with the optimizer; validate says so

@@ -169,6 +169,20 @@ void validate_fsdp(const Scenario& s) {
         throw InputError("engine " + engine +
                          " offloads parameters, gradients and the optimizer step together (CPUOffload(offload_params=True)): "
                          "set offload_optimizer and offload_param both to cpu, or both to none");
+    // PyTorch runs CPUOffload with every strategy, but SHARD_GRAD_OP keeps the whole 16-bit model
+    // gathered through forward and backward and NO_SHARD the whole model: the planner models it at
+    // FULL_SHARD, where it frees the GPU.
+    if (z.offload_param == OffloadDevice::Cpu && z.stage != 3)
+        throw InputError("engine " + engine + ": CPUOffload is planned with FULL_SHARD (stage 3) only, where it frees the GPU; " +
+                         "SHARD_GRAD_OP keeps the whole 16-bit model gathered from forward to backward, NO_SHARD the whole model: use "
+                         "--stage 3, or no offload");
+    // Pure fp16 (the model loaded in fp16, no MixedPrecision): AdamW's exp_avg_sq in fp16 underflows
+    // ((1 - beta2) g^2 below fp16's 6e-8 for |g| under about 1e-3), and without a policy the
+    // Trainer builds no GradScaler: the update diverges. bf16 has fp32's exponent range.
+    if (f.precision == FsdpPrecision::Pure && s.training.precision == Precision::Fp16)
+        throw InputError("engine " + engine +
+                         ": pure fp16 (the model loaded in fp16, no MixedPrecision) keeps AdamW's second moment in fp16, where it "
+                         "underflows, and has no loss scaling: use --precision bf16 for pure 16-bit, or --fsdp-precision mixed with fp16");
     if (zeropp_switches(z).any() || z.mics_shard_size > 1)
         throw InputError("engine " + engine + ": ZeRO++ (hpZ, qwZ, qgZ) and MiCS are DeepSpeed's; turn them off for FSDP");
     const Parallelism& p = s.parallel;
@@ -256,6 +270,8 @@ void validate(const Scenario& s) {
         throw InputError("FP8 matmuls run under bf16 autocast (Accelerate's mixed_precision: fp8); use --precision bf16");
     const ZeroSetup& z = s.zero;
     if (!limits::kZeroStage.contains(z.stage)) throw InputError("ZeRO stage must be 0, 1, 2 or 3");
+    // FSDP's own words first: its setups are not DeepSpeed's (validate_fsdp).
+    validate_fsdp(s);
     if (z.offload_optimizer != OffloadDevice::None && z.stage == 0)
         throw InputError("offload_optimizer needs ZeRO stage 1, 2 or 3 (DeepSpeed ignores it at stage 0)");
     if (z.offload_param != OffloadDevice::None && z.stage != 3) throw InputError("offload_param is valid only with ZeRO stage 3");
@@ -276,7 +292,6 @@ void validate(const Scenario& s) {
     if (const std::string refusal = master_weights_refusal(s); !refusal.empty()) throw InputError(refusal);
     validate_parallelism(s);
     validate_mics(s);
-    validate_fsdp(s);
     // fp32 with offload is allowed: stage_1_and_2.py and stage3.py make their fp32 partition with
     // .clone().float() whatever the weights' dtype (PEFT's ZeRO-3 offload examples train in fp32).
     validate_finetune(s);

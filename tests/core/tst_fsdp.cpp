@@ -253,6 +253,10 @@ private slots:
                                 << "ZeRO++";
         QTest::newRow("tensor parallelism") << "tp"
                                             << "data parallelism only";
+        QTest::newRow("CPUOffload at SHARD_GRAD_OP: FSDP's words, not DeepSpeed's") << "offload2"
+                                                                                    << "CPUOffload is planned with FULL_SHARD";
+        QTest::newRow("pure fp16: the second moment underflows, no loss scaling") << "purefp16"
+                                                                                  << "underflows";
     }
     void validate_names_what_fsdp_lacks() {
         QFETCH(QString, what);
@@ -263,6 +267,14 @@ private slots:
         if (what == QLatin1String("half")) s.zero.offload_optimizer = OffloadDevice::Cpu;
         if (what == QLatin1String("zeropp")) s.zero.quantized_weights = true;
         if (what == QLatin1String("tp")) s.parallel.tensor = 2;
+        if (what == QLatin1String("offload2")) {
+            s.zero.stage = 2;
+            s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Cpu;
+        }
+        if (what == QLatin1String("purefp16")) {
+            s.fsdp.precision = FsdpPrecision::Pure;
+            s.training.precision = Precision::Fp16;
+        }
         try {
             validate(s);
             QFAIL("validate accepted it");

@@ -2682,6 +2682,10 @@
         <source>The message gives no request size to match with a term of the step.</source>
         <translation>消息未给出请求大小，无法与训练步的某一项对应。</translation>
     </message>
+    <message>
+        <source>%1, fits by %2, less than the planner misses at that moment</source>
+        <translation>%1，放得下，余 %2，少于规划器在该时刻低估的量</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::GpuLayoutView</name>

@@ -417,7 +417,8 @@ std::optional<OomFix> fix_of(const std::string& change, Scenario changed) {
 std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std::optional<OomTerm>& term) {
     std::vector<std::optional<OomFix>> out;
     const bool temporary = term && term->name.rfind("torch.optim's temporary", 0) == 0;
-    if (!s.training.fused_optimizer || temporary) {
+    // torch.optim's foreach temporaries exist in its step only: elsewhere the kernel changes nothing.
+    if ((!s.training.fused_optimizer && phase == StepPhase::OptimizerStep) || temporary) {
         Scenario f = s;
         f.training.fused_optimizer = true;
         out.push_back(fix_of("DeepSpeed's fused Adam (an \"optimizer\" block in ds_config) instead of torch.optim's", f));
@@ -566,10 +567,26 @@ OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s) {
         d.planned_bytes = most;
         d.planned_reserved_bytes = reserved;
         if (first.allocated_bytes) d.measured_bytes = *first.allocated_bytes + first.tried_bytes;
+        // The run got through every phase before the failing one: a planner step that needs more
+        // than the card there describes another run (an assumed sequence, recompute or batch).
+        for (const StepMoment& mo : timeline)
+            if (mo.phase != StepPhase::StartUp && mo.phase < d.phase && first.total_bytes && mo.allocated_bytes() > *first.total_bytes &&
+                mo.allocated_bytes() > d.earlier_peak_bytes.value_or(0.0)) {
+                d.earlier_peak_bytes = mo.allocated_bytes();
+                d.earlier_peak_phase = mo.phase;
+            }
     }
     // A full card outside PyTorch's cache wants the same changes as a capacity shortage.
     if ((d.cause == OomCause::Capacity || d.cause == OomCause::OutsideAllocator) && d.moment == OomMoment::InStep)
         d.fixes = capacity_fixes(s, d.phase, d.term);
+    // The planner short of the log at the failing moment: a fix it calls fitting by less than that
+    // shortfall may not have saved this run (the shortfall need not carry over to the fix's own
+    // peak, so the verdict stays the planner's and the margin is named).
+    d.far_below_log = d.planned_bytes && d.measured_bytes && *d.planned_bytes < (1.0 - kMomentFarBelowLog) * *d.measured_bytes;
+    if (d.planned_bytes && d.measured_bytes && *d.planned_bytes < (1.0 - kMomentBelowLog) * *d.measured_bytes && !d.far_below_log) {
+        d.below_log_bytes = *d.measured_bytes - *d.planned_bytes;
+        for (OomFix& f : d.fixes) f.spare_under_shortfall = f.fits && f.usable_bytes - f.peak_bytes < *d.below_log_bytes;
+    }
     return d;
 }
 

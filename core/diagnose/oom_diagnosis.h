@@ -41,6 +41,9 @@ struct OomFix {
     double usable_bytes = 0;
     bool fits = false;
     double step_seconds = 0;  // for the recommender's plan, else 0
+    // Fits with less to spare than the planner is below the log at the failing moment
+    // (OomDiagnosis::below_log_bytes): the planner's verdict, on a margin the run may not have.
+    bool spare_under_shortfall = false;
 };
 
 struct OomDiagnosis {
@@ -59,7 +62,23 @@ struct OomDiagnosis {
     // without the CUDA context), beside the message's "reserved in total by PyTorch".
     std::optional<double> planned_reserved_bytes;
     std::vector<OomFix> fixes;  // capacity only: cheapest first, then the recommender's plan
+    // Where the planner has the failing moment more than kMomentBelowLog below the log's bytes: what it
+    // lacks there; a fix that fits with less to spare is marked (OomFix::spare_under_shortfall).
+    std::optional<double> below_log_bytes;
+    bool far_below_log = false;  // more than kMomentFarBelowLog below: no gap carried
+    // Where the planner's own step needs more than the card before the failing moment (a phase the
+    // run got past): that moment's allocated bytes and phase; an assumed value is off.
+    std::optional<double> earlier_peak_bytes;
+    StepPhase earlier_peak_phase = StepPhase::StartUp;
 };
+
+// The planner's bytes at the failing moment may be this share below the log's (allocated plus the
+// request) before the gap is carried into the fixes: within it the request's rounding and the
+// allocator's own blocks.
+inline constexpr double kMomentBelowLog = 0.02;
+// Beyond this share below the log the planner describes another run (a value assumed, the model):
+// a gap that large is not a margin to carry, and the output says so instead.
+inline constexpr double kMomentFarBelowLog = 0.25;
 
 // A request matches a term when they differ by at most this fraction of the request: PyTorch
 // prints two decimals (12.94 GiB is 12.935-12.945) and a parameter count stated to three

@@ -206,7 +206,13 @@ QWidget* DiagnosisPanel::buildFixes() {
         const OomFix& f = fixes[static_cast<std::size_t>(i)];
         grid->addWidget(textLabel(fromCore(f.change)), i + 1, 0);
         const QString peak = tr("%1 of %2").arg(gibText(f.peak_bytes), gibText(f.usable_bytes));
-        grid->addWidget(textLabel((f.fits ? tr("%1, fits") : tr("%1, does not fit")).arg(peak), false), i + 1, 1);
+        // A fit by less than the planner is below the log at the failing moment says so (OomFix::spare_under_shortfall).
+        const QString verdict =
+            !f.fits ? tr("%1, does not fit").arg(peak)
+            : f.spare_under_shortfall
+                ? tr("%1, fits by %2, less than the planner misses at that moment").arg(peak, gibText(f.usable_bytes - f.peak_bytes))
+                : tr("%1, fits").arg(peak);
+        grid->addWidget(textLabel(verdict, false), i + 1, 1);
         auto* apply = new QPushButton(tr("Apply"));
         apply->setObjectName(QStringLiteral("applyFix%1").arg(i));
         apply->setAccessibleName(tr("Apply: %1").arg(fromCore(f.change)));

@@ -143,10 +143,17 @@ nlohmann::json diagnosis_json(const std::string& path, const OomLog& log, const 
         if (d.term_error) j["term"]["relative_error"] = *d.term_error;
     }
     if (d.planned_bytes) j["planner_moment_bytes"] = *d.planned_bytes;
+    if (d.below_log_bytes) j["planner_below_log_bytes"] = *d.below_log_bytes;
+    if (d.far_below_log) j["planner_far_below_log"] = true;
+    if (d.earlier_peak_bytes) j["planner_earlier_peak"] = {{"bytes", *d.earlier_peak_bytes}, {"phase", to_string(d.earlier_peak_phase)}};
     if (d.measured_bytes) j["log_moment_bytes"] = *d.measured_bytes;
     j["fixes"] = nlohmann::json::array();
     for (const OomFix& f : d.fixes)
-        j["fixes"].push_back({{"change", f.change}, {"peak_bytes", f.peak_bytes}, {"usable_bytes", f.usable_bytes}, {"fits", f.fits}});
+        j["fixes"].push_back({{"change", f.change},
+                              {"peak_bytes", f.peak_bytes},
+                              {"usable_bytes", f.usable_bytes},
+                              {"fits", f.fits},
+                              {"spare_under_shortfall", f.spare_under_shortfall}});
     return j;
 }
 
@@ -193,6 +200,14 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
             << " requested = " << gib(*d.measured_bytes) << "; the planner " << gib(*d.planned_bytes) << " ("
             << apart(*d.planned_bytes, *d.measured_bytes) << ")\n";
     else if (d.planned_bytes) out << "At that moment the planner has " << gib(*d.planned_bytes) << " allocated\n";
+    if (d.far_below_log)
+        out << "  The planner is far below the log there: it describes another run than this one (a value below marked [assumed], or "
+               "the model), and its fixes are for the run it describes\n";
+    if (d.earlier_peak_bytes)
+        out << "  The planner's step needs " << gib(*d.earlier_peak_bytes) << " at "
+            << oom_moment_words(OomMoment::InStep, d.earlier_peak_phase)
+            << ", before that moment and more than the card: the run got past it, so a value below is not the run's (those marked "
+               "[assumed] first: give --seq, --checkpointing, --micro-batch as it had them)\n";
     if (log.memory_usage) print_memory_usage(out, *log.memory_usage);
     out << "The run (value, then where it came from):\n";
     for (const SetupRow& r : rows) out << "  " << r.field << ": " << r.value << " [" << r.source << "]\n";
@@ -206,8 +221,11 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
         out << "What the planner finds (peak of usable; on the same GPUs unless a line says more):\n";
         for (const OomFix& f : d.fixes)
             out << "  - " << f.change << ": " << gib(f.peak_bytes) << " of " << gib(f.usable_bytes) << ", "
-                << (f.fits ? "fits" : "does not fit") << (f.step_seconds > 0 ? ", " + format_seconds(f.step_seconds) + " a step" : "")
-                << "\n";
+                << (f.fits ? "fits" : "does not fit")
+                << (f.spare_under_shortfall ? " by " + gib(f.usable_bytes - f.peak_bytes) + ", less than the " + gib(*d.below_log_bytes) +
+                                                  " the planner is below the log at that moment"
+                                            : "")
+                << (f.step_seconds > 0 ? ", " + format_seconds(f.step_seconds) + " a step" : "") << "\n";
     }
     if (d.cause == OomCause::Capacity) {
         out << "What frees memory there, cheapest first:\n";

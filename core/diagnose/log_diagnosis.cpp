@@ -24,6 +24,7 @@ OomDiagnosis diagnose_log(const OomLog& log, const Scenario& s, const std::strin
     d.moment = log.moment;
     d.phase = log.phase;
     if (!log.deciding_frame.empty()) d.moment_from = "frame " + log.deciding_frame;
+    d.remedies = oom_remedies(d.moment, d.phase);  // the setup is not one the planner runs: the moment's own list
     return d;
 }
 

@@ -526,6 +526,16 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
 
 }  // namespace
 
+std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase) {
+    std::vector<std::string> out = oom_remedies(moment, phase);
+    if (data_parallel_size(s) == 1)
+        for (std::string& r : out)
+            if (r.starts_with("more data-parallel GPUs or a higher ZeRO stage"))
+                r = "more data-parallel GPUs: at data parallelism 1 (every GPU a tensor or pipeline rank) no ZeRO stage splits the fp32 "
+                    "master weights and Adam moments";
+    return out;
+}
+
 OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s) {
     OomDiagnosis d;
     d.cause = oom_cause(log, &d.evidence, &d.advice);
@@ -576,6 +586,7 @@ OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s) {
                 d.earlier_peak_phase = mo.phase;
             }
     }
+    d.remedies = oom_remedies(s, d.moment, d.phase);
     // A full card outside PyTorch's cache wants the same changes as a capacity shortage.
     if ((d.cause == OomCause::Capacity || d.cause == OomCause::OutsideAllocator) && d.moment == OomMoment::InStep)
         d.fixes = capacity_fixes(s, d.phase, d.term);

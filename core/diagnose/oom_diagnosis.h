@@ -61,7 +61,8 @@ struct OomDiagnosis {
     // The planner's reserve by PyTorch at that moment (core/memory/allocator.h reserved_along,
     // without the CUDA context), beside the message's "reserved in total by PyTorch".
     std::optional<double> planned_reserved_bytes;
-    std::vector<OomFix> fixes;  // capacity only: cheapest first, then the recommender's plan
+    std::vector<OomFix> fixes;          // capacity only: cheapest first, then the recommender's plan
+    std::vector<std::string> remedies;  // what frees memory at the moment, for this run (oom_remedies)
     // Where the planner has the failing moment more than kMomentBelowLog below the log's bytes: what it
     // lacks there; a fix that fits with less to spare is marked (OomFix::spare_under_shortfall).
     std::optional<double> below_log_bytes;
@@ -79,6 +80,11 @@ inline constexpr double kMomentBelowLog = 0.02;
 // Beyond this share below the log the planner describes another run (a value assumed, the model):
 // a gap that large is not a margin to carry, and the output says so instead.
 inline constexpr double kMomentFarBelowLog = 0.25;
+
+// What frees memory at the moment (oom_remedies) for this run: at data parallelism 1 no ZeRO stage
+// partitions anything (the DeepSpeed#237 maintainer: "your data parallelism is 1, so there is no
+// memory reduction"), so only more data-parallel GPUs are named there.
+std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase);
 
 // A request matches a term when they differ by at most this fraction of the request: PyTorch
 // prints two decimals (12.94 GiB is 12.935-12.945) and a parameter count stated to three

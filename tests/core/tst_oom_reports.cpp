@@ -284,6 +284,19 @@ private slots:
     // PyTorch 1.0-1.3's "X cached)" is the cache beyond the allocated bytes (CUDACachingAllocator.cpp:
     // amount_cached - amount_allocated); 1.4 printed the whole reserve under that word. The reserve
     // is allocated + cached unless that sum with the free bytes exceeds the card.
+    // DeepSpeed#237: GPT-2 18B, 8-way tensor parallel on 8 GPUs, ZeRO-2 out of memory at start-up;
+    // the maintainer: "your data parallelism is 1, so there is no memory reduction". At data
+    // parallelism 1 the start-up advice names more data-parallel GPUs, not a higher stage.
+    void remedies_at_data_parallelism_one() {
+        Scenario s = test::preset_scenario("llama-2-7b", "v100-32gb", 8);
+        s.parallel.tensor = 8;
+        const auto one = oom_remedies(s, OomMoment::InStep, StepPhase::StartUp);
+        QVERIFY2(one.front().starts_with("more data-parallel GPUs: at data parallelism 1"), one.front().c_str());
+        s.parallel.tensor = 1;
+        const auto eight = oom_remedies(s, OomMoment::InStep, StepPhase::StartUp);
+        QVERIFY2(eight.front().starts_with("more data-parallel GPUs or a higher ZeRO stage"), eight.front().c_str());
+    }
+
     void old_cached_figure_data() {
         QTest::addColumn<QString>("message");
         QTest::addColumn<double>("reserved_gib");

@@ -122,7 +122,7 @@ nlohmann::json diagnosis_json(const std::string& path, const OomLog& log, const 
                      {"advice", d.advice},
                      {"moment", oom_moment_key(d)},
                      {"where", oom_moment_words(d.moment, d.phase)},
-                     {"remedies", oom_remedies(d.moment, d.phase)}};
+                     {"remedies", d.remedies}};
     j["events"] = nlohmann::json::array();
     for (const OomEvent& e : log.events) j["events"].push_back(event_json(e));
     if (!d.moment_from.empty()) j["moment_from"] = d.moment_from;
@@ -229,7 +229,7 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
     }
     if (d.cause == OomCause::Capacity) {
         out << "What frees memory there, cheapest first:\n";
-        for (const std::string& r : oom_remedies(d.moment, d.phase)) out << "  - " << r << "\n";
+        for (const std::string& r : d.remedies) out << "  - " << r << "\n";
     }
 }
 

@@ -61,6 +61,17 @@ Scenario with_gpu_count(const Scenario& s, std::int64_t gpus, std::int64_t node_
     return out;
 }
 
+namespace {
+// The precision on a GPU (precision_for_gpu: bf16 becomes fp16 without bf16 tensor cores); an FSDP
+// model loaded in 16 bits (pure) cannot be fp16 (validate_fsdp), so it keeps fp32 shards under
+// MixedPrecision there, what the Trainer's fp16 builds.
+void use_precision_of(Scenario& out, const GpuSpec& gpu) {
+    out.training.precision = precision_for_gpu(out.training.precision, gpu);
+    if (is_fsdp(out.fsdp) && out.fsdp.precision == FsdpPrecision::Pure && out.training.precision == Precision::Fp16)
+        out.fsdp.precision = FsdpPrecision::Mixed;
+}
+}  // namespace
+
 Scenario with_node(const Scenario& s, const Cluster& node, std::int64_t gpus) {
     // A count below 1 falls through to with_gpu_count, which refuses it.
     const std::int64_t per_node = std::max<std::int64_t>(node.gpus_per_node, 1);
@@ -71,8 +82,7 @@ Scenario with_node(const Scenario& s, const Cluster& node, std::int64_t gpus) {
     }
     Scenario out = s;
     out.cluster = node;
-    // bf16 becomes fp16 on a GPU without bf16 tensor cores (precision_for_gpu).
-    out.training.precision = precision_for_gpu(out.training.precision, node.gpu);
+    use_precision_of(out, node.gpu);
     return with_gpu_count(out, count, per_node);
 }
 
@@ -83,7 +93,7 @@ Scenario with_gpu(const Scenario& s, const GpuSpec& gpu) {
             return with_node(s, node->cluster, s.cluster.world_size());
     Scenario out = s;
     out.cluster.use_gpu(gpu);
-    out.training.precision = precision_for_gpu(out.training.precision, gpu);
+    use_precision_of(out, gpu);
     return out;
 }
 

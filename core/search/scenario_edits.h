@@ -33,7 +33,8 @@ Scenario with_node(const Scenario& s, const Cluster& node, std::int64_t gpus);
 // with the same GPU count, so a workstation GPU does not keep a DGX's 2 TiB of RAM and 1600
 // Gbit/s; on an edited node, or a GPU no preset has, only the GPU (and its links) change. Here and
 // in with_node a bf16 plan becomes fp16 on a GPU without bf16 tensor cores (precision_for_gpu,
-// core/presets/gpu_presets.h): what runs there at tensor-core speed.
+// core/presets/gpu_presets.h): what runs there at tensor-core speed; an FSDP model loaded in bf16
+// (pure) becomes fp32 shards under fp16 MixedPrecision (pure fp16 is refused: validate_fsdp).
 Scenario with_gpu(const Scenario& s, const GpuSpec& gpu);
 
 // The scenario under `engine` (core/model/engine.h). Moving to PyTorch FSDP drops what FSDP does not

@@ -629,6 +629,15 @@ private slots:
         QCOMPARE(with_gpu(s, gpu_preset("v100-32gb")).training.precision, Precision::Fp32);
         const ClusterPreset& dgx2 = cluster_preset("dgx-2");
         QCOMPARE(with_node(default_scenario(), dgx2.cluster, 16).training.precision, Precision::Fp16);
+        // An FSDP model loaded in bf16 (pure) cannot be pure fp16 (validate refuses it): on Volta it
+        // trains under fp16 MixedPrecision, a plan that validates.
+        Scenario pure = default_scenario();
+        pure.fsdp.engine = Engine::Fsdp;
+        pure.fsdp.precision = FsdpPrecision::Pure;
+        pure.zero.stage = 3;
+        const Scenario volta = with_gpu(pure, gpu_preset("v100-32gb"));
+        QCOMPARE(volta.fsdp.precision, FsdpPrecision::Mixed);
+        validate(volta);
     }
     // A custom GPU of a peak two presets share takes the traits of the one nearest in memory: the
     // A100 80GB given as the 79.15 GiB torch reports keeps its HBM2e, a 40GB card its HBM2 (A100

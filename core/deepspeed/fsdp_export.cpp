@@ -181,12 +181,14 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     py += "        \"state_dict_type\": \"SHARDED_STATE_DICT\",\n";
     py += "    },\n";
     // Gradient accumulation as planned (FsdpSetup::sync_each_batch): the Trainer reduces every micro
-    // step only when told (accelerator_config gradient_accumulation_kwargs, read by the training
-    // loop of transformers releases from 2025; older ones always run no_sync).
+    // step only when told (accelerator_config gradient_accumulation_kwargs), and only a training loop
+    // that reads plugin_kwargs["sync_each_batch"] does (recent transformers; releases whose loop
+    // wraps every micro step but the last in accelerator.no_sync unconditionally run no_sync).
     if (gradient_accumulation_steps(s.training, data_parallel_size(s)) > 1) {
         if (s.fsdp.sync_each_batch)
             py +=
-                "    accelerator_config={\"gradient_accumulation_kwargs\": {\"sync_each_batch\": True}},  # reduce every micro step, as planned\n";
+                "    accelerator_config={\"gradient_accumulation_kwargs\": {\"sync_each_batch\": True}},  # reduce every micro step, as planned "
+                "(a recent transformers' loop reads it)\n";
         else
             py +=
                 "    # Micro steps but the last run under no_sync: each GPU keeps the whole unsharded gradient between them, as\n"

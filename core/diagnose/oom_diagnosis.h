@@ -66,7 +66,7 @@ struct OomDiagnosis {
     // Where the planner has the failing moment more than kMomentBelowLog below the log's bytes: what it
     // lacks there; a fix that fits with less to spare is marked (OomFix::spare_under_shortfall).
     std::optional<double> below_log_bytes;
-    bool far_below_log = false;  // more than kMomentFarBelowLog below: no gap carried
+    bool far_below_log = false;  // more than kMomentFarBelowLog below: another run, no margin named
     // Where the planner's own step needs more than the card before the failing moment (a phase the
     // run got past): that moment's allocated bytes and phase; an assumed value is off.
     std::optional<double> earlier_peak_bytes;
@@ -74,11 +74,11 @@ struct OomDiagnosis {
 };
 
 // The planner's bytes at the failing moment may be this share below the log's (allocated plus the
-// request) before the gap is carried into the fixes: within it the request's rounding and the
-// allocator's own blocks.
+// request) before a fix that fits by less than the shortfall is marked: within it the request's
+// rounding and the allocator's own blocks.
 inline constexpr double kMomentBelowLog = 0.02;
 // Beyond this share below the log the planner describes another run (a value assumed, the model):
-// a gap that large is not a margin to carry, and the output says so instead.
+// a gap that large is no margin to weigh fixes by, and the output says so instead.
 inline constexpr double kMomentFarBelowLog = 0.25;
 
 // What frees memory at the moment (oom_remedies) for this run: at data parallelism 1 no ZeRO stage

@@ -66,12 +66,23 @@ std::string convention_text(const Scenario& s) {
 std::string host_text(const Scenario& s, const Candidate& c) {
     const HostMemory& h = c.memory.host;
     const Training& t = s.training;
-    const std::string load = s.finetune.method == FineTuneMethod::Qlora ? "quantised onto the GPUs" : t.load_in_16bit ? "16-bit" : "fp32";
+    // Under FSDP the model is held as host_memory.cpp's loading moment has it: FSDP1 with MixedPrecision
+    // in the dtype it is loaded in, FSDP2 (up-cast on the host) and autocast in fp32, pure in its own;
+    // CPUOffload always pins its shards, whatever pin_memory says.
+    const bool fsdp_fp32_load = is_fsdp(s.fsdp) && (s.fsdp.precision == FsdpPrecision::Autocast ||
+                                                    (s.fsdp.engine == Engine::Fsdp2 && s.fsdp.precision == FsdpPrecision::Mixed));
+    const bool sixteen = fsdp_fp32_load                                               ? false
+                         : is_fsdp(s.fsdp) && s.fsdp.precision == FsdpPrecision::Pure ? t.precision != Precision::Fp32
+                                                                                      : t.load_in_16bit;
+    const std::string load = s.finetune.method == FineTuneMethod::Qlora ? "quantised onto the GPUs" : sixteen ? "16-bit" : "fp32";
+    const std::string buffers = !is_fsdp(s.fsdp) ? std::string("; offload buffers ") + (s.zero.pin_memory ? "pinned" : "pageable")
+                                : s.zero.offload_param == OffloadDevice::Cpu ? "; CPUOffload shards pinned"
+                                                                             : "";
     std::string out = "Per node, host RAM      GiB  (loading " + load + (t.low_cpu_mem_usage ? " with low_cpu_mem_usage" : "") +
                       (is_fsdp(s.fsdp)                         ? " on the node's first process (cpu_ram_efficient_loading)"
                        : s.zero.stage == 3 && s.zero.zero_init ? " under zero.Init"
                                                                : "") +
-                      "; offload buffers " + (s.zero.pin_memory ? "pinned" : "pageable") + ")\n";
+                      buffers + ")\n";
     for (const HostMoment& mo : h.moments) {
         out += "  " + pad_right(to_string(mo.phase), 18) + pad_left(gib(mo.bytes.total()), 8);
         if (mo.phase == h.peak_phase) out += "  <- peak: " + std::string(mo.cause);

@@ -182,7 +182,8 @@ void apply_cluster(const Args& a, Scenario& s, ScenarioNotes* notes) {
     std::int64_t per_node = c.gpus_per_node;
     if (auto v = a.get(opt::gpus_per_node)) per_node = parse_positive_int(*v, option_text(opt::gpus_per_node), kGpusPerNode.max);
     if (gpus) {
-        if (!a.has(opt::gpus_per_node) && *gpus < per_node) per_node = *gpus;
+        // Fewer GPUs than a node holds are part of one node, the node's size given or not.
+        if (*gpus < per_node) per_node = *gpus;
         if (*gpus % per_node != 0)
             throw InputError("--gpus " + *a.get(opt::gpus) + " is not a multiple of " + std::to_string(per_node) +
                              " GPUs per node; give --gpus-per-node to match your nodes");
@@ -470,8 +471,13 @@ void apply_assumptions(const Args& a, Scenario& s) {
 }  // namespace
 
 SizeOrAuto parse_size_or_auto(const std::string& text, const Option& o, std::int64_t max, bool auto_allowed) {
-    if (auto_allowed && text == "auto") return std::nullopt;
-    return parse_positive_int(text, option_text(o), max);  // "auto" elsewhere: "--tp must be a whole number ..."
+    if (text == "auto") {
+        if (auto_allowed) return std::nullopt;
+        // estimate, compare and export plan the sizes given: the search that "auto" asks for is recommend's.
+        throw InputError(std::string(o.name) + " auto searches the sizes, which recommend does; give a size here (" + std::string(o.name) +
+                         " 1 for none), or run recommend");
+    }
+    return parse_positive_int(text, option_text(o), max);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include "core/base/format.h"
 #include "core/base/units.h"
+#include "core/memory/host_memory.h"
 #include "core/memory/host_slices.h"
 #include "core/memory/memory_slices.h"
 #include "core/model/experts.h"
@@ -66,14 +67,9 @@ std::string convention_text(const Scenario& s) {
 std::string host_text(const Scenario& s, const Candidate& c) {
     const HostMemory& h = c.memory.host;
     const Training& t = s.training;
-    // Under FSDP the model is held as host_memory.cpp's loading moment has it: FSDP1 with MixedPrecision
-    // in the dtype it is loaded in, FSDP2 (up-cast on the host) and autocast in fp32, pure in its own;
-    // CPUOffload always pins its shards, whatever pin_memory says.
-    const bool fsdp_fp32_load = is_fsdp(s.fsdp) && (s.fsdp.precision == FsdpPrecision::Autocast ||
-                                                    (s.fsdp.engine == Engine::Fsdp2 && s.fsdp.precision == FsdpPrecision::Mixed));
-    const bool sixteen = fsdp_fp32_load                                               ? false
-                         : is_fsdp(s.fsdp) && s.fsdp.precision == FsdpPrecision::Pure ? t.precision != Precision::Fp32
-                                                                                      : t.load_in_16bit;
+    // The dtype the model is built in on the host (loaded_bytes_per_param); CPUOffload always pins
+    // its shards, whatever pin_memory says.
+    const bool sixteen = loaded_bytes_per_param(s) <= 2.0;
     const std::string load = s.finetune.method == FineTuneMethod::Qlora ? "quantised onto the GPUs" : sixteen ? "16-bit" : "fp32";
     const std::string buffers = !is_fsdp(s.fsdp) ? std::string("; offload buffers ") + (s.zero.pin_memory ? "pinned" : "pageable")
                                 : s.zero.offload_param == OffloadDevice::Cpu ? "; CPUOffload shards pinned"

@@ -17,6 +17,11 @@ double fsdp_gathered_bytes(const Scenario& s) {
     return bytes_per_element(s.training.precision);
 }
 
+double fsdp_root_unit_params(const ModelSpec& m) {
+    return static_cast<double>(m.hidden) *
+           (static_cast<double>(m.vocab) * (m.tied_embeddings ? 1.0 : 2.0) + static_cast<double>(m.positions));
+}
+
 bool fsdp_accumulates_unsharded_gradients(const Scenario& s, std::int64_t gas) {
     return is_fsdp(s.fsdp) && s.zero.stage >= 2 && gas > 1 && !s.fsdp.sync_each_batch;
 }
@@ -54,9 +59,7 @@ FsdpUnits fsdp_units(const Scenario& s, double trainable, double whole_params, d
     const double gathered = fsdp_gathered_bytes(s);
     const double storage = fsdp_storage_bytes(s);
     const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
-    // The root unit: the embedding (and learned positions), the output layer when untied, the final norm.
-    const double h = static_cast<double>(m.hidden);
-    const double root_elems = h * (static_cast<double>(m.vocab) * (m.tied_embeddings ? 1.0 : 2.0) + static_cast<double>(m.positions));
+    const double root_elems = fsdp_root_unit_params(m);
     const double whole = std::max(whole_params, 1.0);
     const double root_share = std::clamp(root_elems / whole, 0.0, 1.0);
     // Every weight as it is gathered: trainable ones in the gathered dtype, the frozen base as stored.

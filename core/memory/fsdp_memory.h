@@ -36,6 +36,11 @@ bool fsdp_accumulates_unsharded_gradients(const Scenario& s, std::int64_t gas);
 // frozen base as stored; whole at stage 0 (NO_SHARD). With CPUOffload they live on the host.
 ModelStateBytes fsdp_model_state_bytes(const Scenario& s, const ParameterSplit& split);
 
+// Parameters of FSDP's root unit: the embedding (and learned positions), the output layer when
+// untied (the final norm's few are left out). What the Trainer's and Accelerate's wrap policy
+// leaves outside the decoder layers (transformer_layer_cls_to_wrap).
+double fsdp_root_unit_params(const ModelSpec& m);
+
 // What FSDP gathers, per rank. Units are what transformers' Trainer and Accelerate wrap
 // (transformer_layer_cls_to_wrap: one decoder layer a unit); the root unit holds the embedding,
 // the final norm and the output layer.

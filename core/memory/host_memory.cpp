@@ -122,6 +122,19 @@ const HostMemory& host_memory(const Scenario& s, double cpu_checkpoint_bytes_per
     return slot.value;
 }
 
+double loaded_bytes_per_param(const Scenario& s) {
+    const Training& t = s.training;
+    if (!is_fsdp(s.fsdp)) return t.load_in_16bit ? 2.0 : 4.0;
+    // FSDP1 with MixedPrecision casts to fp32 after wrapping, the FlatParameters on the GPU
+    // (Accelerate accelerator.py prepare_model: FSDP(model), then param.data.to(torch.float32));
+    // Accelerate's FSDP2 path up-casts on the host before sharding (utils/fsdp_utils.py
+    // fsdp2_prepare_model), so there the storage dtype; under autocast (a custom loop) the model is
+    // fp32 as built, and a pure model is in its own dtype.
+    if (s.fsdp.engine == Engine::Fsdp && s.fsdp.precision == FsdpPrecision::Mixed)
+        return t.load_in_16bit && t.precision != Precision::Fp32 ? 2.0 : 4.0;
+    return fsdp_storage_bytes(s);
+}
+
 double pinned_allocation_bytes(double bytes) {
     if (!(bytes > 1)) return std::max(bytes, 0.0);
     if (bytes >= 9.2e18) return bytes;  // beyond 2^63: no such allocation; keep the value finite
@@ -190,8 +203,7 @@ Pinned fsdp_pinned_shards(const Scenario& s, double rank_elems, double bytes_per
     }
     const ModelSpec& m = s.model;
     const double whole = std::max(static_cast<double>(parameter_count(m)), 1.0);
-    const double root_elems =
-        static_cast<double>(m.hidden) * (static_cast<double>(m.vocab) * (m.tied_embeddings ? 1.0 : 2.0) + static_cast<double>(m.positions));
+    const double root_elems = fsdp_root_unit_params(m);
     // Adapters sit in the layers (PEFT wraps no embedding by default); full training shares the root.
     const double root = s.finetune.adapters() ? 0.0 : plain * std::clamp(root_elems / whole, 0.0, 1.0);
     const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
@@ -305,15 +317,8 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
     const double shard = std::min(model_bytes, kCheckpointShardBytes);
     if (is_fsdp(s.fsdp) && !q.qlora) {
         // cpu_ram_efficient_loading: the node's first process alone builds the model and reads a
-        // shard at a time into it, in the dtype it is loaded in: FSDP1 casts to fp32 after wrapping,
-        // the FlatParameters on the GPU (Accelerate accelerator.py prepare_model: FSDP(model), then
-        // param.data.to(torch.float32)); Accelerate's FSDP2 path up-casts on the host before
-        // sharding (utils/fsdp_utils.py fsdp2_prepare_model), so there the storage dtype; under
-        // autocast (a custom loop) the model is fp32 as built.
-        const double loaded = s.fsdp.engine == Engine::Fsdp && s.fsdp.precision == FsdpPrecision::Mixed
-                                  ? (t.load_in_16bit && t.precision != Precision::Fp32 ? 2.0 : 4.0)
-                                  : fsdp_storage_bytes(s);
-        const double fsdp_model = q.P * loaded;
+        // shard at a time into it, in loaded_bytes_per_param.
+        const double fsdp_model = q.P * loaded_bytes_per_param(s);
         mo.bytes.model_copy = fsdp_model + std::min(fsdp_model, kCheckpointShardBytes);
         mo.cause = QT_TRANSLATE_NOOP("Core", "the node's first process loads the whole model (FSDP's cpu_ram_efficient_loading)");
         return mo;

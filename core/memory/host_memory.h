@@ -66,6 +66,10 @@ const HostMemory& host_memory(const Scenario& s, double cpu_checkpoint_bytes_per
 // a pinned tensor of `bytes` (aten/src/ATen/core/CachingHostAllocator.h, allocate: PowerOf2Ceil).
 double pinned_allocation_bytes(double bytes);
 
+// Bytes a parameter of the model as a process builds it on the host before training (the
+// --load-dtype choice; under FSDP as its loading path leaves it: host_memory.cpp).
+double loaded_bytes_per_param(const Scenario& s);
+
 // The ratio pinned / plain over a model's weight tensors split `parts` ways and pinned one by one
 // (each rounded up on its own): >= 1, exactly 1 when every piece is a power of two in bytes.
 double per_tensor_pinned_factor(const ModelSpec& m, double parts, double bytes_per_element);

@@ -217,6 +217,9 @@ struct StepContext {
     double P = 0, weight_elem = 0, whole_weights = 0;
     std::int64_t gas = 1;
     double G = 1;
+    // Gradient reduces a step: one a micro step (G), or one for FSDP under no_sync
+    // (fsdp_accumulates_unsharded_gradients, core/memory/fsdp_memory.h).
+    double gradient_reduces = 1;
     int stage = 0;
     // Under expert parallelism the partition is the dense parameters over DP and the rank's routed
     // experts over DP / EP (core/model/experts.h zero_partition_elems).
@@ -450,9 +453,8 @@ ZeroCollectives zero_collectives(const StepContext& x) {
             z.v.reduce_scatter_bytes += z.v.allreduce_bytes;
             z.v.allreduce_bytes = 0;
         }
-        // Under no_sync the accumulated unsharded gradient is reduce-scattered once, in the last
-        // micro step (fsdp_accumulates_unsharded_gradients, core/memory/fsdp_memory.h).
-        if (fsdp_accumulates_unsharded_gradients(s, x.gas)) z.v.reduce_scatter_bytes /= x.G;
+        // Under no_sync the accumulated unsharded gradient is reduce-scattered once, in the last micro step.
+        z.v.reduce_scatter_bytes *= x.gradient_reduces / x.G;
         // FSDP reduces gradients in the gathered dtype too (fp32 under autocast, no reduce_dtype).
         const double dtype_ratio = x.weight_elem / bytes_per_element(s.training.precision);
         z.v.reduce_scatter_bytes *= dtype_ratio;
@@ -507,7 +509,7 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
         // Each micro step's gradient reduce: all-reduced buckets (ar) or reduce-scattered (rs), one of them.
         const double buckets = static_cast<double>(launches(x.P, s.zero.reduce_bucket_elems));
         // FSDP under no_sync: one reduce, behind the last micro step's backward.
-        const double reduces = fsdp_accumulates_unsharded_gradients(s, x.gas) ? 1.0 : G;
+        const double reduces = x.gradient_reduces;
         const double reduce = reduces * exposed_seconds((ar + rs) / reduces + buckets * lat, f * backward);
         (ar > 0 ? st.exposed_allreduce_seconds : st.exposed_reduce_scatter_seconds) = reduce;
         st.exposed_allgather_seconds = ag + lat;
@@ -533,7 +535,7 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
         const double gathers = modules.gathered * (L + x.backward_gathered_layers);
         const double ag_micro = ag / ((x.forward_gather_share + x.backward_gather_share) * G);
         const double ag_forward = x.forward_gather_share * ag_micro, ag_backward = x.backward_gather_share * ag_micro;
-        const double reduces = fsdp_accumulates_unsharded_gradients(s, x.gas) ? 1.0 : G;  // FSDP under no_sync: one
+        const double reduces = x.gradient_reduces;  // FSDP under no_sync: one
         const double rs_micro = rs / reduces;
         const double fwd = exposed_seconds(ag_forward, f * ahead * forward);
         const double bwd_ag = exposed_seconds(ag_backward, f * ahead * backward);
@@ -648,9 +650,8 @@ void add_fsdp_cpu_offload(const StepContext& x, double hidden_allgather_seconds,
     const double shard_bytes = (fsdp_storage_bytes(s) * x.P + x.split.frozen_bytes + x.split.quant_state_bytes) / x.N;
     const double passes = x.stage == 3 ? 2.0 : 1.0;
     // The reduced gradient shard comes down every micro step, or once under no_sync (fsdp_memory.h).
-    const double gradient_copies = fsdp_accumulates_unsharded_gradients(s, x.gas) ? 1.0 : x.G;
     const double copies =
-        (passes * shard_bytes + fsdp_storage_bytes(s) * x.partition_elems * gradient_copies / x.G) / pcie;  // per micro step
+        (passes * shard_bytes + fsdp_storage_bytes(s) * x.partition_elems * x.gradient_reduces / x.G) / pcie;  // per micro step
     const double window = f * (st.compute.forward_seconds + st.compute.backward_seconds);
     st.pcie_seconds += x.G * exposed_seconds(copies + hidden_allgather_seconds / x.G, window);
     st.cpu_optimizer_seconds = (x.partition_elems * x.g) / x.c.cpu_adam_params_per_second;
@@ -750,6 +751,7 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo, const Para
     st.gradient_accumulation_steps = gradient_accumulation_steps(s.training, data_parallel);
     x.gas = st.gradient_accumulation_steps;
     x.G = static_cast<double>(x.gas);
+    x.gradient_reduces = fsdp_accumulates_unsharded_gradients(s, x.gas) ? 1.0 : x.G;
     const double global = static_cast<double>(effective_global_batch(s.training, data_parallel));
     st.tokens_per_step = global * static_cast<double>(s.training.seq_len);
     const StepFlops flops = step_flops(s, st.tokens_per_step);

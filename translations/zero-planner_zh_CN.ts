@@ -830,6 +830,18 @@
         <source>more GPUs: %1 GPUs of the node would fit %2</source>
         <translation>更多 GPU：用本节点的 %1 个 GPU 可放下 %2</translation>
     </message>
+    <message>
+        <source>Hybrid sharding (inside each node of %1 GPUs, replicated across nodes): %2 tokens/s with %3, against %4 tokens/s with %5 over all %6 GPUs.</source>
+        <translation>混合分片（在每个 %1 GPU 节点内分片，跨节点复制）：%3 为 %2 tokens/s，而在全部 %6 个 GPU 上分片的 %5 为 %4 tokens/s。</translation>
+    </message>
+    <message>
+        <source>Hybrid sharding (inside each node of %1 GPUs, replicated across nodes): nothing fits sharded over all %2 GPUs.</source>
+        <translation>混合分片（在每个 %1 GPU 节点内分片，跨节点复制）：在全部 %2 个 GPU 上分片时没有方案放得下。</translation>
+    </message>
+    <message>
+        <source>Sharded over all %1 GPUs: %2 tokens/s, against %3 tokens/s with %4 (inside each node of %5 GPUs, replicated across nodes).</source>
+        <translation>在全部 %1 个 GPU 上分片：%2 tokens/s，而 %4（在每个 %5 GPU 节点内分片，跨节点复制）为 %3 tokens/s。</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -2530,6 +2542,18 @@
     <message>
         <source>Chosen: none, data parallel over %1</source>
         <translation>已选：无，在 %1 上做数据并行</translation>
+    </message>
+    <message>
+        <source>FSDP hybrid sharding (per node)</source>
+        <translation>FSDP 混合分片（按节点）</translation>
+    </message>
+    <message>
+        <source>HYBRID_SHARD: the model states sharded over each node&apos;s GPUs and replicated across nodes; the gathers stay inside the node, each gradient shard is all-reduced across nodes. The recommendation plans both across nodes.</source>
+        <translation>HYBRID_SHARD：模型状态在每个节点的 GPU 上分片并跨节点复制；参数收集留在节点内，每个梯度分片跨节点 all-reduce。跨节点时推荐会两种都规划。</translation>
+    </message>
+    <message>
+        <source>Change FSDP hybrid sharding</source>
+        <translation>更改 FSDP 混合分片</translation>
     </message>
 </context>
 <context>

@@ -249,9 +249,10 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     connect(doc, &PlannerDocument::resultsChanged, this, [this] {
         const Overview& o = doc_->overview();
         if (o.plan_valid && o.plan.feasible)
-            statusBar()->showMessage(tr("Recommended: %1. %2 candidates evaluated.")
-                                         .arg(translated(setup_phrase(setup_key(o.plan.best.zero), o.plan.best.engine)))
-                                         .arg(o.plan.candidates_evaluated));
+            statusBar()->showMessage(
+                tr("Recommended: %1. %2 candidates evaluated.")
+                    .arg(translated(setup_phrase(setup_key(o.plan.best.zero), o.plan.best.engine, o.plan.best.hybrid_shard)))
+                    .arg(o.plan.candidates_evaluated));
         else statusBar()->showMessage(tr("Nothing fits: see the recommendation card for what would."));
     });
 

@@ -139,6 +139,7 @@ constinit const Option engine{"--engine", "deepspeed|fsdp|fsdp2|auto", "the trai
 constinit const Option fsdp_precision{"--fsdp-precision", "", "FSDP's dtypes: mixed = fp32 model + MixedPrecision (Trainer, Accelerate), autocast = fp32 model under torch.autocast, pure = model loaded in --precision", G::Zero, S::Zero, words<FsdpPrecision>};
 constinit const Option limit_all_gathers{"--limit-all-gathers", "on|off", "FSDP: at most two units' all-gathers in flight (on)", G::Zero, S::Zero};
 constinit const Option sync_each_batch{"--sync-each-batch", "on|off", "FSDP with gradient accumulation: reduce-scatter every micro step (Accelerate's GradientAccumulationPlugin sync_each_batch); off: no_sync, each GPU holds the whole unsharded gradient between micro steps (off, the libraries' default)", G::Zero, S::Zero};
+constinit const Option hybrid_shard{"--hybrid-shard", "on|off", "FSDP at stage 3 or 2: shard inside each node and replicate across nodes (HYBRID_SHARD, HYBRID_SHARD_ZERO2; FSDP2: a 2-D mesh); off: shard over every GPU (off)", G::Zero, S::Zero};
 constinit const Option mics_hierarchical_gather{"--mics-hierarchical-gather", "on|off", "a shard group over two or more nodes gathers across nodes, then inside", G::Zero, S::Zero};
 
 constinit const Option tp{"--tp", "T|auto", "tensor parallel size, inside a node", G::Parallelism, S::Parallel};
@@ -272,7 +273,7 @@ std::span<const Option* const> all_options() {
         &loss_upcast, &loss_kernel, &grad_accumulation, &kv_cache, &keep_outputs, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &max_live_params, &zero_init,
         &pin_memory, &deepspeed_release, &host_grad_buffer, &multi_rank_allreduce, &prefetch_to_max_live, &hpz_recompute, &bf16_master_weights, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
-        &mics_hierarchical_gather, &tile_factor, &engine, &fsdp_precision, &limit_all_gathers, &sync_each_batch,
+        &mics_hierarchical_gather, &tile_factor, &engine, &fsdp_precision, &limit_all_gathers, &sync_each_batch, &hybrid_shard,
         &tp, &pp, &pp_schedule, &virtual_stages, &sequence_parallel, &pp_send, &sp, &ep, &capacity_factor,
         &finetune, &lora_rank, &lora_alpha, &lora_dropout, &lora_targets, &lora_train, &freeze, &base_precision, &double_quant,
         &quant_storage,

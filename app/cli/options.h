@@ -66,7 +66,7 @@ extern const Option job, precision, optimizer, seq, micro_batch, global_batch, c
 extern const Option stage, offload_optimizer, offload_param, overlap_comm, reduce_bucket_size, allgather_bucket_size, max_live_params,
     zero_init, pin_memory, deepspeed_release, host_grad_buffer, multi_rank_allreduce, prefetch_to_max_live, hpz_recompute,
     bf16_master_weights, save_16bit_model, zeropp, hpz_size, hpz, quantized_weights, quantized_gradients, mics_shard_size,
-    mics_hierarchical_gather, tile_factor, engine, fsdp_precision, limit_all_gathers, sync_each_batch;
+    mics_hierarchical_gather, tile_factor, engine, fsdp_precision, limit_all_gathers, sync_each_batch, hybrid_shard;
 // Model parallelism and experts
 extern const Option tp, pp, pp_schedule, virtual_stages, sequence_parallel, pp_send, sp, ep, capacity_factor;
 // Fine-tuning

@@ -347,6 +347,7 @@ void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {
     if (auto v = a.get(opt::fsdp_precision)) s.fsdp.precision = parse_fsdp_precision(*v);
     if (auto v = a.get(opt::limit_all_gathers)) s.fsdp.limit_all_gathers = parse_on_off(*v, option_text(opt::limit_all_gathers));
     if (auto v = a.get(opt::sync_each_batch)) s.fsdp.sync_each_batch = parse_on_off(*v, option_text(opt::sync_each_batch));
+    if (auto v = a.get(opt::hybrid_shard)) s.fsdp.hybrid_shard = parse_on_off(*v, option_text(opt::hybrid_shard));
 }
 
 // The size a layout option gives; with `asked` (the planning commands), auto too, which starts

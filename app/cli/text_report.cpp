@@ -190,8 +190,8 @@ std::string scenario_header(const Scenario& s, bool synthesized, const std::stri
 std::string estimate_text(const Scenario& s, const Candidate& c) {
     const MemoryBreakdown& m = c.memory;
     std::string out;
-    out += "Setup:   " + setup_label(setup_key(c.zero), c.engine) + ", micro batch " + std::to_string(c.micro_batch) + " x " +
-           std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) +
+    out += "Setup:   " + setup_label(setup_key(c.zero), c.engine, c.hybrid_shard) + ", micro batch " + std::to_string(c.micro_batch) +
+           " x " + std::to_string(c.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(c.checkpointing) +
            (c.zero.bf16_master_weights ? ", bf16 master weights and optimizer states" : "") + "\n";
     // With ZeRO++ on auto across nodes, the search's choice at stage 3 (ZeroSetup::auto_zeropp), off included.
     const bool zeropp_chosen = c.zero.auto_zeropp && c.zero.stage == 3 && s.cluster.nodes > 1;
@@ -252,7 +252,7 @@ std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) 
            pad_left("tokens/s", 10) + "  fits\n";
     for (const Candidate& c : rows) {
         const MemoryBreakdown& m = c.memory;
-        out += pad_right(setup_label(setup_key(c.zero), c.engine), 40);
+        out += pad_right(setup_label(setup_key(c.zero), c.engine, c.hybrid_shard), 40);
         // A setup the engine does not have (FSDP's ZeRO-1, its NVMe tier) has no figures to show.
         if (c.fit.refusal == SetupRefusal::Engine) {
             for (std::size_t i = 0; i < memory_slices().size(); ++i) out += pad_left("-", 8);
@@ -289,7 +289,7 @@ std::string room_lines(const Scenario& s, const Candidate& best) {
 std::string plan_text(const Scenario& s, const Plan& p) {
     std::string out;
     if (p.feasible) {
-        out += "\nRecommended: " + setup_label(setup_key(p.best.zero), p.best.engine) + "\n";
+        out += "\nRecommended: " + setup_label(setup_key(p.best.zero), p.best.engine, p.best.hybrid_shard) + "\n";
         out += room_lines(s, p.best);
         for (const auto& w : p.why) out += "  " + w + "\n";
         out += "  What decides its step: " + explain_step_line(p.best.step) + ".\n";

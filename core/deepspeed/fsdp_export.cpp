@@ -5,9 +5,11 @@
 
 #include "core/base/errors.h"
 #include "core/base/format.h"
+#include "core/model/mics.h"
 #include "core/search/zero_setups.h"
 
 #include <array>
+#include <cctype>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -93,15 +95,26 @@ std::string accelerate_fsdp_config_yaml(const Scenario& s) {
     fsdp["fsdp_cpu_ram_efficient_loading"] = YAML::Node(true);
     fsdp["fsdp_offload_params"] = YAML::Node(z.offload_param == OffloadDevice::Cpu);
     fsdp["fsdp_state_dict_type"] = YAML::Node(std::string("SHARDED_STATE_DICT"));
+    const bool hybrid = replicated_shard_groups(s).on();
+    std::map<std::string, YAML::Node> parallelism;
     if (fsdp2) {
         // FSDP2: the strategy is reshard_after_forward (True: FULL_SHARD's, False: SHARD_GRAD_OP's);
         // the FSDP1-only keys (prefetch, use_orig_params, sync_module_states) are not written.
         fsdp["fsdp_reshard_after_forward"] = YAML::Node(z.stage == 3);
         fsdp["fsdp_version"] = YAML::Node(2);
+        // Hybrid sharding under FSDP2 is a 2-D mesh (replicate, shard): Accelerate 1.10's
+        // ParallelismConfig (parallelism_config.py; `accelerate launch` turns it on for a config
+        // whose parallelism_config is not empty, and refuses it with FSDP1).
+        if (hybrid) {
+            parallelism["parallelism_config_dp_replicate_size"] = YAML::Node(s.cluster.nodes);
+            parallelism["parallelism_config_dp_shard_size"] = YAML::Node(s.cluster.gpus_per_node);
+        }
     } else {
         fsdp["fsdp_backward_prefetch"] = YAML::Node(std::string("BACKWARD_PRE"));
         fsdp["fsdp_forward_prefetch"] = YAML::Node(false);
-        fsdp["fsdp_sharding_strategy"] = YAML::Node(std::string(z.stage == 3 ? "FULL_SHARD" : z.stage == 2 ? "SHARD_GRAD_OP" : "NO_SHARD"));
+        // Accelerate's FSDP_SHARDING_STRATEGY names (utils/constants.py): fsdp_strategy_name's.
+        fsdp["fsdp_sharding_strategy"] =
+            YAML::Node(fsdp_strategy_name(SetupKey{z.stage, OffloadDevice::None, OffloadDevice::None}, hybrid));
         fsdp["fsdp_sync_module_states"] = YAML::Node(true);  // forced on with cpu_ram_efficient_loading
         fsdp["fsdp_use_orig_params"] = YAML::Node(!s.finetune.adapters());
         fsdp["fsdp_version"] = YAML::Node(1);
@@ -131,15 +144,19 @@ std::string accelerate_fsdp_config_yaml(const Scenario& s) {
                       " micro steps a step: accelerator.accumulate(model) runs the first ones under no_sync, each GPU keeping the whole "
                       "unsharded\n# gradient between them, as planned (--sync-each-batch on plans GradientAccumulationPlugin(sync_each_batch="
                       "True) instead)\n";
-    return peft_note + accumulation_note + accelerate_yaml(s, "FSDP", "fsdp_config", fsdp, accelerate_mixed_precision(s));
+    return peft_note + accumulation_note + accelerate_yaml(s, "FSDP", "fsdp_config", fsdp, accelerate_mixed_precision(s), parallelism);
 }
 
 std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& o) {
     check_exportable(s, "Trainer");
     const ZeroSetup& z = s.zero;
     const bool fsdp2 = s.fsdp.engine == Engine::Fsdp2;
-    // training_args.py FSDPOption: full_shard, shard_grad_op, no_shard, offload, auto_wrap.
-    std::string fsdp = z.stage == 3 ? "full_shard" : z.stage == 2 ? "shard_grad_op" : "no_shard";
+    // training_args.py FSDPOption: full_shard, shard_grad_op, no_shard, hybrid_shard,
+    // hybrid_shard_zero2, offload, auto_wrap (fsdp_strategy_name's names in lower case). FSDP2's
+    // hybrid mesh is the launcher's (a comment below), so its strategy is full_shard or shard_grad_op.
+    const bool hybrid = replicated_shard_groups(s).on();
+    std::string fsdp = fsdp_strategy_name(SetupKey{z.stage, OffloadDevice::None, OffloadDevice::None}, hybrid && !fsdp2);
+    for (char& ch : fsdp) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     if (z.offload_param == OffloadDevice::Cpu) fsdp += " offload";
     fsdp += " auto_wrap";
     const std::string cls = fsdp_layer_class(s.model.family);
@@ -148,6 +165,12 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     std::string py;
     py += "from transformers import TrainingArguments\n\n";
     py += "# " + engine_words(s) + ".\n";
+    if (hybrid && fsdp2)
+        py +=
+            "# Hybrid sharding under FSDP2 is a 2-D mesh: launch with accelerate launch --use_fsdp --fsdp_version 2 "
+            "--use_parallelism_config\n# --parallelism_config_dp_replicate_size " +
+            std::to_string(s.cluster.nodes) + " --parallelism_config_dp_shard_size " + std::to_string(s.cluster.gpus_per_node) +
+            " (Accelerate 1.10+), or with the Accelerate YAML export.\n";
     if (pure && s.training.precision != Precision::Fp32)
         py += "# Load the model in " + std::string(to_string(s.training.precision)) + " (from_pretrained(..., torch_dtype=torch." +
               (s.training.precision == Precision::Bf16 ? "bfloat16" : "float16") +

@@ -169,6 +169,7 @@ void visit_fields(S& s, V& v) {
     v("engine", "limit_all_gathers", fsdp.limit_all_gathers);
     v("engine", "auto", fsdp.auto_engine);
     v("engine", "sync_each_batch", fsdp.sync_each_batch);  // since version 30
+    v("engine", "hybrid_shard", fsdp.hybrid_shard);        // since version 31
 
     auto& par = s.parallel;  // since version 8
     v("parallel", "tensor", par.tensor, FieldRule{.min = 1});

@@ -90,6 +90,9 @@
 //   version 30 engine.sync_each_batch (FSDP's gradient accumulation: reduced every micro step, or
 //              accumulated unsharded under no_sync); a version-29 file has it on (version 29
 //              planned the sharded gradient reduced every micro step).
+//   version 31 engine.hybrid_shard (FSDP's HYBRID_SHARD / HYBRID_SHARD_ZERO2: sharded inside each
+//              node, replicated across nodes); a version-30 file has it off (version 30 had no
+//              hybrid sharding).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -104,7 +107,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 30;
+inline constexpr int kSessionVersion = 31;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

@@ -1,5 +1,7 @@
 #include "core/memory/fsdp_memory.h"
 
+#include "core/model/mics.h"
+
 #include <algorithm>
 
 // Code paths are PyTorch 2.1-2.5 (torch/distributed/fsdp/...), transformers 4.3x-4.4x and
@@ -31,7 +33,8 @@ ModelStateBytes fsdp_model_state_bytes(const Scenario& s, const ParameterSplit& 
     // FULL_SHARD and SHARD_GRAD_OP keep only the rank's shard of each FlatParameter between uses
     // (_flat_param.py FlatParamHandle.shard: the local shard, numel / world rounded up); NO_SHARD
     // keeps it whole. Frozen parameters are flattened and sharded with the rest (use_orig_params).
-    const double share = z.stage >= 2 ? 1.0 / static_cast<double>(std::max<std::int64_t>(zero_partition_size(s), 1)) : 1.0;
+    // HYBRID_SHARD shards over the node's ranks only (zero_shard_size: replicated_shard_groups).
+    const double share = z.stage >= 2 ? 1.0 / static_cast<double>(std::max<std::int64_t>(zero_shard_size(s), 1)) : 1.0;
     const double storage = fsdp_storage_bytes(s);
     ModelStateBytes b;
     // CPUOffload(offload_params=True): the shard lives in host memory, the reduced gradient is

@@ -6,7 +6,9 @@
 // (torch/distributed/fsdp/_fully_shard/_fully_shard.py) says the same with reshard_after_forward:
 // True is stage 3, False stage 2. CPUOffload(offload_params=True) is offload_param and
 // offload_optimizer on the CPU together (the sharded parameters and gradients live on the host and
-// torch.optim steps them there); FSDP has no NVMe tier. HYBRID_SHARD is not modelled.
+// torch.optim steps them there); FSDP has no NVMe tier. HYBRID_SHARD is FULL_SHARD (stage 3) or
+// SHARD_GRAD_OP (stage 2, _HYBRID_SHARD_ZERO2) inside each node, replicated across the nodes
+// (FsdpSetup::hybrid_shard).
 namespace zp {
 
 enum class Engine { DeepSpeed, Fsdp, Fsdp2 };
@@ -37,6 +39,13 @@ struct FsdpSetup {
     // unsharded gradient from the first micro step to the last (fsdp_memory.h
     // fsdp_accumulates_unsharded_gradients) and reduce-scatters once a step.
     bool sync_each_batch = false;
+    // HYBRID_SHARD (stage 3) and _HYBRID_SHARD_ZERO2 (stage 2): FSDP1 shards over the node's GPUs
+    // and replicates across nodes (fully_sharded_data_parallel.py ShardingStrategy;
+    // _init_utils.py _init_intra_and_inter_node_groups: the intra-node group is the node's
+    // torch.cuda.device_count() ranks); FSDP2 the same with a 2-D mesh (replicate, shard), which
+    // Accelerate builds from ParallelismConfig(dp_replicate_size, dp_shard_size). MiCS's layout with
+    // the node as its shard group (core/model/mics.h replicated_shard_groups).
+    bool hybrid_shard = false;
     // "auto": the recommender searches DeepSpeed and FSDP (this precision) and keeps the faster plan
     // that fits (recommend_engines in core/search/recommender.cpp); estimate and compare take
     // `engine` as it is.

@@ -1,6 +1,7 @@
 #include "core/model/mics.h"
 
 #include "core/base/errors.h"
+#include "core/model/engine.h"
 #include "core/model/parallel_layout.h"
 
 #include <algorithm>
@@ -41,8 +42,18 @@ MicsGroups effective_mics(const Scenario& s) {
     return m;
 }
 
+MicsGroups replicated_shard_groups(const Scenario& s) {
+    if (!is_fsdp(s.fsdp)) return effective_mics(s);
+    MicsGroups m;
+    const std::int64_t g = std::max<std::int64_t>(s.cluster.gpus_per_node, 1);
+    if (!s.fsdp.hybrid_shard || s.zero.stage < 2 || g < 2) return m;  // validate_fsdp refuses the last two
+    m.shard = g;
+    m.replicas = std::max<std::int64_t>(s.cluster.nodes, 1);
+    return m;
+}
+
 std::int64_t zero_shard_size(const Scenario& s) {
-    const MicsGroups m = effective_mics(s);
+    const MicsGroups m = replicated_shard_groups(s);
     return m.on() ? m.shard : zero_partition_size(s);
 }
 

@@ -25,8 +25,16 @@ struct MicsGroups {
 // ZeRO++ thus runs plain ZeRO-3 (DeepSpeed reads mics_shard_size in its stage-3 branch only).
 MicsGroups effective_mics(const Scenario& s);
 
-// The ranks ZeRO partitions each model state over: the MiCS shard group when MiCS is on,
-// zero_partition_size otherwise.
+// The shard groups the model states are split over when they are replicated across groups: MiCS's
+// (effective_mics), or PyTorch FSDP's HYBRID_SHARD / _HYBRID_SHARD_ZERO2 (FsdpSetup::hybrid_shard),
+// which is MiCS's layout with each node as a shard group: parameters gathered and gradients
+// reduce-scattered inside the node, the rank's gradient shard all-reduced across the nodes
+// (_runtime_utils.py _reduce_grad: reduce_scatter_tensor over the intra-node group, then
+// all_reduce over _inter_node_pg). Off (shard 1) otherwise.
+MicsGroups replicated_shard_groups(const Scenario& s);
+
+// The ranks ZeRO partitions each model state over: the shard group when the states are
+// replicated across groups (replicated_shard_groups), zero_partition_size otherwise.
 std::int64_t zero_shard_size(const Scenario& s);
 
 // Throws InputError with the constraint DeepSpeed asserts or the combination it cannot run

@@ -179,7 +179,7 @@ Report make_report(const Scenario& s) {
     if (p.feasible) {
         const Candidate& b = p.best;
         const MemoryBreakdown& m = b.memory;
-        r.recommended = setup_label(setup_key(b.zero), b.engine);
+        r.recommended = setup_label(setup_key(b.zero), b.engine, b.hybrid_shard);
         // Headroom first: what is left at the peak, and what that room takes.
         r.key_figures = {{"Headroom per GPU", english(headroom_phrase(s, b))}};
         const PlanRoom room = room_of(s, b);

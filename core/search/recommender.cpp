@@ -30,6 +30,7 @@ Candidate evaluate(const Scenario& s) {
     // The two estimates are built in place (a breakdown is a kilobyte; no copy per plan).
     const ParameterSplit split = rank_parameter_split(s);
     Candidate c{.engine = s.fsdp.engine,
+                .hybrid_shard = s.fsdp.hybrid_shard,
                 .zero = s.zero,
                 .parallel = s.parallel,
                 .checkpointing = s.training.checkpointing,
@@ -230,8 +231,8 @@ std::string layout_or_data_words(const Scenario& s) {
     return words.empty() ? "data " + std::to_string(data_parallel_size(s)) : words;
 }
 
-Rejection rejection(const SetupKey& setup, Engine engine, Phrase reason) {
-    const Phrase label = setup_phrase(setup, engine);
+Rejection rejection(const SetupKey& setup, const FsdpSetup& engine, Phrase reason) {
+    const Phrase label = setup_phrase(setup, engine.engine, engine.hybrid_shard);
     return {english(label), english(reason), label, reason};
 }
 
@@ -785,6 +786,26 @@ std::string setup_refusal_words(const Scenario& s, const Candidate& c) {
 Plan recommend(const Scenario& s, SearchPruning pruning) { return recommend(s, SearchSpace{}, pruning); }
 
 namespace {
+// Whether plan `b` wins over `a`: it fits and `a` does not, or it is more than 2% faster (`a`, the
+// simpler or the default, keeps a tie).
+bool second_plan_wins(const Plan& a, const Plan& b) {
+    return b.feasible && (!a.feasible || b.best.step.tokens_per_second > a.best.step.tokens_per_second / 0.98);
+}
+
+// The winner of two searches, with `why` said second (after what was recommended) and both
+// searches' counts.
+Plan merged_plan(Plan winner, const Plan& loser, const Phrase& why) {
+    if (!why.text.empty()) {
+        winner.why.insert(winner.why.begin() + (winner.why.empty() ? 0 : 1), english(why));
+        winner.why_phrases.insert(winner.why_phrases.begin() + (winner.why_phrases.empty() ? 0 : 1), why);
+    }
+    winner.candidates_evaluated += loser.candidates_evaluated;
+    winner.candidates_estimated += loser.candidates_estimated;
+    return winner;
+}
+
+Plan recommend_searched(const Scenario& s, const SearchSpace& space, SearchPruning pruning);
+
 // --engine auto: the plan under DeepSpeed and under PyTorch FSDP (core/model/engine.h), each searched
 // as recommend searches one engine; the faster one that fits wins (DeepSpeed when within 2%, the
 // planner's default and the simpler to export), and its why says what the other engine reached.
@@ -797,13 +818,13 @@ Plan recommend_engines(const Scenario& s, const SearchSpace& space, SearchPrunin
     Plan a = recommend(deepspeed, space, pruning);
     // FSDP is planned for data parallelism alone: no layout or ZeRO++ search under it.
     Plan b = recommend(fsdp, SearchSpace{}, pruning);
-    const bool fsdp_wins = b.feasible && (!a.feasible || b.best.step.tokens_per_second > a.best.step.tokens_per_second / 0.98);
+    const bool fsdp_wins = second_plan_wins(a, b);
     Plan& winner = fsdp_wins ? b : a;
     const Plan& loser = fsdp_wins ? a : b;
     const std::string won = engine_name(fsdp_wins ? fsdp.fsdp.engine : Engine::DeepSpeed);
     const std::string lost = engine_name(fsdp_wins ? Engine::DeepSpeed : fsdp.fsdp.engine);
     // Each setup by its engine's own names (FULL_SHARD + CPUOffload under FSDP).
-    const auto setup = [](const Candidate& c) { return setup_phrase(setup_key(c.zero), c.engine); };
+    const auto setup = [](const Candidate& c) { return setup_phrase(setup_key(c.zero), c.engine, c.hybrid_shard); };
     Phrase engine_why;
     if (winner.feasible && loser.feasible)
         engine_why =
@@ -812,59 +833,64 @@ Plan recommend_engines(const Scenario& s, const SearchSpace& space, SearchPrunin
                     format_count(loser.best.step.tokens_per_second), setup(loser.best), lost});
     else if (winner.feasible)
         engine_why = phrase(QT_TRANSLATE_NOOP("Core", "Engine on auto chose %1: nothing fits under %2."), {won, lost});
-    if (!engine_why.text.empty()) {
-        winner.why.insert(winner.why.begin() + (winner.why.empty() ? 0 : 1), english(engine_why));
-        winner.why_phrases.insert(winner.why_phrases.begin() + (winner.why_phrases.empty() ? 0 : 1), engine_why);
-    }
-    winner.candidates_evaluated += loser.candidates_evaluated;
-    winner.candidates_estimated += loser.candidates_estimated;
-    return std::move(winner);
+    return merged_plan(std::move(winner), loser, engine_why);
+}
+
+// PyTorch FSDP across nodes: the plan with FULL_SHARD's and SHARD_GRAD_OP's shards over every GPU
+// and with hybrid sharding (FsdpSetup::hybrid_shard: inside each node, replicated across nodes);
+// the faster that fits wins, the flat one when within 2% (fewer states per GPU, FSDP's default).
+bool searches_hybrid_shard(const Scenario& s) { return is_fsdp(s.fsdp) && s.cluster.nodes > 1 && s.cluster.gpus_per_node > 1; }
+
+Plan recommend_hybrid_shard(const Scenario& s, const SearchSpace& space, SearchPruning pruning) {
+    Scenario flat = s, hybrid = s;
+    flat.fsdp.hybrid_shard = false;
+    hybrid.fsdp.hybrid_shard = true;
+    Plan a = recommend_searched(flat, space, pruning);
+    Plan b = recommend_searched(hybrid, space, pruning);
+    // Hybrid sharding changes nothing for NO_SHARD: then the two plans are one.
+    const bool hybrid_in_effect = b.feasible && replicated_shard_groups(with_candidate(hybrid, b.best)).on();
+    const bool hybrid_wins = hybrid_in_effect && second_plan_wins(a, b);
+    Plan& winner = hybrid_wins ? b : a;
+    const Plan& loser = hybrid_wins ? a : b;
+    const auto setup = [](const Candidate& c) { return setup_phrase(setup_key(c.zero), c.engine, c.hybrid_shard); };
+    Phrase why;
+    const std::string node = std::to_string(s.cluster.gpus_per_node), gpus = std::to_string(s.cluster.world_size());
+    if (hybrid_wins && a.feasible)
+        why = phrase(QT_TRANSLATE_NOOP("Core",
+                                       "Hybrid sharding (inside each node of %1 GPUs, replicated across nodes): %2 tokens/s with %3, "
+                                       "against %4 tokens/s with %5 over all %6 GPUs."),
+                     {node, format_count(b.best.step.tokens_per_second), setup(b.best), format_count(a.best.step.tokens_per_second),
+                      setup(a.best), gpus});
+    else if (hybrid_wins)
+        why = phrase(QT_TRANSLATE_NOOP("Core",
+                                       "Hybrid sharding (inside each node of %1 GPUs, replicated across nodes): nothing fits "
+                                       "sharded over all %2 GPUs."),
+                     {node, gpus});
+    else if (hybrid_in_effect && a.feasible)
+        why = phrase(QT_TRANSLATE_NOOP("Core",
+                                       "Sharded over all %1 GPUs: %2 tokens/s, against %3 tokens/s with %4 (inside each node of "
+                                       "%5 GPUs, replicated across nodes)."),
+                     {gpus, format_count(a.best.step.tokens_per_second), format_count(b.best.step.tokens_per_second), setup(b.best), node});
+    return merged_plan(std::move(winner), loser, why);
 }
 }  // namespace
 
 Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning pruning) {
     if (s.fsdp.auto_engine) return recommend_engines(s, space, pruning);
-    validate(s.model);
-    Plan plan;
-    const SearchSpace own = search_space_of(s);
-    const SearchSpace searched{space.auto_tensor || own.auto_tensor, space.auto_pipeline || own.auto_pipeline,
-                               space.auto_expert || own.auto_expert, space.auto_ulysses || own.auto_ulysses,
-                               space.auto_zeropp || own.auto_zeropp};
-    const Search search = run_search(s, searched_layouts(s, searched), pruning, searched.auto_zeropp && !is_fsdp(s.fsdp));
-    plan.candidates_evaluated = search.evaluated;
-    plan.candidates_estimated = search.estimated;
-    // Materialise only the points worth showing: one per setup, and the winner.
-    for (const SetupResult& r : search.per_setup) {
-        const Point& shown = r.any_feasible ? r.fastest : r.closest;
-        plan.per_setup.push_back(evaluate(at(search.bases[shown.layout], shown)));
-        plan.per_setup_feasible.push_back(r.any_feasible);
-    }
+    if (searches_hybrid_shard(s)) return recommend_hybrid_shard(s, space, pruning);
+    return recommend_searched(s, space, pruning);
+}
 
-    if (search.feasible.empty()) {
-        for (std::size_t i = 0; i < zero_setups().size(); ++i)
-            plan.rejected.push_back(rejection(setup_key(zero_setups()[i]), s.fsdp.engine, rejection_reason(s, plan.per_setup[i])));
-        explain_nothing_fits(s, plan, plan);
-        return plan;
-    }
-
-    // Fastest feasible, then the simplest within 2% of it.
-    double best_tps = 0;
-    for (const Point& p : search.feasible) best_tps = std::max(best_tps, p.tokens_per_second);
-    const Point* best = nullptr;
-    for (const Point& p : search.feasible) {
-        if (p.tokens_per_second < kSimplestWithin * best_tps) continue;
-        const auto simpler = [&](const Point& x) { return simplicity(x, layout_degree(search.bases[x.layout].parallel)); };
-        if (!best || simpler(p) < simpler(*best) || (simpler(p) == simpler(*best) && p.tokens_per_second > best->tokens_per_second))
-            best = &p;
-    }
-    plan.feasible = true;
-    plan.best = evaluate(at(search.bases[best->layout], *best));
-    plan.per_setup[best->setup] = plan.best;  // the setup's bar shows exactly the recommended candidate
-
-    const Phrase best_label = setup_phrase(setup_key(plan.best.zero), plan.best.engine);
+namespace {
+// The recommendation's why: each other setup against it, what made it the choice (the fastest,
+// or the simplest within 2% of `best_tps`), ZeRO++ and MiCS where they run, and what decides its step.
+// Each setup other than the recommended one (`best_setup`): an alternative that fits, with why it
+// lost, or the reason it does not fit.
+void explain_other_setups(const Scenario& s, std::size_t best_setup, Plan& plan) {
+    const Phrase best_label = setup_phrase(setup_key(plan.best.zero), plan.best.engine, plan.best.hybrid_shard);
     for (std::size_t i = 0; i < zero_setups().size(); ++i) {
         const ZeroSetup& z = zero_setups()[i];
-        if (i == best->setup) continue;
+        if (i == best_setup) continue;
         const Candidate& c = plan.per_setup[i];
         if (plan.per_setup_feasible[i]) {
             plan.alternatives.push_back(c);
@@ -874,7 +900,7 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
             const bool as_fast = tps >= 0.9995 * plan.best.step.tokens_per_second;
             if (as_fast && layout_degree(c.parallel) > layout_degree(plan.best.parallel))
                 plan.rejected.push_back(
-                    rejection(setup_key(z), s.fsdp.engine,
+                    rejection(setup_key(z), s.fsdp,
                               phrase(QT_TRANSLATE_NOOP("Core",
                                                        "fits and is as fast (%1 tokens/s) at %2, but %3 is within 2% with less model "
                                                        "parallelism (%4)"),
@@ -882,29 +908,34 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
                                       layout_or_data_words(with_candidate(s, plan.best))})));
             else if (as_fast)
                 plan.rejected.push_back(
-                    rejection(setup_key(z), s.fsdp.engine,
+                    rejection(setup_key(z), s.fsdp,
                               phrase(QT_TRANSLATE_NOOP("Core", "fits and is within 2% (%1 tokens/s), but %2 is simpler"),
                                      {format_count(tps), best_label})));
             else if (!same_layout(c.parallel, plan.best.parallel))
                 // Its own best layout, not the recommended one's: say which (a DDP row at the
                 // recommended tensor size would not fit at all).
                 plan.rejected.push_back(
-                    rejection(setup_key(z), s.fsdp.engine,
+                    rejection(setup_key(z), s.fsdp,
                               phrase(QT_TRANSLATE_NOOP("Core", "fits at %1, but is %2 slower (%3 vs %4 tokens/s)"),
                                      {layout_or_data_words(with_candidate(s, c)), percent_slower(plan.best.step.tokens_per_second, tps),
                                       format_count(tps), format_count(plan.best.step.tokens_per_second)})));
             else
-                plan.rejected.push_back(rejection(setup_key(z), s.fsdp.engine,
+                plan.rejected.push_back(rejection(setup_key(z), s.fsdp,
                                                   phrase(QT_TRANSLATE_NOOP("Core", "fits, but is %1 slower (%2 vs %3 tokens/s)"),
                                                          {percent_slower(plan.best.step.tokens_per_second, tps), format_count(tps),
                                                           format_count(plan.best.step.tokens_per_second)})));
         } else {
-            plan.rejected.push_back(rejection(setup_key(z), s.fsdp.engine, rejection_reason(s, c)));
+            plan.rejected.push_back(rejection(setup_key(z), s.fsdp, rejection_reason(s, c)));
         }
     }
     std::stable_sort(plan.alternatives.begin(), plan.alternatives.end(),
                      [](const Candidate& a, const Candidate& b) { return a.step.tokens_per_second > b.step.tokens_per_second; });
+}
 
+void explain_recommendation(const Scenario& s, const Search& search, const Point& best, double best_tps, const SearchSpace& searched,
+                            Plan& plan) {
+    explain_other_setups(s, best.setup, plan);
+    const Phrase best_label = setup_phrase(setup_key(plan.best.zero), plan.best.engine, plan.best.hybrid_shard);
     const Candidate& b = plan.best;
     const Phrase recompute_words =
         phrase(b.checkpointing == Checkpointing::None ? QT_TRANSLATE_NOOP("Core", "no") : to_string(b.checkpointing));
@@ -937,10 +968,10 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
     if (searched.auto_zeropp && b.zero.stage == 3 && s.cluster.nodes > 1) {
         // ZeRO++ on auto across nodes: why it was chosen (the exposed cross-node gathers it
         // removes), or why it stayed off.
-        if (best->zeropp != ZeroppChoice::Off) {
-            Point off = *best;
+        if (best.zeropp != ZeroppChoice::Off) {
+            Point off = best;
             off.zeropp = ZeroppChoice::Off;
-            const Candidate without = evaluate(at(search.bases[best->layout], off));
+            const Candidate without = evaluate(at(search.bases[best.layout], off));
             // A switch the choice turns on that does not take effect there (hpZ with parameters
             // offloaded or tensor parallelism: effective_zeropp) is said, so the line names what runs.
             const std::string not_taken = zeropp_not_taken_words(with_candidate(s, b));
@@ -951,13 +982,13 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
                                             "ZeRO++ on auto chose --zeropp %1: without it ZeRO-3's gathers and gradient reduce cross "
                                             "the network, %2 of communication exposed per step instead of %3, and the step is "
                                             "%4 slower."),
-                          {std::string(to_string(best->zeropp)), format_seconds(without.step.comm_seconds),
+                          {std::string(to_string(best.zeropp)), format_seconds(without.step.comm_seconds),
                            format_seconds(b.step.comm_seconds), percent_slower(b.step.tokens_per_second, without.step.tokens_per_second)})
                     : phrase(QT_TRANSLATE_NOOP("Core",
                                                "ZeRO++ on auto chose --zeropp %1 (%5): without it ZeRO-3's gathers and gradient reduce "
                                                "cross the network, %2 of communication exposed per step instead of %3, and the step is "
                                                "%4 slower."),
-                             {std::string(to_string(best->zeropp)), format_seconds(without.step.comm_seconds),
+                             {std::string(to_string(best.zeropp)), format_seconds(without.step.comm_seconds),
                               format_seconds(b.step.comm_seconds), percent_slower(b.step.tokens_per_second, without.step.tokens_per_second),
                               not_taken}));
         } else if (zeropp_applies(s, b)) {
@@ -1002,7 +1033,50 @@ Plan recommend(const Scenario& s, const SearchSpace& space, SearchPruning prunin
                                      "The step waits %1% of its time for the data pipeline: more dataloader workers or "
                                      "pre-tokenized data would help more than any GPU setup."),
                    {format_fixed(b.step.data_wait_seconds / b.step.seconds * 100, 0)}));
+}
+
+// One engine's search, FSDP's hybrid sharding as `s` has it.
+Plan recommend_searched(const Scenario& s, const SearchSpace& space, SearchPruning pruning) {
+    validate(s.model);
+    Plan plan;
+    const SearchSpace own = search_space_of(s);
+    const SearchSpace searched{space.auto_tensor || own.auto_tensor, space.auto_pipeline || own.auto_pipeline,
+                               space.auto_expert || own.auto_expert, space.auto_ulysses || own.auto_ulysses,
+                               space.auto_zeropp || own.auto_zeropp};
+    const Search search = run_search(s, searched_layouts(s, searched), pruning, searched.auto_zeropp && !is_fsdp(s.fsdp));
+    plan.candidates_evaluated = search.evaluated;
+    plan.candidates_estimated = search.estimated;
+    // Materialise only the points worth showing: one per setup, and the winner.
+    for (const SetupResult& r : search.per_setup) {
+        const Point& shown = r.any_feasible ? r.fastest : r.closest;
+        plan.per_setup.push_back(evaluate(at(search.bases[shown.layout], shown)));
+        plan.per_setup_feasible.push_back(r.any_feasible);
+    }
+
+    if (search.feasible.empty()) {
+        for (std::size_t i = 0; i < zero_setups().size(); ++i)
+            plan.rejected.push_back(rejection(setup_key(zero_setups()[i]), s.fsdp, rejection_reason(s, plan.per_setup[i])));
+        explain_nothing_fits(s, plan, plan);
+        return plan;
+    }
+
+    // Fastest feasible, then the simplest within 2% of it.
+    double best_tps = 0;
+    for (const Point& p : search.feasible) best_tps = std::max(best_tps, p.tokens_per_second);
+    const Point* best = nullptr;
+    for (const Point& p : search.feasible) {
+        if (p.tokens_per_second < kSimplestWithin * best_tps) continue;
+        const auto simpler = [&](const Point& x) { return simplicity(x, layout_degree(search.bases[x.layout].parallel)); };
+        if (!best || simpler(p) < simpler(*best) || (simpler(p) == simpler(*best) && p.tokens_per_second > best->tokens_per_second))
+            best = &p;
+    }
+    plan.feasible = true;
+    plan.best = evaluate(at(search.bases[best->layout], *best));
+    plan.per_setup[best->setup] = plan.best;  // the setup's bar shows exactly the recommended candidate
+
+    explain_recommendation(s, search, *best, best_tps, searched, plan);
     return plan;
 }
+}  // namespace
 
 }  // namespace zp

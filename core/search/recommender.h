@@ -14,6 +14,7 @@ namespace zp {
 
 struct Candidate {
     Engine engine = Engine::DeepSpeed;  // the engine it runs under (the search's choice with --engine auto)
+    bool hybrid_shard = false;          // under FSDP: hybrid sharding (FsdpSetup::hybrid_shard)
     ZeroSetup zero;
     Parallelism parallel;  // the layout it runs on (the scenario's own unless the search chose it)
     Checkpointing checkpointing = Checkpointing::None;

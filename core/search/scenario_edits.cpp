@@ -26,6 +26,7 @@ Scenario with_setup(const Scenario& s, const SetupKey& k) {
 Scenario with_candidate(const Scenario& s, const Candidate& c) {
     Scenario out = s;
     out.fsdp.engine = c.engine;
+    out.fsdp.hybrid_shard = c.hybrid_shard;
     out.zero = c.zero;
     out.parallel = c.parallel;
     out.training.micro_batch = c.micro_batch;
@@ -100,7 +101,10 @@ Scenario with_gpu(const Scenario& s, const GpuSpec& gpu) {
 Scenario with_engine(const Scenario& s, Engine engine) {
     Scenario out = s;
     out.fsdp.engine = engine;
-    if (!is_fsdp(out.fsdp)) return out;
+    if (!is_fsdp(out.fsdp)) {
+        out.fsdp.hybrid_shard = false;  // FSDP's (validate_fsdp); DeepSpeed's counterpart is MiCS
+        return out;
+    }
     ZeroSetup& z = out.zero;
     z.hpz_partition_size = 1;
     z.quantized_weights = z.quantized_gradients = false;

@@ -41,7 +41,7 @@ Scenario with_gpu(const Scenario& s, const GpuSpec& gpu);
 // have, so the plan stays one FSDP runs (validate_fsdp): ZeRO++ (and its "auto"), MiCS, tensor,
 // pipeline, expert and Ulysses ranks and their searches; ZeRO-1 becomes SHARD_GRAD_OP (stage 2);
 // NVMe or an optimizer-only offload becomes CPUOffload at FULL_SHARD; FSDP2 at stage 0 becomes
-// stage 2. Back to DeepSpeed only the engine changes.
+// stage 2. Back to DeepSpeed the engine changes and FSDP's hybrid sharding goes off.
 Scenario with_engine(const Scenario& s, Engine engine);
 
 }  // namespace zp

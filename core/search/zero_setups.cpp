@@ -75,17 +75,17 @@ std::string short_setup_label(const SetupKey& k) {
     return s;
 }
 
-Phrase setup_phrase(const SetupKey& k, Engine e) {
-    if (e != Engine::DeepSpeed && engine_runs_setup(FsdpSetup{.engine = e}, k)) return Phrase(fsdp_strategy_name(k));
+Phrase setup_phrase(const SetupKey& k, Engine e, bool hybrid_shard) {
+    if (e != Engine::DeepSpeed && engine_runs_setup(FsdpSetup{.engine = e}, k)) return Phrase(fsdp_strategy_name(k, hybrid_shard));
     return setup_phrase(k);
 }
 
-std::string setup_label(const SetupKey& k, Engine e) { return english(setup_phrase(k, e)); }
+std::string setup_label(const SetupKey& k, Engine e, bool hybrid_shard) { return english(setup_phrase(k, e, hybrid_shard)); }
 
-std::string short_setup_label(const SetupKey& k, Engine e) {
+std::string short_setup_label(const SetupKey& k, Engine e, bool hybrid_shard) {
     if (e == Engine::DeepSpeed || !engine_runs_setup(FsdpSetup{.engine = e}, k)) return short_setup_label(k);
     // The strategy's name, its CPUOffload shortened as the ZeRO labels shorten an offload ("+CPU").
-    std::string name = fsdp_strategy_name(k);
+    std::string name = fsdp_strategy_name(k, hybrid_shard);
     if (const auto at = name.find(" + CPUOffload"); at != std::string::npos) name.replace(at, std::string::npos, "+CPU");
     return name;
 }
@@ -99,9 +99,11 @@ std::string engine_name(Engine e) {
     return to_string(e);
 }
 
-std::string fsdp_strategy_name(const SetupKey& k) {
+std::string fsdp_strategy_name(const SetupKey& k, bool hybrid_shard) {
     if (!engine_runs_setup(FsdpSetup{.engine = Engine::Fsdp}, k)) return {};
-    const char* name = k.stage == 3 ? "FULL_SHARD" : k.stage == 2 ? "SHARD_GRAD_OP" : "NO_SHARD";
+    const char* name = k.stage == 3   ? (hybrid_shard ? "HYBRID_SHARD" : "FULL_SHARD")
+                       : k.stage == 2 ? (hybrid_shard ? "HYBRID_SHARD_ZERO2" : "SHARD_GRAD_OP")
+                                      : "NO_SHARD";
     return std::string(name) + (k.offload_param == OffloadDevice::Cpu ? " + CPUOffload" : "");
 }
 
@@ -110,11 +112,12 @@ std::string engine_words(const Scenario& s, bool name_strategy) {
     if (f.auto_engine) return "auto: DeepSpeed or PyTorch FSDP, whichever plan is faster (the recommendation says which)";
     if (!is_fsdp(f)) return {};
     const SetupKey k = setup_key(s.zero);
-    const std::string strategy = fsdp_strategy_name(k);
+    const std::string strategy = fsdp_strategy_name(k, f.hybrid_shard);
     std::string out = engine_name(f.engine) + ", ";
     if (name_strategy)
         out += (strategy.empty() ? "no such sharding at ZeRO-" + std::to_string(k.stage) : strategy) + " (ZeRO-" + std::to_string(k.stage) +
-               "'s sharding), ";
+               "'s sharding" + (f.hybrid_shard && k.stage >= 2 ? " inside each node, replicated across nodes" : "") + "), ";
+    else if (f.hybrid_shard) out += "hybrid sharding (inside each node, replicated across nodes), ";
     const std::string dtype = to_string(s.training.precision);
     switch (f.precision) {
     case FsdpPrecision::Mixed: out += "fp32 shards with MixedPrecision(param_dtype=" + dtype + ")"; break;

@@ -44,16 +44,19 @@ inline std::string short_setup_label(const ZeroSetup& z) { return short_setup_la
 
 // The setup by the engine's own name: under PyTorch FSDP its strategy for a setup FSDP has
 // ("FULL_SHARD + CPUOffload"; short: "FULL_SHARD+CPU"), DeepSpeed's words otherwise (and for a
-// setup FSDP lacks, which the views mark).
-Phrase setup_phrase(const SetupKey& k, Engine e);
-std::string setup_label(const SetupKey& k, Engine e);
-std::string short_setup_label(const SetupKey& k, Engine e);
+// setup FSDP lacks, which the views mark). `hybrid_shard`: FSDP's hybrid sharding
+// (FsdpSetup::hybrid_shard) names the sharded strategies HYBRID_SHARD and HYBRID_SHARD_ZERO2.
+Phrase setup_phrase(const SetupKey& k, Engine e, bool hybrid_shard = false);
+std::string setup_label(const SetupKey& k, Engine e, bool hybrid_shard = false);
+std::string short_setup_label(const SetupKey& k, Engine e, bool hybrid_shard = false);
 // "DeepSpeed", "PyTorch FSDP", "PyTorch FSDP2 (fully_shard)".
 std::string engine_name(Engine e);
 
 // PyTorch FSDP's name for a setup (core/model/engine.h): "FULL_SHARD", "SHARD_GRAD_OP",
-// "NO_SHARD", "FULL_SHARD + CPUOffload"; empty for a setup FSDP does not have.
-std::string fsdp_strategy_name(const SetupKey& k);
+// "NO_SHARD", "FULL_SHARD + CPUOffload"; with hybrid sharding "HYBRID_SHARD" and
+// "HYBRID_SHARD_ZERO2" (Accelerate's spelling of torch's _HYBRID_SHARD_ZERO2); empty for a setup
+// FSDP does not have.
+std::string fsdp_strategy_name(const SetupKey& k, bool hybrid_shard = false);
 // The engine of `s` in words: empty for DeepSpeed; "PyTorch FSDP, FULL_SHARD (ZeRO-3's sharding),
 // fp32 shards with MixedPrecision(param_dtype=bf16), limit_all_gathers" for FSDP. Without
 // `name_strategy` (a search's header: each setup is a candidate) the strategy is left out.

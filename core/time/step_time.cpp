@@ -407,6 +407,10 @@ void apply_zeropp(const StepContext& x, const ZeroPlusPlus& zpp, ZeroCollectives
 //             is_gradient_accumulation_boundary()), an all-reduce of the rank's gradient partition
 //             (P / S elements in the gradient accumulation dtype, the model's by default:
 //             engine.py get_data_types) across the replicate group of R ranks S apart.
+// FSDP's HYBRID_SHARD is the same with the node as the shard group, except that it all-reduces the
+// gradient shard every time it reduce-scatters (_runtime_utils.py _reduce_grad: all_reduce over
+// _inter_node_pg right after each unit's reduce_scatter_tensor, on the post-backward stream, in
+// reduce_dtype): once a step under no_sync, every micro step otherwise (gradient_reduces).
 void apply_mics(const StepContext& x, const MicsGroups& mics, ZeroCollectives& z) {
     const Cluster& c = x.c;
     const double S = static_cast<double>(mics.shard), R = static_cast<double>(mics.replicas);
@@ -422,9 +426,10 @@ void apply_mics(const StepContext& x, const MicsGroups& mics, ZeroCollectives& z
     z.rs = reduce_scatter_seconds(z.v.reduce_scatter_bytes, S, shard_bus);
     // The replicate group's ranks are S apart (g / S of them in a node): on other nodes whenever
     // there is more than one.
-    z.ar =
-        allreduce_seconds(x.weight_elem * x.P / S, R, c.nodes > 1 ? bottleneck_gbytes_per_s(c, x.g / S) : intra_node_bus_gbytes_per_s(c)) +
-        (R > 1 ? z.lat : 0.0);
+    const double syncs = is_fsdp(x.s.fsdp) ? x.gradient_reduces : 1.0;
+    z.ar = syncs * (allreduce_seconds(x.weight_elem * x.P / S, R,
+                                      c.nodes > 1 ? bottleneck_gbytes_per_s(c, x.g / S) : intra_node_bus_gbytes_per_s(c)) +
+                    (R > 1 ? ring_latency_seconds(c, R, x.s.assumptions.collective_latency_seconds) : 0.0));
 }
 
 // Communication on the bottleneck link, plus a launch latency per bucket. The ZeRO group's
@@ -463,10 +468,12 @@ ZeroCollectives zero_collectives(const StepContext& x) {
     }
     // Frozen weights are gathered too, as stored; the backward skips what the forward kept.
     if (x.stage == 3) z.v.allgather_bytes = (x.forward_gather_share + x.backward_gather_share) * x.whole_weights * x.G;
-    // MiCS: ZeRO-3's rings are the shard groups (core/model/mics.h).
-    const MicsGroups mics = effective_mics(s);
+    // MiCS and FSDP's HYBRID_SHARD: the rings are the shard groups (core/model/mics.h).
+    const MicsGroups mics = replicated_shard_groups(s);
     const double ring = mics.on() ? static_cast<double>(mics.shard) : N;
-    z.lat = ring_latency_seconds(x.c, ring, s.assumptions.collective_latency_seconds);  // a longer ring, more hops
+    // A longer ring, more hops; a shard group inside a node has no network hop.
+    z.lat = mics.on() && !mics.crosses_nodes ? s.assumptions.collective_latency_seconds
+                                             : ring_latency_seconds(x.c, ring, s.assumptions.collective_latency_seconds);
     z.ar = allreduce_seconds(z.v.allreduce_bytes, N, z.bus);
     z.rs = reduce_scatter_seconds(z.v.reduce_scatter_bytes, N, z.bus);
     z.ag = allgather_seconds(z.v.allgather_bytes, N, z.bus);
@@ -485,7 +492,7 @@ ZeroCollectives zero_collectives(const StepContext& x) {
         const ZeroPlusPlus zpp = effective_zeropp(s);
         if (zpp.any()) apply_zeropp(x, zpp, z);
     }
-    if (x.stage == 3 && mics.on()) apply_mics(x, mics, z);
+    if (x.stage >= 2 && mics.on()) apply_mics(x, mics, z);  // MiCS at stage 3 only; _HYBRID_SHARD_ZERO2 at 2
     return z;
 }
 
@@ -511,7 +518,13 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
         // FSDP under no_sync: one reduce, behind the last micro step's backward.
         const double reduces = x.gradient_reduces;
         const double reduce = reduces * exposed_seconds((ar + rs) / reduces + buckets * lat, f * backward);
-        (ar > 0 ? st.exposed_allreduce_seconds : st.exposed_reduce_scatter_seconds) = reduce;
+        if (ar > 0 && rs > 0) {
+            // _HYBRID_SHARD_ZERO2: each reduce-scatter inside the node, then its all-reduce across nodes.
+            st.exposed_reduce_scatter_seconds = reduces * exposed_seconds(rs / reduces + buckets * lat, f * backward);
+            st.exposed_allreduce_seconds = reduce - st.exposed_reduce_scatter_seconds;
+        } else {
+            (ar > 0 ? st.exposed_allreduce_seconds : st.exposed_reduce_scatter_seconds) = reduce;
+        }
         st.exposed_allgather_seconds = ag + lat;
         break;
     }
@@ -544,8 +557,12 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
         st.exposed_reduce_scatter_seconds = reduces * bwd_rs;
         // MiCS's replica all-reduce runs in the last micro step's gradient reduction, on the same
         // stream (partition_grads, called from __reduce_and_partition_ipg_grads): what it adds there.
-        if (ar > 0)
-            st.exposed_allreduce_seconds = exposed_seconds(rs_micro + ar, std::max(0.0, f * backward - (ag_backward - bwd_ag))) - bwd_rs;
+        // HYBRID_SHARD's follows each of its reduces (apply_mics).
+        if (ar > 0) {
+            const double syncs = is_fsdp(s.fsdp) ? reduces : 1.0;
+            st.exposed_allreduce_seconds =
+                syncs * (exposed_seconds(rs_micro + ar / syncs, std::max(0.0, f * backward - (ag_backward - bwd_ag))) - bwd_rs);
+        }
         // Launch latency of each module's gather, waited on for the part not prefetched.
         st.zero3_overhead_seconds += G * gathers * lat * (1 - ahead * f) + z.zeropp_kernel_seconds;
         break;

@@ -258,13 +258,14 @@ private slots:
                                                 "--fsdp-precision",
                                                 "--limit-all-gathers",
                                                 "--sync-each-batch",
+                                                "--hybrid-shard",
                                                 "--alst",
                                                 "--job",
                                                 "--tiled-mlp",
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{104});
+        QCOMPARE(expected.size(), std::size_t{105});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

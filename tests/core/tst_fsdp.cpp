@@ -49,6 +49,14 @@ Scenario fsdp_llama(FsdpPrecision precision, int stage = 3) {
     return s;
 }
 
+// The scenario on two nodes of 8 with FSDP's hybrid sharding (FsdpSetup::hybrid_shard).
+Scenario two_nodes_hybrid(Scenario s) {
+    s.cluster.nodes = 2;
+    s.training.global_batch = 16;
+    s.fsdp.hybrid_shard = true;
+    return s;
+}
+
 double bytes_per_param(const Scenario& s) {
     const ModelStateBytes b = model_state_bytes(s, parameter_split(s));
     return b.total() / static_cast<double>(parameter_count(s.model));
@@ -175,6 +183,145 @@ private slots:
         QVERIFY2(std::abs(gradients_at_loss(no_sync) - expected) < 1e-6 * P, std::to_string(gradients_at_loss(no_sync) / P).c_str());
         // One reduce-scatter a step instead of one a micro step.
         if (held_bytes_per_param > 0) QVERIFY(estimate_step(no_sync).comm_total_seconds < estimate_step(synced).comm_total_seconds);
+    }
+
+    // HYBRID_SHARD (torch _init_utils.py _init_intra_and_inter_node_groups: the shard group is a
+    // node's GPUs, the replicate group the same local rank on every node): the states are sharded
+    // over the node's 8 GPUs, not the 16 of two nodes, so each GPU holds twice FULL_SHARD's 16 bytes
+    // a parameter / 16; the all-gathers and the reduce-scatter stay on NVLink and only each rank's
+    // gradient shard (1/8) is all-reduced over the network: far less exposed communication on
+    // 200 Gb/s NICs. On one node, and at NO_SHARD, it is FULL_SHARD and NO_SHARD exactly.
+    void hybrid_shard_shards_inside_the_node_data() {
+        QTest::addColumn<int>("engine");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<std::int64_t>("nodes");
+        QTest::addColumn<double>("states_ratio");  // model states per GPU, hybrid / flat
+        QTest::newRow("FSDP1 HYBRID_SHARD, 2 nodes") << int(Engine::Fsdp) << 3 << std::int64_t{2} << 2.0;
+        QTest::newRow("FSDP1 HYBRID_SHARD_ZERO2, 2 nodes") << int(Engine::Fsdp) << 2 << std::int64_t{2} << 2.0;
+        QTest::newRow("FSDP2 2-D mesh, 4 nodes") << int(Engine::Fsdp2) << 3 << std::int64_t{4} << 4.0;
+        QTest::newRow("FSDP1 HYBRID_SHARD, one node") << int(Engine::Fsdp) << 3 << std::int64_t{1} << 1.0;
+        QTest::newRow("FSDP1 NO_SHARD, 2 nodes") << int(Engine::Fsdp) << 0 << std::int64_t{2} << 1.0;
+    }
+    void hybrid_shard_shards_inside_the_node() {
+        QFETCH(int, engine);
+        QFETCH(int, stage);
+        QFETCH(std::int64_t, nodes);
+        QFETCH(double, states_ratio);
+        Scenario flat = fsdp_llama(FsdpPrecision::Mixed, stage);
+        flat.fsdp.engine = static_cast<Engine>(engine);
+        flat.cluster.nodes = nodes;
+        flat.cluster.inter_node_gbits_per_s = 1600;  // 8 x 200 Gb/s
+        flat.training.global_batch = 8 * nodes;
+        Scenario hybrid = flat;
+        hybrid.fsdp.hybrid_shard = true;
+        validate(hybrid);
+        const MemoryBreakdown a = estimate_memory(flat), b = estimate_memory(hybrid);
+        QVERIFY2(std::abs(b.model_states_bytes() / a.model_states_bytes() - states_ratio) < 1e-9,
+                 std::to_string(b.model_states_bytes() / a.model_states_bytes()).c_str());
+        const StepTime ta = estimate_step(flat), tb = estimate_step(hybrid);
+        if (states_ratio == 1.0) {
+            QCOMPARE(b.total_bytes(), a.total_bytes());
+            QCOMPARE(tb.seconds, ta.seconds);
+        } else {
+            QVERIFY2(tb.comm_seconds < 0.5 * ta.comm_seconds,
+                     (std::to_string(tb.comm_seconds) + " s against " + std::to_string(ta.comm_seconds)).c_str());
+            QVERIFY(tb.exposed_allreduce_seconds > 0 || tb.comm_total_seconds > 0);
+        }
+    }
+
+    // The replicate group's all-reduce follows each gradient reduce-scatter (_runtime_utils.py
+    // _reduce_grad) and both are skipped under no_sync: one a step with gradient accumulation,
+    // one a micro step with sync_each_batch.
+    void hybrid_shard_all_reduces_with_each_reduce() {
+        // The all-reduce alone: two nodes less one (the same shard group of 8 on NVLink, the same
+        // gathers and reduce-scatters; one node has no replicas to all-reduce with).
+        const auto all_reduce_seconds = [](bool sync_each_batch) {
+            Scenario two = two_nodes_hybrid(fsdp_llama(FsdpPrecision::Mixed, 3));
+            two.training.global_batch = 64;  // 4 micro steps
+            two.fsdp.sync_each_batch = sync_each_batch;
+            Scenario one = two;
+            one.cluster.nodes = 1;
+            one.training.global_batch = 32;
+            return estimate_step(two).comm_total_seconds - estimate_step(one).comm_total_seconds;
+        };
+        const double once = all_reduce_seconds(false), every = all_reduce_seconds(true);
+        QVERIFY(once > 0);
+        QVERIFY2(std::abs(every / once - 4.0) < 1e-9, std::to_string(every / once).c_str());
+    }
+
+    // What FSDP cannot run or the planner does not model, refused in FSDP's words.
+    void hybrid_shard_refusals_data() {
+        QTest::addColumn<int>("engine");
+        QTest::addColumn<std::int64_t>("gpus_per_node");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("one GPU per node") << int(Engine::Fsdp) << std::int64_t{1} << "never synchronises the gradients";
+        QTest::newRow("DeepSpeed") << int(Engine::DeepSpeed) << std::int64_t{8} << "MiCS";
+    }
+    void hybrid_shard_refusals() {
+        QFETCH(int, engine);
+        QFETCH(std::int64_t, gpus_per_node);
+        QFETCH(QString, words);
+        Scenario s = two_nodes_hybrid(fsdp_llama(FsdpPrecision::Mixed, 3));
+        s.fsdp.engine = static_cast<Engine>(engine);
+        s.cluster.gpus_per_node = gpus_per_node;
+        s.training.global_batch = 2 * gpus_per_node;
+        try {
+            validate(s);
+            QFAIL("validate accepted it");
+        } catch (const InputError& e) {
+            QVERIFY2(std::string(e.what()).find(words.toStdString()) != std::string::npos, e.what());
+        }
+        // Back to DeepSpeed (the window's engine box, engine auto's DeepSpeed plan) it goes off.
+        QVERIFY(!with_engine(two_nodes_hybrid(fsdp_llama(FsdpPrecision::Mixed, 3)), Engine::DeepSpeed).fsdp.hybrid_shard);
+    }
+
+    // The exports say it in each launcher's words: Accelerate's fsdp_sharding_strategy (FSDP1),
+    // its ParallelismConfig's 2-D mesh (FSDP2), the Trainer's fsdp option string.
+    void hybrid_shard_exports_data() {
+        QTest::addColumn<int>("engine");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<QString>("yaml_words");
+        QTest::addColumn<QString>("args_words");
+        QTest::newRow("FSDP1 HYBRID_SHARD") << int(Engine::Fsdp) << 3 << "fsdp_sharding_strategy: HYBRID_SHARD\n"
+                                            << "fsdp=\"hybrid_shard auto_wrap\"";
+        QTest::newRow("FSDP1 HYBRID_SHARD_ZERO2") << int(Engine::Fsdp) << 2 << "fsdp_sharding_strategy: HYBRID_SHARD_ZERO2\n"
+                                                  << "fsdp=\"hybrid_shard_zero2 auto_wrap\"";
+        QTest::newRow("FSDP2 2-D mesh")
+            << int(Engine::Fsdp2) << 3
+            << "parallelism_config:\n  parallelism_config_dp_replicate_size: 2\n  parallelism_config_dp_shard_size: 8\n"
+            << "--parallelism_config_dp_replicate_size 2 --parallelism_config_dp_shard_size 8";
+    }
+    void hybrid_shard_exports() {
+        QFETCH(int, engine);
+        QFETCH(int, stage);
+        QFETCH(QString, yaml_words);
+        QFETCH(QString, args_words);
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed, stage);
+        s.fsdp.engine = static_cast<Engine>(engine);
+        s = two_nodes_hybrid(s);
+        const std::string yaml = accelerate_fsdp_config_yaml(s);
+        QVERIFY2(yaml.find(yaml_words.toStdString()) != std::string::npos, yaml.c_str());
+        const std::string args = trainer_fsdp_arguments_text(s, ExportOptions{});
+        QVERIFY2(args.find(args_words.toStdString()) != std::string::npos, args.c_str());
+    }
+
+    // Across nodes the recommender plans FSDP both ways and keeps the faster, saying why; on one
+    // node there is nothing to choose.
+    void recommend_plans_hybrid_shard_across_nodes() {
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed, 3);
+        s.cluster.nodes = 2;
+        s.cluster.inter_node_gbits_per_s = 200;  // one 200 Gb/s NIC per node: the flat gathers cross it
+        s.cluster.nics_per_node = 1;
+        s.training.global_batch = 256;
+        const Plan p = recommend(s);
+        QVERIFY(p.feasible);
+        QVERIFY(p.best.hybrid_shard);
+        bool said = false;
+        for (const std::string& w : p.why) said = said || w.find("Hybrid sharding") != std::string::npos;
+        QVERIFY(said);
+        s.cluster.nodes = 1;
+        s.training.global_batch = 128;
+        QVERIFY(!recommend(s).best.hybrid_shard);
     }
 
     // Host RAM under FSDP1: CPUOffload pins each FlatParameter's shard and gradient shard apart
@@ -360,13 +507,17 @@ private slots:
         QTest::newRow("FSDP1 NO_SHARD") << int(Engine::Fsdp) << 0 << false;
         QTest::newRow("FSDP2 reshard_after_forward") << int(Engine::Fsdp2) << 3 << false;
         QTest::newRow("FSDP2 without reshard") << int(Engine::Fsdp2) << 2 << false;
+        QTest::newRow("FSDP1 HYBRID_SHARD, 2 nodes") << int(Engine::Fsdp) << -3 << false;
+        QTest::newRow("FSDP1 HYBRID_SHARD_ZERO2, 2 nodes") << int(Engine::Fsdp) << -2 << false;
+        QTest::newRow("FSDP2 2-D mesh, 2 nodes") << int(Engine::Fsdp2) << -3 << false;
     }
     void export_lints_clean() {
         QFETCH(int, engine);
         QFETCH(int, stage);
         QFETCH(bool, offload);
-        Scenario s = fsdp_llama(FsdpPrecision::Mixed, stage);
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed, std::abs(stage));
         s.fsdp.engine = static_cast<Engine>(engine);
+        if (stage < 0) s = two_nodes_hybrid(s);  // a negative stage: hybrid sharding over two nodes
         if (offload) s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Cpu;
         const std::string yaml = accelerate_fsdp_config_yaml(s);
         QVERIFY(looks_like_accelerate_config(yaml));

@@ -122,7 +122,10 @@ private slots:
         const StepTime t = estimate_step(s);
         const double G = static_cast<double>(t.gradient_accumulation_steps);
         QCOMPARE(t.gradient_accumulation_steps, globalBatch / 32);
-        const double lat = ring_latency_seconds(c, S, s.assumptions.collective_latency_seconds);
+        // A launch's latency: a group inside a node has no network hop; the replicas' ring has one
+        // rank a node (ring_latency_seconds).
+        const double one_node = s.assumptions.collective_latency_seconds;
+        const double lat = shardLink == QLatin1String("nvlink") ? one_node : ring_latency_seconds(c, S, one_node);
         const double launches = static_cast<double>(comm_volume(P, 3, t.gradient_accumulation_steps, s.training, s.zero).collectives);
         // Forward and backward gathers, the backward's less what the forward kept (layer_modules.h).
         const Zero3Kept kept = zero3_kept_for_backward(s.model, layer_modules(s.model, s.zero).layer_params, s.training, P);
@@ -134,7 +137,8 @@ private slots:
         else gathers = allgather_seconds(gathered, S, link(c, shardLink));
         const double bus = shardLink == QLatin1String("hier") ? link(c, QStringLiteral("network")) : link(c, shardLink);
         const double reduce = reduce_scatter_seconds(W * G, S, bus);
-        const double replicas = R > 1 ? allreduce_seconds(W / S, R, bottleneck_gbytes_per_s(c)) + lat : 0.0;
+        const double replicas =
+            R > 1 ? allreduce_seconds(W / S, R, bottleneck_gbytes_per_s(c)) + ring_latency_seconds(c, R, one_node) : 0.0;
         QCOMPARE(t.comm_total_seconds, gathers + reduce + replicas + launches * lat);
         QVERIFY(t.exposed_allreduce_seconds >= 0);
         if (R == 1) QCOMPARE(t.exposed_allreduce_seconds, 0.0);

@@ -91,7 +91,7 @@ const std::vector<std::string> kExpectedKeys = {
     "zero.offload_param_buffer_size", "zero.offload_optimizer_buffer_count", "zero.zero_init",
     "zero.pin_memory", "zero.gather_16bit_weights_on_model_save", "zero.hpz_partition_size", "zero.quantized_weights",
     "zero.quantized_gradients", "zero.mics_shard_size", "zero.mics_hierarchical_params_gather", "zero.auto_zeropp", "zero.zero3_host_gradient_buffer", "zero.linear_tile_factor", "zero.bf16_master_weights", "zero.multi_rank_bucket_allreduce", "zero.zero3_prefetch_to_max_live", "zero.hpz_in_recompute", "zero.deepspeed_release",
-    "engine.engine", "engine.fsdp_precision", "engine.limit_all_gathers", "engine.auto", "engine.sync_each_batch", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
+    "engine.engine", "engine.fsdp_precision", "engine.limit_all_gathers", "engine.auto", "engine.sync_each_batch", "engine.hybrid_shard", "parallel.tensor", "parallel.pipeline", "parallel.virtual_stages", "parallel.sequence_parallel",
     "parallel.auto_tensor", "parallel.auto_pipeline", "parallel.expert", "parallel.auto_expert", "parallel.ulysses", "parallel.auto_ulysses", "parallel.pipeline_send",
     "finetune.method", "finetune.lora_rank", "finetune.lora_alpha", "finetune.lora_dropout", "finetune.targets",
     "finetune.target_modules", "finetune.train_embeddings", "finetune.train_lm_head", "finetune.base_precision",
@@ -101,7 +101,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 164;
+constexpr std::size_t kFieldCount = 165;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -205,11 +205,12 @@ Scenario perturbation_base_for(const std::string& key) {
         s.zero.stage = 1;
         if (key == "parallel.virtual_stages") s.parallel.pipeline = 2;
     }
-    if (key == "parallel.expert") s.zero.stage = 2;        // DeepSpeed's MoE layer refuses ZeRO-3
-    if (key == "parallel.ulysses") s.parallel.tensor = 1;  // DeepSpeed-Ulysses runs without tensor parallelism
-    if (key == "engine.engine") {                          // FSDP: data parallelism, CPUOffload of both (core/model/scenario.cpp)
+    if (key == "parallel.expert") s.zero.stage = 2;                // DeepSpeed's MoE layer refuses ZeRO-3
+    if (key == "parallel.ulysses") s.parallel.tensor = 1;          // DeepSpeed-Ulysses runs without tensor parallelism
+    if (key == "engine.engine" || key == "engine.hybrid_shard") {  // FSDP: data parallelism, CPUOffload of both (core/model/scenario.cpp)
         s.parallel.tensor = 1;
         s.zero.offload_param = OffloadDevice::Cpu;
+        if (key == "engine.hybrid_shard") s.fsdp.engine = Engine::Fsdp;  // FSDP's own (validate_fsdp)
     }
     if (key == "training.fp8_gemms") s.cluster.gpu = gpu_preset("h100-80gb");               // FP8 matmuls need FP8 tensor cores
     if (key == "zero.bf16_master_weights") s.zero.offload_optimizer = OffloadDevice::None;  // modelled on the GPU only
@@ -372,6 +373,7 @@ json flatten(const Scenario& s) {
         {"engine.limit_all_gathers", s.fsdp.limit_all_gathers},
         {"engine.auto", s.fsdp.auto_engine},
         {"engine.sync_each_batch", s.fsdp.sync_each_batch},
+        {"engine.hybrid_shard", s.fsdp.hybrid_shard},
         {"parallel.tensor", s.parallel.tensor},
         {"parallel.pipeline", s.parallel.pipeline},
         {"parallel.virtual_stages", s.parallel.virtual_stages},
@@ -479,15 +481,16 @@ private slots:
         // also needs no offload and moves from that base, and so do bf16 master weights.
         // The engine needs FSDP's own setups (no tensor parallelism) and moves from that base; FP8
         // matmuls need a GPU with FP8 tensor cores (the base's A100 has none) and move from an H100.
+        // FSDP's hybrid sharding needs FSDP and moves from an FSDP base.
         QVERIFY2((unmoved == std::vector<std::string>{"parallel.ulysses", "parallel.expert", "parallel.virtual_stages", "parallel.pipeline",
-                                                      "engine.engine", "zero.bf16_master_weights", "zero.mics_shard_size", "zero.stage",
-                                                      "training.fp8_gemms"}),
+                                                      "engine.hybrid_shard", "engine.engine", "zero.bf16_master_weights",
+                                                      "zero.mics_shard_size", "zero.stage", "training.fp8_gemms"}),
                  unmoved_list.c_str());
         const auto after = fields_of(s);
         for (std::size_t i = 0; i < kFieldCount; ++i)
             if (after[i].key != "parallel.pipeline" && after[i].key != "parallel.virtual_stages" && after[i].key != "parallel.expert" &&
                 after[i].key != "parallel.ulysses" && after[i].key != "zero.mics_shard_size" && after[i].key != "engine.engine" &&
-                after[i].key != "training.fp8_gemms" && after[i].key != "zero.bf16_master_weights")
+                after[i].key != "training.fp8_gemms" && after[i].key != "zero.bf16_master_weights" && after[i].key != "engine.hybrid_shard")
                 QVERIFY2(after[i].value != defaults[i].value, (after[i].key + " is still the default").c_str());
         const std::string text = session_text(s);
         const Scenario back = parse_session(text, "t.zplan");
@@ -498,7 +501,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 30);
+        QCOMPARE(kSessionVersion, 31);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -560,6 +563,7 @@ private slots:
                                   {"engine.limit_all_gathers", true},
                                   {"engine.auto", false},
                                   {"engine.sync_each_batch", true},
+                                  {"engine.hybrid_shard", false},
                                   {"parallel.tensor", 1},
                                   {"parallel.pipeline", 1},
                                   {"parallel.virtual_stages", 1},
@@ -1169,6 +1173,26 @@ private slots:
                  qPrintable(QStringLiteral("%1 GiB held").arg(held / (1024.0 * 1024 * 1024))));
     }
 
+    // Version 31 adds FSDP's hybrid sharding; a version-30 file (FULL_SHARD over two nodes) opens
+    // with it off, so its plan shards over all 16 GPUs as it did.
+    void frozen_version_30() {
+        const std::string text = read_text_file(test_data_path("sessions/v30-llama2-7b-fsdp-two-nodes.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 30);
+        QVERIFY(!doc.at("engine").contains("hybrid_shard"));
+        const Scenario s = parse_session(text, "v30-llama2-7b-fsdp-two-nodes.zplan");
+        QVERIFY(!s.fsdp.hybrid_shard);
+        QCOMPARE(s.cluster.nodes, std::int64_t{2});
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+        Scenario hybrid = s;
+        hybrid.fsdp.hybrid_shard = true;
+        QVERIFY(parse_session(session_text(hybrid), "hybrid.zplan") == hybrid);
+        // Sharded over 8 GPUs instead of 16: each GPU holds twice the fp32 parameter shard.
+        const double more = estimate_memory(hybrid).params_bytes - estimate_memory(s).params_bytes;
+        const double expected = 4.0 * static_cast<double>(parameter_count(s.model)) * (1.0 / 8 - 1.0 / 16);
+        QVERIFY2(std::abs(more - expected) < 0.01 * expected, qPrintable(QStringLiteral("%1 bytes more").arg(more)));
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -1200,7 +1224,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 30); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 31); "
                                     "upgrade zero-planner"));
         }
     }
@@ -1213,9 +1237,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 30); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 31); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 30)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 31)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -129,7 +129,7 @@ void SetupBarChart::setSetups(const std::vector<Candidate>& bars) {
     for (QCPBars* part : parts_) part->data()->clear();
     ticker_->clear();
     for (std::size_t b = 0; b < bars.size(); ++b)
-        ticker_->addTick(key(b), QString::fromStdString(short_setup_label(setup_key(bars[b].zero), bars[b].engine))
+        ticker_->addTick(key(b), QString::fromStdString(short_setup_label(setup_key(bars[b].zero), bars[b].engine, bars[b].hybrid_shard))
                                      .replace(QLatin1Char('+'), QStringLiteral("\n+")));
     plot_->xAxis->setRange(0.4, static_cast<double>(bars.size()) + 0.6);
 }

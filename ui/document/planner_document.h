@@ -224,7 +224,8 @@ enum EditId : int {
     EditFsdpPrecision,
     EditJob,
     EditMaxLiveParameters,
-    EditDeepSpeedRelease
+    EditDeepSpeedRelease,
+    EditHybridShard
 };
 
 }  // namespace zp::ui

@@ -109,7 +109,7 @@ QString ConfigPreview::titleFor(const QString& setup) const {
 
 void ConfigPreview::rebuild() {
     const Scenario& s = doc_->exportScenario();
-    const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine));
+    const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine, s.fsdp.hybrid_shard));
     try {
         config_ = QString::fromStdString(formatNamed(formatName()).render(s));
         title_->setText(titleFor(setup));

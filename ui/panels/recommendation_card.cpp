@@ -201,7 +201,7 @@ void RecommendationCard::rebuild() {
         for (const auto& sg : o.plan.suggestion_phrases) why += QStringLiteral("\n\u2022 ") + translated(sg);
     } else {
         const Candidate& b = o.plan.best;
-        title_->setText(tr("Recommended: %1").arg(translated(setup_phrase(setup_key(b.zero), b.engine))));
+        title_->setText(tr("Recommended: %1").arg(translated(setup_phrase(setup_key(b.zero), b.engine, b.hybrid_shard))));
         headroom = translated(headroom_phrase(s, b));
         figuresOf(o, s, keys, values);
         why = detailsOf(o);

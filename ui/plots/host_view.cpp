@@ -117,7 +117,8 @@ QString HostView::barTooltip(int bar) const {
     if (bar < 0 || bar >= static_cast<int>(o.bars.size())) return {};
     const Candidate& c = o.bars[static_cast<std::size_t>(bar)];
     const HostMemory& h = c.memory.host;
-    QString html = QStringLiteral("<b>%1</b><table>").arg(translated(setup_phrase(setup_key(c.zero), c.engine)).toHtmlEscaped());
+    QString html =
+        QStringLiteral("<b>%1</b><table>").arg(translated(setup_phrase(setup_key(c.zero), c.engine, c.hybrid_shard)).toHtmlEscaped());
     for (const HostMoment& mo : h.moments) {
         const bool peak = mo.phase == h.peak_phase;
         html += QStringLiteral("<tr><td>%1%2%3</td><td align=right>&nbsp;%4 GiB</td></tr>")

@@ -125,7 +125,8 @@ QString MemoryView::barTooltip(int index) const {
     const Overview& o = doc_->overview();
     if (index < 0 || index >= static_cast<int>(o.bars.size())) return {};
     const Candidate& c = o.bars[static_cast<std::size_t>(index)];
-    QString html = QStringLiteral("<b>%1</b><table>").arg(translated(setup_phrase(setup_key(c.zero), c.engine)).toHtmlEscaped());
+    QString html =
+        QStringLiteral("<b>%1</b><table>").arg(translated(setup_phrase(setup_key(c.zero), c.engine, c.hybrid_shard)).toHtmlEscaped());
     for (int i = kSliceCount - 1; i >= 0; --i) {
         html += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2 GiB</td></tr>")
                     .arg(sliceName(static_cast<Slice>(i)))

@@ -25,8 +25,8 @@ QColor stageColor(int stage) {
 }
 // The same names as the memory and time views' bars: the core's label for the stage alone, in
 // the engine's words (NO_SHARD, SHARD_GRAD_OP, FULL_SHARD under FSDP).
-QString stageName(int stage, Engine engine) {
-    return QString::fromStdString(short_setup_label(SetupKey{stage, OffloadDevice::None, OffloadDevice::None}, engine));
+QString stageName(int stage, Engine engine, bool hybrid_shard) {
+    return QString::fromStdString(short_setup_label(SetupKey{stage, OffloadDevice::None, OffloadDevice::None}, engine, hybrid_shard));
 }
 // The curves' legend: every stage the engine runs (core engine_runs_setup: FSDP has no ZeRO-1,
 // FSDP2 no NO_SHARD; their curves stay empty).
@@ -34,7 +34,7 @@ QList<LegendStrip::Entry> curveEntries(const FsdpSetup& engine) {
     QList<LegendStrip::Entry> entries;
     for (int stage = 0; stage <= 3; ++stage)
         if (engine_runs_setup(engine, SetupKey{stage, OffloadDevice::None, OffloadDevice::None}))
-            entries.append({stageName(stage, engine.engine), stageColor(stage), LegendStrip::Swatch::Line});
+            entries.append({stageName(stage, engine.engine, engine.hybrid_shard), stageColor(stage), LegendStrip::Swatch::Line});
     return entries;
 }
 }  // namespace
@@ -50,9 +50,10 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
       marker_label_(new PlotLabel(plot_)) {
     embedPlot(this, plot_, QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeItems, legend_);  // curves stay smooth
     named_engine_ = doc_->scenario().fsdp.engine;
+    named_hybrid_ = doc_->scenario().fsdp.hybrid_shard;
     for (int stage = 0; stage <= 3; ++stage) {
         QCPGraph* g = plot_->addGraph();
-        g->setName(stageName(stage, named_engine_));
+        g->setName(stageName(stage, named_engine_, named_hybrid_));
         g->setPen(QPen(stageColor(stage), 2.2));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, stageColor(stage), 4));
         graphs_.append(g);
@@ -104,10 +105,10 @@ void ScalingView::showPins() {
             if (series.stage != pin.pin.scenario.zero.stage) continue;
             for (const ScalingPoint& point : series.points) g->addData(static_cast<double>(point.gpus), bytes_to_gib(point.required_bytes));
         }
-        entries.append(
-            {tr("Pinned: %1 (%2)")
-                 .arg(QString::fromStdString(pin.pin.name), stageName(pin.pin.scenario.zero.stage, pin.pin.scenario.fsdp.engine)),
-             pinColor(static_cast<int>(p), palette()), LegendStrip::Swatch::Line});
+        entries.append({tr("Pinned: %1 (%2)")
+                            .arg(QString::fromStdString(pin.pin.name),
+                                 stageName(pin.pin.scenario.zero.stage, pin.pin.scenario.fsdp.engine, pin.pin.scenario.fsdp.hybrid_shard)),
+                        pinColor(static_cast<int>(p), palette()), LegendStrip::Swatch::Line});
     }
     legend_->setEntries(entries);
     rebuild();
@@ -126,12 +127,13 @@ void ScalingView::changeEvent(QEvent* e) {
 void ScalingView::rebuild() {
     const Overview& o = doc_->overview();
     const Scenario& s = doc_->scenario();
-    if (s.fsdp.engine != named_engine_) {
+    if (s.fsdp.engine != named_engine_ || s.fsdp.hybrid_shard != named_hybrid_) {
         // Another engine: the curves' names in its words, the pins' entries kept after them.
         const QList<LegendStrip::Entry> pins = legend_->entries().mid(base_legend_.size());
         named_engine_ = s.fsdp.engine;
+        named_hybrid_ = s.fsdp.hybrid_shard;
         base_legend_ = curveEntries(doc_->scenario().fsdp);
-        for (int stage = 0; stage <= 3; ++stage) graphs_[stage]->setName(stageName(stage, named_engine_));
+        for (int stage = 0; stage <= 3; ++stage) graphs_[stage]->setName(stageName(stage, named_engine_, named_hybrid_));
         legend_->setEntries(base_legend_ + pins);
     }
     const QPalette pal = palette();

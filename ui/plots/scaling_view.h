@@ -52,6 +52,7 @@ private:
     QList<QCPGraph*> pin_lines_;  // one per pin, dashed, made on first use
     QList<LegendStrip::Entry> base_legend_;
     Engine named_engine_ = Engine::DeepSpeed;  // the engine whose words name the curves
+    bool named_hybrid_ = false;                // and whether they are FSDP's hybrid strategies
 };
 
 }  // namespace zp::ui

@@ -265,7 +265,7 @@ void StepView::rebuild() {
 
     // Axes: every moment, the capacity line and the labels above the highest point in view.
     plot_->xAxis->setRange(-0.5, n - 0.5);
-    const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine));
+    const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine, s.fsdp.hybrid_shard));
     QString caption = tr("%1, micro batch %2, recompute %3: moments of one step")
                           .arg(setup)
                           .arg(s.training.micro_batch)

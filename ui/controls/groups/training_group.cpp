@@ -51,6 +51,11 @@ void TrainingGroup::addStepRows() {
     };
     addEnumItems<FsdpPrecision>(fsdp_precision_, fsdpPrecisionLabel);
     form_->addRow(tr("FSDP dtypes"), fsdp_precision_);
+    hybrid_shard_ = addBox(tr("FSDP hybrid sharding (per node)"),
+                           tr("HYBRID_SHARD: the model states sharded over each node's GPUs and replicated across nodes; the "
+                              "gathers stay inside the node, each gradient shard is all-reduced across nodes. The recommendation "
+                              "plans both across nodes."),
+                           "hybrid_shard");
     addReleaseRow();
     precision_ =
         named(tip(new QComboBox(this), tr("bf16/fp16: mixed precision with fp32 master weights; fp32: no master copy.")), "precision");
@@ -370,6 +375,8 @@ void TrainingGroup::connectEdits() {
         s.fsdp.auto_engine = v == "auto";
         if (!s.fsdp.auto_engine) s = with_engine(s, parse_enum<Engine>(v));
     });
+    connect(hybrid_shard_, &QCheckBox::clicked, this,
+            [this](bool on) { edit(EditHybridShard, tr("Change FSDP hybrid sharding"), [&](Scenario& s) { s.fsdp.hybrid_shard = on; }); });
     onActivated(fsdp_precision_, EditFsdpPrecision, tr("Change FSDP dtypes"),
                 [](Scenario& s, const std::string& v) { s.fsdp.precision = parse_enum<FsdpPrecision>(v); });
     onActivated(precision_, EditPrecision, tr("Change precision"),
@@ -436,6 +443,8 @@ void TrainingGroup::sync(const Scenario& s) {
     setIndexIfChanged(engine_, s.fsdp.auto_engine ? 0 : engine_->findData(QString::fromLatin1(to_string(s.fsdp.engine))));
     setIndexIfChanged(fsdp_precision_, fsdp_precision_->findData(QString::fromLatin1(to_string(s.fsdp.precision))));
     fsdp_precision_->setEnabled(is_fsdp(s.fsdp) || s.fsdp.auto_engine);
+    setCheckedIfChanged(hybrid_shard_, s.fsdp.hybrid_shard);
+    hybrid_shard_->setEnabled((is_fsdp(s.fsdp) || s.fsdp.auto_engine) && s.cluster.nodes > 1);
     syncRelease(s);
     release_->setEnabled(!is_fsdp(s.fsdp) || s.fsdp.auto_engine);
     setIndexIfChanged(precision_, precision_->findData(QString::fromLatin1(to_string(s.training.precision))));

@@ -34,6 +34,7 @@ private:
 
     QComboBox* engine_;
     QComboBox* fsdp_precision_;
+    QCheckBox* hybrid_shard_;
     QComboBox* release_;  // kDeepSpeedReleaseEras' index, or -1: the release switches set one by one
     QComboBox* precision_;
     QComboBox* optimizer_;

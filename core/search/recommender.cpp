@@ -300,13 +300,17 @@ struct LayoutSearch {
     bool many_layouts;
 };
 
-void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& out) {
+// A layout's base scenario (its global batch, ZeRO++ off where the search chooses it) and the micro
+// batches to try; nullopt when the given micro batch does not divide this layout's batch and other
+// layouts are searched (another may take it).
+struct LayoutBase {
+    Scenario base;
+    std::vector<std::int64_t> micros;
+};
+std::optional<LayoutBase> layout_base(const LayoutSearch& in, const Parallelism& layout) {
     const Scenario& input = in.input;
-    const std::vector<Checkpointing>& recomputes = in.recomputes;
-    const std::array<bool, 4>& some_layout_runs = in.some_layout_runs;
-    const SearchPruning pruning = in.pruning;
-    const bool search_zeropp = in.search_zeropp, many_layouts = in.many_layouts;
-    Scenario base = input;
+    LayoutBase out{input, {}};
+    Scenario& base = out.base;
     base.parallel = layout;
     const std::int64_t world = data_parallel_size(base);
     const std::optional<std::int64_t> global = layout_global_batch(base);
@@ -315,17 +319,61 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                          std::to_string(world) + " data-parallel GPUs: DeepSpeed needs train_batch_size = micro batch x gradient " +
                          "accumulation x data-parallel GPUs; use " + nearest_multiples(input.training.global_batch, world));
     base.training.global_batch = *global;
-    if (search_zeropp) apply_zeropp_choice(base.zero, ZeroppChoice::Off, base.cluster.gpus_per_node);  // the search chooses
-    std::vector<std::int64_t> micros = micro_batches(*global / world);
+    if (in.search_zeropp) apply_zeropp_choice(base.zero, ZeroppChoice::Off, base.cluster.gpus_per_node);  // the search chooses
+    out.micros = micro_batches(*global / world);
     if (!input.training.auto_micro_batch) {
         if ((*global / world) % input.training.micro_batch != 0) {
-            if (many_layouts) return;  // this layout's per-GPU batch: another may take the micro batch
+            if (in.many_layouts) return std::nullopt;
             throw InputError("micro batch " + std::to_string(input.training.micro_batch) + " does not divide the " +
                              std::to_string(*global / world) + " sequences per data-parallel GPU of global batch " +
                              std::to_string(*global) + "; choose a divisor or let the planner choose (auto)");
         }
-        micros = {input.training.micro_batch};
+        out.micros = {input.training.micro_batch};
     }
+    return out;
+}
+
+// The fastest any candidate of `s` (a recompute policy and micro batch) can run, in tokens/s
+// (step_seconds_lower_bound), over the data-parallel ranks `world`.
+double fastest_possible_tokens_per_second(const Scenario& s, std::int64_t world) {
+    const double tokens = static_cast<double>(effective_global_batch(s.training, world)) * static_cast<double>(s.training.seq_len);
+    return tokens / step_seconds_lower_bound(s) * (1 + 1e-9);  // no rounding below a step's own figure
+}
+
+// A candidate (or every candidate of a bound) at `tokens_per_second` is slower than the setup's
+// fastest and than the simplest-within window of the layout's fastest: it can be neither the
+// setup's bar nor the plan's choice (recommend takes the simplest point within kSimplestWithin of
+// the fastest, and a later layout's fastest is only faster).
+bool cannot_win(double tokens_per_second, const SetupResult& r, double layout_fastest) {
+    return tokens_per_second < r.fastest.tokens_per_second && tokens_per_second < kSimplestWithin * layout_fastest;
+}
+
+// A point that fits: the setup's fastest when it is, the layout's fastest so far, and the search's.
+void keep_feasible(const Point& q, SetupResult& r, double& layout_fastest, Search& out) {
+    if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
+    r.any_feasible = true;
+    layout_fastest = std::max(layout_fastest, q.tokens_per_second);
+    out.feasible.push_back(q);
+}
+
+// A point that does not fit: the setup's least-memory point while none of its points fits.
+void keep_if_closest(const Point& q, SetupResult& r) {
+    if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
+        r.closest = q;
+        r.has_closest = true;
+    }
+}
+
+void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& out) {
+    const std::vector<Checkpointing>& recomputes = in.recomputes;
+    const std::array<bool, 4>& some_layout_runs = in.some_layout_runs;
+    const SearchPruning pruning = in.pruning;
+    const bool search_zeropp = in.search_zeropp;
+    std::optional<LayoutBase> prepared = layout_base(in, layout);
+    if (!prepared) return;
+    const Scenario& base = prepared->base;
+    const std::vector<std::int64_t>& micros = prepared->micros;
+    const std::int64_t world = data_parallel_size(base);
     out.bases.push_back(base);
     const std::uint16_t layout_index = 0;  // this layout's own Search; merge_layout renumbers
     Scenario s = base;
@@ -366,19 +414,16 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                 const std::int64_t micro = micros[mi];
                 const bool accumulating = micro != micros.back();
                 // Once the setup has a feasible point here, a recompute policy and micro batch whose
-                // fastest possible step is slower than the setup's fastest and than the
-                // simplest-within window of the layout's fastest: none of its buckets is estimated
-                // (the step-first bound below, for all of them at once).
+                // fastest possible step cannot win: none of its buckets is estimated (the
+                // step-first test below, for all of them at once).
                 if (pruning == SearchPruning::Bounds && r.any_feasible) {
                     double& bound = fastest_possible[ci * micros.size() + mi];
                     if (bound < 0) {
                         apply(s, row_zero,
                               Point{.setup = static_cast<std::uint8_t>(i), .checkpointing = ck, .micro = static_cast<std::int32_t>(micro)});
-                        const double tokens =
-                            static_cast<double>(effective_global_batch(s.training, world)) * static_cast<double>(s.training.seq_len);
-                        bound = tokens / step_seconds_lower_bound(s) * (1 + 1e-9);  // no rounding below a step's own figure
+                        bound = fastest_possible_tokens_per_second(s, world);
                     }
-                    if (bound < r.fastest.tokens_per_second && bound < kSimplestWithin * layout_fastest) {
+                    if (cannot_win(bound, r, layout_fastest)) {
                         out.evaluated += static_cast<std::int64_t>(kBuckets.size());
                         continue;
                     }
@@ -399,25 +444,18 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                         compute = {};
                     }
                     // Once the setup has a feasible point on this layout, the step time first (the
-                    // cheaper estimate): a candidate slower than the setup's fastest and than the
-                    // simplest-within window of the layout's fastest can be neither the setup's bar
-                    // nor the plan's choice (recommend takes the simplest point within
-                    // kSimplestWithin of the fastest, and a later layout's fastest is only faster),
-                    // whether it fits or not: its memory is not estimated.
+                    // cheaper estimate): a candidate that cannot win, whether it fits or not, has
+                    // its memory not estimated.
                     std::optional<double> tokens_per_second;
                     if (pruning == SearchPruning::Bounds && r.any_feasible) {
                         tokens_per_second = estimate_step(s, compute).tokens_per_second;
-                        if (*tokens_per_second < r.fastest.tokens_per_second && *tokens_per_second < kSimplestWithin * layout_fastest)
-                            continue;
+                        if (cannot_win(*tokens_per_second, r, layout_fastest)) continue;
                     }
                     Point q = p;
                     // A candidate that does not fit: the setup's least-memory point while none of its
                     // fits, and the end of its bucket's line of accumulating micro batches.
                     const auto does_not_fit = [&] {
-                        if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
-                            r.closest = q;
-                            r.has_closest = true;
-                        }
+                        keep_if_closest(q, r);
                         line_ended[b] = pruning == SearchPruning::Bounds && accumulating;
                     };
                     // A candidate over the card does not fit (check_fit's GPU test) and can only be the
@@ -437,10 +475,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                     over_the_card = m.peak_required_bytes > usable;
                     if (check_fit(s, m).all()) {  // memory, and the stage with the layout (Fit::layout)
                         q.tokens_per_second = tokens_per_second ? *tokens_per_second : estimate_step(s, compute).tokens_per_second;
-                        if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
-                        r.any_feasible = true;
-                        layout_fastest = std::max(layout_fastest, q.tokens_per_second);
-                        out.feasible.push_back(q);
+                        keep_feasible(q, r, layout_fastest, out);
                     } else {
                         does_not_fit();
                     }
@@ -577,8 +612,9 @@ std::optional<TrialFit> first_trial_fit(const Scenario& trial, Wanted&& wanted) 
     return std::nullopt;
 }
 
-void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan) {
-    // Host RAM or NVMe short while the GPU side fits somewhere: say how much is needed.
+// Host RAM or NVMe short while the GPU side fits somewhere: how much is needed, and what frees host
+// RAM for the setup that needs least of it.
+void suggest_host_and_nvme(const Scenario& s, const Plan& plan_so_far, Plan& plan) {
     double min_cpu = 1e300, min_nvme = 1e300;
     for (const Candidate& c : plan_so_far.per_setup) {
         if (!c.fit.gpu) continue;
@@ -609,7 +645,10 @@ void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan
             if (f.fits) break;
         }
     }
+}
 
+void explain_nothing_fits(const Scenario& s, const Plan& plan_so_far, Plan& plan) {
+    suggest_host_and_nvme(s, plan_so_far, plan);
     // More GPUs: ZeRO-3 divides model states by N; try doubling the node count.
     // The first setup (simplest first) that fits the trial scenario, or "" when none does.
     auto fits_somewhere = [](const Scenario& trial) -> Phrase {

@@ -842,6 +842,14 @@
         <source>Sharded over all %1 GPUs: %2 tokens/s, against %3 tokens/s with %4 (inside each node of %5 GPUs, replicated across nodes).</source>
         <translation>在全部 %1 个 GPU 上分片：%2 tokens/s，而 %4（在每个 %5 GPU 节点内分片，跨节点复制）为 %3 tokens/s。</translation>
     </message>
+    <message>
+        <source>stored activations and unsharded FSDP units</source>
+        <translation>保存的激活值和未分片的 FSDP 单元</translation>
+    </message>
+    <message>
+        <source>activations, their gradients and unsharded FSDP units</source>
+        <translation>激活值、其梯度和未分片的 FSDP 单元</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -3304,6 +3312,10 @@ Not loaded into the controls: %1</source>
     <message>
         <source>No problems found for 1 GPU.</source>
         <translation>针对 1 个 GPU 未发现问题。</translation>
+    </message>
+    <message>
+        <source>FSDP config</source>
+        <translation>FSDP 配置</translation>
     </message>
 </context>
 <context>

@@ -247,6 +247,9 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     connect(doc, &PlannerDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(doc, &PlannerDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(doc, &PlannerDocument::resultsChanged, this, [this] {
+        // The config tab's name follows the engine of the file it shows first.
+        const QString config = is_fsdp(doc_->exportScenario().fsdp) ? tr("FSDP config") : tr("ds_config.json");
+        if (const int at = tabs_->indexOf(config_); at >= 0 && tabs_->tabText(at) != config) tabs_->setTabText(at, config);
         const Overview& o = doc_->overview();
         if (o.plan_valid && o.plan.feasible)
             statusBar()->showMessage(

@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -507,6 +508,48 @@ Scenario imported_ds_config(const std::string& path, const Scenario& s) {
 
 // The scenario the options describe; with `asked`, auto sizes and --zeropp auto are taken and
 // recorded there, else refused.
+// Options one engine has and the other does not (core/model/engine.h), given for the other:
+// refused in one line rather than ignored (or, like the bucket sizes, read where they mean
+// nothing). Engine auto plans both engines, so it takes both kinds.
+void check_engine_options(const Args& a, const Scenario& s) {
+    if (s.fsdp.auto_engine) return;
+    static const std::array<const Option*, 21> deepspeed_only{&opt::overlap_comm,
+                                                              &opt::reduce_bucket_size,
+                                                              &opt::allgather_bucket_size,
+                                                              &opt::max_live_params,
+                                                              &opt::zero_init,
+                                                              &opt::pin_memory,
+                                                              &opt::host_grad_buffer,
+                                                              &opt::multi_rank_allreduce,
+                                                              &opt::deepspeed_release,
+                                                              &opt::prefetch_to_max_live,
+                                                              &opt::hpz_recompute,
+                                                              &opt::bf16_master_weights,
+                                                              &opt::save_16bit_model,
+                                                              &opt::zeropp,
+                                                              &opt::hpz_size,
+                                                              &opt::hpz,
+                                                              &opt::quantized_weights,
+                                                              &opt::quantized_gradients,
+                                                              &opt::mics_shard_size,
+                                                              &opt::mics_hierarchical_gather,
+                                                              &opt::tile_factor};
+    static const std::array<const Option*, 4> fsdp_only{&opt::fsdp_precision, &opt::limit_all_gathers, &opt::sync_each_batch,
+                                                        &opt::hybrid_shard};
+    if (is_fsdp(s.fsdp)) {
+        for (const Option* o : deepspeed_only)
+            if (a.has(*o))
+                throw InputError(std::string(o->name) + " is a DeepSpeed setting that PyTorch FSDP does not have: drop it, or plan with " +
+                                 "--engine deepspeed (or auto, which plans both engines)");
+    } else {
+        for (const Option* o : fsdp_only)
+            if (a.has(*o))
+                throw InputError(std::string(o->name) +
+                                 " is PyTorch FSDP's: plan with --engine fsdp or fsdp2 (or auto, which plans both "
+                                 "engines), or drop it");
+    }
+}
+
 Scenario build_scenario(const Args& a, ScenarioNotes* notes, SearchAsked* asked, const Scenario* base = nullptr) {
     Scenario s = base ? *base : default_scenario();
     if (auto v = a.get(opt::session)) s = parse_session(read_text_file(*v), *v);
@@ -526,6 +569,7 @@ Scenario build_scenario(const Args& a, ScenarioNotes* notes, SearchAsked* asked,
     apply_parallel(a, s, asked);
     apply_finetune(a, s);
     apply_assumptions(a, s);
+    check_engine_options(a, s);
     validate(s);
     return s;
 }

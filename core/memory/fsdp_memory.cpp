@@ -69,12 +69,19 @@ FsdpUnits fsdp_units(const Scenario& s, double trainable, double whole_params, d
     const double all_gathered = gathered * trainable + frozen_stored_bytes;
     const bool full_training = frozen_stored_bytes <= 0.0;
     FsdpUnits u;
+    // FSDP2 through Accelerate (1.14+, utils/fsdp_utils.py fsdp2_prepare_model, PR #4015) shards an
+    // untied input embedding as a unit of its own, resharded after its forward (gathered again only
+    // at the backward's end), and keeps only the tail [final_norm, lm_head] gathered from forward to
+    // backward; tied, the tail holds the shared embedding. FSDP1's root unit keeps all of it.
+    const bool embedding_apart = s.fsdp.engine == Engine::Fsdp2 && !m.tied_embeddings;
+    const double kept_elems = embedding_apart ? static_cast<double>(m.hidden) * static_cast<double>(m.vocab) : root_elems;
+    const double kept_share = std::clamp(kept_elems / whole, 0.0, 1.0);
     // At stage 0 (NO_SHARD) nothing is gathered; with a MixedPrecision policy each unit's
     // parameters are cast to param_dtype when it runs (_use_low_precision_shard on the whole flat
     // parameter) and freed after it, like a gathered unit.
     const bool casts = z.stage >= 2 || gathered < storage;
     if (casts) {
-        u.root_bytes = all_gathered * root_share;
+        u.root_bytes = all_gathered * kept_share;
         u.layer_bytes = all_gathered * (1.0 - root_share) / layers;
     }
     // limit_all_gathers (_runtime_utils.py _unshard: the rate limiter waits on the free event of

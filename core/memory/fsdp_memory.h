@@ -45,10 +45,10 @@ double fsdp_root_unit_params(const ModelSpec& m);
 // (transformer_layer_cls_to_wrap: one decoder layer a unit); the root unit holds the embedding,
 // the final norm and the output layer.
 struct FsdpUnits {
-    double root_bytes = 0;        // the root unit unsharded: kept from its forward through the backward (not resharded after forward)
-    double layer_bytes = 0;       // one decoder layer unsharded
-    double layer_grad_bytes = 0;  // one layer's unsharded gradient before its reduce-scatter
-    double units_in_flight = 2;   // layers unsharded at once: the running one and the prefetched one
+    double root_bytes = 0;                    // the root unit (FSDP2: the tail unit) unsharded, kept from its forward through the backward
+    double layer_bytes = 0;                   // one decoder layer unsharded
+    double layer_grad_bytes = 0;              // one layer's unsharded gradient before its reduce-scatter
+    double units_in_flight = 2;               // layers unsharded at once: the running one and the prefetched one
     bool unsharded_through_backward = false;  // SHARD_GRAD_OP: a layer stays unsharded from its forward to its backward
 };
 // `trainable`, `whole_params`: the rank's trainable and all parameters; `frozen_stored_bytes`: the

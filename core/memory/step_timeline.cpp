@@ -53,6 +53,7 @@ struct Terms {
     double gathered_floor = 0;          // stage 3: the weights the prefetch keeps gathered in forward and backward (max_live)
     double layer_weights_bytes = 0;     // stage 3: one layer's gathered weights
     bool passed_layers_stay = false;    // FSDP SHARD_GRAD_OP: layers stay unsharded after their backward too
+    bool fsdp_units = false;            // what is gathered are FSDP's units, not ZeRO-3's parameters (the moments' words)
     double dequantized = 0;             // QLoRA: the Linear being computed, dequantised (buffers.h)
     double gather_output = 0;           // ZeRO-1/2 before v0.12.4: the all-gather's flattened output in flight
     double gather_deferred = 0;         // ... and the other shards' outputs, freed when NCCL is done with them
@@ -393,6 +394,7 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
 
 // PyTorch FSDP in place of DeepSpeed's states, gradients and buckets (core/memory/fsdp_memory.h).
 void add_fsdp_terms(Terms& x, const Scenario& s, const TimelineInputs& in, const Basis& b) {
+    x.fsdp_units = true;
     const ModelStateBytes& st = in.states;
     x.weights = st.params;
     x.optimizer = st.optimizer_states;
@@ -610,6 +612,15 @@ TimelineInputs timeline_inputs(const Scenario& s, TimelineMemo& memo) {
 
 namespace {
 
+// A forward or backward moment's cause when weights are gathered, in the engine's words.
+const char* gathered_cause(const Terms& x, StepPhase phase) {
+    if (phase == StepPhase::Forward)
+        return x.fsdp_units ? QT_TRANSLATE_NOOP("Core", "stored activations and unsharded FSDP units")
+                            : QT_TRANSLATE_NOOP("Core", "stored activations and gathered ZeRO-3 parameters");
+    return x.fsdp_units ? QT_TRANSLATE_NOOP("Core", "activations, their gradients and unsharded FSDP units")
+                        : QT_TRANSLATE_NOOP("Core", "activations, their gradients and gathered ZeRO-3 parameters");
+}
+
 // Calls `visit` with each moment of one optimizer step in order.
 template <class Visit>
 void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDetail detail, Visit&& visit) {
@@ -655,7 +666,7 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
             static_cast<double>(l) * (x.stored_per_layer + x.kv_per_layer) + x.forward_working + x.previous_output + x.pipeline_held;
         mo.buffers_bytes +=
             std::max((l == L ? x.gathered_forward_last : x.gathered_forward) + retained_behind(l), x.gathered_floor) + x.dequantized;
-        if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "stored activations and gathered ZeRO-3 parameters");
+        if (x.gathered > 0) mo.cause = gathered_cause(x, StepPhase::Forward);
         visit(mo);
     };
     if (every)
@@ -688,8 +699,9 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
                                x.kept_logits + x.pipeline_held;
         const double weights = (l == 1 ? x.gathered_backward_first : x.gathered_backward) + retained_behind(l) + retained_passed(l);
         mo.buffers_bytes += x.backward_buckets + std::max(weights, x.gathered_floor) + x.gathered_gradient + x.dequantized;
-        if (x.backward_buckets > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and the ipg gradient buckets");
-        if (x.gathered > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and gathered ZeRO-3 parameters");
+        if (x.backward_buckets > 0 && !x.fsdp_units)
+            mo.cause = QT_TRANSLATE_NOOP("Core", "activations, their gradients and the ipg gradient buckets");
+        if (x.gathered > 0) mo.cause = gathered_cause(x, StepPhase::Backward);
         visit(mo);
     };
     if (every)

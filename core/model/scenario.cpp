@@ -205,6 +205,17 @@ void validate_fsdp(const Scenario& s) {
     if (p.tensor > 1 || p.pipeline > 1 || p.expert > 1 || p.ulysses > 1)
         throw InputError("engine " + engine +
                          " is planned for data parallelism only: tensor, pipeline, expert and Ulysses sizes must be 1");
+    // The Trainer's and Accelerate's step is per_device_train_batch_size x gradient_accumulation_steps
+    // x GPUs sequences: a global batch that is not a multiple has no such run. Said in those words
+    // here; DeepSpeed's batch rule (gradient_accumulation_steps quotes its assertion) is not FSDP's.
+    const Training& t = s.training;
+    const std::int64_t step = (t.auto_micro_batch ? 1 : t.micro_batch) * data_parallel_size(s);
+    if (t.global_batch > 0 && step > 0 && t.global_batch % step != 0)
+        throw InputError("global batch " + std::to_string(t.global_batch) + " does not split over " +
+                         std::to_string(data_parallel_size(s)) + " GPUs" +
+                         (t.auto_micro_batch ? std::string() : " in micro batches of " + std::to_string(t.micro_batch)) + ": under " +
+                         engine + " a step is per_device_train_batch_size x gradient_accumulation_steps x GPUs sequences, so make it a " +
+                         "multiple of " + std::to_string(step) + ", such as " + nearest_multiples(t.global_batch, step));
 }
 }  // namespace
 

@@ -124,20 +124,25 @@ private slots:
         QTest::newRow("FULL_SHARD, MixedPrecision bf16") << int(FsdpPrecision::Mixed) << 3 << 2.0 << 2.0;
         QTest::newRow("FULL_SHARD, autocast: fp32 gathers") << int(FsdpPrecision::Autocast) << 3 << 4.0 << 2.0;
         QTest::newRow("SHARD_GRAD_OP: all 32 layers") << int(FsdpPrecision::Mixed) << 2 << 2.0 << 32.0;
+        // Accelerate 1.14's fsdp2_prepare_model: the untied embedding is a unit of its own, resharded
+        // after its forward; only the tail [final_norm, lm_head] stays gathered (negative stage: FSDP2).
+        QTest::newRow("FSDP2 FULL_SHARD: the tail unit alone kept") << int(FsdpPrecision::Mixed) << -3 << 2.0 << 2.0;
     }
     void gathered_units() {
         QFETCH(int, precision);
         QFETCH(int, stage);
         QFETCH(double, bytes_per_element);
         QFETCH(double, layers_in_flight);
-        const Scenario s = fsdp_llama(static_cast<FsdpPrecision>(precision), stage);
+        Scenario s = fsdp_llama(static_cast<FsdpPrecision>(precision), std::abs(stage));
+        if (stage < 0) s.fsdp.engine = Engine::Fsdp2;
         const double P = static_cast<double>(parameter_count(s.model));
-        const double root = 2.0 * 32000 * 4096;
+        const double root = 2.0 * 32000 * 4096;  // Llama-2's untied embedding and output layer
+        const double kept = stage < 0 ? root / 2 : root;
         const double layer = (P - root) / 32;
         const FsdpUnits u = fsdp_units(s, P, P, 0.0);
         const double in_flight = u.unsharded_through_backward ? 32.0 : u.units_in_flight;
         const double gathered = u.root_bytes + in_flight * u.layer_bytes + u.layer_grad_bytes;
-        const double expected = bytes_per_element * (root + layers_in_flight * layer + layer);  // + one layer's unsharded gradient
+        const double expected = bytes_per_element * (kept + layers_in_flight * layer + layer);  // + one layer's unsharded gradient
         QVERIFY2(std::abs(gathered - expected) / expected < 1e-9, (std::to_string(gathered) + " vs " + std::to_string(expected)).c_str());
         QCOMPARE(buffer_bytes(s).buckets, 0.0);  // no DeepSpeed buckets
     }

@@ -19,6 +19,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 namespace zp::ui {
@@ -107,8 +108,35 @@ QString ConfigPreview::titleFor(const QString& setup) const {
     return QStringLiteral("<span style=\"color:%1\">%2</span>").arg(warningColor(palette()).name(), text);
 }
 
+namespace {
+// The first format that renders `s` (export_formats' order), or an empty id when none does.
+QString firstFormatFor(const Scenario& s) {
+    for (const ExportFormat& f : export_formats()) {
+        try {
+            f.render(s);
+            return QString::fromUtf8(f.id.data(), static_cast<qsizetype>(f.id.size()));
+        } catch (const InputError&) {
+        }
+    }
+    return {};
+}
+}  // namespace
+
 void ConfigPreview::rebuild() {
     const Scenario& s = doc_->exportScenario();
+    // Another engine: a format that has no file for it (ds_config.json under FSDP) gives way to
+    // the first that has (Accelerate's YAML), so the tab does not open on "No config".
+    if (is_fsdp(s.fsdp) != shown_fsdp_) {
+        shown_fsdp_ = is_fsdp(s.fsdp);
+        try {
+            formatNamed(formatName()).render(s);
+        } catch (const InputError&) {
+            if (const QString first = firstFormatFor(s); !first.isEmpty()) {
+                const QSignalBlocker quiet(format_);
+                setFormat(first);
+            }
+        }
+    }
     const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine, s.fsdp.hybrid_shard));
     try {
         config_ = QString::fromStdString(formatNamed(formatName()).render(s));

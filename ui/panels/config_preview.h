@@ -40,6 +40,7 @@ private:
     QPushButton* export_;
     QString config_;
     bool fixed_font_set_ = false;
+    bool shown_fsdp_ = false;  // the engine the shown file was for: PyTorch FSDP or DeepSpeed
 };
 
 }  // namespace zp::ui

@@ -114,6 +114,9 @@ void ZeroppGroup::sync(const Scenario& s) {
     showMaxLive(s.zero.stage3_max_live_parameters);
     quantized_weights_->setEnabled(!s.zero.auto_zeropp);
     quantized_gradients_->setEnabled(!s.zero.auto_zeropp);
+    // ZeRO++, MiCS and the live-parameter budget are DeepSpeed's: under PyTorch FSDP nothing here
+    // applies (validate_fsdp refuses them; engine auto plans DeepSpeed with them).
+    setEnabled(!is_fsdp(s.fsdp) || s.fsdp.auto_engine);
     showZeroppInfo();
 }
 

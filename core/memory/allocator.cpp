@@ -8,8 +8,10 @@ namespace zp {
 
 StepPeak StepPeakAccumulator::result() const {
     StepPeak p = peak_;
-    // The reserve holds at least what is allocated, even beyond the card (a run that does not fit).
-    p.reserved_bytes = std::max(p.reserved_bytes, p.allocated_bytes);
+    // The reserve holds at least what is allocated, and what must be held for the step (the cache's
+    // unreleasable part is reserved too), even beyond the card (a run that does not fit: there the
+    // reserve is capped at the card and the allocation is not).
+    p.reserved_bytes = std::max({p.reserved_bytes, p.allocated_bytes, p.required_bytes});
     return p;
 }
 
@@ -23,7 +25,7 @@ std::vector<double> reserved_along(const Scenario& s, const std::vector<StepMome
     out.reserve(timeline.size());
     double running = 0;
     for (const StepMoment& m : timeline) {
-        running = std::max({running, reserved_bytes(m, shares, reservable_bytes), m.allocated_bytes()});
+        running = std::max({running, reserved_bytes(m, shares, reservable_bytes), required_bytes(m, shares)});  // required >= allocated
         out.push_back(running + context_bytes);
     }
     return out;

@@ -14,11 +14,14 @@
 #include "ui/i18n/translations.h"
 #include "ui/qcustomplot_include.h"
 
+#include <QFontMetricsF>
 #include <QVBoxLayout>
 
 namespace zp::ui {
 
 namespace {
+// The least share of the axis above the highest bar, for its label (fitRange: more on short plots).
+constexpr double kLeastLabelHeadroom = 1.18;
 double sliceBytes(const MemoryBreakdown& m, int slice) { return memory_slices()[static_cast<std::size_t>(slice)].bytes(m); }
 // The top of a bar: what must fit or the step's peak reserve, whichever is higher.
 double barTopGib(const MemoryBreakdown& m) { return bytes_to_gib(std::max(m.total_bytes(), m.peak_reserved_bytes)); }
@@ -67,6 +70,8 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     // layout when that moved them (an item: drawn after the layout, in the same replot).
     connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fitSpare(); });
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
+        // A new height moves the labels' room (fitRange); new tick labels may move the margins.
+        if (fitRange()) relayoutInReplot(plot_);
         if (spare_wanted_ && spareRoom() != spare_room_) fitSpare();
     });
     // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
@@ -247,18 +252,32 @@ void MemoryView::rebuild() {
     // 2T model) squash the rest: cap the axis at 4x capacity and say the bar is cut. A bar the
     // cap's headroom would still show whole is not cut: the axis then reaches it and its label.
     const double cap = 4.0 * capacity;
-    constexpr double kLabelHeadroom = 1.18;
-    const bool cut = top > cap * kLabelHeadroom;
-    const double y_max = std::max(capacity * 1.15, (cut ? cap : top) * kLabelHeadroom);
-    plot_->yAxis->setRange(0, y_max);
+    const bool cut = top > cap * kLeastLabelHeadroom;
+    range_top_gib_ = cut ? cap : top;
+    range_floor_gib_ = capacity * 1.15;
+    fitRange();
     // Only when bars are cut do their labels stand at the cap, on the bars, under the axis's top.
     for (std::size_t b = 0; cut && b < o.bars.size(); ++b)
         chart_.label(b)->position->setCoords(SetupBarChart::key(b), std::min(barTopGib(o.bars[b]), cap));
     capacity_ticker_->clear();
     capacity_ticker_->addTick(capacity, tr("GPU %1").arg(capacityText(capacity)));
-    plot_->yAxis2->setRange(plot_->yAxis->range());
     if (any_frozen != frozen_in_legend_ || cut != cut_in_legend_) setLegend(any_frozen, cut);
     showSelection();
+}
+
+// The bars' labels (two lines: the figure and a mark) stand above the highest bar top: the axis
+// reaches past it by their height in pixels, at least kLeastLabelHeadroom of it. On a short plot
+// (a 1280x720 window) 18% of the axis was less than two lines, and the top label ran off the plot.
+bool MemoryView::fitRange() {
+    const double axis_px = plot_->axisRect()->height();
+    const QFontMetricsF label(chart_.label(0)->font());
+    const double label_px = 2.0 * label.height() + 6.0;
+    const double headroom = axis_px > 2.0 * label_px ? std::max(kLeastLabelHeadroom, axis_px / (axis_px - label_px)) : 2.0;
+    const QCPRange range(0, std::max(range_floor_gib_, range_top_gib_ * headroom));
+    if (range == plot_->yAxis->range()) return false;
+    plot_->yAxis->setRange(range);
+    plot_->yAxis2->setRange(range);
+    return true;
 }
 
 // The recommended setup's headroom (core/memory/memory_model.h fit_margin): from what must fit up to

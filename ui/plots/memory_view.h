@@ -65,6 +65,7 @@ private:
     void showSpare(double key, const Candidate& c);
     QSizeF spareRoom() const;
     void fitSpare();
+    bool fitRange();  // the y range for the plot's height; true when it changed
 
     PlannerDocument* doc_;
     QCustomPlot* plot_;
@@ -94,6 +95,10 @@ private:
     SetupBarChart chart_;                                // bars, setup ticks, bar labels, x range
     QSharedPointer<QCPAxisTickerText> capacity_ticker_;  // the right-hand axis: one tick at GPU capacity
     int highlighted_ = -1;
+    // The y range's inputs from the last rebuild: the highest label's bar top (the cap when bars
+    // are cut) and the least top (the capacity line in view); fitRange adds the labels' room.
+    double range_top_gib_ = 0;
+    double range_floor_gib_ = 0;
 };
 
 }  // namespace zp::ui

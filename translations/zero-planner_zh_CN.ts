@@ -2556,12 +2556,12 @@
         <translation>FSDP 混合分片（按节点）</translation>
     </message>
     <message>
-        <source>HYBRID_SHARD: the model states sharded over each node&apos;s GPUs and replicated across nodes; the gathers stay inside the node, each gradient shard is all-reduced across nodes. The recommendation plans both across nodes.</source>
-        <translation>HYBRID_SHARD：模型状态在每个节点的 GPU 上分片并跨节点复制；参数收集留在节点内，每个梯度分片跨节点 all-reduce。跨节点时推荐会两种都规划。</translation>
-    </message>
-    <message>
         <source>Change FSDP hybrid sharding</source>
         <translation>更改 FSDP 混合分片</translation>
+    </message>
+    <message>
+        <source>HYBRID_SHARD: the model states sharded over each node&apos;s GPUs and replicated across nodes; the gathers stay inside the node, each gradient shard is all-reduced across nodes. Off, the recommendation plans both across nodes and keeps the faster.</source>
+        <translation>HYBRID_SHARD：模型状态在每个节点的 GPU 上分片并跨节点复制；参数收集留在节点内，每个梯度分片跨节点 all-reduce。未勾选时，推荐会跨节点两种都规划并保留更快的。</translation>
     </message>
 </context>
 <context>

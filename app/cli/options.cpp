@@ -139,7 +139,7 @@ constinit const Option engine{"--engine", "deepspeed|fsdp|fsdp2|auto", "the trai
 constinit const Option fsdp_precision{"--fsdp-precision", "", "FSDP's dtypes: mixed = fp32 model + MixedPrecision (Trainer, Accelerate), autocast = fp32 model under torch.autocast, pure = model loaded in --precision", G::Zero, S::Zero, words<FsdpPrecision>};
 constinit const Option limit_all_gathers{"--limit-all-gathers", "on|off", "FSDP: at most two units' all-gathers in flight (on)", G::Zero, S::Zero};
 constinit const Option sync_each_batch{"--sync-each-batch", "on|off", "FSDP with gradient accumulation: reduce-scatter every micro step (Accelerate's GradientAccumulationPlugin sync_each_batch); off: no_sync, each GPU holds the whole unsharded gradient between micro steps (off, the libraries' default)", G::Zero, S::Zero};
-constinit const Option hybrid_shard{"--hybrid-shard", "on|off", "FSDP at stage 3 or 2: shard inside each node and replicate across nodes (HYBRID_SHARD, HYBRID_SHARD_ZERO2; FSDP2: a 2-D mesh); off: shard over every GPU (off)", G::Zero, S::Zero};
+constinit const Option hybrid_shard{"--hybrid-shard", "on|off", "FSDP at stage 3 or 2: shard inside each node and replicate across nodes (HYBRID_SHARD, HYBRID_SHARD_ZERO2; FSDP2: a 2-D mesh); off: shard over every GPU, and recommend plans both across nodes (off)", G::Zero, S::Zero};
 constinit const Option mics_hierarchical_gather{"--mics-hierarchical-gather", "on|off", "a shard group over two or more nodes gathers across nodes, then inside", G::Zero, S::Zero};
 
 constinit const Option tp{"--tp", "T|auto", "tensor parallel size, inside a node", G::Parallelism, S::Parallel};

@@ -207,7 +207,7 @@ namespace {
 json engine_json(const Scenario& s) {
     json j{{"engine", to_string(s.fsdp.engine)}};
     if (is_fsdp(s.fsdp)) {
-        j["sharding_strategy"] = fsdp_strategy_name(setup_key(s.zero), s.fsdp.hybrid_shard);
+        j["sharding_strategy"] = fsdp_strategy_name(setup_key(s.zero), fsdp_hybrid_sharding(s));
         j["fsdp_precision"] = to_string(s.fsdp.precision);
         j["limit_all_gathers"] = s.fsdp.limit_all_gathers;
         j["sync_each_batch"] = s.fsdp.sync_each_batch;

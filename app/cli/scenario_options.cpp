@@ -342,6 +342,9 @@ void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {
             } catch (const InputError&) {
                 throw InputError("--engine must be deepspeed, fsdp, fsdp2 or auto, got '" + *v + "'");
             }
+            // A session planned with FSDP's hybrid sharding, now under DeepSpeed: off, as the
+            // window's engine box does (with_engine).
+            if (!is_fsdp(s.fsdp)) s.fsdp.hybrid_shard = false;
         }
         if (is_fsdp(s.fsdp)) z.auto_zeropp = false;
     }
@@ -542,8 +545,9 @@ void check_engine_options(const Args& a, const Scenario& s) {
                 throw InputError(std::string(o->name) + " is a DeepSpeed setting that PyTorch FSDP does not have: drop it, or plan with " +
                                  "--engine deepspeed (or auto, which plans both engines)");
     } else {
+        // Turning an FSDP feature off is what DeepSpeed runs anyway: only asking for one is refused.
         for (const Option* o : fsdp_only)
-            if (a.has(*o))
+            if (a.has(*o) && !((o == &opt::hybrid_shard || o == &opt::sync_each_batch) && a.get(*o) == "off"))
                 throw InputError(std::string(o->name) +
                                  " is PyTorch FSDP's: plan with --engine fsdp or fsdp2 (or auto, which plans both "
                                  "engines), or drop it");

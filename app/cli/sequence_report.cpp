@@ -3,6 +3,7 @@
 #include "core/base/format.h"
 #include "core/memory/memory_model.h"
 #include "core/model/enum_names.h"
+#include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
@@ -40,7 +41,7 @@ std::string layout_or_data(const Scenario& s) {
 std::string sequence_ceiling_text(const Scenario& scenario, const SequenceCeiling& c) {
     const Scenario s = at_ceiling_degree(scenario, c);
     std::ostringstream o;
-    const std::string setup = setup_label(c.setup, s.fsdp.engine, s.fsdp.hybrid_shard);
+    const std::string setup = setup_label(c.setup, s.fsdp.engine, fsdp_hybrid_sharding(s));
     if (c.max_seq_len <= 0) {
         o << "Longest sequence: none fits with " << setup << ", not even " << format_count(static_cast<double>(sequence_granularity(s)))
           << " tokens (" << to_string(c.limit) << ")\n";
@@ -66,7 +67,7 @@ std::string sequence_search_text(const Scenario& s, const SequenceSearch& r) {
           << " x the degree):\n";
     else o << "Longest sequence per setup (steps of " << format_count(static_cast<double>(r.granularity)) << " tokens):\n";
     for (const SequenceCeiling& c : r.per_setup) {
-        std::string label = setup_label(c.setup, s.fsdp.engine, s.fsdp.hybrid_shard);
+        std::string label = setup_label(c.setup, s.fsdp.engine, fsdp_hybrid_sharding(s));
         if (label.size() < 40) label.append(40 - label.size(), ' ');
         o << "  " << label;
         if (c.max_seq_len <= 0) {
@@ -92,7 +93,7 @@ nlohmann::json sequence_ceiling_json(const Scenario& scenario, const SequenceCei
     j["stage"] = c.setup.stage;
     j["offload_optimizer"] = to_string(c.setup.offload_optimizer);
     j["offload_param"] = to_string(c.setup.offload_param);
-    j["setup"] = setup_label(c.setup, s.fsdp.engine, s.fsdp.hybrid_shard);
+    j["setup"] = setup_label(c.setup, s.fsdp.engine, fsdp_hybrid_sharding(s));
     j["max_seq_len"] = c.max_seq_len;
     j["limit"] = to_string(c.limit);
     j["ulysses"] = c.ulysses;

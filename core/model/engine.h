@@ -44,7 +44,8 @@ struct FsdpSetup {
     // _init_utils.py _init_intra_and_inter_node_groups: the intra-node group is the node's
     // torch.cuda.device_count() ranks); FSDP2 the same with a 2-D mesh (replicate, shard), which
     // Accelerate builds from ParallelismConfig(dp_replicate_size, dp_shard_size). MiCS's layout with
-    // the node as its shard group (core/model/mics.h replicated_shard_groups).
+    // the node as its shard group (core/model/mics.h replicated_shard_groups). Off, the recommender
+    // plans FSDP across nodes both ways and keeps the faster; on, it keeps to hybrid sharding.
     bool hybrid_shard = false;
     // "auto": the recommender searches DeepSpeed and FSDP (this precision) and keeps the faster plan
     // that fits (recommend_engines in core/search/recommender.cpp); estimate and compare take

@@ -42,12 +42,13 @@ MicsGroups effective_mics(const Scenario& s) {
     return m;
 }
 
+bool fsdp_hybrid_sharding(const Scenario& s) { return is_fsdp(s.fsdp) && s.fsdp.hybrid_shard && s.cluster.gpus_per_node > 1; }
+
 MicsGroups replicated_shard_groups(const Scenario& s) {
     if (!is_fsdp(s.fsdp)) return effective_mics(s);
     MicsGroups m;
-    const std::int64_t g = std::max<std::int64_t>(s.cluster.gpus_per_node, 1);
-    if (!s.fsdp.hybrid_shard || s.zero.stage < 2 || g < 2) return m;  // validate_fsdp refuses the last two
-    m.shard = g;
+    if (!fsdp_hybrid_sharding(s) || s.zero.stage < 2) return m;
+    m.shard = s.cluster.gpus_per_node;
     m.replicas = std::max<std::int64_t>(s.cluster.nodes, 1);
     return m;
 }

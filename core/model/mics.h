@@ -32,6 +32,9 @@ MicsGroups effective_mics(const Scenario& s);
 // (_runtime_utils.py _reduce_grad: reduce_scatter_tensor over the intra-node group, then
 // all_reduce over _inter_node_pg). Off (shard 1) otherwise.
 MicsGroups replicated_shard_groups(const Scenario& s);
+// Whether FSDP's hybrid sharding shapes (and names) `s`'s sharded strategies: asked for, under FSDP,
+// on nodes of more than one GPU; replicated_shard_groups adds the stage (2 or 3).
+bool fsdp_hybrid_sharding(const Scenario& s);
 
 // The ranks ZeRO partitions each model state over: the shard group when the states are
 // replicated across groups (replicated_shard_groups), zero_partition_size otherwise.

@@ -165,15 +165,10 @@ void validate_fsdp(const Scenario& s) {
     }
     const ZeroSetup& z = s.zero;
     const std::string engine = to_string(f.engine);
-    // Hybrid sharding shards inside each node (at stages 2 and 3: NO_SHARD has no shards, so there
-    // it changes nothing, as MiCS below stage 3); over nodes of one GPU every shard group is a
-    // single rank, and FSDP1 then falls back to NO_SHARD over that one-rank group
-    // (_init_utils.py: a warning only), whose gradient all-reduce synchronises nothing across nodes.
-    if (f.hybrid_shard && z.stage >= 2 && s.cluster.gpus_per_node < 2 && s.cluster.nodes > 1)
-        throw InputError("engine " + engine +
-                         ": hybrid sharding shards over the GPUs of a node, and these nodes have one GPU: FSDP falls back to NO_SHARD "
-                         "over one-GPU groups and never synchronises the gradients across nodes; use --hybrid-shard off (FULL_SHARD "
-                         "over every GPU) or --stage 0 (NO_SHARD)");
+    // Hybrid sharding shards inside each node, at stages 2 and 3; at NO_SHARD and on nodes of one
+    // GPU it changes nothing (fsdp_hybrid_sharding: the plan and its exports are FULL_SHARD's, since
+    // FSDP1's HYBRID_SHARD there falls back to NO_SHARD over one-GPU groups, _init_utils.py, a
+    // warning only, and never synchronises the gradients across nodes).
     if (z.stage == 1)
         throw InputError("engine " + engine +
                          " has no optimizer-only sharding (ZeRO stage 1): use stage 2 (SHARD_GRAD_OP), 3 (FULL_SHARD) or 0 (NO_SHARD)");

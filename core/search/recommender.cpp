@@ -30,7 +30,7 @@ Candidate evaluate(const Scenario& s) {
     // The two estimates are built in place (a breakdown is a kilobyte; no copy per plan).
     const ParameterSplit split = rank_parameter_split(s);
     Candidate c{.engine = s.fsdp.engine,
-                .hybrid_shard = s.fsdp.hybrid_shard,
+                .hybrid_shard = fsdp_hybrid_sharding(s),
                 .zero = s.zero,
                 .parallel = s.parallel,
                 .checkpointing = s.training.checkpointing,
@@ -878,7 +878,10 @@ Plan recommend_engines(const Scenario& s, const SearchSpace& space, SearchPrunin
 // PyTorch FSDP across nodes: the plan with FULL_SHARD's and SHARD_GRAD_OP's shards over every GPU
 // and with hybrid sharding (FsdpSetup::hybrid_shard: inside each node, replicated across nodes);
 // the faster that fits wins, the flat one when within 2% (fewer states per GPU, FSDP's default).
-bool searches_hybrid_shard(const Scenario& s) { return is_fsdp(s.fsdp) && s.cluster.nodes > 1 && s.cluster.gpus_per_node > 1; }
+// Hybrid sharding asked for (on) is the user's, as ZeRO++ switches set are: it stays fixed.
+bool searches_hybrid_shard(const Scenario& s) {
+    return is_fsdp(s.fsdp) && !s.fsdp.hybrid_shard && s.cluster.nodes > 1 && s.cluster.gpus_per_node > 1;
+}
 
 Plan recommend_hybrid_shard(const Scenario& s, const SearchSpace& space, SearchPruning pruning) {
     Scenario flat = s, hybrid = s;

@@ -1,4 +1,5 @@
 #include "core/search/zero_setups.h"
+#include "core/model/mics.h"
 
 #include <array>
 
@@ -112,12 +113,13 @@ std::string engine_words(const Scenario& s, bool name_strategy) {
     if (f.auto_engine) return "auto: DeepSpeed or PyTorch FSDP, whichever plan is faster (the recommendation says which)";
     if (!is_fsdp(f)) return {};
     const SetupKey k = setup_key(s.zero);
-    const std::string strategy = fsdp_strategy_name(k, f.hybrid_shard);
+    const bool hybrid = fsdp_hybrid_sharding(s);
+    const std::string strategy = fsdp_strategy_name(k, hybrid);
     std::string out = engine_name(f.engine) + ", ";
     if (name_strategy)
         out += (strategy.empty() ? "no such sharding at ZeRO-" + std::to_string(k.stage) : strategy) + " (ZeRO-" + std::to_string(k.stage) +
-               "'s sharding" + (f.hybrid_shard && k.stage >= 2 ? " inside each node, replicated across nodes" : "") + "), ";
-    else if (f.hybrid_shard) out += "hybrid sharding (inside each node, replicated across nodes), ";
+               "'s sharding" + (hybrid && k.stage >= 2 ? " inside each node, replicated across nodes" : "") + "), ";
+    else if (hybrid) out += "hybrid sharding (inside each node, replicated across nodes), ";
     const std::string dtype = to_string(s.training.precision);
     switch (f.precision) {
     case FsdpPrecision::Mixed: out += "fp32 shards with MixedPrecision(param_dtype=" + dtype + ")"; break;

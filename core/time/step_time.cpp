@@ -210,6 +210,9 @@ struct StepContext {
     // tensor/pipeline parallelism), times the Ulysses ranks (zero_partition_size); P is the most
     // loaded rank's share of the model.
     double N = 0, g = 0;
+    // The ranks each model state is split over: N, or the shard group where the states are
+    // replicated across groups (MiCS, FSDP's HYBRID_SHARD: zero_shard_size).
+    double shard = 0;
     // Fine-tuning: the optimizer, the gradient collectives and the offloaded states are the
     // trainable parameters' (P in plain full training); ZeRO-3 gathers, and offload_param moves,
     // every weight as stored (core/model/trainable_params.h).
@@ -664,7 +667,7 @@ void add_fsdp_cpu_offload(const StepContext& x, double hidden_allgather_seconds,
     const Scenario& s = x.s;
     const double f = overlap_fraction(s);
     const double pcie = host_rates::host_link_bytes_per_second(x.c.pcie_gbytes_per_s, true);
-    const double shard_bytes = (fsdp_storage_bytes(s) * x.P + x.split.frozen_bytes + x.split.quant_state_bytes) / x.N;
+    const double shard_bytes = (fsdp_storage_bytes(s) * x.P + x.split.frozen_bytes + x.split.quant_state_bytes) / x.shard;
     const double passes = x.stage == 3 ? 2.0 : 1.0;
     // The reduced gradient shard comes down every micro step, or once under no_sync (fsdp_memory.h).
     const double copies =
@@ -708,7 +711,7 @@ void add_offload(const StepContext& x, double hidden_allgather_seconds, StepTime
     if (s.zero.offload_param != OffloadDevice::None && !is_fsdp(s.fsdp)) {
         // Each rank brings its 16-bit partition to the GPU for forward and for backward, every
         // micro step (parameter_offload.py, on the gather path: not hidden).
-        st.pcie_seconds += 2.0 * (x.whole_weights / x.N) * G / pcie;
+        st.pcie_seconds += 2.0 * (x.whole_weights / x.shard) * G / pcie;
         // With the optimizer on the GPU (offload_param alone), the step writes each updated fp32
         // partition into the host's 16-bit one (stage3.py _reassign_or_swap_out_partitioned_parameters:
         // fp16_partitioned_groups_flat[i].copy_(fp32_partitioned_groups_flat[i]); for NVMe, through the
@@ -721,9 +724,9 @@ void add_offload(const StepContext& x, double hidden_allgather_seconds, StepTime
             // as many as the swapper has free buffers), so they read while the layers before compute
             // (ZeRO-Infinity Sec. 6.2's overlap-centric design): exposed past that share of the
             // micro step. The updated 16-bit partition goes back after the optimizer step: exposed.
-            const double reads = 2.0 * x.whole_weights / x.N * g / nvme;
+            const double reads = 2.0 * x.whole_weights / x.shard * g / nvme;
             const double window = s.assumptions.comm_overlap_fraction * (st.compute.forward_seconds + backward);
-            st.nvme_seconds += G * exposed_seconds(reads, window) + x.weight_elem * x.P / x.N * g / nvme;
+            st.nvme_seconds += G * exposed_seconds(reads, window) + x.weight_elem * x.P / x.shard * g / nvme;
         }
     }
     if (s.training.cpu_checkpointing && s.training.checkpointing == Checkpointing::Full) {
@@ -756,6 +759,7 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo, const Para
     const Cluster& c = s.cluster;
     StepContext x{.s = s, .c = c, .split = {}, .modules = {}};
     x.N = static_cast<double>(zero_partition_size(s));
+    x.shard = static_cast<double>(zero_shard_size(s));
     x.g = static_cast<double>(c.gpus_per_node);
     x.split = known_split ? *known_split : cached_split(memo, s);
     x.P = x.split.trainable;

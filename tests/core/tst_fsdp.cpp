@@ -206,6 +206,8 @@ private slots:
         QTest::newRow("FSDP2 2-D mesh, 4 nodes") << int(Engine::Fsdp2) << 3 << std::int64_t{4} << 4.0;
         QTest::newRow("FSDP1 HYBRID_SHARD, one node") << int(Engine::Fsdp) << 3 << std::int64_t{1} << 1.0;
         QTest::newRow("FSDP1 NO_SHARD, 2 nodes") << int(Engine::Fsdp) << 0 << std::int64_t{2} << 1.0;
+        // Nodes of one GPU (negative: the node count with one GPU each): FULL_SHARD, as exported.
+        QTest::newRow("FSDP1, 2 nodes of one GPU") << int(Engine::Fsdp) << 3 << std::int64_t{-2} << 1.0;
     }
     void hybrid_shard_shards_inside_the_node() {
         QFETCH(int, engine);
@@ -214,9 +216,10 @@ private slots:
         QFETCH(double, states_ratio);
         Scenario flat = fsdp_llama(FsdpPrecision::Mixed, stage);
         flat.fsdp.engine = static_cast<Engine>(engine);
-        flat.cluster.nodes = nodes;
-        flat.cluster.inter_node_gbits_per_s = 1600;  // 8 x 200 Gb/s
-        flat.training.global_batch = 8 * nodes;
+        flat.cluster.nodes = std::abs(nodes);
+        if (nodes < 0) flat.cluster.gpus_per_node = 1;
+        flat.cluster.inter_node_gbits_per_s = 1600;              // 8 x 200 Gb/s
+        flat.training.global_batch = flat.cluster.world_size();  // one micro step: no no_sync gradient
         Scenario hybrid = flat;
         hybrid.fsdp.hybrid_shard = true;
         validate(hybrid);
@@ -259,7 +262,6 @@ private slots:
         QTest::addColumn<int>("engine");
         QTest::addColumn<std::int64_t>("gpus_per_node");
         QTest::addColumn<QString>("words");
-        QTest::newRow("one GPU per node") << int(Engine::Fsdp) << std::int64_t{1} << "never synchronises the gradients";
         QTest::newRow("DeepSpeed") << int(Engine::DeepSpeed) << std::int64_t{8} << "MiCS";
     }
     void hybrid_shard_refusals() {
@@ -324,6 +326,11 @@ private slots:
         bool said = false;
         for (const std::string& w : p.why) said = said || w.find("Hybrid sharding") != std::string::npos;
         QVERIFY(said);
+        // Asked for, it is kept (not searched away), as ZeRO++ switches set are.
+        s.fsdp.hybrid_shard = true;
+        const Plan kept = recommend(s);
+        QVERIFY(kept.best.hybrid_shard || kept.best.zero.stage == 0);
+        s.fsdp.hybrid_shard = false;
         s.cluster.nodes = 1;
         s.training.global_batch = 128;
         QVERIFY(!recommend(s).best.hybrid_shard);

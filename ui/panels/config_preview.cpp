@@ -4,6 +4,7 @@
 #include "core/base/format.h"
 #include "core/deepspeed/export_formats.h"
 #include "core/memory/memory_model.h"
+#include "core/model/mics.h"
 #include "ui/chart/plot_style.h"
 #include "ui/document/planner_document.h"
 #include "ui/i18n/phrase_text.h"
@@ -137,7 +138,7 @@ void ConfigPreview::rebuild() {
             }
         }
     }
-    const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine, s.fsdp.hybrid_shard));
+    const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine, fsdp_hybrid_sharding(s)));
     try {
         config_ = QString::fromStdString(formatNamed(formatName()).render(s));
         title_->setText(titleFor(setup));

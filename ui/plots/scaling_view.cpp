@@ -1,6 +1,7 @@
 #include "ui/plots/scaling_view.h"
 
 #include "core/base/units.h"
+#include "core/model/mics.h"
 #include "core/search/overview.h"
 #include "ui/chart/legend_strip.h"
 #include "ui/chart/plot_label.h"
@@ -13,6 +14,7 @@
 #include <QFontMetricsF>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace zp::ui {
@@ -50,7 +52,7 @@ ScalingView::ScalingView(PlannerDocument* doc, QWidget* parent)
       marker_label_(new PlotLabel(plot_)) {
     embedPlot(this, plot_, QCP::aeGrid | QCP::aeAxes | QCP::aeSubGrid | QCP::aeItems, legend_);  // curves stay smooth
     named_engine_ = doc_->scenario().fsdp.engine;
-    named_hybrid_ = doc_->scenario().fsdp.hybrid_shard;
+    named_hybrid_ = false;  // rebuild names the curves by the plan's choice
     for (int stage = 0; stage <= 3; ++stage) {
         QCPGraph* g = plot_->addGraph();
         g->setName(stageName(stage, named_engine_, named_hybrid_));
@@ -106,8 +108,8 @@ void ScalingView::showPins() {
             for (const ScalingPoint& point : series.points) g->addData(static_cast<double>(point.gpus), bytes_to_gib(point.required_bytes));
         }
         entries.append({tr("Pinned: %1 (%2)")
-                            .arg(QString::fromStdString(pin.pin.name),
-                                 stageName(pin.pin.scenario.zero.stage, pin.pin.scenario.fsdp.engine, pin.pin.scenario.fsdp.hybrid_shard)),
+                            .arg(QString::fromStdString(pin.pin.name), stageName(pin.pin.scenario.zero.stage, pin.pin.scenario.fsdp.engine,
+                                                                                 fsdp_hybrid_sharding(pin.pin.scenario))),
                         pinColor(static_cast<int>(p), palette()), LegendStrip::Swatch::Line});
     }
     legend_->setEntries(entries);
@@ -127,12 +129,17 @@ void ScalingView::changeEvent(QEvent* e) {
 void ScalingView::rebuild() {
     const Overview& o = doc_->overview();
     const Scenario& s = doc_->scenario();
-    if (s.fsdp.engine != named_engine_ || s.fsdp.hybrid_shard != named_hybrid_) {
+    // The curves run through the plan's bars (core/search/overview.cpp: each stage's curve from its
+    // candidate), so they are named as those are: hybrid sharding where the plan chose it.
+    const bool hybrid = std::any_of(o.plan.per_setup.begin(), o.plan.per_setup.end(), [](const Candidate& c) { return c.hybrid_shard; });
+    if (s.fsdp.engine != named_engine_ || hybrid != named_hybrid_) {
         // Another engine: the curves' names in its words, the pins' entries kept after them.
         const QList<LegendStrip::Entry> pins = legend_->entries().mid(base_legend_.size());
         named_engine_ = s.fsdp.engine;
-        named_hybrid_ = s.fsdp.hybrid_shard;
-        base_legend_ = curveEntries(doc_->scenario().fsdp);
+        named_hybrid_ = hybrid;
+        FsdpSetup named = doc_->scenario().fsdp;
+        named.hybrid_shard = hybrid;
+        base_legend_ = curveEntries(named);
         for (int stage = 0; stage <= 3; ++stage) graphs_[stage]->setName(stageName(stage, named_engine_, named_hybrid_));
         legend_->setEntries(base_legend_ + pins);
     }

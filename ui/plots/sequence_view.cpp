@@ -2,6 +2,7 @@
 
 #include "core/base/errors.h"
 #include "core/base/format.h"
+#include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
@@ -344,7 +345,7 @@ void SequenceView::drawCurves() {
 
 QString SequenceView::summary() const {
     const SequenceCeiling& c = overview_.chosen;
-    const QString setup = translated(setup_phrase(c.setup, doc_->scenario().fsdp.engine, doc_->scenario().fsdp.hybrid_shard));
+    const QString setup = translated(setup_phrase(c.setup, doc_->scenario().fsdp.engine, fsdp_hybrid_sharding(doc_->scenario())));
     const auto count = [](double v) { return QString::fromStdString(format_count(v)); };
     if (c.max_seq_len <= 0) return tr("%1 fits no sequence of %2 tokens.").arg(setup, count(static_cast<double>(overview_.granularity)));
     // The tab re-plans micro batch and recompute for each length (core: max_sequence.h), so the

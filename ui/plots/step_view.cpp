@@ -5,6 +5,7 @@
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
 #include "core/model/enum_names.h"
+#include "core/model/mics.h"
 #include "core/search/overview.h"
 #include "ui/chart/legend_strip.h"
 #include "ui/chart/plot_label.h"
@@ -265,7 +266,7 @@ void StepView::rebuild() {
 
     // Axes: every moment, the capacity line and the labels above the highest point in view.
     plot_->xAxis->setRange(-0.5, n - 0.5);
-    const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine, s.fsdp.hybrid_shard));
+    const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine, fsdp_hybrid_sharding(s)));
     QString caption = tr("%1, micro batch %2, recompute %3: moments of one step")
                           .arg(setup)
                           .arg(s.training.micro_batch)

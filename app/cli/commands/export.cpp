@@ -9,6 +9,7 @@
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/export_formats.h"
 #include "core/model/enum_names.h"
+#include "core/model/mics.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 
@@ -55,7 +56,7 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
         // A setup that cannot run where it is asked (LAMB with the optimizer offloaded, a setup the
         // release lacks): its file would fail in DeepSpeed, whatever the memory.
         if (const std::string why = setup_refusal_words(s, c); !why.empty())
-            throw InputError(setup_label(setup_key(s.zero), s.fsdp.engine, s.fsdp.hybrid_shard) + " cannot run as asked: " + why);
+            throw InputError(setup_label(setup_key(s.zero), s.fsdp.engine, fsdp_hybrid_sharding(s)) + " cannot run as asked: " + why);
         // The setup as given, at the micro batch and recompute the planner may still choose: the
         // fastest of it that fits, rather than a file that runs out of memory.
         if (!c.fit.gpu) {
@@ -63,7 +64,7 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
                 const auto recompute = [](Checkpointing policy) {
                     return policy == Checkpointing::None ? std::string("no") : to_string(policy);
                 };
-                err << "zero-planner: note: " << setup_label(setup_key(s.zero), s.fsdp.engine, s.fsdp.hybrid_shard) << " needs "
+                err << "zero-planner: note: " << setup_label(setup_key(s.zero), s.fsdp.engine, fsdp_hybrid_sharding(s)) << " needs "
                     << format_bytes(c.memory.peak_required_bytes) << " per GPU at micro batch " << s.training.micro_batch << " with "
                     << recompute(s.training.checkpointing) << " recompute, " << format_bytes(usable_gpu_bytes(s))
                     << " usable; exported at micro batch " << fit->micro_batch << " with " << recompute(fit->checkpointing)
@@ -72,7 +73,7 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
             }
         }
         if (!c.fit.gpu)
-            err << "zero-planner: warning: " << setup_label(setup_key(s.zero), s.fsdp.engine, s.fsdp.hybrid_shard)
+            err << "zero-planner: warning: " << setup_label(setup_key(s.zero), s.fsdp.engine, fsdp_hybrid_sharding(s))
                 << " does not fit: it needs " << format_bytes(c.memory.peak_required_bytes) << " per GPU at its peak ("
                 << to_string(c.memory.required_phase) << "), " << format_bytes(usable_gpu_bytes(s)) << " usable (misses by "
                 << format_bytes(c.memory.peak_required_bytes - usable_gpu_bytes(s)) << ")\n";

@@ -53,8 +53,8 @@ void TrainingGroup::addStepRows() {
     form_->addRow(tr("FSDP dtypes"), fsdp_precision_);
     hybrid_shard_ = addBox(tr("FSDP hybrid sharding (per node)"),
                            tr("HYBRID_SHARD: the model states sharded over each node's GPUs and replicated across nodes; the "
-                              "gathers stay inside the node, each gradient shard is all-reduced across nodes. The recommendation "
-                              "plans both across nodes."),
+                              "gathers stay inside the node, each gradient shard is all-reduced across nodes. Off, the "
+                              "recommendation plans both across nodes and keeps the faster."),
                            "hybrid_shard");
     addReleaseRow();
     precision_ =

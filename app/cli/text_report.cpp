@@ -54,10 +54,13 @@ std::string pad_left(std::string s, std::size_t width) {
 std::string convention_text(const Scenario& s) {
     // FSDP's states are its own (core/memory/fsdp_memory.h): the shard, its gradient and
     // torch.optim's moments in the parameters' dtype, no separate master copy.
-    if (is_fsdp(s.fsdp))
+    // Under hybrid sharding N is the node's GPUs (replicated_shard_groups).
+    if (is_fsdp(s.fsdp)) {
+        const std::string n = fsdp_hybrid_sharding(s) ? "; N the node's GPUs, hybrid" : "";
         return s.fsdp.precision == FsdpPrecision::Pure
-                   ? "PyTorch FSDP, model in the training dtype (NO_SHARD 8P, SHARD_GRAD_OP and FULL_SHARD 8P/N with AdamW)"
-                   : "PyTorch FSDP, fp32 model (NO_SHARD 16P, SHARD_GRAD_OP and FULL_SHARD 16P/N with AdamW)";
+                   ? "PyTorch FSDP, model in the training dtype (NO_SHARD 8P, SHARD_GRAD_OP and FULL_SHARD 8P/N with AdamW" + n + ")"
+                   : "PyTorch FSDP, fp32 model (NO_SHARD 16P, SHARD_GRAD_OP and FULL_SHARD 16P/N with AdamW" + n + ")";
+    }
     return s.assumptions.convention == Convention::DeepSpeed
                ? "DeepSpeed implementation (stage 0 20P, stage 1 4P+16P/N, stage 2 2P+18P/N, stage 3 18P/N)"
                : "ZeRO paper, K=12 (stage 0 16P, stage 1 4P+12P/N, stage 2 2P+14P/N, stage 3 16P/N)";

@@ -76,6 +76,45 @@ YAML::Node parse_yaml(std::string_view text, const std::string& source_name) {
     }
 }
 
+// parallelism_config: the launcher's --parallelism_config_* arguments (commands/launch.py), which
+// utils/launch.py prepare_extend_env_parallelism_config hands to ParallelismConfig.
+constexpr std::array<std::string_view, 11> kParallelismKeys{"parallelism_config_dp_replicate_size",
+                                                            "parallelism_config_dp_shard_size",
+                                                            "parallelism_config_tp_size",
+                                                            "parallelism_config_cp_size",
+                                                            "parallelism_config_cp_backend",
+                                                            "parallelism_config_cp_comm_strategy",
+                                                            "parallelism_config_sp_size",
+                                                            "parallelism_config_sp_backend",
+                                                            "parallelism_config_sp_seq_length",
+                                                            "parallelism_config_sp_seq_length_is_variable",
+                                                            "parallelism_config_sp_attn_implementation"};
+template <std::size_t N>
+std::vector<std::string> names_of(const std::array<std::string_view, N>& names) {
+    return {names.begin(), names.end()};
+}
+
+std::optional<std::int64_t> whole_number(const YAML::Node& n) {
+    if (!n || !n.IsScalar()) return std::nullopt;
+    const std::string& t = n.Scalar();
+    if (t.empty() || t.size() > 15 || !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+    return std::stoll(t);
+}
+
+// parallelism_config's keys, each one the launcher reads; `p` is the block (a map is checked by the caller).
+void check_parallelism_keys(const YAML::Node& p, std::vector<Diagnostic>& out) {
+    for (const auto& kv : p) {
+        const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string("?");
+        if (in(kParallelismKeys, key)) continue;
+        // The ParallelismConfig field name without the launcher's prefix (sp_size) is the usual slip.
+        std::string near = in(kParallelismKeys, "parallelism_config_" + key) ? "parallelism_config_" + key : std::string();
+        if (near.empty()) near = nearest_key(key, names_of(kParallelismKeys));
+        out.push_back({Severity::Error, "parallelism_config." + key,
+                       "unknown key: Accelerate's launcher does not read it (commands/launch.py)",
+                       near.empty() ? "" : "did you mean '" + near + "'?"});
+    }
+}
+
 class FsdpLinter {
 public:
     FsdpLinter(const YAML::Node& fsdp, const LintContext& context) : fsdp_(fsdp), context_(context) {}
@@ -95,6 +134,7 @@ public:
         if (const YAML::Node v = fsdp_["fsdp_version"]; v && v.IsScalar() && (v.Scalar() == "2")) version_ = 2;
         for (const auto& kv : fsdp_) check_key(kv.first.IsScalar() ? kv.first.Scalar() : std::string("?"), kv.second);
         check_combinations();
+        check_parallelism(top);
         return result_;
     }
 
@@ -199,6 +239,52 @@ private:
         if (policy && policy.IsScalar() && policy.Scalar() == "TRANSFORMER_BASED_WRAP" && !fsdp_["fsdp_transformer_layer_cls_to_wrap"])
             add(Severity::Info, "fsdp_config.fsdp_transformer_layer_cls_to_wrap",
                 "not given: Accelerate wraps the model's _no_split_modules (transformers models only)", "");
+        // torch's _init_process_group_state: a hybrid strategy without an auto wrap policy raises
+        // "Manual wrapping with ... requires explicit specification of process group or device_mesh".
+        const YAML::Node strategy = fsdp_["fsdp_sharding_strategy"];
+        const bool hybrid = strategy && strategy.IsScalar() && strategy.Scalar().rfind("HYBRID_SHARD", 0) == 0;
+        if (version_ == 1 && hybrid && policy && policy.IsScalar() && policy.Scalar() == "NO_WRAP")
+            add(Severity::Error, "fsdp_config.fsdp_auto_wrap_policy",
+                "NO_WRAP with " + strategy.Scalar() +
+                    ": PyTorch raises \"Manual wrapping with ... requires explicit specification of process group or device_mesh\" "
+                    "(_init_utils.py _init_process_group_state)",
+                "fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP");
+    }
+
+    // parallelism_config beside FSDP (Accelerate's parallelism_config.py _validate_accelerator): a mesh
+    // of more than one rank runs with FSDP2 only ("ParallelismConfig is only compatible
+    // DistributedType.FSDP (version 2) ..."), and its sizes must multiply to num_processes.
+    void check_parallelism(const YAML::Node& top) {
+        const YAML::Node p = top["parallelism_config"];
+        if (!p) return;
+        if (!p.IsMap()) {
+            add(Severity::Error, "parallelism_config", "must be a map of parallelism_config_* keys", "");
+            return;
+        }
+        check_parallelism_keys(p, result_.diagnostics);
+        if (version_ == 1)
+            add(Severity::Error, "parallelism_config",
+                "with fsdp_version 1: Accelerate raises \"ParallelismConfig is only compatible DistributedType.FSDP (version 2) ...\"",
+                "fsdp_version: 2 for a (replicate, shard) mesh, or fsdp_sharding_strategy: HYBRID_SHARD under FSDP1");
+        std::int64_t product = 1;
+        for (const char* key : {"parallelism_config_dp_replicate_size", "parallelism_config_dp_shard_size", "parallelism_config_tp_size",
+                                "parallelism_config_cp_size", "parallelism_config_sp_size"}) {
+            const YAML::Node v = p[key];
+            if (!v) continue;
+            const auto n = whole_number(v);
+            if (!n || *n < 1) {
+                add(Severity::Error, std::string("parallelism_config.") + key, "must be a whole number of at least 1", "");
+                return;
+            }
+            product *= *n;
+        }
+        const auto processes = whole_number(top["num_processes"]);
+        if (processes && *processes >= 1 && product != *processes)
+            add(Severity::Error, "parallelism_config",
+                "the sizes multiply to " + std::to_string(product) + ", not num_processes " + std::to_string(*processes) +
+                    ": Accelerate raises \"ParallelismConfig total_size (" + std::to_string(product) + ") does not match num_processes (" +
+                    std::to_string(*processes) + ")\"",
+                "make dp_replicate_size x dp_shard_size (x tp, cp, sp) = " + std::to_string(*processes));
     }
 
     YAML::Node fsdp_;
@@ -232,34 +318,9 @@ constexpr std::array<std::string_view, 8> kFileConflicts{"gradient_accumulation_
                                                          "offload_optimizer_nvme_path", "zero3_save_16bit_model"};
 constexpr std::array<std::string_view, 3> kOffloadDevices{"none", "cpu", "nvme"};
 constexpr std::array<std::string_view, 7> kMultinodeLaunchers{"pdsh", "standard", "openmpi", "mvapich", "mpich", "nossh", "slurm"};
-// parallelism_config: the launcher's --parallelism_config_* arguments (commands/launch.py), which
-// utils/launch.py prepare_extend_env_parallelism_config hands to ParallelismConfig.
-constexpr std::array<std::string_view, 11> kParallelismKeys{"parallelism_config_dp_replicate_size",
-                                                            "parallelism_config_dp_shard_size",
-                                                            "parallelism_config_tp_size",
-                                                            "parallelism_config_cp_size",
-                                                            "parallelism_config_cp_backend",
-                                                            "parallelism_config_cp_comm_strategy",
-                                                            "parallelism_config_sp_size",
-                                                            "parallelism_config_sp_backend",
-                                                            "parallelism_config_sp_seq_length",
-                                                            "parallelism_config_sp_seq_length_is_variable",
-                                                            "parallelism_config_sp_attn_implementation"};
 // DeepSpeedSequenceParallelConfig (utils/dataclasses.py) and Accelerate's sequence_parallelism.md:
 // "sp_attn_implementation is one of sdpa, flash_attention_2 or flash_attention_3"; "eager can't work here".
 constexpr std::array<std::string_view, 3> kSpAttention{"sdpa", "flash_attention_2", "flash_attention_3"};
-
-template <std::size_t N>
-std::vector<std::string> names_of(const std::array<std::string_view, N>& names) {
-    return {names.begin(), names.end()};
-}
-
-std::optional<std::int64_t> whole_number(const YAML::Node& n) {
-    if (!n || !n.IsScalar()) return std::nullopt;
-    const std::string& t = n.Scalar();
-    if (t.empty() || t.size() > 15 || !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
-    return std::stoll(t);
-}
 
 // An Accelerate config for DeepSpeed (distributed_type DEEPSPEED): its deepspeed_config block as the
 // launcher reads it and its parallelism_config as Accelerator.prepare runs DeepSpeed-Ulysses with it.
@@ -353,15 +414,7 @@ private:
             add(Severity::Error, "parallelism_config", "must be a map of parallelism_config_* keys", "");
             return;
         }
-        for (const auto& kv : p) {
-            const std::string key = key_of(kv.first);
-            if (in(kParallelismKeys, key)) continue;
-            // The ParallelismConfig field name without the launcher's prefix (sp_size) is the usual slip.
-            std::string near = in(kParallelismKeys, "parallelism_config_" + key) ? "parallelism_config_" + key : std::string();
-            if (near.empty()) near = nearest_key(key, names_of(kParallelismKeys));
-            add(Severity::Error, "parallelism_config." + key, "unknown key: Accelerate's launcher does not read it (commands/launch.py)",
-                near.empty() ? "" : "did you mean '" + near + "'?");
-        }
+        check_parallelism_keys(p, result_.diagnostics);
         const std::int64_t sp = size(p, "parallelism_config_sp_size");
         const std::int64_t replicate = size(p, "parallelism_config_dp_replicate_size"), shard = size(p, "parallelism_config_dp_shard_size");
         const std::int64_t tp = size(p, "parallelism_config_tp_size"), cp = size(p, "parallelism_config_cp_size");

@@ -115,6 +115,19 @@ void check_parallelism_keys(const YAML::Node& p, std::vector<Diagnostic>& out) {
     }
 }
 
+// The parallelism_config block of `top` when there is one and it is a map, its keys checked; a
+// block that is not a map is said, and nothing returned.
+std::optional<YAML::Node> parallelism_block(const YAML::Node& top, std::vector<Diagnostic>& out) {
+    const YAML::Node p = top["parallelism_config"];
+    if (!p) return std::nullopt;
+    if (!p.IsMap()) {
+        out.push_back({Severity::Error, "parallelism_config", "must be a map of parallelism_config_* keys", ""});
+        return std::nullopt;
+    }
+    check_parallelism_keys(p, out);
+    return p;
+}
+
 class FsdpLinter {
 public:
     FsdpLinter(const YAML::Node& fsdp, const LintContext& context) : fsdp_(fsdp), context_(context) {}
@@ -255,13 +268,9 @@ private:
     // of more than one rank runs with FSDP2 only ("ParallelismConfig is only compatible
     // DistributedType.FSDP (version 2) ..."), and its sizes must multiply to num_processes.
     void check_parallelism(const YAML::Node& top) {
-        const YAML::Node p = top["parallelism_config"];
-        if (!p) return;
-        if (!p.IsMap()) {
-            add(Severity::Error, "parallelism_config", "must be a map of parallelism_config_* keys", "");
-            return;
-        }
-        check_parallelism_keys(p, result_.diagnostics);
+        const std::optional<YAML::Node> block = parallelism_block(top, result_.diagnostics);
+        if (!block) return;
+        const YAML::Node& p = *block;
         if (version_ == 1)
             add(Severity::Error, "parallelism_config",
                 "with fsdp_version 1: Accelerate raises \"ParallelismConfig is only compatible DistributedType.FSDP (version 2) ...\"",
@@ -408,13 +417,9 @@ private:
     }
 
     void check_parallelism() {
-        const YAML::Node p = top_["parallelism_config"];
-        if (!p) return;
-        if (!p.IsMap()) {
-            add(Severity::Error, "parallelism_config", "must be a map of parallelism_config_* keys", "");
-            return;
-        }
-        check_parallelism_keys(p, result_.diagnostics);
+        const std::optional<YAML::Node> block = parallelism_block(top_, result_.diagnostics);
+        if (!block) return;
+        const YAML::Node& p = *block;
         const std::int64_t sp = size(p, "parallelism_config_sp_size");
         const std::int64_t replicate = size(p, "parallelism_config_dp_replicate_size"), shard = size(p, "parallelism_config_dp_shard_size");
         const std::int64_t tp = size(p, "parallelism_config_tp_size"), cp = size(p, "parallelism_config_cp_size");

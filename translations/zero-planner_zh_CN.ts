@@ -850,6 +850,26 @@
         <source>activations, their gradients and unsharded FSDP units</source>
         <translation>激活值、其梯度和未分片的 FSDP 单元</translation>
     </message>
+    <message>
+        <source>shards only (FSDP gathers each unit when it runs)</source>
+        <translation>仅分片（FSDP 在每个单元运行时收集它）</translation>
+    </message>
+    <message>
+        <source>the step runs on the host (torch.optim on the CPU shards)</source>
+        <translation>优化器步骤在主机上运行（torch.optim 作用于 CPU 上的分片）</translation>
+    </message>
+    <message>
+        <source>gradient shards and torch.optim&apos;s temporaries</source>
+        <translation>梯度分片和 torch.optim 的临时张量</translation>
+    </message>
+    <message>
+        <source>gradient shards</source>
+        <translation>梯度分片</translation>
+    </message>
+    <message>
+        <source>gradient shards (FSDP reduced them in the backward)</source>
+        <translation>梯度分片（FSDP 已在反向传播中归约）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -539,9 +539,11 @@ StepMoment moment(const Terms& x, StepPhase phase, std::int64_t layer, const cha
 
 // After the step (add_gather_terms for the all-gather's outputs).
 StepMoment parameter_gather_moment(const Terms& x, const Scenario& s) {
+    // FSDP gathers nothing after its step (each unit is gathered when it next runs): its shards only.
     StepMoment mo = moment(x, StepPhase::ParameterGather, 0,
-                           s.zero.stage == 3 ? QT_TRANSLATE_NOOP("Core", "partitions only")
-                                             : QT_TRANSLATE_NOOP("Core", "16-bit parameters gathered in place"));
+                           x.fsdp_units        ? QT_TRANSLATE_NOOP("Core", "shards only (FSDP gathers each unit when it runs)")
+                           : s.zero.stage == 3 ? QT_TRANSLATE_NOOP("Core", "partitions only")
+                                               : QT_TRANSLATE_NOOP("Core", "16-bit parameters gathered in place"));
     mo.buffers_bytes += x.gather_output;
     mo.deferred_free_bytes = x.gather_deferred;
     if (x.gather_output > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "16-bit parameters gathered shard by shard, outputs freed behind NCCL");
@@ -611,6 +613,21 @@ TimelineInputs timeline_inputs(const Scenario& s, TimelineMemo& memo) {
 }
 
 namespace {
+
+// The optimizer step's cause: what it holds beside the states, in the engine's words.
+const char* optimizer_step_cause(const Terms& x, const Scenario& s) {
+    if (s.zero.offload_optimizer != OffloadDevice::None)
+        return x.fsdp_units ? QT_TRANSLATE_NOOP("Core", "the step runs on the host (torch.optim on the CPU shards)")
+                            : QT_TRANSLATE_NOOP("Core", "the step runs on the host (DeepSpeed CPU Adam)");
+    if (x.fsdp_units)
+        return x.optimizer_temporary > 0 ? QT_TRANSLATE_NOOP("Core", "gradient shards and torch.optim's temporaries")
+                                         : QT_TRANSLATE_NOOP("Core", "gradient shards");
+    if (s.zero.bf16_master_weights)
+        return x.optimizer_temporary > 0 ? QT_TRANSLATE_NOOP("Core", "bf16 gradient partition and torch.optim's temporaries")
+                                         : QT_TRANSLATE_NOOP("Core", "bf16 gradient partition (bf16 master weights)");
+    return x.optimizer_temporary > 0 ? QT_TRANSLATE_NOOP("Core", "fp32 gradient partition and torch.optim's temporaries")
+                                     : QT_TRANSLATE_NOOP("Core", "fp32 gradient partition");
+}
 
 // A forward or backward moment's cause when weights are gathered, in the engine's words.
 const char* gathered_cause(const Terms& x, StepPhase phase) {
@@ -713,7 +730,9 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
 
     // The reduce at the accumulation boundary (stage 0/1 reduce here; stage 2/3 reduced in backward).
     {
-        StepMoment mo = moment(x, StepPhase::GradientReduce, 0, QT_TRANSLATE_NOOP("Core", "gradients and the reduce bucket"));
+        StepMoment mo = moment(x, StepPhase::GradientReduce, 0,
+                               x.fsdp_units ? QT_TRANSLATE_NOOP("Core", "gradient shards (FSDP reduced them in the backward)")
+                                            : QT_TRANSLATE_NOOP("Core", "gradients and the reduce bucket"));
         mo.gradients_bytes += x.grads_full + x.grads_at_reduce;
         mo.buffers_bytes += x.boundary_bucket;
         mo.activations_bytes += x.kept_output;
@@ -722,16 +741,10 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
 
     // The optimizer step.
     {
-        StepMoment mo = moment(x, StepPhase::OptimizerStep, 0, QT_TRANSLATE_NOOP("Core", "fp32 gradient partition"));
+        StepMoment mo = moment(x, StepPhase::OptimizerStep, 0, optimizer_step_cause(x, s));
         mo.gradients_bytes += x.grads_at_step + x.grads_fp32_step;
         mo.buffers_bytes += x.optimizer_temporary;
         mo.activations_bytes += x.kept_output;
-        if (x.optimizer_temporary > 0) mo.cause = QT_TRANSLATE_NOOP("Core", "fp32 gradient partition and torch.optim's temporaries");
-        if (s.zero.bf16_master_weights)
-            mo.cause = x.optimizer_temporary > 0 ? QT_TRANSLATE_NOOP("Core", "bf16 gradient partition and torch.optim's temporaries")
-                                                 : QT_TRANSLATE_NOOP("Core", "bf16 gradient partition (bf16 master weights)");
-        if (s.zero.offload_optimizer != OffloadDevice::None)
-            mo.cause = QT_TRANSLATE_NOOP("Core", "the step runs on the host (DeepSpeed CPU Adam)");
         visit(mo);
     }
 

@@ -216,7 +216,8 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
             py +=
                 "    # Micro steps but the last run under no_sync: each GPU keeps the whole unsharded gradient between them, as\n"
                 "    # planned; accelerator_config={\"gradient_accumulation_kwargs\": {\"sync_each_batch\": True}} trades it for a\n"
-                "    # reduce-scatter a micro step (plan it with --sync-each-batch on).\n";
+                "    # reduce-scatter" +
+                std::string(hybrid ? " and an all-reduce across nodes" : "") + " a micro step (plan it with --sync-each-batch on).\n";
     }
     py += training_arguments_batch_lines(s, o);
     py += training_arguments_optimizer_lines(s, o);

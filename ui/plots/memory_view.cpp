@@ -68,10 +68,18 @@ MemoryView::MemoryView(PlannerDocument* doc, QWidget* parent)
     spare_label_->setPadding(QMargins(2, 0, 2, 0));
     // Its text is fitted to the pixels it has before each replot, and again after the replot's
     // layout when that moved them (an item: drawn after the layout, in the same replot).
-    connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fitSpare(); });
+    connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
+        range_relaid_ = false;
+        fitSpare();
+    });
     connect(plot_, &QCustomPlot::afterLayout, this, [this] {
-        // A new height moves the labels' room (fitRange); new tick labels may move the margins.
-        if (fitRange()) relayoutInReplot(plot_);
+        // A new height moves the labels' room (fitRange); new tick labels may move the margins, so
+        // the plot is laid out again, once a replot: the range, the tick labels and the height
+        // could otherwise chase each other (the monkey test found that loop).
+        if (fitRange() && !range_relaid_) {
+            range_relaid_ = true;
+            relayoutInReplot(plot_);
+        }
         if (spare_wanted_ && spareRoom() != spare_room_) fitSpare();
     });
     // The capacity is named on a right-hand axis, outside the bars, so no bar label can cover it.
@@ -274,7 +282,10 @@ bool MemoryView::fitRange() {
     const double label_px = 2.0 * label.height() + 6.0;
     const double headroom = axis_px > 2.0 * label_px ? std::max(kLeastLabelHeadroom, axis_px / (axis_px - label_px)) : 2.0;
     const QCPRange range(0, std::max(range_floor_gib_, range_top_gib_ * headroom));
-    if (range == plot_->yAxis->range()) return false;
+    // A range that already gives the labels their room, and not a tenth more, stays: a few pixels
+    // of height do not move the axis.
+    const double shown = plot_->yAxis->range().upper;
+    if (plot_->yAxis->range().lower == 0 && shown >= range.upper && shown <= range.upper * 1.1) return false;
     plot_->yAxis->setRange(range);
     plot_->yAxis2->setRange(range);
     return true;

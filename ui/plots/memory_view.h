@@ -99,6 +99,7 @@ private:
     // are cut) and the least top (the capacity line in view); fitRange adds the labels' room.
     double range_top_gib_ = 0;
     double range_floor_gib_ = 0;
+    bool range_relaid_ = false;  // this replot laid the plot out again for a new range (once a replot)
 };
 
 }  // namespace zp::ui

@@ -126,7 +126,7 @@ QString firstFormatFor(const Scenario& s) {
 void ConfigPreview::rebuild() {
     const Scenario& s = doc_->exportScenario();
     // Another engine: a format that has no file for it (ds_config.json under FSDP) gives way to
-    // the first that has (Accelerate's YAML), so the tab does not open on "No config".
+    // the first that has (the Trainer's arguments under FSDP), so the tab does not open on "No config".
     if (is_fsdp(s.fsdp) != shown_fsdp_) {
         shown_fsdp_ = is_fsdp(s.fsdp);
         try {

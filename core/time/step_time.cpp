@@ -223,6 +223,9 @@ struct StepContext {
     // Gradient reduces a step: one a micro step (G), or one for FSDP under no_sync
     // (fsdp_accumulates_unsharded_gradients, core/memory/fsdp_memory.h).
     double gradient_reduces = 1;
+    // All-reduces a step of the gradient shard across replicated shard groups: FSDP's HYBRID_SHARD
+    // one after each gradient reduce, MiCS one at the accumulation boundary (apply_mics).
+    double replica_all_reduces = 1;
     int stage = 0;
     // Under expert parallelism the partition is the dense parameters over DP and the rank's routed
     // experts over DP / EP (core/model/experts.h zero_partition_elems).
@@ -429,10 +432,9 @@ void apply_mics(const StepContext& x, const MicsGroups& mics, ZeroCollectives& z
     z.rs = reduce_scatter_seconds(z.v.reduce_scatter_bytes, S, shard_bus);
     // The replicate group's ranks are S apart (g / S of them in a node): on other nodes whenever
     // there is more than one.
-    const double syncs = is_fsdp(x.s.fsdp) ? x.gradient_reduces : 1.0;
-    z.ar = syncs * (allreduce_seconds(x.weight_elem * x.P / S, R,
-                                      c.nodes > 1 ? bottleneck_gbytes_per_s(c, x.g / S) : intra_node_bus_gbytes_per_s(c)) +
-                    (R > 1 ? ring_latency_seconds(c, R, x.s.assumptions.collective_latency_seconds) : 0.0));
+    z.ar = x.replica_all_reduces * (allreduce_seconds(x.weight_elem * x.P / S, R,
+                                                      c.nodes > 1 ? bottleneck_gbytes_per_s(c, x.g / S) : intra_node_bus_gbytes_per_s(c)) +
+                                    (R > 1 ? ring_latency_seconds(c, R, x.s.assumptions.collective_latency_seconds) : 0.0));
 }
 
 // Communication on the bottleneck link, plus a launch latency per bucket. The ZeRO group's
@@ -562,7 +564,7 @@ void add_exposed_zero_collectives(const StepContext& x, const ZeroCollectives& z
         // stream (partition_grads, called from __reduce_and_partition_ipg_grads): what it adds there.
         // HYBRID_SHARD's follows each of its reduces (apply_mics).
         if (ar > 0) {
-            const double syncs = is_fsdp(s.fsdp) ? reduces : 1.0;
+            const double syncs = x.replica_all_reduces;
             st.exposed_allreduce_seconds =
                 syncs * (exposed_seconds(rs_micro + ar / syncs, std::max(0.0, f * backward - (ag_backward - bwd_ag))) - bwd_rs);
         }
@@ -773,6 +775,7 @@ StepTime estimate_step_with(const Scenario& s, ComputeTimeMemo* memo, const Para
     x.gas = st.gradient_accumulation_steps;
     x.G = static_cast<double>(x.gas);
     x.gradient_reduces = fsdp_accumulates_unsharded_gradients(s, x.gas) ? 1.0 : x.G;
+    x.replica_all_reduces = is_fsdp(s.fsdp) ? x.gradient_reduces : 1.0;
     const double global = static_cast<double>(effective_global_batch(s.training, data_parallel));
     st.tokens_per_step = global * static_cast<double>(s.training.seq_len);
     const StepFlops flops = step_flops(s, st.tokens_per_step);

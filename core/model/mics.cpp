@@ -45,6 +45,8 @@ MicsGroups effective_mics(const Scenario& s) {
 bool fsdp_hybrid_sharding(const Scenario& s) { return is_fsdp(s.fsdp) && s.fsdp.hybrid_shard && s.cluster.gpus_per_node > 1; }
 
 MicsGroups replicated_shard_groups(const Scenario& s) {
+    // Neither asked for (nearly every plan, several times an estimate): no groups to build.
+    if (s.zero.mics_shard_size <= 1 && !s.fsdp.hybrid_shard) return {};
     if (!is_fsdp(s.fsdp)) return effective_mics(s);
     MicsGroups m;
     if (!fsdp_hybrid_sharding(s) || s.zero.stage < 2) return m;

@@ -23,6 +23,7 @@
 #include "ui/qcustomplot_include.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QFontMetricsF>
 #include "test_main.h"
@@ -205,6 +206,14 @@ private slots:
                 QVERIFY2(labels.size() >= 7, where);
                 if (qEnvironmentVariableIsSet("ZP_DEBUG_LABELS"))
                     for (PlotLabel* a : labels) qDebug() << where << a->text() << a->drawnBox() << a->font();
+                // A label made smaller is so in half points, down to three quarters of the view's
+                // font: a size Qt has loaded once serves the next pitch (SetupBarChart::fitLabel).
+                const double base = plot->font().pointSizeF();
+                for (PlotLabel* a : labels) {
+                    const double size = a->font().pointSizeF();
+                    QVERIFY2(size >= 0.75 * base - 1e-9 && size <= base, qPrintable(a->text()));
+                    QVERIFY2(size == base || size == 0.75 * base || size * 2 == std::floor(size * 2), qPrintable(a->text()));
+                }
                 for (PlotLabel* a : labels)
                     for (PlotLabel* b : labels)
                         QVERIFY2(

@@ -28,6 +28,7 @@ void LegendStrip::setEntries(const QList<Entry>& entries) {
                       });
     if (same) return;
     entries_ = entries;
+    entry_widths_.clear();
     updateGeometry();
     update();
 }
@@ -36,17 +37,26 @@ QColor LegendStrip::textColor() const { return palette().color(QPalette::Text); 
 
 int LegendStrip::rowHeight() const { return fontMetrics().height() + 4; }
 
-int LegendStrip::entryWidth(const Entry& e) const {
-    const QFontMetrics fm = fontMetrics();
-    return 2 * fm.height() + kGap + fm.horizontalAdvance(e.name) + 3 * kGap;  // swatch, gap, name, space
+const QList<int>& LegendStrip::entryWidths() const {
+    if (entry_widths_.size() != entries_.size()) {
+        const QFontMetrics fm = fontMetrics();
+        entry_widths_.clear();
+        for (const Entry& e : entries_)
+            entry_widths_.append(2 * fm.height() + kGap + fm.horizontalAdvance(e.name) + 3 * kGap);  // swatch, gap, name, space
+    }
+    return entry_widths_;
+}
+
+void LegendStrip::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::FontChange || e->type() == QEvent::StyleChange) entry_widths_.clear();
+    QWidget::changeEvent(e);
 }
 
 QList<QRect> LegendStrip::layoutFor(int width) const {
     const int usable = std::max(1, width - 2 * kMargin);
     QList<QList<int>> rows{{}};
     int used = 0;
-    for (const Entry& e : entries_) {
-        const int w = entryWidth(e);
+    for (const int w : entryWidths()) {
         if (!rows.back().isEmpty() && used + w > usable) {
             rows.append(QList<int>());
             used = 0;
@@ -55,13 +65,14 @@ QList<QRect> LegendStrip::layoutFor(int width) const {
         used += w;
     }
     QList<QRect> rects;
+    const int row_height = rowHeight();
     for (int r = 0; r < rows.size(); ++r) {
         int natural = 0;
         for (int w : rows[r]) natural += w;
         const int extra = rows.size() > 1 || natural > usable ? 0 : (usable - natural) / std::max(1, static_cast<int>(rows[r].size()));
         int x = kMargin;
         for (int w : rows[r]) {
-            rects.append(QRect(x, kMargin + r * rowHeight(), w + extra, rowHeight()));
+            rects.append(QRect(x, kMargin + r * row_height, w + extra, row_height));
             x += w + extra;
         }
     }
@@ -75,13 +86,13 @@ int LegendStrip::heightForWidth(int width) const {
 
 QSize LegendStrip::sizeHint() const {
     int width = 2 * kMargin;
-    for (const Entry& e : entries_) width += entryWidth(e);
+    for (const int w : entryWidths()) width += w;
     return {width, heightForWidth(width)};
 }
 
 QSize LegendStrip::minimumSizeHint() const {
     int widest = 0;
-    for (const Entry& e : entries_) widest = std::max(widest, entryWidth(e));
+    for (const int w : entryWidths()) widest = std::max(widest, w);
     return {2 * kMargin + widest, heightForWidth(2 * kMargin + widest)};
 }
 

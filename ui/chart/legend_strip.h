@@ -41,15 +41,19 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
     // Entries in reading order at their natural widths, wrapped into rows that fit `width`;
     // the space left in a row is shared out between its entries. One rectangle per entry.
     QList<QRect> layoutFor(int width) const;
-    int entryWidth(const Entry& e) const;
+    // Each entry's natural width, shaped once per entries and font: layout asks for them at every
+    // width the splitter tries (sizeHint, heightForWidth, paint).
+    const QList<int>& entryWidths() const;
     int rowHeight() const;
 
     QList<Entry> entries_;
+    mutable QList<int> entry_widths_;  // empty: to be measured
 };
 
 }  // namespace zp::ui

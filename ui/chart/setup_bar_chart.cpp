@@ -69,12 +69,11 @@ void SetupBarChart::fitLabels() {
     fitted_pitch_ = pitchPixels();
     // Room for a label: the pitch less its padding and a gap of a few pixels to the next one.
     const double room = fitted_pitch_ - label_padding_.left() - label_padding_.right() - kLabelGapPixels;
-    while (full_texts_.size() < labels_.size()) {
-        full_texts_.append(QString());
-        fitted_texts_.append(QString());
-        full_fonts_.append(QFont());
-        fitted_fonts_.append(QFont());
-    }
+    // Before the plot's first layout the axis has no length and the bars no pitch: the layout's
+    // pass fits the labels (a fit to no room would load a font engine of the smallest size, the
+    // largest cost of the first frame's label fitting, for labels never drawn).
+    if (bars_ > 1 && fitted_pitch_ <= 0) return;
+    while (fits_.size() < labels_.size()) fits_.append(LabelFit());
     // The setups' names under the bars: turned when the widest would run into its neighbour.
     const QFontMetricsF tick_metrics(plot_->xAxis->tickLabelFont());
     double widest_tick = 0;
@@ -96,23 +95,34 @@ double widestLine(const QString& text, const QFontMetricsF& metrics) {
 
 void SetupBarChart::fitLabel(qsizetype i, double room) {
     PlotLabel* label = labels_[i];
-    // A text or font other than the one fitted last is the view's own.
-    if (label->text() != fitted_texts_[i]) full_texts_[i] = label->text();
-    if (label->font() != fitted_fonts_[i]) full_fonts_[i] = label->font();
-    QFont font = full_fonts_[i];
-    QString fitted = bars_ > 1 ? wrapToWidth(full_texts_[i], QFontMetricsF(font), room) : full_texts_[i];
-    // A number with its unit wider than the room ("70.36 s" between narrow bars) is not parted
-    // (wrapToWidth): the label's font is made smaller instead, down to three quarters of the view's.
-    const double widest = widestLine(fitted, QFontMetricsF(font));
-    if (bars_ > 1 && widest > room && font.pointSizeF() > 0) {
-        constexpr double kSmallestScale = 0.75;
-        font.setPointSizeF(font.pointSizeF() * std::max(kSmallestScale, room / widest));
-        fitted = wrapToWidth(full_texts_[i], QFontMetricsF(font), room);
+    LabelFit& fit = fits_[i];
+    // A text or font other than the one fitted last is the view's own. The view's text and font
+    // in the room fitted last give the label fitted last (each replot fits before its layout, and
+    // again after it when the pitch moved; the views set their texts on every change).
+    const double fit_room = bars_ > 1 ? room : -1;
+    const bool new_text = label->text() != fit.text && label->text() != fit.full_text;
+    const bool new_font = label->font() != fit.font && label->font() != fit.full_font;
+    if (new_text) fit.full_text = label->text();
+    if (new_font) fit.full_font = label->font();
+    if (new_text || new_font || fit.room != fit_room) {
+        fit.room = fit_room;
+        fit.font = fit.full_font;
+        fit.text = bars_ > 1 ? wrapToWidth(fit.full_text, QFontMetricsF(fit.font), room) : fit.full_text;
+        // A number with its unit wider than the room ("70.36 s" between narrow bars) is not parted
+        // (wrapToWidth): the label's font is made smaller instead, down to three quarters of the
+        // view's, in half points: each size is a font engine Qt loads once (QFontCache), so a pitch
+        // that moves by a pixel reuses the size before rather than loading another.
+        const double widest = widestLine(fit.text, QFontMetricsF(fit.font));
+        if (bars_ > 1 && widest > room && fit.font.pointSizeF() > 0) {
+            constexpr double kSmallestScale = 0.75;
+            constexpr double kStepsPerPoint = 2;
+            const double size = fit.font.pointSizeF();
+            fit.font.setPointSizeF(std::max(size * kSmallestScale, std::floor(size * room / widest * kStepsPerPoint) / kStepsPerPoint));
+            fit.text = wrapToWidth(fit.full_text, QFontMetricsF(fit.font), room);
+        }
     }
-    fitted_texts_[i] = fitted;
-    fitted_fonts_[i] = font;
-    if (font != label->font()) label->setFont(font);
-    if (fitted != label->text()) label->setText(fitted);
+    if (fit.font != label->font()) label->setFont(fit.font);
+    if (fit.text != label->text()) label->setText(fit.text);
 }
 
 QCPBars* SetupBarChart::addPart(const QString& name) {

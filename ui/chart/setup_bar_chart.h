@@ -92,11 +92,17 @@ private:
     QList<QCPBars*> parts_;
     QSharedPointer<QCPAxisTickerText> ticker_;
     QList<PlotLabel*> labels_;
-    QStringList full_texts_;     // per label: the text the view set
-    QStringList fitted_texts_;   // per label: what fitLabels showed for it
-    QList<QFont> full_fonts_;    // per label: the font the view set
-    QList<QFont> fitted_fonts_;  // per label: the font fitLabels drew it in
-    double fitted_pitch_ = -1;   // the pitch the labels were fitted to
+    // Per label: the text and font the view set, what fitLabel showed for them, and the room it
+    // fitted them to (-1: one bar, shown as set).
+    struct LabelFit {
+        QString full_text;
+        QFont full_font;
+        QString text;
+        QFont font;
+        double room = -2;
+    };
+    QList<LabelFit> fits_;
+    double fitted_pitch_ = -1;  // the pitch the labels were fitted to
     QMetaObject::Connection before_replot_, after_layout_, after_replot_;
     QList<QCPBars*> ghosts_;  // one per pin, made on first use
     std::size_t bars_ = 0;

@@ -253,33 +253,35 @@ void describeForScreenReaders(QCustomPlot* plot, const QString& title) {
 namespace {
 class BarKeys : public QObject {
 public:
-    BarKeys(QCustomPlot* plot, int count, std::function<int()> current, std::function<void(int)> choose)
-        : QObject(plot), count_(count), current_(std::move(current)), choose_(std::move(choose)) {}
+    BarKeys(QCustomPlot* plot, std::function<int()> count, std::function<int()> current, std::function<void(int)> choose)
+        : QObject(plot), count_(std::move(count)), current_(std::move(current)), choose_(std::move(choose)) {}
 
 protected:
     bool eventFilter(QObject* watched, QEvent* e) override {
         if (e->type() != QEvent::KeyPress) return QObject::eventFilter(watched, e);
         const int key = static_cast<QKeyEvent*>(e)->key();
         const int now = current_();
+        const int count = count_();
+        if (count <= 0) return true;
         int next = -1;
         if (key == Qt::Key_Left) next = now < 0 ? 0 : std::max(0, now - 1);
-        else if (key == Qt::Key_Right) next = now < 0 ? 0 : std::min(count_ - 1, now + 1);
+        else if (key == Qt::Key_Right) next = now < 0 ? 0 : std::min(count - 1, now + 1);
         else if (key == Qt::Key_Home) next = 0;
-        else if (key == Qt::Key_End) next = count_ - 1;
+        else if (key == Qt::Key_End) next = count - 1;
         else return QObject::eventFilter(watched, e);
         if (next != now) choose_(next);
         return true;
     }
 
 private:
-    int count_;
+    std::function<int()> count_;
     std::function<int()> current_;
     std::function<void(int)> choose_;
 };
 }  // namespace
 
-void chooseBarsWithKeys(QCustomPlot* plot, int barCount, std::function<int()> current, std::function<void(int)> choose) {
-    plot->installEventFilter(new BarKeys(plot, barCount, std::move(current), std::move(choose)));
+void chooseBarsWithKeys(QCustomPlot* plot, std::function<int()> barCount, std::function<int()> current, std::function<void(int)> choose) {
+    plot->installEventFilter(new BarKeys(plot, std::move(barCount), std::move(current), std::move(choose)));
 }
 
 QList<QWidget*> layoutOrder(QWidget* root) {

@@ -30,8 +30,8 @@ void describeForScreenReaders(QCustomPlot* plot, const QString& title);
 
 // A bar plot operated from the keyboard as by clicks: Left and Right (Home, End) on the focused
 // plot choose the bar beside (first, last) the one `current` names (-1: none), by calling
-// `choose` as a click on it does.
-void chooseBarsWithKeys(QCustomPlot* plot, int barCount, std::function<int()> current, std::function<void(int)> choose);
+// `choose` as a click on it does; `barCount` is asked at each key (the bars follow the plan).
+void chooseBarsWithKeys(QCustomPlot* plot, std::function<int()> barCount, std::function<int()> current, std::function<void(int)> choose);
 
 // The focusable widgets under `root` in the order its layouts place them: a box or form layout
 // row by row, a splitter or tab widget page by page (a tab widget's tab bar first), a scroll

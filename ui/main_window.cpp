@@ -187,8 +187,7 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     });
     sequence_page_ = new LazyPage([this, doc](QWidget* page) {
         sequence_ = new SequenceView(doc, page);
-        connect(sequence_, &SequenceView::setupClicked, this,
-                [this](int index) { doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]); });
+        connect(sequence_, &SequenceView::setupClicked, this, [this](int index) { doc_->selectSetup(sequence_->barSetup(index)); });
         return sequence_;
     });
     compare_page_->setAccessibleDescription(ComparePanel::description());
@@ -229,21 +228,25 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     buildMenus();
     connect(controls_, &ControlPanel::importHfConfigRequested, this, &MainWindow::importHfDialog);
     connect(config_, &ConfigPreview::exportRequested, this, &MainWindow::exportDialog);
+    // A bar's index in the overview's bars (the seven setups, and the recommended one when it is
+    // another: Overview::bars).
     const auto showSetup = [this](int index) {
-        doc_->selectSetup(overview_setups()[static_cast<std::size_t>(index)]);
+        const std::vector<Candidate>& bars = doc_->overview().bars;
+        if (index < 0 || index >= static_cast<int>(bars.size())) return;
+        doc_->selectSetup(zero_setup(setup_key(bars[static_cast<std::size_t>(index)].zero)));
         tabs_->setCurrentWidget(config_);
     };
     connect(memory_, &MemoryView::setupClicked, this, showSetup);
     connect(host_, &HostView::setupClicked, this, showSetup);
     // The same from the keyboard: Left and Right on the focused memory or host RAM plot.
     const auto shownSetup = [this] {
-        const auto& setups = overview_setups();
-        for (std::size_t i = 0; i < setups.size(); ++i)
-            if (short_setup_label(setups[i]) == short_setup_label(doc_->selectedSetup())) return static_cast<int>(i);
+        const std::vector<Candidate>& bars = doc_->overview().bars;
+        for (std::size_t i = 0; i < bars.size(); ++i)
+            if (setup_key(bars[i].zero) == setup_key(doc_->selectedSetup())) return static_cast<int>(i);
         return -1;
     };
-    for (QCustomPlot* p : {memory_->plot(), host_->plot()})
-        chooseBarsWithKeys(p, static_cast<int>(overview_setups().size()), shownSetup, showSetup);
+    const auto barCount = [this] { return static_cast<int>(doc_->overview().bars.size()); };
+    for (QCustomPlot* p : {memory_->plot(), host_->plot()}) chooseBarsWithKeys(p, barCount, shownSetup, showSetup);
     connect(doc, &PlannerDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(doc, &PlannerDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(doc, &PlannerDocument::resultsChanged, this, [this] {

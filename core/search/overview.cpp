@@ -52,12 +52,25 @@ Overview compute_overview(const Scenario& s) {
     return o;
 }
 
+std::vector<ZeroSetup> bar_setups(const Overview& o) {
+    if (o.bars.empty()) return overview_setups();  // a scenario the core refused: the standard seven
+    std::vector<ZeroSetup> setups;
+    for (const Candidate& c : o.bars) setups.push_back(zero_setup(setup_key(c.zero)));
+    return setups;
+}
+
 namespace {
+
+// The seven standard setups, and the recommended one where it is another row (ZeRO-3 with only
+// the optimizer offloaded, say): the recommendation is always a bar the views can mark.
+bool shown_as_bar(const ZeroSetupRow& row, const Overview& o) {
+    return row.in_overview || (o.plan_valid && o.plan.feasible && setup_key(o.plan.best.zero) == row.key);
+}
 
 void add_bars_and_scaling(const Scenario& s, Overview& o) {
     const auto rows = zero_setup_rows();
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (!rows[i].in_overview) continue;
+        if (!shown_as_bar(rows[i], o)) continue;
         if (o.plan_valid) {
             o.bars.push_back(o.plan.per_setup[i]);
             continue;

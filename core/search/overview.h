@@ -22,8 +22,9 @@ struct ScalingSeries {
 };
 
 struct Overview {
-    // overview_setups(), in order: each setup at the micro batch, recompute and buckets the
-    // search found best for it (or, when none fits, its least-memory candidate).
+    // overview_setups(), and the plan's best setup where it is not one of them, in the order of
+    // zero_setup_rows(): each setup at the micro batch, recompute and buckets the search found
+    // best for it (or, when none fits, its least-memory candidate).
     std::vector<Candidate> bars;
     bool step_valid = true;  // false when the batch cannot be split (step fields are zero)
     std::string step_error;
@@ -41,6 +42,10 @@ struct Overview {
 
 // Runs the search once; the bars are its per-setup results.
 Overview compute_overview(const Scenario& s);
+
+// The setups of `o.bars`, in order, each with every other field at its default (zero_setup);
+// overview_setups() when there are no bars.
+std::vector<ZeroSetup> bar_setups(const Overview& o);
 
 // With ZeRO++ on auto (ZeroSetup::auto_zeropp), what `chosen` (the setup the window shows and
 // exports, the plan's when one fits) runs with: its ZeRO++ switches in words, or "off" and why

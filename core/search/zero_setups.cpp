@@ -1,4 +1,5 @@
 #include "core/search/zero_setups.h"
+#include "core/base/errors.h"
 #include "core/model/mics.h"
 
 #include <array>
@@ -46,6 +47,12 @@ const std::vector<ZeroSetup>& zero_setups() {
     return setups;
 }
 
+const ZeroSetup& zero_setup(const SetupKey& k) {
+    for (const ZeroSetup& z : zero_setups())
+        if (setup_key(z) == k) return z;
+    throw InputError("no such ZeRO setup: " + setup_label(k));
+}
+
 const std::vector<ZeroSetup>& overview_setups() {
     static const std::vector<ZeroSetup> setups = setups_where(true);
     return setups;
@@ -71,8 +78,12 @@ Phrase setup_phrase(const SetupKey& k) {
 
 std::string short_setup_label(const SetupKey& k) {
     std::string s = k.stage == 0 ? "DDP" : "ZeRO-" + std::to_string(k.stage);
-    if (k.offload_optimizer == OffloadDevice::Cpu || k.offload_param == OffloadDevice::Cpu) s += "+CPU";
-    if (k.offload_optimizer == OffloadDevice::Nvme || k.offload_param == OffloadDevice::Nvme) s += "+NVMe";
+    if (k.offload_optimizer == OffloadDevice::None) return s;
+    s += "+" + device_label(k.offload_optimizer);
+    // Below stage 3 only the optimizer is offloaded, so the device says it; at stage 3 the
+    // parameters' device is said where it is not the optimizer's.
+    if (k.stage == 3 && k.offload_param != k.offload_optimizer)
+        s += k.offload_param == OffloadDevice::None ? " opt" : " opt+" + device_label(k.offload_param);
     return s;
 }
 

@@ -15,7 +15,7 @@ namespace zp {
 
 struct ZeroSetupRow {
     SetupKey key;
-    bool in_overview;  // one of the seven bars of the memory and time views
+    bool in_overview;  // one of the seven standard bars of the memory and time views (Overview::bars)
 };
 
 // Every supported combination, in search order: no offload by stage, then CPU, then NVMe.
@@ -25,11 +25,15 @@ std::span<const ZeroSetupRow> zero_setup_rows();
 
 // The same rows as ZeroSetups with every other field at its default, in the same order.
 const std::vector<ZeroSetup>& zero_setups();
+// The row of `k` among zero_setups() (every other field at its default).
+const ZeroSetup& zero_setup(const SetupKey& k);
 // DDP, ZeRO-1, ZeRO-2, ZeRO-3, ZeRO-2 + CPU, ZeRO-3 + CPU, ZeRO-3 + NVMe (optimizer and parameters).
 const std::vector<ZeroSetup>& overview_setups();
 
-std::string setup_label(const SetupKey& k);        // "ZeRO-3 + CPU optimizer and params"
-std::string short_setup_label(const SetupKey& k);  // "ZeRO-3+CPU"
+std::string setup_label(const SetupKey& k);  // "ZeRO-3 + CPU optimizer and params"
+// "ZeRO-3+CPU" (optimizer and parameters), "ZeRO-3+CPU opt" (the optimizer only), "ZeRO-3+NVMe
+// opt+CPU" (each its own device): one per row, since the recommended row joins the bars.
+std::string short_setup_label(const SetupKey& k);
 inline std::string setup_label(const ZeroSetup& z) { return setup_label(setup_key(z)); }
 Phrase setup_phrase(const SetupKey& k);  // setup_label, translatable
 inline Phrase setup_phrase(const ZeroSetup& z) { return setup_phrase(setup_key(z)); }

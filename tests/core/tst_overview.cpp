@@ -1,5 +1,5 @@
 // The window's one-call summary (core/search/overview.cpp): the bars are the seven overview setups
-// in their fixed order; when the plan or the batch split is invalid the bars fall back to plain
+// in their fixed order, and the recommended one where it is another; when the plan or the batch split is invalid the bars fall back to plain
 // estimates; the scaling series run 1, 2, 4 ... 4096 GPUs for stages 0-3. Literal per-GPU totals
 // for GPT-2 124M are worked out by hand in tests/hand_calculations.py.
 #include "core/memory/memory_model.h"
@@ -84,6 +84,29 @@ private slots:
             QVERIFY(o.bars[i].step.seconds > 0);
             QCOMPARE(o.bars[i].micro_batch * o.bars[i].gradient_accumulation_steps * 8, std::int64_t(64));
         }
+    }
+
+    // The recommended setup is always a bar the views can mark: Llama-2 70B on 8 A100 80GB fits
+    // only with the optimizer on the CPU, and ZeRO-3 with the optimizer alone offloaded (a row
+    // outside the seven) is the plan. Its bar joins the seven in the rows' order, after ZeRO-3 + CPU
+    // optimizer's place (between ZeRO-2 + CPU and ZeRO-3 + CPU for both).
+    void bars_include_the_recommended_setup() {
+        const Scenario s = zp::test::preset_scenario("llama-2-70b", "a100-80gb", 8);
+        const Overview o = compute_overview(s);
+        QVERIFY(o.plan_valid && o.plan.feasible);
+        const SetupKey best = setup_key(o.plan.best.zero);
+        QCOMPARE(best, (SetupKey{3, OffloadDevice::Cpu, OffloadDevice::None}));
+        QCOMPARE(o.bars.size(), std::size(kBars) + 1);
+        QCOMPARE(setup_key(o.bars[5].zero), best);
+        const std::vector<ZeroSetup> setups = bar_setups(o);
+        QCOMPARE(setups.size(), o.bars.size());
+        for (std::size_t i = 0, k = 0; i < o.bars.size(); ++i) {
+            QCOMPARE(setup_key(setups[i]), setup_key(o.bars[i].zero));
+            if (i == 5) continue;
+            QCOMPARE(setup_key(o.bars[i].zero), kBars[k++]);
+        }
+        // Where the plan is one of the seven, the seven alone (GPT-2 on 8 GPUs: above).
+        QCOMPARE(compute_overview(gpt2_on_8()).bars.size(), std::size(kBars));
     }
 
     // The scaling curves with micro batch 1 and no recompute (the only ones the search may use

@@ -157,6 +157,21 @@ PlotLabel* SetupBarChart::label(std::size_t bar) {
     return label;
 }
 
+double SetupBarChart::leastTopForLabels(double axis_px, double slack_px) const {
+    // A label of h pixels standing at y has its top at y * axis_px / top + h pixels above the
+    // axis's foot, so it is whole when top >= y * axis_px / (axis_px - h).
+    double least = 0;
+    for (const PlotLabel* label : labels_) {
+        if (!label->visible() || label->text().isEmpty()) continue;
+        const auto lines = static_cast<double>(label->text().count(QLatin1Char('\n')) + 1);
+        const QMargins pad = label->padding();
+        const double h = lines * QFontMetricsF(label->font()).lineSpacing() + pad.top() + pad.bottom() + slack_px;
+        const double y = label->position->coords().y();
+        least = std::max(least, axis_px > 2 * h ? y * axis_px / (axis_px - h) : 2 * y);
+    }
+    return least;
+}
+
 void SetupBarChart::hideLabelsFrom(std::size_t first) {
     for (qsizetype i = static_cast<qsizetype>(first); i < labels_.size(); ++i) labels_[i]->setVisible(false);
 }

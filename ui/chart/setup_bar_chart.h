@@ -64,6 +64,10 @@ public:
     PlotLabel* label(std::size_t bar);
     // Hides the labels of bars `first` and after.
     void hideLabelsFrom(std::size_t first);
+    // The least top of a value axis `axis_px` pixels tall that shows every label whole, each as
+    // fitted (its lines and padding) standing on its position, with `slack_px` above it; 2x a
+    // label's position where the axis is not twice the label's height.
+    double leastTopForLabels(double axis_px, double slack_px) const;
     // The bar under the pixel position (within most of its width), or -1.
     int barAt(const QPoint& pos) const;
     // Hovering a bar shows tooltip(bar); pressing one calls clicked(bar). `context` owns the connections.

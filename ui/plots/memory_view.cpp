@@ -273,15 +273,14 @@ void MemoryView::rebuild() {
     showSelection();
 }
 
-// The bars' labels (two lines: the figure and a mark) stand above the highest bar top: the axis
-// reaches past it by their height in pixels, at least kLeastLabelHeadroom of it. On a short plot
-// (a 1280x720 window) 18% of the axis was less than two lines, and the top label ran off the plot.
+// The bars' labels stand on their bars: the axis reaches past the highest bar top by at least
+// kLeastLabelHeadroom of it, and far enough that every label, as fitted (two lines, or more where
+// narrow bars wrap them), is whole with 3 pixels above it. On a short plot (a 1280x720 window) 18% of the axis was less
+// than two lines, and the top label ran off the plot; with eight bars there, three.
 bool MemoryView::fitRange() {
-    const double axis_px = plot_->axisRect()->height();
-    const QFontMetricsF label(chart_.label(0)->font());
-    const double label_px = 2.0 * label.height() + 6.0;
-    const double headroom = axis_px > 2.0 * label_px ? std::max(kLeastLabelHeadroom, axis_px / (axis_px - label_px)) : 2.0;
-    const QCPRange range(0, std::max(range_floor_gib_, range_top_gib_ * headroom));
+    constexpr double kSlackPixels = 3;
+    const double labels_top = chart_.leastTopForLabels(plot_->axisRect()->height(), kSlackPixels);
+    const QCPRange range(0, std::max({range_floor_gib_, range_top_gib_ * kLeastLabelHeadroom, labels_top}));
     // A range that already gives the labels their room, and not a tenth more, stays: a few pixels
     // of height do not move the axis.
     const double shown = plot_->yAxis->range().upper;

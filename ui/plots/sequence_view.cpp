@@ -176,7 +176,7 @@ QString SequenceView::limitShortName(SequenceLimit l) const {
 void SequenceView::rebuild() {
     const Scenario& s = doc_->scenario();
     try {
-        overview_ = sequence_overview(s, overview_setups(), setup_key(doc_->selectedSetup()), kSweepPoints);
+        overview_ = sequence_overview(s, bar_setups(doc_->overview()), setup_key(doc_->selectedSetup()), kSweepPoints);
     } catch (const InputError& e) {
         // A plan the search cannot lengthen (a length the layout refuses): say why, draw nothing.
         overview_ = {};
@@ -365,6 +365,11 @@ QString SequenceView::summary() const {
             QLatin1Char(' ') + tr("Ulysses on auto: at degree %1, the one of those the layout takes that reaches furthest.").arg(c.ulysses);
     if (overview_.target_seq_len > c.max_seq_len) text += QLatin1Char(' ') + tr("The target does not fit this setup.");
     return text;
+}
+
+ZeroSetup SequenceView::barSetup(int bar) const {
+    if (bar < 0 || bar >= static_cast<int>(overview_.per_setup.size())) return doc_->selectedSetup();
+    return zero_setup(overview_.per_setup[static_cast<std::size_t>(bar)].setup);
 }
 
 double SequenceView::barTokens(int bar) const {

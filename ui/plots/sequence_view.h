@@ -37,7 +37,8 @@ public:
 
     // For tests: what is drawn.
     const SequenceOverview& overview() const { return overview_; }
-    double barTokens(int bar) const;  // the bar's height: its longest sequence (0: none)
+    double barTokens(int bar) const;    // the bar's height: its longest sequence (0: none)
+    ZeroSetup barSetup(int bar) const;  // the setup the bar stands for (setupClicked's index)
     QString barCaption(int bar) const;
     double targetTokens() const;  // where the target line is
     double wallTokens() const;    // where the chosen setup's longest is drawn

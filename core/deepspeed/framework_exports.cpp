@@ -73,6 +73,18 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
     const Training& t = s.training;
     std::string out;
     const auto line = [&](const std::string& text) { out += prefix + text + "\n"; };
+    if (!trainer && t.checkpointing != Checkpointing::None) {
+        // The Trainer's arguments carry gradient_checkpointing=True (hf_training_arguments_text); a
+        // script under Accelerate or the deepspeed launcher turns it on itself
+        // (PreTrainedModel.gradient_checkpointing_enable). The ds_config's activation_checkpointing
+        // configures deepspeed.checkpointing, which Hugging Face models do not call.
+        line("Recompute (planned: " + std::string(t.checkpointing == Checkpointing::Full ? "full" : "selective") +
+             "): a Hugging Face model checkpoints its layers only when the script calls");
+        line(std::string("  model.gradient_checkpointing_enable(") +
+             (s.finetune.adapters() ? "gradient_checkpointing_kwargs={\"use_reentrant\": False}" : "") +
+             ") before deepspeed.initialize (or accelerator.prepare); the ds_config's");
+        line("  activation_checkpointing reaches deepspeed.checkpointing (Megatron-style) models only.");
+    }
     if (t.tiled_mlp) {
         line("TiledMLP (planned) is not in Transformers (\"TiledMLP and activation checkpoint offloading, which aren't available in");
         line("  Transformers\", its deepspeed_alst.md): monkey-patch the model's MLP forward to run");
@@ -406,6 +418,7 @@ std::string launch_script(const Scenario& s, const std::string& config_path, con
               ": ep_size is an argument of deepspeed.moe.layer.MoE in the model code, not a ds_config key; give the optimizer\n"
               "# deepspeed.moe.utils.split_params_into_different_moe_groups_for_optimizer(param_groups) so that ZeRO partitions the\n"
               "# experts over the expert-data-parallel group.\n";
+    if (const std::string outside = outside_config_lines(s, "#   ", false); !outside.empty()) sh += "# Outside this file:\n" + outside;
     sh += "set -euo pipefail\n\n";
     if (n == 1) {
         sh += "deepspeed --num_gpus " + std::to_string(g) + " " + script + " --deepspeed " + config_path + "\n";

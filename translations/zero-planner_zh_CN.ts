@@ -870,6 +870,14 @@
         <source>gradient shards (FSDP reduced them in the backward)</source>
         <translation>梯度分片（FSDP 已在反向传播中归约）</translation>
     </message>
+    <message>
+        <source>fits and is within 2% (%1 tokens/s), but at the edge of GPU memory (%2 that must fit of %3 usable), where %4 has %5 to spare</source>
+        <translation>可以放下且速度相差不到 2%（%1 tokens/s），但处于 GPU 显存边缘（须容纳 %2，可用 %3），而 %4 还余 %5</translation>
+    </message>
+    <message>
+        <source>%1 with micro batch %2 x %3 accumulation steps and %4 activation recompute is the simplest setup within 2% of the fastest that fits, and fits clear of the edge of GPU memory, which the fastest does not: %5 tokens/s against %6.</source>
+        <translation>%1（微批量 %2 × 梯度累积 %3 步，激活重计算：%4）是放得下且与最快方案相差不到 2% 的方案中最简单的，并且远离 GPU 显存边缘（最快方案处于边缘）：%5 tokens/s，最快为 %6。</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

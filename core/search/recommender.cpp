@@ -108,12 +108,18 @@ struct Point {
 // How far a layout is from plain data parallelism: tensor x pipeline x Ulysses ranks per replica.
 std::int64_t layout_degree(const Parallelism& p) { return p.model_parallel() * ulysses_size(p); }
 
-// Lower is simpler: less model parallelism (the layout's tensor x pipeline x Ulysses), no offload
-// before offload, then lower stage, fewer ZeRO++ switches, less recompute, default buckets.
-auto simplicity(const Point& p, std::int64_t model_parallel) {
+// What must fit from here up is at the edge: within kEdgeShareOfCard of the card below the usable
+// memory (memory_model.h fit_margin).
+double edge_bytes(const Scenario& s) { return usable_gpu_bytes(s) - kEdgeShareOfCard * gib_to_bytes(s.cluster.gpu.memory_gib); }
+
+// Lower is simpler: a fit clear of the edge before one at it (within kEdgeShareOfCard of the usable
+// memory the planner's own error is larger than the margin: memory_model.h fit_margin), less model
+// parallelism (the layout's tensor x pipeline x Ulysses), no offload before offload, then lower
+// stage, fewer ZeRO++ switches, less recompute, default buckets.
+auto simplicity(const Point& p, std::int64_t model_parallel, double edge_bytes) {
     const ZeroSetup& z = zero_setups()[p.setup];
-    return std::make_tuple(model_parallel, offload_count(z), z.stage, static_cast<int>(p.zeropp), static_cast<int>(p.checkpointing),
-                           p.bucket == 0 ? 0 : 1);
+    return std::make_tuple(p.gpu_bytes >= edge_bytes ? 1 : 0, model_parallel, offload_count(z), z.stage, static_cast<int>(p.zeropp),
+                           static_cast<int>(p.checkpointing), p.bucket == 0 ? 0 : 1);
 }
 
 // Turns `s` (a copy of the search's base scenario) into the scenario a point stands for, on
@@ -940,7 +946,17 @@ void explain_other_setups(const Scenario& s, std::size_t best_setup, Plan& plan)
             // Faster, or as fast to the 0.1% printed below: the simpler setup won, not the speed;
             // where its own best layout splits a replica over more GPUs, that is what lost (simplicity).
             const bool as_fast = tps >= 0.9995 * plan.best.step.tokens_per_second;
-            if (as_fast && layout_degree(c.parallel) > layout_degree(plan.best.parallel))
+            const FitMargin best_margin = fit_margin(s, plan.best.memory);
+            if (as_fast && c.memory.peak_required_bytes >= edge_bytes(s) && plan.best.memory.peak_required_bytes < edge_bytes(s))
+                // The first reason of simplicity(): a fit at the edge loses to one with room.
+                plan.rejected.push_back(rejection(
+                    setup_key(z), s.fsdp,
+                    phrase(QT_TRANSLATE_NOOP("Core",
+                                             "fits and is within 2% (%1 tokens/s), but at the edge of GPU memory (%2 that must fit of %3 "
+                                             "usable), where %4 has %5 to spare"),
+                           {format_count(tps), format_bytes(c.memory.peak_required_bytes), format_bytes(usable_gpu_bytes(s)), best_label,
+                            format_bytes(best_margin.margin_bytes)})));
+            else if (as_fast && layout_degree(c.parallel) > layout_degree(plan.best.parallel))
                 plan.rejected.push_back(
                     rejection(setup_key(z), s.fsdp,
                               phrase(QT_TRANSLATE_NOOP("Core",
@@ -974,6 +990,15 @@ void explain_other_setups(const Scenario& s, std::size_t best_setup, Plan& plan)
                      [](const Candidate& a, const Candidate& b) { return a.step.tokens_per_second > b.step.tokens_per_second; });
 }
 
+// Whether the edge decided (simplicity's first reason): the fastest feasible point is at the edge
+// of GPU memory and the chosen one is not.
+bool fastest_at_the_edge(const Scenario& s, const Search& search, const Point& best) {
+    const Point* fastest = nullptr;
+    for (const Point& p : search.feasible)
+        if (!fastest || p.tokens_per_second > fastest->tokens_per_second) fastest = &p;
+    return fastest && fastest->gpu_bytes >= edge_bytes(s) && best.gpu_bytes < edge_bytes(s);
+}
+
 void explain_recommendation(const Scenario& s, const Search& search, const Point& best, double best_tps, const SearchSpace& searched,
                             Plan& plan) {
     explain_other_setups(s, best.setup, plan);
@@ -990,6 +1015,14 @@ void explain_recommendation(const Scenario& s, const Search& search, const Point
                                      "setup that fits: %5 tokens/s."),
                    {best_label, std::to_string(b.micro_batch), std::to_string(b.gradient_accumulation_steps), recompute_words,
                     format_count(b.step.tokens_per_second)}));
+    else if (fastest_at_the_edge(s, search, best))
+        add(plan.why, plan.why_phrases,
+            phrase(QT_TRANSLATE_NOOP("Core",
+                                     "%1 with micro batch %2 x %3 accumulation steps and %4 activation recompute is the simplest "
+                                     "setup within 2% of the fastest that fits, and fits clear of the edge of GPU memory, which "
+                                     "the fastest does not: %5 tokens/s against %6."),
+                   {best_label, std::to_string(b.micro_batch), std::to_string(b.gradient_accumulation_steps), recompute_words,
+                    format_count(b.step.tokens_per_second), format_count(best_tps)}));
     else
         add(plan.why, plan.why_phrases,
             phrase(QT_TRANSLATE_NOOP("Core",
@@ -1106,9 +1139,10 @@ Plan recommend_searched(const Scenario& s, const SearchSpace& space, SearchPruni
     double best_tps = 0;
     for (const Point& p : search.feasible) best_tps = std::max(best_tps, p.tokens_per_second);
     const Point* best = nullptr;
+    const double edge = edge_bytes(s);
     for (const Point& p : search.feasible) {
         if (p.tokens_per_second < kSimplestWithin * best_tps) continue;
-        const auto simpler = [&](const Point& x) { return simplicity(x, layout_degree(search.bases[x.layout].parallel)); };
+        const auto simpler = [&](const Point& x) { return simplicity(x, layout_degree(search.bases[x.layout].parallel), edge); };
         if (!best || simpler(p) < simpler(*best) || (simpler(p) == simpler(*best) && p.tokens_per_second > best->tokens_per_second))
             best = &p;
     }

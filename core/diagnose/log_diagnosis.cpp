@@ -17,8 +17,8 @@ OomLog read_training_log(std::string_view text, const std::string& source_name) 
     return read_oom_log(text, source_name);
 }
 
-OomDiagnosis diagnose_log(const OomLog& log, const Scenario& s, const std::string& not_runnable) {
-    if (not_runnable.empty()) return diagnose_oom(log, s);
+OomDiagnosis diagnose_log(const OomLog& log, const Scenario& s, const std::string& not_runnable, bool zero_known) {
+    if (not_runnable.empty()) return diagnose_oom(log, s, zero_known);
     OomDiagnosis d;
     d.cause = oom_cause(log, &d.evidence, &d.advice);
     d.moment = log.moment;
@@ -37,7 +37,11 @@ TrainingLogDiagnosis diagnose_training_log(std::string_view text, const std::str
     } catch (const InputError& e) {
         out.not_runnable = e.what();
     }
-    out.diagnosis = diagnose_log(out.log, out.setup.scenario, out.not_runnable);
+    // The ZeRO setup is known where the log states it or it differs from the default scenario's.
+    bool zero_known = false;
+    for (const SetupValue& v : setup_values(out.setup.scenario))
+        if (std::string_view(v.field) == "zero") zero_known = setup_value_source(out.setup, v) != ValueSource::Assumed;
+    out.diagnosis = diagnose_log(out.log, out.setup.scenario, out.not_runnable, zero_known);
     return out;
 }
 

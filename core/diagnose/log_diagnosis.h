@@ -21,7 +21,7 @@ OomLog read_training_log(std::string_view text, const std::string& source_name);
 
 // The diagnosis of `log` for the run `s`; when `not_runnable` is not empty (the planner refused
 // the run the log states), what the message and the frames say alone: the cause and the moment.
-OomDiagnosis diagnose_log(const OomLog& log, const Scenario& s, const std::string& not_runnable);
+OomDiagnosis diagnose_log(const OomLog& log, const Scenario& s, const std::string& not_runnable, bool zero_known = false);
 
 // Everything the window shows for one log: read, its setup over `base` (what the log does not
 // state keeps `base`'s value), checked with validate(), diagnosed.

@@ -454,7 +454,9 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
         f.training.loss_kernel = LossKernel::Chunked;
         out.push_back(fix_of("a chunked loss (Liger-Kernel's fused linear cross-entropy) instead of the whole logits", f));
     }
-    if (s.zero.stage < 3) {
+    // At data parallelism 1 no stage partitions anything (oom_remedies, DeepSpeed#237): ZeRO-3 there
+    // only adds its buffers.
+    if (s.zero.stage < 3 && data_parallel_size(s) > 1) {
         Scenario f = s;
         f.zero.stage = 3;
         out.push_back(fix_of("ZeRO-3 instead of ZeRO-" + std::to_string(s.zero.stage), f));
@@ -526,17 +528,27 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
 
 }  // namespace
 
-std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase) {
+std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase, bool zero_known) {
     std::vector<std::string> out = oom_remedies(moment, phase);
-    if (data_parallel_size(s) == 1)
-        for (std::string& r : out)
-            if (r.starts_with("more data-parallel GPUs or a higher ZeRO stage"))
-                r = "more data-parallel GPUs: at data parallelism 1 (every GPU a tensor or pipeline rank) no ZeRO stage splits the fp32 "
-                    "master weights and Adam moments";
+    for (std::string& r : out) {
+        if (!r.starts_with("more data-parallel GPUs or a higher ZeRO stage")) continue;
+        if (data_parallel_size(s) == 1)
+            r = "more data-parallel GPUs: at data parallelism 1 (every GPU a tensor or pipeline rank) no ZeRO stage splits the fp32 "
+                "master weights and Adam moments";
+        else if (zero_known && s.zero.stage == 3)
+            r = "more data-parallel GPUs: the fp32 master weights and Adam moments are split over them";
+    }
+    if (!zero_known) return out;
+    const auto drop = [&](auto&& unusable) { std::erase_if(out, unusable); };
+    if (s.zero.stage < 3)
+        drop([](const std::string& r) { return r.find("at stage 3") != std::string::npos || r.starts_with("at ZeRO-3:"); });
+    else drop([](const std::string& r) { return r.starts_with("ZeRO-3 instead of"); });
+    if (s.zero.offload_optimizer != OffloadDevice::None)
+        drop([](const std::string& r) { return r.starts_with("offload_optimizer device cpu"); });
     return out;
 }
 
-OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s) {
+OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known) {
     OomDiagnosis d;
     d.cause = oom_cause(log, &d.evidence, &d.advice);
     d.moment = log.moment;
@@ -586,7 +598,7 @@ OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s) {
                 d.earlier_peak_phase = mo.phase;
             }
     }
-    d.remedies = oom_remedies(s, d.moment, d.phase);
+    d.remedies = oom_remedies(s, d.moment, d.phase, zero_known);
     // A full card outside PyTorch's cache wants the same changes as a capacity shortage.
     if ((d.cause == OomCause::Capacity || d.cause == OomCause::OutsideAllocator) && d.moment == OomMoment::InStep)
         d.fixes = capacity_fixes(s, d.phase, d.term);
@@ -594,6 +606,16 @@ OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s) {
     // shortfall may not have saved this run (the shortfall need not carry over to the fix's own
     // peak, so the verdict stays the planner's and the margin is named).
     d.far_below_log = d.planned_bytes && d.measured_bytes && *d.planned_bytes < (1.0 - kMomentFarBelowLog) * *d.measured_bytes;
+    // With the optimizer offloaded its step holds only the 16-bit parameters on the GPU (the fp32
+    // partition and the moments are host tensors: stage_1_and_2.py / stage3.py with cpu_offload):
+    // a step far past that ran without the offload, whatever the options say.
+    if (zero_known && d.far_below_log && d.moment == OomMoment::InStep && d.phase == StepPhase::OptimizerStep &&
+        s.zero.offload_optimizer != OffloadDevice::None)
+        d.remedies.insert(d.remedies.begin(),
+                          "the offload was not in effect: with offload_optimizer the optimizer step keeps its states on the host, and this "
+                          "one ran out of GPU memory far past the planner's bytes; check that the ds_config the run printed has "
+                          "offload_optimizer (a Trainer or Accelerate config without it reached DeepSpeed) and that the optimizer was "
+                          "DeepSpeed's, not torch.optim's on the GPU");
     if (d.planned_bytes && d.measured_bytes && *d.planned_bytes < (1.0 - kMomentBelowLog) * *d.measured_bytes && !d.far_below_log) {
         d.below_log_bytes = *d.measured_bytes - *d.planned_bytes;
         for (OomFix& f : d.fixes) f.spare_under_shortfall = f.fits && f.usable_bytes - f.peak_bytes < *d.below_log_bytes;

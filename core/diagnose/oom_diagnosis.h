@@ -85,8 +85,11 @@ inline constexpr double kMomentFarBelowLog = 0.25;
 
 // What frees memory at the moment (oom_remedies) for this run: at data parallelism 1 no ZeRO stage
 // partitions anything (the DeepSpeed#237 maintainer: "your data parallelism is 1, so there is no
-// memory reduction"), so only more data-parallel GPUs are named there.
-std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase);
+// memory reduction"), so only more data-parallel GPUs are named there. With `zero_known` (the
+// log or the user gave the ZeRO setup, not the default scenario's) what the setup already has or
+// cannot use is left out: a stage-3 setting below stage 3 (sub_group_size is read by stage3.py
+// only), a higher stage at stage 3, the optimizer offload that is already on.
+std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase, bool zero_known = false);
 
 // A request matches a term when they differ by at most this fraction of the request: PyTorch
 // prints two decimals (12.94 GiB is 12.935-12.945) and a parameter count stated to three
@@ -112,7 +115,7 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
 std::vector<OomTerm> oom_request_terms(const Scenario& s);
 // The term nearest `request_bytes` within kOomTermTolerance (the first of equal ones), if any.
 std::optional<OomTerm> match_request(double request_bytes, const std::vector<OomTerm>& terms, double* error);
-// The whole diagnosis of `log` for the run `s`.
-OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s);
+// The whole diagnosis of `log` for the run `s`; `zero_known` as for oom_remedies.
+OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known = false);
 
 }  // namespace zp

@@ -297,6 +297,52 @@ private slots:
         QVERIFY2(eight.front().starts_with("more data-parallel GPUs or a higher ZeRO stage"), eight.front().c_str());
     }
 
+    // Where the log or the user gave the ZeRO setup, the remedies leave out what it has or cannot
+    // use: sub_group_size below stage 3 (stage3.py reads it; lint.cpp says the same of a ds_config),
+    // a higher stage at stage 3, and the optimizer offload that is already on. Not known (the
+    // default scenario's setup), the moment's whole list stays.
+    void remedies_fit_the_known_setup_data() {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("offload");
+        QTest::addColumn<bool>("known");
+        QTest::addColumn<int>("phase");
+        QTest::addColumn<QString>("absent");   // a remedy that must not be said ("" none)
+        QTest::addColumn<QString>("present");  // one that must
+        QTest::newRow("ZeRO-2 at start-up: no sub_group_size") << 2 << false << true << int(StepPhase::StartUp) << "sub_group_size"
+                                                               << "offload_optimizer device cpu";
+        QTest::newRow("ZeRO-2, not known: the whole list") << 2 << false << false << int(StepPhase::StartUp) << ""
+                                                           << "sub_group_size";
+        QTest::newRow("ZeRO-3 at start-up: no higher stage") << 3 << false << true << int(StepPhase::StartUp) << "higher ZeRO stage"
+                                                             << "more data-parallel GPUs: the fp32 master weights";
+        QTest::newRow("ZeRO-3 after the step: no ZeRO-3 instead")
+            << 3 << false << true << int(StepPhase::ParameterGather) << "ZeRO-3 instead of"
+            << "allgather_bucket_size";
+        QTest::newRow("offload on: not offered again")
+            << 3 << true << true << int(StepPhase::OptimizerStep) << "offload_optimizer device cpu"
+            << "sub_group_size";
+        QTest::newRow("ZeRO-1 in backward: no ZeRO-3 settings")
+            << 1 << false << true << int(StepPhase::Backward) << "stage3_max_live_parameters"
+            << "activation checkpointing";
+    }
+    void remedies_fit_the_known_setup() {
+        QFETCH(int, stage);
+        QFETCH(bool, offload);
+        QFETCH(bool, known);
+        QFETCH(int, phase);
+        QFETCH(QString, absent);
+        QFETCH(QString, present);
+        Scenario s = test::preset_scenario("llama-2-7b", "a100-80gb", 8);
+        s.zero.stage = stage;
+        if (offload) s.zero.offload_optimizer = OffloadDevice::Cpu;
+        const auto remedies = oom_remedies(s, OomMoment::InStep, static_cast<StepPhase>(phase), known);
+        const auto said = [&](const QString& words) {
+            return std::any_of(remedies.begin(), remedies.end(),
+                               [&](const std::string& r) { return r.find(words.toStdString()) != std::string::npos; });
+        };
+        if (!absent.isEmpty()) QVERIFY2(!said(absent), qPrintable(absent));
+        QVERIFY2(said(present), qPrintable(present));
+    }
+
     void old_cached_figure_data() {
         QTest::addColumn<QString>("message");
         QTest::addColumn<double>("reserved_gib");

@@ -91,7 +91,7 @@ std::vector<SetupRow> setup_rows(const Args& a, const LogSetup& log, const Scena
     const std::vector<Given> given{
         {{&opt::model, &opt::params, &opt::layers, &opt::hidden}, false, true},  // a preset, a size or a custom architecture
         {{&opt::gpus, &opt::nodes, &opt::gpus_per_node}, false, false},
-        {{&opt::gpu}, false, false},
+        {{&opt::gpu, &opt::cluster, &opt::gpu_mem}, false, false},
         {{&opt::stage, &opt::offload_optimizer, &opt::offload_param}, true, false},
         {{&opt::micro_batch}, true, false},
         {{&opt::seq}, false, false},
@@ -260,7 +260,10 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
     const bool model_assumed =
         std::any_of(rows.begin(), rows.end(), [](const SetupRow& r) { return r.field == "model" && r.source == "assumed"; });
     const std::string no_model = model_assumed ? "the log names no model and no --model or --hf-config was given" : "";
-    const OomDiagnosis d = diagnose_log(log, s, not_runnable.empty() ? no_model : not_runnable);
+    // The ZeRO setup as the log or the options state it, not the default scenario's.
+    const bool zero_known =
+        std::any_of(rows.begin(), rows.end(), [](const SetupRow& r) { return r.field == "ZeRO" && r.source != "assumed"; });
+    const OomDiagnosis d = diagnose_log(log, s, not_runnable.empty() ? no_model : not_runnable, zero_known);
     if (a.flag(opt::json)) {
         nlohmann::json j = diagnosis_json(path, log, d, rows, from_log, not_runnable);
         if (model_assumed) j["planner_needs_model"] = no_model + ": give --model NAME or --hf-config FILE for the planner's bytes";

@@ -2,15 +2,19 @@
 
 #include "core/base/errors.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 namespace zp::cli {
 namespace {
 
 bool parse_double(const std::string& text, double& out) {
     if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return false;
+    // strtod reads C's hexadecimal forms too ("0x10" as 16): not a way anyone writes a size.
+    if (text.find_first_of("xX") != std::string::npos) return false;
     char* end = nullptr;
     out = std::strtod(text.c_str(), &end);
     return end == text.c_str() + text.size() && std::isfinite(out);
@@ -37,7 +41,10 @@ std::int64_t parse_count(const std::string& text, const std::string& option) {
     v *= scale;
     if (!(v >= 1) || v > 1e15) throw InputError(option + " '" + text + "' must be between 1 and 1e15" + accepted);
     const double rounded = std::round(v);
-    if (std::fabs(v - rounded) > 1e-6 * v) throw InputError(option + " '" + text + "' is not a whole number" + accepted);
+    // A suffixed decimal is whole up to the product's rounding ("1.1B": 1.1 x 1e9 is 1100000000.0000002),
+    // a few ulps of the value; anything more is a fraction ("1234567890.5").
+    const double rounding = std::max(1e-6, 4 * std::numeric_limits<double>::epsilon() * v);
+    if (std::fabs(v - rounded) > rounding) throw InputError(option + " '" + text + "' is not a whole number" + accepted);
     return static_cast<std::int64_t>(rounded);
 }
 

@@ -110,6 +110,14 @@ void apply_model(const Args& a, Scenario& s, ScenarioNotes* notes) {
     } else if (auto v = a.get(opt::params)) {
         const std::int64_t params = parse_count(*v, option_text(opt::params));
         if (any_architecture_option(a)) {
+            // A bare size is synthesized whole (synthesize_model): one architecture option cannot
+            // change it and keep the count, so with --params the architecture is given whole.
+            for (const Option* k : {&opt::layers, &opt::hidden, &opt::heads})
+                if (!a.has(*k))
+                    throw InputError("--params " + *v +
+                                     " is a bare size, its architecture synthesized from it; with architecture options give " +
+                                     "--layers, --hidden and --heads too (missing " + option_text(*k) +
+                                     "), whose parameter count --params then checks, or give --model NAME, whose architecture they change");
             ModelSpec m = custom_model(a);
             const double count = static_cast<double>(parameter_count(m));
             if (std::fabs(count - static_cast<double>(params)) > 0.01 * static_cast<double>(params))

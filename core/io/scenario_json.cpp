@@ -150,6 +150,15 @@ Scenario scenario_from_json(const json& j, const std::string& source) {
     } catch (const InputError& e) {
         throw InputError(source + ": " + e.what());
     }
+    // A missing field keeps the default scenario's value, but a model is its architecture whole:
+    // every version writes these four, so a model section without one is damaged (read, it named
+    // Llama-3.1 70B over the default's 32 layers).
+    if (const auto model = j.find("model"); model != j.end() && model->is_object())  // as the file has it, before the migration adds fields
+        for (const char* key : {"layers", "hidden", "heads", "vocab"})
+            if (!model->contains(key))
+                throw InputError(source + ": model." + key +
+                                 " is missing: a model section holds the whole architecture (every version writes it); the file is "
+                                 "damaged: save the session again, or give the model with --model or --hf-config");
     return s;
 }
 

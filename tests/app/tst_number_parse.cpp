@@ -82,9 +82,9 @@ private slots:
         QTest::newRow("beyond int64: 2^63") << "9223372036854775808" << "must be between 1 and 1e15" << "";
         QTest::newRow("fraction") << "1.5" << "--params '1.5' is not a whole number" << "";
         QTest::newRow("fraction of a K") << "1.0005k" << "is not a whole number" << "";
-        QTest::newRow("a fraction of a large count")
-            << "1234567890.5" << "is not a whole number"
-            << "accepted and rounded to 1234567891: whole-number check tolerates 1e-6 of the value (1234 here), not float error";
+        QTest::newRow("a fraction of a large count") << "1234567890.5" << "is not a whole number" << "";
+        QTest::newRow("hexadecimal: strtod's 0x10 is not a size") << "0x10" << "--params '0x10' is not a number" << "";
+        QTest::newRow("a hexadecimal float") << "0x1p40" << "is not a number" << "";
         QTest::newRow("every error lists what is accepted") << "7X" << "(accepted: a count such as 7e9, 7000000000, 7B, 70b, 1.5T, 125M)"
                                                             << "";
     }

@@ -1250,8 +1250,14 @@ private slots:
         QTest::newRow("negative link") << R"({"version": 2, "cluster": {"gpu_pcie_gbytes_per_s": -1}})"
                                        << "cluster.gpu_pcie_gbytes_per_s must be a finite number >= 0, got -1";
         QTest::newRow("bad enum") << R"({"version": 1, "zero": {"offload_param": "disk"}})" << "zero.offload_param offload device must be one of";
-        QTest::newRow("bad norm") << R"({"version": 1, "model": {"norm": "batchnorm"}})"
+        QTest::newRow("bad norm") << R"({"version": 1, "model": {"norm": "batchnorm", "layers": 2, "hidden": 64, "heads": 2, "vocab": 100}})"
                                   << "model.norm norm must be one of layernorm|rmsnorm, got 'batchnorm'";
+        // A model section is its architecture whole: read without its layers, Llama-3.1 70B was
+        // named over the default's 32 (the review of 2026-11-29).
+        QTest::newRow("model without layers") << R"({"version": 31, "model": {"name": "llama-3.1-70b", "hidden": 8192, "heads": 64, "vocab": 128256}})"
+                                              << "s.zplan: model.layers is missing: a model section holds the whole architecture";
+        QTest::newRow("model without vocab") << R"({"version": 1, "model": {"layers": 2, "hidden": 4096, "heads": 32}})"
+                                             << "model.vocab is missing";
         QTest::newRow("contradiction") << R"({"version": 1, "zero": {"stage": 2, "offload_param": "cpu"}})" << "offload_param is valid only with ZeRO stage 3";
         // Hand-edited values outside their domain (core/model/limits.h), named with the value given:
         // each was accepted and printed a 90- or 100-digit step or memory, or an overlap above 1.

@@ -878,6 +878,14 @@
         <source>%1 with micro batch %2 x %3 accumulation steps and %4 activation recompute is the simplest setup within 2% of the fastest that fits, and fits clear of the edge of GPU memory, which the fastest does not: %5 tokens/s against %6.</source>
         <translation>%1（微批量 %2 × 梯度累积 %3 步，激活重计算：%4）是放得下且与最快方案相差不到 2% 的方案中最简单的，并且远离 GPU 显存边缘（最快方案处于边缘）：%5 tokens/s，最快为 %6。</translation>
     </message>
+    <message>
+        <source>rank 0 gathers the whole model (its quantized base and 16-bit adapters), stage3_gather_16bit_weights_on_model_save</source>
+        <translation>rank 0 聚合完整模型（量化基座与 16 位适配器；stage3_gather_16bit_weights_on_model_save）</translation>
+    </message>
+    <message>
+        <source>every process copies the model (its quantized base and 16-bit adapters) to the host, the Trainer&apos;s get_state_dict</source>
+        <translation>每个进程都把模型（量化基座与 16 位适配器）复制到主机（Trainer 的 get_state_dict）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

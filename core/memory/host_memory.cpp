@@ -522,10 +522,21 @@ HostMoment checkpoint_save_moment(const Scenario& s, const NodeTerms& q, const H
     const double master = master_element_bytes(z);
     if (z.offload_optimizer == OffloadDevice::None) optimizer_save = z.stage > 0 ? q.g * master * q.Tr : 4.0 * q.T;
     mo.bytes.model_copy = std::max(model_save, optimizer_save);
+    // QLoRA's base is stored quantized (q.whole_weights counts it so): the words say the model, not 16 bits.
+    const bool quantized = s.finetune.method == FineTuneMethod::Qlora;
     mo.cause =
         model_save >= optimizer_save
-            ? (z.stage == 3 ? QT_TRANSLATE_NOOP("Core", "rank 0 gathers the whole 16-bit model, stage3_gather_16bit_weights_on_model_save")
-                            : QT_TRANSLATE_NOOP("Core", "every process copies the 16-bit model to the host, the Trainer's get_state_dict"))
+            ? (z.stage == 3
+                   ? (quantized
+                          ? QT_TRANSLATE_NOOP("Core",
+                                              "rank 0 gathers the whole model (its quantized base and 16-bit adapters), "
+                                              "stage3_gather_16bit_weights_on_model_save")
+                          : QT_TRANSLATE_NOOP("Core", "rank 0 gathers the whole 16-bit model, stage3_gather_16bit_weights_on_model_save"))
+                   : (quantized
+                          ? QT_TRANSLATE_NOOP("Core",
+                                              "every process copies the model (its quantized base and 16-bit adapters) to "
+                                              "the host, the Trainer's get_state_dict")
+                          : QT_TRANSLATE_NOOP("Core", "every process copies the 16-bit model to the host, the Trainer's get_state_dict")))
             : (z.bf16_master_weights ? QT_TRANSLATE_NOOP("Core", "torch.save copies each rank's bf16 master partition to the host")
                                      : QT_TRANSLATE_NOOP("Core", "torch.save copies each rank's fp32 optimizer partition to the host"));
     return mo;

@@ -886,6 +886,30 @@
         <source>every process copies the model (its quantized base and 16-bit adapters) to the host, the Trainer&apos;s get_state_dict</source>
         <translation>每个进程都把模型（量化基座与 16 位适配器）复制到主机（Trainer 的 get_state_dict）</translation>
     </message>
+    <message>
+        <source>sequence %1 x data %2</source>
+        <translation>序列 %1 × 数据 %2</translation>
+    </message>
+    <message>
+        <source>tensor %1 x pipeline %2 x data %3</source>
+        <translation>张量 %1 × 流水线 %2 × 数据 %3</translation>
+    </message>
+    <message>
+        <source>data %1</source>
+        <translation>数据 %1</translation>
+    </message>
+    <message>
+        <source>%1, sequence parallel</source>
+        <translation>%1，序列并行</translation>
+    </message>
+    <message>
+        <source>%1, %2 virtual stages</source>
+        <translation>%1，%2 个虚拟阶段</translation>
+    </message>
+    <message>
+        <source>%1, expert %2</source>
+        <translation>%1，专家 %2</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

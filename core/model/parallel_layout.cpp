@@ -169,17 +169,20 @@ const char* data_parallel_traffic(const Scenario& s) {
     }
 }
 
-std::string layout_words(const Scenario& s) {
+std::string layout_words(const Scenario& s) { return english(layout_phrase(s)); }
+
+Phrase layout_phrase(const Scenario& s) {
     const Parallelism& p = s.parallel;
+    const std::string data = std::to_string(data_parallel_size(s));
     // DeepSpeed-Ulysses runs without tensor, pipeline and expert parallelism (validate_parallelism).
-    if (ulysses_size(p) > 1) return "sequence " + std::to_string(ulysses_size(p)) + " x data " + std::to_string(data_parallel_size(s));
+    if (ulysses_size(p) > 1) return phrase(QT_TRANSLATE_NOOP("Core", "sequence %1 x data %2"), {std::to_string(ulysses_size(p)), data});
     if (p.model_parallel() <= 1 && p.expert <= 1) return {};
-    std::string out =
-        p.model_parallel() > 1 ? "tensor " + std::to_string(p.tensor) + " x pipeline " + std::to_string(p.pipeline) + " x " : std::string();
-    out += "data " + std::to_string(data_parallel_size(s));
-    if (p.sequence_parallel) out += ", sequence parallel";
-    if (p.virtual_stages > 1) out += ", " + std::to_string(p.virtual_stages) + " virtual stages";
-    if (p.expert > 1) out += ", expert " + std::to_string(p.expert);
+    Phrase out = p.model_parallel() > 1 ? phrase(QT_TRANSLATE_NOOP("Core", "tensor %1 x pipeline %2 x data %3"),
+                                                 {std::to_string(p.tensor), std::to_string(p.pipeline), data})
+                                        : phrase(QT_TRANSLATE_NOOP("Core", "data %1"), {data});
+    if (p.sequence_parallel) out = phrase(QT_TRANSLATE_NOOP("Core", "%1, sequence parallel"), {out});
+    if (p.virtual_stages > 1) out = phrase(QT_TRANSLATE_NOOP("Core", "%1, %2 virtual stages"), {out, std::to_string(p.virtual_stages)});
+    if (p.expert > 1) out = phrase(QT_TRANSLATE_NOOP("Core", "%1, expert %2"), {out, std::to_string(p.expert)});
     return out;
 }
 

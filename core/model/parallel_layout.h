@@ -44,6 +44,7 @@ std::vector<std::int64_t> expert_parallel_sizes(const ModelSpec& m);
 // "tensor 4 x pipeline 12 x data 8" (with ", sequence parallel", ", 2 virtual stages"), or with
 // DeepSpeed-Ulysses "sequence 4 x data 2"; empty without model or sequence parallelism.
 std::string layout_words(const Scenario& s);
+Phrase layout_phrase(const Scenario& s);  // layout_words, translatable (empty text where it is empty)
 // What the batch is multiplied by: "384 GPUs", or "8 data-parallel groups of 48 GPUs".
 std::string data_parallel_words(const Scenario& s);
 Phrase data_parallel_phrase(const Scenario& s);  // data_parallel_words, translatable

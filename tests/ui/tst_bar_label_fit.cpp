@@ -76,6 +76,9 @@ private slots:
         QTest::newRow("a mark line that does not fit: the mark") << "80.0\n\u2605 best"
                                                                  << "80.0"
                                                                  << "80.0\n\u2605";
+        QTest::newRow("a separator first is no mark: kept with its word") << "\u00B7 no recompute"
+                                                                          << "no"
+                                                                          << "\u00B7 no\nrecompute";
         QTest::newRow("at the space nearest the middle") << "one two three four"
                                                          << "one two"
                                                          << "one two\nthree\nfour";

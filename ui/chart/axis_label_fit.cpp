@@ -49,8 +49,9 @@ void wrapLine(const QString& line, const QFontMetricsF& metrics, double width, Q
         out << line;
         return;
     }
-    // "✗ pipeline", "★ best": the mark alone (its colour and the tooltip say the rest).
-    if (line.size() > 2 && line[1] == QLatin1Char(' ') && !line[0].isLetterOrNumber()) {
+    // "✗ pipeline", "★ best": the mark alone (its colour and the tooltip say the rest). A mark is a
+    // symbol; punctuation ("· 无重计算", the separator a wrap put first) is not one.
+    if (line.size() > 2 && line[1] == QLatin1Char(' ') && line[0].isSymbol()) {
         out << line.left(1);
         return;
     }

@@ -233,7 +233,7 @@ void PlannerDocument::forgetShown() {
     shown_setup_.reset();
     shown_step_.reset();
     live_figures_.reset();
-    export_layout_words_.reset();
+    export_layout_phrase_.reset();
 }
 
 const Scenario& PlannerDocument::exportScenario() const {
@@ -290,9 +290,9 @@ const PlanFigures& PlannerDocument::liveFigures() const {
     return *live_figures_;
 }
 
-const std::string& PlannerDocument::exportLayoutWords() const {
-    if (!export_layout_words_) export_layout_words_ = layout_words(exportScenario());
-    return *export_layout_words_;
+const Phrase& PlannerDocument::exportLayoutPhrase() const {
+    if (!export_layout_phrase_) export_layout_phrase_ = layout_phrase(exportScenario());
+    return *export_layout_phrase_;
 }
 
 }  // namespace zp::ui

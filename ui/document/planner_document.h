@@ -114,8 +114,8 @@ public:
     const ShownStep& shownStep() const;
     // The exported scenario's figures (the Compare panel's live column).
     const PlanFigures& liveFigures() const;
-    // The exported scenario's layout in the core's words ("tensor 4 x pipeline 6 x data 16").
-    const std::string& exportLayoutWords() const;
+    // The exported scenario's layout in the core's words ("tensor 4 x pipeline 6 x data 16"), translatable.
+    const Phrase& exportLayoutPhrase() const;
 
     // Runs the pending recompute now (tests, screenshots).
     void recomputeNow();
@@ -159,7 +159,7 @@ private:
     mutable std::optional<ShownSetup> shown_setup_;
     mutable std::optional<ShownStep> shown_step_;
     mutable std::optional<PlanFigures> live_figures_;
-    mutable std::optional<std::string> export_layout_words_;
+    mutable std::optional<Phrase> export_layout_phrase_;
 };
 
 // Merge ids, one per control, so one slider drag is one undo step.

@@ -359,7 +359,7 @@ QString SequenceView::summary() const {
                        .arg(recompute, count(c.at_max.step.tokens_per_second));
     if (overview_.layouts_searched)
         text += QLatin1Char(' ') + tr("Layout on auto: at %1, the one of the searched layouts that reaches furthest.")
-                                       .arg(QString::fromStdString(layout_words(at_ceiling_degree(doc_->scenario(), c))));
+                                       .arg(translated(layout_phrase(at_ceiling_degree(doc_->scenario(), c))));
     else if (overview_.ulysses_searched)
         text +=
             QLatin1Char(' ') + tr("Ulysses on auto: at degree %1, the one of those the layout takes that reaches furthest.").arg(c.ulysses);

@@ -130,10 +130,10 @@ void ParallelismGroup::showLayoutInfo() {
     try {
         validate_parallelism(s);
         if (s.parallel.searched()) {
-            const Scenario& chosen = doc_->exportScenario();       // the recommended candidate's layout
-            const std::string& words = doc_->exportLayoutWords();  // the core's: "tensor 4 x pipeline 6 x data 16"
+            const Scenario& chosen = doc_->exportScenario();   // the recommended candidate's layout
+            const Phrase& words = doc_->exportLayoutPhrase();  // the core's: "tensor 4 x pipeline 6 x data 16"
             // The search may choose no model parallelism: said as the fixed layout says it.
-            layout = !words.empty() ? tr("Chosen: %1 (%2)").arg(QString::fromStdString(words), translated(data_parallel_phrase(chosen)))
+            layout = !words.text.empty() ? tr("Chosen: %1 (%2)").arg(translated(words), translated(data_parallel_phrase(chosen)))
                      : chosen.cluster.world_size() == 1
                          ? tr("Chosen: none, one GPU")
                          : tr("Chosen: none, data parallel over %1").arg(translated(data_parallel_phrase(chosen)));

@@ -910,6 +910,26 @@
         <source>%1, expert %2</source>
         <translation>%1，专家 %2</translation>
     </message>
+    <message>
+        <source>asked, but only ZeRO-3 reads it (stage %1): off</source>
+        <translation>已设置，但只有 ZeRO-3 读取它（当前为 stage %1）：关闭</translation>
+    </message>
+    <message>
+        <source>hpZ over %1 GPUs not taken: its groups are consecutive ranks, which under tensor parallelism hold different tensor shards (utils/groups.py _create_zero_param_parallel_group)</source>
+        <translation>未采用跨 %1 个 GPU 的 hpZ：它的分组是连续的 rank，在张量并行下各自持有不同的张量分片（utils/groups.py _create_zero_param_parallel_group）</translation>
+    </message>
+    <message>
+        <source>hpZ over %1 GPUs not taken: the parameters are offloaded</source>
+        <translation>未采用跨 %1 个 GPU 的 hpZ：参数已卸载</translation>
+    </message>
+    <message>
+        <source>hpZ over %1 GPUs not taken: it is not smaller than the ranks ZeRO partitions over</source>
+        <translation>未采用跨 %1 个 GPU 的 hpZ：它不小于 ZeRO 分区所跨的 rank 数</translation>
+    </message>
+    <message>
+        <source>qgZ not taken: on one node stage 3 reduces in 16 bits (stage3.py __avg_scatter_grads)</source>
+        <translation>未采用 qgZ：单节点上 stage 3 以 16 位归约（stage3.py __avg_scatter_grads）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

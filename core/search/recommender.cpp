@@ -1049,9 +1049,9 @@ void explain_recommendation(const Scenario& s, const Search& search, const Point
             const Candidate without = evaluate(at(search.bases[best.layout], off));
             // A switch the choice turns on that does not take effect there (hpZ with parameters
             // offloaded or tensor parallelism: effective_zeropp) is said, so the line names what runs.
-            const std::string not_taken = zeropp_not_taken_words(with_candidate(s, b));
+            const Phrase not_taken = zeropp_not_taken_phrase(with_candidate(s, b));
             add(plan.why, plan.why_phrases,
-                not_taken.empty()
+                not_taken.text.empty()
                     ? phrase(
                           QT_TRANSLATE_NOOP("Core",
                                             "ZeRO++ on auto chose --zeropp %1: without it ZeRO-3's gathers and gradient reduce cross "

@@ -158,24 +158,33 @@ Phrase zeropp_phrase(const ZeroPlusPlus& z) {
     return out;
 }
 
-std::string zeropp_not_taken_words(const Scenario& s) {
+std::string zeropp_not_taken_words(const Scenario& s) { return english(zeropp_not_taken_phrase(s)); }
+
+Phrase zeropp_not_taken_phrase(const Scenario& s) {
     const ZeroPlusPlus asked = zeropp_switches(s.zero), taken = effective_zeropp(s);
     if (!asked.any()) return {};
     // Only stage3.py and partition_parameters.py read the keys.
-    if (s.zero.stage != 3) return "asked, but only ZeRO-3 reads it (stage " + std::to_string(s.zero.stage) + "): off";
-    std::string out;
-    const auto add = [&](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
+    if (s.zero.stage != 3)
+        return phrase(QT_TRANSLATE_NOOP("Core", "asked, but only ZeRO-3 reads it (stage %1): off"), {std::to_string(s.zero.stage)});
+    Phrase out;
+    const auto add = [&](Phrase part) {
+        out = out.text.empty() ? std::move(part) : phrase(QT_TRANSLATE_NOOP("Core", "%1; %2"), {out, part});
+    };
     if (asked.hpz_partition_size > 1 && taken.hpz_partition_size <= 1) {
-        const std::string what = "hpZ over " + std::to_string(asked.hpz_partition_size) + " GPUs not taken: ";
+        const std::string gpus = std::to_string(asked.hpz_partition_size);
         if (s.parallel.tensor > 1)
-            add(what +
-                "its groups are consecutive ranks, which under tensor parallelism hold different tensor shards "
-                "(utils/groups.py _create_zero_param_parallel_group)");
-        else if (s.zero.offload_param != OffloadDevice::None) add(what + "the parameters are offloaded");
-        else add(what + "it is not smaller than the ranks ZeRO partitions over");
+            add(phrase(QT_TRANSLATE_NOOP("Core",
+                                         "hpZ over %1 GPUs not taken: its groups are consecutive ranks, which under tensor parallelism "
+                                         "hold different tensor shards (utils/groups.py _create_zero_param_parallel_group)"),
+                       {gpus}));
+        else if (s.zero.offload_param != OffloadDevice::None)
+            add(phrase(QT_TRANSLATE_NOOP("Core", "hpZ over %1 GPUs not taken: the parameters are offloaded"), {gpus}));
+        else
+            add(phrase(QT_TRANSLATE_NOOP("Core", "hpZ over %1 GPUs not taken: it is not smaller than the ranks ZeRO partitions over"),
+                       {gpus}));
     }
     if (asked.quantized_gradients && !taken.quantized_gradients)
-        add("qgZ not taken: on one node stage 3 reduces in 16 bits (stage3.py __avg_scatter_grads)");
+        add(phrase(QT_TRANSLATE_NOOP("Core", "qgZ not taken: on one node stage 3 reduces in 16 bits (stage3.py __avg_scatter_grads)")));
     return out;
 }
 

@@ -44,6 +44,7 @@ Phrase zeropp_phrase(const ZeroPlusPlus& z);  // zeropp_words, translatable; emp
 // The ZeRO++ switches `s` asks for that do not take effect (effective_zeropp), each with why:
 // "hpZ over 8 GPUs: not with tensor parallelism (...)"; empty when every one asked does.
 std::string zeropp_not_taken_words(const Scenario& s);
+Phrase zeropp_not_taken_phrase(const Scenario& s);  // zeropp_not_taken_words, translatable (empty text: none)
 inline std::string short_setup_label(const ZeroSetup& z) { return short_setup_label(setup_key(z)); }
 
 // The setup by the engine's own name: under PyTorch FSDP its strategy for a setup FSDP has

@@ -519,8 +519,9 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
         f.parallel = b.parallel;
         f.training.checkpointing = b.checkpointing;
         f.training.micro_batch = b.micro_batch;
-        fixes.push_back({"the planner's fastest plan: " + setup_label(b.zero) + ", micro batch " + std::to_string(b.micro_batch) + " x " +
-                             std::to_string(b.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(b.checkpointing),
+        fixes.push_back({"the planner's recommended plan: " + setup_label(b.zero) + ", micro batch " + std::to_string(b.micro_batch) +
+                             " x " + std::to_string(b.gradient_accumulation_steps) + " accumulation steps, recompute " +
+                             to_string(b.checkpointing),
                          f, b.memory.peak_required_bytes, usable_gpu_bytes(s), b.fit.gpu, b.step.seconds});
     }
     return fixes;

@@ -125,9 +125,11 @@ std::vector<MemoryBreakdown> pipeline_stage_memory(const Scenario& s) {
 
 double usable_gpu_bytes(const Scenario& s) { return gib_to_bytes(s.cluster.gpu.memory_gib) * (1.0 - s.assumptions.headroom); }
 
-FitMargin fit_margin(const Scenario& s, const MemoryBreakdown& m) {
+FitMargin fit_margin(const Scenario& s, const MemoryBreakdown& m) { return fit_margin(s, m.peak_required_bytes); }
+
+FitMargin fit_margin(const Scenario& s, double required_bytes) {
     FitMargin f;
-    f.margin_bytes = usable_gpu_bytes(s) - m.peak_required_bytes;
+    f.margin_bytes = usable_gpu_bytes(s) - required_bytes;
     f.at_edge = std::abs(f.margin_bytes) <= kEdgeShareOfCard * gib_to_bytes(s.cluster.gpu.memory_gib);
     return f;
 }

@@ -60,5 +60,6 @@ struct FitMargin {
     bool at_edge = false;
 };
 FitMargin fit_margin(const Scenario& s, const MemoryBreakdown& m);
+FitMargin fit_margin(const Scenario& s, double required_bytes);  // what must fit, given as bytes
 
 }  // namespace zp

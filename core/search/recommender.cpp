@@ -108,18 +108,14 @@ struct Point {
 // How far a layout is from plain data parallelism: tensor x pipeline x Ulysses ranks per replica.
 std::int64_t layout_degree(const Parallelism& p) { return p.model_parallel() * ulysses_size(p); }
 
-// What must fit from here up is at the edge: within kEdgeShareOfCard of the card below the usable
-// memory (memory_model.h fit_margin).
-double edge_bytes(const Scenario& s) { return usable_gpu_bytes(s) - kEdgeShareOfCard * gib_to_bytes(s.cluster.gpu.memory_gib); }
-
 // Lower is simpler: a fit clear of the edge before one at it (within kEdgeShareOfCard of the usable
 // memory the planner's own error is larger than the margin: memory_model.h fit_margin), less model
 // parallelism (the layout's tensor x pipeline x Ulysses), no offload before offload, then lower
 // stage, fewer ZeRO++ switches, less recompute, default buckets.
-auto simplicity(const Point& p, std::int64_t model_parallel, double edge_bytes) {
+auto simplicity(const Scenario& s, const Point& p, std::int64_t model_parallel) {
     const ZeroSetup& z = zero_setups()[p.setup];
-    return std::make_tuple(p.gpu_bytes >= edge_bytes ? 1 : 0, model_parallel, offload_count(z), z.stage, static_cast<int>(p.zeropp),
-                           static_cast<int>(p.checkpointing), p.bucket == 0 ? 0 : 1);
+    return std::make_tuple(fit_margin(s, p.gpu_bytes).at_edge ? 1 : 0, model_parallel, offload_count(z), z.stage,
+                           static_cast<int>(p.zeropp), static_cast<int>(p.checkpointing), p.bucket == 0 ? 0 : 1);
 }
 
 // Turns `s` (a copy of the search's base scenario) into the scenario a point stands for, on
@@ -947,7 +943,7 @@ void explain_other_setups(const Scenario& s, std::size_t best_setup, Plan& plan)
             // where its own best layout splits a replica over more GPUs, that is what lost (simplicity).
             const bool as_fast = tps >= 0.9995 * plan.best.step.tokens_per_second;
             const FitMargin best_margin = fit_margin(s, plan.best.memory);
-            if (as_fast && c.memory.peak_required_bytes >= edge_bytes(s) && plan.best.memory.peak_required_bytes < edge_bytes(s))
+            if (as_fast && fit_margin(s, c.memory).at_edge && !best_margin.at_edge)
                 // The first reason of simplicity(): a fit at the edge loses to one with room.
                 plan.rejected.push_back(rejection(
                     setup_key(z), s.fsdp,
@@ -996,7 +992,7 @@ bool fastest_at_the_edge(const Scenario& s, const Search& search, const Point& b
     const Point* fastest = nullptr;
     for (const Point& p : search.feasible)
         if (!fastest || p.tokens_per_second > fastest->tokens_per_second) fastest = &p;
-    return fastest && fastest->gpu_bytes >= edge_bytes(s) && best.gpu_bytes < edge_bytes(s);
+    return fastest && fit_margin(s, fastest->gpu_bytes).at_edge && !fit_margin(s, best.gpu_bytes).at_edge;
 }
 
 void explain_recommendation(const Scenario& s, const Search& search, const Point& best, double best_tps, const SearchSpace& searched,
@@ -1139,10 +1135,9 @@ Plan recommend_searched(const Scenario& s, const SearchSpace& space, SearchPruni
     double best_tps = 0;
     for (const Point& p : search.feasible) best_tps = std::max(best_tps, p.tokens_per_second);
     const Point* best = nullptr;
-    const double edge = edge_bytes(s);
     for (const Point& p : search.feasible) {
         if (p.tokens_per_second < kSimplestWithin * best_tps) continue;
-        const auto simpler = [&](const Point& x) { return simplicity(x, layout_degree(search.bases[x.layout].parallel), edge); };
+        const auto simpler = [&](const Point& x) { return simplicity(s, x, layout_degree(search.bases[x.layout].parallel)); };
         if (!best || simpler(p) < simpler(*best) || (simpler(p) == simpler(*best) && p.tokens_per_second > best->tokens_per_second))
             best = &p;
     }

@@ -32,6 +32,12 @@ void PlotLabel::relayout(const QFont& font) {
     text_size_ = QSizeF(widest, line_spacing_ * static_cast<qreal>(lines_.size()));
 }
 
+double PlotLabel::boxHeight() const {
+    const QMargins pad = padding();
+    const auto lines = static_cast<double>(text().count(QLatin1Char('\n')) + 1);
+    return lines * QFontMetricsF(mainFont()).lineSpacing() + pad.top() + pad.bottom();
+}
+
 QRectF PlotLabel::boxAt(const QPointF& anchor) const {
     const QMargins pad = padding();
     const QSizeF size(text_size_.width() + pad.left() + pad.right(), text_size_.height() + pad.top() + pad.bottom());

@@ -20,6 +20,9 @@ public:
     explicit PlotLabel(QCustomPlot* plot);
     // The text box in pixels (padding included) as last drawn; tests check that labels do not overlap.
     QRectF drawnBox() const { return drawn_box_; }
+    // The height of its box as draw() lays it out for the present text and font: a line spacing a
+    // line, and the padding (views leave room for it before it is drawn).
+    double boxHeight() const;
 
 protected:
     void draw(QCPPainter* painter) override;

@@ -163,9 +163,7 @@ double SetupBarChart::leastTopForLabels(double axis_px, double slack_px) const {
     double least = 0;
     for (const PlotLabel* label : labels_) {
         if (!label->visible() || label->text().isEmpty()) continue;
-        const auto lines = static_cast<double>(label->text().count(QLatin1Char('\n')) + 1);
-        const QMargins pad = label->padding();
-        const double h = lines * QFontMetricsF(label->font()).lineSpacing() + pad.top() + pad.bottom() + slack_px;
+        const double h = label->boxHeight() + slack_px;
         const double y = label->position->coords().y();
         least = std::max(least, axis_px > 2 * h ? y * axis_px / (axis_px - h) : 2 * y);
     }

@@ -329,11 +329,7 @@ void MemoryView::fitSpare() {
     // Between the lines, and above the bar's own label when that label stands below the usable line
     // (it sits on the bar's top: must fit or the peak reserve, whichever is higher).
     const PlotLabel* bar_label = chart_.label(static_cast<std::size_t>(highlighted_));
-    const QFontMetricsF label_metrics(bar_label->font());
-    // Its box as PlotLabel draws it: a line spacing a line, and the padding.
-    const QMargins pad = bar_label->padding();
-    const double label_top = plot_->yAxis->coordToPixel(spare_bar_top_gib_) - 3 - pad.top() - pad.bottom() -
-                             label_metrics.lineSpacing() * static_cast<double>(bar_label->text().count(QLatin1Char('\n')) + 1);
+    const double label_top = plot_->yAxis->coordToPixel(spare_bar_top_gib_) - 3 - bar_label->boxHeight();
     const double usable_px = spare_->end->pixelPosition().y();
     // The bracket runs from the bar's label up to the usable line, not through it (it went through
     // "47.5 ★ best" from what must fit, under the reserve's outline).

@@ -19,6 +19,8 @@ public:
         // (QCustomPlot::resizeEvent) or an explicit immediate one. A request made while a replot
         // runs (an afterReplot handler that changed a label) stays owed.
         connect(plot, &QCustomPlot::beforeReplot, this, [this] { owed_ = false; });
+        // Installed with the plot, so the last filter to see its events: every other one has seen a
+        // resize before this one takes it.
         plot->installEventFilter(this);
     }
 
@@ -34,9 +36,20 @@ public:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* e) override {
-        // A plot shown for the first time has had its pending resize (and the replot that comes
-        // with it) before its Show; one shown again at its old size has not.
-        if (watched == plot_ && e->type() == QEvent::Show && owed_) queue();
+        if (watched != plot_) return false;
+        // A widget being shown gets its pending resize before it is visible (qwidget.cpp,
+        // QWidgetPrivate::show_helper), and QCustomPlot::resizeEvent replots on it. In a
+        // QTabWidget that size is stale: the tab widget lays its pages out only in its own
+        // showEvent, after its children are shown (qtabwidget.cpp, setUpLayout: "we'll do it
+        // later"), and resizes the plot again; the "GPU count" plot drew twice before the first
+        // frame, at 1031x285 and then at 432x360. Here the pending resize only moves the viewport,
+        // and the Show that follows queues the one replot, which a later resize pays.
+        if (e->type() == QEvent::Resize && !plot_->isVisible()) {
+            plot_->setViewport(plot_->rect());
+            owed_ = true;
+            return true;
+        }
+        if (e->type() == QEvent::Show && owed_) queue();
         return false;
     }
 
@@ -59,6 +72,7 @@ QCustomPlot* newPlot(QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
     // Only the constructor's queued replot is posted to a plot this new.
     QCoreApplication::removePostedEvents(plot, QEvent::MetaCall);
+    new ReplotQueue(plot);
     return plot;
 }
 

@@ -21,7 +21,8 @@ void queueReplot(QCustomPlot* plot);
 // A QCustomPlot whose replots go through queueReplot. Its constructor ends with a
 // replot(rpQueuedReplot) of its own (qcustomplot.cpp, QCustomPlot::QCustomPlot), which would draw
 // every plot once more after the window's first frame, those in hidden tabs too: that posted call
-// is dropped here, and the plot draws when it is first shown (its resize) or asked to.
+// is dropped here, and the plot draws on the next turn of the event loop after it is shown (its
+// pending resize is not drawn: replot_queue.cpp), at a resize while shown, or when asked to.
 QCustomPlot* newPlot(QWidget* parent);
 
 }  // namespace zp::ui

@@ -527,25 +527,32 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
     return fixes;
 }
 
+// Whether a remedy of that scope can help the run's known ZeRO setup.
+bool helps(RemedyScope scope, const ZeroSetup& zero) {
+    switch (scope) {
+    case RemedyScope::Stage3Setting: return zero.stage == 3;
+    case RemedyScope::ToStage3: return zero.stage < 3;
+    case RemedyScope::OptimizerOffload: return zero.offload_optimizer == OffloadDevice::None;
+    case RemedyScope::Any:
+    case RemedyScope::SplitStates: return true;
+    }
+    return true;
+}
+
 }  // namespace
 
 std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase, bool zero_known) {
-    std::vector<std::string> out = oom_remedies(moment, phase);
-    for (std::string& r : out) {
-        if (!r.starts_with("more data-parallel GPUs or a higher ZeRO stage")) continue;
-        if (data_parallel_size(s) == 1)
-            r = "more data-parallel GPUs: at data parallelism 1 (every GPU a tensor or pipeline rank) no ZeRO stage splits the fp32 "
-                "master weights and Adam moments";
-        else if (zero_known && s.zero.stage == 3)
-            r = "more data-parallel GPUs: the fp32 master weights and Adam moments are split over them";
+    std::vector<std::string> out;
+    for (OomRemedy& r : oom_remedy_list(moment, phase)) {
+        if (zero_known && !helps(r.scope, s.zero)) continue;
+        if (r.scope == RemedyScope::SplitStates && data_parallel_size(s) == 1)
+            r.text =
+                "more data-parallel GPUs: at data parallelism 1 (every GPU a tensor or pipeline rank) no ZeRO stage splits the "
+                "fp32 master weights and Adam moments";
+        else if (r.scope == RemedyScope::SplitStates && zero_known && s.zero.stage == 3)
+            r.text = "more data-parallel GPUs: the fp32 master weights and Adam moments are split over them";
+        out.push_back(std::move(r.text));
     }
-    if (!zero_known) return out;
-    const auto drop = [&](auto&& unusable) { std::erase_if(out, unusable); };
-    if (s.zero.stage < 3)
-        drop([](const std::string& r) { return r.find("at stage 3") != std::string::npos || r.starts_with("at ZeRO-3:"); });
-    else drop([](const std::string& r) { return r.starts_with("ZeRO-3 instead of"); });
-    if (s.zero.offload_optimizer != OffloadDevice::None)
-        drop([](const std::string& r) { return r.starts_with("offload_optimizer device cpu"); });
     return out;
 }
 

@@ -105,8 +105,24 @@ inline constexpr std::size_t kOomLogLineChars = 4096;
 // the run goes on (NVIDIA/nccl#555, #844).
 OomLog read_oom_log(std::string_view text, const std::string& source_name);
 
+// Which runs a remedy can help: diagnose leaves out those a known ZeRO setup rules out
+// (core/diagnose/oom_diagnosis.h, oom_remedies for a scenario), by this tag, not by the words.
+enum class RemedyScope {
+    Any,
+    SplitStates,       // more data-parallel GPUs or a higher stage (reworded at stage 3 and at data parallelism 1)
+    Stage3Setting,     // a stage-3 key or behaviour: sub_group_size (read by stage3.py only), stage3_*, ZeRO-3's gathers
+    ToStage3,          // moving from ZeRO-1/2 to ZeRO-3
+    OptimizerOffload,  // turning optimizer offload on
+};
+struct OomRemedy {
+    RemedyScope scope = RemedyScope::Any;
+    std::string text;
+};
+
 // What usually frees memory at that moment, cheapest first (each citing the code path it acts
 // on); the planner's own numbers for a given setup are `diagnose`'s.
+std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase);
+// The same, their words only: for a run whose setup is not known.
 std::vector<std::string> oom_remedies(OomMoment moment, StepPhase phase);
 // "caching_allocator", "cuda_runtime", "nccl", "cuda_library" (JSON); "PyTorch's caching allocator",
 // "a CUDA call", "NCCL", "cuBLAS/cuDNN" (text).

@@ -343,6 +343,39 @@ private slots:
         QVERIFY2(said(present), qPrintable(present));
     }
 
+    // Generation at ZeRO-3 gathers every layer's weights a token; below stage 3 that remedy is noise.
+    void evaluation_remedies_fit_the_known_stage() {
+        Scenario s = test::preset_scenario("llama-2-7b", "a100-80gb", 8);
+        const auto says_zero3 = [](const std::vector<std::string>& remedies) {
+            return std::any_of(remedies.begin(), remedies.end(), [](const std::string& r) { return r.starts_with("at ZeRO-3"); });
+        };
+        s.zero.stage = 2;
+        QVERIFY(!says_zero3(oom_remedies(s, OomMoment::Evaluation, StepPhase::Forward, true)));
+        QVERIFY(says_zero3(oom_remedies(s, OomMoment::Evaluation, StepPhase::Forward, false)));
+        s.zero.stage = 3;
+        QVERIFY(says_zero3(oom_remedies(s, OomMoment::Evaluation, StepPhase::Forward, true)));
+    }
+
+    // diagnose drops remedies by their scope, not their words: every remedy that names a stage-3 key,
+    // a move to ZeRO-3 or optimizer offload carries the scope that says so.
+    void remedies_that_name_a_setting_carry_its_scope() {
+        const std::vector<std::pair<std::string, RemedyScope>> names = {{"sub_group_size", RemedyScope::Stage3Setting},
+                                                                        {"stage3_max_live", RemedyScope::Stage3Setting},
+                                                                        {"at ZeRO-3", RemedyScope::Stage3Setting},
+                                                                        {"ZeRO-3 instead of", RemedyScope::ToStage3},
+                                                                        {"offload_optimizer device", RemedyScope::OptimizerOffload}};
+        int checked = 0;
+        for (int m = 0; m <= static_cast<int>(OomMoment::Unknown); ++m)
+            for (int p = 0; p <= static_cast<int>(StepPhase::ParameterGather); ++p)
+                for (const OomRemedy& r : oom_remedy_list(static_cast<OomMoment>(m), static_cast<StepPhase>(p)))
+                    for (const auto& [words, scope] : names)
+                        if (r.text.find(words) != std::string::npos) {
+                            QVERIFY2(r.scope == scope, r.text.c_str());
+                            ++checked;
+                        }
+        QVERIFY(checked >= 6);
+    }
+
     void old_cached_figure_data() {
         QTest::addColumn<QString>("message");
         QTest::addColumn<double>("reserved_gib");

@@ -244,7 +244,9 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     out += "         " + format_count(st.tokens_per_second) + " tokens/s, " + format_fixed(st.model_tflops_per_gpu, 0) +
            " model TFLOP/s per GPU, MFU " + format_fixed(st.mfu * 100, 1) + "%; " + budget_tokens_words(s.assumptions.token_budget) +
            " tokens take " + format_seconds(st.budget_seconds) + " (" + format_count(st.budget_gpu_hours) + " GPU-hours)\n";
-    out += std::string("Fits:    ") + (c.fit.all() ? "yes" : "no") + "\n";
+    // A setup that cannot run here says why (the recommender's sentence for the same refusal).
+    const std::string refused = setup_refusal_words(s, c);
+    out += std::string("Fits:    ") + (c.fit.all() ? "yes" : "no") + (refused.empty() ? "" : ": " + refused) + "\n";
     return out;
 }
 

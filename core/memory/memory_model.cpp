@@ -140,8 +140,10 @@ Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
     f.gpu = m.peak_required_bytes <= usable_gpu_bytes(s);
     f.cpu = m.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node;
     f.nvme = m.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
-    // The layout runs the stage, and the engine has the setup (FSDP: no ZeRO-1, no NVMe).
+    // The layout runs the stage, and the engine has the setup (FSDP: no ZeRO-1, no NVMe); then the
+    // kernels can index a rank's tensors (the longest sequence search stops there too, max_sequence.cpp).
     f.refusal = setup_refusal(s, setup_key(s.zero));
+    if (f.refusal == SetupRefusal::None && !within_kernel_index(s)) f.refusal = SetupRefusal::KernelIndex;
     return f;
 }
 

@@ -511,7 +511,10 @@ inline bool release_runs_setup(const std::string& release, const SetupKey& k, Pr
 // Why a setup cannot run where it is asked to (Fit::layout false): the first that holds, in this
 // order, so that the recommender's sentence, the report's word and the window's mark agree. None
 // when it runs (layout_runs_stage and setup_runs both true).
-enum class SetupRefusal { None, MasterWeights, Engine, Pipeline, Tensor, Experts, Optimizer, Release };
+// Why a setup cannot run in a scenario (Fit::refusal). All but KernelIndex are the setup's own
+// (setup_refusal); KernelIndex is the scenario's tensors, past what int32-indexed kernels address,
+// whatever the setup (check_fit).
+enum class SetupRefusal { None, MasterWeights, Engine, Pipeline, Tensor, Experts, Optimizer, Release, KernelIndex };
 inline SetupRefusal setup_refusal(const Scenario& s, const SetupKey& k) {
     const Parallelism& p = s.parallel;
     if (!master_weights_run_setup(s.zero, k)) return SetupRefusal::MasterWeights;
@@ -523,6 +526,13 @@ inline SetupRefusal setup_refusal(const Scenario& s, const SetupKey& k) {
     if (!is_fsdp(s.fsdp) && !release_runs_setup(s.deepspeed_release, k, s.training.precision)) return SetupRefusal::Release;
     return SetupRefusal::None;
 }
+
+// The sequence length at which one rank's [micro batch x s/u x hidden] tensor reaches 2^31
+// elements (the hidden states RMSNorm and FlashAttention-2 index in int32: Liger-Kernel issue #803);
+// 0 when the kernels index in 64 bits (Training::int64_kernel_indexing).
+std::int64_t kernel_index_limit_seq_len(const Scenario& s);
+// Whether the kernels can index the scenario's tensors: its sequence is below that length.
+bool within_kernel_index(const Scenario& s);
 
 // The DeepSpeed-Ulysses degree, at least 1.
 inline std::int64_t ulysses_size(const Parallelism& p) { return std::max<std::int64_t>(p.ulysses, 1); }

@@ -65,6 +65,7 @@ std::string fits_word(const Candidate& c) {
     case SetupRefusal::Experts: return "no: experts";
     case SetupRefusal::Optimizer: return "no: optimizer";
     case SetupRefusal::Release: return "no: release";
+    case SetupRefusal::KernelIndex: return "no: int32 index";
     }
     return !f.gpu ? "no: GPU" : !f.cpu ? "no: host RAM" : "no: NVMe";
 }

@@ -25,14 +25,6 @@ const char* to_string(SequenceLimit l) {
 
 std::int64_t sequence_granularity(const Scenario& s) { return kSequenceGranuleTokens * ulysses_size(s.parallel); }
 
-std::int64_t kernel_index_limit_seq_len(const Scenario& s) {
-    if (s.training.int64_kernel_indexing) return 0;
-    // Elements of one rank's hidden-state tensor: micro batch x seq/u x hidden < 2^31.
-    const double per_token = static_cast<double>(std::max<std::int64_t>(s.training.micro_batch, 1)) *
-                             static_cast<double>(std::max<std::int64_t>(s.model.hidden, 1)) / static_cast<double>(ulysses_size(s.parallel));
-    return static_cast<std::int64_t>(std::ceil(2147483648.0 / per_token));  // the first length that reaches 2^31
-}
-
 std::int64_t nearest_sequence_length(const Scenario& s, double tokens) {
     const std::int64_t g = sequence_granularity(s);
     const std::int64_t granules = std::llround(std::max(tokens, 0.0) / static_cast<double>(g));
@@ -53,12 +45,6 @@ Scenario at_sequence_length(const Scenario& s, std::int64_t seq) {
 }
 
 namespace {
-
-// Whether the kernels can index `at`'s tensors (kernel_index_limit_seq_len).
-bool within_kernel_index(const Scenario& at) {
-    const std::int64_t limit = kernel_index_limit_seq_len(at);
-    return limit == 0 || at.training.seq_len < limit;
-}
 
 // Whether `at` fits, and if not, what does not; with what must fit per GPU (0 past int32 indexing).
 struct PointFit {

@@ -44,11 +44,6 @@ struct SequenceSearch {
 inline constexpr std::int64_t kSequenceGranuleTokens = 256;  // per unit of Ulysses degree
 std::int64_t sequence_granularity(const Scenario& s);
 
-// The sequence length at which one rank's [micro batch x s/u x hidden] tensor reaches 2^31
-// elements (the hidden states RMSNorm and FlashAttention-2 index in int32: Liger-Kernel issue #803);
-// 0 when the kernels index in 64 bits.
-std::int64_t kernel_index_limit_seq_len(const Scenario& s);
-
 // The scenario `s` at `seq` tokens, set up as the search measures it: a recompute policy on auto
 // becomes full recompute and a micro batch on auto becomes 1 (the least memory a length can take);
 // a global batch the layout cannot split is raised to the next one it can.

@@ -254,6 +254,10 @@ private slots:
         QTest::newRow("engine.py: FusedLamb, no CPU LAMB") << int(SetupRefusal::Optimizer) << "no: optimizer"
                                                            << "ZeRO-2 + CPU optimizer"
                                                            << "LAMB cannot run with the optimizer offloaded";
+        QTest::newRow("int32 indexing: 524,288 tokens x 4096 hidden is 2^31 (Liger-Kernel #803)")
+            << int(SetupRefusal::KernelIndex) << "no: int32 index"
+            << "ZeRO-3"
+            << "past int32 kernel indexing";
         QTest::newRow("v0.3.10: ZeRO-3 came in v0.3.12 (599258f97)") << int(SetupRefusal::Release) << "no: release"
                                                                      << "ZeRO-3"
                                                                      << "the DeepSpeed release given does not have it";
@@ -298,6 +302,12 @@ private slots:
         case SetupRefusal::Release:
             s.training.precision = Precision::Fp16;  // bf16 came in v0.6.0
             s.deepspeed_release = "0.3.10";
+            s.zero.stage = 3;
+            break;
+        case SetupRefusal::KernelIndex:  // whatever the setup: the scenario's tensors
+            s.training.seq_len = 524288;
+            s.training.micro_batch = 1;
+            s.training.auto_micro_batch = false;
             s.zero.stage = 3;
             break;
         case SetupRefusal::None: QFAIL("a row names a refusal");

@@ -26,6 +26,7 @@ QString SetupBarChart::misfitMark(const Candidate& c) {
     case SetupRefusal::Tensor: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "tensor"));
     case SetupRefusal::Experts: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "experts"));
     case SetupRefusal::Optimizer: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "optimizer"));
+    case SetupRefusal::KernelIndex: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "int32 index"));
     case SetupRefusal::Release: return translated(QT_TRANSLATE_NOOP("SetupBarChart", "release"));
     case SetupRefusal::None: break;
     }

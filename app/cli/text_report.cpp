@@ -78,7 +78,9 @@ std::string host_text(const Scenario& s, const Candidate& c) {
                                 : s.zero.offload_param == OffloadDevice::Cpu ? "; CPUOffload shards pinned"
                                                                              : "";
     std::string out = "Per node, host RAM      GiB  (loading " + load + (t.low_cpu_mem_usage ? " with low_cpu_mem_usage" : "") +
-                      (is_fsdp(s.fsdp)                         ? " on the node's first process (cpu_ram_efficient_loading)"
+                      (is_fsdp(s.fsdp) && s.finetune.method == FineTuneMethod::Qlora
+                           ? " on every process (transformers loads a quantised model on each rank)"
+                       : is_fsdp(s.fsdp)                       ? " on the node's first process (cpu_ram_efficient_loading)"
                        : s.zero.stage == 3 && s.zero.zero_init ? " under zero.Init"
                                                                : "") +
                       buffers + ")\n";

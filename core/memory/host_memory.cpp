@@ -92,7 +92,9 @@
 //     (fp32 unless the model is loaded in 16 bits, FsdpPrecision::Pure), reading shard by shard;
 //     the others build it on the meta device (transformers modeling_utils.py: is_fsdp_enabled() and
 //     not is_local_dist_rank_0() -> meta; Accelerate's cpu_ram_efficient_loading), and
-//     sync_module_states broadcasts rank 0's weights unit by unit from the GPU.
+//     sync_module_states broadcasts rank 0's weights unit by unit from the GPU. A quantised
+//     (QLoRA) model is the exception: every rank loads it ("and not is_quantized"), a shard at a
+//     time as bitsandbytes quantises it on the GPU (loading_moment).
 //   training with CPUOffload(offload_params=True): each rank's FlatParameter shards in their
 //     storage dtype, pinned (_flat_param.py: flat_param.pin_memory() on offload), their gradient
 //     shards pinned (_runtime_utils.py _offload_grad into the pinned _cpu_grad), and torch.optim's
@@ -326,8 +328,11 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
     if ((z.stage == 3 && z.zero_init) || q.qlora) {
         mo.bytes.model_copy = g * shard;
         // A bitsandbytes base is quantised as each shard goes to the GPU (transformers loads a
-        // quantised model with low_cpu_mem_usage): the host holds a shard, as under zero.Init.
-        mo.cause = q.qlora && !(z.stage == 3 && z.zero_init)
+        // quantised model with low_cpu_mem_usage): the host holds a shard, as under zero.Init. Under
+        // FSDP every rank loads it too (modeling_utils.py: the first-process-only path is taken
+        // "not is_quantized"), and no zero.Init is there to partition it.
+        const bool zero_init = z.stage == 3 && z.zero_init && !is_fsdp(s.fsdp);
+        mo.cause = q.qlora && !zero_init
                        ? QT_TRANSLATE_NOOP("Core", "each process reads one checkpoint shard; bitsandbytes quantises it on the GPU")
                        : QT_TRANSLATE_NOOP("Core", "each process reads one checkpoint shard; zero.Init partitions the model on the GPUs");
         if (z.offload_param == OffloadDevice::Cpu) {

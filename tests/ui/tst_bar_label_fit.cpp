@@ -249,6 +249,35 @@ private slots:
         QCOMPARE(w.memoryView()->plot()->xAxis->tickLabelRotation(), 0.0);
     }
 
+    // Llama-3.1 70B on 64 H100s at 1280x720 (a user review): eight bars, and captions that say a
+    // differing micro batch and recompute ("mb 1 · no recompute"). At the smallest font "recompute"
+    // alone is wider than the pitch: the " · " detail goes (the tooltip and the card keep it), and
+    // no caption runs into its neighbour's.
+    void captions_shed_details_before_they_meet() {
+        // As `--model llama-3.1-70b --gpus 64 --cluster dgx-h100` sets it: layout and ZeRO++ on auto.
+        Scenario s = with_node(zp::test::preset_scenario("llama-3.1-70b", "h100-80gb", 8), cluster_preset("dgx-h100").cluster, 64);
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = true;
+        s.zero.auto_zeropp = true;
+        MainWindow w(MainWindow::Ephemeral);
+        w.resize(1280, 720);
+        w.show();
+        w.document()->reset(s);
+        w.flushPending();
+        QCustomPlot* plot = w.memoryView()->plot();
+        plot->replot();
+        const QList<PlotLabel*> labels = visibleLabels(plot);
+        if (qEnvironmentVariableIsSet("ZP_DEBUG_LABELS"))
+            for (PlotLabel* a : labels) qDebug() << a->text() << a->drawnBox();
+        QVERIFY(labels.size() >= 8);
+        bool shed = false;
+        for (PlotLabel* a : labels) {
+            shed = shed || !a->text().contains(QStringLiteral("recompute"));
+            for (PlotLabel* b : labels)
+                QVERIFY2(a == b || !a->drawnBox().intersects(b->drawnBox()), qPrintable(a->text() + QStringLiteral(" | ") + b->text()));
+        }
+        QVERIFY(shed);
+    }
+
     // Under an auto layout each setup runs at its layout's own global batch: BLOOM's DDP step is 64
     // sequences, ZeRO-3's 96. The heights are then not the same work, and each time's caption says
     // how many tokens its step holds; where every step holds the same (the default plan), none does.

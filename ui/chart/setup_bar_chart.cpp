@@ -87,6 +87,15 @@ void SetupBarChart::fitLabels() {
 }
 
 namespace {
+// `text` without its last " · " detail (to the end of that line); empty when it has none.
+QString withoutLastDetail(const QString& text) {
+    const QString separator = QStringLiteral(" \u00B7 ");
+    const qsizetype at = text.lastIndexOf(separator);
+    if (at < 0) return {};
+    const qsizetype line_end = text.indexOf(QLatin1Char('\n'), at);
+    return text.left(at) + (line_end < 0 ? QString() : text.mid(line_end));
+}
+
 double widestLine(const QString& text, const QFontMetricsF& metrics) {
     double widest = 0;
     for (const QString& line : text.split(QLatin1Char('\n'))) widest = std::max(widest, metrics.horizontalAdvance(line));
@@ -120,6 +129,12 @@ void SetupBarChart::fitLabel(qsizetype i, double room) {
             const double size = fit.font.pointSizeF();
             fit.font.setPointSizeF(std::max(size * kSmallestScale, std::floor(size * room / widest * kStepsPerPoint) / kStepsPerPoint));
             fit.text = wrapToWidth(fit.full_text, QFontMetricsF(fit.font), room);
+            // Still wider at the smallest size (a word such as "recompute" between eight bars at
+            // 1280x720): the caption's " · " details go, the last first, rather than run into the
+            // next bar's label; the bar's tooltip and the card keep them.
+            for (QString shorter = withoutLastDetail(fit.full_text);
+                 !shorter.isEmpty() && widestLine(fit.text, QFontMetricsF(fit.font)) > room; shorter = withoutLastDetail(shorter))
+                fit.text = wrapToWidth(shorter, QFontMetricsF(fit.font), room);
         }
     }
     if (fit.font != label->font()) label->setFont(fit.font);

@@ -169,7 +169,9 @@ MicroBatchCeiling largest_micro_batch_of(const Scenario& s, const Candidate& c) 
 PlanRoom room_of(const Scenario& s, const Candidate& c) {
     PlanRoom room;
     try {
-        room.micro = largest_micro_batch_of(s, c);
+        // None that fits (the plan past a limit the ceiling search stops at) is nothing to say,
+        // in the window's card and the command line's lines alike.
+        if (const MicroBatchCeiling m = largest_micro_batch_of(s, c); m.max_micro_batch > 0) room.micro = m;
     } catch (const InputError&) {
         // a micro batch the layout refuses: nothing to say about it
     }

@@ -500,7 +500,7 @@ namespace {
 // on would show a plan the file does not describe: such a file is refused with the linter's first
 // error, as `zero-planner lint FILE` reports it. The batch rule waits for the layout (tensor and
 // pipeline sizes come later), so it is checked for consistency only here.
-Scenario imported_ds_config(const std::string& path, const Scenario& s) {
+Scenario imported_ds_config(const std::string& path, const Scenario& s, ScenarioNotes* notes) {
     const std::string text = read_text_file(path);
     const LintResult lint = lint_ds_config(text, std::nullopt, path, std::nullopt, lint_context_of(s));
     const auto is_error = [](const Diagnostic& d) { return d.severity == Severity::Error; };
@@ -514,6 +514,10 @@ Scenario imported_ds_config(const std::string& path, const Scenario& s) {
                               : "; DeepSpeed would refuse it, so it is not planned";
         throw InputError(message);
     }
+    if (notes)
+        for (const Diagnostic& d : lint.diagnostics)
+            if (d.severity == Severity::Warning)
+                notes->ds_config_warnings.push_back(path + ": " + (d.path.empty() ? "" : d.path + ": ") + d.message);
     return apply_ds_config(parse_ds_config_text(text, path), s);
 }
 
@@ -571,7 +575,7 @@ Scenario build_scenario(const Args& a, ScenarioNotes* notes, SearchAsked* asked,
     // An existing ds_config.json: its stage, offload, batch, precision, optimizer and buckets
     // (what File > Import ds_config.json does in the window). It reads the cluster (its batch
     // rule needs the world size); every training and ZeRO option given beside it wins.
-    if (auto v = a.get(opt::ds_config)) s = imported_ds_config(*v, s);
+    if (auto v = a.get(opt::ds_config)) s = imported_ds_config(*v, s, notes);
     apply_training(a, s);
     // A precision nothing stated (no --precision, session, ds_config.json or run log; a --job's
     // bf16 is a default too) follows the GPU: fp16 where it has no bf16 tensor cores (precision_for_gpu).

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace zp::cli {
 
@@ -17,6 +18,9 @@ struct ScenarioNotes {
     // --gpu without --cluster or --session: the host that was assumed for it, as a sentence
     // ("the 8x RTX 4090 PCIe server's ..."); empty when the options or the session gave the node.
     std::string host;
+    // --ds-config FILE: what `zero-planner lint FILE` warns of it ("FILE: path: message"), such as a
+    // key DeepSpeed ignores at the file's stage, which the plan ignores as DeepSpeed does.
+    std::vector<std::string> ds_config_warnings;
 };
 
 // Starts from the default scenario (or --session FILE), then applies the options in a fixed

@@ -157,7 +157,8 @@ std::string matmul_rate_note(const Scenario& s) {
 
 }  // namespace
 
-std::string scenario_header(const Scenario& s, bool synthesized, const std::string& host_note, bool setups_searched) {
+std::string scenario_header(const Scenario& s, bool synthesized, const std::string& host_note, bool setups_searched,
+                            const std::vector<std::string>& file_warnings) {
     const ModelSpec& m = s.model;
     const Cluster& c = s.cluster;
     std::string out;
@@ -189,6 +190,7 @@ std::string scenario_header(const Scenario& s, bool synthesized, const std::stri
                  : " (Megatron-DeepSpeed)\n");
     out += "Convention: " + convention_text(s) + "\n";
     if (!s.assumptions.calibration.empty()) out += "Calibration: " + s.assumptions.calibration + "\n";
+    for (const std::string& w : file_warnings) out += "Warning: " + w + "\n";
     return out;
 }
 

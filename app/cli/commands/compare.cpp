@@ -31,7 +31,7 @@ int cmd_compare(const Args& a, std::ostream& out, std::ostream&) {
         for (const Candidate& c : rows) j.push_back(estimate_json(base, c));
         out << j.dump(2) << "\n";
     } else {
-        out << scenario_header(base, notes.synthesized, notes.host, true) << compare_text(base, rows);
+        out << scenario_header(base, notes.synthesized, notes.host, true, notes.ds_config_warnings) << compare_text(base, rows);
     }
     return kExitOk;
 }

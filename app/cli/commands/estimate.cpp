@@ -21,7 +21,7 @@ int cmd_estimate(const Args& a, std::ostream& out, std::ostream&) {
     if (a.flag(opt::max_seq)) {
         const SequenceCeiling c = longest_sequence(s);
         if (a.flag(opt::json)) out << sequence_ceiling_json(s, c).dump(2) << "\n";
-        else out << scenario_header(s, notes.synthesized, notes.host) << sequence_ceiling_text(s, c);
+        else out << scenario_header(s, notes.synthesized, notes.host, false, notes.ds_config_warnings) << sequence_ceiling_text(s, c);
         return kExitOk;
     }
     const Candidate c = evaluate(s);
@@ -30,9 +30,10 @@ int cmd_estimate(const Args& a, std::ostream& out, std::ostream&) {
         j["notes"] = nlohmann::json::array();
         if (notes.synthesized) j["notes"].push_back("architecture synthesized from the parameter count (hidden = 128 x layers)");
         if (!notes.host.empty()) j["notes"].push_back(notes.host);
+        for (const std::string& w : notes.ds_config_warnings) j["notes"].push_back(w);
         out << j.dump(2) << "\n";
     } else {
-        out << scenario_header(s, notes.synthesized, notes.host) << estimate_text(s, c);
+        out << scenario_header(s, notes.synthesized, notes.host, false, notes.ds_config_warnings) << estimate_text(s, c);
     }
     return kExitOk;
 }

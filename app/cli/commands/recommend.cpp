@@ -32,7 +32,7 @@ int cmd_recommend(const Args& a, std::ostream& out, std::ostream&) {
             out << j.dump(2) << "\n";
             return kExitOk;
         }
-        out << scenario_header(s, notes.synthesized, notes.host) << sequence_search_text(s, r);
+        out << scenario_header(s, notes.synthesized, notes.host, false, notes.ds_config_warnings) << sequence_search_text(s, r);
         if (at_target) {
             if (at_target->feasible) s.parallel = at_target->best.parallel;
             out << "\nAt the target length of " << format_count(static_cast<double>(s.training.seq_len)) << " tokens:\n"
@@ -44,7 +44,7 @@ int cmd_recommend(const Args& a, std::ostream& out, std::ostream&) {
     // A layout the search chose is the plan's: the header and the text name it.
     if (p.feasible) s.parallel = p.best.parallel;
     if (a.flag(opt::json)) out << plan_json(s, p).dump(2) << "\n";
-    else out << scenario_header(s, notes.synthesized, notes.host, true) << plan_text(s, p);
+    else out << scenario_header(s, notes.synthesized, notes.host, true, notes.ds_config_warnings) << plan_text(s, p);
     return kExitOk;
 }
 

@@ -360,21 +360,27 @@ ZeroPlusPlus effective_zeropp(const Scenario& s) {
     return out;
 }
 
+namespace {
+// Elements of one rank's hidden-state tensor per token of the sequence: micro batch x hidden / u.
+double hidden_state_elements_per_token(const Scenario& s) {
+    return static_cast<double>(std::max<std::int64_t>(s.training.micro_batch, 1)) *
+           static_cast<double>(std::max<std::int64_t>(s.model.hidden, 1)) / static_cast<double>(ulysses_size(s.parallel));
+}
+constexpr double kInt32IndexedElements = 2147483648.0;  // 2^31
+}  // namespace
+
+double rank_hidden_state_elements(const Scenario& s) {
+    return hidden_state_elements_per_token(s) * static_cast<double>(s.training.seq_len);
+}
+
 std::int64_t kernel_index_limit_seq_len(const Scenario& s) {
     if (s.training.int64_kernel_indexing) return 0;
-    // Elements of one rank's hidden-state tensor: micro batch x seq/u x hidden < 2^31.
-    const double per_token = static_cast<double>(std::max<std::int64_t>(s.training.micro_batch, 1)) *
-                             static_cast<double>(std::max<std::int64_t>(s.model.hidden, 1)) / static_cast<double>(ulysses_size(s.parallel));
-    return static_cast<std::int64_t>(std::ceil(2147483648.0 / per_token));  // the first length that reaches 2^31
+    return static_cast<std::int64_t>(std::ceil(kInt32IndexedElements / hidden_state_elements_per_token(s)));  // the first that reaches 2^31
 }
 
 bool within_kernel_index(const Scenario& s) {
-    // seq < kernel_index_limit_seq_len(s), without its division: micro batch x seq x hidden < 2^31 x u
-    // (exact in doubles near the limit, where both sides are below 2^53).
-    if (s.training.int64_kernel_indexing) return true;
-    return static_cast<double>(std::max<std::int64_t>(s.training.micro_batch, 1)) * static_cast<double>(s.training.seq_len) *
-               static_cast<double>(std::max<std::int64_t>(s.model.hidden, 1)) <
-           2147483648.0 * static_cast<double>(ulysses_size(s.parallel));
+    const std::int64_t limit = kernel_index_limit_seq_len(s);
+    return limit == 0 || s.training.seq_len < limit;
 }
 
 }  // namespace zp

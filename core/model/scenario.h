@@ -533,6 +533,8 @@ inline SetupRefusal setup_refusal(const Scenario& s, const SetupKey& k) {
 std::int64_t kernel_index_limit_seq_len(const Scenario& s);
 // Whether the kernels can index the scenario's tensors: its sequence is below that length.
 bool within_kernel_index(const Scenario& s);
+// Elements of one rank's hidden-state tensor, micro batch x s/u x hidden (what that limit bounds).
+double rank_hidden_state_elements(const Scenario& s);
 
 // The DeepSpeed-Ulysses degree, at least 1.
 inline std::int64_t ulysses_size(const Parallelism& p) { return std::max<std::int64_t>(p.ulysses, 1); }

@@ -210,17 +210,13 @@ Phrase rejection_reason(const Scenario& s, const Candidate& c) {
         return phrase(QT_TRANSLATE_NOOP("Core",
                                         "the DeepSpeed release given does not have it (ZeRO-3 from v0.3.12, the offload blocks "
                                         "from v0.3.15, ZeRO without fp16 from v0.4.0, bf16 without ZeRO from v0.6.2)"));
-    case SetupRefusal::KernelIndex: {
-        const double elements = static_cast<double>(std::max<std::int64_t>(s.training.micro_batch, 1)) *
-                                static_cast<double>(s.training.seq_len) / static_cast<double>(ulysses_size(s.parallel)) *
-                                static_cast<double>(s.model.hidden);
+    case SetupRefusal::KernelIndex:
         return phrase(QT_TRANSLATE_NOOP("Core",
                                         "past int32 kernel indexing: a rank's hidden states (micro batch x sequence / Ulysses x hidden) "
                                         "are %1 elements, 2^31 or more, which FlashAttention-2 and RMSNorm kernels index in 32 bits "
                                         "(Liger-Kernel #803): a higher Ulysses degree, a smaller micro batch or a sequence below %2 "
                                         "tokens, or kernels that index in 64 bits"),
-                      {format_count(elements), format_count(static_cast<double>(kernel_index_limit_seq_len(s)))});
-    }
+                      {format_count(rank_hidden_state_elements(s)), format_count(static_cast<double>(kernel_index_limit_seq_len(s)))});
     case SetupRefusal::Experts: break;
     }
     return phrase(QT_TRANSLATE_NOOP("Core", "expert parallelism works with ZeRO stage 0, 1 or 2 only (DeepSpeed's MoE layer)"));

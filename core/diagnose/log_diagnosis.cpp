@@ -24,7 +24,14 @@ OomDiagnosis diagnose_log(const OomLog& log, const Scenario& s, const std::strin
     d.moment = log.moment;
     d.phase = log.phase;
     if (!log.deciding_frame.empty()) d.moment_from = "frame " + log.deciding_frame;
-    d.remedies = oom_remedies(d.moment, d.phase);  // the setup is not one the planner runs: the moment's own list
+    // The planner cannot run the setup (no model), but a ZeRO setup the log or the options gave
+    // still rules remedies out: no sub_group_size below stage 3, no offload already on.
+    d.remedies = oom_remedies(s, d.moment, d.phase, zero_known);
+    // Without the planner's bytes the frames show it: torch.optim's Adam allocating on the GPU, where
+    // an offloaded optimizer's states are host tensors.
+    if (const std::string frame = torch_optimizer_frame(log); !frame.empty())
+        say_offload_not_in_effect(log, s, zero_known,
+                                  "ran out of GPU memory in torch.optim's step on the GPU (the traceback's " + frame + ")", d);
     return d;
 }
 

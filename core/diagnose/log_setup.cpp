@@ -5,6 +5,7 @@
 #include "core/base/json_errors.h"
 #include "core/base/units.h"
 #include "core/deepspeed/config_import.h"
+#include "core/diagnose/oom_diagnosis.h"
 #include "core/io/hf_config.h"
 #include "core/model/enum_names.h"
 #include "core/model/trainable_params.h"
@@ -335,16 +336,12 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
             out.fields.insert("optimizer");
         }
     }
-    // A traceback through torch.optim's Adam kernels (torch/optim/adam.py, adamw.py: _init_group,
-    // _multi_tensor_adam(w), _single_tensor_adam(w)) shows torch's optimizer, whatever was set.
-    for (const std::string& f : oom.frames) {
-        if (f != "_init_group" && f.find("_multi_tensor_adam") != 0 && f.find("_single_tensor_adam") != 0) continue;
-        if (s.training.fused_optimizer || !out.fields.count("optimizer")) {
-            s.training.fused_optimizer = false;
-            out.read.push_back("torch.optim's optimizer (the traceback's " + f + ")");
-            out.fields.insert("optimizer");
-        }
-        break;
+    // A traceback through torch.optim's Adam kernels (torch_optimizer_frame) shows torch's
+    // optimizer, whatever was set.
+    if (const std::string f = torch_optimizer_frame(oom); !f.empty() && (s.training.fused_optimizer || !out.fields.count("optimizer"))) {
+        s.training.fused_optimizer = false;
+        out.read.push_back("torch.optim's optimizer (the traceback's " + f + ")");
+        out.fields.insert("optimizer");
     }
     if (auto v = first_match(text, "_len", R"(\b(?:cutoff_len|max_seq_length|max_length|seq_length)[=: ]+([0-9]{1,7}))")) {
         s.training.seq_len = std::stoll(*v);

@@ -556,6 +556,25 @@ std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepP
     return out;
 }
 
+void say_offload_not_in_effect(const OomLog& log, const Scenario& s, bool zero_known, const std::string& evidence, OomDiagnosis& d) {
+    // With the optimizer offloaded its step holds only the 16-bit parameters on the GPU (the fp32
+    // partition and the moments are host tensors: stage_1_and_2.py / stage3.py with cpu_offload).
+    if (!zero_known || log.moment != OomMoment::InStep || log.phase != StepPhase::OptimizerStep ||
+        s.zero.offload_optimizer == OffloadDevice::None)
+        return;
+    d.remedies.insert(d.remedies.begin(),
+                      "the offload was not in effect: with offload_optimizer the optimizer step keeps its states on the "
+                      "host, and this one " +
+                          evidence +
+                          "; check that the ds_config the run printed has offload_optimizer (a Trainer or "
+                          "Accelerate config without it reached DeepSpeed) and that the optimizer was DeepSpeed's, "
+                          "not torch.optim's on the GPU");
+}
+
+std::string torch_optimizer_frame(const OomLog& log) {
+    return frame_with(log, {"_init_group", "_multi_tensor_adam", "_single_tensor_adam"});
+}
+
 OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known) {
     OomDiagnosis d;
     d.cause = oom_cause(log, &d.evidence, &d.advice);
@@ -614,16 +633,8 @@ OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known)
     // shortfall may not have saved this run (the shortfall need not carry over to the fix's own
     // peak, so the verdict stays the planner's and the margin is named).
     d.far_below_log = d.planned_bytes && d.measured_bytes && *d.planned_bytes < (1.0 - kMomentFarBelowLog) * *d.measured_bytes;
-    // With the optimizer offloaded its step holds only the 16-bit parameters on the GPU (the fp32
-    // partition and the moments are host tensors: stage_1_and_2.py / stage3.py with cpu_offload):
-    // a step far past that ran without the offload, whatever the options say.
-    if (zero_known && d.far_below_log && d.moment == OomMoment::InStep && d.phase == StepPhase::OptimizerStep &&
-        s.zero.offload_optimizer != OffloadDevice::None)
-        d.remedies.insert(d.remedies.begin(),
-                          "the offload was not in effect: with offload_optimizer the optimizer step keeps its states on the host, and this "
-                          "one ran out of GPU memory far past the planner's bytes; check that the ds_config the run printed has "
-                          "offload_optimizer (a Trainer or Accelerate config without it reached DeepSpeed) and that the optimizer was "
-                          "DeepSpeed's, not torch.optim's on the GPU");
+    // A step far past the planner's bytes ran without the offload, whatever the options say.
+    if (d.far_below_log) say_offload_not_in_effect(log, s, zero_known, "ran out of GPU memory far past the planner's bytes", d);
     if (d.planned_bytes && d.measured_bytes && *d.planned_bytes < (1.0 - kMomentBelowLog) * *d.measured_bytes && !d.far_below_log) {
         d.below_log_bytes = *d.measured_bytes - *d.planned_bytes;
         for (OomFix& f : d.fixes) f.spare_under_shortfall = f.fits && f.usable_bytes - f.peak_bytes < *d.below_log_bytes;

@@ -118,4 +118,12 @@ std::optional<OomTerm> match_request(double request_bytes, const std::vector<Oom
 // The whole diagnosis of `log` for the run `s`; `zero_known` as for oom_remedies.
 OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known = false);
 
+// With `zero_known` and the optimizer offloaded in `s`, an out-of-memory in the optimizer step means
+// the offload was not in effect: that is put first in `d`'s remedies, with `evidence` ("ran out of
+// GPU memory far past the planner's bytes") saying how this log shows it.
+void say_offload_not_in_effect(const OomLog& log, const Scenario& s, bool zero_known, const std::string& evidence, OomDiagnosis& d);
+// The traceback's torch.optim Adam frame (torch/optim/adam.py, adamw.py: _init_group,
+// _multi_tensor_adam(w), _single_tensor_adam(w)), or "": torch's optimizer stepped on the GPU.
+std::string torch_optimizer_frame(const OomLog& log);
+
 }  // namespace zp

@@ -92,6 +92,18 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
         for (const auto& sg : p.suggestions) what += (what.empty() ? "" : "; ") + sg;
         throw InputError("nothing fits this cluster, so there is no plan to export (" + what + "); give --stage to export a setup anyway");
     }
+    // A session holds a ZeRO setup whether or not one was chosen (the window saves its scenario's,
+    // not the bar it shows selected): the recommended one is exported, and a different one in the
+    // file is said, with how to export it instead.
+    if (a.has(opt::session) && !same_setup(s.zero, p.best.zero)) {
+        const auto label = [&](const ZeroSetup& z) { return setup_label(setup_key(z), s.fsdp.engine, fsdp_hybrid_sharding(s)); };
+        std::string options = "--stage " + std::to_string(s.zero.stage);
+        if (s.zero.offload_optimizer != OffloadDevice::None)
+            options += std::string(" --offload-optimizer ") + to_string(s.zero.offload_optimizer);
+        if (s.zero.offload_param != OffloadDevice::None) options += std::string(" --offload-param ") + to_string(s.zero.offload_param);
+        err << "zero-planner: note: exporting the recommended " << label(p.best.zero) << ", not the session's " << label(s.zero)
+            << ": give " << options << " to export the session's setup\n";
+    }
     return with_candidate(s, p.best);
 }
 

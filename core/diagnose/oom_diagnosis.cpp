@@ -11,6 +11,7 @@
 #include "core/model/engine.h"
 #include "core/model/enum_names.h"
 #include "core/model/layer_modules.h"
+#include "core/model/parallel_layout.h"
 #include "core/model/precision.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
@@ -519,9 +520,16 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
         f.parallel = b.parallel;
         f.training.checkpointing = b.checkpointing;
         f.training.micro_batch = b.micro_batch;
-        fixes.push_back({"the planner's recommended plan: " + setup_label(b.zero) + ", micro batch " + std::to_string(b.micro_batch) +
-                             " x " + std::to_string(b.gradient_accumulation_steps) + " accumulation steps, recompute " +
-                             to_string(b.checkpointing),
+        // A layout the search chose (tensor, pipeline and expert sizes on auto) is part of the plan:
+        // its bytes are that layout's, which a Trainer or Accelerate run cannot take (a user review:
+        // "ZeRO-1 + CPU optimizer ... 35.79 GiB" was pipeline 6 x expert 8, 957 GiB without them).
+        const std::string layout = layout_words(f);
+        const std::string new_layout = f.parallel == s.parallel ? std::string()
+                                       : layout.empty()         ? ", data parallel only"
+                                                                : ", layout " + layout + " (Megatron-DeepSpeed)";
+        fixes.push_back({"the planner's recommended plan: " + setup_label(b.zero) + new_layout + ", micro batch " +
+                             std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) +
+                             " accumulation steps, recompute " + to_string(b.checkpointing),
                          f, b.memory.peak_required_bytes, usable_gpu_bytes(s), b.fit.gpu, b.step.seconds});
     }
     return fixes;

@@ -343,6 +343,24 @@ private slots:
         QVERIFY2(said(present), qPrintable(present));
     }
 
+    // The recommended plan is the search's, layout included: where it chose tensor, pipeline or
+    // expert sizes the run did not have (the window's layout sizes are on auto), the fix's words say
+    // them, since its bytes are that layout's and a Trainer run cannot take it (a user review: the
+    // window offered "ZeRO-1 + CPU optimizer, 35.79 GiB" that was pipeline 6 x expert 8).
+    void recommended_plan_names_a_layout_it_chose() {
+        const OomLog log = read_oom_log(read_text_file(test_data_path("oom/llamafactory7532_zero3_torch_adamw.log")), "7532");
+        Scenario s = test::preset_scenario("deepseek-v2-lite", "a100-80gb", 48);
+        s.parallel.auto_tensor = s.parallel.auto_pipeline = s.parallel.auto_expert = true;
+        s.zero.stage = 3;
+        const OomDiagnosis d = diagnose_oom(log, s, true);
+        const auto plan = std::find_if(d.fixes.begin(), d.fixes.end(),
+                                       [](const OomFix& f) { return f.change.starts_with("the planner's recommended plan"); });
+        QVERIFY(plan != d.fixes.end());
+        QVERIFY2(!(plan->scenario.parallel == s.parallel), "the search chose a layout here");
+        QVERIFY2(plan->change.find(", layout ") != std::string::npos && plan->change.find("(Megatron-DeepSpeed)") != std::string::npos,
+                 plan->change.c_str());
+    }
+
     // Generation at ZeRO-3 gathers every layer's weights a token; below stage 3 that remedy is noise.
     void evaluation_remedies_fit_the_known_stage() {
         Scenario s = test::preset_scenario("llama-2-7b", "a100-80gb", 8);

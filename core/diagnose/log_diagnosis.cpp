@@ -4,6 +4,7 @@
 #include "core/base/format.h"
 #include "core/base/phrase.h"
 #include "core/model/enum_names.h"
+#include "core/model/mics.h"
 #include "core/model/model_spec.h"
 #include "core/presets/default_scenario.h"
 #include "core/search/zero_setups.h"
@@ -59,13 +60,15 @@ std::vector<SetupValue> setup_values(const Scenario& s) {
          s.model.name + " (" + format_fixed(static_cast<double>(parameter_count(s.model)) / 1e9, 2) + "B parameters)"},
         {"gpus", QT_TRANSLATE_NOOP("Core", "GPUs"), std::to_string(s.cluster.world_size())},
         {"gpu", QT_TRANSLATE_NOOP("Core", "GPU"), s.cluster.gpu.display_name + ", " + format_fixed(s.cluster.gpu.memory_gib, 2) + " GiB"},
-        {"zero", QT_TRANSLATE_NOOP("Core", "ZeRO"), setup_label(s.zero)},
+        {"zero", QT_TRANSLATE_NOOP("Core", "ZeRO"), setup_label(setup_key(s.zero), s.fsdp.engine, fsdp_hybrid_sharding(s))},
         {"micro_batch", QT_TRANSLATE_NOOP("Core", "micro batch"), std::to_string(t.micro_batch)},
         {"sequence", QT_TRANSLATE_NOOP("Core", "sequence"), std::to_string(t.seq_len)},
         {"recompute", QT_TRANSLATE_NOOP("Core", "recompute"), to_string(t.checkpointing)},
         {"precision", QT_TRANSLATE_NOOP("Core", "precision"), to_string(t.precision)},
         {"optimizer", QT_TRANSLATE_NOOP("Core", "optimizer"),
-         std::string(to_string(t.optimizer)) + (t.fused_optimizer ? " (DeepSpeed's fused kernel)" : " (torch.optim's)")},
+         std::string(to_string(t.optimizer)) + (!t.fused_optimizer ? " (torch.optim's)"
+                                                : is_fsdp(s.fsdp)  ? " (torch.optim's fused kernel, fused=True)"
+                                                                   : " (DeepSpeed's fused kernel)")},
     };
     // Only when adapters train (PEFT's line in the log, or the window's or options' setting).
     if (s.finetune.adapters())

@@ -11,6 +11,7 @@
 #include "core/model/engine.h"
 #include "core/model/enum_names.h"
 #include "core/model/layer_modules.h"
+#include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/precision.h"
 #include "core/search/recommender.h"
@@ -422,7 +423,11 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
     if ((!s.training.fused_optimizer && phase == StepPhase::OptimizerStep) || temporary) {
         Scenario f = s;
         f.training.fused_optimizer = true;
-        out.push_back(fix_of("DeepSpeed's fused Adam (an \"optimizer\" block in ds_config) instead of torch.optim's", f));
+        out.push_back(fix_of(is_fsdp(s.fsdp)
+                                 ? "torch.optim's fused AdamW (fused=True; the Trainer's optim adamw_torch_fused) instead of its "
+                                   "foreach kernel"
+                                 : "DeepSpeed's fused Adam (an \"optimizer\" block in ds_config) instead of torch.optim's",
+                             f));
     }
     if ((phase == StepPhase::Forward || phase == StepPhase::Backward || phase == StepPhase::Loss) && s.training.micro_batch > 1) {
         Scenario f = s;
@@ -460,7 +465,8 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
     if (s.zero.stage < 3 && data_parallel_size(s) > 1) {
         Scenario f = s;
         f.zero.stage = 3;
-        out.push_back(fix_of("ZeRO-3 instead of ZeRO-" + std::to_string(s.zero.stage), f));
+        const auto label = [&](const ZeroSetup& z) { return setup_label(setup_key(z), s.fsdp.engine, fsdp_hybrid_sharding(s)); };
+        out.push_back(fix_of(label(f.zero) + " instead of " + label(s.zero), f));
     }
     // ZeRO-3's prefetch keeps stage3_max_live_parameters gathered through forward and backward
     // (layer_modules.h zero3_prefetch_fills_max_live): a tenth of DeepSpeed's 1e9 frees most of it
@@ -527,9 +533,9 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
         const std::string new_layout = f.parallel == s.parallel ? std::string()
                                        : layout.empty()         ? ", data parallel only"
                                                                 : ", layout " + layout + " (Megatron-DeepSpeed)";
-        fixes.push_back({"the planner's recommended plan: " + setup_label(b.zero) + new_layout + ", micro batch " +
-                             std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) +
-                             " accumulation steps, recompute " + to_string(b.checkpointing),
+        fixes.push_back({"the planner's recommended plan: " + setup_label(setup_key(b.zero), s.fsdp.engine, fsdp_hybrid_sharding(s)) +
+                             new_layout + ", micro batch " + std::to_string(b.micro_batch) + " x " +
+                             std::to_string(b.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(b.checkpointing),
                          f, b.memory.peak_required_bytes, usable_gpu_bytes(s), b.fit.gpu, b.step.seconds});
     }
     return fixes;

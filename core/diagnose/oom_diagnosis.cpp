@@ -416,6 +416,33 @@ std::optional<OomFix> fix_of(const std::string& change, Scenario changed) {
 }
 
 // The cheapest changes for the failing moment, then the recommender's fastest plan on the same GPUs.
+// The planner's own plan for the run, as a fix: what recommend() chooses, layout included.
+std::optional<OomFix> recommended_plan_fix(const Scenario& s) {
+    const Plan plan = recommend(s);
+    if (!plan.feasible) return std::nullopt;
+    const Candidate& b = plan.best;
+    Scenario f = s;
+    f.zero = b.zero;
+    f.parallel = b.parallel;
+    f.training.checkpointing = b.checkpointing;
+    f.training.micro_batch = b.micro_batch;
+    // A layout the search chose (tensor, pipeline and expert sizes on auto) is part of the plan:
+    // its bytes are that layout's, which a Trainer or Accelerate run cannot take (a user review:
+    // "ZeRO-1 + CPU optimizer ... 35.79 GiB" was pipeline 6 x expert 8, 957 GiB without them).
+    const std::string layout = layout_words(f);
+    const std::string new_layout = f.parallel == s.parallel ? std::string()
+                                   : layout.empty()         ? ", data parallel only"
+                                                            : ", layout " + layout + " (Megatron-DeepSpeed)";
+    return OomFix{"the planner's recommended plan: " + setup_label(setup_key(b.zero), s.fsdp.engine, fsdp_hybrid_sharding(s)) + new_layout +
+                      ", micro batch " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) +
+                      " accumulation steps, recompute " + to_string(b.checkpointing),
+                  f,
+                  b.memory.peak_required_bytes,
+                  usable_gpu_bytes(s),
+                  b.fit.gpu,
+                  b.step.seconds};
+}
+
 std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std::optional<OomTerm>& term) {
     std::vector<std::optional<OomFix>> out;
     const bool temporary = term && term->name.rfind("torch.optim's temporary", 0) == 0;
@@ -518,26 +545,7 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
     std::vector<OomFix> fixes;
     for (auto& f : out)
         if (f) fixes.push_back(std::move(*f));
-    const Plan plan = recommend(s);
-    if (plan.feasible) {
-        const Candidate& b = plan.best;
-        Scenario f = s;
-        f.zero = b.zero;
-        f.parallel = b.parallel;
-        f.training.checkpointing = b.checkpointing;
-        f.training.micro_batch = b.micro_batch;
-        // A layout the search chose (tensor, pipeline and expert sizes on auto) is part of the plan:
-        // its bytes are that layout's, which a Trainer or Accelerate run cannot take (a user review:
-        // "ZeRO-1 + CPU optimizer ... 35.79 GiB" was pipeline 6 x expert 8, 957 GiB without them).
-        const std::string layout = layout_words(f);
-        const std::string new_layout = f.parallel == s.parallel ? std::string()
-                                       : layout.empty()         ? ", data parallel only"
-                                                                : ", layout " + layout + " (Megatron-DeepSpeed)";
-        fixes.push_back({"the planner's recommended plan: " + setup_label(setup_key(b.zero), s.fsdp.engine, fsdp_hybrid_sharding(s)) +
-                             new_layout + ", micro batch " + std::to_string(b.micro_batch) + " x " +
-                             std::to_string(b.gradient_accumulation_steps) + " accumulation steps, recompute " + to_string(b.checkpointing),
-                         f, b.memory.peak_required_bytes, usable_gpu_bytes(s), b.fit.gpu, b.step.seconds});
-    }
+    if (auto plan = recommended_plan_fix(s)) fixes.push_back(std::move(*plan));
     return fixes;
 }
 
@@ -558,6 +566,8 @@ bool helps(RemedyScope scope, const ZeroSetup& zero) {
 std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase, bool zero_known) {
     std::vector<std::string> out;
     for (OomRemedy& r : oom_remedy_list(moment, phase)) {
+        // The engine is the run's, given or DeepSpeed by default: the other's settings are not its own.
+        if (r.engine == (is_fsdp(s.fsdp) ? RemedyEngine::DeepSpeed : RemedyEngine::Fsdp)) continue;
         if (zero_known && !helps(r.scope, s.zero)) continue;
         if (r.scope == RemedyScope::SplitStates && data_parallel_size(s) == 1)
             r.text =

@@ -88,7 +88,9 @@ inline constexpr double kMomentFarBelowLog = 0.25;
 // memory reduction"), so only more data-parallel GPUs are named there. With `zero_known` (the
 // log or the user gave the ZeRO setup, not the default scenario's) what the setup already has or
 // cannot use is left out: a stage-3 setting below stage 3 (sub_group_size is read by stage3.py
-// only), a higher stage at stage 3, the optimizer offload that is already on.
+// only), a higher stage at stage 3, the optimizer offload that is already on. Whatever is known,
+// a remedy of the other engine is left out (a DeepSpeed key for a PyTorch FSDP run, and FSDP's
+// CPUOffload for a DeepSpeed one).
 std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase, bool zero_known = false);
 
 // A request matches a term when they differ by at most this fraction of the request: PyTorch

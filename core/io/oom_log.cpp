@@ -373,17 +373,20 @@ std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase) {
     switch (moment) {
     case OomMoment::ModelLoad:
         return {{Any, "each rank on its own GPU (LOCAL_RANK set, torch.cuda.set_device): several processes on GPU 0 look like this"},
-                {Any, "ZeRO-3 with zero.Init (the Trainer's is_deepspeed_zero3_enabled): each rank builds only its partition"},
+                {Any, "ZeRO-3 with zero.Init (the Trainer's is_deepspeed_zero3_enabled): each rank builds only its partition",
+                 RemedyEngine::DeepSpeed},
                 {Any, "load in 16-bit (torch_dtype=torch.bfloat16) instead of fp32"}};
     case OomMoment::CheckpointSave:
         return {{Any,
                  "stage3_gather_16bit_weights_on_model_save: false, and zero_to_fp32.py after training (engine.py "
-                 "_zero3_consolidated_16bit_state_dict gathers the whole model on rank 0)"}};
+                 "_zero3_consolidated_16bit_state_dict gathers the whole model on rank 0)",
+                 RemedyEngine::DeepSpeed}};
     case OomMoment::Evaluation:
         return {{Any, "a smaller per_device_eval_batch_size (or eval_accumulation_steps: the Trainer moves predictions to the host)"},
                 {Any, "shorter generations (max_new_tokens): the KV cache grows with every token generated"},
                 {Stage3Setting,
-                 "at ZeRO-3 generation gathers every layer's weights each token: a smaller batch or an inference engine (vLLM) for it"}};
+                 "at ZeRO-3 generation gathers every layer's weights each token: a smaller batch or an inference engine (vLLM) for it",
+                 RemedyEngine::DeepSpeed}};
     case OomMoment::Unknown: return {{Any, "pass the whole traceback: its frames say which moment of the step failed"}};
     case OomMoment::InStep: break;
     }
@@ -391,15 +394,21 @@ std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase) {
     case StepPhase::StartUp:
         return {
             {SplitStates, "more data-parallel GPUs or a higher ZeRO stage: the fp32 master weights and Adam moments are split over them"},
-            {OptimizerOffload, "offload_optimizer device cpu (ZeRO-Offload): the optimizer states leave the GPU"},
-            {Stage3Setting, "a smaller sub_group_size at stage 3 (stage3.py converts the fp32 partition one sub-group at a time)"}};
+            {OptimizerOffload, "offload_optimizer device cpu (ZeRO-Offload): the optimizer states leave the GPU", RemedyEngine::DeepSpeed},
+            {OptimizerOffload,
+             "CPUOffload(offload_params=True) (fsdp_offload_params: true): FSDP keeps the parameters, their gradients and the "
+             "optimizer states on the host",
+             RemedyEngine::Fsdp},
+            {Stage3Setting, "a smaller sub_group_size at stage 3 (stage3.py converts the fp32 partition one sub-group at a time)",
+             RemedyEngine::DeepSpeed}};
     case StepPhase::Forward:
     case StepPhase::Backward:
-        return {{Any, "activation checkpointing (gradient_checkpointing in the Trainer)"},
-                {Any, "a smaller micro batch or sequence"},
-                {Any, "FlashAttention / SDPA instead of eager attention (no s x s scores)"},
-                {Stage3Setting,
-                 "at ZeRO-3: smaller stage3_max_live_parameters and stage3_prefetch_bucket_size (fewer gathered layers at once)"}};
+        return {
+            {Any, "activation checkpointing (gradient_checkpointing in the Trainer)"},
+            {Any, "a smaller micro batch or sequence"},
+            {Any, "FlashAttention / SDPA instead of eager attention (no s x s scores)"},
+            {Stage3Setting, "at ZeRO-3: smaller stage3_max_live_parameters and stage3_prefetch_bucket_size (fewer gathered layers at once)",
+             RemedyEngine::DeepSpeed}};
     case StepPhase::Loss:
         return {{Any, "a chunked or fused cross-entropy (Liger, Megatron's fused vocab-parallel loss): no fp32 copy of the logits"},
                 {Any, "the loss without the fp32 up-cast (Megatron fp16_lm_cross_entropy)"},
@@ -408,19 +417,23 @@ std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase) {
         // contiguous_gradients keeps the rank's gradient partition in one buffer (stage_1_and_2.py
         // copy_grads_in_partition allocates grads_in_partition the first time): less fragmentation,
         // but that buffer is itself an allocation of the whole partition (DeepSpeed#237's advice).
-        return {{Any, "a smaller reduce_bucket_size (and allgather_bucket_size at ZeRO-1/2)"},
+        return {{Any, "a smaller reduce_bucket_size (and allgather_bucket_size at ZeRO-1/2)", RemedyEngine::DeepSpeed},
                 {Any,
                  "contiguous_gradients: false where the failing allocation is its partition buffer (copy_grads_in_partition); "
-                 "true otherwise, against fragmentation"}};
+                 "true otherwise, against fragmentation",
+                 RemedyEngine::DeepSpeed}};
     case StepPhase::OptimizerStep:
         return {{Any,
                  "DeepSpeed's optimizer (an \"optimizer\" block in ds_config: FusedAdam, or CPU Adam with offload) instead of "
-                 "torch.optim's, whose foreach temporaries and lazily made moments peak here"},
-                {OptimizerOffload, "offload_optimizer device cpu: Adam runs on the host"},
-                {Stage3Setting, "a smaller sub_group_size at stage 3"}};
+                 "torch.optim's, whose foreach temporaries and lazily made moments peak here",
+                 RemedyEngine::DeepSpeed},
+                {OptimizerOffload, "offload_optimizer device cpu: Adam runs on the host", RemedyEngine::DeepSpeed},
+                {OptimizerOffload, "CPUOffload(offload_params=True) (fsdp_offload_params: true): the optimizer steps on the host",
+                 RemedyEngine::Fsdp},
+                {Stage3Setting, "a smaller sub_group_size at stage 3", RemedyEngine::DeepSpeed}};
     case StepPhase::ParameterGather:
-        return {{ToStage3, "ZeRO-3 instead of ZeRO-1/2 (no whole 16-bit model gathered after the step)"},
-                {Any, "a smaller allgather_bucket_size"}};
+        return {{ToStage3, "ZeRO-3 instead of ZeRO-1/2 (no whole 16-bit model gathered after the step)", RemedyEngine::DeepSpeed},
+                {Any, "a smaller allgather_bucket_size", RemedyEngine::DeepSpeed}};
     }
     return {};
 }

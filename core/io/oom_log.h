@@ -114,9 +114,12 @@ enum class RemedyScope {
     ToStage3,          // moving from ZeRO-1/2 to ZeRO-3
     OptimizerOffload,  // turning optimizer offload on
 };
+// The engine whose setting a remedy names: a DeepSpeed key means nothing to a PyTorch FSDP run.
+enum class RemedyEngine { Any, DeepSpeed, Fsdp };
 struct OomRemedy {
     RemedyScope scope = RemedyScope::Any;
     std::string text;
+    RemedyEngine engine = RemedyEngine::Any;
 };
 
 // What usually frees memory at that moment, cheapest first (each citing the code path it acts

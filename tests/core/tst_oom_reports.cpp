@@ -392,6 +392,42 @@ private slots:
                             ++checked;
                         }
         QVERIFY(checked >= 6);
+        // And every remedy that names one engine's setting carries that engine.
+        const std::vector<std::pair<std::string, RemedyEngine>> keys = {{"sub_group_size", RemedyEngine::DeepSpeed},
+                                                                        {"stage3_", RemedyEngine::DeepSpeed},
+                                                                        {"offload_optimizer", RemedyEngine::DeepSpeed},
+                                                                        {"bucket_size", RemedyEngine::DeepSpeed},
+                                                                        {"contiguous_gradients", RemedyEngine::DeepSpeed},
+                                                                        {"ds_config", RemedyEngine::DeepSpeed},
+                                                                        {"zero.Init", RemedyEngine::DeepSpeed},
+                                                                        {"CPUOffload", RemedyEngine::Fsdp}};
+        int named = 0;
+        for (int m = 0; m <= static_cast<int>(OomMoment::Unknown); ++m)
+            for (int p = 0; p <= static_cast<int>(StepPhase::ParameterGather); ++p)
+                for (const OomRemedy& r : oom_remedy_list(static_cast<OomMoment>(m), static_cast<StepPhase>(p)))
+                    for (const auto& [words, engine] : keys)
+                        if (r.text.find(words) != std::string::npos) {
+                            QVERIFY2(r.engine == engine, r.text.c_str());
+                            ++named;
+                        }
+        QVERIFY(named >= 12);
+    }
+
+    // A PyTorch FSDP run is told FSDP's settings, never DeepSpeed's keys (a user review: O10 under
+    // --engine fsdp was offered reduce_bucket_size and offload_optimizer).
+    void fsdp_run_is_told_fsdp_settings() {
+        Scenario s = test::preset_scenario("llama-2-7b", "a100-80gb", 8);
+        s.fsdp.engine = Engine::Fsdp;
+        s.zero.stage = 3;
+        for (int p = 0; p <= static_cast<int>(StepPhase::ParameterGather); ++p)
+            for (const std::string& r : oom_remedies(s, OomMoment::InStep, static_cast<StepPhase>(p), true))
+                for (const char* key : {"sub_group_size", "stage3_", "offload_optimizer", "bucket_size", "ds_config", "zero.Init"})
+                    QVERIFY2(r.find(key) == std::string::npos, r.c_str());
+        const auto step = oom_remedies(s, OomMoment::InStep, StepPhase::OptimizerStep, true);
+        QVERIFY(std::any_of(step.begin(), step.end(), [](const std::string& r) { return r.starts_with("CPUOffload"); }));
+        s.fsdp.engine = Engine::DeepSpeed;
+        const auto deepspeed = oom_remedies(s, OomMoment::InStep, StepPhase::OptimizerStep, true);
+        QVERIFY(std::none_of(deepspeed.begin(), deepspeed.end(), [](const std::string& r) { return r.starts_with("CPUOffload"); }));
     }
 
     void old_cached_figure_data() {

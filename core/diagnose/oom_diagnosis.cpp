@@ -447,7 +447,10 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
     std::vector<std::optional<OomFix>> out;
     const bool temporary = term && term->name.rfind("torch.optim's temporary", 0) == 0;
     // torch.optim's foreach temporaries exist in its step only: elsewhere the kernel changes nothing.
-    if ((!s.training.fused_optimizer && phase == StepPhase::OptimizerStep) || temporary) {
+    // With the optimizer offloaded DeepSpeed steps it with DeepSpeedCPUAdam on the host: no GPU
+    // kernel to choose (a user review: the fix was listed at the run's own 88.61 GiB).
+    if (((!s.training.fused_optimizer && phase == StepPhase::OptimizerStep) || temporary) &&
+        s.zero.offload_optimizer == OffloadDevice::None) {
         Scenario f = s;
         f.training.fused_optimizer = true;
         out.push_back(fix_of(is_fsdp(s.fsdp)

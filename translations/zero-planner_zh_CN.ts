@@ -934,6 +934,10 @@
         <source>past int32 kernel indexing: a rank&apos;s hidden states (micro batch x sequence / Ulysses x hidden) are %1 elements, 2^31 or more, which FlashAttention-2 and RMSNorm kernels index in 32 bits (Liger-Kernel #803): a higher Ulysses degree, a smaller micro batch or a sequence below %2 tokens, or kernels that index in 64 bits</source>
         <translation>超出 int32 内核索引：每个 rank 的隐藏状态（微批次 x 序列 / Ulysses x hidden）为 %1 个元素，达到或超过 2^31，而 FlashAttention-2 和 RMSNorm 内核以 32 位索引（Liger-Kernel #803）：请提高 Ulysses 并行度、减小微批次或使序列短于 %2 个 token，或使用 64 位索引的内核</translation>
     </message>
+    <message>
+        <source>PyTorch FSDP2&apos;s fully_shard always shards: it has no NO_SHARD (DDP)</source>
+        <translation>PyTorch FSDP2 的 fully_shard 总是分片：没有 NO_SHARD（DDP）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

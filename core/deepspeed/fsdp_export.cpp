@@ -58,7 +58,8 @@ void check_exportable(const Scenario& s, const char* format) {
             "an fp32 model under torch.autocast alone (--fsdp-precision autocast) is a custom training loop: Accelerate's and the Trainer's "
             "bf16/fp16 build a MixedPrecision policy (accelerate utils/dataclasses.py set_mixed_precision); export with "
             "--fsdp-precision mixed, or pure for a model loaded in the training dtype");
-    if (!s.fsdp.limit_all_gathers)
+    // FSDP1's constructor argument: fully_shard (FSDP2) has none, and plans it alike (fsdp_memory.cpp).
+    if (!s.fsdp.limit_all_gathers && s.fsdp.engine == Engine::Fsdp)
         throw InputError(
             "limit_all_gathers off has no config key: Accelerate's FullyShardedDataParallelPlugin keeps torch's default (on); pass "
             "limit_all_gathers=False in code, or plan with --limit-all-gathers on");

@@ -192,6 +192,8 @@ Phrase rejection_reason(const Scenario& s, const Candidate& c) {
                                         "bf16 master weights and optimizer states run at ZeRO stage 1-3 with the optimizer on the GPU "
                                         "(DeepSpeed needs ZeRO 1-3; with offload the planner does not model them)"));
     case SetupRefusal::Engine:
+        if (s.fsdp.engine == Engine::Fsdp2 && c.zero.stage == 0)
+            return phrase(QT_TRANSLATE_NOOP("Core", "PyTorch FSDP2's fully_shard always shards: it has no NO_SHARD (DDP)"));
         return phrase(
             QT_TRANSLATE_NOOP("Core",
                               "PyTorch FSDP has no such setup: no optimizer-only sharding (stage 1), no NVMe, and its CPU offload "

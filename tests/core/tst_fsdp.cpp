@@ -540,6 +540,22 @@ private slots:
         QVERIFY2(findings.empty(), findings.c_str());
     }
 
+    // limit_all_gathers is FSDP1's constructor argument with no Accelerate key: an FSDP1 plan without
+    // it is refused an export, an FSDP2 plan has none to lose (a user review: refused).
+    void limit_all_gathers_off_refused_for_fsdp1_only() {
+        Scenario s = fsdp_llama(FsdpPrecision::Mixed, 2);
+        s.fsdp.limit_all_gathers = false;
+        bool refused = false;
+        try {
+            (void)accelerate_fsdp_config_yaml(s);
+        } catch (const InputError&) {
+            refused = true;
+        }
+        QVERIFY(refused);
+        s.fsdp.engine = Engine::Fsdp2;
+        QVERIFY(accelerate_fsdp_config_yaml(s).find("fsdp_version: 2") != std::string::npos);
+    }
+
     // Recompute once: the YAML turns FSDP's activation checkpointing on and the Trainer's arguments
     // ask for it in fsdp_config with gradient_checkpointing off, since the Trainer raises "can't be
     // set to True simultaneously" when `accelerate launch` brings the YAML's beside

@@ -132,10 +132,17 @@ std::string engine_words(const Scenario& s, bool name_strategy) {
                "'s sharding" + (hybrid && k.stage >= 2 ? " inside each node, replicated across nodes" : "") + "), ";
     else if (hybrid) out += "hybrid sharding (inside each node, replicated across nodes), ";
     const std::string dtype = to_string(s.training.precision);
-    switch (f.precision) {
-    case FsdpPrecision::Mixed: out += "fp32 shards with MixedPrecision(param_dtype=" + dtype + ")"; break;
-    case FsdpPrecision::Autocast: out += "fp32 shards under torch.autocast(" + dtype + "), no MixedPrecision"; break;
-    case FsdpPrecision::Pure: out += "the model in " + dtype + " (no MixedPrecision, 16-bit optimizer states)"; break;
+    // fully_shard's policy is MixedPrecisionPolicy (torch.distributed.fsdp, FSDP2); FSDP1's is
+    // MixedPrecision. Trained in fp32 neither is built (Accelerate's mixed_precision "no").
+    const std::string policy = f.engine == Engine::Fsdp2 ? "MixedPrecisionPolicy" : "MixedPrecision";
+    if (s.training.precision == Precision::Fp32) {
+        out += "fp32 throughout (no " + policy + ")";
+    } else {
+        switch (f.precision) {
+        case FsdpPrecision::Mixed: out += "fp32 shards with " + policy + "(param_dtype=" + dtype + ")"; break;
+        case FsdpPrecision::Autocast: out += "fp32 shards under torch.autocast(" + dtype + "), no " + policy; break;
+        case FsdpPrecision::Pure: out += "the model in " + dtype + " (no " + policy + ", 16-bit optimizer states)"; break;
+        }
     }
     // FSDP2's fully_shard has no limit_all_gathers (its streams bound the gathers in flight).
     if (f.engine == Engine::Fsdp) out += f.limit_all_gathers ? ", limit_all_gathers" : ", limit_all_gathers off";

@@ -89,8 +89,7 @@ void SetupBarChart::fitLabels() {
 namespace {
 // `text` without its last " · " detail (to the end of that line); empty when it has none.
 QString withoutLastDetail(const QString& text) {
-    const QString separator = QStringLiteral(" \u00B7 ");
-    const qsizetype at = text.lastIndexOf(separator);
+    const qsizetype at = text.lastIndexOf(SetupBarChart::detailSeparator());
     if (at < 0) return {};
     const qsizetype line_end = text.indexOf(QLatin1Char('\n'), at);
     return text.left(at) + (line_end < 0 ? QString() : text.mid(line_end));

@@ -58,6 +58,9 @@ public:
     // bf16 master, FSDP, pipeline, tensor, experts), else what it overflows (GPU, host, NVMe). The
     // memory and time views mark a bar alike.
     static QString misfitMark(const Candidate& c);
+    // What joins a caption's details ("mb 2 · no recompute"): a caption still wider than its room at
+    // the smallest font loses them from the last (fitLabel), so a view writes its details with it.
+    static QString detailSeparator() { return QStringLiteral(" \u00B7 "); }
     // A setup the engine does not have (FSDP's ZeRO-1, its NVMe tier): no figures to draw, only its mark.
     static bool notRun(const Candidate& c);
     // The label above `bar`, made visible.

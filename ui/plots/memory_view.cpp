@@ -405,7 +405,7 @@ void MemoryView::showSelection() {
             if (mixed_micro) how << tr("mb %1").arg(c.micro_batch).replace(QLatin1Char(' '), QChar(0x00A0));
             if (mixed_recompute)
                 how << (c.checkpointing == Checkpointing::None ? tr("no recompute") : translatedCore(to_string(c.checkpointing)));
-            caption += QLatin1Char('\n') + how.join(QStringLiteral(" \u00B7 "));
+            caption += QLatin1Char('\n') + how.join(SetupBarChart::detailSeparator());
         }
         if (!c.fit.all()) {
             // A setup that cannot run there says why (Fit::refusal), else what it overflows.

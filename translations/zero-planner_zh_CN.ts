@@ -938,6 +938,10 @@
         <source>PyTorch FSDP2&apos;s fully_shard always shards: it has no NO_SHARD (DDP)</source>
         <translation>PyTorch FSDP2 的 fully_shard 总是分片：没有 NO_SHARD（DDP）</translation>
     </message>
+    <message>
+        <source>PyTorch FSDP2 has no such setup: no optimizer-only sharding (stage 1), no NVMe, and its CPUOffloadPolicy moves parameters and optimizer together, with reshard_after_forward=True</source>
+        <translation>PyTorch FSDP2 没有这种设置：没有只切分优化器状态的方式（stage 1），没有 NVMe，其 CPUOffloadPolicy 只在 reshard_after_forward=True 下把参数和优化器一起移到 CPU</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -2184,10 +2188,6 @@
         <translation>选择节点 %1</translation>
     </message>
     <message>
-        <source>The engine the run launches with: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD is ZeRO-3, SHARD_GRAD_OP ZeRO-2, NO_SHARD DDP; no ZeRO-1, ZeRO++, MiCS or NVMe).</source>
-        <translation>运行所用的引擎：DeepSpeed ZeRO，或 PyTorch FSDP（FULL_SHARD 即 ZeRO-3，SHARD_GRAD_OP 即 ZeRO-2，NO_SHARD 即 DDP；没有 ZeRO-1、ZeRO++、MiCS 和 NVMe）。</translation>
-    </message>
-    <message>
         <source>DeepSpeed</source>
         <translation>DeepSpeed</translation>
     </message>
@@ -2654,6 +2654,10 @@
     <message>
         <source>HYBRID_SHARD: the model states sharded over each node&apos;s GPUs and replicated across nodes; the gathers stay inside the node, each gradient shard is all-reduced across nodes. Off, the recommendation plans both across nodes and keeps the faster.</source>
         <translation>HYBRID_SHARD：模型状态在每个节点的 GPU 上分片并跨节点复制；参数收集留在节点内，每个梯度分片跨节点 all-reduce。未勾选时，推荐会跨节点两种都规划并保留更快的。</translation>
+    </message>
+    <message>
+        <source>The engine the run launches with: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD is ZeRO-3, SHARD_GRAD_OP ZeRO-2, NO_SHARD DDP; no ZeRO-1, ZeRO++, MiCS or NVMe), or FSDP2&apos;s fully_shard (reshard_after_forward True is ZeRO-3, False ZeRO-2).</source>
+        <translation>运行所用的引擎：DeepSpeed ZeRO，或 PyTorch FSDP（FULL_SHARD 即 ZeRO-3，SHARD_GRAD_OP 即 ZeRO-2，NO_SHARD 即 DDP；没有 ZeRO-1、ZeRO++、MiCS 和 NVMe），或 FSDP2 的 fully_shard（reshard_after_forward 为 True 即 ZeRO-3，为 False 即 ZeRO-2）。</translation>
     </message>
 </context>
 <context>

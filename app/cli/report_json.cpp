@@ -207,7 +207,15 @@ namespace {
 json engine_json(const Scenario& s) {
     json j{{"engine", to_string(s.fsdp.engine)}};
     if (is_fsdp(s.fsdp)) {
-        j["sharding_strategy"] = fsdp_strategy_name(setup_key(s.zero), fsdp_hybrid_sharding(s));
+        // FSDP1's ShardingStrategy; FSDP2 has none: fully_shard's reshard_after_forward says the
+        // same (True: FULL_SHARD's, False: SHARD_GRAD_OP's), hybrid sharding is its 2-D mesh.
+        if (s.fsdp.engine == Engine::Fsdp2) {
+            j["reshard_after_forward"] = s.zero.stage == 3;
+            j["hybrid_mesh"] = fsdp_hybrid_sharding(s);
+            j["cpu_offload_policy"] = s.zero.offload_param == OffloadDevice::Cpu;
+        } else {
+            j["sharding_strategy"] = fsdp_strategy_name(setup_key(s.zero), fsdp_hybrid_sharding(s));
+        }
         j["fsdp_precision"] = to_string(s.fsdp.precision);
         j["limit_all_gathers"] = s.fsdp.limit_all_gathers;
         j["sync_each_batch"] = s.fsdp.sync_each_batch;

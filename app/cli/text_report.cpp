@@ -20,6 +20,7 @@
 #include "core/time/compute_time.h"
 #include "core/time/step_explain.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -57,9 +58,14 @@ std::string convention_text(const Scenario& s) {
     // Under hybrid sharding N is the node's GPUs (replicated_shard_groups).
     if (is_fsdp(s.fsdp)) {
         const std::string n = fsdp_hybrid_sharding(s) ? "; N the node's GPUs, hybrid" : "";
-        return s.fsdp.precision == FsdpPrecision::Pure
-                   ? "PyTorch FSDP, model in the training dtype (NO_SHARD 8P, SHARD_GRAD_OP and FULL_SHARD 8P/N with AdamW" + n + ")"
-                   : "PyTorch FSDP, fp32 model (NO_SHARD 16P, SHARD_GRAD_OP and FULL_SHARD 16P/N with AdamW" + n + ")";
+        // FSDP2 has no NO_SHARD, and says its two shardings by reshard_after_forward.
+        const bool pure = s.fsdp.precision == FsdpPrecision::Pure;
+        const std::string per_param = pure ? "8P" : "16P";
+        const std::string states = s.fsdp.engine == Engine::Fsdp2
+                                       ? "reshard_after_forward True or False " + per_param + "/N"
+                                       : "NO_SHARD " + per_param + ", SHARD_GRAD_OP and FULL_SHARD " + per_param + "/N";
+        return engine_name(s.fsdp.engine) + (pure ? ", model in the training dtype (" : ", fp32 model (") + states + " with AdamW" + n +
+               ")";
     }
     return s.assumptions.convention == Convention::DeepSpeed
                ? "DeepSpeed implementation (stage 0 20P, stage 1 4P+16P/N, stage 2 2P+18P/N, stage 3 18P/N)"
@@ -254,14 +260,26 @@ std::string estimate_text(const Scenario& s, const Candidate& c) {
     return out;
 }
 
+// A column of setup names: 40 characters, wider when a name needs it (FSDP2's "fully_shard on an
+// HSDP mesh, reshard_after_forward=False") so a name never runs into the column after it.
+std::size_t setup_column_width(const std::vector<std::string>& names) {
+    std::size_t width = 40;
+    for (const std::string& name : names) width = std::max(width, name.size() + 2);
+    return width;
+}
+
 std::string compare_text(const Scenario& s, const std::vector<Candidate>& rows) {
-    std::string out = "\n" + pad_right("setup", 40);
+    std::vector<std::string> names;
+    for (const Candidate& c : rows) names.push_back(setup_label(setup_key(c.zero), c.engine, c.hybrid_shard));
+    const std::size_t width = setup_column_width(names);
+    std::string out = "\n" + pad_right("setup", width);
     for (const MemorySlice& slice : memory_slices()) out += pad_left(std::string(slice.column), 8);
     out += pad_left("needed", 8) + pad_left("reserved", 9) + pad_left("host", 9) + pad_left("nvme", 9) + pad_left("step s", 9) +
            pad_left("tokens/s", 10) + "  fits\n";
-    for (const Candidate& c : rows) {
+    for (std::size_t row = 0; row < rows.size(); ++row) {
+        const Candidate& c = rows[row];
         const MemoryBreakdown& m = c.memory;
-        out += pad_right(setup_label(setup_key(c.zero), c.engine, c.hybrid_shard), 40);
+        out += pad_right(names[row], width);
         // A setup the engine does not have (FSDP's ZeRO-1, its NVMe tier) has no figures to show.
         if (c.fit.refusal == SetupRefusal::Engine) {
             for (std::size_t i = 0; i < memory_slices().size(); ++i) out += pad_left("-", 8);
@@ -307,7 +325,10 @@ std::string plan_text(const Scenario& s, const Plan& p) {
     } else {
         out += "\nNothing fits: no stage, offload or recompute setup fits this cluster.\n\nWhy each setup fails:\n";
     }
-    for (const auto& r : p.rejected) out += "  " + pad_right(r.setup, 40) + r.reason + "\n";
+    std::vector<std::string> names;
+    for (const auto& r : p.rejected) names.push_back(r.setup);
+    const std::size_t width = setup_column_width(names);
+    for (const auto& r : p.rejected) out += "  " + pad_right(r.setup, width) + r.reason + "\n";
     if (!p.suggestions.empty()) {
         out += "\nWhat would make it fit:\n";
         for (const auto& sgg : p.suggestions) out += "  - " + sgg + "\n";

@@ -51,8 +51,11 @@ void check_exportable(const Scenario& s, const char* format) {
     if (s.fsdp.engine == Engine::Fsdp2 && k.stage == 0)
         throw InputError("FSDP2's fully_shard always shards (no NO_SHARD): use --stage 2 or 3, or --engine fsdp for NO_SHARD");
     if (!engine_runs_setup(s.fsdp, k))
-        throw InputError("FSDP has no setup for ZeRO-" + std::to_string(k.stage) +
-                         " with this offload: choose --stage 0, 2 or 3 (NO_SHARD, SHARD_GRAD_OP, FULL_SHARD), CPU offload at 3");
+        throw InputError(s.fsdp.engine == Engine::Fsdp2
+                             ? "FSDP2 has no setup for ZeRO-" + std::to_string(k.stage) +
+                                   " with this offload: choose --stage 2 or 3 (reshard_after_forward False, True), CPU offload at 3"
+                             : "FSDP has no setup for ZeRO-" + std::to_string(k.stage) +
+                                   " with this offload: choose --stage 0, 2 or 3 (NO_SHARD, SHARD_GRAD_OP, FULL_SHARD), CPU offload at 3");
     if (s.fsdp.precision == FsdpPrecision::Autocast && s.training.precision != Precision::Fp32)
         throw InputError(
             "an fp32 model under torch.autocast alone (--fsdp-precision autocast) is a custom training loop: Accelerate's and the Trainer's "

@@ -396,8 +396,8 @@ std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase) {
             {SplitStates, "more data-parallel GPUs or a higher ZeRO stage: the fp32 master weights and Adam moments are split over them"},
             {OptimizerOffload, "offload_optimizer device cpu (ZeRO-Offload): the optimizer states leave the GPU", RemedyEngine::DeepSpeed},
             {OptimizerOffload,
-             "CPUOffload(offload_params=True) (fsdp_offload_params: true): FSDP keeps the parameters, their gradients and the "
-             "optimizer states on the host",
+             "CPU offload (fsdp_offload_params: true; FSDP1's CPUOffload(offload_params=True), FSDP2's CPUOffloadPolicy()): FSDP "
+             "keeps the parameters, their gradients and the optimizer states on the host",
              RemedyEngine::Fsdp},
             {Stage3Setting, "a smaller sub_group_size at stage 3 (stage3.py converts the fp32 partition one sub-group at a time)",
              RemedyEngine::DeepSpeed}};

@@ -169,24 +169,28 @@ void validate_fsdp(const Scenario& s) {
     // GPU it changes nothing (fsdp_hybrid_sharding: the plan and its exports are FULL_SHARD's, since
     // FSDP1's HYBRID_SHARD there falls back to NO_SHARD over one-GPU groups, _init_utils.py, a
     // warning only, and never synchronises the gradients across nodes).
+    // FSDP2's words are fully_shard's arguments (zero_setups.h fsdp_setup_name), FSDP1's its strategies.
+    const bool fsdp2 = f.engine == Engine::Fsdp2;
+    const std::string offload = fsdp2 ? "offload_policy=CPUOffloadPolicy()" : "CPUOffload(offload_params=True)";
+    const std::string stage2 = fsdp2 ? "reshard_after_forward=False" : "SHARD_GRAD_OP";
+    const std::string stage3 = fsdp2 ? "reshard_after_forward=True" : "FULL_SHARD";
     if (z.stage == 1)
-        throw InputError("engine " + engine +
-                         " has no optimizer-only sharding (ZeRO stage 1): use stage 2 (SHARD_GRAD_OP), 3 (FULL_SHARD) or 0 (NO_SHARD)");
+        throw InputError("engine " + engine + " has no optimizer-only sharding (ZeRO stage 1): use stage 2 (" + stage2 + ") or 3 (" +
+                         stage3 + ")" + (fsdp2 ? "" : ", or 0 (NO_SHARD)"));
     if (f.engine == Engine::Fsdp2 && z.stage == 0)
         throw InputError("engine fsdp2 (fully_shard) always shards: use stage 2 or 3, or engine fsdp for NO_SHARD (stage 0)");
     if (z.offload_optimizer == OffloadDevice::Nvme || z.offload_param == OffloadDevice::Nvme)
-        throw InputError("engine " + engine + " offloads to the CPU only (CPUOffload); NVMe offload is DeepSpeed's (ZeRO-Infinity)");
+        throw InputError("engine " + engine + " offloads to the CPU only (" + offload + "); NVMe offload is DeepSpeed's (ZeRO-Infinity)");
     if ((z.offload_optimizer == OffloadDevice::Cpu) != (z.offload_param == OffloadDevice::Cpu))
-        throw InputError("engine " + engine +
-                         " offloads parameters, gradients and the optimizer step together (CPUOffload(offload_params=True)): "
-                         "set offload_optimizer and offload_param both to cpu, or both to none");
+        throw InputError("engine " + engine + " offloads parameters, gradients and the optimizer step together (" + offload +
+                         "): set offload_optimizer and offload_param both to cpu, or both to none");
     // PyTorch runs CPUOffload with every strategy, but SHARD_GRAD_OP keeps the whole 16-bit model
     // gathered through forward and backward and NO_SHARD the whole model: the planner models it at
     // FULL_SHARD, where it frees the GPU.
     if (z.offload_param == OffloadDevice::Cpu && z.stage != 3)
-        throw InputError("engine " + engine + ": CPUOffload is planned with FULL_SHARD (stage 3) only, where it frees the GPU; " +
-                         "SHARD_GRAD_OP keeps the whole 16-bit model gathered from forward to backward, NO_SHARD the whole model: use "
-                         "--stage 3, or no offload");
+        throw InputError("engine " + engine + ": " + offload + " is planned with " + stage3 + " (stage 3) only, where it frees the GPU; " +
+                         stage2 + " keeps the whole 16-bit model gathered from forward to backward" +
+                         (fsdp2 ? "" : ", NO_SHARD the whole model") + ": use --stage 3, or no offload");
     // Pure fp16 (the model loaded in fp16, no MixedPrecision): AdamW's exp_avg_sq in fp16 underflows
     // ((1 - beta2) g^2 below fp16's 6e-8 for |g| under about 1e-3), and without a policy the
     // Trainer builds no GradScaler: the update diverges. bf16 has fp32's exponent range.

@@ -194,6 +194,10 @@ Phrase rejection_reason(const Scenario& s, const Candidate& c) {
     case SetupRefusal::Engine:
         if (s.fsdp.engine == Engine::Fsdp2 && c.zero.stage == 0)
             return phrase(QT_TRANSLATE_NOOP("Core", "PyTorch FSDP2's fully_shard always shards: it has no NO_SHARD (DDP)"));
+        if (s.fsdp.engine == Engine::Fsdp2)
+            return phrase(QT_TRANSLATE_NOOP("Core",
+                                            "PyTorch FSDP2 has no such setup: no optimizer-only sharding (stage 1), no NVMe, and its "
+                                            "CPUOffloadPolicy moves parameters and optimizer together, with reshard_after_forward=True"));
         return phrase(
             QT_TRANSLATE_NOOP("Core",
                               "PyTorch FSDP has no such setup: no optimizer-only sharding (stage 1), no NVMe, and its CPU offload "

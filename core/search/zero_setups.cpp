@@ -88,7 +88,7 @@ std::string short_setup_label(const SetupKey& k) {
 }
 
 Phrase setup_phrase(const SetupKey& k, Engine e, bool hybrid_shard) {
-    if (e != Engine::DeepSpeed && engine_runs_setup(FsdpSetup{.engine = e}, k)) return Phrase(fsdp_strategy_name(k, hybrid_shard));
+    if (e != Engine::DeepSpeed && engine_runs_setup(FsdpSetup{.engine = e}, k)) return Phrase(fsdp_setup_name(k, e, hybrid_shard));
     return setup_phrase(k);
 }
 
@@ -96,6 +96,13 @@ std::string setup_label(const SetupKey& k, Engine e, bool hybrid_shard) { return
 
 std::string short_setup_label(const SetupKey& k, Engine e, bool hybrid_shard) {
     if (e == Engine::DeepSpeed || !engine_runs_setup(FsdpSetup{.engine = e}, k)) return short_setup_label(k);
+    // FSDP2's words without their keyword: "fully_shard" (resharding after forward, stage 3),
+    // "no reshard" (stage 2), "HSDP" on a 2-D mesh; an offload "+CPU" as the ZeRO labels say it.
+    if (e == Engine::Fsdp2) {
+        std::string name = hybrid_shard ? "HSDP" : k.stage == 3 ? "fully_shard" : "";
+        if (k.stage != 3) name += name.empty() ? "no reshard" : " no reshard";
+        return name + (k.offload_param == OffloadDevice::Cpu ? "+CPU" : "");
+    }
     // The strategy's name, its CPUOffload shortened as the ZeRO labels shorten an offload ("+CPU").
     std::string name = fsdp_strategy_name(k, hybrid_shard);
     if (const auto at = name.find(" + CPUOffload"); at != std::string::npos) name.replace(at, std::string::npos, "+CPU");
@@ -119,13 +126,29 @@ std::string fsdp_strategy_name(const SetupKey& k, bool hybrid_shard) {
     return std::string(name) + (k.offload_param == OffloadDevice::Cpu ? " + CPUOffload" : "");
 }
 
+std::string fsdp_setup_name(const SetupKey& k, Engine e, bool hybrid_shard) {
+    if (e != Engine::Fsdp2) return fsdp_strategy_name(k, hybrid_shard);
+    if (!engine_runs_setup(FsdpSetup{.engine = e}, k)) return {};
+    // fully_shard (torch/distributed/fsdp/_fully_shard/_fully_shard.py) has no strategy enum:
+    // reshard_after_forward defaults to True (FULL_SHARD's), False keeps each unit gathered from its
+    // forward to its backward (SHARD_GRAD_OP's); hybrid sharding is a 2-D device mesh (replicate,
+    // shard: HSDP); offload is offload_policy=CPUOffloadPolicy().
+    std::string name = hybrid_shard ? "fully_shard on an HSDP mesh" : "fully_shard";
+    if (k.stage != 3) name += ", reshard_after_forward=False";
+    return name + (k.offload_param == OffloadDevice::Cpu ? " + CPUOffloadPolicy" : "");
+}
+
 std::string engine_words(const Scenario& s, bool name_strategy) {
     const FsdpSetup& f = s.fsdp;
     if (f.auto_engine) return "auto: DeepSpeed or PyTorch FSDP, whichever plan is faster (the recommendation says which)";
     if (!is_fsdp(f)) return {};
     const SetupKey k = setup_key(s.zero);
     const bool hybrid = fsdp_hybrid_sharding(s);
-    const std::string strategy = fsdp_strategy_name(k, hybrid);
+    // Under FSDP2 the engine's name already says fully_shard: its argument, which says the stage.
+    const std::string strategy = f.engine == Engine::Fsdp2 && engine_runs_setup(f, k)
+                                     ? std::string("reshard_after_forward=") + (k.stage == 3 ? "True" : "False") +
+                                           (k.offload_param == OffloadDevice::Cpu ? " + CPUOffloadPolicy" : "")
+                                     : fsdp_strategy_name(k, hybrid);
     std::string out = engine_name(f.engine) + ", ";
     if (name_strategy)
         out += (strategy.empty() ? "no such sharding at ZeRO-" + std::to_string(k.stage) : strategy) + " (ZeRO-" + std::to_string(k.stage) +

@@ -62,6 +62,11 @@ std::string engine_name(Engine e);
 // "HYBRID_SHARD_ZERO2" (Accelerate's spelling of torch's _HYBRID_SHARD_ZERO2); empty for a setup
 // FSDP does not have.
 std::string fsdp_strategy_name(const SetupKey& k, bool hybrid_shard = false);
+// The setup in the engine's own words: FSDP1's strategy name (fsdp_strategy_name), or FSDP2's
+// fully_shard arguments: "fully_shard" (stage 3), "fully_shard, reshard_after_forward=False"
+// (stage 2), "fully_shard on an HSDP mesh" (hybrid), "... + CPUOffloadPolicy"; empty for a setup
+// the engine does not have.
+std::string fsdp_setup_name(const SetupKey& k, Engine e, bool hybrid_shard = false);
 // The engine of `s` in words: empty for DeepSpeed; "PyTorch FSDP, FULL_SHARD (ZeRO-3's sharding),
 // fp32 shards with MixedPrecision(param_dtype=bf16), limit_all_gathers" for FSDP. Without
 // `name_strategy` (a search's header: each setup is a candidate) the strategy is left out.

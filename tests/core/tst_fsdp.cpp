@@ -27,6 +27,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "test_main.h"
 
@@ -412,15 +413,29 @@ private slots:
                                 << "ZeRO++";
         QTest::newRow("tensor parallelism") << "tp"
                                             << "data parallelism only";
-        QTest::newRow("CPUOffload at SHARD_GRAD_OP: FSDP's words, not DeepSpeed's") << "offload2"
-                                                                                    << "CPUOffload is planned with FULL_SHARD";
+        QTest::newRow("CPUOffload at SHARD_GRAD_OP: FSDP's words, not DeepSpeed's")
+            << "offload2"
+            << "CPUOffload(offload_params=True) is planned with FULL_SHARD";
         QTest::newRow("pure fp16: the second moment underflows, no loss scaling") << "purefp16"
                                                                                   << "underflows";
+        // FSDP2 in fully_shard's words (torch/distributed/fsdp/_fully_shard/_fully_shard.py):
+        // reshard_after_forward and CPUOffloadPolicy, and no NO_SHARD to suggest.
+        QTest::newRow("FSDP2 stage 1: the two shardings it has")
+            << "fsdp2 stage1"
+            << "use stage 2 (reshard_after_forward=False) or 3 (reshard_after_forward=True)";
+        QTest::newRow("FSDP2 NVMe: CPUOffloadPolicy") << "fsdp2 nvme"
+                                                      << "CPU only (offload_policy=CPUOffloadPolicy())";
+        QTest::newRow("FSDP2 offload without resharding") << "fsdp2 offload2"
+                                                          << "CPUOffloadPolicy() is planned with reshard_after_forward=True (stage 3) only";
     }
     void validate_names_what_fsdp_lacks() {
         QFETCH(QString, what);
         QFETCH(QString, message);
         Scenario s = fsdp_llama(FsdpPrecision::Mixed);
+        if (what.startsWith(QLatin1String("fsdp2 "))) {
+            s.fsdp.engine = Engine::Fsdp2;
+            what.remove(0, 6);
+        }
         if (what == QLatin1String("stage1")) s.zero.stage = 1;
         if (what == QLatin1String("nvme")) s.zero.offload_optimizer = s.zero.offload_param = OffloadDevice::Nvme;
         if (what == QLatin1String("half")) s.zero.offload_optimizer = OffloadDevice::Cpu;
@@ -439,7 +454,56 @@ private slots:
             QFAIL("validate accepted it");
         } catch (const InputError& e) {
             QVERIFY2(QString::fromStdString(e.what()).contains(message), e.what());
+            // FSDP2 has no NO_SHARD and no ShardingStrategy: none of FSDP1's names in its errors.
+            if (s.fsdp.engine == Engine::Fsdp2)
+                for (const char* fsdp1 : {"NO_SHARD", "SHARD_GRAD_OP", "FULL_SHARD", "CPUOffload("})
+                    QVERIFY2(!std::strstr(e.what(), fsdp1), e.what());
         }
+    }
+
+    // Each setup in its engine's words: FSDP1's ShardingStrategy names, FSDP2's fully_shard
+    // arguments (reshard_after_forward defaults to True; offload_policy=CPUOffloadPolicy(); hybrid
+    // sharding is a 2-D mesh), as the reports, the bars and the diagnosis name them.
+    void setup_names_are_the_engines_data() {
+        QTest::addColumn<int>("engine");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("offload");
+        QTest::addColumn<bool>("hybrid");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("short_name");
+        const int fsdp = int(Engine::Fsdp), fsdp2 = int(Engine::Fsdp2);
+        QTest::newRow("FSDP1 FULL_SHARD") << fsdp << 3 << false << false << "FULL_SHARD"
+                                          << "FULL_SHARD";
+        QTest::newRow("FSDP1 SHARD_GRAD_OP") << fsdp << 2 << false << false << "SHARD_GRAD_OP"
+                                             << "SHARD_GRAD_OP";
+        QTest::newRow("FSDP1 CPUOffload") << fsdp << 3 << true << false << "FULL_SHARD + CPUOffload"
+                                          << "FULL_SHARD+CPU";
+        QTest::newRow("FSDP1 HYBRID_SHARD_ZERO2") << fsdp << 2 << false << true << "HYBRID_SHARD_ZERO2"
+                                                  << "HYBRID_SHARD_ZERO2";
+        QTest::newRow("FSDP2 resharding after forward") << fsdp2 << 3 << false << false << "fully_shard"
+                                                        << "fully_shard";
+        QTest::newRow("FSDP2 reshard_after_forward=False") << fsdp2 << 2 << false << false << "fully_shard, reshard_after_forward=False"
+                                                           << "no reshard";
+        QTest::newRow("FSDP2 CPUOffloadPolicy") << fsdp2 << 3 << true << false << "fully_shard + CPUOffloadPolicy"
+                                                << "fully_shard+CPU";
+        QTest::newRow("FSDP2 2-D mesh") << fsdp2 << 3 << false << true << "fully_shard on an HSDP mesh"
+                                        << "HSDP";
+        QTest::newRow("FSDP2 2-D mesh without resharding")
+            << fsdp2 << 2 << false << true << "fully_shard on an HSDP mesh, reshard_after_forward=False"
+            << "HSDP no reshard";
+    }
+    void setup_names_are_the_engines() {
+        QFETCH(int, engine);
+        QFETCH(int, stage);
+        QFETCH(bool, offload);
+        QFETCH(bool, hybrid);
+        const OffloadDevice device = offload ? OffloadDevice::Cpu : OffloadDevice::None;
+        const SetupKey k{stage, device, device};
+        const auto e = static_cast<Engine>(engine);
+        QFETCH(QString, name);
+        QFETCH(QString, short_name);
+        QCOMPARE(QString::fromStdString(setup_label(k, e, hybrid)), name);
+        QCOMPARE(QString::fromStdString(short_setup_label(k, e, hybrid)), short_name);
     }
 
     // The recommender searches FSDP's own setups only: ZeRO-1, ZeRO-2 + CPU and NVMe are rejected

@@ -23,9 +23,11 @@ TrainingGroup::TrainingGroup(PlannerDocument* doc, QWidget* parent) : ControlGro
 }
 
 void TrainingGroup::addStepRows() {
-    engine_ = named(tip(new QComboBox(this), tr("The engine the run launches with: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD is ZeRO-3, "
-                                                "SHARD_GRAD_OP ZeRO-2, NO_SHARD DDP; no ZeRO-1, ZeRO++, MiCS or NVMe).")),
-                    "engine");
+    engine_ =
+        named(tip(new QComboBox(this), tr("The engine the run launches with: DeepSpeed ZeRO, or PyTorch FSDP (FULL_SHARD is ZeRO-3, "
+                                          "SHARD_GRAD_OP ZeRO-2, NO_SHARD DDP; no ZeRO-1, ZeRO++, MiCS or NVMe), or FSDP2's fully_shard "
+                                          "(reshard_after_forward True is ZeRO-3, False ZeRO-2).")),
+              "engine");
     const auto engineLabel = [](Engine e) {
         switch (e) {
         case Engine::DeepSpeed: return tr("DeepSpeed");

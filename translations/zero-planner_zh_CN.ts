@@ -707,10 +707,6 @@
         <translation>bf16 主权重分区、优化器状态和一份清零的 bf16 梯度（initialize_optimizer_states）</translation>
     </message>
     <message>
-        <source>a DeepSpeed release before v0.6.0, with no host copy of the 16-bit gradients (ZeRO-Infinity&apos;s; --host-grad-buffer off)</source>
-        <translation>v0.6.0 之前的 DeepSpeed 版本，主机上不保留 16 位梯度副本（ZeRO-Infinity 所用；--host-grad-buffer off）</translation>
-    </message>
-    <message>
         <source>%1; %2</source>
         <translation>%1；%2</translation>
     </message>
@@ -941,6 +937,10 @@
     <message>
         <source>PyTorch FSDP2 has no such setup: no optimizer-only sharding (stage 1), no NVMe, and its CPUOffloadPolicy moves parameters and optimizer together, with reshard_after_forward=True</source>
         <translation>PyTorch FSDP2 没有这种设置：没有只切分优化器状态的方式（stage 1），没有 NVMe，其 CPUOffloadPolicy 只在 reshard_after_forward=True 下把参数和优化器一起移到 CPU</translation>
+    </message>
+    <message>
+        <source>a DeepSpeed release before v0.6.0, with no host copy of the 16-bit gradients (ZeRO-Infinity&apos;s; --host-grad-buffer off; raw DeepSpeed of 2021, too old for transformers, which needs v0.9.3 or later)</source>
+        <translation>v0.6.0 之前的 DeepSpeed 版本，主机上不保留 16 位梯度副本（ZeRO-Infinity 所用；--host-grad-buffer off；2021 年的原生 DeepSpeed，对 transformers 而言太旧，它需要 v0.9.3 或更高版本）</translation>
     </message>
 </context>
 <context>

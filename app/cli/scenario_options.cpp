@@ -58,7 +58,14 @@ void apply_architecture_overrides(const Args& a, ModelSpec& m) {
     if (auto v = a.get(opt::layers)) m.layers = parse_positive_int(*v, option_text(opt::layers), kLayers.max);
     if (auto v = a.get(opt::hidden)) {
         m.hidden = parse_positive_int(*v, option_text(opt::hidden), kModelWidth.max);
-        if (!a.has(opt::heads) && m.hidden % m.heads == 0) m.head_dim = m.hidden / m.heads;
+        // The preset's heads stay unless --heads gives others: they must divide the new width, as
+        // an HF config's must (hidden_size / num_attention_heads is the head size).
+        if (!a.has(opt::heads)) {
+            if (m.hidden % m.heads != 0)
+                throw InputError("--hidden " + *v + " is not divisible by the model's " + std::to_string(m.heads) +
+                                 " attention heads: give --heads too, a divisor of the hidden size");
+            m.head_dim = m.hidden / m.heads;
+        }
     }
     if (auto v = a.get(opt::heads)) {
         m.heads = parse_positive_int(*v, option_text(opt::heads), kModelWidth.max);

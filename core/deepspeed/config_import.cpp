@@ -130,6 +130,12 @@ void import_zero(const json& z, Scenario& s) {
     };
     s.zero.offload_optimizer = s.zero.stage >= 1 ? device("offload_optimizer") : OffloadDevice::None;
     s.zero.offload_param = s.zero.stage == 3 ? device("offload_param") : OffloadDevice::None;
+    // The deprecated booleans, as DeepSpeed reads them when the new block is absent (zero/config.py
+    // cpu_offload / cpu_offload_param, new_param_fn: true is the block with device cpu).
+    if (!z.contains("offload_optimizer") && flag(z, "cpu_offload").value_or(false) && s.zero.stage >= 1)
+        s.zero.offload_optimizer = OffloadDevice::Cpu;
+    if (!z.contains("offload_param") && flag(z, "cpu_offload_param").value_or(false) && s.zero.stage == 3)
+        s.zero.offload_param = OffloadDevice::Cpu;
     if (z.contains("offload_param") && z.at("offload_param").is_object()) {
         if (auto v = integer(z.at("offload_param"), "buffer_count")) s.zero.offload_param_buffer_count = *v;
         if (auto v = integer(z.at("offload_param"), "buffer_size")) s.zero.offload_param_buffer_size = static_cast<double>(*v);

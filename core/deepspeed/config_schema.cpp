@@ -85,10 +85,10 @@ const std::set<std::string> kBooleanPaths = {
     "bf16.check_grad_overflow", "bf16.immediate_grad_update"};
 
 const DeprecatedKey kDeprecated[] = {
-    {"cpu_offload", "offload_optimizer: {\"device\": \"cpu\"}"},
-    {"cpu_offload_param", "offload_param: {\"device\": \"cpu\"}"},
-    {"cpu_offload_use_pin_memory", "\"pin_memory\": true inside offload_optimizer / offload_param"},
-    {"stage3_gather_fp16_weights_on_model_save", "stage3_gather_16bit_weights_on_model_save"},
+    {"cpu_offload", "offload_optimizer: {\"device\": \"cpu\"}", "offload_optimizer"},
+    {"cpu_offload_param", "offload_param: {\"device\": \"cpu\"}", "offload_param"},
+    {"cpu_offload_use_pin_memory", "\"pin_memory\": true inside offload_optimizer / offload_param", nullptr},
+    {"stage3_gather_fp16_weights_on_model_save", "stage3_gather_16bit_weights_on_model_save", "stage3_gather_16bit_weights_on_model_save"},
 };
 // clang-format on
 

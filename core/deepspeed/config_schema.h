@@ -30,9 +30,15 @@ const std::vector<std::string>& top_level_keys();
 const std::set<std::string>& integer_paths();
 const std::set<std::string>& boolean_paths();
 
+// DeepSpeed's deprecated zero_optimization keys (runtime/zero/config.py, json_schema_extra
+// deprecated): a key with `new_key` is read as that key (config_utils.py
+// _process_deprecated_field: new_param_fn; cpu_offload true is offload_optimizer device cpu), and
+// asserts "Cannot provide deprecated parameter ... together" when both are given;
+// cpu_offload_use_pin_memory (set_new_param False) is read as nothing.
 struct DeprecatedKey {
     const char* key;          // inside zero_optimization
     const char* replacement;  // what to write instead
+    const char* new_key;      // the key DeepSpeed sets from it, or nullptr
 };
 std::span<const DeprecatedKey> deprecated_zero_keys();
 

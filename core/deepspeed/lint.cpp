@@ -633,10 +633,21 @@ private:
     void check_deprecated() {
         if (!is_object("zero_optimization")) return;
         const json& z = j_.at("zero_optimization");
-        for (const ds_schema::DeprecatedKey& d : ds_schema::deprecated_zero_keys())
-            if (z.contains(d.key))
-                add(Severity::Warning, std::string("zero_optimization.") + d.key, std::string("'") + d.key + "' is deprecated",
+        for (const ds_schema::DeprecatedKey& d : ds_schema::deprecated_zero_keys()) {
+            if (!z.contains(d.key)) continue;
+            const std::string path = std::string("zero_optimization.") + d.key;
+            if (d.new_key && z.contains(d.new_key))
+                add(Severity::Error, path,
+                    std::string("Cannot provide deprecated parameter '") + d.key + "' and replacing parameter '" + d.new_key +
+                        "' together (DeepSpeed's config_utils.py asserts it)",
+                    std::string("remove '") + d.key + "'");
+            else
+                add(Severity::Warning, path,
+                    std::string("'") + d.key + "' is deprecated" +
+                        (d.new_key ? std::string("; DeepSpeed reads it as ") + d.replacement + ", and so does the planner"
+                                   : std::string("; DeepSpeed reads nothing from it")),
                     std::string("use ") + d.replacement);
+        }
     }
 
     double number_at(const json& obj, const char* key, double fallback) const {

@@ -52,9 +52,10 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
         // host buffer when the optimizer is offloaded, NVMe included, since v0.6.0 (PR #1453,
         // ZeroSetup::zero3_host_gradient_buffer); the releases before, ZeRO-Infinity's among them,
         // swapped the gradients with the optimizer states instead. Last: an old release is the
-        // advice of last resort, after more nodes.
+        // advice of last resort, after more nodes, and says it is too old for transformers'
+        // integration (dependency_versions_table.py: "deepspeed>=0.9.3").
         {z.stage == 3 && z.offload_optimizer != OffloadDevice::None && z.zero3_host_gradient_buffer,
-         phrase(QT_TRANSLATE_NOOP("Core", "a DeepSpeed release before v0.6.0, with no host copy of the 16-bit gradients (ZeRO-Infinity's; --host-grad-buffer off)")),
+         phrase(QT_TRANSLATE_NOOP("Core", "a DeepSpeed release before v0.6.0, with no host copy of the 16-bit gradients (ZeRO-Infinity's; --host-grad-buffer off; raw DeepSpeed of 2021, too old for transformers, which needs v0.9.3 or later)")),
          [](Scenario& x) { x.zero.zero3_host_gradient_buffer = false; }, false, true},
     };
     // clang-format on

@@ -26,6 +26,16 @@ inline constexpr double kHostMemoryEfficiency = 0.5;
 inline constexpr double kPinnedPcieEfficiency = 0.8;
 inline constexpr double kPageableStagingGBytesPerSecond = 10;
 
+// torch.optim's AdamW on CPU tensors, which PyTorch FSDP's CPUOffload steps the host shard with:
+// without fused=True (CPU only from PyTorch 2.4; the planner's exports do not set it) it takes the
+// per-tensor path (torch/optim/adamw.py _single_tensor_adamw: _default_to_fused_or_foreach picks
+// foreach only on torch/utils/_foreach_utils.py's devices, cuda and xpu), a dozen element-wise
+// kernels each streaming the tensors through host memory where DeepSpeed's makes one pass.
+// DeepSpeed measured its CPU Adam "between 5x to 7x speedup over torch.optim.adam(W)"
+// (ops/adam/cpu_adam.py DeepSpeedCPUAdam; docs/_tutorials/zero-offload.md "5X--7X"): the low end
+// is taken. Cited, not fitted: no measured FSDP CPUOffload run in the validation set times its step.
+inline constexpr double kTorchCpuAdamSlowdown = 5;
+
 // Bytes per second one GPU moves over its host link `pcie_gbytes_per_s` (per direction), from
 // pinned or from pageable host memory.
 constexpr double host_link_bytes_per_second(double pcie_gbytes_per_s, bool pinned) {

@@ -662,9 +662,8 @@ void add_model_parallel_comm(const StepContext& x, StepTime& st) {
 // _cpu_grad non_blocking; torch.optim steps the host shard in place, and the next pre_unshard brings
 // it up, so nothing comes up after the step. The copies share the unshard stream's window with the
 // all-gathers (`hidden_allgather_seconds`, the part of them already behind compute): what exceeds
-// f x (forward + backward) is exposed. The host step is timed at DeepSpeed's CPU Adam rate
-// (Cluster::cpu_adam_params_per_second); torch.optim's AdamW on CPU tensors is slower, so FSDP's
-// step is longer than this says (docs/tutorials/10 says so).
+// f x (forward + backward) is exposed. The host step is torch.optim's on CPU tensors: DeepSpeed's
+// CPU Adam rate (Cluster::cpu_adam_params_per_second) over host_rates::kTorchCpuAdamSlowdown.
 void add_fsdp_cpu_offload(const StepContext& x, double hidden_allgather_seconds, StepTime& st) {
     const Scenario& s = x.s;
     const double f = overlap_fraction(s);
@@ -676,7 +675,7 @@ void add_fsdp_cpu_offload(const StepContext& x, double hidden_allgather_seconds,
         (passes * shard_bytes + fsdp_storage_bytes(s) * x.partition_elems * x.gradient_reduces / x.G) / pcie;  // per micro step
     const double window = f * (st.compute.forward_seconds + st.compute.backward_seconds);
     st.pcie_seconds += x.G * exposed_seconds(copies + hidden_allgather_seconds / x.G, window);
-    st.cpu_optimizer_seconds = (x.partition_elems * x.g) / x.c.cpu_adam_params_per_second;
+    st.cpu_optimizer_seconds = (x.partition_elems * x.g) * host_rates::kTorchCpuAdamSlowdown / x.c.cpu_adam_params_per_second;
 }
 
 // Offload (ZeRO-Offload arXiv 2101.06840 Sec. 4; ZeRO-Infinity arXiv 2104.07857 Sec. 5-6); FSDP's

@@ -101,10 +101,24 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
         if (s.zero.offload_optimizer != OffloadDevice::None)
             options += std::string(" --offload-optimizer ") + to_string(s.zero.offload_optimizer);
         if (s.zero.offload_param != OffloadDevice::None) options += std::string(" --offload-param ") + to_string(s.zero.offload_param);
-        err << "zero-planner: note: exporting the recommended " << label(p.best.zero) << ", not the session's " << label(s.zero)
-            << ": give " << options << " to export the session's setup\n";
+        // The recommended setup by its own engine and sharding (engine auto, FSDP's hybrid
+        // sharding planned beside the session's), the session's by the session's.
+        err << "zero-planner: note: exporting the recommended " << setup_label(setup_key(p.best.zero), p.best.engine, p.best.hybrid_shard)
+            << ", not the session's " << label(s.zero) << ": give " << options << " to export the session's setup\n";
     }
-    return with_candidate(s, p.best);
+    const Scenario planned = with_candidate(s, p.best);
+    // A ds_config alone does not say the layout: one searched into tensor or pipeline ranks has
+    // batch keys for the data-parallel ranks Megatron's mpu counts, which DeepSpeed's batch rule
+    // under the Trainer or Accelerate (every GPU a data-parallel rank) refuses. Said, with the
+    // options that export a data-parallel plan.
+    const Parallelism& l = planned.parallel;
+    if (format_id == "deepspeed" && (l.tensor > 1 || l.pipeline > 1) && (asked.tensor != false || asked.pipeline != false))
+        err << "zero-planner: note: the layout search chose tensor " << l.tensor << " x pipeline " << l.pipeline << " x data "
+            << data_parallel_size(planned) << " (Megatron-DeepSpeed): this ds_config's batch keys hold for " << data_parallel_size(planned)
+            << " data-parallel ranks, as Megatron-DeepSpeed counts them; under the Hugging Face Trainer or "
+            << "Accelerate every one of the " << s.cluster.world_size() << " GPUs is a data-parallel rank: export with --tp 1 --pp 1"
+            << (s.model.experts > 1 ? " --ep 1" : "") << ", or --format hf-trainer or accelerate\n";
+    return planned;
 }
 
 }  // namespace

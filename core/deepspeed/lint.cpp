@@ -435,6 +435,7 @@ private:
             add(Severity::Error, "bf16.enabled", "bfloat16 and fp16 modes cannot be simultaneously enabled", "enable one of them");
         check_low_precision_master_weights();
         check_zero_optimizer(st);
+        check_client_optimizer_offloaded(st);
         // runtime/config.py _do_error_check: a summed gradient reduction is refused at stage 3; and
         // engine.py _do_optimizer_sanity_check asserts "Amp and ZeRO are not currently compatible".
         if (st == 3 && j_.contains("gradient_allreduce_op") && j_.at("gradient_allreduce_op").is_string()) {
@@ -450,6 +451,24 @@ private:
             add(Severity::Error, "optimizer.params.max_grad_norm",
                 "'max_grad_norm' is not supported as an optimizer parameter, please switch to using the deepspeed parameter 'gradient_clipping'",
                 "move it to the top level as \"gradient_clipping\"");
+    }
+
+    // Optimizer offload with no "optimizer" block: the client's optimizer steps the partition (the
+    // Trainer's and Accelerate's torch.optim AdamW), and engine.py _configure_basic_optimizer raises
+    // ZeRORuntimeException for one that is not DeepSpeedCPUAdam or DeepSpeedCPULion while
+    // zero_force_ds_cpu_optimizer is true, its default (since v0.8.3; transformers' DeepSpeed guide).
+    void check_client_optimizer_offloaded(int st) {
+        if (st < 1 || j_.contains("optimizer") || !is_object("zero_optimization")) return;
+        const json& z = j_.at("zero_optimization");
+        const bool legacy = z.contains("cpu_offload") && z.at("cpu_offload") == true && !z.contains("offload_optimizer");
+        if (ds_schema::offload_device_name(z, "offload_optimizer") == "none" && !legacy) return;
+        if (j_.contains("zero_force_ds_cpu_optimizer") && j_.at("zero_force_ds_cpu_optimizer") == false) return;
+        add(Severity::Warning, legacy ? "zero_optimization.cpu_offload" : "zero_optimization.offload_optimizer",
+            "the optimizer is offloaded and the config has no \"optimizer\" block, so the script's optimizer steps the partition: "
+            "DeepSpeed refuses any but DeepSpeedCPUAdam or DeepSpeedCPULion (\"You are using ZeRO-Offload with a client provided "
+            "optimizer\", engine.py), and the Trainer's and Accelerate's AdamW is torch.optim's",
+            "add an \"optimizer\" block (Adam or AdamW: DeepSpeed builds DeepSpeedCPUAdam), or set \"zero_force_ds_cpu_optimizer\": "
+            "false to step torch.optim on the host, which DeepSpeed's CPU Adam outruns 5-7x");
     }
 
     // The optimizer block's type against ZeRO (stage >= 1): engine.py _configure_basic_optimizer

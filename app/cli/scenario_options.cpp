@@ -287,6 +287,13 @@ void apply_zero(const Args& a, Scenario& s, SearchAsked* asked) {
         if (*v != "0" && *v != "1" && *v != "2" && *v != "3") throw InputError("--stage must be 0, 1, 2 or 3, got '" + *v + "'");
         z.stage = std::stoi(*v);
     }
+    // A stage given below the offload a job, session or ds_config brought drops the offload
+    // that stage cannot hold, as DeepSpeed drops it (offload_param is read at stage 3 only,
+    // stage 0 offloads nothing); an offload option given says it again and is checked.
+    if (a.has(opt::stage)) {
+        if (z.stage < 3) z.offload_param = OffloadDevice::None;
+        if (z.stage == 0) z.offload_optimizer = OffloadDevice::None;
+    }
     if (auto v = a.get(opt::offload_optimizer)) z.offload_optimizer = parse_offload_device(*v);
     if (auto v = a.get(opt::offload_param)) z.offload_param = parse_offload_device(*v);
     if (auto v = a.get(opt::overlap_comm)) z.overlap_comm = parse_on_off(*v, option_text(opt::overlap_comm));

@@ -73,7 +73,10 @@ std::string convention_text(const Scenario& s) {
 }
 
 // A node's host memory phase by phase, the peak marked with when and why (core/memory/host_memory.h).
-std::string host_text(const Scenario& s, const Candidate& c) {
+std::string host_text(const Scenario& scenario, const Candidate& c) {
+    // Who loads and what is pinned are the candidate's (a recommendation's setup and engine, not
+    // the scenario's as given).
+    const Scenario s = with_candidate(scenario, c);
     const HostMemory& h = c.memory.host;
     const Training& t = s.training;
     // The dtype the model is built in on the host (loaded_bytes_per_param); CPUOffload always pins

@@ -106,6 +106,12 @@ Scenario with_job(const Scenario& s, Job j) {
         t.global_batch = 0;
         t.auto_micro_batch = false;
         out.parallel.auto_ulysses = true;
+        // ALST's DeepSpeed block: ZeRO-3 with the optimizer and the parameters on the CPU
+        // (ArcticTraining projects/sequence-parallelism run-*.yml; the HF Ulysses blog: "DeepSpeed
+        // ZeRO-3, CPU optimizer offloading"), the setup `estimate` plans; `recommend` searches them.
+        out.zero.stage = 3;
+        out.zero.offload_optimizer = OffloadDevice::Cpu;
+        out.zero.offload_param = OffloadDevice::Cpu;
         break;
     case Job::Custom: break;
     }

@@ -22,6 +22,12 @@ int cmd_estimate(const Args& a, std::ostream& out, std::ostream&) {
         const SequenceCeiling c = longest_sequence(s);
         if (a.flag(opt::json)) out << sequence_ceiling_json(s, c).dump(2) << "\n";
         else out << scenario_header(s, notes.synthesized, notes.host, false, notes.ds_config_warnings) << sequence_ceiling_text(s, c);
+        // estimate plans the scenario as it stands; a job that leaves the Ulysses degree to the
+        // search (--job long-context) is searched by recommend, which this says.
+        if (!a.flag(opt::json) && s.parallel.auto_ulysses && c.ulysses == 1 && s.cluster.world_size() > 1)
+            out << "  (DeepSpeed-Ulysses 1 here, as estimate plans it: `recommend --max-seq` with the same options searches the "
+                   "Ulysses degree over the "
+                << s.cluster.world_size() << " GPUs, and every setup)\n";
         return kExitOk;
     }
     const Candidate c = evaluate(s);

@@ -164,8 +164,18 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
         sh +=
             "# Warning: MiCS needs the model built under deepspeed.zero.MiCS_Init: replace pretrain_gpt.py's deepspeed.zero.Init "
             "context with deepspeed.zero.MiCS_Init (same arguments), or MiCS_Optimizer stops at deepspeed.initialize.\n";
+    // A fine-tune of a published model: pretrain_gpt.py builds it with random weights, and
+    // Megatron-DeepSpeed reads Hugging Face weights only once converted to its checkpoint layout
+    // (tools/hf2megads_weight_converter.py, examples_deepspeed/finetune_hf_llama/finetune_llama.sh).
+    if (s.job == Job::FullFineTune)
+        sh +=
+            "# Fine-tune: pretrain_gpt.py starts from random weights. Convert the Hugging Face checkpoint first "
+            "(Megatron-DeepSpeed's tools/hf2megads_weight_converter.py, at these tensor and pipeline sizes; "
+            "examples_deepspeed/finetune_hf_llama) and add --load <converted checkpoint> --finetune.\n";
     if (uses_rope(m))
-        sh += "# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta.\n";
+        sh +=
+            "# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta "
+            "(its config.json: Llama 2's is 10000, Llama 3's 500000; Llama 3.1's rope_scaling has no Megatron-DeepSpeed flag).\n";
     if (m.qkv_bias != m.out_bias || m.qkv_bias != m.mlp_bias)
         sh +=
             "# Biases: Megatron-DeepSpeed's linears all take one or none (--disable-bias-linear); the model's own, on some "

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Megatron-DeepSpeed: tensor 8 x pipeline 1 x data 4 on 32 GPUs (4 nodes x 8).
-# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta.
+# Fine-tune: pretrain_gpt.py starts from random weights. Convert the Hugging Face checkpoint first (Megatron-DeepSpeed's tools/hf2megads_weight_converter.py, at these tensor and pipeline sizes; examples_deepspeed/finetune_hf_llama) and add --load <converted checkpoint> --finetune.
+# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta (its config.json: Llama 2's is 10000, Llama 3's 500000; Llama 3.1's rope_scaling has no Megatron-DeepSpeed flag).
 set -euo pipefail
 
 export CUDA_DEVICE_MAX_CONNECTIONS=1

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Megatron-DeepSpeed: tensor 1 x pipeline 1 x data 8 on 8 GPUs (1 node x 8).
 # No --use-flash-attn-v2: FlashAttention-2 needs an Ampere or newer GPU, so Megatron-DeepSpeed runs its own attention here, which keeps the s x s scores the plan's flash attention does not (plan with --flash-attention off).
-# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta.
+# Fine-tune: pretrain_gpt.py starts from random weights. Convert the Hugging Face checkpoint first (Megatron-DeepSpeed's tools/hf2megads_weight_converter.py, at these tensor and pipeline sizes; examples_deepspeed/finetune_hf_llama) and add --load <converted checkpoint> --finetune.
+# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta (its config.json: Llama 2's is 10000, Llama 3's 500000; Llama 3.1's rope_scaling has no Megatron-DeepSpeed flag).
 set -euo pipefail
 
 deepspeed --num_gpus 8 pretrain_gpt.py \

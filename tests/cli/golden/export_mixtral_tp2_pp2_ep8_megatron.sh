@@ -2,7 +2,8 @@
 # Megatron-DeepSpeed: tensor 2 x pipeline 2 x data 8 on 32 GPUs (4 nodes x 8).
 # Experts: DeepSpeed-MoE with ep_size 8 (a model-code argument, not a ds_config key: --moe-expert-parallel-size below).
 # Note: the plan sends each activation whole from every tensor rank between pipeline stages (a mixture: GPTModelPipe asserts DeepSpeed's pipe and grad partitioning off); its ds_config sets pipeline.pipe_partitioned and grad_partitioned to false, which DeepSpeed reads from v0.12.3 (earlier releases slice it whatever the config says).
-# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta.
+# Fine-tune: pretrain_gpt.py starts from random weights. Convert the Hugging Face checkpoint first (Megatron-DeepSpeed's tools/hf2megads_weight_converter.py, at these tensor and pipeline sizes; examples_deepspeed/finetune_hf_llama) and add --load <converted checkpoint> --finetune.
+# RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta (its config.json: Llama 2's is 10000, Llama 3's 500000; Llama 3.1's rope_scaling has no Megatron-DeepSpeed flag).
 set -euo pipefail
 
 # One line per node: host name and GPU slots (DeepSpeed's hostfile format). Edit the names.

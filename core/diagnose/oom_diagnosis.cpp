@@ -421,19 +421,20 @@ std::optional<OomFix> recommended_plan_fix(const Scenario& s) {
     const Plan plan = recommend(s);
     if (!plan.feasible) return std::nullopt;
     const Candidate& b = plan.best;
-    Scenario f = s;
-    f.zero = b.zero;
-    f.parallel = b.parallel;
-    f.training.checkpointing = b.checkpointing;
-    f.training.micro_batch = b.micro_batch;
+    Scenario f = with_candidate(s, b);
+    f.training.global_batch = s.training.global_batch;
     // A layout the search chose (tensor, pipeline and expert sizes on auto) is part of the plan:
     // its bytes are that layout's, which a Trainer or Accelerate run cannot take (a user review:
     // "ZeRO-1 + CPU optimizer ... 35.79 GiB" was pipeline 6 x expert 8, 957 GiB without them).
+    // Tensor, pipeline and expert ranks are Megatron-DeepSpeed's; Ulysses alone also runs under
+    // the Trainer (ALST, DeepSpeed's UlyssesSPAttentionHF).
     const std::string layout = layout_words(f);
+    const bool megatron = f.parallel.tensor > 1 || f.parallel.pipeline > 1 || f.parallel.expert > 1;
     const std::string new_layout = f.parallel == s.parallel ? std::string()
                                    : layout.empty()         ? ", data parallel only"
-                                                            : ", layout " + layout + " (Megatron-DeepSpeed)";
-    return OomFix{"the planner's recommended plan: " + setup_label(setup_key(b.zero), s.fsdp.engine, fsdp_hybrid_sharding(s)) + new_layout +
+                                                    : ", layout " + layout + (megatron ? " (Megatron-DeepSpeed)" : " (DeepSpeed-Ulysses)");
+    // The plan's own engine and sharding (engine auto chooses one; FSDP plans hybrid sharding beside).
+    return OomFix{"the planner's recommended plan: " + setup_label(setup_key(b.zero), b.engine, b.hybrid_shard) + new_layout +
                       ", micro batch " + std::to_string(b.micro_batch) + " x " + std::to_string(b.gradient_accumulation_steps) +
                       " accumulation steps, recompute " + to_string(b.checkpointing),
                   f,

@@ -86,13 +86,17 @@ std::string host_text(const Scenario& scenario, const Candidate& c) {
     const std::string buffers = !is_fsdp(s.fsdp) ? std::string("; offload buffers ") + (s.zero.pin_memory ? "pinned" : "pageable")
                                 : s.zero.offload_param == OffloadDevice::Cpu ? "; CPUOffload shards pinned"
                                                                              : "";
-    std::string out = "Per node, host RAM      GiB  (loading " + load + (t.low_cpu_mem_usage ? " with low_cpu_mem_usage" : "") +
-                      (is_fsdp(s.fsdp) && s.finetune.method == FineTuneMethod::Qlora
-                           ? " on every process (transformers loads a quantised model on each rank)"
-                       : is_fsdp(s.fsdp)                       ? " on the node's first process (cpu_ram_efficient_loading)"
-                       : s.zero.stage == 3 && s.zero.zero_init ? " under zero.Init"
-                                                               : "") +
-                      buffers + ")\n";
+    const char* loader = "";
+    switch (model_loader(s)) {
+    case ModelLoader::EveryProcess: break;
+    case ModelLoader::NodeFirstProcess: loader = " on the node's first process (cpu_ram_efficient_loading)"; break;
+    case ModelLoader::ZeroInit: loader = " under zero.Init"; break;
+    case ModelLoader::QuantisedOnEveryProcess:
+        if (is_fsdp(s.fsdp)) loader = " on every process (transformers loads a quantised model on each rank)";
+        break;
+    }
+    std::string out =
+        "Per node, host RAM      GiB  (loading " + load + (t.low_cpu_mem_usage ? " with low_cpu_mem_usage" : "") + loader + buffers + ")\n";
     for (const HostMoment& mo : h.moments) {
         out += "  " + pad_right(to_string(mo.phase), 18) + pad_left(gib(mo.bytes.total()), 8);
         if (mo.phase == h.peak_phase) out += "  <- peak: " + std::string(mo.cause);

@@ -307,6 +307,20 @@ NodeTerms node_terms(const Scenario& s, const ParameterSplit& rank_split) {
     return q;
 }
 
+}  // namespace
+
+// FSDP loads with cpu_ram_efficient_loading (the exports set it) unless the base is quantised:
+// transformers takes its first-process-only path "not is_quantized" (modeling_utils.py).
+ModelLoader model_loader(const Scenario& s) {
+    const bool qlora = s.finetune.method == FineTuneMethod::Qlora;
+    if (is_fsdp(s.fsdp) && !qlora) return ModelLoader::NodeFirstProcess;
+    const bool zero_init = s.zero.stage == 3 && s.zero.zero_init && !is_fsdp(s.fsdp);
+    if (zero_init) return ModelLoader::ZeroInit;
+    return qlora ? ModelLoader::QuantisedOnEveryProcess : ModelLoader::EveryProcess;
+}
+
+namespace {
+
 // Loading: the model as each process builds and reads it, before deepspeed.initialize.
 HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
     const Training& t = s.training;
@@ -317,7 +331,8 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
     mo.bytes.processes = q.processes;
     const double model_bytes = q.P * (t.load_in_16bit ? 2.0 : 4.0);
     const double shard = std::min(model_bytes, kCheckpointShardBytes);
-    if (is_fsdp(s.fsdp) && !q.qlora) {
+    const ModelLoader loader = model_loader(s);
+    if (loader == ModelLoader::NodeFirstProcess) {
         // cpu_ram_efficient_loading: the node's first process alone builds the model and reads a
         // shard at a time into it, in loaded_bytes_per_param.
         const double fsdp_model = q.P * loaded_bytes_per_param(s);
@@ -325,14 +340,12 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
         mo.cause = QT_TRANSLATE_NOOP("Core", "the node's first process loads the whole model (FSDP's cpu_ram_efficient_loading)");
         return mo;
     }
-    if ((z.stage == 3 && z.zero_init) || q.qlora) {
+    if (loader == ModelLoader::ZeroInit || loader == ModelLoader::QuantisedOnEveryProcess) {
         mo.bytes.model_copy = g * shard;
         // A bitsandbytes base is quantised as each shard goes to the GPU (transformers loads a
         // quantised model with low_cpu_mem_usage): the host holds a shard, as under zero.Init. Under
-        // FSDP every rank loads it too (modeling_utils.py: the first-process-only path is taken
-        // "not is_quantized"), and no zero.Init is there to partition it.
-        const bool zero_init = z.stage == 3 && z.zero_init && !is_fsdp(s.fsdp);
-        mo.cause = q.qlora && !zero_init
+        // FSDP every rank loads it too (model_loader), and no zero.Init is there to partition it.
+        mo.cause = loader == ModelLoader::QuantisedOnEveryProcess
                        ? QT_TRANSLATE_NOOP("Core", "each process reads one checkpoint shard; bitsandbytes quantises it on the GPU")
                        : QT_TRANSLATE_NOOP("Core", "each process reads one checkpoint shard; zero.Init partitions the model on the GPUs");
         if (z.offload_param == OffloadDevice::Cpu) {

@@ -30,6 +30,15 @@ struct HostMoment {
     const char* cause = "";            // what dominates this moment, in a few words
 };
 
+// Who builds the model on the host while loading, before deepspeed.initialize or FSDP's wrap
+// (loading_moment in host_memory.cpp; the reports name it from here):
+//   EveryProcess            each process builds the whole model (or its model-parallel share)
+//   NodeFirstProcess        FSDP's cpu_ram_efficient_loading: the node's first process alone
+//   ZeroInit                ZeRO-3 under zero.Init: each process reads a checkpoint shard, partitioned on the GPUs
+//   QuantisedOnEveryProcess a bitsandbytes base without zero.Init: each process reads a shard, quantised on its GPU
+enum class ModelLoader { EveryProcess, NodeFirstProcess, ZeroInit, QuantisedOnEveryProcess };
+ModelLoader model_loader(const Scenario& s);
+
 struct HostMemory {
     std::array<HostMoment, 4> moments;  // indexed by HostPhase
     HostPhase peak_phase = HostPhase::Loading;

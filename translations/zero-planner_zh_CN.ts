@@ -942,6 +942,10 @@
         <source>a DeepSpeed release before v0.6.0, with no host copy of the 16-bit gradients (ZeRO-Infinity&apos;s; --host-grad-buffer off; raw DeepSpeed of 2021, too old for transformers, which needs v0.9.3 or later)</source>
         <translation>v0.6.0 之前的 DeepSpeed 版本，主机上不保留 16 位梯度副本（ZeRO-Infinity 所用；--host-grad-buffer off；2021 年的原生 DeepSpeed，对 transformers 而言太旧，它需要 v0.9.3 或更高版本）</translation>
     </message>
+    <message>
+        <source>this ds_config&apos;s batch keys hold for %1 data-parallel ranks, as Megatron-DeepSpeed counts them at tensor %2 x pipeline %3; under the Hugging Face Trainer or Accelerate every one of the %4 GPUs is a data-parallel rank</source>
+        <translation>此 ds_config 的批大小键按 %1 个数据并行 rank 计算，这是 Megatron-DeepSpeed 在张量 %2 x 流水线 %3 下的计数；在 Hugging Face Trainer 或 Accelerate 下，%4 个 GPU 每个都是一个数据并行 rank</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -1519,6 +1523,10 @@
     <message>
         <source>For &lt;b&gt;%1&lt;/b&gt;: does not fit (needs %2 of %3 per GPU); nothing fits this cluster</source>
         <translation>适用于 &lt;b&gt;%1&lt;/b&gt;：放不下（每 GPU 需要 %2，可用 %3）；这个集群没有任何设置放得下</translation>
+    </message>
+    <message>
+        <source>Note: %1.</source>
+        <translation>注意：%1。</translation>
     </message>
 </context>
 <context>

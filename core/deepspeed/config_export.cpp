@@ -235,4 +235,15 @@ nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& 
 
 std::string deepspeed_config_text(const Scenario& s, const ExportOptions& o) { return deepspeed_config(s, o).dump(2) + "\n"; }
 
+Phrase megatron_batch_phrase(const Scenario& s) {
+    const Parallelism& l = s.parallel;
+    if (l.tensor <= 1 && l.pipeline <= 1) return {};
+    const std::string dp = std::to_string(data_parallel_size(s));
+    return phrase(QT_TRANSLATE_NOOP("Core",
+                                    "this ds_config's batch keys hold for %1 data-parallel ranks, as Megatron-DeepSpeed counts them at "
+                                    "tensor %2 x pipeline %3; under the Hugging Face Trainer or Accelerate every one of the %4 GPUs "
+                                    "is a data-parallel rank"),
+                  {dp, std::to_string(l.tensor), std::to_string(l.pipeline), std::to_string(s.cluster.world_size())});
+}
+
 }  // namespace zp

@@ -3,6 +3,7 @@
 // only keys DeepSpeed's pydantic models accept, integers as JSON integers, the batch rule
 // train_batch_size = micro x gas x world size, stage-3 keys only at stage 3, offload_param only
 // at stage 3, nvme_path whenever a device is nvme. Keys come in DeepSpeed's documentation order.
+#include "core/base/phrase.h"
 #include "core/model/scenario.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -44,6 +45,12 @@ const char* deepspeed_optimizer_type(Optimizer o);
 // the hyperparameters' for Adam and LAMB. One value for the ds_config and the Trainer's adam_beta2,
 // which transformers copies into an "auto" betas (integrations/deepspeed.py trainer_config_process).
 double optimizer_beta2(Optimizer o, const Hyperparameters& h);
+
+// What a ds_config's batch keys count: the data-parallel ranks, as Megatron-DeepSpeed's mpu gives
+// them to DeepSpeed. A plan with tensor or pipeline ranks has fewer than the GPUs, so its keys fail
+// DeepSpeed's batch assertion (runtime/config.py _batch_assertion) under the Trainer or Accelerate,
+// where every GPU is a data-parallel rank. Empty for a data-parallel plan.
+Phrase megatron_batch_phrase(const Scenario& s);
 
 // Throws InputError when the batch rule cannot be satisfied for the scenario's world size.
 nlohmann::ordered_json deepspeed_config(const Scenario& s, const ExportOptions& options = {});

@@ -111,6 +111,26 @@ private slots:
         QVERIFY(w.configPreview()->configText().contains(QStringLiteral("\"zero_optimization\"")));
     }
 
+    // A plan with tensor ranks (the layout search's, Llama-3.1 70B on two DGX H100s): its ds_config
+    // counts Megatron's data-parallel ranks, which the tab says under its title, as export says on
+    // stderr (a user review: the Trainer's batch assertion failed on 16 GPUs); a data-parallel
+    // plan's title says nothing of it.
+    void config_header_says_megatron_batch_ranks() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.flushPending();
+        QVERIFY(!w.configPreview()->title().contains(QStringLiteral("data-parallel ranks")));
+        Scenario s = w.document()->scenario();
+        s.model = model_preset("llama-3.1-70b").spec;
+        s.parallel.tensor = 4;
+        s = with_gpu_count(s, 16, 8);
+        w.document()->reset(s);
+        w.flushPending();
+        const QString title = w.configPreview()->title();
+        QVERIFY2(title.contains(QStringLiteral("batch keys hold for 4 data-parallel ranks")) &&
+                     title.contains(QStringLiteral("every one of the 16 GPUs")),
+                 qPrintable(title));
+    }
+
     // A 2T model on one GPU: nothing fits (the card's "Nothing fits"). The config tab still shows the
     // selected setup's file, exportable, but says it does not fit and never calls it recommended; the
     // card shows no empty headroom line under its title.

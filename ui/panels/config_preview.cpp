@@ -2,6 +2,7 @@
 
 #include "core/base/errors.h"
 #include "core/base/format.h"
+#include "core/deepspeed/config_export.h"
 #include "core/deepspeed/export_formats.h"
 #include "core/memory/memory_model.h"
 #include "core/model/mics.h"
@@ -141,7 +142,13 @@ void ConfigPreview::rebuild() {
     const QString setup = translated(setup_phrase(setup_key(s.zero), s.fsdp.engine, fsdp_hybrid_sharding(s)));
     try {
         config_ = QString::fromStdString(formatNamed(formatName()).render(s));
-        title_->setText(titleFor(setup));
+        QString title = titleFor(setup);
+        // A ds_config of a plan with tensor or pipeline ranks counts Megatron's data-parallel
+        // ranks (core's megatron_batch_phrase): said under the title, as export says it.
+        if (const Phrase batch = megatron_batch_phrase(s); formatName() == QLatin1String("deepspeed") && !batch.text.empty())
+            title += QStringLiteral("<br><span style=\"color:%1\">%2</span>")
+                         .arg(warningColor(palette()).name(), tr("Note: %1.").arg(translated(batch).toHtmlEscaped()));
+        title_->setText(title);
     } catch (const InputError& e) {
         config_.clear();
         title_->setText(tr("<b>No config</b>: %1").arg(QString::fromStdString(e.what()).toHtmlEscaped()));

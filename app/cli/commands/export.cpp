@@ -112,11 +112,10 @@ Scenario export_scenario(const Args& a, std::string_view format_id, std::ostream
     // under the Trainer or Accelerate (every GPU a data-parallel rank) refuses. Said, with the
     // options that export a data-parallel plan.
     const Parallelism& l = planned.parallel;
-    if (format_id == "deepspeed" && (l.tensor > 1 || l.pipeline > 1) && (asked.tensor != false || asked.pipeline != false))
+    if (const Phrase batch = megatron_batch_phrase(planned);
+        format_id == "deepspeed" && !batch.text.empty() && (asked.tensor != false || asked.pipeline != false))
         err << "zero-planner: note: the layout search chose tensor " << l.tensor << " x pipeline " << l.pipeline << " x data "
-            << data_parallel_size(planned) << " (Megatron-DeepSpeed): this ds_config's batch keys hold for " << data_parallel_size(planned)
-            << " data-parallel ranks, as Megatron-DeepSpeed counts them; under the Hugging Face Trainer or "
-            << "Accelerate every one of the " << s.cluster.world_size() << " GPUs is a data-parallel rank: export with --tp 1 --pp 1"
+            << data_parallel_size(planned) << " (Megatron-DeepSpeed): " << english(batch) << ": export with --tp 1 --pp 1"
             << (s.model.experts > 1 ? " --ep 1" : "") << ", or --format hf-trainer or accelerate\n";
     return planned;
 }

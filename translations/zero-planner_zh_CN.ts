@@ -3788,6 +3788,10 @@ Not loaded into the controls: %1</source>
         <source>Longest sequence as set</source>
         <translation>当前设置下最长序列</translation>
     </message>
+    <message>
+        <source>Host: RAM, NVMe and network are the %1&apos;s, not a %2 machine&apos;s: set yours under Host (per node) and Network, or choose its node.</source>
+        <translation>主机：内存、NVMe 和网络取自 %1，不是 %2 机器的：请在“主机（每节点）”和“网络”中填入你的机器，或选择它的节点。</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::ScalingView</name>

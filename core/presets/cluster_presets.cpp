@@ -134,4 +134,17 @@ const ClusterPreset* usual_node(std::string_view gpu_name, std::int64_t gpus) {
     return holds ? holds : largest;
 }
 
+const ClusterPreset* host_of_other_node(const Cluster& c) {
+    const ClusterPreset* other = nullptr;
+    for (const ClusterPreset& p : cluster_presets()) {
+        const Cluster& n = p.cluster;
+        if (n.cpu_ram_bytes_per_node != c.cpu_ram_bytes_per_node || n.nvme_bytes_per_node != c.nvme_bytes_per_node ||
+            n.inter_node_gbits_per_s != c.inter_node_gbits_per_s)
+            continue;
+        if (n.gpu.name == c.gpu.name) return nullptr;
+        if (!other) other = &p;
+    }
+    return other;
+}
+
 }  // namespace zp

@@ -39,4 +39,10 @@ bool is_run_of(const Cluster& c, const ClusterPreset& p);
 // the DGX A100). nullptr when no preset has that GPU: the caller keeps its host and says so.
 const ClusterPreset* usual_node(std::string_view gpu_name, std::int64_t gpus);
 
+// The node preset whose host (RAM and NVMe per node, the network) `c` carries although its GPUs
+// are another's: a GPU chosen after the node (the window's GPU box) keeps the node's host, which
+// for a consumer card is not its machine's (an RTX 3090 with a DGX A100's 2 TiB). nullptr when no
+// preset has that host, or one built on `c`'s own GPU has it.
+const ClusterPreset* host_of_other_node(const Cluster& c);
+
 }  // namespace zp

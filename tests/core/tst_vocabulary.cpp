@@ -377,6 +377,37 @@ private slots:
         QCOMPARE(out.model.name, s.model.name);
     }
 
+    // A GPU on another GPU's node keeps that node's host: the window's card says whose
+    // (host_of_other_node), since the plan's host RAM and NVMe rest on it (a window review: an RTX
+    // 3090 QLoRA plan "fits" on a DGX A100's 2 TiB of RAM, with nothing said).
+    void host_of_other_node_names_the_node_data() {
+        QTest::addColumn<QString>("node");   // the node preset the cluster starts from
+        QTest::addColumn<QString>("gpu");    // the GPU then put in it
+        QTest::addColumn<bool>("edited");    // the host's RAM edited afterwards
+        QTest::addColumn<QString>("other");  // the node host_of_other_node names; empty: none
+        QTest::newRow("DGX A100 as it is: its own host") << "dgx-a100"
+                                                         << "a100-80gb" << false << QString();
+        QTest::newRow("RTX 3090 on a DGX A100's host") << "dgx-a100"
+                                                       << "rtx-3090" << false << "dgx-a100";
+        QTest::newRow("RTX 3090 on a workstation's host") << "workstation"
+                                                          << "rtx-3090" << false << "workstation";
+        QTest::newRow("RTX 3090 with the RAM set: the user's host") << "dgx-a100"
+                                                                    << "rtx-3090" << true << QString();
+        QTest::newRow("H100 on a DGX H100: its own (a DGX H200 has the same host)") << "dgx-h100"
+                                                                                    << "h100-80gb" << false << QString();
+    }
+    void host_of_other_node_names_the_node() {
+        QFETCH(QString, node);
+        QFETCH(QString, gpu);
+        QFETCH(bool, edited);
+        QFETCH(QString, other);
+        Cluster c = cluster_preset(node.toStdString()).cluster;
+        c.gpu = gpu_preset(gpu.toStdString());
+        if (edited) c.cpu_ram_bytes_per_node = gib_to_bytes(64);
+        const ClusterPreset* p = host_of_other_node(c);
+        QCOMPARE(p ? QString::fromStdString(p->name) : QString(), other);
+    }
+
     void cluster_preset_of_a_node_data() {
         QTest::addColumn<QString>("expected");  // empty: no preset
         QTest::addColumn<ClusterEdit>("edit");

@@ -3,6 +3,7 @@
 #include "core/base/format.h"
 #include "core/model/enum_names.h"
 #include "core/model/parallel_layout.h"
+#include "core/presets/cluster_presets.h"
 #include "core/report/report.h"
 #include "core/report/report_markdown.h"
 #include "core/time/step_explain.h"
@@ -220,6 +221,13 @@ void RecommendationCard::rebuild() {
         }
     }
     QString details = why;
+    // A host carried over from another GPU's node (core's host_of_other_node): first, since the
+    // plan's host RAM and NVMe, and so whether it fits, rest on it.
+    if (const ClusterPreset* node = host_of_other_node(s.cluster))
+        details = tr("Host: RAM, NVMe and network are the %1's, not a %2 machine's: set yours under Host (per node) and Network, "
+                     "or choose its node.")
+                      .arg(fromCore(node->display_name), fromCore(s.cluster.gpu.display_name)) +
+                  QStringLiteral("\n\n") + details;
     if (o.plan_valid && !o.plan.rejected.empty()) {
         details += QStringLiteral("\n\n") + tr("Why not the others:");
         for (const auto& r : o.plan.rejected)

@@ -444,13 +444,15 @@ std::optional<OomFix> recommended_plan_fix(const Scenario& s) {
                   b.step.seconds};
 }
 
-std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std::optional<OomTerm>& term) {
+std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std::optional<OomTerm>& term, const RemedyContext& context) {
     std::vector<std::optional<OomFix>> out;
     const bool temporary = term && term->name.rfind("torch.optim's temporary", 0) == 0;
+    const bool creates_moment = context.creates_moment || (term && term->name.rfind("an optimizer moment", 0) == 0);
     // torch.optim's foreach temporaries exist in its step only: elsewhere the kernel changes nothing.
     // With the optimizer offloaded DeepSpeed steps it with DeepSpeedCPUAdam on the host: no GPU
     // kernel to choose (a user review: the fix was listed at the run's own 88.61 GiB).
-    if (((!s.training.fused_optimizer && phase == StepPhase::OptimizerStep) || temporary) &&
+    // Where the failing allocation creates a moment a fused kernel creates it too (fused_adam.py).
+    if (((!s.training.fused_optimizer && phase == StepPhase::OptimizerStep) || temporary) && !creates_moment &&
         s.zero.offload_optimizer == OffloadDevice::None) {
         Scenario f = s;
         f.training.fused_optimizer = true;
@@ -486,10 +488,17 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
     }
     // A chunked loss (Liger-Kernel's fused linear cross-entropy) never holds the whole logits
     // (core/model/scenario.h LossKernel; the step timeline's loss moment).
-    if (phase == StepPhase::Loss && s.training.loss_kernel != LossKernel::Chunked) {
+    // Liger patches Hugging Face models; Megatron's GPTModel drops the up-cast instead
+    // (--fp16-lm-cross-entropy: the loss on the 16-bit logits).
+    if (phase == StepPhase::Loss && s.training.loss_kernel != LossKernel::Chunked && context.code != ModelCode::Megatron) {
         Scenario f = s;
         f.training.loss_kernel = LossKernel::Chunked;
         out.push_back(fix_of("a chunked loss (Liger-Kernel's fused linear cross-entropy) instead of the whole logits", f));
+    }
+    if (phase == StepPhase::Loss && s.training.loss_fp32_upcast && context.code == ModelCode::Megatron) {
+        Scenario f = s;
+        f.training.loss_fp32_upcast = false;
+        out.push_back(fix_of("Megatron's --fp16-lm-cross-entropy (the loss on the 16-bit logits, no fp32 copy)", f));
     }
     // At data parallelism 1 no stage partitions anything (oom_remedies, DeepSpeed#237): ZeRO-3 there
     // only adds its buffers.
@@ -567,11 +576,29 @@ bool helps(RemedyScope scope, const ZeroSetup& zero) {
 
 }  // namespace
 
-std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase, bool zero_known) {
+RemedyContext remedy_context(const OomLog& log) {
+    RemedyContext c;
+    // By the frames' function names: Megatron's GPTModel and its loss (megatron/model/gpt_model.py
+    // post_language_model_processing, mpu vocab_parallel_cross_entropy); the Trainer's loop and
+    // transformers' loss (trainer.py _inner_training_loop, compute_loss; loss/loss_utils.py
+    // ForCausalLMLoss, fixed_cross_entropy). Neither (torch's frames alone): unknown.
+    if (has_frame(log, {"vocab_parallel_cross_entropy", "post_language_model_processing"})) c.code = ModelCode::Megatron;
+    else if (has_frame(log, {"_inner_training_loop", "compute_loss", "ForCausalLMLoss", "fixed_cross_entropy"}))
+        c.code = ModelCode::HuggingFace;
+    // torch.optim's _init_group (and FusedAdam's step) make exp_avg and exp_avg_sq with zeros_like
+    // on the first step: the failing line is the creation.
+    const std::string& line = log.failing_line;
+    c.creates_moment = line.find("zeros_like") != std::string::npos && line.find("exp_avg") != std::string::npos;
+    return c;
+}
+
+std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase, bool zero_known, const RemedyContext& context) {
     std::vector<std::string> out;
     for (OomRemedy& r : oom_remedy_list(moment, phase)) {
         // The engine is the run's, given or DeepSpeed by default: the other's settings are not its own.
         if (r.engine == (is_fsdp(s.fsdp) ? RemedyEngine::DeepSpeed : RemedyEngine::Fsdp)) continue;
+        if (r.code != ModelCode::Any && context.code != ModelCode::Any && r.code != context.code) continue;
+        if (context.creates_moment && !r.frees_moment_creation) continue;
         if (zero_known && !helps(r.scope, s.zero)) continue;
         if (r.scope == RemedyScope::SplitStates && data_parallel_size(s) == 1)
             r.text =
@@ -590,6 +617,7 @@ void say_offload_not_in_effect(const OomLog& log, const Scenario& s, bool zero_k
     if (!zero_known || log.moment != OomMoment::InStep || log.phase != StepPhase::OptimizerStep ||
         s.zero.offload_optimizer == OffloadDevice::None)
         return;
+    d.offload_not_in_effect = true;
     d.remedies.insert(d.remedies.begin(),
                       "the offload was not in effect: with offload_optimizer the optimizer step keeps its states on the "
                       "host, and this one " +
@@ -605,6 +633,7 @@ std::string torch_optimizer_frame(const OomLog& log) {
 
 OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known) {
     OomDiagnosis d;
+    const RemedyContext context = remedy_context(log);
     d.cause = oom_cause(log, &d.evidence, &d.advice);
     d.moment = log.moment;
     d.phase = log.phase;
@@ -646,17 +675,19 @@ OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known)
         if (first.allocated_bytes) d.measured_bytes = *first.allocated_bytes + first.tried_bytes;
         // The run got through every phase before the failing one: a planner step that needs more
         // than the card there describes another run (an assumed sequence, recompute or batch).
+        // Not where the failing line creates an optimizer moment: that is the first step, whose
+        // earlier phases ran before the moments existed (torch.optim and FusedAdam make them lazily).
         for (const StepMoment& mo : timeline)
-            if (mo.phase != StepPhase::StartUp && mo.phase < d.phase && first.total_bytes && mo.allocated_bytes() > *first.total_bytes &&
-                mo.allocated_bytes() > d.earlier_peak_bytes.value_or(0.0)) {
+            if (!context.creates_moment && mo.phase != StepPhase::StartUp && mo.phase < d.phase && first.total_bytes &&
+                mo.allocated_bytes() > *first.total_bytes && mo.allocated_bytes() > d.earlier_peak_bytes.value_or(0.0)) {
                 d.earlier_peak_bytes = mo.allocated_bytes();
                 d.earlier_peak_phase = mo.phase;
             }
     }
-    d.remedies = oom_remedies(s, d.moment, d.phase, zero_known);
+    d.remedies = oom_remedies(s, d.moment, d.phase, zero_known, context);
     // A full card outside PyTorch's cache wants the same changes as a capacity shortage.
     if ((d.cause == OomCause::Capacity || d.cause == OomCause::OutsideAllocator) && d.moment == OomMoment::InStep)
-        d.fixes = capacity_fixes(s, d.phase, d.term);
+        d.fixes = capacity_fixes(s, d.phase, d.term, context);
     // The planner short of the log at the failing moment: a fix it calls fitting by less than that
     // shortfall may not have saved this run (the shortfall need not carry over to the fix's own
     // peak, so the verdict stays the planner's and the margin is named).

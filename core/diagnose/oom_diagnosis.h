@@ -66,7 +66,8 @@ struct OomDiagnosis {
     // Where the planner has the failing moment more than kMomentBelowLog below the log's bytes: what it
     // lacks there; a fix that fits with less to spare is marked (OomFix::spare_under_shortfall).
     std::optional<double> below_log_bytes;
-    bool far_below_log = false;  // more than kMomentFarBelowLog below: another run, no margin named
+    bool far_below_log = false;          // more than kMomentFarBelowLog below: another run, no margin named
+    bool offload_not_in_effect = false;  // the log shows the optimizer offload the setup has was not in effect (say_offload_not_in_effect)
     // Where the planner's own step needs more than the card before the failing moment (a phase the
     // run got past): that moment's allocated bytes and phase; an assumed value is off.
     std::optional<double> earlier_peak_bytes;
@@ -91,7 +92,16 @@ inline constexpr double kMomentFarBelowLog = 0.25;
 // only), a higher stage at stage 3, the optimizer offload that is already on. Whatever is known,
 // a remedy of the other engine is left out (a DeepSpeed key for a PyTorch FSDP run, and FSDP's
 // CPUOffload for a DeepSpeed one).
-std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase, bool zero_known = false);
+// What the log itself says beyond the moment: the model code its frames run (a Hugging Face-only
+// kernel means nothing to Megatron's GPTModel) and whether the failing allocation creates an
+// optimizer moment (a fused kernel creates the same one).
+struct RemedyContext {
+    ModelCode code = ModelCode::Any;
+    bool creates_moment = false;
+};
+RemedyContext remedy_context(const OomLog& log);
+std::vector<std::string> oom_remedies(const Scenario& s, OomMoment moment, StepPhase phase, bool zero_known = false,
+                                      const RemedyContext& context = {});
 
 // A request matches a term when they differ by at most this fraction of the request: PyTorch
 // prints two decimals (12.94 GiB is 12.935-12.945) and a parameter count stated to three

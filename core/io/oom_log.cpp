@@ -410,8 +410,13 @@ std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase) {
             {Stage3Setting, "at ZeRO-3: smaller stage3_max_live_parameters and stage3_prefetch_bucket_size (fewer gathered layers at once)",
              RemedyEngine::DeepSpeed}};
     case StepPhase::Loss:
-        return {{Any, "a chunked or fused cross-entropy (Liger, Megatron's fused vocab-parallel loss): no fp32 copy of the logits"},
-                {Any, "the loss without the fp32 up-cast (Megatron fp16_lm_cross_entropy)"},
+        // Megatron-Core's fused vocab-parallel loss up-casts too (tensor_parallel/cross_entropy.py
+        // calculate_logits_max: .float()); Megatron's --fp16-lm-cross-entropy skips the up-cast.
+        return {{Any,
+                 "a chunked cross-entropy that never builds the whole logits (Liger-Kernel's fused linear cross-entropy, the "
+                 "Trainer's use_liger_kernel): no fp32 copy of them",
+                 RemedyEngine::Any, ModelCode::HuggingFace},
+                {Any, "the loss without the fp32 up-cast (Megatron's --fp16-lm-cross-entropy)", RemedyEngine::Any, ModelCode::Megatron},
                 {Any, "a smaller micro batch or sequence"}};
     case StepPhase::GradientReduce:
         // contiguous_gradients keeps the rank's gradient partition in one buffer (stage_1_and_2.py
@@ -425,10 +430,12 @@ std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase) {
     case StepPhase::OptimizerStep:
         return {{Any,
                  "DeepSpeed's optimizer (an \"optimizer\" block in ds_config: FusedAdam, or CPU Adam with offload) instead of "
-                 "torch.optim's, whose foreach temporaries and lazily made moments peak here",
-                 RemedyEngine::DeepSpeed},
+                 "torch.optim's, whose foreach temporaries peak here",
+                 RemedyEngine::DeepSpeed, ModelCode::Any, false},
                 {OptimizerOffload, "offload_optimizer device cpu: Adam runs on the host", RemedyEngine::DeepSpeed},
-                {OptimizerOffload, "CPUOffload(offload_params=True) (fsdp_offload_params: true): the optimizer steps on the host",
+                {OptimizerOffload,
+                 "CPU offload (fsdp_offload_params: true; FSDP1's CPUOffload(offload_params=True), FSDP2's CPUOffloadPolicy()): the "
+                 "optimizer steps on the host",
                  RemedyEngine::Fsdp},
                 {Stage3Setting, "a smaller sub_group_size at stage 3", RemedyEngine::DeepSpeed}};
     case StepPhase::ParameterGather:

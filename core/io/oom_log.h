@@ -116,10 +116,17 @@ enum class RemedyScope {
 };
 // The engine whose setting a remedy names: a DeepSpeed key means nothing to a PyTorch FSDP run.
 enum class RemedyEngine { Any, DeepSpeed, Fsdp };
+// The model code a remedy needs: Liger-Kernel patches Hugging Face models; Megatron's flags act on
+// its own GPTModel. Unknown model code keeps both.
+enum class ModelCode { Any, HuggingFace, Megatron };
 struct OomRemedy {
     RemedyScope scope = RemedyScope::Any;
     std::string text;
     RemedyEngine engine = RemedyEngine::Any;
+    ModelCode code = ModelCode::Any;
+    // Useless where the failing allocation is an optimizer moment being created: DeepSpeed's
+    // FusedAdam makes exp_avg and exp_avg_sq lazily in its first step too (ops/adam/fused_adam.py).
+    bool frees_moment_creation = true;
 };
 
 // What usually frees memory at that moment, cheapest first (each citing the code path it acts

@@ -425,10 +425,58 @@ private slots:
                 for (const char* key : {"sub_group_size", "stage3_", "offload_optimizer", "bucket_size", "ds_config", "zero.Init"})
                     QVERIFY2(r.find(key) == std::string::npos, r.c_str());
         const auto step = oom_remedies(s, OomMoment::InStep, StepPhase::OptimizerStep, true);
-        QVERIFY(std::any_of(step.begin(), step.end(), [](const std::string& r) { return r.starts_with("CPUOffload"); }));
+        QVERIFY(std::any_of(step.begin(), step.end(), [](const std::string& r) { return r.starts_with("CPU offload"); }));
         s.fsdp.engine = Engine::DeepSpeed;
         const auto deepspeed = oom_remedies(s, OomMoment::InStep, StepPhase::OptimizerStep, true);
-        QVERIFY(std::none_of(deepspeed.begin(), deepspeed.end(), [](const std::string& r) { return r.starts_with("CPUOffload"); }));
+        QVERIFY(std::none_of(deepspeed.begin(), deepspeed.end(), [](const std::string& r) { return r.starts_with("CPU offload"); }));
+    }
+
+    // What the log's own lines rule out (remedy_context): a Hugging Face-only kernel for Megatron's
+    // GPTModel, Megatron's flag for a Hugging Face model, and a fused optimizer where the failing line
+    // creates an Adam moment, which FusedAdam creates too (ops/adam/fused_adam.py; a review of O03
+    // and O10).
+    void remedies_follow_what_the_log_shows_data() {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<int>("phase");
+        QTest::addColumn<QString>("kept");
+        QTest::addColumn<QString>("dropped");
+        QTest::newRow("Megatron#92: the loss without its up-cast, no Liger")
+            << "oom/megatron92_fp32_logits.log" << int(StepPhase::Loss) << "--fp16-lm-cross-entropy"
+            << "Liger";
+        QTest::newRow("the Trainer's loss (transformers' fixed_cross_entropy): Liger, no Megatron flag")
+            << "Traceback (most recent call last):\n"
+               "  File \"/venv/transformers/trainer.py\", line 2560, in _inner_training_loop\n"
+               "    tr_loss_step = self.training_step(model, inputs, num_items_in_batch)\n"
+               "  File \"/venv/transformers/loss/loss_utils.py\", line 36, in fixed_cross_entropy\n"
+               "    loss = nn.functional.cross_entropy(source, target, ignore_index=ignore_index, reduction=reduction)\n"
+               "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.83 GiB. GPU 0 has a total capacity of 79.10 GiB "
+               "of which 1.12 GiB is free.\n"
+            << int(StepPhase::Loss) << "Liger"
+            << "--fp16-lm-cross-entropy";
+        QTest::newRow("LLaMA-Factory#7532: exp_avg_sq made by zeros_like, no fused optimizer")
+            << "oom/llamafactory7532_zero3_torch_adamw.log" << int(StepPhase::OptimizerStep) << "offload_optimizer"
+            << "FusedAdam";
+        QTest::newRow("TRL#2776: torch's foreach temporary, the fused optimizer kept")
+            << "oom/trl2776_grpo_foreach_sqrt.log" << int(StepPhase::OptimizerStep) << "FusedAdam"
+            << "--fp16-lm-cross-entropy";
+    }
+    void remedies_follow_what_the_log_shows() {
+        QFETCH(QString, log);
+        QFETCH(int, phase);
+        QFETCH(QString, kept);
+        QFETCH(QString, dropped);
+        // A file of tests/data, or the log's text itself.
+        const std::string text =
+            log.endsWith(QLatin1String(".log")) ? read_text_file(test_data_path(log.toStdString())) : log.toStdString();
+        const OomLog oom = read_oom_log(text, "log");
+        const Scenario s = test::preset_scenario("llama-2-7b", "a100-80gb", 8);
+        const auto remedies = oom_remedies(s, OomMoment::InStep, static_cast<StepPhase>(phase), false, remedy_context(oom));
+        const auto has = [&](const QString& words) {
+            return std::any_of(remedies.begin(), remedies.end(),
+                               [&](const std::string& r) { return r.find(words.toStdString()) != std::string::npos; });
+        };
+        QVERIFY2(has(kept), qPrintable(kept));
+        QVERIFY2(!has(dropped), qPrintable(dropped));
     }
 
     void old_cached_figure_data() {

@@ -200,7 +200,10 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
             << " requested = " << gib(*d.measured_bytes) << "; the planner " << gib(*d.planned_bytes) << " ("
             << apart(*d.planned_bytes, *d.measured_bytes) << ")\n";
     else if (d.planned_bytes) out << "At that moment the planner has " << gib(*d.planned_bytes) << " allocated\n";
-    if (d.far_below_log)
+    if (d.far_below_log && d.offload_not_in_effect)
+        out << "  The planner is far below the log there: it describes the run with the optimizer offloaded, which this one was not "
+               "(below), and its fixes are for the offloaded run\n";
+    else if (d.far_below_log)
         out << "  The planner is far below the log there: it describes another run than this one (a value below marked [assumed], or "
                "the model), and its fixes are for the run it describes\n";
     if (d.earlier_peak_bytes)

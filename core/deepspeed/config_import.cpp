@@ -44,6 +44,13 @@ std::optional<bool> flag(const json& obj, const char* key) {
     return ds_schema::lax_boolean(obj.at(key));
 }
 
+// A bf16 or fp16 block whose "enabled" is "auto".
+bool precision_auto(const json& c) {
+    for (const char* block : {"bf16", "fp16"})
+        if (c.contains(block) && c.at(block).is_object() && c.at(block).value("enabled", json()) == "auto") return true;
+    return false;
+}
+
 // The batch sizes, with DeepSpeed-Ulysses' degree first, and the precision blocks.
 void import_batch_and_precision(const json& c, Scenario& s) {
     // DeepSpeed-Ulysses' degree first: the batch rule below counts the world over it (runtime/config.py).
@@ -55,9 +62,12 @@ void import_batch_and_precision(const json& c, Scenario& s) {
     if (auto v = integer(c, "train_batch_size"); v && *v > 0) s.training.global_batch = *v;
     else if (auto g = integer(c, "gradient_accumulation_steps"); g && *g > 0)
         s.training.global_batch = s.training.micro_batch * *g * data_parallel_size(s);
+    // "enabled": "auto" is the Trainer's or Accelerate's to fill from --bf16 / --fp16
+    // (transformers integrations/deepspeed.py trainer_config_process): the scenario's precision stays.
     if (ds_schema::block_enabled(c, "bf16")) s.training.precision = Precision::Bf16;
     else if (ds_schema::block_enabled(c, "fp16")) s.training.precision = Precision::Fp16;
-    else if (c.contains("bf16") || c.contains("fp16")) s.training.precision = Precision::Fp32;
+    else if (precision_auto(c)) {
+    } else if (c.contains("bf16") || c.contains("fp16")) s.training.precision = Precision::Fp32;
     // bf16's low-precision master weights (PR #7700): a config that sets both keys is planned with
     // them; the master weights alone (DeepSpeed runs them with ZeRO-Offload only, which the planner
     // does not model) keep fp32 master weights, and lint says so.
@@ -157,6 +167,17 @@ void import_zero(const json& z, Scenario& s) {
 }
 
 }  // namespace
+
+DsConfigSets ds_config_sets(const json& c) {
+    DsConfigSets out;
+    if (!c.is_object()) return out;
+    out.zero =
+        c.contains("zero_optimization") && c.at("zero_optimization").is_object() && integer(c.at("zero_optimization"), "stage").has_value();
+    out.micro_batch = integer(c, "train_micro_batch_size_per_gpu").value_or(0) > 0;
+    out.precision = (c.contains("bf16") || c.contains("fp16")) && !precision_auto(c);
+    out.optimizer = c.contains("optimizer") && c.at("optimizer").is_object();
+    return out;
+}
 
 json parse_ds_config_text(std::string_view text, const std::string& source_name) {
     return parse_json_text(blank_comments_and_trailing_commas(text).json, source_name);

@@ -19,4 +19,14 @@ nlohmann::json parse_ds_config_text(std::string_view text, const std::string& so
 // missing values keep the scenario's. Values DeepSpeed would reject are left for the linter.
 Scenario apply_ds_config(const nlohmann::json& config, Scenario s);
 
+// Which of a run's values a ds_config sets itself: neither absent nor "auto" (which the Trainer
+// and Accelerate fill from their own arguments), for a report that says where each value came from.
+struct DsConfigSets {
+    bool zero = false;         // zero_optimization.stage
+    bool micro_batch = false;  // train_micro_batch_size_per_gpu
+    bool precision = false;    // bf16 / fp16 "enabled", true or false
+    bool optimizer = false;    // an "optimizer" block
+};
+DsConfigSets ds_config_sets(const nlohmann::json& config);
+
 }  // namespace zp

@@ -12,6 +12,7 @@
 #include "core/base/file_io.h"
 #include "core/base/format.h"
 #include "core/base/units.h"
+#include "core/deepspeed/config_import.h"
 #include "core/diagnose/log_diagnosis.h"
 #include "core/diagnose/log_setup.h"
 #include "core/diagnose/oom_diagnosis.h"
@@ -72,6 +73,7 @@ struct SetupRow {
     std::string field, value, source;
 };
 
+// `in_ds_config`: the file set the value itself (ds_config_sets: not absent, not "auto").
 std::string source_of(const Args& a, const LogSetup& log, const char* field, const std::vector<const Option*>& options, bool in_ds_config,
                       bool in_hf_config) {
     for (const Option* o : options)
@@ -83,7 +85,11 @@ std::string source_of(const Args& a, const LogSetup& log, const char* field, con
 }
 
 std::vector<SetupRow> setup_rows(const Args& a, const LogSetup& log, const Scenario& s) {
-    // The options, and whether --ds-config / --hf-config can set each value, in setup_values' order.
+    // What --ds-config sets itself: a value it leaves absent or "auto" is the Trainer's (a review:
+    // an "auto" micro batch and a file without an optimizer block were labelled [ds-config]).
+    DsConfigSets sets;
+    if (auto file = a.get(opt::ds_config)) sets = ds_config_sets(parse_ds_config_text(read_text_file(*file), *file));
+    // The options, and whether --ds-config / --hf-config set each value, in setup_values' order.
     struct Given {
         std::vector<const Option*> options;
         bool ds, hf;
@@ -92,12 +98,12 @@ std::vector<SetupRow> setup_rows(const Args& a, const LogSetup& log, const Scena
         {{&opt::model, &opt::params, &opt::layers, &opt::hidden}, false, true},  // a preset, a size or a custom architecture
         {{&opt::gpus, &opt::nodes, &opt::gpus_per_node}, false, false},
         {{&opt::gpu, &opt::cluster, &opt::gpu_mem}, false, false},
-        {{&opt::stage, &opt::offload_optimizer, &opt::offload_param}, true, false},
-        {{&opt::micro_batch}, true, false},
+        {{&opt::stage, &opt::offload_optimizer, &opt::offload_param}, sets.zero, false},
+        {{&opt::micro_batch}, sets.micro_batch, false},
         {{&opt::seq}, false, false},
         {{&opt::checkpointing}, false, false},
-        {{&opt::precision}, true, false},
-        {{&opt::optimizer, &opt::fused_optimizer}, true, false},
+        {{&opt::precision}, sets.precision, false},
+        {{&opt::optimizer, &opt::fused_optimizer}, sets.optimizer, false},
         {{&opt::finetune, &opt::lora_rank, &opt::lora_targets}, false, false},
     };
     const std::vector<SetupValue> values = setup_values(s);

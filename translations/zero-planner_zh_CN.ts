@@ -3948,7 +3948,7 @@ Not loaded into the controls: %1</source>
     </message>
     <message>
         <source>with %1 recompute</source>
-        <translation>采用 %1 重计算</translation>
+        <translation>采用%1重计算</translation>
     </message>
     <message>
         <source>%1: at most %2 tokens a sequence (then %3) at micro batch %4 %5, %6 tokens/s there.</source>

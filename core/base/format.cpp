@@ -101,9 +101,17 @@ double seconds_per(DurationUnit unit) {
     return 1.0;
 }
 
-std::string format_seconds(double seconds) {
+std::string format_seconds(double seconds) { return format_seconds_in(seconds, duration_unit(seconds)); }
+
+std::string format_seconds_in(double seconds, DurationUnit unit, int decimals) {
     if (!std::isfinite(seconds)) return "n/a";
-    const DurationUnit unit = duration_unit(seconds);
+    if (decimals >= 0 && unit != DurationUnit::Milliseconds) {
+        const char* name = unit == DurationUnit::Seconds   ? " s"
+                           : unit == DurationUnit::Minutes ? " min"
+                           : unit == DurationUnit::Hours   ? " h"
+                                                           : " days";
+        return format_fixed(seconds / seconds_per(unit), decimals) + name;
+    }
     // Milliseconds by multiplying, as before the unit was named (x / 1e-3 rounds differently).
     const double in_unit = unit == DurationUnit::Milliseconds ? seconds * 1000.0 : seconds / seconds_per(unit);
     switch (unit) {

@@ -17,5 +17,8 @@ double round_to(double value, int decimals);  // a figure for JSON output: round
 enum class DurationUnit { Milliseconds, Seconds, Minutes, Hours, Days };
 DurationUnit duration_unit(double seconds);
 double seconds_per(DurationUnit unit);
+// `seconds` written in `unit` as format_seconds writes that unit ("1.9 min" for 112.65 s in minutes),
+// or with `decimals` where given: captions beside an axis that reads in one unit.
+std::string format_seconds_in(double seconds, DurationUnit unit, int decimals = -1);
 
 }  // namespace zp

@@ -154,6 +154,28 @@ private slots:
         if (!knownBug.isEmpty()) QEXPECT_FAIL("", qPrintable(knownBug), Continue);
         QCOMPARE(QString::fromStdString(zp::format_seconds(seconds)), text);
     }
+
+    // A duration in a given unit, as the step-time chart's captions beside an axis of that unit.
+    // clang-format off
+    void seconds_in_unit_data() {
+        QTest::addColumn<double>("seconds");
+        QTest::addColumn<int>("unit");
+        QTest::addColumn<int>("decimals");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("112.65 s in minutes, the unit's own decimals") << 112.65 << int(zp::DurationUnit::Minutes) << -1 << "1.9 min";
+        QTest::newRow("112.65 s in minutes, two decimals") << 112.65 << int(zp::DurationUnit::Minutes) << 2 << "1.88 min";
+        QTest::newRow("100.1 min in hours, two decimals") << 6006.0 << int(zp::DurationUnit::Hours) << 2 << "1.67 h";
+        QTest::newRow("seconds as format_seconds writes them") << 10.7631 << int(zp::DurationUnit::Seconds) << -1 << "10.76 s";
+        QTest::newRow("not a number") << kNaN << int(zp::DurationUnit::Minutes) << 2 << "n/a";
+    }
+    // clang-format on
+    void seconds_in_unit() {
+        QFETCH(double, seconds);
+        QFETCH(int, unit);
+        QFETCH(int, decimals);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(zp::format_seconds_in(seconds, static_cast<zp::DurationUnit>(unit), decimals)), text);
+    }
 };
 
 ZP_TEST_APPLESS_MAIN(TestFormat)

@@ -212,9 +212,10 @@ void ScalingView::placeLabels(double capacity) {
     // A label's height as a share of the axis's (a guess before the first layout).
     const double axis_pixels = plot_->axisRect()->height();
     const double label = axis_pixels > 0 ? (QFontMetricsF(capacity_label_->font()).height() + 2) / axis_pixels : 0.08;
-    // At the right end, unless the GPU-count marker's label stands there (over 512 GPUs): then at the
-    // left end, so the two do not meet when the capacity line runs along the top (a 100M model on 4096 GPUs).
-    const bool marker_right = marker_gpus_ > 512;
+    // At the right end, unless the GPU-count marker's label stands there (from 512 GPUs: a label
+    // right of the 512 line ran into "GPU 79.6 GiB", a window review): then at the left end, so the
+    // two do not meet when the capacity line runs along the top (a 100M model on 4096 GPUs).
+    const bool marker_right = marker_gpus_ >= 512;
     const QString capacity_text = tr("GPU %1").arg(capacityText(capacity));
     // The GPU counts the label spans from its end of the line (the curves' points under it count,
     // not only the end's: a point at 1,024 GPUs stood under a label anchored at 4,096).
@@ -246,8 +247,7 @@ void ScalingView::placeLabels(double capacity) {
     }
     const bool marker_bottom = top_taken && !bottom_taken;
     marker_label_->position->setCoords(marker_gpus_, marker_bottom ? 0.98 : 0.02);
-    marker_label_->setPositionAlignment((marker_gpus_ > 512 ? Qt::AlignRight : Qt::AlignLeft) |
-                                        (marker_bottom ? Qt::AlignBottom : Qt::AlignTop));
+    marker_label_->setPositionAlignment((marker_right ? Qt::AlignRight : Qt::AlignLeft) | (marker_bottom ? Qt::AlignBottom : Qt::AlignTop));
     marker_label_->setColor(highlightColor(pal));
     marker_label_->setBrush(label_bg);
     marker_label_->setText(marker_gpus_ == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(static_cast<qint64>(marker_gpus_)));

@@ -58,8 +58,8 @@ TimeView::TimeView(PlannerDocument* doc, QWidget* parent)
 
 DurationUnit TimeView::axisUnit() const { return ticker_->unit(); }
 
-// The captions write each bar's time in its own unit (format_seconds); the axis reads in the unit
-// of the tallest bar it shows whole, so its ticks and the captions near its top agree.
+// The axis reads in the unit of the tallest bar it shows whole; the captions in the same unit where
+// that reads at least 1 ("1.9 min" beside "2.5 min", not "112.65 s"), in their own below ("35.96 s").
 void TimeView::setAxisUnit(double top_seconds) {
     ticker_->setUnitFor(top_seconds);
     QString title;
@@ -193,7 +193,17 @@ void TimeView::setCaptions() {
         // The recommended setup marked as the memory view marks it: which bar the card talks about.
         const bool recommended = c.fit.all() && o.plan_valid && o.plan.feasible && same_setup(c.zero, o.plan.best.zero);
         text->setColor(!c.fit.all() ? capacityColor(pal) : recommended ? highlightColor(pal) : pal.color(QPalette::WindowText));
-        QString caption = QString::fromStdString(format_seconds(c.step.seconds));
+        const DurationUnit axis = ticker_->unit();
+        // On an axis of minutes, hours or days; two decimals below 10 of the unit, so that steps a
+        // few percent apart still read apart. Seconds are written as everywhere (format_seconds).
+        const double in_axis = c.step.seconds / seconds_per(axis);
+        const bool long_axis = axis != DurationUnit::Seconds && axis != DurationUnit::Milliseconds;
+        QString caption = QString::fromStdString(long_axis && in_axis >= 1.0 ? format_seconds_in(c.step.seconds, axis, in_axis < 10 ? 2 : 1)
+                                                                             : format_seconds(c.step.seconds));
+        // Steps of different sizes are ranked by tokens/s (the axis title says so): with room for one
+        // line only, that line is the tokens/s, not the seconds (a window review: ZeRO-1's shorter
+        // bar read as the faster setup at 1280 x 720).
+        if (mixed_steps_ && !roomy_) caption = tokensCaption(c);
         if (roomy_) caption += QStringLiteral("\n") + tokensCaption(c);
         if (roomy_ && mixed_steps_) caption += QStringLiteral("\n") + stepTokensCaption(c);
         if (not_run) caption = QStringLiteral("\u2717 ") + SetupBarChart::misfitMark(c);

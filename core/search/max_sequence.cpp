@@ -157,8 +157,13 @@ MicroBatchCeiling largest_micro_batch_of(const Scenario& s, const Candidate& c) 
     const Scenario fixed = as_planned(s, c);
     const auto fit = [&](std::int64_t micro) { return fit_of(at_micro_batch(fixed, micro)); };
     MicroBatchCeiling out;
-    if (!fit(1).fits) return out;
-    const LargestFit largest = largest_fitting(limits::kMicroBatch.max, fit);
+    // The ceiling above the plan's own micro batch: a smaller one need not fit where it does, since
+    // more accumulation steps can cost more (FSDP's no_sync keeps each rank's unsharded gradient
+    // from the first micro step to the last, fsdp_memory.h; the card said nothing of the plan's 4).
+    const PointFit own = fit(c.micro_batch);
+    if (!own.fits) return out;
+    const LargestFit largest =
+        largest_fitting(limits::kMicroBatch.max, [&](std::int64_t micro) { return micro <= c.micro_batch ? own : fit(micro); });
     out.max_micro_batch = largest.n;
     out.global_batch = at_micro_batch(fixed, largest.n).training.global_batch;
     out.limit = largest.stop.limit;

@@ -13,9 +13,11 @@
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
 #include "core/model/trainable_params.h"
+#include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/model_presets.h"
 #include "core/report/report.h"
+#include "core/search/max_sequence.h"
 #include "core/search/recommender.h"
 #include "core/search/scenario_edits.h"
 #include "core/search/zero_setups.h"
@@ -459,6 +461,22 @@ private slots:
                 for (const char* fsdp1 : {"NO_SHARD", "SHARD_GRAD_OP", "FULL_SHARD", "CPUOffload("})
                     QVERIFY2(!std::strstr(e.what(), fsdp1), e.what());
         }
+    }
+
+    // The largest micro batch of an FSDP plan is sought above the plan's own: with accumulation,
+    // no_sync keeps the whole unsharded gradient, so micro batch 1 (4 micro steps) does not fit
+    // where the plan's 4 (one micro step) does, and the window's card said nothing (a review).
+    void largest_micro_batch_starts_at_the_plans() {
+        Scenario s = default_scenario();
+        s.model = model_preset("llama-3.1-70b").spec;
+        s.cluster = cluster_preset("dgx-h100").cluster;
+        s = with_gpu_count(s, 16, 8);
+        s.fsdp.engine = Engine::Fsdp;
+        const Plan p = recommend(s);
+        QVERIFY(p.feasible);
+        const PlanRoom room = room_of(s, p.best);
+        QVERIFY(room.micro.has_value());
+        QVERIFY2(room.micro->max_micro_batch >= p.best.micro_batch, qPrintable(QString::number(room.micro->max_micro_batch)));
     }
 
     // Each setup in its engine's words: FSDP1's ShardingStrategy names, FSDP2's fully_shard

@@ -121,9 +121,20 @@ void SetupBarChart::fitLabel(qsizetype i, double room) {
         // (wrapToWidth): the label's font is made smaller instead, down to three quarters of the
         // view's, in half points: each size is a font engine Qt loads once (QFontCache), so a pitch
         // that moves by a pixel reuses the size before rather than loading another.
-        const double widest = widestLine(fit.text, QFontMetricsF(fit.font));
+        // A mark with its word ("✗ FSDP", "✗ pipeline") that wrapToWidth cut to the mark alone counts
+        // at its whole width: a smaller font keeps the word before the mark stands alone (a window
+        // review: "not in FSDP" read as the bare "does not fit" mark at 1280 x 720).
+        // Only where the smallest size keeps it: a word too long even there ("✗ pipeline" between
+        // seven bars) leaves the mark alone at the view's size.
+        constexpr double kSmallestScale = 0.75;
+        const double wrapped_widest = widestLine(fit.text, QFontMetricsF(fit.font));
+        double widest = wrapped_widest;
+        for (const QString& line : fit.full_text.split(QLatin1Char('\n')))
+            if (const double whole = QFontMetricsF(fit.font).horizontalAdvance(line);
+                line.size() > 2 && line[1] == QLatin1Char(' ') && line[0].isSymbol() && whole * kSmallestScale <= room)
+                widest = std::max(widest, whole);
+        const QString at_full_size = fit.text;
         if (bars_ > 1 && widest > room && fit.font.pointSizeF() > 0) {
-            constexpr double kSmallestScale = 0.75;
             constexpr double kStepsPerPoint = 2;
             const double size = fit.font.pointSizeF();
             fit.font.setPointSizeF(std::max(size * kSmallestScale, std::floor(size * room / widest * kStepsPerPoint) / kStepsPerPoint));
@@ -134,6 +145,12 @@ void SetupBarChart::fitLabel(qsizetype i, double room) {
             for (QString shorter = withoutLastDetail(fit.full_text);
                  !shorter.isEmpty() && widestLine(fit.text, QFontMetricsF(fit.font)) > room; shorter = withoutLastDetail(shorter))
                 fit.text = wrapToWidth(shorter, QFontMetricsF(fit.font), room);
+            // Shrunk for a mark's word alone, which the smaller size still cut: the view's size back.
+            if (wrapped_widest <= room && fit.text.count(QLatin1Char('\n')) == at_full_size.count(QLatin1Char('\n')) &&
+                fit.text.size() == at_full_size.size()) {
+                fit.font = fit.full_font;
+                fit.text = at_full_size;
+            }
         }
     }
     if (fit.font != label->font()) label->setFont(fit.font);

@@ -6,6 +6,8 @@
 #include "ui/chart/plot_style.h"
 #include "ui/document/planner_document.h"
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QClipboard>
 #include <QGridLayout>
@@ -97,7 +99,8 @@ ComparePanel::ComparePanel(PlannerDocument* doc, QWidget* parent)
     layout->addLayout(buttons);
     layout->addWidget(empty_);
     layout->addLayout(pin_rows_);
-    layout->addWidget(figures_);
+    // The figures first: up to every row before the config keys take what is left.
+    layout->addWidget(figures_, 10);
     layout->addWidget(config_title_);
     layout->addWidget(config_, 1);
     connect(pin_button_, &QPushButton::clicked, this, &ComparePanel::pinRequested);
@@ -207,9 +210,16 @@ void ComparePanel::rebuild() {
         }
     }
 
-    // Every figure in sight: the table is as tall as its rows; the config keys scroll.
-    figures_->setFixedHeight(figures_->verticalHeader()->length() + figures_->horizontalHeader()->sizeHint().height() +
-                             2 * figures_->frameWidth() + figures_->horizontalScrollBar()->sizeHint().height());
+    // Every figure in sight where there is room: the table is as tall as its rows, and the config
+    // keys scroll; on a short screen it gives way down to three rows and scrolls too (a fixed height
+    // made the window taller than 720 pixels with two pins, a window review).
+    const int chrome = figures_->horizontalHeader()->sizeHint().height() + 2 * figures_->frameWidth() +
+                       figures_->horizontalScrollBar()->sizeHint().height();
+    const int all_rows = figures_->verticalHeader()->length();
+    constexpr int kRowsAtLeast = 3;
+    const int some_rows = figures_->rowCount() > 0 ? kRowsAtLeast * all_rows / std::max(figures_->rowCount(), kRowsAtLeast) : 0;
+    figures_->setMaximumHeight(all_rows + chrome);
+    figures_->setMinimumHeight(std::min(all_rows, some_rows) + chrome);
 
     std::vector<PlanFigures> pinned;
     for (const PinnedPlan& p : pins) pinned.push_back(p.figures);

@@ -128,7 +128,9 @@ nlohmann::json diagnosis_json(const std::string& path, const OomLog& log, const 
                      {"advice", d.advice},
                      {"moment", oom_moment_key(d)},
                      {"where", oom_moment_words(d.moment, d.phase)},
-                     {"remedies", d.remedies}};
+                     // As the text: what frees memory is said for a shortage of it, not for a
+                     // device-placement failure or a card with room (a review: O07's JSON listed them).
+                     {"remedies", d.cause == OomCause::Capacity ? d.remedies : std::vector<std::string>{}}};
     j["events"] = nlohmann::json::array();
     for (const OomEvent& e : log.events) j["events"].push_back(event_json(e));
     if (!d.moment_from.empty()) j["moment_from"] = d.moment_from;

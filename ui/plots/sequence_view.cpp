@@ -334,6 +334,9 @@ void SequenceView::drawCurves() {
     wall_->point1->setCoords(wall, 0);
     wall_->point2->setCoords(wall, 1);
     wall_label_->position->setCoords(wall, 0.02);
+    // Right of its line, unless the line stands in the last quarter of the lengths: there the label
+    // ran off the plot's edge at 1280 x 720 ("longest 4.19M (" in zh_CN, a window review).
+    wall_label_->setPositionAlignment((wall > 0.75 * right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
     wall_label_->setText(tr("longest %1 (%2)").arg(compactTokens(wall), limitShortName(overview_.chosen.limit)));
     const double target = static_cast<double>(overview_.target_seq_len);
     target_->point1->setCoords(target, 0);

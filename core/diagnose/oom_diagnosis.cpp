@@ -382,6 +382,12 @@ std::optional<OomTerm> match_request(double request_bytes, const std::vector<Oom
 
 namespace {
 
+// torch.optim's _init_group (and FusedAdam's step) make exp_avg and exp_avg_sq with zeros_like on
+// the first step: a failing line that does is the moment's creation.
+bool creates_optimizer_moment(const std::string& line) {
+    return line.find("zeros_like") != std::string::npos && line.find("exp_avg") != std::string::npos;
+}
+
 // The term the failing source line names (torch/optim/adam.py, adamw.py: "denom =
 // (exp_avg_sq.sqrt() / ...)", "exp_avg_sq_sqrt = torch._foreach_sqrt(...)";
 // state["exp_avg_sq"] = torch.zeros_like(...) in _init_group), whatever the scenario's optimizer.
@@ -399,7 +405,7 @@ std::optional<OomTerm> term_of_line(const std::string& line, const std::vector<O
         for (const OomTerm& t : oom_request_terms(torch_optim))
             if (t.name.rfind("torch.optim's temporary", 0) == 0) return t;
     }
-    if (line.find("zeros_like") != std::string::npos && line.find("exp_avg") != std::string::npos) return named("an optimizer moment");
+    if (creates_optimizer_moment(line)) return named("an optimizer moment");
     return std::nullopt;
 }
 
@@ -585,10 +591,7 @@ RemedyContext remedy_context(const OomLog& log) {
     if (has_frame(log, {"vocab_parallel_cross_entropy", "post_language_model_processing"})) c.code = ModelCode::Megatron;
     else if (has_frame(log, {"_inner_training_loop", "compute_loss", "ForCausalLMLoss", "fixed_cross_entropy"}))
         c.code = ModelCode::HuggingFace;
-    // torch.optim's _init_group (and FusedAdam's step) make exp_avg and exp_avg_sq with zeros_like
-    // on the first step: the failing line is the creation.
-    const std::string& line = log.failing_line;
-    c.creates_moment = line.find("zeros_like") != std::string::npos && line.find("exp_avg") != std::string::npos;
+    c.creates_moment = creates_optimizer_moment(log.failing_line);
     return c;
 }
 

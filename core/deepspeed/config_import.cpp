@@ -131,6 +131,7 @@ void import_zero(const json& z, Scenario& s) {
     // A config that names a ZeRO++ key fixes ZeRO++ (the search no longer chooses it).
     for (const char* key : {"zero_hpz_partition_size", "zero_quantized_weights", "zero_quantized_gradients"})
         if (z.contains(key)) s.zero.auto_zeropp = false;
+    // The deprecated cpu_offload / cpu_offload_param are read as their blocks (offload_device_name).
     const auto device = [&](const char* sub) {
         try {
             return parse_offload_device(ds_schema::offload_device_name(z, sub));
@@ -140,12 +141,6 @@ void import_zero(const json& z, Scenario& s) {
     };
     s.zero.offload_optimizer = s.zero.stage >= 1 ? device("offload_optimizer") : OffloadDevice::None;
     s.zero.offload_param = s.zero.stage == 3 ? device("offload_param") : OffloadDevice::None;
-    // The deprecated booleans, as DeepSpeed reads them when the new block is absent (zero/config.py
-    // cpu_offload / cpu_offload_param, new_param_fn: true is the block with device cpu).
-    if (!z.contains("offload_optimizer") && flag(z, "cpu_offload").value_or(false) && s.zero.stage >= 1)
-        s.zero.offload_optimizer = OffloadDevice::Cpu;
-    if (!z.contains("offload_param") && flag(z, "cpu_offload_param").value_or(false) && s.zero.stage == 3)
-        s.zero.offload_param = OffloadDevice::Cpu;
     if (z.contains("offload_param") && z.at("offload_param").is_object()) {
         if (auto v = integer(z.at("offload_param"), "buffer_count")) s.zero.offload_param_buffer_count = *v;
         if (auto v = integer(z.at("offload_param"), "buffer_size")) s.zero.offload_param_buffer_size = static_cast<double>(*v);

@@ -106,7 +106,12 @@ const std::set<std::string>& boolean_paths() { return kBooleanPaths; }
 std::span<const DeprecatedKey> deprecated_zero_keys() { return kDeprecated; }
 
 std::string offload_device_name(const json& zero_optimization, const char* sub) {
-    const json device = zero_optimization.is_object() && zero_optimization.contains(sub) && zero_optimization.at(sub).is_object()
+    if (!zero_optimization.is_object()) return "none";
+    if (!zero_optimization.contains(sub))
+        for (const DeprecatedKey& d : kDeprecated)
+            if (d.new_key && std::string_view(d.new_key) == sub && zero_optimization.contains(d.key))
+                return lax_boolean(zero_optimization.at(d.key)).value_or(false) ? "cpu" : "none";
+    const json device = zero_optimization.contains(sub) && zero_optimization.at(sub).is_object()
                             ? zero_optimization.at(sub).value("device", json())
                             : json();
     return device.is_string() ? device.get<std::string>() : "none";

@@ -44,6 +44,8 @@ std::span<const DeprecatedKey> deprecated_zero_keys();
 
 // The offload device a zero_optimization block names for `sub` ("offload_param" or
 // "offload_optimizer"): the device string as written, or "none" when absent or not a string.
+// Without the block, the deprecated boolean DeepSpeed reads as it (cpu_offload, cpu_offload_param:
+// deprecated_zero_keys' new_key) gives "cpu" when true, as zero/config.py's new_param_fn does.
 std::string offload_device_name(const nlohmann::json& zero_optimization, const char* sub);
 // Whether the top-level block `key` ("fp16", "bf16") says "enabled": true.
 bool block_enabled(const nlohmann::json& config, const char* key);

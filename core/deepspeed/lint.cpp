@@ -460,8 +460,8 @@ private:
     void check_client_optimizer_offloaded(int st) {
         if (st < 1 || j_.contains("optimizer") || !is_object("zero_optimization")) return;
         const json& z = j_.at("zero_optimization");
-        const bool legacy = z.contains("cpu_offload") && z.at("cpu_offload") == true && !z.contains("offload_optimizer");
-        if (ds_schema::offload_device_name(z, "offload_optimizer") == "none" && !legacy) return;
+        if (ds_schema::offload_device_name(z, "offload_optimizer") == "none") return;  // the deprecated cpu_offload included
+        const bool legacy = !z.contains("offload_optimizer");
         if (j_.contains("zero_force_ds_cpu_optimizer") && j_.at("zero_force_ds_cpu_optimizer") == false) return;
         add(Severity::Warning, legacy ? "zero_optimization.cpu_offload" : "zero_optimization.offload_optimizer",
             "the optimizer is offloaded and the config has no \"optimizer\" block, so the script's optimizer steps the partition: "

@@ -368,6 +368,12 @@ std::string oom_moment_words(OomMoment moment, StepPhase phase) {
     return "?";
 }
 
+namespace {
+// PyTorch FSDP's CPU offload by the names its users set it with, in both remedies that name it.
+constexpr const char* kFsdpCpuOffload =
+    "CPU offload (fsdp_offload_params: true; FSDP1's CPUOffload(offload_params=True), FSDP2's CPUOffloadPolicy())";
+}  // namespace
+
 std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase) {
     using enum RemedyScope;
     switch (moment) {
@@ -396,8 +402,7 @@ std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase) {
             {SplitStates, "more data-parallel GPUs or a higher ZeRO stage: the fp32 master weights and Adam moments are split over them"},
             {OptimizerOffload, "offload_optimizer device cpu (ZeRO-Offload): the optimizer states leave the GPU", RemedyEngine::DeepSpeed},
             {OptimizerOffload,
-             "CPU offload (fsdp_offload_params: true; FSDP1's CPUOffload(offload_params=True), FSDP2's CPUOffloadPolicy()): FSDP "
-             "keeps the parameters, their gradients and the optimizer states on the host",
+             std::string(kFsdpCpuOffload) + ": FSDP keeps the parameters, their gradients and the optimizer states on the host",
              RemedyEngine::Fsdp},
             {Stage3Setting, "a smaller sub_group_size at stage 3 (stage3.py converts the fp32 partition one sub-group at a time)",
              RemedyEngine::DeepSpeed}};
@@ -433,10 +438,7 @@ std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase) {
                  "torch.optim's, whose foreach temporaries peak here",
                  RemedyEngine::DeepSpeed, ModelCode::Any, false},
                 {OptimizerOffload, "offload_optimizer device cpu: Adam runs on the host", RemedyEngine::DeepSpeed},
-                {OptimizerOffload,
-                 "CPU offload (fsdp_offload_params: true; FSDP1's CPUOffload(offload_params=True), FSDP2's CPUOffloadPolicy()): the "
-                 "optimizer steps on the host",
-                 RemedyEngine::Fsdp},
+                {OptimizerOffload, std::string(kFsdpCpuOffload) + ": the optimizer steps on the host", RemedyEngine::Fsdp},
                 {Stage3Setting, "a smaller sub_group_size at stage 3", RemedyEngine::DeepSpeed}};
     case StepPhase::ParameterGather:
         return {{ToStage3, "ZeRO-3 instead of ZeRO-1/2 (no whole 16-bit model gathered after the step)", RemedyEngine::DeepSpeed},

@@ -13,6 +13,12 @@ namespace zp {
 
 enum class Engine { DeepSpeed, Fsdp, Fsdp2 };
 
+// FSDP2's words for a sharded stage: fully_shard's reshard_after_forward, True at stage 3 (its
+// default, FULL_SHARD's), False at stage 2 (SHARD_GRAD_OP's).
+inline const char* reshard_after_forward_argument(int stage) {
+    return stage == 3 ? "reshard_after_forward=True" : "reshard_after_forward=False";
+}
+
 // The dtypes FSDP keeps and computes in, as people set them:
 //   Mixed     fp32 model (the sharded FlatParameter in fp32) with MixedPrecision(param_dtype =
 //             reduce_dtype = buffer_dtype = the training precision): what transformers' Trainer

@@ -172,8 +172,8 @@ void validate_fsdp(const Scenario& s) {
     // FSDP2's words are fully_shard's arguments (zero_setups.h fsdp_setup_name), FSDP1's its strategies.
     const bool fsdp2 = f.engine == Engine::Fsdp2;
     const std::string offload = fsdp2 ? "offload_policy=CPUOffloadPolicy()" : "CPUOffload(offload_params=True)";
-    const std::string stage2 = fsdp2 ? "reshard_after_forward=False" : "SHARD_GRAD_OP";
-    const std::string stage3 = fsdp2 ? "reshard_after_forward=True" : "FULL_SHARD";
+    const std::string stage2 = fsdp2 ? reshard_after_forward_argument(2) : "SHARD_GRAD_OP";
+    const std::string stage3 = fsdp2 ? reshard_after_forward_argument(3) : "FULL_SHARD";
     if (z.stage == 1)
         throw InputError("engine " + engine + " has no optimizer-only sharding (ZeRO stage 1): use stage 2 (" + stage2 + ") or 3 (" +
                          stage3 + ")" + (fsdp2 ? "" : ", or 0 (NO_SHARD)"));

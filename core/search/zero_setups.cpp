@@ -99,8 +99,7 @@ std::string short_setup_label(const SetupKey& k, Engine e, bool hybrid_shard) {
     // FSDP2's words without their keyword: "fully_shard" (resharding after forward, stage 3),
     // "no reshard" (stage 2), "HSDP" on a 2-D mesh; an offload "+CPU" as the ZeRO labels say it.
     if (e == Engine::Fsdp2) {
-        std::string name = hybrid_shard ? "HSDP" : k.stage == 3 ? "fully_shard" : "";
-        if (k.stage != 3) name += name.empty() ? "no reshard" : " no reshard";
+        const std::string name = hybrid_shard ? (k.stage == 3 ? "HSDP" : "HSDP no reshard") : (k.stage == 3 ? "fully_shard" : "no reshard");
         return name + (k.offload_param == OffloadDevice::Cpu ? "+CPU" : "");
     }
     // The strategy's name, its CPUOffload shortened as the ZeRO labels shorten an offload ("+CPU").
@@ -126,6 +125,11 @@ std::string fsdp_strategy_name(const SetupKey& k, bool hybrid_shard) {
     return std::string(name) + (k.offload_param == OffloadDevice::Cpu ? " + CPUOffload" : "");
 }
 
+namespace {
+// FSDP2's CPU offload after a setup's name: offload_policy=CPUOffloadPolicy().
+std::string fully_shard_offload_words(const SetupKey& k) { return k.offload_param == OffloadDevice::Cpu ? " + CPUOffloadPolicy" : ""; }
+}  // namespace
+
 std::string fsdp_setup_name(const SetupKey& k, Engine e, bool hybrid_shard) {
     if (e != Engine::Fsdp2) return fsdp_strategy_name(k, hybrid_shard);
     if (!engine_runs_setup(FsdpSetup{.engine = e}, k)) return {};
@@ -134,8 +138,8 @@ std::string fsdp_setup_name(const SetupKey& k, Engine e, bool hybrid_shard) {
     // forward to its backward (SHARD_GRAD_OP's); hybrid sharding is a 2-D device mesh (replicate,
     // shard: HSDP); offload is offload_policy=CPUOffloadPolicy().
     std::string name = hybrid_shard ? "fully_shard on an HSDP mesh" : "fully_shard";
-    if (k.stage != 3) name += ", reshard_after_forward=False";
-    return name + (k.offload_param == OffloadDevice::Cpu ? " + CPUOffloadPolicy" : "");
+    if (k.stage != 3) name += std::string(", ") + reshard_after_forward_argument(k.stage);
+    return name + fully_shard_offload_words(k);
 }
 
 std::string engine_words(const Scenario& s, bool name_strategy) {
@@ -146,8 +150,7 @@ std::string engine_words(const Scenario& s, bool name_strategy) {
     const bool hybrid = fsdp_hybrid_sharding(s);
     // Under FSDP2 the engine's name already says fully_shard: its argument, which says the stage.
     const std::string strategy = f.engine == Engine::Fsdp2 && engine_runs_setup(f, k)
-                                     ? std::string("reshard_after_forward=") + (k.stage == 3 ? "True" : "False") +
-                                           (k.offload_param == OffloadDevice::Cpu ? " + CPUOffloadPolicy" : "")
+                                     ? reshard_after_forward_argument(k.stage) + fully_shard_offload_words(k)
                                      : fsdp_strategy_name(k, hybrid);
     std::string out = engine_name(f.engine) + ", ";
     if (name_strategy)

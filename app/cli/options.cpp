@@ -54,7 +54,7 @@ constinit const Option precision{"--precision", "", "training precision (default
 constinit const Option optimizer{"--optimizer", "", "the optimizer", G::Training, S::Training, words<Optimizer>};
 constinit const Option seq{"--seq", "S", "sequence length in tokens (4096)", G::Training, S::Training};
 constinit const Option micro_batch{"--micro-batch", "B", "micro batch per GPU (1)", G::Training, S::Training};
-constinit const Option global_batch{"--global-batch", "GB", "global batch (64, raised to a multiple of micro x GPUs)", G::Training, S::Training};
+constinit const Option global_batch{"--global-batch", "GB", "global batch (auto: 64, or one sequence per data-parallel rank for --job long-context, raised to a multiple of micro x ranks)", G::Training, S::Training};
 constinit const Option checkpointing{"--checkpointing", "", "activation recompute", G::Training, S::Training, words<Checkpointing>};
 constinit const Option flash_attention{"--flash-attention", "on|off", "FlashAttention", G::Training, S::Training};
 constinit const Option attention_softmax{"--attention-softmax", "", "without flash attention: unfused (Hugging Face's eager attention: scale, masks and softmax as separate kernels) or fused (Megatron's FusedScaleMaskSoftmax)", G::Training, S::Training, words<AttentionSoftmax>};

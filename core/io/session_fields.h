@@ -106,6 +106,7 @@ void visit_fields(S& s, V& v) {
     v("training", "micro_batch", t.micro_batch, FieldRule{.min = 1});
     v("training", "auto_micro_batch", t.auto_micro_batch);
     v("training", "global_batch", t.global_batch, FieldRule{.min = 0});
+    v("training", "automatic_batch_sequences", t.automatic_batch_sequences, FieldRule{.min = 1});  // since version 32
     v("training", "checkpointing", t.checkpointing);
     v("training", "auto_checkpointing", t.auto_checkpointing);
     v("training", "flash_attention", t.flash_attention);

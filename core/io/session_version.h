@@ -93,6 +93,9 @@
 //   version 31 engine.hybrid_shard (FSDP's HYBRID_SHARD / HYBRID_SHARD_ZERO2: sharded inside each
 //              node, replicated across nodes); a version-30 file has it off (version 30 had no
 //              hybrid sharding).
+//   version 32 training.automatic_batch_sequences (what the automatic global batch aims at before
+//              it is rounded: 64, or 1 for the long-context job); a version-31 file has 64 (what
+//              version 31 planned for every job).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -107,7 +110,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 31;
+inline constexpr int kSessionVersion = 32;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

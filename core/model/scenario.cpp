@@ -17,8 +17,7 @@ namespace zp {
 
 std::int64_t effective_global_batch(const Training& t, std::int64_t world_size) {
     if (t.global_batch > 0) return t.global_batch;
-    const std::int64_t wanted = 64;
-    return next_multiple(wanted, t.micro_batch * world_size);
+    return next_multiple(std::max<std::int64_t>(t.automatic_batch_sequences, 1), t.micro_batch * world_size);
 }
 
 std::string nearest_multiples(std::int64_t n, std::int64_t step) {

@@ -128,7 +128,13 @@ struct Training {
     std::int64_t seq_len = 4096;
     std::int64_t micro_batch = 1;   // sequences per GPU per forward
     bool auto_micro_batch = true;   // the recommender searches micro batches; false: only micro_batch
-    std::int64_t global_batch = 0;  // sequences per optimizer step; 0 = default_global_batch()
+    std::int64_t global_batch = 0;  // sequences per optimizer step; 0 = automatic (effective_global_batch)
+    // What the automatic global batch aims at, in sequences, before effective_global_batch raises
+    // it to a multiple of micro batch x data-parallel ranks: 64 (Llama 2's SFT batch, job_presets),
+    // 1 for ALST's long-context runs (one micro batch per data-parallel rank, no accumulation:
+    // ArcticTraining's TrainerConfig gradient_accumulation_steps defaults to 1 and its
+    // sequence-parallelism recipes leave it so).
+    std::int64_t automatic_batch_sequences = 64;
     Checkpointing checkpointing = Checkpointing::None;
     bool auto_checkpointing = true;  // the recommender searches recompute policies; false: only checkpointing
     bool flash_attention = true;
@@ -560,7 +566,8 @@ inline std::int64_t zero_partition_size(const Scenario& s) {
     return mp <= 1 ? s.cluster.world_size() : std::max<std::int64_t>(s.cluster.world_size() / mp, 1);
 }
 
-// Sequences per optimizer step: the given global batch, or 64 raised to a multiple of micro x GPUs.
+// Sequences per optimizer step: the given global batch, or Training::automatic_batch_sequences (64
+// unless a job says otherwise) raised to a multiple of micro x data-parallel ranks.
 // `world_size`: the data-parallel ranks (data_parallel_size).
 std::int64_t effective_global_batch(const Training& t, std::int64_t world_size);
 // The smallest multiple of `step` (> 0) that is at least `n`: a global batch raised until

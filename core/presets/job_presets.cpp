@@ -17,6 +17,7 @@ void reset_training(Scenario& s) {
     t.flash_attention = true;
     t.micro_batch = 1;
     t.auto_micro_batch = true;
+    t.automatic_batch_sequences = Training{}.automatic_batch_sequences;
     t.checkpointing = Checkpointing::None;
     t.auto_checkpointing = true;
     s.finetune = FineTune{};
@@ -104,6 +105,7 @@ Scenario with_job(const Scenario& s, Job j) {
         out.fsdp.auto_engine = false;
         t.seq_len = 131072;
         t.global_batch = 0;
+        t.automatic_batch_sequences = 1;  // one sequence per data-parallel rank a step (Training)
         t.auto_micro_batch = false;
         out.parallel.auto_ulysses = true;
         // ALST's DeepSpeed block: ZeRO-3 with the optimizer and the parameters on the CPU

@@ -258,8 +258,9 @@ std::optional<std::int64_t> layout_global_batch(const Scenario& input) {
     // An automatic global batch (0) is raised to a multiple of the micro batch x ranks as estimate
     // raises it: at 1 where the search chooses the micro batch, at the user's where it is fixed (a
     // fixed 512 on 8 GPUs makes 4,096, not a refusal that 64 does not split).
-    const std::int64_t micro = input.training.auto_micro_batch ? 1 : input.training.micro_batch;
-    const std::int64_t global = effective_global_batch(Training{.micro_batch = micro, .global_batch = input.training.global_batch}, world);
+    Training at_micro = input.training;
+    at_micro.micro_batch = input.training.auto_micro_batch ? 1 : input.training.micro_batch;
+    const std::int64_t global = effective_global_batch(at_micro, world);
     if (global % world != 0) return std::nullopt;
     return global;
 }

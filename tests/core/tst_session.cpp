@@ -13,6 +13,7 @@
 #include "core/model/model_spec.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
+#include "core/presets/job_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/report/plan_pins.h"
 #include "core/search/recommender.h"
@@ -82,7 +83,7 @@ const std::vector<std::string> kExpectedKeys = {
     "cluster.cpu_ram_bytes_per_node", "cluster.nvme_bytes_per_node", "cluster.nvme_gbytes_per_s",
     "cluster.cpu_adam_params_per_second",
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
-    "training.global_batch", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention", "training.attention_softmax", "training.lm_head",
+    "training.global_batch", "training.automatic_batch_sequences", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention", "training.attention_softmax", "training.lm_head",
     "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.fp8_scaling", "training.loss_fp32_upcast", "training.loss_kernel", "training.gradient_accumulation", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
     "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.data_seconds_per_sample", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
@@ -101,7 +102,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 165;
+constexpr std::size_t kFieldCount = 166;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -315,6 +316,7 @@ json flatten(const Scenario& s) {
         {"training.micro_batch", t.micro_batch},
         {"training.auto_micro_batch", t.auto_micro_batch},
         {"training.global_batch", t.global_batch},
+        {"training.automatic_batch_sequences", t.automatic_batch_sequences},
         {"training.checkpointing", to_string(t.checkpointing)},
         {"training.auto_checkpointing", t.auto_checkpointing},
         {"training.flash_attention", t.flash_attention},
@@ -501,7 +503,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 31);
+        QCOMPARE(kSessionVersion, 32);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -564,6 +566,7 @@ private slots:
                                   {"engine.auto", false},
                                   {"engine.sync_each_batch", true},
                                   {"engine.hybrid_shard", false},
+                                  {"training.automatic_batch_sequences", 64},
                                   {"parallel.tensor", 1},
                                   {"parallel.pipeline", 1},
                                   {"parallel.virtual_stages", 1},
@@ -1193,6 +1196,25 @@ private slots:
         QVERIFY2(std::abs(more - expected) < 0.01 * expected, qPrintable(QStringLiteral("%1 bytes more").arg(more)));
     }
 
+    // Version 32 stores what the automatic global batch aims at; a version-31 long-context session
+    // (written by 33e4f56, whose estimate printed a 9.0 min step of 8 accumulation steps) opens with
+    // 64 sequences, as it planned; the long-context job now runs one sequence per data-parallel rank.
+    void frozen_version_31() {
+        const std::string text = read_text_file(test_data_path("sessions/v31-llama31-8b-long-context.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 31);
+        QVERIFY(!doc.at("training").contains("automatic_batch_sequences"));
+        const Scenario s = parse_session(text, "v31-llama31-8b-long-context.zplan");
+        QCOMPARE(s.training.automatic_batch_sequences, std::int64_t{64});
+        QCOMPARE(s.job, Job::LongContext);
+        QCOMPARE(estimate_step(s).gradient_accumulation_steps, std::int64_t{8});
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+        const Scenario alst = with_job(s, Job::LongContext);
+        QCOMPARE(alst.training.automatic_batch_sequences, std::int64_t{1});
+        QCOMPARE(estimate_step(alst).gradient_accumulation_steps, std::int64_t{1});
+        QVERIFY(parse_session(session_text(alst), "alst.zplan") == alst);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -1224,7 +1246,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 31); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 32); "
                                     "upgrade zero-planner"));
         }
     }
@@ -1237,9 +1259,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 31); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 32); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 31)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 32)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -76,10 +76,10 @@ void TrainingGroup::addStepRows() {
     form_->addRow(tr("Sequence"), seq_);
     // A double spin box with no decimals: a QSpinBox holds at most 2^31 - 1, the limit is 2^40
     // (doubles count exactly up to 2^53).
-    global_batch_ =
-        named(tip(new EditDoubleSpinBox,
-                  tr("Sequences per optimizer step (DeepSpeed's train_batch_size). Auto: 64, raised to a multiple of micro batch x GPUs.")),
-              "global_batch");
+    global_batch_ = named(
+        tip(new EditDoubleSpinBox,
+            tr("Sequences per optimizer step (DeepSpeed's train_batch_size). Auto: 64 (one sequence per data-parallel rank for the long-context job), raised to a multiple of micro batch x data-parallel ranks.")),
+        "global_batch");
     global_batch_->setDecimals(0);
     global_batch_->setRange(static_cast<double>(limits::kAutomaticGlobalBatch), static_cast<double>(limits::kGlobalBatch.max));
     global_batch_->setSpecialValueText(tr("auto"));

@@ -38,6 +38,12 @@ double PlotLabel::boxHeight() const {
     return lines * QFontMetricsF(mainFont()).lineSpacing() + pad.top() + pad.bottom();
 }
 
+QRectF PlotLabel::boxToDraw() {
+    const QFont font = mainFont();
+    if (text() != laid_text_ || font != laid_font_) relayout(font);
+    return boxAt(position->pixelPosition());
+}
+
 QRectF PlotLabel::boxAt(const QPointF& anchor) const {
     const QMargins pad = padding();
     const QSizeF size(text_size_.width() + pad.left() + pad.right(), text_size_.height() + pad.top() + pad.bottom());

@@ -23,6 +23,9 @@ public:
     // The height of its box as draw() lays it out for the present text and font: a line spacing a
     // line, and the padding (views leave room for it before it is drawn).
     double boxHeight() const;
+    // The text box in pixels (padding included) where draw() will put it for the present text, font
+    // and position: for a view that places labels apart after the layout, before they are drawn.
+    QRectF boxToDraw();
 
 protected:
     void draw(QCPPainter* painter) override;

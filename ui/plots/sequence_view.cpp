@@ -38,6 +38,9 @@ constexpr double kGrabPixels = 8;
 QColor tokensColor() { return timePartColor(TimePart::Compute); }
 QColor stepColor() { return timePartColor(TimePart::Offload); }
 
+// The curve plot's two labels, from the top of its axis rect (a share of its height).
+constexpr double kWallLabelHeight = 0.02, kTargetLabelHeight = 0.14;
+
 // "524K", "4.19M": a length on an axis or a label.
 QString compactTokens(double tokens) { return QString::fromStdString(format_compact(tokens)); }
 
@@ -129,6 +132,8 @@ SequenceView::SequenceView(PlannerDocument* doc, QWidget* parent)
     legend_->setEntries({{tr("tokens/s (fits)"), tokensColor(), LegendStrip::Swatch::Line},
                          {tr("tokens/s (does not fit)"), tokensColor().lighter(160), LegendStrip::Swatch::Line},
                          {tr("step time"), stepColor(), LegendStrip::Swatch::Line}});
+    // After the layout, in pixels: the target's label below the longest length's where the two meet.
+    connect(curve_plot_, &QCustomPlot::afterLayout, this, [this] { separateCurveLabels(); });
     curve_plot_->installEventFilter(this);
     curve_plot_->setFocusPolicy(Qt::StrongFocus);
     curve_plot_->setToolTip(tr("Drag the target line, or press Left/Right, to change the sequence length"));
@@ -201,17 +206,18 @@ void SequenceView::drawBars() {
     chart_.setSetups(bars);
     chart_.hideLabelsFrom(bars.size());
     captions_.clear();
-    double top = static_cast<double>(overview_.granularity);
+    const double floor = barsFloor();
+    double top = std::max(static_cast<double>(overview_.granularity), floor);
     const QPalette pal = palette();
     const QColor label_bg = labelBackground(pal);
     for (std::size_t b = 0; b < bars.size(); ++b) {
         const double tokens = static_cast<double>(overview_.per_setup[b].max_seq_len);
         const double key = SetupBarChart::key(b);
         // A log axis has no zero: a setup that fits nothing is drawn at the floor, labelled so.
-        bars_->addData(key, std::max(tokens, static_cast<double>(overview_.granularity) / 2.0));
+        bars_->addData(key, std::max(tokens, floor));
         top = std::max(top, tokens);
         PlotLabel* label = chart_.label(b);
-        label->position->setCoords(key, std::max(tokens, static_cast<double>(overview_.granularity)));
+        label->position->setCoords(key, tokens > floor ? tokens : 2 * floor);
         label->setBrush(label_bg);
         label->setFont(font());
         QString caption = barCaption(static_cast<int>(b));
@@ -226,8 +232,21 @@ void SequenceView::drawBars() {
         label->setColor(tokens > 0 ? pal.color(QPalette::WindowText) : capacityColor(pal));
     }
     bars_top_ = top;
-    bars_plot_->yAxis->setRange(static_cast<double>(overview_.granularity) / 2.0, top * 6.0);  // until the layout (fitBarsHeadroom)
+    bars_plot_->yAxis->setRange(floor, top * 6.0);  // until the layout (fitBarsHeadroom)
     queueReplot(bars_plot_);
+}
+
+// The log axis's floor: the power of ten at or below half the shortest bar that fits something,
+// never under half the search's granularity. From half the granularity (128 tokens) bars of 2M
+// to 4M stood alike at the same height and the axis ran to 1e16 to leave their captions room.
+double SequenceView::barsFloor() const {
+    const double least = static_cast<double>(overview_.granularity) / 2.0;
+    double shortest = 0;
+    for (const auto& setup : overview_.per_setup)
+        if (setup.max_seq_len > 0)
+            shortest = shortest > 0 ? std::min(shortest, static_cast<double>(setup.max_seq_len)) : static_cast<double>(setup.max_seq_len);
+    if (shortest <= 0) return std::max(least, 1.0);
+    return std::max(least, std::pow(10.0, std::floor(std::log10(shortest / 2.0))));
 }
 
 // At 1280x720 the bars' plot is some 80 pixels high: even on two lines "Longest sequence," was cut
@@ -333,7 +352,7 @@ void SequenceView::drawCurves() {
     wall_label_->setVisible(wall > 0);
     wall_->point1->setCoords(wall, 0);
     wall_->point2->setCoords(wall, 1);
-    wall_label_->position->setCoords(wall, 0.02);
+    wall_label_->position->setCoords(wall, kWallLabelHeight);
     // Right of its line, unless the line stands in the last quarter of the lengths: there the label
     // ran off the plot's edge at 1280 x 720 ("longest 4.19M (" in zh_CN, a window review).
     wall_label_->setPositionAlignment((wall > 0.75 * right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
@@ -341,9 +360,22 @@ void SequenceView::drawCurves() {
     const double target = static_cast<double>(overview_.target_seq_len);
     target_->point1->setCoords(target, 0);
     target_->point2->setCoords(target, 1);
-    target_label_->position->setCoords(target, 0.14);
+    target_label_->position->setCoords(target, kTargetLabelHeight);
     target_label_->setText(tr("target %1").arg(compactTokens(target)));
     queueReplot(curve_plot_);
+}
+
+// The two labels stand at fixed heights; where their boxes meet (a target near the longest length,
+// or both long at 1280x720, where the target's box covered "lo" of "longest 4.19M"), the target's
+// goes just below the longest length's. Decided in pixels, after each layout.
+void SequenceView::separateCurveLabels() {
+    const double x = target_->point1->coords().x();
+    target_label_->position->setCoords(x, kTargetLabelHeight);
+    const double height = curve_plot_->axisRect()->height();
+    if (!wall_label_->visible() || !target_label_->visible() || height <= 0) return;
+    const QRectF wall = wall_label_->boxToDraw();
+    if (!wall.intersects(target_label_->boxToDraw())) return;
+    target_label_->position->setCoords(x, kWallLabelHeight + (wall.height() + 2) / height);
 }
 
 QString SequenceView::summary() const {

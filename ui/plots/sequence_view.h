@@ -58,9 +58,11 @@ private:
     void rebuild() override;
     void restyle() override;
     void drawBars();
-    void fitBarsTitle();     // the bars' axis title, or its unit alone where even two lines do not fit
-    void fitBarsHeadroom();  // the bars' axis top, so the tallest bar's caption fits above it
+    void fitBarsTitle();       // the bars' axis title, or its unit alone where even two lines do not fit
+    void fitBarsHeadroom();    // the bars' axis top, so the tallest bar's caption fits above it
+    double barsFloor() const;  // the bars' log axis starts here (drawBars)
     void drawCurves();
+    void separateCurveLabels();  // the target's label below the longest length's where they meet
     QString limitShortName(SequenceLimit l) const;
 
     PlannerDocument* doc_;

@@ -129,7 +129,11 @@ private slots:
             QCOMPARE(qint64(parse_positive_int(t, "--gpus-per-node", max)), value);
         } else {
             const QString error = error_of([&] { parse_positive_int(t, "--gpus-per-node", max); });
-            QCOMPARE(error, QStringLiteral("--gpus-per-node must be a whole number from 1 to %1, got '%2'").arg(max).arg(text));
+            const QString refused = QStringLiteral("--gpus-per-node must be a whole number from 1 to %1, got '%2'").arg(max).arg(text);
+            // A K or M suffix is refused with both ways to write the number out.
+            const QString hint =
+                text == QStringLiteral("8K") ? QStringLiteral("; write the number out: 8192 (8K as powers of 2) or 8000") : QString();
+            QCOMPARE(error, refused + hint);
         }
     }
 

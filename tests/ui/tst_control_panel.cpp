@@ -4,6 +4,7 @@
 #include "core/model/deepspeed_release.h"
 #include "core/model/enum_names.h"
 #include "core/model/limits.h"
+#include "core/model/model_spec.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
@@ -85,6 +86,8 @@ const std::vector<ShownRow>& shownRows() {
         {"one NIC per node", "nics_per_node", [](Scenario& s) { s.cluster.nics_per_node = 1; }, 1},
         {"CPU RAM 100000 GiB", "cpu_ram", [](Scenario& s) { s.cluster.cpu_ram_bytes_per_node = gib_to_bytes(100000); }, 100000},
         {"NVMe 2000000 GiB", "nvme", [](Scenario& s) { s.cluster.nvme_bytes_per_node = gib_to_bytes(2e6); }, 2e6},
+        {"the smallest synthesized model", "model_size",
+         [](Scenario& s) { s.model = synthesize_model(static_cast<std::int64_t>(limits::kSynthesizedParams.min)); }, 0.0147},
     };
     return rows;
 }
@@ -170,6 +173,29 @@ private slots:
         QVERIFY2(control, r.control);
         QCOMPARE(shown(control), r.expected);
         QCOMPARE(doc.undoStack()->count(), 0);
+    }
+
+    // The size box in billions: three significant digits, at least two decimals (two decimals
+    // showed a 14.7M model as "0.02 B" and set 20M on an edit of that text).
+    void model_size_shows_three_significant_digits_data() {
+        QTest::addColumn<qint64>("params");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("14.7M") << qint64{14'682'624} << QStringLiteral("0.0147");
+        QTest::newRow("124M") << qint64{124'000'000} << QStringLiteral("0.124");
+        QTest::newRow("8.03B") << qint64{8'030'261'248} << QStringLiteral("8.03");
+        QTest::newRow("175B") << qint64{175'000'000'000} << QStringLiteral("175.00");
+    }
+    void model_size_shows_three_significant_digits() {
+        QFETCH(qint64, params);
+        QFETCH(QString, text);
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        Scenario s = doc.scenario();
+        s.model = synthesize_model(params);
+        doc.reset(s);
+        auto* size = panel.findChild<ScaledSlider*>(QStringLiteral("model_size"))->findChild<EditDoubleSpinBox*>();
+        QCOMPARE(size->textFromValue(size->value()),
+                 QLocale().toString(text.toDouble(), 'f', int(text.size() - text.indexOf(QLatin1Char('.')) - 1)));
     }
 
     void control_ranges_are_the_core_limits() {

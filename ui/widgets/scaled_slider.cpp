@@ -30,14 +30,12 @@ ScaledSlider::ScaledSlider(double low, double high, int decimals, const QString&
     spin_->setDecimals(decimals);
     spin_->setSuffix(suffix);
     suffix_ = suffix;
-    // Wide enough for the span's values and for "00000.00 <unit>", whichever is wider.
-    const int minimum = spin_->fontMetrics().horizontalAdvance(QStringLiteral("00000.00 ") + suffix) + 24;
-    spin_->setFixedWidth(std::max(minimum, spin_->sizeHint().width()));
+    fitSpinWidth();
     layout->addWidget(slider_, 1);
     layout->addWidget(spin_);
     connect(slider_, &QSlider::valueChanged, this, [this](int pos) {
         if (showing_) return;
-        spin_->showValue(fromSlider(pos));
+        spin_->showValue(spin_->asShown(fromSlider(pos)));  // the value as its text reads, so an edit sets what is shown
         emit valueEdited(spin_->value());
     });
     connect(spin_, &EditDoubleSpinBox::valueEdited, this, [this](double v) {
@@ -64,6 +62,19 @@ int ScaledSlider::toSlider(double value) const {
 }
 
 double ScaledSlider::value() const { return spin_->value(); }
+
+void ScaledSlider::showSignificantDigits(int significant, int least_decimals) {
+    spin_->showSignificantDigits(significant, least_decimals);
+    fitSpinWidth();  // the span's values as they are now written
+}
+
+void ScaledSlider::fitSpinWidth() {
+    // Wide enough for the span's values and for "00000.00 <unit>", whichever is wider.
+    const int minimum = spin_->fontMetrics().horizontalAdvance(QStringLiteral("00000.00 ") + suffix_) + 24;
+    spin_->setMinimumWidth(0);
+    spin_->setMaximumWidth(QWIDGETSIZE_MAX);
+    spin_->setFixedWidth(std::max(minimum, spin_->sizeHint().width()));
+}
 
 void ScaledSlider::setValue(double v) {
     // Setting an unchanged value still repaints the spin box (and the group box beneath it).

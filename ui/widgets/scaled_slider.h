@@ -32,6 +32,8 @@ public:
     // The slider steps through powers of two (GPU counts, sequence lengths); its arrow keys then step
     // one power of two, PageUp/PageDown three.
     void setPowerOfTwoSnapping(bool on);
+    // The spin box's EditDoubleSpinBox::showSignificantDigits.
+    void showSignificantDigits(int significant, int least_decimals);
     QSlider* slider() const { return slider_; }
 
 signals:
@@ -41,6 +43,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
+    void fitSpinWidth();
     double fromSlider(int position) const;
     int toSlider(double value) const;
 

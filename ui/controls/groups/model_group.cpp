@@ -25,8 +25,11 @@ ModelGroup::ModelGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc
     import_ = tip(new QPushButton(tr("Import config.json...")), tr("Read a Hugging Face config.json for the exact architecture"));
     form_->addRow(QString(), import_);
     // The slider spans 100M to 2T parameters; the spin box takes any size the core accepts.
-    size_ = named(new ScaledSlider(0.1, 2000, 2, tr(" B params"), Scale::Logarithmic), "model_size");
-    setValidRange(size_, limits::kSynthesizedParams, 2, 1e-9);
+    // Four decimals kept, three significant digits shown (at least two decimals): "0.0147 B" for the
+    // smallest synthesized model, which two decimals showed as "0.02 B" and refused below 0.02.
+    size_ = named(new ScaledSlider(0.1, 2000, 4, tr(" B params"), Scale::Logarithmic), "model_size");
+    size_->showSignificantDigits(3, 2);
+    setValidRange(size_, limits::kSynthesizedParams, 4, 1e-9);
     size_->setToolTips(
         tr("Model size in billions of parameters (log scale, 100M to 2T). Moving it synthesizes an architecture "
            "of that size (hidden = 128 x layers)."));

@@ -2822,6 +2822,10 @@
         <source>%1, fits by %2, less than the planner misses at that moment</source>
         <translation>%1，放得下，余 %2，少于规划器在该时刻低估的量</translation>
     </message>
+    <message>
+        <source>What frees memory there, cheapest first:</source>
+        <translation>在该时刻能释放显存的做法，代价最低的在前：</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::GpuLayoutView</name>

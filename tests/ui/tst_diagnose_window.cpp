@@ -82,6 +82,9 @@ private slots:
         QCOMPARE(w.stepView()->failingMoments().first, 0);
         QVERIFY(w.stepView()->failingMoments().second >= 0);
         QVERIFY2(w.stepView()->failingLabel().contains(QStringLiteral("fp32 master partition")), qPrintable(w.stepView()->failingLabel()));
+        // Drawn inside the plot, on as many lines as it takes (on one it ran past the tab's edge).
+        w.grab();
+        QVERIFY(w.stepView()->failingLabelInsidePlot());
 
         DiagnosisPanel* p = w.diagnosisPanel();
         QVERIFY(p);
@@ -104,6 +107,14 @@ private slots:
         // ZeRO-2 is not in the log; set in the window, it is also the default scenario's stage.
         QVERIFY(p->sourceOf(QStringLiteral("zero")) != QStringLiteral("the log"));
         QCOMPARE(p->sourceOf(QStringLiteral("optimizer")), QStringLiteral("assumed"));
+        // The command line's remedies, each on its line.
+        const auto& remedies = p->diagnosis().diagnosis.remedies;
+        QVERIFY(!remedies.empty());
+        for (const std::string& r : remedies)
+            QVERIFY2(p->remediesText().contains(QString::fromStdString(r)), qPrintable(p->remediesText()));
+        // Nothing wider than the side panel (a fix's unwrapped verdict cut the figures off at 1480x920).
+        QVERIFY2(p->widget()->width() <= p->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(p->widget()->width()).arg(p->viewport()->width())));
 
         // Apply on the ZeRO-3 fix: one undo step; undo returns to the diagnosed run.
         const int zero3 = fixIndex(p, "ZeRO-3");

@@ -86,14 +86,20 @@ void fitAxisLabels(QCustomPlot* plot) {
     QObject::connect(plot, &QCustomPlot::afterLayout, plot, [p = QPointer<QCustomPlot>(plot)] {
         if (!p) return;
         bool changed = false;
-        for (QCPAxis* axis : {p->yAxis, p->yAxis2}) {
+        for (QCPAxis* axis : {p->yAxis, p->yAxis2, p->xAxis, p->xAxis2}) {
             if (!axis || !axis->visible() || axis->label().isEmpty()) continue;
-            // The title as the view set it: what is shown, unless it is our two-line form.
+            // The title as the view set it: what is shown, unless it is the form set here.
             QString full = axis->property("zpFullLabel").toString();
-            if (axis->label() != full && axis->label() != twoLineTitle(full)) full = axis->label();
+            if (axis->label() != full && axis->label() != axis->property("zpShownLabel").toString()) full = axis->label();
             axis->setProperty("zpFullLabel", full);
-            const bool fits = QFontMetrics(axis->labelFont()).horizontalAdvance(full) <= axis->axisRect()->height();
-            const QString shown = fits ? full : twoLineTitle(full);
+            // A value axis's title stands along its height, in two lines at most; a key axis's (the
+            // step view's "ZeRO-2, micro batch 1, recompute none: moments of one step (does not fit:
+            // ...)", cut at 1480x920 beside a diagnosis) runs along its width, wrapped to it.
+            const bool vertical = axis->orientation() == Qt::Vertical;
+            const double length = vertical ? axis->axisRect()->height() : axis->axisRect()->width();
+            const bool fits = QFontMetrics(axis->labelFont()).horizontalAdvance(full) <= length;
+            const QString shown = fits ? full : vertical ? twoLineTitle(full) : wrapToWidth(full, QFontMetricsF(axis->labelFont()), length);
+            axis->setProperty("zpShownLabel", shown);
             if (shown != axis->label()) {
                 axis->setLabel(shown);
                 changed = true;

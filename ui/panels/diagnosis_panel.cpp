@@ -60,6 +60,7 @@ void DiagnosisPanel::showDiagnosis(const TrainingLogDiagnosis& d, const QString&
     figures_.clear();
     sources_.clear();
     apply_.clear();
+    remedies_ = nullptr;
     auto* content = new QWidget;
     auto* layout = new QVBoxLayout(content);
     layout->addWidget(buildHeader(logName));
@@ -120,6 +121,13 @@ QWidget* DiagnosisPanel::buildHeader(const QString& logName) {
     term_ = textLabel(term);
     term_->setObjectName(QStringLiteral("diagnosisTerm"));
     layout->addWidget(term_);
+    // The command line's list (diagnose: "What frees memory there, cheapest first"), for this run.
+    if (!d.remedies.empty()) {
+        layout->addWidget(textLabel(tr("What frees memory there, cheapest first:")));
+        remedies_ = textLabel(bullets(d.remedies));
+        remedies_->setObjectName(QStringLiteral("diagnosisRemedies"));
+        layout->addWidget(remedies_);
+    }
     return box;
 }
 
@@ -212,7 +220,9 @@ QWidget* DiagnosisPanel::buildFixes() {
             : f.spare_under_shortfall
                 ? tr("%1, fits by %2, less than the planner misses at that moment").arg(peak, gibText(f.usable_bytes - f.peak_bytes))
                 : tr("%1, fits").arg(peak);
-        grid->addWidget(textLabel(verdict, false), i + 1, 1);
+        // Wrapped: unwrapped, "... fits by 12.3 GiB, less than the planner misses at that moment" set
+        // the panel's least width past the window's side, and the figures above were cut off.
+        grid->addWidget(textLabel(verdict), i + 1, 1);
         auto* apply = new QPushButton(tr("Apply"));
         apply->setObjectName(QStringLiteral("applyFix%1").arg(i));
         apply->setAccessibleName(tr("Apply: %1").arg(fromCore(f.change)));
@@ -221,7 +231,9 @@ QWidget* DiagnosisPanel::buildFixes() {
         apply_.append(apply);
         grid->addWidget(apply, i + 1, 2);
     }
+    // The change and its verdict share the width (the verdict wraps, two or three words a line alone).
     grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
     return box;
 }
 
@@ -237,6 +249,7 @@ void DiagnosisPanel::applyFix(int index) {
 QString DiagnosisPanel::causeText() const { return cause_ ? cause_->text() : QString(); }
 QString DiagnosisPanel::whereText() const { return where_ ? where_->text() : QString(); }
 QString DiagnosisPanel::termText() const { return term_ ? term_->text() : QString(); }
+QString DiagnosisPanel::remediesText() const { return remedies_ ? remedies_->text() : QString(); }
 
 QString DiagnosisPanel::figure(const QString& row, int column) const {
     const QLabel* l = figures_.value(row + QLatin1Char('/') + QString::number(column));

@@ -35,6 +35,7 @@ public:
     QString causeText() const;
     QString whereText() const;
     QString termText() const;
+    QString remediesText() const;  // the remedies, one bullet a line ("" when there are none)
     // Row "requested", "needed" or "reserved"; column 0 the log, 1 the planner.
     QString figure(const QString& row, int column) const;
     // The source shown for a value of the run ("model", "gpus", ... as setup_values names them).
@@ -58,6 +59,7 @@ private:
     QLabel* cause_ = nullptr;
     QLabel* where_ = nullptr;
     QLabel* term_ = nullptr;
+    QLabel* remedies_ = nullptr;
     QMap<QString, QLabel*> figures_;  // "requested/0", ...
     QMap<QString, QLabel*> sources_;
     QList<QPushButton*> apply_;

@@ -7,6 +7,7 @@
 #include "core/model/enum_names.h"
 #include "core/model/mics.h"
 #include "core/search/overview.h"
+#include "ui/chart/axis_label_fit.h"
 #include "ui/chart/legend_strip.h"
 #include "ui/chart/plot_label.h"
 #include "ui/chart/plot_style.h"
@@ -97,6 +98,8 @@ StepView::StepView(PlannerDocument* doc, QWidget* parent)
         p->setTypeX(QCPItemPosition::ptPlotCoords);
         p->setTypeY(QCPItemPosition::ptAxisRectRatio);
     }
+    // Wrapped to the plot's width after each layout (fitFailingLabel).
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] { fitFailingLabel(); });
 
     plot_->xAxis->setTicker(phase_ticker_);
     plot_->xAxis->setSubTicks(false);
@@ -321,7 +324,7 @@ void StepView::setFailingPhase(std::optional<StepPhase> phase, const QString& la
 }
 
 // The failing phase's moments (the first run of them) under a dashed, tinted band, named at its
-// top, reading away from the nearer edge.
+// foot, reading away from the nearer edge.
 void StepView::placeFailingMarker(const std::vector<StepMoment>& timeline) {
     failing_moments_ = {-1, -1};
     const int n = static_cast<int>(timeline.size());
@@ -341,11 +344,33 @@ void StepView::placeFailingMarker(const std::vector<StepMoment>& timeline) {
     failing_band_->bottomRight->setCoords(failing_moments_.second + 0.5, 1);
     failing_label_->setText(failing_text_);
     const bool left = failing_moments_.first + failing_moments_.second < n - 1;
-    failing_label_->position->setCoords(left ? failing_moments_.first - 0.5 : failing_moments_.second + 0.5, 0.01);
-    failing_label_->setPositionAlignment((left ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignTop);
+    // At the band's foot: the top is the peak labels' (allocated, reserved), which a wrapped name covered.
+    failing_label_->position->setCoords(left ? failing_moments_.first - 0.5 : failing_moments_.second + 0.5, 0.99);
+    failing_label_->setPositionAlignment((left ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom);
+    fitFailingLabel();
 }
 
-QString StepView::failingLabel() const { return failing_label_->visible() ? failing_label_->text() : QString(); }
+// The failing moment's name on as many lines as the plot's width from its band to the far edge
+// needs: on one line, "Out of memory here: the fp32 master partition ..." ran past the right edge
+// of the One step tab at 1480x920 (the docs' diagnose picture). Decided in pixels, from the last
+// layout; the full text stays the label's until then.
+void StepView::fitFailingLabel() {
+    if (!failing_label_->visible() || failing_text_.isEmpty()) return;
+    const QCPAxisRect* rect = plot_->axisRect();
+    const double anchor = failing_label_->position->pixelPosition().x();
+    const bool left = failing_label_->positionAlignment() & Qt::AlignLeft;
+    const QMargins pad = failing_label_->padding();
+    const double room = (left ? rect->right() - anchor : anchor - rect->left()) - pad.left() - pad.right() - 2;
+    const QString text = room > 0 ? wrapToWidth(failing_text_, QFontMetricsF(failing_label_->font()), room) : failing_text_;
+    if (text != failing_label_->text()) failing_label_->setText(text);
+}
+
+QString StepView::failingLabel() const { return failing_label_->visible() ? failing_text_ : QString(); }
+
+bool StepView::failingLabelInsidePlot() const {
+    const QRectF box = failing_label_->drawnBox();
+    return !failing_label_->visible() || (box.isValid() && QRectF(plot_->axisRect()->rect()).adjusted(-1, -1, 1, 1).contains(box));
+}
 
 // Phase names below the axis at their phases' middles; a name that would run into the one
 // before it goes one row lower (the last phases are one moment each).

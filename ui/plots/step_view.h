@@ -63,6 +63,8 @@ public:
     // For tests: the first and last highlighted moment, or (-1, -1) when nothing is highlighted.
     QPair<int, int> failingMoments() const { return failing_moments_; }
     QString failingLabel() const;
+    // Whether the failing moment's label, as last drawn, lies inside the plot's axis rect (true when hidden).
+    bool failingLabelInsidePlot() const;
 
 private:
     void rebuild() override;
@@ -70,6 +72,7 @@ private:
     void styleBands();
     void placePhaseLabels();
     void placeFailingMarker(const std::vector<StepMoment>& timeline);
+    void fitFailingLabel();  // wrapped to the room between its band and the plot's far edge
     Qt::Alignment allocatedLabelSide(const QVector<double>& reserved, int peak, double peak_gib, double y_max,
                                      Qt::Alignment preferred) const;
 

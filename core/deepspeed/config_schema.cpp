@@ -101,6 +101,23 @@ const std::vector<std::string>& fp16_keys() { return kFp16Keys; }
 const std::vector<std::string>& bf16_keys() { return kBf16Keys; }
 const std::vector<std::pair<std::string, std::vector<std::string>>>& monitor_blocks() { return kMonitorBlocks; }
 const std::vector<std::string>& top_level_keys() { return kTopKeys; }
+const std::set<std::string>& hf_filled_auto_paths() {
+    static const std::set<std::string> paths = {
+        // The Trainer, from TrainingArguments (trainer_config_process).
+        "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "train_batch_size", "gradient_clipping", "optimizer.params.lr",
+        "optimizer.params.betas", "optimizer.params.eps", "optimizer.params.weight_decay", "scheduler.params.warmup_min_lr",
+        "scheduler.params.warmup_max_lr", "fp16.enabled", "amp.enabled", "amp.opt_level", "bf16.enabled",
+        // The Trainer, from the model and the step count (trainer_config_finalize): hidden x hidden,
+        // 0.9 hidden x hidden and 10 x hidden; Accelerate the same from the model it prepares.
+        "zero_optimization.reduce_bucket_size", "zero_optimization.stage3_prefetch_bucket_size",
+        "zero_optimization.stage3_param_persistence_threshold", "scheduler.params.total_num_steps", "scheduler.params.warmup_num_steps",
+        // Accelerate: its config's fields and the 16-bit save.
+        "zero_optimization.stage", "zero_optimization.offload_optimizer.device", "zero_optimization.offload_param.device",
+        "zero_optimization.offload_optimizer.nvme_path", "zero_optimization.offload_param.nvme_path",
+        "zero_optimization.stage3_gather_16bit_weights_on_model_save"};
+    return paths;
+}
+
 const std::set<std::string>& integer_paths() { return kIntegerPaths; }
 const std::set<std::string>& boolean_paths() { return kBooleanPaths; }
 std::span<const DeprecatedKey> deprecated_zero_keys() { return kDeprecated; }

@@ -30,6 +30,14 @@ const std::vector<std::string>& top_level_keys();
 const std::set<std::string>& integer_paths();
 const std::set<std::string>& boolean_paths();
 
+// Dotted paths whose "auto" the Hugging Face stack fills in: transformers' Trainer
+// (integrations/deepspeed.py HfTrainerDeepSpeedConfig.trainer_config_process and
+// trainer_config_finalize) and Accelerate (_prepare_deepspeed's config_kwargs, and the accelerate
+// config's own fields). Accelerate then walks every key (DeepSpeedPlugin.deepspeed_config_process)
+// and raises "`<key>` not found in kwargs" for any "auto" left; DeepSpeed alone drops an "auto"
+// for the field's default (runtime/config_utils.py DeepSpeedConfigModel.__init__).
+const std::set<std::string>& hf_filled_auto_paths();
+
 // DeepSpeed's deprecated zero_optimization keys (runtime/zero/config.py, json_schema_extra
 // deprecated): a key with `new_key` is read as that key (config_utils.py
 // _process_deprecated_field: new_param_fn; cpu_offload true is offload_optimizer device cpu), and

@@ -163,6 +163,9 @@ private:
                     const std::string& why) {
         for (const auto& [key, value] : obj.items()) {
             if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+            // "_comment" and the like at the top level, which DeepSpeed ignores: a comment by
+            // convention (LLaMA-Factory's configs), not a typo ("did you mean 'comet'?" was noise).
+            if (path.empty() && !key.empty() && key.front() == '_') continue;
             const std::string near = nearest_key(key, known);
             const std::string full = path.empty() ? key : path + "." + key;
             add(severity, full, "unknown key '" + key + "'" + (path.empty() ? "" : " in " + path) + ": " + why,
@@ -175,7 +178,18 @@ private:
         for (const auto& [key, value] : obj.items()) {
             const std::string full = path.empty() ? key : path + "." + key;
             if (value.is_string() && value.get<std::string>() == "auto") {
-                add(Severity::Info, full, "\"auto\": filled in by the Hugging Face Trainer or Accelerate, not by DeepSpeed itself");
+                if (ds_schema::hf_filled_auto_paths().count(full))
+                    add(Severity::Info, full, "\"auto\": filled in by the Hugging Face Trainer or Accelerate, not by DeepSpeed itself");
+                else
+                    add(Severity::Error, full,
+                        "\"auto\" here is filled in by neither the Hugging Face Trainer nor Accelerate: Accelerate (and the Trainer "
+                        "through it) raises \"`" +
+                            full +
+                            "` not found in kwargs\", and DeepSpeed alone drops it for the field's default "
+                            "(runtime/config_utils.py)",
+                        full == "bfloat16.enabled"
+                            ? std::string("write \"bf16\": {\"enabled\": \"auto\"} (the Trainer fills bf16, not bfloat16)")
+                            : std::string("give a value"));
                 continue;
             }
             // The top level is read as written (runtime/config.py get_scalar_param: param_dict.get), not
@@ -447,28 +461,42 @@ private:
             add(Severity::Error, "amp.enabled",
                 "Amp and ZeRO are not currently compatible, please use (legacy) fp16 mode which performs similar to amp opt_mode=O2",
                 "use \"fp16\" or \"bf16\" instead of \"amp\"");
+        // engine.py _configure_basic_optimizer raises this only when DeepSpeed builds the optimizer
+        // from the block (no optimizer passed to deepspeed.initialize: the Trainer's and Accelerate's
+        // DummyOptim, a plain script), the usual reader of an "optimizer" block: an error that names
+        // its exception, a script passing its own (Megatron-DeepSpeed's training.py), whose optimizer
+        // "overrides any optimizer definition in the DeepSpeed json config" (deepspeed/__init__.py).
         if (j_.contains("/optimizer/params/max_grad_norm"_json_pointer))
             add(Severity::Error, "optimizer.params.max_grad_norm",
-                "'max_grad_norm' is not supported as an optimizer parameter, please switch to using the deepspeed parameter 'gradient_clipping'",
+                "'max_grad_norm' is not supported as an optimizer parameter, please switch to using the deepspeed parameter "
+                "'gradient_clipping' (raised when DeepSpeed builds the optimizer from this block, as under the Trainer and "
+                "Accelerate; a script passing its own optimizer to deepspeed.initialize, as Megatron-DeepSpeed does, has the block "
+                "ignored)",
                 "move it to the top level as \"gradient_clipping\"");
     }
 
-    // Optimizer offload with no "optimizer" block: the client's optimizer steps the partition (the
-    // Trainer's and Accelerate's torch.optim AdamW), and engine.py _configure_basic_optimizer raises
-    // ZeRORuntimeException for one that is not DeepSpeedCPUAdam or DeepSpeedCPULion while
-    // zero_force_ds_cpu_optimizer is true, its default (since v0.8.3; transformers' DeepSpeed guide).
+    // Optimizer offload with no "optimizer" block: the script's optimizer steps the partition, and
+    // engine.py _configure_optimizer raises ZeRORuntimeException ("You are using ZeRO-Offload with a
+    // client provided optimizer") for one that is not DeepSpeedCPUAdam or DeepSpeedCPULion while
+    // zero_force_ds_cpu_optimizer is true, its default (since v0.8.3). Accelerate (0.18 on, and the
+    // Trainer through it) swaps a torch optimizer for DeepSpeedCPUAdam first
+    // (accelerator.py _prepare_deepspeed -> utils/deepspeed.py map_pytorch_optim_to_deepspeed, lr and
+    // weight decay kept), so only a script calling deepspeed.initialize with torch.optim itself is
+    // refused: an Info, as the file cannot say which script reads it (a real-config review: seven
+    // Trainer and Accelerate configs were warned of a refusal that does not happen).
     void check_client_optimizer_offloaded(int st) {
         if (st < 1 || j_.contains("optimizer") || !is_object("zero_optimization")) return;
         const json& z = j_.at("zero_optimization");
         if (ds_schema::offload_device_name(z, "offload_optimizer") == "none") return;  // the deprecated cpu_offload included
         const bool legacy = !z.contains("offload_optimizer");
         if (j_.contains("zero_force_ds_cpu_optimizer") && j_.at("zero_force_ds_cpu_optimizer") == false) return;
-        add(Severity::Warning, legacy ? "zero_optimization.cpu_offload" : "zero_optimization.offload_optimizer",
+        add(Severity::Info, legacy ? "zero_optimization.cpu_offload" : "zero_optimization.offload_optimizer",
             "the optimizer is offloaded and the config has no \"optimizer\" block, so the script's optimizer steps the partition: "
-            "DeepSpeed refuses any but DeepSpeedCPUAdam or DeepSpeedCPULion (\"You are using ZeRO-Offload with a client provided "
-            "optimizer\", engine.py), and the Trainer's and Accelerate's AdamW is torch.optim's",
-            "add an \"optimizer\" block (Adam or AdamW: DeepSpeed builds DeepSpeedCPUAdam), or set \"zero_force_ds_cpu_optimizer\": "
-            "false to step torch.optim on the host, which DeepSpeed's CPU Adam outruns 5-7x");
+            "Accelerate and the Trainer swap a torch AdamW for DeepSpeedCPUAdam (map_pytorch_optim_to_deepspeed), but a script "
+            "passing a torch.optim optimizer to deepspeed.initialize itself is refused (\"You are using ZeRO-Offload with a "
+            "client provided optimizer\", engine.py)",
+            "in such a script, pass deepspeed.ops.adam.DeepSpeedCPUAdam, or add an \"optimizer\" block (Adam or AdamW: DeepSpeed "
+            "builds DeepSpeedCPUAdam)");
     }
 
     // The optimizer block's type against ZeRO (stage >= 1): engine.py _configure_basic_optimizer
@@ -680,14 +708,20 @@ private:
         const int st = stage();
         ZeroSetup setup;
         setup.stage = st;
-        // DeepSpeed's defaults when a key is missing.
-        setup.reduce_bucket_elems = number_at(z, "reduce_bucket_size", deepspeed::defaults::kReduceBucketElems);
+        // DeepSpeed's defaults when a key is missing. An "auto" reduce bucket is the Trainer's and
+        // Accelerate's hidden x hidden (trainer_config_finalize), sized only when the model is known:
+        // read as DeepSpeed's 5e8, a 4096-wide model's buckets were put at 9 GB for 4.6.
+        const bool auto_reduce = z.contains("reduce_bucket_size") && z.at("reduce_bucket_size") == json("auto");
+        const bool sized = !auto_reduce || ctx_.hidden;
+        setup.reduce_bucket_elems = auto_reduce && ctx_.hidden
+                                        ? static_cast<double>(*ctx_.hidden) * static_cast<double>(*ctx_.hidden)
+                                        : number_at(z, "reduce_bucket_size", deepspeed::defaults::kReduceBucketElems);
         setup.allgather_bucket_elems = number_at(z, "allgather_bucket_size", deepspeed::defaults::kAllgatherBucketElems);
         const auto overlap = z.contains("overlap_comm") ? ds_schema::lax_boolean(z.at("overlap_comm")) : std::nullopt;
         setup.overlap_comm = overlap.value_or(deepspeed::defaults::overlap_comm_for_stage(st));
         Training t;
         t.precision = is_object("fp16") || is_object("bf16") ? Precision::Bf16 : Precision::Fp32;
-        if ((st == 1 || st == 2) && setup.overlap_comm) {
+        if ((st == 1 || st == 2) && setup.overlap_comm && sized) {
             const double bytes = buffer_bytes(ModelSpec{}, t, setup).buckets;
             ZeroSetup recommended = setup;
             recommended.reduce_bucket_elems = recommended.allgather_bucket_elems = deepspeed::recommended::kBucketElems;
@@ -796,7 +830,8 @@ void check_ulysses_against_model(std::int64_t sp, const LintContext& ctx, const 
 }
 
 LintContext lint_context_of(const Scenario& s) {
-    return {s.cluster.gpus_per_node, s.model.heads, s.model.kv_heads, s.training.seq_len, s.model.family, largest_layer_params(s.model)};
+    return {s.cluster.gpus_per_node,       s.model.heads, s.model.kv_heads, s.training.seq_len, s.model.family,
+            largest_layer_params(s.model), s.model.hidden};
 }
 
 std::string nearest_key(const std::string& key, const std::vector<std::string>& candidates) {

@@ -39,10 +39,12 @@ struct LintContext {
     std::optional<std::int64_t> seq_len;        // tokens a sample: sequence_parallel_size divides them
     std::optional<std::string> model_family;    // transformers' model family: FSDP's transformer_layer_cls_to_wrap names its layer class
     std::optional<std::int64_t>
-        largest_layer;  // the model's largest layer, in parameters: one rank's partition fits offload_param's buffer
+        largest_layer;                   // the model's largest layer, in parameters: one rank's partition fits offload_param's buffer
+    std::optional<std::int64_t> hidden;  // hidden width: what the Trainer fills an "auto" reduce_bucket_size with (hidden^2)
 };
 
-// The context of a planned scenario: its GPUs per node, heads, key/value heads and sequence length.
+// The context of a planned scenario: its GPUs per node, heads, key/value heads, sequence length, family,
+// largest layer and hidden width.
 LintContext lint_context_of(const Scenario& s);
 
 // Throws InputError (line and column) when the text is not JSON at all. world_size: the GPU

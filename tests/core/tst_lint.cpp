@@ -246,6 +246,9 @@ private slots:
                                          << QStringLiteral("Input should be greater than or equal to 0");
         QTest::newRow("hpZ -1") << QStringLiteral(R"({"train_batch_size": 8, "zero_optimization": {"stage": 3, "zero_hpz_partition_size": -1}})")
                                 << QStringLiteral("Input should be greater than or equal to 0");
+        // Accelerate's DeepSpeedPlugin.fill_match: an "auto" that neither it nor the Trainer fills.
+        QTest::newRow("auto optimizer type") << QStringLiteral(R"({"train_batch_size": 8, "optimizer": {"type": "auto"}})")
+                                             << QStringLiteral("`optimizer.type` not found in kwargs");
     }
     void value_domain_examples() {
         QFETCH(QString, config);
@@ -262,7 +265,7 @@ private slots:
         QTest::newRow("torch.optim.RMSprop") << QStringLiteral(R"({"train_batch_size": 8, "optimizer": {"type": "RMSprop"}})");
         QTest::newRow("torch's OneCycleLR") << QStringLiteral(R"({"train_batch_size": 8, "scheduler": {"type": "OneCycleLR"}})");
         QTest::newRow("dtype alias") << QStringLiteral(R"({"train_batch_size": 8, "data_types": {"grad_accum_dtype": "bfloat16"}})");
-        QTest::newRow("auto left to the Trainer") << QStringLiteral(R"({"train_batch_size": 8, "optimizer": {"type": "auto"}})");
+        QTest::newRow("auto the Trainer fills") << QStringLiteral(R"({"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"lr": "auto"}}})");
     }
     void accepted_names() {
         QFETCH(QString, config);

@@ -138,7 +138,8 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
         // any Init is sharded by deepspeed.initialize through MiCS_Init (MiCS_Offload).
         line("MiCS (planned) refuses a model built under deepspeed.zero.Init: " +
              std::string(trainer ? "load the model before creating TrainingArguments (after it, from_pretrained builds under zero.Init)"
-                                 : "zero3_init_flag is off below, so nothing builds it under zero.Init") +
+                                 : "the Accelerate config's zero3_init_flag is off (export --format accelerate), so nothing builds it "
+                                   "under zero.Init") +
              ",");
         line("  or build it under deepspeed.zero.MiCS_Init(config_dict_or_path=...) in the script; deepspeed.initialize shards a model");
         line(

@@ -770,8 +770,8 @@ private:
         const Precision compute = ds_schema::block_enabled(j_, "bf16")   ? Precision::Bf16
                                   : ds_schema::block_enabled(j_, "fp16") ? Precision::Fp16
                                                                          : Precision::Fp32;
-        const QuantStorage storage = resolved_quant_storage(*finetune_, 3, compute);
-        const QuantStorage wanted = resolved_quant_storage(FineTune{}, 3, compute);
+        const QuantStorage storage = resolved_quant_storage(*finetune_, true, compute);
+        const QuantStorage wanted = resolved_quant_storage(FineTune{}, true, compute);
         if (storage == wanted) return;
         add(Severity::Warning, "zero_optimization.stage",
             std::string("QLoRA under ZeRO-3 with bnb_4bit_quant_storage ") + to_string(storage) + ", not the compute dtype " +

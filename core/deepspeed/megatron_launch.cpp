@@ -1,5 +1,6 @@
 #include "core/deepspeed/megatron_launch.h"
 
+#include "core/deepspeed/config_export.h"
 #include "core/deepspeed/framework_exports.h"
 
 #include "core/base/errors.h"
@@ -9,6 +10,8 @@
 #include "core/model/mics.h"
 #include "core/presets/gpu_presets.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace zp {
@@ -102,23 +105,62 @@ void refuse_adapters(const Scenario& s) {
         "--format hf-trainer, hf-args, accelerate or peft for this fine-tune, or plan it with --finetune full");
 }
 
-}  // namespace
+// Megatron-DeepSpeed builds the optimizer itself and passes it to deepspeed.initialize
+// (megatron/training.py setup_model_and_optimizer -> megatron/optimizer get_megatron_optimizer), so
+// the ds_config's "optimizer" block is not read: the plan's hyperparameters go as its flags
+// (megatron/arguments.py: --lr has no default, --weight-decay 0.01 and --adam-beta2 0.999 are not the
+// recipe's). With the optimizer offloaded DeepSpeed refuses any client optimizer but its CPU Adam
+// ("You are using ZeRO-Offload with a client provided optimizer", engine.py _configure_optimizer),
+// which get_megatron_optimizer builds under --cpu-optimizer.
+// Its optimizers are Adam (apex's FusedAdam in AdamW mode, or DeepSpeedCPUAdam) and SGD
+// (get_megatron_optimizer: "optimizer is not supported" for any other; "CPU offloading is for Adam").
+void refuse_optimizer(const Scenario& s) {
+    const Optimizer o = s.training.optimizer;
+    const bool sgd = o == Optimizer::Sgd || o == Optimizer::SgdMomentum;
+    if (o == Optimizer::AdamW || o == Optimizer::Adam || (sgd && s.zero.offload_optimizer == OffloadDevice::None)) return;
+    throw InputError(std::string("Megatron-DeepSpeed builds Adam or SGD itself (megatron/optimizer get_megatron_optimizer), and ") +
+                     (sgd ? "offloads only Adam (\"CPU offloading is for Adam\")" : std::string("not ") + to_string(o)) +
+                     ": plan with --optimizer adamw, or export --format deepspeed for a script that builds it");
+}
 
-std::string megatron_launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
-    refuse_adapters(s);
-    refuse_ulysses_with_grouped_kv(s);
-    refuse_interleaved(s);
+std::string optimizer_flags(const Scenario& s) {
+    const Hyperparameters h = recipe_hyperparameters(s);
+    if (s.training.optimizer == Optimizer::Sgd || s.training.optimizer == Optimizer::SgdMomentum) {
+        // --sgd-momentum defaults to 0.9, the exports' momentum (config_export.cpp); plain SGD has none.
+        char lr[32];
+        std::snprintf(lr, sizeof lr, "%g", h.learning_rate);
+        return std::string(" \\\n  --optimizer sgd") + (s.training.optimizer == Optimizer::Sgd ? " \\\n  --sgd-momentum 0" : "") +
+               " \\\n  --lr " + lr + " \\\n  --weight-decay 0";
+    }
+    const auto number = [](const std::string& name, double v) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", v);
+        return " \\\n  --" + name + " " + text;
+    };
+    std::string out = number("lr", h.learning_rate) + number("weight-decay", h.weight_decay) + number("adam-beta1", h.beta1) +
+                      number("adam-beta2", optimizer_beta2(s.training.optimizer, h)) + number("adam-eps", h.eps) +
+                      number("clip-grad", h.gradient_clipping);
+    if (s.zero.offload_optimizer != OffloadDevice::None) out += " \\\n  --cpu-optimizer";
+    return out;
+}
+
+// pretrain_gpt.py stops without a length ("either train-iters or train-samples should be provided",
+// megatron/training.py get_optimizer_param_scheduler): the steps that train on the plan's token
+// budget (Assumptions::token_budget), at its global batch of its sequences.
+std::string training_length_flags(const Scenario& s) {
+    const double tokens_per_step =
+        static_cast<double>(effective_global_batch(s.training, data_parallel_size(s))) * static_cast<double>(s.training.seq_len);
+    const auto steps = static_cast<std::int64_t>(std::ceil(s.assumptions.token_budget / std::max(tokens_per_step, 1.0)));
+    return " \\\n  --train-iters " + std::to_string(std::max<std::int64_t>(steps, 1));
+}
+
+// The script's comment lines: what the launch line cannot say and the user must do or know.
+std::string script_notes(const Scenario& s) {
     const Cluster& c = s.cluster;
     const Parallelism& p = s.parallel;
     const ModelSpec& m = s.model;
     const Training& t = s.training;
-    const std::int64_t g = c.gpus_per_node, n = c.nodes;
-    const auto flag = [](const std::string& name, std::int64_t v) { return " \\\n  --" + name + " " + std::to_string(v); };
-    std::string sh = "#!/usr/bin/env bash\n# Megatron-DeepSpeed: tensor " + std::to_string(p.tensor) + " x pipeline " +
-                     std::to_string(p.pipeline) + (p.ulysses > 1 ? " x sequence " + std::to_string(p.ulysses) : std::string()) +
-                     " x data " + std::to_string(data_parallel_size(s)) + " on " + std::to_string(c.world_size()) +
-                     (c.world_size() == 1 ? " GPU (" : " GPUs (") + std::to_string(n) + " node" + (n > 1 ? "s" : "") + " x " +
-                     std::to_string(g) + ").\n";
+    std::string sh;
     if (t.flash_attention && !flash_attention_2_runs_on(c.gpu))
         sh +=
             "# No --use-flash-attn-v2: FlashAttention-2 needs an Ampere or newer GPU, so Megatron-DeepSpeed runs its own "
@@ -180,7 +222,34 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
         sh +=
             "# Biases: Megatron-DeepSpeed's linears all take one or none (--disable-bias-linear); the model's own, on some "
             "only, are what the plan counts.\n";
+    return sh;
+}
+
+}  // namespace
+
+std::string megatron_launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
+    refuse_adapters(s);
+    refuse_optimizer(s);
+    refuse_ulysses_with_grouped_kv(s);
+    refuse_interleaved(s);
+    const Cluster& c = s.cluster;
+    const Parallelism& p = s.parallel;
+    const ModelSpec& m = s.model;
+    const Training& t = s.training;
+    const std::int64_t g = c.gpus_per_node, n = c.nodes;
+    const auto flag = [](const std::string& name, std::int64_t v) { return " \\\n  --" + name + " " + std::to_string(v); };
+    std::string sh = "#!/usr/bin/env bash\n# Megatron-DeepSpeed: tensor " + std::to_string(p.tensor) + " x pipeline " +
+                     std::to_string(p.pipeline) + (p.ulysses > 1 ? " x sequence " + std::to_string(p.ulysses) : std::string()) +
+                     " x data " + std::to_string(data_parallel_size(s)) + " on " + std::to_string(c.world_size()) +
+                     (c.world_size() == 1 ? " GPU (" : " GPUs (") + std::to_string(n) + " node" + (n > 1 ? "s" : "") + " x " +
+                     std::to_string(g) + ").\n";
+    sh += script_notes(s);
+    // What pretrain_gpt.py cannot start without and the plan does not know: the dataset (a
+    // tools/preprocess_data.py prefix) and the tokenizer (HFTokenizer from the model's Hugging Face
+    // directory, as examples_deepspeed/finetune_hf_llama runs it): build_tokenizer raises for none.
     sh += "set -euo pipefail\n\n";
+    sh += ": \"${DATA_PATH:?set DATA_PATH to the dataset prefix tools/preprocess_data.py wrote (its .bin and .idx)}\"\n";
+    sh += ": \"${TOKENIZER:?set TOKENIZER to the model's Hugging Face directory or hub id (HFTokenizer)}\"\n\n";
     // Megatron's sequence parallelism needs CUDA_DEVICE_MAX_CONNECTIONS=1 (megatron/arguments.py raises
     // "Using sequence parallelism requires setting the environment variable CUDA_DEVICE_MAX_CONNECTIONS
     // to 1"); DeepSpeed's multi-node launcher passes on only NCCL_, PYTHON... variables and the lines
@@ -221,6 +290,8 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
         sh += " \\\n  --recompute-granularity full --recompute-method uniform --deepspeed-activation-checkpointing";
     if (t.checkpointing == Checkpointing::Selective) sh += " \\\n  --recompute-granularity selective";
     if (t.flash_attention && flash_attention_2_runs_on(c.gpu)) sh += " \\\n  --use-flash-attn-v2";
+    sh += optimizer_flags(s) + training_length_flags(s);
+    sh += " \\\n  --data-path \"$DATA_PATH\" \\\n  --tokenizer-type HFTokenizer \\\n  --tokenizer-model \"$TOKENIZER\"";
     sh += flag("zero-stage", s.zero.stage) + " \\\n  --deepspeed --deepspeed_config " + config_path + "\n";
     return sh;
 }

@@ -87,17 +87,18 @@ std::string peft_model_text(const Scenario& s) {
         if (base == BasePrecision::Int8) {
             py += "    load_in_8bit=True,\n";
         } else {
-            const QuantStorage storage = resolved_quant_storage(f, s.zero.stage, s.training.precision);
+            const bool shared = quant_storage_shares_compute_dtype(s);
+            const QuantStorage storage = resolved_quant_storage(f, shared, s.training.precision);
             py += "    load_in_4bit=True,\n";
             py += std::string("    bnb_4bit_quant_type=\"") + (base == BasePrecision::Fp4 ? "fp4" : "nf4") + "\",\n";
             py += std::string("    bnb_4bit_use_double_quant=") + (f.double_quant ? "True" : "False") + ",\n";
             py += std::string("    bnb_4bit_compute_dtype=") + torch_dtype(s.training.precision) + ",\n";
             py += std::string("    bnb_4bit_quant_storage=") + storage_dtype(storage) + "," +
-                  (s.zero.stage == 3 ? is_fsdp(s.fsdp) ? "  # FSDP shards the packed weights as this dtype: the model's torch_dtype"
-                                                       : "  # ZeRO-3 partitions the packed weights as this dtype: the model's torch_dtype"
-                                     : "") +
+                  (!shared           ? ""
+                   : is_fsdp(s.fsdp) ? "  # FSDP flattens the packed weights with the others as this dtype: the model's torch_dtype"
+                                     : "  # ZeRO-3 partitions the packed weights as this dtype: the model's torch_dtype") +
                   "\n";
-            if (s.zero.stage == 3) load_args = "torch_dtype=" + std::string(storage_dtype(storage));
+            if (shared) load_args = "torch_dtype=" + std::string(storage_dtype(storage));
         }
         py += ")\n";
         load_args = "quantization_config=bnb_config, " + load_args;

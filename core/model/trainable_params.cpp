@@ -69,9 +69,11 @@ double quantized_weight_bytes(const FineTune& f) {
     }
 }
 
-QuantStorage resolved_quant_storage(const FineTune& f, int stage, Precision p) {
+bool quant_storage_shares_compute_dtype(const Scenario& s) { return s.zero.stage == 3 || is_fsdp(s.fsdp); }
+
+QuantStorage resolved_quant_storage(const FineTune& f, bool shares_compute_dtype, Precision p) {
     if (f.quant_storage != QuantStorage::Auto) return f.quant_storage;
-    if (stage < 3) return QuantStorage::Uint8;
+    if (!shares_compute_dtype) return QuantStorage::Uint8;
     switch (p) {
     case Precision::Bf16: return QuantStorage::Bf16;
     case Precision::Fp16: return QuantStorage::Fp16;
@@ -204,13 +206,17 @@ void validate_finetune(const Scenario& s) {
             throw InputError("LoRA on " + l.name +
                              ", a fused expert parameter (PEFT target_parameters), needs --lora-dropout 0: \"lora.ParamWrapper does not "
                              "work with lora_dropout != 0\" (peft/tuners/lora/layer.py ParamWrapper)");
-    if (f.method == FineTuneMethod::Qlora && (base == BasePrecision::Nf4 || base == BasePrecision::Fp4) && s.zero.stage == 3) {
-        const QuantStorage st = resolved_quant_storage(f, 3, s.training.precision);
-        const QuantStorage compute = resolved_quant_storage(FineTune{}, 3, s.training.precision);
+    if (f.method == FineTuneMethod::Qlora && (base == BasePrecision::Nf4 || base == BasePrecision::Fp4) &&
+        quant_storage_shares_compute_dtype(s)) {
+        const QuantStorage st = resolved_quant_storage(f, true, s.training.precision);
+        const QuantStorage compute = resolved_quant_storage(FineTune{}, true, s.training.precision);
         if (st != compute)
-            throw InputError("QLoRA under ZeRO-3 needs bnb_4bit_quant_storage equal to the compute dtype (" +
-                             std::string(to_string(s.training.precision)) +
-                             "): ZeRO-3 partitions the packed 4-bit weights as tensors of that dtype (PEFT docs, accelerate/deepspeed.md)");
+            throw InputError(std::string(is_fsdp(s.fsdp) ? "QLoRA under FSDP" : "QLoRA under ZeRO-3") +
+                             " needs bnb_4bit_quant_storage equal to the compute dtype (" + to_string(s.training.precision) +
+                             (is_fsdp(s.fsdp)
+                                  ? "): FSDP flattens the packed 4-bit weights with the other parameters (PEFT docs, accelerate/fsdp.md)"
+                                  : "): ZeRO-3 partitions the packed 4-bit weights as tensors of that dtype (PEFT docs, "
+                                    "accelerate/deepspeed.md)"));
     }
 }
 

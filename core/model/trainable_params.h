@@ -45,8 +45,16 @@ double quantized_weight_bytes(const FineTune& f);
 // Int8, NF4 or FP4: a base bitsandbytes quantises (QLoRA's); the others are 16-bit or the training dtype.
 bool is_quantized_base(BasePrecision b);
 
-// The storage dtype bitsandbytes packs 4-bit weights in, Auto resolved for `stage`.
-QuantStorage resolved_quant_storage(const FineTune& f, int stage, Precision p);
+// Whether the packed 4-bit weights are sharded with the other parameters as tensors of one dtype:
+// ZeRO-3 partitions them with the rest (PEFT docs accelerate/deepspeed.md, "QLoRA with DeepSpeed
+// ZeRO3"), and FSDP flattens a unit's parameters into one FlatParameter under every sharding
+// strategy, NO_SHARD included (PEFT docs accelerate/fsdp.md sets bnb_4bit_quant_storage to the
+// compute dtype; uint8 storage fails to flatten: huggingface/alignment-handbook#169).
+bool quant_storage_shares_compute_dtype(const Scenario& s);
+
+// The storage dtype bitsandbytes packs 4-bit weights in, Auto resolved: the compute dtype where the
+// packed weights share it with the other parameters (above), uint8 (bitsandbytes' default) otherwise.
+QuantStorage resolved_quant_storage(const FineTune& f, bool shares_compute_dtype, Precision p);
 
 // Throws InputError for a fine-tuning setting that makes no sense for `s` (rank 0, a 4-bit base
 // without QLoRA, more frozen layers than the model has, QLoRA at ZeRO-3 with a storage dtype other

@@ -9,6 +9,7 @@
 #include "core/deepspeed/fsdp_lint.h"
 #include "core/deepspeed/lint.h"
 #include "core/deepspeed/megatron_launch.h"
+#include "core/deepspeed/peft_export.h"
 #include "core/memory/host_memory.h"
 #include "core/model/param_swap_buffers.h"
 #include "core/presets/default_scenario.h"
@@ -804,6 +805,54 @@ private slots:
         // Without a pipeline: DeepSpeed's plain engine.
         s.parallel.pipeline = 1;
         QVERIFY(megatron_launch_script(s).find("--no-pipeline-parallel") != std::string::npos);
+    }
+
+    // QLoRA under FSDP: the packed 4-bit weights are flattened with the others into FSDP's
+    // FlatParameter under any sharding strategy (NO_SHARD here), so their storage is the compute
+    // dtype, as under ZeRO-3 (an exports review: uint8 was written, which FSDP cannot flatten).
+    void qlora_under_fsdp_stores_in_the_compute_dtype() {
+        Scenario s = with_job(zp::test::preset_scenario("llama-3.1-70b", "h100-80gb", 8), Job::Qlora);
+        s.fsdp.engine = Engine::Fsdp;
+        s.zero.stage = 0;
+        const std::string py = peft_model_text(s);
+        QVERIFY2(py.find("bnb_4bit_quant_storage=torch.bfloat16,") != std::string::npos, py.c_str());
+        QVERIFY2(py.find("torch_dtype=torch.bfloat16") != std::string::npos, py.c_str());
+        s.fsdp.engine = Engine::DeepSpeed;
+        QVERIFY(peft_model_text(s).find("bnb_4bit_quant_storage=torch.uint8,") != std::string::npos);  // ZeRO-0: bitsandbytes' default
+    }
+
+    // What pretrain_gpt.py needs to start and the plan decides (an exports review against
+    // Megatron-DeepSpeed f4157be): Megatron builds the optimizer and passes it to deepspeed.initialize,
+    // so the ds_config's "optimizer" block is not read and the recipe goes as flags; an offloaded
+    // optimizer must be its DeepSpeedCPUAdam (--cpu-optimizer) or DeepSpeed refuses the client's;
+    // --train-iters (or samples), the data and the tokenizer have no defaults.
+    void megatron_launch_runs_as_written() {
+        Scenario s = with_job(zp::test::preset_scenario("llama-3.1-70b", "h100-80gb", 16), Job::FullFineTune);
+        s.parallel.tensor = 4;
+        s.zero.stage = 3;
+        s.zero.offload_optimizer = OffloadDevice::Cpu;
+        s.training.global_batch = 64;
+        s.assumptions.token_budget = 1e9;
+        const std::string sh = megatron_launch_script(s);
+        const Hyperparameters h = recipe_hyperparameters(s);
+        QCOMPARE(h.learning_rate, 2e-5);  // Llama 2's fine-tune
+        // 1e9 tokens at 64 sequences of 4096: 3815 steps (3814.7, up).
+        for (const char* wanted : {"--lr 2e-05", "--weight-decay 0.1", "--adam-beta1 0.9", "--adam-beta2 0.95", "--adam-eps 1e-08",
+                                   "--clip-grad 1", "--cpu-optimizer", "--train-iters 3815", "--data-path \"$DATA_PATH\"",
+                                   "--tokenizer-type HFTokenizer", "--tokenizer-model \"$TOKENIZER\"", ": \"${DATA_PATH:?"})
+            QVERIFY2(sh.find(wanted) != std::string::npos, wanted);
+        s.zero.offload_optimizer = OffloadDevice::None;
+        QVERIFY(megatron_launch_script(s).find("--cpu-optimizer") == std::string::npos);
+        // SGD is Megatron's other optimizer; Lion is not one of them.
+        s.training.optimizer = Optimizer::Sgd;
+        QVERIFY(megatron_launch_script(s).find("--optimizer sgd \\\n  --sgd-momentum 0") != std::string::npos);
+        s.training.optimizer = Optimizer::Lion;
+        try {
+            megatron_launch_script(s);
+            QFAIL("a Lion plan exported for Megatron-DeepSpeed, which builds Adam or SGD");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("builds Adam or SGD itself")), e.what());
+        }
     }
 };
 

@@ -196,6 +196,11 @@ private slots:
                                                 << "QLoRA needs a quantised base";
         QTest::newRow("QLoRA at ZeRO-3 storing uint8") << "storage"
                                                        << "bnb_4bit_quant_storage equal to the compute dtype (bf16)";
+        // FSDP flattens a unit's parameters into one FlatParameter, NO_SHARD included (PEFT's FSDP
+        // guide; huggingface/alignment-handbook#169): an exports review found uint8 written for it.
+        QTest::newRow("QLoRA under FSDP NO_SHARD storing uint8")
+            << "storage-fsdp"
+            << "QLoRA under FSDP needs bnb_4bit_quant_storage equal to the compute dtype (bf16)";
         QTest::newRow("freezing more layers than there are") << "freeze"
                                                              << "is not between 0 and the model's 32 layers";
         QTest::newRow("Phi-3 has no PEFT default") << "phi3"
@@ -221,6 +226,12 @@ private slots:
             s.finetune.method = FineTuneMethod::Qlora;
             s.finetune.quant_storage = QuantStorage::Uint8;
             s.zero.stage = 3;
+        }
+        if (what == QStringLiteral("storage-fsdp")) {
+            s.finetune.method = FineTuneMethod::Qlora;
+            s.finetune.quant_storage = QuantStorage::Uint8;
+            s.fsdp.engine = Engine::Fsdp;
+            s.zero.stage = 0;
         }
         if (what == QStringLiteral("freeze")) {
             s.finetune.method = FineTuneMethod::Full;

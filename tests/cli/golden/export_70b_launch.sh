@@ -4,6 +4,9 @@
 # RoPE: Megatron-DeepSpeed's theta is 10000 unless --rotary-position-embeddings-theta gives the model's rope_theta (its config.json: Llama 2's is 10000, Llama 3's 500000; Llama 3.1's rope_scaling has no Megatron-DeepSpeed flag).
 set -euo pipefail
 
+: "${DATA_PATH:?set DATA_PATH to the dataset prefix tools/preprocess_data.py wrote (its .bin and .idx)}"
+: "${TOKENIZER:?set TOKENIZER to the model's Hugging Face directory or hub id (HFTokenizer)}"
+
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 grep -qx 'CUDA_DEVICE_MAX_CONNECTIONS=1' .deepspeed_env 2>/dev/null || echo 'CUDA_DEVICE_MAX_CONNECTIONS=1' >> .deepspeed_env
 
@@ -36,5 +39,15 @@ deepspeed --hostfile hostfile --num_nodes 4 --num_gpus 8 pretrain_gpt.py \
   --global-batch-size 64 \
   --bf16 \
   --use-flash-attn-v2 \
+  --lr 2e-05 \
+  --weight-decay 0.1 \
+  --adam-beta1 0.9 \
+  --adam-beta2 0.95 \
+  --adam-eps 1e-08 \
+  --clip-grad 1 \
+  --train-iters 3814698 \
+  --data-path "$DATA_PATH" \
+  --tokenizer-type HFTokenizer \
+  --tokenizer-model "$TOKENIZER" \
   --zero-stage 3 \
   --deepspeed --deepspeed_config ds_config.json

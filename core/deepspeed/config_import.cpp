@@ -163,9 +163,10 @@ void import_zero(const json& z, Scenario& s) {
 
 }  // namespace
 
-DsConfigSets ds_config_sets(const json& c) {
+DsConfigSets ds_config_sets(const json& file) {
     DsConfigSets out;
-    if (!c.is_object()) return out;
+    if (!file.is_object()) return out;
+    const json c = ds_schema::with_zero_block(file);
     out.zero =
         c.contains("zero_optimization") && c.at("zero_optimization").is_object() && integer(c.at("zero_optimization"), "stage").has_value();
     out.micro_batch = integer(c, "train_micro_batch_size_per_gpu").value_or(0) > 0;
@@ -178,8 +179,9 @@ json parse_ds_config_text(std::string_view text, const std::string& source_name)
     return parse_json_text(blank_comments_and_trailing_commas(text).json, source_name);
 }
 
-Scenario apply_ds_config(const json& c, Scenario s) {
-    if (!c.is_object()) return s;
+Scenario apply_ds_config(const json& file, Scenario s) {
+    if (!file.is_object()) return s;
+    const json c = ds_schema::with_zero_block(file);  // the deprecated boolean form as DeepSpeed reads it
     import_batch_and_precision(c, s);
     import_optimizer(c, s);
     if (c.contains("zero_optimization") && c.at("zero_optimization").is_object()) import_zero(c.at("zero_optimization"), s);

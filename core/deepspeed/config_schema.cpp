@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <cmath>
 
 namespace zp::ds_schema {
 
@@ -101,6 +102,27 @@ const std::vector<std::string>& fp16_keys() { return kFp16Keys; }
 const std::vector<std::string>& bf16_keys() { return kBf16Keys; }
 const std::vector<std::pair<std::string, std::vector<std::string>>>& monitor_blocks() { return kMonitorBlocks; }
 const std::vector<std::string>& top_level_keys() { return kTopKeys; }
+bool zero_block_is_boolean(const json& config) {
+    return config.is_object() && config.contains("zero_optimization") && config.at("zero_optimization").is_boolean();
+}
+
+json with_zero_block(const json& config) {
+    if (!zero_block_is_boolean(config)) return config;
+    json out = config;
+    const bool on = config.at("zero_optimization").get<bool>();
+    json block = {{"stage", on ? 1 : 0}};
+    if (on) {
+        // An integer field DeepSpeed's pydantic model reads a whole float into (5e8 as 500000000).
+        const json size = config.contains("allgather_size") ? config.at("allgather_size") : json(500'000'000);
+        const bool whole_float = size.is_number_float() && std::isfinite(size.get<double>()) &&
+                                 size.get<double>() == std::floor(size.get<double>()) && std::abs(size.get<double>()) < 1e15;
+        block["allgather_bucket_size"] = whole_float ? json(static_cast<std::int64_t>(size.get<double>())) : size;
+    }
+    out["zero_optimization"] = block;
+    if (on) out.erase("allgather_size");  // read into the block, not an unknown top-level key
+    return out;
+}
+
 const std::set<std::string>& hf_filled_auto_paths() {
     static const std::set<std::string> paths = {
         // The Trainer, from TrainingArguments (trainer_config_process).

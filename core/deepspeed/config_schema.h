@@ -30,6 +30,15 @@ const std::vector<std::string>& top_level_keys();
 const std::set<std::string>& integer_paths();
 const std::set<std::string>& boolean_paths();
 
+// The config with a boolean zero_optimization (DeepSpeed's deprecated form) written as the block
+// DeepSpeed reads it as (runtime/zero/config.py get_zero_config -> read_zero_config_deprecated):
+// true is stage 1 with allgather_bucket_size from the top-level allgather_size (5e8 without it),
+// false stage 0 (allgather_size, read into the block, is left out). Any other config is returned
+// as it is.
+nlohmann::json with_zero_block(const nlohmann::json& config);
+// Whether `config`'s zero_optimization is that deprecated boolean.
+bool zero_block_is_boolean(const nlohmann::json& config);
+
 // Dotted paths whose "auto" the Hugging Face stack fills in: transformers' Trainer
 // (integrations/deepspeed.py HfTrainerDeepSpeedConfig.trainer_config_process and
 // trainer_config_finalize) and Accelerate (_prepare_deepspeed's config_kwargs, and the accelerate

@@ -147,6 +147,7 @@ public:
         check_sequence_parallel();
         check_batch();
         check_contradictions();
+        check_dynamic_loss_scale();
         check_mics();
         check_node();
         check_deprecated();
@@ -581,6 +582,25 @@ private:
 
     // MiCS (runtime/zero/mics.py, mics_utils.py; core/model/mics.h): mics_shard_size is a pydantic int
     // with default -1; engine.py _configure_zero_optimizer runs MiCS when it is above 0, at stage 3 only.
+    // runtime/precision_config.py DeepSpeedFP16Config._validate_dynamic_loss_scale_params (from
+    // ded23491c, #8050, 2026-06; in v0.19.6): with fp16 on and dynamic loss scaling (loss_scale 0,
+    // the default) a window or a floor of 0 or less is refused; the scaler divided by the window
+    // and collapsed at a floor of 0 before it. Older releases accept them.
+    void check_dynamic_loss_scale() {
+        if (!ds_schema::block_enabled(j_, "fp16")) return;
+        const json& f = j_.at("fp16");
+        const auto number = [&](const char* key, double fallback) {
+            return f.contains(key) && f.at(key).is_number() ? f.at(key).get<double>() : fallback;
+        };
+        if (number("loss_scale", 0) != 0) return;
+        for (const char* key : {"loss_scale_window", "min_loss_scale"})
+            if (f.contains(key) && f.at(key).is_number() && f.at(key).get<double>() <= 0)
+                add(Severity::Error, std::string("fp16.") + key,
+                    std::string("fp16.") + key + " must be > 0 when dynamic loss scaling is enabled (loss_scale=0)",
+                    std::string("use DeepSpeed's default, ") + (std::string(key) == "min_loss_scale" ? "1" : "1000") +
+                        ", or a static loss_scale");
+    }
+
     void check_mics() {
         if (!is_object("zero_optimization")) return;
         const json& z = j_.at("zero_optimization");
@@ -860,8 +880,20 @@ constexpr const char* json_extras_suggestion = "remove them if the file goes to 
 LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> world_size, const std::string& source_name,
                           const std::optional<FineTune>& finetune, const LintContext& context) {
     const JsonExtras plain = blank_comments_and_trailing_commas(text);
-    const json j = parse_json_text(plain.json, source_name);
+    const json parsed = parse_json_text(plain.json, source_name);
+    // The deprecated boolean zero_optimization is checked as the block DeepSpeed reads it as.
+    const json j = ds_schema::with_zero_block(parsed);
     Linter linter(j, world_size, finetune, context);
+    if (ds_schema::zero_block_is_boolean(parsed))
+        linter.add(
+            Severity::Warning, "zero_optimization",
+            std::string("\"zero_optimization\": ") + (parsed.at("zero_optimization").get<bool>() ? "true" : "false") +
+                " is DeepSpeed's deprecated form (runtime/zero/config.py read_zero_config_deprecated): read as stage " +
+                (parsed.at("zero_optimization").get<bool>() ? "1 with allgather_bucket_size from the top-level allgather_size" : "0"),
+            std::string("write \"zero_optimization\": {\"stage\": ") +
+                (parsed.at("zero_optimization").get<bool>()
+                     ? "1, \"allgather_bucket_size\": " + j.at("/zero_optimization/allgather_bucket_size"_json_pointer).dump() + "}"
+                     : std::string("0}")));
     if (plain.count() > 0) linter.add(Severity::Warning, "", json_extras_message(plain), json_extras_suggestion);
     // A UTF-8 byte-order mark: hjson (DeepSpeed) and the planner read past it; json.load refuses it
     // ("Unexpected UTF-8 BOM (decode using utf-8-sig)", Python's json/__init__.py loads).

@@ -122,6 +122,26 @@ private slots:
         QCOMPARE(apply_ds_config(nlohmann::json::parse(config.toStdString()), default_scenario()).zero.pin_memory, pinned);
     }
 
+    // DeepSpeed's deprecated boolean zero_optimization (runtime/zero/config.py
+    // read_zero_config_deprecated): true is stage 1 with the top-level allgather_size as its
+    // allgather bucket, false stage 0; the import planned the scenario's own stage (ZeRO-2).
+    void import_reads_the_boolean_zero_optimization_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<double>("allgather");
+        QTest::newRow("true, allgather_size 2e8") << QStringLiteral(R"({"zero_optimization": true, "allgather_size": 2e8})") << 1 << 2e8;
+        QTest::newRow("true, DeepSpeed's 5e8") << QStringLiteral(R"({"zero_optimization": true})") << 1 << 5e8;
+        QTest::newRow("false") << QStringLiteral(R"({"zero_optimization": false})") << 0 << default_scenario().zero.allgather_bucket_elems;
+    }
+    void import_reads_the_boolean_zero_optimization() {
+        QFETCH(QString, config);
+        QFETCH(int, stage);
+        QFETCH(double, allgather);
+        const Scenario s = apply_ds_config(nlohmann::json::parse(config.toStdString()), default_scenario());
+        QCOMPARE(s.zero.stage, stage);
+        QCOMPARE(s.zero.allgather_bucket_elems, allgather);
+    }
+
     // DeepSpeed's bf16 block with both low-precision keys (runtime/precision_config.py, PR #7700):
     // imported as the planner's one switch only when both are on (the master weights alone run
     // with ZeRO-Offload, which the planner does not model).

@@ -2664,8 +2664,8 @@
         <translation>运行所用的引擎：DeepSpeed ZeRO，或 PyTorch FSDP（FULL_SHARD 即 ZeRO-3，SHARD_GRAD_OP 即 ZeRO-2，NO_SHARD 即 DDP；没有 ZeRO-1、ZeRO++、MiCS 和 NVMe），或 FSDP2 的 fully_shard（reshard_after_forward 为 True 即 ZeRO-3，为 False 即 ZeRO-2）。</translation>
     </message>
     <message>
-        <source>Sequences per optimizer step (DeepSpeed&apos;s train_batch_size). Auto: 64 (one sequence per data-parallel rank for the long-context job), raised to a multiple of micro batch x data-parallel ranks.</source>
-        <translation>每次优化器步骤的序列数（DeepSpeed 的 train_batch_size）。自动：64（长上下文任务为每个数据并行 rank 一条序列），并向上取为 微批量 x 数据并行 rank 数 的倍数。</translation>
+        <source>Sequences per optimizer step (DeepSpeed&apos;s train_batch_size). Auto: 64, or one sequence per data-parallel rank once the long-context job has set it, raised to a multiple of micro batch x data-parallel ranks.</source>
+        <translation>每次优化器步骤的序列数（DeepSpeed 的 train_batch_size）。自动：64；长上下文任务设置后为每个数据并行 rank 一条序列；并向上取为 微批量 x 数据并行 rank 数 的倍数。</translation>
     </message>
 </context>
 <context>

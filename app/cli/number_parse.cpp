@@ -52,7 +52,7 @@ namespace {
 // "32k" or "1M" where a plain count is read (a sequence length, a width): which of the two it means
 // is the writer's, 2^10 or 10^3 ("128K context" is 131,072 tokens for Llama 3.1, "1M" often
 // 1,000,000), so the message offers both instead of choosing.
-std::string suffix_hint(const std::string& text) {
+std::string suffix_hint(const std::string& text, std::int64_t max) {
     if (text.size() < 2) return "";
     const char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
     if (unit != 'K' && unit != 'M') return "";
@@ -60,6 +60,9 @@ std::string suffix_hint(const std::string& text) {
     if (!parse_double(text.substr(0, text.size() - 1), n) || n <= 0 || n != std::floor(n) || n > 1e6) return "";
     const auto whole = [](double x) { return std::to_string(static_cast<long long>(x)); };
     const double binary = n * (unit == 'K' ? 1024.0 : 1048576.0), decimal = n * (unit == 'K' ? 1e3 : 1e6);
+    const double most = static_cast<double>(max);
+    if (decimal > most) return "";  // neither reading is in range: the range above says enough
+    if (binary > most) return "; write the number out: " + whole(decimal);
     return "; write the number out: " + whole(binary) + " (" + text + " as powers of 2) or " + whole(decimal);
 }
 }  // namespace
@@ -67,7 +70,8 @@ std::string suffix_hint(const std::string& text) {
 std::int64_t parse_positive_int(const std::string& text, const std::string& option, std::int64_t max) {
     double v = 0;
     if (!parse_double(text, v) || v != std::floor(v) || v < 1 || v > static_cast<double>(max))
-        throw InputError(option + " must be a whole number from 1 to " + std::to_string(max) + ", got '" + text + "'" + suffix_hint(text));
+        throw InputError(option + " must be a whole number from 1 to " + std::to_string(max) + ", got '" + text + "'" +
+                         suffix_hint(text, max));
     return static_cast<std::int64_t>(v);
 }
 

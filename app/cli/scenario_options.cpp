@@ -644,6 +644,7 @@ LintContext lint_context_from_args(const Args& a) {
         c.kv_heads = s.model.kv_heads;
         c.model_family = s.model.family;
         c.largest_layer = largest_layer_params(s.model);
+        c.hidden = s.model.hidden;
     } else if (auto v = a.get(opt::heads)) {
         c.heads = parse_positive_int(*v, option_text(opt::heads), limits::kModelWidth.max);
         c.kv_heads = c.heads;

@@ -580,8 +580,6 @@ private:
                ds_schema::lax_boolean(j_.at("zero_optimization").at(key)).value_or(false);
     }
 
-    // MiCS (runtime/zero/mics.py, mics_utils.py; core/model/mics.h): mics_shard_size is a pydantic int
-    // with default -1; engine.py _configure_zero_optimizer runs MiCS when it is above 0, at stage 3 only.
     // runtime/precision_config.py DeepSpeedFP16Config._validate_dynamic_loss_scale_params (from
     // ded23491c, #8050, 2026-06; in v0.19.6): with fp16 on and dynamic loss scaling (loss_scale 0,
     // the default) a window or a floor of 0 or less is refused; the scaler divided by the window
@@ -601,6 +599,8 @@ private:
                         ", or a static loss_scale");
     }
 
+    // MiCS (runtime/zero/mics.py, mics_utils.py; core/model/mics.h): mics_shard_size is a pydantic int
+    // with default -1; engine.py _configure_zero_optimizer runs MiCS when it is above 0, at stage 3 only.
     void check_mics() {
         if (!is_object("zero_optimization")) return;
         const json& z = j_.at("zero_optimization");
@@ -889,7 +889,9 @@ LintResult lint_ds_config(std::string_view text, std::optional<std::int64_t> wor
             Severity::Warning, "zero_optimization",
             std::string("\"zero_optimization\": ") + (parsed.at("zero_optimization").get<bool>() ? "true" : "false") +
                 " is DeepSpeed's deprecated form (runtime/zero/config.py read_zero_config_deprecated): read as stage " +
-                (parsed.at("zero_optimization").get<bool>() ? "1 with allgather_bucket_size from the top-level allgather_size" : "0"),
+                (parsed.at("zero_optimization").get<bool>() ? "1 with allgather_bucket_size from the top-level allgather_size" : "0") +
+                "; transformers' Trainer and Accelerate stop at it (HfDeepSpeedConfig reads zero_optimization.stage with dict.get: "
+                "AttributeError)",
             std::string("write \"zero_optimization\": {\"stage\": ") +
                 (parsed.at("zero_optimization").get<bool>()
                      ? "1, \"allgather_bucket_size\": " + j.at("/zero_optimization/allgather_bucket_size"_json_pointer).dump() + "}"

@@ -4,6 +4,7 @@
 #include "core/deepspeed/framework_exports.h"
 
 #include "core/base/errors.h"
+#include "core/base/format.h"
 
 #include "core/model/enum_names.h"
 #include "core/model/experts.h"
@@ -107,7 +108,7 @@ void refuse_adapters(const Scenario& s) {
 
 // Megatron-DeepSpeed builds the optimizer itself and passes it to deepspeed.initialize
 // (megatron/training.py setup_model_and_optimizer -> megatron/optimizer get_megatron_optimizer), so
-// the ds_config's "optimizer" block is not read: the plan's hyperparameters go as its flags
+// the ds_config's "optimizer" block is not read: the plan's learning rate, betas and weight decay go as its flags
 // (megatron/arguments.py: --lr has no default, --weight-decay 0.01 and --adam-beta2 0.999 are not the
 // recipe's). With the optimizer offloaded DeepSpeed refuses any client optimizer but its CPU Adam
 // ("You are using ZeRO-Offload with a client provided optimizer", engine.py _configure_optimizer),
@@ -137,21 +138,27 @@ std::string optimizer_flags(const Scenario& s) {
         std::snprintf(text, sizeof text, "%g", v);
         return " \\\n  --" + name + " " + text;
     };
+    // No --clip-grad: with --deepspeed get_megatron_optimizer returns before the wrappers that read
+    // it, and DeepSpeed clips with the ds_config's gradient_clipping.
     std::string out = number("lr", h.learning_rate) + number("weight-decay", h.weight_decay) + number("adam-beta1", h.beta1) +
-                      number("adam-beta2", optimizer_beta2(s.training.optimizer, h)) + number("adam-eps", h.eps) +
-                      number("clip-grad", h.gradient_clipping);
+                      number("adam-beta2", optimizer_beta2(s.training.optimizer, h)) + number("adam-eps", h.eps);
     if (s.zero.offload_optimizer != OffloadDevice::None) out += " \\\n  --cpu-optimizer";
     return out;
 }
 
 // pretrain_gpt.py stops without a length ("either train-iters or train-samples should be provided",
-// megatron/training.py get_optimizer_param_scheduler): the steps that train on the plan's token
-// budget (Assumptions::token_budget), at its global batch of its sequences.
-std::string training_length_flags(const Scenario& s) {
-    const double tokens_per_step =
-        static_cast<double>(effective_global_batch(s.training, data_parallel_size(s))) * static_cast<double>(s.training.seq_len);
-    const auto steps = static_cast<std::int64_t>(std::ceil(s.assumptions.token_budget / std::max(tokens_per_step, 1.0)));
-    return " \\\n  --train-iters " + std::to_string(std::max<std::int64_t>(steps, 1));
+// megatron/training.py get_optimizer_param_scheduler). The plan's token budget
+// (Assumptions::token_budget, which the step's time line reads) is a default the user's dataset
+// replaces: TRAIN_ITERS, set before the launch line, defaults to the budget's steps at the plan's
+// global batch of its sequences.
+std::string training_length_lines(const Scenario& s) {
+    const std::int64_t global = effective_global_batch(s.training, data_parallel_size(s));
+    const double tokens_per_step = static_cast<double>(global) * static_cast<double>(s.training.seq_len);
+    const auto steps =
+        std::max<std::int64_t>(static_cast<std::int64_t>(std::ceil(s.assumptions.token_budget / std::max(tokens_per_step, 1.0))), 1);
+    return "TRAIN_ITERS=${TRAIN_ITERS:-" + std::to_string(steps) + "}  # the plan's " + format_count(s.assumptions.token_budget) +
+           " tokens at " + std::to_string(global) + " x " + std::to_string(s.training.seq_len) +
+           " tokens a step; set it for your dataset\n\n";
 }
 
 // The script's comment lines: what the launch line cannot say and the user must do or know.
@@ -161,6 +168,12 @@ std::string script_notes(const Scenario& s) {
     const ModelSpec& m = s.model;
     const Training& t = s.training;
     std::string sh;
+    // Megatron's "adam" is AdamW: apex's FusedAdam (adam_w_mode defaults to True) or DeepSpeedCPUAdam
+    // (adamw_mode defaults to True), neither switched off by megatron/optimizer.
+    if (t.optimizer == Optimizer::Adam)
+        sh +=
+            "# Adam (planned): Megatron-DeepSpeed's adam decouples the weight decay (AdamW); the plan's memory and time are "
+            "the same.\n";
     if (t.flash_attention && !flash_attention_2_runs_on(c.gpu))
         sh +=
             "# No --use-flash-attn-v2: FlashAttention-2 needs an Ampere or newer GPU, so Megatron-DeepSpeed runs its own "
@@ -249,7 +262,8 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
     // directory, as examples_deepspeed/finetune_hf_llama runs it): build_tokenizer raises for none.
     sh += "set -euo pipefail\n\n";
     sh += ": \"${DATA_PATH:?set DATA_PATH to the dataset prefix tools/preprocess_data.py wrote (its .bin and .idx)}\"\n";
-    sh += ": \"${TOKENIZER:?set TOKENIZER to the model's Hugging Face directory or hub id (HFTokenizer)}\"\n\n";
+    sh += ": \"${TOKENIZER:?set TOKENIZER to the model's Hugging Face directory or hub id (HFTokenizer)}\"\n";
+    sh += training_length_lines(s);
     // Megatron's sequence parallelism needs CUDA_DEVICE_MAX_CONNECTIONS=1 (megatron/arguments.py raises
     // "Using sequence parallelism requires setting the environment variable CUDA_DEVICE_MAX_CONNECTIONS
     // to 1"); DeepSpeed's multi-node launcher passes on only NCCL_, PYTHON... variables and the lines
@@ -290,7 +304,7 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
         sh += " \\\n  --recompute-granularity full --recompute-method uniform --deepspeed-activation-checkpointing";
     if (t.checkpointing == Checkpointing::Selective) sh += " \\\n  --recompute-granularity selective";
     if (t.flash_attention && flash_attention_2_runs_on(c.gpu)) sh += " \\\n  --use-flash-attn-v2";
-    sh += optimizer_flags(s) + training_length_flags(s);
+    sh += optimizer_flags(s) + " \\\n  --train-iters \"$TRAIN_ITERS\"";
     sh += " \\\n  --data-path \"$DATA_PATH\" \\\n  --tokenizer-type HFTokenizer \\\n  --tokenizer-model \"$TOKENIZER\"";
     sh += flag("zero-stage", s.zero.stage) + " \\\n  --deepspeed --deepspeed_config " + config_path + "\n";
     return sh;

@@ -17,7 +17,9 @@ namespace zp {
 
 std::int64_t effective_global_batch(const Training& t, std::int64_t world_size) {
     if (t.global_batch > 0) return t.global_batch;
-    return next_multiple(std::max<std::int64_t>(t.automatic_batch_sequences, 1), t.micro_batch * world_size);
+    // Within the global batch's own range (a hand-written session may hold anything up to 2^53).
+    const std::int64_t wanted = std::clamp<std::int64_t>(t.automatic_batch_sequences, 1, limits::kGlobalBatch.max);
+    return next_multiple(wanted, t.micro_batch * world_size);
 }
 
 std::string nearest_multiples(std::int64_t n, std::int64_t step) {

@@ -70,6 +70,9 @@ double quantized_weight_bytes(const FineTune& f) {
 }
 
 bool quant_storage_shares_compute_dtype(const Scenario& s) { return s.zero.stage == 3 || is_fsdp(s.fsdp); }
+bool quant_storage_must_be_compute_dtype(const Scenario& s) {
+    return s.fsdp.engine == Engine::Fsdp || (!is_fsdp(s.fsdp) && s.zero.stage == 3);
+}
 
 QuantStorage resolved_quant_storage(const FineTune& f, bool shares_compute_dtype, Precision p) {
     if (f.quant_storage != QuantStorage::Auto) return f.quant_storage;
@@ -207,7 +210,7 @@ void validate_finetune(const Scenario& s) {
                              ", a fused expert parameter (PEFT target_parameters), needs --lora-dropout 0: \"lora.ParamWrapper does not "
                              "work with lora_dropout != 0\" (peft/tuners/lora/layer.py ParamWrapper)");
     if (f.method == FineTuneMethod::Qlora && (base == BasePrecision::Nf4 || base == BasePrecision::Fp4) &&
-        quant_storage_shares_compute_dtype(s)) {
+        quant_storage_must_be_compute_dtype(s)) {
         const QuantStorage st = resolved_quant_storage(f, true, s.training.precision);
         const QuantStorage compute = resolved_quant_storage(FineTune{}, true, s.training.precision);
         if (st != compute)

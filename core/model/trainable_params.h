@@ -45,12 +45,15 @@ double quantized_weight_bytes(const FineTune& f);
 // Int8, NF4 or FP4: a base bitsandbytes quantises (QLoRA's); the others are 16-bit or the training dtype.
 bool is_quantized_base(BasePrecision b);
 
-// Whether the packed 4-bit weights are sharded with the other parameters as tensors of one dtype:
-// ZeRO-3 partitions them with the rest (PEFT docs accelerate/deepspeed.md, "QLoRA with DeepSpeed
-// ZeRO3"), and FSDP flattens a unit's parameters into one FlatParameter under every sharding
-// strategy, NO_SHARD included (PEFT docs accelerate/fsdp.md sets bnb_4bit_quant_storage to the
-// compute dtype; uint8 storage fails to flatten: huggingface/alignment-handbook#169).
+// Whether the packed 4-bit weights are kept in the compute dtype: ZeRO-3 partitions them with the
+// other parameters as tensors of one dtype (PEFT docs accelerate/deepspeed.md, "QLoRA with
+// DeepSpeed ZeRO3"), and FSDP1 flattens a unit's parameters into one FlatParameter under every
+// sharding strategy, NO_SHARD included (uint8 storage fails to flatten:
+// huggingface/alignment-handbook#169); FSDP2 shards each parameter on its own, and PEFT's FSDP
+// guide (accelerate/fsdp.md) writes the compute dtype for it too, which is what Auto resolves to.
+// quant_storage_must_be_compute_dtype: where another storage fails (ZeRO-3, FSDP1).
 bool quant_storage_shares_compute_dtype(const Scenario& s);
+bool quant_storage_must_be_compute_dtype(const Scenario& s);
 
 // The storage dtype bitsandbytes packs 4-bit weights in, Auto resolved: the compute dtype where the
 // packed weights share it with the other parameters (above), uint8 (bitsandbytes' default) otherwise.

@@ -857,21 +857,35 @@ private slots:
         const Hyperparameters h = recipe_hyperparameters(s);
         QCOMPARE(h.learning_rate, 2e-5);  // Llama 2's fine-tune
         // 1e9 tokens at 64 sequences of 4096: 3815 steps (3814.7, up).
-        for (const char* wanted : {"--lr 2e-05", "--weight-decay 0.1", "--adam-beta1 0.9", "--adam-beta2 0.95", "--adam-eps 1e-08",
-                                   "--clip-grad 1", "--cpu-optimizer", "--train-iters 3815", "--data-path \"$DATA_PATH\"",
-                                   "--tokenizer-type HFTokenizer", "--tokenizer-model \"$TOKENIZER\"", ": \"${DATA_PATH:?"})
+        for (const char* wanted :
+             {"--lr 2e-05", "--weight-decay 0.1", "--adam-beta1 0.9", "--adam-beta2 0.95", "--adam-eps 1e-08", "--cpu-optimizer",
+              "TRAIN_ITERS=${TRAIN_ITERS:-3815}", "--train-iters \"$TRAIN_ITERS\"", "--data-path \"$DATA_PATH\"",
+              "--tokenizer-type HFTokenizer", "--tokenizer-model \"$TOKENIZER\"", ": \"${DATA_PATH:?"})
             QVERIFY2(sh.find(wanted) != std::string::npos, wanted);
+        // DeepSpeed clips (the ds_config's gradient_clipping): --deepspeed leaves Megatron's --clip-grad unread.
+        QVERIFY(sh.find("--clip-grad") == std::string::npos);
+        // NVMe offload steps DeepSpeedCPUAdam too (engine.py: zero_use_cpu_optimizer for cpu and nvme).
+        s.zero.offload_optimizer = OffloadDevice::Nvme;
+        QVERIFY(megatron_launch_script(s).find("--cpu-optimizer") != std::string::npos);
         s.zero.offload_optimizer = OffloadDevice::None;
         QVERIFY(megatron_launch_script(s).find("--cpu-optimizer") == std::string::npos);
-        // SGD is Megatron's other optimizer; Lion is not one of them.
+        // SGD is Megatron's other optimizer (--sgd-momentum defaults to 0.9: plain SGD sets 0); Lion
+        // is not one of them, and an offloaded SGD is refused ("CPU offloading is for Adam").
         s.training.optimizer = Optimizer::Sgd;
         QVERIFY(megatron_launch_script(s).find("--optimizer sgd \\\n  --sgd-momentum 0") != std::string::npos);
-        s.training.optimizer = Optimizer::Lion;
-        try {
-            megatron_launch_script(s);
-            QFAIL("a Lion plan exported for Megatron-DeepSpeed, which builds Adam or SGD");
-        } catch (const InputError& e) {
-            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("builds Adam or SGD itself")), e.what());
+        s.training.optimizer = Optimizer::SgdMomentum;
+        const std::string momentum = megatron_launch_script(s);
+        QVERIFY(momentum.find("--optimizer sgd") != std::string::npos && momentum.find("--sgd-momentum") == std::string::npos);
+        for (const auto& [optimizer, offload] :
+             {std::pair{Optimizer::Lion, OffloadDevice::None}, std::pair{Optimizer::Sgd, OffloadDevice::Cpu}}) {
+            s.training.optimizer = optimizer;
+            s.zero.offload_optimizer = offload;
+            try {
+                megatron_launch_script(s);
+                QFAIL("an optimizer exported for Megatron-DeepSpeed that it does not build");
+            } catch (const InputError& e) {
+                QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("builds Adam or SGD itself")), e.what());
+            }
         }
     }
 };

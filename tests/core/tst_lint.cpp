@@ -193,6 +193,33 @@ private slots:
     // clang-format off
     // Every row of DeepSpeed's value domains (core/deepspeed/config_domains.cpp), walked: its valid
     // value gives no error at the path, its invalid value one error there, in DeepSpeed's words.
+    // An "auto" reduce_bucket_size is the Trainer's hidden x hidden (integrations/deepspeed.py
+    // trainer_config_finalize): with the model's width the overlap_comm buckets are sized from it
+    // (LLaVA's scripts/zero2.json with a 4096-wide model: 2 x (16.8M + 5e8) x 4.5 = 4.65 GB, under
+    // the warning's 8 GB), without it not at all (read as DeepSpeed's 5e8 it was called 9 GB).
+    void auto_reduce_bucket_is_hidden_squared_data() {
+        QTest::addColumn<int>("hidden");  // 0: no model given
+        QTest::addColumn<QString>("allgather");
+        QTest::addColumn<bool>("warned");
+        QTest::newRow("no model: not sized") << 0 << QStringLiteral("5e8") << false;
+        QTest::newRow("4096 wide: 4.65 GB") << 4096 << QStringLiteral("5e8") << false;
+        QTest::newRow("4096 wide, 1e9 allgather: 9.2 GB") << 4096 << QStringLiteral("1e9") << true;
+        QTest::newRow("32768 wide: 2 x (1.07G + 5e8) x 4.5 = 14.2 GB") << 32768 << QStringLiteral("5e8") << true;
+    }
+    void auto_reduce_bucket_is_hidden_squared() {
+        QFETCH(int, hidden);
+        QFETCH(QString, allgather);
+        QFETCH(bool, warned);
+        const std::string config = R"({"train_batch_size": 8, "bf16": {"enabled": true}, "zero_optimization": {"stage": 2,
+            "overlap_comm": true, "reduce_bucket_size": "auto", "allgather_bucket_size": )" + allgather.toStdString() + "}}";
+        LintContext ctx;
+        if (hidden > 0) ctx.hidden = hidden;
+        const LintResult r = lint_ds_config(config, 8, "ds_config.json", std::nullopt, ctx);
+        bool found = false;
+        for (const Diagnostic& d : r.diagnostics) found = found || (d.path == "zero_optimization.reduce_bucket_size" && d.severity == Severity::Warning);
+        QCOMPARE(found, warned);
+    }
+
     void value_domains_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("value");

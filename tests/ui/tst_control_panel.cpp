@@ -198,6 +198,23 @@ private slots:
                  QLocale().toString(text.toDouble(), 'f', int(text.size() - text.indexOf(QLatin1Char('.')) - 1)));
     }
 
+    // Return in the size box with its text untouched is no edit: the box holds the value its
+    // text reads (a code review: behind "8.03" it held 8.0303, and Return replaced Llama-3.1 8B
+    // with an 8.03B synthesized model, one undo step).
+    void model_size_return_keeps_the_preset() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        panel.show();
+        Scenario s = doc.scenario();
+        s.model = model_preset("llama-3.1-8b").spec;
+        doc.reset(s);
+        auto* size = panel.findChild<ScaledSlider*>(QStringLiteral("model_size"))->findChild<EditDoubleSpinBox*>();
+        size->setFocus();
+        QTest::keyClick(size, Qt::Key_Return);
+        QCOMPARE(doc.undoStack()->count(), 0);
+        QCOMPARE(doc.scenario().model.name, std::string("llama-3.1-8b"));
+    }
+
     void control_ranges_are_the_core_limits() {
         PlannerDocument doc;
         ControlPanel panel(&doc);

@@ -5,6 +5,7 @@
 
 #include <QFontMetrics>
 #include <QPointer>
+#include <QScopeGuard>
 #include <QStringList>
 
 #include <cstdlib>
@@ -85,6 +86,17 @@ void fitAxisLabels(QCustomPlot* plot) {
     // margins, so the plot is laid out again before it is drawn (relayoutInReplot).
     QObject::connect(plot, &QCustomPlot::afterLayout, plot, [p = QPointer<QCustomPlot>(plot)] {
         if (!p) return;
+        // The relayout below announces afterLayout again, inside this call. A key axis's lines take
+        // height from the value axis, whose title may then take two lines and width from the key
+        // axis: each fit only shrinks the rect, but the nesting is bounded here (the sequence view
+        // guards its own fits the same way), and the next replot fits again.
+        constexpr int kMostNestedFits = 3;
+        const int depth = p->property("zpAxisFitDepth").toInt();
+        if (depth >= kMostNestedFits) return;
+        p->setProperty("zpAxisFitDepth", depth + 1);
+        const auto restore = qScopeGuard([&] {
+            if (p) p->setProperty("zpAxisFitDepth", depth);
+        });
         bool changed = false;
         for (QCPAxis* axis : {p->yAxis, p->yAxis2, p->xAxis, p->xAxis2}) {
             if (!axis || !axis->visible() || axis->label().isEmpty()) continue;

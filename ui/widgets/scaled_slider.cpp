@@ -78,9 +78,11 @@ void ScaledSlider::fitSpinWidth() {
 
 void ScaledSlider::setValue(double v) {
     // Setting an unchanged value still repaints the spin box (and the group box beneath it).
-    if (spin_->value() == spin_->valueFromText(spin_->textFromValue(v)) && slider_->value() == toSlider(v)) return;
+    if (spin_->value() == spin_->asShown(v) && slider_->value() == toSlider(v)) return;
     const QScopedValueRollback showing(showing_, true);
-    spin_->showValue(v);
+    // The value as its text reads: holding 8.0303 behind "8.03", Return in the box re-read the text
+    // as an edit to 8.03 (the size box then replaced the preset with a synthesized model).
+    spin_->showValue(spin_->asShown(v));
     slider_->setValue(toSlider(v));
 }
 

@@ -6,6 +6,7 @@ set -euo pipefail
 
 : "${DATA_PATH:?set DATA_PATH to the dataset prefix tools/preprocess_data.py wrote (its .bin and .idx)}"
 : "${TOKENIZER:?set TOKENIZER to the model's Hugging Face directory or hub id (HFTokenizer)}"
+TRAIN_ITERS=${TRAIN_ITERS:-3814698}  # the plan's 1,000,000,000,000 tokens at 64 x 4096 tokens a step; set it for your dataset
 
 export CUDA_DEVICE_MAX_CONNECTIONS=1
 grep -qx 'CUDA_DEVICE_MAX_CONNECTIONS=1' .deepspeed_env 2>/dev/null || echo 'CUDA_DEVICE_MAX_CONNECTIONS=1' >> .deepspeed_env
@@ -44,8 +45,7 @@ deepspeed --hostfile hostfile --num_nodes 4 --num_gpus 8 pretrain_gpt.py \
   --adam-beta1 0.9 \
   --adam-beta2 0.95 \
   --adam-eps 1e-08 \
-  --clip-grad 1 \
-  --train-iters 3814698 \
+  --train-iters "$TRAIN_ITERS" \
   --data-path "$DATA_PATH" \
   --tokenizer-type HFTokenizer \
   --tokenizer-model "$TOKENIZER" \

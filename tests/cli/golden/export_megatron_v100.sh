@@ -7,6 +7,7 @@ set -euo pipefail
 
 : "${DATA_PATH:?set DATA_PATH to the dataset prefix tools/preprocess_data.py wrote (its .bin and .idx)}"
 : "${TOKENIZER:?set TOKENIZER to the model's Hugging Face directory or hub id (HFTokenizer)}"
+TRAIN_ITERS=${TRAIN_ITERS:-3814698}  # the plan's 1,000,000,000,000 tokens at 64 x 4096 tokens a step; set it for your dataset
 
 deepspeed --num_gpus 8 pretrain_gpt.py \
   --tensor-model-parallel-size 1 \
@@ -31,9 +32,8 @@ deepspeed --num_gpus 8 pretrain_gpt.py \
   --adam-beta1 0.9 \
   --adam-beta2 0.95 \
   --adam-eps 1e-08 \
-  --clip-grad 1 \
   --cpu-optimizer \
-  --train-iters 3814698 \
+  --train-iters "$TRAIN_ITERS" \
   --data-path "$DATA_PATH" \
   --tokenizer-type HFTokenizer \
   --tokenizer-model "$TOKENIZER" \

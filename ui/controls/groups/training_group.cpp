@@ -78,7 +78,7 @@ void TrainingGroup::addStepRows() {
     // (doubles count exactly up to 2^53).
     global_batch_ = named(
         tip(new EditDoubleSpinBox,
-            tr("Sequences per optimizer step (DeepSpeed's train_batch_size). Auto: 64 (one sequence per data-parallel rank for the long-context job), raised to a multiple of micro batch x data-parallel ranks.")),
+            tr("Sequences per optimizer step (DeepSpeed's train_batch_size). Auto: 64, or one sequence per data-parallel rank once the long-context job has set it, raised to a multiple of micro batch x data-parallel ranks.")),
         "global_batch");
     global_batch_->setDecimals(0);
     global_batch_->setRange(static_cast<double>(limits::kAutomaticGlobalBatch), static_cast<double>(limits::kGlobalBatch.max));

@@ -106,13 +106,6 @@ void refuse_adapters(const Scenario& s) {
         "--format hf-trainer, hf-args, accelerate or peft for this fine-tune, or plan it with --finetune full");
 }
 
-// Megatron-DeepSpeed builds the optimizer itself and passes it to deepspeed.initialize
-// (megatron/training.py setup_model_and_optimizer -> megatron/optimizer get_megatron_optimizer), so
-// the ds_config's "optimizer" block is not read: the plan's learning rate, betas and weight decay go as its flags
-// (megatron/arguments.py: --lr has no default, --weight-decay 0.01 and --adam-beta2 0.999 are not the
-// recipe's). With the optimizer offloaded DeepSpeed refuses any client optimizer but its CPU Adam
-// ("You are using ZeRO-Offload with a client provided optimizer", engine.py _configure_optimizer),
-// which get_megatron_optimizer builds under --cpu-optimizer.
 // Its optimizers are Adam (apex's FusedAdam in AdamW mode, or DeepSpeedCPUAdam) and SGD
 // (get_megatron_optimizer: "optimizer is not supported" for any other; "CPU offloading is for Adam").
 void refuse_optimizer(const Scenario& s) {
@@ -124,20 +117,24 @@ void refuse_optimizer(const Scenario& s) {
                      ": plan with --optimizer adamw, or export --format deepspeed for a script that builds it");
 }
 
+// Megatron-DeepSpeed builds the optimizer itself and passes it to deepspeed.initialize
+// (megatron/training.py setup_model_and_optimizer -> megatron/optimizer get_megatron_optimizer), so
+// the ds_config's "optimizer" block is not read: the plan's learning rate, betas and weight decay go as its flags
+// (megatron/arguments.py: --lr has no default, --weight-decay 0.01 and --adam-beta2 0.999 are not the
+// recipe's). With the optimizer offloaded DeepSpeed refuses any client optimizer but its CPU Adam
+// ("You are using ZeRO-Offload with a client provided optimizer", engine.py _configure_optimizer),
+// which get_megatron_optimizer builds under --cpu-optimizer.
 std::string optimizer_flags(const Scenario& s) {
     const Hyperparameters h = recipe_hyperparameters(s);
-    if (s.training.optimizer == Optimizer::Sgd || s.training.optimizer == Optimizer::SgdMomentum) {
-        // --sgd-momentum defaults to 0.9, the exports' momentum (config_export.cpp); plain SGD has none.
-        char lr[32];
-        std::snprintf(lr, sizeof lr, "%g", h.learning_rate);
-        return std::string(" \\\n  --optimizer sgd") + (s.training.optimizer == Optimizer::Sgd ? " \\\n  --sgd-momentum 0" : "") +
-               " \\\n  --lr " + lr + " \\\n  --weight-decay 0";
-    }
     const auto number = [](const std::string& name, double v) {
         char text[32];
         std::snprintf(text, sizeof text, "%g", v);
         return " \\\n  --" + name + " " + text;
     };
+    if (s.training.optimizer == Optimizer::Sgd || s.training.optimizer == Optimizer::SgdMomentum)
+        // --sgd-momentum defaults to 0.9, the exports' momentum (config_export.cpp); plain SGD has none.
+        return " \\\n  --optimizer sgd" + (s.training.optimizer == Optimizer::Sgd ? number("sgd-momentum", 0) : std::string()) +
+               number("lr", h.learning_rate) + number("weight-decay", 0);
     // No --clip-grad: with --deepspeed get_megatron_optimizer returns before the wrappers that read
     // it, and DeepSpeed clips with the ds_config's gradient_clipping.
     std::string out = number("lr", h.learning_rate) + number("weight-decay", h.weight_decay) + number("adam-beta1", h.beta1) +

@@ -94,9 +94,11 @@ std::string peft_model_text(const Scenario& s) {
             py += std::string("    bnb_4bit_use_double_quant=") + (f.double_quant ? "True" : "False") + ",\n";
             py += std::string("    bnb_4bit_compute_dtype=") + torch_dtype(s.training.precision) + ",\n";
             py += std::string("    bnb_4bit_quant_storage=") + storage_dtype(storage) + "," +
-                  (!shared           ? ""
-                   : is_fsdp(s.fsdp) ? "  # FSDP flattens the packed weights with the others as this dtype: the model's torch_dtype"
-                                     : "  # ZeRO-3 partitions the packed weights as this dtype: the model's torch_dtype") +
+                  (!shared ? ""
+                   : s.fsdp.engine == Engine::Fsdp
+                       ? "  # FSDP flattens the packed weights with the others as this dtype: the model's torch_dtype"
+                   : s.fsdp.engine == Engine::Fsdp2 ? "  # as PEFT's FSDP guide writes it: the model's torch_dtype"
+                                                    : "  # ZeRO-3 partitions the packed weights as this dtype: the model's torch_dtype") +
                   "\n";
             if (shared) load_args = "torch_dtype=" + std::string(storage_dtype(storage));
         }

@@ -587,10 +587,7 @@ private:
     void check_dynamic_loss_scale() {
         if (!ds_schema::block_enabled(j_, "fp16")) return;
         const json& f = j_.at("fp16");
-        const auto number = [&](const char* key, double fallback) {
-            return f.contains(key) && f.at(key).is_number() ? f.at(key).get<double>() : fallback;
-        };
-        if (number("loss_scale", 0) != 0) return;
+        if (number_at(f, "loss_scale", 0) != 0) return;
         for (const char* key : {"loss_scale_window", "min_loss_scale"})
             if (f.contains(key) && f.at(key).is_number() && f.at(key).get<double>() <= 0)
                 add(Severity::Error, std::string("fp16.") + key,

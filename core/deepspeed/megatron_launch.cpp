@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace zp {
 namespace {
@@ -35,10 +34,9 @@ std::string moe_flags(const Scenario& s) {
         experts.clear();
         for (std::int64_t l = 0; l < m.layers; ++l) experts += (l ? " " : "") + std::to_string(is_moe_layer(m, l) ? m.experts : 1);
     }
-    char factor[32];
-    std::snprintf(factor, sizeof factor, "%g", s.training.capacity_factor);
     std::string out = flag("num-experts", experts) + flag("expert-interval", "1") + flag("topk", std::to_string(m.experts_per_token)) +
-                      flag("moe-expert-parallel-size", std::to_string(s.parallel.expert)) + flag("moe-train-capacity-factor", factor) +
+                      flag("moe-expert-parallel-size", std::to_string(s.parallel.expert)) +
+                      flag("moe-train-capacity-factor", format_general(s.training.capacity_factor)) +
                       flag("moe-min-capacity", std::to_string(deepspeed_moe::kMinCapacity)) + " \\\n  --create-moe-param-group";
     if (m.shared_experts > 0) out += flag("mlp-type", "residual");
     // Without expert parallelism the plan is the model's own dropless MoE: drop_tokens=False
@@ -126,11 +124,7 @@ void refuse_optimizer(const Scenario& s) {
 // which get_megatron_optimizer builds under --cpu-optimizer.
 std::string optimizer_flags(const Scenario& s) {
     const Hyperparameters h = recipe_hyperparameters(s);
-    const auto number = [](const std::string& name, double v) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%g", v);
-        return " \\\n  --" + name + " " + text;
-    };
+    const auto number = [](const std::string& name, double v) { return " \\\n  --" + name + " " + format_general(v); };
     if (s.training.optimizer == Optimizer::Sgd || s.training.optimizer == Optimizer::SgdMomentum)
         // --sgd-momentum defaults to 0.9, the exports' momentum (config_export.cpp); plain SGD has none.
         return " \\\n  --optimizer sgd" + (s.training.optimizer == Optimizer::Sgd ? number("sgd-momentum", 0) : std::string()) +

@@ -111,7 +111,9 @@ void import_optimizer(const json& c, Scenario& s) {
 
 // The zero_optimization block: stage, buckets, ZeRO++, MiCS, offload and the save switch.
 void import_zero(const json& z, Scenario& s) {
-    if (auto v = integer(z, "stage"); v && *v <= 3) s.zero.stage = static_cast<int>(*v);
+    // A block without "stage" is stage 0 to DeepSpeed (runtime/zero/config.py: `stage: ZeroStageEnum = 0`).
+    if (!z.contains("stage")) s.zero.stage = 0;
+    else if (auto v = integer(z, "stage"); v && *v <= 3) s.zero.stage = static_cast<int>(*v);
     if (auto b = flag(z, "overlap_comm")) s.zero.overlap_comm = *b;
     if (auto b = flag(z, "use_multi_rank_bucket_allreduce")) s.zero.multi_rank_bucket_allreduce = *b;
     if (auto v = integer(z, "reduce_bucket_size")) s.zero.reduce_bucket_elems = static_cast<double>(*v);
@@ -167,8 +169,10 @@ DsConfigSets ds_config_sets(const json& file) {
     DsConfigSets out;
     if (!file.is_object()) return out;
     const json c = ds_schema::with_zero_block(file);
-    out.zero =
-        c.contains("zero_optimization") && c.at("zero_optimization").is_object() && integer(c.at("zero_optimization"), "stage").has_value();
+    // The stage is the file's unless it is written in a form the import does not read ("auto"):
+    // a missing block or key is DeepSpeed's stage 0 (import_zero).
+    const bool block = c.contains("zero_optimization") && c.at("zero_optimization").is_object();
+    out.zero = !block || !c.at("zero_optimization").contains("stage") || integer(c.at("zero_optimization"), "stage").has_value();
     out.micro_batch = integer(c, "train_micro_batch_size_per_gpu").value_or(0) > 0;
     out.precision = (c.contains("bf16") || c.contains("fp16")) && !precision_auto(c);
     out.optimizer = c.contains("optimizer") && c.at("optimizer").is_object();
@@ -184,7 +188,9 @@ Scenario apply_ds_config(const json& file, Scenario s) {
     const json c = ds_schema::with_zero_block(file);  // the deprecated boolean form as DeepSpeed reads it
     import_batch_and_precision(c, s);
     import_optimizer(c, s);
-    if (c.contains("zero_optimization") && c.at("zero_optimization").is_object()) import_zero(c.at("zero_optimization"), s);
+    // No zero_optimization block is ZeRO off: get_zero_config reads an empty block, stage 0, and
+    // nothing offloaded (runtime/zero/config.py). A stage or offload option given beside the file wins.
+    import_zero(c.contains("zero_optimization") && c.at("zero_optimization").is_object() ? c.at("zero_optimization") : json::object(), s);
     if (c.contains("activation_checkpointing") && c.at("activation_checkpointing").is_object()) {
         s.training.checkpointing = Checkpointing::Full;
         s.training.auto_checkpointing = false;

@@ -22,7 +22,7 @@ Scenario apply_ds_config(const nlohmann::json& config, Scenario s);
 // Which of a run's values a ds_config sets itself: neither absent nor "auto" (which the Trainer
 // and Accelerate fill from their own arguments), for a report that says where each value came from.
 struct DsConfigSets {
-    bool zero = false;         // zero_optimization.stage
+    bool zero = false;         // zero_optimization.stage (absent: stage 0)
     bool micro_batch = false;  // train_micro_batch_size_per_gpu
     bool precision = false;    // bf16 / fp16 "enabled", true or false
     bool optimizer = false;    // an "optimizer" block

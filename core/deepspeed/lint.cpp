@@ -386,6 +386,40 @@ private:
                 " or more (the pinned pool is buffer_count x buffer_size elements)");
     }
 
+    // Stage 0 builds no ZeRO optimizer, but engine.py still asks zero_use_cpu_optimizer() of the
+    // offload_optimizer block: an Adam, AdamW, Adagrad or Lion block is built as DeepSpeed's CPU
+    // kernel (_configure_basic_optimizer) over parameters that stay on the GPU, and its first step
+    // asserts "CPUAdam param is on cuda:0 and must be 'cpu'" (ops/adam/cpu_adam.py); a client
+    // optimizer is refused at initialize ("You are using ZeRO-Offload with a client provided
+    // optimizer"), or swapped for DeepSpeedCPUAdam by Accelerate and the Trainer, which then asserts.
+    // torch.optim's own (torch_adam, SGD) steps on the GPU: the block is ignored.
+    void check_offload_at_stage_0(const json& z) {
+        const std::string why = z.contains("stage") ? "stage is 0" : "zero_optimization names no stage, which DeepSpeed reads as 0";
+        const bool client = !is_object("optimizer");
+        bool cpu_kernel = client && !(j_.contains("zero_force_ds_cpu_optimizer") && j_.at("zero_force_ds_cpu_optimizer") == false);
+        if (is_object("optimizer") && j_.contains("/optimizer/type"_json_pointer) && j_.at("/optimizer/type"_json_pointer).is_string()) {
+            const std::string type = ds_schema::ascii_lower(j_.at("/optimizer/type"_json_pointer).get<std::string>());
+            const bool torch_adam =
+                j_.contains("/optimizer/params/torch_adam"_json_pointer) && j_.at("/optimizer/params/torch_adam"_json_pointer) == true;
+            cpu_kernel = !torch_adam && (type == "adam" || type == "adamw" || type == "adagrad" || type == "lion");
+        }
+        const std::string cpu_step =
+            "DeepSpeed's CPU optimizer over parameters that stay on the GPU, whose first step asserts \"CPUAdam param is on cuda:0 "
+            "and must be 'cpu'\" (engine.py zero_use_cpu_optimizer, ops/adam/cpu_adam.py)";
+        if (cpu_kernel)
+            add(Severity::Error, "zero_optimization.offload_optimizer",
+                "offload_optimizer needs ZeRO stage 1 or more (" + why + "): " +
+                    (client ? "a script's own optimizer is refused at deepspeed.initialize (\"You are using ZeRO-Offload with a client "
+                              "provided optimizer\"), and Accelerate and the Trainer swap it for " +
+                                  cpu_step
+                            : "the optimizer block is built as " + cpu_step),
+                "set \"stage\" to 1, 2 or 3, or remove offload_optimizer");
+        else
+            add(Severity::Warning, "zero_optimization.offload_optimizer",
+                "offload_optimizer takes effect only with ZeRO stage 1 or more (" + why + "): DeepSpeed ignores it",
+                "set \"stage\" to 1, 2 or 3, or remove offload_optimizer");
+    }
+
     void check_contradictions() {
         const int st = stage();
         if (is_object("zero_optimization")) {
@@ -396,6 +430,7 @@ private:
                 add(Severity::Warning, "zero_optimization.offload_param",
                     "offload_param takes effect only with ZeRO stage 3 (stage is " + std::to_string(st) + "): DeepSpeed ignores it",
                     "remove offload_param or set stage 3");
+            if (device("offload_optimizer") != "none" && st == 0) check_offload_at_stage_0(z);
             const json ratio = z.contains("/offload_optimizer/ratio"_json_pointer) ? z.at("/offload_optimizer/ratio"_json_pointer) : json();
             if (ratio.is_number() && ratio.get<double>() < 1.0 && st != 3)
                 add(Severity::Error, "zero_optimization.offload_optimizer.ratio", "Partial offloading only supported for ZeRO Stage 3.",

@@ -142,6 +142,37 @@ private slots:
         QCOMPARE(s.zero.allgather_bucket_elems, allgather);
     }
 
+    // A file that names no stage runs stage 0 (runtime/zero/config.py get_zero_config: no block is an
+    // empty one, `stage: ZeroStageEnum = 0`), whatever the scenario planned before; a stage written
+    // in a form the import does not read ("auto") keeps the scenario's (lint refuses it).
+    void import_reads_a_missing_stage_as_zero_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("file_sets_stage");
+        QTest::newRow("no zero_optimization block")
+            << QStringLiteral(R"({"train_batch_size": 64, "bf16": {"enabled": true}})") << 0 << true;
+        QTest::newRow("a block without stage, offload named")
+            << QStringLiteral(R"({"zero_optimization": {"offload_optimizer": {"device": "cpu"}}})") << 0 << true;
+        QTest::newRow("stage 2") << QStringLiteral(R"({"zero_optimization": {"stage": 2}})") << 2 << true;
+        QTest::newRow("stage \"auto\": the scenario's") << QStringLiteral(R"({"zero_optimization": {"stage": "auto"}})") << 3 << false;
+    }
+    void import_reads_a_missing_stage_as_zero() {
+        QFETCH(QString, config);
+        QFETCH(int, stage);
+        QFETCH(bool, file_sets_stage);
+        Scenario before = default_scenario();
+        before.zero.stage = 3;
+        before.zero.offload_optimizer = before.zero.offload_param = OffloadDevice::Cpu;
+        const nlohmann::json file = nlohmann::json::parse(config.toStdString());
+        const Scenario s = apply_ds_config(file, before);
+        QCOMPARE(s.zero.stage, stage);
+        if (stage == 0) {
+            QCOMPARE(s.zero.offload_optimizer, OffloadDevice::None);  // stage 0 offloads nothing
+            QCOMPARE(s.zero.offload_param, OffloadDevice::None);
+        }
+        QCOMPARE(ds_config_sets(file).zero, file_sets_stage);
+    }
+
     // DeepSpeed's bf16 block with both low-precision keys (runtime/precision_config.py, PR #7700):
     // imported as the planner's one switch only when both are on (the master weights alone run
     // with ZeRO-Offload, which the planner does not model).

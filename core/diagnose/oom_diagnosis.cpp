@@ -60,7 +60,10 @@ std::string message_prefix(const OomLog& log, const OomEvent& e) {
 // several ranks that each ran out on the same GPU index.
 bool device_placement(const OomLog& log, std::vector<std::string>* evidence) {
     for (const OomEvent& e : log.events) {
-        if (e.listed_processes < 2) continue;
+        // From 2.4 the message gives this process's own figure ("Including non-PyTorch memory, this
+        // process has U"), so one listed process unlike it is another (GLM-4#408: "Process 8674
+        // has 28.09 GiB" beside this one's 50.95); before, one listed process may be this one.
+        if (e.listed_processes < (e.process_bytes ? 1 : 2)) continue;
         // PyTorch 2.1-2.3 list this process among them (vllm#751: "Process 477367 has 28.19 GiB", its
         // own): the one whose memory is this process's is not another. And processes that hold little
         // beside this one are not ranks sharing the GPU (FireRedTTS2#17: 0.6 and 1.3 GiB beside 9.7).
@@ -265,6 +268,9 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         advice->push_back(
             "a model ZeRO-3 does not partition (a reference or generation model built outside zero.Init) is whole on every rank: "
             "build it under the same DeepSpeed config");
+        advice->push_back(
+            "another job on the GPU (nvidia-smi lists its process): stop it, or give the run GPUs nothing else uses "
+            "(CUDA_VISIBLE_DEVICES)");
         return OomCause::DevicePlacement;
     }
     if (log.moment == OomMoment::Evaluation) {
@@ -314,7 +320,8 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         // c10/cuda/CUDACachingAllocator.cpp: the message's own hint; expandable segments grow one
         // mapping instead of caching fixed blocks (docs/notes/cuda.rst, "Environment variables").
         advice->push_back("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch's remedy for fragmentation)");
-        advice->push_back("or PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512 on PyTorch before 2.1");
+        // expandable_segments came in 2.1, the message's new form with it; before, the split cap.
+        if (!e.new_form) advice->push_back("or PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512 on PyTorch before 2.1");
         return OomCause::Fragmentation;
     }
     return OomCause::Capacity;

@@ -209,6 +209,15 @@ private slots:
                    "28.19 GiB memory in use. Of the allocated memory 27.48 GiB is allocated by PyTorch, and 1.98 MiB is "
                    "reserved by PyTorch but unallocated.")
             << int(OomCause::DevicePlacement) << QStringLiteral("lists 1 other process holding 50.52 GiB");
+        // From 2.4 the message gives this process's figure, so one listed process unlike it is another
+        // (GLM-4#408: 28.09 GiB beside this one's 50.95; the 825 MiB cache was not what ran short).
+        QTest::newRow("GLM-4#408: one other process, 28.09 GiB, PyTorch 2.4 form")
+            << QStringLiteral(
+                   "[rank5]: OutOfMemoryError: CUDA out of memory. Tried to allocate 66.00 MiB. GPU  has a total capacity of 79.14 "
+                   "GiB of which 25.69 MiB is free. Process 8674 has 28.09 GiB memory in use. Including non-PyTorch memory, this "
+                   "process has 50.95 GiB memory in use. Of the allocated memory 49.39 GiB is allocated by PyTorch, and 825.12 MiB "
+                   "is reserved by PyTorch but unallocated.")
+            << int(OomCause::DevicePlacement) << QStringLiteral("lists 1 other process holding 28.09 GiB");
         QTest::newRow("FireRedTTS2#17: two small processes beside this one, not placement")
             << QStringLiteral(
                    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 26.00 MiB. GPU 0 has a total capacity of "

@@ -731,10 +731,6 @@
         <translation>%1 + %2 卸载参数</translation>
     </message>
     <message>
-        <source>host memory reported as a CUDA error, not the GPU&apos;s</source>
-        <translation>被报告为 CUDA 错误的主机内存不足，不是 GPU 显存</translation>
-    </message>
-    <message>
         <source>outside PyTorch&apos;s allocator: a CUDA call, NCCL or cuBLAS found no room beside PyTorch&apos;s cache (a full card, or another process on it)</source>
         <translation>PyTorch 分配器之外：CUDA 调用、NCCL 或 cuBLAS 在 PyTorch 缓存之外找不到空间（显卡已满，或有其他进程占用）</translation>
     </message>
@@ -945,6 +941,10 @@
     <message>
         <source>this ds_config&apos;s batch keys hold for %1 data-parallel ranks, as Megatron-DeepSpeed counts them at tensor %2 x pipeline %3; under the Hugging Face Trainer or Accelerate every one of the %4 GPUs is a data-parallel rank</source>
         <translation>此 ds_config 的批大小键按 %1 个数据并行 rank 计算，这是 Megatron-DeepSpeed 在张量 %2 x 流水线 %3 下的计数；在 Hugging Face Trainer 或 Accelerate 下，%4 个 GPU 每个都是一个数据并行 rank</translation>
+    </message>
+    <message>
+        <source>host memory ran out, not the GPU&apos;s</source>
+        <translation>主机内存耗尽，而非 GPU 显存</translation>
     </message>
 </context>
 <context>
@@ -2825,6 +2825,26 @@
     <message>
         <source>What frees memory there, cheapest first:</source>
         <translation>在该时刻能释放显存的做法，代价最低的在前：</translation>
+    </message>
+    <message>
+        <source>A rank was killed (SIGKILL) and nothing failed on a GPU: %1</source>
+        <translation>一个 rank 被终止（SIGKILL），GPU 上没有任何失败：%1</translation>
+    </message>
+    <message>
+        <source>On the host: the planner has %1 per node there, of the node&apos;s %2.</source>
+        <translation>主机上：规划器在此时每节点需要 %1，节点共有 %2。</translation>
+    </message>
+    <message>
+        <source>A kill gives no request size; the planner&apos;s host memory needs the run&apos;s model.</source>
+        <translation>进程被终止时没有请求大小；规划器的主机内存估算需要该运行的模型。</translation>
+    </message>
+    <message>
+        <source>Host memory in use</source>
+        <translation>主机内存占用</translation>
+    </message>
+    <message>
+        <source>The host&apos;s memory</source>
+        <translation>主机内存总量</translation>
     </message>
 </context>
 <context>

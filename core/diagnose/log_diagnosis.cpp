@@ -28,6 +28,10 @@ OomDiagnosis diagnose_log(const OomLog& log, const Scenario& s, const std::strin
     // The planner cannot run the setup (no model), but a ZeRO setup the log or the options gave
     // still rules remedies out: no sub_group_size below stage 3, no offload already on.
     d.remedies = oom_remedies(s, d.moment, d.phase, zero_known, remedy_context(log));
+    if (log.events.front().source == OomSource::HostKill) {
+        diagnose_host_kill(log, nullptr, d);
+        return d;
+    }
     // Without the planner's bytes the frames show it: torch.optim's Adam allocating on the GPU, where
     // an offloaded optimizer's states are host tensors.
     if (const std::string frame = torch_optimizer_frame(log); !frame.empty())
@@ -104,7 +108,7 @@ const char* oom_cause_words(OomCause c) {
     case OomCause::DevicePlacement: return QT_TRANSLATE_NOOP("Core", "device placement, not capacity");
     case OomCause::Fragmentation: return QT_TRANSLATE_NOOP("Core", "fragmentation, not capacity");
     case OomCause::Evaluation: return QT_TRANSLATE_NOOP("Core", "generation or evaluation only, not the training step");
-    case OomCause::HostMemory: return QT_TRANSLATE_NOOP("Core", "host memory reported as a CUDA error, not the GPU's");
+    case OomCause::HostMemory: return QT_TRANSLATE_NOOP("Core", "host memory ran out, not the GPU's");
     case OomCause::OutsideAllocator:
         return QT_TRANSLATE_NOOP("Core",
                                  "outside PyTorch's allocator: a CUDA call, NCCL or cuBLAS found no room beside PyTorch's cache (a "
@@ -116,6 +120,7 @@ const char* oom_cause_words(OomCause c) {
 }
 
 std::string oom_moment_key(const OomDiagnosis& d) {
+    if (d.host_phase) return std::string("host_") + to_string(*d.host_phase);
     switch (d.moment) {
     case OomMoment::InStep: return to_string(d.phase);
     case OomMoment::ModelLoad: return "model_load";
@@ -124,6 +129,10 @@ std::string oom_moment_key(const OomDiagnosis& d) {
     case OomMoment::Unknown: break;
     }
     return "unknown";
+}
+
+std::string oom_where_words(const OomDiagnosis& d) {
+    return d.host_phase ? std::string(host_phase_words(*d.host_phase)) : oom_moment_words(d.moment, d.phase);
 }
 
 std::optional<double> planner_gap(const OomDiagnosis& d) {

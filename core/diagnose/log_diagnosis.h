@@ -54,8 +54,11 @@ const char* oom_cause_key(OomCause c);
 // What the cause means, one line (marked for translation in the "Core" context).
 const char* oom_cause_words(OomCause c);
 // The moment as the JSON names it: a step phase's name, "model_load", "checkpoint_save",
-// "evaluation" or "unknown".
+// "evaluation", "host_" and a host moment's name ("host_initialize") or "unknown".
 std::string oom_moment_key(const OomDiagnosis& d);
+// Where it failed, in words: the step's moment (oom_moment_words), or for a rank killed for host
+// memory the host moment (host_phase_words: "in deepspeed.initialize").
+std::string oom_where_words(const OomDiagnosis& d);
 // (planner - log) / log for the failing moment's bytes, when both are known.
 std::optional<double> planner_gap(const OomDiagnosis& d);
 

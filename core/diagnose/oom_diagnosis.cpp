@@ -4,6 +4,7 @@
 #include "core/base/format.h"
 #include "core/base/units.h"
 #include "core/memory/allocator.h"
+#include "core/memory/host_memory.h"
 #include "core/memory/memory_model.h"
 #include "core/memory/model_states.h"
 #include "core/memory/step_timeline.h"
@@ -242,9 +243,88 @@ bool card_had_room(const OomLog& log, OomCause* cause, std::vector<std::string>*
     return true;
 }
 
+// What a killed run was doing: the line before the kill and DeepSpeed's last see_memory_usage message.
+std::string host_kill_context(const OomLog& log) {
+    return log.line_before_kill + (log.memory_usage ? " " + log.memory_usage->message : std::string());
+}
+
+// A rank killed with SIGKILL and no GPU failure: Linux's out-of-memory killer took it for host
+// memory (DeepSpeed#4239, the maintainer: "-9 is system out of memory"). What the run was doing
+// comes from the line before the kill and DeepSpeed's see_memory_usage, which prints the host's use.
+OomCause host_kill_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice) {
+    const OomEvent& e = log.events.front();
+    const bool launcher_only = e.message.rfind("Killing subprocess", 0) == 0;
+    evidence->push_back(launcher_only ? "the launcher killed the ranks (\"" + e.message +
+                                            "\") and no rank printed an error: a process Linux's out-of-memory killer takes (SIGKILL) "
+                                            "prints none"
+                                      : "\"" + e.message +
+                                            "\": a rank killed with SIGKILL, which Linux's out-of-memory killer sends when the host's "
+                                            "memory runs out");
+    if (const auto& u = log.memory_usage; u && u->host_used_bytes && u->host_used_percent && *u->host_used_percent > 0)
+        evidence->push_back("before it, DeepSpeed's see_memory_usage" + (u->message.empty() ? std::string() : " (\"" + u->message + "\")") +
+                            ": " + gib(*u->host_used_bytes) + " of the host's memory in use (" + format_fixed(*u->host_used_percent, 1) +
+                            "%), of about " + gib(*u->host_used_bytes * 100.0 / *u->host_used_percent));
+    // (see_memory_usage's own lines are said above)
+    if (!log.line_before_kill.empty() && log.line_before_kill.find("see_memory_usage]") == std::string::npos)
+        evidence->push_back("the last line before it: " + log.line_before_kill);
+    advice->push_back(
+        "the kernel's log says whether its out-of-memory killer took the rank: dmesg -T | grep -i -E 'out of memory|killed process' "
+        "(or journalctl -k)");
+    const std::string context = host_kill_context(log);
+    const std::optional<HostPhase> phase = host_phase_of_line(context);
+    if (context.find("Loading checkpoint from") != std::string::npos || context.find("optim_states") != std::string::npos)
+        advice->push_back(
+            "resuming, every rank on the node torch.loads its optimizer-state file into host memory at once "
+            "(runtime/checkpoint_engine/torch_checkpoint_engine.py): load_checkpoint(..., load_optimizer_states=False) tells whether "
+            "the states are what runs out (DeepSpeed#3938's maintainer); more host memory, or fewer ranks a node");
+    else if (phase == HostPhase::Initialize)
+        advice->push_back(
+            "at deepspeed.initialize an offloaded optimizer's fp32 master weights and gradients (8 bytes a parameter, pinned) are made "
+            "in host memory for every rank on the node, and before DeepSpeed 0.13.2 its Adam moments too (8 more: #5104 removed that "
+            "first step): offload to NVMe instead of the CPU (DeepSpeed#4239's maintainer), or spread the ranks over more nodes");
+    else if (phase == HostPhase::Loading)
+        advice->push_back(
+            "from_pretrained makes a whole copy of the model in every rank's host memory: under ZeRO-3 the Trainer and Accelerate "
+            "load it partitioned (zero.Init); otherwise fewer ranks a node, or more host memory");
+    advice->push_back(
+        "the planner's host memory per node for the run, moment by moment: zero-planner estimate with the run's options (Host RAM), "
+        "and the host's RAM given with --cpu-ram");
+    return OomCause::HostMemory;
+}
+
 }  // namespace
 
+void diagnose_host_kill(const OomLog& log, const Scenario* s, OomDiagnosis& d) {
+    const std::optional<HostPhase> named = host_phase_of_line(host_kill_context(log));
+    d.remedies.clear();  // the GPU's remedies free no host memory
+    if (named) {
+        d.host_phase = named;
+        d.moment_from = "the line before the kill";
+    }
+    if (!s) return;
+    // The planner's host memory for the run at the moment the log names, else at its peak.
+    const HostMemory host = host_memory(*s);
+    if (!named) {
+        d.host_phase = host.peak_phase;
+        d.moment_from = "none named: the planner's host peak";
+    }
+    d.planned_host_bytes = host.moment(*d.host_phase).bytes.total();
+    d.host_ram_bytes = s->cluster.cpu_ram_bytes_per_node;
+}
+
+std::optional<HostPhase> host_phase_of_line(const std::string& line) {
+    const auto has = [&](const char* x) { return line.find(x) != std::string::npos; };
+    if (has("Loading checkpoint from")) return std::nullopt;  // DeepSpeed's resume (torch_checkpoint_engine.py)
+    if (has("initializing optimizer") || has("Before initializing") || has("_configure_zero_optimizer") ||
+        has("_create_param_groups_fp16_flat_cpu_memory") || has("partition count"))
+        return HostPhase::Initialize;
+    if (has("Loading checkpoint shards") || has("from_pretrained") || has("loading weights")) return HostPhase::Loading;
+    if (has("Saving") || has("save_checkpoint") || has("save_model")) return HostPhase::CheckpointSave;
+    return std::nullopt;
+}
+
 OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::vector<std::string>* advice) {
+    if (log.events.front().source == OomSource::HostKill) return host_kill_cause(log, evidence, advice);
     // A failure outside PyTorch's allocator first (a later allocator message, such as PyTorch's own
     // logger formatting a tensor while handling NCCL's error (peft#1703), only shows the card full).
     if (log.events.front().source != OomSource::CachingAllocator) {
@@ -695,6 +775,10 @@ OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known)
             }
     }
     d.remedies = oom_remedies(s, d.moment, d.phase, zero_known, context);
+    if (first.source == OomSource::HostKill) {
+        diagnose_host_kill(log, &s, d);
+        return d;
+    }
     // A full card outside PyTorch's cache wants the same changes as a capacity shortage.
     if ((d.cause == OomCause::Capacity || d.cause == OomCause::OutsideAllocator) && d.moment == OomMoment::InStep)
         d.fixes = capacity_fixes(s, d.phase, d.term, context);

@@ -72,7 +72,22 @@ struct OomDiagnosis {
     // run got past): that moment's allocated bytes and phase; an assumed value is off.
     std::optional<double> earlier_peak_bytes;
     StepPhase earlier_peak_phase = StepPhase::StartUp;
+    // A rank killed for host memory (OomSource::HostKill), with the model known: the host moment the
+    // line before the kill names (host_phase_of_line; the planner's peak moment when it names none),
+    // the planner's host bytes per node there (core/memory/host_memory.h) and the node's RAM.
+    std::optional<HostPhase> host_phase;
+    std::optional<double> planned_host_bytes, host_ram_bytes;
 };
+
+// The host moment a log line names: DeepSpeed's "initializing optimizer states" and "Before
+// initializing" messages and the optimizer's set-up are deepspeed.initialize; Hugging Face's
+// "Loading checkpoint shards" and from_pretrained are loading; "Saving" and save_checkpoint are a
+// checkpoint save. DeepSpeed's own "Loading checkpoint from" (a resume) is none of the planner's.
+std::optional<HostPhase> host_phase_of_line(const std::string& line);
+// For a rank killed for host memory: the host moment the log names; with the run `s` (nullptr when
+// the planner cannot run it) the planner's host bytes per node there, or at its peak, and the
+// node's RAM. The GPU's remedies are cleared: they free no host memory.
+void diagnose_host_kill(const OomLog& log, const Scenario* s, OomDiagnosis& d);
 
 // The planner's bytes at the failing moment may be this share below the log's (allocated plus the
 // request) before a fix that fits by less than the shortfall is marked: within it the request's

@@ -135,7 +135,7 @@ std::optional<OomEvent> outside_event_of_line(const std::string& line, std::opti
         const char* text;
         OomSource source;
     };
-    static constexpr std::array<Pattern, 10> kPatterns{{
+    static constexpr std::array<Pattern, 15> kPatterns{{
         {"CUDA error: out of memory", OomSource::CudaRuntime},
         {"HIP error: out of memory", OomSource::CudaRuntime},
         {"hipErrorOutOfMemory", OomSource::CudaRuntime},
@@ -146,6 +146,11 @@ std::optional<OomEvent> outside_event_of_line(const std::string& line, std::opti
         {"CUBLAS_STATUS_ALLOC_FAILED", OomSource::CudaLibrary},
         {"CUDNN_STATUS_ALLOC_FAILED", OomSource::CudaLibrary},
         {"Fail to create cublas handle", OomSource::CudaLibrary},
+        {"exits with return code = -9", OomSource::HostKill},
+        {"exitcode: -9", OomSource::HostKill},
+        {"Signal 9 (SIGKILL)", OomSource::HostKill},
+        {"Signals.SIGKILL", OomSource::HostKill},
+        {"Out of memory: Killed process", OomSource::HostKill},
     }};
     // The first on the line (two ranks' errors can share one): its source and its message agree.
     const Pattern* first = nullptr;
@@ -334,6 +339,7 @@ const char* oom_source_key(OomSource s) {
     case OomSource::CudaRuntime: return "cuda_runtime";
     case OomSource::Nccl: return "nccl";
     case OomSource::CudaLibrary: return "cuda_library";
+    case OomSource::HostKill: return "host_kill";
     }
     return "?";
 }
@@ -344,6 +350,7 @@ const char* oom_source_words(OomSource s) {
     case OomSource::CudaRuntime: return "a CUDA call";
     case OomSource::Nccl: return "NCCL";
     case OomSource::CudaLibrary: return "cuBLAS/cuDNN";
+    case OomSource::HostKill: return "a rank killed (SIGKILL)";
     }
     return "?";
 }
@@ -580,6 +587,37 @@ std::size_t join_wrapped_message(std::string_view text, std::string& line, std::
     return next_start;
 }
 
+// DeepSpeed's see_memory_usage line after MA/CA: "CPU Virtual Memory:  used = 28.43 GB, percent = 22.6%"
+// (runtime/utils.py: psutil's total less available, divided by 1024^3, and psutil's percent).
+void read_host_memory_usage(const std::string& line, DsMemoryUsage& u) {
+    static const std::regex re(
+        R"(CPU Virtual Memory:\s+used = ([0-9]{1,7}(?:\.[0-9]{1,6})?) GB, percent = ([0-9]{1,3}(?:\.[0-9]{1,3})?)%)");
+    std::smatch m;
+    if (!std::regex_search(line, m, re)) return;
+    u.host_used_bytes = std::stod(m[1].str()) * kBytesPerGiB;
+    u.host_used_percent = std::stod(m[2].str());
+}
+
+// Host kills (OomSource::HostKill) stand only where nothing failed on the GPU: after a GPU failure
+// the launcher's kills are its clean-up. `killing_line` ("" for none): the launcher's "Killing
+// subprocess" in a log with no traceback, read as a kill when no line said more.
+void read_host_kills(OomLog& log, const std::string& killing_line) {
+    const auto host = [](const OomEvent& e) { return e.source == OomSource::HostKill; };
+    if (!std::all_of(log.events.begin(), log.events.end(), host)) {
+        log.events.erase(std::remove_if(log.events.begin(), log.events.end(), host), log.events.end());
+        log.line_before_kill.clear();
+        return;
+    }
+    if (log.events.empty() && !killing_line.empty()) {
+        OomEvent e;
+        e.source = OomSource::HostKill;
+        const std::size_t at = killing_line.find("Killing subprocess");
+        e.message = killing_line.substr(at, std::min<std::size_t>(200, killing_line.size() - at));
+        log.events.push_back(e);
+    }
+    if (log.events.empty()) log.line_before_kill.clear();
+}
+
 // NCCL's remote-allocator warning is not a failure (read_oom_log in oom_log.h): its NCCL events,
 // traced through bootstrap.cc or, untraced, within three lines of the warning, are dropped.
 void drop_remote_allocator_alarms(std::vector<OomEvent>& events, const std::vector<bool>& after_rem_allocator) {
@@ -594,6 +632,33 @@ void drop_remote_allocator_alarms(std::vector<OomEvent>& events, const std::vect
 
 }  // namespace
 
+namespace {
+// No out-of-memory message in `text`: why, in the error (`dropped`: NCCL events read and dropped as
+// its remote allocator's alarm; `beyond_any_card`: only a "more than 1EB" request was seen).
+[[noreturn]] void throw_no_oom_message(std::string_view text, const std::string& source_name, std::size_t dropped, bool beyond_any_card) {
+    std::string why = "give the log of the run that failed, with PyTorch's error";
+    if (dropped > 0)
+        why =
+            "NCCL's \"Cuda failure 'out of memory'\" after \"[Rem Allocator] Allocation failed\" is a warning NCCL before 2.12 "
+            "prints when a stray connection reaches it, and the run goes on (NVIDIA/nccl#555); give the log of a run that failed";
+    else if (beyond_any_card)
+        why =
+            "the only one there asks for \"more than 1EB\", no real request (an overflowed size, as after a collective "
+            "timed out: NVIDIA/nccl#1284, where NCCL's maintainers say to ignore it): the failure is the error before it";
+    else if (const std::size_t at = text.find("out of memory"); at != std::string_view::npos)
+        why = "line " + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) +
+              " says \"out of memory\" but not in a form whose figures can be read (a size such as \"Tried to allocate "
+              "2.00 GiB\"): give the log as PyTorch printed it, unedited";
+    throw InputError(
+        source_name +
+        ": no out-of-memory message it can read (\"CUDA out of memory. Tried to allocate ...\", or ROCm's \"HIP out of memory. ...\", "
+        "\"CUDA error: out of memory\", NCCL's \"Cuda failure 'out of memory'\", CUBLAS_STATUS_ALLOC_FAILED, a rank killed: "
+        "\"exits with return code = -9\") in the log: " +
+        why);
+}
+
+}  // namespace
+
 OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     OomLog log;
     std::string previous_line;  // for see_memory_usage's message
@@ -603,7 +668,9 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     // three lines or trace through bootstrap.cc: its false alarm (read_oom_log in oom_log.h).
     std::size_t line_number = 0, rem_allocator_line = 0;
     bool rem_allocator_seen = false;
-    bool beyond_any_card = false;           // an allocator message asking "more than 1EB"
+    bool beyond_any_card = false;                       // an allocator message asking "more than 1EB"
+    bool killing_seen = false, traceback_seen = false;  // the launcher's "Killing subprocess"; any Python traceback
+    std::string killing_line;
     std::vector<bool> after_rem_allocator;  // per event
     std::size_t start = 0;
     while (start <= text.size()) {
@@ -617,9 +684,17 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
             if (auto u = parse_memory_usage_line(line)) {
                 u->message = memory_usage_message(previous_line);
                 log.memory_usage = std::move(*u);
+            } else if (log.memory_usage && previous_line.find("Max_CA") != std::string::npos) {
+                read_host_memory_usage(line, *log.memory_usage);
+            }
+            if (!killing_seen && line.find("Killing subprocess") != std::string::npos) {
+                killing_seen = true;
+                killing_line = trimmed(line);
+                log.line_before_kill = trimmed(previous_line);
             }
             if (line.find_first_not_of(" \t\r") != std::string::npos) previous_line = line;
         }
+        if (line.find("Traceback (most recent call last)") != std::string::npos) traceback_seen = true;
         if (line.find("[Rem Allocator]") != std::string::npos) {
             rem_allocator_seen = true;
             rem_allocator_line = line_number;
@@ -638,6 +713,8 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         // "Tried to allocate more than 1EB memory" (format_size past an exabyte): no real request.
         if (!e && line.find("Tried to allocate more than") != std::string::npos) beyond_any_card = true;
         if (!e) e = outside_event_of_line(line, rank);
+        if (e && e->source == OomSource::HostKill && log.line_before_kill.empty() && !killing_seen)
+            log.line_before_kill = trimmed(previous_line);
         if (e) {
             after_rem_allocator.push_back(rem_allocator_seen && e->source == OomSource::Nccl && line_number - rem_allocator_line <= 3);
             log.events.push_back(*e);
@@ -686,26 +763,8 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     }
     const std::size_t before = log.events.size();
     if (rem_allocator_seen) drop_remote_allocator_alarms(log.events, after_rem_allocator);
-    if (log.events.empty()) {
-        std::string why = "give the log of the run that failed, with PyTorch's error";
-        if (before > 0)
-            why =
-                "NCCL's \"Cuda failure 'out of memory'\" after \"[Rem Allocator] Allocation failed\" is a warning NCCL before 2.12 "
-                "prints when a stray connection reaches it, and the run goes on (NVIDIA/nccl#555); give the log of a run that failed";
-        else if (beyond_any_card)
-            why =
-                "the only one there asks for \"more than 1EB\", no real request (an overflowed size, as after a collective "
-                "timed out: NVIDIA/nccl#1284, where NCCL's maintainers say to ignore it): the failure is the error before it";
-        else if (const std::size_t at = text.find("out of memory"); at != std::string_view::npos)
-            why = "line " + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) +
-                  " says \"out of memory\" but not in a form whose figures can be read (a size such as \"Tried to allocate "
-                  "2.00 GiB\"): give the log as PyTorch printed it, unedited";
-        throw InputError(
-            source_name +
-            ": no out-of-memory message it can read (\"CUDA out of memory. Tried to allocate ...\", or ROCm's \"HIP out of memory. ...\", "
-            "\"CUDA error: out of memory\", NCCL's \"Cuda failure 'out of memory'\", CUBLAS_STATUS_ALLOC_FAILED) in the log: " +
-            why);
-    }
+    read_host_kills(log, killing_seen && !traceback_seen ? killing_line : std::string());
+    if (log.events.empty()) throw_no_oom_message(text, source_name, before, beyond_any_card);
     // The functions the failing line calls count as the innermost frames (Megatron's
     // "loss = mpu.vocab_parallel_cross_entropy(output.float(), labels)" is the loss).
     std::vector<std::string> frames = log.frames;

@@ -35,7 +35,13 @@ namespace zp {
 //     buffers (src/include/alloc.h), allocated at a communicator's set-up and its first collectives;
 //   CudaLibrary: cuBLAS's CUBLAS_STATUS_ALLOC_FAILED (cublasCreate: the handle and its workspace),
 //     cuDNN's CUDNN_STATUS_ALLOC_FAILED, DeepSpeed's "Fail to create cublas handle." (csrc/includes/context.h).
-enum class OomSource { CachingAllocator, CudaRuntime, Nccl, CudaLibrary };
+//   HostKill: a rank killed with SIGKILL, which Linux's OOM killer sends when host memory runs out:
+//     DeepSpeed's launcher "exits with return code = -9" (launcher/launch.py sigkill_handler),
+//     torchrun's "exitcode: -9" and "Signal 9 (SIGKILL)", Python's "Signals.SIGKILL", the kernel's
+//     "Out of memory: Killed process"; and the launcher's "Killing subprocess" in a log with no
+//     traceback at all (a killed process prints none). Read only where the log has no GPU failure:
+//     after one, the launcher's kills are its clean-up.
+enum class OomSource { CachingAllocator, CudaRuntime, Nccl, CudaLibrary, HostKill };
 
 struct OomEvent {
     OomSource source = OomSource::CachingAllocator;
@@ -72,6 +78,9 @@ struct DsMemoryUsage {
     double max_allocated_bytes = 0;  // Max_MA: the peak since the previous see_memory_usage
     double reserved_bytes = 0;       // CA: torch.cuda.memory_reserved()
     double max_reserved_bytes = 0;   // Max_CA, rounded to whole GB
+    // The line after: "CPU Virtual Memory:  used = 28.43 GB, percent = 22.6%" (psutil's total less
+    // available, in GiB, and its share of the host's memory), when the log has it.
+    std::optional<double> host_used_bytes, host_used_percent;
 };
 
 // Where in a run the failing allocation was made, from the traceback's frames.
@@ -93,6 +102,9 @@ struct OomLog {
     // The last see_memory_usage before the first out-of-memory message, if the log has one:
     // measured evidence of what the run held at a known moment before it failed.
     std::optional<DsMemoryUsage> memory_usage;
+    // HostKill: the last line before the first kill line, logger prefix kept ("... Loading checkpoint
+    // from .../optim_states.pt..."): what the run was doing when the host ran out.
+    std::string line_before_kill;
 };
 
 // Lines longer than this are read up to it (PyTorch's message with every process listed is far

@@ -412,6 +412,73 @@ private slots:
         QVERIFY(odd.peft_notes[1].find("all params 9,000,000,000") == 0);
     }
 
+    // A rank killed with SIGKILL (Linux's out-of-memory killer) and nothing failed on a GPU: the
+    // launchers' words for it, and the launcher's "Killing subprocess" alone where no traceback is
+    // printed (a killed process prints none). After a GPU failure the kills are clean-up, not events.
+    void host_kills_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("host_kill");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("DeepSpeed#3938: the launcher's kills, no traceback")
+            << QStringLiteral(
+                   "[2023-07-25 00:37:49,180] [INFO] [torch_checkpoint_engine.py:27:load] [Torch] Loading checkpoint from "
+                   "/opt/ml/model/checkpoint-10/global_step10/bf16_zero_pp_rank_0_mp_rank_00_optim_states.pt...\n"
+                   "[2023-07-25 00:38:05,103] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 230\n"
+                   "[2023-07-25 00:38:08,243] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 231\n")
+            << true << QStringLiteral("Killing subprocess 230");
+        QTest::newRow("DeepSpeed launcher: return code -9")
+            << QStringLiteral(
+                   "[INFO] [launch.py:318:sigkill_handler] Killing subprocess 80\n"
+                   "[ERROR] [launch.py:324:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py', '--local_rank=0'] exits with return "
+                   "code = -9\n")
+            << true << QStringLiteral("exits with return code = -9");
+        QTest::newRow("torchrun: exitcode -9")
+            << QStringLiteral(
+                   "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 5031) of binary: "
+                   "/usr/bin/python\n")
+            << true << QStringLiteral("exitcode: -9) local_rank: 0 (pid: 5031) of binary: /usr/bin/python");
+        QTest::newRow("the kernel's own line") << QStringLiteral("[12345.6] Out of memory: Killed process 4242 (python) total-vm:1234kB\n")
+                                               << true << QStringLiteral("Out of memory: Killed process 4242 (python) total-vm:1234kB");
+        QTest::newRow("a traceback ended the rank: the launcher's kills say nothing")
+            << QStringLiteral(
+                   "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\nKeyError: 'labels'\n"
+                   "[INFO] [launch.py:318:sigkill_handler] Killing subprocess 80\n")
+            << false << QString();
+        QTest::newRow("after a CUDA out-of-memory, the kills are clean-up")
+            << QStringLiteral(
+                   "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 23.65 GiB total capacity; "
+                   "20.00 GiB already allocated; 0.50 GiB free; 21.00 GiB reserved in total by PyTorch)\n"
+                   "[INFO] [launch.py:318:sigkill_handler] Killing subprocess 80\n"
+                   "[ERROR] [launch.py:324:sigkill_handler] ['python', 'train.py'] exits with return code = -9\n")
+            << false << QString();
+    }
+    void host_kills() {
+        QFETCH(QString, text);
+        QFETCH(bool, host_kill);
+        QFETCH(QString, message);
+        if (!host_kill && !text.contains(QStringLiteral("out of memory"))) {
+            QVERIFY_THROWS_EXCEPTION(InputError, read_oom_log(text.toStdString(), "run.log"));
+            return;
+        }
+        const OomLog log = read_oom_log(text.toStdString(), "run.log");
+        QCOMPARE(log.events.size(), std::size_t(1));
+        QCOMPARE(log.events.front().source == OomSource::HostKill, host_kill);
+        if (host_kill) QCOMPARE(QString::fromStdString(log.events.front().message), message);
+    }
+    // see_memory_usage's host line: psutil's used memory in GiB and its share of the host.
+    void memory_usage_reads_the_host_line() {
+        const OomLog log = read_oom_log(
+            "[INFO] [utils.py:829:see_memory_usage] Before initializing optimizer states\n"
+            "[INFO] [utils.py:830:see_memory_usage] MA 11.76 GB         Max_MA 11.76 GB         CA 11.77 GB         Max_CA 12 GB \n"
+            "[INFO] [utils.py:838:see_memory_usage] CPU Virtual Memory:  used = 28.43 GB, percent = 22.6%\n"
+            "[INFO] [launch.py:318:sigkill_handler] Killing subprocess 80\n",
+            "run.log");
+        QVERIFY(log.memory_usage.has_value());
+        QCOMPARE(log.memory_usage->host_used_bytes.value_or(0), 28.43 * kBytesPerGiB);
+        QCOMPARE(log.memory_usage->host_used_percent.value_or(0), 22.6);
+        QVERIFY(log.line_before_kill.find("CPU Virtual Memory") != std::string::npos);
+    }
+
     void no_message_is_an_error() { QVERIFY_THROWS_EXCEPTION(InputError, read_oom_log("step 1 loss 2.3\n", "run.log")); }
 };
 

@@ -174,6 +174,23 @@ private slots:
         QVERIFY(!w.diagnosisPanel()->termText().contains(QStringLiteral("0 bytes")));
     }
 
+    // A rank killed for host memory (DeepSpeed#3160: SIGKILL at "Before initializing optimizer
+    // states"): the panel says host memory, the host moment, the planner's host bytes for the
+    // window's run beside the node's RAM, and lists none of the GPU's remedies.
+    void a_host_kill_names_the_host_moment_and_its_bytes() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.document()->recomputeNow();
+        QString error;
+        QVERIFY2(w.diagnoseLog(kOom + QStringLiteral("deepspeed3160_gptj_offload_host_kill.log"), &error), qPrintable(error));
+        QVERIFY(w.diagnosisPanel());
+        QVERIFY2(w.diagnosisPanel()->causeText().contains(QStringLiteral("host memory")), qPrintable(w.diagnosisPanel()->causeText()));
+        QVERIFY2(w.diagnosisPanel()->whereText().contains(QStringLiteral("deepspeed.initialize")),
+                 qPrintable(w.diagnosisPanel()->whereText()));
+        QVERIFY2(w.diagnosisPanel()->termText().startsWith(QStringLiteral("On the host: the planner has")),
+                 qPrintable(w.diagnosisPanel()->termText()));
+        QCOMPARE(w.diagnosisPanel()->remediesText(), QString());
+    }
+
     void dropping_a_log_diagnoses_it() {
         MainWindow w(MainWindow::Ephemeral);
         w.show();

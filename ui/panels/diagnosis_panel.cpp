@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <vector>
 
 namespace zp::ui {
 
@@ -90,6 +91,8 @@ QWidget* DiagnosisPanel::buildHeader(const QString& logName) {
                                         .arg(e.gpu_index ? QString::number(*e.gpu_index) : QStringLiteral("?"), gibText(e.tried_bytes),
                                              gibText(e.allocated_bytes), gibText(e.reserved_total_bytes()), gibText(e.free_bytes),
                                              gibText(e.total_bytes))));
+    else if (e.source == OomSource::HostKill)
+        layout->addWidget(textLabel(tr("A rank was killed (SIGKILL) and nothing failed on a GPU: %1").arg(fromCore(e.message))));
     else
         layout->addWidget(textLabel(tr("%1 ran out of memory outside PyTorch's caching allocator (the message gives no sizes): %2")
                                         .arg(fromCore(oom_source_words(e.source)), fromCore(e.message))));
@@ -104,7 +107,7 @@ QWidget* DiagnosisPanel::buildHeader(const QString& logName) {
         layout->addWidget(textLabel(tr("What to change instead:")));
         layout->addWidget(textLabel(bullets(d.advice)));
     }
-    QString where = tr("Where: %1").arg(fromCore(oom_moment_words(d.moment, d.phase)));
+    QString where = tr("Where: %1").arg(translatedCore(oom_where_words(d).c_str()));
     if (!d.moment_from.empty()) where += tr(" (from %1)").arg(fromCore(d.moment_from));
     where_ = textLabel(where);
     layout->addWidget(where_);
@@ -116,6 +119,10 @@ QWidget* DiagnosisPanel::buildHeader(const QString& logName) {
     else if (d.term)
         term = tr("The request: %1 of %2, as the failing line says; the planner has it at %3 = %4")
                    .arg(gibText(e.tried_bytes), fromCore(d.term->name), fromCore(d.term->formula), gibText(d.term->bytes));
+    else if (d.planned_host_bytes && d.host_ram_bytes)
+        term = tr("On the host: the planner has %1 per node there, of the node's %2.")
+                   .arg(gibText(d.planned_host_bytes), gibText(d.host_ram_bytes));
+    else if (e.source == OomSource::HostKill) term = tr("A kill gives no request size; the planner's host memory needs the run's model.");
     else if (e.source != OomSource::CachingAllocator) term = tr("The message gives no request size to match with a term of the step.");
     else term = tr("The request matches no term of the planner's step for this run.");
     term_ = textLabel(term);
@@ -141,15 +148,26 @@ QWidget* DiagnosisPanel::buildFigures() {
     grid->addWidget(heading(tr("The log")), 0, 1);
     grid->addWidget(heading(tr("The planner")), 0, 2);
     const std::optional<double> term_bytes = d.term ? std::optional<double>(d.term->bytes) : std::nullopt;
-    const struct {
+    struct Row {
         QString key, name;
         std::optional<double> log, planner;
-    } rows[] = {
+    };
+    std::vector<Row> rows{
         {QStringLiteral("requested"), tr("Requested"),
          e.source == OomSource::CachingAllocator ? std::optional<double>(e.tried_bytes) : std::nullopt, term_bytes},
         {QStringLiteral("needed"), tr("Allocated + requested"), d.measured_bytes, d.planned_bytes},
         {QStringLiteral("reserved"), tr("Reserved by PyTorch"), e.reserved_total_bytes(), d.planned_reserved_bytes},
     };
+    // A rank killed for host memory: the host's figures, the log's from see_memory_usage before the kill.
+    if (e.source == OomSource::HostKill) {
+        const auto& u = diagnosis_.log.memory_usage;
+        const std::optional<double> used = u ? u->host_used_bytes : std::nullopt;
+        const std::optional<double> host = used && u->host_used_percent && *u->host_used_percent > 0
+                                               ? std::optional<double>(*used * 100.0 / *u->host_used_percent)
+                                               : std::nullopt;
+        rows = {{QStringLiteral("host_used"), tr("Host memory in use"), used, d.planned_host_bytes},
+                {QStringLiteral("host_ram"), tr("The host's memory"), host, d.host_ram_bytes}};
+    }
     int r = 1;
     for (const auto& row : rows) {
         grid->addWidget(textLabel(row.name, false), r, 0);

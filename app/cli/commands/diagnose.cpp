@@ -127,7 +127,7 @@ nlohmann::json diagnosis_json(const std::string& path, const OomLog& log, const 
                      {"evidence", d.evidence},
                      {"advice", d.advice},
                      {"moment", oom_moment_key(d)},
-                     {"where", oom_moment_words(d.moment, d.phase)},
+                     {"where", oom_where_words(d)},
                      // As the text: what frees memory is said for a shortage of it, not for a
                      // device-placement failure or a card with room (a review: O07's JSON listed them).
                      {"remedies", d.cause == OomCause::Capacity ? d.remedies : std::vector<std::string>{}}};
@@ -144,12 +144,16 @@ nlohmann::json diagnosis_json(const std::string& path, const OomLog& log, const 
                              {"max_allocated_bytes", u->max_allocated_bytes},
                              {"reserved_bytes", u->reserved_bytes},
                              {"max_reserved_bytes", u->max_reserved_bytes}};
+    if (const auto& u = log.memory_usage; u && u->host_used_bytes) j["memory_usage"]["host_used_bytes"] = *u->host_used_bytes;
+    if (const auto& u = log.memory_usage; u && u->host_used_percent) j["memory_usage"]["host_used_percent"] = *u->host_used_percent;
     if (from_log.peft_trainable && from_log.peft_all)
         j["peft"] = {{"trainable", *from_log.peft_trainable}, {"all", *from_log.peft_all}, {"notes", from_log.peft_notes}};
     if (d.term) {
         j["term"] = {{"name", d.term->name}, {"formula", d.term->formula}, {"bytes", d.term->bytes}};
         if (d.term_error) j["term"]["relative_error"] = *d.term_error;
     }
+    if (d.planned_host_bytes) j["planner_host_bytes_per_node"] = *d.planned_host_bytes;
+    if (d.host_ram_bytes) j["host_ram_bytes_per_node"] = *d.host_ram_bytes;
     if (d.planned_bytes) j["planner_moment_bytes"] = *d.planned_bytes;
     if (d.below_log_bytes) j["planner_below_log_bytes"] = *d.below_log_bytes;
     if (d.far_below_log) j["planner_far_below_log"] = true;
@@ -186,15 +190,20 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
             << gib(first.tried_bytes) << " with " << size_or_dash(first.allocated_bytes) << " allocated, "
             << size_or_dash(first.reserved_total_bytes()) << " reserved, " << size_or_dash(first.free_bytes) << " free of "
             << size_or_dash(first.total_bytes) << "\n";
+    else if (first.source == OomSource::HostKill)
+        out << "\n  " << oom_source_words(first.source) << ", and nothing failed on a GPU: " << first.message << "\n";
     else
         out << "\n  " << oom_source_words(first.source) << (first.gpu_index ? " on GPU " + std::to_string(*first.gpu_index) : "")
             << ", outside PyTorch's caching allocator (no sizes in the message): " << first.message
             << (first.site.empty() ? "" : " (through " + first.site + ")") << "\n";
     out << "What it is: " << oom_cause_words(d.cause) << "\n";
     for (const std::string& e : d.evidence) out << "  " << e << "\n";
-    out << "Where: " << oom_moment_words(d.moment, d.phase);
+    out << "Where: " << oom_where_words(d);
     if (!d.moment_from.empty()) out << " (" << d.moment_from << ")";
     out << "\n";
+    if (d.planned_host_bytes && d.host_ram_bytes)
+        out << "On the host: the planner has " << gib(*d.planned_host_bytes) << " per node there, of the node's " << gib(*d.host_ram_bytes)
+            << (*d.planned_host_bytes > *d.host_ram_bytes ? ": more than it has" : "") << "\n";
     if (d.term && d.term_error) {
         out << "The request: " << gib(first.tried_bytes) << " = " << d.term->name << ": " << d.term->formula << " = " << gib(d.term->bytes)
             << " (" << format_fixed(100.0 * *d.term_error, 1) << "% from the request; matched within "

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <regex>
 #include <utility>
@@ -28,6 +29,29 @@ namespace {
 // The log's lines without "[rankN]:" prefixes (several ranks print the same start-up): a line's
 // leading blanks, "[rank", digits, "]:" and one blank go. A linear scan (a regex over a 10 MB log
 // took seconds).
+// DeepSpeed's launcher echoes a failed rank's command as a Python list (launcher/launch.py
+// sigkill_handler: "['/usr/bin/python', '-u', 'train.py', '--local_rank=0', '--cutoff_len', '512']
+// exits with return code = 1"): its items joined by spaces on a line of their own, as the command
+// line was typed, or "" when the log has no such echo. An item with a space or a quote is skipped.
+std::string launcher_command_line(std::string_view text) {
+    const std::size_t at = text.find("sigkill_handler] ['");
+    if (at == std::string_view::npos) return {};
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    std::string out = "\n";
+    std::size_t i = at + std::strlen("sigkill_handler] [");
+    while (i < end && text[i] == '\'') {
+        const std::size_t close = text.find('\'', i + 1);
+        if (close == std::string_view::npos || close > end) break;
+        const std::string_view item = text.substr(i + 1, close - i - 1);
+        if (item.find(' ') == std::string_view::npos) out.append(item).push_back(' ');
+        i = close + 1;
+        if (text.compare(i, 2, ", ") != 0) break;
+        i += 2;
+    }
+    out.push_back('\n');
+    return out;
+}
+
 std::string without_rank_prefixes(std::string_view text) {
     std::string out;
     out.reserve(text.size());
@@ -244,7 +268,8 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
     LogSetup out;
     Scenario& s = out.scenario;
     s = base;
-    const std::string text = without_rank_prefixes(raw);
+    // The launcher's echo of the failed command is read as the command line it was.
+    const std::string text = without_rank_prefixes(raw) + launcher_command_line(raw);
 
     if (const auto at = text.find("Model config "); at != std::string::npos) {
         const std::string block = brace_block(text, at);
@@ -312,10 +337,11 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
         out.read.push_back("gradient_checkpointing " + *v + " (TrainingArguments)");
         out.fields.insert("recompute");
     }
-    if (first_match(text, "bf16", R"((\bbf16=True|--bf16\b))")) {
+    // "--bf16 False" (an argument written out, as LLaMA-Factory's web UI writes them) says the opposite.
+    if (first_match(text, "bf16", R"((\bbf16=True|--bf16\b(?![^A-Za-z0-9]{1,4}False)))")) {
         s.training.precision = Precision::Bf16;
         out.fields.insert("precision");
-    } else if (first_match(text, "fp16", R"((\bfp16=True|--fp16\b))")) {
+    } else if (first_match(text, "fp16", R"((\bfp16=True|--fp16\b(?![^A-Za-z0-9]{1,4}False)))")) {
         s.training.precision = Precision::Fp16;
         out.fields.insert("precision");
     }

@@ -200,6 +200,24 @@ private slots:
         QCOMPARE(s.cluster.gpu.memory_gib, 31.75);
         QVERIFY(setup.assumed.empty());
     }
+    // DeepSpeed's launcher echoes the failed command as a Python list (LLaMA-Factory#1722): read as
+    // the command line, "--fp16 False" not taken for fp16, an item with a space skipped.
+    void setup_reads_the_launcher_echo() {
+        const std::string text =
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.45 GiB (GPU 1; 23.68 GiB total capacity; 18.98 GiB "
+            "already allocated; 213.12 MiB free; 22.03 GiB reserved in total by PyTorch)\n"
+            "[2023-12-04 09:47:01,915] [ERROR] [launch.py:321:sigkill_handler] ['/root/miniconda3/bin/python', '-u', "
+            "'src/train_bash.py', '--local_rank=1', '--deepspeed', 'ds_config.json', '--stage', 'sft', '--cutoff_len', '512', "
+            "'--per_device_train_batch_size', '1', '--output_dir', 'saves/Qwen 14B', '--fp16', 'False'] exits "
+            "with return code = 1\n";
+        const OomLog log = read_oom_log(text, "train.log");
+        const LogSetup setup = setup_from_log(text, log, "train.log");
+        QCOMPARE(setup.scenario.training.micro_batch, std::int64_t(1));
+        QCOMPARE(setup.scenario.training.seq_len, std::int64_t(512));
+        QVERIFY(!setup.fields.count("precision"));  // "--fp16 False" states no precision
+        QVERIFY(setup.fields.count("micro_batch") && setup.fields.count("sequence"));
+        QCOMPARE(setup.scenario.zero.stage, default_scenario().zero.stage);  // LLaMA-Factory's --stage sft is not ZeRO's
+    }
     // The Trainer's optim names bitsandbytes' optimizers as well as torch's.
     void setup_reads_bitsandbytes_optim_data() {
         QTest::addColumn<QString>("optim");

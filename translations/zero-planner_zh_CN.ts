@@ -946,6 +946,10 @@
         <source>host memory ran out, not the GPU&apos;s</source>
         <translation>主机内存耗尽，而非 GPU 显存</translation>
     </message>
+    <message>
+        <source>not capacity: a tensor&apos;s size is wrong, far beyond any GPU</source>
+        <translation>不是容量问题：某个张量的大小算错了，远超任何 GPU</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -98,6 +98,7 @@ const char* oom_cause_key(OomCause c) {
     case OomCause::HostMemory: return "host_memory";
     case OomCause::OutsideAllocator: return "outside_allocator";
     case OomCause::CardHadRoom: return "card_had_room";
+    case OomCause::TensorShape: return "tensor_shape";
     }
     return "?";
 }
@@ -115,6 +116,7 @@ const char* oom_cause_words(OomCause c) {
                                  "full card, or another process on it)");
     case OomCause::CardHadRoom:
         return QT_TRANSLATE_NOOP("Core", "not capacity: the card had room for the request, and the driver or runtime refused it");
+    case OomCause::TensorShape: return QT_TRANSLATE_NOOP("Core", "not capacity: a tensor's size is wrong, far beyond any GPU");
     }
     return "?";
 }

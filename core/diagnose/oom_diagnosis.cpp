@@ -377,6 +377,17 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         }
         // One request larger than the whole card is no plan's: a tensor's shape (a batch or a
         // sequence far larger than meant), whatever the cache holds.
+        if (e.total_bytes && e.tried_bytes >= kShapeBeyondCards * *e.total_bytes) {
+            evidence->push_back(message_prefix(log, e) + "the one request, " + gib(e.tried_bytes) + ", is " +
+                                format_count(std::round(e.tried_bytes / *e.total_bytes)) + " times the whole card (" + gib(*e.total_bytes) +
+                                "): no setup asks that of one GPU; a size computed wrong, overflowed or "
+                                "uninitialised");
+            advice->push_back(
+                "find the operation whose size is wrong: the traceback's innermost frames name it (run again with "
+                "CUDA_LAUNCH_BLOCKING=1 if they do not), then the shapes reaching it: the batch, the sequence, generation's "
+                "num_beams and max_new_tokens");
+            return OomCause::TensorShape;
+        }
         if (e.total_bytes && e.tried_bytes > *e.total_bytes) {
             evidence->push_back(message_prefix(log, e) + "the one request, " + gib(e.tried_bytes) + ", is larger than the whole card (" +
                                 gib(*e.total_bytes) +

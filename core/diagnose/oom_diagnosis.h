@@ -22,7 +22,8 @@ enum class OomCause {
     Evaluation,        // generation or evaluation ran out, not the training step
     HostMemory,        // host memory (pinned, shared) that CUDA or NCCL reports as out of memory: not the GPU
     OutsideAllocator,  // NCCL, cuBLAS or a CUDA call found no room beside PyTorch's cache: the card is full
-    CardHadRoom        // the card had far more free than the request: the driver or runtime refused, not the plan
+    CardHadRoom,       // the card had far more free than the request: the driver or runtime refused, not the plan
+    TensorShape        // one request kShapeBeyondCards cards or more: an overflowed or mis-shaped tensor, not the plan
 };
 
 // A term of the step timeline a failing request can be, with its formula in the run's numbers.
@@ -129,6 +130,12 @@ inline constexpr double kOomTermTolerance = 0.02;
 // under this share of the card; above it the run is short of memory (capacity), the pieces only
 // where it ran out first.
 inline constexpr double kFragmentedBelowShareOfCard = 0.90;
+// One request this many times the whole card is no plan's: a micro batch or sequence mistaken by a
+// factor of a few asks a card or a few (MusePose#20: 243 GiB of a 16 GiB card, capacity with the shape
+// named); two orders of magnitude past it is a size computed wrong, overflowed or uninitialised
+// (Qwen3-VL#334: 538,976,288 GiB of 47.54, sampling with beams, a bug the same call without them
+// does not show).
+inline constexpr double kShapeBeyondCards = 100.0;
 // Memory outside PyTorch's allocator worth naming: beyond the CUDA context and cuBLAS's and NCCL's
 // usual workspaces (about a GiB: Assumptions::cuda_context_bytes).
 inline constexpr double kOutsidePyTorchBytes = 2.0 * kBytesPerGiB;

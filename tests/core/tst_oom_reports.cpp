@@ -57,6 +57,7 @@ QString cause_name(OomCause c) {
     case OomCause::HostMemory: return QStringLiteral("host memory");
     case OomCause::OutsideAllocator: return QStringLiteral("outside the allocator");
     case OomCause::CardHadRoom: return QStringLiteral("card had room");
+    case OomCause::TensorShape: return QStringLiteral("tensor shape");
     }
     return {};
 }
@@ -189,6 +190,13 @@ private slots:
                    "RuntimeError: CUDA out of memory. Tried to allocate 256.00 MiB (GPU 0; 14.56 GiB total capacity; 13.30 GiB "
                    "already allocated; 230.50 MiB free; 13.65 GiB reserved in total by PyTorch)")
             << int(OomCause::Capacity) << QString();
+        // Held out (stop 82's review): sampling with beams asked 11 million cards, no plan's request.
+        QTest::newRow("Qwen3-VL#334: 538,976,288 GiB of a 47.54 GiB card, a size computed wrong")
+            << QStringLiteral(
+                   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 538976288.13 GiB. GPU 1 has a total capacity of 47.54 "
+                   "GiB of which 43.55 GiB is free. Process 741857 has 3.97 GiB memory in use. Of the allocated memory 3.19 GiB is "
+                   "allocated by PyTorch, and 478.31 MiB is reserved by PyTorch but unallocated.")
+            << int(OomCause::TensorShape) << QStringLiteral("11,337,322 times the whole card");
         QTest::newRow("MusePose#20: 243 GiB asked of a 16 GiB card, a shape")
             << QStringLiteral(
                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 243.00 GiB (GPU 0; 15.99 GiB total "

@@ -2850,6 +2850,14 @@
         <source>The host&apos;s memory</source>
         <translation>主机内存总量</translation>
     </message>
+    <message>
+        <source>PyTorch&apos;s out-of-memory message, cut before its figures (no sizes to read).</source>
+        <translation>PyTorch 的显存不足消息在数字之前被截断（无法读取大小）。</translation>
+    </message>
+    <message>
+        <source>The request: its size cut from the message, %1, as the failing line says; the planner has it at %2 = %3</source>
+        <translation>请求：其大小已从消息中截断，按出错行为 %1；规划器对它的计算为 %2 = %3</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::GpuLayoutView</name>

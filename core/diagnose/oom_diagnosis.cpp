@@ -336,6 +336,11 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         }
         return outside_allocator_cause(log, evidence, advice);
     }
+    // A message cut before its figures: the traceback decides the moment, and no figure the cause.
+    if (log.events.front().figures_cut)
+        evidence->push_back(
+            "the message is cut before its figures (no request, allocated, reserved or free): read as capacity, the moment from the "
+            "traceback's frames; the whole message would tell fragmentation or another process from a full card");
     // Room on the card decides before the rest: no process filled it and no cache's pieces matter.
     if (OomCause cause; card_had_room(log, &cause, evidence, advice)) return cause;
     if (device_placement(log, evidence)) {
@@ -427,8 +432,11 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
     const double k = bytes_per_element(t.precision);
     const bool mixed = t.precision != Precision::Fp32;
     const bool offload = z.offload_optimizer != OffloadDevice::None;
-    const double stepped = z.stage == 3 ? std::min(z.sub_group_size, in.partition_elems) : in.partition_elems;
-    const std::string share = z.stage == 3 && stepped < in.partition_elems
+    // DeepSpeed's ZeRO-3 steps its partition one sub_group_size at a time (stage3.py); FSDP's torch.optim
+    // steps the rank's whole shard (the foreach kernels take every tensor of a device and dtype at once).
+    const bool sub_groups = z.stage == 3 && !is_fsdp(s.fsdp);
+    const double stepped = sub_groups ? std::min(z.sub_group_size, in.partition_elems) : in.partition_elems;
+    const std::string share = sub_groups && stepped < in.partition_elems
                                   ? billions(stepped) + " elements (one sub_group_size of the rank's partition)"
                               : z.stage >= 1 ? billions(in.params) + " parameters / " + std::to_string(dp) + (dp == 1 ? " rank" : " ranks")
                                              : billions(in.params) + " parameters";

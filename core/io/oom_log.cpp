@@ -462,9 +462,20 @@ std::vector<std::string> oom_remedies(OomMoment moment, StepPhase phase) {
 
 namespace {
 
-// "[rankN]:" at the start of `line` (after blanks): the rank, and `line` without the prefix.
+// "[rankN]:" at the start of `line` (after blanks), or srun --label's "N: ": the rank, and `line` without the prefix.
 std::optional<int> strip_rank_prefix(std::string& line) {
     std::size_t i = line.find_first_not_of(" \t");
+    // Slurm's srun --label: "0: " before each task's line (awsome-distributed-ai#220).
+    if (i == 0 && !line.empty() && line[0] >= '0' && line[0] <= '9') {
+        std::size_t d = 0;
+        int task = 0;
+        while (d < line.size() && d < 5 && line[d] >= '0' && line[d] <= '9') task = task * 10 + (line[d++] - '0');
+        if (line.compare(d, 2, ": ") == 0) {
+            line.erase(0, d + 2);
+            return task;
+        }
+        return std::nullopt;
+    }
     if (i == std::string::npos || line.compare(i, 5, "[rank") != 0) return std::nullopt;
     std::size_t d = i + 5;
     int rank = 0;
@@ -598,6 +609,16 @@ void read_host_memory_usage(const std::string& line, DsMemoryUsage& u) {
     u.host_used_percent = std::stod(m[2].str());
 }
 
+// A message cut before its figures (OomEvent::figures_cut), from the line of `rank`: the only one,
+// it stands on the traceback above it; with no frames there is nothing to read.
+void read_cut_message(OomLog& log, std::optional<int> rank) {
+    if (!log.events.empty() || log.frames.empty()) return;
+    OomEvent cut;
+    cut.figures_cut = true;
+    cut.rank = rank;
+    log.events.push_back(cut);
+}
+
 // Host kills (OomSource::HostKill) stand only where nothing failed on the GPU: after a GPU failure
 // the launcher's kills are its clean-up. `killing_line` ("" for none): the launcher's "Killing
 // subprocess" in a log with no traceback, read as a kill when no line said more.
@@ -670,6 +691,7 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     bool rem_allocator_seen = false;
     bool beyond_any_card = false;                       // an allocator message asking "more than 1EB"
     bool killing_seen = false, traceback_seen = false;  // the launcher's "Killing subprocess"; any Python traceback
+    std::optional<std::optional<int>> cut_message;      // an allocator message cut before its figures, with its line's rank
     std::string killing_line;
     std::vector<bool> after_rem_allocator;  // per event
     std::size_t start = 0;
@@ -712,6 +734,7 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         std::optional<OomEvent> e = event_of_line(line, rank);
         // "Tried to allocate more than 1EB memory" (format_size past an exabyte): no real request.
         if (!e && line.find("Tried to allocate more than") != std::string::npos) beyond_any_card = true;
+        else if (!e && !cut_message && is_oom_message(line) && line.find("Tried to allocate ") == std::string::npos) cut_message = rank;
         if (!e) e = outside_event_of_line(line, rank);
         if (e && e->source == OomSource::HostKill && log.line_before_kill.empty() && !killing_seen)
             log.line_before_kill = trimmed(previous_line);
@@ -763,6 +786,7 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     }
     const std::size_t before = log.events.size();
     if (rem_allocator_seen) drop_remote_allocator_alarms(log.events, after_rem_allocator);
+    if (cut_message) read_cut_message(log, *cut_message);
     read_host_kills(log, killing_seen && !traceback_seen ? killing_line : std::string());
     if (log.events.empty()) throw_no_oom_message(text, source_name, before, beyond_any_card);
     // The functions the failing line calls count as the innermost frames (Megatron's

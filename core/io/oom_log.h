@@ -60,6 +60,9 @@ struct OomEvent {
     int listed_processes = 0;                          // from 2.1: "Process P has U memory in use." lines on this GPU
     std::vector<double> listed_process_bytes;          // their U, in the order listed (PyTorch 2.1-2.3 list this process too)
     bool new_form = false;                             // the 2.1+ wording
+    // The message ends before its first figure ("CUDA out of memory. Tried to all", a post cut
+    // short) under a traceback: read for its frames, every size unknown (tried_bytes 0).
+    bool figures_cut = false;
     // Reserved in total, in either form.
     std::optional<double> reserved_total_bytes() const;
 };

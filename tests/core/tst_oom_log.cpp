@@ -483,6 +483,18 @@ private slots:
         QCOMPARE(log.events.front().source == OomSource::HostKill, host_kill);
         if (host_kill) QCOMPARE(QString::fromStdString(log.events.front().message), message);
     }
+    // A message cut before its figures under a traceback (awsome-distributed-ai#220: "Tried to all")
+    // is read for its frames, sizes unknown; without a traceback there is nothing to read.
+    void a_cut_message_stands_on_its_traceback() {
+        const std::string text = read_text_file(test_data_path("oom/awsome220_fsdp_llama70b_cut_message.log"));
+        const OomLog log = read_oom_log(text, "cut.log");
+        QCOMPARE(log.events.size(), std::size_t(1));
+        QVERIFY(log.events.front().figures_cut);
+        QCOMPARE(log.events.front().tried_bytes, 0.0);
+        QCOMPARE(log.moment, OomMoment::InStep);
+        QCOMPARE(log.phase, StepPhase::OptimizerStep);
+        QVERIFY_THROWS_EXCEPTION(InputError, read_oom_log("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to all\n", "bare.log"));
+    }
     // see_memory_usage's host line: psutil's used memory in GiB and its share of the host.
     void memory_usage_reads_the_host_line() {
         const OomLog log = read_oom_log(

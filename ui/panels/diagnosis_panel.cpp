@@ -86,7 +86,8 @@ QWidget* DiagnosisPanel::buildHeader(const QString& logName) {
     connect(close_, &QPushButton::clicked, this, &DiagnosisPanel::closeRequested);
     top->addWidget(close_, 0, Qt::AlignTop);
     layout->addLayout(top);
-    if (e.source == OomSource::CachingAllocator)
+    if (e.figures_cut) layout->addWidget(textLabel(tr("PyTorch's out-of-memory message, cut before its figures (no sizes to read).")));
+    else if (e.source == OomSource::CachingAllocator)
         layout->addWidget(textLabel(tr("GPU %1 tried to allocate %2 with %3 allocated and %4 reserved by PyTorch, %5 free of %6.")
                                         .arg(e.gpu_index ? QString::number(*e.gpu_index) : QStringLiteral("?"), gibText(e.tried_bytes),
                                              gibText(e.allocated_bytes), gibText(e.reserved_total_bytes()), gibText(e.free_bytes),
@@ -116,6 +117,9 @@ QWidget* DiagnosisPanel::buildHeader(const QString& logName) {
         term = tr("The request: %1 = %2: %3 = %4 (%5% from the request)")
                    .arg(gibText(e.tried_bytes), fromCore(d.term->name), fromCore(d.term->formula), gibText(d.term->bytes),
                         localeNumber(100.0 * *d.term_error, 1));
+    else if (d.term && e.figures_cut)
+        term = tr("The request: its size cut from the message, %1, as the failing line says; the planner has it at %2 = %3")
+                   .arg(fromCore(d.term->name), fromCore(d.term->formula), gibText(d.term->bytes));
     else if (d.term)
         term = tr("The request: %1 of %2, as the failing line says; the planner has it at %3 = %4")
                    .arg(gibText(e.tried_bytes), fromCore(d.term->name), fromCore(d.term->formula), gibText(d.term->bytes));
@@ -123,7 +127,8 @@ QWidget* DiagnosisPanel::buildHeader(const QString& logName) {
         term = tr("On the host: the planner has %1 per node there, of the node's %2.")
                    .arg(gibText(d.planned_host_bytes), gibText(d.host_ram_bytes));
     else if (e.source == OomSource::HostKill) term = tr("A kill gives no request size; the planner's host memory needs the run's model.");
-    else if (e.source != OomSource::CachingAllocator) term = tr("The message gives no request size to match with a term of the step.");
+    else if (e.source != OomSource::CachingAllocator || e.figures_cut)
+        term = tr("The message gives no request size to match with a term of the step.");
     else term = tr("The request matches no term of the planner's step for this run.");
     term_ = textLabel(term);
     term_->setObjectName(QStringLiteral("diagnosisTerm"));
@@ -154,7 +159,7 @@ QWidget* DiagnosisPanel::buildFigures() {
     };
     std::vector<Row> rows{
         {QStringLiteral("requested"), tr("Requested"),
-         e.source == OomSource::CachingAllocator ? std::optional<double>(e.tried_bytes) : std::nullopt, term_bytes},
+         e.source == OomSource::CachingAllocator && !e.figures_cut ? std::optional<double>(e.tried_bytes) : std::nullopt, term_bytes},
         {QStringLiteral("needed"), tr("Allocated + requested"), d.measured_bytes, d.planned_bytes},
         {QStringLiteral("reserved"), tr("Reserved by PyTorch"), e.reserved_total_bytes(), d.planned_reserved_bytes},
     };

@@ -41,8 +41,10 @@ std::string size_or_dash(const std::optional<double>& bytes) { return bytes ? gi
 
 nlohmann::json event_json(const OomEvent& e) {
     // Outside the allocator the message gives no request: null, not 0.
-    nlohmann::json j{{"source", oom_source_key(e.source)},
-                     {"tried_bytes", e.source == OomSource::CachingAllocator ? nlohmann::json(e.tried_bytes) : nlohmann::json()}};
+    nlohmann::json j{
+        {"source", oom_source_key(e.source)},
+        {"tried_bytes", e.source == OomSource::CachingAllocator && !e.figures_cut ? nlohmann::json(e.tried_bytes) : nlohmann::json()}};
+    if (e.figures_cut) j["figures_cut"] = true;
     if (e.source == OomSource::CachingAllocator) j["form"] = e.new_form ? "torch>=2.1" : "torch<=2.0";
     if (!e.message.empty()) j["message"] = e.message;
     if (!e.site.empty()) j["site"] = e.site;
@@ -185,7 +187,8 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
         if (e.rank && std::find(ranks.begin(), ranks.end(), *e.rank) == ranks.end()) ranks.push_back(*e.rank);
     out << "Out of memory in " << path << ": " << log.events.size() << " message" << (log.events.size() == 1 ? "" : "s");
     for (std::size_t i = 0; i < ranks.size(); ++i) out << (i ? ", " : (ranks.size() == 1 ? " from rank " : " from ranks ")) << ranks[i];
-    if (first.source == OomSource::CachingAllocator)
+    if (first.figures_cut) out << "\n  PyTorch's message, cut before its figures (no sizes to read)\n";
+    else if (first.source == OomSource::CachingAllocator)
         out << "\n  GPU " << (first.gpu_index ? std::to_string(*first.gpu_index) : std::string("?")) << ": tried to allocate "
             << gib(first.tried_bytes) << " with " << size_or_dash(first.allocated_bytes) << " allocated, "
             << size_or_dash(first.reserved_total_bytes()) << " reserved, " << size_or_dash(first.free_bytes) << " free of "
@@ -209,8 +212,9 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
             << " (" << format_fixed(100.0 * *d.term_error, 1) << "% from the request; matched within "
             << format_fixed(100.0 * kOomTermTolerance, 0) << "%)\n";
     } else if (d.term) {
-        out << "The request: " << gib(first.tried_bytes) << " of " << d.term->name << ", as the failing line says (" << log.failing_line
-            << "); for this setup the planner has it at " << d.term->formula << " = " << gib(d.term->bytes) << "\n";
+        out << "The request: " << (first.figures_cut ? std::string("its size cut from the message,") : gib(first.tried_bytes) + " of")
+            << " " << d.term->name << ", as the failing line says (" << log.failing_line << "); for this setup the planner has it at "
+            << d.term->formula << " = " << gib(d.term->bytes) << "\n";
     }
     if (d.planned_bytes && d.measured_bytes)
         out << "At that moment: the log " << gib(*first.allocated_bytes) << " allocated + " << gib(first.tried_bytes)

@@ -191,6 +191,15 @@ void apply_zero_stage_lines(const std::string& text, LogSetup& out) {
         out.read.push_back("ZeRO stage 3 (the traceback runs through DeepSpeed's ZeRO-3 code)");
         out.fields.insert("zero");
         out.states_anything = true;
+    } else if (first_match(text, "stage_1_and_2", R"((zero[/\\]stage_1_and_2\.py))") ||
+               first_match(text, "DeepSpeedZeroOptimizer(", R"((DeepSpeedZeroOptimizer\())")) {
+        // stage_1_and_2.py's DeepSpeedZeroOptimizer is ZeRO-1 and ZeRO-2's (engine.py
+        // _configure_zero_optimizer; ZeRO-3's is DeepSpeedZeroOptimizer_Stage3): planned as 2.
+        s.zero.stage = 2;
+        s.zero.offload_param = OffloadDevice::None;  // read at stage 3 only
+        out.read.push_back("ZeRO stage 1 or 2, planned as 2 (the traceback runs through stage_1_and_2.py's DeepSpeedZeroOptimizer)");
+        out.fields.insert("zero");
+        out.states_anything = true;
     }
 }
 

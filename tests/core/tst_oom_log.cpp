@@ -256,6 +256,9 @@ private slots:
         QTest::newRow("a frame of zero/stage3.py")
             << QStringLiteral("  File \"/usr/lib/python3/site-packages/deepspeed/runtime/zero/stage3.py\", line 2052, in step") << 3
             << int(Precision::Bf16) << true;
+        // MedicalGPT#318 (held out in stop 82's review): ZeRO-1/2's optimizer class in the traceback.
+        QTest::newRow("stage_1_and_2.py's DeepSpeedZeroOptimizer: 1 or 2, planned as 2")
+            << QStringLiteral("    optimizer = DeepSpeedZeroOptimizer(") << 2 << int(Precision::Bf16) << true;
         QTest::newRow("neither") << QStringLiteral("Epoch 1") << 2 << int(Precision::Bf16) << false;
     }
     void setup_reads_the_stage_without_the_dump() {

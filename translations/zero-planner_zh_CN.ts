@@ -950,6 +950,10 @@
         <source>not capacity: a tensor&apos;s size is wrong, far beyond any GPU</source>
         <translation>不是容量问题：某个张量的大小算错了，远超任何 GPU</translation>
     </message>
+    <message>
+        <source>not named by the log</source>
+        <translation>日志中未指明</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -2857,6 +2861,10 @@
     <message>
         <source>The request: its size cut from the message, %1, as the failing line says; the planner has it at %2 = %3</source>
         <translation>请求：其大小已从消息中截断，按出错行为 %1；规划器对它的计算为 %2 = %3</translation>
+    </message>
+    <message>
+        <source>On the host: the planner has %1 per node at its peak, %2, of the node&apos;s %3.</source>
+        <translation>主机上：规划器在其峰值时（%2）每节点需要 %1，节点共有 %3。</translation>
     </message>
 </context>
 <context>

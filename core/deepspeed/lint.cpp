@@ -430,7 +430,10 @@ private:
                 add(Severity::Warning, "zero_optimization.offload_param",
                     "offload_param takes effect only with ZeRO stage 3 (stage is " + std::to_string(st) + "): DeepSpeed ignores it",
                     "remove offload_param or set stage 3");
-            if (device("offload_optimizer") != "none" && st == 0) check_offload_at_stage_0(z);
+            // Stage 0 as DeepSpeed reads it: no "stage", or 0. A stage written "auto" is Accelerate's
+            // to fill (its zero_stage, 2 by default), a malformed one is check_domains' error.
+            const bool stage_0 = !z.contains("stage") || (z.at("stage").is_number_integer() && z.at("stage").get<int>() == 0);
+            if (device("offload_optimizer") != "none" && stage_0) check_offload_at_stage_0(z);
             const json ratio = z.contains("/offload_optimizer/ratio"_json_pointer) ? z.at("/offload_optimizer/ratio"_json_pointer) : json();
             if (ratio.is_number() && ratio.get<double>() < 1.0 && st != 3)
                 add(Severity::Error, "zero_optimization.offload_optimizer.ratio", "Partial offloading only supported for ZeRO Stage 3.",
@@ -441,7 +444,7 @@ private:
                     add(Severity::Error, std::string("zero_optimization.") + sub + ".nvme_path",
                         std::string(sub) + " device nvme needs nvme_path", "add \"nvme_path\": \"/local_nvme\" (a fast local NVMe mount)");
                 if (dev == "nvme" && std::string(sub) == "offload_param" && st == 3) check_param_swap_buffer(z.at(sub));
-                if (dev == "nvme" && std::string(sub) == "offload_optimizer" && st != 3)
+                if (dev == "nvme" && std::string(sub) == "offload_optimizer" && st != 3 && st != 0)
                     add(Severity::Warning, "zero_optimization.offload_optimizer.device",
                         "at stage " + std::to_string(st) + " DeepSpeed offloads the optimizer to the CPU, not to NVMe (stage_1_and_2.py)",
                         "use stage 3 for NVMe offload, or device cpu");

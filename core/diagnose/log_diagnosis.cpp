@@ -122,7 +122,7 @@ const char* oom_cause_words(OomCause c) {
 }
 
 std::string oom_moment_key(const OomDiagnosis& d) {
-    if (d.host_phase) return std::string("host_") + to_string(*d.host_phase);
+    if (d.host_kill) return d.host_phase_named ? std::string("host_") + to_string(*d.host_phase) : "unknown";
     switch (d.moment) {
     case OomMoment::InStep: return to_string(d.phase);
     case OomMoment::ModelLoad: return "model_load";
@@ -134,7 +134,8 @@ std::string oom_moment_key(const OomDiagnosis& d) {
 }
 
 std::string oom_where_words(const OomDiagnosis& d) {
-    return d.host_phase ? std::string(host_phase_words(*d.host_phase)) : oom_moment_words(d.moment, d.phase);
+    if (d.host_kill) return d.host_phase_named ? host_phase_words(*d.host_phase) : QT_TRANSLATE_NOOP("Core", "not named by the log");
+    return oom_moment_words(d.moment, d.phase);
 }
 
 std::optional<double> planner_gap(const OomDiagnosis& d) {

@@ -26,13 +26,11 @@ namespace zp {
 
 namespace {
 
-// The log's lines without "[rankN]:" prefixes (several ranks print the same start-up): a line's
-// leading blanks, "[rank", digits, "]:" and one blank go. A linear scan (a regex over a 10 MB log
-// took seconds).
 // DeepSpeed's launcher echoes a failed rank's command as a Python list (launcher/launch.py
 // sigkill_handler: "['/usr/bin/python', '-u', 'train.py', '--local_rank=0', '--cutoff_len', '512']
 // exits with return code = 1"): its items joined by spaces on a line of their own, as the command
-// line was typed, or "" when the log has no such echo. An item with a space or a quote is skipped.
+// line was typed, or "" when the log has no such echo. An item with a space is skipped with the flag
+// before it; one Python writes in double quotes (it holds an apostrophe) ends the reading.
 std::string launcher_command_line(std::string_view text) {
     const std::size_t at = text.find("sigkill_handler] ['");
     if (at == std::string_view::npos) return {};
@@ -43,7 +41,11 @@ std::string launcher_command_line(std::string_view text) {
         const std::size_t close = text.find('\'', i + 1);
         if (close == std::string_view::npos || close > end) break;
         const std::string_view item = text.substr(i + 1, close - i - 1);
-        if (item.find(' ') == std::string_view::npos) out.append(item).push_back(' ');
+        if (item.find(' ') == std::string_view::npos) {
+            out.append(item).push_back(' ');
+        } else if (const std::size_t flag = out.rfind(" --"); flag != std::string::npos && out.find(' ', flag + 1) + 1 == out.size()) {
+            out.erase(flag + 1);  // a value with a space is skipped with its flag, not left to the next flag
+        }
         i = close + 1;
         if (text.compare(i, 2, ", ") != 0) break;
         i += 2;
@@ -52,24 +54,18 @@ std::string launcher_command_line(std::string_view text) {
     return out;
 }
 
+// The log's lines without their rank prefixes (several ranks print the same start-up; srun's task
+// labels would break a config dump's JSON), as the reader strips them. A linear scan (a regex over
+// a 10 MB log took seconds).
 std::string without_rank_prefixes(std::string_view text) {
     std::string out;
     out.reserve(text.size());
     std::size_t start = 0;
     while (start <= text.size()) {
         const std::size_t end = std::min(text.find('\n', start), text.size());
-        std::size_t i = start;
-        while (i < end && (text[i] == ' ' || text[i] == '\t')) ++i;
-        std::size_t from = start;
-        if (text.compare(i, 5, "[rank") == 0) {
-            std::size_t d = i + 5;
-            while (d < end && text[d] >= '0' && text[d] <= '9') ++d;
-            if (d > i + 5 && text.compare(d, 2, "]:") == 0) {
-                from = d + 2;
-                if (from < end && (text[from] == ' ' || text[from] == '\t')) ++from;
-            }
-        }
-        out.append(text.substr(from, end - from));
+        std::string line(text.substr(start, end - start));
+        strip_rank_prefix(line);  // the reader's own (core/io/oom_log.h)
+        out += line;
         if (end < text.size()) out.push_back('\n');
         start = end + 1;
     }
@@ -346,11 +342,12 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
         out.read.push_back("gradient_checkpointing " + *v + " (TrainingArguments)");
         out.fields.insert("recompute");
     }
-    // "--bf16 False" (an argument written out, as LLaMA-Factory's web UI writes them) says the opposite.
-    if (first_match(text, "bf16", R"((\bbf16=True|--bf16\b(?![^A-Za-z0-9]{1,4}False)))")) {
+    // "--bf16 False" (an argument written out, as LLaMA-Factory's web UI writes them; the Trainer's
+    // string_to_bool also takes false, 0 and no) says the opposite.
+    if (first_match(text, "bf16", R"((\bbf16=True|--bf16\b(?![^A-Za-z0-9]{1,4}(?:[Ff]alse|FALSE|0|no)\b)))")) {
         s.training.precision = Precision::Bf16;
         out.fields.insert("precision");
-    } else if (first_match(text, "fp16", R"((\bfp16=True|--fp16\b(?![^A-Za-z0-9]{1,4}False)))")) {
+    } else if (first_match(text, "fp16", R"((\bfp16=True|--fp16\b(?![^A-Za-z0-9]{1,4}(?:[Ff]alse|FALSE|0|no)\b)))")) {
         s.training.precision = Precision::Fp16;
         out.fields.insert("precision");
     }

@@ -61,26 +61,25 @@ std::string message_prefix(const OomLog& log, const OomEvent& e) {
 // several ranks that each ran out on the same GPU index.
 bool device_placement(const OomLog& log, std::vector<std::string>* evidence) {
     for (const OomEvent& e : log.events) {
-        // From 2.4 the message gives this process's own figure ("Including non-PyTorch memory, this
-        // process has U"), so one listed process unlike it is another (GLM-4#408: "Process 8674
-        // has 28.09 GiB" beside this one's 50.95); before, one listed process may be this one.
-        if (e.listed_processes < (e.process_bytes ? 1 : 2)) continue;
-        // PyTorch 2.1-2.3 list this process among them (vllm#751: "Process 477367 has 28.19 GiB", its
-        // own): the one whose memory is this process's is not another. And processes that hold little
-        // beside this one are not ranks sharing the GPU (FireRedTTS2#17: 0.6 and 1.3 GiB beside 9.7).
-        // This process's memory: the message's own figure (2.4+), else what PyTorch reserved plus up
-        // to 2 GiB of CUDA context and other non-PyTorch memory (2.1-2.3 print no such figure).
-        // In a container the driver often reports 0 bytes for every process (TRL#3172's seven): the
-        // figures say nothing then, and the count alone decides, as it did.
+        // PyTorch names this process apart when the driver's list holds its pid ("Including non-PyTorch
+        // memory, this process has U", c10/cuda/CUDACachingAllocator.cpp reportProcessMemoryInfo): every
+        // "Process P" is another then, one enough (GLM-4#408: 28.09 GiB beside this one's 50.95; two
+        // ranks of one job hold the same). In a container, whose pids the driver does not see, this
+        // process is one of the "Process P" lines (vllm#751: its 28.19 GiB beside 27.48 reserved): the
+        // one holding what PyTorch reserved plus up to 2 GiB of context is this one, and two are needed.
+        // Processes that hold little beside this one are not ranks sharing the GPU (FireRedTTS2#17: 0.6
+        // and 1.3 GiB beside 9.7). In a container the driver often reports 0 bytes for every process
+        // (TRL#3172's seven): the figures say nothing then, and the count alone decides, as it did.
+        const bool self_named = e.process_bytes.has_value();
+        if (e.listed_processes < (self_named ? 1 : 2)) continue;
         const bool figures = std::any_of(e.listed_process_bytes.begin(), e.listed_process_bytes.end(), [](double b) { return b > 0; });
         std::vector<double> others = figures ? e.listed_process_bytes : std::vector<double>{};
         const auto reserved = e.reserved_total_bytes();
-        const auto is_self = [&](double b) {
-            if (e.process_bytes) return std::abs(b - *e.process_bytes) <= 0.01 * *e.process_bytes;
-            return reserved && b >= *reserved && b <= *reserved + 2.0 * kBytesPerGiB;
-        };
-        if (const auto self = std::find_if(others.begin(), others.end(), is_self); self != others.end()) others.erase(self);
-        const std::optional<double> own = e.process_bytes ? e.process_bytes : reserved;
+        const auto is_self = [&](double b) { return reserved && b >= *reserved && b <= *reserved + 2.0 * kBytesPerGiB; };
+        if (!self_named)
+            if (const auto self = std::find_if(others.begin(), others.end(), is_self); self != others.end()) others.erase(self);
+        // This process's memory: its own figure, unless the driver reported it as 0 bytes.
+        const std::optional<double> own = e.process_bytes && *e.process_bytes > 0 ? e.process_bytes : reserved;
         const double held = std::accumulate(others.begin(), others.end(), 0.0);
         const std::size_t count = figures ? others.size() : static_cast<std::size_t>(e.listed_processes);
         if (count == 0 || (!others.empty() && own && held < 0.5 * *own)) continue;
@@ -243,9 +242,12 @@ bool card_had_room(const OomLog& log, OomCause* cause, std::vector<std::string>*
     return true;
 }
 
-// What a killed run was doing: the line before the kill and DeepSpeed's last see_memory_usage message.
+// What a killed run was doing: the line before the kill, and DeepSpeed's see_memory_usage message
+// when its lines are what came right before the kill (an earlier one says nothing of the end: a run
+// that trained for hours after "After initializing optimizer states").
 std::string host_kill_context(const OomLog& log) {
-    return log.line_before_kill + (log.memory_usage ? " " + log.memory_usage->message : std::string());
+    const bool adjacent = log.line_before_kill.find("see_memory_usage]") != std::string::npos;
+    return log.line_before_kill + (adjacent && log.memory_usage ? " " + log.memory_usage->message : std::string());
 }
 
 // A rank killed with SIGKILL and no GPU failure: Linux's out-of-memory killer took it for host
@@ -260,10 +262,10 @@ OomCause host_kill_cause(const OomLog& log, std::vector<std::string>* evidence, 
                                       : "\"" + e.message +
                                             "\": a rank killed with SIGKILL, which Linux's out-of-memory killer sends when the host's "
                                             "memory runs out");
-    if (const auto& u = log.memory_usage; u && u->host_used_bytes && u->host_used_percent && *u->host_used_percent > 0)
+    if (const auto& u = log.memory_usage; u && u->host_total_bytes())
         evidence->push_back("before it, DeepSpeed's see_memory_usage" + (u->message.empty() ? std::string() : " (\"" + u->message + "\")") +
                             ": " + gib(*u->host_used_bytes) + " of the host's memory in use (" + format_fixed(*u->host_used_percent, 1) +
-                            "%), of about " + gib(*u->host_used_bytes * 100.0 / *u->host_used_percent));
+                            "%), of about " + gib(*u->host_total_bytes()));
     // (see_memory_usage's own lines are said above)
     if (!log.line_before_kill.empty() && log.line_before_kill.find("see_memory_usage]") == std::string::npos)
         evidence->push_back("the last line before it: " + log.line_before_kill);
@@ -297,17 +299,17 @@ OomCause host_kill_cause(const OomLog& log, std::vector<std::string>* evidence, 
 void diagnose_host_kill(const OomLog& log, const Scenario* s, OomDiagnosis& d) {
     const std::optional<HostPhase> named = host_phase_of_line(host_kill_context(log));
     d.remedies.clear();  // the GPU's remedies free no host memory
+    d.host_kill = true;
     if (named) {
         d.host_phase = named;
-        d.moment_from = "the line before the kill";
+        d.host_phase_named = true;
+        d.moment_from =
+            host_phase_of_line(log.line_before_kill) ? "the line before the kill" : "DeepSpeed's see_memory_usage before the kill";
     }
     if (!s) return;
     // The planner's host memory for the run at the moment the log names, else at its peak.
     const HostMemory host = host_memory(*s);
-    if (!named) {
-        d.host_phase = host.peak_phase;
-        d.moment_from = "none named: the planner's host peak";
-    }
+    if (!named) d.host_phase = host.peak_phase;
     d.planned_host_bytes = host.moment(*d.host_phase).bytes.total();
     d.host_ram_bytes = s->cluster.cpu_ram_bytes_per_node;
 }
@@ -319,6 +321,7 @@ std::optional<HostPhase> host_phase_of_line(const std::string& line) {
         has("_create_param_groups_fp16_flat_cpu_memory") || has("partition count"))
         return HostPhase::Initialize;
     if (has("Loading checkpoint shards") || has("from_pretrained") || has("loading weights")) return HostPhase::Loading;
+    if (has("'loss':") || has("it/s]") || has("s/it]")) return HostPhase::Training;
     if (has("Saving") || has("save_checkpoint") || has("save_model")) return HostPhase::CheckpointSave;
     return std::nullopt;
 }
@@ -341,6 +344,21 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         evidence->push_back(
             "the message is cut before its figures (no request, allocated, reserved or free): read as capacity, the moment from the "
             "traceback's frames; the whole message would tell fragmentation or another process from a full card");
+    // A size no GPU holds decides first: no placement, cache or moment explains it (Qwen3-VL#334
+    // asked it inside generate's beam search).
+    for (const OomEvent& e : log.events) {
+        if (e.total_bytes && *e.total_bytes > 0 && e.tried_bytes >= kShapeBeyondCards * *e.total_bytes) {
+            evidence->push_back(message_prefix(log, e) + "the one request, " + gib(e.tried_bytes) + ", is " +
+                                format_count(std::round(e.tried_bytes / *e.total_bytes)) + " times the whole card (" + gib(*e.total_bytes) +
+                                "): no setup asks that of one GPU; a size computed wrong, overflowed or "
+                                "uninitialised");
+            advice->push_back(
+                "find the operation whose size is wrong: the traceback's innermost frames name it (run again with "
+                "CUDA_LAUNCH_BLOCKING=1 if they do not), then the shapes reaching it: the batch, the sequence, generation's "
+                "num_beams and max_new_tokens");
+            return OomCause::TensorShape;
+        }
+    }
     // Room on the card decides before the rest: no process filled it and no cache's pieces matter.
     if (OomCause cause; card_had_room(log, &cause, evidence, advice)) return cause;
     if (device_placement(log, evidence)) {
@@ -353,9 +371,13 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         advice->push_back(
             "a model ZeRO-3 does not partition (a reference or generation model built outside zero.Init) is whole on every rank: "
             "build it under the same DeepSpeed config");
-        advice->push_back(
-            "another job on the GPU (nvidia-smi lists its process): stop it, or give the run GPUs nothing else uses "
-            "(CUDA_VISIBLE_DEVICES)");
+        // One other process may be another job; several are this job's ranks (TRL#3172's seven).
+        const bool one_other = std::any_of(log.events.begin(), log.events.end(),
+                                           [](const OomEvent& e) { return e.listed_processes == (e.process_bytes ? 1 : 2); });
+        if (one_other)
+            advice->push_back(
+                "another job on the GPU (nvidia-smi lists its process): stop it, or give the run GPUs nothing else uses "
+                "(CUDA_VISIBLE_DEVICES)");
         return OomCause::DevicePlacement;
     }
     if (log.moment == OomMoment::Evaluation) {
@@ -382,18 +404,7 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         }
         // One request larger than the whole card is no plan's: a tensor's shape (a batch or a
         // sequence far larger than meant), whatever the cache holds.
-        if (e.total_bytes && e.tried_bytes >= kShapeBeyondCards * *e.total_bytes) {
-            evidence->push_back(message_prefix(log, e) + "the one request, " + gib(e.tried_bytes) + ", is " +
-                                format_count(std::round(e.tried_bytes / *e.total_bytes)) + " times the whole card (" + gib(*e.total_bytes) +
-                                "): no setup asks that of one GPU; a size computed wrong, overflowed or "
-                                "uninitialised");
-            advice->push_back(
-                "find the operation whose size is wrong: the traceback's innermost frames name it (run again with "
-                "CUDA_LAUNCH_BLOCKING=1 if they do not), then the shapes reaching it: the batch, the sequence, generation's "
-                "num_beams and max_new_tokens");
-            return OomCause::TensorShape;
-        }
-        if (e.total_bytes && e.tried_bytes > *e.total_bytes) {
+        if (e.total_bytes && *e.total_bytes > 0 && e.tried_bytes > *e.total_bytes) {
             evidence->push_back(message_prefix(log, e) + "the one request, " + gib(e.tried_bytes) + ", is larger than the whole card (" +
                                 gib(*e.total_bytes) +
                                 "): a tensor's shape, such as a batch or a sequence far larger than meant, not the plan");

@@ -76,14 +76,17 @@ struct OomDiagnosis {
     // A rank killed for host memory (OomSource::HostKill), with the model known: the host moment the
     // line before the kill names (host_phase_of_line; the planner's peak moment when it names none),
     // the planner's host bytes per node there (core/memory/host_memory.h) and the node's RAM.
+    bool host_kill = false;         // diagnose_host_kill's: the log's end was a rank killed, not a GPU failure
+    bool host_phase_named = false;  // host_phase is the log's (else the planner's host peak)
     std::optional<HostPhase> host_phase;
     std::optional<double> planned_host_bytes, host_ram_bytes;
 };
 
 // The host moment a log line names: DeepSpeed's "initializing optimizer states" and "Before
 // initializing" messages and the optimizer's set-up are deepspeed.initialize; Hugging Face's
-// "Loading checkpoint shards" and from_pretrained are loading; "Saving" and save_checkpoint are a
-// checkpoint save. DeepSpeed's own "Loading checkpoint from" (a resume) is none of the planner's.
+// "Loading checkpoint shards" and from_pretrained are loading; the Trainer's loss line and a
+// progress bar's rate are training; "Saving" and save_checkpoint are a checkpoint save.
+// DeepSpeed's own "Loading checkpoint from" (a resume) is none of the planner's.
 std::optional<HostPhase> host_phase_of_line(const std::string& line);
 // For a rank killed for host memory: the host moment the log names; with the run `s` (nullptr when
 // the planner cannot run it) the planner's host bytes per node there, or at its peak, and the

@@ -167,7 +167,8 @@ std::optional<OomEvent> outside_event_of_line(const std::string& line, std::opti
         e.rank = rank;
         // From the error's own first word ("RuntimeError: ", a logger's prefix dropped).
         std::size_t from = at;
-        for (const char* lead : {"RuntimeError: ", "torch.AcceleratorError: ", "NCCL WARN "})
+        // torchrun's "failed (exitcode: -9) local_rank: 0 ..." from its "failed (".
+        for (const char* lead : {"RuntimeError: ", "torch.AcceleratorError: ", "NCCL WARN ", "failed ("})
             if (const std::size_t l = line.rfind(lead, at); l != std::string::npos && l + std::strlen(lead) <= at)
                 from = std::min(from, l + (std::strcmp(lead, "NCCL WARN ") == 0 ? std::strlen(lead) : 0));
         // Up to the next error on the line, if another follows (two ranks' output on one line).
@@ -460,22 +461,15 @@ std::vector<std::string> oom_remedies(OomMoment moment, StepPhase phase) {
     return texts;
 }
 
-namespace {
-
-// "[rankN]:" at the start of `line` (after blanks), or srun --label's "N: ": the rank, and `line` without the prefix.
 std::optional<int> strip_rank_prefix(std::string& line) {
+    // Slurm's srun --label: "N: " before each task's line, right-aligned to the widest task id. It is
+    // the task, not the rank (one task per node under torchrun), so it is dropped, not read.
+    std::size_t lead = 0;
+    while (lead < line.size() && lead < 3 && line[lead] == ' ') ++lead;
+    std::size_t digits = lead;
+    while (digits < line.size() && digits < lead + 5 && line[digits] >= '0' && line[digits] <= '9') ++digits;
+    if (digits > lead && line.compare(digits, 2, ": ") == 0) line.erase(0, digits + 2);
     std::size_t i = line.find_first_not_of(" \t");
-    // Slurm's srun --label: "0: " before each task's line (awsome-distributed-ai#220).
-    if (i == 0 && !line.empty() && line[0] >= '0' && line[0] <= '9') {
-        std::size_t d = 0;
-        int task = 0;
-        while (d < line.size() && d < 5 && line[d] >= '0' && line[d] <= '9') task = task * 10 + (line[d++] - '0');
-        if (line.compare(d, 2, ": ") == 0) {
-            line.erase(0, d + 2);
-            return task;
-        }
-        return std::nullopt;
-    }
     if (i == std::string::npos || line.compare(i, 5, "[rank") != 0) return std::nullopt;
     std::size_t d = i + 5;
     int rank = 0;
@@ -486,6 +480,8 @@ std::optional<int> strip_rank_prefix(std::string& line) {
     line.erase(0, d);
     return rank;
 }
+
+namespace {
 
 // Python's traceback line '  File "PATH", line N, in NAME': NAME, or "" when not one.
 std::string frame_name(const std::string& line) {
@@ -609,6 +605,37 @@ void read_host_memory_usage(const std::string& line, DsMemoryUsage& u) {
     u.host_used_percent = std::stod(m[2].str());
 }
 
+// What the lines before the first failure tell: DeepSpeed's see_memory_usage (with its host line),
+// and the launcher's first "Killing subprocess" (`killing_line`, with the line before it in
+// `log.line_before_kill`); `previous_line` becomes `line` unless it is blank.
+void read_before_first_event(const std::string& line, std::string& previous_line, std::string& killing_line, OomLog& log) {
+    if (auto u = parse_memory_usage_line(line)) {
+        u->message = memory_usage_message(previous_line);
+        log.memory_usage = std::move(*u);
+    } else if (log.memory_usage && previous_line.find("Max_CA") != std::string::npos) {
+        read_host_memory_usage(line, *log.memory_usage);
+    }
+    if (killing_line.empty() && line.find("Killing subprocess") != std::string::npos) {
+        killing_line = trimmed(line);
+        log.line_before_kill = trimmed(previous_line);
+    }
+    if (line.find_first_not_of(" \t\r") != std::string::npos) previous_line = line;
+}
+
+// A line that says how a rank ended other than by SIGKILL, so the launcher's "Killing subprocess"
+// alone is no sign of one: a traceback or an exception, C++'s terminate, a segfault, the launcher's
+// own signal (launcher/launch.py sigkill_handler: "Main process received SIGTERM"), or a return
+// code other than -9 (DeepSpeed's "exits with return code = N", torchrun's "exitcode: N").
+bool names_another_end(const std::string& line) {
+    for (const char* word :
+         {"Traceback (most recent call last)", "Error", "terminate called", "Segmentation fault", "core dumped", "received SIG"})
+        if (line.find(word) != std::string::npos) return true;
+    for (const char* code : {"exits with return code = ", "exitcode: "})
+        if (const std::size_t at = line.find(code); at != std::string::npos && line.compare(at + std::strlen(code), 2, "-9") != 0)
+            return true;
+    return false;
+}
+
 // A message cut before its figures (OomEvent::figures_cut), from the line of `rank`: the only one,
 // it stands on the traceback above it; with no frames there is nothing to read.
 void read_cut_message(OomLog& log, std::optional<int> rank) {
@@ -666,6 +693,10 @@ namespace {
         why =
             "the only one there asks for \"more than 1EB\", no real request (an overflowed size, as after a collective "
             "timed out: NVIDIA/nccl#1284, where NCCL's maintainers say to ignore it): the failure is the error before it";
+    else if (const std::size_t rc = text.find("exits with return code = "); rc != std::string_view::npos)
+        why = "the launcher says a rank \"" + std::string(text.substr(rc, std::min<std::size_t>(40, text.find('\n', rc) - rc))) +
+              "\": a signal or an error of the script's own, not SIGKILL (-9, the out-of-memory killer's); its traceback is the "
+              "failure";
     else if (const std::size_t at = text.find("out of memory"); at != std::string_view::npos)
         why = "line " + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) +
               " says \"out of memory\" but not in a form whose figures can be read (a size such as \"Tried to allocate "
@@ -689,9 +720,11 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     // three lines or trace through bootstrap.cc: its false alarm (read_oom_log in oom_log.h).
     std::size_t line_number = 0, rem_allocator_line = 0;
     bool rem_allocator_seen = false;
-    bool beyond_any_card = false;                       // an allocator message asking "more than 1EB"
-    bool killing_seen = false, traceback_seen = false;  // the launcher's "Killing subprocess"; any Python traceback
-    std::optional<std::optional<int>> cut_message;      // an allocator message cut before its figures, with its line's rank
+    bool beyond_any_card = false;  // an allocator message asking "more than 1EB"
+    // The launcher's "Killing subprocess"; a line that names another end (a traceback, an exception,
+    // a signal or return code other than SIGKILL's: names_another_end).
+    bool killing_seen = false, other_end_named = false;
+    std::optional<std::optional<int>> cut_message;  // an allocator message cut before its figures, with its line's rank
     std::string killing_line;
     std::vector<bool> after_rem_allocator;  // per event
     std::size_t start = 0;
@@ -702,21 +735,10 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         ++line_number;
         const std::optional<int> rank = strip_rank_prefix(line);
         start = join_wrapped_message(text, line, start);
-        if (log.events.empty()) {
-            if (auto u = parse_memory_usage_line(line)) {
-                u->message = memory_usage_message(previous_line);
-                log.memory_usage = std::move(*u);
-            } else if (log.memory_usage && previous_line.find("Max_CA") != std::string::npos) {
-                read_host_memory_usage(line, *log.memory_usage);
-            }
-            if (!killing_seen && line.find("Killing subprocess") != std::string::npos) {
-                killing_seen = true;
-                killing_line = trimmed(line);
-                log.line_before_kill = trimmed(previous_line);
-            }
-            if (line.find_first_not_of(" \t\r") != std::string::npos) previous_line = line;
-        }
-        if (line.find("Traceback (most recent call last)") != std::string::npos) traceback_seen = true;
+        const std::string line_before = previous_line;  // the last non-blank line before this one
+        if (log.events.empty()) read_before_first_event(line, previous_line, killing_line, log);
+        killing_seen = !killing_line.empty();
+        if (names_another_end(line)) other_end_named = true;
         if (line.find("[Rem Allocator]") != std::string::npos) {
             rem_allocator_seen = true;
             rem_allocator_line = line_number;
@@ -737,7 +759,7 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         else if (!e && !cut_message && is_oom_message(line) && line.find("Tried to allocate ") == std::string::npos) cut_message = rank;
         if (!e) e = outside_event_of_line(line, rank);
         if (e && e->source == OomSource::HostKill && log.line_before_kill.empty() && !killing_seen)
-            log.line_before_kill = trimmed(previous_line);
+            log.line_before_kill = trimmed(line_before);
         if (e) {
             after_rem_allocator.push_back(rem_allocator_seen && e->source == OomSource::Nccl && line_number - rem_allocator_line <= 3);
             log.events.push_back(*e);
@@ -751,7 +773,11 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
             if (!in_first_traceback) {
                 log.frames.clear();
                 log.failing_line.clear();
+                // A prefix before the rank's ("0: Error: [rank0]: Traceback ...", lightning-thunder#1296):
+                // the rank its frames will carry.
                 traceback_rank = rank;
+                if (std::string rest = line.substr(std::min(line.find("[rank"), line.size())); !rank && !rest.empty())
+                    traceback_rank = strip_rank_prefix(rest);
             }
             in_first_traceback = true;
             continue;
@@ -787,7 +813,7 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     const std::size_t before = log.events.size();
     if (rem_allocator_seen) drop_remote_allocator_alarms(log.events, after_rem_allocator);
     if (cut_message) read_cut_message(log, *cut_message);
-    read_host_kills(log, killing_seen && !traceback_seen ? killing_line : std::string());
+    read_host_kills(log, killing_seen && !other_end_named && !cut_message ? killing_line : std::string());
     if (log.events.empty()) throw_no_oom_message(text, source_name, before, beyond_any_card);
     // The functions the failing line calls count as the innermost frames (Megatron's
     // "loss = mpu.vocab_parallel_cross_entropy(output.float(), labels)" is the loss).

@@ -84,6 +84,11 @@ struct DsMemoryUsage {
     // The line after: "CPU Virtual Memory:  used = 28.43 GB, percent = 22.6%" (psutil's total less
     // available, in GiB, and its share of the host's memory), when the log has it.
     std::optional<double> host_used_bytes, host_used_percent;
+    // The host's memory the two imply (used / percent), when both are there.
+    std::optional<double> host_total_bytes() const {
+        if (!host_used_bytes || !host_used_percent || *host_used_percent <= 0) return std::nullopt;
+        return *host_used_bytes * 100.0 / *host_used_percent;
+    }
 };
 
 // Where in a run the failing allocation was made, from the traceback's frames.
@@ -155,6 +160,10 @@ const char* oom_source_key(OomSource s);
 const char* oom_source_words(OomSource s);
 // "the optimizer step", "moving the model onto the GPU", ...
 std::string oom_moment_words(OomMoment moment, StepPhase phase);
+
+// A log line's rank prefix: "[rankN]:" at its start (after blanks) is read and removed, Slurm's
+// srun --label "N: " before it removed only (a task id, not a rank). The rank, or nothing.
+std::optional<int> strip_rank_prefix(std::string& line);
 
 // The pieces, for tests.
 // "8.52 GiB", "130.00 MiB", "0 bytes", "12.81 MiB" -> bytes; nullopt when not a size.

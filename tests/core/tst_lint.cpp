@@ -220,6 +220,36 @@ private slots:
         QCOMPARE(found, warned);
     }
 
+    // offload_optimizer at stage 0 (no "stage", or 0): engine.py zero_use_cpu_optimizer builds
+    // DeepSpeed's CPU kernel for an Adam, AdamW, Adagrad or Lion block or swaps one in for a client
+    // optimizer, whose first step asserts on GPU parameters: an error; torch.optim's own kernel
+    // (torch_adam, SGD) or zero_force_ds_cpu_optimizer false steps on the GPU: a warning. A stage
+    // written "auto" is Accelerate's to fill (its zero_stage, 2 by default): neither.
+    void offload_optimizer_at_stage_0_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<int>("severity");  // -1: no diagnostic at zero_optimization.offload_optimizer
+        const int error = int(Severity::Error), warning = int(Severity::Warning);
+        QTest::newRow("AdamW block, no stage") << QStringLiteral(R"({"optimizer": {"type": "AdamW"}, "zero_optimization": {"offload_optimizer": {"device": "cpu"}}})") << error;
+        QTest::newRow("Lion block, stage 0") << QStringLiteral(R"({"optimizer": {"type": "Lion"}, "zero_optimization": {"stage": 0, "offload_optimizer": {"device": "cpu"}}})") << error;
+        QTest::newRow("a client optimizer") << QStringLiteral(R"({"zero_optimization": {"offload_optimizer": {"device": "cpu"}}})") << error;
+        QTest::newRow("the deprecated cpu_offload") << QStringLiteral(R"({"zero_optimization": {"cpu_offload": true}})") << error;
+        QTest::newRow("torch_adam") << QStringLiteral(R"({"optimizer": {"type": "AdamW", "params": {"torch_adam": true}}, "zero_optimization": {"offload_optimizer": {"device": "cpu"}}})") << warning;
+        QTest::newRow("zero_force_ds_cpu_optimizer false") << QStringLiteral(R"({"zero_force_ds_cpu_optimizer": false, "zero_optimization": {"offload_optimizer": {"device": "cpu"}}})") << warning;
+        QTest::newRow("stage \"auto\": Accelerate's") << QStringLiteral(R"({"zero_optimization": {"stage": "auto", "offload_optimizer": {"device": "cpu"}}})") << -1;
+        QTest::newRow("stage 2") << QStringLiteral(R"({"optimizer": {"type": "AdamW"}, "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}})") << -1;
+    }
+    void offload_optimizer_at_stage_0() {
+        QFETCH(QString, config);
+        QFETCH(int, severity);
+        nlohmann::json j = nlohmann::json::parse(config.toStdString());
+        j["train_micro_batch_size_per_gpu"] = 1;
+        const LintResult r = lint_ds_config(j.dump(), 8, "ds_config.json");
+        int got = -1;
+        for (const Diagnostic& d : r.diagnostics)
+            if (d.path == "zero_optimization.offload_optimizer") got = int(d.severity);
+        QCOMPARE(got, severity);
+    }
+
     void value_domains_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("value");

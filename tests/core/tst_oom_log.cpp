@@ -4,6 +4,7 @@
 #include "core/base/errors.h"
 #include "core/base/units.h"
 #include "core/diagnose/log_setup.h"
+#include "core/diagnose/oom_diagnosis.h"
 #include "core/io/oom_log.h"
 #include "core/model/enum_names.h"
 #include "test_data.h"
@@ -208,13 +209,13 @@ private slots:
             "already allocated; 213.12 MiB free; 22.03 GiB reserved in total by PyTorch)\n"
             "[2023-12-04 09:47:01,915] [ERROR] [launch.py:321:sigkill_handler] ['/root/miniconda3/bin/python', '-u', "
             "'src/train_bash.py', '--local_rank=1', '--deepspeed', 'ds_config.json', '--stage', 'sft', '--cutoff_len', '512', "
-            "'--per_device_train_batch_size', '1', '--output_dir', 'saves/Qwen 14B', '--fp16', 'False'] exits "
+            "'--per_device_train_batch_size', '1', '--output_dir', 'saves/Qwen 14B', '--fp16', 'False', '--bf16', 'false'] exits "
             "with return code = 1\n";
         const OomLog log = read_oom_log(text, "train.log");
         const LogSetup setup = setup_from_log(text, log, "train.log");
         QCOMPARE(setup.scenario.training.micro_batch, std::int64_t(1));
         QCOMPARE(setup.scenario.training.seq_len, std::int64_t(512));
-        QVERIFY(!setup.fields.count("precision"));  // "--fp16 False" states no precision
+        QVERIFY(!setup.fields.count("precision"));  // "--fp16 False" and "--bf16 false" state no precision
         QVERIFY(setup.fields.count("micro_batch") && setup.fields.count("sequence"));
         QCOMPARE(setup.scenario.zero.stage, default_scenario().zero.stage);  // LLaMA-Factory's --stage sft is not ZeRO's
     }
@@ -457,7 +458,7 @@ private slots:
             << QStringLiteral(
                    "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 5031) of binary: "
                    "/usr/bin/python\n")
-            << true << QStringLiteral("exitcode: -9) local_rank: 0 (pid: 5031) of binary: /usr/bin/python");
+            << true << QStringLiteral("failed (exitcode: -9) local_rank: 0 (pid: 5031) of binary: /usr/bin/python");
         QTest::newRow("the kernel's own line") << QStringLiteral("[12345.6] Out of memory: Killed process 4242 (python) total-vm:1234kB\n")
                                                << true << QStringLiteral("Out of memory: Killed process 4242 (python) total-vm:1234kB");
         QTest::newRow("a traceback ended the rank: the launcher's kills say nothing")
@@ -465,6 +466,29 @@ private slots:
                    "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\nKeyError: 'labels'\n"
                    "[INFO] [launch.py:318:sigkill_handler] Killing subprocess 80\n")
             << false << QString();
+        // The launcher kills the other ranks whenever one ends: another end named is no SIGKILL (stop
+        // 82's code review: a segfault, NCCL's watchdog abort, the launcher's own SIGTERM, a GPU
+        // out-of-memory line cut without its traceback).
+        QTest::newRow("return code -11, a segfault")
+            << QStringLiteral(
+                   "step 10 loss 2.31\n[INFO] [launch.py:315:sigkill_handler] Killing subprocess 230\n"
+                   "[ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', 'train.py'] exits with return code = -11\n")
+            << false << QString();
+        QTest::newRow("NCCL's watchdog abort")
+            << QStringLiteral(
+                   "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation timeout\n"
+                   "terminate called after throwing an instance of 'c10::DistBackendError'\n"
+                   "[INFO] [launch.py:315:sigkill_handler] Killing subprocess 230\n")
+            << false << QString();
+        QTest::newRow("the launcher's own SIGTERM")
+            << QStringLiteral(
+                   "step 10 loss 2.31\n[INFO] [launch.py:315:sigkill_handler] Killing subprocess 230\n"
+                   "[INFO] [launch.py:347:sigkill_handler] Main process received SIGTERM, exiting\n")
+            << false << QString();
+        QTest::newRow("a cut GPU message without its traceback") << QStringLiteral(
+                                                                        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to all\n"
+                                                                        "[INFO] [launch.py:315:sigkill_handler] Killing subprocess 230\n")
+                                                                 << false << QString();
         QTest::newRow("after a CUDA out-of-memory, the kills are clean-up")
             << QStringLiteral(
                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 23.65 GiB total capacity; "
@@ -477,7 +501,7 @@ private slots:
         QFETCH(QString, text);
         QFETCH(bool, host_kill);
         QFETCH(QString, message);
-        if (!host_kill && !text.contains(QStringLiteral("out of memory"))) {
+        if (!host_kill && !text.contains(QStringLiteral("Tried to allocate 1"))) {
             QVERIFY_THROWS_EXCEPTION(InputError, read_oom_log(text.toStdString(), "run.log"));
             return;
         }
@@ -497,6 +521,54 @@ private slots:
         QCOMPARE(log.moment, OomMoment::InStep);
         QCOMPARE(log.phase, StepPhase::OptimizerStep);
         QVERIFY_THROWS_EXCEPTION(InputError, read_oom_log("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to all\n", "bare.log"));
+    }
+    // The line before a kill is the one before the kill's own line (stop 82's code review: it was the
+    // kill line itself for torchrun's and the kernel's words).
+    void the_line_before_the_kill() {
+        const OomLog log = read_oom_log(
+            "{'loss': 1.2, 'learning_rate': 1e-05, 'epoch': 0.1}\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 5031) of binary: python\n",
+            "run.log");
+        QCOMPARE(log.line_before_kill, std::string("{'loss': 1.2, 'learning_rate': 1e-05, 'epoch': 0.1}"));
+        QCOMPARE(host_phase_of_line(log.line_before_kill), std::optional<HostPhase>(HostPhase::Training));
+    }
+    // The host moment a line names (oom_diagnosis.h host_phase_of_line).
+    void host_moment_of_a_line_data() {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<int>("phase");  // -1: none
+        QTest::newRow("see_memory_usage before the optimizer states")
+            << QStringLiteral("Before initializing optimizer states") << int(HostPhase::Initialize);
+        QTest::newRow("from_pretrained's shards")
+            << QStringLiteral("Loading checkpoint shards:  50%|█████     | 1/2") << int(HostPhase::Loading);
+        QTest::newRow("the Trainer's loss") << QStringLiteral("{'loss': 1.7, 'learning_rate': 1e-05, 'epoch': 1.0}")
+                                            << int(HostPhase::Training);
+        QTest::newRow("a save") << QStringLiteral("Saving model checkpoint to out/checkpoint-500") << int(HostPhase::CheckpointSave);
+        QTest::newRow("DeepSpeed's resume: none of the planner's")
+            << QStringLiteral("[Torch] Loading checkpoint from /ckpt/global_step10/bf16_zero_pp_rank_0_mp_rank_00_optim_states.pt...")
+            << -1;
+    }
+    void host_moment_of_a_line() {
+        QFETCH(QString, line);
+        QFETCH(int, phase);
+        const std::optional<HostPhase> got = host_phase_of_line(line.toStdString());
+        QCOMPARE(got ? int(*got) : -1, phase);
+    }
+    // srun --label's task ids are stripped, a config dump under them still read (stop 82's code review).
+    void srun_labels_are_stripped_from_the_setup() {
+        const std::string text =
+            "0: [2024-01-01 10:00:00,000] [INFO] [config.py:1000:print]   json = {\n"
+            "0:     \"train_micro_batch_size_per_gpu\": 4,\n"
+            "0:     \"zero_optimization\": {\n"
+            "0:         \"stage\": 3\n"
+            "0:     }\n"
+            "0: }\n"
+            "0: torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity; "
+            "75.00 GiB already allocated; 1.00 GiB free; 77.00 GiB reserved in total by PyTorch)\n";
+        const OomLog log = read_oom_log(text, "srun.log");
+        QVERIFY(!log.events.front().rank);  // a task, not a rank
+        const LogSetup setup = setup_from_log(text, log, "srun.log");
+        QCOMPARE(setup.scenario.zero.stage, 3);
+        QCOMPARE(setup.scenario.training.micro_batch, std::int64_t(4));
     }
     // see_memory_usage's host line: psutil's used memory in GiB and its share of the host.
     void memory_usage_reads_the_host_line() {

@@ -217,15 +217,59 @@ private slots:
                    "28.19 GiB memory in use. Of the allocated memory 27.48 GiB is allocated by PyTorch, and 1.98 MiB is "
                    "reserved by PyTorch but unallocated.")
             << int(OomCause::DevicePlacement) << QStringLiteral("lists 1 other process holding 50.52 GiB");
-        // From 2.4 the message gives this process's figure, so one listed process unlike it is another
-        // (GLM-4#408: 28.09 GiB beside this one's 50.95; the 825 MiB cache was not what ran short).
-        QTest::newRow("GLM-4#408: one other process, 28.09 GiB, PyTorch 2.4 form")
+        // PyTorch names this process apart ("this process has", 2.1+ where the driver sees its pid),
+        // so one listed process is another (GLM-4#408: 28.09 GiB beside this one's 50.95; the 825 MiB
+        // cache was not what ran short).
+        QTest::newRow("GLM-4#408: one other process, 28.09 GiB, this process named")
             << QStringLiteral(
                    "[rank5]: OutOfMemoryError: CUDA out of memory. Tried to allocate 66.00 MiB. GPU  has a total capacity of 79.14 "
                    "GiB of which 25.69 MiB is free. Process 8674 has 28.09 GiB memory in use. Including non-PyTorch memory, this "
                    "process has 50.95 GiB memory in use. Of the allocated memory 49.39 GiB is allocated by PyTorch, and 825.12 MiB "
                    "is reserved by PyTorch but unallocated.")
             << int(OomCause::DevicePlacement) << QStringLiteral("lists 1 other process holding 28.09 GiB");
+        // PyTorch names this process apart ("this process has"): every "Process P" is another, so two
+        // ranks of one job holding the same are placement (stop 82's code review); a driver that
+        // reports this process as 0 bytes leaves the reserve as its own, and a small desktop process
+        // beside it is not.
+        QTest::newRow("two ranks of one job, the same size")
+            << QStringLiteral(
+                   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total capacity of 79.14 GiB of "
+                   "which 25.69 MiB is free. Process 8674 has 39.50 GiB memory in use. Including non-PyTorch memory, this process has "
+                   "39.50 GiB memory in use. Of the allocated memory 37.39 GiB is allocated by PyTorch, and 1.20 GiB is reserved by "
+                   "PyTorch but unallocated.")
+            << int(OomCause::DevicePlacement) << QStringLiteral("lists 1 other process holding 39.50 GiB");
+        QTest::newRow("this process as 0 bytes, a 300 MiB desktop process beside it")
+            << QStringLiteral(
+                   "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacty of 23.49 GiB "
+                   "of which 1.47 GiB is free. Process 1234 has 300.00 MiB memory in use. Including non-PyTorch memory, this process "
+                   "has 0 bytes memory in use. Of the allocated memory 20.50 GiB is allocated by PyTorch, and 30.00 MiB is reserved by "
+                   "PyTorch but unallocated.")
+            << int(OomCause::Capacity) << QString();
+        // srun --label's "N: " is a task (a node under torchrun), not a rank: two nodes each out on
+        // their GPU 0 are not ranks sharing one GPU.
+        QTest::newRow("srun labels: two nodes, each its GPU 0")
+            << QStringLiteral(
+                   "0: torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity; "
+                   "75.00 GiB already allocated; 1.00 GiB free; 77.00 GiB reserved in total by PyTorch)\n"
+                   " 1: torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total capacity; "
+                   "75.00 GiB already allocated; 1.00 GiB free; 77.00 GiB reserved in total by PyTorch)")
+            << int(OomCause::Capacity) << QString();
+        // A size no GPU holds inside generate's beam search: the shape, before evaluation.
+        QTest::newRow("Qwen3-VL#334 with its generate frames: still the shape")
+            << QStringLiteral(
+                   "Traceback (most recent call last):\n  File \"infer.py\", line 10, in <module>\n    out = model.generate(**inputs)\n"
+                   "  File \"/usr/lib/python3/site-packages/transformers/generation/utils.py\", line 2000, in generate\n"
+                   "    result = self._beam_search(\n"
+                   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 538976288.13 GiB. GPU 1 has a total capacity of 47.54 "
+                   "GiB of which 43.55 GiB is free. Process 741857 has 3.97 GiB memory in use. Of the allocated memory 3.19 GiB is "
+                   "allocated by PyTorch, and 478.31 MiB is reserved by PyTorch but unallocated.")
+            << int(OomCause::TensorShape) << QStringLiteral("times the whole card");
+        QTest::newRow("a card reported as 0 bytes is no shape")
+            << QStringLiteral(
+                   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 0 bytes of "
+                   "which 0 bytes is free. Of the allocated memory 0 bytes is allocated by PyTorch, and 0 bytes is reserved by PyTorch "
+                   "but unallocated.")
+            << int(OomCause::Capacity) << QString();
         QTest::newRow("FireRedTTS2#17: two small processes beside this one, not placement")
             << QStringLiteral(
                    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 26.00 MiB. GPU 0 has a total capacity of "

@@ -123,9 +123,12 @@ QWidget* DiagnosisPanel::buildHeader(const QString& logName) {
     else if (d.term)
         term = tr("The request: %1 of %2, as the failing line says; the planner has it at %3 = %4")
                    .arg(gibText(e.tried_bytes), fromCore(d.term->name), fromCore(d.term->formula), gibText(d.term->bytes));
-    else if (d.planned_host_bytes && d.host_ram_bytes)
+    else if (d.planned_host_bytes && d.host_ram_bytes && d.host_phase_named)
         term = tr("On the host: the planner has %1 per node there, of the node's %2.")
                    .arg(gibText(d.planned_host_bytes), gibText(d.host_ram_bytes));
+    else if (d.planned_host_bytes && d.host_ram_bytes && d.host_phase)
+        term = tr("On the host: the planner has %1 per node at its peak, %2, of the node's %3.")
+                   .arg(gibText(d.planned_host_bytes), translatedCore(host_phase_words(*d.host_phase)), gibText(d.host_ram_bytes));
     else if (e.source == OomSource::HostKill) term = tr("A kill gives no request size; the planner's host memory needs the run's model.");
     else if (e.source != OomSource::CachingAllocator || e.figures_cut)
         term = tr("The message gives no request size to match with a term of the step.");
@@ -167,9 +170,7 @@ QWidget* DiagnosisPanel::buildFigures() {
     if (e.source == OomSource::HostKill) {
         const auto& u = diagnosis_.log.memory_usage;
         const std::optional<double> used = u ? u->host_used_bytes : std::nullopt;
-        const std::optional<double> host = used && u->host_used_percent && *u->host_used_percent > 0
-                                               ? std::optional<double>(*used * 100.0 / *u->host_used_percent)
-                                               : std::nullopt;
+        const std::optional<double> host = u ? u->host_total_bytes() : std::nullopt;
         rows = {{QStringLiteral("host_used"), tr("Host memory in use"), used, d.planned_host_bytes},
                 {QStringLiteral("host_ram"), tr("The host's memory"), host, d.host_ram_bytes}};
     }

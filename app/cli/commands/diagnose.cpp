@@ -204,9 +204,14 @@ void print_text(std::ostream& out, const std::string& path, const OomLog& log, c
     out << "Where: " << oom_where_words(d);
     if (!d.moment_from.empty()) out << " (" << d.moment_from << ")";
     out << "\n";
-    if (d.planned_host_bytes && d.host_ram_bytes)
-        out << "On the host: the planner has " << gib(*d.planned_host_bytes) << " per node there, of the node's " << gib(*d.host_ram_bytes)
-            << (*d.planned_host_bytes > *d.host_ram_bytes ? ": more than it has" : "") << "\n";
+    if (d.planned_host_bytes && d.host_ram_bytes && d.host_phase) {
+        out << "On the host: the planner has " << gib(*d.planned_host_bytes) << " per node "
+            << (d.host_phase_named ? std::string("there") : std::string("at its peak, ") + host_phase_words(*d.host_phase))
+            << ", of the node's " << gib(*d.host_ram_bytes) << (*d.planned_host_bytes > *d.host_ram_bytes ? ": more than it has" : "");
+        if (const auto total = log.memory_usage ? log.memory_usage->host_total_bytes() : std::nullopt)
+            out << "; the log's see_memory_usage puts the host at about " << gib(*total);
+        out << "\n";
+    }
     if (d.term && d.term_error) {
         out << "The request: " << gib(first.tried_bytes) << " = " << d.term->name << ": " << d.term->formula << " = " << gib(d.term->bytes)
             << " (" << format_fixed(100.0 * *d.term_error, 1) << "% from the request; matched within "
@@ -277,7 +282,7 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
         if (scenario_given(a)) throw;  // the options' own error
         not_runnable = e.what();       // what the log states is not a run the planner takes: diagnose without it
     }
-    const std::vector<SetupRow> rows = setup_rows(a, from_log, s);
+    std::vector<SetupRow> rows = setup_rows(a, from_log, s);
     // A model neither the log nor the options name is the default scenario's: the planner's bytes,
     // the request's match and its fixes would describe another model (a T4's generation run read
     // as Llama-2 7B on 8 GPUs). Without one they are left out, and the text says what to give.
@@ -288,6 +293,12 @@ int cmd_diagnose(const Args& a, std::ostream& out, std::ostream&) {
     const bool zero_known =
         std::any_of(rows.begin(), rows.end(), [](const SetupRow& r) { return r.field == "ZeRO" && r.source != "assumed"; });
     const OomDiagnosis d = diagnose_log(log, s, not_runnable.empty() ? no_model : not_runnable, zero_known);
+    // A rank killed for host memory is held against the node's RAM: where that figure came from.
+    if (d.host_kill && d.host_ram_bytes)
+        rows.push_back({"host RAM per node", gib(*d.host_ram_bytes),
+                        a.has(opt::cpu_ram)   ? "option --cpu-ram"
+                        : a.has(opt::cluster) ? "option --cluster"
+                                              : "assumed"});
     if (a.flag(opt::json)) {
         nlohmann::json j = diagnosis_json(path, log, d, rows, from_log, not_runnable);
         if (model_assumed) j["planner_needs_model"] = no_model + ": give --model NAME or --hf-config FILE for the planner's bytes";

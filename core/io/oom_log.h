@@ -38,9 +38,10 @@ namespace zp {
 //   HostKill: a rank killed with SIGKILL, which Linux's OOM killer sends when host memory runs out:
 //     DeepSpeed's launcher "exits with return code = -9" (launcher/launch.py sigkill_handler),
 //     torchrun's "exitcode: -9" and "Signal 9 (SIGKILL)", Python's "Signals.SIGKILL", the kernel's
-//     "Out of memory: Killed process"; and the launcher's "Killing subprocess" in a log with no
-//     traceback at all (a killed process prints none). Read only where the log has no GPU failure:
-//     after one, the launcher's kills are its clean-up.
+//     "Out of memory: Killed process"; and the launcher's "Killing subprocess" in a log where no
+//     line names another end (a killed process prints none; a traceback, an exception, a segfault,
+//     another signal or return code do). Read only where the log has no GPU failure: after one, the
+//     launcher's kills are its clean-up.
 enum class OomSource { CachingAllocator, CudaRuntime, Nccl, CudaLibrary, HostKill };
 
 struct OomEvent {
@@ -58,7 +59,8 @@ struct OomEvent {
     std::optional<double> process_bytes;               // from 2.1: this process, non-PyTorch memory included
     std::optional<double> allowed_bytes;               // "X allowed;": the cap torch.cuda.set_per_process_memory_fraction set
     int listed_processes = 0;                          // from 2.1: "Process P has U memory in use." lines on this GPU
-    std::vector<double> listed_process_bytes;          // their U, in the order listed (PyTorch 2.1-2.3 list this process too)
+    std::vector<double> listed_process_bytes;          // their U, in the order listed (this process among them when the
+                                                       // driver does not see its pid: no process_bytes then)
     bool new_form = false;                             // the 2.1+ wording
     // The message ends before its first figure ("CUDA out of memory. Tried to all", a post cut
     // short) under a traceback: read for its frames, every size unknown (tried_bytes 0).

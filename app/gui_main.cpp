@@ -68,12 +68,25 @@ private:
 // The one way pictures are made: in an OffscreenApplication, written atomically.
 int render_offscreen(char** argv, const Scenario& s, const QString& view, const QSize& size, const QString& path,
                      const QString& logText = QString(), const QString& logName = QString(), int scale = 1,
-                     const std::vector<PlanPin>& pins = {}) {
+                     const std::vector<PlanPin>& pins = {}, const QString& lang = QString()) {
     const OffscreenApplication app(argv, scale);
     // Pictures speak the system's language (LANG=zh_CN.UTF-8 zero-planner screenshot), not the one
-    // chosen in Preferences: a command's output follows its environment. `report` stays English,
-    // as the command line's text and the core's sentences it holds.
-    ui::applyLanguage(QLocale::system());
+    // chosen in Preferences: a command's output follows its environment, unless --lang names one
+    // of the window's translations. `report` stays English, as the command line's text and the
+    // core's sentences it holds.
+    if (lang.isEmpty()) {
+        ui::applyLanguage(QLocale::system());
+    } else {
+        QStringList codes;
+        for (const ui::Language& l : ui::availableLanguages())
+            if (!l.code.isEmpty()) codes << l.code;
+        if (!codes.contains(lang)) {
+            std::cerr << "zero-planner: --lang must be one of " << codes.join(QStringLiteral(", ")).toStdString() << ", got '"
+                      << lang.toStdString() << "'\n";
+            return cli::kExitBadInput;
+        }
+        ui::applyLanguage(QLocale(lang));
+    }
     QString error;
     if (!ui::saveScreenshot(s, view, size, path, &error, logText, logName, pins)) {
         std::cerr << "zero-planner: " << error.toStdString() << "\n";
@@ -102,7 +115,8 @@ int report(char** argv, const cli::ReportRequest& r) {
 
 int screenshot(char** argv, const cli::ScreenshotRequest& r) {
     return render_offscreen(argv, r.scenario, QString::fromStdString(r.view), QSize(r.width, r.height), QString::fromStdString(r.out),
-                            QString::fromStdString(r.log_text), QString::fromStdString(r.log_name), r.scale, r.pins);
+                            QString::fromStdString(r.log_text), QString::fromStdString(r.log_name), r.scale, r.pins,
+                            QString::fromStdString(r.lang));
 }
 
 // No display: say what the window would have shown, and leave its picture and config behind. Both

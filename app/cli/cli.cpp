@@ -115,7 +115,7 @@ const std::vector<Command>& commands() {
          "render the window to --out FILE.png [--view memory|scaling|time|step|host|layout|sequence|config|window|window-sequence|calibrate|compare|start]\n"
          "[--size WxH] [--scale 1|2: device pixels per point] [--log FILE: the run log the calibrate view shows]\n"
          "(a --session file's pinned plans are drawn too)",
-         CommandKind::Window, with_scenario({&opt::out, &opt::view, &opt::size, &opt::scale, &opt::log}),
+         CommandKind::Window, with_scenario({&opt::out, &opt::view, &opt::size, &opt::scale, &opt::lang, &opt::log}),
          names_of({&opt::help, &opt::help_short}), false, nullptr},
         {"report", "report",
          "--format pdf|md -o FILE: the plan as one PDF page, or Markdown with its plots as PNGs\n"

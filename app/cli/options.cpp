@@ -189,6 +189,7 @@ constinit const Option out{"--out", "FILE.png", "screenshot: the picture to writ
 constinit const Option view{"--view", "VIEW", "screenshot: memory, scaling, time, step, host, layout, config, window (the default), calibrate, compare, diagnose (the window after File > Diagnose a Training Log), diagnosis (its panel) or diagnose-step (the step with the failing moment)", G::Command, S::Command};
 constinit const Option size{"--size", "WxH", "screenshot: the window size in points (1480x920)", G::Command, S::Command};
 constinit const Option scale{"--scale", "1|2", "screenshot: device pixels per point", G::Command, S::Command};
+constinit const Option lang{"--lang", "en|zh_CN", "screenshot: the picture's language (default: the system's, from LANG)", G::Command, S::Command};
 constinit const Option max_seq{"--max-seq", "", "estimate, recommend: the longest sequence that fits, per setup", G::Command, S::Meta};
 constinit const Option holdout{"--holdout", "", "validate: re-fit the fitted constants leaving out one cited source at a time", G::Command, S::Meta};
 constinit const Option markdown{"--markdown", "", "presets: Markdown tables instead of text (README's Presets section)", G::Command, S::Meta};
@@ -279,7 +280,7 @@ std::span<const Option* const> all_options() {
         &quant_storage,
         &headroom, &convention, &mfu, &cuda_context, &tokens, &session, &ds_config,
         &format, &output, &world_size, &largest_layer, &nodes, &formula, &log, &measured_step_s, &measured_samples_per_s,
-        &measured_max_allocated_gib, &measured_reserved_gib, &out, &view, &size, &scale, &holdout, &max_seq, &markdown,
+        &measured_max_allocated_gib, &measured_reserved_gib, &out, &view, &size, &scale, &lang, &holdout, &max_seq, &markdown,
         &json, &help, &help_short, &version,
     });
     // clang-format on

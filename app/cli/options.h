@@ -76,7 +76,7 @@ extern const Option finetune, lora_rank, lora_alpha, lora_dropout, lora_targets,
 extern const Option headroom, convention, mfu, cuda_context, tokens, session, ds_config;
 // Commands' own options
 extern const Option format, output, world_size, largest_layer, nodes, formula, log, measured_step_s, measured_samples_per_s,
-    measured_max_allocated_gib, measured_reserved_gib, out, view, size, scale, holdout, max_seq, markdown;
+    measured_max_allocated_gib, measured_reserved_gib, out, view, size, scale, lang, holdout, max_seq, markdown;
 // No value
 extern const Option json, help, help_short, version;
 }  // namespace opt

@@ -87,6 +87,7 @@ ScreenshotRequest parse_screenshot(const Args& a) {
     if (auto scale = a.get(opt::scale)) {
         r.scale = static_cast<int>(parse_positive_int(*scale, std::string(opt::scale.name), 2));
     }
+    if (auto lang = a.get(opt::lang)) r.lang = *lang;  // checked against the window's translations where it is drawn
     const bool diagnose_view = r.view == "diagnose" || r.view == "diagnosis" || r.view == "diagnose-step";
     if (a.has(opt::log) && r.view != "calibrate" && !diagnose_view)
         throw InputError("--log is for --view calibrate (the run log its dialog shows) and the diagnose views (the log diagnosed)");

@@ -37,6 +37,7 @@ struct ScreenshotRequest {
     std::string view = "window";  // --view; ui/export/screenshot.h checks the name
     int width = 1480, height = 920;
     int scale = 1;                   // --scale: device pixels per point (2: as on a 2x screen, width*2 x height*2 pixels)
+    std::string lang;                // --lang: a translation's locale name ("en", "zh_CN"); "" the system's (LANG)
     std::string log_text, log_name;  // --log FILE for the calibrate view: its text and file name
     std::vector<PlanPin> pins;       // the --session file's pinned plans (the compare view)
 };

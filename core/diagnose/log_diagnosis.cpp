@@ -27,11 +27,11 @@ OomDiagnosis diagnose_log(const OomLog& log, const Scenario& s, const std::strin
     if (!log.deciding_frame.empty()) d.moment_from = "frame " + log.deciding_frame;
     // The planner cannot run the setup (no model), but a ZeRO setup the log or the options gave
     // still rules remedies out: no sub_group_size below stage 3, no offload already on.
-    d.remedies = oom_remedies(s, d.moment, d.phase, zero_known, remedy_context(log));
     if (log.events.front().source == OomSource::HostKill) {
         diagnose_host_kill(log, nullptr, d);
         return d;
     }
+    d.remedies = oom_remedies(s, d.moment, d.phase, zero_known, remedy_context(log));
     // Without the planner's bytes the frames show it: torch.optim's Adam allocating on the GPU, where
     // an offloaded optimizer's states are host tensors.
     if (const std::string frame = torch_optimizer_frame(log); !frame.empty())

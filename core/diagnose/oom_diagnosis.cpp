@@ -298,7 +298,6 @@ OomCause host_kill_cause(const OomLog& log, std::vector<std::string>* evidence, 
 
 void diagnose_host_kill(const OomLog& log, const Scenario* s, OomDiagnosis& d) {
     const std::optional<HostPhase> named = host_phase_of_line(host_kill_context(log));
-    d.remedies.clear();  // the GPU's remedies free no host memory
     d.host_kill = true;
     if (named) {
         d.host_phase = named;
@@ -759,6 +758,11 @@ OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known)
     d.phase = log.phase;
     if (!log.deciding_frame.empty()) d.moment_from = "frame " + log.deciding_frame;
     const OomEvent& first = log.events.front();
+    // A kill gives no request and no step moment: the host's figures alone.
+    if (first.source == OomSource::HostKill) {
+        diagnose_host_kill(log, &s, d);
+        return d;
+    }
     const std::vector<OomTerm> terms = oom_request_terms(s);
     if (auto t = term_of_line(log.failing_line, terms, s)) {
         d.term = t;
@@ -805,10 +809,6 @@ OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known)
             }
     }
     d.remedies = oom_remedies(s, d.moment, d.phase, zero_known, context);
-    if (first.source == OomSource::HostKill) {
-        diagnose_host_kill(log, &s, d);
-        return d;
-    }
     // A full card outside PyTorch's cache wants the same changes as a capacity shortage.
     if ((d.cause == OomCause::Capacity || d.cause == OomCause::OutsideAllocator) && d.moment == OomMoment::InStep)
         d.fixes = capacity_fixes(s, d.phase, d.term, context);

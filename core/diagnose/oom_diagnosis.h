@@ -90,7 +90,7 @@ struct OomDiagnosis {
 std::optional<HostPhase> host_phase_of_line(const std::string& line);
 // For a rank killed for host memory: the host moment the log names; with the run `s` (nullptr when
 // the planner cannot run it) the planner's host bytes per node there, or at its peak, and the
-// node's RAM. The GPU's remedies are cleared: they free no host memory.
+// node's RAM. Its callers list none of the GPU's remedies: they free no host memory.
 void diagnose_host_kill(const OomLog& log, const Scenario* s, OomDiagnosis& d);
 
 // The planner's bytes at the failing moment may be this share below the log's (allocated plus the

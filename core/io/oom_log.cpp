@@ -721,12 +721,12 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     std::size_t line_number = 0, rem_allocator_line = 0;
     bool rem_allocator_seen = false;
     bool beyond_any_card = false;  // an allocator message asking "more than 1EB"
-    // The launcher's "Killing subprocess"; a line that names another end (a traceback, an exception,
-    // a signal or return code other than SIGKILL's: names_another_end).
-    bool killing_seen = false, other_end_named = false;
-    std::optional<std::optional<int>> cut_message;  // an allocator message cut before its figures, with its line's rank
+    // A line that names another end than SIGKILL (a traceback, an exception, another signal or
+    // return code: names_another_end), and the launcher's first "Killing subprocess" ("" for none).
+    bool other_end_named = false;
     std::string killing_line;
-    std::vector<bool> after_rem_allocator;  // per event
+    std::optional<std::optional<int>> cut_message;  // an allocator message cut before its figures, with its line's rank
+    std::vector<bool> after_rem_allocator;          // per event
     std::size_t start = 0;
     while (start <= text.size()) {
         const auto [end, next_start_of_line] = next_line(text, start);
@@ -737,7 +737,6 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         start = join_wrapped_message(text, line, start);
         const std::string line_before = previous_line;  // the last non-blank line before this one
         if (log.events.empty()) read_before_first_event(line, previous_line, killing_line, log);
-        killing_seen = !killing_line.empty();
         if (names_another_end(line)) other_end_named = true;
         if (line.find("[Rem Allocator]") != std::string::npos) {
             rem_allocator_seen = true;
@@ -758,7 +757,7 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
         if (!e && line.find("Tried to allocate more than") != std::string::npos) beyond_any_card = true;
         else if (!e && !cut_message && is_oom_message(line) && line.find("Tried to allocate ") == std::string::npos) cut_message = rank;
         if (!e) e = outside_event_of_line(line, rank);
-        if (e && e->source == OomSource::HostKill && log.line_before_kill.empty() && !killing_seen)
+        if (e && e->source == OomSource::HostKill && log.line_before_kill.empty() && killing_line.empty())
             log.line_before_kill = trimmed(line_before);
         if (e) {
             after_rem_allocator.push_back(rem_allocator_seen && e->source == OomSource::Nccl && line_number - rem_allocator_line <= 3);
@@ -813,7 +812,7 @@ OomLog read_oom_log(std::string_view text, const std::string& source_name) {
     const std::size_t before = log.events.size();
     if (rem_allocator_seen) drop_remote_allocator_alarms(log.events, after_rem_allocator);
     if (cut_message) read_cut_message(log, *cut_message);
-    read_host_kills(log, killing_seen && !other_end_named && !cut_message ? killing_line : std::string());
+    read_host_kills(log, !other_end_named && !cut_message ? killing_line : std::string());
     if (log.events.empty()) throw_no_oom_message(text, source_name, before, beyond_any_card);
     // The functions the failing line calls count as the innermost frames (Megatron's
     // "loss = mpu.vocab_parallel_cross_entropy(output.float(), labels)" is the loss).

@@ -67,6 +67,10 @@ struct OomEvent {
     bool figures_cut = false;
     // Reserved in total, in either form.
     std::optional<double> reserved_total_bytes() const;
+    // The request, where the message gives one: the caching allocator's, not cut before its figures.
+    std::optional<double> requested_bytes() const {
+        return source == OomSource::CachingAllocator && !figures_cut ? std::optional<double>(tried_bytes) : std::nullopt;
+    }
 };
 
 // DeepSpeed's see_memory_usage (deepspeed/runtime/utils.py): a message line, then

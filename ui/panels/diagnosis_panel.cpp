@@ -161,8 +161,7 @@ QWidget* DiagnosisPanel::buildFigures() {
         std::optional<double> log, planner;
     };
     std::vector<Row> rows{
-        {QStringLiteral("requested"), tr("Requested"),
-         e.source == OomSource::CachingAllocator && !e.figures_cut ? std::optional<double>(e.tried_bytes) : std::nullopt, term_bytes},
+        {QStringLiteral("requested"), tr("Requested"), e.requested_bytes(), term_bytes},
         {QStringLiteral("needed"), tr("Allocated + requested"), d.measured_bytes, d.planned_bytes},
         {QStringLiteral("reserved"), tr("Reserved by PyTorch"), e.reserved_total_bytes(), d.planned_reserved_bytes},
     };

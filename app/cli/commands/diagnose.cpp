@@ -41,9 +41,8 @@ std::string size_or_dash(const std::optional<double>& bytes) { return bytes ? gi
 
 nlohmann::json event_json(const OomEvent& e) {
     // Outside the allocator the message gives no request: null, not 0.
-    nlohmann::json j{
-        {"source", oom_source_key(e.source)},
-        {"tried_bytes", e.source == OomSource::CachingAllocator && !e.figures_cut ? nlohmann::json(e.tried_bytes) : nlohmann::json()}};
+    const std::optional<double> requested = e.requested_bytes();
+    nlohmann::json j{{"source", oom_source_key(e.source)}, {"tried_bytes", requested ? nlohmann::json(*requested) : nlohmann::json()}};
     if (e.figures_cut) j["figures_cut"] = true;
     if (e.source == OomSource::CachingAllocator) j["form"] = e.new_form ? "torch>=2.1" : "torch<=2.0";
     if (!e.message.empty()) j["message"] = e.message;

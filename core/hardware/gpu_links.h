@@ -32,6 +32,9 @@ inline constexpr double kNvLinkC2cPerGpu = 225;
 struct GpuTimeTraits {
     double hbm_gbytes_per_s = 0;  // device memory bandwidth, GB/s (10^9)
     double gemm_efficiency = 0;   // achieved / dense 16-bit peak in large training GEMMs
+    // Achieved / dense 16-bit peak of flash attention's kernels in training (forward, backward and
+    // recompute), a causal mask's FLOPs counted as half (core/time/compute_time.cpp attention_seconds).
+    double flash_attention_efficiency = 0;
     const char* generation = "";  // "Volta", "Ampere", ... (for the text and the docs)
     // Dense FP32 without TF32, TFLOP/s: what an fp32 matmul runs at under PyTorch's default
     // (torch.backends.cuda.matmul.allow_tf32 is False since PyTorch 1.12), and the most a bf16

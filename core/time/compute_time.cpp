@@ -16,8 +16,9 @@ using namespace compute_model;
 constexpr double kHbmEfficiency = 0.85;
 
 struct Rates {
-    double flops_per_s;  // achieved GEMM rate
-    double bytes_per_s;  // achieved HBM rate
+    double flops_per_s;        // achieved GEMM rate
+    double bytes_per_s;        // achieved HBM rate
+    double flash_flops_per_s;  // achieved flash attention rate (causal FLOPs counted as half)
 };
 
 double gemm_seconds(double M, double K, double N, double elem_bytes, const Rates& r) {
@@ -41,7 +42,7 @@ AttentionSeconds attention_seconds(const ModelSpec& m, const Training& t, double
         // Sliding-window and chunked layers skip more (model_spec.h attention_pair_share).
         const double causal_share =
             m.encoder_decoder ? 1.0 : kCausalAttentionShare * attention_pair_share(m, static_cast<double>(t.seq_len));
-        const double f = causal_share * flops_f / (r.flops_per_s * kFlashAttentionShare);
+        const double f = causal_share * flops_f / r.flash_flops_per_s;
         return {f, 2.5 * f};  // FlashAttention-2 Sec. 3.1.2: backward recomputes S and P, 5 matmuls to forward's 2
     }
     // The batched GEMMs on heads whose width is not a whole number of 16-byte vectors run cuBLAS's
@@ -150,9 +151,11 @@ double loss_seconds(const Training& t, double logits, const Rates& r) {
 double streaming_bytes_per_second(const GpuTimeTraits& traits) { return traits.hbm_gbytes_per_s * 1e9 * kHbmEfficiency; }
 
 // Matmuls at `peak_tflops` times the generation's FITTED GEMM efficiency (GpuTimeTraits, scaled by
-// Assumptions::gemm_efficiency_scale), memory-bound passes at the streaming bandwidth.
+// Assumptions::gemm_efficiency_scale), flash attention at its own efficiency, memory-bound passes
+// at the streaming bandwidth.
 Rates rates_at(double peak_tflops, const GpuTimeTraits& traits, double gemm_efficiency_scale) {
-    return {peak_tflops * 1e12 * traits.gemm_efficiency * gemm_efficiency_scale, streaming_bytes_per_second(traits)};
+    return {peak_tflops * 1e12 * traits.gemm_efficiency * gemm_efficiency_scale, streaming_bytes_per_second(traits),
+            peak_tflops * 1e12 * traits.flash_attention_efficiency};
 }
 }  // namespace
 

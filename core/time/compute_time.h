@@ -5,8 +5,9 @@
 //   GEMM      max(2 M K N / (peak x e_gen), 2 (MK + KN + MN) bytes / HBM)   roofline (Williams et
 //             al. 2009) with e_gen the generation's achieved fraction of the dense 16-bit peak
 //             (core/presets/gpu_presets.cpp, fitted per generation)
-//   attention with flash attention: its FLOPs at kFlashAttentionShare of the GEMM rate (Dao 2023,
-//             FlashAttention-2 Sec. 4.1: 50-73% of A100 peak against cuBLAS's ~80-90%);
+//   attention with flash attention: its FLOPs (a causal mask's counted as half) at the
+//             generation's FlashAttention-2 efficiency (core/presets/gpu_presets.cpp kAmpereFlash,
+//             kHopperFlash: Dao 2023 Sec. 4.1 on the A100, Shah et al. 2024 on the H100);
 //             without: the two batched GEMMs plus the score matrix (b x heads x s x s) written,
 //             masked, soft-maxed and dropped out in HBM (Megatron's FusedScaleMaskSoftmax
 //             reads and writes it once; dropout reads, writes and keeps a mask), kScoreBytes*;
@@ -69,9 +70,6 @@ namespace compute_model {
 // Backward launches about twice as many.
 inline constexpr double kKernelsPerLayerForwardFlash = 18;
 inline constexpr double kKernelsPerLayerForwardEager = 26;
-// FlashAttention-2 (Dao 2023, Sec. 4.1, Fig. 5): forward up to 73%, backward up to 63% of the
-// A100's peak where cuBLAS GEMMs reach 80-90%: about 0.8 of the GEMM rate.
-inline constexpr double kFlashAttentionShare = 0.8;
 // The share of the full QK^T and AV FLOPs flash attention runs under a causal mask (decoders):
 // the blocks below and on the diagonal, s(s+1)/2 of s^2 (FlashAttention-2 Sec. 3.1.1).
 inline constexpr double kCausalAttentionShare = 0.5;

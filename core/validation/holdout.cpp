@@ -22,6 +22,7 @@ namespace zp::validation {
 namespace {
 
 double gemm_efficiency_of(const char* preset) { return gpu_time_traits(gpu_preset(preset)).gemm_efficiency; }
+double flash_attention_efficiency_of(const char* preset) { return gpu_time_traits(gpu_preset(preset)).flash_attention_efficiency; }
 
 // The unreleasable share moves only the fit calls, which are right or wrong: no ratio to fit it to.
 constexpr const char* kDecidesFits =
@@ -53,6 +54,12 @@ std::vector<FittedConstant> code_constants() {
           true),
         c("GEMM efficiency, Ampere", gemm_efficiency_of("a100-80gb"), "core/presets/gpu_presets.cpp kAmpereGemm", GemmEfficiency, "Ampere",
           "", true),
+        c("GEMM efficiency, Hopper", gemm_efficiency_of("h100-80gb"), "core/presets/gpu_presets.cpp kHopperGemm", GemmEfficiency, "Hopper",
+          "", true),
+        c("flash attention efficiency, Ampere", flash_attention_efficiency_of("a100-80gb"), "core/presets/gpu_presets.cpp kAmpereFlash",
+          None, "", "read off a figure that is not a bundled row", true),
+        c("flash attention efficiency, Hopper", flash_attention_efficiency_of("h100-80gb"), "core/presets/gpu_presets.cpp kHopperFlash",
+          None, "", "read off a figure that is not a bundled row", true),
         c("host seconds per kernel", defaults.host_seconds_per_kernel, "core/model/host_overheads.h kHostSecondsPerKernel",
           HostSecondsPerKernel, "", "", true),
         c("ZeRO-3 host seconds per module hook", defaults.zero3_hook_seconds_per_module,

@@ -676,8 +676,8 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
 // lists is refused by name: a run scored without a setting it states (a context_parallel, an
 // expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
 // clang-format off
-constexpr std::array<std::string_view, 47> kCaseFields{
-    "id", "source", "quote", "kind", "assumptions", "engine", "model", "gpus", "gpus_per_node", "gpu", "nodes",
+constexpr std::array<std::string_view, 48> kCaseFields{
+    "id", "source", "quote", "kind", "assumptions", "engine", "fsdp_sync_each_batch", "model", "gpus", "gpus_per_node", "gpu", "nodes",
     "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory", "deepspeed_version",
     "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "pipeline_send", "reduce_bucket_size",
     "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",
@@ -798,6 +798,9 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     if (is_fsdp(s.fsdp)) {
         // FSDP's own defaults where DeepSpeed's were set above: no ZeRO++ or MiCS, torch.optim's AdamW.
         if (auto p = r.optional_text("precision")) s.fsdp.precision = fsdp_precision_from_text(*p);
+        // Whether gradients are reduce-scattered every micro step (FsdpSetup::sync_each_batch):
+        // Composer, for one, never enters no_sync under FSDP.
+        if (auto v = r.optional_bool("fsdp_sync_each_batch")) s.fsdp.sync_each_batch = *v;
         c.notes.push_back(std::string("engine ") + to_string(s.fsdp.engine) + ", FSDP precision " + to_string(s.fsdp.precision));
     }
 

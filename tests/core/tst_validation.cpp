@@ -492,7 +492,7 @@ private slots:
             QVERIFY2(!k.refitted() || !k.refit_on().empty(), k.name.c_str());
             for (const auto& id : k.rows) QVERIFY2(std::find(ids.begin(), ids.end(), id) != ids.end(), (k.name + ": " + id).c_str());
         }
-        QCOMPARE(refitted, 7);
+        QCOMPARE(refitted, 8);
     }
     void malformed_fitted_constants_data() {
         QTest::addColumn<QString>("text");
@@ -517,7 +517,7 @@ private slots:
     }
 
     // --holdout on the bundled rows: the constants the code takes from fits, fitted again on all
-    // their rows, land within 15% of the code's values: the GEMM efficiencies (30 and 38 rows) and
+    // their rows, land within 15% of the code's values: the GEMM efficiencies (Volta, Ampere, Hopper) and
     // the two host times (the code took them from this joint fit). The cached shares move a few
     // reserves each and their fit is reported, not required to agree (README, In-sample and held
     // out; ZeRO-3's sits at the search's bound); a row of a source none of whose rows fitted a
@@ -541,7 +541,7 @@ private slots:
             QVERIFY2(std::abs(f.value / k->value - 1) < 0.15,
                      qPrintable(QString::fromStdString(f.constant) + QStringLiteral(" re-fits to %1").arg(f.value)));
         }
-        QCOMPARE(all_rows_fits, 7);
+        QCOMPARE(all_rows_fits, 8);
         for (const auto& row : r.rows) {
             QVERIFY(std::isfinite(row.held_out_ratio) && row.held_out_ratio > 0);
             if (row.refitted.empty()) QCOMPARE(row.held_out_ratio, row.in_sample_ratio);
@@ -1121,6 +1121,35 @@ private slots:
             std::find_if(report.rows.begin(), report.rows.end(), [&](const CaseResult& r) { return r.id == id.toStdString(); });
         QVERIFY(row != report.rows.end());
         QVERIFY2(std::abs(row->ratio - 1) <= tolerance,
+                 qPrintable(QStringLiteral("predicted %1, measured %2: ratio %3").arg(row->predicted).arg(row->measured).arg(row->ratio)));
+    }
+
+    // llm-foundry's MPT benchmark tables (scripts/train/benchmarking/README.md, 'H100 80GB BF16' and
+    // 'A100 80GB ...'): every one-node row of 4,096 tokens or fewer that measured_runs_3.json holds
+    // (LH, LA), one row each, within 25% (the held-out target). The H100 rows fitted Hopper's GEMM
+    // efficiency (0.54); the A100 rows were fitted to nothing.
+    void llm_foundry_benchmarks_data() {
+        QTest::addColumn<QString>("id");
+        for (const auto& c : bundled_measured_runs("measured_runs_3.json")) {
+            if (c.id.rfind("LH", 0) != 0 && c.id.rfind("LA", 0) != 0) continue;
+            const std::string row = c.id + " " + c.scenario.model.name.substr(0, c.scenario.model.name.find(' ')) + ", " +
+                                    std::to_string(c.scenario.training.seq_len) + " tokens, micro batch " +
+                                    std::to_string(c.scenario.training.micro_batch) + " (" + c.gpu_label + ")";
+            QTest::newRow(row.c_str()) << QString::fromStdString(c.id);
+        }
+    }
+    void llm_foundry_benchmarks() {
+        QFETCH(QString, id);
+        static const ValidationReport report = validate_cases(bundled_measured_runs("measured_runs_3.json"));
+        const auto row =
+            std::find_if(report.rows.begin(), report.rows.end(), [&](const CaseResult& r) { return r.id == id.toStdString(); });
+        QVERIFY(row != report.rows.end());
+        if (id == QStringLiteral("LA22"))
+            QEXPECT_FAIL("",
+                         "MPT-760m at 512 tokens on the A100: 1.26x; the table's MFU falls from 57% at 2,048 tokens to 45% here, "
+                         "which the planner does not explain",
+                         Continue);
+        QVERIFY2(std::abs(row->ratio - 1) <= 0.25,
                  qPrintable(QStringLiteral("predicted %1, measured %2: ratio %3").arg(row->predicted).arg(row->measured).arg(row->ratio)));
     }
 

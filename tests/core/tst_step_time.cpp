@@ -95,6 +95,33 @@ private slots:
         QCOMPARE(compute_time(local, t, h100, 1, 1e9, 1.0).attention_seconds, compute_time(global, t, h100, 1, 1e9, 1.0).attention_seconds);
     }
 
+    // Flash attention's rate is FlashAttention-2's share of the GPU's dense peak (gpu_presets.cpp
+    // kAmpereFlash, kHopperFlash): a decoder's 4 b s^2 q FLOPs a layer forward, half of them under
+    // the causal mask, the backward 2.5x the forward (FlashAttention-2 Sec. 3.1.2), at that share.
+    void flash_attention_at_its_published_share_data() {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<double>("share");
+        QTest::newRow("FlashAttention-2 (Dao 2023) Sec. 4.1: 50-73% of the A100's peak forward, up to 63% backward: 0.56")
+            << QStringLiteral("a100-80gb") << 0.56;
+        QTest::newRow("FlashAttention-3 (Shah et al. 2024) abstract: FlashAttention-2 at 35% of the H100's peak")
+            << QStringLiteral("h100-80gb") << 0.35;
+    }
+    void flash_attention_at_its_published_share() {
+        QFETCH(QString, gpu);
+        QFETCH(double, share);
+        const GpuSpec& g = gpu_preset(gpu.toStdString());
+        const ModelSpec m = model_preset("llama-2-7b").spec;
+        Training t;
+        t.seq_len = 8192;
+        t.micro_batch = 1;
+        t.flash_attention = true;
+        t.checkpointing = Checkpointing::None;
+        const double s = 8192, q = 4096, layers = 32;
+        const double forward_flops = 0.5 * 4 * s * s * q;  // causal: half the pairs
+        const double expected = layers * (1 + 2.5) * forward_flops / (g.peak_tflops_16bit * 1e12 * share);
+        QCOMPARE(compute_time(m, t, g, 1, 1e9, 1.0).attention_seconds, expected);
+    }
+
     // The ZeRO paper's volumes (Sec. 7.2) beside what DeepSpeed's code moves. P_os and P_os+g: the
     // paper reduce-scatters the gradients and all-gathers the parameters, 2 Psi. DeepSpeed's stage 1
     // all-reduces its gradient buckets at the boundary and then all-gathers the updated partitions

@@ -954,6 +954,10 @@
         <source>not named by the log</source>
         <translation>日志中未指明</translation>
     </message>
+    <message>
+        <source>selective-op</source>
+        <translation>选择性（算子级）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -1876,10 +1880,6 @@
         <translation>微批量</translation>
     </message>
     <message>
-        <source>Activation recompute: none, selective (recompute attention scores) or full (keep only layer inputs). Auto: the recommender picks it for every setup.</source>
-        <translation>激活重计算：无、选择性（重算注意力分数）或完全（只保留各层输入）。自动：由推荐器为每个方案选择。</translation>
-    </message>
-    <message>
         <source>Recompute</source>
         <translation>重计算</translation>
     </message>
@@ -2674,6 +2674,10 @@
     <message>
         <source>Sequences per optimizer step (DeepSpeed&apos;s train_batch_size). Auto: 64, or one sequence per data-parallel rank once the long-context job has set it, raised to a multiple of micro batch x data-parallel ranks.</source>
         <translation>每次优化器步骤的序列数（DeepSpeed 的 train_batch_size）。自动：64；长上下文任务设置后为每个数据并行 rank 一条序列；并向上取为 微批量 x 数据并行 rank 数 的倍数。</translation>
+    </message>
+    <message>
+        <source>Activation recompute: none, selective (recompute attention scores), selective-op (torchtitan&apos;s op-level checkpointing: keep every other matmul&apos;s output and the attention output) or full (keep only layer inputs). Auto: the recommender picks none, selective or full for every setup.</source>
+        <translation>激活重计算：无、选择性（重算注意力分数）、选择性（算子级，torchtitan 的算子级检查点：保留每隔一个矩阵乘的输出和注意力输出）或完全（只保留各层输入）。自动：由推荐器为每个方案在无、选择性和完全中选择。</translation>
     </message>
 </context>
 <context>

@@ -78,12 +78,18 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
         // script under Accelerate or the deepspeed launcher turns it on itself
         // (PreTrainedModel.gradient_checkpointing_enable). The ds_config's activation_checkpointing
         // configures deepspeed.checkpointing, which Hugging Face models do not call.
-        line("Recompute (planned: " + std::string(t.checkpointing == Checkpointing::Full ? "full" : "selective") +
+        line("Recompute (planned: " + std::string(to_string(t.checkpointing)) +
              "): a Hugging Face model checkpoints its layers only when the script calls");
         line(std::string("  model.gradient_checkpointing_enable(") +
              (s.finetune.adapters() ? "gradient_checkpointing_kwargs={\"use_reentrant\": False}" : "") +
              ") before deepspeed.initialize (or accelerator.prepare); the ds_config's");
         line("  activation_checkpointing reaches deepspeed.checkpointing (Megatron-style) models only.");
+    }
+    if (t.checkpointing == Checkpointing::SelectiveOp) {
+        line("Recompute selective-op (planned) is torchtitan's op-level selective checkpointing (--activation_checkpoint.mode selective");
+        line("  --activation_checkpoint.selective_ac_option op): Hugging Face's gradient checkpointing recomputes whole layers instead,");
+        line("  which takes less memory and more time than planned; for the plan, wrap each decoder layer in");
+        line("  torch.utils.checkpoint.checkpoint with a create_selective_checkpoint_contexts policy that saves every other mm.");
     }
     if (t.tiled_mlp) {
         line("TiledMLP (planned) is not in Transformers (\"TiledMLP and activation checkpoint offloading, which aren't available in");

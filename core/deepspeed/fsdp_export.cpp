@@ -18,6 +18,14 @@ namespace zp {
 
 namespace {
 
+// A selective-op plan (torchtitan's op-level selective checkpointing, core/model/op_sac.h) has no
+// key in Accelerate or the Trainer: the `key` there recomputes whole layers. Said where it is set.
+std::string op_sac_note(const Scenario& s, const std::string& key) {
+    if (s.training.checkpointing != Checkpointing::SelectiveOp) return {};
+    return "# Recompute selective-op (planned) is torchtitan's op-level selective checkpointing: " + key +
+           " recomputes whole layers\n# instead, less memory and more time than planned.\n";
+}
+
 // transformers' modelling code, models/<family>/modeling_<family>.py: the class of one layer.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kLayerClasses{{
     {"gpt2", "GPT2Block"},
@@ -148,7 +156,8 @@ std::string accelerate_fsdp_config_yaml(const Scenario& s) {
                       " micro steps a step: accelerator.accumulate(model) runs the first ones under no_sync, each GPU keeping the whole "
                       "unsharded\n# gradient between them, as planned (--sync-each-batch on plans GradientAccumulationPlugin(sync_each_batch="
                       "True) instead)\n";
-    return peft_note + accumulation_note + accelerate_yaml(s, "FSDP", "fsdp_config", fsdp, accelerate_mixed_precision(s), parallelism);
+    return peft_note + accumulation_note + op_sac_note(s, "fsdp_activation_checkpointing") +
+           accelerate_yaml(s, "FSDP", "fsdp_config", fsdp, accelerate_mixed_precision(s), parallelism);
 }
 
 std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& o) {
@@ -169,6 +178,7 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     std::string py;
     py += "from transformers import TrainingArguments\n\n";
     py += "# " + engine_words(s) + ".\n";
+    py += op_sac_note(s, "activation_checkpointing");
     if (hybrid && fsdp2)
         py +=
             "# Hybrid sharding under FSDP2 is a 2-D mesh: launch with accelerate launch --use_fsdp --fsdp_version 2 "

@@ -291,7 +291,8 @@ std::string megatron_launch_script(const Scenario& s, const std::string& config_
           flag("global-batch-size", effective_global_batch(t, data_parallel_size(s)));
     if (t.precision == Precision::Bf16) sh += " \\\n  --bf16";
     if (t.precision == Precision::Fp16) sh += " \\\n  --fp16";
-    if (t.checkpointing == Checkpointing::Full)
+    // Megatron has no op-level selective checkpointing: a selective-op plan recomputes whole layers here.
+    if (t.checkpointing == Checkpointing::Full || t.checkpointing == Checkpointing::SelectiveOp)
         sh += " \\\n  --recompute-granularity full --recompute-method uniform --deepspeed-activation-checkpointing";
     if (t.checkpointing == Checkpointing::Selective) sh += " \\\n  --recompute-granularity selective";
     if (t.flash_attention && flash_attention_2_runs_on(c.gpu)) sh += " \\\n  --use-flash-attn-v2";

@@ -1,5 +1,7 @@
 #include "core/memory/activations.h"
 
+#include "core/model/op_sac.h"
+
 #include "core/model/experts.h"
 #include "core/model/linear_modules.h"
 #include "core/model/parallel_layout.h"
@@ -205,6 +207,44 @@ double gradient_working_bytes(const ModelSpec& m, const Training& t, double rank
     return std::max(mlp_grad, attention_grad);
 }
 
+// What each layer keeps to its backward under the recompute policy, and what rebuilding one layer
+// takes: `layer` its activations (kernels applied), `sb` the rank's tokens, `e` bytes a 16-bit
+// element.
+void set_kept_per_layer(ActivationBytes& out, const ModelSpec& m, const Training& t, const LayerActivationBytes& layer, double ulysses_out,
+                        double sb, double e, const Parallelism& par) {
+    const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
+    const double rep = par.sequence_parallel ? 1.0 / tp : 1.0;
+    const double h = static_cast<double>(m.hidden);
+    const double full_layer = out.whole_layer;
+    switch (t.checkpointing) {
+    case Checkpointing::None: out.per_layer_stored = full_layer; break;
+    case Checkpointing::Selective:
+        // Recompute the attention core (Table 2, 34sbh): the score tensors are never kept.
+        out.per_layer_stored = layer.attention + layer.mlp + layer.norms + ulysses_out;
+        break;
+    case Checkpointing::SelectiveOp: {
+        // Op-level SAC (core/model/op_sac.h): the layer's input, every second matmul's output and
+        // flash attention's output in 16 bits, its log-sum-exp in fp32 (data parallelism only:
+        // validate); backward rebuilds the rest of one layer at a time.
+        const OpSacKept kept = op_sac_kept_per_token(m);
+        out.per_layer_stored = sb * (e * kept.elements + 4.0 * kept.lse_fp32);
+        out.recompute_working = full_layer;
+        break;
+    }
+    case Checkpointing::Full: {
+        // Keep each layer's input (2sbh in 16 bits; sequence-split with sequence parallelism) and
+        // rebuild one layer at a time in backward. Partitioned (Training::partition_activations,
+        // DeepSpeed checkpointing.py partition_activations) each tensor-parallel rank keeps a t-th
+        // and gathers the whole input back before recomputing the layer, which then saves it as
+        // its first norm's input: inside full_layer, no extra tensor.
+        const double kept_share = t.partition_activations ? 1.0 / tp : rep;
+        out.per_layer_stored = e * sb * h * kept_share;
+        out.recompute_working = full_layer;
+        break;
+    }
+    }
+}
+
 }  // namespace
 
 ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const FineTune& f, const Parallelism& par) {
@@ -247,24 +287,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
     const double fp32_copy = t.precision == Precision::Fp32 ? 0.0 : 4.0;
     out.embedding_and_logits = par.pipeline > 1 ? sb * h * rep * static_cast<double>(par.pipeline)
                                                 : sb * (2 * e * h * rep + (e + fp32_copy) * static_cast<double>(m.vocab) / tp);
-    switch (t.checkpointing) {
-    case Checkpointing::None: out.per_layer_stored = full_layer; break;
-    case Checkpointing::Selective:
-        // Recompute the attention core (Table 2, 34sbh): the score tensors are never kept.
-        out.per_layer_stored = layer.attention + layer.mlp + layer.norms + ulysses_out;
-        break;
-    case Checkpointing::Full: {
-        // Keep each layer's input (2sbh in 16 bits; sequence-split with sequence parallelism) and
-        // rebuild one layer at a time in backward. Partitioned (Training::partition_activations,
-        // DeepSpeed checkpointing.py partition_activations) each tensor-parallel rank keeps a t-th
-        // and gathers the whole input back before recomputing the layer, which then saves it as
-        // its first norm's input: inside full_layer, no extra tensor.
-        const double kept_share = t.partition_activations ? 1.0 / tp : rep;
-        out.per_layer_stored = e * sb * h * kept_share;
-        out.recompute_working = full_layer;
-        break;
-    }
-    }
+    set_kept_per_layer(out, m, t, layer, ulysses_out, sb, e, par);
     if (!all_frozen && frozen_layers > 0) {
         // Full training with the first layers frozen: they keep a frozen layer's activations, or
         // none when the embedding is frozen too; per_layer_stored becomes the average.
@@ -275,6 +298,7 @@ ActivationBytes activation_bytes(const ModelSpec& m, const Training& t, const Fi
             switch (t.checkpointing) {
             case Checkpointing::None: frozen_kept = fl.total() - (t.flash_attention ? fl.scores : 0.0) + ulysses_out; break;
             case Checkpointing::Selective: frozen_kept = fl.attention + fl.mlp + fl.norms + ulysses_out; break;
+            case Checkpointing::SelectiveOp:  // not with frozen layers (validate)
             case Checkpointing::Full: frozen_kept = out.per_layer_stored; break;
             }
         }

@@ -302,8 +302,9 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
     const double h = static_cast<double>(m.hidden);
     const double V = static_cast<double>(m.vocab);
     x.stored_per_layer = a.per_layer_stored;
-    // A checkpointed layer's forward builds its whole activations and drops them (torch.utils.checkpoint).
-    x.forward_working = t.checkpointing == Checkpointing::Full ? full_layer : 0.0;
+    // A checkpointed layer's forward builds its whole activations and drops them (torch.utils.checkpoint;
+    // under op-level SAC all but what it saves).
+    x.forward_working = recomputes_layer_forward(t.checkpointing) ? full_layer : 0.0;
     // Backward through a layer makes the gradients of its activations (activations.cpp
     // gradient_working); a checkpointed layer first recomputes them.
     x.backward_working = a.gradient_working + a.recompute_working;
@@ -322,7 +323,7 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
     // on every data-parallel rank (ZeRO-3 partitions the 16-bit weight, not TE's copy). MXFP8 keeps
     // both directions' quantizations with their block scales (gpu_presets.h).
     const double fp8_copies = a.fp8_weight_params_per_layer * fp8_weight_copy_bytes_per_param(s.cluster.gpu, t.fp8_scaling);
-    if (t.checkpointing == Checkpointing::Full) x.backward_working += fp8_copies;
+    if (recomputes_layer_forward(t.checkpointing)) x.backward_working += fp8_copies;
     else x.stored_per_layer += fp8_copies;
     x.head_inputs = 2.0 * k * sb * h;  // final norm input and LM head input, 2sbh each in 16 bits (Korthikanti Sec. 4.3)
 

@@ -59,8 +59,9 @@ struct EnumVocabulary<OptimizerStorage> {
 template <>
 struct EnumVocabulary<Checkpointing> {
     static constexpr const char* what = "checkpointing";
-    static constexpr std::array<EnumName<Checkpointing>, 3> names{{{Checkpointing::None, QT_TRANSLATE_NOOP("Core", "none")},
+    static constexpr std::array<EnumName<Checkpointing>, 4> names{{{Checkpointing::None, QT_TRANSLATE_NOOP("Core", "none")},
                                                                    {Checkpointing::Selective, QT_TRANSLATE_NOOP("Core", "selective")},
+                                                                   {Checkpointing::SelectiveOp, QT_TRANSLATE_NOOP("Core", "selective-op")},
                                                                    {Checkpointing::Full, QT_TRANSLATE_NOOP("Core", "full")}}};
     static constexpr std::array<EnumName<Checkpointing>, 0> aliases{};
 };

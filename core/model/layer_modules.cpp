@@ -85,7 +85,7 @@ Zero3Kept zero3_kept_for_backward(const ModelSpec& m, double layer_elems, const 
     const double head_in_trace = k.matrix_held ? 1.0 : 2.0;
     const double distance = deepspeed::defaults::kStage3MaxReuseDistance - head_in_trace * k.head_share * rank_share * model_elems;
     const double kept =
-        t.checkpointing == Checkpointing::Full ? std::floor((distance + 2.0 * layer) / (3.0 * layer)) : distance / (2.0 * layer);
+        recomputes_layer_forward(t.checkpointing) ? std::floor((distance + 2.0 * layer) / (3.0 * layer)) : distance / (2.0 * layer);
     k.layers = std::clamp(kept, 0.0, layers);
     const bool matrix_released = !k.matrix_held && m.tied_embeddings && k.layers < layers;
     k.forward_gather_share = 1.0 + (matrix_released ? k.head_share : 0.0);

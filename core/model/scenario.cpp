@@ -217,6 +217,37 @@ void validate_fsdp(const Scenario& s) {
                          engine + " a step is per_device_train_batch_size x gradient_accumulation_steps x GPUs sequences, so make it a " +
                          "multiple of " + std::to_string(step) + ", such as " + nearest_multiples(t.global_batch, step));
 }
+
+// Op-level selective checkpointing (core/model/op_sac.h) is modelled where torchtitan applies it as
+// the planner counts it: a dense decoder block trained whole, flash attention, data parallelism.
+// Elsewhere the ops it saves are not the ones counted, so it is refused rather than guessed.
+void validate_op_sac(const Scenario& s) {
+    const Training& t = s.training;
+    if (t.checkpointing != Checkpointing::SelectiveOp) return;
+    const ModelSpec& m = s.model;
+    const std::string what = "selective-op recompute (torchtitan's op-level selective activation checkpointing) ";
+    const std::string instead = "; use --checkpointing full or selective";
+    if (m.experts > 1 || uses_mla(m) || m.encoder_decoder)
+        throw InputError(what + "is modelled for dense decoder blocks: " + m.name +
+                         (m.experts > 1 ? " routes its tokens to experts"
+                          : uses_mla(m) ? " has latent attention"
+                                        : " is an encoder-decoder") +
+                         instead);
+    if (s.finetune.adapters() || s.finetune.freeze_layers > 0)
+        throw InputError(what +
+                         "is modelled for blocks trained whole: LoRA's adapters and frozen layers change which matmuls' outputs it keeps" +
+                         instead);
+    if (!t.flash_attention)
+        throw InputError(what + "keeps the output of PyTorch's flash attention kernels: turn --flash-attention on" + instead);
+    if (t.tiled_mlp) throw InputError(what + "and TiledMLP both take over the MLP's backward: choose one" + instead);
+    const Parallelism& p = s.parallel;
+    if (p.tensor > 1 || p.pipeline > 1 || p.ulysses > 1 || p.expert > 1)
+        throw InputError(what + "is modelled for data parallelism (FSDP or ZeRO): tensor, pipeline, Ulysses and expert sizes must be 1" +
+                         instead);
+    if (is_fsdp(s.fsdp) && s.fsdp.precision == FsdpPrecision::Autocast)
+        throw InputError(what + "is modelled with FSDP's MixedPrecision policy, as torchtitan runs it: use --fsdp-precision mixed or pure" +
+                         instead);
+}
 }  // namespace
 
 // DeepSpeed's bf16 master weights and optimizer states (ZeroSetup::bf16_master_weights), as
@@ -322,6 +353,7 @@ void validate(const Scenario& s) {
     // fp32 with offload is allowed: stage_1_and_2.py and stage3.py make their fp32 partition with
     // .clone().float() whatever the weights' dtype (PEFT's ZeRO-3 offload examples train in fp32).
     validate_finetune(s);
+    validate_op_sac(s);
     const Assumptions& a = s.assumptions;
     check(limits::kHeadroom, a.headroom, "headroom", "", "a fraction ");
     check(limits::kCudaContextGib, bytes_to_gib(a.cuda_context_bytes), "CUDA context", " GiB");

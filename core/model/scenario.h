@@ -59,7 +59,15 @@ enum class Optimizer { AdamW, Adam, Lamb, Lion, Adagrad, SgdMomentum, Sgd };
 // F.get_paged, cudaMallocManaged), outside the caching allocator, evicted to host RAM when the card
 // runs out (QLoRA paper, Dettmers et al. 2023, Sec. 3 "Paged Optimizers"); PagedEightBit both.
 enum class OptimizerStorage { Standard, EightBit, Paged, PagedEightBit };
-enum class Checkpointing { None, Selective, Full };
+// Activation recompute: None keeps every layer's activations; Selective recomputes the attention
+// core (Korthikanti et al. 2022 Sec. 5, Megatron's --recompute-granularity selective); SelectiveOp
+// is PyTorch's op-level selective checkpointing as torchtitan applies it (core/model/op_sac.h:
+// every second matmul and the element-wise ops recomputed); Full keeps each layer's input and
+// re-runs its forward in backward.
+enum class Checkpointing { None, Selective, Full, SelectiveOp };
+// Whether backward re-runs a layer's forward code, with its hooks and collectives (full recompute
+// and op-level SAC: torch.utils.checkpoint re-enters the block; only the ops it saved are skipped).
+inline bool recomputes_layer_forward(Checkpointing c) { return c == Checkpointing::Full || c == Checkpointing::SelectiveOp; }
 // How the causal-LM loss is computed: over the whole logits tensor (transformers' ForCausalLMLoss,
 // 4.46 on), chunk by chunk without materialising the logits (Liger-Kernel's fused linear
 // cross-entropy), or as transformers before 4.46 did it in the model's forward (Shifted: e.g.

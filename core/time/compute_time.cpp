@@ -1,5 +1,7 @@
 #include "core/time/compute_time.h"
 
+#include "core/model/op_sac.h"
+
 #include "core/memory/model_states.h"
 #include "core/model/trainable_params.h"
 #include "core/presets/gpu_presets.h"
@@ -169,6 +171,51 @@ double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& tr
     return gpu.peak_tflops_16bit;
 }
 
+namespace {
+
+// What backward runs again of one layer: its time (at least its launches), its GPU time, and the
+// matmuls' part of that.
+struct LayerRecompute {
+    double seconds = 0, gpu_seconds = 0, gemm_seconds = 0;
+};
+
+// One layer's forward as the recompute policies re-run it: the whole pass (at least its launches)
+// and its GPU time, its attention, its element-wise passes, its launches alone, and its MLP.
+struct LayerForward {
+    double seconds = 0, gpu_seconds = 0, attention = 0, elementwise = 0, launches = 0, mlp = 0;
+};
+
+// What backward runs again of one layer (Training::checkpointing): full recompute its forward;
+// selective its attention core; op-level SAC (core/model/op_sac.h; data parallelism only,
+// validate) every second matmul and the element-wise passes, not attention (its output is kept),
+// and launch-bound where the layer is, as it launches nearly every kernel of it. TiledMLP
+// recomputes each shard's forward in its backward (ulysses_sp.py TiledMLP.backward: "the forward
+// occurs twice each iteration", thrice with activation checkpointing): the MLP once more.
+// `linear(K, N, fp8)`: a matmul over the layer's tokens; `by16(in, out)`: compute_time's.
+template <typename Linear, typename By16>
+LayerRecompute layer_recompute(const ModelSpec& m, const Training& t, const LayerForward& f, const Linear& linear, const By16& by16) {
+    LayerRecompute rc;
+    if (t.checkpointing == Checkpointing::Full) rc = {f.seconds, f.gpu_seconds, 0.0};
+    if (t.checkpointing == Checkpointing::Selective) rc = {f.attention, f.attention, 0.0};
+    if (t.checkpointing == Checkpointing::SelectiveOp) {
+        const BlockMatmuls mms = block_matmuls(m);
+        for (int i = 0; i < mms.count; ++i) {
+            const BlockMatmul& mm = mms.mm[static_cast<std::size_t>(i)];
+            if (!op_sac_saves(i))
+                rc.gemm_seconds += linear(mm.in, mm.out, by16(static_cast<std::int64_t>(mm.in), static_cast<std::int64_t>(mm.out)));
+        }
+        rc.gpu_seconds = rc.gemm_seconds + f.elementwise;
+        rc.seconds = std::max(rc.gpu_seconds, f.launches);
+    }
+    if (t.tiled_mlp) {
+        rc.seconds += f.mlp;
+        rc.gpu_seconds += f.mlp;
+    }
+    return rc;
+}
+
+}  // namespace
+
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks, const FineTune& f, double routed_slots_per_token, const RankShare& share,
                          double gemm_efficiency_scale) {
@@ -239,21 +286,12 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double gpu_b = (1.0 + weight_grad_share) * gemm_f + attn_b + 2 * elem_f + act_b + 2 * adapter_f + dequant_f + casts.backward;
     const double layer_f = std::max(gpu_f, kernels_f * hooks.host_seconds_per_kernel + hooks.forward_seconds);
     const double layer_b = std::max(gpu_b, kernels_b * hooks.host_seconds_per_kernel + hooks.backward_seconds);
-    double recompute = 0, recompute_gpu = 0;
-    if (t.checkpointing == Checkpointing::Full) {
-        recompute = layer_f;
-        recompute_gpu = gpu_f;
-    } else if (t.checkpointing == Checkpointing::Selective) {
-        recompute = attn_f;
-        recompute_gpu = attn_f;
-    }
-    // TiledMLP recomputes each shard's forward in its backward (ulysses_sp.py TiledMLP.backward:
-    // "the forward occurs twice each iteration", thrice with activation checkpointing): the MLP's
-    // GEMMs and element-wise passes once more per layer.
     const double mlp_elem_f = elem * ffn_passes * T * ffn / tp / r.bytes_per_s;
-    const double tiled_recompute = t.tiled_mlp ? mlp_gemm_f + mlp_elem_f + act_f : 0.0;
-    recompute += tiled_recompute;
-    recompute_gpu += tiled_recompute;
+    const LayerRecompute rc = layer_recompute(
+        m, t,
+        {layer_f, gpu_f, attn_f, elem_f + act_f + dequant_f + casts.forward, kernels_f * hooks.host_seconds_per_kernel,
+         mlp_gemm_f + mlp_elem_f + act_f},
+        [&](double K, double N, bool fits) { return linear(T, K, N, fits); }, by16);
 
     // LM head and loss, once per micro step: the logits GEMM (forward, then 2x backward) and the
     // loss's passes over the T x V logits (up-cast to fp32, log-softmax, its gradient: loss_seconds).
@@ -264,25 +302,30 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
 
     const double G = static_cast<double>(gas);
     const double full = t.checkpointing == Checkpointing::Full ? 1.0 : 0.0;
+    const double op_sac = t.checkpointing == Checkpointing::SelectiveOp ? 1.0 : 0.0;  // its element-wise passes again
     ComputeTime c;
     // Per micro step, then x G; everything / scale.
     c.forward_seconds = (L * layer_f + head_f + casts.head_forward + loss / 3) / scale;
     // A frozen LM head (LoRA without it in modules_to_save) computes only its input gradient.
     const double head_b = (f.adapters() && !f.train_lm_head ? 1.0 : 2.0) * head_f;
-    c.backward_seconds = (L * (layer_b + recompute) + head_b + casts.head_backward + 2 * loss / 3) / scale;
+    c.backward_seconds = (L * (layer_b + rc.seconds) + head_b + casts.head_backward + 2 * loss / 3) / scale;
     c.micro_step_seconds = c.forward_seconds + c.backward_seconds;
     c.optimizer_seconds = gpu_optimizer_seconds(t, optimizer_params, r) / scale;
     c.gemm_seconds =
-        G * (L * ((2 + weight_grad_share + full) * gemm_f + (t.tiled_mlp ? mlp_gemm_f : 0.0) + (3 + full) * adapter_f) + head_f + head_b) /
+        G *
+        (L * ((2 + weight_grad_share + full) * gemm_f + rc.gemm_seconds + (t.tiled_mlp ? mlp_gemm_f : 0.0) + (3 + full) * adapter_f) +
+         head_f + head_b) /
         scale;
-    c.attention_seconds = G * L * (attn_f + attn_b + (t.checkpointing == Checkpointing::None ? 0 : attn_f)) / scale;
+    const bool attention_recomputed = t.checkpointing == Checkpointing::Selective || t.checkpointing == Checkpointing::Full;
+    c.attention_seconds = G * L * (attn_f + attn_b + (attention_recomputed ? attn_f : 0.0)) / scale;
     c.memory_seconds = G *
-                           (L * ((3 + full) * elem_f + (1 + full + (t.tiled_mlp ? 1 : 0)) * act_f + act_b +
-                                 (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full) * dequant_f + (1 + full) * casts.forward + casts.backward) +
+                           (L * ((3 + full + op_sac) * elem_f + (1 + full + op_sac + (t.tiled_mlp ? 1 : 0)) * act_f + act_b +
+                                 (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full + op_sac) * dequant_f + (1 + full + op_sac) * casts.forward +
+                                 casts.backward) +
                             loss + casts.head_forward + casts.head_backward) /
                            scale +
                        c.optimizer_seconds;
-    c.launch_seconds = G * L * ((layer_f - gpu_f) + (layer_b - gpu_b) + (recompute - recompute_gpu)) / scale;
+    c.launch_seconds = G * L * ((layer_f - gpu_f) + (layer_b - gpu_b) + (rc.seconds - rc.gpu_seconds)) / scale;
     c.total_seconds = G * c.micro_step_seconds + c.optimizer_seconds;
     c.head_forward_seconds = (head_f + casts.head_forward + loss / 3) / scale;
     c.head_backward_seconds = (head_b + casts.head_backward + 2 * loss / 3) / scale;

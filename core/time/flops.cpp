@@ -1,5 +1,6 @@
 #include "core/time/flops.h"
 
+#include "core/model/op_sac.h"
 #include "core/model/trainable_params.h"
 
 #include <algorithm>
@@ -39,8 +40,18 @@ double layer_matmul_params(const ModelSpec& m) {
 // mask's pairs stay counted whole, as Korthikanti's Eq. 7 and the published MFUs count them.
 StepFlops step_flops(const ModelSpec& m, const Training& t, double tokens_per_step) {
     const double seq = static_cast<double>(t.seq_len);
-    return transformer_step_flops(layer_matmul_params(m), head_matmul_params(m), static_cast<double>(m.layers),
-                                  static_cast<double>(m.hidden), seq * attention_pair_share(m, seq), tokens_per_step, t.checkpointing);
+    StepFlops f =
+        transformer_step_flops(layer_matmul_params(m), head_matmul_params(m), static_cast<double>(m.layers), static_cast<double>(m.hidden),
+                               seq * attention_pair_share(m, seq), tokens_per_step, t.checkpointing);
+    // Op-level SAC re-runs every second matmul of each block (core/model/op_sac.h).
+    if (t.checkpointing == Checkpointing::SelectiveOp) {
+        const BlockMatmuls mms = block_matmuls(m);
+        double recomputed = 0;
+        for (int i = 0; i < mms.count; ++i)
+            if (!op_sac_saves(i)) recomputed += mms.mm[static_cast<std::size_t>(i)].in * mms.mm[static_cast<std::size_t>(i)].out;
+        f.hardware += 2 * recomputed * static_cast<double>(m.layers) * tokens_per_step;
+    }
+    return f;
 }
 
 StepFlops step_flops(const Scenario& s, double tokens_per_step) {

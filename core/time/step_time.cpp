@@ -381,7 +381,7 @@ void apply_zeropp(const StepContext& x, const ZeroPlusPlus& zpp, ZeroCollectives
     const double elems = x.whole_weights / x.weight_elem;
     const double fwd_gather = allgather_seconds(x.forward_gather_share * x.whole_weights * q * x.G, x.N, z.bus);
     const bool hpz_backward =
-        zpp.hpz_partition_size > 1 && (x.s.zero.hpz_in_recompute || x.s.training.checkpointing != Checkpointing::Full);
+        zpp.hpz_partition_size > 1 && (x.s.zero.hpz_in_recompute || !recomputes_layer_forward(x.s.training.checkpointing));
     const double bwd_gather = hpz_backward ? allgather_seconds(x.backward_gather_share * x.whole_weights * x.G,
                                                                static_cast<double>(zpp.hpz_partition_size), intra_node_bus_gbytes_per_s(c))
                                            : x.backward_gather_share / x.forward_gather_share * fwd_gather;

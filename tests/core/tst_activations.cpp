@@ -51,6 +51,34 @@ private slots:
         QCOMPARE(bytes.per_layer_stored, expectedBytes);
     }
 
+    // torchtitan's op-level selective checkpointing (core/model/op_sac.h: every second aten.mm saved,
+    // counted in forward order, and the attention output): per token and layer, the input, q, v,
+    // the attention output, the gate (w1) and the down projection (w2) in 16 bits, and flash
+    // attention's log-sum-exp in fp32 per head. Llama-3 8B: (4 x 4096 + 1024 + 14336) x 2 + 32 x 4
+    // = 63,616 bytes (the held-out review of stop 82 read 63 KB a token a layer off torchtitan's
+    // policy, where the planner's attention-only selective kept 176 KB).
+    void op_level_selective_checkpointing_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<double>("bytesPerTokenLayer");
+        QTest::newRow("Llama-3 8B (GQA 8 of 32, SwiGLU 14336): 63,616 B") << QStringLiteral("llama-3-8b") << 63616.0;
+        // Llama-2 7B: (4 x 4096 + 4096 + 11008) x 2 + 32 x 4 = 63,104 B.
+        QTest::newRow("Llama-2 7B (MHA, SwiGLU 11008): 63,104 B") << QStringLiteral("llama-2-7b") << 63104.0;
+    }
+    void op_level_selective_checkpointing() {
+        QFETCH(QString, model);
+        QFETCH(double, bytesPerTokenLayer);
+        Training t;
+        t.seq_len = 8192;
+        t.micro_batch = 2;
+        t.flash_attention = true;
+        t.checkpointing = Checkpointing::SelectiveOp;
+        const ActivationBytes bytes = activation_bytes(model_preset(model.toStdString()).spec, t);
+        QCOMPARE(bytes.per_layer_stored, bytesPerTokenLayer * 8192 * 2);
+        // Backward rebuilds one layer whole, as under full recompute.
+        t.checkpointing = Checkpointing::Full;
+        QCOMPARE(bytes.recompute_working, activation_bytes(model_preset(model.toStdString()).spec, t).recompute_working);
+    }
+
     // s*b*h*(34 + 5as/h), and the split 11sbh + 5as^2b | 19sbh | 4sbh, for several shapes.
     void closed_forms_data() {
         QTest::addColumn<qint64>("s");

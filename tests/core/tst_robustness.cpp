@@ -50,7 +50,7 @@ Scenario random_scenario(std::mt19937_64& rng) {
     s.training.seq_len = std::int64_t{1} << pick(7, 20);
     s.training.micro_batch = std::int64_t{1} << pick(0, 4);
     s.training.global_batch = 0;
-    s.training.checkpointing = static_cast<Checkpointing>(pick(0, 2));
+    s.training.checkpointing = static_cast<Checkpointing>(pick(0, 3));
     s.training.flash_attention = pick(0, 1) == 1;
     s.training.cpu_checkpointing = pick(0, 3) == 0;
     s.training.loss_fp32_upcast = pick(0, 1) == 1;
@@ -66,6 +66,15 @@ Scenario random_scenario(std::mt19937_64& rng) {
     s.assumptions.convention = static_cast<Convention>(pick(0, 1));
     s.assumptions.headroom = std::uniform_real_distribution<double>(0, 0.3)(rng);
     s.zero.auto_zeropp = pick(0, 1) == 1;  // ZeRO++ on auto: the search's bound holds over its rows too
+    // Op-level selective recompute is refused outside dense, flash-attention, data-parallel runs
+    // (scenario.cpp validate_op_sac): such a draw recomputes whole layers instead.
+    if (s.training.checkpointing == Checkpointing::SelectiveOp) {
+        try {
+            validate(s);
+        } catch (const InputError&) {
+            s.training.checkpointing = Checkpointing::Full;
+        }
+    }
     return s;
 }
 

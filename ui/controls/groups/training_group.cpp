@@ -91,8 +91,9 @@ void TrainingGroup::addStepRows() {
     micro_batch_->setSpecialValueText(tr("auto"));
     form_->addRow(tr("Micro batch"), micro_batch_);
     checkpointing_ = named(
-        tip(new QComboBox(this), tr("Activation recompute: none, selective (recompute attention scores) or full (keep only layer inputs). "
-                                    "Auto: the recommender picks it for every setup.")),
+        tip(new QComboBox(this), tr("Activation recompute: none, selective (recompute attention scores), selective-op (torchtitan's "
+                                    "op-level checkpointing: keep every other matmul's output and the attention output) or full "
+                                    "(keep only layer inputs). Auto: the recommender picks none, selective or full for every setup.")),
         "checkpointing");
     checkpointing_->addItem(tr("auto"), QStringLiteral("auto"));
     addEnumItems<Checkpointing>(checkpointing_);

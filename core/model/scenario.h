@@ -371,6 +371,11 @@ struct Assumptions {
     // re-fits that constant, which it turns here and nowhere else (Assumptions::mfu scales every
     // compute term, not only the matmuls). Not in sessions.
     double gemm_efficiency_scale = 1.0;
+    // The attention kernel's rate against FlashAttention-2's (GpuTimeTraits::flash_attention_
+    // efficiency): 1 for FlashAttention-2; a measured run that names an older kernel takes its
+    // share (compute_model::kTritonFlashShare, MPT's Triton kernel), and `validate --holdout`
+    // re-fits that share here. Not in sessions; no control sets it.
+    double flash_attention_scale = 1.0;
     // PyTorch's caching allocator: the shares of the bytes that cycle within a step it reserves and
     // cannot free (core/model/allocator_shares.h: FITTED defaults and their rows; not in sessions).
     AllocatorShares allocator = kAllocatorShares;                         // ZeRO-0/1/2, other than activations

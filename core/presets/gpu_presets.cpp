@@ -172,42 +172,41 @@ struct TraitsRow {
 // FP32-accumulate peak. Until 2026-11-28 they were assumed at 0.60, which put every RTX 4090 time
 // of Answer.AI's fsdp_qlora benchmarks 1.1-1.4x too slow (core.tst_validation
 // fsdp_qlora_benchmarks, which checks them and was not fitted to: they favour about 0.75).
-// Hopper (H100, H200) to every H100 step-time row: llm-foundry's MPT benchmark table 'H100 80GB
-// BF16' (its one-node rows at 4,096 tokens or fewer, measured_runs_3.json LH01-LH20) and the
-// bf16_master_weight README's two hook-bound rows: 0.54, their fit (0.543) with Hopper's flash
-// attention at FlashAttention-3's figure (kHopperFlash below). Assumed at 0.60 until 2026-11-30,
-// which put most of those rows 5-35% too fast. The same table's A100 rows (LA01-LA31) leave
-// Ampere's 0.70 as it was (every Ampere row together fits 0.692).
+// Hopper (H100, H200) to every H100 step-time row: every one-node row of llm-foundry's MPT benchmark
+// table 'H100 80GB BF16' (measured_runs_3.json LH01-LH37, 512 to 65,536 tokens, their attention
+// timed as the MPT Triton kernel they ran: compute_time.h kTritonFlashShare) and the
+// bf16_master_weight README's two hook-bound rows: 0.57, their fit (0.565). Assumed at 0.60 until
+// 2026-11-30. The same tables' A100 rows (LA01-LA59) pull every Ampere row's fit to 0.718 (0.692
+// without them); the code keeps 0.70.
 // The others are ASSUMED, not fitted (no public run of theirs is in the set): CDNA 2/3 0.45 (ROCm
 // GEMMs reach about half of the quoted peak). docs/design.md lists the fits.
 constexpr double kVoltaGemm = 0.52;
 constexpr double kAmpereGemm = 0.70;
-constexpr double kHopperGemm = 0.54;
+constexpr double kHopperGemm = 0.57;
 constexpr double kConsumerGemm = kAmpereGemm;
 constexpr double kCdnaGemm = 0.45;
-// Blackwell: no public run in the set; Hopper's fitted share, assumed.
+// Blackwell: no public run in the set; Hopper's fitted share, assumed (0.60 until 2026-11-30).
 constexpr double kBlackwellGemm = kHopperGemm;
 
 // Flash attention's efficiency: the fraction of the dense 16-bit peak that FlashAttention-2's
 // kernels reach in a training step, forward and backward, with a causal mask's FLOPs counted as
-// half (the blocks it skips). Read off the kernels' own benchmarks, not fitted: Ampere 0.56
-// (FlashAttention-2, Dao 2023, Sec. 4.1: 50-73% of the A100's peak forward and up to 63%
-// backward; 0.8 of the GEMM rate, as the planner took for every GPU until 2026-11-30), Hopper
-// 0.35 (FlashAttention-3, Shah et al. 2024, abstract: FlashAttention-2 "achieving only 35%
-// utilization on the H100 GPU", as it does not use Hopper's asynchronous tensor-core
-// instructions; 0.8 of Hopper's GEMM rate was 0.48). Elsewhere ASSUMED at 0.8 of the GEMM
-// efficiency, as before; Blackwell takes Hopper's. An older kernel is slower: MPT's Triton flash
-// attention, which llm-foundry's benchmark tables ran (measured_runs_3.json's L rows), came out at
-// 0.31 of the A100's peak and 0.19 of the H100's when fitted on their 8K-65K-token rows, about
-// half of FlashAttention-2's, as FlashAttention-2's Fig. 4 shows the Triton implementation; the
-// planner does not model it, and those rows are left out.
+// half (the blocks it skips). Not fitted: on the A100 0.56, the 0.8 of the GEMM rate the planner
+// took for every GPU until 2026-11-30, inside FlashAttention-2's own figures (Dao 2023: 50-73% of
+// the peak, abstract; up to 73% forward and 63% backward, Sec. 1); on the H100 0.35, FlashAttention-
+// 3's figure for FlashAttention-2 (Shah et al. 2024, abstract: "achieving only 35% utilization on
+// the H100 GPU", as it does not use Hopper's asynchronous tensor-core instructions; FlashAttention-
+// 2's Fig. 7, 335 of 989 TFLOP/s, says the same; 0.8 of Hopper's GEMM rate was 0.48). Both are
+// FlashAttention-2's: FlashAttention-3 on Hopper reaches about twice that, which the planner does
+// not time. Elsewhere ASSUMED at 0.8 of the GEMM efficiency, as before, Blackwell included.
+// MPT's Triton kernel, which llm-foundry's benchmark tables ran, reaches 0.55 of these
+// (compute_time.h kTritonFlashShare).
 constexpr double kFlashShareOfGemm = 0.8;
 constexpr double kAmpereFlash = 0.56;
 constexpr double kHopperFlash = 0.35;
 constexpr double kVoltaFlash = kFlashShareOfGemm * kVoltaGemm;
 constexpr double kConsumerFlash = kFlashShareOfGemm * kConsumerGemm;
 constexpr double kCdnaFlash = kFlashShareOfGemm * kCdnaGemm;
-constexpr double kBlackwellFlash = kHopperFlash;
+constexpr double kBlackwellFlash = kFlashShareOfGemm * kBlackwellGemm;
 
 // FP32 without TF32 (GpuTimeTraits::fp32_tflops), dense TFLOP/s, from the same datasheets:
 // Tesla V100 SXM2 15.7 ("single-precision"); A100 19.5 ("FP32"); H100 SXM 67, H100 PCIe 51;

@@ -153,11 +153,11 @@ double loss_seconds(const Training& t, double logits, const Rates& r) {
 double streaming_bytes_per_second(const GpuTimeTraits& traits) { return traits.hbm_gbytes_per_s * 1e9 * kHbmEfficiency; }
 
 // Matmuls at `peak_tflops` times the generation's FITTED GEMM efficiency (GpuTimeTraits, scaled by
-// Assumptions::gemm_efficiency_scale), flash attention at its own efficiency, memory-bound passes
-// at the streaming bandwidth.
-Rates rates_at(double peak_tflops, const GpuTimeTraits& traits, double gemm_efficiency_scale) {
+// Assumptions::gemm_efficiency_scale), flash attention at its own (times
+// Assumptions::flash_attention_scale), memory-bound passes at the streaming bandwidth.
+Rates rates_at(double peak_tflops, const GpuTimeTraits& traits, double gemm_efficiency_scale, double flash_attention_scale) {
     return {peak_tflops * 1e12 * traits.gemm_efficiency * gemm_efficiency_scale, streaming_bytes_per_second(traits),
-            peak_tflops * 1e12 * traits.flash_attention_efficiency};
+            peak_tflops * 1e12 * traits.flash_attention_efficiency * flash_attention_scale};
 }
 }  // namespace
 
@@ -218,10 +218,10 @@ LayerRecompute layer_recompute(const ModelSpec& m, const Training& t, const Laye
 
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks, const FineTune& f, double routed_slots_per_token, const RankShare& share,
-                         double gemm_efficiency_scale) {
+                         double gemm_efficiency_scale, double flash_attention_scale) {
     const GpuTimeTraits traits = gpu_time_traits(gpu);
     const double elem = bytes_per_element(t.precision);
-    const Rates r = rates_at(gemm_peak_tflops(t.precision, gpu, traits), traits, gemm_efficiency_scale);
+    const Rates r = rates_at(gemm_peak_tflops(t.precision, gpu, traits), traits, gemm_efficiency_scale, flash_attention_scale);
 
     const double b = static_cast<double>(t.micro_batch);
     const double s = static_cast<double>(t.seq_len);
@@ -241,7 +241,7 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     // FP8 matmuls (Training::fp8_gemms): a converted linear's GEMMs (forward, dgrad, wgrad) take
     // 1-byte operands at the GPU's FP8 peak with the 16-bit GEMM efficiency: a peak-ratio estimate,
     // not a measurement. A dimension that does not divide by 16 keeps the linear in 16 bits.
-    const Rates r8 = t.fp8_gemms ? rates_at(gpu.peak_tflops_fp8, traits, gemm_efficiency_scale) : r;
+    const Rates r8 = t.fp8_gemms ? rates_at(gpu.peak_tflops_fp8, traits, gemm_efficiency_scale, flash_attention_scale) : r;
     const auto linear = [&](double M, double K, double N, bool dims_fit) {
         const bool fp8 = t.fp8_gemms && dims_fit;
         return gemm_seconds(M, K, N, fp8 ? 1.0 : elem, fp8 ? r8 : r);

@@ -73,6 +73,14 @@ inline constexpr double kKernelsPerLayerForwardEager = 26;
 // The share of the full QK^T and AV FLOPs flash attention runs under a causal mask (decoders):
 // the blocks below and on the diagonal, s(s+1)/2 of s^2 (FlashAttention-2 Sec. 3.1.1).
 inline constexpr double kCausalAttentionShare = 0.5;
+// MPT's Triton flash attention (llm-foundry attn_impl: triton, flash_attn_triton.py, the default
+// of its benchmark sweeps of 2023) against FlashAttention-2: FITTED, on llm-foundry's benchmark
+// tables (measured_runs_3.json LH and LA rows, where it decides the 8K-65K-token rows; `validate
+// --holdout` re-fits it, tests/data/anchors/fitted_constants.json lists the rows). About half, as
+// FlashAttention-2 (Dao 2023) Sec. 4.1 finds its Triton baseline 1.3-1.5x slower forward and about
+// 2x backward. No control sets it: a measured run that names the kernel takes it
+// (Assumptions::flash_attention_scale).
+inline constexpr double kTritonFlashShare = 0.55;
 // Without flash attention QK^T and AV (and their four backward GEMMs) are cuBLAS batched GEMMs
 // whose operands are each head's slice of the fused q/k/v projection: a head starts every
 // head_dim elements, so a head of 150 or 450 16-bit elements (300 or 900 bytes) gives cuBLAS
@@ -183,7 +191,8 @@ double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& tr
 // tensor, padding included, and skip dropped tokens); 0 = experts_per_token.
 // `share`: this rank's cut of each layer (RankShare); the times are of the whole model's layers at
 // that cut (a pipeline stage's share of the layers is the caller's).
-// `gemm_efficiency_scale`: multiplies the GPU's GEMM efficiency (Assumptions::gemm_efficiency_scale).
+// `gemm_efficiency_scale`, `flash_attention_scale`: multiply the GPU's GEMM and flash attention
+// efficiencies (Assumptions::gemm_efficiency_scale, flash_attention_scale).
 struct LayerHooks {
     double forward_seconds = 0, backward_seconds = 0;  // per layer and micro step
     // Host time to issue one kernel (Assumptions::host_seconds_per_kernel): a layer is launch-bound
@@ -194,7 +203,7 @@ struct LayerHooks {
 };
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks = {}, const FineTune& f = {}, double routed_slots_per_token = 0,
-                         const RankShare& share = {}, double gemm_efficiency_scale = 1.0);
+                         const RankShare& share = {}, double gemm_efficiency_scale = 1.0, double flash_attention_scale = 1.0);
 
 // What Assumptions::mfu meant when it was the whole model (0.45): calibration now scales the
 // compute model by mfu / kReferenceMfu, so an unchanged 0.45 leaves it as it is and an old

@@ -60,6 +60,8 @@ std::vector<FittedConstant> code_constants() {
           None, "", "read off a figure that is not a bundled row", true),
         c("flash attention efficiency, Hopper", flash_attention_efficiency_of("h100-80gb"), "core/presets/gpu_presets.cpp kHopperFlash",
           None, "", "read off a figure that is not a bundled row", true),
+        c("MPT's Triton flash attention against FlashAttention-2", compute_model::kTritonFlashShare,
+          "core/time/compute_time.h kTritonFlashShare", TritonFlashShare, "", "", true),
         c("host seconds per kernel", defaults.host_seconds_per_kernel, "core/model/host_overheads.h kHostSecondsPerKernel",
           HostSecondsPerKernel, "", "", true),
         c("ZeRO-3 host seconds per module hook", defaults.zero3_hook_seconds_per_module,
@@ -151,6 +153,10 @@ MeasuredCase scaled(const MeasuredCase& c, RefitKnob knob, double k) {
     Assumptions& a = out.scenario.assumptions;
     switch (knob) {
     case RefitKnob::GemmEfficiency: a.gemm_efficiency_scale *= k; break;
+    // Only a run that names an older kernel than FlashAttention-2 has a share to turn.
+    case RefitKnob::TritonFlashShare:
+        if (a.flash_attention_scale != 1.0) a.flash_attention_scale *= k;
+        break;
     case RefitKnob::HostSecondsPerKernel: a.host_seconds_per_kernel *= k; break;
     case RefitKnob::Zero3HookSecondsPerModule: a.zero3_hook_seconds_per_module *= k; break;
     case RefitKnob::AllocatorCached: a.allocator.cached *= k; break;

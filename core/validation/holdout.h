@@ -15,6 +15,8 @@ namespace zp::validation {
 //   GemmEfficiency             Assumptions::gemm_efficiency_scale, which multiplies the GEMM
 //                              efficiency of every GPU and nothing else (re-fitted on one GPU
 //                              generation's rows: that generation's constant);
+//   TritonFlashShare           the share of FlashAttention-2's rate a run's older kernel reaches
+//                              (Assumptions::flash_attention_scale), on the rows that name one;
 //   HostSecondsPerKernel       Assumptions::host_seconds_per_kernel;
 //   Zero3HookSecondsPerModule  Assumptions::zero3_hook_seconds_per_module;
 //   AllocatorCached, AllocatorCachedZero3, AllocatorCachedActivations
@@ -24,6 +26,7 @@ namespace zp::validation {
 enum class RefitKnob {
     None,
     GemmEfficiency,
+    TritonFlashShare,
     HostSecondsPerKernel,
     Zero3HookSecondsPerModule,
     AllocatorCached,

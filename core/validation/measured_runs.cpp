@@ -1,5 +1,7 @@
 #include "core/validation/measured_runs.h"
 
+#include "core/time/compute_time.h"
+
 #include "core/base/errors.h"
 #include "core/base/json_errors.h"
 #include "core/base/units.h"
@@ -643,6 +645,14 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     t.auto_checkpointing = false;
     if (auto f = r.optional_bool("flash_attention")) t.flash_attention = *f;
     else c.assumed.push_back(std::string("flash_attention = ") + (t.flash_attention ? "true" : "false"));
+    // The flash attention kernel, where the case names one: FlashAttention-2, which the planner
+    // times, or MPT's Triton kernel at its share of that rate (compute_model::kTritonFlashShare).
+    if (auto k = r.optional_text("attention_kernel")) {
+        if (!t.flash_attention) r.fail("attention_kernel", "names a flash attention kernel, but flash_attention is false");
+        if (*k == "triton") s.assumptions.flash_attention_scale = compute_model::kTritonFlashShare;
+        else if (*k != "flash-attn-2") r.fail("attention_kernel", "'" + *k + "' is none of flash-attn-2, triton");
+        c.notes.push_back("attention kernel " + *k);
+    }
     // Without flash attention, the scores' scale, masks and softmax: the planner's default (unfused, what
     // a Hugging Face model's eager attention runs) unless the case or a fact about its source names
     // Megatron's fused kernel (scenario.h AttentionSoftmax).
@@ -676,8 +686,8 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
 // lists is refused by name: a run scored without a setting it states (a context_parallel, an
 // expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
 // clang-format off
-constexpr std::array<std::string_view, 48> kCaseFields{
-    "id", "source", "quote", "kind", "assumptions", "engine", "fsdp_sync_each_batch", "model", "gpus", "gpus_per_node", "gpu", "nodes",
+constexpr std::array<std::string_view, 49> kCaseFields{
+    "id", "source", "quote", "kind", "assumptions", "engine", "fsdp_sync_each_batch", "attention_kernel", "model", "gpus", "gpus_per_node", "gpu", "nodes",
     "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory", "deepspeed_version",
     "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "pipeline_send", "reduce_bucket_size",
     "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",
@@ -801,6 +811,8 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
         // Whether gradients are reduce-scattered every micro step (FsdpSetup::sync_each_batch):
         // Composer, for one, never enters no_sync under FSDP.
         if (auto v = r.optional_bool("fsdp_sync_each_batch")) s.fsdp.sync_each_batch = *v;
+    } else if (r.find("fsdp_sync_each_batch")) {
+        r.fail("fsdp_sync_each_batch", "is PyTorch FSDP's: the case's engine is DeepSpeed");
         c.notes.push_back(std::string("engine ") + to_string(s.fsdp.engine) + ", FSDP precision " + to_string(s.fsdp.precision));
     }
 

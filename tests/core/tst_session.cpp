@@ -56,13 +56,14 @@ constexpr std::size_t member_count() {
 // Scenario's members as the session stores them: Cluster's GpuSpec is stored member by member;
 // Parallelism::pipeline_rank only picks which stage's rank estimate_memory describes (never stored);
 // Assumptions::host_seconds_per_kernel, zero3_hook_seconds_per_module, gemm_efficiency_scale,
-// allocator, allocator_zero3 and allocator_activations are the model's global fitted host times,
-// GEMM efficiencies and allocator shares, moved only by `validate --holdout`'s re-fits
+// flash_attention_scale, allocator, allocator_zero3 and allocator_activations are the model's global
+// fitted host times, GEMM efficiencies, attention kernel share and allocator shares, set only by a
+// measured run's case and `validate --holdout`'s re-fits
 // (core/model/host_overheads.h, core/presets/gpu_presets.cpp, allocator_shares.h; never stored).
 constexpr std::size_t kScenarioLeafMembers = 2 /* Scenario::job, deepspeed_release */ + member_count<ModelSpec>() +
                                              (member_count<Cluster>() - 1) + member_count<GpuSpec>() + member_count<Training>() +
                                              member_count<FineTune>() + member_count<ZeroSetup>() + member_count<FsdpSetup>() +
-                                             (member_count<Parallelism>() - 1) + (member_count<Assumptions>() - 6);
+                                             (member_count<Parallelism>() - 1) + (member_count<Assumptions>() - 7);
 
 // The keys the field list must visit, in order. Written out here, not derived from
 // session_fields.h: a member added to a struct fails the count below until it gets a line

@@ -9,7 +9,8 @@
 // the 2nd, 4th, 6th are recomputed), and recomputes everything else in backward: the norms, the
 // rotary embedding, the activation function and those matmuls. The block's input is kept as the
 // checkpoint's input. Flash attention's output and its log-sum-exp are saved, so attention is not
-// recomputed.
+// recomputed. Its models' linear layers have no biases: an nn.Linear with one runs aten.addmm,
+// which the policy neither saves nor counts (scenario.cpp validate_op_sac refuses such a model).
 #include "core/model/model_spec.h"
 
 #include <array>

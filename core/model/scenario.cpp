@@ -233,6 +233,11 @@ void validate_op_sac(const Scenario& s) {
                           : uses_mla(m) ? " has latent attention"
                                         : " is an encoder-decoder") +
                          instead);
+    // An nn.Linear with a bias runs aten.addmm, which the policy neither saves nor counts
+    // (torchtitan's models have none): its matmuls would not be the ones op_sac.h counts.
+    if (m.qkv_bias || m.out_bias || m.mlp_bias)
+        throw InputError(what + "counts bias-free matmuls (aten.mm), as torchtitan's models have: " + m.name +
+                         "'s linear layers carry biases" + instead);
     if (s.finetune.adapters() || s.finetune.freeze_layers > 0)
         throw InputError(what +
                          "is modelled for blocks trained whole: LoRA's adapters and frozen layers change which matmuls' outputs it keeps" +

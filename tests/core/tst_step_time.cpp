@@ -101,7 +101,7 @@ private slots:
     void flash_attention_at_its_published_share_data() {
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<double>("share");
-        QTest::newRow("FlashAttention-2 (Dao 2023) Sec. 4.1: 50-73% of the A100's peak forward, up to 63% backward: 0.56")
+        QTest::newRow("FlashAttention-2 (Dao 2023): 50-73% of the A100's peak (abstract; 73% forward, 63% backward, Sec. 1): 0.56")
             << QStringLiteral("a100-80gb") << 0.56;
         QTest::newRow("FlashAttention-3 (Shah et al. 2024) abstract: FlashAttention-2 at 35% of the H100's peak")
             << QStringLiteral("h100-80gb") << 0.35;

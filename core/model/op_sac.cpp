@@ -29,6 +29,14 @@ BlockMatmuls block_matmuls(const ModelSpec& m) {
     return b;
 }
 
+BlockMatmuls op_sac_recomputed(const ModelSpec& m) {
+    const BlockMatmuls all = block_matmuls(m);
+    BlockMatmuls out;
+    for (int i = 0; i < all.count; ++i)
+        if (!op_sac_saves(i)) out.mm[static_cast<std::size_t>(out.count++)] = all.mm[static_cast<std::size_t>(i)];
+    return out;
+}
+
 OpSacKept op_sac_kept_per_token(const ModelSpec& m) {
     const BlockMatmuls b = block_matmuls(m);
     OpSacKept k;

@@ -35,6 +35,9 @@ BlockMatmuls block_matmuls(const ModelSpec& m);
 // ones, counting from one.
 constexpr bool op_sac_saves(int i) { return i % 2 == 0; }
 
+// The block's matmuls op-level SAC re-runs in backward (those it does not save), in order.
+BlockMatmuls op_sac_recomputed(const ModelSpec& m);
+
 // Elements per token a block keeps under op-level SAC, 16-bit unless noted: its input, the saved
 // matmuls' outputs and the attention output; plus the attention's fp32 log-sum-exp, one per
 // head and token (flash-attn's softmax_lse), given apart as `lse_fp32`.

@@ -198,11 +198,10 @@ LayerRecompute layer_recompute(const ModelSpec& m, const Training& t, const Laye
     if (t.checkpointing == Checkpointing::Full) rc = {f.seconds, f.gpu_seconds, 0.0};
     if (t.checkpointing == Checkpointing::Selective) rc = {f.attention, f.attention, 0.0};
     if (t.checkpointing == Checkpointing::SelectiveOp) {
-        const BlockMatmuls mms = block_matmuls(m);
+        const BlockMatmuls mms = op_sac_recomputed(m);
         for (int i = 0; i < mms.count; ++i) {
             const BlockMatmul& mm = mms.mm[static_cast<std::size_t>(i)];
-            if (!op_sac_saves(i))
-                rc.gemm_seconds += linear(mm.in, mm.out, by16(static_cast<std::int64_t>(mm.in), static_cast<std::int64_t>(mm.out)));
+            rc.gemm_seconds += linear(mm.in, mm.out, by16(static_cast<std::int64_t>(mm.in), static_cast<std::int64_t>(mm.out)));
         }
         rc.gpu_seconds = rc.gemm_seconds + f.elementwise;
         rc.seconds = std::max(rc.gpu_seconds, f.launches);

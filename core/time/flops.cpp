@@ -45,10 +45,9 @@ StepFlops step_flops(const ModelSpec& m, const Training& t, double tokens_per_st
                                seq * attention_pair_share(m, seq), tokens_per_step, t.checkpointing);
     // Op-level SAC re-runs every second matmul of each block (core/model/op_sac.h).
     if (t.checkpointing == Checkpointing::SelectiveOp) {
-        const BlockMatmuls mms = block_matmuls(m);
+        const BlockMatmuls mms = op_sac_recomputed(m);
         double recomputed = 0;
-        for (int i = 0; i < mms.count; ++i)
-            if (!op_sac_saves(i)) recomputed += mms.mm[static_cast<std::size_t>(i)].in * mms.mm[static_cast<std::size_t>(i)].out;
+        for (int i = 0; i < mms.count; ++i) recomputed += mms.mm[static_cast<std::size_t>(i)].in * mms.mm[static_cast<std::size_t>(i)].out;
         f.hardware += 2 * recomputed * static_cast<double>(m.layers) * tokens_per_step;
     }
     return f;

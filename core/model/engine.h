@@ -57,6 +57,13 @@ struct FsdpSetup {
     // that fits (recommend_engines in core/search/recommender.cpp); estimate and compare take
     // `engine` as it is.
     bool auto_engine = false;
+    // How activation checkpointing re-enters a block. FSDP's own (Accelerate's
+    // fsdp_activation_checkpointing, torchtitan, Composer's activation_checkpointing_reentrant: false)
+    // wraps each block in checkpoint_wrapper with CheckpointImpl.NO_REENTRANT, whose recompute stops
+    // once the block's saved tensors are back (torch.utils.checkpoint early stop, torch >= 2.1);
+    // true: the re-entrant torch.utils.checkpoint (Answer.AI fsdp_qlora --reentrant_checkpointing,
+    // transformers' gradient_checkpointing_enable default use_reentrant=True), which re-runs it whole.
+    bool reentrant_checkpointing = false;
 
     friend bool operator==(const FsdpSetup&, const FsdpSetup&) = default;
 };

@@ -495,6 +495,22 @@ inline bool layout_runs_stage(const ModelSpec& m, const Parallelism& p, int stag
 // Whether the engine has the setup: DeepSpeed every row of core/search/zero_setups.h; PyTorch FSDP
 // (core/model/engine.h) NO_SHARD, SHARD_GRAD_OP and FULL_SHARD (stages 0, 2, 3), and CPUOffload
 // (parameters and optimizer on the CPU together) at FULL_SHARD; no stage 1 and no NVMe; FSDP2 not stage 0.
+// Whether backward's full recompute of a block stops at its last saved tensor (FsdpSetup::
+// reentrant_checkpointing): FSDP's own non-reentrant checkpointing. DeepSpeed's runs re-enter:
+// the Trainer's gradient checkpointing (use_reentrant=True unless asked) and DeepSpeed's
+// activation_checkpointing (runtime/activation_checkpointing/checkpointing.py CheckpointFunction).
+inline bool recompute_stops_early(const FsdpSetup& f) { return is_fsdp(f) && !f.reentrant_checkpointing; }
+// Where it stops: full recompute ends once the block's saved tensors are back (torch.utils.checkpoint's
+// early stop, on by default since torch 2.1, PR #96866). The last of them is the down projection's
+// input, which autograd saves before the GEMM runs (tools/autograd/gen_variable_type.py: the inputs'
+// SavedVariables, whose pack hook raises _StopRecomputationError, come before the kernel's
+// redispatch), so that GEMM and the residual add after it are not re-run. A dense block only: a
+// mixture's combine saves the experts' outputs; with adapters, LoRA's lora_B runs after the frozen
+// down projection; TiledMLP's autograd.Function saves its input once its forward has run.
+inline bool recompute_skips_last_linear(const ModelSpec& m, const Training& t, const FineTune& f, bool stops_early) {
+    return stops_early && t.checkpointing == Checkpointing::Full && m.experts <= 1 && !f.adapters() && !t.tiled_mlp;
+}
+
 inline bool engine_runs_setup(const FsdpSetup& f, const SetupKey& k) {
     if (!is_fsdp(f)) return true;
     if (k.stage == 1 || k.offload_optimizer == OffloadDevice::Nvme || k.offload_param == OffloadDevice::Nvme) return false;

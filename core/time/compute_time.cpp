@@ -174,15 +174,21 @@ double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& tr
 namespace {
 
 // What backward runs again of one layer: its time (at least its launches), its GPU time, and the
-// matmuls' part of that.
+// matmuls' part of that; under early stop, the matmul and element-wise time full recompute does not
+// run again (the block's last linear and the residual add after it).
 struct LayerRecompute {
     double seconds = 0, gpu_seconds = 0, gemm_seconds = 0;
+    double gemm_skipped = 0, elementwise_skipped = 0;
 };
 
 // One layer's forward as the recompute policies re-run it: the whole pass (at least its launches)
 // and its GPU time, its attention, its element-wise passes, its launches alone, and its MLP.
 struct LayerForward {
     double seconds = 0, gpu_seconds = 0, attention = 0, elementwise = 0, launches = 0, mlp = 0;
+    double host_seconds = 0;  // its launches with the engine's forward hooks
+    // What comes after the block's last saved tensor: its last linear (the MLP's down projection)
+    // and the residual add over its output.
+    double last_linear = 0, last_residual = 0;
 };
 
 // What backward runs again of one layer (Training::checkpointing): full recompute its forward;
@@ -191,11 +197,20 @@ struct LayerForward {
 // and launch-bound where the layer is, as it launches nearly every kernel of it. TiledMLP
 // recomputes each shard's forward in its backward (ulysses_sp.py TiledMLP.backward: "the forward
 // occurs twice each iteration", thrice with activation checkpointing): the MLP once more.
+// `skips_last_linear` (core/model/scenario.h recompute_skips_last_linear): full recompute stops
+// before the block's down projection and the residual add after it.
 // `linear(K, N, fp8)`: a matmul over the layer's tokens; `by16(in, out)`: compute_time's.
 template <typename Linear, typename By16>
-LayerRecompute layer_recompute(const ModelSpec& m, const Training& t, const LayerForward& f, const Linear& linear, const By16& by16) {
+LayerRecompute layer_recompute(const ModelSpec& m, const Training& t, bool skips_last_linear, const LayerForward& f, const Linear& linear,
+                               const By16& by16) {
     LayerRecompute rc;
     if (t.checkpointing == Checkpointing::Full) rc = {f.seconds, f.gpu_seconds, 0.0};
+    if (skips_last_linear) {
+        rc.gemm_skipped = f.last_linear;
+        rc.elementwise_skipped = f.last_residual;
+        rc.gpu_seconds = f.gpu_seconds - f.last_linear - f.last_residual;
+        rc.seconds = std::max(rc.gpu_seconds, f.host_seconds);
+    }
     if (t.checkpointing == Checkpointing::Selective) rc = {f.attention, f.attention, 0.0};
     if (t.checkpointing == Checkpointing::SelectiveOp) {
         const BlockMatmuls mms = op_sac_recomputed(m);
@@ -217,7 +232,7 @@ LayerRecompute layer_recompute(const ModelSpec& m, const Training& t, const Laye
 
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks, const FineTune& f, double routed_slots_per_token, const RankShare& share,
-                         double gemm_efficiency_scale, double flash_attention_scale) {
+                         double gemm_efficiency_scale, double flash_attention_scale, bool recompute_stops_early) {
     const GpuTimeTraits traits = gpu_time_traits(gpu);
     const double elem = bytes_per_element(t.precision);
     const Rates r = rates_at(gemm_peak_tflops(t.precision, gpu, traits), traits, gemm_efficiency_scale, flash_attention_scale);
@@ -256,8 +271,8 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     // One layer, forward. Fused experts (gpt-oss, Llama-4) are not nn.Linear: their GEMMs stay
     // 16-bit, and Llama-4's shared expert (nn.Linear) is counted with them.
     const bool mlp_fp8 = !experts_are_fused_parameters(m);
-    const double mlp_gemm_f = linear(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0) / tp, mlp_fp8 && by16(m.hidden, mlp_width)) +
-                              linear(T, ffn / tp, h, mlp_fp8 && by16(mlp_width, m.hidden));
+    const double down_gemm_f = linear(T, ffn / tp, h, mlp_fp8 && by16(mlp_width, m.hidden));
+    const double mlp_gemm_f = linear(T, h, ffn * (m.gated_mlp ? 2.0 : 1.0) / tp, mlp_fp8 && by16(m.hidden, mlp_width)) + down_gemm_f;
     const double gemm_f = linear(T, h, (q + 2 * kv) / tp, by16(m.hidden, q_width) && by16(m.hidden, kv_width)) +
                           linear(T, q / tp, h, by16(q_width, m.hidden)) + mlp_gemm_f;
     const AttentionSeconds attn = attention_seconds(m, t, b * s * s * q / (tp * u), b * heads * s * s / (tp * u), r);
@@ -286,10 +301,12 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double layer_f = std::max(gpu_f, kernels_f * hooks.host_seconds_per_kernel + hooks.forward_seconds);
     const double layer_b = std::max(gpu_b, kernels_b * hooks.host_seconds_per_kernel + hooks.backward_seconds);
     const double mlp_elem_f = elem * ffn_passes * T * ffn / tp / r.bytes_per_s;
+    const bool skips_last_linear = recompute_skips_last_linear(m, t, f, recompute_stops_early);
     const LayerRecompute rc = layer_recompute(
-        m, t,
+        m, t, skips_last_linear,
         {layer_f, gpu_f, attn_f, elem_f + act_f + dequant_f + casts.forward, kernels_f * hooks.host_seconds_per_kernel,
-         mlp_gemm_f + mlp_elem_f + act_f},
+         mlp_gemm_f + mlp_elem_f + act_f, kernels_f * hooks.host_seconds_per_kernel + hooks.forward_seconds, down_gemm_f,
+         skips_last_linear ? elem * kResidualAddPasses * T_hidden * h / r.bytes_per_s : 0.0},
         [&](double K, double N, bool fits) { return linear(T, K, N, fits); }, by16);
 
     // LM head and loss, once per micro step: the logits GEMM (forward, then 2x backward) and the
@@ -313,14 +330,14 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     c.gemm_seconds =
         G *
         (L * ((2 + weight_grad_share + full) * gemm_f + rc.gemm_seconds + (t.tiled_mlp ? mlp_gemm_f : 0.0) + (3 + full) * adapter_f) +
-         head_f + head_b) /
+         head_f + head_b - L * rc.gemm_skipped) /
         scale;
     const bool attention_recomputed = t.checkpointing == Checkpointing::Selective || t.checkpointing == Checkpointing::Full;
     c.attention_seconds = G * L * (attn_f + attn_b + (attention_recomputed ? attn_f : 0.0)) / scale;
     c.memory_seconds = G *
                            (L * ((3 + full + op_sac) * elem_f + (1 + full + op_sac + (t.tiled_mlp ? 1 : 0)) * act_f + act_b +
                                  (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full + op_sac) * dequant_f + (1 + full + op_sac) * casts.forward +
-                                 casts.backward) +
+                                 casts.backward - rc.elementwise_skipped) +
                             loss + casts.head_forward + casts.head_backward) /
                            scale +
                        c.optimizer_seconds;

@@ -133,6 +133,8 @@ inline constexpr double kHiddenPasses = 20;
 // their operands' full size through HBM. tests/core/tst_step_time.cpp holds the model to Table 4.
 inline constexpr double kHiddenPassesReplicated = 6;
 inline constexpr double kFfnPasses = 4;
+// Of kHiddenPasses, the block's last residual add: reads two, writes one.
+inline constexpr double kResidualAddPasses = 3;
 inline constexpr double kFfnPassesGated = 6;
 // transformers' gelu_new (ModelSpec::activation GeluNew; activations.py NewGELUActivation, the
 // GPT-2 and Phi-1/2 configs): eight kernels over the ffn-wide tensor where a fused activation runs
@@ -203,7 +205,8 @@ struct LayerHooks {
 };
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks = {}, const FineTune& f = {}, double routed_slots_per_token = 0,
-                         const RankShare& share = {}, double gemm_efficiency_scale = 1.0, double flash_attention_scale = 1.0);
+                         const RankShare& share = {}, double gemm_efficiency_scale = 1.0, double flash_attention_scale = 1.0,
+                         bool recompute_stops_early = false);
 
 // What Assumptions::mfu meant when it was the whole model (0.45): calibration now scales the
 // compute model by mfu / kReferenceMfu, so an unchanged 0.45 leaves it as it is and an old

@@ -170,13 +170,14 @@ ComputeTime cached_compute_time(ComputeTimeMemo* memo, const Scenario& s, std::i
     const RankShare share = rank_share(s.parallel);
     const auto compute = [&] {
         return compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots, share,
-                            s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale);
+                            s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale, recompute_stops_early(s.fsdp));
     };
     if (!memo) return compute();
     ComputeTimeMemo::Entry& e = memo->entries[hooks.any() ? 1 : 0];
     if (!e.valid || e.gas != gas || e.optimizer_params != optimizer_params || e.scale != scale || !(e.hooks == hooks) ||
-        e.routed_slots != routed_slots || !(e.share == share) || !(e.training == s.training)) {
-        e = {true, s.training, gas, optimizer_params, scale, hooks, routed_slots, share, compute()};
+        e.routed_slots != routed_slots || !(e.share == share) || !(e.training == s.training) ||
+        e.stops_early != recompute_stops_early(s.fsdp)) {
+        e = {true, s.training, gas, optimizer_params, scale, hooks, routed_slots, share, recompute_stops_early(s.fsdp), compute()};
     }
     return e.value;
 }
@@ -828,9 +829,9 @@ StepTime estimate_step(const Scenario& s, const ParameterSplit& rank_split) { re
 
 double step_seconds_lower_bound(const Scenario& s) {
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
-    const ComputeTime ct =
-        compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), launches_only(s), s.finetune, routed_slots(s),
-                     rank_share(s.parallel), s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale);
+    const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), launches_only(s), s.finetune,
+                                        routed_slots(s), rank_share(s.parallel), s.assumptions.gemm_efficiency_scale,
+                                        s.assumptions.flash_attention_scale, recompute_stops_early(s.fsdp));
     const double micro = s.parallel.pipeline > 1 ? slowest_stage_time(s, ct, gas).micro_step_seconds : ct.micro_step_seconds;
     return (static_cast<double>(gas) + bubble_micro_steps(s.parallel, ct.micro_step_seconds, micro)) * micro;
 }

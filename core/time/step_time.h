@@ -97,6 +97,7 @@ struct ComputeTimeMemo {
         LayerHooks hooks;
         double routed_slots = 0;
         RankShare share;
+        bool stops_early = false;
         ComputeTime value;
     };
     std::array<Entry, 2> entries;  // ZeRO-3 asks twice: with its hooks and without

@@ -59,10 +59,12 @@ constexpr std::size_t member_count() {
 // flash_attention_scale, allocator, allocator_zero3 and allocator_activations are the model's global
 // fitted host times, GEMM efficiencies, attention kernel share and allocator shares, set only by a
 // measured run's case and `validate --holdout`'s re-fits
-// (core/model/host_overheads.h, core/presets/gpu_presets.cpp, allocator_shares.h; never stored).
+// (core/model/host_overheads.h, core/presets/gpu_presets.cpp, allocator_shares.h; never stored);
+// FsdpSetup::reentrant_checkpointing describes a measured run's script, where the planner's own FSDP
+// plans use FSDP's non-reentrant checkpointing (never stored).
 constexpr std::size_t kScenarioLeafMembers = 2 /* Scenario::job, deepspeed_release */ + member_count<ModelSpec>() +
                                              (member_count<Cluster>() - 1) + member_count<GpuSpec>() + member_count<Training>() +
-                                             member_count<FineTune>() + member_count<ZeroSetup>() + member_count<FsdpSetup>() +
+                                             member_count<FineTune>() + member_count<ZeroSetup>() + (member_count<FsdpSetup>() - 1) +
                                              (member_count<Parallelism>() - 1) + (member_count<Assumptions>() - 7);
 
 // The keys the field list must visit, in order. Written out here, not derived from

@@ -958,6 +958,10 @@
         <source>selective-op</source>
         <translation>选择性（算子级）</translation>
     </message>
+    <message>
+        <source>logits (a fused cross-entropy)</source>
+        <translation>logits（融合交叉熵）</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>
@@ -2678,6 +2682,10 @@
     <message>
         <source>Activation recompute: none, selective (recompute attention scores), selective-op (torchtitan&apos;s op-level checkpointing: keep every other matmul&apos;s output and the attention output) or full (keep only layer inputs). Auto: the recommender picks none, selective or full for every setup.</source>
         <translation>激活重计算：无、选择性（重算注意力分数）、选择性（算子级，torchtitan 的算子级检查点：保留每隔一个矩阵乘的输出和注意力输出）或完全（只保留各层输入）。自动：由推荐器为每个方案在无、选择性和完全中选择。</translation>
+    </message>
+    <message>
+        <source>fused cross-entropy (flash-attn)</source>
+        <translation>融合交叉熵（flash-attn）</translation>
     </message>
 </context>
 <context>

@@ -68,7 +68,7 @@ constinit const Option partition_activations{"--partition-activations", "on|off"
                                               "checkpointed activations split over the tensor ranks (DeepSpeed's partition_activations)",
                                               G::Training, S::Training};
 constinit const Option loss_upcast{"--loss-upcast", "on|off", "on: fp32 logits in the loss", G::Training, S::Training};
-constinit const Option loss_kernel{"--loss-kernel", "", "the loss kernel (chunked: Liger)", G::Training, S::Training, words<LossKernel>};
+constinit const Option loss_kernel{"--loss-kernel", "", "the loss kernel (chunked: Liger; xentropy: flash-attn's fused cross-entropy, llm-foundry's default)", G::Training, S::Training, words<LossKernel>};
 constinit const Option grad_accumulation{"--grad-accumulation", "", "where the micro batches' gradients are summed at ZeRO 0/1: autograd (DeepSpeed's engine), main-grad (Megatron-LM's main_grad hook), fused (Megatron-LM's --gradient-accumulation-fusion: no pass), bf16-optimizer (DeepSpeed's BF16_Optimizer: into an fp32 copy)", G::Training, S::Training, words<GradientAccumulation>};
 constinit const Option kv_cache{"--kv-cache", "on|off", "the model returns every layer's keys and values in training (use_cache left on, as with checkpointing applied outside transformers)", G::Training, S::Training};
 constinit const Option keep_outputs{"--keep-outputs", "on|off", "the training loop keeps the model's output (outputs = model(**batch)): its logits through the backward, until the next forward returns", G::Training, S::Training};

@@ -85,6 +85,7 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
              ") before deepspeed.initialize (or accelerator.prepare); the ds_config's");
         line("  activation_checkpointing reaches deepspeed.checkpointing (Megatron-style) models only.");
     }
+    out += fused_loss_lines(s, prefix);
     if (t.checkpointing == Checkpointing::SelectiveOp) {
         line("Recompute selective-op (planned) is torchtitan's op-level selective checkpointing (--activation_checkpoint.mode selective");
         line("  --activation_checkpoint.selective_ac_option op): Hugging Face's gradient checkpointing recomputes whole layers instead,");
@@ -159,6 +160,14 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
     return out;
 }
 }  // namespace
+
+std::string fused_loss_lines(const Scenario& s, const std::string& prefix) {
+    if (s.training.loss_kernel != LossKernel::Xentropy) return {};
+    return prefix + "A fused cross-entropy (planned: the 16-bit logits and their gradient, no fp32 copy) is not Transformers' loss:\n" +
+           prefix +
+           "  compute it with flash_attn.losses.cross_entropy.CrossEntropyLoss (pip install flash-attn) over the logits and the\n" +
+           prefix + "  shifted labels, as the Trainer's compute_loss_func or in the loop (llm-foundry's loss_fn: fused_crossentropy).\n";
+}
 
 std::string training_arguments_batch_lines(const Scenario& s, const ExportOptions& o) {
     const Hyperparameters h = hyperparameters(s, o);

@@ -37,6 +37,11 @@ std::string training_arguments_optimizer_lines(const Scenario& s, const ExportOp
 // adamw_torch_fused (`fused`), sgd, adagrad, lion_32bit, adamw_bnb_8bit, paged_adamw_32bit, ...
 const char* trainer_optim_name(const Training& t, bool fused = false);
 
+// A plan with flash-attn's fused cross-entropy (LossKernel::Xentropy), which no config key or
+// TrainingArguments field selects: comment lines, each starting with `prefix`, saying how the script
+// gets it; empty otherwise.
+std::string fused_loss_lines(const Scenario& s, const std::string& prefix);
+
 // With DeepSpeed-Ulysses: the ParallelismConfig(sp_backend="deepspeed", ...) construction the
 // Trainer's parallelism_config takes (Transformers' deepspeed_alst.md), with the padding note.
 std::string parallelism_config_text(const Scenario& s);

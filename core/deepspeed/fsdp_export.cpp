@@ -156,7 +156,7 @@ std::string accelerate_fsdp_config_yaml(const Scenario& s) {
                       " micro steps a step: accelerator.accumulate(model) runs the first ones under no_sync, each GPU keeping the whole "
                       "unsharded\n# gradient between them, as planned (--sync-each-batch on plans GradientAccumulationPlugin(sync_each_batch="
                       "True) instead)\n";
-    return peft_note + accumulation_note + op_sac_note(s, "fsdp_activation_checkpointing") +
+    return peft_note + accumulation_note + op_sac_note(s, "fsdp_activation_checkpointing") + fused_loss_lines(s, "# ") +
            accelerate_yaml(s, "FSDP", "fsdp_config", fsdp, accelerate_mixed_precision(s), parallelism);
 }
 
@@ -178,7 +178,7 @@ std::string trainer_fsdp_arguments_text(const Scenario& s, const ExportOptions& 
     std::string py;
     py += "from transformers import TrainingArguments\n\n";
     py += "# " + engine_words(s) + ".\n";
-    py += op_sac_note(s, "activation_checkpointing");
+    py += op_sac_note(s, "activation_checkpointing") + fused_loss_lines(s, "# ");
     if (hybrid && fsdp2)
         py +=
             "# Hybrid sharding under FSDP2 is a 2-D mesh: launch with accelerate launch --use_fsdp --fsdp_version 2 "

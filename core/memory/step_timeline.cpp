@@ -360,6 +360,13 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
         x.loss_cause = QT_TRANSLATE_NOOP("Core", "logits, their shifted copy and log-softmax");
         break;
     }
+    case LossKernel::Xentropy:
+        // flash-attn's fused cross-entropy (scenario.h LossKernel): the 16-bit logits and each row's
+        // fp32 log-sum-exp in the forward; in the backward the logits and their 16-bit gradient.
+        x.loss_forward = sb * V * k + sb * 4.0;
+        x.loss_backward = sb * V * 2 * k;
+        x.loss_cause = QT_TRANSLATE_NOOP("Core", "logits (a fused cross-entropy)");
+        break;
     case LossKernel::Chunked:
         // Liger's fused linear cross-entropy: logits are made chunk by chunk with a chunk of about
         // sb*h logits (chunk_size = next_power_of_2(BT / ceil(V/H))), fp32, with their gradient,

@@ -99,8 +99,10 @@ struct EnumVocabulary<NormKind> {
 template <>
 struct EnumVocabulary<LossKernel> {
     static constexpr const char* what = "loss kernel";
-    static constexpr std::array<EnumName<LossKernel>, 3> names{
-        {{LossKernel::Full, "full"}, {LossKernel::Chunked, "chunked"}, {LossKernel::Shifted, "shifted"}}};
+    static constexpr std::array<EnumName<LossKernel>, 4> names{{{LossKernel::Full, "full"},
+                                                                {LossKernel::Chunked, "chunked"},
+                                                                {LossKernel::Shifted, "shifted"},
+                                                                {LossKernel::Xentropy, "xentropy"}}};
     // Liger-Kernel's fused linear cross-entropy is the chunked loss people use.
     static constexpr std::array<EnumName<LossKernel>, 2> aliases{{{LossKernel::Chunked, "liger"}, {LossKernel::Chunked, "fused"}}};
 };

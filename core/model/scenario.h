@@ -72,8 +72,13 @@ inline bool recomputes_layer_forward(Checkpointing c) { return c == Checkpointin
 // 4.46 on), chunk by chunk without materialising the logits (Liger-Kernel's fused linear
 // cross-entropy), or as transformers before 4.46 did it in the model's forward (Shifted: e.g.
 // LlamaForCausalLM 4.31 "logits = logits.float()", then "shift_logits = logits[..., :-1,
-// :].contiguous()" and CrossEntropyLoss: the returned logits up-cast and a shifted copy).
-enum class LossKernel { Full, Chunked, Shifted };
+// :].contiguous()" and CrossEntropyLoss: the returned logits up-cast and a shifted copy), or by a
+// fused cross-entropy kernel over the 16-bit logits (Xentropy: flash-attn's
+// flash_attn.losses.cross_entropy.CrossEntropyLoss, xentropy_cuda_lib in 2023, Triton since; its
+// forward keeps the logits and each row's fp32 log-sum-exp, its backward writes one logits-sized
+// 16-bit gradient, inplace_backward=False by default; llm-foundry's loss_fn default
+// fused_crossentropy, llmfoundry/models/mpt/modeling_mpt.py at b2a43a1 lines 724-730).
+enum class LossKernel { Full, Chunked, Shifted, Xentropy };
 // Where the gradients of a step's G micro batches are summed (docs/design.md §5.1), one pass over
 // the rank's trainable parameters per micro step unless fused:
 //   Autograd  autograd's AccumulateGrad adds each micro batch's 16-bit gradient into the parameter's

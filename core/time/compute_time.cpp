@@ -145,8 +145,12 @@ double gpu_optimizer_seconds(const Training& t, double params, const Rates& r) {
 
 // The loss's passes over `logits` (this rank's tokens x vocabulary): 24 bytes a logit with the fp32
 // up-cast, 12 without; transformers before 4.46 (LossKernel::Shifted) writes and reads one more copy,
-// the shifted logits.
+// the shifted logits; flash-attn's fused cross-entropy (LossKernel::Xentropy; csrc/xentropy/
+// xentropy_kernel.cu, apex's: cunn_SoftMaxXEntropyForward reads each 16-bit row twice, for its max
+// and sum and then its exponentials' sum; cunn_SoftMaxXEntropyBackward reads it once more and writes
+// the gradient): 8.
 double loss_seconds(const Training& t, double logits, const Rates& r) {
+    if (t.loss_kernel == LossKernel::Xentropy) return logits * 8.0 / r.bytes_per_s;
     return logits * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;
 }
 

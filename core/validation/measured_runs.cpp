@@ -678,6 +678,7 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     // Where the micro batches' gradients are summed: DeepSpeed's engine (autograd, the default) unless
     // the case names Megatron-LM's main_grad hook or its fused accumulation.
     if (auto v = optional_enum_field<GradientAccumulation>(r, "gradient_accumulation")) t.gradient_accumulation = *v;
+    if (auto v = optional_enum_field<LossKernel>(r, "loss_kernel")) t.loss_kernel = *v;
     if (auto f = r.optional_bool("use_cache")) t.kv_cache_in_training = *f;
     if (auto f = r.optional_bool("keeps_outputs")) t.outputs_kept = *f;
 }
@@ -686,8 +687,8 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
 // lists is refused by name: a run scored without a setting it states (a context_parallel, an
 // expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
 // clang-format off
-constexpr std::array<std::string_view, 50> kCaseFields{
-    "id", "source", "quote", "kind", "assumptions", "engine", "fsdp_sync_each_batch", "fsdp_reentrant_checkpointing", "attention_kernel", "model", "gpus", "gpus_per_node", "gpu", "nodes",
+constexpr std::array<std::string_view, 51> kCaseFields{
+    "id", "source", "quote", "kind", "assumptions", "engine", "fsdp_sync_each_batch", "fsdp_reentrant_checkpointing", "attention_kernel", "loss_kernel", "model", "gpus", "gpus_per_node", "gpu", "nodes",
     "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory", "deepspeed_version",
     "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "pipeline_send", "reduce_bucket_size",
     "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",

@@ -17,6 +17,7 @@
 #include "core/time/step_time.h"
 #include "test_util.h"
 
+#include <array>
 #include <nlohmann/json.hpp>
 
 #include <QTemporaryDir>
@@ -54,7 +55,9 @@ Scenario random_scenario(std::mt19937_64& rng) {
     s.training.flash_attention = pick(0, 1) == 1;
     s.training.cpu_checkpointing = pick(0, 3) == 0;
     s.training.loss_fp32_upcast = pick(0, 1) == 1;
-    s.training.loss_kernel = static_cast<LossKernel>(pick(0, 1));
+    // Full, chunked (Liger) or flash-attn's fused cross-entropy; shifted needs an old transformers.
+    constexpr std::array<LossKernel, 3> kLossKernels{LossKernel::Full, LossKernel::Chunked, LossKernel::Xentropy};
+    s.training.loss_kernel = kLossKernels[static_cast<std::size_t>(pick(0, 2))];
     s.training.fused_optimizer = pick(0, 1) == 1;
     s.zero.zero_init = pick(0, 3) != 0;
     const auto& setups = zero_setups();

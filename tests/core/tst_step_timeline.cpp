@@ -340,6 +340,9 @@ private slots:
         QTest::addColumn<double>("bytesPerLogit");  // at the loss's backward moment
         QTest::newRow("transformers, fp32 up-cast: 12 bytes per logit") << true << int(LossKernel::Full) << 12.0;
         QTest::newRow("no up-cast: log-softmax and two gradients, 16-bit") << false << int(LossKernel::Full) << 6.0;
+        // flash-attn's fused cross-entropy (llm-foundry's loss_fn default) saves the 16-bit logits and
+        // writes one 16-bit gradient (losses/cross_entropy.py, inplace_backward=False); it up-casts nothing.
+        QTest::newRow("flash-attn's fused cross-entropy: the saved logits and their gradient") << false << int(LossKernel::Xentropy) << 4.0;
     }
     void loss_dominates_at_128k_vocabulary() {
         QFETCH(bool, upcast);

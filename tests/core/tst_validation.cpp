@@ -1195,9 +1195,41 @@ private slots:
             // power of two), 2-3% of the step here; the rest is not explained.
             {QStringLiteral("LA01"), "MPT-30b at 8,192 tokens: 1.31x, not explained"},
             {QStringLiteral("LH01"), "MPT-30b at 8,192 tokens: 1.30x, not explained"},
+            // MPT-760m at 512 tokens, micro batch 96: 1.24x with transformers' loss passes, 1.26x with
+            // the fused cross-entropy's it ran; its 1,024-token row is 1.16x and the 125m rows
+            // (hidden 768) 1.07-1.22x: narrow models run slower than their matmul shapes say.
+            {QStringLiteral("LA42"), "MPT-760m at 512 tokens: 1.26x, not explained"},
         };
         if (const auto miss = known_misses.find(id); miss != known_misses.end()) QEXPECT_FAIL("", miss->second, Continue);
         QVERIFY2(std::abs(row->ratio - 1) <= 0.25, qPrintable(ratio_text(*row)));
+    }
+
+    // Every row of those tables ran, so each must fit (held out: nothing is fitted to it). Their loss
+    // is flash-attn's fused cross-entropy (loss_kernel xentropy: llm-foundry's loss_fn default);
+    // planned with transformers' full loss instead, 66 of the 174 are called out of memory (up to
+    // 1.28x the card: the logits' fp32 up-cast and log-softmax).
+    void llm_foundry_runs_fit_data() { llm_foundry_benchmarks_data(); }
+    void llm_foundry_runs_fit() {
+        QFETCH(QString, id);
+        const MeasuredCase* c = bundled_case("measured_runs_3.json", id.toStdString());
+        QVERIFY(c);
+        QCOMPARE(c->scenario.training.loss_kernel, LossKernel::Xentropy);
+        const MemoryBreakdown m = estimate_memory(c->scenario);
+        const double of_usable = m.peak_required_bytes / usable_gpu_bytes(c->scenario);
+        // Rows called out of memory by at most 1.2% of the usable memory: the largest micro batch
+        // their sweep ran, at the edge the planner's headroom draws.
+        static const std::map<QString, const char*> known_misses = {
+            {QStringLiteral("LH19"), "MPT-3b at 8,192 tokens, micro batch 3: 1.010x usable"},
+            {QStringLiteral("LA22"), "MPT-3b at 8,192 tokens, micro batch 3: 1.010x usable"},
+            {QStringLiteral("LB39"), "MPT-1b at 2,048 tokens, micro batch 10, 16 nodes: 1.008x usable"},
+            {QStringLiteral("LB40"), "MPT-1b at 2,048 tokens, micro batch 10, 8 nodes: 1.009x usable"},
+            {QStringLiteral("LB41"), "MPT-1b at 2,048 tokens, micro batch 10, 4 nodes: 1.012x usable"},
+        };
+        if (const auto miss = known_misses.find(id); miss != known_misses.end()) {
+            QVERIFY2(of_usable <= 1.02, qPrintable(id + QStringLiteral(": ") + QString::number(of_usable) + QStringLiteral(" of usable")));
+            QEXPECT_FAIL("", miss->second, Continue);
+        }
+        QVERIFY2(of_usable <= 1.0, qPrintable(id + QStringLiteral(": ") + QString::number(of_usable) + QStringLiteral(" of usable")));
     }
 
     // The layout of a case: explicit fields where it states them, else what its assumptions text

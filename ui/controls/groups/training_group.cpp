@@ -122,6 +122,7 @@ void TrainingGroup::addMemoryRows() {
         case LossKernel::Full: return tr("full");
         case LossKernel::Chunked: return tr("chunked (Liger)");
         case LossKernel::Shifted: return tr("shifted copy (transformers < 4.46)");
+        case LossKernel::Xentropy: return tr("fused cross-entropy (flash-attn)");
         }
         return QString::fromLatin1(to_string(k));
     };

@@ -58,11 +58,13 @@ struct FsdpSetup {
     // `engine` as it is.
     bool auto_engine = false;
     // How activation checkpointing re-enters a block. FSDP's own (Accelerate's
-    // fsdp_activation_checkpointing, torchtitan, Composer's activation_checkpointing_reentrant: false)
-    // wraps each block in checkpoint_wrapper with CheckpointImpl.NO_REENTRANT, whose recompute stops
-    // once the block's saved tensors are back (torch.utils.checkpoint early stop, torch >= 2.1);
+    // fsdp_activation_checkpointing, Composer's activation_checkpointing_reentrant: false, torchtitan
+    // v0.1) wraps each block in checkpoint_wrapper with CheckpointImpl.NO_REENTRANT, whose recompute
+    // stops once the block's saved tensors are back (torch.utils.checkpoint early stop, torch >= 2.1);
     // true: the re-entrant torch.utils.checkpoint (Answer.AI fsdp_qlora --reentrant_checkpointing,
-    // transformers' gradient_checkpointing_enable default use_reentrant=True), which re-runs it whole.
+    // transformers' gradient_checkpointing_enable before 5.0, use_reentrant=True), which re-runs it
+    // whole. Set only by a measured run's case: the planner's FSDP exports use FSDP's own. (torchtitan
+    // passes early_stop=False from v0.2, #1580: its full recompute re-runs the block whole too.)
     bool reentrant_checkpointing = false;
 
     friend bool operator==(const FsdpSetup&, const FsdpSetup&) = default;

@@ -497,12 +497,10 @@ inline bool layout_runs_stage(const ModelSpec& m, const Parallelism& p, int stag
     return pipeline_runs_stage(p, stage) && experts_run_stage(p, stage) && tensor_runs_stage(m, p, stage);
 }
 
-// Whether the engine has the setup: DeepSpeed every row of core/search/zero_setups.h; PyTorch FSDP
-// (core/model/engine.h) NO_SHARD, SHARD_GRAD_OP and FULL_SHARD (stages 0, 2, 3), and CPUOffload
-// (parameters and optimizer on the CPU together) at FULL_SHARD; no stage 1 and no NVMe; FSDP2 not stage 0.
 // Whether backward's full recompute of a block stops at its last saved tensor (FsdpSetup::
 // reentrant_checkpointing): FSDP's own non-reentrant checkpointing. DeepSpeed's runs re-enter:
-// the Trainer's gradient checkpointing (use_reentrant=True unless asked) and DeepSpeed's
+// the Trainer's gradient checkpointing (use_reentrant=True unless asked, before transformers 5.0;
+// 5.0 turns it off, PR #43203, which the planner does not yet follow) and DeepSpeed's
 // activation_checkpointing (runtime/activation_checkpointing/checkpointing.py CheckpointFunction).
 inline bool recompute_stops_early(const FsdpSetup& f) { return is_fsdp(f) && !f.reentrant_checkpointing; }
 // Where it stops: full recompute ends once the block's saved tensors are back (torch.utils.checkpoint's
@@ -516,6 +514,9 @@ inline bool recompute_skips_last_linear(const ModelSpec& m, const Training& t, c
     return stops_early && t.checkpointing == Checkpointing::Full && m.experts <= 1 && !f.adapters() && !t.tiled_mlp;
 }
 
+// Whether the engine has the setup: DeepSpeed every row of core/search/zero_setups.h; PyTorch FSDP
+// (core/model/engine.h) NO_SHARD, SHARD_GRAD_OP and FULL_SHARD (stages 0, 2, 3), and CPUOffload
+// (parameters and optimizer on the CPU together) at FULL_SHARD; no stage 1 and no NVMe; FSDP2 not stage 0.
 inline bool engine_runs_setup(const FsdpSetup& f, const SetupKey& k) {
     if (!is_fsdp(f)) return true;
     if (k.stage == 1 || k.offload_optimizer == OffloadDevice::Nvme || k.offload_param == OffloadDevice::Nvme) return false;

@@ -133,9 +133,9 @@ inline constexpr double kHiddenPasses = 20;
 // their operands' full size through HBM. tests/core/tst_step_time.cpp holds the model to Table 4.
 inline constexpr double kHiddenPassesReplicated = 6;
 inline constexpr double kFfnPasses = 4;
+inline constexpr double kFfnPassesGated = 6;
 // Of kHiddenPasses, the block's last residual add: reads two, writes one.
 inline constexpr double kResidualAddPasses = 3;
-inline constexpr double kFfnPassesGated = 6;
 // transformers' gelu_new (ModelSpec::activation GeluNew; activations.py NewGELUActivation, the
 // GPT-2 and Phi-1/2 configs): eight kernels over the ffn-wide tensor where a fused activation runs
 // one. Forward pow, * 0.044715, x +, * sqrt(2/pi), tanh, 1 +, 0.5 * x, the product: 18 passes of

@@ -104,6 +104,17 @@ void refuse_adapters(const Scenario& s) {
         "--format hf-trainer, hf-args, accelerate or peft for this fine-tune, or plan it with --finetune full");
 }
 
+// Megatron computes its own loss (megatron/core/tensor_parallel/cross_entropy.py
+// vocab_parallel_cross_entropy, which up-casts the logits): a plan with Liger's or flash-attn's
+// fused loss would be a different run.
+void refuse_loss_kernel(const Scenario& s) {
+    if (s.training.loss_kernel == LossKernel::Full || s.training.loss_kernel == LossKernel::Shifted) return;
+    throw InputError(
+        std::string("Megatron-DeepSpeed computes its own loss (vocab_parallel_cross_entropy over up-cast logits), not the ") +
+        to_string(s.training.loss_kernel) +
+        " loss planned: plan it with --loss-kernel full, or export --format hf-args or accelerate for a script that computes it");
+}
+
 // Its optimizers are Adam (apex's FusedAdam in AdamW mode, or DeepSpeedCPUAdam) and SGD
 // (get_megatron_optimizer: "optimizer is not supported" for any other; "CPU offloading is for Adam").
 void refuse_optimizer(const Scenario& s) {
@@ -234,6 +245,7 @@ std::string script_notes(const Scenario& s) {
 std::string megatron_launch_script(const Scenario& s, const std::string& config_path, const std::string& script) {
     refuse_adapters(s);
     refuse_optimizer(s);
+    refuse_loss_kernel(s);
     refuse_ulysses_with_grouped_kv(s);
     refuse_interleaved(s);
     const Cluster& c = s.cluster;

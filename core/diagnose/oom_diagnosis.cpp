@@ -466,8 +466,10 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
         out.push_back({"the 16-bit gradients of every parameter", format_fixed(k, 0) + " bytes x " + billions(in.params) + " parameters",
                        k * in.params, StepPhase::Backward});
     const double vocab = static_cast<double>(s.model.vocab) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
-    const double logit_bytes = t.loss_fp32_upcast ? 4.0 : k;
-    out.push_back({t.loss_fp32_upcast ? "the fp32 logits" : "the logits",
+    // flash-attn's fused cross-entropy up-casts nothing: its largest request is the 16-bit logits' gradient.
+    const bool upcast = t.loss_fp32_upcast && t.loss_kernel != LossKernel::Xentropy;
+    const double logit_bytes = upcast ? 4.0 : k;
+    out.push_back({upcast ? "the fp32 logits" : "the logits",
                    format_fixed(logit_bytes, 0) + " bytes x micro batch " + std::to_string(t.micro_batch) + " x " +
                        std::to_string(t.seq_len) + " tokens x " + format_count(vocab) + " vocabulary",
                    logit_bytes * static_cast<double>(t.micro_batch) * static_cast<double>(t.seq_len) * vocab, StepPhase::Loss});

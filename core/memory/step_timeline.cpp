@@ -510,6 +510,9 @@ void add_output_terms(Terms& x, const Scenario& s, const Basis& b) {
     const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     x.previous_output = x.kept_output = layers * x.kv_per_layer + logits;
     x.kept_logits = logits;
+    // flash-attn's fused cross-entropy saved these very logits for its backward (loss_backward):
+    // the kept output holds the same tensor, counted once.
+    if (t.loss_kernel == LossKernel::Xentropy) x.loss_backward -= logits;
 }
 
 Terms terms(const Scenario& s, const TimelineInputs& in) {

@@ -57,15 +57,15 @@ struct FsdpSetup {
     // that fits (recommend_engines in core/search/recommender.cpp); estimate and compare take
     // `engine` as it is.
     bool auto_engine = false;
-    // How activation checkpointing re-enters a block. FSDP's own (Accelerate's
-    // fsdp_activation_checkpointing, Composer's activation_checkpointing_reentrant: false, torchtitan
-    // v0.1) wraps each block in checkpoint_wrapper with CheckpointImpl.NO_REENTRANT, whose recompute
-    // stops once the block's saved tensors are back (torch.utils.checkpoint early stop, torch >= 2.1);
-    // true: the re-entrant torch.utils.checkpoint (Answer.AI fsdp_qlora --reentrant_checkpointing,
-    // transformers' gradient_checkpointing_enable before 5.0, use_reentrant=True), which re-runs it
-    // whole. Set only by a measured run's case: the planner's FSDP exports use FSDP's own. (torchtitan
-    // passes early_stop=False from v0.2, #1580: its full recompute re-runs the block whole too.)
-    bool reentrant_checkpointing = false;
+    // Whether FSDP's full recompute stops once a block's saved tensors are back: FSDP's own
+    // checkpointing (Accelerate's fsdp_activation_checkpointing, Composer's
+    // activation_checkpointing_reentrant: false, torchtitan v0.1) wraps each block in
+    // checkpoint_wrapper with CheckpointImpl.NO_REENTRANT, whose recompute stops early from torch 2.1
+    // (torch.utils.checkpoint early stop, PR #96866): what the planner's FSDP exports run. False: a
+    // run whose recompute re-runs the whole block: re-entrant checkpointing (Answer.AI fsdp_qlora's
+    // --reentrant_checkpointing, transformers' gradient_checkpointing_enable before 5.0), torch before
+    // 2.1, torchtitan from v0.2 (early_stop=False, #1580). Set only by a measured run's case.
+    bool checkpoint_early_stop = true;
 
     friend bool operator==(const FsdpSetup&, const FsdpSetup&) = default;
 };

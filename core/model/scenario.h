@@ -498,20 +498,34 @@ inline bool layout_runs_stage(const ModelSpec& m, const Parallelism& p, int stag
 }
 
 // Whether backward's full recompute of a block stops at its last saved tensor (FsdpSetup::
-// reentrant_checkpointing): FSDP's own non-reentrant checkpointing. DeepSpeed's runs re-enter:
+// checkpoint_early_stop): FSDP's own non-reentrant checkpointing. DeepSpeed's runs re-enter:
 // the Trainer's gradient checkpointing (use_reentrant=True unless asked, before transformers 5.0;
 // 5.0 turns it off, PR #43203, which the planner does not yet follow) and DeepSpeed's
 // activation_checkpointing (runtime/activation_checkpointing/checkpointing.py CheckpointFunction).
-inline bool recompute_stops_early(const FsdpSetup& f) { return is_fsdp(f) && !f.reentrant_checkpointing; }
+inline bool recompute_stops_early(const FsdpSetup& f) { return is_fsdp(f) && f.checkpoint_early_stop; }
 // Where it stops: full recompute ends once the block's saved tensors are back (torch.utils.checkpoint's
 // early stop, on by default since torch 2.1, PR #96866). The last of them is the down projection's
 // input, which autograd saves before the GEMM runs (tools/autograd/gen_variable_type.py: the inputs'
 // SavedVariables, whose pack hook raises _StopRecomputationError, come before the kernel's
 // redispatch), so that GEMM and the residual add after it are not re-run. A dense block only: a
 // mixture's combine saves the experts' outputs; with adapters, LoRA's lora_B runs after the frozen
-// down projection; TiledMLP's autograd.Function saves its input once its forward has run.
+// down projection; TiledMLP's autograd.Function and Transformer Engine's te.Linear (FP8) save their
+// tensors once their forward has run; and a block that saves something after the down projection
+// (saves_after_down_projection) re-runs it.
+inline bool saves_after_down_projection(const ModelSpec& m) {
+    // A norm over the MLP's output before the residual add saves that output: Gemma-2/3's
+    // post_feedforward_layernorm, OLMo-2's (their modeling_*.py decoder layers). A residual dropout
+    // with p > 0 would too (native_dropout saves its mask with its output: GPT-2's and Phi-2's
+    // resid_pdrop 0.1, T5's dropout_rate 0.1), but ModelSpec has no dropout probability (the family
+    // "gpt2" is also every GPT-style model built from dimensions, MPT's among them, whose resid_pdrop
+    // is 0): such a model's FSDP plan counts the down projection as skipped, a few % fast.
+    for (const char* family : {"gemma2", "gemma3_text", "olmo2"})
+        if (m.family == family) return true;
+    return false;
+}
 inline bool recompute_skips_last_linear(const ModelSpec& m, const Training& t, const FineTune& f, bool stops_early) {
-    return stops_early && t.checkpointing == Checkpointing::Full && m.experts <= 1 && !f.adapters() && !t.tiled_mlp;
+    return stops_early && t.checkpointing == Checkpointing::Full && m.experts <= 1 && !f.adapters() && !t.tiled_mlp && !t.fp8_gemms &&
+           !saves_after_down_projection(m);
 }
 
 // Whether the engine has the setup: DeepSpeed every row of core/search/zero_setups.h; PyTorch FSDP

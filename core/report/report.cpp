@@ -82,10 +82,11 @@ std::string training_row(const Scenario& s) {
            (t.fp8_gemms && !layers_convert_to_te(s.model) ? " (its Conv1D layers stay 16-bit: Accelerate converts nn.Linear only)" : "") +
            ", " + to_string(t.optimizer) + ", sequence " + std::to_string(t.seq_len) + ", global batch " +
            std::to_string(effective_global_batch(t, data_parallel_size(s))) + ", flash attention " + on_off(t.flash_attention) + ", loss " +
-           (t.loss_kernel == LossKernel::Chunked   ? "chunked"
-            : t.loss_kernel == LossKernel::Shifted ? (t.loss_fp32_upcast ? "fp32 up-cast, shifted copy" : "shifted copy")
-            : t.loss_fp32_upcast                   ? "fp32 up-cast"
-                                                   : "16-bit") +
+           (t.loss_kernel == LossKernel::Chunked    ? "chunked"
+            : t.loss_kernel == LossKernel::Xentropy ? "fused cross-entropy (flash-attn), 16-bit"
+            : t.loss_kernel == LossKernel::Shifted  ? (t.loss_fp32_upcast ? "fp32 up-cast, shifted copy" : "shifted copy")
+            : t.loss_fp32_upcast                    ? "fp32 up-cast"
+                                                    : "16-bit") +
            ", " + kernel;
 }
 

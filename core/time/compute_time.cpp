@@ -145,13 +145,21 @@ double gpu_optimizer_seconds(const Training& t, double params, const Rates& r) {
 
 // The loss's passes over `logits` (this rank's tokens x vocabulary): 24 bytes a logit with the fp32
 // up-cast, 12 without; transformers before 4.46 (LossKernel::Shifted) writes and reads one more copy,
-// the shifted logits; flash-attn's fused cross-entropy (LossKernel::Xentropy; csrc/xentropy/
-// xentropy_kernel.cu, apex's: cunn_SoftMaxXEntropyForward reads each 16-bit row twice, for its max
-// and sum and then its exponentials' sum; cunn_SoftMaxXEntropyBackward reads it once more and writes
-// the gradient): 8.
-double loss_seconds(const Training& t, double logits, const Rates& r) {
-    if (t.loss_kernel == LossKernel::Xentropy) return logits * 8.0 / r.bytes_per_s;
-    return logits * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;
+// the shifted logits; a third of them in the forward (log-softmax), the rest in the backward (its and
+// nll_loss's gradients). flash-attn's fused cross-entropy (LossKernel::Xentropy; csrc/xentropy/
+// xentropy_kernel.cu, apex's: cunn_SoftMaxXEntropyForward reads each row twice, for its max and sum
+// and then its exponentials' sum; cunn_SoftMaxXEntropyBackward reads it once more and writes the
+// gradient): four passes of the logits' dtype, 8 bytes in 16 bits, half of them in each direction.
+struct LossSeconds {
+    double total = 0, forward = 0, backward = 0;
+};
+LossSeconds loss_seconds(const Training& t, double logits, const Rates& r) {
+    if (t.loss_kernel == LossKernel::Xentropy) {
+        const double total = logits * 4.0 * bytes_per_element(t.precision) / r.bytes_per_s;
+        return {total, total / 2, total / 2};
+    }
+    const double total = logits * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;
+    return {total, total / 3, 2 * total / 3};
 }
 
 double streaming_bytes_per_second(const GpuTimeTraits& traits) { return traits.hbm_gbytes_per_s * 1e9 * kHbmEfficiency; }
@@ -182,7 +190,7 @@ namespace {
 // run again (the block's last linear and the residual add after it).
 struct LayerRecompute {
     double seconds = 0, gpu_seconds = 0, gemm_seconds = 0;
-    double gemm_skipped = 0, elementwise_skipped = 0;
+    double gemm_skipped_seconds = 0, elementwise_skipped_seconds = 0;
 };
 
 // One layer's forward as the recompute policies re-run it: the whole pass (at least its launches)
@@ -192,7 +200,7 @@ struct LayerForward {
     double host_seconds = 0;  // its launches with the engine's forward hooks
     // What comes after the block's last saved tensor: its last linear (the MLP's down projection)
     // and the residual add over its output.
-    double last_linear = 0, last_residual = 0;
+    double last_linear_seconds = 0, last_residual_seconds = 0;
 };
 
 // What backward runs again of one layer (Training::checkpointing): full recompute its forward;
@@ -210,9 +218,9 @@ LayerRecompute layer_recompute(const ModelSpec& m, const Training& t, bool skips
     LayerRecompute rc;
     if (t.checkpointing == Checkpointing::Full) rc = {f.seconds, f.gpu_seconds, 0.0};
     if (skips_last_linear) {
-        rc.gemm_skipped = f.last_linear;
-        rc.elementwise_skipped = f.last_residual;
-        rc.gpu_seconds = f.gpu_seconds - f.last_linear - f.last_residual;
+        rc.gemm_skipped_seconds = f.last_linear_seconds;
+        rc.elementwise_skipped_seconds = f.last_residual_seconds;
+        rc.gpu_seconds = f.gpu_seconds - f.last_linear_seconds - f.last_residual_seconds;
         rc.seconds = std::max(rc.gpu_seconds, f.host_seconds);
     }
     if (t.checkpointing == Checkpointing::Selective) rc = {f.attention, f.attention, 0.0};
@@ -236,7 +244,7 @@ LayerRecompute layer_recompute(const ModelSpec& m, const Training& t, bool skips
 
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks, const FineTune& f, double routed_slots_per_token, const RankShare& share,
-                         double gemm_efficiency_scale, double flash_attention_scale, bool recompute_stops_early) {
+                         double gemm_efficiency_scale, double flash_attention_scale, bool recompute_early_stop) {
     const GpuTimeTraits traits = gpu_time_traits(gpu);
     const double elem = bytes_per_element(t.precision);
     const Rates r = rates_at(gemm_peak_tflops(t.precision, gpu, traits), traits, gemm_efficiency_scale, flash_attention_scale);
@@ -305,7 +313,7 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double layer_f = std::max(gpu_f, kernels_f * hooks.host_seconds_per_kernel + hooks.forward_seconds);
     const double layer_b = std::max(gpu_b, kernels_b * hooks.host_seconds_per_kernel + hooks.backward_seconds);
     const double mlp_elem_f = elem * ffn_passes * T * ffn / tp / r.bytes_per_s;
-    const bool skips_last_linear = recompute_skips_last_linear(m, t, f, recompute_stops_early);
+    const bool skips_last_linear = recompute_skips_last_linear(m, t, f, recompute_early_stop);
     const LayerRecompute rc = layer_recompute(
         m, t, skips_last_linear,
         {layer_f, gpu_f, attn_f, elem_f + act_f + dequant_f + casts.forward, kernels_f * hooks.host_seconds_per_kernel,
@@ -318,37 +326,37 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double V = static_cast<double>(m.vocab);
     const double head_f =
         linear(T, h, V / tp, t.fp8_gemms && runs_in_fp8(m.hidden, m.vocab));  // vocabulary-parallel under tensor parallelism
-    const double loss = loss_seconds(t, T * V / tp, r);
+    const LossSeconds loss = loss_seconds(t, T * V / tp, r);
 
     const double G = static_cast<double>(gas);
     const double full = t.checkpointing == Checkpointing::Full ? 1.0 : 0.0;
     const double op_sac = t.checkpointing == Checkpointing::SelectiveOp ? 1.0 : 0.0;  // its element-wise passes again
     ComputeTime c;
     // Per micro step, then x G; everything / scale.
-    c.forward_seconds = (L * layer_f + head_f + casts.head_forward + loss / 3) / scale;
+    c.forward_seconds = (L * layer_f + head_f + casts.head_forward + loss.forward) / scale;
     // A frozen LM head (LoRA without it in modules_to_save) computes only its input gradient.
     const double head_b = (f.adapters() && !f.train_lm_head ? 1.0 : 2.0) * head_f;
-    c.backward_seconds = (L * (layer_b + rc.seconds) + head_b + casts.head_backward + 2 * loss / 3) / scale;
+    c.backward_seconds = (L * (layer_b + rc.seconds) + head_b + casts.head_backward + loss.backward) / scale;
     c.micro_step_seconds = c.forward_seconds + c.backward_seconds;
     c.optimizer_seconds = gpu_optimizer_seconds(t, optimizer_params, r) / scale;
     c.gemm_seconds =
         G *
         (L * ((2 + weight_grad_share + full) * gemm_f + rc.gemm_seconds + (t.tiled_mlp ? mlp_gemm_f : 0.0) + (3 + full) * adapter_f) +
-         head_f + head_b - L * rc.gemm_skipped) /
+         head_f + head_b - L * rc.gemm_skipped_seconds) /
         scale;
     const bool attention_recomputed = t.checkpointing == Checkpointing::Selective || t.checkpointing == Checkpointing::Full;
     c.attention_seconds = G * L * (attn_f + attn_b + (attention_recomputed ? attn_f : 0.0)) / scale;
     c.memory_seconds = G *
                            (L * ((3 + full + op_sac) * elem_f + (1 + full + op_sac + (t.tiled_mlp ? 1 : 0)) * act_f + act_b +
                                  (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full + op_sac) * dequant_f + (1 + full + op_sac) * casts.forward +
-                                 casts.backward - rc.elementwise_skipped) +
-                            loss + casts.head_forward + casts.head_backward) /
+                                 casts.backward - rc.elementwise_skipped_seconds) +
+                            loss.total + casts.head_forward + casts.head_backward) /
                            scale +
                        c.optimizer_seconds;
     c.launch_seconds = G * L * ((layer_f - gpu_f) + (layer_b - gpu_b) + (rc.seconds - rc.gpu_seconds)) / scale;
     c.total_seconds = G * c.micro_step_seconds + c.optimizer_seconds;
-    c.head_forward_seconds = (head_f + casts.head_forward + loss / 3) / scale;
-    c.head_backward_seconds = (head_b + casts.head_backward + 2 * loss / 3) / scale;
+    c.head_forward_seconds = (head_f + casts.head_forward + loss.forward) / scale;
+    c.head_backward_seconds = (head_b + casts.head_backward + loss.backward) / scale;
     c.head_gemm_seconds = (head_f + head_b) / scale;
     return c;
 }

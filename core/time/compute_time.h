@@ -195,6 +195,8 @@ double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& tr
 // that cut (a pipeline stage's share of the layers is the caller's).
 // `gemm_efficiency_scale`, `flash_attention_scale`: multiply the GPU's GEMM and flash attention
 // efficiencies (Assumptions::gemm_efficiency_scale, flash_attention_scale).
+// `recompute_early_stop`: full recompute stops at a block's last saved tensor (FSDP's own
+// checkpointing: core/model/scenario.h recompute_stops_early, recompute_skips_last_linear).
 struct LayerHooks {
     double forward_seconds = 0, backward_seconds = 0;  // per layer and micro step
     // Host time to issue one kernel (Assumptions::host_seconds_per_kernel): a layer is launch-bound
@@ -206,7 +208,7 @@ struct LayerHooks {
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks = {}, const FineTune& f = {}, double routed_slots_per_token = 0,
                          const RankShare& share = {}, double gemm_efficiency_scale = 1.0, double flash_attention_scale = 1.0,
-                         bool recompute_stops_early = false);
+                         bool recompute_early_stop = false);
 
 // What Assumptions::mfu meant when it was the whole model (0.45): calibration now scales the
 // compute model by mfu / kReferenceMfu, so an unchanged 0.45 leaves it as it is and an old

@@ -688,7 +688,7 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
 // expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
 // clang-format off
 constexpr std::array<std::string_view, 51> kCaseFields{
-    "id", "source", "quote", "kind", "assumptions", "engine", "fsdp_sync_each_batch", "fsdp_reentrant_checkpointing", "attention_kernel", "loss_kernel", "model", "gpus", "gpus_per_node", "gpu", "nodes",
+    "id", "source", "quote", "kind", "assumptions", "engine", "fsdp_sync_each_batch", "fsdp_checkpoint_early_stop", "attention_kernel", "loss_kernel", "model", "gpus", "gpus_per_node", "gpu", "nodes",
     "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory", "deepspeed_version",
     "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "pipeline_send", "reduce_bucket_size",
     "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",
@@ -812,11 +812,11 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
         // Whether gradients are reduce-scattered every micro step (FsdpSetup::sync_each_batch):
         // Composer, for one, never enters no_sync under FSDP.
         if (auto v = r.optional_bool("fsdp_sync_each_batch")) s.fsdp.sync_each_batch = *v;
-        // How its checkpointing re-enters a block (FsdpSetup::reentrant_checkpointing).
-        if (auto v = r.optional_bool("fsdp_reentrant_checkpointing")) s.fsdp.reentrant_checkpointing = *v;
+        // Whether its full recompute stops at a block's last saved tensor (FsdpSetup::checkpoint_early_stop).
+        if (auto v = r.optional_bool("fsdp_checkpoint_early_stop")) s.fsdp.checkpoint_early_stop = *v;
         c.notes.push_back(std::string("engine ") + to_string(s.fsdp.engine) + ", FSDP precision " + to_string(s.fsdp.precision));
     } else {
-        for (const char* field : {"fsdp_sync_each_batch", "fsdp_reentrant_checkpointing"})
+        for (const char* field : {"fsdp_sync_each_batch", "fsdp_checkpoint_early_stop"})
             if (r.find(field)) r.fail(field, "is PyTorch FSDP's: the case's engine is DeepSpeed");
     }
 

@@ -60,7 +60,7 @@ constexpr std::size_t member_count() {
 // fitted host times, GEMM efficiencies, attention kernel share and allocator shares, set only by a
 // measured run's case and `validate --holdout`'s re-fits
 // (core/model/host_overheads.h, core/presets/gpu_presets.cpp, allocator_shares.h; never stored);
-// FsdpSetup::reentrant_checkpointing describes a measured run's script, where the planner's own FSDP
+// FsdpSetup::checkpoint_early_stop describes a measured run's script, where the planner's own FSDP
 // plans use FSDP's non-reentrant checkpointing (never stored).
 constexpr std::size_t kScenarioLeafMembers = 2 /* Scenario::job, deepspeed_release */ + member_count<ModelSpec>() +
                                              (member_count<Cluster>() - 1) + member_count<GpuSpec>() + member_count<Training>() +

@@ -76,6 +76,50 @@ Scenario gpt2_step(std::int64_t nodes, std::int64_t gpus_per_node, int stage, Of
 class TestStepTime : public QObject {
     Q_OBJECT
 private slots:
+    // FSDP's own checkpointing stops each block's full recompute at its last saved tensor, the down
+    // projection's input (torch >= 2.1 early stop; core/model/scenario.h recompute_skips_last_linear):
+    // that GEMM's 2 h f FLOPs a token a layer are not run again. Not where something saves after it
+    // (Gemma-2's post_feedforward_layernorm), nor for experts, LoRA, FP8 (te.Linear) or TiledMLP.
+    void fsdp_recompute_stops_before_the_down_projection_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<bool>("skips");
+        QTest::newRow("Llama-2 7B: the down projection is not re-run") << "llama-2-7b"
+                                                                       << "" << true;
+        QTest::newRow("Gemma-2 9B: its post-feed-forward norm saves the output") << "gemma-2-9b"
+                                                                                 << "" << false;
+        QTest::newRow("Mixtral 8x7B: the combine saves the experts' outputs") << "mixtral-8x7b"
+                                                                              << "" << false;
+        QTest::newRow("LoRA: lora_B runs after the frozen down projection") << "llama-2-7b"
+                                                                            << "lora" << false;
+        QTest::newRow("FP8: te.Linear saves once its GEMM has run") << "llama-2-7b"
+                                                                    << "fp8" << false;
+        QTest::newRow("TiledMLP: its Function saves once its forward has run") << "llama-2-7b"
+                                                                               << "tiled" << false;
+    }
+    void fsdp_recompute_stops_before_the_down_projection() {
+        QFETCH(QString, model);
+        QFETCH(QString, variant);
+        QFETCH(bool, skips);
+        Scenario s = preset_scenario(model.toStdString().c_str(), "h100-80gb", 8);
+        s.fsdp.engine = Engine::Fsdp;
+        s.zero.stage = 3;
+        s.training.checkpointing = Checkpointing::Full;
+        if (variant == QLatin1String("lora")) s.finetune.method = FineTuneMethod::Lora;
+        if (variant == QLatin1String("fp8")) s.training.fp8_gemms = true;
+        if (variant == QLatin1String("tiled")) s.training.tiled_mlp = true;
+        Scenario whole = s;
+        whole.fsdp.checkpoint_early_stop = false;
+        const StepTime early = estimate_step(s), rerun = estimate_step(whole);
+        const ModelSpec& m = s.model;
+        const double skipped_flops =
+            skips ? 2.0 * static_cast<double>(m.layers) * static_cast<double>(m.hidden) * mlp_width_per_token(m) * early.tokens_per_step
+                  : 0.0;
+        QCOMPARE(rerun.hardware_flops - early.hardware_flops, skipped_flops);
+        QCOMPARE(early.compute.gemm_seconds < rerun.compute.gemm_seconds, skips);
+        if (!skips) QCOMPARE(early.seconds, rerun.seconds);
+    }
+
     // Local attention layers under flash attention compute only their window's or chunk's pairs:
     // the attention time scales by attention_pair_share; without flash attention (the whole
     // score matrix computed, then masked) and in the MFU's FLOP count nothing changes.

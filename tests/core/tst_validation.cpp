@@ -1206,8 +1206,9 @@ private slots:
 
     // Every row of those tables ran, so each must fit (held out: nothing is fitted to it). Their loss
     // is flash-attn's fused cross-entropy (loss_kernel xentropy: llm-foundry's loss_fn default);
-    // planned with transformers' full loss instead, 66 of the 174 are called out of memory (up to
-    // 1.28x the card: the logits' fp32 up-cast and log-softmax).
+    // planned with transformers' full loss instead, 90 of the 174 are called out of memory (up to
+    // 1.47x the usable memory: the logits' fp32 up-cast and log-softmax). Composer keeps each micro
+    // batch's output to the next forward (keeps_outputs): the logits the loss saved, counted once.
     void llm_foundry_runs_fit_data() { llm_foundry_benchmarks_data(); }
     void llm_foundry_runs_fit() {
         QFETCH(QString, id);

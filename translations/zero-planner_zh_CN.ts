@@ -962,6 +962,14 @@
         <source>logits (a fused cross-entropy)</source>
         <translation>logits（融合交叉熵）</translation>
     </message>
+    <message>
+        <source>the loop&apos;s metrics over the logits (fp32 copies)</source>
+        <translation>训练循环在 logits 上计算的指标（fp32 副本）</translation>
+    </message>
+    <message>
+        <source>metrics</source>
+        <translation>训练指标</translation>
+    </message>
 </context>
 <context>
     <name>Preferences</name>

@@ -473,6 +473,12 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
                    format_fixed(logit_bytes, 0) + " bytes x micro batch " + std::to_string(t.micro_batch) + " x " +
                        std::to_string(t.seq_len) + " tokens x " + format_count(vocab) + " vocabulary",
                    logit_bytes * static_cast<double>(t.micro_batch) * static_cast<double>(t.seq_len) * vocab, StepPhase::Loss});
+    // The loop's metrics (Training::logit_metrics): autocast's fp32 copy of the logits, then log_softmax's.
+    if (t.logit_metrics > 0)
+        out.push_back({"a train metric's fp32 copy of the logits",
+                       "4 bytes x micro batch " + std::to_string(t.micro_batch) + " x " + std::to_string(t.seq_len) + " tokens x " +
+                           format_count(vocab) + " vocabulary",
+                       4.0 * static_cast<double>(t.micro_batch) * static_cast<double>(t.seq_len) * vocab, StepPhase::Metrics});
     if (z.stage >= 1)
         out.push_back({"a gradient reduce bucket",
                        format_fixed(k, 0) + " bytes x reduce_bucket_size " + format_count(z.reduce_bucket_elems), k * z.reduce_bucket_elems,
@@ -753,6 +759,13 @@ std::string torch_optimizer_frame(const OomLog& log) {
 }
 
 OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known) {
+    // An out-of-memory in the loop's metrics says the loop computes them: a plan without any is
+    // planned with one (Composer's _eval_train_metrics updates each in turn).
+    if (log.moment == OomMoment::InStep && log.phase == StepPhase::Metrics && s.training.logit_metrics == 0) {
+        Scenario with = s;
+        with.training.logit_metrics = 1;
+        return diagnose_oom(log, with, zero_known);
+    }
     OomDiagnosis d;
     const RemedyContext context = remedy_context(log);
     d.cause = oom_cause(log, &d.evidence, &d.advice);

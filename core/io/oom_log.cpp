@@ -246,7 +246,7 @@ struct FrameRule {
 // engine.py save_checkpoint, _zero3_consolidated_16bit_state_dict; Trainer._save_checkpoint).
 // Generation and evaluation likewise (transformers generation/utils.py generate, _sample;
 // trainer.py evaluate, evaluation_loop, prediction_step).
-constexpr std::array<FrameRule, 18> kOuterRules{{
+constexpr std::array<FrameRule, 19> kOuterRules{{
     {"_configure_zero_optimizer", false, OomMoment::InStep, StepPhase::StartUp},
     // The first collectives, where NCCL sets up its buffers, with only the 16-bit weights on the GPU:
     // DeepSpeed's engine broadcasting the model (runtime/engine.py _configure_distributed_model ->
@@ -258,6 +258,8 @@ constexpr std::array<FrameRule, 18> kOuterRules{{
     {"initialize_optimizer_states", false, OomMoment::InStep, StepPhase::StartUp},
     {"_create_fp32_partitions", false, OomMoment::InStep, StepPhase::StartUp},
     {"_setup_for_real_optimizer", false, OomMoment::InStep, StepPhase::StartUp},
+    // Composer's train metrics after each micro batch's backward (trainer.py _eval_train_metrics).
+    {"_eval_train_metrics", false, OomMoment::InStep, StepPhase::Metrics},
     {"save_checkpoint", true, OomMoment::CheckpointSave, StepPhase::StartUp},
     {"_zero3_consolidated_16bit_state_dict", false, OomMoment::CheckpointSave, StepPhase::StartUp},
     {"get_state_dict", false, OomMoment::CheckpointSave, StepPhase::StartUp},
@@ -369,6 +371,7 @@ std::string oom_moment_words(OomMoment moment, StepPhase phase) {
     case StepPhase::Forward: return "the forward pass";
     case StepPhase::Loss: return "the loss (logits and cross-entropy)";
     case StepPhase::Backward: return "the backward pass";
+    case StepPhase::Metrics: return "the training loop's metrics over the logits (Composer's train metrics)";
     case StepPhase::GradientReduce: return "the gradient reduce";
     case StepPhase::OptimizerStep: return "the optimizer step";
     case StepPhase::ParameterGather: return "the parameter gather after the step";
@@ -430,6 +433,11 @@ std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase) {
                  "Trainer's use_liger_kernel): no fp32 copy of them",
                  RemedyEngine::Any, ModelCode::HuggingFace},
                 {Any, "the loss without the fp32 up-cast (Megatron's --fp16-lm-cross-entropy)", RemedyEngine::Any, ModelCode::Megatron},
+                {Any, "a smaller micro batch or sequence"}};
+    case StepPhase::Metrics:
+        // llm-foundry's models take use_train_metrics from the model config (modeling_mpt.py at
+        // b2a43a1 line 698); each metric up-casts the whole micro batch's logits.
+        return {{Any, "no train metrics over the logits (llm-foundry: model.use_train_metrics: false), or fewer of them"},
                 {Any, "a smaller micro batch or sequence"}};
     case StepPhase::GradientReduce:
         // contiguous_gradients keeps the rank's gradient partition in one buffer (stage_1_and_2.py

@@ -118,12 +118,13 @@ void visit_fields(S& s, V& v) {
     v("training", "fp8_scaling", t.fp8_scaling);                      // since version 19
     v("training", "loss_fp32_upcast", t.loss_fp32_upcast);
     v("training", "loss_kernel", t.loss_kernel);
-    v("training", "gradient_accumulation", t.gradient_accumulation);  // since version 21
-    v("training", "kv_cache_in_training", t.kv_cache_in_training);    // since version 17
-    v("training", "outputs_kept", t.outputs_kept);                    // since version 17
-    v("training", "tiled_mlp", t.tiled_mlp);                          // since version 15
-    v("training", "expandable_segments", t.expandable_segments);      // since version 15
-    v("training", "int64_kernel_indexing", t.int64_kernel_indexing);  // since version 15
+    v("training", "gradient_accumulation", t.gradient_accumulation);       // since version 21
+    v("training", "kv_cache_in_training", t.kv_cache_in_training);         // since version 17
+    v("training", "outputs_kept", t.outputs_kept);                         // since version 17
+    v("training", "logit_metrics", t.logit_metrics, FieldRule{.min = 0});  // since version 33
+    v("training", "tiled_mlp", t.tiled_mlp);                               // since version 15
+    v("training", "expandable_segments", t.expandable_segments);           // since version 15
+    v("training", "int64_kernel_indexing", t.int64_kernel_indexing);       // since version 15
     v("training", "fused_optimizer", t.fused_optimizer);
     v("training", "optimizer_storage", t.optimizer_storage);                         // since version 17
     v("training", "load_in_16bit", t.load_in_16bit);                                 // since version 4

@@ -96,6 +96,9 @@
 //   version 32 training.automatic_batch_sequences (what the automatic global batch aims at before
 //              it is rounded: 64, or 1 for the long-context job); a version-31 file has 64 (what
 //              version 31 planned for every job).
+//   version 33 training.logit_metrics (the cross-entropy metrics the training loop computes over
+//              each micro batch's logits after its backward: Composer's train metrics, 2 in
+//              llm-foundry); a version-32 file has 0 (what version 32 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -110,7 +113,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 32;
+inline constexpr int kSessionVersion = 33;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

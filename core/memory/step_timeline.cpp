@@ -10,6 +10,7 @@
 #include "core/model/deepspeed_release.h"
 #include "core/model/experts.h"
 #include "core/model/layer_modules.h"
+#include "core/model/logits.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
 #include "core/presets/gpu_presets.h"
@@ -69,6 +70,7 @@ struct Terms {
     double pipeline_held = 0;    // a pipeline stage's buffers of its micro batches in flight (add_pipeline_terms)
     double kept_output = 0;      // this step's output kept past the backward into the step (outputs_kept)
     double kept_logits = 0;      // its logits, held through the loss's and the layers' backward (outputs_kept)
+    double metric_working = 0;   // the loop's metrics after the backward: the logits and one metric's fp32 tensors
 };
 
 // What every group of terms reads: the precision, the partition and the micro steps.
@@ -485,6 +487,17 @@ void add_pipeline_terms(Terms& x, const Scenario& s, const TimelineInputs& in, c
     }
 }
 
+// The logits this rank's model returns, elements: the last pipeline stage's, vocabulary-parallel
+// under tensor parallelism; none from a chunked loss (core/model/logits.h returns_logits).
+double returned_logits(const Scenario& s) {
+    const Training& t = s.training;
+    const Parallelism& par = s.parallel;
+    if (!returns_logits(t) || (par.pipeline > 1 && par.pipeline_rank != par.pipeline - 1)) return 0.0;
+    const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
+    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch) / static_cast<double>(ulysses_size(par));
+    return sb * static_cast<double>(s.model.vocab) / tp;
+}
+
 // What the model's output holds beyond the loss (Training::kv_cache_in_training, outputs_kept).
 // The returned keys and values (transformers' DynamicCache / past_key_values tuple: each layer's
 // key_states and value_states, kv_heads x head_dim per token, 16-bit) are the attention's own
@@ -504,15 +517,23 @@ void add_output_terms(Terms& x, const Scenario& s, const Basis& b) {
     const double kv_heads = static_cast<double>(m.kv_heads > 0 ? m.kv_heads : m.heads);
     if (t.kv_cache_in_training && t.checkpointing == Checkpointing::Full) x.kv_per_layer = 2.0 * sb * kv_heads * head_dim * b.k / tp;
     if (!t.outputs_kept) return;
-    const bool holds_logits = t.loss_kernel != LossKernel::Chunked && !(par.pipeline > 1 && par.pipeline_rank != par.pipeline - 1);
-    const double logit_bytes = t.loss_kernel == LossKernel::Shifted && b.mixed && t.loss_fp32_upcast ? 4.0 : b.k;
-    const double logits = holds_logits ? sb * static_cast<double>(m.vocab) * logit_bytes / tp : 0.0;
+    const double logits = returned_logits(s) * returned_logit_bytes(t);
     const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     x.previous_output = x.kept_output = layers * x.kv_per_layer + logits;
     x.kept_logits = logits;
     // flash-attn's fused cross-entropy saved these very logits for its backward (loss_backward):
     // the kept output holds the same tensor, counted once.
     if (t.loss_kernel == LossKernel::Xentropy) x.loss_backward -= logits;
+}
+
+// The loop's metrics over the logits after the backward (Training::logit_metrics): the logits they
+// read (the kept output, or the logits alive until the metrics are done) and, one metric at a time,
+// its fp32 copy and log-softmax output (core/model/logits.h).
+void add_metric_terms(Terms& x, const Scenario& s) {
+    const Training& t = s.training;
+    const double logits = t.logit_metrics > 0 ? returned_logits(s) : 0.0;
+    if (logits <= 0) return;
+    x.metric_working = std::max(x.kept_output, logits * returned_logit_bytes(t)) + logits * metric_held_bytes_per_logit(t);
 }
 
 Terms terms(const Scenario& s, const TimelineInputs& in) {
@@ -523,6 +544,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
         add_activation_terms(x, s, in, b);
         add_autocast_activation_terms(x, s, b);
         add_output_terms(x, s, b);
+        add_metric_terms(x, s);
         return x;
     }
     add_state_terms(x, s, in, b);
@@ -531,6 +553,7 @@ Terms terms(const Scenario& s, const TimelineInputs& in) {
     add_gather_terms(x, s, b);
     add_activation_terms(x, s, in, b);
     add_output_terms(x, s, b);
+    add_metric_terms(x, s);
     add_pipeline_terms(x, s, in, b);
     return x;
 }
@@ -545,6 +568,15 @@ StepMoment moment(const Terms& x, StepPhase phase, std::int64_t layer, const cha
     mo.gradients_bytes = x.grads_partition + x.grads_fp32_kept;
     mo.buffers_bytes = x.persistent_buffers;
     mo.persistent_bytes = x.weights + x.optimizer + x.grads_partition + x.grads_fp32_kept + x.persistent_buffers;
+    return mo;
+}
+
+// The loop's metrics over the logits, after each micro step's backward (add_metric_terms): the
+// gradients as the backward left them, the logits and one metric's fp32 tensors.
+StepMoment metrics_moment(const Terms& x) {
+    StepMoment mo = moment(x, StepPhase::Metrics, 0, QT_TRANSLATE_NOOP("Core", "the loop's metrics over the logits (fp32 copies)"));
+    mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full) + x.grads_partition_renewed;
+    mo.activations_bytes += x.metric_working + x.pipeline_held;
     return mo;
 }
 
@@ -738,6 +770,8 @@ void visit_step_moments(const Scenario& s, const TimelineInputs& in, TimelineDet
         backward(L);
         backward(1);
     }
+
+    if (x.metric_working > 0) visit(metrics_moment(x));
 
     // The reduce at the accumulation boundary (stage 0/1 reduce here; stage 2/3 reduced in backward).
     {

@@ -174,11 +174,12 @@ struct EnumVocabulary<FsdpPrecision> {
 template <>
 struct EnumVocabulary<StepPhase> {
     static constexpr const char* what = "step phase";
-    static constexpr std::array<EnumName<StepPhase>, 7> names{
+    static constexpr std::array<EnumName<StepPhase>, 8> names{
         {{StepPhase::StartUp, QT_TRANSLATE_NOOP("Core", "start-up")},
          {StepPhase::Forward, QT_TRANSLATE_NOOP("Core", "forward")},
          {StepPhase::Loss, QT_TRANSLATE_NOOP("Core", "loss")},
          {StepPhase::Backward, QT_TRANSLATE_NOOP("Core", "backward")},
+         {StepPhase::Metrics, QT_TRANSLATE_NOOP("Core", "metrics")},
          {StepPhase::GradientReduce, QT_TRANSLATE_NOOP("Core", "gradient reduce")},
          {StepPhase::OptimizerStep, QT_TRANSLATE_NOOP("Core", "optimizer step")},
          {StepPhase::ParameterGather, QT_TRANSLATE_NOOP("Core", "parameter gather")}}};

@@ -63,6 +63,8 @@ inline constexpr CountRange kMicroBatch{1, 65536};
 inline constexpr CountRange kGlobalBatch{0, std::int64_t{1} << 40};
 inline constexpr std::int64_t kAutomaticGlobalBatch = 0;
 inline constexpr CountRange kDataloaderWorkers{0, 1024};  // per training process
+// Cross-entropy metrics the loop computes over the logits each micro step (Composer's train metrics: 2).
+inline constexpr CountRange kLogitMetrics{0, 16};
 
 // --- ZeRO ----------------------------------------------------------------------------------
 inline constexpr CountRange kZeroStage{0, 3};

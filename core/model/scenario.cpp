@@ -300,6 +300,7 @@ void validate(const Scenario& s) {
     check(limits::kMicroBatch, t.micro_batch, "micro batch");
     check(limits::kGlobalBatch, t.global_batch, "global batch", " (0: automatic)");
     check(limits::kDataloaderWorkers, t.dataloader_workers, "dataloader workers per process");
+    check(limits::kLogitMetrics, t.logit_metrics, "metrics over the logits per micro step");
     check(limits::kDataSecondsPerSample, t.data_seconds_per_sample, "data pipeline seconds per sample");
     // bitsandbytes' 8-bit and paged optimizers as the Trainer names them (training_args.py
     // OptimizerNames: adamw_bnb_8bit, paged_adamw_32bit, paged_adamw_8bit, lion_8bit, paged_lion_*).

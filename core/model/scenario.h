@@ -189,6 +189,16 @@ struct Training {
     // above) until the next forward returns ("outputs = model(**batch)" rebinding after it), so the
     // previous step's output is alive through the next forward and loss. The Trainer drops it.
     bool outputs_kept = false;
+    // Cross-entropy metrics the training loop computes over each micro batch's logits after its
+    // backward, under no_grad: Composer's train metrics (composer/trainer/trainer.py at v0.16.4
+    // lines 2472-2475 and _eval_train_metrics, lines 2162-2176: every micro batch, in the precision
+    // context, on state.outputs), which llm-foundry's MPT and Hugging Face models set to
+    // LanguageCrossEntropy and LanguagePerplexity (llmfoundry/models/mpt/modeling_mpt.py at b2a43a1
+    // lines 698-700, use_train_metrics defaulting to True; mosaic_gpt.py at 300cc5c58 lines 487-490):
+    // 2. Each is a torch.nn.CrossEntropyLoss over the logits (composer/metrics/nlp.py
+    // LanguageCrossEntropy.update), cast to fp32 by autocast (core/time/compute_time.cpp
+    // loss_seconds). 0: the Trainer's loop and DeepSpeed's examples, which compute none.
+    std::int64_t logit_metrics = 0;
     // ALST's TiledMLP (DeepSpeed runtime/sequence_parallel/ulysses_sp.py TiledMLP): the MLP runs in
     // shards of about `hidden` tokens under no_grad, keeps only its input for backward and
     // recomputes each shard's forward there (docs/design.md §4.17).

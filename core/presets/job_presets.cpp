@@ -14,6 +14,7 @@ void reset_training(Scenario& s) {
     t.loss_kernel = LossKernel::Full;
     t.optimizer_storage = OptimizerStorage::Standard;
     t.kv_cache_in_training = t.outputs_kept = false;
+    t.logit_metrics = 0;
     t.flash_attention = true;
     t.micro_batch = 1;
     t.auto_micro_batch = true;

@@ -1,5 +1,6 @@
 #include "core/time/compute_time.h"
 
+#include "core/model/logits.h"
 #include "core/model/op_sac.h"
 
 #include "core/memory/model_states.h"
@@ -150,16 +151,21 @@ double gpu_optimizer_seconds(const Training& t, double params, const Rates& r) {
 // xentropy_kernel.cu, apex's: cunn_SoftMaxXEntropyForward reads each row twice, for its max and sum
 // and then its exponentials' sum; cunn_SoftMaxXEntropyBackward reads it once more and writes the
 // gradient): four passes of the logits' dtype, 8 bytes in 16 bits, half of them in each direction.
+// After the backward, each of the loop's metrics over the logits (Training::logit_metrics) passes
+// over them again (core/model/logits.h metric_traffic_bytes_per_logit): counted in the backward,
+// which it follows.
 struct LossSeconds {
     double total = 0, forward = 0, backward = 0;
 };
 LossSeconds loss_seconds(const Training& t, double logits, const Rates& r) {
+    const double metrics =
+        returns_logits(t) ? static_cast<double>(t.logit_metrics) * logits * metric_traffic_bytes_per_logit(t) / r.bytes_per_s : 0.0;
     if (t.loss_kernel == LossKernel::Xentropy) {
-        const double total = logits * 4.0 * bytes_per_element(t.precision) / r.bytes_per_s;
-        return {total, total / 2, total / 2};
+        const double loss = logits * 4.0 * bytes_per_element(t.precision) / r.bytes_per_s;
+        return {loss + metrics, loss / 2, loss / 2 + metrics};
     }
-    const double total = logits * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;
-    return {total, total / 3, 2 * total / 3};
+    const double loss = logits * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;
+    return {loss + metrics, loss / 3, 2 * loss / 3 + metrics};
 }
 
 double streaming_bytes_per_second(const GpuTimeTraits& traits) { return traits.hbm_gbytes_per_s * 1e9 * kHbmEfficiency; }

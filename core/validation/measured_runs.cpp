@@ -681,20 +681,22 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     if (auto v = optional_enum_field<LossKernel>(r, "loss_kernel")) t.loss_kernel = *v;
     if (auto f = r.optional_bool("use_cache")) t.kv_cache_in_training = *f;
     if (auto f = r.optional_bool("keeps_outputs")) t.outputs_kept = *f;
+    // The cross-entropy metrics the loop computes over each micro batch's logits (Composer's train metrics).
+    if (auto n = r.optional_integer("logit_metrics", 0)) t.logit_metrics = *n;
 }
 
 // Every field `validate` reads, at the top of a case and inside its objects. A field outside these
 // lists is refused by name: a run scored without a setting it states (a context_parallel, an
 // expert count) would be scored as a run it was not, and its row would be a wrong accuracy figure.
 // clang-format off
-constexpr std::array<std::string_view, 51> kCaseFields{
+constexpr std::array<std::string_view, 52> kCaseFields{
     "id", "source", "quote", "kind", "assumptions", "engine", "fsdp_sync_each_batch", "fsdp_checkpoint_early_stop", "attention_kernel", "loss_kernel", "model", "gpus", "gpus_per_node", "gpu", "nodes",
     "inter_node_gbits_per_s", "nics_per_node", "stage", "offload_optimizer", "offload_param", "pin_memory", "deepspeed_version",
     "tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "pipeline_send", "reduce_bucket_size",
     "stage3_max_live_parameters", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold",
     "overlap_comm", "precision", "optimizer", "micro_batch", "grad_accum", "seq", "checkpointing",
     "flash_attention", "attention_softmax", "lm_head", "cpu_checkpointing", "partition_activations", "lora", "measured", "transformers", "use_cache",
-    "keeps_outputs", "gradient_accumulation", "tile_factor", "gather_16bit_weights_on_model_save"};
+    "keeps_outputs", "logit_metrics", "gradient_accumulation", "tile_factor", "gather_16bit_weights_on_model_save"};
 constexpr std::array<std::string_view, 8> kModelFields{"name", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab"};
 constexpr std::array<std::string_view, 2> kGpuFields{"type", "memory_gib"};
 constexpr std::array<std::string_view, 3> kMeasuredFields{"value", "unit", "what"};

@@ -214,6 +214,7 @@ private slots:
                                                 "--grad-accumulation",
                                                 "--kv-cache",
                                                 "--keep-outputs",
+                                                "--logit-metrics",
                                                 "--fused-optimizer",
                                                 "--optimizer-storage",
                                                 "--load-dtype",
@@ -265,7 +266,7 @@ private slots:
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{105});
+        QCOMPARE(expected.size(), std::size_t{106});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -58,6 +58,7 @@ private slots:
         start.training.loss_kernel = LossKernel::Chunked;  // a setting of the previous job is replaced
         start.training.optimizer_storage = OptimizerStorage::EightBit;
         start.training.outputs_kept = true;
+        start.training.logit_metrics = 2;
         start.finetune.freeze_layers = 4;
         const Scenario s = with_job(start, parse_job(job.toStdString()));
         QCOMPARE(QString::fromLatin1(to_string(s.job)), job);
@@ -68,6 +69,7 @@ private slots:
         QCOMPARE(s.finetune.freeze_layers, std::int64_t{0});
         QCOMPARE(QString::fromLatin1(to_string(s.training.optimizer_storage)), optimizerStorage);
         QVERIFY(!s.training.outputs_kept);
+        QCOMPARE(s.training.logit_metrics, std::int64_t{0});
         QCOMPARE(s.training.auto_checkpointing, recompute == QLatin1String("auto"));
         if (recompute != QLatin1String("auto")) QCOMPARE(QString::fromLatin1(to_string(s.training.checkpointing)), recompute);
         QCOMPARE(s.training.tiled_mlp, alst);

@@ -164,6 +164,12 @@ private slots:
         QTest::newRow("optimizer.step() under the Trainer, sentence-transformers#3214")
             << QStringList{QStringLiteral("train"), QStringLiteral("_inner_training_loop"), QStringLiteral("step")}
             << QStringLiteral("optimizer step");
+        // Composer's train metrics after the backward (trainer.py _train_microbatch -> _eval_train_metrics
+        // -> update_metric -> LanguageCrossEntropy.update -> cross_entropy): the metrics, not the loss.
+        QTest::newRow("Composer's train metrics over the logits")
+            << QStringList{QStringLiteral("_train_microbatch"), QStringLiteral("_eval_train_metrics"), QStringLiteral("update_metric"),
+                           QStringLiteral("update"), QStringLiteral("cross_entropy")}
+            << QStringLiteral("metrics");
         QTest::newRow("no frame") << QStringList{} << QStringLiteral("unknown");
     }
     void moments() {

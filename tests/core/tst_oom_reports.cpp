@@ -14,6 +14,7 @@
 #include "core/memory/memory_model.h"
 #include "core/model/enum_names.h"
 #include "core/presets/default_scenario.h"
+#include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/presets/preset_table.h"
 #include "test_data.h"
@@ -754,6 +755,48 @@ private slots:
         QVERIFY(find(terms, "the fp32 master partition").bytes == 0);
         QCOMPARE(QString::fromStdString(find(terms, "an optimizer moment").formula),
                  QStringLiteral("2 bytes x 13.90B parameters / 4 ranks"));
+    }
+
+    // Composer's train metrics after a micro batch's backward (trainer.py _eval_train_metrics):
+    // LanguageCrossEntropy's cross_entropy asks for autocast's fp32 copy of the logits, 4 bytes x
+    // 128 x 512 tokens x 50,368 = 12.30 GiB. The moment is the metrics', planned with one metric
+    // where the plan had none, and the remedies name llm-foundry's use_train_metrics.
+    void composer_train_metrics_moment() {
+        const std::string text =
+            "Traceback (most recent call last):\n"
+            "  File \"/usr/lib/python3/dist-packages/composer/trainer/trainer.py\", line 2475, in _train_microbatch\n"
+            "    self._eval_train_metrics(device_batch)\n"
+            "  File \"/usr/lib/python3/dist-packages/composer/trainer/trainer.py\", line 2171, in _eval_train_metrics\n"
+            "    self._original_model.update_metric(\n"
+            "  File \"/usr/lib/python3/dist-packages/composer/models/huggingface.py\", line 479, in update_metric\n"
+            "    metric.update(outputs, self.labels)\n"
+            "  File \"/usr/lib/python3/dist-packages/composer/metrics/nlp.py\", line 121, in update\n"
+            "    losses = self.loss_fn(logits, target)\n"
+            "  File \"/usr/lib/python3/dist-packages/torch/nn/functional.py\", line 3029, in cross_entropy\n"
+            "    return torch._C._nn.cross_entropy_loss(input, target, weight, _Reduction.get_enum(reduction), ignore_index, "
+            "label_smoothing)\n"
+            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.30 GiB. GPU 0 has a total capacity of 79.15 GiB "
+            "of which 9.80 GiB is free. Of the allocated memory 61.20 GiB is allocated by PyTorch, and 6.90 GiB is reserved by "
+            "PyTorch but unallocated.\n";
+        const OomLog log = read_oom_log(text, "composer.log");
+        QCOMPARE(log.phase, StepPhase::Metrics);
+        Scenario s = default_scenario();
+        s.model = gpt2_style(12, 768, 12, 50368, 2048);
+        s.cluster.gpu = gpu_preset("a100-80gb");
+        s.fsdp.engine = Engine::Fsdp;
+        s.zero.stage = 3;
+        s.training.seq_len = 512;
+        s.training.micro_batch = 128;
+        s.training.global_batch = 2048;
+        s.training.loss_kernel = LossKernel::Xentropy;
+        s.training.outputs_kept = true;
+        const OomDiagnosis d = diagnose_oom(log, s);
+        QCOMPARE(d.phase, StepPhase::Metrics);
+        QVERIFY(d.planned_bytes.value_or(0) > 128.0 * 512 * 50368 * (2 + 8));  // the logits and one metric's fp32 copies
+        QVERIFY(d.term);
+        QCOMPARE(QString::fromStdString(d.term->name), QStringLiteral("a train metric's fp32 copy of the logits"));
+        QVERIFY(std::any_of(d.remedies.begin(), d.remedies.end(),
+                            [](const std::string& r) { return r.find("use_train_metrics: false") != std::string::npos; }));
     }
 
     // The torch.optim temporary's fixes include the fused optimizer and ZeRO-3.

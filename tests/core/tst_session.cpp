@@ -9,6 +9,7 @@
 #include "core/io/session_version.h"
 #include "core/memory/host_memory.h"
 #include "core/memory/memory_model.h"
+#include "core/memory/step_timeline.h"
 #include "core/model/enum_names.h"
 #include "core/model/model_spec.h"
 #include "core/presets/default_scenario.h"
@@ -26,6 +27,7 @@
 #include <QDir>
 #include "test_main.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -87,7 +89,7 @@ const std::vector<std::string> kExpectedKeys = {
     "cluster.cpu_adam_params_per_second",
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.automatic_batch_sequences", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention", "training.attention_softmax", "training.lm_head",
-    "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.fp8_scaling", "training.loss_fp32_upcast", "training.loss_kernel", "training.gradient_accumulation", "training.kv_cache_in_training", "training.outputs_kept", "training.tiled_mlp",
+    "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.fp8_scaling", "training.loss_fp32_upcast", "training.loss_kernel", "training.gradient_accumulation", "training.kv_cache_in_training", "training.outputs_kept", "training.logit_metrics", "training.tiled_mlp",
     "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.data_seconds_per_sample", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
@@ -105,7 +107,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 166;
+constexpr std::size_t kFieldCount = 167;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -334,6 +336,7 @@ json flatten(const Scenario& s) {
         {"training.gradient_accumulation", to_string(t.gradient_accumulation)},
         {"training.kv_cache_in_training", t.kv_cache_in_training},
         {"training.outputs_kept", t.outputs_kept},
+        {"training.logit_metrics", t.logit_metrics},
         {"training.tiled_mlp", t.tiled_mlp},
         {"training.expandable_segments", t.expandable_segments},
         {"training.int64_kernel_indexing", t.int64_kernel_indexing},
@@ -506,7 +509,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 32);
+        QCOMPARE(kSessionVersion, 33);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -537,6 +540,7 @@ private slots:
                                   {"training.optimizer_storage", "standard"},
                                   {"training.kv_cache_in_training", false},
                                   {"training.outputs_kept", false},
+                                  {"training.logit_metrics", 0},
                                   {"training.partition_activations", false},
                                   {"training.fp8_gemms", false},
                                   {"cluster.gpu.peak_tflops_fp8", 0.0},
@@ -1218,6 +1222,30 @@ private slots:
         QVERIFY(parse_session(session_text(alst), "alst.zplan") == alst);
     }
 
+    // Version 33 stores the loop's metrics over the logits; a version-32 session (written by 2e42f97:
+    // MPT-125m's shape under FSDP on 8 A100s, estimate 726 ms a step) opens with none, as it planned.
+    // Composer's two train metrics add two fp32 cross-entropy passes over each micro batch's logits
+    // to the step and a moment after each backward holding their fp32 copies.
+    void frozen_version_32() {
+        const std::string text = read_text_file(test_data_path("sessions/v32-mpt125m-fsdp-composer-loop.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 32);
+        QVERIFY(!doc.at("training").contains("logit_metrics"));
+        const Scenario s = parse_session(text, "v32-mpt125m-fsdp-composer-loop.zplan");
+        QCOMPARE(s.training.logit_metrics, std::int64_t{0});
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+        Scenario composer = s;
+        composer.training.logit_metrics = 2;
+        QVERIFY(parse_session(session_text(composer), "composer.zplan") == composer);
+        QVERIFY(estimate_step(composer).seconds > estimate_step(s).seconds);
+        const auto has_metrics = [](const Scenario& sc) {
+            const std::vector<StepMoment> tl = step_timeline(sc, TimelineDetail::EveryLayer);
+            return std::any_of(tl.begin(), tl.end(), [](const StepMoment& m) { return m.phase == StepPhase::Metrics; });
+        };
+        QVERIFY(!has_metrics(s));
+        QVERIFY(has_metrics(composer));
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -1249,7 +1277,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 32); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 33); "
                                     "upgrade zero-planner"));
         }
     }
@@ -1262,9 +1290,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 32); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 33); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 32)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 33)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

@@ -120,6 +120,39 @@ private slots:
         if (!skips) QCOMPARE(early.seconds, rerun.seconds);
     }
 
+    // Composer's train metrics (Training::logit_metrics; llm-foundry sets LanguageCrossEntropy and
+    // LanguagePerplexity) run a cross-entropy forward over each micro batch's logits after its
+    // backward, which autocast runs in fp32: 16-bit logits read (2), an fp32 copy written (4) and read
+    // (4), log_softmax's output written (4); logits already fp32 (transformers before 4.46 with the
+    // up-cast) skip the copy; a chunked loss returns no logits to read. Counted in the backward.
+    void logit_metrics_pass_over_the_logits_in_fp32_data() {
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<double>("bytesPerLogit");  // each metric's, each micro step
+        QTest::newRow("16-bit logits (flash-attn's fused loss): cast and log-softmax, 14") << int(LossKernel::Xentropy) << 14.0;
+        QTest::newRow("transformers' full loss: the 16-bit logits as returned, 14") << int(LossKernel::Full) << 14.0;
+        QTest::newRow("transformers < 4.46: fp32 logits, log-softmax alone, 8") << int(LossKernel::Shifted) << 8.0;
+        QTest::newRow("Liger's chunked loss: no logits to read, 0") << int(LossKernel::Chunked) << 0.0;
+    }
+    void logit_metrics_pass_over_the_logits_in_fp32() {
+        QFETCH(int, kernel);
+        QFETCH(double, bytesPerLogit);
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
+        s.fsdp.engine = Engine::Fsdp;
+        s.zero.stage = 3;
+        s.training.micro_batch = 2;
+        s.training.global_batch = 64;  // 4 micro steps
+        s.training.loss_kernel = static_cast<LossKernel>(kernel);
+        Scenario composer = s;
+        composer.training.logit_metrics = 2;
+        const StepTime without = estimate_step(s), with = estimate_step(composer);
+        const double logits = 2.0 * 4096.0 * 32000.0, micro_steps = 4;
+        const double seconds = micro_steps * 2 * bytesPerLogit * logits / streaming_bytes_per_second(s.cluster.gpu);
+        QCOMPARE(with.compute.memory_seconds - without.compute.memory_seconds, seconds);
+        QCOMPARE(with.compute.backward_seconds - without.compute.backward_seconds, seconds / micro_steps);
+        QCOMPARE(with.compute.forward_seconds, without.compute.forward_seconds);
+        QCOMPARE(with.hardware_flops, without.hardware_flops);  // no matmul: the MFU's FLOPs are the model's
+    }
+
     // Local attention layers under flash attention compute only their window's or chunk's pairs:
     // the attention time scales by attention_pair_share; without flash attention (the whole
     // score matrix computed, then masked) and in the MFU's FLOP count nothing changes.

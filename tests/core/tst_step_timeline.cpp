@@ -18,6 +18,7 @@
 
 #include "test_main.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace zp;
@@ -367,6 +368,42 @@ private slots:
         s.training.loss_kernel = LossKernel::Chunked;
         s.zero.stage = 2;
         QVERIFY(estimate_memory(s).peak.phase != StepPhase::Loss);
+    }
+
+    // Composer's train metrics after each micro batch's backward (Training::logit_metrics): the
+    // logits they read stay (the loop keeps its output, or they live until the metrics are done)
+    // and one metric at a time holds autocast's fp32 copy and log_softmax's fp32 output, 8 bytes a
+    // logit (4 when the logits are fp32 already); gradients as the backward left them.
+    void logit_metrics_hold_fp32_copies_after_the_backward_data() {
+        QTest::addColumn<bool>("kept");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<double>("heldPerLogit");  // logits and the metric's tensors, bytes
+        QTest::newRow("kept 16-bit logits + fp32 copy + log-softmax") << true << int(LossKernel::Xentropy) << 2.0 + 8.0;
+        QTest::newRow("logits alive until the metrics are done") << false << int(LossKernel::Full) << 2.0 + 8.0;
+        QTest::newRow("fp32 logits (transformers < 4.46): no copy") << true << int(LossKernel::Shifted) << 4.0 + 4.0;
+    }
+    void logit_metrics_hold_fp32_copies_after_the_backward() {
+        QFETCH(bool, kept);
+        QFETCH(int, kernel);
+        QFETCH(double, heldPerLogit);
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
+        s.fsdp.engine = Engine::Fsdp;
+        s.zero.stage = 3;
+        s.training.micro_batch = 4;
+        s.training.global_batch = 32;
+        s.training.seq_len = 4096;
+        s.training.checkpointing = Checkpointing::Full;
+        s.training.outputs_kept = kept;
+        s.training.loss_kernel = static_cast<LossKernel>(kernel);
+        const auto plain = step_timeline(s, TimelineDetail::PeakCandidates);
+        QVERIFY(std::none_of(plain.begin(), plain.end(), [](const StepMoment& m) { return m.phase == StepPhase::Metrics; }));
+        s.training.logit_metrics = 2;
+        const auto t = step_timeline(s, TimelineDetail::PeakCandidates);
+        const StepMoment metrics = at(t, StepPhase::Metrics);
+        const StepMoment reduce = at(t, StepPhase::GradientReduce);
+        QCOMPARE(metrics.activations_bytes, heldPerLogit * 4.0 * 4096.0 * 32000.0);
+        QCOMPARE(metrics.gradients_bytes, reduce.gradients_bytes);  // FSDP reduced its shards in the backward
+        QCOMPARE(metrics.params_bytes + metrics.optimizer_states_bytes, reduce.params_bytes + reduce.optimizer_states_bytes);
     }
 
     // Review findings, each a fact of DeepSpeed's code:

@@ -817,7 +817,7 @@ void MainWindow::showHowComputed() {
            "moment); the outline is the step's peak reserve.</p>"
            "<h3>Peak and fit</h3>"
            "<p>Whether a setup fits is decided on the step's peak: the memory allocated at every moment of "
-           "one step (start-up, each forward layer, the loss, each backward layer, the gradient reduce, the optimizer step, "
+           "one step (start-up, each forward layer, the loss, each backward layer, the loop's metrics over the logits when it computes them, the gradient reduce, the optimizer step, "
            "the parameter gather), with PyTorch's caching allocator reserving on top of it a share of the bytes allocated "
            "and freed within the step (x%6, ZeRO-3 x%7; activations, allocated in the same sizes every micro step, x%10). <b>Peak reserved</b> plus the CUDA context is what nvidia-smi "
            "shows (the dashed box, and the line in Memory over one step). <b>What must fit</b> is the peak of allocated "

@@ -269,6 +269,26 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
     return setup_from_log(raw, oom, source_name, default_scenario());
 }
 
+namespace {
+// What the traceback's frames show of the run, whatever the log set.
+void apply_traceback_facts(const OomLog& oom, LogSetup& out) {
+    Scenario& s = out.scenario;
+    // A traceback through torch.optim's Adam kernels (torch_optimizer_frame) shows torch's
+    // optimizer, whatever was set.
+    if (const std::string f = torch_optimizer_frame(oom); !f.empty() && (s.training.fused_optimizer || !out.fields.count("optimizer"))) {
+        s.training.fused_optimizer = false;
+        out.read.push_back("torch.optim's optimizer (the traceback's " + f + ")");
+        out.fields.insert("optimizer");
+    }
+    // One through the loop's metrics (Composer's _eval_train_metrics) shows the loop computes them
+    // over the logits: at least the one that failed (Training::logit_metrics).
+    if (oom.moment == OomMoment::InStep && oom.phase == StepPhase::Metrics && s.training.logit_metrics == 0) {
+        s.training.logit_metrics = 1;
+        out.read.push_back("a train metric over the logits (the traceback's " + oom.deciding_frame + ")");
+    }
+}
+}  // namespace
+
 LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::string& source_name, const Scenario& base) {
     LogSetup out;
     Scenario& s = out.scenario;
@@ -368,13 +388,7 @@ LogSetup setup_from_log(std::string_view raw, const OomLog& oom, const std::stri
             out.fields.insert("optimizer");
         }
     }
-    // A traceback through torch.optim's Adam kernels (torch_optimizer_frame) shows torch's
-    // optimizer, whatever was set.
-    if (const std::string f = torch_optimizer_frame(oom); !f.empty() && (s.training.fused_optimizer || !out.fields.count("optimizer"))) {
-        s.training.fused_optimizer = false;
-        out.read.push_back("torch.optim's optimizer (the traceback's " + f + ")");
-        out.fields.insert("optimizer");
-    }
+    apply_traceback_facts(oom, out);
     if (auto v = first_match(text, "_len", R"(\b(?:cutoff_len|max_seq_length|max_length|seq_length)[=: ]+([0-9]{1,7}))")) {
         s.training.seq_len = std::stoll(*v);
         out.read.push_back("sequence " + *v);

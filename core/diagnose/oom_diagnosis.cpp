@@ -12,6 +12,7 @@
 #include "core/model/engine.h"
 #include "core/model/enum_names.h"
 #include "core/model/layer_modules.h"
+#include "core/model/logits.h"
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/precision.h"
@@ -473,12 +474,21 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
                    format_fixed(logit_bytes, 0) + " bytes x micro batch " + std::to_string(t.micro_batch) + " x " +
                        std::to_string(t.seq_len) + " tokens x " + format_count(vocab) + " vocabulary",
                    logit_bytes * static_cast<double>(t.micro_batch) * static_cast<double>(t.seq_len) * vocab, StepPhase::Loss});
-    // The loop's metrics (Training::logit_metrics): autocast's fp32 copy of the logits, then log_softmax's.
-    if (t.logit_metrics > 0)
-        out.push_back({"a train metric's fp32 copy of the logits",
-                       "4 bytes x micro batch " + std::to_string(t.micro_batch) + " x " + std::to_string(t.seq_len) + " tokens x " +
-                           format_count(vocab) + " vocabulary",
-                       4.0 * static_cast<double>(t.micro_batch) * static_cast<double>(t.seq_len) * vocab, StepPhase::Metrics});
+    // The loop's metrics (Training::logit_metrics, core/model/logits.h): the log-probabilities in the
+    // logits' dtype, then autocast's fp32 copy of them for nll_loss.
+    if (t.logit_metrics > 0 && returns_logits(t)) {
+        const double logit_bytes_returned = returned_logit_bytes(t);
+        const auto per_token = [&](double bytes) {
+            return format_fixed(bytes, 0) + " bytes x micro batch " + std::to_string(t.micro_batch) + " x " + std::to_string(t.seq_len) +
+                   " tokens x " + format_count(vocab) + " vocabulary";
+        };
+        const double logits = static_cast<double>(t.micro_batch) * static_cast<double>(t.seq_len) * vocab;
+        out.push_back(
+            {"a train metric's log-probabilities", per_token(logit_bytes_returned), logit_bytes_returned * logits, StepPhase::Metrics});
+        if (metric_casts_to_fp32(s))
+            out.push_back({"a train metric's fp32 copy of the log-probabilities (autocast, for nll_loss)", per_token(4.0), 4.0 * logits,
+                           StepPhase::Metrics});
+    }
     if (z.stage >= 1)
         out.push_back({"a gradient reduce bucket",
                        format_fixed(k, 0) + " bytes x reduce_bucket_size " + format_count(z.reduce_bucket_elems), k * z.reduce_bucket_elems,
@@ -574,38 +584,9 @@ std::optional<OomFix> recommended_plan_fix(const Scenario& s) {
                   b.step.seconds};
 }
 
-std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std::optional<OomTerm>& term, const RemedyContext& context) {
-    std::vector<std::optional<OomFix>> out;
-    const bool temporary = term && term->name.rfind("torch.optim's temporary", 0) == 0;
-    const bool creates_moment = context.creates_moment || (term && term->name.rfind("an optimizer moment", 0) == 0);
-    // torch.optim's foreach temporaries exist in its step only: elsewhere the kernel changes nothing.
-    // With the optimizer offloaded DeepSpeed steps it with DeepSpeedCPUAdam on the host: no GPU
-    // kernel to choose (a user review: the fix was listed at the run's own 88.61 GiB).
-    // Where the failing allocation creates a moment a fused kernel creates it too (fused_adam.py).
-    if (((!s.training.fused_optimizer && phase == StepPhase::OptimizerStep) || temporary) && !creates_moment &&
-        s.zero.offload_optimizer == OffloadDevice::None) {
-        Scenario f = s;
-        f.training.fused_optimizer = true;
-        out.push_back(fix_of(is_fsdp(s.fsdp)
-                                 ? "torch.optim's fused AdamW (fused=True; the Trainer's optim adamw_torch_fused) instead of its "
-                                   "foreach kernel"
-                                 : "DeepSpeed's fused Adam (an \"optimizer\" block in ds_config) instead of torch.optim's",
-                             f));
-    }
-    if ((phase == StepPhase::Forward || phase == StepPhase::Backward || phase == StepPhase::Loss) && s.training.micro_batch > 1) {
-        Scenario f = s;
-        f.training.micro_batch = std::max<std::int64_t>(s.training.micro_batch / 2, 1);
-        f.training.auto_micro_batch = false;
-        out.push_back(fix_of("micro batch " + std::to_string(f.training.micro_batch) + " with twice the accumulation", f));
-    }
-    if (s.training.checkpointing != Checkpointing::Full && phase != StepPhase::StartUp && phase != StepPhase::OptimizerStep) {
-        Scenario f = s;
-        f.training.checkpointing = Checkpointing::Full;
-        f.training.auto_checkpointing = false;
-        out.push_back(fix_of("activation checkpointing (gradient_checkpointing=True)", f));
-    }
-    // What the model's output holds (core/memory/step_timeline.cpp add_output_terms): its KV cache
-    // and, kept by the loop, the previous step's output.
+// What the model's output holds (core/memory/step_timeline.cpp add_output_terms): its KV cache
+// and, kept by the loop, the previous step's output; and the loss over the whole logits.
+void add_output_and_loss_fixes(const Scenario& s, StepPhase phase, const RemedyContext& context, std::vector<std::optional<OomFix>>& out) {
     if (s.training.kv_cache_in_training && s.training.checkpointing == Checkpointing::Full && phase != StepPhase::StartUp) {
         Scenario f = s;
         f.training.kv_cache_in_training = false;
@@ -630,6 +611,47 @@ std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std
         f.training.loss_fp32_upcast = false;
         out.push_back(fix_of("Megatron's --fp16-lm-cross-entropy (the loss on the 16-bit logits, no fp32 copy)", f));
     }
+}
+
+std::vector<OomFix> capacity_fixes(const Scenario& s, StepPhase phase, const std::optional<OomTerm>& term, const RemedyContext& context) {
+    std::vector<std::optional<OomFix>> out;
+    const bool temporary = term && term->name.rfind("torch.optim's temporary", 0) == 0;
+    const bool creates_moment = context.creates_moment || (term && term->name.rfind("an optimizer moment", 0) == 0);
+    // torch.optim's foreach temporaries exist in its step only: elsewhere the kernel changes nothing.
+    // With the optimizer offloaded DeepSpeed steps it with DeepSpeedCPUAdam on the host: no GPU
+    // kernel to choose (a user review: the fix was listed at the run's own 88.61 GiB).
+    // Where the failing allocation creates a moment a fused kernel creates it too (fused_adam.py).
+    if (((!s.training.fused_optimizer && phase == StepPhase::OptimizerStep) || temporary) && !creates_moment &&
+        s.zero.offload_optimizer == OffloadDevice::None) {
+        Scenario f = s;
+        f.training.fused_optimizer = true;
+        out.push_back(fix_of(is_fsdp(s.fsdp)
+                                 ? "torch.optim's fused AdamW (fused=True; the Trainer's optim adamw_torch_fused) instead of its "
+                                   "foreach kernel"
+                                 : "DeepSpeed's fused Adam (an \"optimizer\" block in ds_config) instead of torch.optim's",
+                             f));
+    }
+    if ((phase == StepPhase::Forward || phase == StepPhase::Backward || phase == StepPhase::Loss || phase == StepPhase::Metrics) &&
+        s.training.micro_batch > 1) {
+        Scenario f = s;
+        f.training.micro_batch = std::max<std::int64_t>(s.training.micro_batch / 2, 1);
+        f.training.auto_micro_batch = false;
+        out.push_back(fix_of("micro batch " + std::to_string(f.training.micro_batch) + " with twice the accumulation", f));
+    }
+    // The loop's metrics over the logits (llm-foundry's model.use_train_metrics: false).
+    if (phase == StepPhase::Metrics && s.training.logit_metrics > 0) {
+        Scenario f = s;
+        f.training.logit_metrics = 0;
+        out.push_back(fix_of("no train metrics over the logits (llm-foundry: model.use_train_metrics: false)", f));
+    }
+    if (s.training.checkpointing != Checkpointing::Full && phase != StepPhase::StartUp && phase != StepPhase::OptimizerStep &&
+        phase != StepPhase::Metrics) {
+        Scenario f = s;
+        f.training.checkpointing = Checkpointing::Full;
+        f.training.auto_checkpointing = false;
+        out.push_back(fix_of("activation checkpointing (gradient_checkpointing=True)", f));
+    }
+    add_output_and_loss_fixes(s, phase, context, out);
     // At data parallelism 1 no stage partitions anything (oom_remedies, DeepSpeed#237): ZeRO-3 there
     // only adds its buffers.
     if (s.zero.stage < 3 && data_parallel_size(s) > 1) {
@@ -759,13 +781,6 @@ std::string torch_optimizer_frame(const OomLog& log) {
 }
 
 OomDiagnosis diagnose_oom(const OomLog& log, const Scenario& s, bool zero_known) {
-    // An out-of-memory in the loop's metrics says the loop computes them: a plan without any is
-    // planned with one (Composer's _eval_train_metrics updates each in turn).
-    if (log.moment == OomMoment::InStep && log.phase == StepPhase::Metrics && s.training.logit_metrics == 0) {
-        Scenario with = s;
-        with.training.logit_metrics = 1;
-        return diagnose_oom(log, with, zero_known);
-    }
     OomDiagnosis d;
     const RemedyContext context = remedy_context(log);
     d.cause = oom_cause(log, &d.evidence, &d.advice);

@@ -436,8 +436,11 @@ std::vector<OomRemedy> oom_remedy_list(OomMoment moment, StepPhase phase) {
                 {Any, "a smaller micro batch or sequence"}};
     case StepPhase::Metrics:
         // llm-foundry's models take use_train_metrics from the model config (modeling_mpt.py at
-        // b2a43a1 line 698); each metric up-casts the whole micro batch's logits.
-        return {{Any, "no train metrics over the logits (llm-foundry: model.use_train_metrics: false), or fewer of them"},
+        // b2a43a1 line 698; its May 2023 MosaicGPT set them unconditionally); each metric makes the
+        // whole micro batch's log-probabilities.
+        return {{Any,
+                 "no train metrics over the logits (llm-foundry's MPT and Hugging Face models: model.use_train_metrics: false), "
+                 "or fewer of them"},
                 {Any, "a smaller micro batch or sequence"}};
     case StepPhase::GradientReduce:
         // contiguous_gradients keeps the rank's gradient partition in one buffer (stage_1_and_2.py

@@ -504,10 +504,13 @@ double returned_logits(const Scenario& s) {
 // inputs: without recompute they are among the layer's saved tensors already, so they count only
 // when the layer is recomputed; then they stay from the layer's forward until the output is
 // dropped. A loop that keeps the output keeps the previous step's, with its logits as returned,
-// through this step's forward and loss, and this step's through the optimizer step.
+// through this step's forward and loss, and this step's through the optimizer step. One that
+// computes metrics over the logits after the backward (Training::logit_metrics) holds this step's
+// output through the backward, until they are done.
 void add_output_terms(Terms& x, const Scenario& s, const Basis& b) {
     const Training& t = s.training;
-    if (!t.kv_cache_in_training && !t.outputs_kept) return;  // the Trainer's case: the output holds nothing past the loss
+    const bool read_after_backward = t.outputs_kept || t.logit_metrics > 0;
+    if (!t.kv_cache_in_training && !read_after_backward) return;  // the Trainer's case: the output holds nothing past the loss
     const ModelSpec& m = s.model;
     const Parallelism& par = s.parallel;
     const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
@@ -516,24 +519,24 @@ void add_output_terms(Terms& x, const Scenario& s, const Basis& b) {
     const double head_dim = m.head_dim > 0 ? static_cast<double>(m.head_dim) : static_cast<double>(m.hidden) / heads;
     const double kv_heads = static_cast<double>(m.kv_heads > 0 ? m.kv_heads : m.heads);
     if (t.kv_cache_in_training && t.checkpointing == Checkpointing::Full) x.kv_per_layer = 2.0 * sb * kv_heads * head_dim * b.k / tp;
-    if (!t.outputs_kept) return;
+    if (!read_after_backward) return;
     const double logits = returned_logits(s) * returned_logit_bytes(t);
     const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
-    x.previous_output = x.kept_output = layers * x.kv_per_layer + logits;
+    if (t.outputs_kept) x.previous_output = x.kept_output = layers * x.kv_per_layer + logits;
     x.kept_logits = logits;
     // flash-attn's fused cross-entropy saved these very logits for its backward (loss_backward):
     // the kept output holds the same tensor, counted once.
     if (t.loss_kernel == LossKernel::Xentropy) x.loss_backward -= logits;
 }
 
-// The loop's metrics over the logits after the backward (Training::logit_metrics): the logits they
-// read (the kept output, or the logits alive until the metrics are done) and, one metric at a time,
-// its fp32 copy and log-softmax output (core/model/logits.h).
+// The loop's metrics over the logits after the backward (Training::logit_metrics): the output they
+// read, held since the forward (add_output_terms: its logits and any returned keys and values) and,
+// one metric at a time, its log-probabilities and their fp32 copy (core/model/logits.h).
 void add_metric_terms(Terms& x, const Scenario& s) {
-    const Training& t = s.training;
-    const double logits = t.logit_metrics > 0 ? returned_logits(s) : 0.0;
+    const double logits = s.training.logit_metrics > 0 ? returned_logits(s) : 0.0;
     if (logits <= 0) return;
-    x.metric_working = std::max(x.kept_output, logits * returned_logit_bytes(t)) + logits * metric_held_bytes_per_logit(t);
+    const double layers = static_cast<double>(std::max<std::int64_t>(s.model.layers, 1));
+    x.metric_working = layers * x.kv_per_layer + x.kept_logits + logits * metric_held_bytes_per_logit(s);
 }
 
 Terms terms(const Scenario& s, const TimelineInputs& in) {
@@ -572,10 +575,12 @@ StepMoment moment(const Terms& x, StepPhase phase, std::int64_t layer, const cha
 }
 
 // The loop's metrics over the logits, after each micro step's backward (add_metric_terms): the
-// gradients as the backward left them, the logits and one metric's fp32 tensors.
+// gradients as the backward left them (ZeRO-2's epilogue has added a renewed partition into the
+// kept one; at ZeRO-0/1 the boundary micro step's backward has reduced, engine.py
+// allreduce_gradients, so its reduced partition is there too), the output and one metric's tensors.
 StepMoment metrics_moment(const Terms& x) {
-    StepMoment mo = moment(x, StepPhase::Metrics, 0, QT_TRANSLATE_NOOP("Core", "the loop's metrics over the logits (fp32 copies)"));
-    mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full) + x.grads_partition_renewed;
+    StepMoment mo = moment(x, StepPhase::Metrics, 0, QT_TRANSLATE_NOOP("Core", "the loop's metrics over the logits"));
+    mo.gradients_bytes += std::max(x.held_across_micro_steps, x.grads_full) + x.grads_at_reduce;
     mo.activations_bytes += x.metric_working + x.pipeline_held;
     return mo;
 }

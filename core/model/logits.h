@@ -18,16 +18,27 @@ inline double returned_logit_bytes(const Training& t) {
 // Chunked) never builds them.
 inline bool returns_logits(const Training& t) { return t.loss_kernel != LossKernel::Chunked; }
 
-// One metric is a torch.nn.CrossEntropyLoss forward over the returned logits under no_grad in the
-// precision context, where autocast runs cross_entropy in fp32 (PyTorch's AMP op reference, "CUDA
-// Ops that can autocast to float32"): an fp32 copy of 16-bit logits (none of fp32 ones), then
-// log_softmax's fp32 output; nll_loss picks one a row. Per logit:
-//   held beside the logits   the copy and the output, 4 + 4 bytes (4 when the logits are fp32)
-//   HBM traffic              the cast's read and write, log_softmax's read and write: 2 + 4 + 4 + 4
-inline double metric_held_bytes_per_logit(const Training& t) { return (returned_logit_bytes(t) < 4.0 ? 4.0 : 0.0) + 4.0; }
-inline double metric_traffic_bytes_per_logit(const Training& t) {
-    const double in = returned_logit_bytes(t);
-    return (in < 4.0 ? in + 4.0 : 0.0) + 4.0 + 4.0;
+// Whether the loop's metrics run under autocast: Composer's precision context is torch.autocast for
+// amp_bf16 / amp_fp16, and no context when DeepSpeed runs the model (composer/trainer/trainer.py
+// _get_precision_context: nullcontext() if deepspeed_enabled; v0.16.4 lines 312-315).
+inline bool metrics_under_autocast(const Scenario& s) { return is_fsdp(s.fsdp); }
+
+// One metric is a torch.nn.CrossEntropyLoss forward over the returned logits under no_grad
+// (Training::logit_metrics). cross_entropy_loss runs log_softmax in the logits' own dtype (PyTorch
+// aten/src/ATen/native/LossNLL.cpp cross_entropy_loss: at::log_softmax(self, class_dim,
+// self.scalar_type()), an explicit dtype autocast keeps), then nll_loss, which autocast runs in fp32
+// (aten/src/ATen/autocast_mode.h AT_FORALL_FP32): 16-bit log-probabilities get an fp32 copy; nll_loss
+// reads one a row. Per logit of `in` bytes, one read and one write a kernel:
+//   held beside the logits   the log-probabilities and their fp32 copy, in + 4 (in alone without the cast)
+//   HBM traffic              log_softmax's read and write, the cast's: 2 in + in + 4 (2 in without it)
+// 16-bit under autocast: 6 held, 10 moved; fp32 logits: 4 and 8; 16-bit without autocast: 2 and 4.
+inline bool metric_casts_to_fp32(const Scenario& s) { return metrics_under_autocast(s) && returned_logit_bytes(s.training) < 4.0; }
+inline double metric_held_bytes_per_logit(const Scenario& s) {
+    return returned_logit_bytes(s.training) + (metric_casts_to_fp32(s) ? 4.0 : 0.0);
+}
+inline double metric_traffic_bytes_per_logit(const Scenario& s) {
+    const double in = returned_logit_bytes(s.training);
+    return 2.0 * in + (metric_casts_to_fp32(s) ? in + 4.0 : 0.0);
 }
 
 }  // namespace zp

@@ -196,8 +196,8 @@ struct Training {
     // LanguageCrossEntropy and LanguagePerplexity (llmfoundry/models/mpt/modeling_mpt.py at b2a43a1
     // lines 698-700, use_train_metrics defaulting to True; mosaic_gpt.py at 300cc5c58 lines 487-490):
     // 2. Each is a torch.nn.CrossEntropyLoss over the logits (composer/metrics/nlp.py
-    // LanguageCrossEntropy.update), cast to fp32 by autocast (core/time/compute_time.cpp
-    // loss_seconds). 0: the Trainer's loop and DeepSpeed's examples, which compute none.
+    // LanguageCrossEntropy.update): what it moves and holds, core/model/logits.h. 0: the Trainer's
+    // loop and DeepSpeed's examples, which compute none.
     std::int64_t logit_metrics = 0;
     // ALST's TiledMLP (DeepSpeed runtime/sequence_parallel/ulysses_sp.py TiledMLP): the MLP runs in
     // shards of about `hidden` tokens under no_grad, keeps only its input for backward and

@@ -152,20 +152,19 @@ double gpu_optimizer_seconds(const Training& t, double params, const Rates& r) {
 // and then its exponentials' sum; cunn_SoftMaxXEntropyBackward reads it once more and writes the
 // gradient): four passes of the logits' dtype, 8 bytes in 16 bits, half of them in each direction.
 // After the backward, each of the loop's metrics over the logits (Training::logit_metrics) passes
-// over them again (core/model/logits.h metric_traffic_bytes_per_logit): counted in the backward,
-// which it follows.
+// over them again, `metric_bytes` a logit (core/model/logits.h metric_traffic_bytes_per_logit): in
+// the total, apart from the backward.
 struct LossSeconds {
-    double total = 0, forward = 0, backward = 0;
+    double total = 0, forward = 0, backward = 0, metrics = 0;
 };
-LossSeconds loss_seconds(const Training& t, double logits, const Rates& r) {
-    const double metrics =
-        returns_logits(t) ? static_cast<double>(t.logit_metrics) * logits * metric_traffic_bytes_per_logit(t) / r.bytes_per_s : 0.0;
+LossSeconds loss_seconds(const Training& t, double logits, double metric_bytes, const Rates& r) {
+    const double metrics = returns_logits(t) ? static_cast<double>(t.logit_metrics) * logits * metric_bytes / r.bytes_per_s : 0.0;
     if (t.loss_kernel == LossKernel::Xentropy) {
         const double loss = logits * 4.0 * bytes_per_element(t.precision) / r.bytes_per_s;
-        return {loss + metrics, loss / 2, loss / 2 + metrics};
+        return {loss + metrics, loss / 2, loss / 2, metrics};
     }
     const double loss = logits * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;
-    return {loss + metrics, loss / 3, 2 * loss / 3 + metrics};
+    return {loss + metrics, loss / 3, 2 * loss / 3, metrics};
 }
 
 double streaming_bytes_per_second(const GpuTimeTraits& traits) { return traits.hbm_gbytes_per_s * 1e9 * kHbmEfficiency; }
@@ -250,7 +249,8 @@ LayerRecompute layer_recompute(const ModelSpec& m, const Training& t, bool skips
 
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks, const FineTune& f, double routed_slots_per_token, const RankShare& share,
-                         double gemm_efficiency_scale, double flash_attention_scale, bool recompute_early_stop) {
+                         double gemm_efficiency_scale, double flash_attention_scale, bool recompute_early_stop,
+                         double metric_bytes_per_logit) {
     const GpuTimeTraits traits = gpu_time_traits(gpu);
     const double elem = bytes_per_element(t.precision);
     const Rates r = rates_at(gemm_peak_tflops(t.precision, gpu, traits), traits, gemm_efficiency_scale, flash_attention_scale);
@@ -332,7 +332,7 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double V = static_cast<double>(m.vocab);
     const double head_f =
         linear(T, h, V / tp, t.fp8_gemms && runs_in_fp8(m.hidden, m.vocab));  // vocabulary-parallel under tensor parallelism
-    const LossSeconds loss = loss_seconds(t, T * V / tp, r);
+    const LossSeconds loss = loss_seconds(t, T * V / tp, metric_bytes_per_logit, r);
 
     const double G = static_cast<double>(gas);
     const double full = t.checkpointing == Checkpointing::Full ? 1.0 : 0.0;
@@ -343,7 +343,8 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     // A frozen LM head (LoRA without it in modules_to_save) computes only its input gradient.
     const double head_b = (f.adapters() && !f.train_lm_head ? 1.0 : 2.0) * head_f;
     c.backward_seconds = (L * (layer_b + rc.seconds) + head_b + casts.head_backward + loss.backward) / scale;
-    c.micro_step_seconds = c.forward_seconds + c.backward_seconds;
+    c.metrics_seconds = loss.metrics / scale;
+    c.micro_step_seconds = c.forward_seconds + c.backward_seconds + c.metrics_seconds;
     c.optimizer_seconds = gpu_optimizer_seconds(t, optimizer_params, r) / scale;
     c.gemm_seconds =
         G *
@@ -371,18 +372,21 @@ ComputeTime pipeline_stage_time(const ComputeTime& whole, double stage_layers, d
     const double share = stage_layers / layers, G = static_cast<double>(gas);
     const double head = whole.head_forward_seconds + whole.head_backward_seconds;
     ComputeTime c = whole;
-    // The layers' part scaled to the stage, the head's kept whole on the last stage.
+    // The layers' part scaled to the stage, the head's (and the metrics over its logits) kept whole
+    // on the last stage.
     const double keep = last ? 1.0 : 0.0;
     const auto stage = [share, keep](double all, double head_part) { return (all - head_part) * share + keep * head_part; };
     c.forward_seconds = stage(whole.forward_seconds, whole.head_forward_seconds);
     c.backward_seconds = stage(whole.backward_seconds, whole.head_backward_seconds);
-    c.micro_step_seconds = stage(whole.micro_step_seconds, head);
+    c.metrics_seconds = keep * whole.metrics_seconds;
+    c.micro_step_seconds = stage(whole.micro_step_seconds - whole.metrics_seconds, head) + c.metrics_seconds;
     c.gemm_seconds = stage(whole.gemm_seconds, G * whole.head_gemm_seconds);
     c.attention_seconds = whole.attention_seconds * share;
     c.launch_seconds = whole.launch_seconds * share;
     // The optimizer's update is the stage's own already (its parameters were passed in).
     c.memory_seconds =
-        stage(whole.memory_seconds - whole.optimizer_seconds, G * (head - whole.head_gemm_seconds)) + whole.optimizer_seconds;
+        stage(whole.memory_seconds - whole.optimizer_seconds - G * whole.metrics_seconds, G * (head - whole.head_gemm_seconds)) +
+        G * c.metrics_seconds + whole.optimizer_seconds;
     c.total_seconds = G * c.micro_step_seconds + c.optimizer_seconds;
     return c;
 }

@@ -44,6 +44,12 @@ struct ComputeTime {
     // Of memory_seconds: summing the micro batches' gradients (core/time/step_time.cpp
     // add_gradient_accumulation; set by the step, 0 from compute_time alone).
     double accumulation_seconds = 0;
+    // The loop's metrics over the logits after each micro step's backward (Training::logit_metrics),
+    // one micro step's: in micro_step_seconds and memory_seconds, not in backward_seconds, the window
+    // step_time.cpp hides the backward's collectives in (they are done before the metrics start:
+    // FSDP's post-backward callback waits for its reduce-scatters, DeepSpeed's backward for its
+    // reduce). On a pipeline's last stage, with the head.
+    double metrics_seconds = 0;
     double total_seconds = 0;  // G micro steps + the optimizer
     // The LM head and the loss of one micro step, outside the layers (in forward_seconds and
     // backward_seconds; x G in gemm_seconds and memory_seconds): a pipeline's last stage runs them
@@ -197,6 +203,8 @@ double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& tr
 // efficiencies (Assumptions::gemm_efficiency_scale, flash_attention_scale).
 // `recompute_early_stop`: full recompute stops at a block's last saved tensor (FSDP's own
 // checkpointing: core/model/scenario.h recompute_stops_early, recompute_skips_last_linear).
+// `metric_bytes_per_logit`: what each of the loop's metrics moves a logit (core/model/logits.h
+// metric_traffic_bytes_per_logit: it depends on the engine).
 struct LayerHooks {
     double forward_seconds = 0, backward_seconds = 0;  // per layer and micro step
     // Host time to issue one kernel (Assumptions::host_seconds_per_kernel): a layer is launch-bound
@@ -208,7 +216,7 @@ struct LayerHooks {
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks = {}, const FineTune& f = {}, double routed_slots_per_token = 0,
                          const RankShare& share = {}, double gemm_efficiency_scale = 1.0, double flash_attention_scale = 1.0,
-                         bool recompute_early_stop = false);
+                         bool recompute_early_stop = false, double metric_bytes_per_logit = 0);
 
 // What Assumptions::mfu meant when it was the whole model (0.45): calibration now scales the
 // compute model by mfu / kReferenceMfu, so an unchanged 0.45 leaves it as it is and an old

@@ -7,6 +7,7 @@
 #include "core/memory/model_states.h"
 #include "core/model/experts.h"
 #include "core/model/layer_modules.h"
+#include "core/model/logits.h"
 #include "core/model/mics.h"
 #include "core/model/parallel_layout.h"
 #include "core/model/trainable_params.h"
@@ -168,16 +169,19 @@ double routed_slots(const Scenario& s) { return uses_expert_parallelism(s) ? rou
 ComputeTime cached_compute_time(ComputeTimeMemo* memo, const Scenario& s, std::int64_t gas, double optimizer_params, double scale,
                                 const LayerHooks& hooks, double routed_slots) {
     const RankShare share = rank_share(s.parallel);
+    const double metric_bytes = metric_traffic_bytes_per_logit(s);
     const auto compute = [&] {
         return compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots, share,
-                            s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale, recompute_stops_early(s.fsdp));
+                            s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale, recompute_stops_early(s.fsdp),
+                            metric_bytes);
     };
     if (!memo) return compute();
     ComputeTimeMemo::Entry& e = memo->entries[hooks.any() ? 1 : 0];
     if (!e.valid || e.gas != gas || e.optimizer_params != optimizer_params || e.scale != scale || !(e.hooks == hooks) ||
         e.routed_slots != routed_slots || !(e.share == share) || !(e.training == s.training) ||
-        e.stops_early != recompute_stops_early(s.fsdp)) {
-        e = {true, s.training, gas, optimizer_params, scale, hooks, routed_slots, share, recompute_stops_early(s.fsdp), compute()};
+        e.stops_early != recompute_stops_early(s.fsdp) || e.metric_bytes != metric_bytes) {
+        e = {true,         s.training, gas, optimizer_params, scale, hooks, routed_slots, share, recompute_stops_early(s.fsdp),
+             metric_bytes, compute()};
     }
     return e.value;
 }
@@ -829,9 +833,10 @@ StepTime estimate_step(const Scenario& s, const ParameterSplit& rank_split) { re
 
 double step_seconds_lower_bound(const Scenario& s) {
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
-    const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), launches_only(s), s.finetune,
-                                        routed_slots(s), rank_share(s.parallel), s.assumptions.gemm_efficiency_scale,
-                                        s.assumptions.flash_attention_scale, recompute_stops_early(s.fsdp));
+    const ComputeTime ct =
+        compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), launches_only(s), s.finetune, routed_slots(s),
+                     rank_share(s.parallel), s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale,
+                     recompute_stops_early(s.fsdp), metric_traffic_bytes_per_logit(s));
     const double micro = s.parallel.pipeline > 1 ? slowest_stage_time(s, ct, gas).micro_step_seconds : ct.micro_step_seconds;
     return (static_cast<double>(gas) + bubble_micro_steps(s.parallel, ct.micro_step_seconds, micro)) * micro;
 }

@@ -98,6 +98,7 @@ struct ComputeTimeMemo {
         double routed_slots = 0;
         RankShare share;
         bool stops_early = false;
+        double metric_bytes = 0;
         ComputeTime value;
     };
     std::array<Entry, 2> entries;  // ZeRO-3 asks twice: with its hooks and without

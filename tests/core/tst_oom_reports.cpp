@@ -12,6 +12,7 @@
 #include "core/io/oom_log.h"
 #include "core/io/scenario_json.h"
 #include "core/memory/memory_model.h"
+#include "core/memory/step_timeline.h"
 #include "core/model/enum_names.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
@@ -758,9 +759,10 @@ private slots:
     }
 
     // Composer's train metrics after a micro batch's backward (trainer.py _eval_train_metrics):
-    // LanguageCrossEntropy's cross_entropy asks for autocast's fp32 copy of the logits, 4 bytes x
-    // 128 x 512 tokens x 50,368 = 12.30 GiB. The moment is the metrics', planned with one metric
-    // where the plan had none, and the remedies name llm-foundry's use_train_metrics.
+    // LanguageCrossEntropy's cross_entropy asks for autocast's fp32 copy of the log-probabilities for
+    // nll_loss, 4 bytes x 128 x 512 tokens x 50,368 = 12.30 GiB. The log's setup computes at least
+    // that metric (setup_from_log), the moment is the metrics', and the remedies and the fixes name
+    // llm-foundry's use_train_metrics.
     void composer_train_metrics_moment() {
         const std::string text =
             "Traceback (most recent call last):\n"
@@ -780,6 +782,7 @@ private slots:
             "PyTorch but unallocated.\n";
         const OomLog log = read_oom_log(text, "composer.log");
         QCOMPARE(log.phase, StepPhase::Metrics);
+        QCOMPARE(setup_from_log(text, log, "composer.log").scenario.training.logit_metrics, std::int64_t{1});
         Scenario s = default_scenario();
         s.model = gpt2_style(12, 768, 12, 50368, 2048);
         s.cluster.gpu = gpu_preset("a100-80gb");
@@ -790,13 +793,21 @@ private slots:
         s.training.global_batch = 2048;
         s.training.loss_kernel = LossKernel::Xentropy;
         s.training.outputs_kept = true;
+        s.training.logit_metrics = 2;
         const OomDiagnosis d = diagnose_oom(log, s);
         QCOMPARE(d.phase, StepPhase::Metrics);
-        QVERIFY(d.planned_bytes.value_or(0) > 128.0 * 512 * 50368 * (2 + 8));  // the logits and one metric's fp32 copies
+        const std::vector<StepMoment> t = step_timeline(s, TimelineDetail::PeakCandidates);
+        const auto metrics = std::find_if(t.begin(), t.end(), [](const StepMoment& m) { return m.phase == StepPhase::Metrics; });
+        QVERIFY(metrics != t.end());
+        QCOMPARE(d.planned_bytes.value_or(0), metrics->allocated_bytes());
+        QCOMPARE(metrics->activations_bytes, 128.0 * 512 * 50368 * (2 + 6));  // the kept logits and one metric's tensors
         QVERIFY(d.term);
-        QCOMPARE(QString::fromStdString(d.term->name), QStringLiteral("a train metric's fp32 copy of the logits"));
+        QCOMPARE(QString::fromStdString(d.term->name),
+                 QStringLiteral("a train metric's fp32 copy of the log-probabilities (autocast, for nll_loss)"));
         QVERIFY(std::any_of(d.remedies.begin(), d.remedies.end(),
                             [](const std::string& r) { return r.find("use_train_metrics: false") != std::string::npos; }));
+        QVERIFY(std::any_of(d.fixes.begin(), d.fixes.end(),
+                            [](const auto& f) { return f.change.find("use_train_metrics") != std::string::npos; }));
     }
 
     // The torch.optim temporary's fixes include the fused optimizer and ZeRO-3.

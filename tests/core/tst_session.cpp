@@ -1233,6 +1233,7 @@ private slots:
         QVERIFY(!doc.at("training").contains("logit_metrics"));
         const Scenario s = parse_session(text, "v32-mpt125m-fsdp-composer-loop.zplan");
         QCOMPARE(s.training.logit_metrics, std::int64_t{0});
+        QCOMPARE(std::round(estimate_step(s).seconds * 1000), 726.0);  // what version 32 printed
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);
         Scenario composer = s;
         composer.training.logit_metrics = 2;

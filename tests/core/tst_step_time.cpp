@@ -122,22 +122,28 @@ private slots:
 
     // Composer's train metrics (Training::logit_metrics; llm-foundry sets LanguageCrossEntropy and
     // LanguagePerplexity) run a cross-entropy forward over each micro batch's logits after its
-    // backward, which autocast runs in fp32: 16-bit logits read (2), an fp32 copy written (4) and read
-    // (4), log_softmax's output written (4); logits already fp32 (transformers before 4.46 with the
-    // up-cast) skip the copy; a chunked loss returns no logits to read. Counted in the backward.
-    void logit_metrics_pass_over_the_logits_in_fp32_data() {
+    // backward: log_softmax in the logits' dtype (read and write), then under autocast (Composer's
+    // precision context, not under DeepSpeed) nll_loss's fp32 copy of the log-probabilities (read 2,
+    // write 4): 10 bytes a 16-bit logit under FSDP, 4 under DeepSpeed, 8 for fp32 logits
+    // (transformers before 4.46 with the up-cast), none without logits (a chunked loss). In the
+    // micro step but not in the backward, the window that hides the backward's collectives.
+    void logit_metrics_pass_over_the_logits_data() {
         QTest::addColumn<int>("kernel");
+        QTest::addColumn<bool>("fsdp");
         QTest::addColumn<double>("bytesPerLogit");  // each metric's, each micro step
-        QTest::newRow("16-bit logits (flash-attn's fused loss): cast and log-softmax, 14") << int(LossKernel::Xentropy) << 14.0;
-        QTest::newRow("transformers' full loss: the 16-bit logits as returned, 14") << int(LossKernel::Full) << 14.0;
-        QTest::newRow("transformers < 4.46: fp32 logits, log-softmax alone, 8") << int(LossKernel::Shifted) << 8.0;
-        QTest::newRow("Liger's chunked loss: no logits to read, 0") << int(LossKernel::Chunked) << 0.0;
+        QTest::newRow("FSDP, flash-attn's fused loss: 16-bit log-softmax and its fp32 copy, 10")
+            << int(LossKernel::Xentropy) << true << 10.0;
+        QTest::newRow("FSDP, transformers' full loss: the 16-bit logits as returned, 10") << int(LossKernel::Full) << true << 10.0;
+        QTest::newRow("FSDP, transformers < 4.46: fp32 logits, log-softmax alone, 8") << int(LossKernel::Shifted) << true << 8.0;
+        QTest::newRow("FSDP, Liger's chunked loss: no logits to read, 0") << int(LossKernel::Chunked) << true << 0.0;
+        QTest::newRow("DeepSpeed: no autocast, the 16-bit log-softmax alone, 4") << int(LossKernel::Full) << false << 4.0;
     }
-    void logit_metrics_pass_over_the_logits_in_fp32() {
+    void logit_metrics_pass_over_the_logits() {
         QFETCH(int, kernel);
+        QFETCH(bool, fsdp);
         QFETCH(double, bytesPerLogit);
         Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
-        s.fsdp.engine = Engine::Fsdp;
+        if (fsdp) s.fsdp.engine = Engine::Fsdp;
         s.zero.stage = 3;
         s.training.micro_batch = 2;
         s.training.global_batch = 64;  // 4 micro steps
@@ -146,11 +152,30 @@ private slots:
         composer.training.logit_metrics = 2;
         const StepTime without = estimate_step(s), with = estimate_step(composer);
         const double logits = 2.0 * 4096.0 * 32000.0, micro_steps = 4;
-        const double seconds = micro_steps * 2 * bytesPerLogit * logits / streaming_bytes_per_second(s.cluster.gpu);
-        QCOMPARE(with.compute.memory_seconds - without.compute.memory_seconds, seconds);
-        QCOMPARE(with.compute.backward_seconds - without.compute.backward_seconds, seconds / micro_steps);
+        const double per_micro_step = 2 * bytesPerLogit * logits / streaming_bytes_per_second(s.cluster.gpu);
+        QCOMPARE(with.compute.metrics_seconds, per_micro_step);
+        QCOMPARE(with.compute.memory_seconds - without.compute.memory_seconds, micro_steps * per_micro_step);
+        QCOMPARE(with.compute.micro_step_seconds - without.compute.micro_step_seconds, per_micro_step);
         QCOMPARE(with.compute.forward_seconds, without.compute.forward_seconds);
-        QCOMPARE(with.hardware_flops, without.hardware_flops);  // no matmul: the MFU's FLOPs are the model's
+        QCOMPARE(with.compute.backward_seconds, without.compute.backward_seconds);  // the overlap window is the backward's
+        QCOMPARE(with.hardware_flops, without.hardware_flops);                      // no matmul
+    }
+
+    // On a pipeline the metrics run where the logits are, with the head: the last stage.
+    void logit_metrics_on_the_last_pipeline_stage() {
+        Scenario s = preset_scenario("llama-2-13b", "a100-80gb", 8);
+        s.fsdp.engine = Engine::Fsdp;
+        s.training.micro_batch = 1;
+        s.training.logit_metrics = 2;
+        const ComputeTime whole = compute_time(s.model, s.training, s.cluster.gpu, 4, 1e9, 1.0, {}, {}, 0, {}, 1.0, 1.0, false, 10.0);
+        QVERIFY(whole.metrics_seconds > 0);
+        const ComputeTime first = pipeline_stage_time(whole, 10, 40, 4, false), last = pipeline_stage_time(whole, 10, 40, 4, true);
+        QCOMPARE(first.metrics_seconds, 0.0);
+        QCOMPARE(last.metrics_seconds, whole.metrics_seconds);
+        QCOMPARE(last.micro_step_seconds - first.micro_step_seconds,
+                 whole.head_forward_seconds + whole.head_backward_seconds + whole.metrics_seconds);
+        QCOMPARE(last.memory_seconds - first.memory_seconds,
+                 4 * (whole.head_forward_seconds + whole.head_backward_seconds - whole.head_gemm_seconds + whole.metrics_seconds));
     }
 
     // Local attention layers under flash attention compute only their window's or chunk's pairs:

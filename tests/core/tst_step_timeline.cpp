@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 using namespace zp;
 using zp::test::preset_scenario;
@@ -31,6 +32,18 @@ StepMoment at(const std::vector<StepMoment>& t, StepPhase phase, std::int64_t la
     for (const StepMoment& m : t)
         if (m.phase == phase && (layer == 0 || m.layer == layer)) return m;
     throw std::out_of_range(std::string("no moment ") + to_string(phase));
+}
+
+// Llama-2 7B under FSDP's FULL_SHARD on 8 A100 80GB, micro batch 4 x 4,096 tokens, 8 micro steps.
+Scenario llama7b_fsdp_4x4096(Checkpointing recompute) {
+    Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
+    s.fsdp.engine = Engine::Fsdp;
+    s.zero.stage = 3;
+    s.training.micro_batch = 4;
+    s.training.global_batch = 32;
+    s.training.seq_len = 4096;
+    s.training.checkpointing = recompute;
+    return s;
 }
 
 // LLaMA-7B, ZeRO-2 on 8 x V100 32GB, fp16, micro batch 1 x 1024, full recompute, buckets 5e8
@@ -289,15 +302,9 @@ private slots:
         QFETCH(double, atLossForward);
         QFETCH(double, atBackward);
         QFETCH(double, atStep);
-        Scenario base = preset_scenario("llama-2-7b", "a100-80gb", 8);
-        base.fsdp.engine = Engine::Fsdp;
+        Scenario base = llama7b_fsdp_4x4096(static_cast<Checkpointing>(recompute));
         base.fsdp.precision = FsdpPrecision::Mixed;
-        base.zero.stage = 3;
-        base.training.micro_batch = 4;
-        base.training.global_batch = 32;
-        base.training.seq_len = 4096;
         base.training.flash_attention = true;
-        base.training.checkpointing = static_cast<Checkpointing>(recompute);
         Scenario with = base;
         with.training.kv_cache_in_training = kvCache;
         with.training.outputs_kept = kept;
@@ -313,13 +320,7 @@ private slots:
     // with Liger's loss nothing of the logits is returned, so the previous output is its 8 GiB of
     // keys and values (model_output_terms above).
     void kept_output_released_before_the_loss_backward() {
-        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
-        s.fsdp.engine = Engine::Fsdp;
-        s.zero.stage = 3;
-        s.training.micro_batch = 4;
-        s.training.global_batch = 32;
-        s.training.seq_len = 4096;
-        s.training.checkpointing = Checkpointing::Full;
+        Scenario s = llama7b_fsdp_4x4096(Checkpointing::Full);
         s.training.loss_kernel = LossKernel::Chunked;
         s.training.kv_cache_in_training = s.training.outputs_kept = true;
         std::vector<StepMoment> loss;
@@ -371,39 +372,65 @@ private slots:
     }
 
     // Composer's train metrics after each micro batch's backward (Training::logit_metrics): the
-    // logits they read stay (the loop keeps its output, or they live until the metrics are done)
-    // and one metric at a time holds autocast's fp32 copy and log_softmax's fp32 output, 8 bytes a
-    // logit (4 when the logits are fp32 already); gradients as the backward left them.
-    void logit_metrics_hold_fp32_copies_after_the_backward_data() {
+    // output they read is held from the forward through the backward (kept by the loop or not), and
+    // one metric at a time holds its log-probabilities in the logits' dtype and, under autocast
+    // (FSDP here), their fp32 copy for nll_loss: 2 + 4 bytes a 16-bit logit, 4 of fp32 logits.
+    void logit_metrics_hold_the_log_probabilities_data() {
         QTest::addColumn<bool>("kept");
         QTest::addColumn<int>("kernel");
-        QTest::addColumn<double>("heldPerLogit");  // logits and the metric's tensors, bytes
-        QTest::newRow("kept 16-bit logits + fp32 copy + log-softmax") << true << int(LossKernel::Xentropy) << 2.0 + 8.0;
-        QTest::newRow("logits alive until the metrics are done") << false << int(LossKernel::Full) << 2.0 + 8.0;
-        QTest::newRow("fp32 logits (transformers < 4.46): no copy") << true << int(LossKernel::Shifted) << 4.0 + 4.0;
+        QTest::addColumn<double>("logitBytes");   // the returned logits, held since the forward
+        QTest::addColumn<double>("metricBytes");  // one metric's tensors
+        QTest::newRow("kept 16-bit logits, log-probabilities and their fp32 copy") << true << int(LossKernel::Xentropy) << 2.0 << 6.0;
+        QTest::newRow("not kept: the logits held until the metrics are done") << false << int(LossKernel::Full) << 2.0 << 6.0;
+        QTest::newRow("fp32 logits (transformers < 4.46): fp32 log-probabilities, no copy")
+            << true << int(LossKernel::Shifted) << 4.0 << 4.0;
     }
-    void logit_metrics_hold_fp32_copies_after_the_backward() {
+    void logit_metrics_hold_the_log_probabilities() {
         QFETCH(bool, kept);
         QFETCH(int, kernel);
-        QFETCH(double, heldPerLogit);
-        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
-        s.fsdp.engine = Engine::Fsdp;
-        s.zero.stage = 3;
-        s.training.micro_batch = 4;
-        s.training.global_batch = 32;
-        s.training.seq_len = 4096;
-        s.training.checkpointing = Checkpointing::Full;
+        QFETCH(double, logitBytes);
+        QFETCH(double, metricBytes);
+        Scenario s = llama7b_fsdp_4x4096(Checkpointing::Full);
         s.training.outputs_kept = kept;
         s.training.loss_kernel = static_cast<LossKernel>(kernel);
-        const auto plain = step_timeline(s, TimelineDetail::PeakCandidates);
+        const auto plain = step_timeline(s, TimelineDetail::EveryLayer);
         QVERIFY(std::none_of(plain.begin(), plain.end(), [](const StepMoment& m) { return m.phase == StepPhase::Metrics; }));
         s.training.logit_metrics = 2;
+        const auto t = step_timeline(s, TimelineDetail::EveryLayer);
+        const double logits = 4.0 * 4096.0 * 32000.0;
+        QCOMPARE(at(t, StepPhase::Metrics).activations_bytes, (logitBytes + metricBytes) * logits);
+        // Through the backward the logits are held whether or not the loop keeps the output.
+        QCOMPARE(at(t, StepPhase::Backward, 1).activations_bytes - at(plain, StepPhase::Backward, 1).activations_bytes,
+                 kept ? 0.0 : logitBytes * logits);
+        // In order: the last layer's backward, the metrics, the boundary's reduce.
+        const auto metrics = std::find_if(t.begin(), t.end(), [](const StepMoment& m) { return m.phase == StepPhase::Metrics; });
+        QCOMPARE(std::prev(metrics)->phase, StepPhase::Backward);
+        QCOMPARE(std::prev(metrics)->layer, std::int64_t{1});
+        QCOMPARE(std::next(metrics)->phase, StepPhase::GradientReduce);
+    }
+
+    // The gradients at the metrics, by DeepSpeed's stage with accumulation (8 micro steps): ZeRO-1's
+    // .grad whole and, on the boundary micro step whose backward has reduced (engine.py
+    // allreduce_gradients), its reduced partition; ZeRO-2's kept partition alone (the epilogue has
+    // added the micro step's renewed one into it, which the backward moments hold beside it).
+    void logit_metrics_gradients_at_zero_stages_data() {
+        QTest::addColumn<int>("stage");
+        QTest::newRow("ZeRO-1: whole .grad + the reduced partition") << 1;
+        QTest::newRow("ZeRO-2: the kept partition") << 2;
+    }
+    void logit_metrics_gradients_at_zero_stages() {
+        QFETCH(int, stage);
+        Scenario s = preset_scenario("llama-2-7b", "a100-80gb", 8);
+        s.zero.stage = stage;
+        s.training.micro_batch = 1;
+        s.training.global_batch = 64;
+        s.training.checkpointing = Checkpointing::Full;
+        s.training.logit_metrics = 2;
         const auto t = step_timeline(s, TimelineDetail::PeakCandidates);
-        const StepMoment metrics = at(t, StepPhase::Metrics);
-        const StepMoment reduce = at(t, StepPhase::GradientReduce);
-        QCOMPARE(metrics.activations_bytes, heldPerLogit * 4.0 * 4096.0 * 32000.0);
-        QCOMPARE(metrics.gradients_bytes, reduce.gradients_bytes);  // FSDP reduced its shards in the backward
-        QCOMPARE(metrics.params_bytes + metrics.optimizer_states_bytes, reduce.params_bytes + reduce.optimizer_states_bytes);
+        const double P = static_cast<double>(parameter_count(s.model)), partition = P / 8;
+        const double expected = stage == 1 ? 2 * P + 2 * partition : 2 * partition;
+        QCOMPARE(at(t, StepPhase::Metrics).gradients_bytes, expected);
+        if (stage == 2) QCOMPARE(at(t, StepPhase::Backward, 1).gradients_bytes, 2 * expected);
     }
 
     // Review findings, each a fact of DeepSpeed's code:

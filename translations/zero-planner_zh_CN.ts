@@ -423,8 +423,8 @@
         <translation>注意力</translation>
     </message>
     <message>
-        <source>memory-bound kernels (elementwise, norms, loss, optimizer)</source>
-        <translation>访存受限的内核（逐元素运算、归一化、损失、优化器）</translation>
+        <source>memory-bound kernels (elementwise, norms, loss, train metrics, optimizer)</source>
+        <translation>访存受限的内核（逐元素运算、归一化、损失、训练指标、优化器）</translation>
     </message>
     <message>
         <source>kernel launch overhead</source>

@@ -8,7 +8,8 @@ const char* step_term_label(StepTerm t) {
     switch (t) {
     case StepTerm::Gemm: return QT_TRANSLATE_NOOP("Core", "matmuls");
     case StepTerm::Attention: return QT_TRANSLATE_NOOP("Core", "attention");
-    case StepTerm::MemoryBound: return QT_TRANSLATE_NOOP("Core", "memory-bound kernels (elementwise, norms, loss, optimizer)");
+    case StepTerm::MemoryBound:
+        return QT_TRANSLATE_NOOP("Core", "memory-bound kernels (elementwise, norms, loss, train metrics, optimizer)");
     case StepTerm::KernelLaunch: return QT_TRANSLATE_NOOP("Core", "kernel launch overhead");
     case StepTerm::AllReduce: return QT_TRANSLATE_NOOP("Core", "exposed gradient all-reduce");
     case StepTerm::ReduceScatter: return QT_TRANSLATE_NOOP("Core", "exposed gradient reduce-scatter");

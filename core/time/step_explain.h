@@ -13,7 +13,7 @@ namespace zp {
 enum class StepTerm {
     Gemm,             // the matmuls: compute-bound
     Attention,        // attention kernels (score traffic without flash attention)
-    MemoryBound,      // elementwise, norms, loss and the GPU optimizer: HBM traffic
+    MemoryBound,      // elementwise, norms, loss, the loop's metrics and the GPU optimizer: HBM traffic
     KernelLaunch,     // the host issuing kernels (small models, small micro batches)
     AllReduce,        // exposed gradient all-reduce (stage 0/1)
     ReduceScatter,    // exposed gradient reduce-scatter (stage 2/3)

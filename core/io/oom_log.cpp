@@ -246,7 +246,7 @@ struct FrameRule {
 // engine.py save_checkpoint, _zero3_consolidated_16bit_state_dict; Trainer._save_checkpoint).
 // Generation and evaluation likewise (transformers generation/utils.py generate, _sample;
 // trainer.py evaluate, evaluation_loop, prediction_step).
-constexpr std::array<FrameRule, 19> kOuterRules{{
+constexpr std::array<FrameRule, 20> kOuterRules{{
     {"_configure_zero_optimizer", false, OomMoment::InStep, StepPhase::StartUp},
     // The first collectives, where NCCL sets up its buffers, with only the 16-bit weights on the GPU:
     // DeepSpeed's engine broadcasting the model (runtime/engine.py _configure_distributed_model ->
@@ -271,6 +271,9 @@ constexpr std::array<FrameRule, 19> kOuterRules{{
     {"evaluation_loop", false, OomMoment::Evaluation, StepPhase::StartUp},
     {"prediction_step", false, OomMoment::Evaluation, StepPhase::StartUp},
     {"prediction_loop", false, OomMoment::Evaluation, StepPhase::StartUp},
+    // Composer's evaluation (trainer.py v0.16.4 line 2778, v0.13.4 line 2631: every evaluator runs
+    // through _eval_loop, from fit and from eval), whose metrics' cross_entropy is not the step's loss.
+    {"_eval_loop", false, OomMoment::Evaluation, StepPhase::StartUp},
 }};
 
 // Then from the innermost frame out, the first that names a moment.

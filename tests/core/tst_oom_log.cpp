@@ -170,6 +170,10 @@ private slots:
             << QStringList{QStringLiteral("_train_microbatch"), QStringLiteral("_eval_train_metrics"), QStringLiteral("update_metric"),
                            QStringLiteral("update"), QStringLiteral("cross_entropy")}
             << QStringLiteral("metrics");
+        QTest::newRow("Composer's evaluation loop: its metrics are not the step's loss")
+            << QStringList{QStringLiteral("fit"),        QStringLiteral("_train_loop"),   QStringLiteral("_run_evaluators"),
+                           QStringLiteral("_eval_loop"), QStringLiteral("update_metric"), QStringLiteral("cross_entropy")}
+            << QStringLiteral("evaluation");
         QTest::newRow("no frame") << QStringList{} << QStringLiteral("unknown");
     }
     void moments() {

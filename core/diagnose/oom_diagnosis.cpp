@@ -467,26 +467,23 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
         out.push_back({"the 16-bit gradients of every parameter", format_fixed(k, 0) + " bytes x " + billions(in.params) + " parameters",
                        k * in.params, StepPhase::Backward});
     const double vocab = static_cast<double>(s.model.vocab) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
+    // A tensor of `bytes` a logit over the micro batch's logits: its formula and its size.
+    const double logits = static_cast<double>(t.micro_batch) * static_cast<double>(t.seq_len) * vocab;
+    const auto per_logit = [&](double bytes) {
+        return format_fixed(bytes, 0) + " bytes x micro batch " + std::to_string(t.micro_batch) + " x " + std::to_string(t.seq_len) +
+               " tokens x " + format_count(vocab) + " vocabulary";
+    };
     // flash-attn's fused cross-entropy up-casts nothing: its largest request is the 16-bit logits' gradient.
     const bool upcast = t.loss_fp32_upcast && t.loss_kernel != LossKernel::Xentropy;
     const double logit_bytes = upcast ? 4.0 : k;
-    out.push_back({upcast ? "the fp32 logits" : "the logits",
-                   format_fixed(logit_bytes, 0) + " bytes x micro batch " + std::to_string(t.micro_batch) + " x " +
-                       std::to_string(t.seq_len) + " tokens x " + format_count(vocab) + " vocabulary",
-                   logit_bytes * static_cast<double>(t.micro_batch) * static_cast<double>(t.seq_len) * vocab, StepPhase::Loss});
+    out.push_back({upcast ? "the fp32 logits" : "the logits", per_logit(logit_bytes), logit_bytes * logits, StepPhase::Loss});
     // The loop's metrics (Training::logit_metrics, core/model/logits.h): the log-probabilities in the
     // logits' dtype, then autocast's fp32 copy of them for nll_loss.
     if (t.logit_metrics > 0 && returns_logits(t)) {
-        const double logit_bytes_returned = returned_logit_bytes(t);
-        const auto per_token = [&](double bytes) {
-            return format_fixed(bytes, 0) + " bytes x micro batch " + std::to_string(t.micro_batch) + " x " + std::to_string(t.seq_len) +
-                   " tokens x " + format_count(vocab) + " vocabulary";
-        };
-        const double logits = static_cast<double>(t.micro_batch) * static_cast<double>(t.seq_len) * vocab;
-        out.push_back(
-            {"a train metric's log-probabilities", per_token(logit_bytes_returned), logit_bytes_returned * logits, StepPhase::Metrics});
+        const double returned = returned_logit_bytes(t);
+        out.push_back({"a train metric's log-probabilities", per_logit(returned), returned * logits, StepPhase::Metrics});
         if (metric_casts_to_fp32(s))
-            out.push_back({"a train metric's fp32 copy of the log-probabilities (autocast, for nll_loss)", per_token(4.0), 4.0 * logits,
+            out.push_back({"a train metric's fp32 copy of the log-probabilities (autocast, for nll_loss)", per_logit(4.0), 4.0 * logits,
                            StepPhase::Metrics});
     }
     if (z.stage >= 1)

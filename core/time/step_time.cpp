@@ -166,10 +166,14 @@ LayerHooks launches_only(const Scenario& s) { return {.host_seconds_per_kernel =
 // Expert parallelism's routed token slots per token (0 without it).
 double routed_slots(const Scenario& s) { return uses_expert_parallelism(s) ? routed_slots_per_token(s) : 0.0; }
 
+// What each of the loop's metrics over the logits moves a logit (core/model/logits.h); 0 without
+// any, where compute_time does not read it.
+double metric_bytes_per_logit(const Scenario& s) { return s.training.logit_metrics > 0 ? metric_traffic_bytes_per_logit(s) : 0.0; }
+
 ComputeTime cached_compute_time(ComputeTimeMemo* memo, const Scenario& s, std::int64_t gas, double optimizer_params, double scale,
                                 const LayerHooks& hooks, double routed_slots) {
     const RankShare share = rank_share(s.parallel);
-    const double metric_bytes = metric_traffic_bytes_per_logit(s);
+    const double metric_bytes = metric_bytes_per_logit(s);
     const auto compute = [&] {
         return compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots, share,
                             s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale, recompute_stops_early(s.fsdp),
@@ -833,10 +837,9 @@ StepTime estimate_step(const Scenario& s, const ParameterSplit& rank_split) { re
 
 double step_seconds_lower_bound(const Scenario& s) {
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
-    const ComputeTime ct =
-        compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), launches_only(s), s.finetune, routed_slots(s),
-                     rank_share(s.parallel), s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale,
-                     recompute_stops_early(s.fsdp), metric_traffic_bytes_per_logit(s));
+    const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), launches_only(s), s.finetune,
+                                        routed_slots(s), rank_share(s.parallel), s.assumptions.gemm_efficiency_scale,
+                                        s.assumptions.flash_attention_scale, recompute_stops_early(s.fsdp), metric_bytes_per_logit(s));
     const double micro = s.parallel.pipeline > 1 ? slowest_stage_time(s, ct, gas).micro_step_seconds : ct.micro_step_seconds;
     return (static_cast<double>(gas) + bubble_micro_steps(s.parallel, ct.micro_step_seconds, micro)) * micro;
 }

@@ -2695,6 +2695,26 @@
         <source>fused cross-entropy (flash-attn)</source>
         <translation>融合交叉熵（flash-attn）</translation>
     </message>
+    <message>
+        <source>Cross-entropy metrics the training loop computes over each micro batch&apos;s logits after its backward, outside autograd: Composer&apos;s train metrics (llm-foundry&apos;s MPT sets two). The Trainer and DeepSpeed&apos;s examples compute none.</source>
+        <translation>训练循环在每个微批次的反向传播之后、在 autograd 之外对其 logits 计算的交叉熵指标：Composer 的训练指标（llm-foundry 的 MPT 设置了两个）。Trainer 和 DeepSpeed 的示例不计算这类指标。</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Train metrics over the logits</source>
+        <translation>基于 logits 的训练指标</translation>
+    </message>
+    <message>
+        <source>Train metrics</source>
+        <translation>训练指标</translation>
+    </message>
+    <message>
+        <source>Change train metrics</source>
+        <translation>更改训练指标</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

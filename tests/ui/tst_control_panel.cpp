@@ -86,6 +86,8 @@ const std::vector<ShownRow>& shownRows() {
         {"one NIC per node", "nics_per_node", [](Scenario& s) { s.cluster.nics_per_node = 1; }, 1},
         {"CPU RAM 100000 GiB", "cpu_ram", [](Scenario& s) { s.cluster.cpu_ram_bytes_per_node = gib_to_bytes(100000); }, 100000},
         {"NVMe 2000000 GiB", "nvme", [](Scenario& s) { s.cluster.nvme_bytes_per_node = gib_to_bytes(2e6); }, 2e6},
+        {"16 train metrics", "logit_metrics", [](Scenario& s) { s.training.logit_metrics = limits::kLogitMetrics.max; },
+         static_cast<double>(limits::kLogitMetrics.max)},
         {"the smallest synthesized model", "model_size",
          [](Scenario& s) { s.model = synthesize_model(static_cast<std::int64_t>(limits::kSynthesizedParams.min)); }, 0.0147},
     };
@@ -135,6 +137,7 @@ const std::vector<EditRow>& editRows() {
         {"loss_fp32_upcast", [](QWidget* w) { pressKey(w, Qt::Key_Space); }},
         {"loss_kernel", down},
         {"fused_optimizer", [](QWidget* w) { pressKey(w, Qt::Key_Space); }},
+        {"logit_metrics", up},
         {"headroom", up},
         {"convention", down},
     };

@@ -193,6 +193,7 @@ enum EditId : int {
     EditOptimizerStorage,
     EditKvCache,
     EditOutputsKept,
+    EditLogitMetrics,
     EditTiledMlp,
     EditCpuCheckpointing,
     EditPartitionActivations,

@@ -275,6 +275,16 @@ void TrainingGroup::addOutputRows() {
                               "backward and the step, and the previous step's (and KV cache) through the next forward. "
                               "The Trainer drops it before the backward."),
                            "outputs_kept");
+    // Training::logit_metrics (core/model/logits.h: what each moves and holds a logit).
+    logit_metrics_ = named(tip(new EditSpinBox, tr("Cross-entropy metrics the training loop computes over each micro batch's "
+                                                   "logits after its backward, outside autograd: Composer's train metrics "
+                                                   "(llm-foundry's MPT sets two). The Trainer and DeepSpeed's examples compute "
+                                                   "none.")),
+                           "logit_metrics");
+    logit_metrics_->setRange(static_cast<int>(limits::kLogitMetrics.min), static_cast<int>(limits::kLogitMetrics.max));
+    logit_metrics_->setSpecialValueText(tr("none"));
+    logit_metrics_->setAccessibleName(tr("Train metrics over the logits"));
+    form_->addRow(tr("Train metrics"), logit_metrics_);
 }
 
 QCheckBox* TrainingGroup::addBox(const QString& text, const QString& tooltip, const char* name) {
@@ -362,6 +372,16 @@ void TrainingGroup::syncRelease(const Scenario& s) {
     setIndexIfChanged(release_, release_->findData(era));
 }
 
+void TrainingGroup::connectOutputEdits() {
+    connect(kv_cache_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditKvCache, tr("Toggle KV cache in training"), [&](Scenario& s) { s.training.kv_cache_in_training = on; });
+    });
+    connect(outputs_kept_, &QCheckBox::clicked, this,
+            [this](bool on) { edit(EditOutputsKept, tr("Toggle kept output"), [&](Scenario& s) { s.training.outputs_kept = on; }); });
+    connect(logit_metrics_, &EditSpinBox::valueEdited, this,
+            [this](int v) { edit(EditLogitMetrics, tr("Change train metrics"), [&](Scenario& s) { s.training.logit_metrics = v; }); });
+}
+
 void TrainingGroup::connectEdits() {
     connect(release_, &QComboBox::activated, this, [this](int index) {
         const int era = release_->itemData(index).toInt();
@@ -423,11 +443,7 @@ void TrainingGroup::connectEdits() {
                 [](Scenario& s, const std::string& v) { s.training.fp8_scaling = parse_enum<Fp8Scaling>(v); });
     onActivated(optimizer_storage_, EditOptimizerStorage, tr("Change optimizer states"),
                 [](Scenario& s, const std::string& v) { s.training.optimizer_storage = parse_enum<OptimizerStorage>(v); });
-    connect(kv_cache_, &QCheckBox::clicked, this, [this](bool on) {
-        edit(EditKvCache, tr("Toggle KV cache in training"), [&](Scenario& s) { s.training.kv_cache_in_training = on; });
-    });
-    connect(outputs_kept_, &QCheckBox::clicked, this,
-            [this](bool on) { edit(EditOutputsKept, tr("Toggle kept output"), [&](Scenario& s) { s.training.outputs_kept = on; }); });
+    connectOutputEdits();
     connect(fp8_, &QCheckBox::clicked, this,
             [this](bool on) { edit(EditFp8, tr("Toggle FP8 matmuls"), [&](Scenario& s) { s.training.fp8_gemms = on; }); });
     connect(bf16_master_, &QCheckBox::clicked, this, [this](bool on) {
@@ -477,6 +493,7 @@ void TrainingGroup::sync(const Scenario& s) {
     fp8_scaling_->setEnabled(s.training.fp8_gemms && (s.cluster.gpu.compute_capability_10 || s.training.fp8_scaling == Fp8Scaling::Mxfp8));
     setCheckedIfChanged(kv_cache_, s.training.kv_cache_in_training);
     setCheckedIfChanged(outputs_kept_, s.training.outputs_kept);
+    logit_metrics_->showValue(static_cast<int>(s.training.logit_metrics));
     setIndexIfChanged(optimizer_storage_, optimizer_storage_->findData(QString::fromLatin1(to_string(s.training.optimizer_storage))));
     setCheckedIfChanged(tiled_mlp_, s.training.tiled_mlp);
     setCheckedIfChanged(cpu_checkpointing_, s.training.cpu_checkpointing);

@@ -25,11 +25,12 @@ private:
     void addAccumulationRow();  // where the micro batches' gradients are summed
     void addFp8Rows();          // Transformer Engine's FP8 matmuls and their scaling recipe
     void addDataRows();         // the data pipeline's pace
-    void addOutputRows();       // what the model's output holds: its KV cache, a loop that keeps it
+    void addOutputRows();       // what the model's output holds: its KV cache, a loop that keeps it, the loop's metrics over it
     // A check box row: its text (also its accessible name), tooltip and object name.
     QCheckBox* addBox(const QString& text, const QString& tooltip, const char* name);
     void addLongContextRows();  // ALST's parts: tiled MLP, checkpoints in host RAM, expandable segments, 64-bit kernels
     void connectLongContextEdits();
+    void connectOutputEdits();  // the KV cache, the kept output, the loop's metrics
     void connectEdits();
 
     QComboBox* engine_;
@@ -55,6 +56,7 @@ private:
     QComboBox* optimizer_storage_;
     QCheckBox* kv_cache_;
     QCheckBox* outputs_kept_;
+    EditSpinBox* logit_metrics_;  // Training::logit_metrics
     QCheckBox* tiled_mlp_;
     QCheckBox* cpu_checkpointing_;
     QCheckBox* partition_activations_;

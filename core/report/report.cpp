@@ -50,6 +50,17 @@ std::string finetune_row(const Scenario& s) {
            format_fixed(100.0 * p.trainable / p.peft_all(), 4) + "%)";
 }
 
+// What the model's output holds and what the loop does with it (Training::kv_cache_in_training,
+// outputs_kept, logit_metrics), named only when set: each moves the step's peak, and the time with metrics.
+std::string output_clause(const Training& t) {
+    std::string out;
+    if (t.kv_cache_in_training) out += ", the model returns its KV cache";
+    if (t.outputs_kept) out += ", the loop keeps its output";
+    if (t.logit_metrics > 0)
+        out += ", " + std::to_string(t.logit_metrics) + (t.logit_metrics == 1 ? " train metric" : " train metrics") + " over the logits";
+    return out;
+}
+
 }  // namespace
 
 std::string fits_word(const Candidate& c) {
@@ -87,7 +98,7 @@ std::string training_row(const Scenario& s) {
             : t.loss_kernel == LossKernel::Shifted  ? (t.loss_fp32_upcast ? "fp32 up-cast, shifted copy" : "shifted copy")
             : t.loss_fp32_upcast                    ? "fp32 up-cast"
                                                     : "16-bit") +
-           ", " + kernel;
+           ", " + kernel + output_clause(t);
 }
 
 Phrase headroom_phrase(const Scenario& s, const Candidate& best) {

@@ -227,6 +227,33 @@ private slots:
         QCOMPARE(p.best.zero.offload_optimizer != OffloadDevice::None, offloads);
     }
 
+    // The report's Training row names what the model's output holds and what the loop does with it
+    // once set (each moves the step's peak; metrics its time too), and nothing of them otherwise.
+    void training_row_names_the_loop_data() {
+        QTest::addColumn<bool>("kv_cache");
+        QTest::addColumn<bool>("kept");
+        QTest::addColumn<int>("metrics");
+        QTest::addColumn<QString>("ending");
+        QTest::newRow("the Trainer's loop: nothing named") << false << false << 0 << "fused optimizer";
+        QTest::newRow("use_cache left on") << true << false << 0 << "fused optimizer, the model returns its KV cache";
+        QTest::newRow("outputs = model(**batch) kept") << false << true << 0 << "fused optimizer, the loop keeps its output";
+        QTest::newRow("one metric") << false << false << 1 << "fused optimizer, 1 train metric over the logits";
+        QTest::newRow("Composer with llm-foundry's MPT: kept output, two metrics")
+            << false << true << 2 << "fused optimizer, the loop keeps its output, 2 train metrics over the logits";
+    }
+    void training_row_names_the_loop() {
+        QFETCH(bool, kv_cache);
+        QFETCH(bool, kept);
+        QFETCH(int, metrics);
+        QFETCH(QString, ending);
+        Scenario s = default_scenario();
+        s.training.kv_cache_in_training = kv_cache;
+        s.training.outputs_kept = kept;
+        s.training.logit_metrics = metrics;
+        const QString row = QString::fromStdString(training_row(s));
+        QVERIFY2(row.endsWith(ending), qPrintable(row));
+    }
+
     // Why a setup cannot run is decided once (setup_refusal, Fit::refusal): the recommender's
     // sentence, the report's word and the window's mark say the same. One row per refusal, each the
     // rule of the code it cites in core/model/scenario.h.

@@ -467,11 +467,14 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
         out.push_back({"the 16-bit gradients of every parameter", format_fixed(k, 0) + " bytes x " + billions(in.params) + " parameters",
                        k * in.params, StepPhase::Backward});
     const double vocab = static_cast<double>(s.model.vocab) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
-    // A tensor of `bytes` a logit over the micro batch's logits: its formula and its size.
-    const double logits = static_cast<double>(t.micro_batch) * static_cast<double>(t.seq_len) * vocab;
+    // A tensor of `bytes` a logit over the micro batch's logits on a rank of the last stage (its
+    // sequence shard under Ulysses, its vocabulary shard under tensor parallelism): formula and size.
+    const double logits = rank_logits(s);
+    const std::int64_t ulysses = ulysses_size(s.parallel);
     const auto per_logit = [&](double bytes) {
         return format_fixed(bytes, 0) + " bytes x micro batch " + std::to_string(t.micro_batch) + " x " + std::to_string(t.seq_len) +
-               " tokens x " + format_count(vocab) + " vocabulary";
+               " tokens" + (ulysses > 1 ? " / Ulysses " + std::to_string(ulysses) : std::string()) + " x " + format_count(vocab) +
+               " vocabulary";
     };
     // flash-attn's fused cross-entropy up-casts nothing: its largest request is the 16-bit logits' gradient.
     const bool upcast = t.loss_fp32_upcast && t.loss_kernel != LossKernel::Xentropy;

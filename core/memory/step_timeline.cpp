@@ -490,12 +490,9 @@ void add_pipeline_terms(Terms& x, const Scenario& s, const TimelineInputs& in, c
 // The logits this rank's model returns, elements: the last pipeline stage's, vocabulary-parallel
 // under tensor parallelism; none from a chunked loss (core/model/logits.h returns_logits).
 double returned_logits(const Scenario& s) {
-    const Training& t = s.training;
     const Parallelism& par = s.parallel;
-    if (!returns_logits(t) || (par.pipeline > 1 && par.pipeline_rank != par.pipeline - 1)) return 0.0;
-    const double tp = static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
-    const double sb = static_cast<double>(t.seq_len) * static_cast<double>(t.micro_batch) / static_cast<double>(ulysses_size(par));
-    return sb * static_cast<double>(s.model.vocab) / tp;
+    if (!returns_logits(s.training) || (par.pipeline > 1 && par.pipeline_rank != par.pipeline - 1)) return 0.0;
+    return rank_logits(s);
 }
 
 // What the model's output holds beyond the loss (Training::kv_cache_in_training, outputs_kept).

@@ -18,6 +18,16 @@ inline double returned_logit_bytes(const Training& t) {
 // Chunked) never builds them.
 inline bool returns_logits(const Training& t) { return t.loss_kernel != LossKernel::Chunked; }
 
+// The logits of one micro batch on a rank of the last pipeline stage, elements: its tokens (the
+// sequence split over the Ulysses ranks, each of which runs the head and the loss on its shard) x
+// the vocabulary (split over the tensor-parallel ranks: Megatron's vocabulary-parallel head).
+inline double rank_logits(const Scenario& s) {
+    const Parallelism& par = s.parallel;
+    const double tokens =
+        static_cast<double>(s.training.seq_len) * static_cast<double>(s.training.micro_batch) / static_cast<double>(ulysses_size(par));
+    return tokens * static_cast<double>(s.model.vocab) / static_cast<double>(std::max<std::int64_t>(par.tensor, 1));
+}
+
 // Whether the loop's metrics run under autocast: Composer's precision context is torch.autocast for
 // amp_bf16 / amp_fp16, and no context when DeepSpeed runs the model (composer/trainer/trainer.py
 // _get_precision_context: nullcontext() if deepspeed_enabled; v0.16.4 lines 312-315).

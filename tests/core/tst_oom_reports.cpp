@@ -758,6 +758,40 @@ private slots:
                  QStringLiteral("2 bytes x 13.90B parameters / 4 ranks"));
     }
 
+    // The loss's logits term is a rank's (core/model/logits.h rank_logits, as the step timeline's):
+    // its sequence shard under Ulysses, its vocabulary shard under tensor parallelism. Llama-2 7B
+    // (vocabulary 32,000), micro batch 2 of 16,384 tokens, the fp32 up-cast: 4 bytes a logit.
+    void logits_term_is_a_ranks_data() {
+        QTest::addColumn<int>("ulysses");
+        QTest::addColumn<int>("tensor");
+        QTest::addColumn<double>("bytes");
+        QTest::addColumn<QString>("formula");
+        QTest::newRow("data parallel: the whole micro batch")
+            << 1 << 1 << 4.0 * 2 * 16384 * 32000 << "4 bytes x micro batch 2 x 16384 tokens x 32,000 vocabulary";
+        QTest::newRow("Ulysses 8: a rank's 2,048 tokens")
+            << 8 << 1 << 4.0 * 2 * 2048 * 32000 << "4 bytes x micro batch 2 x 16384 tokens / Ulysses 8 x 32,000 vocabulary";
+        QTest::newRow("tensor 2: a rank's 16,000 words")
+            << 1 << 2 << 4.0 * 2 * 16384 * 16000 << "4 bytes x micro batch 2 x 16384 tokens x 16,000 vocabulary";
+    }
+    void logits_term_is_a_ranks() {
+        QFETCH(int, ulysses);
+        QFETCH(int, tensor);
+        QFETCH(double, bytes);
+        QFETCH(QString, formula);
+        Scenario s = default_scenario();
+        s.training.seq_len = 16384;
+        s.training.micro_batch = 2;
+        s.parallel.ulysses = ulysses;
+        s.parallel.tensor = tensor;
+        for (const OomTerm& t : oom_request_terms(s)) {
+            if (t.name != "the fp32 logits") continue;
+            QCOMPARE(t.bytes, bytes);
+            QCOMPARE(QString::fromStdString(t.formula), formula);
+            return;
+        }
+        QFAIL("no fp32 logits term");
+    }
+
     // Composer's train metrics after a micro batch's backward (trainer.py _eval_train_metrics):
     // LanguageCrossEntropy's cross_entropy asks for autocast's fp32 copy of the log-probabilities for
     // nll_loss, 4 bytes x 128 x 512 tokens x 50,368 = 12.30 GiB. The log's setup computes at least

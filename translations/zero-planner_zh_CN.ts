@@ -2715,6 +2715,22 @@
         <source>Change train metrics</source>
         <translation>更改训练指标</translation>
     </message>
+    <message>
+        <source>DataLoader worker processes per training process (TrainingArguments.dataloader_num_workers). Each holds its own host RAM; together they load the data pipeline&apos;s samples in parallel.</source>
+        <translation>每个训练进程的 DataLoader 工作进程数（TrainingArguments.dataloader_num_workers）。每个工作进程占用自己的主机内存；它们并行加载数据管线的样本。</translation>
+    </message>
+    <message>
+        <source>none (main process)</source>
+        <translation>无（主进程）</translation>
+    </message>
+    <message>
+        <source>Data loader workers</source>
+        <translation>数据加载工作进程</translation>
+    </message>
+    <message>
+        <source>Change data loader workers</source>
+        <translation>更改数据加载工作进程数</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

@@ -205,6 +205,7 @@ enum EditId : int {
     EditPinMemory,
     EditLoad16bit,
     EditLowCpuMemUsage,
+    EditDataloaderWorkers,
     EditFineTuneMethod,
     EditLoraRank,
     EditLoraTargets,

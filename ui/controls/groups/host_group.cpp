@@ -40,6 +40,16 @@ HostGroup::HostGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, 
                          "low_cpu_mem_usage");
     low_cpu_mem_->setAccessibleName(tr("low_cpu_mem_usage"));
     form_->addRow(low_cpu_mem_);
+    // Training::dataloader_workers: each worker process's host RAM (host_memory.cpp) and the data
+    // pipeline's pace (step_time.cpp add_data_wait).
+    workers_ = named(tip(new EditSpinBox, tr("DataLoader worker processes per training process (TrainingArguments."
+                                             "dataloader_num_workers). Each holds its own host RAM; together they load the "
+                                             "data pipeline's samples in parallel.")),
+                     "dataloader_workers");
+    workers_->setRange(static_cast<int>(limits::kDataloaderWorkers.min), static_cast<int>(limits::kDataloaderWorkers.max));
+    workers_->setSpecialValueText(tr("none (main process)"));
+    workers_->setAccessibleName(tr("Data loader workers"));
+    form_->addRow(tr("Data loader workers"), workers_);
     connectEdits();
 }
 
@@ -58,6 +68,9 @@ void HostGroup::connectEdits() {
     connect(low_cpu_mem_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditLowCpuMemUsage, tr("Toggle low_cpu_mem_usage"), [&](Scenario& s) { s.training.low_cpu_mem_usage = on; });
     });
+    connect(workers_, &EditSpinBox::valueEdited, this, [this](int n) {
+        edit(EditDataloaderWorkers, tr("Change data loader workers"), [&](Scenario& s) { s.training.dataloader_workers = n; });
+    });
 }
 
 void HostGroup::sync(const Scenario& s) {
@@ -66,6 +79,7 @@ void HostGroup::sync(const Scenario& s) {
     setCheckedIfChanged(pin_memory_, s.zero.pin_memory);
     setCheckedIfChanged(load_16bit_, s.training.load_in_16bit);
     setCheckedIfChanged(low_cpu_mem_, s.training.low_cpu_mem_usage);
+    workers_->showValue(static_cast<int>(s.training.dataloader_workers));
 }
 
 }  // namespace zp::ui

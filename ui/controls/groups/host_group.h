@@ -1,11 +1,13 @@
 #pragma once
 // The Host (per node) box: host RAM and NVMe, pinned offload buffers, and how each process
-// loads the model: what host RAM peaks on (core/memory/host_memory.cpp).
+// loads the model, its data loader workers: what host RAM peaks on (core/memory/host_memory.cpp).
 #include "ui/controls/control_group.h"
 
 class QCheckBox;
 
 namespace zp::ui {
+
+class EditSpinBox;
 
 class HostGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
@@ -21,6 +23,7 @@ private:
     QCheckBox* pin_memory_;
     QCheckBox* load_16bit_;
     QCheckBox* low_cpu_mem_;
+    EditSpinBox* workers_;  // Training::dataloader_workers
 };
 
 }  // namespace zp::ui

@@ -2704,10 +2704,6 @@
         <translation>无</translation>
     </message>
     <message>
-        <source>Train metrics over the logits</source>
-        <translation>基于 logits 的训练指标</translation>
-    </message>
-    <message>
         <source>Train metrics</source>
         <translation>训练指标</translation>
     </message>
@@ -2717,11 +2713,11 @@
     </message>
     <message>
         <source>DataLoader worker processes per training process (TrainingArguments.dataloader_num_workers). Each holds its own host RAM; together they load the data pipeline&apos;s samples in parallel.</source>
-        <translation>每个训练进程的 DataLoader 工作进程数（TrainingArguments.dataloader_num_workers）。每个工作进程占用自己的主机内存；它们并行加载数据管线的样本。</translation>
+        <translation>每个训练进程的数据加载工作进程数（DataLoader 的 num_workers，TrainingArguments.dataloader_num_workers）。每个工作进程占用自己的主机内存；它们并行加载数据管道的样本。</translation>
     </message>
     <message>
         <source>none (main process)</source>
-        <translation>无（主进程）</translation>
+        <translation>无（在主进程中加载）</translation>
     </message>
     <message>
         <source>Data loader workers</source>

@@ -467,8 +467,9 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
         out.push_back({"the 16-bit gradients of every parameter", format_fixed(k, 0) + " bytes x " + billions(in.params) + " parameters",
                        k * in.params, StepPhase::Backward});
     const double vocab = static_cast<double>(s.model.vocab) / static_cast<double>(std::max<std::int64_t>(s.parallel.tensor, 1));
-    // A tensor of `bytes` a logit over the micro batch's logits on a rank of the last stage (its
-    // sequence shard under Ulysses, its vocabulary shard under tensor parallelism): formula and size.
+    // A tensor of `bytes` a logit over the micro batch's logits on a rank of the last pipeline stage,
+    // the only one that has them (its sequence shard under Ulysses, its vocabulary shard under tensor
+    // parallelism): formula and size. A log does not say which stage ran out, so they are offered.
     const double logits = rank_logits(s);
     const std::int64_t ulysses = ulysses_size(s.parallel);
     const auto per_logit = [&](double bytes) {
@@ -479,7 +480,9 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
     // flash-attn's fused cross-entropy up-casts nothing: its largest request is the 16-bit logits' gradient.
     const bool upcast = t.loss_fp32_upcast && t.loss_kernel != LossKernel::Xentropy;
     const double logit_bytes = upcast ? 4.0 : k;
-    out.push_back({upcast ? "the fp32 logits" : "the logits", per_logit(logit_bytes), logit_bytes * logits, StepPhase::Loss});
+    // A chunked loss (Liger's fused linear cross-entropy) never builds them (returns_logits).
+    if (returns_logits(t))
+        out.push_back({upcast ? "the fp32 logits" : "the logits", per_logit(logit_bytes), logit_bytes * logits, StepPhase::Loss});
     // The loop's metrics (Training::logit_metrics, core/model/logits.h): the log-probabilities in the
     // logits' dtype, then autocast's fp32 copy of them for nll_loss.
     if (t.logit_metrics > 0 && returns_logits(t)) {

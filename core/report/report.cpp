@@ -11,6 +11,7 @@
 #include "core/memory/memory_slices.h"
 #include "core/model/enum_names.h"
 #include "core/model/linear_modules.h"
+#include "core/model/logits.h"
 #include "core/model/mics.h"
 #include "core/model/trainable_params.h"
 #include "core/search/scenario_edits.h"
@@ -51,12 +52,13 @@ std::string finetune_row(const Scenario& s) {
 }
 
 // What the model's output holds and what the loop does with it (Training::kv_cache_in_training,
-// outputs_kept, logit_metrics), named only when set: each moves the step's peak, and the time with metrics.
+// outputs_kept, logit_metrics), named only where the plan counts it: each moves the step's peak, and
+// the time with metrics, which need the logits a chunked loss never builds (logits.h returns_logits).
 std::string output_clause(const Training& t) {
     std::string out;
     if (t.kv_cache_in_training) out += ", the model returns its KV cache";
     if (t.outputs_kept) out += ", the loop keeps its output";
-    if (t.logit_metrics > 0)
+    if (t.logit_metrics > 0 && returns_logits(t))
         out += ", " + std::to_string(t.logit_metrics) + (t.logit_metrics == 1 ? " train metric" : " train metrics") + " over the logits";
     return out;
 }

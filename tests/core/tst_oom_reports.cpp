@@ -758,38 +758,51 @@ private slots:
                  QStringLiteral("2 bytes x 13.90B parameters / 4 ranks"));
     }
 
-    // The loss's logits term is a rank's (core/model/logits.h rank_logits, as the step timeline's):
-    // its sequence shard under Ulysses, its vocabulary shard under tensor parallelism. Llama-2 7B
-    // (vocabulary 32,000), micro batch 2 of 16,384 tokens, the fp32 up-cast: 4 bytes a logit.
-    void logits_term_is_a_ranks_data() {
+    // The loss's and the loop's metrics' logits terms are a rank's (core/model/logits.h rank_logits,
+    // as the step timeline's): its sequence shard under Ulysses, its vocabulary shard under tensor
+    // parallelism. Llama-2 7B (vocabulary 32,000), micro batch 2 of 16,384 tokens under FSDP with one
+    // train metric: the loss's fp32 up-cast 4 bytes a logit, the metric's bf16 log-probabilities 2 and
+    // their fp32 copy 4 (autocast).
+    void logits_terms_are_a_ranks_data() {
         QTest::addColumn<int>("ulysses");
         QTest::addColumn<int>("tensor");
-        QTest::addColumn<double>("bytes");
+        QTest::addColumn<double>("logits");
         QTest::addColumn<QString>("formula");
         QTest::newRow("data parallel: the whole micro batch")
-            << 1 << 1 << 4.0 * 2 * 16384 * 32000 << "4 bytes x micro batch 2 x 16384 tokens x 32,000 vocabulary";
+            << 1 << 1 << 2.0 * 16384 * 32000 << "4 bytes x micro batch 2 x 16384 tokens x 32,000 vocabulary";
         QTest::newRow("Ulysses 8: a rank's 2,048 tokens")
-            << 8 << 1 << 4.0 * 2 * 2048 * 32000 << "4 bytes x micro batch 2 x 16384 tokens / Ulysses 8 x 32,000 vocabulary";
+            << 8 << 1 << 2.0 * 2048 * 32000 << "4 bytes x micro batch 2 x 16384 tokens / Ulysses 8 x 32,000 vocabulary";
         QTest::newRow("tensor 2: a rank's 16,000 words")
-            << 1 << 2 << 4.0 * 2 * 16384 * 16000 << "4 bytes x micro batch 2 x 16384 tokens x 16,000 vocabulary";
+            << 1 << 2 << 2.0 * 16384 * 16000 << "4 bytes x micro batch 2 x 16384 tokens x 16,000 vocabulary";
     }
-    void logits_term_is_a_ranks() {
+    void logits_terms_are_a_ranks() {
         QFETCH(int, ulysses);
         QFETCH(int, tensor);
-        QFETCH(double, bytes);
+        QFETCH(double, logits);
         QFETCH(QString, formula);
         Scenario s = default_scenario();
         s.training.seq_len = 16384;
         s.training.micro_batch = 2;
+        s.training.logit_metrics = 1;
+        s.fsdp.engine = Engine::Fsdp;
         s.parallel.ulysses = ulysses;
         s.parallel.tensor = tensor;
-        for (const OomTerm& t : oom_request_terms(s)) {
-            if (t.name != "the fp32 logits") continue;
-            QCOMPARE(t.bytes, bytes);
-            QCOMPARE(QString::fromStdString(t.formula), formula);
-            return;
-        }
-        QFAIL("no fp32 logits term");
+        const auto bytes_of = [](const std::vector<OomTerm>& terms, const std::string& name) {
+            for (const OomTerm& t : terms)
+                if (t.name == name) return t.bytes;
+            return -1.0;
+        };
+        const std::vector<OomTerm> terms = oom_request_terms(s);
+        QCOMPARE(bytes_of(terms, "the fp32 logits"), 4 * logits);
+        QCOMPARE(bytes_of(terms, "a train metric's log-probabilities"), 2 * logits);
+        QCOMPARE(bytes_of(terms, "a train metric's fp32 copy of the log-probabilities (autocast, for nll_loss)"), 4 * logits);
+        for (const OomTerm& t : terms)
+            if (t.name == "the fp32 logits") QCOMPARE(QString::fromStdString(t.formula), formula);
+        // A chunked loss builds no whole logits, and the loop's metrics have none to read.
+        s.training.loss_kernel = LossKernel::Chunked;
+        const std::vector<OomTerm> chunked = oom_request_terms(s);
+        QCOMPARE(bytes_of(chunked, "the fp32 logits"), -1.0);
+        QCOMPARE(bytes_of(chunked, "a train metric's log-probabilities"), -1.0);
     }
 
     // Composer's train metrics after a micro batch's backward (trainer.py _eval_train_metrics):

@@ -233,23 +233,28 @@ private slots:
         QTest::addColumn<bool>("kv_cache");
         QTest::addColumn<bool>("kept");
         QTest::addColumn<int>("metrics");
+        QTest::addColumn<bool>("chunked");
         QTest::addColumn<QString>("ending");
-        QTest::newRow("the Trainer's loop: nothing named") << false << false << 0 << "fused optimizer";
-        QTest::newRow("use_cache left on") << true << false << 0 << "fused optimizer, the model returns its KV cache";
-        QTest::newRow("outputs = model(**batch) kept") << false << true << 0 << "fused optimizer, the loop keeps its output";
-        QTest::newRow("one metric") << false << false << 1 << "fused optimizer, 1 train metric over the logits";
+        QTest::newRow("the Trainer's loop: nothing named") << false << false << 0 << false << "fused optimizer";
+        QTest::newRow("use_cache left on") << true << false << 0 << false << "fused optimizer, the model returns its KV cache";
+        QTest::newRow("outputs = model(**batch) kept") << false << true << 0 << false << "fused optimizer, the loop keeps its output";
+        QTest::newRow("one metric") << false << false << 1 << false << "fused optimizer, 1 train metric over the logits";
         QTest::newRow("Composer with llm-foundry's MPT: kept output, two metrics")
-            << false << true << 2 << "fused optimizer, the loop keeps its output, 2 train metrics over the logits";
+            << false << true << 2 << false << "fused optimizer, the loop keeps its output, 2 train metrics over the logits";
+        // Liger's chunked loss returns no logits: the metrics have nothing to read and are not counted.
+        QTest::newRow("two metrics under a chunked loss: not counted, not named") << false << false << 2 << true << "fused optimizer";
     }
     void training_row_names_the_loop() {
         QFETCH(bool, kv_cache);
         QFETCH(bool, kept);
         QFETCH(int, metrics);
+        QFETCH(bool, chunked);
         QFETCH(QString, ending);
         Scenario s = default_scenario();
         s.training.kv_cache_in_training = kv_cache;
         s.training.outputs_kept = kept;
         s.training.logit_metrics = metrics;
+        if (chunked) s.training.loss_kernel = LossKernel::Chunked;
         const QString row = QString::fromStdString(training_row(s));
         QVERIFY2(row.endsWith(ending), qPrintable(row));
     }

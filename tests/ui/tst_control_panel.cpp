@@ -148,6 +148,25 @@ const std::vector<EditRow>& editRows() {
     return rows;
 }
 
+// The count controls, their limit, undo text and field.
+struct CountRow {
+    const char* control;
+    limits::CountRange range;
+    const char* undo_text;
+    std::function<std::int64_t(const Scenario&)> field;
+    std::function<void(Scenario&, std::int64_t)> set;
+};
+const std::vector<CountRow>& countRows() {
+    static const std::vector<CountRow> rows = {
+        {"logit_metrics", limits::kLogitMetrics, "Change train metrics", [](const Scenario& s) { return s.training.logit_metrics; },
+         [](Scenario& s, std::int64_t n) { s.training.logit_metrics = n; }},
+        {"dataloader_workers", limits::kDataloaderWorkers, "Change data loader workers",
+         [](const Scenario& s) { return s.training.dataloader_workers; },
+         [](Scenario& s, std::int64_t n) { s.training.dataloader_workers = n; }},
+    };
+    return rows;
+}
+
 // A combo box's items as shown, in order.
 QStringList itemTexts(const QComboBox* box) {
     QStringList texts;
@@ -347,6 +366,55 @@ private slots:
         if (auto* box = qobject_cast<QComboBox*>(w)) QCOMPARE(box->currentData().toString(), QStringLiteral("full"));
         if (control == QLatin1String("loss_fp32_upcast")) QCOMPARE(qobject_cast<QCheckBox*>(w)->isChecked(), before.loss_fp32_upcast);
         if (control == QLatin1String("fused_optimizer")) QCOMPARE(qobject_cast<QCheckBox*>(w)->isChecked(), before.fused_optimizer);
+    }
+
+    // The whole-number controls over a count limit (ControlGroup::addCountRow): the limit's range, a
+    // word for 0, and one step up is one named undo step that sets exactly its field to 1; undo
+    // restores it and the box shows the word again.
+    void count_controls_data() {
+        QTest::addColumn<int>("row");
+        for (int i = 0; i < static_cast<int>(countRows().size()); ++i) QTest::newRow(countRows()[i].control) << i;
+    }
+    void count_controls() {
+        QFETCH(int, row);
+        const CountRow& r = countRows()[static_cast<std::size_t>(row)];
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        const Scenario before = doc.scenario();
+        QCOMPARE(r.field(before), std::int64_t{0});
+        auto* box = panel.findChild<EditSpinBox*>(QLatin1String(r.control));
+        QVERIFY2(box, r.control);
+        QCOMPARE(box->minimum(), r.range.min);
+        QCOMPARE(box->maximum(), r.range.max);
+        QVERIFY(!box->specialValueText().isEmpty());
+        QCOMPARE(box->text(), box->specialValueText());
+        QVERIFY(!box->accessibleName().isEmpty());
+        box->setFocus();
+        QTest::keyClick(box, Qt::Key_Up);
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(doc.undoStack()->text(0), QLatin1String(r.undo_text));
+        Scenario expected = before;
+        r.set(expected, 1);
+        QVERIFY(doc.scenario() == expected);  // that field, and nothing else
+        doc.undoStack()->undo();
+        QVERIFY(doc.scenario() == before);
+        QCOMPARE(box->text(), box->specialValueText());
+    }
+
+    // The loop's metrics read the logits a chunked loss never builds (core/model/logits.h
+    // returns_logits): their box is off then, unless metrics are set, so they can be cleared.
+    void train_metrics_need_the_logits() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        auto* box = panel.findChild<EditSpinBox*>(QStringLiteral("logit_metrics"));
+        QVERIFY(box && box->isEnabled());
+        Scenario s = doc.scenario();
+        s.training.loss_kernel = LossKernel::Chunked;
+        doc.reset(s);
+        QVERIFY(!box->isEnabled());
+        s.training.logit_metrics = 2;
+        doc.reset(s);
+        QVERIFY(box->isEnabled());
     }
 
     // The host controls: each click is one named undo step that changes its field, undo restores it

@@ -13,6 +13,7 @@
 #include <QToolButton>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace zp::ui {
@@ -83,6 +84,16 @@ void ControlGroup::onActivated(QComboBox* box, int id, const QString& text, std:
     });
 }
 
+EditSpinBox* ControlGroup::addCountRow(const char* name, const QString& text, const QString& tooltip, const limits::CountRange& range,
+                                       const QString& zero) {
+    auto* box = named(tip(new EditSpinBox, tooltip), name);
+    setValidRange(box, range);
+    box->setSpecialValueText(zero);  // shown at the minimum, 0
+    box->setAccessibleName(text);
+    form_->addRow(text, box);
+    return box;
+}
+
 void addFamilyGroupedItems(QComboBox* box, const std::vector<FamilyEntry>& entries) {
     auto* model = qobject_cast<QStandardItemModel*>(box->model());
     for (const char* family : gpu_families()) {
@@ -141,6 +152,11 @@ void setValidRange(EditDoubleSpinBox* box, const limits::RealRange& r, double fa
     const double step = std::pow(10.0, -box->decimals());
     const limits::RealRange shown = limits::scaled(r, factor);
     box->setRange(limits::lowest_on_grid(shown, step), limits::highest_on_grid(shown, step));
+}
+
+void setValidRange(EditSpinBox* box, const limits::CountRange& r) {
+    box->setRange(static_cast<int>(std::clamp<std::int64_t>(r.min, INT_MIN, INT_MAX)),
+                  static_cast<int>(std::clamp<std::int64_t>(r.max, INT_MIN, INT_MAX)));
 }
 
 void setValidRange(ScaledSlider* slider, const limits::RealRange& r, int decimals, double factor) {

@@ -34,6 +34,7 @@ struct Scenario;
 namespace zp::ui {
 
 class EditDoubleSpinBox;
+class EditSpinBox;
 class PlannerDocument;
 
 // The model and node lists' entry for what is no preset (a model synthesized, imported or edited;
@@ -66,6 +67,10 @@ protected:
     // essential rows), `label(value)` for each item, `text` as its row label and accessible name.
     template <class E, class Label>
     QComboBox* addEnumRow(const char* name, const QString& text, const QString& tooltip, const Label& label);
+    // A form row of a whole-number spin box over a limit's range (core/model/limits.h), named
+    // `name`, `text` its row label and accessible name, `zero` what 0 means in words.
+    EditSpinBox* addCountRow(const char* name, const QString& text, const QString& tooltip, const limits::CountRange& range,
+                             const QString& zero);
 
     PlannerDocument* doc_;
     QFormLayout* form_;
@@ -139,5 +144,7 @@ void showGpuGroupSizes(QComboBox* box, const std::vector<std::int64_t>& sizes, s
 // (100 for a fraction shown in percent).
 void setValidRange(EditDoubleSpinBox* box, const limits::RealRange& r, double factor = 1);
 void setValidRange(ScaledSlider* slider, const limits::RealRange& r, int decimals, double factor = 1);
+// A count limit as a spin box holds it (an int).
+void setValidRange(EditSpinBox* box, const limits::CountRange& r);
 
 }  // namespace zp::ui

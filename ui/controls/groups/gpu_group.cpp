@@ -38,7 +38,7 @@ GpuGroup::GpuGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr
     node_size_ =
         named(tip(new EditSpinBox, tr("GPUs in one node. Communication inside a node uses the intra-node link, across nodes the network.")),
               "gpus_per_node");
-    node_size_->setRange(static_cast<int>(limits::kGpusPerNode.min), static_cast<int>(limits::kGpusPerNode.max));
+    setValidRange(node_size_, limits::kGpusPerNode);
     form_->addRow(tr("GPUs per node"), node_size_);
     gpu_error_ = new QLabel;
     gpu_error_->setObjectName(QStringLiteral("gpu_count_error"));  // the refusal of a GPU count (tests find it by name)

@@ -42,14 +42,10 @@ HostGroup::HostGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, 
     form_->addRow(low_cpu_mem_);
     // Training::dataloader_workers: each worker process's host RAM (host_memory.cpp) and the data
     // pipeline's pace (step_time.cpp add_data_wait).
-    workers_ = named(tip(new EditSpinBox, tr("DataLoader worker processes per training process (TrainingArguments."
-                                             "dataloader_num_workers). Each holds its own host RAM; together they load the "
-                                             "data pipeline's samples in parallel.")),
-                     "dataloader_workers");
-    workers_->setRange(static_cast<int>(limits::kDataloaderWorkers.min), static_cast<int>(limits::kDataloaderWorkers.max));
-    workers_->setSpecialValueText(tr("none (main process)"));
-    workers_->setAccessibleName(tr("Data loader workers"));
-    form_->addRow(tr("Data loader workers"), workers_);
+    workers_ = addCountRow("dataloader_workers", tr("Data loader workers"),
+                           tr("DataLoader worker processes per training process (TrainingArguments.dataloader_num_workers). "
+                              "Each holds its own host RAM; together they load the data pipeline's samples in parallel."),
+                           limits::kDataloaderWorkers, tr("none (main process)"));
     connectEdits();
 }
 

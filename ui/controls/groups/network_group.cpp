@@ -20,7 +20,7 @@ NetworkGroup::NetworkGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup
     nics_ = named(tip(new EditSpinBox, tr("Network cards that bandwidth runs over. A ring of a node's GPUs across nodes runs at "
                                           "its share of them, at most one card's rate (one per GPU: each GPU its share).")),
                   "nics_per_node");
-    nics_->setRange(static_cast<int>(limits::kNicsPerNode.min), static_cast<int>(limits::kNicsPerNode.max));
+    setValidRange(nics_, limits::kNicsPerNode);
     nics_->setSpecialValueText(tr("one per GPU"));
     form_->addRow(tr("NICs per node"), nics_);
     intra_bw_ = named(tip(new QComboBox(this), tr("Link between GPUs in a node, one direction per GPU. Limits communication on one node.")),

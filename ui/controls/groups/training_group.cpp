@@ -1,6 +1,7 @@
 #include "ui/controls/groups/training_group.h"
 
 #include "core/model/deepspeed_release.h"
+#include "core/model/logits.h"
 #include "core/search/scenario_edits.h"
 #include "ui/document/planner_document.h"
 #include "ui/widgets/edit_spin_box.h"
@@ -276,15 +277,11 @@ void TrainingGroup::addOutputRows() {
                               "The Trainer drops it before the backward."),
                            "outputs_kept");
     // Training::logit_metrics (core/model/logits.h: what each moves and holds a logit).
-    logit_metrics_ = named(tip(new EditSpinBox, tr("Cross-entropy metrics the training loop computes over each micro batch's "
-                                                   "logits after its backward, outside autograd: Composer's train metrics "
-                                                   "(llm-foundry's MPT sets two). The Trainer and DeepSpeed's examples compute "
-                                                   "none.")),
-                           "logit_metrics");
-    logit_metrics_->setRange(static_cast<int>(limits::kLogitMetrics.min), static_cast<int>(limits::kLogitMetrics.max));
-    logit_metrics_->setSpecialValueText(tr("none"));
-    logit_metrics_->setAccessibleName(tr("Train metrics over the logits"));
-    form_->addRow(tr("Train metrics"), logit_metrics_);
+    logit_metrics_ = addCountRow("logit_metrics", tr("Train metrics"),
+                                 tr("Cross-entropy metrics the training loop computes over each micro batch's logits after its "
+                                    "backward, outside autograd: Composer's train metrics (llm-foundry's MPT sets two). The "
+                                    "Trainer and DeepSpeed's examples compute none."),
+                                 limits::kLogitMetrics, tr("none"));
 }
 
 QCheckBox* TrainingGroup::addBox(const QString& text, const QString& tooltip, const char* name) {
@@ -494,6 +491,9 @@ void TrainingGroup::sync(const Scenario& s) {
     setCheckedIfChanged(kv_cache_, s.training.kv_cache_in_training);
     setCheckedIfChanged(outputs_kept_, s.training.outputs_kept);
     logit_metrics_->showValue(static_cast<int>(s.training.logit_metrics));
+    // Metrics read the logits, which a chunked loss never builds (core/model/logits.h returns_logits);
+    // shown set so they can be cleared.
+    logit_metrics_->setEnabled(returns_logits(s.training) || s.training.logit_metrics > 0);
     setIndexIfChanged(optimizer_storage_, optimizer_storage_->findData(QString::fromLatin1(to_string(s.training.optimizer_storage))));
     setCheckedIfChanged(tiled_mlp_, s.training.tiled_mlp);
     setCheckedIfChanged(cpu_checkpointing_, s.training.cpu_checkpointing);

@@ -17,12 +17,10 @@ NetworkGroup::NetworkGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup
         tr("Network bandwidth per node, all NICs together (a DGX A100 has 8 x 200 Gbit/s). "
            "Limits communication when there is more than one node."));
     form_->addRow(tr("Inter-node"), inter_bw_);
-    nics_ = named(tip(new EditSpinBox, tr("Network cards that bandwidth runs over. A ring of a node's GPUs across nodes runs at "
-                                          "its share of them, at most one card's rate (one per GPU: each GPU its share).")),
-                  "nics_per_node");
-    setValidRange(nics_, limits::kNicsPerNode);
-    nics_->setSpecialValueText(tr("one per GPU"));
-    form_->addRow(tr("NICs per node"), nics_);
+    nics_ = addCountRow("nics_per_node", tr("NICs per node"),
+                        tr("Network cards that bandwidth runs over. A ring of a node's GPUs across nodes runs at "
+                           "its share of them, at most one card's rate (one per GPU: each GPU its share)."),
+                        limits::kNicsPerNode, tr("one per GPU"));
     intra_bw_ = named(tip(new QComboBox(this), tr("Link between GPUs in a node, one direction per GPU. Limits communication on one node.")),
                       "intra_node_bandwidth");
     // The link names are English only, like the preset names.

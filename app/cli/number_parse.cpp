@@ -85,6 +85,12 @@ double parse_number(const std::string& text, const std::string& option, double m
     return v;
 }
 
+std::int64_t parse_whole_number(const std::string& text, const std::string& option, const limits::CountRange& r) {
+    const double n = parse_number(text, option, static_cast<double>(r.min), static_cast<double>(r.max));
+    if (n != std::floor(n)) throw InputError(option + " must be a whole number, got '" + text + "'");
+    return static_cast<std::int64_t>(n);
+}
+
 double parse_number(const std::string& text, const std::string& option, const limits::RealRange& r) {
     double v = 0;
     if (!parse_double(text, v) || !r.contains(v))

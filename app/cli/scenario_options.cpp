@@ -265,11 +265,8 @@ void apply_training(const Args& a, Scenario& s) {
     if (auto v = a.get(opt::grad_accumulation)) t.gradient_accumulation = parse_gradient_accumulation(*v);
     if (auto v = a.get(opt::kv_cache)) t.kv_cache_in_training = parse_on_off(*v, option_text(opt::kv_cache));
     if (auto v = a.get(opt::keep_outputs)) t.outputs_kept = parse_on_off(*v, option_text(opt::keep_outputs));
-    if (auto v = a.get(opt::logit_metrics)) {
-        const double n = parse_number(*v, option_text(opt::logit_metrics), 0.0, static_cast<double>(limits::kLogitMetrics.max));
-        if (n != std::floor(n)) throw InputError("--logit-metrics must be a whole number, got '" + *v + "'");
-        t.logit_metrics = static_cast<std::int64_t>(n);
-    }
+    if (auto v = a.get(opt::logit_metrics))
+        t.logit_metrics = parse_whole_number(*v, option_text(opt::logit_metrics), limits::kLogitMetrics);
     if (auto v = a.get(opt::fused_optimizer)) t.fused_optimizer = parse_on_off(*v, option_text(opt::fused_optimizer));
     if (auto v = a.get(opt::optimizer_storage)) t.optimizer_storage = parse_optimizer_storage(*v);
     if (auto v = a.get(opt::load_dtype)) {
@@ -277,11 +274,8 @@ void apply_training(const Args& a, Scenario& s) {
         t.load_in_16bit = *v == "16bit";
     }
     if (auto v = a.get(opt::low_cpu_mem_usage)) t.low_cpu_mem_usage = parse_on_off(*v, option_text(opt::low_cpu_mem_usage));
-    if (auto v = a.get(opt::dataloader_workers)) {
-        const double n = parse_number(*v, option_text(opt::dataloader_workers), 0.0, static_cast<double>(limits::kDataloaderWorkers.max));
-        if (n != std::floor(n)) throw InputError("--dataloader-workers must be a whole number, got '" + *v + "'");
-        t.dataloader_workers = static_cast<std::int64_t>(n);
-    }
+    if (auto v = a.get(opt::dataloader_workers))
+        t.dataloader_workers = parse_whole_number(*v, option_text(opt::dataloader_workers), limits::kDataloaderWorkers);
     if (auto v = a.get(opt::data_seconds_per_sample))
         t.data_seconds_per_sample = parse_number(*v, option_label(opt::data_seconds_per_sample, "seconds"), limits::kDataSecondsPerSample);
 }

@@ -43,10 +43,6 @@
         <translation>每个进程读取一个检查点分片；zero.Init 在各 GPU 上对模型分区</translation>
     </message>
     <message>
-        <source>every process builds the whole model on the host, with low_cpu_mem_usage</source>
-        <translation>每个进程都在主机上构建完整模型（启用 low_cpu_mem_usage）</translation>
-    </message>
-    <message>
         <source>every process builds the whole model on the host and reads a checkpoint shard into it</source>
         <translation>每个进程都在主机上构建完整模型，并向其中读入一个检查点分片</translation>
     </message>
@@ -501,10 +497,6 @@
     <message>
         <source>sequence-parallel all-to-alls (DeepSpeed-Ulysses)</source>
         <translation>序列并行 all-to-all（DeepSpeed-Ulysses）</translation>
-    </message>
-    <message>
-        <source>every process builds its rank&apos;s share of the model on the host, with low_cpu_mem_usage</source>
-        <translation>每个进程都在主机上构建本 rank 分到的那部分模型（启用 low_cpu_mem_usage）</translation>
     </message>
     <message>
         <source>every process builds its rank&apos;s share of the model on the host and reads a checkpoint shard into it</source>
@@ -969,6 +961,14 @@
     <message>
         <source>the loop&apos;s metrics over the logits</source>
         <translation>训练循环在 logits 上计算的指标</translation>
+    </message>
+    <message>
+        <source>every process builds its rank&apos;s share of the model on the host, on the meta device and then tensor by tensor</source>
+        <translation>每个进程都在主机上构建本 rank 分到的那部分模型（先在 meta 设备上构建，再逐个张量载入）</translation>
+    </message>
+    <message>
+        <source>every process builds the whole model on the host, on the meta device and then tensor by tensor</source>
+        <translation>每个进程都在主机上构建完整模型（先在 meta 设备上构建，再逐个张量载入）</translation>
     </message>
 </context>
 <context>
@@ -1772,16 +1772,8 @@
         <translation>以 16 位加载模型</translation>
     </message>
     <message>
-        <source>from_pretrained(torch_dtype=torch.bfloat16). Off: transformers&apos; fp32 default, twice the host RAM in every process while loading.</source>
-        <translation>from_pretrained(torch_dtype=torch.bfloat16)。关闭：transformers 默认的 fp32，加载时每个进程占用两倍主机内存。</translation>
-    </message>
-    <message>
         <source>low_cpu_mem_usage</source>
         <translation>low_cpu_mem_usage</translation>
-    </message>
-    <message>
-        <source>from_pretrained(low_cpu_mem_usage=True): the model is built on the meta device, so no checkpoint shard is held beside it while loading.</source>
-        <translation>from_pretrained(low_cpu_mem_usage=True)：模型在 meta 设备上构建，加载时不会在模型旁另存检查点分片。</translation>
     </message>
     <message>
         <source>Fine-tuning</source>
@@ -2726,6 +2718,14 @@
     <message>
         <source>Change data loader workers</source>
         <translation>更改数据加载工作进程数</translation>
+    </message>
+    <message>
+        <source>from_pretrained(torch_dtype=torch.bfloat16), or transformers v5&apos;s default dtype on a 16-bit checkpoint. Off: fp32, the default before v5, twice the host RAM in every process while loading.</source>
+        <translation>from_pretrained(torch_dtype=torch.bfloat16)，或 transformers v5 对 16 位检查点的默认 dtype。关闭：fp32（v5 之前的默认值），加载时每个进程占用两倍主机内存。</translation>
+    </message>
+    <message>
+        <source>The model is built on the meta device, so no checkpoint shard is held beside it while loading: from_pretrained(low_cpu_mem_usage=True), and always from transformers 4.51. Off: the default before 4.51.</source>
+        <translation>模型在 meta 设备上构建，加载时不会在模型旁另存检查点分片：from_pretrained(low_cpu_mem_usage=True)，transformers 4.51 起始终如此。关闭：4.51 之前的默认值。</translation>
     </message>
 </context>
 <context>

@@ -80,7 +80,7 @@ constinit const Option alst{"--alst", "on|off", "Arctic Long Sequence Training: 
 constinit const Option fused_optimizer{"--fused-optimizer", "on|off", "on: DeepSpeed's FusedAdam; off: torch.optim, with temporaries", G::Training, S::Training};
 constinit const Option optimizer_storage{"--optimizer-storage", "", "the optimizer's moments: standard (fp32), or bitsandbytes' 8bit, paged (fp32 in CUDA managed memory, evicted to host RAM when the card is full), paged-8bit", G::Training, S::Training, words<OptimizerStorage>};
 constinit const Option load_dtype{"--load-dtype", "fp32|16bit", "the dtype the weights load in (16bit: transformers v5's default and the exports'; fp32: before v5)", G::Training, S::Training};
-constinit const Option low_cpu_mem_usage{"--low-cpu-mem-usage", "on|off", "from_pretrained's low_cpu_mem_usage (off)", G::Training, S::Training};
+constinit const Option low_cpu_mem_usage{"--low-cpu-mem-usage", "on|off", "on: the model built on the meta device, no checkpoint shard beside it (transformers 4.51 and later always; off: the default before 4.51)", G::Training, S::Training};
 constinit const Option dataloader_workers{"--dataloader-workers", "N", "data loader worker processes per process (0)", G::Training, S::Training};
 constinit const Option data_seconds_per_sample{"--data-seconds-per-sample", "S",
                                                "the data pipeline's seconds to produce one sample on a process (read, tokenize, "

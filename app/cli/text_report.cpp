@@ -96,7 +96,7 @@ std::string host_text(const Scenario& scenario, const Candidate& c) {
         break;
     }
     std::string out =
-        "Per node, host RAM      GiB  (loading " + load + (t.low_cpu_mem_usage ? " with low_cpu_mem_usage" : "") + loader + buffers + ")\n";
+        "Per node, host RAM      GiB  (loading " + load + (t.low_cpu_mem_usage ? " on the meta device" : "") + loader + buffers + ")\n";
     for (const HostMoment& mo : h.moments) {
         out += "  " + pad_right(to_string(mo.phase), 18) + pad_left(gib(mo.bytes.total()), 8);
         if (mo.phase == h.peak_phase) out += "  <- peak: " + std::string(mo.cause);

@@ -32,10 +32,12 @@
 //     checkpoint shard at a time (modeling_utils.py load_state_dict: safe_load_file on every rank);
 //     with offload_param cpu the 16-bit partitions are made on the host, each pinned on its own
 //     (_partition_param L1808-1815); with nvme they are swapped out to it as they are made.
-//   otherwise: from_pretrained builds the whole model in its dtype (fp32 unless torch_dtype says,
-//     "set fp32 as the default dtype for BC") and copies the checkpoint in shard by shard
-//     (_load_pretrained_model): the model plus one shard; with low_cpu_mem_usage the model is built
-//     on the meta device and takes the loaded tensors (init_empty_weights): the model alone.
+//   otherwise: from_pretrained builds the whole model in its dtype (before v5 fp32 unless torch_dtype
+//     says, "set fp32 as the default dtype for BC"; v5 the checkpoint's) and copies the checkpoint in
+//     shard by shard (_load_pretrained_model): the model plus one shard; with low_cpu_mem_usage the
+//     model is built on the meta device and takes the loaded tensors (init_empty_weights): the model
+//     alone. From transformers 4.51 every load goes that way (get_init_context; PR #36963), which is
+//     the default (Training::low_cpu_mem_usage).
 //     deepspeed.initialize then casts it to 16-bit on the host parameter by parameter
 //     (engine.py _configure_distributed_model L1541-1544) and moves it to the GPU (L1768), which
 //     frees the host copy: loading is the peak of this path.
@@ -366,13 +368,16 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
     const bool own_share = q.share < 1.0 || q.split.expert > 0;
     if (own_share)
         mo.cause = t.low_cpu_mem_usage
-                       ? QT_TRANSLATE_NOOP("Core", "every process builds its rank's share of the model on the host, with low_cpu_mem_usage")
+                       ? QT_TRANSLATE_NOOP("Core",
+                                           "every process builds its rank's share of the model on the host, on the meta device "
+                                           "and then tensor by tensor")
                        : QT_TRANSLATE_NOOP("Core",
                                            "every process builds its rank's share of the model on the host and reads a checkpoint "
                                            "shard into it");
     else
         mo.cause = t.low_cpu_mem_usage
-                       ? QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host, with low_cpu_mem_usage")
+                       ? QT_TRANSLATE_NOOP("Core",
+                                           "every process builds the whole model on the host, on the meta device and then tensor by tensor")
                        : QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host and reads a checkpoint shard into it");
     return mo;
 }

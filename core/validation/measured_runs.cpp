@@ -775,8 +775,10 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     }
 
     Scenario s = default_scenario();
-    // Every bundled run predates transformers v5: from_pretrained loaded fp32 unless told otherwise.
+    // Every bundled run predates transformers v5 (and 4.51): from_pretrained loaded fp32 unless told
+    // otherwise, with the model plus a checkpoint shard on the host unless low_cpu_mem_usage was set.
     s.training.load_in_16bit = false;
+    s.training.low_cpu_mem_usage = false;
     s.model = model_from_dims(r, c);
     const std::int64_t gpus = r.integer("gpus", 1);
     s.cluster = cluster_from_case(r, gpus, c);

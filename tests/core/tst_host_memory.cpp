@@ -48,7 +48,8 @@ Scenario run(const std::string& model, const std::string& gpu, qint64 nodes, qin
     s.training.micro_batch = 1;
     s.training.global_batch = nodes * gpus_per_node;
     s.training.seq_len = 1024;
-    s.training.load_in_16bit = false;  // the runs of 2021 (transformers before v5 loaded fp32)
+    s.training.load_in_16bit = false;      // the runs of 2021 (transformers before v5 loaded fp32)
+    s.training.low_cpu_mem_usage = false;  // and before 4.51 with a checkpoint shard beside the model
     s.zero.stage = stage;
     s.zero.offload_optimizer = parse_offload_device(oo);
     s.zero.offload_param = parse_offload_device(op);
@@ -202,6 +203,20 @@ private slots:
 
     // The GPU has no room for a second 16-bit copy: ZeRO-1/2 flatten on the host (2 x 2P) and
     // that is when the node peaks. Llama-2 70B in 16-bit is 138 GB, more than half of any card.
+    // The default loads as transformers does today: the checkpoint's 16-bit dtype (v5's dtype="auto",
+    // PR #42805) on the meta device, filled tensor by tensor (from 4.51, PR #36963): per process the
+    // model alone. Before 4.51 without low_cpu_mem_usage a 5 GB checkpoint shard sat beside it.
+    void loading_follows_todays_transformers() {
+        Scenario s = default_scenario();  // Llama-2 7B on 8 x A100 80GB, ZeRO-2
+        const double P = 6738415616.0, g = 8.0;
+        QVERIFY(s.training.load_in_16bit && s.training.low_cpu_mem_usage);
+        ZP_COMPARE_NEAR(host_memory(s).moment(HostPhase::Loading).bytes.total(), g * 2.06e9 + g * 2 * P);
+        s.training.low_cpu_mem_usage = false;
+        ZP_COMPARE_NEAR(host_memory(s).moment(HostPhase::Loading).bytes.total(), g * 2.06e9 + g * (2 * P + 5e9));
+        s.training.load_in_16bit = false;
+        ZP_COMPARE_NEAR(host_memory(s).moment(HostPhase::Loading).bytes.total(), g * 2.06e9 + g * (4 * P + 5e9));
+    }
+
     void flattening_on_the_host() {
         Scenario s = run("llama-2-70b", "a100-80gb", 1, 8, 1, "none", "none");
         s.training.load_in_16bit = true;

@@ -39,7 +39,8 @@ Scenario gpt2_memory(std::int64_t nodes, std::int64_t gpus_per_node, int stage, 
     s.training.checkpointing = recompute;
     s.training.flash_attention = flash;
     s.training.cpu_checkpointing = false;
-    s.training.load_in_16bit = false;  // tests/hand_calculations.py loads fp32 (load16 False: transformers before v5)
+    s.training.load_in_16bit = false;      // tests/hand_calculations.py loads fp32 (load16 False: transformers before v5)
+    s.training.low_cpu_mem_usage = false;  // with a checkpoint shard beside the model (lowmem False: before 4.51)
     s.zero.stage = stage;
     s.zero.offload_optimizer = optimizer;
     s.zero.offload_param = param;

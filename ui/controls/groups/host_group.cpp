@@ -29,14 +29,15 @@ HostGroup::HostGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, 
     pin_memory_->setAccessibleName(tr("Pinned offload buffers"));
     form_->addRow(pin_memory_);
     load_16bit_ = named(tip(new QCheckBox(tr("Load the model in 16-bit")),
-                            tr("from_pretrained(torch_dtype=torch.bfloat16). Off: transformers' fp32 default, twice the host RAM "
-                               "in every process while loading.")),
+                            tr("from_pretrained(torch_dtype=torch.bfloat16), or transformers v5's default dtype on a 16-bit "
+                               "checkpoint. Off: fp32, the default before v5, twice the host RAM in every process while loading.")),
                         "load_in_16bit");
     load_16bit_->setAccessibleName(tr("Load the model in 16-bit"));
     form_->addRow(load_16bit_);
     low_cpu_mem_ = named(tip(new QCheckBox(tr("low_cpu_mem_usage")),
-                             tr("from_pretrained(low_cpu_mem_usage=True): the model is built on the meta device, so no checkpoint "
-                                "shard is held beside it while loading.")),
+                             tr("The model is built on the meta device, so no checkpoint shard is held beside it while loading: "
+                                "from_pretrained(low_cpu_mem_usage=True), and always from transformers 4.51. Off: the default "
+                                "before 4.51.")),
                          "low_cpu_mem_usage");
     low_cpu_mem_->setAccessibleName(tr("low_cpu_mem_usage"));
     form_->addRow(low_cpu_mem_);

@@ -1,6 +1,7 @@
 #include "core/deepspeed/framework_exports.h"
 
 #include "core/deepspeed/accelerate_yaml.h"
+#include "core/model/deepspeed_release.h"
 #include "core/model/mics.h"
 
 #include "core/base/format.h"
@@ -65,6 +66,28 @@ constexpr const char* kSpTrainerRequirements = "transformers>=5.0 (TRL's SFTTrai
 // of sdpa, flash_attention_2 or flash_attention_3; "eager can't work here").
 const char* sp_attention(const Scenario& s) { return s.training.flash_attention ? "flash_attention_2" : "sdpa"; }
 
+// The gradient_checkpointing_kwargs the script passes, as Python, or "" for the Trainer's default:
+// re-entrant where the release needs it (recompute_must_reenter), else non-reentrant for adapters, as
+// PEFT's DeepSpeed guide runs them (--use_reentrant False): the re-entrant variant drops the gradients
+// of a block whose input needs none.
+std::string checkpointing_kwargs(const Scenario& s) {
+    if (recompute_must_reenter(s)) return "{\"use_reentrant\": True}";
+    return s.finetune.adapters() ? "{\"use_reentrant\": False}" : "";
+}
+
+// Why the recompute re-enters, as comment lines after `prefix`, where recompute_must_reenter says so.
+std::string reentrant_recompute_lines(const Scenario& s, const std::string& prefix) {
+    if (!recompute_must_reenter(s)) return {};
+    std::string out = prefix + "Re-entrant recompute: DeepSpeed before 0.19.3 frees a frozen weight at ZeRO-3 while a non-reentrant\n" +
+                      prefix +
+                      "  checkpoint still holds it (\"CheckpointError: Recomputed values ... have different metadata\": DeepSpeed\n" +
+                      prefix + "  #4332, fixed by #8148 in 0.19.3), as TRL does for PEFT models. With 0.19.3 or later either works.\n";
+    if (!s.finetune.adapters() && s.finetune.freeze_embeddings)
+        out += prefix + "  With the embeddings frozen, call model.enable_input_require_grads() first: a re-entrant checkpoint whose\n" +
+               prefix + "  input needs no gradient gives its block none (PEFT does it for adapters).\n";
+    return out;
+}
+
 // What the plan counts on that no config file holds, as comment lines after `prefix` ("# "): the ALST
 // pieces Transformers lacks (its deepspeed_alst.md: "The full ALST system also includes TiledMLP and
 // activation checkpoint offloading, which aren't available in Transformers"), the allocator setting and
@@ -80,11 +103,12 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
         // configures deepspeed.checkpointing, which Hugging Face models do not call.
         line("Recompute (planned: " + std::string(to_string(t.checkpointing)) +
              "): a Hugging Face model checkpoints its layers only when the script calls");
-        line(std::string("  model.gradient_checkpointing_enable(") +
-             (s.finetune.adapters() ? "gradient_checkpointing_kwargs={\"use_reentrant\": False}" : "") +
+        const std::string kwargs = checkpointing_kwargs(s);
+        line(std::string("  model.gradient_checkpointing_enable(") + (kwargs.empty() ? "" : "gradient_checkpointing_kwargs=" + kwargs) +
              ") before deepspeed.initialize (or accelerator.prepare); the ds_config's");
         line("  activation_checkpointing reaches deepspeed.checkpointing (Megatron-style) models only.");
     }
+    if (t.checkpointing != Checkpointing::None) out += reentrant_recompute_lines(s, prefix);
     out += fused_loss_lines(s, prefix);
     if (t.checkpointing == Checkpointing::SelectiveOp) {
         line("Recompute selective-op (planned) is torchtitan's op-level selective checkpointing (--activation_checkpoint.mode selective");
@@ -243,10 +267,8 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     py += std::string("    bf16=") + (s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";
     py += std::string("    fp16=") + (s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
     py += std::string("    gradient_checkpointing=") + (s.training.checkpointing == Checkpointing::None ? "False" : "True") + ",\n";
-    // PEFT's DeepSpeed guide runs adapters with non-reentrant checkpointing (--use_reentrant False):
-    // the reentrant variant drops the gradients of a frozen block's input.
-    if (s.finetune.adapters() && s.training.checkpointing != Checkpointing::None)
-        py += "    gradient_checkpointing_kwargs={\"use_reentrant\": False},\n";
+    if (const std::string kwargs = checkpointing_kwargs(s); !kwargs.empty() && s.training.checkpointing != Checkpointing::None)
+        py += "    gradient_checkpointing_kwargs=" + kwargs + ",\n";
     if (!deepspeed_config(s, o).contains("optimizer")) {
         // The Trainer's own optimizer for the planned one.
         const bool bnb = s.training.optimizer_storage != OptimizerStorage::Standard;

@@ -49,6 +49,13 @@ bool release_has(const Scenario& s, const DeepSpeedRelease& first) {
     return !r || at_least(*r, first);
 }
 
+bool recompute_must_reenter(const Scenario& s) {
+    const FineTune& f = s.finetune;
+    const bool frozen_weights = f.adapters() || f.freeze_embeddings || f.freeze_layers > 0;
+    return !is_fsdp(s.fsdp) && s.zero.stage == 3 && s.training.checkpointing != Checkpointing::None && frozen_weights &&
+           !release_has(s, release_firsts::kZero3FrozenRecompute);
+}
+
 std::string release_text(const DeepSpeedRelease& r) {
     return std::to_string(r.major) + "." + std::to_string(r.minor) + "." + std::to_string(r.patch);
 }

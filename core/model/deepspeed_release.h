@@ -47,6 +47,8 @@ inline constexpr DeepSpeedRelease kMultiRankAllreduce{0, 12, 4};   // 2afa1c7f2 
 inline constexpr DeepSpeedRelease kAllgatherIntoTensor{0, 12, 4};  // fd0a52c1a: ZeRO-1/2 all-gather into the flat buffer (runtime/utils.py)
 inline constexpr DeepSpeedRelease kUlyssesKey{0, 17, 0};           // 4d00b38ad: sequence_parallel_size alone in the batch rule
 inline constexpr DeepSpeedRelease kBf16MasterWeights{0, 18, 3};    // 39a682d79 (#7700): bf16_master_weights_and_grads
+// a31eb3165 (#8148): ZeRO-3 keeps a frozen weight whole through a non-reentrant checkpoint's recompute.
+inline constexpr DeepSpeedRelease kZero3FrozenRecompute{0, 19, 3};
 }  // namespace release_firsts
 
 // Whether `r` is `first` or later.
@@ -57,6 +59,17 @@ std::optional<DeepSpeedRelease> scenario_release(const Scenario& s);
 bool release_has(const Scenario& s, const DeepSpeedRelease& first);
 // "0.12.3" for "0.12.3" and "0.12" (a release without a patch reads as .0).
 std::string release_text(const DeepSpeedRelease& r);
+
+// Whether the plan's recompute must re-enter (torch.utils.checkpoint use_reentrant=True) to run on its
+// release: ZeRO-3 with frozen weights (adapters' frozen base, frozen layers or embeddings) on DeepSpeed
+// before v0.19.3. There the recompute re-fires ZeRO-3's forward hooks, whose release partitions each
+// weight in place (param.data = torch.empty(0)), and non-reentrant checkpointing holds a frozen
+// weight it saves by reference, not detached: backward fails with "CheckpointError: Recomputed values
+// ... have different metadata ... saved {'shape': [N]} vs recomputed {'shape': [0]}" (DeepSpeed
+// #4332, transformers #47254; fixed by DeepSpeed #8148 in v0.19.3). Non-reentrant is the Trainer's
+// default from transformers 5.0 (PR #43203) and what the exports write for adapters; TRL forces
+// re-entrant for PEFT + ZeRO-3 meanwhile (TRL #4951, #6356).
+bool recompute_must_reenter(const Scenario& s);
 
 // Throws InputError naming what the plan uses that its release (Scenario::deepspeed_release) does
 // not have, the release that brought it and what to do; nothing for today's release or PyTorch FSDP.

@@ -522,34 +522,60 @@ private slots:
     // own model.gradient_checkpointing_enable() is named (the ds_config's activation_checkpointing
     // reaches deepspeed.checkpointing models only, config_export.cpp). Llama-3.1 70B on 2 DGX H100s,
     // ZeRO-3 with CPU offload, fits only with full recompute.
+    // A frozen weight at ZeRO-3 recomputes re-entrantly on DeepSpeed before 0.19.3, whose release of
+    // a weight in the recompute breaks a non-reentrant checkpoint (DeepSpeed #4332, fixed by #8148 in
+    // v0.19.3: deepspeed_release.h recompute_must_reenter).
     void recompute_is_said_where_the_script_turns_it_on_data() {
         QTest::addColumn<int>("recompute");
         QTest::addColumn<bool>("adapters");
-        QTest::addColumn<QString>("call");
-        QTest::newRow("full recompute") << int(Checkpointing::Full) << false << QStringLiteral("model.gradient_checkpointing_enable()");
+        QTest::addColumn<qint64>("frozenLayers");
+        QTest::addColumn<QString>("release");
+        QTest::addColumn<QString>("kwargs");
+        const QString nonReentrant = QStringLiteral("gradient_checkpointing_kwargs={\"use_reentrant\": False}");
+        const QString reentrant = QStringLiteral("gradient_checkpointing_kwargs={\"use_reentrant\": True}");
+        QTest::newRow("full recompute") << int(Checkpointing::Full) << false << qint64(0) << QString() << QString();
         QTest::newRow("LoRA: non-reentrant, as PEFT's guide runs it")
-            << int(Checkpointing::Full) << true
-            << QStringLiteral("model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={\"use_reentrant\": False})");
-        QTest::newRow("no recompute: nothing said") << int(Checkpointing::None) << false << QString();
+            << int(Checkpointing::Full) << true << qint64(0) << QString() << nonReentrant;
+        QTest::newRow("LoRA at ZeRO-3 on DeepSpeed 0.19.2: re-entrant")
+            << int(Checkpointing::Full) << true << qint64(0) << QStringLiteral("0.19.2") << reentrant;
+        QTest::newRow("LoRA at ZeRO-3 on DeepSpeed 0.19.3 (#8148): non-reentrant")
+            << int(Checkpointing::Full) << true << qint64(0) << QStringLiteral("0.19.3") << nonReentrant;
+        QTest::newRow("4 frozen layers at ZeRO-3 on DeepSpeed 0.15: re-entrant")
+            << int(Checkpointing::Full) << false << qint64(4) << QStringLiteral("0.15") << reentrant;
+        QTest::newRow("full fine-tune on DeepSpeed 0.15: the default")
+            << int(Checkpointing::Full) << false << qint64(0) << QStringLiteral("0.15") << QString();
+        QTest::newRow("no recompute: nothing said") << int(Checkpointing::None) << true << qint64(0) << QStringLiteral("0.15") << QString();
     }
     void recompute_is_said_where_the_script_turns_it_on() {
         QFETCH(int, recompute);
         QFETCH(bool, adapters);
-        QFETCH(QString, call);
+        QFETCH(qint64, frozenLayers);
+        QFETCH(QString, release);
+        QFETCH(QString, kwargs);
         Scenario s = zp::test::preset_scenario("llama-3.1-70b", "h100-80gb", 16);
         s.cluster.gpus_per_node = 8;
         s.cluster.nodes = 2;
         s = with_setup(s, SetupKey{3, OffloadDevice::Cpu, OffloadDevice::Cpu});
         s.training.checkpointing = static_cast<Checkpointing>(recompute);
         if (adapters) s.finetune.method = FineTuneMethod::Lora;
+        s.finetune.freeze_layers = frozenLayers;
+        s.deepspeed_release = release.toStdString();
+        const bool recomputes = recompute != int(Checkpointing::None);
+        const QString call = QStringLiteral("model.gradient_checkpointing_enable(") + kwargs + QStringLiteral(")");
         const QString yaml = QString::fromStdString(accelerate_config_yaml(s));
         const QString launch = QString::fromStdString(launch_script(s));
         const QString args = QString::fromStdString(hf_training_arguments_text(s));
-        for (const QString& text : {yaml, launch}) {
-            QCOMPARE(text.contains(QStringLiteral("gradient_checkpointing_enable")), !call.isEmpty());
-            if (!call.isEmpty()) QVERIFY2(text.contains(call), qPrintable(text));
+        const bool reenters = kwargs.contains(QStringLiteral("True"));
+        for (const QString& text : {yaml, launch, args}) {
+            if (text != args) {
+                QCOMPARE(text.contains(QStringLiteral("gradient_checkpointing_enable")), recomputes);
+                if (recomputes) QVERIFY2(text.contains(call), qPrintable(text));
+            }
+            QCOMPARE(text.contains(QStringLiteral("#8148")), reenters);
         }
-        QCOMPARE(args.contains(QStringLiteral("gradient_checkpointing=True")), !call.isEmpty());
+        QCOMPARE(args.contains(QStringLiteral("gradient_checkpointing=True")), recomputes);
+        QCOMPARE(args.contains(QStringLiteral("gradient_checkpointing_kwargs")), !kwargs.isEmpty());
+        if (!kwargs.isEmpty()) QVERIFY2(args.contains(kwargs), qPrintable(args));
         QVERIFY(!args.contains(QStringLiteral("gradient_checkpointing_enable")));
     }
 

@@ -235,10 +235,6 @@
         <translation>%1 个数据并行组，每组 %2 个 GPU</translation>
     </message>
     <message>
-        <source>from_pretrained(..., low_cpu_mem_usage=True): no checkpoint shard beside the model</source>
-        <translation>from_pretrained(..., low_cpu_mem_usage=True)：模型旁不再另存检查点分片</translation>
-    </message>
-    <message>
         <source>from_pretrained(..., torch_dtype=torch.bfloat16): load the model in 16-bit, not fp32</source>
         <translation>from_pretrained(..., torch_dtype=torch.bfloat16)：以 16 位而非 fp32 加载模型</translation>
     </message>
@@ -963,12 +959,16 @@
         <translation>训练循环在 logits 上计算的指标</translation>
     </message>
     <message>
-        <source>every process builds its rank&apos;s share of the model on the host, on the meta device and then tensor by tensor</source>
-        <translation>每个进程都在主机上构建本 rank 分到的那部分模型（先在 meta 设备上构建，再逐个张量载入）</translation>
+        <source>every process builds its rank&apos;s share of the model on the meta device, then fills it on the host tensor by tensor</source>
+        <translation>每个进程先在 meta 设备上构建本 rank 分到的那部分模型，再在主机上逐个张量载入</translation>
     </message>
     <message>
-        <source>every process builds the whole model on the host, on the meta device and then tensor by tensor</source>
-        <translation>每个进程都在主机上构建完整模型（先在 meta 设备上构建，再逐个张量载入）</translation>
+        <source>every process builds the model on the meta device, then fills it on the host tensor by tensor</source>
+        <translation>每个进程先在 meta 设备上构建模型，再在主机上逐个张量载入</translation>
+    </message>
+    <message>
+        <source>from_pretrained(..., low_cpu_mem_usage=True), or transformers 4.51 or later: no checkpoint shard beside the model</source>
+        <translation>from_pretrained(..., low_cpu_mem_usage=True)，或使用 transformers 4.51 及以后版本：模型旁不再另存检查点分片</translation>
     </message>
 </context>
 <context>

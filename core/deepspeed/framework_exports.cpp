@@ -78,10 +78,9 @@ std::string checkpointing_kwargs(const Scenario& s) {
 // Why the recompute re-enters, as comment lines after `prefix`, where recompute_must_reenter says so.
 std::string reentrant_recompute_lines(const Scenario& s, const std::string& prefix) {
     if (!recompute_must_reenter(s)) return {};
-    std::string out = prefix + "Re-entrant recompute: DeepSpeed before 0.19.3 frees a frozen weight at ZeRO-3 while a non-reentrant\n" +
-                      prefix +
-                      "  checkpoint still holds it (\"CheckpointError: Recomputed values ... have different metadata\": DeepSpeed\n" +
-                      prefix + "  #4332, fixed by #8148 in 0.19.3), as TRL does for PEFT models. With 0.19.3 or later either works.\n";
+    std::string out = prefix + "Re-entrant recompute: at ZeRO-3, DeepSpeed before 0.19.3 frees a frozen weight that a non-reentrant\n" +
+                      prefix + "  checkpoint still holds (\"CheckpointError: Recomputed values ... have different metadata\": DeepSpeed\n" +
+                      prefix + "  #4332, fixed by #8148 in 0.19.3); TRL forces re-entrant for PEFT at ZeRO-3 too.\n";
     if (!s.finetune.adapters() && s.finetune.freeze_embeddings)
         out += prefix + "  With the embeddings frozen, call model.enable_input_require_grads() first: a re-entrant checkpoint whose\n" +
                prefix + "  input needs no gradient gives its block none (PEFT does it for adapters).\n";
@@ -108,7 +107,8 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
              ") before deepspeed.initialize (or accelerator.prepare); the ds_config's");
         line("  activation_checkpointing reaches deepspeed.checkpointing (Megatron-style) models only.");
     }
-    if (t.checkpointing != Checkpointing::None) out += reentrant_recompute_lines(s, prefix);
+    // The TrainingArguments say it beside gradient_checkpointing_kwargs (hf_training_arguments_text).
+    if (!trainer && t.checkpointing != Checkpointing::None) out += reentrant_recompute_lines(s, prefix);
     out += fused_loss_lines(s, prefix);
     if (t.checkpointing == Checkpointing::SelectiveOp) {
         line("Recompute selective-op (planned) is torchtitan's op-level selective checkpointing (--activation_checkpoint.mode selective");
@@ -268,7 +268,7 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     py += std::string("    fp16=") + (s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
     py += std::string("    gradient_checkpointing=") + (s.training.checkpointing == Checkpointing::None ? "False" : "True") + ",\n";
     if (const std::string kwargs = checkpointing_kwargs(s); !kwargs.empty() && s.training.checkpointing != Checkpointing::None)
-        py += "    gradient_checkpointing_kwargs=" + kwargs + ",\n";
+        py += reentrant_recompute_lines(s, "    # ") + "    gradient_checkpointing_kwargs=" + kwargs + ",\n";
     if (!deepspeed_config(s, o).contains("optimizer")) {
         // The Trainer's own optimizer for the planned one.
         const bool bnb = s.training.optimizer_storage != OptimizerStorage::Standard;

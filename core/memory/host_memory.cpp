@@ -19,7 +19,8 @@
 // Host memory per node, phase by phase. Notation: P parameters, N ranks, n nodes, g ranks per
 // node, P_r = P / N a rank's partition, w bytes per element of the model's weights (2 for
 // bf16/fp16, 4 for fp32), Lp the largest module. Every per-rank term is counted g times on a node.
-// Line numbers are DeepSpeed v0.19.6 (commit edaa7221); transformers is v4.48's modeling_utils.py.
+// Line numbers are DeepSpeed v0.19.6 (commit edaa7221); transformers is v4.48's modeling_utils.py for
+// the path before 4.51 (a checkpoint shard beside the model) and 4.51's and v5's for the meta device.
 //
 // Each process: its CUDA context and libraries, assumptions.host_process_bytes (pytorch#113326:
 // 2.06 GB max RSS for a CUDA-initialised torch), and dataloader workers at host_worker_bytes each
@@ -36,8 +37,9 @@
 //     says, "set fp32 as the default dtype for BC"; v5 the checkpoint's) and copies the checkpoint in
 //     shard by shard (_load_pretrained_model): the model plus one shard; with low_cpu_mem_usage the
 //     model is built on the meta device and takes the loaded tensors (init_empty_weights): the model
-//     alone. From transformers 4.51 every load goes that way (get_init_context; PR #36963), which is
-//     the default (Training::low_cpu_mem_usage).
+//     alone, where no cast is needed (before 4.51 it read a whole shard and assigned its tensors). From
+//     transformers 4.51 every load goes that way, tensor by tensor (get_init_context; PR #36963; v5 on
+//     torch.device("meta"), PR #42941), which is the default (Training::low_cpu_mem_usage).
 //     deepspeed.initialize then casts it to 16-bit on the host parameter by parameter
 //     (engine.py _configure_distributed_model L1541-1544) and moves it to the GPU (L1768), which
 //     frees the host copy: loading is the peak of this path.
@@ -335,10 +337,11 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
     const double shard = std::min(model_bytes, kCheckpointShardBytes);
     const ModelLoader loader = model_loader(s);
     if (loader == ModelLoader::NodeFirstProcess) {
-        // cpu_ram_efficient_loading: the node's first process alone builds the model and reads a
-        // shard at a time into it, in loaded_bytes_per_param.
+        // cpu_ram_efficient_loading: the node's first process alone builds the model, in
+        // loaded_bytes_per_param, and reads a shard at a time into it (tensor by tensor with
+        // low_cpu_mem_usage, as from transformers 4.51).
         const double fsdp_model = q.P * loaded_bytes_per_param(s);
-        mo.bytes.model_copy = fsdp_model + std::min(fsdp_model, kCheckpointShardBytes);
+        mo.bytes.model_copy = fsdp_model + (t.low_cpu_mem_usage ? 0.0 : std::min(fsdp_model, kCheckpointShardBytes));
         mo.cause = QT_TRANSLATE_NOOP("Core", "the node's first process loads the whole model (FSDP's cpu_ram_efficient_loading)");
         return mo;
     }
@@ -369,16 +372,16 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
     if (own_share)
         mo.cause = t.low_cpu_mem_usage
                        ? QT_TRANSLATE_NOOP("Core",
-                                           "every process builds its rank's share of the model on the host, on the meta device "
-                                           "and then tensor by tensor")
+                                           "every process builds its rank's share of the model on the meta device, then fills it on "
+                                           "the host tensor by tensor")
                        : QT_TRANSLATE_NOOP("Core",
                                            "every process builds its rank's share of the model on the host and reads a checkpoint "
                                            "shard into it");
     else
-        mo.cause = t.low_cpu_mem_usage
-                       ? QT_TRANSLATE_NOOP("Core",
-                                           "every process builds the whole model on the host, on the meta device and then tensor by tensor")
-                       : QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host and reads a checkpoint shard into it");
+        mo.cause =
+            t.low_cpu_mem_usage
+                ? QT_TRANSLATE_NOOP("Core", "every process builds the model on the meta device, then fills it on the host tensor by tensor")
+                : QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host and reads a checkpoint shard into it");
     return mo;
 }
 

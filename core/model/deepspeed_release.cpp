@@ -50,9 +50,7 @@ bool release_has(const Scenario& s, const DeepSpeedRelease& first) {
 }
 
 bool recompute_must_reenter(const Scenario& s) {
-    const FineTune& f = s.finetune;
-    const bool frozen_weights = f.adapters() || f.freeze_embeddings || f.freeze_layers > 0;
-    return !is_fsdp(s.fsdp) && s.zero.stage == 3 && s.training.checkpointing != Checkpointing::None && frozen_weights &&
+    return !is_fsdp(s.fsdp) && s.zero.stage == 3 && s.training.checkpointing != Checkpointing::None && s.finetune.freezes_block_weights() &&
            !release_has(s, release_firsts::kZero3FrozenRecompute);
 }
 

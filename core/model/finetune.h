@@ -44,6 +44,9 @@ struct FineTune {
     std::int64_t freeze_layers = 0;  // the first k transformer blocks
 
     bool adapters() const { return method != FineTuneMethod::Full; }
+    // Whether a transformer block holds a frozen weight: adapters' frozen base or frozen layers (the
+    // embeddings and the head are outside every block).
+    bool freezes_block_weights() const { return adapters() || freeze_layers > 0; }
 
     friend bool operator==(const FineTune&, const FineTune&) = default;
 };

@@ -220,11 +220,12 @@ struct Training {
     // checkpoint's dtype: PR #42805, 2025-12) and what the planner's exports write (torch_dtype=bf16);
     // false: fp32, the default of transformers before v5.
     bool load_in_16bit = true;
-    // Whether from_pretrained builds the model on the meta device and fills it tensor by tensor, so no
-    // checkpoint shard sits beside the whole model: low_cpu_mem_usage=True before transformers 4.51;
-    // from 4.51 it is how every load goes and the argument is ignored (PR #36963; PR #38792 removed
-    // its last traces; get_init_context: [no_init_weights(), init_empty_weights()] outside ZeRO-3).
-    // false: the model plus one shard, the default of every release before 4.51.
+    // Whether from_pretrained builds the model on the meta device and fills it, so no checkpoint shard
+    // sits beside the whole model: low_cpu_mem_usage=True before transformers 4.51 (where no cast is
+    // needed); from 4.51 it is how every load goes, tensor by tensor, and the argument is ignored
+    // (PR #36963; PR #38792 removed its last traces; get_init_context: [no_init_weights(),
+    // init_empty_weights()] outside ZeRO-3; v5 torch.device("meta"), PR #42941). false: the model plus
+    // one shard, from_pretrained's default before 4.51 where no device_map, quantisation or FSDP set it.
     bool low_cpu_mem_usage = true;
     std::int64_t dataloader_workers = 0;  // per training process (TrainingArguments.dataloader_num_workers)
     // What the data pipeline takes to produce one sample on one process (read, tokenize, collate),

@@ -25,7 +25,7 @@ std::vector<HostFix> host_ram_fixes(const Scenario& s) {
     };
     // clang-format off
     const FixCandidate candidates[] = {
-        {builds_whole_model && !t.low_cpu_mem_usage, phrase(QT_TRANSLATE_NOOP("Core", "from_pretrained(..., low_cpu_mem_usage=True): no checkpoint shard beside the model")),
+        {builds_whole_model && !t.low_cpu_mem_usage, phrase(QT_TRANSLATE_NOOP("Core", "from_pretrained(..., low_cpu_mem_usage=True), or transformers 4.51 or later: no checkpoint shard beside the model")),
          [](Scenario& x) { x.training.low_cpu_mem_usage = true; }},
         {builds_whole_model && !t.load_in_16bit, phrase(QT_TRANSLATE_NOOP("Core", "from_pretrained(..., torch_dtype=torch.bfloat16): load the model in 16-bit, not fp32")),
          [](Scenario& x) { x.training.load_in_16bit = true; }},

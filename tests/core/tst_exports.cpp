@@ -11,6 +11,7 @@
 #include "core/deepspeed/megatron_launch.h"
 #include "core/deepspeed/peft_export.h"
 #include "core/memory/host_memory.h"
+#include "core/model/deepspeed_release.h"
 #include "core/model/param_swap_buffers.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/job_presets.h"
@@ -527,56 +528,64 @@ private slots:
     // v0.19.3: deepspeed_release.h recompute_must_reenter).
     void recompute_is_said_where_the_script_turns_it_on_data() {
         QTest::addColumn<int>("recompute");
-        QTest::addColumn<bool>("adapters");
-        QTest::addColumn<qint64>("frozenLayers");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<QString>("frozen");  // "lora", "layers" (the first 4), "embeddings" or ""
         QTest::addColumn<QString>("release");
         QTest::addColumn<QString>("kwargs");
         const QString nonReentrant = QStringLiteral("gradient_checkpointing_kwargs={\"use_reentrant\": False}");
         const QString reentrant = QStringLiteral("gradient_checkpointing_kwargs={\"use_reentrant\": True}");
-        QTest::newRow("full recompute") << int(Checkpointing::Full) << false << qint64(0) << QString() << QString();
-        QTest::newRow("LoRA: non-reentrant, as PEFT's guide runs it")
-            << int(Checkpointing::Full) << true << qint64(0) << QString() << nonReentrant;
+        const int full = int(Checkpointing::Full);
+        QTest::newRow("full recompute") << full << 3 << QString() << QString() << QString();
+        QTest::newRow("LoRA: non-reentrant, as PEFT's guide runs it") << full << 3 << QStringLiteral("lora") << QString() << nonReentrant;
         QTest::newRow("LoRA at ZeRO-3 on DeepSpeed 0.19.2: re-entrant")
-            << int(Checkpointing::Full) << true << qint64(0) << QStringLiteral("0.19.2") << reentrant;
+            << full << 3 << QStringLiteral("lora") << QStringLiteral("0.19.2") << reentrant;
         QTest::newRow("LoRA at ZeRO-3 on DeepSpeed 0.19.3 (#8148): non-reentrant")
-            << int(Checkpointing::Full) << true << qint64(0) << QStringLiteral("0.19.3") << nonReentrant;
+            << full << 3 << QStringLiteral("lora") << QStringLiteral("0.19.3") << nonReentrant;
+        QTest::newRow("LoRA at ZeRO-2 on DeepSpeed 0.15: no ZeRO-3 hook frees it")
+            << full << 2 << QStringLiteral("lora") << QStringLiteral("0.15") << nonReentrant;
         QTest::newRow("4 frozen layers at ZeRO-3 on DeepSpeed 0.15: re-entrant")
-            << int(Checkpointing::Full) << false << qint64(4) << QStringLiteral("0.15") << reentrant;
-        QTest::newRow("full fine-tune on DeepSpeed 0.15: the default")
-            << int(Checkpointing::Full) << false << qint64(0) << QStringLiteral("0.15") << QString();
-        QTest::newRow("no recompute: nothing said") << int(Checkpointing::None) << true << qint64(0) << QStringLiteral("0.15") << QString();
+            << full << 3 << QStringLiteral("layers") << QStringLiteral("0.15") << reentrant;
+        QTest::newRow("frozen embeddings at ZeRO-3 on DeepSpeed 0.15: outside every block")
+            << full << 3 << QStringLiteral("embeddings") << QStringLiteral("0.15") << QString();
+        QTest::newRow("no recompute: nothing said")
+            << int(Checkpointing::None) << 3 << QStringLiteral("lora") << QStringLiteral("0.15") << QString();
     }
     void recompute_is_said_where_the_script_turns_it_on() {
         QFETCH(int, recompute);
-        QFETCH(bool, adapters);
-        QFETCH(qint64, frozenLayers);
+        QFETCH(int, stage);
+        QFETCH(QString, frozen);
         QFETCH(QString, release);
         QFETCH(QString, kwargs);
         Scenario s = zp::test::preset_scenario("llama-3.1-70b", "h100-80gb", 16);
         s.cluster.gpus_per_node = 8;
         s.cluster.nodes = 2;
-        s = with_setup(s, SetupKey{3, OffloadDevice::Cpu, OffloadDevice::Cpu});
+        s = with_setup(s, SetupKey{stage, OffloadDevice::Cpu, stage == 3 ? OffloadDevice::Cpu : OffloadDevice::None});
         s.training.checkpointing = static_cast<Checkpointing>(recompute);
-        if (adapters) s.finetune.method = FineTuneMethod::Lora;
-        s.finetune.freeze_layers = frozenLayers;
+        if (frozen == QLatin1String("lora")) s.finetune.method = FineTuneMethod::Lora;
+        if (frozen == QLatin1String("layers")) s.finetune.freeze_layers = 4;
+        if (frozen == QLatin1String("embeddings")) s.finetune.freeze_embeddings = true;
         s.deepspeed_release = release.toStdString();
+        validate(s);
         const bool recomputes = recompute != int(Checkpointing::None);
-        const QString call = QStringLiteral("model.gradient_checkpointing_enable(") + kwargs + QStringLiteral(")");
-        const QString yaml = QString::fromStdString(accelerate_config_yaml(s));
-        const QString launch = QString::fromStdString(launch_script(s));
-        const QString args = QString::fromStdString(hf_training_arguments_text(s));
         const bool reenters = kwargs.contains(QStringLiteral("True"));
-        for (const QString& text : {yaml, launch, args}) {
-            if (text != args) {
-                QCOMPARE(text.contains(QStringLiteral("gradient_checkpointing_enable")), recomputes);
-                if (recomputes) QVERIFY2(text.contains(call), qPrintable(text));
-            }
+        QCOMPARE(recompute_must_reenter(s), reenters);
+        // The Accelerate YAML and the launch script name the script's own call, and why it re-enters.
+        const QString call = QStringLiteral("model.gradient_checkpointing_enable(") + kwargs + QStringLiteral(")");
+        for (const QString& text : {QString::fromStdString(accelerate_config_yaml(s)), QString::fromStdString(launch_script(s))}) {
+            QCOMPARE(text.contains(QStringLiteral("gradient_checkpointing_enable")), recomputes);
+            if (recomputes) QVERIFY2(text.contains(call), qPrintable(text));
             QCOMPARE(text.contains(QStringLiteral("#8148")), reenters);
         }
+        // The TrainingArguments carry it, the reason beside it.
+        const QString args = QString::fromStdString(hf_training_arguments_text(s));
         QCOMPARE(args.contains(QStringLiteral("gradient_checkpointing=True")), recomputes);
         QCOMPARE(args.contains(QStringLiteral("gradient_checkpointing_kwargs")), !kwargs.isEmpty());
         if (!kwargs.isEmpty()) QVERIFY2(args.contains(kwargs), qPrintable(args));
+        QCOMPARE(args.contains(QStringLiteral("#8148")), reenters);
         QVERIFY(!args.contains(QStringLiteral("gradient_checkpointing_enable")));
+        Scenario fsdp = s;  // FSDP's own checkpointing has no ZeRO-3 hooks
+        fsdp.fsdp.engine = Engine::Fsdp;
+        QVERIFY(!recompute_must_reenter(fsdp));
     }
 
     // What the plan counts on and no config holds, said beside the Accelerate YAML and the

@@ -201,11 +201,10 @@ private slots:
         ZP_COMPARE_NEAR(accumulating - one_step, 2.0 * 2851598336.0 * 1.0002676229727561);
     }
 
-    // The GPU has no room for a second 16-bit copy: ZeRO-1/2 flatten on the host (2 x 2P) and
-    // that is when the node peaks. Llama-2 70B in 16-bit is 138 GB, more than half of any card.
     // The default loads as transformers does today: the checkpoint's 16-bit dtype (v5's dtype="auto",
     // PR #42805) on the meta device, filled tensor by tensor (from 4.51, PR #36963): per process the
     // model alone. Before 4.51 without low_cpu_mem_usage a 5 GB checkpoint shard sat beside it.
+    // FSDP loads the same way on the node's first process only.
     void loading_follows_todays_transformers() {
         Scenario s = default_scenario();  // Llama-2 7B on 8 x A100 80GB, ZeRO-2
         const double P = 6738415616.0, g = 8.0;
@@ -215,8 +214,17 @@ private slots:
         ZP_COMPARE_NEAR(host_memory(s).moment(HostPhase::Loading).bytes.total(), g * 2.06e9 + g * (2 * P + 5e9));
         s.training.load_in_16bit = false;
         ZP_COMPARE_NEAR(host_memory(s).moment(HostPhase::Loading).bytes.total(), g * 2.06e9 + g * (4 * P + 5e9));
+        // FSDP's cpu_ram_efficient_loading: the node's first process alone, the same two ways.
+        Scenario fsdp = default_scenario();
+        fsdp.fsdp.engine = Engine::Fsdp;
+        fsdp.zero.stage = 3;
+        ZP_COMPARE_NEAR(host_memory(fsdp).moment(HostPhase::Loading).bytes.total(), g * 2.06e9 + 2 * P);
+        fsdp.training.low_cpu_mem_usage = false;
+        ZP_COMPARE_NEAR(host_memory(fsdp).moment(HostPhase::Loading).bytes.total(), g * 2.06e9 + 2 * P + 5e9);
     }
 
+    // The GPU has no room for a second 16-bit copy: ZeRO-1/2 flatten on the host (2 x 2P) and
+    // that is when the node peaks. Llama-2 70B in 16-bit is 138 GB, more than half of any card.
     void flattening_on_the_host() {
         Scenario s = run("llama-2-70b", "a100-80gb", 1, 8, 1, "none", "none");
         s.training.load_in_16bit = true;

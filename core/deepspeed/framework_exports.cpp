@@ -137,8 +137,13 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
         line("  in_splits=" + std::to_string(s.zero.linear_tile_factor) + " x in_features / hidden, out_splits=" +
              std::to_string(s.zero.linear_tile_factor) + " x out_features / hidden), so ZeRO-3 gathers one tile at a time.");
     }
-    if (t.expandable_segments)
+    // PyTorch 2.9 renamed the variable PYTORCH_ALLOC_CONF and warns that the old name is deprecated,
+    // but 2.9.1 reads expandable_segments for CUDA from the old name only (pytorch/pytorch#183387).
+    if (t.expandable_segments) {
         line("Before launching: export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (planned; DeepSpeed's ALST tutorial).");
+        line("  Keep that name despite PyTorch 2.9's deprecation warning: 2.9.1 ignores expandable_segments under");
+        line("  PYTORCH_ALLOC_CONF for CUDA (pytorch/pytorch#183387).");
+    }
     if (t.fp8_gemms && (trainer || s.parallel.ulysses > 1)) {
         // TrainingArguments has no FP8 switch and a ds_config no FP8 key: Accelerate's mixed_precision
         // fp8 converts the model to Transformer Engine (accelerate utils/transformer_engine.py).

@@ -26,6 +26,8 @@ parallelism_config = ParallelismConfig(
 #     (non-reentrant checkpointing, DeepSpeed's ALST tutorial), or train with ArcticTraining (activation_checkpoint_cpu_offload:
 #     true). The ds_config's activation_checkpointing.cpu_checkpointing reaches deepspeed.checkpointing models only.
 #   Before launching: export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (planned; DeepSpeed's ALST tutorial).
+#     Keep that name despite PyTorch 2.9's deprecation warning: 2.9.1 ignores expandable_segments under
+#     PYTORCH_ALLOC_CONF for CUDA (pytorch/pytorch#183387).
 
 # The values transformers copies into the "auto" fields of ds_config_hf.json.
 # "auto" reduce_bucket_size becomes hidden_size^2 (the planner sized 2e+08): replace it with an integer to keep the planned buffers.

@@ -62,9 +62,10 @@ std::string release_text(const DeepSpeedRelease& r);
 
 // Whether the plan's recompute must re-enter (torch.utils.checkpoint use_reentrant=True) to run on its
 // release: ZeRO-3 with a frozen weight inside the checkpointed blocks (FineTune::freezes_block_weights:
-// adapters' frozen base, frozen layers) on DeepSpeed before v0.19.3. There the recompute re-fires ZeRO-3's forward hooks, whose release partitions each
-// weight in place (param.data = torch.empty(0)), and non-reentrant checkpointing holds a frozen
-// weight it saves by reference, not detached: backward fails with "CheckpointError: Recomputed values
+// adapters' frozen base, frozen layers) on DeepSpeed before v0.19.3. There the recompute re-fires
+// ZeRO-3's forward hooks, whose release partitions each weight in place (param.data =
+// torch.empty(0)), and non-reentrant checkpointing holds a frozen weight it saves by reference, not
+// detached: backward fails with "CheckpointError: Recomputed values
 // ... have different metadata ... saved {'shape': [N]} vs recomputed {'shape': [0]}" (DeepSpeed
 // #4332, transformers #47254; fixed by DeepSpeed #8148 in v0.19.3). Non-reentrant is the Trainer's
 // default from transformers 5.0 (PR #43203) and what the exports write for adapters; TRL forces

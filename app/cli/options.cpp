@@ -34,6 +34,7 @@ constinit const Option heads{"--heads", "N", "attention heads", G::Model, S::Mod
 constinit const Option kv_heads{"--kv-heads", "N", "key/value heads (default: the attention heads)", G::Model, S::Model};
 constinit const Option ffn{"--ffn", "N", "feed-forward size (default 4 x hidden)", G::Model, S::Model};
 constinit const Option vocab{"--vocab", "N", "vocabulary size (default 51200)", G::Model, S::Model};
+constinit const Option residual_dropout{"--residual-dropout", "on|off", "a dropout on the MLP's output in training (GPT-2's, Phi-2's and T5's; the gpt2 and t5 presets on): a non-reentrant recompute then re-runs the down projection", G::Model, S::Model};
 constinit const Option mlp_activation{"--mlp-activation", "", "how the MLP activation runs: fused (one kernel: F.gelu, F.silu, Megatron's bias_gelu) or gelu-new (transformers' gelu_new, eight kernels: the gpt2 presets and GPT-2/Phi-2 configs)", G::Model, S::Model, words<MlpActivation>};
 
 constinit const Option cluster{"--cluster", "NAME", "a node preset (default dgx-a100):", G::Cluster, S::Cluster, nullptr, cluster_preset_names};
@@ -268,7 +269,7 @@ std::span<const Option* const> all_options() {
     using namespace opt;
     // clang-format off
     static constexpr auto table = std::to_array<const Option*>({
-        &model, &params, &hf_config, &layers, &hidden, &heads, &kv_heads, &ffn, &vocab, &mlp_activation,
+        &model, &params, &hf_config, &layers, &hidden, &heads, &kv_heads, &ffn, &vocab, &mlp_activation, &residual_dropout,
         &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
         &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &attention_softmax, &lm_head, &cpu_checkpointing, &partition_activations, &fp8,

@@ -53,7 +53,7 @@ struct Option {
 // The options, one constant each (defined in options.cpp).
 namespace opt {
 // Model
-extern const Option model, params, hf_config, layers, hidden, heads, kv_heads, ffn, vocab, mlp_activation;
+extern const Option model, params, hf_config, layers, hidden, heads, kv_heads, ffn, vocab, mlp_activation, residual_dropout;
 // Cluster and network
 extern const Option cluster, gpus, gpus_per_node, gpu, gpu_mem, cpu_ram, nvme;
 extern const Option intra_bw, inter_bw, nics, pcie_bw, nvme_bw;

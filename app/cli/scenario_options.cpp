@@ -142,6 +142,7 @@ void apply_model(const Args& a, Scenario& s, ScenarioNotes* notes) {
     }
     // How the activation runs is the code's, not the architecture's: the parameter count stands.
     if (auto v = a.get(opt::mlp_activation)) s.model.activation = parse_mlp_activation(*v);
+    if (auto v = a.get(opt::residual_dropout)) s.model.residual_dropout = parse_on_off(*v, option_text(opt::residual_dropout));
     validate(s.model);
 }
 

@@ -40,7 +40,8 @@ void visit_fields(S& s, V& v) {
     v("model", "head_dim", m.head_dim, FieldRule{.min = 1});
     v("model", "ffn", m.ffn, FieldRule{.min = 1});
     v("model", "gated_mlp", m.gated_mlp);
-    v("model", "activation", m.activation);  // since version 23
+    v("model", "activation", m.activation);              // since version 23
+    v("model", "residual_dropout", m.residual_dropout);  // since version 34
     v("model", "vocab", m.vocab, FieldRule{.min = 1});
     v("model", "tied_embeddings", m.tied_embeddings);
     v("model", "positions", m.positions, FieldRule{.min = 0});

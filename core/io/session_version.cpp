@@ -277,13 +277,18 @@ void upgrade_32_to_33(json& doc) {
     if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["logit_metrics"] = 0;
 }
 
+// Version 33 knew no residual dropout: its GPT-2 and T5 plans counted a recompute that stops early.
+void upgrade_33_to_34(json& doc) {
+    if (doc.contains("model") && doc.at("model").is_object()) doc["model"]["residual_dropout"] = false;
+}
+
 // kUpgrades[v - 1] takes a version-v document to version v + 1.
 constexpr std::array<void (*)(json&), kSessionVersion - 1> kUpgrades{
     &upgrade_1_to_2,   &upgrade_2_to_3,   &upgrade_3_to_4,   &upgrade_4_to_5,   &upgrade_5_to_6,   &upgrade_6_to_7,   &upgrade_7_to_8,
     &upgrade_8_to_9,   &upgrade_9_to_10,  &upgrade_10_to_11, &upgrade_11_to_12, &upgrade_12_to_13, &upgrade_13_to_14, &upgrade_14_to_15,
     &upgrade_15_to_16, &upgrade_16_to_17, &upgrade_17_to_18, &upgrade_18_to_19, &upgrade_19_to_20, &upgrade_20_to_21, &upgrade_21_to_22,
     &upgrade_22_to_23, &upgrade_23_to_24, &upgrade_24_to_25, &upgrade_25_to_26, &upgrade_26_to_27, &upgrade_27_to_28, &upgrade_28_to_29,
-    &upgrade_29_to_30, &upgrade_30_to_31, &upgrade_31_to_32, &upgrade_32_to_33};
+    &upgrade_29_to_30, &upgrade_30_to_31, &upgrade_31_to_32, &upgrade_32_to_33, &upgrade_33_to_34};
 
 }  // namespace
 

@@ -99,6 +99,9 @@
 //   version 33 training.logit_metrics (the cross-entropy metrics the training loop computes over
 //              each micro batch's logits after its backward: Composer's train metrics, 2 in
 //              llm-foundry); a version-32 file has 0 (what version 32 planned).
+//   version 34 model.residual_dropout (the MLP output's dropout, which keeps a non-reentrant
+//              recompute from stopping before the down projection: GPT-2, Phi-2, T5); a
+//              version-33 file has none (what version 33 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a
@@ -113,7 +116,7 @@
 
 namespace zp {
 
-inline constexpr int kSessionVersion = 33;
+inline constexpr int kSessionVersion = 34;
 inline constexpr int kOldestSessionVersion = 1;
 
 // A session of a format version newer than kSessionVersion. Whoever tried to open it must leave

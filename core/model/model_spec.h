@@ -85,6 +85,13 @@ struct ModelSpec {
     // heads are split, so q_norm and k_norm have head_dim weights each (shared by every head)
     // instead of OLMo-2's heads*head_dim and kv_heads*head_dim. Read only when qk_norm is true.
     bool qk_norm_per_head = false;
+    // A dropout with p > 0 on the MLP's output before the residual add, in training: GPT-2's and
+    // Phi-2's resid_pdrop 0.1 (models/gpt2/modeling_gpt2.py GPT2MLP: c_proj then dropout), T5's
+    // dropout_rate 0.1 (T5LayerFF: hidden_states + dropout(DenseReluDense(...))), OPT's dropout 0.1.
+    // native_dropout saves its mask, made after the down projection, so a non-reentrant recompute
+    // re-runs that projection (scenario.h saves_after_down_projection). Llama, Mistral, Qwen, Gemma
+    // and the models built from dimensions have none.
+    bool residual_dropout = false;
 
     // gpt-oss (transformers models/gpt_oss/modeling_gpt_oss.py). attention_sinks: GptOssAttention's
     // `sinks`, nn.Parameter(num_attention_heads), one learnable logit per head and layer that joins

@@ -530,11 +530,9 @@ inline bool recompute_stops_early(const FsdpSetup& f) { return is_fsdp(f) && f.c
 // (saves_after_down_projection) re-runs it.
 inline bool saves_after_down_projection(const ModelSpec& m) {
     // A norm over the MLP's output before the residual add saves that output: Gemma-2/3's
-    // post_feedforward_layernorm, OLMo-2's (their modeling_*.py decoder layers). A residual dropout
-    // with p > 0 would too (native_dropout saves its mask with its output: GPT-2's and Phi-2's
-    // resid_pdrop 0.1, T5's dropout_rate 0.1), but ModelSpec has no dropout probability (the family
-    // "gpt2" is also every GPT-style model built from dimensions, MPT's among them, whose resid_pdrop
-    // is 0): such a model's FSDP plan counts the down projection as skipped, a few % fast.
+    // post_feedforward_layernorm, OLMo-2's (their modeling_*.py decoder layers); a residual dropout
+    // with p > 0 saves its mask (ModelSpec::residual_dropout: GPT-2's, Phi-2's, T5's).
+    if (m.residual_dropout) return true;
     for (const char* family : {"gemma2", "gemma3_text", "olmo2"})
         if (m.family == family) return true;
     return false;

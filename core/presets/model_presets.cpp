@@ -154,10 +154,11 @@ ModelSpec deepseek_v3() {
 }
 
 // OpenAI's GPT-2 checkpoints as transformers runs them (openai-community/gpt2* config.json:
-// activation_function "gelu_new", n_positions 1024, vocab 50257).
+// activation_function "gelu_new", n_positions 1024, vocab 50257, resid_pdrop 0.1).
 ModelSpec hf_gpt2(std::int64_t layers, std::int64_t hidden, std::int64_t heads) {
     ModelSpec m = gpt2_style(layers, hidden, heads, 50257, 1024);
     m.activation = MlpActivation::GeluNew;
+    m.residual_dropout = true;
     return m;
 }
 
@@ -377,7 +378,7 @@ std::vector<ModelPreset> build_presets() {
     {
         // T5-3B (t5-3b config.json): d_model 1024, d_ff 16384, 32 heads of d_kv 128, 24+24 blocks,
         // shared embedding tied to the head, RMS-style LayerNorm without bias, no biases,
-        // 32 relative-attention buckets.
+        // 32 relative-attention buckets, dropout_rate 0.1.
         ModelSpec m;
         m.family = "t5";
         m.layers = 48;
@@ -391,6 +392,7 @@ std::vector<ModelPreset> build_presets() {
         m.norm = NormKind::RmsNorm;
         m.encoder_decoder = true;
         m.relative_attention_buckets = 32;
+        m.residual_dropout = true;
         p.push_back(named("t5-3b", "T5-3B", m));
     }
     return p;

@@ -171,6 +171,7 @@ private slots:
                                                 "--ffn",
                                                 "--vocab",
                                                 "--mlp-activation",
+                                                "--residual-dropout",
                                                 "--cluster",
                                                 "--gpus",
                                                 "--gpus-per-node",
@@ -266,7 +267,7 @@ private slots:
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{106});
+        QCOMPARE(expected.size(), std::size_t{107});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -383,6 +383,27 @@ private slots:
         QCOMPARE(QString::fromLatin1(to_string(import_hf_config(config.toStdString()).activation)), activation);
     }
 
+    // The MLP output's dropout (ModelSpec::residual_dropout) under each family's key, or its config
+    // class's default: GPT2Config's resid_pdrop 0.1; Phi-2's config sets 0.1 (PhiConfig's default 0).
+    // clang-format off
+    void hf_residual_dropout_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<bool>("dropout");
+        QTest::newRow("gpt2, resid_pdrop 0.1") << R"({"model_type":"gpt2","n_layer":12,"n_embd":768,"n_head":12,"n_positions":1024,"vocab_size":50257,"resid_pdrop":0.1})" << true;
+        QTest::newRow("gpt2 without the key: GPT2Config's 0.1") << R"({"model_type":"gpt2","n_layer":12,"n_embd":768,"n_head":12,"n_positions":1024,"vocab_size":50257})" << true;
+        QTest::newRow("gpt2, resid_pdrop 0") << R"({"model_type":"gpt2","n_layer":12,"n_embd":768,"n_head":12,"n_positions":1024,"vocab_size":50257,"resid_pdrop":0.0})" << false;
+        QTest::newRow("phi-2, resid_pdrop 0.1") << R"({"model_type":"phi","hidden_size":2560,"intermediate_size":10240,"num_attention_heads":32,"num_hidden_layers":32,"vocab_size":51200,"resid_pdrop":0.1})" << true;
+        QTest::newRow("phi without the key: PhiConfig's 0") << R"({"model_type":"phi","hidden_size":2560,"intermediate_size":10240,"num_attention_heads":32,"num_hidden_layers":32,"vocab_size":51200})" << false;
+        QTest::newRow("gpt_neox, hidden_dropout 0") << R"({"model_type":"gpt_neox","hidden_size":512,"intermediate_size":2048,"num_attention_heads":8,"num_hidden_layers":6,"vocab_size":50304,"hidden_dropout":0.0})" << false;
+        QTest::newRow("llama: attention_dropout only") << R"({"model_type":"llama","hidden_size":4096,"intermediate_size":11008,"num_attention_heads":32,"num_hidden_layers":32,"vocab_size":32000,"attention_dropout":0.0})" << false;
+    }
+    // clang-format on
+    void hf_residual_dropout() {
+        QFETCH(QString, config);
+        QFETCH(bool, dropout);
+        QCOMPARE(import_hf_config(config.toStdString()).residual_dropout, dropout);
+    }
+
     // Whole config.json files as the Hub serves them (tests/data/hf), read from disk like
     // --hf-config: the preset they are, and its count.
     // clang-format off

@@ -75,7 +75,7 @@ constexpr std::size_t kScenarioLeafMembers = 2 /* Scenario::job, deepspeed_relea
 // clang-format off
 const std::vector<std::string> kExpectedKeys = {
     "model.name", "model.family", "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.ffn",
-    "model.gated_mlp", "model.activation", "model.vocab", "model.tied_embeddings", "model.positions", "model.experts", "model.experts_per_token",
+    "model.gated_mlp", "model.activation", "model.residual_dropout", "model.vocab", "model.tied_embeddings", "model.positions", "model.experts", "model.experts_per_token",
     "model.norm", "model.qkv_bias", "model.out_bias", "model.mlp_bias", "model.lm_head_bias", "model.fused_qkv",
     "model.fused_gate_up", "model.norms_per_layer", "model.embedding_norm", "model.encoder_decoder",
     "model.relative_attention_buckets", "model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim", "model.qk_rope_head_dim",
@@ -107,7 +107,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 167;
+constexpr std::size_t kFieldCount = 168;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -260,6 +260,7 @@ json flatten(const Scenario& s) {
         {"model.ffn", m.ffn},
         {"model.gated_mlp", m.gated_mlp},
         {"model.activation", to_string(m.activation)},
+        {"model.residual_dropout", m.residual_dropout},
         {"model.vocab", m.vocab},
         {"model.tied_embeddings", m.tied_embeddings},
         {"model.positions", m.positions},
@@ -509,7 +510,7 @@ private slots:
     void writes_the_current_version() {
         const json j = scenario_to_json(default_scenario());
         QCOMPARE(j.at("version").get<int>(), kSessionVersion);
-        QCOMPARE(kSessionVersion, 33);
+        QCOMPARE(kSessionVersion, 34);
     }
 
     // The sessions 0.1.0 wrote open into exactly the scenario 0.1.0 read (tests/data/sessions).
@@ -626,7 +627,8 @@ private slots:
                                   {"training.gradient_accumulation", "fused"},
                                   {"training.attention_softmax", "fused"},
                                   {"training.lm_head", "module"},
-                                  {"model.activation", "fused"}};
+                                  {"model.activation", "fused"},
+                                  {"model.residual_dropout", false}};
         // fragmentation went with version 14 (per-GPU memory is the deciding moment's).
         const std::set<std::string> removed_later = {"assumptions.host_buffer_factor", "assumptions.fragmentation"};
         QCOMPARE(expected.size() - removed_later.size() + added_later.size(), kFieldCount);
@@ -1247,6 +1249,31 @@ private slots:
         QVERIFY(has_metrics(composer));
     }
 
+    // Version 33 knew no residual dropout: a GPT-2 XL FSDP plan with full recompute counted the
+    // down projection as skipped by the recompute's early stop. It opens so (4.60 s, as version 33
+    // printed); the preset's dropout (GPT-2's resid_pdrop 0.1) saves a mask after that projection,
+    // so the recompute re-runs it: 2 h x 4h FLOPs a token a layer more, the step no shorter.
+    void frozen_version_33() {
+        const std::string text = read_text_file(test_data_path("sessions/v33-gpt2-xl-fsdp-recompute.zplan"));
+        const json doc = json::parse(text);
+        QCOMPARE(doc.at("version").get<int>(), 33);
+        QVERIFY(!doc.at("model").contains("residual_dropout"));
+        const Scenario s = parse_session(text, "v33-gpt2-xl-fsdp-recompute.zplan");
+        QVERIFY(!s.model.residual_dropout);
+        const StepTime planned = estimate_step(s);
+        QCOMPARE(std::round(planned.seconds * 100), 460.0);  // what version 33 printed
+        QVERIFY(parse_session(session_text(s), "again.zplan") == s);
+        Scenario dropout = s;
+        dropout.model.residual_dropout = true;
+        QVERIFY(model_preset("gpt2-xl").spec.residual_dropout);
+        QVERIFY(parse_session(session_text(dropout), "dropout.zplan") == dropout);
+        const StepTime rerun = estimate_step(dropout);
+        const double h = static_cast<double>(s.model.hidden);
+        QCOMPARE(rerun.hardware_flops - planned.hardware_flops,
+                 2.0 * static_cast<double>(s.model.layers) * h * 4 * h * planned.tokens_per_step);
+        QVERIFY(rerun.seconds >= planned.seconds);
+    }
+
     // Version 10 stores the layout search; a session with it searches again when reopened.
     void layout_search_round_trips() {
         Scenario s = parse_session(read_text_file(test_data_path("sessions/v9-bloom-tp4-pp12.zplan")), "v9.zplan");
@@ -1278,7 +1305,7 @@ private slots:
             QFAIL("accepted a session of a newer format version");
         } catch (const InputError& e) {
             QCOMPARE(QString::fromUtf8(e.what()),
-                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 33); "
+                     QStringLiteral("plan.zplan: session format version 999 is newer than this zero-planner reads (up to 34); "
                                     "upgrade zero-planner"));
         }
     }
@@ -1291,9 +1318,9 @@ private slots:
         QTest::newRow("not an object") << R"([1, 2])" << "s.zplan: a session must be a JSON object";
         QTest::newRow("no version") << R"({"model": {}})" << "'version' is missing";
         QTest::newRow("future version") << R"({"version": 99})"
-                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 33); upgrade zero-planner";
+                                        << "s.zplan: session format version 99 is newer than this zero-planner reads (up to 34); upgrade zero-planner";
         QTest::newRow("huge version") << R"({"version": 18446744073709551615})" << "session format version 18446744073709551615 is newer";
-        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 33)";
+        QTest::newRow("version zero") << R"({"version": 0})" << "session version 0 is not supported (this zero-planner reads versions 1 to 34)";
         QTest::newRow("negative version") << R"({"version": -1})" << "session version -1 is not supported";
         QTest::newRow("version as text") << R"({"version": "1"})" << "session version \"1\" is not supported";
         QTest::newRow("fractional version") << R"({"version": 1.5})" << "session version 1.5 is not supported";

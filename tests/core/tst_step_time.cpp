@@ -79,7 +79,8 @@ private slots:
     // FSDP's own checkpointing stops each block's full recompute at its last saved tensor, the down
     // projection's input (torch >= 2.1 early stop; core/model/scenario.h recompute_skips_last_linear):
     // that GEMM's 2 h f FLOPs a token a layer are not run again. Not where something saves after it
-    // (Gemma-2's post_feedforward_layernorm), nor for experts, LoRA, FP8 (te.Linear) or TiledMLP.
+    // (Gemma-2's post_feedforward_layernorm, GPT-2's residual dropout), nor for experts, LoRA, FP8
+    // (te.Linear) or TiledMLP.
     void fsdp_recompute_stops_before_the_down_projection_data() {
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("variant");
@@ -88,6 +89,8 @@ private slots:
                                                                        << "" << true;
         QTest::newRow("Gemma-2 9B: its post-feed-forward norm saves the output") << "gemma-2-9b"
                                                                                  << "" << false;
+        QTest::newRow("GPT-2 XL: its residual dropout saves its mask") << "gpt2-xl"
+                                                                       << "" << false;
         QTest::newRow("Mixtral 8x7B: the combine saves the experts' outputs") << "mixtral-8x7b"
                                                                               << "" << false;
         QTest::newRow("LoRA: lora_B runs after the frozen down projection") << "llama-2-7b"

@@ -2727,6 +2727,18 @@
         <source>The model is built on the meta device, so no checkpoint shard is held beside it while loading: from_pretrained(low_cpu_mem_usage=True), and always from transformers 4.51. Off: the default before 4.51.</source>
         <translation>模型在 meta 设备上构建，加载时不会在模型旁另存检查点分片：from_pretrained(low_cpu_mem_usage=True)，transformers 4.51 起始终如此。关闭：4.51 之前的默认值。</translation>
     </message>
+    <message>
+        <source>Re-entrant recompute</source>
+        <translation>可重入重计算</translation>
+    </message>
+    <message>
+        <source>Toggle re-entrant recompute</source>
+        <translation>切换可重入重计算</translation>
+    </message>
+    <message>
+        <source>DeepSpeed with full recompute: each layer is re-run whole in backward, as re-entrant checkpointing does (the Trainer before transformers 5.0). Off: non-reentrant, which stops at the layer&apos;s last saved tensor (transformers 5, the exports). FSDP recomputes through its own checkpointing.</source>
+        <translation>DeepSpeed 完全重计算时，反向传播中每层整层重跑，即可重入检查点的做法（transformers 5.0 之前的 Trainer）。关闭：不可重入，在该层最后一个保存的张量处停止（transformers 5、导出的配置）。FSDP 使用其自身的检查点重计算。</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

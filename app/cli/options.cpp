@@ -73,6 +73,7 @@ constinit const Option loss_kernel{"--loss-kernel", "", "the loss kernel (chunke
 constinit const Option grad_accumulation{"--grad-accumulation", "", "where the micro batches' gradients are summed at ZeRO 0/1: autograd (DeepSpeed's engine), main-grad (Megatron-LM's main_grad hook), fused (Megatron-LM's --gradient-accumulation-fusion: no pass), bf16-optimizer (DeepSpeed's BF16_Optimizer: into an fp32 copy)", G::Training, S::Training, words<GradientAccumulation>};
 constinit const Option kv_cache{"--kv-cache", "on|off", "the model returns every layer's keys and values in training (use_cache left on, as with checkpointing applied outside transformers)", G::Training, S::Training};
 constinit const Option keep_outputs{"--keep-outputs", "on|off", "the training loop keeps the model's output (outputs = model(**batch)): its logits through the backward, until the next forward returns", G::Training, S::Training};
+constinit const Option reentrant_recompute{"--reentrant-recompute", "on|off", "a DeepSpeed plan's recompute re-runs each whole block: re-entrant checkpointing (the Trainer before transformers 5.0); off: non-reentrant, stopping at a block's last saved tensor (transformers 5, the exports). FSDP plans use FSDP's own", G::Training, S::Training};
 constinit const Option logit_metrics{"--logit-metrics", "N", "cross-entropy metrics the training loop computes over each micro batch's logits after its backward (0; Composer's train metrics in llm-foundry: 2)", G::Training, S::Training};
 constinit const Option tiled_mlp{"--tiled-mlp", "on|off", "ALST's TiledMLP: the MLP in shards of the sequence, recomputed in backward", G::Training, S::Training};
 constinit const Option expandable_segments{"--expandable-segments", "on|off", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", G::Training, S::Training};
@@ -273,7 +274,7 @@ std::span<const Option* const> all_options() {
         &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
         &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &attention_softmax, &lm_head, &cpu_checkpointing, &partition_activations, &fp8,
-        &loss_upcast, &loss_kernel, &grad_accumulation, &kv_cache, &keep_outputs, &logit_metrics, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
+        &loss_upcast, &loss_kernel, &grad_accumulation, &kv_cache, &keep_outputs, &logit_metrics, &reentrant_recompute, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &max_live_params, &zero_init,
         &pin_memory, &deepspeed_release, &host_grad_buffer, &multi_rank_allreduce, &prefetch_to_max_live, &hpz_recompute, &bf16_master_weights, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
         &mics_hierarchical_gather, &tile_factor, &engine, &fsdp_precision, &limit_all_gathers, &sync_each_batch, &hybrid_shard,

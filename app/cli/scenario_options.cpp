@@ -266,6 +266,7 @@ void apply_training(const Args& a, Scenario& s) {
     if (auto v = a.get(opt::grad_accumulation)) t.gradient_accumulation = parse_gradient_accumulation(*v);
     if (auto v = a.get(opt::kv_cache)) t.kv_cache_in_training = parse_on_off(*v, option_text(opt::kv_cache));
     if (auto v = a.get(opt::keep_outputs)) t.outputs_kept = parse_on_off(*v, option_text(opt::keep_outputs));
+    if (auto v = a.get(opt::reentrant_recompute)) t.reentrant_recompute = parse_on_off(*v, option_text(opt::reentrant_recompute));
     if (auto v = a.get(opt::logit_metrics))
         t.logit_metrics = parse_whole_number(*v, option_text(opt::logit_metrics), limits::kLogitMetrics);
     if (auto v = a.get(opt::fused_optimizer)) t.fused_optimizer = parse_on_off(*v, option_text(opt::fused_optimizer));

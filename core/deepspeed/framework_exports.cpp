@@ -66,13 +66,13 @@ constexpr const char* kSpTrainerRequirements = "transformers>=5.0 (TRL's SFTTrai
 // of sdpa, flash_attention_2 or flash_attention_3; "eager can't work here").
 const char* sp_attention(const Scenario& s) { return s.training.flash_attention ? "flash_attention_2" : "sdpa"; }
 
-// The gradient_checkpointing_kwargs the script passes, as Python, or "" for the Trainer's default:
-// re-entrant where the release needs it (recompute_must_reenter), else non-reentrant for adapters, as
-// PEFT's DeepSpeed guide runs them (--use_reentrant False): the re-entrant variant drops the gradients
-// of a block whose input needs none.
+// The gradient_checkpointing_kwargs the script passes, as Python: always written, so that any
+// transformers runs the recompute the plan counts (the Trainer's default was re-entrant before 5.0,
+// PR #43203). Re-entrant where the plan says so (Training::reentrant_recompute) or its release needs
+// it (recompute_must_reenter); else non-reentrant, as transformers 5 and PEFT's DeepSpeed guide run it
+// (--use_reentrant False; the re-entrant variant drops the gradients of a block whose input needs none).
 std::string checkpointing_kwargs(const Scenario& s) {
-    if (recompute_must_reenter(s)) return "{\"use_reentrant\": True}";
-    return s.finetune.adapters() ? "{\"use_reentrant\": False}" : "";
+    return s.training.reentrant_recompute || recompute_must_reenter(s) ? "{\"use_reentrant\": True}" : "{\"use_reentrant\": False}";
 }
 
 // Why the recompute re-enters, as comment lines after `prefix`, where recompute_must_reenter says so.

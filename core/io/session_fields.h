@@ -123,6 +123,7 @@ void visit_fields(S& s, V& v) {
     v("training", "kv_cache_in_training", t.kv_cache_in_training);         // since version 17
     v("training", "outputs_kept", t.outputs_kept);                         // since version 17
     v("training", "logit_metrics", t.logit_metrics, FieldRule{.min = 0});  // since version 33
+    v("training", "reentrant_recompute", t.reentrant_recompute);           // since version 34
     v("training", "tiled_mlp", t.tiled_mlp);                               // since version 15
     v("training", "expandable_segments", t.expandable_segments);           // since version 15
     v("training", "int64_kernel_indexing", t.int64_kernel_indexing);       // since version 15

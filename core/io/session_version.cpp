@@ -277,9 +277,11 @@ void upgrade_32_to_33(json& doc) {
     if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["logit_metrics"] = 0;
 }
 
-// Version 33 knew no residual dropout: its GPT-2 and T5 plans counted a recompute that stops early.
+// Version 33 knew no residual dropout (its GPT-2 and T5 plans counted an FSDP recompute that stops
+// early), and a DeepSpeed plan's recompute re-ran each whole block (the Trainer before transformers 5.0).
 void upgrade_33_to_34(json& doc) {
     if (doc.contains("model") && doc.at("model").is_object()) doc["model"]["residual_dropout"] = false;
+    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["reentrant_recompute"] = true;
 }
 
 // kUpgrades[v - 1] takes a version-v document to version v + 1.

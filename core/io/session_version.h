@@ -100,8 +100,10 @@
 //              each micro batch's logits after its backward: Composer's train metrics, 2 in
 //              llm-foundry); a version-32 file has 0 (what version 32 planned).
 //   version 34 model.residual_dropout (the MLP output's dropout, which keeps a non-reentrant
-//              recompute from stopping before the down projection: GPT-2, Phi-2, T5); a
-//              version-33 file has none (what version 33 planned).
+//              recompute from stopping before the down projection: GPT-2, Phi-2, T5) and
+//              training.reentrant_recompute (re-entrant checkpointing, whose recompute re-runs the
+//              whole block under DeepSpeed); a version-33 file has no dropout and re-enters
+//              (what version 33 planned).
 //
 // A file with no "version" was never a session (0.1.0 refused it too); a version newer than
 // kSessionVersion is refused with one line naming it, and nothing is written back. Adding a

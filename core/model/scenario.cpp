@@ -426,4 +426,12 @@ bool within_kernel_index(const Scenario& s) {
     return limit == 0 || s.training.seq_len < limit;
 }
 
+bool recompute_stops_early(const Scenario& s) {
+    const Training& t = s.training;
+    if (is_fsdp(s.fsdp)) return s.fsdp.checkpoint_early_stop;
+    if (t.reentrant_recompute) return false;
+    return s.parallel.tensor <= 1 && s.parallel.pipeline <= 1 && !t.cpu_checkpointing && !t.partition_activations &&
+           !recompute_must_reenter(s);
+}
+
 }  // namespace zp

@@ -213,6 +213,13 @@ struct Training {
     // one H100; FlashAttention-3 does not). false: the run is limited there (core/search/max_sequence.h).
     bool int64_kernel_indexing = false;
     bool fused_optimizer = true;  // DeepSpeed's FusedAdam (its "optimizer" block); false: torch.optim's, with temporaries
+    // Whether a DeepSpeed plan's full recompute re-runs each whole block: re-entrant checkpointing
+    // (torch.utils.checkpoint use_reentrant=True: a Hugging Face model's gradient checkpointing under
+    // the Trainer before transformers 5.0). false: non-reentrant, whose recompute stops once a block's
+    // saved tensors are back (torch 2.1's early stop, PR #96866; recompute_stops_early says where):
+    // transformers 5's default (use_reentrant=False, PR #43203, 2026-01-09), which the exports write.
+    // An FSDP plan recomputes through FSDP's own checkpointing (FsdpSetup::checkpoint_early_stop).
+    bool reentrant_recompute = false;
     OptimizerStorage optimizer_storage = OptimizerStorage::Standard;  // bitsandbytes' 8-bit and paged moments
     // How each process brings the model to deepspeed.initialize (transformers' from_pretrained;
     // core/memory/host_memory.cpp): the dtype it is built in and whether it is built on the meta device.
@@ -513,12 +520,15 @@ inline bool layout_runs_stage(const ModelSpec& m, const Parallelism& p, int stag
     return pipeline_runs_stage(p, stage) && experts_run_stage(p, stage) && tensor_runs_stage(m, p, stage);
 }
 
-// Whether backward's full recompute of a block stops at its last saved tensor (FsdpSetup::
-// checkpoint_early_stop): FSDP's own non-reentrant checkpointing. DeepSpeed's runs re-enter:
-// the Trainer's gradient checkpointing (use_reentrant=True unless asked, before transformers 5.0;
-// 5.0 turns it off, PR #43203, which the planner does not yet follow) and DeepSpeed's
-// activation_checkpointing (runtime/activation_checkpointing/checkpointing.py CheckpointFunction).
-inline bool recompute_stops_early(const FsdpSetup& f) { return is_fsdp(f) && f.checkpoint_early_stop; }
+// Whether backward's full recompute of a block stops at its last saved tensor, where the run's
+// checkpointing is non-reentrant: FSDP's own checkpointing (FsdpSetup::checkpoint_early_stop), and
+// under DeepSpeed a Hugging Face model's gradient checkpointing (the Trainer, Accelerate) unless
+// Training::reentrant_recompute. Not
+// Megatron-DeepSpeed's layouts (tensor or pipeline parallel) nor deepspeed.checkpointing (its
+// cpu_checkpointing and partition_activations), whose CheckpointFunction re-enters
+// (runtime/activation_checkpointing/checkpointing.py), nor a recompute its release makes re-enter
+// (deepspeed_release.h recompute_must_reenter).
+bool recompute_stops_early(const Scenario& s);
 // Where it stops: full recompute ends once the block's saved tensors are back (torch.utils.checkpoint's
 // early stop, on by default since torch 2.1, PR #96866). The last of them is the down projection's
 // input, which autograd saves before the GEMM runs (tools/autograd/gen_variable_type.py: the inputs'

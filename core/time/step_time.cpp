@@ -174,18 +174,18 @@ ComputeTime cached_compute_time(ComputeTimeMemo* memo, const Scenario& s, std::i
                                 const LayerHooks& hooks, double routed_slots) {
     const RankShare share = rank_share(s.parallel);
     const double metric_bytes = metric_bytes_per_logit(s);
+    // Only a full recompute reads it (recompute_skips_last_linear).
+    const bool stops_early = s.training.checkpointing == Checkpointing::Full && recompute_stops_early(s);
     const auto compute = [&] {
         return compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots, share,
-                            s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale, recompute_stops_early(s.fsdp),
-                            metric_bytes);
+                            s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale, stops_early, metric_bytes);
     };
     if (!memo) return compute();
     ComputeTimeMemo::Entry& e = memo->entries[hooks.any() ? 1 : 0];
     if (!e.valid || e.gas != gas || e.optimizer_params != optimizer_params || e.scale != scale || !(e.hooks == hooks) ||
-        e.routed_slots != routed_slots || !(e.share == share) || !(e.training == s.training) ||
-        e.stops_early != recompute_stops_early(s.fsdp) || e.metric_bytes != metric_bytes) {
-        e = {true,         s.training, gas, optimizer_params, scale, hooks, routed_slots, share, recompute_stops_early(s.fsdp),
-             metric_bytes, compute()};
+        e.routed_slots != routed_slots || !(e.share == share) || !(e.training == s.training) || e.stops_early != stops_early ||
+        e.metric_bytes != metric_bytes) {
+        e = {true, s.training, gas, optimizer_params, scale, hooks, routed_slots, share, stops_early, metric_bytes, compute()};
     }
     return e.value;
 }
@@ -839,7 +839,7 @@ double step_seconds_lower_bound(const Scenario& s) {
     const std::int64_t gas = gradient_accumulation_steps(s.training, data_parallel_size(s));
     const ComputeTime ct = compute_time(s.model, s.training, s.cluster.gpu, gas, 0.0, compute_scale(s), launches_only(s), s.finetune,
                                         routed_slots(s), rank_share(s.parallel), s.assumptions.gemm_efficiency_scale,
-                                        s.assumptions.flash_attention_scale, recompute_stops_early(s.fsdp), metric_bytes_per_logit(s));
+                                        s.assumptions.flash_attention_scale, recompute_stops_early(s), metric_bytes_per_logit(s));
     const double micro = s.parallel.pipeline > 1 ? slowest_stage_time(s, ct, gas).micro_step_seconds : ct.micro_step_seconds;
     return (static_cast<double>(gas) + bubble_micro_steps(s.parallel, ct.micro_step_seconds, micro)) * micro;
 }

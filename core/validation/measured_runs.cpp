@@ -666,6 +666,7 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     if (auto v = r.optional_text("transformers")) {
         int major = 0, minor = 0;
         if (std::sscanf(v->c_str(), "%d.%d", &major, &minor) != 2) r.fail("transformers", "'" + *v + "' is not a version such as 4.31.0");
+        if (major >= 5 && !is_fsdp(s.fsdp)) t.reentrant_recompute = false;  // the Trainer's non-reentrant default (PR #43203)
         if (major < 4 || (major == 4 && minor < 46)) {
             t.loss_kernel = LossKernel::Shifted;
             c.notes.push_back("loss: transformers " + *v + " (before 4.46): the model returns up-cast logits and shifts a copy");
@@ -796,6 +797,9 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
                           (s.parallel.sequence_parallel ? ", sequence parallel" : ""));
     zero_knobs_from_case(r, kind, s.zero, c);
     s.fsdp = fsdp;
+    // The DeepSpeed runs recompute re-entrantly: the Trainer before transformers 5.0 (PR #43203),
+    // DeepSpeed's and Megatron's own checkpointing. A case on transformers 5 says so ("transformers").
+    if (!is_fsdp(s.fsdp)) s.training.reentrant_recompute = true;
     training_from_case(r, kind, s, c);
     // Low-precision master weights named in the precision or optimizer text (the bf16_master_weight
     // README's "BF16 low-precision (master + opt states)"): DeepSpeed's two bf16 keys, where the

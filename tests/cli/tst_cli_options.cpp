@@ -216,6 +216,7 @@ private slots:
                                                 "--kv-cache",
                                                 "--keep-outputs",
                                                 "--logit-metrics",
+                                                "--reentrant-recompute",
                                                 "--fused-optimizer",
                                                 "--optimizer-storage",
                                                 "--load-dtype",
@@ -267,7 +268,7 @@ private slots:
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{107});
+        QCOMPARE(expected.size(), std::size_t{108});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

@@ -529,13 +529,16 @@ private slots:
     void recompute_is_said_where_the_script_turns_it_on_data() {
         QTest::addColumn<int>("recompute");
         QTest::addColumn<int>("stage");
-        QTest::addColumn<QString>("frozen");  // "lora", "layers" (the first 4), "embeddings" or ""
+        QTest::addColumn<QString>("frozen");  // "lora", "layers" (the first 4), "embeddings", "reentrant" (asked) or ""
         QTest::addColumn<QString>("release");
         QTest::addColumn<QString>("kwargs");
         const QString nonReentrant = QStringLiteral("gradient_checkpointing_kwargs={\"use_reentrant\": False}");
         const QString reentrant = QStringLiteral("gradient_checkpointing_kwargs={\"use_reentrant\": True}");
         const int full = int(Checkpointing::Full);
-        QTest::newRow("full recompute") << full << 3 << QString() << QString() << QString();
+        QTest::newRow("full recompute: non-reentrant, as transformers 5 runs it and the plan counts")
+            << full << 3 << QString() << QString() << nonReentrant;
+        QTest::newRow("re-entrant recompute asked (--reentrant-recompute on)")
+            << full << 3 << QStringLiteral("reentrant") << QString() << reentrant;
         QTest::newRow("LoRA: non-reentrant, as PEFT's guide runs it") << full << 3 << QStringLiteral("lora") << QString() << nonReentrant;
         QTest::newRow("LoRA at ZeRO-3 on DeepSpeed 0.19.2: re-entrant")
             << full << 3 << QStringLiteral("lora") << QStringLiteral("0.19.2") << reentrant;
@@ -546,7 +549,7 @@ private slots:
         QTest::newRow("4 frozen layers at ZeRO-3 on DeepSpeed 0.15: re-entrant")
             << full << 3 << QStringLiteral("layers") << QStringLiteral("0.15") << reentrant;
         QTest::newRow("frozen embeddings at ZeRO-3 on DeepSpeed 0.15: outside every block")
-            << full << 3 << QStringLiteral("embeddings") << QStringLiteral("0.15") << QString();
+            << full << 3 << QStringLiteral("embeddings") << QStringLiteral("0.15") << nonReentrant;
         QTest::newRow("no recompute: nothing said")
             << int(Checkpointing::None) << 3 << QStringLiteral("lora") << QStringLiteral("0.15") << QString();
     }
@@ -564,10 +567,12 @@ private slots:
         if (frozen == QLatin1String("lora")) s.finetune.method = FineTuneMethod::Lora;
         if (frozen == QLatin1String("layers")) s.finetune.freeze_layers = 4;
         if (frozen == QLatin1String("embeddings")) s.finetune.freeze_embeddings = true;
+        const bool asked = frozen == QLatin1String("reentrant");
+        s.training.reentrant_recompute = asked;
         s.deepspeed_release = release.toStdString();
         validate(s);
         const bool recomputes = recompute != int(Checkpointing::None);
-        const bool reenters = kwargs.contains(QStringLiteral("True"));
+        const bool reenters = kwargs.contains(QStringLiteral("True")) && !asked;  // for the release's sake
         QCOMPARE(recompute_must_reenter(s), reenters);
         // The Accelerate YAML and the launch script name the script's own call, and why it re-enters.
         const QString call = QStringLiteral("model.gradient_checkpointing_enable(") + kwargs + QStringLiteral(")");

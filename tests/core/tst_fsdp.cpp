@@ -725,6 +725,7 @@ private slots:
         expected.training.attention_softmax = AttentionSoftmax::Fused;          // before version 22: Megatron's fused softmax
         expected.zero.multi_rank_bucket_allreduce = false;                      // before version 26: ZeRO-2 reduce-scattered
         expected.fsdp.sync_each_batch = true;                                   // before version 30: FSDP reduced every micro step
+        expected.training.reentrant_recompute = true;                           // before version 34: DeepSpeed's recompute re-entered
         QVERIFY(old == expected);
     }
 };

@@ -89,7 +89,7 @@ const std::vector<std::string> kExpectedKeys = {
     "cluster.cpu_adam_params_per_second",
     "training.job", "training.precision", "training.optimizer", "training.seq_len", "training.micro_batch", "training.auto_micro_batch",
     "training.global_batch", "training.automatic_batch_sequences", "training.checkpointing", "training.auto_checkpointing", "training.flash_attention", "training.attention_softmax", "training.lm_head",
-    "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.fp8_scaling", "training.loss_fp32_upcast", "training.loss_kernel", "training.gradient_accumulation", "training.kv_cache_in_training", "training.outputs_kept", "training.logit_metrics", "training.tiled_mlp",
+    "training.cpu_checkpointing", "training.partition_activations", "training.fp8_gemms", "training.fp8_scaling", "training.loss_fp32_upcast", "training.loss_kernel", "training.gradient_accumulation", "training.kv_cache_in_training", "training.outputs_kept", "training.logit_metrics", "training.reentrant_recompute", "training.tiled_mlp",
     "training.expandable_segments", "training.int64_kernel_indexing", "training.fused_optimizer", "training.optimizer_storage", "training.load_in_16bit", "training.low_cpu_mem_usage", "training.dataloader_workers", "training.data_seconds_per_sample", "training.capacity_factor",
     "zero.stage", "zero.offload_optimizer", "zero.offload_param", "zero.overlap_comm", "zero.reduce_bucket_elems",
     "zero.allgather_bucket_elems", "zero.stage3_prefetch_bucket_elems", "zero.stage3_max_live_parameters",
@@ -107,7 +107,7 @@ const std::vector<std::string> kExpectedKeys = {
     "assumptions.host_process_bytes", "assumptions.host_worker_bytes", "assumptions.mfu", "assumptions.comm_overlap_fraction",
     "assumptions.collective_latency_seconds", "assumptions.token_budget"};
 // clang-format on
-constexpr std::size_t kFieldCount = 168;
+constexpr std::size_t kFieldCount = 169;
 
 // ---- Visitors over the field list --------------------------------------------------------
 
@@ -338,6 +338,7 @@ json flatten(const Scenario& s) {
         {"training.kv_cache_in_training", t.kv_cache_in_training},
         {"training.outputs_kept", t.outputs_kept},
         {"training.logit_metrics", t.logit_metrics},
+        {"training.reentrant_recompute", t.reentrant_recompute},
         {"training.tiled_mlp", t.tiled_mlp},
         {"training.expandable_segments", t.expandable_segments},
         {"training.int64_kernel_indexing", t.int64_kernel_indexing},
@@ -628,7 +629,8 @@ private slots:
                                   {"training.attention_softmax", "fused"},
                                   {"training.lm_head", "module"},
                                   {"model.activation", "fused"},
-                                  {"model.residual_dropout", false}};
+                                  {"model.residual_dropout", false},
+                                  {"training.reentrant_recompute", true}};
         // fragmentation went with version 14 (per-GPU memory is the deciding moment's).
         const std::set<std::string> removed_later = {"assumptions.host_buffer_factor", "assumptions.fragmentation"};
         QCOMPARE(expected.size() - removed_later.size() + added_later.size(), kFieldCount);
@@ -1260,6 +1262,7 @@ private slots:
         QVERIFY(!doc.at("model").contains("residual_dropout"));
         const Scenario s = parse_session(text, "v33-gpt2-xl-fsdp-recompute.zplan");
         QVERIFY(!s.model.residual_dropout);
+        QVERIFY(s.training.reentrant_recompute);  // a DeepSpeed plan's, as version 33 planned; FSDP's own stops early
         const StepTime planned = estimate_step(s);
         QCOMPARE(std::round(planned.seconds * 100), 460.0);  // what version 33 printed
         QVERIFY(parse_session(session_text(s), "again.zplan") == s);

@@ -76,12 +76,15 @@ Scenario gpt2_step(std::int64_t nodes, std::int64_t gpus_per_node, int stage, Of
 class TestStepTime : public QObject {
     Q_OBJECT
 private slots:
-    // FSDP's own checkpointing stops each block's full recompute at its last saved tensor, the down
+    // Non-reentrant checkpointing stops each block's full recompute at its last saved tensor, the down
     // projection's input (torch >= 2.1 early stop; core/model/scenario.h recompute_skips_last_linear):
-    // that GEMM's 2 h f FLOPs a token a layer are not run again. Not where something saves after it
+    // that GEMM's 2 h f FLOPs a token a layer are not run again. FSDP's own checkpointing, and
+    // transformers 5's under DeepSpeed (recompute_stops_early); not Megatron-DeepSpeed's or
+    // deepspeed.checkpointing's re-entrant CheckpointFunction, nor frozen weights at ZeRO-3 before
+    // DeepSpeed 0.19.3 (recompute_must_reenter). Not where something saves after the down projection
     // (Gemma-2's post_feedforward_layernorm, GPT-2's residual dropout), nor for experts, LoRA, FP8
     // (te.Linear) or TiledMLP.
-    void fsdp_recompute_stops_before_the_down_projection_data() {
+    void recompute_stops_before_the_down_projection_data() {
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("variant");
         QTest::addColumn<bool>("skips");
@@ -99,19 +102,39 @@ private slots:
                                                                     << "fp8" << false;
         QTest::newRow("TiledMLP: its Function saves once its forward has run") << "llama-2-7b"
                                                                                << "tiled" << false;
+        QTest::newRow("DeepSpeed ZeRO-2, transformers 5's checkpointing") << "llama-2-7b"
+                                                                          << "deepspeed" << true;
+        QTest::newRow("DeepSpeed ZeRO-3 with frozen layers on 0.19.3") << "llama-2-7b"
+                                                                       << "frozen-0.19.3" << true;
+        QTest::newRow("DeepSpeed ZeRO-3 with frozen layers on 0.19.2: re-entrant") << "llama-2-7b"
+                                                                                   << "frozen-0.19.2" << false;
+        QTest::newRow("Megatron-DeepSpeed, tensor 2: CheckpointFunction re-enters") << "llama-2-7b"
+                                                                                    << "tp2" << false;
+        QTest::newRow("deepspeed.checkpointing's checkpoints in host memory") << "llama-2-7b"
+                                                                              << "cpu-checkpointing" << false;
     }
-    void fsdp_recompute_stops_before_the_down_projection() {
+    void recompute_stops_before_the_down_projection() {
         QFETCH(QString, model);
         QFETCH(QString, variant);
         QFETCH(bool, skips);
         Scenario s = preset_scenario(model.toStdString().c_str(), "h100-80gb", 8);
-        s.fsdp.engine = Engine::Fsdp;
-        s.zero.stage = 3;
+        const bool deepspeed = variant == QLatin1String("deepspeed") || variant.startsWith(QLatin1String("frozen")) ||
+                               variant == QLatin1String("tp2") || variant == QLatin1String("cpu-checkpointing");
+        s.fsdp.engine = deepspeed ? Engine::DeepSpeed : Engine::Fsdp;
+        s.zero.stage = variant == QLatin1String("deepspeed") || variant == QLatin1String("cpu-checkpointing") ? 2 : 3;
         s.training.checkpointing = Checkpointing::Full;
         if (variant == QLatin1String("lora")) s.finetune.method = FineTuneMethod::Lora;
         if (variant == QLatin1String("fp8")) s.training.fp8_gemms = true;
         if (variant == QLatin1String("tiled")) s.training.tiled_mlp = true;
+        if (variant.startsWith(QLatin1String("frozen"))) {
+            s.finetune.freeze_layers = 4;
+            s.deepspeed_release = variant.mid(7).toStdString();
+        }
+        if (variant == QLatin1String("tp2")) s.parallel.tensor = 2;
+        if (variant == QLatin1String("cpu-checkpointing")) s.training.cpu_checkpointing = true;
+        validate(s);
         Scenario whole = s;
+        whole.training.reentrant_recompute = true;
         whole.fsdp.checkpoint_early_stop = false;
         const StepTime early = estimate_step(s), rerun = estimate_step(whole);
         const ModelSpec& m = s.model;

@@ -195,6 +195,7 @@ enum EditId : int {
     EditOutputsKept,
     EditLogitMetrics,
     EditTiledMlp,
+    EditReentrantRecompute,
     EditCpuCheckpointing,
     EditPartitionActivations,
     EditFp8,

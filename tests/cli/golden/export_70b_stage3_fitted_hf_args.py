@@ -17,4 +17,5 @@ args = TrainingArguments(
     bf16=True,
     fp16=False,
     gradient_checkpointing=True,
+    gradient_checkpointing_kwargs={"use_reentrant": False},
 )

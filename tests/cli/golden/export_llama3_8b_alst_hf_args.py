@@ -47,5 +47,6 @@ args = TrainingArguments(
     bf16=True,
     fp16=False,
     gradient_checkpointing=True,
+    gradient_checkpointing_kwargs={"use_reentrant": False},
     use_liger_kernel=True,  # Liger's fused linear cross-entropy: the full logits are never made
 )

@@ -299,6 +299,12 @@ void TrainingGroup::addLongContextRows() {
                      tr("DeepSpeed's TiledMLP: the MLP runs in shards of about hidden-size tokens and keeps only its input; its "
                         "forward runs again in backward."),
                      "tiled_mlp");
+    // Training::reentrant_recompute (core/model/scenario.h recompute_stops_early).
+    reentrant_ = box(tr("Re-entrant recompute"),
+                     tr("DeepSpeed with full recompute: each layer is re-run whole in backward, as re-entrant checkpointing "
+                        "does (the Trainer before transformers 5.0). Off: non-reentrant, which stops at the layer's last "
+                        "saved tensor (transformers 5, the exports). FSDP recomputes through its own checkpointing."),
+                     "reentrant_recompute");
     cpu_checkpointing_ = box(tr("Checkpoints in host RAM"),
                              tr("With full recompute, each layer's checkpointed input waits in host memory between forward and "
                                 "backward (ALST's activation checkpoint offload; DeepSpeed's cpu_checkpointing)."),
@@ -321,6 +327,9 @@ void TrainingGroup::addLongContextRows() {
 void TrainingGroup::connectLongContextEdits() {
     connect(tiled_mlp_, &QCheckBox::clicked, this,
             [this](bool on) { edit(EditTiledMlp, tr("Toggle tiled MLP"), [&](Scenario& s) { s.training.tiled_mlp = on; }); });
+    connect(reentrant_, &QCheckBox::clicked, this, [this](bool on) {
+        edit(EditReentrantRecompute, tr("Toggle re-entrant recompute"), [&](Scenario& s) { s.training.reentrant_recompute = on; });
+    });
     connect(cpu_checkpointing_, &QCheckBox::clicked, this, [this](bool on) {
         edit(EditCpuCheckpointing, tr("Toggle checkpoints in host RAM"), [&](Scenario& s) { s.training.cpu_checkpointing = on; });
     });
@@ -496,6 +505,9 @@ void TrainingGroup::sync(const Scenario& s) {
     logit_metrics_->setEnabled(returns_logits(s.training) || s.training.logit_metrics > 0);
     setIndexIfChanged(optimizer_storage_, optimizer_storage_->findData(QString::fromLatin1(to_string(s.training.optimizer_storage))));
     setCheckedIfChanged(tiled_mlp_, s.training.tiled_mlp);
+    setCheckedIfChanged(reentrant_, s.training.reentrant_recompute);
+    reentrant_->setEnabled((s.training.auto_checkpointing || s.training.checkpointing == Checkpointing::Full) &&
+                           (!is_fsdp(s.fsdp) || s.fsdp.auto_engine));
     setCheckedIfChanged(cpu_checkpointing_, s.training.cpu_checkpointing);
     // Checkpoints go to the host only under full recompute (activations.cpp).
     cpu_checkpointing_->setEnabled(s.training.auto_checkpointing || s.training.checkpointing == Checkpointing::Full);

@@ -58,6 +58,7 @@ private:
     QCheckBox* outputs_kept_;
     EditSpinBox* logit_metrics_;  // Training::logit_metrics
     QCheckBox* tiled_mlp_;
+    QCheckBox* reentrant_;
     QCheckBox* cpu_checkpointing_;
     QCheckBox* partition_activations_;
     QCheckBox* expandable_segments_;

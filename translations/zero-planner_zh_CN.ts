@@ -2736,8 +2736,8 @@
         <translation>切换可重入重计算</translation>
     </message>
     <message>
-        <source>DeepSpeed with full recompute: each layer is re-run whole in backward, as re-entrant checkpointing does (the Trainer before transformers 5.0). Off: non-reentrant, which stops at the layer&apos;s last saved tensor (transformers 5, the exports). FSDP recomputes through its own checkpointing.</source>
-        <translation>DeepSpeed 完全重计算时，反向传播中每层整层重跑，即可重入检查点的做法（transformers 5.0 之前的 Trainer）。关闭：不可重入，在该层最后一个保存的张量处停止（transformers 5、导出的配置）。FSDP 使用其自身的检查点重计算。</translation>
+        <source>DeepSpeed with full recompute: each layer is re-run whole in backward, as re-entrant checkpointing does (the Trainer before transformers 5.0). Off: non-reentrant, which stops before a dense layer&apos;s down projection (transformers 5, the exports). Changes nothing for Megatron layouts, mixtures, adapters, FP8, tiled MLPs or a dropout after the MLP; FSDP recomputes through its own checkpointing.</source>
+        <translation>DeepSpeed 完全重计算时，反向传播中每层整层重跑，即可重入检查点的做法（transformers 5.0 之前的 Trainer）。关闭：不可重入，在稠密层的下投影之前停止（transformers 5、导出的配置）。对 Megatron 布局、混合专家、适配器、FP8、分块 MLP 或 MLP 之后有 dropout 的模型没有影响；FSDP 使用其自身的检查点重计算。</translation>
     </message>
 </context>
 <context>

@@ -66,23 +66,27 @@ constexpr const char* kSpTrainerRequirements = "transformers>=5.0 (TRL's SFTTrai
 // of sdpa, flash_attention_2 or flash_attention_3; "eager can't work here").
 const char* sp_attention(const Scenario& s) { return s.training.flash_attention ? "flash_attention_2" : "sdpa"; }
 
-// The gradient_checkpointing_kwargs the script passes, as Python: always written, so that any
-// transformers runs the recompute the plan counts (the Trainer's default was re-entrant before 5.0,
-// PR #43203). Re-entrant where the plan says so (Training::reentrant_recompute) or its release needs
-// it (recompute_must_reenter); else non-reentrant, as transformers 5 and PEFT's DeepSpeed guide run it
-// (--use_reentrant False; the re-entrant variant drops the gradients of a block whose input needs none).
+// The gradient_checkpointing_kwargs the script passes, as Python: written whenever the plan
+// recomputes, so that any transformers runs the recompute the plan counts (the Trainer's default was
+// re-entrant before 5.0, PR #43203). Re-entrant where the release needs it (recompute_must_reenter);
+// non-reentrant for adapters, as PEFT's DeepSpeed guide runs them (--use_reentrant False: the
+// re-entrant variant drops the gradients of a block whose input needs none); else as the plan says
+// (Training::reentrant_recompute).
 std::string checkpointing_kwargs(const Scenario& s) {
-    return s.training.reentrant_recompute || recompute_must_reenter(s) ? "{\"use_reentrant\": True}" : "{\"use_reentrant\": False}";
+    const bool reenter = recompute_must_reenter(s) || (!s.finetune.adapters() && s.training.reentrant_recompute);
+    return reenter ? "{\"use_reentrant\": True}" : "{\"use_reentrant\": False}";
 }
 
-// Why the recompute re-enters, as comment lines after `prefix`, where recompute_must_reenter says so.
+// Why the recompute re-enters, as comment lines after `prefix`: the release's reason
+// (recompute_must_reenter), and with frozen embeddings the input gradients a re-entrant block needs.
 std::string reentrant_recompute_lines(const Scenario& s, const std::string& prefix) {
-    if (!recompute_must_reenter(s)) return {};
-    std::string out = prefix + "Re-entrant recompute: at ZeRO-3, DeepSpeed before 0.19.3 frees a frozen weight that a non-reentrant\n" +
-                      prefix + "  checkpoint still holds (\"CheckpointError: Recomputed values ... have different metadata\": DeepSpeed\n" +
-                      prefix + "  #4332, fixed by #8148 in 0.19.3); TRL forces re-entrant for PEFT at ZeRO-3 too.\n";
-    if (!s.finetune.adapters() && s.finetune.freeze_embeddings)
-        out += prefix + "  With the embeddings frozen, call model.enable_input_require_grads() first: a re-entrant checkpoint whose\n" +
+    std::string out;
+    if (recompute_must_reenter(s))
+        out += prefix + "Re-entrant recompute: at ZeRO-3, DeepSpeed before 0.19.3 frees a frozen weight that a non-reentrant\n" + prefix +
+               "  checkpoint still holds (\"CheckpointError: Recomputed values ... have different metadata\": DeepSpeed\n" + prefix +
+               "  #4332, fixed by #8148 in 0.19.3); TRL forces re-entrant for PEFT at ZeRO-3 too.\n";
+    if (checkpointing_kwargs(s).find("True") != std::string::npos && !s.finetune.adapters() && s.finetune.freeze_embeddings)
+        out += prefix + "With the embeddings frozen, call model.enable_input_require_grads() first: a re-entrant checkpoint whose\n" +
                prefix + "  input needs no gradient gives its block none (PEFT does it for adapters).\n";
     return out;
 }
@@ -103,7 +107,7 @@ std::string outside_config_lines(const Scenario& s, const std::string& prefix, b
         line("Recompute (planned: " + std::string(to_string(t.checkpointing)) +
              "): a Hugging Face model checkpoints its layers only when the script calls");
         const std::string kwargs = checkpointing_kwargs(s);
-        line(std::string("  model.gradient_checkpointing_enable(") + (kwargs.empty() ? "" : "gradient_checkpointing_kwargs=" + kwargs) +
+        line(std::string("  model.gradient_checkpointing_enable(gradient_checkpointing_kwargs=") + kwargs +
              ") before deepspeed.initialize (or accelerator.prepare); the ds_config's");
         line("  activation_checkpointing reaches deepspeed.checkpointing (Megatron-style) models only.");
     }
@@ -272,8 +276,8 @@ std::string hf_training_arguments_text(const Scenario& s, const ExportOptions& o
     py += std::string("    bf16=") + (s.training.precision == Precision::Bf16 ? "True" : "False") + ",\n";
     py += std::string("    fp16=") + (s.training.precision == Precision::Fp16 ? "True" : "False") + ",\n";
     py += std::string("    gradient_checkpointing=") + (s.training.checkpointing == Checkpointing::None ? "False" : "True") + ",\n";
-    if (const std::string kwargs = checkpointing_kwargs(s); !kwargs.empty() && s.training.checkpointing != Checkpointing::None)
-        py += reentrant_recompute_lines(s, "    # ") + "    gradient_checkpointing_kwargs=" + kwargs + ",\n";
+    if (s.training.checkpointing != Checkpointing::None)
+        py += reentrant_recompute_lines(s, "    # ") + "    gradient_checkpointing_kwargs=" + checkpointing_kwargs(s) + ",\n";
     if (!deepspeed_config(s, o).contains("optimizer")) {
         // The Trainer's own optimizer for the planned one.
         const bool bnb = s.training.optimizer_storage != OptimizerStorage::Standard;

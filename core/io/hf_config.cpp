@@ -530,15 +530,15 @@ ModelSpec import_hf_config(std::string_view json_text, const std::string& source
         throw InputError(source_name + ": model_type '" + type + "' is not supported; supported: " + supported_hf_model_types());
     ModelSpec m = it->second(Fields(j, source_name, type));
     m.name = "hf:" + type;
-    // The MLP output's dropout (ModelSpec::residual_dropout), under each family's name for it:
-    // resid_pdrop (GPT-2, Phi, Phi-3), hidden_dropout (GPT-NeoX, Falcon), dropout_rate (T5), dropout
-    // (OPT); without the key, the config class's default: GPT2Config's resid_pdrop 0.1, 0 elsewhere.
+    // The MLP output's dropout (ModelSpec::residual_dropout), under its family's name: resid_pdrop
+    // (GPT-2, Phi, Phi-3), hidden_dropout (GPT-NeoX, Falcon); without the key, the config class's
+    // default: GPT2Config's resid_pdrop 0.1, 0 elsewhere. The other supported types have none.
+    const char* dropout_key = type == "gpt2" || type == "phi" || type == "phi3" ? "resid_pdrop"
+                              : type == "gpt_neox" || type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel"
+                                  ? "hidden_dropout"
+                                  : nullptr;
     m.residual_dropout = type == "gpt2";
-    for (const char* key : {"resid_pdrop", "hidden_dropout", "dropout_rate", "dropout"})
-        if (j.contains(key) && j.at(key).is_number()) {
-            m.residual_dropout = j.at(key).get<double>() > 0;
-            break;
-        }
+    if (dropout_key && j.contains(dropout_key) && j.at(dropout_key).is_number()) m.residual_dropout = j.at(dropout_key).get<double>() > 0;
     try {
         validate(m);
     } catch (const InputError& e) {

@@ -281,7 +281,8 @@ void upgrade_32_to_33(json& doc) {
 // early), and a DeepSpeed plan's recompute re-ran each whole block (the Trainer before transformers 5.0).
 void upgrade_33_to_34(json& doc) {
     if (doc.contains("model") && doc.at("model").is_object()) doc["model"]["residual_dropout"] = false;
-    if (doc.contains("training") && doc.at("training").is_object()) doc["training"]["reentrant_recompute"] = true;
+    if (!doc.contains("training")) doc["training"] = json::object();  // a partial file: the field still says how it planned
+    if (doc.at("training").is_object()) doc["training"]["reentrant_recompute"] = true;
 }
 
 // kUpgrades[v - 1] takes a version-v document to version v + 1.

@@ -68,7 +68,7 @@ std::string release_text(const DeepSpeedRelease& r);
 // detached: backward fails with "CheckpointError: Recomputed values
 // ... have different metadata ... saved {'shape': [N]} vs recomputed {'shape': [0]}" (DeepSpeed
 // #4332, transformers #47254; fixed by DeepSpeed #8148 in v0.19.3). Non-reentrant is the Trainer's
-// default from transformers 5.0 (PR #43203) and what the exports write for adapters; TRL forces
+// default from transformers 5.0 (PR #43203) and what the exports write unless asked; TRL forces
 // re-entrant for PEFT + ZeRO-3 meanwhile (TRL #4951, #6356).
 bool recompute_must_reenter(const Scenario& s);
 

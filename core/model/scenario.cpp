@@ -426,12 +426,23 @@ bool within_kernel_index(const Scenario& s) {
     return limit == 0 || s.training.seq_len < limit;
 }
 
+namespace {
+constexpr DeepSpeedRelease kEarlyStopRelease{0, 11, 0};
+}  // namespace
+
 bool recompute_stops_early(const Scenario& s) {
     const Training& t = s.training;
     if (is_fsdp(s.fsdp)) return s.fsdp.checkpoint_early_stop;
     if (t.reentrant_recompute) return false;
-    return s.parallel.tensor <= 1 && s.parallel.pipeline <= 1 && !t.cpu_checkpointing && !t.partition_activations &&
-           !recompute_must_reenter(s);
+    // Megatron-DeepSpeed's (its layouts, its GPT's head on the word embedding, its gradient
+    // accumulation, DeepSpeed's MoE layer) and deepspeed.checkpointing's (partition_activations)
+    // CheckpointFunction re-enters. ALST's checkpoint offload (cpu_checkpointing) is non-reentrant.
+    const Parallelism& p = s.parallel;
+    const bool megatron = p.tensor > 1 || p.pipeline > 1 || p.expert > 1 || t.lm_head == LmHead::EmbeddingWeight ||
+                          t.gradient_accumulation != GradientAccumulation::Autograd || t.partition_activations;
+    // DeepSpeed's releases before 0.11.0 (2023-10-06; 0.10.3 2023-09-11) predate torch 2.1
+    // (2023-10-04) and its early stop: a run pinned to one is taken to recompute whole.
+    return !megatron && release_has(s, kEarlyStopRelease) && !recompute_must_reenter(s);
 }
 
 }  // namespace zp

@@ -201,7 +201,7 @@ double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& tr
 // that cut (a pipeline stage's share of the layers is the caller's).
 // `gemm_efficiency_scale`, `flash_attention_scale`: multiply the GPU's GEMM and flash attention
 // efficiencies (Assumptions::gemm_efficiency_scale, flash_attention_scale).
-// `recompute_early_stop`: full recompute stops at a block's last saved tensor (FSDP's own
+// `recompute_early_stop`: full recompute stops at a block's last saved tensor (non-reentrant
 // checkpointing: core/model/scenario.h recompute_stops_early, recompute_skips_last_linear).
 // `metric_bytes_per_logit`: what each of the loop's metrics moves a logit (core/model/logits.h
 // metric_traffic_bytes_per_logit: it depends on the engine).

@@ -394,6 +394,9 @@ private slots:
         QTest::newRow("gpt2, resid_pdrop 0") << R"({"model_type":"gpt2","n_layer":12,"n_embd":768,"n_head":12,"n_positions":1024,"vocab_size":50257,"resid_pdrop":0.0})" << false;
         QTest::newRow("phi-2, resid_pdrop 0.1") << R"({"model_type":"phi","hidden_size":2560,"intermediate_size":10240,"num_attention_heads":32,"num_hidden_layers":32,"vocab_size":51200,"resid_pdrop":0.1})" << true;
         QTest::newRow("phi without the key: PhiConfig's 0") << R"({"model_type":"phi","hidden_size":2560,"intermediate_size":10240,"num_attention_heads":32,"num_hidden_layers":32,"vocab_size":51200})" << false;
+        QTest::newRow("gpt_neox, hidden_dropout 0.1") << R"({"model_type":"gpt_neox","hidden_size":512,"intermediate_size":2048,"num_attention_heads":8,"num_hidden_layers":6,"vocab_size":50304,"hidden_dropout":0.1})" << true;
+        QTest::newRow("phi3, resid_pdrop 0.1") << R"({"model_type":"phi3","hidden_size":3072,"intermediate_size":8192,"num_attention_heads":32,"num_key_value_heads":32,"num_hidden_layers":32,"vocab_size":32064,"resid_pdrop":0.1})" << true;
+        QTest::newRow("llama with a stray resid_pdrop: not its key") << R"({"model_type":"llama","hidden_size":4096,"intermediate_size":11008,"num_attention_heads":32,"num_hidden_layers":32,"vocab_size":32000,"resid_pdrop":0.1})" << false;
         QTest::newRow("gpt_neox, hidden_dropout 0") << R"({"model_type":"gpt_neox","hidden_size":512,"intermediate_size":2048,"num_attention_heads":8,"num_hidden_layers":6,"vocab_size":50304,"hidden_dropout":0.0})" << false;
         QTest::newRow("llama: attention_dropout only") << R"({"model_type":"llama","hidden_size":4096,"intermediate_size":11008,"num_attention_heads":32,"num_hidden_layers":32,"vocab_size":32000,"attention_dropout":0.0})" << false;
     }

@@ -5,6 +5,7 @@
 // Expected values are published relations or figures, or literals worked out by hand, never the
 // code's own formula. The throughput targets against measured runs are in tst_validation.
 #include "core/hardware/host_rates.h"
+#include "core/model/deepspeed_release.h"
 #include "core/model/enum_names.h"
 #include "core/model/layer_modules.h"
 #include "core/model/linear_modules.h"
@@ -110,8 +111,20 @@ private slots:
                                                                                    << "frozen-0.19.2" << false;
         QTest::newRow("Megatron-DeepSpeed, tensor 2: CheckpointFunction re-enters") << "llama-2-7b"
                                                                                     << "tp2" << false;
-        QTest::newRow("deepspeed.checkpointing's checkpoints in host memory") << "llama-2-7b"
-                                                                              << "cpu-checkpointing" << false;
+        QTest::newRow("ALST's checkpoints in host memory: non-reentrant") << "llama-2-7b"
+                                                                          << "cpu-checkpointing" << true;
+        QTest::newRow("deepspeed.checkpointing's partition_activations re-enters") << "llama-2-7b"
+                                                                                   << "partition" << false;
+        QTest::newRow("Megatron-DeepSpeed, pipeline 2") << "llama-2-7b"
+                                                        << "pp2" << false;
+        QTest::newRow("Megatron's GPT: the head on the word embedding") << "llama-2-7b"
+                                                                        << "megatron-head" << false;
+        QTest::newRow("DeepSpeed 0.10.3: before torch 2.1's early stop") << "llama-2-7b"
+                                                                         << "release-0.10.3" << false;
+        QTest::newRow("DeepSpeed 0.11.0") << "llama-2-7b"
+                                          << "release-0.11.0" << true;
+        QTest::newRow("DeepSpeed, --reentrant-recompute on") << "llama-2-7b"
+                                                             << "reentrant" << false;
     }
     void recompute_stops_before_the_down_projection() {
         QFETCH(QString, model);
@@ -119,9 +132,12 @@ private slots:
         QFETCH(bool, skips);
         Scenario s = preset_scenario(model.toStdString().c_str(), "h100-80gb", 8);
         const bool deepspeed = variant == QLatin1String("deepspeed") || variant.startsWith(QLatin1String("frozen")) ||
-                               variant == QLatin1String("tp2") || variant == QLatin1String("cpu-checkpointing");
+                               variant.startsWith(QLatin1String("release")) || variant == QLatin1String("tp2") ||
+                               variant == QLatin1String("pp2") || variant == QLatin1String("cpu-checkpointing") ||
+                               variant == QLatin1String("partition") || variant == QLatin1String("megatron-head") ||
+                               variant == QLatin1String("reentrant");
         s.fsdp.engine = deepspeed ? Engine::DeepSpeed : Engine::Fsdp;
-        s.zero.stage = variant == QLatin1String("deepspeed") || variant == QLatin1String("cpu-checkpointing") ? 2 : 3;
+        s.zero.stage = deepspeed && !variant.startsWith(QLatin1String("frozen")) && variant != QLatin1String("tp2") ? 2 : 3;
         s.training.checkpointing = Checkpointing::Full;
         if (variant == QLatin1String("lora")) s.finetune.method = FineTuneMethod::Lora;
         if (variant == QLatin1String("fp8")) s.training.fp8_gemms = true;
@@ -131,11 +147,26 @@ private slots:
             s.deepspeed_release = variant.mid(7).toStdString();
         }
         if (variant == QLatin1String("tp2")) s.parallel.tensor = 2;
+        if (variant == QLatin1String("pp2")) {
+            s.parallel.pipeline = 2;
+            s.zero.stage = 1;
+        }
+        if (variant == QLatin1String("partition")) {
+            s.parallel.tensor = 2;
+            s.training.partition_activations = true;
+        }
         if (variant == QLatin1String("cpu-checkpointing")) s.training.cpu_checkpointing = true;
+        if (variant == QLatin1String("megatron-head")) s.training.lm_head = LmHead::EmbeddingWeight;
+        if (variant.startsWith(QLatin1String("release"))) {
+            s.deepspeed_release = variant.mid(8).toStdString();
+            apply_deepspeed_release(s.zero, *parse_deepspeed_release(s.deepspeed_release));
+        }
+        if (variant == QLatin1String("reentrant")) s.training.reentrant_recompute = true;
         validate(s);
+        // Re-run whole, by the flag of the plan's engine only.
         Scenario whole = s;
-        whole.training.reentrant_recompute = true;
-        whole.fsdp.checkpoint_early_stop = false;
+        if (deepspeed) whole.training.reentrant_recompute = true;
+        else whole.fsdp.checkpoint_early_stop = false;
         const StepTime early = estimate_step(s), rerun = estimate_step(whole);
         const ModelSpec& m = s.model;
         const double skipped_flops =

@@ -249,7 +249,8 @@ private slots:
         QCOMPARE(w.memoryView()->plot()->xAxis->tickLabelRotation(), 0.0);
     }
 
-    // Llama-3.1 70B on 64 H100s at 1280x720 (a user review): eight bars, and captions that say a
+    // Llama-3.1 70B on 64 H100s at 1280x720 with a re-entrant recompute (a user review, before the
+    // non-reentrant default): eight bars, and captions that say a
     // differing micro batch and recompute ("mb 1 · no recompute"). At the smallest font "recompute"
     // alone is wider than the pitch: the " · " detail goes (the tooltip and the card keep it), and
     // no caption runs into its neighbour's.

@@ -292,8 +292,8 @@ QCheckBox* TrainingGroup::addBox(const QString& text, const QString& tooltip, co
 }
 
 void TrainingGroup::addLongContextRows() {
-    // ALST's parts (docs/design.md §4.17); Ulysses is the Model parallelism group's sequence size,
-    // the tiled loss the loss kernel above.
+    // Recompute's implementation, then ALST's parts (docs/design.md §4.17); Ulysses is the Model
+    // parallelism group's sequence size, the tiled loss the loss kernel above.
     const auto box = [this](const QString& text, const QString& tooltip, const char* name) { return addBox(text, tooltip, name); };
     tiled_mlp_ = box(tr("Tiled MLP (ALST)"),
                      tr("DeepSpeed's TiledMLP: the MLP runs in shards of about hidden-size tokens and keeps only its input; its "
@@ -302,8 +302,9 @@ void TrainingGroup::addLongContextRows() {
     // Training::reentrant_recompute (core/model/scenario.h recompute_stops_early).
     reentrant_ = box(tr("Re-entrant recompute"),
                      tr("DeepSpeed with full recompute: each layer is re-run whole in backward, as re-entrant checkpointing "
-                        "does (the Trainer before transformers 5.0). Off: non-reentrant, which stops at the layer's last "
-                        "saved tensor (transformers 5, the exports). FSDP recomputes through its own checkpointing."),
+                        "does (the Trainer before transformers 5.0). Off: non-reentrant, which stops before a dense layer's "
+                        "down projection (transformers 5, the exports). Changes nothing for Megatron layouts, mixtures, "
+                        "adapters, FP8, tiled MLPs or a dropout after the MLP; FSDP recomputes through its own checkpointing."),
                      "reentrant_recompute");
     cpu_checkpointing_ = box(tr("Checkpoints in host RAM"),
                              tr("With full recompute, each layer's checkpointed input waits in host memory between forward and "
@@ -506,8 +507,14 @@ void TrainingGroup::sync(const Scenario& s) {
     setIndexIfChanged(optimizer_storage_, optimizer_storage_->findData(QString::fromLatin1(to_string(s.training.optimizer_storage))));
     setCheckedIfChanged(tiled_mlp_, s.training.tiled_mlp);
     setCheckedIfChanged(reentrant_, s.training.reentrant_recompute);
+    // Enabled where it changes the plan: a DeepSpeed full recompute that could stop early.
+    Scenario early = s;
+    early.fsdp.engine = Engine::DeepSpeed;
+    early.training.checkpointing = Checkpointing::Full;
+    early.training.reentrant_recompute = false;
     reentrant_->setEnabled((s.training.auto_checkpointing || s.training.checkpointing == Checkpointing::Full) &&
-                           (!is_fsdp(s.fsdp) || s.fsdp.auto_engine));
+                           (!is_fsdp(s.fsdp) || s.fsdp.auto_engine) && recompute_stops_early(early) &&
+                           recompute_skips_last_linear(early.model, early.training, early.finetune, true));
     setCheckedIfChanged(cpu_checkpointing_, s.training.cpu_checkpointing);
     // Checkpoints go to the host only under full recompute (activations.cpp).
     cpu_checkpointing_->setEnabled(s.training.auto_checkpointing || s.training.checkpointing == Checkpointing::Full);

@@ -439,7 +439,8 @@ bool recompute_stops_early(const Scenario& s) {
     // CheckpointFunction re-enters. ALST's checkpoint offload (cpu_checkpointing) is non-reentrant.
     const Parallelism& p = s.parallel;
     const bool megatron = p.tensor > 1 || p.pipeline > 1 || p.expert > 1 || t.lm_head == LmHead::EmbeddingWeight ||
-                          t.gradient_accumulation != GradientAccumulation::Autograd || t.partition_activations;
+                          t.gradient_accumulation == GradientAccumulation::MainGrad ||
+                          t.gradient_accumulation == GradientAccumulation::Fused || t.partition_activations;
     // DeepSpeed's releases before 0.11.0 (2023-10-06; 0.10.3 2023-09-11) predate torch 2.1
     // (2023-10-04) and its early stop: a run pinned to one is taken to recompute whole.
     return !megatron && release_has(s, kEarlyStopRelease) && !recompute_must_reenter(s);

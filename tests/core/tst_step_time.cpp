@@ -121,6 +121,10 @@ private slots:
                                                                         << "megatron-head" << false;
         QTest::newRow("DeepSpeed 0.10.3: before torch 2.1's early stop") << "llama-2-7b"
                                                                          << "release-0.10.3" << false;
+        QTest::newRow("Megatron-LM's main_grad accumulation") << "llama-2-7b"
+                                                              << "main-grad" << false;
+        QTest::newRow("DeepSpeed's BF16_Optimizer at ZeRO-1: the Trainer's") << "llama-2-7b"
+                                                                             << "bf16-optimizer" << true;
         QTest::newRow("DeepSpeed 0.11.0") << "llama-2-7b"
                                           << "release-0.11.0" << true;
         QTest::newRow("DeepSpeed, --reentrant-recompute on") << "llama-2-7b"
@@ -135,7 +139,8 @@ private slots:
                                variant.startsWith(QLatin1String("release")) || variant == QLatin1String("tp2") ||
                                variant == QLatin1String("pp2") || variant == QLatin1String("cpu-checkpointing") ||
                                variant == QLatin1String("partition") || variant == QLatin1String("megatron-head") ||
-                               variant == QLatin1String("reentrant");
+                               variant == QLatin1String("reentrant") || variant == QLatin1String("main-grad") ||
+                               variant == QLatin1String("bf16-optimizer");
         s.fsdp.engine = deepspeed ? Engine::DeepSpeed : Engine::Fsdp;
         s.zero.stage = deepspeed && !variant.startsWith(QLatin1String("frozen")) && variant != QLatin1String("tp2") ? 2 : 3;
         s.training.checkpointing = Checkpointing::Full;
@@ -162,6 +167,11 @@ private slots:
             apply_deepspeed_release(s.zero, *parse_deepspeed_release(s.deepspeed_release));
         }
         if (variant == QLatin1String("reentrant")) s.training.reentrant_recompute = true;
+        if (variant == QLatin1String("main-grad")) s.training.gradient_accumulation = GradientAccumulation::MainGrad;
+        if (variant == QLatin1String("bf16-optimizer")) {
+            s.zero.stage = 1;
+            s.training.gradient_accumulation = GradientAccumulation::Bf16Optimizer;
+        }
         validate(s);
         // Re-run whole, by the flag of the plan's engine only.
         Scenario whole = s;

@@ -78,7 +78,6 @@ std::string host_text(const Scenario& scenario, const Candidate& c) {
     // the scenario's as given).
     const Scenario s = with_candidate(scenario, c);
     const HostMemory& h = c.memory.host;
-    const Training& t = s.training;
     // The dtype the model is built in on the host (loaded_bytes_per_param); CPUOffload always pins
     // its shards, whatever pin_memory says.
     const bool sixteen = loaded_bytes_per_param(s) <= 2.0;
@@ -87,10 +86,7 @@ std::string host_text(const Scenario& scenario, const Candidate& c) {
                                 : s.zero.offload_param == OffloadDevice::Cpu ? "; CPUOffload shards pinned"
                                                                              : "";
     const char* loader = "";
-    const ModelLoader how = model_loader(s);
-    // low_cpu_mem_usage decides the loading of a whole model only (host_memory.cpp loading_moment).
-    const bool meta = t.low_cpu_mem_usage && (how == ModelLoader::EveryProcess || how == ModelLoader::NodeFirstProcess);
-    switch (how) {
+    switch (model_loader(s)) {
     case ModelLoader::EveryProcess: break;
     case ModelLoader::NodeFirstProcess: loader = " on the node's first process (cpu_ram_efficient_loading)"; break;
     case ModelLoader::ZeroInit: loader = " under zero.Init"; break;
@@ -98,7 +94,8 @@ std::string host_text(const Scenario& scenario, const Candidate& c) {
         if (is_fsdp(s.fsdp)) loader = " on every process (transformers loads a quantised model on each rank)";
         break;
     }
-    std::string out = "Per node, host RAM      GiB  (loading " + load + loader + (meta ? ", on the meta device" : "") + buffers + ")\n";
+    std::string out = "Per node, host RAM      GiB  (loading " + load + loader +
+                      (loads_on_meta_device(s.training, model_loader(s)) ? ", on the meta device" : "") + buffers + ")\n";
     for (const HostMoment& mo : h.moments) {
         out += "  " + pad_right(to_string(mo.phase), 18) + pad_left(gib(mo.bytes.total()), 8);
         if (mo.phase == h.peak_phase) out += "  <- peak: " + std::string(mo.cause);

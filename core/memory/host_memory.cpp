@@ -341,7 +341,7 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
         // loaded_bytes_per_param, and reads a shard at a time into it (tensor by tensor with
         // low_cpu_mem_usage, as from transformers 4.51).
         const double fsdp_model = q.P * loaded_bytes_per_param(s);
-        mo.bytes.model_copy = fsdp_model + (t.low_cpu_mem_usage ? 0.0 : std::min(fsdp_model, kCheckpointShardBytes));
+        mo.bytes.model_copy = fsdp_model + (loads_on_meta_device(t, loader) ? 0.0 : std::min(fsdp_model, kCheckpointShardBytes));
         mo.cause = QT_TRANSLATE_NOOP("Core", "the node's first process loads the whole model (FSDP's cpu_ram_efficient_loading)");
         return mo;
     }
@@ -366,20 +366,20 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
         }
         return mo;
     }
-    mo.bytes.model_copy = g * (model_bytes + (t.low_cpu_mem_usage ? 0.0 : shard));
+    const bool meta = loads_on_meta_device(t, loader);
+    mo.bytes.model_copy = g * (model_bytes + (meta ? 0.0 : shard));
     // Under model parallelism (tensor, pipeline or expert) a process builds its rank's share.
     const bool own_share = q.share < 1.0 || q.split.expert > 0;
     if (own_share)
-        mo.cause = t.low_cpu_mem_usage
-                       ? QT_TRANSLATE_NOOP("Core",
-                                           "every process builds its rank's share of the model on the meta device, then fills it on "
-                                           "the host tensor by tensor")
-                       : QT_TRANSLATE_NOOP("Core",
-                                           "every process builds its rank's share of the model on the host and reads a checkpoint "
-                                           "shard into it");
+        mo.cause = meta ? QT_TRANSLATE_NOOP("Core",
+                                            "every process builds its rank's share of the model on the meta device, then fills it on "
+                                            "the host tensor by tensor")
+                        : QT_TRANSLATE_NOOP("Core",
+                                            "every process builds its rank's share of the model on the host and reads a checkpoint "
+                                            "shard into it");
     else
         mo.cause =
-            t.low_cpu_mem_usage
+            meta
                 ? QT_TRANSLATE_NOOP("Core", "every process builds the model on the meta device, then fills it on the host tensor by tensor")
                 : QT_TRANSLATE_NOOP("Core", "every process builds the whole model on the host and reads a checkpoint shard into it");
     return mo;

@@ -38,6 +38,12 @@ struct HostMoment {
 //   QuantisedOnEveryProcess a bitsandbytes base without zero.Init: each process reads a shard, quantised on its GPU
 enum class ModelLoader { EveryProcess, NodeFirstProcess, ZeroInit, QuantisedOnEveryProcess };
 ModelLoader model_loader(const Scenario& s);
+// Whether the whole model is built on the meta device and filled tensor by tensor, with no
+// checkpoint shard beside it (Training::low_cpu_mem_usage): where a whole model is loaded, by every
+// process or by FSDP's first on the node (zero.Init and a quantised load read a shard either way).
+inline bool loads_on_meta_device(const Training& t, ModelLoader loader) {
+    return t.low_cpu_mem_usage && (loader == ModelLoader::EveryProcess || loader == ModelLoader::NodeFirstProcess);
+}
 
 struct HostMemory {
     std::array<HostMoment, 4> moments;  // indexed by HostPhase

@@ -430,7 +430,7 @@ namespace {
 constexpr DeepSpeedRelease kEarlyStopRelease{0, 11, 0};
 }  // namespace
 
-bool recompute_stops_early(const Scenario& s) {
+bool recompute_stops_early_at_full(const Scenario& s) {
     const Training& t = s.training;
     if (is_fsdp(s.fsdp)) return s.fsdp.checkpoint_early_stop;
     if (t.reentrant_recompute) return false;
@@ -444,6 +444,14 @@ bool recompute_stops_early(const Scenario& s) {
     // DeepSpeed's releases before 0.11.0 (2023-10-06; 0.10.3 2023-09-11) predate torch 2.1
     // (2023-10-04) and its early stop: a run pinned to one is taken to recompute whole.
     return !megatron && release_has(s, kEarlyStopRelease) && !recompute_must_reenter(s);
+}
+
+bool reentrant_recompute_matters(const Scenario& s) {
+    Scenario early = s;
+    early.fsdp.engine = Engine::DeepSpeed;
+    early.training.checkpointing = Checkpointing::Full;
+    early.training.reentrant_recompute = false;
+    return recompute_skips_last_linear(early.model, early.training, early.finetune, recompute_stops_early(early));
 }
 
 }  // namespace zp

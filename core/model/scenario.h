@@ -528,7 +528,13 @@ inline bool layout_runs_stage(const ModelSpec& m, const Parallelism& p, int stag
 // cpu_checkpointing and partition_activations), whose CheckpointFunction re-enters
 // (runtime/activation_checkpointing/checkpointing.py), nor a recompute its release makes re-enter
 // (deepspeed_release.h recompute_must_reenter).
-bool recompute_stops_early(const Scenario& s);
+bool recompute_stops_early_at_full(const Scenario& s);
+inline bool recompute_stops_early(const Scenario& s) {
+    return s.training.checkpointing == Checkpointing::Full && recompute_stops_early_at_full(s);  // only a full recompute stops
+}
+// Whether Training::reentrant_recompute changes the plan: its full recompute under DeepSpeed would
+// otherwise stop early and skip a dense block's down projection (recompute_skips_last_linear).
+bool reentrant_recompute_matters(const Scenario& s);
 // Where it stops: full recompute ends once the block's saved tensors are back (torch.utils.checkpoint's
 // early stop, on by default since torch 2.1, PR #96866). The last of them is the down projection's
 // input, which autograd saves before the GEMM runs (tools/autograd/gen_variable_type.py: the inputs'

@@ -60,7 +60,7 @@ StepFlops step_flops(const Scenario& s, double tokens_per_step) {
     const double L = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     // TiledMLP runs each MLP's forward once more in backward (compute_time.cpp): hardware FLOPs only.
     // A non-reentrant full recompute stops before each block's down projection (scenario.h).
-    if (s.training.checkpointing == Checkpointing::Full && recompute_skips_last_linear(m, s.training, f, recompute_stops_early(s)))
+    if (recompute_skips_last_linear(m, s.training, f, recompute_stops_early(s)))
         out.hardware -= 2 * static_cast<double>(m.layers) * static_cast<double>(m.hidden) * mlp_width_per_token(m) * tokens_per_step;
     if (s.training.tiled_mlp)
         out.hardware += 2 * static_cast<double>(m.layers) * static_cast<double>(m.hidden) * mlp_width_per_token(m) *

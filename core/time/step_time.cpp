@@ -174,8 +174,7 @@ ComputeTime cached_compute_time(ComputeTimeMemo* memo, const Scenario& s, std::i
                                 const LayerHooks& hooks, double routed_slots) {
     const RankShare share = rank_share(s.parallel);
     const double metric_bytes = metric_bytes_per_logit(s);
-    // Only a full recompute reads it (recompute_skips_last_linear).
-    const bool stops_early = s.training.checkpointing == Checkpointing::Full && recompute_stops_early(s);
+    const bool stops_early = recompute_stops_early(s);
     const auto compute = [&] {
         return compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots, share,
                             s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale, stops_early, metric_bytes);

@@ -507,14 +507,9 @@ void TrainingGroup::sync(const Scenario& s) {
     setIndexIfChanged(optimizer_storage_, optimizer_storage_->findData(QString::fromLatin1(to_string(s.training.optimizer_storage))));
     setCheckedIfChanged(tiled_mlp_, s.training.tiled_mlp);
     setCheckedIfChanged(reentrant_, s.training.reentrant_recompute);
-    // Enabled where it changes the plan: a DeepSpeed full recompute that could stop early.
-    Scenario early = s;
-    early.fsdp.engine = Engine::DeepSpeed;
-    early.training.checkpointing = Checkpointing::Full;
-    early.training.reentrant_recompute = false;
+    // Enabled where it changes the plan (a DeepSpeed full recompute that could stop early).
     reentrant_->setEnabled((s.training.auto_checkpointing || s.training.checkpointing == Checkpointing::Full) &&
-                           (!is_fsdp(s.fsdp) || s.fsdp.auto_engine) && recompute_stops_early(early) &&
-                           recompute_skips_last_linear(early.model, early.training, early.finetune, true));
+                           (!is_fsdp(s.fsdp) || s.fsdp.auto_engine) && reentrant_recompute_matters(s));
     setCheckedIfChanged(cpu_checkpointing_, s.training.cpu_checkpointing);
     // Checkpoints go to the host only under full recompute (activations.cpp).
     cpu_checkpointing_->setEnabled(s.training.auto_checkpointing || s.training.checkpointing == Checkpointing::Full);

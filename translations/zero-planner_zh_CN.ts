@@ -2739,6 +2739,18 @@
         <source>DeepSpeed with full recompute: each layer is re-run whole in backward, as re-entrant checkpointing does (the Trainer before transformers 5.0). Off: non-reentrant, which stops before a dense layer&apos;s down projection (transformers 5, the exports). Changes nothing for Megatron layouts, mixtures, adapters, FP8, tiled MLPs or a dropout after the MLP; FSDP recomputes through its own checkpointing.</source>
         <translation>DeepSpeed 完全重计算时，反向传播中每层整层重跑，即可重入检查点的做法（transformers 5.0 之前的 Trainer）。关闭：不可重入，在稠密层的下投影之前停止（transformers 5、导出的配置）。对 Megatron 布局、混合专家、适配器、FP8、分块 MLP 或 MLP 之后有 dropout 的模型没有影响；FSDP 使用其自身的检查点重计算。</translation>
     </message>
+    <message>
+        <source>The transformers release the run uses, where its defaults change the plan: the model&apos;s own loss outside its forward (4.46), every model loaded on the meta device (4.51), the checkpoint&apos;s dtype and non-reentrant gradient checkpointing (5.0). It sets the Host box&apos;s 16-bit load and low_cpu_mem_usage, Re-entrant recompute and the loss.</source>
+        <translation>运行所用的 transformers 版本，其默认行为会改变计划：模型自身的损失移出 forward（4.46），所有模型在 meta 设备上加载（4.51），按检查点的 dtype 加载且梯度检查点不可重入（5.0）。它设置主机内存框中的 16 位加载和 low_cpu_mem_usage、可重入重计算以及损失。</translation>
+    </message>
+    <message>
+        <source>transformers release</source>
+        <translation>transformers 版本</translation>
+    </message>
+    <message>
+        <source>Change transformers release</source>
+        <translation>更改 transformers 版本</translation>
+    </message>
 </context>
 <context>
     <name>zp::ui::DiagnosisPanel</name>

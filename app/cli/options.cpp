@@ -83,6 +83,11 @@ constinit const Option fused_optimizer{"--fused-optimizer", "on|off", "on: DeepS
 constinit const Option optimizer_storage{"--optimizer-storage", "", "the optimizer's moments: standard (fp32), or bitsandbytes' 8bit, paged (fp32 in CUDA managed memory, evicted to host RAM when the card is full), paged-8bit", G::Training, S::Training, words<OptimizerStorage>};
 constinit const Option load_dtype{"--load-dtype", "fp32|16bit", "the dtype the weights load in (16bit: transformers v5's default and the exports'; fp32: before v5)", G::Training, S::Training};
 constinit const Option low_cpu_mem_usage{"--low-cpu-mem-usage", "on|off", "on: the model built on the meta device, no checkpoint shard beside it (transformers 4.51 and later always; off: the default before 4.51)", G::Training, S::Training};
+constinit const Option transformers_release{"--transformers-release", "X.Y[.Z]",
+                                           "the transformers release the run uses: sets --load-dtype, --low-cpu-mem-usage, "
+                                           "--reentrant-recompute and the model's own loss (--loss-kernel full; shifted before 4.46) "
+                                           "as it behaves (each given beside it wins); without it, today's (5.0 or later)",
+                                           G::Training, S::Training};
 constinit const Option dataloader_workers{"--dataloader-workers", "N", "data loader worker processes per process (0)", G::Training, S::Training};
 constinit const Option data_seconds_per_sample{"--data-seconds-per-sample", "S",
                                                "the data pipeline's seconds to produce one sample on a process (read, tokenize, "
@@ -274,7 +279,7 @@ std::span<const Option* const> all_options() {
         &cluster, &gpus, &gpus_per_node, &gpu, &gpu_mem, &cpu_ram, &nvme,
         &intra_bw, &inter_bw, &nics, &pcie_bw, &nvme_bw,
         &job, &precision, &optimizer, &seq, &micro_batch, &global_batch, &checkpointing, &flash_attention, &attention_softmax, &lm_head, &cpu_checkpointing, &partition_activations, &fp8,
-        &loss_upcast, &loss_kernel, &grad_accumulation, &kv_cache, &keep_outputs, &logit_metrics, &reentrant_recompute, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &dataloader_workers, &data_seconds_per_sample,
+        &loss_upcast, &loss_kernel, &grad_accumulation, &kv_cache, &keep_outputs, &logit_metrics, &reentrant_recompute, &alst, &tiled_mlp, &expandable_segments, &kernel_index, &fused_optimizer, &optimizer_storage, &load_dtype, &low_cpu_mem_usage, &transformers_release, &dataloader_workers, &data_seconds_per_sample,
         &stage, &offload_optimizer, &offload_param, &overlap_comm, &reduce_bucket_size, &allgather_bucket_size, &max_live_params, &zero_init,
         &pin_memory, &deepspeed_release, &host_grad_buffer, &multi_rank_allreduce, &prefetch_to_max_live, &hpz_recompute, &bf16_master_weights, &save_16bit_model, &zeropp, &hpz_size, &hpz, &quantized_weights, &quantized_gradients, &mics_shard_size,
         &mics_hierarchical_gather, &tile_factor, &engine, &fsdp_precision, &limit_all_gathers, &sync_each_batch, &hybrid_shard,

@@ -61,7 +61,7 @@ extern const Option intra_bw, inter_bw, nics, pcie_bw, nvme_bw;
 extern const Option job, precision, optimizer, seq, micro_batch, global_batch, checkpointing, flash_attention, attention_softmax, lm_head,
     cpu_checkpointing, partition_activations, fp8, loss_upcast, loss_kernel, grad_accumulation, kv_cache, keep_outputs, logit_metrics,
     reentrant_recompute, alst, tiled_mlp, expandable_segments, kernel_index, fused_optimizer, optimizer_storage, load_dtype,
-    low_cpu_mem_usage, dataloader_workers, data_seconds_per_sample;
+    low_cpu_mem_usage, transformers_release, dataloader_workers, data_seconds_per_sample;
 // ZeRO, ZeRO++ and MiCS
 extern const Option stage, offload_optimizer, offload_param, overlap_comm, reduce_bucket_size, allgather_bucket_size, max_live_params,
     zero_init, pin_memory, deepspeed_release, host_grad_buffer, multi_rank_allreduce, prefetch_to_max_live, hpz_recompute,

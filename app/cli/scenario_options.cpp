@@ -15,6 +15,7 @@
 #include "core/model/experts.h"
 #include "core/model/limits.h"
 #include "core/model/model_spec.h"
+#include "core/model/transformers_release.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
@@ -227,6 +228,12 @@ void apply_training(const Args& a, Scenario& s) {
     if (auto v = a.get(opt::job)) s = with_job(s, parse_job(*v));
     Training& t = s.training;
     if (auto v = a.get(opt::alst); v && parse_on_off(*v, option_text(opt::alst))) use_alst(t);
+    // The transformers release next: the switches it sets, given beside it, win.
+    if (auto v = a.get(opt::transformers_release)) {
+        const std::optional<TransformersRelease> release = parse_transformers_release(*v);
+        if (!release) throw InputError("--transformers-release must be a release like 4.46 or 5.0.1, got '" + *v + "'");
+        apply_transformers_release(t, *release);
+    }
     if (auto v = a.get(opt::precision)) t.precision = parse_precision(*v);
     if (auto v = a.get(opt::optimizer)) t.optimizer = parse_optimizer(*v);
     if (auto v = a.get(opt::seq)) t.seq_len = parse_positive_int(*v, option_text(opt::seq), limits::kSeqLen.max);

@@ -1,30 +1,20 @@
 #include "core/model/deepspeed_release.h"
 
 #include "core/base/errors.h"
+#include "core/base/release_number.h"
 #include "core/model/deepspeed_defaults.h"
 #include "core/model/engine.h"
 #include "core/model/mics.h"
 #include "core/model/scenario.h"
 
-#include <charconv>
 #include <tuple>
 
 namespace zp {
 
 std::optional<DeepSpeedRelease> parse_deepspeed_release(std::string_view text) {
-    DeepSpeedRelease r;
-    int* parts[] = {&r.major, &r.minor, &r.patch};
-    const char* p = text.data();
-    const char* const end = text.data() + text.size();
-    for (int i = 0; i < 3; ++i) {
-        const auto [next, ec] = std::from_chars(p, end, *parts[i]);
-        if (ec != std::errc{} || *parts[i] < 0) return std::nullopt;
-        p = next;
-        if (p == end) return i >= 1 ? std::optional(r) : std::nullopt;  // at least major.minor
-        if (*p != '.' || i == 2) return std::nullopt;
-        ++p;
-    }
-    return std::nullopt;
+    const std::optional<std::array<int, 3>> n = parse_release_number(text);
+    if (!n) return std::nullopt;
+    return DeepSpeedRelease{(*n)[0], (*n)[1], (*n)[2]};
 }
 
 void apply_deepspeed_release(ZeroSetup& z, const DeepSpeedRelease& r) {

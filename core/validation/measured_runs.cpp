@@ -7,6 +7,7 @@
 #include "core/base/units.h"
 #include "core/model/deepspeed_release.h"
 #include "core/model/enum_names.h"
+#include "core/model/transformers_release.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
@@ -51,6 +52,9 @@ const QuantityInfo& quantity_info(Quantity q) {
 }
 
 namespace {
+
+// The transformers release a case that names none is read as (training's defaults in case_from_json).
+constexpr TransformersRelease kUnnamedTransformersRelease = kTransformersReleaseEras[2].first;  // 4.46 to 4.50
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -661,16 +665,15 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     // Where the logits' weight is read: a Hugging Face lm_head module unless the case or a fact about
     // its source names Megatron's GPT (scenario.h LmHead; ZeRO-3 gathers the two differently).
     if (auto v = optional_enum_field<LmHead>(r, "lm_head")) t.lm_head = *v;
-    // transformers before 4.46 computed the loss in the model's forward on up-cast logits and a
-    // shifted copy (LossKernel::Shifted); 4.46 moved it to loss_utils.py ForCausalLMLoss.
+    // The transformers release the run used, where the case states it: the load, the re-entrant
+    // recompute and the model's own loss as that release behaves (core/model/transformers_release.h;
+    // before 4.46 the loss was computed in the model's forward on up-cast logits and a shifted copy).
     if (auto v = r.optional_text("transformers")) {
-        int major = 0, minor = 0;
-        if (std::sscanf(v->c_str(), "%d.%d", &major, &minor) != 2) r.fail("transformers", "'" + *v + "' is not a version such as 4.31.0");
-        if (major >= 5 && !is_fsdp(s.fsdp)) t.reentrant_recompute = false;  // the Trainer's non-reentrant default (PR #43203)
-        if (major < 4 || (major == 4 && minor < 46)) {
-            t.loss_kernel = LossKernel::Shifted;
+        const std::optional<TransformersRelease> release = parse_transformers_release(*v);
+        if (!release) r.fail("transformers", "'" + *v + "' is not a release such as 4.31.0");
+        apply_transformers_release(t, *release);
+        if (t.loss_kernel == LossKernel::Shifted)
             c.notes.push_back("loss: transformers " + *v + " (before 4.46): the model returns up-cast logits and shifts a copy");
-        }
     }
     // DeepSpeed's activation_checkpointing block (runtime/activation_checkpointing/config.py): the
     // checkpoints in host memory, and split over the tensor-parallel ranks.
@@ -776,10 +779,12 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
     }
 
     Scenario s = default_scenario();
-    // Every bundled run predates transformers v5 (and 4.51): from_pretrained loaded fp32 unless told
-    // otherwise, with the model plus a checkpoint shard on the host unless low_cpu_mem_usage was set.
-    s.training.load_in_16bit = false;
-    s.training.low_cpu_mem_usage = false;
+    // A case that names no transformers release ("transformers") reads as 4.46 to 4.50: every bundled
+    // run predates 4.51 and 5.0, so from_pretrained loaded fp32 unless told otherwise, with the model
+    // plus a checkpoint shard on the host unless low_cpu_mem_usage was set, and the Trainer recomputed
+    // re-entrantly (as DeepSpeed's and Megatron's own checkpointing do); the model's own loss is
+    // 4.46's, which a run on an older release says (transformers_release.h).
+    apply_transformers_release(s.training, kUnnamedTransformersRelease);
     s.model = model_from_dims(r, c);
     const std::int64_t gpus = r.integer("gpus", 1);
     s.cluster = cluster_from_case(r, gpus, c);
@@ -797,9 +802,6 @@ MeasuredCase case_from_json(const nlohmann::json& j, std::size_t index, const st
                           (s.parallel.sequence_parallel ? ", sequence parallel" : ""));
     zero_knobs_from_case(r, kind, s.zero, c);
     s.fsdp = fsdp;
-    // The DeepSpeed runs recompute re-entrantly: the Trainer before transformers 5.0 (PR #43203),
-    // DeepSpeed's and Megatron's own checkpointing. A case on transformers 5 says so ("transformers").
-    if (!is_fsdp(s.fsdp)) s.training.reentrant_recompute = true;
     training_from_case(r, kind, s, c);
     // Low-precision master weights named in the precision or optimizer text (the bf16_master_weight
     // README's "BF16 low-precision (master + opt states)"): DeepSpeed's two bf16 keys, where the

@@ -221,6 +221,7 @@ private slots:
                                                 "--optimizer-storage",
                                                 "--load-dtype",
                                                 "--low-cpu-mem-usage",
+                                                "--transformers-release",
                                                 "--dataloader-workers",
                                                 "--data-seconds-per-sample",
                                                 "--pin-memory",
@@ -268,7 +269,7 @@ private slots:
                                                 "--expandable-segments",
                                                 "--kernel-index",
                                                 "--tile-factor"};
-        QCOMPARE(expected.size(), std::size_t{108});
+        QCOMPARE(expected.size(), std::size_t{109});
         QCOMPARE(cli::scenario_option_names(), expected);
     }
 

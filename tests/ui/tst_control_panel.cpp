@@ -5,6 +5,7 @@
 #include "core/model/enum_names.h"
 #include "core/model/limits.h"
 #include "core/model/model_spec.h"
+#include "core/model/transformers_release.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
@@ -664,6 +665,46 @@ private slots:
         doc.undoStack()->undo();
         QCOMPARE(release->currentData().toInt(), 0);
         QVERIFY(follows_release(doc.scenario().zero, DeepSpeedRelease{0, 13, 2}));
+    }
+
+    // The transformers release (core/model/transformers_release.h): its four eras, today's first;
+    // choosing one is one undo step that sets the Host box's 16-bit load and low_cpu_mem_usage, the
+    // re-entrant recompute and the model's own loss as it behaves, and the Host box shows them; a
+    // switch changed by hand shows "set switch by switch" until an era is chosen again.
+    void transformers_release_control() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        auto* release = panel.findChild<QComboBox*>(QStringLiteral("transformers_release"));
+        auto* load_16bit = panel.findChild<QCheckBox*>(QStringLiteral("load_in_16bit"));
+        auto* low_cpu = panel.findChild<QCheckBox*>(QStringLiteral("low_cpu_mem_usage"));
+        QVERIFY(release && load_16bit && low_cpu && !release->accessibleName().isEmpty());
+        QCOMPARE(itemTexts(release), (QStringList{QStringLiteral("5.0 or later"), QStringLiteral("4.51 to 4.57"),
+                                                  QStringLiteral("4.46 to 4.50"), QStringLiteral("before 4.46")}));
+        QCOMPARE(release->currentData().toInt(), 0);
+        QVERIFY(load_16bit->isChecked() && low_cpu->isChecked());
+        release->setCurrentIndex(3);
+        emit release->activated(3);
+        const Training& t = doc.scenario().training;
+        QVERIFY(!t.load_in_16bit && !t.low_cpu_mem_usage && t.reentrant_recompute);
+        QCOMPARE(t.loss_kernel, LossKernel::Shifted);
+        QVERIFY(!load_16bit->isChecked() && !low_cpu->isChecked());
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(doc.undoStack()->text(0), QStringLiteral("Change transformers release"));
+        low_cpu->click();  // low_cpu_mem_usage=True on a release before 4.51: no era's default
+        QVERIFY(doc.scenario().training.low_cpu_mem_usage);
+        QCOMPARE(release->count(), 5);
+        QCOMPARE(release->currentData().toInt(), -1);
+        QCOMPARE(release->currentText(), QStringLiteral("set switch by switch"));
+        release->setCurrentIndex(1);
+        emit release->activated(1);
+        QVERIFY(follows_transformers_release(doc.scenario().training, TransformersRelease{4, 51, 0}));
+        QCOMPARE(release->count(), 4);
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QCOMPARE(release->currentData().toInt(), 0);
+        QVERIFY(follows_transformers_release(doc.scenario().training, TransformersRelease{5, 0, 0}));
+        QVERIFY(load_16bit->isChecked() && low_cpu->isChecked());
     }
 
     // ZeRO++ on auto (ZeroSetup::auto_zeropp): "auto" heads the hpZ list; choosing it is one undo

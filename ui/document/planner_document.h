@@ -228,7 +228,8 @@ enum EditId : int {
     EditJob,
     EditMaxLiveParameters,
     EditDeepSpeedRelease,
-    EditHybridShard
+    EditHybridShard,
+    EditTransformersRelease
 };
 
 }  // namespace zp::ui

@@ -2,6 +2,7 @@
 
 #include "core/model/deepspeed_release.h"
 #include "core/model/logits.h"
+#include "core/model/transformers_release.h"
 #include "core/search/scenario_edits.h"
 #include "ui/document/planner_document.h"
 #include "ui/widgets/edit_spin_box.h"
@@ -348,35 +349,58 @@ void TrainingGroup::connectLongContextEdits() {
 
 namespace {
 QString releaseText(const DeepSpeedRelease& r) { return QStringLiteral("%1.%2.%3").arg(r.major).arg(r.minor).arg(r.patch); }
+QString minorText(const TransformersRelease& r) { return QStringLiteral("%1.%2").arg(r.major).arg(r.minor); }
 }  // namespace
 
-// The release eras the core tells apart (core/model/deepspeed_release.h), newest first.
+// Eras newest first, each item's data its index: the newest "X or later", the oldest "before" the
+// next one's first release, the rest "first to last".
+template <typename Eras, typename Text>
+void TrainingGroup::addEraItems(QComboBox* combo, const Eras& eras, Text text) {
+    for (std::size_t i = 0; i < eras.size(); ++i) {
+        const QString label = i == 0                 ? tr("%1 or later").arg(text(eras[i].first))
+                              : i + 1 == eras.size() ? tr("before %1").arg(text(eras[i - 1].first))
+                                                     : tr("%1 to %2").arg(text(eras[i].first), text(eras[i].last));
+        combo->addItem(label, static_cast<int>(i));
+    }
+}
+
+// The era (an index) whose release the switches follow; "set switch by switch" while none does (-1).
+void TrainingGroup::showEra(QComboBox* combo, int era) {
+    const int switches = combo->findData(-1);
+    if (era < 0 && switches < 0) combo->addItem(tr("set switch by switch"), -1);
+    if (era >= 0 && switches >= 0) combo->removeItem(switches);
+    setIndexIfChanged(combo, combo->findData(era));
+}
+
+// The release eras the core tells apart (core/model/deepspeed_release.h, transformers_release.h).
 void TrainingGroup::addReleaseRow() {
     release_ = named(tip(new QComboBox(this), tr("The DeepSpeed release the run uses, where its behaviour changes the plan: stage 3's "
                                                  "host gradient buffer and prefetch to stage3_max_live_parameters (0.6.0), ZeRO-2's "
                                                  "whole-bucket all-reduce (0.12.4), hpZ read by a recomputed layer's gathers (0.13.2).")),
                      "deepspeed_release");
     release_->setAccessibleName(tr("DeepSpeed release"));
-    const std::size_t eras = kDeepSpeedReleaseEras.size();
-    for (std::size_t i = 0; i < eras; ++i) {
-        const DeepSpeedReleaseEra& era = kDeepSpeedReleaseEras[i];
-        const QString label = i == 0          ? tr("%1 or later").arg(releaseText(era.first))
-                              : i + 1 == eras ? tr("before %1").arg(releaseText(kDeepSpeedReleaseEras[i - 1].first))
-                                              : tr("%1 to %2").arg(releaseText(era.first), releaseText(era.last));
-        release_->addItem(label, static_cast<int>(i));
-    }
+    addEraItems(release_, kDeepSpeedReleaseEras, releaseText);
     form_->addRow(tr("DeepSpeed release"), release_);
+    transformers_release_ =
+        named(tip(new QComboBox(this), tr("The transformers release the run uses, where its defaults change the plan: the model's own "
+                                          "loss outside its forward (4.46), every model loaded on the meta device (4.51), the "
+                                          "checkpoint's dtype and non-reentrant gradient checkpointing (5.0). It sets the Host box's "
+                                          "16-bit load and low_cpu_mem_usage, Re-entrant recompute and the loss.")),
+              "transformers_release");
+    transformers_release_->setAccessibleName(tr("transformers release"));
+    addEraItems(transformers_release_, kTransformersReleaseEras, minorText);
+    form_->addRow(tr("transformers release"), transformers_release_);
 }
 
-// The era whose release the four switches follow; "set switch by switch" while none does.
 void TrainingGroup::syncRelease(const Scenario& s) {
-    int era = -1;
-    for (std::size_t i = 0; i < kDeepSpeedReleaseEras.size() && era < 0; ++i)
-        if (follows_release(s.zero, kDeepSpeedReleaseEras[i].first)) era = static_cast<int>(i);
-    const int switches = release_->findData(-1);
-    if (era < 0 && switches < 0) release_->addItem(tr("set switch by switch"), -1);
-    if (era >= 0 && switches >= 0) release_->removeItem(switches);
-    setIndexIfChanged(release_, release_->findData(era));
+    const auto follows = [](const auto& eras, auto&& rule) {
+        for (std::size_t i = 0; i < eras.size(); ++i)
+            if (rule(eras[i].first)) return static_cast<int>(i);
+        return -1;
+    };
+    showEra(release_, follows(kDeepSpeedReleaseEras, [&](const DeepSpeedRelease& r) { return follows_release(s.zero, r); }));
+    showEra(transformers_release_,
+            follows(kTransformersReleaseEras, [&](const TransformersRelease& r) { return follows_transformers_release(s.training, r); }));
 }
 
 void TrainingGroup::connectOutputEdits() {
@@ -389,7 +413,7 @@ void TrainingGroup::connectOutputEdits() {
             [this](int v) { edit(EditLogitMetrics, tr("Change train metrics"), [&](Scenario& s) { s.training.logit_metrics = v; }); });
 }
 
-void TrainingGroup::connectEdits() {
+void TrainingGroup::connectReleaseEdits() {
     connect(release_, &QComboBox::activated, this, [this](int index) {
         const int era = release_->itemData(index).toInt();
         if (era < 0) return;
@@ -401,6 +425,16 @@ void TrainingGroup::connectEdits() {
             s.deepspeed_release = era == 0 ? std::string() : release_text(chosen.last);
         });
     });
+    connect(transformers_release_, &QComboBox::activated, this, [this](int index) {
+        const int era = transformers_release_->itemData(index).toInt();
+        if (era < 0) return;
+        edit(EditTransformersRelease, tr("Change transformers release"),
+             [era](Scenario& s) { apply_transformers_release(s.training, kTransformersReleaseEras[static_cast<std::size_t>(era)].first); });
+    });
+}
+
+void TrainingGroup::connectEdits() {
+    connectReleaseEdits();
     connectLongContextEdits();
     onActivated(engine_, EditEngine, tr("Change engine"), [](Scenario& s, const std::string& v) {
         s.fsdp.auto_engine = v == "auto";

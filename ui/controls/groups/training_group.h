@@ -17,8 +17,11 @@ public:
 
 private:
     void addStepRows();    // precision, optimizer, sequence, batches, recompute
-    void addReleaseRow();  // the DeepSpeed release, where its behaviour changes the plan
+    void addReleaseRow();  // the DeepSpeed and transformers releases, where their behaviour changes the plan
     void syncRelease(const Scenario& s);
+    template <typename Eras, typename Text>
+    static void addEraItems(QComboBox* combo, const Eras& eras, Text text);
+    static void showEra(QComboBox* combo, int era);
     void addMemoryRows();       // flash attention, the loss, the fused optimizer, headroom, convention
     void addSoftmaxRow();       // without flash attention, the scores' scale, masks and softmax
     void addLmHeadRow();        // where the logits' weight is read (ZeRO-3 gathers it accordingly)
@@ -30,13 +33,15 @@ private:
     QCheckBox* addBox(const QString& text, const QString& tooltip, const char* name);
     void addLongContextRows();  // ALST's parts: tiled MLP, checkpoints in host RAM, expandable segments, 64-bit kernels
     void connectLongContextEdits();
-    void connectOutputEdits();  // the KV cache, the kept output, the loop's metrics
+    void connectOutputEdits();   // the KV cache, the kept output, the loop's metrics
+    void connectReleaseEdits();  // the DeepSpeed and transformers releases
     void connectEdits();
 
     QComboBox* engine_;
     QComboBox* fsdp_precision_;
     QCheckBox* hybrid_shard_;
-    QComboBox* release_;  // kDeepSpeedReleaseEras' index, or -1: the release switches set one by one
+    QComboBox* release_;               // kDeepSpeedReleaseEras' index, or -1: the release switches set one by one
+    QComboBox* transformers_release_;  // kTransformersReleaseEras' index, or -1 as above
     QComboBox* precision_;
     QComboBox* optimizer_;
     ScaledSlider* seq_;

@@ -1,0 +1,158 @@
+// The transformers release a run uses (core/model/transformers_release.h): the defaults that changed
+// between releases and that the planner models, one row per era, named after the change that brought
+// it: the loss outside the model's forward (4.46), every load on the meta device (4.51, PR #36963),
+// the checkpoint's dtype and non-reentrant gradient checkpointing (5.0, PRs #42805 and #43203).
+// Covers core/model/transformers_release.cpp, core/base/release_number.cpp and how `validate` reads
+// a case's "transformers" (core/validation/measured_runs.cpp).
+#include "core/memory/host_memory.h"
+#include "core/model/deepspeed_release.h"
+#include "core/model/transformers_release.h"
+#include "core/presets/default_scenario.h"
+#include "core/time/step_time.h"
+#include "test_util.h"
+
+#include "test_main.h"
+
+using namespace zp;
+
+class TestTransformersRelease : public QObject {
+    Q_OBJECT
+private slots:
+    void parses_release_numbers_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<int>("major");
+        QTest::addColumn<int>("minor");
+        QTest::addColumn<int>("patch");
+        QTest::newRow("4.31.0 (atorch's llama2 example)") << "4.31.0" << true << 4 << 31 << 0;
+        QTest::newRow("4.46 reads as 4.46.0") << "4.46" << true << 4 << 46 << 0;
+        QTest::newRow("5.0.1") << "5.0.1" << true << 5 << 0 << 1;
+        QTest::newRow("a major alone is refused") << "5" << false << 0 << 0 << 0;
+        QTest::newRow("a release candidate is refused") << "5.0.0rc1" << false << 0 << 0 << 0;
+        QTest::newRow("a dev build is refused") << "4.57.0.dev0" << false << 0 << 0 << 0;
+        QTest::newRow("four parts are refused") << "4.46.0.1" << false << 0 << 0 << 0;
+        QTest::newRow("words are refused") << "latest" << false << 0 << 0 << 0;
+        QTest::newRow("an empty part is refused") << "4..1" << false << 0 << 0 << 0;
+        QTest::newRow("a sign is refused") << "-4.46" << false << 0 << 0 << 0;
+        QTest::newRow("nothing is refused") << "" << false << 0 << 0 << 0;
+    }
+    void parses_release_numbers() {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        const std::string t = text.toStdString();
+        const std::optional<TransformersRelease> r = parse_transformers_release(t);
+        QCOMPARE(r.has_value(), valid);
+        // DeepSpeed's releases read the same way (core/base/release_number.h).
+        QCOMPARE(parse_deepspeed_release(t).has_value(), valid);
+        if (!valid) return;
+        QFETCH(int, major);
+        QFETCH(int, minor);
+        QFETCH(int, patch);
+        QCOMPARE(r->major, major);
+        QCOMPARE(r->minor, minor);
+        QCOMPARE(r->patch, patch);
+    }
+
+    // What each release does by default, from the changes' own code: before 4.46 LlamaForCausalLM's
+    // forward up-cast the logits and shifted a copy; from 4.51 from_pretrained builds on the meta
+    // device whatever low_cpu_mem_usage says; from 5.0 it loads the checkpoint's dtype ("auto") and
+    // the Trainer checkpoints non-reentrantly.
+    void sets_each_eras_defaults_data() {
+        QTest::addColumn<QString>("release");
+        QTest::addColumn<bool>("load_in_16bit");
+        QTest::addColumn<bool>("low_cpu_mem_usage");
+        QTest::addColumn<bool>("reentrant");
+        QTest::addColumn<bool>("shifted_loss");
+        QTest::newRow("4.31.0: loss in the forward, fp32 load, a shard beside the model, re-entrant")
+            << "4.31.0" << false << false << true << true;
+        QTest::newRow("4.45.2: the last release before loss_utils") << "4.45.2" << false << false << true << true;
+        QTest::newRow("4.46.0: ForCausalLMLoss (loss_utils.py)") << "4.46.0" << false << false << true << false;
+        QTest::newRow("4.50.3: the last release before the meta-device load") << "4.50.3" << false << false << true << false;
+        QTest::newRow("4.51.0: every load on the meta device (PR #36963)") << "4.51.0" << false << true << true << false;
+        QTest::newRow("4.57.1: fp32 load and re-entrant still") << "4.57.1" << false << true << true << false;
+        QTest::newRow("5.0.0: dtype auto (PR #42805), non-reentrant (PR #43203)") << "5.0.0" << true << true << false << false;
+        QTest::newRow("5.2: as 5.0") << "5.2" << true << true << false << false;
+    }
+    void sets_each_eras_defaults() {
+        QFETCH(QString, release);
+        QFETCH(bool, load_in_16bit);
+        QFETCH(bool, low_cpu_mem_usage);
+        QFETCH(bool, reentrant);
+        QFETCH(bool, shifted_loss);
+        // From the opposite of every answer, so each field is set, not left as it was.
+        Training t = default_scenario().training;
+        t.load_in_16bit = !load_in_16bit;
+        t.low_cpu_mem_usage = !low_cpu_mem_usage;
+        t.reentrant_recompute = !reentrant;
+        t.loss_kernel = shifted_loss ? LossKernel::Full : LossKernel::Shifted;
+        const TransformersRelease r = *parse_transformers_release(release.toStdString());
+        QVERIFY(!follows_transformers_release(t, r));
+        apply_transformers_release(t, r);
+        QCOMPARE(t.load_in_16bit, load_in_16bit);
+        QCOMPARE(t.low_cpu_mem_usage, low_cpu_mem_usage);
+        QCOMPARE(t.reentrant_recompute, reentrant);
+        QCOMPARE(t.loss_kernel, shifted_loss ? LossKernel::Shifted : LossKernel::Full);
+        QVERIFY(follows_transformers_release(t, r));
+        // Exactly one era holds the release, and its first release sets the same.
+        int eras_holding = 0;
+        for (const TransformersReleaseEra& era : kTransformersReleaseEras) {
+            Training by_era = default_scenario().training;
+            apply_transformers_release(by_era, era.first);
+            if (by_era == t) ++eras_holding;
+        }
+        QCOMPARE(eras_holding, 1);
+    }
+
+    // A loss the run replaces is no release's: Liger's chunked loss and flash-attn's xentropy stay.
+    void keeps_a_replaced_loss_data() {
+        QTest::addColumn<int>("kernel");
+        QTest::newRow("Liger's fused linear cross-entropy") << static_cast<int>(LossKernel::Chunked);
+        QTest::newRow("flash-attn's xentropy (llm-foundry)") << static_cast<int>(LossKernel::Xentropy);
+    }
+    void keeps_a_replaced_loss() {
+        QFETCH(int, kernel);
+        for (const TransformersReleaseEra& era : kTransformersReleaseEras) {
+            Training t = default_scenario().training;
+            t.loss_kernel = static_cast<LossKernel>(kernel);
+            apply_transformers_release(t, era.first);
+            QCOMPARE(static_cast<int>(t.loss_kernel), kernel);
+        }
+    }
+
+    // Today's defaults are the newest era's: a plan built from nothing follows 5.0 and later.
+    void todays_plan_follows_the_newest_era() {
+        const Training t = default_scenario().training;
+        QVERIFY(follows_transformers_release(t, kTransformersReleaseEras.front().first));
+        for (std::size_t i = 1; i < kTransformersReleaseEras.size(); ++i)
+            QVERIFY(!follows_transformers_release(t, kTransformersReleaseEras[i].first));
+    }
+
+    // The eras are ordered newest first, each ending before the next newer one begins.
+    void eras_are_ordered_newest_first() {
+        for (std::size_t i = 1; i < kTransformersReleaseEras.size(); ++i) {
+            const TransformersReleaseEra& newer = kTransformersReleaseEras[i - 1];
+            const TransformersReleaseEra& era = kTransformersReleaseEras[i];
+            QVERIFY(std::tie(era.last.major, era.last.minor) < std::tie(newer.first.major, newer.first.minor));
+            QVERIFY(std::tie(era.first.major, era.first.minor) <= std::tie(era.last.major, era.last.minor));
+        }
+    }
+
+    // What a release changes in a plan, through the estimator: Llama-2 7B on one DGX A100 (the
+    // default plan), ZeRO-2 (every process loads the whole model), full recompute. 4.50 against 5.0:
+    // host RAM while loading grows (fp32, and a checkpoint shard beside the model, in each of the 8
+    // processes), and the step re-runs each block's down projection (re-entrant), so it is longer.
+    void an_older_release_loads_heavier_and_recomputes_more() {
+        Scenario today = default_scenario();
+        today.zero.stage = 2;
+        today.training.checkpointing = Checkpointing::Full;
+        Scenario older = today;
+        apply_transformers_release(older.training, *parse_transformers_release("4.50"));
+        const double loading_now = host_memory(today).moment(HostPhase::Loading).bytes.total();
+        const double loading_then = host_memory(older).moment(HostPhase::Loading).bytes.total();
+        QVERIFY2(loading_then > 1.5 * loading_now, qPrintable(QStringLiteral("%1 vs %2 bytes").arg(loading_then).arg(loading_now)));
+        QVERIFY(estimate_step(older).seconds > estimate_step(today).seconds);
+    }
+};
+
+ZP_TEST_APPLESS_MAIN(TestTransformersRelease)
+#include "tst_transformers_release.moc"

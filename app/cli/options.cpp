@@ -85,7 +85,7 @@ constinit const Option load_dtype{"--load-dtype", "fp32|16bit", "the dtype the w
 constinit const Option low_cpu_mem_usage{"--low-cpu-mem-usage", "on|off", "on: the model built on the meta device, no checkpoint shard beside it (transformers 4.51 and later always; off: the default before 4.51)", G::Training, S::Training};
 constinit const Option transformers_release{"--transformers-release", "X.Y[.Z]",
                                            "the transformers release the run uses: sets --load-dtype, --low-cpu-mem-usage, "
-                                           "--reentrant-recompute and the model's own loss (--loss-kernel full; shifted before 4.46) "
+                                           "--reentrant-recompute and the Hugging Face model's own loss (--loss-kernel full; shifted before 4.46) "
                                            "as it behaves (each given beside it wins); without it, today's (5.0 or later)",
                                            G::Training, S::Training};
 constinit const Option dataloader_workers{"--dataloader-workers", "N", "data loader worker processes per process (0)", G::Training, S::Training};

@@ -10,8 +10,13 @@ namespace {
 bool at_least(const TransformersRelease& r, const TransformersRelease& first) {
     return std::tie(r.major, r.minor, r.patch) >= std::tie(first.major, first.minor, first.patch);
 }
-// The model's own loss, the one a release changes; Liger's and flash-attn's replace it whatever the release.
-bool models_own_loss(LossKernel k) { return k == LossKernel::Full || k == LossKernel::Shifted; }
+// The Hugging Face model's own loss, the one a release changes. Liger's and flash-attn's replace it
+// whatever the release; Megatron's GPT (LmHead::EmbeddingWeight) is no transformers model and takes
+// its own vocab-parallel cross-entropy on labels its data loader shifted (megatron/model/gpt_model.py
+// post_language_model_processing).
+bool models_own_loss(const Training& t) {
+    return (t.loss_kernel == LossKernel::Full || t.loss_kernel == LossKernel::Shifted) && t.lm_head == LmHead::Module;
+}
 }  // namespace
 
 std::optional<TransformersRelease> parse_transformers_release(std::string_view text) {
@@ -25,7 +30,7 @@ void apply_transformers_release(Training& t, const TransformersRelease& r) {
     t.load_in_16bit = at_least(r, f::kAutoDtype);
     t.low_cpu_mem_usage = at_least(r, f::kMetaDeviceLoad);
     t.reentrant_recompute = !at_least(r, f::kNonReentrantCheckpointing);
-    if (models_own_loss(t.loss_kernel)) t.loss_kernel = at_least(r, f::kLossOutsideModel) ? LossKernel::Full : LossKernel::Shifted;
+    if (models_own_loss(t)) t.loss_kernel = at_least(r, f::kLossOutsideModel) ? LossKernel::Full : LossKernel::Shifted;
 }
 
 bool follows_transformers_release(const Training& t, const TransformersRelease& release) {

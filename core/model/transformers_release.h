@@ -40,7 +40,8 @@ inline constexpr TransformersRelease kNonReentrantCheckpointing{5, 0, 0};
 
 // Sets load_in_16bit, low_cpu_mem_usage and reentrant_recompute as `release` behaves when the run
 // passes none of them, and the model's own loss (LossKernel::Full from 4.46, Shifted before); a
-// loss the run replaces (Liger's chunked one, flash-attn's xentropy) stays. An FSDP plan reads
+// loss the run replaces (Liger's chunked one, flash-attn's xentropy) or Megatron's GPT's
+// (LmHead::EmbeddingWeight) stays. An FSDP plan reads
 // FSDP's checkpointing, not reentrant_recompute (scenario.h recompute_stops_early).
 void apply_transformers_release(Training& t, const TransformersRelease& release);
 

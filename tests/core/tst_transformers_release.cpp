@@ -103,17 +103,22 @@ private slots:
         QCOMPARE(eras_holding, 1);
     }
 
-    // A loss the run replaces is no release's: Liger's chunked loss and flash-attn's xentropy stay.
-    void keeps_a_replaced_loss_data() {
+    // A loss that is not the Hugging Face model's own is no release's: Liger's chunked loss,
+    // flash-attn's xentropy, and Megatron's GPT's (its LM head the embedding weight) stay.
+    void keeps_a_loss_not_the_models_own_data() {
         QTest::addColumn<int>("kernel");
-        QTest::newRow("Liger's fused linear cross-entropy") << static_cast<int>(LossKernel::Chunked);
-        QTest::newRow("flash-attn's xentropy (llm-foundry)") << static_cast<int>(LossKernel::Xentropy);
+        QTest::addColumn<bool>("megatron_head");
+        QTest::newRow("Liger's fused linear cross-entropy") << static_cast<int>(LossKernel::Chunked) << false;
+        QTest::newRow("flash-attn's xentropy (llm-foundry)") << static_cast<int>(LossKernel::Xentropy) << false;
+        QTest::newRow("Megatron's GPT, its loss on the whole logits") << static_cast<int>(LossKernel::Full) << true;
     }
-    void keeps_a_replaced_loss() {
+    void keeps_a_loss_not_the_models_own() {
         QFETCH(int, kernel);
+        QFETCH(bool, megatron_head);
         for (const TransformersReleaseEra& era : kTransformersReleaseEras) {
             Training t = default_scenario().training;
             t.loss_kernel = static_cast<LossKernel>(kernel);
+            t.lm_head = megatron_head ? LmHead::EmbeddingWeight : LmHead::Module;
             apply_transformers_release(t, era.first);
             QCOMPARE(static_cast<int>(t.loss_kernel), kernel);
         }

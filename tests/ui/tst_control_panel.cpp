@@ -705,6 +705,17 @@ private slots:
         QCOMPARE(release->currentData().toInt(), 0);
         QVERIFY(follows_transformers_release(doc.scenario().training, TransformersRelease{5, 0, 0}));
         QVERIFY(load_16bit->isChecked() && low_cpu->isChecked());
+        // Liger's loss replaces the model's own: before 4.46 is then the plan of 4.46 to 4.50, and
+        // is not offered (choosing it would show the newer era).
+        const auto offered = [&](int era) {
+            const QModelIndex i = release->model()->index(release->findData(era), 0);
+            return (release->model()->flags(i) & Qt::ItemIsEnabled) != 0;
+        };
+        QVERIFY(offered(3));
+        Scenario liger = doc.scenario();
+        liger.training.loss_kernel = LossKernel::Chunked;
+        doc.edit(liger, QStringLiteral("Liger"));
+        QVERIFY(offered(0) && offered(1) && offered(2) && !offered(3));
     }
 
     // ZeRO++ on auto (ZeroSetup::auto_zeropp): "auto" heads the hpZ list; choosing it is one undo

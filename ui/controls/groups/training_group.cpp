@@ -9,8 +9,11 @@
 
 #include <QCheckBox>
 #include <QFormLayout>
+#include <QStandardItemModel>
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace zp::ui {
 
@@ -365,10 +368,16 @@ void TrainingGroup::addEraItems(QComboBox* combo, const Eras& eras, Text text) {
 }
 
 // The era (an index) whose release the switches follow; "set switch by switch" while none does (-1).
-void TrainingGroup::showEra(QComboBox* combo, int era) {
+// An era whose switches are also a newer one's is not offered: choosing it would show the newer one
+// (transformers before 4.46 and 4.46 to 4.50 differ only in the model's own loss, which Liger's
+// or flash-attn's replaces).
+void TrainingGroup::showEra(QComboBox* combo, int era, const std::vector<bool>& offered) {
     const int switches = combo->findData(-1);
     if (era < 0 && switches < 0) combo->addItem(tr("set switch by switch"), -1);
     if (era >= 0 && switches >= 0) combo->removeItem(switches);
+    if (auto* items = qobject_cast<QStandardItemModel*>(combo->model()))
+        for (std::size_t i = 0; i < offered.size(); ++i)
+            if (QStandardItem* item = items->item(combo->findData(static_cast<int>(i)))) item->setEnabled(offered[i]);
     setIndexIfChanged(combo, combo->findData(era));
 }
 
@@ -392,15 +401,35 @@ void TrainingGroup::addReleaseRow() {
     form_->addRow(tr("transformers release"), transformers_release_);
 }
 
-void TrainingGroup::syncRelease(const Scenario& s) {
-    const auto follows = [](const auto& eras, auto&& rule) {
+namespace {
+// The first (newest) era whose release `state` follows, -1 for none; and which eras are offered:
+// those whose switches, applied to `state`, follow no newer era.
+template <typename Eras, typename State, typename Apply, typename Follows>
+std::pair<int, std::vector<bool>> eraShown(const Eras& eras, const State& state, Apply apply, Follows follows) {
+    const auto first_followed = [&](const State& x) {
         for (std::size_t i = 0; i < eras.size(); ++i)
-            if (rule(eras[i].first)) return static_cast<int>(i);
+            if (follows(x, eras[i].first)) return static_cast<int>(i);
         return -1;
     };
-    showEra(release_, follows(kDeepSpeedReleaseEras, [&](const DeepSpeedRelease& r) { return follows_release(s.zero, r); }));
-    showEra(transformers_release_,
-            follows(kTransformersReleaseEras, [&](const TransformersRelease& r) { return follows_transformers_release(s.training, r); }));
+    std::vector<bool> offered(eras.size());
+    for (std::size_t i = 0; i < eras.size(); ++i) {
+        State as_released = state;
+        apply(as_released, eras[i].first);
+        offered[i] = first_followed(as_released) == static_cast<int>(i);
+    }
+    return {first_followed(state), offered};
+}
+}  // namespace
+
+void TrainingGroup::syncRelease(const Scenario& s) {
+    const auto [deepspeed_era, deepspeed_offered] = eraShown(
+        kDeepSpeedReleaseEras, s.zero, [](ZeroSetup& z, const DeepSpeedRelease& r) { apply_deepspeed_release(z, r); },
+        [](const ZeroSetup& z, const DeepSpeedRelease& r) { return follows_release(z, r); });
+    showEra(release_, deepspeed_era, deepspeed_offered);
+    const auto [transformers_era, transformers_offered] = eraShown(
+        kTransformersReleaseEras, s.training, [](Training& t, const TransformersRelease& r) { apply_transformers_release(t, r); },
+        [](const Training& t, const TransformersRelease& r) { return follows_transformers_release(t, r); });
+    showEra(transformers_release_, transformers_era, transformers_offered);
 }
 
 void TrainingGroup::connectOutputEdits() {

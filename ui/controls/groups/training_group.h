@@ -3,6 +3,8 @@
 // set the activation and optimizer peaks, the headroom and the model-state convention.
 #include "ui/controls/control_group.h"
 
+#include <vector>
+
 class QCheckBox;
 
 namespace zp::ui {
@@ -21,7 +23,7 @@ private:
     void syncRelease(const Scenario& s);
     template <typename Eras, typename Text>
     static void addEraItems(QComboBox* combo, const Eras& eras, Text text);
-    static void showEra(QComboBox* combo, int era);
+    static void showEra(QComboBox* combo, int era, const std::vector<bool>& offered);
     void addMemoryRows();       // flash attention, the loss, the fused optimizer, headroom, convention
     void addSoftmaxRow();       // without flash attention, the scores' scale, masks and softmax
     void addLmHeadRow();        // where the logits' weight is read (ZeRO-3 gathers it accordingly)

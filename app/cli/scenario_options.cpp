@@ -228,12 +228,6 @@ void apply_training(const Args& a, Scenario& s) {
     if (auto v = a.get(opt::job)) s = with_job(s, parse_job(*v));
     Training& t = s.training;
     if (auto v = a.get(opt::alst); v && parse_on_off(*v, option_text(opt::alst))) use_alst(t);
-    // The transformers release next: the switches it sets, given beside it, win.
-    if (auto v = a.get(opt::transformers_release)) {
-        const std::optional<TransformersRelease> release = parse_transformers_release(*v);
-        if (!release) throw InputError("--transformers-release must be a release like 4.46 or 5.0.1, got '" + *v + "'");
-        apply_transformers_release(t, *release);
-    }
     if (auto v = a.get(opt::precision)) t.precision = parse_precision(*v);
     if (auto v = a.get(opt::optimizer)) t.optimizer = parse_optimizer(*v);
     if (auto v = a.get(opt::seq)) t.seq_len = parse_positive_int(*v, option_text(opt::seq), limits::kSeqLen.max);
@@ -257,6 +251,13 @@ void apply_training(const Args& a, Scenario& s) {
     if (auto v = a.get(opt::flash_attention)) t.flash_attention = parse_on_off(*v, option_text(opt::flash_attention));
     if (auto v = a.get(opt::attention_softmax)) t.attention_softmax = parse_attention_softmax(*v);
     if (auto v = a.get(opt::lm_head)) t.lm_head = parse_lm_head(*v);
+    // The transformers release once the LM head is known (Megatron's GPT keeps its own loss), before
+    // the switches it sets: given beside it, they win.
+    if (auto v = a.get(opt::transformers_release)) {
+        const std::optional<TransformersRelease> release = parse_transformers_release(*v);
+        if (!release) throw InputError("--transformers-release must be a release like 4.46 or 5.0.1, got '" + *v + "'");
+        apply_transformers_release(t, *release);
+    }
     if (auto v = a.get(opt::cpu_checkpointing)) t.cpu_checkpointing = parse_on_off(*v, option_text(opt::cpu_checkpointing));
     if (auto v = a.get(opt::fp8)) {
         const bool mxfp8 = *v == "mxfp8";

@@ -338,8 +338,8 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
     const ModelLoader loader = model_loader(s);
     if (loader == ModelLoader::NodeFirstProcess) {
         // cpu_ram_efficient_loading: the node's first process alone builds the model, in
-        // loaded_bytes_per_param, and reads a shard at a time into it (tensor by tensor with
-        // low_cpu_mem_usage, as from transformers 4.51).
+        // loaded_bytes_per_param, on the meta device and fills it (loads_on_meta_device: transformers
+        // sets low_cpu_mem_usage itself there), so no shard sits beside it.
         const double fsdp_model = q.P * loaded_bytes_per_param(s);
         mo.bytes.model_copy = fsdp_model + (loads_on_meta_device(t, loader) ? 0.0 : std::min(fsdp_model, kCheckpointShardBytes));
         mo.cause = QT_TRANSLATE_NOOP("Core", "the node's first process loads the whole model (FSDP's cpu_ram_efficient_loading)");

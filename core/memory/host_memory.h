@@ -39,10 +39,13 @@ struct HostMoment {
 enum class ModelLoader { EveryProcess, NodeFirstProcess, ZeroInit, QuantisedOnEveryProcess };
 ModelLoader model_loader(const Scenario& s);
 // Whether the whole model is built on the meta device and filled tensor by tensor, with no
-// checkpoint shard beside it (Training::low_cpu_mem_usage): where a whole model is loaded, by every
-// process or by FSDP's first on the node (zero.Init and a quantised load read a shard either way).
+// checkpoint shard beside it: a process that loads the whole model does so with
+// Training::low_cpu_mem_usage (every load from transformers 4.51); FSDP's cpu_ram_efficient_loading
+// always, since before 4.51 transformers turned low_cpu_mem_usage on itself there (modeling_utils.py
+// from_pretrained: "if is_fsdp_enabled(): low_cpu_mem_usage = True", is_fsdp_enabled() reading
+// Accelerate's FSDP_CPU_RAM_EFFICIENT_LOADING). zero.Init and a quantised load read a shard either way.
 inline bool loads_on_meta_device(const Training& t, ModelLoader loader) {
-    return t.low_cpu_mem_usage && (loader == ModelLoader::EveryProcess || loader == ModelLoader::NodeFirstProcess);
+    return loader == ModelLoader::NodeFirstProcess || (t.low_cpu_mem_usage && loader == ModelLoader::EveryProcess);
 }
 
 struct HostMemory {

@@ -3,8 +3,10 @@
 // Training fields that are no argument the run passes but that release's default. `validate` reads
 // it from a case's "transformers", the command line from --transformers-release, the window from
 // Training's "transformers release". Unlike DeepSpeed's (deepspeed_release.h) it is not kept in the
-// plan: the switches it sets are, and the exports name every one of them (torch_dtype,
-// gradient_checkpointing_kwargs), so they run the plan on any release.
+// plan: the switches it sets are. The exports are written for today's transformers whatever it
+// says: they name the recompute (gradient_checkpointing_kwargs, from 4.35) and load in bf16
+// (torch_dtype), and write no low_cpu_mem_usage; the loss of a release before 4.46 is the model's
+// own and no export brings it back.
 #include "core/model/scenario.h"
 
 #include <array>
@@ -27,6 +29,9 @@ namespace transformers_firsts {
 // ForCausalLMLoss (the gradient-accumulation fix; Hugging Face blog "Fixing Gradient Accumulation",
 // 2024-10-16). Before, each *ForCausalLM up-cast the logits it returned and shifted a copy
 // (LossKernel::Shifted: LlamaForCausalLM 4.31 "logits = logits.float()", "shift_logits = ...contiguous()").
+// Not told apart: ForCausalLMLoss itself shifted an fp32 copy until PR #35646 (2025-01, after 4.48.0)
+// padded the labels instead; the planner counts today's (LossKernel::Full) from 4.46, one fp32
+// logits-sized copy short for 4.46 to 4.48.
 inline constexpr TransformersRelease kLossOutsideModel{4, 46, 0};
 // from_pretrained builds every model on the meta device and fills it tensor by tensor outside
 // ZeRO-3; low_cpu_mem_usage is ignored (PR #36963; get_init_context; Training::low_cpu_mem_usage).

@@ -54,7 +54,7 @@ const QuantityInfo& quantity_info(Quantity q) {
 namespace {
 
 // The transformers release a case that names none is read as (training's defaults in case_from_json).
-constexpr TransformersRelease kUnnamedTransformersRelease = kTransformersReleaseEras[2].first;  // 4.46 to 4.50
+constexpr TransformersRelease kUnnamedTransformersRelease = transformers_firsts::kLossOutsideModel;  // 4.46 to 4.50
 
 std::string lower(std::string_view s) {
     std::string out(s);
@@ -668,12 +668,11 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     // The transformers release the run used, where the case states it: the load, the re-entrant
     // recompute and the model's own loss as that release behaves (core/model/transformers_release.h;
     // before 4.46 the loss was computed in the model's forward on up-cast logits and a shifted copy).
-    if (auto v = r.optional_text("transformers")) {
-        const std::optional<TransformersRelease> release = parse_transformers_release(*v);
-        if (!release) r.fail("transformers", "'" + *v + "' is not a release such as 4.31.0");
+    const std::optional<std::string> named_release = r.optional_text("transformers");
+    if (named_release) {
+        const std::optional<TransformersRelease> release = parse_transformers_release(*named_release);
+        if (!release) r.fail("transformers", "'" + *named_release + "' is not a release such as 4.31.0");
         apply_transformers_release(t, *release);
-        if (t.loss_kernel == LossKernel::Shifted)
-            c.notes.push_back("loss: transformers " + *v + " (before 4.46): the model returns up-cast logits and shifts a copy");
     }
     // DeepSpeed's activation_checkpointing block (runtime/activation_checkpointing/config.py): the
     // checkpoints in host memory, and split over the tensor-parallel ranks.
@@ -683,6 +682,8 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     // the case names Megatron-LM's main_grad hook or its fused accumulation.
     if (auto v = optional_enum_field<GradientAccumulation>(r, "gradient_accumulation")) t.gradient_accumulation = *v;
     if (auto v = optional_enum_field<LossKernel>(r, "loss_kernel")) t.loss_kernel = *v;
+    if (named_release && t.loss_kernel == LossKernel::Shifted)
+        c.notes.push_back("loss: transformers " + *named_release + " (before 4.46): the model returns up-cast logits and shifts a copy");
     if (auto f = r.optional_bool("use_cache")) t.kv_cache_in_training = *f;
     if (auto f = r.optional_bool("keeps_outputs")) t.outputs_kept = *f;
     // The cross-entropy metrics the loop computes over each micro batch's logits (Composer's train metrics).

@@ -2,10 +2,11 @@
 // between releases and that the planner models, one row per era, named after the change that brought
 // it: the loss outside the model's forward (4.46), every load on the meta device (4.51, PR #36963),
 // the checkpoint's dtype and non-reentrant gradient checkpointing (5.0, PRs #42805 and #43203).
-// Covers core/model/transformers_release.cpp, core/base/release_number.cpp and how `validate` reads
-// a case's "transformers" (core/validation/measured_runs.cpp).
+// Covers core/model/transformers_release.cpp and core/base/release_number.cpp; how `validate` reads
+// a case's "transformers" is tst_validation's loss_by_source.
 #include "core/memory/host_memory.h"
 #include "core/model/deepspeed_release.h"
+#include "core/model/release_eras.h"
 #include "core/model/transformers_release.h"
 #include "core/presets/default_scenario.h"
 #include "core/time/step_time.h"
@@ -34,6 +35,9 @@ private slots:
         QTest::newRow("words are refused") << "latest" << false << 0 << 0 << 0;
         QTest::newRow("an empty part is refused") << "4..1" << false << 0 << 0 << 0;
         QTest::newRow("a sign is refused") << "-4.46" << false << 0 << 0 << 0;
+        QTest::newRow("a negative zero is refused") << "-0.46" << false << 0 << 0 << 0;
+        QTest::newRow("a negative zero minor is refused") << "4.-0" << false << 0 << 0 << 0;
+        QTest::newRow("a plus sign is refused") << "+4.46" << false << 0 << 0 << 0;
         QTest::newRow("nothing is refused") << "" << false << 0 << 0 << 0;
     }
     void parses_release_numbers() {
@@ -122,6 +126,31 @@ private slots:
             apply_transformers_release(t, era.first);
             QCOMPARE(static_cast<int>(t.loss_kernel), kernel);
         }
+    }
+
+    // What the window's release boxes show and offer (core/model/release_eras.h): today's plan
+    // follows the newest era and every era is offered; under Liger's loss "before 4.46" sets what
+    // 4.46 to 4.50 sets and is not offered; a switch set by hand follows none.
+    void era_choice_shows_and_offers() {
+        const auto apply = [](Training& t, const TransformersRelease& r) { apply_transformers_release(t, r); };
+        const auto follows = [](const Training& t, const TransformersRelease& r) { return follows_transformers_release(t, r); };
+        Training t = default_scenario().training;
+        EraChoice c = era_choice(kTransformersReleaseEras, t, apply, follows);
+        QCOMPARE(c.shown, 0);
+        QCOMPARE(c.offered, (std::vector<bool>{true, true, true, true}));
+        t.loss_kernel = LossKernel::Chunked;
+        c = era_choice(kTransformersReleaseEras, t, apply, follows);
+        QCOMPARE(c.offered, (std::vector<bool>{true, true, true, false}));
+        apply_transformers_release(t, kTransformersReleaseEras[3].first);
+        QCOMPARE(era_choice(kTransformersReleaseEras, t, apply, follows).shown, 2);
+        t.load_in_16bit = true;  // a 16-bit load with a re-entrant recompute: no era's
+        QCOMPARE(era_choice(kTransformersReleaseEras, t, apply, follows).shown, -1);
+        // DeepSpeed's eras each set their switches apart: all offered.
+        const EraChoice ds = era_choice(
+            kDeepSpeedReleaseEras, default_scenario().zero, [](ZeroSetup& z, const DeepSpeedRelease& r) { apply_deepspeed_release(z, r); },
+            [](const ZeroSetup& z, const DeepSpeedRelease& r) { return follows_release(z, r); });
+        QCOMPARE(ds.shown, 0);
+        QCOMPARE(ds.offered, (std::vector<bool>{true, true, true, true}));
     }
 
     // Today's defaults are the newest era's: a plan built from nothing follows 5.0 and later.

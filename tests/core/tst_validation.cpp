@@ -647,6 +647,40 @@ private slots:
         QCOMPARE(QString::fromLatin1(to_string(c->scenario.training.attention_softmax)), softmax);
     }
 
+    // How each source's loss was computed (scenario.h LossKernel), from the transformers release it
+    // ran where its source dates it (core/model/transformers_release.h; measured_runs_facts.json):
+    // before 4.46 the model's forward up-cast the logits and shifted a copy (atorch's pinned 4.31,
+    // Answer.AI's fsdp_qlora of February-March 2024); a case that names no release reads as 4.46 to
+    // 4.50; a kernel the case names (llm-foundry's flash-attn cross-entropy) is kept.
+    void loss_by_source_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("loss");
+        QTest::newRow("atorch's Llama 2, transformers==4.31.0 (M48)") << "measured_runs.json"
+                                                                      << "M48"
+                                                                      << "shifted";
+        QTest::newRow("fsdp_qlora, Llama-2 7B QLoRA on two 3090s, March 2024 (N12)") << "measured_runs_2.json"
+                                                                                     << "N12"
+                                                                                     << "shifted";
+        QTest::newRow("fsdp_qlora benchmarks, Llama-2 7B (F06)") << "measured_runs_3.json"
+                                                                 << "F06"
+                                                                 << "shifted";
+        QTest::newRow("PEFT's DeepSpeed guide, no release named (M35)") << "measured_runs.json"
+                                                                        << "M35"
+                                                                        << "full";
+        QTest::newRow("llm-foundry MPT, flash-attn's cross-entropy (LH01)") << "measured_runs_3.json"
+                                                                            << "LH01"
+                                                                            << "xentropy";
+    }
+    void loss_by_source() {
+        QFETCH(QString, file);
+        QFETCH(QString, id);
+        QFETCH(QString, loss);
+        const MeasuredCase* c = bundled_case(file.toStdString(), id.toStdString());
+        QVERIFY(c);
+        QCOMPARE(QString::fromLatin1(to_string(c->scenario.training.loss_kernel)), loss);
+    }
+
     // Where each source's model reads its logits' weight (scenario.h LmHead; measured_runs_facts.json):
     // Megatron's GPT, in Megatron-DeepSpeed and in ZeRO-Infinity's Megatron-LM v1.1.5, the word
     // embedding inside the model's forward; a Hugging Face model its lm_head module.

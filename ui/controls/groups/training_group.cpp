@@ -2,6 +2,7 @@
 
 #include "core/model/deepspeed_release.h"
 #include "core/model/logits.h"
+#include "core/model/release_eras.h"
 #include "core/model/transformers_release.h"
 #include "core/search/scenario_edits.h"
 #include "ui/document/planner_document.h"
@@ -12,7 +13,6 @@
 #include <QStandardItemModel>
 
 #include <cmath>
-#include <utility>
 #include <vector>
 
 namespace zp::ui {
@@ -367,10 +367,8 @@ void TrainingGroup::addEraItems(QComboBox* combo, const Eras& eras, Text text) {
     }
 }
 
-// The era (an index) whose release the switches follow; "set switch by switch" while none does (-1).
-// An era whose switches are also a newer one's is not offered: choosing it would show the newer one
-// (transformers before 4.46 and 4.46 to 4.50 differ only in the model's own loss, which Liger's
-// or flash-attn's replaces).
+// The era (an index) whose release the switches follow, or "set switch by switch" (-1); the eras
+// a choice would not show as themselves disabled (core/model/release_eras.h).
 void TrainingGroup::showEra(QComboBox* combo, int era, const std::vector<bool>& offered) {
     const int switches = combo->findData(-1);
     if (era < 0 && switches < 0) combo->addItem(tr("set switch by switch"), -1);
@@ -401,35 +399,15 @@ void TrainingGroup::addReleaseRow() {
     form_->addRow(tr("transformers release"), transformers_release_);
 }
 
-namespace {
-// The first (newest) era whose release `state` follows, -1 for none; and which eras are offered:
-// those whose switches, applied to `state`, follow no newer era.
-template <typename Eras, typename State, typename Apply, typename Follows>
-std::pair<int, std::vector<bool>> eraShown(const Eras& eras, const State& state, Apply apply, Follows follows) {
-    const auto first_followed = [&](const State& x) {
-        for (std::size_t i = 0; i < eras.size(); ++i)
-            if (follows(x, eras[i].first)) return static_cast<int>(i);
-        return -1;
-    };
-    std::vector<bool> offered(eras.size());
-    for (std::size_t i = 0; i < eras.size(); ++i) {
-        State as_released = state;
-        apply(as_released, eras[i].first);
-        offered[i] = first_followed(as_released) == static_cast<int>(i);
-    }
-    return {first_followed(state), offered};
-}
-}  // namespace
-
 void TrainingGroup::syncRelease(const Scenario& s) {
-    const auto [deepspeed_era, deepspeed_offered] = eraShown(
+    const EraChoice deepspeed = era_choice(
         kDeepSpeedReleaseEras, s.zero, [](ZeroSetup& z, const DeepSpeedRelease& r) { apply_deepspeed_release(z, r); },
         [](const ZeroSetup& z, const DeepSpeedRelease& r) { return follows_release(z, r); });
-    showEra(release_, deepspeed_era, deepspeed_offered);
-    const auto [transformers_era, transformers_offered] = eraShown(
+    showEra(release_, deepspeed.shown, deepspeed.offered);
+    const EraChoice transformers = era_choice(
         kTransformersReleaseEras, s.training, [](Training& t, const TransformersRelease& r) { apply_transformers_release(t, r); },
         [](const Training& t, const TransformersRelease& r) { return follows_transformers_release(t, r); });
-    showEra(transformers_release_, transformers_era, transformers_offered);
+    showEra(transformers_release_, transformers.shown, transformers.offered);
 }
 
 void TrainingGroup::connectOutputEdits() {

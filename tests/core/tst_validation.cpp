@@ -681,6 +681,48 @@ private slots:
         QCOMPARE(QString::fromLatin1(to_string(c->scenario.training.loss_kernel)), loss);
     }
 
+    // A case's "transformers" sets what that release does by default (transformers_release.h), and
+    // what the case states beside it wins; a case that names none reads as 4.46 to 4.50; a release
+    // that is not one is refused by name.
+    void transformers_field_data() {
+        QTest::addColumn<QString>("patch");
+        QTest::addColumn<bool>("load_in_16bit");
+        QTest::addColumn<bool>("low_cpu_mem_usage");
+        QTest::addColumn<bool>("reentrant");
+        QTest::addColumn<QString>("loss");
+        QTest::newRow("no release named: 4.46 to 4.50") << "" << false << false << true << "full";
+        QTest::newRow("4.31.0") << R"(, "transformers": "4.31.0")" << false << false << true << "shifted";
+        QTest::newRow("4.51.3") << R"(, "transformers": "4.51.3")" << false << true << true << "full";
+        QTest::newRow("5.0.0") << R"(, "transformers": "5.0.0")" << true << true << false << "full";
+        QTest::newRow("4.31.0 with flash-attn's cross-entropy stated")
+            << R"(, "transformers": "4.31.0", "loss_kernel": "xentropy")" << false << false << true << "xentropy";
+    }
+    void transformers_field() {
+        QFETCH(QString, patch);
+        QFETCH(bool, load_in_16bit);
+        QFETCH(bool, low_cpu_mem_usage);
+        QFETCH(bool, reentrant);
+        QFETCH(QString, loss);
+        const auto cases = parse_measured_runs(document(patch.toStdString()), "runs.json");
+        const Training& t = cases.front().scenario.training;
+        QCOMPARE(t.load_in_16bit, load_in_16bit);
+        QCOMPARE(t.low_cpu_mem_usage, low_cpu_mem_usage);
+        QCOMPARE(t.reentrant_recompute, reentrant);
+        QCOMPARE(QString::fromLatin1(to_string(t.loss_kernel)), loss);
+        // The shifted loss is noted only where the case runs it.
+        bool noted = false;
+        for (const std::string& n : cases.front().notes) noted = noted || n.find("(before 4.46)") != std::string::npos;
+        QCOMPARE(noted, loss == QLatin1String("shifted"));
+    }
+    void transformers_field_refuses_a_non_release() {
+        try {
+            parse_measured_runs(document(R"(, "transformers": "5.0.0rc1")"), "runs.json");
+            QFAIL("a release candidate was read as a release");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains(QStringLiteral("transformers")), e.what());
+        }
+    }
+
     // Where each source's model reads its logits' weight (scenario.h LmHead; measured_runs_facts.json):
     // Megatron's GPT, in Megatron-DeepSpeed and in ZeRO-Infinity's Megatron-LM v1.1.5, the word
     // embedding inside the model's forward; a Hugging Face model its lm_head module.

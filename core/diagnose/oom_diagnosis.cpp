@@ -478,7 +478,7 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
                " vocabulary";
     };
     // flash-attn's fused cross-entropy up-casts nothing: its largest request is the 16-bit logits' gradient.
-    const bool upcast = t.loss_fp32_upcast && t.loss_kernel != LossKernel::Xentropy;
+    const bool upcast = loss_upcasts(s.model, t) && t.loss_kernel != LossKernel::Xentropy;
     const double logit_bytes = upcast ? 4.0 : k;
     // A chunked loss (Liger's fused linear cross-entropy) never builds them (returns_logits).
     if (returns_logits(t))
@@ -486,7 +486,7 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
     // The loop's metrics (Training::logit_metrics, core/model/logits.h): the log-probabilities in the
     // logits' dtype, then autocast's fp32 copy of them for nll_loss.
     if (t.logit_metrics > 0 && returns_logits(t)) {
-        const double returned = returned_logit_bytes(t);
+        const double returned = returned_logit_bytes(s.model, t);
         out.push_back({"a train metric's log-probabilities", per_logit(returned), returned * logits, StepPhase::Metrics});
         if (metric_casts_to_fp32(s))
             out.push_back({"a train metric's fp32 copy of the log-probabilities (autocast, for nll_loss)", per_logit(4.0), 4.0 * logits,

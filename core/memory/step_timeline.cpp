@@ -329,6 +329,7 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
     else x.stored_per_layer += fp8_copies;
     x.head_inputs = 2.0 * k * sb * h;  // final norm input and LM head input, 2sbh each in 16 bits (Korthikanti Sec. 4.3)
 
+    const bool upcast = mixed && loss_upcasts(m, t);  // logits.h: the loss's fp32 up-cast, where the code makes one
     switch (t.loss_kernel) {
     case LossKernel::Full: {
         // transformers loss_utils.py ForCausalLMLoss: logits (16-bit, held by the model output),
@@ -342,11 +343,11 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
         // output's alone (the up-cast's backward keeps nothing of its input): the Trainer has
         // dropped that output before the backward (Trainer.training_step calls compute_loss, whose
         // `outputs` is local), a loop that keeps it holds them (add_output_terms, kept_logits).
-        const double up = mixed && t.loss_fp32_upcast ? 4.0 : k;
-        x.loss_forward = sb * V * (k + (mixed && t.loss_fp32_upcast ? 4.0 : 0.0) + up);
+        const double up = upcast ? 4.0 : k;
+        x.loss_forward = sb * V * (k + (upcast ? 4.0 : 0.0) + up);
         x.loss_backward = sb * V * 3 * up;
-        x.loss_cause = mixed && t.loss_fp32_upcast ? QT_TRANSLATE_NOOP("Core", "logits, their fp32 up-cast and log-softmax")
-                                                   : QT_TRANSLATE_NOOP("Core", "logits and log-softmax");
+        x.loss_cause = upcast ? QT_TRANSLATE_NOOP("Core", "logits, their fp32 up-cast and log-softmax")
+                              : QT_TRANSLATE_NOOP("Core", "logits and log-softmax");
         break;
     }
     case LossKernel::Shifted: {
@@ -355,8 +356,9 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
         // :].contiguous()" is a second copy, and CrossEntropyLoss keeps its log-softmax: three
         // logit-sized tensors in the forward. In the backward the saved log-softmax, nll_loss's
         // dense gradient and log_softmax's input gradient: three; the returned logits are the
-        // output's (kept_logits when a loop keeps it; the Trainer has dropped it).
-        const double up = mixed && t.loss_fp32_upcast ? 4.0 : k;
+        // output's (kept_logits when a loop keeps it; the Trainer has dropped it). GPT-2's and GPT-NeoX's
+        // forwards up-cast nothing (logits.h forward_upcasts_logits): the three in the compute dtype.
+        const double up = upcast ? 4.0 : k;
         x.loss_forward = sb * V * 3 * up;
         x.loss_backward = sb * V * 3 * up;
         x.loss_cause = QT_TRANSLATE_NOOP("Core", "logits, their shifted copy and log-softmax");
@@ -517,7 +519,7 @@ void add_output_terms(Terms& x, const Scenario& s, const Basis& b) {
     const double kv_heads = static_cast<double>(m.kv_heads > 0 ? m.kv_heads : m.heads);
     if (t.kv_cache_in_training && t.checkpointing == Checkpointing::Full) x.kv_per_layer = 2.0 * sb * kv_heads * head_dim * b.k / tp;
     if (!read_after_backward) return;
-    const double logits = returned_logits(s) * returned_logit_bytes(t);
+    const double logits = returned_logits(s) * returned_logit_bytes(m, t);
     const double layers = static_cast<double>(std::max<std::int64_t>(m.layers, 1));
     if (t.outputs_kept) x.previous_output = x.kept_output = layers * x.kv_per_layer + logits;
     x.kept_logits = logits;

@@ -6,12 +6,26 @@
 
 namespace zp {
 
+// Whether the model's own forward up-casts the logits it returns, which is where transformers
+// computed the causal-LM loss before 4.46 (LossKernel::Shifted): LlamaForCausalLM's "logits =
+// logits.float()" (4.31) and the families written from it, GPT-J's and GPT-Neo's
+// "lm_logits.to(torch.float32)"; GPT2LMHeadModel and GPTNeoXForCausalLM shift the logits as the head
+// returns them and take CrossEntropyLoss of those. From 4.46 loss_utils.py ForCausalLMLoss up-casts
+// for every model.
+inline bool forward_upcasts_logits(const ModelSpec& m) { return m.family != "gpt2" && m.family != "gpt_neox"; }
+
+// Whether the loss works on fp32 logits: Training::loss_fp32_upcast where the code up-casts
+// (forward_upcasts_logits before 4.46).
+inline bool loss_upcasts(const ModelSpec& m, const Training& t) {
+    return t.loss_fp32_upcast && (t.loss_kernel != LossKernel::Shifted || forward_upcasts_logits(m));
+}
+
 // Bytes of one logit as the model returns it: the compute dtype's, or fp32 where transformers
 // before 4.46 up-casts them in the model's forward (LossKernel::Shifted with the up-cast:
 // LlamaForCausalLM.forward's logits.float()).
-inline double returned_logit_bytes(const Training& t) {
+inline double returned_logit_bytes(const ModelSpec& m, const Training& t) {
     const double k = bytes_per_element(t.precision);
-    return t.loss_kernel == LossKernel::Shifted && t.precision != Precision::Fp32 && t.loss_fp32_upcast ? 4.0 : k;
+    return t.loss_kernel == LossKernel::Shifted && t.precision != Precision::Fp32 && loss_upcasts(m, t) ? 4.0 : k;
 }
 
 // Whether the model returns its logits at all: Liger's fused linear cross-entropy (LossKernel::
@@ -42,12 +56,12 @@ inline bool metrics_under_autocast(const Scenario& s) { return is_fsdp(s.fsdp); 
 //   held beside the logits   the log-probabilities and their fp32 copy, in + 4 (in alone without the cast)
 //   HBM traffic              log_softmax's read and write, the cast's: 2 in + in + 4 (2 in without it)
 // 16-bit under autocast: 6 held, 10 moved; fp32 logits: 4 and 8; 16-bit without autocast: 2 and 4.
-inline bool metric_casts_to_fp32(const Scenario& s) { return metrics_under_autocast(s) && returned_logit_bytes(s.training) < 4.0; }
+inline bool metric_casts_to_fp32(const Scenario& s) { return metrics_under_autocast(s) && returned_logit_bytes(s.model, s.training) < 4.0; }
 inline double metric_held_bytes_per_logit(const Scenario& s) {
-    return returned_logit_bytes(s.training) + (metric_casts_to_fp32(s) ? 4.0 : 0.0);
+    return returned_logit_bytes(s.model, s.training) + (metric_casts_to_fp32(s) ? 4.0 : 0.0);
 }
 inline double metric_traffic_bytes_per_logit(const Scenario& s) {
-    const double in = returned_logit_bytes(s.training);
+    const double in = returned_logit_bytes(s.model, s.training);
     return 2.0 * in + (metric_casts_to_fp32(s) ? in + 4.0 : 0.0);
 }
 

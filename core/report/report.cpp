@@ -97,7 +97,7 @@ std::string training_row(const Scenario& s) {
            std::to_string(effective_global_batch(t, data_parallel_size(s))) + ", flash attention " + on_off(t.flash_attention) + ", loss " +
            (t.loss_kernel == LossKernel::Chunked    ? "chunked"
             : t.loss_kernel == LossKernel::Xentropy ? "fused cross-entropy (flash-attn), 16-bit"
-            : t.loss_kernel == LossKernel::Shifted  ? (t.loss_fp32_upcast ? "fp32 up-cast, shifted copy" : "shifted copy")
+            : t.loss_kernel == LossKernel::Shifted  ? (loss_upcasts(s.model, t) ? "fp32 up-cast, shifted copy" : "shifted copy")
             : t.loss_fp32_upcast                    ? "fp32 up-cast"
                                                     : "16-bit") +
            ", " + kernel + output_clause(t);

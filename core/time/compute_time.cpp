@@ -146,7 +146,7 @@ double gpu_optimizer_seconds(const Training& t, double params, const Rates& r) {
 
 // The loss's passes over `logits` (this rank's tokens x vocabulary): 24 bytes a logit with the fp32
 // up-cast, 12 without; transformers before 4.46 (LossKernel::Shifted) writes and reads one more copy,
-// the shifted logits; a third of them in the forward (log-softmax), the rest in the backward (its and
+// the shifted logits (fp32, or 16-bit where the model's forward up-casts nothing: logits.h); a third of them in the forward (log-softmax), the rest in the backward (its and
 // nll_loss's gradients). flash-attn's fused cross-entropy (LossKernel::Xentropy; csrc/xentropy/
 // xentropy_kernel.cu, apex's: cunn_SoftMaxXEntropyForward reads each row twice, for its max and sum
 // and then its exponentials' sum; cunn_SoftMaxXEntropyBackward reads it once more and writes the
@@ -157,13 +157,15 @@ double gpu_optimizer_seconds(const Training& t, double params, const Rates& r) {
 struct LossSeconds {
     double total = 0, forward = 0, backward = 0, metrics = 0;
 };
-LossSeconds loss_seconds(const Training& t, double logits, double metric_bytes, const Rates& r) {
+LossSeconds loss_seconds(const ModelSpec& m, const Training& t, double logits, double metric_bytes, const Rates& r) {
     const double metrics = returns_logits(t) ? static_cast<double>(t.logit_metrics) * logits * metric_bytes / r.bytes_per_s : 0.0;
     if (t.loss_kernel == LossKernel::Xentropy) {
         const double loss = logits * 4.0 * bytes_per_element(t.precision) / r.bytes_per_s;
         return {loss + metrics, loss / 2, loss / 2, metrics};
     }
-    const double loss = logits * ((t.loss_fp32_upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? 8.0 : 0.0)) / r.bytes_per_s;
+    const bool upcast = loss_upcasts(m, t);
+    const double loss =
+        logits * ((upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? (upcast ? 8.0 : 4.0) : 0.0)) / r.bytes_per_s;
     return {loss + metrics, loss / 3, 2 * loss / 3, metrics};
 }
 
@@ -332,7 +334,7 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const double V = static_cast<double>(m.vocab);
     const double head_f =
         linear(T, h, V / tp, t.fp8_gemms && runs_in_fp8(m.hidden, m.vocab));  // vocabulary-parallel under tensor parallelism
-    const LossSeconds loss = loss_seconds(t, T * V / tp, metric_bytes_per_logit, r);
+    const LossSeconds loss = loss_seconds(m, t, T * V / tp, metric_bytes_per_logit, r);
 
     const double G = static_cast<double>(gas);
     const double full = t.checkpointing == Checkpointing::Full ? 1.0 : 0.0;

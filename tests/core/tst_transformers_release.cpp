@@ -5,10 +5,13 @@
 // Covers core/model/transformers_release.cpp and core/base/release_number.cpp; how `validate` reads
 // a case's "transformers" is tst_validation's loss_by_source.
 #include "core/memory/host_memory.h"
+#include "core/memory/memory_model.h"
 #include "core/model/deepspeed_release.h"
+#include "core/model/logits.h"
 #include "core/model/release_eras.h"
 #include "core/model/transformers_release.h"
 #include "core/presets/default_scenario.h"
+#include "core/presets/model_presets.h"
 #include "core/time/step_time.h"
 #include "test_util.h"
 
@@ -169,6 +172,36 @@ private slots:
             QVERIFY(std::tie(era.last.major, era.last.minor) < std::tie(newer.first.major, newer.first.minor));
             QVERIFY(std::tie(era.first.major, era.first.minor) <= std::tie(era.last.major, era.last.minor));
         }
+    }
+
+    // Before 4.46 the loss was the model's own forward's, and whether it up-cast the logits was its
+    // family's (core/model/logits.h): LlamaForCausalLM's "logits = logits.float()", while GPT-2's
+    // forward shifts the 16-bit logits as the head returns them. GPT-2 XL, 8 x 1,024 tokens a GPU,
+    // ZeRO-2 with full recompute, peaks in the loss: on 4.40 its logits, their shifted copy and the
+    // log-softmax are all bf16 (6 bytes a logit in the forward, 6 in the backward), on 4.46 the
+    // up-cast and log-softmax are fp32 (10 and 12): the peak falls by about the backward's 6 bytes a
+    // logit. Llama keeps its up-cast on 4.40 (the backward's 12 bytes either way).
+    void only_some_forwards_up_cast_before_4_46() {
+        QVERIFY(forward_upcasts_logits(model_preset("llama-2-7b").spec));
+        QVERIFY(!forward_upcasts_logits(model_preset("gpt2-xl").spec));
+        Scenario s = default_scenario();
+        s.model = model_preset("gpt2-xl").spec;
+        s.zero.stage = 2;
+        s.training.checkpointing = Checkpointing::Full;
+        s.training.seq_len = 1024;
+        s.training.micro_batch = 16;
+        s.training.auto_micro_batch = false;
+        Scenario older = s;
+        apply_transformers_release(older.training, *parse_transformers_release("4.40"));
+        QVERIFY(!loss_upcasts(older.model, older.training) && loss_upcasts(s.model, s.training));
+        QCOMPARE(returned_logit_bytes(older.model, older.training), 2.0);
+        const double logits = 16.0 * 1024.0 * 50257.0;
+        const double fall = estimate_memory(s).peak_allocated_bytes - estimate_memory(older).peak_allocated_bytes;
+        QVERIFY2(std::abs(fall - 6.0 * logits) < 0.05 * 6.0 * logits, qPrintable(QStringLiteral("%1 bytes").arg(fall)));
+        Scenario llama = older;
+        llama.model = model_preset("llama-2-7b").spec;
+        QVERIFY(loss_upcasts(llama.model, llama.training));
+        QCOMPARE(returned_logit_bytes(llama.model, llama.training), 4.0);
     }
 
     // What a release changes in a plan, through the estimator: Llama-2 7B on one DGX A100 (the

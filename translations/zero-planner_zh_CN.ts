@@ -2396,10 +2396,6 @@
         <translation>更改优化器状态</translation>
     </message>
     <message>
-        <source>Full: the logits of the whole micro batch at once. Chunked (Liger&apos;s fused linear cross-entropy): the loss in chunks, without the full logits. Shifted: transformers before 4.46, whose model returns up-cast logits and shifts a copy of them.</source>
-        <translation>完整：一次计算整个微批次的 logits。分块（Liger 的融合线性交叉熵）：分块计算损失，不生成完整 logits。移位：4.46 之前的 transformers，模型返回上转为 fp32 的 logits 并生成其移位副本。</translation>
-    </message>
-    <message>
         <source>shifted copy (transformers &lt; 4.46)</source>
         <translation>移位副本（transformers &lt; 4.46）</translation>
     </message>
@@ -2750,6 +2746,10 @@
     <message>
         <source>Change transformers release</source>
         <translation>更改 transformers 版本</translation>
+    </message>
+    <message>
+        <source>Full: the logits of the whole micro batch at once. Chunked (Liger&apos;s fused linear cross-entropy): the loss in chunks, without the full logits. Shifted: transformers before 4.46, whose model shifts a copy of the logits it returns (up-cast to fp32 by Llama and its kin, not by GPT-2, GPT-NeoX, BLOOM or Falcon).</source>
+        <translation>完整：一次计算整个微批次的 logits。分块（Liger 的融合线性交叉熵）：分块计算损失，不生成完整 logits。移位：4.46 之前的 transformers，模型为其返回的 logits 生成移位副本（Llama 及其同类模型会上转为 fp32，GPT-2、GPT-NeoX、BLOOM 和 Falcon 不会）。</translation>
     </message>
 </context>
 <context>

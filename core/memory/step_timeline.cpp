@@ -330,6 +330,9 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
     x.head_inputs = 2.0 * k * sb * h;  // final norm input and LM head input, 2sbh each in 16 bits (Korthikanti Sec. 4.3)
 
     const bool upcast = mixed && loss_upcasts(m, t);  // logits.h: the loss's fp32 up-cast, where the code makes one
+    // 16-bit log-probabilities under autocast: nll_loss's fp32 copy of them in the forward, its fp32
+    // gradient in the backward (logits.h loss_under_autocast).
+    const double autocast_copy = mixed && !upcast && loss_under_autocast(s) ? 4.0 : 0.0;
     switch (t.loss_kernel) {
     case LossKernel::Full: {
         // transformers loss_utils.py ForCausalLMLoss: logits (16-bit, held by the model output),
@@ -344,8 +347,8 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
         // dropped that output before the backward (Trainer.training_step calls compute_loss, whose
         // `outputs` is local), a loop that keeps it holds them (add_output_terms, kept_logits).
         const double up = upcast ? 4.0 : k;
-        x.loss_forward = sb * V * (k + (upcast ? 4.0 : 0.0) + up);
-        x.loss_backward = sb * V * 3 * up;
+        x.loss_forward = sb * V * (k + (upcast ? 4.0 : 0.0) + up + autocast_copy);
+        x.loss_backward = sb * V * (3 * up + autocast_copy);
         x.loss_cause = upcast ? QT_TRANSLATE_NOOP("Core", "logits, their fp32 up-cast and log-softmax")
                               : QT_TRANSLATE_NOOP("Core", "logits and log-softmax");
         break;
@@ -356,11 +359,12 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
         // :].contiguous()" is a second copy, and CrossEntropyLoss keeps its log-softmax: three
         // logit-sized tensors in the forward. In the backward the saved log-softmax, nll_loss's
         // dense gradient and log_softmax's input gradient: three; the returned logits are the
-        // output's (kept_logits when a loop keeps it; the Trainer has dropped it). GPT-2's and GPT-NeoX's
-        // forwards up-cast nothing (logits.h forward_upcasts_logits): the three in the compute dtype.
+        // output's (kept_logits when a loop keeps it; the Trainer has dropped it). GPT-2's, GPT-NeoX's,
+        // BLOOM's and Falcon's forwards up-cast nothing (logits.h forward_upcasts_logits): the three in
+        // the compute dtype, and nll_loss's fp32 copy under autocast.
         const double up = upcast ? 4.0 : k;
-        x.loss_forward = sb * V * 3 * up;
-        x.loss_backward = sb * V * 3 * up;
+        x.loss_forward = sb * V * (3 * up + autocast_copy);
+        x.loss_backward = sb * V * (3 * up + autocast_copy);
         x.loss_cause = QT_TRANSLATE_NOOP("Core", "logits, their shifted copy and log-softmax");
         break;
     }

@@ -8,11 +8,25 @@ namespace zp {
 
 // Whether the model's own forward up-casts the logits it returns, which is where transformers
 // computed the causal-LM loss before 4.46 (LossKernel::Shifted): LlamaForCausalLM's "logits =
-// logits.float()" (4.31) and the families written from it, GPT-J's and GPT-Neo's
-// "lm_logits.to(torch.float32)"; GPT2LMHeadModel and GPTNeoXForCausalLM shift the logits as the head
-// returns them and take CrossEntropyLoss of those. From 4.46 loss_utils.py ForCausalLMLoss up-casts
-// for every model.
-inline bool forward_upcasts_logits(const ModelSpec& m) { return m.family != "gpt2" && m.family != "gpt_neox"; }
+// logits.float()" (4.31) and the families written from it (Mistral, Mixtral, Qwen2, Gemma, Phi,
+// Phi-3), GPT-J's and GPT-Neo's "lm_logits.to(torch.float32)". GPT2LMHeadModel, GPTNeoXForCausalLM,
+// BloomForCausalLM and FalconForCausalLM shift the logits as the head returns them and take
+// CrossEntropyLoss of those; T5ForConditionalGeneration takes it of its 16-bit logits unshifted.
+// A family not listed (one with no transformers class before 4.46, or a model from dimensions) is
+// taken to up-cast: the larger of the two. From 4.46 loss_utils.py ForCausalLMLoss up-casts for
+// every model.
+inline bool forward_upcasts_logits(const ModelSpec& m) {
+    for (const char* family : {"gpt2", "gpt_neox", "bloom", "falcon", "t5"})
+        if (m.family == family) return false;
+    return true;
+}
+
+// Whether the loss runs under autocast: the Trainer's and Accelerate's mixed precision wrap the
+// model's forward in torch.autocast under PyTorch FSDP, not under DeepSpeed, which runs the model
+// in its 16-bit dtype (accelerate accelerator.py prepare_model: native AMP's autocast forward, skipped
+// for DeepSpeed). There cross_entropy's nll_loss runs in fp32 (autocast_mode.h AT_FORALL_FP32) on
+// an fp32 copy of 16-bit log-probabilities.
+inline bool loss_under_autocast(const Scenario& s) { return is_fsdp(s.fsdp); }
 
 // Whether the loss works on fp32 logits: Training::loss_fp32_upcast where the code up-casts
 // (forward_upcasts_logits before 4.46).

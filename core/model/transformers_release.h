@@ -27,8 +27,9 @@ std::optional<TransformersRelease> parse_transformers_release(std::string_view t
 namespace transformers_firsts {
 // The causal-LM loss leaves the model's forward for src/transformers/loss/loss_utils.py
 // ForCausalLMLoss (the gradient-accumulation fix; Hugging Face blog "Fixing Gradient Accumulation",
-// 2024-10-16). Before, each *ForCausalLM up-cast the logits it returned and shifted a copy
-// (LossKernel::Shifted: LlamaForCausalLM 4.31 "logits = logits.float()", "shift_logits = ...contiguous()").
+// 2024-10-16). Before, each *ForCausalLM shifted a copy of the logits it returned, up-cast where its
+// family's forward did (LossKernel::Shifted: LlamaForCausalLM 4.31 "logits = logits.float()",
+// "shift_logits = ...contiguous()"; core/model/logits.h forward_upcasts_logits).
 // Not told apart: ForCausalLMLoss itself shifted an fp32 copy until PR #35646 (2025-01, after 4.48.0)
 // padded the labels instead; the planner counts today's (LossKernel::Full) from 4.46, one fp32
 // logits-sized copy short for 4.46 to 4.48.

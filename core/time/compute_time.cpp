@@ -144,10 +144,11 @@ double gpu_optimizer_seconds(const Training& t, double params, const Rates& r) {
     return params * (kGpuAdamBytesPerParam - 2 * moment_bytes_saved) / r.bytes_per_s;
 }
 
-// The loss's passes over `logits` (this rank's tokens x vocabulary): 24 bytes a logit with the fp32
-// up-cast, 12 without; transformers before 4.46 (LossKernel::Shifted) writes and reads one more copy,
-// the shifted logits (fp32, or 16-bit where the model's forward up-casts nothing: logits.h); a third of them in the forward (log-softmax), the rest in the backward (its and
-// nll_loss's gradients). flash-attn's fused cross-entropy (LossKernel::Xentropy; csrc/xentropy/
+// The loss's passes over `logits` (this rank's tokens x vocabulary): six a logit of its width, 24
+// bytes with the fp32 up-cast, 12 without in 16 bits; transformers before 4.46 (LossKernel::Shifted)
+// writes and reads one more copy, the shifted logits, in the same width (16 bits where the model's
+// forward up-casts nothing: logits.h); a third of them in the forward (log-softmax), the rest in the
+// backward (its and nll_loss's gradients). flash-attn's fused cross-entropy (LossKernel::Xentropy; csrc/xentropy/
 // xentropy_kernel.cu, apex's: cunn_SoftMaxXEntropyForward reads each row twice, for its max and sum
 // and then its exponentials' sum; cunn_SoftMaxXEntropyBackward reads it once more and writes the
 // gradient): four passes of the logits' dtype, 8 bytes in 16 bits, half of them in each direction.
@@ -163,9 +164,8 @@ LossSeconds loss_seconds(const ModelSpec& m, const Training& t, double logits, d
         const double loss = logits * 4.0 * bytes_per_element(t.precision) / r.bytes_per_s;
         return {loss + metrics, loss / 2, loss / 2, metrics};
     }
-    const bool upcast = loss_upcasts(m, t);
-    const double loss =
-        logits * ((upcast ? 24.0 : 12.0) + (t.loss_kernel == LossKernel::Shifted ? (upcast ? 8.0 : 4.0) : 0.0)) / r.bytes_per_s;
+    const double width = loss_upcasts(m, t) ? 4.0 : bytes_per_element(t.precision);  // a logit as the loss reads it
+    const double loss = logits * (6.0 * width + (t.loss_kernel == LossKernel::Shifted ? 2.0 * width : 0.0)) / r.bytes_per_s;
     return {loss + metrics, loss / 3, 2 * loss / 3, metrics};
 }
 

@@ -7,6 +7,7 @@
 #include "core/base/units.h"
 #include "core/model/deepspeed_release.h"
 #include "core/model/enum_names.h"
+#include "core/model/logits.h"
 #include "core/model/transformers_release.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/default_scenario.h"
@@ -683,7 +684,8 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     if (auto v = optional_enum_field<GradientAccumulation>(r, "gradient_accumulation")) t.gradient_accumulation = *v;
     if (auto v = optional_enum_field<LossKernel>(r, "loss_kernel")) t.loss_kernel = *v;
     if (named_release && t.loss_kernel == LossKernel::Shifted)
-        c.notes.push_back("loss: transformers " + *named_release + " (before 4.46): the model returns up-cast logits and shifts a copy");
+        c.notes.push_back("loss: transformers " + *named_release + " (before 4.46): the model returns " +
+                          (loss_upcasts(s.model, t) ? "up-cast logits" : "its 16-bit logits") + " and shifts a copy");
     if (auto f = r.optional_bool("use_cache")) t.kv_cache_in_training = *f;
     if (auto f = r.optional_bool("keeps_outputs")) t.outputs_kept = *f;
     // The cross-entropy metrics the loop computes over each micro batch's logits (Composer's train metrics).

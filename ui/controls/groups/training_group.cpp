@@ -120,7 +120,8 @@ void TrainingGroup::addMemoryRows() {
     form_->addRow(loss_upcast_);
     loss_kernel_ = named(tip(new QComboBox(this), tr("Full: the logits of the whole micro batch at once. Chunked (Liger's fused linear "
                                                      "cross-entropy): the loss in chunks, without the full logits. Shifted: transformers "
-                                                     "before 4.46, whose model returns up-cast logits and shifts a copy of them.")),
+                                                     "before 4.46, whose model shifts a copy of the logits it returns (up-cast to "
+                                                     "fp32 by Llama and its kin, not by GPT-2, GPT-NeoX, BLOOM or Falcon).")),
                          "loss_kernel");
     const auto lossKernelLabel = [](LossKernel k) {
         switch (k) {

@@ -148,10 +148,10 @@ double gpu_optimizer_seconds(const Training& t, double params, const Rates& r) {
 // bytes with the fp32 up-cast, 12 without in 16 bits; transformers before 4.46 (LossKernel::Shifted)
 // writes and reads one more copy, the shifted logits, in the same width (16 bits where the model's
 // forward up-casts nothing: logits.h); a third of them in the forward (log-softmax), the rest in the
-// backward (its and nll_loss's gradients). flash-attn's fused cross-entropy (LossKernel::Xentropy; csrc/xentropy/
-// xentropy_kernel.cu, apex's: cunn_SoftMaxXEntropyForward reads each row twice, for its max and sum
-// and then its exponentials' sum; cunn_SoftMaxXEntropyBackward reads it once more and writes the
-// gradient): four passes of the logits' dtype, 8 bytes in 16 bits, half of them in each direction.
+// backward (its and nll_loss's gradients). flash-attn's fused cross-entropy (LossKernel::Xentropy;
+// csrc/xentropy/xentropy_kernel.cu, apex's: cunn_SoftMaxXEntropyForward reads each row twice, for
+// its max and sum and then its exponentials' sum; cunn_SoftMaxXEntropyBackward reads it once more
+// and writes the gradient): four passes of the logits' dtype, 8 bytes in 16 bits, half of them in each direction.
 // After the backward, each of the loop's metrics over the logits (Training::logit_metrics) passes
 // over them again, `metric_bytes` a logit (core/model/logits.h metric_traffic_bytes_per_logit): in
 // the total, apart from the backward.

@@ -481,8 +481,14 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
     const bool upcast = loss_upcasts(s.model, t) && t.loss_kernel != LossKernel::Xentropy;
     const double logit_bytes = upcast ? 4.0 : k;
     // A chunked loss (Liger's fused linear cross-entropy) never builds them (returns_logits).
-    if (returns_logits(t))
+    if (returns_logits(t)) {
         out.push_back({upcast ? "the fp32 logits" : "the logits", per_logit(logit_bytes), logit_bytes * logits, StepPhase::Loss});
+        // 16-bit log-probabilities under autocast (PyTorch FSDP's mixed precision): nll_loss asks for
+        // an fp32 copy of them (core/model/logits.h loss_under_autocast).
+        if (!upcast && t.loss_kernel != LossKernel::Xentropy && k < 4.0 && loss_under_autocast(s))
+            out.push_back(
+                {"the loss's fp32 copy of the log-probabilities (autocast, for nll_loss)", per_logit(4.0), 4.0 * logits, StepPhase::Loss});
+    }
     // The loop's metrics (Training::logit_metrics, core/model/logits.h): the log-probabilities in the
     // logits' dtype, then autocast's fp32 copy of them for nll_loss.
     if (t.logit_metrics > 0 && returns_logits(t)) {

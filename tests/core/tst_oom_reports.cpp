@@ -798,6 +798,17 @@ private slots:
         QCOMPARE(bytes_of(terms, "a train metric's fp32 copy of the log-probabilities (autocast, for nll_loss)"), 4 * logits);
         for (const OomTerm& t : terms)
             if (t.name == "the fp32 logits") QCOMPARE(QString::fromStdString(t.formula), formula);
+        // GPT-2 on transformers 4.40 up-casts nothing in its forward (logits.h): the logits are 16-bit,
+        // and under FSDP's autocast nll_loss asks for an fp32 copy of the log-probabilities.
+        Scenario gpt2 = s;
+        gpt2.model.family = "gpt2";
+        gpt2.training.loss_kernel = LossKernel::Shifted;
+        const std::vector<OomTerm> sixteen = oom_request_terms(gpt2);
+        QCOMPARE(bytes_of(sixteen, "the fp32 logits"), -1.0);
+        QCOMPARE(bytes_of(sixteen, "the logits"), 2 * logits);
+        QCOMPARE(bytes_of(sixteen, "the loss's fp32 copy of the log-probabilities (autocast, for nll_loss)"), 4 * logits);
+        gpt2.fsdp.engine = Engine::DeepSpeed;  // no autocast: nothing in fp32
+        QCOMPARE(bytes_of(oom_request_terms(gpt2), "the loss's fp32 copy of the log-probabilities (autocast, for nll_loss)"), -1.0);
         // A chunked loss builds no whole logits, and the loop's metrics have none to read.
         s.training.loss_kernel = LossKernel::Chunked;
         const std::vector<OomTerm> chunked = oom_request_terms(s);

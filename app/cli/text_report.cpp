@@ -86,7 +86,8 @@ std::string host_text(const Scenario& scenario, const Candidate& c) {
                                 : s.zero.offload_param == OffloadDevice::Cpu ? "; CPUOffload shards pinned"
                                                                              : "";
     const char* loader = "";
-    switch (model_loader(s)) {
+    const ModelLoader how = model_loader(s);
+    switch (how) {
     case ModelLoader::EveryProcess: break;
     case ModelLoader::NodeFirstProcess: loader = " on the node's first process (cpu_ram_efficient_loading)"; break;
     case ModelLoader::ZeroInit: loader = " under zero.Init"; break;
@@ -95,7 +96,7 @@ std::string host_text(const Scenario& scenario, const Candidate& c) {
         break;
     }
     std::string out = "Per node, host RAM      GiB  (loading " + load + loader +
-                      (loads_on_meta_device(s.training, model_loader(s)) ? ", on the meta device" : "") + buffers + ")\n";
+                      (loads_on_meta_device(s.training, how) ? ", on the meta device" : "") + buffers + ")\n";
     for (const HostMoment& mo : h.moments) {
         out += "  " + pad_right(to_string(mo.phase), 18) + pad_left(gib(mo.bytes.total()), 8);
         if (mo.phase == h.peak_phase) out += "  <- peak: " + std::string(mo.cause);

@@ -72,9 +72,11 @@ const char* sp_attention(const Scenario& s) { return s.training.flash_attention 
 // non-reentrant for adapters, as PEFT's DeepSpeed guide runs them (--use_reentrant False: the
 // re-entrant variant drops the gradients of a block whose input needs none); else as the plan says
 // (Training::reentrant_recompute).
+bool exports_reentrant_recompute(const Scenario& s) {
+    return recompute_must_reenter(s) || (!s.finetune.adapters() && s.training.reentrant_recompute);
+}
 std::string checkpointing_kwargs(const Scenario& s) {
-    const bool reenter = recompute_must_reenter(s) || (!s.finetune.adapters() && s.training.reentrant_recompute);
-    return reenter ? "{\"use_reentrant\": True}" : "{\"use_reentrant\": False}";
+    return exports_reentrant_recompute(s) ? "{\"use_reentrant\": True}" : "{\"use_reentrant\": False}";
 }
 
 // Why the recompute re-enters, as comment lines after `prefix`: the release's reason
@@ -85,7 +87,7 @@ std::string reentrant_recompute_lines(const Scenario& s, const std::string& pref
         out += prefix + "Re-entrant recompute: at ZeRO-3, DeepSpeed before 0.19.3 frees a frozen weight that a non-reentrant\n" + prefix +
                "  checkpoint still holds (\"CheckpointError: Recomputed values ... have different metadata\": DeepSpeed\n" + prefix +
                "  #4332, fixed by #8148 in 0.19.3); TRL forces re-entrant for PEFT at ZeRO-3 too.\n";
-    if (checkpointing_kwargs(s).find("True") != std::string::npos && !s.finetune.adapters() && s.finetune.freeze_embeddings)
+    if (exports_reentrant_recompute(s) && !s.finetune.adapters() && s.finetune.freeze_embeddings)
         out += prefix + "With the embeddings frozen, call model.enable_input_require_grads() first: a re-entrant checkpoint whose\n" +
                prefix + "  input needs no gradient gives its block none (PEFT does it for adapters).\n";
     return out;

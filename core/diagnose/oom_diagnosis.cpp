@@ -484,8 +484,8 @@ std::vector<OomTerm> oom_request_terms(const Scenario& s) {
     if (returns_logits(t)) {
         out.push_back({upcast ? "the fp32 logits" : "the logits", per_logit(logit_bytes), logit_bytes * logits, StepPhase::Loss});
         // 16-bit log-probabilities under autocast (PyTorch FSDP's mixed precision): nll_loss asks for
-        // an fp32 copy of them (core/model/logits.h loss_under_autocast).
-        if (!upcast && t.loss_kernel != LossKernel::Xentropy && k < 4.0 && loss_under_autocast(s))
+        // an fp32 copy of them (core/model/logits.h).
+        if (loss_copies_log_probs_to_fp32(s))
             out.push_back(
                 {"the loss's fp32 copy of the log-probabilities (autocast, for nll_loss)", per_logit(4.0), 4.0 * logits, StepPhase::Loss});
     }

@@ -341,7 +341,7 @@ HostMoment loading_moment(const Scenario& s, const NodeTerms& q) {
         // loaded_bytes_per_param, on the meta device and fills it (loads_on_meta_device: transformers
         // sets low_cpu_mem_usage itself there), so no shard sits beside it.
         const double fsdp_model = q.P * loaded_bytes_per_param(s);
-        mo.bytes.model_copy = fsdp_model + (loads_on_meta_device(t, loader) ? 0.0 : std::min(fsdp_model, kCheckpointShardBytes));
+        mo.bytes.model_copy = fsdp_model;
         mo.cause = QT_TRANSLATE_NOOP("Core", "the node's first process loads the whole model (FSDP's cpu_ram_efficient_loading)");
         return mo;
     }

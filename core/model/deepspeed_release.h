@@ -47,6 +47,10 @@ inline constexpr DeepSpeedRelease kMultiRankAllreduce{0, 12, 4};   // 2afa1c7f2 
 inline constexpr DeepSpeedRelease kAllgatherIntoTensor{0, 12, 4};  // fd0a52c1a: ZeRO-1/2 all-gather into the flat buffer (runtime/utils.py)
 inline constexpr DeepSpeedRelease kUlyssesKey{0, 17, 0};           // 4d00b38ad: sequence_parallel_size alone in the batch rule
 inline constexpr DeepSpeedRelease kBf16MasterWeights{0, 18, 3};    // 39a682d79 (#7700): bf16_master_weights_and_grads
+// The first release after torch 2.1 (2023-10-04), whose non-reentrant checkpoint stops its recompute
+// early (PR #96866): v0.11.0, 2023-10-06 (v0.10.3, 2023-09-11, predates it); a run pinned to an
+// older release is taken to recompute whole (scenario.cpp recompute_stops_early_at_full).
+inline constexpr DeepSpeedRelease kTorchEarlyStop{0, 11, 0};
 // a31eb3165 (#8148): ZeRO-3 keeps a frozen weight whole through a non-reentrant checkpoint's recompute.
 inline constexpr DeepSpeedRelease kZero3FrozenRecompute{0, 19, 3};
 }  // namespace release_firsts

@@ -426,10 +426,6 @@ bool within_kernel_index(const Scenario& s) {
     return limit == 0 || s.training.seq_len < limit;
 }
 
-namespace {
-constexpr DeepSpeedRelease kEarlyStopRelease{0, 11, 0};
-}  // namespace
-
 bool recompute_stops_early_at_full(const Scenario& s) {
     const Training& t = s.training;
     if (is_fsdp(s.fsdp)) return s.fsdp.checkpoint_early_stop;
@@ -441,9 +437,8 @@ bool recompute_stops_early_at_full(const Scenario& s) {
     const bool megatron = p.tensor > 1 || p.pipeline > 1 || p.expert > 1 || t.lm_head == LmHead::EmbeddingWeight ||
                           t.gradient_accumulation == GradientAccumulation::MainGrad ||
                           t.gradient_accumulation == GradientAccumulation::Fused || t.partition_activations;
-    // DeepSpeed's releases before 0.11.0 (2023-10-06; 0.10.3 2023-09-11) predate torch 2.1
-    // (2023-10-04) and its early stop: a run pinned to one is taken to recompute whole.
-    return !megatron && release_has(s, kEarlyStopRelease) && !recompute_must_reenter(s);
+    // DeepSpeed's releases before 0.11.0 predate torch 2.1 and its early stop (release_firsts).
+    return !megatron && release_has(s, release_firsts::kTorchEarlyStop) && !recompute_must_reenter(s);
 }
 
 bool reentrant_recompute_matters(const Scenario& s) {

@@ -523,11 +523,10 @@ inline bool layout_runs_stage(const ModelSpec& m, const Parallelism& p, int stag
 // Whether backward's full recompute of a block stops at its last saved tensor, where the run's
 // checkpointing is non-reentrant: FSDP's own checkpointing (FsdpSetup::checkpoint_early_stop), and
 // under DeepSpeed a Hugging Face model's gradient checkpointing (the Trainer, Accelerate) unless
-// Training::reentrant_recompute. Not
-// Megatron-DeepSpeed's layouts (tensor or pipeline parallel) nor deepspeed.checkpointing (its
-// cpu_checkpointing and partition_activations), whose CheckpointFunction re-enters
-// (runtime/activation_checkpointing/checkpointing.py), nor a recompute its release makes re-enter
-// (deepspeed_release.h recompute_must_reenter).
+// Training::reentrant_recompute. Not Megatron-DeepSpeed's layouts (tensor or pipeline parallel) nor
+// deepspeed.checkpointing (its cpu_checkpointing and partition_activations), whose CheckpointFunction
+// re-enters (runtime/activation_checkpointing/checkpointing.py), nor a recompute its release makes
+// re-enter (deepspeed_release.h recompute_must_reenter).
 bool recompute_stops_early_at_full(const Scenario& s);
 inline bool recompute_stops_early(const Scenario& s) {
     return s.training.checkpointing == Checkpointing::Full && recompute_stops_early_at_full(s);  // only a full recompute stops

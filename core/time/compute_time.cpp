@@ -151,7 +151,8 @@ double gpu_optimizer_seconds(const Training& t, double params, const Rates& r) {
 // backward (its and nll_loss's gradients). flash-attn's fused cross-entropy (LossKernel::Xentropy;
 // csrc/xentropy/xentropy_kernel.cu, apex's: cunn_SoftMaxXEntropyForward reads each row twice, for
 // its max and sum and then its exponentials' sum; cunn_SoftMaxXEntropyBackward reads it once more
-// and writes the gradient): four passes of the logits' dtype, 8 bytes in 16 bits, half of them in each direction.
+// and writes the gradient): four passes of the logits' dtype, 8 bytes in 16 bits, half of them in
+// each direction.
 // After the backward, each of the loop's metrics over the logits (Training::logit_metrics) passes
 // over them again, `metric_bytes` a logit (core/model/logits.h metric_traffic_bytes_per_logit): in
 // the total, apart from the backward.

@@ -668,7 +668,8 @@ void training_from_case(const CaseReader& r, const std::string& kind, Scenario& 
     if (auto v = optional_enum_field<LmHead>(r, "lm_head")) t.lm_head = *v;
     // The transformers release the run used, where the case states it: the load, the re-entrant
     // recompute and the model's own loss as that release behaves (core/model/transformers_release.h;
-    // before 4.46 the loss was computed in the model's forward on up-cast logits and a shifted copy).
+    // before 4.46 the loss was computed in the model's forward on a shifted copy of its logits, up-cast
+    // where the family's forward did: logits.h forward_upcasts_logits).
     const std::optional<std::string> named_release = r.optional_text("transformers");
     if (named_release) {
         const std::optional<TransformersRelease> release = parse_transformers_release(*named_release);

@@ -30,7 +30,7 @@ namespace zp {
 namespace {
 
 // Two decimals as PyTorch prints sizes (format_size in CUDACachingAllocator.cpp): MiB below 1 GiB.
-std::string gib(double bytes) {
+std::string pytorch_size_text(double bytes) {
     if (bytes < kBytesPerGiB) return format_fixed(bytes / (kBytesPerGiB / 1024.0), 2) + " MiB";
     return format_fixed(bytes / kBytesPerGiB, 2) + " GiB";
 }
@@ -85,9 +85,11 @@ bool device_placement(const OomLog& log, std::vector<std::string>* evidence) {
         const std::size_t count = figures ? others.size() : static_cast<std::size_t>(e.listed_processes);
         if (count == 0 || (!others.empty() && own && held < 0.5 * *own)) continue;
         std::string why = "GPU " + (e.gpu_index ? std::to_string(*e.gpu_index) : std::string("?")) + " lists " + std::to_string(count) +
-                          (count == 1 ? " other process" : " other processes") + (others.empty() ? "" : " holding " + gib(held));
+                          (count == 1 ? " other process" : " other processes") +
+                          (others.empty() ? "" : " holding " + pytorch_size_text(held));
         if (e.allocated_bytes && e.total_bytes)
-            why += " while this one has " + gib(*e.allocated_bytes) + " of its " + gib(*e.total_bytes) + " allocated";
+            why += " while this one has " + pytorch_size_text(*e.allocated_bytes) + " of its " + pytorch_size_text(*e.total_bytes) +
+                   " allocated";
         evidence->push_back(why + ": several processes share the GPU");
         return true;
     }
@@ -174,7 +176,8 @@ OomCause outside_allocator_cause(const OomLog& log, std::vector<std::string>* ev
     // What PyTorch's allocator said beside it, if it did: how full the card was.
     for (const OomEvent& a : log.events)
         if (a.source == OomSource::CachingAllocator && a.total_bytes && a.free_bytes) {
-            evidence->push_back("PyTorch's out-of-memory message beside it: " + gib(*a.free_bytes) + " free of " + gib(*a.total_bytes) +
+            evidence->push_back("PyTorch's out-of-memory message beside it: " + pytorch_size_text(*a.free_bytes) + " free of " +
+                                pytorch_size_text(*a.total_bytes) +
                                 (a.gpu_index ? " on GPU " + std::to_string(*a.gpu_index) : std::string()));
             break;
         }
@@ -215,23 +218,27 @@ bool card_had_room(const OomLog& log, OomCause* cause, std::vector<std::string>*
     // More free than the card is no figure to go by (YanWenKun/ComfyUI-Docker#54: ROCm on an APU's
     // 512 MiB carve-out printed 17179869183.96 GiB free, an unsigned wrap).
     if (e.total_bytes && *e.free_bytes > *e.total_bytes) {
-        evidence->push_back("the message's free figure, " + gib(*e.free_bytes) + ", is more than the card's " + gib(*e.total_bytes) +
+        evidence->push_back("the message's free figure, " + pytorch_size_text(*e.free_bytes) + ", is more than the card's " +
+                            pytorch_size_text(*e.total_bytes) +
                             ": the runtime misreports free memory (an APU sharing host memory does), so it is not used");
         return false;
     }
     const double segment = allocator_segment_bytes(e.tried_bytes);
     if (*e.free_bytes < 2 * segment || *e.free_bytes < segment + kCardHadRoomBeyondBytes) return false;
     if (e.allowed_bytes) {
-        evidence->push_back("PyTorch may use " + gib(*e.allowed_bytes) + (e.total_bytes ? " of the card's " + gib(*e.total_bytes) : "") +
-                            " (\"allowed\": torch.cuda.set_per_process_memory_fraction), and the card had " + gib(*e.free_bytes) +
+        evidence->push_back("PyTorch may use " + pytorch_size_text(*e.allowed_bytes) +
+                            (e.total_bytes ? " of the card's " + pytorch_size_text(*e.total_bytes) : "") +
+                            " (\"allowed\": torch.cuda.set_per_process_memory_fraction), and the card had " +
+                            pytorch_size_text(*e.free_bytes) +
                             " free: the cap, not the card, ran out (the planner's numbers below count the whole card)");
-        advice->push_back("a larger fraction in torch.cuda.set_per_process_memory_fraction, or none: the card has " + gib(*e.free_bytes) +
-                          " free beyond what the process may use");
+        advice->push_back("a larger fraction in torch.cuda.set_per_process_memory_fraction, or none: the card has " +
+                          pytorch_size_text(*e.free_bytes) + " free beyond what the process may use");
         *cause = OomCause::Capacity;
         return true;
     }
-    evidence->push_back("the card had " + gib(*e.free_bytes) + " free (PyTorch's figure, read after it released its cache), " +
-                        "far more than the " + gib(segment) + " segment the request " + gib(e.tried_bytes) +
+    evidence->push_back("the card had " + pytorch_size_text(*e.free_bytes) +
+                        " free (PyTorch's figure, read after it released its cache), " + "far more than the " + pytorch_size_text(segment) +
+                        " segment the request " + pytorch_size_text(e.tried_bytes) +
                         " needed: CUDA refused an allocation the card had room for");
     advice->push_back(
         "under WSL2 or Windows, update the GPU driver (and WSL: wsl --update) and check .wslconfig's memory; "
@@ -265,8 +272,8 @@ OomCause host_kill_cause(const OomLog& log, std::vector<std::string>* evidence, 
                                             "memory runs out");
     if (const auto& u = log.memory_usage; u && u->host_total_bytes())
         evidence->push_back("before it, DeepSpeed's see_memory_usage" + (u->message.empty() ? std::string() : " (\"" + u->message + "\")") +
-                            ": " + gib(*u->host_used_bytes) + " of the host's memory in use (" + format_fixed(*u->host_used_percent, 1) +
-                            "%), of about " + gib(*u->host_total_bytes()));
+                            ": " + pytorch_size_text(*u->host_used_bytes) + " of the host's memory in use (" +
+                            format_fixed(*u->host_used_percent, 1) + "%), of about " + pytorch_size_text(*u->host_total_bytes()));
     // (see_memory_usage's own lines are said above)
     if (!log.line_before_kill.empty() && log.line_before_kill.find("see_memory_usage]") == std::string::npos)
         evidence->push_back("the last line before it: " + log.line_before_kill);
@@ -348,8 +355,9 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
     // asked it inside generate's beam search).
     for (const OomEvent& e : log.events) {
         if (e.total_bytes && *e.total_bytes > 0 && e.tried_bytes >= kShapeBeyondCards * *e.total_bytes) {
-            evidence->push_back(message_prefix(log, e) + "the one request, " + gib(e.tried_bytes) + ", is " +
-                                format_count(std::round(e.tried_bytes / *e.total_bytes)) + " times the whole card (" + gib(*e.total_bytes) +
+            evidence->push_back(message_prefix(log, e) + "the one request, " + pytorch_size_text(e.tried_bytes) + ", is " +
+                                format_count(std::round(e.tried_bytes / *e.total_bytes)) + " times the whole card (" +
+                                pytorch_size_text(*e.total_bytes) +
                                 "): no setup asks that of one GPU; a size computed wrong, overflowed or "
                                 "uninitialised");
             advice->push_back(
@@ -389,7 +397,8 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         // More allocated than the card holds: the driver backs part of it with host memory (Windows'
         // WDDM "system memory fallback"), so the figures are not the card's alone.
         if (e.total_bytes && e.allocated_bytes && *e.allocated_bytes > *e.total_bytes)
-            evidence->push_back(message_prefix(log, e) + gib(*e.allocated_bytes) + " allocated on a card of " + gib(*e.total_bytes) +
+            evidence->push_back(message_prefix(log, e) + pytorch_size_text(*e.allocated_bytes) + " allocated on a card of " +
+                                pytorch_size_text(*e.total_bytes) +
                                 ": the driver spilled into host memory (Windows' system memory fallback), which runs far slower");
         // The card less what PyTorch reserved and what is free is held outside PyTorch's allocator:
         // the CUDA context (about a GiB), and beyond it another process or a library's own memory
@@ -398,15 +407,16 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         if (const auto reserved = e.reserved_total_bytes(); e.total_bytes && e.free_bytes && reserved) {
             const double outside = *e.total_bytes - *reserved - *e.free_bytes;
             if (outside > kOutsidePyTorchBytes && outside > e.tried_bytes)
-                evidence->push_back(message_prefix(log, e) + gib(outside) + " of the card is held outside PyTorch's allocator (" +
-                                    gib(*e.total_bytes) + " less " + gib(*reserved) + " reserved and " + gib(*e.free_bytes) +
+                evidence->push_back(message_prefix(log, e) + pytorch_size_text(outside) +
+                                    " of the card is held outside PyTorch's allocator (" + pytorch_size_text(*e.total_bytes) + " less " +
+                                    pytorch_size_text(*reserved) + " reserved and " + pytorch_size_text(*e.free_bytes) +
                                     " free): another process on the GPU, or a library's own memory (NCCL's buffers, a workspace)");
         }
         // One request larger than the whole card is no plan's: a tensor's shape (a batch or a
         // sequence far larger than meant), whatever the cache holds.
         if (e.total_bytes && *e.total_bytes > 0 && e.tried_bytes > *e.total_bytes) {
-            evidence->push_back(message_prefix(log, e) + "the one request, " + gib(e.tried_bytes) + ", is larger than the whole card (" +
-                                gib(*e.total_bytes) +
+            evidence->push_back(message_prefix(log, e) + "the one request, " + pytorch_size_text(e.tried_bytes) +
+                                ", is larger than the whole card (" + pytorch_size_text(*e.total_bytes) +
                                 "): a tensor's shape, such as a batch or a sequence far larger than meant, not the plan");
             return OomCause::Capacity;
         }
@@ -422,8 +432,8 @@ OomCause oom_cause(const OomLog& log, std::vector<std::string>* evidence, std::v
         const bool room =
             !e.total_bytes || !e.allocated_bytes || *e.allocated_bytes + e.tried_bytes <= kFragmentedBelowShareOfCard * *e.total_bytes;
         if (!held || !room) continue;
-        evidence->push_back(message_prefix(log, e) + gib(*spare) + " reserved by PyTorch but unallocated, the request " +
-                            gib(e.tried_bytes) + ": the cache held enough memory, in pieces");
+        evidence->push_back(message_prefix(log, e) + pytorch_size_text(*spare) + " reserved by PyTorch but unallocated, the request " +
+                            pytorch_size_text(e.tried_bytes) + ": the cache held enough memory, in pieces");
         // c10/cuda/CUDACachingAllocator.cpp: the message's own hint; expandable segments grow one
         // mapping instead of caching fixed blocks (docs/notes/cuda.rst, "Environment variables").
         advice->push_back("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (PyTorch's remedy for fragmentation)");

@@ -82,6 +82,18 @@ constexpr std::array<BucketChoice, 5> kBuckets = {{{rec::kBucketElems, true},
                                                    {rec::kBucketElems, false},
                                                    {deepspeed::defaults::kReduceBucketElems, false},
                                                    {rec::kSmallBucketElems, false}}};
+// Whether bucket `a` never runs a step faster than bucket `b`: the same overlap_comm and a bucket no
+// larger. The step time reads the bucket size only through its launch count (step_time.cpp
+// launches: a collective's latency per bucket, summed and then partly hidden by exposed_seconds,
+// which never falls as its argument grows), and overlap_comm also through the hooks and the
+// overlap fraction, so more launches under the same overlap never shorten a step.
+constexpr bool never_faster(const BucketChoice& a, const BucketChoice& b) { return a.overlap == b.overlap && a.elems <= b.elems; }
+
+// Bucket b of a line could not win (step first): neither can a later bucket that is never faster,
+// the thresholds (cannot_win) being only higher by the time it comes.
+void mark_outrun(std::array<bool, kBuckets.size()>& outrun, std::size_t b) {
+    for (std::size_t o = b + 1; o < kBuckets.size(); ++o) outrun[o] = outrun[o] || never_faster(kBuckets[o], kBuckets[b]);
+}
 constexpr std::array<Checkpointing, 3> kCheckpointing = {Checkpointing::None, Checkpointing::Selective, Checkpointing::Full};
 
 int offload_count(const ZeroSetup& z) {
@@ -364,6 +376,16 @@ bool cannot_win(double tokens_per_second, const SetupResult& r, double layout_fa
     return tokens_per_second < r.fastest.tokens_per_second && tokens_per_second < kSimplestWithin * layout_fastest;
 }
 
+// A line's bound (fastest_possible_tokens_per_second at its recompute policy and micro batch),
+// computed when first asked: `bound` is below 0 until then.
+double line_bound(double& bound, Scenario& s, const ZeroSetup& zero, const Point& line, std::int64_t world) {
+    if (bound < 0) {
+        apply(s, zero, line);
+        bound = fastest_possible_tokens_per_second(s, world);
+    }
+    return bound;
+}
+
 // A point that fits: the setup's fastest when it is, the layout's fastest so far, and the search's.
 void keep_feasible(const Point& q, SetupResult& r, double& layout_fastest, Search& out) {
     if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
@@ -432,21 +454,16 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                 // Once the setup has a feasible point here, a recompute policy and micro batch whose
                 // fastest possible step cannot win: none of its buckets is estimated (the
                 // step-first test below, for all of them at once).
-                if (pruning == SearchPruning::Bounds && r.any_feasible) {
-                    double& bound = fastest_possible[ci * micros.size() + mi];
-                    if (bound < 0) {
-                        apply(s, row_zero,
-                              Point{.setup = static_cast<std::uint8_t>(i), .checkpointing = ck, .micro = static_cast<std::int32_t>(micro)});
-                        bound = fastest_possible_tokens_per_second(s, world);
-                    }
-                    if (cannot_win(bound, r, layout_fastest)) {
-                        out.evaluated += static_cast<std::int64_t>(kBuckets.size());
-                        continue;
-                    }
+                const Point line{.setup = static_cast<std::uint8_t>(i), .checkpointing = ck, .micro = static_cast<std::int32_t>(micro)};
+                if (pruning == SearchPruning::Bounds && r.any_feasible &&
+                    cannot_win(line_bound(fastest_possible[ci * micros.size() + mi], s, row_zero, line, world), r, layout_fastest)) {
+                    out.evaluated += static_cast<std::int64_t>(kBuckets.size());
+                    continue;
                 }
+                std::array<bool, kBuckets.size()> outrun{};  // per bucket: a bucket never slower could not win
                 for (std::size_t b = 0; b < kBuckets.size(); ++b) {
                     ++out.evaluated;
-                    if (line_ended[b] && accumulating) continue;
+                    if ((line_ended[b] && accumulating) || outrun[b]) continue;
                     const Point p{static_cast<std::uint8_t>(i),
                                   static_cast<std::uint8_t>(b),
                                   layout_index,
@@ -465,7 +482,10 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                     std::optional<double> tokens_per_second;
                     if (pruning == SearchPruning::Bounds && r.any_feasible) {
                         tokens_per_second = estimate_step(s, compute).tokens_per_second;
-                        if (cannot_win(*tokens_per_second, r, layout_fastest)) continue;
+                        if (cannot_win(*tokens_per_second, r, layout_fastest)) {
+                            mark_outrun(outrun, b);
+                            continue;
+                        }
                     }
                     Point q = p;
                     // A candidate that does not fit: the setup's least-memory point while none of its

@@ -8,6 +8,7 @@
 #include "core/deepspeed/config_export.h"
 #include "core/deepspeed/lint.h"
 #include "core/memory/memory_model.h"
+#include "core/model/deepspeed_defaults.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
@@ -132,6 +133,27 @@ private slots:
                                                                               .arg(i)
                                                                               .arg(step_seconds_lower_bound(s))
                                                                               .arg(t.seconds)));
+            // The search skips a bucket whose line has a bucket no smaller, under the same
+            // overlap_comm, that could not win (recommender.cpp never_faster): more launches never
+            // shorten a step.
+            for (const bool overlap : {true, false}) {
+                double larger_bucket_seconds = 0;
+                for (const double elems : {deepspeed::defaults::kReduceBucketElems, deepspeed::recommended::kBucketElems,
+                                           deepspeed::recommended::kSmallBucketElems}) {
+                    Scenario b = s;
+                    b.zero.reduce_bucket_elems = b.zero.allgather_bucket_elems = elems;
+                    b.zero.overlap_comm = overlap;
+                    const double seconds = estimate_step(b).seconds;
+                    QVERIFY2(seconds >= larger_bucket_seconds,
+                             qPrintable(QStringLiteral("scenario %1: a %2-element bucket (overlap %3) steps in %4 s, a larger one in %5 s")
+                                            .arg(i)
+                                            .arg(elems)
+                                            .arg(overlap)
+                                            .arg(seconds)
+                                            .arg(larger_bucket_seconds)));
+                    larger_bucket_seconds = seconds;
+                }
+            }
             // The recommender and the export round trip on every 50th scenario (a search is ~1,000 estimates).
             if (i % 50 == 0) {
                 const Plan p = recommend(s);

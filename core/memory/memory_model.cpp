@@ -98,12 +98,16 @@ MemoryBreakdown estimate_memory(const Scenario& s, const ParameterSplit& rank_sp
 
 MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo) { return estimate_memory_with(s, &memo, nullptr); }
 
-double peak_required_bytes(Scenario& s, MemoryMemo& memo) {
+double peak_required_bytes(Scenario& s, MemoryMemo& memo, double enough_bytes) {
     // As estimate_memory_with: a pipeline without a stage named peaks on the first or the last stage.
     if (s.parallel.pipeline > 1 && s.parallel.pipeline_rank < 0) {
         const std::int64_t unnamed = s.parallel.pipeline_rank;
         s.parallel.pipeline_rank = 0;
         const double first = step_peak_required_bytes(s, timeline_inputs(s, memo.timeline));
+        if (first + s.assumptions.cuda_context_bytes > enough_bytes) {
+            s.parallel.pipeline_rank = unnamed;
+            return first + s.assumptions.cuda_context_bytes;
+        }
         s.parallel.pipeline_rank = s.parallel.pipeline - 1;
         const double last = step_peak_required_bytes(s, timeline_inputs(s, memo.timeline));
         s.parallel.pipeline_rank = unnamed;

@@ -5,6 +5,7 @@
 #include "core/memory/step_timeline.h"
 #include "core/model/scenario.h"
 
+#include <limits>
 #include <vector>
 
 namespace zp {
@@ -28,8 +29,11 @@ MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo);
 // 2,460 instructions against the full estimate's 4,350), for a candidate that is likely over the
 // card and then needs nothing else. A pipeline without a stage named is read on its first and last
 // stage by setting them on `s` in turn (the search's own scenario: no copy per candidate); `s` is
-// left as it came.
-double peak_required_bytes(Scenario& s, MemoryMemo& memo);
+// left as it came. When the first stage's peak is above `enough_bytes` it is the answer, without
+// the last stage's: a figure above `enough_bytes` is then at most the pipeline's peak, which the
+// caller only compares with `enough_bytes` or with less (the search: the card's usable memory, or
+// the least-memory point so far while none fits).
+double peak_required_bytes(Scenario& s, MemoryMemo& memo, double enough_bytes = std::numeric_limits<double>::infinity());
 
 // Pipeline parallelism: estimate_memory for the rank of each stage, first to last
 // (Parallelism::pipeline_rank): its layers, the micro batches it holds in flight, the embedding on

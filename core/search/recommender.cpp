@@ -19,6 +19,7 @@
 #include <cmath>
 #include <exception>
 #include <future>
+#include <limits>
 #include <optional>
 #include <thread>
 #include <tuple>
@@ -402,6 +403,14 @@ void keep_if_closest(const Point& q, SetupResult& r) {
     }
 }
 
+// Up to where a candidate's GPU peak is needed exactly: the card's usable memory (above it the
+// candidate does not fit) or, while no point of the setup fits, its least-memory point so far
+// (above that the candidate is not the new one; none yet: every figure is needed).
+double exact_below(const SetupResult& r, double usable) {
+    if (r.any_feasible) return usable;
+    return r.has_closest ? std::max(usable, r.closest.gpu_bytes) : std::numeric_limits<double>::infinity();
+}
+
 void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& out) {
     const std::vector<Checkpointing>& recomputes = in.recomputes;
     const std::array<bool, 4>& some_layout_runs = in.some_layout_runs;
@@ -498,7 +507,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                     // setup's least-memory point: its GPU peak is all it needs (the same value as the
                     // full estimate's). In rows where nothing fits, most of the search.
                     if (pruning == SearchPruning::Bounds && over_the_card) {
-                        q.gpu_bytes = peak_required_bytes(s, memo);
+                        q.gpu_bytes = peak_required_bytes(s, memo, exact_below(r, usable));
                         if (q.gpu_bytes > usable) {
                             ++out.estimated;
                             does_not_fit();

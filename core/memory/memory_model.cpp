@@ -98,22 +98,49 @@ MemoryBreakdown estimate_memory(const Scenario& s, const ParameterSplit& rank_sp
 
 MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo) { return estimate_memory_with(s, &memo, nullptr); }
 
-double peak_required_bytes(Scenario& s, MemoryMemo& memo, double enough_bytes) {
-    // As estimate_memory_with: a pipeline without a stage named peaks on the first or the last stage.
+namespace {
+// The GPU's required peak (with the CUDA context) and the checkpoints each GPU keeps on the host,
+// as estimate_memory_with reads them: a pipeline without a stage named peaks on the first or the
+// last stage and keeps the first stage's checkpoints. `s` is the search's own scenario, each stage
+// set on it in turn and then restored. The last stage is not read once the first passes
+// `enough_bytes` (peak_required_bytes in memory_model.h).
+struct StagePeak {
+    double required_bytes = 0;
+    double cpu_checkpoint_bytes_per_gpu = 0;
+};
+StagePeak stage_peak(Scenario& s, MemoryMemo& memo, double enough_bytes) {
+    const double context = s.assumptions.cuda_context_bytes;
     if (s.parallel.pipeline > 1 && s.parallel.pipeline_rank < 0) {
         const std::int64_t unnamed = s.parallel.pipeline_rank;
         s.parallel.pipeline_rank = 0;
-        const double first = step_peak_required_bytes(s, timeline_inputs(s, memo.timeline));
-        if (first + s.assumptions.cuda_context_bytes > enough_bytes) {
-            s.parallel.pipeline_rank = unnamed;
-            return first + s.assumptions.cuda_context_bytes;
+        const TimelineInputs first_in = timeline_inputs(s, memo.timeline);
+        const double first = step_peak_required_bytes(s, first_in);
+        StagePeak p{first + context, first_in.activations.cpu_bytes_per_gpu};
+        if (p.required_bytes <= enough_bytes) {
+            s.parallel.pipeline_rank = s.parallel.pipeline - 1;
+            const double last = step_peak_required_bytes(s, timeline_inputs(s, memo.timeline));
+            p.required_bytes = (last > first ? last : first) + context;
         }
-        s.parallel.pipeline_rank = s.parallel.pipeline - 1;
-        const double last = step_peak_required_bytes(s, timeline_inputs(s, memo.timeline));
         s.parallel.pipeline_rank = unnamed;
-        return (last > first ? last : first) + s.assumptions.cuda_context_bytes;
+        return p;
     }
-    return step_peak_required_bytes(s, timeline_inputs(s, memo.timeline)) + s.assumptions.cuda_context_bytes;
+    const TimelineInputs in = timeline_inputs(s, memo.timeline);
+    return {step_peak_required_bytes(s, in) + context, in.activations.cpu_bytes_per_gpu};
+}
+}  // namespace
+
+double peak_required_bytes(Scenario& s, MemoryMemo& memo, double enough_bytes) { return stage_peak(s, memo, enough_bytes).required_bytes; }
+
+MemoryPeaks memory_peaks(const MemoryBreakdown& m) { return {m.peak_required_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node}; }
+
+MemoryPeaks memory_peaks(Scenario& s, MemoryMemo& memo, double enough_bytes) {
+    const StagePeak gpu = stage_peak(s, memo, enough_bytes);
+    MemoryPeaks p{.gpu_required_bytes = gpu.required_bytes};
+    if (p.gpu_required_bytes > usable_gpu_bytes(s)) return p;  // check_fit fails it on the GPU: the host is not read
+    const HostMemory& host = host_memory(s, gpu.cpu_checkpoint_bytes_per_gpu, memo.host);
+    p.cpu_bytes_per_node = host.peak_bytes();
+    p.nvme_bytes_per_node = host.nvme_bytes;
+    return p;
 }
 
 std::vector<MemoryBreakdown> pipeline_stage_memory(const Scenario& s) {
@@ -138,12 +165,14 @@ FitMargin fit_margin(const Scenario& s, double required_bytes) {
     return f;
 }
 
-Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
+Fit check_fit(const Scenario& s, const MemoryBreakdown& m) { return check_fit(s, memory_peaks(m)); }
+
+Fit check_fit(const Scenario& s, const MemoryPeaks& p) {
     Fit f;
     // The step's peak, with what the allocator cannot give back, must fit in the usable memory.
-    f.gpu = m.peak_required_bytes <= usable_gpu_bytes(s);
-    f.cpu = m.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node;
-    f.nvme = m.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
+    f.gpu = p.gpu_required_bytes <= usable_gpu_bytes(s);
+    f.cpu = p.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node;
+    f.nvme = p.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
     // The layout runs the stage, and the engine has the setup (FSDP: no ZeRO-1, no NVMe); then the
     // kernels can index a rank's tensors (the longest sequence search stops there too, max_sequence.cpp).
     f.refusal = setup_refusal(s, setup_key(s.zero));

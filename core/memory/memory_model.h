@@ -51,8 +51,23 @@ struct Fit {
 };
 
 double usable_gpu_bytes(const Scenario& s);  // capacity x (1 - headroom)
+
+// What check_fit reads of an estimate: the GPU's required peak, and host RAM and NVMe per node.
+struct MemoryPeaks {
+    double gpu_required_bytes = 0;
+    double cpu_bytes_per_node = 0;
+    double nvme_bytes_per_node = 0;
+};
+MemoryPeaks memory_peaks(const MemoryBreakdown& m);
+// estimate_memory(s, memo)'s peaks without its slices or reserve, the same values to the bit, for
+// the search: the GPU's as peak_required_bytes(s, memo, enough_bytes) reads it, host RAM and NVMe
+// only for a candidate within the card's usable memory (0 otherwise, where check_fit's GPU test
+// already fails it).
+MemoryPeaks memory_peaks(Scenario& s, MemoryMemo& memo, double enough_bytes);
+
 // GPU: the step's required peak (MemoryBreakdown::peak_required_bytes) within the usable memory.
 Fit check_fit(const Scenario& s, const MemoryBreakdown& m);
+Fit check_fit(const Scenario& s, const MemoryPeaks& p);
 
 // How far the GPU fit is from the line: the usable memory less what must fit (negative: that much
 // short). Within kEdgeShareOfCard of the card either way the call is a boundary call: the planner's

@@ -450,9 +450,6 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
             continue;
         }
         MemoryMemo memo;  // one setup: buckets, recompute and micro batch vary below
-        // Whether the row's last estimate was over the card: then the next one asks its GPU peak
-        // first (peak_required_bytes), which is all a candidate that does not fit there needs.
-        bool over_the_card = false;
         // Buckets innermost: the candidates in a row share their compute (ComputeTimeMemo).
         for (std::size_t ci = 0; ci < recomputes.size(); ++ci) {
             const Checkpointing ck = recomputes[ci];
@@ -503,22 +500,15 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                         keep_if_closest(q, r);
                         line_ended[b] = pruning == SearchPruning::Bounds && accumulating;
                     };
-                    // A candidate over the card does not fit (check_fit's GPU test) and can only be the
-                    // setup's least-memory point: its GPU peak is all it needs (the same value as the
-                    // full estimate's). In rows where nothing fits, most of the search.
-                    if (pruning == SearchPruning::Bounds && over_the_card) {
-                        q.gpu_bytes = peak_required_bytes(s, memo, exact_below(r, usable));
-                        if (q.gpu_bytes > usable) {
-                            ++out.estimated;
-                            does_not_fit();
-                            continue;
-                        }
-                    }
-                    const MemoryBreakdown m = estimate_memory(s, memo);
+                    // What check_fit reads and nothing else (the slices are the chosen plan's, evaluated
+                    // once): the GPU's peak, read exactly up to exact_below, and the host's for a
+                    // candidate the card holds. The exhaustive search takes them from the full
+                    // estimate, which checks the bounded one (tst_robustness).
+                    const MemoryPeaks peaks = pruning == SearchPruning::Exhaustive ? memory_peaks(estimate_memory(s, memo))
+                                                                                   : memory_peaks(s, memo, exact_below(r, usable));
                     ++out.estimated;
-                    q.gpu_bytes = m.peak_required_bytes;
-                    over_the_card = m.peak_required_bytes > usable;
-                    if (check_fit(s, m).all()) {  // memory, and the stage with the layout (Fit::layout)
+                    q.gpu_bytes = peaks.gpu_required_bytes;
+                    if (check_fit(s, peaks).all()) {  // memory, and the stage with the layout (Fit::layout)
                         q.tokens_per_second = tokens_per_second ? *tokens_per_second : estimate_step(s, compute).tokens_per_second;
                         keep_feasible(q, r, layout_fastest, out);
                     } else {

@@ -103,7 +103,7 @@ namespace {
 // as estimate_memory_with reads them: a pipeline without a stage named peaks on the first or the
 // last stage and keeps the first stage's checkpoints. `s` is the search's own scenario, each stage
 // set on it in turn and then restored. The last stage is not read once the first passes
-// `enough_bytes` (peak_required_bytes in memory_model.h).
+// `enough_bytes` (memory_peaks in memory_model.h).
 struct StagePeak {
     double required_bytes = 0;
     double cpu_checkpoint_bytes_per_gpu = 0;
@@ -128,8 +128,6 @@ StagePeak stage_peak(Scenario& s, MemoryMemo& memo, double enough_bytes) {
     return {step_peak_required_bytes(s, in) + context, in.activations.cpu_bytes_per_gpu};
 }
 }  // namespace
-
-double peak_required_bytes(Scenario& s, MemoryMemo& memo, double enough_bytes) { return stage_peak(s, memo, enough_bytes).required_bytes; }
 
 MemoryPeaks memory_peaks(const MemoryBreakdown& m) { return {m.peak_required_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node}; }
 

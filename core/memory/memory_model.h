@@ -24,16 +24,6 @@ struct MemoryMemo {
 // The same, reusing what `memo` holds (only for scenarios that differ in the micro batch, the
 // buckets or the recompute policy since the memo was reset).
 MemoryBreakdown estimate_memory(const Scenario& s, MemoryMemo& memo);
-// estimate_memory(s, memo).peak_required_bytes alone (the same value to the bit; check_fit's GPU
-// test), without the slices, the reserve or the host side (on BLOOM-176B's pipelined search rows
-// 2,460 instructions against the full estimate's 4,350), for a candidate that is likely over the
-// card and then needs nothing else. A pipeline without a stage named is read on its first and last
-// stage by setting them on `s` in turn (the search's own scenario: no copy per candidate); `s` is
-// left as it came. When the first stage's peak is above `enough_bytes` it is the answer, without
-// the last stage's: a figure above `enough_bytes` is then at most the pipeline's peak, which the
-// caller only compares with `enough_bytes` or with less (the search: the card's usable memory, or
-// the least-memory point so far while none fits).
-double peak_required_bytes(Scenario& s, MemoryMemo& memo, double enough_bytes = std::numeric_limits<double>::infinity());
 
 // Pipeline parallelism: estimate_memory for the rank of each stage, first to last
 // (Parallelism::pipeline_rank): its layers, the micro batches it holds in flight, the embedding on
@@ -59,11 +49,15 @@ struct MemoryPeaks {
     double nvme_bytes_per_node = 0;
 };
 MemoryPeaks memory_peaks(const MemoryBreakdown& m);
-// estimate_memory(s, memo)'s peaks without its slices or reserve, the same values to the bit, for
-// the search: the GPU's as peak_required_bytes(s, memo, enough_bytes) reads it, host RAM and NVMe
-// only for a candidate within the card's usable memory (0 otherwise, where check_fit's GPU test
-// already fails it).
-MemoryPeaks memory_peaks(Scenario& s, MemoryMemo& memo, double enough_bytes);
+// estimate_memory(s, memo)'s peaks, the same values to the bit, without its slices, its reserve or
+// host RAM over the run: what the search needs of a candidate. A pipeline without a stage named is
+// read on its first and last stage, set on `s` in turn (the search's own scenario: no copy per
+// candidate; `s` is left as it came), and when the first stage's GPU peak is above `enough_bytes`
+// that figure is the answer without the last stage's: at most the pipeline's peak, and above
+// anything the caller compares it with (the search: the card's usable memory, or the least-memory
+// point so far while none fits). Host RAM and NVMe only for a candidate within the card's usable
+// memory (0 otherwise, where check_fit's GPU test already fails it).
+MemoryPeaks memory_peaks(Scenario& s, MemoryMemo& memo, double enough_bytes = std::numeric_limits<double>::infinity());
 
 // GPU: the step's required peak (MemoryBreakdown::peak_required_bytes) within the usable memory.
 Fit check_fit(const Scenario& s, const MemoryBreakdown& m);

@@ -115,6 +115,23 @@ private slots:
             QVERIFY(m.peak_required_bytes >= m.peak_allocated_bytes + m.cuda_context_bytes);
             QVERIFY(m.peak_reserved_bytes >= m.peak_allocated_bytes + m.cuda_context_bytes);
             QCOMPARE(check_fit(s, m).gpu, m.peak_required_bytes <= usable_gpu_bytes(s));
+            // What the search reads instead (memory_peaks): the same figures to the bit, the host's
+            // for a candidate the card holds; a pipeline's first stage alone once it passes a limit.
+            {
+                Scenario x = s;
+                MemoryMemo memo;
+                const MemoryPeaks peaks = memory_peaks(x, memo);
+                QVERIFY2(peaks.gpu_required_bytes == m.peak_required_bytes, qPrintable(QStringLiteral("scenario %1").arg(i)));
+                if (check_fit(s, m).gpu)
+                    QVERIFY2(
+                        peaks.cpu_bytes_per_node == m.cpu_bytes_per_node && peaks.nvme_bytes_per_node == m.nvme_bytes_per_node,
+                        qPrintable(
+                            QStringLiteral("scenario %1: host %2 / %3").arg(i).arg(peaks.cpu_bytes_per_node).arg(m.cpu_bytes_per_node)));
+                const double limit = 0.5 * m.peak_required_bytes;
+                const double cut = memory_peaks(x, memo, limit).gpu_required_bytes;
+                QVERIFY2(cut > limit && cut <= m.peak_required_bytes,
+                         qPrintable(QStringLiteral("scenario %1: %2 above %3").arg(i).arg(cut).arg(limit)));
+            }
             const StepTime t = estimate_step(s);
             // MFU counts attention whole (Korthikanti Eq. 7, as published MFUs do) while flash attention
             // runs half of it under a causal mask (compute_time.cpp): at long sequences it can pass 1,

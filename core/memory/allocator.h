@@ -115,8 +115,8 @@ StepPeak step_peak(const std::vector<StepMoment>& timeline, const Scenario& s, d
 // defined in step_timeline.cpp beside the moments it walks).
 StepPeak step_peak(const Scenario& s, const TimelineInputs& in, double reservable_bytes);
 // Its required_bytes alone, from the same moments and shares (the same value to the bit), without
-// the moments' slices, the reserve or the allocated peak: what the search asks first of a candidate
-// that is likely over the card.
+// the moments' slices, the reserve or the allocated peak: the GPU figure the search reads of a
+// candidate (memory_model.h memory_peaks).
 double step_peak_required_bytes(const Scenario& s, const TimelineInputs& in);
 
 // What the allocator can reserve on one GPU of `s`: the card less the CUDA context.

@@ -108,20 +108,34 @@ struct StagePeak {
     double required_bytes = 0;
     double cpu_checkpoint_bytes_per_gpu = 0;
 };
+// Sets a pipeline stage on the search's scenario and gives the unnamed stage back on leaving,
+// however it is left.
+class StageOnScenario {
+public:
+    explicit StageOnScenario(Scenario& s) : s_(s), unnamed_(s.parallel.pipeline_rank) {}
+    StageOnScenario(const StageOnScenario&) = delete;
+    StageOnScenario& operator=(const StageOnScenario&) = delete;
+    ~StageOnScenario() { s_.parallel.pipeline_rank = unnamed_; }
+    void set(std::int64_t rank) { s_.parallel.pipeline_rank = rank; }
+
+private:
+    Scenario& s_;
+    std::int64_t unnamed_;
+};
+
 StagePeak stage_peak(Scenario& s, MemoryMemo& memo, double enough_bytes) {
     const double context = s.assumptions.cuda_context_bytes;
     if (s.parallel.pipeline > 1 && s.parallel.pipeline_rank < 0) {
-        const std::int64_t unnamed = s.parallel.pipeline_rank;
-        s.parallel.pipeline_rank = 0;
+        StageOnScenario stage(s);
+        stage.set(0);
         const TimelineInputs first_in = timeline_inputs(s, memo.timeline);
         const double first = step_peak_required_bytes(s, first_in);
         StagePeak p{first + context, first_in.activations.cpu_bytes_per_gpu};
         if (p.required_bytes <= enough_bytes) {
-            s.parallel.pipeline_rank = s.parallel.pipeline - 1;
+            stage.set(s.parallel.pipeline - 1);
             const double last = step_peak_required_bytes(s, timeline_inputs(s, memo.timeline));
             p.required_bytes = (last > first ? last : first) + context;
         }
-        s.parallel.pipeline_rank = unnamed;
         return p;
     }
     const TimelineInputs in = timeline_inputs(s, memo.timeline);
@@ -132,9 +146,10 @@ StagePeak stage_peak(Scenario& s, MemoryMemo& memo, double enough_bytes) {
 MemoryPeaks memory_peaks(const MemoryBreakdown& m) { return {m.peak_required_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node}; }
 
 MemoryPeaks memory_peaks(Scenario& s, MemoryMemo& memo, double enough_bytes) {
-    const StagePeak gpu = stage_peak(s, memo, enough_bytes);
+    const double usable = usable_gpu_bytes(s);
+    const StagePeak gpu = stage_peak(s, memo, std::max(enough_bytes, usable));  // a figure cut short does not fit
     MemoryPeaks p{.gpu_required_bytes = gpu.required_bytes};
-    if (p.gpu_required_bytes > usable_gpu_bytes(s)) return p;  // check_fit fails it on the GPU: the host is not read
+    if (p.gpu_required_bytes > usable) return p;  // check_fit fails it on the GPU: the host is not read
     const HostMemory& host = host_memory(s, gpu.cpu_checkpoint_bytes_per_gpu, memo.host);
     p.cpu_bytes_per_node = host.peak_bytes();
     p.nvme_bytes_per_node = host.nvme_bytes;

@@ -14,8 +14,8 @@ MemoryBreakdown estimate_memory(const Scenario& s);
 // The same, with the rank's parameter split the caller has already (rank_parameter_split(s)): one
 // plan's memory and step time read the same split (recommender.h evaluate).
 MemoryBreakdown estimate_memory(const Scenario& s, const ParameterSplit& rank_split);
-// What estimate_memory can reuse between scenarios that differ only in the micro batch, the
-// buckets or the recompute policy: the host side (HostMemoryMemo), the rank's model states and
+// What estimate_memory and memory_peaks can reuse between scenarios that differ only in the micro
+// batch, the buckets or the recompute policy: the host side (HostMemoryMemo), the rank's model states and
 // its activations (TimelineMemo). Reset it when anything else changes.
 struct MemoryMemo {
     HostMemoryMemo host;
@@ -42,7 +42,9 @@ struct Fit {
 
 double usable_gpu_bytes(const Scenario& s);  // capacity x (1 - headroom)
 
-// What check_fit reads of an estimate: the GPU's required peak, and host RAM and NVMe per node.
+// What check_fit reads of an estimate: the GPU's required peak, and host RAM and NVMe per node
+// (memory_peaks below leaves the host's at 0 for a candidate over the card: read Fit::all or
+// Fit::gpu of such a candidate, not its host fields).
 struct MemoryPeaks {
     double gpu_required_bytes = 0;
     double cpu_bytes_per_node = 0;
@@ -55,8 +57,9 @@ MemoryPeaks memory_peaks(const MemoryBreakdown& m);
 // candidate; `s` is left as it came), and when the first stage's GPU peak is above `enough_bytes`
 // that figure is the answer without the last stage's: at most the pipeline's peak, and above
 // anything the caller compares it with (the search: the card's usable memory, or the least-memory
-// point so far while none fits). Host RAM and NVMe only for a candidate within the card's usable
-// memory (0 otherwise, where check_fit's GPU test already fails it).
+// point so far while none fits). `enough_bytes` below the card's usable memory counts as that
+// memory, so a figure cut short always fails check_fit's GPU test. Host RAM and NVMe only for a
+// candidate within the card's usable memory (0 otherwise, where check_fit's GPU test fails it).
 MemoryPeaks memory_peaks(Scenario& s, MemoryMemo& memo, double enough_bytes = std::numeric_limits<double>::infinity());
 
 // GPU: the step's required peak (MemoryBreakdown::peak_required_bytes) within the usable memory.

@@ -315,6 +315,65 @@ private slots:
         }
     }
 
+    // What the search reads of a pipelined candidate (memory_peaks): estimate_memory's GPU peak,
+    // host RAM and NVMe to the bit; with a limit between the two stages' peaks that the first
+    // passes, the first stage's figure alone (the last is not read); the stage given back.
+    void memory_peaks_of_a_pipeline_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<int>("gpus");
+        QTest::addColumn<int>("tensor");
+        QTest::addColumn<int>("pipeline");
+        QTest::addColumn<int>("micro");
+        QTest::addColumn<bool>("firstStageOverCard");
+        QTest::newRow("BLOOM-176B as it ran, TP 4 x PP 12, on 80 GB") << "bloom-176b"
+                                                                      << "a100-80gb" << 384 << 4 << 12 << 2 << false;
+        QTest::newRow("BLOOM-176B, TP 8 x PP 3 on 40 GB: the first stage over the card") << "bloom-176b"
+                                                                                         << "a100-40gb" << 384 << 8 << 3 << 4 << true;
+        QTest::newRow("Llama-3-8B, PP 4: the last stage's logits peak") << "llama-3-8b"
+                                                                        << "h100-80gb" << 8 << 1 << 4 << 16 << false;
+        QTest::newRow("Llama-3-8B, PP 4 on 40 GB: both over the card, the last higher") << "llama-3-8b"
+                                                                                        << "a100-40gb" << 8 << 1 << 4 << 16 << true;
+        QTest::newRow("Llama-2-70B, TP 8 x PP 4 on 40 GB") << "llama-2-70b"
+                                                           << "a100-40gb" << 64 << 8 << 4 << 1 << false;
+    }
+    void memory_peaks_of_a_pipeline() {
+        QFETCH(QString, model);
+        QFETCH(QString, gpu);
+        QFETCH(int, gpus);
+        QFETCH(int, tensor);
+        QFETCH(int, pipeline);
+        QFETCH(int, micro);
+        QFETCH(bool, firstStageOverCard);
+        Scenario s = preset_scenario(model.toStdString().c_str(), gpu.toStdString().c_str(), gpus);
+        s.parallel.tensor = tensor;
+        s.parallel.pipeline = pipeline;
+        s.zero.stage = 1;
+        s.training.micro_batch = micro;
+        s.training.global_batch = 2048;
+        s.training.checkpointing = Checkpointing::Full;
+        const MemoryBreakdown m = estimate_memory(s);
+        Scenario x = s;
+        MemoryMemo memo;
+        const MemoryPeaks peaks = memory_peaks(x, memo);
+        QVERIFY(peaks.gpu_required_bytes == m.peak_required_bytes);
+        if (check_fit(s, m).gpu) {
+            QVERIFY(peaks.cpu_bytes_per_node == m.cpu_bytes_per_node);
+            QVERIFY(peaks.nvme_bytes_per_node == m.nvme_bytes_per_node);
+        }
+        QCOMPARE(x.parallel.pipeline_rank, s.parallel.pipeline_rank);
+        // Asked with a limit the first stage passes, the first stage's peak alone, as estimate_memory
+        // reads that stage; a limit below the card's usable memory counts as that memory.
+        Scenario first = s;
+        first.parallel.pipeline_rank = 0;
+        const double first_bytes = estimate_memory(first).peak_required_bytes;
+        QCOMPARE(first_bytes > usable_gpu_bytes(s), firstStageOverCard);
+        MemoryMemo fresh;
+        const double cut = memory_peaks(x, fresh, 0.0).gpu_required_bytes;
+        QVERIFY(cut == (firstStageOverCard ? first_bytes : m.peak_required_bytes));
+        QCOMPARE(x.parallel.pipeline_rank, s.parallel.pipeline_rank);
+    }
+
     // The most loaded pipeline rank is whichever of the first and last stages peaks higher: with
     // Llama-3's 128,256-token vocabulary the last stage's logits and loss outweigh the first
     // stage's micro batches in flight, and the fit check sees them (review of the per-stage work).

@@ -95,6 +95,18 @@ constexpr bool never_faster(const BucketChoice& a, const BucketChoice& b) { retu
 void mark_outrun(std::array<bool, kBuckets.size()>& outrun, std::size_t b) {
     for (std::size_t o = b + 1; o < kBuckets.size(); ++o) outrun[o] = outrun[o] || never_faster(kBuckets[o], kBuckets[b]);
 }
+// The buckets that every bucket of a line is never faster than one of: the default with
+// overlap_comm and DeepSpeed's 5e8 without. When neither can win, no bucket of the line can.
+constexpr std::array<std::size_t, 2> kLeadingBuckets = {0, 3};
+constexpr bool leading_buckets_outrun_all() {
+    for (const BucketChoice& b : kBuckets) {
+        bool outrun = false;
+        for (const std::size_t l : kLeadingBuckets) outrun = outrun || never_faster(b, kBuckets[l]);
+        if (!outrun) return false;
+    }
+    return true;
+}
+static_assert(leading_buckets_outrun_all(), "every bucket is never faster than a leading bucket");
 constexpr std::array<Checkpointing, 3> kCheckpointing = {Checkpointing::None, Checkpointing::Selective, Checkpointing::Full};
 
 int offload_count(const ZeroSetup& z) {
@@ -377,6 +389,29 @@ bool cannot_win(double tokens_per_second, const SetupResult& r, double layout_fa
     return tokens_per_second < r.fastest.tokens_per_second && tokens_per_second < kSimplestWithin * layout_fastest;
 }
 
+// A line's candidate at bucket b.
+Point at_bucket(Point line, std::size_t b) {
+    line.bucket = static_cast<std::uint8_t>(b);
+    return line;
+}
+
+// Step first for a line's leading buckets (kLeadingBuckets) before any other: whether none of them
+// can win, and then no bucket of the line can; the step of each one estimated, kept for its turn.
+// Not asked where a leading bucket's line of accumulating micro batches has ended (`skipped`): its
+// step would not be estimated at its turn.
+bool leaders_cannot_win(Scenario& s, const ZeroSetup& zero, const Point& line, const std::array<bool, kBuckets.size()>& skipped,
+                        ComputeTimeMemo& compute, const SetupResult& r, double layout_fastest,
+                        std::array<std::optional<double>, kBuckets.size()>& steps) {
+    for (const std::size_t l : kLeadingBuckets)
+        if (skipped[l]) return false;
+    for (const std::size_t l : kLeadingBuckets) {
+        apply(s, zero, at_bucket(line, l));
+        steps[l] = estimate_step(s, compute).tokens_per_second;
+        if (!cannot_win(*steps[l], r, layout_fastest)) return false;
+    }
+    return true;
+}
+
 // A line's bound (fastest_possible_tokens_per_second at its recompute policy and micro batch),
 // computed when first asked: `bound` is below 0 until then.
 double line_bound(double& bound, Scenario& s, const ZeroSetup& zero, const Point& line, std::int64_t world) {
@@ -460,9 +495,16 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                 // Once the setup has a feasible point here, a recompute policy and micro batch whose
                 // fastest possible step cannot win: none of its buckets is estimated (the
                 // step-first test below, for all of them at once).
-                const Point line{.setup = static_cast<std::uint8_t>(i), .checkpointing = ck, .micro = static_cast<std::int32_t>(micro)};
+                const Point line{.setup = static_cast<std::uint8_t>(i),
+                                 .layout = layout_index,
+                                 .checkpointing = ck,
+                                 .micro = static_cast<std::int32_t>(micro),
+                                 .zeropp = zeropp};
+                std::array<std::optional<double>, kBuckets.size()> steps{};  // tokens/s of the buckets estimated step first
                 if (pruning == SearchPruning::Bounds && r.any_feasible &&
-                    cannot_win(line_bound(fastest_possible[ci * micros.size() + mi], s, row_zero, line, world), r, layout_fastest)) {
+                    (cannot_win(line_bound(fastest_possible[ci * micros.size() + mi], s, row_zero, line, world), r, layout_fastest) ||
+                     leaders_cannot_win(s, row_zero, line, accumulating ? line_ended : decltype(line_ended){}, compute, r, layout_fastest,
+                                        steps))) {
                     out.evaluated += static_cast<std::int64_t>(kBuckets.size());
                     continue;
                 }
@@ -470,12 +512,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                 for (std::size_t b = 0; b < kBuckets.size(); ++b) {
                     ++out.evaluated;
                     if ((line_ended[b] && accumulating) || outrun[b]) continue;
-                    const Point p{static_cast<std::uint8_t>(i),
-                                  static_cast<std::uint8_t>(b),
-                                  layout_index,
-                                  ck,
-                                  static_cast<std::int32_t>(micro),
-                                  zeropp};
+                    const Point p = at_bucket(line, b);
                     apply(s, row_zero, p);  // in place: no copy of the model's strings per point
                     // Memory decides feasibility; step time only for what fits.
                     if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch
@@ -487,7 +524,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                     // its memory not estimated.
                     std::optional<double> tokens_per_second;
                     if (pruning == SearchPruning::Bounds && r.any_feasible) {
-                        tokens_per_second = estimate_step(s, compute).tokens_per_second;
+                        tokens_per_second = steps[b] ? *steps[b] : estimate_step(s, compute).tokens_per_second;
                         if (cannot_win(*tokens_per_second, r, layout_fastest)) {
                             mark_outrun(outrun, b);
                             continue;

@@ -493,8 +493,8 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                 const std::int64_t micro = micros[mi];
                 const bool accumulating = micro != micros.back();
                 // Once the setup has a feasible point here, a recompute policy and micro batch whose
-                // fastest possible step cannot win: none of its buckets is estimated (the
-                // step-first test below, for all of them at once).
+                // fastest possible step cannot win, or whose two leading buckets cannot: none of its
+                // buckets is estimated (the step-first test below, for all of them at once).
                 const Point line{.setup = static_cast<std::uint8_t>(i),
                                  .layout = layout_index,
                                  .checkpointing = ck,

@@ -143,8 +143,6 @@ StagePeak stage_peak(Scenario& s, MemoryMemo& memo, double enough_bytes) {
 }
 }  // namespace
 
-MemoryPeaks memory_peaks(const MemoryBreakdown& m) { return {m.peak_required_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node}; }
-
 MemoryPeaks memory_peaks(Scenario& s, MemoryMemo& memo, double enough_bytes) {
     const double usable = usable_gpu_bytes(s);
     const StagePeak gpu = stage_peak(s, memo, std::max(enough_bytes, usable));  // a figure cut short does not fit
@@ -178,19 +176,28 @@ FitMargin fit_margin(const Scenario& s, double required_bytes) {
     return f;
 }
 
-Fit check_fit(const Scenario& s, const MemoryBreakdown& m) { return check_fit(s, memory_peaks(m)); }
-
-Fit check_fit(const Scenario& s, const MemoryPeaks& p) {
+namespace {
+// check_fit's rule, on the three peaks it reads (one body for a breakdown and for the search's peaks).
+Fit fit_of(const Scenario& s, double gpu_required_bytes, double cpu_bytes_per_node, double nvme_bytes_per_node) {
     Fit f;
     // The step's peak, with what the allocator cannot give back, must fit in the usable memory.
-    f.gpu = p.gpu_required_bytes <= usable_gpu_bytes(s);
-    f.cpu = p.cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node;
-    f.nvme = p.nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
+    f.gpu = gpu_required_bytes <= usable_gpu_bytes(s);
+    f.cpu = cpu_bytes_per_node <= s.cluster.cpu_ram_bytes_per_node;
+    f.nvme = nvme_bytes_per_node <= s.cluster.nvme_bytes_per_node;
     // The layout runs the stage, and the engine has the setup (FSDP: no ZeRO-1, no NVMe); then the
     // kernels can index a rank's tensors (the longest sequence search stops there too, max_sequence.cpp).
     f.refusal = setup_refusal(s, setup_key(s.zero));
     if (f.refusal == SetupRefusal::None && !within_kernel_index(s)) f.refusal = SetupRefusal::KernelIndex;
     return f;
+}
+}  // namespace
+
+Fit check_fit(const Scenario& s, const MemoryBreakdown& m) {
+    return fit_of(s, m.peak_required_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node);
+}
+
+Fit check_fit(const Scenario& s, const MemoryPeaks& p) {
+    return fit_of(s, p.gpu_required_bytes, p.cpu_bytes_per_node, p.nvme_bytes_per_node);
 }
 
 }  // namespace zp

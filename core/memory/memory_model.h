@@ -50,9 +50,9 @@ struct MemoryPeaks {
     double cpu_bytes_per_node = 0;
     double nvme_bytes_per_node = 0;
 };
-MemoryPeaks memory_peaks(const MemoryBreakdown& m);
-// estimate_memory(s, memo)'s peaks, the same values to the bit, without its slices, its reserve or
-// host RAM over the run: what the search needs of a candidate. A pipeline without a stage named is
+inline MemoryPeaks memory_peaks(const MemoryBreakdown& m) { return {m.peak_required_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node}; }
+// estimate_memory(s, memo)'s peaks, the same values to the bit, without its slices or its reserve:
+// what the search needs of a candidate. A pipeline without a stage named is
 // read on its first and last stage, set on `s` in turn (the search's own scenario: no copy per
 // candidate; `s` is left as it came), and when the first stage's GPU peak is above `enough_bytes`
 // that figure is the answer without the last stage's: at most the pipeline's peak, and above

@@ -331,10 +331,8 @@ void add_activation_terms(Terms& x, const Scenario& s, const TimelineInputs& in,
 
     const bool upcast = mixed && loss_upcasts(m, t);  // logits.h: the loss's fp32 up-cast, where the code makes one
     // 16-bit log-probabilities under autocast: nll_loss's fp32 copy of them in the forward, its fp32
-    // gradient in the backward. logits.h loss_copies_log_probs_to_fp32 (the OOM diagnosis's) with
-    // `upcast` at hand and read in the Full and Shifted cases only: calling it here costs 13 of the
-    // estimate's ~6,085 instructions (callgrind, bench_core estimate).
-    const double autocast_copy = mixed && !upcast && loss_under_autocast(s) ? 4.0 : 0.0;
+    // gradient in the backward (logits.h, the OOM diagnosis's rule; `upcast` passed, not re-derived).
+    const double autocast_copy = loss_copies_log_probs_to_fp32(s, upcast) ? 4.0 : 0.0;
     switch (t.loss_kernel) {
     case LossKernel::Full: {
         // transformers loss_utils.py ForCausalLMLoss: logits (16-bit, held by the model output),

@@ -35,12 +35,14 @@ inline bool loss_upcasts(const ModelSpec& m, const Training& t) {
 }
 
 // Whether the loss's cross-entropy takes an fp32 copy of 16-bit log-probabilities for nll_loss:
-// a whole-logits loss (Full or Shifted) in 16 bits that is not up-cast, under autocast.
-inline bool loss_copies_log_probs_to_fp32(const Scenario& s) {
+// a whole-logits loss (Full or Shifted) in 16 bits that is not up-cast, under autocast. `upcasts`
+// is loss_upcasts(s.model, s.training), for a caller that has it (the step timeline).
+inline bool loss_copies_log_probs_to_fp32(const Scenario& s, bool upcasts) {
     const Training& t = s.training;
-    return loss_under_autocast(s) && !loss_upcasts(s.model, t) && t.precision != Precision::Fp32 &&
+    return loss_under_autocast(s) && !upcasts && t.precision != Precision::Fp32 &&
            (t.loss_kernel == LossKernel::Full || t.loss_kernel == LossKernel::Shifted);
 }
+inline bool loss_copies_log_probs_to_fp32(const Scenario& s) { return loss_copies_log_probs_to_fp32(s, loss_upcasts(s.model, s.training)); }
 
 // Bytes of one logit as the model returns it: the compute dtype's, or fp32 where transformers
 // before 4.46 up-casts them in the model's forward (LossKernel::Shifted with the up-cast:

@@ -397,13 +397,13 @@ Point at_bucket(Point line, std::size_t b) {
 
 // Step first for a line's leading buckets (kLeadingBuckets) before any other: whether none of them
 // can win, and then no bucket of the line can; the step of each one estimated, kept for its turn.
-// Not asked where a leading bucket's line of accumulating micro batches has ended (`skipped`): its
-// step would not be estimated at its turn.
-bool leaders_cannot_win(Scenario& s, const ZeroSetup& zero, const Point& line, const std::array<bool, kBuckets.size()>& skipped,
-                        ComputeTimeMemo& compute, const SetupResult& r, double layout_fastest,
+// Not asked where a leading bucket's line of accumulating micro batches has ended (line_ended, as
+// the bucket loop skips it): its step would not be estimated at its turn.
+bool leaders_cannot_win(Scenario& s, const ZeroSetup& zero, const Point& line, const std::array<bool, kBuckets.size()>& line_ended,
+                        bool accumulating, ComputeTimeMemo& compute, const SetupResult& r, double layout_fastest,
                         std::array<std::optional<double>, kBuckets.size()>& steps) {
     for (const std::size_t l : kLeadingBuckets)
-        if (skipped[l]) return false;
+        if (line_ended[l] && accumulating) return false;
     for (const std::size_t l : kLeadingBuckets) {
         apply(s, zero, at_bucket(line, l));
         steps[l] = estimate_step(s, compute).tokens_per_second;
@@ -503,8 +503,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                 std::array<std::optional<double>, kBuckets.size()> steps{};  // tokens/s of the buckets estimated step first
                 if (pruning == SearchPruning::Bounds && r.any_feasible &&
                     (cannot_win(line_bound(fastest_possible[ci * micros.size() + mi], s, row_zero, line, world), r, layout_fastest) ||
-                     leaders_cannot_win(s, row_zero, line, accumulating ? line_ended : decltype(line_ended){}, compute, r, layout_fastest,
-                                        steps))) {
+                     leaders_cannot_win(s, row_zero, line, line_ended, accumulating, compute, r, layout_fastest, steps))) {
                     out.evaluated += static_cast<std::int64_t>(kBuckets.size());
                     continue;
                 }

@@ -1,6 +1,7 @@
 #include "ui/chart/axis_label_fit.h"
 
 #include "ui/chart/replot_queue.h"
+#include "ui/chart/text_widths.h"
 #include "ui/qcustomplot_include.h"
 
 #include <QFontMetrics>
@@ -45,8 +46,8 @@ bool joinsNumberAndUnit(const QString& line, qsizetype at) {
     return line[word_start].isDigit() && at + 1 < line.size() && !line[at + 1].isDigit() && next_end - (at + 1) <= kLongestUnit;
 }
 
-void wrapLine(const QString& line, const QFontMetricsF& metrics, double width, QStringList& out) {
-    if (metrics.horizontalAdvance(line) <= width) {
+void wrapLine(const QString& line, TextWidths& widths, double width, QStringList& out) {
+    if (widths.of(line) <= width) {
         out << line;
         return;
     }
@@ -69,16 +70,21 @@ void wrapLine(const QString& line, const QFontMetricsF& metrics, double width, Q
         out << line;
         return;
     }
-    wrapLine(line.left(best), metrics, width, out);
-    wrapLine(line.mid(best + 1), metrics, width, out);
+    wrapLine(line.left(best), widths, width, out);
+    wrapLine(line.mid(best + 1), widths, width, out);
 }
 
 }  // namespace
 
-QString wrapToWidth(const QString& text, const QFontMetricsF& metrics, double width) {
+QString wrapToWidth(const QString& text, TextWidths& widths, double width) {
     QStringList out;
-    for (const QString& line : text.split(QLatin1Char('\n'))) wrapLine(line, metrics, width, out);
+    for (const QString& line : text.split(QLatin1Char('\n'))) wrapLine(line, widths, width, out);
     return out.join(QLatin1Char('\n'));
+}
+
+QString wrapToWidth(const QString& text, const QFontMetricsF& metrics, double width) {
+    TextWidths widths(metrics);
+    return wrapToWidth(text, widths, width);
 }
 
 void fitAxisLabels(QCustomPlot* plot) {

@@ -9,6 +9,8 @@ class QString;
 
 namespace zp::ui {
 
+class TextWidths;
+
 void fitAxisLabels(QCustomPlot* plot);
 
 // `title` in two lines, broken after the ", " / ": " or before the " (" nearest its middle (at the
@@ -21,5 +23,7 @@ QString twoLineTitle(const QString& title);
 // never parted from the short word after it, its unit ("15.77 s", "3.16k tok/s"): such a line may
 // stay wider than `width`. The bar labels' fit (ui/chart/setup_bar_chart.h).
 QString wrapToWidth(const QString& text, const QFontMetricsF& metrics, double width);
+// The same, measuring with `widths`, which keeps what it measured for the caller's next question.
+QString wrapToWidth(const QString& text, TextWidths& widths, double width);
 
 }  // namespace zp::ui

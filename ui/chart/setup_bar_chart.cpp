@@ -5,6 +5,7 @@
 #include "ui/chart/plot_label.h"
 #include "ui/chart/plot_style.h"
 #include "ui/chart/replot_queue.h"
+#include "ui/chart/text_widths.h"
 #include "ui/document/planner_document.h"
 #include "ui/qcustomplot_include.h"
 
@@ -95,9 +96,9 @@ QString withoutLastDetail(const QString& text) {
     return text.left(at) + (line_end < 0 ? QString() : text.mid(line_end));
 }
 
-double widestLine(const QString& text, const QFontMetricsF& metrics) {
+double widestLine(const QString& text, TextWidths& widths) {
     double widest = 0;
-    for (const QString& line : text.split(QLatin1Char('\n'))) widest = std::max(widest, metrics.horizontalAdvance(line));
+    for (const QString& line : text.split(QLatin1Char('\n'))) widest = std::max(widest, widths.of(line));
     return widest;
 }
 }  // namespace
@@ -116,7 +117,8 @@ void SetupBarChart::fitLabel(qsizetype i, double room) {
     if (new_text || new_font || fit.room != fit_room) {
         fit.room = fit_room;
         fit.font = fit.full_font;
-        fit.text = bars_ > 1 ? wrapToWidth(fit.full_text, QFontMetricsF(fit.font), room) : fit.full_text;
+        TextWidths at_full_font(fit.font);  // each line measured once in this fit
+        fit.text = bars_ > 1 ? wrapToWidth(fit.full_text, at_full_font, room) : fit.full_text;
         // A number with its unit wider than the room ("70.36 s" between narrow bars) is not parted
         // (wrapToWidth): the label's font is made smaller instead, down to three quarters of the
         // view's, in half points: each size is a font engine Qt loads once (QFontCache), so a pitch
@@ -127,10 +129,10 @@ void SetupBarChart::fitLabel(qsizetype i, double room) {
         // Only where the smallest size keeps it: a word too long even there ("✗ pipeline" between
         // seven bars) leaves the mark alone at the view's size.
         constexpr double kSmallestScale = 0.75;
-        const double wrapped_widest = widestLine(fit.text, QFontMetricsF(fit.font));
+        const double wrapped_widest = widestLine(fit.text, at_full_font);
         double widest = wrapped_widest;
         for (const QString& line : fit.full_text.split(QLatin1Char('\n')))
-            if (const double whole = QFontMetricsF(fit.font).horizontalAdvance(line);
+            if (const double whole = at_full_font.of(line);
                 line.size() > 2 && line[1] == QLatin1Char(' ') && line[0].isSymbol() && whole * kSmallestScale <= room)
                 widest = std::max(widest, whole);
         const QString at_full_size = fit.text;
@@ -138,13 +140,14 @@ void SetupBarChart::fitLabel(qsizetype i, double room) {
             constexpr double kStepsPerPoint = 2;
             const double size = fit.font.pointSizeF();
             fit.font.setPointSizeF(std::max(size * kSmallestScale, std::floor(size * room / widest * kStepsPerPoint) / kStepsPerPoint));
-            fit.text = wrapToWidth(fit.full_text, QFontMetricsF(fit.font), room);
+            TextWidths at_smaller_font(fit.font);
+            fit.text = wrapToWidth(fit.full_text, at_smaller_font, room);
             // Still wider at the smallest size (a word such as "recompute" between eight bars at
             // 1280x720): the caption's " · " details go, the last first, rather than run into the
             // next bar's label; the bar's tooltip and the card keep them.
-            for (QString shorter = withoutLastDetail(fit.full_text);
-                 !shorter.isEmpty() && widestLine(fit.text, QFontMetricsF(fit.font)) > room; shorter = withoutLastDetail(shorter))
-                fit.text = wrapToWidth(shorter, QFontMetricsF(fit.font), room);
+            for (QString shorter = withoutLastDetail(fit.full_text); !shorter.isEmpty() && widestLine(fit.text, at_smaller_font) > room;
+                 shorter = withoutLastDetail(shorter))
+                fit.text = wrapToWidth(shorter, at_smaller_font, room);
             // Shrunk for a mark's word alone, which the smaller size still cut: the view's size back.
             if (wrapped_widest <= room && fit.text.count(QLatin1Char('\n')) == at_full_size.count(QLatin1Char('\n')) &&
                 fit.text.size() == at_full_size.size()) {

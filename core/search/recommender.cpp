@@ -492,6 +492,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
             for (std::size_t mi = 0; mi < micros.size(); ++mi) {
                 const std::int64_t micro = micros[mi];
                 const bool accumulating = micro != micros.back();
+                compute.use_line(ci * micros.size() + mi);  // the setups before this one asked the same compute
                 // Once the setup has a feasible point here, a recompute policy and micro batch whose
                 // fastest possible step cannot win, or whose two leading buckets cannot: none of its
                 // buckets is estimated (the step-first test below, for all of them at once).

@@ -135,13 +135,13 @@ ActivationExtra activation_extra(const ModelSpec& m, double elem, double ffn_ele
             kGeluNewExtraKernelsBackward};
 }
 
-// The GPU optimizer's memory-bound update of `params` parameters. bitsandbytes' 8-bit moments move a
-// byte (and a block's absmax) each way instead of four (F.optimizer_update_8bit_blockwise); paged
-// ones are resident at the step when the card has room.
-double gpu_optimizer_seconds(const Training& t, double params, const Rates& r) {
+// The GPU optimizer's memory-bound update. bitsandbytes' 8-bit moments move a byte (and a block's
+// absmax) each way instead of four (F.optimizer_update_8bit_blockwise); paged ones are resident at
+// the step when the card has room.
+GpuOptimizerRate gpu_optimizer_rate(const Training& t, const Rates& r) {
     const MomentBytes moments = optimizer_moment_bytes(t);
     const double moment_bytes_saved = optimizer_moment_bytes_per_param(t.optimizer) - moments.allocated - moments.paged;
-    return params * (kGpuAdamBytesPerParam - 2 * moment_bytes_saved) / r.bytes_per_s;
+    return {kGpuAdamBytesPerParam - 2 * moment_bytes_saved, r.bytes_per_s};
 }
 
 // The loss's passes over `logits` (this rank's tokens x vocabulary): six a logit of its width, 24
@@ -182,6 +182,16 @@ Rates rates_at(double peak_tflops, const GpuTimeTraits& traits, double gemm_effi
 }  // namespace
 
 double streaming_bytes_per_second(const GpuSpec& gpu) { return streaming_bytes_per_second(gpu_time_traits(gpu)); }
+
+GpuOptimizerRate gpu_optimizer_rate(const Training& t, const GpuSpec& gpu) {
+    return gpu_optimizer_rate(t, Rates{.flops_per_s = 0, .bytes_per_s = streaming_bytes_per_second(gpu), .flash_flops_per_s = 0});
+}
+
+void add_gpu_optimizer(ComputeTime& c, double optimizer_seconds) {
+    c.optimizer_seconds = optimizer_seconds;
+    c.memory_seconds += optimizer_seconds;
+    c.total_seconds += optimizer_seconds;
+}
 
 double gemm_peak_tflops(Precision p, const GpuSpec& gpu, const GpuTimeTraits& traits) {
     // fp32: PyTorch leaves TF32 off for matmuls (torch.backends.cuda.matmul.allow_tf32, False
@@ -348,7 +358,6 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     c.backward_seconds = (L * (layer_b + rc.seconds) + head_b + casts.head_backward + loss.backward) / scale;
     c.metrics_seconds = loss.metrics / scale;
     c.micro_step_seconds = c.forward_seconds + c.backward_seconds + c.metrics_seconds;
-    c.optimizer_seconds = gpu_optimizer_seconds(t, optimizer_params, r) / scale;
     c.gemm_seconds =
         G *
         (L * ((2 + weight_grad_share + full) * gemm_f + rc.gemm_seconds + (t.tiled_mlp ? mlp_gemm_f : 0.0) + (3 + full) * adapter_f) +
@@ -357,17 +366,17 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     const bool attention_recomputed = t.checkpointing == Checkpointing::Selective || t.checkpointing == Checkpointing::Full;
     c.attention_seconds = G * L * (attn_f + attn_b + (attention_recomputed ? attn_f : 0.0)) / scale;
     c.memory_seconds = G *
-                           (L * ((3 + full + op_sac) * elem_f + (1 + full + op_sac + (t.tiled_mlp ? 1 : 0)) * act_f + act_b +
-                                 (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full + op_sac) * dequant_f + (1 + full + op_sac) * casts.forward +
-                                 casts.backward - rc.elementwise_skipped_seconds) +
-                            loss.total + casts.head_forward + casts.head_backward) /
-                           scale +
-                       c.optimizer_seconds;
+                       (L * ((3 + full + op_sac) * elem_f + (1 + full + op_sac + (t.tiled_mlp ? 1 : 0)) * act_f + act_b +
+                             (t.tiled_mlp ? mlp_elem_f : 0.0) + (2 + full + op_sac) * dequant_f + (1 + full + op_sac) * casts.forward +
+                             casts.backward - rc.elementwise_skipped_seconds) +
+                        loss.total + casts.head_forward + casts.head_backward) /
+                       scale;
     c.launch_seconds = G * L * ((layer_f - gpu_f) + (layer_b - gpu_b) + (rc.seconds - rc.gpu_seconds)) / scale;
-    c.total_seconds = G * c.micro_step_seconds + c.optimizer_seconds;
+    c.total_seconds = G * c.micro_step_seconds;
     c.head_forward_seconds = (head_f + casts.head_forward + loss.forward) / scale;
     c.head_backward_seconds = (head_b + casts.head_backward + loss.backward) / scale;
     c.head_gemm_seconds = (head_f + head_b) / scale;
+    add_gpu_optimizer(c, gpu_optimizer_rate(t, r).seconds(optimizer_params, scale));
     return c;
 }
 

@@ -213,6 +213,19 @@ struct LayerHooks {
     bool any() const { return forward_seconds > 0 || backward_seconds > 0; }
     friend bool operator==(const LayerHooks&, const LayerHooks&) = default;
 };
+// compute_time's GPU optimizer term alone, which is linear in the parameters it updates: the bytes
+// its memory-bound update moves per parameter and the rate it moves them at (compute_time.cpp
+// gpu_optimizer_rate), for a caller that keeps the rest of a compute (core/time/step_time.h
+// ComputeTimeMemo) and varies only those parameters.
+struct GpuOptimizerRate {
+    double bytes_per_param = 0;
+    double bytes_per_second = 1;
+    double seconds(double params, double scale) const { return params * bytes_per_param / bytes_per_second / scale; }
+};
+GpuOptimizerRate gpu_optimizer_rate(const Training& t, const GpuSpec& gpu);
+// `c` with that update added: its seconds, which memory_seconds and total_seconds include.
+void add_gpu_optimizer(ComputeTime& c, double optimizer_seconds);
+
 ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& gpu, std::int64_t gas, double optimizer_params, double scale,
                          const LayerHooks& hooks = {}, const FineTune& f = {}, double routed_slots_per_token = 0,
                          const RankShare& share = {}, double gemm_efficiency_scale = 1.0, double flash_attention_scale = 1.0,

@@ -175,18 +175,29 @@ ComputeTime cached_compute_time(ComputeTimeMemo* memo, const Scenario& s, std::i
     const RankShare share = rank_share(s.parallel);
     const double metric_bytes = metric_bytes_per_logit(s);
     const bool stops_early = recompute_stops_early(s);
-    const auto compute = [&] {
-        return compute_time(s.model, s.training, s.cluster.gpu, gas, optimizer_params, scale, hooks, s.finetune, routed_slots, share,
+    const auto compute = [&](double params) {
+        return compute_time(s.model, s.training, s.cluster.gpu, gas, params, scale, hooks, s.finetune, routed_slots, share,
                             s.assumptions.gemm_efficiency_scale, s.assumptions.flash_attention_scale, stops_early, metric_bytes);
     };
-    if (!memo) return compute();
-    ComputeTimeMemo::Entry& e = memo->entries[hooks.any() ? 1 : 0];
-    if (!e.valid || e.gas != gas || e.optimizer_params != optimizer_params || e.scale != scale || !(e.hooks == hooks) ||
-        e.routed_slots != routed_slots || !(e.share == share) || !(e.training == s.training) || e.stops_early != stops_early ||
-        e.metric_bytes != metric_bytes) {
-        e = {true, s.training, gas, optimizer_params, scale, hooks, routed_slots, share, stops_early, metric_bytes, compute()};
+    if (!memo) return compute(optimizer_params);
+    ComputeTimeMemo::Entry& e = memo->lines[memo->line][hooks.any() ? 1 : 0];
+    if (!e.valid || e.gas != gas || e.scale != scale || !(e.hooks == hooks) || e.routed_slots != routed_slots || !(e.share == share) ||
+        !(e.training == s.training) || e.stops_early != stops_early || e.metric_bytes != metric_bytes) {
+        e = {true,
+             s.training,
+             gas,
+             scale,
+             hooks,
+             routed_slots,
+             share,
+             stops_early,
+             metric_bytes,
+             compute(0.0),
+             gpu_optimizer_rate(s.training, s.cluster.gpu)};
     }
-    return e.value;
+    ComputeTime c = e.without_optimizer;
+    add_gpu_optimizer(c, e.optimizer.seconds(optimizer_params, scale));
+    return c;
 }
 
 ParameterSplit cached_split(ComputeTimeMemo* memo, const Scenario& s) {

@@ -7,6 +7,7 @@
 #include "core/time/compute_time.h"
 
 #include <array>
+#include <vector>
 
 namespace zp {
 
@@ -82,26 +83,36 @@ StepTime estimate_step(const Scenario& s);
 // The same, with the rank's parameter split the caller has already (rank_parameter_split(s)).
 StepTime estimate_step(const Scenario& s, const ParameterSplit& rank_split);
 
-// compute_time reads the training, the accumulation steps, the GPU optimizer's parameters, the
-// calibration scale and the hooks' host time, besides the model, GPU, fine-tuning and the GEMM
-// efficiency scale (Assumptions). A caller that keeps those fixed (the recommender, one search)
-// keeps one memo, and candidates that
-// differ only in what compute_time does not read (buckets; overlap_comm except where it decides
-// ZeRO-1's gradient hooks) reuse its result.
+// compute_time reads the training, the accumulation steps, the calibration scale and the hooks'
+// host time, besides the model, GPU, fine-tuning and the GEMM efficiency scale (Assumptions); the
+// GPU optimizer's parameters only through a term linear in them (GpuOptimizerRate). A caller that
+// keeps the model, GPU, fine-tuning and assumptions fixed (the recommender, one layout) keeps one
+// memo: candidates that differ only in what the rest does not read (the setup's optimizer shard,
+// buckets, overlap_comm except where it decides ZeRO-1's gradient hooks) reuse it.
 struct ComputeTimeMemo {
     struct Entry {
         bool valid = false;
         Training training;
         std::int64_t gas = 0;
-        double optimizer_params = 0, scale = 0;
+        double scale = 0;
         LayerHooks hooks;
         double routed_slots = 0;
         RankShare share;
         bool stops_early = false;
         double metric_bytes = 0;
-        ComputeTime value;
+        ComputeTime without_optimizer;  // compute_time with no GPU optimizer parameters
+        GpuOptimizerRate optimizer;
     };
-    std::array<Entry, 2> entries;  // ZeRO-3 asks twice: with its hooks and without
+    using Pair = std::array<Entry, 2>;  // ZeRO-3 asks twice: with its hooks and without
+    // A search asks the same compute of every setup on one recompute policy and micro batch (a line
+    // of the search, setups outermost): use_line(i) gives line i a pair of its own, so each setup
+    // after the first finds its line's compute. Every entry still checks all it was computed from.
+    void use_line(std::size_t index) {
+        if (index >= lines.size()) lines.resize(index + 1);
+        line = index;
+    }
+    std::vector<Pair> lines = std::vector<Pair>(1);
+    std::size_t line = 0;
     // What the step reads of the model alone, for a caller that also keeps the layout, the
     // precision and the cluster fixed (the recommender, one layout): the rank's parameter split,
     // and ZeRO-3's modules per layer for one persistence threshold.

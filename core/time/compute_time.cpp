@@ -138,10 +138,10 @@ ActivationExtra activation_extra(const ModelSpec& m, double elem, double ffn_ele
 // The GPU optimizer's memory-bound update. bitsandbytes' 8-bit moments move a byte (and a block's
 // absmax) each way instead of four (F.optimizer_update_8bit_blockwise); paged ones are resident at
 // the step when the card has room.
-GpuOptimizerRate gpu_optimizer_rate(const Training& t, const Rates& r) {
+GpuOptimizerRate gpu_optimizer_rate(const Training& t, double bytes_per_second) {
     const MomentBytes moments = optimizer_moment_bytes(t);
     const double moment_bytes_saved = optimizer_moment_bytes_per_param(t.optimizer) - moments.allocated - moments.paged;
-    return {kGpuAdamBytesPerParam - 2 * moment_bytes_saved, r.bytes_per_s};
+    return {kGpuAdamBytesPerParam - 2 * moment_bytes_saved, bytes_per_second};
 }
 
 // The loss's passes over `logits` (this rank's tokens x vocabulary): six a logit of its width, 24
@@ -184,7 +184,7 @@ Rates rates_at(double peak_tflops, const GpuTimeTraits& traits, double gemm_effi
 double streaming_bytes_per_second(const GpuSpec& gpu) { return streaming_bytes_per_second(gpu_time_traits(gpu)); }
 
 GpuOptimizerRate gpu_optimizer_rate(const Training& t, const GpuSpec& gpu) {
-    return gpu_optimizer_rate(t, Rates{.flops_per_s = 0, .bytes_per_s = streaming_bytes_per_second(gpu), .flash_flops_per_s = 0});
+    return gpu_optimizer_rate(t, streaming_bytes_per_second(gpu));
 }
 
 void add_gpu_optimizer(ComputeTime& c, double optimizer_seconds) {
@@ -376,7 +376,7 @@ ComputeTime compute_time(const ModelSpec& m, const Training& t, const GpuSpec& g
     c.head_forward_seconds = (head_f + casts.head_forward + loss.forward) / scale;
     c.head_backward_seconds = (head_b + casts.head_backward + loss.backward) / scale;
     c.head_gemm_seconds = (head_f + head_b) / scale;
-    add_gpu_optimizer(c, gpu_optimizer_rate(t, r).seconds(optimizer_params, scale));
+    add_gpu_optimizer(c, gpu_optimizer_rate(t, r.bytes_per_s).seconds(optimizer_params, scale));
     return c;
 }
 

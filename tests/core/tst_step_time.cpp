@@ -15,6 +15,7 @@
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
+#include "core/search/zero_setups.h"
 #include "core/time/collectives.h"
 #include "core/time/compute_time.h"
 #include "core/time/flops.h"
@@ -796,6 +797,61 @@ private slots:
         QFETCH(double, tflops);
         const GpuSpec& g = gpu_preset(gpu.toStdString());
         QCOMPARE(gemm_peak_tflops(static_cast<Precision>(precision), g, gpu_time_traits(g)), tflops);
+    }
+    // The GPU optimizer's update is memory-bound (kGpuAdamBytesPerParam, DeepSpeed's FusedAdam,
+    // csrc/adam/multi_tensor_adam.cu): AdamW reads and writes the fp32 master and both moments, reads
+    // the fp32 gradient and writes the 16-bit copy, 4 x 2 x 3 + 4 + 2 = 30 bytes a parameter, at 85%
+    // of the datasheet's HBM rate. The term is linear in the parameters this GPU updates (the setup's
+    // shard): compute_time with them is compute_time without them plus the term, bit for bit, which
+    // is what ComputeTimeMemo keeps apart.
+    void gpu_optimizer_update_data() {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<double>("hbm_gbytes_per_s");
+        QTest::newRow("A100 80GB datasheet, HBM2e 2039 GB/s") << "a100-80gb" << 2039.0;
+        QTest::newRow("H100 SXM datasheet, 3350 GB/s") << "h100-80gb" << 3350.0;
+    }
+    void gpu_optimizer_update() {
+        QFETCH(QString, gpu);
+        QFETCH(double, hbm_gbytes_per_s);
+        Scenario s = with_gpu(default_scenario(), gpu_preset(gpu.toStdString()));
+        s.training.optimizer = Optimizer::AdamW;
+        s.training.optimizer_storage = OptimizerStorage::Standard;
+        constexpr double kParams = 1e9;
+        constexpr std::int64_t kGas = 4;
+        const double by_hand = kParams * 30 / (hbm_gbytes_per_s * 1e9 * 0.85);
+        const ComputeTime with = compute_time(s.model, s.training, s.cluster.gpu, kGas, kParams, 1.0);
+        const ComputeTime without = compute_time(s.model, s.training, s.cluster.gpu, kGas, 0.0, 1.0);
+        QVERIFY2(std::abs(with.optimizer_seconds / by_hand - 1) < 1e-12, qPrintable(QString::number(with.optimizer_seconds)));
+        QCOMPARE(without.optimizer_seconds, 0.0);
+        ComputeTime added = without;
+        add_gpu_optimizer(added, gpu_optimizer_rate(s.training, s.cluster.gpu).seconds(kParams, 1.0));
+        QVERIFY(added.optimizer_seconds == with.optimizer_seconds);
+        QVERIFY(added.memory_seconds == with.memory_seconds);
+        QVERIFY(added.total_seconds == with.total_seconds);
+        QVERIFY(added.micro_step_seconds == with.micro_step_seconds);
+    }
+    // A search keeps one ComputeTimeMemo per layout and gives each recompute policy and micro batch
+    // its own line (use_line), asked by every setup in turn: each step it answers is the step without
+    // it, bit for bit, whichever setup and line asked before (tst_robustness compares whole searches).
+    // A caller that names one line for all (the second pass) gets misses, never another line's answer.
+    void compute_memo_answers_the_step_without_it() {
+        ComputeTimeMemo memo;
+        for (const bool own_lines : {true, false})
+            for (const ZeroSetup& z : zero_setups())
+                for (std::size_t line = 0; line < 4; ++line) {
+                    Scenario s = default_scenario();
+                    s.zero = z;
+                    s.training.micro_batch = line < 2 ? 1 : 2;  // the next line: the same accumulation, another recompute
+                    s.training.checkpointing = line % 2 == 0 ? Checkpointing::None : Checkpointing::Selective;
+                    memo.use_line(own_lines ? line : 0);
+                    const StepTime kept = estimate_step(s, memo), fresh = estimate_step(s);
+                    const QString where =
+                        QString::fromStdString(setup_label(setup_key(z))) + QStringLiteral(", line ") + QString::number(line);
+                    QVERIFY2(kept.seconds == fresh.seconds, qPrintable(where));
+                    QVERIFY2(kept.compute.total_seconds == fresh.compute.total_seconds, qPrintable(where));
+                    QVERIFY2(kept.compute.optimizer_seconds == fresh.compute.optimizer_seconds, qPrintable(where));
+                    QVERIFY2(kept.zero3_overhead_seconds == fresh.zero3_overhead_seconds, qPrintable(where));
+                }
     }
     // What that means for a step: Llama-2 7B on 8 A100s, compute alone, is as many times slower in
     // fp32 as the peaks are apart (312 / 19.5 = 16x on its matmuls; less on the whole, whose

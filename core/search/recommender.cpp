@@ -461,6 +461,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
     Scenario s = base;
     const double usable = usable_gpu_bytes(base);  // check_fit's GPU test, the same for every candidate
     ComputeTimeMemo compute;                       // one layout: the model, GPU, fine-tuning and assumptions stay
+    compute.size_lines(recomputes.size() * micros.size());
     // The model is the same for every candidate: count it once (parameter_count and
     // largest_layer_params return the overrides), the same numbers without the walk per candidate.
     s.model.params_override = parameter_count(s.model);

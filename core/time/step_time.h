@@ -111,6 +111,10 @@ struct ComputeTimeMemo {
         if (index >= lines.size()) lines.resize(index + 1);
         line = index;
     }
+    // Room for `count` lines at once (a search knows its lines before it asks the first).
+    void size_lines(std::size_t count) {
+        if (count > lines.size()) lines.resize(count);
+    }
     std::vector<Pair> lines = std::vector<Pair>(1);
     std::size_t line = 0;
     // What the step reads of the model alone, for a caller that also keeps the layout, the

@@ -329,6 +329,24 @@ std::vector<SetupRow> zeropp_rows(const Scenario& base) {
     return rows;
 }
 
+// What the layouts searched so far found feasible, read and raised by both threads: per setup its
+// fastest point's tokens/s, and the fastest of all. A value is only ever raised, and only to a point
+// found feasible, which the merged search keeps or beats; so a candidate strictly below both (Bars)
+// can be neither its setup's bar nor the plan's choice, whichever thread found them first
+// (merge_layout keeps a later layout's point only when strictly faster). Which candidates are
+// estimated then depends on the threads' timing (candidates_estimated); the plan does not.
+struct FoundSoFar {
+    explicit FoundSoFar(std::size_t setups) : setup_fastest(setups) {}
+    std::vector<std::atomic<double>> setup_fastest;
+    std::atomic<double> fastest{0};
+};
+
+void raise_to(std::atomic<double>& value, double at_least) {
+    double now = value.load(std::memory_order_relaxed);
+    while (now < at_least && !value.compare_exchange_weak(now, at_least, std::memory_order_relaxed)) {
+    }
+}
+
 // One layout's part of the search: its base (the layout with the exact global batch), what each
 // setup found on it, its feasible points (their layout index 0, renumbered by merge_layout).
 // Layouts are independent: each has its own memos.
@@ -339,6 +357,7 @@ struct LayoutSearch {
     SearchPruning pruning;
     bool search_zeropp;
     bool many_layouts;
+    FoundSoFar* found;  // what the layouts searched so far (on both threads) found feasible; null for one layout
 };
 
 // A layout's base scenario (its global batch, ZeRO++ off where the search chooses it) and the micro
@@ -381,12 +400,27 @@ double fastest_possible_tokens_per_second(const Scenario& s, std::int64_t world)
     return tokens / step_seconds_lower_bound(s) * (1 + 1e-9);  // no rounding below a step's own figure
 }
 
+// The tokens/s a candidate of a setup must reach to matter, from its layout and every layout
+// searched so far (FoundSoFar): its setup's fastest feasible point (0 while it has none) and the
+// fastest feasible point of all.
+struct Bars {
+    double setup_fastest = 0;
+    double fastest = 0;
+    bool setup_fits() const { return setup_fastest > 0; }
+};
+Bars bars_of(const SetupResult& r, double layout_fastest, const FoundSoFar* found, std::size_t setup) {
+    const double own = r.any_feasible ? r.fastest.tokens_per_second : 0;
+    if (!found) return {own, layout_fastest};
+    return {std::max(own, found->setup_fastest[setup].load(std::memory_order_relaxed)),
+            std::max(layout_fastest, found->fastest.load(std::memory_order_relaxed))};
+}
+
 // A candidate (or every candidate of a bound) at `tokens_per_second` is slower than the setup's
-// fastest and than the simplest-within window of the layout's fastest: it can be neither the
-// setup's bar nor the plan's choice (recommend takes the simplest point within kSimplestWithin of
-// the fastest, and a later layout's fastest is only faster).
-bool cannot_win(double tokens_per_second, const SetupResult& r, double layout_fastest) {
-    return tokens_per_second < r.fastest.tokens_per_second && tokens_per_second < kSimplestWithin * layout_fastest;
+// fastest and than the simplest-within window of the fastest: it can be neither the setup's bar
+// nor the plan's choice (recommend takes the simplest point within kSimplestWithin of the fastest,
+// and the search's fastest is only faster than any found so far).
+bool cannot_win(double tokens_per_second, const Bars& bars) {
+    return tokens_per_second < bars.setup_fastest && tokens_per_second < kSimplestWithin * bars.fastest;
 }
 
 // A line's candidate at bucket b.
@@ -400,14 +434,14 @@ Point at_bucket(Point line, std::size_t b) {
 // Not asked where a leading bucket's line of accumulating micro batches has ended (line_ended, as
 // the bucket loop skips it): its step would not be estimated at its turn.
 bool leaders_cannot_win(Scenario& s, const ZeroSetup& zero, const Point& line, const std::array<bool, kBuckets.size()>& line_ended,
-                        bool accumulating, ComputeTimeMemo& compute, const SetupResult& r, double layout_fastest,
+                        bool accumulating, ComputeTimeMemo& compute, const Bars& bars,
                         std::array<std::optional<double>, kBuckets.size()>& steps) {
     for (const std::size_t l : kLeadingBuckets)
         if (line_ended[l] && accumulating) return false;
     for (const std::size_t l : kLeadingBuckets) {
         apply(s, zero, at_bucket(line, l));
         steps[l] = estimate_step(s, compute).tokens_per_second;
-        if (!cannot_win(*steps[l], r, layout_fastest)) return false;
+        if (!cannot_win(*steps[l], bars)) return false;
     }
     return true;
 }
@@ -422,11 +456,16 @@ double line_bound(double& bound, Scenario& s, const ZeroSetup& zero, const Point
     return bound;
 }
 
-// A point that fits: the setup's fastest when it is, the layout's fastest so far, and the search's.
-void keep_feasible(const Point& q, SetupResult& r, double& layout_fastest, Search& out) {
+// A point that fits: the setup's fastest when it is, the layout's fastest so far, what every layout
+// found so far, and the search's.
+void keep_feasible(const Point& q, SetupResult& r, double& layout_fastest, FoundSoFar* found, Search& out) {
     if (!r.any_feasible || q.tokens_per_second > r.fastest.tokens_per_second) r.fastest = q;
     r.any_feasible = true;
     layout_fastest = std::max(layout_fastest, q.tokens_per_second);
+    if (found) {
+        raise_to(found->setup_fastest[q.setup], q.tokens_per_second);
+        raise_to(found->fastest, q.tokens_per_second);
+    }
     out.feasible.push_back(q);
 }
 
@@ -503,9 +542,10 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                                  .micro = static_cast<std::int32_t>(micro),
                                  .zeropp = zeropp};
                 std::array<std::optional<double>, kBuckets.size()> steps{};  // tokens/s of the buckets estimated step first
-                if (pruning == SearchPruning::Bounds && r.any_feasible &&
-                    (cannot_win(line_bound(fastest_possible[ci * micros.size() + mi], s, row_zero, line, world), r, layout_fastest) ||
-                     leaders_cannot_win(s, row_zero, line, line_ended, accumulating, compute, r, layout_fastest, steps))) {
+                const Bars line_bars = bars_of(r, layout_fastest, in.found, i);
+                if (pruning == SearchPruning::Bounds && line_bars.setup_fits() &&
+                    (cannot_win(line_bound(fastest_possible[ci * micros.size() + mi], s, row_zero, line, world), line_bars) ||
+                     leaders_cannot_win(s, row_zero, line, line_ended, accumulating, compute, line_bars, steps))) {
                     out.evaluated += static_cast<std::int64_t>(kBuckets.size());
                     continue;
                 }
@@ -524,9 +564,9 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                     // cheaper estimate): a candidate that cannot win, whether it fits or not, has
                     // its memory not estimated.
                     std::optional<double> tokens_per_second;
-                    if (pruning == SearchPruning::Bounds && r.any_feasible) {
+                    if (const Bars bars = bars_of(r, layout_fastest, in.found, i); pruning == SearchPruning::Bounds && bars.setup_fits()) {
                         tokens_per_second = steps[b] ? *steps[b] : estimate_step(s, compute).tokens_per_second;
-                        if (cannot_win(*tokens_per_second, r, layout_fastest)) {
+                        if (cannot_win(*tokens_per_second, bars)) {
                             mark_outrun(outrun, b);
                             continue;
                         }
@@ -548,7 +588,7 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                     q.gpu_bytes = peaks.gpu_required_bytes;
                     if (check_fit(s, peaks).all()) {  // memory, and the stage with the layout (Fit::layout)
                         q.tokens_per_second = tokens_per_second ? *tokens_per_second : estimate_step(s, compute).tokens_per_second;
-                        keep_feasible(q, r, layout_fastest, out);
+                        keep_feasible(q, r, layout_fastest, in.found, out);
                     } else {
                         does_not_fit();
                     }
@@ -600,7 +640,9 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
     // caller waits); each layout's part is kept by its index and merged in layout order, so the
     // plan, and which of two equal points wins, are the sequential search's. An error is raised
     // for the first layout that has one, as in order.
-    const LayoutSearch in{input, recomputes, some_layout_runs, pruning, search_zeropp, layouts.size() > 1};
+    FoundSoFar found(zero_setups().size());
+    const LayoutSearch in{
+        input, recomputes, some_layout_runs, pruning, search_zeropp, layouts.size() > 1, layouts.size() > 1 ? &found : nullptr};
     std::vector<Search> parts(layouts.size());
     std::vector<std::exception_ptr> errors(layouts.size());
     std::atomic<std::size_t> next{0};

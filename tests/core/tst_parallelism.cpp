@@ -146,6 +146,55 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, recommend(s));
     }
 
+    // The layout search's two threads share what each layout found feasible (recommender.cpp
+    // FoundSoFar) and skip a candidate strictly slower than its setup's fastest and the plan's
+    // window: every setup's bar and the plan stay the exhaustive search's, candidate by candidate,
+    // whichever thread found the bars first.
+    void shared_bars_keep_every_setup_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("seq");
+        QTest::addColumn<qint64>("globalBatch");
+        // The first three choose a simpler point within 2% of the fastest (the plan's window).
+        QTest::newRow("GPT-3 175B, 128 H100") << QStringLiteral("gpt3-175b") << QStringLiteral("h100-80gb") << qint64(128) << qint64(2048)
+                                              << qint64(512);
+        QTest::newRow("Llama-2-70B, 64 A100-80GB")
+            << QStringLiteral("llama-2-70b") << QStringLiteral("a100-80gb") << qint64(64) << qint64(2048) << qint64(512);
+        QTest::newRow("BLOOM-176B, 64 V100-32GB")
+            << QStringLiteral("bloom-176b") << QStringLiteral("v100-32gb") << qint64(64) << qint64(2048) << qint64(512);
+        QTest::newRow("Llama-2-70B, 32 A100-40GB, 4k")
+            << QStringLiteral("llama-2-70b") << QStringLiteral("a100-40gb") << qint64(32) << qint64(4096) << qint64(256);
+    }
+    void shared_bars_keep_every_setup() {
+        QFETCH(QString, model);
+        QFETCH(QString, gpu);
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, seq);
+        QFETCH(qint64, globalBatch);
+        Scenario s = preset_scenario(model.toStdString().c_str(), gpu.toStdString().c_str(), gpus);
+        s.training.seq_len = seq;
+        s.training.global_batch = globalBatch;
+        const SearchSpace space{true, true};
+        QVERIFY(searched_layouts(s, space).size() > 2);  // both threads search, one of them more than one layout
+        const Plan bounded = recommend(s, space), all = recommend(s, space, SearchPruning::Exhaustive);
+        QCOMPARE(bounded.candidates_evaluated, all.candidates_evaluated);
+        QVERIFY(bounded.candidates_estimated < all.candidates_estimated);
+        QCOMPARE(bounded.feasible, all.feasible);
+        QCOMPARE(bounded.per_setup_feasible, all.per_setup_feasible);
+        for (std::size_t k = 0; k < all.per_setup.size(); ++k) {
+            const Candidate &a = all.per_setup[k], &b = bounded.per_setup[k];
+            QVERIFY2(a.parallel == b.parallel && a.micro_batch == b.micro_batch && a.checkpointing == b.checkpointing &&
+                         a.zero.reduce_bucket_elems == b.zero.reduce_bucket_elems && a.zero.overlap_comm == b.zero.overlap_comm &&
+                         a.step.seconds == b.step.seconds,
+                     qPrintable(QStringLiteral("setup %1: the bounded search shows another candidate").arg(k)));
+        }
+        QVERIFY(bounded.feasible);
+        QVERIFY(bounded.best.parallel == all.best.parallel);
+        QCOMPARE(bounded.best.micro_batch, all.best.micro_batch);
+        QCOMPARE(bounded.best.step.seconds, all.best.step.seconds);
+    }
+
     // The recommended candidate applied to a layout keeps the user's global batch: micro x
     // accumulation x the data-parallel ranks (not every GPU), as train_batch_size counts them.
     void candidate_keeps_the_global_batch_under_a_layout() {

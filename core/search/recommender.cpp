@@ -335,15 +335,26 @@ std::vector<SetupRow> zeropp_rows(const Scenario& base) {
 // can be neither its setup's bar nor the plan's choice, whichever thread found them first
 // (merge_layout keeps a later layout's point only when strictly faster). Which candidates are
 // estimated then depends on the threads' timing (candidates_estimated); the plan does not.
+// Likewise per setup the least GPU peak of a point kept while none fitted (SetupResult::closest,
+// an exact figure: exact_below): a candidate strictly above it is not the setup's least-memory
+// point, whichever layout has it (merge_layout keeps a later layout's only when strictly less).
 struct FoundSoFar {
-    explicit FoundSoFar(std::size_t setups) : setup_fastest(setups) {}
+    explicit FoundSoFar(std::size_t setups) : setup_fastest(setups), setup_least_gpu_bytes(setups) {
+        for (std::atomic<double>& least : setup_least_gpu_bytes) least = std::numeric_limits<double>::infinity();
+    }
     std::vector<std::atomic<double>> setup_fastest;
     std::atomic<double> fastest{0};
+    std::vector<std::atomic<double>> setup_least_gpu_bytes;
 };
 
 void raise_to(std::atomic<double>& value, double at_least) {
     double now = value.load(std::memory_order_relaxed);
     while (now < at_least && !value.compare_exchange_weak(now, at_least, std::memory_order_relaxed)) {
+    }
+}
+void lower_to(std::atomic<double>& value, double at_most) {
+    double now = value.load(std::memory_order_relaxed);
+    while (now > at_most && !value.compare_exchange_weak(now, at_most, std::memory_order_relaxed)) {
     }
 }
 
@@ -469,12 +480,45 @@ void keep_feasible(const Point& q, SetupResult& r, double& layout_fastest, Found
     out.feasible.push_back(q);
 }
 
-// A point that does not fit: the setup's least-memory point while none of its points fits.
-void keep_if_closest(const Point& q, SetupResult& r) {
+// A point that does not fit: the setup's least-memory point while none of its points fits (and
+// what every layout found so far knows of it).
+void keep_if_closest(const Point& q, SetupResult& r, FoundSoFar* found) {
     if (!r.any_feasible && (!r.has_closest || q.gpu_bytes < r.closest.gpu_bytes)) {
         r.closest = q;
         r.has_closest = true;
+        if (found) lower_to(found->setup_least_gpu_bytes[q.setup], q.gpu_bytes);
     }
+}
+
+// The bucket of a line with the least memory: the smallest buckets without overlap_comm. The GPU's
+// peak never falls as a bucket grows or overlap_comm comes on: the buffers (buffers.cpp: the
+// buckets in proportion, x kOverlapCommBucketFactor with overlap_comm), ZeRO-2's ipg buffers (x2
+// with overlap_comm), the boundary bucket (min of the bucket and the model) and the shard-by-shard
+// gather's outputs (step_timeline.cpp add_gather_terms: fewer shards, larger outputs) all grow
+// with them, and a moment's required bytes grow with what it allocates (allocator.h
+// moment_reserve). What refuses a setup (setup_refusal, within_kernel_index) does not read the
+// buckets. So when this bucket's candidate does not fit on the GPU or is refused, no candidate of
+// its line fits, and none has less GPU memory (tst_robustness checks the order on its random
+// scenarios).
+constexpr std::size_t kLeastMemoryBucket = 4;
+constexpr bool least_memory_bucket_is_least() {
+    for (const BucketChoice& b : kBuckets)
+        if (b.elems < kBuckets[kLeastMemoryBucket].elems || (!b.overlap && kBuckets[kLeastMemoryBucket].overlap)) return false;
+    return true;
+}
+static_assert(least_memory_bucket_is_least(), "the least-memory bucket has the smallest buckets and no overlap_comm");
+
+// Whether no candidate of a line can matter, from its least-memory bucket's peaks and fit `f`:
+// none fits (the GPU or a refusal), and either the setup fits elsewhere (its least-memory point is
+// not shown) or none has less GPU memory than the point kept so far: on this layout (an equal one
+// later in the search is not kept either) or, strictly, on any.
+bool line_cannot_matter(const MemoryPeaks& least, const Fit& f, const SetupResult& r, const Bars& bars, const FoundSoFar* found,
+                        std::size_t setup) {
+    if (f.gpu && f.refusal == SetupRefusal::None) return false;
+    if (bars.setup_fits()) return true;
+    const double g = least.gpu_required_bytes;
+    if (r.has_closest && g >= r.closest.gpu_bytes) return true;
+    return found && g > found->setup_least_gpu_bytes[setup].load(std::memory_order_relaxed);
 }
 
 // Up to where a candidate's GPU peak is needed exactly: the card's usable memory (above it the
@@ -549,6 +593,19 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                     out.evaluated += static_cast<std::int64_t>(kBuckets.size());
                     continue;
                 }
+                // The line's least-memory bucket first: when no candidate of the line can fit or be
+                // the setup's least-memory point, none is estimated further (its peaks kept for its turn).
+                std::optional<MemoryPeaks> least;
+                if (pruning == SearchPruning::Bounds && !(line_ended[kLeastMemoryBucket] && accumulating)) {
+                    apply(s, row_zero, at_bucket(line, kLeastMemoryBucket));
+                    least = memory_peaks(s, memo, exact_below(r, usable));
+                    ++out.estimated;
+                    if (line_cannot_matter(*least, check_fit(s, *least), r, bars_of(r, layout_fastest, in.found, i), in.found, i)) {
+                        out.evaluated += static_cast<std::int64_t>(kBuckets.size());
+                        if (accumulating) line_ended.fill(true);
+                        continue;
+                    }
+                }
                 std::array<bool, kBuckets.size()> outrun{};  // per bucket: a bucket never slower could not win
                 for (std::size_t b = 0; b < kBuckets.size(); ++b) {
                     ++out.evaluated;
@@ -575,16 +632,18 @@ void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& ou
                     // A candidate that does not fit: the setup's least-memory point while none of its
                     // fits, and the end of its bucket's line of accumulating micro batches.
                     const auto does_not_fit = [&] {
-                        keep_if_closest(q, r);
+                        keep_if_closest(q, r, in.found);
                         line_ended[b] = pruning == SearchPruning::Bounds && accumulating;
                     };
                     // What check_fit reads and nothing else (the slices are the chosen plan's, evaluated
                     // once): the GPU's peak, read exactly up to exact_below, and the host's for a
                     // candidate the card holds. The exhaustive search takes them from the full
                     // estimate, which checks the bounded one (tst_robustness).
+                    const bool asked = b == kLeastMemoryBucket && least;  // estimated before the line's buckets
                     const MemoryPeaks peaks = pruning == SearchPruning::Exhaustive ? memory_peaks(estimate_memory(s, memo))
+                                              : asked                              ? *least
                                                                                    : memory_peaks(s, memo, exact_below(r, usable));
-                    ++out.estimated;
+                    if (!asked) ++out.estimated;
                     q.gpu_bytes = peaks.gpu_required_bytes;
                     if (check_fit(s, peaks).all()) {  // memory, and the stage with the layout (Fit::layout)
                         q.tokens_per_second = tokens_per_second ? *tokens_per_second : estimate_step(s, compute).tokens_per_second;

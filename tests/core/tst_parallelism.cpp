@@ -146,11 +146,13 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, recommend(s));
     }
 
-    // The layout search's two threads share what each layout found feasible (recommender.cpp
-    // FoundSoFar) and skip a candidate strictly slower than its setup's fastest and the plan's
-    // window: every setup's bar and the plan stay the exhaustive search's, candidate by candidate,
-    // whichever thread found the bars first.
-    void shared_bars_keep_every_setup_data() {
+    // The layout search's two threads share what each layout found (recommender.cpp FoundSoFar:
+    // each setup's fastest feasible point and least GPU peak, the fastest of all) and skip a
+    // candidate strictly slower than its setup's fastest and the plan's window; a line whose
+    // least-memory bucket (kLeastMemoryBucket) cannot fit is dropped when it cannot be its setup's
+    // least-memory point either. Every setup's bar and the plan stay the exhaustive search's,
+    // candidate by candidate, whichever thread found the bars first.
+    void bounded_layout_search_keeps_every_setup_data() {
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("gpu");
         QTest::addColumn<qint64>("gpus");
@@ -163,10 +165,14 @@ private slots:
             << QStringLiteral("llama-2-70b") << QStringLiteral("a100-80gb") << qint64(64) << qint64(2048) << qint64(512);
         QTest::newRow("BLOOM-176B, 64 V100-32GB")
             << QStringLiteral("bloom-176b") << QStringLiteral("v100-32gb") << qint64(64) << qint64(2048) << qint64(512);
+        // No layout runs ZeRO-2 or 3 (2048 sequences split over no pipeline-free layout): nine
+        // setups refused everywhere, their bars the least-memory points.
+        QTest::newRow("BLOOM-176B, 384 A100-80GB")
+            << QStringLiteral("bloom-176b") << QStringLiteral("a100-80gb") << qint64(384) << qint64(2048) << qint64(2048);
         QTest::newRow("Llama-2-70B, 32 A100-40GB, 4k")
             << QStringLiteral("llama-2-70b") << QStringLiteral("a100-40gb") << qint64(32) << qint64(4096) << qint64(256);
     }
-    void shared_bars_keep_every_setup() {
+    void bounded_layout_search_keeps_every_setup() {
         QFETCH(QString, model);
         QFETCH(QString, gpu);
         QFETCH(qint64, gpus);

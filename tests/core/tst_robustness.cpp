@@ -25,6 +25,7 @@
 #include "test_main.h"
 
 #include <filesystem>
+#include <optional>
 #include <random>
 
 using namespace zp;
@@ -132,6 +133,37 @@ private slots:
                     const double cut = memory_peaks(x, memo, 0.0).gpu_required_bytes;
                     QVERIFY2(cut == m.peak_required_bytes, qPrintable(QStringLiteral("scenario %1: %2").arg(i).arg(cut)));
                 }
+            }
+            // The search's least-memory bucket (recommender.cpp kLeastMemoryBucket): the GPU's
+            // peak never falls as a bucket grows or overlap_comm comes on, and no bucket changes
+            // what refuses the setup; so when the smallest bucket without overlap_comm does not
+            // fit, no bucket of its line does.
+            {
+                Scenario x = s;
+                MemoryMemo memo;
+                const std::array<double, 3> sizes = {deepspeed::recommended::kSmallBucketElems, deepspeed::recommended::kBucketElems,
+                                                     deepspeed::defaults::kReduceBucketElems};
+                std::array<std::array<double, 3>, 2> peak{};  // [overlap][size]
+                std::optional<SetupRefusal> refusal;
+                for (const bool overlap : {false, true})
+                    for (std::size_t k = 0; k < sizes.size(); ++k) {
+                        x.zero.reduce_bucket_elems = x.zero.allgather_bucket_elems = sizes[k];
+                        x.zero.overlap_comm = overlap;
+                        const MemoryPeaks peaks = memory_peaks(x, memo);
+                        const double bytes = peak[overlap][k] = peaks.gpu_required_bytes;
+                        const double below = std::max(k > 0 ? peak[overlap][k - 1] : 0.0, overlap ? peak[false][k] : 0.0);
+                        QVERIFY2(bytes >= below, qPrintable(QStringLiteral("scenario %1: a %2-element bucket (overlap %3) peaks at %4 "
+                                                                           "bytes, a smaller bucket or no overlap at %5")
+                                                                .arg(i)
+                                                                .arg(sizes[k])
+                                                                .arg(overlap)
+                                                                .arg(bytes)
+                                                                .arg(below)));
+                        const SetupRefusal now = check_fit(x, peaks).refusal;
+                        QVERIFY2(!refusal || *refusal == now,
+                                 qPrintable(QStringLiteral("scenario %1: a bucket changes the refusal").arg(i)));
+                        refusal = now;
+                    }
             }
             const StepTime t = estimate_step(s);
             // MFU counts attention whole (Korthikanti Eq. 7, as published MFUs do) while flash attention

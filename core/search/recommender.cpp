@@ -368,7 +368,7 @@ struct LayoutSearch {
     SearchPruning pruning;
     bool search_zeropp;
     bool many_layouts;
-    FoundSoFar* found;  // what the layouts searched so far (on both threads) found feasible; null for one layout
+    FoundSoFar* found;  // what the layouts searched so far (on both threads) found; null for one layout
 };
 
 // A layout's base scenario (its global batch, ZeRO++ off where the search chooses it) and the micro

@@ -529,132 +529,148 @@ double exact_below(const SetupResult& r, double usable) {
     return r.has_closest ? std::max(usable, r.closest.gpu_bytes) : std::numeric_limits<double>::infinity();
 }
 
-void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& out) {
-    const std::vector<Checkpointing>& recomputes = in.recomputes;
-    const std::array<bool, 4>& some_layout_runs = in.some_layout_runs;
-    const SearchPruning pruning = in.pruning;
-    const bool search_zeropp = in.search_zeropp;
-    std::optional<LayoutBase> prepared = layout_base(in, layout);
-    if (!prepared) return;
-    const Scenario& base = prepared->base;
-    const std::vector<std::int64_t>& micros = prepared->micros;
-    const std::int64_t world = data_parallel_size(base);
-    out.bases.push_back(base);
-    const std::uint16_t layout_index = 0;  // this layout's own Search; merge_layout renumbers
-    Scenario s = base;
-    const double usable = usable_gpu_bytes(base);  // check_fit's GPU test, the same for every candidate
-    ComputeTimeMemo compute;                       // one layout: the model, GPU, fine-tuning and assumptions stay
-    compute.size_lines(recomputes.size() * micros.size());
-    // The model is the same for every candidate: count it once (parameter_count and
-    // largest_layer_params return the overrides), the same numbers without the walk per candidate.
-    s.model.params_override = parameter_count(s.model);
-    s.model.largest_layer_override = largest_layer_params(s.model);
-    // Inside one node ZeRO++ on auto is off: the gathers never cross the network.
-    // A release before ZeRO++ (v0.10.0) searches without it (core/model/deepspeed_release.h).
-    const bool zeropp_released = release_has(base, release_firsts::kZeropp);
-    const std::vector<SetupRow>& rows = search_zeropp && base.cluster.nodes > 1 && zeropp_released ? zeropp_rows(base) : plain_rows();
+// One layout's search under way: its base and micro batches, the scenario each candidate is
+// applied to in place, its compute memo, its fastest point so far and its lines' bounds.
+struct LayoutRun {
+    const LayoutSearch& in;
+    const Scenario& base;
+    const std::vector<std::int64_t>& micros;
+    std::int64_t world;
+    double usable;  // check_fit's GPU test, the same for every candidate
+    Scenario s;
+    ComputeTimeMemo compute;    // one layout: the model, GPU, fine-tuning and assumptions stay
     double layout_fastest = 0;  // tokens/s of this layout's fastest feasible point so far
     // Per recompute policy and micro batch (the same for every setup and bucket): no candidate of
     // theirs runs faster than this (step_seconds_lower_bound), computed when first asked.
-    std::vector<double> fastest_possible(recomputes.size() * micros.size(), -1.0);
-    for (const SetupRow& row : rows) {
-        const std::size_t i = row.setup;
-        const ZeroppChoice zeropp = row.zeropp;  // a local: the loop below writes through `s`
-        ZeroSetup row_zero = base.zero;          // the row's ZeRO++ switches, once (apply keeps them)
-        if (zeropp != ZeroppChoice::Off) apply_zeropp_choice(row_zero, zeropp, base.cluster.gpus_per_node);
-        SetupResult& r = out.per_setup[i];
-        const int stage = zero_setups()[i].stage;
-        if (!layout_runs_stage(base.model, base.parallel, stage) && some_layout_runs[static_cast<std::size_t>(stage)]) {
-            out.evaluated += static_cast<std::int64_t>(kBuckets.size() * recomputes.size() * micros.size());
-            continue;
-        }
-        MemoryMemo memo;  // one setup: buckets, recompute and micro batch vary below
-        // Buckets innermost: the candidates in a row share their compute (ComputeTimeMemo).
-        for (std::size_t ci = 0; ci < recomputes.size(); ++ci) {
-            const Checkpointing ck = recomputes[ci];
-            std::array<bool, kBuckets.size()> line_ended{};  // per bucket: an accumulating micro batch did not fit
-            for (std::size_t mi = 0; mi < micros.size(); ++mi) {
-                const std::int64_t micro = micros[mi];
-                const bool accumulating = micro != micros.back();
-                compute.use_line(ci * micros.size() + mi);  // the setups before this one asked the same compute
-                // Once the setup has a feasible point here, a recompute policy and micro batch whose
-                // fastest possible step cannot win, or whose two leading buckets cannot: none of its
-                // buckets is estimated (the step-first test below, for all of them at once).
-                const Point line{.setup = static_cast<std::uint8_t>(i),
-                                 .layout = layout_index,
-                                 .checkpointing = ck,
-                                 .micro = static_cast<std::int32_t>(micro),
-                                 .zeropp = zeropp};
-                std::array<std::optional<double>, kBuckets.size()> steps{};  // tokens/s of the buckets estimated step first
-                const Bars line_bars = bars_of(r, layout_fastest, in.found, i);
-                if (pruning == SearchPruning::Bounds && line_bars.setup_fits() &&
-                    (cannot_win(line_bound(fastest_possible[ci * micros.size() + mi], s, row_zero, line, world), line_bars) ||
-                     leaders_cannot_win(s, row_zero, line, line_ended, accumulating, compute, line_bars, steps))) {
+    std::vector<double> fastest_possible;
+    Search& out;
+};
+
+// One setup (and ZeRO++ choice) of a layout: its lines of recompute policy and micro batch, the
+// buckets innermost.
+void search_row(LayoutRun& run, const SetupRow& row) {
+    const LayoutSearch& in = run.in;
+    const std::vector<Checkpointing>& recomputes = in.recomputes;
+    const std::vector<std::int64_t>& micros = run.micros;
+    const SearchPruning pruning = in.pruning;
+    const Scenario& base = run.base;
+    Scenario& s = run.s;
+    ComputeTimeMemo& compute = run.compute;
+    Search& out = run.out;
+    const double usable = run.usable;
+    const std::size_t i = row.setup;
+    const ZeroppChoice zeropp = row.zeropp;  // a local: the loop below writes through `s`
+    ZeroSetup row_zero = base.zero;          // the row's ZeRO++ switches, once (apply keeps them)
+    if (zeropp != ZeroppChoice::Off) apply_zeropp_choice(row_zero, zeropp, base.cluster.gpus_per_node);
+    SetupResult& r = out.per_setup[i];
+    const int stage = zero_setups()[i].stage;
+    if (!layout_runs_stage(base.model, base.parallel, stage) && in.some_layout_runs[static_cast<std::size_t>(stage)]) {
+        out.evaluated += static_cast<std::int64_t>(kBuckets.size() * recomputes.size() * micros.size());
+        return;
+    }
+    MemoryMemo memo;  // one setup: buckets, recompute and micro batch vary below
+    // Buckets innermost: the candidates in a row share their compute (ComputeTimeMemo).
+    for (std::size_t ci = 0; ci < recomputes.size(); ++ci) {
+        const Checkpointing ck = recomputes[ci];
+        std::array<bool, kBuckets.size()> line_ended{};  // per bucket: an accumulating micro batch did not fit
+        for (std::size_t mi = 0; mi < micros.size(); ++mi) {
+            const std::int64_t micro = micros[mi];
+            const bool accumulating = micro != micros.back();
+            compute.use_line(ci * micros.size() + mi);  // the setups before this one asked the same compute
+            // Once the setup has a feasible point here, a recompute policy and micro batch whose
+            // fastest possible step cannot win, or whose two leading buckets cannot: none of its
+            // buckets is estimated (the step-first test below, for all of them at once).
+            const Point line{.setup = static_cast<std::uint8_t>(i),
+                             .layout = 0,  // this layout's own Search; merge_layout renumbers
+                             .checkpointing = ck,
+                             .micro = static_cast<std::int32_t>(micro),
+                             .zeropp = zeropp};
+            std::array<std::optional<double>, kBuckets.size()> steps{};  // tokens/s of the buckets estimated step first
+            const Bars line_bars = bars_of(r, run.layout_fastest, in.found, i);
+            if (pruning == SearchPruning::Bounds && line_bars.setup_fits() &&
+                (cannot_win(line_bound(run.fastest_possible[ci * micros.size() + mi], s, row_zero, line, run.world), line_bars) ||
+                 leaders_cannot_win(s, row_zero, line, line_ended, accumulating, compute, line_bars, steps))) {
+                out.evaluated += static_cast<std::int64_t>(kBuckets.size());
+                continue;
+            }
+            // The line's least-memory bucket first: when no candidate of the line can fit or be
+            // the setup's least-memory point, none is estimated further (its peaks kept for its turn).
+            std::optional<MemoryPeaks> least;
+            if (pruning == SearchPruning::Bounds && !(line_ended[kLeastMemoryBucket] && accumulating)) {
+                apply(s, row_zero, at_bucket(line, kLeastMemoryBucket));
+                least = memory_peaks(s, memo, exact_below(r, usable));
+                ++out.estimated;
+                if (line_cannot_matter(*least, check_fit(s, *least), r, bars_of(r, run.layout_fastest, in.found, i), in.found, i)) {
                     out.evaluated += static_cast<std::int64_t>(kBuckets.size());
+                    if (accumulating) line_ended.fill(true);
                     continue;
                 }
-                // The line's least-memory bucket first: when no candidate of the line can fit or be
-                // the setup's least-memory point, none is estimated further (its peaks kept for its turn).
-                std::optional<MemoryPeaks> least;
-                if (pruning == SearchPruning::Bounds && !(line_ended[kLeastMemoryBucket] && accumulating)) {
-                    apply(s, row_zero, at_bucket(line, kLeastMemoryBucket));
-                    least = memory_peaks(s, memo, exact_below(r, usable));
-                    ++out.estimated;
-                    if (line_cannot_matter(*least, check_fit(s, *least), r, bars_of(r, layout_fastest, in.found, i), in.found, i)) {
-                        out.evaluated += static_cast<std::int64_t>(kBuckets.size());
-                        if (accumulating) line_ended.fill(true);
+            }
+            std::array<bool, kBuckets.size()> outrun{};  // per bucket: a bucket never slower could not win
+            for (std::size_t b = 0; b < kBuckets.size(); ++b) {
+                ++out.evaluated;
+                if ((line_ended[b] && accumulating) || outrun[b]) continue;
+                const Point p = at_bucket(line, b);
+                apply(s, row_zero, p);  // in place: no copy of the model's strings per point
+                // Memory decides feasibility; step time only for what fits.
+                if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch
+                    memo = {};
+                    compute = {};
+                }
+                // Once the setup has a feasible point on this layout, the step time first (the
+                // cheaper estimate): a candidate that cannot win, whether it fits or not, has
+                // its memory not estimated.
+                std::optional<double> tokens_per_second;
+                if (const Bars bars = bars_of(r, run.layout_fastest, in.found, i); pruning == SearchPruning::Bounds && bars.setup_fits()) {
+                    tokens_per_second = steps[b] ? *steps[b] : estimate_step(s, compute).tokens_per_second;
+                    if (cannot_win(*tokens_per_second, bars)) {
+                        mark_outrun(outrun, b);
                         continue;
                     }
                 }
-                std::array<bool, kBuckets.size()> outrun{};  // per bucket: a bucket never slower could not win
-                for (std::size_t b = 0; b < kBuckets.size(); ++b) {
-                    ++out.evaluated;
-                    if ((line_ended[b] && accumulating) || outrun[b]) continue;
-                    const Point p = at_bucket(line, b);
-                    apply(s, row_zero, p);  // in place: no copy of the model's strings per point
-                    // Memory decides feasibility; step time only for what fits.
-                    if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch
-                        memo = {};
-                        compute = {};
-                    }
-                    // Once the setup has a feasible point on this layout, the step time first (the
-                    // cheaper estimate): a candidate that cannot win, whether it fits or not, has
-                    // its memory not estimated.
-                    std::optional<double> tokens_per_second;
-                    if (const Bars bars = bars_of(r, layout_fastest, in.found, i); pruning == SearchPruning::Bounds && bars.setup_fits()) {
-                        tokens_per_second = steps[b] ? *steps[b] : estimate_step(s, compute).tokens_per_second;
-                        if (cannot_win(*tokens_per_second, bars)) {
-                            mark_outrun(outrun, b);
-                            continue;
-                        }
-                    }
-                    Point q = p;
-                    // A candidate that does not fit: the setup's least-memory point while none of its
-                    // fits, and the end of its bucket's line of accumulating micro batches.
-                    const auto does_not_fit = [&] {
-                        keep_if_closest(q, r, in.found);
-                        line_ended[b] = pruning == SearchPruning::Bounds && accumulating;
-                    };
-                    // What check_fit reads and nothing else (the slices are the chosen plan's, evaluated
-                    // once): the GPU's peak, read exactly up to exact_below, and the host's for a
-                    // candidate the card holds. The exhaustive search takes them from the full
-                    // estimate, which checks the bounded one (tst_robustness).
-                    const bool asked = b == kLeastMemoryBucket && least;  // estimated before the line's buckets
-                    const MemoryPeaks peaks = pruning == SearchPruning::Exhaustive ? memory_peaks(estimate_memory(s, memo))
-                                              : asked                              ? *least
-                                                                                   : memory_peaks(s, memo, exact_below(r, usable));
-                    if (!asked) ++out.estimated;
-                    q.gpu_bytes = peaks.gpu_required_bytes;
-                    if (check_fit(s, peaks).all()) {  // memory, and the stage with the layout (Fit::layout)
-                        q.tokens_per_second = tokens_per_second ? *tokens_per_second : estimate_step(s, compute).tokens_per_second;
-                        keep_feasible(q, r, layout_fastest, in.found, out);
-                    } else {
-                        does_not_fit();
-                    }
+                Point q = p;
+                // What check_fit reads and nothing else (the slices are the chosen plan's, evaluated
+                // once): the GPU's peak, read exactly up to exact_below, and the host's for a
+                // candidate the card holds. The exhaustive search takes them from the full
+                // estimate, which checks the bounded one (tst_robustness).
+                const bool asked = b == kLeastMemoryBucket && least;  // estimated before the line's buckets
+                const MemoryPeaks peaks = pruning == SearchPruning::Exhaustive ? memory_peaks(estimate_memory(s, memo))
+                                          : asked                              ? *least
+                                                                               : memory_peaks(s, memo, exact_below(r, usable));
+                if (!asked) ++out.estimated;
+                q.gpu_bytes = peaks.gpu_required_bytes;
+                if (check_fit(s, peaks).all()) {  // memory, and the stage with the layout (Fit::layout)
+                    q.tokens_per_second = tokens_per_second ? *tokens_per_second : estimate_step(s, compute).tokens_per_second;
+                    keep_feasible(q, r, run.layout_fastest, in.found, out);
+                } else {
+                    // The setup's least-memory point while none of its fits, and the end of its
+                    // bucket's line of accumulating micro batches.
+                    keep_if_closest(q, r, in.found);
+                    line_ended[b] = pruning == SearchPruning::Bounds && accumulating;
                 }
             }
         }
     }
+}
+
+void search_layout(const LayoutSearch& in, const Parallelism& layout, Search& out) {
+    std::optional<LayoutBase> prepared = layout_base(in, layout);
+    if (!prepared) return;
+    const Scenario& base = prepared->base;
+    out.bases.push_back(base);
+    const std::size_t lines = in.recomputes.size() * prepared->micros.size();
+    LayoutRun run{
+        in, base, prepared->micros, data_parallel_size(base), usable_gpu_bytes(base), base, {}, 0, std::vector<double>(lines, -1.0), out};
+    run.compute.size_lines(lines);
+    // The model is the same for every candidate: count it once (parameter_count and
+    // largest_layer_params return the overrides), the same numbers without the walk per candidate.
+    run.s.model.params_override = parameter_count(run.s.model);
+    run.s.model.largest_layer_override = largest_layer_params(run.s.model);
+    // Inside one node ZeRO++ on auto is off: the gathers never cross the network.
+    // A release before ZeRO++ (v0.10.0) searches without it (core/model/deepspeed_release.h).
+    const bool zeropp_released = release_has(base, release_firsts::kZeropp);
+    const std::vector<SetupRow>& rows = in.search_zeropp && base.cluster.nodes > 1 && zeropp_released ? zeropp_rows(base) : plain_rows();
+    for (const SetupRow& row : rows) search_row(run, row);
 }
 
 // Appends one layout's part to the search as run_search's sequential order would have made it:

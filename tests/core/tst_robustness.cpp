@@ -85,6 +85,30 @@ Scenario random_scenario(std::mt19937_64& rng) {
 
 bool sane(double v) { return std::isfinite(v) && v >= 0; }
 
+// The bounded search's plan against the exhaustive one's (`all`): the same candidate for every
+// setup, the same step for the plan, the same words (why, each rejection, each suggestion).
+void same_plan(const Plan& all, const Plan& p, int i) {
+    QCOMPARE(all.candidates_evaluated, p.candidates_evaluated);
+    QVERIFY(p.candidates_estimated <= all.candidates_estimated);
+    QCOMPARE(all.feasible, p.feasible);
+    QCOMPARE(all.per_setup_feasible, p.per_setup_feasible);
+    for (std::size_t k = 0; k < p.per_setup.size(); ++k) {
+        const Candidate &a = all.per_setup[k], &b = p.per_setup[k];
+        QVERIFY2(a.parallel == b.parallel && a.micro_batch == b.micro_batch && a.checkpointing == b.checkpointing &&
+                     a.zero.reduce_bucket_elems == b.zero.reduce_bucket_elems && a.zero.overlap_comm == b.zero.overlap_comm,
+                 qPrintable(QStringLiteral("scenario %1, setup %2: the bounded search chose another candidate").arg(i).arg(k)));
+    }
+    if (p.feasible) QCOMPARE(all.best.step.seconds, p.best.step.seconds);
+    // The same words: the choice, why it won and why each other setup lost.
+    QCOMPARE(all.why, p.why);
+    QCOMPARE(all.suggestions, p.suggestions);
+    QCOMPARE(all.rejected.size(), p.rejected.size());
+    for (std::size_t k = 0; k < p.rejected.size(); ++k) {
+        QCOMPARE(all.rejected[k].setup, p.rejected[k].setup);
+        QCOMPARE(all.rejected[k].reason, p.rejected[k].reason);
+    }
+}
+
 }  // namespace
 
 class TestRobustness : public QObject {
@@ -100,7 +124,7 @@ private slots:
         QVERIFY2(shard >= 0 && shard < shards, "ZP_ROBUSTNESS_SHARD must be 0 to ZP_ROBUSTNESS_SHARDS - 1");
         const int first = kScenarios / shards * shard, last = shard == shards - 1 ? kScenarios : first + kScenarios / shards;
         std::mt19937_64 rng(20261122);
-        int checked = 0, plans = 0, compared = 0;
+        int checked = 0, plans = 0, compared = 0, layouts_compared = 0;
         for (int i = 0; i < last; ++i) {
             const Scenario s = random_scenario(rng);
             if (i < first) continue;  // drawn, so the block's scenarios are the sequence's
@@ -220,25 +244,28 @@ private slots:
                 // would also reject: the same plan, setup by setup.
                 if (i % 100 == 0) {
                     const Plan all = recommend(s, SearchPruning::Exhaustive);
-                    QCOMPARE(all.candidates_evaluated, p.candidates_evaluated);
-                    QVERIFY(p.candidates_estimated <= all.candidates_estimated);
-                    QCOMPARE(all.feasible, p.feasible);
-                    QCOMPARE(all.per_setup_feasible, p.per_setup_feasible);
-                    for (std::size_t k = 0; k < p.per_setup.size(); ++k) {
-                        const Candidate &a = all.per_setup[k], &b = p.per_setup[k];
-                        QVERIFY2(
-                            a.micro_batch == b.micro_batch && a.checkpointing == b.checkpointing &&
-                                a.zero.reduce_bucket_elems == b.zero.reduce_bucket_elems && a.zero.overlap_comm == b.zero.overlap_comm,
-                            qPrintable(QStringLiteral("scenario %1, setup %2: the bounded search chose another candidate").arg(i).arg(k)));
-                    }
-                    if (p.feasible) QCOMPARE(all.best.step.seconds, p.best.step.seconds);
-                    // The same words: the choice, why it won and why each other setup lost.
-                    QCOMPARE(all.why, p.why);
-                    QCOMPARE(all.suggestions, p.suggestions);
-                    QCOMPARE(all.rejected.size(), p.rejected.size());
-                    for (std::size_t k = 0; k < p.rejected.size(); ++k) {
-                        QCOMPARE(all.rejected[k].setup, p.rejected[k].setup);
-                        QCOMPARE(all.rejected[k].reason, p.rejected[k].reason);
+                    same_plan(all, p, i);
+                    if (QTest::currentTestFailed()) return;
+                    // Every 200th, the layout search (tensor and pipeline sizes on auto) where it has
+                    // a few layouts: its threads share what each layout found (recommender.cpp
+                    // FoundSoFar), and still give the exhaustive search's plan.
+                    const SearchSpace layouts{.auto_tensor = true, .auto_pipeline = true};
+                    if (const std::size_t n = searched_layouts(s, layouts).size(); i % 200 == 0 && n >= 3 && n <= 24) {
+                        std::optional<Plan> bounded, every;  // a batch no layout splits: both refuse it
+                        try {
+                            bounded = recommend(s, layouts);
+                        } catch (const InputError&) {
+                        }
+                        try {
+                            every = recommend(s, layouts, SearchPruning::Exhaustive);
+                        } catch (const InputError&) {
+                        }
+                        QCOMPARE(bounded.has_value(), every.has_value());
+                        if (bounded) {
+                            same_plan(*every, *bounded, i);
+                            if (QTest::currentTestFailed()) return;
+                            ++layouts_compared;
+                        }
                     }
                     ++compared;
                 }
@@ -249,8 +276,11 @@ private slots:
         QVERIFY(plans > 100 / shards);
         // Every 100th scenario of the block is also searched exhaustively.
         QCOMPARE(compared, (last + 99) / 100 - (first + 99) / 100);
-        qInfo("property test: scenarios %d to %d of %d, %d recommended plans checked, %d searches bounded = exhaustive", first, last - 1,
-              kScenarios, plans, compared);
+        QVERIFY(layouts_compared > 0);
+        qInfo(
+            "property test: scenarios %d to %d of %d, %d recommended plans checked, %d searches bounded = exhaustive, %d of them "
+            "layout searches too",
+            first, last - 1, kScenarios, plans, compared, layouts_compared);
     }
 
     // A write that fails part-way (here: the file-size limit, as a full disk would) leaves the

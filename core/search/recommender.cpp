@@ -335,9 +335,11 @@ std::vector<SetupRow> zeropp_rows(const Scenario& base) {
 // can be neither its setup's bar nor the plan's choice, whichever thread found them first
 // (merge_layout keeps a later layout's point only when strictly faster). Which candidates are
 // estimated then depends on the threads' timing (candidates_estimated); the plan does not.
-// Likewise per setup the least GPU peak of a point kept while none fitted (SetupResult::closest,
-// an exact figure: exact_below): a candidate strictly above it is not the setup's least-memory
-// point, whichever layout has it (merge_layout keeps a later layout's only when strictly less).
+// Likewise per setup the least GPU peak of a point a layout kept while none of its own fitted
+// (SetupResult::closest, an exact figure: exact_below): a candidate strictly above it is not the
+// setup's least-memory point, whichever layout has it (merge_layout keeps a later layout's only
+// when strictly less). Both rest on every layout's part being merged: run_search merges them all
+// or throws.
 struct FoundSoFar {
     explicit FoundSoFar(std::size_t setups) : setup_fastest(setups), setup_least_gpu_bytes(setups) {
         for (std::atomic<double>& least : setup_least_gpu_bytes) least = std::numeric_limits<double>::infinity();
@@ -490,16 +492,15 @@ void keep_if_closest(const Point& q, SetupResult& r, FoundSoFar* found) {
     }
 }
 
-// The bucket of a line with the least memory: the smallest buckets without overlap_comm. The GPU's
-// peak never falls as a bucket grows or overlap_comm comes on: the buffers (buffers.cpp: the
-// buckets in proportion, x kOverlapCommBucketFactor with overlap_comm), ZeRO-2's ipg buffers (x2
-// with overlap_comm), the boundary bucket (min of the bucket and the model) and the shard-by-shard
-// gather's outputs (step_timeline.cpp add_gather_terms: fewer shards, larger outputs) all grow
-// with them, and a moment's required bytes grow with what it allocates (allocator.h
-// moment_reserve). What refuses a setup (setup_refusal, within_kernel_index) does not read the
-// buckets. So when this bucket's candidate does not fit on the GPU or is refused, no candidate of
-// its line fits, and none has less GPU memory (tst_robustness checks the order on its random
-// scenarios).
+// The bucket of a line with the least memory: the smallest buckets without overlap_comm. What the
+// step's peak reads of the buckets grows with them (step_timeline.cpp): ZeRO-3's reduce bucket,
+// ZeRO-2's ipg buffers (x2 with overlap_comm), the boundary bucket where it is the reduce bucket
+// (min of it and the model), qgZ's quantized reduce buffers and the shard-by-shard gather's
+// outputs (add_gather_terms: fewer shards, larger outputs); and a moment's required bytes grow
+// with what it allocates (allocator.h moment_reserve). What refuses a setup (setup_refusal,
+// within_kernel_index) does not read the buckets. So when this bucket's candidate does not fit on
+// the GPU or is refused, no candidate of its line fits, and none has less GPU memory
+// (tst_robustness checks the order on its random scenarios, over every setup every tenth).
 constexpr std::size_t kLeastMemoryBucket = 4;
 constexpr bool least_memory_bucket_is_least() {
     for (const BucketChoice& b : kBuckets)
@@ -552,7 +553,7 @@ void search_row(LayoutRun& run, const SetupRow& row) {
     const LayoutSearch& in = run.in;
     const std::vector<Checkpointing>& recomputes = in.recomputes;
     const std::vector<std::int64_t>& micros = run.micros;
-    const SearchPruning pruning = in.pruning;
+    const bool bounded = in.pruning != SearchPruning::Exhaustive;
     const Scenario& base = run.base;
     Scenario& s = run.s;
     ComputeTimeMemo& compute = run.compute;
@@ -577,9 +578,10 @@ void search_row(LayoutRun& run, const SetupRow& row) {
             const std::int64_t micro = micros[mi];
             const bool accumulating = micro != micros.back();
             compute.use_line(ci * micros.size() + mi);  // the setups before this one asked the same compute
-            // Once the setup has a feasible point here, a recompute policy and micro batch whose
-            // fastest possible step cannot win, or whose two leading buckets cannot: none of its
-            // buckets is estimated (the step-first test below, for all of them at once).
+            // Once the setup has a feasible point (here or on a layout searched before), a recompute
+            // policy and micro batch whose fastest possible step cannot win, or whose two leading
+            // buckets cannot: none of its buckets is estimated (the step-first test below, for all
+            // of them at once).
             const Point line{.setup = static_cast<std::uint8_t>(i),
                              .layout = 0,  // this layout's own Search; merge_layout renumbers
                              .checkpointing = ck,
@@ -587,16 +589,17 @@ void search_row(LayoutRun& run, const SetupRow& row) {
                              .zeropp = zeropp};
             std::array<std::optional<double>, kBuckets.size()> steps{};  // tokens/s of the buckets estimated step first
             const Bars line_bars = bars_of(r, run.layout_fastest, in.found, i);
-            if (pruning == SearchPruning::Bounds && line_bars.setup_fits() &&
+            if (bounded && line_bars.setup_fits() &&
                 (cannot_win(line_bound(run.fastest_possible[ci * micros.size() + mi], s, row_zero, line, run.world), line_bars) ||
                  leaders_cannot_win(s, row_zero, line, line_ended, accumulating, compute, line_bars, steps))) {
                 out.evaluated += static_cast<std::int64_t>(kBuckets.size());
                 continue;
             }
             // The line's least-memory bucket first: when no candidate of the line can fit or be
-            // the setup's least-memory point, none is estimated further (its peaks kept for its turn).
+            // the setup's least-memory point, none is estimated further (its peaks kept for its
+            // turn), and its later micro batches, which hold more, are ended at every bucket.
             std::optional<MemoryPeaks> least;
-            if (pruning == SearchPruning::Bounds && !(line_ended[kLeastMemoryBucket] && accumulating)) {
+            if (bounded && !(line_ended[kLeastMemoryBucket] && accumulating)) {
                 apply(s, row_zero, at_bucket(line, kLeastMemoryBucket));
                 least = memory_peaks(s, memo, exact_below(r, usable));
                 ++out.estimated;
@@ -613,15 +616,15 @@ void search_row(LayoutRun& run, const SetupRow& row) {
                 const Point p = at_bucket(line, b);
                 apply(s, row_zero, p);  // in place: no copy of the model's strings per point
                 // Memory decides feasibility; step time only for what fits.
-                if (pruning == SearchPruning::Exhaustive) {  // every candidate from scratch
+                if (!bounded) {  // every candidate from scratch
                     memo = {};
                     compute = {};
                 }
-                // Once the setup has a feasible point on this layout, the step time first (the
-                // cheaper estimate): a candidate that cannot win, whether it fits or not, has
-                // its memory not estimated.
+                // Once the setup has a feasible point (here or on a layout searched before), the
+                // step time first (the cheaper estimate): a candidate that cannot win, whether it
+                // fits or not, has its memory not estimated.
                 std::optional<double> tokens_per_second;
-                if (const Bars bars = bars_of(r, run.layout_fastest, in.found, i); pruning == SearchPruning::Bounds && bars.setup_fits()) {
+                if (const Bars bars = bars_of(r, run.layout_fastest, in.found, i); bounded && bars.setup_fits()) {
                     tokens_per_second = steps[b] ? *steps[b] : estimate_step(s, compute).tokens_per_second;
                     if (cannot_win(*tokens_per_second, bars)) {
                         mark_outrun(outrun, b);
@@ -634,9 +637,9 @@ void search_row(LayoutRun& run, const SetupRow& row) {
                 // candidate the card holds. The exhaustive search takes them from the full
                 // estimate, which checks the bounded one (tst_robustness).
                 const bool asked = b == kLeastMemoryBucket && least;  // estimated before the line's buckets
-                const MemoryPeaks peaks = pruning == SearchPruning::Exhaustive ? memory_peaks(estimate_memory(s, memo))
-                                          : asked                              ? *least
-                                                                               : memory_peaks(s, memo, exact_below(r, usable));
+                const MemoryPeaks peaks = !bounded ? memory_peaks(estimate_memory(s, memo))
+                                          : asked  ? *least
+                                                   : memory_peaks(s, memo, exact_below(r, usable));
                 if (!asked) ++out.estimated;
                 q.gpu_bytes = peaks.gpu_required_bytes;
                 if (check_fit(s, peaks).all()) {  // memory, and the stage with the layout (Fit::layout)
@@ -646,7 +649,7 @@ void search_row(LayoutRun& run, const SetupRow& row) {
                     // The setup's least-memory point while none of its fits, and the end of its
                     // bucket's line of accumulating micro batches.
                     keep_if_closest(q, r, in.found);
-                    line_ended[b] = pruning == SearchPruning::Bounds && accumulating;
+                    line_ended[b] = bounded && accumulating;
                 }
             }
         }
@@ -721,8 +724,10 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
     std::vector<Search> parts(layouts.size());
     std::vector<std::exception_ptr> errors(layouts.size());
     std::atomic<std::size_t> next{0};
+    const bool later_first = pruning == SearchPruning::BoundsLaterLayoutsFirst;
     const auto work = [&] {
-        for (std::size_t li = next++; li < layouts.size(); li = next++) {
+        for (std::size_t k = next++; k < layouts.size(); k = next++) {
+            const std::size_t li = later_first ? layouts.size() - 1 - k : k;
             parts[li].per_setup.resize(zero_setups().size());
             try {
                 search_layout(in, layouts[li], parts[li]);
@@ -731,7 +736,7 @@ Search run_search(const Scenario& input, const std::vector<Parallelism>& layouts
             }
         }
     };
-    if (layouts.size() > 1 && std::thread::hardware_concurrency() > 1) {
+    if (layouts.size() > 1 && std::thread::hardware_concurrency() > 1 && !later_first) {
         std::future<void> helper = std::async(std::launch::async, work);
         work();
         helper.get();

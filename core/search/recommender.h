@@ -66,10 +66,15 @@ struct Plan {
 // share (0.98) of the layout's fastest can be neither a setup's bar nor the plan's choice: a
 // recompute policy and micro batch whose fastest possible step (step_seconds_lower_bound) is that
 // slow is skipped whole, and any other candidate's step time comes first, its memory only when it
-// is not that slow. Exhaustive estimates every
+// is not that slow. A line's least-memory bucket is estimated first, and when it does not fit the
+// line is skipped unless it could hold the setup's least-memory point. A layout search's two
+// threads share those bars (recommender.cpp FoundSoFar). Exhaustive estimates every
 // candidate from scratch: the property test that both give the same plan (tst_robustness) keeps
-// the bound and the memo honest.
-enum class SearchPruning { Bounds, Exhaustive };
+// the bound and the memo honest. BoundsLaterLayoutsFirst is Bounds on one thread with the layouts
+// searched last first, so that every bar a layout meets comes from a layout after it (merged in
+// layout order, a later layout's point wins a tie only when strictly better): the tests compare it
+// with Exhaustive too.
+enum class SearchPruning { Bounds, Exhaustive, BoundsLaterLayoutsFirst };
 
 // Which model-parallel sizes the search chooses ("auto") instead of taking the scenario's: the
 // scenario's own Parallelism::auto_* flags, or more.

@@ -9,6 +9,7 @@
 #include "core/deepspeed/lint.h"
 #include "core/memory/memory_model.h"
 #include "core/model/deepspeed_defaults.h"
+#include "core/model/parallel_layout.h"
 #include "core/presets/default_scenario.h"
 #include "core/presets/gpu_presets.h"
 #include "core/presets/model_presets.h"
@@ -85,8 +86,40 @@ Scenario random_scenario(std::mt19937_64& rng) {
 
 bool sane(double v) { return std::isfinite(v) && v >= 0; }
 
+// The search's least-memory bucket (recommender.cpp kLeastMemoryBucket): the GPU's peak never
+// falls as a bucket grows or overlap_comm comes on, and no bucket changes what refuses the setup;
+// so when the smallest bucket without overlap_comm does not fit, no bucket of its line does.
+void bucket_order_holds(Scenario x, int i) {
+    MemoryMemo memo;
+    const std::array<double, 3> sizes = {deepspeed::recommended::kSmallBucketElems, deepspeed::recommended::kBucketElems,
+                                         deepspeed::defaults::kReduceBucketElems};
+    std::array<std::array<double, 3>, 2> peak{};  // [overlap][size]
+    std::optional<SetupRefusal> refusal;
+    for (const bool overlap : {false, true})
+        for (std::size_t k = 0; k < sizes.size(); ++k) {
+            x.zero.reduce_bucket_elems = x.zero.allgather_bucket_elems = sizes[k];
+            x.zero.overlap_comm = overlap;
+            const MemoryPeaks peaks = memory_peaks(x, memo);
+            const double bytes = peak[overlap][k] = peaks.gpu_required_bytes;
+            const double below = std::max(k > 0 ? peak[overlap][k - 1] : 0.0, overlap ? peak[false][k] : 0.0);
+            QVERIFY2(bytes >= below, qPrintable(QStringLiteral("scenario %1 (stage %2, %3): a %4-element bucket (overlap %5) peaks at "
+                                                               "%6 bytes, a smaller bucket or no overlap at %7")
+                                                    .arg(i)
+                                                    .arg(x.zero.stage)
+                                                    .arg(QString::fromStdString(layout_words(x)))
+                                                    .arg(sizes[k])
+                                                    .arg(overlap)
+                                                    .arg(bytes)
+                                                    .arg(below)));
+            const SetupRefusal now = check_fit(x, peaks).refusal;
+            QVERIFY2(!refusal || *refusal == now, qPrintable(QStringLiteral("scenario %1: a bucket changes the refusal").arg(i)));
+            refusal = now;
+        }
+}
+
 // The bounded search's plan against the exhaustive one's (`all`): the same candidate for every
-// setup, the same step for the plan, the same words (why, each rejection, each suggestion).
+// setup (its layout, micro batch, recompute, buckets and ZeRO++ switches, to the step's bit), the
+// same step for the plan, the same words (why, each rejection, each suggestion).
 void same_plan(const Plan& all, const Plan& p, int i) {
     QCOMPARE(all.candidates_evaluated, p.candidates_evaluated);
     QVERIFY(p.candidates_estimated <= all.candidates_estimated);
@@ -95,7 +128,8 @@ void same_plan(const Plan& all, const Plan& p, int i) {
     for (std::size_t k = 0; k < p.per_setup.size(); ++k) {
         const Candidate &a = all.per_setup[k], &b = p.per_setup[k];
         QVERIFY2(a.parallel == b.parallel && a.micro_batch == b.micro_batch && a.checkpointing == b.checkpointing &&
-                     a.zero.reduce_bucket_elems == b.zero.reduce_bucket_elems && a.zero.overlap_comm == b.zero.overlap_comm,
+                     a.zero.reduce_bucket_elems == b.zero.reduce_bucket_elems && a.zero.overlap_comm == b.zero.overlap_comm &&
+                     zeropp_switches(a.zero) == zeropp_switches(b.zero) && a.step.seconds == b.step.seconds,
                  qPrintable(QStringLiteral("scenario %1, setup %2: the bounded search chose another candidate").arg(i).arg(k)));
     }
     if (p.feasible) QCOMPARE(all.best.step.seconds, p.best.step.seconds);
@@ -158,35 +192,22 @@ private slots:
                     QVERIFY2(cut == m.peak_required_bytes, qPrintable(QStringLiteral("scenario %1: %2").arg(i).arg(cut)));
                 }
             }
-            // The search's least-memory bucket (recommender.cpp kLeastMemoryBucket): the GPU's
-            // peak never falls as a bucket grows or overlap_comm comes on, and no bucket changes
-            // what refuses the setup; so when the smallest bucket without overlap_comm does not
-            // fit, no bucket of its line does.
-            {
+            // The search's least-memory bucket (recommender.cpp kLeastMemoryBucket): on the
+            // scenario, and every tenth on each setup, with ZeRO++ on, with DeepSpeed 0.12.3's
+            // shard-by-shard gather and on one of its model-parallel layouts.
+            bucket_order_holds(s, i);
+            if (QTest::currentTestFailed()) return;
+            if (i % 10 == 0) {
                 Scenario x = s;
-                MemoryMemo memo;
-                const std::array<double, 3> sizes = {deepspeed::recommended::kSmallBucketElems, deepspeed::recommended::kBucketElems,
-                                                     deepspeed::defaults::kReduceBucketElems};
-                std::array<std::array<double, 3>, 2> peak{};  // [overlap][size]
-                std::optional<SetupRefusal> refusal;
-                for (const bool overlap : {false, true})
-                    for (std::size_t k = 0; k < sizes.size(); ++k) {
-                        x.zero.reduce_bucket_elems = x.zero.allgather_bucket_elems = sizes[k];
-                        x.zero.overlap_comm = overlap;
-                        const MemoryPeaks peaks = memory_peaks(x, memo);
-                        const double bytes = peak[overlap][k] = peaks.gpu_required_bytes;
-                        const double below = std::max(k > 0 ? peak[overlap][k - 1] : 0.0, overlap ? peak[false][k] : 0.0);
-                        QVERIFY2(bytes >= below, qPrintable(QStringLiteral("scenario %1: a %2-element bucket (overlap %3) peaks at %4 "
-                                                                           "bytes, a smaller bucket or no overlap at %5")
-                                                                .arg(i)
-                                                                .arg(sizes[k])
-                                                                .arg(overlap)
-                                                                .arg(bytes)
-                                                                .arg(below)));
-                        const SetupRefusal now = check_fit(x, peaks).refusal;
-                        QVERIFY2(!refusal || *refusal == now,
-                                 qPrintable(QStringLiteral("scenario %1: a bucket changes the refusal").arg(i)));
-                        refusal = now;
+                const std::vector<Parallelism> layouts = searched_layouts(s, SearchSpace{true, true});
+                if (!layouts.empty()) x.parallel = layouts[static_cast<std::size_t>(i / 10) % layouts.size()];
+                x.deepspeed_release = (i / 10) % 2 ? "0.12.3" : "";
+                for (const ZeroSetup& z : zero_setups())
+                    for (const ZeroppChoice c : {ZeroppChoice::Off, ZeroppChoice::HpzQwzQgz}) {
+                        apply_setup(x.zero, setup_key(z));
+                        apply_zeropp_choice(x.zero, c, x.cluster.gpus_per_node);
+                        bucket_order_holds(x, i);
+                        if (QTest::currentTestFailed()) return;
                     }
             }
             const StepTime t = estimate_step(s);
@@ -251,21 +272,25 @@ private slots:
                     // FoundSoFar), and still give the exhaustive search's plan.
                     const SearchSpace layouts{.auto_tensor = true, .auto_pipeline = true};
                     if (const std::size_t n = searched_layouts(s, layouts).size(); i % 200 == 0 && n >= 3 && n <= 24) {
-                        std::optional<Plan> bounded, every;  // a batch no layout splits: both refuse it
-                        try {
-                            bounded = recommend(s, layouts);
-                        } catch (const InputError&) {
-                        }
+                        // Also with the layouts searched last first, on one thread: every bar a
+                        // layout meets then comes from a layout merged after it.
+                        std::optional<Plan> every;  // a batch no layout splits: every search refuses it
                         try {
                             every = recommend(s, layouts, SearchPruning::Exhaustive);
                         } catch (const InputError&) {
                         }
-                        QCOMPARE(bounded.has_value(), every.has_value());
-                        if (bounded) {
+                        for (const SearchPruning pruning : {SearchPruning::Bounds, SearchPruning::BoundsLaterLayoutsFirst}) {
+                            std::optional<Plan> bounded;
+                            try {
+                                bounded = recommend(s, layouts, pruning);
+                            } catch (const InputError&) {
+                            }
+                            QCOMPARE(bounded.has_value(), every.has_value());
+                            if (!bounded) continue;
                             same_plan(*every, *bounded, i);
                             if (QTest::currentTestFailed()) return;
-                            ++layouts_compared;
                         }
+                        if (every) ++layouts_compared;
                     }
                     ++compared;
                 }
@@ -276,7 +301,7 @@ private slots:
         QVERIFY(plans > 100 / shards);
         // Every 100th scenario of the block is also searched exhaustively.
         QCOMPARE(compared, (last + 99) / 100 - (first + 99) / 100);
-        QVERIFY(layouts_compared > 0);
+        QVERIFY(layouts_compared >= 100);  // 217 and 221 in the two blocks
         qInfo(
             "property test: scenarios %d to %d of %d, %d recommended plans checked, %d searches bounded = exhaustive, %d of them "
             "layout searches too",

@@ -18,6 +18,7 @@
 #include "core/time/step_time.h"
 #include "core/validation/measured_runs.h"
 #include "core/validation/validate.h"
+#include "same_plan.h"
 #include "test_data.h"
 #include "test_util.h"
 
@@ -39,28 +40,6 @@ Scenario llama2_13b_tp8_pp4() {
     s.parallel.tensor = 8;
     s.parallel.pipeline = 4;
     return s;
-}
-
-}  // namespace
-
-namespace {
-// The bounded search shows the exhaustive one's candidate for every setup, and its plan.
-void same_plan_per_setup(const Plan& all, const Plan& bounded) {
-    QCOMPARE(bounded.candidates_evaluated, all.candidates_evaluated);
-    QVERIFY(bounded.candidates_estimated < all.candidates_estimated);
-    QCOMPARE(bounded.feasible, all.feasible);
-    QCOMPARE(bounded.per_setup_feasible, all.per_setup_feasible);
-    for (std::size_t k = 0; k < all.per_setup.size(); ++k) {
-        const Candidate &a = all.per_setup[k], &b = bounded.per_setup[k];
-        QVERIFY2(a.parallel == b.parallel && a.micro_batch == b.micro_batch && a.checkpointing == b.checkpointing &&
-                     a.zero.reduce_bucket_elems == b.zero.reduce_bucket_elems && a.zero.overlap_comm == b.zero.overlap_comm &&
-                     a.step.seconds == b.step.seconds,
-                 qPrintable(QStringLiteral("setup %1: the bounded search shows another candidate").arg(k)));
-    }
-    QVERIFY(bounded.feasible);
-    QVERIFY(bounded.best.parallel == all.best.parallel);
-    QCOMPARE(bounded.best.micro_batch, all.best.micro_batch);
-    QCOMPARE(bounded.best.step.seconds, all.best.step.seconds);
 }
 
 }  // namespace
@@ -211,7 +190,9 @@ private slots:
         // layout merged after it (a tie goes to the earlier layout).
         for (const SearchPruning pruning : {SearchPruning::Bounds, SearchPruning::BoundsLaterLayoutsFirst}) {
             const Plan bounded = recommend(s, space, pruning);
-            same_plan_per_setup(all, bounded);
+            QVERIFY(bounded.feasible);
+            QVERIFY(bounded.candidates_estimated < all.candidates_estimated);
+            expect_same_plan(all, bounded, QString::fromLatin1(QTest::currentDataTag()));
             if (QTest::currentTestFailed()) return;
         }
         // What the rows stand for: BLOOM's nine refused setups, and a plan chosen within 2% of the

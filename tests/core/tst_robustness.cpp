@@ -17,6 +17,7 @@
 #include "core/search/scenario_edits.h"
 #include "core/time/compute_time.h"
 #include "core/time/step_time.h"
+#include "same_plan.h"
 #include "test_util.h"
 
 #include <array>
@@ -115,32 +116,6 @@ void bucket_order_holds(Scenario x, int i) {
             QVERIFY2(!refusal || *refusal == now, qPrintable(QStringLiteral("scenario %1: a bucket changes the refusal").arg(i)));
             refusal = now;
         }
-}
-
-// The bounded search's plan against the exhaustive one's (`all`): the same candidate for every
-// setup (its layout, micro batch, recompute, buckets and ZeRO++ switches, to the step's bit), the
-// same step for the plan, the same words (why, each rejection, each suggestion).
-void same_plan(const Plan& all, const Plan& p, int i) {
-    QCOMPARE(all.candidates_evaluated, p.candidates_evaluated);
-    QVERIFY(p.candidates_estimated <= all.candidates_estimated);
-    QCOMPARE(all.feasible, p.feasible);
-    QCOMPARE(all.per_setup_feasible, p.per_setup_feasible);
-    for (std::size_t k = 0; k < p.per_setup.size(); ++k) {
-        const Candidate &a = all.per_setup[k], &b = p.per_setup[k];
-        QVERIFY2(a.parallel == b.parallel && a.micro_batch == b.micro_batch && a.checkpointing == b.checkpointing &&
-                     a.zero.reduce_bucket_elems == b.zero.reduce_bucket_elems && a.zero.overlap_comm == b.zero.overlap_comm &&
-                     zeropp_switches(a.zero) == zeropp_switches(b.zero) && a.step.seconds == b.step.seconds,
-                 qPrintable(QStringLiteral("scenario %1, setup %2: the bounded search chose another candidate").arg(i).arg(k)));
-    }
-    if (p.feasible) QCOMPARE(all.best.step.seconds, p.best.step.seconds);
-    // The same words: the choice, why it won and why each other setup lost.
-    QCOMPARE(all.why, p.why);
-    QCOMPARE(all.suggestions, p.suggestions);
-    QCOMPARE(all.rejected.size(), p.rejected.size());
-    for (std::size_t k = 0; k < p.rejected.size(); ++k) {
-        QCOMPARE(all.rejected[k].setup, p.rejected[k].setup);
-        QCOMPARE(all.rejected[k].reason, p.rejected[k].reason);
-    }
 }
 
 }  // namespace
@@ -265,7 +240,7 @@ private slots:
                 // would also reject: the same plan, setup by setup.
                 if (i % 100 == 0) {
                     const Plan all = recommend(s, SearchPruning::Exhaustive);
-                    same_plan(all, p, i);
+                    expect_same_plan(all, p, QStringLiteral("scenario %1").arg(i));
                     if (QTest::currentTestFailed()) return;
                     // Every 200th, the layout search (tensor and pipeline sizes on auto) where it has
                     // a few layouts: its threads share what each layout found (recommender.cpp
@@ -287,7 +262,7 @@ private slots:
                             }
                             QCOMPARE(bounded.has_value(), every.has_value());
                             if (!bounded) continue;
-                            same_plan(*every, *bounded, i);
+                            expect_same_plan(*every, *bounded, QStringLiteral("scenario %1, %2 layouts").arg(i).arg(n));
                             if (QTest::currentTestFailed()) return;
                         }
                         if (every) ++layouts_compared;

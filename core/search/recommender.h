@@ -62,8 +62,8 @@ struct Plan {
 // micro batch without accumulation is always estimated (its buffers differ); and the host side is
 // computed once per setup and accumulation regime, the model states once per setup and the
 // activations once per micro batch and recompute policy (MemoryMemo). Once a setup has a feasible
-// point on a layout, a candidate slower than that setup's fastest and below the simplest-within
-// share (0.98) of the layout's fastest can be neither a setup's bar nor the plan's choice: a
+// point, a candidate slower than that setup's fastest and below the simplest-within share (0.98)
+// of the fastest found so far can be neither a setup's bar nor the plan's choice: a
 // recompute policy and micro batch whose fastest possible step (step_seconds_lower_bound) is that
 // slow is skipped whole, and any other candidate's step time comes first, its memory only when it
 // is not that slow. A line's least-memory bucket is estimated first, and when it does not fit the
@@ -72,8 +72,8 @@ struct Plan {
 // candidate from scratch: the property test that both give the same plan (tst_robustness) keeps
 // the bound and the memo honest. BoundsLaterLayoutsFirst is Bounds on one thread with the layouts
 // searched last first, so that every bar a layout meets comes from a layout after it (merged in
-// layout order, a later layout's point wins a tie only when strictly better): the tests compare it
-// with Exhaustive too.
+// layout order, a later layout's point replaces an earlier one only when strictly better): the
+// tests compare it with Exhaustive too.
 enum class SearchPruning { Bounds, Exhaustive, BoundsLaterLayoutsFirst };
 
 // Which model-parallel sizes the search chooses ("auto") instead of taking the scenario's: the

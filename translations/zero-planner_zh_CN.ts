@@ -1600,6 +1600,14 @@
         <translation>规模</translation>
     </message>
     <message>
+        <source>The model in numbers: its parameters, layers and hidden size</source>
+        <translation>模型的数字：参数量、层数与隐藏维度</translation>
+    </message>
+    <message>
+        <source>The layout in words: its data-parallel groups, or what the layout search chose</source>
+        <translation>布局的说明：数据并行组，或布局搜索的选择</translation>
+    </message>
+    <message>
         <source>GPUs</source>
         <translation>GPU</translation>
     </message>

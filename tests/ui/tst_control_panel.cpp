@@ -15,6 +15,7 @@
 #include "ui/document/planner_document.h"
 #include "ui/widgets/edit_spin_box.h"
 #include "ui/widgets/scaled_slider.h"
+#include "ui/widgets/wrapped_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -459,7 +460,7 @@ private slots:
         PlannerDocument doc;
         ControlPanel panel(&doc);
         const auto line = [&]() {
-            for (QLabel* l : panel.findChildren<QLabel*>())
+            for (const WrappedText* l : panel.findChildren<WrappedText*>())
                 if (l->text().startsWith(QStringLiteral("None")) || l->text().startsWith(QStringLiteral("Chosen: none"))) return l->text();
             return QString();
         };

@@ -1,10 +1,15 @@
 // The small widgets the window uses instead of Qt's heavier defaults, checked on their own:
 // paragraph-by-paragraph text replacement ends with exactly the new text, and the legend
-// strip lays its entries out without overlap inside its width, wrapping when narrow.
+// strip lays its entries out without overlap inside its width, wrapping when narrow, and wrapped
+// text measures and draws as a word-wrapped QLabel while asking for a new layout only when its
+// height changes.
 #include "ui/chart/legend_strip.h"
 #include "ui/widgets/plain_text_update.h"
+#include "ui/widgets/wrapped_text.h"
 
+#include <QLabel>
 #include <QPlainTextEdit>
+#include <QVBoxLayout>
 #include "test_main.h"
 
 using namespace zp::ui;
@@ -73,6 +78,108 @@ private slots:
         for (int y = 0; y < image.height() && !drawn; ++y)
             for (int x = 0; x < image.width() && !drawn; ++x) drawn = image.pixelColor(x, y) != background;
         QVERIFY(drawn);
+    }
+
+    // clang-format off
+    void wrapped_text_measures_and_draws_as_a_label_data() {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("one line") << QStringLiteral("None: data parallel over 8 GPUs");
+        QTest::newRow("the layout line") << QStringLiteral("Chosen: tensor 1 x pipeline 24 x data 16 (16 data-parallel groups of 24 GPUs)");
+        QTest::newRow("the model line") << QStringLiteral("6,738,415,616 parameters, 32 layers, hidden 4096 (architecture synthesized from the size)");
+        QTest::newRow("one long word") << QStringLiteral("pipeline_model_parallel_size_does_not_divide_the_layers");
+        QTest::newRow("Chinese") << QStringLiteral("\u5df2\u9009\uff1a\u5f20\u91cf 1 x \u6d41\u6c34\u7ebf 24 x \u6570\u636e 16");
+        QTest::newRow("empty") << QString();
+    }
+    // clang-format on
+    // WrappedText stands in for a word-wrapped QLabel in the control panel (ui/widgets/wrapped_text.h):
+    // the same sizes for the layouts, the same pixels on screen.
+    void wrapped_text_measures_and_draws_as_a_label() {
+        QFETCH(QString, text);
+        QLabel label(text);
+        label.setWordWrap(true);
+        WrappedText wrapped;
+        wrapped.setText(text);
+        QCOMPARE(wrapped.sizeHint(), label.sizeHint());
+        QCOMPARE(wrapped.minimumSizeHint(), label.minimumSizeHint());
+        // An empty QLabel has no height for a width and is laid out at its hint's: one line.
+        const bool empty = text.isEmpty();
+        QCOMPARE(wrapped.sizePolicy().horizontalPolicy(), label.sizePolicy().horizontalPolicy());
+        QCOMPARE(wrapped.sizePolicy().verticalPolicy(), label.sizePolicy().verticalPolicy());
+        QCOMPARE(wrapped.sizePolicy().controlType(), label.sizePolicy().controlType());
+        QVERIFY(wrapped.hasHeightForWidth());
+        QCOMPARE(label.hasHeightForWidth(), !empty);
+        for (const int width : {60, 120, 336, 1000}) {
+            QCOMPARE(wrapped.heightForWidth(width), empty ? label.sizeHint().height() : label.heightForWidth(width));
+            label.resize(width, wrapped.heightForWidth(width) + 6);  // some room: the text is centred vertically
+            wrapped.resize(label.size());
+            QCOMPARE(wrapped.grab().toImage(), label.grab().toImage());
+        }
+    }
+
+    // A QLabel's setText lays its parents out again every time; WrappedText only when the text
+    // takes a new height at its width, and once on the next resize after a change it let pass (its
+    // layout's cached heights for other widths are stale then).
+    void wrapped_text_lays_out_again_only_for_a_new_height() {
+        QWidget parent;
+        auto* layout = new QVBoxLayout(&parent);
+        auto* wrapped = new WrappedText;
+        wrapped->setText(QStringLiteral("Chosen: none, data parallel over 8 GPUs"));
+        layout->addWidget(wrapped);
+        layout->addStretch();
+        parent.resize(300, 200);
+        parent.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&parent));
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        struct LayoutRequests : QObject {
+            int count = 0;
+            bool eventFilter(QObject*, QEvent* e) override {
+                if (e->type() == QEvent::LayoutRequest) ++count;
+                return false;
+            }
+        } requests;
+        parent.installEventFilter(&requests);
+        const int one_line = wrapped->height();
+
+        // A text of the same height at this width, but of another at some narrower one: no layout now.
+        const QString same_height = QStringLiteral("Chosen: none, data parallel over 64 GPUs");
+        const auto height_of = [](const QString& text, int width) {
+            WrappedText probe;
+            probe.setText(text);
+            return probe.heightForWidth(width);
+        };
+        QCOMPARE(height_of(same_height, wrapped->width()), one_line);
+        int narrow = wrapped->width();
+        while (narrow > 20 && height_of(same_height, narrow) == height_of(wrapped->text(), narrow)) --narrow;
+        QVERIFY(narrow > 20);
+        // The layout has asked the old text's height at both widths (and cached both).
+        const QMargins margins = layout->contentsMargins();
+        const int wide = parent.width();
+        parent.resize(narrow + margins.left() + margins.right(), 200);
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        parent.resize(wide, 200);
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        requests.count = 0;
+        wrapped->setText(same_height);
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        QCOMPARE(requests.count, 0);
+        QCOMPARE(wrapped->text(), same_height);
+        QCOMPARE(wrapped->accessibleName(), same_height);
+
+        // Narrower: the first resize after that change brings the layout the text's height there.
+        parent.resize(narrow + margins.left() + margins.right(), 200);
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        QCOMPARE(wrapped->width(), narrow);
+        QCOMPARE(wrapped->height(), height_of(same_height, narrow));
+
+        // A text of another height lays the parent out again, and the widget takes that height.
+        parent.resize(300, 200);
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        requests.count = 0;
+        wrapped->setText(QStringLiteral("A text long enough to take more than one line at three hundred pixels, and so a new height"));
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        QVERIFY(requests.count > 0);
+        QCOMPARE(wrapped->height(), wrapped->heightForWidth(wrapped->width()));
+        QVERIFY(wrapped->height() > one_line);
     }
 };
 

@@ -4,9 +4,9 @@
 #include "core/model/trainable_params.h"
 #include "core/presets/model_presets.h"
 #include "ui/document/planner_document.h"
+#include "ui/widgets/wrapped_text.h"
 
 #include <QFormLayout>
-#include <QLabel>
 #include <QPushButton>
 
 #include <cmath>
@@ -34,11 +34,11 @@ ModelGroup::ModelGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc
         tr("Model size in billions of parameters (log scale, 100M to 2T). Moving it synthesizes an architecture "
            "of that size (hidden = 128 x layers)."));
     form_->addRow(tr("Size"), size_);
-    model_info_ = new QLabel;
-    model_info_->setWordWrap(true);
+    model_info_ = new WrappedText;
     // Two lines reserved, so a new model never re-lays out the panel.
     model_info_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     model_info_->setFixedHeight(2 * model_info_->fontMetrics().lineSpacing() + 4);
+    model_info_->setAccessibleDescription(tr("The model in numbers: its parameters, layers and hidden size"));
     form_->addRow(model_info_);
     connectEdits();
 }

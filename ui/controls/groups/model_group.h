@@ -2,10 +2,11 @@
 // The Model box: a preset, a size to synthesize one, or a Hugging Face config.json.
 #include "ui/controls/control_group.h"
 
-class QLabel;
 class QPushButton;
 
 namespace zp::ui {
+
+class WrappedText;
 
 class ModelGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
@@ -23,7 +24,7 @@ private:
     QComboBox* model_;
     QPushButton* import_;
     ScaledSlider* size_;
-    QLabel* model_info_;
+    WrappedText* model_info_;
 };
 
 }  // namespace zp::ui

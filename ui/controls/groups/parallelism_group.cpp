@@ -6,10 +6,10 @@
 #include "ui/document/planner_document.h"
 #include "ui/i18n/phrase_text.h"
 #include "ui/widgets/edit_spin_box.h"
+#include "ui/widgets/wrapped_text.h"
 
 #include <QCheckBox>
 #include <QFormLayout>
-#include <QLabel>
 
 #include <algorithm>
 
@@ -66,8 +66,8 @@ ParallelismGroup::ParallelismGroup(PlannerDocument* doc, QWidget* parent) : Cont
               "expert_parallel");
     expert_parallel_->setAccessibleName(tr("Expert parallel size"));
     form_->addRow(tr("Experts"), expert_parallel_);
-    layout_info_ = new QLabel;
-    layout_info_->setWordWrap(true);
+    layout_info_ = new WrappedText;  // unnamed: a row without a name is never folded under Advanced
+    layout_info_->setAccessibleDescription(tr("The layout in words: its data-parallel groups, or what the layout search chose"));
     form_->addRow(layout_info_);
     connectEdits();
     connect(doc_, &PlannerDocument::resultsChanged, this, &ParallelismGroup::showLayoutInfo);

@@ -5,9 +5,10 @@
 #include "ui/controls/control_group.h"
 
 class QCheckBox;
-class QLabel;
 
 namespace zp::ui {
+
+class WrappedText;
 
 class EditSpinBox;
 
@@ -28,7 +29,7 @@ private:
     QComboBox* pipeline_send_;
     QComboBox* ulysses_;
     QComboBox* expert_parallel_;
-    QLabel* layout_info_;
+    WrappedText* layout_info_;
 };
 
 }  // namespace zp::ui

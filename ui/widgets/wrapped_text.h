@@ -1,0 +1,44 @@
+#pragma once
+// Word-wrapped plain text, drawn as a word-wrapped QLabel draws it, that asks its parents to lay out
+// again only when its height changes. QLabel::setText always does (QLabelPrivate::updateLabel calls
+// updateGeometry), and the model and parallelism lines change on nearly every slider move: the
+// control panel's layouts ran each time (a twentieth of a slider change's instructions, bench_gui).
+// A widget with a fixed height never asks. Its layout's cached sizes for other widths are then
+// stale, so the first resize after such a change asks once (the window's width, a splitter).
+#include <QWidget>
+
+namespace zp::ui {
+
+class WrappedText : public QWidget {
+    Q_OBJECT
+public:
+    explicit WrappedText(QWidget* parent = nullptr);
+    void setText(const QString& text);
+    QString text() const { return text_; }
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
+private:
+    // QLabelPrivate::sizeForWidth: the size at `width`, or at QLabel's guessed width when negative.
+    QSize sizeForWidth(int width) const;
+
+    // The measurements, kept until the text, the font or the size limits change (a QLabel keeps its
+    // hints so too): the layouts ask them many times over while the window is built.
+    void forgetSizes() const;
+    void forgetSizesIfLimitsMoved() const;
+    QString text_;
+    mutable QSize hint_, least_hint_;                        // invalid: to be measured
+    mutable int measured_width_ = -1, measured_height_ = 0;  // the last heightForWidth
+    mutable QSize measured_least_, measured_most_;           // minimumSize() and maximumSize() then
+    mutable QMargins measured_margins_;
+    bool hints_stale_ = false;  // the text changed since the layout last read the sizes
+};
+
+}  // namespace zp::ui

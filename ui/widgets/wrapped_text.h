@@ -1,10 +1,11 @@
 #pragma once
-// Word-wrapped plain text, drawn as a word-wrapped QLabel draws it, that asks its parents to lay out
-// again only when its height changes. QLabel::setText always does (QLabelPrivate::updateLabel calls
-// updateGeometry), and the model and parallelism lines change on nearly every slider move: the
-// control panel's layouts ran each time (a twentieth of a slider change's instructions, bench_gui).
-// A widget with a fixed height never asks. Its layout's cached sizes for other widths are then
-// stale, so the first resize after such a change asks once (the window's width, a splitter).
+// Word-wrapped plain text, measured and drawn as a word-wrapped QLabel, that asks its parents to
+// lay out again only when its height at its width changes. QLabel::setText always does
+// (QLabelPrivate::updateLabel calls updateGeometry), and the model and parallelism lines change on
+// nearly every slider move: the control panel's layouts ran each time (bench_gui). Its size policy
+// has a height for a width, as a word-wrapped QLabel's; with a fixed height it never asks. After a
+// change it let pass, its layout's cached heights for other widths are stale, so the next resize
+// asks once.
 #include <QWidget>
 
 namespace zp::ui {
@@ -17,7 +18,6 @@ public:
     QString text() const { return text_; }
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
-    bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
 
 protected:

@@ -400,7 +400,7 @@ private slots:
 
     // Llama-3 8B at 128k tokens on 8 A100s: DDP's bar tops 4x the GPU's memory, but by less than the
     // headroom above the cap. Nothing is cut, so the legend has no "Axis cut" and each label stands on
-    // its bar's top; a 2T model on one GPU is cut, and says so.
+    // its bar's top; a 2T model on one GPU is cut, and says so; after it the legend keeps the entry's room.
     void memory_axis_cut_only_when_a_bar_is() {
         Scenario s = zp::test::preset_scenario("llama-3-8b", "a100-80gb", 8);
         s.training.seq_len = 131072;
@@ -431,6 +431,26 @@ private slots:
         QVERIFY(tallest() > view->plot()->yAxis->range().upper);
         QVERIFY(view->axisCut());
         QVERIFY(cutInLegend());
+        QVERIFY(view->legend()->held().isEmpty());
+
+        // Back and forth across the cut, as a slider drag does: after the first cut the entry's room
+        // is held while the axis is whole, so the plot stays where it is (ui/chart/legend_strip.h).
+        const QRect cut_geometry = view->plot()->geometry();
+        const Scenario cut_plan = s;
+        for (int i = 0; i < 2; ++i) {
+            w.document()->reset(zp::test::preset_scenario("llama-2-7b", "a100-80gb", 8));
+            w.flushPending();
+            QVERIFY(!view->axisCut());
+            QVERIFY(!cutInLegend());
+            QCOMPARE(view->legend()->held().size(), 1);
+            QCOMPARE(view->legend()->held().front().swatch, LegendStrip::Swatch::Break);
+            QCOMPARE(view->plot()->geometry(), cut_geometry);
+            w.document()->reset(cut_plan);
+            w.flushPending();
+            QVERIFY(cutInLegend());
+            QVERIFY(view->legend()->held().isEmpty());
+            QCOMPARE(view->plot()->geometry(), cut_geometry);
+        }
     }
 };
 

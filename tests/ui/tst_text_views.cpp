@@ -1,6 +1,7 @@
 // The small widgets the window uses instead of Qt's heavier defaults, checked on their own:
 // paragraph-by-paragraph text replacement ends with exactly the new text, and the legend
-// strip lays its entries out without overlap inside its width, wrapping when narrow, and wrapped
+// strip lays its entries out without overlap inside its width, wrapping when narrow, keeping the
+// room of an entry that comes and goes, and wrapped
 // text measures and draws as a word-wrapped QLabel while asking for a new layout only when its
 // height changes.
 #include "ui/chart/legend_strip.h"
@@ -78,6 +79,90 @@ private slots:
         for (int y = 0; y < image.height() && !drawn; ++y)
             for (int x = 0; x < image.width() && !drawn; ++x) drawn = image.pixelColor(x, y) != background;
         QVERIFY(drawn);
+    }
+
+    // clang-format off
+    void legend_keeps_the_room_of_a_held_entry_data() {
+        QTest::addColumn<QString>("width");  // of the strip
+        QTest::newRow("one row, room to spare") << "wide";
+        QTest::newRow("the held entry needs a row of its own") << "exactly the drawn entries";
+        QTest::newRow("several rows") << "narrow";
+    }
+    // clang-format on
+    // The axis-cut entry comes and goes as a slider moves: held, it keeps its room, so the strip's
+    // height and every drawn entry's place are the same whether it is drawn or not, nothing is
+    // laid out again when it appears, and an exported picture leaves its room out.
+    void legend_keeps_the_room_of_a_held_entry() {
+        QFETCH(QString, width);
+        const QList<LegendStrip::Entry> drawn{{QStringLiteral("Parameters"), Qt::blue},
+                                              {QStringLiteral("Gradients"), Qt::red},
+                                              {QStringLiteral("Optimizer states"), Qt::green},
+                                              {QStringLiteral("Peak reserved"), Qt::black, LegendStrip::Swatch::Outline}};
+        const QList<LegendStrip::Entry> cut{{QStringLiteral("Axis cut at 4x GPU memory"), Qt::black, LegendStrip::Swatch::Break}};
+        LegendStrip alone;
+        alone.setEntries(drawn);
+        QWidget parent;
+        auto* layout = new QVBoxLayout(&parent);
+        auto* held = new LegendStrip;
+        held->setEntries(drawn, cut);
+        layout->addWidget(held);
+        layout->addStretch();
+        LegendStrip shown;
+        shown.setEntries(drawn + cut);
+        const int w = width == QLatin1String("wide")     ? shown.sizeHint().width() + 100
+                      : width == QLatin1String("narrow") ? shown.minimumSizeHint().width()
+                                                         : alone.sizeHint().width();
+        if (width == QLatin1String("exactly the drawn entries"))
+            QVERIFY(shown.heightForWidth(w) > alone.heightForWidth(w));  // the case that made the plot jump
+
+        QCOMPARE(held->heightForWidth(w), shown.heightForWidth(w));
+        QCOMPARE(held->heightForWidth(w, LegendStrip::Room::DrawnOnly), alone.heightForWidth(w));
+        QCOMPARE(held->entries().size(), drawn.size());
+        const QMargins margins = layout->contentsMargins();
+        parent.resize(w + margins.left() + margins.right(), held->heightForWidth(w) + 200);
+        parent.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&parent));
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        QCOMPARE(held->width(), w);
+        shown.resize(w, shown.heightForWidth(w));
+        QCOMPARE(held->entryRects(), shown.entryRects().mid(0, drawn.size()));
+
+        // Held: its room is background. Drawn: something is there.
+        const auto inked = [](LegendStrip& strip, const QRect& r) {
+            const QImage image = strip.grab().toImage();
+            const QColor background = image.pixelColor(0, 0);
+            for (int y = r.top(); y <= r.bottom(); ++y)
+                for (int x = r.left(); x <= r.right(); ++x)
+                    if (image.pixelColor(x, y) != background) return true;
+            return false;
+        };
+        const QRect room = shown.entryRects().back();
+        QVERIFY(!inked(*held, room));
+        QVERIFY(inked(shown, room));
+
+        struct LayoutRequests : QObject {
+            int count = 0;
+            bool eventFilter(QObject*, QEvent* e) override {
+                if (e->type() == QEvent::LayoutRequest) ++count;
+                return false;
+            }
+        } requests;
+        parent.installEventFilter(&requests);
+        const int height = held->height();
+        held->setEntries(drawn + cut);
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        QCOMPARE(requests.count, 0);
+        QCOMPARE(held->height(), height);
+        QCOMPARE(held->entries().size(), drawn.size() + 1);
+        QVERIFY(inked(*held, room));
+        held->setEntries(drawn, cut);
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        QCOMPARE(requests.count, 0);
+        QVERIFY(!inked(*held, room));
+        // Another entry drawn is another layout.
+        held->setEntries(drawn + drawn, cut);
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        QVERIFY(requests.count > 0);
     }
 
     // clang-format off

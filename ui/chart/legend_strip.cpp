@@ -21,15 +21,21 @@ LegendStrip::LegendStrip(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
 }
 
-void LegendStrip::setEntries(const QList<Entry>& entries) {
-    const bool same = entries.size() == entries_.size() &&
-                      std::equal(entries.begin(), entries.end(), entries_.begin(), [](const Entry& a, const Entry& b) {
-                          return a.name == b.name && a.color == b.color && a.swatch == b.swatch;
-                      });
-    if (same) return;
+void LegendStrip::setEntries(const QList<Entry>& entries, const QList<Entry>& held) {
+    const auto same = [](const Entry& a, const Entry& b) { return a.name == b.name && a.color == b.color && a.swatch == b.swatch; };
+    const auto equal = [&same](const QList<Entry>& a, const QList<Entry>& b) {
+        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), same);
+    };
+    if (equal(entries, entries_) && equal(held, held_)) return;
+    // The same entries in the same order, one more or fewer of them drawn: the layout stands.
+    const QList<Entry> all = entries + held;
+    const bool same_room = equal(all, entries_ + held_);
     entries_ = entries;
-    entry_widths_.clear();
-    updateGeometry();
+    held_ = held;
+    if (!same_room) {
+        entry_widths_.clear();
+        updateGeometry();
+    }
     update();
 }
 
@@ -38,11 +44,12 @@ QColor LegendStrip::textColor() const { return palette().color(QPalette::Text); 
 int LegendStrip::rowHeight() const { return fontMetrics().height() + 4; }
 
 const QList<int>& LegendStrip::entryWidths() const {
-    if (entry_widths_.size() != entries_.size()) {
+    if (entry_widths_.size() != entries_.size() + held_.size()) {
         const QFontMetrics fm = fontMetrics();
         entry_widths_.clear();
-        for (const Entry& e : entries_)
-            entry_widths_.append(2 * fm.height() + kGap + fm.horizontalAdvance(e.name) + 3 * kGap);  // swatch, gap, name, space
+        for (const QList<Entry>* list : {&entries_, &held_})
+            for (const Entry& e : *list)
+                entry_widths_.append(2 * fm.height() + kGap + fm.horizontalAdvance(e.name) + 3 * kGap);  // swatch, gap, name, space
     }
     return entry_widths_;
 }
@@ -52,11 +59,12 @@ void LegendStrip::changeEvent(QEvent* e) {
     QWidget::changeEvent(e);
 }
 
-QList<QRect> LegendStrip::layoutFor(int width) const {
+QList<QRect> LegendStrip::layoutFor(int width, Room room) const {
     const int usable = std::max(1, width - 2 * kMargin);
     QList<QList<int>> rows{{}};
     int used = 0;
-    for (const int w : entryWidths()) {
+    const QList<int>& widths = entryWidths();
+    for (const int w : room == Room::WithHeld ? widths : widths.mid(0, entries_.size())) {
         if (!rows.back().isEmpty() && used + w > usable) {
             rows.append(QList<int>());
             used = 0;
@@ -79,14 +87,19 @@ QList<QRect> LegendStrip::layoutFor(int width) const {
     return rects;
 }
 
-int LegendStrip::heightForWidth(int width) const {
-    const QList<QRect> rects = layoutFor(width);
+int LegendStrip::heightForWidth(int width, Room room) const {
+    const QList<QRect> rects = layoutFor(width, room);
     return rects.isEmpty() ? 2 * kMargin + rowHeight() : rects.back().bottom() + 1 + kMargin;
 }
 
+int LegendStrip::heightForWidth(int width) const { return heightForWidth(width, Room::WithHeld); }
+
+// The width asked for is the drawn entries' (a held one's room is height kept, not width
+// claimed: the splitters share the window out as before); the least width fits every entry,
+// held ones too, so that one drawn later is never cut.
 QSize LegendStrip::sizeHint() const {
     int width = 2 * kMargin;
-    for (const int w : entryWidths()) width += w;
+    for (const int w : entryWidths().mid(0, entries_.size())) width += w;
     return {width, heightForWidth(width)};
 }
 
@@ -101,12 +114,12 @@ void LegendStrip::paintEvent(QPaintEvent*) {
     paintEntries(p, width());
 }
 
-void LegendStrip::paintEntries(QPainter& p, int width) const {
+void LegendStrip::paintEntries(QPainter& p, int width, Room room) const {
     p.save();
     p.setFont(font());
     p.setRenderHint(QPainter::Antialiasing);
     const int swatch_width = 2 * fontMetrics().height();
-    const QList<QRect> rects = layoutFor(width);
+    const QList<QRect> rects = layoutFor(width, room);
     for (int i = 0; i < entries_.size(); ++i) {
         const Entry& e = entries_[i];
         const QRect& r = rects[i];

@@ -24,8 +24,13 @@ public:
     };
 
     explicit LegendStrip(QWidget* parent = nullptr);
-    void setEntries(const QList<Entry>& entries);
+    // `entries` are drawn. `held` are entries that come and go as a slider moves (the axis cut):
+    // laid out after `entries` but not drawn, so that the strip keeps their room. When one appears
+    // it takes that room; without it the strip gained a row, and the plot beneath it jumped down
+    // by a row, every time a drag crossed the point where the axis is cut.
+    void setEntries(const QList<Entry>& entries, const QList<Entry>& held = {});
     const QList<Entry>& entries() const { return entries_; }
+    const QList<Entry>& held() const { return held_; }
     // The colour the names are drawn in (tests check its contrast with the background).
     QColor textColor() const;
 
@@ -33,11 +38,15 @@ public:
     QSize minimumSizeHint() const override;
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
+    // The room: the window keeps the held entries' room; an exported picture has no slider to
+    // move, and shows only what is drawn.
+    enum class Room { WithHeld, DrawnOnly };
+    int heightForWidth(int width, Room room) const;
     // Paints the entries laid out for `width` with `p` (the window, or an exported picture: the
     // same strokes on any device, so SVG and PDF keep them as vectors).
-    void paintEntries(QPainter& p, int width) const;
-    // Where each entry is drawn at the strip's width (tests check that none leaves it or meets another).
-    QList<QRect> entryRects() const { return layoutFor(width()); }
+    void paintEntries(QPainter& p, int width, Room room = Room::WithHeld) const;
+    // Where each drawn entry is at the strip's width (tests check that none leaves it or meets another).
+    QList<QRect> entryRects() const { return layoutFor(width(), Room::WithHeld).mid(0, entries_.size()); }
 
 protected:
     void paintEvent(QPaintEvent* e) override;
@@ -45,14 +54,15 @@ protected:
 
 private:
     // Entries in reading order at their natural widths, wrapped into rows that fit `width`;
-    // the space left in a row is shared out between its entries. One rectangle per entry.
-    QList<QRect> layoutFor(int width) const;
-    // Each entry's natural width, shaped once per entries and font: layout asks for them at every
-    // width the splitter tries (sizeHint, heightForWidth, paint).
+    // the space left in a row is shared out between its entries. One rectangle per entry laid
+    // out: the drawn ones, then (Room::WithHeld) the held ones.
+    QList<QRect> layoutFor(int width, Room room) const;
+    // Each entry's natural width, drawn then held, shaped once per entries and font: layout asks
+    // for them at every width the splitter tries (sizeHint, heightForWidth, paint).
     const QList<int>& entryWidths() const;
     int rowHeight() const;
 
-    QList<Entry> entries_;
+    QList<Entry> entries_, held_;
     mutable QList<int> entry_widths_;  // empty: to be measured
 };
 

@@ -49,7 +49,7 @@ PictureFormat pictureFormatForPath(const QString& path) {
 }
 
 QSize PlotPicture::sizeFor(int width, int plotHeight) const {
-    const int legend_height = legend && !legend->entries().isEmpty() ? legend->heightForWidth(width) : 0;
+    const int legend_height = legend && !legend->entries().isEmpty() ? legend->heightForWidth(width, LegendStrip::Room::DrawnOnly) : 0;
     return {width, legend_height + plotHeight};
 }
 
@@ -63,7 +63,7 @@ void PlotPicture::paint(QCPPainter& painter, const QRect& target) const {
     const int legend_height = sizeFor(target.width(), 0).height();
     painter.save();
     painter.translate(target.topLeft());
-    if (legend_height > 0) legend->paintEntries(painter, target.width());
+    if (legend_height > 0) legend->paintEntries(painter, target.width(), LegendStrip::Room::DrawnOnly);
     painter.translate(0, legend_height);
     plot->toPainter(&painter, target.width(), target.height() - legend_height);
     painter.restore();

@@ -92,10 +92,12 @@ void TimeView::updateLegend(bool waits_for_data) {
     QList<LegendStrip::Entry> entries = base_legend_;
     if (waits_for_data) entries.append({timePartName(TimePart::DataWait), timePartColor(TimePart::DataWait)});
     SetupBarChart::appendGhostLegend(entries, doc_->pins(), palette());
-    // A bar that runs off the top would otherwise read as the axis's maximum (the memory view says it alike).
-    if (axis_cut_)
-        entries.append({tr("Axis cut; bar labels give the times"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Break});
-    legend_->setEntries(entries);
+    // A bar that runs off the top would otherwise read as the axis's maximum (the memory view says it
+    // alike, and keeps the entry's room alike once the axis has been cut).
+    cut_room_kept_ = cut_room_kept_ || axis_cut_;
+    const QList<LegendStrip::Entry> cut{
+        {tr("Axis cut; bar labels give the times"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Break}};
+    legend_->setEntries(axis_cut_ ? entries + cut : entries, !axis_cut_ && cut_room_kept_ ? cut : QList<LegendStrip::Entry>());
 }
 
 // Offload-heavy setups can be 100x slower: the axis is capped at 4x the fastest fitting setup, but

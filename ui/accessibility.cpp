@@ -7,6 +7,7 @@
 #include "ui/qcustomplot_include.h"
 
 #include <QAbstractScrollArea>
+#include <QAccessible>
 #include <QCoreApplication>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -229,25 +230,80 @@ QString describePlot(QCustomPlot* plot, const QString& title) {
     return parts.join(QLatin1Char(' '));
 }
 
+namespace {
+// Whether assistive technology is connected, as the platform last announced it: its bridge calls
+// QPlatformAccessibility::setActive, which tells the activation observers (QAccessible::setActive;
+// QAccessible::isActive asks the platform, which the offscreen one lacks). Never deleted: Qt's
+// list of observers may be gone before a static's destructor could leave it.
+class ScreenReaderState : public QAccessible::ActivationObserver {
+public:
+    bool active = QAccessible::isActive();
+    void accessibilityActiveChanged(bool now) override { active = now; }
+};
+bool screenReaderActive() {
+    static ScreenReaderState* const state = [] {
+        auto* s = new ScreenReaderState;
+        QAccessible::installActivationObserver(s);
+        return s;
+    }();
+    return state->active || QAccessible::isActive();
+}
+
+// Describing a plot reads every bar and point back from it and formats them: 3-4% of a slider
+// change (callgrind, bench_gui), for a text that only assistive technology reads. While none is
+// connected a replot marks the text stale; when one connects, the activation observer brings
+// every stale text up to date before it can be read.
+class PlotDescriber : public QObject, public QAccessible::ActivationObserver {
+public:
+    PlotDescriber(QCustomPlot* plot, QString title)
+        : QObject(plot),
+          plot_(plot),
+          title_(std::move(title)),
+          view_(plot->parentWidget()),
+          legend_(view_ ? view_->findChild<LegendStrip*>() : nullptr) {
+        screenReaderActive();  // its observer listens from the first plot on
+        QAccessible::installActivationObserver(this);
+        connect(plot, &QCustomPlot::afterReplot, this, [this] {
+            if (screenReaderActive()) describe();
+            else stale_ = true;
+        });
+        describe();
+    }
+    ~PlotDescriber() override { QAccessible::removeActivationObserver(this); }
+    PlotDescriber(const PlotDescriber&) = delete;
+    PlotDescriber& operator=(const PlotDescriber&) = delete;
+    void accessibilityActiveChanged(bool active) override {
+        if (active && stale_) describe();
+    }
+
+private:
+    void describe() {
+        stale_ = false;
+        const QString text = describePlot(plot_, title_);
+        if (text != plot_->accessibleDescription()) plot_->setAccessibleDescription(text);
+        if (view_ && text != view_->accessibleDescription()) view_->setAccessibleDescription(text);
+        if (!legend_) return;
+        QStringList names;
+        for (const LegendStrip::Entry& e : legend_->entries()) names << e.name;
+        const QString entries = names.join(QStringLiteral(", "));
+        if (entries != legend_->accessibleDescription()) legend_->setAccessibleDescription(entries);
+    }
+
+    QCustomPlot* plot_;
+    QString title_;
+    QWidget* view_;
+    LegendStrip* legend_;
+    bool stale_ = false;
+};
+}  // namespace
+
 void describeForScreenReaders(QCustomPlot* plot, const QString& title) {
     plot->setAccessibleName(title);
     plot->setFocusPolicy(Qt::StrongFocus);  // the context-menu key opens its Export menu
     QWidget* view = plot->parentWidget();
     nameIfUnnamed(view, title);
-    LegendStrip* legend = view ? view->findChild<LegendStrip*>() : nullptr;
-    nameIfUnnamed(legend, tr("%1 legend").arg(title));
-    const auto update = [plot, title, legend, view] {
-        const QString text = describePlot(plot, title);
-        if (text != plot->accessibleDescription()) plot->setAccessibleDescription(text);
-        if (view && text != view->accessibleDescription()) view->setAccessibleDescription(text);
-        if (!legend) return;
-        QStringList names;
-        for (const LegendStrip::Entry& e : legend->entries()) names << e.name;
-        const QString entries = names.join(QStringLiteral(", "));
-        if (entries != legend->accessibleDescription()) legend->setAccessibleDescription(entries);
-    };
-    QObject::connect(plot, &QCustomPlot::afterReplot, plot, update);
-    update();
+    nameIfUnnamed(view ? view->findChild<LegendStrip*>() : nullptr, tr("%1 legend").arg(title));
+    new PlotDescriber(plot, title);
 }
 
 namespace {

@@ -2,8 +2,8 @@
 // Keyboard and screen readers (every control reachable by Tab, every plot readable as text),
 // applied to a finished window from outside its widgets, so each view stays about what it draws:
 //   - every plot is named and described as text for screen readers, from the numbers it plots
-//     (its bars and curves, read back from the plot after each replot, so the text cannot
-//     disagree with the picture);
+//     (its bars and curves, read back from the plot after each replot while a screen reader is
+//     active, or when one becomes active, so the text cannot disagree with the picture);
 //   - the custom widgets and the controls the form labels name carry accessible names;
 //   - Tab visits the controls in the order they are laid out, top to bottom, then the views;
 //     plots take focus so the context-menu key opens their Export menu; text boxes pass Tab on;
@@ -25,7 +25,9 @@ namespace zp::ui {
 // "Memory per GPU. GiB per GPU: DDP 153.2, ZeRO-1 52.1, ...".
 QString describePlot(QCustomPlot* plot, const QString& title);
 
-// Names the plot `title` and keeps its accessible description equal to describePlot().
+// Names the plot `title` and keeps its accessible description equal to describePlot(): after
+// each replot while assistive technology is active (QAccessible::isActive), else when it becomes
+// active.
 void describeForScreenReaders(QCustomPlot* plot, const QString& title);
 
 // A bar plot operated from the keyboard as by clicks: Left and Right (Home, End) on the focused

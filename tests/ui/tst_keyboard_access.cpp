@@ -22,6 +22,7 @@
 
 #include "tests/ui/offscreen.h"
 
+#include <QAccessible>
 #include <QDoubleSpinBox>
 #include <QGroupBox>
 #include <QLabel>
@@ -29,6 +30,7 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
@@ -328,9 +330,12 @@ private slots:
             if (p->isVisible()) QVERIFY2(!p->accessibleDescription().isEmpty(), qPrintable(focus_name(p)));
     }
 
-    // The memory plot's text names each setup with the GiB its bar stacks up to, and follows edits.
+    // The memory plot's text names each setup with the GiB its bar stacks up to, and follows edits
+    // (while a screen reader is connected: QAccessible::isActive, set here as its bridge sets it).
     void plot_description_carries_its_numbers() {
         MainWindow w(MainWindow::Ephemeral);
+        QAccessible::setActive(true);
+        const auto inactive = qScopeGuard([] { QAccessible::setActive(false); });
         w.show();
         const auto check = [&w](QString* described) {
             w.flushPending();
@@ -363,6 +368,30 @@ private slots:
             const QCPGraph* g = w.scalingView()->plot()->graph(i);
             if (g->visible() && !g->name().isEmpty()) QVERIFY2(scaling.contains(g->name() + QStringLiteral(" (")), qPrintable(scaling));
         }
+    }
+
+    // Without a screen reader a replot leaves the text as it was (describing is a few percent of a
+    // slider change); one connecting brings it up to date before it can read it.
+    void plot_description_waits_for_a_screen_reader() {
+        QVERIFY(!QAccessible::isActive());
+        MainWindow w(MainWindow::Ephemeral);
+        w.show();
+        w.flushPending();
+        QAccessible::setActive(true);
+        const auto inactive = qScopeGuard([] { QAccessible::setActive(false); });
+        const QString before = w.memoryView()->plot()->accessibleDescription();
+        QVERIFY2(before.contains(QLatin1Char(',')), qPrintable(before));  // the bars' numbers, not just the title
+        QAccessible::setActive(false);
+        Scenario s = w.document()->scenario();
+        s.training.seq_len *= 2;
+        w.document()->edit(s, QStringLiteral("seq"));
+        w.flushPending();
+        QCOMPARE(w.memoryView()->plot()->accessibleDescription(), before);
+        QAccessible::setActive(true);
+        const QString after = w.memoryView()->plot()->accessibleDescription();
+        QVERIFY(after != before);
+        QVERIFY(after.startsWith(QStringLiteral("Memory per GPU.")));
+        QCOMPARE(w.memoryView()->accessibleDescription(), after);
     }
 };
 

@@ -15,6 +15,17 @@
 
 using namespace zp::ui;
 
+namespace {
+// Counts the layout requests a widget receives: one per time its layout is asked to run again.
+struct LayoutRequests : QObject {
+    int count = 0;
+    bool eventFilter(QObject*, QEvent* e) override {
+        if (e->type() == QEvent::LayoutRequest) ++count;
+        return false;
+    }
+};
+}  // namespace
+
 class TestTextViews : public QObject {
     Q_OBJECT
 private slots:
@@ -140,13 +151,7 @@ private slots:
         QVERIFY(!inked(*held, room));
         QVERIFY(inked(shown, room));
 
-        struct LayoutRequests : QObject {
-            int count = 0;
-            bool eventFilter(QObject*, QEvent* e) override {
-                if (e->type() == QEvent::LayoutRequest) ++count;
-                return false;
-            }
-        } requests;
+        LayoutRequests requests;
         parent.installEventFilter(&requests);
         const int height = held->height();
         held->setEntries(drawn + cut);
@@ -215,13 +220,7 @@ private slots:
         parent.show();
         QVERIFY(QTest::qWaitForWindowExposed(&parent));
         for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
-        struct LayoutRequests : QObject {
-            int count = 0;
-            bool eventFilter(QObject*, QEvent* e) override {
-                if (e->type() == QEvent::LayoutRequest) ++count;
-                return false;
-            }
-        } requests;
+        LayoutRequests requests;
         parent.installEventFilter(&requests);
         const int one_line = wrapped->height();
 

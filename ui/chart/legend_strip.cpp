@@ -39,6 +39,12 @@ void LegendStrip::setEntries(const QList<Entry>& entries, const QList<Entry>& he
     update();
 }
 
+void LegendStrip::setEntries(const QList<Entry>& entries, const Entry& occasional, bool shown) {
+    occasional_shown_ = occasional_shown_ || shown;
+    if (shown) setEntries(entries + QList<Entry>{occasional});
+    else setEntries(entries, occasional_shown_ ? QList<Entry>{occasional} : QList<Entry>());
+}
+
 QColor LegendStrip::textColor() const { return palette().color(QPalette::Text); }
 
 int LegendStrip::rowHeight() const { return fontMetrics().height() + 4; }

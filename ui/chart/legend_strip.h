@@ -29,6 +29,10 @@ public:
     // it takes that room; without it the strip gained a row, and the plot beneath it jumped down
     // by a row, every time a drag crossed the point where the axis is cut.
     void setEntries(const QList<Entry>& entries, const QList<Entry>& held = {});
+    // `entries`, then `occasional` (the axis cut) drawn while `shown`; once it has been shown, its
+    // room is held while it is not, so a drag back and forth across it moves the plot once, not at
+    // every crossing. Not before: a plot that never shows it keeps the row.
+    void setEntries(const QList<Entry>& entries, const Entry& occasional, bool shown);
     const QList<Entry>& entries() const { return entries_; }
     const QList<Entry>& held() const { return held_; }
     // The colour the names are drawn in (tests check its contrast with the background).
@@ -63,6 +67,7 @@ private:
     int rowHeight() const;
 
     QList<Entry> entries_, held_;
+    bool occasional_shown_ = false;    // the occasional entry has been drawn: its room is held since
     mutable QList<int> entry_widths_;  // empty: to be measured
 };
 

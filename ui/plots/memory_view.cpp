@@ -109,13 +109,11 @@ void MemoryView::setLegend(bool withFrozen, bool axisCut) {
     // The dashed line, named here: beside the capacity's axis label it widened the axis and squeezed the bars.
     entries.append({tr("Usable: GPU less headroom"), capacityColor(palette()), LegendStrip::Swatch::Dashed});
     SetupBarChart::appendGhostLegend(entries, doc_->pins(), palette());
-    // Once the axis has been cut, the entry's room is held while it is whole again, so a drag back and
-    // forth across the cut moves the plot once, not at every crossing (LegendStrip::setEntries). Not
-    // before: a plan that is never cut keeps the row for its plot.
-    cut_room_kept_ = cut_room_kept_ || axisCut;
-    const QList<LegendStrip::Entry> cut{
-        {tr("Axis cut at 4x GPU memory; bar labels give the peaks"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Break}};
-    legend_->setEntries(axisCut ? entries + cut : entries, !axisCut && cut_room_kept_ ? cut : QList<LegendStrip::Entry>());
+    // Its room kept once the axis has been cut (LegendStrip::setEntries): a drag across the cut moves the plot once.
+    legend_->setEntries(
+        entries,
+        {tr("Axis cut at 4x GPU memory; bar labels give the peaks"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Break},
+        axisCut);
 }
 
 double MemoryView::sliceGib(int slice, int bar) const {

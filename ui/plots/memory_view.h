@@ -76,7 +76,6 @@ private:
     QCPBars* frozen_ = nullptr;
     bool frozen_in_legend_ = false;
     bool cut_in_legend_ = false;  // the legend says the axis is cut (at 4x GPU memory)
-    bool cut_room_kept_ = false;  // the axis has been cut once: the legend keeps that entry's room since
     // The step's peak reserved per setup: hatched behind the slices (visible where the peak rises
     // above them) and a dashed outline in front (visible where it is below their top).
     QCPBars* peak_fill_ = nullptr;

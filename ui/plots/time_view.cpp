@@ -93,11 +93,9 @@ void TimeView::updateLegend(bool waits_for_data) {
     if (waits_for_data) entries.append({timePartName(TimePart::DataWait), timePartColor(TimePart::DataWait)});
     SetupBarChart::appendGhostLegend(entries, doc_->pins(), palette());
     // A bar that runs off the top would otherwise read as the axis's maximum (the memory view says it
-    // alike, and keeps the entry's room alike once the axis has been cut).
-    cut_room_kept_ = cut_room_kept_ || axis_cut_;
-    const QList<LegendStrip::Entry> cut{
-        {tr("Axis cut; bar labels give the times"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Break}};
-    legend_->setEntries(axis_cut_ ? entries + cut : entries, !axis_cut_ && cut_room_kept_ ? cut : QList<LegendStrip::Entry>());
+    // alike); its room kept once the axis has been cut, as there.
+    legend_->setEntries(
+        entries, {tr("Axis cut; bar labels give the times"), palette().color(QPalette::WindowText), LegendStrip::Swatch::Break}, axis_cut_);
 }
 
 // Offload-heavy setups can be 100x slower: the axis is capped at 4x the fastest fitting setup, but

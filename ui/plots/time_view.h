@@ -69,7 +69,6 @@ private:
     static double axisCapSeconds(const Overview& o, double top);  // how high the axis goes before cutting bars
     double label_cap_seconds_ = 0;                                // the labels stand at most this high (the axis cap)
     bool axis_cut_ = false;                                       // a bar runs past the top of the axis: the legend says so
-    bool cut_room_kept_ = false;                                  // the axis has been cut once: the legend keeps that entry's room since
     int widest_tokens_ = 0;                                       // pixels of the widest tokens/s line
     QList<LegendStrip::Entry> base_legend_;                       // the parts; each pin's entry follows them
 };

@@ -6,17 +6,31 @@ Written from docs/design.md §4 (memory) and §5 (step time), nccl-tests doc/PER
 swap buffers -- never from the C++ sources, and never by printing what the code returns. Run it to
 see the numbers the tests hold as literals:
 
-  tst_step_time.cpp      nccl_tests_times, hand_computed_step        ("collectives", "steps")
-  tst_memory_model.cpp   hand_computed_breakdown                     ("memory breakdowns")
-  tst_overview.cpp       scaling_series and the fallback bars        ("overview scaling")
+  tst_step_time.cpp      nccl_tests_times                            ("collectives")
+  tst_memory_model.cpp   hand_computed_breakdown                     ("the slices' formulas")
   tst_host_memory.cpp    phases, nvme, pinned rounding               ("host RAM over a run")
+  tst_step_timeline.cpp  the ZeRO-3 reuse distance (H12)             ("step timeline")
+  tst_finetune.cpp       LoRA and QLoRA counts                       ("LoRA and QLoRA")
   tst_model_spec.cpp     preset counts and largest modules           ("model presets")
+
+Every figure a test holds is printed through hold(test, value); `--check ROOT` then finds each in
+its test file under ROOT/tests/core as a numeric literal outside comments, to the precision the
+literal is written with (CTest runs it: structure.hand_calculations). A figure the tests no longer
+hold fails the check: drop it here, or put the literal back in the test.
 
 When a test and this script disagree, decide which one is wrong from the sources above; do not
 copy the code's output into either.
 """
+import re
+import sys
 from math import ceil, floor
 GiB = 2**30
+
+# (test file, what, value) for every figure a test holds as a literal: --check finds each there.
+HELD = []
+def hold(test, what, value):
+    HELD.append((test, what, value))
+    return value
 
 # ---- GPT-2 124M (HF openai-community/gpt2 config.json): published count and largest module
 L, h, a, V, pos = 12, 768, 12, 50257, 1024
@@ -34,85 +48,8 @@ def ring(kind, S, N, B_GBps):
 
 print("== collectives: S = 1e9 bytes, bus bandwidth 100 GB/s")
 for N in (1, 2, 3, 8, 64):
-    print(N, repr(ring('allreduce', 1e9, N, 100)), repr(ring('rs', 1e9, N, 100)))
-
-def flops(P_matmul, layers, hid, seq, tokens, ckpt):
-    # docs/design.md §5 / Kaplan 2.1 / Korthikanti Eq. 7: 6 P T + 12 L h s T; full recompute adds one layer forward.
-    layer_forward = 2 * (P_matmul - V*hid) * tokens + 4 * layers * hid * seq * tokens
-    model = 6 * P_matmul * tokens + 12 * layers * hid * seq * tokens
-    hw = model + (layer_forward if ckpt == 'full' else 0)
-    return model, hw
-
-# One optimizer step (docs/design.md §5). Where the design leaves a choice to "a documented fraction" or a
-# setting, the documented planner assumption is used and named: 30 us per bucketed launch and 80%
-# of backward (2/3 of compute) for overlap (core/model/scenario.h Assumptions); the per-stage overlap
-# windows (stage 0 none, stage 1 the last micro step's backward, stage 2 the reduce-scatter only,
-# stage 3 all of compute) are the modelling choices stated in the comments of
-# core/time/step_time.cpp, so these rows pin those choices rather than derive them from a paper.
-# Offload: ZeRO-Offload Sec. 3.3 (16-bit gradients down every micro step, 16-bit params up once),
-# CPU Adam at 4.5e9 params/s per node (ZeRO-Offload Table 4), NVMe states read and written.
-def step(row):
-    nodes, g, stage, oo, op, overlap = row['nodes'], row['g'], row['stage'], row['oo'], row['op'], row['overlap']
-    N = nodes * g; n = nodes
-    seq, micro, glob = 1024, row['micro'], 64
-    G = glob // (micro * N); assert G * micro * N == glob
-    T = glob * seq
-    P = P_gpt2
-    P_matmul = P - pos * h          # everything but the position lookup table (wte is the tied LM head)
-    model, hw = flops(P_matmul, L, h, seq, T, row.get('ckpt', 'none'))
-    peak, mfu = 312e12, 0.45
-    compute = hw / (N * peak * mfu)
-    intra, inter_gbit, pcie = 300.0, 1600.0, 32.0
-    B = intra if nodes == 1 else min(intra, inter_gbit / 8 / g)
-    S = 2 * P                       # bf16 bytes
-    bucket = 2e8
-    launches = ceil(P / bucket)
-    lat = 30e-6
-    if stage in (0, 1):
-        total = ring('allreduce', S, N, B); coll = launches
-    elif stage == 2:
-        rs = ring('rs', S * G, N, B)
-        total = rs + ring('ag', S, N, B); coll = G * launches + launches
-    else:
-        total = ring('rs', S * G, N, B) + ring('ag', 2 * S * G, N, B)
-        coll = G * (launches + 2 * ceil(P / 5e7))
-    if N > 1: total += coll * lat
-    window = 0.0
-    if overlap and N > 1:
-        back = compute * 2 / 3
-        if stage == 1: window = 0.8 * back / G
-        elif stage == 2: window = min(0.8 * back, ring('rs', S * G, N, B))
-        elif stage == 3: window = 0.8 * compute
-    comm = max(0.0, total - window)
-    off = 0.0
-    if oo != 'none':
-        part = P / N
-        off += (2 * part * G + 2 * part) / (pcie * 1e9)
-        off += (P / n) / 4.5e9
-        if oo == 'nvme': off += 2 * (8 + 8) * P / n / (6e9)
-    if op != 'none':
-        off += 4 * (P / N) * G / (pcie * 1e9)
-        if op == 'nvme': off += (4 * P / n * G + 2 * P / n) / 6e9
-    sec = compute + comm + off
-    tps = T / sec
-    mfu_out = model / sec / N / 312e12
-    gpu_hours = 1e12 / tps * N / 3600
-    return dict(G=G, T=T, model=model, hw=hw, compute=compute, comm_total=total, comm=comm, offload=off,
-                seconds=sec, tps=tps, mfu=mfu_out, gpu_hours=gpu_hours, B=B, launches=launches)
-
-print("== steps, GPT-2 124M, seq 1024, global batch 64 (R1-R5 are the rows of hand_computed_step)")
-rows = {
- 'R1 1x8 ZeRO-2 overlap off': dict(nodes=1, g=8, stage=2, oo='none', op='none', overlap=False, micro=4),
- 'R2 1x8 ZeRO-2 overlap on': dict(nodes=1, g=8, stage=2, oo='none', op='none', overlap=True, micro=4),
- 'R3 2x8 DDP': dict(nodes=2, g=8, stage=0, oo='none', op='none', overlap=False, micro=4),
- 'R4 1x1 ZeRO-2+CPU full recompute': dict(nodes=1, g=1, stage=2, oo='cpu', op='none', overlap=True, micro=4, ckpt='full'),
- 'R5 1x8 ZeRO-3+NVMe': dict(nodes=1, g=8, stage=3, oo='nvme', op='nvme', overlap=True, micro=8),
-}
-for k, r in rows.items():
-    out = step(r)
-    print(k)
-    for f in ('G','model','hw','B','launches','compute','comm_total','comm','offload','seconds','tps','mfu','gpu_hours'):
-        print('   ', f, repr(out[f]))
+    print(N, repr(hold('tst_step_time.cpp', f'all-reduce on {N}', ring('allreduce', 1e9, N, 100))),
+          repr(hold('tst_step_time.cpp', f'reduce-scatter on {N}', ring('rs', 1e9, N, 100))))
 
 print("== the slices' formulas (the step timeline's inputs), GPT-2 124M, seq 1024, bf16 AdamW, DeepSpeed convention, buckets 2e8")
 def acts(s, b, ckpt, flash):
@@ -138,7 +75,7 @@ def mem(name, nodes, g, stage, oo, op, micro, ckpt, flash, overlap=True):
     cpu = max(host_run(P, Lp, g, n, stage, oo, op, factor=tensor_factor(768, 12, 12, 3072, 50257, 12, N, 2, fused_qkv=True)).values())
     print(name)
     for k, v in dict(params=params, grads=grads, opt=opt, act=act, buf=buf, cpu=cpu).items():
-        print('   ', k, repr(v))
+        print('   ', k, repr(hold('tst_memory_model.cpp', f'{name.split()[0]} {k}', v)))
 
 print("== host RAM over a run, per node (docs/design.md §4.6): DeepSpeed v0.19.6 allocations, transformers from_pretrained")
 # Read from DeepSpeed's stage_1_and_2.py / stage3.py / swap_tensor, transformers' modeling_utils.py and
@@ -216,46 +153,35 @@ for name, args in [
     ('H10 llama-2-70b 1x8 ZeRO-3 both nvme, zero.Init', dict(P=68_976_648_192, Lp=32000 * 8192, g=8, n=1, stage=3, oo='nvme', op='nvme')),
     ('H11 llama-2-70b 1x8 ZeRO-2 cpu, pinned, 16-bit low-mem load, gas 4 (flattening on the host)', dict(P=68_976_648_192, Lp=32000 * 8192, g=8, n=1, stage=2, oo='cpu', op='none', load16=True, lowmem=True, gas=4,
                                                 factor=tensor_factor(8192, 64, 8, 28672, 32000, 80, 1, 2, gated=True))),
+    ('H13 t5-3b 1x1 ZeRO-3 opt nvme (the advice for H1 on a 48 GiB node)', H13 := dict(P=P_t5_3b, Lp=Lp_t5_3b, g=1, n=1, stage=3, oo='nvme', op='none', gpu_gib=24.0)),
 ]:
-    print(name, {k: repr(v) for k, v in host_run(**args).items()})
+    phases = host_run(**args)
+    # tst_host_memory holds every phase of H1-H10; of H11 the two the flattening decides; of H13
+    # the peak the advice names (and its NVMe in GiB, below).
+    held = {'H11': ('initialize', 'training'), 'H13': ('save',)}.get(name.split()[0], phases.keys())
+    print(name, {k: repr(hold('tst_host_memory.cpp', f'{name.split()[0]} {k}', v) if k in held else v) for k, v in phases.items()})
+print('H13 NVMe per node:', hold('tst_host_memory.cpp', 'H13 NVMe, GiB', round(host_run(**H13)['nvme'] / GiB, 1)), 'GiB')
 f70 = tensor_factor(8192, 64, 8, 28672, 32000, 80, 8, 2, gated=True)
 print('H9 llama-2-70b 1x8 ZeRO-3 cpu both, pinned (tst_recommender)', f70,
       {k: repr(v / 2**40) + ' TiB' for k, v in host_run(P=68_976_648_192, Lp=32000 * 8192, g=8, n=1, stage=3, oo='cpu', op='cpu', factor=f70).items()})
-print('GPT-2 per-tensor factor, 16 parts:', repr(tensor_factor(768, 12, 12, 3072, 50257, 12, 16, 2, fused_qkv=True)))
+print('GPT-2 per-tensor factor, 16 parts:', repr(hold('tst_host_memory.cpp', 'GPT-2 per-tensor factor', tensor_factor(768, 12, 12, 3072, 50257, 12, 16, 2, fused_qkv=True))))
 
 mem('M1 1x8 ZeRO-2 micro 1 no recompute no flash', 1, 8, 2, 'none', 'none', 1, 'none', False)
 mem('M2 1x8 ZeRO-3 micro 2 full recompute flash', 1, 8, 3, 'none', 'none', 2, 'full', True)
 mem('M3 2x8 ZeRO-3+CPU both, micro 4 selective', 2, 8, 3, 'cpu', 'cpu', 4, 'selective', False)
 mem('M4 1x1 DDP micro 1 none flash', 1, 1, 0, 'none', 'none', 1, 'none', True)
 
-print("== overview scaling, GPT-2 124M, seq 1024, no flash, buckets 2e8 + overlap, per-GPU total = 1.1 x allocated + 1 GiB")
-def states(stage, N, P=P_gpt2):
-    if stage == 0: return 20 * P
-    if stage == 1: return 4 * P + 16 * P / N
-    if stage == 2: return 2 * P + 18 * P / N
-    return 18 * P / N
-def bufs(stage):
-    return {0: 2 * 2e8, 1: 2 * 4e8 * 4.5, 2: 2 * 4e8 * 4.5, 3: 4 * Lp_gpt2 + 2 * 5e7 + 2 * 2e8}[stage]
-def total(stage, N, act):
-    return 1.1 * (states(stage, N) + act + bufs(stage)) + GiB
+print("== activations, GPT-2 124M, seq 1024 (tests/core/tst_memory_model.cpp)")
 # transformers' gelu_new (activations.py NewGELUActivation: 0.5 * x * (1.0 + torch.tanh(...))): autograd
 # keeps tanh's output, 1 + tanh and 0.5 * x, three 16-bit tensors of 4h per token a layer more.
-print('gelu_new extra, micro 1: none', L * 1024 * 3 * 2 * 4 * h, 'full (one layer)', 1024 * 3 * 2 * 4 * h)
-a_none_1 = acts(1024, 1, 'none', False)
-a_full_1 = acts(1024, 1, 'full', False)
-a_none_3 = acts(1024, 3, 'none', False)
-print('acts micro1 none', a_none_1, 'micro1 full', a_full_1, 'micro3 none', a_none_3)
-for st in range(4):
-    print('micro 1 none stage', st, [(N, repr(total(st, N, a_none_1))) for N in (1, 8, 4096)])
-for st in range(4):
-    print('micro 1 full stage', st, [(N, repr(total(st, N, a_full_1))) for N in (1, 8, 4096)])
-print('micro 3 none, 8 GPUs: DDP', repr(total(0, 8, a_none_3)), 'ZeRO-3', repr(total(3, 8, a_none_3)))
-# ZeRO-3 + CPU optimizer and params (no model states on the GPU), micro 1 none:
-print('fallback ZeRO-3+CPU micro1 none', repr(1.1 * (a_none_1 + bufs(3)) + GiB), 'DDP', repr(total(0, 8, a_none_1)))
+print('gelu_new extra, micro 1: none', hold('tst_memory_model.cpp', 'gelu_new extra, no recompute', L * 1024 * 3 * 2 * 4 * h),
+      'full (one layer)', hold('tst_memory_model.cpp', 'gelu_new extra, full recompute', 1024 * 3 * 2 * 4 * h))
+print('acts micro1 none', hold('tst_memory_model.cpp', 'activations, micro 1, no recompute', acts(1024, 1, 'none', False)))
 
 print("== step timeline (tests/core/tst_step_timeline.cpp)")
 P7 = 6738415616
-print('torch AdamW temporary, LLaMA-7B ZeRO-2 on 8:', 4 * P7 / 8, 'bytes =', round(4 * P7 / 8 / GiB, 2), 'GiB (the trace: 3.14 GiB)')
+print('torch AdamW temporary, LLaMA-7B ZeRO-2 on 8:', 4 * P7 / 8, 'bytes =',
+      hold('tst_step_timeline.cpp', 'torch AdamW temporary, GiB', round(4 * P7 / 8 / GiB, 2)), 'GiB (the trace: 3.14 GiB)')
 for N in (8, 64):
     print('ZeRO-1/2 start-up on', N, ': fp32 gradient zeros 4P/N =', 4 * P7 / N, ', weights + master + moments 2P + 12P/N =', 2 * P7 + 12 * P7 / N)
 P13 = 13015864320
@@ -268,17 +194,18 @@ print("== LoRA and QLoRA parameter counts (tests/core/tst_finetune.cpp)")
 # A Linear(in, out) with a rank-r adapter adds r x (in + out) (lora_A r x in, lora_B out x r, no bias).
 h, f, L = 4096, 11008, 32                                     # Llama-2 7B
 P7 = 6_738_415_616
-print('llama-2-7b r8 q,v', L * 2 * 8 * (h + h), 'all', P7 + L * 2 * 8 * (h + h))
-print('llama-2-7b r16 all-linear', L * 16 * (4 * 2 * h + 3 * (h + f)))
-print('llama-2-7b r16 attention', L * 4 * 16 * 2 * h)
-print('llama-2-7b r64 all-linear (QLoRA)', L * 64 * (4 * 2 * h + 3 * (h + f)))
+def lora(what, count): return hold('tst_finetune.cpp', what, count)
+print('llama-2-7b r8 q,v', lora('llama-2-7b r8 q,v', L * 2 * 8 * (h + h)), 'all', lora('llama-2-7b r8 q,v with the base', P7 + L * 2 * 8 * (h + h)))
+print('llama-2-7b r16 all-linear', lora('llama-2-7b r16 all-linear', L * 16 * (4 * 2 * h + 3 * (h + f))))
+print('llama-2-7b r16 attention', lora('llama-2-7b r16 attention', L * 4 * 16 * 2 * h))
+print('llama-2-7b r64 all-linear (QLoRA)', lora('llama-2-7b r64 all-linear', L * 64 * (4 * 2 * h + 3 * (h + f))))
 lin = L * (4 * h * h + 3 * h * f)
-print('llama-2-7b quantised linear weights', lin, 'rest', P7 - lin, 'nf4 bytes', lin * 0.5 + (P7 - lin) * 2,
-      'absmax dq', lin * (1 / 64 + 4 / (64 * 256)))
-print('mixtral r8 all-linear', 32 * 8 * (2 * 4096 + 2 * (4096 + 1024) + 2 * 4096) + 32 * 8 * (4096 + 8) + 32 * 8 * 8 * 3 * (4096 + 14336))
-print('mt0-large r8 q,v', (24 + 48) * 2 * 8 * (1024 + 1024))
-print('gpt2 r8 c_attn', 12 * 8 * (768 + 2304), 'r4 c_proj (both)', 12 * 4 * (768 + 768) + 12 * 4 * (3072 + 768))
-print('llama-2-7b block', 4 * h * h + 3 * h * f + 2 * h, 'embedding', 32000 * h)
+print('llama-2-7b quantised linear weights', lora('llama-2-7b quantised linear weights', lin), 'rest', lora('llama-2-7b the rest', P7 - lin),
+      'nf4 bytes', lin * 0.5 + (P7 - lin) * 2, 'absmax dq', lin * (1 / 64 + 4 / (64 * 256)))
+print('mixtral r8 all-linear', lora('mixtral r8 all-linear', 32 * 8 * (2 * 4096 + 2 * (4096 + 1024) + 2 * 4096) + 32 * 8 * (4096 + 8) + 32 * 8 * 8 * 3 * (4096 + 14336)))
+print('mt0-large r8 q,v', lora('mt0-large r8 q,v', (24 + 48) * 2 * 8 * (1024 + 1024)))
+print('gpt2 r8 c_attn', lora('gpt2 r8 c_attn', 12 * 8 * (768 + 2304)), 'r4 c_proj (both)', lora('gpt2 r4 c_proj', 12 * 4 * (768 + 768) + 12 * 4 * (3072 + 768)))
+print('llama-2-7b block', lora('llama-2-7b block', 4 * h * h + 3 * h * f + 2 * h), 'embedding', lora('llama-2-7b embedding', 32000 * h))
 
 print("== model presets (tests/core/tst_model_spec.cpp)")
 # Every preset's count, module by module as transformers builds the model from its config.json
@@ -338,21 +265,22 @@ known = {'llama-3.1-8b': 8_030_261_248, 'llama-3.1-70b': 70_553_706_496, 'llama-
 for name, n in known.items():
     assert presets[name] == n, (name, presets[name], n)
 for name, n in presets.items():
-    print(f'{name:18} {n}')
+    print(f'{name:18} {hold("tst_model_spec.cpp", name, n)}')
 # DeepSeek-V2 (deepseek-ai/DeepSeek-V2 config.json): the compressed query (q_lora_rank 1536), for the
 # deepseek_v2 importer's row: 60 layers of 5120, 128 heads, vocabulary 102400, dense MLP 12288 in the
 # first layer, then 160 routed experts of 1536 (6 per token) and 2 shared.
-print('deepseek-v2 (236B)', deepseek_v2(60, 5120, 128, 102400, 12288, 1536, 160, 2, 1, 1536, 512, 128, 64, 128))
+print('deepseek-v2 (236B)', hold('tst_model_spec.cpp', 'deepseek-v2', deepseek_v2(60, 5120, 128, 102400, 12288, 1536, 160, 2, 1, 1536, 512, 128, 64, 128)))
 # Largest single modules (DeepSpeed's largest layer).
-print('largest: phi-3-medium gate_up_proj', 5120 * 2 * 17920, '> embedding', 32064 * 5120)
-print('largest: llama-3.1-405b embedding', 128256 * 16384, '> gate_proj', 16384 * 53248)
-print('largest: deepseek-v2-lite embedding', 102400 * 2048, '> dense gate_proj', 2048 * 10944)
-print('largest: mixtral-8x22b embedding', 32000 * 6144, '> expert w1', 6144 * 16384)
+def largest(what, numel): return hold('tst_model_spec.cpp', 'largest module of ' + what, numel)
+print('largest: phi-3-medium gate_up_proj', largest('phi-3-medium', 5120 * 2 * 17920), '> embedding', 32064 * 5120)
+print('largest: llama-3.1-405b embedding', largest('llama-3.1-405b', 128256 * 16384), '> gate_proj', 16384 * 53248)
+print('largest: deepseek-v2-lite embedding', largest('deepseek-v2-lite', 102400 * 2048), '> dense gate_proj', 2048 * 10944)
+print('largest: mixtral-8x22b embedding', largest('mixtral-8x22b', 32000 * 6144), '> expert w1', 6144 * 16384)
 att = 16 * ((2048 + 3072) + (2048 + 576) + (512 + 4096) + (2048 + 2048)) * 27
 dense = 16 * 3 * (2048 + 10944)
 experts = 26 * 64 * 3 * 16 * (2048 + 1408)
 shared = 26 * 3 * 16 * (2048 + 2 * 1408)
-print('deepseek-v2-lite r16 all-linear', att, dense, experts, shared, att + dense + experts + shared)
+print('deepseek-v2-lite r16 all-linear', att, dense, experts, shared, hold('tst_finetune.cpp', 'deepseek-v2-lite r16 all-linear', att + dense + experts + shared))
 
 # H12 ZeRO-3 keeps gathered what it reuses within stage3_max_reuse_distance (1e9 numel):
 # partitioned_param_coordinator.py __params_to_release looks ahead along the trace of one forward
@@ -379,7 +307,53 @@ for name, lin, V_, h_, L_, passes in [('gpt2', gpt2_linears, 50257, 768, 12, 2),
                                       ('llama-3.2-1b', llama32_1b_linears, 128256, 2048, 16, 2),
                                       ('llama-3.2-1b full recompute', llama32_1b_linears, 128256, 2048, 16, 3),
                                       ('llama-2-70b', llama2_70b_linears, 32000, 8192, 80, 2), ('llama-3-8b', llama3_8b_linears, 128256, 4096, 32, 2)]:
-    print('H12 retained at the loss,', name, repr(retained_at_loss(lin, V_, h_, L_, passes)))
+    kept = retained_at_loss(lin, V_, h_, L_, passes)
+    print('H12 retained at the loss,', name, repr(hold('tst_step_timeline.cpp', 'H12 ' + name, kept) if kept else kept))
 gpt2_xl_linears = 1600 * 3 * 1600 + 1600 * 1600 + 2 * 1600 * 6400
-print('H12 retained at the loss, gpt2-xl', repr(retained_at_loss(gpt2_xl_linears, 50257, 1600, 48, 2)))
-print('H12 retained at the loss, gpt2-xl as Megatron', repr(retained_at_loss(gpt2_xl_linears, 50257, 1600, 48, 2, head_hooks=1)))
+print('H12 retained at the loss, gpt2-xl', repr(hold('tst_step_timeline.cpp', 'H12 gpt2-xl', retained_at_loss(gpt2_xl_linears, 50257, 1600, 48, 2))))
+print('H12 retained at the loss, gpt2-xl as Megatron',
+      repr(hold('tst_step_timeline.cpp', 'H12 gpt2-xl as Megatron', retained_at_loss(gpt2_xl_linears, 50257, 1600, 48, 2, head_hooks=1))))
+
+
+# ---- --check ROOT: every held figure is a numeric literal of its test (comments stripped).
+NUMBER = re.compile(r"(?<![\w.'])(\d[\d']*(?:\.\d*)?(?:[eE][+-]?\d+)?)")
+
+def literals(path):
+    """The numeric literals of a C++ file outside comments, as written (digit separators dropped)."""
+    with open(path, encoding='utf-8') as f:
+        code = re.sub(r'//[^\n]*|/\*.*?\*/', ' ', f.read(), flags=re.S)
+    return [m.group(1).replace("'", '') for m in NUMBER.finditer(code)]
+
+def significant_digits(text):
+    mantissa = text.lower().partition('e')[0]
+    return len(mantissa.replace('.', '').lstrip('0').rstrip('0') or '0') if '.' in mantissa else len(mantissa.lstrip('0'))
+
+def written_as(literal, value):
+    """`literal` is `value` to the precision it is written with, and says at least as much of it as
+    three significant digits (or all of a shorter figure's): 0.0175 holds 0.0175, 3.14 holds
+    3.1378..., 3 holds neither."""
+    mantissa, _, exponent = literal.lower().partition('e')
+    decimals = len(mantissa.partition('.')[2])
+    try:
+        step = 10.0 ** ((int(exponent) if exponent else 0) - decimals)
+        x = float(literal)
+    except (ValueError, OverflowError):
+        return False
+    if significant_digits(literal) < min(3, significant_digits(repr(float(value)))):
+        return False
+    return abs(x - value) <= step / 2 * (1 + 1e-9) + abs(value) * 1e-15
+
+def check(root):
+    missing, files = [], {}
+    for test, what, value in HELD:
+        if test not in files:
+            files[test] = literals(f'{root}/tests/core/{test}')
+        if not any(written_as(t, value) for t in files[test]):
+            missing.append(f'{test}: {what} = {value!r} is not a literal there')
+    for line in missing:
+        print('MISSING', line)
+    print(f'{len(HELD) - len(missing)} of {len(HELD)} hand-calculated figures found in the {len(files)} tests that hold them')
+    return 1 if missing else 0
+
+if len(sys.argv) == 3 and sys.argv[1] == '--check':
+    sys.exit(check(sys.argv[2]))

@@ -1,7 +1,8 @@
 // The window's one-call summary (core/search/overview.cpp): the bars are the seven overview setups
 // in their fixed order, and the recommended one where it is another; when the plan or the batch split is invalid the bars fall back to plain
-// estimates; the scaling series run 1, 2, 4 ... 4096 GPUs for stages 0-3. Literal per-GPU totals
-// for GPT-2 124M are worked out by hand in tests/hand_calculations.py.
+// estimates; the scaling series run 1, 2, 4 ... 4096 GPUs for stages 0-3. Each point is the
+// estimate of the plan at that count (the step's peak, which tst_step_timeline and
+// tst_memory_model pin with hand-computed figures), and its model states are the stage's formula.
 #include "core/memory/memory_model.h"
 #include "core/memory/step_timeline.h"
 #include "core/presets/model_presets.h"
@@ -222,10 +223,8 @@ private slots:
     // A fixed micro batch of 3 with the automatic global batch: the search raises the batch to 72
     // (3 x 3 x 8) as the step does, so there is a plan (until 2026-11-29 it refused that 64 does not
     // split, and the bars fell back to the scenario as given). Each bar is its setup at micro batch 3,
-    // 3 accumulation steps. Activations at micro batch 3:
-    // 3 x 1,387,763,712 = 4,163,291,136; DDP 1.1 x (20P + 4,163,291,136 + 4e8) + 2^30 = 8,831,037,849.6;
-    // ZeRO-3 1.1 x (18P/8 + 4,163,291,136 + 654,389,504) + 2^30 = 6,681,179,052.8. The scaling curves
-    // keep micro batch 3 (auto is off), so DDP's is flat at the same 8,831,037,849.6.
+    // 3 accumulation steps, and what must fit is that setup's estimate. The scaling curves keep micro
+    // batch 3 (auto is off), so DDP's is flat.
     void fixed_micro_batch_plans_at_the_raised_batch() {
         Scenario s = gpt2_on_8();
         s.training.global_batch = 0;

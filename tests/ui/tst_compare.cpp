@@ -101,6 +101,8 @@ private slots:
         QCOMPARE(t->rowCount(), static_cast<int>(metrics.size()));
         QCOMPARE(t->columnCount(), 4);
         QCOMPARE(t->horizontalHeaderItem(2)->text(), QString::fromStdString(doc->pins()[0].pin.name));
+        // Wiring, not values: each cell is the core's metric_text of its column's figures
+        // (core.tst_plan_compare holds what metric_text prints).
         int differing = 0;
         for (int r = 0; r < t->rowCount(); ++r) {
             const CompareMetric m = metrics[static_cast<std::size_t>(r)];

@@ -56,7 +56,9 @@ QByteArray readAll(const QString& path) {
 
 std::string gib(double bytes) { return format_fixed(bytes_to_gib(bytes), 2); }
 
-// One compare row's figures, formatted with the core's functions, in the report's column order.
+// One compare row's figures, formatted with the core's functions, in the report's column order:
+// the tests that use it check wiring (the report shows these figures in this order), not values
+// (core.tst_plan_compare and the format tests hold those).
 std::vector<std::string> expectedFigures(const Candidate& c) {
     const MemoryBreakdown& m = c.memory;
     std::vector<std::string> figures;

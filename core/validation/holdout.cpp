@@ -148,23 +148,32 @@ std::string generation_of(const MeasuredCase& c) { return gpu_time_traits(c.scen
 // `calibrate` fits a run by, which divides every compute term (attention, the memory-bound
 // kernels, the optimizer) and so re-fitted another quantity under the constant's name (until
 // 2026-11-28: the Volta re-fit read 0.505 where the GEMM efficiency that fits is 0.51-0.52).
-MeasuredCase scaled(const MeasuredCase& c, RefitKnob knob, double k) {
-    MeasuredCase out = c;
+// `out` takes the knob's assumption at k times `base`'s (out is base, or a copy of it that differs
+// at most in other knobs' fields): the re-fits set a factor on their one working copy of the rows
+// instead of copying every row for each factor they try.
+void set_scaled(MeasuredCase& out, const MeasuredCase& base, RefitKnob knob, double k) {
     Assumptions& a = out.scenario.assumptions;
+    const Assumptions& b = base.scenario.assumptions;
     switch (knob) {
-    case RefitKnob::GemmEfficiency: a.gemm_efficiency_scale *= k; break;
+    case RefitKnob::GemmEfficiency: a.gemm_efficiency_scale = b.gemm_efficiency_scale * k; break;
     // Only a run that names an older kernel than FlashAttention-2 has a share to turn.
     case RefitKnob::TritonFlashShare:
-        if (a.flash_attention_scale != 1.0) a.flash_attention_scale *= k;
+        if (b.flash_attention_scale != 1.0) a.flash_attention_scale = b.flash_attention_scale * k;
         break;
-    case RefitKnob::HostSecondsPerKernel: a.host_seconds_per_kernel *= k; break;
-    case RefitKnob::Zero3HookSecondsPerModule: a.zero3_hook_seconds_per_module *= k; break;
-    case RefitKnob::AllocatorCached: a.allocator.cached *= k; break;
-    case RefitKnob::AllocatorCachedZero3: a.allocator_zero3.cached *= k; break;
-    case RefitKnob::AllocatorCachedActivations: a.allocator_activations.cached *= k; break;
+    case RefitKnob::HostSecondsPerKernel: a.host_seconds_per_kernel = b.host_seconds_per_kernel * k; break;
+    case RefitKnob::Zero3HookSecondsPerModule: a.zero3_hook_seconds_per_module = b.zero3_hook_seconds_per_module * k; break;
+    case RefitKnob::AllocatorCached: a.allocator.cached = b.allocator.cached * k; break;
+    case RefitKnob::AllocatorCachedZero3: a.allocator_zero3.cached = b.allocator_zero3.cached * k; break;
+    case RefitKnob::AllocatorCachedActivations: a.allocator_activations.cached = b.allocator_activations.cached * k; break;
     case RefitKnob::None: break;
     }
-    return out;
+}
+
+// The rows one representable case gives (validate_cases' for it).
+std::vector<CaseResult> case_rows(const MeasuredCase& c) {
+    std::vector<CaseResult> rows;
+    append_case_rows(c, rows);
+    return rows;
 }
 
 // The factors a re-fit searches between (best_scale).
@@ -184,22 +193,28 @@ bool refits_row(const FittedConstant& k, const MeasuredCase& c) {
     if (!k.refitted() || !c.not_representable.empty()) return false;
     if (!(k.reserve_constant() ? is_reserve(c.measurement.quantity) : is_step_time(c.measurement.quantity))) return false;
     if (k.knob == RefitKnob::GemmEfficiency) return generation_of(c) == k.generation;
-    const std::vector<CaseResult> base = validate_cases({c}).rows;
+    const std::vector<CaseResult> base = case_rows(c);
     if (base.empty()) return false;
+    MeasuredCase at_end = c;
     for (const double end : {kScaleLow, kScaleHigh}) {
-        const std::vector<CaseResult> moved = validate_cases({scaled(c, k.knob, end)}).rows;
+        set_scaled(at_end, c, k.knob, end);
+        const std::vector<CaseResult> moved = case_rows(at_end);
         if (!moved.empty() && std::abs(std::log(moved.front().ratio / base.front().ratio)) >= std::log1p(kMovesRow)) return true;
     }
     return false;
 }
 
-// The mean |ln(predicted / measured)| of the rows with the knob at k. The mean, not the median: a
-// median is flat between rows and jumps across them, so one row more moved Volta's fit from 0.493
-// to 0.51 (the second set's V100 row joining its 29 rows); the mean moves with every row a little.
-double misfit(const std::vector<MeasuredCase>& rows, RefitKnob knob, double k) {
-    std::vector<MeasuredCase> cases;
-    for (const MeasuredCase& c : rows) cases.push_back(scaled(c, knob, k));
-    const std::vector<CaseResult> results = validate_cases(std::move(cases)).rows;
+// The mean |ln(predicted / measured)| of the rows with the knob at k (set on `work`, the rows'
+// working copy). The mean, not the median: a median is flat between rows and jumps across them, so
+// one row more moved Volta's fit from 0.493 to 0.51 (the second set's V100 row joining its 29
+// rows); the mean moves with every row a little.
+double misfit(const std::vector<MeasuredCase>& rows, std::vector<MeasuredCase>& work, RefitKnob knob, double k) {
+    std::vector<CaseResult> results;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!rows[i].not_representable.empty()) continue;
+        set_scaled(work[i], rows[i], knob, k);
+        append_case_rows(work[i], results);
+    }
     double sum = 0;
     for (const CaseResult& r : results) sum += std::abs(std::log(r.ratio));
     return results.empty() ? 0.0 : sum / static_cast<double>(results.size());
@@ -208,11 +223,12 @@ double misfit(const std::vector<MeasuredCase>& rows, RefitKnob knob, double k) {
 // The factor in [1/3, 3] with the least misfit: a log grid, then a finer one around its best point
 // (the absolute values have kinks, so no derivative is used). Ties keep the factor nearest 1.
 double best_scale(const std::vector<MeasuredCase>& rows, RefitKnob knob) {
+    std::vector<MeasuredCase> work = rows;
     const auto search = [&](double lo, double hi, int steps) {
         double best = 1, best_misfit = INFINITY;
         for (int i = 0; i <= steps; ++i) {
             const double k = std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / steps);
-            const double m = misfit(rows, knob, k);
+            const double m = misfit(rows, work, knob, k);
             if (m < best_misfit - 1e-12 || (std::abs(m - best_misfit) <= 1e-12 && std::abs(std::log(k)) < std::abs(std::log(best)))) {
                 best = k;
                 best_misfit = m;
@@ -255,10 +271,9 @@ std::vector<double> joint_factors(const std::vector<RefitConstant>& rcs, const s
             std::vector<MeasuredCase> rows;
             for (const MeasuredCase* c : rcs[j].rows) {
                 if (!left_out.empty() && source_key(c->source) == left_out) continue;
-                MeasuredCase x = *c;
+                MeasuredCase& x = rows.emplace_back(*c);
                 for (std::size_t i = 0; i < rcs.size(); ++i)
-                    if (i != j && rcs[i].moves(c)) x = scaled(x, rcs[i].constant->knob, f[i]);
-                rows.push_back(std::move(x));
+                    if (i != j && rcs[i].moves(c)) set_scaled(x, x, rcs[i].constant->knob, f[i]);
             }
             f[j] = rows.empty() ? 1.0 : best_scale(rows, rcs[j].constant->knob);
         }
@@ -317,20 +332,20 @@ HoldoutReport validate_holdout(const std::vector<MeasuredCase>& cases, const std
     for (const MeasuredCase& c : cases) {
         if (!c.not_representable.empty()) continue;
         const std::string key = source_key(c.source);
-        const std::vector<CaseResult> in = validate_cases({c}).rows;
+        const std::vector<CaseResult> in = case_rows(c);
         MeasuredCase held_out = c;
         bool moved = false;
         std::string refitted;
         for (const RefitConstant& rc : refittable) {
             auto it = scale_without.find({rc.constant->name, key});
             if (it == scale_without.end() || !rc.moves(&c)) continue;
-            held_out = scaled(held_out, rc.constant->knob, it->second);
+            set_scaled(held_out, held_out, rc.constant->knob, it->second);
             moved = moved || it->second != 1;
             refitted += (refitted.empty() ? "" : "; ") + rc.constant->name + " " + format_compact(rc.constant->value) + " -> " +
                         format_compact(rc.constant->value * it->second);
         }
         if (!moved) refitted.clear();
-        const std::vector<CaseResult> out = moved ? validate_cases({held_out}).rows : in;
+        const std::vector<CaseResult> out = moved ? case_rows(held_out) : in;
         std::string not_refitted;
         if (auto it = not_refitted_by_source.find(key); it != not_refitted_by_source.end())
             for (const FittedConstant* f : it->second)

@@ -229,11 +229,11 @@ std::optional<FineTune> finetune_from_text(const std::string& text) {
 std::optional<ZeroPlusPlus> zeropp_from_text(std::string_view assumptions) {
     const std::string a = lower(assumptions);
     ZeroPlusPlus z;
-    static const std::regex hpz(R"((?:zero_hpz_partition_size|hpz)\s*[=:]?\s*(\d+))");
+    static const std::regex hpz(R"((?:zero_hpz_partition_size|hpz)\s*[=:]?\s*(\d+))"), qwz(R"(\bqwz\b)"), qgz(R"(\bqgz\b)");
     std::smatch m;
     if (std::regex_search(a, m, hpz)) z.hpz_partition_size = std::max<std::int64_t>(1, std::stoll(m[1].str()));
-    z.quantized_weights = contains(a, "zero_quantized_weights true") || std::regex_search(a, std::regex(R"(\bqwz\b)"));
-    z.quantized_gradients = contains(a, "zero_quantized_gradients true") || std::regex_search(a, std::regex(R"(\bqgz\b)"));
+    z.quantized_weights = contains(a, "zero_quantized_weights true") || std::regex_search(a, qwz);
+    z.quantized_gradients = contains(a, "zero_quantized_gradients true") || std::regex_search(a, qgz);
     if (!z.any()) return std::nullopt;
     return z;
 }
@@ -969,6 +969,7 @@ std::vector<MeasuredCase> parse_measured_runs(std::string_view json_text, const 
         throw InputError(source_name + ": expected an object with a 'cases' array");
     const auto applied = facts ? apply_source_facts(doc, *facts) : std::map<std::string, std::vector<std::string>>{};
     std::vector<MeasuredCase> cases;
+    cases.reserve(doc["cases"].size());
     for (std::size_t i = 0; i < doc["cases"].size(); ++i) {
         cases.push_back(case_from_json(doc["cases"][i], i, source_name));
         if (auto it = applied.find(cases.back().id); it != applied.end()) cases.back().from_source = it->second;

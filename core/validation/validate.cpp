@@ -86,41 +86,42 @@ double deepspeed_host_estimate(const Scenario& s) {
 
 }  // namespace
 
+void append_case_rows(const MeasuredCase& c, std::vector<CaseResult>& rows) {
+    if (c.measurement.quantity == Quantity::Fit) {
+        for (const FitCheck& f : c.measurement.fit_checks) rows.push_back(fit_row(c, f));
+        return;
+    }
+    CaseResult r;
+    r.id = c.id;
+    r.kind = c.measurement.kind;
+    r.quantity = c.measurement.quantity;
+    r.measured = c.measurement.value;
+    if (r.quantity == Quantity::Allocated || r.quantity == Quantity::Reserved || r.quantity == Quantity::NvidiaSmi) {
+        const MemoryBreakdown m = estimate_memory(c.scenario);
+        r.predicted = predicted_gpu_bytes(m, r.quantity);
+        r.phase = m.peak.phase;
+    } else if (r.quantity == Quantity::HostRam) {
+        const MemoryBreakdown m = estimate_memory(c.scenario);
+        r.predicted = m.cpu_bytes_per_node;
+        r.host_phase = m.host.peak_phase;
+        if (c.host_training_window) {
+            r.host_phase = HostPhase::Training;
+            r.predicted = m.host.moment(HostPhase::Training).bytes.total();
+        }
+        r.deepspeed_estimate = deepspeed_host_estimate(c.scenario);
+    } else {
+        r.predicted = predicted_value(c);
+    }
+    r.ratio = r.predicted / r.measured;
+    r.ok = std::abs(r.ratio - 1) <= quantity_info(r.quantity).tolerance;
+    rows.push_back(r);
+}
+
 ValidationReport validate_cases(std::vector<MeasuredCase> cases) {
     ValidationReport report;
     for (const MeasuredCase& c : cases) {
-        if (!c.not_representable.empty()) {
-            report.not_representable.push_back({c.id, c.not_representable});
-            continue;
-        }
-        if (c.measurement.quantity == Quantity::Fit) {
-            for (const FitCheck& f : c.measurement.fit_checks) report.rows.push_back(fit_row(c, f));
-            continue;
-        }
-        CaseResult r;
-        r.id = c.id;
-        r.kind = c.measurement.kind;
-        r.quantity = c.measurement.quantity;
-        r.measured = c.measurement.value;
-        if (r.quantity == Quantity::Allocated || r.quantity == Quantity::Reserved || r.quantity == Quantity::NvidiaSmi) {
-            const MemoryBreakdown m = estimate_memory(c.scenario);
-            r.predicted = predicted_gpu_bytes(m, r.quantity);
-            r.phase = m.peak.phase;
-        } else if (r.quantity == Quantity::HostRam) {
-            const MemoryBreakdown m = estimate_memory(c.scenario);
-            r.predicted = m.cpu_bytes_per_node;
-            r.host_phase = m.host.peak_phase;
-            if (c.host_training_window) {
-                r.host_phase = HostPhase::Training;
-                r.predicted = m.host.moment(HostPhase::Training).bytes.total();
-            }
-            r.deepspeed_estimate = deepspeed_host_estimate(c.scenario);
-        } else {
-            r.predicted = predicted_value(c);
-        }
-        r.ratio = r.predicted / r.measured;
-        r.ok = std::abs(r.ratio - 1) <= quantity_info(r.quantity).tolerance;
-        report.rows.push_back(r);
+        if (!c.not_representable.empty()) report.not_representable.push_back({c.id, c.not_representable});
+        else append_case_rows(c, report.rows);
     }
     // Groups in the order of the quantity table, each once.
     for (const QuantityInfo& info : quantity_table()) {

@@ -66,5 +66,8 @@ struct ValidationReport {
 };
 
 ValidationReport validate_cases(std::vector<MeasuredCase> cases);
+// The rows one representable case gives (validate_cases' rows for it: one per fit check, else
+// one), appended to `rows`: what the holdout's re-fits read case by case, without a report.
+void append_case_rows(const MeasuredCase& c, std::vector<CaseResult>& rows);
 
 }  // namespace zp::validation

@@ -103,17 +103,17 @@ void bucket_order_holds(Scenario x, int i) {
             const MemoryPeaks peaks = memory_peaks(x, memo);
             const double bytes = peak[overlap][k] = peaks.gpu_required_bytes;
             const double below = std::max(k > 0 ? peak[overlap][k - 1] : 0.0, overlap ? peak[false][k] : 0.0);
-            QVERIFY2(bytes >= below, qPrintable(QStringLiteral("scenario %1 (stage %2, %3): a %4-element bucket (overlap %5) peaks at "
-                                                               "%6 bytes, a smaller bucket or no overlap at %7")
-                                                    .arg(i)
-                                                    .arg(x.zero.stage)
-                                                    .arg(QString::fromStdString(layout_words(x)))
-                                                    .arg(sizes[k])
-                                                    .arg(overlap)
-                                                    .arg(bytes)
-                                                    .arg(below)));
+            ZP_VERIFY2(bytes >= below, qPrintable(QStringLiteral("scenario %1 (stage %2, %3): a %4-element bucket (overlap %5) peaks at "
+                                                                 "%6 bytes, a smaller bucket or no overlap at %7")
+                                                      .arg(i)
+                                                      .arg(x.zero.stage)
+                                                      .arg(QString::fromStdString(layout_words(x)))
+                                                      .arg(sizes[k])
+                                                      .arg(overlap)
+                                                      .arg(bytes)
+                                                      .arg(below)));
             const SetupRefusal now = check_fit(x, peaks).refusal;
-            QVERIFY2(!refusal || *refusal == now, qPrintable(QStringLiteral("scenario %1: a bucket changes the refusal").arg(i)));
+            ZP_VERIFY2(!refusal || *refusal == now, qPrintable(QStringLiteral("scenario %1: a bucket changes the refusal").arg(i)));
             refusal = now;
         }
 }
@@ -130,7 +130,7 @@ private slots:
         constexpr int kScenarios = 100000;
         const int shards = std::max(1, qEnvironmentVariableIntValue("ZP_ROBUSTNESS_SHARDS"));
         const int shard = qEnvironmentVariableIntValue("ZP_ROBUSTNESS_SHARD");
-        QVERIFY2(shard >= 0 && shard < shards, "ZP_ROBUSTNESS_SHARD must be 0 to ZP_ROBUSTNESS_SHARDS - 1");
+        ZP_VERIFY2(shard >= 0 && shard < shards, "ZP_ROBUSTNESS_SHARD must be 0 to ZP_ROBUSTNESS_SHARDS - 1");
         const int first = kScenarios / shards * shard, last = shard == shards - 1 ? kScenarios : first + kScenarios / shards;
         std::mt19937_64 rng(20261122);
         int checked = 0, plans = 0, compared = 0, layouts_compared = 0;
@@ -141,11 +141,11 @@ private slots:
             const MemoryBreakdown m = estimate_memory(s);
             for (double v : {m.params_bytes, m.gradients_bytes, m.optimizer_states_bytes, m.activations_bytes, m.buffers_bytes,
                              m.cuda_context_bytes, m.allocator_cache_bytes, m.cpu_bytes_per_node, m.nvme_bytes_per_node})
-                QVERIFY2(sane(v), qPrintable(QStringLiteral("scenario %1: a slice is %2").arg(i).arg(v)));
-            QVERIFY2(sane(m.total_bytes()), qPrintable(QStringLiteral("scenario %1: the total is %2").arg(i).arg(m.total_bytes())));
+                ZP_VERIFY2(sane(v), qPrintable(QStringLiteral("scenario %1: a slice is %2").arg(i).arg(v)));
+            ZP_VERIFY2(sane(m.total_bytes()), qPrintable(QStringLiteral("scenario %1: the total is %2").arg(i).arg(m.total_bytes())));
             // The step's peak: finite, ordered (allocated <= required; the reserve holds at least
             // what is allocated), and the fit decided on it.
-            QVERIFY2(sane(m.peak_allocated_bytes) && m.peak_allocated_bytes > 0, qPrintable(QStringLiteral("scenario %1").arg(i)));
+            ZP_VERIFY2(sane(m.peak_allocated_bytes) && m.peak_allocated_bytes > 0, qPrintable(QStringLiteral("scenario %1").arg(i)));
             QVERIFY(m.peak_required_bytes >= m.peak_allocated_bytes + m.cuda_context_bytes);
             QVERIFY(m.peak_reserved_bytes >= m.peak_allocated_bytes + m.cuda_context_bytes);
             QCOMPARE(check_fit(s, m).gpu, m.peak_required_bytes <= usable_gpu_bytes(s));
@@ -156,15 +156,15 @@ private slots:
                 Scenario x = s;
                 MemoryMemo memo;
                 const MemoryPeaks peaks = memory_peaks(x, memo);
-                QVERIFY2(peaks.gpu_required_bytes == m.peak_required_bytes, qPrintable(QStringLiteral("scenario %1").arg(i)));
+                ZP_VERIFY2(peaks.gpu_required_bytes == m.peak_required_bytes, qPrintable(QStringLiteral("scenario %1").arg(i)));
                 if (check_fit(s, m).gpu)
-                    QVERIFY2(
+                    ZP_VERIFY2(
                         peaks.cpu_bytes_per_node == m.cpu_bytes_per_node && peaks.nvme_bytes_per_node == m.nvme_bytes_per_node,
                         qPrintable(
                             QStringLiteral("scenario %1: host %2 / %3").arg(i).arg(peaks.cpu_bytes_per_node).arg(m.cpu_bytes_per_node)));
                 if (s.parallel.pipeline <= 1) {
                     const double cut = memory_peaks(x, memo, 0.0).gpu_required_bytes;
-                    QVERIFY2(cut == m.peak_required_bytes, qPrintable(QStringLiteral("scenario %1: %2").arg(i).arg(cut)));
+                    ZP_VERIFY2(cut == m.peak_required_bytes, qPrintable(QStringLiteral("scenario %1: %2").arg(i).arg(cut)));
                 }
             }
             // The search's least-memory bucket (recommender.cpp kLeastMemoryBucket): on the
@@ -189,20 +189,20 @@ private slots:
             // MFU counts attention whole (Korthikanti Eq. 7, as published MFUs do) while flash attention
             // runs half of it under a causal mask (compute_time.cpp): at long sequences it can pass 1,
             // never 1 / kCausalAttentionShare.
-            QVERIFY2(std::isfinite(t.seconds) && t.seconds > 0 && std::isfinite(t.tokens_per_second) && t.mfu > 0 &&
-                         t.mfu <= 1 / compute_model::kCausalAttentionShare,
-                     qPrintable(QStringLiteral("scenario %1: %2 s, MFU %3 (%4, seq %5, flash %6)")
-                                    .arg(i)
-                                    .arg(t.seconds)
-                                    .arg(t.mfu)
-                                    .arg(QString::fromStdString(s.model.name))
-                                    .arg(s.training.seq_len)
-                                    .arg(s.training.flash_attention)));
+            ZP_VERIFY2(std::isfinite(t.seconds) && t.seconds > 0 && std::isfinite(t.tokens_per_second) && t.mfu > 0 &&
+                           t.mfu <= 1 / compute_model::kCausalAttentionShare,
+                       qPrintable(QStringLiteral("scenario %1: %2 s, MFU %3 (%4, seq %5, flash %6)")
+                                      .arg(i)
+                                      .arg(t.seconds)
+                                      .arg(t.mfu)
+                                      .arg(QString::fromStdString(s.model.name))
+                                      .arg(s.training.seq_len)
+                                      .arg(s.training.flash_attention)));
             // The search's bound on a line of candidates: no setup, bucket or overlap runs faster.
-            QVERIFY2(step_seconds_lower_bound(s) <= t.seconds, qPrintable(QStringLiteral("scenario %1: bound %2 s above the step's %3 s")
-                                                                              .arg(i)
-                                                                              .arg(step_seconds_lower_bound(s))
-                                                                              .arg(t.seconds)));
+            ZP_VERIFY2(step_seconds_lower_bound(s) <= t.seconds, qPrintable(QStringLiteral("scenario %1: bound %2 s above the step's %3 s")
+                                                                                .arg(i)
+                                                                                .arg(step_seconds_lower_bound(s))
+                                                                                .arg(t.seconds)));
             // The search skips a bucket whose line has a bucket no smaller, under the same
             // overlap_comm, that could not win (recommender.cpp never_faster): more launches never
             // shorten a step.
@@ -214,13 +214,14 @@ private slots:
                     b.zero.reduce_bucket_elems = b.zero.allgather_bucket_elems = elems;
                     b.zero.overlap_comm = overlap;
                     const double seconds = estimate_step(b).seconds;
-                    QVERIFY2(seconds >= larger_bucket_seconds,
-                             qPrintable(QStringLiteral("scenario %1: a %2-element bucket (overlap %3) steps in %4 s, a larger one in %5 s")
-                                            .arg(i)
-                                            .arg(elems)
-                                            .arg(overlap)
-                                            .arg(seconds)
-                                            .arg(larger_bucket_seconds)));
+                    ZP_VERIFY2(
+                        seconds >= larger_bucket_seconds,
+                        qPrintable(QStringLiteral("scenario %1: a %2-element bucket (overlap %3) steps in %4 s, a larger one in %5 s")
+                                       .arg(i)
+                                       .arg(elems)
+                                       .arg(overlap)
+                                       .arg(seconds)
+                                       .arg(larger_bucket_seconds)));
                     larger_bucket_seconds = seconds;
                 }
             }
@@ -232,7 +233,7 @@ private slots:
                     QVERIFY(p.best.fit.all());
                     const Scenario e = with_candidate(s, p.best);
                     const LintResult r = lint_ds_config(deepspeed_config_text(e), s.cluster.world_size());
-                    QVERIFY2(!r.has_errors(), qPrintable(QString::fromStdString(diagnostics_json(r).dump())));
+                    ZP_VERIFY2(!r.has_errors(), qPrintable(QString::fromStdString(diagnostics_json(r).dump())));
                 } else {
                     QVERIFY(!p.suggestions.empty());
                 }
@@ -303,7 +304,7 @@ private slots:
             }
         }
         QVERIFY(failed);
-        QVERIFY2(QString::fromStdString(message).contains(QStringLiteral("cannot write")), message.c_str());
+        ZP_VERIFY2(QString::fromStdString(message).contains(QStringLiteral("cannot write")), message.c_str());
         QCOMPARE(QString::fromStdString(read_text_file(path)), QString::fromStdString(before));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), qsizetype(1));
     }

@@ -204,14 +204,13 @@ bool refits_row(const FittedConstant& k, const MeasuredCase& c) {
     return false;
 }
 
-// The mean |ln(predicted / measured)| of the rows with the knob at k (set on `work`, the rows'
-// working copy). The mean, not the median: a median is flat between rows and jumps across them, so
-// one row more moved Volta's fit from 0.493 to 0.51 (the second set's V100 row joining its 29
-// rows); the mean moves with every row a little.
+// The mean |ln(predicted / measured)| of the rows (representable: refits_row) with the knob at k,
+// set on `work`, the rows' working copy. The mean, not the median: a median is flat between rows
+// and jumps across them, so one row more moved Volta's fit from 0.493 to 0.51 (the second set's
+// V100 row joining its 29 rows); the mean moves with every row a little.
 double misfit(const std::vector<MeasuredCase>& rows, std::vector<MeasuredCase>& work, RefitKnob knob, double k) {
     std::vector<CaseResult> results;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (!rows[i].not_representable.empty()) continue;
         set_scaled(work[i], rows[i], knob, k);
         append_case_rows(work[i], results);
     }

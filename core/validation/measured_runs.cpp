@@ -1,5 +1,7 @@
 #include "core/validation/measured_runs.h"
 
+#include "core/validation/text_scan.h"
+
 #include "core/time/compute_time.h"
 
 #include "core/base/errors.h"
@@ -22,7 +24,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <regex>
 #include <sstream>
 
 namespace zp::validation {
@@ -106,10 +107,83 @@ std::optional<Unit> parse_unit(std::string_view text) {
     return std::nullopt;
 }
 
+namespace {
+
+// `^prefix(?:optional_word)?(\d+)`: the number a clause starts with after `prefix`.
+std::optional<std::string_view> number_at_start(std::string_view clause, std::string_view prefix, std::string_view optional_word = {}) {
+    TextScan at(clause, 0);
+    if (!at.take(prefix)) return std::nullopt;
+    at.take(optional_word);
+    return at.take_digits();
+}
+
+enum class WordStart { No, Yes };
+enum class Mark { Optional, Required };
+
+// `(\b)key\s*[marks](?)\s*(value+)` at `at`: the value. Spaces, marks and the value's characters
+// never overlap here, so taking each run whole is what the regex's backtracking would find.
+template <class CharClass>
+std::optional<std::string_view> key_mark_value(TextScan at, WordStart word_start, std::string_view key, std::string_view marks, Mark mark,
+                                               CharClass value) {
+    if (word_start == WordStart::Yes && !at.after_non_word()) return std::nullopt;
+    if (!at.take(key)) return std::nullopt;
+    at.skip_spaces();
+    if (!at.take_one_of(marks) && mark == Mark::Required) return std::nullopt;
+    at.skip_spaces();
+    return at.take_some(value);
+}
+
+// `(?:\bshort\s*=\s*|megatron_flag[\s=]+|hf_key[\s=:]+)(\d+)` at `at` ("TP=4",
+// "--tensor-model-parallel-size 2", "tensor_parallel_size: 8"): the size.
+std::optional<std::string_view> parallel_size(TextScan at, std::string_view short_key, std::string_view megatron_flag,
+                                              std::string_view hf_key) {
+    if (const auto size = key_mark_value(at, WordStart::Yes, short_key, "=", Mark::Required, digit_char)) return size;
+    const auto key_separators_size = [&](std::string_view key, std::string_view marks) -> std::optional<std::string_view> {
+        TextScan k = at;
+        if (!k.take(key) || !k.take_some([&](char c) { return space_char(c) || marks.find(c) != std::string_view::npos; }))
+            return std::nullopt;
+        return k.take_digits();
+    };
+    if (const auto size = key_separators_size(megatron_flag, "=")) return size;
+    return key_separators_size(hf_key, "=:");
+}
+
+// `\(([a-z0-9_,\s]+)\)` at `at` ("(q,v)"): the list inside.
+std::optional<std::string_view> parenthesised_module_list(TextScan at) {
+    if (!at.take("(")) return std::nullopt;
+    const auto list = at.take_some([](char c) { return (c >= 'a' && c <= 'z') || digit_char(c) || c == '_' || c == ',' || space_char(c); });
+    if (!list || !at.take(")")) return std::nullopt;
+    return list;
+}
+
+// `\bword\b` somewhere in `text`.
+bool names_word(std::string_view text, std::string_view word) {
+    return search_text(text,
+                       [&](TextScan at) -> std::optional<std::string_view> {
+                           if (at.after_non_word() && at.take(word) && at.before_non_word()) return word;
+                           return std::nullopt;
+                       })
+        .has_value();
+}
+
+// `(bf16|fp16|16-bit|low[- ]precision)(?:(?!fp32)[^,;|]){0,20}master` at `at`: a low-precision
+// word, then "master" within 20 characters that cross no , ; | and start no "fp32".
+std::optional<std::string_view> low_precision_then_master(TextScan at) {
+    const bool low_precision =
+        at.take("bf16") || at.take("fp16") || at.take("16-bit") || (at.take("low") && at.take_one_of("- ") && at.take("precision"));
+    if (!low_precision) return std::nullopt;
+    for (int between = 0;; ++between) {
+        if (at.starts_with("master")) return std::string_view("master");
+        const std::optional<char> c = at.peek();
+        if (between == 20 || !c || std::string_view(",;|").find(*c) != std::string_view::npos || at.starts_with("fp32"))
+            return std::nullopt;
+        at.take_char();
+    }
+}
+
+}  // namespace
+
 std::vector<FitCheck> parse_fit_text(std::string_view text, std::int64_t micro_batch, std::vector<std::string>* unchecked) {
-    static const std::regex fits_at(R"(^fits at micro_batch (\d+))");
-    static const std::regex max_fitting(R"(^max fitting micro_batch (\d+))");
-    static const std::regex oom_at(R"(^oom at (?:micro_batch )?(\d+))");
     std::vector<FitCheck> checks;
     std::size_t start = 0;
     while (start <= text.size()) {
@@ -123,12 +197,13 @@ std::vector<FitCheck> parse_fit_text(std::string_view text, std::int64_t micro_b
             c.plain_data_parallel = true;
             clause = trimmed(clause.substr(4));
         }
-        std::smatch m;
-        if (std::regex_search(clause, m, fits_at) || std::regex_search(clause, m, max_fitting)) {
-            c.micro_batch = std::stoll(m[1].str());
+        std::optional<std::string_view> n = number_at_start(clause, "fits at micro_batch ");
+        if (!n) n = number_at_start(clause, "max fitting micro_batch ");
+        if (n) {
+            c.micro_batch = std::stoll(std::string(*n));
             c.fits = true;
-        } else if (std::regex_search(clause, m, oom_at)) {
-            c.micro_batch = std::stoll(m[1].str());
+        } else if (const auto oom = number_at_start(clause, "oom at ", "micro_batch ")) {
+            c.micro_batch = std::stoll(std::string(*oom));
             c.fits = false;
         } else if (clause == "fits" || clause == "oom") {
             c.micro_batch = micro_batch;
@@ -204,24 +279,24 @@ std::optional<GpuSpec> match_gpu_type(std::string_view type, double memory_gib, 
     return std::nullopt;
 }
 
-// A case's "lora" text ("LoRA r=8, alpha 32, default T5 targets (q,v)", "QLoRA r=64, alpha 16,
-// dropout 0.1, target all-linear") as the fine-tuning settings it states; what it does not state
-// keeps PEFT's defaults. Empty when it names no rank.
 std::optional<FineTune> finetune_from_text(const std::string& text) {
     const std::string l = lower(text);
     FineTune f;
     f.method = contains(l, "qlora") ? FineTuneMethod::Qlora : FineTuneMethod::Lora;
-    static const std::regex rank(R"(\br\s*=\s*(\d+))"), alpha(R"(alpha\s*=?\s*([\d.]+))"), dropout(R"(dropout\s*=?\s*([\d.]+))");
-    std::smatch m;
-    if (!std::regex_search(l, m, rank)) return std::nullopt;
-    f.lora_rank = std::stoll(m[1].str());
-    if (std::regex_search(l, m, alpha)) f.lora_alpha = std::stod(m[1].str());
-    if (std::regex_search(l, m, dropout)) f.lora_dropout = std::stod(m[1].str());
+    const auto rank = search_text(l, [](TextScan at) { return key_mark_value(at, WordStart::Yes, "r", "=", Mark::Required, digit_char); });
+    if (!rank) return std::nullopt;
+    f.lora_rank = std::stoll(std::string(*rank));
+    const auto decimal = [](char c) { return digit_char(c) || c == '.'; };
+    const auto value_of = [&](std::string_view key) {  // key\s*=?\s*([\d.]+)
+        return search_text(l, [&](TextScan at) { return key_mark_value(at, WordStart::No, key, "=", Mark::Optional, decimal); });
+    };
+    if (const auto alpha = value_of("alpha")) f.lora_alpha = std::stod(std::string(*alpha));
+    if (const auto dropout = value_of("dropout")) f.lora_dropout = std::stod(std::string(*dropout));
     if (contains(l, "all-linear") || contains(l, "all linear")) f.targets = LoraTargets::AllLinear;
     else if (contains(l, "default")) f.targets = LoraTargets::Default;
-    else if (static const std::regex list(R"(\(([a-z0-9_,\s]+)\))"); std::regex_search(l, m, list)) {
+    else if (const auto list = search_text(l, parenthesised_module_list)) {
         f.targets = LoraTargets::Modules;
-        f.target_modules = m[1].str();
+        f.target_modules = std::string(*list);
     }
     return f;
 }
@@ -229,19 +304,22 @@ std::optional<FineTune> finetune_from_text(const std::string& text) {
 std::optional<ZeroPlusPlus> zeropp_from_text(std::string_view assumptions) {
     const std::string a = lower(assumptions);
     ZeroPlusPlus z;
-    static const std::regex hpz(R"((?:zero_hpz_partition_size|hpz)\s*[=:]?\s*(\d+))"), qwz(R"(\bqwz\b)"), qgz(R"(\bqgz\b)");
-    std::smatch m;
-    if (std::regex_search(a, m, hpz)) z.hpz_partition_size = std::max<std::int64_t>(1, std::stoll(m[1].str()));
-    z.quantized_weights = contains(a, "zero_quantized_weights true") || std::regex_search(a, qwz);
-    z.quantized_gradients = contains(a, "zero_quantized_gradients true") || std::regex_search(a, qgz);
+    // (?:zero_hpz_partition_size|hpz)\s*[=:]?\s*(\d+)
+    const auto hpz = search_text(a, [](TextScan at) {
+        auto size = key_mark_value(at, WordStart::No, "zero_hpz_partition_size", "=:", Mark::Optional, digit_char);
+        return size ? size : key_mark_value(at, WordStart::No, "hpz", "=:", Mark::Optional, digit_char);
+    });
+    if (hpz) z.hpz_partition_size = std::max<std::int64_t>(1, std::stoll(std::string(*hpz)));
+    z.quantized_weights = contains(a, "zero_quantized_weights true") || names_word(a, "qwz");
+    z.quantized_gradients = contains(a, "zero_quantized_gradients true") || names_word(a, "qgz");
     if (!z.any()) return std::nullopt;
     return z;
 }
 
 bool names_low_precision_master(std::string_view precision_and_optimizer) {
     const std::string po = lower(precision_and_optimizer);
-    static const std::regex low_master(R"((bf16|fp16|16-bit|low[- ]precision)(?:(?!fp32)[^,;|]){0,20}master)");
-    return contains(po, "master_weights_and_grads") || contains(po, "bf16_optimizer_states") || std::regex_search(po, low_master);
+    return contains(po, "master_weights_and_grads") || contains(po, "bf16_optimizer_states") ||
+           search_text(po, low_precision_then_master).has_value();
 }
 
 std::string not_representable_reason(const std::optional<std::string>& lora, std::string_view assumptions) {
@@ -254,12 +332,13 @@ std::string not_representable_reason(const std::optional<std::string>& lora, std
 
 Parallelism parallelism_from_text(std::string_view assumptions) {
     const std::string a = lower(assumptions);
-    static const std::regex tp(R"((?:\btp\s*=\s*|tensor-model-parallel-size[\s=]+|tensor_parallel_size[\s=:]+)(\d+))");
-    static const std::regex pp(R"((?:\bpp\s*=\s*|pipeline-model-parallel-size[\s=]+|pipeline_parallel_size[\s=:]+)(\d+))");
     Parallelism out;
-    std::smatch m;
-    if (std::regex_search(a, m, tp)) out.tensor = std::max<std::int64_t>(1, std::stoll(m[1].str()));
-    if (std::regex_search(a, m, pp)) out.pipeline = std::max<std::int64_t>(1, std::stoll(m[1].str()));
+    const auto tp =
+        search_text(a, [](TextScan at) { return parallel_size(at, "tp", "tensor-model-parallel-size", "tensor_parallel_size"); });
+    if (tp) out.tensor = std::max<std::int64_t>(1, std::stoll(std::string(*tp)));
+    const auto pp =
+        search_text(a, [](TextScan at) { return parallel_size(at, "pp", "pipeline-model-parallel-size", "pipeline_parallel_size"); });
+    if (pp) out.pipeline = std::max<std::int64_t>(1, std::stoll(std::string(*pp)));
     return out;
 }
 

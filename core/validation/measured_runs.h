@@ -117,6 +117,10 @@ std::vector<FitCheck> parse_fit_text(std::string_view text, std::int64_t micro_b
 // The preset a `gpu.type` names ("V100-SXM3 32GB (DGX-2)" -> v100-32gb), with `memory_gib` when
 // given (then it is a custom GPU of that preset's throughput and links). Label in *label.
 std::optional<GpuSpec> match_gpu_type(std::string_view type, double memory_gib, std::string* label = nullptr);
+// A case's "lora" text ("LoRA r=8, alpha 32, default T5 targets (q,v)", "QLoRA r=64, alpha 16,
+// dropout 0.1, target all-linear") as the fine-tuning settings it states; what it does not state
+// keeps PEFT's defaults. Empty when it names no rank.
+std::optional<FineTune> finetune_from_text(const std::string& text);
 // The ZeRO++ switches an assumptions text names ("zero_hpz_partition_size 16",
 // "zero_quantized_weights true", "hpZ=16", "qwZ", "qgZ"), or nothing when it names none.
 std::optional<ZeroPlusPlus> zeropp_from_text(std::string_view assumptions);

@@ -120,8 +120,9 @@ std::optional<std::string_view> number_at_start(std::string_view clause, std::st
 enum class WordStart { No, Yes };
 enum class Mark { Optional, Required };
 
-// `(\b)key\s*[marks](?)\s*(value+)` at `at`: the value. Spaces, marks and the value's characters
-// never overlap here, so taking each run whole is what the regex's backtracking would find.
+// `\bkey\s*[marks]\s*(value+)` at `at`, the \b only with WordStart::Yes and `[marks]?` with
+// Mark::Optional: the value. Spaces, marks and the value's characters never overlap here, so taking
+// each run whole is what the regex's backtracking would find.
 template <class CharClass>
 std::optional<std::string_view> key_mark_value(TextScan at, WordStart word_start, std::string_view key, std::string_view marks, Mark mark,
                                                CharClass value) {

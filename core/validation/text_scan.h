@@ -1,7 +1,7 @@
 #pragma once
 // The pieces the measured-run files' free-text fields are read with (measured_runs.cpp: "TP=4,
 // PP=12", "hpZ=16", "LoRA r=8, alpha 32", "OOM at 30"), written out instead of std::regex with
-// ECMAScript's meaning kept (tests/core/tst_validation.cpp compares each reader with the regular
+// ECMAScript's meaning kept (tests/core/tst_text_scan.cpp compares each reader with the regular
 // expression it replaced, on generated texts). libstdc++ 12's regex executor looks the "w" class up
 // through the locale at every \b it tests (regex_traits::lookup_classname, use_facet, a
 // dynamic_cast): reading the bundled files was 2.8 of `validate --holdout`'s 8.1 G instructions.

@@ -32,16 +32,23 @@ std::string outcome(Read read) {
     }
 }
 
+// A reader's result as compared.
+std::string parallelism_text(const Parallelism& p) { return std::to_string(p.tensor) + "/" + std::to_string(p.pipeline); }
+std::string zeropp_text(const std::optional<ZeroPlusPlus>& z) {
+    if (!z) return "none";
+    return std::to_string(z->hpz_partition_size) + "/" + std::to_string(z->quantized_weights) + std::to_string(z->quantized_gradients);
+}
+
 // The expressions measured_runs.cpp used until text_scan.h, and what it did with their captures.
 std::string parallelism_by_regex(const std::string& text) {
     static const std::regex tp(R"((?:\btp\s*=\s*|tensor-model-parallel-size[\s=]+|tensor_parallel_size[\s=:]+)(\d+))");
     static const std::regex pp(R"((?:\bpp\s*=\s*|pipeline-model-parallel-size[\s=]+|pipeline_parallel_size[\s=:]+)(\d+))");
     const std::string a = lowered(text);
-    std::int64_t tensor = 1, pipeline = 1;
+    Parallelism out;
     std::smatch m;
-    if (std::regex_search(a, m, tp)) tensor = std::max<std::int64_t>(1, std::stoll(m[1].str()));
-    if (std::regex_search(a, m, pp)) pipeline = std::max<std::int64_t>(1, std::stoll(m[1].str()));
-    return std::to_string(tensor) + "/" + std::to_string(pipeline);
+    if (std::regex_search(a, m, tp)) out.tensor = std::max<std::int64_t>(1, std::stoll(m[1].str()));
+    if (std::regex_search(a, m, pp)) out.pipeline = std::max<std::int64_t>(1, std::stoll(m[1].str()));
+    return parallelism_text(out);
 }
 std::string zeropp_by_regex(const std::string& text) {
     static const std::regex hpz(R"((?:zero_hpz_partition_size|hpz)\s*[=:]?\s*(\d+))"), qwz(R"(\bqwz\b)"), qgz(R"(\bqgz\b)");
@@ -51,12 +58,7 @@ std::string zeropp_by_regex(const std::string& text) {
     if (std::regex_search(a, m, hpz)) z.hpz_partition_size = std::max<std::int64_t>(1, std::stoll(m[1].str()));
     z.quantized_weights = a.find("zero_quantized_weights true") != std::string::npos || std::regex_search(a, qwz);
     z.quantized_gradients = a.find("zero_quantized_gradients true") != std::string::npos || std::regex_search(a, qgz);
-    if (!z.any()) return "none";
-    return std::to_string(z.hpz_partition_size) + "/" + std::to_string(z.quantized_weights) + std::to_string(z.quantized_gradients);
-}
-std::string zeropp_text(const std::optional<ZeroPlusPlus>& z) {
-    if (!z) return "none";
-    return std::to_string(z->hpz_partition_size) + "/" + std::to_string(z->quantized_weights) + std::to_string(z->quantized_gradients);
+    return zeropp_text(z.any() ? std::optional(z) : std::nullopt);
 }
 bool low_master_by_regex(const std::string& text) {
     static const std::regex low_master(R"((bf16|fp16|16-bit|low[- ]precision)(?:(?!fp32)[^,;|]){0,20}master)");
@@ -174,11 +176,9 @@ private slots:
                                               "zero_quantized_gradients true",
                                               "\xc3\xa9"};
         for (const std::string& text : generated_texts(pieces, 4000, 20261201)) {
-            const auto parallelism = [&] {
-                const Parallelism p = parallelism_from_text(text);
-                return std::to_string(p.tensor) + "/" + std::to_string(p.pipeline);
-            };
-            ZP_COMPARE_READERS("parallelism", text, parallelism, [&] { return parallelism_by_regex(text); });
+            ZP_COMPARE_READERS(
+                "parallelism", text, [&] { return parallelism_text(parallelism_from_text(text)); },
+                [&] { return parallelism_by_regex(text); });
             ZP_COMPARE_READERS(
                 "ZeRO++", text, [&] { return zeropp_text(zeropp_from_text(text)); }, [&] { return zeropp_by_regex(text); });
         }
@@ -205,7 +205,7 @@ private slots:
                                               "master_weights_and_grads",
                                               "bf16_optimizer_states"};
         std::vector<std::string> texts = generated_texts(pieces, 4000, 20261202);
-        // And every gap of 0 to 23 characters before "master", with "fp32" or a comma at each place.
+        // And every gap of 0 to 23 characters before "master", with "fp32", "fp3", "," or "|" at each place.
         for (int gap = 0; gap <= 23; ++gap) {
             texts.push_back("bf16" + std::string(gap, 'x') + "master");
             for (int at = 0; at < gap; ++at)

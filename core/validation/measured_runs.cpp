@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -108,6 +109,36 @@ std::optional<Unit> parse_unit(std::string_view text) {
 }
 
 namespace {
+
+// A number the free-text readers below captured that does not convert: digits beyond a count's
+// range ("r=99999999999999999999") or a decimal of points alone ("alpha ."). parse_measured_runs
+// adds the case it is in.
+class UnreadableNumber : public InputError {
+public:
+    using InputError::InputError;
+};
+
+[[noreturn]] void refuse_number(std::string_view number, std::string_view text) {
+    throw UnreadableNumber("\"" + std::string(text) + "\": " + std::string(number) +
+                           " is not a number the planner can read; write a whole number such as 8 or a decimal such as 0.05");
+}
+
+// A reader's capture of digits as a count (what std::stoll would give, refused instead of thrown
+// when out of range).
+std::int64_t count_in(std::string_view digits, std::string_view text) {
+    std::int64_t n = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (error != std::errc() || end != digits.data() + digits.size()) refuse_number(digits, text);
+    return n;
+}
+
+// A capture of digits and points as a decimal: its longest leading number, as std::stod reads it
+// ("1.5.2" is 1.5), refused when there is none or it is out of range.
+double decimal_in(std::string_view number, std::string_view text) {
+    double x = 0;
+    if (std::from_chars(number.data(), number.data() + number.size(), x).ec != std::errc()) refuse_number(number, text);
+    return x;
+}
 
 // `^prefix(?:optional_word)?(\d+)`: the number a clause starts with after `prefix`.
 std::optional<std::string_view> number_at_start(std::string_view clause, std::string_view prefix, std::string_view optional_word = {}) {
@@ -201,10 +232,10 @@ std::vector<FitCheck> parse_fit_text(std::string_view text, std::int64_t micro_b
         std::optional<std::string_view> n = number_at_start(clause, "fits at micro_batch ");
         if (!n) n = number_at_start(clause, "max fitting micro_batch ");
         if (n) {
-            c.micro_batch = std::stoll(std::string(*n));
+            c.micro_batch = count_in(*n, raw);
             c.fits = true;
         } else if (const auto oom = number_at_start(clause, "oom at ", "micro_batch ")) {
-            c.micro_batch = std::stoll(std::string(*oom));
+            c.micro_batch = count_in(*oom, raw);
             c.fits = false;
         } else if (clause == "fits" || clause == "oom") {
             c.micro_batch = micro_batch;
@@ -286,13 +317,13 @@ std::optional<FineTune> finetune_from_text(const std::string& text) {
     f.method = contains(l, "qlora") ? FineTuneMethod::Qlora : FineTuneMethod::Lora;
     const auto rank = search_text(l, [](TextScan at) { return key_mark_value(at, WordStart::Yes, "r", "=", Mark::Required, digit_char); });
     if (!rank) return std::nullopt;
-    f.lora_rank = std::stoll(std::string(*rank));
+    f.lora_rank = count_in(*rank, text);
     const auto decimal = [](char c) { return digit_char(c) || c == '.'; };
     const auto value_of = [&](std::string_view key) {  // key\s*=?\s*([\d.]+)
         return search_text(l, [&](TextScan at) { return key_mark_value(at, WordStart::No, key, "=", Mark::Optional, decimal); });
     };
-    if (const auto alpha = value_of("alpha")) f.lora_alpha = std::stod(std::string(*alpha));
-    if (const auto dropout = value_of("dropout")) f.lora_dropout = std::stod(std::string(*dropout));
+    if (const auto alpha = value_of("alpha")) f.lora_alpha = decimal_in(*alpha, text);
+    if (const auto dropout = value_of("dropout")) f.lora_dropout = decimal_in(*dropout, text);
     if (contains(l, "all-linear") || contains(l, "all linear")) f.targets = LoraTargets::AllLinear;
     else if (contains(l, "default")) f.targets = LoraTargets::Default;
     else if (const auto list = search_text(l, parenthesised_module_list)) {
@@ -310,7 +341,7 @@ std::optional<ZeroPlusPlus> zeropp_from_text(std::string_view assumptions) {
         auto size = key_mark_value(at, WordStart::No, "zero_hpz_partition_size", "=:", Mark::Optional, digit_char);
         return size ? size : key_mark_value(at, WordStart::No, "hpz", "=:", Mark::Optional, digit_char);
     });
-    if (hpz) z.hpz_partition_size = std::max<std::int64_t>(1, std::stoll(std::string(*hpz)));
+    if (hpz) z.hpz_partition_size = std::max<std::int64_t>(1, count_in(*hpz, assumptions));
     z.quantized_weights = contains(a, "zero_quantized_weights true") || names_word(a, "qwz");
     z.quantized_gradients = contains(a, "zero_quantized_gradients true") || names_word(a, "qgz");
     if (!z.any()) return std::nullopt;
@@ -336,10 +367,10 @@ Parallelism parallelism_from_text(std::string_view assumptions) {
     Parallelism out;
     const auto tp =
         search_text(a, [](TextScan at) { return parallel_size(at, "tp", "tensor-model-parallel-size", "tensor_parallel_size"); });
-    if (tp) out.tensor = std::max<std::int64_t>(1, std::stoll(std::string(*tp)));
+    if (tp) out.tensor = std::max<std::int64_t>(1, count_in(*tp, assumptions));
     const auto pp =
         search_text(a, [](TextScan at) { return parallel_size(at, "pp", "pipeline-model-parallel-size", "pipeline_parallel_size"); });
-    if (pp) out.pipeline = std::max<std::int64_t>(1, std::stoll(std::string(*pp)));
+    if (pp) out.pipeline = std::max<std::int64_t>(1, count_in(*pp, assumptions));
     return out;
 }
 
@@ -1051,7 +1082,11 @@ std::vector<MeasuredCase> parse_measured_runs(std::string_view json_text, const 
     std::vector<MeasuredCase> cases;
     cases.reserve(doc["cases"].size());
     for (std::size_t i = 0; i < doc["cases"].size(); ++i) {
-        cases.push_back(case_from_json(doc["cases"][i], i, source_name));
+        try {
+            cases.push_back(case_from_json(doc["cases"][i], i, source_name));
+        } catch (const UnreadableNumber& e) {  // raised after the case's id was read and checked
+            throw InputError(source_name + ": case " + doc["cases"][i]["id"].get<std::string>() + ": " + e.what());
+        }
         if (auto it = applied.find(cases.back().id); it != applied.end()) cases.back().from_source = it->second;
         for (std::size_t k = 0; k + 1 < cases.size(); ++k)
             if (cases[k].id == cases.back().id) throw InputError(source_name + ": case " + cases.back().id + ": id appears twice");

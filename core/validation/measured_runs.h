@@ -112,7 +112,9 @@ struct Unit {
 std::optional<Unit> parse_unit(std::string_view unit);
 // "OOM", "fits", "fits at micro_batch 20; OOM at 30", "max fitting micro_batch 40 ...";
 // `micro_batch` is the case's, for a bare "fits"/"OOM". Clauses that are none of these are
-// appended to `unchecked`. Empty when nothing could be read.
+// appended to `unchecked`. Empty when nothing could be read. These text readers, and the three
+// below, refuse a number they cannot convert ("r=99999999999999999999", "alpha .") with an
+// InputError that quotes the text; parse_measured_runs adds the case.
 std::vector<FitCheck> parse_fit_text(std::string_view text, std::int64_t micro_batch, std::vector<std::string>* unchecked = nullptr);
 // The preset a `gpu.type` names ("V100-SXM3 32GB (DGX-2)" -> v100-32gb), with `memory_gib` when
 // given (then it is a custom GPU of that preset's throughput and links). Label in *label.

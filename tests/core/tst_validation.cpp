@@ -370,6 +370,19 @@ private slots:
         QTest::newRow("unknown engine") << doc(R"(, "engine": "megatron")") << QStringLiteral("case X1: engine 'megatron' is none of");
         QTest::newRow("unknown GPU without memory")
             << doc(R"(, "gpu": {"type": "TPU v5e"})") << QStringLiteral("case X1: gpu: type 'TPU v5e'");
+        // A number in a free-text field that does not convert names the case and the text.
+        QTest::newRow("LoRA rank beyond a count")
+            << doc(R"(, "lora": "LoRA r=99999999999999999999")")
+            << QStringLiteral("case X1: \"LoRA r=99999999999999999999\": 99999999999999999999 is not a number");
+        QTest::newRow("LoRA alpha of a point alone")
+            << doc(R"(, "lora": "LoRA r=8, alpha .")") << QStringLiteral("case X1: \"LoRA r=8, alpha .\": . is not a number");
+        QTest::newRow("tensor size beyond a count")
+            << doc(R"(, "assumptions": "TP=99999999999999999999")") << QStringLiteral("case X1: \"TP=99999999999999999999\"");
+        QTest::newRow("hpZ size beyond a count")
+            << doc(R"(, "assumptions": "hpZ=99999999999999999999")") << QStringLiteral("case X1: \"hpZ=99999999999999999999\"");
+        QTest::newRow("fit micro batch beyond a count")
+            << doc(R"(, "kind": "fits_or_oom", "measured": {"value": "OOM at 99999999999999999999", "unit": null, "what": "fits"})")
+            << QStringLiteral("case X1: \"OOM at 99999999999999999999\"");
     }
     void malformed_document() {
         QFETCH(QString, text);

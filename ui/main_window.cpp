@@ -36,7 +36,6 @@
 #include "ui/plots/step_view.h"
 #include "ui/plots/time_view.h"
 #include "ui/qcustomplot_include.h"
-#include "ui/widgets/flat_scroll_bar_style.h"
 #include "ui/widgets/lazy_page.h"
 
 #include <nlohmann/json.hpp>
@@ -123,9 +122,6 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
     auto* scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    // Flat like the text views' bars (ui/widgets/flat_scroll_bar_style.h): the Fusion groove is a
-    // gradient as tall as the panel, which Qt 6.4 fills on its thread pool, 19 hand-offs a paint.
-    makeFlat(scroll->verticalScrollBar());
     main->addWidget(scroll);
     auto* right = new QSplitter(Qt::Vertical);
     main->addWidget(right);

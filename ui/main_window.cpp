@@ -294,8 +294,10 @@ MainWindow::MainWindow(Persistence persistence, QWidget* parent)
             }
         }
     }
-    // Last, once every widget and menu exists: Tab order, names, descriptions, mnemonics.
+    // Last, once every widget and menu exists: Tab order, names, descriptions, mnemonics. A box's
+    // rows built later (control_group.h, buildRowsWhenShown) join them as a lazily built tab page does.
     makeKeyboardAndScreenReaderFriendly(this);
+    connect(controls_, &ControlPanel::rowsBuilt, this, [this](QWidget* group) { makeKeyboardAndScreenReaderFriendly(this, group); });
     updateTitle();
 }
 

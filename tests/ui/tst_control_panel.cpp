@@ -8,9 +8,11 @@
 #include "core/model/transformers_release.h"
 #include "core/presets/cluster_presets.h"
 #include "core/presets/gpu_presets.h"
+#include "core/presets/job_presets.h"
 #include "core/presets/model_presets.h"
 #include "core/search/scenario_edits.h"
 #include "tests/ui/offscreen.h"
+#include "ui/controls/control_group.h"
 #include "ui/controls/control_panel.h"
 #include "ui/document/planner_document.h"
 #include "ui/widgets/edit_spin_box.h"
@@ -19,9 +21,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLocale>
 #include <QSlider>
+#include <QToolButton>
 #include <QUndoStack>
 #include "test_main.h"
 
@@ -193,6 +198,7 @@ private slots:
         const ShownRow& r = shownRows()[static_cast<std::size_t>(row)];
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         Scenario s = doc.scenario();
         r.set(s);
         validate(s);  // the value is valid, so the control must be able to show it
@@ -246,6 +252,7 @@ private slots:
     void control_ranges_are_the_core_limits() {
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         auto* micro = panel.findChild<EditSpinBox*>(QStringLiteral("micro_batch"));
         QCOMPARE(micro->maximum(), limits::kMicroBatch.max);
         QCOMPARE(micro->minimum(), 0);  // "auto"
@@ -267,6 +274,7 @@ private slots:
     void every_combo_lists_the_core_table() {
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         const auto combo = [&](const char* name) { return panel.findChild<QComboBox*>(QLatin1String(name)); };
         QCOMPARE(itemData(combo("precision")), enumNames<Precision>());
         QCOMPARE(itemData(combo("optimizer")), enumNames<Optimizer>());
@@ -319,6 +327,7 @@ private slots:
         const EditRow& r = editRows()[static_cast<std::size_t>(row)];
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         const Scenario before = doc.scenario();
         auto* control = panel.findChild<QWidget*>(QLatin1String(r.control));
         QVERIFY2(control, r.control);
@@ -382,6 +391,7 @@ private slots:
         const CountRow& r = countRows()[static_cast<std::size_t>(row)];
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         const Scenario before = doc.scenario();
         QCOMPARE(r.field(before), std::int64_t{0});
         auto* box = panel.findChild<EditSpinBox*>(QLatin1String(r.control));
@@ -433,6 +443,7 @@ private slots:
         QFETCH(QString, undoText);
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         const Scenario before = doc.scenario();
         auto* box = panel.findChild<QCheckBox*>(control);
         QVERIFY2(box, qPrintable(control));
@@ -500,6 +511,7 @@ private slots:
     void node_control() {
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         QComboBox* node = panel.nodeCombo();
         QVERIFY(!node->accessibleName().isEmpty());
         QCOMPARE(node->currentData().toString(), QStringLiteral("dgx-a100"));  // the default scenario's node
@@ -675,6 +687,7 @@ private slots:
     void transformers_release_control() {
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         auto* release = panel.findChild<QComboBox*>(QStringLiteral("transformers_release"));
         auto* load_16bit = panel.findChild<QCheckBox*>(QStringLiteral("load_in_16bit"));
         auto* low_cpu = panel.findChild<QCheckBox*>(QStringLiteral("low_cpu_mem_usage"));
@@ -788,6 +801,7 @@ private slots:
     void showing_the_document_pushes_none() {
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         // Every control changes at once: another model, GPU, links, host, training and assumptions.
         // Several values are finer than their control shows (headroom 12.3% in whole percent,
         // RAM in whole GiB, ...), so a control that echoed its shown value back as an edit
@@ -837,6 +851,103 @@ private slots:
         QVERIFY(doc.scenario() == s);
         doc.reset(s);
         QCOMPARE(doc.undoStack()->count(), 0);
+    }
+
+    // A box none of whose rows the job shows first builds them when one is first shown
+    // (control_group.h, buildRowsWhenShown): until then it is its title and its Advanced button,
+    // which counts the rows it will build; built, they are the rows it named, in that order, above
+    // the button, showing the document, and an edit through them is one undo step.
+    void a_box_builds_its_rows_when_opened_data() {
+        QTest::addColumn<QString>("group");
+        QTest::addColumn<QStringList>("rows");
+        QTest::newRow("Network") << QStringLiteral("group_network")
+                                 << QStringList{QStringLiteral("inter_node_bandwidth"), QStringLiteral("nics_per_node"),
+                                                QStringLiteral("intra_node_bandwidth")};
+        QTest::newRow("Host") << QStringLiteral("group_host")
+                              << QStringList{QStringLiteral("cpu_ram"),           QStringLiteral("nvme"),
+                                             QStringLiteral("pin_memory"),        QStringLiteral("load_in_16bit"),
+                                             QStringLiteral("low_cpu_mem_usage"), QStringLiteral("dataloader_workers")};
+        QTest::newRow("Fine-tuning") << QStringLiteral("group_finetune")
+                                     << QStringList{QStringLiteral("finetune_method"), QStringLiteral("lora_rank"),
+                                                    QStringLiteral("lora_targets"), QStringLiteral("base_precision")};
+    }
+    void a_box_builds_its_rows_when_opened() {
+        QFETCH(QString, group);
+        QFETCH(QStringList, rows);
+        PlannerDocument doc;  // the default plan: a full fine-tune on a preset node
+        ControlPanel panel(&doc);
+        auto* box = dynamic_cast<ControlGroup*>(panel.findChild<QGroupBox*>(group));
+        QVERIFY(box);
+        QVERIFY(!box->rowsBuilt());
+        QVERIFY(!panel.findChild<QWidget*>(rows.front()));
+        auto* button = box->advancedButton();
+        QCOMPARE(button->text(), QStringLiteral("Advanced (%1 more)").arg(rows.size()));
+        QVERIFY(!button->isHidden());
+
+        button->click();
+        QVERIFY(box->rowsBuilt());
+        QCOMPARE(button->text(), QStringLiteral("Advanced (%1 shown)").arg(rows.size()));
+        auto* form = qobject_cast<QFormLayout*>(box->layout());
+        QVERIFY(form);
+        QStringList built;
+        for (int row = 0; row < form->rowCount(); ++row) {
+            QLayoutItem* item = form->itemAt(row, QFormLayout::FieldRole);
+            if (!item) item = form->itemAt(row, QFormLayout::SpanningRole);
+            QWidget* field = item ? item->widget() : nullptr;
+            if (field && field != button) {
+                built << field->objectName();
+                QVERIFY2(!field->isHidden(), qPrintable(field->objectName()));
+            }
+        }
+        QCOMPARE(built, rows);
+        QCOMPARE(form->itemAt(form->rowCount() - 1, QFormLayout::SpanningRole)->widget(), button);
+        QCOMPARE(doc.undoStack()->count(), 0);
+
+        // Closed again, the rows are kept and hidden, and the button counts them again.
+        button->click();
+        QCOMPARE(button->text(), QStringLiteral("Advanced (%1 more)").arg(rows.size()));
+        QVERIFY(panel.findChild<QWidget*>(rows.front())->isHidden());
+
+        // Built on the document as it is, and edits from then on.
+        button->click();
+        QWidget* first = panel.findChild<QWidget*>(rows.front());
+        if (auto* slider = qobject_cast<ScaledSlider*>(first)) {
+            QCOMPARE(slider->value(), doc.scenario().cluster.inter_node_gbits_per_s);
+            QTest::keyClick(slider->slider(), Qt::Key_Home);
+        } else if (auto* ram = qobject_cast<EditDoubleSpinBox*>(first)) {
+            QCOMPARE(ram->value(), bytes_to_gib(doc.scenario().cluster.cpu_ram_bytes_per_node));
+            QTest::keyClick(ram, Qt::Key_Up);
+        } else if (auto* method = qobject_cast<QComboBox*>(first)) {
+            QCOMPARE(method->currentData().toString(), QStringLiteral("full"));
+            QTest::keyClick(method, Qt::Key_Down);
+        }
+        QCOMPARE(doc.undoStack()->count(), 1);
+    }
+
+    // A job that shows a waiting box's rows first builds them: LoRA the method, rank and targets
+    // (the base's precision waits under Advanced), "My cluster" the network's and host's fields.
+    void a_job_or_my_cluster_builds_the_rows_it_shows_first() {
+        PlannerDocument doc;
+        ControlPanel panel(&doc);
+        const auto box = [&panel](const char* name) {
+            return dynamic_cast<ControlGroup*>(panel.findChild<QGroupBox*>(QLatin1String(name)));
+        };
+        QVERIFY(!box("group_finetune")->rowsBuilt());
+        doc.edit(with_job(doc.scenario(), Job::Lora), QStringLiteral("LoRA"));
+        QVERIFY(box("group_finetune")->rowsBuilt());
+        QVERIFY(!panel.findChild<QWidget*>(QStringLiteral("finetune_method"))->isHidden());
+        QVERIFY(panel.findChild<QWidget*>(QStringLiteral("base_precision"))->isHidden());
+        QCOMPARE(box("group_finetune")->advancedButton()->text(), QStringLiteral("Advanced (1 more)"));
+        QCOMPARE(panel.findChild<QComboBox*>(QStringLiteral("finetune_method"))->currentData().toString(), QStringLiteral("lora"));
+
+        QVERIFY(!box("group_network")->rowsBuilt());
+        QVERIFY(!box("group_host")->rowsBuilt());
+        QComboBox* node = panel.nodeCombo();
+        node->setCurrentIndex(node->findData(kCustomEntry));
+        emit node->activated(node->currentIndex());
+        QVERIFY(box("group_network")->rowsBuilt());
+        QVERIFY(box("group_host")->rowsBuilt());
+        QVERIFY(!panel.findChild<QWidget*>(QStringLiteral("cpu_ram"))->isHidden());
     }
 };
 

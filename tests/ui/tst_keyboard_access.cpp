@@ -7,6 +7,7 @@
 #include "core/search/zero_setups.h"
 #include "ui/accessibility.h"
 #include "ui/chart/plot_style.h"
+#include "ui/controls/control_group.h"
 #include "ui/controls/control_panel.h"
 #include "ui/dialogs/new_plan_dialog.h"
 #include "ui/document/planner_document.h"
@@ -35,6 +36,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QToolButton>
 #include "test_main.h"
 
 using namespace zp;
@@ -311,6 +313,34 @@ private slots:
         QVERIFY2(at == pin, "the Compare panel's Pin button is not in the Tab order after the tab bar");
         QVERIFY(steps < 10);
         QVERIFY(!pages.front()->accessibleDescription().isEmpty());
+    }
+
+    // So are the rows of a control box built when first opened (control_group.h,
+    // buildRowsWhenShown): shown, named from their labels, and in Tab order where they are laid
+    // out, above the box's Advanced button.
+    void lazily_built_rows_join_the_tab_order() {
+        MainWindow w(MainWindow::Ephemeral);
+        w.show();
+        w.flushPending();
+        auto* host = dynamic_cast<ControlGroup*>(w.controls()->findChild<QGroupBox*>(QStringLiteral("group_host")));
+        QVERIFY(host);
+        QVERIFY(!host->rowsBuilt());
+        host->advancedButton()->click();
+        QCoreApplication::processEvents();
+        auto* ram = w.controls()->findChild<QWidget*>(QStringLiteral("cpu_ram"));
+        auto* workers = w.controls()->findChild<QWidget*>(QStringLiteral("dataloader_workers"));
+        QVERIFY(ram && workers);
+        QVERIFY(ram->isVisible());
+        QCOMPARE(ram->accessibleName(), QStringLiteral("CPU RAM"));
+        const QList<QWidget*> order = layoutOrder(w.centralWidget());
+        QVERIFY(order.indexOf(ram) >= 0);
+        QVERIFY(order.indexOf(ram) < order.indexOf(workers));
+        QVERIFY(order.indexOf(workers) < order.indexOf(host->advancedButton()));
+        for (qsizetype i = 1; i < order.size(); ++i) {
+            QWidget* next = order[i - 1]->nextInFocusChain();
+            while (next != order[i - 1] && !order.contains(next)) next = next->nextInFocusChain();
+            QVERIFY2(next == order[i], qPrintable(focus_name(order[i - 1]) + QStringLiteral(" -> ") + focus_name(next)));
+        }
     }
 
     // Named and described (or with a tool tip, which Qt reads out in its place).

@@ -14,6 +14,7 @@
 #include "core/base/file_io.h"
 #include "core/deepspeed/export_formats.h"
 #include "core/presets/cluster_presets.h"
+#include "ui/controls/control_group.h"
 #include "ui/controls/control_panel.h"
 #include "ui/document/planner_document.h"
 #include "ui/i18n/translations.h"
@@ -34,6 +35,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDoubleSpinBox>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -247,6 +249,13 @@ public:
         // The controls show the document: a panel built fresh on the same scenario shows the same.
         // (Reset only on a change: each reset recomputes the reference's plan.)
         if (!(reference_doc_.scenario() == w_.document()->scenario())) reference_doc_.reset(w_.document()->scenario());
+        // A box builds its rows when one is first shown (control_group.h): the reference builds
+        // the boxes the window has built, and must then show what the window shows.
+        for (QGroupBox* box : w_.controls()->findChildren<QGroupBox*>()) {
+            const auto* shownBox = dynamic_cast<const ControlGroup*>(box);
+            auto* fresh = dynamic_cast<ControlGroup*>(reference_->findChild<QGroupBox*>(box->objectName()));
+            if (shownBox && fresh && shownBox->rowsBuilt()) fresh->buildRows();
+        }
         const QStringList shown = controlValues(w_.controls()), expected = controlValues(reference_);
         if (shown.size() != expected.size()) return QStringLiteral("the panels differ in their number of controls");
         for (qsizetype i = 0; i < shown.size(); ++i)

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <utility>
 
 namespace zp::ui {
 
@@ -23,19 +24,62 @@ ControlGroup::ControlGroup(PlannerDocument* doc, const QString& title, QWidget* 
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 }
 
-void ControlGroup::setEssentialRows(const std::function<bool(const QString& controlName)>& essential) {
-    if (!advanced_) {
-        advanced_ = new QToolButton;
-        advanced_->setObjectName(objectName() + QLatin1String("_advanced"));
-        advanced_->setCheckable(true);
-        advanced_->setAutoRaise(true);
-        advanced_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-        advanced_->setFocusPolicy(Qt::StrongFocus);  // reachable with Tab, opened with Space
-        advanced_->setAccessibleName(ControlPanel::tr("Advanced settings: %1").arg(title()));
-        advanced_->setToolTip(ControlPanel::tr("Show or hide this box's less used settings. They keep their values while hidden."));
-        form_->addRow(advanced_);
-        connect(advanced_, &QToolButton::toggled, this, [this](bool open) { setAdvancedOpen(open); });
+void ControlGroup::showDocument(const Scenario& s) {
+    if (rowsBuilt()) sync(s);
+}
+
+void ControlGroup::buildRowsWhenShown(std::vector<const char*> rows, std::function<void()> build) {
+    waiting_rows_ = std::move(rows);
+    build_rows_ = std::move(build);
+}
+
+void ControlGroup::buildRows() {
+    if (rowsBuilt()) return;
+    const std::function<void()> build = std::exchange(build_rows_, nullptr);
+    // The rows go above the Advanced button, which stays the last row.
+    if (advanced_) {
+        const QFormLayout::TakeRowResult taken = form_->takeRow(advanced_);
+        delete taken.labelItem;
+        delete taken.fieldItem;  // the layout's item, not the button
     }
+    build();
+    if (advanced_) {
+        form_->addRow(advanced_);
+        const QStringList essential = std::exchange(waiting_essential_, {});
+        classifyRows([&essential](const QString& control) { return essential.contains(control); });
+    }
+    waiting_rows_.clear();
+    sync(doc_->scenario());
+    if (rows_built_) rows_built_(this);
+}
+
+void ControlGroup::setEssentialRows(const std::function<bool(const QString& controlName)>& essential) {
+    addAdvancedButton();
+    if (!rowsBuilt()) {
+        waiting_essential_.clear();
+        for (const char* row : waiting_rows_)
+            if (essential(QLatin1String(row))) waiting_essential_ << QLatin1String(row);
+        if (waiting_essential_.isEmpty() && !advanced_open_) return showRows();
+        return buildRows();
+    }
+    classifyRows(essential);
+}
+
+void ControlGroup::addAdvancedButton() {
+    if (advanced_) return;
+    advanced_ = new QToolButton;
+    advanced_->setObjectName(objectName() + QLatin1String("_advanced"));
+    advanced_->setCheckable(true);
+    advanced_->setAutoRaise(true);
+    advanced_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    advanced_->setFocusPolicy(Qt::StrongFocus);  // reachable with Tab, opened with Space
+    advanced_->setAccessibleName(ControlPanel::tr("Advanced settings: %1").arg(title()));
+    advanced_->setToolTip(ControlPanel::tr("Show or hide this box's less used settings. They keep their values while hidden."));
+    form_->addRow(advanced_);
+    connect(advanced_, &QToolButton::toggled, this, [this](bool open) { setAdvancedOpen(open); });
+}
+
+void ControlGroup::classifyRows(const std::function<bool(const QString& controlName)>& essential) {
     advanced_rows_.assign(static_cast<std::size_t>(form_->rowCount()), false);
     for (int row = 0; row < form_->rowCount(); ++row) {
         QLayoutItem* item = form_->itemAt(row, QFormLayout::FieldRole);
@@ -48,6 +92,7 @@ void ControlGroup::setEssentialRows(const std::function<bool(const QString& cont
 }
 
 void ControlGroup::setAdvancedOpen(bool open) {
+    if (open) buildRows();
     advanced_open_ = open;
     if (advanced_ && advanced_->isChecked() != open) advanced_->setChecked(open);
     showRows();
@@ -55,7 +100,9 @@ void ControlGroup::setAdvancedOpen(bool open) {
 
 void ControlGroup::showRows() {
     if (!advanced_) return;
-    const auto hidden = static_cast<int>(std::count(advanced_rows_.begin(), advanced_rows_.end(), true));
+    // Rows that wait are all advanced: one the job shows first would have been built.
+    const auto hidden = rowsBuilt() ? static_cast<int>(std::count(advanced_rows_.begin(), advanced_rows_.end(), true))
+                                    : static_cast<int>(waiting_rows_.size());
     // Only rows this disclosure hid are shown again: a row that hides itself (an error line, a
     // note with nothing to say) keeps its own visibility.
     hidden_rows_.resize(advanced_rows_.size(), false);

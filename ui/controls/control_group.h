@@ -16,6 +16,7 @@
 #include <QCoreApplication>
 #include <QGroupBox>
 #include <QLatin1String>
+#include <QStringList>
 #include <QVariant>
 
 #include <cstdint>
@@ -49,6 +50,18 @@ public:
     // see ControlPanel's constructor.
     ControlGroup(PlannerDocument* doc, const QString& title, QWidget* parent = nullptr);
 
+    // Shows the document in the box's controls; each group its own.
+    virtual void sync(const Scenario& s) = 0;
+    // sync() once the rows are built; a box whose rows wait shows the document when they are built.
+    void showDocument(const Scenario& s);
+
+    // Whether the rows exist yet (see buildRowsWhenShown); buildRows() builds them now.
+    bool rowsBuilt() const { return !build_rows_; }
+    void buildRows();
+    // Called once, right after rows that waited are built (the panel tells the window, which
+    // names them and walks its Tab order again, as it does for a lazily built tab page).
+    void setRowsBuiltCallback(std::function<void(ControlGroup*)> callback) { rows_built_ = std::move(callback); }
+
     // Progressive disclosure: rows whose control `essential` refuses are shown only while the
     // group's "Advanced" button is open. A row without a named control is always shown; a group
     // with nothing to hide shows no button. Re-run when the job or the hardware choice changes.
@@ -58,6 +71,15 @@ public:
     QToolButton* advancedButton() const { return advanced_; }
 
 protected:
+    // Rows built the first time one of them is to be shown (as LazyPage builds a tab page): while
+    // the job keeps every row of the box under Advanced, the box is its title and its Advanced
+    // button, and the window's start does not build its controls (Network, Host and Fine-tuning
+    // for the default full fine-tune were 2.7M of the 170M instructions to the first painted
+    // frame: `valgrind --tool=callgrind bench_gui first-frame`). `rows` names the controls
+    // `build` adds, in their order: which of them the job shows first is asked of these names.
+    // A row is to be shown when the job shows it first or when Advanced is opened.
+    void buildRowsWhenShown(std::vector<const char*> rows, std::function<void()> build);
+
     // One undoable edit: the document's scenario changed by `mutate`, described as `text`;
     // consecutive edits with the same merge `id` (one per control) become one undo step.
     void edit(int id, const QString& text, const std::function<void(Scenario&)>& mutate);
@@ -76,9 +98,15 @@ protected:
     QFormLayout* form_;
 
 private:
+    void addAdvancedButton();
+    void classifyRows(const std::function<bool(const QString& controlName)>& essential);
     void showRows();
 
-    QToolButton* advanced_ = nullptr;  // the last row, added on the first setEssentialRows
+    QToolButton* advanced_ = nullptr;        // the last row, added on the first setEssentialRows
+    std::function<void()> build_rows_;       // set while the rows wait
+    std::vector<const char*> waiting_rows_;  // their controls' names, while they wait
+    QStringList waiting_essential_;          // of those, the ones the job shows first
+    std::function<void(ControlGroup*)> rows_built_;
     std::vector<bool> advanced_rows_;  // per form row: shown only while open
     std::vector<bool> hidden_rows_;    // per form row: hidden by this disclosure now
     bool advanced_open_ = false;

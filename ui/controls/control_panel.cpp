@@ -105,6 +105,7 @@ ControlPanel::ControlPanel(PlannerDocument* doc, QWidget* parent, bool rememberA
                                                                       {training_, "group_training"}}};
     for (const auto& [group, name] : names) {
         group->setObjectName(QLatin1String(name));
+        group->setRowsBuiltCallback([this](ControlGroup* g) { emit rowsBuilt(g); });
         groups_ << group;
     }
 
@@ -142,15 +143,7 @@ void ControlPanel::setAllAdvancedOpen(bool open) {
 // Shows the document. Nothing here emits an edit: the groups listen only to user signals.
 void ControlPanel::syncFromDocument() {
     const Scenario& s = doc_->scenario();
-    job_->sync(s);
-    model_->sync(s);
-    gpus_->sync(s);
-    network_->sync(s);
-    parallelism_->sync(s);
-    zeropp_->sync(s);
-    host_->sync(s);
-    finetune_->sync(s);
-    training_->sync(s);
+    for (ControlGroup* g : std::as_const(groups_)) g->showDocument(s);
     // The rows shown first follow the job shown (a QLoRA method on a full fine-tune's job is a
     // QLoRA job) and whether the node is one of the presets.
     const bool myCluster = cluster_preset_of(s.cluster) == nullptr;

@@ -56,6 +56,8 @@ public:
 
 signals:
     void importHfConfigRequested();
+    // A box's rows were built, after the panel (control_group.h, buildRowsWhenShown).
+    void rowsBuilt(QWidget* group);
 
 private:
     void syncFromDocument();

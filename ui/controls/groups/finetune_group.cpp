@@ -9,6 +9,13 @@
 namespace zp::ui {
 
 FinetuneGroup::FinetuneGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Fine-tuning"), parent) {
+    buildRowsWhenShown({"finetune_method", "lora_rank", "lora_targets", "base_precision"}, [this] {
+        addRows();
+        connectEdits();
+    });
+}
+
+void FinetuneGroup::addRows() {
     finetune_method_ = named(tip(new QComboBox(this), tr("Full: every weight trained. LoRA: adapters on a frozen 16-bit base (PEFT). "
                                                          "QLoRA: adapters on a base quantised to 4 or 8 bits (bitsandbytes).")),
                              "finetune_method");
@@ -42,7 +49,6 @@ FinetuneGroup::FinetuneGroup(PlannerDocument* doc, QWidget* parent) : ControlGro
     for (const auto& n : enum_names<BasePrecision>()) base_precision_->addItem(QString::fromLatin1(n.name), QString::fromLatin1(n.name));
     base_precision_->setAccessibleName(tr("Base precision"));
     form_->addRow(tr("Base"), base_precision_);
-    connectEdits();
 }
 
 void FinetuneGroup::connectEdits() {

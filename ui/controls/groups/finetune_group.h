@@ -11,15 +11,16 @@ class FinetuneGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
     explicit FinetuneGroup(PlannerDocument* doc, QWidget* parent = nullptr);
-    void sync(const Scenario& s);
+    void sync(const Scenario& s) override;
 
 private:
+    void addRows();
     void connectEdits();
 
-    QComboBox* finetune_method_;
-    EditSpinBox* lora_rank_;
-    QComboBox* lora_targets_;
-    QComboBox* base_precision_;
+    QComboBox* finetune_method_ = nullptr;
+    EditSpinBox* lora_rank_ = nullptr;
+    QComboBox* lora_targets_ = nullptr;
+    QComboBox* base_precision_ = nullptr;
 };
 
 }  // namespace zp::ui

@@ -12,7 +12,7 @@ class GpuGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
     explicit GpuGroup(PlannerDocument* doc, QWidget* parent = nullptr);
-    void sync(const Scenario& s);
+    void sync(const Scenario& s) override;
 
     QComboBox* nodeCombo() const { return node_; }
     ScaledSlider* gpuCountSlider() const { return gpus_; }

@@ -10,6 +10,13 @@
 namespace zp::ui {
 
 HostGroup::HostGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Host (per node)"), parent) {
+    buildRowsWhenShown({"cpu_ram", "nvme", "pin_memory", "load_in_16bit", "low_cpu_mem_usage", "dataloader_workers"}, [this] {
+        addRows();
+        connectEdits();
+    });
+}
+
+void HostGroup::addRows() {
     cpu_ram_ =
         named(tip(new EditDoubleSpinBox, tr("Host RAM per node. CPU offload keeps optimizer states (and parameters) here.")), "cpu_ram");
     cpu_ram_->setDecimals(0);
@@ -47,7 +54,6 @@ HostGroup::HostGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, 
                            tr("DataLoader worker processes per training process (TrainingArguments.dataloader_num_workers). "
                               "Each holds its own host RAM; together they load the data pipeline's samples in parallel."),
                            limits::kDataloaderWorkers, tr("none (main process)"));
-    connectEdits();
 }
 
 void HostGroup::connectEdits() {

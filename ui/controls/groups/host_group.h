@@ -13,17 +13,18 @@ class HostGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
     explicit HostGroup(PlannerDocument* doc, QWidget* parent = nullptr);
-    void sync(const Scenario& s);
+    void sync(const Scenario& s) override;
 
 private:
+    void addRows();
     void connectEdits();
 
-    EditDoubleSpinBox* cpu_ram_;
-    EditDoubleSpinBox* nvme_;
-    QCheckBox* pin_memory_;
-    QCheckBox* load_16bit_;
-    QCheckBox* low_cpu_mem_;
-    EditSpinBox* workers_;  // Training::dataloader_workers
+    EditDoubleSpinBox* cpu_ram_ = nullptr;
+    EditDoubleSpinBox* nvme_ = nullptr;
+    QCheckBox* pin_memory_ = nullptr;
+    QCheckBox* load_16bit_ = nullptr;
+    QCheckBox* low_cpu_mem_ = nullptr;
+    EditSpinBox* workers_ = nullptr;  // Training::dataloader_workers
 };
 
 }  // namespace zp::ui

@@ -10,7 +10,7 @@ class JobGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
     explicit JobGroup(PlannerDocument* doc, QWidget* parent = nullptr);
-    void sync(const Scenario& s);
+    void sync(const Scenario& s) override;
 
     QComboBox* jobCombo() const { return job_; }
     static QString jobLabel(Job j);

@@ -12,7 +12,7 @@ class ModelGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
     explicit ModelGroup(PlannerDocument* doc, QWidget* parent = nullptr);
-    void sync(const Scenario& s);
+    void sync(const Scenario& s) override;
 
     QComboBox* modelCombo() const { return model_; }
     ScaledSlider* modelSizeSlider() const { return size_; }

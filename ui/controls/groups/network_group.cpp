@@ -11,6 +11,13 @@ namespace zp::ui {
 using Scale = ScaledSlider::Scale;
 
 NetworkGroup::NetworkGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Network"), parent) {
+    buildRowsWhenShown({"inter_node_bandwidth", "nics_per_node", "intra_node_bandwidth"}, [this] {
+        addRows();
+        connectEdits();
+    });
+}
+
+void NetworkGroup::addRows() {
     inter_bw_ = named(new ScaledSlider(1, 6400, 0, tr(" Gbit/s"), Scale::Logarithmic), "inter_node_bandwidth");
     setValidRange(inter_bw_, limits::kInterNodeGbitsPerS, 0);
     inter_bw_->setToolTips(
@@ -26,7 +33,6 @@ NetworkGroup::NetworkGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup
     // The link names are English only, like the preset names.
     for (const IntraNodeLink& l : intra_node_links()) intra_bw_->addItem(QString::fromUtf8(l.name), l.gbytes_per_s);
     form_->addRow(tr("Intra-node"), intra_bw_);
-    connectEdits();
 }
 
 void NetworkGroup::connectEdits() {

@@ -10,14 +10,15 @@ class NetworkGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
     explicit NetworkGroup(PlannerDocument* doc, QWidget* parent = nullptr);
-    void sync(const Scenario& s);
+    void sync(const Scenario& s) override;
 
 private:
+    void addRows();
     void connectEdits();
 
-    ScaledSlider* inter_bw_;
-    EditSpinBox* nics_;
-    QComboBox* intra_bw_;
+    ScaledSlider* inter_bw_ = nullptr;
+    EditSpinBox* nics_ = nullptr;
+    QComboBox* intra_bw_ = nullptr;
 };
 
 }  // namespace zp::ui

@@ -15,7 +15,7 @@ class TrainingGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
     explicit TrainingGroup(PlannerDocument* doc, QWidget* parent = nullptr);
-    void sync(const Scenario& s);
+    void sync(const Scenario& s) override;
 
 private:
     void addStepRows();    // precision, optimizer, sequence, batches, recompute

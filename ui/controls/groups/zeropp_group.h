@@ -13,7 +13,7 @@ class ZeroppGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
     explicit ZeroppGroup(PlannerDocument* doc, QWidget* parent = nullptr);
-    void sync(const Scenario& s);
+    void sync(const Scenario& s) override;
 
 private:
     void connectEdits();

@@ -354,6 +354,7 @@ private slots:
         QFETCH(QString, undoText);
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         const Training before = doc.scenario().training;
         auto* w = panel.findChild<QWidget*>(control);
         QVERIFY2(w, qPrintable(control));
@@ -418,6 +419,7 @@ private slots:
     void train_metrics_need_the_logits() {
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         auto* box = panel.findChild<EditSpinBox*>(QStringLiteral("logit_metrics"));
         QVERIFY(box && box->isEnabled());
         Scenario s = doc.scenario();
@@ -777,6 +779,7 @@ private slots:
     void model_parallel_controls() {
         PlannerDocument doc;
         ControlPanel panel(&doc);
+        panel.setAllAdvancedOpen(true);  // the rows a box builds when it is opened (control_group.h)
         auto* tensor = panel.findChild<QComboBox*>(QStringLiteral("tensor_parallel"));
         auto* sp = panel.findChild<QCheckBox*>(QStringLiteral("sequence_parallel"));
         auto* pipeline = panel.findChild<EditSpinBox*>(QStringLiteral("pipeline_parallel"));
@@ -853,73 +856,123 @@ private slots:
         QCOMPARE(doc.undoStack()->count(), 0);
     }
 
-    // A box none of whose rows the job shows first builds them when one is first shown
-    // (control_group.h, buildRowsWhenShown): until then it is its title and its Advanced button,
-    // which counts the rows it will build; built, they are the rows it named, in that order, above
-    // the button, showing the document, and an edit through them is one undo step.
+    // Rows the job keeps under Advanced are built when first shown (control_group.h,
+    // buildRowsWhenShown): until then the box's Advanced button counts them; built, they are the
+    // rows the box named, together and in that order, among the rows it had, above the button,
+    // showing the document, and an edit through them is one undo step.
     void a_box_builds_its_rows_when_opened_data() {
         QTest::addColumn<QString>("group");
         QTest::addColumn<QStringList>("rows");
+        QTest::addColumn<int>("advanced");  // the rows under Advanced for the default job, built or not
         QTest::newRow("Network") << QStringLiteral("group_network")
                                  << QStringList{QStringLiteral("inter_node_bandwidth"), QStringLiteral("nics_per_node"),
-                                                QStringLiteral("intra_node_bandwidth")};
+                                                QStringLiteral("intra_node_bandwidth")}
+                                 << 3;
         QTest::newRow("Host") << QStringLiteral("group_host")
                               << QStringList{QStringLiteral("cpu_ram"),           QStringLiteral("nvme"),
                                              QStringLiteral("pin_memory"),        QStringLiteral("load_in_16bit"),
-                                             QStringLiteral("low_cpu_mem_usage"), QStringLiteral("dataloader_workers")};
+                                             QStringLiteral("low_cpu_mem_usage"), QStringLiteral("dataloader_workers")}
+                              << 6;
         QTest::newRow("Fine-tuning") << QStringLiteral("group_finetune")
                                      << QStringList{QStringLiteral("finetune_method"), QStringLiteral("lora_rank"),
-                                                    QStringLiteral("lora_targets"), QStringLiteral("base_precision")};
+                                                    QStringLiteral("lora_targets"), QStringLiteral("base_precision")}
+                                     << 4;
+        QTest::newRow("GPUs: the memory") << QStringLiteral("group_gpus") << QStringList{QStringLiteral("gpu_memory")}
+                                          << 2;  // and the node's size
+        QTest::newRow("Model parallelism: the sizes, above the layout line")
+            << QStringLiteral("group_parallelism")
+            << QStringList{QStringLiteral("tensor_parallel"),   QStringLiteral("pipeline_parallel"), QStringLiteral("virtual_stages"),
+                           QStringLiteral("sequence_parallel"), QStringLiteral("pipeline_send"),     QStringLiteral("ulysses"),
+                           QStringLiteral("expert_parallel")}
+            << 7;
+        QTest::newRow("Training: kernels, memory, outputs, long context") << QStringLiteral("group_training")
+                                                                          << QStringList{QStringLiteral("flash_attention"),
+                                                                                         QStringLiteral("attention_softmax"),
+                                                                                         QStringLiteral("lm_head"),
+                                                                                         QStringLiteral("loss_fp32_upcast"),
+                                                                                         QStringLiteral("loss_kernel"),
+                                                                                         QStringLiteral("gradient_accumulation"),
+                                                                                         QStringLiteral("fused_optimizer"),
+                                                                                         QStringLiteral("bf16_master_weights"),
+                                                                                         QStringLiteral("fp8_gemms"),
+                                                                                         QStringLiteral("fp8_scaling"),
+                                                                                         QStringLiteral("data_seconds_per_sample"),
+                                                                                         QStringLiteral("optimizer_storage"),
+                                                                                         QStringLiteral("headroom"),
+                                                                                         QStringLiteral("convention"),
+                                                                                         QStringLiteral("kv_cache_in_training"),
+                                                                                         QStringLiteral("outputs_kept"),
+                                                                                         QStringLiteral("logit_metrics"),
+                                                                                         QStringLiteral("tiled_mlp"),
+                                                                                         QStringLiteral("reentrant_recompute"),
+                                                                                         QStringLiteral("cpu_checkpointing"),
+                                                                                         QStringLiteral("partition_activations"),
+                                                                                         QStringLiteral("expandable_segments"),
+                                                                                         QStringLiteral("int64_kernel_indexing")}
+                                                                          << 27;  // and the engine's FSDP rows and the two releases
     }
     void a_box_builds_its_rows_when_opened() {
         QFETCH(QString, group);
         QFETCH(QStringList, rows);
+        QFETCH(int, advanced);
         PlannerDocument doc;  // the default plan: a full fine-tune on a preset node
         ControlPanel panel(&doc);
         auto* box = dynamic_cast<ControlGroup*>(panel.findChild<QGroupBox*>(group));
         QVERIFY(box);
         QVERIFY(!box->rowsBuilt());
-        QVERIFY(!panel.findChild<QWidget*>(rows.front()));
+        for (const QString& row : rows) QVERIFY2(!panel.findChild<QWidget*>(row), qPrintable(row));
         auto* button = box->advancedButton();
-        QCOMPARE(button->text(), QStringLiteral("Advanced (%1 more)").arg(rows.size()));
+        QCOMPARE(button->text(), QStringLiteral("Advanced (%1 more)").arg(advanced));
         QVERIFY(!button->isHidden());
+        auto* form = qobject_cast<QFormLayout*>(box->layout());
+        QVERIFY(form);
+        const auto fields = [form, button] {
+            QList<QWidget*> out;
+            for (int row = 0; row < form->rowCount(); ++row) {
+                QLayoutItem* item = form->itemAt(row, QFormLayout::FieldRole);
+                if (!item) item = form->itemAt(row, QFormLayout::SpanningRole);
+                if (QWidget* field = item ? item->widget() : nullptr; field && field != button) out << field;
+            }
+            return out;
+        };
+        const QList<QWidget*> before = fields();
 
         button->click();
         QVERIFY(box->rowsBuilt());
-        QCOMPARE(button->text(), QStringLiteral("Advanced (%1 shown)").arg(rows.size()));
-        auto* form = qobject_cast<QFormLayout*>(box->layout());
-        QVERIFY(form);
-        QStringList built;
-        for (int row = 0; row < form->rowCount(); ++row) {
-            QLayoutItem* item = form->itemAt(row, QFormLayout::FieldRole);
-            if (!item) item = form->itemAt(row, QFormLayout::SpanningRole);
-            QWidget* field = item ? item->widget() : nullptr;
-            if (field && field != button) {
-                built << field->objectName();
-                QVERIFY2(!field->isHidden(), qPrintable(field->objectName()));
-            }
+        QCOMPARE(button->text(), QStringLiteral("Advanced (%1 shown)").arg(advanced));
+        const QList<QWidget*> after = fields();
+        QCOMPARE(after.size(), before.size() + rows.size());
+        const qsizetype at = after.indexOf(panel.findChild<QWidget*>(rows.front()));
+        QVERIFY(at >= 0);
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            QCOMPARE(after[at + i]->objectName(), rows[i]);
+            QVERIFY2(!after[at + i]->isHidden(), qPrintable(rows[i]));
         }
-        QCOMPARE(built, rows);
+        QCOMPARE(after.mid(0, at) + after.mid(at + rows.size()), before);
         QCOMPARE(form->itemAt(form->rowCount() - 1, QFormLayout::SpanningRole)->widget(), button);
         QCOMPARE(doc.undoStack()->count(), 0);
 
         // Closed again, the rows are kept and hidden, and the button counts them again.
         button->click();
-        QCOMPARE(button->text(), QStringLiteral("Advanced (%1 more)").arg(rows.size()));
+        QCOMPARE(button->text(), QStringLiteral("Advanced (%1 more)").arg(advanced));
         QVERIFY(panel.findChild<QWidget*>(rows.front())->isHidden());
 
         // Built on the document as it is, and edits from then on.
         button->click();
         QWidget* first = panel.findChild<QWidget*>(rows.front());
+        const Scenario& s = doc.scenario();
         if (auto* slider = qobject_cast<ScaledSlider*>(first)) {
-            QCOMPARE(slider->value(), doc.scenario().cluster.inter_node_gbits_per_s);
+            QCOMPARE(slider->value(),
+                     first->objectName() == QLatin1String("gpu_memory") ? s.cluster.gpu.memory_gib : s.cluster.inter_node_gbits_per_s);
             QTest::keyClick(slider->slider(), Qt::Key_Home);
         } else if (auto* ram = qobject_cast<EditDoubleSpinBox*>(first)) {
-            QCOMPARE(ram->value(), bytes_to_gib(doc.scenario().cluster.cpu_ram_bytes_per_node));
+            QCOMPARE(ram->value(), bytes_to_gib(s.cluster.cpu_ram_bytes_per_node));
             QTest::keyClick(ram, Qt::Key_Up);
-        } else if (auto* method = qobject_cast<QComboBox*>(first)) {
-            QCOMPARE(method->currentData().toString(), QStringLiteral("full"));
-            QTest::keyClick(method, Qt::Key_Down);
+        } else if (auto* combo = qobject_cast<QComboBox*>(first)) {
+            QTest::keyClick(combo, Qt::Key_Down);
+        } else if (auto* check = qobject_cast<QCheckBox*>(first)) {
+            QCOMPARE(check->isChecked(), s.training.flash_attention);
+            check->click();
         }
         QCOMPARE(doc.undoStack()->count(), 1);
     }

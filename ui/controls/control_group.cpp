@@ -25,44 +25,66 @@ ControlGroup::ControlGroup(PlannerDocument* doc, const QString& title, QWidget* 
 }
 
 void ControlGroup::showDocument(const Scenario& s) {
-    if (rowsBuilt()) sync(s);
+    sync(s);
+    if (rowsBuilt()) syncWaitingRows(s);
 }
 
 void ControlGroup::buildRowsWhenShown(std::vector<const char*> rows, std::function<void()> build) {
     waiting_rows_ = std::move(rows);
+    waiting_at_ = form_->rowCount();
     build_rows_ = std::move(build);
 }
+
+namespace {
+// A form row taken out to be added again: its label (none for a row across both columns) and field.
+struct TakenRow {
+    QWidget* label;
+    QWidget* field;
+    bool hidden_by_disclosure;
+};
+}  // namespace
 
 void ControlGroup::buildRows() {
     if (rowsBuilt()) return;
     const std::function<void()> build = std::exchange(build_rows_, nullptr);
-    // The rows go above the Advanced button, which stays the last row.
-    if (advanced_) {
-        const QFormLayout::TakeRowResult taken = form_->takeRow(advanced_);
-        delete taken.labelItem;
-        delete taken.fieldItem;  // the layout's item, not the button
+    // The rows after their place (rows built with the box, the Advanced button) are taken out and
+    // added again after them: a QFormLayout adds rows at its end.
+    std::vector<TakenRow> after;
+    for (int row = waiting_at_; form_->rowCount() > waiting_at_; ++row) {
+        const bool hidden = static_cast<std::size_t>(row) < hidden_rows_.size() && hidden_rows_[static_cast<std::size_t>(row)];
+        const QFormLayout::TakeRowResult taken = form_->takeRow(waiting_at_);
+        after.push_back(
+            {taken.labelItem ? taken.labelItem->widget() : nullptr, taken.fieldItem ? taken.fieldItem->widget() : nullptr, hidden});
+        delete taken.labelItem;  // the layout's items, not the widgets
+        delete taken.fieldItem;
     }
+    hidden_rows_.resize(static_cast<std::size_t>(waiting_at_));
     build();
-    if (advanced_) {
-        form_->addRow(advanced_);
-        const QStringList essential = std::exchange(waiting_essential_, {});
-        classifyRows([&essential](const QString& control) { return essential.contains(control); });
+    hidden_rows_.resize(static_cast<std::size_t>(form_->rowCount()), false);
+    for (const TakenRow& r : after) {
+        if (r.label) form_->addRow(r.label, r.field);
+        else form_->addRow(r.field);
+        hidden_rows_.push_back(r.hidden_by_disclosure);
     }
     waiting_rows_.clear();
-    sync(doc_->scenario());
+    if (advanced_) classifyRows();
+    syncWaitingRows(doc_->scenario());
     if (rows_built_) rows_built_(this);
 }
 
 void ControlGroup::setEssentialRows(const std::function<bool(const QString& controlName)>& essential) {
     addAdvancedButton();
-    if (!rowsBuilt()) {
-        waiting_essential_.clear();
-        for (const char* row : waiting_rows_)
-            if (essential(QLatin1String(row))) waiting_essential_ << QLatin1String(row);
-        if (waiting_essential_.isEmpty() && !advanced_open_) return showRows();
-        return buildRows();
-    }
-    classifyRows(essential);
+    essential_.clear();
+    bool waitingShown = false;
+    for (int row = 0; row < form_->rowCount(); ++row)
+        if (const QWidget* field = namedField(row); field && essential(field->objectName())) essential_ << field->objectName();
+    for (const char* row : waiting_rows_)
+        if (essential(QLatin1String(row))) {
+            essential_ << QLatin1String(row);
+            waitingShown = true;
+        }
+    if (waitingShown) buildRows();  // classifies the rows it built with the rest
+    else classifyRows();
 }
 
 void ControlGroup::addAdvancedButton() {
@@ -79,15 +101,18 @@ void ControlGroup::addAdvancedButton() {
     connect(advanced_, &QToolButton::toggled, this, [this](bool open) { setAdvancedOpen(open); });
 }
 
-void ControlGroup::classifyRows(const std::function<bool(const QString& controlName)>& essential) {
+QWidget* ControlGroup::namedField(int row) const {
+    QLayoutItem* item = form_->itemAt(row, QFormLayout::FieldRole);
+    if (!item) item = form_->itemAt(row, QFormLayout::SpanningRole);
+    QWidget* field = item ? item->widget() : nullptr;
+    return field && field != advanced_ && !field->objectName().isEmpty() ? field : nullptr;
+}
+
+void ControlGroup::classifyRows() {
     advanced_rows_.assign(static_cast<std::size_t>(form_->rowCount()), false);
-    for (int row = 0; row < form_->rowCount(); ++row) {
-        QLayoutItem* item = form_->itemAt(row, QFormLayout::FieldRole);
-        if (!item) item = form_->itemAt(row, QFormLayout::SpanningRole);
-        const QWidget* field = item ? item->widget() : nullptr;
-        if (!field || field == advanced_ || field->objectName().isEmpty()) continue;
-        advanced_rows_[static_cast<std::size_t>(row)] = !essential(field->objectName());
-    }
+    for (int row = 0; row < form_->rowCount(); ++row)
+        if (const QWidget* field = namedField(row))
+            advanced_rows_[static_cast<std::size_t>(row)] = !essential_.contains(field->objectName());
     showRows();
 }
 
@@ -101,8 +126,7 @@ void ControlGroup::setAdvancedOpen(bool open) {
 void ControlGroup::showRows() {
     if (!advanced_) return;
     // Rows that wait are all advanced: one the job shows first would have been built.
-    const auto hidden = rowsBuilt() ? static_cast<int>(std::count(advanced_rows_.begin(), advanced_rows_.end(), true))
-                                    : static_cast<int>(waiting_rows_.size());
+    const auto hidden = static_cast<int>(std::count(advanced_rows_.begin(), advanced_rows_.end(), true) + waiting_rows_.size());
     // Only rows this disclosure hid are shown again: a row that hides itself (an error line, a
     // note with nothing to say) keeps its own visibility.
     hidden_rows_.resize(advanced_rows_.size(), false);

@@ -50,12 +50,11 @@ public:
     // see ControlPanel's constructor.
     ControlGroup(PlannerDocument* doc, const QString& title, QWidget* parent = nullptr);
 
-    // Shows the document in the box's controls; each group its own.
-    virtual void sync(const Scenario& s) = 0;
-    // sync() once the rows are built; a box whose rows wait shows the document when they are built.
+    // Shows the document in the box's controls: sync() in the rows built with the box,
+    // syncWaitingRows() in those built when first shown (buildRowsWhenShown), once they are.
     void showDocument(const Scenario& s);
 
-    // Whether the rows exist yet (see buildRowsWhenShown); buildRows() builds them now.
+    // Whether every row exists (see buildRowsWhenShown); buildRows() builds those that wait now.
     bool rowsBuilt() const { return !build_rows_; }
     void buildRows();
     // Called once, right after rows that waited are built (the panel tells the window, which
@@ -71,13 +70,20 @@ public:
     QToolButton* advancedButton() const { return advanced_; }
 
 protected:
+    // Each group's own: the document shown in the rows built with the box (none in a box whose
+    // rows all wait) and in the rows that waited, once they are built.
+    virtual void sync(const Scenario&) {}
+    virtual void syncWaitingRows(const Scenario&) {}
+
     // Rows built the first time one of them is to be shown (as LazyPage builds a tab page): while
-    // the job keeps every row of the box under Advanced, the box is its title and its Advanced
-    // button, and the window's start does not build its controls (Network, Host and Fine-tuning
-    // for the default full fine-tune were 2.7M of the 170M instructions to the first painted
-    // frame: `valgrind --tool=callgrind bench_gui first-frame`). `rows` names the controls
-    // `build` adds, in their order: which of them the job shows first is asked of these names.
-    // A row is to be shown when the job shows it first or when Advanced is opened.
+    // the job keeps all of them under Advanced, the window's start does not build their controls,
+    // and the Advanced button counts them. `rows` names the controls `build` adds, in their order
+    // (which of them the job shows first is asked of these names); they take the place of this
+    // call among the box's rows. A row is to be shown when the job shows it first or when
+    // Advanced is opened. For the default full fine-tune on a preset node, the rows that wait
+    // (Network, Host, Fine-tuning, the parallel sizes, the GPU's memory and 23 of Training's)
+    // were 7.6M of the 170.1M instructions to the first painted frame (the panel's constructor
+    // 17.1M -> 10.4M; `valgrind --tool=callgrind bench_gui first-frame`).
     void buildRowsWhenShown(std::vector<const char*> rows, std::function<void()> build);
 
     // One undoable edit: the document's scenario changed by `mutate`, described as `text`;
@@ -99,13 +105,16 @@ protected:
 
 private:
     void addAdvancedButton();
-    void classifyRows(const std::function<bool(const QString& controlName)>& essential);
+    // The row's field if it is a named control (a row the disclosure may fold), else null.
+    QWidget* namedField(int row) const;
+    void classifyRows();
     void showRows();
 
     QToolButton* advanced_ = nullptr;        // the last row, added on the first setEssentialRows
-    std::function<void()> build_rows_;       // set while the rows wait
+    QStringList essential_;                  // the named controls the job shows first, built or waiting
+    std::function<void()> build_rows_;       // set while rows wait
     std::vector<const char*> waiting_rows_;  // their controls' names, while they wait
-    QStringList waiting_essential_;          // of those, the ones the job shows first
+    int waiting_at_ = 0;                     // the form row they go to
     std::function<void(ControlGroup*)> rows_built_;
     std::vector<bool> advanced_rows_;  // per form row: shown only while open
     std::vector<bool> hidden_rows_;    // per form row: hidden by this disclosure now

@@ -72,7 +72,7 @@ void FinetuneGroup::connectEdits() {
             [this](int r) { edit(EditLoraRank, tr("Change LoRA rank"), [&](Scenario& s) { s.finetune.lora_rank = r; }); });
 }
 
-void FinetuneGroup::sync(const Scenario& s) {
+void FinetuneGroup::syncWaitingRows(const Scenario& s) {
     const FineTune& ft = s.finetune;
     setIndexIfChanged(finetune_method_, finetune_method_->findData(QString::fromLatin1(to_string(ft.method))));
     lora_rank_->showValue(static_cast<int>(ft.lora_rank));

@@ -11,7 +11,7 @@ class FinetuneGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
     explicit FinetuneGroup(PlannerDocument* doc, QWidget* parent = nullptr);
-    void sync(const Scenario& s) override;
+    void syncWaitingRows(const Scenario& s) override;
 
 private:
     void addRows();

@@ -52,11 +52,18 @@ GpuGroup::GpuGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr
     addFamilyGroupedItems(gpu_, gpus);
     gpu_->addItem(tr("Custom"), QLatin1String(kCustomGpuName));
     form_->addRow(tr("GPU"), gpu_);
-    gpu_mem_ = named(new ScaledSlider(4, 256, 1, tr(" GiB"), Scale::Linear), "gpu_memory");
-    setValidRange(gpu_mem_, limits::kGpuMemoryGib, 1);
-    gpu_mem_->setToolTips(tr("Memory per GPU. The capacity line in the memory view."));
-    form_->addRow(tr("GPU memory"), gpu_mem_);
     connectEdits();
+    // The memory of a custom GPU: under Advanced but on "My cluster", so built when first shown
+    // (control_group.h).
+    buildRowsWhenShown({"gpu_memory"}, [this] {
+        gpu_mem_ = named(new ScaledSlider(4, 256, 1, tr(" GiB"), Scale::Linear), "gpu_memory");
+        setValidRange(gpu_mem_, limits::kGpuMemoryGib, 1);
+        gpu_mem_->setToolTips(tr("Memory per GPU. The capacity line in the memory view."));
+        form_->addRow(tr("GPU memory"), gpu_mem_);
+        connect(gpu_mem_, &ScaledSlider::valueEdited, this, [this](double gib) {
+            edit(EditGpuMemory, tr("Change GPU memory"), [&](Scenario& s) { s.cluster.gpu = custom_gpu(s.cluster.gpu, gib); });
+        });
+    });
 }
 
 void GpuGroup::connectEdits() {
@@ -66,7 +73,7 @@ void GpuGroup::connectEdits() {
         const QString name = node_->itemData(index).toString();
         if (name == kCustomEntry ||
             name.isEmpty()) {  // a family header is never a node  // the fields below are the node: nothing to apply, the list shows the document's
-            sync(doc_->scenario());
+            showDocument(doc_->scenario());
             return;
         }
         const ClusterPreset& preset = cluster_preset(name.toStdString());
@@ -79,14 +86,11 @@ void GpuGroup::connectEdits() {
         const QString name = gpu_->itemData(index).toString();
         if (name == QLatin1String(kCustomGpuName) ||
             name.isEmpty()) {  // a family header is never a GPU  // the memory below makes a custom GPU; the list shows the document's
-            sync(doc_->scenario());
+            showDocument(doc_->scenario());
             return;
         }
         edit(EditGpu, tr("Choose GPU %1").arg(gpu_->itemText(index)),
              [&](Scenario& s) { s = with_gpu(s, gpu_preset(name.toStdString())); });
-    });
-    connect(gpu_mem_, &ScaledSlider::valueEdited, this, [this](double gib) {
-        edit(EditGpuMemory, tr("Change GPU memory"), [&](Scenario& s) { s.cluster.gpu = custom_gpu(s.cluster.gpu, gib); });
     });
 }
 
@@ -115,7 +119,8 @@ void GpuGroup::sync(const Scenario& s) {
     int gpu_index = gpu_->findData(QString::fromStdString(s.cluster.gpu.name));
     if (gpu_index < 0) gpu_index = gpu_->findData(QLatin1String(kCustomGpuName));
     setIndexIfChanged(gpu_, gpu_index);
-    gpu_mem_->setValue(s.cluster.gpu.memory_gib);
 }
+
+void GpuGroup::syncWaitingRows(const Scenario& s) { gpu_mem_->setValue(s.cluster.gpu.memory_gib); }
 
 }  // namespace zp::ui

@@ -13,6 +13,7 @@ class GpuGroup : public ControlGroup {
 public:
     explicit GpuGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s) override;
+    void syncWaitingRows(const Scenario& s) override;
 
     QComboBox* nodeCombo() const { return node_; }
     ScaledSlider* gpuCountSlider() const { return gpus_; }
@@ -22,12 +23,12 @@ private:
     void connectEdits();
     void editGpuCount(double gpus, int nodeSize);
 
-    QComboBox* node_;
-    ScaledSlider* gpus_;
-    EditSpinBox* node_size_;
-    QLabel* gpu_error_;
-    QComboBox* gpu_;
-    ScaledSlider* gpu_mem_;
+    QComboBox* node_ = nullptr;
+    ScaledSlider* gpus_ = nullptr;
+    EditSpinBox* node_size_ = nullptr;
+    QLabel* gpu_error_ = nullptr;
+    QComboBox* gpu_ = nullptr;
+    ScaledSlider* gpu_mem_ = nullptr;
 };
 
 }  // namespace zp::ui

@@ -76,7 +76,7 @@ void HostGroup::connectEdits() {
     });
 }
 
-void HostGroup::sync(const Scenario& s) {
+void HostGroup::syncWaitingRows(const Scenario& s) {
     cpu_ram_->showValue(bytes_to_gib(s.cluster.cpu_ram_bytes_per_node));
     nvme_->showValue(bytes_to_gib(s.cluster.nvme_bytes_per_node));
     setCheckedIfChanged(pin_memory_, s.zero.pin_memory);

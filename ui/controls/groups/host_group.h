@@ -13,7 +13,7 @@ class HostGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
     explicit HostGroup(PlannerDocument* doc, QWidget* parent = nullptr);
-    void sync(const Scenario& s) override;
+    void syncWaitingRows(const Scenario& s) override;
 
 private:
     void addRows();

@@ -47,7 +47,7 @@ void NetworkGroup::connectEdits() {
     });
 }
 
-void NetworkGroup::sync(const Scenario& s) {
+void NetworkGroup::syncWaitingRows(const Scenario& s) {
     inter_bw_->setValue(s.cluster.inter_node_gbits_per_s);
     nics_->showValue(static_cast<int>(s.cluster.nics_per_node));
     int intra_index = intra_bw_->findData(s.cluster.intra_node_gbytes_per_s);

@@ -10,7 +10,7 @@ class NetworkGroup : public ControlGroup {
     Q_DECLARE_TR_FUNCTIONS(zp::ui::ControlPanel)
 public:
     explicit NetworkGroup(PlannerDocument* doc, QWidget* parent = nullptr);
-    void sync(const Scenario& s) override;
+    void syncWaitingRows(const Scenario& s) override;
 
 private:
     void addRows();

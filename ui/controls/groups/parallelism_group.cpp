@@ -16,6 +16,21 @@
 namespace zp::ui {
 
 ParallelismGroup::ParallelismGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Model parallelism"), parent) {
+    // The sizes: under Advanced but for pre-training (tensor, pipeline) and long context
+    // (Ulysses), so built when first shown (control_group.h). The layout line is always shown.
+    buildRowsWhenShown(
+        {"tensor_parallel", "pipeline_parallel", "virtual_stages", "sequence_parallel", "pipeline_send", "ulysses", "expert_parallel"},
+        [this] {
+            addSizeRows();
+            connectEdits();
+        });
+    layout_info_ = new WrappedText;  // unnamed: a row without a name is never folded under Advanced
+    layout_info_->setAccessibleDescription(tr("The layout in words: its data-parallel groups, or what the layout search chose"));
+    form_->addRow(layout_info_);
+    connect(doc_, &PlannerDocument::resultsChanged, this, &ParallelismGroup::showLayoutInfo);
+}
+
+void ParallelismGroup::addSizeRows() {
     tensor_parallel_ = named(tip(new QComboBox(this), tr("Tensor parallelism: each layer's matrices split over this many GPUs of a node "
                                                          "(Megatron). Off: 1. Auto: the recommender chooses.")),
                              "tensor_parallel");
@@ -66,11 +81,6 @@ ParallelismGroup::ParallelismGroup(PlannerDocument* doc, QWidget* parent) : Cont
               "expert_parallel");
     expert_parallel_->setAccessibleName(tr("Expert parallel size"));
     form_->addRow(tr("Experts"), expert_parallel_);
-    layout_info_ = new WrappedText;  // unnamed: a row without a name is never folded under Advanced
-    layout_info_->setAccessibleDescription(tr("The layout in words: its data-parallel groups, or what the layout search chose"));
-    form_->addRow(layout_info_);
-    connectEdits();
-    connect(doc_, &PlannerDocument::resultsChanged, this, &ParallelismGroup::showLayoutInfo);
 }
 
 void ParallelismGroup::connectEdits() {
@@ -150,7 +160,9 @@ void ParallelismGroup::showLayoutInfo() {
     if (layout_info_->text() != layout) layout_info_->setText(layout);
 }
 
-void ParallelismGroup::sync(const Scenario& s) {
+void ParallelismGroup::sync(const Scenario&) { showLayoutInfo(); }
+
+void ParallelismGroup::syncWaitingRows(const Scenario& s) {
     // The sizes core accepts (core/model/parallel_layout.h), "off" for 1, "auto" first.
     std::vector<std::int64_t> tensor_sizes = tensor_parallel_sizes(s);
     tensor_sizes.insert(tensor_sizes.begin(), 0);
@@ -172,7 +184,6 @@ void ParallelismGroup::sync(const Scenario& s) {
     experts.insert(experts.begin(), 0);
     showGpuGroupSizes(expert_parallel_, experts, s.parallel.auto_expert ? 0 : s.parallel.expert);
     expert_parallel_->setEnabled(s.model.experts > 1 || s.parallel.expert > 1);  // a size a dense model refuses can be reset
-    showLayoutInfo();
 }
 
 }  // namespace zp::ui

@@ -17,19 +17,21 @@ class ParallelismGroup : public ControlGroup {
 public:
     explicit ParallelismGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s) override;
+    void syncWaitingRows(const Scenario& s) override;
 
 private:
+    void addSizeRows();
     void connectEdits();
     void showLayoutInfo();
 
-    QComboBox* tensor_parallel_;
-    EditSpinBox* pipeline_parallel_;
-    EditSpinBox* virtual_stages_;
-    QCheckBox* sequence_parallel_;
-    QComboBox* pipeline_send_;
-    QComboBox* ulysses_;
-    QComboBox* expert_parallel_;
-    WrappedText* layout_info_;
+    QComboBox* tensor_parallel_ = nullptr;
+    EditSpinBox* pipeline_parallel_ = nullptr;
+    EditSpinBox* virtual_stages_ = nullptr;
+    QCheckBox* sequence_parallel_ = nullptr;
+    QComboBox* pipeline_send_ = nullptr;
+    QComboBox* ulysses_ = nullptr;
+    QComboBox* expert_parallel_ = nullptr;
+    WrappedText* layout_info_ = nullptr;
 };
 
 }  // namespace zp::ui

@@ -21,10 +21,38 @@ using Scale = ScaledSlider::Scale;
 
 TrainingGroup::TrainingGroup(PlannerDocument* doc, QWidget* parent) : ControlGroup(doc, tr("Training"), parent) {
     addStepRows();
-    addMemoryRows();
-    addOutputRows();
-    addLongContextRows();
     connectEdits();
+    // The kernels, memory, output and long-context rows: under Advanced in every job but the
+    // long-context one, so built when first shown (control_group.h).
+    buildRowsWhenShown({"flash_attention",
+                        "attention_softmax",
+                        "lm_head",
+                        "loss_fp32_upcast",
+                        "loss_kernel",
+                        "gradient_accumulation",
+                        "fused_optimizer",
+                        "bf16_master_weights",
+                        "fp8_gemms",
+                        "fp8_scaling",
+                        "data_seconds_per_sample",
+                        "optimizer_storage",
+                        "headroom",
+                        "convention",
+                        "kv_cache_in_training",
+                        "outputs_kept",
+                        "logit_metrics",
+                        "tiled_mlp",
+                        "reentrant_recompute",
+                        "cpu_checkpointing",
+                        "partition_activations",
+                        "expandable_segments",
+                        "int64_kernel_indexing"},
+                       [this] {
+                           addMemoryRows();
+                           addOutputRows();
+                           addLongContextRows();
+                           connectWaitingEdits();
+                       });
 }
 
 void TrainingGroup::addStepRows() {
@@ -443,7 +471,6 @@ void TrainingGroup::connectReleaseEdits() {
 
 void TrainingGroup::connectEdits() {
     connectReleaseEdits();
-    connectLongContextEdits();
     onActivated(engine_, EditEngine, tr("Change engine"), [](Scenario& s, const std::string& v) {
         s.fsdp.auto_engine = v == "auto";
         if (!s.fsdp.auto_engine) s = with_engine(s, parse_enum<Engine>(v));
@@ -460,8 +487,6 @@ void TrainingGroup::connectEdits() {
         s.training.auto_checkpointing = v == "auto";
         if (v != "auto") s.training.checkpointing = parse_enum<Checkpointing>(v);
     });
-    onActivated(convention_, EditConvention, tr("Change convention"),
-                [](Scenario& s, const std::string& v) { s.assumptions.convention = parse_enum<Convention>(v); });
     connect(seq_, &ScaledSlider::valueEdited, this, [this](double v) {
         edit(EditSeq, tr("Change sequence length"), [&](Scenario& s) { s.training.seq_len = static_cast<std::int64_t>(std::llround(v)); });
     });
@@ -475,6 +500,12 @@ void TrainingGroup::connectEdits() {
             s.training.micro_batch = v == 0 ? 1 : v;
         });
     });
+}
+
+void TrainingGroup::connectWaitingEdits() {
+    connectLongContextEdits();
+    onActivated(convention_, EditConvention, tr("Change convention"),
+                [](Scenario& s, const std::string& v) { s.assumptions.convention = parse_enum<Convention>(v); });
     connect(flash_, &QCheckBox::clicked, this,
             [this](bool on) { edit(EditFlash, tr("Toggle flash attention"), [&](Scenario& s) { s.training.flash_attention = on; }); });
     connect(loss_upcast_, &QCheckBox::clicked, this, [this](bool on) {
@@ -524,6 +555,9 @@ void TrainingGroup::sync(const Scenario& s) {
     setIndexIfChanged(checkpointing_, s.training.auto_checkpointing
                                           ? 0
                                           : checkpointing_->findData(QString::fromLatin1(to_string(s.training.checkpointing))));
+}
+
+void TrainingGroup::syncWaitingRows(const Scenario& s) {
     setCheckedIfChanged(flash_, s.training.flash_attention);
     setIndexIfChanged(attention_softmax_, attention_softmax_->findData(QString::fromLatin1(to_string(s.training.attention_softmax))));
     attention_softmax_->setEnabled(!s.training.flash_attention);  // flash attention keeps no score matrix

@@ -16,6 +16,7 @@ class TrainingGroup : public ControlGroup {
 public:
     explicit TrainingGroup(PlannerDocument* doc, QWidget* parent = nullptr);
     void sync(const Scenario& s) override;
+    void syncWaitingRows(const Scenario& s) override;
 
 private:
     void addStepRows();    // precision, optimizer, sequence, batches, recompute
@@ -37,42 +38,43 @@ private:
     void connectLongContextEdits();
     void connectOutputEdits();   // the KV cache, the kept output, the loop's metrics
     void connectReleaseEdits();  // the DeepSpeed and transformers releases
-    void connectEdits();
+    void connectEdits();         // the rows built with the box
+    void connectWaitingEdits();  // the rows built when shown
 
-    QComboBox* engine_;
-    QComboBox* fsdp_precision_;
-    QCheckBox* hybrid_shard_;
-    QComboBox* release_;               // kDeepSpeedReleaseEras' index, or -1: the release switches set one by one
-    QComboBox* transformers_release_;  // kTransformersReleaseEras' index, or -1 as above
-    QComboBox* precision_;
-    QComboBox* optimizer_;
-    ScaledSlider* seq_;
-    EditDoubleSpinBox* global_batch_;
-    EditSpinBox* micro_batch_;
-    QComboBox* checkpointing_;
-    QCheckBox* flash_;
-    QCheckBox* loss_upcast_;
-    QComboBox* loss_kernel_;
-    QComboBox* attention_softmax_;
-    QComboBox* lm_head_;
-    QComboBox* gradient_accumulation_;
-    QCheckBox* fused_optimizer_;
-    QCheckBox* bf16_master_;
-    QCheckBox* fp8_;
-    QComboBox* fp8_scaling_;
-    QComboBox* optimizer_storage_;
-    QCheckBox* kv_cache_;
-    QCheckBox* outputs_kept_;
-    EditSpinBox* logit_metrics_;  // Training::logit_metrics
-    QCheckBox* tiled_mlp_;
-    QCheckBox* reentrant_;
-    QCheckBox* cpu_checkpointing_;
-    QCheckBox* partition_activations_;
-    QCheckBox* expandable_segments_;
-    QCheckBox* int64_kernels_;
-    EditDoubleSpinBox* headroom_;
-    EditDoubleSpinBox* data_seconds_;  // Training::data_seconds_per_sample
-    QComboBox* convention_;
+    QComboBox* engine_ = nullptr;
+    QComboBox* fsdp_precision_ = nullptr;
+    QCheckBox* hybrid_shard_ = nullptr;
+    QComboBox* release_ = nullptr;               // kDeepSpeedReleaseEras' index, or -1: the release switches set one by one
+    QComboBox* transformers_release_ = nullptr;  // kTransformersReleaseEras' index, or -1 as above
+    QComboBox* precision_ = nullptr;
+    QComboBox* optimizer_ = nullptr;
+    ScaledSlider* seq_ = nullptr;
+    EditDoubleSpinBox* global_batch_ = nullptr;
+    EditSpinBox* micro_batch_ = nullptr;
+    QComboBox* checkpointing_ = nullptr;
+    QCheckBox* flash_ = nullptr;
+    QCheckBox* loss_upcast_ = nullptr;
+    QComboBox* loss_kernel_ = nullptr;
+    QComboBox* attention_softmax_ = nullptr;
+    QComboBox* lm_head_ = nullptr;
+    QComboBox* gradient_accumulation_ = nullptr;
+    QCheckBox* fused_optimizer_ = nullptr;
+    QCheckBox* bf16_master_ = nullptr;
+    QCheckBox* fp8_ = nullptr;
+    QComboBox* fp8_scaling_ = nullptr;
+    QComboBox* optimizer_storage_ = nullptr;
+    QCheckBox* kv_cache_ = nullptr;
+    QCheckBox* outputs_kept_ = nullptr;
+    EditSpinBox* logit_metrics_ = nullptr;  // Training::logit_metrics
+    QCheckBox* tiled_mlp_ = nullptr;
+    QCheckBox* reentrant_ = nullptr;
+    QCheckBox* cpu_checkpointing_ = nullptr;
+    QCheckBox* partition_activations_ = nullptr;
+    QCheckBox* expandable_segments_ = nullptr;
+    QCheckBox* int64_kernels_ = nullptr;
+    EditDoubleSpinBox* headroom_ = nullptr;
+    EditDoubleSpinBox* data_seconds_ = nullptr;  // Training::data_seconds_per_sample
+    QComboBox* convention_ = nullptr;
 };
 
 }  // namespace zp::ui

@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
     }
     if (first_frame_only) {
         // Stop here: what callgrind counts is the start, not the window's and Qt's teardown after it.
-        std::printf("first painted frame: %.0f ms after process start\n", painted[0].first_ms);
+        std::printf("first painted frame: %.1f ms after process start\n", painted[0].first_ms);
         std::fflush(stdout);
         std::_Exit(0);
     }
@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
                 quantile(searched, 0.50), quantile(searched, 0.99), searched.back(), planWords(window).c_str());
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
-    std::printf("first painted frame: %.0f ms after process start\n", painted[0].first_ms);
+    std::printf("first painted frame: %.1f ms after process start\n", painted[0].first_ms);
     std::printf("peak RSS: %.1f MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
     return 0;
 }

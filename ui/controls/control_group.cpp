@@ -36,10 +36,11 @@ void ControlGroup::buildRowsWhenShown(std::vector<const char*> rows, std::functi
 }
 
 namespace {
-// A form row taken out to be added again: its label (none for a row across both columns) and field.
+// A form row taken out to be added again: its label (none for a row across both columns), its
+// field (a widget's item or a layout, which is its own item) and whether the disclosure hid it.
 struct TakenRow {
     QWidget* label;
-    QWidget* field;
+    QLayoutItem* field;
     bool hidden_by_disclosure;
 };
 }  // namespace
@@ -53,17 +54,20 @@ void ControlGroup::buildRows() {
     for (int row = waiting_at_; form_->rowCount() > waiting_at_; ++row) {
         const bool hidden = static_cast<std::size_t>(row) < hidden_rows_.size() && hidden_rows_[static_cast<std::size_t>(row)];
         const QFormLayout::TakeRowResult taken = form_->takeRow(waiting_at_);
-        after.push_back(
-            {taken.labelItem ? taken.labelItem->widget() : nullptr, taken.fieldItem ? taken.fieldItem->widget() : nullptr, hidden});
-        delete taken.labelItem;  // the layout's items, not the widgets
-        delete taken.fieldItem;
+        after.push_back({taken.labelItem ? taken.labelItem->widget() : nullptr, taken.fieldItem, hidden});
+        delete taken.labelItem;  // the layout's item, not the label
     }
     hidden_rows_.resize(static_cast<std::size_t>(waiting_at_));
     build();
     hidden_rows_.resize(static_cast<std::size_t>(form_->rowCount()), false);
     for (const TakenRow& r : after) {
-        if (r.label) form_->addRow(r.label, r.field);
-        else form_->addRow(r.field);
+        if (!r.field) continue;
+        if (QWidget* w = r.field->widget()) {
+            r.label ? form_->addRow(r.label, w) : form_->addRow(w);
+            delete r.field;  // the layout's item, not the widget
+        } else if (QLayout* l = r.field->layout()) {
+            r.label ? form_->addRow(r.label, l) : form_->addRow(l);
+        }
         hidden_rows_.push_back(r.hidden_by_disclosure);
     }
     waiting_rows_.clear();

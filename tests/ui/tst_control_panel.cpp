@@ -977,6 +977,50 @@ private slots:
         QCOMPARE(doc.undoStack()->count(), 1);
     }
 
+    // A job or the node that shows one of a box's waiting rows first builds them, shows that one
+    // and keeps the others of the job's Advanced hidden.
+    void the_rows_shown_first_are_built_data() {
+        QTest::addColumn<int>("job");
+        QTest::addColumn<bool>("myCluster");  // a node no preset is: its own fields are shown first
+        QTest::addColumn<QString>("group");
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<QString>("hidden");  // one of the rows built with it that stays under Advanced, if any
+        const auto j = [](Job job) { return static_cast<int>(job); };
+        QTest::newRow("pre-training: tensor parallelism") << j(Job::PreTraining) << false << QStringLiteral("group_parallelism")
+                                                          << QStringLiteral("tensor_parallel") << QStringLiteral("virtual_stages");
+        QTest::newRow("long context: Ulysses") << j(Job::LongContext) << false << QStringLiteral("group_parallelism")
+                                               << QStringLiteral("ulysses") << QStringLiteral("tensor_parallel");
+        QTest::newRow("long context: tiled MLP") << j(Job::LongContext) << false << QStringLiteral("group_training")
+                                                 << QStringLiteral("tiled_mlp") << QStringLiteral("flash_attention");
+        QTest::newRow("LoRA: the rank") << j(Job::Lora) << false << QStringLiteral("group_finetune") << QStringLiteral("lora_rank")
+                                        << QStringLiteral("base_precision");
+        QTest::newRow("QLoRA: the base's precision")
+            << j(Job::Qlora) << false << QStringLiteral("group_finetune") << QStringLiteral("base_precision") << QString();
+        QTest::newRow("my cluster: the GPU's memory")
+            << j(Job::FullFineTune) << true << QStringLiteral("group_gpus") << QStringLiteral("gpu_memory") << QString();
+        QTest::newRow("my cluster: host RAM") << j(Job::FullFineTune) << true << QStringLiteral("group_host") << QStringLiteral("cpu_ram")
+                                              << QStringLiteral("pin_memory");
+    }
+    void the_rows_shown_first_are_built() {
+        QFETCH(int, job);
+        QFETCH(bool, myCluster);
+        QFETCH(QString, group);
+        QFETCH(QString, shown);
+        QFETCH(QString, hidden);
+        PlannerDocument doc;  // a full fine-tune on a preset node
+        ControlPanel panel(&doc);
+        auto* box = dynamic_cast<ControlGroup*>(panel.findChild<QGroupBox*>(group));
+        QVERIFY(box && !box->rowsBuilt());
+        Scenario s = with_job(doc.scenario(), static_cast<Job>(job));
+        if (myCluster) s.cluster.inter_node_gbits_per_s /= 2;  // no preset's network
+        doc.edit(s, QStringLiteral("job"));
+        QVERIFY(box->rowsBuilt());
+        QWidget* first = panel.findChild<QWidget*>(shown);
+        QVERIFY(first && !first->isHidden());
+        if (!hidden.isEmpty()) QVERIFY(panel.findChild<QWidget*>(hidden)->isHidden());
+        QCOMPARE(doc.undoStack()->count(), 1);
+    }
+
     // A job that shows a waiting box's rows first builds them: LoRA the method, rank and targets
     // (the base's precision waits under Advanced), "My cluster" the network's and host's fields.
     void a_job_or_my_cluster_builds_the_rows_it_shows_first() {

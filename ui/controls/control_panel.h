@@ -56,7 +56,7 @@ public:
 
 signals:
     void importHfConfigRequested();
-    // A box's rows were built, after the panel (control_group.h, buildRowsWhenShown).
+    // A box built the rows it held back (control_group.h, buildRowsWhenShown), after the panel was made.
     void rowsBuilt(QWidget* group);
 
 private:
